@@ -1,0 +1,1 @@
+"""The Meldwise HTTP service (thin routes over :mod:`solver`)."""

@@ -1,0 +1,1 @@
+"""Speed benchmarks of the Meldwise solvers."""

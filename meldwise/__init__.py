@@ -1,0 +1,1 @@
+"""The ``meldwise`` command: the solver's subcommands plus the service's."""

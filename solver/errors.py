@@ -1,0 +1,31 @@
+"""Errors raised for bad input.
+
+Every error is a ``ValueError`` subclass whose message quotes the offending
+input, so callers (CLI, HTTP service) can show it to a person unchanged.
+"""
+
+from __future__ import annotations
+
+
+class MeldwiseError(ValueError):
+    """Base class of every input error raised by the solver library."""
+
+
+class NotationError(MeldwiseError):
+    """A tile or card written in a notation we do not know, e.g. ``"Q5"``."""
+
+
+class RulesError(MeldwiseError):
+    """A rule setting that is unknown or out of its range."""
+
+
+class CountError(MeldwiseError):
+    """More copies of a tile or card than the rules allow."""
+
+
+class TableError(MeldwiseError):
+    """A set (meld) on the table that is not valid under the rules."""
+
+
+class RequestError(MeldwiseError):
+    """A request object of the wrong shape: unknown or missing field, wrong type."""
