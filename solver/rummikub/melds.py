@@ -1,0 +1,180 @@
+"""Sets on the table (runs and groups) and how a list of tiles is read as one.
+
+A run is ``min_set_len`` or more tiles of one colour with consecutive numbers
+(no wrap from the top number to 1); a group is ``min_set_len`` up to one tile
+per colour of a single number, all colours distinct. A joker may stand for any
+tile, but a set must hold at least one numbered tile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from solver.errors import TableError
+from solver.rummikub.rules import Rules
+from solver.rummikub.tiles import JOKER, Colour, Tile
+
+
+class MeldKind(Enum):
+    RUN = "run"
+    GROUP = "group"
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A set read one way: its tiles in reading order and what each stands for.
+
+    ``stands_for[i]`` is ``tiles[i]`` for a numbered tile and the tile a joker
+    represents for a joker. Runs read from low to high.
+    """
+
+    kind: MeldKind
+    tiles: tuple[Tile, ...]
+    stands_for: tuple[Tile, ...]
+
+    @property
+    def value(self) -> int:
+        """Sum of the numbers the tiles stand for (what counts towards an opening)."""
+        return sum(tile.number for tile in self.stands_for)
+
+    @property
+    def jokers(self) -> int:
+        return sum(tile.is_joker for tile in self.tiles)
+
+    def __str__(self) -> str:
+        parts = []
+        for tile, meant in zip(self.tiles, self.stands_for, strict=True):
+            parts.append(f"J({meant})" if tile.is_joker else str(tile))
+        return " ".join(parts)
+
+
+class InvalidMeld(TableError):
+    """A list of tiles that is neither a run nor a group; the message says why."""
+
+
+def run_readings(tiles: Sequence[Tile], rules: Rules) -> list[Meld]:
+    """Every way to read ``tiles`` as a run, lowest start first (empty if none)."""
+    naturals = [t for t in tiles if not t.is_joker]
+    size = len(tiles)
+    if not naturals or size < rules.min_set_len or size > rules.numbers:
+        return []
+    colour = naturals[0].colour
+    numbers = sorted(t.number for t in naturals)
+    if any(t.colour != colour for t in naturals) or len(set(numbers)) != len(numbers):
+        return []
+    assert colour is not None
+    low, high = numbers[0], numbers[-1]
+    readings = []
+    # The run starts at `start` and covers start..start+size-1, which must hold every natural.
+    for start in range(max(1, high - size + 1), min(low, rules.numbers - size + 1) + 1):
+        readings.append(_run_from(colour, start, naturals, size))
+    return readings
+
+
+def _run_from(colour: Colour, start: int, naturals: Sequence[Tile], size: int) -> Meld:
+    present = {t.number for t in naturals}
+    tiles: list[Tile] = []
+    meant: list[Tile] = []
+    for number in range(start, start + size):
+        natural = Tile.natural(colour, number)
+        tiles.append(natural if number in present else JOKER)
+        meant.append(natural)
+    return Meld(MeldKind.RUN, tuple(tiles), tuple(meant))
+
+
+def group_reading(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
+    """Read ``tiles`` as a group (jokers take the missing colours in order), or None."""
+    naturals = [t for t in tiles if not t.is_joker]
+    size = len(tiles)
+    if not naturals or not rules.min_set_len <= size <= rules.max_group_len:
+        return None
+    number = naturals[0].number
+    colours = [t.colour for t in naturals]
+    if any(t.number != number for t in naturals) or len(set(colours)) != len(colours):
+        return None
+    missing = iter(c for c in rules.colour_list if c not in colours)
+    meant = [t if not t.is_joker else Tile.natural(next(missing), number) for t in tiles]
+    return Meld(MeldKind.GROUP, tuple(tiles), tuple(meant))
+
+
+def readings(tiles: Sequence[Tile], rules: Rules) -> list[Meld]:
+    """All valid readings of ``tiles`` as a set: run readings, then the group reading."""
+    found = run_readings(tiles, rules)
+    group = group_reading(tiles, rules)
+    if group is not None:
+        found.append(group)
+    return found
+
+
+def best_value(tiles: Sequence[Tile], rules: Rules) -> int:
+    """The highest opening value of ``tiles`` over all readings (jokers count as what
+    they stand for). Raises :class:`InvalidMeld` when the tiles are not a set."""
+    return max(m.value for m in _readings_or_raise(tiles, rules))
+
+
+def read_meld(tiles: Sequence[Tile], rules: Rules) -> Meld:
+    """Read ``tiles`` as a set, keeping the order written when it is a run read low
+    to high (so ``R3 J R5`` puts the joker at R4); otherwise the reading worth most.
+
+    Raises :class:`InvalidMeld` with the reason when the tiles form no set.
+    """
+    options = _readings_or_raise(tiles, rules)
+    for meld in options:
+        if meld.kind is MeldKind.RUN and _written_in_order(tiles, meld):
+            return meld
+    return max(options, key=lambda m: m.value)
+
+
+def _written_in_order(tiles: Sequence[Tile], meld: Meld) -> bool:
+    return all(t.is_joker or t == m for t, m in zip(tiles, meld.stands_for, strict=True))
+
+
+def _readings_or_raise(tiles: Sequence[Tile], rules: Rules) -> list[Meld]:
+    options = readings(tiles, rules)
+    if not options:
+        raise InvalidMeld(why_not_a_set(tiles, rules))
+    return options
+
+
+def why_not_a_set(tiles: Sequence[Tile], rules: Rules) -> str:
+    """A sentence saying why ``tiles`` form no valid set (for error messages)."""
+    naturals = [t for t in tiles if not t.is_joker]
+    size = len(tiles)
+    if size < rules.min_set_len:
+        return f"a set needs at least {rules.min_set_len} tiles, this one has {size}"
+    if not naturals:
+        return "a set needs at least one numbered tile, not only jokers"
+    colours = {t.colour for t in naturals}
+    numbers = {t.number for t in naturals}
+    if len(numbers) == 1 and len(naturals) > 1:
+        return _why_not_group(naturals, size, rules)
+    if len(colours) == 1:
+        return _why_not_run(naturals, size, rules)
+    return "tiles differ in both colour and number: a run needs one colour, a group one number"
+
+
+def _why_not_group(naturals: Sequence[Tile], size: int, rules: Rules) -> str:
+    seen: set[Tile] = set()
+    for tile in naturals:
+        if tile in seen:
+            return f"{tile} appears twice; a group needs distinct colours"
+        seen.add(tile)
+    return f"a group has at most {rules.max_group_len} tiles (one per colour), this one has {size}"
+
+
+def _why_not_run(naturals: Sequence[Tile], size: int, rules: Rules) -> str:
+    seen: set[Tile] = set()
+    for tile in sorted(naturals):
+        if tile in seen:
+            return f"{tile} appears twice; a run needs distinct numbers"
+        seen.add(tile)
+    if size > rules.numbers:
+        return f"a run has at most {rules.numbers} tiles, this one has {size}"
+    low = min(t.number for t in naturals)
+    high = max(t.number for t in naturals)
+    return (
+        f"numbers {low} to {high} need {high - low + 1} places but the run has {size} tiles;"
+        " jokers must fill every gap"
+    )

@@ -1,0 +1,87 @@
+"""A position to solve: the player's rack, the sets on the table, and whether the
+player has opened. Checking a position against the rules lives here too."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from solver.errors import CountError, TableError
+from solver.rummikub.melds import InvalidMeld, Meld, read_meld
+from solver.rummikub.rules import Rules
+from solver.rummikub.tiles import Tile, format_tiles, parse_tiles
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """What one player sees on their turn.
+
+    Attributes:
+        rack: the player's tiles.
+        table: the sets on the table, each a tuple of tiles in any order.
+        opened: whether the player has already made their opening play.
+    """
+
+    rack: tuple[Tile, ...]
+    table: tuple[tuple[Tile, ...], ...] = ()
+    opened: bool = True
+
+    @classmethod
+    def parse(
+        cls,
+        rack: str | Iterable[str],
+        table: str | Iterable[Iterable[str]] = (),
+        opened: bool = True,
+    ) -> Position:
+        """Read a position from notation: ``rack="R1 R2 J"`` and
+        ``table="R3 R4 R5 | K7 B7 O7"`` (or lists of tile strings)."""
+        if isinstance(table, str):
+            sets: list[Iterable[str]] = [part for part in table.split("|") if part.strip()]
+        else:
+            sets = list(table)
+        return cls(
+            rack=tuple(parse_tiles(rack)),
+            table=tuple(tuple(parse_tiles(s)) for s in sets),
+            opened=opened,
+        )
+
+    def all_tiles(self) -> Counter[Tile]:
+        """Every tile of the rack and the table, counted."""
+        counts = Counter(self.rack)
+        for tiles in self.table:
+            counts.update(tiles)
+        return counts
+
+    def check(self, rules: Rules) -> tuple[Meld, ...]:
+        """Check the position against ``rules`` and return the table sets as read.
+
+        Raises a :class:`~solver.errors.MeldwiseError` naming the culprit: a tile
+        not in the game, more copies of a tile than exist, or an invalid table set.
+        """
+        for tile in self.rack:
+            rules.check_tile(tile)
+        for tiles in self.table:
+            for tile in tiles:
+                rules.check_tile(tile)
+        check_counts(self.all_tiles(), rules, "across rack and table")
+        return tuple(read_table_set(i, tiles, rules) for i, tiles in enumerate(self.table))
+
+
+def check_counts(counts: Counter[Tile], rules: Rules, where: str) -> None:
+    """Raise :class:`CountError` if any tile appears more often than the game has it."""
+    for tile in sorted(counts):
+        limit = rules.jokers if tile.is_joker else rules.copies
+        if counts[tile] > limit:
+            name = "jokers (J)" if tile.is_joker else f"copies of {tile}"
+            raise CountError(f"too many {name}: {counts[tile]} {where}, the game has {limit}")
+
+
+def read_table_set(index: int, tiles: Sequence[Tile], rules: Rules) -> Meld:
+    """Read table set number ``index``; raise :class:`TableError` saying which and why."""
+    try:
+        return read_meld(tiles, rules)
+    except InvalidMeld as error:
+        raise TableError(
+            f"table set {index} ({format_tiles(tiles) or 'empty'}) is not a valid set: {error}"
+        ) from None

@@ -1,0 +1,110 @@
+"""Rummikub rule settings.
+
+Every number of the game is a setting of :class:`Rules`; the defaults are the
+standard game (4 colours, numbers 1-13, 2 copies, 2 jokers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from solver.errors import NotationError, RulesError
+from solver.rummikub.tiles import MAX_NUMBER, Colour, Tile
+
+# name -> (lowest, highest) allowed value
+_RANGES: dict[str, tuple[int, int]] = {
+    "colours": (2, len(Colour)),
+    "numbers": (3, MAX_NUMBER),
+    "copies": (1, 4),
+    "jokers": (0, 4),
+    "min_set_len": (2, 13),
+    "opening_threshold": (0, 1000),
+    "joker_penalty": (0, 1000),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rules of one Rummikub variant.
+
+    Attributes:
+        colours: how many colours are in play (the first ones of :class:`Colour`).
+        numbers: tiles are numbered 1..numbers.
+        copies: copies of each coloured tile.
+        jokers: jokers in the game.
+        min_set_len: fewest tiles in a run or a group.
+        opening_threshold: points the first play of a player must reach.
+        joker_penalty: points a joker left on a rack costs (and is worth when played
+            in ``points`` mode).
+    """
+
+    colours: int = 4
+    numbers: int = 13
+    copies: int = 2
+    jokers: int = 2
+    min_set_len: int = 3
+    opening_threshold: int = 30
+    joker_penalty: int = 30
+
+    def __post_init__(self) -> None:
+        for name, (low, high) in _RANGES.items():
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RulesError(f"rule {name!r} must be a whole number, got {value!r}")
+            if not low <= value <= high:
+                raise RulesError(f"rule {name!r} must be between {low} and {high}, got {value}")
+        if self.min_set_len > self.numbers:
+            raise RulesError(
+                f"rule 'min_set_len' ({self.min_set_len}) exceeds 'numbers' ({self.numbers})"
+            )
+
+    @classmethod
+    def from_dict(cls, settings: Mapping[str, Any] | None) -> Rules:
+        """Build rules from a (possibly partial) mapping of setting names to values."""
+        if settings is None:
+            return cls()
+        if not isinstance(settings, Mapping):
+            raise RulesError(f"rules must be an object of settings, got {settings!r}")
+        known = {f.name for f in fields(cls)}
+        for name in settings:
+            if name not in known:
+                raise RulesError(
+                    f"unknown rule {name!r}; known rules are {', '.join(sorted(known))}"
+                )
+        return cls(**settings)
+
+    def to_dict(self) -> dict[str, int]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @property
+    def colour_list(self) -> tuple[Colour, ...]:
+        """Colours in play, in canonical order."""
+        return tuple(Colour.from_index(i) for i in range(self.colours))
+
+    @property
+    def max_group_len(self) -> int:
+        """A group holds each colour at most once."""
+        return self.colours
+
+    def check_tile(self, tile: Tile) -> Tile:
+        """Return ``tile`` if it exists in this game, else raise :class:`NotationError`."""
+        if tile.is_joker:
+            if self.jokers == 0:
+                raise NotationError("unknown tile 'J': this game has no jokers")
+            return tile
+        assert tile.colour is not None
+        if tile.colour.index >= self.colours:
+            letters = " ".join(c.letter for c in self.colour_list)
+            raise NotationError(f"unknown tile {str(tile)!r}: this game's colours are {letters}")
+        if tile.number > self.numbers:
+            raise NotationError(f"unknown tile {str(tile)!r}: numbers run from 1 to {self.numbers}")
+        return tile
+
+    def value(self, tile: Tile) -> int:
+        """Penalty value of a tile left on a rack: its number, or the joker penalty."""
+        return self.joker_penalty if tile.is_joker else tile.number
+
+
+STANDARD = Rules()

@@ -1,0 +1,42 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from solver.errors import NotationError
+from solver.rummikub import JOKER, Colour, Rules, Tile, format_tiles, parse_tiles
+
+
+@given(st.sampled_from(list(Colour)), st.integers(1, 26))
+def test_notation_round_trips(colour: Colour, number: int) -> None:
+    tile = Tile.natural(colour, number)
+    assert Tile.parse(str(tile)) == tile
+    assert Tile.parse(str(tile).lower()) == tile
+
+
+def test_parse_is_case_insensitive_and_canonical() -> None:
+    assert str(Tile.parse("b13")) == "B13"
+    assert Tile.parse(" j ") is JOKER
+    assert format_tiles(parse_tiles("r1, k2 j")) == "R1 K2 J"
+
+
+@pytest.mark.parametrize("text", ["Q5", "R0", "R27", "RR", "5R", "", "J2", "R-1"])
+def test_unknown_tiles_are_named(text: str) -> None:
+    with pytest.raises(NotationError) as error:
+        Tile.parse(text)
+    assert repr(text) in str(error.value)
+    assert isinstance(error.value, ValueError)
+
+
+def test_tiles_outside_the_rules_are_named() -> None:
+    rules = Rules()
+    with pytest.raises(NotationError, match="'R14'"):
+        rules.check_tile(Tile.parse("R14"))
+    with pytest.raises(NotationError, match="'G5'"):
+        rules.check_tile(Tile.parse("G5"))
+    with pytest.raises(NotationError, match="no jokers"):
+        Rules(jokers=0).check_tile(JOKER)
+    assert Rules(colours=5).check_tile(Tile.parse("G5")) == Tile.parse("G5")
+
+
+def test_canonical_order_puts_jokers_last() -> None:
+    assert format_tiles(sorted(parse_tiles("J O1 R13 B2 R2"))) == "R2 R13 B2 O1 J"
