@@ -1,0 +1,28 @@
+"""Rummikub: tiles, rules, sets, and the exact CP-SAT turn solver."""
+
+from solver.rummikub.melds import Meld, MeldKind, read_meld
+from solver.rummikub.play import Objective, Play, Status
+from solver.rummikub.position import Position
+from solver.rummikub.rules import STANDARD, Rules
+from solver.rummikub.solve import solve
+from solver.rummikub.tiles import JOKER, Colour, Tile, format_tiles, parse_tiles
+from solver.rummikub.wire import solve_rummikub
+
+__all__ = [
+    "JOKER",
+    "STANDARD",
+    "Colour",
+    "Meld",
+    "MeldKind",
+    "Objective",
+    "Play",
+    "Position",
+    "Rules",
+    "Status",
+    "Tile",
+    "format_tiles",
+    "parse_tiles",
+    "read_meld",
+    "solve",
+    "solve_rummikub",
+]

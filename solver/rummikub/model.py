@@ -1,0 +1,316 @@
+"""The CP-SAT model of one Rummikub turn.
+
+Instead of enumerating candidate sets (thousands once jokers may sit anywhere),
+the model describes the table after the turn by counts that every arrangement of
+runs and groups reduces to, and that can always be laid back out as real sets
+(:mod:`solver.rummikub.layout` does that):
+
+* runs of colour ``c`` are a flow over the numbers: ``start[c,n]`` runs begin at
+  ``n``; a run shorter than ``L = min_set_len`` must go on to ``n+1``;
+  ``extend[c,n]`` of the runs already ``L`` long at ``n-1`` go on to ``n``.
+* groups of number ``n`` are a count ``groups[n]`` with the numbered tiles and
+  jokers they hold; distinct colours and 1..colours tiles each is a question of
+  counts alone (see :func:`add_groups`).
+* a joker is a stand-in: ``run_jokers[c,n]`` jokers play tile ``(c,n)`` in a run,
+  ``group_jokers[n]`` jokers fill groups of ``n``.
+
+So the model has a few hundred small integer variables and no symmetric copies
+of the same set, whatever the position.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from solver.rummikub.play import Objective
+from solver.rummikub.rules import Rules
+from solver.rummikub.tiles import Tile
+
+Cell = tuple[int, int]
+"""(colour index, number): one kind of numbered tile."""
+
+LinearExpr = cp_model.LinearExpr | int
+
+
+@dataclass(frozen=True, slots=True)
+class TileCounts:
+    """A multiset of tiles as counts: numbered tiles per cell, and jokers."""
+
+    naturals: dict[Cell, int]
+    jokers: int = 0
+
+    @classmethod
+    def of(cls, tiles: Counter[Tile]) -> TileCounts:
+        naturals: dict[Cell, int] = {}
+        for tile, count in tiles.items():
+            if tile.colour is not None and count:
+                naturals[tile.colour.index, tile.number] = count
+        return cls(naturals, sum(c for t, c in tiles.items() if t.is_joker))
+
+    def __getitem__(self, cell: Cell) -> int:
+        return self.naturals.get(cell, 0)
+
+
+@dataclass
+class TurnModel:
+    """A built model and handles on its variables (absent variables are 0)."""
+
+    model: cp_model.CpModel
+    rules: Rules
+    rack: TileCounts
+    table: TileCounts
+    played: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
+    played_jokers: cp_model.IntVar | int = 0
+    start: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
+    extend: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
+    run_jokers: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
+    joker_heads: dict[tuple[int, int, int], cp_model.IntVar] = field(default_factory=dict)
+    groups: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    group_jokers: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    objective: LinearExpr = 0
+    heads_tracked: bool = False
+    """Whether runs must say where their first numbered tile is (see add_joker_headed_runs)."""
+
+    @property
+    def jokers(self) -> int:
+        """Jokers that may end up on the table: the table's and the rack's."""
+        return self.table.jokers + self.rack.jokers
+
+    def available(self, cell: Cell) -> int:
+        """Numbered tiles of ``cell`` that may end up on the table."""
+        return self.table[cell] + self.rack[cell]
+
+    def run_tiles(self, cell: Cell) -> LinearExpr:
+        """Runs passing through ``cell``: those begun in the last L numbers, plus
+        those extended into it (run_tiles[c,n] = sum_{k<L} start[c,n-k] + extend[c,n])."""
+        colour, number = cell
+        terms: list[LinearExpr] = [
+            self.start[colour, n]
+            for n in range(number - self.rules.min_set_len + 1, number + 1)
+            if (colour, n) in self.start
+        ]
+        if cell in self.extend:
+            terms.append(self.extend[cell])
+        return sum(terms)
+
+    def long_runs(self, cell: Cell) -> LinearExpr:
+        """Runs through ``cell`` that are already at least L long there:
+        long[c,n] = start[c,n-L+1] + extend[c,n]."""
+        colour, number = cell
+        terms: list[LinearExpr] = []
+        first = (colour, number - self.rules.min_set_len + 1)
+        if first in self.start:
+            terms.append(self.start[first])
+        if cell in self.extend:
+            terms.append(self.extend[cell])
+        return sum(terms)
+
+    def run_naturals(self, cell: Cell) -> LinearExpr:
+        return self.run_tiles(cell) - self.run_jokers.get(cell, 0)
+
+    def group_naturals(self, cell: Cell) -> LinearExpr:
+        """Numbered tiles of ``cell`` not in runs are in groups (tile balance)."""
+        return self.table[cell] + self.played.get(cell, 0) - self.run_naturals(cell)
+
+    def value_placed(self) -> LinearExpr:
+        """Sum of the numbers that the tiles placed from the rack stand for."""
+        terms: list[LinearExpr] = [n * var for (_, n), var in self.played.items()]
+        terms += [n * var for (_, n), var in self.run_jokers.items()]
+        terms += [n * var for n, var in self.group_jokers.items()]
+        return sum(terms)
+
+
+def build_model(
+    rules: Rules,
+    rack: TileCounts,
+    table: TileCounts,
+    objective: Objective,
+    opening: bool,
+) -> TurnModel:
+    """Build the model of a turn.
+
+    With ``opening`` the table is left alone: pass an empty ``table`` and the
+    rack's new sets must be worth at least ``rules.opening_threshold``.
+    """
+    tm = TurnModel(cp_model.CpModel(), rules, rack, table)
+    add_played(tm)
+    for colour in range(rules.colours):
+        add_runs(tm, colour)
+    if tm.jokers >= rules.min_set_len:
+        # Only then could a run be all jokers; below that every run holds a numbered tile.
+        tm.heads_tracked = True
+        for colour in range(rules.colours):
+            add_joker_headed_runs(tm, colour)
+    for number in range(1, rules.numbers + 1):
+        add_groups(tm, number)
+    for colour in range(rules.colours):
+        for number in range(1, rules.numbers + 1):
+            add_tile_balance(tm, (colour, number))
+    add_joker_balance(tm)
+    if opening:
+        add_opening_threshold(tm)
+    set_objective(tm, objective)
+    return tm
+
+
+def add_played(tm: TurnModel) -> None:
+    """0 <= played[c,n] <= rack[c,n]; 0 <= played_jokers <= rack jokers."""
+    for (colour, number), count in sorted(tm.rack.naturals.items()):
+        tm.played[colour, number] = tm.model.new_int_var(0, count, f"play_{colour}_{number}")
+    if tm.rack.jokers:
+        tm.played_jokers = tm.model.new_int_var(0, tm.rack.jokers, "play_J")
+
+
+def add_runs(tm: TurnModel, colour: int) -> None:
+    """Runs of one colour as a flow over numbers.
+
+    start[c,n] <= fewest tiles available over n..n+L-1 (a run needs all of them);
+    extend[c,n] <= long[c,n-1]: only runs already L long may stop, so the others
+    go on by construction of run_tiles; 0 <= run_jokers[c,n] <= run_tiles[c,n].
+    """
+    rules, model = tm.rules, tm.model
+    size = rules.min_set_len
+    capacity = {n: tm.available((colour, n)) + tm.jokers for n in range(1, rules.numbers + 1)}
+    for number in range(1, rules.numbers - size + 2):
+        upper = min(capacity[n] for n in range(number, number + size))
+        if upper > 0:
+            tm.start[colour, number] = model.new_int_var(0, upper, f"start_{colour}_{number}")
+    for number in range(size + 1, rules.numbers + 1):
+        cell = (colour, number)
+        previous = tm.long_runs((colour, number - 1))
+        if capacity[number] > 0 and not _is_zero(previous):
+            var = model.new_int_var(0, capacity[number], f"extend_{colour}_{number}")
+            tm.extend[cell] = var
+            model.add(var <= previous)
+    for number in range(1, rules.numbers + 1):
+        cell = (colour, number)
+        tiles = tm.run_tiles(cell)
+        if tm.jokers and not _is_zero(tiles):
+            upper = min(tm.jokers, capacity[number])
+            jokers = model.new_int_var(0, upper, f"run_jokers_{colour}_{number}")
+            tm.run_jokers[cell] = jokers
+            model.add(jokers <= tiles)
+
+
+def add_joker_headed_runs(tm: TurnModel, colour: int) -> None:
+    """Every run holds a numbered tile, even when the jokers could fill one alone.
+
+    head[c,n,d] of the runs started at n open with d jokers and have their first
+    numbered tile at n+d. Then, per cell:
+      run naturals >= (start - sum_d head[c,n,d]) + sum_d head[c,n-d,d]
+      run_jokers   >= sum_d sum_{k<d} head[c,n-k,d]
+    and a run whose first numbered tile comes after it is L long must not stop
+    before it: extend[c,m] >= sum of head[c,n,d] with n+L <= m <= n+d.
+    """
+    rules, model = tm.rules, tm.model
+    size = rules.min_set_len
+    for (c, start_at), start in tm.start.items():
+        if c != colour:
+            continue
+        heads = []
+        for lead in range(1, tm.jokers + 1):
+            if start_at + lead > rules.numbers:
+                break
+            var = model.new_int_var(0, tm.jokers // lead, f"head_{colour}_{start_at}_{lead}")
+            tm.joker_heads[colour, start_at, lead] = var
+            heads.append(var)
+        model.add(sum(heads) <= start)
+    for number in range(1, rules.numbers + 1):
+        cell = (colour, number)
+        natural_needed: list[LinearExpr] = []
+        joker_needed: list[LinearExpr] = []
+        must_extend: list[LinearExpr] = []
+        if cell in tm.start:
+            natural_needed.append(tm.start[cell])
+        for (c, start_at, lead), var in tm.joker_heads.items():
+            if c != colour:
+                continue
+            if start_at == number:
+                natural_needed.append(-var)
+            if start_at + lead == number:
+                natural_needed.append(var)
+            if start_at <= number < start_at + lead:
+                joker_needed.append(var)
+            if start_at + size <= number <= start_at + lead:
+                must_extend.append(var)
+        if natural_needed:
+            model.add(tm.run_naturals(cell) >= sum(natural_needed))
+        if joker_needed:
+            model.add(tm.run_jokers.get(cell, 0) >= sum(joker_needed))
+        if must_extend:
+            model.add(tm.extend.get(cell, 0) >= sum(must_extend))
+
+
+def add_groups(tm: TurnModel, number: int) -> None:
+    """Groups of one number, from counts alone.
+
+    With G groups holding A numbered tiles (a_c of colour c) and j jokers, the
+    tiles can be dealt into G groups of distinct colours, each with a numbered
+    tile and L..colours tiles, exactly when
+      a_c <= G,   G <= A,   L*G <= A + j <= colours*G
+    (deal the numbered tiles round-robin by colour, then top up with jokers).
+    """
+    rules, model = tm.rules, tm.model
+    naturals = sum(tm.available((c, number)) for c in range(rules.colours))
+    upper = min(naturals, (naturals + tm.jokers) // rules.min_set_len)
+    if rules.min_set_len > rules.max_group_len:
+        upper = 0
+    if upper <= 0:
+        return
+    groups = model.new_int_var(0, upper, f"groups_{number}")
+    tm.groups[number] = groups
+    held = sum(tm.group_naturals((c, number)) for c in range(rules.colours))
+    size: LinearExpr = held
+    if tm.jokers:
+        jokers = model.new_int_var(0, tm.jokers, f"group_jokers_{number}")
+        tm.group_jokers[number] = jokers
+        size = held + jokers
+    model.add(groups <= held)
+    model.add(size >= rules.min_set_len * groups)
+    model.add(size <= rules.max_group_len * groups)
+
+
+def add_tile_balance(tm: TurnModel, cell: Cell) -> None:
+    """Every numbered tile on the table after the turn is in a run or a group:
+    run naturals + group naturals = table[c,n] + played[c,n], with
+    0 <= group naturals <= groups[n] (one tile of a colour per group)."""
+    in_groups = tm.group_naturals(cell)
+    if _is_zero(tm.run_tiles(cell)) and cell not in tm.played and tm.table[cell] == 0:
+        return
+    tm.model.add(in_groups >= 0)
+    tm.model.add(in_groups <= tm.groups.get(cell[1], 0))
+
+
+def add_joker_balance(tm: TurnModel) -> None:
+    """Every joker on the table after the turn stands in somewhere:
+    sum run_jokers + sum group_jokers = table jokers + played jokers."""
+    placed = list(tm.run_jokers.values()) + list(tm.group_jokers.values())
+    if not placed:
+        return
+    tm.model.add(sum(placed) == tm.table.jokers + tm.played_jokers)
+
+
+def add_opening_threshold(tm: TurnModel) -> None:
+    """An opening play is worth at least the threshold, each joker counting as the
+    tile it stands for: sum n*played[c,n] + sum n*(jokers standing at n) >= threshold."""
+    tm.model.add(tm.value_placed() >= tm.rules.opening_threshold)
+
+
+def set_objective(tm: TurnModel, objective: Objective) -> None:
+    """tiles: maximise sum played + played_jokers;
+    points: maximise sum n*played[c,n] + joker_penalty*played_jokers."""
+    if objective is Objective.TILES:
+        tm.objective = sum(tm.played.values()) + tm.played_jokers
+    else:
+        tm.objective = (
+            sum(n * var for (_, n), var in tm.played.items())
+            + tm.rules.joker_penalty * tm.played_jokers
+        )
+    tm.model.maximize(tm.objective)
+
+
+def _is_zero(expr: LinearExpr) -> bool:
+    return isinstance(expr, int) and expr == 0
