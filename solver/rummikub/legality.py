@@ -1,0 +1,164 @@
+"""Check a claimed play against the rules, saying exactly what is wrong.
+
+This is independent of the solver's model: it only reads sets and counts tiles.
+The tests use it on every answer, and the validate endpoint offers it to players.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from solver.errors import MeldwiseError
+from solver.rummikub.melds import (
+    InvalidMeld,
+    Meld,
+    MeldKind,
+    best_value,
+    readings,
+    why_not_a_set,
+)
+from solver.rummikub.rules import Rules
+from solver.rummikub.tiles import Tile, format_tiles
+
+TileSets = Sequence[Sequence[Tile]]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a play; ``set`` indexes the table after the play, or is None."""
+
+    set: int | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    legal: bool
+    played: tuple[Tile, ...]
+    """Tiles that came onto the table (table after minus table before)."""
+    problems: tuple[Problem, ...]
+
+
+def check_play(
+    rack: Sequence[Tile],
+    table_before: TileSets,
+    table_after: TileSets,
+    opened: bool,
+    rules: Rules,
+) -> Verdict:
+    """Judge the move that turns ``table_before`` into ``table_after``.
+
+    It is legal when every set after is valid, no table tile went missing, every
+    new tile came from the rack, and, before opening, the old sets are untouched and
+    the new ones are worth at least the opening threshold (jokers at their best reading).
+    """
+    problems: list[Problem] = []
+    for tiles in (*table_before, *table_after, rack):
+        for tile in tiles:
+            try:
+                rules.check_tile(tile)
+            except MeldwiseError as error:
+                return Verdict(False, (), (Problem(None, str(error)),))
+    for index, tiles in enumerate(table_after):
+        if not readings(tiles, rules):
+            problems.append(Problem(index, _invalid(tiles, rules)))
+
+    before = _count(table_before)
+    after = _count(table_after)
+    for tile, missing in sorted((before - after).items()):
+        problems.append(Problem(None, f"{_times(missing, tile)} from the table went missing"))
+    played = after - before
+    for tile, extra in sorted((played - Counter(rack)).items()):
+        problems.append(Problem(None, f"{_times(extra, tile)} played but not on the rack"))
+
+    if not opened and played:
+        problems += _opening_problems(table_before, table_after, rules)
+    return Verdict(not problems, tuple(sorted(played.elements())), tuple(problems))
+
+
+def _opening_problems(before: TileSets, after: TileSets, rules: Rules) -> list[Problem]:
+    problems: list[Problem] = []
+    unmatched = Counter(_key(tiles) for tiles in after)
+    for index, tiles in enumerate(before):
+        key = _key(tiles)
+        if unmatched[key] > 0:
+            unmatched[key] -= 1
+        else:
+            problems.append(
+                Problem(
+                    None,
+                    f"table set {index} ({format_tiles(tiles)}) was changed, but a player "
+                    "who has not opened may not touch the table",
+                )
+            )
+    if problems:
+        return problems
+    value = 0
+    for index, tiles in enumerate(after):
+        key = _key(tiles)
+        if unmatched[key] > 0:
+            unmatched[key] -= 1
+            try:
+                value += best_value(tiles, rules)
+            except InvalidMeld:
+                return [Problem(index, "an opening is made of valid sets only")]
+    if value < rules.opening_threshold:
+        problems.append(
+            Problem(
+                None,
+                f"the opening is worth {value} points, under the {rules.opening_threshold} needed",
+            )
+        )
+    return problems
+
+
+def meld_problem(meld: Meld, rules: Rules) -> str | None:
+    """Why a laid-out set is wrong (its tiles, kind and ``stands_for`` disagree or
+    break the rules), or None when it is a valid set read correctly."""
+    if len(meld.tiles) != len(meld.stands_for):
+        return f"{meld}: tiles and readings differ in length"
+    for tile, meant in zip(meld.tiles, meld.stands_for, strict=True):
+        if meant.is_joker or (not tile.is_joker and tile != meant):
+            return f"{meld}: {tile} cannot stand for {meant}"
+        try:
+            rules.check_tile(meant)
+        except MeldwiseError as error:
+            return f"{meld}: {error}"
+    if all(tile.is_joker for tile in meld.tiles):
+        return f"{meld}: a set needs at least one numbered tile"
+    size = len(meld.tiles)
+    first = meld.stands_for[0]
+    if meld.kind is MeldKind.RUN:
+        assert first.colour is not None
+        expected = [Tile.natural(first.colour, first.number + i) for i in range(size)]
+        if list(meld.stands_for) != expected or not rules.min_set_len <= size <= rules.numbers:
+            return f"{meld}: not a run read low to high"
+    else:
+        colours = {t.colour for t in meld.stands_for}
+        numbers = {t.number for t in meld.stands_for}
+        if len(numbers) != 1 or len(colours) != size:
+            return f"{meld}: not a group of one number in distinct colours"
+        if not rules.min_set_len <= size <= rules.max_group_len:
+            return f"{meld}: a group has {rules.min_set_len} to {rules.max_group_len} tiles"
+    return None
+
+
+def _invalid(tiles: Sequence[Tile], rules: Rules) -> str:
+    return f"{format_tiles(tiles) or 'empty set'}: {why_not_a_set(tiles, rules)}"
+
+
+def _count(sets: TileSets) -> Counter[Tile]:
+    counts: Counter[Tile] = Counter()
+    for tiles in sets:
+        counts.update(tiles)
+    return counts
+
+
+def _key(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
+    return tuple(sorted(tiles))
+
+
+def _times(count: int, tile: Tile) -> str:
+    return str(tile) if count == 1 else f"{count}x {tile}"

@@ -1,0 +1,77 @@
+"""The command line: human output, JSON and JSON-lines modes, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from meldwise.cli import main
+
+
+def test_human_output_shows_jokers_with_what_they_stand_for(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["solve", "--rack", "R1 R2 J", "--table", "R3 R4 R5 | K7 B7 O7"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Play 3 tile(s), 33 points: R1 R2 J" in out
+    assert "R1 R2 R3 R4 R5 J(R6)" in out
+
+
+def test_opening_and_points_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--rack", "R1 R2 R3 K4 K5 K6", "--opening"]) == 0
+    assert "No play: draw a tile." in capsys.readouterr().out
+    assert main(["solve", "--rack", "R1 R2 R12 R13 J", "--objective", "points"]) == 0
+    assert "R12 R13 J" in capsys.readouterr().out
+
+
+def test_bad_input_exits_2_with_the_message(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--rack", "R1 Q5"]) == 2
+    captured = capsys.readouterr()
+    assert "'Q5'" in captured.err
+    assert captured.out == ""
+    assert main(["solve", "--rack", "R1", "--rule", "jokers"]) == 2
+    assert "NAME=NUMBER" in capsys.readouterr().err
+
+
+def _run(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "solver", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_json_mode_reads_one_request() -> None:
+    done = _run(["solve", "--json"], json.dumps({"rack": ["R1", "R2", "R3"]}))
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["tiles_played"] == 3
+
+
+def test_json_mode_errors_exit_2() -> None:
+    done = _run(["solve", "--json"], "{not json")
+    assert done.returncode == 2
+    assert "not valid JSON" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_jsonl_mode_answers_in_order_and_goes_on_after_errors() -> None:
+    lines = [
+        json.dumps({"rack": ["R1", "R2", "R3"]}),
+        json.dumps({"rack": ["Q5"]}),
+        "nonsense",
+        json.dumps({"rack": ["K13", "B13", "O13"], "opened": False}),
+    ]
+    done = _run(["solve", "--jsonl"], "\n".join(lines) + "\n")
+    assert done.returncode == 0
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == 4
+    assert answers[0]["tiles_played"] == 3
+    assert "'Q5'" in answers[1]["error"]
+    assert "not valid JSON" in answers[2]["error"]
+    assert answers[3]["tiles_played"] == 3

@@ -1,0 +1,83 @@
+"""The dict-in, dict-out entry point: schema and errors that name the culprit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from solver import MeldwiseError, solve_rummikub
+from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
+
+EXAMPLE = {
+    "rack": ["R1", "R2", "J"],
+    "table": [["R3", "R4", "R5"], ["K7", "B7", "O7"]],
+    "opened": True,
+    "objective": "tiles",
+    "rules": {},
+    "time_limit_ms": 2000,
+}
+
+
+def test_the_documented_example() -> None:
+    response = solve_rummikub(EXAMPLE)
+    assert set(response) == {
+        "status",
+        "tiles_played",
+        "points_played",
+        "played",
+        "rack_left",
+        "table",
+    }
+    assert response["status"] == "optimal"
+    assert response["tiles_played"] == 3
+    assert response["points_played"] == 33
+    assert sorted(response["played"]) == ["J", "R1", "R2"]
+    assert response["rack_left"] == []
+    for meld in response["table"]:
+        assert set(meld) == {"kind", "tiles", "as"}
+        assert len(meld["tiles"]) == len(meld["as"])
+        assert "J" not in meld["as"]
+    run = next(m for m in response["table"] if m["kind"] == "run")
+    assert run["as"] == ["R1", "R2", "R3", "R4", "R5", "R6"]
+
+
+def test_defaults_and_case_insensitive_input() -> None:
+    response = solve_rummikub({"rack": ["r1", "r2", "r3"]})
+    assert response["played"] == ["R1", "R2", "R3"]
+
+
+@pytest.mark.parametrize(
+    ("request_", "error", "culprit"),
+    [
+        ({"rack": ["Q5"]}, NotationError, "'Q5'"),
+        ({"rack": ["R5", "R5"], "table": [["R5", "B5", "K5"]]}, CountError, "R5: 3"),
+        ({"rack": ["J", "J", "J"]}, CountError, "jokers"),
+        ({"rack": [], "table": [["R3", "R5", "R7"]]}, TableError, "table set 0"),
+        ({"rack": [], "table": [["R1", "R2", "R3"], ["K1", "K2"]]}, TableError, "table set 1"),
+        ({"rack": [], "rules": {"copies": 9}}, RulesError, "copies"),
+        ({"rack": [], "rules": {"bogus": 1}}, RulesError, "bogus"),
+        ({"rack": [], "colour": 1}, RequestError, "'colour'"),
+        ({}, RequestError, "'rack'"),
+        ({"rack": "R1 R2"}, RequestError, "rack"),
+        ({"rack": [5]}, RequestError, "rack"),
+        ({"rack": [], "table": [["R1", 2]]}, RequestError, "table set 0"),
+        ({"rack": [], "opened": "yes"}, RequestError, "opened"),
+        ({"rack": [], "objective": "fun"}, RequestError, "'fun'"),
+        ({"rack": [], "time_limit_ms": 0}, RequestError, "time_limit_ms"),
+        ({"rack": [], "time_limit_ms": "1"}, RequestError, "time_limit_ms"),
+        ({"rack": ["R14"]}, NotationError, "'R14'"),
+    ],
+)
+def test_bad_requests_name_the_culprit(
+    request_: dict[str, Any], error: type[MeldwiseError], culprit: str
+) -> None:
+    with pytest.raises(error) as raised:
+        solve_rummikub(request_)
+    assert culprit in str(raised.value)
+    assert isinstance(raised.value, ValueError)
+
+
+def test_rules_change_what_exists() -> None:
+    response = solve_rummikub({"rack": ["G1", "G2", "G3"], "rules": {"colours": 5}})
+    assert response["tiles_played"] == 3
