@@ -1,0 +1,5 @@
+import sys
+
+from meldwise.cli import main
+
+sys.exit(main())

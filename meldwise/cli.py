@@ -1,0 +1,21 @@
+"""Entry point of the ``meldwise`` console script."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from solver.cli import add_solve_command, dispatch
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="meldwise", description="Move solver and hint service for rummy games"
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    add_solve_command(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return dispatch(build_parser(), argv)

@@ -1,0 +1,163 @@
+"""Command line of the solver library: ``python -m solver solve ...``.
+
+The ``meldwise`` command (package :mod:`meldwise`) offers the same subcommands
+plus the ones that need the web service or the benchmarks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from solver.errors import MeldwiseError
+from solver.rummikub.play import Objective
+from solver.rummikub.wire import MAX_TIME_LIMIT_MS, solve_rummikub
+
+EXIT_BAD_INPUT = 2
+
+
+def add_solve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``solve`` on a subcommand parser."""
+    parser = commands.add_parser(
+        "solve",
+        help="best Rummikub play for a rack and table",
+        description=(
+            "Find the best Rummikub play. Give the position with --rack/--table, "
+            "or send wire requests on stdin with --json or --jsonl."
+        ),
+    )
+    parser.add_argument("--rack", help='tiles on the rack, e.g. "R1 R2 J"')
+    parser.add_argument("--table", default="", help='sets on the table, e.g. "R3 R4 R5 | K7 B7 O7"')
+    parser.add_argument(
+        "--opening", action="store_true", help="the player has not opened yet (30-point rule)"
+    )
+    parser.add_argument(
+        "--objective",
+        choices=[o.value for o in Objective],
+        default=Objective.TILES.value,
+        help="play the most tiles (default) or shed the most points",
+    )
+    parser.add_argument(
+        "--time-limit", type=float, default=2.0, metavar="SECONDS", help="solver time limit (2)"
+    )
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule setting, e.g. --rule jokers=4 (repeatable)",
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--json", action="store_true", help="read one request from stdin, write one response"
+    )
+    mode.add_argument(
+        "--jsonl", action="store_true", help="one request per stdin line, one response per line"
+    )
+    parser.set_defaults(handler=run_solve)
+
+
+def run_solve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Carry out ``solve``; return the exit code."""
+    if args.jsonl:
+        return _solve_lines(stdin, stdout)
+    try:
+        if args.json:
+            request = _load_request(stdin.read())
+            print(json.dumps(solve_rummikub(request)), file=stdout)
+            return 0
+        response = solve_rummikub(_request_from_flags(args))
+    except MeldwiseError as error:
+        print(f"error: {error}", file=stderr)
+        return EXIT_BAD_INPUT
+    stdout.write(describe_response(response))
+    return 0
+
+
+def _solve_lines(stdin: TextIO, stdout: TextIO) -> int:
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            answer: dict[str, Any] = solve_rummikub(_load_request(line))
+        except MeldwiseError as error:
+            answer = {"error": str(error)}
+        print(json.dumps(answer), file=stdout, flush=True)
+    return 0
+
+
+def _load_request(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise MeldwiseError(f"the request is not valid JSON: {error}") from None
+
+
+def _request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
+    if args.rack is None:
+        raise MeldwiseError("give the rack with --rack, or a request with --json")
+    limit_ms = round(args.time_limit * 1000)
+    if not 1 <= limit_ms <= MAX_TIME_LIMIT_MS:
+        raise MeldwiseError(f"--time-limit must be between 0.001 and {MAX_TIME_LIMIT_MS // 1000}")
+    return {
+        "rack": args.rack.replace(",", " ").split(),
+        "table": [part.replace(",", " ").split() for part in args.table.split("|") if part.strip()],
+        "opened": not args.opening,
+        "objective": args.objective,
+        "rules": _rules_from_flags(args.rule),
+        "time_limit_ms": limit_ms,
+    }
+
+
+def _rules_from_flags(items: Sequence[str]) -> dict[str, int]:
+    rules: dict[str, int] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not value.strip().lstrip("-").isdigit():
+            raise MeldwiseError(f"--rule takes NAME=NUMBER, got {item!r}")
+        rules[name.strip()] = int(value)
+    return rules
+
+
+def describe_response(response: dict[str, Any]) -> str:
+    """A response written for a person: the play, what is left, the table after."""
+    lines = []
+    played = " ".join(response["played"])
+    if played:
+        lines.append(
+            f"Play {response['tiles_played']} tile(s), {response['points_played']} points: {played}"
+        )
+    else:
+        lines.append("No play: draw a tile.")
+    lines.append(f"Rack left: {' '.join(response['rack_left']) or '(empty)'}")
+    lines.append(f"Solver: {response['status']}")
+    lines.append("Table after:" if response["table"] else "Table after: (empty)")
+    width = len(str(len(response["table"])))
+    for i, meld in enumerate(response["table"]):
+        tiles = [
+            f"J({meant})" if tile == "J" else tile
+            for tile, meant in zip(meld["tiles"], meld["as"], strict=True)
+        ]
+        lines.append(f"  {i:>{width}}. {meld['kind']:<5}  {' '.join(tiles)}")
+    return "\n".join(lines) + "\n"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m solver", description="Meldwise solvers")
+    commands = parser.add_subparsers(dest="command", required=True)
+    add_solve_command(commands)
+    return parser
+
+
+def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
+    """Parse ``argv`` and run the chosen subcommand on the process's streams."""
+    args = parser.parse_args(argv)
+    code: int = args.handler(args, sys.stdin, sys.stdout, sys.stderr)
+    return code
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return dispatch(build_parser(), argv)

@@ -1,0 +1,105 @@
+"""The wire schema: plain dicts in and out, shared by the library, CLI and HTTP.
+
+Request::
+
+    {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"]], "opened": true,
+     "objective": "tiles", "rules": {}, "time_limit_ms": 2000}
+
+Response::
+
+    {"status": "optimal", "tiles_played": 3, "points_played": 33,
+     "played": [...], "rack_left": [...],
+     "table": [{"kind": "run", "tiles": [...], "as": [...]}, ...]}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from solver.errors import RequestError
+from solver.rummikub.melds import Meld
+from solver.rummikub.play import Objective, Play
+from solver.rummikub.position import Position
+from solver.rummikub.rules import Rules
+from solver.rummikub.solve import DEFAULT_TIME_LIMIT, solve
+from solver.rummikub.tiles import Tile
+
+MAX_TIME_LIMIT_MS = 300_000
+
+REQUEST_FIELDS = ("rack", "table", "opened", "objective", "rules", "time_limit_ms")
+
+
+def solve_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Solve one wire request and return the wire response.
+
+    Raises a :class:`~solver.errors.MeldwiseError` (a ``ValueError``) naming the
+    bad field, tile, set or setting.
+    """
+    position, rules, objective, time_limit = parse_request(request)
+    return play_to_dict(solve(position, rules, objective, time_limit=time_limit))
+
+
+def parse_request(request: Mapping[str, Any]) -> tuple[Position, Rules, Objective, float]:
+    """Check a wire request and turn it into typed values (the position is not yet
+    checked against the rules; :func:`solve` does that)."""
+    if not isinstance(request, Mapping):
+        raise RequestError(f"a request must be a JSON object, got {type(request).__name__}")
+    for name in request:
+        if name not in REQUEST_FIELDS:
+            raise RequestError(f"unknown field {name!r}; fields are {', '.join(REQUEST_FIELDS)}")
+    if "rack" not in request:
+        raise RequestError('missing field \'rack\' (a list of tiles, e.g. ["R1", "J"])')
+    rack = _tile_list(request["rack"], "rack")
+    table_field = request.get("table", [])
+    if not isinstance(table_field, list):
+        raise RequestError(f"'table' must be a list of sets, got {table_field!r:.60}")
+    table = [_tile_list(tiles, f"table set {i}") for i, tiles in enumerate(table_field)]
+    opened = request.get("opened", True)
+    if not isinstance(opened, bool):
+        raise RequestError(f"'opened' must be true or false, got {opened!r:.60}")
+    objective_name = request.get("objective", Objective.TILES.value)
+    try:
+        objective = Objective(objective_name)
+    except ValueError:
+        raise RequestError(
+            f"unknown objective {objective_name!r:.60}; use 'tiles' or 'points'"
+        ) from None
+    rules = Rules.from_dict(request.get("rules") or {})
+    limit_ms = request.get("time_limit_ms", int(DEFAULT_TIME_LIMIT * 1000))
+    if isinstance(limit_ms, bool) or not isinstance(limit_ms, int):
+        raise RequestError(f"'time_limit_ms' must be a whole number, got {limit_ms!r:.60}")
+    if not 1 <= limit_ms <= MAX_TIME_LIMIT_MS:
+        raise RequestError(f"'time_limit_ms' must be 1 to {MAX_TIME_LIMIT_MS}, got {limit_ms}")
+    position = Position(
+        rack=tuple(Tile.parse(t) for t in rack),
+        table=tuple(tuple(Tile.parse(t) for t in tiles) for tiles in table),
+        opened=opened,
+    )
+    return position, rules, objective, limit_ms / 1000
+
+
+def _tile_list(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise RequestError(f"{where} must be a list of tile strings, got {value!r:.60}")
+    return value
+
+
+def meld_to_dict(meld: Meld) -> dict[str, Any]:
+    return {
+        "kind": meld.kind.value,
+        "tiles": [str(t) for t in meld.tiles],
+        "as": [str(t) for t in meld.stands_for],
+    }
+
+
+def play_to_dict(play: Play) -> dict[str, Any]:
+    """The wire response for a play."""
+    return {
+        "status": play.status.value,
+        "tiles_played": play.tiles_played,
+        "points_played": play.points_played,
+        "played": [str(t) for t in play.played],
+        "rack_left": [str(t) for t in play.rack_left],
+        "table": [meld_to_dict(m) for m in play.table],
+    }
