@@ -1,4 +1,8 @@
-"""Entry point of the ``meldwise`` console script."""
+"""Entry point of the ``meldwise`` console script.
+
+Each part of the project contributes its subcommands through an ``add_*_command``
+function that registers itself on the subcommand parser.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,18 @@ from collections.abc import Sequence
 
 from solver.cli import add_solve_command, dispatch
 
+COMMANDS = [
+    add_solve_command,
+]
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="meldwise", description="Move solver and hint service for rummy games"
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    add_solve_command(commands)
+    for add_command in COMMANDS:
+        add_command(commands)
     return parser
 
 

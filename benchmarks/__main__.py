@@ -1,0 +1,5 @@
+import sys
+
+from benchmarks.speed import main
+
+sys.exit(main())
