@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from solver.rummikub.melds import Meld, MeldKind
-from solver.rummikub.model import LinearExpr, TurnModel
+from solver.rummikub.model import Cell, Continuation, LinearExpr, TurnModel
 from solver.rummikub.tiles import JOKER, Colour, Tile
 
 Value = Callable[[LinearExpr], int]
@@ -44,14 +44,105 @@ class _Run:
         return Meld(MeldKind.RUN, tuple(self.tiles), meant)
 
 
-def lay_out(tm: TurnModel, value: Value) -> list[Meld]:
-    """All sets of the solved table: runs by colour and start, then groups by number."""
-    melds: list[Meld] = []
+@dataclass(frozen=True, slots=True)
+class PlacedSet:
+    """A set of the new table and where its tiles come from."""
+
+    meld: Meld
+    origin: int | None
+    """Index of the table set this one continues, or None for a new set."""
+    stayed: tuple[Tile, ...]
+    """Tiles of the origin set that stayed in it."""
+    joined: tuple[Tile, ...]
+    """Tiles that came from the rack or from other sets."""
+
+
+def lay_out(tm: TurnModel, value: Value) -> list[PlacedSet]:
+    """All sets of the solved table: continued table sets in table order, then new
+    runs by colour and start, then new groups by number."""
+    placed = lay_out_continuations(tm, value)
     for colour in range(tm.rules.colours):
-        melds += lay_out_runs(tm, colour, value)
+        placed += [_new(m) for m in lay_out_runs(tm, colour, value)]
     for number in range(1, tm.rules.numbers + 1):
-        melds += lay_out_groups(tm, number, value)
-    return melds
+        placed += [_new(m) for m in lay_out_groups(tm, number, value)]
+    return placed
+
+
+def _new(meld: Meld) -> PlacedSet:
+    return PlacedSet(meld, None, (), meld.tiles)
+
+
+def lay_out_continuations(tm: TurnModel, value: Value) -> list[PlacedSet]:
+    """The table sets that go on, each with the tiles that stayed and joined."""
+    joining_jokers: dict[Cell, int] = {cell: value(var) for cell, var in tm.joining_jokers.items()}
+    placed = []
+    for cont in tm.continuations:
+        if value(cont.active):
+            if cont.meld.kind is MeldKind.RUN:
+                placed.append(_continued_run(cont, value, joining_jokers))
+            else:
+                placed.append(_continued_group(tm, cont, value))
+    if any(joining_jokers.values()):
+        raise LayoutError("jokers joining continued runs do not lay out")
+    return placed
+
+
+def _continued_run(cont: Continuation, value: Value, joining_jokers: dict[Cell, int]) -> PlacedSet:
+    first = cont.meld.stands_for[0]
+    assert first.colour is not None
+    old = {
+        m.number: (t, value(s))
+        for t, m, s in zip(cont.meld.tiles, cont.meld.stands_for, cont.stays, strict=True)
+    }
+    tiles: list[Tile] = []
+    meant: list[Tile] = []
+    stayed: list[Tile] = []
+    joined: list[Tile] = []
+    for number, cover in sorted(cont.cover.items()):
+        if not value(cover):
+            continue
+        natural = Tile.natural(first.colour, number)
+        tile, stays = old.get(number, (natural, 0))
+        if not stays:
+            cell = (first.colour.index, number)
+            tile = natural
+            if joining_jokers.get(cell, 0) > 0:
+                joining_jokers[cell] -= 1
+                tile = JOKER
+        (stayed if stays else joined).append(tile)
+        tiles.append(tile)
+        meant.append(natural)
+    return PlacedSet(
+        Meld(MeldKind.RUN, tuple(tiles), tuple(meant)), cont.index, tuple(stayed), tuple(joined)
+    )
+
+
+def _continued_group(tm: TurnModel, cont: Continuation, value: Value) -> PlacedSet:
+    number = cont.meld.stands_for[0].number
+    stayed = [t for t, s in zip(cont.meld.tiles, cont.stays, strict=True) if value(s)]
+    joined = [
+        Tile.natural(Colour.from_index(c), number) for c, var in cont.added.items() if value(var)
+    ]
+    joined += [JOKER] * value(cont.added_jokers)
+    return PlacedSet(_group(tm, number, stayed + joined), cont.index, tuple(stayed), tuple(joined))
+
+
+def _group(tm: TurnModel, number: int, tiles: list[Tile]) -> Meld:
+    """A group of ``tiles`` in colour order, jokers standing for the free colours."""
+    present = {t.colour for t in tiles if t.colour is not None}
+    free = [c for c in tm.rules.colour_list if c not in present][: sum(t.is_joker for t in tiles)]
+    ordered, meant = [], []
+    for colour in tm.rules.colour_list:
+        if colour in present:
+            ordered.append(Tile.natural(colour, number))
+        elif colour in free:
+            ordered.append(JOKER)
+        else:
+            continue
+        meant.append(Tile.natural(colour, number))
+    if len(ordered) != len(tiles):
+        raise LayoutError(f"a group of number {number} does not lay out")
+    return Meld(MeldKind.GROUP, tuple(ordered), tuple(meant))
 
 
 def lay_out_runs(tm: TurnModel, colour_index: int, value: Value) -> list[Meld]:
@@ -165,11 +256,6 @@ def lay_out_groups(tm: TurnModel, number: int, value: Value) -> list[Meld]:
     for group, wild in zip(members, extra, strict=True):
         if not group or len(set(group)) != len(group):
             raise LayoutError(f"groups of number {number} do not lay out")
-        filled = [c for c in rules.colour_list if c not in group][:wild]
-        tiles, meant = [], []
-        for colour in rules.colour_list:
-            if colour in group or colour in filled:
-                tiles.append(Tile.natural(colour, number) if colour in group else JOKER)
-                meant.append(Tile.natural(colour, number))
-        melds.append(Meld(MeldKind.GROUP, tuple(tiles), tuple(meant)))
+        tiles = [Tile.natural(c, number) for c in group] + [JOKER] * wild
+        melds.append(_group(tm, number, tiles))
     return melds

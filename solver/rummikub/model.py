@@ -16,6 +16,12 @@ runs and groups reduces to, and that can always be laid back out as real sets
 
 So the model has a few hundred small integer variables and no symmetric copies
 of the same set, whatever the position.
+
+To say how much a play disturbs the table, each table set may also *continue*
+as one set of the new table (:func:`add_continuations`): some of its tiles stay
+where they are and tiles may join it (at the ends of a run, in the free colours
+of a group). Tiles that stay are taken out of the counts above; tiles that join
+come from the same pool as every other placed tile.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
+from solver.rummikub.melds import Meld, MeldKind
 from solver.rummikub.play import Objective
 from solver.rummikub.rules import Rules
 from solver.rummikub.tiles import Tile
@@ -55,6 +62,25 @@ class TileCounts:
 
 
 @dataclass
+class Continuation:
+    """Table set ``index`` going on as one set of the new table.
+
+    ``stays[i]`` says whether ``meld.tiles[i]`` stays in it; a run covers the
+    numbers in ``cover`` (one stretch), a group gains the numbered tiles in
+    ``added`` (by colour index) and ``added_jokers`` jokers.
+    """
+
+    index: int
+    meld: Meld
+    active: cp_model.IntVar
+    kept: cp_model.IntVar
+    stays: list[cp_model.IntVar]
+    cover: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    added: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    added_jokers: cp_model.IntVar | int = 0
+
+
+@dataclass
 class TurnModel:
     """A built model and handles on its variables (absent variables are 0)."""
 
@@ -70,6 +96,15 @@ class TurnModel:
     joker_heads: dict[tuple[int, int, int], cp_model.IntVar] = field(default_factory=dict)
     groups: dict[int, cp_model.IntVar] = field(default_factory=dict)
     group_jokers: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    continuations: list[Continuation] = field(default_factory=list)
+    continued: dict[Cell, list[LinearExpr]] = field(default_factory=dict)
+    """Per cell: numbered tiles in continued sets there, staying or joining a group."""
+    joining: dict[Cell, list[LinearExpr]] = field(default_factory=dict)
+    """Per cell: tiles (numbered or jokers) joining continued runs there."""
+    joining_jokers: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
+    """Per cell: how many of the tiles joining continued runs there are jokers."""
+    continued_jokers: list[LinearExpr] = field(default_factory=list)
+    """Jokers in continued sets: staying, joining a run (see above) or a group."""
     objective: LinearExpr = 0
     heads_tracked: bool = False
     """Whether runs must say where their first numbered tile is (see add_joker_headed_runs)."""
@@ -111,9 +146,23 @@ class TurnModel:
     def run_naturals(self, cell: Cell) -> LinearExpr:
         return self.run_tiles(cell) - self.run_jokers.get(cell, 0)
 
+    def continued_naturals(self, cell: Cell) -> LinearExpr:
+        """Numbered tiles of ``cell`` in continued sets: staying, or joining a run or a group."""
+        return (
+            sum(self.continued.get(cell, []))
+            + sum(self.joining.get(cell, []))
+            - self.joining_jokers.get(cell, 0)
+        )
+
     def group_naturals(self, cell: Cell) -> LinearExpr:
-        """Numbered tiles of ``cell`` not in runs are in groups (tile balance)."""
-        return self.table[cell] + self.played.get(cell, 0) - self.run_naturals(cell)
+        """Numbered tiles of ``cell`` neither in runs nor in continued sets are in
+        groups (the tile balance)."""
+        return (
+            self.table[cell]
+            + self.played.get(cell, 0)
+            - self.run_naturals(cell)
+            - self.continued_naturals(cell)
+        )
 
     def value_placed(self) -> LinearExpr:
         """Sum of the numbers that the tiles placed from the rack stand for."""
@@ -129,14 +178,18 @@ def build_model(
     table: TileCounts,
     objective: Objective,
     opening: bool,
+    table_melds: tuple[Meld, ...] = (),
 ) -> TurnModel:
     """Build the model of a turn.
 
     With ``opening`` the table is left alone: pass an empty ``table`` and the
     rack's new sets must be worth at least ``rules.opening_threshold``.
+    ``table_melds`` (the table as read, after opening) may continue into the new
+    table; pass none to let the table be rebuilt from counts alone.
     """
     tm = TurnModel(cp_model.CpModel(), rules, rack, table)
     add_played(tm)
+    add_continuations(tm, table_melds)
     for colour in range(rules.colours):
         add_runs(tm, colour)
     if tm.jokers >= rules.min_set_len:
@@ -152,7 +205,7 @@ def build_model(
     add_joker_balance(tm)
     if opening:
         add_opening_threshold(tm)
-    set_objective(tm, objective)
+    set_score_objective(tm, objective)
     return tm
 
 
@@ -162,6 +215,106 @@ def add_played(tm: TurnModel) -> None:
         tm.played[colour, number] = tm.model.new_int_var(0, count, f"play_{colour}_{number}")
     if tm.rack.jokers:
         tm.played_jokers = tm.model.new_int_var(0, tm.rack.jokers, "play_J")
+
+
+def add_continuations(tm: TurnModel, melds: tuple[Meld, ...]) -> None:
+    """Let each table set continue as one set of the new table.
+
+    For every table set: kept <= stays[i] for each tile i (kept means every tile
+    stays), stays[i] <= active, and at least one numbered tile stays in an active
+    continuation (so it is never a set of jokers alone).
+    """
+    for index, meld in enumerate(melds):
+        model = tm.model
+        active = model.new_bool_var(f"cont_{index}")
+        kept = model.new_bool_var(f"kept_{index}")
+        stays = [model.new_bool_var(f"stays_{index}_{i}") for i in range(len(meld.tiles))]
+        cont = Continuation(index, meld, active, kept, stays)
+        for tile, stay in zip(meld.tiles, stays, strict=True):
+            model.add(kept <= stay)
+            model.add(stay <= active)
+            if tile.is_joker:
+                tm.continued_jokers.append(stay)
+            else:
+                assert tile.colour is not None
+                tm.continued.setdefault((tile.colour.index, tile.number), []).append(stay)
+        model.add(
+            sum(s for t, s in zip(meld.tiles, stays, strict=True) if not t.is_joker) >= active
+        )
+        if meld.kind is MeldKind.RUN:
+            add_run_continuation(tm, cont)
+        else:
+            add_group_continuation(tm, cont)
+        tm.continuations.append(cont)
+    for cell, joining in tm.joining.items():
+        if tm.jokers:
+            jokers = tm.model.new_int_var(0, min(tm.jokers, len(joining)), f"joining_J_{cell}")
+            tm.model.add(jokers <= sum(joining))
+            tm.joining_jokers[cell] = jokers
+            tm.continued_jokers.append(jokers)
+
+
+def add_run_continuation(tm: TurnModel, cont: Continuation) -> None:
+    """A continued run covers one stretch of numbers holding every tile that stays:
+    stays[i] <= cover[n_i]; begins[n] >= cover[n] - cover[n-1]; sum begins = active;
+    sum cover >= L * active. A covered number whose old tile does not stay holds a
+    joining tile: joining[c,n] += cover[n] - stays (the tile there)."""
+    model, rules = tm.model, tm.rules
+    first = cont.meld.stands_for[0]
+    assert first.colour is not None
+    colour = first.colour.index
+    low, high = first.number, first.number + len(cont.meld.tiles) - 1
+    # The run may grow over neighbouring numbers while some tile could fill them.
+    while low > 1 and tm.available((colour, low - 1)) + tm.jokers > 0:
+        low -= 1
+    while high < rules.numbers and tm.available((colour, high + 1)) + tm.jokers > 0:
+        high += 1
+    staying_at = dict(zip((m.number for m in cont.meld.stands_for), cont.stays, strict=True))
+    begins = []
+    previous: LinearExpr = 0
+    for number in range(low, high + 1):
+        cover = model.new_bool_var(f"cover_{cont.index}_{number}")
+        cont.cover[number] = cover
+        model.add(cover <= cont.active)
+        begin = model.new_bool_var(f"begins_{cont.index}_{number}")
+        model.add(begin >= cover - previous)
+        begins.append(begin)
+        previous = cover
+        stay = staying_at.get(number)
+        if stay is not None:
+            model.add(stay <= cover)
+        tm.joining.setdefault((colour, number), []).append(cover if stay is None else cover - stay)
+    model.add(sum(begins) == cont.active)
+    model.add(sum(cont.cover.values()) >= rules.min_set_len * cont.active)
+
+
+def add_group_continuation(tm: TurnModel, cont: Continuation) -> None:
+    """A continued group keeps the tiles that stay and gains numbered tiles of free
+    colours and jokers: added[c] + (stays of colour c) <= 1;
+    L * active <= stays + added + added_jokers <= colours * active."""
+    model, rules = tm.model, tm.rules
+    number = cont.meld.stands_for[0].number
+    size: list[LinearExpr] = list(cont.stays)
+    for colour in range(rules.colours):
+        if tm.available((colour, number)) == 0:
+            continue
+        added = model.new_bool_var(f"added_{cont.index}_{colour}")
+        same_colour = [
+            s
+            for t, s in zip(cont.meld.tiles, cont.stays, strict=True)
+            if t.colour is not None and t.colour.index == colour
+        ]
+        model.add(added + sum(same_colour) <= 1)
+        model.add(added <= cont.active)
+        cont.added[colour] = added
+        tm.continued.setdefault((colour, number), []).append(added)
+        size.append(added)
+    if tm.jokers:
+        cont.added_jokers = model.new_int_var(0, tm.jokers, f"added_J_{cont.index}")
+        tm.continued_jokers.append(cont.added_jokers)
+        size.append(cont.added_jokers)
+    model.add(sum(size) >= rules.min_set_len * cont.active)
+    model.add(sum(size) <= rules.max_group_len * cont.active)
 
 
 def add_runs(tm: TurnModel, colour: int) -> None:
@@ -274,11 +427,18 @@ def add_groups(tm: TurnModel, number: int) -> None:
 
 
 def add_tile_balance(tm: TurnModel, cell: Cell) -> None:
-    """Every numbered tile on the table after the turn is in a run or a group:
-    run naturals + group naturals = table[c,n] + played[c,n], with
-    0 <= group naturals <= groups[n] (one tile of a colour per group)."""
+    """Every numbered tile on the table after the turn is in a run, a group or a
+    continued set: run naturals + group naturals + continued naturals
+    = table[c,n] + played[c,n], with 0 <= group naturals <= groups[n] (one tile of a
+    colour per group)."""
     in_groups = tm.group_naturals(cell)
-    if _is_zero(tm.run_tiles(cell)) and cell not in tm.played and tm.table[cell] == 0:
+    if (
+        _is_zero(tm.run_tiles(cell))
+        and cell not in tm.played
+        and tm.table[cell] == 0
+        and cell not in tm.continued
+        and cell not in tm.joining
+    ):
         return
     tm.model.add(in_groups >= 0)
     tm.model.add(in_groups <= tm.groups.get(cell[1], 0))
@@ -286,8 +446,8 @@ def add_tile_balance(tm: TurnModel, cell: Cell) -> None:
 
 def add_joker_balance(tm: TurnModel) -> None:
     """Every joker on the table after the turn stands in somewhere:
-    sum run_jokers + sum group_jokers = table jokers + played jokers."""
-    placed = list(tm.run_jokers.values()) + list(tm.group_jokers.values())
+    sum run_jokers + sum group_jokers + continued jokers = table jokers + played jokers."""
+    placed = [*tm.run_jokers.values(), *tm.group_jokers.values(), *tm.continued_jokers]
     if not placed:
         return
     tm.model.add(sum(placed) == tm.table.jokers + tm.played_jokers)
@@ -299,9 +459,11 @@ def add_opening_threshold(tm: TurnModel) -> None:
     tm.model.add(tm.value_placed() >= tm.rules.opening_threshold)
 
 
-def set_objective(tm: TurnModel, objective: Objective) -> None:
-    """tiles: maximise sum played + played_jokers;
-    points: maximise sum n*played[c,n] + joker_penalty*played_jokers."""
+def set_score_objective(tm: TurnModel, objective: Objective) -> None:
+    """Maximise the score, then (lexicographically) the jokers kept on the rack:
+    maximise (rack jokers + 1) * score - played_jokers, where the score is
+    tiles:  sum played + played_jokers;
+    points: sum n*played[c,n] + joker_penalty*played_jokers."""
     if objective is Objective.TILES:
         tm.objective = sum(tm.played.values()) + tm.played_jokers
     else:
@@ -309,7 +471,17 @@ def set_objective(tm: TurnModel, objective: Objective) -> None:
             sum(n * var for (_, n), var in tm.played.items())
             + tm.rules.joker_penalty * tm.played_jokers
         )
-    tm.model.maximize(tm.objective)
+    tm.model.maximize((tm.rack.jokers + 1) * tm.objective - tm.played_jokers)
+
+
+def set_disruption_objective(tm: TurnModel, score: int, played_jokers: int) -> None:
+    """Among plays with this score and jokers played, disturb the table least:
+    maximise W * sum kept + sum stays (table sets kept whole first, then table
+    tiles that stay in place), with W = table tiles + 1."""
+    tm.model.add(tm.objective == score)
+    tm.model.add(tm.played_jokers == played_jokers)
+    stays = [s for cont in tm.continuations for s in cont.stays]
+    tm.model.maximize((len(stays) + 1) * sum(c.kept for c in tm.continuations) + sum(stays))
 
 
 def _is_zero(expr: LinearExpr) -> bool:
