@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from solver.rummikub.melds import Meld
 from solver.rummikub.tiles import Tile
+
+if TYPE_CHECKING:
+    from solver.rummikub.steps import Step
 
 
 class Objective(Enum):
@@ -32,7 +36,10 @@ class Play:
     """A solved turn.
 
     ``played`` is a sub-multiset of the rack, ``rack_left`` the rest, and
-    ``table`` the complete table after the play.
+    ``table`` the complete table after the play, in the order that replaying
+    ``steps`` on the old table leaves it. ``sets_kept`` counts table sets that
+    stay whole (tiles may join them), ``tiles_moved`` the table tiles that leave
+    the set carrying their old one on.
     """
 
     status: Status
@@ -41,3 +48,8 @@ class Play:
     table: tuple[Meld, ...]
     tiles_played: int
     points_played: int
+    sets_kept: int
+    tiles_moved: int
+    steps: tuple[Step, ...]
+    disruption_proven: bool
+    """Whether no play with the same score and jokers disturbs the table less."""

@@ -1,21 +1,45 @@
-"""Solve a Rummikub turn: build the model, run CP-SAT, lay out the answer."""
+"""Solve a Rummikub turn in two stages.
+
+1. The score: the lean count model (no table sets continued) finds the best
+   score, then keeps the most jokers on the rack; this is what ``status``
+   speaks of.
+2. Least disruption: with score and jokers fixed, a second model lets every
+   table set continue (see :func:`~solver.rummikub.model.add_continuations`) and
+   keeps the most sets whole, then leaves the most table tiles in place. It
+   first asks whether every set can be kept (usually answered in a few ms), and
+   otherwise searches within ``disruption_time_limit``; ``disruption_proven``
+   says whether it finished.
+"""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
+from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.rummikub.layout import lay_out
+from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
-from solver.rummikub.model import TileCounts, TurnModel, build_model
+from solver.rummikub.model import TileCounts, TurnModel, build_model, set_disruption_objective
 from solver.rummikub.play import Objective, Play, Status
 from solver.rummikub.position import Position
 from solver.rummikub.rules import STANDARD, Rules
+from solver.rummikub.steps import plan
 from solver.rummikub.tiles import JOKER, Colour, Tile
 
 DEFAULT_TIME_LIMIT = 2.0
 """Seconds a solve may take unless the caller says otherwise."""
+
+DEFAULT_DISRUPTION_TIME_LIMIT = 0.25
+"""Seconds the least-disruption stage may take (within the overall limit)."""
+
+
+@dataclass
+class _Solved:
+    tm: TurnModel
+    engine: cp_model.CpSolver
+    code: cp_model.CpSolverStatus
 
 
 def solve(
@@ -25,74 +49,180 @@ def solve(
     *,
     time_limit: float = DEFAULT_TIME_LIMIT,
     workers: int = 1,
+    least_disruption: bool = True,
+    disruption_time_limit: float = DEFAULT_DISRUPTION_TIME_LIMIT,
 ) -> Play:
     """Find the best play for ``position`` under ``rules``.
 
     Before opening (``position.opened`` is false) the play is new sets from the
-    rack alone worth at least ``rules.opening_threshold``, or nothing. After
-    opening the whole table may be rearranged. The answer is proven optimal
-    unless ``time_limit`` (seconds) runs out first; see :class:`Status`.
+    rack alone worth at least ``rules.opening_threshold``, or nothing; the table
+    is left as it is. After opening the whole table may be rearranged. Among the
+    plays with the best score it returns the one that keeps the most jokers on
+    the rack, then (with ``least_disruption``) keeps the most table sets whole,
+    then moves the fewest table tiles; remaining ties are broken the same way on
+    every call. The score is proven optimal unless ``time_limit`` (seconds) runs
+    out first; see :class:`Status`.
 
     Raises a :class:`~solver.errors.MeldwiseError` for a position that breaks the rules.
     """
+    started = time.perf_counter()
     table_melds = position.check(rules)
     opening = not position.opened
     rack = TileCounts.of(Counter(position.rack))
-    table = TileCounts({}) if opening else TileCounts.of(_table_tiles(position))
-    tm = build_model(rules, rack, table, objective, opening)
+    table = (
+        TileCounts({}) if opening else TileCounts.of(position.all_tiles() - Counter(position.rack))
+    )
+    unchanged = [PlacedSet(m, i, m.tiles, ()) for i, m in enumerate(table_melds)]
 
+    first = _run(build_model(rules, rack, table, objective, opening), time_limit, workers)
+    if first.code == cp_model.INFEASIBLE and opening:
+        return _play(Status.OPTIMAL, position, [], table_melds, unchanged, rules, True)
+    if first.code == cp_model.UNKNOWN:
+        return _play(Status.UNKNOWN, position, [], table_melds, unchanged, rules, True)
+    if first.code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise RuntimeError(f"CP-SAT returned {first.code} on a turn model")  # a bug
+    status = Status.OPTIMAL if first.code == cp_model.OPTIMAL else Status.FEASIBLE
+    played = _played_tiles(first)
+    if not played:
+        return _play(status, position, [], table_melds, unchanged, rules, True)
+    if opening:
+        placed = unchanged + lay_out(first.tm, first.engine.value)
+        return _play(status, position, played, table_melds, placed, rules, True)
+
+    placed, proven = lay_out(first.tm, first.engine.value), False
+    left = time_limit - (time.perf_counter() - started)
+    if least_disruption and table_melds and left > 0:
+        calmer = _least_disruption(
+            first, rules, rack, table, objective, table_melds, min(left, disruption_time_limit)
+        )
+        if calmer is not None:
+            placed, proven = calmer
+    return _play(
+        status, position, _played_tiles_of(placed, table_melds), table_melds, placed, rules, proven
+    )
+
+
+def _least_disruption(
+    first: _Solved,
+    rules: Rules,
+    rack: TileCounts,
+    table: TileCounts,
+    objective: Objective,
+    melds: tuple[Meld, ...],
+    time_limit: float,
+) -> tuple[list[PlacedSet], bool] | None:
+    """Stage 2: the least disruptive layout of a play as good as ``first``'s,
+    and whether it is proven least disruptive; None if none was found in time."""
+    started = time.perf_counter()
+    score = first.engine.value(first.tm.objective)
+    jokers = first.engine.value(first.tm.played_jokers)
+    tm = build_model(rules, rack, table, objective, opening=False, table_melds=melds)
+    set_disruption_objective(tm, score, jokers)
+    # Can every table set be kept? If so that is the least disruption there is.
+    every = _run(tm, time_limit, 1, assume=[c.kept for c in tm.continuations])
+    if every.code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return lay_out(tm, every.engine.value), True
+    _hint(tm, first)
+    left = time_limit - (time.perf_counter() - started)
+    if left <= 0:
+        return None
+    best = _run(tm, left, 1)
+    if best.code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return lay_out(tm, best.engine.value), best.code == cp_model.OPTIMAL
+    return None
+
+
+def _run(
+    tm: TurnModel, time_limit: float, workers: int, assume: list[cp_model.IntVar] | None = None
+) -> _Solved:
     engine = cp_model.CpSolver()
     engine.parameters.max_time_in_seconds = time_limit
     engine.parameters.num_workers = workers
+    tm.model.clear_assumptions()
+    if assume:
+        tm.model.add_assumptions(assume)
     code = engine.solve(tm.model)
-
-    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        status = Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE
-        played = _played_tiles(tm, engine)
-        if played:
-            new_sets = lay_out(tm, engine.value)
-            table_after = (*table_melds, *new_sets) if opening else tuple(new_sets)
-            return _play(status, position, played, table_after, rules)
-    elif code == cp_model.INFEASIBLE and opening:
-        status = Status.OPTIMAL  # proven: no opening exists, the player draws
-    elif code == cp_model.UNKNOWN:
-        status = Status.UNKNOWN
-    else:
-        raise RuntimeError(f"CP-SAT returned {code} on a turn model")  # a bug, not bad input
-    return _play(status, position, [], table_melds, rules)
+    tm.model.clear_assumptions()
+    return _Solved(tm, engine, code)
 
 
-def _table_tiles(position: Position) -> Counter[Tile]:
-    counts: Counter[Tile] = Counter()
-    for tiles in position.table:
-        counts.update(tiles)
-    return counts
+def _hint(tm: TurnModel, first: _Solved) -> None:
+    """Start stage 2 from stage 1's play, laid out with no table set continued."""
+    value = first.engine.value
+    for name in (
+        "played",
+        "start",
+        "extend",
+        "run_jokers",
+        "joker_heads",
+        "groups",
+        "group_jokers",
+    ):
+        solved: dict[object, cp_model.IntVar] = getattr(first.tm, name)
+        for key, var in getattr(tm, name).items():
+            tm.model.add_hint(var, value(solved[key]) if key in solved else 0)
+    if not isinstance(tm.played_jokers, int):
+        tm.model.add_hint(tm.played_jokers, value(first.tm.played_jokers))
+    for cont in tm.continuations:
+        for var in (
+            cont.active,
+            cont.kept,
+            *cont.stays,
+            *cont.cover.values(),
+            *cont.added.values(),
+        ):
+            tm.model.add_hint(var, 0)
+        if not isinstance(cont.added_jokers, int):
+            tm.model.add_hint(cont.added_jokers, 0)
+    for var in tm.joining_jokers.values():
+        tm.model.add_hint(var, 0)
 
 
-def _played_tiles(tm: TurnModel, engine: cp_model.CpSolver) -> list[Tile]:
+def _played_tiles(solved: _Solved) -> list[Tile]:
+    tm, value = solved.tm, solved.engine.value
     played = [
         Tile.natural(Colour.from_index(colour), number)
         for (colour, number), var in tm.played.items()
-        for _ in range(engine.value(var))
+        for _ in range(value(var))
     ]
-    played += [JOKER] * engine.value(tm.played_jokers)
+    played += [JOKER] * value(tm.played_jokers)
     return played
+
+
+def _played_tiles_of(placed: list[PlacedSet], before: tuple[Meld, ...]) -> list[Tile]:
+    """The rack tiles a layout places: the table after minus the table before."""
+    after: Counter[Tile] = Counter(t for p in placed for t in p.meld.tiles)
+    for meld in before:
+        after.subtract(meld.tiles)
+    return list(after.elements())
 
 
 def _play(
     status: Status,
     position: Position,
     played: list[Tile],
-    table: tuple[Meld, ...],
+    before: tuple[Meld, ...],
+    after: list[PlacedSet],
     rules: Rules,
+    disruption_proven: bool,
 ) -> Play:
     left = Counter(position.rack)
     left.subtract(played)
+    steps = plan(before, after, played)
+    stayed = sum(len(p.stayed) for p in after)
     return Play(
         status=status,
         played=tuple(sorted(played)),
         rack_left=tuple(sorted(left.elements())),
-        table=table,
+        table=tuple(p.meld for p in steps.table),
         tiles_played=len(played),
         points_played=sum(rules.value(tile) for tile in played),
+        sets_kept=sum(
+            1
+            for p in after
+            if p.origin is not None and len(p.stayed) == len(before[p.origin].tiles)
+        ),
+        tiles_moved=sum(len(m.tiles) for m in before) - stayed,
+        steps=steps.steps,
+        disruption_proven=disruption_proven,
     )

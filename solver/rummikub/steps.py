@@ -1,0 +1,239 @@
+"""Step-by-step instructions: how a person turns the old table into the new one.
+
+Every step is one physical action on the table:
+
+* ``take``: pick tiles up from a set (they are held until placed);
+* ``split``: cut a run in two before a tile; the tiles from there on become a new set;
+* ``add``: put tiles (from the rack, or held) onto a set;
+* ``new_set``: lay down a new set (from the rack, or held).
+
+Sets keep the index they had in the request's table; each set created by
+``split`` or ``new_set`` gets the next free index. Replaying the steps in order
+on the old table gives exactly the new table, in index order (empty sets gone).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from solver.rummikub.layout import PlacedSet
+from solver.rummikub.melds import Meld, MeldKind
+from solver.rummikub.tiles import Tile, format_tiles
+
+
+class Action(Enum):
+    TAKE = "take"
+    SPLIT = "split"
+    ADD = "add"
+    NEW_SET = "new_set"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action. ``set`` is the set taken from, split, added to or created."""
+
+    action: Action
+    set: int
+    tiles: tuple[Tile, ...] = ()
+    at: Tile | None = None
+    """For ``split``: the first tile of the part that becomes a new set."""
+    new_set: int | None = None
+    """For ``split``: the index of the new set."""
+    from_rack: tuple[Tile, ...] = ()
+    """For ``add`` and ``new_set``: which of the tiles come from the rack."""
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    steps: tuple[Step, ...]
+    table: tuple[PlacedSet, ...]
+    """The new table in index order, as replaying the steps leaves it."""
+
+
+def plan(before: Sequence[Meld], after: Sequence[PlacedSet], played: Sequence[Tile]) -> Plan:
+    """Turn the old table ``before`` into ``after`` with ``played`` from the rack."""
+    planner = _Planner(before, played)
+    continuing = {p.origin: p for p in after if p.origin is not None}
+    new_sets = [p for p in after if p.origin is None]
+
+    # 1. Tiles that leave their old set: split off whole end parts that go on
+    #    together into one new set, take the others.
+    built_on: dict[int, int] = {}  # position in new_sets -> index of the split-off part
+    for index, meld in enumerate(before):
+        leaving = Counter(meld.tiles)
+        if index in continuing:
+            leaving -= Counter(continuing[index].stayed)
+        if not leaving:
+            continue
+        split = _split_off(meld, leaving, new_sets, built_on, continuing.get(index))
+        if split is not None:
+            target, at, low_part_leaves = split
+            built_on[target] = planner.split(index, at, low_part_leaves)
+            continue
+        planner.take(index, leaving)
+
+    # 2. Tiles joining the sets that go on.
+    for index, placed in sorted(continuing.items()):
+        planner.add(planner.where[index], placed)
+
+    # 3. New sets: grow a split-off part, or lay a new set down.
+    for position, placed in enumerate(new_sets):
+        if position in built_on:
+            planner.add(built_on[position], placed)
+        else:
+            planner.new_set(placed)
+
+    order = [planner.holds[i] for i in sorted(planner.holds)]
+    return Plan(tuple(planner.steps), tuple(order))
+
+
+def _split_off(
+    meld: Meld,
+    leaving: Counter[Tile],
+    new_sets: Sequence[PlacedSet],
+    built_on: dict[int, int],
+    continued: PlacedSet | None,
+) -> tuple[int, Tile, bool] | None:
+    """If the leaving tiles of a run that goes on are one end of it and all go
+    into one new set, return (that set's position, the tile to split before,
+    whether the low part is the one leaving)."""
+    if meld.kind is not MeldKind.RUN or continued is None:
+        return None
+    size = sum(leaving.values())
+    tiles = list(meld.tiles)
+    if Counter(tiles[size:]) == Counter(tiles) - leaving:
+        low_part_leaves, part, at = True, tiles[:size], tiles[size]
+    elif Counter(tiles[:-size]) == Counter(tiles) - leaving:
+        low_part_leaves, part, at = False, tiles[-size:], tiles[-size]
+    else:
+        return None
+    for position, placed in enumerate(new_sets):
+        if position not in built_on and not Counter(part) - Counter(placed.joined):
+            return position, at, low_part_leaves
+    return None
+
+
+class _Planner:
+    """Keeps the table as replaying the steps so far leaves it."""
+
+    def __init__(self, before: Sequence[Meld], played: Sequence[Tile]) -> None:
+        self.steps: list[Step] = []
+        self.before = before
+        self.contents: dict[int, list[Tile]] = {i: list(m.tiles) for i, m in enumerate(before)}
+        self.where: dict[int, int] = {i: i for i in range(len(before))}
+        """Old set index -> index of the set that now carries it on."""
+        self.holds: dict[int, PlacedSet] = {}
+        self.rack = Counter(played)
+        self.held: Counter[Tile] = Counter()
+        self.next_index = len(before)
+
+    def take(self, index: int, tiles: Counter[Tile]) -> None:
+        taken = sorted(tiles.elements())
+        remaining = Counter(self.contents[index]) - tiles
+        self.contents[index] = [t for t in self.contents[index] if _use(remaining, t)]
+        self.held.update(taken)
+        self.steps.append(
+            Step(
+                Action.TAKE,
+                index,
+                tuple(taken),
+                text=f"Take {format_tiles(taken)} from set {index},"
+                f" {describe(self.before[index])}.",
+            )
+        )
+
+    def split(self, index: int, at: Tile, low_part_leaves: bool) -> int:
+        """Split set ``index`` before ``at``; return the index of the part that leaves."""
+        tiles = self.contents[index]
+        cut = tiles.index(at)
+        new = self.next_index
+        self.next_index += 1
+        self.contents[index], self.contents[new] = tiles[:cut], tiles[cut:]
+        if low_part_leaves:
+            self.where[index] = new  # the high part carries the old set on
+        self.steps.append(
+            Step(
+                Action.SPLIT,
+                index,
+                at=at,
+                new_set=new,
+                text=f"Split set {index}, {describe(self.before[index])}, before {at}:"
+                f" {format_tiles(tiles[cut:])} becomes set {new}.",
+            )
+        )
+        return index if low_part_leaves else new
+
+    def add(self, index: int, placed: PlacedSet) -> None:
+        adding = sorted((Counter(placed.meld.tiles) - Counter(self.contents[index])).elements())
+        self.holds[index] = placed
+        if not adding:
+            return
+        sources, from_rack = self._draw(adding)
+        self.contents[index] += adding
+        self.steps.append(
+            Step(
+                Action.ADD,
+                index,
+                tuple(adding),
+                from_rack=from_rack,
+                text=f"Add {sources} to set {index}, making {describe(placed.meld)}: "
+                f"{placed.meld}.",
+            )
+        )
+
+    def new_set(self, placed: PlacedSet) -> None:
+        index = self.next_index
+        self.next_index += 1
+        tiles = list(placed.meld.tiles)
+        sources, from_rack = self._draw(tiles)
+        self.contents[index] = tiles
+        self.holds[index] = placed
+        self.steps.append(
+            Step(
+                Action.NEW_SET,
+                index,
+                placed.meld.tiles,
+                from_rack=from_rack,
+                text=f"Lay down {describe(placed.meld)}, {placed.meld}, as set {index}"
+                f" with {sources}.",
+            )
+        )
+
+    def _draw(self, tiles: Sequence[Tile]) -> tuple[str, tuple[Tile, ...]]:
+        """Take ``tiles`` from the held tiles first, then the rack; say where from
+        and return the rack's share."""
+        from_held, from_rack = [], []
+        for tile in tiles:
+            if _use(self.held, tile):
+                from_held.append(tile)
+            else:
+                self.rack[tile] -= 1
+                from_rack.append(tile)
+        parts = []
+        if from_rack:
+            parts.append(f"your {format_tiles(from_rack)}")
+        if from_held:
+            parts.append(f"the {format_tiles(from_held)} you took")
+        return " and ".join(parts), tuple(from_rack)
+
+
+def _use(counts: Counter[Tile], tile: Tile) -> bool:
+    """Use one ``tile`` from ``counts`` if there is one."""
+    if counts[tile] > 0:
+        counts[tile] -= 1
+        return True
+    return False
+
+
+def describe(meld: Meld) -> str:
+    """A set as a person names it: "the group of 7s", "the red run 3-8"."""
+    first = meld.stands_for[0]
+    if meld.kind is MeldKind.GROUP:
+        return f"the group of {first.number}s"
+    assert first.colour is not None
+    last = meld.stands_for[-1]
+    return f"the {first.colour.name.lower()} run {first.number}-{last.number}"
