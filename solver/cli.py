@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from solver.errors import MeldwiseError
+from solver.rummikub.hints import HintLevel
 from solver.rummikub.play import Objective
 from solver.rummikub.wire import MAX_TIME_LIMIT_MS, solve_rummikub
 
@@ -42,6 +43,12 @@ def add_solve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
     )
     parser.add_argument(
         "--time-limit", type=float, default=2.0, metavar="SECONDS", help="solver time limit (2)"
+    )
+    parser.add_argument(
+        "--hint",
+        choices=[level.value for level in HintLevel],
+        default=HintLevel.FULL.value,
+        help="how much to reveal: nudge, tile, or the full play with steps (default)",
     )
     parser.add_argument(
         "--rule",
@@ -109,6 +116,7 @@ def _request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
         "objective": args.objective,
         "rules": _rules_from_flags(args.rule),
         "time_limit_ms": limit_ms,
+        "hint_level": args.hint,
     }
 
 
@@ -123,16 +131,27 @@ def _rules_from_flags(items: Sequence[str]) -> dict[str, int]:
 
 
 def describe_response(response: dict[str, Any]) -> str:
-    """A response written for a person: the play, what is left, the table after."""
-    lines = []
+    """A response written for a person: the play, the steps, the table after."""
+    if response["hint_level"] != HintLevel.FULL.value:
+        if not response["can_play"]:
+            return "No play: draw a tile.\n"
+        lines = [f"You can play {response['tiles_played']} tile(s)."]
+        if response["hint_level"] == HintLevel.TILE.value:
+            lines.append(response["text"])
+        return "\n".join(lines) + "\n"
     played = " ".join(response["played"])
-    if played:
-        lines.append(
-            f"Play {response['tiles_played']} tile(s), {response['points_played']} points: {played}"
-        )
+    if not played:
+        lines = ["No play: draw a tile."]
     else:
-        lines.append("No play: draw a tile.")
-    lines.append(f"Rack left: {' '.join(response['rack_left']) or '(empty)'}")
+        count, points = response["tiles_played"], response["points_played"]
+        lines = [
+            f"Play {count} tile(s), {points} points: {played}",
+            f"Rack left: {' '.join(response['rack_left']) or '(empty)'}",
+            f"Table sets kept whole: {response['sets_kept']}, table tiles moved: "
+            f"{response['tiles_moved']}",
+            "Steps:",
+        ]
+        lines += [f"  {i}. {step['text']}" for i, step in enumerate(response["steps"], 1)]
     lines.append(f"Solver: {response['status']}")
     lines.append("Table after:" if response["table"] else "Table after: (empty)")
     width = len(str(len(response["table"])))

@@ -3,31 +3,48 @@
 Request::
 
     {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"]], "opened": true,
-     "objective": "tiles", "rules": {}, "time_limit_ms": 2000}
+     "objective": "tiles", "rules": {}, "time_limit_ms": 2000, "hint_level": "full"}
 
-Response::
+Response (``hint_level`` full)::
 
-    {"status": "optimal", "tiles_played": 3, "points_played": 33,
+    {"status": "optimal", "hint_level": "full", "tiles_played": 3, "points_played": 33,
      "played": [...], "rack_left": [...],
-     "table": [{"kind": "run", "tiles": [...], "as": [...]}, ...]}
+     "table": [{"kind": "run", "tiles": [...], "as": [...]}, ...],
+     "sets_kept": 1, "tiles_moved": 0, "disruption_proven": true,
+     "steps": [{"action": "add", "tiles": [...], "to_set": 0, "from_rack": [...],
+                "text": "..."}, ...]}
+
+``nudge`` answers only status, can_play and tiles_played; ``tile`` adds one rack
+tile of the play and where it goes (see :mod:`solver.rummikub.hints`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from solver.errors import RequestError
+from solver.rummikub.hints import HintLevel, tile_hint
 from solver.rummikub.melds import Meld
 from solver.rummikub.play import Objective, Play
 from solver.rummikub.position import Position
 from solver.rummikub.rules import Rules
 from solver.rummikub.solve import DEFAULT_TIME_LIMIT, solve
+from solver.rummikub.steps import Action, Step
 from solver.rummikub.tiles import Tile
 
 MAX_TIME_LIMIT_MS = 300_000
 
-REQUEST_FIELDS = ("rack", "table", "opened", "objective", "rules", "time_limit_ms")
+REQUEST_FIELDS = (
+    "rack",
+    "table",
+    "opened",
+    "objective",
+    "rules",
+    "time_limit_ms",
+    "hint_level",
+)
 
 
 def solve_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -36,11 +53,54 @@ def solve_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     Raises a :class:`~solver.errors.MeldwiseError` (a ``ValueError``) naming the
     bad field, tile, set or setting.
     """
-    position, rules, objective, time_limit = parse_request(request)
-    return play_to_dict(solve(position, rules, objective, time_limit=time_limit))
+    asked = parse_request(request)
+    play = solve(asked.position, asked.rules, asked.objective, time_limit=asked.time_limit)
+    return hint_to_dict(play, asked.hint_level, lambda: asked.position.check(asked.rules))
 
 
-def parse_request(request: Mapping[str, Any]) -> tuple[Position, Rules, Objective, float]:
+def hint_to_dict(
+    play: Play, level: HintLevel, table: Callable[[], tuple[Meld, ...]]
+) -> dict[str, Any]:
+    """The wire response for ``play``, revealing only what ``level`` asks for
+    (``table`` gives the table as read, needed to name sets in a tile hint)."""
+    if level is HintLevel.FULL:
+        return play_to_dict(play)
+    answer: dict[str, Any] = {
+        "status": play.status.value,
+        "hint_level": level.value,
+        "can_play": play.tiles_played > 0,
+        "tiles_played": play.tiles_played,
+    }
+    if level is HintLevel.TILE:
+        hint = tile_hint(play, table())
+        answer["tile"] = None if hint is None else hint.tile
+        answer["to_set"] = None if hint is None else hint.to_set
+        answer["text"] = "No play: draw a tile." if hint is None else hint.text
+    return answer
+
+
+def _hint_level(name: Any) -> HintLevel:
+    try:
+        return HintLevel(name)
+    except ValueError:
+        raise RequestError(
+            f"unknown hint_level {name!r:.60}; use 'nudge', 'tile' or 'full'"
+        ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class SolveRequest:
+    """A wire request as typed values."""
+
+    position: Position
+    rules: Rules
+    objective: Objective
+    time_limit: float
+    """Seconds."""
+    hint_level: HintLevel
+
+
+def parse_request(request: Mapping[str, Any]) -> SolveRequest:
     """Check a wire request and turn it into typed values (the position is not yet
     checked against the rules; :func:`solve` does that)."""
     if not isinstance(request, Mapping):
@@ -65,6 +125,7 @@ def parse_request(request: Mapping[str, Any]) -> tuple[Position, Rules, Objectiv
         raise RequestError(
             f"unknown objective {objective_name!r:.60}; use 'tiles' or 'points'"
         ) from None
+    hint_level = _hint_level(request.get("hint_level", HintLevel.FULL.value))
     rules = Rules.from_dict(request.get("rules") or {})
     limit_ms = request.get("time_limit_ms", int(DEFAULT_TIME_LIMIT * 1000))
     if isinstance(limit_ms, bool) or not isinstance(limit_ms, int):
@@ -76,7 +137,7 @@ def parse_request(request: Mapping[str, Any]) -> tuple[Position, Rules, Objectiv
         table=tuple(tuple(Tile.parse(t) for t in tiles) for tiles in table),
         opened=opened,
     )
-    return position, rules, objective, limit_ms / 1000
+    return SolveRequest(position, rules, objective, limit_ms / 1000, hint_level)
 
 
 def _tile_list(value: Any, where: str) -> list[str]:
@@ -93,13 +154,37 @@ def meld_to_dict(meld: Meld) -> dict[str, Any]:
     }
 
 
+def step_to_dict(step: Step) -> dict[str, Any]:
+    answer: dict[str, Any] = {"action": step.action.value}
+    if step.action is Action.SPLIT:
+        assert step.at is not None
+        answer |= {"set": step.set, "at": str(step.at), "new_set": step.new_set}
+    else:
+        answer["tiles"] = [str(t) for t in step.tiles]
+        if step.action is Action.TAKE:
+            answer["from_set"] = step.set
+        elif step.action is Action.ADD:
+            answer["to_set"] = step.set
+        else:
+            answer["set"] = step.set
+        if step.action is not Action.TAKE:
+            answer["from_rack"] = [str(t) for t in step.from_rack]
+    answer["text"] = step.text
+    return answer
+
+
 def play_to_dict(play: Play) -> dict[str, Any]:
-    """The wire response for a play."""
+    """The full wire response for a play."""
     return {
         "status": play.status.value,
+        "hint_level": HintLevel.FULL.value,
         "tiles_played": play.tiles_played,
         "points_played": play.points_played,
         "played": [str(t) for t in play.played],
         "rack_left": [str(t) for t in play.rack_left],
         "table": [meld_to_dict(m) for m in play.table],
+        "sets_kept": play.sets_kept,
+        "tiles_moved": play.tiles_moved,
+        "disruption_proven": play.disruption_proven,
+        "steps": [step_to_dict(s) for s in play.steps],
     }

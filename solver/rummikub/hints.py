@@ -1,0 +1,53 @@
+"""Progressive hints: how much of the best play to reveal.
+
+The solver's work is the same at every level; only the answer shrinks:
+
+* ``nudge``: whether a play exists and how many tiles it places;
+* ``tile``: one rack tile of the best play and where it goes;
+* ``full``: the whole play and the steps to make it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from solver.rummikub.melds import Meld
+from solver.rummikub.play import Play
+from solver.rummikub.steps import Action, describe
+
+
+class HintLevel(Enum):
+    NUDGE = "nudge"
+    TILE = "tile"
+    FULL = "full"
+
+
+@dataclass(frozen=True, slots=True)
+class TileHint:
+    """One rack tile of the play and where it goes: onto table set ``to_set`` (an
+    index into the request's table), or into a new set (``to_set`` is None)."""
+
+    tile: str
+    to_set: int | None
+    text: str
+
+
+def tile_hint(play: Play, table: Sequence[Meld]) -> TileHint | None:
+    """The easiest rack tile to show: one added to a set already on the table
+    (``table``, as the request gave it) if any, else one that goes into a new set;
+    None when nothing is played."""
+    for step in play.steps:
+        if step.action is Action.ADD and step.set < len(table) and step.from_rack:
+            tile = step.from_rack[0]
+            return TileHint(
+                str(tile),
+                step.set,
+                f"Your {tile} goes onto set {step.set}, {describe(table[step.set])}.",
+            )
+    for step in play.steps:
+        if step.from_rack:
+            tile = step.from_rack[0]
+            return TileHint(str(tile), None, f"Your {tile} goes into a new set.")
+    return None
