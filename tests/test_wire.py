@@ -23,11 +23,16 @@ def test_the_documented_example() -> None:
     response = solve_rummikub(EXAMPLE)
     assert set(response) == {
         "status",
+        "hint_level",
         "tiles_played",
         "points_played",
         "played",
         "rack_left",
         "table",
+        "sets_kept",
+        "tiles_moved",
+        "disruption_proven",
+        "steps",
     }
     assert response["status"] == "optimal"
     assert response["tiles_played"] == 3
@@ -67,6 +72,7 @@ def test_defaults_and_case_insensitive_input() -> None:
         ({"rack": [], "time_limit_ms": 0}, RequestError, "time_limit_ms"),
         ({"rack": [], "time_limit_ms": "1"}, RequestError, "time_limit_ms"),
         ({"rack": ["R14"]}, NotationError, "'R14'"),
+        ({"rack": [], "hint_level": "all"}, RequestError, "'all'"),
     ],
 )
 def test_bad_requests_name_the_culprit(

@@ -1,0 +1,65 @@
+"""An independent replayer of step-by-step instructions (wire format)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+
+class ReplayError(AssertionError):
+    pass
+
+
+def replay(
+    table: list[list[str]], rack: list[str], steps: list[dict[str, Any]]
+) -> tuple[list[list[str]], Counter[str]]:
+    """Apply ``steps`` to ``table``; return the sets in index order (empty ones
+    dropped) and the rack tiles used. Raises ReplayError on an impossible step."""
+    sets: dict[int, list[str]] = {i: list(tiles) for i, tiles in enumerate(table)}
+    next_index = len(table)
+    held: Counter[str] = Counter()
+    left = Counter(rack)
+    used: Counter[str] = Counter()
+
+    def draw(tiles: list[str], from_rack: list[str]) -> None:
+        from_hand = Counter(tiles) - Counter(from_rack)
+        if from_hand - held:
+            raise ReplayError(f"{from_hand - held} not held")
+        if Counter(from_rack) - left:
+            raise ReplayError(f"{Counter(from_rack) - left} not on the rack")
+        held.subtract(from_hand)
+        left.subtract(from_rack)
+        used.update(from_rack)
+
+    for step in steps:
+        action = step["action"]
+        if action == "take":
+            tiles, source = step["tiles"], sets[step["from_set"]]
+            if Counter(tiles) - Counter(source):
+                raise ReplayError(f"take {tiles} from {source}")
+            rest = Counter(source) - Counter(tiles)
+            sets[step["from_set"]] = list(rest.elements())
+            held.update(tiles)
+        elif action == "split":
+            source = sets[step["set"]]
+            if step["at"] not in source or step["new_set"] != next_index:
+                raise ReplayError(f"split {source} at {step['at']}")
+            cut = source.index(step["at"])
+            sets[step["set"]], sets[next_index] = source[:cut], source[cut:]
+            next_index += 1
+        elif action == "add":
+            draw(step["tiles"], step["from_rack"])
+            sets[step["to_set"]] = sets[step["to_set"]] + step["tiles"]
+        elif action == "new_set":
+            if step["set"] != next_index:
+                raise ReplayError(f"new set numbered {step['set']}, expected {next_index}")
+            draw(step["tiles"], step["from_rack"])
+            sets[next_index] = list(step["tiles"])
+            next_index += 1
+        else:
+            raise ReplayError(f"unknown action {action}")
+        if not step.get("text"):
+            raise ReplayError("a step without text")
+    if +held:
+        raise ReplayError(f"tiles taken but never placed: {+held}")
+    return [sets[i] for i in sorted(sets) if sets[i]], used

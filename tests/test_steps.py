@@ -1,0 +1,76 @@
+"""Replaying the steps on the old table gives exactly the new table."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from replay import replay
+
+from solver import solve_rummikub
+from solver.rummikub import STANDARD
+from solver.rummikub.deal import random_position
+
+
+def check_replay(request: dict) -> dict:
+    response = solve_rummikub(request)
+    sets, used = replay(request.get("table", []), request["rack"], response["steps"])
+    assert [Counter(s) for s in sets] == [Counter(m["tiles"]) for m in response["table"]]
+    assert used == Counter(response["played"])
+    return response
+
+
+@settings(max_examples=80)
+@given(
+    seed=st.integers(0, 2**32),
+    table_tiles=st.sampled_from([3, 10, 20, 40, 60]),
+    rack_tiles=st.integers(1, 16),
+    table_jokers=st.integers(0, 2),
+)
+def test_steps_replay_to_the_new_table(
+    seed: int, table_tiles: int, rack_tiles: int, table_jokers: int
+) -> None:
+    rng = random.Random(seed)
+    rack_jokers = rng.randint(0, min(2 - table_jokers, rack_tiles))
+    position = random_position(
+        rng, STANDARD, table_tiles, rack_tiles, table_jokers=table_jokers, rack_jokers=rack_jokers
+    )
+    request = {
+        "rack": [str(t) for t in position.rack],
+        "table": [[str(t) for t in s] for s in position.table],
+        "time_limit_ms": 20_000,
+    }
+    check_replay(request)
+
+
+def test_split_before_a_tile() -> None:
+    # R5 fits only by splitting the run: R3 R4 R5 | R5 R6 R7 R8.
+    response = check_replay({"rack": ["R5"], "table": [["R3", "R4", "R5", "R6", "R7", "R8"]]})
+    assert [s["action"] for s in response["steps"]] == ["split", "add"]
+    assert response["steps"][0]["set"] == 0
+
+
+def test_take_then_new_set_reads_like_a_person_would_say_it() -> None:
+    response = check_replay(
+        {"rack": ["K8", "K9", "O1"], "table": [["B7", "K7", "O7", "R7"], ["R1", "R2", "R3"]]}
+    )
+    take, new = response["steps"]
+    assert take == {
+        "action": "take",
+        "tiles": ["K7"],
+        "from_set": 0,
+        "text": "Take K7 from set 0, the group of 7s.",
+    }
+    assert new["action"] == "new_set"
+    assert new["tiles"] == ["K7", "K8", "K9"]
+    assert new["from_rack"] == ["K8", "K9"]
+    assert "K7 you took" in new["text"]
+    assert response["sets_kept"] == 1 and response["tiles_moved"] == 1
+
+
+def test_a_joker_swap_is_take_and_add() -> None:
+    response = check_replay({"rack": ["R4"], "table": [["R1", "R2", "R3", "J", "R5", "R6"]]})
+    assert [s["action"] for s in response["steps"]] == ["take", "add"]
+    assert response["steps"][0]["tiles"] == ["J"]
