@@ -13,9 +13,11 @@ from dataclasses import dataclass
 
 from benchmarks.answers import Answer
 from benchmarks.cases import Case, Mode
-from benchmarks.peer import peer_can_form
-from solver.rummikub import Rules
+from benchmarks.peer import peer_can_form, peer_opening_precheck
+from solver.rummikub import Position, Rules
 from solver.rummikub.tiles import format_tiles
+
+VALUE_MODE_REASON = "its value mode ranks plays by tile count, not points"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,18 +53,29 @@ def compare(
             else f"ours ran out of time ({ours.status})"
         )
         return Disagreement(case, mode, ours, peer, "OURS SHORT", why)
-    return Disagreement(case, mode, ours, peer, "peer short", peer_shortfall(mode, ours, rules))
+    why = peer_shortfall(mode, case.position, ours, peer, rules)
+    return Disagreement(case, mode, ours, peer, "peer short", why)
 
 
-def peer_shortfall(mode: Mode, ours: Answer, rules: Rules) -> str:
+def peer_shortfall(mode: Mode, position: Position, ours: Answer, peer: Answer, rules: Rules) -> str:
     """What in our play the peer's model cannot reach or does not value."""
     reasons = []
-    outside = [tiles for tiles in ours.table_after if not peer_can_form(tiles, rules)]
+    # An opening leaves the table as it was: only its new sets count.
+    ours_sets = (
+        ours.table_after[len(position.table) :] if mode is Mode.OPENING else ours.table_after
+    )
+    outside = [tiles for tiles in ours_sets if not peer_can_form(tiles, rules)]
     if outside:
         sets = " | ".join(format_tiles(tiles) for tiles in outside)
         reasons.append(f"ours needs sets outside its list: {sets}")
     if mode is Mode.POINTS:
-        reasons.append("its value mode ranks plays by tile count, not points")
+        reasons.append(VALUE_MODE_REASON)
+    if (
+        mode is Mode.OPENING
+        and not peer.played
+        and (total := peer_opening_precheck(position.rack, rules)) < rules.opening_threshold
+    ):
+        reasons.append(f"its opening pre-check sums distinct rack values ({total}) and gives up")
     jokers = sum(tile.is_joker for tile in ours.played)
     if jokers and mode is Mode.OPENING:
         reasons.append(f"ours plays {jokers} joker(s), which its opening does not count")

@@ -24,7 +24,11 @@ an enumerated list of candidate sets, solved by HiGHS: through SciPy's ``milp``
   ours), maximising the *numbered* tiles placed, so it may keep a joker that we
   play. Given a table it goes on to play onto it in the same turn, which our
   rules do not allow, so it gets an empty table and its new sets are put beside
-  the table, as ours are.
+  the table, as ours are. Before solving it gives up when the rack's values (a
+  joker as the highest number it can be) sum under the threshold, but it sums a
+  *set* of values, so duplicates count once (see :func:`peer_opening_precheck`):
+  ``R2 B1 K1 K11 K13 J`` sums 1+2+11+13 = 27 and gets no play, though
+  ``K11 J K13`` opens with 36.
 
 Input conversion is not timed; the timed call is ``RuleSet.solve(state, mode)``
 on a rule set built once, as a user of the library would hold it.
@@ -33,6 +37,7 @@ on a rule set built once, as a user of the library would hold it.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -169,3 +174,20 @@ def peer_can_form(tiles: Sequence[Tile], rules: Rules) -> bool:
         if cut[-1]:
             return True
     return False
+
+
+def peer_opening_precheck(rack: Sequence[Tile], rules: Rules) -> int:
+    """The sum the peer checks against the threshold before an opening: the values
+    of the rack's tiles, a joker as the highest number of which the rack lacks a
+    copy in some colour, but summed as a set, so each value counts once."""
+    held = Counter(rack)
+    values = {tile.number for tile in rack if not tile.is_joker}
+    for _ in range(held[JOKER]):
+        values.add(
+            next(
+                number
+                for number in range(rules.numbers, 0, -1)
+                if any(held[Tile.natural(c, number)] < rules.copies for c in rules.colour_list)
+            )
+        )
+    return sum(values)

@@ -19,6 +19,7 @@ from benchmarks.cases import (
     save_cases,
     select,
 )
+from benchmarks.machine import load
 from benchmarks.peer import DEFAULT_BACKEND, Peer
 from benchmarks.profile import Split, profile_solve
 from benchmarks.speed import time_ours
@@ -68,15 +69,19 @@ class Results:
     trials: list[Trial] = field(default_factory=list)
     splits: list[tuple[Case, Mode, Split]] = field(default_factory=list)
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    """CPU time of this process: well under ``seconds`` when other work shared the cores."""
+    load_before: str = ""
 
 
 def run_suite(config: Config, progress: Progress, rules: Rules = STANDARD) -> Results:
     """Run the suite as configured, reporting progress on ``progress``."""
-    started = time.perf_counter()
+    started, cpu_started, load_before = time.perf_counter(), time.process_time(), load()
     buckets = select(all_buckets(), config.buckets)
     peer = Peer(rules, config.peer_backend) if config.peer else None
     cases, source = obtain_cases(config, buckets, progress)
     results = Results(config, rules, buckets, source, peer.version if peer else None)
+    results.load_before = load_before
 
     for mode in config.modes:
         time_ours(WARM_UP, mode, rules, config.time_limit)
@@ -96,6 +101,7 @@ def run_suite(config: Config, progress: Progress, rules: Rules = STANDARD) -> Re
                 results.splits.append((case, mode, split))
                 progress.advance(task)
     results.seconds = time.perf_counter() - started
+    results.cpu_seconds = time.process_time() - cpu_started
     return results
 
 

@@ -10,7 +10,7 @@ import pytest
 from benchmarks.answers import Answer
 from benchmarks.cases import Case, Mode
 from benchmarks.compare import compare
-from benchmarks.peer import Peer, peer_can_form
+from benchmarks.peer import Peer, peer_can_form, peer_opening_precheck
 from benchmarks.speed import time_ours
 from solver.rummikub import STANDARD, Position, parse_tiles
 from solver.rummikub.deal import random_position
@@ -31,6 +31,11 @@ from solver.rummikub.deal import random_position
 )
 def test_peer_set_list(tiles: str, formable: bool) -> None:
     assert peer_can_form(parse_tiles(tiles), STANDARD) is formable
+
+
+def test_peer_opening_precheck_counts_each_value_once() -> None:
+    assert peer_opening_precheck(parse_tiles("R2 B1 K1 K11 K13 J"), STANDARD) == 27
+    assert peer_opening_precheck(parse_tiles("R13 R13 B13 B13 K13 K13 O13 O13 J"), STANDARD) == 25
 
 
 def _answer(position: Position, played: str, table_after: str, status: str) -> Answer:
@@ -63,6 +68,16 @@ def test_peer_is_short_where_the_joker_must_end_a_long_run(peer: Peer) -> None:
     found = compare(Case("crafted", 0, position), Mode.TILES, ours, theirs, STANDARD)
     assert found is not None and found.verdict == "peer short"
     assert "outside its list" in found.why
+
+
+def test_peer_misses_openings_its_precheck_refuses(peer: Peer) -> None:
+    position = Position.parse("R2 B1 K1 K11 K13 J", "R3 R4 R5")
+    ours = time_ours(position, Mode.OPENING, STANDARD, 10.0)
+    theirs = peer.solve(position, Mode.OPENING)
+    assert ours.legal and ours.tiles == 3  # K11 J(K12) K13: 36 points
+    assert theirs.legal and theirs.tiles == 0
+    found = compare(Case("crafted", 0, position), Mode.OPENING, ours, theirs, STANDARD)
+    assert found is not None and "pre-check sums distinct rack values (27)" in found.why
 
 
 def test_peer_plays_are_mapped_back_legally(peer: Peer) -> None:
