@@ -11,6 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks.answers import Answer
 from benchmarks.cases import Mode
 from benchmarks.compare import VALUE_MODE_REASON, Disagreement, compare
 from benchmarks.machine import describe
@@ -18,6 +19,7 @@ from benchmarks.peer import MODE_NOTES
 from benchmarks.profile import Split
 from benchmarks.stats import Summary
 from benchmarks.suite import Results, Trial
+from solver.rummikub import JOKER
 
 TARGET_MAX_MS = 250.0
 TARGET_RATIO = 5.0
@@ -103,6 +105,7 @@ def build_report(results: Results, command: str, slowest: int = 10) -> Report:
     report = Report(meta)
     report.sections.append(ours_section(results.trials))
     report.sections.append(overall_section(results))
+    report.sections.append(jokers_section(results))
     if results.peer_version is not None:
         disagreements = [
             found
@@ -196,6 +199,39 @@ def overall_section(results: Results) -> Section:
         rows,
         block="scope",
     )
+
+
+def jokers_section(results: Results) -> Section:
+    """All positions again, by how many jokers the play may place."""
+    peer = results.peer_version is not None
+    rows = []
+    for jokers, trials in sorted(_group(results.trials, _jokers_in_play).items()):
+        for mode, group in _group(trials, lambda t: t.mode).items():
+            row: Row = {"jokers": jokers, "mode": mode.value, **_timing_row(group)}
+            if peer:
+                theirs = _times(group, lambda t: t.peer)
+                row |= {"peer_median_ms": theirs.median, "peer_p95_ms": theirs.p95}
+            rows.append(row)
+    peer_columns = (ms("peer_median_ms", "peer med"), ms("peer_p95_ms", "peer p95"))
+    return Section(
+        "by_jokers",
+        "Solve time by jokers in play: the rack's, and the table's after opening (ms)",
+        (
+            count("jokers", "jokers"),
+            text("mode", "mode"),
+            *TIMING_COLUMNS[:5],
+            *(peer_columns if peer else ()),
+        ),
+        rows,
+        block="jokers",
+    )
+
+
+def _jokers_in_play(trial: Trial) -> int:
+    """Jokers the play may place: the rack's, and after opening the table's too."""
+    position = trial.case.position
+    on_table = sum(t.is_joker for tiles in position.table for t in tiles)
+    return position.rack.count(JOKER) + (0 if trial.mode is Mode.OPENING else on_table)
 
 
 def _peer_row(trials: Sequence[Trial], disagreements: Sequence[Disagreement]) -> Row:
@@ -446,7 +482,7 @@ def profile_section(results: Results) -> Section:
 
 
 def solve_record(trial: Trial, results: Results) -> Row:
-    def answer(a: Any) -> Row:
+    def answer(a: Answer) -> Row:
         return {
             "ms": round(a.ms, 3),
             "status": a.status,
@@ -530,6 +566,7 @@ def markdown(report: Report) -> str:
         out.append("| " + " | ".join(c.header for c in section.columns) + " |")
         out.append("|" + "|".join("---" for _ in section.columns) + "|")
         for row in section.rows:
-            out.append("| " + " | ".join(c.show(row) for c in section.columns) + " |")
+            cells = (c.show(row).replace("|", "\\|") for c in section.columns)
+            out.append("| " + " | ".join(cells) + " |")
         out += [""] + [f"{note}." if not note.endswith(".") else note for note in section.notes]
     return "\n".join(out) + "\n"

@@ -66,12 +66,12 @@ class Results:
     buckets: list[Bucket]
     positions_from: str
     peer_version: str | None = None
+    load_before: str = ""
     trials: list[Trial] = field(default_factory=list)
     splits: list[tuple[Case, Mode, Split]] = field(default_factory=list)
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     """CPU time of this process: well under ``seconds`` when other work shared the cores."""
-    load_before: str = ""
 
 
 def run_suite(config: Config, progress: Progress, rules: Rules = STANDARD) -> Results:
@@ -80,8 +80,7 @@ def run_suite(config: Config, progress: Progress, rules: Rules = STANDARD) -> Re
     buckets = select(all_buckets(), config.buckets)
     peer = Peer(rules, config.peer_backend) if config.peer else None
     cases, source = obtain_cases(config, buckets, progress)
-    results = Results(config, rules, buckets, source, peer.version if peer else None)
-    results.load_before = load_before
+    results = Results(config, rules, buckets, source, peer.version if peer else None, load_before)
 
     for mode in config.modes:
         time_ours(WARM_UP, mode, rules, config.time_limit)
