@@ -37,7 +37,9 @@ PEER_BACKENDS = ("SCIPY", "HIGHS")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     buckets = ", ".join(bucket.name for bucket in all_buckets())
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the positions")
+    parser.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"seed of the positions ({DEFAULT_SEED})"
+    )
     parser.add_argument(
         "--per-bucket",
         type=int,
@@ -66,6 +68,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_TIME_LIMIT,
         metavar="SECONDS",
         help=f"solver time limit per solve ({DEFAULT_TIME_LIMIT:g})",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run each solve N times and keep the fastest (1): steadier on a shared machine",
     )
     parser.add_argument(
         "--peer", action="store_true", help="also run rummikub-solver (pip install -e '.[bench]')"
@@ -113,6 +122,8 @@ def config_from(args: argparse.Namespace) -> Config:
         per_bucket = QUICK_PER_BUCKET if args.quick else DEFAULT_PER_BUCKET
     if per_bucket < 1:
         raise ValueError(f"--per-bucket must be at least 1, got {per_bucket}")
+    if args.repeat < 1:
+        raise ValueError(f"--repeat must be at least 1, got {args.repeat}")
     if args.time_limit <= 0:
         raise ValueError(f"--time-limit must be positive, got {args.time_limit:g}")
     modes = []
@@ -130,6 +141,7 @@ def config_from(args: argparse.Namespace) -> Config:
         buckets=tuple(_split(args.buckets)),
         modes=tuple(modes),
         time_limit=args.time_limit,
+        repeat=args.repeat,
         peer=args.peer,
         peer_backend=args.peer_backend,
         profile=args.profile,
@@ -146,6 +158,8 @@ def command_line(prog: str, config: Config, args: argparse.Namespace) -> str:
         words += ["--modes", ",".join(mode.value for mode in config.modes)]
     if config.time_limit != DEFAULT_TIME_LIMIT:
         words += ["--time-limit", f"{config.time_limit:g}"]
+    if config.repeat != 1:
+        words += ["--repeat", str(config.repeat)]
     if config.peer:
         words.append("--peer")
         if config.peer_backend != DEFAULT_BACKEND:

@@ -64,7 +64,8 @@ MODE_NOTES = {
     ),
     Mode.OPENING: (
         "comparable",
-        "same rule; its objective counts numbered tiles only, so it may keep a joker we play",
+        "same rule; its objective counts numbered tiles only, so it may keep a joker "
+        "we play, and its pre-check sums distinct rack values, so it misses some openings",
     ),
 }
 

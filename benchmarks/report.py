@@ -88,6 +88,7 @@ def build_report(results: Results, command: str, slowest: int = 10) -> Report:
         "per_bucket": config.per_bucket,
         "modes": [mode.value for mode in config.modes],
         "time_limit_s": config.time_limit,
+        "repeat": config.repeat,
         "cp_sat_workers": 1,
         "positions": results.positions_from,
         "positions_total": len({trial.case.label for trial in results.trials}),
@@ -528,7 +529,7 @@ def header_lines(report: Report) -> list[str]:
         ),
         f"positions: {meta['positions_total']} ({meta['positions']}), {meta['per_bucket']} per "
         f"bucket; modes {', '.join(meta['modes'])}; time limit {meta['time_limit_s']:g} s per "
-        "solve; 1 CP-SAT worker",
+        f"solve; 1 CP-SAT worker; each time the fastest of {meta['repeat']} run(s)",
     ]
     if "peer" in meta:
         lines.append(f"peer: {meta['peer']['package']}, backend {meta['peer']['backend']}")

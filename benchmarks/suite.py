@@ -42,6 +42,8 @@ class Config:
     """Shell patterns of the buckets to run; all when empty."""
     modes: tuple[Mode, ...] = tuple(Mode)
     time_limit: float = DEFAULT_TIME_LIMIT
+    repeat: int = 1
+    """Times each solve runs; the fastest counts (steadier on a shared machine)."""
     peer: bool = False
     peer_backend: str = DEFAULT_BACKEND
     profile: bool = False
@@ -107,16 +109,19 @@ def run_suite(config: Config, progress: Progress, rules: Rules = STANDARD) -> Re
 def run_trial(
     case: Case, mode: Mode, rules: Rules, config: Config, peer: Peer | None, turn: int
 ) -> Trial:
-    """Solve one position in one mode; with the peer, the two take turns going first."""
-    if peer is None:
-        return Trial(case, mode, time_ours(case.position, mode, rules, config.time_limit))
-    if (case.index + turn) % 2 == 0:
-        ours = time_ours(case.position, mode, rules, config.time_limit)
-        theirs = peer.solve(case.position, mode)
-    else:
-        theirs = peer.solve(case.position, mode)
-        ours = time_ours(case.position, mode, rules, config.time_limit)
-    return Trial(case, mode, ours, theirs)
+    """Solve one position in one mode ``config.repeat`` times and keep each solver's
+    fastest; with the peer, the two take turns going first."""
+    ours: list[Answer] = []
+    theirs: list[Answer] = []
+    for attempt in range(config.repeat):
+        ours_first = (case.index + turn + attempt) % 2 == 0
+        if peer is not None and not ours_first:
+            theirs.append(peer.solve(case.position, mode))
+        ours.append(time_ours(case.position, mode, rules, config.time_limit))
+        if peer is not None and ours_first:
+            theirs.append(peer.solve(case.position, mode))
+    fastest = min(ours, key=lambda a: a.ms)
+    return Trial(case, mode, fastest, min(theirs, key=lambda a: a.ms) if theirs else None)
 
 
 def obtain_cases(

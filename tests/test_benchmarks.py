@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -54,7 +55,7 @@ def test_quick_sample_writes_the_documented_json(tmp_path: Path) -> None:
 
 
 def test_every_answer_of_the_quick_sample_is_legal() -> None:
-    config = Config(per_bucket=1, buckets=SAMPLE)
+    config = Config(per_bucket=1, buckets=SAMPLE, repeat=2)
     results = run_suite(config, Progress(disable=True))
     assert len(results.trials) == 5 * len(Mode)
     for trial in results.trials:
@@ -169,3 +170,11 @@ def test_bad_arguments_exit_2_naming_the_culprit(
     captured = capsys.readouterr()
     assert message in captured.err
     assert "Traceback" not in captured.err
+
+
+def test_peer_flag_without_the_peer_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "rummikub_solver", None)  # makes the import fail
+    assert main(["bench", "--peer", "--per-bucket", "1", "--buckets", "t0-r6"]) == 2
+    assert "pip install -e '.[bench]'" in capsys.readouterr().err
