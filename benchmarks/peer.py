@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from benchmarks.answers import Answer, judge
@@ -96,7 +96,6 @@ class Peer:
         except ImportError:
             raise PeerUnavailable(f"--peer needs {PACKAGE}: pip install -e '.[bench]'") from None
         self.version = str(rummikub_solver.__version__)
-        self.backend = backend
         self._modes = {
             Mode.TILES: rummikub_solver.SolverMode.TILE_COUNT,
             Mode.POINTS: rummikub_solver.SolverMode.TOTAL_VALUE,
@@ -146,7 +145,7 @@ class Peer:
             ms, "answered", played, table_after, judge(asked, played, table_after, self.rules)
         )
 
-    def _peer_tiles(self, tiles: Any) -> list[Any]:
+    def _peer_tiles(self, tiles: Iterable[Tile]) -> list[Any]:
         return [self._to_peer[tile] for tile in tiles]
 
     def _our_tiles(self, tiles: Sequence[Any]) -> tuple[Tile, ...]:
