@@ -1,5 +1,7 @@
+"""Speed benchmarks of the Meldwise solvers: ``python -m benchmarks --help``."""
+
 import sys
 
-from benchmarks.speed import main
+from benchmarks.cli import main
 
 sys.exit(main())

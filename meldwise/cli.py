@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from benchmarks.cli import add_bench_command
 from solver.cli import add_solve_command, dispatch
 
 COMMANDS = [
     add_solve_command,
+    add_bench_command,
 ]
 
 

@@ -1,0 +1,213 @@
+"""``meldwise bench`` and ``python -m benchmarks``: the solve-time suite.
+
+Deals reproducible positions from a seed in named buckets, solves each in every
+mode with one CP-SAT worker, and prints per bucket and mode: count, median / p95 /
+p99 / max solve time and the share proven optimal. ``--peer`` runs rummikub-solver
+on the same positions, interleaved; ``--profile`` splits our time into parts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from rich.console import Console
+from rich.progress import Progress
+
+from benchmarks.cases import Mode, all_buckets
+from benchmarks.peer import DEFAULT_BACKEND, PeerUnavailable
+from benchmarks.report import build_report, markdown, print_report, to_json
+from benchmarks.suite import (
+    DEFAULT_PER_BUCKET,
+    DEFAULT_SEED,
+    DEFAULT_TIME_LIMIT,
+    QUICK_PER_BUCKET,
+    Config,
+    run_suite,
+)
+
+EXIT_BAD_INPUT = 2
+PEER_BACKENDS = ("SCIPY", "HIGHS")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    buckets = ", ".join(bucket.name for bucket in all_buckets())
+    parser.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"seed of the positions ({DEFAULT_SEED})"
+    )
+    parser.add_argument(
+        "--per-bucket",
+        type=int,
+        metavar="N",
+        help=f"positions per bucket (default {DEFAULT_PER_BUCKET}; self-play deals 3N)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"{QUICK_PER_BUCKET} positions per bucket: under a minute, for CI",
+    )
+    parser.add_argument(
+        "--buckets",
+        default="",
+        metavar="PATTERNS",
+        help=f"comma-separated shell patterns of buckets to run (default all: {buckets})",
+    )
+    parser.add_argument(
+        "--modes",
+        default=",".join(mode.value for mode in Mode),
+        help="comma-separated modes: tiles, points, opening (default all)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"solver time limit per solve ({DEFAULT_TIME_LIMIT:g})",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run each solve N times and keep the fastest (1): steadier on a shared machine",
+    )
+    parser.add_argument(
+        "--peer", action="store_true", help="also run rummikub-solver (pip install -e '.[bench]')"
+    )
+    parser.add_argument(
+        "--peer-backend",
+        choices=PEER_BACKENDS,
+        default=DEFAULT_BACKEND,
+        help=f"rummikub-solver's MILP backend (default {DEFAULT_BACKEND}: HiGHS through SciPy)",
+    )
+    parser.add_argument(
+        "--profile", action="store_true", help="split our time into build / CP-SAT / layout"
+    )
+    parser.add_argument(
+        "--positions",
+        type=Path,
+        metavar="FILE",
+        help="read the positions from FILE if it exists, else deal them and write FILE",
+    )
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write the figures as JSON")
+    parser.add_argument(
+        "--markdown", type=Path, metavar="FILE", help="write the figures as Markdown"
+    )
+    parser.add_argument(
+        "--slowest", type=int, default=10, metavar="N", help="list our N slowest solves (10)"
+    )
+
+
+def add_bench_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``bench`` on a subcommand parser."""
+    parser = commands.add_parser(
+        "bench",
+        help="solve-time benchmark suite (optionally side by side with rummikub-solver)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_arguments(parser)
+    parser.set_defaults(handler=run_bench, prog="meldwise bench")
+
+
+def config_from(args: argparse.Namespace) -> Config:
+    """Check the arguments and turn them into a :class:`Config`; ValueError names the culprit."""
+    per_bucket = args.per_bucket
+    if per_bucket is None:
+        per_bucket = QUICK_PER_BUCKET if args.quick else DEFAULT_PER_BUCKET
+    if per_bucket < 1:
+        raise ValueError(f"--per-bucket must be at least 1, got {per_bucket}")
+    if args.repeat < 1:
+        raise ValueError(f"--repeat must be at least 1, got {args.repeat}")
+    if args.time_limit <= 0:
+        raise ValueError(f"--time-limit must be positive, got {args.time_limit:g}")
+    modes = []
+    for name in _split(args.modes):
+        try:
+            modes.append(Mode(name))
+        except ValueError:
+            known = ", ".join(mode.value for mode in Mode)
+            raise ValueError(f"unknown mode {name!r}; modes are {known}") from None
+    if not modes:
+        raise ValueError("--modes names no mode")
+    return Config(
+        seed=args.seed,
+        per_bucket=per_bucket,
+        buckets=tuple(_split(args.buckets)),
+        modes=tuple(modes),
+        time_limit=args.time_limit,
+        repeat=args.repeat,
+        peer=args.peer,
+        peer_backend=args.peer_backend,
+        profile=args.profile,
+        positions=args.positions,
+    )
+
+
+def command_line(prog: str, config: Config, args: argparse.Namespace) -> str:
+    """The command that repeats this run (seed and count always spelled out)."""
+    words = ["--seed", str(config.seed), "--per-bucket", str(config.per_bucket)]
+    if config.buckets:
+        words += ["--buckets", ",".join(config.buckets)]
+    if config.modes != tuple(Mode):
+        words += ["--modes", ",".join(mode.value for mode in config.modes)]
+    if config.time_limit != DEFAULT_TIME_LIMIT:
+        words += ["--time-limit", f"{config.time_limit:g}"]
+    if config.repeat != 1:
+        words += ["--repeat", str(config.repeat)]
+    if config.peer:
+        words.append("--peer")
+        if config.peer_backend != DEFAULT_BACKEND:
+            words += ["--peer-backend", config.peer_backend]
+    if config.profile:
+        words.append("--profile")
+    for flag, path in (
+        ("--positions", config.positions),
+        ("--json", args.json),
+        ("--markdown", args.markdown),
+    ):
+        if path is not None:
+            words += [flag, str(path)]
+    return f"{prog} {shlex.join(words)}"
+
+
+def _split(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def run_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Carry out ``bench``; return the exit code."""
+    del stdin
+    # Wide tables stay whole when the output goes to a file or a pipe.
+    console = Console(file=stdout, width=None if stdout.isatty() else 200)
+    try:
+        config = config_from(args)
+        with Progress(console=Console(file=stderr), transient=True) as progress:
+            results = run_suite(config, progress)
+    except (ValueError, PeerUnavailable) as error:
+        print(f"error: {error}", file=stderr)
+        return EXIT_BAD_INPUT
+    report = build_report(results, command_line(args.prog, config, args), args.slowest)
+    print_report(report, console)
+    if args.json:
+        args.json.write_text(json.dumps(to_json(report), indent=1) + "\n")
+    if args.markdown:
+        args.markdown.write_text(markdown(report))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    args.prog = "python -m benchmarks"
+    return run_bench(args, sys.stdin, sys.stdout, sys.stderr)

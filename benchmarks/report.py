@@ -1,0 +1,573 @@
+"""The figures of a run: built once as rows of numbers, then printed as rich
+tables, written as JSON (``--json``) or as Markdown for RESULTS.md (``--markdown``)."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from benchmarks.answers import Answer
+from benchmarks.cases import Mode
+from benchmarks.compare import VALUE_MODE_REASON, Disagreement, compare
+from benchmarks.machine import describe
+from benchmarks.peer import MODE_NOTES
+from benchmarks.profile import Split
+from benchmarks.stats import Summary
+from benchmarks.suite import Results, Trial
+from solver.rummikub import JOKER
+
+TARGET_MAX_MS = 250.0
+TARGET_RATIO = 5.0
+"""The targets of issue 4: every answer proven optimal, max <= 250 ms, median and
+p95 at least 5 times lower than the peer's."""
+
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A column of a printed table: its header and how a row shows in it."""
+
+    header: str
+    show: Callable[[Row], str]
+    numeric: bool = True
+
+
+def text(key: str, header: str) -> Column:
+    return Column(header, lambda row: str(row[key]), numeric=False)
+
+
+def count(key: str, header: str) -> Column:
+    return Column(header, lambda row: str(row[key]))
+
+
+def ms(key: str, header: str) -> Column:
+    return Column(header, lambda row: f"{row[key]:.1f}")
+
+
+def share(key: str, header: str) -> Column:
+    return Column(header, lambda row: f"{row[key]:.1%}")
+
+
+def ratio(key: str, header: str) -> Column:
+    return Column(header, lambda row: f"{row[key]:.2f}x")
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    key: str
+    """Its name in the JSON output."""
+    title: str
+    columns: tuple[Column, ...]
+    rows: list[Row]
+    notes: tuple[str, ...] = ()
+    block: str | None = None
+    """A column whose change of value starts a new block of rows."""
+    all_rows: list[Row] | None = None
+    """What the JSON gets when the printed rows leave some out."""
+
+
+@dataclass
+class Report:
+    meta: dict[str, Any]
+    sections: list[Section] = field(default_factory=list)
+    solves: list[Row] = field(default_factory=list)
+
+
+def build_report(results: Results, command: str, slowest: int = 10) -> Report:
+    config = results.config
+    meta = {
+        "command": command,
+        "machine": describe(results.peer_version is not None),
+        "seed": config.seed,
+        "per_bucket": config.per_bucket,
+        "modes": [mode.value for mode in config.modes],
+        "time_limit_s": config.time_limit,
+        "repeat": config.repeat,
+        "cp_sat_workers": 1,
+        "positions": results.positions_from,
+        "positions_total": len({trial.case.label for trial in results.trials}),
+        "seconds": round(results.seconds, 1),
+        "cpu_seconds": round(results.cpu_seconds, 1),
+        "load_before": results.load_before,
+        "buckets": {b.name: b.about for b in results.buckets},
+    }
+    if results.peer_version is not None:
+        meta["peer"] = {
+            "package": f"rummikub-solver {results.peer_version}",
+            "backend": config.peer_backend,
+            "modes": {mode.value: " - ".join(MODE_NOTES[mode]) for mode in config.modes},
+        }
+    report = Report(meta)
+    report.sections.append(ours_section(results.trials))
+    report.sections.append(overall_section(results))
+    report.sections.append(jokers_section(results))
+    if results.peer_version is not None:
+        disagreements = [
+            found
+            for trial in results.trials
+            if trial.peer is not None
+            and (found := compare(trial.case, trial.mode, trial.ours, trial.peer, results.rules))
+        ]
+        report.sections.append(peer_section(results.trials, disagreements))
+        report.sections.append(peer_overall_section(results, disagreements))
+        report.sections.append(disagreement_section(disagreements, results))
+    report.sections.append(targets_section(results))
+    report.sections.append(slowest_section(results.trials, slowest))
+    if results.splits:
+        report.sections.append(profile_section(results))
+    report.solves = [solve_record(trial, results) for trial in results.trials]
+    return report
+
+
+def _group(trials: Iterable[Trial], key: Callable[[Trial], Any]) -> dict[Any, list[Trial]]:
+    groups: dict[Any, list[Trial]] = {}
+    for trial in trials:
+        groups.setdefault(key(trial), []).append(trial)
+    return groups
+
+
+def _families(results: Results) -> dict[str, str]:
+    return {bucket.name: bucket.family for bucket in results.buckets}
+
+
+def _scopes(results: Results) -> dict[str, list[Trial]]:
+    """Trials by family of buckets, then all together."""
+    family = _families(results)
+    scopes = _group(results.trials, lambda t: family[t.case.bucket])
+    scopes["all"] = results.trials
+    return scopes
+
+
+def _times(trials: Sequence[Trial], who: Callable[[Trial], Any]) -> Summary:
+    return Summary.of([who(trial).ms for trial in trials])
+
+
+def _timing_row(trials: Sequence[Trial]) -> Row:
+    summary = _times(trials, lambda t: t.ours)
+    return {
+        "n": summary.count,
+        "median_ms": summary.median,
+        "p95_ms": summary.p95,
+        "p99_ms": summary.p99,
+        "max_ms": summary.max,
+        "optimal": sum(t.ours.status == "optimal" for t in trials) / len(trials),
+        "illegal": sum(not t.ours.legal for t in trials),
+    }
+
+
+TIMING_COLUMNS = (
+    count("n", "n"),
+    ms("median_ms", "median"),
+    ms("p95_ms", "p95"),
+    ms("p99_ms", "p99"),
+    ms("max_ms", "max"),
+    share("optimal", "optimal"),
+    count("illegal", "illegal"),
+)
+
+
+def ours_section(trials: Sequence[Trial]) -> Section:
+    groups = _group(trials, lambda t: (t.case.bucket, t.mode))
+    rows = [
+        {"bucket": bucket, "mode": mode.value, **_timing_row(group)}
+        for (bucket, mode), group in groups.items()
+    ]
+    return Section(
+        "ours",
+        "Meldwise solve time per bucket (ms, 1 CP-SAT worker)",
+        (text("bucket", "bucket"), text("mode", "mode"), *TIMING_COLUMNS),
+        rows,
+        ("optimal: share proven optimal; illegal: answers the legality checker rejects",),
+        block="bucket",
+    )
+
+
+def overall_section(results: Results) -> Section:
+    rows = []
+    for scope, trials in _scopes(results).items():
+        for mode, group in _group(trials, lambda t: t.mode).items():
+            rows.append({"scope": scope, "mode": mode.value, **_timing_row(group)})
+    return Section(
+        "ours_overall",
+        "Meldwise solve time by family of buckets (ms)",
+        (text("scope", "buckets"), text("mode", "mode"), *TIMING_COLUMNS),
+        rows,
+        block="scope",
+    )
+
+
+def jokers_section(results: Results) -> Section:
+    """All positions again, by how many jokers the play may place."""
+    peer = results.peer_version is not None
+    rows = []
+    for jokers, trials in sorted(_group(results.trials, _jokers_in_play).items()):
+        for mode, group in _group(trials, lambda t: t.mode).items():
+            row: Row = {"jokers": jokers, "mode": mode.value, **_timing_row(group)}
+            if peer:
+                theirs = _times(group, lambda t: t.peer)
+                row |= {"peer_median_ms": theirs.median, "peer_p95_ms": theirs.p95}
+            rows.append(row)
+    peer_columns = (ms("peer_median_ms", "peer med"), ms("peer_p95_ms", "peer p95"))
+    return Section(
+        "by_jokers",
+        "Solve time by jokers in play: the rack's, and the table's after opening (ms)",
+        (
+            count("jokers", "jokers"),
+            text("mode", "mode"),
+            *TIMING_COLUMNS[:5],
+            *(peer_columns if peer else ()),
+        ),
+        rows,
+        block="jokers",
+    )
+
+
+def _jokers_in_play(trial: Trial) -> int:
+    """Jokers the play may place: the rack's, and after opening the table's too."""
+    position = trial.case.position
+    on_table = sum(t.is_joker for tiles in position.table for t in tiles)
+    return position.rack.count(JOKER) + (0 if trial.mode is Mode.OPENING else on_table)
+
+
+def _peer_row(trials: Sequence[Trial], disagreements: Sequence[Disagreement]) -> Row:
+    ours = _times(trials, lambda t: t.ours)
+    theirs = _times(trials, lambda t: t.peer)
+    ratios = [t.peer.ms / t.ours.ms for t in trials if t.peer is not None]
+    keys = {(t.case.label, t.mode) for t in trials}
+    mine = [d for d in disagreements if (d.case.label, d.mode) in keys]
+    return {
+        "n": ours.count,
+        "ours_median_ms": ours.median,
+        "ours_p95_ms": ours.p95,
+        "peer_median_ms": theirs.median,
+        "peer_p95_ms": theirs.p95,
+        "ratio_median": statistics.median(ratios),
+        "ratio_of_medians": theirs.median / ours.median,
+        "ratio_of_p95": theirs.p95 / ours.p95,
+        "peer_short": sum(d.verdict == "peer short" for d in mine),
+        "peer_illegal": sum(d.verdict == "peer illegal" for d in mine),
+        "ours_short": sum(d.verdict.startswith("OURS") for d in mine),
+    }
+
+
+PEER_COLUMNS = (
+    count("n", "n"),
+    ms("ours_median_ms", "ours med"),
+    ms("ours_p95_ms", "ours p95"),
+    ms("peer_median_ms", "peer med"),
+    ms("peer_p95_ms", "peer p95"),
+    ratio("ratio_median", "peer/ours"),
+    count("peer_short", "peer short"),
+    count("peer_illegal", "peer illegal"),
+    count("ours_short", "ours short"),
+)
+PEER_NOTE = (
+    "peer/ours: median over positions of the peer's time divided by ours (above 1: ours faster)"
+)
+
+
+def peer_section(trials: Sequence[Trial], disagreements: Sequence[Disagreement]) -> Section:
+    groups = _group(trials, lambda t: (t.case.bucket, t.mode))
+    rows = [
+        {"bucket": bucket, "mode": mode.value, **_peer_row(group, disagreements)}
+        for (bucket, mode), group in groups.items()
+    ]
+    return Section(
+        "peer",
+        "Side by side with rummikub-solver, same positions, interleaved (ms)",
+        (text("bucket", "bucket"), text("mode", "mode"), *PEER_COLUMNS),
+        rows,
+        (PEER_NOTE,),
+        block="bucket",
+    )
+
+
+def peer_overall_section(results: Results, disagreements: Sequence[Disagreement]) -> Section:
+    rows = []
+    for scope, trials in _scopes(results).items():
+        for mode, group in _group(trials, lambda t: t.mode).items():
+            rows.append(
+                {
+                    "scope": scope,
+                    "mode": mode.value,
+                    "comparable": MODE_NOTES[mode][0],
+                    **_peer_row(group, disagreements),
+                }
+            )
+    notes = tuple(f"{mode.value}: {' - '.join(MODE_NOTES[mode])}" for mode in results.config.modes)
+    return Section(
+        "peer_overall",
+        "Side by side with rummikub-solver by family of buckets (ms)",
+        (
+            text("scope", "buckets"),
+            text("mode", "mode"),
+            text("comparable", "comparable"),
+            *PEER_COLUMNS[:6],
+            ratio("ratio_of_medians", "med/med"),
+            ratio("ratio_of_p95", "p95/p95"),
+            *PEER_COLUMNS[6:],
+        ),
+        rows,
+        (PEER_NOTE, "med/med, p95/p95: the peer's median (p95) over ours", *notes),
+        block="scope",
+    )
+
+
+def disagreement_section(disagreements: Sequence[Disagreement], results: Results) -> Section:
+    """Every disagreement, but in print not those of the peer's value mode that its
+    objective explains (it is short on most points positions)."""
+    rules = results.rules
+    every = [
+        {
+            "position": d.case.label,
+            "mode": d.mode.value,
+            "ours_tiles": d.ours.tiles,
+            "ours_points": d.ours.points(rules),
+            "peer_tiles": d.peer.tiles,
+            "peer_points": d.peer.points(rules),
+            "verdict": d.verdict,
+            "why": d.why,
+            **d.case.notation(),
+        }
+        for d in disagreements
+    ]
+    rows = [row for row in every if not _explained_by_value_mode(row)]
+    left_out = len(every) - len(rows)
+    return Section(
+        "disagreements",
+        f"Positions where rummikub-solver and Meldwise disagree ({len(every)})",
+        (
+            text("position", "position"),
+            text("mode", "mode"),
+            count("ours_tiles", "ours tiles"),
+            count("ours_points", "ours pts"),
+            count("peer_tiles", "peer tiles"),
+            count("peer_points", "peer pts"),
+            text("verdict", "verdict"),
+            text("why", "why"),
+        ),
+        rows,
+        (
+            "both plays are judged by solver.rummikub.legality.check_play; points as our "
+            "rules count them (a joker 30); the objective compared is tiles (tiles, "
+            "opening) or points (points)",
+            f"not listed: {left_out} points-mode positions where the peer is short, "
+            "explained by its value objective (all are in the JSON output)",
+        ),
+        all_rows=every,
+    )
+
+
+def _explained_by_value_mode(row: Row) -> bool:
+    return bool(
+        row["mode"] == Mode.POINTS.value
+        and row["verdict"] == "peer short"
+        and VALUE_MODE_REASON in row["why"]
+    )
+
+
+def targets_section(results: Results) -> Section:
+    rows = []
+    for mode, trials in _group(results.trials, lambda t: t.mode).items():
+        row: Row = {"mode": mode.value, **_timing_row(trials)}
+        missed = []
+        if row["optimal"] < 1:
+            missed.append("optimal")
+        if row["max_ms"] > TARGET_MAX_MS:
+            missed.append("max")
+        if results.peer_version is not None:
+            row |= _peer_row(trials, [])
+            missed += [
+                name
+                for name, key in (("median", "ratio_of_medians"), ("p95", "ratio_of_p95"))
+                if row[key] < TARGET_RATIO
+            ]
+        row["missed"] = ", ".join(missed) or "none"
+        rows.append(row)
+    columns = [text("mode", "mode"), share("optimal", "optimal"), ms("max_ms", "max ms")]
+    if results.peer_version is not None:
+        columns += [
+            ratio("ratio_of_medians", "peer/ours median"),
+            ratio("ratio_of_p95", "peer/ours p95"),
+        ]
+    columns.append(text("missed", "targets missed"))
+    return Section(
+        "targets",
+        "Issue 4 targets over all positions",
+        tuple(columns),
+        rows,
+        (
+            f"targets: 100% proven optimal; max <= {TARGET_MAX_MS:.0f} ms; the peer's median "
+            f"and p95 at least {TARGET_RATIO:.0f}x ours",
+        ),
+    )
+
+
+def slowest_section(trials: Sequence[Trial], limit: int) -> Section:
+    ranked = sorted(trials, key=lambda t: t.ours.ms, reverse=True)[:limit]
+    rows = [
+        {
+            "position": t.case.label,
+            "mode": t.mode.value,
+            "ms": t.ours.ms,
+            "status": t.ours.status,
+            "tiles": t.ours.tiles,
+            **t.case.notation(),
+        }
+        for t in ranked
+    ]
+    return Section(
+        "slowest",
+        f"Slowest {len(rows)} solves of ours",
+        (
+            text("position", "position"),
+            text("mode", "mode"),
+            ms("ms", "ms"),
+            text("status", "status"),
+            count("tiles", "tiles played"),
+        ),
+        rows,
+        ("rack and table of each are in the JSON output (--json), under 'slowest'",),
+    )
+
+
+PARTS = ("build", "presolve", "search", "layout", "other")
+
+
+def _split_row(splits: Sequence[Split]) -> Row:
+    total = sum(s.total for s in splits)
+    row: Row = {"n": len(splits), "total_median_ms": statistics.median(s.total for s in splits)}
+    for part in PARTS:
+        values = [getattr(s, part) for s in splits]
+        row[f"{part}_median_ms"] = statistics.median(values)
+        row[f"{part}_share"] = sum(values) / total if total else 0.0
+    return row
+
+
+def _part(part: str) -> Column:
+    return Column(part, lambda row: f"{row[part + '_median_ms']:.1f} ({row[part + '_share']:.0%})")
+
+
+def profile_section(results: Results) -> Section:
+    family = _families(results)
+    by_bucket: dict[str, list[Split]] = {}
+    by_family: dict[str, list[Split]] = {}
+    for case, _mode, split in results.splits:
+        by_bucket.setdefault(case.bucket, []).append(split)
+        by_family.setdefault(family[case.bucket], []).append(split)
+    scopes = {**by_bucket, **{f"all {name}": s for name, s in by_family.items()}}
+    scopes["all"] = [split for _, _, split in results.splits]
+    rows = [{"scope": scope, **_split_row(splits)} for scope, splits in scopes.items()]
+    return Section(
+        "profile",
+        "Where our time goes (median ms per solve, and share of the summed time)",
+        (
+            text("scope", "buckets"),
+            count("n", "n"),
+            ms("total_median_ms", "total"),
+            *(_part(part) for part in PARTS),
+        ),
+        rows,
+        (
+            "build: build_model (Python); presolve: CP-SAT presolve (timed by a second "
+            "solve with stop_after_presolve); search: the rest of CP-SAT; layout: lay_out; "
+            "other: checking the position and assembling the play",
+        ),
+    )
+
+
+def solve_record(trial: Trial, results: Results) -> Row:
+    def answer(a: Answer) -> Row:
+        return {
+            "ms": round(a.ms, 3),
+            "status": a.status,
+            "tiles": a.tiles,
+            "points": a.points(results.rules),
+            "problems": list(a.problems),
+        }
+
+    record: Row = {
+        "bucket": trial.case.bucket,
+        "index": trial.case.index,
+        "mode": trial.mode.value,
+        **trial.case.notation(),
+        "ours": answer(trial.ours),
+    }
+    if trial.peer is not None:
+        record["peer"] = answer(trial.peer)
+    return record
+
+
+def to_json(report: Report) -> dict[str, Any]:
+    sections = {
+        section.key: section.rows if section.all_rows is None else section.all_rows
+        for section in report.sections
+    }
+    return {"meta": report.meta, **sections, "solves": report.solves}
+
+
+def header_lines(report: Report) -> list[str]:
+    meta = report.meta
+    machine = meta["machine"]
+    lines = [
+        f"command: {meta['command']}",
+        f"machine: {machine['cpu']}, {machine['cores']} cores, {machine['os']}",
+        f"load average (1/5/15 min): {meta['load_before']} before, {machine['load']} after; "
+        f"took {meta['seconds']:.1f} s, {meta['cpu_seconds']:.1f} s of it on this process's "
+        "CPU (the rest: other work on the cores)",
+        "software: "
+        + ", ".join(
+            f"{name} {version}"
+            for name, version in machine.items()
+            if name not in ("cpu", "cores", "os", "load")
+        ),
+        f"positions: {meta['positions_total']} ({meta['positions']}), {meta['per_bucket']} per "
+        f"bucket; modes {', '.join(meta['modes'])}; time limit {meta['time_limit_s']:g} s per "
+        f"solve; 1 CP-SAT worker; each time the fastest of {meta['repeat']} run(s)",
+    ]
+    if "peer" in meta:
+        lines.append(f"peer: {meta['peer']['package']}, backend {meta['peer']['backend']}")
+    return lines
+
+
+def print_report(report: Report, console: Console) -> None:
+    for line in header_lines(report):
+        console.print(line, highlight=False, markup=False)
+    for section in report.sections:
+        table = Table(title=section.title, caption="\n".join(section.notes) or None)
+        for column in section.columns:
+            table.add_column(column.header, justify="right" if column.numeric else "left")
+        previous = None
+        for i, row in enumerate(section.rows):
+            if section.block and i and row[section.block] != previous:
+                table.rows[-1].end_section = True
+            previous = row[section.block] if section.block else None
+            table.add_row(*(column.show(row) for column in section.columns))
+        console.print(table)
+
+
+def markdown(report: Report) -> str:
+    """The report as Markdown (RESULTS.md): the header, then each section as a table."""
+    out = [
+        "# Benchmark results",
+        "",
+        "Written by the benchmark runner (`--markdown`); run the command below again to",
+        "refresh it. Bucket meanings are in README.md (Benchmarks).",
+        "",
+        *(f"- {line}" for line in header_lines(report)),
+    ]
+    for section in report.sections:
+        out += ["", f"### {section.title}", ""]
+        out.append("| " + " | ".join(c.header for c in section.columns) + " |")
+        out.append("|" + "|".join("---" for _ in section.columns) + "|")
+        for row in section.rows:
+            cells = (c.show(row).replace("|", "\\|") for c in section.columns)
+            out.append("| " + " | ".join(cells) + " |")
+        out += [""] + [f"{note}." if not note.endswith(".") else note for note in section.notes]
+    return "\n".join(out) + "\n"

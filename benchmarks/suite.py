@@ -1,0 +1,142 @@
+"""Run the benchmark suite: deal the positions, time our solver (and the peer,
+interleaved) on each in every mode, and optionally split our time into parts."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.progress import Progress
+
+from benchmarks.answers import Answer
+from benchmarks.cases import (
+    Bucket,
+    Case,
+    Mode,
+    all_buckets,
+    load_cases,
+    save_cases,
+    select,
+)
+from benchmarks.machine import load
+from benchmarks.peer import DEFAULT_BACKEND, Peer
+from benchmarks.profile import Split, profile_solve
+from benchmarks.speed import time_ours
+from solver.rummikub import STANDARD, Position, Rules
+
+DEFAULT_SEED = 2026
+DEFAULT_PER_BUCKET = 10
+QUICK_PER_BUCKET = 2
+DEFAULT_TIME_LIMIT = 10.0
+
+WARM_UP = Position.parse("R1 R2 R12 R13 J K9", "K5 K6 K7 | B9 O9 R9")
+"""Solved once in every mode by each solver before timing starts (imports, caches)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    seed: int = DEFAULT_SEED
+    per_bucket: int = DEFAULT_PER_BUCKET
+    buckets: tuple[str, ...] = ()
+    """Shell patterns of the buckets to run; all when empty."""
+    modes: tuple[Mode, ...] = tuple(Mode)
+    time_limit: float = DEFAULT_TIME_LIMIT
+    repeat: int = 1
+    """Times each solve runs; the fastest counts (steadier on a shared machine)."""
+    peer: bool = False
+    peer_backend: str = DEFAULT_BACKEND
+    profile: bool = False
+    positions: Path | None = None
+    """Read the positions from this file if it exists, else deal them and write it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Trial:
+    """One position in one mode, solved by us and maybe by the peer."""
+
+    case: Case
+    mode: Mode
+    ours: Answer
+    peer: Answer | None = None
+
+
+@dataclass
+class Results:
+    config: Config
+    rules: Rules
+    buckets: list[Bucket]
+    positions_from: str
+    peer_version: str | None = None
+    load_before: str = ""
+    trials: list[Trial] = field(default_factory=list)
+    splits: list[tuple[Case, Mode, Split]] = field(default_factory=list)
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    """CPU time of this process: well under ``seconds`` when other work shared the cores."""
+
+
+def run_suite(config: Config, progress: Progress, rules: Rules = STANDARD) -> Results:
+    """Run the suite as configured, reporting progress on ``progress``."""
+    started, cpu_started, load_before = time.perf_counter(), time.process_time(), load()
+    buckets = select(all_buckets(), config.buckets)
+    peer = Peer(rules, config.peer_backend) if config.peer else None
+    cases, source = obtain_cases(config, buckets, progress)
+    results = Results(config, rules, buckets, source, peer.version if peer else None, load_before)
+
+    for mode in config.modes:
+        time_ours(WARM_UP, mode, rules, config.time_limit)
+        if peer:
+            peer.solve(WARM_UP, mode)
+    task = progress.add_task("solving", total=len(cases) * len(config.modes))
+    for case in cases:
+        for turn, mode in enumerate(config.modes):
+            results.trials.append(run_trial(case, mode, rules, config, peer, turn))
+            progress.advance(task)
+
+    if config.profile:
+        task = progress.add_task("profiling", total=len(cases) * len(config.modes))
+        for case in cases:
+            for mode in config.modes:
+                split = profile_solve(case.position, mode, rules, config.time_limit)
+                results.splits.append((case, mode, split))
+                progress.advance(task)
+    results.seconds = time.perf_counter() - started
+    results.cpu_seconds = time.process_time() - cpu_started
+    return results
+
+
+def run_trial(
+    case: Case, mode: Mode, rules: Rules, config: Config, peer: Peer | None, turn: int
+) -> Trial:
+    """Solve one position in one mode ``config.repeat`` times and keep each solver's
+    fastest; with the peer, the two take turns going first."""
+    ours: list[Answer] = []
+    theirs: list[Answer] = []
+    for attempt in range(config.repeat):
+        ours_first = (case.index + turn + attempt) % 2 == 0
+        if peer is not None and not ours_first:
+            theirs.append(peer.solve(case.position, mode))
+        ours.append(time_ours(case.position, mode, rules, config.time_limit))
+        if peer is not None and ours_first:
+            theirs.append(peer.solve(case.position, mode))
+    fastest = min(ours, key=lambda a: a.ms)
+    return Trial(case, mode, fastest, min(theirs, key=lambda a: a.ms) if theirs else None)
+
+
+def obtain_cases(
+    config: Config, buckets: list[Bucket], progress: Progress
+) -> tuple[list[Case], str]:
+    """The positions and where they came from (dealt from the seed, or a file)."""
+    path = config.positions
+    if path is not None and path.exists():
+        return load_cases(path, config.seed, buckets, config.per_bucket), f"read from {path}"
+    task = progress.add_task("dealing positions", total=len(buckets))
+    cases: list[Case] = []
+    for bucket in buckets:
+        cases += bucket.cases(config.seed, config.per_bucket)
+        progress.advance(task)
+    if path is None:
+        return cases, f"dealt from seed {config.seed}"
+    save_cases(path, config.seed, cases)
+    return cases, f"dealt from seed {config.seed} and saved to {path}"
