@@ -10,9 +10,11 @@ import argparse
 from collections.abc import Sequence
 
 from solver.cli import add_solve_command, dispatch
+from solver.shanghai.cli import add_shanghai_command
 
 COMMANDS = [
     add_solve_command,
+    add_shanghai_command,
 ]
 
 

@@ -519,7 +519,9 @@ def lexicographic(levels: list[tuple[LinearExpr, int]]) -> LinearExpr:
     return total
 
 
-def solve_model(hm: HandModel, time_limit: float, workers: int) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver]:
+def solve_model(
+    hm: HandModel, time_limit: float, workers: int
+) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver]:
     """Run CP-SAT with a time limit and worker count; return (status code, solver)."""
     engine = cp_model.CpSolver()
     engine.parameters.max_time_in_seconds = time_limit
