@@ -115,7 +115,7 @@ def advise(
         status = status.worst(laid.status)
         discard: Discard | None = _discard_when_down(laid, rules)
     else:
-        discard, found = best_discard(hand, position.contract, unseen, rules, **solve)
+        discard, found = best_discard(hand, position.contract, unseen, rules, short=short, **solve)
         status = status.worst(found)
     take, buy = _upcard(position, short, table, unseen, rules, solve)
     return Advice(
@@ -166,7 +166,8 @@ def _upcard(
         )
         return take, UpcardAdvice(False, "Players who are down cannot buy.")
     with_up = (*position.hand, upcard)
-    after, _ = deficiency(Counter(with_up), position.contract, unseen, rules, **solve)
+    known = None if short is None else (max(0, short - 1), short)
+    after, _ = deficiency(Counter(with_up), position.contract, unseen, rules, known=known, **solve)
     lowers = after is not None and (short is None or after < short)
     now = "?" if short is None else str(short)
     rule = (

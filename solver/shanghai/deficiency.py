@@ -6,12 +6,16 @@ cannot be wished for. Table jokers are not counted here: swaps belong to going
 down. Deficiency 0 means the hand meets the contract.
 
 The discard is the card that leaves the lowest deficiency; then the most *outs*;
-then the most penalty points. Outs are a documented heuristic: the unseen natural
+then the most penalty points (then the highest rank, so ties never depend on the
+search). Outs are a documented heuristic: the unseen natural
 cards that would fill a gap of the best completion of the kept hand (a gap in a
 set: any card of its rank; in a run: that exact card), counted with their unseen
 copies, maximised over the completions with the fewest extra cards. It is a lower
 bound of the unseen cards that lower the deficiency (jokers are not counted: they
-fill any gap). CP-SAT answers the whole choice in one solve.
+fill any gap). CP-SAT first finds the lowest deficiency any discard leaves
+(exact), then, among those discards, searches the most outs and then points for a
+fixed deterministic effort (:data:`OUTS_EFFORT`): the same answer on every run,
+but the outs are the best found, not proven the most.
 """
 
 from __future__ import annotations
@@ -29,11 +33,15 @@ from solver.shanghai.model import (
     add_discard,
     build_contract,
     extras_used,
+    hint_solution,
     lexicographic,
     solve_model,
 )
 from solver.shanghai.plays import Discard, Status
 from solver.shanghai.rules import Rules
+
+OUTS_EFFORT = 0.05
+"""Deterministic-time budget (CP-SAT units, roughly seconds) for the outs stage."""
 
 
 def deficiency(
@@ -44,13 +52,19 @@ def deficiency(
     *,
     time_limit: float,
     workers: int = 1,
+    known: tuple[int, int] | None = None,
 ) -> tuple[int | None, Status]:
     """The fewest extra cards ``hand`` needs to meet ``contract`` (None when no
-    cards still unseen can complete it) and whether that is proven."""
+    cards still unseen can complete it) and whether that is proven.
+
+    ``known`` = (low, high) bounds the answer when the caller knows them (adding
+    one card lowers the deficiency by at most one); they only speed up the proof.
+    """
     hm = HandModel(rules, hand, unseen, with_extras=True)
     build_contract(hm, contract.sets, contract.runs)
     add_card_balance(hm)
     needed = extras_used(hm)
+    add_known_bounds(hm, needed, known)
     hm.model.minimize(needed)
     code, engine = solve_model(hm, time_limit, workers)
     if code == cp_model.INFEASIBLE:
@@ -69,9 +83,14 @@ def best_discard(
     *,
     time_limit: float,
     workers: int = 1,
+    short: int | None = None,
 ) -> tuple[Discard | None, Status]:
     """The discard for a player who is not going down this turn (see the module
-    docstring); None when the hand is empty or no answer was found in time."""
+    docstring); None when the hand is empty or no answer was found in time.
+
+    ``short``, the deficiency of the whole hand when known, bounds the answer:
+    discarding a card raises it by at most one.
+    """
     if not hand:
         return None, Status.OPTIMAL
     hm = HandModel(rules, hand, unseen, with_extras=True)
@@ -79,22 +98,44 @@ def best_discard(
     add_discard(hm)
     add_card_balance(hm)
     needed = extras_used(hm)
+    add_known_bounds(hm, needed, None if short is None else (short, short + 1))
     outs = add_outs(hm)
-    thrown = sum(rules.points(card) * var for card, var in hm.discard.items())
-    top_points = max(rules.points(card) for card in hand)
-    unseen_naturals = sum(n for c, n in unseen.items() if not c.is_joker)
-    hm.model.minimize(lexicographic([(needed, 0), (-outs, unseen_naturals), (-thrown, top_points)]))
+    hm.model.minimize(needed)
     code, engine = solve_model(hm, time_limit, workers)
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         # Infeasible: no discard leaves a hand that unseen cards could complete.
-        return _costliest(hand, rules), Status.OPTIMAL if code == cp_model.INFEASIBLE else (
-            Status.UNKNOWN
-        )
+        status = Status.OPTIMAL if code == cp_model.INFEASIBLE else Status.UNKNOWN
+        return _costliest(hand, rules), status
+    status = Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE
+    least = engine.value(needed)
+    # Second stage, a heuristic: among the discards leaving `least`, the most outs,
+    # then the most points, searched for a fixed deterministic effort.
+    hint_solution(hm, engine)
+    hm.model.add(needed == least)
+    thrown = sum(rules.points(card) * var for card, var in hm.discard.items())
+    unseen_naturals = sum(n for c, n in unseen.items() if not c.is_joker)
+    top_points = max(rules.points(card) for card in hand)
+    # Last tie-break, so that the answer never depends on the search: the highest rank.
+    order = {card: i for i, card in enumerate(sorted(hand, key=lambda c: (c.rank, c.sort_key)))}
+    highest = sum(order[card] * var for card, var in hm.discard.items())
+    hm.model.minimize(
+        lexicographic([(-outs, unseen_naturals), (-thrown, top_points), (-highest, len(order))])
+    )
+    code, better = solve_model(hm, time_limit, workers, effort=OUTS_EFFORT)
+    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        engine = better
     value = engine.value
     card = next(c for c, var in hm.discard.items() if value(var))
-    short, out_count = value(needed), value(outs)
-    status = Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE
-    return Discard(card, _reason(card, short, out_count, rules), short, out_count), status
+    out_count = value(outs)
+    return Discard(card, _reason(card, least, out_count, rules), least, out_count), status
+
+
+def add_known_bounds(hm: HandModel, needed: LinearExpr, known: tuple[int, int] | None) -> None:
+    """low <= extras <= high: bounds proven by an earlier solve (the low one spares
+    CP-SAT the hardest part, proving that no cheaper completion exists)."""
+    if known is not None:
+        hm.model.add(needed >= known[0])
+        hm.model.add(needed <= known[1])
 
 
 def add_outs(hm: HandModel) -> LinearExpr:

@@ -520,11 +520,24 @@ def lexicographic(levels: list[tuple[LinearExpr, int]]) -> LinearExpr:
 
 
 def solve_model(
-    hm: HandModel, time_limit: float, workers: int
+    hm: HandModel, time_limit: float, workers: int, effort: float | None = None
 ) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver]:
-    """Run CP-SAT with a time limit and worker count; return (status code, solver)."""
+    """Run CP-SAT with a time limit and worker count; return (status code, solver).
+
+    ``effort`` caps the search in CP-SAT's deterministic time units, so that a
+    heuristic stage stops at the same point on every run and machine.
+    """
     engine = cp_model.CpSolver()
     engine.parameters.max_time_in_seconds = time_limit
     engine.parameters.num_workers = workers
+    if effort is not None:
+        engine.parameters.max_deterministic_time = effort
     code = engine.solve(hm.model)
     return code, engine
+
+
+def hint_solution(hm: HandModel, engine: cp_model.CpSolver) -> None:
+    """Start the next solve of ``hm`` from the solution ``engine`` found."""
+    for index in range(len(hm.model.proto.variables)):
+        var = hm.model.get_int_var_from_proto_index(index)
+        hm.model.add_hint(var, engine.value(var))

@@ -205,8 +205,11 @@ def test_cli_human_output(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_custom_contract_and_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["shanghai", "advise", "--hand", "8S 8H 8D 9C", "--sets", "3"]) == 0
-    assert "Go down:" in capsys.readouterr().out
+    args = ["shanghai", "advise", "--hand", "8S 8H 2D 9C 10C", "--sets", "3"]
+    assert main([*args, "--rule", "twos_wild=true"]) == 0
+    assert "set  8S 8H 2D(8)" in capsys.readouterr().out
+    assert main(args) == 0  # twos not wild: one card short
+    assert "Cards short of the contract: 1" in capsys.readouterr().out
     assert main(["shanghai", "advise", "--hand", "8S QQ", "--hand-number", "1"]) == 2
     captured = capsys.readouterr()
     assert "'QQ'" in captured.err and captured.out == ""
@@ -236,3 +239,25 @@ def test_cli_json_and_jsonl_modes() -> None:
     assert done.returncode == 0 and len(answers) == 3
     assert answers[0] == examples.SCORE_RESPONSE
     assert "'QQ'" in answers[1]["error"] and "not valid JSON" in answers[2]["error"]
+
+
+def test_jokers_go_where_fewest_unseen_cards_could_take_them() -> None:
+    """The spare joker could extend the set of eights (5 unseen eights could be
+    swapped for it) or the diamond run (at 3D or 8D: 2 unseen copies each); the
+    points left are the same, so it goes on the run."""
+    response = advise_shanghai(
+        {"hand": ["8S", "8H", "8C", "4D", "5D", "6D", "7D", "JK"], "hand_number": 2}
+    )
+    go = response["go_down"]
+    assert go["left"] == [] and response["lay_offs"]["can_go_out"] is True
+    run = next(m for m in go["melds"] if m["kind"] == "run")
+    assert "JK" in run["cards"] and len(run["cards"]) == 5
+
+
+def test_contract_met_but_blocked_by_the_turn_end_rule_is_explained() -> None:
+    request = {"hand": ["8S", "8H", "8D", "9C"], "contract": {"sets": [3]}}
+    blocked = advise_shanghai(request)
+    assert blocked["deficiency"] == 0 and blocked["go_down"] is None
+    assert "may not be discarded" in blocked["notes"][0]
+    allowed = advise_shanghai({**request, "rules": {"go_out_by_discard": True}})
+    assert allowed["go_down"] is not None and allowed["discard"]["card"] == "9C"
