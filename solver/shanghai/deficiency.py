@@ -33,6 +33,7 @@ from solver.shanghai.model import (
     add_discard,
     build_contract,
     extras_used,
+    found_status,
     hint_solution,
     lexicographic,
     solve_model,
@@ -60,18 +61,14 @@ def deficiency(
     ``known`` = (low, high) bounds the answer when the caller knows them (adding
     one card lowers the deficiency by at most one); they only speed up the proof.
     """
-    hm = HandModel(rules, hand, unseen, with_extras=True)
-    build_contract(hm, contract.sets, contract.runs)
-    add_card_balance(hm)
-    needed = extras_used(hm)
-    add_known_bounds(hm, needed, known)
+    hm, needed = completion_model(hand, contract, unseen, rules, known, discard=False)
     hm.model.minimize(needed)
     code, engine = solve_model(hm, time_limit, workers)
     if code == cp_model.INFEASIBLE:
         return None, Status.OPTIMAL
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None, Status.UNKNOWN
-    status = Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE
+    status = found_status(code)
     return engine.value(needed), status
 
 
@@ -93,12 +90,8 @@ def best_discard(
     """
     if not hand:
         return None, Status.OPTIMAL
-    hm = HandModel(rules, hand, unseen, with_extras=True)
-    build_contract(hm, contract.sets, contract.runs)
-    add_discard(hm)
-    add_card_balance(hm)
-    needed = extras_used(hm)
-    add_known_bounds(hm, needed, None if short is None else (short, short + 1))
+    known = None if short is None else (short, short + 1)
+    hm, needed = completion_model(hand, contract, unseen, rules, known, discard=True)
     outs = add_outs(hm)
     hm.model.minimize(needed)
     code, engine = solve_model(hm, time_limit, workers)
@@ -106,7 +99,7 @@ def best_discard(
         # Infeasible: no discard leaves a hand that unseen cards could complete.
         status = Status.OPTIMAL if code == cp_model.INFEASIBLE else Status.UNKNOWN
         return _costliest(hand, rules), status
-    status = Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE
+    status = found_status(code)
     least = engine.value(needed)
     # Second stage, a heuristic: among the discards leaving `least`, the most outs,
     # then the most points, searched for a fixed deterministic effort.
@@ -130,12 +123,32 @@ def best_discard(
     return Discard(card, _reason(card, least, out_count, rules), least, out_count), status
 
 
-def add_known_bounds(hm: HandModel, needed: LinearExpr, known: tuple[int, int] | None) -> None:
-    """low <= extras <= high: bounds proven by an earlier solve (the low one spares
-    CP-SAT the hardest part, proving that no cheaper completion exists)."""
+def completion_model(
+    hand: Counter[Card],
+    contract: Contract,
+    unseen: Counter[Card],
+    rules: Rules,
+    known: tuple[int, int] | None,
+    *,
+    discard: bool,
+) -> tuple[HandModel, LinearExpr]:
+    """The contract filled from ``hand`` (less one discard, with ``discard``) and
+    unseen extra cards; returns the model and the count of extras.
+
+    With ``known`` = (low, high), low <= extras <= high: bounds an earlier solve
+    proved (the low one spares CP-SAT the hardest part, proving that no cheaper
+    completion exists).
+    """
+    hm = HandModel(rules, hand, unseen, with_extras=True)
+    build_contract(hm, contract.sets, contract.runs)
+    if discard:
+        add_discard(hm)
+    add_card_balance(hm)
+    needed = extras_used(hm)
     if known is not None:
         hm.model.add(needed >= known[0])
         hm.model.add(needed <= known[1])
+    return hm, needed
 
 
 def add_outs(hm: HandModel) -> LinearExpr:

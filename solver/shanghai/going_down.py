@@ -40,11 +40,12 @@ from solver.shanghai.model import (
     add_card_balance,
     add_table_slot,
     build_contract,
+    found_status,
     lexicographic,
     solve_model,
     tie_breaks,
 )
-from solver.shanghai.plays import GoDown, Status
+from solver.shanghai.plays import GoDown
 from solver.shanghai.rules import Rules
 
 
@@ -97,7 +98,7 @@ def go_down(
         left=tuple(left),
         penalty_left=sum(rules.points(c) for c in left),
         table=after + tuple(melds),
-        status=Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE,
+        status=found_status(code),
     )
 
 

@@ -28,6 +28,7 @@ from solver.shanghai.model import (
     Use,
     add_card_balance,
     add_table_slot,
+    found_status,
     lexicographic,
     solve_model,
     tie_breaks,
@@ -86,5 +87,5 @@ def best_lay_offs(
         left=tuple(left),
         points_shed=value(shed),
         can_go_out=turn_end and value(cards_after(hm)) <= limit,
-        status=Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE,
+        status=found_status(code),
     )

@@ -33,6 +33,7 @@ from ortools.sat.python import cp_model
 
 from solver.shanghai.cards import JOKER, RANKS, Card, Suit
 from solver.shanghai.melds import Meld, MeldKind
+from solver.shanghai.plays import Status
 from solver.shanghai.rules import MAX_RUN_LEN, Rules
 
 LinearExpr = cp_model.LinearExpr | cp_model.IntVar | int
@@ -534,6 +535,11 @@ def solve_model(
         engine.parameters.max_deterministic_time = effort
     code = engine.solve(hm.model)
     return code, engine
+
+
+def found_status(code: cp_model.CpSolverStatus) -> Status:
+    """The status of a solve that found a solution: proven best or not."""
+    return Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE
 
 
 def hint_solution(hm: HandModel, engine: cp_model.CpSolver) -> None:
