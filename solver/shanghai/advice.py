@@ -81,7 +81,7 @@ def advise(
     workers: int = 1,
 ) -> Advice:
     """Advice for ``position``: ``time_limit`` seconds and ``workers`` threads per
-    CP-SAT solve (a turn takes two to four solves).
+    CP-SAT solve (a turn takes two to five solves).
 
     Raises a :class:`~solver.errors.MeldwiseError` when the position breaks the rules.
     """
@@ -166,8 +166,13 @@ def _upcard(
         )
         return take, UpcardAdvice(False, "Players who are down cannot buy.")
     with_up = (*position.hand, upcard)
-    known = None if short is None else (max(0, short - 1), short)
-    after, _ = deficiency(Counter(with_up), position.contract, unseen, rules, known=known, **solve)
+    if short == 0:
+        after: int | None = 0  # nothing to lower
+    else:
+        known = None if short is None else (short - 1, short)
+        after, _ = deficiency(
+            Counter(with_up), position.contract, unseen, rules, known=known, **solve
+        )
     lowers = after is not None and (short is None or after < short)
     now = "?" if short is None else str(short)
     rule = (

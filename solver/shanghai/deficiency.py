@@ -41,7 +41,7 @@ from solver.shanghai.model import (
 from solver.shanghai.plays import Discard, Status
 from solver.shanghai.rules import Rules
 
-OUTS_EFFORT = 0.05
+OUTS_EFFORT = 0.02
 """Deterministic-time budget (CP-SAT units, roughly seconds) for the outs stage."""
 
 
