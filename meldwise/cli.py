@@ -11,9 +11,11 @@ from collections.abc import Sequence
 
 from benchmarks.cli import add_bench_command
 from solver.cli import add_solve_command, dispatch
+from solver.shanghai.cli import add_shanghai_command
 
 COMMANDS = [
     add_solve_command,
+    add_shanghai_command,
     add_bench_command,
 ]
 

@@ -16,6 +16,7 @@ from solver.errors import MeldwiseError
 from solver.rummikub.hints import HintLevel
 from solver.rummikub.play import Objective
 from solver.rummikub.wire import MAX_TIME_LIMIT_MS, solve_rummikub
+from solver.shanghai.cli import add_shanghai_command
 
 EXIT_BAD_INPUT = 2
 
@@ -168,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m solver", description="Meldwise solvers")
     commands = parser.add_subparsers(dest="command", required=True)
     add_solve_command(commands)
+    add_shanghai_command(commands)
     return parser
 
 

@@ -1,0 +1,135 @@
+"""Playing cards and their notation.
+
+A card is a rank followed by a suit: ``7H``, ``10S`` (also ``TS``), ``QD``,
+``AC``; a joker is ``JK`` (also ``*``). Input is case-insensitive;
+``str(card)`` is the canonical form (``10S``, ``JK``) and
+``Card.parse(str(card)) == card`` always holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+
+from solver.errors import NotationError
+
+ACE = 14
+"""Ranks run 2..14: J = 11, Q = 12, K = 13, A = 14."""
+RANKS = tuple(range(2, ACE + 1))
+_RANK_NAMES = {11: "J", 12: "Q", 13: "K", ACE: "A"}
+_RANK_BY_NAME = {
+    **{str(r): r for r in range(2, 11)},
+    "T": 10,
+    "J": 11,
+    "Q": 12,
+    "K": 13,
+    "A": ACE,
+}
+
+
+class Suit(Enum):
+    """Suits in their canonical order."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def index(self) -> int:
+        return _SUIT_INDEX[self]
+
+    @classmethod
+    def from_index(cls, index: int) -> Suit:
+        return _SUITS[index]
+
+
+_SUITS: tuple[Suit, ...] = tuple(Suit)
+_SUIT_INDEX = {suit: i for i, suit in enumerate(_SUITS)}
+
+
+def rank_name(rank: int) -> str:
+    """``10`` for ten, ``J`` for jack, ... ``A`` for ace."""
+    return _RANK_NAMES.get(rank, str(rank))
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card: a rank (2..14) and a suit, or the joker (rank 0, no suit).
+
+    ``Card(rank, None)`` with a rank is not a card but a *place*: what a wild card
+    stands for in a set, where the suit is free. It prints as the rank alone (``8``).
+    Cards order by suit, then rank, jokers last.
+    """
+
+    rank: int
+    suit: Suit | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read one card such as ``"7H"``, ``"10s"``, ``"TS"``, ``"JK"`` or ``"*"``.
+
+        Raises :class:`NotationError` quoting the text when it is not a card.
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"unknown card {text!r}: a card is a string like '7H' or 'JK'")
+        norm = text.strip().upper()
+        if norm in ("JK", "*"):
+            return JOKER
+        rank = _RANK_BY_NAME.get(norm[:-1])
+        try:
+            suit = Suit(norm[-1:])
+        except ValueError:
+            suit = None
+        if rank is None or suit is None:
+            raise NotationError(
+                f"unknown card {text!r}: write a rank (2-10, T, J, Q, K, A) and a suit"
+                " (S, H, D, C), e.g. 7H or 10S, or JK for a joker"
+            )
+        return cls(rank, suit)
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == 0
+
+    @property
+    def is_place(self) -> bool:
+        """A rank without a suit: what a wild card stands for in a set."""
+        return self.rank != 0 and self.suit is None
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        if self.suit is None:
+            return (len(_SUITS), self.rank)
+        return (self.suit.index, self.rank)
+
+    def __lt__(self, other: Card) -> bool:
+        return self.sort_key < other.sort_key
+
+    def __str__(self) -> str:
+        if self.is_joker:
+            return "JK"
+        if self.suit is None:
+            return rank_name(self.rank)
+        return f"{rank_name(self.rank)}{self.suit.value}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+JOKER = Card(0, None)
+
+ALL_NATURALS = tuple(Card(rank, suit) for suit in Suit for rank in RANKS)
+"""The 52 natural cards in canonical order."""
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Read cards from ``"7H 8H JK"`` (spaces or commas) or from a list of strings."""
+    words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return [Card.parse(word) for word in words]
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Write cards in canonical notation separated by spaces."""
+    return " ".join(str(card) for card in cards)

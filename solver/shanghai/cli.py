@@ -1,0 +1,262 @@
+"""The ``shanghai`` command: ``meldwise shanghai advise ...`` and ``... score ...``.
+
+Both take flags for a person, or wire requests on stdin with ``--json`` (one
+request, one response) or ``--jsonl`` (one per line; a bad line answers
+``{"error": ...}`` and the batch goes on). Bad input exits with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TextIO
+
+from solver.errors import MeldwiseError
+from solver.shanghai.wire import MAX_TIME_LIMIT_MS, advise_shanghai, score_shanghai
+
+EXIT_BAD_INPUT = 2
+Handler = Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
+def add_shanghai_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``shanghai`` (with ``advise`` and ``score``) on a subcommand parser."""
+    parser = commands.add_parser(
+        "shanghai",
+        help="Shanghai rummy: advice for a turn, or a hand's score",
+        description="Shanghai rummy advice (going down, lay-offs, discard, upcard) and scoring.",
+    )
+    actions = parser.add_subparsers(dest="action", required=True)
+    advise = actions.add_parser(
+        "advise",
+        help="advice for one turn",
+        description="Advice for one turn. Give the hand and the contract (--hand-number, or"
+        " --sets/--runs), or send wire requests with --json / --jsonl.",
+    )
+    advise.add_argument("--hand", help='the cards in hand, e.g. "7H 7S 7D JK 10C"')
+    advise.add_argument("--hand-number", type=int, help="hand 1-10 (the standard contracts)")
+    advise.add_argument("--sets", help='a custom contract\'s set sizes, e.g. "3,3"')
+    advise.add_argument("--runs", help='a custom contract\'s run sizes, e.g. "4"')
+    advise.add_argument(
+        "--table",
+        default="",
+        help='melds on the table separated by |, each optionally "owner:", e.g.'
+        ' "ann: 8H 8S 8D | JC QC KC AC"',
+    )
+    advise.add_argument("--down", action="store_true", help="the player has already gone down")
+    advise.add_argument("--upcard", help="the top card of the discard pile")
+    advise.add_argument("--buys-left", type=int, help="buys left this hand (default: all)")
+    _add_common(advise)
+    advise.set_defaults(handler=run_advise)
+    score = actions.add_parser(
+        "score",
+        help="penalty points at a hand's end",
+        description="Score the cards each player holds when a hand ends.",
+    )
+    score.add_argument(
+        "--hand",
+        action="append",
+        default=[],
+        metavar="PLAYER=CARDS",
+        help='a player\'s cards left, e.g. --hand "ann=AS JK" --hand "bo=" (repeatable)',
+    )
+    _add_common(score)
+    score.set_defaults(handler=run_score)
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule setting, e.g. --rule decks=3 --rule twos_wild=true (repeatable)",
+    )
+    parser.add_argument(
+        "--time-limit", type=float, default=2.0, metavar="SECONDS", help="per solve (2)"
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--json", action="store_true", help="one request on stdin, one response")
+    mode.add_argument("--jsonl", action="store_true", help="one request per line, in order")
+
+
+def run_advise(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Carry out ``shanghai advise``; return the exit code."""
+    return _run(args, advise_shanghai, _advise_request, describe_advice, stdin, stdout, stderr)
+
+
+def run_score(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Carry out ``shanghai score``; return the exit code."""
+    return _run(args, score_shanghai, _score_request, describe_scores, stdin, stdout, stderr)
+
+
+def _run(
+    args: argparse.Namespace,
+    handler: Handler,
+    from_flags: Callable[[argparse.Namespace], dict[str, Any]],
+    describe: Callable[[dict[str, Any]], str],
+    stdin: TextIO,
+    stdout: TextIO,
+    stderr: TextIO,
+) -> int:
+    if args.jsonl:
+        for line in stdin:
+            if not line.strip():
+                continue
+            try:
+                answer = handler(_load(line))
+            except MeldwiseError as error:
+                answer = {"error": str(error)}
+            print(json.dumps(answer), file=stdout, flush=True)
+        return 0
+    try:
+        if args.json:
+            print(json.dumps(handler(_load(stdin.read()))), file=stdout)
+            return 0
+        response = handler(from_flags(args))
+    except MeldwiseError as error:
+        print(f"error: {error}", file=stderr)
+        return EXIT_BAD_INPUT
+    stdout.write(describe(response))
+    return 0
+
+
+def _load(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise MeldwiseError(f"the request is not valid JSON: {error}") from None
+
+
+def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
+    if args.hand is None:
+        raise MeldwiseError("give the hand with --hand, or a request with --json")
+    request: dict[str, Any] = {
+        "hand": _words(args.hand),
+        "table": [_table_meld(part) for part in args.table.split("|") if part.strip()],
+        "down": args.down,
+        "rules": _rules(args.rule),
+        "time_limit_ms": _limit_ms(args.time_limit),
+    }
+    if args.hand_number is not None:
+        request["hand_number"] = args.hand_number
+    if args.sets is not None or args.runs is not None:
+        request["contract"] = {
+            "sets": _sizes(args.sets, "--sets"),
+            "runs": _sizes(args.runs, "--runs"),
+        }
+    if args.upcard is not None:
+        request["upcard"] = args.upcard
+    if args.buys_left is not None:
+        request["buys_left"] = args.buys_left
+    return request
+
+
+def _score_request(args: argparse.Namespace) -> dict[str, Any]:
+    if not args.hand:
+        raise MeldwiseError('give each player\'s cards with --hand "NAME=CARDS"')
+    hands: dict[str, list[str]] = {}
+    for item in args.hand:
+        name, sep, cards = item.partition("=")
+        if not sep or not name.strip():
+            raise MeldwiseError(f"--hand takes PLAYER=CARDS, got {item!r}")
+        hands[name.strip()] = _words(cards)
+    return {"hands": hands, "rules": _rules(args.rule)}
+
+
+def _words(text: str) -> list[str]:
+    return text.replace(",", " ").split()
+
+
+def _table_meld(text: str) -> dict[str, Any]:
+    owner, sep, cards = text.partition(":")
+    if sep:
+        return {"cards": _words(cards), "owner": owner.strip() or None}
+    return {"cards": _words(text)}
+
+
+def _sizes(text: str | None, flag: str) -> list[int]:
+    if text is None:
+        return []
+    words = _words(text)
+    if not all(w.isdigit() for w in words):
+        raise MeldwiseError(f"{flag} takes sizes like 3,3, got {text!r}")
+    return [int(w) for w in words]
+
+
+def _rules(items: Sequence[str]) -> dict[str, int | bool]:
+    rules: dict[str, int | bool] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        word = value.strip().lower()
+        if not sep or not (word in ("true", "false") or word.lstrip("-").isdigit()):
+            raise MeldwiseError(f"--rule takes NAME=NUMBER or NAME=true/false, got {item!r}")
+        rules[name.strip()] = word == "true" if word in ("true", "false") else int(word)
+    return rules
+
+
+def _limit_ms(seconds: float) -> int:
+    limit_ms = round(seconds * 1000)
+    if not 1 <= limit_ms <= MAX_TIME_LIMIT_MS:
+        raise MeldwiseError(f"--time-limit must be between 0.001 and {MAX_TIME_LIMIT_MS // 1000}")
+    return limit_ms
+
+
+def _meld_text(meld: Mapping[str, Any]) -> str:
+    return " ".join(
+        card if card == meant else f"{card}({meant})"
+        for card, meant in zip(meld["cards"], meld["as"], strict=True)
+    )
+
+
+def describe_advice(response: dict[str, Any]) -> str:
+    """An advice response written for a person."""
+    contract = " + ".join(
+        [f"set of {n}" for n in response["contract"]["sets"]]
+        + [f"run of {n}" for n in response["contract"]["runs"]]
+    )
+    short = response["deficiency"]
+    lines = [
+        f"Contract: {contract}",
+        f"Cards short of the contract: {'-' if short is None else short}",
+        f"Penalty if the hand ended now: {response['penalty']}",
+    ]
+    go = response["go_down"]
+    if go is None:
+        lines.append("Go down: not this turn")
+    else:
+        lines.append("Go down:")
+        lines += [f"  {m['kind']:<4} {_meld_text(m)}" for m in go["melds"]]
+        lines += [
+            f"  swap {s['give']} for the joker in table meld {s['meld']}" for s in go["swaps"]
+        ]
+        lines.append(f"  left: {' '.join(go['left']) or '(none)'} ({go['penalty_left']} points)")
+    laid = response["lay_offs"]
+    if laid is not None:
+        lines.append("Lay off:" if laid["plays"] or laid["swaps"] else "Lay off: nothing")
+        lines += [f"  swap {s['give']} for the joker in meld {s['meld']}" for s in laid["swaps"]]
+        lines += [
+            f"  {p['card']} on meld {p['meld']}"
+            + (f" as {p['as']}" if p["as"] != p["card"] else "")
+            for p in laid["plays"]
+        ]
+        lines.append(f"  left: {' '.join(laid['left']) or '(none)'}")
+        lines.append(f"  go out this turn: {'yes' if laid['can_go_out'] else 'no'}")
+    discard = response["discard"]
+    lines.append("Discard: none, you go out" if discard is None else discard["reason"])
+    for key, label in (("take_upcard", "take"), ("buy", "buy")):
+        item = response[key]
+        if item is not None:
+            lines.append(f"Upcard, {label}: {'yes' if item[label] else 'no'}. {item['rule']}")
+    lines += response["notes"]
+    lines.append(f"Solver: {response['status']}")
+    return "\n".join(lines) + "\n"
+
+
+def describe_scores(response: dict[str, Any]) -> str:
+    """A score response written for a person."""
+    lines = []
+    for score in response["scores"]:
+        cards = " ".join(score["cards"]) or "(went out)"
+        lines.append(f"{score['player']}: {score['points']} points  {cards}")
+    return "\n".join(lines) + "\n"

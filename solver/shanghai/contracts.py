@@ -1,0 +1,110 @@
+"""Contracts: the melds a player must lay, all at once, to go down.
+
+The standard table gives the contract of each of the 10 hands; a request may give
+its own as minimum sizes (``{"sets": [3, 3], "runs": [4]}``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from solver.errors import RequestError
+from solver.shanghai.rules import MAX_RUN_LEN, Rules
+
+HANDS = 10
+MAX_MELDS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """Minimum sizes of the sets and runs to lay (sorted ascending)."""
+
+    sets: tuple[int, ...] = ()
+    runs: tuple[int, ...] = ()
+
+    @classmethod
+    def for_hand(cls, hand_number: int) -> Contract:
+        """The standard contract of hand 1..10."""
+        if isinstance(hand_number, bool) or not isinstance(hand_number, int):
+            raise RequestError(
+                f"'hand_number' must be a whole number 1-10, got {hand_number!r:.60}"
+            )
+        if not 1 <= hand_number <= HANDS:
+            raise RequestError(f"'hand_number' must be 1 to {HANDS}, got {hand_number}")
+        return STANDARD_CONTRACTS[hand_number]
+
+    @classmethod
+    def from_dict(cls, value: Any, rules: Rules) -> Contract:
+        """Read ``{"sets": [3, 3], "runs": [4]}`` and check it against ``rules``."""
+        if not isinstance(value, Mapping):
+            raise RequestError(
+                f'\'contract\' must be an object like {{"sets": [3, 3], "runs": [4]}}, '
+                f"got {value!r:.60}"
+            )
+        for name in value:
+            if name not in ("sets", "runs"):
+                raise RequestError(f"unknown contract field {name!r}; fields are sets, runs")
+        sizes: dict[str, tuple[int, ...]] = {}
+        for name, low, high in (
+            ("sets", rules.min_set_len, 4 * rules.decks + rules.jokers),
+            ("runs", rules.min_run_len, MAX_RUN_LEN),
+        ):
+            items = value.get(name, [])
+            if not isinstance(items, list) or not all(
+                isinstance(n, int) and not isinstance(n, bool) for n in items
+            ):
+                raise RequestError(f"contract {name!r} must be a list of sizes, got {items!r:.60}")
+            for size in items:
+                if not low <= size <= high:
+                    raise RequestError(
+                        f"contract {name!r} size {size} is out of range: {name} hold {low} to"
+                        f" {high} cards under these rules"
+                    )
+            sizes[name] = tuple(sorted(items))
+        contract = cls(sizes["sets"], sizes["runs"])
+        if not 1 <= contract.melds <= MAX_MELDS:
+            raise RequestError(
+                f"a contract has 1 to {MAX_MELDS} melds, this one has {contract.melds}"
+            )
+        return contract
+
+    @property
+    def melds(self) -> int:
+        return len(self.sets) + len(self.runs)
+
+    @property
+    def cards(self) -> int:
+        """Fewest cards that meet the contract."""
+        return sum(self.sets) + sum(self.runs)
+
+    def to_dict(self) -> dict[str, list[int]]:
+        return {"sets": list(self.sets), "runs": list(self.runs)}
+
+    def __str__(self) -> str:
+        parts = [f"set of {n}" for n in self.sets] + [f"run of {n}" for n in self.runs]
+        return " + ".join(parts)
+
+
+STANDARD_CONTRACTS: dict[int, Contract] = {
+    1: Contract(sets=(3, 3)),
+    2: Contract(sets=(3,), runs=(4,)),
+    3: Contract(runs=(4, 4)),
+    4: Contract(sets=(3, 3, 3)),
+    5: Contract(sets=(3,), runs=(7,)),
+    6: Contract(sets=(3, 3), runs=(5,)),
+    7: Contract(runs=(4, 4, 4)),
+    8: Contract(sets=(3,), runs=(10,)),
+    9: Contract(sets=(3, 3, 3), runs=(5,)),
+    10: Contract(runs=(5, 5, 5)),
+}
+"""Contract of each hand in the standard game."""
+
+
+def buys_allowed(hand_number: int | None, rules: Rules) -> int:
+    """Buys per player in a hand: ``rules.buys`` in hands 1-8, ``buys_last_two_hands``
+    in 9-10 (a custom contract without a hand number uses ``rules.buys``)."""
+    if hand_number is not None and hand_number >= HANDS - 1:
+        return rules.buys_last_two_hands
+    return rules.buys

@@ -1,0 +1,82 @@
+"""What the Shanghai solvers return: melds to lay, lay-offs, swaps, and statuses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from solver.shanghai.cards import Card
+from solver.shanghai.melds import Meld
+
+
+class Status(Enum):
+    OPTIMAL = "optimal"
+    """Every exact answer is proven best (including proven-impossible)."""
+    FEASIBLE = "feasible"
+    """A time limit ran out; the answers are legal but not proven best."""
+    UNKNOWN = "unknown"
+    """A time limit ran out before an answer was found."""
+
+    def worst(self, other: Status) -> Status:
+        order = (Status.OPTIMAL, Status.FEASIBLE, Status.UNKNOWN)
+        return max(self, other, key=order.index)
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Give ``give`` for the joker at ``position`` of table meld ``meld``."""
+
+    meld: int
+    position: int
+    give: Card
+
+
+@dataclass(frozen=True, slots=True)
+class LayOff:
+    """Lay ``card`` on table meld ``meld``, where it plays as ``stands_for``."""
+
+    card: Card
+    meld: int
+    stands_for: Card
+
+
+@dataclass(frozen=True, slots=True)
+class GoDown:
+    """The contract melds to lay now.
+
+    ``left`` is the hand after laying them (and after any joker swaps);
+    ``table`` is the table after the swaps, followed by the new melds.
+    """
+
+    melds: tuple[Meld, ...]
+    swaps: tuple[Swap, ...]
+    left: tuple[Card, ...]
+    penalty_left: int
+    table: tuple[Meld, ...]
+    status: Status
+
+
+@dataclass(frozen=True, slots=True)
+class LayOffs:
+    """Cards to lay on table melds, shedding the most points.
+
+    ``can_go_out`` says whether the player goes out this turn: no card left, or
+    (when the rules allow going out by discarding) one card left to discard.
+    """
+
+    plays: tuple[LayOff, ...]
+    swaps: tuple[Swap, ...]
+    left: tuple[Card, ...]
+    points_shed: int
+    can_go_out: bool
+    status: Status
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """The card to throw and why."""
+
+    card: Card
+    reason: str
+    deficiency_after: int | None = None
+    outs: int | None = None

@@ -1,0 +1,48 @@
+"""Penalty points: what the cards left in a hand cost at the end of a hand.
+
+By default 3-9 cost 5, 10-K 10, an ace 15, a two 20 and a joker 25 (each a setting).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from solver.shanghai.cards import Card
+from solver.shanghai.position import check_counts
+from solver.shanghai.rules import Rules
+
+
+def penalty(cards: Iterable[Card], rules: Rules) -> int:
+    """Penalty points of ``cards`` left in hand."""
+    return sum(rules.points(card) for card in cards)
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """One player's score for a hand: the cards left and what they cost."""
+
+    player: str
+    cards: tuple[Card, ...]
+    points: int
+
+    @property
+    def went_out(self) -> bool:
+        return not self.cards
+
+
+def score_hands(hands: Mapping[str, Sequence[Card]], rules: Rules) -> list[HandScore]:
+    """Score every player's cards left at a hand's end (in the order given).
+
+    Raises :class:`~solver.errors.CountError` when the hands together hold more
+    copies of a card than the game has.
+    """
+    total: Counter[Card] = Counter()
+    for cards in hands.values():
+        total.update(cards)
+    check_counts(total, rules, "across the hands")
+    return [
+        HandScore(player, tuple(sorted(cards)), penalty(cards, rules))
+        for player, cards in hands.items()
+    ]

@@ -1,0 +1,241 @@
+"""The wire schema: plain dicts in and out, shared by the library, CLI and HTTP.
+
+Advice request (only ``hand`` and one of ``hand_number`` / ``contract`` are required)::
+
+    {"hand": ["7H", "7S", ...], "hand_number": 1,
+     "table": [{"cards": ["8H", "8S", "8D"], "owner": "ann"}],
+     "down": false, "upcard": "9C", "buys_left": 3, "rules": {}, "time_limit_ms": 2000}
+
+Score request::
+
+    {"hands": {"ann": ["AS", "JK"], "bo": []}, "rules": {}}
+
+Responses are described by :func:`advice_to_dict` and :func:`score_shanghai`; the
+examples in :mod:`solver.shanghai.examples` show both in full.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from solver.errors import RequestError
+from solver.shanghai.advice import DEFAULT_TIME_LIMIT, Advice, UpcardAdvice, advise
+from solver.shanghai.cards import Card
+from solver.shanghai.contracts import Contract, buys_allowed
+from solver.shanghai.melds import Meld, TableMeld, read_table_meld
+from solver.shanghai.plays import Swap
+from solver.shanghai.position import Position
+from solver.shanghai.rules import Rules
+from solver.shanghai.scoring import score_hands
+
+MAX_TIME_LIMIT_MS = 300_000
+MAX_HAND = 60
+"""More cards than any legal hand holds (11 dealt, plus draws and bought cards)."""
+
+ADVISE_FIELDS = (
+    "hand",
+    "hand_number",
+    "contract",
+    "table",
+    "down",
+    "upcard",
+    "buys_left",
+    "rules",
+    "time_limit_ms",
+)
+SCORE_FIELDS = ("hands", "rules")
+TABLE_MELD_FIELDS = ("cards", "owner")
+
+
+def advise_shanghai(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Advise on one Shanghai turn: wire request in, wire response out.
+
+    Raises a :class:`~solver.errors.MeldwiseError` (a ``ValueError``) naming the bad
+    field, card, meld or setting.
+    """
+    position, rules, time_limit = parse_advise_request(request)
+    return advice_to_dict(advise(position, rules, time_limit=time_limit), position)
+
+
+def score_shanghai(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Score a hand's end: the penalty points each player's cards left cost.
+
+    Response: ``{"scores": [{"player", "cards", "points", "went_out"}, ...]}`` in the
+    order given.
+    """
+    _check_fields(request, SCORE_FIELDS)
+    if "hands" not in request:
+        raise RequestError('missing field \'hands\' (e.g. {"ann": ["AS", "JK"], "bo": []})')
+    hands = request["hands"]
+    if not isinstance(hands, Mapping) or not hands:
+        raise RequestError(f"'hands' must be an object of player name to cards, got {hands!r:.60}")
+    rules = Rules.from_dict(request.get("rules"))
+    parsed = {str(name): _cards(cards, f"hand of {name!r}") for name, cards in hands.items()}
+    return {
+        "scores": [
+            {
+                "player": score.player,
+                "cards": [str(c) for c in score.cards],
+                "points": score.points,
+                "went_out": score.went_out,
+            }
+            for score in score_hands(parsed, rules)
+        ]
+    }
+
+
+def parse_advise_request(request: Mapping[str, Any]) -> tuple[Position, Rules, float]:
+    """Check an advice request and turn it into typed values (the card counts are
+    checked against the rules by :func:`~solver.shanghai.advice.advise`)."""
+    _check_fields(request, ADVISE_FIELDS)
+    if "hand" not in request:
+        raise RequestError('missing field \'hand\' (a list of cards, e.g. ["7H", "JK"])')
+    hand = _cards(request["hand"], "hand")
+    if not hand:
+        raise RequestError("'hand' is empty: a player with no cards has gone out")
+    if len(hand) > MAX_HAND:
+        raise RequestError(f"'hand' has {len(hand)} cards; a hand holds at most {MAX_HAND}")
+    rules = Rules.from_dict(request.get("rules"))
+    contract, hand_number = _contract(request, rules)
+    table_field = request.get("table", [])
+    if not isinstance(table_field, list):
+        raise RequestError(f"'table' must be a list of melds, got {table_field!r:.60}")
+    table = tuple(_table_meld(i, item, rules) for i, item in enumerate(table_field))
+    down = request.get("down", False)
+    if not isinstance(down, bool):
+        raise RequestError(f"'down' must be true or false, got {down!r:.60}")
+    upcard_field = request.get("upcard")
+    upcard = None if upcard_field is None else _card(upcard_field, "upcard")
+    allowed = buys_allowed(hand_number, rules)
+    buys_left = request.get("buys_left", allowed)
+    if isinstance(buys_left, bool) or not isinstance(buys_left, int):
+        raise RequestError(f"'buys_left' must be a whole number, got {buys_left!r:.60}")
+    if not 0 <= buys_left <= allowed:
+        raise RequestError(f"'buys_left' must be 0 to {allowed} in this hand, got {buys_left}")
+    limit_ms = request.get("time_limit_ms", int(DEFAULT_TIME_LIMIT * 1000))
+    if isinstance(limit_ms, bool) or not isinstance(limit_ms, int):
+        raise RequestError(f"'time_limit_ms' must be a whole number, got {limit_ms!r:.60}")
+    if not 1 <= limit_ms <= MAX_TIME_LIMIT_MS:
+        raise RequestError(f"'time_limit_ms' must be 1 to {MAX_TIME_LIMIT_MS}, got {limit_ms}")
+    position = Position(tuple(hand), contract, table, down, upcard, buys_left)
+    return position, rules, limit_ms / 1000
+
+
+def _check_fields(request: Any, known: tuple[str, ...]) -> None:
+    if not isinstance(request, Mapping):
+        raise RequestError(f"a request must be a JSON object, got {type(request).__name__}")
+    for name in request:
+        if name not in known:
+            raise RequestError(f"unknown field {name!r}; fields are {', '.join(known)}")
+
+
+def _contract(request: Mapping[str, Any], rules: Rules) -> tuple[Contract, int | None]:
+    has_number, has_contract = "hand_number" in request, "contract" in request
+    if has_number == has_contract:
+        raise RequestError(
+            "give exactly one of 'hand_number' (1-10, the standard contracts) or 'contract'"
+            ' (e.g. {"sets": [3, 3], "runs": [4]})'
+        )
+    if has_number:
+        number = request["hand_number"]
+        return Contract.for_hand(number), number
+    return Contract.from_dict(request["contract"], rules), None
+
+
+def _table_meld(index: int, item: Any, rules: Rules) -> TableMeld:
+    where = f"table meld {index}"
+    if not isinstance(item, Mapping):
+        raise RequestError(
+            f'{where} must be an object like {{"cards": ["8H", "8S", "8D"], "owner": "ann"}},'
+            f" got {item!r:.60}"
+        )
+    for name in item:
+        if name not in TABLE_MELD_FIELDS:
+            raise RequestError(f"unknown field {name!r} in {where}; fields are cards, owner")
+    if "cards" not in item:
+        raise RequestError(f"{where} has no 'cards'")
+    owner = item.get("owner")
+    if owner is not None and not isinstance(owner, str):
+        raise RequestError(f"{where}: 'owner' must be a name or null, got {owner!r:.60}")
+    meld = read_table_meld(index, _cards(item["cards"], where), rules)
+    return TableMeld(meld, owner)
+
+
+def _cards(value: Any, where: str) -> list[Card]:
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise RequestError(f"{where} must be a list of card strings, got {value!r:.60}")
+    return [_card(text, where) for text in value]
+
+
+def _card(text: Any, where: str) -> Card:
+    if not isinstance(text, str):
+        raise RequestError(f"{where} must be a card string, got {text!r:.60}")
+    try:
+        return Card.parse(text)
+    except ValueError as error:
+        raise type(error)(f"{where}: {error}") from None
+
+
+def meld_to_dict(meld: Meld) -> dict[str, Any]:
+    return {
+        "kind": meld.kind.value,
+        "cards": [str(c) for c in meld.cards],
+        "as": [str(c) for c in meld.stands_for],
+    }
+
+
+def _swap_to_dict(swap: Swap) -> dict[str, Any]:
+    return {"meld": swap.meld, "position": swap.position, "give": str(swap.give), "take": "JK"}
+
+
+def _upcard_to_dict(advice: UpcardAdvice | None, key: str) -> dict[str, Any] | None:
+    if advice is None:
+        return None
+    return {
+        key: advice.yes,
+        "rule": advice.rule,
+        "deficiency_now": advice.deficiency_now,
+        "deficiency_with": advice.deficiency_with,
+    }
+
+
+def advice_to_dict(advice: Advice, position: Position) -> dict[str, Any]:
+    """The wire response for ``advice``.
+
+    Lay-offs and swaps name table melds by index in the request's ``table``; melds
+    laid this turn (``go_down.melds``) follow on, numbered from ``len(table)``.
+    """
+    go = advice.go_down
+    laid = advice.lay_offs
+    return {
+        "status": advice.status.value,
+        "contract": advice.contract.to_dict(),
+        "deficiency": advice.deficiency,
+        "penalty": advice.penalty,
+        "go_down": None
+        if go is None
+        else {
+            "melds": [meld_to_dict(m) for m in go.melds],
+            "swaps": [_swap_to_dict(s) for s in go.swaps],
+            "left": [str(c) for c in go.left],
+            "penalty_left": go.penalty_left,
+        },
+        "lay_offs": None
+        if laid is None
+        else {
+            "plays": [
+                {"card": str(p.card), "meld": p.meld, "as": str(p.stands_for)} for p in laid.plays
+            ],
+            "swaps": [_swap_to_dict(s) for s in laid.swaps],
+            "left": [str(c) for c in laid.left],
+            "points_shed": laid.points_shed,
+            "can_go_out": laid.can_go_out,
+        },
+        "discard": None
+        if advice.discard is None
+        else {"card": str(advice.discard.card), "reason": advice.discard.reason},
+        "take_upcard": _upcard_to_dict(advice.take_upcard, "take"),
+        "buy": _upcard_to_dict(advice.buy, "buy"),
+        "notes": list(advice.notes),
+    }

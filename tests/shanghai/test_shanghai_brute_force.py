@@ -1,0 +1,160 @@
+"""Go-down verdicts, the points left, deficiency and lay-offs equal an independent
+brute force (tests/shanghai/brute.py) on random small hands."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from brute import Brute, best_lay_offs, run_extras, set_extras
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.shanghai.cards import JOKER, Card, Suit
+from solver.shanghai.contracts import Contract
+from solver.shanghai.deficiency import deficiency
+from solver.shanghai.going_down import go_down
+from solver.shanghai.lay_offs import best_lay_offs as solver_lay_offs
+from solver.shanghai.melds import Meld, MeldKind, read_meld
+from solver.shanghai.position import Position
+from solver.shanghai.rules import Rules
+
+VARIANTS = [
+    Rules(decks=4),
+    Rules(decks=4, ace_low=True),
+    Rules(decks=4, twos_wild=True),
+    Rules(decks=4, go_out_by_discard=True, ace_low=True),
+]
+CONTRACTS = [
+    Contract(sets=(3,)),
+    Contract(runs=(4,)),
+    Contract(sets=(3, 3)),
+    Contract(sets=(3,), runs=(4,)),
+    Contract(runs=(4, 4)),
+]
+BRUTES = {(r, c): Brute(r, c.sets, c.runs) for r in VARIANTS for c in CONTRACTS}
+LIMIT = 20.0
+
+
+def random_hand(rng: random.Random, size: int, jokers: int) -> list[Card]:
+    """Cards from a window of 6 ranks in 2 suits (so melds are likely), at most two
+    copies of each, plus jokers."""
+    low = rng.choice([2, 3, 5, 8, 9, 10])
+    ranks = [14 if r == 15 else r for r in range(low, low + 6)]
+    if low == 2:
+        ranks[-1] = 14  # A-2-3-4-5 window for ace-low runs
+    suits = rng.sample(list(Suit), 2)
+    pool = [Card(r, s) for r in ranks for s in suits for _ in range(2)]
+    return rng.sample(pool, size - jokers) + [JOKER] * jokers
+
+
+def unseen(hand: list[Card], contract: Contract, rules: Rules) -> Counter[Card]:
+    return Position(tuple(hand), contract).unseen(rules)
+
+
+@settings(max_examples=60)
+@given(
+    variant=st.sampled_from(VARIANTS),
+    contract=st.sampled_from(CONTRACTS),
+    seed=st.integers(0, 2**32),
+    size=st.integers(3, 8),
+    jokers=st.integers(0, 2),
+)
+def test_deficiency_matches_brute_force(
+    variant: Rules, contract: Contract, seed: int, size: int, jokers: int
+) -> None:
+    hand = random_hand(random.Random(seed), size, min(jokers, size))
+    found, _ = deficiency(
+        Counter(hand), contract, unseen(hand, contract, variant), variant, time_limit=LIMIT
+    )
+    assert found == BRUTES[variant, contract].deficiency(hand), hand
+
+
+@settings(max_examples=60)
+@given(
+    variant=st.sampled_from(VARIANTS),
+    contract=st.sampled_from(CONTRACTS),
+    seed=st.integers(0, 2**32),
+    size=st.integers(3, 9),
+    jokers=st.integers(0, 3),
+)
+def test_go_down_verdict_and_points_left_match_brute_force(
+    variant: Rules, contract: Contract, seed: int, size: int, jokers: int
+) -> None:
+    hand = random_hand(random.Random(seed), size, min(jokers, size))
+    brute = BRUTES[variant, contract]
+    plan = go_down(
+        Counter(hand), contract, (), unseen(hand, contract, variant), variant, time_limit=LIMIT
+    )
+    expected = brute.go_down_points(hand)
+    if expected is None:
+        assert plan is None, hand
+        return
+    assert plan is not None, hand
+    assert plan.penalty_left == expected
+    laid = [c for m in plan.melds for c in m.cards]
+    assert Counter(laid) + Counter(plan.left) == Counter(hand)
+    kinds = sorted(m.kind.value for m in plan.melds)
+    assert kinds == sorted(["set"] * len(contract.sets) + ["run"] * len(contract.runs))
+    for meld in plan.melds:
+        _assert_meld_meets(meld, contract, variant)
+
+
+def _assert_meld_meets(meld: Meld, contract: Contract, rules: Rules) -> None:
+    """Judged by the brute force's own meld test, not the library's reader."""
+    if meld.kind is MeldKind.SET:
+        assert set_extras(meld.cards, min(contract.sets), rules) == 0, meld
+    else:
+        assert run_extras(meld.cards, min(contract.runs), rules) == 0, meld
+        # runs are written low to high: each card is what it stands for, or wild
+        for card, meant in zip(meld.cards, meld.stands_for, strict=True):
+            assert card == meant or card.is_joker or (rules.twos_wild and card.rank == 2)
+
+
+def random_table(rng: random.Random, rules: Rules) -> list[Meld]:
+    melds = []
+    for _ in range(rng.randint(1, 3)):
+        suit = rng.choice(list(Suit))
+        if rng.random() < 0.5:
+            rank = rng.randint(3, 13)
+            suits = [rng.choice(list(Suit)) for _ in range(3)]
+            melds.append(read_meld([Card(rank, s) for s in suits], rules))
+        else:
+            first = rng.randint(3, 10)
+            melds.append(read_meld([Card(r, suit) for r in range(first, first + 4)], rules))
+    return melds
+
+
+def hand_near(rng: random.Random, table: list[Meld], size: int, jokers: int) -> list[Card]:
+    """Cards that often fit the table: the ranks around each meld, in its suit."""
+    pool = []
+    for meld in table:
+        if meld.kind is MeldKind.SET:
+            pool += [Card(meld.rank, s) for s in Suit]
+        else:
+            for q in (meld.first_place - 2, meld.first_place - 1, meld.last_place + 1):
+                if 2 <= q <= 14:
+                    pool.append(Card(q, meld.suit))
+    pool += [Card(rng.randint(3, 13), rng.choice(list(Suit))) for _ in range(3)]
+    return [rng.choice(pool) for _ in range(size - jokers)] + [JOKER] * jokers
+
+
+@settings(max_examples=60)
+@given(
+    variant=st.sampled_from(VARIANTS),
+    seed=st.integers(0, 2**32),
+    size=st.integers(1, 5),
+    jokers=st.integers(0, 2),
+)
+def test_lay_offs_match_brute_force(variant: Rules, seed: int, size: int, jokers: int) -> None:
+    rng = random.Random(seed)
+    table = random_table(rng, variant)
+    hand = hand_near(rng, table, size, min(jokers, size))
+    seen = Position(tuple(hand), Contract(sets=(3,)))
+    result = solver_lay_offs(
+        Counter(hand), tuple(table), seen.unseen(variant), variant, time_limit=LIMIT
+    )
+    brute_table = [(m.stands_for, m.first_place, m.kind.value) for m in table]
+    out, shed = best_lay_offs(hand, brute_table, variant)
+    assert (result.can_go_out, result.points_shed) == (out, shed), (hand, table)
+    assert Counter(p.card for p in result.plays) + Counter(result.left) == Counter(hand)

@@ -1,0 +1,198 @@
+"""Card notation, rule settings, contracts, melds (joker limits, ace high/low, twos
+wild) and multi-deck copy limits."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from solver.errors import CountError, NotationError, RequestError, RulesError
+from solver.shanghai.cards import ALL_NATURALS, JOKER, Card, parse_cards
+from solver.shanghai.contracts import STANDARD_CONTRACTS, Contract, buys_allowed
+from solver.shanghai.deficiency import deficiency
+from solver.shanghai.going_down import go_down
+from solver.shanghai.melds import InvalidMeld, MeldKind, read_meld
+from solver.shanghai.position import Position
+from solver.shanghai.rules import Rules
+
+
+@given(st.sampled_from([*ALL_NATURALS, JOKER]))
+def test_notation_round_trips(card: Card) -> None:
+    assert Card.parse(str(card)) == card
+    assert Card.parse(str(card).lower()) == card
+
+
+def test_aliases_and_canonical_output() -> None:
+    assert [str(c) for c in parse_cards("ts 10s * jk qd Ac")] == [
+        "10S",
+        "10S",
+        "JK",
+        "JK",
+        "QD",
+        "AC",
+    ]
+
+
+@pytest.mark.parametrize("text", ["1S", "11H", "QX", "J", "", "7", "10", "JKR"])
+def test_bad_cards_are_quoted(text: str) -> None:
+    with pytest.raises(NotationError) as raised:
+        Card.parse(text)
+    assert repr(text) in str(raised.value)
+
+
+def test_rules_are_validated_by_name() -> None:
+    with pytest.raises(RulesError, match="decks"):
+        Rules(decks=0)
+    with pytest.raises(RulesError, match="twos_wild"):
+        Rules.from_dict({"twos_wild": 1})
+    with pytest.raises(RulesError, match="'wild_aces'"):
+        Rules.from_dict({"wild_aces": True})
+
+
+def test_card_points() -> None:
+    rules = Rules()
+    got = [rules.points(c) for c in parse_cards("3S 9H 10D KC AS 2H JK")]
+    assert got == [5, 5, 10, 10, 15, 20, 25]
+
+
+EXPECTED_CONTRACTS = {
+    1: ((3, 3), ()),
+    2: ((3,), (4,)),
+    3: ((), (4, 4)),
+    4: ((3, 3, 3), ()),
+    5: ((3,), (7,)),
+    6: ((3, 3), (5,)),
+    7: ((), (4, 4, 4)),
+    8: ((3,), (10,)),
+    9: ((3, 3, 3), (5,)),
+    10: ((), (5, 5, 5)),
+}
+
+
+@pytest.mark.parametrize("number", range(1, 11))
+def test_contract_of_every_hand(number: int) -> None:
+    sets, runs = EXPECTED_CONTRACTS[number]
+    assert Contract.for_hand(number) == Contract(sets, runs) == STANDARD_CONTRACTS[number]
+    assert buys_allowed(number, Rules()) == (4 if number >= 9 else 3)
+
+
+@pytest.mark.parametrize("number", range(1, 11))
+def test_a_hand_built_for_each_contract_goes_down_and_one_card_less_does_not(
+    number: int,
+) -> None:
+    """Lay exactly the contract from naturals, plus two odd cards; remove one card of
+    a meld and the hand is exactly one card short."""
+    contract = Contract.for_hand(number)
+    hand: list[Card] = []
+    suits = iter(["S", "H", "D", "C", "S", "H"])
+    for i, _ in enumerate(contract.sets):
+        hand += parse_cards(f"{3 + i}S {3 + i}H {3 + i}D")
+    for size in contract.runs:
+        suit = next(suits)
+        hand += [Card(r, Card.parse(f"2{suit}").suit) for r in range(14 - size + 1, 15)]
+    rules = Rules(decks=3)
+    hand += parse_cards("9C 7C") if number != 10 else parse_cards("9S 7S")
+    seen = Position(tuple(hand), contract).unseen(rules)
+    plan = go_down(Counter(hand), contract, (), seen, rules, time_limit=10)
+    assert plan is not None
+    assert len(plan.melds) == contract.melds
+    short = Counter(hand)
+    short[hand[0]] -= 1
+    found, _ = deficiency(+short, contract, seen, rules, time_limit=10)
+    assert found == 1
+
+
+def test_custom_contract_is_checked() -> None:
+    rules = Rules()
+    assert Contract.from_dict({"sets": [3, 3], "runs": [4]}, rules) == Contract((3, 3), (4,))
+    with pytest.raises(RequestError, match="size 2"):
+        Contract.from_dict({"sets": [2]}, rules)
+    with pytest.raises(RequestError, match="size 14"):
+        Contract.from_dict({"runs": [14]}, rules)
+    with pytest.raises(RequestError, match="'pairs'"):
+        Contract.from_dict({"pairs": [2]}, rules)
+    with pytest.raises(RequestError, match="1 to 6 melds"):
+        Contract.from_dict({}, rules)
+
+
+@pytest.mark.parametrize(
+    ("cards", "valid"),
+    [
+        ("8S 8H JK", True),
+        ("8S JK JK", False),
+        ("8S 8H JK JK", True),
+        ("8S 8S 8S", True),  # duplicates allowed in a set
+        ("5H JK 7H 8H", True),
+        ("5H JK JK 8H", True),
+        ("5H JK JK JK 9H", False),
+        ("JK 5H JK", False),
+        ("JK QH KH AH", True),
+        ("QH KH AH JK", False),  # written order puts the joker above the ace
+        ("KH AH 2H 3H", False),  # never wrap
+    ],
+)
+def test_joker_limit_and_wraps(cards: str, valid: bool) -> None:
+    if valid:
+        read_meld(parse_cards(cards), Rules())
+    else:
+        with pytest.raises(InvalidMeld):
+            read_meld(parse_cards(cards), Rules())
+
+
+def test_ace_high_by_default_low_by_setting() -> None:
+    with pytest.raises(InvalidMeld):
+        read_meld(parse_cards("AH 2H 3H 4H"), Rules())
+    low = read_meld(parse_cards("AH 2H 3H 4H"), Rules(ace_low=True))
+    assert low.first_place == 1
+    high = read_meld(parse_cards("JH QH KH AH"), Rules(ace_low=True))
+    assert high.last_place == 14
+    hand = parse_cards("AH 2H 3H 4H")
+    for rules, expected in ((Rules(), 1), (Rules(ace_low=True), 0)):
+        seen = Position(tuple(hand), Contract(runs=(4,))).unseen(rules)
+        found, _ = deficiency(Counter(hand), Contract(runs=(4,)), seen, rules, time_limit=5)
+        assert found == expected  # ace high: 2H 3H 4H + 5H
+
+
+def test_run_jokers_keep_their_written_place() -> None:
+    meld = read_meld(parse_cards("5H JK 7H 8H"), Rules())
+    assert [str(c) for c in meld.stands_for] == ["5H", "6H", "7H", "8H"]
+    with pytest.raises(InvalidMeld, match="low to high"):
+        read_meld(parse_cards("7H JK 5H 8H"), Rules())
+    unordered = read_meld(parse_cards("8H 5H 7H 6H"), Rules())
+    assert unordered.kind is MeldKind.RUN and unordered.first_place == 5
+
+
+def test_twos_are_wild_only_by_setting() -> None:
+    cards = parse_cards("8S 8H 2C")
+    with pytest.raises(InvalidMeld):
+        read_meld(cards, Rules())
+    meld = read_meld(cards, Rules(twos_wild=True))
+    assert meld.wilds == 1 and str(meld.stands_for[2]) == "8"
+    natural = read_meld(parse_cards("2H 3H 4H 5H"), Rules(twos_wild=True))
+    assert natural.wilds == 0  # a two in its own place is natural
+
+
+def test_wild_twos_count_towards_the_wild_limit() -> None:
+    with pytest.raises(InvalidMeld):
+        read_meld(parse_cards("8S 2C JK"), Rules(twos_wild=True))
+
+
+@pytest.mark.parametrize("decks", [1, 2, 3])
+def test_copies_per_card_equal_decks(decks: int) -> None:
+    rules = Rules(decks=decks)
+    ok = Position(tuple(parse_cards(" ".join(["7H"] * decks))), Contract((3,)))
+    ok.check(rules)
+    too_many = Position(tuple(parse_cards(" ".join(["7H"] * (decks + 1)))), Contract((3,)))
+    with pytest.raises(CountError, match=f"7H: {decks + 1}"):
+        too_many.check(rules)
+
+
+def test_a_set_of_duplicates_needs_enough_decks() -> None:
+    hand = parse_cards("7H 7H 7H")
+    rules = Rules(decks=3)
+    seen = Position(tuple(hand), Contract((3,))).unseen(rules)
+    plan = go_down(Counter(hand), Contract((3,)), (), seen, rules, time_limit=5)
+    assert plan is not None and plan.left == ()

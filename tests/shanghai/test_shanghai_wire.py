@@ -1,0 +1,263 @@
+"""advise_shanghai / score_shanghai: schema, crafted turns, errors that name the
+culprit, and the shanghai CLI command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from meldwise.cli import main
+from solver import MeldwiseError, advise_shanghai, score_shanghai
+from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
+from solver.shanghai import examples
+
+
+def test_examples_are_what_the_solver_answers() -> None:
+    """The documented examples (README, OpenAPI) stay in step with behaviour."""
+    assert advise_shanghai(examples.ADVISE_REQUEST) == examples.ADVISE_RESPONSE
+    assert advise_shanghai(examples.ADVISE_NOT_DOWN_REQUEST) == examples.ADVISE_NOT_DOWN_RESPONSE
+    assert score_shanghai(examples.SCORE_REQUEST) == examples.SCORE_RESPONSE
+
+
+def test_no_swap_without_the_card_the_joker_stands_for() -> None:
+    """The table joker stands for 8C; without 8C the set of nines stays one short."""
+    response = advise_shanghai(
+        {
+            "hand": ["9S", "9H", "5D", "6D", "7D", "8D", "4D", "KC", "QC"],
+            "hand_number": 2,
+            "table": [{"cards": ["5C", "6C", "7C", "JK"], "owner": "ann"}],
+        }
+    )
+    assert response["deficiency"] == 1
+    assert response["go_down"] is None
+
+
+def test_swap_makes_going_down_possible() -> None:
+    response = advise_shanghai(
+        {
+            "hand": ["9S", "9H", "5D", "6D", "7D", "8D", "8C", "KC", "QC"],
+            "hand_number": 2,
+            "table": [{"cards": ["5C", "6C", "7C", "JK"], "owner": "ann"}],
+        }
+    )
+    assert response["deficiency"] == 1
+    go = response["go_down"]
+    assert go is not None
+    assert go["swaps"] == [{"meld": 0, "position": 3, "give": "8C", "take": "JK"}]
+    nines = next(m for m in go["melds"] if m["kind"] == "set")
+    assert sorted(nines["cards"]) == ["9H", "9S", "JK"] and nines["as"][-1] == "9"
+
+
+def test_last_card_may_not_be_discarded_by_default() -> None:
+    """After going down, 10C fits the table run, but laying it would leave KD as the
+    only card to discard; by default that is not allowed."""
+    request: dict[str, Any] = {
+        "hand": ["7H", "7S", "7D", "3S", "4S", "5S", "JK", "10C", "KD"],
+        "hand_number": 2,
+        "table": [{"cards": ["JC", "QC", "KC", "AC"]}],
+    }
+    strict = advise_shanghai(request)
+    assert strict["lay_offs"]["plays"] == []
+    assert strict["lay_offs"]["can_go_out"] is False
+    loose = advise_shanghai({**request, "rules": {"go_out_by_discard": True}})
+    assert loose["lay_offs"]["plays"] == [{"card": "10C", "meld": 0, "as": "10C"}]
+    assert loose["lay_offs"]["can_go_out"] is True
+    assert loose["discard"]["card"] == "KD"
+
+
+def test_down_player_lays_off_on_run_ends_and_goes_out() -> None:
+    response = advise_shanghai(
+        {
+            "hand": ["4D", "9D", "8S"],
+            "hand_number": 3,
+            "down": True,
+            "table": [{"cards": ["8H", "8C", "8D"]}, {"cards": ["5D", "6D", "JK", "8D"]}],
+            "upcard": "8S",
+        }
+    )
+    laid = response["lay_offs"]
+    assert laid["can_go_out"] is True and laid["left"] == []
+    assert {(p["card"], p["meld"]) for p in laid["plays"]} == {("4D", 1), ("9D", 1), ("8S", 0)}
+    assert response["discard"] is None
+    assert response["take_upcard"]["take"] is True  # 8S fits the set of eights
+    assert response["buy"]["buy"] is False
+
+
+def test_take_and_buy_follow_the_deficiency() -> None:
+    request = {"hand": ["9H", "9S", "KD", "KC", "4C", "6H"], "hand_number": 1, "upcard": "9D"}
+    response = advise_shanghai(request)
+    assert response["deficiency"] == 2
+    assert response["take_upcard"]["take"] is True
+    assert response["take_upcard"]["deficiency_with"] == 1
+    assert response["buy"]["buy"] is True
+    no_buys = advise_shanghai({**request, "buys_left": 0})
+    assert no_buys["buy"]["buy"] is False
+    useless = advise_shanghai({**request, "upcard": "5S"})
+    assert useless["take_upcard"]["take"] is False
+
+
+def test_discard_keeps_the_contract_cards() -> None:
+    response = advise_shanghai(
+        {"hand": ["9H", "9S", "9D", "KD", "KC", "4C", "7H"], "hand_number": 1}
+    )
+    assert response["go_down"] is None
+    assert response["discard"]["card"] in ("4C", "7H")
+    assert "1 card short" in response["discard"]["reason"]
+
+
+def test_score() -> None:
+    response = score_shanghai({"hands": {"ann": ["AS", "JK", "7D"], "bo": []}})
+    assert response["scores"] == [
+        {"player": "ann", "cards": ["AS", "7D", "JK"], "points": 45, "went_out": False},
+        {"player": "bo", "cards": [], "points": 0, "went_out": True},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("request_", "error", "culprit"),
+    [
+        ({"hand": ["QQ"], "hand_number": 1}, NotationError, "'QQ'"),
+        ({"hand": ["7H", "7H", "7H"], "hand_number": 1}, CountError, "7H: 3"),
+        ({"hand": ["JK"] * 5, "hand_number": 1}, CountError, "jokers"),
+        ({"hand": ["7H"]}, RequestError, "hand_number"),
+        (
+            {"hand": ["7H"], "hand_number": 1, "contract": {"sets": [3]}},
+            RequestError,
+            "exactly one",
+        ),
+        ({"hand": ["7H"], "hand_number": 11}, RequestError, "hand_number"),
+        ({"hand": ["7H"], "contract": {"sets": [2]}}, RequestError, "size 2"),
+        ({"hand": ["7H"], "hand_number": 1, "colour": 1}, RequestError, "'colour'"),
+        ({"hand_number": 1}, RequestError, "'hand'"),
+        ({"hand": [], "hand_number": 1}, RequestError, "empty"),
+        ({"hand": "7H", "hand_number": 1}, RequestError, "hand"),
+        (
+            {"hand": ["7H"], "hand_number": 1, "table": [{"cards": ["3S", "5S", "7S"]}]},
+            TableError,
+            "table meld 0",
+        ),
+        ({"hand": ["7H"], "hand_number": 1, "table": [["3S"]]}, RequestError, "table meld 0"),
+        (
+            {"hand": ["7H"], "hand_number": 1, "table": [{"cards": [], "who": "x"}]},
+            RequestError,
+            "'who'",
+        ),
+        ({"hand": ["7H"], "hand_number": 1, "down": "no"}, RequestError, "down"),
+        ({"hand": ["7H"], "hand_number": 1, "upcard": "ZZ"}, NotationError, "upcard"),
+        ({"hand": ["7H"], "hand_number": 9, "buys_left": 5}, RequestError, "0 to 4"),
+        ({"hand": ["7H"], "hand_number": 1, "rules": {"decks": 0}}, RulesError, "decks"),
+        ({"hand": ["7H"], "hand_number": 1, "time_limit_ms": 0}, RequestError, "time_limit_ms"),
+        (
+            {"hand": ["AH", "2H"], "hand_number": 1, "rules": {"decks": 1}, "upcard": "AH"},
+            CountError,
+            "AH: 2",
+        ),
+    ],
+)
+def test_bad_requests_name_the_culprit(
+    request_: dict[str, Any], error: type[MeldwiseError], culprit: str
+) -> None:
+    with pytest.raises(error) as raised:
+        advise_shanghai(request_)
+    assert culprit in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("request_", "culprit"),
+    [
+        ({}, "'hands'"),
+        ({"hands": {"ann": ["7H"] * 3}}, "7H: 3"),
+        ({"hands": {"ann": ["XX"]}}, "'XX'"),
+        ({"hands": {"ann": []}, "extra": 1}, "'extra'"),
+    ],
+)
+def test_bad_score_requests(request_: dict[str, Any], culprit: str) -> None:
+    with pytest.raises(MeldwiseError, match=culprit):
+        score_shanghai(request_)
+
+
+def test_cli_human_output(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        [
+            "shanghai",
+            "advise",
+            "--hand",
+            "7H 7S 7D 3S 4S 5S JK 10C KD",
+            "--hand-number",
+            "2",
+            "--table",
+            "ann: JC QC KC AC",
+            "--rule",
+            "go_out_by_discard=true",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "run  3S 4S 5S JK(6S)" in out
+    assert "10C on meld 0" in out
+    assert "go out this turn: yes" in out
+    assert main(["shanghai", "score", "--hand", "ann=AS JK", "--hand", "bo="]) == 0
+    assert "ann: 40 points" in capsys.readouterr().out
+
+
+def test_cli_custom_contract_and_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["shanghai", "advise", "--hand", "8S 8H 2D 9C 10C", "--sets", "3"]
+    assert main([*args, "--rule", "twos_wild=true"]) == 0
+    assert "set  8S 8H 2D(8)" in capsys.readouterr().out
+    assert main(args) == 0  # twos not wild: one card short
+    assert "Cards short of the contract: 1" in capsys.readouterr().out
+    assert main(["shanghai", "advise", "--hand", "8S QQ", "--hand-number", "1"]) == 2
+    captured = capsys.readouterr()
+    assert "'QQ'" in captured.err and captured.out == ""
+    assert main(["shanghai", "advise", "--hand", "8S", "--hand-number", "1", "--rule", "x"]) == 2
+    assert "NAME=NUMBER" in capsys.readouterr().err
+
+
+def _run(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "solver", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_cli_json_and_jsonl_modes() -> None:
+    done = _run(["shanghai", "advise", "--json"], json.dumps(examples.ADVISE_REQUEST))
+    assert done.returncode == 0
+    assert json.loads(done.stdout) == examples.ADVISE_RESPONSE
+    bad = _run(["shanghai", "advise", "--json"], "{oops")
+    assert bad.returncode == 2 and "not valid JSON" in bad.stderr and "Traceback" not in bad.stderr
+    lines = [json.dumps(examples.SCORE_REQUEST), json.dumps({"hands": {"a": ["QQ"]}}), "nope"]
+    done = _run(["shanghai", "score", "--jsonl"], "\n".join(lines) + "\n")
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0 and len(answers) == 3
+    assert answers[0] == examples.SCORE_RESPONSE
+    assert "'QQ'" in answers[1]["error"] and "not valid JSON" in answers[2]["error"]
+
+
+def test_jokers_go_where_fewest_unseen_cards_could_take_them() -> None:
+    """The spare joker could extend the set of eights (5 unseen eights could be
+    swapped for it) or the diamond run (at 3D or 8D: 2 unseen copies each); the
+    points left are the same, so it goes on the run."""
+    response = advise_shanghai(
+        {"hand": ["8S", "8H", "8C", "4D", "5D", "6D", "7D", "JK"], "hand_number": 2}
+    )
+    go = response["go_down"]
+    assert go["left"] == [] and response["lay_offs"]["can_go_out"] is True
+    run = next(m for m in go["melds"] if m["kind"] == "run")
+    assert "JK" in run["cards"] and len(run["cards"]) == 5
+
+
+def test_contract_met_but_blocked_by_the_turn_end_rule_is_explained() -> None:
+    request = {"hand": ["8S", "8H", "8D", "9C"], "contract": {"sets": [3]}}
+    blocked = advise_shanghai(request)
+    assert blocked["deficiency"] == 0 and blocked["go_down"] is None
+    assert "may not be discarded" in blocked["notes"][0]
+    allowed = advise_shanghai({**request, "rules": {"go_out_by_discard": True}})
+    assert allowed["go_down"] is not None and allowed["discard"]["card"] == "9C"
