@@ -264,10 +264,15 @@ def add_run_continuation(tm: TurnModel, cont: Continuation) -> None:
     assert first.colour is not None
     colour = first.colour.index
     low, high = first.number, first.number + len(cont.meld.tiles) - 1
-    # The run may grow over neighbouring numbers while some tile could fill them.
-    while low > 1 and tm.available((colour, low - 1)) + tm.jokers > 0:
+    # The run may grow over neighbouring numbers while tiles could fill them: a
+    # numbered tile, or one of the jokers (each joker fills one number).
+    jokers_left = tm.jokers
+    while low > 1 and (tm.available((colour, low - 1)) or jokers_left):
+        jokers_left -= not tm.available((colour, low - 1))
         low -= 1
-    while high < rules.numbers and tm.available((colour, high + 1)) + tm.jokers > 0:
+    jokers_left = tm.jokers
+    while high < rules.numbers and (tm.available((colour, high + 1)) or jokers_left):
+        jokers_left -= not tm.available((colour, high + 1))
         high += 1
     staying_at = dict(zip((m.number for m in cont.meld.stands_for), cont.stays, strict=True))
     begins = []
