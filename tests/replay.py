@@ -41,10 +41,11 @@ def replay(
             sets[step["from_set"]] = list(rest.elements())
             held.update(tiles)
         elif action == "split":
-            source = sets[step["set"]]
-            if step["at"] not in source or step["new_set"] != next_index:
-                raise ReplayError(f"split {source} at {step['at']}")
-            cut = source.index(step["at"])
+            source, cut = sets[step["set"]], step["at_index"]
+            if not 0 < cut < len(source) or source[cut] != step["at"]:
+                raise ReplayError(f"split {source} at {step['at']} (place {cut})")
+            if step["new_set"] != next_index:
+                raise ReplayError(f"split into set {step['new_set']}, expected {next_index}")
             sets[step["set"]], sets[next_index] = source[:cut], source[cut:]
             next_index += 1
         elif action == "add":

@@ -43,8 +43,11 @@ def test_the_documented_example() -> None:
         assert set(meld) == {"kind", "tiles", "as"}
         assert len(meld["tiles"]) == len(meld["as"])
         assert "J" not in meld["as"]
-    run = next(m for m in response["table"] if m["kind"] == "run")
-    assert run["as"] == ["R1", "R2", "R3", "R4", "R5", "R6"]
+    # R1 R2 J join the two sets already there (the joker as R6 or as a colour of 7):
+    # nothing moves and no new set is needed.
+    assert response["sets_kept"] == 2 and response["tiles_moved"] == 0
+    assert len(response["table"]) == 2
+    assert all(step["action"] == "add" for step in response["steps"])
 
 
 def test_defaults_and_case_insensitive_input() -> None:

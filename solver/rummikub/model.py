@@ -27,6 +27,7 @@ come from the same pool as every other placed tile.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -108,6 +109,8 @@ class TurnModel:
     objective: LinearExpr = 0
     heads_tracked: bool = False
     """Whether runs must say where their first numbered tile is (see add_joker_headed_runs)."""
+    _cache: dict[tuple[str, Cell], LinearExpr] = field(default_factory=dict)
+    """Per-cell expressions, built once their variables all exist (see below)."""
 
     @property
     def jokers(self) -> int:
@@ -120,16 +123,23 @@ class TurnModel:
 
     def run_tiles(self, cell: Cell) -> LinearExpr:
         """Runs passing through ``cell``: those begun in the last L numbers, plus
-        those extended into it (run_tiles[c,n] = sum_{k<L} start[c,n-k] + extend[c,n])."""
-        colour, number = cell
-        terms: list[LinearExpr] = [
-            self.start[colour, n]
-            for n in range(number - self.rules.min_set_len + 1, number + 1)
-            if (colour, n) in self.start
-        ]
-        if cell in self.extend:
-            terms.append(self.extend[cell])
-        return sum(terms)
+        those extended into it (run_tiles[c,n] = sum_{k<L} start[c,n-k] + extend[c,n]).
+
+        Call it only once the starts and extensions of the cell's colour exist: the
+        expression is built once and kept.
+        """
+        key = ("run_tiles", cell)
+        if key not in self._cache:
+            colour, number = cell
+            terms: list[LinearExpr] = [
+                self.start[colour, n]
+                for n in range(number - self.rules.min_set_len + 1, number + 1)
+                if (colour, n) in self.start
+            ]
+            if cell in self.extend:
+                terms.append(self.extend[cell])
+            self._cache[key] = _sum(terms)
+        return self._cache[key]
 
     def long_runs(self, cell: Cell) -> LinearExpr:
         """Runs through ``cell`` that are already at least L long there:
@@ -148,21 +158,26 @@ class TurnModel:
 
     def continued_naturals(self, cell: Cell) -> LinearExpr:
         """Numbered tiles of ``cell`` in continued sets: staying, or joining a run or a group."""
-        return (
-            sum(self.continued.get(cell, []))
-            + sum(self.joining.get(cell, []))
-            - self.joining_jokers.get(cell, 0)
+        return _sum(
+            [
+                *self.continued.get(cell, []),
+                *self.joining.get(cell, []),
+                -self.joining_jokers.get(cell, 0),
+            ]
         )
 
     def group_naturals(self, cell: Cell) -> LinearExpr:
         """Numbered tiles of ``cell`` neither in runs nor in continued sets are in
-        groups (the tile balance)."""
-        return (
-            self.table[cell]
-            + self.played.get(cell, 0)
-            - self.run_naturals(cell)
-            - self.continued_naturals(cell)
-        )
+        groups (the tile balance). Built once, when every other use of the cell exists."""
+        key = ("group_naturals", cell)
+        if key not in self._cache:
+            self._cache[key] = (
+                self.table[cell]
+                + self.played.get(cell, 0)
+                - self.run_naturals(cell)
+                - self.continued_naturals(cell)
+            )
+        return self._cache[key]
 
     def value_placed(self) -> LinearExpr:
         """Sum of the numbers that the tiles placed from the rack stand for."""
@@ -333,8 +348,10 @@ def add_runs(tm: TurnModel, colour: int) -> None:
     size = rules.min_set_len
     capacity = {n: tm.available((colour, n)) + tm.jokers for n in range(1, rules.numbers + 1)}
     for number in range(1, rules.numbers - size + 2):
-        upper = min(capacity[n] for n in range(number, number + size))
-        if upper > 0:
+        window = range(number, number + size)
+        upper = min(capacity[n] for n in window)
+        # Each number of the window without a numbered tile needs a joker of its own.
+        if upper > 0 and sum(tm.available((colour, n)) == 0 for n in window) <= tm.jokers:
             tm.start[colour, number] = model.new_int_var(0, upper, f"start_{colour}_{number}")
     for number in range(size + 1, rules.numbers + 1):
         cell = (colour, number)
@@ -481,12 +498,23 @@ def set_score_objective(tm: TurnModel, objective: Objective) -> None:
 
 def set_disruption_objective(tm: TurnModel, score: int, played_jokers: int) -> None:
     """Among plays with this score and jokers played, disturb the table least:
-    maximise W * sum kept + sum stays (table sets kept whole first, then table
-    tiles that stay in place), with W = table tiles + 1."""
+    table sets kept whole first, then table tiles that stay in place, then the
+    fewest sets on the table (tiles join sets rather than start new ones):
+    maximise W2 * sum kept + W1 * sum stays - sets, where sets = continued sets
+    + runs begun + groups, W1 = most sets possible + 1, W2 = W1 * (table tiles + 1)."""
     tm.model.add(tm.objective == score)
     tm.model.add(tm.played_jokers == played_jokers)
     stays = [s for cont in tm.continuations for s in cont.stays]
-    tm.model.maximize((len(stays) + 1) * sum(c.kept for c in tm.continuations) + sum(stays))
+    sets = [c.active for c in tm.continuations] + list(tm.start.values()) + list(tm.groups.values())
+    tiles = sum(tm.table.naturals.values()) + tm.jokers + sum(tm.rack.naturals.values())
+    w1 = tiles // tm.rules.min_set_len + 1
+    w2 = w1 * (len(stays) + 1)
+    tm.model.maximize(w2 * _sum([c.kept for c in tm.continuations]) + w1 * _sum(stays) - _sum(sets))
+
+
+def _sum(terms: Sequence[LinearExpr]) -> LinearExpr:
+    """Sum of terms (0 for none), built by CP-SAT rather than term by term."""
+    return cp_model.LinearExpr.sum(terms) if terms else 0
 
 
 def _is_zero(expr: LinearExpr) -> bool:

@@ -40,6 +40,8 @@ class Step:
     tiles: tuple[Tile, ...] = ()
     at: Tile | None = None
     """For ``split``: the first tile of the part that becomes a new set."""
+    at_index: int | None = None
+    """For ``split``: that tile's place in the set (0 = lowest), as jokers may repeat."""
     new_set: int | None = None
     """For ``split``: the index of the new set."""
     from_rack: tuple[Tile, ...] = ()
@@ -71,8 +73,8 @@ def plan(before: Sequence[Meld], after: Sequence[PlacedSet], played: Sequence[Ti
             continue
         split = _split_off(meld, leaving, new_sets, built_on, continuing.get(index))
         if split is not None:
-            target, at, low_part_leaves = split
-            built_on[target] = planner.split(index, at, low_part_leaves)
+            target, cut, low_part_leaves = split
+            built_on[target] = planner.split(index, cut, low_part_leaves)
             continue
         planner.take(index, leaving)
 
@@ -97,23 +99,24 @@ def _split_off(
     new_sets: Sequence[PlacedSet],
     built_on: dict[int, int],
     continued: PlacedSet | None,
-) -> tuple[int, Tile, bool] | None:
+) -> tuple[int, int, bool] | None:
     """If the leaving tiles of a run that goes on are one end of it and all go
-    into one new set, return (that set's position, the tile to split before,
+    into one new set, return (that set's position, the place to split before,
     whether the low part is the one leaving)."""
     if meld.kind is not MeldKind.RUN or continued is None:
         return None
     size = sum(leaving.values())
     tiles = list(meld.tiles)
     if Counter(tiles[size:]) == Counter(tiles) - leaving:
-        low_part_leaves, part, at = True, tiles[:size], tiles[size]
+        low_part_leaves, cut = True, size
     elif Counter(tiles[:-size]) == Counter(tiles) - leaving:
-        low_part_leaves, part, at = False, tiles[-size:], tiles[-size]
+        low_part_leaves, cut = False, len(tiles) - size
     else:
         return None
+    part = tiles[:cut] if low_part_leaves else tiles[cut:]
     for position, placed in enumerate(new_sets):
         if position not in built_on and not Counter(part) - Counter(placed.joined):
-            return position, at, low_part_leaves
+            return position, cut, low_part_leaves
     return None
 
 
@@ -146,10 +149,11 @@ class _Planner:
             )
         )
 
-    def split(self, index: int, at: Tile, low_part_leaves: bool) -> int:
-        """Split set ``index`` before ``at``; return the index of the part that leaves."""
+    def split(self, index: int, cut: int, low_part_leaves: bool) -> int:
+        """Split set ``index`` before its tile at place ``cut``; return the index of
+        the part that leaves."""
         tiles = self.contents[index]
-        cut = tiles.index(at)
+        at = tiles[cut]
         new = self.next_index
         self.next_index += 1
         self.contents[index], self.contents[new] = tiles[:cut], tiles[cut:]
@@ -160,9 +164,11 @@ class _Planner:
                 Action.SPLIT,
                 index,
                 at=at,
+                at_index=cut,
                 new_set=new,
-                text=f"Split set {index}, {describe(self.before[index])}, before {at}:"
-                f" {format_tiles(tiles[cut:])} becomes set {new}.",
+                text=f"Split set {index}, {describe(self.before[index])}, before"
+                f" {_placed(self.before[index], cut)}: {format_tiles(tiles[cut:])}"
+                f" becomes set {new}.",
             )
         )
         return index if low_part_leaves else new
@@ -219,6 +225,12 @@ class _Planner:
         if from_held:
             parts.append(f"the {format_tiles(from_held)} you took")
         return " and ".join(parts), tuple(from_rack)
+
+
+def _placed(meld: Meld, place: int) -> str:
+    """The tile at ``place`` of a set, a joker with what it stands for: "J(B5)"."""
+    tile = meld.tiles[place]
+    return f"J({meld.stands_for[place]})" if tile.is_joker else str(tile)
 
 
 def _use(counts: Counter[Tile], tile: Tile) -> bool:

@@ -158,7 +158,12 @@ def step_to_dict(step: Step) -> dict[str, Any]:
     answer: dict[str, Any] = {"action": step.action.value}
     if step.action is Action.SPLIT:
         assert step.at is not None
-        answer |= {"set": step.set, "at": str(step.at), "new_set": step.new_set}
+        answer |= {
+            "set": step.set,
+            "at": str(step.at),
+            "at_index": step.at_index,
+            "new_set": step.new_set,
+        }
     else:
         answer["tiles"] = [str(t) for t in step.tiles]
         if step.action is Action.TAKE:
