@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from api.cli import add_serve_command
 from solver.cli import add_solve_command, dispatch
 
 COMMANDS = [
     add_solve_command,
+    add_serve_command,
 ]
 
 
