@@ -32,9 +32,16 @@ class Unavailable(Exception):
     the message says why. The client should retry shortly."""
 
 
+WORKER_NICENESS = 5
+"""Workers run at a lower CPU priority than the event loop, so that when the cores
+are saturated the server still answers at once: health checks, bad requests and
+503s take little CPU, and solves get all the rest."""
+
+
 def _start_worker() -> None:
-    """Runs in each worker process as it starts: leave Ctrl-C to the server and pay
-    CP-SAT's first-solve cost before the first real request."""
+    """Runs in each worker process as it starts: yield the CPU to the server process,
+    leave Ctrl-C to it, and pay CP-SAT's first-solve cost before the first request."""
+    os.nice(WORKER_NICENESS)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     solve_rummikub(WARM_UP_REQUEST)
 

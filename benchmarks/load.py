@@ -3,7 +3,8 @@
 ``python -m benchmarks.load`` starts ``meldwise serve`` on a free loopback port
 (or targets ``--url``), waits until it is ready, then for each ``--clients`` count
 runs that many concurrent clients, each posting mid-game solve requests back to
-back for ``--duration`` seconds (after ``--warm-up`` seconds that are not counted).
+back for ``--duration`` seconds (after ``--warm-up`` seconds that are not counted);
+a client that gets 503 waits its ``Retry-After`` unless ``--ignore-retry-after``.
 It prints requests/s, solves/s (answers with 200), latency percentiles, HTTP and
 solver status counts as a table; ``--json FILE`` writes the same figures.
 
@@ -28,7 +29,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from urllib.parse import urlsplit
 
 import httpx
@@ -68,6 +69,8 @@ class Summary:
     solver_status: dict[str, int]
     client_cpu_share: float
     """Load generator CPU time per second of run (1.0 = one core)."""
+    server_cpu_ms: float | None
+    """Server CPU time (all its processes) per answer, when the server runs here."""
 
 
 def parse_range(text: str) -> tuple[int, int]:
@@ -102,24 +105,38 @@ def mid_game_bodies(
 
 
 async def one_client(
-    client: httpx.AsyncClient, bodies: Iterator[bytes], stop: float, outcomes: list[Outcome]
+    client: httpx.AsyncClient,
+    bodies: Iterator[bytes],
+    stop: float,
+    outcomes: list[Outcome],
+    honour_retry_after: bool,
 ) -> None:
-    """Post solve requests back to back until ``stop``."""
+    """Post solve requests back to back until ``stop``; after a 503, wait as long as
+    its Retry-After says (unless told not to)."""
     headers = {"Content-Type": "application/json"}
     while (sent := time.perf_counter()) < stop:
-        solver = None
+        solver, pause = None, 0.0
         try:
             response = await client.post(SOLVE_PATH, content=next(bodies), headers=headers)
             http = str(response.status_code)
             if response.status_code == 200:
                 solver = response.json()["status"]
+            elif response.status_code == 503 and honour_retry_after:
+                pause = float(response.headers.get("Retry-After", 1))
         except httpx.HTTPError as error:
             http = type(error).__name__
         outcomes.append(Outcome(sent, (time.perf_counter() - sent) * 1000, http, solver))
+        await asyncio.sleep(min(pause, max(0.0, stop - time.perf_counter())))
 
 
 async def run_load(
-    url: str, clients: int, seconds: float, warm_up: float, bodies: Sequence[bytes]
+    url: str,
+    clients: int,
+    seconds: float,
+    warm_up: float,
+    bodies: Sequence[bytes],
+    server_pid: int | None = None,
+    honour_retry_after: bool = True,
 ) -> Summary:
     """``clients`` concurrent clients for ``warm_up + seconds``; figures over ``seconds``."""
     outcomes: list[Outcome] = []
@@ -129,10 +146,19 @@ async def run_load(
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30.0) as client:
         start = time.perf_counter() + warm_up
         stop = start + seconds
-        await asyncio.gather(*(one_client(client, cycle, stop, outcomes) for _ in range(clients)))
+        server_before = process_tree_cpu(server_pid) if server_pid else None
+        await asyncio.gather(
+            *(one_client(client, cycle, stop, outcomes, honour_retry_after) for _ in range(clients))
+        )
+        server_after = process_tree_cpu(server_pid) if server_pid else None
     cpu = _cpu_seconds() - cpu_before
     counted = [o for o in outcomes if o.sent >= start]
-    return summarise(clients, seconds, counted, cpu / (warm_up + seconds))
+    summary = summarise(clients, seconds, counted, cpu / (warm_up + seconds))
+    if server_before is not None and server_after is not None and outcomes:
+        summary = replace(
+            summary, server_cpu_ms=(server_after - server_before) / len(outcomes) * 1000
+        )
+    return summary
 
 
 def summarise(clients: int, seconds: float, outcomes: list[Outcome], cpu: float) -> Summary:
@@ -153,12 +179,36 @@ def summarise(clients: int, seconds: float, outcomes: list[Outcome], cpu: float)
         http_status=dict(sorted(http.items())),
         solver_status=dict(sorted(Counter(o.solver for o in outcomes if o.solver).items())),
         client_cpu_share=cpu,
+        server_cpu_ms=None,
     )
 
 
 def _cpu_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+def process_tree_cpu(pid: int) -> float | None:
+    """CPU seconds used so far by process ``pid`` and its child processes (Linux /proc),
+    or None where /proc is not there."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return None
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        # After the command: state, ppid, ... utime is field 14 and stime 15 of stat(5).
+        if int(entry) == pid or int(fields[1]) == pid:
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
 
 
 def _free_port() -> int:
@@ -192,8 +242,9 @@ def wait_ready(url: str, timeout: float) -> None:
 
 
 @contextlib.contextmanager
-def serve(workers: int | None, log_path: str) -> Iterator[str]:
-    """Run ``meldwise serve`` on a free loopback port for the duration of the block."""
+def serve(workers: int | None, log_path: str) -> Iterator[tuple[str, int]]:
+    """Run ``meldwise serve`` on a free loopback port for the duration of the block;
+    yield its URL and process id."""
     port = _free_port()
     command = [sys.executable, "-m", "meldwise", "serve", "--port", str(port)]
     if workers is not None:
@@ -203,7 +254,7 @@ def serve(workers: int | None, log_path: str) -> Iterator[str]:
     url = f"http://127.0.0.1:{port}"
     try:
         wait_ready(url, timeout=60)
-        yield url
+        yield url, server.pid
     finally:
         server.terminate()
         try:
@@ -216,7 +267,7 @@ def serve(workers: int | None, log_path: str) -> Iterator[str]:
 def print_summaries(summaries: Sequence[Summary], console: Console, title: str) -> None:
     table = Table(title=title)
     columns = ("clients", "req/s", "200/s", "p50", "p90", "p99", "max", "200 p99", "HTTP status")
-    for column in (*columns, "solver status", "client CPU"):
+    for column in (*columns, "solver status", "client CPU", "server CPU ms"):
         table.add_column(column, justify="left" if "status" in column else "right")
     for s in summaries:
         table.add_row(
@@ -231,9 +282,14 @@ def print_summaries(summaries: Sequence[Summary], console: Console, title: str) 
             " ".join(f"{code}:{n}" for code, n in s.http_status.items()),
             " ".join(f"{name}:{n}" for name, n in s.solver_status.items()),
             f"{s.client_cpu_share:.0%}",
+            "-" if s.server_cpu_ms is None else f"{s.server_cpu_ms:.1f}",
         )
     console.print(table)
-    console.print("latencies in ms over all answers; '200 p99' over solved requests only")
+    console.print(
+        "latencies in ms over all answers; '200 p99' over solved requests only; client CPU: "
+        "load generator CPU per second (100% = one core); server CPU ms: per answer, all "
+        "server processes"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -253,6 +309,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=300, help="distinct positions")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--server-log", default=os.devnull, help="where the started server logs")
+    parser.add_argument(
+        "--ignore-retry-after",
+        action="store_true",
+        help="after a 503, send the next request at once instead of waiting Retry-After",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
 
@@ -260,21 +321,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.seed, args.positions, parse_range(args.table), parse_range(args.rack)
     )
     with contextlib.ExitStack() as stack:
+        server_pid = None
         if args.url:
             _check_loopback(args.url)
             url = args.url.rstrip("/")
             wait_ready(url, timeout=10)
         else:
-            url = stack.enter_context(serve(args.workers, args.server_log))
+            url, server_pid = stack.enter_context(serve(args.workers, args.server_log))
         summaries = [
-            asyncio.run(run_load(url, clients, args.duration, args.warm_up, bodies))
+            asyncio.run(
+                run_load(
+                    url,
+                    clients,
+                    args.duration,
+                    args.warm_up,
+                    bodies,
+                    server_pid,
+                    not args.ignore_retry_after,
+                )
+            )
             for clients in args.clients or [16, 64]
         ]
     title = (
         f"meldwise serve under load: {os.cpu_count()} cores, table {args.table} tiles, "
-        f"rack {args.rack}, {args.duration:.0f} s per run"
+        f"rack {args.rack}, {args.duration:.0f} s per run, Retry-After "
+        f"{'ignored' if args.ignore_retry_after else 'honoured'}"
     )
-    print_summaries(summaries, Console(), title)
+    print_summaries(summaries, Console(width=200), title)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump([asdict(s) for s in summaries], out, indent=2)

@@ -17,7 +17,7 @@ MARKER = "SECRET-RACK-MARKER"
 
 def test_serve_answers_and_logs_no_bodies(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
-    with serve(workers=1, log_path=str(log)) as url:
+    with serve(workers=1, log_path=str(log)) as (url, _):
         solved = httpx.post(f"{url}/v1/rummikub/solve", json={"rack": ["R1", "R2", "R3"]})
         assert solved.status_code == 200
         assert solved.json()["tiles_played"] == 3
