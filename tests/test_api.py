@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any
@@ -230,3 +231,20 @@ def test_unknown_paths_and_methods(client: TestClient) -> None:
     wrong = client.get(SOLVE)
     assert wrong.status_code == 405
     assert "POST" in wrong.headers["allow"]
+
+
+def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings().workers == (os.cpu_count() or 1)  # default: one solve per core
+    for name, value in {
+        "WORKERS": "3",
+        "QUEUE": "7",
+        "TIME_CAP_MS": "500",
+        "BODY_LIMIT_BYTES": "2048",
+        "CORS_ORIGINS": "https://a.example",
+    }.items():
+        monkeypatch.setenv(f"MELDWISE_{name}", value)
+    settings = Settings()
+    assert (settings.workers, settings.queue, settings.time_cap_ms) == (3, 7, 500)
+    assert settings.cors_origins == ["https://a.example"]
+    local = TestClient(create_app(settings))  # no `with`: a 413 needs no solver workers
+    assert local.post(SOLVE, json={"rack": ["R1"] * 600}).status_code == 413
