@@ -3,7 +3,9 @@
 Every check runs. ``positive_data_acceptance`` also accepts 422 because a request
 can fit the schema and still not be a real game (a tile the rules do not have,
 more copies of a tile than exist, an invalid table set): the solver, not the
-schema, knows the game. Examples are bounded to keep the suite fast.
+schema, knows the game. ``negative_data_rejection`` also accepts 413: a generated
+invalid body may be over the body limit, and that is refused first. Examples are
+bounded to keep the suite fast.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ CONFIG = SchemathesisConfig.from_dict(
     {
         "checks": {
             "positive_data_acceptance": {"expected-statuses": ["2xx", "422"]},
+            "negative_data_rejection": {"expected-statuses": ["400", "405", "413", "415", "422"]},
         },
         "generation": {"max-examples": 100},
         "phases": {"examples": {"enabled": True}, "coverage": {"enabled": True}},
