@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from api.cli import add_serve_command
 from benchmarks.cli import add_bench_command
 from solver.cli import add_solve_command, dispatch
 from solver.shanghai.cli import add_shanghai_command
@@ -17,6 +18,7 @@ COMMANDS = [
     add_solve_command,
     add_shanghai_command,
     add_bench_command,
+    add_serve_command,
 ]
 
 

@@ -4,9 +4,10 @@ from solver.rummikub.melds import Meld, MeldKind, read_meld
 from solver.rummikub.play import Objective, Play, Status
 from solver.rummikub.position import Position
 from solver.rummikub.rules import STANDARD, Rules
+from solver.rummikub.scoring import PlayerScore, score_round, score_rummikub
 from solver.rummikub.solve import solve
 from solver.rummikub.tiles import JOKER, Colour, Tile, format_tiles, parse_tiles
-from solver.rummikub.wire import solve_rummikub
+from solver.rummikub.wire import solve_rummikub, validate_rummikub
 
 __all__ = [
     "JOKER",
@@ -16,6 +17,7 @@ __all__ = [
     "MeldKind",
     "Objective",
     "Play",
+    "PlayerScore",
     "Position",
     "Rules",
     "Status",
@@ -23,6 +25,9 @@ __all__ = [
     "format_tiles",
     "parse_tiles",
     "read_meld",
+    "score_round",
+    "score_rummikub",
     "solve",
     "solve_rummikub",
+    "validate_rummikub",
 ]

@@ -13,8 +13,8 @@ from typing import Any
 from solver.errors import NotationError, RulesError
 from solver.rummikub.tiles import MAX_NUMBER, Colour, Tile
 
-# name -> (lowest, highest) allowed value
-_RANGES: dict[str, tuple[int, int]] = {
+# name -> (lowest, highest) allowed value of each setting
+RANGES: dict[str, tuple[int, int]] = {
     "colours": (2, len(Colour)),
     "numbers": (3, MAX_NUMBER),
     "copies": (1, 4),
@@ -49,7 +49,7 @@ class Rules:
     joker_penalty: int = 30
 
     def __post_init__(self) -> None:
-        for name, (low, high) in _RANGES.items():
+        for name, (low, high) in RANGES.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise RulesError(f"rule {name!r} must be a whole number, got {value!r}")

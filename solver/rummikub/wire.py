@@ -20,15 +20,17 @@ tile of the play and where it goes (see :mod:`solver.rummikub.hints`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solver.errors import RequestError
+from solver.errors import RequestError, TableError
 from solver.rummikub.hints import HintLevel, tile_hint
+from solver.rummikub.legality import check_play
 from solver.rummikub.melds import Meld
 from solver.rummikub.play import Objective, Play
-from solver.rummikub.position import Position
+from solver.rummikub.position import Position, check_counts
 from solver.rummikub.rules import Rules
 from solver.rummikub.solve import DEFAULT_TIME_LIMIT, solve
 from solver.rummikub.steps import Action, Step
@@ -193,3 +195,75 @@ def play_to_dict(play: Play) -> dict[str, Any]:
         "disruption_proven": play.disruption_proven,
         "steps": [step_to_dict(s) for s in play.steps],
     }
+
+
+# --- check my move: the validate endpoint's wire function ---------------------------
+
+VALIDATE_FIELDS = ("rack", "table_before", "table_after", "opened", "rules")
+
+
+def validate_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Judge a claimed move and say exactly what is wrong with it.
+
+    Request::
+
+        {"rack": ["R5", "K1"], "table_before": [["R3", "R4", "R5", "R6", "R7"]],
+         "table_after": [["R3", "R4", "R5"], ["R5", "R6", "R7"]], "opened": true,
+         "rules": {}}
+
+    Response::
+
+        {"legal": true, "played": ["R5"], "problems": []}
+
+    ``problems`` lists each thing wrong: ``{"set": index in table_after or null,
+    "reason": "..."}`` (an invalid set, a table tile that went missing, a tile not
+    on the rack, an opening under the threshold, the table touched before opening).
+
+    A request that cannot describe a real game (an unknown tile, more copies than
+    the game has, an invalid set in ``table_before``) raises a
+    :class:`~solver.errors.MeldwiseError` naming it, like :func:`solve_rummikub`.
+    """
+    check_fields(request, VALIDATE_FIELDS, required=("rack", "table_before", "table_after"))
+    rack = [Tile.parse(t) for t in _tile_list(request["rack"], "rack")]
+    before = _tile_sets(request["table_before"], "table_before")
+    after = _tile_sets(request["table_after"], "table_after")
+    opened = request.get("opened", True)
+    if not isinstance(opened, bool):
+        raise RequestError(f"'opened' must be true or false, got {opened!r:.60}")
+    rules = Rules.from_dict(request.get("rules") or {})
+    try:
+        Position(tuple(rack), tuple(map(tuple, before)), opened).check(rules)
+    except TableError as error:
+        raise TableError(f"table_before: {error}") from None
+    after_counts: Counter[Tile] = Counter()
+    for tiles in after:
+        after_counts.update(rules.check_tile(tile) for tile in tiles)
+    check_counts(after_counts, rules, "in table_after")
+    verdict = check_play(rack, before, after, opened, rules)
+    return {
+        "legal": verdict.legal,
+        "played": [str(t) for t in verdict.played],
+        "problems": [{"set": p.set, "reason": p.reason} for p in verdict.problems],
+    }
+
+
+def check_fields(request: Any, known: Sequence[str], required: Sequence[str] = ()) -> None:
+    """Raise :class:`RequestError` unless ``request`` is an object with only ``known``
+    fields and every ``required`` one."""
+    if not isinstance(request, Mapping):
+        raise RequestError(f"a request must be a JSON object, got {type(request).__name__}")
+    for name in request:
+        if name not in known:
+            raise RequestError(f"unknown field {name!r:.60}; fields are {', '.join(known)}")
+    for name in required:
+        if name not in request:
+            raise RequestError(f"missing field {name!r}")
+
+
+def _tile_sets(value: Any, where: str) -> list[list[Tile]]:
+    if not isinstance(value, list):
+        raise RequestError(f"{where!r} must be a list of sets, got {value!r:.60}")
+    return [
+        [Tile.parse(t) for t in _tile_list(tiles, f"{where} set {i}")]
+        for i, tiles in enumerate(value)
+    ]

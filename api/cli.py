@@ -1,0 +1,54 @@
+"""``meldwise serve``: run the HTTP service with uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+EXIT_BAD_SETTINGS = 2
+
+
+def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``serve`` on a subcommand parser."""
+    parser = commands.add_parser(
+        "serve",
+        help="run the HTTP hint service",
+        description=(
+            "Serve the solver over HTTP (OpenAPI docs at /docs). Flags override the "
+            "MELDWISE_* environment variables; see README for every setting."
+        ),
+    )
+    parser.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="TCP port (default 8000)")
+    parser.add_argument(
+        "--workers", type=int, help="solver processes, the most solves at once (default: cores)"
+    )
+    parser.set_defaults(handler=run_serve)
+
+
+def run_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Start the service and run until interrupted; return the exit code."""
+    # Imported here so other subcommands start without loading the web stack.
+    import uvicorn
+    from pydantic import ValidationError
+
+    from api.main import create_app
+    from api.settings import ENV_PREFIX, Settings
+
+    flags = {name: getattr(args, name) for name in ("host", "port", "workers")}
+    try:
+        settings = Settings(**{name: value for name, value in flags.items() if value is not None})
+    except ValidationError as error:
+        for problem in error.errors():
+            name = ".".join(str(part) for part in problem["loc"])
+            where = f"{ENV_PREFIX}{name.upper()}" + (f" / --{name}" if name in flags else "")
+            print(f"error: bad setting {name} ({where}): {problem['msg']}", file=stderr)
+        return EXIT_BAD_SETTINGS
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        limit_concurrency=settings.max_connections,
+        access_log=settings.access_log,
+    )
+    return 0

@@ -1,0 +1,62 @@
+"""``/v1/rummikub``: solve, validate and score. Each route translates and delegates
+to :mod:`solver`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from api.deps import PoolDep, SettingsDep
+from api.schemas import (
+    ErrorBody,
+    ScoreRequest,
+    ScoreResponse,
+    SolveRequest,
+    SolveResponse,
+    ValidateRequest,
+    ValidateResponse,
+)
+from solver import score_rummikub, validate_rummikub
+
+router = APIRouter(prefix="/v1/rummikub", tags=["rummikub"])
+
+BAD_INPUT: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "The body is not valid JSON."},
+    413: {"model": ErrorBody, "description": "The body is larger than the body limit."},
+    422: {
+        "model": ErrorBody,
+        "description": "Not a request of this shape, or not a real game: an unknown field or "
+        "tile, more copies of a tile than the game has, an invalid table set, a bad setting.",
+    },
+}
+BUSY: dict[int | str, dict[str, Any]] = {
+    503: {
+        "model": ErrorBody,
+        "description": "Every solver worker is busy and the queue is full; retry after "
+        "the Retry-After header's seconds.",
+        "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}},
+    },
+}
+
+
+@router.post("/solve", response_model=SolveResponse, responses={**BAD_INPUT, **BUSY})
+async def solve(body: SolveRequest, pool: PoolDep, settings: SettingsDep) -> dict[str, Any]:
+    """The best play for a position, proven optimal unless the time limit runs out
+    (then ``status`` is ``feasible`` and the play is the best found)."""
+    request = body.model_dump(mode="json", exclude_unset=True)
+    request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
+    return await pool.solve(request)
+
+
+@router.post("/validate", response_model=ValidateResponse, responses=BAD_INPUT)
+def validate(body: ValidateRequest) -> dict[str, Any]:
+    """Check a move: every problem with it, each with the set it concerns."""
+    return validate_rummikub(body.model_dump(mode="json", exclude_unset=True))
+
+
+@router.post("/score", response_model=ScoreResponse, responses=BAD_INPUT)
+def score(body: ScoreRequest) -> dict[str, Any]:
+    """End-of-round scores: each rack's penalty; a player who went out scores the
+    sum of the others' penalties."""
+    return score_rummikub(body.model_dump(mode="json", exclude_unset=True))

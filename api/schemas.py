@@ -1,0 +1,274 @@
+"""Request and response bodies of the HTTP API (pydantic v2).
+
+They mirror the wire schema of :mod:`solver` field for field; the solver checks
+the game (tiles, counts, sets, rules) and these models check the shape. Every
+model forbids unknown fields, and every request model carries a realistic
+example shown at ``/docs``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
+from solver.rummikub import STANDARD, MeldKind, Objective, Status
+from solver.rummikub.hints import HintLevel
+from solver.rummikub.rules import RANGES
+from solver.rummikub.solve import DEFAULT_TIME_LIMIT
+from solver.rummikub.wire import MAX_TIME_LIMIT_MS
+
+
+class Schema(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+Tile = Annotated[
+    str,
+    Field(
+        description="a tile: colour letter and number (R5, B13, K7, O1) or J for a joker; "
+        "case-insensitive",
+        examples=["R5"],
+    ),
+]
+TileSet = Annotated[list[Tile], Field(description="the tiles of one set, in any order")]
+
+
+def _setting(name: str, meaning: str) -> Any:
+    low, high = RANGES[name]
+    return Field(default=getattr(STANDARD, name), ge=low, le=high, description=meaning)
+
+
+class RuleSettings(Schema):
+    """Rummikub rule settings; any subset may be given, the rest keep the standard values."""
+
+    colours: StrictInt = _setting("colours", "colours in play")
+    numbers: StrictInt = _setting("numbers", "tiles are numbered 1..numbers")
+    copies: StrictInt = _setting("copies", "copies of each coloured tile")
+    jokers: StrictInt = _setting("jokers", "jokers in the game")
+    min_set_len: StrictInt = _setting("min_set_len", "fewest tiles in a run or a group")
+    opening_threshold: StrictInt = _setting("opening_threshold", "points a first play must reach")
+    joker_penalty: StrictInt = _setting("joker_penalty", "points a joker left on a rack costs")
+
+
+# --- solve: keep request and response together here; new wire fields go in these two ---
+
+
+class SolveRequest(Schema):
+    """A position to solve: the wire request of :func:`solver.solve_rummikub`."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "rack": ["R1", "R2", "J", "B9", "K11"],
+                    "table": [["R3", "R4", "R5"], ["K7", "B7", "O7"], ["O10", "O11", "O12"]],
+                    "opened": True,
+                    "objective": "tiles",
+                    "rules": {},
+                    "time_limit_ms": 2000,
+                    "hint_level": "full",
+                }
+            ]
+        }
+    )
+
+    rack: list[Tile] = Field(description="the player's tiles")
+    table: list[TileSet] = Field(default_factory=list, description="the sets on the table")
+    opened: StrictBool = Field(
+        default=True, description="the player has made their opening play (false: 30-point rule)"
+    )
+    objective: Objective = Field(
+        default=Objective.TILES, description="tiles: most tiles played; points: most points shed"
+    )
+    rules: RuleSettings = Field(default_factory=RuleSettings, description="rule settings")
+    time_limit_ms: StrictInt = Field(
+        default=round(DEFAULT_TIME_LIMIT * 1000),
+        ge=1,
+        le=MAX_TIME_LIMIT_MS,
+        description="most milliseconds to spend; the server's time cap may lower it",
+    )
+    hint_level: HintLevel = Field(
+        default=HintLevel.FULL,
+        description="how much to reveal: nudge (whether a play exists and its size), "
+        "tile (one rack tile and where it goes), full (the play and the steps)",
+    )
+
+
+class SetOut(Schema):
+    kind: MeldKind
+    tiles: list[Tile] = Field(description="tiles in reading order (runs low to high)")
+    as_: list[Tile] = Field(alias="as", description="what each tile stands for (jokers resolved)")
+
+
+STATUS_DESCRIPTION = (
+    "optimal: the score is proven best; feasible: time ran out, best play found; "
+    "unknown: time ran out before any play was found (the play is empty)"
+)
+
+
+class TakeStep(Schema):
+    action: Literal["take"]
+    tiles: list[Tile]
+    from_set: int = Field(description="the set the tiles are picked up from")
+    text: str
+
+
+class SplitStep(Schema):
+    action: Literal["split"]
+    set: int = Field(description="the run that is cut")
+    at: Tile = Field(description="the first tile of the part that becomes a new set")
+    at_index: int = Field(description="that tile's place in the run, 0 = lowest")
+    new_set: int = Field(description="the number of the new set")
+    text: str
+
+
+class AddStep(Schema):
+    action: Literal["add"]
+    tiles: list[Tile]
+    to_set: int
+    from_rack: list[Tile] = Field(description="which of the tiles come from the rack")
+    text: str
+
+
+class NewSetStep(Schema):
+    action: Literal["new_set"]
+    tiles: list[Tile]
+    set: int = Field(description="the number the new set gets")
+    from_rack: list[Tile] = Field(description="which of the tiles come from the rack")
+    text: str
+
+
+Step = Annotated[TakeStep | SplitStep | AddStep | NewSetStep, Field(discriminator="action")]
+
+
+class FullAnswer(Schema):
+    """The best play and how to make it: the wire response of :func:`solver.solve_rummikub`."""
+
+    status: Status = Field(description=STATUS_DESCRIPTION)
+    hint_level: Literal["full"]
+    tiles_played: int
+    points_played: int
+    played: list[Tile] = Field(description="rack tiles to put on the table")
+    rack_left: list[Tile]
+    table: list[SetOut] = Field(description="the complete table after the play")
+    sets_kept: int = Field(description="table sets that stay whole (tiles may join them)")
+    tiles_moved: int = Field(description="table tiles that leave the set carrying their old one")
+    disruption_proven: bool = Field(
+        description="no play as good disturbs the table less (false: the search ran out of time)"
+    )
+    steps: list[Step] = Field(description="actions that turn the old table into the new one")
+
+
+class TileAnswer(Schema):
+    """One rack tile of the best play and where it goes."""
+
+    status: Status = Field(description=STATUS_DESCRIPTION)
+    hint_level: Literal["tile"]
+    can_play: bool
+    tiles_played: int
+    tile: Tile | None = Field(description="a rack tile of the best play, null when none")
+    to_set: int | None = Field(description="the table set it goes onto; null: a new set")
+    text: str
+
+
+class NudgeAnswer(Schema):
+    """Only whether a play exists and how many tiles it places."""
+
+    status: Status = Field(description=STATUS_DESCRIPTION)
+    hint_level: Literal["nudge"]
+    can_play: bool
+    tiles_played: int
+
+
+SolveResponse = Annotated[FullAnswer | TileAnswer | NudgeAnswer, Field(discriminator="hint_level")]
+
+
+# --- validate -------------------------------------------------------------------------
+
+
+class ValidateRequest(Schema):
+    """A move to check: the table before and after, and the rack it was played from."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "rack": ["R5", "K1", "B13"],
+                    "table_before": [["R3", "R4", "R5", "R6", "R7"], ["B11", "B12", "J"]],
+                    "table_after": [
+                        ["R3", "R4", "R5"],
+                        ["R5", "R6", "R7"],
+                        ["B11", "B12", "B13", "J"],
+                    ],
+                    "opened": True,
+                    "rules": {},
+                }
+            ]
+        }
+    )
+
+    rack: list[Tile] = Field(description="the player's tiles before the move")
+    table_before: list[TileSet] = Field(description="the table before the move (valid sets)")
+    table_after: list[TileSet] = Field(description="the table the player left")
+    opened: StrictBool = Field(default=True, description="the player had opened before this move")
+    rules: RuleSettings = Field(default_factory=RuleSettings, description="rule settings")
+
+
+class Problem(Schema):
+    set: int | None = Field(description="index of the set in table_after, or null")
+    reason: str
+
+
+class ValidateResponse(Schema):
+    legal: bool
+    played: list[Tile] = Field(description="tiles that came onto the table")
+    problems: list[Problem] = Field(description="what is wrong; empty when legal")
+
+
+# --- score ----------------------------------------------------------------------------
+
+PlayerName = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class ScoreRequest(Schema):
+    """The racks left at the end of a round, by player."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "racks": {"ann": [], "bob": ["R5", "J"], "cy": ["K13", "O2"]},
+                    "rules": {},
+                }
+            ]
+        }
+    )
+
+    racks: dict[PlayerName, list[Tile]] = Field(
+        min_length=1, description="each player's rack at the end of the round"
+    )
+    rules: RuleSettings = Field(default_factory=RuleSettings, description="rule settings")
+
+
+class PlayerScore(Schema):
+    name: str
+    penalty: int = Field(description="face values left on the rack, a joker its penalty")
+    score: int = Field(description="winner: sum of the others' penalties; others: -penalty")
+    winner: bool = Field(description="the player emptied their rack")
+
+
+class ScoreResponse(Schema):
+    players: list[PlayerScore] = Field(description="in the order given")
+    winners: list[str] = Field(description="players with an empty rack")
+
+
+# --- service --------------------------------------------------------------------------
+
+
+class ErrorBody(Schema):
+    detail: str = Field(description="what is wrong, naming the culprit")
+
+
+class Health(Schema):
+    status: str = Field(examples=["ok"])

@@ -1,0 +1,358 @@
+"""Load test of the HTTP service: N clients for T seconds against ``meldwise serve``.
+
+``python -m benchmarks.load`` starts ``meldwise serve`` on a free loopback port
+(or targets ``--url``), waits until it is ready, then for each ``--clients`` count
+runs that many concurrent clients, each posting mid-game solve requests back to
+back for ``--duration`` seconds (after ``--warm-up`` seconds that are not counted);
+a client that gets 503 waits its ``Retry-After`` unless ``--ignore-retry-after``.
+It prints requests/s, solves/s (answers with 200), latency percentiles, HTTP and
+solver status counts as a table; ``--json FILE`` writes the same figures.
+
+The load generator shares the machine with the server: its own CPU time is
+reported so the figures can be read fairly. Traffic stays on loopback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import ipaddress
+import itertools
+import json
+import os
+import random
+import resource
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, replace
+from urllib.parse import urlsplit
+
+import httpx
+from rich.console import Console
+from rich.table import Table
+
+from benchmarks.stats import percentile
+from solver.rummikub import STANDARD
+from solver.rummikub.deal import random_position
+
+SOLVE_PATH = "/v1/rummikub/solve"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One request: when it was sent, how long it took, what came back."""
+
+    sent: float
+    ms: float
+    http: str
+    solver: str | None
+
+
+@dataclass(frozen=True)
+class Summary:
+    clients: int
+    seconds: float
+    requests: int
+    requests_per_s: float
+    solves_per_s: float
+    p50_ms: float
+    p90_ms: float
+    p99_ms: float
+    max_ms: float
+    solve_p99_ms: float
+    http_status: dict[str, int]
+    solver_status: dict[str, int]
+    client_cpu_share: float
+    """Load generator CPU time per second of run (1.0 = one core)."""
+    server_cpu_ms: float | None
+    """Server CPU time (all its processes) per answer, when the server runs here."""
+
+
+def parse_range(text: str) -> tuple[int, int]:
+    """``"20-40"`` -> (20, 40); ``"30"`` -> (30, 30)."""
+    low, _, high = text.partition("-")
+    return int(low), int(high or low)
+
+
+def mid_game_bodies(
+    seed: int, count: int, table: tuple[int, int], rack: tuple[int, int]
+) -> list[bytes]:
+    """Reproducible solve request bodies: random legal positions after opening."""
+    rng = random.Random(seed)
+    bodies = []
+    for _ in range(count):
+        table_jokers = rng.randint(0, STANDARD.jokers)
+        rack_jokers = rng.randint(0, STANDARD.jokers - table_jokers)
+        position = random_position(
+            rng,
+            STANDARD,
+            rng.randint(*table),
+            rng.randint(*rack),
+            table_jokers=table_jokers,
+            rack_jokers=rack_jokers,
+        )
+        request = {
+            "rack": [str(t) for t in position.rack],
+            "table": [[str(t) for t in tiles] for tiles in position.table],
+        }
+        bodies.append(json.dumps(request).encode())
+    return bodies
+
+
+async def one_client(
+    client: httpx.AsyncClient,
+    bodies: Iterator[bytes],
+    stop: float,
+    outcomes: list[Outcome],
+    honour_retry_after: bool,
+) -> None:
+    """Post solve requests back to back until ``stop``; after a 503, wait as long as
+    its Retry-After says (unless told not to)."""
+    headers = {"Content-Type": "application/json"}
+    while (sent := time.perf_counter()) < stop:
+        solver, pause = None, 0.0
+        try:
+            response = await client.post(SOLVE_PATH, content=next(bodies), headers=headers)
+            http = str(response.status_code)
+            if response.status_code == 200:
+                solver = response.json()["status"]
+            elif response.status_code == 503 and honour_retry_after:
+                pause = float(response.headers.get("Retry-After", 1))
+        except httpx.HTTPError as error:
+            http = type(error).__name__
+        outcomes.append(Outcome(sent, (time.perf_counter() - sent) * 1000, http, solver))
+        await asyncio.sleep(min(pause, max(0.0, stop - time.perf_counter())))
+
+
+async def run_load(
+    url: str,
+    clients: int,
+    seconds: float,
+    warm_up: float,
+    bodies: Sequence[bytes],
+    server_pid: int | None = None,
+    honour_retry_after: bool = True,
+) -> Summary:
+    """``clients`` concurrent clients for ``warm_up + seconds``; figures over ``seconds``."""
+    outcomes: list[Outcome] = []
+    cycle = itertools.cycle(bodies)
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    cpu_before = _cpu_seconds()
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30.0) as client:
+        start = time.perf_counter() + warm_up
+        stop = start + seconds
+        server_before = process_tree_cpu(server_pid) if server_pid else None
+        await asyncio.gather(
+            *(one_client(client, cycle, stop, outcomes, honour_retry_after) for _ in range(clients))
+        )
+        server_after = process_tree_cpu(server_pid) if server_pid else None
+    cpu = _cpu_seconds() - cpu_before
+    counted = [o for o in outcomes if o.sent >= start]
+    summary = summarise(clients, seconds, counted, cpu / (warm_up + seconds))
+    if server_before is not None and server_after is not None and outcomes:
+        summary = replace(
+            summary, server_cpu_ms=(server_after - server_before) / len(outcomes) * 1000
+        )
+    return summary
+
+
+def summarise(clients: int, seconds: float, outcomes: list[Outcome], cpu: float) -> Summary:
+    ms = [o.ms for o in outcomes] or [0.0]
+    solved = [o.ms for o in outcomes if o.http == "200"] or [0.0]
+    http = Counter(o.http for o in outcomes)
+    return Summary(
+        clients=clients,
+        seconds=seconds,
+        requests=len(outcomes),
+        requests_per_s=len(outcomes) / seconds,
+        solves_per_s=http["200"] / seconds,
+        p50_ms=percentile(ms, 0.50),
+        p90_ms=percentile(ms, 0.90),
+        p99_ms=percentile(ms, 0.99),
+        max_ms=max(ms),
+        solve_p99_ms=percentile(solved, 0.99),
+        http_status=dict(sorted(http.items())),
+        solver_status=dict(sorted(Counter(o.solver for o in outcomes if o.solver).items())),
+        client_cpu_share=cpu,
+        server_cpu_ms=None,
+    )
+
+
+def _cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def process_tree_cpu(pid: int) -> float | None:
+    """CPU seconds used so far by process ``pid`` and its child processes (Linux /proc),
+    or None where /proc is not there."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return None
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        # After the command: state, ppid, ... utime is field 14 and stime 15 of stat(5).
+        if int(entry) == pid or int(fields[1]) == pid:
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _check_loopback(url: str) -> None:
+    host = urlsplit(url).hostname or ""
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        raise SystemExit(
+            f"--url must be a loopback address (127.0.0.1, localhost, ::1), got {host}"
+        )
+
+
+def wait_ready(url: str, timeout: float) -> None:
+    """Poll ``/readyz`` until it answers 200 or ``timeout`` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{url}/readyz", timeout=1.0).status_code == 200:
+                return
+        time.sleep(0.2)
+    raise SystemExit(f"the service at {url} was not ready after {timeout:.0f} s")
+
+
+@contextlib.contextmanager
+def serve(workers: int | None, log_path: str) -> Iterator[tuple[str, int]]:
+    """Run ``meldwise serve`` on a free loopback port for the duration of the block;
+    yield its URL and process id."""
+    port = _free_port()
+    command = [sys.executable, "-m", "meldwise", "serve", "--port", str(port)]
+    if workers is not None:
+        command += ["--workers", str(workers)]
+    with open(log_path, "w", encoding="utf-8") as log:
+        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_ready(url, timeout=60)
+        yield url, server.pid
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def print_summaries(summaries: Sequence[Summary], console: Console, title: str) -> None:
+    table = Table(title=title)
+    columns = ("clients", "req/s", "200/s", "p50", "p90", "p99", "max", "200 p99", "HTTP status")
+    for column in (*columns, "solver status", "client CPU", "server CPU ms"):
+        table.add_column(column, justify="left" if "status" in column else "right")
+    for s in summaries:
+        table.add_row(
+            str(s.clients),
+            f"{s.requests_per_s:.1f}",
+            f"{s.solves_per_s:.1f}",
+            f"{s.p50_ms:.0f}",
+            f"{s.p90_ms:.0f}",
+            f"{s.p99_ms:.0f}",
+            f"{s.max_ms:.0f}",
+            f"{s.solve_p99_ms:.0f}",
+            " ".join(f"{code}:{n}" for code, n in s.http_status.items()),
+            " ".join(f"{name}:{n}" for name, n in s.solver_status.items()),
+            f"{s.client_cpu_share:.0%}",
+            "-" if s.server_cpu_ms is None else f"{s.server_cpu_ms:.1f}",
+        )
+    console.print(table)
+    console.print(
+        "latencies in ms over all answers; '200 p99' over solved requests only; client CPU: "
+        "load generator CPU per second (100% = one core); server CPU ms: per answer, all "
+        "server processes"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__)
+    parser.add_argument(
+        "--clients",
+        type=int,
+        action="append",
+        help="concurrent clients; repeat for several runs (default: 16 then 64)",
+    )
+    parser.add_argument("--duration", type=float, default=20.0, help="counted seconds per run")
+    parser.add_argument("--warm-up", type=float, default=2.0, help="uncounted seconds first")
+    parser.add_argument("--url", help="target a running service instead of starting one")
+    parser.add_argument("--workers", type=int, help="--workers for the started service")
+    parser.add_argument("--table", default="20-40", help="table tiles per position (20-40)")
+    parser.add_argument("--rack", default="8-14", help="rack tiles per position (8-14)")
+    parser.add_argument("--positions", type=int, default=300, help="distinct positions")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--server-log", default=os.devnull, help="where the started server logs")
+    parser.add_argument(
+        "--ignore-retry-after",
+        action="store_true",
+        help="after a 503, send the next request at once instead of waiting Retry-After",
+    )
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args(argv)
+
+    bodies = mid_game_bodies(
+        args.seed, args.positions, parse_range(args.table), parse_range(args.rack)
+    )
+    with contextlib.ExitStack() as stack:
+        server_pid = None
+        if args.url:
+            _check_loopback(args.url)
+            url = args.url.rstrip("/")
+            wait_ready(url, timeout=10)
+        else:
+            url, server_pid = stack.enter_context(serve(args.workers, args.server_log))
+        summaries = [
+            asyncio.run(
+                run_load(
+                    url,
+                    clients,
+                    args.duration,
+                    args.warm_up,
+                    bodies,
+                    server_pid,
+                    not args.ignore_retry_after,
+                )
+            )
+            for clients in args.clients or [16, 64]
+        ]
+    title = (
+        f"meldwise serve under load: {os.cpu_count()} cores, table {args.table} tiles, "
+        f"rack {args.rack}, {args.duration:.0f} s per run, Retry-After "
+        f"{'ignored' if args.ignore_retry_after else 'honoured'}"
+    )
+    print_summaries(summaries, Console(width=200), title)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump([asdict(s) for s in summaries], out, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""End-of-round scoring: what the tiles left on each rack cost.
+
+A player's *penalty* is the sum of the face values on their rack, a joker
+counting ``rules.joker_penalty``. Under the official rule the round's winner (the
+player who emptied their rack) scores the sum of the others' penalties and every
+other player scores minus their own penalty, so the scores add up to zero.
+
+The rule is applied literally to every rack given:
+
+* every player with an empty rack is a winner and scores the sum of the other
+  players' penalties (a real round has one; several winners each score that sum);
+* with no empty rack (the pool ran out and nobody could go out) nobody wins and
+  every player scores minus their penalty.
+
+Request::
+
+    {"racks": {"ann": [], "bob": ["R5", "J"], "cy": ["K13"]}, "rules": {}}
+
+Response (players in the order given)::
+
+    {"players": [{"name": "ann", "penalty": 0, "score": 48, "winner": true},
+                 {"name": "bob", "penalty": 35, "score": -35, "winner": false},
+                 {"name": "cy", "penalty": 13, "score": -13, "winner": false}],
+     "winners": ["ann"]}
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solver.errors import RequestError
+from solver.rummikub.position import check_counts
+from solver.rummikub.rules import Rules
+from solver.rummikub.tiles import Tile
+from solver.rummikub.wire import check_fields
+
+SCORE_FIELDS = ("racks", "rules")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerScore:
+    """One player's result for the round."""
+
+    name: str
+    penalty: int
+    """Face values left on the rack; a joker counts the rules' joker penalty."""
+    score: int
+    """Sum of the others' penalties for a winner, minus the own penalty otherwise."""
+    winner: bool
+    """The player emptied their rack."""
+
+
+def penalty(rack: Sequence[Tile], rules: Rules) -> int:
+    """What the tiles left on a rack cost at the end of a round."""
+    return sum(rules.value(tile) for tile in rack)
+
+
+def score_round(racks: Mapping[str, Sequence[Tile]], rules: Rules) -> tuple[PlayerScore, ...]:
+    """Score a finished round from the racks left, in the order given.
+
+    Raises a :class:`~solver.errors.MeldwiseError` when a tile does not exist in
+    the game or the racks hold more copies of a tile than the game has.
+    """
+    counts: Counter[Tile] = Counter()
+    for rack in racks.values():
+        for tile in rack:
+            rules.check_tile(tile)
+        counts.update(rack)
+    check_counts(counts, rules, "across the racks")
+    penalties = {name: penalty(rack, rules) for name, rack in racks.items()}
+    total = sum(penalties.values())
+    return tuple(
+        PlayerScore(name, cost, total - cost if not rack else -cost, not rack)
+        for (name, rack), cost in zip(racks.items(), penalties.values(), strict=True)
+    )
+
+
+def score_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Score one wire request (see the module docstring) and return the wire response.
+
+    Raises a :class:`~solver.errors.MeldwiseError` (a ``ValueError``) naming the
+    bad field, player, tile or setting.
+    """
+    check_fields(request, SCORE_FIELDS)
+    racks = request.get("racks")
+    if not isinstance(racks, Mapping) or not racks:
+        raise RequestError(
+            'field \'racks\' must be an object of player name to rack, e.g. {"ann": ["R5", "J"]}'
+        )
+    parsed: dict[str, tuple[Tile, ...]] = {}
+    for player, rack in racks.items():
+        if not isinstance(player, str) or not player:
+            raise RequestError(f"a player name must be a non-empty string, got {player!r:.60}")
+        if not isinstance(rack, list) or not all(isinstance(t, str) for t in rack):
+            raise RequestError(f"the rack of {player!r:.60} must be a list of tile strings")
+        parsed[player] = tuple(Tile.parse(t) for t in rack)
+    scores = score_round(parsed, Rules.from_dict(request.get("rules") or {}))
+    return {
+        "players": [
+            {"name": s.name, "penalty": s.penalty, "score": s.score, "winner": s.winner}
+            for s in scores
+        ],
+        "winners": [s.name for s in scores if s.winner],
+    }

@@ -1,0 +1,38 @@
+"""Property-based API fuzzing with schemathesis over the OpenAPI schema, in process.
+
+Every check runs. ``positive_data_acceptance`` also accepts 422 because a request
+can fit the schema and still not be a real game (a tile the rules do not have,
+more copies of a tile than exist, an invalid table set): the solver, not the
+schema, knows the game. ``negative_data_rejection`` also accepts 413: a generated
+invalid body may be over the body limit, and that is refused first. Examples are
+bounded to keep the suite fast.
+"""
+
+from __future__ import annotations
+
+import schemathesis
+from schemathesis import Case
+from schemathesis.config import SchemathesisConfig
+
+from api.main import create_app
+from api.settings import Settings
+
+CONFIG = SchemathesisConfig.from_dict(
+    {
+        "checks": {
+            "positive_data_acceptance": {"expected-statuses": ["2xx", "422"]},
+            "negative_data_rejection": {"expected-statuses": ["400", "405", "413", "415", "422"]},
+        },
+        "generation": {"max-examples": 100},
+        "phases": {"examples": {"enabled": True}, "coverage": {"enabled": True}},
+    }
+)
+
+# A short time cap keeps any large generated position quick.
+app = create_app(Settings(workers=1, time_cap_ms=100))
+schema = schemathesis.openapi.from_asgi("/openapi.json", app, config=CONFIG)
+
+
+@schema.parametrize()
+def test_api_conforms_to_its_schema(case: Case) -> None:
+    case.call_and_validate()
