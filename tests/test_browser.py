@@ -205,6 +205,10 @@ EMBED = """<!doctype html>
 <script type="module" src="{service}/static/meldwise-hint.js"></script>
 <meldwise-hint id="hint" endpoint="{service}/v1/rummikub/solve" hint-level="full"></meldwise-hint>
 <meldwise-hint id="dead" endpoint="{dead}/v1/rummikub/solve"></meldwise-hint>
+<script>
+  // Before the element's module has run: the element must take this over.
+  document.getElementById("dead").state = {state};
+</script>
 <script type="module">
   window.hints = [];
   window.failures = [];
@@ -213,7 +217,6 @@ EMBED = """<!doctype html>
   await customElements.whenDefined("meldwise-hint");
   const state = {state};
   document.getElementById("hint").state = state;
-  document.getElementById("dead").state = state;
 </script>
 """
 

@@ -52,6 +52,13 @@ export class MeldwiseHint extends HTMLElement {
     this.#error.setAttribute("role", "alert");
     root.append(this.#button, this.#error, this.#answer);
     this.#showButton();
+    // A page may set state before this script has loaded: take that value over
+    // from the plain element, so the setter runs.
+    if (Object.hasOwn(this, "state")) {
+      const early = this.state;
+      delete this.state;
+      this.state = early;
+    }
   }
 
   /** The URL of the solve endpoint. */
