@@ -9,7 +9,6 @@ import json
 import os
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -246,13 +245,3 @@ def test_the_element_on_another_origin_fires_the_full_response(service: str, pag
         assert failure["status"] == 0
         expect(page.locator("#dead").get_by_role("alert")).to_contain_text("Could not reach")
         assert page.evaluate("window.hints.length") == 1
-
-
-def test_the_files_come_from_the_package(service: str) -> None:
-    """Every module the page loads is shipped (a missing one would break the page
-    only in the browser)."""
-    static = Path(__file__).resolve().parent.parent / "api" / "static"
-    for module in static.glob("*.js"):
-        answer = httpx.get(f"{service}/static/{module.name}")
-        assert answer.status_code == 200
-        assert "javascript" in answer.headers["content-type"]
