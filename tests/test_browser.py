@@ -131,6 +131,29 @@ def test_a_new_position_starts_again_from_the_nudge(service: str, page: Page) ->
     assert nudge["tiles_played"] == 4
 
 
+def test_the_demo_works_from_the_keyboard(service: str, page: Page) -> None:
+    page.goto(service)
+    rack = page.get_by_label("Your rack", exact=True)
+    rack.focus()
+    page.keyboard.type("R1 R2")
+    # The palette is one Tab stop; arrows move in it and Enter adds to the rack.
+    page.locator("#rummikub-palette").get_by_role("button").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#rummikub-palette button:focus")).to_have_accessible_name("add red 3")
+    page.keyboard.press("Enter")
+    expect(rack).to_have_value("R1 R2 R3")
+    rack.focus()
+    with page.expect_response(lambda r: r.url.endswith(SOLVE)):
+        page.keyboard.press("Enter")
+    expect(page.locator("meldwise-hint .answer")).to_have_text("You can play 3 tiles this turn.")
+    # The tabs follow the arrow keys too.
+    page.get_by_role("tab", name="Rummikub").focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_role("tab", name="Shanghai")).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_label("Your hand", exact=True)).to_be_visible()
+
+
 @pytest.mark.parametrize(
     ("rack", "table", "rack_tiles_by_set"),
     [

@@ -85,10 +85,11 @@ export class PieceField {
   }
 }
 
-/** Buttons for every piece; a click inserts the piece into the field that last had
- * focus (marked with the class "target", and named in ``caption``). */
+/** Buttons for every piece, ``columns`` to a row; a click (or Enter) inserts the
+ * piece into the field that last had focus (marked with the class "target", and
+ * named in ``caption``). The palette is one stop for Tab; arrow keys move in it. */
 export class Palette {
-  constructor(container, pieces, draw, fields, caption) {
+  constructor(container, pieces, draw, fields, caption, columns = 13) {
     this.fields = fields;
     this.caption = caption;
     this.target = fields[0];
@@ -99,6 +100,20 @@ export class Palette {
     const buttons = pieces.map((piece) =>
       draw(piece, { onClick: () => this.target.insert(piece), actionLabel: "add" }),
     );
+    buttons.forEach((button, i) => {
+      button.tabIndex = i === 0 ? 0 : -1;
+      button.addEventListener("keydown", (event) => {
+        const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }[event.key];
+        const next = buttons[i + (step ?? 0)];
+        if (!step || !next) return;
+        event.preventDefault();
+        button.tabIndex = -1;
+        next.tabIndex = 0;
+        next.focus();
+      });
+    });
+    container.setAttribute("role", "group");
+    container.setAttribute("aria-label", "pieces to add; arrow keys move, Enter adds");
     container.replaceChildren(...buttons);
   }
 
