@@ -163,7 +163,11 @@ export function setUpShanghai() {
   form.contract.addEventListener("change", () => {
     custom.hidden = form.contract.value !== "custom";
   });
-  form.addEventListener("input", () => answer.replaceChildren());
+  // A changed position: the advice and any error were about the old one.
+  form.addEventListener("input", () => {
+    answer.replaceChildren();
+    error.replaceChildren();
+  });
 
   let pending = null;
   form.addEventListener("submit", async (event) => {
