@@ -32,7 +32,7 @@ from solver.rummikub.melds import Meld
 from solver.rummikub.play import Objective, Play
 from solver.rummikub.position import Position, check_counts
 from solver.rummikub.rules import Rules
-from solver.rummikub.solve import DEFAULT_TIME_LIMIT, solve
+from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
 from solver.rummikub.steps import Action, Step
 from solver.rummikub.tiles import Tile
 
@@ -46,6 +46,7 @@ REQUEST_FIELDS = (
     "rules",
     "time_limit_ms",
     "hint_level",
+    "disruption_time_limit_ms",
 )
 
 
@@ -56,7 +57,16 @@ def solve_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     bad field, tile, set or setting.
     """
     asked = parse_request(request)
-    play = solve(asked.position, asked.rules, asked.objective, time_limit=asked.time_limit)
+    play = solve(
+        asked.position,
+        asked.rules,
+        asked.objective,
+        time_limit=asked.time_limit,
+        # A nudge shows no layout, so the least-disruption stage would change nothing.
+        least_disruption=asked.disruption_time_limit > 0
+        and asked.hint_level is not HintLevel.NUDGE,
+        disruption_time_limit=asked.disruption_time_limit,
+    )
     return hint_to_dict(play, asked.hint_level, lambda: asked.position.check(asked.rules))
 
 
@@ -100,6 +110,8 @@ class SolveRequest:
     time_limit: float
     """Seconds."""
     hint_level: HintLevel
+    disruption_time_limit: float = DEFAULT_DISRUPTION_TIME_LIMIT
+    """Seconds for the least-disruption stage (within ``time_limit``); 0 skips it."""
 
 
 def parse_request(request: Mapping[str, Any]) -> SolveRequest:
@@ -139,7 +151,16 @@ def parse_request(request: Mapping[str, Any]) -> SolveRequest:
         table=tuple(tuple(Tile.parse(t) for t in tiles) for tiles in table),
         opened=opened,
     )
-    return SolveRequest(position, rules, objective, limit_ms / 1000, hint_level)
+    calm_ms = request.get("disruption_time_limit_ms", round(DEFAULT_DISRUPTION_TIME_LIMIT * 1000))
+    if isinstance(calm_ms, bool) or not isinstance(calm_ms, int):
+        raise RequestError(
+            f"'disruption_time_limit_ms' must be a whole number, got {calm_ms!r:.60}"
+        )
+    if not 0 <= calm_ms <= MAX_TIME_LIMIT_MS:
+        raise RequestError(
+            f"'disruption_time_limit_ms' must be 0 to {MAX_TIME_LIMIT_MS}, got {calm_ms}"
+        )
+    return SolveRequest(position, rules, objective, limit_ms / 1000, hint_level, calm_ms / 1000)
 
 
 def _tile_list(value: Any, where: str) -> list[str]:
