@@ -86,7 +86,7 @@ function drawTable(answer, tableBefore) {
     const tiles = set.tiles.map((tile, i) =>
       drawTile(tile, { as: set.as[i], played: marks[place][i] }),
     );
-    table.append(drawSet(`${set.kind} ${place}`, tiles, `set ${place}: ${describeSet(set)}`));
+    table.append(drawSet(`set ${place}`, tiles, `set ${place}: ${describeSet(set)}`));
   });
   return table;
 }
