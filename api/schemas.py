@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from solver.rummikub import STANDARD, MeldKind, Objective, Status
 from solver.rummikub.hints import HintLevel
 from solver.rummikub.rules import RANGES
-from solver.rummikub.solve import DEFAULT_TIME_LIMIT
+from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT
 from solver.rummikub.wire import MAX_TIME_LIMIT_MS
 
 
@@ -87,6 +87,13 @@ class SolveRequest(Schema):
         ge=1,
         le=MAX_TIME_LIMIT_MS,
         description="most milliseconds to spend; the server's time cap may lower it",
+    )
+    disruption_time_limit_ms: StrictInt = Field(
+        default=round(DEFAULT_DISRUPTION_TIME_LIMIT * 1000),
+        ge=0,
+        le=MAX_TIME_LIMIT_MS,
+        description="most milliseconds (within time_limit_ms) to spend finding the play "
+        "that disturbs the table least; 0 skips that search; the server's cap may lower it",
     )
     hint_level: HintLevel = Field(
         default=HintLevel.FULL,

@@ -13,7 +13,7 @@ from typing import Annotated
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from solver.rummikub.solve import DEFAULT_TIME_LIMIT
+from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT
 from solver.rummikub.wire import MAX_TIME_LIMIT_MS
 
 ENV_PREFIX = "MELDWISE_"
@@ -47,6 +47,13 @@ class Settings(BaseSettings):
         ge=1,
         le=MAX_TIME_LIMIT_MS,
         description="longest a solve may run; a request's time_limit_ms can only lower it",
+    )
+    disruption_cap_ms: int = Field(
+        default=round(DEFAULT_DISRUPTION_TIME_LIMIT * 1000),
+        ge=0,
+        le=MAX_TIME_LIMIT_MS,
+        description="longest a solve may search for the least disruptive play (0: never; "
+        "answers then keep the best score but may rearrange more of the table)",
     )
     body_limit_bytes: int = Field(
         default=16 * 1024, ge=1024, le=1024 * 1024, description="largest request body (413 beyond)"

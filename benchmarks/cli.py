@@ -89,6 +89,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--profile", action="store_true", help="split our time into build / CP-SAT / layout"
     )
     parser.add_argument(
+        "--score-only",
+        action="store_true",
+        help="time the best score alone, without the least-disruption stage (what the peer does)",
+    )
+    parser.add_argument(
         "--positions",
         type=Path,
         metavar="FILE",
@@ -146,6 +151,7 @@ def config_from(args: argparse.Namespace) -> Config:
         peer_backend=args.peer_backend,
         profile=args.profile,
         positions=args.positions,
+        score_only=args.score_only,
     )
 
 
@@ -166,6 +172,8 @@ def command_line(prog: str, config: Config, args: argparse.Namespace) -> str:
             words += ["--peer-backend", config.peer_backend]
     if config.profile:
         words.append("--profile")
+    if config.score_only:
+        words.append("--score-only")
     for flag, path in (
         ("--positions", config.positions),
         ("--json", args.json),

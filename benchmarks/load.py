@@ -30,6 +30,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
@@ -37,10 +38,11 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.stats import percentile
-from solver.rummikub import STANDARD
+from solver.rummikub import STANDARD, Position
 from solver.rummikub.deal import random_position
 
 SOLVE_PATH = "/v1/rummikub/solve"
+SELFPLAY_FILE = Path(__file__).with_name("positions-2026.json")
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,20 @@ def mid_game_bodies(
             table_jokers=table_jokers,
             rack_jokers=rack_jokers,
         )
+        request = {
+            "rack": [str(t) for t in position.rack],
+            "table": [[str(t) for t in tiles] for tiles in position.table],
+        }
+        bodies.append(json.dumps(request).encode())
+    return bodies
+
+
+def selfplay_bodies() -> list[bytes]:
+    """The committed self-play positions (see :mod:`benchmarks.selfplay`) as request bodies."""
+    saved = json.loads(SELFPLAY_FILE.read_text())
+    bodies = []
+    for entry in saved["buckets"]["selfplay"]:
+        position = Position.parse(entry["rack"], entry["table"])
         request = {
             "rack": [str(t) for t in position.rack],
             "table": [[str(t) for t in tiles] for tiles in position.table],
@@ -307,6 +323,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--table", default="20-40", help="table tiles per position (20-40)")
     parser.add_argument("--rack", default="8-14", help="rack tiles per position (8-14)")
     parser.add_argument("--positions", type=int, default=300, help="distinct positions")
+    parser.add_argument(
+        "--selfplay",
+        action="store_true",
+        help="post the self-play positions of benchmarks/positions-2026.json (mid-game "
+        "positions met in simulated games) instead of random ones",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--server-log", default=os.devnull, help="where the started server logs")
     parser.add_argument(
@@ -317,9 +339,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
 
-    bodies = mid_game_bodies(
-        args.seed, args.positions, parse_range(args.table), parse_range(args.rack)
-    )
+    if args.selfplay:
+        bodies = selfplay_bodies()
+    else:
+        bodies = mid_game_bodies(
+            args.seed, args.positions, parse_range(args.table), parse_range(args.rack)
+        )
     with contextlib.ExitStack() as stack:
         server_pid = None
         if args.url:

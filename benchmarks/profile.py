@@ -46,12 +46,25 @@ class Split:
         return self.total - self.build - self.presolve - self.search - self.layout
 
 
-def profile_solve(position: Position, mode: Mode, rules: Rules, time_limit: float) -> Split:
+def profile_solve(
+    position: Position,
+    mode: Mode,
+    rules: Rules,
+    time_limit: float,
+    least_disruption: bool = True,
+) -> Split:
     """Solve ``position`` as ``mode`` asks and split its time into parts."""
     clock = dict.fromkeys(("build", "layout", "cpsat", "presolve"), 0.0)
     with _timers(clock):
         start = time.perf_counter()
-        solve(mode.position(position), rules, mode.objective, time_limit=time_limit, workers=1)
+        solve(
+            mode.position(position),
+            rules,
+            mode.objective,
+            time_limit=time_limit,
+            workers=1,
+            least_disruption=least_disruption,
+        )
         total = time.perf_counter() - start - clock["presolve"]
     ms = {part: seconds * 1000 for part, seconds in clock.items()}
     presolve = min(ms["presolve"], ms["cpsat"])

@@ -90,6 +90,7 @@ def build_report(results: Results, command: str, slowest: int = 10) -> Report:
         "time_limit_s": config.time_limit,
         "repeat": config.repeat,
         "cp_sat_workers": 1,
+        "stages": "score only" if config.score_only else "score, then least disruption",
         "positions": results.positions_from,
         "positions_total": len({trial.case.label for trial in results.trials}),
         "seconds": round(results.seconds, 1),
@@ -530,6 +531,7 @@ def header_lines(report: Report) -> list[str]:
         f"positions: {meta['positions_total']} ({meta['positions']}), {meta['per_bucket']} per "
         f"bucket; modes {', '.join(meta['modes'])}; time limit {meta['time_limit_s']:g} s per "
         f"solve; 1 CP-SAT worker; each time the fastest of {meta['repeat']} run(s)",
+        f"solver stages timed: {meta['stages']}",
     ]
     if "peer" in meta:
         lines.append(f"peer: {meta['peer']['package']}, backend {meta['peer']['backend']}")

@@ -49,6 +49,8 @@ class Config:
     profile: bool = False
     positions: Path | None = None
     """Read the positions from this file if it exists, else deal them and write it."""
+    score_only: bool = False
+    """Time the score stage alone (no least-disruption stage), as the peer answers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +87,7 @@ def run_suite(config: Config, progress: Progress, rules: Rules = STANDARD) -> Re
     results = Results(config, rules, buckets, source, peer.version if peer else None, load_before)
 
     for mode in config.modes:
-        time_ours(WARM_UP, mode, rules, config.time_limit)
+        time_ours(WARM_UP, mode, rules, config.time_limit, not config.score_only)
         if peer:
             peer.solve(WARM_UP, mode)
     task = progress.add_task("solving", total=len(cases) * len(config.modes))
@@ -98,7 +100,9 @@ def run_suite(config: Config, progress: Progress, rules: Rules = STANDARD) -> Re
         task = progress.add_task("profiling", total=len(cases) * len(config.modes))
         for case in cases:
             for mode in config.modes:
-                split = profile_solve(case.position, mode, rules, config.time_limit)
+                split = profile_solve(
+                    case.position, mode, rules, config.time_limit, not config.score_only
+                )
                 results.splits.append((case, mode, split))
                 progress.advance(task)
     results.seconds = time.perf_counter() - started
@@ -117,7 +121,7 @@ def run_trial(
         ours_first = (case.index + turn + attempt) % 2 == 0
         if peer is not None and not ours_first:
             theirs.append(peer.solve(case.position, mode))
-        ours.append(time_ours(case.position, mode, rules, config.time_limit))
+        ours.append(time_ours(case.position, mode, rules, config.time_limit, not config.score_only))
         if peer is not None and ours_first:
             theirs.append(peer.solve(case.position, mode))
     fastest = min(ours, key=lambda a: a.ms)

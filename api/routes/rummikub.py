@@ -33,6 +33,9 @@ async def solve(body: SolveRequest, pool: PoolDep, settings: SettingsDep) -> dic
     (then ``status`` is ``feasible`` and the play is the best found)."""
     request = body.model_dump(mode="json", exclude_unset=True)
     request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
+    request["disruption_time_limit_ms"] = min(
+        body.disruption_time_limit_ms, settings.disruption_cap_ms
+    )
     return await pool.solve(solve_rummikub, request)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from solver.errors import NotationError
@@ -58,10 +58,23 @@ class Tile:
 
     colour: Colour | None
     number: int = 0
+    _key: int = field(init=False, repr=False, compare=False)
+    """A small int per tile, computed once: tiles are hashed a lot (counting, sets)."""
+
+    def __post_init__(self) -> None:
+        colour = len(_COLOURS) if self.colour is None else _COLOUR_INDEX[self.colour]
+        object.__setattr__(self, "_key", colour * 64 + self.number)
+
+    def __hash__(self) -> int:
+        return self._key
 
     @classmethod
     def natural(cls, colour: Colour, number: int) -> Tile:
-        return cls(colour, number)
+        """The tile of this colour and number (one shared object per tile)."""
+        tile = _NATURALS.get((colour, number))
+        if tile is None:
+            tile = _NATURALS[colour, number] = cls(colour, number)
+        return tile
 
     @classmethod
     def parse(cls, text: str) -> Tile:
@@ -92,20 +105,19 @@ class Tile:
         number = int(digits)
         if not 1 <= number <= MAX_NUMBER:
             raise NotationError(f"unknown tile {text!r}: numbers run from 1 to {MAX_NUMBER}")
-        return cls(colour, number)
+        return cls.natural(colour, number)
 
     @property
     def is_joker(self) -> bool:
         return self.colour is None
 
     @property
-    def sort_key(self) -> tuple[int, int]:
-        if self.colour is None:
-            return (len(_COLOURS), 0)
-        return (self.colour.index, self.number)
+    def sort_key(self) -> int:
+        """Orders tiles by colour, then number, jokers last."""
+        return self._key
 
     def __lt__(self, other: Tile) -> bool:
-        return self.sort_key < other.sort_key
+        return self._key < other._key
 
     def __str__(self) -> str:
         if self.colour is None:
@@ -117,6 +129,7 @@ class Tile:
 
 
 JOKER = Tile(None, 0)
+_NATURALS: dict[tuple[Colour, int], Tile] = {}
 
 
 def parse_tiles(text: str | Iterable[str]) -> list[Tile]:

@@ -32,7 +32,7 @@ from solver.rummikub.melds import Meld
 from solver.rummikub.play import Objective, Play
 from solver.rummikub.position import Position, check_counts
 from solver.rummikub.rules import Rules
-from solver.rummikub.solve import DEFAULT_TIME_LIMIT, solve
+from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
 from solver.rummikub.steps import Action, Step
 from solver.rummikub.tiles import Tile
 
@@ -46,6 +46,7 @@ REQUEST_FIELDS = (
     "rules",
     "time_limit_ms",
     "hint_level",
+    "disruption_time_limit_ms",
 )
 
 
@@ -56,7 +57,16 @@ def solve_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     bad field, tile, set or setting.
     """
     asked = parse_request(request)
-    play = solve(asked.position, asked.rules, asked.objective, time_limit=asked.time_limit)
+    play = solve(
+        asked.position,
+        asked.rules,
+        asked.objective,
+        time_limit=asked.time_limit,
+        # A nudge shows no layout, so the least-disruption stage would change nothing.
+        least_disruption=asked.disruption_time_limit > 0
+        and asked.hint_level is not HintLevel.NUDGE,
+        disruption_time_limit=asked.disruption_time_limit,
+    )
     return hint_to_dict(play, asked.hint_level, lambda: asked.position.check(asked.rules))
 
 
@@ -100,18 +110,14 @@ class SolveRequest:
     time_limit: float
     """Seconds."""
     hint_level: HintLevel
+    disruption_time_limit: float = DEFAULT_DISRUPTION_TIME_LIMIT
+    """Seconds for the least-disruption stage (within ``time_limit``); 0 skips it."""
 
 
 def parse_request(request: Mapping[str, Any]) -> SolveRequest:
     """Check a wire request and turn it into typed values (the position is not yet
     checked against the rules; :func:`solve` does that)."""
-    if not isinstance(request, Mapping):
-        raise RequestError(f"a request must be a JSON object, got {type(request).__name__}")
-    for name in request:
-        if name not in REQUEST_FIELDS:
-            raise RequestError(f"unknown field {name!r}; fields are {', '.join(REQUEST_FIELDS)}")
-    if "rack" not in request:
-        raise RequestError('missing field \'rack\' (a list of tiles, e.g. ["R1", "J"])')
+    check_fields(request, REQUEST_FIELDS, required=("rack",))
     rack = _tile_list(request["rack"], "rack")
     table_field = request.get("table", [])
     if not isinstance(table_field, list):
@@ -127,19 +133,29 @@ def parse_request(request: Mapping[str, Any]) -> SolveRequest:
         raise RequestError(
             f"unknown objective {objective_name!r:.60}; use 'tiles' or 'points'"
         ) from None
-    hint_level = _hint_level(request.get("hint_level", HintLevel.FULL.value))
-    rules = Rules.from_dict(request.get("rules") or {})
-    limit_ms = request.get("time_limit_ms", int(DEFAULT_TIME_LIMIT * 1000))
-    if isinstance(limit_ms, bool) or not isinstance(limit_ms, int):
-        raise RequestError(f"'time_limit_ms' must be a whole number, got {limit_ms!r:.60}")
-    if not 1 <= limit_ms <= MAX_TIME_LIMIT_MS:
-        raise RequestError(f"'time_limit_ms' must be 1 to {MAX_TIME_LIMIT_MS}, got {limit_ms}")
     position = Position(
         rack=tuple(Tile.parse(t) for t in rack),
         table=tuple(tuple(Tile.parse(t) for t in tiles) for tiles in table),
         opened=opened,
     )
-    return SolveRequest(position, rules, objective, limit_ms / 1000, hint_level)
+    return SolveRequest(
+        position,
+        Rules.from_dict(request.get("rules") or {}),
+        objective,
+        _milliseconds(request, "time_limit_ms", DEFAULT_TIME_LIMIT, lowest=1) / 1000,
+        _hint_level(request.get("hint_level", HintLevel.FULL.value)),
+        _milliseconds(request, "disruption_time_limit_ms", DEFAULT_DISRUPTION_TIME_LIMIT) / 1000,
+    )
+
+
+def _milliseconds(request: Mapping[str, Any], name: str, default_s: float, lowest: int = 0) -> int:
+    """A whole number of milliseconds from ``lowest`` to :data:`MAX_TIME_LIMIT_MS`."""
+    value = request.get(name, round(default_s * 1000))
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RequestError(f"{name!r} must be a whole number, got {value!r:.60}")
+    if not lowest <= value <= MAX_TIME_LIMIT_MS:
+        raise RequestError(f"{name!r} must be {lowest} to {MAX_TIME_LIMIT_MS}, got {value}")
+    return value
 
 
 def _tile_list(value: Any, where: str) -> list[str]:
