@@ -14,6 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from api.pool import Unavailable
+from api.schemas import ErrorBody
 from api.settings import Settings
 from solver.errors import MeldwiseError
 
@@ -22,6 +23,34 @@ MAX_DETAIL = 400
 
 MAX_LISTED = 5
 """Most schema problems listed in one answer."""
+
+
+Responses = dict[int | str, dict[str, Any]]
+"""A route's ``responses``: its error answers as the OpenAPI schema lists them."""
+
+
+def documented_errors(culprits: str) -> Responses:
+    """The answers every route with a JSON body may give instead of 200: 400, 413 and
+    422, where ``culprits`` lists what makes a well-shaped request not a real game."""
+    return {
+        400: {"model": ErrorBody, "description": "The body is not valid JSON."},
+        413: {"model": ErrorBody, "description": "The body is larger than the body limit."},
+        422: {
+            "model": ErrorBody,
+            "description": f"Not a request of this shape, or not a real game: {culprits}.",
+        },
+    }
+
+
+BUSY: Responses = {
+    503: {
+        "model": ErrorBody,
+        "description": "Every solver worker is busy and the queue is full; retry after "
+        "the Retry-After header's seconds.",
+        "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}},
+    },
+}
+"""The extra answer of a route that solves in the worker pool."""
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -18,12 +18,13 @@ from api.errors import install_error_handlers
 from api.metrics import Metrics
 from api.middleware import BodyLimitMiddleware, MetricsMiddleware
 from api.pool import SolverPool
-from api.routes import demo, rummikub, service
+from api.routes import demo, rummikub, service, shanghai
 from api.settings import Settings
 
 DESCRIPTION = """Best moves for Rummikub, proven optimal by OR-Tools CP-SAT, plus
-a move checker and end-of-round scoring. Errors are `{"detail": "..."}` naming the
-culprit; a busy server answers 503 with `Retry-After`."""
+a move checker and end-of-round scoring; advice for a Shanghai rummy turn (going
+down, lay-offs, discard, upcard) and a hand's score. Errors are `{"detail": "..."}`
+naming the culprit; a busy server answers 503 with `Retry-After`."""
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -53,6 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = metrics
     app.include_router(service.router)
     app.include_router(rummikub.router)
+    app.include_router(shanghai.router)
     app.include_router(demo.router)
     app.mount(demo.STATIC_PATH, demo.StaticRoute(), name="static")
     install_error_handlers(app)

@@ -14,7 +14,7 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -23,6 +23,8 @@ from api.metrics import Metrics
 from solver import solve_rummikub
 
 T = TypeVar("T")
+WireSolver = Callable[[Mapping[str, Any]], dict[str, Any]]
+"""A dict-in, dict-out solve of the library whose response has a ``status``."""
 
 WARM_UP_REQUEST = {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"]], "time_limit_ms": 2000}
 
@@ -78,9 +80,11 @@ class SolverPool:
             )
         self.ready = True
 
-    async def solve(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Solve one wire request in a worker; raise :class:`Unavailable` when full and
-        a :class:`~solver.errors.MeldwiseError` for bad input."""
+    async def solve(self, solver: WireSolver, request: dict[str, Any]) -> dict[str, Any]:
+        """Answer one wire request with ``solver`` (e.g. :func:`solver.solve_rummikub`,
+        :func:`solver.advise_shanghai`) in a worker; raise :class:`Unavailable` when
+        full and a :class:`~solver.errors.MeldwiseError` for bad input. The response's
+        ``status`` is counted in the solver metrics."""
         if self._pending >= self.workers + self.queue:
             self._metrics.rejected.labels("saturated").inc()
             raise Unavailable(
@@ -89,7 +93,7 @@ class SolverPool:
             )
         executor = self._executor
         try:
-            response = await self._run(solve_rummikub, request)
+            response = await self._run(solver, request)
         except BrokenProcessPool:
             # A worker died (killed, out of memory): replace the pool, let the client retry.
             if executor is self._executor:  # not yet replaced by another request

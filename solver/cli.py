@@ -9,16 +9,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 from solver.errors import MeldwiseError
 from solver.rummikub.hints import HintLevel
 from solver.rummikub.play import Objective
 from solver.rummikub.wire import MAX_TIME_LIMIT_MS, solve_rummikub
-from solver.shanghai.cli import add_shanghai_command
 
 EXIT_BAD_INPUT = 2
+Handler = Callable[[Mapping[str, Any]], dict[str, Any]]
+"""A wire function of the library: request dict in, response dict out."""
 
 
 def add_solve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -70,30 +71,48 @@ def add_solve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
 
 def run_solve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Carry out ``solve``; return the exit code."""
+    return run_requests(
+        args, solve_rummikub, _request_from_flags, describe_response, stdin, stdout, stderr
+    )
+
+
+def run_requests(
+    args: argparse.Namespace,
+    handler: Handler,
+    from_flags: Callable[[argparse.Namespace], dict[str, Any]],
+    describe: Callable[[dict[str, Any]], str],
+    stdin: TextIO,
+    stdout: TextIO,
+    stderr: TextIO,
+) -> int:
+    """Answer wire requests with ``handler`` (a dict-in, dict-out library function) and
+    return the exit code; every command with ``--json`` / ``--jsonl`` runs this way.
+
+    ``--jsonl``: one request per stdin line, one JSON response per line, in order; a
+    bad line answers ``{"error": ...}`` and the batch goes on (exit 0). ``--json``:
+    one request on stdin, one JSON response. Otherwise the request is built from the
+    flags by ``from_flags`` and the response written for a person by ``describe``.
+    Bad input (not ``--jsonl``) prints ``error: ...`` on stderr and exits 2.
+    """
     if args.jsonl:
-        return _solve_lines(stdin, stdout)
+        for line in stdin:
+            if not line.strip():
+                continue
+            try:
+                answer = handler(_load_request(line))
+            except MeldwiseError as error:
+                answer = {"error": str(error)}
+            print(json.dumps(answer), file=stdout, flush=True)
+        return 0
     try:
         if args.json:
-            request = _load_request(stdin.read())
-            print(json.dumps(solve_rummikub(request)), file=stdout)
+            print(json.dumps(handler(_load_request(stdin.read()))), file=stdout)
             return 0
-        response = solve_rummikub(_request_from_flags(args))
+        response = handler(from_flags(args))
     except MeldwiseError as error:
         print(f"error: {error}", file=stderr)
         return EXIT_BAD_INPUT
-    stdout.write(describe_response(response))
-    return 0
-
-
-def _solve_lines(stdin: TextIO, stdout: TextIO) -> int:
-    for line in stdin:
-        if not line.strip():
-            continue
-        try:
-            answer: dict[str, Any] = solve_rummikub(_load_request(line))
-        except MeldwiseError as error:
-            answer = {"error": str(error)}
-        print(json.dumps(answer), file=stdout, flush=True)
+    stdout.write(describe(response))
     return 0
 
 
@@ -167,6 +186,9 @@ def describe_response(response: dict[str, Any]) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m solver", description="Meldwise solvers")
+    # Imported here: the shanghai command itself uses run_requests from this module.
+    from solver.shanghai.cli import add_shanghai_command
+
     commands = parser.add_subparsers(dest="command", required=True)
     add_solve_command(commands)
     add_shanghai_command(commands)

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 
+from benchmarks.shanghai_speed import deal
 from solver.rummikub import Position, Rules
 from solver.rummikub.deal import random_position
 from solver.rummikub.legality import check_play
@@ -18,8 +19,27 @@ from solver.rummikub.tiles import parse_tiles
 SOLVE = "/v1/rummikub/solve"
 VALIDATE = "/v1/rummikub/validate"
 SCORE = "/v1/rummikub/score"
+SHANGHAI_ADVISE = "/v1/shanghai/advise"
+SHANGHAI_SCORE = "/v1/shanghai/score"
 
 BIG_RULES = Rules(colours=8, numbers=26, copies=3, jokers=4)
+
+
+def shanghai_deal(seed: int, hand_number: int, down: bool) -> dict[str, Any]:
+    """A Shanghai advice request for a random deal of the speed benchmark: not down,
+    12 cards and 0-4 table melds; down, 3-8 cards and 4-8 melds (jokers included)."""
+    position = deal(random.Random(seed), hand_number, down)
+    return {
+        "hand": [str(c) for c in position.hand],
+        "hand_number": hand_number,
+        "table": [
+            {"cards": [str(c) for c in item.meld.cards], "owner": item.owner}
+            for item in position.table
+        ],
+        "down": position.down,
+        "upcard": None if position.upcard is None else str(position.upcard),
+        "buys_left": position.buys_left,
+    }
 
 
 def slow_request(time_limit_ms: int) -> dict[str, Any]:

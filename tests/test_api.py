@@ -9,7 +9,14 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
-from api_support import SCORE, SOLVE, VALIDATE, assert_legal_response
+from api_support import (
+    SCORE,
+    SHANGHAI_ADVISE,
+    SHANGHAI_SCORE,
+    SOLVE,
+    VALIDATE,
+    assert_legal_response,
+)
 from fastapi.testclient import TestClient
 
 from api.errors import MAX_DETAIL
@@ -72,14 +79,21 @@ def test_validate_and_score_delegate_to_the_library(client: TestClient) -> None:
 def test_every_request_model_has_an_example_the_endpoint_accepts(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
     posts = [(path, item["post"]) for path, item in spec["paths"].items() if "post" in item]
-    assert {path for path, _ in posts} == {SOLVE, VALIDATE, SCORE}
+    assert {path for path, _ in posts} == {
+        SOLVE,
+        VALIDATE,
+        SCORE,
+        SHANGHAI_ADVISE,
+        SHANGHAI_SCORE,
+    }
     for path, operation in posts:
         ref = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
         model = spec["components"]["schemas"][ref.rsplit("/", 1)[1]]
         assert model["additionalProperties"] is False
-        (example,) = model["examples"]
-        answer = client.post(path, json=example)
-        assert answer.status_code == 200, (path, answer.json())
+        assert model["examples"], path
+        for example in model["examples"]:
+            answer = client.post(path, json=example)
+            assert answer.status_code == 200, (path, answer.json())
     assert client.get("/docs").status_code == 200
 
 

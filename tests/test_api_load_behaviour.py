@@ -10,10 +10,20 @@ import signal
 
 import httpx
 import pytest
-from api_support import SOLVE, assert_legal_response, async_client, slow_request
+from api_support import (
+    SHANGHAI_ADVISE,
+    SHANGHAI_SCORE,
+    SOLVE,
+    assert_legal_response,
+    async_client,
+    shanghai_deal,
+    slow_request,
+)
 
 from api.main import create_app
 from api.settings import Settings
+from solver import advise_shanghai
+from solver.shanghai import examples
 
 
 def _metric(text: str, line_start: str) -> float:
@@ -53,13 +63,19 @@ def test_a_full_pool_answers_503_with_retry_after_at_once() -> None:
             assert refused.status_code == 503
             assert refused.headers["retry-after"] == "3"
             assert "busy" in refused.json()["detail"]
+            # Shanghai advice shares the pool and its admission; scoring does not solve.
+            advice = await client.post(SHANGHAI_ADVISE, json=examples.ADVISE_REQUEST)
+            assert advice.status_code == 503
+            assert advice.headers["retry-after"] == "3"
+            scored = await client.post(SHANGHAI_SCORE, json=examples.SCORE_REQUEST)
+            assert scored.status_code == 200
             assert not running.done(), "the 503 waited for a worker"
             assert (await running).status_code == 200
             assert (await waiting).status_code == 200  # the queued solve was served
             again = await client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]})
             assert again.status_code == 200
             metrics = (await client.get("/metrics")).text
-            assert _metric(metrics, 'meldwise_rejected_requests_total{reason="saturated"}') == 1
+            assert _metric(metrics, 'meldwise_rejected_requests_total{reason="saturated"}') == 2
 
     asyncio.run(scenario())
 
@@ -81,6 +97,25 @@ def test_a_timed_out_solve_answers_its_best_play(asked_ms: int, cap_ms: int) -> 
         assert_legal_response(request, answer.json())
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(
+    ("asked_ms", "cap_ms"),
+    [(2000, 1), (1, 2000)],
+    ids=["the-server-cap-bounds-a-request", "a-request-may-ask-less"],
+)
+def test_shanghai_advice_cut_short_by_the_time_cap(asked_ms: int, cap_ms: int) -> None:
+    # A hand-10 turn needs about 0.3 s of solving; 1 ms per solve cuts every one short.
+    request = {**shanghai_deal(0, 10, False), "time_limit_ms": asked_ms}
+
+    async def scenario() -> None:
+        async with async_client(create_app(Settings(workers=1, time_cap_ms=cap_ms))) as client:
+            answer = await client.post(SHANGHAI_ADVISE, json=request)
+        assert answer.status_code == 200
+        assert answer.json()["status"] in ("feasible", "unknown")
+
+    asyncio.run(scenario())
+    assert advise_shanghai(request | {"time_limit_ms": 2000})["status"] == "optimal"
 
 
 def test_a_lost_worker_is_replaced() -> None:

@@ -1,11 +1,13 @@
 """Property-based API fuzzing with schemathesis over the OpenAPI schema, in process.
 
-Every check runs. ``positive_data_acceptance`` also accepts 422 because a request
-can fit the schema and still not be a real game (a tile the rules do not have,
-more copies of a tile than exist, an invalid table set): the solver, not the
-schema, knows the game. ``negative_data_rejection`` also accepts 413: a generated
-invalid body may be over the body limit, and that is refused first. Examples are
-bounded to keep the suite fast.
+Every check runs, over every operation (Rummikub and Shanghai alike).
+``positive_data_acceptance`` also accepts 422 because a request can fit the schema
+and still not be a real game (a tile or card the rules do not have, more copies
+than exist, an invalid table set or meld, a Shanghai contract out of the rules'
+range or given twice): the solver, not the schema, knows the game.
+``negative_data_rejection`` also accepts 413: a generated invalid body may be over
+the body limit, and that is refused first. Examples are bounded to keep the suite
+fast.
 """
 
 from __future__ import annotations
@@ -36,3 +38,14 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", app, config=CONFIG)
 @schema.parametrize()
 def test_api_conforms_to_its_schema(case: Case) -> None:
     case.call_and_validate()
+
+
+def test_every_operation_is_fuzzed() -> None:
+    operations = {(op.ok().method, op.ok().path) for op in schema.get_all_operations()}
+    assert {
+        ("post", "/v1/rummikub/solve"),
+        ("post", "/v1/rummikub/validate"),
+        ("post", "/v1/rummikub/score"),
+        ("post", "/v1/shanghai/advise"),
+        ("post", "/v1/shanghai/score"),
+    } <= operations

@@ -12,7 +12,12 @@ from ortools.sat.python import cp_model
 
 from solver.rummikub import Objective, Rules
 from solver.rummikub.deal import random_position
-from solver.rummikub.model import TileCounts, build_model, hint_table_as_it_is
+from solver.rummikub.model import (
+    TileCounts,
+    build_model,
+    hint_table_as_it_is,
+    set_disruption_objective,
+)
 
 VARIANTS = [Rules(), Rules(jokers=4), Rules(colours=3, numbers=9, jokers=3, min_set_len=2)]
 
@@ -43,3 +48,32 @@ def test_the_table_as_it_is_is_a_solution(
     engine.parameters.fix_variables_to_their_hinted_value = True
     assert engine.solve(tm.model) == cp_model.OPTIMAL
     assert engine.value(tm.objective) == 0
+
+
+@settings(max_examples=40)
+@given(seed=st.integers(0, 2**32), table_tiles=st.integers(3, 60), rack_tiles=st.integers(1, 14))
+def test_stage_one_play_starts_the_least_disruption_search(
+    seed: int, table_tiles: int, rack_tiles: int
+) -> None:
+    # Stage 2 starts from stage 1's play with no table set continued: a complete
+    # solution of the stage-2 model once the score is fixed.
+    import sys
+
+    stages = sys.modules["solver.rummikub.solve"]
+    rules = Rules()
+    rng = random.Random(seed)
+    position = random_position(rng, rules, table_tiles, rack_tiles, table_jokers=rng.randint(0, 2))
+    melds = position.check(rules)
+    rack = TileCounts.of(Counter(position.rack))
+    table = TileCounts.of(position.all_tiles() - Counter(position.rack))
+    first = stages._run(build_model(rules, rack, table, Objective.TILES, False), 10, 1)
+    tm = build_model(rules, rack, table, Objective.TILES, False, table_melds=melds)
+    set_disruption_objective(
+        tm, first.engine.value(first.tm.objective), first.engine.value(first.tm.played_jokers)
+    )
+    stages._hint(tm, first)
+    engine = cp_model.CpSolver()
+    engine.parameters.num_workers = 1
+    engine.parameters.max_time_in_seconds = 10
+    engine.parameters.fix_variables_to_their_hinted_value = True
+    assert engine.solve(tm.model) == cp_model.OPTIMAL

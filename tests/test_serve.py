@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 
 from benchmarks.load import serve
+from solver.shanghai import examples
 
 MARKER = "SECRET-RACK-MARKER"
 
@@ -22,6 +23,10 @@ def test_serve_answers_and_logs_no_bodies(tmp_path: Path) -> None:
         assert solved.status_code == 200
         assert solved.json()["tiles_played"] == 3
         bad = httpx.post(f"{url}/v1/rummikub/solve", json={"rack": [MARKER]})
+        assert bad.status_code == 422
+        advice = httpx.post(f"{url}/v1/shanghai/advise", json=examples.ADVISE_REQUEST)
+        assert advice.json() == examples.ADVISE_RESPONSE
+        bad = httpx.post(f"{url}/v1/shanghai/advise", json={"hand": [MARKER], "hand_number": 1})
         assert bad.status_code == 422
         docs = httpx.get(f"{url}/docs")
         assert docs.status_code == 200

@@ -8,8 +8,8 @@ from typing import Any
 from fastapi import APIRouter
 
 from api.deps import PoolDep, SettingsDep
+from api.errors import BUSY, documented_errors
 from api.schemas import (
-    ErrorBody,
     ScoreRequest,
     ScoreResponse,
     SolveRequest,
@@ -17,27 +17,14 @@ from api.schemas import (
     ValidateRequest,
     ValidateResponse,
 )
-from solver import score_rummikub, validate_rummikub
+from solver import score_rummikub, solve_rummikub, validate_rummikub
 
 router = APIRouter(prefix="/v1/rummikub", tags=["rummikub"])
 
-BAD_INPUT: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorBody, "description": "The body is not valid JSON."},
-    413: {"model": ErrorBody, "description": "The body is larger than the body limit."},
-    422: {
-        "model": ErrorBody,
-        "description": "Not a request of this shape, or not a real game: an unknown field or "
-        "tile, more copies of a tile than the game has, an invalid table set, a bad setting.",
-    },
-}
-BUSY: dict[int | str, dict[str, Any]] = {
-    503: {
-        "model": ErrorBody,
-        "description": "Every solver worker is busy and the queue is full; retry after "
-        "the Retry-After header's seconds.",
-        "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}},
-    },
-}
+BAD_INPUT = documented_errors(
+    "an unknown field or tile, more copies of a tile than the game has, an invalid table set, "
+    "a bad setting"
+)
 
 
 @router.post("/solve", response_model=SolveResponse, responses={**BAD_INPUT, **BUSY})
@@ -49,7 +36,7 @@ async def solve(body: SolveRequest, pool: PoolDep, settings: SettingsDep) -> dic
     request["disruption_time_limit_ms"] = min(
         body.disruption_time_limit_ms, settings.disruption_cap_ms
     )
-    return await pool.solve(request)
+    return await pool.solve(solve_rummikub, request)
 
 
 @router.post("/validate", response_model=ValidateResponse, responses=BAD_INPUT)

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -189,6 +190,31 @@ class TurnModel:
                 - self.continued_naturals(cell)
             )
         return self._cache[key]
+
+    def count_variables(self) -> dict[str, dict[Any, cp_model.IntVar]]:
+        """The variables of the counts (all but the continuations), by family and key."""
+        variables: dict[str, dict[Any, cp_model.IntVar]] = {
+            "played": dict(self.played),
+            "start": dict(self.start),
+            "extend": dict(self.extend),
+            "run_jokers": dict(self.run_jokers),
+            "joker_heads": dict(self.joker_heads),
+            "groups": dict(self.groups),
+            "group_jokers": dict(self.group_jokers),
+        }
+        if not isinstance(self.played_jokers, int):
+            variables["played"]["J"] = self.played_jokers
+        return variables
+
+    def continuation_variables(self) -> list[cp_model.IntVar]:
+        """Every variable that says how table sets continue."""
+        found: list[cp_model.IntVar] = list(self.joining_jokers.values())
+        for cont in self.continuations:
+            found += [cont.active, cont.kept, *cont.stays, *cont.cover.values()]
+            found += cont.added.values()
+            if not isinstance(cont.added_jokers, int):
+                found.append(cont.added_jokers)
+        return found
 
     def value_placed(self) -> LinearExpr:
         """Sum of the numbers that the tiles placed from the rack stand for."""
@@ -521,19 +547,9 @@ def hint_table_as_it_is(tm: TurnModel, melds: Sequence[Meld]) -> None:
         else:
             bump(tm.groups.get(first.number))
             bump(tm.group_jokers.get(first.number), meld.jokers)
-    every = [
-        *tm.played.values(),
-        *tm.start.values(),
-        *tm.extend.values(),
-        *tm.run_jokers.values(),
-        *tm.joker_heads.values(),
-        *tm.groups.values(),
-        *tm.group_jokers.values(),
-    ]
-    if not isinstance(tm.played_jokers, int):
-        every.append(tm.played_jokers)
-    for var in every:
-        tm.model.add_hint(var, values.get(var, 0))
+    for family in tm.count_variables().values():
+        for var in family.values():
+            tm.model.add_hint(var, values.get(var, 0))
 
 
 def set_score_objective(tm: TurnModel, objective: Objective) -> None:

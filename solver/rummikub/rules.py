@@ -12,6 +12,7 @@ from typing import Any
 
 from solver.errors import NotationError, RulesError
 from solver.rummikub.tiles import MAX_NUMBER, Colour, Tile
+from solver.settings import check_settings, settings_from_mapping
 
 # name -> (lowest, highest) allowed value of each setting
 RANGES: dict[str, tuple[int, int]] = {
@@ -49,12 +50,7 @@ class Rules:
     joker_penalty: int = 30
 
     def __post_init__(self) -> None:
-        for name, (low, high) in RANGES.items():
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise RulesError(f"rule {name!r} must be a whole number, got {value!r}")
-            if not low <= value <= high:
-                raise RulesError(f"rule {name!r} must be between {low} and {high}, got {value}")
+        check_settings(self, RANGES)
         if self.min_set_len > self.numbers:
             raise RulesError(
                 f"rule 'min_set_len' ({self.min_set_len}) exceeds 'numbers' ({self.numbers})"
@@ -67,13 +63,7 @@ class Rules:
             return cls()
         if not isinstance(settings, Mapping):
             raise RulesError(f"rules must be an object of settings, got {settings!r}")
-        known = {f.name for f in fields(cls)}
-        for name in settings:
-            if name not in known:
-                raise RulesError(
-                    f"unknown rule {name!r}; known rules are {', '.join(sorted(known))}"
-                )
-        return cls(**settings)
+        return settings_from_mapping(cls, settings)
 
     def to_dict(self) -> dict[str, int]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -35,7 +35,7 @@ from solver.errors import RequestError
 from solver.rummikub.position import check_counts
 from solver.rummikub.rules import Rules
 from solver.rummikub.tiles import Tile
-from solver.rummikub.wire import check_fields
+from solver.wire import check_fields
 
 SCORE_FIELDS = ("racks", "rules")
 

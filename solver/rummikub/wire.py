@@ -21,7 +21,7 @@ tile of the play and where it goes (see :mod:`solver.rummikub.hints`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +35,7 @@ from solver.rummikub.rules import Rules
 from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
 from solver.rummikub.steps import Action, Step
 from solver.rummikub.tiles import Tile
+from solver.wire import check_fields
 
 MAX_TIME_LIMIT_MS = 300_000
 
@@ -261,19 +262,6 @@ def validate_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
         "played": [str(t) for t in verdict.played],
         "problems": [{"set": p.set, "reason": p.reason} for p in verdict.problems],
     }
-
-
-def check_fields(request: Any, known: Sequence[str], required: Sequence[str] = ()) -> None:
-    """Raise :class:`RequestError` unless ``request`` is an object with only ``known``
-    fields and every ``required`` one."""
-    if not isinstance(request, Mapping):
-        raise RequestError(f"a request must be a JSON object, got {type(request).__name__}")
-    for name in request:
-        if name not in known:
-            raise RequestError(f"unknown field {name!r:.60}; fields are {', '.join(known)}")
-    for name in required:
-        if name not in request:
-            raise RequestError(f"missing field {name!r}")
 
 
 def _tile_sets(value: Any, where: str) -> list[list[Tile]]:

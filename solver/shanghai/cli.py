@@ -8,15 +8,12 @@ request, one response) or ``--jsonl`` (one per line; a bad line answers
 from __future__ import annotations
 
 import argparse
-import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
+from solver.cli import run_requests
 from solver.errors import MeldwiseError
 from solver.shanghai.wire import MAX_TIME_LIMIT_MS, advise_shanghai, score_shanghai
-
-EXIT_BAD_INPUT = 2
-Handler = Callable[[Mapping[str, Any]], dict[str, Any]]
 
 
 def add_shanghai_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -82,50 +79,16 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 def run_advise(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Carry out ``shanghai advise``; return the exit code."""
-    return _run(args, advise_shanghai, _advise_request, describe_advice, stdin, stdout, stderr)
+    return run_requests(
+        args, advise_shanghai, _advise_request, describe_advice, stdin, stdout, stderr
+    )
 
 
 def run_score(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Carry out ``shanghai score``; return the exit code."""
-    return _run(args, score_shanghai, _score_request, describe_scores, stdin, stdout, stderr)
-
-
-def _run(
-    args: argparse.Namespace,
-    handler: Handler,
-    from_flags: Callable[[argparse.Namespace], dict[str, Any]],
-    describe: Callable[[dict[str, Any]], str],
-    stdin: TextIO,
-    stdout: TextIO,
-    stderr: TextIO,
-) -> int:
-    if args.jsonl:
-        for line in stdin:
-            if not line.strip():
-                continue
-            try:
-                answer = handler(_load(line))
-            except MeldwiseError as error:
-                answer = {"error": str(error)}
-            print(json.dumps(answer), file=stdout, flush=True)
-        return 0
-    try:
-        if args.json:
-            print(json.dumps(handler(_load(stdin.read()))), file=stdout)
-            return 0
-        response = handler(from_flags(args))
-    except MeldwiseError as error:
-        print(f"error: {error}", file=stderr)
-        return EXIT_BAD_INPUT
-    stdout.write(describe(response))
-    return 0
-
-
-def _load(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise MeldwiseError(f"the request is not valid JSON: {error}") from None
+    return run_requests(
+        args, score_shanghai, _score_request, describe_scores, stdin, stdout, stderr
+    )
 
 
 def _advise_request(args: argparse.Namespace) -> dict[str, Any]:

@@ -12,10 +12,11 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from solver.errors import RulesError
+from solver.settings import check_settings, settings_from_mapping
 from solver.shanghai.cards import ACE, Card
 
 # name -> (lowest, highest) allowed value, for the whole-number settings
-_RANGES: dict[str, tuple[int, int]] = {
+RANGES: dict[str, tuple[int, int]] = {
     "decks": (1, 8),
     "jokers_per_deck": (0, 4),
     "min_set_len": (2, 8),
@@ -29,7 +30,7 @@ _RANGES: dict[str, tuple[int, int]] = {
     "two_points": (0, 1000),
     "joker_points": (0, 1000),
 }
-_FLAGS = ("twos_wild", "ace_low", "go_out_by_discard")
+FLAGS = ("twos_wild", "ace_low", "go_out_by_discard")
 
 MAX_RUN_LEN = 13
 """A run holds each rank at most once, so it has at most 13 cards (no wrap)."""
@@ -74,16 +75,7 @@ class Rules:
     joker_points: int = 25
 
     def __post_init__(self) -> None:
-        for name, (low, high) in _RANGES.items():
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise RulesError(f"rule {name!r} must be a whole number, got {value!r}")
-            if not low <= value <= high:
-                raise RulesError(f"rule {name!r} must be between {low} and {high}, got {value}")
-        for name in _FLAGS:
-            flag = getattr(self, name)
-            if not isinstance(flag, bool):
-                raise RulesError(f"rule {name!r} must be true or false, got {flag!r}")
+        check_settings(self, RANGES, FLAGS)
 
     @classmethod
     def from_dict(cls, settings: Mapping[str, Any] | None) -> Rules:
@@ -92,13 +84,7 @@ class Rules:
             return cls()
         if not isinstance(settings, Mapping):
             raise RulesError(f"rules must be an object of settings, got {settings!r:.60}")
-        known = {f.name for f in fields(cls)}
-        for name in settings:
-            if name not in known:
-                raise RulesError(
-                    f"unknown rule {name!r}; known rules are {', '.join(sorted(known))}"
-                )
-        return cls(**settings)
+        return settings_from_mapping(cls, settings)
 
     def to_dict(self) -> dict[str, int | bool]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -28,6 +28,7 @@ from solver.shanghai.plays import Swap
 from solver.shanghai.position import Position
 from solver.shanghai.rules import Rules
 from solver.shanghai.scoring import score_hands
+from solver.wire import check_fields
 
 MAX_TIME_LIMIT_MS = 300_000
 MAX_HAND = 60
@@ -64,7 +65,7 @@ def score_shanghai(request: Mapping[str, Any]) -> dict[str, Any]:
     Response: ``{"scores": [{"player", "cards", "points", "went_out"}, ...]}`` in the
     order given.
     """
-    _check_fields(request, SCORE_FIELDS)
+    check_fields(request, SCORE_FIELDS)
     if "hands" not in request:
         raise RequestError('missing field \'hands\' (e.g. {"ann": ["AS", "JK"], "bo": []})')
     hands = request["hands"]
@@ -88,7 +89,7 @@ def score_shanghai(request: Mapping[str, Any]) -> dict[str, Any]:
 def parse_advise_request(request: Mapping[str, Any]) -> tuple[Position, Rules, float]:
     """Check an advice request and turn it into typed values (the card counts are
     checked against the rules by :func:`~solver.shanghai.advice.advise`)."""
-    _check_fields(request, ADVISE_FIELDS)
+    check_fields(request, ADVISE_FIELDS)
     if "hand" not in request:
         raise RequestError('missing field \'hand\' (a list of cards, e.g. ["7H", "JK"])')
     hand = _cards(request["hand"], "hand")
@@ -120,14 +121,6 @@ def parse_advise_request(request: Mapping[str, Any]) -> tuple[Position, Rules, f
         raise RequestError(f"'time_limit_ms' must be 1 to {MAX_TIME_LIMIT_MS}, got {limit_ms}")
     position = Position(tuple(hand), contract, table, down, upcard, buys_left)
     return position, rules, limit_ms / 1000
-
-
-def _check_fields(request: Any, known: tuple[str, ...]) -> None:
-    if not isinstance(request, Mapping):
-        raise RequestError(f"a request must be a JSON object, got {type(request).__name__}")
-    for name in request:
-        if name not in known:
-            raise RequestError(f"unknown field {name!r}; fields are {', '.join(known)}")
 
 
 def _contract(request: Mapping[str, Any], rules: Rules) -> tuple[Contract, int | None]:

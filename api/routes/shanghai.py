@@ -1,0 +1,45 @@
+"""``/v1/shanghai``: advice for a turn and a hand's score. Each route translates and
+delegates to :mod:`solver`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from api.deps import PoolDep, SettingsDep
+from api.errors import BUSY, documented_errors
+from api.schemas_shanghai import (
+    ShanghaiAdviseRequest,
+    ShanghaiAdviseResponse,
+    ShanghaiScoreRequest,
+    ShanghaiScoreResponse,
+)
+from solver import advise_shanghai, score_shanghai
+
+router = APIRouter(prefix="/v1/shanghai", tags=["shanghai"])
+
+BAD_INPUT = documented_errors(
+    "an unknown field or card, more copies of a card than the decks hold, an invalid table "
+    "meld, a bad contract or hand number, a bad setting"
+)
+
+
+@router.post("/advise", response_model=ShanghaiAdviseResponse, responses={**BAD_INPUT, **BUSY})
+async def advise(
+    body: ShanghaiAdviseRequest, pool: PoolDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """Advice for one turn: whether and how to go down, what to lay off, what to
+    discard, whether to take or buy the upcard, and what the hand costs now. Each
+    CP-SAT solve of the turn stops at ``time_limit_ms``, never later than the server's
+    time cap (then ``status`` is ``feasible``)."""
+    # null means "not given" for every optional field (the library wants them left out).
+    request = body.model_dump(mode="json", exclude_unset=True, exclude_none=True)
+    request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
+    return await pool.solve(advise_shanghai, request)
+
+
+@router.post("/score", response_model=ShanghaiScoreResponse, responses=BAD_INPUT)
+def score(body: ShanghaiScoreRequest) -> dict[str, Any]:
+    """A hand's end: the penalty points each player's cards left cost."""
+    return score_shanghai(body.model_dump(mode="json", exclude_unset=True))

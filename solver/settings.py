@@ -1,0 +1,48 @@
+"""Rule settings of any game: checking their values and reading them by name.
+
+Each game keeps its settings in a frozen dataclass (``solver.rummikub.rules.Rules``,
+``solver.shanghai.rules.Rules``) with a table of ranges; these helpers check such
+a dataclass and build one from a partial mapping, with messages that name the
+setting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from solver.errors import RulesError
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+R = TypeVar("R", bound="DataclassInstance")
+
+
+def check_settings(
+    rules: object, ranges: Mapping[str, tuple[int, int]], flags: Iterable[str] = ()
+) -> None:
+    """Raise :class:`RulesError` naming the first setting of ``rules`` that is not a
+    whole number within its ``ranges`` entry (low, high), or, for ``flags``, not
+    true or false."""
+    for name, (low, high) in ranges.items():
+        value = getattr(rules, name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RulesError(f"rule {name!r} must be a whole number, got {value!r}")
+        if not low <= value <= high:
+            raise RulesError(f"rule {name!r} must be between {low} and {high}, got {value}")
+    for name in flags:
+        flag = getattr(rules, name)
+        if not isinstance(flag, bool):
+            raise RulesError(f"rule {name!r} must be true or false, got {flag!r}")
+
+
+def settings_from_mapping(kind: type[R], settings: Mapping[str, Any]) -> R:
+    """Build ``kind`` from a partial mapping of setting names to values (the rest keep
+    their defaults); an unknown name raises :class:`RulesError` listing the known ones."""
+    known = {f.name for f in fields(kind)}
+    for name in settings:
+        if name not in known:
+            raise RulesError(f"unknown rule {name!r}; known rules are {', '.join(sorted(known))}")
+    return kind(**settings)
