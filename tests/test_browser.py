@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from collections.abc import Iterator
 
@@ -24,6 +25,7 @@ from browser_support import (
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from benchmarks.load import serve
+from solver.shanghai.examples import ADVISE_REQUEST
 
 _missing = chromium_missing()
 # CI installs Chromium (.ci/run), so there a missing browser is a failure, not a skip.
@@ -268,3 +270,86 @@ def test_the_element_on_another_origin_fires_the_full_response(service: str, pag
         assert failure["status"] == 0
         expect(page.locator("#dead").get_by_role("alert")).to_contain_text("Could not reach")
         assert page.evaluate("window.hints.length") == 1
+
+
+SHANGHAI_ADVISE = "/v1/shanghai/advise"
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+def drawn_cards(page: Page, selector: str) -> list[list[tuple[str, bool]]]:
+    """Per drawn row under ``selector``: each card and whether it is highlighted."""
+    rows = page.locator(selector).evaluate_all(
+        """rows => rows.map(row => [...row.querySelectorAll('.card')].map(
+               card => [card.dataset.card, card.classList.contains('played')]))"""
+    )
+    return [[(card, played) for card, played in row] for row in rows]
+
+
+def test_shanghai_tab_draws_the_advice(service: str, page: Page) -> None:
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    # README's example turn (solver/shanghai/examples.py), typed and clicked in.
+    example = ADVISE_REQUEST
+    hand = " ".join(example["hand"])
+    page.get_by_label("Your hand", exact=True).fill(hand)
+    melds = [f"{meld['owner']}: {' '.join(meld['cards'])}" for meld in example["table"]]
+    page.get_by_label("Table melds", exact=True).fill("\n".join(melds))
+    page.get_by_label("Upcard", exact=True).focus()  # the palette now fills the upcard
+    page.locator("#shanghai-palette").get_by_role("button", name="add 6 of spades").click()
+    expect(page.get_by_label("Upcard", exact=True)).to_have_value(example["upcard"])
+    page.get_by_label("Contract", exact=True).select_option(str(example["hand_number"]))
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.get_by_role("button", name="Advise").click()
+    assert answer.value.status == 200
+    request = answer.value.request.post_data_json
+    fields = ("hand", "hand_number", "table", "down", "upcard")
+    assert request == {name: example[name] for name in fields}
+    advice = answer.value.json()
+    shown = page.locator("#shanghai-answer")
+    expect(shown).to_contain_text(f"Cards still needed: {advice['deficiency']}")
+
+    # Hand 2 is a set of 3 and a run of 4. By hand: 7H 7S 7D is a set, and 3S 4S 5S
+    # with the joker as 6S a run, so the player goes down with cards from the hand.
+    go_down = advice["go_down"]
+    assert go_down is not None
+    rows = page.locator("#shanghai-answer .set")
+    laid = drawn_cards(page, "#shanghai-answer .set[aria-label^='your new meld']")
+    assert [[card for card, _ in row] for row in laid] == [m["cards"] for m in go_down["melds"]]
+    for meld in go_down["melds"]:
+        # What a card stands for: a card, or in a set a rank alone for a wild card.
+        ranks = [stands[:-1] if stands[-1] in "SHDC" else stands for stands in meld["as"]]
+        if meld["kind"] == "set":
+            assert len(meld["cards"]) >= 3 and len(set(ranks)) == 1
+        else:
+            assert len(meld["cards"]) >= 4 and len({stands[-1] for stands in meld["as"]}) == 1
+            places = [RANKS.index(rank) for rank in ranks]
+            assert places == list(range(places[0], places[0] + len(places)))
+    used = Counter(card for meld in go_down["melds"] for card in meld["cards"])
+    assert not used - Counter(hand.split())
+    # The joker is drawn as a joker, saying what it stands for.
+    expect(rows.get_by_role("img", name=re.compile(r"^joker as "))).to_have_count(1)
+
+    # Lay-offs: the laid-off cards are highlighted on the meld they go to.
+    plays = advice["lay_offs"]["plays"] if advice["lay_offs"] else []
+    laid_off = drawn_cards(page, "#shanghai-answer .set[aria-label^='lay ']")
+    assert Counter(card for row in laid_off for card, played in row if played) == Counter(
+        play["card"] for play in plays
+    )
+    if advice["discard"]:
+        expect(shown).to_contain_text(advice["discard"]["reason"])
+        expect(
+            shown.get_by_role("group", name=f"discard {advice['discard']['card']}")
+        ).to_be_visible()
+
+
+def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_label("Your hand", exact=True).fill("QQ 7H")
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.get_by_label("Your hand", exact=True).press("Enter")
+    assert answer.value.status == 422
+    detail = answer.value.json()["detail"]
+    assert "QQ" in detail
+    expect(page.locator("#shanghai-form").get_by_role("alert")).to_have_text(detail)
+    expect(page.locator("#shanghai-answer")).to_be_empty()
