@@ -1,0 +1,128 @@
+// The demo page's position editor: text fields of tiles or cards, drawn as they
+// are typed, and a palette whose pieces go into the field last focused.
+
+import { splitWords } from "./tiles.js";
+
+/** One field of pieces: an <input> (one list) or a <textarea> (one list a line,
+ * or separated by "|"), with its drawing in ``preview``. Clicking a drawn piece
+ * removes it. ``owners``: a line may start with "name:" (Shanghai table melds). */
+export class PieceField {
+  constructor(input, preview, { draw, setName = null, owners = false }) {
+    this.input = input;
+    this.preview = preview;
+    this.draw = draw;
+    this.setName = setName;
+    this.owners = owners;
+    input.addEventListener("input", () => this.redraw());
+    this.redraw();
+  }
+
+  /** The lines with words, as [{owner, words}], empty lines left out. */
+  lines() {
+    return this.input.value
+      .split(/\n|\|/)
+      .map((line) => {
+        const colon = this.owners ? line.indexOf(":") : -1;
+        const owner = colon < 0 ? null : line.slice(0, colon).trim() || null;
+        return { owner, words: splitWords(colon < 0 ? line : line.slice(colon + 1)) };
+      })
+      .filter((line) => line.words.length > 0);
+  }
+
+  /** Every word of the field, in order. */
+  words() {
+    return this.lines().flatMap((line) => line.words);
+  }
+
+  setText(text) {
+    this.input.value = text;
+    this.input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  /** Put ``word`` at the caret (the caret stays where it was when focus left). */
+  insert(word) {
+    const { value } = this.input;
+    const at = this.input.selectionStart ?? value.length;
+    const before = value.slice(0, at);
+    const after = value.slice(at);
+    const lead = before === "" || /[\s|:]$/.test(before) ? "" : " ";
+    const trail = after === "" || /^\s/.test(after) ? "" : " ";
+    this.setText(before + lead + word + trail + after);
+    const caret = (before + lead + word).length;
+    this.input.setSelectionRange(caret, caret);
+  }
+
+  #remove(lineIndex, wordIndex) {
+    const lines = this.lines();
+    lines[lineIndex].words.splice(wordIndex, 1);
+    const separator = this.input.tagName === "TEXTAREA" ? "\n" : " ";
+    const text = lines
+      .filter((line) => line.words.length > 0)
+      .map((line) => (line.owner ? `${line.owner}: ` : "") + line.words.join(" "))
+      .join(separator);
+    this.setText(text);
+  }
+
+  redraw() {
+    const lines = this.lines();
+    const rows = lines.map((line, lineIndex) => {
+      const row = document.createElement("div");
+      row.className = "set";
+      if (this.setName) {
+        const name = document.createElement("span");
+        name.className = "set-name";
+        name.textContent = this.setName(lineIndex, line.owner);
+        row.append(name);
+      }
+      line.words.forEach((word, wordIndex) => {
+        row.append(
+          this.draw(word, { onClick: () => this.#remove(lineIndex, wordIndex), actionLabel: "remove" }),
+        );
+      });
+      return row;
+    });
+    this.preview.replaceChildren(...rows);
+  }
+}
+
+/** Buttons for every piece, ``columns`` to a row; a click (or Enter) inserts the
+ * piece into the field that last had focus (marked with the class "target", and
+ * named in ``caption``). The palette is one stop for Tab; arrow keys move in it. */
+export class Palette {
+  constructor(container, pieces, draw, fields, caption, columns = 13) {
+    this.fields = fields;
+    this.caption = caption;
+    this.target = fields[0];
+    for (const field of fields) {
+      field.input.addEventListener("focus", () => this.#aim(field));
+    }
+    this.#aim(this.target);
+    const buttons = pieces.map((piece) =>
+      draw(piece, { onClick: () => this.target.insert(piece), actionLabel: "add" }),
+    );
+    buttons.forEach((button, i) => {
+      button.tabIndex = i === 0 ? 0 : -1;
+      button.addEventListener("keydown", (event) => {
+        const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }[event.key];
+        const next = buttons[i + (step ?? 0)];
+        if (!step || !next) return;
+        event.preventDefault();
+        button.tabIndex = -1;
+        next.tabIndex = 0;
+        next.focus();
+      });
+    });
+    container.setAttribute("role", "group");
+    container.setAttribute("aria-label", "pieces to add; arrow keys move, Enter adds");
+    container.replaceChildren(...buttons);
+  }
+
+  #aim(field) {
+    this.target = field;
+    for (const other of this.fields) {
+      other.input.classList.toggle("target", other === field);
+    }
+    const label = field.input.labels?.[0]?.firstChild?.textContent?.trim() ?? field.input.id;
+    this.caption.textContent = `Pieces you click go to: ${label.toLowerCase()}`;
+  }
+}

@@ -1,0 +1,154 @@
+// <meldwise-hint>: a hint button for a Rummikub game page.
+//
+//   <script type="module" src="https://host/static/meldwise-hint.js"></script>
+//   <meldwise-hint endpoint="https://host/v1/rummikub/solve"></meldwise-hint>
+//   document.querySelector("meldwise-hint").state = {rack: ["R1", "R2", "J"],
+//       table: [["R3", "R4", "R5"]], opened: true};
+//
+// Each press asks the service for more: first a nudge (can I play, how many
+// tiles), then one tile and where it goes, then the full play and its steps. A new
+// state starts again from the nudge. The attribute hint-level="full" (or nudge,
+// tile) asks that level on every press instead. Every answer is shown in the
+// element's shadow DOM and sent as a `meldwise-hint` event (detail: the service's
+// whole response); a failure is shown and sent as `meldwise-hint-error` (detail:
+// {message, status, detail}). `endpoint` defaults to the service that served
+// this file.
+
+import { drawAnswer } from "./rummikub-answer.js";
+import { postJson } from "./service.js";
+import { styleSheet } from "./styles.js";
+
+export const LEVELS = ["nudge", "tile", "full"];
+const BUTTON_TEXT = { nudge: "Hint", tile: "Hint: which tile?", full: "Hint: the whole play" };
+const DEFAULT_ENDPOINT = new URL("../v1/rummikub/solve", import.meta.url).href;
+
+export class MeldwiseHint extends HTMLElement {
+  static observedAttributes = ["hint-level"];
+
+  #state = null;
+  #next = 0; // index in LEVELS of the level the next press asks for
+  #pending = null; // AbortController of the request in flight
+  #button;
+  #answer;
+  #error;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: "open" });
+    root.adoptedStyleSheets = [styleSheet()];
+    this.#button = document.createElement("button");
+    this.#button.type = "button";
+    this.#button.className = "hint-button";
+    this.#button.setAttribute("part", "button");
+    this.#button.addEventListener("click", () => this.hint().catch(() => {}));
+    this.#answer = document.createElement("div");
+    this.#answer.className = "answer";
+    this.#answer.setAttribute("part", "answer");
+    this.#answer.setAttribute("role", "status");
+    this.#answer.setAttribute("aria-live", "polite");
+    this.#error = document.createElement("div");
+    this.#error.className = "error";
+    this.#error.setAttribute("part", "error");
+    this.#error.setAttribute("role", "alert");
+    root.append(this.#button, this.#error, this.#answer);
+    this.#showButton();
+    // A page may set state before this script has loaded: take that value over
+    // from the plain element, so the setter runs.
+    if (Object.hasOwn(this, "state")) {
+      const early = this.state;
+      delete this.state;
+      this.state = early;
+    }
+  }
+
+  /** The URL of the solve endpoint. */
+  get endpoint() {
+    return this.getAttribute("endpoint") || DEFAULT_ENDPOINT;
+  }
+
+  set endpoint(url) {
+    this.setAttribute("endpoint", url);
+  }
+
+  /** The position to hint for: a solve request without hint_level ({rack, table,
+   * opened, objective, rules, time_limit_ms}; only rack is required). Assign a new
+   * object for each new position: that clears the hint and starts from the nudge. */
+  get state() {
+    return this.#state;
+  }
+
+  set state(value) {
+    this.#state = value;
+    this.#pending?.abort();
+    this.#next = 0;
+    this.#answer.replaceChildren();
+    this.#error.replaceChildren();
+    this.#showButton();
+  }
+
+  /** The level the next press asks for. */
+  get nextLevel() {
+    const fixed = this.getAttribute("hint-level");
+    return LEVELS.includes(fixed) ? fixed : LEVELS[this.#next];
+  }
+
+  attributeChangedCallback() {
+    this.#showButton();
+  }
+
+  /** Ask for the next hint, show it and fire `meldwise-hint`; resolves to the
+   * service's response (rejects, after showing the error, when there is none). */
+  async hint() {
+    if (this.#state === null || typeof this.#state !== "object") {
+      return this.#fail(new Error("No position yet: the page sets this element's state."));
+    }
+    const level = this.nextLevel;
+    const request = { ...this.#state, hint_level: level };
+    this.#pending?.abort();
+    const pending = new AbortController();
+    this.#pending = pending;
+    this.#busy(true);
+    try {
+      const answer = await postJson(this.endpoint, request, { signal: pending.signal });
+      this.#error.replaceChildren();
+      this.#answer.replaceChildren(...drawAnswer(answer, request.table ?? []));
+      // Nothing to play: a further press could only say so again.
+      if (answer.tiles_played > 0 && this.#next < LEVELS.length - 1) this.#next += 1;
+      this.dispatchEvent(
+        new CustomEvent("meldwise-hint", { detail: answer, bubbles: true, composed: true }),
+      );
+      return answer;
+    } catch (error) {
+      if (error.name === "AbortError") throw error; // a newer state or press took over
+      return this.#fail(error);
+    } finally {
+      if (this.#pending === pending) {
+        this.#pending = null;
+        this.#busy(false);
+      }
+    }
+  }
+
+  #fail(error) {
+    const detail = { message: error.message, status: error.status ?? null, detail: error.detail ?? null };
+    this.#answer.replaceChildren();
+    this.#error.textContent = error.message;
+    this.dispatchEvent(
+      new CustomEvent("meldwise-hint-error", { detail, bubbles: true, composed: true }),
+    );
+    throw error;
+  }
+
+  #busy(busy) {
+    this.#button.disabled = busy;
+    this.setAttribute("aria-busy", String(busy));
+    if (busy) this.#button.textContent = "Thinking\u2026";
+    else this.#showButton();
+  }
+
+  #showButton() {
+    if (this.#pending === null) this.#button.textContent = BUTTON_TEXT[this.nextLevel];
+  }
+}
+
+if (!customElements.get("meldwise-hint")) customElements.define("meldwise-hint", MeldwiseHint);

@@ -1,0 +1,152 @@
+// A Rummikub hint drawn for a person: the three hint levels of the service's
+// answer (README: "Hint levels", "Steps a person can follow").
+
+import { drawSet, drawTile, tileName } from "./tiles.js";
+
+const STATUS_NOTES = {
+  feasible: "The time limit ran out: this is the best play found, not proven the best.",
+  unknown: "The time limit ran out before any play was found.",
+};
+
+function paragraph(text, className) {
+  const p = document.createElement("p");
+  p.textContent = text;
+  if (className) p.className = className;
+  return p;
+}
+
+function heading(text) {
+  const h = document.createElement("h3");
+  h.textContent = text;
+  return h;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** Which rack tiles end up in each set of the new table, by its index there.
+ *
+ * The steps number sets as the request's table does, new sets taking the next
+ * numbers, and replaying them leaves the new table in number order with empty sets
+ * gone. So following each set's size through the steps maps numbers to places; a
+ * rack tile never moves once laid. Returns null if the sizes do not come out as
+ * the answer's table (then the caller falls back to the played tiles alone). */
+export function rackTilesBySet(steps, tableBefore, tableAfter) {
+  const sizes = tableBefore.map((set) => set.length);
+  const fromRack = new Map();
+  const laid = (set, tiles) => fromRack.set(set, [...(fromRack.get(set) ?? []), ...tiles]);
+  for (const step of steps) {
+    if (step.action === "take") {
+      sizes[step.from_set] -= step.tiles.length;
+    } else if (step.action === "split") {
+      sizes[step.new_set] = sizes[step.set] - step.at_index;
+      sizes[step.set] = step.at_index;
+    } else if (step.action === "add") {
+      sizes[step.to_set] = (sizes[step.to_set] ?? 0) + step.tiles.length;
+      laid(step.to_set, step.from_rack);
+    } else if (step.action === "new_set") {
+      sizes[step.set] = step.tiles.length;
+      laid(step.set, step.from_rack);
+    }
+  }
+  const numbers = [...sizes.keys()].filter((n) => sizes[n] > 0);
+  const fits =
+    numbers.length === tableAfter.length &&
+    numbers.every((n, place) => sizes[n] === tableAfter[place].tiles.length);
+  return fits ? numbers.map((n) => fromRack.get(n) ?? []) : null;
+}
+
+/** Marks, set by set, which tiles of ``tableAfter`` came from the rack. Within a set
+ * equal tiles look alike, so marking any copy is exact. */
+export function playedMarks(answer, tableBefore) {
+  const bySet = rackTilesBySet(answer.steps, tableBefore, answer.table);
+  // Fallback: spread the played tiles over the table, first copies first.
+  const spare = bySet === null ? [...answer.played] : null;
+  return answer.table.map((set, place) => {
+    const left = bySet === null ? spare : [...bySet[place]];
+    return set.tiles.map((tile) => {
+      const at = left.indexOf(tile);
+      if (at < 0) return false;
+      left.splice(at, 1);
+      return true;
+    });
+  });
+}
+
+function describeSet(set) {
+  return `${set.kind} ${set.as.join(" ")}`;
+}
+
+function drawTable(answer, tableBefore) {
+  const marks = playedMarks(answer, tableBefore);
+  const table = document.createElement("div");
+  table.className = "table-after";
+  answer.table.forEach((set, place) => {
+    const tiles = set.tiles.map((tile, i) =>
+      drawTile(tile, { as: set.as[i], played: marks[place][i] }),
+    );
+    table.append(drawSet(`set ${place}`, tiles, `set ${place}: ${describeSet(set)}`));
+  });
+  return table;
+}
+
+function drawFull(answer, tableBefore) {
+  const parts = [];
+  if (answer.tiles_played === 0) {
+    parts.push(paragraph("No play this turn: draw a tile.", "summary"));
+  } else {
+    parts.push(
+      paragraph(
+        `Play ${plural(answer.tiles_played, "tile")} (${plural(answer.points_played, "point")}): ` +
+          answer.played.map((t) => tileName(t) ?? t).join(", ") + ".",
+        "summary",
+      ),
+    );
+    parts.push(heading("Steps"));
+    const steps = document.createElement("ol");
+    steps.className = "steps";
+    for (const step of answer.steps) {
+      const item = document.createElement("li");
+      item.textContent = step.text;
+      steps.append(item);
+    }
+    parts.push(steps);
+  }
+  parts.push(heading("Table after (your tiles highlighted)"));
+  parts.push(drawTable(answer, tableBefore));
+  if (answer.rack_left.length > 0) {
+    parts.push(heading("Rack left"));
+    parts.push(drawSet("rack", answer.rack_left.map((t) => drawTile(t)), "rack left"));
+  }
+  return parts;
+}
+
+function drawTileHint(answer) {
+  const parts = [paragraph(answer.text, "summary")];
+  if (answer.tile !== null) {
+    const where = answer.to_set === null ? "a new set" : `set ${answer.to_set}`;
+    parts.push(drawSet(`to ${where}`, [drawTile(answer.tile, { played: true })], `${answer.tile} to ${where}`));
+  }
+  return parts;
+}
+
+function drawNudge(answer) {
+  const text = answer.can_play
+    ? `You can play ${plural(answer.tiles_played, "tile")} this turn.`
+    : "No play this turn: draw a tile.";
+  return [paragraph(text, "summary")];
+}
+
+/** The elements showing ``answer`` (any hint level) for a request whose table was
+ * ``tableBefore`` (a list of lists of tiles). */
+export function drawAnswer(answer, tableBefore = []) {
+  const parts =
+    answer.hint_level === "full"
+      ? drawFull(answer, tableBefore)
+      : answer.hint_level === "tile"
+        ? drawTileHint(answer)
+        : drawNudge(answer);
+  if (STATUS_NOTES[answer.status]) parts.push(paragraph(STATUS_NOTES[answer.status], "note"));
+  return parts;
+}

@@ -1,0 +1,54 @@
+// Calling the Meldwise HTTP service from a browser: JSON in, JSON out, and every
+// failure turned into a sentence a player can read.
+
+/** A call that did not give an answer. ``status`` is the HTTP status (0: no answer
+ * at all) and ``detail`` the service's own message (error bodies are {"detail": ...}). */
+export class ServiceError extends Error {
+  constructor(message, status, detail) {
+    super(message);
+    this.name = "ServiceError";
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+/** POST ``body`` as JSON to ``url``; resolve to the answer, or reject with a
+ * ServiceError (an AbortError when ``signal`` aborts). */
+export async function postJson(url, body, { signal } = {}) {
+  let response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    // The browser hides why (offline, refused, or blocked by CORS), so say all three.
+    throw new ServiceError(
+      `Could not reach the hint service at ${url}: it is not running, or this page's ` +
+        "origin is not allowed to call it (MELDWISE_CORS_ORIGINS).",
+      0,
+      null,
+    );
+  }
+  let answer = null;
+  try {
+    answer = await response.json();
+  } catch {
+    // not JSON: described below by the status
+  }
+  if (response.ok && answer !== null) return answer;
+  const detail = typeof answer?.detail === "string" ? answer.detail : null;
+  if (response.status === 503) {
+    const wait = response.headers.get("Retry-After");
+    const retry = wait ? ` Try again in ${wait} s.` : " Try again shortly.";
+    throw new ServiceError(`The hint service is busy.${retry}`, 503, detail);
+  }
+  throw new ServiceError(
+    detail ?? `The hint service answered ${response.status} ${response.statusText}.`,
+    response.status,
+    detail,
+  );
+}

@@ -1,0 +1,60 @@
+// Styles shared by the <meldwise-hint> element (in its shadow root) and the demo
+// page: tiles, cards, sets and the hint's messages. One constructable sheet, so the
+// element needs no second file and works from any origin.
+
+export const CSS = `
+:host { display: block; font-family: system-ui, "DejaVu Sans", sans-serif; }
+.tile, .card {
+  display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
+  box-sizing: border-box; min-width: 2.2em; height: 2.9em; margin: 0.12em; padding: 0 0.2em;
+  border-radius: 0.35em; border: 1px solid #c9c1a3; background: #fffdf4;
+  box-shadow: 0 2px 0 #d9d0b0; font: 700 1.1em/1 system-ui, "DejaVu Sans", sans-serif;
+  vertical-align: middle; color: #222;
+}
+button.tile, button.card { cursor: pointer; }
+button.tile:hover, button.card:hover { background: #fff6d8; }
+button.tile:focus-visible, button.card:focus-visible, button:focus-visible {
+  outline: 3px solid #1565c0; outline-offset: 2px;
+}
+.tile .as, .card .as { font-size: 0.5em; font-weight: 600; color: #555; margin-top: 0.15em; }
+.tile.c-R { color: #c62828; } .tile.c-B { color: #1565c0; } .tile.c-K { color: #212121; }
+.tile.c-O { color: #e65100; } .tile.c-G { color: #2e7d32; } .tile.c-Y { color: #a07800; }
+.tile.c-P { color: #6a1b9a; } .tile.c-W { color: #78909c; }
+.tile.joker, .card.joker {
+  background: linear-gradient(135deg, #ffe9b3, #ffc9d9); border-color: #b07cc6; color: #6a1b9a;
+}
+.card { background: #fff; border-color: #bbb; box-shadow: 0 2px 0 #ccc; }
+.card.red { color: #c62828; }
+.played {
+  outline: 3px solid #f2a900; outline-offset: 1px; background: #fff4c2;
+}
+.tile.bad, .card.bad { color: #999; border: 2px dashed #c62828; font-size: 0.9em; }
+.set { display: flex; flex-wrap: wrap; align-items: center; margin: 0.15em 0; }
+.set-name { min-width: 6.5em; font-size: 0.85em; color: #555; }
+.hint-button {
+  font: 600 1em system-ui, "DejaVu Sans", sans-serif; padding: 0.5em 1.2em; border-radius: 0.4em;
+  border: 1px solid #0d47a1; background: #1565c0; color: #fff; cursor: pointer;
+}
+.hint-button:disabled { background: #90a4ae; border-color: #78909c; cursor: progress; }
+.answer:empty, .error:empty { display: none; }
+.answer { margin-top: 0.6em; }
+.answer h3 { font-size: 1em; margin: 0.8em 0 0.3em; }
+.answer ol { margin: 0.3em 0; padding-left: 1.6em; }
+.answer li { margin: 0.2em 0; }
+.note { color: #555; font-size: 0.9em; }
+.error {
+  margin-top: 0.6em; padding: 0.5em 0.8em; border-left: 4px solid #c62828;
+  background: #fdecea; color: #8e1b1b;
+}
+`;
+
+let sheet = null;
+
+/** The shared sheet, made once per document. */
+export function styleSheet() {
+  if (sheet === null) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(CSS);
+  }
+  return sheet;
+}

@@ -1,0 +1,62 @@
+"""Make docs/demo.png and docs/demo-shanghai.png: the demo page with a hint shown.
+
+Run ``python tests/screenshot.py`` (needs the test extra and Debian's Chromium);
+it starts ``meldwise serve``, asks for README's worked example (Hint pressed three
+times) and for the Shanghai example, and saves each page.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from browser_support import chromium_missing, enter_rummikub, launch, press_hint
+from playwright.sync_api import Page, sync_playwright
+
+from benchmarks.load import serve
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def rummikub(page: Page) -> None:
+    enter_rummikub(page, "K8 K9 O1", "B7 K7 O7 R7\nR1 R2 R3")
+    for _ in range(3):  # nudge, tile, full
+        press_hint(page)
+    page.get_by_label("Your rack", exact=True).focus()
+
+
+def shanghai(page: Page) -> None:
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_role("button", name="Load an example").last.click()
+    with page.expect_response(lambda r: r.url.endswith("/v1/shanghai/advise")):
+        page.get_by_role("button", name="Advise").click()
+    page.locator("#shanghai-answer .summary").wait_for()
+    page.get_by_label("Your hand", exact=True).focus()
+
+
+def main() -> int:
+    missing = chromium_missing()
+    if missing:
+        print(missing, file=sys.stderr)
+        return 1
+    with (
+        tempfile.TemporaryDirectory() as scratch,
+        serve(workers=1, log_path=f"{scratch}/server.log") as (url, _),
+        sync_playwright() as playwright,
+    ):
+        browser = launch(playwright)
+        for name, show in (("demo.png", rummikub), ("demo-shanghai.png", shanghai)):
+            page = browser.new_page(viewport={"width": 1200, "height": 800})
+            page.goto(url)
+            show(page)
+            page.mouse.move(0, 0)  # no hover highlight in the picture
+            page.screenshot(path=str(DOCS / name), full_page=True)
+            page.close()
+            print(f"wrote {DOCS / name}")
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

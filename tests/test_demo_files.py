@@ -1,0 +1,74 @@
+"""The demo page and the browser modules as the service serves them (in process,
+no browser): every file the page or a module refers to is there, scripts load
+from other origins, and the metrics name the static route."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.main import create_app
+from api.routes.demo import STATIC_DIR
+from api.settings import Settings
+
+# `import ... from "./x.js"`, `import "./x.js"`: the modules' relative imports.
+IMPORT = re.compile(r"""^\s*import\b[^"']*["'](\./[^"']+)["']""", re.MULTILINE)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(workers=1))) as client:
+        yield client
+
+
+def test_the_root_is_the_demo_page(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert "<meldwise-hint" in page.text
+    assert "/" not in client.get("/openapi.json").json()["paths"]
+
+
+def test_every_file_the_page_and_its_modules_refer_to_is_served(client: TestClient) -> None:
+    page = client.get("/").text
+    wanted = set(re.findall(r'(?:src|href)="static/([^"]+)"', page))
+    assert {"demo.js", "demo.css"} <= wanted
+    for module in STATIC_DIR.glob("*.js"):
+        wanted |= {path.removeprefix("./") for path in IMPORT.findall(module.read_text())}
+    assert "meldwise-hint.js" in wanted
+    for name in sorted(wanted):
+        answer = client.get(f"/static/{name}")
+        assert answer.status_code == 200, name
+        kind = "javascript" if name.endswith(".js") else "css"
+        assert kind in answer.headers["content-type"], name
+
+
+def test_the_element_loads_from_another_origin(client: TestClient) -> None:
+    # A module script from another origin is fetched in CORS mode.
+    answer = client.get("/static/meldwise-hint.js", headers={"Origin": "https://game.example"})
+    assert answer.status_code == 200
+    assert answer.headers["access-control-allow-origin"] == "*"
+
+
+def test_only_the_static_folder_is_served(client: TestClient) -> None:
+    assert client.get("/static/missing.js").status_code == 404
+    assert client.get("/static/..%2Froutes%2Fdemo.py").status_code == 404
+
+
+def _requests(client: TestClient, route: str) -> float:
+    """The count of GET requests answered 200 under ``route`` in /metrics."""
+    wanted = f'meldwise_http_requests_total{{method="GET",route="{route}",status="200"}} '
+    for line in client.get("/metrics").text.splitlines():
+        if line.startswith(wanted):
+            return float(line.removeprefix(wanted))
+    return 0.0
+
+
+def test_metrics_count_static_files_under_their_route(client: TestClient) -> None:
+    static, unmatched = _requests(client, "/static"), _requests(client, "unmatched")
+    client.get("/static/tiles.js")
+    assert _requests(client, "/static") == static + 1
+    assert _requests(client, "unmatched") == unmatched
