@@ -518,40 +518,6 @@ def add_opening_threshold(tm: TurnModel) -> None:
     tm.model.add(tm.value_placed() >= tm.rules.opening_threshold)
 
 
-def hint_table_as_it_is(tm: TurnModel, melds: Sequence[Meld]) -> None:
-    """Hint the play that places nothing and leaves ``melds`` (the table) as they
-    are, in the model's counts: a run is a start, then an extension for every number
-    past the first L; a group adds to its number's count; a joker stands where it
-    is read. Always legal after opening, so a search cut short has an answer."""
-    values: dict[cp_model.IntVar, int] = {}
-
-    def bump(var: cp_model.IntVar | None, by: int = 1) -> None:
-        if var is not None:
-            values[var] = values.get(var, 0) + by
-
-    size = tm.rules.min_set_len
-    for meld in melds:
-        first = meld.stands_for[0]
-        if meld.kind is MeldKind.RUN:
-            assert first.colour is not None
-            colour = first.colour.index
-            bump(tm.start.get((colour, first.number)))
-            for tile, meant in zip(meld.tiles, meld.stands_for, strict=True):
-                if meant.number >= first.number + size:
-                    bump(tm.extend.get((colour, meant.number)))
-                if tile.is_joker:
-                    bump(tm.run_jokers.get((colour, meant.number)))
-            lead = next(i for i, tile in enumerate(meld.tiles) if not tile.is_joker)
-            if lead:
-                bump(tm.joker_heads.get((colour, first.number, lead)))
-        else:
-            bump(tm.groups.get(first.number))
-            bump(tm.group_jokers.get(first.number), meld.jokers)
-    for family in tm.count_variables().values():
-        for var in family.values():
-            tm.model.add_hint(var, values.get(var, 0))
-
-
 def set_score_objective(tm: TurnModel, objective: Objective) -> None:
     """Maximise the score, then (lexicographically) the jokers kept on the rack:
     maximise (rack jokers + 1) * score - played_jokers, where the score is

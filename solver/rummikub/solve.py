@@ -25,7 +25,6 @@ from solver.rummikub.model import (
     TileCounts,
     TurnModel,
     build_model,
-    hint_table_as_it_is,
     set_disruption_objective,
 )
 from solver.rummikub.play import Objective, Play, Status
@@ -81,8 +80,7 @@ def solve(
     unchanged = [PlacedSet(m, i, m.tiles, ()) for i, m in enumerate(table_melds)]
 
     tm = build_model(rules, rack, table, objective, opening)
-    if not opening:
-        hint_table_as_it_is(tm, table_melds)  # a search cut short still has a play
+    # No starting solution: hinting the table as it is doubled the median solve.
     first = _run(tm, _left(started, time_limit), workers)
     if first.code == cp_model.INFEASIBLE and opening:
         return _play(Status.OPTIMAL, position, [], table_melds, unchanged, rules, True)
