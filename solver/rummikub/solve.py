@@ -36,7 +36,7 @@ from solver.rummikub.tiles import JOKER, Colour, Tile
 DEFAULT_TIME_LIMIT = 2.0
 """Seconds a solve may take unless the caller says otherwise."""
 
-DEFAULT_DISRUPTION_TIME_LIMIT = 0.25
+DEFAULT_DISRUPTION_TIME_LIMIT = 0.2
 """Seconds the least-disruption stage may take (within the overall limit)."""
 
 
