@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
+from helpers import run_solver_cli
 
 from meldwise.cli import main
 
@@ -39,24 +38,14 @@ def test_bad_input_exits_2_with_the_message(capsys: pytest.CaptureFixture[str]) 
     assert "NAME=NUMBER" in capsys.readouterr().err
 
 
-def _run(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "solver", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
 def test_json_mode_reads_one_request() -> None:
-    done = _run(["solve", "--json"], json.dumps({"rack": ["R1", "R2", "R3"]}))
+    done = run_solver_cli(["solve", "--json"], json.dumps({"rack": ["R1", "R2", "R3"]}))
     assert done.returncode == 0
     assert json.loads(done.stdout)["tiles_played"] == 3
 
 
 def test_json_mode_errors_exit_2() -> None:
-    done = _run(["solve", "--json"], "{not json")
+    done = run_solver_cli(["solve", "--json"], "{not json")
     assert done.returncode == 2
     assert "not valid JSON" in done.stderr
     assert "Traceback" not in done.stderr
@@ -69,7 +58,7 @@ def test_jsonl_mode_answers_in_order_and_goes_on_after_errors() -> None:
         "nonsense",
         json.dumps({"rack": ["K13", "B13", "O13"], "opened": False}),
     ]
-    done = _run(["solve", "--jsonl"], "\n".join(lines) + "\n")
+    done = run_solver_cli(["solve", "--jsonl"], "\n".join(lines) + "\n")
     assert done.returncode == 0
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(answers) == 4

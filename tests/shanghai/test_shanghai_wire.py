@@ -4,11 +4,10 @@ culprit, and the shanghai CLI command."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from typing import Any
 
 import pytest
+from helpers import run_solver_cli
 
 from meldwise.cli import main
 from solver import MeldwiseError, advise_shanghai, score_shanghai
@@ -217,24 +216,14 @@ def test_cli_custom_contract_and_bad_input(capsys: pytest.CaptureFixture[str]) -
     assert "NAME=NUMBER" in capsys.readouterr().err
 
 
-def _run(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "solver", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
 def test_cli_json_and_jsonl_modes() -> None:
-    done = _run(["shanghai", "advise", "--json"], json.dumps(examples.ADVISE_REQUEST))
+    done = run_solver_cli(["shanghai", "advise", "--json"], json.dumps(examples.ADVISE_REQUEST))
     assert done.returncode == 0
     assert json.loads(done.stdout) == examples.ADVISE_RESPONSE
-    bad = _run(["shanghai", "advise", "--json"], "{oops")
+    bad = run_solver_cli(["shanghai", "advise", "--json"], "{oops")
     assert bad.returncode == 2 and "not valid JSON" in bad.stderr and "Traceback" not in bad.stderr
     lines = [json.dumps(examples.SCORE_REQUEST), json.dumps({"hands": {"a": ["QQ"]}}), "nope"]
-    done = _run(["shanghai", "score", "--jsonl"], "\n".join(lines) + "\n")
+    done = run_solver_cli(["shanghai", "score", "--jsonl"], "\n".join(lines) + "\n")
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert done.returncode == 0 and len(answers) == 3
     assert answers[0] == examples.SCORE_RESPONSE
