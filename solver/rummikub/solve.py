@@ -130,7 +130,7 @@ def _least_disruption(
     if every.code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return lay_out(tm, every.engine.value), True
     _hint(tm, first)
-    left = time_limit - (time.perf_counter() - started)
+    left = _left(started, time_limit)
     if left <= MIN_STAGE_TIME:
         return None
     best = _run(tm, left, 1)
