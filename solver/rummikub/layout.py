@@ -153,6 +153,8 @@ def lay_out_runs(tm: TurnModel, colour_index: int, value: Value) -> list[Meld]:
     done: list[_Run] = []
     for number in range(1, tm.rules.numbers + 1):
         cell = (colour_index, number)
+        if not active and cell not in tm.start:
+            continue  # no run here
         # Runs shorter than L go on; of the long ones, `extend` go on and the rest stop.
         # Runs still waiting for their first numbered tile must be among those going on.
         short = [r for r in active if number - r.segment_start < size]
@@ -179,11 +181,13 @@ def lay_out_runs(tm: TurnModel, colour_index: int, value: Value) -> list[Meld]:
             new_runs[i] = stopping[i]
         done += stopping[joined:]
         active += new_runs
+        # Every run through the cell holds one tile there: run_tiles = len(active).
+        jokers = value(tm.run_jokers.get(cell, 0))
         _place_tiles(
             active,
             number,
-            value(tm.run_naturals(cell)),
-            value(tm.run_jokers.get(cell, 0)),
+            len(active) - jokers,
+            jokers,
             Tile.natural(colour, number),
             new_runs if tm.heads_tracked else [],
         )

@@ -105,7 +105,8 @@ class TurnModel:
     played_jokers: cp_model.IntVar | int = 0
     start: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
     extend: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
-    run_jokers: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
+    run_jokers: dict[Cell, LinearExpr] = field(default_factory=dict)
+    """Per cell: jokers in runs there (run_tiles itself where only jokers can be)."""
     joker_heads: dict[tuple[int, int, int], cp_model.IntVar] = field(default_factory=dict)
     groups: dict[int, cp_model.IntVar] = field(default_factory=dict)
     group_jokers: dict[int, cp_model.IntVar] = field(default_factory=dict)
@@ -119,19 +120,31 @@ class TurnModel:
     continued_jokers: list[LinearExpr] = field(default_factory=list)
     """Jokers in continued sets: staying, joining a run (see above) or a group."""
     objective: LinearExpr = 0
+    supply: dict[Cell, int] = field(init=False)
+    """Per cell: numbered tiles that may end up on the table (the table's and the rack's)."""
     heads_tracked: bool = False
     """Whether runs must say where their first numbered tile is (see add_joker_headed_runs)."""
     _cache: dict[tuple[str, Cell], LinearExpr] = field(default_factory=dict)
     """Per-cell expressions, built once their variables all exist (see below)."""
+
+    def __post_init__(self) -> None:
+        self.supply = dict(self.table.naturals)
+        for cell, count in self.rack.naturals.items():
+            self.supply[cell] = self.supply.get(cell, 0) + count
 
     @property
     def jokers(self) -> int:
         """Jokers that may end up on the table: the table's and the rack's."""
         return self.table.jokers + self.rack.jokers
 
+    def jokers_only(self, cell: Cell) -> bool:
+        """Whether only jokers can stand at ``cell``: no numbered tile of it exists
+        and no continued set holds or gains one there."""
+        return not self.supply.get(cell) and cell not in self.joining and cell not in self.continued
+
     def available(self, cell: Cell) -> int:
         """Numbered tiles of ``cell`` that may end up on the table."""
-        return self.table[cell] + self.rack[cell]
+        return self.supply.get(cell, 0)
 
     def run_tiles(self, cell: Cell) -> LinearExpr:
         """Runs passing through ``cell``: those begun in the last L numbers, plus
@@ -191,9 +204,10 @@ class TurnModel:
             )
         return self._cache[key]
 
-    def count_variables(self) -> dict[str, dict[Any, cp_model.IntVar]]:
-        """The variables of the counts (all but the continuations), by family and key."""
-        variables: dict[str, dict[Any, cp_model.IntVar]] = {
+    def counts(self) -> dict[str, dict[Any, LinearExpr]]:
+        """The counts (all but the continuations) by family and key: variables, and
+        the run_jokers that are run_tiles themselves (see :func:`add_runs`)."""
+        counts: dict[str, dict[Any, LinearExpr]] = {
             "played": dict(self.played),
             "start": dict(self.start),
             "extend": dict(self.extend),
@@ -203,8 +217,20 @@ class TurnModel:
             "group_jokers": dict(self.group_jokers),
         }
         if not isinstance(self.played_jokers, int):
-            variables["played"]["J"] = self.played_jokers
-        return variables
+            counts["played"]["J"] = self.played_jokers
+        return counts
+
+    def count_variables(self) -> dict[str, dict[Any, cp_model.IntVar]]:
+        """The variables among :meth:`counts`."""
+        return {
+            family: {
+                key: var
+                for key, var in terms.items()
+                if isinstance(var, cp_model.IntVar)
+                and not (family == "run_jokers" and self.jokers_only(key))
+            }
+            for family, terms in self.counts().items()
+        }
 
     def continuation_variables(self) -> list[cp_model.IntVar]:
         """Every variable that says how table sets continue."""
@@ -379,32 +405,38 @@ def add_runs(tm: TurnModel, colour: int) -> None:
 
     start[c,n] <= fewest tiles available over n..n+L-1 (a run needs all of them);
     extend[c,n] <= long[c,n-1]: only runs already L long may stop, so the others
-    go on by construction of run_tiles; 0 <= run_jokers[c,n] <= run_tiles[c,n].
+    go on by construction of run_tiles; 0 <= run_jokers[c,n] <= run_tiles[c,n],
+    and run_jokers[c,n] = run_tiles[c,n] where no numbered tile (c,n) exists.
     """
-    rules, model = tm.rules, tm.model
+    rules, model, jokers = tm.rules, tm.model, tm.jokers
     size = rules.min_set_len
-    capacity = {n: tm.available((colour, n)) + tm.jokers for n in range(1, rules.numbers + 1)}
+    supply = [tm.supply.get((colour, n), 0) for n in range(rules.numbers + 2)]
+    capacity = [count + jokers for count in supply]
     for number in range(1, rules.numbers - size + 2):
         window = range(number, number + size)
         upper = min(capacity[n] for n in window)
         # Each number of the window without a numbered tile needs a joker of its own.
-        if upper > 0 and sum(tm.available((colour, n)) == 0 for n in window) <= tm.jokers:
+        if upper > 0 and sum(supply[n] == 0 for n in window) <= jokers:
             tm.start[colour, number] = model.new_int_var(0, upper, f"start_{colour}_{number}")
     for number in range(size + 1, rules.numbers + 1):
-        cell = (colour, number)
         previous = tm.long_runs((colour, number - 1))
         if capacity[number] > 0 and not _is_zero(previous):
             var = model.new_int_var(0, capacity[number], f"extend_{colour}_{number}")
-            tm.extend[cell] = var
+            tm.extend[colour, number] = var
             model.add(var <= previous)
+    if not jokers:
+        return
     for number in range(1, rules.numbers + 1):
         cell = (colour, number)
         tiles = tm.run_tiles(cell)
-        if tm.jokers and not _is_zero(tiles):
-            upper = min(tm.jokers, capacity[number])
-            jokers = model.new_int_var(0, upper, f"run_jokers_{colour}_{number}")
-            tm.run_jokers[cell] = jokers
-            model.add(jokers <= tiles)
+        if _is_zero(tiles):
+            continue
+        if tm.jokers_only(cell):
+            tm.run_jokers[cell] = tiles
+            continue
+        var = model.new_int_var(0, min(jokers, capacity[number]), f"run_jokers_{colour}_{number}")
+        tm.run_jokers[cell] = var
+        model.add(var <= tiles)
 
 
 def add_joker_headed_runs(tm: TurnModel, colour: int) -> None:
@@ -474,7 +506,13 @@ def add_groups(tm: TurnModel, number: int) -> None:
         return
     groups = model.new_int_var(0, upper, f"groups_{number}")
     tm.groups[number] = groups
-    held = sum(tm.group_naturals((c, number)) for c in range(rules.colours))
+    held = _sum(
+        [
+            tm.group_naturals((c, number))
+            for c in range(rules.colours)
+            if not tm.jokers_only((c, number))
+        ]
+    )
     size: LinearExpr = held
     if tm.jokers:
         jokers = model.new_int_var(0, tm.jokers, f"group_jokers_{number}")
@@ -490,15 +528,9 @@ def add_tile_balance(tm: TurnModel, cell: Cell) -> None:
     continued set: run naturals + group naturals + continued naturals
     = table[c,n] + played[c,n], with 0 <= group naturals <= groups[n] (one tile of a
     colour per group)."""
+    if tm.jokers_only(cell):
+        return  # nothing to balance: run_jokers = run_tiles there
     in_groups = tm.group_naturals(cell)
-    if (
-        _is_zero(tm.run_tiles(cell))
-        and cell not in tm.played
-        and tm.table[cell] == 0
-        and cell not in tm.continued
-        and cell not in tm.joining
-    ):
-        return
     tm.model.add(in_groups >= 0)
     tm.model.add(in_groups <= tm.groups.get(cell[1], 0))
 

@@ -71,7 +71,7 @@ class Rules:
     @property
     def colour_list(self) -> tuple[Colour, ...]:
         """Colours in play, in canonical order."""
-        return tuple(Colour.from_index(i) for i in range(self.colours))
+        return Colour.first(self.colours)
 
     @property
     def max_group_len(self) -> int:

@@ -43,6 +43,11 @@ class Colour(Enum):
     def from_index(cls, index: int) -> Colour:
         return _COLOURS[index]
 
+    @classmethod
+    def first(cls, count: int) -> tuple[Colour, ...]:
+        """The first ``count`` colours in canonical order."""
+        return _COLOURS[:count]
+
 
 _COLOURS: tuple[Colour, ...] = tuple(Colour)
 _COLOUR_INDEX = {colour: i for i, colour in enumerate(_COLOURS)}
