@@ -166,11 +166,12 @@ def lay_out_runs(tm: TurnModel, colour_index: int, value: Value) -> list[Meld]:
         stopping = long[going_on:]
         active = short + long[:going_on]
         new_runs = [_Run(colour, number) for _ in range(value(tm.start.get(cell, 0)))]
-        opened_by_jokers = [
-            (lead, value(var)) for (c, n, lead), var in tm.joker_heads.items() if (c, n) == cell
-        ]
-        for run, first in zip(new_runs, _expand(opened_by_jokers), strict=False):
-            run.first_natural_at = number + first
+        if tm.heads_tracked:
+            opened_by_jokers = [
+                (lead, value(var)) for (c, n, lead), var in tm.joker_heads.items() if (c, n) == cell
+            ]
+            for run, first in zip(new_runs, _expand(opened_by_jokers), strict=False):
+                run.first_natural_at = number + first
         # A run that stops just where another of its colour begins is one longer run:
         # joining them reads better and is always legal (the counts stay the same).
         # The joined run takes over the new run's place in the flow.
@@ -213,6 +214,13 @@ def _place_tiles(
     """Give every run one tile at ``number``: a joker to runs still waiting for their
     first numbered tile, a numbered tile to runs whose first one is due or that must
     open with one (``opened_here`` and not waiting), and what is left to the others."""
+    if not opened_here and all(r.first_natural_at is None for r in runs):
+        # No run opened by jokers: the common case, every run takes what comes.
+        if naturals < 0 or jokers < 0:
+            raise LayoutError(f"run tiles at {tile} do not add up")
+        for i, run in enumerate(runs):
+            run.tiles.append(tile if i < naturals else JOKER)
+        return
     waiting = [r for r in runs if r.first_natural_at is not None and r.first_natural_at > number]
     due = [
         r for r in runs if r not in waiting and (r.first_natural_at == number or r in opened_here)

@@ -176,13 +176,15 @@ class TurnModel:
             terms.append(self.start[first])
         if cell in self.extend:
             terms.append(self.extend[cell])
-        return sum(terms)
+        return _sum(terms)
 
     def run_naturals(self, cell: Cell) -> LinearExpr:
         return self.run_tiles(cell) - self.run_jokers.get(cell, 0)
 
     def continued_naturals(self, cell: Cell) -> LinearExpr:
         """Numbered tiles of ``cell`` in continued sets: staying, or joining a run or a group."""
+        if cell not in self.continued and cell not in self.joining:
+            return 0
         return _sum(
             [
                 *self.continued.get(cell, []),
@@ -196,11 +198,15 @@ class TurnModel:
         groups (the tile balance). Built once, when every other use of the cell exists."""
         key = ("group_naturals", cell)
         if key not in self._cache:
+            # One weighted sum rather than a chain of operators: built for every cell.
+            terms = [
+                self.played.get(cell, 0),
+                self.run_jokers.get(cell, 0),
+                self.run_tiles(cell),
+                self.continued_naturals(cell),
+            ]
             self._cache[key] = (
-                self.table[cell]
-                + self.played.get(cell, 0)
-                - self.run_naturals(cell)
-                - self.continued_naturals(cell)
+                cp_model.LinearExpr.weighted_sum(terms, (1, 1, -1, -1)) + self.table[cell]
             )
         return self._cache[key]
 
@@ -413,10 +419,10 @@ def add_runs(tm: TurnModel, colour: int) -> None:
     supply = [tm.supply.get((colour, n), 0) for n in range(rules.numbers + 2)]
     capacity = [count + jokers for count in supply]
     for number in range(1, rules.numbers - size + 2):
-        window = range(number, number + size)
-        upper = min(capacity[n] for n in window)
+        window = supply[number : number + size]
         # Each number of the window without a numbered tile needs a joker of its own.
-        if upper > 0 and sum(supply[n] == 0 for n in window) <= jokers:
+        if window.count(0) <= jokers:
+            upper = min(window) + jokers
             tm.start[colour, number] = model.new_int_var(0, upper, f"start_{colour}_{number}")
     for number in range(size + 1, rules.numbers + 1):
         previous = tm.long_runs((colour, number - 1))
@@ -531,8 +537,13 @@ def add_tile_balance(tm: TurnModel, cell: Cell) -> None:
     if tm.jokers_only(cell):
         return  # nothing to balance: run_jokers = run_tiles there
     in_groups = tm.group_naturals(cell)
-    tm.model.add(in_groups >= 0)
-    tm.model.add(in_groups <= tm.groups.get(cell[1], 0))
+    groups = tm.groups.get(cell[1])
+    if groups is None:
+        tm.model.add(in_groups == 0)
+        return
+    if not (_is_zero(tm.run_tiles(cell)) and cell not in tm.continued and cell not in tm.joining):
+        tm.model.add(in_groups >= 0)  # else it is table + played, never negative
+    tm.model.add(in_groups <= groups)
 
 
 def add_joker_balance(tm: TurnModel) -> None:

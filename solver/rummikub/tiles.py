@@ -65,10 +65,14 @@ class Tile:
     number: int = 0
     _key: int = field(init=False, repr=False, compare=False)
     """A small int per tile, computed once: tiles are hashed a lot (counting, sets)."""
+    _text: str = field(init=False, repr=False, compare=False)
+    """The tile's notation, computed once: answers write every tile in their steps."""
 
     def __post_init__(self) -> None:
         colour = len(_COLOURS) if self.colour is None else _COLOUR_INDEX[self.colour]
         object.__setattr__(self, "_key", colour * 64 + self.number)
+        text = "J" if self.colour is None else f"{self.colour.value}{self.number}"
+        object.__setattr__(self, "_text", text)
 
     def __hash__(self) -> int:
         return self._key
@@ -125,9 +129,7 @@ class Tile:
         return self._key < other._key
 
     def __str__(self) -> str:
-        if self.colour is None:
-            return "J"
-        return f"{self.colour.letter}{self.number}"
+        return self._text
 
     def __repr__(self) -> str:
         return f"Tile.parse({str(self)!r})"
