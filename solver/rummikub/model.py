@@ -124,7 +124,8 @@ class TurnModel:
     """Per cell: numbered tiles that may end up on the table (the table's and the rack's)."""
     heads_tracked: bool = False
     """Whether runs must say where their first numbered tile is (see add_joker_headed_runs)."""
-    _cache: dict[tuple[str, Cell], LinearExpr] = field(default_factory=dict)
+    _run_tiles: dict[Cell, LinearExpr] = field(default_factory=dict)
+    _group_naturals: dict[Cell, LinearExpr] = field(default_factory=dict)
     """Per-cell expressions, built once their variables all exist (see below)."""
 
     def __post_init__(self) -> None:
@@ -153,18 +154,19 @@ class TurnModel:
         Call it only once the starts and extensions of the cell's colour exist: the
         expression is built once and kept.
         """
-        key = ("run_tiles", cell)
-        if key not in self._cache:
+        expr = self._run_tiles.get(cell)
+        if expr is None:
             colour, number = cell
+            start = self.start
             terms: list[LinearExpr] = [
-                self.start[colour, n]
+                start[colour, n]
                 for n in range(number - self.rules.min_set_len + 1, number + 1)
-                if (colour, n) in self.start
+                if (colour, n) in start
             ]
             if cell in self.extend:
                 terms.append(self.extend[cell])
-            self._cache[key] = _sum(terms)
-        return self._cache[key]
+            expr = self._run_tiles[cell] = _sum(terms)
+        return expr
 
     def long_runs(self, cell: Cell) -> LinearExpr:
         """Runs through ``cell`` that are already at least L long there:
@@ -196,8 +198,8 @@ class TurnModel:
     def group_naturals(self, cell: Cell) -> LinearExpr:
         """Numbered tiles of ``cell`` neither in runs nor in continued sets are in
         groups (the tile balance). Built once, when every other use of the cell exists."""
-        key = ("group_naturals", cell)
-        if key not in self._cache:
+        expr = self._group_naturals.get(cell)
+        if expr is None:
             # One weighted sum rather than a chain of operators: built for every cell.
             terms = [
                 self.played.get(cell, 0),
@@ -205,10 +207,10 @@ class TurnModel:
                 self.run_tiles(cell),
                 self.continued_naturals(cell),
             ]
-            self._cache[key] = (
+            expr = self._group_naturals[cell] = (
                 cp_model.LinearExpr.weighted_sum(terms, (1, 1, -1, -1)) + self.table[cell]
             )
-        return self._cache[key]
+        return expr
 
     def counts(self) -> dict[str, dict[Any, LinearExpr]]:
         """The counts (all but the continuations) by family and key: variables, and
