@@ -59,17 +59,17 @@ class Position:
         Raises a :class:`~solver.errors.MeldwiseError` naming the culprit: a tile
         not in the game, more copies of a tile than exist, or an invalid table set.
         """
-        for tile in self.rack:
+        counts = self.all_tiles()
+        for tile in counts:
             rules.check_tile(tile)
-        for tiles in self.table:
-            for tile in tiles:
-                rules.check_tile(tile)
-        check_counts(self.all_tiles(), rules, "across rack and table")
+        check_counts(counts, rules, "across rack and table")
         return tuple(read_table_set(i, tiles, rules) for i, tiles in enumerate(self.table))
 
 
 def check_counts(counts: Counter[Tile], rules: Rules, where: str) -> None:
     """Raise :class:`CountError` if any tile appears more often than the game has it."""
+    if max(counts.values(), default=0) <= min(rules.copies, rules.jokers):
+        return  # no tile can be over its limit
     for tile in sorted(counts):
         limit = rules.jokers if tile.is_joker else rules.copies
         if counts[tile] > limit:

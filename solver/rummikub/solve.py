@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass
+from itertools import chain
 
 from ortools.sat.python import cp_model
 
@@ -88,9 +89,7 @@ def solve(
     table_melds = position.check(rules)
     opening = not position.opened
     rack = TileCounts.of(Counter(position.rack))
-    table = (
-        TileCounts({}) if opening else TileCounts.of(position.all_tiles() - Counter(position.rack))
-    )
+    table = TileCounts({}) if opening else TileCounts.of(Counter(chain(*position.table)))
     unchanged = [PlacedSet(m, i, m.tiles, ()) for i, m in enumerate(table_melds)]
 
     tm = build_model(rules, rack, table, objective, opening)

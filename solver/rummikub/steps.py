@@ -66,9 +66,12 @@ def plan(before: Sequence[Meld], after: Sequence[PlacedSet], played: Sequence[Ti
     #    together into one new set, take the others.
     built_on: dict[int, int] = {}  # position in new_sets -> index of the split-off part
     for index, meld in enumerate(before):
+        kept = continuing.get(index)
+        if kept is not None and len(kept.stayed) == len(meld.tiles):
+            continue  # the whole set stays
         leaving = Counter(meld.tiles)
-        if index in continuing:
-            leaving -= Counter(continuing[index].stayed)
+        if kept is not None:
+            leaving -= Counter(kept.stayed)
         if not leaving:
             continue
         split = _split_off(meld, leaving, new_sets, built_on, continuing.get(index))
