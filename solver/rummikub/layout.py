@@ -8,7 +8,7 @@ arguments stated in :mod:`solver.rummikub.model`, so any feasible solution lays 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from solver.rummikub.melds import Meld, MeldKind
@@ -37,10 +37,9 @@ class _Run:
     def __post_init__(self) -> None:
         self.segment_start = self.start
 
-    def meld(self) -> Meld:
-        meant = tuple(
-            Tile.natural(self.colour, n) for n in range(self.start, self.start + len(self.tiles))
-        )
+    def meld(self, row: Sequence[Tile]) -> Meld:
+        """The run as a set; ``row[n]`` is the tile of its colour numbered n."""
+        meant = tuple(row[self.start : self.start + len(self.tiles)])
         return Meld(MeldKind.RUN, tuple(self.tiles), meant)
 
 
@@ -130,16 +129,18 @@ def _continued_group(tm: TurnModel, cont: Continuation, value: Value) -> PlacedS
 def _group(tm: TurnModel, number: int, tiles: list[Tile]) -> Meld:
     """A group of ``tiles`` in colour order, jokers standing for the free colours."""
     present = {t.colour for t in tiles if t.colour is not None}
-    free = [c for c in tm.rules.colour_list if c not in present][: sum(t.is_joker for t in tiles)]
+    jokers = sum(t.is_joker for t in tiles)
     ordered, meant = [], []
     for colour in tm.rules.colour_list:
+        natural = Tile.natural(colour, number)
         if colour in present:
-            ordered.append(Tile.natural(colour, number))
-        elif colour in free:
+            ordered.append(natural)
+        elif jokers:
             ordered.append(JOKER)
+            jokers -= 1
         else:
             continue
-        meant.append(Tile.natural(colour, number))
+        meant.append(natural)
     if len(ordered) != len(tiles):
         raise LayoutError(f"a group of number {number} does not lay out")
     return Meld(MeldKind.GROUP, tuple(ordered), tuple(meant))
@@ -149,6 +150,7 @@ def lay_out_runs(tm: TurnModel, colour_index: int, value: Value) -> list[Meld]:
     """Replay the run flow of one colour number by number."""
     colour = Colour.from_index(colour_index)
     size = tm.rules.min_set_len
+    row = [JOKER] + [Tile.natural(colour, n) for n in range(1, tm.rules.numbers + 1)]
     active: list[_Run] = []
     done: list[_Run] = []
     for number in range(1, tm.rules.numbers + 1):
@@ -189,14 +191,14 @@ def lay_out_runs(tm: TurnModel, colour_index: int, value: Value) -> list[Meld]:
             number,
             len(active) - jokers,
             jokers,
-            Tile.natural(colour, number),
+            row[number],
             new_runs if tm.heads_tracked else [],
         )
     done += active
     for run in done:
         if len(run.tiles) < size or all(t.is_joker for t in run.tiles):
             raise LayoutError(f"run of {colour.name} from {run.start} does not lay out")
-    return [run.meld() for run in sorted(done, key=lambda r: (r.start, len(r.tiles)))]
+    return [run.meld(row) for run in sorted(done, key=lambda r: (r.start, len(r.tiles)))]
 
 
 def _expand(counts: list[tuple[int, int]]) -> list[int]:
@@ -248,8 +250,8 @@ def lay_out_groups(tm: TurnModel, number: int, value: Value) -> list[Meld]:
         return []
     members: list[list[Colour]] = [[] for _ in range(count)]
     dealt = 0
-    for colour in rules.colour_list:
-        for _ in range(value(tm.group_naturals((colour.index, number)))):
+    for index, colour in enumerate(rules.colour_list):
+        for _ in range(value(tm.group_naturals((index, number)))):
             members[dealt % count].append(colour)
             dealt += 1
     jokers = value(tm.group_jokers.get(number, 0))
