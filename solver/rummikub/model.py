@@ -274,7 +274,6 @@ def build_model(
     table; pass none to let the table be rebuilt from counts alone.
     """
     tm = TurnModel(CpModel(), rules, rack, table)
-    add_played(tm)
     add_continuations(tm, table_melds)
     for colour in range(rules.colours):
         add_runs(tm, colour)
@@ -283,6 +282,7 @@ def build_model(
         tm.heads_tracked = True
         for colour in range(rules.colours):
             add_joker_headed_runs(tm, colour)
+    add_played(tm)
     for number in range(1, rules.numbers + 1):
         add_groups(tm, number)
     for colour in range(rules.colours):
@@ -296,9 +296,19 @@ def build_model(
 
 
 def add_played(tm: TurnModel) -> None:
-    """0 <= played[c,n] <= rack[c,n]; 0 <= played_jokers <= rack jokers."""
-    for (colour, number), count in sorted(tm.rack.naturals.items()):
-        tm.played[colour, number] = tm.model.new_int_var(0, count, f"play_{colour}_{number}")
+    """0 <= played[c,n] <= rack[c,n]; 0 <= played_jokers <= rack jokers.
+
+    A rack tile that no run, group or continued set can hold is not played: it
+    gets no variable (call this once the runs and continuations exist)."""
+    for cell, count in sorted(tm.rack.naturals.items()):
+        if (
+            _is_zero(tm.run_tiles(cell))
+            and group_limit(tm, cell[1]) == 0
+            and cell not in tm.continued
+            and cell not in tm.joining
+        ):
+            continue
+        tm.played[cell] = tm.model.new_int_var(0, count, f"play_{cell[0]}_{cell[1]}")
     if tm.rack.jokers:
         tm.played_jokers = tm.model.new_int_var(0, tm.rack.jokers, "play_J")
 
@@ -506,11 +516,8 @@ def add_groups(tm: TurnModel, number: int) -> None:
     (deal the numbered tiles round-robin by colour, then top up with jokers).
     """
     rules, model = tm.rules, tm.model
-    naturals = sum(tm.available((c, number)) for c in range(rules.colours))
-    upper = min(naturals, (naturals + tm.jokers) // rules.min_set_len)
-    if rules.min_set_len > rules.max_group_len:
-        upper = 0
-    if upper <= 0:
+    upper = group_limit(tm, number)
+    if upper == 0:
         return
     groups = model.new_int_var(0, upper, f"groups_{number}")
     tm.groups[number] = groups
@@ -531,6 +538,15 @@ def add_groups(tm: TurnModel, number: int) -> None:
     model.add(size <= rules.max_group_len * groups)
 
 
+def group_limit(tm: TurnModel, number: int) -> int:
+    """The most groups of ``number`` the tiles allow: each needs a numbered tile and
+    L tiles in all."""
+    if tm.rules.min_set_len > tm.rules.max_group_len:
+        return 0
+    naturals = sum(tm.available((c, number)) for c in range(tm.rules.colours))
+    return max(0, min(naturals, (naturals + tm.jokers) // tm.rules.min_set_len))
+
+
 def add_tile_balance(tm: TurnModel, cell: Cell) -> None:
     """Every numbered tile on the table after the turn is in a run, a group or a
     continued set: run naturals + group naturals + continued naturals
@@ -538,6 +554,14 @@ def add_tile_balance(tm: TurnModel, cell: Cell) -> None:
     colour per group)."""
     if tm.jokers_only(cell):
         return  # nothing to balance: run_jokers = run_tiles there
+    if (
+        cell not in tm.played
+        and tm.table[cell] == 0
+        and _is_zero(tm.run_tiles(cell))
+        and cell not in tm.continued
+        and cell not in tm.joining
+    ):
+        return  # a rack tile nothing can hold, left on the rack
     in_groups = tm.group_naturals(cell)
     groups = tm.groups.get(cell[1])
     if groups is None:
