@@ -126,6 +126,7 @@ class TurnModel:
     """Whether runs must say where their first numbered tile is (see add_joker_headed_runs)."""
     _run_tiles: dict[Cell, LinearExpr] = field(default_factory=dict)
     _group_naturals: dict[Cell, LinearExpr] = field(default_factory=dict)
+    _group_limit: dict[int, int] = field(default_factory=dict)
     """Per-cell expressions, built once their variables all exist (see below)."""
 
     def __post_init__(self) -> None:
@@ -142,6 +143,19 @@ class TurnModel:
         """Whether only jokers can stand at ``cell``: no numbered tile of it exists
         and no continued set holds or gains one there."""
         return not self.supply.get(cell) and cell not in self.joining and cell not in self.continued
+
+    def group_limit(self, number: int) -> int:
+        """The most groups of ``number`` the tiles allow: each needs a numbered tile
+        and L tiles in all."""
+        limit = self._group_limit.get(number)
+        if limit is None:
+            rules = self.rules
+            naturals = sum(self.supply.get((c, number), 0) for c in range(rules.colours))
+            limit = min(naturals, (naturals + self.jokers) // rules.min_set_len)
+            if rules.min_set_len > rules.max_group_len:
+                limit = 0
+            self._group_limit[number] = limit
+        return limit
 
     def available(self, cell: Cell) -> int:
         """Numbered tiles of ``cell`` that may end up on the table."""
@@ -285,9 +299,9 @@ def build_model(
     add_played(tm)
     for number in range(1, rules.numbers + 1):
         add_groups(tm, number)
-    for colour in range(rules.colours):
-        for number in range(1, rules.numbers + 1):
-            add_tile_balance(tm, (colour, number))
+    # Cells with no numbered tile have nothing to balance (see add_tile_balance).
+    for cell in sorted(tm.supply.keys() | tm.continued.keys() | tm.joining.keys()):
+        add_tile_balance(tm, cell)
     add_joker_balance(tm)
     if opening:
         add_opening_threshold(tm)
@@ -303,7 +317,7 @@ def add_played(tm: TurnModel) -> None:
     for cell, count in sorted(tm.rack.naturals.items()):
         if (
             _is_zero(tm.run_tiles(cell))
-            and group_limit(tm, cell[1]) == 0
+            and tm.group_limit(cell[1]) == 0
             and cell not in tm.continued
             and cell not in tm.joining
         ):
@@ -429,6 +443,8 @@ def add_runs(tm: TurnModel, colour: int) -> None:
     rules, model, jokers = tm.rules, tm.model, tm.jokers
     size = rules.min_set_len
     supply = [tm.supply.get((colour, n), 0) for n in range(rules.numbers + 2)]
+    if not jokers and sum(supply) < size:
+        return  # not enough tiles of this colour for a run
     capacity = [count + jokers for count in supply]
     for number in range(1, rules.numbers - size + 2):
         window = supply[number : number + size]
@@ -516,7 +532,7 @@ def add_groups(tm: TurnModel, number: int) -> None:
     (deal the numbered tiles round-robin by colour, then top up with jokers).
     """
     rules, model = tm.rules, tm.model
-    upper = group_limit(tm, number)
+    upper = tm.group_limit(number)
     if upper == 0:
         return
     groups = model.new_int_var(0, upper, f"groups_{number}")
@@ -536,15 +552,6 @@ def add_groups(tm: TurnModel, number: int) -> None:
     model.add(groups <= held)
     model.add(size >= rules.min_set_len * groups)
     model.add(size <= rules.max_group_len * groups)
-
-
-def group_limit(tm: TurnModel, number: int) -> int:
-    """The most groups of ``number`` the tiles allow: each needs a numbered tile and
-    L tiles in all."""
-    if tm.rules.min_set_len > tm.rules.max_group_len:
-        return 0
-    naturals = sum(tm.available((c, number)) for c in range(tm.rules.colours))
-    return max(0, min(naturals, (naturals + tm.jokers) // tm.rules.min_set_len))
 
 
 def add_tile_balance(tm: TurnModel, cell: Cell) -> None:
