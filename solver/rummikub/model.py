@@ -437,7 +437,8 @@ def add_runs(tm: TurnModel, colour: int) -> None:
 
     start[c,n] <= fewest tiles available over n..n+L-1 (a run needs all of them);
     extend[c,n] <= long[c,n-1]: only runs already L long may stop, so the others
-    go on by construction of run_tiles; 0 <= run_jokers[c,n] <= run_tiles[c,n],
+    go on by construction of run_tiles (and none goes on over more gaps in
+    n-L..n than there are jokers); 0 <= run_jokers[c,n] <= run_tiles[c,n],
     and run_jokers[c,n] = run_tiles[c,n] where no numbered tile (c,n) exists.
     """
     rules, model, jokers = tm.rules, tm.model, tm.jokers
@@ -453,8 +454,11 @@ def add_runs(tm: TurnModel, colour: int) -> None:
             upper = min(window) + jokers
             tm.start[colour, number] = model.new_int_var(0, upper, f"start_{colour}_{number}")
     for number in range(size + 1, rules.numbers + 1):
+        # A run going on to n covers n-L..n at least: a joker for each gap there.
+        if supply[number - size : number + 1].count(0) > jokers:
+            continue
         previous = tm.long_runs((colour, number - 1))
-        if capacity[number] > 0 and not _is_zero(previous):
+        if not _is_zero(previous):
             var = model.new_int_var(0, capacity[number], f"extend_{colour}_{number}")
             tm.extend[colour, number] = var
             model.add(var <= previous)
