@@ -126,8 +126,8 @@ class TurnModel:
     """Whether runs must say where their first numbered tile is (see add_joker_headed_runs)."""
     _run_tiles: dict[Cell, LinearExpr] = field(default_factory=dict)
     _group_naturals: dict[Cell, LinearExpr] = field(default_factory=dict)
-    _group_limit: dict[int, int] = field(default_factory=dict)
     """Per-cell expressions, built once their variables all exist (see below)."""
+    _group_limit: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.supply = dict(self.table.naturals)
@@ -143,6 +143,15 @@ class TurnModel:
         """Whether only jokers can stand at ``cell``: no numbered tile of it exists
         and no continued set holds or gains one there."""
         return not self.supply.get(cell) and cell not in self.joining and cell not in self.continued
+
+    def groups_only(self, cell: Cell) -> bool:
+        """Whether only groups can hold tiles of ``cell``: no run passes it and no
+        continued set holds or gains one there (call once the runs exist)."""
+        return (
+            _is_zero(self.run_tiles(cell))
+            and cell not in self.continued
+            and cell not in self.joining
+        )
 
     def group_limit(self, number: int) -> int:
         """The most groups of ``number`` the tiles allow: each needs a numbered tile
@@ -315,12 +324,7 @@ def add_played(tm: TurnModel) -> None:
     A rack tile that no run, group or continued set can hold is not played: it
     gets no variable (call this once the runs and continuations exist)."""
     for cell, count in sorted(tm.rack.naturals.items()):
-        if (
-            _is_zero(tm.run_tiles(cell))
-            and tm.group_limit(cell[1]) == 0
-            and cell not in tm.continued
-            and cell not in tm.joining
-        ):
+        if tm.groups_only(cell) and tm.group_limit(cell[1]) == 0:
             continue
         tm.played[cell] = tm.model.new_int_var(0, count, f"play_{cell[0]}_{cell[1]}")
     if tm.rack.jokers:
@@ -565,20 +569,15 @@ def add_tile_balance(tm: TurnModel, cell: Cell) -> None:
     colour per group)."""
     if tm.jokers_only(cell):
         return  # nothing to balance: run_jokers = run_tiles there
-    if (
-        cell not in tm.played
-        and tm.table[cell] == 0
-        and _is_zero(tm.run_tiles(cell))
-        and cell not in tm.continued
-        and cell not in tm.joining
-    ):
+    groups_only = tm.groups_only(cell)
+    if groups_only and cell not in tm.played and tm.table[cell] == 0:
         return  # a rack tile nothing can hold, left on the rack
     in_groups = tm.group_naturals(cell)
     groups = tm.groups.get(cell[1])
     if groups is None:
         tm.model.add(in_groups == 0)
         return
-    if not (_is_zero(tm.run_tiles(cell)) and cell not in tm.continued and cell not in tm.joining):
+    if not groups_only:
         tm.model.add(in_groups >= 0)  # else it is table + played, never negative
     tm.model.add(in_groups <= groups)
 

@@ -47,6 +47,7 @@ class _Solved:
     tm: TurnModel
     engine: cp_model.CpSolver
     code: cp_model.CpSolverStatus
+    _solution: list[int] | None = None
 
     def value(self, expr: LinearExpr) -> int:
         """The solved value of ``expr``: variables are read from the solution vector
@@ -58,8 +59,6 @@ class _Solved:
         if isinstance(expr, int):
             return expr
         return self.engine.value(expr)
-
-    _solution: list[int] | None = None
 
 
 def solve(
