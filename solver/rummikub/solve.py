@@ -42,6 +42,9 @@ DEFAULT_DISRUPTION_TIME_LIMIT = 0.2
 """Seconds the least-disruption stage may take (within the overall limit)."""
 
 
+_IntVar = cp_model.IntVar
+
+
 @dataclass
 class _Solved:
     tm: TurnModel
@@ -52,11 +55,11 @@ class _Solved:
     def value(self, expr: LinearExpr) -> int:
         """The solved value of ``expr``: variables are read from the solution vector
         at once (the layout reads hundreds of them; CP-SAT's ``value`` costs 4x more)."""
-        if isinstance(expr, cp_model.IntVar):
+        if type(expr) is _IntVar:
             if self._solution is None:
                 self._solution = list(self.engine.response_proto.solution)
             return self._solution[expr.index]
-        if isinstance(expr, int):
+        if type(expr) is int:
             return expr
         return self.engine.value(expr)
 
