@@ -60,8 +60,9 @@ def lay_out(tm: TurnModel, value: Value) -> list[PlacedSet]:
     """All sets of the solved table: continued table sets in table order, then new
     runs by colour and start, then new groups by number."""
     placed = lay_out_continuations(tm, value)
+    started = {cell for cell, var in tm.start.items() if value(var)}
     for colour in range(tm.rules.colours):
-        placed += [_new(m) for m in lay_out_runs(tm, colour, value)]
+        placed += [_new(m) for m in lay_out_runs(tm, colour, value, started)]
     for number in range(1, tm.rules.numbers + 1):
         placed += [_new(m) for m in lay_out_groups(tm, number, value)]
     return placed
@@ -146,8 +147,11 @@ def _group(tm: TurnModel, number: int, tiles: list[Tile]) -> Meld:
     return Meld(MeldKind.GROUP, tuple(ordered), tuple(meant))
 
 
-def lay_out_runs(tm: TurnModel, colour_index: int, value: Value) -> list[Meld]:
-    """Replay the run flow of one colour number by number."""
+def lay_out_runs(tm: TurnModel, colour_index: int, value: Value, started: set[Cell]) -> list[Meld]:
+    """Replay the run flow of one colour number by number (``started``: the cells
+    where runs begin)."""
+    if not any(cell[0] == colour_index for cell in started):
+        return []
     colour = Colour.from_index(colour_index)
     size = tm.rules.min_set_len
     row = [JOKER] + [Tile.natural(colour, n) for n in range(1, tm.rules.numbers + 1)]
@@ -155,15 +159,14 @@ def lay_out_runs(tm: TurnModel, colour_index: int, value: Value) -> list[Meld]:
     done: list[_Run] = []
     for number in range(1, tm.rules.numbers + 1):
         cell = (colour_index, number)
-        if not active and cell not in tm.start:
+        if not active and cell not in started:
             continue  # no run here
         # Runs shorter than L go on; of the long ones, `extend` go on and the rest stop.
         # Runs still waiting for their first numbered tile must be among those going on.
         short = [r for r in active if number - r.segment_start < size]
-        long = sorted(
-            (r for r in active if number - r.segment_start >= size),
-            key=lambda r: r.first_natural_at is None,
-        )
+        long = [r for r in active if number - r.segment_start >= size]
+        if tm.heads_tracked:
+            long.sort(key=lambda r: r.first_natural_at is None)
         going_on = value(tm.extend.get(cell, 0))
         stopping = long[going_on:]
         active = short + long[:going_on]
@@ -251,6 +254,8 @@ def lay_out_groups(tm: TurnModel, number: int, value: Value) -> list[Meld]:
     members: list[list[Colour]] = [[] for _ in range(count)]
     dealt = 0
     for index, colour in enumerate(rules.colour_list):
+        if tm.jokers_only((index, number)):
+            continue  # no numbered tile of this colour to deal
         for _ in range(value(tm.group_naturals((index, number)))):
             members[dealt % count].append(colour)
             dealt += 1

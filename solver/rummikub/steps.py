@@ -139,8 +139,11 @@ class _Planner:
 
     def take(self, index: int, tiles: Counter[Tile]) -> None:
         taken = sorted(tiles.elements())
-        remaining = Counter(self.contents[index]) - tiles
-        self.contents[index] = [t for t in self.contents[index] if _use(remaining, t)]
+        if len(taken) == len(self.contents[index]):
+            self.contents[index] = []  # the whole set
+        else:
+            remaining = Counter(self.contents[index]) - tiles
+            self.contents[index] = [t for t in self.contents[index] if _use(remaining, t)]
         self.held.update(taken)
         self.steps.append(
             Step(
