@@ -180,8 +180,10 @@ class _Planner:
         return index if low_part_leaves else new
 
     def add(self, index: int, placed: PlacedSet) -> None:
-        adding = sorted((Counter(placed.meld.tiles) - Counter(self.contents[index])).elements())
         self.holds[index] = placed
+        if not placed.joined and placed.origin is not None:
+            return  # a set that goes on with only the tiles that stayed in it
+        adding = sorted((Counter(placed.meld.tiles) - Counter(self.contents[index])).elements())
         if not adding:
             return
         sources, from_rack = self._draw(adding)
