@@ -1,8 +1,11 @@
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solver.errors import TableError
 from solver.rummikub import MeldKind, Rules, parse_tiles, read_meld
-from solver.rummikub.melds import best_value, readings
+from solver.rummikub.melds import InvalidMeld, best_value, readings
+from solver.rummikub.tiles import JOKER, Colour, Tile
 
 RULES = Rules()
 
@@ -66,3 +69,53 @@ def test_min_set_len_is_a_setting() -> None:
     assert read("R1 R2", Rules(min_set_len=2))[0] == "run"
     with pytest.raises(TableError, match="at least 4"):
         read_meld(parse_tiles("R1 R2 R3"), Rules(min_set_len=4))
+
+
+VARIANTS = [RULES, Rules(colours=3, numbers=7, min_set_len=2), Rules(colours=5, numbers=9)]
+Pick = tuple[int, int]  # (colour index, number); a colour index past the game's is a joker
+
+
+@st.composite
+def tile_lists(draw: st.DrawFn) -> list[Pick]:
+    """Random tiles, or a run or group (often valid), maybe shuffled, maybe with jokers."""
+    shape = draw(st.sampled_from(["random", "run", "group"]))
+    size = draw(st.integers(1, 6))
+    if shape == "random":
+        picks = [(draw(st.integers(0, 5)), draw(st.integers(1, 13))) for _ in range(size)]
+    elif shape == "run":
+        colour, low = draw(st.integers(0, 4)), draw(st.integers(1, 13))
+        picks = [(colour, low + i) for i in range(size)]
+    else:
+        number = draw(st.integers(1, 13))
+        picks = [(colour, number) for colour in draw(st.permutations(range(5)))[:size]]
+    for i in draw(st.lists(st.integers(0, len(picks) - 1), max_size=2)):
+        picks[i] = (99, 0)  # a joker
+    return draw(st.permutations(picks)) if draw(st.booleans()) else picks
+
+
+@settings(max_examples=500)
+@given(variant=st.sampled_from(VARIANTS), picks=tile_lists())
+def test_reading_a_set_takes_the_reading_the_full_search_takes(
+    variant: Rules, picks: list[Pick]
+) -> None:
+    # Sets without jokers written as they read take a shortcut in read_meld; every
+    # set must still read as the search over all readings says: the run as written
+    # if one is, else the reading worth most, else no set at all.
+    tiles = [
+        JOKER if colour >= variant.colours else Tile.natural(Colour.from_index(colour), number)
+        for colour, number in picks
+        if number <= variant.numbers
+    ]
+    options = readings(tiles, variant)
+    if not options:
+        with pytest.raises(InvalidMeld):
+            read_meld(tiles, variant)
+        return
+    written = [
+        m
+        for m in options
+        if m.kind is MeldKind.RUN
+        and all(t.is_joker or t == s for t, s in zip(tiles, m.stands_for, strict=True))
+    ]
+    expected = written[0] if written else max(options, key=lambda m: m.value)
+    assert read_meld(tiles, variant) == expected

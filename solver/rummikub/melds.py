@@ -120,11 +120,36 @@ def read_meld(tiles: Sequence[Tile], rules: Rules) -> Meld:
 
     Raises :class:`InvalidMeld` with the reason when the tiles form no set.
     """
+    plain = _plain_reading(tiles, rules)
+    if plain is not None:
+        return plain
     options = _readings_or_raise(tiles, rules)
     for meld in options:
         if meld.kind is MeldKind.RUN and _written_in_order(tiles, meld):
             return meld
     return max(options, key=lambda m: m.value)
+
+
+def _plain_reading(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
+    """The only reading of a set without jokers written as it reads (a run low to
+    high, or a group), found without trying every reading; None otherwise."""
+    size = len(tiles)
+    if size < rules.min_set_len or any(t.is_joker for t in tiles):
+        return None
+    first = tiles[0]
+    if all(t.colour is first.colour for t in tiles):
+        kind = MeldKind.RUN
+        fits = first.number + size - 1 <= rules.numbers and all(
+            t.number == first.number + i for i, t in enumerate(tiles)
+        )
+    else:
+        kind = MeldKind.GROUP
+        fits = (
+            size <= rules.max_group_len
+            and all(t.number == first.number for t in tiles)
+            and len({t.colour for t in tiles}) == size
+        )
+    return Meld(kind, tuple(tiles), tuple(tiles)) if fits else None
 
 
 def _written_in_order(tiles: Sequence[Tile], meld: Meld) -> bool:
