@@ -79,6 +79,14 @@ def test_nothing_to_play_keeps_the_table() -> None:
     assert [m.tiles for m in play.table] == [tuple(parse_tiles("R3 R4 R5"))]
 
 
+@pytest.mark.parametrize("objective", list(Objective))
+def test_a_joker_with_nowhere_to_stand_stays_on_the_rack(objective: Objective) -> None:
+    position = Position.parse("J O1")  # opened, no set to join, none to make
+    play = solve(position, Rules(jokers=1), objective, least_disruption=False)
+    assert play.played == ()
+    assert play.rack_left == tuple(parse_tiles("O1 J"))
+
+
 def test_three_jokers_never_make_a_set_alone() -> None:
     rules = Rules(jokers=3)
     position = Position.parse("J J J R1")

@@ -586,9 +586,10 @@ def add_joker_balance(tm: TurnModel) -> None:
     """Every joker on the table after the turn stands in somewhere:
     sum run_jokers + sum group_jokers + continued jokers = table jokers + played jokers."""
     placed = [*tm.run_jokers.values(), *tm.group_jokers.values(), *tm.continued_jokers]
-    if not placed:
-        return
-    tm.model.add(sum(placed) == tm.table.jokers + tm.played_jokers)
+    if not placed and isinstance(tm.played_jokers, int):
+        return  # no joker anywhere
+    # With no place for a joker this says that none is played.
+    tm.model.add(_sum(placed) - tm.played_jokers == tm.table.jokers)
 
 
 def add_opening_threshold(tm: TurnModel) -> None:

@@ -92,23 +92,22 @@ def solve(
     opening = not position.opened
     rack = TileCounts.of(Counter(position.rack))
     table = TileCounts({}) if opening else TileCounts.of(Counter(chain(*position.table)))
-    unchanged = [PlacedSet(m, i, m.tiles, ()) for i, m in enumerate(table_melds)]
 
     tm = build_model(rules, rack, table, objective, opening)
     # No starting solution: hinting the table as it is doubled the median solve.
     first = _run(tm, _left(started, time_limit), workers)
     if first.code == cp_model.INFEASIBLE and opening:
-        return _play(Status.OPTIMAL, position, [], table_melds, unchanged, rules, True)
+        return _no_play(Status.OPTIMAL, position, table_melds, rules)
     if first.code == cp_model.UNKNOWN:
-        return _play(Status.UNKNOWN, position, [], table_melds, unchanged, rules, True)
+        return _no_play(Status.UNKNOWN, position, table_melds, rules)
     if first.code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise RuntimeError(f"CP-SAT returned {first.code} on a turn model")  # a bug
     status = Status.OPTIMAL if first.code == cp_model.OPTIMAL else Status.FEASIBLE
     played = _played_tiles(first)
     if not played:
-        return _play(status, position, [], table_melds, unchanged, rules, True)
+        return _no_play(status, position, table_melds, rules)
     if opening:
-        placed = unchanged + lay_out(first.tm, first.value)
+        placed = _unchanged(table_melds) + lay_out(first.tm, first.value)
         return _play(status, position, played, table_melds, placed, rules, True)
 
     placed, proven = lay_out(first.tm, first.value), False
@@ -118,10 +117,20 @@ def solve(
             first, rules, rack, table, objective, table_melds, min(left, disruption_time_limit)
         )
         if calmer is not None:
+            # As many tiles and points, but maybe other tiles: read them off the layout.
             placed, proven = calmer
-    return _play(
-        status, position, _played_tiles_of(placed, table_melds), table_melds, placed, rules, proven
-    )
+            played = _played_tiles_of(placed, table_melds)
+    return _play(status, position, played, table_melds, placed, rules, proven)
+
+
+def _unchanged(melds: tuple[Meld, ...]) -> list[PlacedSet]:
+    """The table sets as they are, each going on whole."""
+    return [PlacedSet(m, i, m.tiles, ()) for i, m in enumerate(melds)]
+
+
+def _no_play(status: Status, position: Position, melds: tuple[Meld, ...], rules: Rules) -> Play:
+    """The answer that places nothing and leaves the table as it is."""
+    return _play(status, position, [], melds, _unchanged(melds), rules, True)
 
 
 def _least_disruption(
