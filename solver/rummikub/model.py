@@ -603,13 +603,12 @@ def set_score_objective(tm: TurnModel, objective: Objective) -> None:
     maximise (rack jokers + 1) * score - played_jokers, where the score is
     tiles:  sum played + played_jokers;
     points: sum n*played[c,n] + joker_penalty*played_jokers."""
+    played = [*tm.played.values(), tm.played_jokers]
     if objective is Objective.TILES:
-        tm.objective = sum(tm.played.values()) + tm.played_jokers
+        tm.objective = _sum(played)
     else:
-        tm.objective = (
-            sum(n * var for (_, n), var in tm.played.items())
-            + tm.rules.joker_penalty * tm.played_jokers
-        )
+        values = [n for _, n in tm.played] + [tm.rules.joker_penalty]
+        tm.objective = cp_model.LinearExpr.weighted_sum(played, values)
     tm.model.maximize((tm.rack.jokers + 1) * tm.objective - tm.played_jokers)
 
 
