@@ -538,6 +538,8 @@ def add_groups(tm: TurnModel, number: int) -> None:
     tile and L..colours tiles, exactly when
       a_c <= G,   G <= A,   L*G <= A + j <= colours*G
     (deal the numbered tiles round-robin by colour, then top up with jokers).
+    With fewer than L jokers in play G <= A follows from the sizes (for G >= 1,
+    A >= L*G - j >= L*G - (L-1) >= G), so it is only stated otherwise.
     """
     rules, model = tm.rules, tm.model
     upper = tm.group_limit(number)
@@ -557,7 +559,8 @@ def add_groups(tm: TurnModel, number: int) -> None:
         jokers = model.new_int_var(0, tm.jokers, f"group_jokers_{number}")
         tm.group_jokers[number] = jokers
         size = held + jokers
-    model.add(groups <= held)
+    if tm.jokers >= rules.min_set_len:
+        model.add(groups <= held)  # else implied: a row less to build and solve
     model.add(size >= rules.min_set_len * groups)
     model.add(size <= rules.max_group_len * groups)
 
