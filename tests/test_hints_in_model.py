@@ -46,3 +46,45 @@ def test_stage_one_play_starts_the_least_disruption_search(
     engine.parameters.max_time_in_seconds = 10
     engine.parameters.fix_variables_to_their_hinted_value = True
     assert engine.solve(tm.model) == cp_model.OPTIMAL
+
+
+def test_a_joker_beyond_the_runs_at_a_cell_stands_in_a_group() -> None:
+    # With fewer jokers than a set needs, stage 1 may count a joker at a cell where
+    # no run uses it (run_jokers > run_tiles): it stands in a group of that number.
+    # Force that for the joker at K5 (runs could pass there): the play must lay out
+    # legally, and the hint built from it must still solve stage 2.
+    import sys
+
+    from helpers import assert_legal_answer
+
+    from solver.rummikub import Position, Status
+    from solver.rummikub.melds import MeldKind
+    from solver.rummikub.tiles import JOKER
+
+    stages = sys.modules["solver.rummikub.solve"]
+    rules = Rules()
+    position = Position.parse(rack="R5 B5 K5 K6 K7 J", table="O1 O2 O3")
+    melds = position.check(rules)
+    rack = TileCounts.of(Counter(position.rack))
+    table = TileCounts.of(position.all_tiles() - Counter(position.rack))
+    first_model = build_model(rules, rack, table, Objective.TILES, False)
+    cell = (2, 5)  # black 5
+    first_model.model.add(first_model.run_jokers[cell] >= first_model.run_tiles(cell) + 1)
+    first = stages._run(first_model, 10, 1)
+    assert first.code == cp_model.OPTIMAL
+    assert first.value(first_model.run_jokers[cell]) > first.value(first_model.run_tiles(cell))
+    played = stages._played_tiles(first)
+    placed = stages.lay_out(first_model, first.value)
+    play = stages._play(Status.OPTIMAL, position, played, melds, placed, rules, False)
+    assert_legal_answer(position, rules, play)
+    assert any(meld.kind is MeldKind.GROUP and JOKER in meld.tiles for meld in play.table)
+
+    tm = build_model(rules, rack, table, Objective.TILES, False, table_melds=melds)
+    score, jokers = first.value(first_model.objective), first.value(first_model.played_jokers)
+    set_disruption_objective(tm, score, jokers)
+    stages._hint(tm, first)
+    engine = cp_model.CpSolver()
+    engine.parameters.num_workers = 1
+    engine.parameters.max_time_in_seconds = 10
+    engine.parameters.fix_variables_to_their_hinted_value = True
+    assert engine.solve(tm.model) == cp_model.OPTIMAL

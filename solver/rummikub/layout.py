@@ -188,7 +188,8 @@ def lay_out_runs(tm: TurnModel, colour_index: int, value: Value, started: set[Ce
         done += stopping[joined:]
         active += new_runs
         # Every run through the cell holds one tile there: run_tiles = len(active).
-        jokers = value(tm.run_jokers.get(cell, 0))
+        # Jokers beyond the runs here stand in groups (see add_runs).
+        jokers = min(value(tm.run_jokers.get(cell, 0)), len(active))
         _place_tiles(
             active,
             number,
@@ -246,20 +247,28 @@ def _place_tiles(
 
 def lay_out_groups(tm: TurnModel, number: int, value: Value) -> list[Meld]:
     """Deal the numbered tiles round-robin by colour into the groups, then top the
-    groups up with jokers: first to the minimum size, then wherever a colour is free."""
+    groups up with jokers: first to the minimum size, then wherever a colour is free.
+
+    The jokers are the group jokers and those beyond the runs at a cell of this
+    number, which the model counts among the group's tiles of that colour (see
+    :func:`~solver.rummikub.model.add_runs`)."""
     rules = tm.rules
     count = value(tm.groups.get(number, 0))
     if count == 0:
         return []
     members: list[list[Colour]] = [[] for _ in range(count)]
     dealt = 0
+    jokers = value(tm.group_jokers.get(number, 0))
     for index, colour in enumerate(rules.colour_list):
-        if tm.jokers_only((index, number)):
+        cell = (index, number)
+        if tm.jokers_only(cell):
             continue  # no numbered tile of this colour to deal
-        for _ in range(value(tm.group_naturals((index, number)))):
+        in_runs = value(tm.run_jokers.get(cell, 0))
+        stand_ins = max(0, in_runs - value(tm.run_tiles(cell))) if in_runs else 0
+        jokers += stand_ins
+        for _ in range(value(tm.group_naturals(cell)) - stand_ins):
             members[dealt % count].append(colour)
             dealt += 1
-    jokers = value(tm.group_jokers.get(number, 0))
     extra = [0] * count
     for i, group in enumerate(members):
         extra[i] = max(0, rules.min_set_len - len(group))

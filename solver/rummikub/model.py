@@ -12,7 +12,9 @@ runs and groups reduces to, and that can always be laid back out as real sets
   jokers they hold; distinct colours and 1..colours tiles each is a question of
   counts alone (see :func:`add_groups`).
 * a joker is a stand-in: ``run_jokers[c,n]`` jokers play tile ``(c,n)`` in a run,
-  ``group_jokers[n]`` jokers fill groups of ``n``.
+  ``group_jokers[n]`` jokers fill groups of ``n``. With fewer than ``L`` jokers and
+  no table set continued, jokers beyond the runs at ``(c,n)`` stand for ``(c,n)``
+  in a group (see :func:`add_runs`).
 
 So the model has a few hundred small integer variables and no symmetric copies
 of the same set, whatever the position.
@@ -444,6 +446,13 @@ def add_runs(tm: TurnModel, colour: int) -> None:
     go on by construction of run_tiles (and none goes on over more gaps in
     n-L..n than there are jokers); 0 <= run_jokers[c,n] <= run_tiles[c,n],
     and run_jokers[c,n] = run_tiles[c,n] where no numbered tile (c,n) exists.
+
+    With fewer than L jokers in play and no table set continued, the bound
+    run_jokers <= run_tiles is left out: the jokers beyond the runs go to the
+    groups of n as members of colour c (the tile balance counts them there), which
+    is as good as a group joker. No set can then be all jokers, so any solution
+    still lays out (:func:`~solver.rummikub.layout.lay_out_groups`); it is a row
+    less per cell.
     """
     rules, model, jokers = tm.rules, tm.model, tm.jokers
     size = rules.min_set_len
@@ -468,6 +477,7 @@ def add_runs(tm: TurnModel, colour: int) -> None:
             model.add(var <= previous)
     if not jokers:
         return
+    bounded = jokers >= size or bool(tm.continuations)
     for number in range(1, rules.numbers + 1):
         cell = (colour, number)
         tiles = tm.run_tiles(cell)
@@ -478,7 +488,8 @@ def add_runs(tm: TurnModel, colour: int) -> None:
             continue
         var = model.new_int_var(0, min(jokers, capacity[number]), f"run_jokers_{colour}_{number}")
         tm.run_jokers[cell] = var
-        model.add(var <= tiles)
+        if bounded:
+            model.add(var <= tiles)
 
 
 def add_joker_headed_runs(tm: TurnModel, colour: int) -> None:

@@ -206,10 +206,20 @@ def _run(
 def _hint(tm: TurnModel, first: _Solved) -> None:
     """Start stage 2 from stage 1's play, laid out with no table set continued."""
     value = first.value
-    solved = first.tm.counts()
+    solved = {
+        family: {key: value(expr) for key, expr in exprs.items()}
+        for family, exprs in first.tm.counts().items()
+    }
+    # Stage 1 may count jokers beyond the runs at a cell, standing in the groups
+    # there (see add_runs); stage 2 bounds run jokers by runs, so they are group jokers.
+    for (colour, number), jokers in solved["run_jokers"].items():
+        beyond = jokers - value(first.tm.run_tiles((colour, number)))
+        if beyond > 0:
+            solved["run_jokers"][colour, number] -= beyond
+            solved["group_jokers"][number] += beyond
     for family, variables in tm.count_variables().items():
         for key, var in variables.items():
-            tm.model.add_hint(var, value(solved[family].get(key, 0)))
+            tm.model.add_hint(var, solved[family].get(key, 0))
     for var in tm.continuation_variables():
         tm.model.add_hint(var, 0)
 
