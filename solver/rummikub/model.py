@@ -549,8 +549,9 @@ def add_groups(tm: TurnModel, number: int) -> None:
     tile and L..colours tiles, exactly when
       a_c <= G,   G <= A,   L*G <= A + j <= colours*G
     (deal the numbered tiles round-robin by colour, then top up with jokers).
-    With fewer than L jokers in play G <= A follows from the sizes (for G >= 1,
-    A >= L*G - j >= L*G - (L-1) >= G), so it is only stated otherwise.
+    Rows that the others imply are left out: with fewer than L jokers in play,
+    G <= A (for G >= 1, A >= L*G - j >= L*G - (L-1) >= G); with no joker,
+    A <= colours*G (each a_c <= G).
     """
     rules, model = tm.rules, tm.model
     upper = tm.group_limit(number)
@@ -571,9 +572,10 @@ def add_groups(tm: TurnModel, number: int) -> None:
         tm.group_jokers[number] = jokers
         size = held + jokers
     if tm.jokers >= rules.min_set_len:
-        model.add(groups <= held)  # else implied: a row less to build and solve
+        model.add(groups <= held)
     model.add(size >= rules.min_set_len * groups)
-    model.add(size <= rules.max_group_len * groups)
+    if tm.jokers:
+        model.add(size <= rules.max_group_len * groups)
 
 
 def add_tile_balance(tm: TurnModel, cell: Cell) -> None:
