@@ -6,6 +6,7 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import cast
 
 import pytest
 from rich.progress import Progress
@@ -178,3 +179,35 @@ def test_peer_flag_without_the_peer_says_how_to_install_it(
     monkeypatch.setitem(sys.modules, "rummikub_solver", None)  # makes the import fail
     assert main(["bench", "--peer", "--per-bucket", "1", "--buckets", "t0-r6"]) == 2
     assert "pip install -e '.[bench]'" in capsys.readouterr().err
+
+
+def test_each_solver_runs_its_repeats_in_a_row_and_they_take_turns_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every timed run of one solver follows a run of the same solver (each one's
+    # fastest is its own), and who goes first alternates from trial to trial.
+    import benchmarks.suite as suite
+    from benchmarks.answers import Answer
+    from benchmarks.cases import Case
+    from benchmarks.peer import Peer
+
+    calls: list[str] = []
+    times = iter(range(1, 100))
+
+    def answer(who: str) -> Answer:
+        calls.append(who)
+        return Answer(float(next(times)), "optimal", (), (), ())
+
+    class FakePeer:
+        def solve(self, position: Position, mode: Mode) -> Answer:
+            return answer("peer")
+
+    monkeypatch.setattr(suite, "time_ours", lambda *args: answer("ours"))
+    config = Config(repeat=3, peer=True)
+    case = Case("t0-r6", 0, Position.parse("R1 R2 R3"))
+    peer = cast("Peer", FakePeer())
+    first = suite.run_trial(case, Mode.TILES, STANDARD, config, peer, 0)
+    second = suite.run_trial(case, Mode.TILES, STANDARD, config, peer, 1)
+    assert calls == ["ours"] * 3 + ["peer"] * 3 + ["peer"] * 3 + ["ours"] * 3
+    assert (first.ours.ms, first.peer and first.peer.ms) == (1.0, 4.0)
+    assert (second.ours.ms, second.peer and second.peer.ms) == (10.0, 7.0)
