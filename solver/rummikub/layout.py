@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from solver.rummikub.melds import Meld, MeldKind
 from solver.rummikub.model import Cell, Continuation, LinearExpr, TurnModel
@@ -154,7 +155,7 @@ def lay_out_runs(tm: TurnModel, colour_index: int, value: Value, started: set[Ce
         return []
     colour = Colour.from_index(colour_index)
     size = tm.rules.min_set_len
-    row = [JOKER] + [Tile.natural(colour, n) for n in range(1, tm.rules.numbers + 1)]
+    row = _row(colour, tm.rules.numbers)
     active: list[_Run] = []
     done: list[_Run] = []
     for number in range(1, tm.rules.numbers + 1):
@@ -203,6 +204,12 @@ def lay_out_runs(tm: TurnModel, colour_index: int, value: Value, started: set[Ce
         if len(run.tiles) < size or all(t.is_joker for t in run.tiles):
             raise LayoutError(f"run of {colour.name} from {run.start} does not lay out")
     return [run.meld(row) for run in sorted(done, key=lambda r: (r.start, len(r.tiles)))]
+
+
+@cache
+def _row(colour: Colour, numbers: int) -> tuple[Tile, ...]:
+    """The tiles of one colour by number (``row[n]``; a joker at 0)."""
+    return (JOKER, *(Tile.natural(colour, n) for n in range(1, numbers + 1)))
 
 
 def _expand(counts: list[tuple[int, int]]) -> list[int]:
@@ -284,6 +291,9 @@ def lay_out_groups(tm: TurnModel, number: int, value: Value) -> list[Meld]:
     for group, wild in zip(members, extra, strict=True):
         if not group or len(set(group)) != len(group):
             raise LayoutError(f"groups of number {number} do not lay out")
-        tiles = [Tile.natural(c, number) for c in group] + [JOKER] * wild
-        melds.append(_group(tm, number, tiles))
+        tiles = [Tile.natural(c, number) for c in group]
+        if wild:
+            melds.append(_group(tm, number, tiles + [JOKER] * wild))
+        else:  # dealt in colour order already
+            melds.append(Meld(MeldKind.GROUP, tuple(tiles), tuple(tiles)))
     return melds
