@@ -6,17 +6,20 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from helpers import assert_legal_answer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
-from solver.rummikub import Objective, Rules
+from solver.rummikub import Objective, Position, Rules, Status
 from solver.rummikub.deal import random_position
+from solver.rummikub.melds import MeldKind
 from solver.rummikub.model import (
     TileCounts,
     build_model,
     set_disruption_objective,
 )
+from solver.rummikub.tiles import JOKER
 
 
 @settings(max_examples=40)
@@ -54,12 +57,6 @@ def test_a_joker_beyond_the_runs_at_a_cell_stands_in_a_group() -> None:
     # Force that for the joker at K5 (runs could pass there): the play must lay out
     # legally, and the hint built from it must still solve stage 2.
     import sys
-
-    from helpers import assert_legal_answer
-
-    from solver.rummikub import Position, Status
-    from solver.rummikub.melds import MeldKind
-    from solver.rummikub.tiles import JOKER
 
     stages = sys.modules["solver.rummikub.solve"]
     rules = Rules()
