@@ -252,6 +252,13 @@ def _place_tiles(
         run.tiles.append(tile if i < naturals else JOKER)
 
 
+def jokers_beyond_runs(tm: TurnModel, cell: Cell, value: Value) -> int:
+    """Jokers the solution counts at ``cell`` beyond the runs there: they stand in a
+    group of that number (see :func:`~solver.rummikub.model.add_runs`)."""
+    in_runs = value(tm.run_jokers.get(cell, 0))
+    return max(0, in_runs - value(tm.run_tiles(cell))) if in_runs else 0
+
+
 def lay_out_groups(tm: TurnModel, number: int, value: Value) -> list[Meld]:
     """Deal the numbered tiles round-robin by colour into the groups, then top the
     groups up with jokers: first to the minimum size, then wherever a colour is free.
@@ -270,8 +277,7 @@ def lay_out_groups(tm: TurnModel, number: int, value: Value) -> list[Meld]:
         cell = (index, number)
         if tm.jokers_only(cell):
             continue  # no numbered tile of this colour to deal
-        in_runs = value(tm.run_jokers.get(cell, 0))
-        stand_ins = max(0, in_runs - value(tm.run_tiles(cell))) if in_runs else 0
+        stand_ins = jokers_beyond_runs(tm, cell, value)
         jokers += stand_ins
         for _ in range(value(tm.group_naturals(cell)) - stand_ins):
             members[dealt % count].append(colour)

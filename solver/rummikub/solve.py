@@ -20,7 +20,7 @@ from itertools import chain
 
 from ortools.sat.python import cp_model
 
-from solver.rummikub.layout import PlacedSet, lay_out
+from solver.rummikub.layout import PlacedSet, jokers_beyond_runs, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import (
     LinearExpr,
@@ -212,11 +212,11 @@ def _hint(tm: TurnModel, first: _Solved) -> None:
     }
     # Stage 1 may count jokers beyond the runs at a cell, standing in the groups
     # there (see add_runs); stage 2 bounds run jokers by runs, so they are group jokers.
-    for (colour, number), jokers in solved["run_jokers"].items():
-        beyond = jokers - value(first.tm.run_tiles((colour, number)))
-        if beyond > 0:
-            solved["run_jokers"][colour, number] -= beyond
-            solved["group_jokers"][number] += beyond
+    for cell in solved["run_jokers"]:
+        beyond = jokers_beyond_runs(first.tm, cell, value)
+        if beyond:
+            solved["run_jokers"][cell] -= beyond
+            solved["group_jokers"][cell[1]] += beyond
     for family, variables in tm.count_variables().items():
         for key, var in variables.items():
             tm.model.add_hint(var, solved[family].get(key, 0))
