@@ -156,6 +156,7 @@ def lay_out_runs(tm: TurnModel, colour_index: int, value: Value, started: set[Ce
     colour = Colour.from_index(colour_index)
     size = tm.rules.min_set_len
     row = _row(colour, tm.rules.numbers)
+    heads = tm.jokers_make_a_set  # runs may open with jokers (see add_joker_headed_runs)
     active: list[_Run] = []
     done: list[_Run] = []
     for number in range(1, tm.rules.numbers + 1):
@@ -166,13 +167,13 @@ def lay_out_runs(tm: TurnModel, colour_index: int, value: Value, started: set[Ce
         # Runs still waiting for their first numbered tile must be among those going on.
         short = [r for r in active if number - r.segment_start < size]
         long = [r for r in active if number - r.segment_start >= size]
-        if tm.heads_tracked:
+        if heads:
             long.sort(key=lambda r: r.first_natural_at is None)
         going_on = value(tm.extend.get(cell, 0))
         stopping = long[going_on:]
         active = short + long[:going_on]
         new_runs = [_Run(colour, number) for _ in range(value(tm.start.get(cell, 0)))]
-        if tm.heads_tracked:
+        if heads:
             opened_by_jokers = [
                 (lead, value(var)) for (c, n, lead), var in tm.joker_heads.items() if (c, n) == cell
             ]
@@ -197,7 +198,7 @@ def lay_out_runs(tm: TurnModel, colour_index: int, value: Value, started: set[Ce
             len(active) - jokers,
             jokers,
             row[number],
-            new_runs if tm.heads_tracked else [],
+            new_runs if heads else [],
         )
     done += active
     for run in done:

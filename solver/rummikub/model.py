@@ -124,8 +124,6 @@ class TurnModel:
     objective: LinearExpr = 0
     supply: dict[Cell, int] = field(init=False)
     """Per cell: numbered tiles that may end up on the table (the table's and the rack's)."""
-    heads_tracked: bool = False
-    """Whether runs must say where their first numbered tile is (see add_joker_headed_runs)."""
     _run_tiles: dict[Cell, LinearExpr] = field(default_factory=dict)
     _group_naturals: dict[Cell, LinearExpr] = field(default_factory=dict)
     """Per-cell expressions, built once their variables all exist (see below)."""
@@ -140,6 +138,13 @@ class TurnModel:
     def jokers(self) -> int:
         """Jokers that may end up on the table: the table's and the rack's."""
         return self.table.jokers + self.rack.jokers
+
+    @property
+    def jokers_make_a_set(self) -> bool:
+        """Whether the jokers alone could make a set (at least L of them). Only then
+        must the model say that every set holds a numbered tile, and runs where their
+        first numbered tile is (see add_joker_headed_runs)."""
+        return self.jokers >= self.rules.min_set_len
 
     def jokers_only(self, cell: Cell) -> bool:
         """Whether only jokers can stand at ``cell``: no numbered tile of it exists
@@ -302,9 +307,7 @@ def build_model(
     add_continuations(tm, table_melds)
     for colour in range(rules.colours):
         add_runs(tm, colour)
-    if tm.jokers >= rules.min_set_len:
-        # Only then could a run be all jokers; below that every run holds a numbered tile.
-        tm.heads_tracked = True
+    if tm.jokers_make_a_set:
         for colour in range(rules.colours):
             add_joker_headed_runs(tm, colour)
     add_played(tm)
@@ -477,7 +480,7 @@ def add_runs(tm: TurnModel, colour: int) -> None:
             model.add(var <= previous)
     if not jokers:
         return
-    bounded = jokers >= size or bool(tm.continuations)
+    bounded = tm.jokers_make_a_set or bool(tm.continuations)
     for number in range(1, rules.numbers + 1):
         cell = (colour, number)
         tiles = tm.run_tiles(cell)
@@ -571,7 +574,7 @@ def add_groups(tm: TurnModel, number: int) -> None:
         jokers = model.new_int_var(0, tm.jokers, f"group_jokers_{number}")
         tm.group_jokers[number] = jokers
         size = held + jokers
-    if tm.jokers >= rules.min_set_len:
+    if tm.jokers_make_a_set:
         model.add(groups <= held)
     model.add(size >= rules.min_set_len * groups)
     if tm.jokers:
