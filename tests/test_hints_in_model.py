@@ -46,14 +46,15 @@ def test_a_joker_beyond_the_runs_at_a_cell_stands_in_a_group() -> None:
     # With fewer jokers than a set needs, stage 1 may count a joker at a cell where
     # no run uses it (run_jokers > run_tiles): it stands in a group of that number.
     # Force that for the joker at K5 (runs could pass there): the play must lay out
-    # legally, and the hint built from it must still solve stage 2.
+    # legally, and the hint built from it must still solve stage 2. In points mode,
+    # since in tiles mode the model keeps no joker place at K5 (see add_runs).
     stages = sys.modules["solver.rummikub.solve"]
     rules = Rules()
     position = Position.parse(rack="R5 B5 K5 K6 K7 J", table="O1 O2 O3")
     melds = position.check(rules)
     rack = TileCounts.of(Counter(position.rack))
     table = TileCounts.of(position.all_tiles() - Counter(position.rack))
-    first_model = build_model(rules, rack, table, Objective.TILES, False)
+    first_model = build_model(rules, rack, table, Objective.POINTS, False)
     cell = (2, 5)  # black 5
     first_model.model.add(first_model.run_jokers[cell] >= first_model.run_tiles(cell) + 1)
     first = stages._run(first_model, 10, 1)
@@ -64,16 +65,21 @@ def test_a_joker_beyond_the_runs_at_a_cell_stands_in_a_group() -> None:
     play = stages._play(Status.OPTIMAL, position, played, melds, placed, rules, False)
     assert_legal_answer(position, rules, play)
     assert any(meld.kind is MeldKind.GROUP and JOKER in meld.tiles for meld in play.table)
-    assert_hint_solves_stage_two(first, rules, rack, table, melds)
+    assert_hint_solves_stage_two(first, rules, rack, table, melds, Objective.POINTS)
 
 
 def assert_hint_solves_stage_two(
-    first: Any, rules: Rules, rack: TileCounts, table: TileCounts, melds: tuple[Meld, ...]
+    first: Any,
+    rules: Rules,
+    rack: TileCounts,
+    table: TileCounts,
+    melds: tuple[Meld, ...],
+    objective: Objective = Objective.TILES,
 ) -> None:
-    """The hint built from stage 1's solved model ``first`` is a complete solution of
-    the stage-2 model with the same score and jokers played."""
+    """The hint built from stage 1's solved model ``first`` (for ``objective``) is a
+    complete solution of the stage-2 model with the same score and jokers played."""
     stages = sys.modules["solver.rummikub.solve"]
-    tm = build_model(rules, rack, table, Objective.TILES, False, table_melds=melds)
+    tm = build_model(rules, rack, table, objective, False, table_melds=melds)
     set_disruption_objective(
         tm, first.value(first.tm.objective), first.value(first.tm.played_jokers)
     )

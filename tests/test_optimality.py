@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from helpers import assert_legal_answer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import Oracle
 
-from solver.rummikub import Objective, Rules, Status, solve
+from solver.rummikub import Objective, Position, Rules, Status, parse_tiles, solve
 from solver.rummikub.deal import random_position
 
 VARIANTS = [
@@ -60,3 +61,28 @@ def test_solver_matches_exhaustive_search(
     best = ORACLES[variant].best_score(position, objective)
     got = play.tiles_played if objective is Objective.TILES else play.points_played
     assert got == best, (position, objective)
+
+
+@pytest.mark.parametrize(
+    ("rack", "objective"),
+    [
+        # Two runs pass R3 (then R5), one with the joker, though the rack holds the tile.
+        ("R1 R2 R3 R2 R4 J", Objective.TILES),
+        ("R4 R5 R6 R6 R7 J", Objective.TILES),
+        # The only run opens with the joker at a number no tile has, and ends at the top.
+        ("R6 R7 J", Objective.TILES),
+        ("R6 R7 J", Objective.POINTS),
+    ],
+)
+def test_jokers_where_the_model_keeps_them_only_when_needed(
+    rack: str, objective: Objective
+) -> None:
+    """The model leaves some joker places out when a play as good exists without them
+    (see add_runs); these racks need exactly such places to play every tile."""
+    variant = VARIANTS[1]
+    position = Position(tuple(parse_tiles(rack)), (), opened=True)
+    play = solve(position, variant, objective)
+    assert_legal_answer(position, variant, play)
+    assert play.tiles_played == len(position.rack)
+    got = play.tiles_played if objective is Objective.TILES else play.points_played
+    assert got == ORACLES[variant].best_score(position, objective)

@@ -309,7 +309,7 @@ def build_model(
     tm = TurnModel(CpModel(), rules, rack, table)
     add_continuations(tm, table_melds)
     for colour in range(rules.colours):
-        add_runs(tm, colour)
+        add_runs(tm, colour, objective)
     if tm.jokers_make_a_set:
         for colour in range(rules.colours):
             add_joker_headed_runs(tm, colour)
@@ -444,7 +444,7 @@ def add_group_continuation(tm: TurnModel, cont: Continuation) -> None:
     model.add(sum(size) <= rules.max_group_len * cont.active)
 
 
-def add_runs(tm: TurnModel, colour: int) -> None:
+def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
     """Runs of one colour as a flow over numbers.
 
     start[c,n] <= fewest tiles available over n..n+L-1 (a run needs all of them);
@@ -458,7 +458,15 @@ def add_runs(tm: TurnModel, colour: int) -> None:
     groups of n as members of colour c (the tile balance counts them there), which
     is as good as a group joker. No set can then be all jokers, so any solution
     still lays out (:func:`~solver.rummikub.layout.lay_out_groups`); it is a row
-    less per cell.
+    less per cell. Two kinds of play are then left out too, since every play that
+    uses them can be rearranged into one as good that does not:
+
+    * a run opening with a joker at a number with no numbered tile, unless it can
+      reach the top number: the joker can move to the run's other end;
+    * in tiles mode, a joker in a run at a cell with numbered tiles, unless more
+      runs than there are such tiles may pass there (see :func:`_runs_through`).
+      Else a tile of the cell is on the rack, where it can take the joker's place
+      (one joker more kept), or in a group, where it can swap places with the joker.
     """
     rules, model, jokers = tm.rules, tm.model, tm.jokers
     size = rules.min_set_len
@@ -466,12 +474,16 @@ def add_runs(tm: TurnModel, colour: int) -> None:
     if not jokers and sum(supply) < size:
         return  # not enough tiles of this colour for a run
     capacity = [count + jokers for count in supply]
+    bounded = tm.jokers_make_a_set or bool(tm.continuations)
     for number in range(1, rules.numbers - size + 2):
         window = supply[number : number + size]
         # Each number of the window without a numbered tile needs a joker of its own.
-        if window.count(0) <= jokers:
-            upper = min(window) + jokers
-            tm.start[colour, number] = model.new_int_var(0, upper, f"start_{colour}_{number}")
+        if window.count(0) > jokers:
+            continue
+        if not (bounded or supply[number]) and supply[number:-1].count(0) > jokers:
+            continue  # opens with a joker and cannot reach the top number
+        upper = min(window) + jokers
+        tm.start[colour, number] = model.new_int_var(0, upper, f"start_{colour}_{number}")
     for number in range(size + 1, rules.numbers + 1):
         # A run going on to n covers n-L..n at least: a joker for each gap there.
         if supply[number - size : number + 1].count(0) > jokers:
@@ -483,7 +495,7 @@ def add_runs(tm: TurnModel, colour: int) -> None:
             model.add(var <= previous)
     if not jokers:
         return
-    bounded = tm.jokers_make_a_set or bool(tm.continuations)
+    swappable = not bounded and objective is Objective.TILES
     for number in range(1, rules.numbers + 1):
         cell = (colour, number)
         tiles = tm.run_tiles(cell)
@@ -492,10 +504,24 @@ def add_runs(tm: TurnModel, colour: int) -> None:
         if tm.jokers_only(cell):
             tm.run_jokers[cell] = tiles
             continue
+        if swappable and _runs_through(supply, number, size, jokers) <= supply[number]:
+            continue
         var = model.new_int_var(0, min(jokers, capacity[number]), f"run_jokers_{colour}_{number}")
         tm.run_jokers[cell] = var
         if bounded:
             model.add(var <= tiles)
+
+
+def _runs_through(supply: list[int], number: int, size: int, jokers: int) -> int:
+    """At most how many runs of a colour pass ``number`` while one of them holds a
+    joker there (``supply[n]``: the colour's numbered tiles at n).
+
+    Each such run holds a tile at n-1, or begins at n and holds one at every number
+    up to n+L-1: at most supply[n-1] + min(supply[n+1..n+L-1]) runs, and one more
+    for each of the other J-1 jokers. The same holds mirrored."""
+    after = supply[number - 1] + min(supply[number + 1 : number + size])
+    before = supply[number + 1] + min(supply[max(0, number - size + 1) : number])
+    return min(after, before) + jokers - 1
 
 
 def add_joker_headed_runs(tm: TurnModel, colour: int) -> None:
