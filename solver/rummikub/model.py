@@ -657,7 +657,7 @@ def set_score_objective(tm: TurnModel, objective: Objective) -> None:
     else:
         values = [n for _, n in tm.played] + [tm.rules.joker_penalty]
         tm.objective = cp_model.LinearExpr.weighted_sum(played, values)
-    tm.model.maximize((tm.rack.jokers + 1) * tm.objective - tm.played_jokers)
+    _maximize(tm.model, (tm.rack.jokers + 1) * tm.objective - tm.played_jokers)
 
 
 def set_disruption_objective(tm: TurnModel, score: int, played_jokers: int) -> None:
@@ -673,7 +673,15 @@ def set_disruption_objective(tm: TurnModel, score: int, played_jokers: int) -> N
     tiles = sum(tm.table.naturals.values()) + tm.jokers + sum(tm.rack.naturals.values())
     w1 = tiles // tm.rules.min_set_len + 1
     w2 = w1 * (len(stays) + 1)
-    tm.model.maximize(w2 * _sum([c.kept for c in tm.continuations]) + w1 * _sum(stays) - _sum(sets))
+    kept = _sum([c.kept for c in tm.continuations])
+    _maximize(tm.model, w2 * kept + w1 * _sum(stays) - _sum(sets))
+
+
+def _maximize(model: cp_model.CpModel, goal: LinearExpr) -> None:
+    """Maximise ``goal``, set as the minimisation of -goal: the same model for CP-SAT,
+    but OR-Tools copies a minimisation's coefficients in one call and a maximisation's
+    one by one (20 us of a 0.7 ms build for a 30-tile rack)."""
+    model.minimize(-goal)
 
 
 def _sum(terms: Sequence[LinearExpr]) -> LinearExpr:
