@@ -463,10 +463,11 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
 
     * a run opening with a joker at a number with no numbered tile, unless it can
       reach the top number: the joker can move to the run's other end;
-    * in tiles mode, a joker in a run at a cell with numbered tiles, unless more
-      runs than there are such tiles may pass there (see :func:`_runs_through`).
-      Else a tile of the cell is on the rack, where it can take the joker's place
-      (one joker more kept), or in a group, where it can swap places with the joker.
+    * a joker in a run at a cell with numbered tiles, unless more runs than there
+      are such tiles may pass there (see :func:`_runs_through`), or (in points
+      mode) the rack holds one. Else a tile of the cell is in a group, where it can
+      swap places with the joker, or on the rack, where in tiles mode it can take
+      the joker's place (one joker more kept).
     """
     rules, model, jokers = tm.rules, tm.model, tm.jokers
     size = rules.min_set_len
@@ -495,7 +496,7 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
             model.add(var <= previous)
     if not jokers:
         return
-    swappable = not bounded and objective is Objective.TILES
+    rack_swaps = objective is Objective.TILES
     for number in range(1, rules.numbers + 1):
         cell = (colour, number)
         tiles = tm.run_tiles(cell)
@@ -504,6 +505,7 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
         if tm.jokers_only(cell):
             tm.run_jokers[cell] = tiles
             continue
+        swappable = not bounded and (rack_swaps or not tm.rack[cell])
         if swappable and _runs_through(supply, number, size, jokers) <= supply[number]:
             continue
         var = model.new_int_var(0, min(jokers, capacity[number]), f"run_jokers_{colour}_{number}")
