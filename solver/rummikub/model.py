@@ -481,7 +481,7 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
         # Each number of the window without a numbered tile needs a joker of its own.
         if window.count(0) > jokers:
             continue
-        if not (bounded or supply[number]) and supply[number:-1].count(0) > jokers:
+        if not (bounded or supply[number]) and supply[number : rules.numbers + 1].count(0) > jokers:
             continue  # opens with a joker and cannot reach the top number
         upper = min(window) + jokers
         tm.start[colour, number] = model.new_int_var(0, upper, f"start_{colour}_{number}")
