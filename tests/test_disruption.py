@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from disruption_oracle import DisruptionOracle
 from helpers import assert_legal_answer
 from hypothesis import given, settings
@@ -13,6 +14,13 @@ from solver.rummikub import Objective, Position, Rules, solve
 from solver.rummikub.deal import random_position
 
 RULES = Rules()
+
+
+@pytest.mark.parametrize("least_disruption", [True, False])
+def test_an_empty_table_is_proven_undisturbed(least_disruption: bool) -> None:
+    # Nothing is on the table, so no play can disturb it less.
+    play = solve(Position.parse("R1 R2 R3 B7 J"), RULES, least_disruption=least_disruption)
+    assert play.played and play.disruption_proven
 
 
 def test_appending_keeps_every_set() -> None:

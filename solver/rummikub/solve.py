@@ -110,7 +110,8 @@ def solve(
         placed = _unchanged(table_melds) + lay_out(first.tm, first.value)
         return _play(status, position, played, table_melds, placed, rules, True)
 
-    placed, proven = lay_out(first.tm, first.value), False
+    # With no table there is nothing to disturb: proven at once.
+    placed, proven = lay_out(first.tm, first.value), not table_melds
     left = _left(started, time_limit)
     if least_disruption and table_melds and left > MIN_STAGE_TIME:
         calmer = _least_disruption(
