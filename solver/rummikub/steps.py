@@ -74,7 +74,7 @@ def plan(before: Sequence[Meld], after: Sequence[PlacedSet], played: Sequence[Ti
             leaving -= Counter(kept.stayed)
         if not leaving:
             continue
-        split = _split_off(meld, leaving, new_sets, built_on, continuing.get(index))
+        split = _split_off(meld, leaving, new_sets, built_on, kept)
         if split is not None:
             target, cut, low_part_leaves = split
             built_on[target] = planner.split(index, cut, low_part_leaves)
