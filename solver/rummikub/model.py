@@ -464,10 +464,12 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
     * a run opening with a joker at a number with no numbered tile, unless it can
       reach the top number: the joker can move to the run's other end;
     * a joker in a run at a cell with numbered tiles, unless more runs than there
-      are such tiles may pass there (see :func:`_runs_through`), or (in points
-      mode) the rack holds one. Else a tile of the cell is in a group, where it can
-      swap places with the joker, or on the rack, where in tiles mode it can take
-      the joker's place (one joker more kept).
+      are such tiles may pass there (see :func:`_runs_through`), or the rack holds
+      one that may not take the joker's place. Else a tile of the cell is in a
+      group, where it can swap places with the joker, or on the rack, where in
+      tiles mode it can take the joker's place if the joker goes back to the rack
+      (one joker more kept). That needs the joker to come from the rack: sure only
+      when the table holds no joker, as a table joker must stay on the table.
     """
     rules, model, jokers = tm.rules, tm.model, tm.jokers
     size = rules.min_set_len
@@ -496,7 +498,8 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
             model.add(var <= previous)
     if not jokers:
         return
-    rack_swaps = objective is Objective.TILES
+    # A rack tile may take a joker's place only if the joker may go back to the rack.
+    rack_swaps = objective is Objective.TILES and not tm.table.jokers
     for number in range(1, rules.numbers + 1):
         cell = (colour, number)
         tiles = tm.run_tiles(cell)
@@ -636,9 +639,11 @@ def add_joker_balance(tm: TurnModel) -> None:
     """Every joker on the table after the turn stands in somewhere:
     sum run_jokers + sum group_jokers + continued jokers = table jokers + played jokers."""
     placed = [*tm.run_jokers.values(), *tm.group_jokers.values(), *tm.continued_jokers]
-    if not placed and isinstance(tm.played_jokers, int):
+    if not placed and isinstance(tm.played_jokers, int) and not tm.table.jokers:
         return  # no joker anywhere
-    # With no place for a joker this says that none is played.
+    # With no place for a joker this says that none is played, and that the table
+    # has none: a table joker never vanishes (the table as it is always has places
+    # for its jokers, so that would be a bug in the model, reported as infeasible).
     tm.model.add(_sum(placed) - tm.played_jokers == tm.table.jokers)
 
 

@@ -1,0 +1,108 @@
+"""Hypothesis strategies for small rule variants and positions under them.
+
+Everything is drawn piece by piece (the settings, each table set, where its jokers
+stand, the rack's tiles), so a failing example shrinks to a small one: fewer sets,
+shorter runs, fewer jokers, settings near their lowest values.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+from hypothesis import strategies as st
+
+from solver.rummikub import JOKER, Position, Rules, Tile
+from solver.rummikub.deal import full_set
+
+
+def examples(default: int) -> int:
+    """How many examples a variant test draws: ``default``, or more with
+    ``MELDWISE_EXAMPLES=N`` (the long run of the acceptance command)."""
+    return max(default, int(os.environ.get("MELDWISE_EXAMPLES", "0")))
+
+
+@st.composite
+def small_rules(draw: st.DrawFn, max_numbers: int = 5, max_colours: int = 3) -> Rules:
+    """A small variant: numbers 3..max_numbers, colours 2..max_colours, 1-2 copies,
+    0-4 jokers, sets of 2 up to every number, any threshold and joker penalty."""
+    numbers = draw(st.integers(3, max_numbers))
+    return Rules(
+        colours=draw(st.integers(2, max_colours)),
+        numbers=numbers,
+        copies=draw(st.integers(1, 2)),
+        jokers=draw(st.integers(0, 4)),
+        min_set_len=draw(st.integers(2, numbers)),
+        opening_threshold=draw(st.integers(0, 4 * numbers)),
+        joker_penalty=draw(st.sampled_from([30, 0, 1, 5])),
+    )
+
+
+@st.composite
+def shapes(draw: st.DrawFn, rules: Rules) -> list[Tile]:
+    """The numbered tiles of a valid set: a run (up to every number) or a group."""
+    size = rules.min_set_len
+    if size > rules.colours or draw(st.booleans()):
+        colour = draw(st.sampled_from(rules.colour_list))
+        length = draw(st.integers(size, rules.numbers))
+        start = draw(st.integers(1, rules.numbers - length + 1))
+        return [Tile.natural(colour, n) for n in range(start, start + length)]
+    number = draw(st.integers(1, rules.numbers))
+    colours = draw(st.permutations(rules.colour_list))[: draw(st.integers(size, rules.colours))]
+    return [Tile.natural(c, number) for c in sorted(colours, key=lambda c: c.index)]
+
+
+@st.composite
+def positions(
+    draw: st.DrawFn,
+    rules: Rules,
+    max_sets: int = 3,
+    max_rack: int = 5,
+    opened: bool | None = None,
+) -> Position:
+    """A legal position under ``rules``: up to ``max_sets`` valid table sets, each
+    with jokers standing in anywhere (a run may fill the whole number range), some
+    written out of reading order; a rack of up to ``max_rack`` numbered tiles from
+    what is left (the tiles that table jokers stand for come first, as those make the
+    hard cases), and some of the jokers left."""
+    pool = full_set(rules)
+    jokers = pool.pop(JOKER, 0)
+    table: list[list[Tile]] = []
+    stood_for: list[Tile] = []  # the tiles table jokers stand for: drawn first for the rack
+    for _ in range(draw(st.integers(0, max_sets))):
+        tiles = draw(shapes(rules))
+        need = Counter(tiles)
+        if any(pool[t] < n for t, n in need.items()):
+            continue  # those tiles are used up: one set fewer
+        pool.subtract(need)
+        spots = draw(st.sets(st.integers(0, len(tiles) - 1), max_size=min(jokers, len(tiles) - 1)))
+        for spot in spots:
+            pool[tiles[spot]] += 1
+            stood_for.append(tiles[spot])
+            tiles[spot] = JOKER
+        jokers -= len(spots)
+        if draw(st.booleans()):
+            tiles = list(draw(st.permutations(tiles)))
+        table.append(tiles)
+    first = Counter(stood_for) & pool  # unless a later set took them
+    rest = sorted(first.elements()) + sorted((pool - first).elements())
+    picked = (
+        draw(st.lists(st.integers(0, len(rest) - 1), max_size=max_rack, unique=True))
+        if rest
+        else []
+    )
+    rack = sorted(rest[i] for i in picked) + [JOKER] * draw(st.integers(0, jokers))
+    if opened is None:
+        opened = draw(st.booleans())
+    return Position(tuple(rack), tuple(tuple(s) for s in table), opened)
+
+
+def request_of(position: Position, rules: Rules, **extra: object) -> dict[str, object]:
+    """The wire request for ``position`` under ``rules``."""
+    return {
+        "rack": [str(t) for t in position.rack],
+        "table": [[str(t) for t in tiles] for tiles in position.table],
+        "opened": position.opened,
+        "rules": rules.to_dict(),
+        **extra,
+    }
