@@ -81,7 +81,10 @@ def assert_hint_solves_stage_two(
     stages = sys.modules["solver.rummikub.solve"]
     tm = build_model(rules, rack, table, objective, False, table_melds=melds)
     set_disruption_objective(
-        tm, first.value(first.tm.objective), first.value(first.tm.played_jokers)
+        tm,
+        first.value(first.tm.objective),
+        first.value(first.tm.played_jokers),
+        first.value(first.tm.tiles),
     )
     stages._hint(tm, first)
     engine = cp_model.CpSolver()

@@ -122,6 +122,9 @@ class TurnModel:
     continued_jokers: list[LinearExpr] = field(default_factory=list)
     """Jokers in continued sets: staying, joining a run (see above) or a group."""
     objective: LinearExpr = 0
+    """The score: tiles or points played."""
+    tiles: LinearExpr = 0
+    """Tiles played, jokers included."""
     supply: dict[Cell, int] = field(init=False)
     """Per cell: numbered tiles that may end up on the table (the table's and the rack's)."""
     _run_tiles: dict[Cell, LinearExpr] = field(default_factory=dict)
@@ -654,31 +657,38 @@ def add_opening_threshold(tm: TurnModel) -> None:
 
 
 def set_score_objective(tm: TurnModel, objective: Objective) -> None:
-    """Maximise the score, then (lexicographically) the jokers kept on the rack:
-    maximise (rack jokers + 1) * score - played_jokers, where the score is
-    tiles:  sum played + played_jokers;
-    points: sum n*played[c,n] + joker_penalty*played_jokers."""
+    """Maximise the score, then (lexicographically) the jokers kept on the rack, then
+    (in points mode) the tiles played:
+    maximise ((rack jokers + 1) * score - played_jokers) * (rack tiles + 1) + tiles, where
+    tiles:  score = tiles = sum played + played_jokers (the last factor is left out);
+    points: score = sum n*played[c,n] + joker_penalty*played_jokers."""
     played = [*tm.played.values(), tm.played_jokers]
+    tm.tiles = _sum(played)
     if objective is Objective.TILES:
-        tm.objective = _sum(played)
-    else:
-        values = [n for _, n in tm.played] + [tm.rules.joker_penalty]
-        tm.objective = cp_model.LinearExpr.weighted_sum(played, values)
-    _maximize(tm.model, (tm.rack.jokers + 1) * tm.objective - tm.played_jokers)
+        tm.objective = tm.tiles
+        _maximize(tm.model, (tm.rack.jokers + 1) * tm.objective - tm.played_jokers)
+        return
+    values = [n for _, n in tm.played] + [tm.rules.joker_penalty]
+    tm.objective = cp_model.LinearExpr.weighted_sum(played, values)
+    rack_tiles = sum(tm.rack.naturals.values()) + tm.rack.jokers
+    kept = (tm.rack.jokers + 1) * tm.objective - tm.played_jokers
+    _maximize(tm.model, (rack_tiles + 1) * kept + tm.tiles)
 
 
-def set_disruption_objective(tm: TurnModel, score: int, played_jokers: int) -> None:
-    """Among plays with this score and jokers played, disturb the table least:
-    table sets kept whole first, then table tiles that stay in place, then the
+def set_disruption_objective(tm: TurnModel, score: int, played_jokers: int, tiles: int) -> None:
+    """Among plays with this score, jokers played and tiles played, disturb the table
+    least: table sets kept whole first, then table tiles that stay in place, then the
     fewest sets on the table (tiles join sets rather than start new ones):
     maximise W2 * sum kept + W1 * sum stays - sets, where sets = continued sets
     + runs begun + groups, W1 = most sets possible + 1, W2 = W1 * (table tiles + 1)."""
     tm.model.add(tm.objective == score)
     tm.model.add(tm.played_jokers == played_jokers)
+    if tm.tiles is not tm.objective:
+        tm.model.add(tm.tiles == tiles)
     stays = [s for cont in tm.continuations for s in cont.stays]
     sets = [c.active for c in tm.continuations] + list(tm.start.values()) + list(tm.groups.values())
-    tiles = sum(tm.table.naturals.values()) + tm.jokers + sum(tm.rack.naturals.values())
-    w1 = tiles // tm.rules.min_set_len + 1
+    in_play = sum(tm.table.naturals.values()) + tm.jokers + sum(tm.rack.naturals.values())
+    w1 = in_play // tm.rules.min_set_len + 1
     w2 = w1 * (len(stays) + 1)
     kept = _sum([c.kept for c in tm.continuations])
     _maximize(tm.model, w2 * kept + w1 * _sum(stays) - _sum(sets))

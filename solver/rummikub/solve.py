@@ -148,8 +148,9 @@ def _least_disruption(
     started = time.perf_counter()
     score = first.value(first.tm.objective)
     jokers = first.value(first.tm.played_jokers)
+    tiles = first.value(first.tm.tiles)
     tm = build_model(rules, rack, table, objective, opening=False, table_melds=melds)
-    set_disruption_objective(tm, score, jokers)
+    set_disruption_objective(tm, score, jokers, tiles)
     # Can every table set be kept? If so that is the least disruption there is.
     every = _run(tm, time_limit, 1, assume=[c.kept for c in tm.continuations])
     if every.code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
