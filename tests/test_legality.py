@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from solver.rummikub import Rules, parse_tiles
+from collections import Counter
+
+import pytest
+from disruption_oracle import disruption_oracle_for
+from hypothesis import event, given, note, settings
+from hypothesis import strategies as st
+from oracle import oracle_for
+from strategies import examples, positions, small_rules
+
+from solver.rummikub import JOKER, Objective, Position, Rules, Tile, parse_tiles, solve
 from solver.rummikub.legality import Verdict, check_play
 
 RULES = Rules()
@@ -62,3 +71,87 @@ def test_table_touched_during_the_opening() -> None:
 
 def test_drawing_is_always_legal() -> None:
     assert judge("R1", "R3 R4 R5", "R5 R4 R3", opened=False).legal
+
+
+def test_rearranging_without_playing_before_opening() -> None:
+    # Moving the joker from the run to the group touches the table: not allowed
+    # before opening, even though nothing is played.
+    verdict = judge("", "R1 R2 R3 J | B5 K5 O5", "R1 R2 R3 | B5 K5 O5 J", opened=False)
+    assert not verdict.legal
+    assert "table set 0 (R1 R2 R3 J) was changed" in reasons(verdict)
+    assert judge("", "R1 R2 R3 J | B5 K5 O5", "R1 R2 R3 | B5 K5 O5 J", opened=True).legal
+
+
+def test_splitting_a_run_before_opening() -> None:
+    verdict = judge("", "R1 R2 R3 R4 R5 R6", "R1 R2 R3 | R4 R5 R6", opened=False)
+    assert not verdict.legal
+    assert "may not touch the table" in reasons(verdict)
+    with_an_opening = judge(
+        "B10 K10 O10", "R1 R2 R3 R4 R5 R6", "R1 R2 R3 | R4 R5 R6 | B10 K10 O10", opened=False
+    )
+    assert not with_an_opening.legal
+    assert "table set 0 (R1 R2 R3 R4 R5 R6) was changed" in reasons(with_an_opening)
+
+
+@st.composite
+def claimed_moves(draw: st.DrawFn, position: Position, rules: Rules) -> list[list[Tile]]:
+    """A table after the move, right or wrong. Either the table and some rack tiles
+    laid out anew as valid sets (any way the rules allow), or the old sets and the
+    rack tiles cut into new sets, then a few changes: a set split, a tile moved to
+    another set, two sets joined, a tile lost, a joker from nowhere."""
+    rack = position.rack
+    chosen = []  # often nothing: rearranging before opening is illegal all the same
+    if rack and draw(st.booleans()):
+        chosen = draw(st.lists(st.integers(0, len(rack) - 1), unique=True))
+    played = [rack[i] for i in chosen]
+    if draw(st.booleans()):
+        tiles = Counter(played) + Counter(t for s in position.table for t in s)
+        layouts = disruption_oracle_for(rules).layouts(tuple(sorted(tiles.items())))
+        if layouts:
+            return [[t for t, _ in places] for _, places in draw(st.sampled_from(layouts))]
+    loose = list(draw(st.permutations(played)))
+    after = [list(tiles) for tiles in position.table]
+    while loose:
+        size = draw(st.integers(1, len(loose)))
+        after.append(loose[:size])
+        loose = loose[size:]
+    for change in draw(st.lists(st.sampled_from(CHANGES), max_size=2)):
+        if not after:
+            break
+        one = draw(st.integers(0, len(after) - 1))
+        other = draw(st.integers(0, len(after) - 1))
+        cut = draw(st.integers(0, len(after[one])))
+        if change == "split":
+            after[one : one + 1] = [after[one][:cut], after[one][cut:]]
+        elif change == "move" and cut < len(after[one]):
+            after[other].append(after[one].pop(cut))
+        elif change == "join" and one != other:
+            after[one] += after[other]
+            after[other] = []
+        elif change == "lose" and cut < len(after[one]):
+            after[one].pop(cut)
+        elif change == "joker":
+            after[one].append(JOKER)
+    return [tiles for tiles in after if tiles]
+
+
+CHANGES = ("split", "move", "join", "lose", "joker")
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(200))
+@given(data=st.data(), rules=small_rules(), objective=st.sampled_from(list(Objective)))
+def test_the_validator_agrees_with_exhaustive_rules(
+    data: st.DataObject, rules: Rules, objective: Objective
+) -> None:
+    """On every variant the validator judges moves as the rules do: the solver's
+    answers (legal) and claimed moves drawn at random (mostly not)."""
+    position = data.draw(positions(rules))
+    oracle = oracle_for(rules)
+    answer = solve(position, rules, objective, least_disruption=False)
+    for after in ([list(m.tiles) for m in answer.table], data.draw(claimed_moves(position, rules))):
+        note(f"table after: {after}")
+        verdict = check_play(position.rack, position.table, after, position.opened, rules)
+        assert verdict.legal == oracle.judge(position.rack, position.table, after, position.opened)
+        assert verdict.legal or verdict.problems
+        event(f"legal: {verdict.legal}, opened: {position.opened}")
