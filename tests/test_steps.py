@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from replay import replay
+from strategies import examples, positions, request_of, small_rules
 
 from solver import solve_rummikub
-from solver.rummikub import STANDARD
+from solver.rummikub import STANDARD, Rules
 from solver.rummikub.deal import random_position
 
 
@@ -43,6 +45,29 @@ def test_steps_replay_to_the_new_table(
         "time_limit_ms": 20_000,
     }
     check_replay(request)
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(150))
+@given(data=st.data(), rules=small_rules(), objective=st.sampled_from(["tiles", "points"]))
+def test_steps_replay_on_every_variant(data: st.DataObject, rules: Rules, objective: str) -> None:
+    # Table sets are drawn in reading order and out of it (jokers anywhere).
+    position = data.draw(positions(rules, opened=True))
+    check_replay(request_of(position, rules, objective=objective, time_limit_ms=20_000))
+
+
+@pytest.mark.parametrize(
+    ("rack", "table"),
+    [
+        # R12 J J reads J(R11) R12 J(R13), R8 R3 .. R7 reads R3 .. R8: the steps act
+        # on each set as the request wrote it.
+        (["R2", "R13", "B10", "B11", "K3", "K10", "O1", "O4", "O5", "O6"], [["R12", "J", "J"]]),
+        (["R9", "R5"], [["R8", "R3", "R4", "R5", "R6", "R7"]]),
+    ],
+)
+def test_steps_replay_on_sets_written_out_of_order(rack: list[str], table: list[list[str]]) -> None:
+    response = check_replay({"rack": rack, "table": table})
+    assert response["tiles_played"] > 0
 
 
 def test_split_before_a_tile() -> None:

@@ -256,7 +256,7 @@ def _play(
 ) -> Play:
     left = Counter(position.rack)
     left.subtract(played)
-    steps = plan(before, after, played)
+    steps = plan(before, after, played, position.table)
     stayed = sum(len(p.stayed) for p in after)
     return Play(
         status=status,
