@@ -10,10 +10,12 @@ from __future__ import annotations
 import os
 from collections import Counter
 
+from disruption_oracle import disruption_oracle_for
 from hypothesis import strategies as st
 
-from solver.rummikub import JOKER, Position, Rules, Tile
+from solver.rummikub import JOKER, Colour, Position, Rules, Tile
 from solver.rummikub.deal import full_set
+from solver.rummikub.tiles import MAX_NUMBER
 
 
 def examples(default: int) -> int:
@@ -35,6 +37,21 @@ def small_rules(draw: st.DrawFn, max_numbers: int = 5, max_colours: int = 3) -> 
         min_set_len=draw(st.integers(2, numbers)),
         opening_threshold=draw(st.integers(0, 4 * numbers)),
         joker_penalty=draw(st.sampled_from([30, 0, 1, 5])),
+    )
+
+
+@st.composite
+def any_rules(draw: st.DrawFn) -> Rules:
+    """Any variant the settings allow (up to 8 colours, 26 numbers, 4 copies)."""
+    numbers = draw(st.integers(3, MAX_NUMBER))
+    return Rules(
+        colours=draw(st.integers(2, len(Colour))),
+        numbers=numbers,
+        copies=draw(st.integers(1, 4)),
+        jokers=draw(st.integers(0, 4)),
+        min_set_len=draw(st.integers(2, numbers)),
+        opening_threshold=draw(st.integers(0, 1000)),
+        joker_penalty=draw(st.integers(0, 1000)),
     )
 
 
@@ -97,6 +114,54 @@ def positions(
     return Position(tuple(rack), tuple(tuple(s) for s in table), opened)
 
 
+@st.composite
+def claimed_moves(
+    draw: st.DrawFn, position: Position, rules: Rules, layouts: bool = True
+) -> list[list[Tile]]:
+    """A table after the move, right or wrong. Either the table and some rack tiles
+    laid out anew as valid sets (any way the rules allow), or the old sets and the
+    rack tiles cut into new sets, then a few changes: a set split, a tile moved to
+    another set, two sets joined, a tile lost, a joker from nowhere. (Without
+    ``layouts`` only the latter: listing every layout is for small variants.)"""
+    rack = position.rack
+    chosen = []  # often nothing: rearranging before opening is illegal all the same
+    if rack and draw(st.booleans()):
+        chosen = draw(st.lists(st.integers(0, len(rack) - 1), unique=True))
+    played = [rack[i] for i in chosen]
+    if layouts and draw(st.booleans()):
+        tiles = Counter(played) + Counter(t for s in position.table for t in s)
+        layouts = disruption_oracle_for(rules).layouts(tuple(sorted(tiles.items())))
+        if layouts:
+            return [[t for t, _ in places] for _, places in draw(st.sampled_from(layouts))]
+    loose = list(draw(st.permutations(played)))
+    after = [list(tiles) for tiles in position.table]
+    while loose:
+        size = draw(st.integers(1, len(loose)))
+        after.append(loose[:size])
+        loose = loose[size:]
+    for change in draw(st.lists(st.sampled_from(CHANGES), max_size=2)):
+        if not after:
+            break
+        one = draw(st.integers(0, len(after) - 1))
+        other = draw(st.integers(0, len(after) - 1))
+        cut = draw(st.integers(0, len(after[one])))
+        if change == "split":
+            after[one : one + 1] = [after[one][:cut], after[one][cut:]]
+        elif change == "move" and cut < len(after[one]):
+            after[other].append(after[one].pop(cut))
+        elif change == "join" and one != other:
+            after[one] += after[other]
+            after[other] = []
+        elif change == "lose" and cut < len(after[one]):
+            after[one].pop(cut)
+        elif change == "joker":
+            after[one].append(JOKER)
+    return [tiles for tiles in after if tiles]
+
+
+CHANGES = ("split", "move", "join", "lose", "joker")
+
+
 def request_of(position: Position, rules: Rules, **extra: object) -> dict[str, object]:
     """The wire request for ``position`` under ``rules``."""
     return {
@@ -106,3 +171,39 @@ def request_of(position: Position, rules: Rules, **extra: object) -> dict[str, o
         "rules": rules.to_dict(),
         **extra,
     }
+
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 30),
+    st.floats(allow_nan=True),
+    st.sampled_from(["", "x", "J", "j", " r5 ", "R0", "R27", "Z5", "R5R", "G1", "W26"]),
+    st.text(max_size=4),
+    st.lists(st.integers(0, 3), max_size=2),
+    st.dictionaries(st.sampled_from(["numbers", "jokers", "x"]), st.integers(-1, 30), max_size=2),
+)
+"""Values of every JSON type, some close to what a field expects."""
+
+
+@st.composite
+def corrupted(draw: st.DrawFn, request: dict[str, object]) -> dict[str, object]:
+    """``request`` with a few things wrong: a field dropped or replaced by junk, a
+    field added, a tile or a set replaced, a rule setting out of its range."""
+    request = dict(request)
+    for _ in range(draw(st.integers(1, 3))):
+        name = draw(st.sampled_from([*request, "bogus", "rules"]))
+        value = request.get(name)
+        change = draw(st.sampled_from(["drop", "junk", "inner"]))
+        if change == "drop":
+            request.pop(name, None)
+        elif change == "inner" and isinstance(value, list) and value:
+            value = list(value)
+            value[draw(st.integers(0, len(value) - 1))] = draw(JUNK)
+            request[name] = value
+        elif change == "inner" and isinstance(value, dict):
+            setting = draw(st.sampled_from([*Rules.__dataclass_fields__, "bogus"]))
+            request[name] = {**value, setting: draw(st.one_of(st.integers(-2, 1001), JUNK))}
+        else:
+            request[name] = draw(JUNK)
+    return request

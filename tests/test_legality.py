@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
-from disruption_oracle import disruption_oracle_for
 from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
 from oracle import oracle_for
-from strategies import examples, positions, small_rules
+from strategies import claimed_moves, examples, positions, small_rules
 
-from solver.rummikub import JOKER, Objective, Position, Rules, Tile, parse_tiles, solve
+from solver.rummikub import Objective, Rules, parse_tiles, solve
 from solver.rummikub.legality import Verdict, check_play
 
 RULES = Rules()
@@ -91,51 +88,6 @@ def test_splitting_a_run_before_opening() -> None:
     )
     assert not with_an_opening.legal
     assert "table set 0 (R1 R2 R3 R4 R5 R6) was changed" in reasons(with_an_opening)
-
-
-@st.composite
-def claimed_moves(draw: st.DrawFn, position: Position, rules: Rules) -> list[list[Tile]]:
-    """A table after the move, right or wrong. Either the table and some rack tiles
-    laid out anew as valid sets (any way the rules allow), or the old sets and the
-    rack tiles cut into new sets, then a few changes: a set split, a tile moved to
-    another set, two sets joined, a tile lost, a joker from nowhere."""
-    rack = position.rack
-    chosen = []  # often nothing: rearranging before opening is illegal all the same
-    if rack and draw(st.booleans()):
-        chosen = draw(st.lists(st.integers(0, len(rack) - 1), unique=True))
-    played = [rack[i] for i in chosen]
-    if draw(st.booleans()):
-        tiles = Counter(played) + Counter(t for s in position.table for t in s)
-        layouts = disruption_oracle_for(rules).layouts(tuple(sorted(tiles.items())))
-        if layouts:
-            return [[t for t, _ in places] for _, places in draw(st.sampled_from(layouts))]
-    loose = list(draw(st.permutations(played)))
-    after = [list(tiles) for tiles in position.table]
-    while loose:
-        size = draw(st.integers(1, len(loose)))
-        after.append(loose[:size])
-        loose = loose[size:]
-    for change in draw(st.lists(st.sampled_from(CHANGES), max_size=2)):
-        if not after:
-            break
-        one = draw(st.integers(0, len(after) - 1))
-        other = draw(st.integers(0, len(after) - 1))
-        cut = draw(st.integers(0, len(after[one])))
-        if change == "split":
-            after[one : one + 1] = [after[one][:cut], after[one][cut:]]
-        elif change == "move" and cut < len(after[one]):
-            after[other].append(after[one].pop(cut))
-        elif change == "join" and one != other:
-            after[one] += after[other]
-            after[other] = []
-        elif change == "lose" and cut < len(after[one]):
-            after[one].pop(cut)
-        elif change == "joker":
-            after[one].append(JOKER)
-    return [tiles for tiles in after if tiles]
-
-
-CHANGES = ("split", "move", "join", "lose", "joker")
 
 
 @pytest.mark.variants
