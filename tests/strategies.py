@@ -57,10 +57,12 @@ def any_rules(draw: st.DrawFn) -> Rules:
 
 @st.composite
 def shapes(draw: st.DrawFn, rules: Rules) -> list[Tile]:
-    """The numbered tiles of a valid set: a run (up to every number) or a group."""
+    """The numbered tiles of a valid set: a run (often of every number) or a group."""
     size = rules.min_set_len
     if size > rules.colours or draw(st.booleans()):
         colour = draw(st.sampled_from(rules.colour_list))
+        if draw(st.booleans()):  # filling the whole number range: no room to grow
+            return [Tile.natural(colour, n) for n in range(1, rules.numbers + 1)]
         length = draw(st.integers(size, rules.numbers))
         start = draw(st.integers(1, rules.numbers - length + 1))
         return [Tile.natural(colour, n) for n in range(start, start + length)]
@@ -80,19 +82,20 @@ def positions(
     """A legal position under ``rules``: up to ``max_sets`` valid table sets, each
     with jokers standing in anywhere (a run may fill the whole number range), some
     written out of reading order; a rack of up to ``max_rack`` numbered tiles from
-    what is left (the tiles that table jokers stand for come first, as those make the
-    hard cases), and some of the jokers left."""
+    what is left, and some of the jokers left. Each tile a table joker stands for
+    goes to the rack half of the time: those make the hard cases."""
     pool = full_set(rules)
     jokers = pool.pop(JOKER, 0)
     table: list[list[Tile]] = []
-    stood_for: list[Tile] = []  # the tiles table jokers stand for: drawn first for the rack
-    for _ in range(draw(st.integers(0, max_sets))):
+    stood_for: list[Tile] = []
+    for _ in range(draw(st.sampled_from(range(max_sets + 1)))):
         tiles = draw(shapes(rules))
         need = Counter(tiles)
         if any(pool[t] < n for t, n in need.items()):
             continue  # those tiles are used up: one set fewer
         pool.subtract(need)
-        spots = draw(st.sets(st.integers(0, len(tiles) - 1), max_size=min(jokers, len(tiles) - 1)))
+        count = draw(st.sampled_from(range(min(jokers, len(tiles) - 1) + 1)))
+        spots = draw(st.sets(st.sampled_from(range(len(tiles))), min_size=count, max_size=count))
         for spot in spots:
             pool[tiles[spot]] += 1
             stood_for.append(tiles[spot])
@@ -101,14 +104,17 @@ def positions(
         if draw(st.booleans()):
             tiles = list(draw(st.permutations(tiles)))
         table.append(tiles)
-    first = Counter(stood_for) & pool  # unless a later set took them
-    rest = sorted(first.elements()) + sorted((pool - first).elements())
-    picked = (
-        draw(st.lists(st.integers(0, len(rest) - 1), max_size=max_rack, unique=True))
-        if rest
-        else []
-    )
-    rack = sorted(rest[i] for i in picked) + [JOKER] * draw(st.integers(0, jokers))
+    rack: list[Tile] = []
+    for tile in stood_for:
+        if pool[tile] and len(rack) < max_rack and draw(st.booleans()):
+            pool[tile] -= 1
+            rack.append(tile)
+    rest = sorted(pool.elements())
+    if rest and len(rack) < max_rack:
+        size = draw(st.sampled_from(range(min(max_rack - len(rack), len(rest)) + 1)))
+        picked = draw(st.sets(st.sampled_from(range(len(rest))), min_size=size, max_size=size))
+        rack += [rest[i] for i in picked]
+    rack = sorted(rack) + [JOKER] * draw(st.integers(0, jokers))
     if opened is None:
         opened = draw(st.booleans())
     return Position(tuple(rack), tuple(tuple(s) for s in table), opened)

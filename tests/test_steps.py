@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
@@ -13,7 +12,6 @@ from strategies import examples, positions, request_of, small_rules
 
 from solver import solve_rummikub
 from solver.rummikub import STANDARD, Rules
-from solver.rummikub.deal import random_position
 
 
 def check_replay(request: dict) -> dict:
@@ -25,26 +23,10 @@ def check_replay(request: dict) -> dict:
 
 
 @settings(max_examples=80)
-@given(
-    seed=st.integers(0, 2**32),
-    table_tiles=st.sampled_from([3, 10, 20, 40, 60]),
-    rack_tiles=st.integers(1, 16),
-    table_jokers=st.integers(0, 2),
-)
-def test_steps_replay_to_the_new_table(
-    seed: int, table_tiles: int, rack_tiles: int, table_jokers: int
-) -> None:
-    rng = random.Random(seed)
-    rack_jokers = rng.randint(0, min(2 - table_jokers, rack_tiles))
-    position = random_position(
-        rng, STANDARD, table_tiles, rack_tiles, table_jokers=table_jokers, rack_jokers=rack_jokers
-    )
-    request = {
-        "rack": [str(t) for t in position.rack],
-        "table": [[str(t) for t in s] for s in position.table],
-        "time_limit_ms": 20_000,
-    }
-    check_replay(request)
+@given(data=st.data())
+def test_steps_replay_to_the_new_table(data: st.DataObject) -> None:
+    position = data.draw(positions(STANDARD, max_sets=20, max_rack=16, opened=True))
+    check_replay(request_of(position, STANDARD, time_limit_ms=20_000))
 
 
 @pytest.mark.variants
