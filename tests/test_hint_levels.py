@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any
 
@@ -14,7 +13,6 @@ from strategies import examples, positions, request_of, small_rules
 
 from solver import solve_rummikub
 from solver.rummikub import STANDARD, Objective, Rules, Tile
-from solver.rummikub.deal import random_position
 
 NUDGE_FIELDS = {"status", "hint_level", "can_play", "tiles_played"}
 
@@ -24,11 +22,9 @@ def ask(request: dict, level: str) -> dict:
 
 
 @settings(max_examples=40)
-@given(
-    seed=st.integers(0, 2**32), table_tiles=st.sampled_from([0, 10, 30]), rack=st.integers(1, 14)
-)
-def test_levels_agree_with_the_full_answer(seed: int, table_tiles: int, rack: int) -> None:
-    position = random_position(random.Random(seed), STANDARD, table_tiles, rack)
+@given(data=st.data())
+def test_levels_agree_with_the_full_answer(data: st.DataObject) -> None:
+    position = data.draw(positions(STANDARD, max_sets=10, max_rack=14, opened=True))
     assert_levels_agree(request_of(position, STANDARD))
 
 
