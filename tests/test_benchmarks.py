@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import cast
 import pytest
 from rich.progress import Progress
 
+from benchmarks import ab
 from benchmarks.cases import (
     Mode,
     all_buckets,
@@ -211,3 +213,15 @@ def test_each_solver_runs_its_repeats_in_a_row_and_they_take_turns_first(
     assert calls == ["ours"] * 3 + ["peer"] * 3 + ["peer"] * 3 + ["ours"] * 3
     assert (first.ours.ms, first.peer and first.peer.ms) == (1.0, 4.0)
     assert (second.ours.ms, second.peer and second.peer.ms) == (10.0, 7.0)
+
+
+def test_ab_times_a_revision_against_this_checkout(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parent.parent
+    if subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True).returncode:
+        pytest.skip("not a git checkout")
+    out = tmp_path / "ab.json"
+    args = ["--base", "HEAD", "--per-bucket", "1", "--buckets", "t10-r6", "--modes", "tiles"]
+    assert ab.main([*args, "--repeat", "1", "--json", str(out)]) == 0
+    figures = json.loads(out.read_text())["tiles"]
+    assert figures["positions"] == 1 and figures["scores_differ"] == []
+    assert figures["median_ms"]["base"] > 0 and figures["median_ms"]["ours"] > 0
