@@ -28,7 +28,7 @@ TINY = Rules(colours=2, numbers=3, copies=1, jokers=1)
 
 
 @pytest.mark.variants
-@settings(max_examples=examples(500))
+@settings(max_examples=examples(400))
 @given(
     data=st.data(),
     rules=st.one_of(small_rules(), st.sampled_from(VARIANTS)),

@@ -25,7 +25,7 @@ def check_replay(request: dict) -> dict:
 @settings(max_examples=80)
 @given(data=st.data())
 def test_steps_replay_to_the_new_table(data: st.DataObject) -> None:
-    position = data.draw(positions(STANDARD, max_sets=20, max_rack=16, opened=True))
+    position = data.draw(positions(STANDARD, max_sets=12, max_rack=16, opened=True))
     check_replay(request_of(position, STANDARD, time_limit_ms=20_000))
 
 
