@@ -112,3 +112,28 @@ def test_table_jokers_stay_on_the_table(request_: dict[str, Any], objective: Obj
     oracle = oracle_for(rules)
     assert oracle.judge(position.rack, position.table, after, opened=True)
     assert oracle.key(played, objective) == oracle.best_play(position, objective)
+
+
+@pytest.mark.parametrize(
+    ("variant", "rack", "table"),
+    [
+        (Rules(colours=3, numbers=5, jokers=1, joker_penalty=5), "R2 R3 R4 B1 B2 K2 K5", "R3 B3 J"),
+        (Rules(numbers=5, copies=1, jokers=1), "R2 R3 R5 B1 B3 K1 K3 O3", "J B5 O5"),
+        (
+            Rules(numbers=5, copies=1, jokers=1, joker_penalty=5),
+            "R2 R4 R5 B3 K4 O1 O2 O4",
+            "B1 B2 J B4 B5",
+        ),
+    ],
+)
+def test_points_mode_plays_the_most_tiles_among_the_best_plays(
+    variant: Rules, rack: str, table: str
+) -> None:
+    # Plays of as many points with fewer tiles exist here; the score stage once
+    # picked one of those (and the least-disruption stage then another).
+    position = Position.parse(rack, table)
+    play = solve(position, variant, Objective.POINTS)
+    assert_legal_answer(position, variant, play)
+    oracle = oracle_for(variant)
+    best = oracle.best_play(position, Objective.POINTS)
+    assert oracle.key(Counter(play.played), Objective.POINTS) == best
