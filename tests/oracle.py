@@ -143,11 +143,11 @@ class Oracle:
             return False
         if opened:
             return True
-        untouched = Counter(tuple(sorted(tiles)) for tiles in after)
-        untouched.subtract(tuple(sorted(tiles)) for tiles in before)
-        if any(n < 0 for n in untouched.values()):
-            return False
-        value = sum(self.set_value(tiles) or 0 for tiles in untouched.elements())
+        new_sets = Counter(tuple(sorted(tiles)) for tiles in after)
+        new_sets.subtract(tuple(sorted(tiles)) for tiles in before)
+        if any(n < 0 for n in new_sets.values()):
+            return False  # an old set is not there as it was
+        value = sum(self.set_value(tiles) or 0 for tiles in new_sets.elements())
         return not played or value >= self.rules.opening_threshold
 
 

@@ -1,4 +1,5 @@
-"""Hypothesis strategies for small rule variants and positions under them.
+"""Hypothesis strategies: rule variants, positions under them, claimed moves and
+requests with something wrong in them.
 
 Everything is drawn piece by piece (the settings, each table set, where its jokers
 stand, the rack's tiles), so a failing example shrinks to a small one: fewer sets,
@@ -136,9 +137,9 @@ def claimed_moves(
     played = [rack[i] for i in chosen]
     if layouts and draw(st.booleans()):
         tiles = Counter(played) + Counter(t for s in position.table for t in s)
-        layouts = disruption_oracle_for(rules).layouts(tuple(sorted(tiles.items())))
-        if layouts:
-            return [[t for t, _ in places] for _, places in draw(st.sampled_from(layouts))]
+        every = disruption_oracle_for(rules).layouts(tuple(sorted(tiles.items())))
+        if every:
+            return [[t for t, _ in places] for _, places in draw(st.sampled_from(every))]
     loose = list(draw(st.permutations(played)))
     after = [list(tiles) for tiles in position.table]
     while loose:
