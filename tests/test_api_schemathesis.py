@@ -31,7 +31,7 @@ CONFIG = SchemathesisConfig.from_dict(
 )
 
 # A short time cap keeps any large generated position quick.
-app = create_app(Settings(workers=1, time_cap_ms=100))
+app = create_app(Settings(workers=1, time_cap_ms=100, rate_limit=""))
 schema = schemathesis.openapi.from_asgi("/openapi.json", app, config=CONFIG)
 
 
