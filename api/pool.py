@@ -7,10 +7,12 @@ time each, while the event loop only waits. The pool decides who runs next:
 * **Admission**: at most ``workers + queue`` tasks are admitted at once (running
   or waiting), and at most ``client_share`` of them from one client; one more is
   refused at once, with :class:`Unavailable` (503) or :class:`ClientBusy` (429).
-* **Fair order**: waiting tasks are served client by client in the order of the
-  worker time each client has used while it had tasks in the pool (start-time fair
-  queueing), so a client whose requests take seconds gets its share of worker
-  time, not of requests.
+* **Fair order**: waiting tasks are served first come, first served, except that a
+  client that has used more than :data:`SLACK_S` seconds of worker time more than
+  another waiting client (counted while each has tasks in the pool, as in
+  start-time fair queueing) waits until the others catch up; so a client whose
+  requests take seconds gets its share of worker time, not of requests, while
+  clients with like requests keep the plain order and its even waits.
 * **Watchdog**: a task that runs longer than its budget (its time limit times the
   solves it may make) plus ``margin`` gets its worker killed and replaced; only
   that task fails (503). A worker that dies fails only the task it held, and an
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import sys
@@ -48,6 +51,10 @@ PING_TIMEOUT_S = 3.0
 
 START_TIMEOUT_S = 120.0
 """Longest a new worker may take to start and warm up."""
+
+SLACK_S = 0.5
+"""How far ahead of the least-served waiting client another may be in worker
+seconds and still be served in its turn of arrival."""
 
 FIRST_ESTIMATE_S = 0.05
 """Worker time charged for a client's first task, before its own average is known."""
@@ -79,6 +86,8 @@ class Job:
     """Seconds the task may take (its time limits); the watchdog adds the margin."""
     future: asyncio.Future[dict[str, Any]]
     request_id: str
+    arrival: int = 0
+    """Its place in the order of admission."""
     charged: float = 0.0
     started: float | None = None
 
@@ -94,11 +103,12 @@ class _Client:
 
 
 class FairQueue:
-    """Admitted tasks, handed to free workers client by client, fewest worker
-    seconds used first (ties: first come)."""
+    """Admitted tasks, handed to free workers in the fair order of the module's
+    docstring."""
 
     def __init__(self) -> None:
         self._clients: dict[str, _Client] = {}
+        self._arrivals = itertools.count()
         self._takers: deque[asyncio.Future[Job]] = deque()
         self._virtual = 0.0
         """The tag of the last task started: where a client that becomes active starts."""
@@ -117,6 +127,7 @@ class FairQueue:
             state.tag = max(state.tag, self._virtual)
         state.admitted += 1
         self.admitted += 1
+        job.arrival = next(self._arrivals)
         self._enqueue(job, state, front=False)
 
     async def take(self) -> Job:
@@ -184,7 +195,9 @@ class FairQueue:
                 taker.set_result(self._pop_fairest())
 
     def _pop_fairest(self) -> Job:
-        state = min((s for s in self._clients.values() if s.waiting), key=lambda s: s.tag)
+        waiting = [s for s in self._clients.values() if s.waiting]
+        level = min(s.tag for s in waiting) + SLACK_S
+        state = min((s for s in waiting if s.tag <= level), key=lambda s: s.waiting[0].arrival)
         job = state.waiting.popleft()
         self.waiting -= 1
         self._virtual = max(self._virtual, state.tag)
@@ -307,7 +320,10 @@ class _Worker:
         self, job: Job, reply: dict[str, Any] | None = None, error: Exception | None = None
     ) -> None:
         assert job.started is not None
-        self.pool.queue.finish(job, time.monotonic() - job.started)
+        # A task whose worker was lost costs its client no more than was charged ahead:
+        # the loss may well not be its doing.
+        used = job.charged if error is not None else time.monotonic() - job.started
+        self.pool.queue.finish(job, used)
         self.job = None
         self.pool.metrics.solves_pending.set(self.pool.queue.admitted)
         if job.future.done():  # its request went away meanwhile

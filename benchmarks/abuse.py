@@ -1,0 +1,780 @@
+"""Fault and abuse suite: the nine rows of issue 15, each against a real ``meldwise serve``.
+
+``python -m benchmarks.abuse`` starts a fresh server (default settings) for each
+row, runs the row's attack or fault on loopback, and prints what happened next to
+the row's target; ``--json FILE`` writes the figures. ``--source DIR`` runs the
+server from another source tree (e.g. a ``git worktree`` of an older commit: the
+"before" figures), ``--rows 1,4`` picks rows, ``--duration`` sets the seconds of
+each measured phase. Normal clients post self-play solve requests, each from a
+loopback address of its own (see :mod:`benchmarks.load`), and honour Retry-After;
+attackers do not. Every loop is bounded in time and sends traffic to loopback only.
+
+Rows (the issue's table): 1 idle connections, 2 one abusive client, 3 a hung
+worker, 4 a killed worker, 5 signals to the process group, 6 a flood of move
+checks, 7 an endless chunked body, 8 overload, 9 the smaller items.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import signal
+import socket
+import sys
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from rich.console import Console
+from rich.table import Table
+
+from benchmarks.load import (
+    Outcome,
+    client_for,
+    one_client,
+    selfplay_bodies,
+    serve,
+)
+from benchmarks.stats import percentile
+
+ABUSIVE_ADVICE = {"hand": ["4D", "3D", "KC", "10H", "6D", "JC", "JK"], "hand_number": 9}
+"""A cheap-to-send Shanghai request (71 bytes) that keeps a worker busy for seconds."""
+
+VALIDATE_PATH = "/v1/rummikub/validate"
+ADVISE_PATH = "/v1/shanghai/advise"
+JSON_HEADERS = {"Content-Type": "application/json"}
+
+
+@dataclass
+class Figure:
+    """One measured figure, with the target it is held to (if any)."""
+
+    name: str
+    value: Any
+    target: str = ""
+    met: bool | None = None
+
+
+@dataclass
+class RowResult:
+    row: int
+    title: str
+    figures: list[Figure] = field(default_factory=list)
+
+    def add(self, name: str, value: Any, target: str = "", met: bool | None = None) -> None:
+        self.figures.append(Figure(name, value, target, met))
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str
+    pid: int
+    port: int
+
+
+@contextlib.contextmanager
+def server(args: argparse.Namespace, env: dict[str, str] | None = None) -> Iterator[Server]:
+    with serve(None, args.server_log, env=env, source=args.source) as (url, pid):
+        yield Server(url, pid, int(url.rsplit(":", 1)[1]))
+
+
+# --- clients ---------------------------------------------------------------------------
+
+
+async def crowd(
+    url: str,
+    clients: int,
+    seconds: float,
+    bodies: Sequence[bytes],
+    *,
+    first: int = 0,
+    path: str = "/v1/rummikub/solve",
+    honour_retry_after: bool = True,
+) -> list[Outcome]:
+    """``clients`` clients (addresses ``first``, ``first + 1``, ...) posting back to back."""
+    outcomes: list[Outcome] = []
+    cycle = itertools.cycle(bodies)
+    stop = time.perf_counter() + seconds
+    async with contextlib.AsyncExitStack() as stack:
+        members = [
+            await stack.enter_async_context(client_for(url, first + n, timeout=60.0))
+            for n in range(clients)
+        ]
+        await asyncio.gather(
+            *(one_client(c, cycle, stop, outcomes, honour_retry_after, path) for c in members)
+        )
+    return outcomes
+
+
+async def probe(url: str, seconds: float, path: str = "/healthz") -> list[float | None]:
+    """GET ``path`` every 20 ms from an address of its own: latencies in ms (None:
+    failed or not 200)."""
+    latencies: list[float | None] = []
+    stop = time.perf_counter() + seconds
+    async with client_for(url, 999, timeout=10.0) as client:
+        while (sent := time.perf_counter()) < stop:
+            try:
+                ok = (await client.get(path)).status_code == 200
+            except httpx.HTTPError:
+                ok = False
+            latencies.append((time.perf_counter() - sent) * 1000 if ok else None)
+            await asyncio.sleep(0.02)
+    return latencies
+
+
+def solves_per_s(outcomes: Sequence[Outcome], seconds: float) -> float:
+    return sum(o.http == "200" for o in outcomes) / seconds
+
+
+def statuses(outcomes: Sequence[Outcome]) -> str:
+    return " ".join(f"{k}:{v}" for k, v in sorted(Counter(o.http for o in outcomes).items()))
+
+
+def p99(latencies: Sequence[float | None]) -> str:
+    ok = [x for x in latencies if x is not None]
+    failed = len(latencies) - len(ok)
+    if not ok:
+        return f"no answer ({failed} failed)"
+    return f"p50 {percentile(ok, 0.5):.0f} ms, p99 {percentile(ok, 0.99):.0f} ms, {failed} failed"
+
+
+def p99_ms(latencies: Sequence[float | None]) -> float:
+    ok = [x for x in latencies if x is not None]
+    return percentile(ok, 0.99) if ok and len(ok) == len(latencies) else float("inf")
+
+
+def worker_pids(server_pid: int) -> list[int]:
+    """The solver worker processes of a server (its children running a worker)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii") as stat:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                command = cmdline.read()
+        except OSError:
+            continue
+        if parent == server_pid and (b"api.worker" in command or b"spawn_main" in command):
+            found.append(int(entry))
+    return sorted(found)
+
+
+async def readiness(url: str, seconds: float) -> list[tuple[float, int]]:
+    """``/readyz`` every 100 ms: (seconds from start, status; 0 when no answer)."""
+    seen: list[tuple[float, int]] = []
+    start = time.perf_counter()
+    async with httpx.AsyncClient(base_url=url, timeout=5.0) as client:
+        while (now := time.perf_counter() - start) < seconds:
+            try:
+                status = (await client.get("/readyz")).status_code
+            except httpx.HTTPError:
+                status = 0
+            seen.append((now, status))
+            await asyncio.sleep(0.1)
+    return seen
+
+
+def not_ready_span(seen: Sequence[tuple[float, int]]) -> str:
+    bad = [t for t, status in seen if status != 200]
+    if not bad:
+        return "never left 200"
+    back = [t for t, status in seen if status == 200 and t > bad[0]]
+    recovered = f"200 again after {back[0] - bad[0]:.1f} s" if back else "not 200 again"
+    return f"503 from {bad[0]:.1f} s; {recovered}"
+
+
+# --- rows ------------------------------------------------------------------------------
+
+
+async def row_idle(args: argparse.Namespace, bodies: Sequence[bytes]) -> RowResult:
+    result = RowResult(1, "1,024 idle TCP connections + 16 clients")
+    with server(args) as srv:
+        solo = await crowd(srv.url, 16, args.duration, bodies)
+        solo_rate = solves_per_s(solo, args.duration)
+        stop = time.perf_counter() + args.duration + 3
+        held = [0]
+        opened = [0]
+
+        async def hold_one() -> None:  # keep one idle connection open, reopen when closed
+            while time.perf_counter() < stop:
+                try:
+                    reader, writer = await asyncio.open_connection(
+                        "127.0.0.1", srv.port, local_addr=("127.0.9.9", 0)
+                    )
+                except OSError:
+                    await asyncio.sleep(0.1)
+                    continue
+                opened[0] += 1
+                held[0] += 1
+                with contextlib.suppress(OSError, TimeoutError):
+                    async with asyncio.timeout(max(0.0, stop - time.perf_counter())):
+                        await reader.read()  # until the server closes it
+                held[0] -= 1
+                writer.close()
+
+        holders = [asyncio.create_task(hold_one()) for _ in range(1024)]
+        await asyncio.sleep(2)
+        held_at_start = held[0]
+        attacked, health = await asyncio.gather(
+            crowd(srv.url, 16, args.duration, bodies), probe(srv.url, args.duration)
+        )
+        await asyncio.gather(*holders)
+    rate = solves_per_s(attacked, args.duration)
+    result.add("solves/s, 16 clients alone", round(solo_rate, 1))
+    result.add("idle connections held when the clients start", held_at_start)
+    result.add("idle connections opened in all (reopened after the server closed them)", opened[0])
+    result.add("solves/s with the idle connections", round(rate, 1))
+    result.add("statuses with the idle connections", statuses(attacked))
+    ratio = rate / solo_rate if solo_rate else 0.0
+    result.add("share of solo throughput", f"{ratio:.0%}", ">= 90%", ratio >= 0.9)
+    result.add("/healthz under the attack", p99(health), "p99 < 50 ms", p99_ms(health) < 50)
+    return result
+
+
+async def row_abuser(args: argparse.Namespace, bodies: Sequence[bytes]) -> RowResult:
+    result = RowResult(2, "one client, 18 connections looping a 4-second Shanghai request")
+    abusive = [json.dumps(ABUSIVE_ADVICE).encode()]
+    with server(args) as srv:
+        solo = await crowd(srv.url, 16, args.duration, bodies)
+        abuse_task = asyncio.create_task(abuser(srv.url, 18, args.duration + 2, abusive))
+        await asyncio.sleep(2)
+        others = await crowd(srv.url, 16, args.duration, bodies)
+        abuse = await abuse_task
+    solo_rate, rate = solves_per_s(solo, args.duration), solves_per_s(others, args.duration)
+    result.add("request size (bytes)", len(abusive[0]))
+    result.add("solves/s, 16 clients alone", round(solo_rate, 1))
+    result.add("solves/s of the 16 with the abuser", round(rate, 1))
+    result.add("statuses of the 16", statuses(others))
+    result.add("statuses of the abuser", statuses(abuse))
+    ratio = rate / solo_rate if solo_rate else 0.0
+    result.add("share of solo throughput", f"{ratio:.0%}", ">= 80%", ratio >= 0.8)
+    return result
+
+
+async def abuser(
+    url: str, connections: int, seconds: float, bodies: Sequence[bytes]
+) -> list[Outcome]:
+    """One client (one address) looping on ``connections`` connections, never waiting."""
+    outcomes: list[Outcome] = []
+    stop = time.perf_counter() + seconds
+    cycle = itertools.cycle(bodies)
+    transport = httpx.AsyncHTTPTransport(
+        local_address="127.0.8.8", limits=httpx.Limits(max_connections=connections)
+    )
+    async with httpx.AsyncClient(base_url=url, transport=transport, timeout=60.0) as client:
+        await asyncio.gather(
+            *(
+                one_client(client, cycle, stop, outcomes, False, ADVISE_PATH)
+                for _ in range(connections)
+            )
+        )
+    return outcomes
+
+
+async def under_load_with_fault(
+    srv: Server, args: argparse.Namespace, bodies: Sequence[bytes], fault: Callable[[], None]
+) -> tuple[list[Outcome], list[tuple[float, int]], float]:
+    """16 clients for ``duration`` + 10 s; ``fault`` at 3 s; /readyz watched throughout.
+    Returns the outcomes, the readiness seen and when the fault struck (perf_counter)."""
+    struck = [0.0]
+
+    async def strike() -> None:
+        await asyncio.sleep(3)
+        struck[0] = time.perf_counter()
+        fault()
+
+    total = args.duration + 10
+    outcomes, seen, _ = await asyncio.gather(
+        crowd(srv.url, 16, total, bodies), readiness(srv.url, total), strike()
+    )
+    return outcomes, seen, struck[0]
+
+
+def longest_gap(outcomes: Sequence[Outcome]) -> float:
+    """Longest time (s) between two answers with 200."""
+    done = sorted(o.sent + o.ms / 1000 for o in outcomes if o.http == "200")
+    return max((b - a for a, b in itertools.pairwise(done)), default=0.0)
+
+
+async def row_hung(args: argparse.Namespace, bodies: Sequence[bytes]) -> RowResult:
+    result = RowResult(3, "a hung solver worker (SIGSTOP) under 16 clients, then all of them")
+    stopped: list[int] = []
+    try:
+        with server(args) as srv:
+            pids = worker_pids(srv.pid)
+
+            def stop_one() -> None:
+                stopped.append(pids[0])
+                os.kill(pids[0], signal.SIGSTOP)
+
+            outcomes, seen, _ = await under_load_with_fault(srv, args, bodies, stop_one)
+            failed = [o for o in outcomes if o.http != "200"]
+            result.add("statuses", statuses(outcomes))
+            worst = max(o.ms for o in outcomes) / 1000
+            result.add(
+                "longest request (s)", round(worst, 1), "<= cap + margin + 1 s (6 s)", worst <= 6
+            )
+            result.add("requests not answered 200", len(failed))
+            result.add(
+                "/readyz",
+                not_ready_span(seen),
+                "503, then 200",
+                "503 from" in not_ready_span(seen) and "200 again" in not_ready_span(seen),
+            )
+            # Every worker hung: readiness must say so, and the service come back.
+            everyone = worker_pids(srv.pid)
+            for pid in everyone:
+                stopped.append(pid)
+                os.kill(pid, signal.SIGSTOP)
+            outcomes, seen = await asyncio.gather(
+                crowd(srv.url, 16, 15, bodies), readiness(srv.url, 15)
+            )
+            late = [o for o in outcomes if o.sent > outcomes[0].sent + 10]
+            result.add("all hung: /readyz", not_ready_span(seen), "503, then 200")
+            result.add(
+                "all hung: statuses 10-15 s later",
+                statuses(late),
+                "200 again",
+                any(o.http == "200" for o in late),
+            )
+    finally:
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    return result
+
+
+async def row_killed(args: argparse.Namespace, bodies: Sequence[bytes]) -> RowResult:
+    result = RowResult(4, "kill -9 of one solver worker under 16 clients")
+    with server(args) as srv:
+        pids = worker_pids(srv.pid)
+        outcomes, seen, struck = await under_load_with_fault(
+            srv, args, bodies, lambda: os.kill(pids[0], signal.SIGKILL)
+        )
+    failed = [o for o in outcomes if o.http != "200"]
+    result.add("statuses", statuses(outcomes))
+    result.add("requests failed", len(failed), "<= 1 (the one that worker held)", len(failed) <= 1)
+    result.add("longest time without a 200 (s)", round(longest_gap(outcomes), 2))
+    span = not_ready_span(seen)
+    result.add("/readyz", span, "503, then 200", "503 from" in span and "200 again" in span)
+    return result
+
+
+async def row_signals(args: argparse.Namespace, bodies: Sequence[bytes]) -> RowResult:
+    result = RowResult(5, "SIGINT / SIGTERM to the server's process group")
+    slow = [json.dumps(ABUSIVE_ADVICE).encode()]
+    for name, number in (("SIGINT", signal.SIGINT), ("SIGTERM", signal.SIGTERM)):
+        with server(args) as srv:
+            workers = worker_pids(srv.pid)
+            in_flight = asyncio.create_task(
+                crowd(srv.url, 4, 1.0, slow, path=ADVISE_PATH, honour_retry_after=False)
+            )
+            await asyncio.sleep(0.5)
+            sent_at = time.perf_counter()
+            os.killpg(srv.pid, number)
+            outcomes = await in_flight
+            exited = await asyncio.to_thread(_wait_exit, srv.pid, 60)
+            left = [pid for pid in workers if _alive(pid)]
+        before = [o for o in outcomes if o.sent < sent_at]
+        ok = sum(o.http == "200" for o in before)
+        result.add(
+            f"{name}: requests in flight answered 200",
+            f"{ok} of {len(before)}",
+            "all",
+            ok == len(before) and bool(before),
+        )
+        result.add(f"{name}: server exited after (s)", _seconds(exited, sent_at))
+        result.add(f"{name}: workers left running", len(left), "0", not left)
+    # A client sending its body slowly must not hold the shutdown for ever.
+    with server(args) as srv:
+        sock = socket.create_connection(("127.0.0.1", srv.port))
+        sock.sendall(
+            b"POST /v1/rummikub/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 1000\r\n\r\n{"
+        )
+        await asyncio.sleep(0.5)
+        sent_at = time.perf_counter()
+        os.killpg(srv.pid, signal.SIGTERM)
+        exited = await asyncio.to_thread(_wait_exit, srv.pid, 40)
+        sock.close()
+    took = _seconds(exited, sent_at)
+    result.add(
+        "slow body: server exited after (s)",
+        took,
+        "<= body timeout + 1 s",
+        isinstance(took, float) and took <= 11,
+    )
+    return result
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _wait_exit(pid: int, timeout: float) -> float | None:
+    """When process ``pid`` (a child of ours) exited, or None if not within ``timeout``."""
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return time.perf_counter()
+        time.sleep(0.05)
+    return None
+
+
+def _seconds(exited: float | None, since: float) -> float | str:
+    return round(exited - since, 1) if exited is not None else "did not exit"
+
+
+async def row_validate_flood(args: argparse.Namespace, bodies: Sequence[bytes]) -> RowResult:
+    result = RowResult(6, "8 clients looping a 15 KB move check, beside 8 solving clients")
+    flood = _flood_body()
+    with server(args) as srv:
+        async with httpx.AsyncClient(base_url=srv.url, timeout=30) as client:
+            sample = await client.post(VALIDATE_PATH, content=flood, headers=JSON_HEADERS)
+        solo, solo_health = await asyncio.gather(
+            crowd(srv.url, 8, args.duration, bodies), probe(srv.url, args.duration)
+        )
+        others, flooding, health = await asyncio.gather(
+            crowd(srv.url, 8, args.duration, bodies),
+            crowd(
+                srv.url,
+                8,
+                args.duration,
+                [flood],
+                first=500,
+                path=VALIDATE_PATH,
+                honour_retry_after=False,
+            ),
+            probe(srv.url, args.duration),
+        )
+    solo_rate, rate = solves_per_s(solo, args.duration), solves_per_s(others, args.duration)
+    result.add(
+        "move check request / answer (bytes)",
+        f"{len(flood)} / {len(sample.content)} ({sample.status_code})",
+    )
+    ratio_size = len(sample.content) / len(flood)
+    result.add("answer size / request size", f"{ratio_size:.1f}x", "bounded (< 1x)", ratio_size < 1)
+    result.add("solves/s, 8 clients alone", round(solo_rate, 1))
+    result.add("solves/s beside the flood", round(rate, 1))
+    ratio = rate / solo_rate if solo_rate else 0.0
+    result.add("share of solo throughput", f"{ratio:.0%}", ">= 80%", ratio >= 0.8)
+    result.add("flood statuses", statuses(flooding))
+    result.add("/healthz alone", p99(solo_health))
+    result.add("/healthz beside the flood", p99(health), "p99 < 50 ms", p99_ms(health) < 50)
+    return result
+
+
+def _flood_body() -> bytes:
+    """About 15 KB: a table of one-tile sets (each a problem) under big-variant rules."""
+    rules = {"colours": 8, "numbers": 26, "copies": 3, "jokers": 4}
+    colours = "RBKOCMYW"[: rules["colours"]]
+    tiles = [f"{c}{n}" for c in colours for n in range(1, rules["numbers"] + 1)]
+    sets: list[list[str]] = []
+    body: dict[str, Any] = {"rack": [], "table_before": [], "table_after": sets, "rules": rules}
+    for tile in itertools.cycle(tiles):
+        sets.append([tile])
+        if len(json.dumps(body)) > 15_000:
+            sets.pop()
+            break
+    body["rack"] = [t for s in sets for t in s]
+    while len(json.dumps(body)) > 15_200:
+        removed = sets.pop()
+        for tile in removed:
+            body["rack"].remove(tile)
+    return json.dumps(body).encode()
+
+
+async def row_chunked(args: argparse.Namespace, bodies: Sequence[bytes]) -> RowResult:
+    result = RowResult(7, "an endless chunked body on one connection, for 10 s at most")
+    with server(args) as srv:
+        sent, status, closed_after = await asyncio.to_thread(_endless_chunks, srv.port, 10.0)
+    result.add("first answer", status)
+    result.add(
+        "bytes sent before the server closed the connection",
+        sent,
+        "< 8 MiB (what socket buffers hold)",
+        sent < 8 * 1024 * 1024,
+    )
+    result.add(
+        "closed after (s)",
+        closed_after,
+        "< 1 s",
+        isinstance(closed_after, float) and closed_after < 1,
+    )
+    return result
+
+
+def _endless_chunks(port: int, seconds: float) -> tuple[int, str, float | str]:
+    chunk = b"[" * 65536
+    frame = b"%x\r\n%s\r\n" % (len(chunk), chunk)
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.sendall(
+        b"POST /v1/rummikub/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n"
+    )
+    sock.setblocking(False)
+    sent, answer, start = 0, b"", time.perf_counter()
+    closed: float | str = "still open"
+    while time.perf_counter() - start < seconds:
+        try:
+            data = sock.recv(65536)
+            if not data:
+                closed = round(time.perf_counter() - start, 2)
+                break
+            answer += data
+        except BlockingIOError:
+            pass
+        except OSError:  # reset by the server
+            closed = round(time.perf_counter() - start, 2)
+            break
+        try:
+            sent += sock.send(frame)
+        except BlockingIOError:
+            time.sleep(0.001)
+        except OSError:
+            closed = round(time.perf_counter() - start, 2)
+            break
+    sock.close()
+    status = answer.split(b"\r\n", 1)[0].decode(errors="replace") or "none"
+    return sent, status, closed
+
+
+async def row_overload(args: argparse.Namespace, bodies: Sequence[bytes]) -> RowResult:
+    result = RowResult(8, "overload: 16 then 256 clients")
+    for label, env in (("defaults", {}), ("best score only", {"MELDWISE_DISRUPTION_CAP_MS": "0"})):
+        with server(args, env) as srv:
+            few = await crowd(srv.url, 16, args.duration, bodies)
+            many = await crowd(srv.url, 256, args.duration, bodies)
+        few_rate, many_rate = solves_per_s(few, args.duration), solves_per_s(many, args.duration)
+        ratio = many_rate / few_rate if few_rate else 0.0
+        result.add(f"{label}: solves/s at 16 clients", round(few_rate, 1))
+        result.add(f"{label}: solves/s at 256 clients", round(many_rate, 1))
+        result.add(f"{label}: statuses at 256", statuses(many))
+        result.add(f"{label}: 256 / 16", f"{ratio:.0%}", ">= 80%", ratio >= 0.8)
+    return result
+
+
+async def row_small(args: argparse.Namespace, bodies: Sequence[bytes]) -> RowResult:
+    result = RowResult(9, "the smaller items")
+    with server(args) as srv:
+        async with httpx.AsyncClient(base_url=srv.url, timeout=30) as client:
+            for check in SMALL_CHECKS:
+                name, evidence, ok = await check(client, srv)
+                result.add(name, evidence, "yes", ok)
+    return result
+
+
+SmallCheck = Callable[[httpx.AsyncClient, Server], Awaitable[tuple[str, str, bool]]]
+
+
+def _detail(response: httpx.Response) -> str:
+    try:
+        return f"{response.status_code} {response.json().get('detail', '')}"[:120]
+    except ValueError:
+        return (
+            f"{response.status_code} {response.headers.get('content-type')} {response.text[:60]!r}"
+        )
+
+
+async def _raw_400(client: httpx.AsyncClient, srv: Server) -> tuple[str, str, bool]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", srv.port)
+    writer.write(b"NOT HTTP\r\n\r\n")
+    answer = await reader.read()
+    writer.close()
+    head = answer.split(b"\r\n\r\n")[0].decode(errors="replace").lower()
+    return (
+        "a request that is not HTTP gets JSON",
+        head.split("\r\n")[0] + (", json" if "application/json" in head else ", not json"),
+        "application/json" in head,
+    )
+
+
+def _post_check(
+    name: str,
+    body: bytes,
+    headers: dict[str, str],
+    want: int,
+    words: str,
+    path: str = "/v1/rummikub/solve",
+) -> SmallCheck:
+    async def check(client: httpx.AsyncClient, srv: Server) -> tuple[str, str, bool]:
+        response = await client.post(path, content=body, headers=headers)
+        shown = _detail(response)
+        return name, shown, response.status_code == want and words in shown
+
+    return check
+
+
+async def _host(client: httpx.AsyncClient, srv: Server) -> tuple[str, str, bool]:
+    response = await client.get("/docs/", headers={"Host": "evil.example"})
+    location = response.headers.get("location", "")
+    return (
+        "Host never echoed (GET /docs/ with Host: evil.example)",
+        f"{response.status_code} location={location!r}",
+        "evil" not in location,
+    )
+
+
+async def _headers(client: httpx.AsyncClient, srv: Server) -> tuple[str, str, bool]:
+    response = await client.get("/")
+    wanted = ("content-security-policy", "x-content-type-options", "referrer-policy")
+    have = [name for name in wanted if name in response.headers]
+    csp = response.headers.get("content-security-policy", "")
+    return (
+        "security headers on the demo page",
+        ", ".join(have) or "none",
+        len(have) == 3 and "frame-ancestors" in csp,
+    )
+
+
+async def _docs(client: httpx.AsyncClient, srv: Server) -> tuple[str, str, bool]:
+    page = (await client.get("/docs")).text
+    remote = [
+        line.strip() for line in page.splitlines() if 'src="http' in line or 'href="http' in line
+    ]
+    pinned = all("integrity=" in line for line in remote)
+    return (
+        "/docs scripts local or pinned",
+        f"{len(remote)} remote, {'all' if pinned else 'not all'} with integrity",
+        pinned,
+    )
+
+
+def _json(value: Any) -> bytes:
+    return json.dumps(value).encode()
+
+
+SMALL_CHECKS: list[SmallCheck] = [
+    _raw_400,
+    _post_check("invalid UTF-8 named", b'{"rack": ["\xff"]}', JSON_HEADERS, 400, "UTF-8"),
+    _post_check("deep nesting named", b"[" * 5000 + b"]" * 5000, JSON_HEADERS, 400, "deep"),
+    _post_check(
+        "huge integer named", b'{"rack": [' + b"9" * 5000 + b"]}", JSON_HEADERS, 400, "digits"
+    ),
+    _post_check(
+        "wrong Content-Type gets 415",
+        _json({"rack": ["R1"]}),
+        {"Content-Type": "text/plain"},
+        415,
+        "JSON",
+    ),
+    _post_check(
+        "bidi-override name refused",
+        _json({"racks": {"a\u202eb": ["R1"]}}),
+        JSON_HEADERS,
+        422,
+        "printable",
+        "/v1/rummikub/score",
+    ),
+    _post_check(
+        "NUL in a name refused",
+        _json({"racks": {"a\u0000b": ["R1"]}}),
+        JSON_HEADERS,
+        422,
+        "printable",
+        "/v1/rummikub/score",
+    ),
+    _post_check(
+        "Shanghai owner length bounded",
+        _json(
+            {
+                "hand": ["3S"],
+                "hand_number": 1,
+                "table": [{"cards": ["4S", "4H", "4D"], "owner": "x" * 10000}],
+            }
+        ),
+        JSON_HEADERS,
+        422,
+        "owner",
+        ADVISE_PATH,
+    ),
+    _post_check(
+        "duplicate key refused, named",
+        b'{"racks": {"ann": ["R1"], "ann": []}}',
+        JSON_HEADERS,
+        422,
+        "'ann'",
+        "/v1/rummikub/score",
+    ),
+    _host,
+    _headers,
+    _docs,
+]
+
+
+ROWS: dict[int, Callable[[argparse.Namespace, Sequence[bytes]], Awaitable[RowResult]]] = {
+    1: row_idle,
+    2: row_abuser,
+    3: row_hung,
+    4: row_killed,
+    5: row_signals,
+    6: row_validate_flood,
+    7: row_chunked,
+    8: row_overload,
+    9: row_small,
+}
+
+
+def print_result(result: RowResult, console: Console) -> None:
+    table = Table(title=f"row {result.row}: {result.title}", title_justify="left")
+    for column in ("figure", "value", "target", "met"):
+        table.add_column(column)
+    for f in result.figures:
+        met = "" if f.met is None else ("yes" if f.met else "NO")
+        table.add_row(f.name, str(f.value), f.target, met)
+    console.print(table)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.abuse", description=__doc__)
+    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9", help="rows to run, e.g. 1,4")
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds per measured phase")
+    parser.add_argument("--source", help="run the server from this source tree (before figures)")
+    parser.add_argument("--server-log", default=os.devnull, help="where the servers log")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args(argv)
+    rows = [int(r) for r in args.rows.split(",") if r.strip()]
+    console = Console(width=160)
+    console.print(
+        f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} on {os.cpu_count()} cores; source {args.source or 'installed'}"
+    )
+    bodies = selfplay_bodies()
+    results = []
+    for row in rows:
+        result = asyncio.run(ROWS[row](args, bodies))
+        print_result(result, console)
+        results.append(result)
+    console.print(f"load average after: {os.getloadavg()[0]:.2f}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(
+                {
+                    "source": args.source or "installed",
+                    "load_average": os.getloadavg(),
+                    "rows": [
+                        {"row": r.row, "title": r.title, "figures": [vars(f) for f in r.figures]}
+                        for r in results
+                    ],
+                },
+                out,
+                indent=2,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
