@@ -94,11 +94,15 @@ class Job:
 
 @dataclass(eq=False)
 class _Client:
-    tag: float = 0.0
-    """Worker seconds used (and charged ahead) while active: lowest goes first."""
+    used: float = 0.0
+    """Worker seconds used by finished tasks while active (a client that becomes
+    active is first brought level with the others)."""
+    ahead: float = 0.0
+    """Worker seconds charged ahead for its running tasks."""
     admitted: int = 0
     estimate: float = FIRST_ESTIMATE_S
-    """Running average of this client's task times, charged when a task starts."""
+    """Running average of this client's task times, charged ahead when a task without
+    a time limit starts."""
     waiting: deque[Job] = field(default_factory=deque)
 
 
@@ -111,7 +115,8 @@ class FairQueue:
         self._arrivals = itertools.count()
         self._takers: deque[asyncio.Future[Job]] = deque()
         self._virtual = 0.0
-        """The tag of the last task started: where a client that becomes active starts."""
+        """The ``used`` of the last client given a task: where a client that becomes
+        active starts."""
         self.admitted = 0
         self.waiting = 0
 
@@ -123,8 +128,8 @@ class FairQueue:
         state = self._clients.setdefault(job.client, _Client())
         if state.admitted == 0:
             # An idle client starts level with the others: no credit saved up while
-            # away, but a debt (tag above the others') is kept.
-            state.tag = max(state.tag, self._virtual)
+            # away, but a debt (more used than the others) is kept.
+            state.used = max(state.used, self._virtual)
         state.admitted += 1
         self.admitted += 1
         job.arrival = next(self._arrivals)
@@ -148,7 +153,7 @@ class FairQueue:
     def put_back(self, job: Job) -> None:
         """Return a task that was taken but never ran, at the head of its client's line."""
         state = self._clients[job.client]
-        state.tag -= job.charged
+        state.ahead -= job.charged
         job.charged = 0.0
         self._enqueue(job, state, front=True)
 
@@ -164,13 +169,14 @@ class FairQueue:
     def finish(self, job: Job, seconds: float) -> None:
         """A task that ran for ``seconds`` is over: charge its client the real time."""
         state = self._clients[job.client]
-        state.tag += seconds - job.charged
+        state.ahead -= job.charged
+        state.used += seconds
         state.estimate = (state.estimate + seconds) / 2
         self._release(job.client, state)
 
     def forget_idle(self) -> None:
         """Drop clients with nothing admitted and no debt (they would start level)."""
-        for name in [n for n, s in self._clients.items() if not s.admitted and s.tag <= self._virtual]:
+        for name in [n for n, s in self._clients.items() if not s.admitted and s.used <= self._virtual]:
             del self._clients[name]
 
     def fail_waiting(self, error: Exception) -> None:
@@ -196,19 +202,23 @@ class FairQueue:
 
     def _pop_fairest(self) -> Job:
         waiting = [s for s in self._clients.values() if s.waiting]
-        level = min(s.tag for s in waiting) + SLACK_S
-        state = min((s for s in waiting if s.tag <= level), key=lambda s: s.waiting[0].arrival)
+        level = min(s.used + s.ahead for s in waiting) + SLACK_S
+        state = min(
+            (s for s in waiting if s.used + s.ahead <= level), key=lambda s: s.waiting[0].arrival
+        )
         job = state.waiting.popleft()
         self.waiting -= 1
-        self._virtual = max(self._virtual, state.tag)
-        job.charged = state.estimate
-        state.tag += job.charged
+        self._virtual = max(self._virtual, state.used)
+        # Charged ahead: the most it may take, so that a client cannot start a second
+        # long task beside the first before the others have had their turn.
+        job.charged = max(state.estimate, job.budget)
+        state.ahead += job.charged
         return job
 
     def _release(self, name: str, state: _Client) -> None:
         state.admitted -= 1
         self.admitted -= 1
-        if not state.admitted and state.tag <= self._virtual:
+        if not state.admitted and state.used <= self._virtual:
             del self._clients[name]
 
 

@@ -245,9 +245,14 @@ async def row_abuser(args: argparse.Namespace, bodies: Sequence[bytes]) -> RowRe
     abusive = [json.dumps(ABUSIVE_ADVICE).encode()]
     with server(args) as srv:
         solo = await crowd(srv.url, 16, args.duration, bodies)
-        abuse_task = asyncio.create_task(abuser(srv.url, 18, args.duration + 2, abusive))
+        # The abuser comes first and stays: the others are measured once it has
+        # taken every worker it could while alone (the steady state of an attack).
+        abuse_task = asyncio.create_task(abuser(srv.url, 18, args.duration + 8, abusive))
         await asyncio.sleep(2)
-        others = await crowd(srv.url, 16, args.duration, bodies)
+        warm = asyncio.create_task(crowd(srv.url, 16, args.duration + 6, bodies))
+        await asyncio.sleep(6)
+        measured_from = time.perf_counter()
+        others = [o for o in await warm if o.sent >= measured_from]
         abuse = await abuse_task
     solo_rate, rate = solves_per_s(solo, args.duration), solves_per_s(others, args.duration)
     result.add("request size (bytes)", len(abusive[0]))
