@@ -24,7 +24,9 @@ from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, Storage
 from limits.storage import storage_from_string
 from limits.aio.strategies import MovingWindowRateLimiter
+from starlette.applications import Starlette
 from starlette.datastructures import Headers
+from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.errors import error_response
@@ -77,6 +79,7 @@ class ClientGate:
         self.limiter = MovingWindowRateLimiter(rate_limit_storage(settings.rate_limit_storage))
         self.retry_after = str(settings.retry_after_s)
         self.metrics = metrics
+        self._routes: dict[str, BaseRoute] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not scope["path"].startswith(API_PREFIX):
@@ -102,7 +105,10 @@ class ClientGate:
             await error_response(429, detail, {"Retry-After": str(wait)})(scope, receive, send)
             return
         pool: SolverPool | None = getattr(scope["app"].state, "pool", None)
-        if scope["method"] == "POST" and pool is not None:  # (no pool: an app not started)
+        route = self._api_routes(scope["app"]).get(scope["path"])
+        if route is not None:
+            scope["route"] = route  # what the router would set: the metrics count by it
+        if scope["method"] == "POST" and route is not None and pool is not None:
             refused = pool.refusal(client)
             if refused is not None:
                 status = 429 if isinstance(refused, ClientBusy) else 503
@@ -110,6 +116,16 @@ class ClientGate:
                 await answer(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+    def _api_routes(self, app: Starlette) -> dict[str, BaseRoute]:
+        """The API's routes by path (no API path has parameters)."""
+        if self._routes is None:
+            self._routes = {
+                route.path: route
+                for route in app.routes
+                if isinstance(route, Route) and route.path.startswith(API_PREFIX)
+            }
+        return self._routes
 
     def _identify(self, scope: Scope, headers: Headers) -> str | None:
         """The client's name, or None when keys are needed and a right one is missing."""

@@ -12,6 +12,7 @@ import logging
 import re
 import time
 import uuid
+from typing import Any
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
@@ -50,6 +51,8 @@ class MetricsMiddleware:
     def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
         self.app = app
         self.metrics = metrics
+        self._counters: dict[tuple[str, str, int], Any] = {}
+        """Labelled metrics by (method, route, status): looking them up costs more."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -68,10 +71,17 @@ class MetricsMiddleware:
             await self.app(scope, receive, send_with_status)
         finally:
             # The route template, not the path, keeps the label set small.
-            route = getattr(scope.get("route"), "path", "unmatched")
-            method = scope["method"]
-            self.metrics.requests.labels(method, route, str(status)).inc()
-            self.metrics.latency.labels(method, route).observe(time.perf_counter() - start)
+            key = (scope["method"], getattr(scope.get("route"), "path", "unmatched"), status)
+            counters = self._counters.get(key)
+            if counters is None:
+                method, route, _ = key
+                counters = (
+                    self.metrics.requests.labels(method, route, str(status)),
+                    self.metrics.latency.labels(method, route),
+                )
+                self._counters[key] = counters
+            counters[0].inc()
+            counters[1].observe(time.perf_counter() - start)
 
 
 class BodyLimitMiddleware:

@@ -101,12 +101,12 @@ async def crowd(
     """``clients`` clients (addresses ``first``, ``first + 1``, ...) posting back to back."""
     outcomes: list[Outcome] = []
     cycle = itertools.cycle(bodies)
-    stop = time.perf_counter() + seconds
     async with contextlib.AsyncExitStack() as stack:
         members = [
             await stack.enter_async_context(client_for(url, first + n, timeout=60.0))
             for n in range(clients)
         ]
+        stop = time.perf_counter() + seconds
         await asyncio.gather(
             *(one_client(c, cycle, stop, outcomes, honour_retry_after, path) for c in members)
         )
