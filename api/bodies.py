@@ -97,9 +97,7 @@ def parse_json(body: bytes) -> Any:
     except _BodyError as error:
         raise HTTPException(error.status, f"the request body: {error}") from None
     except RecursionError:
-        raise HTTPException(
-            400, "the request body nests arrays and objects too deeply"
-        ) from None
+        raise HTTPException(400, "the request body nests arrays and objects too deeply") from None
 
 
 class StrictJSONRequest(Request):

@@ -19,11 +19,12 @@ import ipaddress
 import logging
 import math
 import time
+from typing import cast
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, Storage
-from limits.storage import storage_from_string
 from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.routing import BaseRoute, Route
@@ -62,7 +63,7 @@ def rate_limit_storage(uri: str) -> Storage:
     """The ``limits`` storage for a ``MELDWISE_RATE_LIMIT_STORAGE`` URI."""
     if uri.startswith("memory://"):
         return MemoryStorage()
-    return storage_from_string(f"async+{uri}", implementation="redispy")
+    return cast(Storage, storage_from_string(f"async+{uri}", implementation="redispy"))
 
 
 class ClientGate:
@@ -74,8 +75,12 @@ class ClientGate:
 
     def __init__(self, app: ASGIApp, settings: Settings, metrics: Metrics) -> None:
         self.app = app
-        self.keys = {hashlib.sha256(key.encode()).digest(): key_id(key) for key in settings.api_keys}
-        self.limits: list[RateLimitItem] = parse_many(settings.rate_limit) if settings.rate_limit else []
+        self.keys = {
+            hashlib.sha256(key.encode()).digest(): key_id(key) for key in settings.api_keys
+        }
+        self.limits: list[RateLimitItem] = (
+            parse_many(settings.rate_limit) if settings.rate_limit else []
+        )
         self.limiter = MovingWindowRateLimiter(rate_limit_storage(settings.rate_limit_storage))
         self.retry_after = str(settings.retry_after_s)
         self.metrics = metrics

@@ -56,7 +56,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await pool.start()
             yield
         finally:
-            await pool.close(grace_s=settings.time_cap_ms / 1000 + settings.watchdog_margin_ms / 1000)
+            await pool.close(
+                grace_s=settings.time_cap_ms / 1000 + settings.watchdog_margin_ms / 1000
+            )
 
     app = FastAPI(
         title="Meldwise",

@@ -176,7 +176,9 @@ class FairQueue:
 
     def forget_idle(self) -> None:
         """Drop clients with nothing admitted and no debt (they would start level)."""
-        for name in [n for n, s in self._clients.items() if not s.admitted and s.used <= self._virtual]:
+        for name in [
+            n for n, s in self._clients.items() if not s.admitted and s.used <= self._virtual
+        ]:
             del self._clients[name]
 
     def fail_waiting(self, error: Exception) -> None:
@@ -455,8 +457,8 @@ class SolverPool:
         if self.queue.admitted_by(client) >= self.client_share:
             self.metrics.rejected.labels("client_share").inc()
             return ClientBusy(
-                f"this client already has {self.client_share} requests in progress, the most "
-                "one client may have at once; wait for an answer before sending more"
+                "this client already has its share of requests in progress "
+                f"({self.client_share} at once); wait for an answer before sending more"
             )
         return None
 

@@ -236,7 +236,6 @@ class ValidateResponse(Schema):
 # --- score ----------------------------------------------------------------------------
 
 
-
 def _printable(name: str) -> str:
     if not name.isprintable():
         raise ValueError(
@@ -298,4 +297,6 @@ class Health(Schema):
 
 class NotReady(Schema):
     status: Literal["not ready"]
-    detail: str = Field(description="what is missing", examples=["1 of 2 solver workers ready; 1 starting"])
+    detail: str = Field(
+        description="what is missing", examples=["1 of 2 solver workers ready; 1 starting"]
+    )

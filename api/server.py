@@ -130,10 +130,7 @@ class GuardedProtocol(HttpToolsProtocol):
     def _head_late(self) -> None:
         self._head_timer = None
         if self._head_bytes:
-            detail = (
-                "the request headers did not arrive within "
-                f"{self.guards.timeout_headers:g} s"
-            )
+            detail = f"the request headers did not arrive within {self.guards.timeout_headers:g} s"
             self._answer(408, detail, "header_timeout")
         else:
             self._close("header_timeout")

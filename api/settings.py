@@ -45,11 +45,11 @@ def _cgroup_cpu_limit(root: Path, own_cgroup: Path) -> float | None:
         lines = []
     places: dict[str, str] = {}  # "v2" or "v1" -> the process's cgroup path
     for line in lines:
-        _, controllers, path = line.split(":", 2)
+        _, controllers, group = line.split(":", 2)
         if not controllers:
-            places["v2"] = path
+            places["v2"] = group
         elif "cpu" in controllers.split(","):
-            places["v1"] = path
+            places["v1"] = group
     candidates = [
         (root / places.get("v2", "/").lstrip("/") / "cpu.max", None),
         (root / "cpu.max", None),
@@ -154,40 +154,56 @@ class Settings(BaseSettings):
         "X-Forwarded-For and X-Forwarded-Proto name the real client",
     )
     timeout_headers_s: float = Field(
-        default=10, gt=0, le=600,
+        default=10,
+        gt=0,
+        le=600,
         description="a connection's request line and headers must arrive within this "
         "many seconds of opening it (or of the previous answer); else 408 and close",
     )
     timeout_body_s: float = Field(
-        default=10, gt=0, le=600,
+        default=10,
+        gt=0,
+        le=600,
         description="a request body must arrive within this many seconds of its headers; "
         "else 408 and close",
     )
     timeout_keep_alive_s: int = Field(
-        default=5, ge=1, le=600,
+        default=5,
+        ge=1,
+        le=600,
         description="an idle kept-alive connection is closed after this many seconds",
     )
     timeout_request_s: float = Field(
-        default=30, gt=0, le=3600,
+        default=30,
+        gt=0,
+        le=3600,
         description="longest a request may take from its headers to its answer, waiting "
         "for a worker included; else 503",
     )
     timeout_shutdown_s: int = Field(
-        default=20, ge=0, le=3600,
+        default=20,
+        ge=0,
+        le=3600,
         description="on SIGTERM or SIGINT, how long running requests may finish before "
         "they are cut",
     )
     watchdog_margin_ms: int = Field(
-        default=3000, ge=100, le=600_000,
+        default=3000,
+        ge=100,
+        le=600_000,
         description="a worker running this long past its task's time limits is killed "
         "and replaced (its request gets 503)",
     )
     max_answer_bytes: int = Field(
-        default=256 * 1024, ge=16 * 1024, le=64 * 1024 * 1024,
+        default=256 * 1024,
+        ge=16 * 1024,
+        le=64 * 1024 * 1024,
         description="largest answer body; a bigger one is refused with 422",
     )
     max_header_bytes: int = Field(
-        default=16 * 1024, ge=1024, le=1024 * 1024,
+        default=16 * 1024,
+        ge=1024,
+        le=1024 * 1024,
         description="largest request line plus headers; beyond, 431 and close",
     )
     max_connections: int = Field(

@@ -380,8 +380,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--ignore-retry-after",
         action="store_true",
-        help="after a 503 or 429, send the next request at once instead of waiting "
-        "Retry-After",
+        help="after a 503 or 429, send the next request at once instead of waiting Retry-After",
     )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)

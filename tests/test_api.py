@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any
@@ -31,7 +30,7 @@ EXAMPLE = {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"], ["K7", "B7",
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    # One test client sends many requests in a row: no rate limit (tests/test_api_abuse.py tests it).
+    # One test client sends many requests in a row: no rate limit (test_api_abuse.py tests it).
     with TestClient(create_app(Settings(workers=1, rate_limit=""))) as client:
         yield client
 
@@ -190,7 +189,10 @@ def test_health_and_readiness(client: TestClient, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(pool, "health", lambda: "0 of 1 solver workers ready; 1 starting")
     not_ready = client.get("/readyz")
     assert not_ready.status_code == 503
-    assert not_ready.json() == {"status": "not ready", "detail": "0 of 1 solver workers ready; 1 starting"}
+    assert not_ready.json() == {
+        "status": "not ready",
+        "detail": "0 of 1 solver workers ready; 1 starting",
+    }
 
 
 def test_metrics_count_requests_solver_statuses_and_rejections(client: TestClient) -> None:

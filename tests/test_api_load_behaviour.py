@@ -11,7 +11,6 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi import FastAPI
 from api_support import (
     SHANGHAI_ADVISE,
     SHANGHAI_SCORE,
@@ -21,6 +20,7 @@ from api_support import (
     shanghai_deal,
     slow_request,
 )
+from fastapi import FastAPI
 
 from api.main import create_app
 from api.settings import Settings
@@ -67,7 +67,10 @@ def test_a_full_pool_answers_503_with_retry_after_at_once() -> None:
             assert "busy" in refused.json()["detail"]
             # Everything that costs CPU shares the pool and its admission: Shanghai
             # advice, and scores and move checks too.
-            for path, body in ((SHANGHAI_ADVISE, examples.ADVISE_REQUEST), (SHANGHAI_SCORE, examples.SCORE_REQUEST)):
+            for path, body in (
+                (SHANGHAI_ADVISE, examples.ADVISE_REQUEST),
+                (SHANGHAI_SCORE, examples.SCORE_REQUEST),
+            ):
                 later = await client.post(path, json=body)
                 assert later.status_code == 503
                 assert later.headers["retry-after"] == "3"

@@ -23,7 +23,7 @@ from solver.shanghai import Rules, examples
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    # One test client sends many requests in a row: no rate limit (tests/test_api_abuse.py tests it).
+    # One test client sends many requests in a row: no rate limit (test_api_abuse.py tests it).
     with TestClient(create_app(Settings(workers=1, rate_limit=""))) as client:
         yield client
 

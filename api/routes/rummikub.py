@@ -57,7 +57,10 @@ async def validate(body: ValidateRequest, pool: PoolDep, client: ClientDep) -> d
     problems = answer["problems"]
     if len(problems) > MAX_PROBLEMS:
         more = len(problems) - MAX_PROBLEMS + 1
-        answer["problems"] = [*problems[: MAX_PROBLEMS - 1], {"set": None, "reason": f"and {more} more problems"}]
+        answer["problems"] = [
+            *problems[: MAX_PROBLEMS - 1],
+            {"set": None, "reason": f"and {more} more problems"},
+        ]
     return answer
 
 
