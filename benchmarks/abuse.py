@@ -311,8 +311,8 @@ def longest_gap(outcomes: Sequence[Outcome]) -> float:
 async def row_hung(args: argparse.Namespace, bodies: Sequence[bytes]) -> RowResult:
     result = RowResult(3, "a hung solver worker (SIGSTOP) under 16 clients, then all of them")
     stopped: list[int] = []
-    try:
-        with server(args) as srv:
+    with server(args) as srv:
+        try:
             pids = worker_pids(srv.pid)
 
             def stop_one() -> None:
@@ -341,18 +341,25 @@ async def row_hung(args: argparse.Namespace, bodies: Sequence[bytes]) -> RowResu
             outcomes, seen = await asyncio.gather(
                 crowd(srv.url, 16, 15, bodies), readiness(srv.url, 15)
             )
-            late = [o for o in outcomes if o.sent > outcomes[0].sent + 10]
-            result.add("all hung: /readyz", not_ready_span(seen), "503, then 200")
+            began = min((o.sent for o in outcomes), default=0.0)
+            late = [o for o in outcomes if o.sent > began + 10]
+            span = not_ready_span(seen)
+            result.add(
+                "all hung: /readyz",
+                span,
+                "503, then 200",
+                "503 from" in span and "200 again" in span,
+            )
             result.add(
                 "all hung: statuses 10-15 s later",
                 statuses(late),
                 "200 again",
                 any(o.http == "200" for o in late),
             )
-    finally:
-        for pid in stopped:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        finally:  # before the server stops: it may wait for its stopped workers
+            for pid in stopped:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
     return result
 
 

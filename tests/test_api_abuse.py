@@ -6,7 +6,13 @@ guards and signals need a real server: tests/test_serve.py.)"""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import re
+import shutil
+import socket
+import subprocess
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -311,3 +317,50 @@ def test_worker_count_follows_a_containers_cpu_limit(tmp_path: Path) -> None:
     (v1 / "cpu" / "docker" / "cpu.cfs_quota_us").write_text("100000\n")
     (v1 / "cpu" / "docker" / "cpu.cfs_period_us").write_text("100000\n")
     assert available_cores(v1, own) == 1
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Redis server of its own on a free loopback port (apt-get install redis-server)."""
+    if shutil.which("redis-server") is None:
+        if os.environ.get("CI"):  # .ci/run installs it
+            raise RuntimeError("redis-server is missing")
+        pytest.skip("no redis-server: apt-get install -y redis-server")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    folder = tmp_path_factory.mktemp("redis")
+    server = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--dir",
+            str(folder),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
+                break
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_replicas_sharing_redis_count_a_client_together(redis_url: str) -> None:
+    settings = Settings(workers=1, rate_limit="3/minute", rate_limit_storage=redis_url)
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        answers = [
+            replica.post(SCORE, json={"racks": {"x": []}}).status_code
+            for replica in (one, two, one, two)
+        ]
+    assert answers == [200, 200, 200, 429]
