@@ -300,12 +300,18 @@ def serve(
         command += ["--workers", str(workers)]
     environment = {**os.environ, **(env or {})}
     if source is not None:
-        environment["PYTHONPATH"] = os.path.abspath(source)
+        # `python -m` puts the working folder first on the path: run from the source.
+        environment["PYTHONPATH"] = source = os.path.abspath(source)
     with open(log_path, "w", encoding="utf-8") as log:
         # A process group of its own: a signal sent to it (as a terminal's Ctrl-C or
         # systemd would) reaches the server and not this program.
         server = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, env=environment, start_new_session=True
+            command,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=environment,
+            cwd=source,
+            start_new_session=True,
         )
     url = f"http://127.0.0.1:{port}"
     try:
