@@ -19,7 +19,7 @@ time each, while the event loop only waits. The pool decides who runs next:
   idle worker is pinged every :data:`HEARTBEAT_S` seconds, so a dead or stopped
   one is replaced before a request finds it.
 * **Readiness**: :meth:`SolverPool.health` is ready only while every worker is up,
-  warm and within its budget.
+  warm and within its budget (give or take :data:`LATE_S`).
 """
 
 from __future__ import annotations
@@ -51,6 +51,10 @@ PING_TIMEOUT_S = 3.0
 
 START_TIMEOUT_S = 120.0
 """Longest a new worker may take to start and warm up."""
+
+LATE_S = 1.0
+"""A task this long past its budget (a solve's CP-SAT time limit covers nearly all
+its work) makes the pool not ready, until it ends or the watchdog kills it."""
 
 SLACK_S = 0.5
 """How far ahead of the least-served waiting client another may be in worker
@@ -242,8 +246,8 @@ class _Worker:
 
     @property
     def late(self) -> bool:
-        """Running a task past its budget: hung, or about to be judged so."""
-        return self.job is not None and time.monotonic() > self.deadline
+        """Running a task :data:`LATE_S` past its budget: hung, or about to be judged so."""
+        return self.job is not None and time.monotonic() > self.deadline + LATE_S
 
     async def run(self) -> None:
         """Start a process, feed it tasks until it is lost, start another; until closed."""
@@ -291,9 +295,12 @@ class _Worker:
                 done, _ = await asyncio.wait(
                     {taking, exited}, timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED
                 )
-                if taking not in done:
-                    taking.cancel()  # a task handed over meanwhile goes back to the queue
-                    await asyncio.gather(taking, return_exceptions=True)
+                if exited in done or taking not in done:
+                    if taking in done:  # handed a task as it died: another worker takes it
+                        self.pool.queue.put_back(taking.result())
+                    else:  # a task handed over meanwhile goes back to the queue
+                        taking.cancel()
+                        await asyncio.gather(taking, return_exceptions=True)
                     if exited in done:
                         raise _WorkerLost("died", f"exited with {exited.result()} while idle")
                     await self._ping()

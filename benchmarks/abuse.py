@@ -528,6 +528,7 @@ def _endless_chunks(port: int, seconds: float) -> tuple[int, str, float | str]:
     )
     sock.setblocking(False)
     sent, answer, start = 0, b"", time.perf_counter()
+    pending = memoryview(frame)
     closed: float | str = "still open"
     while time.perf_counter() - start < seconds:
         try:
@@ -542,7 +543,9 @@ def _endless_chunks(port: int, seconds: float) -> tuple[int, str, float | str]:
             closed = round(time.perf_counter() - start, 2)
             break
         try:
-            sent += sock.send(frame)
+            wrote = sock.send(pending)
+            sent += wrote
+            pending = pending[wrote:] or memoryview(frame)  # frames whole, in order
         except BlockingIOError:
             time.sleep(0.001)
         except OSError:

@@ -172,7 +172,7 @@ def test_a_worker_that_dies_while_idle_is_replaced_before_a_request_finds_it() -
 
 def test_a_hung_worker_is_killed_past_its_cap_and_only_its_request_fails() -> None:
     # SIGSTOP stands for any hang: the worker never answers.
-    app = create_app(Settings(workers=1, rate_limit="", watchdog_margin_ms=500))
+    app = create_app(Settings(workers=1, rate_limit="", watchdog_margin_ms=2000))
 
     async def scenario() -> None:
         async with async_client(app) as client:
