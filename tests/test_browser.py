@@ -60,9 +60,9 @@ def page(browser: Browser) -> Iterator[Page]:
     refused: list[str] = []  # Chromium reports each CSP violation on the console
     page.on(
         "console",
-        lambda message: refused.append(message.text)
-        if "Content Security Policy" in message.text
-        else None,
+        lambda message: (
+            refused.append(message.text) if "Content Security Policy" in message.text else None
+        ),
     )
     yield page
     context.close()
