@@ -6,7 +6,8 @@ the client's address: an IPv4 address, or the /64 network of an IPv6 one (one
 host usually holds a whole /64). Behind a load balancer listed in
 ``MELDWISE_TRUSTED_PROXIES`` the address is the one it forwards.
 
-Rate limits count in the ``limits`` library's storage: in this process by default,
+Rate limits count with the ``limits`` library's sliding window counter (two
+counters per client and limit) in its storage: in this process by default,
 or in Redis (``MELDWISE_RATE_LIMIT_STORAGE=redis://...``) so that every replica
 counts the same client together. If Redis cannot be reached, requests are let
 through (and a warning logged) rather than refused.
@@ -23,7 +24,7 @@ from typing import cast
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, Storage
-from limits.aio.strategies import MovingWindowRateLimiter
+from limits.aio.strategies import SlidingWindowCounterRateLimiter
 from limits.storage import storage_from_string
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
@@ -81,8 +82,10 @@ class ClientGate:
         self.limits: list[RateLimitItem] = (
             parse_many(settings.rate_limit) if settings.rate_limit else []
         )
-        self.limiter = MovingWindowRateLimiter(rate_limit_storage(settings.rate_limit_storage))
-        self.retry_after = str(settings.retry_after_s)
+        self.limiter = SlidingWindowCounterRateLimiter(
+            rate_limit_storage(settings.rate_limit_storage)
+        )
+        self.retry_after = settings.retry_after_s
         self.metrics = metrics
         self._routes: dict[str, BaseRoute] | None = None
 
@@ -117,7 +120,8 @@ class ClientGate:
             refused = pool.refusal(client)
             if refused is not None:
                 status = 429 if isinstance(refused, ClientBusy) else 503
-                answer = error_response(status, str(refused), {"Retry-After": self.retry_after})
+                wait = getattr(refused, "retry_after", None) or self.retry_after
+                answer = error_response(status, str(refused), {"Retry-After": str(wait)})
                 await answer(scope, receive, send)
                 return
         await self.app(scope, receive, send)

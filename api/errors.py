@@ -139,7 +139,8 @@ async def _invalid_game(request: Request, error: MeldwiseError) -> JSONResponse:
 
 async def _unavailable(request: Request, error: Unavailable) -> JSONResponse:
     settings: Settings = request.app.state.settings
-    return error_response(503, str(error), {"Retry-After": str(settings.retry_after_s)})
+    wait = error.retry_after or settings.retry_after_s
+    return error_response(503, str(error), {"Retry-After": str(wait)})
 
 
 async def _client_busy(request: Request, error: ClientBusy) -> JSONResponse:

@@ -49,6 +49,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             client_share=settings.share,
             margin_s=settings.watchdog_margin_ms / 1000,
             max_answer_bytes=settings.max_answer_bytes,
+            retry_after_s=settings.retry_after_s,
         )
         app.state.pool = pool
         try:

@@ -18,6 +18,10 @@ time each, while the event loop only waits. The pool decides who runs next:
   that task fails (503). A worker that dies fails only the task it held, and an
   idle worker is pinged every :data:`HEARTBEAT_S` seconds, so a dead or stopped
   one is replaced before a request finds it.
+* **Retry-After**: a client refused because the pool is full is told to come back
+  when the clients refused lately can have been served at the rate tasks finish
+  (:class:`Crowd`), so that an overloaded server spends its time solving rather
+  than refusing the same clients again and again.
 * **Readiness**: :meth:`SolverPool.health` is ready only while every worker is up,
   warm and within its budget (give or take :data:`LATE_S`).
 """
@@ -29,6 +33,7 @@ import contextlib
 import itertools
 import json
 import logging
+import math
 import sys
 import time
 from collections import deque
@@ -60,6 +65,12 @@ SLACK_S = 0.5
 """How far ahead of the least-served waiting client another may be in worker
 seconds and still be served in its turn of arrival."""
 
+RATE_WINDOW_S = 3.0
+"""Time constant of the finishing rate :class:`Crowd` measures."""
+
+LONGEST_RETRY_AFTER_S = 60
+"""The longest ``Retry-After`` a full pool asks for."""
+
 FIRST_ESTIMATE_S = 0.05
 """Worker time charged for a client's first task, before its own average is known."""
 
@@ -68,7 +79,12 @@ log = logging.getLogger("meldwise.pool")
 
 class Unavailable(Exception):
     """The pool cannot take or finish this task now (full, a worker lost, shutting
-    down); the message says why. The client should retry after ``Retry-After``."""
+    down); the message says why. The client should retry after ``retry_after``
+    seconds (None: the server's ``Retry-After`` setting)."""
+
+    def __init__(self, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class ClientBusy(Exception):
@@ -228,6 +244,46 @@ class FairQueue:
             del self._clients[name]
 
 
+class Crowd:
+    """Clients refused lately because the pool was full, and the rate at which tasks
+    finish: together, how long a refused client should wait before trying again."""
+
+    def __init__(self, shortest: int) -> None:
+        self.shortest = shortest
+        self.wait = shortest
+        self._refused: dict[str, float] = {}
+        """Client -> when it was last refused, oldest first."""
+        self._finished = 0.0
+        """Tasks finished, decaying with time constant :data:`RATE_WINDOW_S`."""
+        self._stamp = time.monotonic()
+
+    def finished(self) -> None:
+        self._finished = self._decayed(time.monotonic()) + 1
+
+    def refuse(self, client: str) -> int:
+        """Note ``client`` refused now; the seconds it should wait: the clients refused
+        within the last wait (plus 2 s) over the tasks finished per second, at least
+        ``shortest`` and at most :data:`LONGEST_RETRY_AFTER_S`."""
+        now = time.monotonic()
+        self._refused.pop(client, None)
+        self._refused[client] = now
+        horizon = now - self.wait - 2
+        for name, when in list(self._refused.items()):
+            if when >= horizon:
+                break
+            del self._refused[name]
+        per_second = self._decayed(now) / RATE_WINDOW_S
+        if per_second > 0:
+            wanted = math.ceil(len(self._refused) / per_second)
+            self.wait = max(self.shortest, min(LONGEST_RETRY_AFTER_S, wanted))
+        return self.wait
+
+    def _decayed(self, now: float) -> float:
+        self._finished *= math.exp((self._stamp - now) / RATE_WINDOW_S)
+        self._stamp = now
+        return self._finished
+
+
 class _WorkerLost(Exception):
     """The worker process is gone or was killed; the message says what happened."""
 
@@ -343,6 +399,7 @@ class _Worker:
         # the loss may well not be its doing.
         used = job.charged if error is not None else time.monotonic() - job.started
         self.pool.queue.finish(job, used)
+        self.pool.crowd.finished()
         self.job = None
         self.pool.metrics.solves_pending.set(self.pool.queue.admitted)
         if job.future.done():  # its request went away meanwhile
@@ -406,6 +463,7 @@ class SolverPool:
         client_share: int | None = None,
         margin_s: float = 3.0,
         max_answer_bytes: int = 256 * 1024,
+        retry_after_s: int = 1,
     ) -> None:
         self.workers = workers
         self.queue_size = queue
@@ -414,6 +472,7 @@ class SolverPool:
         self.max_answer_bytes = max_answer_bytes
         self.metrics = metrics
         self.queue = FairQueue()
+        self.crowd = Crowd(retry_after_s)
         self.closing = False
         self._workers = [_Worker(self, n) for n in range(workers)]
         self._tasks: list[asyncio.Task[None]] = []
@@ -457,9 +516,11 @@ class SolverPool:
             return Unavailable("the server is shutting down; try again shortly")
         if self.queue.admitted >= self.workers + self.queue_size:
             self.metrics.rejected.labels("saturated").inc()
+            wait = self.crowd.refuse(client)
             return Unavailable(
                 f"all {self.workers} solver workers are busy and {self.queue_size} requests "
-                "are waiting; try again shortly"
+                f"are waiting; try again in {wait} s",
+                wait,
             )
         if self.queue.admitted_by(client) >= self.client_share:
             self.metrics.rejected.labels("client_share").inc()

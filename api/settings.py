@@ -122,7 +122,11 @@ class Settings(BaseSettings):
         description="origins a browser may call from, comma-separated ('*' for any)",
     )
     retry_after_s: int = Field(
-        default=1, ge=1, le=3600, description="Retry-After seconds sent with a 503 when saturated"
+        default=1,
+        ge=1,
+        le=3600,
+        description="Retry-After seconds on a 503 or a 429; the shortest one when the pool "
+        "is full (then: the clients refused lately over the rate tasks finish)",
     )
     client_share: int | None = Field(
         default=None,

@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.middleware import CONTENT_SECURITY_POLICY
-from api.pool import SLACK_S, FairQueue, Job
+from api.pool import SLACK_S, Crowd, FairQueue, Job
 from api.settings import Settings, available_cores
 
 JSON = {"Content-Type": "application/json"}
@@ -300,6 +300,17 @@ def test_the_fair_order_serves_in_arrival_order_until_one_client_has_used_more()
         assert await queue.take() is again
 
     asyncio.run(scenario())
+
+
+def test_a_full_pool_asks_a_crowd_to_come_back_spread_out() -> None:
+    crowd = Crowd(shortest=1)
+    assert crowd.refuse("first") == 1  # nothing finished yet: the shortest wait
+    for _ in range(30):
+        crowd.finished()  # 30 finished within a 3 s window: 10 per second
+    waits = [crowd.refuse(f"client-{n}") for n in range(40)]
+    assert waits[0] == 1  # 2 clients refused: served within 1 s
+    assert waits[-1] == 5  # 41 clients refused, 10 served per second
+    assert crowd.refuse("client-0") == 5  # a client refused again counts once
 
 
 def test_worker_count_follows_a_containers_cpu_limit(tmp_path: Path) -> None:
