@@ -3,10 +3,11 @@
 :class:`JSONRoute` is the route class of the API's routers (FastAPI's documented
 way to customise how a request is read): a body must be sent as
 ``application/json`` (else 415), be UTF-8 (else 400 naming the byte), and be JSON
-without a key given twice in one object (422 naming the key: a second value must
-not silently replace the first), without ``NaN`` or ``Infinity``, without numbers
-longer than :data:`MAX_DIGITS` digits, and nested less deeply than Python's
-recursion limit (400 saying so). Ordinary syntax errors keep FastAPI's 400 with
+without ``NaN`` or ``Infinity`` and nested less deeply than Python's recursion
+limit (else 400 saying so), without a key given twice in one object (422 naming
+the key: a second value must not silently replace the first) and without numbers
+longer than :data:`MAX_DIGITS` digits or out of a float's range (422: valid JSON,
+but no number of this API comes near). Ordinary syntax errors keep FastAPI's 400 with
 the position (see :mod:`api.errors`).
 """
 
@@ -58,14 +59,14 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _integer(text: str) -> int:
     digits = len(text.lstrip("-"))
     if digits > MAX_DIGITS:
-        raise _BodyError(400, f"a number has {digits} digits; at most {MAX_DIGITS} are accepted")
+        raise _BodyError(422, f"a number has {digits} digits; at most {MAX_DIGITS} are accepted")
     return int(text)
 
 
 def _decimal(text: str) -> float:
     value = float(text)
     if value in (float("inf"), float("-inf")) or len(text) > 4 * MAX_DIGITS:
-        raise _BodyError(400, f"the number {text[:30]!r} is out of range")
+        raise _BodyError(422, f"the number {text[:30]!r} is out of range")
     return value
 
 

@@ -32,6 +32,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -664,7 +665,7 @@ SMALL_CHECKS: list[SmallCheck] = [
     _post_check("invalid UTF-8 named", b'{"rack": ["\xff"]}', JSON_HEADERS, 400, "UTF-8"),
     _post_check("deep nesting named", b"[" * 5000 + b"]" * 5000, JSON_HEADERS, 400, "deep"),
     _post_check(
-        "huge integer named", b'{"rack": [' + b"9" * 5000 + b"]}", JSON_HEADERS, 400, "digits"
+        "huge integer named", b'{"rack": [' + b"9" * 5000 + b"]}", JSON_HEADERS, 422, "digits"
     ),
     _post_check(
         "wrong Content-Type gets 415",
@@ -740,6 +741,22 @@ def print_result(result: RowResult, console: Console) -> None:
     console.print(table)
 
 
+def compare(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """Two ``--json`` files side by side as Markdown, one table per row."""
+    lines = []
+    old = {row["row"]: {f["name"]: f["value"] for f in row["figures"]} for row in before["rows"]}
+    for row in after["rows"]:
+        lines += [f"**Row {row['row']}: {row['title']}**", ""]
+        lines += ["| figure | before | after | target | met |", "|---|---|---|---|---|"]
+        for f in row["figures"]:
+            was = old.get(row["row"], {}).get(f["name"], "")
+            met = "" if f["met"] is None else ("yes" if f["met"] else "**no**")
+            cells = [f["name"], str(was), str(f["value"]), f["target"], met]
+            lines.append("| " + " | ".join(c.replace("|", "/") for c in cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.abuse", description=__doc__)
     parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9", help="rows to run, e.g. 1,4")
@@ -747,7 +764,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--source", help="run the server from this source tree (before figures)")
     parser.add_argument("--server-log", default=os.devnull, help="where the servers log")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("BEFORE", "AFTER"),
+        help="print two --json files side by side as Markdown, and run nothing",
+    )
     args = parser.parse_args(argv)
+    if args.compare:
+        before, after = (
+            json.loads(Path(name).read_text(encoding="utf-8")) for name in args.compare
+        )
+        print(compare(before, after))
+        return 0
     rows = [int(r) for r in args.rows.split(",") if r.strip()]
     console = Console(width=160)
     load = os.getloadavg()

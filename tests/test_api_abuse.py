@@ -20,6 +20,7 @@ import pytest
 from api_support import SCORE, SHANGHAI_ADVISE, SOLVE, VALIDATE, async_client, slow_request
 from fastapi.testclient import TestClient
 
+from api.clients import address_id
 from api.main import create_app
 from api.middleware import CONTENT_SECURITY_POLICY
 from api.pool import SLACK_S, Crowd, FairQueue, Job
@@ -42,7 +43,7 @@ def client() -> Iterator[TestClient]:
     [
         (b'{"rack": ["\xff"]}', 400, "not valid UTF-8: byte 0xff at position 11"),
         (b"[" * 5000 + b"]" * 5000, 400, "nests arrays and objects too deeply"),
-        (b'{"rack": [' + b"9" * 5000 + b"]}", 400, "a number has 5000 digits"),
+        (b'{"rack": [' + b"9" * 5000 + b"]}", 422, "a number has 5000 digits"),
         (b'{"rack": [NaN]}', 400, "NaN is not a JSON value"),
         (b'{"rack": ["R1"], "rack": ["R2"]}', 422, "the key 'rack' is given twice"),
         (b'{"rack": ["R1","R2" "J"]}', 400, "Expecting ',' delimiter at character 20"),
@@ -177,6 +178,13 @@ def test_with_api_keys_the_api_needs_one() -> None:
             )
         assert client.get("/healthz").status_code == 200  # probes need no key
         assert client.get("/").status_code == 200
+
+
+def test_a_client_is_an_address_or_for_ipv6_its_64_network() -> None:
+    assert address_id("192.0.2.7") == "192.0.2.7"
+    assert address_id("2001:db8:1:2:aaaa::1") == address_id("2001:db8:1:2:bbbb::9")
+    assert address_id("2001:db8:1:2::1") == "2001:db8:1:2::/64"
+    assert address_id("::ffff:192.0.2.7") == "192.0.2.7"
 
 
 def test_a_client_over_its_rate_limit_gets_429_with_retry_after() -> None:

@@ -118,7 +118,12 @@ def test_connection_guards_and_json_logs(tmp_path: Path) -> None:
         # Idle connections past the limit make room: a client sending requests gets in.
         idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(12)]
         try:
-            answer = httpx.get(f"{url}/healthz", headers={"X-Request-ID": "probe-1"})
+            answer = httpx.post(
+                f"{url}/v1/rummikub/score",
+                json={"racks": {"x": []}},
+                # No trusted proxy by default: a client cannot choose its address.
+                headers={"X-Request-ID": "probe-1", "X-Forwarded-For": "203.0.113.9"},
+            )
             assert answer.status_code == 200
         finally:
             for sock in idle:
@@ -127,7 +132,8 @@ def test_connection_guards_and_json_logs(tmp_path: Path) -> None:
         assert 'meldwise_connections_closed_by_server_total{reason="idle_evicted"}' in metrics
     lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
     access = [line for line in lines if line["logger"] == "meldwise.access"]
-    assert any(line["request_id"] == "probe-1" and line["status"] == 200 for line in access)
+    (probe,) = [line for line in access if line["request_id"] == "probe-1"]
+    assert probe["status"] == 200 and probe["client"] == "ip:127.0.0.1"
     assert all({"time", "level", "message"} <= set(line) for line in lines)
 
 
