@@ -99,7 +99,8 @@ class Settings(BaseSettings):
         default=16,
         ge=0,
         le=10_000,
-        description="solves that may wait for a free worker; beyond that a solve gets 503",
+        description="requests (solves, checks, scores) that may wait for a free worker; "
+        "beyond, 503",
     )
     time_cap_ms: int = Field(
         default=round(DEFAULT_TIME_LIMIT * 1000),
