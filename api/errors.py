@@ -2,8 +2,8 @@
 
 Every error body is ``{"detail": "..."}``. Details quote the offending field, tile,
 set or setting, clipped to :data:`MAX_DETAIL` characters so a request body is
-never echoed back whole, and written in ASCII (``\\u`` escapes), so no input
-character can break the answer.
+never echoed back whole, with characters that do not print escaped, and written in
+ASCII (``\\u`` escapes), so no input character can break the answer.
 """
 
 from __future__ import annotations
@@ -95,9 +95,13 @@ class ErrorResponse(JSONResponse):
 def error_response(
     status: int, detail: str, headers: dict[str, str] | None = None
 ) -> ErrorResponse:
-    """The answer for an error: ``{"detail": detail}``, the detail clipped."""
+    """The answer for an error: ``{"detail": detail}``, the detail clipped, and any
+    character of it that does not print (a control, bidi or zero-width character a
+    request sent) written as a ``\\u`` escape, so it is named but never echoed."""
     if len(detail) > MAX_DETAIL:
         detail = detail[: MAX_DETAIL - 1] + "…"
+    if not detail.isprintable():
+        detail = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in detail)
     return ErrorResponse({"detail": detail}, status_code=status, headers=headers)
 
 

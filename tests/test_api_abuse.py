@@ -95,6 +95,14 @@ def test_names_are_short_printable_text(client: TestClient, name: str) -> None:
     assert client.post(SHANGHAI_ADVISE, json=owner).status_code == 422
 
 
+def test_characters_that_do_not_print_are_named_never_echoed(client: TestClient) -> None:
+    answer = client.post(SCORE, json={"racks": {"a\u202eb": ["R1"]}})
+    detail = answer.json()["detail"]
+    assert detail.isprintable() and "a\\u202eb" in detail
+    tile = client.post(SOLVE, json={"rack": ["R\u200b1"]}).json()["detail"]
+    assert tile.isprintable() and "R\\u200b1" in tile
+
+
 def test_names_may_be_any_printable_text(client: TestClient) -> None:
     answer = client.post(SCORE, json={"racks": {"Zoë 🀄": ["R1"], "李": []}})
     assert answer.status_code == 200
