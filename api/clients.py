@@ -41,6 +41,12 @@ API_PREFIX = "/v1/"
 
 log = logging.getLogger("meldwise.clients")
 
+STORE_TIMEOUT_S = 0.5
+"""Longest a rate limit check may wait for Redis; then the request is let through."""
+
+WARN_EVERY_S = 60.0
+"""A rate limit store that keeps failing is logged at most this often."""
+
 
 def key_id(key: str) -> str:
     """How a key is named in logs and in the pool: never the key itself."""
@@ -64,7 +70,14 @@ def rate_limit_storage(uri: str) -> Storage:
     """The ``limits`` storage for a ``MELDWISE_RATE_LIMIT_STORAGE`` URI."""
     if uri.startswith("memory://"):
         return MemoryStorage()
-    return cast(Storage, storage_from_string(f"async+{uri}", implementation="redispy"))
+    # Short timeouts: a Redis that does not answer must not hold requests up.
+    storage = storage_from_string(
+        f"async+{uri}",
+        implementation="redispy",
+        socket_connect_timeout=STORE_TIMEOUT_S,
+        socket_timeout=STORE_TIMEOUT_S,
+    )
+    return cast(Storage, storage)
 
 
 class ClientGate:
@@ -88,6 +101,7 @@ class ClientGate:
         self.retry_after = settings.retry_after_s
         self.metrics = metrics
         self._routes: dict[str, BaseRoute] | None = None
+        self._warned = -WARN_EVERY_S
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not scope["path"].startswith(API_PREFIX):
@@ -153,7 +167,10 @@ class ClientGate:
                     stats = await self.limiter.get_window_stats(item, client)
                     return max(1, math.ceil(stats.reset_time - time.time()))
         except Exception as error:  # the shared store is down: serve rather than refuse
-            log.warning("rate limit storage failed, request let through: %s", error)
+            self.metrics.rate_limit_errors.inc()
+            if time.monotonic() >= self._warned + WARN_EVERY_S:
+                self._warned = time.monotonic()
+                log.warning("rate limit storage failed, requests let through: %r", error)
         return None
 
 

@@ -60,6 +60,12 @@ class Metrics:
             ["reason"],
             registry=self.registry,
         )
+        self.rate_limit_errors = Counter(
+            "meldwise_rate_limit_errors",
+            "Rate limit checks that failed (the store could not be reached); the requests "
+            "were let through",
+            registry=self.registry,
+        )
         self.workers_ready = Gauge(
             "meldwise_workers_ready", "Solver workers up and warm", registry=self.registry
         )

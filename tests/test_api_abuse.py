@@ -383,6 +383,19 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.wait(timeout=10)
 
 
+def test_an_unreachable_rate_limit_store_lets_requests_through() -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = Settings(
+        workers=1, rate_limit="1/minute", rate_limit_storage=f"redis://127.0.0.1:{port}/0"
+    )
+    with TestClient(create_app(settings)) as client:
+        for _ in range(2):
+            assert client.post(SCORE, json={"racks": {"x": []}}).status_code == 200
+        assert "meldwise_rate_limit_errors_total 2.0" in client.get("/metrics").text
+
+
 def test_replicas_sharing_redis_count_a_client_together(redis_url: str) -> None:
     settings = Settings(workers=1, rate_limit="3/minute", rate_limit_storage=redis_url)
     with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
