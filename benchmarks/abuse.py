@@ -329,16 +329,29 @@ async def row_abuser(args: argparse.Namespace, bodies: Sequence[bytes]) -> RowRe
 
 
 @functools.cache
-def _helpers() -> ProcessPoolExecutor:
-    """Processes for the attacker and the health probe: sharing this process's event
-    loop, an attacker's tight loop would slow the clients measured here rather than
-    the server, and the clients would add their own delays to the probe's timings."""
-    return ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn"))
+def _helpers(niceness: int = 0) -> ProcessPoolExecutor:
+    """Processes (at ``niceness``) for the attacker and the health probe: sharing this
+    process's event loop, an attacker's tight loop would slow the clients measured
+    here rather than the server, and the clients would add their own delays to the
+    probe's timings."""
+    return ProcessPoolExecutor(
+        2,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=os.nice,
+        initargs=(niceness,),
+    )
 
 
-async def elsewhere(function: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
-    """``function(*args)`` run to its end in a helper process."""
-    return await asyncio.get_running_loop().run_in_executor(_helpers(), _run, function, args)
+ATTACKER_NICENESS = 0
+"""``--attacker-nice``: the attacker process's niceness."""
+
+
+async def elsewhere(
+    function: Callable[..., Coroutine[Any, Any, T]], *args: Any, niceness: int = 0
+) -> T:
+    """``function(*args)`` run to its end in a helper process at ``niceness``."""
+    pool = _helpers(niceness)
+    return await asyncio.get_running_loop().run_in_executor(pool, _run, function, args)
 
 
 def _run(function: Callable[..., Coroutine[Any, Any, T]], args: tuple[Any, ...]) -> T:
@@ -354,7 +367,9 @@ async def abuser(
 ) -> list[Outcome]:
     """One client (one address) looping on ``connections`` connections, never waiting,
     in a helper process."""
-    return await elsewhere(_abuse, url, connections, seconds, list(bodies), path)
+    return await elsewhere(
+        _abuse, url, connections, seconds, list(bodies), path, niceness=ATTACKER_NICENESS
+    )
 
 
 async def _abuse(
@@ -859,6 +874,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="rounds of baseline and attacked phases in turn (rows 1, 6, 8)",
     )
     parser.add_argument("--source", help="run the server from this source tree (before figures)")
+    parser.add_argument(
+        "--attacker-nice",
+        type=int,
+        default=0,
+        help="niceness of the attacker's process (rows 2 and 6): 19 keeps its own CPU from "
+        "competing with the server's on one machine, as from another machine",
+    )
     parser.add_argument("--server-log", default=os.devnull, help="where the servers log")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument(
@@ -880,7 +902,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     source = args.source or "installed"
     console.print(f"load average {load[0]:.2f} {load[1]:.2f}, {os.cpu_count()} cores; {source}")
     bodies = selfplay_bodies()
-    _helpers().submit(int).result()  # start the helper processes before measuring
+    global ATTACKER_NICENESS
+    ATTACKER_NICENESS = args.attacker_nice
+    for niceness in {0, ATTACKER_NICENESS}:  # start the helper processes before measuring
+        pool = _helpers(niceness)
+        for started in [pool.submit(time.sleep, 0.1) for _ in range(2)]:
+            started.result()
     results: list[RowResult] = []
     for row in rows:
         result = asyncio.run(ROWS[row](args, bodies))
