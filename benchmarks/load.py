@@ -4,7 +4,10 @@
 (or targets ``--url``), waits until it is ready, then for each ``--clients`` count
 runs that many concurrent clients, each posting mid-game solve requests back to
 back for ``--duration`` seconds (after ``--warm-up`` seconds that are not counted);
-a client that gets 503 waits its ``Retry-After`` unless ``--ignore-retry-after``.
+a client that gets 503 or 429 waits its ``Retry-After`` unless ``--ignore-retry-after``.
+Each client connects from an address of its own in 127.0.0.0/8 (Linux answers on
+the whole range), so the server's per-client limits see as many clients as a
+real crowd would.
 It prints requests/s, solves/s (answers with 200), latency percentiles, HTTP and
 solver status counts as a table; ``--json FILE`` writes the same figures.
 
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import itertools
 import json
@@ -24,6 +28,7 @@ import os
 import random
 import resource
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -120,24 +125,46 @@ def selfplay_bodies() -> list[bytes]:
     return bodies
 
 
+def client_address(number: int) -> str:
+    """The loopback address client ``number`` connects from: 127.0.1.2, 127.0.1.3, ..."""
+    return f"127.0.{1 + number // 250}.{2 + number % 250}"
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    # Made once: each client making its own takes tens of milliseconds.
+    return ssl.create_default_context()
+
+
+def client_for(url: str, number: int, timeout: float = 30.0) -> httpx.AsyncClient:
+    """An HTTP client with one kept-alive connection from :func:`client_address`."""
+    transport = httpx.AsyncHTTPTransport(
+        local_address=client_address(number),
+        limits=httpx.Limits(max_connections=1),
+        verify=_tls(),
+    )
+    return httpx.AsyncClient(base_url=url, transport=transport, timeout=timeout)
+
+
 async def one_client(
     client: httpx.AsyncClient,
     bodies: Iterator[bytes],
     stop: float,
     outcomes: list[Outcome],
     honour_retry_after: bool,
+    path: str = SOLVE_PATH,
 ) -> None:
-    """Post solve requests back to back until ``stop``; after a 503, wait as long as
+    """Post requests back to back until ``stop``; after a 503 or 429, wait as long as
     its Retry-After says (unless told not to)."""
     headers = {"Content-Type": "application/json"}
     while (sent := time.perf_counter()) < stop:
         solver, pause = None, 0.0
         try:
-            response = await client.post(SOLVE_PATH, content=next(bodies), headers=headers)
+            response = await client.post(path, content=next(bodies), headers=headers)
             http = str(response.status_code)
             if response.status_code == 200:
-                solver = response.json()["status"]
-            elif response.status_code == 503 and honour_retry_after:
+                solver = response.json().get("status", "ok")
+            elif response.status_code in (429, 503) and honour_retry_after:
                 pause = float(response.headers.get("Retry-After", 1))
         except httpx.HTTPError as error:
             http = type(error).__name__
@@ -157,14 +184,14 @@ async def run_load(
     """``clients`` concurrent clients for ``warm_up + seconds``; figures over ``seconds``."""
     outcomes: list[Outcome] = []
     cycle = itertools.cycle(bodies)
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     cpu_before = _cpu_seconds()
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30.0) as client:
+    async with contextlib.AsyncExitStack() as stack:
+        crowd = [await stack.enter_async_context(client_for(url, n)) for n in range(clients)]
         start = time.perf_counter() + warm_up
         stop = start + seconds
         server_before = process_tree_cpu(server_pid) if server_pid else None
         await asyncio.gather(
-            *(one_client(client, cycle, stop, outcomes, honour_retry_after) for _ in range(clients))
+            *(one_client(client, cycle, stop, outcomes, honour_retry_after) for client in crowd)
         )
         server_after = process_tree_cpu(server_pid) if server_pid else None
     cpu = _cpu_seconds() - cpu_before
@@ -258,23 +285,48 @@ def wait_ready(url: str, timeout: float) -> None:
 
 
 @contextlib.contextmanager
-def serve(workers: int | None, log_path: str) -> Iterator[tuple[str, int]]:
-    """Run ``meldwise serve`` on a free loopback port for the duration of the block;
-    yield its URL and process id."""
+def serve(
+    workers: int | None,
+    log_path: str,
+    env: dict[str, str] | None = None,
+    source: str | None = None,
+) -> Iterator[tuple[str, int]]:
+    """Run ``meldwise serve`` on a free loopback port for the duration of the block
+    (with ``env`` added to the environment, and from the source tree ``source``
+    instead of the installed one when given); yield its URL and process id."""
     port = _free_port()
     command = [sys.executable, "-m", "meldwise", "serve", "--port", str(port)]
     if workers is not None:
         command += ["--workers", str(workers)]
+    environment = {**os.environ, **(env or {})}
+    if source is not None:
+        # `python -m` puts the working folder first on the path: run from the source.
+        environment["PYTHONPATH"] = source = os.path.abspath(source)
     with open(log_path, "w", encoding="utf-8") as log:
-        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        # A process group of its own: a signal sent to it (as a terminal's Ctrl-C or
+        # systemd would) reaches the server and not this program.
+        server = subprocess.Popen(
+            command,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=environment,
+            cwd=source,
+            start_new_session=True,
+        )
     url = f"http://127.0.0.1:{port}"
     try:
         wait_ready(url, timeout=60)
         yield url, server.pid
     finally:
+        stop_server(server)
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    """SIGTERM (a graceful shutdown), then SIGKILL after 30 s."""
+    if server.poll() is None:
         server.terminate()
         try:
-            server.wait(timeout=15)
+            server.wait(timeout=30)
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
@@ -334,7 +386,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--ignore-retry-after",
         action="store_true",
-        help="after a 503, send the next request at once instead of waiting Retry-After",
+        help="after a 503 or 429, send the next request at once instead of waiting Retry-After",
     )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
