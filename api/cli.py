@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
+from solver.commands import Commands
+
 EXIT_BAD_SETTINGS = 2
 
 
-def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_serve_command(commands: Commands) -> None:
     """Register ``serve`` on a subcommand parser."""
     parser = commands.add_parser(
         "serve",

@@ -20,13 +20,10 @@ from api.pool import ClientBusy, Unavailable
 from api.schemas import ErrorBody
 from api.settings import Settings
 from solver.errors import MeldwiseError
+from solver.wire import request_error
 
 MAX_DETAIL = 400
 """Longest error detail sent back, in characters."""
-
-MAX_LISTED = 5
-"""Most schema problems listed in one answer."""
-
 
 Responses = dict[int | str, dict[str, Any]]
 """A route's ``responses``: its error answers as the OpenAPI schema lists them."""
@@ -116,23 +113,10 @@ async def _invalid_request(request: Request, error: RequestValidationError) -> J
             return error_response(
                 400, f"the request body is not valid JSON: {reason} at character {where}"
             )
-    listed = "; ".join(_describe(p) for p in problems[:MAX_LISTED])
-    more = len(problems) - MAX_LISTED
-    return error_response(422, listed + (f"; and {more} more" if more > 0 else ""))
-
-
-def _describe(problem: Any) -> str:
-    """``rack[3]: Input should be a valid string``; the input itself is left out."""
-    where = ""
-    for part in problem["loc"][1:]:  # loc[0] is "body"
-        where += f"[{part}]" if isinstance(part, int) else f".{str(part)[:40]}"
-    where = where.lstrip(".")
-    kind = problem["type"]
-    if kind == "extra_forbidden":
-        return f"unknown field {where!r}"
-    if kind == "missing":
-        return f"missing field {where!r}" if where else "the request needs a JSON body"
-    return f"{where}: {problem['msg']}" if where else f"the request body: {problem['msg']}"
+    # The library's own reading of the same model gives the same message.
+    for problem in problems:
+        problem["loc"] = tuple(problem["loc"])[1:]  # loc[0] is "body"
+    return error_response(422, str(request_error(problems)))
 
 
 async def _invalid_game(request: Request, error: MeldwiseError) -> JSONResponse:

@@ -9,16 +9,16 @@ keeps equal to what the solver answers.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
-from api.schemas import PlayerName, Schema
-from solver.shanghai import STANDARD, MeldKind, Status, examples
+from api.schemas import Schema
+from solver.shanghai import STANDARD, MeldKind, Rules, Status, examples
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT
 from solver.shanghai.contracts import HANDS
-from solver.shanghai.rules import RANGES
 from solver.shanghai.wire import MAX_HAND, MAX_TIME_LIMIT_MS
+from solver.wire import PlayerName
 
 Card = Annotated[
     str,
@@ -37,39 +37,6 @@ StandsFor = Annotated[
         examples=["6S"],
     ),
 ]
-
-
-def _setting(name: str, meaning: str) -> Any:
-    low, high = RANGES[name]
-    return Field(default=getattr(STANDARD, name), ge=low, le=high, description=meaning)
-
-
-def _flag(name: str, meaning: str) -> Any:
-    return Field(default=getattr(STANDARD, name), description=meaning)
-
-
-class ShanghaiRuleSettings(Schema):
-    """Shanghai rule settings; any subset may be given, the rest keep the standard values."""
-
-    decks: StrictInt = _setting("decks", "54-card decks; each natural card exists decks times")
-    jokers_per_deck: StrictInt = _setting("jokers_per_deck", "jokers in each deck")
-    twos_wild: StrictBool = _flag("twos_wild", "twos are wild too")
-    ace_low: StrictBool = _flag("ace_low", "the ace may also be low (A-2-3-4)")
-    go_out_by_discard: StrictBool = _flag(
-        "go_out_by_discard", "a player may go out by discarding the last card"
-    )
-    min_set_len: StrictInt = _setting("min_set_len", "fewest cards in a set on the table")
-    min_run_len: StrictInt = _setting("min_run_len", "fewest cards in a run on the table")
-    buys: StrictInt = _setting("buys", "buys per player in hands 1-8")
-    buys_last_two_hands: StrictInt = _setting("buys_last_two_hands", "buys in hands 9-10")
-    buy_penalty_cards: StrictInt = _setting(
-        "buy_penalty_cards", "stock cards a buyer takes with the upcard"
-    )
-    low_points: StrictInt = _setting("low_points", "a 3-9 left in hand")
-    ten_points: StrictInt = _setting("ten_points", "a 10, J, Q or K left in hand")
-    ace_points: StrictInt = _setting("ace_points", "an ace left in hand")
-    two_points: StrictInt = _setting("two_points", "a two left in hand")
-    joker_points: StrictInt = _setting("joker_points", "a joker left in hand")
 
 
 class ShanghaiContract(Schema):
@@ -121,9 +88,7 @@ class ShanghaiAdviseRequest(Schema):
     buys_left: Annotated[StrictInt, Field(ge=0)] | None = Field(
         default=None, description="buys the player has left this hand (default: all)"
     )
-    rules: ShanghaiRuleSettings = Field(
-        default_factory=ShanghaiRuleSettings, description="rule settings"
-    )
+    rules: Rules = Field(default=STANDARD, description="rule settings")
     time_limit_ms: StrictInt = Field(
         default=round(DEFAULT_TIME_LIMIT * 1000),
         ge=1,
@@ -253,9 +218,7 @@ class ShanghaiScoreRequest(Schema):
     hands: dict[PlayerName, list[Card]] = Field(
         min_length=1, description="each player's cards left (empty: went out)"
     )
-    rules: ShanghaiRuleSettings = Field(
-        default_factory=ShanghaiRuleSettings, description="rule settings"
-    )
+    rules: Rules = Field(default=STANDARD, description="rule settings")
 
 
 class HandScore(Schema):

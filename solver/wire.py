@@ -1,16 +1,249 @@
-"""Checks on the shape of wire requests, shared by every game's wire module."""
+"""The wire contract's common ground: base models, reading a request, and errors.
+
+Each game defines its requests and responses once, as pydantic models in its
+``wire`` module; the dict API, the CLI's ``--json``/``--jsonl`` and the HTTP
+service all read requests with them. The rules every request model follows live
+here, once:
+
+* an unknown field is refused, naming it and the fields there are;
+* null means absent for every optional field (it takes its default);
+* pydantic's errors become one :class:`~solver.errors.MeldwiseError` whose message
+  names the culprit's place (``rack[2]``, ``table[0].cards``) and the bad value
+  (:func:`request_error`), the same for the library and the HTTP service.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, TypeVar
 
-from solver.errors import RequestError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    ValidationError,
+    WithJsonSchema,
+    model_validator,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import ErrorDetails, core_schema
+
+from solver.errors import MeldwiseError, RequestError
+
+MAX_LISTED = 5
+"""Most problems named in one error message."""
+
+MAX_TIME_LIMIT_MS = 300_000
+"""The longest time limit a request may ask for, in milliseconds."""
+
+M = TypeVar("M", bound="Request")
+
+_KEEP_OUTSIDE = ("title", "description", "default", "examples")
+"""Keys of a property's JSON schema that stay beside ``anyOf`` when it becomes nullable."""
+
+
+class Request(BaseModel):
+    """Base of every request model: unknown fields refused, null taken as absent."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_means_absent(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping):
+            return data  # pydantic names the type
+        fields = cls.model_fields
+        names = {info.alias or name: info for name, info in fields.items()}
+        for key in data:
+            if key not in names:
+                known = ", ".join(names)
+                raise RequestError(f"unknown field {key!r:.60}; fields are {known}")
+        return {
+            key: value
+            for key, value in data.items()
+            if value is not None or names[key].is_required()
+        }
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        """The JSON schema says what :meth:`_null_means_absent` does: every optional
+        field may be null."""
+        found = handler.resolve_ref_schema(handler(schema))
+        required = set(found.get("required", ()))
+        for name, prop in found.get("properties", {}).items():
+            if name in required or {"type": "null"} in prop.get("anyOf", ()):
+                continue
+            inner = {key: value for key, value in prop.items() if key not in _KEEP_OUTSIDE}
+            outer = {key: value for key, value in prop.items() if key in _KEEP_OUTSIDE}
+            found["properties"][name] = {"anyOf": [inner, {"type": "null"}], **outer}
+        return found
+
+
+class Answer(BaseModel):
+    """Base of every response model: exactly the fields it declares."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+def read(model: type[M], request: Any) -> M:
+    """``request`` (a mapping, as JSON decodes it) read as ``model``, or a
+    :class:`~solver.errors.MeldwiseError` naming what is wrong."""
+    if isinstance(request, model):
+        return request
+    try:
+        return model.model_validate(request)
+    except ValidationError as error:
+        raise request_error(error.errors()) from None
+
+
+def request_error(errors: Sequence[ErrorDetails]) -> MeldwiseError:
+    """One error for pydantic's ``errors`` of a request (at most :data:`MAX_LISTED`
+    named, then how many more): of the first error's kind when a domain parser (a
+    tile, a card, the rules) raised it, else a :class:`RequestError`."""
+    first = errors[0].get("ctx", {}).get("error") if errors else None
+    kind = type(first) if isinstance(first, MeldwiseError) else RequestError
+    listed = "; ".join(describe(error) for error in errors[:MAX_LISTED])
+    more = len(errors) - MAX_LISTED
+    return kind(listed + (f"; and {more} more" if more > 0 else ""))
+
+
+def place(loc: Sequence[int | str]) -> str:
+    """Where in a request: ``rack[2]``, ``table[0].cards``, ``rules``."""
+    where = ""
+    for part in loc:
+        where += f"[{part}]" if isinstance(part, int) else f".{str(part)[:40]}"
+    return where.lstrip(".")
+
+
+_MESSAGES: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {
+    "missing": lambda where, _, __: f"missing field {where!r}",
+    "bool_type": lambda where, got, _: f"{where!r} must be true or false, got {got!r:.60}",
+    "int_type": lambda where, got, _: f"{where!r} must be a whole number, got {got!r:.60}",
+    "string_type": lambda where, got, _: f"{where!r} must be a string, got {got!r:.60}",
+    "list_type": lambda where, got, _: f"{where!r} must be a list, got {got!r:.60}",
+    "dict_type": lambda where, got, _: f"{where!r} must be an object, got {got!r:.60}",
+    "model_type": lambda where, got, _: f"{where!r} must be an object, got {got!r:.60}",
+    "greater_than_equal": lambda where, got, ctx: (
+        f"{where!r} must be at least {ctx['ge']}, got {got!r:.60}"
+    ),
+    "less_than_equal": lambda where, got, ctx: (
+        f"{where!r} must be at most {ctx['le']}, got {got!r:.60}"
+    ),
+    "too_short": lambda where, got, ctx: (
+        f"{where!r} must hold at least {ctx['min_length']}, got {ctx['actual_length']}"
+    ),
+    "too_long": lambda where, got, ctx: (
+        f"{where!r} may hold at most {ctx['max_length']}, got {ctx['actual_length']}"
+    ),
+    "enum": lambda where, got, ctx: f"{where!r} must be {ctx['expected']}, got {got!r:.60}",
+    "literal_error": lambda where, got, ctx: (
+        f"{where!r} must be {ctx['expected']}, got {got!r:.60}"
+    ),
+}
+
+
+def describe(error: ErrorDetails) -> str:
+    """One of pydantic's errors in words, naming the field and the value given."""
+    loc = error["loc"]
+    if loc and loc[-1] == "[key]":  # a mapping's key, not its value: name the mapping
+        loc = loc[:-2]
+    where = place(loc)
+    kind = error["type"]
+    ctx = error.get("ctx", {})
+    if kind in ("model_type", "model_attributes_type", "dict_type") and not loc:
+        return f"a request must be a JSON object, got {type(error['input']).__name__}"
+    if kind == "missing" and not loc:
+        return "the request needs a JSON body"
+    if kind == "missing" and len(loc) > 1:
+        return f"missing field {str(loc[-1])!r} in {place(loc[:-1])}"
+    message = _MESSAGES.get(kind)
+    if message is not None:
+        return message(where, error["input"], ctx)
+    cause = ctx.get("error")
+    text = str(cause) if cause is not None else error["msg"]
+    # A domain parser's message quotes the bad value; say where it stands, unless the
+    # message already begins with it ("rules must be an object ...").
+    if not where or text.startswith(where):
+        return text
+    return f"{where}: {text}"
+
+
+@dataclass(frozen=True)
+class Notation:
+    """Marks a value object written in a notation (a tile, a card) for pydantic, as in
+    ``Annotated[Tile, Notation(Tile.parse, ...)]``: a string in requests, read by
+    ``parse`` (whose :class:`MeldwiseError` quotes the text); ``str(value)`` in
+    answers; an instance passes as it is."""
+
+    parse: Callable[[str], Any]
+    what: str
+    """What the string must be, for the error when it is no string: "a tile like 'R5'"."""
+    description: str
+    example: str
+
+    def __get_pydantic_core_schema__(
+        self, source: type[Any], handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        def read(value: Any) -> Any:
+            if isinstance(value, str):
+                return self.parse(value)
+            if isinstance(value, source):
+                return value
+            raise RequestError(f"expected {self.what}, got {value!r:.60}")
+
+        return core_schema.no_info_plain_validator_function(
+            read, serialization=core_schema.to_string_ser_schema()
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {"type": "string", "description": self.description, "examples": [self.example]}
+
+
+MAX_NAME = 64
+"""Longest player name, in characters."""
+
+
+def _player_name(name: str) -> str:
+    if not 1 <= len(name) <= MAX_NAME:
+        raise RequestError(f"a player name must be 1-{MAX_NAME} characters, got {name!r:.60}")
+    if not name.isprintable():
+        raise RequestError(
+            "a player name must be printable text: no control, format (bidi, zero-width) or "
+            "other invisible characters"
+        )
+    return name
+
+
+PlayerName = Annotated[
+    str,
+    Field(strict=True),
+    AfterValidator(_player_name),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_NAME,
+            "description": f"a player's name: 1-{MAX_NAME} printable characters",
+        }
+    ),
+]
+
+TimeLimitMs = Annotated[int, Field(strict=True, ge=1, le=MAX_TIME_LIMIT_MS)]
+"""A time limit in milliseconds."""
 
 
 def check_fields(request: Any, known: Sequence[str], required: Sequence[str] = ()) -> None:
     """Raise :class:`RequestError` unless ``request`` is an object with only ``known``
-    fields and every ``required`` one."""
+    fields and every ``required`` one (Shanghai's hand-written reading, until its
+    models replace it)."""
     if not isinstance(request, Mapping):
         raise RequestError(f"a request must be a JSON object, got {type(request).__name__}")
     for name in request:

@@ -65,7 +65,7 @@ def test_rules_change_the_joker_penalty_and_what_exists() -> None:
         ({"racks": {"a": []}, "rules": {"jokers": 9}}, RulesError, "jokers"),
         ({"racks": {}}, RequestError, "racks"),
         ({}, RequestError, "racks"),
-        ({"racks": {"a": "R5"}}, RequestError, "'a'"),
+        ({"racks": {"a": "R5"}}, RequestError, "racks.a"),
         ({"racks": {"": []}}, RequestError, "player name"),
         ({"racks": {"a": []}, "round": 2}, RequestError, "'round'"),
     ],

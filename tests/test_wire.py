@@ -69,7 +69,7 @@ def test_defaults_and_case_insensitive_input() -> None:
         ({}, RequestError, "'rack'"),
         ({"rack": "R1 R2"}, RequestError, "rack"),
         ({"rack": [5]}, RequestError, "rack"),
-        ({"rack": [], "table": [["R1", 2]]}, RequestError, "table set 0"),
+        ({"rack": [], "table": [["R1", 2]]}, RequestError, "table[0][1]"),
         ({"rack": [], "opened": "yes"}, RequestError, "opened"),
         ({"rack": [], "objective": "fun"}, RequestError, "'fun'"),
         ({"rack": [], "time_limit_ms": 0}, RequestError, "time_limit_ms"),

@@ -10,15 +10,17 @@ from fastapi import APIRouter
 from api.bodies import JSONRoute
 from api.deps import ClientDep, PoolDep, SettingsDep
 from api.errors import documented_errors
-from api.schemas import (
+from solver.rummikub.wire import (
     ScoreRequest,
     ScoreResponse,
     SolveRequest,
     SolveResponse,
     ValidateRequest,
     ValidateResponse,
+    score_rummikub,
+    solve_rummikub,
+    validate_rummikub,
 )
-from solver import score_rummikub, solve_rummikub, validate_rummikub
 
 router = APIRouter(prefix="/v1/rummikub", tags=["rummikub"], route_class=JSONRoute)
 

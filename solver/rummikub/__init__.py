@@ -1,13 +1,14 @@
 """Rummikub: tiles, rules, sets, and the exact CP-SAT turn solver."""
 
+from solver.cpsat import Status
 from solver.rummikub.melds import Meld, MeldKind, read_meld
-from solver.rummikub.play import Objective, Play, Status
-from solver.rummikub.position import Position
+from solver.rummikub.play import Play
+from solver.rummikub.position import Objective, Position
 from solver.rummikub.rules import STANDARD, Rules
-from solver.rummikub.scoring import PlayerScore, score_round, score_rummikub
+from solver.rummikub.scoring import PlayerScore, score_round
 from solver.rummikub.solve import solve
 from solver.rummikub.tiles import JOKER, Colour, Tile, format_tiles, parse_tiles
-from solver.rummikub.wire import solve_rummikub, validate_rummikub
+from solver.rummikub.wire import score_rummikub, solve_rummikub, validate_rummikub
 
 __all__ = [
     "JOKER",

@@ -36,7 +36,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from solver.rummikub.melds import Meld, MeldKind
-from solver.rummikub.play import Objective
+from solver.rummikub.position import Objective
 from solver.rummikub.rules import Rules
 from solver.rummikub.tiles import Tile
 

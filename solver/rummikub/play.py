@@ -1,34 +1,16 @@
-"""What a solve returns: the objective asked for, the solver status and the play."""
+"""What a solve returns: the play, with the solver's status."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from typing import TYPE_CHECKING
 
+from solver.cpsat import Status
 from solver.rummikub.melds import Meld
 from solver.rummikub.tiles import Tile
 
 if TYPE_CHECKING:
     from solver.rummikub.steps import Step
-
-
-class Objective(Enum):
-    """What "best" means for a play."""
-
-    TILES = "tiles"
-    """Most rack tiles played (a joker counts as one tile)."""
-    POINTS = "points"
-    """Most penalty points moved off the rack (face value; a joker its penalty)."""
-
-
-class Status(Enum):
-    OPTIMAL = "optimal"
-    """Proven best, including a proven-empty play."""
-    FEASIBLE = "feasible"
-    """Time ran out; the best play found so far (always legal)."""
-    UNKNOWN = "unknown"
-    """Time ran out before any play was found; the play is empty."""
 
 
 @dataclass(frozen=True, slots=True)

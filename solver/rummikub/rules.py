@@ -6,69 +6,35 @@ standard game (4 colours, numbers 1-13, 2 copies, 2 jokers).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
 from solver.errors import NotationError, RulesError
 from solver.rummikub.tiles import MAX_NUMBER, Colour, Tile
-from solver.settings import check_settings, settings_from_mapping
-
-# name -> (lowest, highest) allowed value of each setting
-RANGES: dict[str, tuple[int, int]] = {
-    "colours": (2, len(Colour)),
-    "numbers": (3, MAX_NUMBER),
-    "copies": (1, 4),
-    "jokers": (0, 4),
-    "min_set_len": (2, MAX_NUMBER),  # and at most ``numbers``: see Rules
-    "opening_threshold": (0, 1000),
-    "joker_penalty": (0, 1000),
-}
+from solver.settings import Settings, setting
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
-    """The rules of one Rummikub variant.
+class Rules(Settings):
+    """The rules of one Rummikub variant (each field's meaning is declared with it)."""
 
-    Attributes:
-        colours: how many colours are in play (the first ones of :class:`Colour`).
-        numbers: tiles are numbered 1..numbers.
-        copies: copies of each coloured tile.
-        jokers: jokers in the game.
-        min_set_len: fewest tiles in a run or a group.
-        opening_threshold: points the first play of a player must reach.
-        joker_penalty: points a joker left on a rack costs (and is worth when played
-            in ``points`` mode).
-    """
-
-    colours: int = 4
-    numbers: int = 13
-    copies: int = 2
-    jokers: int = 2
-    min_set_len: int = 3
-    opening_threshold: int = 30
-    joker_penalty: int = 30
+    colours: int = setting(4, 2, len(Colour), "colours in play (the first ones of R B K O G Y P W)")
+    numbers: int = setting(13, 3, MAX_NUMBER, "tiles are numbered 1..numbers")
+    copies: int = setting(2, 1, 4, "copies of each coloured tile")
+    jokers: int = setting(2, 0, 4, "jokers in the game")
+    min_set_len: int = setting(
+        3, 2, MAX_NUMBER, "fewest tiles in a run or a group (at most numbers)"
+    )
+    opening_threshold: int = setting(30, 0, 1000, "points the first play of a player must reach")
+    joker_penalty: int = setting(
+        30, 0, 1000, "points a joker left on a rack costs (and is worth played in points mode)"
+    )
 
     def __post_init__(self) -> None:
-        check_settings(self, RANGES)
+        Settings.__post_init__(self)
         if self.min_set_len > self.numbers:
             raise RulesError(
                 f"rule 'min_set_len' ({self.min_set_len}) exceeds 'numbers' ({self.numbers})"
             )
-
-    @classmethod
-    def from_dict(cls, settings: Mapping[str, Any] | None) -> Rules:
-        """Build rules from a (possibly partial) mapping of setting names to values;
-        None means the defaults. Anything else that is not a mapping (a list, a
-        string, false, 0) raises :class:`RulesError`."""
-        if settings is None:
-            return cls()
-        if not isinstance(settings, Mapping):
-            raise RulesError(f"rules must be an object of settings, got {settings!r}")
-        return settings_from_mapping(cls, settings)
-
-    def to_dict(self) -> dict[str, int]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @property
     def colour_list(self) -> tuple[Colour, ...]:

@@ -20,6 +20,7 @@ from itertools import chain
 
 from ortools.sat.python import cp_model
 
+from solver.cpsat import Status
 from solver.rummikub.layout import PlacedSet, jokers_beyond_runs, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import (
@@ -29,8 +30,8 @@ from solver.rummikub.model import (
     build_model,
     set_disruption_objective,
 )
-from solver.rummikub.play import Objective, Play, Status
-from solver.rummikub.position import Position
+from solver.rummikub.play import Play
+from solver.rummikub.position import Objective, Position
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.steps import plan
 from solver.rummikub.tiles import JOKER, Colour, Tile

@@ -1,6 +1,9 @@
-"""The wire schema: plain dicts in and out, shared by the library, CLI and HTTP.
+"""The Rummikub wire contract: each request and response defined once, as pydantic
+models, and the dict-in, dict-out functions of the library built on them.
 
-Request::
+The CLI's ``--json``/``--jsonl`` and the HTTP service read requests with these same
+models (:func:`solver.wire.read`), so all three accept and refuse the same requests
+with the same message. Solve request::
 
     {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"]], "opened": true,
      "objective": "tiles", "rules": {}, "time_limit_ms": 2000, "hint_level": "full"}
@@ -21,253 +24,412 @@ tile of the play and where it goes (see :mod:`solver.rummikub.hints`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
-from solver.errors import RequestError, TableError
+from pydantic import ConfigDict, Field, StrictBool
+
+from solver.cpsat import Status
+from solver.errors import TableError
 from solver.rummikub.hints import HintLevel, tile_hint
-from solver.rummikub.legality import check_play
-from solver.rummikub.melds import Meld
-from solver.rummikub.play import Objective, Play
-from solver.rummikub.position import Position, check_counts
-from solver.rummikub.rules import Rules
+from solver.rummikub.legality import Verdict, check_play
+from solver.rummikub.melds import Meld, MeldKind
+from solver.rummikub.play import Play
+from solver.rummikub.position import Objective, Position, check_counts
+from solver.rummikub.rules import STANDARD, Rules
+from solver.rummikub.scoring import PlayerScore, score_round
 from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
 from solver.rummikub.steps import Action, Step
 from solver.rummikub.tiles import Tile
-from solver.wire import check_fields
+from solver.wire import (
+    MAX_TIME_LIMIT_MS,
+    Answer,
+    Notation,
+    PlayerName,
+    Request,
+    TimeLimitMs,
+    read,
+)
 
-MAX_TIME_LIMIT_MS = 300_000
+AnyTile = Annotated[
+    Tile,
+    Notation(
+        Tile.parse,
+        "a tile like 'R5' or 'J'",
+        "a tile: colour letter and number (R5, B13, K7, O1) or J for a joker; "
+        "case-insensitive in requests, canonical in answers",
+        "R5",
+    ),
+]
+TileSet = Annotated[list[AnyTile], Field(description="the tiles of one set, in any order")]
+RulesField = Annotated[Rules, Field(description="rule settings")]
 
-REQUEST_FIELDS = (
-    "rack",
-    "table",
-    "opened",
-    "objective",
-    "rules",
-    "time_limit_ms",
-    "hint_level",
-    "disruption_time_limit_ms",
+
+# --- solve ------------------------------------------------------------------------------
+
+
+class SolveRequest(Request):
+    """A position to solve: the request of :func:`solve_rummikub`."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "rack": ["R1", "R2", "J", "B9", "K11"],
+                    "table": [["R3", "R4", "R5"], ["K7", "B7", "O7"], ["O10", "O11", "O12"]],
+                    "opened": True,
+                    "objective": "tiles",
+                    "rules": {},
+                    "time_limit_ms": 2000,
+                    "hint_level": "full",
+                }
+            ]
+        }
+    )
+
+    rack: list[AnyTile] = Field(description="the player's tiles")
+    table: list[TileSet] = Field(default=[], description="the sets on the table")
+    opened: StrictBool = Field(
+        default=True, description="the player has made their opening play (false: 30-point rule)"
+    )
+    objective: Objective = Field(
+        default=Objective.TILES, description="tiles: most tiles played; points: most points shed"
+    )
+    rules: RulesField = STANDARD
+    time_limit_ms: TimeLimitMs = Field(
+        default=round(DEFAULT_TIME_LIMIT * 1000),
+        description="most milliseconds to spend; the server's time cap may lower it",
+    )
+    disruption_time_limit_ms: Annotated[int, Field(strict=True, ge=0, le=MAX_TIME_LIMIT_MS)] = (
+        Field(
+            default=round(DEFAULT_DISRUPTION_TIME_LIMIT * 1000),
+            description="most milliseconds (within time_limit_ms) to spend finding the play "
+            "that disturbs the table least; 0 skips that search; the server's cap may lower it",
+        )
+    )
+    hint_level: HintLevel = Field(
+        default=HintLevel.FULL,
+        description="how much to reveal: nudge (whether a play exists and its size), "
+        "tile (one rack tile and where it goes), full (the play and the steps)",
+    )
+
+    @property
+    def position(self) -> Position:
+        return Position(tuple(self.rack), tuple(map(tuple, self.table)), self.opened)
+
+
+class SetOut(Answer):
+    kind: MeldKind
+    tiles: list[AnyTile] = Field(description="tiles in reading order (runs low to high)")
+    as_: list[AnyTile] = Field(
+        alias="as", description="what each tile stands for (jokers resolved)"
+    )
+
+    @classmethod
+    def of(cls, meld: Meld) -> SetOut:
+        return cls(kind=meld.kind, tiles=list(meld.tiles), **{"as": list(meld.stands_for)})
+
+
+STATUS_DESCRIPTION = (
+    "optimal: the score is proven best; feasible: time ran out, best play found; "
+    "unknown: time ran out before any play was found (the play is empty)"
 )
 
 
-def solve_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
-    """Solve one wire request and return the wire response.
+class TakeStep(Answer):
+    action: Literal["take"] = "take"
+    tiles: list[AnyTile]
+    from_set: int = Field(description="the set the tiles are picked up from")
+    text: str
+
+
+class SplitStep(Answer):
+    action: Literal["split"] = "split"
+    set: int = Field(description="the run that is cut")
+    at: AnyTile = Field(description="the first tile of the part that becomes a new set")
+    at_index: int = Field(description="that tile's place in the run as the request wrote it")
+    new_set: int = Field(description="the number of the new set")
+    text: str
+
+
+class AddStep(Answer):
+    action: Literal["add"] = "add"
+    tiles: list[AnyTile]
+    to_set: int
+    from_rack: list[AnyTile] = Field(description="which of the tiles come from the rack")
+    text: str
+
+
+class NewSetStep(Answer):
+    action: Literal["new_set"] = "new_set"
+    tiles: list[AnyTile]
+    set: int = Field(description="the number the new set gets")
+    from_rack: list[AnyTile] = Field(description="which of the tiles come from the rack")
+    text: str
+
+
+StepOut = Annotated[TakeStep | SplitStep | AddStep | NewSetStep, Field(discriminator="action")]
+
+
+def step_out(step: Step) -> TakeStep | SplitStep | AddStep | NewSetStep:
+    """One step of a play as the wire writes it."""
+    tiles, text = list(step.tiles), step.text
+    if step.action is Action.SPLIT:
+        assert step.at is not None and step.at_index is not None and step.new_set is not None
+        return SplitStep(
+            set=step.set, at=step.at, at_index=step.at_index, new_set=step.new_set, text=text
+        )
+    if step.action is Action.TAKE:
+        return TakeStep(tiles=tiles, from_set=step.set, text=text)
+    from_rack = list(step.from_rack)
+    if step.action is Action.ADD:
+        return AddStep(tiles=tiles, to_set=step.set, from_rack=from_rack, text=text)
+    return NewSetStep(tiles=tiles, set=step.set, from_rack=from_rack, text=text)
+
+
+class FullAnswer(Answer):
+    """The best play and how to make it."""
+
+    status: Status = Field(description=STATUS_DESCRIPTION)
+    hint_level: Literal["full"] = "full"
+    tiles_played: int
+    points_played: int
+    played: list[AnyTile] = Field(description="rack tiles to put on the table")
+    rack_left: list[AnyTile]
+    table: list[SetOut] = Field(description="the complete table after the play")
+    sets_kept: int = Field(description="table sets that stay whole (tiles may join them)")
+    tiles_moved: int = Field(description="table tiles that leave the set carrying their old one")
+    disruption_proven: bool = Field(
+        description="no play as good disturbs the table less (false: the search ran out of time)"
+    )
+    steps: list[StepOut] = Field(description="actions that turn the old table into the new one")
+
+    @classmethod
+    def of(cls, play: Play) -> FullAnswer:
+        return cls(
+            status=play.status,
+            tiles_played=play.tiles_played,
+            points_played=play.points_played,
+            played=list(play.played),
+            rack_left=list(play.rack_left),
+            table=[SetOut.of(meld) for meld in play.table],
+            sets_kept=play.sets_kept,
+            tiles_moved=play.tiles_moved,
+            disruption_proven=play.disruption_proven,
+            steps=[step_out(step) for step in play.steps],
+        )
+
+
+class TileAnswer(Answer):
+    """One rack tile of the best play and where it goes."""
+
+    status: Status = Field(description=STATUS_DESCRIPTION)
+    hint_level: Literal["tile"] = "tile"
+    can_play: bool
+    tiles_played: int
+    tile: AnyTile | None = Field(description="a rack tile of the best play, null when none")
+    to_set: int | None = Field(description="the table set it goes onto; null: a new set")
+    text: str
+
+
+class NudgeAnswer(Answer):
+    """Only whether a play exists and how many tiles it places."""
+
+    status: Status = Field(description=STATUS_DESCRIPTION)
+    hint_level: Literal["nudge"] = "nudge"
+    can_play: bool
+    tiles_played: int
+
+
+SolveResponse = Annotated[FullAnswer | TileAnswer | NudgeAnswer, Field(discriminator="hint_level")]
+"""The response of :func:`solve_rummikub`: as much of the play as ``hint_level`` asks."""
+
+
+def hint_answer(
+    play: Play, level: HintLevel, table: tuple[Meld, ...]
+) -> FullAnswer | TileAnswer | NudgeAnswer:
+    """The answer for ``play``, revealing only what ``level`` asks for (``table`` is
+    the table as read, to name sets in a tile hint)."""
+    if level is HintLevel.FULL:
+        return FullAnswer.of(play)
+    if level is HintLevel.NUDGE:
+        return NudgeAnswer(
+            status=play.status, can_play=play.tiles_played > 0, tiles_played=play.tiles_played
+        )
+    hint = tile_hint(play, table)
+    return TileAnswer(
+        status=play.status,
+        can_play=play.tiles_played > 0,
+        tiles_played=play.tiles_played,
+        tile=None if hint is None else Tile.parse(hint.tile),
+        to_set=None if hint is None else hint.to_set,
+        text="No play: draw a tile." if hint is None else hint.text,
+    )
+
+
+def solve_rummikub(request: Mapping[str, Any] | SolveRequest) -> dict[str, Any]:
+    """Solve one request (see the module docstring) and return the response.
 
     Raises a :class:`~solver.errors.MeldwiseError` (a ``ValueError``) naming the
     bad field, tile, set or setting.
     """
-    asked = parse_request(request)
+    asked = read(SolveRequest, request)
+    position = asked.position
     play = solve(
-        asked.position,
+        position,
         asked.rules,
         asked.objective,
-        time_limit=asked.time_limit,
+        time_limit=asked.time_limit_ms / 1000,
         # A nudge shows no layout, so the least-disruption stage would change nothing.
-        least_disruption=asked.disruption_time_limit > 0
+        least_disruption=asked.disruption_time_limit_ms > 0
         and asked.hint_level is not HintLevel.NUDGE,
-        disruption_time_limit=asked.disruption_time_limit,
+        disruption_time_limit=asked.disruption_time_limit_ms / 1000,
     )
-    return hint_to_dict(play, asked.hint_level, lambda: asked.position.check(asked.rules))
+    table = position.check(asked.rules) if asked.hint_level is HintLevel.TILE else ()
+    return dump(hint_answer(play, asked.hint_level, table))
 
 
-def hint_to_dict(
-    play: Play, level: HintLevel, table: Callable[[], tuple[Meld, ...]]
-) -> dict[str, Any]:
-    """The wire response for ``play``, revealing only what ``level`` asks for
-    (``table`` gives the table as read, needed to name sets in a tile hint)."""
-    if level is HintLevel.FULL:
-        return play_to_dict(play)
-    answer: dict[str, Any] = {
-        "status": play.status.value,
-        "hint_level": level.value,
-        "can_play": play.tiles_played > 0,
-        "tiles_played": play.tiles_played,
-    }
-    if level is HintLevel.TILE:
-        hint = tile_hint(play, table())
-        answer["tile"] = None if hint is None else hint.tile
-        answer["to_set"] = None if hint is None else hint.to_set
-        answer["text"] = "No play: draw a tile." if hint is None else hint.text
-    return answer
+def dump(answer: Answer) -> dict[str, Any]:
+    """An answer as plain JSON values, fields by their wire names."""
+    return answer.model_dump(mode="json", by_alias=True)
 
 
-def _hint_level(name: Any) -> HintLevel:
-    try:
-        return HintLevel(name)
-    except ValueError:
-        raise RequestError(
-            f"unknown hint_level {name!r:.60}; use 'nudge', 'tile' or 'full'"
-        ) from None
+# --- validate: check a claimed move -----------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class SolveRequest:
-    """A wire request as typed values."""
+class ValidateRequest(Request):
+    """A move to check: the table before and after, and the rack it was played from."""
 
-    position: Position
-    rules: Rules
-    objective: Objective
-    time_limit: float
-    """Seconds."""
-    hint_level: HintLevel
-    disruption_time_limit: float = DEFAULT_DISRUPTION_TIME_LIMIT
-    """Seconds for the least-disruption stage (within ``time_limit``); 0 skips it."""
-
-
-def parse_request(request: Mapping[str, Any]) -> SolveRequest:
-    """Check a wire request and turn it into typed values (the position is not yet
-    checked against the rules; :func:`solve` does that)."""
-    check_fields(request, REQUEST_FIELDS, required=("rack",))
-    rack = _tile_list(request["rack"], "rack")
-    table_field = request.get("table", [])
-    if not isinstance(table_field, list):
-        raise RequestError(f"'table' must be a list of sets, got {table_field!r:.60}")
-    table = [_tile_list(tiles, f"table set {i}") for i, tiles in enumerate(table_field)]
-    opened = request.get("opened", True)
-    if not isinstance(opened, bool):
-        raise RequestError(f"'opened' must be true or false, got {opened!r:.60}")
-    objective_name = request.get("objective", Objective.TILES.value)
-    try:
-        objective = Objective(objective_name)
-    except ValueError:
-        raise RequestError(
-            f"unknown objective {objective_name!r:.60}; use 'tiles' or 'points'"
-        ) from None
-    position = Position(
-        rack=tuple(Tile.parse(t) for t in rack),
-        table=tuple(tuple(Tile.parse(t) for t in tiles) for tiles in table),
-        opened=opened,
-    )
-    return SolveRequest(
-        position,
-        Rules.from_dict(request.get("rules")),
-        objective,
-        _milliseconds(request, "time_limit_ms", DEFAULT_TIME_LIMIT, lowest=1) / 1000,
-        _hint_level(request.get("hint_level", HintLevel.FULL.value)),
-        _milliseconds(request, "disruption_time_limit_ms", DEFAULT_DISRUPTION_TIME_LIMIT) / 1000,
-    )
-
-
-def _milliseconds(request: Mapping[str, Any], name: str, default_s: float, lowest: int = 0) -> int:
-    """A whole number of milliseconds from ``lowest`` to :data:`MAX_TIME_LIMIT_MS`."""
-    value = request.get(name, round(default_s * 1000))
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RequestError(f"{name!r} must be a whole number, got {value!r:.60}")
-    if not lowest <= value <= MAX_TIME_LIMIT_MS:
-        raise RequestError(f"{name!r} must be {lowest} to {MAX_TIME_LIMIT_MS}, got {value}")
-    return value
-
-
-def _tile_list(value: Any, where: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        raise RequestError(f"{where} must be a list of tile strings, got {value!r:.60}")
-    return value
-
-
-def meld_to_dict(meld: Meld) -> dict[str, Any]:
-    return {
-        "kind": meld.kind.value,
-        "tiles": [str(t) for t in meld.tiles],
-        "as": [str(t) for t in meld.stands_for],
-    }
-
-
-def step_to_dict(step: Step) -> dict[str, Any]:
-    answer: dict[str, Any] = {"action": step.action.value}
-    if step.action is Action.SPLIT:
-        assert step.at is not None
-        answer |= {
-            "set": step.set,
-            "at": str(step.at),
-            "at_index": step.at_index,
-            "new_set": step.new_set,
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "rack": ["R5", "K1", "B13"],
+                    "table_before": [["R3", "R4", "R5", "R6", "R7"], ["B11", "B12", "J"]],
+                    "table_after": [
+                        ["R3", "R4", "R5"],
+                        ["R5", "R6", "R7"],
+                        ["B11", "B12", "B13", "J"],
+                    ],
+                    "opened": True,
+                    "rules": {},
+                }
+            ]
         }
-    else:
-        answer["tiles"] = [str(t) for t in step.tiles]
-        if step.action is Action.TAKE:
-            answer["from_set"] = step.set
-        elif step.action is Action.ADD:
-            answer["to_set"] = step.set
-        else:
-            answer["set"] = step.set
-        if step.action is not Action.TAKE:
-            answer["from_rack"] = [str(t) for t in step.from_rack]
-    answer["text"] = step.text
-    return answer
+    )
+
+    rack: list[AnyTile] = Field(description="the player's tiles before the move")
+    table_before: list[TileSet] = Field(description="the table before the move (valid sets)")
+    table_after: list[TileSet] = Field(description="the table the player left")
+    opened: StrictBool = Field(default=True, description="the player had opened before this move")
+    rules: RulesField = STANDARD
 
 
-def play_to_dict(play: Play) -> dict[str, Any]:
-    """The full wire response for a play."""
-    return {
-        "status": play.status.value,
-        "hint_level": HintLevel.FULL.value,
-        "tiles_played": play.tiles_played,
-        "points_played": play.points_played,
-        "played": [str(t) for t in play.played],
-        "rack_left": [str(t) for t in play.rack_left],
-        "table": [meld_to_dict(m) for m in play.table],
-        "sets_kept": play.sets_kept,
-        "tiles_moved": play.tiles_moved,
-        "disruption_proven": play.disruption_proven,
-        "steps": [step_to_dict(s) for s in play.steps],
-    }
+class ProblemOut(Answer):
+    set: int | None = Field(description="index of the set in table_after, or null")
+    reason: str
 
 
-# --- check my move: the validate endpoint's wire function ---------------------------
+class ValidateResponse(Answer):
+    """Whether the move is legal, the tiles it played and everything wrong with it."""
 
-VALIDATE_FIELDS = ("rack", "table_before", "table_after", "opened", "rules")
+    legal: bool
+    played: list[AnyTile] = Field(description="tiles that came onto the table")
+    problems: list[ProblemOut] = Field(description="what is wrong; empty when legal")
+
+    @classmethod
+    def of(cls, verdict: Verdict) -> ValidateResponse:
+        return cls(
+            legal=verdict.legal,
+            played=list(verdict.played),
+            problems=[ProblemOut(set=p.set, reason=p.reason) for p in verdict.problems],
+        )
 
 
-def validate_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
+def validate_rummikub(request: Mapping[str, Any] | ValidateRequest) -> dict[str, Any]:
     """Judge a claimed move and say exactly what is wrong with it.
 
-    Request::
-
-        {"rack": ["R5", "K1"], "table_before": [["R3", "R4", "R5", "R6", "R7"]],
-         "table_after": [["R3", "R4", "R5"], ["R5", "R6", "R7"]], "opened": true,
-         "rules": {}}
-
-    Response::
-
-        {"legal": true, "played": ["R5"], "problems": []}
-
-    ``problems`` lists each thing wrong: ``{"set": index in table_after or null,
-    "reason": "..."}`` (an invalid set, a table tile that went missing, a tile not
-    on the rack, an opening under the threshold, the table touched before opening).
+    Response: ``{"legal": true, "played": ["R5"], "problems": []}``; ``problems``
+    lists each thing wrong: ``{"set": index in table_after or null, "reason": "..."}``
+    (an invalid set, a table tile that went missing, a tile not on the rack, an
+    opening under the threshold, the table touched before opening).
 
     A request that cannot describe a real game (an unknown tile, more copies than
     the game has, an invalid set in ``table_before``) raises a
     :class:`~solver.errors.MeldwiseError` naming it, like :func:`solve_rummikub`.
     """
-    check_fields(request, VALIDATE_FIELDS, required=("rack", "table_before", "table_after"))
-    rack = [Tile.parse(t) for t in _tile_list(request["rack"], "rack")]
-    before = _tile_sets(request["table_before"], "table_before")
-    after = _tile_sets(request["table_after"], "table_after")
-    opened = request.get("opened", True)
-    if not isinstance(opened, bool):
-        raise RequestError(f"'opened' must be true or false, got {opened!r:.60}")
-    rules = Rules.from_dict(request.get("rules"))
+    asked = read(ValidateRequest, request)
+    rules = asked.rules
+    before = tuple(map(tuple, asked.table_before))
     try:
-        Position(tuple(rack), tuple(map(tuple, before)), opened).check(rules)
+        Position(tuple(asked.rack), before, asked.opened).check(rules)
     except TableError as error:
         raise TableError(f"table_before: {error}") from None
     after_counts: Counter[Tile] = Counter()
-    for tiles in after:
+    for tiles in asked.table_after:
         after_counts.update(rules.check_tile(tile) for tile in tiles)
     check_counts(after_counts, rules, "in table_after")
-    verdict = check_play(rack, before, after, opened, rules)
-    return {
-        "legal": verdict.legal,
-        "played": [str(t) for t in verdict.played],
-        "problems": [{"set": p.set, "reason": p.reason} for p in verdict.problems],
-    }
+    verdict = check_play(asked.rack, before, asked.table_after, asked.opened, rules)
+    return dump(ValidateResponse.of(verdict))
 
 
-def _tile_sets(value: Any, where: str) -> list[list[Tile]]:
-    if not isinstance(value, list):
-        raise RequestError(f"{where!r} must be a list of sets, got {value!r:.60}")
-    return [
-        [Tile.parse(t) for t in _tile_list(tiles, f"{where} set {i}")]
-        for i, tiles in enumerate(value)
-    ]
+# --- score: the end of a round ----------------------------------------------------------
+
+
+class ScoreRequest(Request):
+    """The racks left at the end of a round, by player: the request of
+    :func:`score_rummikub`."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"racks": {"ann": [], "bob": ["R5", "J"], "cy": ["K13", "O2"]}, "rules": {}}
+            ]
+        }
+    )
+
+    racks: dict[PlayerName, list[AnyTile]] = Field(
+        min_length=1, description="each player's rack at the end of the round"
+    )
+    rules: RulesField = STANDARD
+
+
+class PlayerScoreOut(Answer):
+    name: str
+    penalty: int = Field(description="face values left on the rack, a joker its penalty")
+    score: int = Field(description="winner: sum of the others' penalties; others: -penalty")
+    winner: bool = Field(description="the player emptied their rack")
+
+    @classmethod
+    def of(cls, player: PlayerScore) -> PlayerScoreOut:
+        return cls(
+            name=player.name, penalty=player.penalty, score=player.score, winner=player.winner
+        )
+
+
+class ScoreResponse(Answer):
+    players: list[PlayerScoreOut] = Field(description="in the order given")
+    winners: list[str] = Field(description="players with an empty rack")
+
+
+def score_rummikub(request: Mapping[str, Any] | ScoreRequest) -> dict[str, Any]:
+    """Score a finished round (see :mod:`solver.rummikub.scoring`)::
+
+        {"racks": {"ann": [], "bob": ["R5", "J"], "cy": ["K13"]}, "rules": {}}
+
+    answers, players in the order given::
+
+        {"players": [{"name": "ann", "penalty": 0, "score": 48, "winner": true}, ...],
+         "winners": ["ann"]}
+
+    Raises a :class:`~solver.errors.MeldwiseError` (a ``ValueError``) naming the
+    bad field, player, tile or setting.
+    """
+    asked = read(ScoreRequest, request)
+    scores = score_round({name: tuple(rack) for name, rack in asked.racks.items()}, asked.rules)
+    return dump(
+        ScoreResponse(
+            players=[PlayerScoreOut.of(s) for s in scores],
+            winners=[s.name for s in scores if s.winner],
+        )
+    )

@@ -11,12 +11,12 @@ import argparse
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from solver.cli import run_requests
+from solver.commands import Commands, run_requests
 from solver.errors import MeldwiseError
 from solver.shanghai.wire import MAX_TIME_LIMIT_MS, advise_shanghai, score_shanghai
 
 
-def add_shanghai_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_shanghai_command(commands: Commands) -> None:
     """Register ``shanghai`` (with ``advise`` and ``score``) on a subcommand parser."""
     parser = commands.add_parser(
         "shanghai",
