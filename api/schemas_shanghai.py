@@ -18,7 +18,7 @@ from solver.shanghai import STANDARD, MeldKind, Rules, Status, examples
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT
 from solver.shanghai.contracts import HANDS
 from solver.shanghai.wire import MAX_HAND, MAX_TIME_LIMIT_MS
-from solver.wire import PlayerName
+from solver.wire import PlayerName, Request
 
 Card = Annotated[
     str,
@@ -52,12 +52,12 @@ class ShanghaiContract(Schema):
 # --- advise ---------------------------------------------------------------------------
 
 
-class TableMeldIn(Schema):
+class TableMeldIn(Request):
     cards: list[Card] = Field(description="the meld's cards; a run low to high")
     owner: PlayerName | None = Field(default=None, description="who laid it (null: not said)")
 
 
-class ShanghaiAdviseRequest(Schema):
+class ShanghaiAdviseRequest(Request):
     """One turn to advise on: the wire request of :func:`solver.advise_shanghai`.
     Give exactly one of ``hand_number`` and ``contract``; a field sent as null is
     taken as not given."""
@@ -209,7 +209,7 @@ class ShanghaiAdviseResponse(Schema):
 # --- score ----------------------------------------------------------------------------
 
 
-class ShanghaiScoreRequest(Schema):
+class ShanghaiScoreRequest(Request):
     """The cards each player holds when a hand ends: the wire request of
     :func:`solver.score_shanghai`."""
 

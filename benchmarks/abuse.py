@@ -43,13 +43,8 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
-from benchmarks.load import (
-    Outcome,
-    client_for,
-    one_client,
-    selfplay_bodies,
-    serve,
-)
+from api.spawn import serve
+from benchmarks.load import Outcome, client_for, one_client, selfplay_bodies
 from benchmarks.stats import percentile
 
 T = TypeVar("T")

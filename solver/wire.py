@@ -123,6 +123,7 @@ def place(loc: Sequence[int | str]) -> str:
 
 _MESSAGES: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {
     "missing": lambda where, _, __: f"missing field {where!r}",
+    "extra_forbidden": lambda where, _, __: f"unknown field {where!r}",
     "bool_type": lambda where, got, _: f"{where!r} must be true or false, got {got!r:.60}",
     "int_type": lambda where, got, _: f"{where!r} must be a whole number, got {got!r:.60}",
     "string_type": lambda where, got, _: f"{where!r} must be a string, got {got!r:.60}",
@@ -151,9 +152,9 @@ _MESSAGES: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {
 def describe(error: ErrorDetails) -> str:
     """One of pydantic's errors in words, naming the field and the value given."""
     loc = error["loc"]
-    if loc and loc[-1] == "[key]":  # a mapping's key, not its value: name the mapping
-        loc = loc[:-2]
     where = place(loc)
+    if loc and loc[-1] == "[key]":  # a mapping's key, not its value
+        where = f"{place(loc[:-2])}[{str(loc[-2])[:40]!r}]"
     kind = error["type"]
     ctx = error.get("ctx", {})
     if kind in ("model_type", "model_attributes_type", "dict_type") and not loc:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import os
 from collections import Counter
 
-from disruption_oracle import disruption_oracle_for
 from hypothesis import strategies as st
 
 from solver.rummikub import JOKER, Colour, Position, Rules, Tile
 from solver.rummikub.deal import full_set
 from solver.rummikub.tiles import MAX_NUMBER
+from tests.disruption_oracle import disruption_oracle_for
 
 
 def examples(default: int) -> int:

@@ -8,14 +8,6 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
-from api_support import (
-    SCORE,
-    SHANGHAI_ADVISE,
-    SHANGHAI_SCORE,
-    SOLVE,
-    VALIDATE,
-    assert_legal_response,
-)
 from fastapi.testclient import TestClient
 
 from api.errors import MAX_DETAIL
@@ -24,6 +16,14 @@ from api.settings import Settings, available_cores
 from solver import score_rummikub, solve_rummikub, validate_rummikub
 from solver.rummikub import Rules
 from solver.rummikub.wire import SolveRequest
+from tests.api_support import (
+    SCORE,
+    SHANGHAI_ADVISE,
+    SHANGHAI_SCORE,
+    SOLVE,
+    VALIDATE,
+    assert_legal_response,
+)
 
 EXAMPLE = {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"], ["K7", "B7", "O7"]]}
 

@@ -17,7 +17,6 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from api_support import SCORE, SHANGHAI_ADVISE, SOLVE, VALIDATE, async_client, slow_request
 from fastapi.testclient import TestClient
 
 from api.clients import address_id
@@ -25,6 +24,7 @@ from api.main import create_app
 from api.middleware import CONTENT_SECURITY_POLICY
 from api.pool import SLACK_S, Crowd, FairQueue, Job
 from api.settings import Settings, available_cores
+from tests.api_support import SCORE, SHANGHAI_ADVISE, SOLVE, VALIDATE, async_client, slow_request
 
 JSON = {"Content-Type": "application/json"}
 

@@ -11,7 +11,13 @@ from typing import Any
 
 import httpx
 import pytest
-from api_support import (
+from fastapi import FastAPI
+
+from api.main import create_app
+from api.settings import Settings
+from solver import advise_shanghai
+from solver.shanghai import examples
+from tests.api_support import (
     SHANGHAI_ADVISE,
     SHANGHAI_SCORE,
     SOLVE,
@@ -20,12 +26,6 @@ from api_support import (
     shanghai_deal,
     slow_request,
 )
-from fastapi import FastAPI
-
-from api.main import create_app
-from api.settings import Settings
-from solver import advise_shanghai
-from solver.shanghai import examples
 
 
 def _metric(text: str, line_start: str) -> float:

@@ -8,17 +8,17 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
-from api_support import SHANGHAI_ADVISE, SHANGHAI_SCORE, shanghai_deal
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from api.errors import MAX_DETAIL
 from api.main import create_app
-from api.schemas_shanghai import ShanghaiAdviseResponse, ShanghaiRuleSettings
+from api.schemas_shanghai import ShanghaiAdviseResponse, ShanghaiScoreRequest
 from api.settings import Settings
 from solver import MeldwiseError, advise_shanghai, score_shanghai
 from solver.shanghai import Rules, examples
+from tests.api_support import SHANGHAI_ADVISE, SHANGHAI_SCORE, shanghai_deal
 
 
 @pytest.fixture(scope="module")
@@ -197,8 +197,10 @@ def test_score_answers_what_the_library_answers(client: TestClient) -> None:
 
 
 def test_rule_settings_schema_lists_every_rule() -> None:
-    assert set(ShanghaiRuleSettings.model_fields) == {f.name for f in fields(Rules)}
-    assert ShanghaiRuleSettings().model_dump() == Rules().to_dict()
+    rules = ShanghaiScoreRequest.model_json_schema()["properties"]["rules"]
+    schema = rules["anyOf"][0]["properties"]
+    assert set(schema) == {f.name for f in fields(Rules)}
+    assert {name: setting["default"] for name, setting in schema.items()} == Rules().to_dict()
 
 
 @pytest.mark.parametrize(
@@ -206,7 +208,7 @@ def test_rule_settings_schema_lists_every_rule() -> None:
     [
         ('{"hand": ["7H", "8H"', 400, "not valid JSON"),
         ("", 422, "JSON body"),
-        ('["7H"]', 422, "request body"),
+        ('["7H"]', 422, "must be a JSON object"),
         ('{"hand": ["7H"], "hand_number": 1, "colour": 3}', 422, "unknown field 'colour'"),
         ('{"hand_number": 1}', 422, "missing field 'hand'"),
         ('{"hand": [], "hand_number": 1}', 422, "hand"),
@@ -229,9 +231,9 @@ def test_rule_settings_schema_lists_every_rule() -> None:
         ('{"hand": ["7H"], "contract": {}}', 422, "a contract has 1 to 6 melds"),
         ('{"hand": ["7H"], "contract": {"pairs": [2]}}', 422, "unknown field 'contract.pairs'"),
         ('{"hand": ["7H"], "contract": {"sets": ["3"]}}', 422, "contract.sets[0]"),
-        ('{"hand": ["7H"], "hand_number": 1, "rules": {"decks": 0}}', 422, "rules.decks"),
-        ('{"hand": ["7H"], "hand_number": 1, "rules": {"twos_wild": 1}}', 422, "rules.twos_wild"),
-        ('{"hand": ["7H"], "hand_number": 1, "rules": {"wild": 1}}', 422, "'rules.wild'"),
+        ('{"hand": ["7H"], "hand_number": 1, "rules": {"decks": 0}}', 422, "rule 'decks'"),
+        ('{"hand": ["7H"], "hand_number": 1, "rules": {"twos_wild": 1}}', 422, "rule 'twos_wild'"),
+        ('{"hand": ["7H"], "hand_number": 1, "rules": {"wild": 1}}', 422, "unknown rule 'wild'"),
         (
             '{"hand": ["7H"], "contract": {"sets": [3]}, "rules": {"min_set_len": 4}}',
             422,
@@ -267,7 +269,7 @@ def test_bad_advise_requests_get_4xx_naming_the_culprit(
         ('{"hands": {"ann": ["XX"]}}', 422, "unknown card 'XX'"),
         ('{"hands": {"ann": ["7H", "7H", "7H"]}}', 422, "too many copies of 7H"),
         ('{"hands": {"ann": []}, "extra": 1}', 422, "unknown field 'extra'"),
-        ('{"hands": {"ann": []}, "rules": {"joker_points": -1}}', 422, "rules.joker_points"),
+        ('{"hands": {"ann": []}, "rules": {"joker_points": -1}}', 422, "rule 'joker_points'"),
     ],
 )
 def test_bad_score_requests_get_4xx_naming_the_culprit(

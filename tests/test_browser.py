@@ -15,8 +15,12 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from api_support import assert_legal_response
-from browser_support import (
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from api.spawn import serve
+from solver.shanghai.examples import ADVISE_REQUEST
+from tests.api_support import assert_legal_response
+from tests.browser_support import (
     SOLVE,
     chromium_missing,
     enter_rummikub,
@@ -24,10 +28,6 @@ from browser_support import (
     press_hint,
     second_origin,
 )
-from playwright.sync_api import Browser, Page, expect, sync_playwright
-
-from benchmarks.load import serve
-from solver.shanghai.examples import ADVISE_REQUEST
 
 _missing = chromium_missing()
 # CI installs Chromium (.ci/run), so there a missing browser is a failure, not a skip.

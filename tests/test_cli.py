@@ -6,9 +6,9 @@ import json
 import re
 
 import pytest
-from helpers import run_solver_cli
 
 from meldwise.cli import main
+from tests.helpers import run_solver_cli
 
 
 def test_human_output_shows_jokers_with_what_they_stand_for(

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from disruption_oracle import disruption_oracle_for
-from helpers import assert_legal_answer
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
-from strategies import examples, positions, request_of, small_rules
 
 from solver.rummikub import Objective, Position, Rules, solve
+from tests.disruption_oracle import disruption_oracle_for
+from tests.helpers import assert_legal_answer
+from tests.strategies import examples, positions, request_of, small_rules
 
 RULES = Rules()
 

@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
-from oracle import oracle_for
-from strategies import examples, positions, request_of, small_rules
 
 from solver import solve_rummikub
 from solver.rummikub import STANDARD, Objective, Rules, Tile
+from tests.oracle import oracle_for
+from tests.strategies import examples, positions, request_of, small_rules
 
 NUDGE_FIELDS = {"status", "hint_level", "can_play", "tiles_played"}
 

@@ -8,7 +8,6 @@ import sys
 from collections import Counter
 from typing import Any
 
-from helpers import assert_legal_answer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ortools.sat.python import cp_model
@@ -22,6 +21,7 @@ from solver.rummikub.model import (
     set_disruption_objective,
 )
 from solver.rummikub.tiles import JOKER
+from tests.helpers import assert_legal_answer
 
 
 @settings(max_examples=40)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
-from oracle import oracle_for
-from strategies import claimed_moves, examples, positions, small_rules
 
 from solver.rummikub import Objective, Rules, parse_tiles, solve
 from solver.rummikub.legality import Verdict, check_play
+from tests.oracle import oracle_for
+from tests.strategies import claimed_moves, examples, positions, small_rules
 
 RULES = Rules()
 

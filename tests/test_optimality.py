@@ -6,14 +6,14 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from helpers import assert_legal_answer
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
-from oracle import oracle_for
-from strategies import examples, positions, request_of, small_rules
 
 from solver import solve_rummikub
 from solver.rummikub import Objective, Position, Rules, Status, Tile, parse_tiles, solve
+from tests.helpers import assert_legal_answer
+from tests.oracle import oracle_for
+from tests.strategies import examples, positions, request_of, small_rules
 
 VARIANTS = [
     Rules(colours=3, numbers=7, copies=2, jokers=2),

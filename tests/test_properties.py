@@ -8,13 +8,13 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from helpers import assert_legal_answer
 from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
-from strategies import any_rules, claimed_moves, corrupted, examples, positions, request_of
 
 from solver import MeldwiseError, solve_rummikub, validate_rummikub
 from solver.rummikub import STANDARD, Objective, Position, Rules, Status, solve
+from tests.helpers import assert_legal_answer
+from tests.strategies import any_rules, claimed_moves, corrupted, examples, positions, request_of
 
 
 @settings(max_examples=120)

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from api_support import slow_request
 
-from benchmarks.load import serve
+from api.spawn import serve
 from solver.shanghai import examples
+from tests.api_support import slow_request
 
 MARKER = "SECRET-RACK-MARKER"
 

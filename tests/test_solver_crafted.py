@@ -3,9 +3,9 @@
 from collections import Counter
 
 import pytest
-from helpers import assert_legal_answer
 
 from solver.rummikub import Objective, Position, Rules, Status, parse_tiles, solve
+from tests.helpers import assert_legal_answer
 
 RULES = Rules()
 

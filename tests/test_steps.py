@@ -7,11 +7,11 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from replay import replay
-from strategies import examples, positions, request_of, small_rules
 
 from solver import solve_rummikub
 from solver.rummikub import STANDARD, Rules
+from tests.replay import replay
+from tests.strategies import examples, positions, request_of, small_rules
 
 
 def check_replay(request: dict) -> dict:

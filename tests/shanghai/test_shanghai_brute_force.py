@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from brute import Brute, best_lay_offs, run_extras, set_extras
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +17,7 @@ from solver.shanghai.lay_offs import best_lay_offs as solver_lay_offs
 from solver.shanghai.melds import Meld, MeldKind, read_meld
 from solver.shanghai.position import Position
 from solver.shanghai.rules import Rules
+from tests.shanghai.brute import Brute, best_lay_offs, run_extras, set_extras
 
 VARIANTS = [
     Rules(decks=4),

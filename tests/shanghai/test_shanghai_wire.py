@@ -7,12 +7,12 @@ import json
 from typing import Any
 
 import pytest
-from helpers import run_solver_cli
 
 from meldwise.cli import main
 from solver import MeldwiseError, advise_shanghai, score_shanghai
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
 from solver.shanghai import examples
+from tests.helpers import run_solver_cli
 
 
 def test_examples_are_what_the_solver_answers() -> None:
