@@ -17,22 +17,31 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
 
 from api.main import create_app
 from api.settings import Settings
 from solver import MeldwiseError
 from solver.cli import main
-from solver.rummikub.wire import score_rummikub, solve_rummikub, validate_rummikub
+from solver.rummikub.wire import (
+    ScoreResponse,
+    SolveResponse,
+    ValidateResponse,
+    score_rummikub,
+    solve_rummikub,
+    validate_rummikub,
+)
 from tests.helpers import run_solver_cli
 
 Wire = Callable[[Mapping[str, Any]], dict[str, Any]]
 
-ENDPOINTS: dict[str, tuple[Wire, str, list[str] | None]] = {
-    "solve": (solve_rummikub, "/v1/rummikub/solve", ["solve"]),
-    "validate": (validate_rummikub, "/v1/rummikub/validate", None),
-    "score": (score_rummikub, "/v1/rummikub/score", None),
+ENDPOINTS: dict[str, tuple[Wire, str, list[str] | None, TypeAdapter[Any]]] = {
+    "solve": (solve_rummikub, "/v1/rummikub/solve", ["solve"], TypeAdapter(SolveResponse)),
+    "validate": (validate_rummikub, "/v1/rummikub/validate", None, TypeAdapter(ValidateResponse)),
+    "score": (score_rummikub, "/v1/rummikub/score", None, TypeAdapter(ScoreResponse)),
 }
-"""Name -> (library function, HTTP path, CLI command or None when there is none)."""
+"""Name -> (library function, HTTP path, CLI command or None when there is none,
+response model)."""
 
 ROWS: list[tuple[str, Any]] = [
     # solve: accepted, nulls taken as absent
@@ -147,7 +156,7 @@ def test_cli_json_agrees_with_the_library(
         assert err == f"error: {expected['error']}\n"
 
 
-@pytest.mark.parametrize("name", [name for name, (_, _, cli) in ENDPOINTS.items() if cli])
+@pytest.mark.parametrize("name", [name for name, (_, _, cli, _) in ENDPOINTS.items() if cli])
 def test_cli_jsonl_agrees_with_the_library(name: str) -> None:
     requests = [r for row, r in ROWS if row == name]
     command = ENDPOINTS[name][2]
@@ -163,3 +172,12 @@ def test_every_row_is_an_edge_both_ways() -> None:
     # The table holds accepted and refused requests of every endpoint.
     verdicts = {(name, "ok" in library(name, request)) for name, request in ROWS}
     assert verdicts == {(name, ok) for name in ENDPOINTS for ok in (True, False)}
+
+
+@pytest.mark.parametrize(("name", "request_"), ROWS)
+def test_answers_are_what_the_response_models_declare(name: str, request_: Any) -> None:
+    answer = library(name, request_).get("ok")
+    if answer is not None:
+        model = ENDPOINTS[name][3]
+        read = model.validate_python(answer)
+        assert model.dump_python(read, mode="json", by_alias=True) == answer

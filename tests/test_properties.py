@@ -10,11 +10,15 @@ from typing import Any
 import pytest
 from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
+from pydantic import TypeAdapter
 
 from solver import MeldwiseError, solve_rummikub, validate_rummikub
 from solver.rummikub import STANDARD, Objective, Position, Rules, Status, solve
+from solver.rummikub.wire import SolveResponse
 from tests.helpers import assert_legal_answer
 from tests.strategies import any_rules, claimed_moves, corrupted, examples, positions, request_of
+
+ANSWER: TypeAdapter[Any] = TypeAdapter(SolveResponse)
 
 
 @settings(max_examples=120)
@@ -49,6 +53,8 @@ def test_answers_on_any_variant_keep_every_tile(
     note(request)
     answer = solve_rummikub(request)
     assert answer["status"] == "optimal"
+    # Written field for field as the response model declares it.
+    assert ANSWER.dump_python(ANSWER.validate_python(answer), mode="json", by_alias=True) == answer
     if level != "full":
         return
     assert_answer_adds_up(request, answer)

@@ -82,7 +82,9 @@ class Tile:
         """The tile of this colour and number (one shared object per tile)."""
         tile = _NATURALS.get((colour, number))
         if tile is None:
-            tile = _NATURALS[colour, number] = cls(colour, number)
+            tile = _NATURALS[colour, number] = _BY_TEXT[f"{colour.value}{number}"] = cls(
+                colour, number
+            )
         return tile
 
     @classmethod
@@ -95,6 +97,9 @@ class Tile:
         """
         if not isinstance(text, str):
             raise NotationError(f"unknown tile {text!r}: a tile is a string like 'R5' or 'J'")
+        known = _BY_TEXT.get(text)  # canonical text, as answers write it: read at once
+        if known is not None:
+            return known
         norm = text.strip().upper()
         if norm == "J":
             return JOKER
@@ -137,6 +142,8 @@ class Tile:
 
 JOKER = Tile(None, 0)
 _NATURALS: dict[tuple[Colour, int], Tile] = {}
+_BY_TEXT: dict[str, Tile] = {"J": JOKER}
+"""Tiles met so far by their canonical text."""
 
 
 def parse_tiles(text: str | Iterable[str]) -> list[Tile]:
