@@ -52,7 +52,10 @@ def test_solve_takes_every_wire_field(client: TestClient) -> None:
         "objective": "points",
         "rules": {"jokers": 1},
         "time_limit_ms": 1000,
+        "disruption_time_limit_ms": 100,
+        "hint_level": "full",
     }
+    assert set(request) == set(SolveRequest.model_fields)
     body = client.post(SOLVE, json=request).json()
     assert body == solve_rummikub(request)
     # R12 R13 J (36) opens, K1 K2 K3 joins it: everything goes.
