@@ -14,7 +14,7 @@ from benchmarks.shanghai_speed import deal
 from solver.rummikub import Position, Rules
 from solver.rummikub.deal import random_position
 from solver.rummikub.legality import check_play
-from solver.rummikub.tiles import parse_tiles
+from solver.rummikub.notation import parse_tiles
 
 SOLVE = "/v1/rummikub/solve"
 VALIDATE = "/v1/rummikub/validate"

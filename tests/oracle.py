@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import cache, lru_cache
 
 from solver.rummikub import Objective, Position, Rules, Tile
-from solver.rummikub.tiles import JOKER
+from solver.rummikub.notation import JOKER
 
 Key = tuple[tuple[Tile, int], ...]
 PlayKey = tuple[int, int, int]

@@ -20,7 +20,7 @@ from solver.rummikub.model import (
     build_model,
     set_disruption_objective,
 )
-from solver.rummikub.tiles import JOKER
+from solver.rummikub.notation import JOKER
 from tests.helpers import assert_legal_answer
 
 

@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 from solver.errors import TableError
 from solver.rummikub import MeldKind, Rules, parse_tiles, read_meld
 from solver.rummikub.melds import InvalidMeld, best_value, readings
-from solver.rummikub.tiles import JOKER, Colour, Tile
+from solver.rummikub.notation import JOKER, Colour, Tile
 
 RULES = Rules()
 

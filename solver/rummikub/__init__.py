@@ -2,12 +2,12 @@
 
 from solver.cpsat import Status
 from solver.rummikub.melds import Meld, MeldKind, read_meld
-from solver.rummikub.play import Play
+from solver.rummikub.notation import JOKER, Colour, Tile, format_tiles, parse_tiles
 from solver.rummikub.position import Objective, Position
+from solver.rummikub.result import Play
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.scoring import PlayerScore, score_round
 from solver.rummikub.solve import solve
-from solver.rummikub.tiles import JOKER, Colour, Tile, format_tiles, parse_tiles
 from solver.rummikub.wire import score_rummikub, solve_rummikub, validate_rummikub
 
 __all__ = [

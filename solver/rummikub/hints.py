@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from solver.rummikub.melds import Meld
-from solver.rummikub.play import Play
+from solver.rummikub.result import Play
 from solver.rummikub.steps import Action, describe
 
 

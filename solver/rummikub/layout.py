@@ -14,7 +14,7 @@ from functools import cache
 
 from solver.rummikub.melds import Meld, MeldKind
 from solver.rummikub.model import Cell, Continuation, LinearExpr, TurnModel
-from solver.rummikub.tiles import JOKER, Colour, Tile
+from solver.rummikub.notation import JOKER, Colour, Tile
 
 Value = Callable[[LinearExpr], int]
 

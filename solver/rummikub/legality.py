@@ -19,8 +19,8 @@ from solver.rummikub.melds import (
     readings,
     why_not_a_set,
 )
+from solver.rummikub.notation import Tile, format_tiles
 from solver.rummikub.rules import Rules
-from solver.rummikub.tiles import Tile, format_tiles
 
 TileSets = Sequence[Sequence[Tile]]
 

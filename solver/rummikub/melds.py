@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from solver.errors import TableError
+from solver.rummikub.notation import JOKER, Colour, Tile
 from solver.rummikub.rules import Rules
-from solver.rummikub.tiles import JOKER, Colour, Tile
 
 
 class MeldKind(Enum):

@@ -36,9 +36,9 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from solver.rummikub.melds import Meld, MeldKind
+from solver.rummikub.notation import Tile
 from solver.rummikub.position import Objective
 from solver.rummikub.rules import Rules
-from solver.rummikub.tiles import Tile
 
 Cell = tuple[int, int]
 """(colour index, number): one kind of numbered tile."""

@@ -11,8 +11,8 @@ from enum import Enum
 
 from solver.errors import CountError, TableError
 from solver.rummikub.melds import InvalidMeld, Meld, read_meld
+from solver.rummikub.notation import Tile, format_tiles, parse_tiles
 from solver.rummikub.rules import Rules
-from solver.rummikub.tiles import Tile, format_tiles, parse_tiles
 
 
 class Objective(Enum):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.errors import NotationError, RulesError
-from solver.rummikub.tiles import MAX_NUMBER, Colour, Tile
+from solver.rummikub.notation import MAX_NUMBER, Colour, Tile
 from solver.settings import Settings, setting
 
 

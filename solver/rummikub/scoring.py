@@ -21,9 +21,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from solver.rummikub.notation import Tile
 from solver.rummikub.position import check_counts
 from solver.rummikub.rules import Rules
-from solver.rummikub.tiles import Tile
 
 
 @dataclass(frozen=True, slots=True)

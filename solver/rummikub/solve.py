@@ -30,11 +30,11 @@ from solver.rummikub.model import (
     build_model,
     set_disruption_objective,
 )
-from solver.rummikub.play import Play
+from solver.rummikub.notation import JOKER, Colour, Tile
 from solver.rummikub.position import Objective, Position
+from solver.rummikub.result import Play
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.steps import plan
-from solver.rummikub.tiles import JOKER, Colour, Tile
 
 DEFAULT_TIME_LIMIT = 2.0
 """Seconds a solve may take unless the caller says otherwise."""

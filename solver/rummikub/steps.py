@@ -22,7 +22,7 @@ from enum import Enum
 
 from solver.rummikub.layout import PlacedSet
 from solver.rummikub.melds import Meld, MeldKind
-from solver.rummikub.tiles import Tile, format_tiles
+from solver.rummikub.notation import Tile, format_tiles
 
 
 class Action(Enum):

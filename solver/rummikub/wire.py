@@ -39,13 +39,13 @@ from solver.errors import TableError
 from solver.rummikub.hints import HintLevel, tile_hint
 from solver.rummikub.legality import Verdict, check_play
 from solver.rummikub.melds import Meld, MeldKind
-from solver.rummikub.play import Play
+from solver.rummikub.notation import Tile
 from solver.rummikub.position import Objective, Position, check_counts
+from solver.rummikub.result import Play
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.scoring import PlayerScore, score_round
 from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
 from solver.rummikub.steps import Action, Step
-from solver.rummikub.tiles import Tile
 from solver.wire import (
     MAX_TIME_LIMIT_MS,
     Answer,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from solver.cpsat import Status
 from solver.rummikub.melds import Meld
-from solver.rummikub.tiles import Tile
+from solver.rummikub.notation import Tile
 
 if TYPE_CHECKING:
     from solver.rummikub.steps import Step
