@@ -16,7 +16,7 @@ from api.settings import Settings, available_cores
 from solver import score_rummikub, solve_rummikub, validate_rummikub
 from solver.rummikub import Rules
 from solver.rummikub.wire import SolveRequest
-from tests.api_support import (
+from tests.api.support import (
     SCORE,
     SHANGHAI_ADVISE,
     SHANGHAI_SCORE,

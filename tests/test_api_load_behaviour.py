@@ -17,7 +17,7 @@ from api.main import create_app
 from api.settings import Settings
 from solver import advise_shanghai
 from solver.shanghai import examples
-from tests.api_support import (
+from tests.api.support import (
     SHANGHAI_ADVISE,
     SHANGHAI_SCORE,
     SOLVE,

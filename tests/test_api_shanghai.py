@@ -18,7 +18,7 @@ from api.schemas_shanghai import ShanghaiAdviseResponse, ShanghaiScoreRequest
 from api.settings import Settings
 from solver import MeldwiseError, advise_shanghai, score_shanghai
 from solver.shanghai import Rules, examples
-from tests.api_support import SHANGHAI_ADVISE, SHANGHAI_SCORE, shanghai_deal
+from tests.api.support import SHANGHAI_ADVISE, SHANGHAI_SCORE, shanghai_deal
 
 
 @pytest.fixture(scope="module")

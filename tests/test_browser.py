@@ -19,8 +19,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from api.spawn import serve
 from solver.shanghai.examples import ADVISE_REQUEST
-from tests.api_support import assert_legal_response
-from tests.browser_support import (
+from tests.api.browser_support import (
     SOLVE,
     chromium_missing,
     enter_rummikub,
@@ -28,6 +27,7 @@ from tests.browser_support import (
     press_hint,
     second_origin,
 )
+from tests.api.support import assert_legal_response
 
 _missing = chromium_missing()
 # CI installs Chromium (.ci/run), so there a missing browser is a failure, not a skip.

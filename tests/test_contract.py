@@ -31,7 +31,7 @@ from solver.rummikub.wire import (
     solve_rummikub,
     validate_rummikub,
 )
-from tests.helpers import run_solver_cli
+from tests.support import run_solver_cli
 
 Wire = Callable[[Mapping[str, Any]], dict[str, Any]]
 

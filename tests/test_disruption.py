@@ -7,9 +7,9 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 from solver.rummikub import Objective, Position, Rules, solve
-from tests.disruption_oracle import disruption_oracle_for
-from tests.helpers import assert_legal_answer
-from tests.strategies import examples, positions, request_of, small_rules
+from tests.rummikub.disruption_oracle import disruption_oracle_for
+from tests.rummikub.helpers import assert_legal_answer
+from tests.rummikub.strategies import examples, positions, request_of, small_rules
 
 RULES = Rules()
 

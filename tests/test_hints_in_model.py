@@ -21,7 +21,7 @@ from solver.rummikub.model import (
     set_disruption_objective,
 )
 from solver.rummikub.notation import JOKER
-from tests.helpers import assert_legal_answer
+from tests.rummikub.helpers import assert_legal_answer
 
 
 @settings(max_examples=40)

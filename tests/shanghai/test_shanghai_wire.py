@@ -12,7 +12,7 @@ from meldwise.cli import main
 from solver import MeldwiseError, advise_shanghai, score_shanghai
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
 from solver.shanghai import examples
-from tests.helpers import run_solver_cli
+from tests.support import run_solver_cli
 
 
 def test_examples_are_what_the_solver_answers() -> None:

@@ -1,7 +1,7 @@
 """The service facing hostile or careless clients, in process: strict JSON bodies,
 names, headers, API keys, rate limits, each client's share of the solver, the
 fair order, bounded answers and the body and request timeouts. (The connection
-guards and signals need a real server: tests/test_serve.py.)"""
+guards and signals need a real server: tests/api/test_server.py.)"""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from api.main import create_app
 from api.middleware import CONTENT_SECURITY_POLICY
 from api.pool import SLACK_S, Crowd, FairQueue, Job
 from api.settings import Settings, available_cores
-from tests.api_support import SCORE, SHANGHAI_ADVISE, SOLVE, VALIDATE, async_client, slow_request
+from tests.api.support import SCORE, SHANGHAI_ADVISE, SOLVE, VALIDATE, async_client, slow_request
 
 JSON = {"Content-Type": "application/json"}
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from solver import solve_rummikub
 from solver.rummikub import STANDARD, Objective, Rules, Tile
-from tests.oracle import oracle_for
-from tests.strategies import examples, positions, request_of, small_rules
+from tests.rummikub.oracle import oracle_for
+from tests.rummikub.strategies import examples, positions, request_of, small_rules
 
 NUDGE_FIELDS = {"status", "hint_level", "can_play", "tiles_played"}
 

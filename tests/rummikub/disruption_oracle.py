@@ -22,7 +22,7 @@ from functools import cache, lru_cache
 
 from solver.rummikub import JOKER, Meld, MeldKind, Objective, Position, Rules, Tile
 from solver.rummikub.melds import read_meld
-from tests.oracle import oracle_for
+from tests.rummikub.oracle import oracle_for
 
 # A laid set: kind, and (tile, number it stands for) per place; groups ignore readings.
 Laid = tuple[MeldKind, tuple[tuple[Tile, int], ...]]

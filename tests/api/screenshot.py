@@ -1,6 +1,6 @@
 """Make docs/demo.png and docs/demo-shanghai.png: the demo page with a hint shown.
 
-Run ``python -m tests.screenshot`` (needs the test extra and Debian's Chromium);
+Run ``python -m tests.api.screenshot`` (needs the test extra and Debian's Chromium);
 it starts ``meldwise serve``, asks for README's worked example (Hint pressed three
 times) and for the Shanghai example, and saves each page.
 """
@@ -14,9 +14,9 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 
 from api.spawn import serve
-from tests.browser_support import chromium_missing, enter_rummikub, launch, press_hint
+from tests.api.browser_support import chromium_missing, enter_rummikub, launch, press_hint
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def rummikub(page: Page) -> None:

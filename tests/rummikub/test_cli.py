@@ -8,7 +8,7 @@ import re
 import pytest
 
 from meldwise.cli import main
-from tests.helpers import run_solver_cli
+from tests.support import run_solver_cli
 
 
 def test_human_output_shows_jokers_with_what_they_stand_for(

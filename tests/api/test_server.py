@@ -22,7 +22,7 @@ import pytest
 
 from api.spawn import serve
 from solver.shanghai import examples
-from tests.api_support import slow_request
+from tests.api.support import slow_request
 
 MARKER = "SECRET-RACK-MARKER"
 

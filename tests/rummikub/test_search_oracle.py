@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from solver import solve_rummikub
 from solver.rummikub import Objective, Position, Rules, Status, Tile, parse_tiles, solve
-from tests.helpers import assert_legal_answer
-from tests.oracle import oracle_for
-from tests.strategies import examples, positions, request_of, small_rules
+from tests.rummikub.helpers import assert_legal_answer
+from tests.rummikub.oracle import oracle_for
+from tests.rummikub.strategies import examples, positions, request_of, small_rules
 
 VARIANTS = [
     Rules(colours=3, numbers=7, copies=2, jokers=2),

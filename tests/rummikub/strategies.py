@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from solver.rummikub import JOKER, Colour, Position, Rules, Tile
 from solver.rummikub.deal import full_set
 from solver.rummikub.notation import MAX_NUMBER
-from tests.disruption_oracle import disruption_oracle_for
+from tests.rummikub.disruption_oracle import disruption_oracle_for
 
 
 def examples(default: int) -> int:

@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 from solver.rummikub import Objective, Position, Rules, Status, parse_tiles, solve
-from tests.helpers import assert_legal_answer
+from tests.rummikub.helpers import assert_legal_answer
 
 RULES = Rules()
 

@@ -15,8 +15,15 @@ from pydantic import TypeAdapter
 from solver import MeldwiseError, solve_rummikub, validate_rummikub
 from solver.rummikub import STANDARD, Objective, Position, Rules, Status, solve
 from solver.rummikub.wire import SolveResponse
-from tests.helpers import assert_legal_answer
-from tests.strategies import any_rules, claimed_moves, corrupted, examples, positions, request_of
+from tests.rummikub.helpers import assert_legal_answer
+from tests.rummikub.strategies import (
+    any_rules,
+    claimed_moves,
+    corrupted,
+    examples,
+    positions,
+    request_of,
+)
 
 ANSWER: TypeAdapter[Any] = TypeAdapter(SolveResponse)
 

@@ -1,9 +1,7 @@
-"""Checks shared by the solver tests: an answer is legal and its multisets add up."""
+"""Checks shared by the Rummikub tests: an answer is legal and its multisets add up."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections import Counter
 
 from solver.rummikub import Play, Position, Rules
@@ -27,14 +25,3 @@ def assert_legal_answer(position: Position, rules: Rules, play: Play) -> None:
     assert play.tiles_played == len(play.played)
     assert play.points_played == sum(rules.value(t) for t in play.played)
     assert Counter(verdict.played) == played
-
-
-def run_solver_cli(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
-    """``python -m solver ARGS`` in a new process, with ``stdin``; output captured."""
-    return subprocess.run(
-        [sys.executable, "-m", "solver", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-    )

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from solver.rummikub import Objective, Rules, parse_tiles, solve
 from solver.rummikub.legality import Verdict, check_play
-from tests.oracle import oracle_for
-from tests.strategies import claimed_moves, examples, positions, small_rules
+from tests.rummikub.oracle import oracle_for
+from tests.rummikub.strategies import claimed_moves, examples, positions, small_rules
 
 RULES = Rules()
 

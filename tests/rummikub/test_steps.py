@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from solver import solve_rummikub
 from solver.rummikub import STANDARD, Rules
-from tests.replay import replay
-from tests.strategies import examples, positions, request_of, small_rules
+from tests.rummikub.replay import replay
+from tests.rummikub.strategies import examples, positions, request_of, small_rules
 
 
 def check_replay(request: dict) -> dict:
