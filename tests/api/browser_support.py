@@ -87,5 +87,6 @@ def press_hint(page: Page) -> tuple[dict[str, Any], dict[str, Any]]:
         page.locator("meldwise-hint").get_by_role("button").click()
     page.locator("meldwise-hint[aria-busy=false]").wait_for()
     request = answer.value.request.post_data_json
+    assert isinstance(request, dict)
     response: dict[str, Any] = answer.value.json()
     return request, response

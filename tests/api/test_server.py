@@ -118,13 +118,13 @@ def test_connection_guards_and_json_logs(tmp_path: Path) -> None:
         # Idle connections past the limit make room: a client sending requests gets in.
         idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(12)]
         try:
-            answer = httpx.post(
+            scored = httpx.post(
                 f"{url}/v1/rummikub/score",
                 json={"racks": {"x": []}},
                 # No trusted proxy by default: a client cannot choose its address.
                 headers={"X-Request-ID": "probe-1", "X-Forwarded-For": "203.0.113.9"},
             )
-            assert answer.status_code == 200
+            assert scored.status_code == 200
         finally:
             for sock in idle:
                 sock.close()

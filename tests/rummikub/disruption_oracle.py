@@ -142,7 +142,7 @@ def _stays(old_kind: MeldKind, old: Laid, new: Laid) -> int:
     return len(staying)
 
 
-def _best_match(old: Sequence, layout: Sequence[Laid], table_tiles: int) -> tuple[int, int]:
+def _best_match(old: Sequence[Meld], layout: Sequence[Laid], table_tiles: int) -> tuple[int, int]:
     olds = [_as_laid(m.kind, m.tiles, m.stands_for) for m in old]
     sizes = [len(m.tiles) for m in old]
     gains = [[_stays(m.kind, o, new) for new in layout] for m, o in zip(old, olds, strict=True)]

@@ -131,8 +131,8 @@ def claimed_moves(
     another set, two sets joined, a tile lost, a joker from nowhere. (Without
     ``layouts`` only the latter: listing every layout is for small variants.)"""
     rack = position.rack
-    chosen = []  # often nothing: rearranging before opening is illegal all the same
-    if rack and draw(st.booleans()):
+    chosen: list[int] = []  # often nothing: rearranging before opening is illegal all the same
+    if len(rack) > 0 and draw(st.booleans()):
         chosen = draw(st.lists(st.integers(0, len(rack) - 1), unique=True))
     played = [rack[i] for i in chosen]
     if layouts and draw(st.booleans()):

@@ -17,7 +17,7 @@ from tests.rummikub.strategies import examples, positions, request_of, small_rul
 NUDGE_FIELDS = {"status", "hint_level", "can_play", "tiles_played"}
 
 
-def ask(request: dict, level: str) -> dict:
+def ask(request: dict[str, Any], level: str) -> dict[str, Any]:
     return solve_rummikub({**request, "hint_level": level})
 
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
 
-from solver.rummikub import Objective, Rules, parse_tiles, solve
+from solver.rummikub import Objective, Rules, Tile, parse_tiles, solve
 from solver.rummikub.legality import Verdict, check_play
 from tests.rummikub.oracle import oracle_for
 from tests.rummikub.strategies import claimed_moves, examples, positions, small_rules
@@ -15,7 +15,7 @@ RULES = Rules()
 
 
 def judge(rack: str, before: str, after: str, opened: bool = True) -> Verdict:
-    def sets(text: str) -> list[list]:
+    def sets(text: str) -> list[list[Tile]]:
         return [parse_tiles(part) for part in text.split("|") if part.strip()]
 
     return check_play(parse_tiles(rack), sets(before), sets(after), opened, RULES)

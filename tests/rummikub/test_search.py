@@ -4,13 +4,15 @@ from collections import Counter
 
 import pytest
 
-from solver.rummikub import Objective, Position, Rules, Status, parse_tiles, solve
+from solver.rummikub import Objective, Play, Position, Rules, Status, parse_tiles, solve
 from tests.rummikub.helpers import assert_legal_answer
 
 RULES = Rules()
 
 
-def run(rack: str, table: str = "", opened: bool = True, objective: Objective = Objective.TILES):
+def run(
+    rack: str, table: str = "", opened: bool = True, objective: Objective = Objective.TILES
+) -> Play:
     position = Position.parse(rack, table, opened)
     play = solve(position, RULES, objective)
     assert play.status is Status.OPTIMAL

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -14,7 +15,7 @@ from tests.rummikub.replay import replay
 from tests.rummikub.strategies import examples, positions, request_of, small_rules
 
 
-def check_replay(request: dict) -> dict:
+def check_replay(request: dict[str, Any]) -> dict[str, Any]:
     response = solve_rummikub(request)
     sets, used = replay(request.get("table", []), request["rack"], response["steps"])
     assert [Counter(s) for s in sets] == [Counter(m["tiles"]) for m in response["table"]]
