@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from enum import Enum
 from typing import Any, TextIO, TypeAlias
 
 from solver.errors import MeldwiseError
@@ -46,6 +47,18 @@ def add_rule_flag(parser: argparse.ArgumentParser, example: str) -> None:
         default=[],
         metavar="NAME=VALUE",
         help=f"a rule setting, e.g. {example} (repeatable)",
+    )
+
+
+def add_choice_flag(
+    parser: argparse.ArgumentParser, flag: str, default: Enum, meaning: str
+) -> None:
+    """``flag`` taking one value of ``default``'s enum (its value names the choice)."""
+    parser.add_argument(
+        flag,
+        choices=[member.value for member in type(default)],
+        default=default.value,
+        help=f"{meaning} (default {default.value})",
     )
 
 

@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from solver.commands import (
     Commands,
+    add_choice_flag,
     add_json_modes,
     add_rule_flag,
     add_time_limit_flag,
@@ -37,27 +38,38 @@ def add_solve_command(commands: Commands) -> None:
             "or send wire requests on stdin with --json or --jsonl."
         ),
     )
+    add_position_flags(parser)
+    add_choice_flag(
+        parser, "--objective", Objective.TILES, "play the most tiles or shed the most points"
+    )
+    add_time_limit_flag(parser, "solver time limit")
+    add_choice_flag(
+        parser, "--hint", HintLevel.FULL, "how much to reveal: nudge, tile, or the play and steps"
+    )
+    add_json_modes(parser)
+    parser.set_defaults(handler=run_solve)
+
+
+def add_position_flags(parser: argparse.ArgumentParser) -> None:
+    """``--rack``, ``--table``, ``--opening`` and ``--rule``: a position and its rules."""
     parser.add_argument("--rack", help='tiles on the rack, e.g. "R1 R2 J"')
     parser.add_argument("--table", default="", help='sets on the table, e.g. "R3 R4 R5 | K7 B7 O7"')
     parser.add_argument(
         "--opening", action="store_true", help="the player has not opened yet (30-point rule)"
     )
-    parser.add_argument(
-        "--objective",
-        choices=[o.value for o in Objective],
-        default=Objective.TILES.value,
-        help="play the most tiles (default) or shed the most points",
-    )
-    add_time_limit_flag(parser, "solver time limit")
-    parser.add_argument(
-        "--hint",
-        choices=[level.value for level in HintLevel],
-        default=HintLevel.FULL.value,
-        help="how much to reveal: nudge, tile, or the full play with steps (default)",
-    )
     add_rule_flag(parser, "--rule jokers=4")
-    add_json_modes(parser)
-    parser.set_defaults(handler=run_solve)
+
+
+def position_from_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The position and rules fields of a request, from :func:`add_position_flags`."""
+    if args.rack is None:
+        raise MeldwiseError("give the rack with --rack, or a request with --json")
+    return {
+        "rack": words(args.rack),
+        "table": [words(part) for part in args.table.split("|") if part.strip()],
+        "opened": not args.opening,
+        "rules": rules_from_flags(args.rule),
+    }
 
 
 def run_solve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
@@ -69,14 +81,9 @@ def run_solve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
 
 def request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
     """The solve request that the flags of ``solve`` describe."""
-    if args.rack is None:
-        raise MeldwiseError("give the rack with --rack, or a request with --json")
     return {
-        "rack": words(args.rack),
-        "table": [words(part) for part in args.table.split("|") if part.strip()],
-        "opened": not args.opening,
+        **position_from_flags(args),
         "objective": args.objective,
-        "rules": rules_from_flags(args.rule),
         "time_limit_ms": time_limit_ms(args.time_limit),
         "hint_level": args.hint,
     }
