@@ -45,8 +45,9 @@ def test_solve_answers_the_wire_response_of_the_library(client: TestClient) -> N
 
 
 def test_solve_takes_every_wire_field(client: TestClient) -> None:
-    request = {
-        "rack": ["R12", "R13", "J", "K1", "K2", "K3"],
+    rack = ["R12", "R13", "J", "K1", "K2", "K3"]
+    request: dict[str, Any] = {
+        "rack": rack,
         "table": [],
         "opened": False,
         "objective": "points",
@@ -59,7 +60,7 @@ def test_solve_takes_every_wire_field(client: TestClient) -> None:
     body = client.post(SOLVE, json=request).json()
     assert body == solve_rummikub(request)
     # R12 R13 J (36) opens, K1 K2 K3 joins it: everything goes.
-    assert sorted(body["played"]) == sorted(request["rack"])
+    assert sorted(body["played"]) == sorted(rack)
 
 
 def test_validate_and_score_delegate_to_the_library(client: TestClient) -> None:
