@@ -1,0 +1,241 @@
+"""Stage 2 of a solve: of the best plays, the one that disturbs the table least.
+
+The score stage (:mod:`solver.rummikub.solve`) fixes the score and the jokers played.
+This stage then keeps the most table sets whole, then leaves the most table tiles in
+place, then lays out the fewest sets. It goes in steps, each a small CP-SAT search,
+all charged to one budget of deterministic work (:class:`~solver.rummikub.engine.Limits`):
+
+1. **The calm play.** Every table set goes on whole (perhaps grown at its ends or by
+   colours it lacks) or gives all its tiles up
+   (:func:`~solver.rummikub.model.add_whole_continuation`). Starting from the score
+   stage's play, which gives every set up, the search keeps the most sets whole.
+   With one variable per set this lean model proves that most within a few
+   milliseconds. If every set is kept no play disturbs the table less, and the
+   search only looks for the fewest sets.
+2. **Which sets a calmest play keeps.** The lean model is asked for plays keeping as
+   many sets but another choice of them, until there is none: the sets kept in all
+   of them, and the sets kept in none, are then known.
+3. **Tiles moved.** In a model where the sets kept in every calmest play go on whole,
+   and the others may go on with some of their tiles
+   (:func:`~solver.rummikub.model.add_partial_continuation`), the search starts from
+   the calm play and leaves the most table tiles in place.
+4. **Fewest sets**, with as many sets kept and tiles in place, while work is left.
+
+The answer is the best play found, so never less calm than the calm play. It is
+proven least disruptive when steps 1 and 3 finish; step 4 is a preference that the
+proof does not cover.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from solver.rummikub.engine import Limits, Solved, run
+from solver.rummikub.layout import PlacedSet, jokers_beyond_runs, lay_out
+from solver.rummikub.melds import Meld
+from solver.rummikub.model import (
+    TileCounts,
+    TurnModel,
+    build_model,
+    fix_score,
+    set_kept_objective,
+    set_sets_objective,
+    set_stays_objective,
+)
+from solver.rummikub.play import Objective
+from solver.rummikub.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Calmest:
+    """The least disruptive layout found, and whether no play as good disturbs less."""
+
+    placed: list[PlacedSet]
+    proven: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    """What every model of the stage is built from."""
+
+    rules: Rules
+    rack: TileCounts
+    table: TileCounts
+    objective: Objective
+    melds: tuple[Meld, ...]
+
+    def model(self, first: Solved, whole: range | frozenset[int]) -> TurnModel:
+        """A model of plays as good as ``first``'s; the sets in ``whole`` go on whole
+        or not at all, the others with any of their tiles."""
+        tm = build_model(
+            self.rules,
+            self.rack,
+            self.table,
+            self.objective,
+            opening=False,
+            table_melds=self.melds,
+            whole=whole,
+        )
+        fix_score(tm, first.value(first.tm.objective), first.value(first.tm.played_jokers))
+        return tm
+
+
+def least_disruption(
+    first: Solved,
+    rules: Rules,
+    rack: TileCounts,
+    table: TileCounts,
+    objective: Objective,
+    melds: tuple[Meld, ...],
+    limits: Limits,
+) -> Calmest | None:
+    """The least disruptive layout of a play as good as the score stage's ``first``
+    (see the module docstring), within ``limits``; None if not even the calm play
+    was found."""
+    turn = _Turn(rules, rack, table, objective, melds)
+    lean = turn.model(first, range(len(melds)))
+    calm = calm_play(lean, limits)
+    if calm is None:
+        return None
+    placed = lay_out(lean, calm.value)
+    kept = _kept(calm)
+    if kept == len(melds):
+        # Every set kept, every tile in place: the least disruption there is.
+        for cont in lean.continuations:
+            lean.model.add(cont.kept == 1)
+        return Calmest(_fewest_sets(lean, calm, limits) or placed, True)
+    unproven = Calmest(placed, False)
+    if not calm.optimal or not limits.left:
+        return unproven
+    always, never = _kept_in_every_and_none(lean, calm, limits) or (frozenset(), frozenset())
+    if not limits.left:
+        return unproven
+    tm = turn.model(first, always)
+    for cont in tm.continuations:
+        if cont.index in always:
+            tm.model.add(cont.kept == 1)
+        elif cont.index in never:
+            tm.model.add(cont.kept == 0)
+    tm.model.add(sum(c.kept for c in tm.continuations) >= kept)
+    set_stays_objective(tm)
+    _hint(tm, calm)
+    moved = run(tm, limits)
+    if not moved.found or (_kept(moved), _stays(moved)) < (kept, _stays(calm)):
+        return unproven  # the search did not get back to the calm play
+    placed = lay_out(tm, moved.value)
+    if not moved.optimal:
+        return Calmest(placed, False)
+    tm.model.add(sum(s for c in tm.continuations for s in c.stays) >= _stays(moved))
+    return Calmest(_fewest_sets(tm, moved, limits) or placed, True)
+
+
+def calm_play(lean: TurnModel, limits: Limits) -> Solved | None:
+    """Step 1: keep the most table sets whole in ``lean``, a model where each set goes
+    on whole or gives all its tiles up; None if the work ran out before any play.
+
+    No starting solution: the score stage's play (every set given up) made the search
+    take twice as long on the benchmark positions."""
+    set_kept_objective(lean)
+    if not limits.left:
+        return None
+    calm = run(lean, limits)
+    return calm if calm.found else None
+
+
+def _kept(solved: Solved) -> int:
+    return sum(solved.value(c.kept) for c in solved.tm.continuations)
+
+
+def _stays(solved: Solved) -> int:
+    return sum(solved.value(s) for c in solved.tm.continuations for s in c.stays)
+
+
+def _kept_in_every_and_none(
+    lean: TurnModel, calm: Solved, limits: Limits
+) -> tuple[frozenset[int], frozenset[int]] | None:
+    """The sets kept in every play that keeps as many sets whole as ``calm``, and
+    those kept in none; None if the work ran out first.
+
+    Each search asks for such a play that gives up a set kept in all found so far or
+    keeps one kept in none: sum (1 - kept[i], i in every) + sum (kept[j], j in none) >= 1."""
+    kept = [c.kept for c in lean.continuations]
+    lean.model.add(sum(kept) == _kept(calm))
+    every = {i for i, var in enumerate(kept) if calm.value(var)}
+    ever = set(every)
+    while every or len(ever) < len(kept):
+        none = [var for j, var in enumerate(kept) if j not in ever]
+        lean.model.add(sum(1 - kept[i] for i in every) + sum(none) >= 1)
+        if not limits.left:
+            return None
+        other = run(lean, limits)
+        if other.infeasible:
+            break
+        if not other.found:
+            return None
+        chosen = {i for i, var in enumerate(kept) if other.value(var)}
+        every &= chosen
+        ever |= chosen
+    return frozenset(every), frozenset(range(len(kept))) - ever
+
+
+def _fewest_sets(tm: TurnModel, solved: Solved, limits: Limits) -> list[PlacedSet] | None:
+    """The layout with the fewest sets of those ``tm`` allows, starting from
+    ``solved`` (whose layout is as good as any when no work is left)."""
+    if not limits.left:
+        return None
+    set_sets_objective(tm)
+    tm.model.clear_hints()  # type: ignore[no-untyped-call]  # (untyped in OR-Tools)
+    for index, value in enumerate(solved.engine.response_proto.solution):
+        tm.model.add_hint(tm.model.get_int_var_from_proto_index(index), value)
+    fewer = run(tm, limits)
+    return lay_out(tm, fewer.value) if fewer.found else None
+
+
+def _hint(tm: TurnModel, source: Solved) -> None:
+    """Start ``tm`` from the play solved in another model of the same turn: the score
+    stage's (no table set continued) or the calm play's (sets whole or given up)."""
+    value = source.value
+    solved = {
+        family: {key: value(expr) for key, expr in exprs.items()}
+        for family, exprs in source.tm.counts().items()
+    }
+    # The score stage may count jokers beyond the runs at a cell, standing in the
+    # groups there (see add_runs); with table sets continued, run jokers are bounded
+    # by runs, so they are group jokers.
+    for cell in solved["run_jokers"]:
+        beyond = jokers_beyond_runs(source.tm, cell, value)
+        if beyond:
+            solved["run_jokers"][cell] -= beyond
+            solved["group_jokers"][cell[1]] += beyond
+    hints: dict[int, tuple[cp_model.IntVar, int]] = {}
+    for family, variables in tm.count_variables().items():
+        for key, var in variables.items():
+            hints[var.index] = (var, solved[family].get(key, 0))
+    for var in tm.continuation_variables():
+        hints[var.index] = (var, 0)
+    sources = {c.index: c for c in source.tm.continuations}
+    for cont in tm.continuations:
+        was = sources.get(cont.index)
+        if was is None or not value(was.active):
+            continue
+        covered = [n for n, var in was.cover.items() if value(var)]
+        hints[cont.active.index] = (cont.active, 1)
+        hints[cont.kept.index] = (cont.kept, value(was.kept))
+        for var, old in zip(cont.stays, was.stays, strict=True):
+            hints[var.index] = (var, value(old))
+        for number, var in cont.cover.items():
+            hints[var.index] = (var, int(number in covered))
+        if covered:
+            begin = cont.begins.get(covered[0])
+            if begin is not None:
+                hints[begin.index] = (begin, 1)
+        for colour, var in cont.added.items():
+            hints[var.index] = (var, value(was.added.get(colour, 0)))
+        if not isinstance(cont.added_jokers, int):
+            hints[cont.added_jokers.index] = (cont.added_jokers, value(was.added_jokers))
+    for cell, var in tm.joining_jokers.items():
+        hints[var.index] = (var, value(source.tm.joining_jokers.get(cell, 0)))
+    for var, hinted in hints.values():
+        tm.model.add_hint(var, hinted)
