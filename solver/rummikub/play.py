@@ -26,9 +26,10 @@ class Status(Enum):
     OPTIMAL = "optimal"
     """Proven best, including a proven-empty play."""
     FEASIBLE = "feasible"
-    """Time ran out; the best play found so far (always legal)."""
+    """The search stopped (its work bound or a time limit) before proving the best
+    play; the best play found so far (always legal)."""
     UNKNOWN = "unknown"
-    """Time ran out before any play was found; the play is empty."""
+    """The search stopped before any play was found; the play is empty."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,9 +46,9 @@ DEFAULT_DISRUPTION_WORK = 0.1
 """Deterministic seconds of CP-SAT work the least-disruption stage may do unless the
 caller says otherwise (see benchmarks/RESULTS.md for what it proves, and how fast)."""
 
-DEFAULT_DISRUPTION_TIME_LIMIT = 1.0
+DEFAULT_DISRUPTION_TIME_LIMIT = DEFAULT_TIME_LIMIT
 """Wall-clock seconds the least-disruption stage may take (within the overall limit):
-its safety cap, well above what its work takes on an idle machine."""
+its safety cap, far above what its work takes on an idle machine."""
 
 
 def solve(
