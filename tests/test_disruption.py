@@ -147,11 +147,11 @@ def test_the_answer_is_never_less_calm_than_the_calm_play(
     )
     calm: list[tuple[int, int]] = []
 
-    def spy(lean: TurnModel, limits: Limits) -> Solved | None:
+    def spy(lean: TurnModel, limits: Limits) -> tuple[Solved, bool] | None:
         found = calm_play(lean, limits)
         melds = position.check(RULES)
         if found is not None:
-            calm.append(_kept_and_moved(melds, lay_out(lean, found.value)))
+            calm.append(_kept_and_moved(melds, lay_out(lean, found[0].value)))
         else:  # no work left even for that: the score stage's play, every set given up
             assert work < DEFAULT_DISRUPTION_WORK
             calm.append((0, sum(len(m.tiles) for m in melds)))

@@ -72,6 +72,11 @@ class Solved:
     def infeasible(self) -> bool:
         return self.code == cp_model.INFEASIBLE
 
+    @property
+    def bound(self) -> float:
+        """The best bound on the objective the search proved."""
+        return self.engine.best_objective_bound
+
     def value(self, expr: LinearExpr) -> int:
         """The solved value of ``expr``: variables are read from the solution vector
         at once (the layout reads hundreds of them; CP-SAT's ``value`` costs 4x more)."""
@@ -84,9 +89,13 @@ class Solved:
         return self.engine.value(expr)
 
 
-def run(tm: TurnModel, limits: Limits, workers: int = 1) -> Solved:
+def run(
+    tm: TurnModel, limits: Limits, workers: int = 1, gap: int = 0, lazy_lp: bool = False
+) -> Solved:
     """Search ``tm`` within ``limits`` and charge them the work done (call only when
-    ``limits.left``)."""
+    ``limits.left``); stop once the bound is within ``gap`` of the best solution.
+    With ``lazy_lp`` the LP starts with part of the constraints and adds the others
+    when violated (see the note on it below)."""
     engine = cp_model.CpSolver()
     params = engine.parameters
     params.max_deterministic_time = limits.work
@@ -107,7 +116,8 @@ def run(tm: TurnModel, limits: Limits, workers: int = 1) -> Solved:
     params.use_sat_inprocessing = False
     params.search_branching = cp_model.LP_SEARCH
     params.cut_level = 0
-    params.add_lp_constraints_lazily = False
+    params.add_lp_constraints_lazily = lazy_lp
+    params.absolute_gap_limit = gap
     code = engine.solve(tm.model)
     used = engine.deterministic_time
     if code in (cp_model.FEASIBLE, cp_model.UNKNOWN) and used < params.max_deterministic_time:

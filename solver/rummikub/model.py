@@ -786,19 +786,41 @@ def table_sets(tm: TurnModel) -> LinearExpr:
     return _sum([c.active for c in tm.continuations] + [*tm.start.values(), *tm.groups.values()])
 
 
-def set_kept_objective(tm: TurnModel) -> None:
-    """Maximise the table sets kept whole: sum kept."""
-    _maximize(tm.model, _sum([c.kept for c in tm.continuations]))
+@dataclass(frozen=True, slots=True)
+class Levels:
+    """The objective: maximise ``first``, then have the fewest sets on the table, as
+    maximise w * first - sets, where 0 <= sets <= most and w = 2 * most + 1.
+
+    A search may stop once its bound is within ``most`` of its best solution (CP-SAT's
+    absolute gap limit): the first level is then proven best (:meth:`first_proven`),
+    and the sets are the fewest the search met, not always the fewest there are.
+    """
+
+    first: LinearExpr
+    most: int
+
+    def first_proven(self, first: int, bound: float) -> bool:
+        """Whether no solution has more than ``first``, given the search's ``bound``:
+        each would score at least w * (first + 1) - most > bound."""
+        return bound < (2 * self.most + 1) * (first + 1) - self.most
 
 
-def set_stays_objective(tm: TurnModel) -> None:
-    """Maximise the table tiles that stay in the set carrying their old one on: sum stays."""
-    _maximize(tm.model, _sum([s for c in tm.continuations for s in c.stays]))
+def set_kept_objective(tm: TurnModel) -> Levels:
+    """Maximise the table sets kept whole (sum kept), then the fewest sets."""
+    return _set_levels(tm, _sum([c.kept for c in tm.continuations]))
 
 
-def set_sets_objective(tm: TurnModel) -> None:
-    """Minimise the sets on the table: tiles join sets rather than start new ones."""
-    tm.model.minimize(table_sets(tm))
+def set_stays_objective(tm: TurnModel) -> Levels:
+    """Maximise the table tiles that stay in the set carrying their old one on
+    (sum stays), then the fewest sets."""
+    return _set_levels(tm, _sum([s for c in tm.continuations for s in c.stays]))
+
+
+def _set_levels(tm: TurnModel, first: LinearExpr) -> Levels:
+    tiles = sum(tm.table.naturals.values()) + tm.jokers + sum(tm.rack.naturals.values())
+    levels = Levels(first, tiles // tm.rules.min_set_len)
+    _maximize(tm.model, (2 * levels.most + 1) * first - table_sets(tm))
+    return levels
 
 
 def _maximize(model: cp_model.CpModel, goal: LinearExpr) -> None:
