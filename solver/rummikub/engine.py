@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.rummikub.model import LinearExpr, TurnModel
+from solver.rummikub.model import LinearExpr, TurnModel, goal_bound
 
 _IntVar = cp_model.IntVar
 
@@ -74,8 +74,8 @@ class Solved:
 
     @property
     def bound(self) -> float:
-        """The best bound on the objective the search proved."""
-        return self.engine.best_objective_bound
+        """The upper bound the search proved on the goal it maximised."""
+        return goal_bound(self.engine)
 
     def value(self, expr: LinearExpr) -> int:
         """The solved value of ``expr``: variables are read from the solution vector

@@ -823,6 +823,12 @@ def _set_levels(tm: TurnModel, first: LinearExpr) -> Levels:
     return levels
 
 
+def goal_bound(engine: cp_model.CpSolver) -> float:
+    """The upper bound a search proved on the goal it maximised (set by
+    :func:`_maximize`: CP-SAT minimised -goal, so its bound is the negated one)."""
+    return -engine.best_objective_bound
+
+
 def _maximize(model: cp_model.CpModel, goal: LinearExpr) -> None:
     """Maximise ``goal``, set as the minimisation of -goal: the same model for CP-SAT,
     but OR-Tools copies a minimisation's coefficients in one call and a maximisation's
