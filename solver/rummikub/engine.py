@@ -90,12 +90,18 @@ class Solved:
 
 
 def run(
-    tm: TurnModel, limits: Limits, workers: int = 1, gap: int = 0, lazy_lp: bool = False
+    tm: TurnModel,
+    limits: Limits,
+    workers: int = 1,
+    gap: int = 0,
+    lazy_lp: bool = False,
+    pseudo_costs: bool = False,
 ) -> Solved:
     """Search ``tm`` within ``limits`` and charge them the work done (call only when
     ``limits.left``); stop once the bound is within ``gap`` of the best solution.
     With ``lazy_lp`` the LP starts with part of the constraints and adds the others
-    when violated (see the note on it below)."""
+    when violated; with ``pseudo_costs`` the search branches on the variables whose
+    changes moved the objective bound most so far, rather than as the LP suggests."""
     engine = cp_model.CpSolver()
     params = engine.parameters
     params.max_deterministic_time = limits.work
@@ -114,7 +120,7 @@ def run(
     params.cp_model_probing_level = 0
     params.symmetry_level = 0
     params.use_sat_inprocessing = False
-    params.search_branching = cp_model.LP_SEARCH
+    params.search_branching = cp_model.PSEUDO_COST_SEARCH if pseudo_costs else cp_model.LP_SEARCH
     params.cut_level = 0
     params.add_lp_constraints_lazily = lazy_lp
     params.absolute_gap_limit = gap
