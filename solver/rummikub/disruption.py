@@ -19,6 +19,8 @@ all charged to one budget of deterministic work (:class:`~solver.rummikub.engine
    the work left). Usually there is none, and step 2 was the whole answer.
    Otherwise the sets kept in all of them go on whole, those kept in none may go on
    in part, and the others either way, and step 2 runs again from its answer.
+   Step 3 is skipped when step 2 moves one tile from each set given up: a set not
+   kept moves at least one, so no play keeping as many sets moves fewer.
 
 Steps 1 and 2 prefer, among their best plays, the fewest sets on the table, as far
 as the search goes once the first level is proven (see
@@ -111,6 +113,9 @@ def least_disruption(
     chosen = frozenset(i for i, c in enumerate(lean.continuations) if calm.value(c.kept))
     others = frozenset(range(len(melds))) - chosen
     best = _fewest_moved(turn.model(first, chosen), chosen, others, calm, limits)
+    if best is not None and _stays(best[0]) == sum(len(m.tiles) for m in melds) - len(others):
+        # One tile moved per set given up: no play keeping as many sets moves fewer.
+        return _answer(best[0], True)
     if best is None or not limits.left:
         return _answer(calm if best is None else best[0], False)
     with _share(limits, BACKBONE_SHARE) as part:
