@@ -1,6 +1,6 @@
-"""The hints that start the least-disruption searches are complete solutions of their
-models: stage 1's play (no table set continued) of the calm-play model, and the calm
-play (sets whole or given up) of the model where sets may go on with some tiles."""
+"""The hint that starts the tiles-moved search, the calm play (sets whole or given
+up), is a complete solution of the model where sets may go on with some tiles; and a
+joker the score stage counts beyond the runs lays out in a group."""
 
 from __future__ import annotations
 
@@ -15,28 +15,38 @@ from ortools.sat.python import cp_model
 
 from solver.rummikub import Objective, Position, Rules, Status
 from solver.rummikub.deal import random_position
-from solver.rummikub.disruption import _hint
-from solver.rummikub.engine import Limits, Solved, run
+from solver.rummikub.disruption import _hint, calm_play
+from solver.rummikub.engine import Limits, run
 from solver.rummikub.melds import Meld, MeldKind
-from solver.rummikub.model import TileCounts, TurnModel, build_model, fix_score, set_kept_objective
+from solver.rummikub.model import TileCounts, build_model, fix_score
 from solver.rummikub.tiles import JOKER
 
 
 @settings(max_examples=40)
-@given(seed=st.integers(0, 2**32), table_tiles=st.integers(3, 60), rack_tiles=st.integers(1, 14))
-def test_stage_one_play_starts_the_least_disruption_search(
-    seed: int, table_tiles: int, rack_tiles: int
+@given(
+    seed=st.integers(0, 2**32),
+    table_tiles=st.integers(3, 60),
+    rack_tiles=st.integers(1, 14),
+    objective=st.sampled_from(list(Objective)),
+)
+def test_the_calm_play_starts_the_tiles_moved_search(
+    seed: int, table_tiles: int, rack_tiles: int, objective: Objective
 ) -> None:
-    # Stage 2 starts from stage 1's play with no table set continued: a complete
-    # solution of the calm-play model once the score is fixed.
     rules = Rules()
     rng = random.Random(seed)
-    position = random_position(rng, rules, table_tiles, rack_tiles, table_jokers=rng.randint(0, 2))
+    table_jokers = rng.randint(0, 2)
+    position = random_position(
+        rng,
+        rules,
+        table_tiles,
+        rack_tiles,
+        table_jokers=table_jokers,
+        rack_jokers=min(rng.randint(0, 2 - table_jokers), rack_tiles),
+    )
     melds = position.check(rules)
     rack = TileCounts.of(Counter(position.rack))
     table = TileCounts.of(position.all_tiles() - Counter(position.rack))
-    first = run(build_model(rules, rack, table, Objective.TILES, False), Limits.of(10, 10))
-    assert_hint_solves_stage_two(first, rules, rack, table, melds)
+    assert_calm_play_starts_the_tiles_moved_search(rules, rack, table, melds, objective)
 
 
 def test_a_joker_beyond_the_runs_at_a_cell_stands_in_a_group() -> None:
@@ -62,40 +72,30 @@ def test_a_joker_beyond_the_runs_at_a_cell_stands_in_a_group() -> None:
     play = stages._play(Status.OPTIMAL, position, played, melds, placed, rules, False, False)
     assert_legal_answer(position, rules, play)
     assert any(meld.kind is MeldKind.GROUP and JOKER in meld.tiles for meld in play.table)
-    assert_hint_solves_stage_two(first, rules, rack, table, melds, Objective.POINTS)
+    assert_calm_play_starts_the_tiles_moved_search(rules, rack, table, melds, Objective.POINTS)
 
 
-def assert_hint_solves_stage_two(
-    first: Solved,
+def assert_calm_play_starts_the_tiles_moved_search(
     rules: Rules,
     rack: TileCounts,
     table: TileCounts,
     melds: tuple[Meld, ...],
-    objective: Objective = Objective.TILES,
+    objective: Objective,
 ) -> None:
-    """The hint built from stage 1's solved model ``first`` (for ``objective``) is a
-    complete solution of the calm-play model with the same score and jokers played,
-    and the calm play's of the model where sets may go on with some of their tiles."""
-    score, jokers = first.value(first.tm.objective), first.value(first.tm.played_jokers)
+    """The calm play (best score, most sets kept whole) hints a complete solution of
+    the model where sets may go on with some of their tiles, with that score."""
     lean = build_model(rules, rack, table, objective, False, melds, whole=range(len(melds)))
-    fix_score(lean, score, jokers)
-    _hint(lean, first)
-    assert_hint_is_a_solution(lean)
-    set_kept_objective(lean)
-    calm = run(lean, Limits.of(10, 10))
-    assert calm.optimal
+    found = calm_play(lean, Limits.of(10, 10))
+    assert found is not None and found[1]
+    calm = found[0]
     partial = build_model(rules, rack, table, objective, False, melds)
-    fix_score(partial, score, jokers)
+    fix_score(partial, calm.value(lean.objective), calm.value(lean.played_jokers))
     _hint(partial, calm)
-    assert_hint_is_a_solution(partial)
-
-
-def assert_hint_is_a_solution(tm: TurnModel) -> None:
-    variables = tm.model.proto.variables
+    variables = partial.model.proto.variables
     free = {i for i, var in enumerate(variables) if len(set(var.domain)) > 1}
-    assert free <= set(tm.model.proto.solution_hint.vars)  # complete
+    assert free <= set(partial.model.proto.solution_hint.vars)  # complete
     engine = cp_model.CpSolver()
     engine.parameters.num_workers = 1
     engine.parameters.max_time_in_seconds = 10
     engine.parameters.fix_variables_to_their_hinted_value = True
-    assert engine.solve(tm.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    assert engine.solve(partial.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from solver.rummikub.engine import Limits, Solved, run
-from solver.rummikub.layout import PlacedSet, jokers_beyond_runs, lay_out
+from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import (
     TileCounts,
@@ -55,7 +55,8 @@ from solver.rummikub.rules import Rules
 
 @dataclass(frozen=True, slots=True)
 class Calmest:
-    """The least disruptive layout found, and whether no play as good disturbs less."""
+    """The least disruptive layout found of a best-score play (the score proven), and
+    whether no play as good disturbs the table less."""
 
     placed: list[PlacedSet]
     proven: bool
@@ -71,9 +72,9 @@ class _Turn:
     objective: Objective
     melds: tuple[Meld, ...]
 
-    def model(self, first: Solved, whole: range | frozenset[int]) -> TurnModel:
-        """A model of plays as good as ``first``'s; the sets in ``whole`` go on whole
-        or not at all, the others with any of their tiles."""
+    def model(self, whole: range | frozenset[int], best: Solved | None = None) -> TurnModel:
+        """A model of the turn where the sets in ``whole`` go on whole or not at all,
+        the others with any of their tiles; only plays as good as ``best``'s if given."""
         tm = build_model(
             self.rules,
             self.rack,
@@ -83,12 +84,12 @@ class _Turn:
             table_melds=self.melds,
             whole=whole,
         )
-        fix_score(tm, first.value(first.tm.objective), first.value(first.tm.played_jokers))
+        if best is not None:
+            fix_score(tm, best.value(best.tm.objective), best.value(best.tm.played_jokers))
         return tm
 
 
 def least_disruption(
-    first: Solved,
     rules: Rules,
     rack: TileCounts,
     table: TileCounts,
@@ -96,11 +97,11 @@ def least_disruption(
     melds: tuple[Meld, ...],
     limits: Limits,
 ) -> Calmest | None:
-    """The least disruptive layout of a play as good as the score stage's ``first``
-    (see the module docstring), within ``limits``; None if not even the calm play
-    was found."""
+    """The best score and, of the plays that reach it, the least disruptive layout
+    (see the module docstring), within ``limits``; None if the best score was not
+    proven first."""
     turn = _Turn(rules, rack, table, objective, melds)
-    lean = turn.model(first, range(len(melds)))
+    lean = turn.model(range(len(melds)))
     found = calm_play(lean, limits)
     if found is None:
         return None
@@ -109,10 +110,10 @@ def least_disruption(
         return Calmest(lay_out(lean, calm.value), True)  # nothing moves: no play is calmer
     if not proven or not limits.left:
         return _answer(calm, False)
-    # Step 3 for the calm play's choice of sets first: fast, and a good start.
+    # Step 2 for the calm play's choice of sets first: fast, and a good start.
     chosen = frozenset(i for i, c in enumerate(lean.continuations) if calm.value(c.kept))
     others = frozenset(range(len(melds))) - chosen
-    best = _fewest_moved(turn.model(first, chosen), chosen, others, calm, limits)
+    best = _fewest_moved(turn.model(chosen, calm), chosen, others, calm, limits)
     if best is not None and _stays(best[0]) == sum(len(m.tiles) for m in melds) - len(others):
         # One tile moved per set given up: no play keeping as many sets moves fewer.
         return _answer(best[0], True)
@@ -125,7 +126,7 @@ def least_disruption(
     always, never = backbone or (frozenset(), frozenset())
     if not limits.left:
         return _answer(best[0], False)
-    moved = _fewest_moved(turn.model(first, always), always, never, best[0], limits)
+    moved = _fewest_moved(turn.model(always, calm), always, never, best[0], limits)
     return _answer(best[0], False) if moved is None else _answer(*moved)
 
 
@@ -158,7 +159,7 @@ def _fewest_moved(
     moved = run(tm, limits, gap=levels.most, lazy_lp=True, pseudo_costs=True)
     if not moved.found or _stays(moved) < _stays(start):
         return None
-    return moved, levels.first_proven(_stays(moved), moved.bound)
+    return moved, levels.proven([_stays(moved)], moved.bound) == 1
 
 
 BACKBONE_SHARE = 0.4
@@ -180,13 +181,11 @@ def _share(limits: Limits, share: float) -> Iterator[Limits]:
 
 
 def calm_play(lean: TurnModel, limits: Limits) -> tuple[Solved, bool] | None:
-    """Step 1: keep the most table sets whole in ``lean``, a model where each set goes
-    on whole or gives all its tiles up; the play found, and whether no play keeps
-    more; None if the work ran out before any play.
-
-    No starting solution: the score stage's play (every set given up) made the search
-    take twice as long on the benchmark positions."""
-    levels = set_kept_objective(lean)
+    """Step 1: the best score, then the most table sets kept whole, in ``lean`` (a
+    model where each set goes on whole or gives all its tiles up); the play found and
+    whether no play as good keeps more; None if the work ran out before the best
+    score was proven."""
+    levels = set_kept_objective(lean, score_first=True)
     if not limits.left:
         return None
     # Branching by pseudo-costs: 0.82 times the deterministic work of LP-guided
@@ -194,7 +193,8 @@ def calm_play(lean: TurnModel, limits: Limits) -> tuple[Solved, bool] | None:
     calm = run(lean, limits, gap=levels.most, pseudo_costs=True)
     if not calm.found:
         return None
-    return calm, levels.first_proven(_kept(calm), calm.bound)
+    proven = levels.proven([calm.value(goal) for goal in levels.goals], calm.bound)
+    return (calm, proven == 2) if proven else None
 
 
 def _kept(solved: Solved) -> int:
@@ -214,6 +214,7 @@ def _kept_in_every_and_none(
     Each search asks for such a play that gives up a set kept in all found so far or
     keeps one kept in none: sum (1 - kept[i], i in every) + sum (kept[j], j in none) >= 1."""
     kept = [c.kept for c in lean.continuations]
+    fix_score(lean, calm.value(lean.objective), calm.value(lean.played_jokers))
     lean.model.add(sum(kept) == _kept(calm))
     lean.model.minimize(0)  # only whether there is such a play
     every = {i for i, var in enumerate(kept) if calm.value(var)}
@@ -235,21 +236,13 @@ def _kept_in_every_and_none(
 
 
 def _hint(tm: TurnModel, source: Solved) -> None:
-    """Start ``tm`` from the play solved in another model of the same turn: the score
-    stage's (no table set continued) or the calm play's (sets whole or given up)."""
+    """Start ``tm`` from the play solved in another model of the same turn with the
+    same table sets (each going on whole, or in part, in either)."""
     value = source.value
     solved = {
         family: {key: value(expr) for key, expr in exprs.items()}
         for family, exprs in source.tm.counts().items()
     }
-    # The score stage may count jokers beyond the runs at a cell, standing in the
-    # groups there (see add_runs); with table sets continued, run jokers are bounded
-    # by runs, so they are group jokers.
-    for cell in solved["run_jokers"]:
-        beyond = jokers_beyond_runs(source.tm, cell, value)
-        if beyond:
-            solved["run_jokers"][cell] -= beyond
-            solved["group_jokers"][cell[1]] += beyond
     hints: dict[int, tuple[cp_model.IntVar, int]] = {}
     for family, variables in tm.count_variables().items():
         for key, var in variables.items():

@@ -125,6 +125,10 @@ class TurnModel:
     continued_jokers: list[LinearExpr] = field(default_factory=list)
     """Jokers in continued sets: staying, joining a run (see above) or a group."""
     objective: LinearExpr = 0
+    goal: LinearExpr = 0
+    """The score stage's goal: the score, then the jokers kept (see set_score_objective)."""
+    goal_top: int = 0
+    """The most the goal can be: every rack tile played, none kept."""
     supply: dict[Cell, int] = field(init=False)
     """Per cell: numbered tiles that may end up on the table (the table's and the rack's)."""
     _run_tiles: dict[Cell, LinearExpr] = field(default_factory=dict)
@@ -762,16 +766,22 @@ def add_opening_threshold(tm: TurnModel) -> None:
 
 def set_score_objective(tm: TurnModel, objective: Objective) -> None:
     """Maximise the score, then (lexicographically) the jokers kept on the rack:
-    maximise (rack jokers + 1) * score - played_jokers, where the score is
+    maximise goal = (rack jokers + 1) * score - played_jokers, where the score is
     tiles:  sum played + played_jokers;
     points: sum n*played[c,n] + joker_penalty*played_jokers."""
     played = [*tm.played.values(), tm.played_jokers]
+    jokers = tm.rack.jokers
     if objective is Objective.TILES:
         tm.objective = _sum(played)
+        best = sum(tm.rack.naturals.values()) + jokers
     else:
         values = [n for _, n in tm.played] + [tm.rules.joker_penalty]
         tm.objective = cp_model.LinearExpr.weighted_sum(played, values)
-    _maximize(tm.model, (tm.rack.jokers + 1) * tm.objective - tm.played_jokers)
+        best = sum(n * c for (_, n), c in tm.rack.naturals.items())
+        best += tm.rules.joker_penalty * jokers
+    tm.goal = (jokers + 1) * tm.objective - tm.played_jokers
+    tm.goal_top = (jokers + 1) * best
+    _maximize(tm.model, tm.goal)
 
 
 def fix_score(tm: TurnModel, score: int, played_jokers: int) -> None:
@@ -788,38 +798,57 @@ def table_sets(tm: TurnModel) -> LinearExpr:
 
 @dataclass(frozen=True, slots=True)
 class Levels:
-    """The objective: maximise ``first``, then have the fewest sets on the table, as
-    maximise w * first - sets, where 0 <= sets <= most and w = 2 * most + 1.
+    """Goals maximised in order, each from 0 to its top, then the fewest sets on the
+    table (0 to ``most``), as one weighted goal: sum weights[i] * goals[i] - sets,
+    where the last goal weighs 2 * most + 1 and each other one its successor's weight
+    times (its successor's top + 1).
 
     A search may stop once its bound is within ``most`` of its best solution (CP-SAT's
-    absolute gap limit): the first level is then proven best (:meth:`first_proven`),
-    and the sets are the fewest the search met, not always the fewest there are.
+    absolute gap limit): every goal is then proven best (:meth:`proven`), and the sets
+    are the fewest the search met, not always the fewest there are.
     """
 
-    first: LinearExpr
+    goals: tuple[LinearExpr, ...]
+    weights: tuple[int, ...]
     most: int
 
-    def first_proven(self, first: int, bound: float) -> bool:
-        """Whether no solution has more than ``first``, given the search's ``bound``:
-        each would score at least w * (first + 1) - most > bound."""
-        return bound < (2 * self.most + 1) * (first + 1) - self.most
+    def proven(self, values: Sequence[int], bound: float) -> int:
+        """How many goals, first ones first, are proven best at ``values`` given the
+        search's ``bound``: a solution as good on the goals before goal i and better on
+        goal i scores at least sum(weights[j] * values[j], j < i) +
+        weights[i] * (values[i] + 1) - most."""
+        before = 0
+        for i, (weight, value) in enumerate(zip(self.weights, values, strict=True)):
+            if bound >= before + weight * (value + 1) - self.most:
+                return i
+            before += weight * value
+        return len(self.weights)
 
 
-def set_kept_objective(tm: TurnModel) -> Levels:
-    """Maximise the table sets kept whole (sum kept), then the fewest sets."""
-    return _set_levels(tm, _sum([c.kept for c in tm.continuations]))
+def set_kept_objective(tm: TurnModel, score_first: bool = False) -> Levels:
+    """Maximise the table sets kept whole (sum kept), then the fewest sets; with
+    ``score_first``, the score stage's goal (:attr:`TurnModel.goal`) before them."""
+    kept = (_sum([c.kept for c in tm.continuations]), len(tm.continuations))
+    return _set_levels(tm, [(tm.goal, tm.goal_top), kept] if score_first else [kept])
 
 
 def set_stays_objective(tm: TurnModel) -> Levels:
     """Maximise the table tiles that stay in the set carrying their old one on
     (sum stays), then the fewest sets."""
-    return _set_levels(tm, _sum([s for c in tm.continuations for s in c.stays]))
+    stays = [s for c in tm.continuations for s in c.stays]
+    return _set_levels(tm, [(_sum(stays), len(stays))])
 
 
-def _set_levels(tm: TurnModel, first: LinearExpr) -> Levels:
+def _set_levels(tm: TurnModel, goals: list[tuple[LinearExpr, int]]) -> Levels:
+    """Set the goal of :class:`Levels` for ``goals`` (each with its top)."""
     tiles = sum(tm.table.naturals.values()) + tm.jokers + sum(tm.rack.naturals.values())
-    levels = Levels(first, tiles // tm.rules.min_set_len)
-    _maximize(tm.model, (2 * levels.most + 1) * first - table_sets(tm))
+    most = tiles // tm.rules.min_set_len
+    weights = [2 * most + 1]
+    for _, top in reversed(goals[1:]):
+        weights.insert(0, weights[0] * (top + 1))
+    levels = Levels(tuple(goal for goal, _ in goals), tuple(weights), most)
+    terms = [*levels.goals, table_sets(tm)]
+    _maximize(tm.model, cp_model.LinearExpr.weighted_sum(terms, [*levels.weights, -1]))
     return levels
 
 

@@ -1,14 +1,17 @@
-"""Solve a Rummikub turn in two stages.
+"""Solve a Rummikub turn: the best score, then the least disruptive play reaching it.
 
-1. The score: the lean count model (no table sets continued) finds the best
-   score, then keeps the most jokers on the rack; this is what ``status``
-   speaks of.
-2. Least disruption: with score and jokers fixed, keep the most table sets whole,
-   then leave the most table tiles in place, then lay out the fewest sets
-   (:mod:`solver.rummikub.disruption`); ``disruption_proven`` says whether the
-   first two are proven.
+1. The score: the count model finds the best score, then keeps the most jokers on
+   the rack; this is what ``status`` speaks of.
+2. Least disruption: keep the most table sets whole, then leave the most table
+   tiles in place, then lay out the fewest sets (:mod:`solver.rummikub.disruption`);
+   ``disruption_proven`` says whether the first two are proven.
 
-Both stages are bounded by deterministic work (see :mod:`solver.rummikub.engine`),
+After opening, with a table, the score comes out of the first least-disruption
+search (the calm play's model, with the score as its first goal): one search fewer.
+The score stage runs alone when least disruption is not asked for, before opening,
+with no table, or when that search does not prove the score within its work.
+
+Every search is bounded by deterministic work (see :mod:`solver.rummikub.engine`),
 so the same request gets the same answer under any load; wall-clock limits are only
 the outer safety cap, and ``time_capped`` says when one stopped a search.
 """
@@ -43,8 +46,9 @@ the score is proven; the bound makes even a pathological position stop at the sa
 point under any load."""
 
 DEFAULT_DISRUPTION_WORK = 0.1
-"""Deterministic seconds of CP-SAT work the least-disruption stage may do unless the
-caller says otherwise (see benchmarks/RESULTS.md for what it proves, and how fast)."""
+"""Deterministic seconds of CP-SAT work the least-disruption stage (its first search
+finding the score too) may do unless the caller says otherwise (see
+benchmarks/RESULTS.md for what it proves, and how fast)."""
 
 DEFAULT_DISRUPTION_TIME_LIMIT = DEFAULT_TIME_LIMIT
 """Wall-clock seconds the least-disruption stage may take (within the overall limit):
@@ -86,12 +90,29 @@ def solve(
     opening = not position.opened
     rack = TileCounts.of(Counter(position.rack))
     table = TileCounts({}) if opening else TileCounts.of(Counter(chain(*position.table)))
+    deadline = started + time_limit
 
+    capped = False
+    if least_disruption and table_melds and not opening:
+        stage = Limits(disruption_work, min(deadline, started + disruption_time_limit))
+        calmer = calmest(rules, rack, table, objective, table_melds, stage)
+        capped = stage.capped
+        if calmer is not None:
+            # The best score is proven; read the tiles played off the layout.
+            played = _played_tiles_of(calmer.placed, table_melds)
+            if not played:
+                return _no_play(Status.OPTIMAL, position, table_melds, rules, capped)
+            placed = calmer.placed
+            return _play(
+                Status.OPTIMAL, position, played, table_melds, placed, rules, calmer.proven, capped
+            )
+
+    # The score alone: asked for, or not proven within the least-disruption work.
     tm = build_model(rules, rack, table, objective, opening)
-    limits = Limits(SCORE_WORK, started + time_limit)
+    limits = Limits(SCORE_WORK, deadline)
     # No starting solution: hinting the table as it is doubled the median solve.
     first = run(tm, limits, workers) if limits.left else None
-    capped = limits.capped
+    capped = capped or limits.capped
     if first is None or first.code == cp_model.UNKNOWN:
         return _no_play(Status.UNKNOWN, position, table_melds, rules, capped)
     if first.code == cp_model.INFEASIBLE and opening:
@@ -102,21 +123,11 @@ def solve(
     played = _played_tiles(first)
     if not played:
         return _no_play(status, position, table_melds, rules, capped)
+    placed = lay_out(first.tm, first.value)
     if opening:
-        placed = _unchanged(table_melds) + lay_out(first.tm, first.value)
-        return _play(status, position, played, table_melds, placed, rules, True, capped)
-
+        placed = _unchanged(table_melds) + placed
     # With no table there is nothing to disturb: proven at once.
-    placed, proven = lay_out(first.tm, first.value), not table_melds
-    if least_disruption and table_melds:
-        cap = min(limits.deadline, time.perf_counter() + disruption_time_limit)
-        stage = Limits(disruption_work, cap)
-        calmer = calmest(first, rules, rack, table, objective, table_melds, stage)
-        capped = capped or stage.capped
-        if calmer is not None:
-            # As many tiles and points, but maybe other tiles: read them off the layout.
-            placed, proven = calmer.placed, calmer.proven
-            played = _played_tiles_of(placed, table_melds)
+    proven = opening or not table_melds
     return _play(status, position, played, table_melds, placed, rules, proven, capped)
 
 
