@@ -535,20 +535,12 @@ def targets_section(results: Results) -> Section:
             missed.append("max")
         if results.peer_version is not None:
             row |= _peer_row(trials, [], alone)
-            missed += [
-                name
-                for name, key in (("median", "ratio_of_medians"), ("p95", "ratio_of_p95"))
-                if row[key] < TARGET_RATIO
-            ]
+            missed += _ratios_missed(row, TARGET_RATIO, TARGET_RATIO)
         row["missed"] = ", ".join(missed) or "none"
         rows.append(row)
     columns = [text("mode", "mode"), share("optimal", "optimal"), ms("max_ms", "max ms")]
     if results.peer_version is not None:
-        columns += [
-            ratio("ratio_of_medians", "peer/ours median"),
-            ratio("ratio_of_p95", "peer/ours p95"),
-            ratio("ratio_median", "per-position ratio"),
-        ]
+        columns += [*RATIO_COLUMNS, ratio("ratio_median", "per-position ratio")]
     columns.append(text("missed", "targets missed"))
     return Section(
         "targets",
@@ -561,6 +553,18 @@ def targets_section(results: Results) -> Section:
             "peer/ours over the positions, for reference)",
         ),
     )
+
+
+RATIO_COLUMNS = (
+    ratio("ratio_of_medians", "peer/ours median"),
+    ratio("ratio_of_p95", "peer/ours p95"),
+)
+
+
+def _ratios_missed(row: Row, median: float, p95: float) -> list[str]:
+    """The ratio targets (the peer's median and p95 over ours) a row misses."""
+    targets = (("median", "ratio_of_medians", median), ("p95", "ratio_of_p95", p95))
+    return [name for name, key, target in targets if row[key] < target]
 
 
 def _status(answer: Answer | None) -> str:
@@ -583,10 +587,7 @@ def default_targets_section(results: Results) -> Section:
             missed.append("max")
         if results.peer_version is not None:
             row |= _peer_row(trials, [])
-            if row["ratio_of_medians"] < TARGET_DEFAULT_MEDIAN_RATIO:
-                missed.append("median")
-            if row["ratio_of_p95"] < TARGET_DEFAULT_P95_RATIO:
-                missed.append("p95")
+            missed += _ratios_missed(row, TARGET_DEFAULT_MEDIAN_RATIO, TARGET_DEFAULT_P95_RATIO)
         row["missed"] = ", ".join(missed) or "none"
         rows.append(row)
     columns = [
@@ -597,10 +598,7 @@ def default_targets_section(results: Results) -> Section:
         ms("max_ms", "max ms"),
     ]
     if results.peer_version is not None:
-        columns += [
-            ratio("ratio_of_medians", "peer/ours median"),
-            ratio("ratio_of_p95", "peer/ours p95"),
-        ]
+        columns += RATIO_COLUMNS
     columns.append(text("missed", "targets missed"))
     return Section(
         "default_targets",

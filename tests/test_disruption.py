@@ -11,6 +11,7 @@ from helpers import assert_legal_answer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchmarks.cases import spread_jokers
 from solver.rummikub import JOKER, Objective, Position, Rules, Tile, solve
 from solver.rummikub.deal import random_position
 from solver.rummikub.disruption import calm_play
@@ -149,16 +150,7 @@ def test_the_answer_is_never_less_calm_than_the_calm_play(
     # The calm play (every set whole or given up, the most kept) starts the search
     # for the fewest tiles moved and is the fallback: whatever the work allowed, the
     # answer keeps at least as many sets and, keeping as many, moves no more tiles.
-    rng = random.Random(seed)
-    table_jokers = rng.randint(0, 2)
-    position = random_position(
-        rng,
-        RULES,
-        table_tiles,
-        rack_tiles,
-        table_jokers=table_jokers,
-        rack_jokers=rng.randint(0, 2 - table_jokers),
-    )
+    position = spread_jokers(random.Random(seed), table_tiles, rack_tiles)
     calm: list[tuple[int, int]] = []
 
     def spy(lean: TurnModel, limits: Limits) -> tuple[Solved, bool] | None:

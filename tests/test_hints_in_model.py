@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
+from benchmarks.cases import spread_jokers
 from solver.rummikub import Objective, Position, Rules, Status
-from solver.rummikub.deal import random_position
 from solver.rummikub.disruption import _hint, calm_play
 from solver.rummikub.engine import Limits, run
 from solver.rummikub.melds import Meld, MeldKind
@@ -26,23 +26,14 @@ from solver.rummikub.tiles import JOKER
 @given(
     seed=st.integers(0, 2**32),
     table_tiles=st.integers(3, 60),
-    rack_tiles=st.integers(1, 14),
+    rack_tiles=st.integers(2, 14),
     objective=st.sampled_from(list(Objective)),
 )
 def test_the_calm_play_starts_the_tiles_moved_search(
     seed: int, table_tiles: int, rack_tiles: int, objective: Objective
 ) -> None:
     rules = Rules()
-    rng = random.Random(seed)
-    table_jokers = rng.randint(0, 2)
-    position = random_position(
-        rng,
-        rules,
-        table_tiles,
-        rack_tiles,
-        table_jokers=table_jokers,
-        rack_jokers=min(rng.randint(0, 2 - table_jokers), rack_tiles),
-    )
+    position = spread_jokers(random.Random(seed), table_tiles, rack_tiles)
     melds = position.check(rules)
     rack = TileCounts.of(Counter(position.rack))
     table = TileCounts.of(position.all_tiles() - Counter(position.rack))
