@@ -89,19 +89,31 @@ class Solved:
         return self.engine.value(expr)
 
 
+@dataclass(frozen=True, slots=True)
+class Search:
+    """How CP-SAT searches, where it differs from the score stage's way (see run)."""
+
+    lazy_lp: bool = False
+    """Start the LP with part of the constraints, adding the others when violated."""
+    pseudo_costs: bool = False
+    """Branch on the variables whose changes moved the objective bound most so far,
+    rather than as the LP suggests."""
+    probing: bool = False
+    """Probe variables (fix one, propagate, learn) before and during the search."""
+
+
+SCORE_SEARCH = Search()
+
+
 def run(
     tm: TurnModel,
     limits: Limits,
     workers: int = 1,
     gap: int = 0,
-    lazy_lp: bool = False,
-    pseudo_costs: bool = False,
+    search: Search = SCORE_SEARCH,
 ) -> Solved:
     """Search ``tm`` within ``limits`` and charge them the work done (call only when
-    ``limits.left``); stop once the bound is within ``gap`` of the best solution.
-    With ``lazy_lp`` the LP starts with part of the constraints and adds the others
-    when violated; with ``pseudo_costs`` the search branches on the variables whose
-    changes moved the objective bound most so far, rather than as the LP suggests."""
+    ``limits.left``); stop once the bound is within ``gap`` of the best solution."""
     engine = cp_model.CpSolver()
     params = engine.parameters
     params.max_deterministic_time = limits.work
@@ -117,12 +129,14 @@ def run(
     # tight, and small), CP-SAT's median went from 1.6 to 1.2 ms and its p95 from
     # 4.1 to 2.2 ms (tiles; opening p95 1.7 -> 1.15 ms).
     params.cp_model_presolve = False
-    params.cp_model_probing_level = 0
+    params.cp_model_probing_level = 2 if search.probing else 0
     params.symmetry_level = 0
     params.use_sat_inprocessing = False
-    params.search_branching = cp_model.PSEUDO_COST_SEARCH if pseudo_costs else cp_model.LP_SEARCH
+    params.search_branching = (
+        cp_model.PSEUDO_COST_SEARCH if search.pseudo_costs else cp_model.LP_SEARCH
+    )
     params.cut_level = 0
-    params.add_lp_constraints_lazily = lazy_lp
+    params.add_lp_constraints_lazily = search.lazy_lp
     params.absolute_gap_limit = gap
     code = engine.solve(tm.model)
     used = engine.deterministic_time
