@@ -1,22 +1,25 @@
 """Stage 2 of a solve: of the best plays, the one that disturbs the table least.
 
-The score stage (:mod:`solver.rummikub.solve`) fixes the score and the jokers played.
-This stage then keeps the most table sets whole, then leaves the most table tiles in
-place, then lays out the fewest sets. It goes in steps, each a small CP-SAT search,
-all charged to one budget of deterministic work (:class:`~solver.rummikub.engine.Limits`):
+Of the plays with the best score (then the most jokers kept on the rack), this stage
+keeps the most table sets whole, then leaves the most table tiles in place, then lays
+out the fewest sets. It goes in steps, each a small CP-SAT search, all charged to one
+budget of deterministic work (:class:`~solver.rummikub.engine.Limits`):
 
 1. **The calm play.** Every table set goes on whole (perhaps grown at its ends or by
    colours it lacks) or gives all its tiles up
-   (:func:`~solver.rummikub.model.add_whole_continuation`); the search keeps the
-   most sets whole. With one variable per set this lean model proves that most
-   within a few milliseconds. If every set is kept no play disturbs the table less.
+   (:func:`~solver.rummikub.model.add_whole_continuation`); the search finds the best
+   score (the score stage's goal, see :func:`~solver.rummikub.model.set_score_objective`)
+   and then keeps the most sets whole. With one variable per set this lean model
+   proves that most within a few milliseconds. If every set is kept no play disturbs
+   the table less.
 2. **Tiles moved, for the calm play's sets.** With the sets the calm play keeps
    going on whole and the others free to go on with some of their tiles
    (:func:`~solver.rummikub.model.add_partial_continuation`), the search starts from
    the calm play and leaves the most table tiles in place.
 3. **Which sets a calmest play keeps.** The lean model is asked for plays keeping as
    many sets but another choice of them, until there is none (within a share of
-   the work left). Usually there is none, and step 2 was the whole answer.
+   the work left). When the calm play's choice is the only one, step 2 was the
+   whole answer.
    Otherwise the sets kept in all of them go on whole, those kept in none may go on
    in part, and the others either way, and step 2 runs again from its answer.
    Step 3 is skipped when step 2 moves one tile from each set given up: a set not
@@ -141,7 +144,7 @@ def _fewest_moved(
     start: Solved,
     limits: Limits,
 ) -> tuple[Solved, bool] | None:
-    """Step 3 on ``tm`` (where the sets in ``kept`` go on whole): the sets in ``kept``
+    """Step 2 on ``tm`` (where the sets in ``kept`` go on whole): the sets in ``kept``
     kept, those in ``given_up`` not, as many in all as in ``start`` (the play it
     starts from), and the most table tiles in place. The play found (never less calm
     than ``start``) and whether that most is proven; None if the work ran out first."""

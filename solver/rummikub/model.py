@@ -494,9 +494,10 @@ def add_run_continuation(tm: TurnModel, cont: Continuation) -> None:
     stays[i] <= cover[n_i]; begins[n] >= cover[n] - cover[n-1]; sum begins = active;
     sum cover >= L * active. A covered number beyond the old ones holds a joining
     tile: joining[c,n] += cover[n]. Where an old tile leaves a covered number, a
-    joker takes the place of a numbered tile and a numbered tile that of a joker
-    (cover[n] - stays of a jokers or of the cell's tiles): a tile like the one that
-    left would be the same play with that tile staying, which is never worse.
+    joker takes the place of a numbered tile and a numbered tile of the cell that of
+    a joker (cover[n] - stays counts among the jokers, or the cell's tiles, in
+    continued sets): a tile like the one that left would be the same play with that
+    tile staying, which is never worse.
     """
     model, rules = tm.model, tm.rules
     first = cont.meld.stands_for[0]

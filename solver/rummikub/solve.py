@@ -40,8 +40,8 @@ DEFAULT_TIME_LIMIT = 2.0
 safety cap of both stages."""
 
 SCORE_WORK = 2.0
-"""Deterministic seconds of CP-SAT work the score stage may do: hundreds of times
-what the benchmark positions take (at most a few ms), so in practice it stops when
+"""Deterministic seconds of CP-SAT work the score stage may do when it runs alone:
+hundreds of times what any benchmark position needs, so in practice it stops when
 the score is proven; the bound makes even a pathological position stop at the same
 point under any load."""
 
@@ -52,7 +52,8 @@ benchmarks/RESULTS.md for what it proves, and how fast)."""
 
 DEFAULT_DISRUPTION_TIME_LIMIT = DEFAULT_TIME_LIMIT
 """Wall-clock seconds the least-disruption stage may take (within the overall limit):
-its safety cap, far above what its work takes on an idle machine."""
+its safety cap, above what its default work took on any benchmark position even on
+a loaded machine (at most 783 ms in benchmarks/RESULTS.md)."""
 
 
 def solve(
@@ -80,8 +81,10 @@ def solve(
     ``disruption_work`` (CP-SAT deterministic seconds) within at most
     ``disruption_time_limit`` wall-clock seconds; ``disruption_proven`` says whether
     it proved the sets kept and tiles moved, ``time_capped`` whether a wall-clock
-    limit (not the work bound) stopped a search. With one worker, a solve that no
-    clock stopped gives the same answer on any machine load.
+    limit (not the work bound) stopped a search. A solve that no clock stopped gives
+    the same answer on any machine load; ``workers`` CP-SAT workers search the score
+    when it is searched alone (with more than one that no longer holds), the
+    least-disruption searches use one.
 
     Raises a :class:`~solver.errors.MeldwiseError` for a position that breaks the rules.
     """
