@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from solver.rummikub import STANDARD, MeldKind, Objective, Status
 from solver.rummikub.hints import HintLevel
@@ -242,7 +242,21 @@ class ValidateResponse(Schema):
 
 # --- score ----------------------------------------------------------------------------
 
-PlayerName = Annotated[str, Field(min_length=1, max_length=64)]
+
+def _printable(name: str) -> str:
+    if not name.isprintable():
+        raise ValueError(
+            "a name must be printable text: no control, format (bidi, zero-width) or "
+            "other invisible characters"
+        )
+    return name
+
+
+PlayerName = Annotated[
+    str,
+    Field(min_length=1, max_length=64, description="a player's name: 1-64 printable characters"),
+    AfterValidator(_printable),
+]
 
 
 class ScoreRequest(Schema):
@@ -286,3 +300,10 @@ class ErrorBody(Schema):
 
 class Health(Schema):
     status: str = Field(examples=["ok"])
+
+
+class NotReady(Schema):
+    status: Literal["not ready"]
+    detail: str = Field(
+        description="what is missing", examples=["1 of 2 solver workers ready; 1 starting"]
+    )

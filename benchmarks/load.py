@@ -4,11 +4,14 @@
 (or targets ``--url``), waits until it is ready, then for each ``--clients`` count
 runs that many concurrent clients, each posting mid-game solve requests back to
 back for ``--duration`` seconds (after ``--warm-up`` seconds that are not counted);
-a client that gets 503 waits its ``Retry-After`` unless ``--ignore-retry-after``.
-It does so first with the server's defaults (least disruption on), then, beside it,
-with the least-disruption stage off (``MELDWISE_DISRUPTION_CAP_MS=0``: the score
-alone) unless ``--default-only``. Before the load each distinct request is posted
-once on its own; every answer under load is compared with that one, byte for byte.
+a client that gets 503 or 429 waits its ``Retry-After`` unless ``--ignore-retry-after``.
+Each client connects from an address of its own in 127.0.0.0/8 (Linux answers on
+the whole range), so the server's per-client limits see as many clients as a
+real crowd would. It does so first with the server's defaults (least disruption
+on), then, beside it, with the least-disruption stage off
+(``MELDWISE_DISRUPTION_CAP_MS=0``: the score alone) unless ``--default-only``.
+Before the load each distinct request is posted once on its own; every answer
+under load is compared with that one, byte for byte.
 It prints requests/s, solves/s (answers with 200), latency percentiles, HTTP and
 solver status counts, and answers that differ from the lone ones (and how many of
 those a time limit cut), as a table; ``--json FILE`` writes the same figures.
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import itertools
 import json
@@ -29,6 +33,7 @@ import os
 import random
 import resource
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -150,9 +155,35 @@ async def lone_answers(url: str, bodies: Sequence[bytes]) -> dict[bytes, bytes]:
             response = await client.post(
                 SOLVE_PATH, content=body, headers={"Content-Type": "application/json"}
             )
+            while response.status_code == 429:  # the per-client rate limit: wait and retry
+                await asyncio.sleep(float(response.headers.get("Retry-After", 1)))
+                response = await client.post(
+                    SOLVE_PATH, content=body, headers={"Content-Type": "application/json"}
+                )
             if response.status_code == 200:
                 answers[body] = response.content
     return answers
+
+
+def client_address(number: int) -> str:
+    """The loopback address client ``number`` connects from: 127.0.1.2, 127.0.1.3, ..."""
+    return f"127.0.{1 + number // 250}.{2 + number % 250}"
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    # Made once: each client making its own takes tens of milliseconds.
+    return ssl.create_default_context()
+
+
+def client_for(url: str, number: int, timeout: float = 30.0) -> httpx.AsyncClient:
+    """An HTTP client with one kept-alive connection from :func:`client_address`."""
+    transport = httpx.AsyncHTTPTransport(
+        local_address=client_address(number),
+        limits=httpx.Limits(max_connections=1),
+        verify=_tls(),
+    )
+    return httpx.AsyncClient(base_url=url, transport=transport, timeout=timeout)
 
 
 async def one_client(
@@ -161,23 +192,25 @@ async def one_client(
     stop: float,
     outcomes: list[Outcome],
     honour_retry_after: bool,
-    alone: Mapping[bytes, bytes],
+    path: str = SOLVE_PATH,
+    alone: Mapping[bytes, bytes] | None = None,
 ) -> None:
-    """Post solve requests back to back until ``stop``; after a 503, wait as long as
+    """Post requests back to back until ``stop``; after a 503 or 429, wait as long as
     its Retry-After says (unless told not to). Answers are compared with ``alone``."""
     headers = {"Content-Type": "application/json"}
     while (sent := time.perf_counter()) < stop:
         solver, pause, same, capped = None, 0.0, None, False
         body = next(bodies)
         try:
-            response = await client.post(SOLVE_PATH, content=body, headers=headers)
+            response = await client.post(path, content=body, headers=headers)
             http = str(response.status_code)
             if response.status_code == 200:
                 answer = response.json()
-                solver, capped = answer["status"], answer.get("time_capped", False)
-                if body in alone:
+                solver = answer.get("status", "ok")
+                capped = answer.get("time_capped", False)
+                if alone and body in alone:
                     same = response.content == alone[body]
-            elif response.status_code == 503 and honour_retry_after:
+            elif response.status_code in (429, 503) and honour_retry_after:
                 pause = float(response.headers.get("Retry-After", 1))
         except httpx.HTTPError as error:
             http = type(error).__name__
@@ -201,16 +234,16 @@ async def run_load(
     (answers compared with ``alone``, the lone answers, when given)."""
     outcomes: list[Outcome] = []
     cycle = itertools.cycle(bodies)
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     cpu_before = _cpu_seconds()
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30.0) as client:
+    async with contextlib.AsyncExitStack() as stack:
+        crowd = [await stack.enter_async_context(client_for(url, n)) for n in range(clients)]
         start = time.perf_counter() + warm_up
         stop = start + seconds
         server_before = process_tree_cpu(server_pid) if server_pid else None
         await asyncio.gather(
             *(
-                one_client(client, cycle, stop, outcomes, honour_retry_after, alone or {})
-                for _ in range(clients)
+                one_client(client, cycle, stop, outcomes, honour_retry_after, SOLVE_PATH, alone)
+                for client in crowd
             )
         )
         server_after = process_tree_cpu(server_pid) if server_pid else None
@@ -312,26 +345,47 @@ def wait_ready(url: str, timeout: float) -> None:
 
 @contextlib.contextmanager
 def serve(
-    workers: int | None, log_path: str, env: Mapping[str, str] | None = None
+    workers: int | None,
+    log_path: str,
+    env: dict[str, str] | None = None,
+    source: str | None = None,
 ) -> Iterator[tuple[str, int]]:
-    """Run ``meldwise serve`` on a free loopback port for the duration of the block,
-    with ``env`` added to the environment; yield its URL and process id."""
+    """Run ``meldwise serve`` on a free loopback port for the duration of the block
+    (with ``env`` added to the environment, and from the source tree ``source``
+    instead of the installed one when given); yield its URL and process id."""
     port = _free_port()
     command = [sys.executable, "-m", "meldwise", "serve", "--port", str(port)]
     if workers is not None:
         command += ["--workers", str(workers)]
+    environment = {**os.environ, **(env or {})}
+    if source is not None:
+        # `python -m` puts the working folder first on the path: run from the source.
+        environment["PYTHONPATH"] = source = os.path.abspath(source)
     with open(log_path, "w", encoding="utf-8") as log:
+        # A process group of its own: a signal sent to it (as a terminal's Ctrl-C or
+        # systemd would) reaches the server and not this program.
         server = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
+            command,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=environment,
+            cwd=source,
+            start_new_session=True,
         )
     url = f"http://127.0.0.1:{port}"
     try:
         wait_ready(url, timeout=60)
         yield url, server.pid
     finally:
+        stop_server(server)
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    """SIGTERM (a graceful shutdown), then SIGKILL after 30 s."""
+    if server.poll() is None:
         server.terminate()
         try:
-            server.wait(timeout=15)
+            server.wait(timeout=30)
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
@@ -415,7 +469,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--ignore-retry-after",
         action="store_true",
-        help="after a 503, send the next request at once instead of waiting Retry-After",
+        help="after a 503 or 429, send the next request at once instead of waiting Retry-After",
     )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)

@@ -1,6 +1,7 @@
 """Property-based API fuzzing with schemathesis over the OpenAPI schema, in process.
 
-Every check runs, over every operation (Rummikub and Shanghai alike).
+Every check runs, over every operation (Rummikub and Shanghai alike), plus one of
+our own: every error answer is JSON with a ``detail`` string.
 ``positive_data_acceptance`` also accepts 422 because a request can fit the schema
 and still not be a real game (a tile or card the rules do not have, more copies
 than exist, an invalid table set or meld, a Shanghai contract out of the rules'
@@ -12,8 +13,10 @@ fast.
 
 from __future__ import annotations
 
+from typing import Any
+
 import schemathesis
-from schemathesis import Case
+from schemathesis import Case, CheckContext
 from schemathesis.config import SchemathesisConfig
 
 from api.main import create_app
@@ -31,8 +34,18 @@ CONFIG = SchemathesisConfig.from_dict(
 )
 
 # A short time cap keeps any large generated position quick.
-app = create_app(Settings(workers=1, time_cap_ms=100))
+app = create_app(Settings(workers=1, time_cap_ms=100, rate_limit=""))
 schema = schemathesis.openapi.from_asgi("/openapi.json", app, config=CONFIG)
+
+
+@schemathesis.check
+def errors_are_json_with_a_detail(ctx: CheckContext, response: Any, case: Case) -> bool | None:
+    if response.status_code < 400:
+        return None
+    body = response.json()
+    assert isinstance(body, dict), f"error answer {response.status_code} is not a JSON object"
+    assert isinstance(body.get("detail"), str) and body["detail"], f"no detail: {body!r}"
+    return True
 
 
 @schema.parametrize()

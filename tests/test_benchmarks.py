@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from collections import Counter
 from dataclasses import replace
@@ -12,6 +13,7 @@ from typing import cast
 import pytest
 from rich.progress import Progress
 
+from benchmarks import ab
 from benchmarks.cases import (
     Mode,
     all_buckets,
@@ -251,3 +253,15 @@ def test_default_answers_are_checked_against_the_reference(tmp_path: Path) -> No
     assert [(r["compared"], r["worse"]) for r in calm.rows] == [(1, 1), (1, 1)]
     targets = next(s for s in report.sections if s.key == "default_targets")
     assert "reference" in targets.rows[0]["missed"]
+
+
+def test_ab_times_a_revision_against_this_checkout(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parent.parent
+    if subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True).returncode:
+        pytest.skip("not a git checkout")
+    out = tmp_path / "ab.json"
+    args = ["--base", "HEAD", "--per-bucket", "1", "--buckets", "t10-r6", "--modes", "tiles"]
+    assert ab.main([*args, "--repeat", "1", "--json", str(out)]) == 0
+    figures = json.loads(out.read_text())["tiles"]
+    assert figures["positions"] == 1 and figures["scores_differ"] == []
+    assert figures["median_ms"]["base"] > 0 and figures["median_ms"]["ours"] > 0

@@ -1,7 +1,9 @@
 """The demo page and the <meldwise-hint> element in a real headless Chromium,
 against a real ``meldwise serve``: positions entered as a person would, the hint
 levels pressed one after another, the drawn answer, the element's event from
-another origin (CORS), and errors shown as messages."""
+another origin (CORS), and errors shown as messages. Every page must run under
+the service's strict Content-Security-Policy: a violation fails the test; the
+API docs page too."""
 
 from __future__ import annotations
 
@@ -55,9 +57,17 @@ def page(browser: Browser) -> Iterator[Page]:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    refused: list[str] = []  # Chromium reports each CSP violation on the console
+    page.on(
+        "console",
+        lambda message: (
+            refused.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
     yield page
     context.close()
     assert errors == [], "the page's scripts failed"
+    assert refused == [], "the page broke the Content-Security-Policy"
 
 
 def drawn_table(page: Page) -> list[list[tuple[str, bool]]]:
@@ -72,6 +82,13 @@ def drawn_table(page: Page) -> list[list[tuple[str, bool]]]:
 
 def highlighted(table: list[list[tuple[str, bool]]]) -> Counter[str]:
     return Counter(tile for row in table for tile, played in row if played)
+
+
+def test_the_api_docs_render_under_the_content_security_policy(service: str, page: Page) -> None:
+    page.goto(f"{service}/docs")
+    expect(page.locator(".opblock").first).to_be_visible()
+    paths = page.locator(".opblock-summary-path").all_inner_texts()
+    assert "/v1/rummikub/solve" in paths and "/v1/shanghai/advise" in paths
 
 
 def test_demo_reveals_nudge_then_tile_then_the_drawn_play(service: str, page: Page) -> None:

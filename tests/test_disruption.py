@@ -6,19 +6,19 @@ import random
 from unittest import mock
 
 import pytest
-from disruption_oracle import DisruptionOracle
+from disruption_oracle import disruption_oracle_for
 from helpers import assert_legal_answer
-from hypothesis import given, settings
+from hypothesis import given, note, settings
 from hypothesis import strategies as st
+from strategies import examples, positions, request_of, small_rules
 
 from benchmarks.cases import spread_jokers
 from solver.rummikub import JOKER, Objective, Position, Rules, Tile, solve
-from solver.rummikub.deal import random_position
 from solver.rummikub.disruption import calm_play
-from solver.rummikub.engine import Limits, Solved
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import TurnModel
+from solver.rummikub.runner import Limits, Solved
 from solver.rummikub.solve import DEFAULT_DISRUPTION_WORK
 from solver.rummikub.steps import Action
 
@@ -60,53 +60,36 @@ def test_the_joker_stays_on_the_rack_when_the_count_is_equal() -> None:
     assert "J" in [str(t) for t in by_points.played]
 
 
-DISRUPTION_RULES = Rules(colours=3, numbers=7, copies=2, jokers=2)
-ORACLE = DisruptionOracle(DISRUPTION_RULES)
-
-
-@settings(max_examples=150)
-@given(
-    seed=st.integers(0, 2**32),
-    table_tiles=st.integers(3, 10),
-    rack_tiles=st.integers(1, 4),
-    table_jokers=st.integers(0, 2),
-    objective=st.sampled_from(list(Objective)),
-    little_work=st.sampled_from([0.0002, 0.001, 0.003]),
-)
+@pytest.mark.variants
+@settings(max_examples=examples(150))
+@given(data=st.data(), rules=small_rules(), objective=st.sampled_from(list(Objective)))
 def test_disruption_matches_exhaustive_search_over_best_plays(
-    seed: int,
-    table_tiles: int,
-    rack_tiles: int,
-    table_jokers: int,
-    objective: Objective,
-    little_work: float,
+    data: st.DataObject, rules: Rules, objective: Objective
 ) -> None:
-    rng = random.Random(seed)
-    rack_jokers = rng.randint(0, DISRUPTION_RULES.jokers - table_jokers)
-    position = random_position(
-        rng,
-        DISRUPTION_RULES,
-        table_tiles,
-        rack_tiles,
-        table_jokers=table_jokers,
-        rack_jokers=min(rack_jokers, rack_tiles),
-    )
-    play = solve(position, DISRUPTION_RULES, objective, time_limit=30, disruption_time_limit=30)
+    position = data.draw(positions(rules, max_rack=4, opened=True))
+    note(request_of(position, rules, objective=objective.value))
+    oracle = disruption_oracle_for(rules)
+    play = solve(position, rules, objective, time_limit=30, disruption_time_limit=30)
     assert play.disruption_proven
-    assert_legal_answer(position, DISRUPTION_RULES, play)
-    best = ORACLE.least_disruption(position, objective)
+    assert_legal_answer(position, rules, play)
+    best = oracle.least_disruption(position, objective)
     reported = (play.sets_kept, -play.tiles_moved)
     # The answer's own table, matched to the old sets by the oracle, supports what it reports.
-    assert ORACLE.disruption_of(position, [m.tiles for m in play.table]) >= reported
-    assert reported == best, (position, objective)
+    assert oracle.disruption_of(position, play.table) >= reported
+    assert reported == best
     # With little work the searches may stop early: then the answer may be less calm,
     # but only an answer as calm as the best one may say it is proven.
-    hurried = solve(position, DISRUPTION_RULES, objective, disruption_work=little_work)
+    little_work = data.draw(st.sampled_from([0.0002, 0.001, 0.003]), label="little_work")
+    hurried = solve(position, rules, objective, disruption_work=little_work)
     assert hurried.tiles_played == play.tiles_played
     if hurried.disruption_proven:
-        assert (hurried.sets_kept, -hurried.tiles_moved) == best, (position, objective)
+        assert (hurried.sets_kept, -hurried.tiles_moved) == best
     else:
         assert (hurried.sets_kept, -hurried.tiles_moved) <= best
+
+
+DISRUPTION_RULES = Rules(colours=3, numbers=7, copies=2, jokers=2)
+ORACLE = disruption_oracle_for(DISRUPTION_RULES)
 
 
 @pytest.mark.parametrize("objective", list(Objective))

@@ -16,9 +16,9 @@ from ortools.sat.python import cp_model
 from benchmarks.cases import spread_jokers
 from solver.rummikub import Objective, Position, Rules, Status
 from solver.rummikub.disruption import _hint, calm_play
-from solver.rummikub.engine import Limits, run
 from solver.rummikub.melds import Meld, MeldKind
 from solver.rummikub.model import TileCounts, build_model, fix_score
+from solver.rummikub.runner import Limits, run
 from solver.rummikub.tiles import JOKER
 
 
@@ -80,7 +80,7 @@ def assert_calm_play_starts_the_tiles_moved_search(
     assert found is not None and found[1]
     calm = found[0]
     partial = build_model(rules, rack, table, objective, False, melds)
-    fix_score(partial, calm.value(lean.objective), calm.value(lean.played_jokers))
+    fix_score(partial, *calm.score())
     _hint(partial, calm)
     variables = partial.model.proto.variables
     free = {i for i, var in enumerate(variables) if len(set(var.domain)) > 1}

@@ -3,7 +3,7 @@
 Of the plays with the best score (then the most jokers kept on the rack), this stage
 keeps the most table sets whole, then leaves the most table tiles in place, then lays
 out the fewest sets. It goes in steps, each a small CP-SAT search, all charged to one
-budget of deterministic work (:class:`~solver.rummikub.engine.Limits`):
+budget of deterministic work (:class:`~solver.rummikub.runner.Limits`):
 
 1. **The calm play.** Every table set goes on whole (perhaps grown at its ends or by
    colours it lacks) or gives all its tiles up
@@ -41,7 +41,6 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.rummikub.engine import Limits, Search, Solved, run
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import (
@@ -54,6 +53,7 @@ from solver.rummikub.model import (
 )
 from solver.rummikub.play import Objective
 from solver.rummikub.rules import Rules
+from solver.rummikub.runner import Limits, Search, Solved, run
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +88,7 @@ class _Turn:
             whole=whole,
         )
         if best is not None:
-            fix_score(tm, best.value(best.tm.objective), best.value(best.tm.played_jokers))
+            fix_score(tm, *best.score())
         return tm
 
 
@@ -222,7 +222,7 @@ def _kept_in_every_and_none(
     Each search asks for such a play that gives up a set kept in all found so far or
     keeps one kept in none: sum (1 - kept[i], i in every) + sum (kept[j], j in none) >= 1."""
     kept = [c.kept for c in lean.continuations]
-    fix_score(lean, calm.value(lean.objective), calm.value(lean.played_jokers))
+    fix_score(lean, *calm.score())
     lean.model.add(sum(kept) == _kept(calm))
     lean.model.minimize(0)  # only whether there is such a play
     every = {i for i, var in enumerate(kept) if calm.value(var)}

@@ -126,9 +126,12 @@ class TurnModel:
     """Jokers in continued sets: staying, joining a run (see above) or a group."""
     objective: LinearExpr = 0
     goal: LinearExpr = 0
-    """The score stage's goal: the score, then the jokers kept (see set_score_objective)."""
+    """The score stage's goal: the score, then the jokers kept, then (points) the tiles
+    played (see set_score_objective)."""
     goal_top: int = 0
     """The most the goal can be: every rack tile played, none kept."""
+    tiles: LinearExpr = 0
+    """Tiles played, jokers included."""
     supply: dict[Cell, int] = field(init=False)
     """Per cell: numbered tiles that may end up on the table (the table's and the rack's)."""
     _run_tiles: dict[Cell, LinearExpr] = field(default_factory=dict)
@@ -581,10 +584,12 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
     * a run opening with a joker at a number with no numbered tile, unless it can
       reach the top number: the joker can move to the run's other end;
     * a joker in a run at a cell with numbered tiles, unless more runs than there
-      are such tiles may pass there (see :func:`_runs_through`), or (in points
-      mode) the rack holds one. Else a tile of the cell is in a group, where it can
-      swap places with the joker, or on the rack, where in tiles mode it can take
-      the joker's place (one joker more kept).
+      are such tiles may pass there (see :func:`_runs_through`), or the rack holds
+      one that may not take the joker's place. Else a tile of the cell is in a
+      group, where it can swap places with the joker, or on the rack, where in
+      tiles mode it can take the joker's place if the joker goes back to the rack
+      (one joker more kept). That needs the joker to come from the rack: sure only
+      when the table holds no joker, as a table joker must stay on the table.
     """
     rules, model, jokers = tm.rules, tm.model, tm.jokers
     size = rules.min_set_len
@@ -613,7 +618,8 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
             model.add(var <= previous)
     if not jokers:
         return
-    rack_swaps = objective is Objective.TILES
+    # A rack tile may take a joker's place only if the joker may go back to the rack.
+    rack_swaps = objective is Objective.TILES and not tm.table.jokers
     for number in range(1, rules.numbers + 1):
         cell = (colour, number)
         tiles = tm.run_tiles(cell)
@@ -753,9 +759,11 @@ def add_joker_balance(tm: TurnModel) -> None:
     """Every joker on the table after the turn stands in somewhere:
     sum run_jokers + sum group_jokers + continued jokers = table jokers + played jokers."""
     placed = [*tm.run_jokers.values(), *tm.group_jokers.values(), *tm.continued_jokers]
-    if not placed and isinstance(tm.played_jokers, int):
+    if not placed and isinstance(tm.played_jokers, int) and not tm.table.jokers:
         return  # no joker anywhere
-    # With no place for a joker this says that none is played.
+    # With no place for a joker this says that none is played, and that the table
+    # has none: a table joker never vanishes (the table as it is always has places
+    # for its jokers, so that would be a bug in the model, reported as infeasible).
     tm.model.add(_sum(placed) - tm.played_jokers == tm.table.jokers)
 
 
@@ -766,30 +774,39 @@ def add_opening_threshold(tm: TurnModel) -> None:
 
 
 def set_score_objective(tm: TurnModel, objective: Objective) -> None:
-    """Maximise the score, then (lexicographically) the jokers kept on the rack:
-    maximise goal = (rack jokers + 1) * score - played_jokers, where the score is
-    tiles:  sum played + played_jokers;
-    points: sum n*played[c,n] + joker_penalty*played_jokers."""
+    """Maximise the score, then (lexicographically) the jokers kept on the rack, then
+    (in points mode) the tiles played:
+    tiles:  goal = (rack jokers + 1) * score - played_jokers, score = tiles played;
+    points: goal = ((rack jokers + 1) * score - played_jokers) * (rack tiles + 1) + tiles,
+            score = sum n*played[c,n] + joker_penalty*played_jokers,
+    where tiles = sum played + played_jokers."""
     played = [*tm.played.values(), tm.played_jokers]
     jokers = tm.rack.jokers
+    rack_tiles = sum(tm.rack.naturals.values()) + jokers
+    tm.tiles = _sum(played)
     if objective is Objective.TILES:
-        tm.objective = _sum(played)
-        best = sum(tm.rack.naturals.values()) + jokers
+        tm.objective = tm.tiles
+        tm.goal = (jokers + 1) * tm.objective - tm.played_jokers
+        tm.goal_top = (jokers + 1) * rack_tiles
     else:
         values = [n for _, n in tm.played] + [tm.rules.joker_penalty]
         tm.objective = cp_model.LinearExpr.weighted_sum(played, values)
         best = sum(n * c for (_, n), c in tm.rack.naturals.items())
         best += tm.rules.joker_penalty * jokers
-    tm.goal = (jokers + 1) * tm.objective - tm.played_jokers
-    tm.goal_top = (jokers + 1) * best
+        kept = (jokers + 1) * tm.objective - tm.played_jokers
+        tm.goal = (rack_tiles + 1) * kept + tm.tiles
+        tm.goal_top = (rack_tiles + 1) * (jokers + 1) * best + rack_tiles
     _maximize(tm.model, tm.goal)
 
 
-def fix_score(tm: TurnModel, score: int, played_jokers: int) -> None:
-    """Only plays as good as the best one found: objective = score and
-    played_jokers = jokers (the score stage's optimum, see :func:`set_score_objective`)."""
+def fix_score(tm: TurnModel, score: int, played_jokers: int, tiles: int) -> None:
+    """Only plays as good as the best one found: objective = score, played_jokers =
+    jokers and, in points mode, tiles played = tiles (the score stage's optimum, see
+    :func:`set_score_objective`)."""
     tm.model.add(tm.objective == score)
     tm.model.add(tm.played_jokers == played_jokers)
+    if tm.tiles is not tm.objective:
+        tm.model.add(tm.tiles == tiles)
 
 
 def table_sets(tm: TurnModel) -> LinearExpr:

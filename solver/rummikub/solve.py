@@ -11,7 +11,7 @@ search (the calm play's model, with the score as its first goal): one search few
 The score stage runs alone when least disruption is not asked for, before opening,
 with no table, or when that search does not prove the score within its work.
 
-Every search is bounded by deterministic work (see :mod:`solver.rummikub.engine`),
+Every search is bounded by deterministic work (see :mod:`solver.rummikub.runner`),
 so the same request gets the same answer under any load; wall-clock limits are only
 the outer safety cap, and ``time_capped`` says when one stopped a search.
 """
@@ -25,13 +25,13 @@ from itertools import chain
 from ortools.sat.python import cp_model
 
 from solver.rummikub.disruption import least_disruption as calmest
-from solver.rummikub.engine import Limits, Solved, run
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import TileCounts, build_model
 from solver.rummikub.play import Objective, Play, Status
 from solver.rummikub.position import Position
 from solver.rummikub.rules import STANDARD, Rules
+from solver.rummikub.runner import Limits, Solved, run
 from solver.rummikub.steps import plan
 from solver.rummikub.tiles import JOKER, Colour, Tile
 
@@ -177,7 +177,7 @@ def _play(
 ) -> Play:
     left = Counter(position.rack)
     left.subtract(played)
-    steps = plan(before, after, played)
+    steps = plan(before, after, played, position.table)
     stayed = sum(len(p.stayed) for p in after)
     return Play(
         status=status,

@@ -142,7 +142,7 @@ def parse_request(request: Mapping[str, Any]) -> SolveRequest:
     )
     return SolveRequest(
         position,
-        Rules.from_dict(request.get("rules") or {}),
+        Rules.from_dict(request.get("rules")),
         objective,
         _milliseconds(request, "time_limit_ms", DEFAULT_TIME_LIMIT, lowest=1) / 1000,
         _hint_level(request.get("hint_level", HintLevel.FULL.value)),
@@ -249,7 +249,7 @@ def validate_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     opened = request.get("opened", True)
     if not isinstance(opened, bool):
         raise RequestError(f"'opened' must be true or false, got {opened!r:.60}")
-    rules = Rules.from_dict(request.get("rules") or {})
+    rules = Rules.from_dict(request.get("rules"))
     try:
         Position(tuple(rack), tuple(map(tuple, before)), opened).check(rules)
     except TableError as error:

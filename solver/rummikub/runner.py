@@ -88,6 +88,12 @@ class Solved:
             return expr
         return self.engine.value(expr)
 
+    def score(self) -> tuple[int, int, int]:
+        """The play's score, jokers played and tiles played (what
+        :func:`~solver.rummikub.model.fix_score` fixes)."""
+        tm = self.tm
+        return self.value(tm.objective), self.value(tm.played_jokers), self.value(tm.tiles)
+
 
 @dataclass(frozen=True, slots=True)
 class Search:
