@@ -539,7 +539,10 @@ def add_group_continuation(tm: TurnModel, cont: Continuation) -> None:
     colours it lacks and jokers; L * active <= stays + added + added_jokers <=
     colours * active. No tile like one that left joins (a numbered tile of an old
     colour, or a joker while an old joker leaves): that play is the same with the
-    tile staying."""
+    tile staying. Nor does a joker join in place of a numbered tile that left, unless
+    the jokers alone could make a set: the two could swap places (the joker standing
+    for that tile where it went), keeping the tile in the group; with L jokers or more
+    that could leave a set of jokers alone, so a joker may take any free place."""
     model, rules = tm.model, tm.rules
     number = cont.meld.stands_for[0].number
     size: list[LinearExpr] = list(cont.stays)
@@ -552,7 +555,9 @@ def add_group_continuation(tm: TurnModel, cont: Continuation) -> None:
         cont.added[colour] = added
         tm.continued.setdefault((colour, number), []).append(added)
         size.append(added)
-    room = rules.max_group_len - sum(not t.is_joker for t in cont.meld.tiles)
+    naturals = sum(not t.is_joker for t in cont.meld.tiles)
+    # A continued group keeps a numbered tile (see add_continuations).
+    room = rules.max_group_len - (1 if tm.jokers_make_a_set else naturals)
     if tm.jokers and room > 0:
         cont.added_jokers = model.new_int_var(0, min(tm.jokers, room), f"added_J_{cont.index}")
         for tile, stay in zip(cont.meld.tiles, cont.stays, strict=True):
