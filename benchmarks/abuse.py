@@ -44,7 +44,7 @@ from rich.console import Console
 from rich.table import Table
 
 from api.spawn import serve
-from benchmarks.load import Outcome, client_for, one_client, selfplay_bodies
+from benchmarks.load import Outcome, client_for, committed_bodies, one_client
 from benchmarks.stats import percentile
 
 T = TypeVar("T")
@@ -896,7 +896,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     load = os.getloadavg()
     source = args.source or "installed"
     console.print(f"load average {load[0]:.2f} {load[1]:.2f}, {os.cpu_count()} cores; {source}")
-    bodies = selfplay_bodies()
+    bodies = committed_bodies(("selfplay",))
     global ATTACKER_NICENESS
     ATTACKER_NICENESS = args.attacker_nice
     for niceness in {0, ATTACKER_NICENESS}:  # start the helper processes before measuring

@@ -44,9 +44,10 @@ class Status(Enum):
     OPTIMAL = "optimal"
     """Proven best, including proven-impossible (an empty play)."""
     FEASIBLE = "feasible"
-    """A limit cut a search short; the answer is legal but not proven best."""
+    """A search stopped (its work bound or a time limit) before proving the best; the
+    answer is legal but not proven best."""
     UNKNOWN = "unknown"
-    """A limit cut a search short before it found anything."""
+    """A search stopped before it found anything."""
 
     def worst(self, other: Status) -> Status:
         """The less proven of two statuses: a turn is as proven as its weakest stage."""

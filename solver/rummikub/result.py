@@ -34,4 +34,8 @@ class Play:
     tiles_moved: int
     steps: tuple[Step, ...]
     disruption_proven: bool
-    """Whether no play with the same score and jokers disturbs the table less."""
+    """Whether no play with the same score and jokers keeps more table sets whole, or
+    as many and moves fewer table tiles."""
+    time_capped: bool = False
+    """Whether a wall-clock limit, rather than the work bound, stopped a search: the
+    answer may then differ from one found on an idle machine."""

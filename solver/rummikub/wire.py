@@ -13,7 +13,7 @@ Response (``hint_level`` full)::
     {"status": "optimal", "hint_level": "full", "tiles_played": 3, "points_played": 33,
      "played": [...], "rack_left": [...],
      "table": [{"kind": "run", "tiles": [...], "as": [...]}, ...],
-     "sets_kept": 1, "tiles_moved": 0, "disruption_proven": true,
+     "sets_kept": 1, "tiles_moved": 0, "disruption_proven": true, "time_capped": false,
      "steps": [{"action": "add", "tiles": [...], "to_set": 0, "from_rack": [...],
                 "text": "..."}, ...]}
 
@@ -109,7 +109,8 @@ class SolveRequest(Request):
         Field(
             default=round(DEFAULT_DISRUPTION_TIME_LIMIT * 1000),
             description="most milliseconds (within time_limit_ms) to spend finding the play "
-            "that disturbs the table least; 0 skips that search; the server's cap may lower it",
+            "that disturbs the table least, a safety cap: that search is bounded by a fixed "
+            "amount of work; 0 skips it; the server's cap may lower it",
         )
     )
     hint_level: HintLevel = Field(
@@ -140,8 +141,9 @@ class SetOut(Answer):
 
 
 STATUS_DESCRIPTION = (
-    "optimal: the score is proven best; feasible: time ran out, best play found; "
-    "unknown: time ran out before any play was found (the play is empty)"
+    "optimal: the score is proven best; feasible: the search stopped (at its work bound "
+    "or a time limit) with the best play found; unknown: it stopped before any play was "
+    "found (the play is empty)"
 )
 
 
@@ -210,7 +212,12 @@ class FullAnswer(Answer):
     sets_kept: int = Field(description="table sets that stay whole (tiles may join them)")
     tiles_moved: int = Field(description="table tiles that leave the set carrying their old one")
     disruption_proven: bool = Field(
-        description="no play as good disturbs the table less (false: the search ran out of time)"
+        description="no play as good keeps more table sets whole, or as many and moves fewer "
+        "table tiles (false: the search stopped at its work bound or at a time limit first)"
+    )
+    time_capped: bool = Field(
+        description="a time limit, not the work bound, stopped a search: the same request "
+        "on an idle server may get a better answer (false: the answer does not depend on load)"
     )
     steps: list[StepOut] = Field(description="actions that turn the old table into the new one")
 
@@ -227,6 +234,7 @@ class FullAnswer(Answer):
             "sets_kept": play.sets_kept,
             "tiles_moved": play.tiles_moved,
             "disruption_proven": play.disruption_proven,
+            "time_capped": play.time_capped,
             "steps": [step_answer(step) for step in play.steps],
         }
 
