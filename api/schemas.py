@@ -93,7 +93,8 @@ class SolveRequest(Schema):
         ge=0,
         le=MAX_TIME_LIMIT_MS,
         description="most milliseconds (within time_limit_ms) to spend finding the play "
-        "that disturbs the table least; 0 skips that search; the server's cap may lower it",
+        "that disturbs the table least, a safety cap: that search is bounded by a fixed "
+        "amount of work; 0 skips it; the server's cap may lower it",
     )
     hint_level: HintLevel = Field(
         default=HintLevel.FULL,
@@ -109,8 +110,9 @@ class SetOut(Schema):
 
 
 STATUS_DESCRIPTION = (
-    "optimal: the score is proven best; feasible: time ran out, best play found; "
-    "unknown: time ran out before any play was found (the play is empty)"
+    "optimal: the score is proven best; feasible: the search stopped (at its work bound "
+    "or a time limit) with the best play found; unknown: it stopped before any play was "
+    "found (the play is empty)"
 )
 
 
@@ -162,7 +164,12 @@ class FullAnswer(Schema):
     sets_kept: int = Field(description="table sets that stay whole (tiles may join them)")
     tiles_moved: int = Field(description="table tiles that leave the set carrying their old one")
     disruption_proven: bool = Field(
-        description="no play as good disturbs the table less (false: the search ran out of time)"
+        description="no play as good keeps more table sets whole, or as many and moves fewer "
+        "table tiles (false: the search stopped at its work bound or at a time limit first)"
+    )
+    time_capped: bool = Field(
+        description="a time limit, not the work bound, stopped a search: the same request "
+        "on an idle server may get a better answer (false: the answer does not depend on load)"
     )
     steps: list[Step] = Field(description="actions that turn the old table into the new one")
 

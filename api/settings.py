@@ -201,7 +201,7 @@ class Settings(BaseSettings):
     )
     max_answer_bytes: int = Field(
         default=256 * 1024,
-        ge=16 * 1024,
+        ge=4 * 1024,
         le=64 * 1024 * 1024,
         description="largest answer body; a bigger one is refused with 422",
     )

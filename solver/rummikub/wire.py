@@ -10,7 +10,7 @@ Response (``hint_level`` full)::
     {"status": "optimal", "hint_level": "full", "tiles_played": 3, "points_played": 33,
      "played": [...], "rack_left": [...],
      "table": [{"kind": "run", "tiles": [...], "as": [...]}, ...],
-     "sets_kept": 1, "tiles_moved": 0, "disruption_proven": true,
+     "sets_kept": 1, "tiles_moved": 0, "disruption_proven": true, "time_capped": false,
      "steps": [{"action": "add", "tiles": [...], "to_set": 0, "from_rack": [...],
                 "text": "..."}, ...]}
 
@@ -112,7 +112,8 @@ class SolveRequest:
     """Seconds."""
     hint_level: HintLevel
     disruption_time_limit: float = DEFAULT_DISRUPTION_TIME_LIMIT
-    """Seconds for the least-disruption stage (within ``time_limit``); 0 skips it."""
+    """Wall-clock seconds the least-disruption stage may take at most (within
+    ``time_limit``; its work is bounded anyway); 0 skips it."""
 
 
 def parse_request(request: Mapping[str, Any]) -> SolveRequest:
@@ -210,6 +211,7 @@ def play_to_dict(play: Play) -> dict[str, Any]:
         "sets_kept": play.sets_kept,
         "tiles_moved": play.tiles_moved,
         "disruption_proven": play.disruption_proven,
+        "time_capped": play.time_capped,
         "steps": [step_to_dict(s) for s in play.steps],
     }
 
