@@ -1,0 +1,233 @@
+"""How a bot decides a turn: the proven best play, and the strong bot's policy of
+when to play less than that.
+
+The strong bot's policy (the defaults of :class:`Strategy` were found by
+measurement, see ``benchmarks/RESULTS.md``):
+
+* go out whenever the best play empties the rack;
+* open with the fewest tiles worth the opening threshold;
+* keep back the sets that stand on the rack alone (they can be laid down on any
+  later turn, and on the table they would help the opponents) and the jokers; play
+  the tiles that need the table;
+* hurry (play the best play) once an opponent's rack is small or the pool is
+  nearly empty.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, fields, replace
+from enum import Enum
+from itertools import combinations
+from typing import Any
+
+from solver.errors import MeldwiseError
+from solver.rummikub.engine import Move, Table, View
+from solver.rummikub.melds import Meld, MeldKind
+from solver.rummikub.play import Objective, Play, Status
+from solver.rummikub.position import Position
+from solver.rummikub.rules import Rules
+from solver.rummikub.solve import solve
+from solver.rummikub.tiles import JOKER, Tile
+
+SAFETY_TIME_LIMIT = 60.0
+"""Seconds a bot's solve may take at most. Only a safety cap: the score stage of a
+turn is proven in milliseconds, so this limit never decides a move."""
+
+
+class BotError(RuntimeError):
+    """A bot could not decide deterministically (a solve hit the safety cap)."""
+
+
+def best_play(position: Position, rules: Rules, objective: Objective = Objective.TILES) -> Play:
+    """The solver's best play (score stage only: a bot needs no calm layout), proven."""
+    play = solve(
+        position, rules, objective, time_limit=SAFETY_TIME_LIMIT, workers=1, least_disruption=False
+    )
+    if play.status is not Status.OPTIMAL:
+        raise BotError(f"a solve was not proven within {SAFETY_TIME_LIMIT} s: {position}")
+    return play
+
+
+def table_of(play: Play) -> Table:
+    return tuple(meld.tiles for meld in play.table)
+
+
+def move_of(play: Play) -> Move:
+    """Play ``play``, or draw when it places nothing."""
+    return Move.play(table_of(play)) if play.played else Move.draw()
+
+
+def own_sets(rack: tuple[Tile, ...], rules: Rules) -> Play:
+    """The most rack tiles that form sets on their own (no table, no threshold)."""
+    return best_play(Position(rack, (), opened=False), replace(rules, opening_threshold=0))
+
+
+class Stuck(Enum):
+    """What the strong bot does when only tiles it keeps back could be played."""
+
+    DRAW = "draw"
+    SET = "set"
+    """Lay down the smallest set it keeps back."""
+    ALL = "all"
+    """Make the best play."""
+
+
+@dataclass(frozen=True, slots=True)
+class Strategy:
+    """The knobs of the strong bot's policy."""
+
+    hold_sets: bool = True
+    """Keep back the sets that stand on the rack alone."""
+    hold_jokers: bool = True
+    """Keep back the jokers."""
+    small_opening: bool = True
+    """Open with the fewest tiles worth the threshold (else with the best play)."""
+    hurry_rack: int = 4
+    """Play the best play once an opponent holds this many tiles or fewer."""
+    hurry_pool: int = 0
+    """Play the best play once the pool holds this many tiles or fewer."""
+    stuck: Stuck = Stuck.DRAW
+
+    @classmethod
+    def parse(cls, text: str) -> Strategy:
+        """Read overrides such as ``hurry_rack=3,stuck=set`` (for experiments)."""
+        values: dict[str, Any] = {}
+        kinds = {f.name: f.type for f in fields(cls)}
+        for item in filter(None, (part.strip() for part in text.split(","))):
+            name, _, value = item.partition("=")
+            kind = kinds.get(name)
+            if kind is None:
+                raise MeldwiseError(f"unknown strategy knob {name!r}; knobs: {', '.join(kinds)}")
+            if kind == "bool":
+                values[name] = value in ("1", "true", "yes")
+            elif kind == "int":
+                values[name] = int(value)
+            else:
+                values[name] = Stuck(value)
+        return cls(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A turn decided: the move, the best play it was measured against, and why."""
+
+    move: Move
+    best: Play
+    """The proven best play (most tiles)."""
+    played: tuple[Tile, ...]
+    """The rack tiles the move places."""
+    reason: str
+
+
+def decide(view: View, strategy: Strategy) -> Decision:
+    """The strong bot's turn (see the module docstring)."""
+    rules = view.rules
+    best = best_play(view.position, rules)
+    if not best.played:
+        return Decision(Move.draw(), best, (), "no play: draw")
+    if not best.rack_left:
+        return Decision(move_of(best), best, best.played, "the best play goes out")
+    if not view.opened[view.seat]:
+        return _opening(view, best, strategy)
+    hurry = _hurry(view, strategy)
+    if hurry:
+        return Decision(move_of(best), best, best.played, hurry)
+    kept: Counter[Tile] = Counter()
+    if strategy.hold_jokers:
+        kept[JOKER] = view.rack.count(JOKER)
+    sets = None
+    if strategy.hold_sets:
+        sets = own_sets(tuple(t for t in view.rack if not t.is_joker), rules)
+        kept.update(sets.played)
+    if not kept:
+        return Decision(move_of(best), best, best.played, "the best play")
+    loose = Counter(view.rack)
+    loose.subtract(kept)
+    play = best_play(Position(tuple(sorted(loose.elements())), view.table, True), rules)
+    if play.played:
+        return Decision(move_of(play), best, play.played, _kept_reason(kept, sets))
+    if strategy.stuck is Stuck.SET and sets is not None and sets.played:
+        smallest = _smallest_set(sets)
+        table = (*view.table, smallest.tiles)
+        return Decision(
+            Move.play(table), best, tuple(sorted(smallest.tiles)), "lays down one kept set"
+        )
+    if strategy.stuck is Stuck.DRAW and view.pool_size > 0:
+        return Decision(Move.draw(), best, (), "keeps back " + _kept_reason(kept, sets))
+    return Decision(move_of(best), best, best.played, "the best play")
+
+
+def _hurry(view: View, strategy: Strategy) -> str:
+    """Why the bot should play its best now, or ''."""
+    smallest = min(view.rack_sizes[seat] for seat in view.opponents())
+    if smallest <= strategy.hurry_rack:
+        return f"an opponent holds only {smallest} tiles"
+    if view.pool_size <= strategy.hurry_pool:
+        return f"the pool is down to {view.pool_size} tiles"
+    return ""
+
+
+def _kept_reason(kept: Counter[Tile], sets: Play | None) -> str:
+    parts = []
+    if sets is not None and sets.played:
+        parts.append(f"{len(sets.table)} set(s) that stand on the rack alone")
+    if kept[JOKER]:
+        parts.append("the joker" if kept[JOKER] == 1 else f"{kept[JOKER]} jokers")
+    return " and ".join(parts)
+
+
+def _smallest_set(sets: Play) -> Meld:
+    return min(sets.table, key=lambda m: (m.jokers, len(m.tiles), m.value))
+
+
+def _opening(view: View, best: Play, strategy: Strategy) -> Decision:
+    if not strategy.small_opening:
+        return Decision(move_of(best), best, best.played, "opens with the best play")
+    melds = smallest_opening(best.table[len(view.table) :], view.rules)
+    tiles = tuple(sorted(t for m in melds for t in m.tiles))
+    return Decision(
+        Move.play((*view.table, *(m.tiles for m in melds))),
+        best,
+        tiles,
+        f"opens with {len(tiles)} of the {len(best.played)} tiles it could",
+    )
+
+
+def smallest_opening(melds: tuple[Meld, ...], rules: Rules) -> tuple[Meld, ...]:
+    """The fewest tiles among ``melds`` (an opening's new sets) still worth the
+    opening threshold: a subset of the sets, runs trimmed from their low end and
+    groups by a tile while they stay sets and the total stays at the threshold."""
+    best: tuple[Meld, ...] = melds
+    best_key = _cost(melds)
+    for size in range(1, len(melds) + 1):
+        for subset in combinations(melds, size):
+            trimmed = _trim(subset, rules)
+            if trimmed is not None and _cost(trimmed) < best_key:
+                best, best_key = trimmed, _cost(trimmed)
+    return best
+
+
+def _cost(melds: tuple[Meld, ...]) -> tuple[int, int]:
+    return (sum(len(m.tiles) for m in melds), sum(m.jokers for m in melds))
+
+
+def _trim(melds: tuple[Meld, ...], rules: Rules) -> tuple[Meld, ...] | None:
+    total = sum(m.value for m in melds)
+    if total < rules.opening_threshold:
+        return None
+    out = []
+    for meld in melds:
+        # A run loses its lowest tile, a group its last one (all are worth the same).
+        cut = 0 if meld.kind is MeldKind.RUN else len(meld.tiles) - 1
+        while len(meld.tiles) > rules.min_set_len:
+            worth = meld.stands_for[cut].number
+            if total - worth < rules.opening_threshold:
+                break
+            total -= worth
+            tiles, meant = list(meld.tiles), list(meld.stands_for)
+            del tiles[cut], meant[cut]
+            meld = Meld(meld.kind, tuple(tiles), tuple(meant))
+            cut = min(cut, len(meld.tiles) - 1)
+        out.append(meld)
+    return tuple(out)
