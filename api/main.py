@@ -18,7 +18,7 @@ from api.errors import install_error_handlers
 from api.metrics import Metrics
 from api.middleware import BodyLimitMiddleware, MetricsMiddleware
 from api.pool import SolverPool
-from api.routes import demo, rummikub, service, shanghai
+from api.routes import demo, games, rummikub, service, shanghai
 from api.settings import Settings
 
 DESCRIPTION = """Best moves for Rummikub, proven optimal by OR-Tools CP-SAT, plus
@@ -54,12 +54,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = metrics
     app.include_router(service.router)
     app.include_router(rummikub.router)
+    app.include_router(games.router)
     app.include_router(shanghai.router)
     app.include_router(demo.router)
     app.mount(demo.STATIC_PATH, demo.StaticRoute(), name="static")
     install_error_handlers(app)
     # Added innermost first: metrics see every answer, CORS headers go on 413s too.
-    app.add_middleware(BodyLimitMiddleware, limit=settings.body_limit_bytes, metrics=metrics)
+    app.add_middleware(
+        BodyLimitMiddleware,
+        limit=settings.body_limit_bytes,
+        metrics=metrics,
+        larger={games.REVIEW_PATH: settings.record_body_limit_bytes},
+    )
     app.add_middleware(
         CORSMiddleware,
         allow_origins=settings.cors_origins,

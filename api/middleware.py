@@ -7,6 +7,7 @@ and never buffer a body.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
@@ -53,23 +54,32 @@ class BodyLimitMiddleware:
     limit, so no more than ``limit`` bytes plus one chunk are ever held.
     """
 
-    def __init__(self, app: ASGIApp, limit: int, metrics: Metrics) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        limit: int,
+        metrics: Metrics,
+        larger: Mapping[str, int] | None = None,
+    ) -> None:
         self.app = app
         self.limit = limit
         self.metrics = metrics
+        self.larger = dict(larger or {})
+        """Paths with a limit of their own (a game record is bigger than a position)."""
 
-    def _too_large(self) -> str:
+    def _too_large(self, limit: int) -> str:
         self.metrics.rejected.labels("too_large").inc()
-        return f"the request body is larger than the limit of {self.limit} bytes"
+        return f"the request body is larger than the limit of {limit} bytes"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope["path"], self.limit)
         declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+        if declared is not None and declared.isdigit() and int(declared) > limit:
             # Close the connection: the unread body must not be taken for the next request.
-            answer = JSONResponse({"detail": self._too_large()}, 413, {"Connection": "close"})
+            answer = JSONResponse({"detail": self._too_large(limit)}, 413, {"Connection": "close"})
             await answer(scope, receive, send)
             return
         received = 0
@@ -79,9 +89,9 @@ class BodyLimitMiddleware:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.limit:
+                if received > limit:
                     # FastAPI lets an HTTPException raised while reading the body through.
-                    raise HTTPException(413, self._too_large())
+                    raise HTTPException(413, self._too_large(limit))
             return message
 
         await self.app(scope, limited_receive, send)

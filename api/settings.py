@@ -58,6 +58,12 @@ class Settings(BaseSettings):
     body_limit_bytes: int = Field(
         default=16 * 1024, ge=1024, le=1024 * 1024, description="largest request body (413 beyond)"
     )
+    record_body_limit_bytes: int = Field(
+        default=512 * 1024,
+        ge=1024,
+        le=16 * 1024 * 1024,
+        description="largest request body of a game review (a whole game record)",
+    )
     cors_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["*"],
         description="origins a browser may call from, comma-separated ('*' for any)",
