@@ -7,9 +7,11 @@ Format ``meldwise-rummikub-game``, version 1 (documented in ``docs/games.md``)::
      "seed": 7, "players": ["strong", "greedy"],
      "deal": {"racks": [["B1", ...], [...]], "pool": ["R5", ...]},
      "turns": [{"turn": 1, "player": 0, "rack": [...], "table_before": [],
-                "action": "play", "played": [...], "table_after": [[...], ...]},
+                "action": "play", "played": [...], "drawn": null,
+                "table_after": [[...], ...]},
                {"turn": 2, "player": 1, "rack": [...], "table_before": [[...]],
-                "action": "draw", "drawn": "K9", "table_after": [[...]]}, ...],
+                "action": "draw", "played": [], "drawn": "K9", "table_after": [[...]]},
+               ...],
      "result": {"end": "out", "winners": [0], "racks": [[], [...]],
                 "penalties": [0, 41], "scores": [41, -41]}}
 
@@ -151,19 +153,17 @@ def record_to_dict(game: Game, players: Sequence[str] | None = None) -> dict[str
 
 
 def turn_to_dict(turn: Turn) -> dict[str, Any]:
-    entry: dict[str, Any] = {
+    """One turn of the record; every field is written (``drawn`` null but for a draw)."""
+    return {
         "turn": turn.number,
         "player": turn.player,
         "rack": _tiles(turn.rack),
         "table_before": _table(turn.table_before),
         "action": turn.action.value,
+        "played": _tiles(turn.played),
+        "drawn": None if turn.drawn is None else str(turn.drawn),
+        "table_after": _table(turn.table_after),
     }
-    if turn.action is Action.PLAY:
-        entry["played"] = _tiles(turn.played)
-    if turn.drawn is not None:
-        entry["drawn"] = str(turn.drawn)
-    entry["table_after"] = _table(turn.table_after)
-    return entry
 
 
 def read_record(data: Any) -> GameRecord:
