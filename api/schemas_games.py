@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
-from api.schemas import RuleSettings, Schema, Tile, TileSet
+from api.schemas import Opponent, RuleSettings, Schema, Tile, TileSet
 from solver.rummikub.bots import BOTS
 from solver.rummikub.game_wire import MAX_REVIEW_TIME_LIMIT_MS
 from solver.rummikub.play import Objective, Status
@@ -23,11 +23,6 @@ assert set(BotName.__args__) == set(BOTS)  # type: ignore[attr-defined]
 
 EXAMPLE_RACK: list[Any] = ["R1", "R2", "R3", "B9", "K9", "O9", "J", "K11", "O4"]
 EXAMPLE_TABLE: list[Any] = [["R10", "R11", "R12"], ["B5", "K5", "O5"]]
-
-
-class Opponent(Schema):
-    rack_size: StrictInt = Field(ge=1, le=106, description="tiles on the opponent's rack")
-    opened: StrictBool = Field(default=False, description="the opponent has opened")
 
 
 class BotRequest(Schema):
@@ -91,8 +86,55 @@ class GameResponse(Schema):
     record: GameRecordModel = Field(description="the game record (docs/games.md)")
 
 
+EXAMPLE_RECORD: dict[str, Any] = {
+    "format": "meldwise-rummikub-game",
+    "version": 1,
+    "settings": {"players": 2},
+    "players": ["ann", "bob"],
+    "turns": [
+        {
+            "turn": 1,
+            "player": 0,
+            "rack": EXAMPLE_RACK + ["R10", "R11", "R12", "B13", "K12"],
+            "table_before": [],
+            "action": "play",
+            "played": ["R10", "R11", "R12"],
+            "drawn": None,
+            "table_after": [["R10", "R11", "R12"]],
+        },
+        {
+            "turn": 2,
+            "player": 1,
+            "rack": [
+                "B1",
+                "B2",
+                "K4",
+                "O6",
+                "R7",
+                "B8",
+                "K8",
+                "O10",
+                "R13",
+                "B11",
+                "K2",
+                "O1",
+                "R5",
+                "B12",
+            ],
+            "table_before": [["R10", "R11", "R12"]],
+            "action": "draw",
+            "played": [],
+            "drawn": "K5",
+            "table_after": [["R10", "R11", "R12"]],
+        },
+    ],
+}
+
+
 class ReviewRequest(Schema):
     """A game record to review."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"record": EXAMPLE_RECORD}]})
 
     record: GameRecordModel = Field(description="the game record (docs/games.md)")
     player: StrictInt | None = Field(default=None, ge=0, description="review only this seat")
@@ -103,8 +145,7 @@ class ReviewRequest(Schema):
         default=round(DEFAULT_TIME_LIMIT * 1000),
         ge=1,
         le=MAX_REVIEW_TIME_LIMIT_MS,
-        description="most milliseconds for each turn's solve; the server's time cap may "
-        "lower it",
+        description="most milliseconds for each turn's solve; the server's time cap may lower it",
     )
 
 

@@ -13,6 +13,7 @@ from games_support import TINY_OPTIONS
 
 from api.main import create_app
 from api.settings import Settings
+from solver import solve_rummikub
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.legality import check_play
 from solver.rummikub.rules import Rules
@@ -58,7 +59,7 @@ def test_bot_answers_a_legal_move_as_the_library_does(client: TestClient, bot: s
     # R1 R2 R3 and B9 K9 O9 stand alone, the joker goes anywhere; K11 and O4 fit nowhere.
     assert body["best_tiles"] == 7
     if bot == "strong":
-        assert body["action"] == "draw" and "stand on the rack alone" in body["reason"]
+        assert body["action"] == "draw" and "2 sets that stand on the rack alone" in body["reason"]
     if bot == "greedy":
         assert len(body["played"]) == body["best_tiles"]
 
@@ -145,3 +146,14 @@ def test_a_small_variant_game_over_http(client: TestClient) -> None:
     record = answer.json()["record"]
     assert record["players"] == ["beginner", "strong", "greedy"]
     assert record["settings"]["rules"] == TINY_OPTIONS["rules"]
+
+
+def test_the_hint_adds_advice_when_given_opponents(client: TestClient) -> None:
+    position = {"rack": ["R1", "R2", "R3", "K11", "O4", "J"], "table": [["K8", "K9", "K10"]]}
+    plain = client.post("/v1/rummikub/solve", json=position).json()
+    assert "advice" not in plain
+    request = {**position, "opponents": [{"rack_size": 9}], "hint_level": "tile"}
+    answer = client.post("/v1/rummikub/solve", json=request)
+    assert answer.status_code == 200
+    assert answer.json() == solve_rummikub(request)
+    assert answer.json()["advice"]["holds_back"] is True

@@ -4,10 +4,12 @@ playing the way its level says."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from games_support import SMALL_OPTIONS, TINY, TINY_OPTIONS, play
 
+from solver import solve_rummikub
 from solver.arena.runner import run_tournament
 from solver.rummikub import Position, Rules
 from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
@@ -100,7 +102,7 @@ def test_beginner_games_keep_every_old_set_together() -> None:
 
 def test_strong_goes_out_when_it_can() -> None:
     decision = Strong().decide(view("R1 R2 R3 K9 B9 O9 J", "R4 R5 R6"))
-    assert decision.reason == "the best play goes out"
+    assert decision.reason == "the best play empties the rack"
     assert decision.move.table is not None and sum(map(len, decision.move.table)) == 10
 
 
@@ -109,13 +111,27 @@ def test_strong_keeps_back_rack_sets_and_the_joker() -> None:
     decision = Strong().decide(view("R1 R2 R3 K11 O4 J", "K8 K9 K10"))
     assert decision.best.tiles_played == 5  # all but O4: J goes on the run K8-K11
     assert [str(t) for t in decision.played] == ["K11"]
-    assert "stand on the rack alone" in decision.reason and "joker" in decision.reason
+    assert decision.reason.startswith(
+        "it keeps back 1 set that stands on the rack alone and the joker, which can go down"
+    )
 
 
-def test_strong_hurries_when_an_opponent_is_nearly_out() -> None:
-    decision = Strong().decide(view("R1 R2 R3 K11 O4 J", "K8 K9 K10", opponents=2))
-    assert decision.played == decision.best.played
-    assert decision.reason == "an opponent holds only 2 tiles"
+def test_strong_holds_back_even_against_a_nearly_empty_rack_unless_told() -> None:
+    decision = Strong().decide(view("R1 R2 R3 K11 O4 J", "K8 K9 K10", opponents=1))
+    assert [str(t) for t in decision.played] == ["K11"]
+    hurried = Strong(Strategy(hurry_rack=2)).decide(
+        view("R1 R2 R3 K11 O4 J", "K8 K9 K10", opponents=2)
+    )
+    assert hurried.played == hurried.best.played
+    assert hurried.reason == "an opponent holds only 2 tiles, so it plays all it can"
+
+
+def test_strong_draws_rather_than_lay_down_kept_sets_and_plays_all_once_the_pool_is_empty() -> None:
+    v = view("R1 R2 R3 O4 J", "K8 K9 K10")
+    decision = Strong().decide(v)
+    assert decision.move.is_draw and decision.best.tiles_played == 4
+    empty = replace(v, pool_size=0)
+    assert Strong().decide(empty).played == decision.best.played
 
 
 def test_strong_opens_with_the_fewest_tiles_worth_the_threshold() -> None:
@@ -152,3 +168,35 @@ def test_the_same_view_gives_the_same_move() -> None:
         assert len(moves) == 1
         (move,) = moves
         assert isinstance(move, Move)
+
+
+HOLDING = {"rack": ["R1", "R2", "R3", "K11", "O4", "J"], "table": [["K8", "K9", "K10"]]}
+
+
+def test_the_hint_gives_advice_only_when_asked_and_keeps_the_best_play() -> None:
+    plain = solve_rummikub(HOLDING)
+    assert "advice" not in plain
+    asked = solve_rummikub({**HOLDING, "opponents": [{"rack_size": 9, "opened": True}]})
+    advice = asked.pop("advice")
+    assert asked == plain, "the best play is answered as without advice"
+    assert advice["holds_back"] and not advice["draws"]
+    assert advice["plays"] == ["K11"] and advice["keeps"] == ["R1", "R2", "R3", "J"]
+    assert advice["text"].startswith("The strong bot would play only 1 of the 5 tiles (K11)")
+    assert "stands on the rack alone" in advice["text"]
+
+
+def test_advice_at_every_hint_level_and_when_the_bot_agrees() -> None:
+    going_out = {"rack": ["R1", "R2", "R3", "K11"], "table": [["K8", "K9", "K10"]]}
+    for level in ("nudge", "tile", "full"):
+        answer = solve_rummikub({**going_out, "opponents": [{"rack_size": 5}], "hint_level": level})
+        assert answer["advice"] == {
+            "holds_back": False,
+            "draws": False,
+            "plays": ["R1", "R2", "R3", "K11"],
+            "keeps": [],
+            "text": "The strong bot would make the best play too: the best play empties the rack.",
+        }
+    with pytest.raises(ValueError, match=r"opponents\[0\]\.rack_size must be 1 to"):
+        solve_rummikub({**HOLDING, "opponents": [{"rack_size": 0}]})
+    with pytest.raises(ValueError, match="the opponents hold 200 tiles"):
+        solve_rummikub({**HOLDING, "opponents": [{"rack_size": 200}]})

@@ -27,7 +27,13 @@ BAD_INPUT = documented_errors(
 )
 
 
-@router.post("/solve", response_model=SolveResponse, responses={**BAD_INPUT, **BUSY})
+@router.post(
+    "/solve",
+    response_model=SolveResponse,
+    # Only fields the library answered: advice appears only when asked for.
+    response_model_exclude_unset=True,
+    responses={**BAD_INPUT, **BUSY},
+)
 async def solve(body: SolveRequest, pool: PoolDep, settings: SettingsDep) -> dict[str, Any]:
     """The best play for a position, proven optimal unless the time limit runs out
     (then ``status`` is ``feasible`` and the play is the best found)."""

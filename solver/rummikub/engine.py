@@ -198,6 +198,33 @@ class View:
         """The turn as the solver sees it."""
         return Position(self.rack, self.table, self.opened[self.seat])
 
+    @classmethod
+    def facing(
+        cls, position: Position, rules: Rules, opponents: Sequence[tuple[int, bool]]
+    ) -> View:
+        """The view of seat 0 facing ``position``, with ``opponents`` (rack size, opened)
+        playing after it in order; the pool is every tile of the game on no rack and
+        not on the table. Raises :class:`~solver.errors.MeldwiseError` when the
+        opponents hold more tiles than are left."""
+        sizes = [len(position.rack), *(size for size, _ in opponents)]
+        hidden = sum(full_set(rules).values()) - len(position.rack) - sum(map(len, position.table))
+        pool = hidden - sum(sizes[1:])
+        if pool < 0:
+            raise IllegalMove(
+                f"the opponents hold {sum(sizes[1:])} tiles, but only {hidden} tiles are off "
+                "the rack and the table"
+            )
+        return cls(
+            seat=0,
+            rack=position.rack,
+            table=position.table,
+            opened=(position.opened, *(flag for _, flag in opponents)),
+            rack_sizes=tuple(sizes),
+            pool_size=pool,
+            turn=0,
+            settings=GameSettings(rules=rules, players=len(sizes), hand=1),
+        )
+
     def opponents(self) -> list[int]:
         """The other seats, in the order they play after this one."""
         count = len(self.rack_sizes)

@@ -23,13 +23,17 @@ from solver.rummikub.record import read_record, record_to_dict
 from solver.rummikub.review import review_game, review_to_dict
 from solver.rummikub.solve import DEFAULT_TIME_LIMIT
 from solver.rummikub.strategy import best_play
-from solver.rummikub.wire import parse_request
+from solver.rummikub.wire import parse_opponents, parse_request
 from solver.wire import check_fields
 
 BOT_FIELDS = ("bot", "rack", "table", "opened", "opponents", "rules", "seed")
 GAME_FIELDS = ("bots", "seed", "settings")
 REVIEW_FIELDS = ("record", "player", "objective", "time_limit_ms")
 MAX_REVIEW_TIME_LIMIT_MS = 60_000
+MAX_REVIEW_TURNS = 400
+"""Most turns one review solves (a 4-player standard game takes about 100-200)."""
+MAX_GAME_TILES = 212
+"""Most tiles a bot game may have (twice the standard set): it keeps a game to seconds."""
 
 
 def bot_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -75,34 +79,10 @@ def bot_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
 
 def _view(request: Mapping[str, Any]) -> View:
     """The bot's view: seat 0, the opponents after it in playing order."""
-    asked = parse_request(
-        {k: request[k] for k in ("rack", "table", "opened", "rules") if k in request}
-    )
-    position, rules = asked.position, asked.rules
-    position.check(rules)
-    opponents = request["opponents"]
-    if not isinstance(opponents, list) or not opponents:
-        raise RequestError(
-            '\'opponents\' must be a list of objects like {"rack_size": 9, "opened": true}'
-        )
-    sizes, opened = [len(position.rack)], [position.opened]
-    for index, opponent in enumerate(opponents):
-        where = f"opponents[{index}]"
-        check_fields(opponent, ("rack_size", "opened"), required=("rack_size",))
-        sizes.append(_whole(opponent, "rack_size", None, 1, 106, where))
-        flag = opponent.get("opened", False)
-        if not isinstance(flag, bool):
-            raise RequestError(f"{where}.opened must be true or false, got {flag!r:.40}")
-        opened.append(flag)
-    settings = GameSettings(rules=rules, players=len(sizes), hand=1)
-    hidden = sum(full_set(rules).values()) - len(position.rack) - sum(map(len, position.table))
-    pool = hidden - sum(sizes[1:])
-    if pool < 0:
-        raise RequestError(
-            f"the opponents hold {sum(sizes[1:])} tiles, but only {hidden} tiles are off "
-            "the rack and the table"
-        )
-    return View(0, position.rack, position.table, tuple(opened), tuple(sizes), pool, 0, settings)
+    fields = {k: request[k] for k in ("rack", "table", "opened", "rules") if k in request}
+    asked = parse_request(fields)
+    asked.position.check(asked.rules)
+    return View.facing(asked.position, asked.rules, parse_opponents(request["opponents"]))
 
 
 def game_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -125,6 +105,11 @@ def game_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(settings_field, Mapping):
         raise RequestError(f"'settings' must be an object, got {settings_field!r:.60}")
     settings = GameSettings.from_dict({**settings_field, "players": len(bots)})
+    tiles = sum(full_set(settings.rules).values())
+    if tiles > MAX_GAME_TILES:
+        raise RequestError(
+            f"these rules make a game of {tiles} tiles; a bot game has at most {MAX_GAME_TILES}"
+        )
     game = Game.new(settings, seed)
     players = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
     while not game.over:
@@ -142,6 +127,10 @@ def review_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     """
     check_fields(request, REVIEW_FIELDS, required=("record",))
     record = read_record(request["record"])
+    if len(record.turns) > MAX_REVIEW_TURNS:
+        raise RequestError(
+            f"the record has {len(record.turns)} turns; a review takes at most {MAX_REVIEW_TURNS}"
+        )
     player = request.get("player")
     if player is not None:
         player = _whole(request, "player", None, 0, record.settings.players - 1)

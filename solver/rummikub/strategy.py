@@ -9,8 +9,9 @@ measurement, see ``benchmarks/RESULTS.md``):
 * keep back the sets that stand on the rack alone (they can be laid down on any
   later turn, and on the table they would help the opponents) and the jokers; play
   the tiles that need the table;
-* hurry (play the best play) once an opponent's rack is small or the pool is
-  nearly empty.
+* draw rather than lay down a kept set when nothing else can be played;
+* make the best play once the pool is empty. (Hurrying when an opponent's rack is
+  small, ``hurry_rack``, lost games against ``greedy``: off by default.)
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from solver.rummikub.play import Objective, Play, Status
 from solver.rummikub.position import Position
 from solver.rummikub.rules import Rules
 from solver.rummikub.solve import solve
-from solver.rummikub.tiles import JOKER, Tile
+from solver.rummikub.tiles import JOKER, Tile, format_tiles
 
 SAFETY_TIME_LIMIT = 60.0
 """Seconds a bot's solve may take at most. Only a safety cap: the score stage of a
@@ -63,6 +64,10 @@ def own_sets(rack: tuple[Tile, ...], rules: Rules) -> Play:
     return best_play(Position(rack, (), opened=False), replace(rules, opening_threshold=0))
 
 
+BEST = "it makes the best play"
+"""The reason of a decision that is simply the best play."""
+
+
 class Stuck(Enum):
     """What the strong bot does when only tiles it keeps back could be played."""
 
@@ -83,8 +88,8 @@ class Strategy:
     """Keep back the jokers."""
     small_opening: bool = True
     """Open with the fewest tiles worth the threshold (else with the best play)."""
-    hurry_rack: int = 4
-    """Play the best play once an opponent holds this many tiles or fewer."""
+    hurry_rack: int = 0
+    """Play the best play once an opponent holds this many tiles or fewer (0: never)."""
     hurry_pool: int = 0
     """Play the best play once the pool holds this many tiles or fewer."""
     stuck: Stuck = Stuck.DRAW
@@ -120,14 +125,52 @@ class Decision:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """What the strong bot would do beside the best play: the hint's strategic advice."""
+
+    holds_back: bool
+    """It would place fewer tiles than the best play (or draw)."""
+    draws: bool
+    plays: tuple[Tile, ...]
+    """The rack tiles it would place."""
+    keeps: tuple[Tile, ...]
+    """Tiles of the best play it would keep on the rack."""
+    text: str
+
+
+def advise(view: View, strategy: Strategy | None = None) -> Advice:
+    """The strong bot's advice for ``view``: whether it would hold back, and why."""
+    decision = decide(view, strategy or Strategy())
+    best = decision.best
+    kept = Counter(best.played)
+    kept.subtract(decision.played)
+    keeps = tuple(sorted((+kept).elements()))
+    holds_back = len(decision.played) < best.tiles_played
+    if not holds_back:
+        why = "" if decision.reason == BEST else f": {decision.reason}"
+        text = f"The strong bot would make the best play too{why}."
+    elif decision.move.is_draw:
+        text = (
+            f"The strong bot would draw rather than play the {best.tiles_played} tiles it "
+            f"could: {decision.reason}."
+        )
+    else:
+        text = (
+            f"The strong bot would play only {len(decision.played)} of the "
+            f"{best.tiles_played} tiles ({format_tiles(decision.played)}): {decision.reason}."
+        )
+    return Advice(holds_back, decision.move.is_draw, decision.played, keeps, text)
+
+
 def decide(view: View, strategy: Strategy) -> Decision:
     """The strong bot's turn (see the module docstring)."""
     rules = view.rules
     best = best_play(view.position, rules)
     if not best.played:
-        return Decision(Move.draw(), best, (), "no play: draw")
+        return Decision(Move.draw(), best, (), "there is no play: it draws")
     if not best.rack_left:
-        return Decision(move_of(best), best, best.played, "the best play goes out")
+        return Decision(move_of(best), best, best.played, "the best play empties the rack")
     if not view.opened[view.seat]:
         return _opening(view, best, strategy)
     hurry = _hurry(view, strategy)
@@ -141,7 +184,7 @@ def decide(view: View, strategy: Strategy) -> Decision:
         sets = own_sets(tuple(t for t in view.rack if not t.is_joker), rules)
         kept.update(sets.played)
     if not kept:
-        return Decision(move_of(best), best, best.played, "the best play")
+        return Decision(move_of(best), best, best.played, BEST)
     loose = Counter(view.rack)
     loose.subtract(kept)
     play = best_play(Position(tuple(sorted(loose.elements())), view.table, True), rules)
@@ -151,30 +194,39 @@ def decide(view: View, strategy: Strategy) -> Decision:
         smallest = _smallest_set(sets)
         table = (*view.table, smallest.tiles)
         return Decision(
-            Move.play(table), best, tuple(sorted(smallest.tiles)), "lays down one kept set"
+            Move.play(table),
+            best,
+            tuple(sorted(smallest.tiles)),
+            "only tiles it keeps back could be played, so it lays down one set of its own "
+            "rather than draw",
         )
     if strategy.stuck is Stuck.DRAW and view.pool_size > 0:
-        return Decision(Move.draw(), best, (), "keeps back " + _kept_reason(kept, sets))
-    return Decision(move_of(best), best, best.played, "the best play")
+        return Decision(Move.draw(), best, (), _kept_reason(kept, sets))
+    return Decision(move_of(best), best, best.played, BEST)
 
 
 def _hurry(view: View, strategy: Strategy) -> str:
     """Why the bot should play its best now, or ''."""
     smallest = min(view.rack_sizes[seat] for seat in view.opponents())
     if smallest <= strategy.hurry_rack:
-        return f"an opponent holds only {smallest} tiles"
+        return f"an opponent holds only {smallest} tiles, so it plays all it can"
     if view.pool_size <= strategy.hurry_pool:
-        return f"the pool is down to {view.pool_size} tiles"
+        return f"the pool is down to {view.pool_size} tiles, so it plays all it can"
     return ""
 
 
 def _kept_reason(kept: Counter[Tile], sets: Play | None) -> str:
     parts = []
     if sets is not None and sets.played:
-        parts.append(f"{len(sets.table)} set(s) that stand on the rack alone")
+        count = len(sets.table)
+        sets_text = "1 set that stands" if count == 1 else f"{count} sets that stand"
+        parts.append(f"{sets_text} on the rack alone")
     if kept[JOKER]:
         parts.append("the joker" if kept[JOKER] == 1 else f"{kept[JOKER]} jokers")
-    return " and ".join(parts)
+    return (
+        f"it keeps back {' and '.join(parts)}, which can go down on any later turn, while "
+        "on the table they would help the opponents"
+    )
 
 
 def _smallest_set(sets: Play) -> Meld:
@@ -183,14 +235,15 @@ def _smallest_set(sets: Play) -> Meld:
 
 def _opening(view: View, best: Play, strategy: Strategy) -> Decision:
     if not strategy.small_opening:
-        return Decision(move_of(best), best, best.played, "opens with the best play")
+        return Decision(move_of(best), best, best.played, "it opens with the best play")
     melds = smallest_opening(best.table[len(view.table) :], view.rules)
     tiles = tuple(sorted(t for m in melds for t in m.tiles))
     return Decision(
         Move.play((*view.table, *(m.tiles for m in melds))),
         best,
         tiles,
-        f"opens with {len(tiles)} of the {len(best.played)} tiles it could",
+        f"it opens with {sum(m.value for m in melds)} points, enough to open, and keeps "
+        "the other sets hidden for later",
     )
 
 
