@@ -95,7 +95,7 @@ EXAMPLE_RECORD: dict[str, Any] = {
         {
             "turn": 1,
             "player": 0,
-            "rack": EXAMPLE_RACK + ["R10", "R11", "R12", "B13", "K12"],
+            "rack": [*EXAMPLE_RACK, "R10", "R11", "R12", "B13", "K12"],
             "table_before": [],
             "action": "play",
             "played": ["R10", "R11", "R12"],

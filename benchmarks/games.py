@@ -84,13 +84,13 @@ def speed(args: argparse.Namespace, console: Console) -> None:
         games.append(play_game(task))
     wall = time.perf_counter() - started
     cpu = [g.cpu_seconds for g in games]
-    long = [g.cpu_seconds for g in games if g.turns >= LONG_GAME]
+    long = [g.cpu_seconds for g in games if g.result.turns >= LONG_GAME]
     moves = [s * 1000 for g in games for seat in g.move_seconds for s in seat]
     console.print(
         f"{len(games)} greedy-vs-greedy games (seeds {args.seed}-{args.seed + args.games - 1}), "
         f"one process: wall {wall:.1f} s, CPU {sum(cpu):.1f} s; load {before} -> {load()}"
     )
-    turns = [g.turns for g in games]
+    turns = [g.result.turns for g in games]
     console.print(
         f"turns per game: median {statistics.median(turns):g}, max {max(turns)}; "
         f"CPU per game: median {statistics.median(cpu):.3f} s, p95 {percentile(cpu, 0.95):.3f} s, "

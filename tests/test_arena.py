@@ -16,6 +16,7 @@ from solver.arena.game import GameSpec, Result, UnknownBot
 from solver.arena.runner import (
     GamePlayed,
     IllegalBotMove,
+    dask_dispatch,
     local_dispatch,
     run_tournament,
     seats_of,
@@ -149,8 +150,10 @@ def test_unknown_game_or_bot_is_refused(nim: None) -> None:
 
 def test_a_tie_is_shared_between_the_winners() -> None:
     games = [
-        GamePlayed(0, 0, ("a", "b"), (0, 1), (-5, -5), 10, "blocked", ((0.001,), (0.002,)), 0.1),
-        GamePlayed(1, 0, ("b", "a"), (1,), (-3, 3), 12, "out", ((0.001,), (0.003,)), 0.1),
+        GamePlayed(
+            0, 0, ("a", "b"), Result((0, 1), (-5, -5), 10, "blocked"), ((0.001,), (0.002,)), 0.1
+        ),
+        GamePlayed(1, 0, ("b", "a"), Result((1,), (-3, 3), 12, "out"), ((0.001,), (0.003,)), 0.1),
     ]
     report = summarise("x", ["a", "b"], 0, {}, games, 1.0)
     a, b = report.by_bot
@@ -201,7 +204,33 @@ def test_a_rummikub_tournament_reproduces_and_the_pool_agrees() -> None:
     )
 
     def outcomes(report: Any) -> list[tuple[Any, ...]]:
-        return [(g.index, g.seats, g.winners, g.scores, g.turns) for g in report.results]
+        return [(g.index, g.seats, g.result) for g in report.results]
 
     assert outcomes(first) == outcomes(again)
     assert first.to_dict()["by_bot"][0]["wins"] == again.to_dict()["by_bot"][0]["wins"]
+
+
+def test_dask_dispatch_plays_the_same_games() -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        on_dask = run_tournament(
+            "rummikub",
+            ["strong", "greedy"],
+            4,
+            seed=5,
+            options=TINY_OPTIONS,
+            dispatch=dask_dispatch(cluster.scheduler_address, 1),
+        )
+    local = run_tournament(
+        "rummikub",
+        ["strong", "greedy"],
+        4,
+        seed=5,
+        options=TINY_OPTIONS,
+        dispatch=local_dispatch(1),
+    )
+    assert [(g.seats, g.result) for g in on_dask.results] == [
+        (g.seats, g.result) for g in local.results
+    ]

@@ -22,10 +22,11 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from importlib import import_module
 from multiprocessing import get_context
 from typing import Any
 
-from solver.arena.game import GameSpec
+from solver.arena.game import GameSpec, Result
 from solver.arena.registry import game_spec
 from solver.arena.stats import percentile, wilson_interval
 from solver.errors import MeldwiseError
@@ -55,10 +56,7 @@ class GamePlayed:
     index: int
     seed: int
     seats: tuple[str, ...]
-    winners: tuple[int, ...]
-    scores: tuple[int, ...]
-    turns: int
-    end: str
+    result: Result
     move_seconds: tuple[tuple[float, ...], ...]
     """CPU seconds of each ``choose`` call, by seat."""
     cpu_seconds: float
@@ -91,15 +89,11 @@ def play_game(task: GameTask) -> GamePlayed:
                 f"illegal move: {'; '.join(problems)}"
             )
         match.apply(move)
-    result = match.result()
     return GamePlayed(
         index=task.index,
         seed=task.seed,
         seats=task.seats,
-        winners=result.winners,
-        scores=result.scores,
-        turns=result.turns,
-        end=result.end,
+        result=match.result(),
         move_seconds=tuple(tuple(s) for s in spent),
         cpu_seconds=time.process_time() - started,
         record=spec.record(match, task.seats) if task.keep_record else None,
@@ -153,23 +147,21 @@ def dask_dispatch(address: str | None, processes: int) -> Dispatcher:
     """Play on a Dask cluster: the scheduler at ``address``, or a local cluster of
     ``processes`` single-threaded workers. Needs ``pip install 'meldwise[dask]'``."""
     try:
-        from distributed import Client, LocalCluster
-        from distributed import as_completed as dask_completed
+        # Untyped, optional: used through Any.
+        dask: Any = import_module("distributed")
     except ImportError:
         raise MeldwiseError("dispatch 'dask' needs Dask: pip install 'meldwise[dask]'") from None
 
     def dispatch(todo: Sequence[GameTask]) -> Iterator[GamePlayed]:
-        if address:
-            client = Client(address)
-            cluster = None
-        else:
-            cluster = LocalCluster(
+        cluster = None
+        if not address:
+            cluster = dask.LocalCluster(
                 n_workers=max(1, processes), threads_per_worker=1, dashboard_address=None
             )
-            client = Client(cluster)
+        client = dask.Client(address or cluster)
         try:
             futures = client.map(play_game, list(todo), pure=False)
-            for future in dask_completed(futures):
+            for future in dask.as_completed(futures):
                 played: GamePlayed = future.result()
                 yield played
         finally:
@@ -266,10 +258,10 @@ class Report:
                     "index": g.index,
                     "seed": g.seed,
                     "seats": list(g.seats),
-                    "winners": list(g.winners),
-                    "scores": list(g.scores),
-                    "turns": g.turns,
-                    "end": g.end,
+                    "winners": list(g.result.winners),
+                    "scores": list(g.result.scores),
+                    "turns": g.result.turns,
+                    "end": g.result.end,
                     "cpu_seconds": g.cpu_seconds,
                 }
                 for g in sorted(self.results, key=lambda g: g.index)
@@ -291,10 +283,11 @@ def summarise(
     scores: dict[str, list[int]] = {name: [] for name in bots}
     moves: dict[str, list[float]] = {name: [] for name in bots}
     for played in results:
-        for seat in played.winners:
-            wins[played.seats[seat]] += 1 / len(played.winners)
+        winners = played.result.winners
+        for seat in winners:
+            wins[played.seats[seat]] += 1 / len(winners)
         for seat, name in enumerate(played.seats):
-            scores[name].append(played.scores[seat])
+            scores[name].append(played.result.scores[seat])
             moves[name].extend(played.move_seconds[seat])
     count = len(results)
     summaries = []
@@ -315,10 +308,10 @@ def summarise(
                 move_ms_mean=statistics.fmean(ms),
             )
         )
-    turns = [played.turns for played in results] or [0]
+    turns = [played.result.turns for played in results] or [0]
     ends: dict[str, int] = {}
     for played in results:
-        ends[played.end] = ends.get(played.end, 0) + 1
+        ends[played.result.end] = ends.get(played.result.end, 0) + 1
     return Report(
         game=game,
         bots=tuple(bots),
