@@ -11,7 +11,7 @@ from games_support import SMALL_OPTIONS, TINY, TINY_OPTIONS, play
 
 from solver import solve_rummikub
 from solver.arena.runner import run_tournament
-from solver.rummikub import Position, Rules
+from solver.rummikub import Position, Rules, Tile
 from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
 from solver.rummikub.engine import Action, GameSettings, Move, PoolEmpty, View
 from solver.rummikub.record import record_to_dict
@@ -200,3 +200,9 @@ def test_advice_at_every_hint_level_and_when_the_bot_agrees() -> None:
         solve_rummikub({**HOLDING, "opponents": [{"rack_size": 0}]})
     with pytest.raises(ValueError, match="the opponents hold 200 tiles"):
         solve_rummikub({**HOLDING, "opponents": [{"rack_size": 200}]})
+
+
+def test_strong_with_nothing_to_keep_makes_the_best_play() -> None:
+    decision = Strong().decide(view("R5 B9 K11", "R6 R7 R8"))
+    assert decision.reason == "it makes the best play"
+    assert decision.played == decision.best.played == (Tile.parse("R5"),)

@@ -10,8 +10,8 @@ measurement, see ``benchmarks/RESULTS.md``):
   later turn, and on the table they would help the opponents) and the jokers; play
   the tiles that need the table;
 * draw rather than lay down a kept set when nothing else can be played;
-* make the best play once the pool is empty. (Hurrying when an opponent's rack is
-  small, ``hurry_rack``, lost games against ``greedy``: off by default.)
+* make the best play once the pool is empty. (Hurrying once an opponent's rack is
+  small, ``hurry_rack``, won fewer games against ``greedy``: off by default.)
 """
 
 from __future__ import annotations
@@ -40,10 +40,16 @@ class BotError(RuntimeError):
     """A bot could not decide deterministically (a solve hit the safety cap)."""
 
 
-def best_play(position: Position, rules: Rules, objective: Objective = Objective.TILES) -> Play:
-    """The solver's best play (score stage only: a bot needs no calm layout), proven."""
+def best_play(position: Position, rules: Rules) -> Play:
+    """The solver's best play, the most tiles (its score stage only: a bot needs no
+    calm layout), proven."""
     play = solve(
-        position, rules, objective, time_limit=SAFETY_TIME_LIMIT, workers=1, least_disruption=False
+        position,
+        rules,
+        Objective.TILES,
+        time_limit=SAFETY_TIME_LIMIT,
+        workers=1,
+        least_disruption=False,
     )
     if play.status is not Status.OPTIMAL:
         raise BotError(f"a solve was not proven within {SAFETY_TIME_LIMIT} s: {position}")
@@ -178,7 +184,7 @@ def decide(view: View, strategy: Strategy) -> Decision:
         return Decision(move_of(best), best, best.played, hurry)
     kept: Counter[Tile] = Counter()
     if strategy.hold_jokers:
-        kept[JOKER] = view.rack.count(JOKER)
+        kept.update(t for t in view.rack if t.is_joker)
     sets = None
     if strategy.hold_sets:
         sets = own_sets(tuple(t for t in view.rack if not t.is_joker), rules)
@@ -211,7 +217,8 @@ def _hurry(view: View, strategy: Strategy) -> str:
     if smallest <= strategy.hurry_rack:
         return f"an opponent holds only {smallest} tiles, so it plays all it can"
     if view.pool_size <= strategy.hurry_pool:
-        return f"the pool is down to {view.pool_size} tiles, so it plays all it can"
+        left = f"down to {view.pool_size} tiles" if view.pool_size else "empty"
+        return f"the pool is {left}, so it plays all it can"
     return ""
 
 
