@@ -35,7 +35,7 @@ from enum import Enum
 from typing import Any
 
 from solver.arena.game import Result
-from solver.errors import MeldwiseError, RulesError
+from solver.errors import CountError, MeldwiseError, RulesError
 from solver.rummikub.deal import full_set
 from solver.rummikub.legality import check_play
 from solver.rummikub.position import Position
@@ -210,7 +210,7 @@ class View:
         hidden = sum(full_set(rules).values()) - len(position.rack) - sum(map(len, position.table))
         pool = hidden - sum(sizes[1:])
         if pool < 0:
-            raise IllegalMove(
+            raise CountError(
                 f"the opponents hold {sum(sizes[1:])} tiles, but only {hidden} tiles are off "
                 "the rack and the table"
             )
@@ -289,12 +289,10 @@ class Deal:
         """Raise :class:`MeldwiseError` unless this deal can start a game of ``settings``:
         one rack per player, each of ``hand`` tiles, every tile of the game exactly once."""
         if len(self.racks) != settings.players:
-            raise IllegalMove(
-                f"the deal has {len(self.racks)} racks for {settings.players} players"
-            )
+            raise CountError(f"the deal has {len(self.racks)} racks for {settings.players} players")
         for seat, rack in enumerate(self.racks):
             if len(rack) != settings.hand:
-                raise IllegalMove(
+                raise CountError(
                     f"player {seat} was dealt {len(rack)} tiles, the hand is {settings.hand}"
                 )
         dealt = Counter(self.pool)
@@ -304,7 +302,7 @@ class Deal:
         if dealt != everything:
             extra = format_tiles(sorted((dealt - everything).elements()))
             lacking = format_tiles(sorted((everything - dealt).elements()))
-            raise IllegalMove(
+            raise CountError(
                 "the deal is not the game's tiles each once: "
                 f"extra [{extra or '-'}], missing [{lacking or '-'}]"
             )
