@@ -169,12 +169,16 @@ class TurnReviewOut(Schema):
     drawn: Tile | None
     tiles_played: int = Field(description="0 for an illegal turn")
     points_played: int
-    best: BestPlay
+    best: BestPlay | None = Field(description="null when the turn could not be reviewed")
     missed: list[Tile] = Field(description="tiles of the best play still on the rack")
     shortfall: int = Field(description="the best score minus this turn's")
     at_best: bool
     legal: bool
     problems: list[str] = Field(description="what makes the turn illegal")
+    unreviewed: str | None = Field(
+        description="why the position before the turn could not be solved (an invalid set "
+        "left by an earlier illegal turn, a tile the rules do not have); null when reviewed"
+    )
 
 
 class CostlyTurn(Schema):
@@ -195,13 +199,14 @@ class Series(Schema):
 class PlayerReviewOut(Schema):
     player: int
     name: str | None
-    turns: int
+    turns: int = Field(description="turns reviewed")
     turns_at_best: int
     accuracy: float | None = Field(description="share of turns at the best")
     placed: int = Field(description="tiles (or points) placed over the game")
     possible: int = Field(description="tiles (or points) the best plays would have placed")
     placed_share: float | None
     illegal_turns: list[int]
+    unreviewed_turns: list[int] = Field(description="left out of the figures above")
     costliest: list[CostlyTurn]
     series: Series
     score: int | None = Field(description="the game's score for this seat, from the record")

@@ -102,6 +102,21 @@ def test_an_illegal_turn_is_flagged_and_counts_nothing(standard: dict[str, Any])
     (player,) = answer["players"]
     assert player["illegal_turns"] == [turn["turn"]]
     assert {t["player"] for t in answer["turns"]} == {turn["player"]}
+    # The next turn faces the invalid set the illegal one left: it cannot be solved,
+    # and is listed as unreviewed instead of failing the whole review.
+    following = record["turns"][index + 1]
+    following["table_before"] = turn["table_after"]
+    if following["action"] != "play":
+        following["table_after"] = turn["table_after"]
+    answer = review_rummikub({"record": record})
+    skipped = next(t for t in answer["turns"] if t["turn"] == following["turn"])
+    assert skipped["best"] is None and not skipped["at_best"]
+    assert "is not a valid set" in skipped["unreviewed"]
+    seat = next(p for p in answer["players"] if p["player"] == following["player"])
+    assert seat["unreviewed_turns"] == [following["turn"]]
+    assert seat["turns"] == sum(
+        1 for t in answer["turns"] if t["player"] == following["player"] and t["best"]
+    )
 
 
 def test_review_requests_are_checked(standard: dict[str, Any]) -> None:

@@ -85,9 +85,11 @@ function drawTurn(turn) {
   const parts = [];
   const verdict = !turn.legal
     ? `Illegal: ${turn.problems.join("; ")}`
-    : turn.at_best
-      ? "At the best."
-      : `${turn.shortfall} short of the best: the best play placed ${turn.best.tiles} tiles (${turn.best.points} points).`;
+    : !turn.best
+      ? `Not reviewed: ${turn.unreviewed}`
+      : turn.at_best
+        ? "At the best."
+        : `${turn.shortfall} short of the best: the best play placed ${turn.best.tiles} tiles (${turn.best.points} points).`;
   const did =
     turn.action === "play" ? `played ${turn.played.join(" ")}`
       : turn.action === "draw" ? `drew ${turn.drawn}` : "passed (the pool was empty)";
@@ -107,7 +109,7 @@ function drawTurn(turn) {
   parts.push(drawSet("rack", rack, `rack before the turn: ${turn.rack.join(" ")}`));
   parts.push(element("h4", "Table after the turn"));
   turn.table_after.forEach((tiles, i) => parts.push(drawSet(`set ${i}`, tiles.map((t) => drawTile(t)))));
-  if (!turn.at_best) {
+  if (turn.best && !turn.at_best) {
     parts.push(element("h4", `The best play: ${turn.best.played.join(" ") || "nothing"}`));
     const placed = [...turn.best.played];
     turn.best.table.forEach((tiles, i) => {
@@ -177,7 +179,8 @@ export function setUpReview() {
       list.replaceChildren(...turns.map((turn, i) => {
         const item = element("li");
         const label = turn.action === "play" ? `played ${turn.tiles_played}` : turn.action;
-        const button = element("button", `${turn.turn}. P${turn.player} ${label} / best ${turn.best.tiles}`);
+        const best = turn.best ? `best ${turn.best.tiles}` : "not reviewed";
+        const button = element("button", `${turn.turn}. P${turn.player} ${label} / ${best}`);
         button.type = "button";
         if (!turn.legal) button.classList.add("illegal");
         else if (!turn.at_best) button.classList.add("short");
@@ -197,7 +200,7 @@ export function setUpReview() {
   document.getElementById("review-previous").addEventListener("click", () => show(current - 1));
   document.getElementById("review-next").addEventListener("click", () => show(current + 1));
   document.getElementById("review-next-missed").addEventListener("click", () => {
-    const next = turns.findIndex((turn, i) => i > current && !turn.at_best);
+    const next = turns.findIndex((turn, i) => i > current && turn.best && !turn.at_best);
     if (next >= 0) show(next);
   });
 }

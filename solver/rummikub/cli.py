@@ -217,9 +217,10 @@ def describe_review(review: dict[str, Any]) -> str:
             else turn["action"] + "s"
         )
         best = turn["best"]
-        line = (
-            f"  turn {turn['turn']}, player {turn['player']}: {did}; best "
-            f"{best['tiles']} tiles / {best['points']} points ({' '.join(best['played'])})"
+        line = f"  turn {turn['turn']}, player {turn['player']}: {did}; " + (
+            f"best {best['tiles']} tiles / {best['points']} points ({' '.join(best['played'])})"
+            if best
+            else f"not reviewed: {turn['unreviewed']}"
         )
         if not turn["legal"]:
             line += "; ILLEGAL: " + "; ".join(turn["problems"])

@@ -8,7 +8,10 @@ placed that stayed on the rack (``missed``), and the problems of an illegal turn
 
 Per player: the share of turns at the best (``accuracy``), the tiles placed out
 of the tiles the best plays could have placed, the turns that missed most, and
-the turn-by-turn series (columns of equal length, ready to plot).
+the turn-by-turn series (columns of equal length, ready to plot). A turn whose
+position is not one of the game (an earlier illegal turn left an invalid set on
+the table, a tile the rules do not have) cannot be solved: it is listed as
+``unreviewed`` with the reason and left out of the player's figures.
 
 "Best" means the most tiles (or, with ``objective: points``, the most points) on
 this turn alone; a player may hold tiles back on purpose (see the strong bot), so
@@ -22,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from solver.errors import MeldwiseError
 from solver.rummikub.engine import Action, Turn
 from solver.rummikub.legality import check_play
 from solver.rummikub.play import Objective, Play, Status
@@ -42,11 +46,15 @@ class TurnReview:
     turn: Turn
     opened: bool
     """Whether the player had opened before this turn."""
-    best: Play
-    """A fresh solve of the position the player faced."""
+    best: Play | None
+    """A fresh solve of the position the player faced; None when that position is not
+    one of the game (an earlier illegal turn left an invalid set, a tile the rules do
+    not have): see ``unreviewed``."""
     problems: tuple[str, ...]
     """Why the turn breaks the rules; empty for a legal turn."""
     rules: Rules
+    unreviewed: str | None = None
+    """Why the position could not be solved."""
 
     @property
     def legal(self) -> bool:
@@ -63,20 +71,23 @@ class TurnReview:
     @property
     def missed(self) -> tuple[Tile, ...]:
         """Tiles of the best play still on the rack after the turn."""
-        kept = Counter(self.best.played)
+        kept = Counter(self.best.played if self.best else ())
         if self.legal:
             kept.subtract(self.turn.played)
         return tuple(sorted((+kept).elements()))
 
     def score(self, objective: Objective) -> tuple[int, int]:
-        """(this turn's score, the best score) in ``objective``'s unit."""
+        """(this turn's score, the best score) in ``objective``'s unit; an unreviewed
+        turn's best is taken as its own score."""
         if objective is Objective.POINTS:
-            return self.points_played, self.best.points_played
-        return self.tiles_played, self.best.tiles_played
+            done, best = self.points_played, self.best and self.best.points_played
+        else:
+            done, best = self.tiles_played, self.best and self.best.tiles_played
+        return done, done if best is None else best
 
     def at_best(self, objective: Objective) -> bool:
         done, best = self.score(objective)
-        return self.legal and done >= best
+        return self.legal and self.best is not None and done >= best
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,13 +114,16 @@ def review_game(
             opened[turn.player] = True
         if player is not None and turn.player != player:
             continue
+        problems = _problems(turn, had_opened, rules)
         position = Position(turn.rack, turn.table_before, had_opened)
-        best = solve(
-            position, rules, objective, time_limit=time_limit, workers=1, least_disruption=False
-        )
-        reviewed.append(
-            TurnReview(turn, had_opened, best, _problems(turn, had_opened, rules), rules)
-        )
+        try:
+            best = solve(
+                position, rules, objective, time_limit=time_limit, workers=1, least_disruption=False
+            )
+        except MeldwiseError as error:
+            reviewed.append(TurnReview(turn, had_opened, None, problems, rules, str(error)))
+            continue
+        reviewed.append(TurnReview(turn, had_opened, best, problems, rules))
     return Review(tuple(reviewed), objective, record.settings.players)
 
 
@@ -127,7 +141,7 @@ def _problems(turn: Turn, opened: bool, rules: Rules) -> tuple[str, ...]:
 
 def review_to_dict(review: Review, record: GameRecord) -> dict[str, Any]:
     """The wire response: overall status, the turns, and a summary per player."""
-    statuses = {r.best.status for r in review.turns}
+    statuses = {r.best.status for r in review.turns if r.best is not None}
     status = next((s for s in (Status.UNKNOWN, Status.FEASIBLE) if s in statuses), Status.OPTIMAL)
     seats = sorted({r.turn.player for r in review.turns})
     names = record.players
@@ -155,7 +169,9 @@ def _turn_to_dict(r: TurnReview, objective: Objective) -> dict[str, Any]:
         "drawn": None if r.turn.drawn is None else str(r.turn.drawn),
         "tiles_played": r.tiles_played,
         "points_played": r.points_played,
-        "best": {
+        "best": None
+        if r.best is None
+        else {
             "status": r.best.status.value,
             "played": _tiles(r.best.played),
             "tiles": r.best.tiles_played,
@@ -167,13 +183,15 @@ def _turn_to_dict(r: TurnReview, objective: Objective) -> dict[str, Any]:
         "at_best": r.at_best(objective),
         "legal": r.legal,
         "problems": list(r.problems),
+        "unreviewed": r.unreviewed,
     }
 
 
 def _player_to_dict(
     seat: int, name: str | None, review: Review, record: GameRecord
 ) -> dict[str, Any]:
-    mine = [r for r in review.turns if r.turn.player == seat]
+    seated = [r for r in review.turns if r.turn.player == seat]
+    mine = [r for r in seated if r.best is not None]
     objective = review.objective
     done = sum(r.score(objective)[0] for r in mine)
     possible = sum(r.score(objective)[1] for r in mine)
@@ -192,7 +210,8 @@ def _player_to_dict(
         "placed": done,
         "possible": possible,
         "placed_share": done / possible if possible else None,
-        "illegal_turns": [r.turn.number for r in mine if not r.legal],
+        "illegal_turns": [r.turn.number for r in seated if not r.legal],
+        "unreviewed_turns": [r.turn.number for r in seated if r.best is None],
         "costliest": [
             {
                 "turn": r.turn.number,
