@@ -31,7 +31,7 @@ GAME_FIELDS = ("bots", "seed", "settings")
 REVIEW_FIELDS = ("record", "player", "objective", "time_limit_ms")
 MAX_REVIEW_TIME_LIMIT_MS = 60_000
 MAX_REVIEW_TURNS = 400
-"""Most turns one review solves (a 4-player standard game takes about 100-200)."""
+"""Most turns one review solves (bot games of the standard rules took 30-120 turns)."""
 MAX_GAME_TILES = 212
 """Most tiles a bot game may have (twice the standard set): it keeps a game to seconds."""
 
