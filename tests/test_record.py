@@ -114,12 +114,16 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda r: r.update(version=2), r"version: Input should be 1"),
+        (lambda r: r.update(version=2), r"version: Input should be less than or equal to 1"),
+        (lambda r: r.update(version=True), r"version: Input should be a valid integer"),
+        (lambda r: r["result"].update(scores=[False, 0]), r"result.scores\[0\]: Input should be"),
         (lambda r: r["turns"][0].update(hand=[]), r"unknown field 'turns\[0\]\.hand'"),
         (lambda r: r["turns"][0].pop("rack"), r"missing field 'turns\[0\]\.rack'"),
         (lambda r: r["turns"][0]["rack"].__setitem__(0, "Q5"), r"turns\[0\]\.rack: unknown tile"),
         (lambda r: r["settings"].update(pool_empty="never"), "'pool_empty' must be"),
         (lambda r: r["turns"][0].update(player=5), r"turns\[0\]: player 5 in a game of 2"),
+        (lambda r: r["result"].update(scores=[3]), "result.scores has 1 entries for 2 players"),
+        (lambda r: r["result"].update(winners=[2]), "result.winners: 2 is not a seat of 2"),
     ],
 )
 def test_a_malformed_record_names_the_culprit(

@@ -58,7 +58,8 @@ class RecordError(MeldwiseError):
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Strict: a JSON true is not the whole number 1, nor 5 the tile "5".
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class TurnEntry(_Model):
@@ -98,7 +99,7 @@ class GameRecordModel(_Model):
     """A Rummikub game record, version 1."""
 
     format: Literal["meldwise-rummikub-game"] = FORMAT
-    version: Literal[1] = VERSION
+    version: int = Field(default=VERSION, ge=VERSION, le=VERSION, description="the version: 1")
     settings: dict[str, Any] = Field(
         default_factory=dict,
         description="rules (the Rummikub rule settings), players, hand, pool_empty",
@@ -183,6 +184,7 @@ def read_record(data: Any) -> GameRecord:
     outcome = None
     if model.result is not None:
         result = model.result
+        _check_result(result, settings.players)
         outcome = Outcome(
             End(result.end),
             tuple(result.winners),
@@ -194,13 +196,22 @@ def read_record(data: Any) -> GameRecord:
     players = tuple(model.players) if model.players is not None else None
     if players is not None and len(players) != settings.players:
         raise RecordError(f"'players' names {len(players)} seats, the game has {settings.players}")
-    for turn in turns:
+    for index, turn in enumerate(turns):
         if turn.player >= settings.players:
             raise RecordError(
-                f"turns[{turn.number - 1}]: player {turn.player} in a game of "
-                f"{settings.players} players"
+                f"turns[{index}]: player {turn.player} in a game of {settings.players} players"
             )
     return GameRecord(settings, turns, model.seed, players, deal, outcome)
+
+
+def _check_result(result: ResultEntry, players: int) -> None:
+    for name in ("racks", "penalties", "scores"):
+        count = len(getattr(result, name))
+        if count != players:
+            raise RecordError(f"result.{name} has {count} entries for {players} players")
+    for seat in result.winners:
+        if not 0 <= seat < players:
+            raise RecordError(f"result.winners: {seat} is not a seat of {players} players")
 
 
 def parse_record_model(data: Any) -> GameRecordModel:

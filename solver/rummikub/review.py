@@ -79,11 +79,11 @@ class TurnReview:
     def score(self, objective: Objective) -> tuple[int, int]:
         """(this turn's score, the best score) in ``objective``'s unit; an unreviewed
         turn's best is taken as its own score."""
-        if objective is Objective.POINTS:
-            done, best = self.points_played, self.best and self.best.points_played
-        else:
-            done, best = self.tiles_played, self.best and self.best.tiles_played
-        return done, done if best is None else best
+        points = objective is Objective.POINTS
+        done = self.points_played if points else self.tiles_played
+        if self.best is None:
+            return done, done
+        return done, self.best.points_played if points else self.best.tiles_played
 
     def at_best(self, objective: Objective) -> bool:
         done, best = self.score(objective)
