@@ -11,11 +11,24 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
+from solver.arena.cli import add_tournament_command
 from solver.commands import Commands, dispatch
-from solver.rummikub.cli import add_solve_command
+from solver.rummikub.cli import (
+    add_bot_command,
+    add_game_command,
+    add_review_command,
+    add_solve_command,
+)
 from solver.shanghai.cli import add_shanghai_command
 
-COMMANDS: tuple[Callable[[Commands], None], ...] = (add_solve_command, add_shanghai_command)
+COMMANDS: tuple[Callable[[Commands], None], ...] = (
+    add_solve_command,
+    add_shanghai_command,
+    add_bot_command,
+    add_game_command,
+    add_review_command,
+    add_tournament_command,
+)
 """The library's subcommands, in the order ``--help`` lists them."""
 
 

@@ -55,6 +55,7 @@ def test_solve_takes_every_wire_field(client: TestClient) -> None:
         "time_limit_ms": 1000,
         "disruption_time_limit_ms": 100,
         "hint_level": "full",
+        "opponents": [{"rack_size": 9, "opened": True}],
     }
     assert set(request) == set(SolveRequest.model_fields)
     body = client.post(SOLVE, json=request).json()
@@ -89,6 +90,9 @@ def test_every_request_model_has_an_example_the_endpoint_accepts(client: TestCli
         SCORE,
         SHANGHAI_ADVISE,
         SHANGHAI_SCORE,
+        "/v1/rummikub/bot",
+        "/v1/rummikub/game",
+        "/v1/rummikub/review",
     }
     for path, operation in posts:
         ref = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]

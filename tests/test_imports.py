@@ -174,9 +174,11 @@ def test_each_game_has_the_shared_shape(game: str) -> None:
 
 def public_parts() -> set[str]:
     """What the service may import of the library: the packages, the kernel, each
-    game's wire contract and the CLI runner."""
+    game's wire contracts (``wire``, ``game_wire``) and the CLI runner."""
     kernel = {"solver", "solver.errors", "solver.wire", "solver.cpsat", "solver.settings"}
-    per_game = {f"solver.{game}{part}" for game in games() for part in ("", ".wire")}
+    per_game = {
+        f"solver.{game}{part}" for game in games() for part in ("", ".wire", ".game_wire")
+    }
     return kernel | per_game | {"solver.commands"}
 
 

@@ -36,6 +36,7 @@ from pydantic import ConfigDict, Field, StrictBool
 
 from solver.cpsat import Status
 from solver.errors import TableError
+from solver.rummikub.engine import View
 from solver.rummikub.hints import HintLevel, tile_hint
 from solver.rummikub.legality import Verdict, check_play
 from solver.rummikub.melds import Meld, MeldKind
@@ -46,6 +47,7 @@ from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.scoring import PlayerScore, score_round
 from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
 from solver.rummikub.steps import Action, Step
+from solver.rummikub.strategy import Advice, advise
 from solver.wire import (
     MAX_TIME_LIMIT_MS,
     Answer,
@@ -70,7 +72,37 @@ TileSet = Annotated[list[AnyTile], Field(description="the tiles of one set, in a
 RulesField = Annotated[Rules, Field(description="rule settings")]
 
 
+MAX_RACK = 1000
+"""Most tiles an opponent's rack may be said to hold (the game's tile count is checked)."""
+
+MAX_OPPONENTS = 7
+
+
 # --- solve ------------------------------------------------------------------------------
+
+
+class Opponent(Request):
+    """Another player, as far as a player may know them."""
+
+    rack_size: Annotated[int, Field(strict=True, ge=1, le=MAX_RACK)] = Field(
+        description="tiles on the opponent's rack"
+    )
+    opened: StrictBool = Field(default=False, description="the opponent has opened")
+
+
+Opponents = Annotated[
+    list[Opponent],
+    Field(
+        min_length=1,
+        max_length=MAX_OPPONENTS,
+        description="the other players in the order they play next",
+    ),
+]
+
+
+def facing(position: Position, rules: Rules, opponents: list[Opponent]) -> View:
+    """The view of the player at ``position`` with ``opponents`` playing after it."""
+    return View.facing(position, rules, [(o.rack_size, o.opened) for o in opponents])
 
 
 class SolveRequest(Request):
@@ -117,6 +149,11 @@ class SolveRequest(Request):
         default=HintLevel.FULL,
         description="how much to reveal: nudge (whether a play exists and its size), "
         "tile (one rack tile and where it goes), full (the play and the steps)",
+    )
+    opponents: Opponents | None = Field(
+        default=None,
+        description="the other players in the order they play next; when given, the "
+        "answer adds the strong bot's advice (whether it would hold back, and why)",
     )
 
     @property
@@ -199,10 +236,38 @@ def step_answer(step: Step) -> dict[str, Any]:
     return answer
 
 
-class FullAnswer(Answer):
-    """The best play and how to make it."""
+class AdviceOut(Answer):
+    """What the strong bot would do instead of the best play, and why."""
+
+    holds_back: bool = Field(description="it would place fewer tiles than the best play")
+    draws: bool = Field(description="it would draw rather than play")
+    plays: list[AnyTile] = Field(description="the rack tiles it would place")
+    keeps: list[AnyTile] = Field(description="tiles of the best play it would keep on the rack")
+    text: str
+
+    @staticmethod
+    def answer(advice: Advice) -> dict[str, Any]:
+        return {
+            "holds_back": advice.holds_back,
+            "draws": advice.draws,
+            "plays": [str(t) for t in advice.plays],
+            "keeps": [str(t) for t in advice.keeps],
+            "text": advice.text,
+        }
+
+
+class HintAnswer(Answer):
+    """What every hint level answers: the status, and advice when asked for."""
 
     status: Status = Field(description=STATUS_DESCRIPTION)
+    advice: AdviceOut | None = Field(
+        default=None, description="present when the request gave opponents"
+    )
+
+
+class FullAnswer(HintAnswer):
+    """The best play and how to make it."""
+
     hint_level: Literal["full"] = "full"
     tiles_played: int
     points_played: int
@@ -239,10 +304,9 @@ class FullAnswer(Answer):
         }
 
 
-class TileAnswer(Answer):
+class TileAnswer(HintAnswer):
     """One rack tile of the best play and where it goes."""
 
-    status: Status = Field(description=STATUS_DESCRIPTION)
     hint_level: Literal["tile"] = "tile"
     can_play: bool
     tiles_played: int
@@ -251,10 +315,9 @@ class TileAnswer(Answer):
     text: str
 
 
-class NudgeAnswer(Answer):
+class NudgeAnswer(HintAnswer):
     """Only whether a play exists and how many tiles it places."""
 
-    status: Status = Field(description=STATUS_DESCRIPTION)
     hint_level: Literal["nudge"] = "nudge"
     can_play: bool
     tiles_played: int
@@ -303,7 +366,10 @@ def solve_rummikub(request: Mapping[str, Any] | SolveRequest) -> dict[str, Any]:
         disruption_time_limit=asked.disruption_time_limit_ms / 1000,
     )
     table = position.check(asked.rules) if asked.hint_level is HintLevel.TILE else ()
-    return hint_answer(play, asked.hint_level, table)
+    answer = hint_answer(play, asked.hint_level, table)
+    if asked.opponents is not None:
+        answer["advice"] = AdviceOut.answer(advise(facing(position, asked.rules, asked.opponents)))
+    return answer
 
 
 # --- validate: check a claimed move -----------------------------------------------------
