@@ -176,9 +176,7 @@ def public_parts() -> set[str]:
     """What the service may import of the library: the packages, the kernel, each
     game's wire contracts (``wire``, ``game_wire``) and the CLI runner."""
     kernel = {"solver", "solver.errors", "solver.wire", "solver.cpsat", "solver.settings"}
-    per_game = {
-        f"solver.{game}{part}" for game in games() for part in ("", ".wire", ".game_wire")
-    }
+    per_game = {f"solver.{game}{part}" for game in games() for part in ("", ".wire", ".game_wire")}
     return kernel | per_game | {"solver.commands"}
 
 
