@@ -3,6 +3,8 @@
 * :class:`CpModel`: CP-SAT's model without its camelCase aliases (faster to build);
 * :class:`Limit`: what a solve may spend, a frozen value in the manner of
   ``chess.engine.Limit``: wall-clock seconds, workers, and the budgets of stages;
+* :class:`Limits`: what the searches of a stage may still spend, deterministic work
+  first and wall-clock time as the outer cap;
 * :func:`run` and :class:`Solved`: one CP-SAT search and its solution, read fast;
 * :class:`Status`: what a solve proved, and :meth:`Status.worst` to fold the
   statuses of a turn's stages into one;
@@ -12,6 +14,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -95,6 +98,46 @@ class Limit:
         return min(default if stage is None else stage, self.time)
 
 
+MIN_SECONDS = 0.001
+"""Wall-clock seconds below which a search is not started (CP-SAT needs a positive limit)."""
+
+
+@dataclass
+class Limits:
+    """What the searches of a stage may still use: ``work`` in CP-SAT's deterministic
+    seconds, and wall-clock time up to ``deadline`` (a :func:`time.perf_counter` value).
+
+    Deterministic work is a count of what CP-SAT did (propagations, LP iterations,
+    ...) in seconds of its own measure: with one worker the same model and work give
+    the same search, so the same answer, on an idle and on a busy machine. Wall-clock
+    time is only the outer safety cap; a search it stops is marked (:attr:`capped`),
+    as its answer may then differ from one on an idle machine.
+    """
+
+    work: float
+    deadline: float
+    capped: bool = False
+    """Whether the wall-clock cap stopped a search or kept one from starting."""
+
+    @classmethod
+    def of(cls, work: float, seconds: float) -> Limits:
+        """``work`` deterministic seconds within ``seconds`` of wall-clock time from now."""
+        return cls(work, time.perf_counter() + seconds)
+
+    def seconds_left(self) -> float:
+        return self.deadline - time.perf_counter()
+
+    @property
+    def left(self) -> bool:
+        """Whether another search may start: work left and the cap not reached."""
+        if self.capped:
+            return False
+        if self.seconds_left() < MIN_SECONDS:
+            self.capped = True  # a search that would have run on an idle machine does not
+            return False
+        return self.work > 0
+
+
 @dataclass
 class Solved:
     """One CP-SAT search of ``model``: its status code and a fast reader of values."""
@@ -121,6 +164,12 @@ class Solved:
     def status(self) -> Status:
         return Status.of(self.code)
 
+    @property
+    def bound(self) -> float:
+        """The upper bound the search proved on the goal it maximised (set by
+        :func:`maximize`: CP-SAT minimised -goal, so its bound is the negated one)."""
+        return -self.engine.best_objective_bound
+
     def require(self, what: str) -> None:
         """Raise :class:`~solver.errors.ModelError` unless the search ended as a
         correct model of ``what`` can end: with a solution, or out of time."""
@@ -140,39 +189,27 @@ class Solved:
         return int(self.engine.value(expr))
 
 
-MIN_TIME = 0.001
-"""Seconds below which a search is not worth starting (CP-SAT needs a positive limit)."""
-
-
 def run(
     model: cp_model.CpModel,
-    time: float,
+    limits: Limits,
     workers: int = 1,
-    *,
-    work: float | None = None,
     tune: Callable[[Any], None] | None = None,
-    assume: Sequence[cp_model.IntVar] = (),
 ) -> Solved:
-    """Search ``model`` for at most ``time`` wall-clock seconds on ``workers`` threads.
-
-    ``work`` caps the search in CP-SAT's deterministic seconds (the same on any load);
-    ``tune`` sets a game's own parameters on ``engine.parameters``; ``assume`` adds
-    assumptions (literals that must hold) for this search only.
-    """
+    """Search ``model`` within ``limits`` (call only when ``limits.left``) on
+    ``workers`` threads and charge ``limits`` the work done; ``tune`` sets a game's
+    own parameters on ``engine.parameters``."""
     engine = cp_model.CpSolver()
     params = engine.parameters
-    params.max_time_in_seconds = max(time, MIN_TIME)
+    params.max_deterministic_time = limits.work
+    params.max_time_in_seconds = max(limits.seconds_left(), MIN_SECONDS)
     params.num_workers = workers
-    if work is not None:
-        params.max_deterministic_time = work
     if tune is not None:
         tune(params)
-    if assume:
-        model.clear_assumptions()
-        model.add_assumptions(assume)
     code = engine.solve(model)
-    if assume:
-        model.clear_assumptions()
+    used = engine.deterministic_time
+    if code in (cp_model.FEASIBLE, cp_model.UNKNOWN) and used < params.max_deterministic_time:
+        limits.capped = True  # stopped by the clock, not by the work limit
+    limits.work = max(0.0, limits.work - used)
     return Solved(model, engine, code)
 
 

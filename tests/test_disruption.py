@@ -16,7 +16,7 @@ from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import TurnModel
 from solver.rummikub.runner import Limits, Solved
-from solver.rummikub.solve import DEFAULT_DISRUPTION_WORK
+from solver.rummikub.search import DEFAULT_DISRUPTION_WORK
 from solver.rummikub.steps import Action
 from tests.rummikub.disruption_oracle import disruption_oracle_for
 from tests.rummikub.helpers import assert_legal_answer

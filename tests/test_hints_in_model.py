@@ -5,7 +5,6 @@ joker the score stage counts beyond the runs lays out in a group."""
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
 
 from hypothesis import given, settings
@@ -14,11 +13,13 @@ from ortools.sat.python import cp_model
 
 from benchmarks.cases import spread_jokers
 from solver.rummikub import Objective, Position, Rules, Status
-from solver.rummikub.disruption import _hint, calm_play
+from solver.rummikub.disruption import calm_play, hint_from
+from solver.rummikub.layout import lay_out
 from solver.rummikub.melds import Meld, MeldKind
 from solver.rummikub.model import TileCounts, build_model, fix_score
 from solver.rummikub.notation import JOKER
 from solver.rummikub.runner import Limits, run
+from solver.rummikub.search import assemble_play, played_tiles
 from tests.rummikub.helpers import assert_legal_answer
 
 
@@ -46,7 +47,6 @@ def test_a_joker_beyond_the_runs_at_a_cell_stands_in_a_group() -> None:
     # Force that for the joker at K5 (runs could pass there): the play must lay out
     # legally, and the hint built from it must still solve stage 2. In points mode,
     # since in tiles mode the model keeps no joker place at K5 (see add_runs).
-    stages = sys.modules["solver.rummikub.solve"]
     rules = Rules()
     position = Position.parse(rack="R5 B5 K5 K6 K7 J", table="O1 O2 O3")
     melds = position.check(rules)
@@ -58,9 +58,9 @@ def test_a_joker_beyond_the_runs_at_a_cell_stands_in_a_group() -> None:
     first = run(first_model, Limits.of(10, 10))
     assert first.optimal
     assert first.value(first_model.run_jokers[cell]) > first.value(first_model.run_tiles(cell))
-    played = stages._played_tiles(first)
-    placed = stages.lay_out(first_model, first.value)
-    play = stages._play(Status.OPTIMAL, position, played, melds, placed, rules, False, False)
+    played = played_tiles(first)
+    placed = lay_out(first_model, first.value)
+    play = assemble_play(Status.OPTIMAL, position, played, melds, placed, rules, False, False)
     assert_legal_answer(position, rules, play)
     assert any(meld.kind is MeldKind.GROUP and JOKER in meld.tiles for meld in play.table)
     assert_calm_play_starts_the_tiles_moved_search(rules, rack, table, melds, Objective.POINTS)
@@ -81,7 +81,7 @@ def assert_calm_play_starts_the_tiles_moved_search(
     calm = found[0]
     partial = build_model(rules, rack, table, objective, False, melds)
     fix_score(partial, *calm.score())
-    _hint(partial, calm)
+    hint_from(partial, calm)
     variables = partial.model.proto.variables
     free = {i for i, var in enumerate(variables) if len(set(var.domain)) > 1}
     assert free <= set(partial.model.proto.solution_hint.vars)  # complete

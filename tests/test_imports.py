@@ -111,11 +111,7 @@ def test_no_module_imports_itself_through_others() -> None:
     "package",
     [
         "solver",
-        pytest.param(
-            "solver.rummikub",
-            # solve.py is renamed once issue 14's rewrite of it has landed.
-            marks=pytest.mark.xfail(strict=True, reason="solve() hides solve.py"),
-        ),
+        "solver.rummikub",
         "solver.shanghai",
         "api",
     ],
@@ -160,8 +156,7 @@ def test_both_games_are_found() -> None:
 @pytest.mark.parametrize(
     "game",
     [
-        # search.py: issue 14's rewrite of solve.py lands first.
-        pytest.param("rummikub", marks=pytest.mark.xfail(strict=True, reason="solve.py")),
+        "rummikub",
         # issue 20's Shanghai turn lands first.
         pytest.param("shanghai", marks=pytest.mark.xfail(strict=True, reason="issue 20")),
     ],
@@ -203,8 +198,6 @@ SERVICE_MODULES = sorted(name for name in modules() if name.split(".")[0] == "ap
 NOT_YET_PUBLIC = {
     # Shanghai's request models move into solver/shanghai/wire.py after issue 20.
     "api.schemas_shanghai": "issue 20",
-    # The default limits move to the wire contract after issue 14.
-    "api.settings": "issue 14",
 }
 
 
@@ -221,8 +214,6 @@ def test_the_service_imports_only_the_public_library(name: str) -> None:
     assert private_uses(modules()[name]) == []
 
 
-# tests/test_hints_in_model.py reaches solve.py's stages: issue 14 rewrites both.
-@pytest.mark.xfail(strict=True, reason="issue 14")
 def test_no_test_reaches_into_sys_modules_for_a_private_name() -> None:
     pattern = re.compile(r"sys\.modules\[[^]]*\]\s*\.\s*_|sys\.modules\[\"solver")
     offending = [

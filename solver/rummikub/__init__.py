@@ -7,10 +7,12 @@ from solver.rummikub.position import Objective, Position
 from solver.rummikub.result import Play
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.scoring import PlayerScore, score_round
-from solver.rummikub.solve import solve
+from solver.rummikub.search import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
 from solver.rummikub.wire import score_rummikub, solve_rummikub, validate_rummikub
 
 __all__ = [
+    "DEFAULT_DISRUPTION_TIME_LIMIT",
+    "DEFAULT_TIME_LIMIT",
     "JOKER",
     "STANDARD",
     "Colour",

@@ -26,7 +26,7 @@ from solver.rummikub.position import Objective, Position
 from solver.rummikub.record import GameRecordModel, read_record, record_to_dict
 from solver.rummikub.review import review_game, review_to_dict
 from solver.rummikub.rules import STANDARD
-from solver.rummikub.solve import DEFAULT_TIME_LIMIT
+from solver.rummikub.search import DEFAULT_TIME_LIMIT
 from solver.rummikub.strategy import best_play
 from solver.rummikub.wire import AnyTile, Opponents, RulesField, TileSet, facing
 from solver.wire import Answer, Request, read

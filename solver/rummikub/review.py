@@ -34,7 +34,7 @@ from solver.rummikub.position import Objective, Position
 from solver.rummikub.record import GameRecord
 from solver.rummikub.result import Play
 from solver.rummikub.rules import Rules
-from solver.rummikub.solve import DEFAULT_TIME_LIMIT, solve
+from solver.rummikub.search import DEFAULT_TIME_LIMIT, solve
 
 COSTLIEST = 3
 """Turns listed per player as the costliest."""

@@ -30,7 +30,7 @@ from solver.rummikub.notation import JOKER, Tile, format_tiles
 from solver.rummikub.position import Objective, Position
 from solver.rummikub.result import Play
 from solver.rummikub.rules import Rules
-from solver.rummikub.solve import solve
+from solver.rummikub.search import solve
 
 SAFETY_TIME_LIMIT = 60.0
 """Seconds a bot's solve may take at most. Only a safety cap: the score stage of a

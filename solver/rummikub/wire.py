@@ -45,7 +45,7 @@ from solver.rummikub.position import Objective, Position, check_counts
 from solver.rummikub.result import Play
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.scoring import PlayerScore, score_round
-from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
+from solver.rummikub.search import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
 from solver.rummikub.steps import Action, Step
 from solver.rummikub.strategy import Advice, advise
 from solver.wire import (

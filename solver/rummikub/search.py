@@ -107,7 +107,7 @@ def solve(
             if not played:
                 return _no_play(Status.OPTIMAL, position, table_melds, rules, capped)
             placed = calmer.placed
-            return _play(
+            return assemble_play(
                 Status.OPTIMAL, position, played, table_melds, placed, rules, calmer.proven, capped
             )
 
@@ -121,10 +121,9 @@ def solve(
         return _no_play(Status.UNKNOWN, position, table_melds, rules, capped)
     if first.code == cp_model.INFEASIBLE and opening:
         return _no_play(Status.OPTIMAL, position, table_melds, rules, capped)
-    if not first.found:
-        raise RuntimeError(f"CP-SAT returned {first.code} on a turn model")  # a bug
+    first.require("a turn model")
     status = Status.OPTIMAL if first.optimal else Status.FEASIBLE
-    played = _played_tiles(first)
+    played = played_tiles(first)
     if not played:
         return _no_play(status, position, table_melds, rules, capped)
     placed = lay_out(first.tm, first.value)
@@ -132,7 +131,7 @@ def solve(
         placed = _unchanged(table_melds) + placed
     # With no table there is nothing to disturb: proven at once.
     proven = opening or not table_melds
-    return _play(status, position, played, table_melds, placed, rules, proven, capped)
+    return assemble_play(status, position, played, table_melds, placed, rules, proven, capped)
 
 
 def _unchanged(melds: tuple[Meld, ...]) -> list[PlacedSet]:
@@ -144,10 +143,11 @@ def _no_play(
     status: Status, position: Position, melds: tuple[Meld, ...], rules: Rules, capped: bool
 ) -> Play:
     """The answer that places nothing and leaves the table as it is."""
-    return _play(status, position, [], melds, _unchanged(melds), rules, True, capped)
+    return assemble_play(status, position, [], melds, _unchanged(melds), rules, True, capped)
 
 
-def _played_tiles(solved: Solved) -> list[Tile]:
+def played_tiles(solved: Solved) -> list[Tile]:
+    """The rack tiles the solved counts play."""
     tm, value = solved.tm, solved.value
     played = [
         Tile.natural(Colour.from_index(colour), number)
@@ -166,7 +166,7 @@ def _played_tiles_of(placed: list[PlacedSet], before: tuple[Meld, ...]) -> list[
     return list(after.elements())
 
 
-def _play(
+def assemble_play(
     status: Status,
     position: Position,
     played: list[Tile],
@@ -176,6 +176,8 @@ def _play(
     disruption_proven: bool,
     time_capped: bool,
 ) -> Play:
+    """The play that lays ``played`` from the rack, turning the table ``before`` into
+    ``after``, with the steps to get there."""
     left = Counter(position.rack)
     left.subtract(played)
     steps = plan(before, after, played, position.table)
