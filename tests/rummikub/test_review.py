@@ -29,6 +29,7 @@ def test_each_best_matches_an_exhaustive_search() -> None:
         for turn in review.turns:
             position = Position(turn.turn.rack, turn.turn.table_before, turn.opened)
             best = turn.best
+            assert best is not None
             assert best.status is Status.OPTIMAL
             after = [m.tiles for m in best.table]
             assert check_play(position.rack, position.table, after, position.opened, TINY).legal

@@ -256,7 +256,7 @@ def test_default_answers_are_checked_against_the_reference(tmp_path: Path) -> No
 
 
 def test_ab_times_a_revision_against_this_checkout(tmp_path: Path) -> None:
-    repo = Path(__file__).resolve().parent.parent
+    repo = Path(__file__).resolve().parents[2]
     if subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True).returncode:
         pytest.skip("not a git checkout")
     out = tmp_path / "ab.json"

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from solver import solve_rummikub
-from solver.arena.runner import run_tournament
+from solver.arena.runner import Dispatcher, local_dispatch, run_tournament
 from solver.rummikub import Position, Rules, Tile
 from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
 from solver.rummikub.engine import Action, GameSettings, Move, PoolEmpty, View
@@ -46,9 +46,7 @@ def test_every_bot_move_is_legal_in_seeded_games(bots: list[str]) -> None:
     assert report.ends.get("out", 0) >= 1
 
 
-def _in_process():  # type: ignore[no-untyped-def]
-    from solver.arena.runner import local_dispatch
-
+def _in_process() -> Dispatcher:
     return local_dispatch(1)
 
 

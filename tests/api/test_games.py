@@ -23,7 +23,7 @@ BOT = "/v1/rummikub/bot"
 GAME = "/v1/rummikub/game"
 REVIEW = "/v1/rummikub/review"
 HANDLERS = {BOT: bot_rummikub, GAME: game_rummikub, REVIEW: review_rummikub}
-POSITION = {
+POSITION: dict[str, Any] = {
     "rack": ["R1", "R2", "R3", "B9", "K9", "O9", "J", "K11", "O4"],
     "table": [["R10", "R11", "R12"], ["B5", "K5", "O5"]],
     "opponents": [{"rack_size": 9, "opened": True}],
@@ -42,7 +42,8 @@ def record(client: TestClient) -> dict[str, Any]:
     assert answer.status_code == 200
     body: dict[str, Any] = answer.json()
     assert body == game_rummikub({"bots": ["strong", "greedy"], "seed": 2})
-    return body["record"]
+    record: dict[str, Any] = body["record"]
+    return record
 
 
 @pytest.mark.parametrize("bot", ["beginner", "greedy", "strong"])
