@@ -29,7 +29,7 @@ def add_serve_command(commands: Commands) -> None:
     parser.set_defaults(handler=run_serve)
 
 
-def run_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+def run_serve(args: argparse.Namespace, _stdin: TextIO, _stdout: TextIO, stderr: TextIO) -> int:
     """Start the service and run until interrupted; return the exit code."""
     # Imported here so other subcommands start without loading the web stack.
     from pydantic import ValidationError

@@ -136,12 +136,12 @@ async def _client_busy(request: Request, error: ClientBusy) -> JSONResponse:
     return error_response(429, str(error), {"Retry-After": str(settings.retry_after_s)})
 
 
-async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
+async def _http_error(_request: Request, error: HTTPException) -> JSONResponse:
     """404, 405 and the errors raised while reading a body (400, 408, 413, 415, 422)."""
     return error_response(error.status_code, str(error.detail), dict(error.headers or {}))
 
 
-async def _server_error(request: Request, error: Exception) -> JSONResponse:
+async def _server_error(_request: Request, _error: Exception) -> JSONResponse:
     # Starlette re-raises the error after this answer, so the server logs its
     # traceback for the operator; the client only learns that it failed.
     return error_response(500, "internal error")

@@ -24,7 +24,7 @@ EXIT_BAD_INPUT = 2
 Handler = Callable[[Mapping[str, Any]], dict[str, Any]]
 """A wire function of the library: request dict in, response dict out."""
 
-Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # noqa: SLF001
 """The subcommand parser that ``add_*_command`` functions register on."""
 
 

@@ -136,10 +136,10 @@ _MESSAGES: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {
     "less_than_equal": lambda where, got, ctx: (
         f"{where!r} must be at most {ctx['le']}, got {got!r:.60}"
     ),
-    "too_short": lambda where, got, ctx: (
+    "too_short": lambda where, _, ctx: (
         f"{where!r} must hold at least {ctx['min_length']}, got {ctx['actual_length']}"
     ),
-    "too_long": lambda where, got, ctx: (
+    "too_long": lambda where, _, ctx: (
         f"{where!r} may hold at most {ctx['max_length']}, got {ctx['actual_length']}"
     ),
     "enum": lambda where, got, ctx: f"{where!r} must be {ctx['expected']}, got {got!r:.60}",

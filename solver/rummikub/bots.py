@@ -100,9 +100,9 @@ class Strong:
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {
-    "beginner": lambda seed: Beginner(),
-    "greedy": lambda seed: Greedy(),
-    "strong": lambda seed: Strong(),
+    "beginner": lambda _seed: Beginner(),
+    "greedy": lambda _seed: Greedy(),
+    "strong": lambda _seed: Strong(),
 }
 """Bot name -> a factory taking the bot's seed."""
 

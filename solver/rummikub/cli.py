@@ -207,7 +207,7 @@ def add_game_command(commands: Commands) -> None:
     parser.set_defaults(handler=run_game)
 
 
-def run_game(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     try:
         request = {
             "bots": [name.strip() for name in args.bots.split(",")],

@@ -40,7 +40,8 @@ def test_solve_answers_the_wire_response_of_the_library(client: TestClient) -> N
     assert response.status_code == 200
     body = response.json()
     assert body == solve_rummikub(EXAMPLE)
-    assert body["status"] == "optimal" and body["tiles_played"] == 3
+    assert body["status"] == "optimal"
+    assert body["tiles_played"] == 3
     assert_legal_response(EXAMPLE, body)
 
 

@@ -52,7 +52,8 @@ def errors_are_json_with_a_detail(ctx: CheckContext, response: Any, case: Case[A
         return None
     body = response.json()
     assert isinstance(body, dict), f"error answer {response.status_code} is not a JSON object"
-    assert isinstance(body.get("detail"), str) and body["detail"], f"no detail: {body!r}"
+    assert isinstance(body.get("detail"), str), f"no detail: {body!r}"
+    assert body["detail"], f"no detail: {body!r}"
     return True
 
 

@@ -97,15 +97,19 @@ def test_connection_guards_and_json_logs(tmp_path: Path) -> None:
         port = int(url.rsplit(":", 1)[1])
         # A connection that sends nothing is closed after the header timeout.
         nothing, took = _exchange(port, b"")
-        assert nothing == b"" and took < 3
+        assert nothing == b""
+        assert took < 3
         # One that sends part of a request gets 408, and is closed too.
         status, body = _json_answer(_exchange(port, b"GET /healthz HTTP/1.1\r\nHo")[0])
-        assert status == 408 and "within 0.5 s" in body["detail"]
+        assert status == 408
+        assert "within 0.5 s" in body["detail"]
         status, body = _json_answer(_exchange(port, b"NOT HTTP\r\n\r\n")[0])
-        assert status == 400 and "not valid HTTP" in body["detail"]
+        assert status == 400
+        assert "not valid HTTP" in body["detail"]
         huge = b"GET / HTTP/1.1\r\nX: " + b"a" * 20_000 + b"\r\n\r\n"
         status, body = _json_answer(_exchange(port, huge)[0])
-        assert status == 431 and "16384 bytes" in body["detail"]
+        assert status == 431
+        assert "16384 bytes" in body["detail"]
         # A chunked body over the limit gets 413 and the connection closes: the rest is
         # never read.
         chunk = b"%x\r\n%s\r\n" % (65536, b"[" * 65536)
@@ -114,7 +118,8 @@ def test_connection_guards_and_json_logs(tmp_path: Path) -> None:
             b"POST /v1/rummikub/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b"Transfer-Encoding: chunked\r\n\r\n" + chunk,
         )
-        assert answer.startswith(b"HTTP/1.1 413") and took < 3
+        assert answer.startswith(b"HTTP/1.1 413")
+        assert took < 3
         # Idle connections past the limit make room: a client sending requests gets in.
         idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(12)]
         try:
@@ -133,7 +138,8 @@ def test_connection_guards_and_json_logs(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
     access = [line for line in lines if line["logger"] == "meldwise.access"]
     (probe,) = [line for line in access if line["request_id"] == "probe-1"]
-    assert probe["status"] == 200 and probe["client"] == "ip:127.0.0.1"
+    assert probe["status"] == 200
+    assert probe["client"] == "ip:127.0.0.1"
     assert all({"time", "level", "message"} <= set(line) for line in lines)
 
 
@@ -155,7 +161,8 @@ def test_a_signal_to_the_process_group_lets_running_solves_finish(
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and (_alive(pid) or any(_alive(w) for w in workers)):
             time.sleep(0.05)
-        assert not _alive(pid) and not any(_alive(w) for w in workers)
+        assert not _alive(pid)
+        assert not any(_alive(w) for w in workers)
 
 
 def _children(pid: int) -> list[int]:

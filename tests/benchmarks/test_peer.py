@@ -49,7 +49,8 @@ def test_compare_calls_a_better_legal_peer_play_a_bug_in_ours() -> None:
     ours = _answer(position, "", "", "optimal")
     theirs = _answer(position, "R1 R2 R3", "R1 R2 R3", "answered")
     found = compare(case, Mode.TILES, ours, theirs, STANDARD)
-    assert found is not None and found.verdict == "OURS SHORT"
+    assert found is not None
+    assert found.verdict == "OURS SHORT"
     assert compare(case, Mode.TILES, theirs, theirs, STANDARD) is None
 
 
@@ -63,10 +64,13 @@ def test_peer_is_short_where_the_joker_must_end_a_long_run(peer: Peer) -> None:
     position = Position.parse("K1 K2 K3", "R5 R6 R7 J")
     ours = time_ours(position, Mode.TILES, STANDARD, 10.0)
     theirs = peer.solve(position, Mode.TILES)
-    assert ours.legal and ours.tiles == 3
-    assert theirs.legal and theirs.tiles == 2  # K2 K3 J beside R5 R6 R7: K1 stays
+    assert ours.legal
+    assert ours.tiles == 3
+    assert theirs.legal
+    assert theirs.tiles == 2
     found = compare(Case("crafted", 0, position), Mode.TILES, ours, theirs, STANDARD)
-    assert found is not None and found.verdict == "peer short"
+    assert found is not None
+    assert found.verdict == "peer short"
     assert "outside its list" in found.why
 
 
@@ -74,10 +78,13 @@ def test_peer_misses_openings_its_precheck_refuses(peer: Peer) -> None:
     position = Position.parse("R2 B1 K1 K11 K13 J", "R3 R4 R5")
     ours = time_ours(position, Mode.OPENING, STANDARD, 10.0)
     theirs = peer.solve(position, Mode.OPENING)
-    assert ours.legal and ours.tiles == 3  # K11 J(K12) K13: 36 points
-    assert theirs.legal and theirs.tiles == 0
+    assert ours.legal
+    assert ours.tiles == 3
+    assert theirs.legal
+    assert theirs.tiles == 0
     found = compare(Case("crafted", 0, position), Mode.OPENING, ours, theirs, STANDARD)
-    assert found is not None and "pre-check sums distinct rack values (27)" in found.why
+    assert found is not None
+    assert "pre-check sums distinct rack values (27)" in found.why
 
 
 def test_peer_plays_are_mapped_back_legally(peer: Peer) -> None:

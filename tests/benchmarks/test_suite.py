@@ -149,14 +149,16 @@ def test_percentile_is_nearest_rank() -> None:
     assert percentile(hundred, 0.99) == 99
     assert percentile(hundred, 0.5) == 50
     assert percentile([3.0, 1.0, 2.0], 0.95) == 3
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="percentile of no values"):
         percentile([], 0.5)
 
 
 def test_profile_times_every_part_it_names() -> None:
     position = Position.parse("R1 R2 K9 B9 J", "R3 R4 R5 | K7 B7 O7")
     split = profile_solve(position, Mode.TILES, STANDARD, 10.0)
-    assert split.build > 0 and split.presolve > 0 and split.layout > 0
+    assert split.build > 0
+    assert split.presolve > 0
+    assert split.layout > 0
     assert split.search >= 0
     assert split.build + split.presolve + split.search + split.layout <= split.total
 
@@ -220,7 +222,8 @@ def test_each_solver_runs_its_repeats_in_a_row_and_they_take_turns_first(
     second = suite.run_trial(case, Mode.TILES, STANDARD, config, peer, 1)
     ours_in_a_row = ["default"] * 3 + ["score"] * 3
     assert calls == ours_in_a_row + ["peer"] * 3 + ["peer"] * 3 + ours_in_a_row
-    assert first.score is not None and second.score is not None
+    assert first.score is not None
+    assert second.score is not None
     assert (first.ours.ms, first.score.ms, first.peer and first.peer.ms) == (1.0, 4.0, 7.0)
     assert (second.ours.ms, second.score.ms, second.peer and second.peer.ms) == (13.0, 16.0, 10.0)
 
@@ -233,7 +236,8 @@ def test_mid_game_buckets_deal_what_their_names_say() -> None:
             table = [t for tiles in case.position.table for t in tiles]
             assert low <= len(table) <= high + 5  # the last set drawn may go past
             assert 6 <= len(case.position.rack) <= 30
-            assert table.count(JOKER) == 1 and case.position.rack.count(JOKER) == 1
+            assert table.count(JOKER) == 1
+            assert case.position.rack.count(JOKER) == 1
 
 
 def test_default_answers_are_checked_against_the_reference(tmp_path: Path) -> None:
@@ -242,7 +246,8 @@ def test_default_answers_are_checked_against_the_reference(tmp_path: Path) -> No
     config = Config(per_bucket=1, buckets=("t10-r6",), modes=(Mode.TILES,), score_beside=False)
     first = run_suite(config, Progress(disable=True))
     [trial] = first.trials
-    assert trial.ours.calm is not None and trial.ours.calm.proven
+    assert trial.ours.calm is not None
+    assert trial.ours.calm.proven
     kept, moved = trial.ours.calm.sets_kept, trial.ours.calm.tiles_moved
     reference = tmp_path / "reference.json"
     entry = {trial.case.label: {"tiles": [kept + 1, moved, True]}}
@@ -263,5 +268,7 @@ def test_ab_times_a_revision_against_this_checkout(tmp_path: Path) -> None:
     args = ["--base", "HEAD", "--per-bucket", "1", "--buckets", "t10-r6", "--modes", "tiles"]
     assert ab.main([*args, "--repeat", "1", "--json", str(out)]) == 0
     figures = json.loads(out.read_text())["tiles"]
-    assert figures["positions"] == 1 and figures["scores_differ"] == []
-    assert figures["median_ms"]["base"] > 0 and figures["median_ms"]["ours"] > 0
+    assert figures["positions"] == 1
+    assert figures["scores_differ"] == []
+    assert figures["median_ms"]["base"] > 0
+    assert figures["median_ms"]["ours"] > 0

@@ -84,7 +84,8 @@ def test_beginner_never_takes_a_table_set_apart() -> None:
     assert Beginner().choose(v).is_draw
     # It adds a tile to the end of a run as it stands.
     move = Beginner().choose(view("R5 R6 B9", "B6 B7 B8"))
-    assert move.table is not None and sorted(map(str, move.table[0])) == ["B6", "B7", "B8", "B9"]
+    assert move.table is not None
+    assert sorted(map(str, move.table[0])) == ["B6", "B7", "B8", "B9"]
 
 
 def test_beginner_games_keep_every_old_set_together() -> None:
@@ -101,7 +102,8 @@ def test_beginner_games_keep_every_old_set_together() -> None:
 def test_strong_goes_out_when_it_can() -> None:
     decision = Strong().decide(view("R1 R2 R3 K9 B9 O9 J", "R4 R5 R6"))
     assert decision.reason == "the best play empties the rack"
-    assert decision.move.table is not None and sum(map(len, decision.move.table)) == 10
+    assert decision.move.table is not None
+    assert sum(map(len, decision.move.table)) == 10
 
 
 def test_strong_keeps_back_rack_sets_and_the_joker() -> None:
@@ -127,7 +129,8 @@ def test_strong_holds_back_even_against_a_nearly_empty_rack_unless_told() -> Non
 def test_strong_draws_rather_than_lay_down_kept_sets_and_plays_all_once_the_pool_is_empty() -> None:
     v = view("R1 R2 R3 O4 J", "K8 K9 K10")
     decision = Strong().decide(v)
-    assert decision.move.is_draw and decision.best.tiles_played == 4
+    assert decision.move.is_draw
+    assert decision.best.tiles_played == 4
     empty = replace(v, pool_size=0)
     assert Strong().decide(empty).played == decision.best.played
 
@@ -177,8 +180,10 @@ def test_the_hint_gives_advice_only_when_asked_and_keeps_the_best_play() -> None
     asked = solve_rummikub({**HOLDING, "opponents": [{"rack_size": 9, "opened": True}]})
     advice = asked.pop("advice")
     assert asked == plain, "the best play is answered as without advice"
-    assert advice["holds_back"] and not advice["draws"]
-    assert advice["plays"] == ["K11"] and advice["keeps"] == ["R1", "R2", "R3", "J"]
+    assert advice["holds_back"]
+    assert not advice["draws"]
+    assert advice["plays"] == ["K11"]
+    assert advice["keeps"] == ["R1", "R2", "R3", "J"]
     assert advice["text"].startswith("The strong bot would play only 1 of the 5 tiles (K11)")
     assert "stands on the rack alone" in advice["text"]
 

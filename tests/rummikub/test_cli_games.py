@@ -22,7 +22,8 @@ def test_tournament_reports_win_rates_as_json(capsys: pytest.CaptureFixture[str]
     code = main([*argv, "--seed", "9", "--processes", "1", "--json", "-", *TINY])
     assert code == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["bots"] == ["strong", "greedy", "greedy"] and report["games"] == 6
+    assert report["bots"] == ["strong", "greedy", "greedy"]
+    assert report["games"] == 6
     strong, greedy = report["by_bot"]
     assert (strong["seats"], greedy["seats"]) == (1, 2)
     assert strong["wins"] + greedy["wins"] == 6
@@ -39,7 +40,9 @@ def test_tournament_table_and_records(tmp_path: Path, capsys: pytest.CaptureFixt
     code = main([*argv, "--no-progress", "--records", str(tmp_path), *TINY])
     assert code == 0
     out = capsys.readouterr().out
-    assert "beginner" in out and "95% interval" in out and "turns per game" in out
+    assert "beginner" in out
+    assert "95% interval" in out
+    assert "turns per game" in out
     records = sorted(tmp_path.glob("game-*.json"))
     assert [p.name for p in records] == ["game-0.json", "game-1.json"]
     for path in records:
@@ -72,7 +75,8 @@ def test_a_game_record_written_then_reviewed(
     assert record["players"] == ["strong", "greedy"]
     assert main(["review", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "Player 1 (greedy):" in out and "Turns below the best:" in out
+    assert "Player 1 (greedy):" in out
+    assert "Turns below the best:" in out
     assert main(["review", str(path), "--json", "--player", "0"]) == 0
     review = json.loads(capsys.readouterr().out)
     assert {t["player"] for t in review["turns"]} == {0}
@@ -88,6 +92,7 @@ def test_bot_command_from_flags_and_json(capsys: pytest.CaptureFixture[str]) -> 
     argv = ["bot", "--bot", "strong", "--rack", "R1 R2 R3 K11 O4 J", "--table", "K8 K9 K10"]
     assert main([*argv, "--opponents", "9o"]) == 0
     out = capsys.readouterr().out
-    assert "strong plays 1 tile(s): K11" in out and "The best play places 5 tile(s)." in out
+    assert "strong plays 1 tile(s): K11" in out
+    assert "The best play places 5 tile(s)." in out
     assert main(["bot", "--rack", "R1", "--opponents", "nine"]) == 2
     assert "--opponents takes rack sizes" in capsys.readouterr().err

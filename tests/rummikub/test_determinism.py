@@ -53,7 +53,8 @@ def busy_cores() -> Iterator[None]:
 def test_wall_clock_limits_not_reached_change_nothing() -> None:
     default = answer(REQUEST)
     reply = json.loads(default)
-    assert reply["disruption_proven"] and not reply["time_capped"]
+    assert reply["disruption_proven"]
+    assert not reply["time_capped"]
     assert reply["sets_kept"] == 6
     relaxed = {**REQUEST, "time_limit_ms": 60_000, "disruption_time_limit_ms": 60_000}
     assert answer(relaxed) == default
@@ -71,5 +72,6 @@ def test_a_busy_machine_gets_the_same_answer() -> None:
 def test_an_answer_cut_by_the_clock_says_so() -> None:
     # 1 ms is less than building the first least-disruption model takes.
     reply = solve_rummikub({**REQUEST, "disruption_time_limit_ms": 1})
-    assert reply["time_capped"] and not reply["disruption_proven"]
+    assert reply["time_capped"]
+    assert not reply["disruption_proven"]
     assert reply["status"] == "optimal"  # the score stage was not cut

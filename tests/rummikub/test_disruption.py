@@ -29,7 +29,8 @@ RULES = Rules()
 def test_an_empty_table_is_proven_undisturbed(least_disruption: bool) -> None:
     # Nothing is on the table, so no play can disturb it less.
     play = solve(Position.parse("R1 R2 R3 B7 J"), RULES, least_disruption=least_disruption)
-    assert play.played and play.disruption_proven
+    assert play.played
+    assert play.disruption_proven
 
 
 def test_appending_keeps_every_set() -> None:
@@ -38,7 +39,9 @@ def test_appending_keeps_every_set() -> None:
     position = Position.parse("R9 B9 K3", "R6 R7 R8 | B6 B7 B8 | K4 K5 K6 | R5 B5 O5 | R4 B4 O4")
     play = solve(position, RULES)
     assert play.tiles_played == 3
-    assert play.sets_kept == 5 and play.tiles_moved == 0 and play.disruption_proven
+    assert play.sets_kept == 5
+    assert play.tiles_moved == 0
+    assert play.disruption_proven
     assert [s.action.value for s in play.steps] == ["add", "add", "add"]
     for index, before in enumerate(position.table):
         assert set(before) <= set(play.table[index].tiles)
@@ -46,7 +49,8 @@ def test_appending_keeps_every_set() -> None:
 
 def test_a_group_takes_the_fourth_colour_instead_of_splitting_a_run() -> None:
     play = solve(Position.parse("R5", "R1 R2 R3 R4 R5 R6 | B5 K5 O5"), RULES)
-    assert play.sets_kept == 2 and play.tiles_moved == 0
+    assert play.sets_kept == 2
+    assert play.tiles_moved == 0
     assert_legal_answer(Position.parse("R5", "R1 R2 R3 R4 R5 R6 | B5 K5 O5"), RULES, play)
 
 
@@ -99,12 +103,14 @@ def test_a_run_split_and_a_joker_moved_are_least_disruption(objective: Objective
     # the rack's R6 takes. Only B5 B6 B7 stays whole.
     position = Position.parse("B4 K4 R6 B2 K2", "R1 R2 R3 R4 R5 R6 R7 | R5 J R7 | B5 B6 B7")
     play = solve(position, DISRUPTION_RULES, objective)
-    assert play.tiles_played == 5 and play.disruption_proven
+    assert play.tiles_played == 5
+    assert play.disruption_proven
     assert_legal_answer(position, DISRUPTION_RULES, play)
     assert (play.sets_kept, -play.tiles_moved) == ORACLE.least_disruption(position, objective)
     assert (play.sets_kept, play.tiles_moved) == (1, 5)
     taken = [t for step in play.steps if step.action is Action.TAKE for t in step.tiles]
-    assert JOKER in taken and Tile.parse("R4") in taken
+    assert JOKER in taken
+    assert Tile.parse("R4") in taken
 
 
 def test_a_joker_leaves_a_group_for_the_tile_it_stood_for() -> None:

@@ -37,7 +37,8 @@ def test_a_seed_deals_every_tile_once_fourteen_each() -> None:
     assert dealt == full_set(Rules())
     assert len(game.pool) == 106 - 42
     again = Game.new(GameSettings(players=3), seed=5)
-    assert again.racks == game.racks and again.pool == game.pool
+    assert again.racks == game.racks
+    assert again.pool == game.pool
     assert Game.new(GameSettings(players=3), seed=6).racks != game.racks
 
 
@@ -45,8 +46,10 @@ def test_drawing_takes_the_pool_in_the_deal_order_and_passes_the_turn() -> None:
     game = Game.new(GameSettings(), seed=1)
     first = game.deal.pool[0]
     turn = game.apply(Move.draw())
-    assert turn.action is Action.DRAW and turn.drawn == first
-    assert first in game.racks[0] and len(game.racks[0]) == 15
+    assert turn.action is Action.DRAW
+    assert turn.drawn == first
+    assert first in game.racks[0]
+    assert len(game.racks[0]) == 15
     assert game.to_move == 1
     assert game.view().pool_size == 106 - 28 - 1
 
@@ -65,7 +68,8 @@ def test_an_illegal_play_is_refused_and_changes_nothing() -> None:
     assert game.problems(move) == ("the opening is worth 6 points, under the 10 needed",)
     with pytest.raises(IllegalMove, match="turn 1, player 0"):
         game.apply(move)
-    assert game.racks[0] == list(tiles("R1 R2 R3 B7 K7")) and game.table == ()
+    assert game.racks[0] == list(tiles("R1 R2 R3 B7 K7"))
+    assert game.table == ()
     # A play that places nothing is not a play.
     assert game.problems(Move.play([])) != ()
 
@@ -86,11 +90,14 @@ def test_opening_then_rearranging_then_going_out_ends_the_round() -> None:
     game.apply(Move.draw())  # player 1 draws B4
     turn = game.apply(Move.play([tiles("R2 R3 R4"), tiles("R5 B5 K5")]))
     assert turn.played == tiles("R2 B5 K5")
-    assert game.over and game.outcome is not None
+    assert game.over
+    assert game.outcome is not None
     outcome = game.outcome
-    assert outcome.end is End.OUT and outcome.winners == (0,)
+    assert outcome.end is End.OUT
+    assert outcome.winners == (0,)
     left = 1 + 2 + 1 + 7 + 7 + 3 + 4  # B1 B2 K1 K7 R7 B3 B4
-    assert outcome.penalties == (0, left) and outcome.scores == (left, -left)
+    assert outcome.penalties == (0, left)
+    assert outcome.scores == (left, -left)
     assert outcome.turns == 5
     assert game.problems(Move.draw()) == ("the game is over",)
 
@@ -134,11 +141,13 @@ def test_pool_empty_play_on_ends_after_a_full_round_of_passes() -> None:
         game.apply(Move.draw())
     assert not game.over
     first = game.apply(Move.draw())
-    assert first.action is Action.PASS and not game.over
+    assert first.action is Action.PASS
+    assert not game.over
     game.apply(Move.draw())
     assert game.over
     outcome = game.outcome
-    assert outcome is not None and outcome.end is End.BLOCKED
+    assert outcome is not None
+    assert outcome.end is End.BLOCKED
     penalties = [penalty(rack, game.rules) for rack in game.racks]
     assert list(outcome.penalties) == penalties
     assert outcome.winners == tuple(i for i, p in enumerate(penalties) if p == min(penalties))
@@ -150,7 +159,9 @@ def test_pool_empty_end_stops_at_the_first_turn_without_a_play() -> None:
     while game.pool:
         game.apply(Move.draw())
     game.apply(Move.draw())
-    assert game.over and game.outcome is not None and game.outcome.end is End.BLOCKED
+    assert game.over
+    assert game.outcome is not None
+    assert game.outcome.end is End.BLOCKED
 
 
 def test_settings_are_checked_and_round_trip() -> None:

@@ -71,7 +71,8 @@ def assert_levels_agree(request: dict[str, Any]) -> dict[str, Any]:
         assert answer["tiles_played"] == full["tiles_played"]
         assert answer["can_play"] == (full["tiles_played"] > 0)
     if full["tiles_played"] == 0:
-        assert tile["tile"] is None and tile["to_set"] is None
+        assert tile["tile"] is None
+        assert tile["to_set"] is None
         return full
     # The tile shown is one the full answer plays, and goes where the steps put it.
     assert tile["tile"] in full["played"]

@@ -77,7 +77,8 @@ def assert_calm_play_starts_the_tiles_moved_search(
     the model where sets may go on with some of their tiles, with that score."""
     lean = build_model(rules, rack, table, objective, False, melds, whole=range(len(melds)))
     found = calm_play(lean, Limits.of(10, 10))
-    assert found is not None and found[1]
+    assert found is not None
+    assert found[1]
     calm = found[0]
     partial = build_model(rules, rack, table, objective, False, melds)
     fix_score(partial, *calm.score())

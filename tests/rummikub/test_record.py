@@ -29,7 +29,8 @@ def record() -> dict[str, Any]:
 
 
 def test_a_replay_reproduces_the_final_racks_and_scores(record: dict[str, Any]) -> None:
-    assert record["format"] == FORMAT and record["version"] == 1
+    assert record["format"] == FORMAT
+    assert record["version"] == 1
     game = replay(read_record(record))
     assert game.outcome is not None
     assert [[str(t) for t in rack] for rack in game.outcome.racks] == record["result"]["racks"]
@@ -45,7 +46,8 @@ def test_every_turn_records_rack_tables_and_action(record: dict[str, Any]) -> No
         assert turn["table_before"] == previous
         assert turn["action"] in ("play", "draw", "pass")
         if turn["action"] == "draw":
-            assert turn["table_after"] == turn["table_before"] and "drawn" in turn
+            assert turn["table_after"] == turn["table_before"]
+            assert "drawn" in turn
         if turn["action"] == "play":
             assert turn["played"]
         previous = turn["table_after"]
@@ -54,7 +56,8 @@ def test_every_turn_records_rack_tables_and_action(record: dict[str, Any]) -> No
 def test_the_seed_alone_replays_a_shuffled_game(record: dict[str, Any]) -> None:
     without_deal = {k: v for k, v in record.items() if k != "deal"}
     game = replay(read_record(without_deal))
-    assert game.outcome is not None and list(game.outcome.scores) == record["result"]["scores"]
+    assert game.outcome is not None
+    assert list(game.outcome.scores) == record["result"]["scores"]
 
 
 def test_a_blocked_game_replays_under_either_pool_rule() -> None:

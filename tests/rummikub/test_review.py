@@ -65,7 +65,8 @@ def test_missed_tiles_and_player_figures_add_up(standard: dict[str, Any]) -> Non
     answer = review_rummikub({"record": standard})
     greedy = next(p for p in answer["players"] if p["name"] == "greedy")
     # Greedy makes the best play on every turn.
-    assert greedy["accuracy"] == 1.0 and greedy["placed"] == greedy["possible"]
+    assert greedy["accuracy"] == 1.0
+    assert greedy["placed"] == greedy["possible"]
     for player in answer["players"]:
         mine = [t for t in answer["turns"] if t["player"] == player["player"]]
         assert player["turns"] == len(mine)
@@ -97,9 +98,11 @@ def test_an_illegal_turn_is_flagged_and_counts_nothing(standard: dict[str, Any])
     turn.pop("played")
     answer = review_rummikub({"record": record, "player": turn["player"]})
     reviewed = next(t for t in answer["turns"] if t["turn"] == turn["turn"])
-    assert not reviewed["legal"] and reviewed["problems"]
+    assert not reviewed["legal"]
+    assert reviewed["problems"]
     assert "a set needs at least 3 tiles" in " ".join(reviewed["problems"])
-    assert reviewed["tiles_played"] == 0 and not reviewed["at_best"]
+    assert reviewed["tiles_played"] == 0
+    assert not reviewed["at_best"]
     (player,) = answer["players"]
     assert player["illegal_turns"] == [turn["turn"]]
     assert {t["player"] for t in answer["turns"]} == {turn["player"]}
@@ -111,7 +114,8 @@ def test_an_illegal_turn_is_flagged_and_counts_nothing(standard: dict[str, Any])
         following["table_after"] = turn["table_after"]
     answer = review_rummikub({"record": record})
     skipped = next(t for t in answer["turns"] if t["turn"] == following["turn"])
-    assert skipped["best"] is None and not skipped["at_best"]
+    assert skipped["best"] is None
+    assert not skipped["at_best"]
     assert "is not a valid set" in skipped["unreviewed"]
     seat = next(p for p in answer["players"] if p["player"] == following["player"])
     assert seat["unreviewed_turns"] == [following["turn"]]

@@ -34,7 +34,8 @@ def test_bad_settings_name_the_setting(settings: dict[str, object], culprit: str
 
 def test_partial_settings_keep_the_other_defaults() -> None:
     rules = Rules.from_dict({"jokers": 4})
-    assert rules.jokers == 4 and rules.copies == 2
+    assert rules.jokers == 4
+    assert rules.copies == 2
     assert Rules.from_dict(rules.to_dict()) == rules
 
 

@@ -84,7 +84,8 @@ def assert_answer_adds_up(request: dict[str, Any], answer: dict[str, Any]) -> No
             "rules": request["rules"],
         }
     )
-    assert verdict["legal"] and not verdict["problems"]
+    assert verdict["legal"]
+    assert not verdict["problems"]
     assert Counter(verdict["played"]) == Counter(answer["played"])
 
 
