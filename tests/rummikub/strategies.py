@@ -13,6 +13,7 @@ from collections import Counter
 
 from hypothesis import strategies as st
 
+from benchmarks.cases import spread_jokers
 from solver.rummikub import JOKER, Colour, Position, Rules, Tile
 from solver.rummikub.deal import full_set
 from solver.rummikub.notation import MAX_NUMBER
@@ -167,6 +168,14 @@ def claimed_moves(
 
 
 CHANGES = ("split", "move", "join", "lose", "joker")
+
+
+@st.composite
+def dealt(draw: st.DrawFn, table: st.SearchStrategy[int], rack: st.SearchStrategy[int]) -> Position:
+    """A standard game's position dealt at random (the benchmarks' deal, jokers spread
+    over table, rack and pool) from a random source hypothesis shrinks."""
+    rng = draw(st.randoms(use_true_random=False))
+    return spread_jokers(rng, draw(table, label="table tiles"), draw(rack, label="rack tiles"))
 
 
 def request_of(position: Position, rules: Rules, **extra: object) -> dict[str, object]:

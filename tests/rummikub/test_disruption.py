@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from unittest import mock
 
 import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-from benchmarks.cases import spread_jokers
 from solver.rummikub import JOKER, Objective, Position, Rules, Tile, solve
 from solver.rummikub.disruption import calm_play
 from solver.rummikub.layout import PlacedSet, lay_out
@@ -20,7 +18,7 @@ from solver.rummikub.search import DEFAULT_DISRUPTION_WORK
 from solver.rummikub.steps import Action
 from tests.rummikub.disruption_oracle import disruption_oracle_for
 from tests.rummikub.helpers import assert_legal_answer
-from tests.rummikub.strategies import examples, positions, request_of, small_rules
+from tests.rummikub.strategies import dealt, examples, positions, request_of, small_rules
 
 RULES = Rules()
 
@@ -128,18 +126,13 @@ def _kept_and_moved(melds: tuple[Meld, ...], placed: list[PlacedSet]) -> tuple[i
 
 @settings(max_examples=25)
 @given(
-    seed=st.integers(0, 2**32),
-    table_tiles=st.integers(20, 70),
-    rack_tiles=st.integers(4, 20),
+    position=dealt(table=st.integers(20, 70), rack=st.integers(4, 20)),
     work=st.sampled_from([0.002, DEFAULT_DISRUPTION_WORK]),
 )
-def test_the_answer_is_never_less_calm_than_the_calm_play(
-    seed: int, table_tiles: int, rack_tiles: int, work: float
-) -> None:
+def test_the_answer_is_never_less_calm_than_the_calm_play(position: Position, work: float) -> None:
     # The calm play (every set whole or given up, the most kept) starts the search
     # for the fewest tiles moved and is the fallback: whatever the work allowed, the
     # answer keeps at least as many sets and, keeping as many, moves no more tiles.
-    position = spread_jokers(random.Random(seed), table_tiles, rack_tiles)
     calm: list[tuple[int, int]] = []
 
     def spy(lean: TurnModel, limits: Limits) -> tuple[Solved, bool] | None:

@@ -4,14 +4,12 @@ joker the score stage counts beyond the runs lays out in a group."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
-from benchmarks.cases import spread_jokers
 from solver.rummikub import Objective, Position, Rules, Status
 from solver.rummikub.disruption import calm_play, hint_from
 from solver.rummikub.layout import lay_out
@@ -21,20 +19,18 @@ from solver.rummikub.notation import JOKER
 from solver.rummikub.runner import Limits, run
 from solver.rummikub.search import assemble_play, played_tiles
 from tests.rummikub.helpers import assert_legal_answer
+from tests.rummikub.strategies import dealt
 
 
 @settings(max_examples=40)
 @given(
-    seed=st.integers(0, 2**32),
-    table_tiles=st.integers(3, 60),
-    rack_tiles=st.integers(2, 14),
+    position=dealt(table=st.integers(3, 60), rack=st.integers(2, 14)),
     objective=st.sampled_from(list(Objective)),
 )
 def test_the_calm_play_starts_the_tiles_moved_search(
-    seed: int, table_tiles: int, rack_tiles: int, objective: Objective
+    position: Position, objective: Objective
 ) -> None:
     rules = Rules()
-    position = spread_jokers(random.Random(seed), table_tiles, rack_tiles)
     melds = position.check(rules)
     rack = TileCounts.of(Counter(position.rack))
     table = TileCounts.of(position.all_tiles() - Counter(position.rack))
