@@ -130,6 +130,7 @@ _MESSAGES: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {
     "list_type": lambda where, got, _: f"{where!r} must be a list, got {got!r:.60}",
     "dict_type": lambda where, got, _: f"{where!r} must be an object, got {got!r:.60}",
     "model_type": lambda where, got, _: f"{where!r} must be an object, got {got!r:.60}",
+    "model_attributes_type": lambda where, got, _: f"{where!r} must be an object, got {got!r:.60}",
     "greater_than_equal": lambda where, got, ctx: (
         f"{where!r} must be at least {ctx['ge']}, got {got!r:.60}"
     ),

@@ -23,6 +23,15 @@ from api.main import create_app
 from api.settings import Settings
 from solver import MeldwiseError
 from solver.cli import main
+from solver.rummikub.game_wire import (
+    EXAMPLE_RECORD,
+    BotResponse,
+    GameResponse,
+    ReviewResponse,
+    bot_rummikub,
+    game_rummikub,
+    review_rummikub,
+)
 from solver.rummikub.wire import (
     ScoreResponse,
     SolveResponse,
@@ -31,6 +40,7 @@ from solver.rummikub.wire import (
     solve_rummikub,
     validate_rummikub,
 )
+from tests.rummikub.games_support import TINY_OPTIONS
 from tests.support import assert_declared, run_solver_cli
 
 Wire = Callable[[Mapping[str, Any]], dict[str, Any]]
@@ -39,6 +49,9 @@ ENDPOINTS: dict[str, tuple[Wire, str, list[str] | None, TypeAdapter[Any]]] = {
     "solve": (solve_rummikub, "/v1/rummikub/solve", ["solve"], TypeAdapter(SolveResponse)),
     "validate": (validate_rummikub, "/v1/rummikub/validate", None, TypeAdapter(ValidateResponse)),
     "score": (score_rummikub, "/v1/rummikub/score", None, TypeAdapter(ScoreResponse)),
+    "bot": (bot_rummikub, "/v1/rummikub/bot", ["bot"], TypeAdapter(BotResponse)),
+    "game": (game_rummikub, "/v1/rummikub/game", None, TypeAdapter(GameResponse)),
+    "review": (review_rummikub, "/v1/rummikub/review", None, TypeAdapter(ReviewResponse)),
 }
 """Name -> (library function, HTTP path, CLI command or None when there is none,
 response model)."""
@@ -104,6 +117,39 @@ ROWS: list[tuple[str, Any]] = [
     ("score", {"racks": {"a": "R5"}}),
     ("score", {"racks": {"a": ["R1", "R1", "R1"]}}),
     ("score", {"racks": {"a\u200b": []}}),
+    # bot
+    ("bot", {"bot": "greedy", "rack": ["R1", "R2", "R3"], "opponents": [{"rack_size": 5}]}),
+    (
+        "bot",
+        {
+            "bot": "strong",
+            "rack": ["R1", "R2", "R3", "K11"],
+            "table": None,
+            "opened": None,
+            "opponents": [{"rack_size": 5, "opened": None}],
+            "rules": None,
+            "seed": None,
+        },
+    ),
+    ("bot", {"bot": "clever", "rack": [], "opponents": [{"rack_size": 5}]}),
+    ("bot", {"bot": "greedy", "rack": []}),
+    ("bot", {"bot": "greedy", "rack": [], "opponents": []}),
+    ("bot", {"bot": "greedy", "rack": [], "opponents": [{"rack_size": 0}]}),
+    ("bot", {"bot": "greedy", "rack": [], "opponents": [{"rack_size": 5, "seat": 1}]}),
+    ("bot", {"bot": "greedy", "rack": [], "opponents": [{"rack_size": 200}]}),
+    ("bot", {"bot": "greedy", "rack": [], "opponents": [{"rack_size": 5}], "seed": -1}),
+    # game
+    ("game", {"bots": ["beginner", "greedy"], "seed": 1, "settings": TINY_OPTIONS}),
+    ("game", {"bots": ["greedy"]}),
+    ("game", {"bots": ["greedy", 5]}),
+    ("game", {"bots": ["greedy", "greedy"], "settings": {"hand": 60}}),
+    ("game", {"bots": ["greedy", "greedy"], "settings": []}),
+    # review
+    ("review", {"record": EXAMPLE_RECORD, "player": None, "objective": None}),
+    ("review", {"record": EXAMPLE_RECORD, "player": 2}),
+    ("review", {"record": EXAMPLE_RECORD, "objective": "fun"}),
+    ("review", {"record": {**EXAMPLE_RECORD, "version": 3}}),
+    ("review", {"record": None}),
 ]
 
 
