@@ -45,6 +45,7 @@ from solver.rummikub.engine import (
     added_tiles,
 )
 from solver.rummikub.notation import Tile, format_tiles
+from solver.wire import request_error
 
 FORMAT: Literal["meldwise-rummikub-game"] = "meldwise-rummikub-game"
 VERSION: Literal[1] = 1
@@ -219,24 +220,7 @@ def parse_record_model(data: Any) -> GameRecordModel:
     try:
         return GameRecordModel.model_validate(data)
     except ValidationError as error:
-        raise RequestError(f"game record: {describe_validation(error)}") from None
-
-
-def describe_validation(error: ValidationError) -> str:
-    """pydantic's problems as one line naming each field (``turns[3].rack``)."""
-    problems = []
-    for problem in error.errors()[:5]:
-        where = ""
-        for part in problem["loc"]:
-            where += f"[{part}]" if isinstance(part, int) else f".{part}"
-        where = where.lstrip(".") or "the record"
-        if problem["type"] == "extra_forbidden":
-            problems.append(f"unknown field {where!r}")
-        elif problem["type"] == "missing":
-            problems.append(f"missing field {where!r}")
-        else:
-            problems.append(f"{where}: {problem['msg']}")
-    return "; ".join(problems)
+        raise RequestError(f"game record: {request_error(error.errors())}") from None
 
 
 def _turn(entry: TurnEntry, index: int) -> Turn:
