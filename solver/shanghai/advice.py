@@ -23,16 +23,17 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TypedDict
 
-from solver.shanghai.cards import Card
+from solver.shanghai.cards import JOKER, Card, format_cards
 from solver.shanghai.contracts import Contract
-from solver.shanghai.deficiency import best_discard, deficiency
-from solver.shanghai.going_down import go_down
-from solver.shanghai.lay_offs import best_lay_offs
+from solver.shanghai.deficiency import Study, best_discard, deficiency
+from solver.shanghai.lay_offs import fits_table
 from solver.shanghai.melds import Meld
-from solver.shanghai.plays import Discard, GoDown, LayOffs, Status
+from solver.shanghai.plays import Discard, GoDown, LayOffs, Status, Turn
 from solver.shanghai.position import Position
 from solver.shanghai.rules import STANDARD, Rules
 from solver.shanghai.scoring import penalty
+from solver.shanghai.search import Shape, lower_bound
+from solver.shanghai.turn import solve_turn
 
 
 class Budget(TypedDict):
@@ -71,6 +72,8 @@ class Advice:
     buy: UpcardAdvice | None
     notes: tuple[str, ...]
     status: Status
+    turn: Turn | None = None
+    """The play phase solved as a whole (None when the player does not go down)."""
 
 
 def advise(
@@ -81,7 +84,7 @@ def advise(
     workers: int = 1,
 ) -> Advice:
     """Advice for ``position``: ``time_limit`` seconds and ``workers`` threads per
-    CP-SAT solve (a turn takes two to five solves).
+    CP-SAT solve.
 
     Raises a :class:`~solver.errors.MeldwiseError` when the position breaks the rules.
     """
@@ -92,56 +95,86 @@ def advise(
     solve = Budget(time_limit=time_limit, workers=workers)
     notes: list[str] = []
     status = Status.OPTIMAL
-    short: int | None = None
-    plan: GoDown | None = None
+    short: int | None = 0
+    turn: Turn | None = None
+    discard: Discard | None = None
     if position.down:
-        laid: LayOffs | None = best_lay_offs(hand, table, unseen, rules, **solve)
-    else:
-        short, found = deficiency(hand, position.contract, unseen, rules, **solve)
+        turn, found = solve_turn(hand, None, table, unseen, rules, **solve)
         status = status.worst(found)
-        swappable = sum(len(meld.joker_places()) for meld in table)
-        if short is not None and short <= swappable:
-            plan = go_down(hand, position.contract, table, unseen, rules, **solve)
-            if plan is None and short == 0:
+        if turn is None:
+            notes.append(_no_turn_end(position.hand, found))
+    else:
+        study = Study(hand, position.contract, unseen, rules, **solve)
+        short = study.value
+        if could_go_down(hand, position.contract, table, rules):
+            turn, found = solve_turn(hand, position.contract, table, unseen, rules, **solve)
+            status = status.worst(found)
+            if turn is None and found is Status.UNKNOWN:
+                notes.append("The search for a way to go down stopped before finding one.")
+            elif turn is None and short == 0:
                 notes.append(
-                    "The hand meets the contract, but going down now would leave one card"
-                    " that cannot be laid off, and the last card may not be discarded."
+                    "The hand meets the contract, but every way of going down now leaves"
+                    " exactly one card that cannot be laid off, and the last card may not"
+                    " be discarded."
                 )
-        laid = None
-        if plan is not None:
-            status = status.worst(plan.status)
-            laid = best_lay_offs(Counter(plan.left), plan.table, unseen, rules, **solve)
-    if laid is not None:
-        status = status.worst(laid.status)
-        discard: Discard | None = _discard_when_down(laid, rules)
-    else:
-        discard, found = best_discard(hand, position.contract, unseen, rules, short=short, **solve)
-        status = status.worst(found)
+        if turn is None:
+            discard = best_discard(study)
+        status = status.worst(study.status)
+    if turn is not None:
+        discard = turn.discard
     take, buy = _upcard(position, short, table, unseen, rules, solve)
     return Advice(
         contract=position.contract,
-        deficiency=0 if position.down else short,
+        deficiency=short,
         penalty=penalty(position.hand, rules),
-        go_down=plan,
-        lay_offs=laid,
+        go_down=None if turn is None else turn.go_down,
+        lay_offs=None if turn is None else turn.lay_offs,
         discard=discard,
         take_upcard=take,
         buy=buy,
         notes=tuple(notes),
         status=status,
+        turn=turn,
     )
 
 
-def _discard_when_down(laid: LayOffs, rules: Rules) -> Discard | None:
-    if not laid.left:
-        return None
-    card = max(laid.left, key=rules.points)
-    if len(laid.left) == 1:
-        return Discard(card, f"Discard {card}, your last card, and go out.")
-    return Discard(
-        card,
-        f"Discard {card}: once down the contract is met, so throw the costliest card"
-        f" that cannot be laid off ({rules.points(card)} points).",
+def could_go_down(
+    hand: Counter[Card], contract: Contract, table: tuple[Meld, ...], rules: Rules
+) -> bool:
+    """False when no way of going down exists, proven without a solve: each joker
+    swap gives a card and takes a joker, so with ``k`` table jokers whose card the
+    hand holds, the hand plus ``k`` jokers must have a deficiency bound of 0."""
+    swappable = sum(
+        1
+        for meld in table
+        for i in meld.joker_places()
+        if any(n > 0 and _stands_in(c, meld.stands_for[i]) for c, n in hand.items())
+    )
+    more = hand.copy()
+    more[JOKER] += swappable
+    return lower_bound(more, Shape(contract, rules)) == 0
+
+
+def _stands_in(card: Card, place: Card) -> bool:
+    """Whether ``card`` is the natural card for a joker's ``place`` (a set place takes
+    any card of its rank)."""
+    if card.is_joker:
+        return False
+    return card == place or (place.suit is None and card.rank == place.rank)
+
+
+def _no_turn_end(hand: tuple[Card, ...], found: Status) -> str:
+    if found is Status.UNKNOWN:
+        return "The search for the turn's plays stopped before finding a legal end of turn."
+    what = (
+        f"{hand[0]} cannot be laid off"
+        if len(hand) == 1
+        else (f"{format_cards(hand)} cannot all be laid off")
+    )
+    return (
+        f"No play ends this turn legally: {what}, and the last card may not be discarded"
+        " (a hand after drawing holds at least two cards; before the draw, ask with phase"
+        " 'draw')."
     )
 
 
@@ -157,8 +190,7 @@ def _upcard(
     if upcard is None:
         return None, None
     if position.down:
-        laid = best_lay_offs(Counter([upcard]), table, unseen, rules, turn_end=False, **solve)
-        fits = bool(laid.plays)
+        fits = fits_table(upcard, table, rules)
         take = UpcardAdvice(
             fits,
             f"Heuristic: once down, take the upcard only if it can be laid off at once;"
