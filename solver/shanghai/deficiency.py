@@ -43,7 +43,15 @@ from solver.shanghai.model import (
 )
 from solver.shanghai.plays import Discard, Status
 from solver.shanghai.rules import Rules
-from solver.shanghai.search import Analysis, Shape, Skeleton, analyse, card_index, gap_cards
+from solver.shanghai.search import (
+    Analysis,
+    Shape,
+    Skeleton,
+    analyse,
+    card_index,
+    gap_cards,
+    rechoose_sets,
+)
 from solver.shanghai.search import construct as build
 
 MAX_OUT_CHECKS = 600
@@ -168,24 +176,22 @@ class Study:
         self.naturals = self.shape.naturals(self.hand)
         self.wilds = self.shape.wilds(self.hand)
         self.analysis: Analysis = analyse(self.hand, self.shape, self.unseen, build_all=True)
+        self.pool = self.analysis.pool
+        self.cards = sorted(c for c, n in self.unseen.items() if n > 0)
+        """The unseen cards, each once, in card order."""
         self.status = Status.OPTIMAL
         self.value = self._value()
-        self._checks = 0
-        self._outs: dict[Skeleton, dict[Card, bool]] = {}
+        self.checks = 0
+        self._gaps: dict[tuple[int, Card | None], frozenset[int]] = {}
+        self._verdicts: dict[Card | None, dict[Card, bool | None]] = {}
 
     def _value(self) -> int | None:
         if self.analysis.exact is not None:
             return self.analysis.exact
-        value, status = deficiency(
-            self.hand,
-            self.contract,
-            self.unseen,
-            self.rules,
-            time_limit=self.time_limit,
-            workers=self.workers,
+        found = self.analysis.cheapest
+        return self._deficiency(
+            self.hand, self.unseen, (self.analysis.bound, None if found is None else found.cost)
         )
-        self.status = status
-        return value
 
     def _deficiency(
         self, hand: Counter[Card], unseen: Counter[Card], known: tuple[int, int | None]
@@ -203,15 +209,34 @@ class Study:
         return value
 
     @property
-    def proven(self) -> list[Skeleton]:
-        """Best skeletons whose construction meets the deficiency."""
-        built = self.analysis.built
-        return [s for s, b in built.items() if b is not None and b.cost == self.value]
-
-    @property
     def tight(self) -> bool:
         """The bound equals the deficiency and every best skeleton is known."""
         return self.analysis.complete and self.value == self.analysis.bound
+
+    def proven(self, discard: Card | None = None) -> list[Skeleton]:
+        """Best skeletons whose construction meets the deficiency (and, with
+        ``discard``, leaves that card out)."""
+        found = []
+        for skeleton, done in self.analysis.built.items():
+            if done is None or done.cost != self.value:
+                continue
+            if discard is not None:
+                if self.rules.is_wild(discard):
+                    if done.wilds_used >= self.wilds:
+                        continue
+                elif not done.spare[card_index(discard)]:
+                    continue
+            found.append(skeleton)
+        return found
+
+    def _naturals(self, discard: Card | None) -> list[int]:
+        naturals = list(self.naturals)
+        if discard is not None and not self.rules.is_wild(discard):
+            naturals[card_index(discard)] -= 1
+        return naturals
+
+    def _wilds(self, discard: Card | None) -> int:
+        return self.wilds - (1 if discard is not None and self.rules.is_wild(discard) else 0)
 
     # --- one card less -----------------------------------------------------------
 
@@ -221,7 +246,7 @@ class Study:
         deficiency is unknown. Losing a card never lowers it."""
         if self.value is None:
             return None
-        if any(self._keeps(s, card) for s in self.proven):
+        if self.proven(card):
             return True
         if self.tight and self.analysis.slack >= 0 and not self._spare_anywhere(card):
             return False  # the bound rises by one, and it is the deficiency
@@ -243,75 +268,97 @@ class Study:
 
     # --- one card more -----------------------------------------------------------
 
-    def lowered_by(self, card: Card) -> bool | None:
-        """Whether one more ``card`` (an unseen card) lowers the deficiency by one;
-        None when the deficiency is unknown."""
+    def gaps(self, skeleton: Skeleton, discard: Card | None = None) -> frozenset[int]:
+        """The natural cards (by index) one more of which raises ``skeleton``'s match
+        for the hand (less ``discard``)."""
+        key = (id(skeleton), discard)
+        if key not in self._gaps:
+            self._gaps[key] = frozenset(gap_cards(skeleton, self._naturals(discard), self.shape))
+        return self._gaps[key]
+
+    def _is_out(self, skeleton: Skeleton, card: Card, discard: Card | None) -> bool:
+        """Whether ``skeleton`` built for the hand (less ``discard``) with one more
+        ``card`` (a wild card, or one of its gaps) needs one extra card fewer than the
+        deficiency: a proof that ``card`` lowers it (counted in ``checks``)."""
+        naturals, wilds = self._naturals(discard), self._wilds(discard)
+        pool = self.pool.less(card, self.rules)
+        if self.rules.is_wild(card):
+            wilds += 1
+        else:
+            naturals[card_index(card)] += 1
+            skeleton = rechoose_sets(skeleton, naturals, self.shape, pool)
+        self.checks += 1
+        done = build(skeleton, naturals, wilds, self.shape, pool)
+        assert self.value is not None
+        return done is not None and done.cost == self.value - 1
+
+    def verdicts(self, discard: Card | None = None, budget: bool = True) -> dict[Card, bool | None]:
+        """For every unseen card, whether one more of it lowers the deficiency of the
+        hand (less ``discard``, a discard that keeps the deficiency) by one, from the
+        search alone: True and False are proven, None is undecided (also once
+        :data:`MAX_OUT_CHECKS` constructions are spent, with ``budget``)."""
+        key = discard
+        if key in self._verdicts:
+            return self._verdicts[key]
+        cards = self.cards
+        found: dict[Card, bool | None] = dict.fromkeys(cards)
+        if self.value is None:
+            return found
+        if self.value == 0:
+            return dict.fromkeys(cards, False)
+        by_index = {card_index(c): c for c in cards if not self.rules.is_wild(c)}
+        wild = [c for c in cards if self.rules.is_wild(c)]
+        for skeleton in self.proven(discard):
+            candidates = [
+                by_index[i] for i in sorted(self.gaps(skeleton, discard)) if i in by_index
+            ]
+            for card in candidates + wild:
+                if found[card] is None:
+                    if budget and self.checks >= MAX_OUT_CHECKS:
+                        break
+                    if self._is_out(skeleton, card, discard):
+                        found[card] = True
+        if self.tight:
+            skeletons = self.analysis.skeletons
+            if discard is not None:
+                skeletons = [s for s in skeletons if self._leaves(s, discard)]
+            reach = set().union(*(self.gaps(s, discard) for s in skeletons))
+            for index, card in by_index.items():
+                if found[card] is None and index not in reach:
+                    found[card] = False  # the bound cannot move, and it is the deficiency
+        self._verdicts[key] = found
+        return found
+
+    def _leaves(self, skeleton: Skeleton, card: Card) -> bool:
+        if self.rules.is_wild(card):
+            return self.analysis.slack < 0
+        return self.analysis.spare[skeleton][card_index(card)] > 0
+
+    def lowered_by(self, card: Card, *, unseen: bool = True) -> bool | None:
+        """Whether one more ``card`` lowers the deficiency by one, exactly (CP-SAT when
+        the search cannot tell); None when the deficiency is unknown. ``unseen``: the
+        card comes from the unseen cards (a draw), else it is in view (the upcard)."""
         if self.value is None:
             return None
-        if self.value == 0:
-            return False
-        if any(self._is_out(s, card) for s in self.proven):
-            return True
-        if self.tight and not self.rules.is_wild(card):
-            index = card_index(card)
-            if not any(
-                index in gap_cards(s, self.naturals, self.shape) for s in self.analysis.skeletons
-            ):
-                return False  # the bound cannot move, and it is the deficiency
-        more, fewer = self.hand.copy(), self.unseen.copy()
+        if unseen:
+            found = self.verdicts(budget=False).get(card)
+            if found is not None:
+                return found
+        more, pool = self.hand.copy(), self.unseen.copy()
         more[card] += 1
-        fewer[card] -= 1
-        found = self._deficiency(more, +fewer, (self.value - 1, self.value))
-        return None if found is None else found < self.value
-
-    def _is_out(self, skeleton: Skeleton, card: Card) -> bool:
-        """Whether ``skeleton``, built with one more ``card``, needs one extra card
-        fewer than the deficiency (remembered; counted against the check budget)."""
-        known = self._outs.setdefault(skeleton, {})
-        if card not in known:
-            naturals, wilds = list(self.naturals), self.wilds
-            if self.rules.is_wild(card):
-                wilds += 1
-            elif card_index(card) in gap_cards(skeleton, self.naturals, self.shape):
-                naturals[card_index(card)] += 1
-            else:
-                known[card] = False
-                return False
-            self._checks += 1
-            fewer = self.unseen.copy()
-            fewer[card] -= 1
-            done = build(skeleton, naturals, wilds, self.shape, +fewer)
-            assert self.value is not None
-            known[card] = done is not None and done.cost == self.value - 1
-        return known[card]
+        if unseen:
+            pool[card] -= 1
+        low = max(0, self.value - 1)
+        value = self._deficiency(more, +pool, (low, self.value))
+        return None if value is None else value < self.value
 
     def outs(self, discard: Card | None = None) -> Outs:
         """The outs of the hand less ``discard`` (of the hand itself when None), for a
-        discard that keeps the deficiency: proven ones, within the check budget."""
-        if self.value is None or self.value == 0:
-            return Outs((), 0, True)
-        skeletons = self.proven
-        if discard is not None:
-            skeletons = [s for s in skeletons if self._keeps(s, discard)]
-        cards = sorted(c for c, n in self.unseen.items() if n > 0)
-        found: list[Card] = []
-        complete = True
-        for card in cards:
-            for skeleton in skeletons:
-                if self._checks >= MAX_OUT_CHECKS and card not in self._outs.get(skeleton, {}):
-                    complete = False
-                    break
-                if self._is_out(skeleton, card):
-                    found.append(card)
-                    break
-        return Outs(tuple(found), sum(self.unseen[c] for c in found), complete)
-
-    def _keeps(self, skeleton: Skeleton, card: Card) -> bool:
-        done = self.analysis.built[skeleton]
-        assert done is not None
-        if self.rules.is_wild(card):
-            return done.wilds_used < self.wilds
-        return done.spare[card_index(card)] > 0
+        discard that keeps the deficiency: the proven ones, within the check budget."""
+        verdicts = self.verdicts(discard)
+        found = tuple(card for card, lowers in verdicts.items() if lowers)
+        complete = all(v is not None for v in verdicts.values())
+        return Outs(found, sum(self.unseen[c] for c in found), complete)
 
 
 def best_discard(study: Study, danger: Callable[[Card], int] | None = None) -> Discard | None:

@@ -39,4 +39,4 @@ def add_turn_end(hm: HandModel) -> cp_model.IntVar:
 
 def cards_after(hm: HandModel) -> LinearExpr:
     """Cards in hand after every play: hand - cards played + jokers swapped in."""
-    return sum(hm.hand.values()) - hm.total() + hm.swaps()
+    return hm.size() - hm.total() + hm.swaps()

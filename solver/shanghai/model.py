@@ -128,6 +128,10 @@ class HandModel:
     joker_gains: list[LinearExpr] = field(default_factory=list)
     exposure_terms: list[LinearExpr] = field(default_factory=list)
     """Jokers placed times the unseen cards that could be swapped for them."""
+    drawn: dict[Card, cp_model.IntVar] = field(default_factory=dict)
+    """With :func:`add_drawn_card`: which one card of the unseen joins the hand."""
+    base: Counter[Card] | None = None
+    """With a drawn card: the hand without it (``hand`` then holds every candidate)."""
 
     @property
     def jokers_possible(self) -> int:
@@ -148,6 +152,18 @@ class HandModel:
 
     def holds(self, card: Card) -> int:
         return self.hand[card]
+
+    def held(self, card: Card) -> LinearExpr:
+        """Copies of ``card`` in hand this turn (a drawn card included)."""
+        if self.base is None:
+            return self.hand[card]
+        return self.base[card] + self.drawn.get(card, 0)
+
+    def size(self) -> int:
+        """Cards in hand this turn."""
+        if self.base is None:
+            return sum(self.hand.values())
+        return sum(self.base.values()) + 1
 
     def new_int(self, upper: int, name: str) -> cp_model.IntVar:
         return self.model.new_int_var(0, upper, name)
@@ -438,10 +454,21 @@ def add_discard(hm: HandModel) -> None:
     hm.model.add_exactly_one(hm.discard.values())
 
 
+def add_drawn_card(hm: HandModel, base: Counter[Card], candidates: list[Card]) -> None:
+    """One of ``candidates`` joins ``base`` to make the hand: sum drawn[c] = 1. Call
+    it on a model whose ``hand`` is ``base`` plus one of each candidate, before
+    adding any slot."""
+    hm.base = base
+    for card in candidates:
+        hm.drawn[card] = hm.model.new_bool_var(f"drawn_{card}")
+    _exactly_one(hm.model, list(hm.drawn.values()))
+
+
 def add_card_balance(hm: HandModel) -> None:
     """Every card used comes from the hand, the swaps or the extras.
 
-    For each natural card c: sum uses[c] <= hand[c] - discard[c].
+    For each natural card c: sum uses[c] <= hand[c] - discard[c] (hand[c] includes
+    drawn[c] with a drawn card).
     Twos as wild cards: sum_twos (uses + discard) + wild twos <= held twos + extra twos.
     Jokers: jokers used + discard[JK] <= held jokers + swapped in + extra jokers.
     Extras: per card, run extras <= unseen[c]; per rank, set extras + run extras
@@ -450,20 +477,20 @@ def add_card_balance(hm: HandModel) -> None:
     """
     model, rules = hm.model, hm.rules
     for card, items in hm.uses.items():
-        model.add(sum(e for _, e in items) + hm.discard.get(card, 0) <= hm.hand[card])
+        model.add(sum(e for _, e in items) + hm.discard.get(card, 0) <= hm.held(card))
     if hm.two_uses:
         twos = [c for c in hm.hand if c.rank == 2 and not c.is_joker]
         natural = sum(e for c in twos for _, e in hm.uses.get(c, []))
         discarded = sum(hm.discard.get(c, 0) for c in twos)
         if hm.with_extras and hm.unseen_rank(2):
             hm.extra_twos = hm.new_int(hm.unseen_rank(2), "extra_twos")
-        held = sum(hm.hand[c] for c in twos)
+        held = sum(hm.held(c) for c in twos)
         model.add(natural + discarded + sum(e for _, e in hm.two_uses) <= held + hm.extra_twos)
     if hm.joker_uses:
         if hm.with_extras and hm.unseen[JOKER]:
             hm.extra_jokers = hm.new_int(hm.unseen[JOKER], "extra_jokers")
         used = sum(e for _, e in hm.joker_uses) + hm.discard.get(JOKER, 0)
-        model.add(used <= hm.hand[JOKER] + hm.swaps() + hm.extra_jokers)
+        model.add(used <= hm.held(JOKER) + hm.swaps() + hm.extra_jokers)
     if not hm.with_extras:
         return
     by_rank: dict[int, list[LinearExpr]] = defaultdict(list)

@@ -97,6 +97,8 @@ class Turn:
     lay_offs: LayOffs
     discard: Discard | None
     kept: tuple[Card, ...]
+    points: int
+    """Penalty points of ``kept``: what the hand costs if another player goes out next."""
     status: Status
 
     @property

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from solver.shanghai.cards import RANKS, Card, Suit
+from solver.shanghai.cards import JOKER, RANKS, Card, Suit
 from solver.shanghai.contracts import Contract
 from solver.shanghai.rules import Rules
 
@@ -51,7 +51,7 @@ INDEXED = tuple(Card(rank, suit) for suit in Suit for rank in RANKS)
 """The natural cards, in :func:`card_index` order."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Window:
     """A stretch of run places of one suit: the skeleton of a run slot."""
 
@@ -61,10 +61,11 @@ class Window:
     cards: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Skeleton:
     """One rank per set slot and one window per run slot (slots in the order of
-    :class:`Shape`), with the natural cards of the hand it matches."""
+    :class:`Shape`), with the natural cards of the hand it matches. Compared by
+    identity: the search makes each one once."""
 
     ranks: tuple[int, ...]
     windows: tuple[Window, ...]
@@ -133,6 +134,7 @@ class Analysis:
     skeletons: list[Skeleton]
     """Skeletons reaching the best match ``M``: all of them when ``complete``."""
     complete: bool
+    pool: Pool
 
     @property
     def cheapest(self) -> Built | None:
@@ -153,25 +155,18 @@ def analyse(
     until one meets the bound, or of every one with ``build_all``."""
     naturals = shape.naturals(hand)
     wilds = shape.wilds(hand)
-    best, skeletons, complete = best_skeletons(naturals, shape, _rank_supply(unseen, shape.rules))
+    pool = Pool.of(unseen, shape.rules)
+    best, skeletons, complete = best_skeletons(naturals, shape, list(pool.by_rank))
     slack = shape.places - wilds - best
     bound = max(0, slack)
     built: dict[Skeleton, Built | None] = {}
     for skeleton in skeletons:
-        done = construct(skeleton, naturals, wilds, shape, unseen)
+        done = construct(skeleton, naturals, wilds, shape, pool)
         built[skeleton] = done
         if not build_all and done is not None and done.cost == bound:
             break
     spare = {s: assign(s, naturals, shape)[0] for s in skeletons}
-    return Analysis(bound, slack, built, spare, skeletons, complete)
-
-
-def _rank_supply(unseen: Counter[Card], rules: Rules) -> list[int]:
-    supply = [0] * 13
-    for card, n in unseen.items():
-        if n > 0 and not rules.is_wild(card):
-            supply[card.rank - 2] += n
-    return supply
+    return Analysis(bound, slack, built, spare, skeletons, complete, pool)
 
 
 def set_match(
@@ -274,6 +269,20 @@ def _ordered(windows: tuple[Window, ...], naturals: list[int]) -> list[tuple[int
     return sorted(scored, key=lambda item: -item[0])
 
 
+def rechoose_sets(skeleton: Skeleton, naturals: list[int], shape: Shape, pool: Pool) -> Skeleton:
+    """``skeleton`` with its set ranks chosen again for ``naturals`` (the runs kept):
+    one more card of a rank tied with the chosen ones makes its rank the better one."""
+    if not shape.set_sizes:
+        return skeleton
+    left = leftover_by_rank(naturals, skeleton.windows)
+    got, ranks = set_match(left, shape.set_sizes, list(pool.by_rank))
+    if ranks == skeleton.ranks:
+        return skeleton
+    used = Counter(i for window in skeleton.windows for i in window.cards)
+    runs = sum(min(naturals[i], n) for i, n in used.items())
+    return Skeleton(ranks, skeleton.windows, runs + got)
+
+
 def gap_cards(skeleton: Skeleton, naturals: list[int], shape: Shape) -> set[int]:
     """Natural cards (by index) that one more copy of in the hand would raise the
     skeleton's match: a run place the hand lacks, or a rank whose sets would take it."""
@@ -291,25 +300,56 @@ def gap_cards(skeleton: Skeleton, naturals: list[int], shape: Shape) -> set[int]
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """The unseen cards as a construction draws on them: natural cards by index and
+    by rank, and the wild cards (jokers last)."""
+
+    naturals: tuple[int, ...]
+    by_rank: tuple[int, ...]
+    wilds: tuple[Card, ...]
+
+    @classmethod
+    def of(cls, unseen: Counter[Card], rules: Rules) -> Pool:
+        naturals = [0] * 52
+        twos: list[Card] = []
+        for card, n in unseen.items():
+            if n <= 0 or card.is_joker:
+                continue
+            if rules.is_wild(card):
+                twos += [card] * n
+            else:
+                naturals[card_index(card)] += n
+        wilds = sorted(twos) + [JOKER] * max(0, unseen[JOKER])
+        by_rank = tuple(sum(naturals[r::13]) for r in range(13))
+        return cls(tuple(naturals), by_rank, tuple(wilds))
+
+    def less(self, card: Card, rules: Rules) -> Pool:
+        """The pool with one copy of ``card`` (an unseen card) taken out."""
+        if rules.is_wild(card):
+            wilds = list(self.wilds)
+            wilds.remove(card)
+            return Pool(self.naturals, self.by_rank, tuple(wilds))
+        index = card_index(card)
+        naturals = list(self.naturals)
+        by_rank = list(self.by_rank)
+        naturals[index] -= 1
+        by_rank[index % 13] -= 1
+        return Pool(tuple(naturals), tuple(by_rank), self.wilds)
+
+
 def construct(
-    skeleton: Skeleton,
-    naturals: list[int],
-    wilds: int,
-    shape: Shape,
-    unseen: Counter[Card],
+    skeleton: Skeleton, naturals: list[int], wilds: int, shape: Shape, pool: Pool
 ) -> Built | None:
     """``skeleton`` filled for real (see the module docstring), or None when a gap can
     be filled by no card the player could still get."""
-    rules = shape.rules
     spare, gaps, sizes = assign(skeleton, naturals, shape)
-    supply = Counter(
-        {card_index(c): n for c, n in unseen.items() if n > 0 and not rules.is_wild(c)}
-    )
-    rank_supply = Counter({r + 2: n for r, n in enumerate(_rank_supply(unseen, rules))})
+    supply = list(pool.naturals)
+    by_rank = list(pool.by_rank)
     room = [size // 2 for size in sizes]  # wild cards each meld may still take
     # Hand wild cards: first to gaps that fewer unseen cards can fill than ask for them.
     demand = Counter(gap for _, gap in gaps)
-    scarce = sorted(gaps, key=lambda g: (_available(g[1], supply, rank_supply) - demand[g[1]], g))
+    scarce = sorted(gaps, key=lambda g: (_available(g[1], supply, by_rank) - demand[g[1]], g))
     wild_left = wilds
     open_gaps = []
     for meld, gap in scarce:
@@ -320,17 +360,17 @@ def construct(
             open_gaps.append((meld, gap))
     # Then unseen natural cards (run gaps first: they need one exact card), then
     # unseen wild cards.
-    wild_supply = [c for c in sorted(unseen) if rules.is_wild(c) for _ in range(unseen[c])]
+    wild_supply = list(pool.wilds)
     extras: Counter[Card] = Counter()
     for meld, gap in sorted(open_gaps, key=lambda g: (g[1] < 0, g)):
-        taken = _take(gap, supply, rank_supply)
+        taken = _take(gap, supply, by_rank)
         if taken is None and wild_supply and room[meld]:
             room[meld] -= 1
             taken = wild_supply.pop()
         if taken is None:
             return None
         extras[taken] += 1
-    return Built(extras, wilds - wild_left, tuple(spare))
+    return Built(extras, wilds - wild_left, spare)
 
 
 def assign(
@@ -361,15 +401,15 @@ def assign(
     return tuple(spare), gaps, sizes
 
 
-def _available(gap: int, supply: Counter[int], rank_supply: Counter[int]) -> int:
-    return supply[gap] if gap >= 0 else rank_supply[-gap]
+def _available(gap: int, supply: list[int], by_rank: list[int]) -> int:
+    return supply[gap] if gap >= 0 else by_rank[-gap - 2]
 
 
-def _take(gap: int, supply: Counter[int], rank_supply: Counter[int]) -> Card | None:
+def _take(gap: int, supply: list[int], by_rank: list[int]) -> Card | None:
     """An unseen natural card for ``gap``, taken out of the supply (None: none left)."""
     index = gap if gap >= 0 else max(range(-gap - 2, 52, 13), key=lambda i: (supply[i], -i))
     if not supply[index]:
         return None
     supply[index] -= 1
-    rank_supply[index % 13 + 2] -= 1
+    by_rank[index % 13] -= 1
     return INDEXED[index]

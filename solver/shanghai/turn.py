@@ -27,11 +27,11 @@ Ties go to the first in card order.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ortools.sat.python import cp_model
 
-from solver.shanghai.cards import Card, format_cards
+from solver.shanghai.cards import JOKER, Card, format_cards
 from solver.shanghai.contracts import Contract
 from solver.shanghai.going_down import add_turn_end, cards_after
 from solver.shanghai.lay_offs import fits_table
@@ -49,6 +49,7 @@ from solver.shanghai.model import (
     HandModel,
     Use,
     add_card_balance,
+    add_drawn_card,
     add_table_slot,
     build_contract,
     found_status,
@@ -59,6 +60,7 @@ from solver.shanghai.model import (
 from solver.shanghai.plays import Discard, GoDown, LayOffs, Status, Turn
 from solver.shanghai.rules import Rules
 from solver.shanghai.scoring import penalty
+from solver.shanghai.search import Shape, lower_bound
 
 
 def solve_turn(
@@ -71,9 +73,11 @@ def solve_turn(
     time_limit: float,
     workers: int = 1,
     effort: float | None = None,
+    danger: Callable[[Card, Sequence[Meld]], int] | None = None,
 ) -> tuple[Turn | None, Status]:
     """The best play phase for ``hand`` (see the module docstring): ``contract`` is
     the contract to lay for a player not yet down, None for a player who is down.
+    ``danger`` rates a discard onto the table after the turn (lower is safer).
 
     Returns (None, OPTIMAL) when no play ends the turn legally (proven), (None,
     UNKNOWN) when the search stopped before finding one.
@@ -138,11 +142,82 @@ def solve_turn(
     )
     after = laid_table(swapped, plays) + tuple(melds)
     proven = status is Status.OPTIMAL
-    discard = None if not left else choose_discard(left, after, rules, goes_out, proven)
+    rate = None if danger is None else (lambda card: danger(card, after))
+    discard = None if not left else choose_discard(left, after, rules, goes_out, proven, rate)
     kept = list(left)
     if discard is not None:
         kept.remove(discard.card)
-    return Turn(go, lay, discard, tuple(kept), status), status
+    return Turn(go, lay, discard, tuple(kept), penalty(kept, rules), status), status
+
+
+def drawn_cards(
+    hand: Counter[Card],
+    contract: Contract | None,
+    table: tuple[Meld, ...],
+    unseen: Counter[Card],
+    rules: Rules,
+    candidates: list[Card],
+    *,
+    out: bool,
+    time_limit: float,
+    workers: int = 1,
+) -> tuple[set[Card], Status]:
+    """Which of ``candidates`` (unseen cards), drawn into ``hand``, let the play phase
+    go out (``out``), or go down at all (not ``out``; ``contract`` given).
+
+    One model with the drawn card as a choice (:func:`~solver.shanghai.model.
+    add_drawn_card`), solved again with each card found ruled out until none is
+    left: as many solves as cards found, plus one. UNKNOWN when a solve stopped
+    early (the set found is then a subset).
+    """
+    if not candidates:
+        return set(), Status.OPTIMAL
+    hm = HandModel(rules, hand + Counter(candidates), unseen)
+    add_drawn_card(hm, hand, candidates)
+    hm.swappable = sum(len(meld.joker_places()) for meld in table)
+    for index, meld in enumerate(table):
+        add_table_slot(hm, index, meld, swaps=True)
+    if contract is not None:
+        build_contract(hm, contract.sets, contract.runs)
+    add_card_balance(hm)
+    goes_out = add_turn_end(hm)
+    if out:
+        hm.model.add(goes_out == 1)
+    found: set[Card] = set()
+    while True:
+        code, engine = solve_model(hm, time_limit, workers)
+        if code == cp_model.INFEASIBLE:
+            return found, Status.OPTIMAL
+        if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return found, Status.UNKNOWN
+        card = next(c for c, var in hm.drawn.items() if engine.value(var))
+        found.add(card)
+        hm.model.add(hm.drawn[card] == 0)
+
+
+def could_go_down(
+    hand: Counter[Card], contract: Contract, table: tuple[Meld, ...], rules: Rules
+) -> bool:
+    """False when no way of going down exists, proven without a solve: each joker
+    swap gives a card and takes a joker, so with ``k`` table jokers whose card the
+    hand holds, the hand plus ``k`` jokers must have a deficiency bound of 0."""
+    swappable = sum(
+        1
+        for meld in table
+        for i in meld.joker_places()
+        if any(n > 0 and _stands_in(c, meld.stands_for[i]) for c, n in hand.items())
+    )
+    more = hand.copy()
+    more[JOKER] += swappable
+    return lower_bound(more, Shape(contract, rules)) == 0
+
+
+def _stands_in(card: Card, place: Card) -> bool:
+    """Whether ``card`` is the natural card for a joker's ``place`` (a set place takes
+    any card of its rank)."""
+    if card.is_joker:
+        return False
+    return card == place or (place.suit is None and card.rank == place.rank)
 
 
 def choose_discard(
@@ -151,10 +226,12 @@ def choose_discard(
     rules: Rules,
     goes_out: bool = False,
     proven: bool = True,
+    danger: Callable[[Card], int] | None = None,
 ) -> Discard:
     """The discard from ``left``, the cards in hand after the plays, with ``table`` the
     melds as they stand after the turn (see the module docstring). ``proven`` says
-    whether the plays are proven best (else the reason says less)."""
+    whether the plays are proven best (else the reason says less); ``danger``, when
+    given, ranks the candidates before their points (lowest first)."""
     if goes_out:
         card = left[0]
         return Discard(
@@ -164,22 +241,25 @@ def choose_discard(
         )
     dead = [c for c in left if not fits_table(c, table, rules)]
     live = [c for c in left if c not in dead]
+    pool = dead or list(left)
+    rate = {c: danger(c) if danger else 0 for c in pool}
+    card = min(pool, key=lambda c: (rate[c], -rules.points(c), pool.index(c)))
+    order = f"the lowest danger ({rate[card]}, a heuristic), then " if danger else ""
+    order += f"the most points ({rules.points(card)})"
     if dead:
-        card = max(dead, key=rules.points)
         reason = (
-            f"Discard {card}: of the cards left after the plays ({format_cards(left)}), it"
-            f" cannot be laid off on any meld as the table stands after this turn and is the"
-            f" costliest such card ({rules.points(card)} points)"
+            f"Discard {card}: of the cards left after the plays ({format_cards(left)}),"
+            f" {format_cards(dead)} cannot be laid off on any meld as the table stands after"
+            f" this turn; of those it has {order}"
         )
         if live:
-            reason += f"; {format_cards(live)} can be laid off on the table, so keep"
+            reason += f"; {format_cards(live)} can be laid off, so keep"
             reason += " it" if len(live) == 1 else " them"
-        return Discard(card, reason + ".")
-    card = max(left, key=rules.points)
+        return Discard(card, reason + ".", danger=rate[card] if danger else None)
     why = "they cannot all be laid this turn" if proven else "the search found no way to lay all"
     return Discard(
         card,
         f"Discard {card}: each card left after the plays ({format_cards(left)}) could be laid"
-        f" off on the table on its own, but {why}; {card} is the costliest"
-        f" ({rules.points(card)} points).",
+        f" off on the table on its own, but {why}; of them it has {order}.",
+        danger=rate[card] if danger else None,
     )

@@ -19,6 +19,7 @@ def test_examples_are_what_the_solver_answers() -> None:
     """The documented examples (README, OpenAPI) stay in step with behaviour."""
     assert advise_shanghai(examples.ADVISE_REQUEST) == examples.ADVISE_RESPONSE
     assert advise_shanghai(examples.ADVISE_NOT_DOWN_REQUEST) == examples.ADVISE_NOT_DOWN_RESPONSE
+    assert advise_shanghai(examples.ADVISE_DRAW_REQUEST) == examples.ADVISE_DRAW_RESPONSE
     assert score_shanghai(examples.SCORE_REQUEST) == examples.SCORE_RESPONSE
 
 
