@@ -99,6 +99,9 @@ class Turn:
     kept: tuple[Card, ...]
     points: int
     """Penalty points of ``kept``: what the hand costs if another player goes out next."""
+    table: tuple[Meld, ...]
+    """The table after the turn: the melds given, with swaps and lay-offs, then the
+    melds laid this turn."""
     status: Status
 
     @property

@@ -147,7 +147,7 @@ def solve_turn(
     kept = list(left)
     if discard is not None:
         kept.remove(discard.card)
-    return Turn(go, lay, discard, tuple(kept), penalty(kept, rules), status), status
+    return Turn(go, lay, discard, tuple(kept), penalty(kept, rules), after, status), status
 
 
 def drawn_cards(
