@@ -276,7 +276,8 @@ def add_run_slot(hm: HandModel, min_size: int) -> RunSlot:
     occ[s,q] <= occ[s,q-1] + start[s,q] and occ[s,q-1] + start[s,q] <= 1, with
     sum start = 1: one unbroken stretch of one suit; min_size <= sum occ <= 13;
     sum jokers + twos <= sum naturals + extras. Suits whose cards cannot fill half
-    the run are left out.
+    the run are left out, and so are places farther from every natural card the run
+    could hold than the wild cards could bridge (a run crosses no such place).
     """
     model, rules = hm.model, hm.rules
     slot = RunSlot(min_size)
@@ -284,13 +285,21 @@ def add_run_slot(hm: HandModel, min_size: int) -> RunSlot:
     places = range(rules.lowest_place, 15)
     wilds: list[LinearExpr] = []
     naturals: list[LinearExpr] = []
+    bridge = hm.jokers_possible + hm.twos_possible
     for suit in Suit:
-        cards = {Card(rules.rank_at(q), suit) for q in places}
-        natural_cap = sum(1 for c in cards if hm.holds(c) or (hm.with_extras and hm.unseen[c]))
-        if 2 * natural_cap < min_size:
+        natural = [
+            q
+            for q in places
+            if hm.holds(card := Card(rules.rank_at(q), suit))
+            or (hm.with_extras and hm.unseen[card])
+        ]
+        if 2 * len(natural) < min_size:
             continue
         previous: LinearExpr = 0
         for q in places:
+            if not any(abs(q - p) <= bridge for p in natural):
+                previous = 0
+                continue
             cell = (suit, q)
             card = Card(rules.rank_at(q), suit)
             occ = model.new_bool_var(f"run{k}_{card}@{q}")
@@ -547,13 +556,21 @@ def lexicographic(levels: list[tuple[LinearExpr, int]]) -> LinearExpr:
     return total
 
 
+EFFORT = 1.0
+"""Deterministic work each CP-SAT solve may do (CP-SAT's deterministic time units,
+roughly seconds of one core). The hardest solves of the speed benchmark use about
+0.15, so this bound is what stops a search, the same way on every machine; the
+wall-clock ``time_limit`` is only the outer safety cap."""
+
+
 def solve_model(
-    hm: HandModel, time_limit: float, workers: int, effort: float | None = None
+    hm: HandModel, time_limit: float, workers: int, effort: float | None = EFFORT
 ) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver]:
     """Run CP-SAT with a time limit and worker count; return (status code, solver).
 
-    ``effort`` caps the search in CP-SAT's deterministic time units, so that a
-    heuristic stage stops at the same point on every run and machine.
+    ``effort`` caps the search in CP-SAT's deterministic time units (see
+    :data:`EFFORT`), so that a search stops at the same point on every run and
+    machine; ``time_limit`` is the wall-clock cap behind it.
     """
     engine = cp_model.CpSolver()
     engine.parameters.max_time_in_seconds = time_limit

@@ -46,6 +46,7 @@ from solver.shanghai.layout import (
 )
 from solver.shanghai.melds import Meld
 from solver.shanghai.model import (
+    EFFORT,
     HandModel,
     Use,
     add_card_balance,
@@ -72,7 +73,7 @@ def solve_turn(
     *,
     time_limit: float,
     workers: int = 1,
-    effort: float | None = None,
+    effort: float | None = EFFORT,
     danger: Callable[[Card, Sequence[Meld]], int] | None = None,
 ) -> tuple[Turn | None, Status]:
     """The best play phase for ``hand`` (see the module docstring): ``contract`` is

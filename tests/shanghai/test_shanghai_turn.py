@@ -58,10 +58,8 @@ def test_the_last_card_is_never_discarded_by_default(capsys: pytest.CaptureFixtu
         assert answer["discard"] is None
         assert answer["end_of_turn"] is None
         assert any("last card may not be discarded" in note for note in answer["notes"])
-    code = main(
-        ["shanghai", "advise", "--hand", "KD", "--hand-number", "3", "--down"]
-        + ["--table", "4C 5C 6C 7C | 9H 9S 9D"]
-    )
+    flags = ["--hand", "KD", "--hand-number", "3", "--down", "--table", "4C 5C 6C 7C | 9H 9S 9D"]
+    code = main(["shanghai", "advise", *flags])
     out = capsys.readouterr().out
     assert code == 0
     assert "your last card" not in out and "Discard KD" not in out
