@@ -50,6 +50,7 @@ from solver.shanghai.search import (
     analyse,
     card_index,
     gap_cards,
+    match,
     rechoose_sets,
 )
 from solver.shanghai.search import construct as build
@@ -259,12 +260,9 @@ class Study:
         return self._deficiency(+less, self.unseen, (low, None))
 
     def _spare_anywhere(self, card: Card) -> bool:
-        """Whether some best skeleton leaves ``card`` unmatched (a wild card: whether
-        the bound has room to lose one)."""
-        if self.rules.is_wild(card):
-            return self.analysis.slack < 0
-        index = card_index(card)
-        return any(spare[index] for spare in self.analysis.spare.values())
+        """Whether some best skeleton matches as many cards without ``card`` (its set
+        ranks chosen again); a wild card: whether the bound has room to lose one."""
+        return any(self._leaves(s, card) for s in self.analysis.skeletons)
 
     # --- one card more -----------------------------------------------------------
 
@@ -330,9 +328,13 @@ class Study:
         return found
 
     def _leaves(self, skeleton: Skeleton, card: Card) -> bool:
+        """Whether ``skeleton`` (its set ranks chosen again) matches as many of the
+        hand's natural cards without ``card``: the bound does not rise without it."""
         if self.rules.is_wild(card):
             return self.analysis.slack < 0
-        return self.analysis.spare[skeleton][card_index(card)] > 0
+        less = list(self.naturals)
+        less[card_index(card)] -= 1
+        return match(skeleton.windows, less, self.shape) == skeleton.matched
 
     def lowered_by(self, card: Card, *, unseen: bool = True) -> bool | None:
         """Whether one more ``card`` lowers the deficiency by one, exactly (CP-SAT when

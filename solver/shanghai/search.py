@@ -129,8 +129,6 @@ class Analysis:
     """``places - wilds - M``: the bound before it is clipped at 0."""
     built: dict[Skeleton, Built | None]
     """The construction of each best skeleton tried (None: it could not be filled)."""
-    spare: dict[Skeleton, tuple[int, ...]]
-    """The hand's natural cards each best skeleton leaves unmatched (by index)."""
     skeletons: list[Skeleton]
     """Skeletons reaching the best match ``M``: all of them when ``complete``."""
     complete: bool
@@ -165,8 +163,7 @@ def analyse(
         built[skeleton] = done
         if not build_all and done is not None and done.cost == bound:
             break
-    spare = {s: assign(s, naturals, shape)[0] for s in skeletons}
-    return Analysis(bound, slack, built, spare, skeletons, complete, pool)
+    return Analysis(bound, slack, built, skeletons, complete, pool)
 
 
 def set_match(
@@ -267,6 +264,16 @@ def _ordered(windows: tuple[Window, ...], naturals: list[int]) -> list[tuple[int
     the window order)."""
     scored = [(sum(1 for i in w.cards if naturals[i]), w) for w in windows]
     return sorted(scored, key=lambda item: -item[0])
+
+
+def match(windows: tuple[Window, ...], naturals: list[int], shape: Shape) -> int:
+    """The natural cards a skeleton with these run ``windows`` matches, its set ranks
+    chosen at best (runs first, card by card; the rest of each rank to the sets)."""
+    used = Counter(i for window in windows for i in window.cards)
+    runs = sum(min(naturals[i], n) for i, n in used.items())
+    if not shape.set_sizes:
+        return runs
+    return runs + set_match(leftover_by_rank(naturals, windows), shape.set_sizes, [0] * 13)[0]
 
 
 def rechoose_sets(skeleton: Skeleton, naturals: list[int], shape: Shape, pool: Pool) -> Skeleton:
