@@ -10,11 +10,12 @@ Every figure is exact: the search of :mod:`~solver.shanghai.search` settles most
 hands with a bound and a construction that meet, and the CP-SAT model of
 :func:`completion_model` decides the rest, started from what the search proved.
 
-* **Outs** of a hand are the unseen cards that would each lower its deficiency by
-  one, counted with their unseen copies. A card is counted only when a completion
-  of the hand with that card, one extra card cheaper, was built; the search may
-  stop checking after :data:`MAX_OUT_CHECKS` constructions, so the count is a
-  proven lower bound ("at least").
+* **Outs** of a hand are the unseen natural cards that would each lower its
+  deficiency by one, counted with their unseen copies (jokers, and twos when
+  wild, are left out). A card is counted only when a completion of the hand with
+  that card, one extra card cheaper, was built; every other card is shown not to
+  lower the bound, or the count is said to be a lower bound ("at least"), as when
+  the search stops after :data:`MAX_OUT_CHECKS` constructions.
 * **The discard** of a player not going down: the card whose loss leaves the
   lowest deficiency; among those, the lowest ``danger`` (a heuristic given by the
   caller); then the most outs found; then the most points; then the highest rank
@@ -356,10 +357,12 @@ class Study:
 
     def outs(self, discard: Card | None = None) -> Outs:
         """The outs of the hand less ``discard`` (of the hand itself when None), for a
-        discard that keeps the deficiency: the proven ones, within the check budget."""
+        discard that keeps the deficiency: the unseen natural cards proven to lower it
+        (wild cards are left out), within the check budget."""
         verdicts = self.verdicts(discard)
-        found = tuple(card for card, lowers in verdicts.items() if lowers)
-        complete = all(v is not None for v in verdicts.values())
+        natural = {c: v for c, v in verdicts.items() if not self.rules.is_wild(c)}
+        found = tuple(card for card, lowers in natural.items() if lowers)
+        complete = all(v is not None for v in natural.values())
         return Outs(found, sum(self.unseen[c] for c in found), complete)
 
 
@@ -412,14 +415,17 @@ def _reason(card: Card, short: int, outs: Outs, danger: int | None, tied: int, r
         if short > 0:
             count = f"{outs.count}" if outs.complete else f"at least {outs.count}"
             parts.append(
-                f"the most outs found ({count} unseen card{'s' if outs.count != 1 else ''}"
+                f"the most outs found ({count} unseen natural card{'s' if outs.count != 1 else ''}"
                 " would each lower that by one, each checked)"
             )
         parts.append(f"the most points ({rules.points(card)})")
         text += f"; of the {tied} such discards it has " + ", then ".join(parts)
     elif short > 0:
         count = f"{outs.count}" if outs.complete else f"at least {outs.count}"
-        text += f"; {count} unseen card{'s' if outs.count != 1 else ''} would each lower it by one"
+        text += (
+            f"; {count} unseen natural card{'s' if outs.count != 1 else ''} would each lower"
+            " it by one"
+        )
     return text + "."
 
 

@@ -80,10 +80,10 @@ ADVISE_NOT_DOWN_RESPONSE: dict[str, Any] = {
     "discard": {
         "card": "QH",
         "reason": "Discard QH: the rest of the hand is 1 card short of the "
-        "contract (exact), the fewest any discard leaves; of the 3 such "
+        "contract (exact), the fewest any discard leaves; of the 4 such "
         "discards it has the lowest danger (0, a heuristic), then the "
-        "most outs found (at least 21 unseen cards would each lower "
-        "that by one, each checked), then the most points (10).",
+        "most outs found (21 unseen natural cards would each lower that "
+        "by one, each checked), then the most points (10).",
         "deficiency_after": 1,
         "outs": 21,
         "danger": 0,

@@ -149,7 +149,7 @@ def test_outs_claimed_are_real_on_an_all_run_contract() -> None:
     advice = advise(position)
     discard = advice.discard
     assert discard is not None and discard.outs is not None and discard.outs > 0
-    assert f"{discard.outs} unseen card" in discard.reason
+    assert f"{discard.outs} unseen natural card" in discard.reason
     unseen = position.unseen(STANDARD)
     kept = Counter(position.hand)
     kept[discard.card] -= 1
