@@ -220,7 +220,6 @@ def describe_advice(response: dict[str, Any]) -> str:
         ]
         lines.append(f"  left: {' '.join(laid['left']) or '(none)'}")
         lines.append(f"  go out this turn: {'yes' if laid['can_go_out'] else 'no'}")
-    discard = response["discard"]
     if response["phase"] != "draw":
         lines.append(_discard_line(response))
     end = response["end_of_turn"]
