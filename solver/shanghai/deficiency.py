@@ -46,13 +46,13 @@ from solver.shanghai.plays import Discard, Status
 from solver.shanghai.rules import Rules
 from solver.shanghai.search import (
     Analysis,
-    Shape,
     Skeleton,
     analyse,
     card_index,
     gap_cards,
     match,
     rechoose_sets,
+    shape_of,
 )
 from solver.shanghai.search import construct as build
 
@@ -79,7 +79,7 @@ def deficiency(
     model alone answers (a second method, for tests).
     """
     if search:
-        analysis = analyse(hand, Shape(contract, rules), unseen)
+        analysis = analyse(hand, shape_of(contract, rules), unseen)
         if analysis.exact is not None:
             return analysis.exact, Status.OPTIMAL
         cheapest = analysis.cheapest
@@ -174,7 +174,7 @@ class Study:
         self.rules = rules
         self.time_limit = time_limit
         self.workers = workers
-        self.shape = Shape(contract, rules)
+        self.shape = shape_of(contract, rules)
         self.naturals = self.shape.naturals(self.hand)
         self.wilds = self.shape.wilds(self.hand)
         self.analysis: Analysis = analyse(self.hand, self.shape, self.unseen, build_all=True)

@@ -38,7 +38,7 @@ from solver.shanghai.melds import Meld, MeldKind
 from solver.shanghai.plays import Status
 from solver.shanghai.rules import Rules
 from solver.shanghai.scoring import penalty
-from solver.shanghai.search import Shape, lower_bound
+from solver.shanghai.search import lower_bound, shape_of
 from solver.shanghai.turn import could_go_down, drawn_cards, solve_turn
 
 
@@ -147,7 +147,7 @@ class Draw:
         deficiency bound above 0."""
         more = self.hand.copy()
         more[JOKER] += 1 + sum(len(m.joker_places()) for m in self.table)
-        return lower_bound(more, Shape(self.contract, self.rules)) > 0
+        return lower_bound(more, shape_of(self.contract, self.rules)) > 0
 
 
 def draw_advice(draw: Draw, upcard: Card | None, buys_left: int) -> DrawAdvice:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from solver.shanghai.cards import JOKER, RANKS, Card, Suit
 from solver.shanghai.contracts import Contract
@@ -93,6 +94,12 @@ class Shape:
 
     def wilds(self, hand: Counter[Card]) -> int:
         return sum(n for card, n in hand.items() if n > 0 and self.rules.is_wild(card))
+
+
+@lru_cache(maxsize=256)
+def shape_of(contract: Contract, rules: Rules) -> Shape:
+    """The :class:`Shape` of ``contract`` under ``rules`` (made once, then shared)."""
+    return Shape(contract, rules)
 
 
 def _windows(size: int, rules: Rules) -> tuple[Window, ...]:

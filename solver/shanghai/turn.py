@@ -61,7 +61,7 @@ from solver.shanghai.model import (
 from solver.shanghai.plays import Discard, GoDown, LayOffs, Status, Turn
 from solver.shanghai.rules import Rules
 from solver.shanghai.scoring import penalty
-from solver.shanghai.search import Shape, lower_bound
+from solver.shanghai.search import lower_bound, shape_of
 
 
 def solve_turn(
@@ -210,7 +210,7 @@ def could_go_down(
     )
     more = hand.copy()
     more[JOKER] += swappable
-    return lower_bound(more, Shape(contract, rules)) == 0
+    return lower_bound(more, shape_of(contract, rules)) == 0
 
 
 def _stands_in(card: Card, place: Card) -> bool:
