@@ -58,10 +58,11 @@ class Policy:
 
     @classmethod
     def parse(cls, text: str) -> Policy:
-        """Knobs from ``name=value,...`` (numbers, or true/false)."""
+        """Knobs from ``name=value+...`` (numbers, or true/false; ``+`` separates them,
+        since a tournament's bot list is comma-separated)."""
         values: dict[str, int | bool] = {}
         names = {f.name for f in fields(cls)}
-        for item in filter(None, (part.strip() for part in text.split(","))):
+        for item in filter(None, (part.strip() for part in text.split("+"))):
             name, _, raw = item.partition("=")
             if name not in names:
                 raise UnknownBot(f"unknown knob {name!r}; knobs are {', '.join(sorted(names))}")
@@ -203,7 +204,7 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """The bot called ``name``; ``strong:KNOB=VALUE,...`` (or ``greedy:...``) changes
+    """The bot called ``name``; ``strong:KNOB=VALUE+...`` (or ``greedy:...``) changes
     some :class:`Policy` knobs (for experiments)."""
     base, _, knobs = name.partition(":")
     factory = BOTS.get(base)
