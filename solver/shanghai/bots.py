@@ -51,10 +51,13 @@ class Policy:
 
     buy_short: int = 99
     """Buy only when the deficiency with the upcard is at most this."""
-    points_first_when_threatened: bool = False
-    """Once an opponent is down, discard by points before outs."""
+    threat_cards: int = 0
+    """Discard by points before outs once an opponent who is down holds at most this
+    many cards (0: never)."""
     take_to_lay: bool = False
     """With the contract met, take an upcard that the play right after lays down."""
+    buy_early: bool = False
+    """While no opponent is down, buy any upcard (a buy left, the contract not met)."""
 
     @classmethod
     def parse(cls, text: str) -> Policy:
@@ -71,7 +74,7 @@ class Policy:
         return replace(cls(), **values)  # type: ignore[arg-type]
 
 
-STRONG = Policy(buy_short=2, points_first_when_threatened=True, take_to_lay=True)
+STRONG = Policy(take_to_lay=True)
 
 
 class Bot:
@@ -129,6 +132,8 @@ class Bot:
         more = hand.copy()
         more[upcard] += 1
         now = self._study(view, hand).value
+        if self.policy.buy_early and now != 0 and not _opponents_down(view):
+            return True
         after = self._study(view, more).value
         lowers = after is not None and (now is None or after < now)
         return lowers and after is not None and after <= self.policy.buy_short
@@ -164,13 +169,21 @@ class Bot:
         table = tuple(item.meld for item in view.table)
         nxt = NextPlayer(view.down[view.next_seat], view.took[view.next_seat])
         study = self._study(view, hand)
-        threatened = any(d for seat, d in enumerate(view.down) if seat != view.seat)
-        if self.policy.points_first_when_threatened and threatened:
+        threatened = any(
+            view.down[seat] and view.hand_sizes[seat] <= self.policy.threat_cards
+            for seat in range(len(view.down))
+            if seat != view.seat
+        )
+        if threatened:
             card = _costliest_keeping(study, view)
         else:
             found = best_discard(study, lambda card: danger(card, table, nxt, view.rules))
             card = found.card if found is not None else max(view.hand, key=view.rules.points)
         return Play(discard=card)
+
+
+def _opponents_down(view: View) -> bool:
+    return any(down for seat, down in enumerate(view.down) if seat != view.seat)
 
 
 def _costliest_keeping(study: Study, view: View) -> Card:

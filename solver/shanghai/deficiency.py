@@ -36,7 +36,6 @@ from solver.shanghai.model import (
     HandModel,
     LinearExpr,
     add_card_balance,
-    add_discard,
     build_contract,
     extras_used,
     found_status,
@@ -100,7 +99,7 @@ def _solve(
     workers: int,
     known: tuple[int, int | None] | None,
 ) -> tuple[int | None, Status]:
-    hm, needed = completion_model(hand, contract, unseen, rules, known, discard=False)
+    hm, needed = completion_model(hand, contract, unseen, rules, known)
     hm.model.minimize(needed)
     code, engine = solve_model(hm, time_limit, workers)
     if code == cp_model.INFEASIBLE:
@@ -119,11 +118,9 @@ def completion_model(
     unseen: Counter[Card],
     rules: Rules,
     known: tuple[int, int | None] | None,
-    *,
-    discard: bool,
 ) -> tuple[HandModel, LinearExpr]:
-    """The contract filled from ``hand`` (less one discard, with ``discard``) and
-    unseen extra cards; returns the model and the count of extras.
+    """The contract filled from ``hand`` and unseen extra cards; returns the model and
+    the count of extras.
 
     With ``known`` = (low, high), low <= extras <= high: bounds proved earlier (the
     low one spares CP-SAT the hardest part, proving that no cheaper completion
@@ -131,8 +128,6 @@ def completion_model(
     """
     hm = HandModel(rules, hand, unseen, with_extras=True)
     build_contract(hm, contract.sets, contract.runs)
-    if discard:
-        add_discard(hm)
     add_card_balance(hm)
     needed = extras_used(hm)
     if known is not None:

@@ -14,12 +14,13 @@ cards it holds (no enumeration of candidate melds):
 * a **joker swap** gives the natural card a table joker stands for and takes the
   joker into the hand;
 * for the deficiency, **extra cards** (not in the hand, but still unseen) may fill
-  set and run places, and one card of the hand may be marked as the discard.
+  set and run places;
+* for the draw phase, **one drawn card**, chosen among unseen candidates, may join
+  the hand (:func:`add_drawn_card`).
 
 Every card used comes out of the hand (or the extras): the balance equations are in
 :func:`add_card_balance`. The question-specific objectives live in
-:mod:`~solver.shanghai.going_down`, :mod:`~solver.shanghai.lay_offs` and
-:mod:`~solver.shanghai.deficiency`.
+:mod:`~solver.shanghai.turn` (the play phase) and :mod:`~solver.shanghai.deficiency`.
 """
 
 from __future__ import annotations
@@ -115,7 +116,6 @@ class HandModel:
     sets: list[SetSlot] = field(default_factory=list)
     runs: list[RunSlot] = field(default_factory=list)
     table: list[TableSlot] = field(default_factory=list)
-    discard: dict[Card, cp_model.IntVar] = field(default_factory=dict)
     extra_jokers: LinearExpr = 0
     extra_twos: LinearExpr = 0
     uses: dict[Card, list[tuple[Use, LinearExpr]]] = field(
@@ -456,13 +456,6 @@ def _add_place(
     return place
 
 
-def add_discard(hm: HandModel) -> None:
-    """Exactly one card of the hand is the discard: sum_c discard[c] = 1."""
-    for card in sorted(hm.hand):
-        hm.discard[card] = hm.model.new_bool_var(f"discard_{card}")
-    hm.model.add_exactly_one(hm.discard.values())
-
-
 def add_drawn_card(hm: HandModel, base: Counter[Card], candidates: list[Card]) -> None:
     """One of ``candidates`` joins ``base`` to make the hand: sum drawn[c] = 1. Call
     it on a model whose ``hand`` is ``base`` plus one of each candidate, before
@@ -476,29 +469,28 @@ def add_drawn_card(hm: HandModel, base: Counter[Card], candidates: list[Card]) -
 def add_card_balance(hm: HandModel) -> None:
     """Every card used comes from the hand, the swaps or the extras.
 
-    For each natural card c: sum uses[c] <= hand[c] - discard[c] (hand[c] includes
-    drawn[c] with a drawn card).
-    Twos as wild cards: sum_twos (uses + discard) + wild twos <= held twos + extra twos.
-    Jokers: jokers used + discard[JK] <= held jokers + swapped in + extra jokers.
+    For each natural card c: sum uses[c] <= hand[c] (hand[c] includes drawn[c] with a
+    drawn card).
+    Twos as wild cards: sum_twos uses + wild twos <= held twos + extra twos.
+    Jokers: jokers used <= held jokers + swapped in + extra jokers.
     Extras: per card, run extras <= unseen[c]; per rank, set extras + run extras
     <= unseen cards of that rank (sets take any suit); extra wild twos take from
     the unseen twos too.
     """
     model, rules = hm.model, hm.rules
     for card, items in hm.uses.items():
-        model.add(sum(e for _, e in items) + hm.discard.get(card, 0) <= hm.held(card))
+        model.add(sum(e for _, e in items) <= hm.held(card))
     if hm.two_uses:
         twos = [c for c in hm.hand if c.rank == 2 and not c.is_joker]
         natural = sum(e for c in twos for _, e in hm.uses.get(c, []))
-        discarded = sum(hm.discard.get(c, 0) for c in twos)
         if hm.with_extras and hm.unseen_rank(2):
             hm.extra_twos = hm.new_int(hm.unseen_rank(2), "extra_twos")
         held = sum(hm.held(c) for c in twos)
-        model.add(natural + discarded + sum(e for _, e in hm.two_uses) <= held + hm.extra_twos)
+        model.add(natural + sum(e for _, e in hm.two_uses) <= held + hm.extra_twos)
     if hm.joker_uses:
         if hm.with_extras and hm.unseen[JOKER]:
             hm.extra_jokers = hm.new_int(hm.unseen[JOKER], "extra_jokers")
-        used = sum(e for _, e in hm.joker_uses) + hm.discard.get(JOKER, 0)
+        used = sum(e for _, e in hm.joker_uses)
         model.add(used <= hm.held(JOKER) + hm.swaps() + hm.extra_jokers)
     if not hm.with_extras:
         return
