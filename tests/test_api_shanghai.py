@@ -249,6 +249,9 @@ def test_rule_settings_schema_lists_every_rule() -> None:
         ('{"hand": ["7H"], "hand_number": 1, "down": "no"}', 422, "down"),
         ('{"hand": ["7H"], "hand_number": 9, "buys_left": 5}', 422, "'buys_left' must be 0 to 4"),
         ('{"hand": ["7H"], "hand_number": 1, "time_limit_ms": 0}', 422, "time_limit_ms"),
+        ('{"hand": ["7H"], "hand_number": 1, "phase": "before"}', 422, "phase"),
+        ('{"hand": ["7H"], "hand_number": 1, "seen": ["7H", "7H"]}', 422, "too many copies of 7H"),
+        ('{"hand": ["7H"], "hand_number": 1, "next_player": {"x": 1}}', 422, "next_player.x"),
     ],
 )
 def test_bad_advise_requests_get_4xx_naming_the_culprit(

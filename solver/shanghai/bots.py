@@ -58,6 +58,8 @@ class Policy:
     """With the contract met, take an upcard that the play right after lays down."""
     buy_early: bool = False
     """While no opponent is down, buy any upcard (a buy left, the contract not met)."""
+    points_first: bool = False
+    """Always discard by points before outs (among discards keeping the deficiency)."""
 
     @classmethod
     def parse(cls, text: str) -> Policy:
@@ -174,7 +176,7 @@ class Bot:
             for seat in range(len(view.down))
             if seat != view.seat
         )
-        if threatened:
+        if threatened or self.policy.points_first:
             card = _costliest_keeping(study, view)
         else:
             found = best_discard(study, lambda card: danger(card, table, nxt, view.rules))

@@ -35,7 +35,7 @@ from solver.shanghai.contracts import Contract
 from solver.shanghai.deficiency import Study
 from solver.shanghai.lay_offs import fits_table
 from solver.shanghai.melds import Meld, MeldKind
-from solver.shanghai.plays import Status
+from solver.shanghai.plays import Status, Turn
 from solver.shanghai.rules import Rules
 from solver.shanghai.scoring import penalty
 from solver.shanghai.search import lower_bound, shape_of
@@ -106,10 +106,10 @@ class Draw:
         self.status = self.status.worst(study.status)
         return study
 
-    def play(self, hand: Counter[Card], unseen: Counter[Card]) -> tuple[bool, bool]:
-        """(goes down, goes out) in the play phase for ``hand`` after the draw."""
+    def turn(self, hand: Counter[Card], unseen: Counter[Card]) -> Turn | None:
+        """The play phase for ``hand`` after the draw (None: no play)."""
         if not self.down and not could_go_down(hand, self.contract, self.table, self.rules):
-            return False, False
+            return None
         turn, status = solve_turn(
             hand,
             None if self.down else self.contract,
@@ -120,6 +120,11 @@ class Draw:
             workers=self.workers,
         )
         self.status = self.status.worst(status)
+        return turn
+
+    def play(self, hand: Counter[Card], unseen: Counter[Card]) -> tuple[bool, bool]:
+        """(goes down, goes out) in the play phase for ``hand`` after the draw."""
+        turn = self.turn(hand, unseen)
         return turn is not None and not self.down, turn is not None and turn.goes_out
 
     def which(
@@ -213,16 +218,7 @@ def _outcomes(draw: Draw, unseen: Counter[Card]) -> dict[Card, tuple[bool, bool]
         reach = reachable(draw.hand, draw.table, draw.rules)
         related = [c for c in cards if draw.rules.is_wild(c) or c in reach]
     else:
-        turn, status = solve_turn(
-            draw.hand,
-            contract,
-            draw.table,
-            unseen,
-            draw.rules,
-            time_limit=draw.time_limit,
-            workers=draw.workers,
-        )
-        draw.status = draw.status.worst(status)
+        turn = draw.turn(draw.hand, unseen)
         if turn is not None and not turn.goes_out:
             # The hand alone goes down keeping two cards or more: with one card more it
             # still can (the same plays, that card kept), and it can go out only if the
@@ -233,7 +229,7 @@ def _outcomes(draw: Draw, unseen: Counter[Card]) -> dict[Card, tuple[bool, bool]
             related = [c for c in cards if _near(c, left, wilds, draw.rules)]
     downs: set[Card] = set(cards) if every_down or draw.down else set()
     if not every_down and not draw.down:
-        downs, status = draw.which(contract, related, out=False)
+        downs, _ = draw.which(contract, related, out=False)
         related = sorted(downs)
     outs, _ = draw.which(contract, related, out=True)
     return {c: (c in downs and not draw.down, c in outs) for c in cards}

@@ -64,6 +64,19 @@ from solver.shanghai.scoring import penalty
 from solver.shanghai.search import lower_bound, shape_of
 
 
+def add_turn(hm: HandModel, contract: Contract | None, table: tuple[Meld, ...]) -> cp_model.IntVar:
+    """The play phase's constraints: lay-offs on and swaps out of each table meld, the
+    contract (a player not yet down), the card balance and the turn's legal end.
+    Returns the ``goes_out`` variable."""
+    hm.swappable = sum(len(meld.joker_places()) for meld in table)
+    for index, meld in enumerate(table):
+        add_table_slot(hm, index, meld, swaps=True)
+    if contract is not None:
+        build_contract(hm, contract.sets, contract.runs)
+    add_card_balance(hm)
+    return add_turn_end(hm)
+
+
 def solve_turn(
     hand: Counter[Card],
     contract: Contract | None,
@@ -84,13 +97,7 @@ def solve_turn(
     UNKNOWN) when the search stopped before finding one.
     """
     hm = HandModel(rules, hand, unseen)
-    hm.swappable = sum(len(meld.joker_places()) for meld in table)
-    for index, meld in enumerate(table):
-        add_table_slot(hm, index, meld, swaps=True)
-    if contract is not None:
-        build_contract(hm, contract.sets, contract.runs)
-    add_card_balance(hm)
-    out = add_turn_end(hm)
+    out = add_turn(hm, contract, table)
     played = sum(hm.points(use) for use in Use)
     points_left = hm.hand_points() - played + rules.joker_points * hm.swaps()
     most_points = hm.hand_points() + rules.joker_points * hm.swappable
@@ -175,13 +182,7 @@ def drawn_cards(
         return set(), Status.OPTIMAL
     hm = HandModel(rules, hand + Counter(candidates), unseen)
     add_drawn_card(hm, hand, candidates)
-    hm.swappable = sum(len(meld.joker_places()) for meld in table)
-    for index, meld in enumerate(table):
-        add_table_slot(hm, index, meld, swaps=True)
-    if contract is not None:
-        build_contract(hm, contract.sets, contract.runs)
-    add_card_balance(hm)
-    goes_out = add_turn_end(hm)
+    goes_out = add_turn(hm, contract, table)
     if out:
         hm.model.add(goes_out == 1)
     found: set[Card] = set()

@@ -156,14 +156,7 @@ def _phase(value: Any) -> Phase | None:
 def _next_player(value: Any) -> NextPlayer | None:
     if value is None:
         return None
-    if not isinstance(value, Mapping):
-        raise RequestError(
-            f'\'next_player\' must be an object like {{"down": false, "took": ["8C"]}}, got'
-            f" {value!r:.60}"
-        )
-    for name in value:
-        if name not in NEXT_PLAYER_FIELDS:
-            raise RequestError(f"unknown field {name!r:.60} in next_player; fields are down, took")
+    _object(value, "'next_player'", '{"down": false, "took": ["8C"]}', NEXT_PLAYER_FIELDS)
     down = value.get("down")
     if down is not None and not isinstance(down, bool):
         raise RequestError(f"next_player 'down' must be true, false or null, got {down!r:.60}")
@@ -185,14 +178,7 @@ def _contract(request: Mapping[str, Any], rules: Rules) -> tuple[Contract, int |
 
 def _table_meld(index: int, item: Any, rules: Rules) -> TableMeld:
     where = f"table meld {index}"
-    if not isinstance(item, Mapping):
-        raise RequestError(
-            f'{where} must be an object like {{"cards": ["8H", "8S", "8D"], "owner": "ann"}},'
-            f" got {item!r:.60}"
-        )
-    for name in item:
-        if name not in TABLE_MELD_FIELDS:
-            raise RequestError(f"unknown field {name!r} in {where}; fields are cards, owner")
+    _object(item, where, '{"cards": ["8H", "8S", "8D"], "owner": "ann"}', TABLE_MELD_FIELDS)
     if "cards" not in item:
         raise RequestError(f"{where} has no 'cards'")
     owner = item.get("owner")
@@ -200,6 +186,18 @@ def _table_meld(index: int, item: Any, rules: Rules) -> TableMeld:
         raise RequestError(f"{where}: 'owner' must be a name or null, got {owner!r:.60}")
     meld = read_table_meld(index, _cards(item["cards"], where), rules)
     return TableMeld(meld, owner)
+
+
+def _object(value: Any, where: str, example: str, known: tuple[str, ...]) -> None:
+    """Raise :class:`RequestError` unless ``value`` is an object with only ``known`` fields."""
+    if not isinstance(value, Mapping):
+        raise RequestError(f"{where} must be an object like {example}, got {value!r:.60}")
+    for name in value:
+        if name not in known:
+            raise RequestError(
+                f"unknown field {name!r:.60} in {where.strip(chr(39))}; fields are"
+                f" {', '.join(known)}"
+            )
 
 
 def _cards(value: Any, where: str) -> list[Card]:
