@@ -320,14 +320,14 @@ def _take(draw: Draw, upcard: Card, take: DrawOption, stock: DrawOption) -> Upca
             return UpcardAdvice(
                 False,
                 f"Draw: {upcard} does not let you go out this turn (solved); a stock card"
-                f" does with chance {_percent(stock.go_out)} (each unseen card solved).",
+                f" does with chance {_percent(stock.go_out)} (every unseen card checked).",
             )
         fits = fits_table(upcard, draw.table, draw.rules)
         return UpcardAdvice(
             fits,
-            f"{'Take' if fits else 'Draw'}: no card lets you go out this turn (each unseen card"
-            f" and {upcard} solved); {upcard} {'can' if fits else 'cannot'} be laid off on the"
-            " table as it stands.",
+            f"{'Take' if fits else 'Draw'}: no card lets you go out this turn (every unseen"
+            f" card and {upcard} checked); {upcard} {'can' if fits else 'cannot'} be laid off"
+            " on the table as it stands.",
         )
     if take.go_down and (stock.go_down or 0) < 1:
         return UpcardAdvice(
@@ -340,9 +340,14 @@ def _take(draw: Draw, upcard: Card, take: DrawOption, stock: DrawOption) -> Upca
     lowers = now is not None and after is not None and after < now
     if now is None and after is not None:
         lowers = True
+    change = (
+        f"leaves the deficiency (cards still needed, exact) at {_figure(now)}"
+        if now == after
+        else f"takes the deficiency (cards still needed, exact) from {_figure(now)} to"
+        f" {_figure(after)}"
+    )
     rule = (
-        f"{'Take' if lowers else 'Draw'}: {upcard} takes the deficiency (cards still needed,"
-        f" exact) from {_figure(now)} to {_figure(after)}; a stock card lowers it with"
+        f"{'Take' if lowers else 'Draw'}: {upcard} {change}; a stock card lowers it with"
         f" chance {_percent(_chance_lower(now, stock.deficiency))} (exact over the"
         f" {draw.unseen.total()} unseen cards)"
     )
