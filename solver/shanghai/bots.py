@@ -60,6 +60,9 @@ class Policy:
     """While no opponent is down, buy any upcard (a buy left, the contract not met)."""
     points_first: bool = False
     """Always discard by points before outs (among discards keeping the deficiency)."""
+    buy_threat_cards: int = 0
+    """Buy nothing once an opponent who is down holds at most this many cards (0:
+    buy regardless)."""
 
     @classmethod
     def parse(cls, text: str) -> Policy:
@@ -133,6 +136,8 @@ class Bot:
         hand = Counter(view.hand)
         more = hand.copy()
         more[upcard] += 1
+        if _threatened(view, self.policy.buy_threat_cards):
+            return False
         now = self._study(view, hand).value
         if self.policy.buy_early and now != 0 and not _opponents_down(view):
             return True
@@ -171,17 +176,21 @@ class Bot:
         table = tuple(item.meld for item in view.table)
         nxt = NextPlayer(view.down[view.next_seat], view.took[view.next_seat])
         study = self._study(view, hand)
-        threatened = any(
-            view.down[seat] and view.hand_sizes[seat] <= self.policy.threat_cards
-            for seat in range(len(view.down))
-            if seat != view.seat
-        )
-        if threatened or self.policy.points_first:
+        if _threatened(view, self.policy.threat_cards) or self.policy.points_first:
             card = _costliest_keeping(study, view)
         else:
             found = best_discard(study, lambda card: danger(card, table, nxt, view.rules))
             card = found.card if found is not None else max(view.hand, key=view.rules.points)
         return Play(discard=card)
+
+
+def _threatened(view: View, cards: int) -> bool:
+    """Whether an opponent who is down holds at most ``cards`` cards."""
+    return any(
+        view.down[seat] and view.hand_sizes[seat] <= cards
+        for seat in range(len(view.down))
+        if seat != view.seat
+    )
 
 
 def _opponents_down(view: View) -> bool:

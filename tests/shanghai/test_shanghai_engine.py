@@ -137,3 +137,19 @@ def test_settings_are_checked_and_knobs_named() -> None:
     assert Policy.parse("buy_short=2+take_to_lay=true") == Policy(buy_short=2, take_to_lay=True)
     with pytest.raises(MeldwiseError, match="unknown bot"):
         make_bot("clever")
+
+
+def test_the_tournament_runner_plays_shanghai() -> None:
+    """With issue 18's runner present (and this game in its registry), a seeded
+    tournament runs every move through the engine's checker."""
+    runner = pytest.importorskip("solver.arena.runner")
+    report = runner.run_tournament(
+        "shanghai",
+        ["strong", "greedy", "greedy"],
+        3,
+        seed=4,
+        options={"hands": 1},
+        dispatch=runner.local_dispatch(1),
+    )
+    assert report.games == 3
+    assert sum(bot.wins for bot in report.by_bot) == pytest.approx(3)
