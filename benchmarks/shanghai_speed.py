@@ -6,8 +6,9 @@ melds from other players) and of a player who is down (1-7 cards before the
 draw, 2-8 after; a table of 4-8 melds), with 0-12 cards in the discard pile
 (``seen``), then times the whole advice with the default settings (every CP-SAT
 solve of the turn, one worker each) and prints median / p95 / max per bucket and
-per phase. ``--json FILE`` writes the same figures. CPU time of this process is
-reported beside the wall-clock time, since the machine may be shared.
+per phase. ``--json FILE`` and ``--markdown FILE`` write the same figures. CPU time
+of this process is reported beside the wall-clock time, since the machine may be
+shared.
 """
 
 from __future__ import annotations
@@ -145,6 +146,21 @@ def print_rows(rows: Sequence[Row], console: Console) -> None:
     console.print(table)
 
 
+def markdown(rows: Sequence[Row]) -> str:
+    """The figures as a Markdown table."""
+    lines = [
+        "| phase | bucket | n | median ms | p95 ms | max ms | CPU median ms | optimal |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row.phase} | {row.bucket} | {row.count} | {row.median_ms:.1f} |"
+            f" {row.p95_ms:.1f} | {row.max_ms:.1f} | {row.cpu_median_ms:.1f} |"
+            f" {row.optimal_share:.0%} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.shanghai_speed", description=__doc__
@@ -158,12 +174,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         help=f"seconds per CP-SAT solve (default {DEFAULT_TIME_LIMIT}, the library's)",
     )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--markdown", metavar="FILE", help="also write them as Markdown")
     args = parser.parse_args(argv)
     rows = run(args.seed, args.per_bucket, args.time_limit)
     print_rows(rows, Console())
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump([asdict(row) for row in rows], out, indent=2)
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as out:
+            out.write(markdown(rows))
     return 0
 
 

@@ -60,6 +60,8 @@ class Policy:
     """While no opponent is down, buy any upcard (a buy left, the contract not met)."""
     points_first: bool = False
     """Always discard by points before outs (among discards keeping the deficiency)."""
+    buy_any: bool = False
+    """Buy any upcard offered while the contract is not met (a buy left)."""
     buy_threat_cards: int = 0
     """Buy nothing once an opponent who is down holds at most this many cards (0:
     buy regardless)."""
@@ -139,7 +141,9 @@ class Bot:
         if _threatened(view, self.policy.buy_threat_cards):
             return False
         now = self._study(view, hand).value
-        if self.policy.buy_early and now != 0 and not _opponents_down(view):
+        if now != 0 and (
+            self.policy.buy_any or (self.policy.buy_early and not _opponents_down(view))
+        ):
             return True
         after = self._study(view, more).value
         lowers = after is not None and (now is None or after < now)
