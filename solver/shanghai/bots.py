@@ -60,6 +60,11 @@ class Policy:
     """While no opponent is down, buy any upcard (a buy left, the contract not met)."""
     points_first: bool = False
     """Always discard by points before outs (among discards keeping the deficiency)."""
+    cards_first: bool = False
+    """Plan turns for the fewest cards left, then the fewest points (not the reverse)."""
+    abandon_short: int = 0
+    """Once an opponent who is down holds at most ``threat_cards`` cards, discard the
+    costliest card outright while this many cards or more short (0: never)."""
     buy_any: bool = False
     """Buy any upcard offered while the contract is not met (a buy left)."""
     buy_threat_cards: int = 0
@@ -81,7 +86,8 @@ class Policy:
         return replace(cls(), **values)  # type: ignore[arg-type]
 
 
-STRONG = Policy(take_to_lay=True)
+STRONG = Policy(threat_cards=99, cards_first=True)
+"""The knobs ``strong`` plays with, chosen by measurement (benchmarks/RESULTS.md)."""
 
 
 class Bot:
@@ -169,6 +175,7 @@ class Bot:
             view.rules,
             time_limit=TIME_LIMIT,
             danger=rate,
+            cards_first=self.policy.cards_first,
         )
         return turn
 
@@ -180,7 +187,15 @@ class Bot:
         table = tuple(item.meld for item in view.table)
         nxt = NextPlayer(view.down[view.next_seat], view.took[view.next_seat])
         study = self._study(view, hand)
-        if _threatened(view, self.policy.threat_cards) or self.policy.points_first:
+        threatened = _threatened(view, self.policy.threat_cards)
+        short = study.value
+        if (
+            threatened
+            and self.policy.abandon_short
+            and (short is None or short >= self.policy.abandon_short)
+        ):
+            card = max(sorted(study.hand), key=view.rules.points)
+        elif threatened or self.policy.points_first:
             card = _costliest_keeping(study, view)
         else:
             found = best_discard(study, lambda card: danger(card, table, nxt, view.rules))

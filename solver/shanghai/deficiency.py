@@ -36,6 +36,7 @@ from solver.shanghai.model import (
     HandModel,
     LinearExpr,
     add_card_balance,
+    add_drawn_card,
     build_contract,
     extras_used,
     found_status,
@@ -112,6 +113,40 @@ def _solve(
     return engine.value(needed), found_status(code)
 
 
+def lowering_cards(
+    hand: Counter[Card],
+    contract: Contract,
+    unseen: Counter[Card],
+    rules: Rules,
+    candidates: list[Card],
+    target: int,
+    *,
+    time_limit: float,
+    workers: int = 1,
+) -> tuple[set[Card], Status]:
+    """Which of ``candidates`` (unseen cards), one more in ``hand``, leave a deficiency
+    of at most ``target``: one model with the drawn card as a choice, solved again
+    with each card found ruled out until none is left (as many solves as cards found,
+    plus one). UNKNOWN when a solve stopped early (the set is then a subset)."""
+    found: set[Card] = set()
+    if not candidates:
+        return found, Status.OPTIMAL
+    hm = HandModel(rules, hand + Counter(candidates), unseen, with_extras=True)
+    add_drawn_card(hm, hand, candidates)
+    build_contract(hm, contract.sets, contract.runs)
+    add_card_balance(hm)
+    hm.model.add(extras_used(hm) <= target)
+    while True:
+        code, engine = solve_model(hm, time_limit, workers)
+        if code == cp_model.INFEASIBLE:
+            return found, Status.OPTIMAL
+        if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return found, Status.UNKNOWN
+        card = next(c for c, var in hm.drawn.items() if engine.value(var))
+        found.add(card)
+        hm.model.add(hm.drawn[card] == 0)
+
+
 def completion_model(
     hand: Counter[Card],
     contract: Contract,
@@ -181,6 +216,7 @@ class Study:
         self.checks = 0
         self._gaps: dict[tuple[int, Card | None], frozenset[int]] = {}
         self._verdicts: dict[Card | None, dict[Card, bool | None]] = {}
+        self._exact: dict[Card, bool | None] | None = None
 
     def _value(self) -> int | None:
         if self.analysis.exact is not None:
@@ -339,7 +375,7 @@ class Study:
         if self.value is None:
             return None
         if unseen:
-            found = self.verdicts(budget=False).get(card)
+            found = self.exact_verdicts().get(card)
             if found is not None:
                 return found
         more, pool = self.hand.copy(), self.unseen.copy()
@@ -349,6 +385,33 @@ class Study:
         low = max(0, self.value - 1)
         value = self._deficiency(more, +pool, (low, self.value))
         return None if value is None else value < self.value
+
+    def exact_verdicts(self) -> dict[Card, bool | None]:
+        """For every unseen card, whether one more of it lowers the deficiency: the
+        search's verdicts, the undecided ones settled together by CP-SAT
+        (:func:`lowering_cards`); None only where a solve stopped early."""
+        if self._exact is not None:
+            return self._exact
+        found = dict(self.verdicts(budget=False))
+        open_cards = [card for card, lowers in found.items() if lowers is None]
+        if open_cards and self.value is not None and self.value > 0:
+            lowering, status = lowering_cards(
+                self.hand,
+                self.contract,
+                self.unseen,
+                self.rules,
+                open_cards,
+                self.value - 1,
+                time_limit=self.time_limit,
+                workers=self.workers,
+            )
+            self.status = self.status.worst(status)
+            for card in open_cards:
+                found[card] = (
+                    True if card in lowering else (False if status is Status.OPTIMAL else None)
+                )
+        self._exact = found
+        return found
 
     def outs(self, discard: Card | None = None) -> Outs:
         """The outs of the hand less ``discard`` (of the hand itself when None), for a

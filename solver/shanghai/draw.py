@@ -229,10 +229,36 @@ def _outcomes(draw: Draw, unseen: Counter[Card]) -> dict[Card, tuple[bool, bool]
             related = [c for c in cards if _near(c, left, wilds, draw.rules)]
     downs: set[Card] = set(cards) if every_down or draw.down else set()
     if not every_down and not draw.down:
-        downs, _ = draw.which(contract, related, out=False)
+        found = _downs_without_solving(draw, cards)
+        if found is None:
+            related = [
+                c
+                for c in cards
+                if could_go_down(draw.hand + Counter([c]), draw.contract, draw.table, draw.rules)
+            ]
+            found = draw.which(contract, related, out=False)[0]
+        downs = found
         related = sorted(downs)
     outs, _ = draw.which(contract, related, out=True)
     return {c: (c in downs and not draw.down, c in outs) for c in cards}
+
+
+def _downs_without_solving(draw: Draw, cards: list[Card]) -> set[Card] | None:
+    """The cards that, drawn, let a player not down go down, from the deficiency alone
+    when that is enough (else None): with no table joker to swap, going down needs a
+    deficiency of 0, and a hand that meets the contract with its melds at their
+    minimum sizes goes down legally unless exactly one card would be left."""
+    study = draw.study
+    if study is None or study.value is None or any(m.joker_places() for m in draw.table):
+        return None
+    if draw.hand.total() + 1 - draw.contract.cards == 1:
+        return None
+    if study.value > 1:
+        return set()
+    lowered = {card: study.lowered_by(card) for card in cards}
+    if None in lowered.values():
+        return None
+    return {card for card, lowers in lowered.items() if lowers}
 
 
 def _near(card: Card, cards: tuple[Card, ...], wilds: int, rules: Rules) -> bool:

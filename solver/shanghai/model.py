@@ -475,7 +475,8 @@ def add_card_balance(hm: HandModel) -> None:
     Jokers: jokers used <= held jokers + swapped in + extra jokers.
     Extras: per card, run extras <= unseen[c]; per rank, set extras + run extras
     <= unseen cards of that rank (sets take any suit); extra wild twos take from
-    the unseen twos too.
+    the unseen twos too. A drawn card leaves the unseen: drawn[c] comes off both
+    bounds (and off the unseen jokers).
     """
     model, rules = hm.model, hm.rules
     for card, items in hm.uses.items():
@@ -504,11 +505,16 @@ def add_card_balance(hm: HandModel) -> None:
             card = Card(rules.rank_at(q), suit)
             by_card[card].append(var)
             by_rank[card.rank].append(var)
+    drawn_rank: dict[int, list[LinearExpr]] = defaultdict(list)
+    for card, var in hm.drawn.items():
+        drawn_rank[card.rank].append(var)
     for card, terms in by_card.items():
-        model.add(sum(terms) <= hm.unseen[card])
+        model.add(sum(terms) + hm.drawn.get(card, 0) <= hm.unseen[card])
     by_rank[2].append(hm.extra_twos)
     for rank, terms in by_rank.items():
-        model.add(sum(terms) <= hm.unseen_rank(rank))
+        model.add(sum(terms) + sum(drawn_rank[rank]) <= hm.unseen_rank(rank))
+    if JOKER in hm.drawn:
+        model.add(hm.extra_jokers + hm.drawn[JOKER] <= hm.unseen[JOKER])
 
 
 def extras_used(hm: HandModel) -> LinearExpr:

@@ -88,10 +88,12 @@ def solve_turn(
     workers: int = 1,
     effort: float | None = EFFORT,
     danger: Callable[[Card, Sequence[Meld]], int] | None = None,
+    cards_first: bool = False,
 ) -> tuple[Turn | None, Status]:
     """The best play phase for ``hand`` (see the module docstring): ``contract`` is
     the contract to lay for a player not yet down, None for a player who is down.
-    ``danger`` rates a discard onto the table after the turn (lower is safer).
+    ``danger`` rates a discard onto the table after the turn (lower is safer);
+    ``cards_first`` puts the fewest cards left before the fewest points (a bot knob).
 
     Returns (None, OPTIMAL) when no play ends the turn legally (proven), (None,
     UNKNOWN) when the search stopped before finding one.
@@ -101,16 +103,13 @@ def solve_turn(
     played = sum(hm.points(use) for use in Use)
     points_left = hm.hand_points() - played + rules.joker_points * hm.swaps()
     most_points = hm.hand_points() + rules.joker_points * hm.swappable
-    hm.model.minimize(
-        lexicographic(
-            [
-                (-out, 1),
-                (points_left, most_points),
-                (cards_after(hm), sum(hand.values()) + hm.swappable),
-                *tie_breaks(hm),
-            ]
-        )
-    )
+    goals = [
+        (points_left, most_points),
+        (cards_after(hm), sum(hand.values()) + hm.swappable),
+    ]
+    if cards_first:
+        goals.reverse()
+    hm.model.minimize(lexicographic([(-out, 1), *goals, *tie_breaks(hm)]))
     code, engine = solve_model(hm, time_limit, workers, effort)
     if code == cp_model.INFEASIBLE:
         return None, Status.OPTIMAL

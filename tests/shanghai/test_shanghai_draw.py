@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from benchmarks.shanghai_speed import deal
 from solver.shanghai import STANDARD
-from solver.shanghai.deficiency import Study, deficiency
+from solver.shanghai.deficiency import Study, deficiency, lowering_cards
 from solver.shanghai.draw import reachable
 from solver.shanghai.position import Phase
 from solver.shanghai.turn import drawn_cards, solve_turn
@@ -25,7 +25,8 @@ LIMIT = 20.0
 def test_search_verdicts_agree_with_the_cp_sat_model(seed: int, number: int) -> None:
     """Whether one more card lowers the deficiency, and whether a discard keeps it:
     every answer the search gives (True or False, never None) is what the CP-SAT
-    model alone finds."""
+    model alone finds, and so is the one-model enumeration of the cards that lower
+    it."""
     rng = random.Random(seed)
     position = deal(rng, number, False, Phase.DRAW)
     unseen = position.unseen(STANDARD)
@@ -34,16 +35,22 @@ def test_search_verdicts_agree_with_the_cp_sat_model(seed: int, number: int) -> 
     value, _ = deficiency(hand, position.contract, unseen, STANDARD, time_limit=LIMIT, search=False)
     assert study.value == value
     cards = rng.sample(study.cards, 4)
-    for card, lowers in study.verdicts(budget=False).items():
-        if lowers is None or card not in cards:
-            continue
+    together = set()
+    if value:
+        together, _ = lowering_cards(
+            hand, position.contract, unseen, STANDARD, cards, value - 1, time_limit=LIMIT
+        )
+    verdicts = study.verdicts(budget=False)
+    for card in cards:
         more, fewer = hand.copy(), unseen.copy()
         more[card] += 1
         fewer[card] -= 1
         found, _ = deficiency(
             more, position.contract, +fewer, STANDARD, time_limit=LIMIT, search=False
         )
-        assert (found is not None and value is not None and found < value) == lowers, card
+        lowers = found is not None and value is not None and found < value
+        assert verdicts[card] in (None, lowers), card
+        assert (card in together) == lowers, card
     for card in rng.sample(sorted(hand), 2):
         keeps = study.keeps(card)
         less = hand.copy()
