@@ -13,10 +13,13 @@ alone.
   lowers the deficiency, and discards as the advice does (the lowest deficiency,
   then the lowest danger, then the most outs, then the most points; once down, a
   dead card).
-* ``strong`` plays the same exact turns, with the timing and buying of
-  :class:`Policy`: buys only when the buy leaves it close to going down, weighs
-  points above outs in its discards once an opponent is down (someone may go out
-  soon), and takes an upcard that the play right after would lay down.
+* ``strong`` plays the same exact turns with the knobs :data:`STRONG`, chosen by
+  paired tournaments against ``greedy`` (benchmarks/RESULTS.md): once an opponent
+  is down (someone may go out soon) it discards the costliest card that keeps its
+  deficiency rather than the one keeping the most outs, and it plans each turn for
+  the fewest cards left (then the fewest points), so that it goes out sooner.
+  Buying stays as greedy's: restricting buys (only close to going down, or not
+  once an opponent is down) and buying more (any upcard) both measured worse.
 """
 
 from __future__ import annotations
