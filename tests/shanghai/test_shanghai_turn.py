@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from benchmarks.shanghai_speed import deal
 from meldwise.cli import main
 from solver import advise_shanghai
-from solver.shanghai import STANDARD, Contract, Position, advise, parse_cards
+from solver.shanghai import STANDARD, Contract, Position, advise, examples, parse_cards
 from solver.shanghai.deficiency import Study, deficiency
 from solver.shanghai.position import Phase
 
@@ -166,6 +166,40 @@ def test_outs_claimed_are_real_on_an_all_run_contract() -> None:
             +more, position.contract, +fewer, STANDARD, time_limit=10, search=False
         )
         assert found == base - 1, card
+
+
+PLAY_PARTS = ("go_down", "lay_offs", "discard", "end_of_turn")
+DRAW_PARTS = ("take_upcard", "buy")
+
+
+def test_each_phase_answers_only_its_own_questions() -> None:
+    """Before the draw: take, draw or buy, and no go-down plan for a hand that has not
+    drawn; after it: the plays and the discard, and no upcard advice as if adding a
+    card. A request without phase answers both for the same hand, with a note. The
+    buy's option holds the upcard and the penalty cards, and their points."""
+    hand = ["9H", "9S", "9C", "KD", "KS", "JK", "4C", "QH", "5D"]  # meets the contract
+    before = examples.ADVISE_DRAW_REQUEST | {"hand": hand, "upcard": "4D"}
+    draw = advise_shanghai(before)
+    assert draw["deficiency"] == 0
+    assert all(draw[part] is None for part in PLAY_PARTS)
+    assert draw["take_upcard"] is not None and draw["buy"] is not None
+    options = {option["action"]: option for option in draw["draw_options"]}
+    assert sorted(options) == ["buy", "draw", "take"]
+    assert options["take"]["cards"] == 1
+    assert options["buy"]["cards"] == 1 + STANDARD.buy_penalty_cards
+    # each penalty card adds at least the lowest card's points (5) to the hand's
+    assert options["buy"]["points"] >= options["take"]["points"] + 5 * STANDARD.buy_penalty_cards
+
+    play = advise_shanghai(before | {"phase": "play"})
+    assert all(play[part] is None for part in DRAW_PARTS) and play["draw_options"] == []
+    assert play["go_down"] is not None and play["end_of_turn"] is not None
+
+    mixed = advise_shanghai({k: v for k, v in before.items() if k != "phase"})
+    assert mixed["phase"] is None
+    assert all(mixed[part] == play[part] for part in PLAY_PARTS)
+    assert all(mixed[part] == draw[part] for part in DRAW_PARTS)
+    assert any("No phase was given" in note for note in mixed["notes"])
+    assert not any("No phase was given" in note for note in draw["notes"] + play["notes"])
 
 
 @settings(max_examples=40)
