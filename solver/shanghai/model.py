@@ -557,7 +557,7 @@ def lexicographic(levels: list[tuple[LinearExpr, int]]) -> LinearExpr:
 EFFORT = 1.0
 """Deterministic work each CP-SAT solve may do (CP-SAT's deterministic time units,
 roughly seconds of one core). The hardest solves of the speed benchmark use about
-0.15, so this bound is what stops a search, the same way on every machine; the
+0.2, so this bound is what stops a search, the same way on every machine; the
 wall-clock ``time_limit`` is only the outer safety cap."""
 
 
