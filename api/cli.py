@@ -1,4 +1,4 @@
-"""``meldwise serve``: run the HTTP service with uvicorn."""
+"""``meldwise serve``: run the HTTP service (see :mod:`api.server`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         help="run the HTTP hint service",
         description=(
             "Serve the solver over HTTP (OpenAPI docs at /docs). Flags override the "
-            "MELDWISE_* environment variables; see README for every setting."
+            "MELDWISE_* environment variables; see README for every setting (timeouts, "
+            "rate limits, API keys, logs). SIGINT or SIGTERM shuts down gracefully."
         ),
     )
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1)")
@@ -29,10 +30,9 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
 def run_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Start the service and run until interrupted; return the exit code."""
     # Imported here so other subcommands start without loading the web stack.
-    import uvicorn
     from pydantic import ValidationError
 
-    from api.main import create_app
+    from api.server import run
     from api.settings import ENV_PREFIX, Settings
 
     flags = {name: getattr(args, name) for name in ("host", "port", "workers")}
@@ -44,11 +44,5 @@ def run_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
             where = f"{ENV_PREFIX}{name.upper()}" + (f" / --{name}" if name in flags else "")
             print(f"error: bad setting {name} ({where}): {problem['msg']}", file=stderr)
         return EXIT_BAD_SETTINGS
-    uvicorn.run(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        limit_concurrency=settings.max_connections,
-        access_log=settings.access_log,
-    )
+    run(settings)
     return 0

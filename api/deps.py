@@ -29,6 +29,13 @@ async def get_metrics(request: Request) -> Metrics:
     return metrics
 
 
+async def get_client(request: Request) -> str:
+    """The client's name given by :class:`api.clients.ClientGate`."""
+    client: str = request.state.client
+    return client
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 PoolDep = Annotated[SolverPool, Depends(get_pool)]
 MetricsDep = Annotated[Metrics, Depends(get_metrics)]
+ClientDep = Annotated[str, Depends(get_client)]

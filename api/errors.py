@@ -1,19 +1,22 @@
-"""Error answers: 400/422 naming the culprit, 503 with Retry-After, never a stack trace.
+"""Error answers: 400/422 naming the culprit, 429/503 with Retry-After, never a stack trace.
 
 Every error body is ``{"detail": "..."}``. Details quote the offending field, tile,
 set or setting, clipped to :data:`MAX_DETAIL` characters so a request body is
-never echoed back whole.
+never echoed back whole, with characters that do not print escaped, and written in
+ASCII (``\\u`` escapes), so no input character can break the answer.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 
-from api.pool import Unavailable
+from api.pool import ClientBusy, Unavailable
 from api.schemas import ErrorBody
 from api.settings import Settings
 from solver.errors import MeldwiseError
@@ -29,41 +32,77 @@ Responses = dict[int | str, dict[str, Any]]
 """A route's ``responses``: its error answers as the OpenAPI schema lists them."""
 
 
+CLOSE = {"Connection": "close"}
+"""Sent with an answer given before the body was read whole: the rest of it must
+not be read, nor taken for the next request."""
+
+RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}}
+
+
 def documented_errors(culprits: str) -> Responses:
-    """The answers every route with a JSON body may give instead of 200: 400, 413 and
-    422, where ``culprits`` lists what makes a well-shaped request not a real game."""
+    """The answers every route with a JSON body may give instead of 200, where
+    ``culprits`` lists what makes a well-shaped request not a real game. Each runs in
+    a solver worker, so it may also be refused when busy (429, 503)."""
     return {
-        400: {"model": ErrorBody, "description": "The body is not valid JSON."},
+        400: {
+            "model": ErrorBody,
+            "description": "The body is not valid JSON (or not UTF-8, or nested too deeply).",
+        },
+        401: {
+            "model": ErrorBody,
+            "description": "No valid API key, when the server requires keys.",
+        },
+        408: {"model": ErrorBody, "description": "The body did not arrive in time."},
         413: {"model": ErrorBody, "description": "The body is larger than the body limit."},
+        415: {"model": ErrorBody, "description": "The body is not sent as application/json."},
         422: {
             "model": ErrorBody,
-            "description": f"Not a request of this shape, or not a real game: {culprits}.",
+            "description": "Not a request of this shape (a key given twice included), or not "
+            f"a real game: {culprits}; or an answer over the answer limit.",
+        },
+        429: {
+            "model": ErrorBody,
+            "description": "This client is over its rate limit, or already has its share of "
+            "requests in progress; retry after the Retry-After header's seconds.",
+            "headers": RETRY_AFTER,
+        },
+        503: {
+            "model": ErrorBody,
+            "description": "Every solver worker is busy and the queue is full, the worker "
+            "was lost, or the server is shutting down; retry after the Retry-After header's "
+            "seconds.",
+            "headers": RETRY_AFTER,
         },
     }
-
-
-BUSY: Responses = {
-    503: {
-        "model": ErrorBody,
-        "description": "Every solver worker is busy and the queue is full; retry after "
-        "the Retry-After header's seconds.",
-        "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}},
-    },
-}
-"""The extra answer of a route that solves in the worker pool."""
 
 
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
     app.add_exception_handler(MeldwiseError, _invalid_game)  # type: ignore[arg-type]
     app.add_exception_handler(Unavailable, _unavailable)  # type: ignore[arg-type]
+    app.add_exception_handler(ClientBusy, _client_busy)  # type: ignore[arg-type]
+    app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _server_error)
 
 
-def _answer(status: int, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:
+class ErrorResponse(JSONResponse):
+    """``{"detail": ...}`` in ASCII JSON."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, separators=(",", ":")).encode("ascii")
+
+
+def error_response(
+    status: int, detail: str, headers: dict[str, str] | None = None
+) -> ErrorResponse:
+    """The answer for an error: ``{"detail": detail}``, the detail clipped, and any
+    character of it that does not print (a control, bidi or zero-width character a
+    request sent) written as a ``\\u`` escape, so it is named but never echoed."""
     if len(detail) > MAX_DETAIL:
         detail = detail[: MAX_DETAIL - 1] + "…"
-    return JSONResponse({"detail": detail}, status_code=status, headers=headers)
+    if not detail.isprintable():
+        detail = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in detail)
+    return ErrorResponse({"detail": detail}, status_code=status, headers=headers)
 
 
 async def _invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -74,12 +113,12 @@ async def _invalid_request(request: Request, error: RequestValidationError) -> J
         if problem["type"] == "json_invalid":
             reason = problem.get("ctx", {}).get("error", "malformed")
             where = problem["loc"][-1]
-            return _answer(
+            return error_response(
                 400, f"the request body is not valid JSON: {reason} at character {where}"
             )
     listed = "; ".join(_describe(p) for p in problems[:MAX_LISTED])
     more = len(problems) - MAX_LISTED
-    return _answer(422, listed + (f"; and {more} more" if more > 0 else ""))
+    return error_response(422, listed + (f"; and {more} more" if more > 0 else ""))
 
 
 def _describe(problem: Any) -> str:
@@ -99,15 +138,26 @@ def _describe(problem: Any) -> str:
 async def _invalid_game(request: Request, error: MeldwiseError) -> JSONResponse:
     """Well-formed, but not a real game: unknown tile, too many copies, bad set or rule."""
     request.app.state.metrics.rejected.labels("invalid").inc()
-    return _answer(422, str(error))
+    return error_response(422, str(error))
 
 
 async def _unavailable(request: Request, error: Unavailable) -> JSONResponse:
     settings: Settings = request.app.state.settings
-    return _answer(503, str(error), {"Retry-After": str(settings.retry_after_s)})
+    wait = error.retry_after or settings.retry_after_s
+    return error_response(503, str(error), {"Retry-After": str(wait)})
+
+
+async def _client_busy(request: Request, error: ClientBusy) -> JSONResponse:
+    settings: Settings = request.app.state.settings
+    return error_response(429, str(error), {"Retry-After": str(settings.retry_after_s)})
+
+
+async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
+    """404, 405 and the errors raised while reading a body (400, 408, 413, 415, 422)."""
+    return error_response(error.status_code, str(error.detail), dict(error.headers or {}))
 
 
 async def _server_error(request: Request, error: Exception) -> JSONResponse:
     # Starlette re-raises the error after this answer, so the server logs its
     # traceback for the operator; the client only learns that it failed.
-    return _answer(500, "internal error")
+    return error_response(500, "internal error")

@@ -42,13 +42,43 @@ class Metrics:
         )
         self.rejected = Counter(
             "meldwise_rejected_requests",
-            "Requests refused: saturated (503), too_large (413), invalid (400/422)",
+            "Requests refused or failed, by reason: saturated, shutting_down, "
+            "worker_died, worker_hung, worker_failed, timeout (503); client_share, "
+            "rate_limited (429); unauthorized (401); too_large (413); body_timeout (408); "
+            "unsupported_media_type (415); invalid (400/422)",
+            ["reason"],
+            registry=self.registry,
+        )
+        self.connections = Gauge(
+            "meldwise_connections_open", "Open client connections", registry=self.registry
+        )
+        self.connections_closed = Counter(
+            "meldwise_connections_closed_by_server",
+            "Connections the server closed before a request arrived, by reason: "
+            "header_timeout, idle_evicted (room for a new one), over_capacity, "
+            "header_too_large (431), bad_request (400)",
+            ["reason"],
+            registry=self.registry,
+        )
+        self.rate_limit_errors = Counter(
+            "meldwise_rate_limit_errors",
+            "Rate limit checks that failed (the store could not be reached); the requests "
+            "were let through",
+            registry=self.registry,
+        )
+        self.workers_ready = Gauge(
+            "meldwise_workers_ready", "Solver workers up and warm", registry=self.registry
+        )
+        self.worker_restarts = Counter(
+            "meldwise_worker_restarts",
+            "Solver workers replaced, by reason: died, hung (over its time cap by the "
+            "margin), unresponsive (no answer to a ping), failed, failed_start",
             ["reason"],
             registry=self.registry,
         )
         self.solves_pending = Gauge(
             "meldwise_solves_pending",
-            "Solves running or waiting for a solver worker",
+            "Tasks (solves, checks, scores) running in or waiting for a solver worker",
             registry=self.registry,
         )
 

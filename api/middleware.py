@@ -1,18 +1,49 @@
-"""ASGI middleware: request metrics and the request body limit.
+"""ASGI middleware: metrics, request IDs and the access log, security headers, the
+request timeout, and the request body's size and time limits.
 
-Both are plain ASGI (no ``BaseHTTPMiddleware``), so they add little to each request
+All are plain ASGI (no ``BaseHTTPMiddleware``), so they add little to each request
 and never buffer a body.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import re
 import time
+import uuid
+from collections.abc import Mapping
+from typing import Any
 
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.errors import CLOSE, error_response
+from api.logs import REQUEST_ID
 from api.metrics import Metrics
+
+access_log = logging.getLogger("meldwise.access")
+
+REQUEST_ID_HEADER = "X-Request-ID"
+VALID_REQUEST_ID = re.compile(r"[A-Za-z0-9._:/+=@-]{1,128}")
+"""A request ID the client sends is kept when it looks like one (UUIDs, trace IDs);
+anything else is replaced, so logs never carry what a client chose to inject."""
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'"
+)
+"""Only this server's own scripts, styles and calls; no inline script, no framing."""
+
+SECURITY_HEADERS = [
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
 
 
 class MetricsMiddleware:
@@ -21,6 +52,8 @@ class MetricsMiddleware:
     def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
         self.app = app
         self.metrics = metrics
+        self._counters: dict[tuple[str, str, int], Any] = {}
+        """Labelled metrics by (method, route, status): looking them up costs more."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -39,49 +72,196 @@ class MetricsMiddleware:
             await self.app(scope, receive, send_with_status)
         finally:
             # The route template, not the path, keeps the label set small.
-            route = getattr(scope.get("route"), "path", "unmatched")
-            method = scope["method"]
-            self.metrics.requests.labels(method, route, str(status)).inc()
-            self.metrics.latency.labels(method, route).observe(time.perf_counter() - start)
+            key = (scope["method"], getattr(scope.get("route"), "path", "unmatched"), status)
+            counters = self._counters.get(key)
+            if counters is None:
+                method, route, _ = key
+                counters = (
+                    self.metrics.requests.labels(method, route, str(status)),
+                    self.metrics.latency.labels(method, route),
+                )
+                self._counters[key] = counters
+            counters[0].inc()
+            counters[1].observe(time.perf_counter() - start)
 
 
 class BodyLimitMiddleware:
-    """Refuses request bodies over ``limit`` bytes with 413.
+    """Refuses request bodies over ``limit`` bytes with 413, and bodies that take more
+    than ``timeout`` seconds to arrive with 408; both close the connection, so the
+    rest of the body is never read.
 
     A declared ``Content-Length`` over the limit is refused before reading; a body
     without one is counted as it streams in and refused as soon as it passes the
     limit, so no more than ``limit`` bytes plus one chunk are ever held.
     """
 
-    def __init__(self, app: ASGIApp, limit: int, metrics: Metrics) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        limit: int,
+        timeout: float,
+        metrics: Metrics,
+        larger: Mapping[str, int] | None = None,
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.timeout = timeout
         self.metrics = metrics
+        self.larger = dict(larger or {})
+        """Paths with a limit of their own (a game record is bigger than a position)."""
 
-    def _too_large(self) -> str:
+    def _too_large(self, limit: int) -> str:
         self.metrics.rejected.labels("too_large").inc()
-        return f"the request body is larger than the limit of {self.limit} bytes"
+        return f"the request body is larger than the limit of {limit} bytes"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope["path"], self.limit)
         declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+        if declared is not None and declared.isdigit() and int(declared) > limit:
             # Close the connection: the unread body must not be taken for the next request.
-            answer = JSONResponse({"detail": self._too_large()}, 413, {"Connection": "close"})
+            answer = error_response(413, self._too_large(limit), CLOSE)
             await answer(scope, receive, send)
             return
         received = 0
+        complete = False
+        deadline = asyncio.get_running_loop().time() + self.timeout
 
         async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, complete
+            if complete:  # only a disconnect can follow
+                return await receive()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                self.metrics.rejected.labels("body_timeout").inc()
+                # FastAPI lets an HTTPException raised while reading the body through.
+                raise HTTPException(
+                    408, f"the request body did not arrive within {self.timeout:g} s", CLOSE
+                ) from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.limit:
-                    # FastAPI lets an HTTPException raised while reading the body through.
-                    raise HTTPException(413, self._too_large())
+                complete = not message.get("more_body", False)
+                if received > limit:
+                    raise HTTPException(413, self._too_large(limit), CLOSE)
             return message
 
         await self.app(scope, limited_receive, send)
+
+
+class RequestLogMiddleware:
+    """Gives each request an ID (the client's ``X-Request-ID`` when it looks like one),
+    sends it back in ``X-Request-ID``, puts it on every log line written while the
+    request runs, and writes one access log line per request (never a body or a
+    query string)."""
+
+    def __init__(self, app: ASGIApp, enabled: bool) -> None:
+        self.app = app
+        self.enabled = enabled
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        given = Headers(scope=scope).get(REQUEST_ID_HEADER, "")
+        request_id = given if VALID_REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+        REQUEST_ID.set(request_id)
+        status = 500
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [
+                    *message.get("headers", []),
+                    (b"x-request-id", request_id.encode()),
+                ]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            if self.enabled:
+                self._log(scope, status, (time.perf_counter() - start) * 1000)
+
+    @staticmethod
+    def _log(scope: Scope, status: int, ms: float) -> None:
+        host, port = scope.get("client") or ("-", 0)
+        client = scope.get("state", {}).get("client", "-")
+        access_log.info(
+            '%s:%d - "%s %s HTTP/%s" %d %.1fms client=%s',
+            host,
+            port,
+            scope["method"],
+            scope["path"],
+            scope["http_version"],
+            status,
+            ms,
+            client,
+            extra={
+                "remote": host,
+                "method": scope["method"],
+                "path": scope["path"],
+                "status": status,
+                "ms": round(ms, 1),
+                "client": client,
+            },
+        )
+
+
+class SecurityHeadersMiddleware:
+    """Adds :data:`SECURITY_HEADERS` to every answer: a strict Content-Security-Policy
+    (the demo page and the API docs pass it), no MIME sniffing, no framing, no
+    referrer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class RequestTimeoutMiddleware:
+    """Answers 503 for a request that has not started its answer ``timeout`` seconds
+    after its headers arrived (waiting for a solver worker included), and cancels it."""
+
+    def __init__(self, app: ASGIApp, timeout: float, retry_after_s: int, metrics: Metrics) -> None:
+        self.app = app
+        self.timeout = timeout
+        self.retry_after = str(retry_after_s)
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def send_noting_start(message: Message) -> None:
+            nonlocal started
+            started = True
+            await send(message)
+
+        try:
+            async with asyncio.timeout(self.timeout):
+                await self.app(scope, receive, send_noting_start)
+        except TimeoutError:
+            if started:
+                raise  # half an answer is out: only closing the connection is left
+            self.metrics.rejected.labels("timeout").inc()
+            detail = f"the request took longer than {self.timeout:g} s; try again shortly"
+            answer = error_response(503, detail, {"Retry-After": self.retry_after, **CLOSE})
+            await answer(scope, receive, send)

@@ -1,127 +1,592 @@
-"""Run solves in worker processes, a bounded number at a time, off the event loop.
+"""Solver worker processes: admission, fair order, a watchdog and readiness.
 
-A solve is CPU-bound: building the CP-SAT model and laying out the answer hold
-the GIL, so solves run in a pool of ``workers`` processes (one CP-SAT worker
-each) and the event loop only awaits them. At most ``workers + queue`` solves
-are admitted at once; one more is refused at once with :class:`Unavailable`
-(the API answers 503 with ``Retry-After``) instead of waiting without bound.
+Every request that costs CPU (a solve, a Shanghai advice, a move check, a score)
+runs in one of ``workers`` worker processes (:mod:`api.worker`), one task at a
+time each, while the event loop only waits. The pool decides who runs next:
+
+* **Admission**: at most ``workers + queue`` tasks are admitted at once (running
+  or waiting), and at most ``client_share`` of them from one client; one more is
+  refused at once, with :class:`Unavailable` (503) or :class:`ClientBusy` (429).
+* **Fair order**: waiting tasks are served first come, first served, except that a
+  client that has used more than :data:`SLACK_S` seconds of worker time more than
+  another waiting client (counted while each has tasks in the pool, as in
+  start-time fair queueing) waits until the others catch up; so a client whose
+  requests take seconds gets its share of worker time, not of requests, while
+  clients with like requests keep the plain order and its even waits.
+* **Watchdog**: a task that runs longer than its budget (its time limit times the
+  solves it may make) plus ``margin`` gets its worker killed and replaced; only
+  that task fails (503). A worker that dies fails only the task it held, and an
+  idle worker is pinged every :data:`HEARTBEAT_S` seconds, so a dead or stopped
+  one is replaced before a request finds it.
+* **Retry-After**: a client refused because the pool is full is told to come back
+  when the clients refused lately can have been served at the rate tasks finish
+  (:class:`Crowd`), so that an overloaded server spends its time solving rather
+  than refusing the same clients again and again.
+* **Readiness**: :meth:`SolverPool.health` is ready only while every worker is up,
+  warm and within its budget (give or take :data:`LATE_S`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-import os
-import signal
+import contextlib
+import itertools
+import json
+import logging
+import math
+import sys
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from dataclasses import dataclass, field
+from typing import Any
 
+from api.logs import REQUEST_ID
 from api.metrics import Metrics
-from solver import solve_rummikub
+from solver.errors import MeldwiseError
 
-T = TypeVar("T")
 WireSolver = Callable[[Mapping[str, Any]], dict[str, Any]]
-"""A dict-in, dict-out solve of the library whose response has a ``status``."""
+"""A dict-in, dict-out entry point of the library (named in :data:`api.worker.TASKS`)."""
 
-WARM_UP_REQUEST = {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"]], "time_limit_ms": 2000}
+HEARTBEAT_S = 2.0
+"""An idle worker is pinged when it has had no task for this long."""
+
+PING_TIMEOUT_S = 3.0
+"""A worker that does not answer a ping in this time is taken for hung."""
+
+START_TIMEOUT_S = 120.0
+"""Longest a new worker may take to start and warm up."""
+
+LATE_S = 1.0
+"""A task this long past its budget (a solve's CP-SAT time limit covers nearly all
+its work) makes the pool not ready, until it ends or the watchdog kills it."""
+
+SLACK_S = 0.5
+"""How far ahead of the least-served waiting client another may be in worker
+seconds and still be served in its turn of arrival."""
+
+RATE_WINDOW_S = 3.0
+"""Time constant of the finishing rate :class:`Crowd` measures."""
+
+LONGEST_RETRY_AFTER_S = 60
+"""The longest ``Retry-After`` a full pool asks for."""
+
+FIRST_ESTIMATE_S = 0.05
+"""Worker time charged for a client's first task, before its own average is known."""
+
+log = logging.getLogger("meldwise.pool")
 
 
 class Unavailable(Exception):
-    """The pool cannot take this solve now (full, or a worker is being replaced);
-    the message says why. The client should retry shortly."""
+    """The pool cannot take or finish this task now (full, a worker lost, shutting
+    down); the message says why. The client should retry after ``retry_after``
+    seconds (None: the server's ``Retry-After`` setting)."""
+
+    def __init__(self, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
-WORKER_NICENESS = 5
-"""Workers run at a lower CPU priority than the event loop, so that when the cores
-are saturated the server still answers at once: health checks, bad requests and
-503s take little CPU, and solves get all the rest."""
+class ClientBusy(Exception):
+    """This client already has its share of tasks in the pool (429)."""
 
 
-def _start_worker() -> None:
-    """Runs in each worker process as it starts: yield the CPU to the server process,
-    leave Ctrl-C to it, and pay CP-SAT's first-solve cost before the first request."""
-    os.nice(WORKER_NICENESS)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    solve_rummikub(WARM_UP_REQUEST)
+class InvalidRequest(MeldwiseError):
+    """A worker found the request not a real game, or its answer too large (422)."""
 
 
-def _worker_pid() -> int:
-    time.sleep(0.02)  # long enough for a fresh worker to take the next warm-up task
-    return os.getpid()
+@dataclass(eq=False)
+class Job:
+    """One task on its way through the pool."""
+
+    task: str
+    request: Mapping[str, Any]
+    client: str
+    budget: float
+    """Seconds the task may take (its time limits); the watchdog adds the margin."""
+    future: asyncio.Future[dict[str, Any]]
+    request_id: str
+    arrival: int = 0
+    """Its place in the order of admission."""
+    charged: float = 0.0
+    started: float | None = None
+
+
+@dataclass(eq=False)
+class _Client:
+    used: float = 0.0
+    """Worker seconds used by finished tasks while active (a client that becomes
+    active is first brought level with the others)."""
+    ahead: float = 0.0
+    """Worker seconds charged ahead for its running tasks."""
+    admitted: int = 0
+    estimate: float = FIRST_ESTIMATE_S
+    """Running average of this client's task times, charged ahead when a task without
+    a time limit starts."""
+    waiting: deque[Job] = field(default_factory=deque)
+
+
+class FairQueue:
+    """Admitted tasks, handed to free workers in the fair order of the module's
+    docstring."""
+
+    def __init__(self) -> None:
+        self._clients: dict[str, _Client] = {}
+        self._arrivals = itertools.count()
+        self._takers: deque[asyncio.Future[Job]] = deque()
+        self._virtual = 0.0
+        """The ``used`` of the last client given a task: where a client that becomes
+        active starts."""
+        self.admitted = 0
+        self.waiting = 0
+
+    def admitted_by(self, client: str) -> int:
+        state = self._clients.get(client)
+        return state.admitted if state else 0
+
+    def admit(self, job: Job) -> None:
+        state = self._clients.setdefault(job.client, _Client())
+        if state.admitted == 0:
+            # An idle client starts level with the others: no credit saved up while
+            # away, but a debt (more used than the others) is kept.
+            state.used = max(state.used, self._virtual)
+        state.admitted += 1
+        self.admitted += 1
+        job.arrival = next(self._arrivals)
+        self._enqueue(job, state, front=False)
+
+    async def take(self) -> Job:
+        """The next task to run, waiting for one if none is queued."""
+        if self.waiting:
+            return self._pop_fairest()
+        taker: asyncio.Future[Job] = asyncio.get_running_loop().create_future()
+        self._takers.append(taker)
+        try:
+            return await taker
+        except asyncio.CancelledError:
+            if taker.done() and not taker.cancelled():
+                self.put_back(taker.result())  # handed over, but its worker is gone
+            with contextlib.suppress(ValueError):
+                self._takers.remove(taker)
+            raise
+
+    def put_back(self, job: Job) -> None:
+        """Return a task that was taken but never ran, at the head of its client's line."""
+        state = self._clients[job.client]
+        state.ahead -= job.charged
+        job.charged = 0.0
+        self._enqueue(job, state, front=True)
+
+    def withdraw(self, job: Job) -> None:
+        """Drop a waiting task whose request went away (one already handed to a
+        worker is dropped by the worker, which finds its future done)."""
+        state = self._clients[job.client]
+        if job in state.waiting:
+            state.waiting.remove(job)
+            self.waiting -= 1
+            self._release(job.client, state)
+
+    def finish(self, job: Job, seconds: float) -> None:
+        """A task that ran for ``seconds`` is over: charge its client the real time."""
+        state = self._clients[job.client]
+        state.ahead -= job.charged
+        state.used += seconds
+        state.estimate = (state.estimate + seconds) / 2
+        self._release(job.client, state)
+
+    def forget_idle(self) -> None:
+        """Drop clients with nothing admitted and no debt (they would start level)."""
+        for name in [
+            n for n, s in self._clients.items() if not s.admitted and s.used <= self._virtual
+        ]:
+            del self._clients[name]
+
+    def fail_waiting(self, error: Exception) -> None:
+        for state in self._clients.values():
+            while state.waiting:
+                job = state.waiting.popleft()
+                self.waiting -= 1
+                state.admitted -= 1
+                self.admitted -= 1
+                if not job.future.done():
+                    job.future.set_exception(error)
+
+    def _enqueue(self, job: Job, state: _Client, front: bool) -> None:
+        if front:
+            state.waiting.appendleft(job)
+        else:
+            state.waiting.append(job)
+        self.waiting += 1
+        while self.waiting and self._takers:
+            taker = self._takers.popleft()
+            if not taker.done():
+                taker.set_result(self._pop_fairest())
+
+    def _pop_fairest(self) -> Job:
+        waiting = [s for s in self._clients.values() if s.waiting]
+        level = min(s.used + s.ahead for s in waiting) + SLACK_S
+        state = min(
+            (s for s in waiting if s.used + s.ahead <= level), key=lambda s: s.waiting[0].arrival
+        )
+        job = state.waiting.popleft()
+        self.waiting -= 1
+        self._virtual = max(self._virtual, state.used)
+        # Charged ahead: the most it may take, so that a client cannot start a second
+        # long task beside the first before the others have had their turn.
+        job.charged = max(state.estimate, job.budget)
+        state.ahead += job.charged
+        return job
+
+    def _release(self, name: str, state: _Client) -> None:
+        state.admitted -= 1
+        self.admitted -= 1
+        if not state.admitted and state.used <= self._virtual:
+            del self._clients[name]
+
+
+class Crowd:
+    """Clients refused lately because the pool was full, and the rate at which tasks
+    finish: together, how long a refused client should wait before trying again."""
+
+    def __init__(self, shortest: int) -> None:
+        self.shortest = shortest
+        self.wait = shortest
+        self._refused: dict[str, float] = {}
+        """Client -> when it was last refused, oldest first."""
+        self._finished = 0.0
+        """Tasks finished, decaying with time constant :data:`RATE_WINDOW_S`."""
+        self._stamp = time.monotonic()
+
+    def finished(self) -> None:
+        self._finished = self._decayed(time.monotonic()) + 1
+
+    def refuse(self, client: str) -> int:
+        """Note ``client`` refused now; the seconds it should wait: the clients refused
+        within the last wait (plus 2 s) over the tasks finished per second, at least
+        ``shortest`` and at most :data:`LONGEST_RETRY_AFTER_S`."""
+        now = time.monotonic()
+        self._refused.pop(client, None)
+        self._refused[client] = now
+        horizon = now - self.wait - 2
+        for name, when in list(self._refused.items()):
+            if when >= horizon:
+                break
+            del self._refused[name]
+        per_second = self._decayed(now) / RATE_WINDOW_S
+        if per_second > 0:
+            wanted = math.ceil(len(self._refused) / per_second)
+            self.wait = max(self.shortest, min(LONGEST_RETRY_AFTER_S, wanted))
+        return self.wait
+
+    def _decayed(self, now: float) -> float:
+        self._finished *= math.exp((self._stamp - now) / RATE_WINDOW_S)
+        self._stamp = now
+        return self._finished
+
+
+class _WorkerLost(Exception):
+    """The worker process is gone or was killed; the message says what happened."""
+
+
+class _Worker:
+    """One worker process and the loop that feeds it tasks, replacing it when lost."""
+
+    def __init__(self, pool: SolverPool, number: int) -> None:
+        self.pool = pool
+        self.number = number
+        self.process: asyncio.subprocess.Process | None = None
+        self.ready = False
+        self.job: Job | None = None
+        self.deadline = 0.0
+        """When the running task's budget ends (monotonic seconds)."""
+
+    @property
+    def late(self) -> bool:
+        """Running a task :data:`LATE_S` past its budget: hung, or about to be judged so."""
+        return self.job is not None and time.monotonic() > self.deadline + LATE_S
+
+    async def run(self) -> None:
+        """Start a process, feed it tasks until it is lost, start another; until closed."""
+        while not self.pool.closing:
+            try:
+                await self._start()
+                await self._feed()
+            except _WorkerLost as lost:
+                if self.pool.closing:
+                    break
+                self.pool.metrics.worker_restarts.labels(lost.args[0]).inc()
+                log.warning("solver worker %d: %s; starting another", self.number, lost.args[1])
+            except OSError as error:  # could not start a process at all
+                log.error("solver worker %d could not start: %s", self.number, error)
+                await asyncio.sleep(1.0)
+            finally:
+                self.ready = False
+                self.pool.count_ready()
+                await self._kill()
+
+    async def _start(self) -> None:
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "api.worker",
+            str(self.pool.max_answer_bytes),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            # A session of its own: signals to the server's process group pass it by.
+            start_new_session=True,
+            limit=self.pool.max_answer_bytes + 1024,
+        )
+        reply = await self._read(START_TIMEOUT_S, "failed_start", "did not start in time")
+        if "ready" not in reply:
+            raise _WorkerLost("failed_start", f"started with {reply!r}")
+        self.ready = True
+        self.pool.count_ready()
+
+    async def _feed(self) -> None:
+        assert self.process is not None
+        exited = asyncio.ensure_future(self.process.wait())
+        try:
+            while True:
+                taking = asyncio.ensure_future(self.pool.queue.take())
+                done, _ = await asyncio.wait(
+                    {taking, exited}, timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED
+                )
+                if exited in done or taking not in done:
+                    if taking in done:  # handed a task as it died: another worker takes it
+                        self.pool.queue.put_back(taking.result())
+                    else:  # a task handed over meanwhile goes back to the queue
+                        taking.cancel()
+                        await asyncio.gather(taking, return_exceptions=True)
+                    if exited in done:
+                        raise _WorkerLost("died", f"exited with {exited.result()} while idle")
+                    await self._ping()
+                    continue
+                job = taking.result()
+                if job.future.done():  # its request went away before it started
+                    self.pool.queue.finish(job, 0.0)
+                    continue
+                await self._run(job)
+        finally:
+            exited.cancel()
+
+    async def _ping(self) -> None:
+        self.pool.queue.forget_idle()  # a quiet moment to tidy up
+        await self._write({"task": "ping"})
+        reply = await self._read(PING_TIMEOUT_S, "unresponsive", "did not answer a ping")
+        if "pong" not in reply:
+            raise _WorkerLost("failed", f"answered a ping with {reply!r}")
+
+    async def _run(self, job: Job) -> None:
+        now = time.monotonic()
+        job.started, self.job, self.deadline = now, job, now + job.budget
+        try:
+            await self._write({"task": job.task, "request": job.request})
+            reply = await self._read(
+                job.budget + self.pool.margin,
+                "hung",
+                f"overran its budget of {job.budget:.1f} s by {self.pool.margin:.1f} s",
+            )
+        except _WorkerLost as lost:
+            self._settle(job, error=self.pool.lost_error(lost.args[0]))
+            raise _WorkerLost(lost.args[0], f"{lost.args[1]} (request {job.request_id})") from None
+        self._settle(job, reply=reply)
+
+    def _settle(
+        self, job: Job, reply: dict[str, Any] | None = None, error: Exception | None = None
+    ) -> None:
+        assert job.started is not None
+        # A task whose worker was lost costs its client no more than was charged ahead:
+        # the loss may well not be its doing.
+        used = job.charged if error is not None else time.monotonic() - job.started
+        self.pool.queue.finish(job, used)
+        self.pool.crowd.finished()
+        self.job = None
+        self.pool.metrics.solves_pending.set(self.pool.queue.admitted)
+        if job.future.done():  # its request went away meanwhile
+            return
+        if error is not None:
+            job.future.set_exception(error)
+        else:
+            assert reply is not None
+            job.future.set_result(reply)
+
+    async def _write(self, message: Mapping[str, Any]) -> None:
+        assert self.process is not None and self.process.stdin is not None
+        try:
+            self.process.stdin.write(json.dumps(message).encode() + b"\n")
+            await self.process.stdin.drain()
+        except (BrokenPipeError, ConnectionResetError):
+            raise _WorkerLost("died", "exited") from None
+
+    async def _read(self, timeout: float, reason: str, what: str) -> dict[str, Any]:
+        assert self.process is not None and self.process.stdout is not None
+        try:
+            async with asyncio.timeout(timeout):
+                line = await self.process.stdout.readline()
+        except TimeoutError:
+            raise _WorkerLost(reason, what) from None
+        except ValueError:  # a line over the stream limit: the worker broke its promise
+            raise _WorkerLost("failed", "sent an answer over the answer limit") from None
+        if not line:
+            code = await self.process.wait()
+            raise _WorkerLost("died", f"exited with {code}")
+        reply: dict[str, Any] = json.loads(line)
+        return reply
+
+    async def _kill(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.kill()
+            await self.process.wait()
+        self.process = None
+
+    async def stop(self, grace: float) -> None:
+        """Let the running task finish (for at most ``grace`` seconds), then stop."""
+        process = self.process
+        if process is None or process.stdin is None:
+            return
+        process.stdin.close()  # the worker exits once its task is done
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(grace):
+                await process.wait()
 
 
 class SolverPool:
-    """A process pool with admission control and readiness."""
+    """Worker processes behind fair, bounded admission (see the module's docstring)."""
 
-    def __init__(self, workers: int, queue: int, metrics: Metrics) -> None:
+    def __init__(
+        self,
+        workers: int,
+        queue: int,
+        metrics: Metrics,
+        *,
+        client_share: int | None = None,
+        margin_s: float = 3.0,
+        max_answer_bytes: int = 256 * 1024,
+        retry_after_s: int = 1,
+    ) -> None:
         self.workers = workers
-        self.queue = queue
-        self.ready = False
-        """True once every worker process has started and solved once."""
-        self._metrics = metrics
-        self._pending = 0
-        self._executor = self._new_executor()
-        self._warming: asyncio.Task[None] | None = None
+        self.queue_size = queue
+        self.client_share = client_share or workers
+        self.margin = margin_s
+        self.max_answer_bytes = max_answer_bytes
+        self.metrics = metrics
+        self.queue = FairQueue()
+        self.crowd = Crowd(retry_after_s)
+        self.closing = False
+        self._workers = [_Worker(self, n) for n in range(workers)]
+        self._tasks: list[asyncio.Task[None]] = []
+        self._all_ready = asyncio.Event()
 
-    def _new_executor(self) -> ProcessPoolExecutor:
-        # spawn, not fork: the server process runs threads, and forking them is unsafe.
-        context = multiprocessing.get_context("spawn")
-        return ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker)
+    async def start(self) -> None:
+        """Start every worker process; return once each has solved once."""
+        self._tasks = [asyncio.create_task(worker.run()) for worker in self._workers]
+        await self._all_ready.wait()
 
-    async def warm_up(self) -> None:
-        """Start every worker process and mark the pool ready once each has solved."""
-        seen: set[int] = set()
-        while len(seen) < self.workers:
-            seen.update(
-                await asyncio.gather(*(self._run(_worker_pid) for _ in range(self.workers)))
+    def count_ready(self) -> None:
+        ready = sum(worker.ready for worker in self._workers)
+        self.metrics.workers_ready.set(ready)
+        if ready == self.workers:
+            self._all_ready.set()
+
+    @property
+    def ready(self) -> bool:
+        return self.health() is None
+
+    def health(self) -> str | None:
+        """None when every worker is up, warm and within its budget; else what is wrong."""
+        if self.closing:
+            return "the server is shutting down"
+        starting = sum(not worker.ready for worker in self._workers)
+        late = sum(worker.late for worker in self._workers)
+        if not starting and not late:
+            return None
+        problems = []
+        if starting:
+            problems.append(f"{starting} starting")
+        if late:
+            problems.append(f"{late} past the time cap")
+        return f"{self.workers - starting - late} of {self.workers} solver workers ready; " + (
+            ", ".join(problems)
+        )
+
+    def refusal(self, client: str) -> Exception | None:
+        """Why a task of ``client`` would be refused now, or None."""
+        if self.closing:
+            return Unavailable("the server is shutting down; try again shortly")
+        if self.queue.admitted >= self.workers + self.queue_size:
+            self.metrics.rejected.labels("saturated").inc()
+            wait = self.crowd.refuse(client)
+            return Unavailable(
+                f"all {self.workers} solver workers are busy and {self.queue_size} requests "
+                f"are waiting; try again in {wait} s",
+                wait,
             )
-        self.ready = True
-
-    async def solve(self, solver: WireSolver, request: dict[str, Any]) -> dict[str, Any]:
-        """Answer one wire request with ``solver`` (e.g. :func:`solver.solve_rummikub`,
-        :func:`solver.advise_shanghai`) in a worker; raise :class:`Unavailable` when
-        full and a :class:`~solver.errors.MeldwiseError` for bad input. The response's
-        ``status`` is counted in the solver metrics."""
-        if self._pending >= self.workers + self.queue:
-            self._metrics.rejected.labels("saturated").inc()
-            raise Unavailable(
-                f"all {self.workers} solver workers are busy and {self.queue} solves are "
-                "waiting; try again shortly"
+        if self.queue.admitted_by(client) >= self.client_share:
+            self.metrics.rejected.labels("client_share").inc()
+            return ClientBusy(
+                "this client already has its share of requests in progress "
+                f"({self.client_share} at once); wait for an answer before sending more"
             )
-        executor = self._executor
+        return None
+
+    async def run(
+        self,
+        solver: WireSolver,
+        request: Mapping[str, Any],
+        *,
+        client: str,
+        budget_s: float = 0.0,
+    ) -> dict[str, Any]:
+        """Answer one wire request with ``solver`` (e.g. :func:`solver.solve_rummikub`) in
+        a worker, within ``budget_s`` seconds of work (the request's time limits; 0
+        for a task without one) plus the watchdog's margin.
+
+        Raises :class:`Unavailable` or :class:`ClientBusy` when refused or when the
+        worker is lost, and :class:`InvalidRequest` for a request that is not a real
+        game. A response's ``status`` is counted in the solver metrics."""
+        if (refused := self.refusal(client)) is not None:
+            raise refused
+        future = asyncio.get_running_loop().create_future()
+        job = Job(solver.__name__, request, client, budget_s, future, REQUEST_ID.get())
+        self.queue.admit(job)
+        self.metrics.solves_pending.set(self.queue.admitted)
         try:
-            response = await self._run(solver, request)
-        except BrokenProcessPool:
-            # A worker died (killed, out of memory): replace the pool, let the client retry.
-            if executor is self._executor:  # not yet replaced by another request
-                self._replace(executor)
-            self._metrics.rejected.labels("worker_lost").inc()
-            raise Unavailable("a solver worker stopped and is being replaced; try again") from None
-        self._metrics.solves.labels(response["status"]).inc()
+            reply = await asyncio.shield(job.future)
+        except asyncio.CancelledError:
+            if job.started is None:
+                self.queue.withdraw(job)
+                self.metrics.solves_pending.set(self.queue.admitted)
+            job.future.cancel()
+            raise
+        if "invalid" in reply:
+            raise InvalidRequest(reply["invalid"])
+        if "too_large" in reply:
+            raise InvalidRequest(
+                f"the answer would be {reply['too_large']} bytes, over the server's limit of "
+                f"{self.max_answer_bytes}; send a smaller position"
+            )
+        if "ok" not in reply:
+            raise RuntimeError(f"solver worker failed: {reply!r}")
+        response: dict[str, Any] = reply["ok"]
+        if "status" in response:
+            self.metrics.solves.labels(response["status"]).inc()
         return response
 
-    async def _run(self, function: Callable[..., T], *args: Any) -> T:
-        loop = asyncio.get_running_loop()
-        future: Future[T] = self._executor.submit(function, *args)
-        self._admit(+1)
-        # Release on completion rather than when the awaiting task ends, so a
-        # cancelled request still counts until its worker is really free.
-        future.add_done_callback(lambda _: loop.call_soon_threadsafe(self._admit, -1))
-        return await asyncio.wrap_future(future)
+    def lost_error(self, reason: str) -> Unavailable:
+        self.metrics.rejected.labels(f"worker_{reason}").inc()
+        if reason == "hung":
+            return Unavailable(
+                "the solver worker ran past its time cap and was replaced; try again"
+            )
+        return Unavailable("the solver worker stopped and is being replaced; try again")
 
-    def _admit(self, change: int) -> None:
-        self._pending += change
-        self._metrics.solves_pending.set(self._pending)
-
-    def _replace(self, broken: ProcessPoolExecutor) -> None:
-        broken.shutdown(wait=False, cancel_futures=True)
-        self._executor = self._new_executor()
-        self.ready = False
-        self._warming = asyncio.get_running_loop().create_task(self.warm_up())
-
-    def close(self) -> None:
-        """Stop the workers, letting running solves finish (each is time-capped)."""
-        self._executor.shutdown(wait=True, cancel_futures=True)
+    async def close(self, grace_s: float) -> None:
+        """Refuse new tasks, fail waiting ones, let running ones finish within
+        ``grace_s`` seconds, then stop every worker."""
+        self.closing = True
+        self.queue.fail_waiting(Unavailable("the server is shutting down; try again shortly"))
+        await asyncio.gather(*(worker.stop(grace_s) for worker in self._workers))
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -87,7 +87,7 @@ class ShanghaiContract(Schema):
 
 class TableMeldIn(Schema):
     cards: list[Card] = Field(description="the meld's cards; a run low to high")
-    owner: str | None = Field(default=None, description="who laid it (null: not said)")
+    owner: PlayerName | None = Field(default=None, description="who laid it (null: not said)")
 
 
 class NextPlayerIn(Schema):

@@ -7,9 +7,12 @@ message naming the variable.
 
 from __future__ import annotations
 
+import math
 import os
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Literal
 
+from limits import parse_many
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
@@ -19,8 +22,63 @@ from solver.rummikub.wire import MAX_TIME_LIMIT_MS
 ENV_PREFIX = "MELDWISE_"
 
 
-def _cores() -> int:
-    return os.cpu_count() or 1
+def available_cores(
+    cgroup_root: Path = Path("/sys/fs/cgroup"), own_cgroup: Path = Path("/proc/self/cgroup")
+) -> int:
+    """The cores this process may use: those it is allowed to run on, and no more
+    than a container's CPU limit (cgroup v2 ``cpu.max`` or v1 CFS quota), rounded
+    down, at least 1."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    limit = _cgroup_cpu_limit(cgroup_root, own_cgroup)
+    if limit is not None:
+        return max(1, min(cores or 1, math.floor(limit)))
+    return cores or 1
+
+
+def _cgroup_cpu_limit(root: Path, own_cgroup: Path) -> float | None:
+    """The CPU limit (in cores) of the cgroup this process runs in, or None: cgroup v2
+    ``cpu.max`` ("200000 100000" is 2 cores), or v1 ``cpu.cfs_quota_us`` over
+    ``cpu.cfs_period_us``. In a container the process's own cgroup is the root."""
+    try:
+        lines = own_cgroup.read_text().splitlines()
+    except OSError:
+        lines = []
+    places: dict[str, str] = {}  # "v2" or "v1" -> the process's cgroup path
+    for line in lines:
+        _, controllers, group = line.split(":", 2)
+        if not controllers:
+            places["v2"] = group
+        elif "cpu" in controllers.split(","):
+            places["v1"] = group
+    candidates = [
+        (root / places.get("v2", "/").lstrip("/") / "cpu.max", None),
+        (root / "cpu.max", None),
+        (
+            root / "cpu" / places.get("v1", "/").lstrip("/") / "cpu.cfs_quota_us",
+            "cpu.cfs_period_us",
+        ),
+        (root / "cpu" / "cpu.cfs_quota_us", "cpu.cfs_period_us"),
+    ]
+    for path, period_name in candidates:
+        try:
+            if period_name is None:
+                quota, period = path.read_text().split()
+            else:
+                quota = path.read_text().strip()
+                period = (path.parent / period_name).read_text().strip()
+        except (OSError, ValueError):
+            continue
+        if quota == "max" or int(quota) < 0:
+            return None
+        return int(quota) / int(period)
+    return None
+
+
+def _split(value: object) -> object:
+    """A comma-separated environment variable as a list."""
+    if isinstance(value, str):
+        return [item.strip() for item in value.split(",") if item.strip()]
+    return value
 
 
 class Settings(BaseSettings):
@@ -31,16 +89,18 @@ class Settings(BaseSettings):
     host: str = Field(default="127.0.0.1", description="address to listen on")
     port: int = Field(default=8000, ge=0, le=65535, description="TCP port to listen on")
     workers: int = Field(
-        default_factory=_cores,
+        default_factory=available_cores,
         ge=1,
         le=64,
-        description="solver processes, so the most solves running at once (default: cores)",
+        description="solver processes, so the most solves running at once (default: the "
+        "cores this process may use, within a container's CPU limit)",
     )
     queue: int = Field(
         default=16,
         ge=0,
         le=10_000,
-        description="solves that may wait for a free worker; beyond that a solve gets 503",
+        description="requests (solves, checks, scores) that may wait for a free worker; "
+        "beyond, 503",
     )
     time_cap_ms: int = Field(
         default=round(DEFAULT_TIME_LIMIT * 1000),
@@ -58,21 +118,142 @@ class Settings(BaseSettings):
     body_limit_bytes: int = Field(
         default=16 * 1024, ge=1024, le=1024 * 1024, description="largest request body (413 beyond)"
     )
+    record_body_limit_bytes: int = Field(
+        default=512 * 1024,
+        ge=1024,
+        le=16 * 1024 * 1024,
+        description="largest request body of a game review (a whole game record)",
+    )
+    game_budget_ms: int = Field(
+        default=120_000,
+        ge=1000,
+        le=3_600_000,
+        description="longest a bot move or a whole bot game may run before the watchdog "
+        "replaces its worker (a review's budget is its turns times its time limit)",
+    )
     cors_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["*"],
         description="origins a browser may call from, comma-separated ('*' for any)",
     )
     retry_after_s: int = Field(
-        default=1, ge=1, le=3600, description="Retry-After seconds sent with a 503 when saturated"
+        default=1,
+        ge=1,
+        le=3600,
+        description="Retry-After seconds on a 503 or a 429; the shortest one when the pool "
+        "is full (then: the clients refused lately over the rate tasks finish)",
+    )
+    client_share: int | None = Field(
+        default=None,
+        ge=1,
+        le=10_000,
+        description="requests one client may have running or waiting at once; beyond, 429 "
+        "(default: the number of workers, at least 2)",
+    )
+    rate_limit: str = Field(
+        default="30/second",
+        description="requests per client, in the notation of the limits library "
+        "('30/second', '600/minute;20/second'); beyond, 429 with Retry-After; "
+        "'' for none",
+    )
+    rate_limit_storage: str = Field(
+        default="memory://",
+        description="where the rate limits count: memory:// (this process) or "
+        "redis://host:port/db (shared by every replica)",
+    )
+    api_keys: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="comma-separated API keys; when set, /v1 requests need one "
+        "(Authorization: Bearer KEY or X-API-Key: KEY) and each key is a client",
+        repr=False,
+    )
+    trusted_proxies: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="comma-separated addresses (or '*') of load balancers whose "
+        "X-Forwarded-For and X-Forwarded-Proto name the real client",
+    )
+    timeout_headers_s: float = Field(
+        default=10,
+        gt=0,
+        le=600,
+        description="a connection's request line and headers must arrive within this "
+        "many seconds of opening it (or of the previous answer); else 408 and close",
+    )
+    timeout_body_s: float = Field(
+        default=10,
+        gt=0,
+        le=600,
+        description="a request body must arrive within this many seconds of its headers; "
+        "else 408 and close",
+    )
+    timeout_keep_alive_s: int = Field(
+        default=5,
+        ge=1,
+        le=600,
+        description="an idle kept-alive connection is closed after this many seconds",
+    )
+    timeout_request_s: float = Field(
+        default=30,
+        gt=0,
+        le=3600,
+        description="longest a request may take from its headers to its answer, waiting "
+        "for a worker included; else 503",
+    )
+    timeout_shutdown_s: int = Field(
+        default=20,
+        ge=0,
+        le=3600,
+        description="on SIGTERM or SIGINT, how long running requests may finish before "
+        "they are cut",
+    )
+    watchdog_margin_ms: int = Field(
+        default=3000,
+        ge=100,
+        le=600_000,
+        description="a worker running this long past its task's time limits is killed "
+        "and replaced (its request gets 503)",
+    )
+    max_answer_bytes: int = Field(
+        default=256 * 1024,
+        ge=4 * 1024,
+        le=64 * 1024 * 1024,
+        description="largest answer body; a bigger one is refused with 422",
+    )
+    max_header_bytes: int = Field(
+        default=16 * 1024,
+        ge=1024,
+        le=1024 * 1024,
+        description="largest request line plus headers; beyond, 431 and close",
     )
     max_connections: int = Field(
-        default=1024, ge=1, description="open connections uvicorn accepts before answering 503"
+        default=4096,
+        ge=1,
+        description="open connections; one more closes the connection idle the longest "
+        "(or itself when none is idle)",
     )
     access_log: bool = Field(default=True, description="log one line per request (never the body)")
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="text, or json: one JSON object per log line"
+    )
 
-    @field_validator("cors_origins", mode="before")
+    @property
+    def share(self) -> int:
+        """Requests one client may have in the solver pool at once."""
+        return self.client_share or max(2, self.workers)
+
+    _split_origins = field_validator("cors_origins", "api_keys", "trusted_proxies", mode="before")(
+        _split
+    )
+
+    @field_validator("rate_limit")
     @classmethod
-    def _split_origins(cls, value: object) -> object:
-        if isinstance(value, str):
-            return [origin.strip() for origin in value.split(",") if origin.strip()]
+    def _check_rate_limit(cls, value: str) -> str:
+        if value.strip():
+            parse_many(value)  # raises ValueError naming the problem
+        return value.strip()
+
+    @field_validator("rate_limit_storage")
+    @classmethod
+    def _check_storage(cls, value: str) -> str:
+        if not value.startswith(("memory://", "redis://", "rediss://")):
+            raise ValueError("must start with memory://, redis:// or rediss://")
         return value

@@ -1,8 +1,8 @@
 """Exhaustive least-disruption search for small variants, independent of the model.
 
-For every best play (best score, then fewest jokers), it enumerates every way to
-lay the table out as sets (jokers at every reading), matches each new set to at
-most one old set (runs to runs, groups to groups) and scores the match:
+For every best play (best score, then fewest jokers, then most tiles), it
+enumerates every way to lay the table out as sets (jokers at every reading),
+matches each new set to at most one old set (runs to runs, groups to groups) and scores the match:
 
 * a tile of an old run stays if the new run holds the same tile at the same
   number (a joker: a joker at the number it stood for);
@@ -20,9 +20,9 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from functools import cache, lru_cache
 
-from oracle import Oracle
+from oracle import oracle_for
 
-from solver.rummikub import JOKER, MeldKind, Objective, Position, Rules, Tile
+from solver.rummikub import JOKER, Meld, MeldKind, Objective, Position, Rules, Tile
 from solver.rummikub.melds import read_meld
 
 # A laid set: kind, and (tile, number it stands for) per place; groups ignore readings.
@@ -32,7 +32,7 @@ Laid = tuple[MeldKind, tuple[tuple[Tile, int], ...]]
 class DisruptionOracle:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.scores = Oracle(rules)
+        self.scores = oracle_for(rules)
         self.shapes: dict[Tile, list[Laid]] = {}
         for laid in self._all_sets():
             naturals = [t for t, _ in laid[1] if not t.is_joker]
@@ -82,21 +82,14 @@ class DisruptionOracle:
         return found
 
     def least_disruption(self, position: Position, objective: Objective) -> tuple[int, int]:
-        """Best (sets kept, -tiles moved) over every best play and layout."""
-        best_score = self.scores.best_score(position, objective)
+        """Best (sets kept, -tiles moved) over every best play (best score, then most
+        jokers kept, then most tiles) and every layout of it (the player has opened)."""
+        best = self.scores.best_play(position, objective)
         table = Counter(t for tiles in position.table for t in tiles)
-        plays = []
-        for played in _sub_multisets(Counter(position.rack)):
-            if self.scores.score(played, objective) != best_score:
-                continue
-            if played and not self.layouts(_key(table + played)):
-                continue
-            plays.append(played)
-        fewest_jokers = min(p[JOKER] for p in plays)
         old = [read_meld(tiles, self.rules) for tiles in position.table]
-        best: tuple[int, int] | None = None
-        for played in plays:
-            if played[JOKER] != fewest_jokers:
+        found: tuple[int, int] | None = None
+        for played in _sub_multisets(Counter(position.rack)):
+            if self.scores.key(played, objective) != best:
                 continue
             if not played:
                 layouts = [tuple(_as_laid(m.kind, m.tiles, m.stands_for) for m in old)]
@@ -104,19 +97,23 @@ class DisruptionOracle:
                 layouts = self.layouts(_key(table + played))
             for layout in layouts:
                 score = _best_match(old, layout, sum(len(m.tiles) for m in old))
-                if best is None or score > best:
-                    best = score
-        assert best is not None
-        return best
+                if found is None or score > found:
+                    found = score
+        assert found is not None
+        return found
 
-    def disruption_of(self, position: Position, after: Sequence[Sequence[Tile]]) -> tuple[int, int]:
-        """(sets kept, -tiles moved) of a given new table, best matched."""
+    def disruption_of(self, position: Position, after: Sequence[Meld]) -> tuple[int, int]:
+        """(sets kept, -tiles moved) of a given new table (sets as the answer reads
+        them), best matched."""
         old = [read_meld(tiles, self.rules) for tiles in position.table]
-        laid = tuple(
-            _as_laid(m.kind, m.tiles, m.stands_for)
-            for m in (read_meld(tiles, self.rules) for tiles in after)
-        )
+        laid = tuple(_as_laid(m.kind, m.tiles, m.stands_for) for m in after)
         return _best_match(old, laid, sum(len(m.tiles) for m in old))
+
+
+@cache
+def disruption_oracle_for(rules: Rules) -> DisruptionOracle:
+    """One oracle per variant, so its layouts are cached across examples."""
+    return DisruptionOracle(rules)
 
 
 def _as_laid(kind: MeldKind, tiles: Sequence[Tile], meant: Sequence[Tile]) -> Laid:

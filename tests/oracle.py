@@ -5,19 +5,24 @@ interval of every colour and every colour subset of every number, with jokers in
 every possible place), then tries every sub-multiset of the rack and searches
 for a partition of the resulting table into candidate sets. Exponential, so only
 for small games (few colours and numbers, racks of a handful of tiles).
+
+It also judges a claimed move from the same list of sets (:meth:`Oracle.judge`),
+to check the validator against.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterator
-from functools import lru_cache
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cache, lru_cache
 
 from solver.rummikub import Objective, Position, Rules, Tile
 from solver.rummikub.tiles import JOKER
 
 Key = tuple[tuple[Tile, int], ...]
+PlayKey = tuple[int, int, int]
+"""(score, -jokers played, tiles played): larger is better, in this order."""
 
 
 def _candidates(rules: Rules) -> dict[tuple[tuple[Tile, ...], int], int]:
@@ -47,8 +52,9 @@ class Oracle:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self.sets = _candidates(rules)
         self.by_lowest: dict[Tile, list[tuple[Counter[Tile], int, int]]] = {}
-        for (naturals, jokers), value in _candidates(rules).items():
+        for (naturals, jokers), value in self.sets.items():
             need = Counter(naturals)
             self.by_lowest.setdefault(min(naturals), []).append((need, jokers, value))
         self.best_partition = lru_cache(maxsize=None)(self._best_partition)
@@ -73,31 +79,82 @@ class Oracle:
                 best = value + sub
         return best
 
+    def set_value(self, tiles: Iterable[Tile]) -> int | None:
+        """The best opening value of ``tiles`` read as one set, or None if they form none."""
+        tiles = list(tiles)
+        naturals = tuple(sorted(t for t in tiles if not t.is_joker))
+        return self.sets.get((naturals, len(tiles) - len(naturals)))
+
+    def can_play(self, position: Position, played: Counter[Tile]) -> bool:
+        """Whether placing ``played`` (part of the rack) is a legal turn: after opening
+        the table and ``played`` split into valid sets; before, ``played`` alone does,
+        worth at least the opening threshold."""
+        if not played:
+            return True
+        if position.opened:
+            table: Counter[Tile] = Counter()
+            for tiles in position.table:
+                table.update(tiles)
+            return self.best_partition(_key(table + played)) is not None
+        value = self.best_partition(_key(played))
+        return value is not None and value >= self.rules.opening_threshold
+
+    def best_play(self, position: Position, objective: Objective) -> PlayKey:
+        """The best (score, -jokers played, tiles played) over all legal plays: the
+        score first, then the most jokers kept, then the most tiles."""
+        plays = sorted(
+            (self.key(played, objective), i, played)
+            for i, played in enumerate(_sub_multisets(Counter(position.rack)))
+        )
+        for key, _, played in reversed(plays):
+            if self.can_play(position, played):
+                return key
+        raise AssertionError("the empty play is always legal")
+
     def best_score(self, position: Position, objective: Objective) -> int:
         """The best objective value over all legal plays (0 when only drawing is legal)."""
-        table: Counter[Tile] = Counter()
-        for tiles in position.table:
-            table.update(tiles)
-        best = 0
-        for played in _sub_multisets(Counter(position.rack)):
-            if not played:
-                continue
-            score = self.score(played, objective)
-            if score <= best:
-                continue
-            if position.opened:
-                if self.best_partition(_key(table + played)) is not None:
-                    best = score
-            else:
-                value = self.best_partition(_key(played))
-                if value is not None and value >= self.rules.opening_threshold:
-                    best = score
-        return best
+        return self.best_play(position, objective)[0]
+
+    def key(self, played: Counter[Tile], objective: Objective) -> PlayKey:
+        return (self.score(played, objective), -played[JOKER], sum(played.values()))
 
     def score(self, played: Counter[Tile], objective: Objective) -> int:
         if objective is Objective.TILES:
             return sum(played.values())
         return sum(self.rules.value(t) * n for t, n in played.items())
+
+    def judge(
+        self,
+        rack: Sequence[Tile],
+        before: Sequence[Sequence[Tile]],
+        after: Sequence[Sequence[Tile]],
+        opened: bool,
+    ) -> bool:
+        """Whether turning ``before`` into ``after`` is a legal move, from the rules:
+        every set after is valid, no table tile is lost, what came onto the table was
+        on the rack; before opening, every old set is still there untouched and the
+        new sets are worth at least the threshold."""
+        if any(self.set_value(tiles) is None for tiles in after):
+            return False
+        old = Counter(t for tiles in before for t in tiles)
+        new = Counter(t for tiles in after for t in tiles)
+        played = new - old
+        if old - new or played - Counter(rack):
+            return False
+        if opened:
+            return True
+        new_sets = Counter(tuple(sorted(tiles)) for tiles in after)
+        new_sets.subtract(tuple(sorted(tiles)) for tiles in before)
+        if any(n < 0 for n in new_sets.values()):
+            return False  # an old set is not there as it was
+        value = sum(self.set_value(tiles) or 0 for tiles in new_sets.elements())
+        return not played or value >= self.rules.opening_threshold
+
+
+@cache
+def oracle_for(rules: Rules) -> Oracle:
+    """One oracle per variant, so its partitions are cached across examples."""
+    return Oracle(rules)
 
 
 def _sub_multisets(counts: Counter[Tile]) -> Iterator[Counter[Tile]]:

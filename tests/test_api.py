@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any
@@ -22,7 +21,7 @@ from fastapi.testclient import TestClient
 from api.errors import MAX_DETAIL
 from api.main import create_app
 from api.schemas import RuleSettings
-from api.settings import Settings
+from api.settings import Settings, available_cores
 from solver import score_rummikub, solve_rummikub, validate_rummikub
 from solver.rummikub import Rules
 
@@ -31,7 +30,8 @@ EXAMPLE = {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"], ["K7", "B7",
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(workers=1))) as client:
+    # One test client sends many requests in a row: no rate limit (test_api_abuse.py tests it).
+    with TestClient(create_app(Settings(workers=1, rate_limit=""))) as client:
         yield client
 
 
@@ -85,6 +85,9 @@ def test_every_request_model_has_an_example_the_endpoint_accepts(client: TestCli
         SCORE,
         SHANGHAI_ADVISE,
         SHANGHAI_SCORE,
+        "/v1/rummikub/bot",
+        "/v1/rummikub/game",
+        "/v1/rummikub/review",
     }
     for path, operation in posts:
         ref = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
@@ -182,15 +185,17 @@ def test_a_body_over_16_kib_is_refused_with_413(client: TestClient) -> None:
     assert streamed.status_code == 413
 
 
-def test_health_and_readiness(client: TestClient) -> None:
+def test_health_and_readiness(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     assert client.get("/healthz").json() == {"status": "ok"}
     assert client.get("/readyz").json() == {"status": "ready"}
     pool = client.app.state.pool  # type: ignore[attr-defined]
-    pool.ready = False
-    try:
-        assert client.get("/readyz").status_code == 503
-    finally:
-        pool.ready = True
+    monkeypatch.setattr(pool, "health", lambda: "0 of 1 solver workers ready; 1 starting")
+    not_ready = client.get("/readyz")
+    assert not_ready.status_code == 503
+    assert not_ready.json() == {
+        "status": "not ready",
+        "detail": "0 of 1 solver workers ready; 1 starting",
+    }
 
 
 def test_metrics_count_requests_solver_statuses_and_rejections(client: TestClient) -> None:
@@ -248,7 +253,7 @@ def test_unknown_paths_and_methods(client: TestClient) -> None:
 
 
 def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert Settings().workers == (os.cpu_count() or 1)  # default: one solve per core
+    assert Settings().workers == available_cores()  # default: one solve per core
     for name, value in {
         "WORKERS": "3",
         "QUEUE": "7",

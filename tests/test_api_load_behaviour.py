@@ -4,9 +4,10 @@ immediate 503 + Retry-After, the time cap, and recovery from a lost worker."""
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
+import contextlib
 import os
 import signal
+from typing import Any
 
 import httpx
 import pytest
@@ -18,6 +19,7 @@ from api_support import (
     async_client,
     slow_request,
 )
+from fastapi import FastAPI
 
 from api.main import create_app
 from api.settings import Settings
@@ -62,19 +64,22 @@ def test_a_full_pool_answers_503_with_retry_after_at_once() -> None:
             assert refused.status_code == 503
             assert refused.headers["retry-after"] == "3"
             assert "busy" in refused.json()["detail"]
-            # Shanghai advice shares the pool and its admission; scoring does not solve.
-            advice = await client.post(SHANGHAI_ADVISE, json=examples.ADVISE_REQUEST)
-            assert advice.status_code == 503
-            assert advice.headers["retry-after"] == "3"
-            scored = await client.post(SHANGHAI_SCORE, json=examples.SCORE_REQUEST)
-            assert scored.status_code == 200
+            # Everything that costs CPU shares the pool and its admission: Shanghai
+            # advice, and scores and move checks too.
+            for path, body in (
+                (SHANGHAI_ADVISE, examples.ADVISE_REQUEST),
+                (SHANGHAI_SCORE, examples.SCORE_REQUEST),
+            ):
+                later = await client.post(path, json=body)
+                assert later.status_code == 503
+                assert later.headers["retry-after"] == "3"
             assert not running.done(), "the 503 waited for a worker"
             assert (await running).status_code == 200
             assert (await waiting).status_code == 200  # the queued solve was served
             again = await client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]})
             assert again.status_code == 200
             metrics = (await client.get("/metrics")).text
-            assert _metric(metrics, 'meldwise_rejected_requests_total{reason="saturated"}') == 2
+            assert _metric(metrics, 'meldwise_rejected_requests_total{reason="saturated"}') == 3
 
     asyncio.run(scenario())
 
@@ -145,21 +150,80 @@ def test_shanghai_advice_cut_short_by_the_time_cap(asked_ms: int, cap_ms: int) -
     assert advise_shanghai(request | {"time_limit_ms": 2000})["status"] == "optimal"
 
 
-def test_a_lost_worker_is_replaced() -> None:
-    before = set(multiprocessing.active_children())
+def _worker(app: FastAPI, number: int = 0) -> Any:
+    return app.state.pool._workers[number]
+
+
+def test_a_worker_killed_mid_solve_fails_only_its_own_request() -> None:
+    app = create_app(Settings(workers=1, rate_limit=""))
 
     async def scenario() -> None:
-        async with async_client(create_app(Settings(workers=1))) as client:
-            (worker,) = set(multiprocessing.active_children()) - before
-            assert worker.pid is not None
-            os.kill(worker.pid, signal.SIGKILL)
-            worker.join()
-            lost = await client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]})
+        async with async_client(app) as client:
+            running = asyncio.create_task(client.post(SOLVE, json=slow_request(1500)))
+            waiting = asyncio.create_task(client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]}))
+            await _until_pending(client, 2)
+            while _worker(app).job is None:
+                await asyncio.sleep(0.01)
+            os.kill(_worker(app).process.pid, signal.SIGKILL)
+            lost = await running
             assert lost.status_code == 503
             assert "retry-after" in lost.headers
-            while (await client.get("/readyz")).status_code != 200:  # the pool is replaced
+            assert "stopped" in lost.json()["detail"]
+            not_ready = await client.get("/readyz")  # the replacement is warming up
+            assert not_ready.status_code == 503
+            assert "starting" in not_ready.json()["detail"]
+            assert (await waiting).status_code == 200  # the queued request was kept
+            assert (await client.get("/readyz")).status_code == 200
+            metrics = (await client.get("/metrics")).text
+            assert _metric(metrics, 'meldwise_worker_restarts_total{reason="died"}') == 1
+
+    asyncio.run(scenario())
+
+
+def test_a_worker_that_dies_while_idle_is_replaced_before_a_request_finds_it() -> None:
+    app = create_app(Settings(workers=1, rate_limit=""))
+
+    async def scenario() -> None:
+        async with async_client(app) as client:
+            first = _worker(app).process.pid
+            os.kill(first, signal.SIGKILL)
+            while _worker(app).process is None or _worker(app).process.pid == first:
+                await asyncio.sleep(0.01)
+            while (await client.get("/readyz")).status_code != 200:
                 await asyncio.sleep(0.05)
-            recovered = await client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]})
-            assert recovered.status_code == 200
+            answer = await client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]})
+            assert answer.status_code == 200
+
+    asyncio.run(scenario())
+
+
+def test_a_hung_worker_is_killed_past_its_cap_and_only_its_request_fails() -> None:
+    # SIGSTOP stands for any hang: the worker never answers.
+    app = create_app(Settings(workers=1, rate_limit="", watchdog_margin_ms=2000))
+
+    async def scenario() -> None:
+        async with async_client(app) as client:
+            hung = _worker(app).process.pid
+            os.kill(hung, signal.SIGSTOP)
+            try:
+                asked = asyncio.create_task(
+                    client.post(SOLVE, json={"rack": ["R1", "R2", "R3"], "time_limit_ms": 200})
+                )
+                while not _worker(app).late:
+                    await asyncio.sleep(0.01)
+                late = await client.get("/readyz")  # over its cap: not ready
+                assert late.status_code == 503
+                assert "past the time cap" in late.json()["detail"]
+                failed = await asked
+            finally:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(hung, signal.SIGCONT)
+            assert failed.status_code == 503
+            assert "time cap" in failed.json()["detail"]
+            while (await client.get("/readyz")).status_code != 200:
+                await asyncio.sleep(0.05)
+            assert (await client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]})).status_code == 200
+            metrics = (await client.get("/metrics")).text
+            assert _metric(metrics, 'meldwise_worker_restarts_total{reason="hung"}') == 1
 
     asyncio.run(scenario())

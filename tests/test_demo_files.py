@@ -20,7 +20,8 @@ IMPORT = re.compile(r"""^\s*import\b[^"']*["'](\./[^"']+)["']""", re.MULTILINE)
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(workers=1))) as client:
+    # One test client sends many requests in a row: no rate limit (test_api_abuse.py tests it).
+    with TestClient(create_app(Settings(workers=1, rate_limit=""))) as client:
         yield client
 
 

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from solver.rummikub import Rules, parse_tiles
+import pytest
+from hypothesis import event, given, note, settings
+from hypothesis import strategies as st
+from oracle import oracle_for
+from strategies import claimed_moves, examples, positions, small_rules
+
+from solver.rummikub import Objective, Rules, parse_tiles, solve
 from solver.rummikub.legality import Verdict, check_play
 
 RULES = Rules()
@@ -62,3 +68,42 @@ def test_table_touched_during_the_opening() -> None:
 
 def test_drawing_is_always_legal() -> None:
     assert judge("R1", "R3 R4 R5", "R5 R4 R3", opened=False).legal
+
+
+def test_rearranging_without_playing_before_opening() -> None:
+    # Moving the joker from the run to the group touches the table: not allowed
+    # before opening, even though nothing is played.
+    verdict = judge("", "R1 R2 R3 J | B5 K5 O5", "R1 R2 R3 | B5 K5 O5 J", opened=False)
+    assert not verdict.legal
+    assert "table set 0 (R1 R2 R3 J) was changed" in reasons(verdict)
+    assert judge("", "R1 R2 R3 J | B5 K5 O5", "R1 R2 R3 | B5 K5 O5 J", opened=True).legal
+
+
+def test_splitting_a_run_before_opening() -> None:
+    verdict = judge("", "R1 R2 R3 R4 R5 R6", "R1 R2 R3 | R4 R5 R6", opened=False)
+    assert not verdict.legal
+    assert "may not touch the table" in reasons(verdict)
+    with_an_opening = judge(
+        "B10 K10 O10", "R1 R2 R3 R4 R5 R6", "R1 R2 R3 | R4 R5 R6 | B10 K10 O10", opened=False
+    )
+    assert not with_an_opening.legal
+    assert "table set 0 (R1 R2 R3 R4 R5 R6) was changed" in reasons(with_an_opening)
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(200))
+@given(data=st.data(), rules=small_rules(), objective=st.sampled_from(list(Objective)))
+def test_the_validator_agrees_with_exhaustive_rules(
+    data: st.DataObject, rules: Rules, objective: Objective
+) -> None:
+    """On every variant the validator judges moves as the rules do: the solver's
+    answers (legal) and claimed moves drawn at random (mostly not)."""
+    position = data.draw(positions(rules))
+    oracle = oracle_for(rules)
+    answer = solve(position, rules, objective, least_disruption=False)
+    for after in ([list(m.tiles) for m in answer.table], data.draw(claimed_moves(position, rules))):
+        note(f"table after: {after}")
+        verdict = check_play(position.rack, position.table, after, position.opened, rules)
+        assert verdict.legal == oracle.judge(position.rack, position.table, after, position.opened)
+        assert verdict.legal or verdict.problems
+        event(f"legal: {verdict.legal}, opened: {position.opened}")

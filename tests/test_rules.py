@@ -36,3 +36,10 @@ def test_partial_settings_keep_the_other_defaults() -> None:
     rules = Rules.from_dict({"jokers": 4})
     assert rules.jokers == 4 and rules.copies == 2
     assert Rules.from_dict(rules.to_dict()) == rules
+
+
+def test_sets_may_be_as_long_as_every_number() -> None:
+    # min_set_len ranges up to numbers, also beyond 13 (the README's 2-numbers).
+    assert Rules.from_dict({"numbers": 20, "min_set_len": 20}).min_set_len == 20
+    with pytest.raises(RulesError, match="'min_set_len' \\(21\\) exceeds 'numbers' \\(20\\)"):
+        Rules.from_dict({"numbers": 20, "min_set_len": 21})

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from replay import replay
+from strategies import examples, positions, request_of, small_rules
 
 from solver import solve_rummikub
-from solver.rummikub import STANDARD
-from solver.rummikub.deal import random_position
+from solver.rummikub import STANDARD, Rules
 
 
 def check_replay(request: dict) -> dict:
@@ -23,26 +23,33 @@ def check_replay(request: dict) -> dict:
 
 
 @settings(max_examples=80)
-@given(
-    seed=st.integers(0, 2**32),
-    table_tiles=st.sampled_from([3, 10, 20, 40, 60]),
-    rack_tiles=st.integers(1, 16),
-    table_jokers=st.integers(0, 2),
+@given(data=st.data())
+def test_steps_replay_to_the_new_table(data: st.DataObject) -> None:
+    position = data.draw(positions(STANDARD, max_sets=12, max_rack=16, opened=True))
+    check_replay(request_of(position, STANDARD, time_limit_ms=20_000))
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(150))
+@given(data=st.data(), rules=small_rules(), objective=st.sampled_from(["tiles", "points"]))
+def test_steps_replay_on_every_variant(data: st.DataObject, rules: Rules, objective: str) -> None:
+    # Table sets are drawn in reading order and out of it (jokers anywhere).
+    position = data.draw(positions(rules, opened=True))
+    check_replay(request_of(position, rules, objective=objective, time_limit_ms=20_000))
+
+
+@pytest.mark.parametrize(
+    ("rack", "table"),
+    [
+        # R12 J J reads J(R11) R12 J(R13), R8 R3 .. R7 reads R3 .. R8: the steps act
+        # on each set as the request wrote it.
+        (["R2", "R13", "B10", "B11", "K3", "K10", "O1", "O4", "O5", "O6"], [["R12", "J", "J"]]),
+        (["R9", "R5"], [["R8", "R3", "R4", "R5", "R6", "R7"]]),
+    ],
 )
-def test_steps_replay_to_the_new_table(
-    seed: int, table_tiles: int, rack_tiles: int, table_jokers: int
-) -> None:
-    rng = random.Random(seed)
-    rack_jokers = rng.randint(0, min(2 - table_jokers, rack_tiles))
-    position = random_position(
-        rng, STANDARD, table_tiles, rack_tiles, table_jokers=table_jokers, rack_jokers=rack_jokers
-    )
-    request = {
-        "rack": [str(t) for t in position.rack],
-        "table": [[str(t) for t in s] for s in position.table],
-        "time_limit_ms": 20_000,
-    }
-    check_replay(request)
+def test_steps_replay_on_sets_written_out_of_order(rack: list[str], table: list[list[str]]) -> None:
+    response = check_replay({"rack": rack, "table": table})
+    assert response["tiles_played"] > 0
 
 
 def test_split_before_a_tile() -> None:

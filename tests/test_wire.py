@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from solver import MeldwiseError, solve_rummikub
+from solver import MeldwiseError, score_rummikub, solve_rummikub, validate_rummikub
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
 
 EXAMPLE = {
@@ -32,6 +32,7 @@ def test_the_documented_example() -> None:
         "sets_kept",
         "tiles_moved",
         "disruption_proven",
+        "time_capped",
         "steps",
     }
     assert response["status"] == "optimal"
@@ -85,6 +86,28 @@ def test_bad_requests_name_the_culprit(
         solve_rummikub(request_)
     assert culprit in str(raised.value)
     assert isinstance(raised.value, ValueError)
+
+
+@pytest.mark.parametrize("rules", [[], False, 0, "", [1], "x", 3])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda rules: solve_rummikub({"rack": ["R1"], "rules": rules}),
+        lambda rules: validate_rummikub(
+            {"rack": [], "table_before": [], "table_after": [], "rules": rules}
+        ),
+        lambda rules: score_rummikub({"racks": {"a": []}, "rules": rules}),
+    ],
+    ids=["solve", "validate", "score"],
+)
+def test_rules_that_are_not_an_object_are_refused(rules: Any, call: Any) -> None:
+    # Empty or false values used to count as no rules at all.
+    with pytest.raises(RulesError, match="rules must be an object of settings"):
+        call(rules)
+
+
+def test_rules_null_means_the_standard_rules() -> None:
+    assert solve_rummikub({"rack": ["R1", "R2", "R3"], "rules": None})["tiles_played"] == 3
 
 
 def test_rules_change_what_exists() -> None:

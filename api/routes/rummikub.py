@@ -7,8 +7,9 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from api.deps import PoolDep, SettingsDep
-from api.errors import BUSY, documented_errors
+from api.bodies import JSONRoute
+from api.deps import ClientDep, PoolDep, SettingsDep
+from api.errors import documented_errors
 from api.schemas import (
     ScoreRequest,
     ScoreResponse,
@@ -19,16 +20,28 @@ from api.schemas import (
 )
 from solver import score_rummikub, solve_rummikub, validate_rummikub
 
-router = APIRouter(prefix="/v1/rummikub", tags=["rummikub"])
+router = APIRouter(prefix="/v1/rummikub", tags=["rummikub"], route_class=JSONRoute)
 
 BAD_INPUT = documented_errors(
     "an unknown field or tile, more copies of a tile than the game has, an invalid table set, "
     "a bad setting"
 )
 
+MAX_PROBLEMS = 50
+"""Most problems listed in a validate answer (the last one then says how many more),
+so an answer stays small whatever the move."""
 
-@router.post("/solve", response_model=SolveResponse, responses={**BAD_INPUT, **BUSY})
-async def solve(body: SolveRequest, pool: PoolDep, settings: SettingsDep) -> dict[str, Any]:
+
+@router.post(
+    "/solve",
+    response_model=SolveResponse,
+    # Only fields the library answered: advice appears only when asked for.
+    response_model_exclude_unset=True,
+    responses=BAD_INPUT,
+)
+async def solve(
+    body: SolveRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
+) -> dict[str, Any]:
     """The best play for a position, proven optimal unless the time limit runs out
     (then ``status`` is ``feasible`` and the play is the best found)."""
     request = body.model_dump(mode="json", exclude_unset=True)
@@ -36,17 +49,30 @@ async def solve(body: SolveRequest, pool: PoolDep, settings: SettingsDep) -> dic
     request["disruption_time_limit_ms"] = min(
         body.disruption_time_limit_ms, settings.disruption_cap_ms
     )
-    return await pool.solve(solve_rummikub, request)
+    # The time limit covers the whole solve, model building included.
+    budget_s = request["time_limit_ms"] / 1000
+    return await pool.run(solve_rummikub, request, client=client, budget_s=budget_s)
 
 
 @router.post("/validate", response_model=ValidateResponse, responses=BAD_INPUT)
-def validate(body: ValidateRequest) -> dict[str, Any]:
-    """Check a move: every problem with it, each with the set it concerns."""
-    return validate_rummikub(body.model_dump(mode="json", exclude_unset=True))
+async def validate(body: ValidateRequest, pool: PoolDep, client: ClientDep) -> dict[str, Any]:
+    """Check a move: every problem with it, each with the set it concerns (at most
+    50: the last then says how many more there are)."""
+    request = body.model_dump(mode="json", exclude_unset=True)
+    answer = await pool.run(validate_rummikub, request, client=client)
+    problems = answer["problems"]
+    if len(problems) > MAX_PROBLEMS:
+        more = len(problems) - MAX_PROBLEMS + 1
+        answer["problems"] = [
+            *problems[: MAX_PROBLEMS - 1],
+            {"set": None, "reason": f"and {more} more problems"},
+        ]
+    return answer
 
 
 @router.post("/score", response_model=ScoreResponse, responses=BAD_INPUT)
-def score(body: ScoreRequest) -> dict[str, Any]:
+async def score(body: ScoreRequest, pool: PoolDep, client: ClientDep) -> dict[str, Any]:
     """End-of-round scores: each rack's penalty; a player who went out scores the
     sum of the others' penalties."""
-    return score_rummikub(body.model_dump(mode="json", exclude_unset=True))
+    request = body.model_dump(mode="json", exclude_unset=True)
+    return await pool.run(score_rummikub, request, client=client)

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from api.deps import MetricsDep, PoolDep
-from api.schemas import Health
+from api.schemas import Health, NotReady
 
 router = APIRouter(tags=["service"])
 
@@ -20,14 +20,22 @@ async def healthz() -> Health:
 @router.get(
     "/readyz",
     response_model=Health,
-    responses={503: {"model": Health, "description": "A solver worker is being replaced."}},
+    responses={
+        503: {
+            "model": NotReady,
+            "description": "A solver worker is starting (a lost one being replaced) or "
+            "running past its time cap, or the server is shutting down.",
+        }
+    },
 )
 async def readyz(pool: PoolDep) -> Health | JSONResponse:
-    """Readiness: every solver worker has started and solved once (the server starts
-    answering only then; after a worker is lost it is 503 until the pool is warm again)."""
-    if pool.ready:
+    """Readiness: every solver worker is up, warm and within its time cap (the server
+    starts answering only once all are; a lost or hung worker makes it 503 until its
+    replacement is warm)."""
+    problem = pool.health()
+    if problem is None:
         return Health(status="ready")
-    return JSONResponse({"status": "warming up"}, status_code=503)
+    return JSONResponse({"status": "not ready", "detail": problem}, status_code=503)
 
 
 @router.get(

@@ -7,8 +7,9 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from api.deps import PoolDep, SettingsDep
-from api.errors import BUSY, documented_errors
+from api.bodies import JSONRoute
+from api.deps import ClientDep, PoolDep, SettingsDep
+from api.errors import documented_errors
 from api.schemas_shanghai import (
     ShanghaiAdviseRequest,
     ShanghaiAdviseResponse,
@@ -17,17 +18,20 @@ from api.schemas_shanghai import (
 )
 from solver import advise_shanghai, score_shanghai
 
-router = APIRouter(prefix="/v1/shanghai", tags=["shanghai"])
+router = APIRouter(prefix="/v1/shanghai", tags=["shanghai"], route_class=JSONRoute)
 
 BAD_INPUT = documented_errors(
     "an unknown field or card, more copies of a card than the decks hold, an invalid table "
     "meld, a bad contract or hand number, a bad setting"
 )
 
+SOLVES_PER_TURN = 5
+"""Most CP-SAT solves one turn's advice makes, each within ``time_limit_ms``."""
 
-@router.post("/advise", response_model=ShanghaiAdviseResponse, responses={**BAD_INPUT, **BUSY})
+
+@router.post("/advise", response_model=ShanghaiAdviseResponse, responses=BAD_INPUT)
 async def advise(
-    body: ShanghaiAdviseRequest, pool: PoolDep, settings: SettingsDep
+    body: ShanghaiAdviseRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
 ) -> dict[str, Any]:
     """Advice for one turn: whether and how to go down, what to lay off, what to
     discard, whether to take or buy the upcard, and what the hand costs now. Each
@@ -36,10 +40,12 @@ async def advise(
     # null means "not given" for every optional field (the library wants them left out).
     request = body.model_dump(mode="json", exclude_unset=True, exclude_none=True)
     request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
-    return await pool.solve(advise_shanghai, request)
+    budget_s = SOLVES_PER_TURN * request["time_limit_ms"] / 1000
+    return await pool.run(advise_shanghai, request, client=client, budget_s=budget_s)
 
 
 @router.post("/score", response_model=ShanghaiScoreResponse, responses=BAD_INPUT)
-def score(body: ShanghaiScoreRequest) -> dict[str, Any]:
+async def score(body: ShanghaiScoreRequest, pool: PoolDep, client: ClientDep) -> dict[str, Any]:
     """A hand's end: the penalty points each player's cards left cost."""
-    return score_shanghai(body.model_dump(mode="json", exclude_unset=True))
+    request = body.model_dump(mode="json", exclude_unset=True)
+    return await pool.run(score_shanghai, request, client=client)

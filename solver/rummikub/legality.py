@@ -73,12 +73,17 @@ def check_play(
     for tile, extra in sorted((played - Counter(rack)).items()):
         problems.append(Problem(None, f"{_times(extra, tile)} played but not on the rack"))
 
-    if not opened and played:
-        problems += _opening_problems(table_before, table_after, rules)
+    if not opened:
+        problems += _opening_problems(table_before, table_after, bool(played), rules)
     return Verdict(not problems, tuple(sorted(played.elements())), tuple(problems))
 
 
-def _opening_problems(before: TileSets, after: TileSets, rules: Rules) -> list[Problem]:
+def _opening_problems(
+    before: TileSets, after: TileSets, played: bool, rules: Rules
+) -> list[Problem]:
+    """Before opening every old set stays as it is (moving, splitting or joining
+    sets is touching the table, even with nothing played), and the new sets, when
+    there are any, reach the threshold."""
     problems: list[Problem] = []
     unmatched = Counter(_key(tiles) for tiles in after)
     for index, tiles in enumerate(before):
@@ -93,7 +98,7 @@ def _opening_problems(before: TileSets, after: TileSets, rules: Rules) -> list[P
                     "who has not opened may not touch the table",
                 )
             )
-    if problems:
+    if problems or not played:
         return problems
     value = 0
     for index, tiles in enumerate(after):

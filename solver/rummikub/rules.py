@@ -20,7 +20,7 @@ RANGES: dict[str, tuple[int, int]] = {
     "numbers": (3, MAX_NUMBER),
     "copies": (1, 4),
     "jokers": (0, 4),
-    "min_set_len": (2, 13),
+    "min_set_len": (2, MAX_NUMBER),  # and at most ``numbers``: see Rules
     "opening_threshold": (0, 1000),
     "joker_penalty": (0, 1000),
 }
@@ -58,7 +58,9 @@ class Rules:
 
     @classmethod
     def from_dict(cls, settings: Mapping[str, Any] | None) -> Rules:
-        """Build rules from a (possibly partial) mapping of setting names to values."""
+        """Build rules from a (possibly partial) mapping of setting names to values;
+        None means the defaults. Anything else that is not a mapping (a list, a
+        string, false, 0) raises :class:`RulesError`."""
         if settings is None:
             return cls()
         if not isinstance(settings, Mapping):

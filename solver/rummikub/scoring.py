@@ -97,7 +97,7 @@ def score_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(rack, list) or not all(isinstance(t, str) for t in rack):
             raise RequestError(f"the rack of {player!r:.60} must be a list of tile strings")
         parsed[player] = tuple(Tile.parse(t) for t in rack)
-    scores = score_round(parsed, Rules.from_dict(request.get("rules") or {}))
+    scores = score_round(parsed, Rules.from_dict(request.get("rules")))
     return {
         "players": [
             {"name": s.name, "penalty": s.penalty, "score": s.score, "winner": s.winner}

@@ -9,7 +9,8 @@ Every step is one physical action on the table:
 
 Sets keep the index they had in the request's table; each set created by
 ``split`` or ``new_set`` gets the next free index. Replaying the steps in order
-on the old table gives exactly the new table, in index order (empty sets gone).
+on the old table, each set in the order the request wrote its tiles, gives
+exactly the new table, in index order (empty sets gone).
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ class Step:
     at: Tile | None = None
     """For ``split``: the first tile of the part that becomes a new set."""
     at_index: int | None = None
-    """For ``split``: that tile's place in the set (0 = lowest), as jokers may repeat."""
+    """For ``split``: that tile's place in the set as the request wrote it (0 = first),
+    as jokers may repeat."""
     new_set: int | None = None
     """For ``split``: the index of the new set."""
     from_rack: tuple[Tile, ...] = ()
@@ -56,9 +58,17 @@ class Plan:
     """The new table in index order, as replaying the steps leaves it."""
 
 
-def plan(before: Sequence[Meld], after: Sequence[PlacedSet], played: Sequence[Tile]) -> Plan:
-    """Turn the old table ``before`` into ``after`` with ``played`` from the rack."""
-    planner = _Planner(before, played)
+def plan(
+    before: Sequence[Meld],
+    after: Sequence[PlacedSet],
+    played: Sequence[Tile],
+    written: Sequence[Sequence[Tile]],
+) -> Plan:
+    """Turn the old table ``before`` (as read) into ``after`` with ``played`` from the
+    rack. ``written`` is the old table as the request wrote it: a set's tiles need not
+    be in reading order (``R12 J J`` reads ``J R12 J``), and the steps act on the sets
+    as they lie."""
+    planner = _Planner(before, played, written)
     continuing = {p.origin: p for p in after if p.origin is not None}
     new_sets = [p for p in after if p.origin is None]
 
@@ -74,10 +84,10 @@ def plan(before: Sequence[Meld], after: Sequence[PlacedSet], played: Sequence[Ti
             leaving -= Counter(kept.stayed)
         if not leaving:
             continue
-        split = _split_off(meld, leaving, new_sets, built_on, kept)
+        split = _split_off(meld, planner.contents[index], leaving, new_sets, built_on, kept)
         if split is not None:
-            target, cut, low_part_leaves = split
-            built_on[target] = planner.split(index, cut, low_part_leaves)
+            target, cut, first_part_leaves = split
+            built_on[target] = planner.split(index, cut, first_part_leaves)
             continue
         planner.take(index, leaving)
 
@@ -98,38 +108,40 @@ def plan(before: Sequence[Meld], after: Sequence[PlacedSet], played: Sequence[Ti
 
 def _split_off(
     meld: Meld,
+    tiles: Sequence[Tile],
     leaving: Counter[Tile],
     new_sets: Sequence[PlacedSet],
     built_on: dict[int, int],
     continued: PlacedSet | None,
 ) -> tuple[int, int, bool] | None:
-    """If the leaving tiles of a run that goes on are one end of it and all go
-    into one new set, return (that set's position, the place to split before,
-    whether the low part is the one leaving)."""
+    """If the leaving tiles of a run that goes on are one end of it as it lies
+    (``tiles``) and all go into one new set, return (that set's position, the place
+    to split before, whether the first part is the one leaving)."""
     if meld.kind is not MeldKind.RUN or continued is None:
         return None
     size = sum(leaving.values())
-    tiles = list(meld.tiles)
     if Counter(tiles[size:]) == Counter(tiles) - leaving:
-        low_part_leaves, cut = True, size
+        first_part_leaves, cut = True, size
     elif Counter(tiles[:-size]) == Counter(tiles) - leaving:
-        low_part_leaves, cut = False, len(tiles) - size
+        first_part_leaves, cut = False, len(tiles) - size
     else:
         return None
-    part = tiles[:cut] if low_part_leaves else tiles[cut:]
+    part = tiles[:cut] if first_part_leaves else tiles[cut:]
     for position, placed in enumerate(new_sets):
         if position not in built_on and not Counter(part) - Counter(placed.joined):
-            return position, cut, low_part_leaves
+            return position, cut, first_part_leaves
     return None
 
 
 class _Planner:
     """Keeps the table as replaying the steps so far leaves it."""
 
-    def __init__(self, before: Sequence[Meld], played: Sequence[Tile]) -> None:
+    def __init__(
+        self, before: Sequence[Meld], played: Sequence[Tile], written: Sequence[Sequence[Tile]]
+    ) -> None:
         self.steps: list[Step] = []
         self.before = before
-        self.contents: dict[int, list[Tile]] = {i: list(m.tiles) for i, m in enumerate(before)}
+        self.contents: dict[int, list[Tile]] = {i: list(t) for i, t in enumerate(written)}
         self.where: dict[int, int] = {i: i for i in range(len(before))}
         """Old set index -> index of the set that now carries it on."""
         self.holds: dict[int, PlacedSet] = {}
@@ -155,7 +167,7 @@ class _Planner:
             )
         )
 
-    def split(self, index: int, cut: int, low_part_leaves: bool) -> int:
+    def split(self, index: int, cut: int, first_part_leaves: bool) -> int:
         """Split set ``index`` before its tile at place ``cut``; return the index of
         the part that leaves."""
         tiles = self.contents[index]
@@ -163,8 +175,8 @@ class _Planner:
         new = self.next_index
         self.next_index += 1
         self.contents[index], self.contents[new] = tiles[:cut], tiles[cut:]
-        if low_part_leaves:
-            self.where[index] = new  # the high part carries the old set on
+        if first_part_leaves:
+            self.where[index] = new  # the second part carries the old set on
         self.steps.append(
             Step(
                 Action.SPLIT,
@@ -173,11 +185,11 @@ class _Planner:
                 at_index=cut,
                 new_set=new,
                 text=f"Split set {index}, {describe(self.before[index])}, before"
-                f" {_placed(self.before[index], cut)}: {format_tiles(tiles[cut:])}"
+                f" {_placed(self.before[index], tiles, cut)}: {format_tiles(tiles[cut:])}"
                 f" becomes set {new}.",
             )
         )
-        return index if low_part_leaves else new
+        return index if first_part_leaves else new
 
     def add(self, index: int, placed: PlacedSet) -> None:
         self.holds[index] = placed
@@ -235,10 +247,13 @@ class _Planner:
         return " and ".join(parts), tuple(from_rack)
 
 
-def _placed(meld: Meld, place: int) -> str:
-    """The tile at ``place`` of a set, a joker with what it stands for: "J(B5)"."""
-    tile = meld.tiles[place]
-    return f"J({meld.stands_for[place]})" if tile.is_joker else str(tile)
+def _placed(meld: Meld, tiles: Sequence[Tile], place: int) -> str:
+    """The tile at ``place`` of a set as it lies (``tiles``); a joker with what it
+    stands for, "J(B5)", when the set lies in reading order."""
+    tile = tiles[place]
+    if tile.is_joker and tuple(tiles) == meld.tiles:
+        return f"J({meld.stands_for[place]})"
+    return str(tile)
 
 
 def _use(counts: Counter[Tile], tile: Tile) -> bool:

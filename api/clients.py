@@ -1,0 +1,182 @@
+"""Who a request comes from, and whether it may go on: API keys, per-client rate
+limits, and an early look at the solver pool's admission.
+
+A *client* is an API key when the server has keys (``MELDWISE_API_KEYS``), else
+the client's address: an IPv4 address, or the /64 network of an IPv6 one (one
+host usually holds a whole /64). Behind a load balancer listed in
+``MELDWISE_TRUSTED_PROXIES`` the address is the one it forwards.
+
+Rate limits count with the ``limits`` library's sliding window counter (two
+counters per client and limit) in its storage: in this process by default,
+or in Redis (``MELDWISE_RATE_LIMIT_STORAGE=redis://...``) so that every replica
+counts the same client together. If Redis cannot be reached, requests are let
+through (and a warning logged) rather than refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import logging
+import math
+import time
+from typing import cast
+
+from limits import RateLimitItem, parse_many
+from limits.aio.storage import MemoryStorage, Storage
+from limits.aio.strategies import SlidingWindowCounterRateLimiter
+from limits.storage import storage_from_string
+from starlette.applications import Starlette
+from starlette.datastructures import Headers
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from api.errors import error_response
+from api.metrics import Metrics
+from api.pool import ClientBusy, SolverPool
+from api.settings import Settings
+
+API_PREFIX = "/v1/"
+"""Paths under this prefix are the API: keyed, rate limited and admitted."""
+
+log = logging.getLogger("meldwise.clients")
+
+STORE_TIMEOUT_S = 0.5
+"""Longest a rate limit check may wait for Redis; then the request is let through."""
+
+WARN_EVERY_S = 60.0
+"""A rate limit store that keeps failing is logged at most this often."""
+
+
+def key_id(key: str) -> str:
+    """How a key is named in logs and in the pool: never the key itself."""
+    return "key:" + hashlib.sha256(key.encode()).hexdigest()[:12]
+
+
+def address_id(host: str) -> str:
+    """An IPv4 address as it is; an IPv6 address as its /64 network."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{address}/64", strict=False))
+    return str(address)
+
+
+def rate_limit_storage(uri: str) -> Storage:
+    """The ``limits`` storage for a ``MELDWISE_RATE_LIMIT_STORAGE`` URI."""
+    if uri.startswith("memory://"):
+        return MemoryStorage()
+    # Short timeouts: a Redis that does not answer must not hold requests up.
+    storage = storage_from_string(
+        f"async+{uri}",
+        implementation="redispy",
+        socket_connect_timeout=STORE_TIMEOUT_S,
+        socket_timeout=STORE_TIMEOUT_S,
+    )
+    return cast(Storage, storage)
+
+
+class ClientGate:
+    """ASGI middleware in front of the API (:data:`API_PREFIX`): names the client
+    (``scope["state"]["client"]``), checks its API key (401), counts it against the
+    rate limits (429 with ``Retry-After``) and, for a POST, asks the solver pool
+    whether it would take one more task from it (503 or 429 with ``Retry-After``)
+    before the body is read."""
+
+    def __init__(self, app: ASGIApp, settings: Settings, metrics: Metrics) -> None:
+        self.app = app
+        self.keys = {
+            hashlib.sha256(key.encode()).digest(): key_id(key) for key in settings.api_keys
+        }
+        self.limits: list[RateLimitItem] = (
+            parse_many(settings.rate_limit) if settings.rate_limit else []
+        )
+        self.limiter = SlidingWindowCounterRateLimiter(
+            rate_limit_storage(settings.rate_limit_storage)
+        )
+        self.retry_after = settings.retry_after_s
+        self.metrics = metrics
+        self._routes: dict[str, BaseRoute] | None = None
+        self._warned = -WARN_EVERY_S
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith(API_PREFIX):
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        client = self._identify(scope, headers)
+        if client is None:
+            self.metrics.rejected.labels("unauthorized").inc()
+            detail = (
+                "this server needs an API key: send it as 'Authorization: Bearer KEY' or "
+                "'X-API-Key: KEY'"
+                if not _given_key(headers)
+                else "unknown API key"
+            )
+            await error_response(401, detail, {"WWW-Authenticate": "Bearer"})(scope, receive, send)
+            return
+        scope.setdefault("state", {})["client"] = client
+        wait = await self._over_rate(client)
+        if wait is not None:
+            self.metrics.rejected.labels("rate_limited").inc()
+            detail = "this client sent more requests than the rate limit allows; slow down"
+            await error_response(429, detail, {"Retry-After": str(wait)})(scope, receive, send)
+            return
+        pool: SolverPool | None = getattr(scope["app"].state, "pool", None)
+        route = self._api_routes(scope["app"]).get(scope["path"])
+        if route is not None:
+            scope["route"] = route  # what the router would set: the metrics count by it
+        if scope["method"] == "POST" and route is not None and pool is not None:
+            refused = pool.refusal(client)
+            if refused is not None:
+                status = 429 if isinstance(refused, ClientBusy) else 503
+                wait = getattr(refused, "retry_after", None) or self.retry_after
+                answer = error_response(status, str(refused), {"Retry-After": str(wait)})
+                await answer(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def _api_routes(self, app: Starlette) -> dict[str, BaseRoute]:
+        """The API's routes by path (no API path has parameters)."""
+        if self._routes is None:
+            self._routes = {
+                route.path: route
+                for route in app.routes
+                if isinstance(route, Route) and route.path.startswith(API_PREFIX)
+            }
+        return self._routes
+
+    def _identify(self, scope: Scope, headers: Headers) -> str | None:
+        """The client's name, or None when keys are needed and a right one is missing."""
+        if not self.keys:
+            host = (scope.get("client") or ("unknown", 0))[0]
+            return "ip:" + address_id(host)
+        given = _given_key(headers)
+        return self.keys.get(hashlib.sha256(given.encode()).digest()) if given else None
+
+    async def _over_rate(self, client: str) -> int | None:
+        """None while ``client`` is within every rate limit (counting this request);
+        else the seconds until it may send again."""
+        try:
+            for item in self.limits:
+                if not await self.limiter.hit(item, client):
+                    stats = await self.limiter.get_window_stats(item, client)
+                    return max(1, math.ceil(stats.reset_time - time.time()))
+        except Exception as error:  # the shared store is down: serve rather than refuse
+            self.metrics.rate_limit_errors.inc()
+            if time.monotonic() >= self._warned + WARN_EVERY_S:
+                self._warned = time.monotonic()
+                log.warning("rate limit storage failed, requests let through: %r", error)
+        return None
+
+
+def _given_key(headers: Headers) -> str:
+    authorization = headers.get("authorization", "")
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return headers.get("x-api-key", "").strip()

@@ -1,0 +1,128 @@
+"""A solver worker process: ``python -m api.worker MAX_ANSWER_BYTES``.
+
+The server (:mod:`api.pool`) starts each worker in a session of its own, so a
+Ctrl-C or a SIGTERM sent to the server's process group never reaches it: the
+server decides when its workers stop. The worker talks on its standard input and
+output, one JSON object per line:
+
+* in: ``{"task": "solve_rummikub", "request": {...}}`` (a wire entry point of
+  :mod:`solver`), or ``{"task": "ping"}``;
+* out: first ``{"ready": pid}`` once warm, then one answer per line read:
+  ``{"ok": response}``, ``{"invalid": message}`` (a
+  :class:`~solver.errors.MeldwiseError`: the API's 422), ``{"too_large": bytes}``
+  (the answer is over ``MAX_ANSWER_BYTES``), ``{"failed": "internal error"}``
+  (a bug: the traceback goes to standard error) or ``{"pong": pid}``.
+
+It exits when its standard input closes, and dies with the server (Linux).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import signal
+import sys
+import traceback
+from collections.abc import Callable, Mapping
+from typing import IO, Any
+
+from solver import (
+    MeldwiseError,
+    advise_shanghai,
+    score_rummikub,
+    score_shanghai,
+    solve_rummikub,
+    validate_rummikub,
+)
+from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
+
+WireFunction = Callable[[Mapping[str, Any]], dict[str, Any]]
+
+TASKS: dict[str, WireFunction] = {
+    function.__name__: function
+    for function in (
+        solve_rummikub,
+        validate_rummikub,
+        score_rummikub,
+        bot_rummikub,
+        game_rummikub,
+        review_rummikub,
+        advise_shanghai,
+        score_shanghai,
+    )
+}
+"""What a worker runs, by name: the library's dict-in, dict-out entry points."""
+
+WARM_UP_REQUEST = {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"]], "time_limit_ms": 2000}
+
+WORKER_NICENESS = 5
+"""Workers run at a lower CPU priority than the server process, so that when the
+cores are saturated the server still answers at once: health checks, bad requests
+and refusals take little CPU, and solves get all the rest."""
+
+PR_SET_PDEATHSIG = 1
+
+
+def _ignore_stop_signals() -> None:
+    """SIGINT and SIGTERM are the server's to handle. Called again after every task:
+    a CP-SAT solve installs its own SIGINT handler and leaves SIGINT at its default
+    (terminate) when it returns."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill this process when the server process dies, however it dies."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def answer(message: Mapping[str, Any], max_bytes: int) -> bytes:
+    """The line that answers one message read from the server."""
+    task = message.get("task")
+    if task == "ping":
+        return _line({"pong": os.getpid()})
+    try:
+        reply: dict[str, Any] = {"ok": TASKS[str(task)](message["request"])}
+    except MeldwiseError as error:
+        reply = {"invalid": str(error)}
+    except Exception:
+        traceback.print_exc()
+        reply = {"failed": "internal error"}
+    line = _line(reply)
+    if len(line) > max_bytes:
+        line = _line({"too_large": len(line)})
+    return line
+
+
+def _line(reply: Mapping[str, Any]) -> bytes:
+    # ASCII only: a lone surrogate in an echoed input cannot break the encoding.
+    return json.dumps(reply, separators=(",", ":")).encode("ascii") + b"\n"
+
+
+def serve(requests: IO[bytes], answers: IO[bytes], max_bytes: int) -> None:
+    """Answer each line of ``requests`` on ``answers`` until ``requests`` closes."""
+    solve_rummikub(WARM_UP_REQUEST)  # pay CP-SAT's first-solve cost before any request
+    _ignore_stop_signals()
+    answers.write(_line({"ready": os.getpid()}))
+    answers.flush()
+    for line in requests:
+        answers.write(answer(json.loads(line), max_bytes))
+        answers.flush()
+        _ignore_stop_signals()
+
+
+def main() -> None:
+    os.nice(WORKER_NICENESS)
+    _ignore_stop_signals()
+    _die_with_parent()
+    # Answers go on a private copy of standard output; anything else a library
+    # prints goes to standard error, so it can never be taken for an answer.
+    answers = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    serve(sys.stdin.buffer, answers, int(sys.argv[1]))
+
+
+if __name__ == "__main__":
+    main()
