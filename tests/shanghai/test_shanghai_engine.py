@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from solver.arena import runner
 from solver.errors import MeldwiseError
 from solver.shanghai import Rules, parse_cards
 from solver.shanghai.bots import Policy, make_bot
@@ -140,9 +141,8 @@ def test_settings_are_checked_and_knobs_named() -> None:
 
 
 def test_the_tournament_runner_plays_shanghai() -> None:
-    """With issue 18's runner present (and this game in its registry), a seeded
-    tournament runs every move through the engine's checker."""
-    runner = pytest.importorskip("solver.arena.runner")
+    """The shared runner finds Shanghai in its registry and plays seeded games, every
+    move through the engine's checker."""
     report = runner.run_tournament(
         "shanghai",
         ["strong", "greedy", "greedy"],
