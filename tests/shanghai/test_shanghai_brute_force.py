@@ -223,7 +223,9 @@ def check_turn(
     rules: Rules, hand: list[Card], contract: Contract | None, table: list[Meld]
 ) -> None:
     """solve_turn equals the brute force: whether a play exists, going out, and the
-    points left after the plays; the discard is a dead card when any card left is."""
+    points left after the plays; the discard is the costliest dead card (the costliest
+    card when none is dead), so the points at the end of the turn are the brute
+    force's less that card's."""
     position = Position(tuple(hand), contract or Contract((3,)), tuple(TableMeld(m) for m in table))
     try:
         position.check(rules)
@@ -245,8 +247,15 @@ def check_turn(
     assert (turn.goes_out, sum(rules.points(c) for c in left)) == expected, (hand, table)
     after = [Laid(m.kind.value, m.cards, m.stands_for, m.first_place) for m in turn.table]
     dead = [c for c in left if not any(fits_all(m, Counter([c]), rules) for m in after)]
-    if turn.discard is not None and dead and not turn.goes_out:
-        assert turn.discard.card in dead, (hand, table, turn.discard)
+    if turn.goes_out:
+        assert (turn.kept, turn.points) == ((), 0), (hand, table)
+        return
+    assert turn.discard is not None and len(turn.kept) >= 1, (hand, table)
+    pool = dead or list(left)
+    assert turn.discard.card in pool, (hand, table, turn.discard)
+    most = max(rules.points(c) for c in pool)
+    assert rules.points(turn.discard.card) == most, (hand, table, turn.discard)
+    assert turn.points == expected[1] - most, (hand, table)
 
 
 @pytest.mark.parametrize("number", range(1, 11))
