@@ -38,6 +38,7 @@ from solver.shanghai.model import (
     add_card_balance,
     add_drawn_card,
     build_contract,
+    drawn_cards_found,
     extras_used,
     found_status,
     solve_model,
@@ -128,23 +129,14 @@ def lowering_cards(
     of at most ``target``: one model with the drawn card as a choice, solved again
     with each card found ruled out until none is left (as many solves as cards found,
     plus one). UNKNOWN when a solve stopped early (the set is then a subset)."""
-    found: set[Card] = set()
     if not candidates:
-        return found, Status.OPTIMAL
+        return set(), Status.OPTIMAL
     hm = HandModel(rules, hand + Counter(candidates), unseen, with_extras=True)
     add_drawn_card(hm, hand, candidates)
     build_contract(hm, contract.sets, contract.runs)
     add_card_balance(hm)
     hm.model.add(extras_used(hm) <= target)
-    while True:
-        code, engine = solve_model(hm, time_limit, workers)
-        if code == cp_model.INFEASIBLE:
-            return found, Status.OPTIMAL
-        if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return found, Status.UNKNOWN
-        card = next(c for c, var in hm.drawn.items() if engine.value(var))
-        found.add(card)
-        hm.model.add(hm.drawn[card] == 0)
+    return drawn_cards_found(hm, time_limit, workers)
 
 
 def completion_model(

@@ -579,6 +579,22 @@ def solve_model(
     return code, engine
 
 
+def drawn_cards_found(hm: HandModel, time_limit: float, workers: int) -> tuple[set[Card], Status]:
+    """Every drawn card (:func:`add_drawn_card`) with which ``hm`` is feasible: solve,
+    rule the card found out, solve again until infeasible (as many solves as cards
+    found, plus one). UNKNOWN when a solve stopped early (the set is then a subset)."""
+    found: set[Card] = set()
+    while True:
+        code, engine = solve_model(hm, time_limit, workers)
+        if code == cp_model.INFEASIBLE:
+            return found, Status.OPTIMAL
+        if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return found, Status.UNKNOWN
+        card = next(c for c, var in hm.drawn.items() if engine.value(var))
+        found.add(card)
+        hm.model.add(hm.drawn[card] == 0)
+
+
 def found_status(code: cp_model.CpSolverStatus) -> Status:
     """The status of a solve that found a solution: proven best or not."""
     return Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE

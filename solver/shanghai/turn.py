@@ -53,6 +53,7 @@ from solver.shanghai.model import (
     add_drawn_card,
     add_table_slot,
     build_contract,
+    drawn_cards_found,
     found_status,
     lexicographic,
     solve_model,
@@ -184,16 +185,7 @@ def drawn_cards(
     goes_out = add_turn(hm, contract, table)
     if out:
         hm.model.add(goes_out == 1)
-    found: set[Card] = set()
-    while True:
-        code, engine = solve_model(hm, time_limit, workers)
-        if code == cp_model.INFEASIBLE:
-            return found, Status.OPTIMAL
-        if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return found, Status.UNKNOWN
-        card = next(c for c, var in hm.drawn.items() if engine.value(var))
-        found.add(card)
-        hm.model.add(hm.drawn[card] == 0)
+    return drawn_cards_found(hm, time_limit, workers)
 
 
 def could_go_down(
