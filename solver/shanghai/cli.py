@@ -40,9 +40,18 @@ def add_shanghai_command(commands: Commands) -> None:
         help='melds on the table separated by |, each optionally "owner:", e.g.'
         ' "ann: 8H 8S 8D | JC QC KC AC"',
     )
+    advise.add_argument(
+        "--phase",
+        choices=("draw", "play"),
+        help="draw: the hand before drawing (take, draw or buy); play: after drawing (go"
+        " down, lay off, discard); none: the older mixed question",
+    )
     advise.add_argument("--down", action="store_true", help="the player has already gone down")
     advise.add_argument("--upcard", help="the top card of the discard pile")
     advise.add_argument("--buys-left", type=int, help="buys left this hand (default: all)")
+    advise.add_argument(
+        "--seen", help='cards known out of play: the discard pile under the upcard, e.g. "4C 9H"'
+    )
     _add_common(advise)
     advise.set_defaults(handler=run_advise)
     score = actions.add_parser(
@@ -112,6 +121,10 @@ def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
         request["upcard"] = args.upcard
     if args.buys_left is not None:
         request["buys_left"] = args.buys_left
+    if args.phase is not None:
+        request["phase"] = args.phase
+    if args.seen is not None:
+        request["seen"] = _words(args.seen)
     return request
 
 
@@ -185,7 +198,9 @@ def describe_advice(response: dict[str, Any]) -> str:
         f"Penalty if the hand ended now: {response['penalty']}",
     ]
     go = response["go_down"]
-    if go is None:
+    if response["phase"] == "draw":
+        lines.append("Before the draw:")
+    elif go is None:
         lines.append("Go down: not this turn")
     else:
         lines.append("Go down:")
@@ -205,15 +220,44 @@ def describe_advice(response: dict[str, Any]) -> str:
         ]
         lines.append(f"  left: {' '.join(laid['left']) or '(none)'}")
         lines.append(f"  go out this turn: {'yes' if laid['can_go_out'] else 'no'}")
-    discard = response["discard"]
-    lines.append("Discard: none, you go out" if discard is None else discard["reason"])
+    if response["phase"] != "draw":
+        lines.append(_discard_line(response))
+    end = response["end_of_turn"]
+    if end is not None:
+        kept = " ".join(end["kept"]) or "(none)"
+        lines.append(
+            f"End of turn: {'out' if end['goes_out'] else 'keep ' + kept} ({end['points']} points)"
+        )
     for key, label in (("take_upcard", "take"), ("buy", "buy")):
         item = response[key]
         if item is not None:
             lines.append(f"Upcard, {label}: {'yes' if item[label] else 'no'}. {item['rule']}")
+    for option in response["draw_options"]:
+        lines.append("  " + _option_line(option))
     lines += response["notes"]
     lines.append(f"Solver: {response['status']}")
     return "\n".join(lines) + "\n"
+
+
+def _discard_line(response: dict[str, Any]) -> str:
+    discard = response["discard"]
+    if discard is not None:
+        return str(discard["reason"])
+    if response["lay_offs"] is not None and response["lay_offs"]["can_go_out"]:
+        return "Discard: none, you go out"
+    return "Discard: none"
+
+
+def _option_line(option: dict[str, Any]) -> str:
+    """One draw option: what it adds and the expected figures after it."""
+    parts = [f"{option['action']:<4} (+{option['cards']})"]
+    if option["deficiency"] is not None:
+        parts.append(f"deficiency {option['deficiency']:.2f}")
+    parts.append(f"points {option['points']:.1f}")
+    for key, label in (("go_down", "go down"), ("go_out", "go out")):
+        if option[key] is not None:
+            parts.append(f"{label} {100 * option[key]:.0f}%")
+    return ", ".join(parts)
 
 
 def describe_scores(response: dict[str, Any]) -> str:
