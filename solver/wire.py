@@ -60,8 +60,7 @@ class Request(BaseModel):
         names = {info.alias or name: info for name, info in fields.items()}
         for key in data:
             if key not in names:
-                known = ", ".join(names)
-                raise RequestError(f"unknown field {key!r:.60}; fields are {known}")
+                raise UnknownField.at((), str(key), tuple(names))
         return {
             key: value
             for key, value in data.items()
@@ -83,6 +82,21 @@ class Request(BaseModel):
             outer = {key: value for key, value in prop.items() if key in _KEEP_OUTSIDE}
             found["properties"][name] = {"anyOf": [inner, {"type": "null"}], **outer}
         return found
+
+
+class UnknownField(RequestError):
+    """A field a request model does not have; :func:`describe` names it by its full
+    place (``next_player.x``), with the fields there are."""
+
+    def __init__(self, message: str, name: str = "", known: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.name, self.known = name, tuple(known)
+
+    @classmethod
+    def at(cls, where: Sequence[int | str], name: str, known: Sequence[str]) -> UnknownField:
+        """The field ``name`` at ``where`` in a request, where ``known`` are the fields."""
+        message = f"unknown field {place([*where, name])!r}; fields are {', '.join(known)}"
+        return cls(message, name, known)
 
 
 class Answer(BaseModel):
@@ -168,6 +182,8 @@ def describe(error: ErrorDetails) -> str:
     if message is not None:
         return message(where, error["input"], ctx)
     cause = ctx.get("error")
+    if isinstance(cause, UnknownField):
+        return str(UnknownField.at(loc, cause.name, cause.known))
     text = str(cause) if cause is not None else error["msg"]
     # A domain parser's message quotes the bad value; say where it stands, unless the
     # message already begins with it ("rules must be an object ...").

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from api.errors import MAX_DETAIL
 from api.main import create_app
-from api.schemas_shanghai import ShanghaiAdviseResponse, ShanghaiScoreRequest
 from api.settings import Settings
 from solver import MeldwiseError, advise_shanghai, score_shanghai
 from solver.shanghai import Rules, examples
+from solver.shanghai.wire import ShanghaiAdviseResponse, ShanghaiScoreRequest
 from tests.api.support import SHANGHAI_ADVISE, SHANGHAI_SCORE, shanghai_deal
 
 
@@ -257,7 +257,7 @@ def test_rule_settings_schema_lists_every_rule() -> None:
         (
             '{"hand": ["7H"], "hand_number": 1, "next_player": {"x": 1}}',
             422,
-            "next_player: unknown field 'x'",
+            "unknown field 'next_player.x'",
         ),
     ],
 )

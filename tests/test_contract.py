@@ -40,6 +40,12 @@ from solver.rummikub.wire import (
     solve_rummikub,
     validate_rummikub,
 )
+from solver.shanghai.wire import (
+    ShanghaiAdviseResponse,
+    ShanghaiScoreResponse,
+    advise_shanghai,
+    score_shanghai,
+)
 from tests.rummikub.games_support import TINY_OPTIONS
 from tests.support import assert_declared, run_solver_cli
 
@@ -52,6 +58,18 @@ ENDPOINTS: dict[str, tuple[Wire, str, list[str] | None, TypeAdapter[Any]]] = {
     "bot": (bot_rummikub, "/v1/rummikub/bot", ["bot"], TypeAdapter(BotResponse)),
     "game": (game_rummikub, "/v1/rummikub/game", None, TypeAdapter(GameResponse)),
     "review": (review_rummikub, "/v1/rummikub/review", None, TypeAdapter(ReviewResponse)),
+    "advise": (
+        advise_shanghai,
+        "/v1/shanghai/advise",
+        ["shanghai", "advise"],
+        TypeAdapter(ShanghaiAdviseResponse),
+    ),
+    "shanghai score": (
+        score_shanghai,
+        "/v1/shanghai/score",
+        ["shanghai", "score"],
+        TypeAdapter(ShanghaiScoreResponse),
+    ),
 }
 """Name -> (library function, HTTP path, CLI command or None when there is none,
 response model)."""
@@ -150,6 +168,41 @@ ROWS: list[tuple[str, Any]] = [
     ("review", {"record": EXAMPLE_RECORD, "objective": "fun"}),
     ("review", {"record": {**EXAMPLE_RECORD, "version": 3}}),
     ("review", {"record": None}),
+    # Shanghai advise
+    ("advise", {"hand": ["7H", "7S", "7D", "8C", "8D", "8S", "KD"], "hand_number": 1}),
+    (
+        "advise",
+        {
+            "hand": ["7h", "7S", "JK"],
+            "hand_number": None,
+            "contract": {"sets": [3], "runs": None},
+            "table": None,
+            "down": None,
+            "upcard": None,
+            "buys_left": None,
+            "seen": None,
+            "next_player": {"down": None, "took": None},
+            "phase": "play",
+            "rules": {"decks": None},
+            "time_limit_ms": None,
+        },
+    ),
+    ("advise", {"hand": ["7H"]}),
+    ("advise", {"hand": ["7H"], "hand_number": 1, "contract": {"sets": [3]}}),
+    ("advise", {"hand": [], "hand_number": 1}),
+    ("advise", {"hand": ["7H"], "hand_number": 1, "next_player": {"x": 1}}),
+    ("advise", {"hand": ["7H"], "contract": {"sets": ["3"]}}),
+    ("advise", {"hand": ["7H"], "contract": {"sets": [2]}}),
+    ("advise", {"hand": ["7H"], "hand_number": 9, "buys_left": 5}),
+    ("advise", {"hand": ["7H"], "hand_number": 1, "table": [{"cards": ["3S", "5S", "7S"]}]}),
+    ("advise", {"hand": ["7H", "7H", "7h"], "hand_number": 1}),
+    ("advise", {"hand": ["7H"], "hand_number": 1, "upcard": "ZZ", "phase": "later"}),
+    # Shanghai score
+    ("shanghai score", {"hands": {"ann": ["AS", "JK"], "bo": []}, "rules": None}),
+    ("shanghai score", {}),
+    ("shanghai score", {"hands": {}}),
+    ("shanghai score", {"hands": {"ann": ["XX"]}}),
+    ("shanghai score", {"hands": {"ann": ["7H", "7H", "7H"]}, "rules": {"decks": 1}}),
 ]
 
 

@@ -195,21 +195,9 @@ def private_uses(path: Path) -> list[str]:
 
 
 SERVICE_MODULES = sorted(name for name in modules() if name.split(".")[0] == "api")
-NOT_YET_PUBLIC = {
-    # Shanghai's request models move into solver/shanghai/wire.py after issue 20.
-    "api.schemas_shanghai": "issue 20",
-}
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=NOT_YET_PUBLIC[name]))
-        if name in NOT_YET_PUBLIC
-        else name
-        for name in SERVICE_MODULES
-    ],
-)
+@pytest.mark.parametrize("name", SERVICE_MODULES)
 def test_the_service_imports_only_the_public_library(name: str) -> None:
     assert private_uses(modules()[name]) == []
 

@@ -133,18 +133,18 @@ def test_score() -> None:
         ({"hand": ["7H"], "contract": {"sets": [2]}}, RequestError, "size 2"),
         ({"hand": ["7H"], "hand_number": 1, "colour": 1}, RequestError, "'colour'"),
         ({"hand_number": 1}, RequestError, "'hand'"),
-        ({"hand": [], "hand_number": 1}, RequestError, "empty"),
+        ({"hand": [], "hand_number": 1}, RequestError, "'hand' must hold at least 1"),
         ({"hand": "7H", "hand_number": 1}, RequestError, "hand"),
         (
             {"hand": ["7H"], "hand_number": 1, "table": [{"cards": ["3S", "5S", "7S"]}]},
             TableError,
             "table meld 0",
         ),
-        ({"hand": ["7H"], "hand_number": 1, "table": [["3S"]]}, RequestError, "table meld 0"),
+        ({"hand": ["7H"], "hand_number": 1, "table": [["3S"]]}, RequestError, "'table[0]' must be"),
         (
             {"hand": ["7H"], "hand_number": 1, "table": [{"cards": [], "who": "x"}]},
             RequestError,
-            "'who'",
+            "'table[0].who'",
         ),
         ({"hand": ["7H"], "hand_number": 1, "down": "no"}, RequestError, "down"),
         ({"hand": ["7H"], "hand_number": 1, "upcard": "ZZ"}, NotationError, "upcard"),
@@ -158,17 +158,17 @@ def test_score() -> None:
         (
             {"hand": ["7H"], "hand_number": 1, "next_player": {"down": 1}},
             RequestError,
-            "next_player 'down'",
+            "'next_player.down' must be true or false",
         ),
         (
             {"hand": ["7H"], "hand_number": 1, "next_player": {"took": ["QQ"]}},
             NotationError,
-            "next_player took",
+            "next_player.took[0]: unknown card",
         ),
         (
             {"hand": ["7H"], "hand_number": 1, "next_player": {"hand": []}},
             RequestError,
-            "'hand' in next_player",
+            "unknown field 'next_player.hand'",
         ),
         (
             {"hand": ["AH", "2H"], "hand_number": 1, "rules": {"decks": 1}, "upcard": "AH"},
