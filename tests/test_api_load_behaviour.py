@@ -151,7 +151,7 @@ def test_shanghai_advice_cut_short_by_the_time_cap(asked_ms: int, cap_ms: int) -
 
 
 def _worker(app: FastAPI, number: int = 0) -> Any:
-    return app.state.pool._workers[number]
+    return app.state.pool._workers[number]  # noqa: SLF001 - the pool's own worker, killed
 
 
 def test_a_worker_killed_mid_solve_fails_only_its_own_request() -> None:

@@ -119,7 +119,7 @@ def test_the_turns_cover_every_kind_of_answer(answers: dict[str, dict[str, Any]]
 
 def test_null_means_not_given(client: TestClient) -> None:
     request = {"hand": ["9H", "9S", "KD", "KC", "4C", "6H"], "hand_number": 1}
-    nulls = {**request, "contract": None, "upcard": None, "buys_left": None}
+    nulls: dict[str, Any] = {**request, "contract": None, "upcard": None, "buys_left": None}
     nulls["table"] = [{"cards": ["5C", "6C", "7C", "8C"], "owner": None}]
     answer = client.post(SHANGHAI_ADVISE, json=nulls)
     assert answer.status_code == 200

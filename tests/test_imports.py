@@ -153,14 +153,7 @@ def test_both_games_are_found() -> None:
     assert games() == ["rummikub", "shanghai"]
 
 
-@pytest.mark.parametrize(
-    "game",
-    [
-        "rummikub",
-        # issue 20's Shanghai turn lands first.
-        pytest.param("shanghai", marks=pytest.mark.xfail(strict=True, reason="issue 20")),
-    ],
-)
+@pytest.mark.parametrize("game", ["rummikub", "shanghai"])
 def test_each_game_has_the_shared_shape(game: str) -> None:
     package = ROOT / "solver" / game
     missing = [name for name in SHAPE if not (package / f"{name}.py").exists()]

@@ -40,9 +40,9 @@ from enum import Enum
 from typing import Any
 
 from solver.errors import MeldwiseError, RulesError
-from solver.shanghai.cards import ALL_NATURALS, JOKER, Card, format_cards
 from solver.shanghai.contracts import HANDS, Contract, buys_allowed
 from solver.shanghai.melds import InvalidMeld, Meld, MeldKind, TableMeld, read_meld
+from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, format_cards
 from solver.shanghai.position import NextPlayer, Phase, Position
 from solver.shanghai.rules import MAX_RUN_LEN, STANDARD, Rules
 from solver.shanghai.scoring import penalty

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from solver.errors import TableError
-from solver.shanghai.cards import Card, Suit, format_cards
+from solver.shanghai.notation import Card, Suit, format_cards
 from solver.shanghai.rules import MAX_RUN_LEN, Rules
 
 

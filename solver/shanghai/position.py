@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from enum import Enum
 
 from solver.errors import CountError
-from solver.shanghai.cards import ALL_NATURALS, JOKER, Card
 from solver.shanghai.contracts import Contract
 from solver.shanghai.melds import TableMeld
+from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
 from solver.shanghai.rules import Rules
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.settings import Settings, flag, setting
-from solver.shanghai.cards import ACE, Card
+from solver.shanghai.notation import ACE, Card
 
 MAX_RUN_LEN = 13
 """A run holds each rank at most once, so it has at most 13 cards (no wrap)."""

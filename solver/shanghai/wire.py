@@ -21,7 +21,6 @@ from pydantic import ConfigDict, Field, StrictBool, StrictInt, model_validator
 from solver.cpsat import Status
 from solver.errors import RequestError
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT, Advice, advise
-from solver.shanghai.cards import Card
 from solver.shanghai.contracts import HANDS, Contract, buys_allowed
 from solver.shanghai.draw import DrawOption, UpcardAdvice
 from solver.shanghai.examples import (
@@ -32,13 +31,12 @@ from solver.shanghai.examples import (
     SCORE_RESPONSE,
 )
 from solver.shanghai.melds import Meld, MeldKind, TableMeld, read_table_meld
-from solver.shanghai.plays import Discard, Swap, Turn
+from solver.shanghai.notation import Card
 from solver.shanghai.position import NextPlayer, Phase, Position
+from solver.shanghai.result import Discard, Swap, Turn
 from solver.shanghai.rules import STANDARD, Rules
 from solver.shanghai.scoring import score_hands
-from solver.wire import MAX_TIME_LIMIT_MS, Answer, Notation, PlayerName, Request, TimeLimitMs, read
-
-__all__ = ["MAX_TIME_LIMIT_MS", "advise_shanghai", "score_shanghai"]
+from solver.wire import Answer, Notation, PlayerName, Request, TimeLimitMs, read
 
 MAX_HAND = 60
 """More cards than any legal hand holds (11 dealt, plus draws and bought cards)."""
@@ -382,7 +380,7 @@ def advise_shanghai(request: Mapping[str, Any] | ShanghaiAdviseRequest) -> dict[
     asked = read(ShanghaiAdviseRequest, request)
     position = asked.position()
     advice = advise(position, asked.rules, time_limit=asked.time_limit_ms / 1000)
-    return advice_to_dict(advice, position)
+    return advice_to_dict(advice)
 
 
 def score_shanghai(request: Mapping[str, Any] | ShanghaiScoreRequest) -> dict[str, Any]:
@@ -425,7 +423,7 @@ def _upcard_to_dict(advice: UpcardAdvice | None, key: str) -> dict[str, Any] | N
     }
 
 
-def advice_to_dict(advice: Advice, position: Position) -> dict[str, Any]:
+def advice_to_dict(advice: Advice) -> dict[str, Any]:
     """The wire response for ``advice``.
 
     Lay-offs and swaps name table melds by index in the request's ``table``; melds

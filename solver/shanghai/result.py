@@ -1,25 +1,13 @@
-"""What the Shanghai solvers return: melds to lay, lay-offs, swaps, and statuses."""
+"""What the Shanghai solvers return: melds to lay, lay-offs, swaps, the turn's end
+(each with its :class:`~solver.cpsat.Status`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
-from solver.shanghai.cards import Card
+from solver.cpsat import Status
 from solver.shanghai.melds import Meld
-
-
-class Status(Enum):
-    OPTIMAL = "optimal"
-    """Every exact answer is proven best (including proven-impossible)."""
-    FEASIBLE = "feasible"
-    """A time limit ran out; the answers are legal but not proven best."""
-    UNKNOWN = "unknown"
-    """A time limit ran out before an answer was found."""
-
-    def worst(self, other: Status) -> Status:
-        order = (Status.OPTIMAL, Status.FEASIBLE, Status.UNKNOWN)
-        return max(self, other, key=order.index)
+from solver.shanghai.notation import Card
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +75,7 @@ class Discard:
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """The play phase of one turn, solved as a whole (see :mod:`~solver.shanghai.turn`).
+    """The play phase of one turn, solved as a whole (see :mod:`~solver.shanghai.search`).
 
     ``go_down`` is None for a player already down; ``lay_offs.left`` is the hand
     after every play; ``kept`` the hand at the end of the turn, after the discard.
