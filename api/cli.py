@@ -17,7 +17,7 @@ def add_serve_command(commands: Commands) -> None:
         help="run the HTTP hint service",
         description=(
             "Serve the solver over HTTP (OpenAPI docs at /docs). Flags override the "
-            "MELDWISE_* environment variables; see README for every setting (timeouts, "
+            "MELDWISE_* environment variables; see docs/http.md for every setting (timeouts, "
             "rate limits, API keys, logs). SIGINT or SIGTERM shuts down gracefully."
         ),
     )

@@ -52,7 +52,7 @@ LAST_CARD = {
 def test_the_last_card_is_never_discarded_by_default(capsys: pytest.CaptureFixture[str]) -> None:
     """A down player holding one card that cannot be laid off may not go out by
     discarding it: no discard, and a note says why (library, CLI; HTTP answers what
-    the library answers, tests/test_api_shanghai.py)."""
+    the library answers, tests/api/test_shanghai.py)."""
     for request in (LAST_CARD, LAST_CARD | {"phase": "play"}):
         answer = advise_shanghai(request)
         assert answer["discard"] is None
