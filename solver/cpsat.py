@@ -1,8 +1,6 @@
 """What every game's CP-SAT solve shares: the model, the limits, the run and its status.
 
 * :class:`CpModel`: CP-SAT's model without its camelCase aliases (faster to build);
-* :class:`Limit`: what a solve may spend, a frozen value in the manner of
-  ``chess.engine.Limit``: wall-clock seconds, workers, and the budgets of stages;
 * :class:`Limits`: what the searches of a stage may still spend, deterministic work
   first and wall-clock time as the outer cap;
 * :func:`run` and :class:`Solved`: one CP-SAT search and its solution, read fast;
@@ -66,36 +64,6 @@ class Status(Enum):
 
 
 _ORDER = (Status.OPTIMAL, Status.FEASIBLE, Status.UNKNOWN)
-
-
-DEFAULT_TIME = 2.0
-"""Wall-clock seconds a solve may take unless the caller says otherwise."""
-
-
-@dataclass(frozen=True, slots=True)
-class Limit:
-    """What a solve may spend, in the manner of ``chess.engine.Limit``: a frozen value
-    whose fields a game reads as it needs them.
-
-    ``time`` is the wall-clock cap in seconds (the outer safety net), ``workers``
-    CP-SAT's threads. The rest budget a stage and are None for the game's default:
-    ``disruption`` is the wall-clock seconds of Rummikub's least-disruption stage
-    (within ``time``; 0 skips it).
-    """
-
-    time: float = DEFAULT_TIME
-    workers: int = 1
-    disruption: float | None = None
-
-    def __post_init__(self) -> None:
-        if not self.time > 0:
-            raise ValueError(f"a time limit must be positive, got {self.time}")
-        if self.workers < 1:
-            raise ValueError(f"a solve needs at least one worker, got {self.workers}")
-
-    def budget(self, stage: float | None, default: float) -> float:
-        """A stage's budget: ``stage`` as given, else ``default``, never over ``time``."""
-        return min(default if stage is None else stage, self.time)
 
 
 MIN_SECONDS = 0.001
