@@ -12,10 +12,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
+from api.language import Lang, NotationName
 from solver.rummikub import STANDARD, MeldKind, Objective, Status
 from solver.rummikub.hints import HintLevel
 from solver.rummikub.rules import RANGES
 from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT
+from solver.rummikub.tiles import Notation
 from solver.rummikub.wire import MAX_TIME_LIMIT_MS
 
 
@@ -27,7 +29,8 @@ Tile = Annotated[
     str,
     Field(
         description="a tile: colour letter and number (R5, B13, K7, O1) or J for a joker; "
-        "case-insensitive",
+        "case-insensitive; also Y1 or 黄1 for the fourth colour when yellow is not a colour of "
+        "the game, kanji colours (赤5 青13 黒7), ジョーカー, full-width letters and digits",
         examples=["R5"],
     ),
 ]
@@ -100,6 +103,8 @@ class SolveRequest(Schema):
         description="how much to reveal: nudge (whether a play exists and its size), "
         "tile (one rack tile and where it goes), full (the play and the steps)",
     )
+    lang: Lang = None
+    notation: NotationName = Notation.RBKO
 
 
 class SetOut(Schema):
@@ -220,6 +225,8 @@ class ValidateRequest(Schema):
     table_after: list[TileSet] = Field(description="the table the player left")
     opened: StrictBool = Field(default=True, description="the player had opened before this move")
     rules: RuleSettings = Field(default_factory=RuleSettings, description="rule settings")
+    lang: Lang = None
+    notation: NotationName = Notation.RBKO
 
 
 class Problem(Schema):
@@ -270,6 +277,7 @@ class ScoreRequest(Schema):
         min_length=1, description="each player's rack at the end of the round"
     )
     rules: RuleSettings = Field(default_factory=RuleSettings, description="rule settings")
+    lang: Lang = None
 
 
 class PlayerScore(Schema):
