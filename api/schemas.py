@@ -18,7 +18,7 @@ from solver.rummikub.hints import HintLevel
 from solver.rummikub.rules import RANGES
 from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT
 from solver.rummikub.tiles import Notation
-from solver.rummikub.wire import MAX_TIME_LIMIT_MS
+from solver.rummikub.wire import MAX_RACK, MAX_TIME_LIMIT_MS
 
 
 class Schema(BaseModel):
@@ -52,6 +52,23 @@ class RuleSettings(Schema):
     min_set_len: StrictInt = _setting("min_set_len", "fewest tiles in a run or a group")
     opening_threshold: StrictInt = _setting("opening_threshold", "points a first play must reach")
     joker_penalty: StrictInt = _setting("joker_penalty", "points a joker left on a rack costs")
+
+
+class Opponent(Schema):
+    """Another player, as far as a player may know them."""
+
+    rack_size: StrictInt = Field(ge=1, le=MAX_RACK, description="tiles on the opponent's rack")
+    opened: StrictBool = Field(default=False, description="the opponent has opened")
+
+
+class Advice(Schema):
+    """What the strong bot would do instead of the best play, and why."""
+
+    holds_back: bool = Field(description="it would place fewer tiles than the best play")
+    draws: bool = Field(description="it would draw rather than play")
+    plays: list[Tile] = Field(description="the rack tiles it would place")
+    keeps: list[Tile] = Field(description="tiles of the best play it would keep on the rack")
+    text: str
 
 
 # --- solve: keep request and response together here; new wire fields go in these two ---
@@ -96,12 +113,20 @@ class SolveRequest(Schema):
         ge=0,
         le=MAX_TIME_LIMIT_MS,
         description="most milliseconds (within time_limit_ms) to spend finding the play "
-        "that disturbs the table least; 0 skips that search; the server's cap may lower it",
+        "that disturbs the table least, a safety cap: that search is bounded by a fixed "
+        "amount of work; 0 skips it; the server's cap may lower it",
     )
     hint_level: HintLevel = Field(
         default=HintLevel.FULL,
         description="how much to reveal: nudge (whether a play exists and its size), "
         "tile (one rack tile and where it goes), full (the play and the steps)",
+    )
+    opponents: list[Opponent] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=7,
+        description="the other players in the order they play next; when given, the "
+        "answer adds the strong bot's advice (whether it would hold back, and why)",
     )
     lang: Lang = None
     notation: NotationName = Notation.RBKO
@@ -114,8 +139,9 @@ class SetOut(Schema):
 
 
 STATUS_DESCRIPTION = (
-    "optimal: the score is proven best; feasible: time ran out, best play found; "
-    "unknown: time ran out before any play was found (the play is empty)"
+    "optimal: the score is proven best; feasible: the search stopped (at its work bound "
+    "or a time limit) with the best play found; unknown: it stopped before any play was "
+    "found (the play is empty)"
 )
 
 
@@ -167,9 +193,17 @@ class FullAnswer(Schema):
     sets_kept: int = Field(description="table sets that stay whole (tiles may join them)")
     tiles_moved: int = Field(description="table tiles that leave the set carrying their old one")
     disruption_proven: bool = Field(
-        description="no play as good disturbs the table less (false: the search ran out of time)"
+        description="no play as good keeps more table sets whole, or as many and moves fewer "
+        "table tiles (false: the search stopped at its work bound or at a time limit first)"
+    )
+    time_capped: bool = Field(
+        description="a time limit, not the work bound, stopped a search: the same request "
+        "on an idle server may get a better answer (false: the answer does not depend on load)"
     )
     steps: list[Step] = Field(description="actions that turn the old table into the new one")
+    advice: Advice | None = Field(
+        default=None, description="present when the request gave opponents"
+    )
 
 
 class TileAnswer(Schema):
@@ -182,6 +216,9 @@ class TileAnswer(Schema):
     tile: Tile | None = Field(description="a rack tile of the best play, null when none")
     to_set: int | None = Field(description="the table set it goes onto; null: a new set")
     text: str
+    advice: Advice | None = Field(
+        default=None, description="present when the request gave opponents"
+    )
 
 
 class NudgeAnswer(Schema):
@@ -191,6 +228,9 @@ class NudgeAnswer(Schema):
     hint_level: Literal["nudge"]
     can_play: bool
     tiles_played: int
+    advice: Advice | None = Field(
+        default=None, description="present when the request gave opponents"
+    )
 
 
 SolveResponse = Annotated[FullAnswer | TileAnswer | NudgeAnswer, Field(discriminator="hint_level")]

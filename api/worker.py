@@ -35,6 +35,7 @@ from solver import (
     solve_rummikub,
     validate_rummikub,
 )
+from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 
 WireFunction = Callable[[Mapping[str, Any]], dict[str, Any]]
 
@@ -44,6 +45,9 @@ TASKS: dict[str, WireFunction] = {
         solve_rummikub,
         validate_rummikub,
         score_rummikub,
+        bot_rummikub,
+        game_rummikub,
+        review_rummikub,
         advise_shanghai,
         score_shanghai,
     )

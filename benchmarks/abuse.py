@@ -46,8 +46,8 @@ from rich.table import Table
 from benchmarks.load import (
     Outcome,
     client_for,
+    committed_bodies,
     one_client,
-    selfplay_bodies,
     serve,
 )
 from benchmarks.stats import percentile
@@ -901,7 +901,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     load = os.getloadavg()
     source = args.source or "installed"
     console.print(f"load average {load[0]:.2f} {load[1]:.2f}, {os.cpu_count()} cores; {source}")
-    bodies = selfplay_bodies()
+    bodies = committed_bodies(("selfplay",))
     global ATTACKER_NICENESS
     ATTACKER_NICENESS = args.attacker_nice
     for niceness in {0, ATTACKER_NICENESS}:  # start the helper processes before measuring

@@ -18,6 +18,17 @@ TileSets = tuple[tuple[Tile, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
+class Calm:
+    """How much a play disturbs the table, and whether that is proven least."""
+
+    sets_kept: int
+    tiles_moved: int
+    proven: bool
+    time_capped: bool
+    """A wall-clock limit stopped a search (the answer may depend on the load)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Answer:
     """One timed solve: how long it took and the play it claims."""
 
@@ -28,6 +39,8 @@ class Answer:
     table_after: TileSets
     problems: tuple[str, ...]
     """Why the play is not legal; empty when it is."""
+    calm: Calm | None = None
+    """Ours with the least-disruption stage: how calm the play is."""
 
     @property
     def tiles(self) -> int:

@@ -7,6 +7,9 @@
 * ``hard-*``: positions that stress the model: racks of 30-40 tiles, both jokers
   on the table, both on the rack, and jokers at the end of long runs and in groups
   of four (the shapes where a joker could stand in several places).
+* ``mid-*``: mid-game positions of the kind where a calm answer matters most and is
+  hardest to prove: a table of 40-60 or 60-80 tiles, a rack of 6-30, a joker on the
+  table and one on the rack.
 * ``selfplay``: positions met in games where every player plays the solver's own
   best move (see :mod:`benchmarks.selfplay`), the realistic ones.
 
@@ -82,7 +85,7 @@ Deal = Callable[[random.Random, int], list[Position]]
 class Bucket:
     name: str
     family: str
-    """random, hard or selfplay: the report sums buckets up by family too."""
+    """random, hard, mid or selfplay: the report sums buckets up by family too."""
     about: str
     deal: Deal
     scale: int = 1
@@ -191,6 +194,27 @@ def hard_buckets() -> list[Bucket]:
     ]
 
 
+MID_GAME_TABLES = ((40, 60), (60, 80))
+
+
+def mid_game(rng: random.Random, low: int, high: int) -> Position:
+    return random_position(
+        rng, STANDARD, rng.randint(low, high), rng.randint(6, 30), table_jokers=1, rack_jokers=1
+    )
+
+
+def mid_game_buckets() -> list[Bucket]:
+    return [
+        Bucket(
+            f"mid-t{low}-{high}",
+            "mid",
+            f"table of {low}-{high} tiles, rack of 6-30, a joker on each",
+            each(partial(mid_game, low=low, high=high)),
+        )
+        for low, high in MID_GAME_TABLES
+    ]
+
+
 SELFPLAY = Bucket(
     "selfplay",
     "selfplay",
@@ -202,7 +226,7 @@ SELFPLAY = Bucket(
 
 def all_buckets() -> list[Bucket]:
     """Every bucket, in report order."""
-    return [*grid_buckets(), *hard_buckets(), SELFPLAY]
+    return [*grid_buckets(), *hard_buckets(), *mid_game_buckets(), SELFPLAY]
 
 
 def select(buckets: Sequence[Bucket], patterns: Sequence[str]) -> list[Bucket]:

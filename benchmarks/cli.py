@@ -2,8 +2,10 @@
 
 Deals reproducible positions from a seed in named buckets, solves each in every
 mode with one CP-SAT worker, and prints per bucket and mode: count, median / p95 /
-p99 / max solve time and the share proven optimal. ``--peer`` runs rummikub-solver
-on the same positions, interleaved; ``--profile`` splits our time into parts.
+p99 / max solve time of the default solve (least disruption on), the share proven
+optimal and the share proven least disruptive, and beside it the time of the score
+stage alone. ``--peer`` runs rummikub-solver on the same positions, interleaved;
+``--profile`` splits our time into parts.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from rich.progress import Progress
 
 from benchmarks.cases import Mode, all_buckets
 from benchmarks.peer import DEFAULT_BACKEND, PeerUnavailable
+from benchmarks.reference import REFERENCE_FILE
 from benchmarks.report import build_report, markdown, print_report, to_json
 from benchmarks.suite import (
     DEFAULT_PER_BUCKET,
@@ -94,6 +97,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="time the best score alone, without the least-disruption stage (what the peer does)",
     )
     parser.add_argument(
+        "--default-only",
+        action="store_true",
+        help="time the default solve alone (by default the score alone is timed beside it)",
+    )
+    parser.add_argument(
+        "--reference",
+        type=Path,
+        default=REFERENCE_FILE,
+        metavar="FILE",
+        help="long-budget least disruption to check the default answers against "
+        "(default: the committed benchmarks/reference-2026.json)",
+    )
+    parser.add_argument(
         "--positions",
         type=Path,
         metavar="FILE",
@@ -152,6 +168,8 @@ def config_from(args: argparse.Namespace) -> Config:
         profile=args.profile,
         positions=args.positions,
         score_only=args.score_only,
+        score_beside=not args.default_only,
+        reference=args.reference,
     )
 
 
@@ -174,6 +192,10 @@ def command_line(prog: str, config: Config, args: argparse.Namespace) -> str:
         words.append("--profile")
     if config.score_only:
         words.append("--score-only")
+    elif not config.score_beside:
+        words.append("--default-only")
+    if config.reference is not None and config.reference != REFERENCE_FILE:
+        words += ["--reference", str(config.reference)]
     for flag, path in (
         ("--positions", config.positions),
         ("--json", args.json),

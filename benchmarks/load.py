@@ -7,9 +7,14 @@ back for ``--duration`` seconds (after ``--warm-up`` seconds that are not counte
 a client that gets 503 or 429 waits its ``Retry-After`` unless ``--ignore-retry-after``.
 Each client connects from an address of its own in 127.0.0.0/8 (Linux answers on
 the whole range), so the server's per-client limits see as many clients as a
-real crowd would.
+real crowd would. It does so first with the server's defaults (least disruption
+on), then, beside it, with the least-disruption stage off
+(``MELDWISE_DISRUPTION_CAP_MS=0``: the score alone) unless ``--default-only``.
+Before the load each distinct request is posted once on its own; every answer
+under load is compared with that one, byte for byte.
 It prints requests/s, solves/s (answers with 200), latency percentiles, HTTP and
-solver status counts as a table; ``--json FILE`` writes the same figures.
+solver status counts, and answers that differ from the lone ones (and how many of
+those a time limit cut), as a table; ``--json FILE`` writes the same figures.
 
 The load generator shares the machine with the server: its own CPU time is
 reported so the figures can be read fairly. Traffic stays on loopback.
@@ -33,7 +38,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -47,7 +52,13 @@ from solver.rummikub import STANDARD, Position
 from solver.rummikub.deal import random_position
 
 SOLVE_PATH = "/v1/rummikub/solve"
-SELFPLAY_FILE = Path(__file__).with_name("positions-2026.json")
+POSITIONS_FILE = Path(__file__).with_name("positions-2026.json")
+MID_GAME_BUCKETS = ("mid-t40-60", "mid-t60-80")
+SETTINGS: tuple[tuple[str, dict[str, str]], ...] = (
+    ("defaults", {}),
+    ("score only (MELDWISE_DISRUPTION_CAP_MS=0)", {"MELDWISE_DISRUPTION_CAP_MS": "0"}),
+)
+"""The server's settings each load runs with: the default first, the score alone beside."""
 
 
 @dataclass(frozen=True)
@@ -58,10 +69,15 @@ class Outcome:
     ms: float
     http: str
     solver: str | None
+    same: bool | None = None
+    """Whether the answer is byte for byte the one the request got on its own."""
+    capped: bool = False
+    """Whether a time limit stopped one of its searches (``time_capped``)."""
 
 
 @dataclass(frozen=True)
 class Summary:
+    setting: str
     clients: int
     seconds: float
     requests: int
@@ -78,6 +94,10 @@ class Summary:
     """Load generator CPU time per second of run (1.0 = one core)."""
     server_cpu_ms: float | None
     """Server CPU time (all its processes) per answer, when the server runs here."""
+    answers_differ: int = 0
+    """Answers (200) not byte for byte the ones their requests got on their own."""
+    answers_capped: int = 0
+    """Of those, answers a time limit cut (``time_capped``)."""
 
 
 def parse_range(text: str) -> tuple[int, int]:
@@ -111,18 +131,38 @@ def mid_game_bodies(
     return bodies
 
 
-def selfplay_bodies() -> list[bytes]:
-    """The committed self-play positions (see :mod:`benchmarks.selfplay`) as request bodies."""
-    saved = json.loads(SELFPLAY_FILE.read_text())
+def committed_bodies(buckets: Sequence[str]) -> list[bytes]:
+    """The committed positions of ``buckets`` (see benchmarks/positions-2026.json) as
+    request bodies, after opening."""
+    saved = json.loads(POSITIONS_FILE.read_text())
     bodies = []
-    for entry in saved["buckets"]["selfplay"]:
-        position = Position.parse(entry["rack"], entry["table"])
-        request = {
-            "rack": [str(t) for t in position.rack],
-            "table": [[str(t) for t in tiles] for tiles in position.table],
-        }
-        bodies.append(json.dumps(request).encode())
+    for bucket in buckets:
+        for entry in saved["buckets"][bucket]:
+            position = Position.parse(entry["rack"], entry["table"])
+            request = {
+                "rack": [str(t) for t in position.rack],
+                "table": [[str(t) for t in tiles] for tiles in position.table],
+            }
+            bodies.append(json.dumps(request).encode())
     return bodies
+
+
+async def lone_answers(url: str, bodies: Sequence[bytes]) -> dict[bytes, bytes]:
+    """Each distinct request's answer when it is the only one the server has."""
+    answers = {}
+    async with httpx.AsyncClient(base_url=url, timeout=30.0) as client:
+        for body in dict.fromkeys(bodies):
+            response = await client.post(
+                SOLVE_PATH, content=body, headers={"Content-Type": "application/json"}
+            )
+            while response.status_code == 429:  # the per-client rate limit: wait and retry
+                await asyncio.sleep(float(response.headers.get("Retry-After", 1)))
+                response = await client.post(
+                    SOLVE_PATH, content=body, headers={"Content-Type": "application/json"}
+                )
+            if response.status_code == 200:
+                answers[body] = response.content
+    return answers
 
 
 def client_address(number: int) -> str:
@@ -153,22 +193,29 @@ async def one_client(
     outcomes: list[Outcome],
     honour_retry_after: bool,
     path: str = SOLVE_PATH,
+    alone: Mapping[bytes, bytes] | None = None,
 ) -> None:
     """Post requests back to back until ``stop``; after a 503 or 429, wait as long as
-    its Retry-After says (unless told not to)."""
+    its Retry-After says (unless told not to). Answers are compared with ``alone``."""
     headers = {"Content-Type": "application/json"}
     while (sent := time.perf_counter()) < stop:
-        solver, pause = None, 0.0
+        solver, pause, same, capped = None, 0.0, None, False
+        body = next(bodies)
         try:
-            response = await client.post(path, content=next(bodies), headers=headers)
+            response = await client.post(path, content=body, headers=headers)
             http = str(response.status_code)
             if response.status_code == 200:
-                solver = response.json().get("status", "ok")
+                answer = response.json()
+                solver = answer.get("status", "ok")
+                capped = answer.get("time_capped", False)
+                if alone and body in alone:
+                    same = response.content == alone[body]
             elif response.status_code in (429, 503) and honour_retry_after:
                 pause = float(response.headers.get("Retry-After", 1))
         except httpx.HTTPError as error:
             http = type(error).__name__
-        outcomes.append(Outcome(sent, (time.perf_counter() - sent) * 1000, http, solver))
+        ms = (time.perf_counter() - sent) * 1000
+        outcomes.append(Outcome(sent, ms, http, solver, same, capped))
         await asyncio.sleep(min(pause, max(0.0, stop - time.perf_counter())))
 
 
@@ -180,8 +227,11 @@ async def run_load(
     bodies: Sequence[bytes],
     server_pid: int | None = None,
     honour_retry_after: bool = True,
+    alone: Mapping[bytes, bytes] | None = None,
+    setting: str = "",
 ) -> Summary:
-    """``clients`` concurrent clients for ``warm_up + seconds``; figures over ``seconds``."""
+    """``clients`` concurrent clients for ``warm_up + seconds``; figures over ``seconds``
+    (answers compared with ``alone``, the lone answers, when given)."""
     outcomes: list[Outcome] = []
     cycle = itertools.cycle(bodies)
     cpu_before = _cpu_seconds()
@@ -191,12 +241,15 @@ async def run_load(
         stop = start + seconds
         server_before = process_tree_cpu(server_pid) if server_pid else None
         await asyncio.gather(
-            *(one_client(client, cycle, stop, outcomes, honour_retry_after) for client in crowd)
+            *(
+                one_client(client, cycle, stop, outcomes, honour_retry_after, SOLVE_PATH, alone)
+                for client in crowd
+            )
         )
         server_after = process_tree_cpu(server_pid) if server_pid else None
     cpu = _cpu_seconds() - cpu_before
     counted = [o for o in outcomes if o.sent >= start]
-    summary = summarise(clients, seconds, counted, cpu / (warm_up + seconds))
+    summary = summarise(setting, clients, seconds, counted, cpu / (warm_up + seconds))
     if server_before is not None and server_after is not None and outcomes:
         summary = replace(
             summary, server_cpu_ms=(server_after - server_before) / len(outcomes) * 1000
@@ -204,11 +257,15 @@ async def run_load(
     return summary
 
 
-def summarise(clients: int, seconds: float, outcomes: list[Outcome], cpu: float) -> Summary:
+def summarise(
+    setting: str, clients: int, seconds: float, outcomes: list[Outcome], cpu: float
+) -> Summary:
     ms = [o.ms for o in outcomes] or [0.0]
     solved = [o.ms for o in outcomes if o.http == "200"] or [0.0]
     http = Counter(o.http for o in outcomes)
+    differ = [o for o in outcomes if o.same is False]
     return Summary(
+        setting=setting,
         clients=clients,
         seconds=seconds,
         requests=len(outcomes),
@@ -223,6 +280,8 @@ def summarise(clients: int, seconds: float, outcomes: list[Outcome], cpu: float)
         solver_status=dict(sorted(Counter(o.solver for o in outcomes if o.solver).items())),
         client_cpu_share=cpu,
         server_cpu_ms=None,
+        answers_differ=len(differ),
+        answers_capped=sum(o.capped for o in differ),
     )
 
 
@@ -334,11 +393,22 @@ def stop_server(server: subprocess.Popen[bytes]) -> None:
 
 def print_summaries(summaries: Sequence[Summary], console: Console, title: str) -> None:
     table = Table(title=title)
-    columns = ("clients", "req/s", "200/s", "p50", "p90", "p99", "max", "200 p99", "HTTP status")
-    for column in (*columns, "solver status", "client CPU", "server CPU ms"):
-        table.add_column(column, justify="left" if "status" in column else "right")
+    columns = ("server", "clients", "req/s", "200/s", "p50", "p90", "p99", "max", "200 p99")
+    for column in (
+        *columns,
+        "HTTP status",
+        "solver status",
+        "differ",
+        "client CPU",
+        "server CPU ms",
+    ):
+        table.add_column(
+            column,
+            justify="left" if column in ("server", "HTTP status", "solver status") else "right",
+        )
     for s in summaries:
         table.add_row(
+            s.setting,
             str(s.clients),
             f"{s.requests_per_s:.1f}",
             f"{s.solves_per_s:.1f}",
@@ -349,14 +419,16 @@ def print_summaries(summaries: Sequence[Summary], console: Console, title: str) 
             f"{s.solve_p99_ms:.0f}",
             " ".join(f"{code}:{n}" for code, n in s.http_status.items()),
             " ".join(f"{name}:{n}" for name, n in s.solver_status.items()),
+            f"{s.answers_differ} ({s.answers_capped} capped)",
             f"{s.client_cpu_share:.0%}",
             "-" if s.server_cpu_ms is None else f"{s.server_cpu_ms:.1f}",
         )
     console.print(table)
     console.print(
-        "latencies in ms over all answers; '200 p99' over solved requests only; client CPU: "
-        "load generator CPU per second (100% = one core); server CPU ms: per answer, all "
-        "server processes"
+        "latencies in ms over all answers; '200 p99' over solved requests only; differ: "
+        "answers not byte for byte the ones their requests got on their own (capped: of "
+        "those, cut by a time limit); client CPU: load generator CPU per second (100% = one "
+        "core); server CPU ms: per answer, all server processes"
     )
 
 
@@ -381,6 +453,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="post the self-play positions of benchmarks/positions-2026.json (mid-game "
         "positions met in simulated games) instead of random ones",
     )
+    parser.add_argument(
+        "--mid-game",
+        action="store_true",
+        help="post the mid-game positions of benchmarks/positions-2026.json (buckets "
+        f"{', '.join(MID_GAME_BUCKETS)}: tables of 40-80 tiles, a joker on table and rack)",
+    )
+    parser.add_argument(
+        "--default-only",
+        action="store_true",
+        help="only the server's defaults, not the score alone beside them",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--server-log", default=os.devnull, help="where the started server logs")
     parser.add_argument(
@@ -392,39 +475,48 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.selfplay:
-        bodies = selfplay_bodies()
+        bodies, what = committed_bodies(["selfplay"]), "self-play positions"
+    elif args.mid_game:
+        bodies, what = committed_bodies(MID_GAME_BUCKETS), "mid-game positions"
     else:
         bodies = mid_game_bodies(
             args.seed, args.positions, parse_range(args.table), parse_range(args.rack)
         )
-    with contextlib.ExitStack() as stack:
-        server_pid = None
-        if args.url:
-            _check_loopback(args.url)
-            url = args.url.rstrip("/")
-            wait_ready(url, timeout=10)
-        else:
-            url, server_pid = stack.enter_context(serve(args.workers, args.server_log))
-        summaries = [
-            asyncio.run(
-                run_load(
-                    url,
-                    clients,
-                    args.duration,
-                    args.warm_up,
-                    bodies,
-                    server_pid,
-                    not args.ignore_retry_after,
+        what = f"table {args.table} tiles, rack {args.rack}"
+    settings = [("as it runs", {})] if args.url else SETTINGS[: 1 if args.default_only else None]
+    summaries = []
+    for setting, env in settings:
+        with contextlib.ExitStack() as stack:
+            server_pid = None
+            if args.url:
+                _check_loopback(args.url)
+                url = args.url.rstrip("/")
+                wait_ready(url, timeout=10)
+            else:
+                url, server_pid = stack.enter_context(serve(args.workers, args.server_log, env))
+            alone = asyncio.run(lone_answers(url, bodies))
+            summaries += [
+                asyncio.run(
+                    run_load(
+                        url,
+                        clients,
+                        args.duration,
+                        args.warm_up,
+                        bodies,
+                        server_pid,
+                        not args.ignore_retry_after,
+                        alone,
+                        setting,
+                    )
                 )
-            )
-            for clients in args.clients or [16, 64]
-        ]
+                for clients in args.clients or [16, 64]
+            ]
     title = (
-        f"meldwise serve under load: {os.cpu_count()} cores, table {args.table} tiles, "
-        f"rack {args.rack}, {args.duration:.0f} s per run, Retry-After "
+        f"meldwise serve under load: {os.cpu_count()} cores, {what}, "
+        f"{args.duration:.0f} s per run, Retry-After "
         f"{'ignored' if args.ignore_retry_after else 'honoured'}"
     )
-    print_summaries(summaries, Console(width=200), title)
+    print_summaries(summaries, Console(width=220), title)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump([asdict(s) for s in summaries], out, indent=2)

@@ -26,7 +26,9 @@ from solver.rummikub import Position, Rules, solve
 
 PARTS = (
     ("build", "solver.rummikub.solve", "build_model"),
+    ("build", "solver.rummikub.disruption", "build_model"),
     ("layout", "solver.rummikub.solve", "lay_out"),
+    ("layout", "solver.rummikub.disruption", "lay_out"),
 )
 """(part, module, function): Python functions timed by name where solve() calls them."""
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from benchmarks.answers import Answer, judge
+from benchmarks.answers import Answer, Calm, judge
 from benchmarks.cases import Mode
 from solver.rummikub import Position, Rules, solve
 
@@ -33,4 +33,7 @@ def time_ours(
     ms = (time.perf_counter() - start) * 1000
     table_after = tuple(meld.tiles for meld in play.table)
     problems = judge(asked, play.played, table_after, rules)
-    return Answer(ms, play.status.value, play.played, table_after, problems)
+    calm = None
+    if least_disruption:
+        calm = Calm(play.sets_kept, play.tiles_moved, play.disruption_proven, play.time_capped)
+    return Answer(ms, play.status.value, play.played, table_after, problems, calm)

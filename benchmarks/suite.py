@@ -22,6 +22,7 @@ from benchmarks.cases import (
 from benchmarks.machine import load
 from benchmarks.peer import DEFAULT_BACKEND, Peer
 from benchmarks.profile import Split, profile_solve
+from benchmarks.reference import REFERENCE_FILE, Reference, load_references
 from benchmarks.speed import time_ours
 from solver.rummikub import STANDARD, Position, Rules
 
@@ -51,6 +52,10 @@ class Config:
     """Read the positions from this file if it exists, else deal them and write it."""
     score_only: bool = False
     """Time the score stage alone (no least-disruption stage), as the peer answers."""
+    score_beside: bool = True
+    """Time the score stage alone too, beside the default solve (unless score_only)."""
+    reference: Path | None = REFERENCE_FILE
+    """Long-budget least disruption of the committed positions to check answers against."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +65,10 @@ class Trial:
     case: Case
     mode: Mode
     ours: Answer
+    """Our solve as configured: the default one, or the score stage alone."""
     peer: Answer | None = None
+    score: Answer | None = None
+    """Our score stage alone, beside the default solve."""
 
 
 @dataclass
@@ -76,6 +84,8 @@ class Results:
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     """CPU time of this process: well under ``seconds`` when other work shared the cores."""
+    references: dict[tuple[str, str], Reference] = field(default_factory=dict)
+    """Long-budget least disruption by (position label, mode), when the file has them."""
 
 
 def run_suite(config: Config, progress: Progress, rules: Rules = STANDARD) -> Results:
@@ -85,6 +95,8 @@ def run_suite(config: Config, progress: Progress, rules: Rules = STANDARD) -> Re
     peer = Peer(rules, config.peer_backend) if config.peer else None
     cases, source = obtain_cases(config, buckets, progress)
     results = Results(config, rules, buckets, source, peer.version if peer else None, load_before)
+    if config.reference is not None and not config.score_only:
+        results.references = load_references(config.reference, config.seed)
 
     for mode in config.modes:
         time_ours(WARM_UP, mode, rules, config.time_limit, not config.score_only)
@@ -114,7 +126,9 @@ def run_trial(
     case: Case, mode: Mode, rules: Rules, config: Config, peer: Peer | None, turn: int
 ) -> Trial:
     """Solve one position in one mode ``config.repeat`` times in a row with each
-    solver and keep each one's fastest; with the peer, the two take turns going first.
+    solver (ours as configured, then, beside the default solve, our score stage
+    alone) and keep each one's fastest; with the peer, it and ours take turns going
+    first.
 
     In a row, so that each solver's fastest time is its own: when the two
     alternated run by run, every run started by refilling the caches the other
@@ -127,10 +141,19 @@ def run_trial(
         time_ours(case.position, mode, rules, config.time_limit, not config.score_only)
         for _ in range(config.repeat)
     ]
+    score = []
+    if config.score_beside and not config.score_only:
+        score = [
+            time_ours(case.position, mode, rules, config.time_limit, False)
+            for _ in range(config.repeat)
+        ]
     if peer is not None and ours_first:
         theirs = [peer.solve(case.position, mode) for _ in range(config.repeat)]
-    fastest = min(ours, key=lambda a: a.ms)
-    return Trial(case, mode, fastest, min(theirs, key=lambda a: a.ms) if theirs else None)
+    return Trial(case, mode, min(ours, key=lambda a: a.ms), _fastest(theirs), _fastest(score))
+
+
+def _fastest(answers: list[Answer]) -> Answer | None:
+    return min(answers, key=lambda a: a.ms) if answers else None
 
 
 def obtain_cases(

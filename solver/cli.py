@@ -175,14 +175,14 @@ def _request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
         "table": [part.replace(",", " ").split() for part in args.table.split("|") if part.strip()],
         "opened": not args.opening,
         "objective": args.objective,
-        "rules": _rules_from_flags(args.rule),
+        "rules": rules_from_flags(args.rule),
         "time_limit_ms": limit_ms,
         "hint_level": args.hint,
         "notation": args.notation,
     }
 
 
-def _rules_from_flags(items: Sequence[str]) -> dict[str, int]:
+def rules_from_flags(items: Sequence[str]) -> dict[str, int]:
     rules: dict[str, int] = {}
     for item in items:
         name, sep, value = item.partition("=")
@@ -248,11 +248,16 @@ def status_text(status: str) -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m solver", description="Meldwise solvers")
     # Imported here: the shanghai command itself uses run_requests from this module.
+    from solver.arena.cli import add_tournament_command
+    from solver.rummikub.cli import add_bot_command, add_game_command, add_review_command
     from solver.shanghai.cli import add_shanghai_command
 
     commands = parser.add_subparsers(dest="command", required=True)
     add_solve_command(commands)
     add_shanghai_command(commands)
+    for add_command in (add_bot_command, add_game_command, add_review_command):
+        add_command(commands)
+    add_tournament_command(commands)
     return parser
 
 

@@ -240,11 +240,11 @@ def test_a_client_beyond_its_share_of_the_solver_gets_429_and_others_still_get_i
 
 
 def test_an_answer_over_the_answer_limit_is_refused() -> None:
-    settings = Settings(workers=1, rate_limit="", max_answer_bytes=16 * 1024)
+    settings = Settings(workers=1, rate_limit="", max_answer_bytes=8 * 1024)
     with TestClient(create_app(settings)) as client:
         answer = client.post(SOLVE, json=slow_request(2000))
         assert answer.status_code == 422
-        assert "over the server's limit of 16384" in answer.json()["detail"]
+        assert "over the server's limit of 8192" in answer.json()["detail"]
 
 
 # --- timeouts ----------------------------------------------------------------------------

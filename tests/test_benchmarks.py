@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import cast
 
@@ -19,14 +20,16 @@ from benchmarks.cases import (
     grid_buckets,
     hard_buckets,
     load_cases,
+    mid_game_buckets,
     save_cases,
     select,
 )
 from benchmarks.profile import profile_solve
+from benchmarks.report import build_report
 from benchmarks.stats import percentile
 from benchmarks.suite import Config, run_suite
 from meldwise.cli import main
-from solver.rummikub import STANDARD, Position, Tile
+from solver.rummikub import JOKER, STANDARD, Position, Tile
 from solver.rummikub.legality import check_play
 from solver.rummikub.melds import MeldKind, readings
 
@@ -187,7 +190,8 @@ def test_each_solver_runs_its_repeats_in_a_row_and_they_take_turns_first(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Every timed run of one solver follows a run of the same solver (each one's
-    # fastest is its own), and who goes first alternates from trial to trial.
+    # fastest is its own; our score stage alone right after our default solve), and
+    # who goes first, the peer or we, alternates from trial to trial.
     import benchmarks.suite as suite
     from benchmarks.answers import Answer
     from benchmarks.cases import Case
@@ -204,15 +208,51 @@ def test_each_solver_runs_its_repeats_in_a_row_and_they_take_turns_first(
         def solve(self, position: Position, mode: Mode) -> Answer:
             return answer("peer")
 
-    monkeypatch.setattr(suite, "time_ours", lambda *args: answer("ours"))
+    def ours(*args: object) -> Answer:
+        least_disruption = args[4]  # time_ours(position, mode, rules, limit, least_disruption)
+        return answer("default" if least_disruption else "score")
+
+    monkeypatch.setattr(suite, "time_ours", ours)
     config = Config(repeat=3, peer=True)
     case = Case("t0-r6", 0, Position.parse("R1 R2 R3"))
     peer = cast("Peer", FakePeer())
     first = suite.run_trial(case, Mode.TILES, STANDARD, config, peer, 0)
     second = suite.run_trial(case, Mode.TILES, STANDARD, config, peer, 1)
-    assert calls == ["ours"] * 3 + ["peer"] * 3 + ["peer"] * 3 + ["ours"] * 3
-    assert (first.ours.ms, first.peer and first.peer.ms) == (1.0, 4.0)
-    assert (second.ours.ms, second.peer and second.peer.ms) == (10.0, 7.0)
+    ours_in_a_row = ["default"] * 3 + ["score"] * 3
+    assert calls == ours_in_a_row + ["peer"] * 3 + ["peer"] * 3 + ours_in_a_row
+    assert first.score is not None and second.score is not None
+    assert (first.ours.ms, first.score.ms, first.peer and first.peer.ms) == (1.0, 4.0, 7.0)
+    assert (second.ours.ms, second.score.ms, second.peer and second.peer.ms) == (13.0, 16.0, 10.0)
+
+
+def test_mid_game_buckets_deal_what_their_names_say() -> None:
+    for bucket in mid_game_buckets():
+        low, high = (int(n) for n in bucket.name.removeprefix("mid-t").split("-"))
+        for case in bucket.cases(1, 3):
+            case.position.check(STANDARD)
+            table = [t for tiles in case.position.table for t in tiles]
+            assert low <= len(table) <= high + 5  # the last set drawn may go past
+            assert 6 <= len(case.position.rack) <= 30
+            assert table.count(JOKER) == 1 and case.position.rack.count(JOKER) == 1
+
+
+def test_default_answers_are_checked_against_the_reference(tmp_path: Path) -> None:
+    # A reference that claims one more set kept than any answer can: the report
+    # counts the answer worse than it and names the missed target.
+    config = Config(per_bucket=1, buckets=("t10-r6",), modes=(Mode.TILES,), score_beside=False)
+    first = run_suite(config, Progress(disable=True))
+    [trial] = first.trials
+    assert trial.ours.calm is not None and trial.ours.calm.proven
+    kept, moved = trial.ours.calm.sets_kept, trial.ours.calm.tiles_moved
+    reference = tmp_path / "reference.json"
+    entry = {trial.case.label: {"tiles": [kept + 1, moved, True]}}
+    reference.write_text(json.dumps({"seed": config.seed, "positions": entry}))
+    results = run_suite(replace(config, reference=reference), Progress(disable=True))
+    report = build_report(results, "test")
+    calm = next(s for s in report.sections if s.key == "calm")
+    assert [(r["compared"], r["worse"]) for r in calm.rows] == [(1, 1), (1, 1)]
+    targets = next(s for s in report.sections if s.key == "default_targets")
+    assert "reference" in targets.rows[0]["missed"]
 
 
 def test_ab_times_a_revision_against_this_checkout(tmp_path: Path) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from unittest import mock
+
 import pytest
 from disruption_oracle import disruption_oracle_for
 from helpers import assert_legal_answer
@@ -9,7 +12,15 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from strategies import examples, positions, request_of, small_rules
 
-from solver.rummikub import Objective, Position, Rules, solve
+from benchmarks.cases import spread_jokers
+from solver.rummikub import JOKER, Objective, Position, Rules, Tile, solve
+from solver.rummikub.disruption import calm_play
+from solver.rummikub.layout import PlacedSet, lay_out
+from solver.rummikub.melds import Meld
+from solver.rummikub.model import TurnModel
+from solver.rummikub.runner import Limits, Solved
+from solver.rummikub.solve import DEFAULT_DISRUPTION_WORK
+from solver.rummikub.steps import Action
 
 RULES = Rules()
 
@@ -66,3 +77,78 @@ def test_disruption_matches_exhaustive_search_over_best_plays(
     # The answer's own table, matched to the old sets by the oracle, supports what it reports.
     assert oracle.disruption_of(position, play.table) >= reported
     assert reported == best
+    # With little work the searches may stop early: then the answer may be less calm,
+    # but only an answer as calm as the best one may say it is proven.
+    little_work = data.draw(st.sampled_from([0.0002, 0.001, 0.003]), label="little_work")
+    hurried = solve(position, rules, objective, disruption_work=little_work)
+    assert hurried.tiles_played == play.tiles_played
+    if hurried.disruption_proven:
+        assert (hurried.sets_kept, -hurried.tiles_moved) == best
+    else:
+        assert (hurried.sets_kept, -hurried.tiles_moved) <= best
+
+
+DISRUPTION_RULES = Rules(colours=3, numbers=7, copies=2, jokers=2)
+ORACLE = disruption_oracle_for(DISRUPTION_RULES)
+
+
+@pytest.mark.parametrize("objective", list(Objective))
+def test_a_run_split_and_a_joker_moved_are_least_disruption(objective: Objective) -> None:
+    # B4 K4 need the red 4 from the middle of the long run (which splits: its 5-7
+    # part stays, 1-3 goes on apart) and B2 K2 need the joker of R5 J R7, whose place
+    # the rack's R6 takes. Only B5 B6 B7 stays whole.
+    position = Position.parse("B4 K4 R6 B2 K2", "R1 R2 R3 R4 R5 R6 R7 | R5 J R7 | B5 B6 B7")
+    play = solve(position, DISRUPTION_RULES, objective)
+    assert play.tiles_played == 5 and play.disruption_proven
+    assert_legal_answer(position, DISRUPTION_RULES, play)
+    assert (play.sets_kept, -play.tiles_moved) == ORACLE.least_disruption(position, objective)
+    assert (play.sets_kept, play.tiles_moved) == (1, 5)
+    taken = [t for step in play.steps if step.action is Action.TAKE for t in step.tiles]
+    assert JOKER in taken and Tile.parse("R4") in taken
+
+
+def test_a_joker_leaves_a_group_for_the_tile_it_stood_for() -> None:
+    position = Position.parse("R4 K4 B1", "B1 B2 B3 B4 B5 B6 B7 | R1 J K1")
+    play = solve(position, DISRUPTION_RULES)
+    assert (play.sets_kept, -play.tiles_moved) == ORACLE.least_disruption(position, Objective.TILES)
+    assert (play.sets_kept, play.tiles_moved) == (1, 1)
+    assert_legal_answer(position, DISRUPTION_RULES, play)
+
+
+def _kept_and_moved(melds: tuple[Meld, ...], placed: list[PlacedSet]) -> tuple[int, int]:
+    kept = sum(p.origin is not None and len(p.stayed) == len(melds[p.origin].tiles) for p in placed)
+    return kept, sum(len(m.tiles) for m in melds) - sum(len(p.stayed) for p in placed)
+
+
+@settings(max_examples=25)
+@given(
+    seed=st.integers(0, 2**32),
+    table_tiles=st.integers(20, 70),
+    rack_tiles=st.integers(4, 20),
+    work=st.sampled_from([0.002, DEFAULT_DISRUPTION_WORK]),
+)
+def test_the_answer_is_never_less_calm_than_the_calm_play(
+    seed: int, table_tiles: int, rack_tiles: int, work: float
+) -> None:
+    # The calm play (every set whole or given up, the most kept) starts the search
+    # for the fewest tiles moved and is the fallback: whatever the work allowed, the
+    # answer keeps at least as many sets and, keeping as many, moves no more tiles.
+    position = spread_jokers(random.Random(seed), table_tiles, rack_tiles)
+    calm: list[tuple[int, int]] = []
+
+    def spy(lean: TurnModel, limits: Limits) -> tuple[Solved, bool] | None:
+        found = calm_play(lean, limits)
+        melds = position.check(RULES)
+        if found is not None:
+            calm.append(_kept_and_moved(melds, lay_out(lean, found[0].value)))
+        else:  # no work left even for that: the score stage's play, every set given up
+            assert work < DEFAULT_DISRUPTION_WORK
+            calm.append((0, sum(len(m.tiles) for m in melds)))
+        return found
+
+    with mock.patch("solver.rummikub.disruption.calm_play", spy):
+        play = solve(position, RULES, disruption_work=work)
+    assert_legal_answer(position, RULES, play)
+    if play.played:
+        [(kept, moved)] = calm
+        assert (play.sets_kept, -play.tiles_moved) >= (kept, -moved)

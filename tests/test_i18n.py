@@ -223,7 +223,7 @@ def test_validate_score_and_shanghai_change_only_the_text() -> None:
         ("赤5", "R5"),
         ("青13", "B13"),
         ("黒7", "K7"),
-        ("Ｒ５", "R5"),
+        ("Ｒ５", "R5"),  # noqa: RUF001 (full-width on purpose)
         ("赤１２", "R12"),
         ("ジョーカー", "J"),
     ],
@@ -238,7 +238,7 @@ def test_y_is_yellow_in_a_game_where_yellow_is_a_colour() -> None:
     answer = solve_rummikub({"rack": ["Y5", "黄6", "O7"], "rules": six})
     assert answer["rack_left"] == ["O7", "Y5", "Y6"]
     assert Tile.parse("黄6") == Tile.natural(Colour.YELLOW, 6)
-    with pytest.raises(MeldwiseError, match="'Y5'.*R B K"):
+    with pytest.raises(MeldwiseError, match=r"'Y5'.*R B K"):
         solve_rummikub({"rack": ["Y5"], "rules": {"colours": 3}})
 
 
@@ -268,7 +268,14 @@ def test_notation_rbyk_writes_orange_as_y_everywhere() -> None:
 
 @pytest.mark.parametrize(
     ("written", "meant"),
-    [("7♥", "7H"), ("10♠", "10S"), ("♠A", "AS"), ("Q♦", "QD"), ("２♣", "2C"), ("ジョーカー", "JK")],
+    [
+        ("7♥", "7H"),
+        ("10♠", "10S"),
+        ("♠A", "AS"),
+        ("Q♦", "QD"),
+        ("２♣", "2C"),  # noqa: RUF001 (full-width on purpose)
+        ("ジョーカー", "JK"),
+    ],
 )
 def test_shanghai_reads_suit_symbols_and_the_japanese_joker(written: str, meant: str) -> None:
     assert str(Card.parse(written)) == meant
@@ -316,7 +323,7 @@ def test_every_japanese_error_still_names_the_culprit(
 
 
 def test_an_unknown_lang_is_refused_in_both_languages() -> None:
-    with pytest.raises(MeldwiseError, match="'fr'.*'ja'"):
+    with pytest.raises(MeldwiseError, match=r"'fr'.*'ja'"):
         solve_rummikub({"rack": ["R1"], "lang": "fr"})
 
 

@@ -32,6 +32,7 @@ def test_the_documented_example() -> None:
         "sets_kept",
         "tiles_moved",
         "disruption_proven",
+        "time_capped",
         "steps",
     }
     assert response["status"] == "optimal"

@@ -103,10 +103,15 @@ def _continued_run(cont: Continuation, value: Value, joining_jokers: dict[Cell, 
         if not value(cover):
             continue
         natural = Tile.natural(first.colour, number)
-        tile, stays = old.get(number, (natural, 0))
-        if not stays:
-            cell = (first.colour.index, number)
-            tile = natural
+        cell = (first.colour.index, number)
+        if number in old:
+            # A joker takes the place of a numbered tile that left, and the other
+            # way round (see add_run_continuation).
+            tile, stays = old[number]
+            if not stays:
+                tile = natural if tile.is_joker else JOKER
+        else:
+            tile, stays = natural, 0
             if joining_jokers.get(cell, 0) > 0:
                 joining_jokers[cell] -= 1
                 tile = JOKER

@@ -29,7 +29,7 @@ come from the same pool as every other placed tile.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +91,8 @@ class Continuation:
     kept: cp_model.IntVar
     stays: list[cp_model.IntVar]
     cover: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    begins: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    """For a run that may go on with some of its tiles: where its stretch begins."""
     added: dict[int, cp_model.IntVar] = field(default_factory=dict)
     added_jokers: cp_model.IntVar | int = 0
 
@@ -114,7 +116,8 @@ class TurnModel:
     group_jokers: dict[int, cp_model.IntVar] = field(default_factory=dict)
     continuations: list[Continuation] = field(default_factory=list)
     continued: dict[Cell, list[LinearExpr]] = field(default_factory=dict)
-    """Per cell: numbered tiles in continued sets there, staying or joining a group."""
+    """Per cell: numbered tiles in continued sets there: staying, joining a group, or
+    taking the place a joker left in a run."""
     joining: dict[Cell, list[LinearExpr]] = field(default_factory=dict)
     """Per cell: tiles (numbered or jokers) joining continued runs there."""
     joining_jokers: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
@@ -122,7 +125,11 @@ class TurnModel:
     continued_jokers: list[LinearExpr] = field(default_factory=list)
     """Jokers in continued sets: staying, joining a run (see above) or a group."""
     objective: LinearExpr = 0
-    """The score: tiles or points played."""
+    goal: LinearExpr = 0
+    """The score stage's goal: the score, then the jokers kept, then (points) the tiles
+    played (see set_score_objective)."""
+    goal_top: int = 0
+    """The most the goal can be: every rack tile played, none kept."""
     tiles: LinearExpr = 0
     """Tiles played, jokers included."""
     supply: dict[Cell, int] = field(init=False)
@@ -279,6 +286,7 @@ class TurnModel:
         found: list[cp_model.IntVar] = list(self.joining_jokers.values())
         for cont in self.continuations:
             found += [cont.active, cont.kept, *cont.stays, *cont.cover.values()]
+            found += cont.begins.values()
             found += cont.added.values()
             if not isinstance(cont.added_jokers, int):
                 found.append(cont.added_jokers)
@@ -301,16 +309,18 @@ def build_model(
     objective: Objective,
     opening: bool,
     table_melds: tuple[Meld, ...] = (),
+    whole: Collection[int] = (),
 ) -> TurnModel:
     """Build the model of a turn.
 
     With ``opening`` the table is left alone: pass an empty ``table`` and the
     rack's new sets must be worth at least ``rules.opening_threshold``.
     ``table_melds`` (the table as read, after opening) may continue into the new
-    table; pass none to let the table be rebuilt from counts alone.
+    table; pass none to let the table be rebuilt from counts alone. The sets whose
+    index is in ``whole`` go on whole or not at all (see :func:`add_continuations`).
     """
     tm = TurnModel(CpModel(), rules, rack, table)
-    add_continuations(tm, table_melds)
+    add_continuations(tm, table_melds, whole)
     for colour in range(rules.colours):
         add_runs(tm, colour, objective)
     if tm.jokers_make_a_set:
@@ -342,65 +352,165 @@ def add_played(tm: TurnModel) -> None:
         tm.played_jokers = tm.model.new_int_var(0, tm.rack.jokers, "play_J")
 
 
-def add_continuations(tm: TurnModel, melds: tuple[Meld, ...]) -> None:
-    """Let each table set continue as one set of the new table.
+def add_continuations(tm: TurnModel, melds: tuple[Meld, ...], whole: Collection[int] = ()) -> None:
+    """Let each table set continue as one set of the new table: the sets whose
+    index is in ``whole`` go on whole or not at all (:func:`add_whole_continuation`),
+    the others with any of their tiles (:func:`add_partial_continuation`).
 
-    For every table set: kept <= stays[i] for each tile i (kept means every tile
-    stays), stays[i] <= active, and at least one numbered tile stays in an active
-    continuation (so it is never a set of jokers alone).
+    Of two table sets alike (same tiles, same reading) the first is kept whenever
+    the second is, kept[i] >= kept[j] for i < j: a play keeping only the second is
+    the same play with the two swapped.
     """
+    first_alike: dict[Meld, Continuation] = {}
     for index, meld in enumerate(melds):
-        model = tm.model
-        active = model.new_bool_var(f"cont_{index}")
-        kept = model.new_bool_var(f"kept_{index}")
-        stays = [model.new_bool_var(f"stays_{index}_{i}") for i in range(len(meld.tiles))]
-        cont = Continuation(index, meld, active, kept, stays)
-        for tile, stay in zip(meld.tiles, stays, strict=True):
-            model.add(kept <= stay)
-            model.add(stay <= active)
-            if tile.is_joker:
-                tm.continued_jokers.append(stay)
-            else:
-                assert tile.colour is not None
-                tm.continued.setdefault((tile.colour.index, tile.number), []).append(stay)
-        model.add(
-            sum(s for t, s in zip(meld.tiles, stays, strict=True) if not t.is_joker) >= active
-        )
-        if meld.kind is MeldKind.RUN:
-            add_run_continuation(tm, cont)
+        if index in whole:
+            cont = add_whole_continuation(tm, index, meld)
         else:
-            add_group_continuation(tm, cont)
+            cont = add_partial_continuation(tm, index, meld)
         tm.continuations.append(cont)
-    for cell, joining in tm.joining.items():
-        if tm.jokers:
-            jokers = tm.model.new_int_var(0, min(tm.jokers, len(joining)), f"joining_J_{cell}")
-            tm.model.add(jokers <= sum(joining))
-            tm.joining_jokers[cell] = jokers
-            tm.continued_jokers.append(jokers)
+        alike = first_alike.setdefault(meld, cont)
+        if alike is not cont:
+            tm.model.add(alike.kept >= cont.kept)
+    _add_joining_jokers(tm)
 
 
-def add_run_continuation(tm: TurnModel, cont: Continuation) -> None:
-    """A continued run covers one stretch of numbers holding every tile that stays:
-    stays[i] <= cover[n_i]; begins[n] >= cover[n] - cover[n-1]; sum begins = active;
-    sum cover >= L * active. A covered number whose old tile does not stay holds a
-    joining tile: joining[c,n] += cover[n] - stays (the tile there)."""
-    model, rules = tm.model, tm.rules
+def add_partial_continuation(tm: TurnModel, index: int, meld: Meld) -> Continuation:
+    """Table set ``index`` may go on with some of its tiles: kept <= stays[i] for each
+    tile i, sum stays - kept <= tiles - 1 (kept means every tile stays),
+    stays[i] <= active, and at least one numbered tile stays in an active
+    continuation (so it is never a set of jokers alone)."""
+    model = tm.model
+    active = model.new_bool_var(f"cont_{index}")
+    kept = model.new_bool_var(f"kept_{index}")
+    stays = [model.new_bool_var(f"stays_{index}_{i}") for i in range(len(meld.tiles))]
+    cont = Continuation(index, meld, active, kept, stays)
+    for tile, stay in zip(meld.tiles, stays, strict=True):
+        model.add(kept <= stay)
+        model.add(stay <= active)
+        if tile.is_joker:
+            tm.continued_jokers.append(stay)
+        else:
+            assert tile.colour is not None
+            tm.continued.setdefault((tile.colour.index, tile.number), []).append(stay)
+    model.add(sum(stays) - kept <= len(stays) - 1)
+    model.add(sum(s for t, s in zip(meld.tiles, stays, strict=True) if not t.is_joker) >= active)
+    if meld.kind is MeldKind.RUN:
+        add_run_continuation(tm, cont)
+    else:
+        add_group_continuation(tm, cont)
+    return cont
+
+
+def add_whole_continuation(tm: TurnModel, index: int, meld: Meld) -> Continuation:
+    """Table set ``index`` goes on whole or gives all its tiles up: one variable,
+    kept = active = stays[i] for every tile. A kept run may grow at its ends (a
+    covered number beyond the old ones holds a joining tile: cover[n] <= cover[n+1]
+    below them, cover[n] <= cover[n-1] above them, cover <= kept); a kept group may
+    gain numbered tiles of the colours it lacks and jokers:
+    sum added + added_jokers <= (colours - size) * kept.
+
+    The lean form for the question which sets can be kept whole: a set not kept
+    holds nothing, its tiles are free for any set.
+    """
+    kept = tm.model.new_bool_var(f"kept_{index}")
+    cont = Continuation(index, meld, kept, kept, [kept] * len(meld.tiles))
+    for tile in meld.tiles:
+        if tile.is_joker:
+            tm.continued_jokers.append(kept)
+        else:
+            assert tile.colour is not None
+            tm.continued.setdefault((tile.colour.index, tile.number), []).append(kept)
+    if meld.kind is MeldKind.RUN:
+        _grow_run(tm, cont)
+    else:
+        _grow_group(tm, cont)
+    return cont
+
+
+def _grow_run(tm: TurnModel, cont: Continuation) -> None:
     first = cont.meld.stands_for[0]
     assert first.colour is not None
     colour = first.colour.index
-    low, high = first.number, first.number + len(cont.meld.tiles) - 1
-    # The run may grow over neighbouring numbers while tiles could fill them: a
-    # numbered tile, or one of the jokers (each joker fills one number).
+    old = range(first.number, first.number + len(cont.meld.tiles))
+    low, high = _run_reach(tm, colour, old.start, old.stop - 1)
+    for number in old:
+        cont.cover[number] = cont.kept
+    for numbers, step in ((range(old.start - 1, low - 1, -1), 1), (range(old.stop, high + 1), -1)):
+        for number in numbers:
+            cover = tm.model.new_bool_var(f"cover_{cont.index}_{number}")
+            tm.model.add(cover <= cont.cover[number + step])
+            cont.cover[number] = cover
+            tm.joining.setdefault((colour, number), []).append(cover)
+    cont.cover = dict(sorted(cont.cover.items()))
+
+
+def _grow_group(tm: TurnModel, cont: Continuation) -> None:
+    model, rules = tm.model, tm.rules
+    number = cont.meld.stands_for[0].number
+    room = rules.max_group_len - len(cont.meld.tiles)
+    if room <= 0:
+        return
+    present = {t.colour.index for t in cont.meld.tiles if t.colour is not None}
+    added: list[LinearExpr] = []
+    for colour in range(rules.colours):
+        if colour in present or tm.available((colour, number)) == 0:
+            continue
+        var = model.new_bool_var(f"added_{cont.index}_{colour}")
+        cont.added[colour] = var
+        tm.continued.setdefault((colour, number), []).append(var)
+        added.append(var)
+    if tm.jokers:
+        cont.added_jokers = model.new_int_var(0, min(tm.jokers, room), f"added_J_{cont.index}")
+        tm.continued_jokers.append(cont.added_jokers)
+        added.append(cont.added_jokers)
+    if added:
+        model.add(sum(added) <= room * cont.kept)
+
+
+def _run_reach(tm: TurnModel, colour: int, low: int, high: int) -> tuple[int, int]:
+    """How far a run of ``colour`` over ``low..high`` may grow: over neighbouring
+    numbers while tiles could fill them (a numbered tile, or one joker each)."""
     jokers_left = tm.jokers
     while low > 1 and (tm.available((colour, low - 1)) or jokers_left):
         jokers_left -= not tm.available((colour, low - 1))
         low -= 1
     jokers_left = tm.jokers
-    while high < rules.numbers and (tm.available((colour, high + 1)) or jokers_left):
+    while high < tm.rules.numbers and (tm.available((colour, high + 1)) or jokers_left):
         jokers_left -= not tm.available((colour, high + 1))
         high += 1
-    staying_at = dict(zip((m.number for m in cont.meld.stands_for), cont.stays, strict=True))
-    begins = []
+    return low, high
+
+
+def _add_joining_jokers(tm: TurnModel) -> None:
+    """joining_J[c,n] <= tiles joining continued runs at (c,n): how many of them are jokers."""
+    if not tm.jokers:
+        return
+    for cell, joining in tm.joining.items():
+        jokers = tm.model.new_int_var(0, min(tm.jokers, len(joining)), f"joining_J_{cell}")
+        tm.model.add(jokers <= sum(joining))
+        tm.joining_jokers[cell] = jokers
+        tm.continued_jokers.append(jokers)
+
+
+def add_run_continuation(tm: TurnModel, cont: Continuation) -> None:
+    """A continued run covers one stretch of numbers holding every tile that stays:
+    stays[i] <= cover[n_i]; begins[n] >= cover[n] - cover[n-1]; sum begins = active;
+    sum cover >= L * active. A covered number beyond the old ones holds a joining
+    tile: joining[c,n] += cover[n]. Where an old tile leaves a covered number, a
+    joker takes the place of a numbered tile and a numbered tile of the cell that of
+    a joker (cover[n] - stays counts among the jokers, or the cell's tiles, in
+    continued sets): a tile like the one that left would be the same play with that
+    tile staying, which is never worse.
+    """
+    model, rules = tm.model, tm.rules
+    first = cont.meld.stands_for[0]
+    assert first.colour is not None
+    colour = first.colour.index
+    low, high = _run_reach(tm, colour, first.number, first.number + len(cont.meld.tiles) - 1)
+    old = {
+        meant.number: (tile, stay)
+        for tile, meant, stay in zip(cont.meld.tiles, cont.meld.stands_for, cont.stays, strict=True)
+    }
     previous: LinearExpr = 0
     for number in range(low, high + 1):
         cover = model.new_bool_var(f"cover_{cont.index}_{number}")
@@ -408,39 +518,51 @@ def add_run_continuation(tm: TurnModel, cont: Continuation) -> None:
         model.add(cover <= cont.active)
         begin = model.new_bool_var(f"begins_{cont.index}_{number}")
         model.add(begin >= cover - previous)
-        begins.append(begin)
+        cont.begins[number] = begin
         previous = cover
-        stay = staying_at.get(number)
-        if stay is not None:
-            model.add(stay <= cover)
-        tm.joining.setdefault((colour, number), []).append(cover if stay is None else cover - stay)
-    model.add(sum(begins) == cont.active)
+        cell = (colour, number)
+        if number not in old:
+            tm.joining.setdefault(cell, []).append(cover)
+            continue
+        tile, stay = old[number]
+        model.add(stay <= cover)
+        if tile.is_joker:
+            tm.continued.setdefault(cell, []).append(cover - stay)
+        else:
+            tm.continued_jokers.append(cover - stay)
+    model.add(sum(cont.begins.values()) == cont.active)
     model.add(sum(cont.cover.values()) >= rules.min_set_len * cont.active)
 
 
 def add_group_continuation(tm: TurnModel, cont: Continuation) -> None:
-    """A continued group keeps the tiles that stay and gains numbered tiles of free
-    colours and jokers: added[c] + (stays of colour c) <= 1;
-    L * active <= stays + added + added_jokers <= colours * active."""
+    """A continued group keeps the tiles that stay and gains numbered tiles of the
+    colours it lacks and jokers; L * active <= stays + added + added_jokers <=
+    colours * active. No tile like one that left joins (a numbered tile of an old
+    colour, or a joker while an old joker leaves): that play is the same with the
+    tile staying. Nor does a joker join in place of a numbered tile that left, unless
+    the jokers alone could make a set: the two could swap places (the joker standing
+    for that tile where it went), keeping the tile in the group; with L jokers or more
+    that could leave a set of jokers alone, so a joker may take any free place."""
     model, rules = tm.model, tm.rules
     number = cont.meld.stands_for[0].number
     size: list[LinearExpr] = list(cont.stays)
+    present = {t.colour.index for t in cont.meld.tiles if t.colour is not None}
     for colour in range(rules.colours):
-        if tm.available((colour, number)) == 0:
+        if colour in present or tm.available((colour, number)) == 0:
             continue
         added = model.new_bool_var(f"added_{cont.index}_{colour}")
-        same_colour = [
-            s
-            for t, s in zip(cont.meld.tiles, cont.stays, strict=True)
-            if t.colour is not None and t.colour.index == colour
-        ]
-        model.add(added + sum(same_colour) <= 1)
         model.add(added <= cont.active)
         cont.added[colour] = added
         tm.continued.setdefault((colour, number), []).append(added)
         size.append(added)
-    if tm.jokers:
-        cont.added_jokers = model.new_int_var(0, tm.jokers, f"added_J_{cont.index}")
+    naturals = sum(not t.is_joker for t in cont.meld.tiles)
+    # A continued group keeps a numbered tile (see add_continuations).
+    room = rules.max_group_len - (1 if tm.jokers_make_a_set else naturals)
+    if tm.jokers and room > 0:
+        cont.added_jokers = model.new_int_var(0, min(tm.jokers, room), f"added_J_{cont.index}")
+        for tile, stay in zip(cont.meld.tiles, cont.stays, strict=True):
+            if tile.is_joker:
+                model.add(cont.added_jokers <= room * stay)
         tm.continued_jokers.append(cont.added_jokers)
         size.append(cont.added_jokers)
     model.add(sum(size) >= rules.min_set_len * cont.active)
@@ -659,39 +781,104 @@ def add_opening_threshold(tm: TurnModel) -> None:
 def set_score_objective(tm: TurnModel, objective: Objective) -> None:
     """Maximise the score, then (lexicographically) the jokers kept on the rack, then
     (in points mode) the tiles played:
-    maximise ((rack jokers + 1) * score - played_jokers) * (rack tiles + 1) + tiles, where
-    tiles:  score = tiles = sum played + played_jokers (the last factor is left out);
-    points: score = sum n*played[c,n] + joker_penalty*played_jokers."""
+    tiles:  goal = (rack jokers + 1) * score - played_jokers, score = tiles played;
+    points: goal = ((rack jokers + 1) * score - played_jokers) * (rack tiles + 1) + tiles,
+            score = sum n*played[c,n] + joker_penalty*played_jokers,
+    where tiles = sum played + played_jokers."""
     played = [*tm.played.values(), tm.played_jokers]
+    jokers = tm.rack.jokers
+    rack_tiles = sum(tm.rack.naturals.values()) + jokers
     tm.tiles = _sum(played)
     if objective is Objective.TILES:
         tm.objective = tm.tiles
-        _maximize(tm.model, (tm.rack.jokers + 1) * tm.objective - tm.played_jokers)
-        return
-    values = [n for _, n in tm.played] + [tm.rules.joker_penalty]
-    tm.objective = cp_model.LinearExpr.weighted_sum(played, values)
-    rack_tiles = sum(tm.rack.naturals.values()) + tm.rack.jokers
-    kept = (tm.rack.jokers + 1) * tm.objective - tm.played_jokers
-    _maximize(tm.model, (rack_tiles + 1) * kept + tm.tiles)
+        tm.goal = (jokers + 1) * tm.objective - tm.played_jokers
+        tm.goal_top = (jokers + 1) * rack_tiles
+    else:
+        values = [n for _, n in tm.played] + [tm.rules.joker_penalty]
+        tm.objective = cp_model.LinearExpr.weighted_sum(played, values)
+        best = sum(n * c for (_, n), c in tm.rack.naturals.items())
+        best += tm.rules.joker_penalty * jokers
+        kept = (jokers + 1) * tm.objective - tm.played_jokers
+        tm.goal = (rack_tiles + 1) * kept + tm.tiles
+        tm.goal_top = (rack_tiles + 1) * (jokers + 1) * best + rack_tiles
+    _maximize(tm.model, tm.goal)
 
 
-def set_disruption_objective(tm: TurnModel, score: int, played_jokers: int, tiles: int) -> None:
-    """Among plays with this score, jokers played and tiles played, disturb the table
-    least: table sets kept whole first, then table tiles that stay in place, then the
-    fewest sets on the table (tiles join sets rather than start new ones):
-    maximise W2 * sum kept + W1 * sum stays - sets, where sets = continued sets
-    + runs begun + groups, W1 = most sets possible + 1, W2 = W1 * (table tiles + 1)."""
+def fix_score(tm: TurnModel, score: int, played_jokers: int, tiles: int) -> None:
+    """Only plays as good as the best one found: objective = score, played_jokers =
+    jokers and, in points mode, tiles played = tiles (the score stage's optimum, see
+    :func:`set_score_objective`)."""
     tm.model.add(tm.objective == score)
     tm.model.add(tm.played_jokers == played_jokers)
     if tm.tiles is not tm.objective:
         tm.model.add(tm.tiles == tiles)
-    stays = [s for cont in tm.continuations for s in cont.stays]
-    sets = [c.active for c in tm.continuations] + list(tm.start.values()) + list(tm.groups.values())
-    in_play = sum(tm.table.naturals.values()) + tm.jokers + sum(tm.rack.naturals.values())
-    w1 = in_play // tm.rules.min_set_len + 1
-    w2 = w1 * (len(stays) + 1)
-    kept = _sum([c.kept for c in tm.continuations])
-    _maximize(tm.model, w2 * kept + w1 * _sum(stays) - _sum(sets))
+
+
+def table_sets(tm: TurnModel) -> LinearExpr:
+    """Sets on the table after the turn: continued sets + runs begun + groups."""
+    return _sum([c.active for c in tm.continuations] + [*tm.start.values(), *tm.groups.values()])
+
+
+@dataclass(frozen=True, slots=True)
+class Levels:
+    """Goals maximised in order, each from 0 to its top, then the fewest sets on the
+    table (0 to ``most``), as one weighted goal: sum weights[i] * goals[i] - sets,
+    where the last goal weighs 2 * most + 1 and each other one its successor's weight
+    times (its successor's top + 1).
+
+    A search may stop once its bound is within ``most`` of its best solution (CP-SAT's
+    absolute gap limit): every goal is then proven best (:meth:`proven`), and the sets
+    are the fewest the search met, not always the fewest there are.
+    """
+
+    goals: tuple[LinearExpr, ...]
+    weights: tuple[int, ...]
+    most: int
+
+    def proven(self, values: Sequence[int], bound: float) -> int:
+        """How many goals, first ones first, are proven best at ``values`` given the
+        search's ``bound``: a solution as good on the goals before goal i and better on
+        goal i scores at least sum(weights[j] * values[j], j < i) +
+        weights[i] * (values[i] + 1) - most."""
+        before = 0
+        for i, (weight, value) in enumerate(zip(self.weights, values, strict=True)):
+            if bound >= before + weight * (value + 1) - self.most:
+                return i
+            before += weight * value
+        return len(self.weights)
+
+
+def set_kept_objective(tm: TurnModel, score_first: bool = False) -> Levels:
+    """Maximise the table sets kept whole (sum kept), then the fewest sets; with
+    ``score_first``, the score stage's goal (:attr:`TurnModel.goal`) before them."""
+    kept = (_sum([c.kept for c in tm.continuations]), len(tm.continuations))
+    return _set_levels(tm, [(tm.goal, tm.goal_top), kept] if score_first else [kept])
+
+
+def set_stays_objective(tm: TurnModel) -> Levels:
+    """Maximise the table tiles that stay in the set carrying their old one on
+    (sum stays), then the fewest sets."""
+    stays = [s for c in tm.continuations for s in c.stays]
+    return _set_levels(tm, [(_sum(stays), len(stays))])
+
+
+def _set_levels(tm: TurnModel, goals: list[tuple[LinearExpr, int]]) -> Levels:
+    """Set the goal of :class:`Levels` for ``goals`` (each with its top)."""
+    tiles = sum(tm.table.naturals.values()) + tm.jokers + sum(tm.rack.naturals.values())
+    most = tiles // tm.rules.min_set_len
+    weights = [2 * most + 1]
+    for _, top in reversed(goals[1:]):
+        weights.insert(0, weights[0] * (top + 1))
+    levels = Levels(tuple(goal for goal, _ in goals), tuple(weights), most)
+    terms = [*levels.goals, table_sets(tm)]
+    _maximize(tm.model, cp_model.LinearExpr.weighted_sum(terms, [*levels.weights, -1]))
+    return levels
+
+
+def goal_bound(engine: cp_model.CpSolver) -> float:
+    """The upper bound a search proved on the goal it maximised (set by
+    :func:`_maximize`: CP-SAT minimised -goal, so its bound is the negated one)."""
+    return -engine.best_objective_bound
 
 
 def _maximize(model: cp_model.CpModel, goal: LinearExpr) -> None:

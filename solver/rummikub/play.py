@@ -26,9 +26,10 @@ class Status(Enum):
     OPTIMAL = "optimal"
     """Proven best, including a proven-empty play."""
     FEASIBLE = "feasible"
-    """Time ran out; the best play found so far (always legal)."""
+    """The search stopped (its work bound or a time limit) before proving the best
+    play; the best play found so far (always legal)."""
     UNKNOWN = "unknown"
-    """Time ran out before any play was found; the play is empty."""
+    """The search stopped before any play was found; the play is empty."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,4 +53,8 @@ class Play:
     tiles_moved: int
     steps: tuple[Step, ...]
     disruption_proven: bool
-    """Whether no play with the same score and jokers disturbs the table less."""
+    """Whether no play with the same score and jokers keeps more table sets whole, or
+    as many and moves fewer table tiles."""
+    time_capped: bool = False
+    """Whether a wall-clock limit, rather than the work bound, stopped a search: the
+    answer may then differ from one found on an idle machine."""

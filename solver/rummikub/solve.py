@@ -1,67 +1,59 @@
-"""Solve a Rummikub turn in two stages.
+"""Solve a Rummikub turn: the best score, then the least disruptive play reaching it.
 
-1. The score: the lean count model (no table sets continued) finds the best
-   score, then keeps the most jokers on the rack; this is what ``status``
-   speaks of.
-2. Least disruption: with score and jokers fixed, a second model lets every
-   table set continue (see :func:`~solver.rummikub.model.add_continuations`) and
-   keeps the most sets whole, then leaves the most table tiles in place. It
-   first asks whether every set can be kept (usually answered in a few ms), and
-   otherwise searches within ``disruption_time_limit``; ``disruption_proven``
-   says whether it finished.
+1. The score: the count model finds the best score, then keeps the most jokers on
+   the rack; this is what ``status`` speaks of.
+2. Least disruption: keep the most table sets whole, then leave the most table
+   tiles in place, then lay out the fewest sets (:mod:`solver.rummikub.disruption`);
+   ``disruption_proven`` says whether the first two are proven.
+
+After opening, with a table, the score comes out of the first least-disruption
+search (the calm play's model, with the score as its first goal): one search fewer.
+The score stage runs alone when least disruption is not asked for, before opening,
+with no table, or when that search does not prove the score within its work.
+
+Every search is bounded by deterministic work (see :mod:`solver.rummikub.runner`),
+so the same request gets the same answer under any load; wall-clock limits are only
+the outer safety cap, and ``time_capped`` says when one stopped a search.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
-from dataclasses import dataclass
 from itertools import chain
 
 from ortools.sat.python import cp_model
 
-from solver.rummikub.layout import PlacedSet, jokers_beyond_runs, lay_out
+from solver.rummikub.disruption import least_disruption as calmest
+from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
-from solver.rummikub.model import (
-    LinearExpr,
-    TileCounts,
-    TurnModel,
-    build_model,
-    set_disruption_objective,
-)
+from solver.rummikub.model import TileCounts, build_model
 from solver.rummikub.play import Objective, Play, Status
 from solver.rummikub.position import Position
 from solver.rummikub.rules import STANDARD, Rules
+from solver.rummikub.runner import Limits, Solved, run
 from solver.rummikub.steps import plan
 from solver.rummikub.tiles import JOKER, Colour, Tile
 
 DEFAULT_TIME_LIMIT = 2.0
-"""Seconds a solve may take unless the caller says otherwise."""
+"""Wall-clock seconds a solve may take unless the caller says otherwise: the outer
+safety cap of both stages."""
 
-DEFAULT_DISRUPTION_TIME_LIMIT = 0.2
-"""Seconds the least-disruption stage may take (within the overall limit)."""
+SCORE_WORK = 2.0
+"""Deterministic seconds of CP-SAT work the score stage may do when it runs alone:
+hundreds of times what any benchmark position needs, so in practice it stops when
+the score is proven; the bound makes even a pathological position stop at the same
+point under any load."""
 
+DEFAULT_DISRUPTION_WORK = 0.1
+"""Deterministic seconds of CP-SAT work the least-disruption stage (its first search
+finding the score too) may do unless the caller says otherwise (see
+benchmarks/RESULTS.md for what it proves, and how fast)."""
 
-_IntVar = cp_model.IntVar
-
-
-@dataclass
-class _Solved:
-    tm: TurnModel
-    engine: cp_model.CpSolver
-    code: cp_model.CpSolverStatus
-    _solution: list[int] | None = None
-
-    def value(self, expr: LinearExpr) -> int:
-        """The solved value of ``expr``: variables are read from the solution vector
-        at once (the layout reads hundreds of them; CP-SAT's ``value`` costs 4x more)."""
-        if type(expr) is _IntVar:
-            if self._solution is None:
-                self._solution = list(self.engine.response_proto.solution)
-            return self._solution[expr.index]
-        if type(expr) is int:
-            return expr
-        return self.engine.value(expr)
+DEFAULT_DISRUPTION_TIME_LIMIT = DEFAULT_TIME_LIMIT
+"""Wall-clock seconds the least-disruption stage may take (within the overall limit):
+its safety cap, above what its default work took on any benchmark position even on
+a loaded machine (at most 783 ms in benchmarks/RESULTS.md)."""
 
 
 def solve(
@@ -73,6 +65,7 @@ def solve(
     workers: int = 1,
     least_disruption: bool = True,
     disruption_time_limit: float = DEFAULT_DISRUPTION_TIME_LIMIT,
+    disruption_work: float = DEFAULT_DISRUPTION_WORK,
 ) -> Play:
     """Find the best play for ``position`` under ``rules``.
 
@@ -81,9 +74,17 @@ def solve(
     is left as it is. After opening the whole table may be rearranged. Among the
     plays with the best score it returns the one that keeps the most jokers on
     the rack, then (with ``least_disruption``) keeps the most table sets whole,
-    then moves the fewest table tiles; remaining ties are broken the same way on
-    every call. The score is proven optimal unless ``time_limit`` (seconds) runs
-    out first; see :class:`Status`.
+    then moves the fewest table tiles, then lays out the fewest sets; remaining ties
+    are broken the same way on every call. The score is proven optimal unless its
+    search stops at its work bound or at ``time_limit`` (wall-clock seconds, the outer
+    safety cap) first; see :class:`Status`. The least-disruption stage does at most
+    ``disruption_work`` (CP-SAT deterministic seconds) within at most
+    ``disruption_time_limit`` wall-clock seconds; ``disruption_proven`` says whether
+    it proved the sets kept and tiles moved, ``time_capped`` whether a wall-clock
+    limit (not the work bound) stopped a search. A solve that no clock stopped gives
+    the same answer on any machine load; ``workers`` CP-SAT workers search the score
+    when it is searched alone (with more than one that no longer holds), the
+    least-disruption searches use one.
 
     Raises a :class:`~solver.errors.MeldwiseError` for a position that breaks the rules.
     """
@@ -92,36 +93,45 @@ def solve(
     opening = not position.opened
     rack = TileCounts.of(Counter(position.rack))
     table = TileCounts({}) if opening else TileCounts.of(Counter(chain(*position.table)))
+    deadline = started + time_limit
 
+    capped = False
+    if least_disruption and table_melds and not opening:
+        stage = Limits(disruption_work, min(deadline, started + disruption_time_limit))
+        calmer = calmest(rules, rack, table, objective, table_melds, stage)
+        capped = stage.capped
+        if calmer is not None:
+            # The best score is proven; read the tiles played off the layout.
+            played = _played_tiles_of(calmer.placed, table_melds)
+            if not played:
+                return _no_play(Status.OPTIMAL, position, table_melds, rules, capped)
+            placed = calmer.placed
+            return _play(
+                Status.OPTIMAL, position, played, table_melds, placed, rules, calmer.proven, capped
+            )
+
+    # The score alone: asked for, or not proven within the least-disruption work.
     tm = build_model(rules, rack, table, objective, opening)
+    limits = Limits(SCORE_WORK, deadline)
     # No starting solution: hinting the table as it is doubled the median solve.
-    first = _run(tm, _left(started, time_limit), workers)
+    first = run(tm, limits, workers) if limits.left else None
+    capped = capped or limits.capped
+    if first is None or first.code == cp_model.UNKNOWN:
+        return _no_play(Status.UNKNOWN, position, table_melds, rules, capped)
     if first.code == cp_model.INFEASIBLE and opening:
-        return _no_play(Status.OPTIMAL, position, table_melds, rules)
-    if first.code == cp_model.UNKNOWN:
-        return _no_play(Status.UNKNOWN, position, table_melds, rules)
-    if first.code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return _no_play(Status.OPTIMAL, position, table_melds, rules, capped)
+    if not first.found:
         raise RuntimeError(f"CP-SAT returned {first.code} on a turn model")  # a bug
-    status = Status.OPTIMAL if first.code == cp_model.OPTIMAL else Status.FEASIBLE
+    status = Status.OPTIMAL if first.optimal else Status.FEASIBLE
     played = _played_tiles(first)
     if not played:
-        return _no_play(status, position, table_melds, rules)
+        return _no_play(status, position, table_melds, rules, capped)
+    placed = lay_out(first.tm, first.value)
     if opening:
-        placed = _unchanged(table_melds) + lay_out(first.tm, first.value)
-        return _play(status, position, played, table_melds, placed, rules, True)
-
+        placed = _unchanged(table_melds) + placed
     # With no table there is nothing to disturb: proven at once.
-    placed, proven = lay_out(first.tm, first.value), not table_melds
-    left = _left(started, time_limit)
-    if least_disruption and table_melds and left > MIN_STAGE_TIME:
-        calmer = _least_disruption(
-            first, rules, rack, table, objective, table_melds, min(left, disruption_time_limit)
-        )
-        if calmer is not None:
-            # As many tiles and points, but maybe other tiles: read them off the layout.
-            placed, proven = calmer
-            played = _played_tiles_of(placed, table_melds)
-    return _play(status, position, played, table_melds, placed, rules, proven)
+    proven = opening or not table_melds
+    return _play(status, position, played, table_melds, placed, rules, proven, capped)
 
 
 def _unchanged(melds: tuple[Meld, ...]) -> list[PlacedSet]:
@@ -129,104 +139,14 @@ def _unchanged(melds: tuple[Meld, ...]) -> list[PlacedSet]:
     return [PlacedSet(m, i, m.tiles, ()) for i, m in enumerate(melds)]
 
 
-def _no_play(status: Status, position: Position, melds: tuple[Meld, ...], rules: Rules) -> Play:
+def _no_play(
+    status: Status, position: Position, melds: tuple[Meld, ...], rules: Rules, capped: bool
+) -> Play:
     """The answer that places nothing and leaves the table as it is."""
-    return _play(status, position, [], melds, _unchanged(melds), rules, True)
+    return _play(status, position, [], melds, _unchanged(melds), rules, True, capped)
 
 
-def _least_disruption(
-    first: _Solved,
-    rules: Rules,
-    rack: TileCounts,
-    table: TileCounts,
-    objective: Objective,
-    melds: tuple[Meld, ...],
-    time_limit: float,
-) -> tuple[list[PlacedSet], bool] | None:
-    """Stage 2: the least disruptive layout of a play as good as ``first``'s,
-    and whether it is proven least disruptive; None if none was found in time."""
-    started = time.perf_counter()
-    score = first.value(first.tm.objective)
-    jokers = first.value(first.tm.played_jokers)
-    tiles = first.value(first.tm.tiles)
-    tm = build_model(rules, rack, table, objective, opening=False, table_melds=melds)
-    set_disruption_objective(tm, score, jokers, tiles)
-    # Can every table set be kept? If so that is the least disruption there is.
-    every = _run(tm, time_limit, 1, assume=[c.kept for c in tm.continuations])
-    if every.code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return lay_out(tm, every.value), True
-    _hint(tm, first)
-    left = _left(started, time_limit)
-    if left <= MIN_STAGE_TIME:
-        return None
-    best = _run(tm, left, 1)
-    if best.code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return lay_out(tm, best.value), best.code == cp_model.OPTIMAL
-    return None
-
-
-MIN_STAGE_TIME = 0.001
-"""Seconds below which a stage is not started (CP-SAT needs a positive limit)."""
-
-
-def _left(started: float, time_limit: float) -> float:
-    """What remains of ``time_limit`` seconds since ``started`` (at least a sliver)."""
-    return max(time_limit - (time.perf_counter() - started), MIN_STAGE_TIME)
-
-
-def _run(
-    tm: TurnModel, time_limit: float, workers: int, assume: list[cp_model.IntVar] | None = None
-) -> _Solved:
-    engine = cp_model.CpSolver()
-    engine.parameters.max_time_in_seconds = time_limit
-    engine.parameters.num_workers = workers
-    # Measured on the benchmark positions (score stage, same optima throughout):
-    # the models are small, already pruned and mostly solved without a conflict.
-    # Without presolve, build + solve went from median 9.6 / p95 24.6 ms to
-    # 4.1 / 9.7 ms, LP-guided branching took the p95 to 8.4 ms, and skipping
-    # probing, symmetry detection and inprocessing then took CP-SAT's own time
-    # from median 1.8 / p95 6.4 ms to 1.4 / 4.3 ms. Then, with no cut generation
-    # and every constraint in the LP from the start (the LP of the count model is
-    # tight, and small), CP-SAT's median went from 1.6 to 1.2 ms and its p95 from
-    # 4.1 to 2.2 ms (tiles; opening p95 1.7 -> 1.15 ms).
-    params = engine.parameters
-    params.cp_model_presolve = False
-    params.cp_model_probing_level = 0
-    params.symmetry_level = 0
-    params.use_sat_inprocessing = False
-    params.search_branching = cp_model.LP_SEARCH
-    params.cut_level = 0
-    params.add_lp_constraints_lazily = False
-    tm.model.clear_assumptions()
-    if assume:
-        tm.model.add_assumptions(assume)
-    code = engine.solve(tm.model)
-    tm.model.clear_assumptions()
-    return _Solved(tm, engine, code)
-
-
-def _hint(tm: TurnModel, first: _Solved) -> None:
-    """Start stage 2 from stage 1's play, laid out with no table set continued."""
-    value = first.value
-    solved = {
-        family: {key: value(expr) for key, expr in exprs.items()}
-        for family, exprs in first.tm.counts().items()
-    }
-    # Stage 1 may count jokers beyond the runs at a cell, standing in the groups
-    # there (see add_runs); stage 2 bounds run jokers by runs, so they are group jokers.
-    for cell in solved["run_jokers"]:
-        beyond = jokers_beyond_runs(first.tm, cell, value)
-        if beyond:
-            solved["run_jokers"][cell] -= beyond
-            solved["group_jokers"][cell[1]] += beyond
-    for family, variables in tm.count_variables().items():
-        for key, var in variables.items():
-            tm.model.add_hint(var, solved[family].get(key, 0))
-    for var in tm.continuation_variables():
-        tm.model.add_hint(var, 0)
-
-
-def _played_tiles(solved: _Solved) -> list[Tile]:
+def _played_tiles(solved: Solved) -> list[Tile]:
     tm, value = solved.tm, solved.value
     played = [
         Tile.natural(Colour.from_index(colour), number)
@@ -253,6 +173,7 @@ def _play(
     after: list[PlacedSet],
     rules: Rules,
     disruption_proven: bool,
+    time_capped: bool,
 ) -> Play:
     left = Counter(position.rack)
     left.subtract(played)
@@ -273,4 +194,5 @@ def _play(
         tiles_moved=sum(len(m.tiles) for m in before) - stayed,
         steps=steps.steps,
         disruption_proven=disruption_proven,
+        time_capped=time_capped,
     )

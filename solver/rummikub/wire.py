@@ -15,7 +15,7 @@ Response (``hint_level`` full)::
     {"status": "optimal", "hint_level": "full", "tiles_played": 3, "points_played": 33,
      "played": [...], "rack_left": [...],
      "table": [{"kind": "run", "tiles": [...], "as": [...]}, ...],
-     "sets_kept": 1, "tiles_moved": 0, "disruption_proven": true,
+     "sets_kept": 1, "tiles_moved": 0, "disruption_proven": true, "time_capped": false,
      "steps": [{"action": "add", "tiles": [...], "to_set": 0, "from_rack": [...],
                 "text": "..."}, ...]}
 
@@ -32,6 +32,7 @@ from typing import Any
 
 from solver.errors import RequestError, TableError
 from solver.i18n import _, speaks
+from solver.rummikub.engine import View
 from solver.rummikub.hints import HintLevel, tile_hint
 from solver.rummikub.legality import check_play
 from solver.rummikub.melds import Meld
@@ -40,10 +41,13 @@ from solver.rummikub.position import Position, check_counts
 from solver.rummikub.rules import Rules
 from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
 from solver.rummikub.steps import Action, Step
+from solver.rummikub.strategy import Advice, advise
 from solver.rummikub.tiles import Colour, Notation, Tile, spell, spelling
 from solver.wire import check_fields
 
 MAX_TIME_LIMIT_MS = 300_000
+MAX_RACK = 1000
+"""Most tiles an opponent's rack may be said to hold (the game's tile count is checked)."""
 
 REQUEST_FIELDS = (
     "rack",
@@ -56,6 +60,7 @@ REQUEST_FIELDS = (
     "disruption_time_limit_ms",
     "lang",
     "notation",
+    "opponents",
 )
 
 
@@ -78,7 +83,22 @@ def solve_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
             and asked.hint_level is not HintLevel.NUDGE,
             disruption_time_limit=asked.disruption_time_limit,
         )
-        return hint_to_dict(play, asked.hint_level, lambda: asked.position.check(asked.rules))
+        answer = hint_to_dict(play, asked.hint_level, lambda: asked.position.check(asked.rules))
+        if asked.opponents is not None:
+            view = View.facing(asked.position, asked.rules, asked.opponents)
+            answer["advice"] = advice_to_dict(advise(view))
+        return answer
+
+
+def advice_to_dict(advice: Advice) -> dict[str, Any]:
+    """The strategic advice of a hint (asked for by giving ``opponents``)."""
+    return {
+        "holds_back": advice.holds_back,
+        "draws": advice.draws,
+        "plays": [spell(t) for t in advice.plays],
+        "keeps": [spell(t) for t in advice.keeps],
+        "text": advice.text,
+    }
 
 
 def hint_to_dict(
@@ -141,7 +161,10 @@ class SolveRequest:
     """Seconds."""
     hint_level: HintLevel
     disruption_time_limit: float = DEFAULT_DISRUPTION_TIME_LIMIT
-    """Seconds for the least-disruption stage (within ``time_limit``); 0 skips it."""
+    """Wall-clock seconds the least-disruption stage may take at most (within
+    ``time_limit``; its work is bounded anyway); 0 skips it."""
+    opponents: tuple[tuple[int, bool], ...] | None = None
+    """The other players' (rack size, opened), in playing order: asks for advice."""
     notation: Notation = Notation.RBKO
     """How the answer writes tiles."""
 
@@ -180,6 +203,7 @@ def parse_request(request: Mapping[str, Any]) -> SolveRequest:
         _milliseconds(request, "time_limit_ms", DEFAULT_TIME_LIMIT, lowest=1) / 1000,
         _hint_level(request.get("hint_level", HintLevel.FULL.value)),
         _milliseconds(request, "disruption_time_limit_ms", DEFAULT_DISRUPTION_TIME_LIMIT) / 1000,
+        None if request.get("opponents") is None else parse_opponents(request["opponents"]),
         _notation(request.get("notation", Notation.RBKO.value), rules),
     )
 
@@ -194,6 +218,28 @@ def _opened(request: Mapping[str, Any]) -> bool:
     if not isinstance(opened, bool):
         raise RequestError(_("'opened' must be true or false, got {value!r:.60}", value=opened))
     return opened
+
+
+def parse_opponents(value: Any) -> tuple[tuple[int, bool], ...]:
+    """``[{"rack_size": 9, "opened": true}, ...]`` as (rack size, opened) pairs."""
+    if not isinstance(value, list) or not value:
+        raise RequestError(
+            "'opponents' must be a non-empty list of objects like "
+            '{"rack_size": 9, "opened": true}'
+        )
+    found = []
+    for index, opponent in enumerate(value):
+        where = f"opponents[{index}]"
+        if not isinstance(opponent, Mapping):
+            raise RequestError(f"{where} must be an object, got {opponent!r:.40}")
+        check_fields(opponent, ("rack_size", "opened"), required=("rack_size",))
+        size, opened = opponent["rack_size"], opponent.get("opened", False)
+        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_RACK:
+            raise RequestError(f"{where}.rack_size must be 1 to {MAX_RACK}, got {size!r:.40}")
+        if not isinstance(opened, bool):
+            raise RequestError(f"{where}.opened must be true or false, got {opened!r:.40}")
+        found.append((size, opened))
+    return tuple(found)
 
 
 def _milliseconds(request: Mapping[str, Any], name: str, default_s: float, lowest: int = 0) -> int:
@@ -273,6 +319,7 @@ def play_to_dict(play: Play) -> dict[str, Any]:
         "sets_kept": play.sets_kept,
         "tiles_moved": play.tiles_moved,
         "disruption_proven": play.disruption_proven,
+        "time_capped": play.time_capped,
         "steps": [step_to_dict(s) for s in play.steps],
     }
 

@@ -1,0 +1,133 @@
+"""Reference least disruption of the committed positions, from a long-budget run.
+
+``python -m benchmarks.reference`` solves every committed position after opening (in
+the tiles and points modes) with the least-disruption stage given far more work than
+by default (``--work`` deterministic seconds) and writes, per position and mode, the
+sets kept, the tiles moved and whether they are proven, to ``--out`` (by default
+``benchmarks/reference-2026.json``). It was run once and its output committed; the
+benchmark suite compares every default answer with it: an answer that keeps fewer
+sets, or as many and moves more tiles, is a defect.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.progress import Progress
+
+from benchmarks.cases import Mode, all_buckets, load_cases, select
+from benchmarks.machine import describe, load
+from solver.rummikub import STANDARD, solve
+
+POSITIONS_FILE = Path(__file__).with_name("positions-2026.json")
+REFERENCE_FILE = Path(__file__).with_name("reference-2026.json")
+SEED = 2026
+PER_BUCKET = 20
+LONG_WORK = 20.0
+"""Deterministic seconds for the least-disruption stage: 200 times the default."""
+LONG_SECONDS = 600.0
+"""Wall-clock cap per solve (a safety net; the work bound stops first)."""
+MODES = (Mode.TILES, Mode.POINTS)
+"""Before opening the table is never touched: nothing to compare."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """The long-budget run's least disruption of one position in one mode."""
+
+    sets_kept: int
+    tiles_moved: int
+    proven: bool
+
+    def worse(self, sets_kept: int, tiles_moved: int) -> bool:
+        """Whether a play keeping ``sets_kept`` sets and moving ``tiles_moved`` tiles
+        disturbs the table more than this."""
+        return (sets_kept, -tiles_moved) < (self.sets_kept, -self.tiles_moved)
+
+
+def load_references(path: Path, seed: int) -> dict[tuple[str, str], Reference]:
+    """The references in ``path`` by (position label, mode); none if the file is
+    missing or holds another seed's positions."""
+    if not path.exists():
+        return {}
+    saved = json.loads(path.read_text())
+    if saved.get("seed") != seed:
+        return {}
+    return {
+        (label, mode): Reference(*values)
+        for label, modes in saved["positions"].items()
+        for mode, values in modes.items()
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.reference", description=__doc__)
+    parser.add_argument("--positions", type=Path, default=POSITIONS_FILE)
+    parser.add_argument("--out", type=Path, default=REFERENCE_FILE)
+    parser.add_argument("--work", type=float, default=LONG_WORK, help=f"({LONG_WORK:g})")
+    parser.add_argument(
+        "--buckets", default="", help="comma-separated shell patterns (default: every bucket)"
+    )
+    args = parser.parse_args(argv)
+    patterns = [part.strip() for part in args.buckets.split(",") if part.strip()]
+    cases = load_cases(args.positions, SEED, select(all_buckets(), patterns), PER_BUCKET)
+    started, load_before = time.perf_counter(), load()
+    positions: dict[str, dict[str, list[int | bool]]] = {}
+    with Progress(transient=True) as progress:
+        task = progress.add_task("long-budget solves", total=len(cases) * len(MODES))
+        for case in cases:
+            for mode in MODES:
+                play = solve(
+                    mode.position(case.position),
+                    STANDARD,
+                    mode.objective,
+                    time_limit=LONG_SECONDS,
+                    disruption_time_limit=LONG_SECONDS,
+                    disruption_work=args.work,
+                )
+                if play.time_capped:
+                    print(f"{case.label} {mode.value}: stopped by the clock", file=sys.stderr)
+                entry = [play.sets_kept, play.tiles_moved, play.disruption_proven]
+                positions.setdefault(case.label, {})[mode.value] = entry
+                progress.advance(task)
+    command = ["python -m benchmarks.reference", "--work", f"{args.work:g}"]
+    if patterns:
+        command += ["--buckets", ",".join(patterns)]
+    record = {
+        "seed": SEED,
+        "command": " ".join(command),
+        "work_s": args.work,
+        "machine": describe(peer=False),
+        "load_before": load_before,
+        "seconds": round(time.perf_counter() - started, 1),
+        "unproven": sorted(
+            f"{label} {mode}"
+            for label, modes in positions.items()
+            for mode, (_, _, proven) in modes.items()
+            if not proven
+        ),
+        "positions": positions,
+    }
+    args.out.write_text(_as_json(record))
+    print(f"{len(positions)} positions written to {args.out}; unproven: {record['unproven']}")
+    return 0
+
+
+def _as_json(record: dict[str, Any]) -> str:
+    """The record as JSON, a line per position."""
+    head = json.dumps({k: v for k, v in record.items() if k != "positions"}, indent=1)
+    lines = [
+        f" {json.dumps(label)}: {json.dumps(modes)}" for label, modes in record["positions"].items()
+    ]
+    return head[:-2] + ',\n "positions": {\n' + ",\n".join(lines) + "\n }\n}\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,283 @@
+"""Stage 2 of a solve: of the best plays, the one that disturbs the table least.
+
+Of the plays with the best score (then the most jokers kept on the rack), this stage
+keeps the most table sets whole, then leaves the most table tiles in place, then lays
+out the fewest sets. It goes in steps, each a small CP-SAT search, all charged to one
+budget of deterministic work (:class:`~solver.rummikub.runner.Limits`):
+
+1. **The calm play.** Every table set goes on whole (perhaps grown at its ends or by
+   colours it lacks) or gives all its tiles up
+   (:func:`~solver.rummikub.model.add_whole_continuation`); the search finds the best
+   score (the score stage's goal, see :func:`~solver.rummikub.model.set_score_objective`)
+   and then keeps the most sets whole. With one variable per set this lean model
+   proves that most within a few milliseconds. If every set is kept no play disturbs
+   the table less.
+2. **Tiles moved, for the calm play's sets.** With the sets the calm play keeps
+   going on whole and the others free to go on with some of their tiles
+   (:func:`~solver.rummikub.model.add_partial_continuation`), the search starts from
+   the calm play and leaves the most table tiles in place.
+3. **Which sets a calmest play keeps.** The lean model is asked for plays keeping as
+   many sets but another choice of them, until there is none (within a share of
+   the work left). When the calm play's choice is the only one, step 2 was the
+   whole answer.
+   Otherwise the sets kept in all of them go on whole, those kept in none may go on
+   in part, and the others either way, and step 2 runs again from its answer.
+   Step 3 is skipped when step 2 moves one tile from each set given up: a set not
+   kept moves at least one, so no play keeping as many sets moves fewer.
+
+Steps 1 and 2 prefer, among their best plays, the fewest sets on the table, as far
+as the search goes once the first level is proven (see
+:class:`~solver.rummikub.model.Levels`). The answer is the best play found, so never
+less calm than the calm play. It is proven least disruptive when step 1 proves the
+most sets kept, step 3 finishes and step 2 proves the most tiles in place; the
+fewest sets are a preference that the proof does not cover.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from solver.rummikub.layout import PlacedSet, lay_out
+from solver.rummikub.melds import Meld
+from solver.rummikub.model import (
+    TileCounts,
+    TurnModel,
+    build_model,
+    fix_score,
+    set_kept_objective,
+    set_stays_objective,
+)
+from solver.rummikub.play import Objective
+from solver.rummikub.rules import Rules
+from solver.rummikub.runner import Limits, Search, Solved, run
+
+
+@dataclass(frozen=True, slots=True)
+class Calmest:
+    """The least disruptive layout found of a best-score play (the score proven), and
+    whether no play as good disturbs the table less."""
+
+    placed: list[PlacedSet]
+    proven: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    """What every model of the stage is built from."""
+
+    rules: Rules
+    rack: TileCounts
+    table: TileCounts
+    objective: Objective
+    melds: tuple[Meld, ...]
+
+    def model(self, whole: range | frozenset[int], best: Solved | None = None) -> TurnModel:
+        """A model of the turn where the sets in ``whole`` go on whole or not at all,
+        the others with any of their tiles; only plays as good as ``best``'s if given."""
+        tm = build_model(
+            self.rules,
+            self.rack,
+            self.table,
+            self.objective,
+            opening=False,
+            table_melds=self.melds,
+            whole=whole,
+        )
+        if best is not None:
+            fix_score(tm, *best.score())
+        return tm
+
+
+def least_disruption(
+    rules: Rules,
+    rack: TileCounts,
+    table: TileCounts,
+    objective: Objective,
+    melds: tuple[Meld, ...],
+    limits: Limits,
+) -> Calmest | None:
+    """The best score and, of the plays that reach it, the least disruptive layout
+    (see the module docstring), within ``limits``; None if the best score was not
+    proven first."""
+    turn = _Turn(rules, rack, table, objective, melds)
+    lean = turn.model(range(len(melds)))
+    found = calm_play(lean, limits)
+    if found is None:
+        return None
+    calm, proven = found
+    if _kept(calm) == len(melds):
+        return Calmest(lay_out(lean, calm.value), True)  # nothing moves: no play is calmer
+    if not proven or not limits.left:
+        return _answer(calm, False)
+    # Step 2 for the calm play's choice of sets first: fast, and a good start.
+    chosen = frozenset(i for i, c in enumerate(lean.continuations) if calm.value(c.kept))
+    others = frozenset(range(len(melds))) - chosen
+    best = _fewest_moved(turn.model(chosen, calm), chosen, others, calm, limits)
+    if best is not None and _stays(best[0]) == sum(len(m.tiles) for m in melds) - len(others):
+        # One tile moved per set given up: no play keeping as many sets moves fewer.
+        return _answer(best[0], True)
+    if best is None or not limits.left:
+        return _answer(calm if best is None else best[0], False)
+    with _share(limits, BACKBONE_SHARE) as part:
+        backbone = _kept_in_every_and_none(lean, calm, part)
+    if backbone == (chosen, others):
+        return _answer(*best)  # no other choice of sets keeps as many
+    always, never = backbone or (frozenset(), frozenset())
+    if not limits.left:
+        return _answer(best[0], False)
+    moved = _fewest_moved(turn.model(always, calm), always, never, best[0], limits)
+    return _answer(best[0], False) if moved is None else _answer(*moved)
+
+
+def _answer(solved: Solved, proven: bool) -> Calmest:
+    return Calmest(lay_out(solved.tm, solved.value), proven)
+
+
+def _fewest_moved(
+    tm: TurnModel,
+    kept: frozenset[int],
+    given_up: frozenset[int],
+    start: Solved,
+    limits: Limits,
+) -> tuple[Solved, bool] | None:
+    """Step 2 on ``tm`` (where the sets in ``kept`` go on whole): the sets in ``kept``
+    kept, those in ``given_up`` not, as many in all as in ``start`` (the play it
+    starts from), and the most table tiles in place. The play found (never less calm
+    than ``start``) and whether that most is proven; None if the work ran out first."""
+    for cont in tm.continuations:
+        if cont.index in kept:
+            tm.model.add(cont.kept == 1)
+        elif cont.index in given_up:
+            tm.model.add(cont.kept == 0)
+    tm.model.add(sum(c.kept for c in tm.continuations) >= _kept(start))
+    levels = set_stays_objective(tm)
+    _hint(tm, start)
+    moved = run(tm, limits, gap=levels.most, search=TILES_MOVED_SEARCH)
+    if not moved.found or _stays(moved) < _stays(start):
+        return None
+    return moved, levels.proven([_stays(moved)], moved.bound) == 1
+
+
+CALM_SEARCH = Search(pseudo_costs=True)
+"""Branching by pseudo-costs: 0.82 times the deterministic work of LP-guided
+branching on 84 positions of 40-80 table tiles (the lazy LP and probing: more)."""
+
+TILES_MOVED_SEARCH = Search(lazy_lp=True, pseudo_costs=True, probing=True)
+"""On 60 positions of 40-80 table tiles, the LP built lazily took 0.55 times the
+deterministic work; then branching by pseudo-costs 0.87 times that (0.45 on the
+seven hardest); then probing, on 106 searches of t20-t60, mid and hard positions,
+0.93 times the work and 0.82 times the CPU (0.6 times the work on the hardest)."""
+
+BACKBONE_SHARE = 0.4
+"""The most of the work left that step 3 may take to find which sets every calmest
+play keeps: when it has not finished by then, step 2 runs again with every set free
+to go on whole or in part."""
+
+
+@contextmanager
+def _share(limits: Limits, share: float) -> Iterator[Limits]:
+    """``share`` of the work left in ``limits``, charged back to them when done."""
+    part = Limits(limits.work * share, limits.deadline)
+    given = part.work
+    try:
+        yield part
+    finally:
+        limits.work -= given - part.work
+        limits.capped = limits.capped or part.capped
+
+
+def calm_play(lean: TurnModel, limits: Limits) -> tuple[Solved, bool] | None:
+    """Step 1: the best score, then the most table sets kept whole, in ``lean`` (a
+    model where each set goes on whole or gives all its tiles up); the play found and
+    whether no play as good keeps more; None if the work ran out before the best
+    score was proven."""
+    levels = set_kept_objective(lean, score_first=True)
+    if not limits.left:
+        return None
+    calm = run(lean, limits, gap=levels.most, search=CALM_SEARCH)
+    if not calm.found:
+        return None
+    proven = levels.proven([calm.value(goal) for goal in levels.goals], calm.bound)
+    return (calm, proven == 2) if proven else None
+
+
+def _kept(solved: Solved) -> int:
+    return sum(solved.value(c.kept) for c in solved.tm.continuations)
+
+
+def _stays(solved: Solved) -> int:
+    return sum(solved.value(s) for c in solved.tm.continuations for s in c.stays)
+
+
+def _kept_in_every_and_none(
+    lean: TurnModel, calm: Solved, limits: Limits
+) -> tuple[frozenset[int], frozenset[int]] | None:
+    """The sets kept in every play that keeps as many sets whole as ``calm``, and
+    those kept in none; None if the work ran out first.
+
+    Each search asks for such a play that gives up a set kept in all found so far or
+    keeps one kept in none: sum (1 - kept[i], i in every) + sum (kept[j], j in none) >= 1."""
+    kept = [c.kept for c in lean.continuations]
+    fix_score(lean, *calm.score())
+    lean.model.add(sum(kept) == _kept(calm))
+    lean.model.minimize(0)  # only whether there is such a play
+    every = {i for i, var in enumerate(kept) if calm.value(var)}
+    ever = set(every)
+    while every or len(ever) < len(kept):
+        none = [var for j, var in enumerate(kept) if j not in ever]
+        lean.model.add(sum(1 - kept[i] for i in every) + sum(none) >= 1)
+        if not limits.left:
+            return None
+        other = run(lean, limits)
+        if other.infeasible:
+            break
+        if not other.found:
+            return None
+        chosen = {i for i, var in enumerate(kept) if other.value(var)}
+        every &= chosen
+        ever |= chosen
+    return frozenset(every), frozenset(range(len(kept))) - ever
+
+
+def _hint(tm: TurnModel, source: Solved) -> None:
+    """Start ``tm`` from the play solved in another model of the same turn with the
+    same table sets (each going on whole, or in part, in either)."""
+    value = source.value
+    solved = {
+        family: {key: value(expr) for key, expr in exprs.items()}
+        for family, exprs in source.tm.counts().items()
+    }
+    hints: dict[int, tuple[cp_model.IntVar, int]] = {}
+    for family, variables in tm.count_variables().items():
+        for key, var in variables.items():
+            hints[var.index] = (var, solved[family].get(key, 0))
+    for var in tm.continuation_variables():
+        hints[var.index] = (var, 0)
+    sources = {c.index: c for c in source.tm.continuations}
+    for cont in tm.continuations:
+        was = sources.get(cont.index)
+        if was is None or not value(was.active):
+            continue
+        covered = [n for n, var in was.cover.items() if value(var)]
+        hints[cont.active.index] = (cont.active, 1)
+        hints[cont.kept.index] = (cont.kept, value(was.kept))
+        for var, old in zip(cont.stays, was.stays, strict=True):
+            hints[var.index] = (var, value(old))
+        for number, var in cont.cover.items():
+            hints[var.index] = (var, int(number in covered))
+        if covered:
+            begin = cont.begins.get(covered[0])
+            if begin is not None:
+                hints[begin.index] = (begin, 1)
+        for colour, var in cont.added.items():
+            hints[var.index] = (var, value(was.added.get(colour, 0)))
+        if not isinstance(cont.added_jokers, int):
+            hints[cont.added_jokers.index] = (cont.added_jokers, value(was.added_jokers))
+    for cell, var in tm.joining_jokers.items():
+        hints[var.index] = (var, value(source.tm.joining_jokers.get(cell, 0)))
+    for var, hinted in hints.values():
+        tm.model.add_hint(var, hinted)
