@@ -106,6 +106,11 @@ POSITIONS: list[dict[str, Any]] = [
     {"rack": ["R6", "B6"], "table": [["R3", "R4", "R5", "R6", "R7", "R8"], ["K6", "O6", "B6"]]},
     {"rack": ["J", "O11", "O12"], "table": [["B10", "B11", "B12", "B13"]], "opened": False},
     {"rack": ["B1", "K9"], "table": [["R5", "R6", "R7"]]},
+    {  # the strong bot's advice: it keeps the set of 3s and the joker back
+        "rack": ["R3", "B3", "K3", "J", "R8", "B11", "O2"],
+        "table": [["R5", "R6", "R7"]],
+        "opponents": [{"rack_size": 9, "opened": True}],
+    },
     {"rack": ["R10", "B10", "K10"], "table": [], "opened": False, "objective": "points"},
 ]
 
