@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
@@ -231,8 +232,19 @@ def describe_response(response: dict[str, Any]) -> str:
             f"J({meant})" if tile == "J" else tile
             for tile, meant in zip(meld["tiles"], meld["as"], strict=True)
         ]
-        lines.append(f"  {i:>{width}}. {kinds[meld['kind']]:<5}  {' '.join(tiles)}")
+        kind = pad(kinds[meld["kind"]], max(map(columns, kinds.values())))
+        lines.append(f"  {i:>{width}}. {kind}  {' '.join(tiles)}")
     return "\n".join(lines) + "\n"
+
+
+def columns(text: str) -> int:
+    """Terminal columns ``text`` takes: a wide character (the kana of グループ) two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` left-aligned in ``width`` terminal columns."""
+    return text + " " * max(0, width - columns(text))
 
 
 def status_text(status: str) -> str:

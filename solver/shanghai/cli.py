@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from solver.cli import add_language_option, run_requests, status_text
+from solver.cli import add_language_option, columns, pad, run_requests, status_text
 from solver.errors import MeldwiseError
 from solver.i18n import _
 from solver.shanghai.wire import MAX_TIME_LIMIT_MS, advise_shanghai, score_shanghai
@@ -200,7 +200,8 @@ def describe_advice(response: dict[str, Any]) -> str:
         lines.append(_("Go down: not this turn"))
     else:
         lines.append(_("Go down:"))
-        lines += [f"  {kinds[m['kind']]:<4} {_meld_text(m)}" for m in go["melds"]]
+        wide = max(4, *map(columns, kinds.values()))
+        lines += [f"  {pad(kinds[m['kind']], wide)} {_meld_text(m)}" for m in go["melds"]]
         lines += [
             "  "
             + _("swap {card} for the joker in table meld {meld}", card=s["give"], meld=s["meld"])
