@@ -118,7 +118,7 @@ def run_requests(
     Everything is said in ``args.lang`` (None: the locale's language), which a
     request's own ``lang`` overrides.
     """
-    with language(args.lang or from_environment(os.environ)):
+    with language(getattr(args, "lang", None) or from_environment(os.environ)):
         return _run_requests(args, handler, from_flags, describe, stdin, stdout, stderr)
 
 

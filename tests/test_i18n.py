@@ -18,6 +18,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
+from games_support import TINY_OPTIONS
 from replay import replay
 
 from api.main import create_app
@@ -32,13 +33,16 @@ from solver import (
     validate_rummikub,
 )
 from solver.i18n import LOCALE_DIR, from_environment, negotiate
+from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.tiles import Colour, Tile
 from solver.shanghai.cards import Card, Suit
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = LOCALE_DIR / "ja" / "LC_MESSAGES" / "meldwise.po"
-TEXT_FIELDS = {"text", "reason", "rule"}
-"""Response fields written for a person; "notes" is a list of such texts."""
+TEXT_FIELDS = {"text", "reason", "rule", "unreviewed"}
+"""Response fields written for a person; "notes" and "problems" are lists of texts (a
+validate answer's problems are objects with a "reason")."""
+TEXT_LISTS = {"notes", "problems"}
 
 
 def _source_messages() -> dict[Any, tuple[str, ...]]:
@@ -121,7 +125,8 @@ def _without_text(answer: Any) -> Any:
         return {
             key: _without_text(value)
             for key, value in answer.items()
-            if key not in TEXT_FIELDS and key != "notes"
+            if key not in TEXT_FIELDS
+            and not (key in TEXT_LISTS and all(isinstance(v, str) for v in value))
         }
     if isinstance(answer, list):
         return [_without_text(item) for item in answer]
@@ -133,7 +138,7 @@ def _texts(answer: Any) -> Iterator[str]:
         for key, value in answer.items():
             if key in TEXT_FIELDS and isinstance(value, str):
                 yield value
-            elif key == "notes":
+            elif key in TEXT_LISTS and all(isinstance(v, str) for v in value):
                 yield from value
             else:
                 yield from _texts(value)
@@ -212,6 +217,33 @@ def test_validate_score_and_shanghai_change_only_the_text() -> None:
         texts = list(_texts(japanese))
         assert all(_is_japanese(text) for text in texts), texts
         assert len(texts) == len(list(_texts(english)))
+
+
+def test_bots_games_and_reviews_change_only_the_text() -> None:
+    position = {"rack": ["R3", "B3", "K3", "J", "R8", "B11", "O2"], "table": [["R5", "R6", "R7"]]}
+    bot = {"bot": "strong", **position, "opponents": [{"rack_size": 9, "opened": True}]}
+    english, japanese = bot_rummikub(bot), bot_rummikub({**bot, "lang": "ja"})
+    assert _without_text(japanese) == _without_text(english)
+    assert _is_japanese(japanese["reason"]) and "R3" not in japanese["played"]
+    game = {"bots": ["strong", "greedy"], "seed": 3, "settings": TINY_OPTIONS}
+    record = game_rummikub({**game, "lang": "ja"})["record"]
+    assert record == game_rummikub(game)["record"]
+    # An illegal turn (two tiles laid as a set), then a turn facing that invalid set.
+    index = next(i for i, t in enumerate(record["turns"]) if t["action"] == "play")
+    turn, following = record["turns"][index], record["turns"][index + 1]
+    turn["table_after"] = [*turn["table_before"], turn["rack"][:2]]
+    turn.pop("played")
+    following["table_before"] = turn["table_after"]
+    if following["action"] != "play":
+        following["table_after"] = turn["table_after"]
+    english = review_rummikub({"record": record})
+    japanese = review_rummikub({"record": record, "lang": "ja"})
+    assert _without_text(japanese) == _without_text(english)
+    texts = list(_texts(japanese))
+    assert len(texts) >= 2 and all(_is_japanese(text) for text in texts), texts
+    record["turns"][0]["player"] = 9
+    with pytest.raises(MeldwiseError, match=r"^turns\[0\]: 2人のゲームにプレイヤー9はいません$"):
+        review_rummikub({"record": record, "lang": "ja"})
 
 
 # --- notation --------------------------------------------------------------------------

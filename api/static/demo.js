@@ -147,5 +147,5 @@ setUpTabs();
 setUpLanguageSwitch();
 setUpRummikub();
 listeners.push(setUpShanghai());
-setUpReview();
+listeners.push(setUpReview());
 setLanguage(firstLanguage(), false);

@@ -108,7 +108,7 @@ class Strategy:
         values: dict[str, Any] = {}
         kinds = {f.name: f.type for f in fields(cls)}
         for item in filter(None, (part.strip() for part in text.split(","))):
-            name, _, value = item.partition("=")
+            name, _sep, value = item.partition("=")
             kind = kinds.get(name)
             if kind is None:
                 raise MeldwiseError(f"unknown strategy knob {name!r}; knobs: {', '.join(kinds)}")

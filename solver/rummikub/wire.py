@@ -224,20 +224,37 @@ def parse_opponents(value: Any) -> tuple[tuple[int, bool], ...]:
     """``[{"rack_size": 9, "opened": true}, ...]`` as (rack size, opened) pairs."""
     if not isinstance(value, list) or not value:
         raise RequestError(
-            "'opponents' must be a non-empty list of objects like "
-            '{"rack_size": 9, "opened": true}'
+            _(
+                "'opponents' must be a non-empty list of objects like {example}",
+                example='{"rack_size": 9, "opened": true}',
+            )
         )
     found = []
     for index, opponent in enumerate(value):
         where = f"opponents[{index}]"
         if not isinstance(opponent, Mapping):
-            raise RequestError(f"{where} must be an object, got {opponent!r:.40}")
+            raise RequestError(
+                _("{where} must be an object, got {value!r:.40}", where=where, value=opponent)
+            )
         check_fields(opponent, ("rack_size", "opened"), required=("rack_size",))
         size, opened = opponent["rack_size"], opponent.get("opened", False)
         if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_RACK:
-            raise RequestError(f"{where}.rack_size must be 1 to {MAX_RACK}, got {size!r:.40}")
+            raise RequestError(
+                _(
+                    "{where}.rack_size must be 1 to {most}, got {value!r:.40}",
+                    where=where,
+                    most=MAX_RACK,
+                    value=size,
+                )
+            )
         if not isinstance(opened, bool):
-            raise RequestError(f"{where}.opened must be true or false, got {opened!r:.40}")
+            raise RequestError(
+                _(
+                    "{where}.opened must be true or false, got {value!r:.40}",
+                    where=where,
+                    value=opened,
+                )
+            )
         found.append((size, opened))
     return tuple(found)
 
