@@ -115,22 +115,8 @@ def run_requests(
     one request on stdin, one JSON response. Otherwise the request is built from the
     flags by ``from_flags`` and the response written for a person by ``describe``.
     Bad input (not ``--jsonl``) prints ``error: ...`` on stderr and exits 2.
-    Everything is said in ``args.lang`` (None: the locale's language), which a
-    request's own ``lang`` overrides.
+    A request's own ``lang`` overrides the command's (see :func:`dispatch`).
     """
-    with language(getattr(args, "lang", None) or from_environment(os.environ)):
-        return _run_requests(args, handler, from_flags, describe, stdin, stdout, stderr)
-
-
-def _run_requests(
-    args: argparse.Namespace,
-    handler: Handler,
-    from_flags: Callable[[argparse.Namespace], dict[str, Any]],
-    describe: Callable[[dict[str, Any]], str],
-    stdin: TextIO,
-    stdout: TextIO,
-    stderr: TextIO,
-) -> int:
     if args.jsonl:
         for line in stdin:
             if not line.strip():
@@ -274,9 +260,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
-    """Parse ``argv`` and run the chosen subcommand on the process's streams."""
+    """Parse ``argv`` and run the chosen subcommand on the process's streams, speaking
+    its ``--lang`` (a command without one, or none given: the locale's language)."""
     args = parser.parse_args(argv)
-    code: int = args.handler(args, sys.stdin, sys.stdout, sys.stderr)
+    with language(getattr(args, "lang", None) or from_environment(os.environ)):
+        code: int = args.handler(args, sys.stdin, sys.stdout, sys.stderr)
     return code
 
 

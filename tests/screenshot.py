@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from browser_support import chromium_missing, enter_rummikub, launch, press_hint
+from browser_support import chromium_missing, launch, press_hint
 from playwright.sync_api import Page, sync_playwright
 
 from benchmarks.load import serve
@@ -22,11 +22,17 @@ from benchmarks.load import serve
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
-def rummikub(page: Page) -> None:
-    enter_rummikub(page, "K8 K9 O1", "B7 K7 O7 R7\nR1 R2 R3")
-    for _ in range(3):  # nudge, tile, full
+def rummikub(
+    page: Page, rack: str = "Your rack", table: str = "Table sets", fourth: str = "O"
+) -> None:
+    """README's worked example, Hint pressed three times (nudge, tile, full); ``rack``
+    and ``table`` name the fields in the page's language, ``fourth`` writes the fourth
+    colour."""
+    page.get_by_label(rack, exact=True).fill(f"K8 K9 {fourth}1")
+    page.get_by_label(table, exact=True).fill(f"B7 K7 {fourth}7 R7\nR1 R2 R3")
+    for _ in range(3):
         press_hint(page)
-    page.get_by_label("Your rack", exact=True).focus()
+    page.get_by_label(rack, exact=True).focus()
 
 
 def shanghai(page: Page) -> None:
@@ -39,11 +45,7 @@ def shanghai(page: Page) -> None:
 
 
 def rummikub_ja(page: Page) -> None:
-    page.get_by_label("あなたの手持ち", exact=True).fill("K8 K9 Y1")
-    page.get_by_label("場のセット", exact=True).fill("B7 K7 Y7 R7\nR1 R2 R3")
-    for _ in range(3):  # nudge, tile, full
-        press_hint(page)
-    page.get_by_label("あなたの手持ち", exact=True).focus()
+    rummikub(page, "あなたの手持ち", "場のセット", fourth="Y")
 
 
 def shanghai_ja(page: Page) -> None:

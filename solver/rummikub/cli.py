@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -18,7 +17,7 @@ from solver.cli import (
     status_text,
 )
 from solver.errors import MeldwiseError
-from solver.i18n import _, _n, from_environment, language
+from solver.i18n import _, _n
 from solver.rummikub.bots import BOTS
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.play import Objective
@@ -142,11 +141,6 @@ def add_game_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
 
 
 def run_game(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    with language(args.lang or from_environment(os.environ)):
-        return _run_game(args, stdout, stderr)
-
-
-def _run_game(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
         request = {
             "bots": [name.strip() for name in args.bots.split(",")],
@@ -200,11 +194,6 @@ def add_review_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
 
 
 def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    with language(args.lang or from_environment(os.environ)):
-        return _run_review(args, stdin, stdout, stderr)
-
-
-def _run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     try:
         text = stdin.read() if args.record == "-" else _read(Path(args.record))
         try:
