@@ -382,7 +382,11 @@ def test_review_tab_plays_a_game_and_walks_through_its_turns(service: str, page:
     page.get_by_label("seed").fill("3")
     with page.expect_response(lambda r: r.url.endswith(GAME)) as game:
         page.get_by_role("button", name="Play a bot game (strong vs greedy)").click()
-    assert game.value.request.post_data_json == {"bots": ["strong", "greedy"], "seed": 3}
+    assert game.value.request.post_data_json == {
+        "bots": ["strong", "greedy"],
+        "seed": 3,
+        "lang": "en",
+    }
     record = page.get_by_label("Game record (JSON)")
     expect(record).not_to_have_value("")
     assert json.loads(record.input_value()) == game.value.json()["record"]
