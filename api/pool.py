@@ -44,7 +44,7 @@ from typing import Any
 from api.logs import REQUEST_ID
 from api.metrics import Metrics
 from solver.errors import MeldwiseError
-from solver.i18n import _
+from solver.i18n import _, language
 
 WireSolver = Callable[[Mapping[str, Any]], dict[str, Any]]
 """A dict-in, dict-out entry point of the library (named in :data:`api.worker.TASKS`)."""
@@ -388,7 +388,8 @@ class _Worker:
                 f"overran its budget of {job.budget:.1f} s by {self.pool.margin:.1f} s",
             )
         except _WorkerLost as lost:
-            self._settle(job, error=self.pool.lost_error(lost.args[0]))
+            with language(job.request.get("lang")):  # said in the request's language
+                self._settle(job, error=self.pool.lost_error(lost.args[0]))
             raise _WorkerLost(lost.args[0], f"{lost.args[1]} (request {job.request_id})") from None
         self._settle(job, reply=reply)
 
@@ -590,9 +591,9 @@ class SolverPool:
         self.metrics.rejected.labels(f"worker_{reason}").inc()
         if reason == "hung":
             return Unavailable(
-                "the solver worker ran past its time cap and was replaced; try again"
+                _("the solver worker ran past its time cap and was replaced; try again")
             )
-        return Unavailable("the solver worker stopped and is being replaced; try again")
+        return Unavailable(_("the solver worker stopped and is being replaced; try again"))
 
     async def close(self, grace_s: float) -> None:
         """Refuse new tasks, fail waiting ones, let running ones finish within

@@ -438,6 +438,13 @@ def test_http_errors_speak_japanese_and_name_the_culprit(client: TestClient) -> 
         assert response.status_code == 422, (body, response.text)
         detail = response.json()["detail"]
         assert culprit in detail and _is_japanese(detail), (body, detail)
+    not_json = client.post(SOLVE, content=b"rack", headers={**ja, "Content-Type": "text/plain"})
+    assert not_json.status_code == 415 and "'text/plain'" in not_json.json()["detail"]
+    assert _is_japanese(not_json.json()["detail"])
+    too_big = client.post(
+        SOLVE, content=b" " * 20_000, headers={**ja, "Content-Type": "application/json"}
+    )
+    assert too_big.status_code == 413 and _is_japanese(too_big.json()["detail"])
     refused = client.post(SOLVE, json={"rack": ["R1"], "lang": "fr"})
     assert refused.status_code == 422 and "lang" in refused.json()["detail"]
 
