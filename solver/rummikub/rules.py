@@ -92,9 +92,8 @@ class Rules:
         yellow (4 or 5 colours, the standard game included), yellow (``Y``, ``黄``) is
         the fourth colour, orange, which Japanese players call 黄; with 6 or more
         colours ``Y`` is yellow, a colour of its own."""
-        if tile.colour is Colour.YELLOW and Colour.ORANGE.index < self.colours <= (
-            Colour.YELLOW.index
-        ):
+        orange_not_yellow = Colour.ORANGE.index < self.colours <= Colour.YELLOW.index
+        if tile.colour is Colour.YELLOW and orange_not_yellow:
             return Tile.natural(Colour.ORANGE, tile.number)
         return tile
 
