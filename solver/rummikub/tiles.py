@@ -80,6 +80,8 @@ _JOKER_NAMES = ("J", "ジョーカー", "JOKER")
 
 def _normalise(text: str) -> str:
     """Full-width to ASCII (NFKC), upper case, a kanji colour as its letter."""
+    if text.isascii():  # the usual case: R5
+        return text.strip().upper()
     norm = unicodedata.normalize("NFKC", text).strip().upper()
     for name, letter in _KANJI.items():
         if norm.startswith(name):
