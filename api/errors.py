@@ -20,6 +20,7 @@ from api.pool import ClientBusy, Unavailable
 from api.schemas import ErrorBody
 from api.settings import Settings
 from solver.errors import MeldwiseError
+from solver.i18n import LANGUAGES, _, set_language
 from solver.wire import request_error
 
 MAX_DETAIL = 400
@@ -105,13 +106,21 @@ def error_response(
 async def _invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
     """The body is not JSON (400) or not of the request's shape (422)."""
     request.app.state.metrics.rejected.labels("invalid").inc()
+    body = error.body
+    if isinstance(body, dict) and body.get("lang") in LANGUAGES:
+        set_language(body["lang"])  # the body's own language, when it could be read
     problems = list(error.errors())
     for problem in problems:
         if problem["type"] == "json_invalid":
             reason = problem.get("ctx", {}).get("error", "malformed")
             where = problem["loc"][-1]
             return error_response(
-                400, f"the request body is not valid JSON: {reason} at character {where}"
+                400,
+                _(
+                    "the request body is not valid JSON: {reason} at character {where}",
+                    reason=reason,
+                    where=where,
+                ),
             )
     # The library's own reading of the same model gives the same message.
     for problem in problems:
@@ -144,4 +153,4 @@ async def _http_error(_request: Request, error: HTTPException) -> JSONResponse:
 async def _server_error(_request: Request, _error: Exception) -> JSONResponse:
     # Starlette re-raises the error after this answer, so the server logs its
     # traceback for the operator; the client only learns that it failed.
-    return error_response(500, "internal error")
+    return error_response(500, _("internal error"))

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from typing import Any, TextIO, TypeAlias
 
 from solver.errors import MeldwiseError
+from solver.i18n import LANGUAGES, _, from_environment, language
 from solver.wire import MAX_TIME_LIMIT_MS
 
 EXIT_BAD_INPUT = 2
@@ -36,6 +39,17 @@ def add_json_modes(parser: argparse.ArgumentParser) -> None:
     )
     mode.add_argument(
         "--jsonl", action="store_true", help="one request per stdin line, one response per line"
+    )
+
+
+def add_language_option(parser: argparse.ArgumentParser) -> None:
+    """``--lang``: the language of the answer and of error messages."""
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=None,
+        help="language of the answer: en or ja (default: from LANGUAGE, LC_ALL,"
+        " LC_MESSAGES or LANG, e.g. LANG=ja_JP.UTF-8; else en)",
     )
 
 
@@ -86,6 +100,7 @@ def run_requests(
     one request on stdin, one JSON response. Otherwise the request is built from the
     flags by ``from_flags`` and the response written for a person by ``describe``.
     Bad input (not ``--jsonl``) prints ``error: ...`` on stderr and exits 2.
+    A request's own ``lang`` overrides the command's (see :func:`dispatch`).
     """
     if args.jsonl:
         for line in stdin:
@@ -103,7 +118,7 @@ def run_requests(
             return 0
         response = handler(from_flags(args))
     except MeldwiseError as error:
-        print(f"error: {error}", file=stderr)
+        print(_("error: {message}", message=error), file=stderr)
         return EXIT_BAD_INPUT
     stdout.write(describe(response))
     return 0
@@ -114,7 +129,7 @@ def load_request(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise MeldwiseError(f"the request is not valid JSON: {error}") from None
+        raise MeldwiseError(_("the request is not valid JSON: {error}", error=error)) from None
 
 
 def words(text: str) -> list[str]:
@@ -129,7 +144,9 @@ def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool]:
         name, sep, value = item.partition("=")
         word = value.strip().lower()
         if not sep or not (word in ("true", "false") or word.lstrip("-").isdigit()):
-            raise MeldwiseError(f"--rule takes NAME=NUMBER or NAME=true/false, got {item!r}")
+            raise MeldwiseError(
+                _("--rule takes NAME=NUMBER or NAME=true/false, got {item!r}", item=item)
+            )
         rules[name.strip()] = word == "true" if word in ("true", "false") else int(word)
     return rules
 
@@ -138,12 +155,39 @@ def time_limit_ms(seconds: float) -> int:
     """``--time-limit`` in the milliseconds of a request."""
     limit_ms = round(seconds * 1000)
     if not 1 <= limit_ms <= MAX_TIME_LIMIT_MS:
-        raise MeldwiseError(f"--time-limit must be between 0.001 and {MAX_TIME_LIMIT_MS // 1000}")
+        raise MeldwiseError(
+            _(
+                "--time-limit must be between 0.001 and {highest}",
+                highest=MAX_TIME_LIMIT_MS // 1000,
+            )
+        )
     return limit_ms
 
 
+def status_text(status: str) -> str:
+    """A response's ``status`` for a person."""
+    names = {
+        "optimal": _("optimal"),
+        "feasible": _("feasible (time ran out; the best found)"),
+        "unknown": _("unknown (time ran out before anything was found)"),
+    }
+    return names.get(status, status)
+
+
+def columns(text: str) -> int:
+    """Terminal columns ``text`` takes: a wide character (the kana of グループ) two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` left-aligned in ``width`` terminal columns."""
+    return text + " " * max(0, width - columns(text))
+
+
 def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
-    """Parse ``argv`` and run the chosen subcommand on the process's streams."""
+    """Parse ``argv`` and run the chosen subcommand on the process's streams, speaking
+    its ``--lang`` (a command without one, or none given: the locale's language)."""
     args = parser.parse_args(argv)
-    code: int = args.handler(args, sys.stdin, sys.stdout, sys.stderr)
+    with language(getattr(args, "lang", None) or from_environment(os.environ)):
+        code: int = args.handler(args, sys.stdin, sys.stdout, sys.stderr)
     return code

@@ -19,6 +19,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
 from solver.errors import RulesError
+from solver.i18n import _
 
 
 def setting(default: int, low: int, high: int, meaning: str) -> Any:
@@ -43,14 +44,32 @@ class Settings:
             bounds = item.metadata.get("range")
             if bounds is None:
                 if not isinstance(value, bool):
-                    raise RulesError(f"rule {item.name!r} must be true or false, got {value!r}")
+                    raise RulesError(
+                        _(
+                            "rule {name!r} must be true or false, got {value!r:.60}",
+                            name=item.name,
+                            value=value,
+                        )
+                    )
                 continue
             low, high = bounds
             if isinstance(value, bool) or not isinstance(value, int):
-                raise RulesError(f"rule {item.name!r} must be a whole number, got {value!r}")
+                raise RulesError(
+                    _(
+                        "rule {name!r} must be a whole number, got {value!r:.60}",
+                        name=item.name,
+                        value=value,
+                    )
+                )
             if not low <= value <= high:
                 raise RulesError(
-                    f"rule {item.name!r} must be between {low} and {high}, got {value}"
+                    _(
+                        "rule {name!r} must be between {low} and {high}, got {value}",
+                        name=item.name,
+                        low=low,
+                        high=high,
+                        value=value,
+                    )
                 )
 
     @classmethod
@@ -64,12 +83,18 @@ class Settings:
         if isinstance(settings, cls):
             return settings
         if not isinstance(settings, Mapping):
-            raise RulesError(f"rules must be an object of settings, got {settings!r:.60}")
+            raise RulesError(
+                _("rules must be an object of settings, got {settings!r:.60}", settings=settings)
+            )
         known = {item.name for item in _fields(cls)}
         for name in settings:
             if name not in known:
                 raise RulesError(
-                    f"unknown rule {name!r:.60}; known rules are {', '.join(sorted(known))}"
+                    _(
+                        "unknown rule {name!r:.60}; known rules are {known}",
+                        name=name,
+                        known=", ".join(sorted(known)),
+                    )
                 )
         return cls(**{name: value for name, value in settings.items() if value is not None})
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Self, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -25,6 +25,7 @@ from pydantic import (
     Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
+    ModelWrapValidatorHandler,
     ValidationError,
     WithJsonSchema,
     model_validator,
@@ -33,6 +34,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import ErrorDetails, core_schema
 
 from solver.errors import MeldwiseError, RequestError
+from solver.i18n import LANGUAGES, _, check_language, language
 
 MAX_LISTED = 5
 """Most problems named in one error message."""
@@ -84,6 +86,36 @@ class Request(BaseModel):
         return found
 
 
+LangCode = Annotated[
+    str,
+    AfterValidator(check_language),
+    WithJsonSchema({"type": "string", "enum": list(LANGUAGES)}),
+]
+Lang = Annotated[
+    LangCode | None,
+    Field(
+        description="language of every text in the answer, error details included: en or ja "
+        "(default: over HTTP the Accept-Language header's choice, else en); nothing else "
+        "changes",
+    ),
+]
+
+
+class Spoken(Request):
+    """Base of a wire function's request: a :class:`Request` with ``lang``, the
+    language the answer is written in (:func:`solver.i18n.speaks`)."""
+
+    lang: Lang = None
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _read_in_its_language(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
+        # A tile or a setting the request gets wrong is named in the request's language.
+        lang = data.get("lang") if isinstance(data, Mapping) else None
+        with language(lang if lang in LANGUAGES else None):
+            return handler(data)
+
+
 class UnknownField(RequestError):
     """A field a request model does not have; :func:`describe` names it by its full
     place (``next_player.x``), with the fields there are."""
@@ -95,7 +127,11 @@ class UnknownField(RequestError):
     @classmethod
     def at(cls, where: Sequence[int | str], name: str, known: Sequence[str]) -> UnknownField:
         """The field ``name`` at ``where`` in a request, where ``known`` are the fields."""
-        message = f"unknown field {place([*where, name])!r}; fields are {', '.join(known)}"
+        message = _(
+            "unknown field {name!r:.60}; fields are {known}",
+            name=place([*where, name]),
+            known=", ".join(known),
+        )
         return cls(message, name, known)
 
 
@@ -124,7 +160,7 @@ def request_error(errors: Sequence[ErrorDetails]) -> MeldwiseError:
     kind = type(first) if isinstance(first, MeldwiseError) else RequestError
     listed = "; ".join(describe(error) for error in errors[:MAX_LISTED])
     more = len(errors) - MAX_LISTED
-    return kind(listed + (f"; and {more} more" if more > 0 else ""))
+    return kind(listed + (_("; and {n} more", n=more) if more > 0 else ""))
 
 
 def place(loc: Sequence[int | str]) -> str:
@@ -136,30 +172,58 @@ def place(loc: Sequence[int | str]) -> str:
 
 
 _MESSAGES: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {
-    "missing": lambda where, _, __: f"missing field {where!r}",
-    "extra_forbidden": lambda where, _, __: f"unknown field {where!r}",
-    "bool_type": lambda where, got, _: f"{where!r} must be true or false, got {got!r:.60}",
-    "int_type": lambda where, got, _: f"{where!r} must be a whole number, got {got!r:.60}",
-    "string_type": lambda where, got, _: f"{where!r} must be a string, got {got!r:.60}",
-    "list_type": lambda where, got, _: f"{where!r} must be a list, got {got!r:.60}",
-    "dict_type": lambda where, got, _: f"{where!r} must be an object, got {got!r:.60}",
-    "model_type": lambda where, got, _: f"{where!r} must be an object, got {got!r:.60}",
-    "model_attributes_type": lambda where, got, _: f"{where!r} must be an object, got {got!r:.60}",
-    "greater_than_equal": lambda where, got, ctx: (
-        f"{where!r} must be at least {ctx['ge']}, got {got!r:.60}"
+    "missing": lambda where, _got, _ctx: _("missing field {name!r}", name=where),
+    "extra_forbidden": lambda where, _got, _ctx: _("unknown field {name!r}", name=where),
+    "bool_type": lambda where, got, _ctx: _(
+        "{where!r} must be true or false, got {got!r:.60}", where=where, got=got
     ),
-    "less_than_equal": lambda where, got, ctx: (
-        f"{where!r} must be at most {ctx['le']}, got {got!r:.60}"
+    "int_type": lambda where, got, _ctx: _(
+        "{where!r} must be a whole number, got {got!r:.60}", where=where, got=got
     ),
-    "too_short": lambda where, _, ctx: (
-        f"{where!r} must hold at least {ctx['min_length']}, got {ctx['actual_length']}"
+    "string_type": lambda where, got, _ctx: _(
+        "{where!r} must be a string, got {got!r:.60}", where=where, got=got
     ),
-    "too_long": lambda where, _, ctx: (
-        f"{where!r} may hold at most {ctx['max_length']}, got {ctx['actual_length']}"
+    "list_type": lambda where, got, _ctx: _(
+        "{where!r} must be a list, got {got!r:.60}", where=where, got=got
     ),
-    "enum": lambda where, got, ctx: f"{where!r} must be {ctx['expected']}, got {got!r:.60}",
-    "literal_error": lambda where, got, ctx: (
-        f"{where!r} must be {ctx['expected']}, got {got!r:.60}"
+    "dict_type": lambda where, got, _ctx: _(
+        "{where!r} must be an object, got {got!r:.60}", where=where, got=got
+    ),
+    "model_type": lambda where, got, _ctx: _(
+        "{where!r} must be an object, got {got!r:.60}", where=where, got=got
+    ),
+    "model_attributes_type": lambda where, got, _ctx: _(
+        "{where!r} must be an object, got {got!r:.60}", where=where, got=got
+    ),
+    "greater_than_equal": lambda where, got, ctx: _(
+        "{where!r} must be at least {least}, got {got!r:.60}", where=where, least=ctx["ge"], got=got
+    ),
+    "less_than_equal": lambda where, got, ctx: _(
+        "{where!r} must be at most {most}, got {got!r:.60}", where=where, most=ctx["le"], got=got
+    ),
+    "too_short": lambda where, _got, ctx: _(
+        "{where!r} must hold at least {least}, got {count}",
+        where=where,
+        least=ctx["min_length"],
+        count=ctx["actual_length"],
+    ),
+    "too_long": lambda where, _got, ctx: _(
+        "{where!r} may hold at most {most}, got {count}",
+        where=where,
+        most=ctx["max_length"],
+        count=ctx["actual_length"],
+    ),
+    "enum": lambda where, got, ctx: _(
+        "{where!r} must be {expected}, got {got!r:.60}",
+        where=where,
+        expected=ctx["expected"],
+        got=got,
+    ),
+    "literal_error": lambda where, got, ctx: _(
+        "{where!r} must be {expected}, got {got!r:.60}",
+        where=where,
+        expected=ctx["expected"],
+        got=got,
     ),
 }
 
@@ -173,11 +237,11 @@ def describe(error: ErrorDetails) -> str:
     kind = error["type"]
     ctx = error.get("ctx", {})
     if kind in ("model_type", "model_attributes_type", "dict_type") and not loc:
-        return f"a request must be a JSON object, got {type(error['input']).__name__}"
+        return _("a request must be a JSON object, got {kind}", kind=type(error["input"]).__name__)
     if kind == "missing" and not loc:
-        return "the request needs a JSON body"
+        return _("the request needs a JSON body")
     if kind == "missing" and len(loc) > 1:
-        return f"missing field {str(loc[-1])!r} in {place(loc[:-1])}"
+        return _("missing field {name!r} in {where}", name=str(loc[-1]), where=place(loc[:-1]))
     message = _MESSAGES.get(kind)
     if message is not None:
         return message(where, error["input"], ctx)
@@ -189,19 +253,20 @@ def describe(error: ErrorDetails) -> str:
     # message already begins with it ("rules must be an object ...").
     if not where or text.startswith(where):
         return text
-    return f"{where}: {text}"
+    return _("{where}: {problem}", where=where, problem=text)
 
 
 @dataclass(frozen=True)
-class Notation:
+class Notated:
     """Marks a value object written in a notation (a tile, a card) for pydantic, as in
-    ``Annotated[Tile, Notation(Tile.parse, ...)]``: a string in requests, read by
+    ``Annotated[Tile, Notated(Tile.parse, ...)]``: a string in requests, read by
     ``parse`` (whose :class:`MeldwiseError` quotes the text); ``str(value)`` in
     answers; an instance passes as it is."""
 
     parse: Callable[[str], Any]
-    what: str
-    """What the string must be, for the error when it is no string: "a tile like 'R5'"."""
+    what: Callable[[], str]
+    """What the string must be, in the active language, for the error when it is no
+    string: ``lambda: _("a tile like 'R5'")``."""
     description: str
     example: str
 
@@ -213,7 +278,9 @@ class Notation:
                 return self.parse(value)
             if isinstance(value, source):
                 return value
-            raise RequestError(f"expected {self.what}, got {value!r:.60}")
+            raise RequestError(
+                _("expected {what}, got {value!r:.60}", what=self.what(), value=value)
+            )
 
         return core_schema.no_info_plain_validator_function(
             read, serialization=core_schema.to_string_ser_schema()
@@ -231,11 +298,19 @@ MAX_NAME = 64
 
 def _player_name(name: str) -> str:
     if not 1 <= len(name) <= MAX_NAME:
-        raise RequestError(f"a player name must be 1-{MAX_NAME} characters, got {name!r:.60}")
+        raise RequestError(
+            _(
+                "a player name must be 1-{most} characters, got {name!r:.60}",
+                most=MAX_NAME,
+                name=name,
+            )
+        )
     if not name.isprintable():
         raise RequestError(
-            "a player name must be printable text: no control, format (bidi, zero-width) or "
-            "other invisible characters"
+            _(
+                "a player name must be printable text: no control, format (bidi, zero-width) or "
+                "other invisible characters"
+            )
         )
     return name
 
@@ -263,10 +338,18 @@ def check_fields(request: Any, known: Sequence[str], required: Sequence[str] = (
     fields and every ``required`` one (Shanghai's hand-written reading, until its
     models replace it)."""
     if not isinstance(request, Mapping):
-        raise RequestError(f"a request must be a JSON object, got {type(request).__name__}")
+        raise RequestError(
+            _("a request must be a JSON object, got {kind}", kind=type(request).__name__)
+        )
     for name in request:
         if name not in known:
-            raise RequestError(f"unknown field {name!r:.60}; fields are {', '.join(known)}")
+            raise RequestError(
+                _(
+                    "unknown field {name!r:.60}; fields are {known}",
+                    name=name,
+                    known=", ".join(known),
+                )
+            )
     for name in required:
         if name not in request:
-            raise RequestError(f"missing field {name!r}")
+            raise RequestError(_("missing field {name!r}", name=name))

@@ -161,11 +161,17 @@ def test_each_game_has_the_shared_shape(game: str) -> None:
 
 
 def public_parts() -> set[str]:
-    """What the service may import of the library: the packages, the kernel, each
-    game's wire contracts (``wire``, ``game_wire``) and the CLI runner."""
+    """What the service may import of the library: the packages, the kernel (with the
+    language a person reads, :mod:`solver.i18n`), each game's wire contracts (``wire``,
+    ``game_wire``) and the CLI runner."""
     kernel = {"solver", "solver.errors", "solver.wire", "solver.cpsat", "solver.settings"}
+    kernel.add("solver.i18n")
     per_game = {f"solver.{game}{part}" for game in games() for part in ("", ".wire", ".game_wire")}
     return kernel | per_game | {"solver.commands"}
+
+
+GETTEXT = {("solver.i18n", name) for name in ("_", "_n", "_p")}
+"""The message functions: public, though their names begin with an underscore."""
 
 
 def private_uses(path: Path) -> list[str]:
@@ -177,7 +183,11 @@ def private_uses(path: Path) -> list[str]:
             module = node.module or ""
             if module not in public_parts():
                 found.append(module)
-            found += [f"{module}.{a.name}" for a in node.names if a.name.startswith("_")]
+            found += [
+                f"{module}.{a.name}"
+                for a in node.names
+                if a.name.startswith("_") and (module, a.name) not in GETTEXT
+            ]
         elif isinstance(node, ast.Import):
             found += [
                 alias.name

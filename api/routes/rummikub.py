@@ -10,6 +10,8 @@ from fastapi import APIRouter
 from api.bodies import JSONRoute
 from api.deps import ClientDep, PoolDep, SettingsDep
 from api.errors import documented_errors
+from api.language import localise
+from solver.i18n import _n
 from solver.rummikub.wire import (
     ScoreRequest,
     ScoreResponse,
@@ -46,7 +48,7 @@ async def solve(
 ) -> dict[str, Any]:
     """The best play for a position, proven optimal unless the time limit runs out
     (then ``status`` is ``feasible`` and the play is the best found)."""
-    request = body.model_dump(mode="json", exclude_unset=True)
+    request = localise(body.model_dump(mode="json", exclude_unset=True))
     request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
     request["disruption_time_limit_ms"] = min(
         body.disruption_time_limit_ms, settings.disruption_cap_ms
@@ -60,14 +62,14 @@ async def solve(
 async def validate(body: ValidateRequest, pool: PoolDep, client: ClientDep) -> dict[str, Any]:
     """Check a move: every problem with it, each with the set it concerns (at most
     50: the last then says how many more there are)."""
-    request = body.model_dump(mode="json", exclude_unset=True)
+    request = localise(body.model_dump(mode="json", exclude_unset=True))
     answer = await pool.run(validate_rummikub, request, client=client)
     problems = answer["problems"]
     if len(problems) > MAX_PROBLEMS:
         more = len(problems) - MAX_PROBLEMS + 1
         answer["problems"] = [
             *problems[: MAX_PROBLEMS - 1],
-            {"set": None, "reason": f"and {more} more problems"},
+            {"set": None, "reason": _n("and {n} more problem", "and {n} more problems", more)},
         ]
     return answer
 
@@ -76,5 +78,5 @@ async def validate(body: ValidateRequest, pool: PoolDep, client: ClientDep) -> d
 async def score(body: ScoreRequest, pool: PoolDep, client: ClientDep) -> dict[str, Any]:
     """End-of-round scores: each rack's penalty; a player who went out scores the
     sum of the others' penalties."""
-    request = body.model_dump(mode="json", exclude_unset=True)
+    request = localise(body.model_dump(mode="json", exclude_unset=True))
     return await pool.run(score_rummikub, request, client=client)

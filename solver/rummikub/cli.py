@@ -21,17 +21,23 @@ from solver.commands import (
     Commands,
     add_choice_flag,
     add_json_modes,
+    add_language_option,
     add_rule_flag,
     add_time_limit_flag,
+    columns,
+    pad,
     rules_from_flags,
     run_requests,
+    status_text,
     time_limit_ms,
     words,
 )
 from solver.errors import MeldwiseError
+from solver.i18n import _, _n
 from solver.rummikub.bots import BOTS
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.hints import HintLevel
+from solver.rummikub.notation import Notation
 from solver.rummikub.position import Objective
 from solver.rummikub.wire import solve_rummikub
 
@@ -54,6 +60,13 @@ def add_solve_command(commands: Commands) -> None:
     add_choice_flag(
         parser, "--hint", HintLevel.FULL, "how much to reveal: nudge, tile, or the play and steps"
     )
+    parser.add_argument(
+        "--notation",
+        choices=[n.value for n in Notation],
+        default=Notation.RBKO.value,
+        help="write the fourth colour O (RBKO, default) or Y (RBYK, as in Japan)",
+    )
+    add_language_option(parser)
     add_json_modes(parser)
     parser.set_defaults(handler=run_solve)
 
@@ -71,7 +84,7 @@ def add_position_flags(parser: argparse.ArgumentParser) -> None:
 def position_from_flags(args: argparse.Namespace) -> dict[str, Any]:
     """The position and rules fields of a request, from :func:`add_position_flags`."""
     if args.rack is None:
-        raise MeldwiseError("give the rack with --rack, or a request with --json")
+        raise MeldwiseError(_("give the rack with --rack, or a request with --json"))
     return {
         "rack": words(args.rack),
         "table": [words(part) for part in args.table.split("|") if part.strip()],
@@ -94,6 +107,7 @@ def request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
         "objective": args.objective,
         "time_limit_ms": time_limit_ms(args.time_limit),
         "hint_level": args.hint,
+        "notation": args.notation,
     }
 
 
@@ -101,33 +115,43 @@ def describe_response(response: dict[str, Any]) -> str:
     """A response written for a person: the play, the steps, the table after."""
     if response["hint_level"] != HintLevel.FULL.value:
         if not response["can_play"]:
-            return "No play: draw a tile.\n"
-        lines = [f"You can play {response['tiles_played']} tile(s)."]
+            return _("No play: draw a tile.") + "\n"
+        lines = [_n("You can play {n} tile.", "You can play {n} tiles.", response["tiles_played"])]
         if response["hint_level"] == HintLevel.TILE.value:
             lines.append(response["text"])
         return "\n".join(lines) + "\n"
     played = " ".join(response["played"])
     if not played:
-        lines = ["No play: draw a tile."]
+        lines = [_("No play: draw a tile.")]
     else:
-        count, points = response["tiles_played"], response["points_played"]
         lines = [
-            f"Play {count} tile(s), {points} points: {played}",
-            f"Rack left: {' '.join(response['rack_left']) or '(empty)'}",
-            f"Table sets kept whole: {response['sets_kept']}, table tiles moved: "
-            f"{response['tiles_moved']}",
-            "Steps:",
+            _n(
+                "Play {n} tile, {points} points: {tiles}",
+                "Play {n} tiles, {points} points: {tiles}",
+                response["tiles_played"],
+                points=response["points_played"],
+                tiles=played,
+            ),
+            _("Rack left: {tiles}", tiles=" ".join(response["rack_left"]) or _("(empty)")),
+            _(
+                "Table sets kept whole: {kept}, table tiles moved: {moved}",
+                kept=response["sets_kept"],
+                moved=response["tiles_moved"],
+            ),
+            _("Steps:"),
         ]
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(response["steps"], 1)]
-    lines.append(f"Solver: {response['status']}")
-    lines.append("Table after:" if response["table"] else "Table after: (empty)")
+    lines.append(_("Solver: {status}", status=status_text(response["status"])))
+    lines.append(_("Table after:") if response["table"] else _("Table after: (empty)"))
+    kinds = {"run": _("run"), "group": _("group")}
     width = len(str(len(response["table"])))
     for i, meld in enumerate(response["table"]):
         tiles = [
             f"J({meant})" if tile == "J" else tile
             for tile, meant in zip(meld["tiles"], meld["as"], strict=True)
         ]
-        lines.append(f"  {i:>{width}}. {meld['kind']:<5}  {' '.join(tiles)}")
+        kind = pad(kinds[meld["kind"]], max(map(columns, kinds.values())))
+        lines.append(f"  {i:>{width}}. {kind}  {' '.join(tiles)}")
     return "\n".join(lines) + "\n"
 
 
@@ -149,6 +173,7 @@ def add_bot_command(commands: Commands) -> None:
         "'o' to one that has opened: 9o,14",
     )
     parser.add_argument("--seed", type=int, default=0, help="the bot's seed (0)")
+    add_language_option(parser)
     add_json_modes(parser)
     parser.set_defaults(handler=run_bot)
 
@@ -163,7 +188,9 @@ def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
     for word in filter(None, (w.strip() for w in args.opponents.split(","))):
         size = word.removesuffix("o")
         if not size.isdigit():
-            raise MeldwiseError(f"--opponents takes rack sizes like 9,14 or 9o, got {word!r}")
+            raise MeldwiseError(
+                _("--opponents takes rack sizes like 9,14 or 9o, got {item!r}", item=word)
+            )
         opponents.append({"rack_size": int(size), "opened": word.endswith("o")})
     return {**position, "bot": args.bot, "opponents": opponents, "seed": args.seed}
 
@@ -171,17 +198,32 @@ def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
 def describe_bot(response: dict[str, Any]) -> str:
     """A bot's move written for a person."""
     lines = []
+    bot = response["bot"]
     if response["action"] == "draw":
-        lines.append(f"{response['bot']} draws a tile.")
+        lines.append(_("{bot} draws a tile.", bot=bot))
     else:
         played = " ".join(response["played"])
-        lines.append(f"{response['bot']} plays {len(response['played'])} tile(s): {played}")
-        lines.append(f"Rack left: {' '.join(response['rack_left']) or '(empty)'}")
-    lines.append(f"The best play places {response['best_tiles']} tile(s).")
+        lines.append(
+            _n(
+                "{bot} plays {n} tile: {tiles}",
+                "{bot} plays {n} tiles: {tiles}",
+                len(response["played"]),
+                bot=bot,
+                tiles=played,
+            )
+        )
+        lines.append(_("Rack left: {tiles}", tiles=" ".join(response["rack_left"]) or _("(empty)")))
+    lines.append(
+        _n(
+            "The best play places {n} tile.",
+            "The best play places {n} tiles.",
+            response["best_tiles"],
+        )
+    )
     if response["reason"]:
-        lines.append(f"Why: {response['reason']}.")
+        lines.append(_("Why: {reason}.", reason=response["reason"]))
     if response["action"] == "play":
-        lines.append("Table after:")
+        lines.append(_("Table after:"))
         lines += [f"  {i}. {' '.join(tiles)}" for i, tiles in enumerate(response["table"])]
     return "\n".join(lines) + "\n"
 
@@ -204,6 +246,7 @@ def add_game_command(commands: Commands) -> None:
         help="a game setting, e.g. pool_empty=end or rules.jokers=4",
     )
     parser.add_argument("--out", type=Path, help="write the record to FILE (default stdout)")
+    add_language_option(parser)
     parser.set_defaults(handler=run_game)
 
 
@@ -216,15 +259,22 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: T
         }
         record = game_rummikub(request)["record"]
     except MeldwiseError as error:
-        print(f"error: {error}", file=stderr)
+        print(_("error: {message}", message=error), file=stderr)
         return EXIT_BAD_INPUT
     text = json.dumps(record, indent=1) + "\n"
     if args.out:
         args.out.write_text(text)
         result = record["result"]
         print(
-            f"{len(record['turns'])} turns, {result['end']}; winners {result['winners']}, "
-            f"scores {result['scores']}; record written to {args.out}",
+            _(
+                "{turns} turns, {end}; winners {winners}, scores {scores}; record written to"
+                " {path}",
+                turns=len(record["turns"]),
+                end=result["end"],
+                winners=result["winners"],
+                scores=result["scores"],
+                path=args.out,
+            ),
             file=stdout,
         )
     else:
@@ -246,6 +296,7 @@ def add_review_command(commands: Commands) -> None:
         parser, "--objective", Objective.TILES, "best means the most tiles or the most points"
     )
     parser.add_argument("--json", action="store_true", help="write the review as JSON")
+    add_language_option(parser)
     parser.set_defaults(handler=run_review)
 
 
@@ -255,13 +306,15 @@ def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
         try:
             record = json.loads(text)
         except json.JSONDecodeError as error:
-            raise MeldwiseError(f"{args.record} is not valid JSON: {error}") from None
+            raise MeldwiseError(
+                _("{path} is not valid JSON: {error}", path=args.record, error=error)
+            ) from None
         request: dict[str, Any] = {"record": record, "objective": args.objective}
         if args.player is not None:
             request["player"] = args.player
         review = review_rummikub(request)
     except MeldwiseError as error:
-        print(f"error: {error}", file=stderr)
+        print(_("error: {message}", message=error), file=stderr)
         return EXIT_BAD_INPUT
     if args.json:
         json.dump(review, stdout)
@@ -275,45 +328,79 @@ def _read(path: Path) -> str:
     try:
         return path.read_text()
     except OSError as error:
-        raise MeldwiseError(f"cannot read {path}: {error.strerror}") from None
+        raise MeldwiseError(
+            _("cannot read {path}: {error}", path=path, error=error.strerror)
+        ) from None
 
 
 def describe_review(review: dict[str, Any]) -> str:
     """A review written for a person: each player's summary, then the turns that fell
     short or broke the rules."""
-    unit = review["objective"]
+    unit = _("points") if review["objective"] == "points" else _("tiles")
     lines = []
     for player in review["players"]:
-        name = f" ({player['name']})" if player["name"] else ""
+        seat = player["player"]
+        if player["name"]:
+            who = _("Player {seat} ({name})", seat=seat, name=player["name"])
+        else:
+            who = _("Player {seat}", seat=seat)
         share = player["placed_share"]
         lines.append(
-            f"Player {player['player']}{name}: {player['turns_at_best']} of {player['turns']} "
-            f"turns at the best; {player['placed']} of {player['possible']} {unit} placed"
+            _(
+                "{player}: {at_best} of {turns} turns at the best; {placed} of {possible} {unit}"
+                " placed",
+                player=who,
+                at_best=player["turns_at_best"],
+                turns=player["turns"],
+                placed=player["placed"],
+                possible=player["possible"],
+                unit=unit,
+            )
             + (f" ({share:.0%})" if share is not None else "")
-            + (f"; illegal turns: {player['illegal_turns']}" if player["illegal_turns"] else "")
+            + (
+                _("; illegal turns: {turns}", turns=player["illegal_turns"])
+                if player["illegal_turns"]
+                else ""
+            )
         )
         for costly in player["costliest"]:
             lines.append(
-                f"  turn {costly['turn']}: {costly['shortfall']} {unit} short, missed "
-                f"{' '.join(costly['missed']) or '-'}"
+                "  "
+                + _(
+                    "turn {turn}: {shortfall} {unit} short, missed {tiles}",
+                    turn=costly["turn"],
+                    shortfall=costly["shortfall"],
+                    unit=unit,
+                    tiles=" ".join(costly["missed"]) or "-",
+                )
             )
-    lines.append("Turns below the best:")
+    lines.append(_("Turns below the best:"))
     for turn in review["turns"]:
         if turn["at_best"]:
             continue
-        did = (
-            f"played {' '.join(turn['played'])}"
-            if turn["action"] == "play"
-            else turn["action"] + "s"
-        )
+        if turn["action"] == "play":
+            did = _("played {tiles}", tiles=" ".join(turn["played"]))
+        elif turn["action"] == "draw":
+            did = _("draws")
+        else:
+            did = _("passes")
         best = turn["best"]
-        line = f"  turn {turn['turn']}, player {turn['player']}: {did}; " + (
-            f"best {best['tiles']} tiles / {best['points']} points ({' '.join(best['played'])})"
+        line = "  " + _(
+            "turn {turn}, player {player}: {did}; {best}",
+            turn=turn["turn"],
+            player=turn["player"],
+            did=did,
+            best=_(
+                "best {tiles} tiles / {points} points ({played})",
+                tiles=best["tiles"],
+                points=best["points"],
+                played=" ".join(best["played"]),
+            )
             if best
-            else f"not reviewed: {turn['unreviewed']}"
+            else _("not reviewed: {why}", why=turn["unreviewed"]),
         )
         if not turn["legal"]:
-            line += "; ILLEGAL: " + "; ".join(turn["problems"])
+            line += _("; ILLEGAL: {problems}", problems="; ".join(turn["problems"]))
         lines.append(line)
-    lines.append(f"Solver: {review['status']}")
+    lines.append(_("Solver: {status}", status=status_text(review["status"])))
     return "\n".join(lines) + "\n"

@@ -19,6 +19,7 @@ from pydantic import ConfigDict, Field, StrictBool
 from solver.arena.runner import bot_seed
 from solver.cpsat import Status
 from solver.errors import RequestError
+from solver.i18n import _, speaks
 from solver.rummikub.bots import BOTS, Strong, make_bot
 from solver.rummikub.deal import full_set
 from solver.rummikub.engine import Game, GameSettings, added_tiles
@@ -28,8 +29,8 @@ from solver.rummikub.review import review_game, review_to_dict
 from solver.rummikub.rules import STANDARD
 from solver.rummikub.search import DEFAULT_TIME_LIMIT
 from solver.rummikub.strategy import best_play
-from solver.rummikub.wire import AnyTile, Opponents, RulesField, TileSet, facing
-from solver.wire import Answer, Request, read
+from solver.rummikub.wire import AnyTile, Opponents, RulesField, TileSet, facing, read_tiles
+from solver.wire import Answer, Spoken, read
 
 MAX_REVIEW_TIME_LIMIT_MS = 60_000
 MAX_REVIEW_TURNS = 400
@@ -46,7 +47,7 @@ EXAMPLE_RACK: list[Any] = ["R1", "R2", "R3", "B9", "K9", "O9", "J", "K11", "O4"]
 EXAMPLE_TABLE: list[Any] = [["R10", "R11", "R12"], ["B5", "K5", "O5"]]
 
 
-class BotRequest(Request):
+class BotRequest(Spoken):
     """A position and the bot to play it: the wire request of
     :func:`solver.rummikub.game_wire.bot_rummikub`."""
 
@@ -84,7 +85,7 @@ class BotResponse(Answer):
     reason: str | None = Field(description="why the strong bot plays as it does; null otherwise")
 
 
-class GameRequest(Request):
+class GameRequest(Spoken):
     """A game to play between bots, one per seat."""
 
     model_config = ConfigDict(
@@ -150,7 +151,7 @@ EXAMPLE_RECORD: dict[str, Any] = {
 }
 
 
-class ReviewRequest(Request):
+class ReviewRequest(Spoken):
     """A game record to review."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"record": EXAMPLE_RECORD}]})
@@ -239,12 +240,15 @@ class ReviewResponse(Answer):
     players: list[PlayerReviewOut]
 
 
+@speaks
 def bot_rummikub(request: Mapping[str, Any] | BotRequest) -> dict[str, Any]:
     """A bot's move for one position (:class:`BotRequest` in, :class:`BotResponse` out).
     The pool holds the game's tiles that are on no rack and not on the table. Raises
     a :class:`~solver.errors.MeldwiseError` naming the culprit."""
     asked = read(BotRequest, request)
-    position = Position(tuple(asked.rack), tuple(map(tuple, asked.table)), asked.opened)
+    rules = asked.rules
+    table = tuple(read_tiles(tiles, rules) for tiles in asked.table)
+    position = Position(read_tiles(asked.rack, rules), table, asked.opened)
     position.check(asked.rules)
     view = facing(position, asked.rules, asked.opponents)
     bot = make_bot(asked.bot, bot_seed(asked.seed, 0))
@@ -271,6 +275,7 @@ def bot_rummikub(request: Mapping[str, Any] | BotRequest) -> dict[str, Any]:
     }
 
 
+@speaks
 def game_rummikub(request: Mapping[str, Any] | GameRequest) -> dict[str, Any]:
     """A whole game between bots (:class:`GameRequest` in, :class:`GameResponse` out:
     the game record, ``docs/games.md``)."""
@@ -279,7 +284,11 @@ def game_rummikub(request: Mapping[str, Any] | GameRequest) -> dict[str, Any]:
     tiles = sum(full_set(settings.rules).values())
     if tiles > MAX_GAME_TILES:
         raise RequestError(
-            f"these rules make a game of {tiles} tiles; a bot game has at most {MAX_GAME_TILES}"
+            _(
+                "these rules make a game of {tiles} tiles; a bot game has at most {most}",
+                tiles=tiles,
+                most=MAX_GAME_TILES,
+            )
         )
     game = Game.new(settings, asked.seed)
     players = [make_bot(name, bot_seed(asked.seed, seat)) for seat, name in enumerate(asked.bots)]
@@ -288,6 +297,7 @@ def game_rummikub(request: Mapping[str, Any] | GameRequest) -> dict[str, Any]:
     return {"status": "optimal", "record": record_to_dict(game, list(asked.bots))}
 
 
+@speaks
 def review_rummikub(request: Mapping[str, Any] | ReviewRequest) -> dict[str, Any]:
     """Review a game record (:class:`ReviewRequest` in, :class:`ReviewResponse` out):
     ``player`` reviews one seat's turns; the time limit bounds each turn's solve (see
@@ -296,11 +306,23 @@ def review_rummikub(request: Mapping[str, Any] | ReviewRequest) -> dict[str, Any
     record = read_record(asked.record)
     if len(record.turns) > MAX_REVIEW_TURNS:
         raise RequestError(
-            f"the record has {len(record.turns)} turns; a review takes at most {MAX_REVIEW_TURNS}"
+            _(
+                "the record has {turns} turns; a review takes at most {most}",
+                turns=len(record.turns),
+                most=MAX_REVIEW_TURNS,
+            )
         )
     last = record.settings.players - 1
     if asked.player is not None and asked.player > last:
-        raise RequestError(f"'player' must be 0 to {last}, got {asked.player}")
+        raise RequestError(
+            _(
+                "{label} must be {low} to {high}, got {value}",
+                label="'player'",
+                low=0,
+                high=last,
+                value=asked.player,
+            )
+        )
     review = review_game(
         record,
         player=asked.player,

@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from solver.i18n import _
 from solver.rummikub.notation import Tile
 from solver.rummikub.position import check_counts
 from solver.rummikub.rules import Rules
@@ -55,7 +56,7 @@ def score_round(racks: Mapping[str, Sequence[Tile]], rules: Rules) -> tuple[Play
         for tile in rack:
             rules.check_tile(tile)
         counts.update(rack)
-    check_counts(counts, rules, "across the racks")
+    check_counts(counts, rules, _("across the racks"))
     penalties = {name: penalty(rack, rules) for name, rack in racks.items()}
     total = sum(penalties.values())
     return tuple(

@@ -20,9 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from solver.i18n import _
 from solver.rummikub.layout import PlacedSet
 from solver.rummikub.melds import Meld, MeldKind
-from solver.rummikub.notation import Tile, format_tiles
+from solver.rummikub.notation import Tile, colour_name, format_tiles, spell
 
 
 class Action(Enum):
@@ -162,8 +163,12 @@ class _Planner:
                 Action.TAKE,
                 index,
                 tuple(taken),
-                text=f"Take {format_tiles(taken)} from set {index},"
-                f" {describe(self.before[index])}.",
+                text=_(
+                    "Take {tiles} from set {index}, {set}.",
+                    tiles=format_tiles(taken),
+                    index=index,
+                    set=describe(self.before[index]),
+                ),
             )
         )
 
@@ -184,9 +189,14 @@ class _Planner:
                 at=at,
                 at_index=cut,
                 new_set=new,
-                text=f"Split set {index}, {describe(self.before[index])}, before"
-                f" {_placed(self.before[index], tiles, cut)}: {format_tiles(tiles[cut:])}"
-                f" becomes set {new}.",
+                text=_(
+                    "Split set {index}, {set}, before {at}: {tiles} becomes set {new}.",
+                    index=index,
+                    set=describe(self.before[index]),
+                    at=_placed(self.before[index], tiles, cut),
+                    tiles=format_tiles(tiles[cut:]),
+                    new=new,
+                ),
             )
         )
         return index if first_part_leaves else new
@@ -206,8 +216,13 @@ class _Planner:
                 index,
                 tuple(adding),
                 from_rack=from_rack,
-                text=f"Add {sources} to set {index}, making {describe(placed.meld)}: "
-                f"{placed.meld}.",
+                text=_(
+                    "Add {sources} to set {index}, making {set}: {tiles}.",
+                    sources=sources,
+                    index=index,
+                    set=describe(placed.meld),
+                    tiles=str(placed.meld),
+                ),
             )
         )
 
@@ -224,8 +239,13 @@ class _Planner:
                 index,
                 placed.meld.tiles,
                 from_rack=from_rack,
-                text=f"Lay down {describe(placed.meld)}, {placed.meld}, as set {index}"
-                f" with {sources}.",
+                text=_(
+                    "Lay down {set}, {tiles}, as set {index} with {sources}.",
+                    set=describe(placed.meld),
+                    tiles=str(placed.meld),
+                    index=index,
+                    sources=sources,
+                ),
             )
         )
 
@@ -239,12 +259,13 @@ class _Planner:
             else:
                 self.rack[tile] -= 1
                 from_rack.append(tile)
-        parts = []
-        if from_rack:
-            parts.append(f"your {format_tiles(from_rack)}")
-        if from_held:
-            parts.append(f"the {format_tiles(from_held)} you took")
-        return " and ".join(parts), tuple(from_rack)
+        rack = _("your {tiles}", tiles=format_tiles(from_rack))
+        held = _("the {tiles} you took", tiles=format_tiles(from_held))
+        if from_rack and from_held:
+            sources = _("{rack} and {taken}", rack=rack, taken=held)
+        else:
+            sources = rack if from_rack else held
+        return sources, tuple(from_rack)
 
 
 def _placed(meld: Meld, tiles: Sequence[Tile], place: int) -> str:
@@ -252,8 +273,8 @@ def _placed(meld: Meld, tiles: Sequence[Tile], place: int) -> str:
     stands for, "J(B5)", when the set lies in reading order."""
     tile = tiles[place]
     if tile.is_joker and tuple(tiles) == meld.tiles:
-        return f"J({meld.stands_for[place]})"
-    return str(tile)
+        return f"J({spell(meld.stands_for[place])})"
+    return spell(tile)
 
 
 def _use(counts: Counter[Tile], tile: Tile) -> bool:
@@ -268,7 +289,12 @@ def describe(meld: Meld) -> str:
     """A set as a person names it: "the group of 7s", "the red run 3-8"."""
     first = meld.stands_for[0]
     if meld.kind is MeldKind.GROUP:
-        return f"the group of {first.number}s"
+        return _("the group of {number}s", number=first.number)
     assert first.colour is not None
     last = meld.stands_for[-1]
-    return f"the {first.colour.name.lower()} run {first.number}-{last.number}"
+    return _(
+        "the {colour} run {low}-{high}",
+        colour=colour_name(first.colour),
+        low=first.number,
+        high=last.number,
+    )

@@ -6,7 +6,12 @@ models (:func:`solver.wire.read`), so all three accept and refuse the same reque
 with the same message. Solve request::
 
     {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"]], "opened": true,
-     "objective": "tiles", "rules": {}, "time_limit_ms": 2000, "hint_level": "full"}
+     "objective": "tiles", "rules": {}, "time_limit_ms": 2000, "hint_level": "full",
+     "lang": "en", "notation": "RBKO"}
+
+``lang`` (``en`` or ``ja``) is the language of every text, error messages included;
+``notation`` ``RBYK`` writes the tiles of the fourth colour (orange, 黄) with ``Y``
+(see :mod:`solver.rummikub.notation`). Neither changes anything else in the answer.
 
 Response (``hint_level`` full)::
 
@@ -29,18 +34,19 @@ of a typical solve.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from collections.abc import Iterable, Mapping
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import ConfigDict, Field, StrictBool
+from pydantic import ConfigDict, Field, StrictBool, model_validator
 
 from solver.cpsat import Status
-from solver.errors import TableError
+from solver.errors import RequestError, TableError
+from solver.i18n import _, speaks
 from solver.rummikub.engine import View
 from solver.rummikub.hints import HintLevel, tile_hint
 from solver.rummikub.legality import Verdict, check_play
 from solver.rummikub.melds import Meld, MeldKind
-from solver.rummikub.notation import Tile
+from solver.rummikub.notation import Colour, Notation, Tile, spell, spelling
 from solver.rummikub.position import Objective, Position, check_counts
 from solver.rummikub.result import Play
 from solver.rummikub.rules import STANDARD, Rules
@@ -51,18 +57,19 @@ from solver.rummikub.strategy import Advice, advise
 from solver.wire import (
     MAX_TIME_LIMIT_MS,
     Answer,
-    Notation,
+    Notated,
     PlayerName,
     Request,
+    Spoken,
     TimeLimitMs,
     read,
 )
 
 AnyTile = Annotated[
     Tile,
-    Notation(
+    Notated(
         Tile.parse,
-        "a tile like 'R5' or 'J'",
+        lambda: _("a tile like 'R5' or 'J'"),
         "a tile: colour letter and number (R5, B13, K7, O1) or J for a joker; "
         "case-insensitive in requests, canonical in answers",
         "R5",
@@ -70,6 +77,38 @@ AnyTile = Annotated[
 ]
 TileSet = Annotated[list[AnyTile], Field(description="the tiles of one set, in any order")]
 RulesField = Annotated[Rules, Field(description="rule settings")]
+NotationField = Annotated[
+    Notation,
+    Field(
+        description="how the answer writes tiles of the fourth colour: O (RBKO) or Y (RBYK, "
+        "as Japanese players write 黄); input accepts both",
+    ),
+]
+
+
+def read_tiles(tiles: Iterable[Tile], rules: Rules) -> tuple[Tile, ...]:
+    """Tiles as this game reads them (``Y5`` is orange in the standard game, see
+    :meth:`Rules.canonical`)."""
+    return tuple(rules.canonical(tile) for tile in tiles)
+
+
+class WrittenRequest(Spoken):
+    """Base of a request whose answer writes tiles: ``notation`` says how."""
+
+    rules: RulesField = STANDARD
+    notation: NotationField = Notation.RBKO
+
+    @model_validator(mode="after")
+    def _notation_fits_the_colours(self) -> Self:
+        if self.notation is Notation.RBYK and self.rules.colours > Colour.YELLOW.index:
+            raise RequestError(
+                _(
+                    "notation 'RBYK' writes orange as Y, but this game of {colours} colours has"
+                    " yellow (Y) too; use 'RBKO'",
+                    colours=self.rules.colours,
+                )
+            )
+        return self
 
 
 MAX_RACK = 1000
@@ -105,7 +144,7 @@ def facing(position: Position, rules: Rules, opponents: list[Opponent]) -> View:
     return View.facing(position, rules, [(o.rack_size, o.opened) for o in opponents])
 
 
-class SolveRequest(Request):
+class SolveRequest(WrittenRequest):
     """A position to solve: the request of :func:`solve_rummikub`."""
 
     model_config = ConfigDict(
@@ -158,7 +197,9 @@ class SolveRequest(Request):
 
     @property
     def position(self) -> Position:
-        return Position(tuple(self.rack), tuple(map(tuple, self.table)), self.opened)
+        rules = self.rules
+        table = tuple(read_tiles(tiles, rules) for tiles in self.table)
+        return Position(read_tiles(self.rack, rules), table, self.opened)
 
 
 class SetOut(Answer):
@@ -172,8 +213,8 @@ class SetOut(Answer):
     def answer(meld: Meld) -> dict[str, Any]:
         return {
             "kind": meld.kind.value,
-            "tiles": [str(t) for t in meld.tiles],
-            "as": [str(t) for t in meld.stands_for],
+            "tiles": [spell(t) for t in meld.tiles],
+            "as": [spell(t) for t in meld.stands_for],
         }
 
 
@@ -223,15 +264,16 @@ def step_answer(step: Step) -> dict[str, Any]:
     """One step of a play as :data:`StepOut` declares it."""
     answer: dict[str, Any] = {"action": step.action.value}
     if step.action is Action.SPLIT:
-        answer |= {"set": step.set, "at": str(step.at), "at_index": step.at_index}
+        assert step.at is not None  # a split names the tile it cuts at
+        answer |= {"set": step.set, "at": spell(step.at), "at_index": step.at_index}
         answer["new_set"] = step.new_set
     else:
-        answer["tiles"] = [str(t) for t in step.tiles]
+        answer["tiles"] = [spell(t) for t in step.tiles]
         if step.action is Action.TAKE:
             answer["from_set"] = step.set
         else:
             answer["to_set" if step.action is Action.ADD else "set"] = step.set
-            answer["from_rack"] = [str(t) for t in step.from_rack]
+            answer["from_rack"] = [spell(t) for t in step.from_rack]
     answer["text"] = step.text
     return answer
 
@@ -250,8 +292,8 @@ class AdviceOut(Answer):
         return {
             "holds_back": advice.holds_back,
             "draws": advice.draws,
-            "plays": [str(t) for t in advice.plays],
-            "keeps": [str(t) for t in advice.keeps],
+            "plays": [spell(t) for t in advice.plays],
+            "keeps": [spell(t) for t in advice.keeps],
             "text": advice.text,
         }
 
@@ -293,8 +335,8 @@ class FullAnswer(HintAnswer):
             "hint_level": HintLevel.FULL.value,
             "tiles_played": play.tiles_played,
             "points_played": play.points_played,
-            "played": [str(t) for t in play.played],
-            "rack_left": [str(t) for t in play.rack_left],
+            "played": [spell(t) for t in play.played],
+            "rack_left": [spell(t) for t in play.rack_left],
             "table": [SetOut.answer(meld) for meld in play.table],
             "sets_kept": play.sets_kept,
             "tiles_moved": play.tiles_moved,
@@ -343,10 +385,11 @@ def hint_answer(play: Play, level: HintLevel, table: tuple[Meld, ...]) -> dict[s
         hint = tile_hint(play, table)
         answer["tile"] = None if hint is None else hint.tile
         answer["to_set"] = None if hint is None else hint.to_set
-        answer["text"] = "No play: draw a tile." if hint is None else hint.text
+        answer["text"] = _("No play: draw a tile.") if hint is None else hint.text
     return answer
 
 
+@speaks
 def solve_rummikub(request: Mapping[str, Any] | SolveRequest) -> dict[str, Any]:
     """Solve one request (see the module docstring) and return the response.
 
@@ -355,27 +398,29 @@ def solve_rummikub(request: Mapping[str, Any] | SolveRequest) -> dict[str, Any]:
     """
     asked = read(SolveRequest, request)
     position = asked.position
-    play = solve(
-        position,
-        asked.rules,
-        asked.objective,
-        time_limit=asked.time_limit_ms / 1000,
-        # A nudge shows no layout, so the least-disruption stage would change nothing.
-        least_disruption=asked.disruption_time_limit_ms > 0
-        and asked.hint_level is not HintLevel.NUDGE,
-        disruption_time_limit=asked.disruption_time_limit_ms / 1000,
-    )
-    table = position.check(asked.rules) if asked.hint_level is HintLevel.TILE else ()
-    answer = hint_answer(play, asked.hint_level, table)
-    if asked.opponents is not None:
-        answer["advice"] = AdviceOut.answer(advise(facing(position, asked.rules, asked.opponents)))
-    return answer
+    with spelling(asked.notation, asked.rules.colours):
+        play = solve(
+            position,
+            asked.rules,
+            asked.objective,
+            time_limit=asked.time_limit_ms / 1000,
+            # A nudge shows no layout, so the least-disruption stage would change nothing.
+            least_disruption=asked.disruption_time_limit_ms > 0
+            and asked.hint_level is not HintLevel.NUDGE,
+            disruption_time_limit=asked.disruption_time_limit_ms / 1000,
+        )
+        table = position.check(asked.rules) if asked.hint_level is HintLevel.TILE else ()
+        answer = hint_answer(play, asked.hint_level, table)
+        if asked.opponents is not None:
+            view = facing(position, asked.rules, asked.opponents)
+            answer["advice"] = AdviceOut.answer(advise(view))
+        return answer
 
 
 # --- validate: check a claimed move -----------------------------------------------------
 
 
-class ValidateRequest(Request):
+class ValidateRequest(WrittenRequest):
     """A move to check: the table before and after, and the rack it was played from."""
 
     model_config = ConfigDict(
@@ -419,11 +464,12 @@ class ValidateResponse(Answer):
     def answer(verdict: Verdict) -> dict[str, Any]:
         return {
             "legal": verdict.legal,
-            "played": [str(t) for t in verdict.played],
+            "played": [spell(t) for t in verdict.played],
             "problems": [{"set": p.set, "reason": p.reason} for p in verdict.problems],
         }
 
 
+@speaks
 def validate_rummikub(request: Mapping[str, Any] | ValidateRequest) -> dict[str, Any]:
     """Judge a claimed move and say exactly what is wrong with it.
 
@@ -438,23 +484,26 @@ def validate_rummikub(request: Mapping[str, Any] | ValidateRequest) -> dict[str,
     """
     asked = read(ValidateRequest, request)
     rules = asked.rules
-    before = tuple(map(tuple, asked.table_before))
-    try:
-        Position(tuple(asked.rack), before, asked.opened).check(rules)
-    except TableError as error:
-        raise TableError(f"table_before: {error}") from None
-    after_counts: Counter[Tile] = Counter()
-    for tiles in asked.table_after:
-        after_counts.update(rules.check_tile(tile) for tile in tiles)
-    check_counts(after_counts, rules, "in table_after")
-    verdict = check_play(asked.rack, before, asked.table_after, asked.opened, rules)
-    return ValidateResponse.answer(verdict)
+    rack = read_tiles(asked.rack, rules)
+    before = tuple(read_tiles(tiles, rules) for tiles in asked.table_before)
+    after = [list(read_tiles(tiles, rules)) for tiles in asked.table_after]
+    with spelling(asked.notation, rules.colours):
+        try:
+            Position(rack, before, asked.opened).check(rules)
+        except TableError as error:
+            raise TableError(f"table_before: {error}") from None
+        after_counts: Counter[Tile] = Counter()
+        for tiles in after:
+            after_counts.update(rules.check_tile(tile) for tile in tiles)
+        check_counts(after_counts, rules, _("in table_after"))
+        verdict = check_play(list(rack), before, after, asked.opened, rules)
+        return ValidateResponse.answer(verdict)
 
 
 # --- score: the end of a round ----------------------------------------------------------
 
 
-class ScoreRequest(Request):
+class ScoreRequest(Spoken):
     """The racks left at the end of a round, by player: the request of
     :func:`score_rummikub`."""
 
@@ -493,6 +542,7 @@ class ScoreResponse(Answer):
     winners: list[str] = Field(description="players with an empty rack")
 
 
+@speaks
 def score_rummikub(request: Mapping[str, Any] | ScoreRequest) -> dict[str, Any]:
     """Score a finished round (see :mod:`solver.rummikub.scoring`)::
 
@@ -507,7 +557,8 @@ def score_rummikub(request: Mapping[str, Any] | ScoreRequest) -> dict[str, Any]:
     bad field, player, tile or setting.
     """
     asked = read(ScoreRequest, request)
-    scores = score_round({name: tuple(rack) for name, rack in asked.racks.items()}, asked.rules)
+    racks = {name: read_tiles(rack, asked.rules) for name, rack in asked.racks.items()}
+    scores = score_round(racks, asked.rules)
     return {
         "players": [PlayerScoreOut.answer(s) for s in scores],
         "winners": [s.name for s in scores if s.winner],

@@ -14,14 +14,19 @@ from typing import Any, TextIO
 from solver.commands import (
     Commands,
     add_json_modes,
+    add_language_option,
     add_rule_flag,
     add_time_limit_flag,
+    columns,
+    pad,
     rules_from_flags,
     run_requests,
+    status_text,
     time_limit_ms,
     words,
 )
 from solver.errors import MeldwiseError
+from solver.i18n import _
 from solver.shanghai.wire import advise_shanghai, score_shanghai
 
 
@@ -81,6 +86,7 @@ def add_shanghai_command(commands: Commands) -> None:
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
     add_rule_flag(parser, "--rule decks=3 --rule twos_wild=true")
+    add_language_option(parser)
     add_time_limit_flag(parser, "per solve")
     add_json_modes(parser)
 
@@ -101,7 +107,7 @@ def run_score(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
 
 def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
     if args.hand is None:
-        raise MeldwiseError("give the hand with --hand, or a request with --json")
+        raise MeldwiseError(_("give the hand with --hand, or a request with --json"))
     request: dict[str, Any] = {
         "hand": words(args.hand),
         "table": [_table_meld(part) for part in args.table.split("|") if part.strip()],
@@ -129,12 +135,12 @@ def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
 
 def _score_request(args: argparse.Namespace) -> dict[str, Any]:
     if not args.hand:
-        raise MeldwiseError('give each player\'s cards with --hand "NAME=CARDS"')
+        raise MeldwiseError(_('give each player\'s cards with --hand "NAME=CARDS"'))
     hands: dict[str, list[str]] = {}
     for item in args.hand:
         name, sep, cards = item.partition("=")
         if not sep or not name.strip():
-            raise MeldwiseError(f"--hand takes PLAYER=CARDS, got {item!r}")
+            raise MeldwiseError(_("--hand takes PLAYER=CARDS, got {item!r}", item=item))
         hands[name.strip()] = words(cards)
     return {"hands": hands, "rules": rules_from_flags(args.rule)}
 
@@ -151,7 +157,7 @@ def _sizes(text: str | None, flag: str) -> list[int]:
         return []
     sizes = words(text)
     if not all(w.isdigit() for w in sizes):
-        raise MeldwiseError(f"{flag} takes sizes like 3,3, got {text!r}")
+        raise MeldwiseError(_("{flag} takes sizes like 3,3, got {text!r}", flag=flag, text=text))
     return [int(w) for w in sizes]
 
 
@@ -165,54 +171,85 @@ def _meld_text(meld: Mapping[str, Any]) -> str:
 def describe_advice(response: dict[str, Any]) -> str:
     """An advice response written for a person."""
     contract = " + ".join(
-        [f"set of {n}" for n in response["contract"]["sets"]]
-        + [f"run of {n}" for n in response["contract"]["runs"]]
+        [_("set of {n}", n=n) for n in response["contract"]["sets"]]
+        + [_("run of {n}", n=n) for n in response["contract"]["runs"]]
     )
     short = response["deficiency"]
+    yes, no = _("yes"), _("no")
+    kinds = {"set": _("set"), "run": _("run")}
     lines = [
-        f"Contract: {contract}",
-        f"Cards short of the contract: {'-' if short is None else short}",
-        f"Penalty if the hand ended now: {response['penalty']}",
+        _("Contract: {contract}", contract=contract),
+        _("Cards short of the contract: {short}", short="-" if short is None else short),
+        _("Penalty if the hand ended now: {points}", points=response["penalty"]),
     ]
     go = response["go_down"]
     if response["phase"] == "draw":
-        lines.append("Before the draw:")
+        lines.append(_("Before the draw:"))
     elif go is None:
-        lines.append("Go down: not this turn")
+        lines.append(_("Go down: not this turn"))
     else:
-        lines.append("Go down:")
-        lines += [f"  {m['kind']:<4} {_meld_text(m)}" for m in go["melds"]]
+        lines.append(_("Go down:"))
+        wide = max(4, *map(columns, kinds.values()))
+        lines += [f"  {pad(kinds[m['kind']], wide)} {_meld_text(m)}" for m in go["melds"]]
         lines += [
-            f"  swap {s['give']} for the joker in table meld {s['meld']}" for s in go["swaps"]
+            "  "
+            + _("swap {card} for the joker in table meld {meld}", card=s["give"], meld=s["meld"])
+            for s in go["swaps"]
         ]
-        lines.append(f"  left: {' '.join(go['left']) or '(none)'} ({go['penalty_left']} points)")
+        lines.append(
+            "  "
+            + _(
+                "left: {cards} ({points} points)",
+                cards=" ".join(go["left"]) or _("(none)"),
+                points=go["penalty_left"],
+            )
+        )
     laid = response["lay_offs"]
     if laid is not None:
-        lines.append("Lay off:" if laid["plays"] or laid["swaps"] else "Lay off: nothing")
-        lines += [f"  swap {s['give']} for the joker in meld {s['meld']}" for s in laid["swaps"]]
+        lines.append(_("Lay off:") if laid["plays"] or laid["swaps"] else _("Lay off: nothing"))
         lines += [
-            f"  {p['card']} on meld {p['meld']}"
-            + (f" as {p['as']}" if p["as"] != p["card"] else "")
+            "  " + _("swap {card} for the joker in meld {meld}", card=s["give"], meld=s["meld"])
+            for s in laid["swaps"]
+        ]
+        lines += [
+            "  "
+            + (
+                _("{card} on meld {meld}", card=p["card"], meld=p["meld"])
+                if p["as"] == p["card"]
+                else _(
+                    "{card} on meld {meld} as {meant}",
+                    card=p["card"],
+                    meld=p["meld"],
+                    meant=p["as"],
+                )
+            )
             for p in laid["plays"]
         ]
-        lines.append(f"  left: {' '.join(laid['left']) or '(none)'}")
-        lines.append(f"  go out this turn: {'yes' if laid['can_go_out'] else 'no'}")
+        lines.append("  " + _("left: {cards}", cards=" ".join(laid["left"]) or _("(none)")))
+        lines.append(
+            "  " + _("go out this turn: {answer}", answer=yes if laid["can_go_out"] else no)
+        )
     if response["phase"] != "draw":
         lines.append(_discard_line(response))
     end = response["end_of_turn"]
     if end is not None:
-        kept = " ".join(end["kept"]) or "(none)"
+        kept = " ".join(end["kept"]) or _("(none)")
         lines.append(
-            f"End of turn: {'out' if end['goes_out'] else 'keep ' + kept} ({end['points']} points)"
+            _("End of turn: out ({points} points)", points=end["points"])
+            if end["goes_out"]
+            else _("End of turn: keep {cards} ({points} points)", cards=kept, points=end["points"])
         )
-    for key, label in (("take_upcard", "take"), ("buy", "buy")):
+    for key, label, question in (
+        ("take_upcard", "take", _("Upcard, take: {answer}. {rule}")),
+        ("buy", "buy", _("Upcard, buy: {answer}. {rule}")),
+    ):
         item = response[key]
         if item is not None:
-            lines.append(f"Upcard, {label}: {'yes' if item[label] else 'no'}. {item['rule']}")
+            lines.append(question.format(answer=yes if item[label] else no, rule=item["rule"]))
     for option in response["draw_options"]:
         lines.append("  " + _option_line(option))
     lines += response["notes"]
-    lines.append(f"Solver: {response['status']}")
+    lines.append(_("Solver: {status}", status=status_text(response["status"])))
     return "\n".join(lines) + "\n"
 
 
@@ -221,8 +258,8 @@ def _discard_line(response: dict[str, Any]) -> str:
     if discard is not None:
         return str(discard["reason"])
     if response["lay_offs"] is not None and response["lay_offs"]["can_go_out"]:
-        return "Discard: none, you go out"
-    return "Discard: none"
+        return _("Discard: none, you go out")
+    return _("Discard: none")
 
 
 def _option_line(option: dict[str, Any]) -> str:
@@ -241,6 +278,13 @@ def describe_scores(response: dict[str, Any]) -> str:
     """A score response written for a person."""
     lines = []
     for score in response["scores"]:
-        cards = " ".join(score["cards"]) or "(went out)"
-        lines.append(f"{score['player']}: {score['points']} points  {cards}")
+        cards = " ".join(score["cards"]) or _("(went out)")
+        lines.append(
+            _(
+                "{player}: {points} points  {cards}",
+                player=score["player"],
+                points=score["points"],
+                cards=cards,
+            )
+        )
     return "\n".join(lines) + "\n"

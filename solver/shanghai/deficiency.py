@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from solver.cpsat import Status
+from solver.i18n import _
 from solver.shanghai.bound import (
     Analysis,
     Skeleton,
@@ -451,7 +452,7 @@ def best_discard(study: Study, danger: Callable[[Card], int] | None = None) -> D
 
 def _reason(card: Card, short: int, outs: Outs, danger: int | None, tied: int, rules: Rules) -> str:
     if short == 0:
-        where = "the rest of the hand still meets the contract"
+        where = _("the rest of the hand still meets the contract")
     else:
         where = (
             f"the rest of the hand is {short} card{'s' if short > 1 else ''} short of the"

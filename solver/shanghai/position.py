@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from solver.errors import CountError
+from solver.i18n import _, _n
 from solver.shanghai.contracts import Contract
 from solver.shanghai.melds import TableMeld
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
@@ -80,9 +81,9 @@ class Position:
         """Raise :class:`CountError` naming the card if any card appears more often
         than the game has it (``decks`` copies; ``decks * jokers_per_deck`` jokers)."""
         where = (
-            "across hand, table, upcard and seen"
+            _("across hand, table, upcard and seen")
             if self.seen
-            else ("across hand, table and upcard")
+            else _("across hand, table and upcard")
         )
         check_counts(self.in_view(), rules, where)
 
@@ -92,8 +93,24 @@ def check_counts(counts: Counter[Card], rules: Rules, where: str) -> None:
     for card in sorted(counts):
         limit = rules.copies(card)
         if counts[card] > limit:
-            what = "jokers (JK)" if card.is_joker else f"copies of {card}"
+            decks = _n("{n} deck", "{n} decks", rules.decks)
+            if card.is_joker:
+                raise CountError(
+                    _(
+                        "too many jokers (JK): {count} {where}, the game has {limit} ({decks})",
+                        count=counts[card],
+                        where=where,
+                        limit=limit,
+                        decks=decks,
+                    )
+                )
             raise CountError(
-                f"too many {what}: {counts[card]} {where}, the game has {limit}"
-                f" ({rules.decks} deck{'s' if rules.decks > 1 else ''})"
+                _(
+                    "too many copies of {card}: {count} {where}, the game has {limit} ({decks})",
+                    card=card,
+                    count=counts[card],
+                    where=where,
+                    limit=limit,
+                    decks=decks,
+                )
             )

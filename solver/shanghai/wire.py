@@ -8,6 +8,7 @@ models the library, the CLI and the HTTP service all read (see :mod:`solver.wire
 * :func:`score_shanghai`: a hand's end (:class:`ShanghaiScoreRequest` in,
   :class:`ShanghaiScoreResponse` out).
 
+``lang`` (``en`` or ``ja``) is the language of the reasons, notes and error messages.
 The examples in :mod:`solver.shanghai.examples` show requests and answers in full.
 """
 
@@ -20,6 +21,7 @@ from pydantic import ConfigDict, Field, StrictBool, StrictInt, model_validator
 
 from solver.cpsat import Status
 from solver.errors import RequestError
+from solver.i18n import _, speaks
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT, Advice, advise
 from solver.shanghai.contracts import HANDS, Contract, buys_allowed
 from solver.shanghai.draw import DrawOption, UpcardAdvice
@@ -36,16 +38,16 @@ from solver.shanghai.position import NextPlayer, Phase, Position
 from solver.shanghai.result import Discard, Swap, Turn
 from solver.shanghai.rules import STANDARD, Rules
 from solver.shanghai.scoring import score_hands
-from solver.wire import Answer, Notation, PlayerName, Request, TimeLimitMs, read
+from solver.wire import Answer, Notated, PlayerName, Request, Spoken, TimeLimitMs, read
 
 MAX_HAND = 60
 """More cards than any legal hand holds (11 dealt, plus draws and bought cards)."""
 
 AnyCard = Annotated[
     Card,
-    Notation(
+    Notated(
         Card.parse,
-        "a card like '7H' or 'JK'",
+        lambda: _("a card like '7H' or 'JK'"),
         "a card: rank (2-10 or T, J, Q, K, A) and suit (S, H, D, C), e.g. 7H, 10S, QD; "
         "JK (or *) for a joker; case-insensitive in requests, canonical in answers",
         "7H",
@@ -91,7 +93,7 @@ class NextPlayerIn(Request):
     )
 
 
-class ShanghaiAdviseRequest(Request):
+class ShanghaiAdviseRequest(Spoken):
     """One turn to advise on: the wire request of :func:`solver.advise_shanghai`.
     Give exactly one of ``hand_number`` and ``contract``; a field sent as null is
     taken as not given."""
@@ -153,13 +155,20 @@ class ShanghaiAdviseRequest(Request):
     def _one_contract(self) -> ShanghaiAdviseRequest:
         if (self.hand_number is None) == (self.contract is None):
             raise RequestError(
-                "give exactly one of 'hand_number' (1-10, the standard contracts) or "
-                '\'contract\' (e.g. {"sets": [3, 3], "runs": [4]})'
+                _(
+                    "give exactly one of 'hand_number' (1-10, the standard contracts) or"
+                    " 'contract' (e.g. {example})",
+                    example='{"sets": [3, 3], "runs": [4]}',
+                )
             )
         allowed = buys_allowed(self.hand_number, self.rules)
         if self.buys_left is not None and self.buys_left > allowed:
             raise RequestError(
-                f"'buys_left' must be 0 to {allowed} in this hand, got {self.buys_left}"
+                _(
+                    "'buys_left' must be 0 to {most} in this hand, got {value}",
+                    most=allowed,
+                    value=self.buys_left,
+                )
             )
         return self
 
@@ -346,7 +355,7 @@ class ShanghaiAdviseResponse(Answer):
 # --- score ----------------------------------------------------------------------------
 
 
-class ShanghaiScoreRequest(Request):
+class ShanghaiScoreRequest(Spoken):
     """The cards each player holds when a hand ends: the wire request of
     :func:`solver.score_shanghai`."""
 
@@ -371,6 +380,7 @@ class ShanghaiScoreResponse(Answer):
     scores: list[HandScore] = Field(description="one per player, in the order given")
 
 
+@speaks
 def advise_shanghai(request: Mapping[str, Any] | ShanghaiAdviseRequest) -> dict[str, Any]:
     """Advise on one Shanghai turn: wire request in, wire response out.
 
@@ -383,6 +393,7 @@ def advise_shanghai(request: Mapping[str, Any] | ShanghaiAdviseRequest) -> dict[
     return advice_to_dict(advice)
 
 
+@speaks
 def score_shanghai(request: Mapping[str, Any] | ShanghaiScoreRequest) -> dict[str, Any]:
     """Score a hand's end: the penalty points each player's cards left cost, in the
     order given."""
