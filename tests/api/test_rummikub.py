@@ -57,6 +57,8 @@ def test_solve_takes_every_wire_field(client: TestClient) -> None:
         "disruption_time_limit_ms": 100,
         "hint_level": "full",
         "opponents": [{"rack_size": 9, "opened": True}],
+        "lang": "en",
+        "notation": "RBYK",
     }
     assert set(request) == set(SolveRequest.model_fields)
     body = client.post(SOLVE, json=request).json()
