@@ -102,10 +102,9 @@ Lang = Annotated[
 
 
 class Spoken(Request):
-    """Base of a wire function's request: a :class:`Request` with ``lang``, the
-    language the answer is written in (:func:`solver.i18n.speaks`)."""
-
-    lang: Lang = None
+    """Base of a wire function's request, read in the request's own language; each
+    declares ``lang: Lang = None`` (last, after the game's fields), the language the
+    answer is written in (:func:`solver.i18n.speaks`)."""
 
     @model_validator(mode="wrap")
     @classmethod
@@ -171,6 +170,19 @@ def place(loc: Sequence[int | str]) -> str:
     return where.lstrip(".")
 
 
+def _an_object(where: str, got: Any, _ctx: dict[str, Any]) -> str:
+    return _("{where!r} must be an object, got {got!r:.60}", where=where, got=got)
+
+
+def _one_of(where: str, got: Any, ctx: dict[str, Any]) -> str:
+    return _(
+        "{where!r} must be {expected}, got {got!r:.60}",
+        where=where,
+        expected=ctx["expected"],
+        got=got,
+    )
+
+
 _MESSAGES: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {
     "missing": lambda where, _got, _ctx: _("missing field {name!r}", name=where),
     "extra_forbidden": lambda where, _got, _ctx: _("unknown field {name!r}", name=where),
@@ -186,15 +198,9 @@ _MESSAGES: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {
     "list_type": lambda where, got, _ctx: _(
         "{where!r} must be a list, got {got!r:.60}", where=where, got=got
     ),
-    "dict_type": lambda where, got, _ctx: _(
-        "{where!r} must be an object, got {got!r:.60}", where=where, got=got
-    ),
-    "model_type": lambda where, got, _ctx: _(
-        "{where!r} must be an object, got {got!r:.60}", where=where, got=got
-    ),
-    "model_attributes_type": lambda where, got, _ctx: _(
-        "{where!r} must be an object, got {got!r:.60}", where=where, got=got
-    ),
+    "dict_type": _an_object,
+    "model_type": _an_object,
+    "model_attributes_type": _an_object,
     "greater_than_equal": lambda where, got, ctx: _(
         "{where!r} must be at least {least}, got {got!r:.60}", where=where, least=ctx["ge"], got=got
     ),
@@ -213,19 +219,10 @@ _MESSAGES: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {
         most=ctx["max_length"],
         count=ctx["actual_length"],
     ),
-    "enum": lambda where, got, ctx: _(
-        "{where!r} must be {expected}, got {got!r:.60}",
-        where=where,
-        expected=ctx["expected"],
-        got=got,
-    ),
-    "literal_error": lambda where, got, ctx: _(
-        "{where!r} must be {expected}, got {got!r:.60}",
-        where=where,
-        expected=ctx["expected"],
-        got=got,
-    ),
+    "enum": _one_of,
+    "literal_error": _one_of,
 }
+"""pydantic's error kinds in words, in the active language: (where, value, context)."""
 
 
 def describe(error: ErrorDetails) -> str:

@@ -114,3 +114,19 @@ def test_rules_null_means_the_standard_rules() -> None:
 def test_rules_change_what_exists() -> None:
     response = solve_rummikub({"rack": ["G1", "G2", "G3"], "rules": {"colours": 5}})
     assert response["tiles_played"] == 3
+
+
+def test_every_request_of_a_wire_function_takes_lang() -> None:
+    import solver.rummikub.game_wire
+    import solver.shanghai.wire  # noqa: F401  (the requests are Spoken's subclasses)
+    from solver.wire import Spoken
+
+    requests, todo = [], list(Spoken.__subclasses__())
+    while todo:
+        model = todo.pop()
+        todo += model.__subclasses__()
+        if not model.__subclasses__():  # a request, not a base of requests
+            requests.append(model)
+    assert len(requests) >= 8
+    missing = [m.__name__ for m in requests if "lang" not in m.model_fields]
+    assert missing == []

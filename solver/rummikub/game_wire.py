@@ -30,7 +30,7 @@ from solver.rummikub.rules import STANDARD
 from solver.rummikub.search import DEFAULT_TIME_LIMIT
 from solver.rummikub.strategy import best_play
 from solver.rummikub.wire import AnyTile, Opponents, RulesField, TileSet, facing, read_tiles
-from solver.wire import Answer, Spoken, read
+from solver.wire import Answer, Lang, Spoken, read
 
 MAX_REVIEW_TIME_LIMIT_MS = 60_000
 MAX_REVIEW_TURNS = 400
@@ -72,6 +72,7 @@ class BotRequest(Spoken):
     opponents: Opponents
     rules: RulesField = STANDARD
     seed: Seed = Field(default=0, description="the bot's seed")
+    lang: Lang = None
 
 
 class BotResponse(Answer):
@@ -99,6 +100,7 @@ class GameRequest(Spoken):
         description="game settings: rules (rule settings), hand (tiles dealt, 14), "
         "pool_empty (play_on or end)",
     )
+    lang: Lang = None
 
 
 class GameResponse(Answer):
@@ -167,6 +169,7 @@ class ReviewRequest(Spoken):
         default=round(DEFAULT_TIME_LIMIT * 1000),
         description="most milliseconds for each turn's solve; the server's time cap may lower it",
     )
+    lang: Lang = None
 
 
 class BestPlay(Answer):

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Any, Literal, Self
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
 from pydantic import ConfigDict, Field, StrictBool, model_validator
 
@@ -57,6 +57,7 @@ from solver.rummikub.strategy import Advice, advise
 from solver.wire import (
     MAX_TIME_LIMIT_MS,
     Answer,
+    Lang,
     Notated,
     PlayerName,
     Request,
@@ -93,10 +94,12 @@ def read_tiles(tiles: Iterable[Tile], rules: Rules) -> tuple[Tile, ...]:
 
 
 class WrittenRequest(Spoken):
-    """Base of a request whose answer writes tiles: ``notation`` says how."""
+    """Base of a request whose answer writes tiles: its ``notation`` says how, and
+    may not write orange as ``Y`` when yellow is a colour of the game."""
 
-    rules: RulesField = STANDARD
-    notation: NotationField = Notation.RBKO
+    if TYPE_CHECKING:  # the fields, declared by each request in its own order
+        rules: Rules
+        notation: Notation
 
     @model_validator(mode="after")
     def _notation_fits_the_colours(self) -> Self:
@@ -194,6 +197,8 @@ class SolveRequest(WrittenRequest):
         description="the other players in the order they play next; when given, the "
         "answer adds the strong bot's advice (whether it would hold back, and why)",
     )
+    lang: Lang = None
+    notation: NotationField = Notation.RBKO
 
     @property
     def position(self) -> Position:
@@ -446,6 +451,8 @@ class ValidateRequest(WrittenRequest):
     table_after: list[TileSet] = Field(description="the table the player left")
     opened: StrictBool = Field(default=True, description="the player had opened before this move")
     rules: RulesField = STANDARD
+    lang: Lang = None
+    notation: NotationField = Notation.RBKO
 
 
 class ProblemOut(Answer):
@@ -519,6 +526,7 @@ class ScoreRequest(Spoken):
         min_length=1, description="each player's rack at the end of the round"
     )
     rules: RulesField = STANDARD
+    lang: Lang = None
 
 
 class PlayerScoreOut(Answer):

@@ -38,7 +38,7 @@ from solver.shanghai.position import NextPlayer, Phase, Position
 from solver.shanghai.result import Discard, Swap, Turn
 from solver.shanghai.rules import STANDARD, Rules
 from solver.shanghai.scoring import score_hands
-from solver.wire import Answer, Notated, PlayerName, Request, Spoken, TimeLimitMs, read
+from solver.wire import Answer, Lang, Notated, PlayerName, Request, Spoken, TimeLimitMs, read
 
 MAX_HAND = 60
 """More cards than any legal hand holds (11 dealt, plus draws and bought cards)."""
@@ -150,6 +150,7 @@ class ShanghaiAdviseRequest(Spoken):
         description="most milliseconds for each CP-SAT solve (a turn makes at most five); "
         "the server's time cap may lower it",
     )
+    lang: Lang = None
 
     @model_validator(mode="after")
     def _one_contract(self) -> ShanghaiAdviseRequest:
@@ -365,6 +366,7 @@ class ShanghaiScoreRequest(Spoken):
         min_length=1, description="each player's cards left (empty: went out)"
     )
     rules: Rules = Field(default=STANDARD, description="rule settings")
+    lang: Lang = None
 
 
 class HandScore(Answer):
