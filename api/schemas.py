@@ -49,6 +49,9 @@ class RuleSettings(Schema):
     min_set_len: StrictInt = _setting("min_set_len", "fewest tiles in a run or a group")
     opening_threshold: StrictInt = _setting("opening_threshold", "points a first play must reach")
     joker_penalty: StrictInt = _setting("joker_penalty", "points a joker left on a rack costs")
+    penalty_tiles: StrictInt = _setting(
+        "penalty_tiles", "tiles drawn when a turn leaves a table that cannot be put right"
+    )
 
 
 # --- solve: keep request and response together here; new wire fields go in these two ---

@@ -58,6 +58,7 @@ class Oracle:
             need = Counter(naturals)
             self.by_lowest.setdefault(min(naturals), []).append((need, jokers, value))
         self.best_partition = lru_cache(maxsize=None)(self._best_partition)
+        self.most_placed = lru_cache(maxsize=None)(self._most_placed)
 
     def _best_partition(self, key: Key) -> int | None:
         """Highest total value of a split of these tiles into valid sets, or None."""
@@ -78,6 +79,31 @@ class Oracle:
             if sub is not None and (best is None or value + sub > best):
                 best = value + sub
         return best
+
+    def _most_placed(self, key: Key) -> int:
+        """The most of these tiles that valid sets can hold, the others left out: the
+        lowest numbered tile is left out, or is the lowest numbered tile of its set;
+        jokers left over at the end are left out."""
+        tiles = Counter(dict(key))
+        naturals = sorted(t for t in tiles if not t.is_joker and tiles[t] > 0)
+        if not naturals:
+            return 0
+        lowest = naturals[0]
+        rest = tiles.copy()
+        rest[lowest] -= 1
+        best: int = self.most_placed(_key(rest))
+        for need, jokers, _ in self.by_lowest.get(lowest, []):
+            if jokers > tiles[JOKER] or any(tiles[t] < n for t, n in need.items()):
+                continue
+            rest = tiles.copy()
+            rest.subtract(need)
+            rest[JOKER] -= jokers
+            best = max(best, need.total() + jokers + self.most_placed(_key(rest)))
+        return best
+
+    def fits(self, tiles: Counter[Tile]) -> bool:
+        """Whether valid sets can hold every one of ``tiles``."""
+        return self.best_partition(_key(tiles)) is not None
 
     def set_value(self, tiles: Iterable[Tile]) -> int | None:
         """The best opening value of ``tiles`` read as one set, or None if they form none."""

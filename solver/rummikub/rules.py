@@ -23,6 +23,7 @@ RANGES: dict[str, tuple[int, int]] = {
     "min_set_len": (2, MAX_NUMBER),  # and at most ``numbers``: see Rules
     "opening_threshold": (0, 1000),
     "joker_penalty": (0, 1000),
+    "penalty_tiles": (0, 30),
 }
 
 
@@ -39,6 +40,8 @@ class Rules:
         opening_threshold: points the first play of a player must reach.
         joker_penalty: points a joker left on a rack costs (and is worth when played
             in ``points`` mode).
+        penalty_tiles: tiles a player draws from the pool when their turn leaves a
+            table that cannot be put right (see :mod:`solver.rummikub.repair`).
     """
 
     colours: int = 4
@@ -48,6 +51,7 @@ class Rules:
     min_set_len: int = 3
     opening_threshold: int = 30
     joker_penalty: int = 30
+    penalty_tiles: int = 3
 
     def __post_init__(self) -> None:
         check_settings(self, RANGES)

@@ -31,6 +31,7 @@ from solver.rummikub.legality import check_play
 from solver.rummikub.melds import Meld
 from solver.rummikub.play import Objective, Play
 from solver.rummikub.position import Position, check_counts
+from solver.rummikub.repair import Repair, repair
 from solver.rummikub.rules import Rules
 from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
 from solver.rummikub.steps import Action, Step
@@ -128,13 +129,7 @@ def parse_request(request: Mapping[str, Any]) -> SolveRequest:
     opened = request.get("opened", True)
     if not isinstance(opened, bool):
         raise RequestError(f"'opened' must be true or false, got {opened!r:.60}")
-    objective_name = request.get("objective", Objective.TILES.value)
-    try:
-        objective = Objective(objective_name)
-    except ValueError:
-        raise RequestError(
-            f"unknown objective {objective_name!r:.60}; use 'tiles' or 'points'"
-        ) from None
+    objective = _objective(request.get("objective", Objective.TILES.value))
     position = Position(
         rack=tuple(Tile.parse(t) for t in rack),
         table=tuple(tuple(Tile.parse(t) for t in tiles) for tiles in table),
@@ -148,6 +143,13 @@ def parse_request(request: Mapping[str, Any]) -> SolveRequest:
         _hint_level(request.get("hint_level", HintLevel.FULL.value)),
         _milliseconds(request, "disruption_time_limit_ms", DEFAULT_DISRUPTION_TIME_LIMIT) / 1000,
     )
+
+
+def _objective(name: Any) -> Objective:
+    try:
+        return Objective(name)
+    except ValueError:
+        raise RequestError(f"unknown objective {name!r:.60}; use 'tiles' or 'points'") from None
 
 
 def _milliseconds(request: Mapping[str, Any], name: str, default_s: float, lowest: int = 0) -> int:
@@ -273,3 +275,86 @@ def _tile_sets(value: Any, where: str) -> list[list[Tile]]:
         [Tile.parse(t) for t in _tile_list(tiles, f"{where} set {i}")]
         for i, tiles in enumerate(value)
     ]
+
+
+# --- put the table right: the repair endpoint's wire function -----------------------
+
+REPAIR_FIELDS = ("table", "table_before", "rack", "objective", "rules", "time_limit_ms")
+
+
+def repair_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Repair a table that went wrong (see :mod:`solver.rummikub.repair`).
+
+    Request::
+
+        {"table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]],
+         "table_before": [["R3", "B3", "K3", "O3"]], "rack": ["R6"],
+         "objective": "tiles", "rules": {}, "time_limit_ms": 2000}
+
+    ``table`` is the table as it lies now (any heaps of tiles); ``table_before`` (the
+    table before the turn, valid sets) and ``rack`` (for a rescue) are optional.
+
+    Response::
+
+        {"status": "optimal", "repairable": true, "time_capped": false,
+         "arrangement": {"table": [...sets], "steps": [...], "left_out": [],
+                         "sets_kept": 1, "tiles_moved": 1, "disruption_proven": true},
+         "penalty": null,
+         "rescue": {"status": "optimal", "play": {...a full solve answer}}}
+
+    ``penalty`` (when the table is proven beyond repair): ``{"tiles": 3, "restore":
+    [...sets] or null, "back_to_rack": [...], "to_pool": [...], "text": "..."}``.
+    ``rescue`` is null without a rack; its ``play`` is null when no play rescues the table.
+    """
+    check_fields(request, REPAIR_FIELDS, required=("table",))
+    table = _tile_sets(request["table"], "table")
+    before = request.get("table_before")
+    rack = request.get("rack")
+    objective = _objective(request.get("objective", Objective.TILES.value))
+    answer = repair(
+        table,
+        Rules.from_dict(request.get("rules")),
+        before=None if before is None else _tile_sets(before, "table_before"),
+        rack=None if rack is None else [Tile.parse(t) for t in _tile_list(rack, "rack")],
+        objective=objective,
+        time_limit=_milliseconds(request, "time_limit_ms", DEFAULT_TIME_LIMIT, lowest=1) / 1000,
+    )
+    return repair_to_dict(answer)
+
+
+def repair_to_dict(answer: Repair) -> dict[str, Any]:
+    """The wire response for a repair."""
+    arranged = answer.arrangement
+    penalty = answer.penalty
+    return {
+        "status": answer.status.value,
+        "repairable": answer.repairable,
+        "time_capped": answer.time_capped,
+        "arrangement": None
+        if arranged is None
+        else {
+            "table": [meld_to_dict(m) for m in arranged.table],
+            "steps": [step_to_dict(s) for s in arranged.steps],
+            "left_out": [str(t) for t in arranged.left_out],
+            "sets_kept": arranged.sets_kept,
+            "tiles_moved": arranged.tiles_moved,
+            "disruption_proven": arranged.disruption_proven,
+        },
+        "penalty": None
+        if penalty is None
+        else {
+            "tiles": penalty.tiles,
+            "restore": None
+            if penalty.restore is None
+            else [[str(t) for t in tiles] for tiles in penalty.restore],
+            "back_to_rack": [str(t) for t in penalty.back_to_rack],
+            "to_pool": [str(t) for t in penalty.to_pool],
+            "text": penalty.text,
+        },
+        "rescue": None
+        if answer.rescue_status is None
+        else {
+            "status": answer.rescue_status.value,
+            "play": None if answer.rescue is None else play_to_dict(answer.rescue),
+        },
+    }
