@@ -243,6 +243,91 @@ class ValidateResponse(Schema):
     problems: list[Problem] = Field(description="what is wrong; empty when legal")
 
 
+# --- repair ---------------------------------------------------------------------------
+
+
+class RepairRequest(Schema):
+    """A table that went wrong: the wire request of :func:`solver.repair_rummikub`."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]],
+                    "table_before": [["R3", "B3", "K3", "O3"]],
+                    "rack": ["R6", "K9"],
+                    "objective": "tiles",
+                    "rules": {},
+                    "time_limit_ms": 2000,
+                }
+            ]
+        }
+    )
+
+    table: list[TileSet] = Field(
+        description="the table as it lies now: sets, broken sets and loose tiles"
+    )
+    table_before: list[TileSet] | None = Field(
+        default=None,
+        description="the table before the turn (valid sets, every tile still on the table); "
+        "the arrangement stays as close to it as it can, else to the valid sets of the table",
+    )
+    rack: list[Tile] | None = Field(
+        default=None, description="the player's rack: also find the best rescue with it"
+    )
+    objective: Objective = Field(
+        default=Objective.TILES, description="for the rescue: most tiles, or most points"
+    )
+    rules: RuleSettings = Field(default_factory=RuleSettings, description="rule settings")
+    time_limit_ms: StrictInt = Field(
+        default=round(DEFAULT_TIME_LIMIT * 1000),
+        ge=1,
+        le=MAX_TIME_LIMIT_MS,
+        description="most milliseconds to spend; the server's time cap may lower it",
+    )
+
+
+class Arrangement(Schema):
+    table: list[SetOut] = Field(description="the sets, as replaying the steps leaves them")
+    steps: list[Step] = Field(description="actions that turn the table as it lies into these sets")
+    left_out: list[Tile] = Field(description="tiles no set holds (empty when repairable)")
+    sets_kept: int = Field(description="sets of the table before (or valid sets now) kept whole")
+    tiles_moved: int = Field(description="tiles of those sets that leave the set carrying them")
+    disruption_proven: bool = Field(description="no arrangement as good is closer")
+
+
+class PenaltyOut(Schema):
+    tiles: int = Field(description="tiles the player draws from the pool (rules.penalty_tiles)")
+    restore: list[TileSet] | None = Field(
+        description="the table before the turn, put back; null when it was not given"
+    )
+    back_to_rack: list[Tile] = Field(description="tiles the player laid down, back to the rack")
+    to_pool: list[Tile] = Field(description="tiles that cannot be placed, back to the pool")
+    text: str
+
+
+class Rescue(Schema):
+    status: Status = Field(description="optimal: the rescue, or that there is none, is proven")
+    play: FullAnswer | None = Field(
+        description="the best play placing every table tile and rack tiles; null: none does"
+    )
+
+
+class RepairResponse(Schema):
+    status: Status = Field(
+        description="optimal: the verdict (and, beyond repair, the fewest tiles left out) is "
+        "proven; feasible: beyond repair is proven, the fewest left out is not; unknown: "
+        "the search stopped before a verdict"
+    )
+    repairable: bool = Field(description="every table tile fits into valid sets")
+    time_capped: bool
+    arrangement: Arrangement | None = Field(
+        description="every tile when repairable, else the most tiles that fit"
+    )
+    penalty: PenaltyOut | None = Field(description="the consequence when beyond repair")
+    rescue: Rescue | None = Field(description="null when no rack was given")
+
+
 # --- score ----------------------------------------------------------------------------
 
 

@@ -12,10 +12,12 @@ from collections.abc import Sequence
 from api.cli import add_serve_command
 from benchmarks.cli import add_bench_command
 from solver.cli import add_solve_command, dispatch
+from solver.rummikub.repair_cli import add_repair_command
 from solver.shanghai.cli import add_shanghai_command
 
 COMMANDS = [
     add_solve_command,
+    add_repair_command,
     add_shanghai_command,
     add_bench_command,
     add_serve_command,

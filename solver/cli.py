@@ -126,21 +126,31 @@ def _load_request(text: str) -> Any:
 def _request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
     if args.rack is None:
         raise MeldwiseError("give the rack with --rack, or a request with --json")
-    limit_ms = round(args.time_limit * 1000)
-    if not 1 <= limit_ms <= MAX_TIME_LIMIT_MS:
-        raise MeldwiseError(f"--time-limit must be between 0.001 and {MAX_TIME_LIMIT_MS // 1000}")
     return {
         "rack": args.rack.replace(",", " ").split(),
-        "table": [part.replace(",", " ").split() for part in args.table.split("|") if part.strip()],
+        "table": parse_sets(args.table),
         "opened": not args.opening,
         "objective": args.objective,
-        "rules": _rules_from_flags(args.rule),
-        "time_limit_ms": limit_ms,
+        "rules": rules_from_flags(args.rule),
+        "time_limit_ms": request_limits(args.time_limit),
         "hint_level": args.hint,
     }
 
 
-def _rules_from_flags(items: Sequence[str]) -> dict[str, int]:
+def parse_sets(text: str) -> list[list[str]]:
+    """Sets written ``"R3 R4 R5 | K7 B7 O7"`` (commas or spaces) as lists of tile strings."""
+    return [part.replace(",", " ").split() for part in text.split("|") if part.strip()]
+
+
+def request_limits(seconds: float) -> int:
+    """``--time-limit`` seconds as the wire's milliseconds, checked."""
+    limit_ms = round(seconds * 1000)
+    if not 1 <= limit_ms <= MAX_TIME_LIMIT_MS:
+        raise MeldwiseError(f"--time-limit must be between 0.001 and {MAX_TIME_LIMIT_MS // 1000}")
+    return limit_ms
+
+
+def rules_from_flags(items: Sequence[str]) -> dict[str, int]:
     rules: dict[str, int] = {}
     for item in items:
         name, sep, value = item.partition("=")
@@ -173,24 +183,32 @@ def describe_response(response: dict[str, Any]) -> str:
         ]
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(response["steps"], 1)]
     lines.append(f"Solver: {response['status']}")
-    lines.append("Table after:" if response["table"] else "Table after: (empty)")
-    width = len(str(len(response["table"])))
-    for i, meld in enumerate(response["table"]):
+    lines += describe_table(response["table"], "Table after")
+    return "\n".join(lines) + "\n"
+
+
+def describe_table(table: list[dict[str, Any]], title: str) -> list[str]:
+    """Lines listing the sets of a wire table, jokers with what they stand for."""
+    lines = [f"{title}:" if table else f"{title}: (empty)"]
+    width = len(str(len(table)))
+    for i, meld in enumerate(table):
         tiles = [
             f"J({meant})" if tile == "J" else tile
             for tile, meant in zip(meld["tiles"], meld["as"], strict=True)
         ]
         lines.append(f"  {i:>{width}}. {meld['kind']:<5}  {' '.join(tiles)}")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m solver", description="Meldwise solvers")
-    # Imported here: the shanghai command itself uses run_requests from this module.
+    # Imported here: those commands use run_requests and the helpers of this module.
+    from solver.rummikub.repair_cli import add_repair_command
     from solver.shanghai.cli import add_shanghai_command
 
     commands = parser.add_subparsers(dest="command", required=True)
     add_solve_command(commands)
+    add_repair_command(commands)
     add_shanghai_command(commands)
     return parser
 

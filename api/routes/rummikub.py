@@ -1,4 +1,4 @@
-"""``/v1/rummikub``: solve, validate and score. Each route translates and delegates
+"""``/v1/rummikub``: solve, validate, repair and score. Each route translates and delegates
 to :mod:`solver`."""
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from api.bodies import JSONRoute
 from api.deps import ClientDep, PoolDep, SettingsDep
 from api.errors import documented_errors
 from api.schemas import (
+    RepairRequest,
+    RepairResponse,
     ScoreRequest,
     ScoreResponse,
     SolveRequest,
@@ -18,7 +20,7 @@ from api.schemas import (
     ValidateRequest,
     ValidateResponse,
 )
-from solver import score_rummikub, solve_rummikub, validate_rummikub
+from solver import repair_rummikub, score_rummikub, solve_rummikub, validate_rummikub
 
 router = APIRouter(prefix="/v1/rummikub", tags=["rummikub"], route_class=JSONRoute)
 
@@ -62,6 +64,20 @@ async def validate(body: ValidateRequest, pool: PoolDep, client: ClientDep) -> d
             {"set": None, "reason": f"and {more} more problems"},
         ]
     return answer
+
+
+@router.post("/repair", response_model=RepairResponse, responses=BAD_INPUT)
+async def repair(
+    body: RepairRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
+) -> dict[str, Any]:
+    """Put a table that went wrong right: whether every tile fits into valid sets
+    (proven), the arrangement closest to the table before the turn with steps from the
+    table as it lies, else the fewest tiles left out and the penalty; with a rack, the
+    best play that rescues the table."""
+    request = body.model_dump(mode="json", exclude_unset=True)
+    request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
+    budget_s = request["time_limit_ms"] / 1000
+    return await pool.run(repair_rummikub, request, client=client, budget_s=budget_s)
 
 
 @router.post("/score", response_model=ScoreResponse, responses=BAD_INPUT)

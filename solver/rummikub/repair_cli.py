@@ -1,0 +1,122 @@
+"""The ``repair`` command: ``meldwise repair --table "R1 R2 | R3 B3 K3 O3 | R4 R5"``.
+
+Flags for a person, or wire requests on stdin with ``--json`` (one request, one
+response) or ``--jsonl`` (one per line); bad input exits with code 2 (see
+:func:`solver.cli.run_requests`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, TextIO
+
+from solver.cli import describe_table, parse_sets, request_limits, rules_from_flags, run_requests
+from solver.errors import MeldwiseError
+from solver.rummikub.play import Objective
+from solver.rummikub.wire import repair_rummikub
+
+
+def add_repair_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``repair`` on a subcommand parser."""
+    parser = commands.add_parser(
+        "repair",
+        help="put a Rummikub table that went wrong back into valid sets",
+        description=(
+            "Repair a table: whether every tile fits into valid sets, the arrangement "
+            "closest to the table before the turn with steps from the table as it lies, "
+            "and, when none exists, the fewest tiles that cannot be placed and the penalty."
+        ),
+    )
+    parser.add_argument(
+        "--table", help='the table as it lies now, heaps separated by |: "R1 R2 | R3 B3 K3"'
+    )
+    parser.add_argument("--before", help="the table before the turn (valid sets), optional")
+    parser.add_argument("--rack", help="the player's rack: also find the best rescue with it")
+    parser.add_argument(
+        "--objective",
+        choices=[o.value for o in Objective],
+        default=Objective.TILES.value,
+        help="for the rescue: play the most tiles (default) or shed the most points",
+    )
+    parser.add_argument(
+        "--time-limit", type=float, default=2.0, metavar="SECONDS", help="time limit (2)"
+    )
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule setting, e.g. --rule penalty_tiles=2 (repeatable)",
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--json", action="store_true", help="one request on stdin, one response")
+    mode.add_argument("--jsonl", action="store_true", help="one request per stdin line")
+    parser.set_defaults(handler=run_repair)
+
+
+def run_repair(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Carry out ``repair``; return the exit code."""
+    return run_requests(args, repair_rummikub, _request, describe_repair, stdin, stdout, stderr)
+
+
+def _request(args: argparse.Namespace) -> dict[str, Any]:
+    if args.table is None:
+        raise MeldwiseError("give the table with --table, or a request with --json")
+    request: dict[str, Any] = {
+        "table": parse_sets(args.table),
+        "rules": rules_from_flags(args.rule),
+        "time_limit_ms": request_limits(args.time_limit),
+    }
+    if args.before is not None:
+        request["table_before"] = parse_sets(args.before)
+    if args.rack is not None:
+        request["rack"] = args.rack.replace(",", " ").split()
+        request["objective"] = args.objective
+    return request
+
+
+def describe_repair(response: dict[str, Any]) -> str:
+    """A repair answer written for a person."""
+    lines: list[str] = []
+    status = response["status"]
+    arranged = response["arrangement"]
+    if status == "unknown":
+        lines.append("Could not find out within the time limit whether the table can be repaired.")
+    elif response["repairable"]:
+        lines.append("The table can be repaired: every tile fits into valid sets.")
+    else:
+        out = " ".join(arranged["left_out"]) if arranged else "?"
+        fewest = "proven fewest" if status == "optimal" else "fewest found"
+        lines.append(f"The table cannot be repaired: tiles that cannot be placed ({fewest}): {out}")
+    if arranged is not None:
+        lines.append(
+            f"Sets kept whole: {arranged['sets_kept']}, tiles moved: {arranged['tiles_moved']}"
+            f"{'' if arranged['disruption_proven'] else ' (not proven least)'}"
+        )
+        fits = "Table after" if response["repairable"] else "The most tiles that fit"
+        if not arranged["steps"]:
+            lines.append("Steps: none, the table is right as it is")
+        else:
+            lines.append("Steps:" if response["repairable"] else "Steps to place the most tiles:")
+        lines += [f"  {i}. {step['text']}" for i, step in enumerate(arranged["steps"], 1)]
+        lines += describe_table(arranged["table"], fits)
+    penalty = response["penalty"]
+    if penalty is not None:
+        lines.append(f"Penalty: {penalty['text']}")
+    rescue = response["rescue"]
+    if rescue is not None:
+        play = rescue["play"]
+        if play is None:
+            lines.append("Rescue with the rack: none" + _proven(rescue["status"]))
+        else:
+            lines.append(
+                f"Rescue with the rack: play {play['tiles_played']} tile(s):"
+                f" {' '.join(play['played']) or '(none)'}" + _proven(rescue["status"])
+            )
+            lines += [f"  {i}. {step['text']}" for i, step in enumerate(play["steps"], 1)]
+            lines += describe_table(play["table"], "Table after the rescue")
+    return "\n".join(lines) + "\n"
+
+
+def _proven(status: str) -> str:
+    return "" if status == "optimal" else f" (solver: {status})"
