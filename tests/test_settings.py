@@ -12,8 +12,7 @@ from solver.rummikub import Rules as RummikubRules
 from solver.shanghai import Rules as ShanghaiRules
 
 RUMMIKUB_KNOWN = (
-    "colours, copies, joker_penalty, jokers, min_set_len, numbers, opening_threshold, "
-    "penalty_tiles"
+    "colours, copies, joker_penalty, jokers, min_set_len, numbers, opening_threshold, penalty_tiles"
 )
 SHANGHAI_KNOWN = (
     "ace_low, ace_points, buy_penalty_cards, buys, buys_last_two_hands, decks, "
