@@ -24,7 +24,7 @@ from api.middleware import (
     SecurityHeadersMiddleware,
 )
 from api.pool import SolverPool
-from api.routes import demo, rummikub, service, shanghai
+from api.routes import demo, games, rummikub, service, shanghai
 from api.settings import Settings
 
 DESCRIPTION = """Best moves for Rummikub, proven optimal by OR-Tools CP-SAT, plus
@@ -76,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = metrics
     app.include_router(service.router)
     app.include_router(rummikub.router)
+    app.include_router(games.router)
     app.include_router(shanghai.router)
     app.include_router(demo.router)
     app.mount(
@@ -90,6 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limit=settings.body_limit_bytes,
         timeout=settings.timeout_body_s,
         metrics=metrics,
+        larger={games.REVIEW_PATH: settings.record_body_limit_bytes},
     )
     app.add_middleware(
         RequestTimeoutMiddleware,

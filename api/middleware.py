@@ -12,6 +12,7 @@ import logging
 import re
 import time
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.datastructures import Headers
@@ -94,24 +95,34 @@ class BodyLimitMiddleware:
     limit, so no more than ``limit`` bytes plus one chunk are ever held.
     """
 
-    def __init__(self, app: ASGIApp, limit: int, timeout: float, metrics: Metrics) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        limit: int,
+        timeout: float,
+        metrics: Metrics,
+        larger: Mapping[str, int] | None = None,
+    ) -> None:
         self.app = app
         self.limit = limit
         self.timeout = timeout
         self.metrics = metrics
+        self.larger = dict(larger or {})
+        """Paths with a limit of their own (a game record is bigger than a position)."""
 
-    def _too_large(self) -> str:
+    def _too_large(self, limit: int) -> str:
         self.metrics.rejected.labels("too_large").inc()
-        return f"the request body is larger than the limit of {self.limit} bytes"
+        return f"the request body is larger than the limit of {limit} bytes"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope["path"], self.limit)
         declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+        if declared is not None and declared.isdigit() and int(declared) > limit:
             # Close the connection: the unread body must not be taken for the next request.
-            answer = error_response(413, self._too_large(), CLOSE)
+            answer = error_response(413, self._too_large(limit), CLOSE)
             await answer(scope, receive, send)
             return
         received = 0
@@ -134,8 +145,8 @@ class BodyLimitMiddleware:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 complete = not message.get("more_body", False)
-                if received > self.limit:
-                    raise HTTPException(413, self._too_large(), CLOSE)
+                if received > limit:
+                    raise HTTPException(413, self._too_large(limit), CLOSE)
             return message
 
         await self.app(scope, limited_receive, send)

@@ -16,7 +16,7 @@ from solver.rummikub import STANDARD, MeldKind, Objective, Status
 from solver.rummikub.hints import HintLevel
 from solver.rummikub.rules import RANGES
 from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT
-from solver.rummikub.wire import MAX_TIME_LIMIT_MS
+from solver.rummikub.wire import MAX_RACK, MAX_TIME_LIMIT_MS
 
 
 class Schema(BaseModel):
@@ -52,6 +52,23 @@ class RuleSettings(Schema):
     penalty_tiles: StrictInt = _setting(
         "penalty_tiles", "tiles drawn when a turn leaves a table that cannot be put right"
     )
+
+
+class Opponent(Schema):
+    """Another player, as far as a player may know them."""
+
+    rack_size: StrictInt = Field(ge=1, le=MAX_RACK, description="tiles on the opponent's rack")
+    opened: StrictBool = Field(default=False, description="the opponent has opened")
+
+
+class Advice(Schema):
+    """What the strong bot would do instead of the best play, and why."""
+
+    holds_back: bool = Field(description="it would place fewer tiles than the best play")
+    draws: bool = Field(description="it would draw rather than play")
+    plays: list[Tile] = Field(description="the rack tiles it would place")
+    keeps: list[Tile] = Field(description="tiles of the best play it would keep on the rack")
+    text: str
 
 
 # --- solve: keep request and response together here; new wire fields go in these two ---
@@ -103,6 +120,13 @@ class SolveRequest(Schema):
         default=HintLevel.FULL,
         description="how much to reveal: nudge (whether a play exists and its size), "
         "tile (one rack tile and where it goes), full (the play and the steps)",
+    )
+    opponents: list[Opponent] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=7,
+        description="the other players in the order they play next; when given, the "
+        "answer adds the strong bot's advice (whether it would hold back, and why)",
     )
 
 
@@ -175,6 +199,9 @@ class FullAnswer(Schema):
         "on an idle server may get a better answer (false: the answer does not depend on load)"
     )
     steps: list[Step] = Field(description="actions that turn the old table into the new one")
+    advice: Advice | None = Field(
+        default=None, description="present when the request gave opponents"
+    )
 
 
 class TileAnswer(Schema):
@@ -187,6 +214,9 @@ class TileAnswer(Schema):
     tile: Tile | None = Field(description="a rack tile of the best play, null when none")
     to_set: int | None = Field(description="the table set it goes onto; null: a new set")
     text: str
+    advice: Advice | None = Field(
+        default=None, description="present when the request gave opponents"
+    )
 
 
 class NudgeAnswer(Schema):
@@ -196,6 +226,9 @@ class NudgeAnswer(Schema):
     hint_level: Literal["nudge"]
     can_play: bool
     tiles_played: int
+    advice: Advice | None = Field(
+        default=None, description="present when the request gave opponents"
+    )
 
 
 SolveResponse = Annotated[FullAnswer | TileAnswer | NudgeAnswer, Field(discriminator="hint_level")]

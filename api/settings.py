@@ -118,6 +118,19 @@ class Settings(BaseSettings):
     body_limit_bytes: int = Field(
         default=16 * 1024, ge=1024, le=1024 * 1024, description="largest request body (413 beyond)"
     )
+    record_body_limit_bytes: int = Field(
+        default=512 * 1024,
+        ge=1024,
+        le=16 * 1024 * 1024,
+        description="largest request body of a game review (a whole game record)",
+    )
+    game_budget_ms: int = Field(
+        default=120_000,
+        ge=1000,
+        le=3_600_000,
+        description="longest a bot move or a whole bot game may run before the watchdog "
+        "replaces its worker (a review's budget is its turns times its time limit)",
+    )
     cors_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["*"],
         description="origins a browser may call from, comma-separated ('*' for any)",

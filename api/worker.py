@@ -36,6 +36,7 @@ from solver import (
     solve_rummikub,
     validate_rummikub,
 )
+from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 
 WireFunction = Callable[[Mapping[str, Any]], dict[str, Any]]
 
@@ -46,6 +47,9 @@ TASKS: dict[str, WireFunction] = {
         validate_rummikub,
         repair_rummikub,
         score_rummikub,
+        bot_rummikub,
+        game_rummikub,
+        review_rummikub,
         advise_shanghai,
         score_shanghai,
     )

@@ -203,6 +203,8 @@ def describe_table(table: list[dict[str, Any]], title: str) -> list[str]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m solver", description="Meldwise solvers")
     # Imported here: those commands use run_requests and the helpers of this module.
+    from solver.arena.cli import add_tournament_command
+    from solver.rummikub.cli import add_bot_command, add_game_command, add_review_command
     from solver.rummikub.repair_cli import add_repair_command
     from solver.shanghai.cli import add_shanghai_command
 
@@ -210,6 +212,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_solve_command(commands)
     add_repair_command(commands)
     add_shanghai_command(commands)
+    for add_command in (add_bot_command, add_game_command, add_review_command):
+        add_command(commands)
+    add_tournament_command(commands)
     return parser
 
 

@@ -1,8 +1,10 @@
-"""Make docs/demo.png and docs/demo-shanghai.png: the demo page with a hint shown.
+"""Make docs/demo.png, docs/demo-shanghai.png and docs/demo-review.png: the demo page
+with a hint, a Shanghai advice and a game review shown.
 
-Run ``python tests/screenshot.py`` (needs the test extra and Debian's Chromium);
-it starts ``meldwise serve``, asks for README's worked example (Hint pressed three
-times) and for the Shanghai example, and saves each page.
+Run ``python tests/screenshot.py [NAME ...]`` (needs the test extra and Debian's
+Chromium; NAME picks some of the pictures); it starts ``meldwise serve``, asks for
+README's worked example (Hint pressed three times), the Shanghai example and the
+review of a strong-vs-greedy bot game, and saves each page.
 """
 
 from __future__ import annotations
@@ -35,6 +37,19 @@ def shanghai(page: Page) -> None:
     page.get_by_label("Your hand", exact=True).focus()
 
 
+def review(page: Page) -> None:
+    page.get_by_role("tab", name="Review").click()
+    with page.expect_response(lambda r: r.url.endswith("/v1/rummikub/game")):
+        page.get_by_role("button", name="Play a bot game (strong vs greedy)").click()
+    with page.expect_response(lambda r: r.url.endswith("/v1/rummikub/review")):
+        page.get_by_role("button", name="Review", exact=True).click()
+    page.get_by_role("button", name="Next missed play").click()
+    page.get_by_role("button", name="Next missed play").click()
+
+
+PICTURES = {"demo.png": rummikub, "demo-shanghai.png": shanghai, "demo-review.png": review}
+
+
 def main() -> int:
     missing = chromium_missing()
     if missing:
@@ -46,7 +61,8 @@ def main() -> int:
         sync_playwright() as playwright,
     ):
         browser = launch(playwright)
-        for name, show in (("demo.png", rummikub), ("demo-shanghai.png", shanghai)):
+        wanted = sys.argv[1:] or list(PICTURES)
+        for name, show in ((name, PICTURES[name]) for name in wanted):
             page = browser.new_page(viewport={"width": 1200, "height": 800})
             page.goto(url)
             show(page)

@@ -370,3 +370,74 @@ def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     assert "QQ" in detail
     expect(page.locator("#shanghai-form").get_by_role("alert")).to_have_text(detail)
     expect(page.locator("#shanghai-answer")).to_be_empty()
+
+
+GAME = "/v1/rummikub/game"
+REVIEW = "/v1/rummikub/review"
+
+
+def test_review_tab_plays_a_game_and_walks_through_its_turns(service: str, page: Page) -> None:
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    page.get_by_label("seed").fill("3")
+    with page.expect_response(lambda r: r.url.endswith(GAME)) as game:
+        page.get_by_role("button", name="Play a bot game (strong vs greedy)").click()
+    assert game.value.request.post_data_json == {"bots": ["strong", "greedy"], "seed": 3}
+    record = page.get_by_label("Game record (JSON)")
+    expect(record).not_to_have_value("")
+    assert json.loads(record.input_value()) == game.value.json()["record"]
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.get_by_role("button", name="Review", exact=True).click()
+    assert answer.value.status == 200
+    review = answer.value.json()
+    turns = review["turns"]
+
+    rows = page.locator(".review-summary tbody tr")
+    expect(rows).to_have_count(2)
+    strong = review["players"][0]
+    expect(rows.first).to_contain_text(
+        f"Player 0 (strong){strong['turns_at_best']} of {strong['turns']}"
+    )
+    expect(page.locator(".review-chart svg")).to_have_count(2)
+    listed = page.locator("#review-turns button")
+    expect(listed).to_have_count(len(turns))
+    short = [t for t in turns if t["legal"] and not t["at_best"]]
+    assert short, "the strong bot holds tiles back, so some turns fall short"
+    expect(page.locator("#review-turns button.short")).to_have_count(len(short))
+
+    # The first turn is shown; "Next missed play" jumps to the next turn short of
+    # the best, with the tiles the best play would have placed marked on the rack.
+    detail = page.locator("#review-turn")
+    expect(detail.locator("h3")).to_contain_text(f"Turn {turns[0]['turn']}:")
+    target = next(t for t in turns[1:] if not t["at_best"])
+    page.get_by_role("button", name="Next missed play").click()
+    expect(detail.locator("h3")).to_contain_text(f"Turn {target['turn']}:")
+    expect(detail).to_contain_text(f"{target['shortfall']} short of the best")
+    missed = detail.locator(".tile.missed")
+    expect(missed).to_have_count(len(target["missed"]))
+    assert sorted(missed.evaluate_all("els => els.map(e => e.dataset.tile)")) == sorted(
+        target["missed"]
+    )
+    index = turns.index(target)
+    page.get_by_role("button", name="Previous turn").click()
+    expect(detail.locator("h3")).to_contain_text(f"Turn {turns[index - 1]['turn']}:")
+    expect(listed.nth(index - 1)).to_have_attribute("aria-current", "true")
+
+
+def test_review_tab_says_what_is_wrong_with_a_record(service: str, page: Page) -> None:
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    record = page.get_by_label("Game record (JSON)")
+    record.fill("{not json")
+    page.get_by_role("button", name="Review", exact=True).click()
+    alert = page.locator("#review-form").get_by_role("alert")
+    expect(alert).to_contain_text("The game record is not valid JSON")
+    record.fill(
+        '{"turns": [{"turn": 1, "player": 0, "rack": ["Q5"], "table_before": [], '
+        '"action": "draw", "drawn": "R1"}]}'
+    )
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.get_by_role("button", name="Review", exact=True).click()
+    assert answer.value.status == 422
+    expect(alert).to_have_text(answer.value.json()["detail"])
+    assert "Q5" in answer.value.json()["detail"]

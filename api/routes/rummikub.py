@@ -34,7 +34,13 @@ MAX_PROBLEMS = 50
 so an answer stays small whatever the move."""
 
 
-@router.post("/solve", response_model=SolveResponse, responses=BAD_INPUT)
+@router.post(
+    "/solve",
+    response_model=SolveResponse,
+    # Only fields the library answered: advice appears only when asked for.
+    response_model_exclude_unset=True,
+    responses=BAD_INPUT,
+)
 async def solve(
     body: SolveRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
 ) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 // The demo page: a position editor for each game, the <meldwise-hint> element for
-// Rummikub and the advice of the Shanghai tab.
+// Rummikub, the advice of the Shanghai tab and the review of a Rummikub game.
 
 import "./meldwise-hint.js";
 import { Palette, PieceField } from "./editor.js";
+import { setUpReview } from "./review.js";
 import { setUpShanghai } from "./shanghai.js";
 import { styleSheet } from "./styles.js";
 import { COLOURS, drawTile } from "./tiles.js";
@@ -85,3 +86,4 @@ document.adoptedStyleSheets = [...document.adoptedStyleSheets, styleSheet()];
 setUpTabs();
 setUpRummikub();
 setUpShanghai();
+setUpReview();

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.errors import RequestError, TableError
+from solver.rummikub.engine import View
 from solver.rummikub.hints import HintLevel, tile_hint
 from solver.rummikub.legality import check_play
 from solver.rummikub.melds import Meld
@@ -35,10 +36,13 @@ from solver.rummikub.repair import Repair, repair
 from solver.rummikub.rules import Rules
 from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
 from solver.rummikub.steps import Action, Step
+from solver.rummikub.strategy import Advice, advise
 from solver.rummikub.tiles import Tile
 from solver.wire import check_fields
 
 MAX_TIME_LIMIT_MS = 300_000
+MAX_RACK = 1000
+"""Most tiles an opponent's rack may be said to hold (the game's tile count is checked)."""
 
 REQUEST_FIELDS = (
     "rack",
@@ -49,6 +53,7 @@ REQUEST_FIELDS = (
     "time_limit_ms",
     "hint_level",
     "disruption_time_limit_ms",
+    "opponents",
 )
 
 
@@ -69,7 +74,22 @@ def solve_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
         and asked.hint_level is not HintLevel.NUDGE,
         disruption_time_limit=asked.disruption_time_limit,
     )
-    return hint_to_dict(play, asked.hint_level, lambda: asked.position.check(asked.rules))
+    answer = hint_to_dict(play, asked.hint_level, lambda: asked.position.check(asked.rules))
+    if asked.opponents is not None:
+        view = View.facing(asked.position, asked.rules, asked.opponents)
+        answer["advice"] = advice_to_dict(advise(view))
+    return answer
+
+
+def advice_to_dict(advice: Advice) -> dict[str, Any]:
+    """The strategic advice of a hint (asked for by giving ``opponents``)."""
+    return {
+        "holds_back": advice.holds_back,
+        "draws": advice.draws,
+        "plays": [str(t) for t in advice.plays],
+        "keeps": [str(t) for t in advice.keeps],
+        "text": advice.text,
+    }
 
 
 def hint_to_dict(
@@ -115,6 +135,8 @@ class SolveRequest:
     disruption_time_limit: float = DEFAULT_DISRUPTION_TIME_LIMIT
     """Wall-clock seconds the least-disruption stage may take at most (within
     ``time_limit``; its work is bounded anyway); 0 skips it."""
+    opponents: tuple[tuple[int, bool], ...] | None = None
+    """The other players' (rack size, opened), in playing order: asks for advice."""
 
 
 def parse_request(request: Mapping[str, Any]) -> SolveRequest:
@@ -142,6 +164,7 @@ def parse_request(request: Mapping[str, Any]) -> SolveRequest:
         _milliseconds(request, "time_limit_ms", DEFAULT_TIME_LIMIT, lowest=1) / 1000,
         _hint_level(request.get("hint_level", HintLevel.FULL.value)),
         _milliseconds(request, "disruption_time_limit_ms", DEFAULT_DISRUPTION_TIME_LIMIT) / 1000,
+        None if request.get("opponents") is None else parse_opponents(request["opponents"]),
     )
 
 
@@ -150,6 +173,28 @@ def _objective(name: Any) -> Objective:
         return Objective(name)
     except ValueError:
         raise RequestError(f"unknown objective {name!r:.60}; use 'tiles' or 'points'") from None
+
+
+def parse_opponents(value: Any) -> tuple[tuple[int, bool], ...]:
+    """``[{"rack_size": 9, "opened": true}, ...]`` as (rack size, opened) pairs."""
+    if not isinstance(value, list) or not value:
+        raise RequestError(
+            "'opponents' must be a non-empty list of objects like "
+            '{"rack_size": 9, "opened": true}'
+        )
+    found = []
+    for index, opponent in enumerate(value):
+        where = f"opponents[{index}]"
+        if not isinstance(opponent, Mapping):
+            raise RequestError(f"{where} must be an object, got {opponent!r:.40}")
+        check_fields(opponent, ("rack_size", "opened"), required=("rack_size",))
+        size, opened = opponent["rack_size"], opponent.get("opened", False)
+        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_RACK:
+            raise RequestError(f"{where}.rack_size must be 1 to {MAX_RACK}, got {size!r:.40}")
+        if not isinstance(opened, bool):
+            raise RequestError(f"{where}.opened must be true or false, got {opened!r:.40}")
+        found.append((size, opened))
+    return tuple(found)
 
 
 def _milliseconds(request: Mapping[str, Any], name: str, default_s: float, lowest: int = 0) -> int:

@@ -1,0 +1,71 @@
+"""``/v1/rummikub``: whole games: a bot's move, a bot game, a game review. Each route
+translates and delegates to :mod:`solver.rummikub.game_wire`, in the solver workers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from api.bodies import JSONRoute
+from api.deps import ClientDep, PoolDep, SettingsDep
+from api.errors import documented_errors
+from api.schemas_games import (
+    BotRequest,
+    BotResponse,
+    GameRequest,
+    GameResponse,
+    ReviewRequest,
+    ReviewResponse,
+)
+from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
+
+router = APIRouter(prefix="/v1/rummikub", tags=["rummikub games"], route_class=JSONRoute)
+REVIEW_PATH = "/v1/rummikub/review"
+"""The review takes a whole game record: its body limit is the record limit."""
+
+BAD_INPUT = documented_errors(
+    "an unknown field, bot or tile, more copies of a tile than the game has, an invalid "
+    "table set, a bad setting, a game record that does not read"
+)
+
+
+@router.post("/bot", response_model=BotResponse, responses=BAD_INPUT)
+async def bot(
+    body: BotRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
+) -> dict[str, Any]:
+    """A bot's move for a position: beginner, greedy (the best play) or strong (plays
+    to win: it may hold tiles back, and says why)."""
+    request = body.model_dump(mode="json", exclude_unset=True)
+    return await pool.run(
+        bot_rummikub, request, client=client, budget_s=settings.game_budget_ms / 1000
+    )
+
+
+@router.post("/game", response_model=GameResponse, responses=BAD_INPUT)
+async def game(
+    body: GameRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
+) -> dict[str, Any]:
+    """A whole seeded game between bots, answered as its game record."""
+    request = body.model_dump(mode="json", exclude_unset=True)
+    return await pool.run(
+        game_rummikub, request, client=client, budget_s=settings.game_budget_ms / 1000
+    )
+
+
+@router.post("/review", response_model=ReviewResponse, responses=BAD_INPUT)
+async def review(
+    body: ReviewRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
+) -> dict[str, Any]:
+    """Each turn of a game record beside its best play (proven), what it missed and
+    whether it was legal; each player's accuracy, costliest turns and a per-turn series.
+    Each turn's solve stops at ``time_limit_ms``, never later than the server's cap."""
+    request = body.model_dump(mode="json", exclude_unset=True)
+    request["record"] = body.record.model_dump(mode="json", exclude_none=True)
+    request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
+    limit_s = request["time_limit_ms"] / 1000
+    if body.player is None:
+        request.pop("player", None)
+    # Each turn's solve has its time limit; the rest (replay, legality) is quick.
+    budget_s = settings.game_budget_ms / 1000 + len(body.record.turns) * limit_s
+    return await pool.run(review_rummikub, request, client=client, budget_s=budget_s)

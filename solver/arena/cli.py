@@ -1,0 +1,204 @@
+"""``meldwise tournament``: seeded games between bots, with a progress bar and a report."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from solver.arena.registry import GAMES
+from solver.arena.runner import (
+    Dispatcher,
+    GamePlayed,
+    Report,
+    dask_dispatch,
+    local_dispatch,
+    run_tournament,
+    seats_of,
+)
+from solver.errors import MeldwiseError
+
+EXIT_BAD_INPUT = 2
+DEFAULT_GAMES = 100
+
+
+def add_tournament_command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> None:
+    """Register ``tournament`` on a subcommand parser."""
+    parser = commands.add_parser(
+        "tournament",
+        help="play seeded games between bots and report win rates",
+        description=(
+            "Play seeded games between bots in parallel processes and report each bot's "
+            "win rate with a 95%% interval, mean score, turns per game and time per move. "
+            "Each deal is played once per seat rotation, so every bot sits in every seat."
+        ),
+    )
+    parser.add_argument(
+        "--game", default="rummikub", choices=sorted(GAMES), help="the game (rummikub)"
+    )
+    parser.add_argument(
+        "--bots",
+        required=True,
+        help="bot names by seat, comma-separated; the last fills the remaining seats "
+        "(strong,greedy with --players 4: one strong, three greedy)",
+    )
+    parser.add_argument("--players", type=int, default=2, help="players per game (2)")
+    parser.add_argument(
+        "--games", type=int, default=DEFAULT_GAMES, help=f"games to play ({DEFAULT_GAMES})"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="tournament seed (0)")
+    parser.add_argument(
+        "--processes", type=int, default=2, help="worker processes, at most the cores (2)"
+    )
+    parser.add_argument(
+        "--dispatch",
+        choices=("local", "dask"),
+        default="local",
+        help="local process pool (default) or a Dask cluster (pip install 'meldwise[dask]')",
+    )
+    parser.add_argument(
+        "--scheduler", metavar="ADDRESS", help="Dask scheduler address (default: a local cluster)"
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game setting, e.g. --option pool_empty=end or --option rules.jokers=4 (repeatable)",
+    )
+    parser.add_argument("--json", metavar="PATH", help="write the report as JSON ('-' for stdout)")
+    parser.add_argument(
+        "--records", metavar="DIR", help="write every game's record as DIR/game-<index>.json"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(handler=run_tournament_command)
+
+
+def run_tournament_command(
+    args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO
+) -> int:
+    """Carry out ``tournament``; return the exit code."""
+    try:
+        if args.games < 1:
+            raise MeldwiseError(f"--games must be at least 1, got {args.games}")
+        if args.processes < 1:
+            raise MeldwiseError(f"--processes must be at least 1, got {args.processes}")
+        seats = seats_of(args.bots.split(","), args.players)
+        options = parse_options(args.option)
+        dispatch = _dispatcher(args)
+        report = _run(args, seats, options, dispatch, stderr)
+    except MeldwiseError as error:
+        print(f"error: {error}", file=stderr)
+        return EXIT_BAD_INPUT
+    if args.records:
+        _write_records(Path(args.records), report)
+    if args.json == "-":
+        json.dump(report.to_dict(with_games=True), stdout, indent=2)
+        stdout.write("\n")
+    else:
+        print_report(report, Console(file=stdout, width=100))
+        if args.json:
+            Path(args.json).write_text(json.dumps(report.to_dict(with_games=True), indent=2))
+    return 0
+
+
+def _dispatcher(args: argparse.Namespace) -> Dispatcher:
+    if args.dispatch == "dask":
+        return dask_dispatch(args.scheduler, args.processes)
+    return local_dispatch(args.processes)
+
+
+def _run(
+    args: argparse.Namespace,
+    seats: list[str],
+    options: dict[str, Any],
+    dispatch: Dispatcher,
+    stderr: TextIO,
+) -> Report:
+    keep = bool(args.records)
+    if args.no_progress:
+        return run_tournament(
+            args.game, seats, args.games, args.seed, options, dispatch=dispatch, keep_records=keep
+        )
+    columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn())
+    with Progress(
+        *columns, TimeRemainingColumn(), console=Console(file=stderr), transient=True
+    ) as progress:
+        bar = progress.add_task(f"{args.game}: {','.join(seats)}", total=args.games)
+
+        def advance(_: GamePlayed) -> None:
+            progress.advance(bar)
+
+        return run_tournament(
+            args.game,
+            seats,
+            args.games,
+            args.seed,
+            options,
+            dispatch=dispatch,
+            keep_records=keep,
+            on_game=advance,
+        )
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``--option`` values as game settings: ``NAME=VALUE`` (whole numbers become
+    ints) and ``rules.NAME=VALUE`` into the nested rule settings."""
+    options: dict[str, Any] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise MeldwiseError(f"--option takes NAME=VALUE, got {item!r}")
+        value: Any = int(text) if text.strip().lstrip("-").isdigit() else text.strip()
+        if name.startswith("rules."):
+            options.setdefault("rules", {})[name.removeprefix("rules.")] = value
+        else:
+            options[name] = value
+    return options
+
+
+def print_report(report: Report, console: Console) -> None:
+    """The report as a table for a person."""
+    table = Table(
+        title=f"{report.game}: {report.games} games, {report.players} players, seed {report.seed}"
+    )
+    for header in ("bot", "seats", "wins", "win rate", "95% interval", "parity", "mean score"):
+        table.add_column(header, justify="left" if header == "bot" else "right")
+    table.add_column("ms/move median / p95", justify="right")
+    for bot in report.by_bot:
+        table.add_row(
+            bot.name,
+            str(bot.seats),
+            f"{bot.wins:g}",
+            f"{bot.win_rate:.1%}",
+            f"{bot.ci95[0]:.1%} - {bot.ci95[1]:.1%}",
+            f"{bot.parity:.0%}",
+            f"{bot.mean_score:+.1f}",
+            f"{bot.move_ms_median:.1f} / {bot.move_ms_p95:.1f}",
+        )
+    console.print(table)
+    ends = ", ".join(f"{count} {end}" for end, count in sorted(report.ends.items()))
+    console.print(
+        f"turns per game: mean {report.turns_mean:.1f}, median {report.turns_median:g}, "
+        f"max {report.turns_max}; ends: {ends}"
+    )
+    console.print(
+        f"wall {report.wall_seconds:.1f} s, CPU {report.cpu_seconds:.1f} s "
+        f"(median {report.game_cpu_median:.2f} s per game)"
+    )
+
+
+def _write_records(folder: Path, report: Report) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for played in report.results:
+        if played.record is not None:
+            path = folder / f"game-{played.index}.json"
+            path.write_text(json.dumps(played.record, indent=1))

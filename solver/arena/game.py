@@ -1,0 +1,82 @@
+"""What a game and its bots offer the tournament runner, whatever the game.
+
+A game in progress (:class:`Match`) says whose turn it is, shows that player a
+view, judges a move (:meth:`Match.problems`, empty when legal), applies it and,
+once over, gives a :class:`Result`. A :class:`Bot` turns a view into a move. A
+:class:`GameSpec` binds a game's name to how it deals a seeded game, builds its
+bots and writes a game record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from solver.errors import MeldwiseError
+
+V_contra = TypeVar("V_contra", contravariant=True)
+M_co = TypeVar("M_co", covariant=True)
+
+
+class Bot(Protocol[V_contra, M_co]):
+    """A player: ``choose(view) -> move``; deterministic for its seed."""
+
+    name: str
+
+    def choose(self, view: V_contra) -> M_co: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended, seats numbered from 0."""
+
+    winners: tuple[int, ...]
+    """Seats that won (several only on a tie)."""
+    scores: tuple[int, ...]
+    """Each seat's score for the game."""
+    turns: int
+    end: str
+    """The game's own word for how it ended (e.g. ``out``, ``blocked``)."""
+
+
+class Match(Protocol):
+    """A game in progress."""
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def to_move(self) -> int: ...
+
+    def view(self, seat: int | None = None) -> Any: ...
+
+    def problems(self, move: Any) -> Sequence[str]: ...
+
+    def apply(self, move: Any) -> object: ...
+
+    def result(self) -> Result: ...
+
+
+class UnknownBot(MeldwiseError):
+    """A bot name the game does not have."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """A game as the tournament runner sees it."""
+
+    name: str
+    new_match: Callable[[int, int, Mapping[str, Any]], Match]
+    """(seed, players, options) -> a fresh game dealt from the seed."""
+    new_bot: Callable[[str, int], Bot[Any, Any]]
+    """(bot name, seed) -> the bot; raises :class:`UnknownBot` for a name it lacks."""
+    bot_names: tuple[str, ...]
+    record: Callable[[Match, Sequence[str]], dict[str, Any]]
+    """(finished game, bot names by seat) -> its game record, a JSON object."""
+
+    def check_bots(self, names: Sequence[str]) -> None:
+        """Raise :class:`UnknownBot` (or another :class:`MeldwiseError`) naming the first
+        name this game cannot make a bot of."""
+        for name in names:
+            self.new_bot(name, 0)

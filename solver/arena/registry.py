@@ -1,0 +1,29 @@
+"""The games the tournament runner can play, by name.
+
+Each entry points at a module attribute holding the game's
+:class:`~solver.arena.game.GameSpec`; it is imported only when asked for, so the
+runner imports no game of its own (and a worker process imports only the game it
+plays).
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from solver.arena.game import GameSpec
+from solver.errors import MeldwiseError
+
+GAMES: dict[str, str] = {
+    "rummikub": "solver.rummikub.arena:RUMMIKUB",
+}
+"""Game name -> ``module:attribute`` of its :class:`GameSpec`."""
+
+
+def game_spec(name: str) -> GameSpec:
+    """The spec of the game called ``name``."""
+    where = GAMES.get(name)
+    if where is None:
+        raise MeldwiseError(f"unknown game {name!r}; games are {', '.join(GAMES)}")
+    module, _, attribute = where.partition(":")
+    spec: GameSpec = getattr(import_module(module), attribute)
+    return spec

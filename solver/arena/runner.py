@@ -1,0 +1,374 @@
+"""The tournament runner: seeded games between bots, in parallel, with a report.
+
+Game ``i`` of a tournament with seed ``S`` and ``P`` players deals from seed
+``S + i // P`` and seats the bots rotated by ``i % P``: every deal is played once
+with each rotation, so every bot sits in every seat equally often and on the same
+tiles (a tournament of a multiple of ``P`` games is balanced). Bot seeds come from
+the deal seed and the seat, so a tournament seed reproduces every game.
+
+Every move is judged by the game's own checker before it is applied; an illegal
+move stops the tournament with :class:`IllegalBotMove` naming the bot, the game
+seed and the turn.
+
+Games run in a local process pool by default (``processes``), or on a Dask
+cluster (``dispatch="dask"``, the optional ``meldwise[dask]`` extra).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from importlib import import_module
+from multiprocessing import get_context
+from typing import Any
+
+from solver.arena.game import GameSpec, Result
+from solver.arena.registry import game_spec
+from solver.arena.stats import percentile, wilson_interval
+from solver.errors import MeldwiseError
+
+
+class IllegalBotMove(AssertionError):
+    """A bot made a move the game's checker rejects: a bug in the bot."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameTask:
+    """One game to play (picklable, sent to a worker)."""
+
+    game: str
+    index: int
+    seed: int
+    seats: tuple[str, ...]
+    """Bot name by seat."""
+    options: Mapping[str, Any]
+    keep_record: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GamePlayed:
+    """What a worker sends back about one game."""
+
+    index: int
+    seed: int
+    seats: tuple[str, ...]
+    result: Result
+    move_seconds: tuple[tuple[float, ...], ...]
+    """CPU seconds of each ``choose`` call, by seat."""
+    cpu_seconds: float
+    """CPU seconds of the whole game (bots and engine)."""
+    record: dict[str, Any] | None = None
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` of the game dealt from ``seed``."""
+    return seed * 16 + seat
+
+
+def play_game(task: GameTask) -> GamePlayed:
+    """Play one game to its end; raise :class:`IllegalBotMove` on an illegal move."""
+    started = time.process_time()
+    spec = game_spec(task.game)
+    match = spec.new_match(task.seed, len(task.seats), task.options)
+    bots = [spec.new_bot(name, bot_seed(task.seed, seat)) for seat, name in enumerate(task.seats)]
+    spent: list[list[float]] = [[] for _ in task.seats]
+    while not match.over:
+        seat = match.to_move
+        view = match.view(seat)
+        clock = time.process_time()
+        move = bots[seat].choose(view)
+        spent[seat].append(time.process_time() - clock)
+        problems = match.problems(move)
+        if problems:
+            raise IllegalBotMove(
+                f"bot {task.seats[seat]!r} in seat {seat} of game seed {task.seed} made an "
+                f"illegal move: {'; '.join(problems)}"
+            )
+        match.apply(move)
+    return GamePlayed(
+        index=task.index,
+        seed=task.seed,
+        seats=task.seats,
+        result=match.result(),
+        move_seconds=tuple(tuple(s) for s in spent),
+        cpu_seconds=time.process_time() - started,
+        record=spec.record(match, task.seats) if task.keep_record else None,
+    )
+
+
+def tasks(
+    game: str,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    options: Mapping[str, Any],
+    keep_records: bool = False,
+) -> list[GameTask]:
+    """The games of a tournament: deals and seat rotations as the module docstring says."""
+    players = len(bots)
+    return [
+        GameTask(
+            game,
+            i,
+            seed + i // players,
+            tuple(bots[(seat + i) % players] for seat in range(players)),
+            dict(options),
+            keep_records,
+        )
+        for i in range(games)
+    ]
+
+
+Dispatcher = Callable[[Sequence[GameTask]], Iterator[GamePlayed]]
+"""Plays tasks and yields each game as it finishes, in any order."""
+
+
+def local_dispatch(processes: int) -> Dispatcher:
+    """Play in this process (``processes`` 1) or in a local pool of ``processes``."""
+
+    def dispatch(todo: Sequence[GameTask]) -> Iterator[GamePlayed]:
+        if processes <= 1:
+            yield from map(play_game, todo)
+            return
+        # spawn: the progress bar runs a thread, and forking a threaded process is unsafe.
+        with ProcessPoolExecutor(processes, mp_context=get_context("spawn")) as pool:
+            futures = [pool.submit(play_game, task) for task in todo]
+            for future in as_completed(futures):
+                yield future.result()
+
+    return dispatch
+
+
+def dask_dispatch(address: str | None, processes: int) -> Dispatcher:
+    """Play on a Dask cluster: the scheduler at ``address``, or a local cluster of
+    ``processes`` single-threaded workers. Needs ``pip install 'meldwise[dask]'``."""
+    try:
+        # Untyped, optional: used through Any.
+        dask: Any = import_module("distributed")
+    except ImportError:
+        raise MeldwiseError("dispatch 'dask' needs Dask: pip install 'meldwise[dask]'") from None
+
+    def dispatch(todo: Sequence[GameTask]) -> Iterator[GamePlayed]:
+        cluster = None
+        if not address:
+            cluster = dask.LocalCluster(
+                n_workers=max(1, processes), threads_per_worker=1, dashboard_address=None
+            )
+        client = dask.Client(address or cluster)
+        try:
+            futures = client.map(play_game, list(todo), pure=False)
+            for future in dask.as_completed(futures):
+                played: GamePlayed = future.result()
+                yield played
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+    return dispatch
+
+
+@dataclass(frozen=True, slots=True)
+class BotSummary:
+    """How one bot did over a tournament (all seats it held)."""
+
+    name: str
+    seats: int
+    """Seats it holds in each game."""
+    wins: float
+    """Games won by a seat of this bot; a tie shared by k winners counts 1/k."""
+    win_rate: float
+    ci95: tuple[float, float]
+    """Wilson 95% interval of the win rate."""
+    parity: float
+    """The win rate of an equal player: seats / players."""
+    mean_score: float
+    """Mean score per seat and game."""
+    moves: int
+    move_ms_median: float
+    move_ms_p95: float
+    move_ms_mean: float
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A tournament's figures (see :func:`summarise`)."""
+
+    game: str
+    bots: tuple[str, ...]
+    players: int
+    games: int
+    seed: int
+    options: Mapping[str, Any]
+    by_bot: tuple[BotSummary, ...]
+    turns_mean: float
+    turns_median: float
+    turns_max: int
+    ends: dict[str, int]
+    wall_seconds: float
+    cpu_seconds: float
+    """CPU seconds of every game, summed over processes."""
+    game_cpu_median: float
+    results: tuple[GamePlayed, ...] = field(repr=False, default=())
+
+    def to_dict(self, with_games: bool = False) -> dict[str, Any]:
+        """The report as a JSON object; ``with_games`` adds one entry per game."""
+        answer: dict[str, Any] = {
+            "game": self.game,
+            "bots": list(self.bots),
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "by_bot": [
+                {
+                    "name": b.name,
+                    "seats": b.seats,
+                    "wins": b.wins,
+                    "win_rate": b.win_rate,
+                    "ci95": list(b.ci95),
+                    "parity": b.parity,
+                    "mean_score": b.mean_score,
+                    "moves": b.moves,
+                    "move_ms": {
+                        "median": b.move_ms_median,
+                        "p95": b.move_ms_p95,
+                        "mean": b.move_ms_mean,
+                    },
+                }
+                for b in self.by_bot
+            ],
+            "turns": {
+                "mean": self.turns_mean,
+                "median": self.turns_median,
+                "max": self.turns_max,
+            },
+            "ends": self.ends,
+            "wall_seconds": self.wall_seconds,
+            "cpu_seconds": self.cpu_seconds,
+            "game_cpu_seconds_median": self.game_cpu_median,
+        }
+        if with_games:
+            answer["results"] = [
+                {
+                    "index": g.index,
+                    "seed": g.seed,
+                    "seats": list(g.seats),
+                    "winners": list(g.result.winners),
+                    "scores": list(g.result.scores),
+                    "turns": g.result.turns,
+                    "end": g.result.end,
+                    "cpu_seconds": g.cpu_seconds,
+                }
+                for g in sorted(self.results, key=lambda g: g.index)
+            ]
+        return answer
+
+
+def summarise(
+    game: str,
+    bots: Sequence[str],
+    seed: int,
+    options: Mapping[str, Any],
+    results: Sequence[GamePlayed],
+    wall_seconds: float,
+) -> Report:
+    """Win rates (Wilson 95% intervals), mean scores, move times and turns per bot."""
+    players = len(bots)
+    wins: dict[str, float] = dict.fromkeys(bots, 0.0)
+    scores: dict[str, list[int]] = {name: [] for name in bots}
+    moves: dict[str, list[float]] = {name: [] for name in bots}
+    for played in results:
+        winners = played.result.winners
+        for seat in winners:
+            wins[played.seats[seat]] += 1 / len(winners)
+        for seat, name in enumerate(played.seats):
+            scores[name].append(played.result.scores[seat])
+            moves[name].extend(played.move_seconds[seat])
+    count = len(results)
+    summaries = []
+    for name in dict.fromkeys(bots):
+        ms = [s * 1000 for s in moves[name]] or [0.0]
+        summaries.append(
+            BotSummary(
+                name=name,
+                seats=bots.count(name),
+                wins=wins[name],
+                win_rate=wins[name] / count if count else 0.0,
+                ci95=wilson_interval(wins[name], count),
+                parity=bots.count(name) / players,
+                mean_score=statistics.fmean(scores[name]) if scores[name] else 0.0,
+                moves=len(moves[name]),
+                move_ms_median=statistics.median(ms),
+                move_ms_p95=percentile(ms, 0.95),
+                move_ms_mean=statistics.fmean(ms),
+            )
+        )
+    turns = [played.result.turns for played in results] or [0]
+    ends: dict[str, int] = {}
+    for played in results:
+        ends[played.result.end] = ends.get(played.result.end, 0) + 1
+    return Report(
+        game=game,
+        bots=tuple(bots),
+        players=players,
+        games=count,
+        seed=seed,
+        options=dict(options),
+        by_bot=tuple(summaries),
+        turns_mean=statistics.fmean(turns),
+        turns_median=statistics.median(turns),
+        turns_max=max(turns),
+        ends=ends,
+        wall_seconds=wall_seconds,
+        cpu_seconds=sum(played.cpu_seconds for played in results),
+        game_cpu_median=statistics.median([p.cpu_seconds for p in results] or [0.0]),
+        results=tuple(sorted(results, key=lambda g: g.index)),
+    )
+
+
+def run_tournament(
+    game: str,
+    bots: Sequence[str],
+    games: int,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    *,
+    dispatch: Dispatcher | None = None,
+    keep_records: bool = False,
+    on_game: Callable[[GamePlayed], None] | None = None,
+) -> Report:
+    """Play ``games`` seeded games of ``game`` with ``bots`` (bot name by seat; its
+    length is the number of players) and summarise them.
+
+    ``dispatch`` defaults to one process per core, at most 2 (:func:`local_dispatch`);
+    ``on_game`` is called as each game finishes (a progress bar)."""
+    options = dict(options or {})
+    spec: GameSpec = game_spec(game)
+    spec.check_bots(bots)
+    if games < 1:
+        raise MeldwiseError(f"a tournament needs at least 1 game, got {games}")
+    spec.new_match(seed, len(bots), options)  # bad options fail here, not in a worker
+    dispatch = dispatch or local_dispatch(min(2, os.cpu_count() or 1))
+    started = time.perf_counter()
+    results = []
+    for played in dispatch(tasks(game, bots, games, seed, options, keep_records)):
+        results.append(played)
+        if on_game is not None:
+            on_game(played)
+    return summarise(game, bots, seed, options, results, time.perf_counter() - started)
+
+
+def seats_of(names: Iterable[str], players: int) -> list[str]:
+    """Bot names for ``players`` seats: the names given, the last repeated to fill
+    the seats (``strong,greedy`` with 4 players: one strong, three greedy)."""
+    listed = [name.strip() for name in names if name.strip()]
+    if not listed:
+        raise MeldwiseError("give at least one bot name")
+    if len(listed) > players:
+        raise MeldwiseError(f"{len(listed)} bots named for {players} players")
+    return listed + [listed[-1]] * (players - len(listed))

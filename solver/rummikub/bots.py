@@ -1,0 +1,119 @@
+"""Rummikub bots: ``beginner``, ``greedy`` and ``strong`` behind one interface.
+
+A bot sees only a :class:`~solver.rummikub.engine.View` (its own rack, the table,
+the pool size, every rack size, who has opened, the public history) and answers a
+:class:`~solver.rummikub.engine.Move`. Bots are deterministic: the same view and
+seed give the same move on any machine and under any load, because every solve
+they make is proven optimal well inside a generous safety cap (a solve that is not
+raises :class:`BotError` rather than play a move that a rerun might not repeat).
+
+* ``beginner`` plays something legal but never rearranges the table: the most
+  rack tiles in new sets of its own, then single tiles added to the ends of runs
+  or the free colours of groups.
+* ``greedy`` makes the best play every turn: the most tiles (the solver's answer).
+* ``strong`` plays to win; its policy is :class:`~solver.rummikub.strategy.Strategy`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from solver.arena.game import Bot as AnyBot
+from solver.arena.game import UnknownBot
+from solver.rummikub.engine import Move, View
+from solver.rummikub.melds import readings
+from solver.rummikub.rules import Rules
+from solver.rummikub.strategy import (
+    Decision,
+    Strategy,
+    best_play,
+    decide,
+    move_of,
+    own_sets,
+    table_of,
+)
+from solver.rummikub.tiles import Tile
+
+Bot = AnyBot[View, Move]
+"""A Rummikub bot: ``choose(view) -> move``."""
+
+
+class Greedy:
+    """The best play every turn: the most tiles, proven."""
+
+    name = "greedy"
+
+    def choose(self, view: View) -> Move:
+        return move_of(best_play(view.position, view.rules))
+
+
+class Beginner:
+    """New sets from its own rack, then single tiles onto the ends of table sets;
+    never takes a set apart."""
+
+    name = "beginner"
+
+    def choose(self, view: View) -> Move:
+        position = view.position
+        if not position.opened:
+            return move_of(best_play(position, view.rules))
+        # Sets from the rack alone: the opening model with no threshold and no table.
+        own = own_sets(view.rack, view.rules)
+        table = [list(tiles) for tiles in view.table] + [list(t) for t in table_of(own)]
+        left = list(own.rack_left)
+        placed = len(own.played)
+        added = True
+        while added:
+            added = False
+            for tile in list(left):
+                target = _fits_on(tile, table, view.rules)
+                if target is not None:
+                    target.append(tile)
+                    left.remove(tile)
+                    placed += 1
+                    added = True
+        return Move.play(table) if placed else Move.draw()
+
+
+def _fits_on(tile: Tile, table: list[list[Tile]], rules: Rules) -> list[Tile] | None:
+    """The first table set that ``tile`` extends as it stands, or None."""
+    for tiles in table:
+        if readings([*tiles, tile], rules):
+            return tiles
+    return None
+
+
+class Strong:
+    """Plays to win: the policy of :func:`~solver.rummikub.strategy.decide`."""
+
+    name = "strong"
+
+    def __init__(self, strategy: Strategy | None = None) -> None:
+        self.strategy = strategy or Strategy()
+
+    def decide(self, view: View) -> Decision:
+        """The move with the best play it was weighed against and the reason."""
+        return decide(view, self.strategy)
+
+    def choose(self, view: View) -> Move:
+        return self.decide(view).move
+
+
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "beginner": lambda seed: Beginner(),
+    "greedy": lambda seed: Greedy(),
+    "strong": lambda seed: Strong(),
+}
+"""Bot name -> a factory taking the bot's seed."""
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """The bot called ``name``, seeded with ``seed``. ``strong:KNOB=VALUE,...`` is the
+    strong bot with some :class:`Strategy` knobs changed (for experiments)."""
+    base, _, knobs = name.partition(":")
+    if base == "strong" and knobs:
+        return Strong(Strategy.parse(knobs))
+    factory = BOTS.get(name)
+    if factory is None:
+        raise UnknownBot(f"unknown bot {name!r}; bots are {', '.join(BOTS)}")
+    return factory(seed)

@@ -1,0 +1,360 @@
+"""The game record: a whole Rummikub game as JSON, and its replay.
+
+Format ``meldwise-rummikub-game``, version 1 (documented in ``docs/games.md``)::
+
+    {"format": "meldwise-rummikub-game", "version": 1,
+     "settings": {"rules": {...}, "players": 2, "hand": 14, "pool_empty": "play_on"},
+     "seed": 7, "players": ["strong", "greedy"],
+     "deal": {"racks": [["B1", ...], [...]], "pool": ["R5", ...]},
+     "turns": [{"turn": 1, "player": 0, "rack": [...], "table_before": [],
+                "action": "play", "played": [...], "drawn": null,
+                "table_after": [[...], ...]},
+               {"turn": 2, "player": 1, "rack": [...], "table_before": [[...]],
+                "action": "draw", "played": [], "drawn": "K9", "table_after": [[...]]},
+               ...],
+     "result": {"end": "out", "winners": [0], "racks": [[], [...]],
+                "penalties": [0, 41], "scores": [41, -41]}}
+
+``pool`` lists the undealt tiles in the order they are drawn. ``seed``, ``players``
+(names by seat), ``deal`` and ``result`` are optional: a review needs only the
+turns, a replay needs the deal (or the seed it was shuffled from). The models
+below are the format's one definition: the library, the CLI and the HTTP service
+all read records through them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from solver.errors import MeldwiseError, RequestError
+from solver.rummikub.engine import (
+    Action,
+    Deal,
+    End,
+    Game,
+    GameSettings,
+    IllegalMove,
+    Move,
+    Outcome,
+    Table,
+    Turn,
+    added_tiles,
+)
+from solver.rummikub.tiles import Tile, format_tiles
+
+FORMAT: Literal["meldwise-rummikub-game"] = "meldwise-rummikub-game"
+VERSION: Literal[1] = 1
+
+
+class RecordError(MeldwiseError):
+    """A game record that is malformed or does not replay; the message says where."""
+
+
+# --- the JSON format ------------------------------------------------------------------
+
+
+class _Model(BaseModel):
+    # Strict: a JSON true is not the whole number 1, nor 5 the tile "5".
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class TurnEntry(_Model):
+    """One turn: the rack before it, the table before and after, what was done."""
+
+    turn: int = Field(ge=1, description="1 for the first turn of the game")
+    player: int = Field(ge=0, description="the seat that played the turn, from 0")
+    rack: list[str] = Field(description="the player's rack before the turn")
+    table_before: list[list[str]] = Field(description="the sets on the table before the turn")
+    action: Literal["play", "draw", "pass"] = Field(
+        description="play: tiles went onto the table; draw: one tile was drawn; "
+        "pass: no play and the pool was empty"
+    )
+    table_after: list[list[str]] | None = Field(
+        default=None, description="the table after the turn (required for a play)"
+    )
+    played: list[str] | None = Field(
+        default=None, description="the rack tiles played (optional; checked when given)"
+    )
+    drawn: str | None = Field(default=None, description="the tile drawn, for a draw")
+
+
+class DealEntry(_Model):
+    racks: list[list[str]] = Field(description="each seat's rack as dealt")
+    pool: list[str] = Field(description="the undealt tiles, in the order they are drawn")
+
+
+class ResultEntry(_Model):
+    end: Literal["out", "blocked"]
+    winners: list[int]
+    racks: list[list[str]] = Field(description="each seat's rack at the end")
+    penalties: list[int]
+    scores: list[int]
+
+
+class GameRecordModel(_Model):
+    """A Rummikub game record, version 1."""
+
+    format: Literal["meldwise-rummikub-game"] = FORMAT
+    version: int = Field(default=VERSION, ge=VERSION, le=VERSION, description="the version: 1")
+    settings: dict[str, Any] = Field(
+        default_factory=dict,
+        description="rules (the Rummikub rule settings), players, hand, pool_empty",
+    )
+    seed: int | None = Field(default=None, description="the seed the deal was shuffled from")
+    players: list[str] | None = Field(default=None, description="a name for each seat")
+    deal: DealEntry | None = None
+    turns: list[TurnEntry]
+    result: ResultEntry | None = None
+
+
+# --- typed values ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A record read into domain values."""
+
+    settings: GameSettings
+    turns: tuple[Turn, ...]
+    seed: int | None = None
+    players: tuple[str, ...] | None = None
+    deal: Deal | None = None
+    outcome: Outcome | None = None
+
+
+def record_to_dict(game: Game, players: Sequence[str] | None = None) -> dict[str, Any]:
+    """The record of ``game`` (finished or not) as a JSON object."""
+    answer: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "settings": game.settings.to_dict(),
+        "seed": game.seed,
+        "players": list(players) if players is not None else None,
+        "deal": {
+            "racks": [_tiles(rack) for rack in game.deal.racks],
+            "pool": _tiles(game.deal.pool),
+        },
+        "turns": [turn_to_dict(turn) for turn in game.turns],
+        "result": None,
+    }
+    if game.outcome is not None:
+        out = game.outcome
+        answer["result"] = {
+            "end": out.end.value,
+            "winners": list(out.winners),
+            "racks": [_tiles(rack) for rack in out.racks],
+            "penalties": list(out.penalties),
+            "scores": list(out.scores),
+        }
+    return answer
+
+
+def turn_to_dict(turn: Turn) -> dict[str, Any]:
+    """One turn of the record; every field is written (``drawn`` null but for a draw)."""
+    return {
+        "turn": turn.number,
+        "player": turn.player,
+        "rack": _tiles(turn.rack),
+        "table_before": _table(turn.table_before),
+        "action": turn.action.value,
+        "played": _tiles(turn.played),
+        "drawn": None if turn.drawn is None else str(turn.drawn),
+        "table_after": _table(turn.table_after),
+    }
+
+
+def read_record(data: Any) -> GameRecord:
+    """Read a record (a JSON object) into typed values.
+
+    Raises :class:`~solver.errors.MeldwiseError` naming the bad field or tile.
+    """
+    model = parse_record_model(data)
+    settings = GameSettings.from_dict(model.settings)
+    deal = None
+    if model.deal is not None:
+        deal = Deal(
+            tuple(_parse(rack, f"deal.racks[{i}]") for i, rack in enumerate(model.deal.racks)),
+            _parse(model.deal.pool, "deal.pool"),
+        )
+    turns = tuple(_turn(entry, index) for index, entry in enumerate(model.turns))
+    outcome = None
+    if model.result is not None:
+        result = model.result
+        _check_result(result, settings.players)
+        outcome = Outcome(
+            End(result.end),
+            tuple(result.winners),
+            tuple(_parse(rack, f"result.racks[{i}]") for i, rack in enumerate(result.racks)),
+            tuple(result.penalties),
+            tuple(result.scores),
+            len(turns),
+        )
+    players = tuple(model.players) if model.players is not None else None
+    if players is not None and len(players) != settings.players:
+        raise RecordError(f"'players' names {len(players)} seats, the game has {settings.players}")
+    for index, turn in enumerate(turns):
+        if turn.player >= settings.players:
+            raise RecordError(
+                f"turns[{index}]: player {turn.player} in a game of {settings.players} players"
+            )
+    return GameRecord(settings, turns, model.seed, players, deal, outcome)
+
+
+def _check_result(result: ResultEntry, players: int) -> None:
+    for name in ("racks", "penalties", "scores"):
+        count = len(getattr(result, name))
+        if count != players:
+            raise RecordError(f"result.{name} has {count} entries for {players} players")
+    for seat in result.winners:
+        if not 0 <= seat < players:
+            raise RecordError(f"result.winners: {seat} is not a seat of {players} players")
+
+
+def parse_record_model(data: Any) -> GameRecordModel:
+    """Check the record's shape; raise :class:`RequestError` naming the bad field."""
+    try:
+        return GameRecordModel.model_validate(data)
+    except ValidationError as error:
+        raise RequestError(f"game record: {describe_validation(error)}") from None
+
+
+def describe_validation(error: ValidationError) -> str:
+    """pydantic's problems as one line naming each field (``turns[3].rack``)."""
+    problems = []
+    for problem in error.errors()[:5]:
+        where = ""
+        for part in problem["loc"]:
+            where += f"[{part}]" if isinstance(part, int) else f".{part}"
+        where = where.lstrip(".") or "the record"
+        if problem["type"] == "extra_forbidden":
+            problems.append(f"unknown field {where!r}")
+        elif problem["type"] == "missing":
+            problems.append(f"missing field {where!r}")
+        else:
+            problems.append(f"{where}: {problem['msg']}")
+    return "; ".join(problems)
+
+
+def _turn(entry: TurnEntry, index: int) -> Turn:
+    where = f"turns[{index}]"
+    rack = _parse(entry.rack, f"{where}.rack")
+    before = _parse_table(entry.table_before, f"{where}.table_before")
+    action = Action(entry.action)
+    if action is Action.PLAY:
+        if entry.table_after is None:
+            raise RecordError(f"{where}: a play needs 'table_after'")
+        after = _parse_table(entry.table_after, f"{where}.table_after")
+        played = added_tiles(before, after)
+        claimed = None if entry.played is None else sorted(_parse(entry.played, f"{where}.played"))
+        if claimed is not None and claimed != list(played):
+            raise RecordError(
+                f"{where}: 'played' ({format_tiles(claimed)}) is not what table_after adds "
+                f"to table_before ({format_tiles(played)})"
+            )
+        return Turn(entry.turn, entry.player, rack, before, action, after, played)
+    if entry.played:
+        raise RecordError(f"{where}: a {action.value} plays no tiles")
+    drawn = None
+    if action is Action.DRAW:
+        if entry.drawn is None:
+            raise RecordError(f"{where}: a draw needs 'drawn', the tile drawn")
+        drawn = _parse([entry.drawn], f"{where}.drawn")[0]
+    elif entry.drawn is not None:
+        raise RecordError(f"{where}: a pass draws no tile")
+    if entry.table_after is not None and _key(
+        _parse_table(entry.table_after, f"{where}.table_after")
+    ) != _key(before):
+        raise RecordError(f"{where}: a {action.value} leaves the table as it was")
+    return Turn(entry.turn, entry.player, rack, before, action, before, drawn=drawn)
+
+
+def replay(record: GameRecord) -> Game:
+    """Play the record's turns again from its deal, checking each against the rules
+    and the record, and return the game as it ends.
+
+    Raises :class:`RecordError` at the first turn that breaks the rules or does
+    not match what the game shows (a rack, a table, the tile drawn, the result).
+    """
+    deal = record.deal
+    if deal is None:
+        if record.seed is None:
+            raise RecordError("a replay needs the record's 'deal' or 'seed'")
+        deal = Deal.shuffle(record.settings, record.seed)
+    try:
+        game = Game(record.settings, deal, record.seed)
+    except MeldwiseError as error:
+        raise RecordError(f"deal: {error}") from None
+    for index, turn in enumerate(record.turns):
+        where = f"turns[{index}] (turn {turn.number})"
+        _expect(turn.number == index + 1, f"{where}: numbered {turn.number}, expected {index + 1}")
+        _expect(not game.over, f"{where}: the game was already over")
+        _expect(
+            turn.player == game.to_move,
+            f"{where}: player {turn.player} moved, it was player {game.to_move}'s turn",
+        )
+        _expect(
+            sorted(turn.rack) == sorted(game.racks[turn.player]),
+            f"{where}: the rack is recorded as [{format_tiles(sorted(turn.rack))}], the game "
+            f"has [{format_tiles(game.racks[turn.player])}]",
+        )
+        _expect(
+            _key(turn.table_before) == _key(game.table),
+            f"{where}: table_before is not the table the previous turn left",
+        )
+        move = Move.play(turn.table_after) if turn.action is Action.PLAY else Move.draw()
+        try:
+            done = game.apply(move)
+        except IllegalMove as error:
+            raise RecordError(f"{where}: illegal: {error}") from None
+        _expect(
+            done.action is turn.action,
+            f"{where}: recorded as {turn.action.value}, the game made it a {done.action.value}",
+        )
+        _expect(done.drawn == turn.drawn, f"{where}: drew {done.drawn}, recorded {turn.drawn}")
+    if record.outcome is not None:
+        _expect(game.outcome is not None, "the record has a result but the game is not over")
+        assert game.outcome is not None
+        got, want = game.outcome, record.outcome
+        _expect(
+            [sorted(r) for r in got.racks] == [sorted(r) for r in want.racks]
+            and got.scores == want.scores
+            and got.winners == want.winners
+            and got.end is want.end
+            and got.penalties == want.penalties,
+            "the result does not match the replay: "
+            f"replayed scores {list(got.scores)}, winners {list(got.winners)}",
+        )
+    return game
+
+
+def _expect(condition: bool, message: str) -> None:
+    if not condition:
+        raise RecordError(message)
+
+
+def _key(table: Table) -> list[tuple[Tile, ...]]:
+    """A table compared as a multiset of sets, each a multiset of tiles."""
+    return sorted(tuple(sorted(tiles)) for tiles in table)
+
+
+def _tiles(tiles: Sequence[Tile]) -> list[str]:
+    return [str(t) for t in tiles]
+
+
+def _table(table: Table) -> list[list[str]]:
+    return [_tiles(tiles) for tiles in table]
+
+
+def _parse(words: Sequence[str], where: str) -> tuple[Tile, ...]:
+    try:
+        return tuple(Tile.parse(word) for word in words)
+    except MeldwiseError as error:
+        raise RecordError(f"{where}: {error}") from None
+
+
+def _parse_table(sets: Sequence[Sequence[str]], where: str) -> Table:
+    return tuple(_parse(tiles, f"{where}[{i}]") for i, tiles in enumerate(sets))

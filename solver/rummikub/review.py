@@ -1,0 +1,239 @@
+"""Game review: each turn of a recorded game beside the best play it had.
+
+For every turn (of every player, or of one) the review solves the position the
+player faced afresh (their rack, the table before, whether they had opened) and
+reports what was played, the best play's tiles and points (proven optimal unless
+the time limit ran out, which ``status`` says), the tiles the best play would have
+placed that stayed on the rack (``missed``), and the problems of an illegal turn.
+
+Per player: the share of turns at the best (``accuracy``), the tiles placed out
+of the tiles the best plays could have placed, the turns that missed most, and
+the turn-by-turn series (columns of equal length, ready to plot). A turn whose
+position is not one of the game (an earlier illegal turn left an invalid set on
+the table, a tile the rules do not have) cannot be solved: it is listed as
+``unreviewed`` with the reason and left out of the player's figures.
+
+"Best" means the most tiles (or, with ``objective: points``, the most points) on
+this turn alone; a player may hold tiles back on purpose (see the strong bot), so
+a missed tile is a fact about the turn, not a verdict on the game.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solver.errors import MeldwiseError
+from solver.rummikub.engine import Action, Turn
+from solver.rummikub.legality import check_play
+from solver.rummikub.play import Objective, Play, Status
+from solver.rummikub.position import Position
+from solver.rummikub.record import GameRecord
+from solver.rummikub.rules import Rules
+from solver.rummikub.solve import DEFAULT_TIME_LIMIT, solve
+from solver.rummikub.tiles import Tile
+
+COSTLIEST = 3
+"""Turns listed per player as the costliest."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnReview:
+    """One turn beside its best play."""
+
+    turn: Turn
+    opened: bool
+    """Whether the player had opened before this turn."""
+    best: Play | None
+    """A fresh solve of the position the player faced; None when that position is not
+    one of the game (an earlier illegal turn left an invalid set, a tile the rules do
+    not have): see ``unreviewed``."""
+    problems: tuple[str, ...]
+    """Why the turn breaks the rules; empty for a legal turn."""
+    rules: Rules
+    unreviewed: str | None = None
+    """Why the position could not be solved."""
+
+    @property
+    def legal(self) -> bool:
+        return not self.problems
+
+    @property
+    def tiles_played(self) -> int:
+        return len(self.turn.played) if self.legal else 0
+
+    @property
+    def points_played(self) -> int:
+        return sum(self.rules.value(t) for t in self.turn.played) if self.legal else 0
+
+    @property
+    def missed(self) -> tuple[Tile, ...]:
+        """Tiles of the best play still on the rack after the turn."""
+        kept = Counter(self.best.played if self.best else ())
+        if self.legal:
+            kept.subtract(self.turn.played)
+        return tuple(sorted((+kept).elements()))
+
+    def score(self, objective: Objective) -> tuple[int, int]:
+        """(this turn's score, the best score) in ``objective``'s unit; an unreviewed
+        turn's best is taken as its own score."""
+        points = objective is Objective.POINTS
+        done = self.points_played if points else self.tiles_played
+        if self.best is None:
+            return done, done
+        return done, self.best.points_played if points else self.best.tiles_played
+
+    def at_best(self, objective: Objective) -> bool:
+        done, best = self.score(objective)
+        return self.legal and self.best is not None and done >= best
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    turns: tuple[TurnReview, ...]
+    objective: Objective
+    players: int
+
+
+def review_game(
+    record: GameRecord,
+    *,
+    player: int | None = None,
+    objective: Objective = Objective.TILES,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> Review:
+    """Review every turn of ``record`` (only ``player``'s when given)."""
+    rules = record.settings.rules
+    opened = [False] * record.settings.players
+    reviewed = []
+    for turn in record.turns:
+        had_opened = opened[turn.player]
+        if turn.action is Action.PLAY:
+            opened[turn.player] = True
+        if player is not None and turn.player != player:
+            continue
+        problems = _problems(turn, had_opened, rules)
+        position = Position(turn.rack, turn.table_before, had_opened)
+        try:
+            best = solve(
+                position, rules, objective, time_limit=time_limit, workers=1, least_disruption=False
+            )
+        except MeldwiseError as error:
+            reviewed.append(TurnReview(turn, had_opened, None, problems, rules, str(error)))
+            continue
+        reviewed.append(TurnReview(turn, had_opened, best, problems, rules))
+    return Review(tuple(reviewed), objective, record.settings.players)
+
+
+def _problems(turn: Turn, opened: bool, rules: Rules) -> tuple[str, ...]:
+    if turn.action is not Action.PLAY:
+        return ()
+    verdict = check_play(turn.rack, turn.table_before, turn.table_after, opened, rules)
+    problems = tuple(
+        p.reason if p.set is None else f"set {p.set} after: {p.reason}" for p in verdict.problems
+    )
+    if not problems and not verdict.played:
+        return ("a play that places no tile",)
+    return problems
+
+
+def review_to_dict(review: Review, record: GameRecord) -> dict[str, Any]:
+    """The wire response: overall status, the turns, and a summary per player."""
+    statuses = {r.best.status for r in review.turns if r.best is not None}
+    status = next((s for s in (Status.UNKNOWN, Status.FEASIBLE) if s in statuses), Status.OPTIMAL)
+    seats = sorted({r.turn.player for r in review.turns})
+    names = record.players
+    return {
+        "status": status.value,
+        "objective": review.objective.value,
+        "turns": [_turn_to_dict(r, review.objective) for r in review.turns],
+        "players": [
+            _player_to_dict(seat, names[seat] if names else None, review, record) for seat in seats
+        ],
+    }
+
+
+def _turn_to_dict(r: TurnReview, objective: Objective) -> dict[str, Any]:
+    done, best = r.score(objective)
+    return {
+        "turn": r.turn.number,
+        "player": r.turn.player,
+        "action": r.turn.action.value,
+        "opened": r.opened,
+        "rack": _tiles(r.turn.rack),
+        "table_before": [_tiles(s) for s in r.turn.table_before],
+        "table_after": [_tiles(s) for s in r.turn.table_after],
+        "played": _tiles(r.turn.played),
+        "drawn": None if r.turn.drawn is None else str(r.turn.drawn),
+        "tiles_played": r.tiles_played,
+        "points_played": r.points_played,
+        "best": None
+        if r.best is None
+        else {
+            "status": r.best.status.value,
+            "played": _tiles(r.best.played),
+            "tiles": r.best.tiles_played,
+            "points": r.best.points_played,
+            "table": [_tiles(m.tiles) for m in r.best.table],
+        },
+        "missed": _tiles(r.missed),
+        "shortfall": best - done,
+        "at_best": r.at_best(objective),
+        "legal": r.legal,
+        "problems": list(r.problems),
+        "unreviewed": r.unreviewed,
+    }
+
+
+def _player_to_dict(
+    seat: int, name: str | None, review: Review, record: GameRecord
+) -> dict[str, Any]:
+    seated = [r for r in review.turns if r.turn.player == seat]
+    mine = [r for r in seated if r.best is not None]
+    objective = review.objective
+    done = sum(r.score(objective)[0] for r in mine)
+    possible = sum(r.score(objective)[1] for r in mine)
+    at_best = sum(r.at_best(objective) for r in mine)
+    costly = sorted(
+        (r for r in mine if r.score(objective)[1] > r.score(objective)[0]),
+        key=lambda r: (-(r.score(objective)[1] - r.score(objective)[0]), r.turn.number),
+    )[:COSTLIEST]
+    outcome = record.outcome
+    return {
+        "player": seat,
+        "name": name,
+        "turns": len(mine),
+        "turns_at_best": at_best,
+        "accuracy": at_best / len(mine) if mine else None,
+        "placed": done,
+        "possible": possible,
+        "placed_share": done / possible if possible else None,
+        "illegal_turns": [r.turn.number for r in seated if not r.legal],
+        "unreviewed_turns": [r.turn.number for r in seated if r.best is None],
+        "costliest": [
+            {
+                "turn": r.turn.number,
+                "shortfall": r.score(objective)[1] - r.score(objective)[0],
+                "missed": _tiles(r.missed),
+            }
+            for r in costly
+        ],
+        "series": {
+            "turn": [r.turn.number for r in mine],
+            "played": [r.score(objective)[0] for r in mine],
+            "best": [r.score(objective)[1] for r in mine],
+            "rack_after": [_rack_after(r) for r in mine],
+        },
+        "score": None if outcome is None else outcome.scores[seat],
+        "winner": None if outcome is None else seat in outcome.winners,
+    }
+
+
+def _rack_after(r: TurnReview) -> int:
+    return len(r.turn.rack) - len(r.turn.played) + (r.turn.drawn is not None)
+
+
+def _tiles(tiles: Sequence[Tile]) -> list[str]:
+    return [str(t) for t in tiles]

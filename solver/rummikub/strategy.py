@@ -1,0 +1,293 @@
+"""How a bot decides a turn: the proven best play, and the strong bot's policy of
+when to play less than that.
+
+The strong bot's policy (the defaults of :class:`Strategy` were found by
+measurement, see ``benchmarks/RESULTS.md``):
+
+* go out whenever the best play empties the rack;
+* open with the fewest tiles worth the opening threshold;
+* keep back the sets that stand on the rack alone (they can be laid down on any
+  later turn, and on the table they would help the opponents) and the jokers; play
+  the tiles that need the table;
+* draw rather than lay down a kept set when nothing else can be played;
+* make the best play once the pool is empty. (Hurrying once an opponent's rack is
+  small, ``hurry_rack``, won fewer games against ``greedy``: off by default.)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, fields, replace
+from enum import Enum
+from itertools import combinations
+from typing import Any
+
+from solver.errors import MeldwiseError
+from solver.rummikub.engine import Move, Table, View
+from solver.rummikub.melds import Meld, MeldKind
+from solver.rummikub.play import Objective, Play, Status
+from solver.rummikub.position import Position
+from solver.rummikub.rules import Rules
+from solver.rummikub.solve import solve
+from solver.rummikub.tiles import JOKER, Tile, format_tiles
+
+SAFETY_TIME_LIMIT = 60.0
+"""Seconds a bot's solve may take at most. Only a safety cap: the score stage of a
+turn is proven in milliseconds, so this limit never decides a move."""
+
+
+class BotError(RuntimeError):
+    """A bot could not decide deterministically (a solve hit the safety cap)."""
+
+
+def best_play(position: Position, rules: Rules) -> Play:
+    """The solver's best play, the most tiles (its score stage only: a bot needs no
+    calm layout), proven."""
+    play = solve(
+        position,
+        rules,
+        Objective.TILES,
+        time_limit=SAFETY_TIME_LIMIT,
+        workers=1,
+        least_disruption=False,
+    )
+    if play.status is not Status.OPTIMAL:
+        raise BotError(f"a solve was not proven within {SAFETY_TIME_LIMIT} s: {position}")
+    return play
+
+
+def table_of(play: Play) -> Table:
+    return tuple(meld.tiles for meld in play.table)
+
+
+def move_of(play: Play) -> Move:
+    """Play ``play``, or draw when it places nothing."""
+    return Move.play(table_of(play)) if play.played else Move.draw()
+
+
+def own_sets(rack: tuple[Tile, ...], rules: Rules) -> Play:
+    """The most rack tiles that form sets on their own (no table, no threshold)."""
+    return best_play(Position(rack, (), opened=False), replace(rules, opening_threshold=0))
+
+
+BEST = "it makes the best play"
+"""The reason of a decision that is simply the best play."""
+
+
+class Stuck(Enum):
+    """What the strong bot does when only tiles it keeps back could be played."""
+
+    DRAW = "draw"
+    SET = "set"
+    """Lay down the smallest set it keeps back."""
+    ALL = "all"
+    """Make the best play."""
+
+
+@dataclass(frozen=True, slots=True)
+class Strategy:
+    """The knobs of the strong bot's policy."""
+
+    hold_sets: bool = True
+    """Keep back the sets that stand on the rack alone."""
+    hold_jokers: bool = True
+    """Keep back the jokers."""
+    small_opening: bool = True
+    """Open with the fewest tiles worth the threshold (else with the best play)."""
+    hurry_rack: int = 0
+    """Play the best play once an opponent holds this many tiles or fewer (0: never)."""
+    hurry_pool: int = 0
+    """Play the best play once the pool holds this many tiles or fewer."""
+    stuck: Stuck = Stuck.DRAW
+
+    @classmethod
+    def parse(cls, text: str) -> Strategy:
+        """Read overrides such as ``hurry_rack=3,stuck=set`` (for experiments)."""
+        values: dict[str, Any] = {}
+        kinds = {f.name: f.type for f in fields(cls)}
+        for item in filter(None, (part.strip() for part in text.split(","))):
+            name, _, value = item.partition("=")
+            kind = kinds.get(name)
+            if kind is None:
+                raise MeldwiseError(f"unknown strategy knob {name!r}; knobs: {', '.join(kinds)}")
+            if kind == "bool":
+                values[name] = value in ("1", "true", "yes")
+            elif kind == "int":
+                values[name] = int(value)
+            else:
+                values[name] = Stuck(value)
+        return cls(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A turn decided: the move, the best play it was measured against, and why."""
+
+    move: Move
+    best: Play
+    """The proven best play (most tiles)."""
+    played: tuple[Tile, ...]
+    """The rack tiles the move places."""
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """What the strong bot would do beside the best play: the hint's strategic advice."""
+
+    holds_back: bool
+    """It would place fewer tiles than the best play (or draw)."""
+    draws: bool
+    plays: tuple[Tile, ...]
+    """The rack tiles it would place."""
+    keeps: tuple[Tile, ...]
+    """Tiles of the best play it would keep on the rack."""
+    text: str
+
+
+def advise(view: View, strategy: Strategy | None = None) -> Advice:
+    """The strong bot's advice for ``view``: whether it would hold back, and why."""
+    decision = decide(view, strategy or Strategy())
+    best = decision.best
+    kept = Counter(best.played)
+    kept.subtract(decision.played)
+    keeps = tuple(sorted((+kept).elements()))
+    holds_back = len(decision.played) < best.tiles_played
+    if not holds_back:
+        why = "" if decision.reason == BEST else f": {decision.reason}"
+        text = f"The strong bot would make the best play too{why}."
+    elif decision.move.is_draw:
+        text = (
+            f"The strong bot would draw rather than play the {best.tiles_played} tiles it "
+            f"could: {decision.reason}."
+        )
+    else:
+        text = (
+            f"The strong bot would play only {len(decision.played)} of the "
+            f"{best.tiles_played} tiles ({format_tiles(decision.played)}): {decision.reason}."
+        )
+    return Advice(holds_back, decision.move.is_draw, decision.played, keeps, text)
+
+
+def decide(view: View, strategy: Strategy) -> Decision:
+    """The strong bot's turn (see the module docstring)."""
+    rules = view.rules
+    best = best_play(view.position, rules)
+    if not best.played:
+        return Decision(Move.draw(), best, (), "there is no play: it draws")
+    if not best.rack_left:
+        return Decision(move_of(best), best, best.played, "the best play empties the rack")
+    if not view.opened[view.seat]:
+        return _opening(view, best, strategy)
+    hurry = _hurry(view, strategy)
+    if hurry:
+        return Decision(move_of(best), best, best.played, hurry)
+    kept: Counter[Tile] = Counter()
+    if strategy.hold_jokers:
+        kept.update(t for t in view.rack if t.is_joker)
+    sets = None
+    if strategy.hold_sets:
+        sets = own_sets(tuple(t for t in view.rack if not t.is_joker), rules)
+        kept.update(sets.played)
+    if not kept:
+        return Decision(move_of(best), best, best.played, BEST)
+    loose = Counter(view.rack)
+    loose.subtract(kept)
+    play = best_play(Position(tuple(sorted(loose.elements())), view.table, True), rules)
+    if play.played:
+        return Decision(move_of(play), best, play.played, _kept_reason(kept, sets))
+    if strategy.stuck is Stuck.SET and sets is not None and sets.played:
+        smallest = _smallest_set(sets)
+        table = (*view.table, smallest.tiles)
+        return Decision(
+            Move.play(table),
+            best,
+            tuple(sorted(smallest.tiles)),
+            "only tiles it keeps back could be played, so it lays down one set of its own "
+            "rather than draw",
+        )
+    if strategy.stuck is Stuck.DRAW and view.pool_size > 0:
+        return Decision(Move.draw(), best, (), _kept_reason(kept, sets))
+    return Decision(move_of(best), best, best.played, BEST)
+
+
+def _hurry(view: View, strategy: Strategy) -> str:
+    """Why the bot should play its best now, or ''."""
+    smallest = min(view.rack_sizes[seat] for seat in view.opponents())
+    if smallest <= strategy.hurry_rack:
+        return f"an opponent holds only {smallest} tiles, so it plays all it can"
+    if view.pool_size <= strategy.hurry_pool:
+        left = f"down to {view.pool_size} tiles" if view.pool_size else "empty"
+        return f"the pool is {left}, so it plays all it can"
+    return ""
+
+
+def _kept_reason(kept: Counter[Tile], sets: Play | None) -> str:
+    parts = []
+    if sets is not None and sets.played:
+        count = len(sets.table)
+        sets_text = "1 set that stands" if count == 1 else f"{count} sets that stand"
+        parts.append(f"{sets_text} on the rack alone")
+    if kept[JOKER]:
+        parts.append("the joker" if kept[JOKER] == 1 else f"{kept[JOKER]} jokers")
+    return (
+        f"it keeps back {' and '.join(parts)}, which can go down on any later turn, while "
+        "on the table they would help the opponents"
+    )
+
+
+def _smallest_set(sets: Play) -> Meld:
+    return min(sets.table, key=lambda m: (m.jokers, len(m.tiles), m.value))
+
+
+def _opening(view: View, best: Play, strategy: Strategy) -> Decision:
+    if not strategy.small_opening:
+        return Decision(move_of(best), best, best.played, "it opens with the best play")
+    melds = smallest_opening(best.table[len(view.table) :], view.rules)
+    tiles = tuple(sorted(t for m in melds for t in m.tiles))
+    return Decision(
+        Move.play((*view.table, *(m.tiles for m in melds))),
+        best,
+        tiles,
+        f"it opens with {sum(m.value for m in melds)} points, enough to open, and keeps "
+        "the other sets hidden for later",
+    )
+
+
+def smallest_opening(melds: tuple[Meld, ...], rules: Rules) -> tuple[Meld, ...]:
+    """The fewest tiles among ``melds`` (an opening's new sets) still worth the
+    opening threshold: a subset of the sets, runs trimmed from their low end and
+    groups by a tile while they stay sets and the total stays at the threshold."""
+    best: tuple[Meld, ...] = melds
+    best_key = _cost(melds)
+    for size in range(1, len(melds) + 1):
+        for subset in combinations(melds, size):
+            trimmed = _trim(subset, rules)
+            if trimmed is not None and _cost(trimmed) < best_key:
+                best, best_key = trimmed, _cost(trimmed)
+    return best
+
+
+def _cost(melds: tuple[Meld, ...]) -> tuple[int, int]:
+    return (sum(len(m.tiles) for m in melds), sum(m.jokers for m in melds))
+
+
+def _trim(melds: tuple[Meld, ...], rules: Rules) -> tuple[Meld, ...] | None:
+    total = sum(m.value for m in melds)
+    if total < rules.opening_threshold:
+        return None
+    out = []
+    for meld in melds:
+        # A run loses its lowest tile, a group its last one (all are worth the same).
+        cut = 0 if meld.kind is MeldKind.RUN else len(meld.tiles) - 1
+        while len(meld.tiles) > rules.min_set_len:
+            worth = meld.stands_for[cut].number
+            if total - worth < rules.opening_threshold:
+                break
+            total -= worth
+            tiles, meant = list(meld.tiles), list(meld.stands_for)
+            del tiles[cut], meant[cut]
+            meld = Meld(meld.kind, tuple(tiles), tuple(meant))
+            cut = min(cut, len(meld.tiles) - 1)
+        out.append(meld)
+    return tuple(out)

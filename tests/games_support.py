@@ -1,0 +1,27 @@
+"""Shared by the whole-game tests: small rule sets whose games take milliseconds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from solver.rummikub import Rules
+from solver.rummikub.bots import make_bot
+from solver.rummikub.engine import Game, GameSettings
+
+TINY = Rules(colours=3, numbers=7, copies=1, jokers=1, opening_threshold=10)
+"""Games of about 15 turns and 15 ms; some end blocked."""
+SMALL = Rules(colours=3, numbers=9, copies=2, jokers=1, opening_threshold=15)
+"""Games of about 40 turns and 0.1 s."""
+
+TINY_OPTIONS = {"rules": TINY.to_dict(), "hand": 5}
+SMALL_OPTIONS = {"rules": SMALL.to_dict(), "hand": 7}
+
+
+def play(settings: GameSettings, bots: Sequence[str], seed: int) -> Game:
+    """A whole game between the named bots (seat order), dealt from ``seed``."""
+    game = Game.new(settings, seed)
+    players = [make_bot(name, seed * 16 + seat) for seat, name in enumerate(bots)]
+    while not game.over:
+        move = players[game.to_move].choose(game.view())
+        game.apply(move)
+    return game
