@@ -13,11 +13,8 @@ from api.cli import add_serve_command
 from benchmarks.cli import add_bench_command
 from solver.arena.cli import add_tournament_command
 from solver.cli import add_solve_command, dispatch
-<<<<<<< HEAD
-from solver.rummikub.repair_cli import add_repair_command
-=======
 from solver.rummikub.cli import add_bot_command, add_game_command, add_review_command
->>>>>>> main
+from solver.rummikub.repair_cli import add_repair_command
 from solver.shanghai.cli import add_shanghai_command
 
 COMMANDS = [
