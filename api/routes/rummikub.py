@@ -72,7 +72,12 @@ async def validate(body: ValidateRequest, pool: PoolDep, client: ClientDep) -> d
     return answer
 
 
-@router.post("/repair", response_model=RepairResponse, responses=BAD_INPUT)
+@router.post(
+    "/repair",
+    response_model=RepairResponse,
+    responses=BAD_INPUT,
+    response_model_exclude_unset=True,  # the rescue play has no advice
+)
 async def repair(
     body: RepairRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
 ) -> dict[str, Any]:
