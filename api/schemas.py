@@ -52,6 +52,12 @@ class RuleSettings(Schema):
     penalty_tiles: StrictInt = _setting(
         "penalty_tiles", "tiles drawn when a turn leaves a table that cannot be put right"
     )
+    joker_retrieval: Literal["free", "replace"] = Field(
+        default=STANDARD.joker_retrieval,
+        description="free: a table joker may move to any set while every set stays valid; "
+        "replace: it leaves its set only when the tile it stands for takes its place there, "
+        "in a turn that plays a rack tile",
+    )
 
 
 class Opponent(Schema):

@@ -150,13 +150,19 @@ def request_limits(seconds: float) -> int:
     return limit_ms
 
 
-def rules_from_flags(items: Sequence[str]) -> dict[str, int]:
-    rules: dict[str, int] = {}
+def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:
+    """``--rule NAME=VALUE`` flags as rule settings: a whole number, true or false, or a
+    word (``joker_retrieval=replace``); the rules check the value."""
+    rules: dict[str, int | bool | str] = {}
     for item in items:
         name, sep, value = item.partition("=")
-        if not sep or not value.strip().lstrip("-").isdigit():
-            raise MeldwiseError(f"--rule takes NAME=NUMBER, got {item!r}")
-        rules[name.strip()] = int(value)
+        word = value.strip()
+        if not sep or not word:
+            raise MeldwiseError(f"--rule takes NAME=NUMBER or NAME=WORD, got {item!r}")
+        if word.lstrip("-").isdigit():
+            rules[name.strip()] = int(word)
+        else:
+            rules[name.strip()] = word == "true" if word in ("true", "false") else word
     return rules
 
 

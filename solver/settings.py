@@ -21,11 +21,14 @@ R = TypeVar("R", bound="DataclassInstance")
 
 
 def check_settings(
-    rules: object, ranges: Mapping[str, tuple[int, int]], flags: Iterable[str] = ()
+    rules: object,
+    ranges: Mapping[str, tuple[int, int]],
+    flags: Iterable[str] = (),
+    choices: Mapping[str, tuple[str, ...]] | None = None,
 ) -> None:
     """Raise :class:`RulesError` naming the first setting of ``rules`` that is not a
     whole number within its ``ranges`` entry (low, high), or, for ``flags``, not
-    true or false."""
+    true or false, or, for ``choices``, not one of its words."""
     for name, (low, high) in ranges.items():
         value = getattr(rules, name)
         if isinstance(value, bool) or not isinstance(value, int):
@@ -36,6 +39,11 @@ def check_settings(
         flag = getattr(rules, name)
         if not isinstance(flag, bool):
             raise RulesError(f"rule {name!r} must be true or false, got {flag!r}")
+    for name, words in (choices or {}).items():
+        word = getattr(rules, name)
+        if word not in words:
+            allowed = " or ".join(repr(w) for w in words)
+            raise RulesError(f"rule {name!r} must be {allowed}, got {word!r:.60}")
 
 
 def settings_from_mapping(kind: type[R], settings: Mapping[str, Any]) -> R:

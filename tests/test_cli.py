@@ -35,7 +35,7 @@ def test_bad_input_exits_2_with_the_message(capsys: pytest.CaptureFixture[str]) 
     assert "'Q5'" in captured.err
     assert captured.out == ""
     assert main(["solve", "--rack", "R1", "--rule", "jokers"]) == 2
-    assert "NAME=NUMBER" in capsys.readouterr().err
+    assert "NAME=NUMBER or NAME=WORD" in capsys.readouterr().err
 
 
 def test_json_mode_reads_one_request() -> None:

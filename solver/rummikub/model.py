@@ -336,6 +336,11 @@ def build_model(
     if opening:
         add_opening_threshold(tm)
     set_score_objective(tm, objective)
+    if rules.replace_jokers and not opening:
+        # Imported here: the house rules build on this module's model.
+        from solver.rummikub.house_rules import add_joker_replacement
+
+        add_joker_replacement(tm)
     return tm
 
 
@@ -360,10 +365,14 @@ def add_continuations(tm: TurnModel, melds: tuple[Meld, ...], whole: Collection[
     Of two table sets alike (same tiles, same reading) the first is kept whenever
     the second is, kept[i] >= kept[j] for i < j: a play keeping only the second is
     the same play with the two swapped.
+
+    Under ``joker_retrieval: "replace"`` a set holding a joker always goes on in
+    part (see :func:`~solver.rummikub.house_rules.add_joker_replacement`).
     """
     first_alike: dict[Meld, Continuation] = {}
     for index, meld in enumerate(melds):
-        if index in whole:
+        # A joker held in place goes on with its set: the set goes on in part.
+        if index in whole and not (tm.rules.replace_jokers and meld.jokers):
             cont = add_whole_continuation(tm, index, meld)
         else:
             cont = add_partial_continuation(tm, index, meld)

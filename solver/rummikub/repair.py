@@ -39,6 +39,7 @@ from ortools.sat.python import cp_model
 
 from solver.errors import TableError
 from solver.rummikub.disruption import least_disruption
+from solver.rummikub.house_rules import jokers_held_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld, readings
 from solver.rummikub.model import TileCounts, build_model
@@ -156,13 +157,17 @@ def repair(
     def laid(placed: list[PlacedSet], played: Counter[Tile], found: _Found) -> Arrangement:
         return _arrangement(placed, played, reference, heaps, table, found.proven)
 
-    whole = arrange(Counter(), now, Objective.TILES)
+    # The reference sets' tiles stay on the table; the others (loose tiles, broken
+    # sets, tiles laid down this turn) are the rack of a turn that must place them all.
+    strays = now - Counter(chain.from_iterable(meld.tiles for meld in reference))
+    whole = arrange(strays, now - strays, Objective.TILES)
     penalty = None
     arrangement = None
-    if whole.placed is not None:
+    placed = None if whole.placed is None else _tiles(whole.placed) - (now - strays)
+    if whole.placed is not None and placed == strays:
         status, repairable = Status.OPTIMAL, True
         arrangement = laid(whole.placed, Counter(), whole)
-    elif whole.status is Status.UNKNOWN:
+    elif whole.status is not Status.OPTIMAL:
         status, repairable = Status.UNKNOWN, False
     else:
         repairable = False
@@ -177,9 +182,13 @@ def repair(
         found = arrange(Counter(rack), now, objective)
         rescue_status = found.status
         if found.placed is not None:
-            played = Counter(t for p in found.placed for t in p.meld.tiles) - now
+            played = _tiles(found.placed) - now
             rescue = _rescue(found.status, laid(found.placed, played, found), rack, rules)
     return Repair(status, repairable, arrangement, penalty, rescue, rescue_status, any(capped))
+
+
+def _tiles(placed: list[PlacedSet]) -> Counter[Tile]:
+    return Counter(t for p in placed for t in p.meld.tiles)
 
 
 def _reference(
@@ -238,7 +247,8 @@ def _arrange(
             return _Found(Status.OPTIMAL, calmer.placed, calmer.proven)
     # The score alone: no reference, or not proven within the least-disruption work
     # (which is also where a table beyond repair ends up: its model is infeasible).
-    tm = build_model(rules, rack_counts, table_counts, objective, opening=False)
+    held = reference if jokers_held_in_place(rules, reference) else ()
+    tm = build_model(rules, rack_counts, table_counts, objective, False, held)
     limits = Limits(SCORE_WORK, deadline)
     first = run(tm, limits) if limits.left else None
     capped.append(limits.capped)

@@ -25,6 +25,7 @@ from itertools import chain
 from ortools.sat.python import cp_model
 
 from solver.rummikub.disruption import least_disruption as calmest
+from solver.rummikub.house_rules import jokers_held_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import TileCounts, build_model
@@ -111,7 +112,9 @@ def solve(
             )
 
     # The score alone: asked for, or not proven within the least-disruption work.
-    tm = build_model(rules, rack, table, objective, opening)
+    # Table jokers held in place need the table sets to go on (see house_rules).
+    held = not opening and jokers_held_in_place(rules, table_melds)
+    tm = build_model(rules, rack, table, objective, opening, table_melds if held else ())
     limits = Limits(SCORE_WORK, deadline)
     # No starting solution: hinting the table as it is doubled the median solve.
     first = run(tm, limits, workers) if limits.left else None
