@@ -204,6 +204,10 @@ class FullAnswer(Schema):
         description="a time limit, not the work bound, stopped a search: the same request "
         "on an idle server may get a better answer (false: the answer does not depend on load)"
     )
+    free_jokers: int | None = Field(
+        description="table jokers (before the play) that no set needs: the other tiles lay "
+        "out as valid sets without them (null: not proven within the time limit)"
+    )
     steps: list[Step] = Field(description="actions that turn the old table into the new one")
     advice: Advice | None = Field(
         default=None, description="present when the request gave opponents"

@@ -14,7 +14,7 @@ from oracle import oracle_for
 from strategies import examples, positions, request_of, small_rules
 
 from solver import solve_rummikub, validate_rummikub
-from solver.rummikub import STANDARD, Objective, Position, Rules, Status, solve
+from solver.rummikub import JOKER, STANDARD, Objective, Position, Rules, Status, solve
 from solver.rummikub.legality import check_play
 
 REPLACE = Rules(joker_retrieval="replace")
@@ -113,3 +113,23 @@ def test_replace_optimum_matches_exhaustive_search(
         dataclasses.replace(rules, joker_retrieval="free")
     ).best_play(position, objective)
     event(f"replace changes the best play: {free}")
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(100))
+@given(data=st.data(), rules=small_rules())
+def test_free_jokers_match_exhaustive_search(data: st.DataObject, rules: Rules) -> None:
+    """The answer's free jokers are the most table jokers whose removal leaves tiles
+    that still lay out as valid sets (an exhaustive search)."""
+    position = data.draw(positions(rules, opened=True))
+    play = solve(position, rules, time_limit=20)
+    table = Counter(t for tiles in position.table for t in tiles)
+    oracle = oracle_for(rules)
+    most = max(k for k in range(table[JOKER] + 1) if oracle.fits(table - Counter({JOKER: k})))
+    assert play.free_jokers == most
+    event(f"free jokers: {most} of {table[JOKER]}")
+
+
+def test_free_jokers_in_the_wire_answer() -> None:
+    answer = solve_rummikub({"rack": ["B1"], "table": [["R1", "R2", "R3", "J"], ["K5", "K6", "J"]]})
+    assert answer["free_jokers"] == 1  # R1 R2 R3 needs no joker; K5 K6 J does

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from dataclasses import replace
 from itertools import chain
 
 from ortools.sat.python import cp_model
 
 from solver.rummikub.disruption import least_disruption as calmest
+from solver.rummikub.free_jokers import free_jokers
 from solver.rummikub.house_rules import jokers_held_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
@@ -87,18 +89,47 @@ def solve(
     when it is searched alone (with more than one that no longer holds), the
     least-disruption searches use one.
 
+    ``free_jokers`` counts the table jokers that no set needs (see
+    :mod:`solver.rummikub.free_jokers`), within the same time limit.
+
     Raises a :class:`~solver.errors.MeldwiseError` for a position that breaks the rules.
     """
     started = time.perf_counter()
+    play = _solve(
+        position,
+        rules,
+        objective,
+        started + time_limit,
+        workers,
+        started + disruption_time_limit if least_disruption else None,
+        disruption_work,
+    )
+    table = Counter(chain(*position.table))
+    if table[JOKER] and position.opened:
+        play = replace(play, free_jokers=free_jokers(rules, table, started + time_limit))
+    return play
+
+
+def _solve(
+    position: Position,
+    rules: Rules,
+    objective: Objective,
+    deadline: float,
+    workers: int,
+    disruption_deadline: float | None,
+    disruption_work: float,
+) -> Play:
+    """:func:`solve` but the free jokers; ``disruption_deadline`` None: no least disruption."""
+    least_disruption = disruption_deadline is not None
     table_melds = position.check(rules)
     opening = not position.opened
     rack = TileCounts.of(Counter(position.rack))
     table = TileCounts({}) if opening else TileCounts.of(Counter(chain(*position.table)))
-    deadline = started + time_limit
 
     capped = False
     if least_disruption and table_melds and not opening:
-        stage = Limits(disruption_work, min(deadline, started + disruption_time_limit))
+        assert disruption_deadline is not None
+        stage = Limits(disruption_work, min(deadline, disruption_deadline))
         calmer = calmest(rules, rack, table, objective, table_melds, stage)
         capped = stage.capped
         if calmer is not None:

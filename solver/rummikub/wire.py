@@ -11,7 +11,7 @@ Response (``hint_level`` full)::
      "played": [...], "rack_left": [...],
      "table": [{"kind": "run", "tiles": [...], "as": [...]}, ...],
      "sets_kept": 1, "tiles_moved": 0, "disruption_proven": true, "time_capped": false,
-     "steps": [{"action": "add", "tiles": [...], "to_set": 0, "from_rack": [...],
+     "free_jokers": 0, "steps": [{"action": "add", "tiles": [...], "to_set": 0, "from_rack": [...],
                 "text": "..."}, ...]}
 
 ``nudge`` answers only status, can_play and tiles_played; ``tile`` adds one rack
@@ -259,6 +259,7 @@ def play_to_dict(play: Play) -> dict[str, Any]:
         "tiles_moved": play.tiles_moved,
         "disruption_proven": play.disruption_proven,
         "time_capped": play.time_capped,
+        "free_jokers": play.free_jokers,
         "steps": [step_to_dict(s) for s in play.steps],
     }
 
