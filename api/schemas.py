@@ -280,10 +280,25 @@ class Problem(Schema):
     reason: str
 
 
+class ConsequenceOut(Schema):
+    status: Status = Field(description="optimal: repairable is proven")
+    repairable: bool = Field(
+        description="the player can still put the move right: the tiles they laid down fit "
+        "into a legal move from table_before"
+    )
+    penalty_tiles: int = Field(description="tiles drawn from the pool (0 when repairable)")
+    back_to_rack: list[Tile] = Field(description="tiles that go back to the rack")
+    text: str
+
+
 class ValidateResponse(Schema):
     legal: bool
     played: list[Tile] = Field(description="tiles that came onto the table")
     problems: list[Problem] = Field(description="what is wrong; empty when legal")
+    consequence: ConsequenceOut | None = Field(
+        description="for an illegal move: can it still be put right, else the penalty "
+        "(rules.penalty_tiles); null when legal"
+    )
 
 
 # --- repair ---------------------------------------------------------------------------

@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 from disruption_oracle import disruption_oracle_for
-from hypothesis import event, given, note, settings
+from hypothesis import assume, event, given, note, settings
 from hypothesis import strategies as st
 from oracle import oracle_for
 from replay import replay
-from strategies import examples, positions, small_rules
+from strategies import claimed_moves, examples, positions, small_rules
 
-from solver import repair_rummikub
-from solver.errors import MeldwiseError
+from solver import repair_rummikub, validate_rummikub
+from solver.errors import CountError, MeldwiseError
 from solver.rummikub import Objective, Position, Rules, Status, Tile, parse_tiles, repair
 from solver.rummikub.legality import meld_problem
 from solver.rummikub.melds import readings
@@ -210,3 +210,42 @@ def test_library_repair_on_typed_values() -> None:
     assert answer.rescue is not None and answer.rescue.tiles_played == 1
     for meld in answer.arrangement.table if answer.arrangement else ():
         assert meld_problem(meld, Rules()) is None
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(150))
+@given(data=st.data(), rules=small_rules())
+def test_an_illegal_moves_consequence_matches_exhaustive_search(
+    data: st.DataObject, rules: Rules
+) -> None:
+    """validate's consequence: an illegal move can be put right exactly when a legal
+    move from the table before places every tile laid down from the rack (the
+    exhaustive oracle, which knows the opening and the joker rules), else the
+    penalty sends those tiles back to the rack."""
+    position = data.draw(positions(rules))
+    after = data.draw(claimed_moves(position, rules))
+    request = {
+        "rack": [str(t) for t in position.rack],
+        "table_before": [[str(t) for t in s] for s in position.table],
+        "table_after": [[str(t) for t in s] for s in after],
+        "opened": position.opened,
+        "rules": rules.to_dict(),
+    }
+    note(request)
+    try:
+        answer = validate_rummikub(request)
+    except CountError:
+        assume(False)  # a joker from nowhere, beyond the game's: not a real game
+    found = answer["consequence"]
+    if answer["legal"]:
+        assert found is None
+        return
+    table = Counter(t for s in position.table for t in s)
+    laid = (Counter(t for s in after for t in s) - table) & Counter(position.rack)
+    turn = Position(tuple(laid.elements()), position.table, position.opened)
+    repairable = oracle_for(rules).can_play(turn, laid)
+    assert found["status"] == "optimal"
+    assert found["repairable"] == repairable
+    assert found["penalty_tiles"] == (0 if repairable else rules.penalty_tiles)
+    assert Counter(map(Tile.parse, found["back_to_rack"])) == (Counter() if repairable else laid)
+    event(f"repairable: {repairable}, opened: {position.opened}")

@@ -33,6 +33,7 @@ def test_the_documented_example() -> None:
         "tiles_moved",
         "disruption_proven",
         "time_capped",
+        "free_jokers",
         "steps",
     }
     assert response["status"] == "optimal"

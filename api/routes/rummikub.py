@@ -21,6 +21,7 @@ from api.schemas import (
     ValidateResponse,
 )
 from solver import repair_rummikub, score_rummikub, solve_rummikub, validate_rummikub
+from solver.rummikub.solve import DEFAULT_TIME_LIMIT
 
 router = APIRouter(prefix="/v1/rummikub", tags=["rummikub"], route_class=JSONRoute)
 
@@ -59,9 +60,11 @@ async def solve(
 @router.post("/validate", response_model=ValidateResponse, responses=BAD_INPUT)
 async def validate(body: ValidateRequest, pool: PoolDep, client: ClientDep) -> dict[str, Any]:
     """Check a move: every problem with it, each with the set it concerns (at most
-    50: the last then says how many more there are)."""
+    50: the last then says how many more there are), and for an illegal move whether
+    it can still be put right, else the penalty."""
     request = body.model_dump(mode="json", exclude_unset=True)
-    answer = await pool.run(validate_rummikub, request, client=client)
+    # An illegal move's consequence is a solve within the default time limit.
+    answer = await pool.run(validate_rummikub, request, client=client, budget_s=DEFAULT_TIME_LIMIT)
     problems = answer["problems"]
     if len(problems) > MAX_PROBLEMS:
         more = len(problems) - MAX_PROBLEMS + 1

@@ -44,13 +44,14 @@ from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld, readings
 from solver.rummikub.model import TileCounts, build_model
 from solver.rummikub.play import Objective, Play, Status
-from solver.rummikub.position import check_counts, read_table_set
+from solver.rummikub.position import Position, check_counts, read_table_set
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.runner import Limits, run
 from solver.rummikub.solve import (
     DEFAULT_DISRUPTION_WORK,
     DEFAULT_TIME_LIMIT,
     SCORE_WORK,
+    solve,
 )
 from solver.rummikub.steps import Step, plan
 from solver.rummikub.tiles import Tile, format_tiles
@@ -328,8 +329,9 @@ def _penalty(
         back = now - Counter(chain.from_iterable(before))
         tiles = tuple(sorted(back.elements()))
         text = (
-            "No arrangement places every tile: the table goes back to how it was before "
-            f"the turn, the player takes back {format_tiles(tiles) or 'nothing'} and {drawing}."
+            "No legal arrangement places every tile: the table goes back to how it was "
+            f"before the turn, the player takes back {format_tiles(tiles) or 'nothing'} "
+            f"and {drawing}."
         )
         return Penalty(draw, tuple(tuple(s) for s in before), tiles, (), text)
     out = () if arrangement is None else arrangement.left_out
@@ -359,3 +361,51 @@ def _rescue(status: Status, arranged: Arrangement, rack: Sequence[Tile], rules: 
         steps=arranged.steps,
         disruption_proven=arranged.disruption_proven,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Consequence:
+    """What the rules say about an illegal move (see :func:`consequence`)."""
+
+    status: Status
+    """OPTIMAL: ``repairable`` is proven; otherwise the search stopped first (and
+    ``repairable`` is false)."""
+    repairable: bool
+    """The player can still put the move right this turn: the tiles they laid down
+    from the rack fit, with the table before, into a legal move."""
+    penalty: Penalty | None
+    """When proven beyond repair: the table goes back as it was, the tiles laid
+    down go back to the rack, and ``rules.penalty_tiles`` are drawn."""
+    text: str
+
+
+def consequence(
+    rack: Sequence[Tile],
+    before: TileSets,
+    after: TileSets,
+    opened: bool,
+    rules: Rules,
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> Consequence:
+    """For an illegal move from ``before`` to ``after``: can the player still put it
+    right, and if not, the penalty under ``rules``.
+
+    The tiles laid down are those of ``after`` not in ``before`` that were on the
+    rack (others go back where they came from). The move can be put right when a
+    legal move from ``before`` places all of them: a solve of that turn (the same
+    rules, opening included) with them as the rack plays them all."""
+    laid = (Counter(chain.from_iterable(after)) - Counter(chain.from_iterable(before))) & Counter(
+        rack
+    )
+    turn = Position(tuple(sorted(laid.elements())), tuple(map(tuple, before)), opened)
+    play = solve(turn, rules, time_limit=time_limit, least_disruption=False)
+    if play.tiles_played == laid.total():
+        text = "The move can still be put right: the tiles laid down fit into a legal move."
+        return Consequence(play.status, True, None, text)
+    if play.status is not Status.OPTIMAL:
+        text = "Could not find out in time whether the move can still be put right."
+        return Consequence(Status.UNKNOWN, False, None, text)
+    now = Counter(chain.from_iterable(before)) + laid
+    penalty = _penalty(rules, now, before, None)
+    return Consequence(Status.OPTIMAL, False, penalty, penalty.text)

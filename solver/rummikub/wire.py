@@ -32,7 +32,7 @@ from solver.rummikub.legality import check_play
 from solver.rummikub.melds import Meld
 from solver.rummikub.play import Objective, Play
 from solver.rummikub.position import Position, check_counts
-from solver.rummikub.repair import Repair, repair
+from solver.rummikub.repair import Consequence, Repair, consequence, repair
 from solver.rummikub.rules import Rules
 from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
 from solver.rummikub.steps import Action, Step
@@ -280,11 +280,16 @@ def validate_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
 
     Response::
 
-        {"legal": true, "played": ["R5"], "problems": []}
+        {"legal": true, "played": ["R5"], "problems": [], "consequence": null}
 
     ``problems`` lists each thing wrong: ``{"set": index in table_after or null,
     "reason": "..."}`` (an invalid set, a table tile that went missing, a tile not
-    on the rack, an opening under the threshold, the table touched before opening).
+    on the rack, an opening under the threshold, the table touched before opening, a
+    joker taken against ``joker_retrieval: "replace"``). For an illegal move,
+    ``consequence`` says whether the player can still put it right (the tiles they
+    laid down fit into a legal move) and otherwise the penalty:
+    ``{"status": "optimal", "repairable": false, "penalty_tiles": 3,
+    "back_to_rack": [...], "text": "..."}`` (see :func:`solver.rummikub.repair.consequence`).
 
     A request that cannot describe a real game (an unknown tile, more copies than
     the game has, an invalid set in ``table_before``) raises a
@@ -311,6 +316,21 @@ def validate_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
         "legal": verdict.legal,
         "played": [str(t) for t in verdict.played],
         "problems": [{"set": p.set, "reason": p.reason} for p in verdict.problems],
+        "consequence": None
+        if verdict.legal
+        else consequence_to_dict(consequence(rack, before, after, opened, rules)),
+    }
+
+
+def consequence_to_dict(found: Consequence) -> dict[str, Any]:
+    """What the rules say about an illegal move, for the wire."""
+    penalty = found.penalty
+    return {
+        "status": found.status.value,
+        "repairable": found.repairable,
+        "penalty_tiles": 0 if penalty is None else penalty.tiles,
+        "back_to_rack": [] if penalty is None else [str(t) for t in penalty.back_to_rack],
+        "text": found.text,
     }
 
 
