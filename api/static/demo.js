@@ -1,8 +1,9 @@
-// The demo page: a position editor for each game, the <meldwise-hint> element for
-// Rummikub, the advice of the Shanghai tab and the review of a Rummikub game.
+// The demo page: a position editor for each game, the <meldwise-hint> element and
+// "Repair the table" for Rummikub, the advice of the Shanghai tab and the review of a Rummikub game.
 
 import "./meldwise-hint.js";
 import { Palette, PieceField } from "./editor.js";
+import { setUpRepair } from "./repair.js";
 import { setUpReview } from "./review.js";
 import { setUpShanghai } from "./shanghai.js";
 import { styleSheet } from "./styles.js";
@@ -79,6 +80,7 @@ function setUpRummikub() {
     rack.setText("");
     table.setText("");
   });
+  setUpRepair(form, rack, table);
   update();
 }
 
