@@ -188,6 +188,8 @@ def describe_response(response: dict[str, Any]) -> str:
             "Steps:",
         ]
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(response["steps"], 1)]
+    if response.get("free_jokers"):
+        lines.append(f"Table jokers no set needs: {response['free_jokers']}")
     lines.append(f"Solver: {response['status']}")
     lines += describe_table(response["table"], "Table after")
     return "\n".join(lines) + "\n"

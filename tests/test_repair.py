@@ -155,7 +155,7 @@ def _sub_multisets(counts: Counter[Tile]) -> list[Counter[Tile]]:
 
 
 def test_a_worked_repair() -> None:
-    """The example of docs/repair.md: a run broken in two and a group robbed of a tile."""
+    """The worked example of docs/repair.md: a run broken in two, a group robbed of a tile."""
     answer = repair_rummikub(
         {
             "table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]],

@@ -336,7 +336,7 @@ def _penalty(
         return Penalty(draw, tuple(tuple(s) for s in before), tiles, (), text)
     out = () if arrangement is None else arrangement.left_out
     text = (
-        "No arrangement places every tile: "
+        "No legal arrangement places every tile: "
         + (
             f"the fewest that cannot be placed, {format_tiles(out)}, go back to the pool"
             if out
