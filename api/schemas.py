@@ -127,6 +127,10 @@ class SolveRequest(Schema):
         description="how much to reveal: nudge (whether a play exists and its size), "
         "tile (one rack tile and where it goes), full (the play and the steps)",
     )
+    free_jokers: StrictBool = Field(
+        default=False,
+        description="also count the table jokers that no set needs (one search more)",
+    )
     opponents: list[Opponent] | None = Field(
         default=None,
         min_length=1,
@@ -204,13 +208,15 @@ class FullAnswer(Schema):
         description="a time limit, not the work bound, stopped a search: the same request "
         "on an idle server may get a better answer (false: the answer does not depend on load)"
     )
-    free_jokers: int | None = Field(
-        description="table jokers (before the play) that no set needs: the other tiles lay "
-        "out as valid sets without them (null: not proven within the time limit)"
-    )
     steps: list[Step] = Field(description="actions that turn the old table into the new one")
     advice: Advice | None = Field(
         default=None, description="present when the request gave opponents"
+    )
+    free_jokers: int | None = Field(
+        default=None,
+        description="present when the request asked for it: table jokers (before the play) "
+        "that no set needs, the other tiles lay out as valid sets without them (null: not "
+        "proven within the time limit)",
     )
 
 
@@ -227,6 +233,12 @@ class TileAnswer(Schema):
     advice: Advice | None = Field(
         default=None, description="present when the request gave opponents"
     )
+    free_jokers: int | None = Field(
+        default=None,
+        description="present when the request asked for it: table jokers (before the play) "
+        "that no set needs, the other tiles lay out as valid sets without them (null: not "
+        "proven within the time limit)",
+    )
 
 
 class NudgeAnswer(Schema):
@@ -238,6 +250,12 @@ class NudgeAnswer(Schema):
     tiles_played: int
     advice: Advice | None = Field(
         default=None, description="present when the request gave opponents"
+    )
+    free_jokers: int | None = Field(
+        default=None,
+        description="present when the request asked for it: table jokers (before the play) "
+        "that no set needs, the other tiles lay out as valid sets without them (null: not "
+        "proven within the time limit)",
     )
 
 
@@ -383,6 +401,10 @@ class RepairResponse(Schema):
         description="every tile when repairable, else the most tiles that fit"
     )
     penalty: PenaltyOut | None = Field(description="the consequence when beyond repair")
+    free_jokers: int | None = Field(
+        description="when repairable: table jokers no set needs (null otherwise, or not "
+        "proven within the time limit)"
+    )
     rescue: Rescue | None = Field(description="null when no rack was given")
 
 

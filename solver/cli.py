@@ -59,6 +59,9 @@ def add_solve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         metavar="NAME=VALUE",
         help="a rule setting, e.g. --rule jokers=4 (repeatable)",
     )
+    parser.add_argument(
+        "--free-jokers", action="store_true", help="also count the table jokers no set needs"
+    )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(
         "--json", action="store_true", help="read one request from stdin, write one response"
@@ -134,6 +137,7 @@ def _request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
         "rules": rules_from_flags(args.rule),
         "time_limit_ms": request_limits(args.time_limit),
         "hint_level": args.hint,
+        "free_jokers": args.free_jokers,
     }
 
 
@@ -188,8 +192,11 @@ def describe_response(response: dict[str, Any]) -> str:
             "Steps:",
         ]
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(response["steps"], 1)]
-    if response.get("free_jokers"):
-        lines.append(f"Table jokers no set needs: {response['free_jokers']}")
+    if "free_jokers" in response:
+        spare = response["free_jokers"]
+        lines.append(
+            f"Table jokers no set needs: {'not proven in time' if spare is None else spare}"
+        )
     lines.append(f"Solver: {response['status']}")
     lines += describe_table(response["table"], "Table after")
     return "\n".join(lines) + "\n"

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from oracle import oracle_for
 from strategies import examples, positions, request_of, small_rules
 
-from solver import solve_rummikub, validate_rummikub
+from solver import repair_rummikub, solve_rummikub, validate_rummikub
 from solver.rummikub import JOKER, STANDARD, Objective, Position, Rules, Status, solve
 from solver.rummikub.legality import check_play
 
@@ -122,14 +122,18 @@ def test_free_jokers_match_exhaustive_search(data: st.DataObject, rules: Rules) 
     """The answer's free jokers are the most table jokers whose removal leaves tiles
     that still lay out as valid sets (an exhaustive search)."""
     position = data.draw(positions(rules, opened=True))
-    play = solve(position, rules, time_limit=20)
+    play = solve(position, rules, time_limit=20, free_jokers=True)
     table = Counter(t for tiles in position.table for t in tiles)
     oracle = oracle_for(rules)
     most = max(k for k in range(table[JOKER] + 1) if oracle.fits(table - Counter({JOKER: k})))
-    assert play.free_jokers == most
+    assert play.free_jokers == (most if position.opened else 0)
     event(f"free jokers: {most} of {table[JOKER]}")
 
 
-def test_free_jokers_in_the_wire_answer() -> None:
-    answer = solve_rummikub({"rack": ["B1"], "table": [["R1", "R2", "R3", "J"], ["K5", "K6", "J"]]})
+def test_free_jokers_when_asked_for() -> None:
+    request = {"rack": ["B1"], "table": [["R1", "R2", "R3", "J"], ["K5", "K6", "J"]]}
+    assert "free_jokers" not in solve_rummikub(request)  # one search more: only when asked
+    answer = solve_rummikub({**request, "free_jokers": True})
     assert answer["free_jokers"] == 1  # R1 R2 R3 needs no joker; K5 K6 J does
+    repaired = repair_rummikub({"table": [["R1", "R2", "R3", "J"], ["K5", "K6"], ["J"]]})
+    assert repaired["repairable"] and repaired["free_jokers"] == 1

@@ -11,7 +11,7 @@ import pytest
 from disruption_oracle import disruption_oracle_for
 from hypothesis import assume, event, given, note, settings
 from hypothesis import strategies as st
-from oracle import oracle_for
+from oracle import Oracle, oracle_for
 from replay import replay
 from strategies import claimed_moves, examples, positions, small_rules
 
@@ -83,8 +83,9 @@ def test_repair_matches_exhaustive_search(data: st.DataObject, rules: Rules) -> 
     answer = repair_rummikub(request)
     oracle = oracle_for(rules)
     now = _tiles(request["table"])
+    before = request.get("table_before")
     assert answer["status"] == "optimal"
-    assert answer["repairable"] == oracle.fits(now)
+    assert answer["repairable"] == _fits(oracle, now, before, Counter())
     event(f"repairable: {answer['repairable']}, table before: {'table_before' in request}")
 
     arranged = answer["arrangement"]
@@ -98,7 +99,6 @@ def test_repair_matches_exhaustive_search(data: st.DataObject, rules: Rules) -> 
     assert [Counter(s) for s in sets] == [Counter(m["tiles"]) for m in arranged["table"]]
     assert not used
 
-    before = request.get("table_before")
     if answer["repairable"]:
         assert answer["penalty"] is None
         if before is not None and arranged["disruption_proven"]:
@@ -121,16 +121,30 @@ def test_repair_matches_exhaustive_search(data: st.DataObject, rules: Rules) -> 
         assert answer["rescue"] is None
 
 
+def _fits(
+    oracle: Oracle, now: Counter[Tile], before: list[list[str]] | None, played: Counter[Tile]
+) -> bool:
+    """Whether a legal turn places the table now and ``played``: with the table before
+    known, a turn from it that plays every other tile (the joker rule applies);
+    without, every tile fits into valid sets."""
+    if before is None:
+        return oracle.fits(now + played)
+    old = tuple(tuple(parse_tiles(s)) for s in before)
+    laid = now - _tiles(before) + played
+    return oracle.can_play(Position(tuple(laid.elements()), old), laid)
+
+
 def _check_rescue(
     request: dict[str, Any], rescue: dict[str, Any], rules: Rules, now: Counter[Tile]
 ) -> None:
     oracle = oracle_for(rules)
     objective = Objective(request["objective"])
     rack = [Tile.parse(t) for t in request["rack"]]
+    before = request.get("table_before")
     keys = [
         oracle.key(played, objective)
         for played in _sub_multisets(Counter(rack))
-        if oracle.fits(now + played)
+        if _fits(oracle, now, before, played)
     ]
     assert rescue["status"] == "optimal"
     play = rescue["play"]

@@ -138,6 +138,8 @@ class TurnModel:
     _group_naturals: dict[Cell, LinearExpr] = field(default_factory=dict)
     """Per-cell expressions, built once their variables all exist (see below)."""
     _group_limit: dict[int, int] = field(default_factory=dict)
+    must_play: TileCounts = field(default_factory=lambda: TileCounts({}))
+    """Rack tiles that must all be played (a repair's tiles laid down this turn)."""
 
     def __post_init__(self) -> None:
         self.supply = dict(self.table.naturals)
@@ -310,6 +312,7 @@ def build_model(
     opening: bool,
     table_melds: tuple[Meld, ...] = (),
     whole: Collection[int] = (),
+    must_play: TileCounts | None = None,
 ) -> TurnModel:
     """Build the model of a turn.
 
@@ -318,8 +321,11 @@ def build_model(
     ``table_melds`` (the table as read, after opening) may continue into the new
     table; pass none to let the table be rebuilt from counts alone. The sets whose
     index is in ``whole`` go on whole or not at all (see :func:`add_continuations`).
+    ``must_play`` (part of the rack) must all be played (see :func:`add_played`).
     """
     tm = TurnModel(CpModel(), rules, rack, table)
+    if must_play is not None:
+        tm.must_play = must_play
     add_continuations(tm, table_melds, whole)
     for colour in range(rules.colours):
         add_runs(tm, colour, objective)
@@ -345,16 +351,19 @@ def build_model(
 
 
 def add_played(tm: TurnModel) -> None:
-    """0 <= played[c,n] <= rack[c,n]; 0 <= played_jokers <= rack jokers.
+    """must[c,n] <= played[c,n] <= rack[c,n]; must jokers <= played_jokers <= rack
+    jokers (``must`` is :attr:`TurnModel.must_play`, usually nothing).
 
     A rack tile that no run, group or continued set can hold is not played: it
-    gets no variable (call this once the runs and continuations exist)."""
+    gets no variable (call this once the runs and continuations exist), unless it
+    must be (then the tile balance finds no place for it: infeasible)."""
+    must = tm.must_play
     for cell, count in sorted(tm.rack.naturals.items()):
-        if tm.groups_only(cell) and tm.group_limit(cell[1]) == 0:
+        if tm.groups_only(cell) and tm.group_limit(cell[1]) == 0 and not must[cell]:
             continue
-        tm.played[cell] = tm.model.new_int_var(0, count, f"play_{cell[0]}_{cell[1]}")
+        tm.played[cell] = tm.model.new_int_var(must[cell], count, f"play_{cell[0]}_{cell[1]}")
     if tm.rack.jokers:
-        tm.played_jokers = tm.model.new_int_var(0, tm.rack.jokers, "play_J")
+        tm.played_jokers = tm.model.new_int_var(must.jokers, tm.rack.jokers, "play_J")
 
 
 def add_continuations(tm: TurnModel, melds: tuple[Meld, ...], whole: Collection[int] = ()) -> None:

@@ -22,13 +22,18 @@ the table before the turn and the rack, :func:`repair` answers:
   table tile and some rack tiles, which may rescue a table the table tiles alone
   cannot.
 
-Placing the most of a heap of tiles is a solve with the heap as the rack and nothing
-on the table (rack tiles may stay off it), with the reference sets free to continue:
-the same model and stages as a turn.
+Each question is a turn of the same model and stages as a solve: the reference sets'
+tiles on the table and the other tiles on the rack, which must all be played
+(:attr:`~solver.rummikub.model.TurnModel.must_play`; a rescue adds the rack's tiles,
+which may be); the most tiles that fit are a turn with every tile on the rack and
+nothing on the table. The joker rule (``joker_retrieval``) applies when the table
+before the turn is given (only then is it known where a joker came from), and not to
+which tiles fit at all.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -39,6 +44,7 @@ from ortools.sat.python import cp_model
 
 from solver.errors import TableError
 from solver.rummikub.disruption import least_disruption
+from solver.rummikub.free_jokers import free_jokers
 from solver.rummikub.house_rules import jokers_held_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld, readings
@@ -115,6 +121,9 @@ class Repair:
     from the table now), or None when no play does or no rack was given."""
     rescue_status: Status | None
     """With a rack: whether the rescue (or that there is none) is proven; None without."""
+    free_jokers: int | None
+    """When repairable: the table's jokers that no set needs (see
+    :mod:`solver.rummikub.free_jokers`); None otherwise or when not proven in time."""
     time_capped: bool
     """Whether a wall-clock limit, not the work bound, stopped a search."""
 
@@ -150,29 +159,33 @@ def repair(
     now = Counter(chain.from_iterable(table))
     reference = _reference(table, before, now, rules, rack or ())
     heaps = [_read(tiles, rules) for tiles in table]
+    # Where a table joker came from is known only from the table before the turn:
+    # without it the joker rule cannot apply. Which tiles fit at all is a question of
+    # sets alone.
+    loose = dataclasses.replace(rules, joker_retrieval="free")
+    turn_rules = rules if before is not None else loose
     capped: list[bool] = []
-
-    def arrange(rack_tiles: Counter[Tile], table_tiles: Counter[Tile], goal: Objective) -> _Found:
-        return _arrange(rules, rack_tiles, table_tiles, goal, reference, deadline, capped)
 
     def laid(placed: list[PlacedSet], played: Counter[Tile], found: _Found) -> Arrangement:
         return _arrangement(placed, played, reference, heaps, table, found.proven)
 
     # The reference sets' tiles stay on the table; the others (loose tiles, broken
-    # sets, tiles laid down this turn) are the rack of a turn that must place them all.
+    # sets, tiles laid down this turn) are rack tiles the turn must all play.
     strays = now - Counter(chain.from_iterable(meld.tiles for meld in reference))
-    whole = arrange(strays, now - strays, Objective.TILES)
+    kept = now - strays
+    whole = _arrange(turn_rules, strays, kept, strays, Objective.TILES, reference, deadline, capped)
     penalty = None
     arrangement = None
-    placed = None if whole.placed is None else _tiles(whole.placed) - (now - strays)
-    if whole.placed is not None and placed == strays:
+    if whole.placed is not None:
         status, repairable = Status.OPTIMAL, True
         arrangement = laid(whole.placed, Counter(), whole)
     elif whole.status is not Status.OPTIMAL:
         status, repairable = Status.UNKNOWN, False
     else:
         repairable = False
-        most = arrange(now, Counter(), Objective.TILES)
+        most = _arrange(
+            loose, now, Counter(), Counter(), Objective.TILES, reference, deadline, capped
+        )
         status = Status.OPTIMAL if most.status is Status.OPTIMAL else Status.FEASIBLE
         if most.placed is not None:
             arrangement = laid(most.placed, Counter(), most)
@@ -180,12 +193,17 @@ def repair(
 
     rescue, rescue_status = None, None
     if rack is not None:
-        found = arrange(Counter(rack), now, objective)
+        found = _arrange(
+            turn_rules, strays + Counter(rack), kept, strays, objective, reference, deadline, capped
+        )
         rescue_status = found.status
         if found.placed is not None:
             played = _tiles(found.placed) - now
             rescue = _rescue(found.status, laid(found.placed, played, found), rack, rules)
-    return Repair(status, repairable, arrangement, penalty, rescue, rescue_status, any(capped))
+    spare = free_jokers(rules, now, deadline) if repairable else None
+    return Repair(
+        status, repairable, arrangement, penalty, rescue, rescue_status, spare, any(capped)
+    )
 
 
 def _tiles(placed: list[PlacedSet]) -> Counter[Tile]:
@@ -231,25 +249,29 @@ def _arrange(
     rules: Rules,
     rack: Counter[Tile],
     table: Counter[Tile],
+    must: Counter[Tile],
     objective: Objective,
     reference: tuple[Meld, ...],
     deadline: float,
     capped: list[bool],
 ) -> _Found:
-    """The best play placing every tile of ``table`` and rack tiles, the least
-    disruptive to ``reference`` (the solve's stages: see
-    :func:`solver.rummikub.solve.solve`)."""
+    """The best play placing every tile of ``table`` and rack tiles, ``must`` (part
+    of the rack) among them, the least disruptive to ``reference`` (the solve's
+    stages: see :func:`solver.rummikub.solve.solve`)."""
     rack_counts, table_counts = TileCounts.of(rack), TileCounts.of(table)
+    must_play = TileCounts.of(must)
     if reference:
         stage = Limits(DEFAULT_DISRUPTION_WORK, deadline)
-        calmer = least_disruption(rules, rack_counts, table_counts, objective, reference, stage)
+        calmer = least_disruption(
+            rules, rack_counts, table_counts, objective, reference, stage, must_play
+        )
         capped.append(stage.capped)
         if calmer is not None:
             return _Found(Status.OPTIMAL, calmer.placed, calmer.proven)
     # The score alone: no reference, or not proven within the least-disruption work
     # (which is also where a table beyond repair ends up: its model is infeasible).
     held = reference if jokers_held_in_place(rules, reference) else ()
-    tm = build_model(rules, rack_counts, table_counts, objective, False, held)
+    tm = build_model(rules, rack_counts, table_counts, objective, False, held, (), must_play)
     limits = Limits(SCORE_WORK, deadline)
     first = run(tm, limits) if limits.left else None
     capped.append(limits.capped)

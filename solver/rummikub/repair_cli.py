@@ -100,6 +100,8 @@ def describe_repair(response: dict[str, Any]) -> str:
             lines.append("Steps:" if response["repairable"] else "Steps to place the most tiles:")
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(arranged["steps"], 1)]
         lines += describe_table(arranged["table"], fits)
+    if response["free_jokers"]:
+        lines.append(f"Table jokers no set needs: {response['free_jokers']}")
     penalty = response["penalty"]
     if penalty is not None:
         lines.append(f"Penalty: {penalty['text']}")

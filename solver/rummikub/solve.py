@@ -26,7 +26,7 @@ from itertools import chain
 from ortools.sat.python import cp_model
 
 from solver.rummikub.disruption import least_disruption as calmest
-from solver.rummikub.free_jokers import free_jokers
+from solver.rummikub.free_jokers import free_jokers as count_free_jokers
 from solver.rummikub.house_rules import jokers_held_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
@@ -69,6 +69,7 @@ def solve(
     least_disruption: bool = True,
     disruption_time_limit: float = DEFAULT_DISRUPTION_TIME_LIMIT,
     disruption_work: float = DEFAULT_DISRUPTION_WORK,
+    free_jokers: bool = False,
 ) -> Play:
     """Find the best play for ``position`` under ``rules``.
 
@@ -89,8 +90,9 @@ def solve(
     when it is searched alone (with more than one that no longer holds), the
     least-disruption searches use one.
 
-    ``free_jokers`` counts the table jokers that no set needs (see
-    :mod:`solver.rummikub.free_jokers`), within the same time limit.
+    With ``free_jokers`` the play also counts the table jokers that no set needs
+    (:attr:`Play.free_jokers`, see :mod:`solver.rummikub.free_jokers`), within the
+    same time limit: one search more, so only when asked.
 
     Raises a :class:`~solver.errors.MeldwiseError` for a position that breaks the rules.
     """
@@ -104,9 +106,10 @@ def solve(
         started + disruption_time_limit if least_disruption else None,
         disruption_work,
     )
-    table = Counter(chain(*position.table))
-    if table[JOKER] and position.opened:
-        play = replace(play, free_jokers=free_jokers(rules, table, started + time_limit))
+    if free_jokers:
+        table = Counter(chain(*position.table))
+        spare = count_free_jokers(rules, table, started + time_limit) if position.opened else 0
+        play = replace(play, free_jokers=spare)
     return play
 
 

@@ -11,7 +11,7 @@ Response (``hint_level`` full)::
      "played": [...], "rack_left": [...],
      "table": [{"kind": "run", "tiles": [...], "as": [...]}, ...],
      "sets_kept": 1, "tiles_moved": 0, "disruption_proven": true, "time_capped": false,
-     "free_jokers": 0, "steps": [{"action": "add", "tiles": [...], "to_set": 0, "from_rack": [...],
+     "steps": [{"action": "add", "tiles": [...], "to_set": 0, "from_rack": [...],
                 "text": "..."}, ...]}
 
 ``nudge`` answers only status, can_play and tiles_played; ``tile`` adds one rack
@@ -54,6 +54,7 @@ REQUEST_FIELDS = (
     "hint_level",
     "disruption_time_limit_ms",
     "opponents",
+    "free_jokers",
 )
 
 
@@ -73,8 +74,11 @@ def solve_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
         least_disruption=asked.disruption_time_limit > 0
         and asked.hint_level is not HintLevel.NUDGE,
         disruption_time_limit=asked.disruption_time_limit,
+        free_jokers=asked.free_jokers,
     )
     answer = hint_to_dict(play, asked.hint_level, lambda: asked.position.check(asked.rules))
+    if asked.free_jokers:
+        answer["free_jokers"] = play.free_jokers
     if asked.opponents is not None:
         view = View.facing(asked.position, asked.rules, asked.opponents)
         answer["advice"] = advice_to_dict(advise(view))
@@ -137,6 +141,8 @@ class SolveRequest:
     ``time_limit``; its work is bounded anyway); 0 skips it."""
     opponents: tuple[tuple[int, bool], ...] | None = None
     """The other players' (rack size, opened), in playing order: asks for advice."""
+    free_jokers: bool = False
+    """Whether to count the table jokers no set needs (one search more)."""
 
 
 def parse_request(request: Mapping[str, Any]) -> SolveRequest:
@@ -165,7 +171,15 @@ def parse_request(request: Mapping[str, Any]) -> SolveRequest:
         _hint_level(request.get("hint_level", HintLevel.FULL.value)),
         _milliseconds(request, "disruption_time_limit_ms", DEFAULT_DISRUPTION_TIME_LIMIT) / 1000,
         None if request.get("opponents") is None else parse_opponents(request["opponents"]),
+        _flag(request, "free_jokers"),
     )
+
+
+def _flag(request: Mapping[str, Any], name: str) -> bool:
+    value = request.get(name, False)
+    if not isinstance(value, bool):
+        raise RequestError(f"{name!r} must be true or false, got {value!r:.60}")
+    return value
 
 
 def _objective(name: Any) -> Objective:
@@ -259,7 +273,6 @@ def play_to_dict(play: Play) -> dict[str, Any]:
         "tiles_moved": play.tiles_moved,
         "disruption_proven": play.disruption_proven,
         "time_capped": play.time_capped,
-        "free_jokers": play.free_jokers,
         "steps": [step_to_dict(s) for s in play.steps],
     }
 
@@ -365,7 +378,7 @@ def repair_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
         {"status": "optimal", "repairable": true, "time_capped": false,
          "arrangement": {"table": [...sets], "steps": [...], "left_out": [],
                          "sets_kept": 1, "tiles_moved": 1, "disruption_proven": true},
-         "penalty": null,
+         "penalty": null, "free_jokers": 0,
          "rescue": {"status": "optimal", "play": {...a full solve answer}}}
 
     ``penalty`` (when the table is proven beyond repair): ``{"tiles": 3, "restore":
@@ -417,6 +430,7 @@ def repair_to_dict(answer: Repair) -> dict[str, Any]:
             "to_pool": [str(t) for t in penalty.to_pool],
             "text": penalty.text,
         },
+        "free_jokers": answer.free_jokers,
         "rescue": None
         if answer.rescue_status is None
         else {
