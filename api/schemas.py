@@ -34,6 +34,16 @@ Tile = Annotated[
 TileSet = Annotated[list[Tile], Field(description="the tiles of one set, in any order")]
 
 
+TimeLimitMs = Annotated[
+    StrictInt,
+    Field(
+        ge=1,
+        le=MAX_TIME_LIMIT_MS,
+        description="most milliseconds to spend; the server's time cap may lower it",
+    ),
+]
+
+
 def _setting(name: str, meaning: str) -> Any:
     low, high = RANGES[name]
     return Field(default=getattr(STANDARD, name), ge=low, le=high, description=meaning)
@@ -108,12 +118,7 @@ class SolveRequest(Schema):
         default=Objective.TILES, description="tiles: most tiles played; points: most points shed"
     )
     rules: RuleSettings = Field(default_factory=RuleSettings, description="rule settings")
-    time_limit_ms: StrictInt = Field(
-        default=round(DEFAULT_TIME_LIMIT * 1000),
-        ge=1,
-        le=MAX_TIME_LIMIT_MS,
-        description="most milliseconds to spend; the server's time cap may lower it",
-    )
+    time_limit_ms: TimeLimitMs = round(DEFAULT_TIME_LIMIT * 1000)
     disruption_time_limit_ms: StrictInt = Field(
         default=round(DEFAULT_DISRUPTION_TIME_LIMIT * 1000),
         ge=0,
@@ -355,12 +360,7 @@ class RepairRequest(Schema):
         default=Objective.TILES, description="for the rescue: most tiles, or most points"
     )
     rules: RuleSettings = Field(default_factory=RuleSettings, description="rule settings")
-    time_limit_ms: StrictInt = Field(
-        default=round(DEFAULT_TIME_LIMIT * 1000),
-        ge=1,
-        le=MAX_TIME_LIMIT_MS,
-        description="most milliseconds to spend; the server's time cap may lower it",
-    )
+    time_limit_ms: TimeLimitMs = round(DEFAULT_TIME_LIMIT * 1000)
 
 
 class Arrangement(Schema):

@@ -44,23 +44,30 @@ def add_solve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         help="play the most tiles (default) or shed the most points",
     )
     parser.add_argument(
-        "--time-limit", type=float, default=2.0, metavar="SECONDS", help="solver time limit (2)"
-    )
-    parser.add_argument(
         "--hint",
         choices=[level.value for level in HintLevel],
         default=HintLevel.FULL.value,
         help="how much to reveal: nudge, tile, or the full play with steps (default)",
     )
     parser.add_argument(
+        "--free-jokers", action="store_true", help="also count the table jokers no set needs"
+    )
+    add_common_flags(parser, "jokers=4")
+    parser.set_defaults(handler=run_solve)
+
+
+def add_common_flags(parser: argparse.ArgumentParser, rule_example: str) -> None:
+    """The flags every Rummikub command shares: --time-limit, --rule and the wire
+    modes --json / --jsonl (see :func:`run_requests`)."""
+    parser.add_argument(
+        "--time-limit", type=float, default=2.0, metavar="SECONDS", help="solver time limit (2)"
+    )
+    parser.add_argument(
         "--rule",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a rule setting, e.g. --rule jokers=4 (repeatable)",
-    )
-    parser.add_argument(
-        "--free-jokers", action="store_true", help="also count the table jokers no set needs"
+        help=f"a rule setting, e.g. --rule {rule_example} (repeatable)",
     )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(
@@ -69,7 +76,6 @@ def add_solve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
     mode.add_argument(
         "--jsonl", action="store_true", help="one request per stdin line, one response per line"
     )
-    parser.set_defaults(handler=run_solve)
 
 
 def run_solve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:

@@ -1,23 +1,11 @@
 // "Repair the table": the table as it lies (loose tiles and broken sets allowed) sent
 // to /v1/rummikub/repair, and the answer drawn (README: "Repair a table").
 
+import { heading, paragraph } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
 import { drawSet, drawTile } from "./tiles.js";
 
 const ENDPOINT = "v1/rummikub/repair";
-
-function paragraph(text, className) {
-  const p = document.createElement("p");
-  p.textContent = text;
-  if (className) p.className = className;
-  return p;
-}
-
-function heading(text) {
-  const h = document.createElement("h3");
-  h.textContent = text;
-  return h;
-}
 
 function steps(list) {
   const ol = document.createElement("ol");

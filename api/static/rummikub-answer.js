@@ -8,14 +8,14 @@ const STATUS_NOTES = {
   unknown: "The time limit ran out before any play was found.",
 };
 
-function paragraph(text, className) {
+export function paragraph(text, className) {
   const p = document.createElement("p");
   p.textContent = text;
   if (className) p.className = className;
   return p;
 }
 
-function heading(text) {
+export function heading(text) {
   const h = document.createElement("h3");
   h.textContent = text;
   return h;

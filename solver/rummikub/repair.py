@@ -47,6 +47,7 @@ from solver.rummikub.disruption import least_disruption
 from solver.rummikub.free_jokers import free_jokers
 from solver.rummikub.house_rules import jokers_held_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
+from solver.rummikub.legality import TileSets
 from solver.rummikub.melds import Meld, readings
 from solver.rummikub.model import TileCounts, build_model
 from solver.rummikub.play import Objective, Play, Status
@@ -61,8 +62,6 @@ from solver.rummikub.solve import (
 )
 from solver.rummikub.steps import Step, plan
 from solver.rummikub.tiles import Tile, format_tiles
-
-TileSets = Sequence[Sequence[Tile]]
 
 
 @dataclass(frozen=True, slots=True)

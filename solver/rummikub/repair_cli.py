@@ -10,7 +10,14 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from solver.cli import describe_table, parse_sets, request_limits, rules_from_flags, run_requests
+from solver.cli import (
+    add_common_flags,
+    describe_table,
+    parse_sets,
+    request_limits,
+    rules_from_flags,
+    run_requests,
+)
 from solver.errors import MeldwiseError
 from solver.rummikub.play import Objective
 from solver.rummikub.wire import repair_rummikub
@@ -38,19 +45,7 @@ def add_repair_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         default=Objective.TILES.value,
         help="for the rescue: play the most tiles (default) or shed the most points",
     )
-    parser.add_argument(
-        "--time-limit", type=float, default=2.0, metavar="SECONDS", help="time limit (2)"
-    )
-    parser.add_argument(
-        "--rule",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a rule setting, e.g. --rule penalty_tiles=2 (repeatable)",
-    )
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--json", action="store_true", help="one request on stdin, one response")
-    mode.add_argument("--jsonl", action="store_true", help="one request per stdin line")
+    add_common_flags(parser, "penalty_tiles=2")
     parser.set_defaults(handler=run_repair)
 
 
