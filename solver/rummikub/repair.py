@@ -9,8 +9,9 @@ when the table before the turn is known and put back).
 Given the table as it lies now (loose tiles and broken sets allowed), and optionally
 the table before the turn and the rack, :func:`repair` answers:
 
-* whether every table tile can be arranged into valid sets (proven by CP-SAT: an
-  arrangement, or an infeasible model);
+* whether every table tile can be arranged into valid sets, with the table before
+  the turn given in a legal turn from it (proven by CP-SAT: an arrangement, or an
+  infeasible model);
 * the arrangement closest to the *reference* table, by the solve's own
   least-disruption stage (:func:`~solver.rummikub.disruption.least_disruption`, same
   tie-breaks): the most reference sets kept whole, then the most tiles in place, then
@@ -110,7 +111,8 @@ class Repair:
     proving that no arrangement leaves fewer tiles out; UNKNOWN: the search stopped
     before finding whether the table can be repaired."""
     repairable: bool
-    """Every table tile fits into valid sets (always proven when true)."""
+    """Every table tile fits into valid sets; with the table before the turn given, in
+    a legal turn from it (the joker rule applies). Always proven when true."""
     arrangement: Arrangement | None
     """Every tile when repairable, else the most tiles that fit (None: unknown)."""
     penalty: Penalty | None
