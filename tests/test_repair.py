@@ -263,3 +263,18 @@ def test_an_illegal_moves_consequence_matches_exhaustive_search(
     assert found["penalty_tiles"] == (0 if repairable else rules.penalty_tiles)
     assert Counter(map(Tile.parse, found["back_to_rack"])) == (Counter() if repairable else laid)
     event(f"repairable: {repairable}, opened: {position.opened}")
+
+
+def test_a_joker_that_must_be_laid_takes_a_place_a_rack_tile_could_fill() -> None:
+    """Found by the variant test: the loose J must be laid, and only J B2 B3 B4 (the
+    joker as B1) holds it, though the rack has a B1. The model once left that joker
+    place out, as if the joker could go back to the rack, and found no rescue at all."""
+    request = {
+        "table": [["R1"], ["R2"], ["R3"], ["R4"], ["J"], ["B2"], ["B3", "B4"]],
+        "rules": {"colours": 2, "numbers": 4, "copies": 1, "jokers": 1},
+        "rack": ["B1"],
+    }
+    answer = repair_rummikub(request)
+    assert answer["repairable"]
+    assert answer["rescue"]["status"] == "optimal"
+    assert answer["rescue"]["play"]["played"] == []  # with B1 laid the joker has no place

@@ -612,7 +612,8 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
       group, where it can swap places with the joker, or on the rack, where in
       tiles mode it can take the joker's place if the joker goes back to the rack
       (one joker more kept). That needs the joker to come from the rack: sure only
-      when the table holds no joker, as a table joker must stay on the table.
+      when the table holds no joker, as a table joker must stay on the table, and no
+      joker must be played (:attr:`TurnModel.must_play`).
     """
     rules, model, jokers = tm.rules, tm.model, tm.jokers
     size = rules.min_set_len
@@ -641,8 +642,9 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
             model.add(var <= previous)
     if not jokers:
         return
-    # A rack tile may take a joker's place only if the joker may go back to the rack.
-    rack_swaps = objective is Objective.TILES and not tm.table.jokers
+    # A rack tile may take a joker's place only if the joker may go back to the rack:
+    # not a table joker, nor one that must be played.
+    rack_swaps = objective is Objective.TILES and not tm.table.jokers and not tm.must_play.jokers
     for number in range(1, rules.numbers + 1):
         cell = (colour, number)
         tiles = tm.run_tiles(cell)
