@@ -23,6 +23,7 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException
 
 from api.errors import CLOSE
+from solver.i18n import _
 
 MAX_DIGITS = 20
 """Longest number accepted in a body: every number of the API fits easily."""
@@ -84,8 +85,11 @@ def parse_json(body: bytes) -> Any:
     except UnicodeDecodeError as error:
         raise HTTPException(
             400,
-            f"the request body is not valid UTF-8: byte 0x{body[error.start]:02x} at "
-            f"position {error.start}",
+            _(
+                "the request body is not valid UTF-8: byte 0x{byte:02x} at position {position}",
+                byte=body[error.start],
+                position=error.start,
+            ),
         ) from None
     try:
         return json.loads(
@@ -96,9 +100,11 @@ def parse_json(body: bytes) -> Any:
             parse_constant=_constant,
         )
     except _BodyError as error:
-        raise HTTPException(error.status, f"the request body: {error}") from None
+        raise HTTPException(error.status, _("the request body: {problem}", problem=error)) from None
     except RecursionError:
-        raise HTTPException(400, "the request body nests arrays and objects too deeply") from None
+        raise HTTPException(
+            400, _("the request body nests arrays and objects too deeply")
+        ) from None
 
 
 class StrictJSONRequest(Request):
@@ -124,8 +130,8 @@ class JSONRoute(APIRoute):
                 given = request.headers.get("content-type")
                 raise HTTPException(
                     415,
-                    "send the body as JSON with 'Content-Type: application/json'"
-                    + (f"; got {given[:60]!r}" if given else "; none was given"),
+                    _("send the body as JSON with 'Content-Type: application/json'")
+                    + (_("; got {given!r}", given=given[:60]) if given else _("; none was given")),
                     CLOSE,
                 )
             return await handler(StrictJSONRequest(request.scope, request.receive))

@@ -35,6 +35,7 @@ from api.errors import error_response
 from api.metrics import Metrics
 from api.pool import ClientBusy, SolverPool
 from api.settings import Settings
+from solver.i18n import _
 
 API_PREFIX = "/v1/"
 """Paths under this prefix are the API: keyed, rate limited and admitted."""
@@ -112,10 +113,12 @@ class ClientGate:
         if client is None:
             self.metrics.rejected.labels("unauthorized").inc()
             detail = (
-                "this server needs an API key: send it as 'Authorization: Bearer KEY' or "
-                "'X-API-Key: KEY'"
+                _(
+                    "this server needs an API key: send it as 'Authorization: Bearer KEY' or"
+                    " 'X-API-Key: KEY'"
+                )
                 if not _given_key(headers)
-                else "unknown API key"
+                else _("unknown API key")
             )
             await error_response(401, detail, {"WWW-Authenticate": "Bearer"})(scope, receive, send)
             return
@@ -123,7 +126,7 @@ class ClientGate:
         wait = await self._over_rate(client)
         if wait is not None:
             self.metrics.rejected.labels("rate_limited").inc()
-            detail = "this client sent more requests than the rate limit allows; slow down"
+            detail = _("this client sent more requests than the rate limit allows; slow down")
             await error_response(429, detail, {"Retry-After": str(wait)})(scope, receive, send)
             return
         pool: SolverPool | None = getattr(scope["app"].state, "pool", None)
@@ -176,7 +179,7 @@ class ClientGate:
 
 def _given_key(headers: Headers) -> str:
     authorization = headers.get("authorization", "")
-    scheme, _, token = authorization.partition(" ")
+    scheme, _sep, token = authorization.partition(" ")
     if scheme.lower() == "bearer" and token.strip():
         return token.strip()
     return headers.get("x-api-key", "").strip()

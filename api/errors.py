@@ -20,6 +20,7 @@ from api.pool import ClientBusy, Unavailable
 from api.schemas import ErrorBody
 from api.settings import Settings
 from solver.errors import MeldwiseError
+from solver.i18n import DEFAULT, LANGUAGES, _, current, set_language
 
 MAX_DETAIL = 400
 """Longest error detail sent back, in characters."""
@@ -108,17 +109,25 @@ def error_response(
 async def _invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
     """The body is not JSON (400) or not of the request's shape (422)."""
     request.app.state.metrics.rejected.labels("invalid").inc()
+    body = error.body
+    if isinstance(body, dict) and body.get("lang") in LANGUAGES:
+        set_language(body["lang"])  # the body's own language, when it could be read
     problems = list(error.errors())
     for problem in problems:
         if problem["type"] == "json_invalid":
             reason = problem.get("ctx", {}).get("error", "malformed")
             where = problem["loc"][-1]
             return error_response(
-                400, f"the request body is not valid JSON: {reason} at character {where}"
+                400,
+                _(
+                    "the request body is not valid JSON: {reason} at character {where}",
+                    reason=reason,
+                    where=where,
+                ),
             )
     listed = "; ".join(_describe(p) for p in problems[:MAX_LISTED])
     more = len(problems) - MAX_LISTED
-    return error_response(422, listed + (f"; and {more} more" if more > 0 else ""))
+    return error_response(422, listed + (_("; and {n} more", n=more) if more > 0 else ""))
 
 
 def _describe(problem: Any) -> str:
@@ -129,10 +138,52 @@ def _describe(problem: Any) -> str:
     where = where.lstrip(".")
     kind = problem["type"]
     if kind == "extra_forbidden":
-        return f"unknown field {where!r}"
+        return _("unknown field {name!r}", name=where)
     if kind == "missing":
-        return f"missing field {where!r}" if where else "the request needs a JSON body"
-    return f"{where}: {problem['msg']}" if where else f"the request body: {problem['msg']}"
+        return (
+            _("missing field {name!r}", name=where) if where else _("the request needs a JSON body")
+        )
+    message = _schema_message(problem)
+    if where:
+        return _("{where}: {problem}", where=where, problem=message)
+    return _("the request body: {problem}", problem=message)
+
+
+def _schema_message(problem: Any) -> str:
+    """Pydantic's message for a schema problem, in the active language (pydantic speaks
+    English only: the common kinds are translated, the rare ones stay as they are)."""
+    if current() == DEFAULT:
+        return str(problem["msg"])
+    ctx = problem.get("ctx", {})
+    kinds = {
+        "string_type": lambda: _("Input should be a valid string"),
+        "int_type": lambda: _("Input should be a valid integer"),
+        "bool_type": lambda: _("Input should be a valid boolean"),
+        "list_type": lambda: _("Input should be a valid list"),
+        "dict_type": lambda: _("Input should be a valid dictionary"),
+        "model_type": lambda: _("Input should be an object"),
+        "greater_than_equal": lambda: _(
+            "Input should be greater than or equal to {least}", least=ctx["ge"]
+        ),
+        "less_than_equal": lambda: _(
+            "Input should be less than or equal to {most}", most=ctx["le"]
+        ),
+        "too_short": lambda: _("should have at least {least} items", least=ctx["min_length"]),
+        "too_long": lambda: _("should have at most {most} items", most=ctx["max_length"]),
+        "string_too_short": lambda: _(
+            "should have at least {least} characters", least=ctx["min_length"]
+        ),
+        "string_too_long": lambda: _(
+            "should have at most {most} characters", most=ctx["max_length"]
+        ),
+        "enum": lambda: _("Input should be {expected}", expected=ctx["expected"]),
+        "literal_error": lambda: _("Input should be {expected}", expected=ctx["expected"]),
+    }
+    translate = kinds.get(problem["type"])
+    try:
+        return str(problem["msg"]) if translate is None else translate()
+    except KeyError:  # a context value pydantic did not give
+        return str(problem["msg"])
 
 
 async def _invalid_game(request: Request, error: MeldwiseError) -> JSONResponse:
@@ -160,4 +211,4 @@ async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
 async def _server_error(request: Request, error: Exception) -> JSONResponse:
     # Starlette re-raises the error after this answer, so the server logs its
     # traceback for the operator; the client only learns that it failed.
-    return error_response(500, "internal error")
+    return error_response(500, _("internal error"))

@@ -15,6 +15,7 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from api.clients import ClientGate
 from api.errors import install_error_handlers
+from api.language import LanguageMiddleware
 from api.metrics import Metrics
 from api.middleware import (
     BodyLimitMiddleware,
@@ -111,4 +112,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(RequestLogMiddleware, enabled=settings.access_log)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
+    # Outermost: every answer, refusals included, speaks the Accept-Language header.
+    app.add_middleware(LanguageMiddleware)
     return app

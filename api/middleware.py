@@ -22,6 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api.errors import CLOSE, error_response
 from api.logs import REQUEST_ID
 from api.metrics import Metrics
+from solver.i18n import _
 
 access_log = logging.getLogger("meldwise.access")
 
@@ -75,7 +76,7 @@ class MetricsMiddleware:
             key = (scope["method"], getattr(scope.get("route"), "path", "unmatched"), status)
             counters = self._counters.get(key)
             if counters is None:
-                method, route, _ = key
+                method, route, _status = key
                 counters = (
                     self.metrics.requests.labels(method, route, str(status)),
                     self.metrics.latency.labels(method, route),
@@ -112,7 +113,7 @@ class BodyLimitMiddleware:
 
     def _too_large(self, limit: int) -> str:
         self.metrics.rejected.labels("too_large").inc()
-        return f"the request body is larger than the limit of {limit} bytes"
+        return _("the request body is larger than the limit of {limit} bytes", limit=limit)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -140,7 +141,9 @@ class BodyLimitMiddleware:
                 self.metrics.rejected.labels("body_timeout").inc()
                 # FastAPI lets an HTTPException raised while reading the body through.
                 raise HTTPException(
-                    408, f"the request body did not arrive within {self.timeout:g} s", CLOSE
+                    408,
+                    _("the request body did not arrive within {seconds:g} s", seconds=self.timeout),
+                    CLOSE,
                 ) from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
@@ -262,6 +265,9 @@ class RequestTimeoutMiddleware:
             if started:
                 raise  # half an answer is out: only closing the connection is left
             self.metrics.rejected.labels("timeout").inc()
-            detail = f"the request took longer than {self.timeout:g} s; try again shortly"
+            detail = _(
+                "the request took longer than {seconds:g} s; try again shortly",
+                seconds=self.timeout,
+            )
             answer = error_response(503, detail, {"Retry-After": self.retry_after, **CLOSE})
             await answer(scope, receive, send)

@@ -44,6 +44,7 @@ from typing import Any
 from api.logs import REQUEST_ID
 from api.metrics import Metrics
 from solver.errors import MeldwiseError
+from solver.i18n import _, language
 
 WireSolver = Callable[[Mapping[str, Any]], dict[str, Any]]
 """A dict-in, dict-out entry point of the library (named in :data:`api.worker.TASKS`)."""
@@ -348,7 +349,7 @@ class _Worker:
         try:
             while True:
                 taking = asyncio.ensure_future(self.pool.queue.take())
-                done, _ = await asyncio.wait(
+                done, _pending = await asyncio.wait(
                     {taking, exited}, timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED
                 )
                 if exited in done or taking not in done:
@@ -387,7 +388,8 @@ class _Worker:
                 f"overran its budget of {job.budget:.1f} s by {self.pool.margin:.1f} s",
             )
         except _WorkerLost as lost:
-            self._settle(job, error=self.pool.lost_error(lost.args[0]))
+            with language(job.request.get("lang")):  # said in the request's language
+                self._settle(job, error=self.pool.lost_error(lost.args[0]))
             raise _WorkerLost(lost.args[0], f"{lost.args[1]} (request {job.request_id})") from None
         self._settle(job, reply=reply)
 
@@ -513,20 +515,28 @@ class SolverPool:
     def refusal(self, client: str) -> Exception | None:
         """Why a task of ``client`` would be refused now, or None."""
         if self.closing:
-            return Unavailable("the server is shutting down; try again shortly")
+            return Unavailable(_("the server is shutting down; try again shortly"))
         if self.queue.admitted >= self.workers + self.queue_size:
             self.metrics.rejected.labels("saturated").inc()
             wait = self.crowd.refuse(client)
             return Unavailable(
-                f"all {self.workers} solver workers are busy and {self.queue_size} requests "
-                f"are waiting; try again in {wait} s",
+                _(
+                    "all {workers} solver workers are busy and {waiting} requests are waiting;"
+                    " try again in {wait} s",
+                    workers=self.workers,
+                    waiting=self.queue_size,
+                    wait=wait,
+                ),
                 wait,
             )
         if self.queue.admitted_by(client) >= self.client_share:
             self.metrics.rejected.labels("client_share").inc()
             return ClientBusy(
-                "this client already has its share of requests in progress "
-                f"({self.client_share} at once); wait for an answer before sending more"
+                _(
+                    "this client already has its share of requests in progress ({share} at"
+                    " once); wait for an answer before sending more",
+                    share=self.client_share,
+                )
             )
         return None
 
@@ -563,8 +573,12 @@ class SolverPool:
             raise InvalidRequest(reply["invalid"])
         if "too_large" in reply:
             raise InvalidRequest(
-                f"the answer would be {reply['too_large']} bytes, over the server's limit of "
-                f"{self.max_answer_bytes}; send a smaller position"
+                _(
+                    "the answer would be {size} bytes, over the server's limit of {limit};"
+                    " send a smaller position",
+                    size=reply["too_large"],
+                    limit=self.max_answer_bytes,
+                )
             )
         if "ok" not in reply:
             raise RuntimeError(f"solver worker failed: {reply!r}")
@@ -577,9 +591,9 @@ class SolverPool:
         self.metrics.rejected.labels(f"worker_{reason}").inc()
         if reason == "hung":
             return Unavailable(
-                "the solver worker ran past its time cap and was replaced; try again"
+                _("the solver worker ran past its time cap and was replaced; try again")
             )
-        return Unavailable("the solver worker stopped and is being replaced; try again")
+        return Unavailable(_("the solver worker stopped and is being replaced; try again"))
 
     async def close(self, grace_s: float) -> None:
         """Refuse new tasks, fail waiting ones, let running ones finish within

@@ -12,10 +12,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
+from api.language import Lang, NotationName
 from solver.rummikub import STANDARD, MeldKind, Objective, Status
 from solver.rummikub.hints import HintLevel
 from solver.rummikub.rules import RANGES
 from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT
+from solver.rummikub.tiles import Notation
 from solver.rummikub.wire import MAX_RACK, MAX_TIME_LIMIT_MS
 
 
@@ -27,7 +29,8 @@ Tile = Annotated[
     str,
     Field(
         description="a tile: colour letter and number (R5, B13, K7, O1) or J for a joker; "
-        "case-insensitive",
+        "case-insensitive; also Y1 or 黄1 for the fourth colour when yellow is not a colour of "
+        "the game, kanji colours (赤5 青13 黒7), ジョーカー, full-width letters and digits",
         examples=["R5"],
     ),
 ]
@@ -143,6 +146,8 @@ class SolveRequest(Schema):
         description="the other players in the order they play next; when given, the "
         "answer adds the strong bot's advice (whether it would hold back, and why)",
     )
+    lang: Lang = None
+    notation: NotationName = Notation.RBKO
 
 
 class SetOut(Schema):
@@ -296,6 +301,8 @@ class ValidateRequest(Schema):
     table_after: list[TileSet] = Field(description="the table the player left")
     opened: StrictBool = Field(default=True, description="the player had opened before this move")
     rules: RuleSettings = Field(default_factory=RuleSettings, description="rule settings")
+    lang: Lang = None
+    notation: NotationName = Notation.RBKO
 
 
 class Problem(Schema):
@@ -361,6 +368,8 @@ class RepairRequest(Schema):
     )
     rules: RuleSettings = Field(default_factory=RuleSettings, description="rule settings")
     time_limit_ms: TimeLimitMs = round(DEFAULT_TIME_LIMIT * 1000)
+    lang: Lang = None
+    notation: NotationName = Notation.RBKO
 
 
 class Arrangement(Schema):
@@ -445,6 +454,7 @@ class ScoreRequest(Schema):
         min_length=1, description="each player's rack at the end of the round"
     )
     rules: RuleSettings = Field(default_factory=RuleSettings, description="rule settings")
+    lang: Lang = None
 
 
 class PlayerScore(Schema):

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
+from api.language import Lang
 from api.schemas import Opponent, RuleSettings, Schema, Tile, TileSet
 from solver.rummikub.bots import BOTS
 from solver.rummikub.game_wire import MAX_REVIEW_TIME_LIMIT_MS
@@ -52,6 +53,7 @@ class BotRequest(Schema):
     )
     rules: RuleSettings = Field(default_factory=RuleSettings, description="rule settings")
     seed: StrictInt = Field(default=0, ge=0, le=2**31, description="the bot's seed")
+    lang: Lang = None
 
 
 class BotResponse(Schema):
@@ -79,6 +81,7 @@ class GameRequest(Schema):
         description="game settings: rules (rule settings), hand (tiles dealt, 14), "
         "pool_empty (play_on or end)",
     )
+    lang: Lang = None
 
 
 class GameResponse(Schema):
@@ -147,6 +150,7 @@ class ReviewRequest(Schema):
         le=MAX_REVIEW_TIME_LIMIT_MS,
         description="most milliseconds for each turn's solve; the server's time cap may lower it",
     )
+    lang: Lang = None
 
 
 class BestPlay(Schema):

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
+from api.language import Lang
 from api.schemas import PlayerName, Schema
 from solver.shanghai import STANDARD, MeldKind, Status, examples
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT
@@ -24,7 +25,9 @@ Card = Annotated[
     str,
     Field(
         description="a card: rank (2-10 or T, J, Q, K, A) and suit (S, H, D, C), e.g. 7H, "
-        "10S, QD; JK (or *) for a joker; case-insensitive in requests, canonical in answers",
+        "10S, QD; JK (or *) for a joker; case-insensitive in requests, canonical in answers; "
+        "requests may also write the suit as a symbol (7♥, ♠10), the joker ジョーカー, and "
+        "full-width letters and digits",
         examples=["7H"],
     ),
 ]
@@ -131,6 +134,7 @@ class ShanghaiAdviseRequest(Schema):
         description="most milliseconds for each CP-SAT solve (a turn makes at most five); "
         "the server's time cap may lower it",
     )
+    lang: Lang = None
 
 
 class MeldOut(Schema):
@@ -256,6 +260,7 @@ class ShanghaiScoreRequest(Schema):
     rules: ShanghaiRuleSettings = Field(
         default_factory=ShanghaiRuleSettings, description="rule settings"
     )
+    lang: Lang = None
 
 
 class HandScore(Schema):

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 from solver.errors import MeldwiseError
+from solver.i18n import LANGUAGES, _, _n, from_environment, language
 from solver.rummikub.hints import HintLevel
 from solver.rummikub.play import Objective
+from solver.rummikub.tiles import Notation
 from solver.rummikub.wire import MAX_TIME_LIMIT_MS, solve_rummikub
 
 EXIT_BAD_INPUT = 2
@@ -57,8 +61,8 @@ def add_solve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
 
 
 def add_common_flags(parser: argparse.ArgumentParser, rule_example: str) -> None:
-    """The flags every Rummikub command shares: --time-limit, --rule and the wire
-    modes --json / --jsonl (see :func:`run_requests`)."""
+    """The flags every Rummikub command shares: --time-limit, --rule, --notation,
+    --lang and the wire modes --json / --jsonl (see :func:`run_requests`)."""
     parser.add_argument(
         "--time-limit", type=float, default=2.0, metavar="SECONDS", help="solver time limit (2)"
     )
@@ -69,12 +73,30 @@ def add_common_flags(parser: argparse.ArgumentParser, rule_example: str) -> None
         metavar="NAME=VALUE",
         help=f"a rule setting, e.g. --rule {rule_example} (repeatable)",
     )
+    parser.add_argument(
+        "--notation",
+        choices=[n.value for n in Notation],
+        default=Notation.RBKO.value,
+        help="write the fourth colour O (RBKO, default) or Y (RBYK, as in Japan)",
+    )
+    add_language_option(parser)
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(
         "--json", action="store_true", help="read one request from stdin, write one response"
     )
     mode.add_argument(
         "--jsonl", action="store_true", help="one request per stdin line, one response per line"
+    )
+
+
+def add_language_option(parser: argparse.ArgumentParser) -> None:
+    """``--lang``: the language of the answer and of error messages."""
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=None,
+        help="language of the answer: en or ja (default: from LANGUAGE, LC_ALL,"
+        " LC_MESSAGES or LANG, e.g. LANG=ja_JP.UTF-8; else en)",
     )
 
 
@@ -102,6 +124,7 @@ def run_requests(
     one request on stdin, one JSON response. Otherwise the request is built from the
     flags by ``from_flags`` and the response written for a person by ``describe``.
     Bad input (not ``--jsonl``) prints ``error: ...`` on stderr and exits 2.
+    A request's own ``lang`` overrides the command's (see :func:`dispatch`).
     """
     if args.jsonl:
         for line in stdin:
@@ -119,7 +142,7 @@ def run_requests(
             return 0
         response = handler(from_flags(args))
     except MeldwiseError as error:
-        print(f"error: {error}", file=stderr)
+        print(_("error: {message}", message=error), file=stderr)
         return EXIT_BAD_INPUT
     stdout.write(describe(response))
     return 0
@@ -129,12 +152,12 @@ def _load_request(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise MeldwiseError(f"the request is not valid JSON: {error}") from None
+        raise MeldwiseError(_("the request is not valid JSON: {error}", error=error)) from None
 
 
 def _request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
     if args.rack is None:
-        raise MeldwiseError("give the rack with --rack, or a request with --json")
+        raise MeldwiseError(_("give the rack with --rack, or a request with --json"))
     return {
         "rack": args.rack.replace(",", " ").split(),
         "table": parse_sets(args.table),
@@ -143,6 +166,7 @@ def _request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
         "rules": rules_from_flags(args.rule),
         "time_limit_ms": request_limits(args.time_limit),
         "hint_level": args.hint,
+        "notation": args.notation,
         "free_jokers": args.free_jokers,
     }
 
@@ -156,7 +180,12 @@ def request_limits(seconds: float) -> int:
     """``--time-limit`` seconds as the wire's milliseconds, checked."""
     limit_ms = round(seconds * 1000)
     if not 1 <= limit_ms <= MAX_TIME_LIMIT_MS:
-        raise MeldwiseError(f"--time-limit must be between 0.001 and {MAX_TIME_LIMIT_MS // 1000}")
+        raise MeldwiseError(
+            _(
+                "--time-limit must be between 0.001 and {highest}",
+                highest=MAX_TIME_LIMIT_MS // 1000,
+            )
+        )
     return limit_ms
 
 
@@ -168,7 +197,7 @@ def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:
         name, sep, value = item.partition("=")
         word = value.strip()
         if not sep or not word:
-            raise MeldwiseError(f"--rule takes NAME=NUMBER or NAME=WORD, got {item!r}")
+            raise MeldwiseError(_("--rule takes NAME=NUMBER or NAME=WORD, got {item!r}", item=item))
         if word.lstrip("-").isdigit():
             rules[name.strip()] = int(word)
         else:
@@ -180,45 +209,78 @@ def describe_response(response: dict[str, Any]) -> str:
     """A response written for a person: the play, the steps, the table after."""
     if response["hint_level"] != HintLevel.FULL.value:
         if not response["can_play"]:
-            return "No play: draw a tile.\n"
-        lines = [f"You can play {response['tiles_played']} tile(s)."]
+            return _("No play: draw a tile.") + "\n"
+        lines = [_n("You can play {n} tile.", "You can play {n} tiles.", response["tiles_played"])]
         if response["hint_level"] == HintLevel.TILE.value:
             lines.append(response["text"])
         return "\n".join(lines) + "\n"
     played = " ".join(response["played"])
     if not played:
-        lines = ["No play: draw a tile."]
+        lines = [_("No play: draw a tile.")]
     else:
-        count, points = response["tiles_played"], response["points_played"]
         lines = [
-            f"Play {count} tile(s), {points} points: {played}",
-            f"Rack left: {' '.join(response['rack_left']) or '(empty)'}",
-            f"Table sets kept whole: {response['sets_kept']}, table tiles moved: "
-            f"{response['tiles_moved']}",
-            "Steps:",
+            _n(
+                "Play {n} tile, {points} points: {tiles}",
+                "Play {n} tiles, {points} points: {tiles}",
+                response["tiles_played"],
+                points=response["points_played"],
+                tiles=played,
+            ),
+            _("Rack left: {tiles}", tiles=" ".join(response["rack_left"]) or _("(empty)")),
+            _(
+                "Table sets kept whole: {kept}, table tiles moved: {moved}",
+                kept=response["sets_kept"],
+                moved=response["tiles_moved"],
+            ),
+            _("Steps:"),
         ]
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(response["steps"], 1)]
     if "free_jokers" in response:
         spare = response["free_jokers"]
         lines.append(
-            f"Table jokers no set needs: {'not proven in time' if spare is None else spare}"
+            _("Table jokers no set needs: {count}", count=spare)
+            if spare is not None
+            else _("Table jokers no set needs: not proven in time")
         )
-    lines.append(f"Solver: {response['status']}")
-    lines += describe_table(response["table"], "Table after")
+    lines.append(_("Solver: {status}", status=status_text(response["status"])))
+    lines += describe_table(response["table"], _("Table after:"), _("Table after: (empty)"))
     return "\n".join(lines) + "\n"
 
 
-def describe_table(table: list[dict[str, Any]], title: str) -> list[str]:
-    """Lines listing the sets of a wire table, jokers with what they stand for."""
-    lines = [f"{title}:" if table else f"{title}: (empty)"]
+def describe_table(table: list[dict[str, Any]], title: str, empty: str) -> list[str]:
+    """Lines listing the sets of a wire table under ``title`` (``empty`` when it has
+    none), jokers with what they stand for."""
+    lines = [title if table else empty]
+    kinds = {"run": _("run"), "group": _("group")}
     width = len(str(len(table)))
     for i, meld in enumerate(table):
         tiles = [
             f"J({meant})" if tile == "J" else tile
             for tile, meant in zip(meld["tiles"], meld["as"], strict=True)
         ]
-        lines.append(f"  {i:>{width}}. {meld['kind']:<5}  {' '.join(tiles)}")
+        kind = pad(kinds[meld["kind"]], max(map(columns, kinds.values())))
+        lines.append(f"  {i:>{width}}. {kind}  {' '.join(tiles)}")
     return lines
+
+
+def columns(text: str) -> int:
+    """Terminal columns ``text`` takes: a wide character (the kana of グループ) two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` left-aligned in ``width`` terminal columns."""
+    return text + " " * max(0, width - columns(text))
+
+
+def status_text(status: str) -> str:
+    """A response's ``status`` for a person."""
+    names = {
+        "optimal": _("optimal"),
+        "feasible": _("feasible (time ran out; the best found)"),
+        "unknown": _("unknown (time ran out before anything was found)"),
+    }
+    return names.get(status, status)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -240,9 +302,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
-    """Parse ``argv`` and run the chosen subcommand on the process's streams."""
+    """Parse ``argv`` and run the chosen subcommand on the process's streams, speaking
+    its ``--lang`` (a command without one, or none given: the locale's language)."""
     args = parser.parse_args(argv)
-    code: int = args.handler(args, sys.stdin, sys.stdout, sys.stderr)
+    with language(getattr(args, "lang", None) or from_environment(os.environ)):
+        code: int = args.handler(args, sys.stdin, sys.stdout, sys.stderr)
     return code
 
 

@@ -13,6 +13,7 @@ from dataclasses import fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from solver.errors import RulesError
+from solver.i18n import _
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -32,18 +33,36 @@ def check_settings(
     for name, (low, high) in ranges.items():
         value = getattr(rules, name)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(f"rule {name!r} must be a whole number, got {value!r}")
+            raise RulesError(
+                _("rule {name!r} must be a whole number, got {value!r:.60}", name=name, value=value)
+            )
         if not low <= value <= high:
-            raise RulesError(f"rule {name!r} must be between {low} and {high}, got {value}")
+            raise RulesError(
+                _(
+                    "rule {name!r} must be between {low} and {high}, got {value}",
+                    name=name,
+                    low=low,
+                    high=high,
+                    value=value,
+                )
+            )
     for name in flags:
         flag = getattr(rules, name)
         if not isinstance(flag, bool):
-            raise RulesError(f"rule {name!r} must be true or false, got {flag!r}")
+            raise RulesError(
+                _("rule {name!r} must be true or false, got {value!r:.60}", name=name, value=flag)
+            )
     for name, words in (choices or {}).items():
         word = getattr(rules, name)
         if word not in words:
-            allowed = " or ".join(repr(w) for w in words)
-            raise RulesError(f"rule {name!r} must be {allowed}, got {word!r:.60}")
+            raise RulesError(
+                _(
+                    "rule {name!r} must be one of {words}, got {value!r:.60}",
+                    name=name,
+                    words=", ".join(repr(w) for w in words),
+                    value=word,
+                )
+            )
 
 
 def settings_from_mapping(kind: type[R], settings: Mapping[str, Any]) -> R:
@@ -52,5 +71,11 @@ def settings_from_mapping(kind: type[R], settings: Mapping[str, Any]) -> R:
     known = {f.name for f in fields(kind)}
     for name in settings:
         if name not in known:
-            raise RulesError(f"unknown rule {name!r}; known rules are {', '.join(sorted(known))}")
+            raise RulesError(
+                _(
+                    "unknown rule {name!r:.60}; known rules are {known}",
+                    name=name,
+                    known=", ".join(sorted(known)),
+                )
+            )
     return kind(**settings)

@@ -354,7 +354,7 @@ def test_shanghai_tab_draws_the_advice(service: str, page: Page) -> None:
     assert answer.value.status == 200
     request = answer.value.request.post_data_json
     fields = ("hand", "hand_number", "table", "down", "upcard")
-    assert request == {name: example[name] for name in fields}
+    assert request == {name: example[name] for name in fields} | {"lang": "en"}
     advice = answer.value.json()
     shown = page.locator("#shanghai-answer")
     expect(shown).to_contain_text(f"Cards still needed: {advice['deficiency']}")
@@ -416,7 +416,11 @@ def test_review_tab_plays_a_game_and_walks_through_its_turns(service: str, page:
     page.get_by_label("seed").fill("3")
     with page.expect_response(lambda r: r.url.endswith(GAME)) as game:
         page.get_by_role("button", name="Play a bot game (strong vs greedy)").click()
-    assert game.value.request.post_data_json == {"bots": ["strong", "greedy"], "seed": 3}
+    assert game.value.request.post_data_json == {
+        "bots": ["strong", "greedy"],
+        "seed": 3,
+        "lang": "en",
+    }
     record = page.get_by_label("Game record (JSON)")
     expect(record).not_to_have_value("")
     assert json.loads(record.input_value()) == game.value.json()["record"]
@@ -475,3 +479,60 @@ def test_review_tab_says_what_is_wrong_with_a_record(service: str, page: Page) -
     assert answer.value.status == 422
     expect(alert).to_have_text(answer.value.json()["detail"])
     assert "Q5" in answer.value.json()["detail"]
+
+
+def test_the_demo_speaks_japanese_with_a_switch(service: str, browser: Browser) -> None:
+    # A Japanese browser: the page follows it, labels and hints in Japanese, the
+    # fourth colour written Y and drawn yellow (黄); the switch goes back to English.
+    context = browser.new_context(locale="ja-JP", viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    page.goto(service)
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(page.get_by_role("button", name="日本語")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("tab", name="ラミィキューブ")).to_be_visible()
+    palette = page.locator("#rummikub-palette")
+    for name in ("黒8", "黒9", "黄1"):
+        palette.get_by_role("button", name=f"{name}を追加", exact=True).click()
+    rack = page.get_by_label("あなたの手持ち", exact=True)
+    expect(rack).to_have_value("K8 K9 Y1")
+    yellow = page.locator("#rack-preview .tile").nth(2)
+    expect(yellow).to_have_class(re.compile(r"\bc-Y\b"))
+    expect(yellow).to_have_accessible_name("黄1を取り除く")
+    page.get_by_label("場のセット", exact=True).fill("B7 K7 黄7 R7\nR1 R2 R3")  # kanji typed
+    expect(page.locator("#table-preview .tile.c-Y")).to_have_count(1)
+
+    hint = page.locator("meldwise-hint")
+    expect(hint.get_by_role("button")).to_have_text("ヒント")
+    request, nudge = press_hint(page)
+    assert request["lang"] == "ja" and request["notation"] == "RBYK"
+    assert request["table"] == [["B7", "K7", "黄7", "R7"], ["R1", "R2", "R3"]]
+    answer = hint.locator(".answer")
+    expect(answer).to_have_text(f"この手番で{nudge['tiles_played']}枚出せます。")
+    expect(hint.get_by_role("button")).to_have_text("ヒント: どのタイル？")  # noqa: RUF001
+    press_hint(page)
+    _, full = press_hint(page)
+    assert full["steps"][0]["text"] == "場のセット0(7のグループ)からK7を取ります。"
+    expect(answer.locator("ol.steps li")).to_have_text([step["text"] for step in full["steps"]])
+    expect(answer.get_by_role("heading", name="手順")).to_be_visible()
+    expect(answer.get_by_role("group", name="残りの手持ち")).to_contain_text("1")
+    assert full["rack_left"] == ["Y1"]
+
+    page.get_by_role("button", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.get_by_label("Your rack", exact=True)).to_have_value("K8 K9 Y1")
+    expect(hint.get_by_role("button")).to_have_text("Hint")  # a new position: the nudge
+    request, _ = press_hint(page)
+    assert request["lang"] == "en" and "notation" not in request
+    expect(answer).to_have_text("You can play 2 tiles this turn.")
+    page.reload()  # the choice is remembered
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    context.close()
+    assert errors == []

@@ -17,7 +17,7 @@ def test_human_output_shows_jokers_with_what_they_stand_for(
     code = main(["solve", "--rack", "R1 R2 J", "--table", "R3 R4 R5 | K7 B7 O7"])
     out = capsys.readouterr().out
     assert code == 0
-    assert "Play 3 tile(s), 33 points: R1 R2 J" in out
+    assert "Play 3 tiles, 33 points: R1 R2 J" in out
     assert re.search(r"J\([RBKO]\d+\)", out)  # the joker with the tile it stands for
     assert "Steps:\n  1. Add your" in out
 

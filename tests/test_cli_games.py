@@ -88,6 +88,6 @@ def test_bot_command_from_flags_and_json(capsys: pytest.CaptureFixture[str]) -> 
     argv = ["bot", "--bot", "strong", "--rack", "R1 R2 R3 K11 O4 J", "--table", "K8 K9 K10"]
     assert main([*argv, "--opponents", "9o"]) == 0
     out = capsys.readouterr().out
-    assert "strong plays 1 tile(s): K11" in out and "The best play places 5 tile(s)." in out
+    assert "strong plays 1 tile: K11" in out and "The best play places 5 tiles." in out
     assert main(["bot", "--rack", "R1", "--opponents", "nine"]) == 2
     assert "--opponents takes rack sizes" in capsys.readouterr().err

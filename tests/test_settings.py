@@ -32,7 +32,7 @@ SHANGHAI_KNOWN = (
         ({"numbers": 4, "min_set_len": 5}, "rule 'min_set_len' (5) exceeds 'numbers' (4)"),
         (
             {"joker_retrieval": "strict"},
-            "rule 'joker_retrieval' must be 'free' or 'replace', got 'strict'",
+            "rule 'joker_retrieval' must be one of 'free', 'replace', got 'strict'",
         ),
         ({"wild": 1}, f"unknown rule 'wild'; known rules are {RUMMIKUB_KNOWN}"),
         ([1], "rules must be an object of settings, got [1]"),

@@ -10,6 +10,7 @@ from fastapi import APIRouter
 from api.bodies import JSONRoute
 from api.deps import ClientDep, PoolDep, SettingsDep
 from api.errors import documented_errors
+from api.language import localise
 from api.schemas import (
     RepairRequest,
     RepairResponse,
@@ -21,6 +22,7 @@ from api.schemas import (
     ValidateResponse,
 )
 from solver import repair_rummikub, score_rummikub, solve_rummikub, validate_rummikub
+from solver.i18n import _n
 from solver.rummikub.solve import DEFAULT_TIME_LIMIT
 
 router = APIRouter(prefix="/v1/rummikub", tags=["rummikub"], route_class=JSONRoute)
@@ -47,7 +49,7 @@ async def solve(
 ) -> dict[str, Any]:
     """The best play for a position, proven optimal unless the time limit runs out
     (then ``status`` is ``feasible`` and the play is the best found)."""
-    request = body.model_dump(mode="json", exclude_unset=True)
+    request = localise(body.model_dump(mode="json", exclude_unset=True))
     request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
     request["disruption_time_limit_ms"] = min(
         body.disruption_time_limit_ms, settings.disruption_cap_ms
@@ -62,7 +64,7 @@ async def validate(body: ValidateRequest, pool: PoolDep, client: ClientDep) -> d
     """Check a move: every problem with it, each with the set it concerns (at most
     50: the last then says how many more there are), and for an illegal move whether
     it can still be put right, else the penalty."""
-    request = body.model_dump(mode="json", exclude_unset=True)
+    request = localise(body.model_dump(mode="json", exclude_unset=True))
     # An illegal move's consequence is a solve within the default time limit.
     answer = await pool.run(validate_rummikub, request, client=client, budget_s=DEFAULT_TIME_LIMIT)
     problems = answer["problems"]
@@ -70,7 +72,7 @@ async def validate(body: ValidateRequest, pool: PoolDep, client: ClientDep) -> d
         more = len(problems) - MAX_PROBLEMS + 1
         answer["problems"] = [
             *problems[: MAX_PROBLEMS - 1],
-            {"set": None, "reason": f"and {more} more problems"},
+            {"set": None, "reason": _n("and {n} more problem", "and {n} more problems", more)},
         ]
     return answer
 
@@ -88,7 +90,7 @@ async def repair(
     (proven), the arrangement closest to the table before the turn with steps from the
     table as it lies, else the fewest tiles left out and the penalty; with a rack, the
     best play that rescues the table."""
-    request = body.model_dump(mode="json", exclude_unset=True)
+    request = localise(body.model_dump(mode="json", exclude_unset=True))
     request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
     budget_s = request["time_limit_ms"] / 1000
     return await pool.run(repair_rummikub, request, client=client, budget_s=budget_s)
@@ -98,5 +100,5 @@ async def repair(
 async def score(body: ScoreRequest, pool: PoolDep, client: ClientDep) -> dict[str, Any]:
     """End-of-round scores: each rack's penalty; a player who went out scores the
     sum of the others' penalties."""
-    request = body.model_dump(mode="json", exclude_unset=True)
+    request = localise(body.model_dump(mode="json", exclude_unset=True))
     return await pool.run(score_rummikub, request, client=client)

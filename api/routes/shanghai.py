@@ -10,6 +10,7 @@ from fastapi import APIRouter
 from api.bodies import JSONRoute
 from api.deps import ClientDep, PoolDep, SettingsDep
 from api.errors import documented_errors
+from api.language import localise
 from api.schemas_shanghai import (
     ShanghaiAdviseRequest,
     ShanghaiAdviseResponse,
@@ -38,7 +39,7 @@ async def advise(
     CP-SAT solve of the turn stops at ``time_limit_ms``, never later than the server's
     time cap (then ``status`` is ``feasible``)."""
     # null means "not given" for every optional field (the library wants them left out).
-    request = body.model_dump(mode="json", exclude_unset=True, exclude_none=True)
+    request = localise(body.model_dump(mode="json", exclude_unset=True, exclude_none=True))
     request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
     budget_s = SOLVES_PER_TURN * request["time_limit_ms"] / 1000
     return await pool.run(advise_shanghai, request, client=client, budget_s=budget_s)
@@ -47,5 +48,5 @@ async def advise(
 @router.post("/score", response_model=ShanghaiScoreResponse, responses=BAD_INPUT)
 async def score(body: ShanghaiScoreRequest, pool: PoolDep, client: ClientDep) -> dict[str, Any]:
     """A hand's end: the penalty points each player's cards left cost."""
-    request = body.model_dump(mode="json", exclude_unset=True)
+    request = localise(body.model_dump(mode="json", exclude_unset=True))
     return await pool.run(score_shanghai, request, client=client)

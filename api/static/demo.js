@@ -1,15 +1,65 @@
 // The demo page: a position editor for each game, the <meldwise-hint> element and
-// "Repair the table" for Rummikub, the advice of the Shanghai tab and the review of a Rummikub game.
+// "Repair the table" for Rummikub, the advice of the Shanghai tab and the review of a
+// Rummikub game.
+//
+// The page speaks English or Japanese: ?lang=ja, else the switch's last choice, else
+// the browser's languages. In Japanese the fourth colour is 黄 (yellow): the palette
+// writes it Y, drawn yellow, and answers come back in that notation (RBYK).
 
 import "./meldwise-hint.js";
 import { Palette, PieceField } from "./editor.js";
+import { browserLanguage, load, supported, translatePage, translator } from "./i18n.js";
 import { setUpRepair } from "./repair.js";
 import { setUpReview } from "./review.js";
 import { setUpShanghai } from "./shanghai.js";
 import { styleSheet } from "./styles.js";
 import { COLOURS, drawTile } from "./tiles.js";
 
-const EXAMPLE = { rack: "K8 K9 O1", table: "B7 K7 O7 R7\nR1 R2 R3" }; // README's worked example
+const EXAMPLES = {
+  // README's worked example, and README.ja.md's in Japanese notation
+  en: { rack: "K8 K9 O1", table: "B7 K7 O7 R7\nR1 R2 R3" },
+  ja: { rack: "K8 K9 Y1", table: "B7 K7 Y7 R7\nR1 R2 R3" },
+};
+const STORED = "meldwise-lang";
+const listeners = []; // called with the translator whenever the language changes
+
+/** The page's first language: ?lang=, else the switch's last choice, else the browser's. */
+function firstLanguage() {
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (asked) return supported(asked);
+  try {
+    const stored = localStorage.getItem(STORED);
+    if (stored) return supported(stored);
+  } catch {
+    // storage refused (privacy settings): follow the browser
+  }
+  return browserLanguage();
+}
+
+async function setLanguage(lang, remember) {
+  await load(lang).catch(() => {});
+  const tr = translator(lang);
+  document.documentElement.lang = tr.lang;
+  document.title = tr.t("Meldwise: the best move, proven");
+  translatePage(document, tr);
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.lang === tr.lang));
+  }
+  if (remember) {
+    try {
+      localStorage.setItem(STORED, tr.lang);
+    } catch {
+      // not remembered: the page still switches
+    }
+  }
+  for (const listener of listeners) listener(tr);
+}
+
+function setUpLanguageSwitch() {
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    button.addEventListener("click", () => setLanguage(button.dataset.lang, true));
+  }
+}
 
 function setUpTabs() {
   const tabs = [...document.querySelectorAll('[role="tab"]')];
@@ -42,17 +92,19 @@ function setUpRummikub() {
   });
   const table = new PieceField(form.table, document.getElementById("table-preview"), {
     draw: drawTile,
-    setName: (index) => `set ${index}`,
+    setName: (index, _owner, tr) => tr.t("set {index}", { index }),
   });
-  const tiles = [
+  // The standard game's colours; Japanese writes the fourth one Y (黄).
+  const tiles = (tr) => [
     ...Object.keys(COLOURS).slice(0, 4).flatMap((colour) =>
-      Array.from({ length: 13 }, (_, i) => `${colour}${i + 1}`),
+      Array.from({ length: 13 }, (_, i) => `${tr.lang === "ja" && colour === "O" ? "Y" : colour}${i + 1}`),
     ),
     "J",
   ];
-  new Palette(
+  let tr = translator("en");
+  const palette = new Palette(
     document.getElementById("rummikub-palette"),
-    tiles,
+    tiles(tr),
     drawTile,
     [rack, table],
     document.getElementById("rummikub-target"),
@@ -64,8 +116,17 @@ function setUpRummikub() {
       table: table.lines().map((line) => line.words),
       opened: form.opened.value === "true",
       objective: form.objective.value,
+      ...(tr.lang === "ja" ? { notation: "RBYK" } : {}),
     };
   };
+  listeners.push((next) => {
+    tr = next;
+    hint.setAttribute("lang", tr.lang);
+    rack.setLanguage(tr);
+    table.setLanguage(tr);
+    palette.render(tiles(tr), tr);
+    update();
+  });
   form.addEventListener("input", update);
   form.addEventListener("change", update);
   form.addEventListener("submit", (event) => {
@@ -73,19 +134,21 @@ function setUpRummikub() {
     hint.hint().catch(() => {});
   });
   document.getElementById("rummikub-example").addEventListener("click", () => {
-    rack.setText(EXAMPLE.rack);
-    table.setText(EXAMPLE.table);
+    rack.setText(EXAMPLES[tr.lang].rack);
+    table.setText(EXAMPLES[tr.lang].table);
   });
   document.getElementById("rummikub-clear").addEventListener("click", () => {
     rack.setText("");
     table.setText("");
   });
-  setUpRepair(form, rack, table);
+  setUpRepair(form, rack, table, () => tr);
   update();
 }
 
 document.adoptedStyleSheets = [...document.adoptedStyleSheets, styleSheet()];
 setUpTabs();
+setUpLanguageSwitch();
 setUpRummikub();
-setUpShanghai();
-setUpReview();
+listeners.push(setUpShanghai());
+listeners.push(setUpReview());
+setLanguage(firstLanguage(), false);

@@ -1,19 +1,27 @@
 // The demo page's position editor: text fields of tiles or cards, drawn as they
-// are typed, and a palette whose pieces go into the field last focused.
+// are typed, and a palette whose pieces go into the field last focused. Names and
+// labels are in the language of ``tr`` (i18n.js; ``setLanguage`` switches).
 
+import { translator } from "./i18n.js";
 import { splitWords } from "./tiles.js";
 
 /** One field of pieces: an <input> (one list) or a <textarea> (one list a line,
  * or separated by "|"), with its drawing in ``preview``. Clicking a drawn piece
  * removes it. ``owners``: a line may start with "name:" (Shanghai table melds). */
 export class PieceField {
-  constructor(input, preview, { draw, setName = null, owners = false }) {
+  constructor(input, preview, { draw, setName = null, owners = false, tr = translator("en") }) {
     this.input = input;
     this.preview = preview;
     this.draw = draw;
     this.setName = setName;
     this.owners = owners;
+    this.tr = tr;
     input.addEventListener("input", () => this.redraw());
+    this.redraw();
+  }
+
+  setLanguage(tr) {
+    this.tr = tr;
     this.redraw();
   }
 
@@ -71,12 +79,16 @@ export class PieceField {
       if (this.setName) {
         const name = document.createElement("span");
         name.className = "set-name";
-        name.textContent = this.setName(lineIndex, line.owner);
+        name.textContent = this.setName(lineIndex, line.owner, this.tr);
         row.append(name);
       }
       line.words.forEach((word, wordIndex) => {
         row.append(
-          this.draw(word, { onClick: () => this.#remove(lineIndex, wordIndex), actionLabel: "remove" }),
+          this.draw(word, {
+            onClick: () => this.#remove(lineIndex, wordIndex),
+            actionLabel: this.tr.t("remove {piece}"),
+            tr: this.tr,
+          }),
         );
       });
       return row;
@@ -90,15 +102,27 @@ export class PieceField {
  * named in ``caption``). The palette is one stop for Tab; arrow keys move in it. */
 export class Palette {
   constructor(container, pieces, draw, fields, caption, columns = 13) {
+    this.container = container;
+    this.draw = draw;
+    this.columns = columns;
     this.fields = fields;
     this.caption = caption;
     this.target = fields[0];
+    this.tr = translator("en");
     for (const field of fields) {
       field.input.addEventListener("focus", () => this.#aim(field));
     }
+    this.render(pieces);
+  }
+
+  /** Draw ``pieces`` (the palette's tiles or cards as they are written when added)
+   * in the language of ``tr``. */
+  render(pieces, tr = this.tr) {
+    this.tr = tr;
+    const columns = this.columns;
     this.#aim(this.target);
     const buttons = pieces.map((piece) =>
-      draw(piece, { onClick: () => this.target.insert(piece), actionLabel: "add" }),
+      this.draw(piece, { onClick: () => this.target.insert(piece), actionLabel: tr.t("add {piece}"), tr }),
     );
     buttons.forEach((button, i) => {
       button.tabIndex = i === 0 ? 0 : -1;
@@ -112,9 +136,9 @@ export class Palette {
         next.focus();
       });
     });
-    container.setAttribute("role", "group");
-    container.setAttribute("aria-label", "pieces to add; arrow keys move, Enter adds");
-    container.replaceChildren(...buttons);
+    this.container.setAttribute("role", "group");
+    this.container.setAttribute("aria-label", tr.t("pieces to add; arrow keys move, Enter adds"));
+    this.container.replaceChildren(...buttons);
   }
 
   #aim(field) {
@@ -123,6 +147,6 @@ export class Palette {
       other.input.classList.toggle("target", other === field);
     }
     const label = field.input.labels?.[0]?.firstChild?.textContent?.trim() ?? field.input.id;
-    this.caption.textContent = `Pieces you click go to: ${label.toLowerCase()}`;
+    this.caption.textContent = this.tr.t("Pieces you click go to: {field}", { field: label.toLowerCase() });
   }
 }

@@ -13,17 +13,27 @@
 // whole response); a failure is shown and sent as `meldwise-hint-error` (detail:
 // {message, status, detail}). `endpoint` defaults to the service that served
 // this file.
+//
+// The attribute lang="ja" (or an ancestor's lang, as for any HTML element) makes the
+// button, its messages and the service's texts Japanese (the request carries lang),
+// with the fourth colour drawn yellow (黄); anything else is English.
 
+import { load, supported, translator } from "./i18n.js";
 import { drawAnswer } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
 import { styleSheet } from "./styles.js";
 
 export const LEVELS = ["nudge", "tile", "full"];
-const BUTTON_TEXT = { nudge: "Hint", tile: "Hint: which tile?", full: "Hint: the whole play" };
 const DEFAULT_ENDPOINT = new URL("../v1/rummikub/solve", import.meta.url).href;
 
+function buttonText(level, tr) {
+  if (level === "tile") return tr.t("Hint: which tile?");
+  if (level === "full") return tr.t("Hint: the whole play");
+  return tr.t("Hint");
+}
+
 export class MeldwiseHint extends HTMLElement {
-  static observedAttributes = ["hint-level"];
+  static observedAttributes = ["hint-level", "lang"];
 
   #state = null;
   #next = 0; // index in LEVELS of the level the next press asks for
@@ -92,26 +102,42 @@ export class MeldwiseHint extends HTMLElement {
     return LEVELS.includes(fixed) ? fixed : LEVELS[this.#next];
   }
 
-  attributeChangedCallback() {
+  /** The language the element speaks: its own or its nearest ancestor's lang. */
+  get language() {
+    return supported(this.closest("[lang]")?.getAttribute("lang"));
+  }
+
+  attributeChangedCallback(name) {
+    if (name === "lang") {
+      const lang = this.language;
+      load(lang).then(() => this.language === lang && this.#showButton(), () => {});
+    }
     this.#showButton();
+  }
+
+  connectedCallback() {
+    this.attributeChangedCallback("lang");
   }
 
   /** Ask for the next hint, show it and fire `meldwise-hint`; resolves to the
    * service's response (rejects, after showing the error, when there is none). */
   async hint() {
+    const lang = this.language;
+    await load(lang).catch(() => {}); // a catalogue that fails to load leaves English
+    const tr = translator(lang);
     if (this.#state === null || typeof this.#state !== "object") {
-      return this.#fail(new Error("No position yet: the page sets this element's state."));
+      return this.#fail(new Error(tr.t("No position yet: the page sets this element's state.")));
     }
     const level = this.nextLevel;
-    const request = { ...this.#state, hint_level: level };
+    const request = { lang, ...this.#state, hint_level: level };
     this.#pending?.abort();
     const pending = new AbortController();
     this.#pending = pending;
     this.#busy(true);
     try {
-      const answer = await postJson(this.endpoint, request, { signal: pending.signal });
+      const answer = await postJson(this.endpoint, request, { signal: pending.signal, tr });
       this.#error.replaceChildren();
-      this.#answer.replaceChildren(...drawAnswer(answer, request.table ?? []));
+      this.#answer.replaceChildren(...drawAnswer(answer, request.table ?? [], tr));
       // Nothing to play: a further press could only say so again.
       if (answer.tiles_played > 0 && this.#next < LEVELS.length - 1) this.#next += 1;
       this.dispatchEvent(
@@ -142,12 +168,12 @@ export class MeldwiseHint extends HTMLElement {
   #busy(busy) {
     this.#button.disabled = busy;
     this.setAttribute("aria-busy", String(busy));
-    if (busy) this.#button.textContent = "Thinking\u2026";
+    if (busy) this.#button.textContent = translator(this.language).t("Thinking\u2026");
     else this.#showButton();
   }
 
   #showButton() {
-    if (this.#pending === null) this.#button.textContent = BUTTON_TEXT[this.nextLevel];
+    if (this.#pending === null) this.#button.textContent = buttonText(this.nextLevel, translator(this.language));
   }
 }
 

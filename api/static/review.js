@@ -3,6 +3,7 @@
 // chart, and the game turn by turn with the missed tiles highlighted
 // (docs/games.md: "Game review").
 
+import { translator } from "./i18n.js";
 import { postJson } from "./service.js";
 import { drawSet, drawTile } from "./tiles.js";
 
@@ -21,36 +22,47 @@ function percent(share) {
   return share === null ? "-" : `${Math.round(share * 100)}%`;
 }
 
-function playerName(player) {
-  return `Player ${player.player}${player.name ? ` (${player.name})` : ""}`;
+function playerName(player, tr) {
+  return player.name
+    ? tr.t("Player {seat} ({name})", { seat: player.player, name: player.name })
+    : tr.t("Player {seat}", { seat: player.player });
+}
+
+function unitName(objective, tr) {
+  return objective === "points" ? tr.t("points") : tr.t("tiles");
 }
 
 /** Each player's figures: accuracy, tiles placed of possible, illegal and costliest turns. */
-function drawSummary(review) {
-  const unit = review.objective;
+function drawSummary(review, tr) {
+  const unit = unitName(review.objective, tr);
   const table = element("table", undefined, "review-summary");
   const head = table.createTHead().insertRow();
-  for (const title of ["player", "turns at the best", `${unit} placed / possible`, "costliest turns", "illegal turns", "score"]) {
-    head.append(element("th", title));
-  }
+  const titles = [
+    tr.t("player"), tr.t("turns at the best"), tr.t("{unit} placed / possible", { unit }),
+    tr.t("costliest turns"), tr.t("illegal turns"), tr.t("score"),
+  ];
+  for (const title of titles) head.append(element("th", title));
   const body = table.createTBody();
   for (const player of review.players) {
     const row = body.insertRow();
-    row.insertCell().textContent = playerName(player);
-    row.insertCell().textContent =
-      `${player.turns_at_best} of ${player.turns} (${percent(player.accuracy)})`;
+    row.insertCell().textContent = playerName(player, tr);
+    row.insertCell().textContent = tr.t("{done} of {turns} ({share})", {
+      done: player.turns_at_best, turns: player.turns, share: percent(player.accuracy),
+    });
     row.insertCell().textContent =
       `${player.placed} / ${player.possible} (${percent(player.placed_share)})`;
     row.insertCell().textContent =
-      player.costliest.map((c) => `turn ${c.turn} (${c.shortfall} short)`).join(", ") || "none";
-    row.insertCell().textContent = player.illegal_turns.join(", ") || "none";
+      player.costliest
+        .map((c) => tr.t("turn {turn} ({shortfall} short)", { turn: c.turn, shortfall: c.shortfall }))
+        .join(tr.t(", ")) || tr.t("none");
+    row.insertCell().textContent = player.illegal_turns.join(tr.t(", ")) || tr.t("none");
     row.insertCell().textContent = player.score === null ? "-" : String(player.score);
   }
   return table;
 }
 
 /** A bar chart per player: the best play's size (grey) and what was played (blue). */
-function drawChart(review) {
+function drawChart(review, tr) {
   const figure = element("figure", undefined, "review-chart");
   const most = Math.max(1, ...review.players.flatMap((p) => p.series.best));
   for (const player of review.players) {
@@ -60,8 +72,9 @@ function drawChart(review) {
     svg.setAttribute("viewBox", `0 0 ${width} 40`);
     svg.setAttribute("role", "img");
     const missed = best.reduce((sum, b, i) => sum + b - played[i], 0);
-    svg.setAttribute("aria-label",
-      `${playerName(player)}: ${turn.length} turns, ${missed} ${review.objective} left that the best plays placed`);
+    svg.setAttribute("aria-label", tr.t("{player}: {turns} turns, {missed} {unit} left that the best plays placed", {
+      player: playerName(player, tr), turns: turn.length, missed, unit: unitName(review.objective, tr),
+    }));
     turn.forEach((_, i) => {
       for (const [value, colour] of [[best[i], "#b0bec5"], [played[i], "#1565c0"]]) {
         const bar = document.createElementNS(SVG, "rect");
@@ -74,58 +87,66 @@ function drawChart(review) {
         svg.append(bar);
       }
     });
-    const caption = element("figcaption", `${playerName(player)}: best (grey) and played (blue), turn by turn`);
+    const caption = element("figcaption",
+      tr.t("{player}: best (grey) and played (blue), turn by turn", { player: playerName(player, tr) }));
     figure.append(svg, caption);
   }
   return figure;
 }
 
 /** One turn: the rack with the missed tiles highlighted, the play, and the best play. */
-function drawTurn(turn) {
+function drawTurn(turn, tr) {
   const parts = [];
   const verdict = !turn.legal
-    ? `Illegal: ${turn.problems.join("; ")}`
+    ? tr.t("Illegal: {problems}", { problems: turn.problems.join("; ") })
     : !turn.best
-      ? `Not reviewed: ${turn.unreviewed}`
+      ? tr.t("Not reviewed: {why}", { why: turn.unreviewed })
       : turn.at_best
-        ? "At the best."
-        : `${turn.shortfall} short of the best: the best play placed ${turn.best.tiles} tiles (${turn.best.points} points).`;
-  const did =
-    turn.action === "play" ? `played ${turn.played.join(" ")}`
-      : turn.action === "draw" ? `drew ${turn.drawn}` : "passed (the pool was empty)";
-  parts.push(element("h3", `Turn ${turn.turn}: player ${turn.player} ${did}`));
+        ? tr.t("At the best.")
+        : tr.t("{shortfall} short of the best: the best play placed {tiles} tiles ({points} points).", {
+          shortfall: turn.shortfall, tiles: turn.best.tiles, points: turn.best.points,
+        });
+  const values = { turn: turn.turn, player: turn.player };
+  const title =
+    turn.action === "play" ? tr.t("Turn {turn}: player {player} played {tiles}", { ...values, tiles: turn.played.join(" ") })
+      : turn.action === "draw" ? tr.t("Turn {turn}: player {player} drew {tile}", { ...values, tile: turn.drawn })
+        : tr.t("Turn {turn}: player {player} passed (the pool was empty)", values);
+  parts.push(element("h3", title));
   parts.push(element("p", verdict, turn.legal ? (turn.at_best ? "note" : "missed-note") : "error"));
   const missed = [...turn.missed];
   const rack = turn.rack.map((tile) => {
     const index = missed.indexOf(tile);
-    const drawn = drawTile(tile);
+    const drawn = drawTile(tile, { tr });
     if (index >= 0) {
       missed.splice(index, 1);
       drawn.classList.add("missed");
-      drawn.setAttribute("aria-label", `${drawn.getAttribute("aria-label")}, missed`);
+      drawn.setAttribute("aria-label", tr.t("{piece}, missed", { piece: drawn.getAttribute("aria-label") }));
     }
     return drawn;
   });
-  parts.push(drawSet("rack", rack, `rack before the turn: ${turn.rack.join(" ")}`));
-  parts.push(element("h4", "Table after the turn"));
-  turn.table_after.forEach((tiles, i) => parts.push(drawSet(`set ${i}`, tiles.map((t) => drawTile(t)))));
+  parts.push(drawSet(tr.t("rack"), rack, tr.t("rack before the turn: {tiles}", { tiles: turn.rack.join(" ") })));
+  parts.push(element("h4", tr.t("Table after the turn")));
+  turn.table_after.forEach((tiles, i) =>
+    parts.push(drawSet(tr.t("set {index}", { index: i }), tiles.map((t) => drawTile(t, { tr })))));
   if (turn.best && !turn.at_best) {
-    parts.push(element("h4", `The best play: ${turn.best.played.join(" ") || "nothing"}`));
+    parts.push(element("h4", tr.t("The best play: {tiles}", { tiles: turn.best.played.join(" ") || tr.t("nothing") })));
     const placed = [...turn.best.played];
     turn.best.table.forEach((tiles, i) => {
       const drawn = tiles.map((tile) => {
         const index = placed.indexOf(tile);
-        if (index < 0) return drawTile(tile);
+        if (index < 0) return drawTile(tile, { tr });
         placed.splice(index, 1);
-        return drawTile(tile, { played: true });
+        return drawTile(tile, { played: true, tr });
       });
-      parts.push(drawSet(`set ${i}`, drawn));
+      parts.push(drawSet(tr.t("set {index}", { index: i }), drawn));
     });
   }
   return parts;
 }
 
+/** Set up the tab; returns the function that switches its language. */
 export function setUpReview() {
+  let tr = translator("en");
   const form = document.getElementById("review-form");
   const record = form.record;
   const error = document.getElementById("review-error");
@@ -141,7 +162,7 @@ export function setUpReview() {
     for (const [i, item] of [...list.children].entries()) {
       item.querySelector("button").setAttribute("aria-current", String(i === current));
     }
-    detail.replaceChildren(...drawTurn(turns[current]));
+    detail.replaceChildren(...drawTurn(turns[current], tr));
   };
 
   const fail = (failure) => {
@@ -153,7 +174,7 @@ export function setUpReview() {
     error.replaceChildren();
     const seed = Number(form.seed.value || 0);
     try {
-      const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed });
+      const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: tr.lang }, { tr });
       record.value = JSON.stringify(answer.record);
     } catch (failure) {
       fail(failure);
@@ -167,19 +188,21 @@ export function setUpReview() {
     try {
       parsed = JSON.parse(record.value);
     } catch (failure) {
-      error.textContent = `The game record is not valid JSON: ${failure.message}`;
+      error.textContent = tr.t("The game record is not valid JSON: {problem}", { problem: failure.message });
       return;
     }
     reviewButton.disabled = true;
-    reviewButton.textContent = "Reviewing\u2026";
+    reviewButton.textContent = tr.t("Reviewing\u2026");
     try {
-      const review = await postJson(REVIEW, { record: parsed });
+      const review = await postJson(REVIEW, { record: parsed, lang: tr.lang }, { tr });
       turns = review.turns;
-      document.getElementById("review-summary").replaceChildren(drawSummary(review), drawChart(review));
+      document.getElementById("review-summary").replaceChildren(drawSummary(review, tr), drawChart(review, tr));
       list.replaceChildren(...turns.map((turn, i) => {
         const item = element("li");
-        const label = turn.action === "play" ? `played ${turn.tiles_played}` : turn.action;
-        const best = turn.best ? `best ${turn.best.tiles}` : "not reviewed";
+        const label = turn.action === "play"
+          ? tr.t("played {count}", { count: turn.tiles_played })
+          : turn.action === "draw" ? tr.t("draw") : tr.t("pass");
+        const best = turn.best ? tr.t("best {count}", { count: turn.best.tiles }) : tr.t("not reviewed");
         const button = element("button", `${turn.turn}. P${turn.player} ${label} / ${best}`);
         button.type = "button";
         if (!turn.legal) button.classList.add("illegal");
@@ -194,7 +217,7 @@ export function setUpReview() {
       fail(failure);
     } finally {
       reviewButton.disabled = false;
-      reviewButton.textContent = "Review";
+      reviewButton.textContent = tr.t("Review");
     }
   });
   document.getElementById("review-previous").addEventListener("click", () => show(current - 1));
@@ -203,4 +226,9 @@ export function setUpReview() {
     const next = turns.findIndex((turn, i) => i > current && turn.best && !turn.at_best);
     if (next >= 0) show(next);
   });
+  return (next) => {
+    tr = next;
+    output.hidden = true; // a review in the old language: review again
+    turns = [];
+  };
 }

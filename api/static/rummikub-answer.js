@@ -1,12 +1,16 @@
 // A Rummikub hint drawn for a person: the three hint levels of the service's
 // answer (README: "Hint levels", "Steps a person can follow").
 
+import { translator } from "./i18n.js";
 import { drawSet, drawTile, tileName } from "./tiles.js";
 
-const STATUS_NOTES = {
-  feasible: "The time limit ran out: this is the best play found, not proven the best.",
-  unknown: "The time limit ran out before any play was found.",
-};
+function statusNote(status, tr) {
+  if (status === "feasible") {
+    return tr.t("The time limit ran out: this is the best play found, not proven the best.");
+  }
+  if (status === "unknown") return tr.t("The time limit ran out before any play was found.");
+  return null;
+}
 
 export function paragraph(text, className) {
   const p = document.createElement("p");
@@ -19,10 +23,6 @@ export function heading(text) {
   const h = document.createElement("h3");
   h.textContent = text;
   return h;
-}
-
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 /** Which rack tiles end up in each set of the new table, by its index there.
@@ -74,36 +74,45 @@ export function playedMarks(answer, tableBefore) {
   });
 }
 
-function describeSet(set) {
-  return `${set.kind} ${set.as.join(" ")}`;
+function describeSet(set, tr) {
+  const kind = set.kind === "run" ? tr.t("run") : tr.t("group");
+  return tr.t("{kind} {tiles}", { kind, tiles: set.as.join(" ") });
 }
 
-function drawTable(answer, tableBefore) {
+function drawTable(answer, tableBefore, tr) {
   const marks = playedMarks(answer, tableBefore);
   const table = document.createElement("div");
   table.className = "table-after";
   answer.table.forEach((set, place) => {
     const tiles = set.tiles.map((tile, i) =>
-      drawTile(tile, { as: set.as[i], played: marks[place][i] }),
+      drawTile(tile, { as: set.as[i], played: marks[place][i], tr }),
     );
-    table.append(drawSet(`set ${place}`, tiles, `set ${place}: ${describeSet(set)}`));
+    const name = tr.t("set {index}", { index: place });
+    table.append(drawSet(name, tiles, tr.t("{set}: {meld}", { set: name, meld: describeSet(set, tr) })));
   });
   return table;
 }
 
-function drawFull(answer, tableBefore) {
+function drawFull(answer, tableBefore, tr) {
   const parts = [];
   if (answer.tiles_played === 0) {
-    parts.push(paragraph("No play this turn: draw a tile.", "summary"));
+    parts.push(paragraph(tr.t("No play this turn: draw a tile."), "summary"));
   } else {
     parts.push(
       paragraph(
-        `Play ${plural(answer.tiles_played, "tile")} (${plural(answer.points_played, "point")}): ` +
-          answer.played.map((t) => tileName(t) ?? t).join(", ") + ".",
+        tr.tn(
+          "Play {n} tile ({points}): {tiles}.",
+          "Play {n} tiles ({points}): {tiles}.",
+          answer.tiles_played,
+          {
+            points: tr.tn("{n} point", "{n} points", answer.points_played),
+            tiles: answer.played.map((t) => tileName(t, tr) ?? t).join(tr.t(", ")),
+          },
+        ),
         "summary",
       ),
     );
-    parts.push(heading("Steps"));
+    parts.push(heading(tr.t("Steps")));
     const steps = document.createElement("ol");
     steps.className = "steps";
     for (const step of answer.steps) {
@@ -113,40 +122,43 @@ function drawFull(answer, tableBefore) {
     }
     parts.push(steps);
   }
-  parts.push(heading("Table after (your tiles highlighted)"));
-  parts.push(drawTable(answer, tableBefore));
+  parts.push(heading(tr.t("Table after (your tiles highlighted)")));
+  parts.push(drawTable(answer, tableBefore, tr));
   if (answer.rack_left.length > 0) {
-    parts.push(heading("Rack left"));
-    parts.push(drawSet("rack", answer.rack_left.map((t) => drawTile(t)), "rack left"));
+    parts.push(heading(tr.t("Rack left")));
+    parts.push(drawSet(tr.t("rack"), answer.rack_left.map((t) => drawTile(t, { tr })), tr.t("rack left")));
   }
   return parts;
 }
 
-function drawTileHint(answer) {
+function drawTileHint(answer, tr) {
   const parts = [paragraph(answer.text, "summary")];
   if (answer.tile !== null) {
-    const where = answer.to_set === null ? "a new set" : `set ${answer.to_set}`;
-    parts.push(drawSet(`to ${where}`, [drawTile(answer.tile, { played: true })], `${answer.tile} to ${where}`));
+    const where = answer.to_set === null ? tr.t("to a new set") : tr.t("to set {index}", { index: answer.to_set });
+    parts.push(
+      drawSet(where, [drawTile(answer.tile, { played: true, tr })], tr.t("{tile} {where}", { tile: answer.tile, where })),
+    );
   }
   return parts;
 }
 
-function drawNudge(answer) {
+function drawNudge(answer, tr) {
   const text = answer.can_play
-    ? `You can play ${plural(answer.tiles_played, "tile")} this turn.`
-    : "No play this turn: draw a tile.";
+    ? tr.tn("You can play {n} tile this turn.", "You can play {n} tiles this turn.", answer.tiles_played)
+    : tr.t("No play this turn: draw a tile.");
   return [paragraph(text, "summary")];
 }
 
 /** The elements showing ``answer`` (any hint level) for a request whose table was
- * ``tableBefore`` (a list of lists of tiles). */
-export function drawAnswer(answer, tableBefore = []) {
+ * ``tableBefore`` (a list of lists of tiles), in ``tr``'s language (i18n.js). */
+export function drawAnswer(answer, tableBefore = [], tr = translator("en")) {
   const parts =
     answer.hint_level === "full"
-      ? drawFull(answer, tableBefore)
+      ? drawFull(answer, tableBefore, tr)
       : answer.hint_level === "tile"
-        ? drawTileHint(answer)
-        : drawNudge(answer);
-  if (STATUS_NOTES[answer.status]) parts.push(paragraph(STATUS_NOTES[answer.status], "note"));
+        ? drawTileHint(answer, tr)
+        : drawNudge(answer, tr);
+  const note = statusNote(answer.status, tr);
+  if (note) parts.push(paragraph(note, "note"));
   return parts;
 }

@@ -1,5 +1,7 @@
 // Calling the Meldwise HTTP service from a browser: JSON in, JSON out, and every
-// failure turned into a sentence a player can read.
+// failure turned into a sentence a player can read (in ``tr``'s language, i18n.js).
+
+import { translator } from "./i18n.js";
 
 /** A call that did not give an answer. ``status`` is the HTTP status (0: no answer
  * at all) and ``detail`` the service's own message (error bodies are {"detail": ...}). */
@@ -14,7 +16,7 @@ export class ServiceError extends Error {
 
 /** POST ``body`` as JSON to ``url``; resolve to the answer, or reject with a
  * ServiceError (an AbortError when ``signal`` aborts). */
-export async function postJson(url, body, { signal } = {}) {
+export async function postJson(url, body, { signal, tr = translator("en") } = {}) {
   let response;
   try {
     response = await fetch(url, {
@@ -27,8 +29,10 @@ export async function postJson(url, body, { signal } = {}) {
     if (error.name === "AbortError") throw error;
     // The browser hides why (offline, refused, or blocked by CORS), so say all three.
     throw new ServiceError(
-      `Could not reach the hint service at ${url}: it is not running, or this page's ` +
-        "origin is not allowed to call it (MELDWISE_CORS_ORIGINS).",
+      tr.t(
+        "Could not reach the hint service at {url}: it is not running, or this page's origin is not allowed to call it (MELDWISE_CORS_ORIGINS).",
+        { url },
+      ),
       0,
       null,
     );
@@ -43,11 +47,17 @@ export async function postJson(url, body, { signal } = {}) {
   const detail = typeof answer?.detail === "string" ? answer.detail : null;
   if (response.status === 503) {
     const wait = response.headers.get("Retry-After");
-    const retry = wait ? ` Try again in ${wait} s.` : " Try again shortly.";
-    throw new ServiceError(`The hint service is busy.${retry}`, 503, detail);
+    const message = wait
+      ? tr.t("The hint service is busy. Try again in {wait} s.", { wait })
+      : tr.t("The hint service is busy. Try again shortly.");
+    throw new ServiceError(message, 503, detail);
   }
   throw new ServiceError(
-    detail ?? `The hint service answered ${response.status} ${response.statusText}.`,
+    detail ??
+      tr.t("The hint service answered {status} {text}.", {
+        status: response.status,
+        text: response.statusText,
+      }),
     response.status,
     detail,
   );

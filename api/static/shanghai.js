@@ -2,14 +2,16 @@
 // advice out (README: "Shanghai rummy", "What the answer means").
 
 import { Palette, PieceField } from "./editor.js";
+import { N_, translator } from "./i18n.js";
 import { postJson } from "./service.js";
 import { SUITS, drawCard, drawSet, splitWords } from "./tiles.js";
 
 const ENDPOINT = "v1/shanghai/advise";
-const CONTRACTS = [
-  "2 sets of 3", "set of 3 + run of 4", "2 runs of 4", "3 sets of 3", "set of 3 + run of 7",
-  "2 sets of 3 + run of 5", "3 runs of 4", "set of 3 + run of 10", "3 sets of 3 + run of 5",
-  "3 runs of 5",
+const CONTRACTS = [ // the standard contracts of hands 1-10 (solver/shanghai/contracts.py)
+  { sets: [3, 3], runs: [] }, { sets: [3], runs: [4] }, { sets: [], runs: [4, 4] },
+  { sets: [3, 3, 3], runs: [] }, { sets: [3], runs: [7] }, { sets: [3, 3], runs: [5] },
+  { sets: [], runs: [4, 4, 4] }, { sets: [3], runs: [10] }, { sets: [3, 3, 3], runs: [5] },
+  { sets: [], runs: [5, 5, 5] },
 ];
 // README's example request (solver/shanghai/examples.py)
 const EXAMPLE = {
@@ -18,10 +20,13 @@ const EXAMPLE = {
   upcard: "6S",
   contract: "2",
 };
-const STATUS_NOTES = {
-  feasible: "A time limit cut a solve short: this advice is the best found, not proven.",
-  unknown: "A time limit ran out before a solve found anything.",
-};
+function statusNote(status, tr) {
+  if (status === "feasible") {
+    return tr.t("A time limit cut a solve short: this advice is the best found, not proven.");
+  }
+  if (status === "unknown") return tr.t("A time limit ran out before a solve found anything.");
+  return null;
+}
 
 function element(tag, text, className) {
   const made = document.createElement(tag);
@@ -34,10 +39,17 @@ function sizes(text) {
   return splitWords(text).map(Number);
 }
 
-function describeContract(contract) {
-  const part = (n, kind) => `${kind} of ${n}`;
-  return [...contract.sets.map((n) => part(n, "set")), ...contract.runs.map((n) => part(n, "run"))]
-    .join(" + ");
+/** "2 sets of 3 + run of 4" (3枚のセット2つ + 4枚のラン). */
+function describeContract(contract, tr) {
+  const parts = [];
+  const counted = (sizes, one, many) => {
+    const count = new Map();
+    for (const n of sizes) count.set(n, (count.get(n) ?? 0) + 1);
+    for (const [n, times] of count) parts.push(times === 1 ? tr.t(one, { size: n }) : tr.t(many, { size: n, times }));
+  };
+  counted(contract.sets, N_("set of {size}"), N_("{times} sets of {size}"));
+  counted(contract.runs, N_("run of {size}"), N_("{times} runs of {size}"));
+  return parts.join(" + ");
 }
 
 /** The request for the form as it stands. */
@@ -58,83 +70,107 @@ function readRequest(form, fields) {
   return request;
 }
 
-function drawMeld(name, meld) {
-  const cards = meld.cards.map((card, i) => drawCard(card, { as: meld.as?.[i] }));
-  return drawSet(name, cards, `${name}: ${meld.kind ?? "meld"} ${meld.cards.join(" ")}`);
+function drawMeld(name, meld, tr) {
+  const cards = meld.cards.map((card, i) => drawCard(card, { as: meld.as?.[i], tr }));
+  const kind = meld.kind === "set" ? tr.t("set") : meld.kind === "run" ? tr.t("run") : tr.t("meld");
+  return drawSet(name, cards, tr.t("{name}: {kind} {cards}", { name, kind, cards: meld.cards.join(" ") }));
 }
 
 /** A meld and the cards laid off onto it (highlighted; a run takes them at its ends). */
-function drawLayOff(name, meld, plays) {
-  const cards = meld.cards.map((card, i) => drawCard(card, { as: meld.as?.[i] }));
-  const added = plays.map((play) => drawCard(play.card, { as: play.as, played: true }));
+function drawLayOff(name, meld, plays, tr) {
+  const cards = meld.cards.map((card, i) => drawCard(card, { as: meld.as?.[i], tr }));
+  const added = plays.map((play) => drawCard(play.card, { as: play.as, played: true, tr }));
   const plus = element("span", "+", "plus");
-  const label = `lay ${plays.map((p) => p.card).join(" ")} off onto ${name} (${meld.cards.join(" ")})`;
+  const label = tr.t("lay {cards} off onto {name} ({meld})", {
+    cards: plays.map((p) => p.card).join(" "),
+    name,
+    meld: meld.cards.join(" "),
+  });
   return drawSet(name, [...cards, plus, ...added], label);
 }
 
-function swapText(swap, meldName) {
-  return `Swap your ${swap.give} for the joker in ${meldName(swap.meld)} (place ${swap.position + 1}).`;
+function swapText(swap, meldName, tr) {
+  return tr.t("Swap your {card} for the joker in {meld} (place {place}).", {
+    card: swap.give,
+    meld: meldName(swap.meld),
+    place: swap.position + 1,
+  });
 }
 
-/** The elements showing ``advice`` for ``request``. */
-export function drawAdvice(advice, request) {
+/** The elements showing ``advice`` for ``request``, in ``tr``'s language (i18n.js). */
+export function drawAdvice(advice, request, tr = translator("en")) {
   const parts = [];
   const laid = advice.go_down?.melds ?? [];
   const tableCount = request.table.length;
-  const meldName = (index) => (index < tableCount ? `meld ${index}` : `your new meld ${index}`);
+  const meldName = (index) =>
+    index < tableCount ? tr.t("meld {index}", { index }) : tr.t("your new meld {index}", { index });
   const meldAt = (index) => (index < tableCount ? request.table[index] : laid[index - tableCount]);
 
   parts.push(
     element(
       "p",
-      `Contract: ${describeContract(advice.contract)}. Cards still needed: ${advice.deficiency}. ` +
-        `Your hand would cost ${advice.penalty} points now.`,
+      tr.t("Contract: {contract}. Cards still needed: {short}. Your hand would cost {points} points now.", {
+        contract: describeContract(advice.contract, tr),
+        short: advice.deficiency,
+        points: advice.penalty,
+      }),
       "summary",
     ),
   );
   if (advice.go_down) {
-    parts.push(element("h3", "Go down"));
-    laid.forEach((meld, i) => parts.push(drawMeld(meldName(tableCount + i), meld)));
-    for (const swap of advice.go_down.swaps) parts.push(element("p", swapText(swap, meldName)));
-    parts.push(element("p", `Left in hand: ${advice.go_down.left.join(" ") || "nothing"} ` +
-      `(${advice.go_down.penalty_left} points).`));
+    parts.push(element("h3", tr.t("Go down")));
+    laid.forEach((meld, i) => parts.push(drawMeld(meldName(tableCount + i), meld, tr)));
+    for (const swap of advice.go_down.swaps) parts.push(element("p", swapText(swap, meldName, tr)));
+    parts.push(element("p", tr.t("Left in hand: {cards} ({points} points).", {
+      cards: advice.go_down.left.join(" ") || tr.t("nothing"),
+      points: advice.go_down.penalty_left,
+    })));
   } else if (!request.down) {
-    parts.push(element("p", "You cannot go down this turn."));
+    parts.push(element("p", tr.t("You cannot go down this turn.")));
   }
   if (advice.lay_offs && (advice.lay_offs.plays.length > 0 || advice.lay_offs.swaps.length > 0)) {
-    parts.push(element("h3", "Lay off"));
+    parts.push(element("h3", tr.t("Lay off")));
     const onto = new Map();
     for (const play of advice.lay_offs.plays) onto.set(play.meld, [...(onto.get(play.meld) ?? []), play]);
-    for (const [index, plays] of onto) parts.push(drawLayOff(meldName(index), meldAt(index), plays));
-    for (const swap of advice.lay_offs.swaps) parts.push(element("p", swapText(swap, meldName)));
+    for (const [index, plays] of onto) parts.push(drawLayOff(meldName(index), meldAt(index), plays, tr));
+    for (const swap of advice.lay_offs.swaps) parts.push(element("p", swapText(swap, meldName, tr)));
     parts.push(element("p", advice.lay_offs.can_go_out
-      ? "You go out!"
-      : `Shed ${advice.lay_offs.points_shed} points; left in hand: ${advice.lay_offs.left.join(" ")}.`));
+      ? tr.t("You go out!")
+      : tr.t("Shed {points} points; left in hand: {cards}.", {
+        points: advice.lay_offs.points_shed,
+        cards: advice.lay_offs.left.join(" "),
+      })));
   }
   if (advice.discard) {
-    parts.push(element("h3", "Discard"));
-    parts.push(drawSet("discard", [drawCard(advice.discard.card)], `discard ${advice.discard.card}`));
+    parts.push(element("h3", tr.t("Discard")));
+    parts.push(drawSet(tr.t("discard"), [drawCard(advice.discard.card, { tr })],
+      tr.t("discard {card}", { card: advice.discard.card })));
     parts.push(element("p", advice.discard.reason));
   }
   if (advice.take_upcard || advice.buy) {
-    parts.push(element("h3", "The upcard"));
+    parts.push(element("h3", tr.t("The upcard")));
     if (advice.take_upcard) {
-      parts.push(element("p", `${advice.take_upcard.take ? "Take it" : "Leave it"}. ${advice.take_upcard.rule}`));
+      const say = advice.take_upcard.take ? tr.t("Take it.") : tr.t("Leave it.");
+      parts.push(element("p", `${say} ${advice.take_upcard.rule}`));
     }
     if (advice.buy) {
-      parts.push(element("p", `${advice.buy.buy ? "Buy it" : "Do not buy it"} out of turn. ${advice.buy.rule}`));
+      const say = advice.buy.buy ? tr.t("Buy it out of turn.") : tr.t("Do not buy it out of turn.");
+      parts.push(element("p", `${say} ${advice.buy.rule}`));
     }
   }
   if (advice.notes.length > 0) {
     const list = element("ul");
     for (const note of advice.notes) list.append(element("li", note));
-    parts.push(element("h3", "Notes"), list);
+    parts.push(element("h3", tr.t("Notes")), list);
   }
-  if (STATUS_NOTES[advice.status]) parts.push(element("p", STATUS_NOTES[advice.status], "note"));
+  const note = statusNote(advice.status, tr);
+  if (note) parts.push(element("p", note, "note"));
   return parts;
 }
 
+/** Set up the tab; returns the function that switches its language. */
 export function setUpShanghai() {
+  let tr = translator("en");
   const form = document.getElementById("shanghai-form");
   const answer = document.getElementById("shanghai-answer");
   const error = document.getElementById("shanghai-error");
@@ -144,21 +180,30 @@ export function setUpShanghai() {
     melds: new PieceField(form.melds, document.getElementById("melds-preview"), {
       draw: drawCard,
       owners: true,
-      setName: (index, owner) => `meld ${index}${owner ? ` (${owner})` : ""}`,
+      setName: (index, owner, tr) =>
+        owner ? tr.t("meld {index} ({owner})", { index, owner }) : tr.t("meld {index}", { index }),
     }),
     upcard: new PieceField(form.upcard, document.getElementById("upcard-preview"), { draw: drawCard }),
   };
   const ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
   const cards = [...Object.keys(SUITS).flatMap((suit) => ranks.map((rank) => rank + suit)), "JK"];
-  new Palette(
+  const palette = new Palette(
     document.getElementById("shanghai-palette"),
     cards,
     drawCard,
     Object.values(fields),
     document.getElementById("shanghai-target"),
   );
-  CONTRACTS.forEach((text, i) => form.contract.append(new Option(`Hand ${i + 1}: ${text}`, String(i + 1))));
-  form.contract.append(new Option("Custom contract", "custom"));
+  const contracts = () => {
+    const chosen = form.contract.value;
+    form.contract.replaceChildren(
+      ...CONTRACTS.map((contract, i) =>
+        new Option(tr.t("Hand {number}: {contract}", { number: i + 1, contract: describeContract(contract, tr) }), String(i + 1))),
+      new Option(tr.t("Custom contract"), "custom"),
+    );
+    if (chosen) form.contract.value = chosen;
+  };
+  contracts();
   const custom = document.getElementById("custom-contract");
   form.contract.addEventListener("change", () => {
     custom.hidden = form.contract.value !== "custom";
@@ -177,11 +222,12 @@ export function setUpShanghai() {
     pending = mine;
     const request = readRequest(form, fields);
     button.disabled = true;
-    button.textContent = "Thinking\u2026";
+    button.textContent = tr.t("Thinking\u2026");
+    const asked = tr;
     try {
-      const advice = await postJson(ENDPOINT, request, { signal: mine.signal });
+      const advice = await postJson(ENDPOINT, { ...request, lang: asked.lang }, { signal: mine.signal, tr: asked });
       error.replaceChildren();
-      answer.replaceChildren(...drawAdvice(advice, request));
+      answer.replaceChildren(...drawAdvice(advice, request, asked));
     } catch (failure) {
       if (failure.name === "AbortError") return;
       answer.replaceChildren();
@@ -189,7 +235,7 @@ export function setUpShanghai() {
     } finally {
       if (pending === mine) {
         button.disabled = false;
-        button.textContent = "Advise";
+        button.textContent = tr.t("Advise");
       }
     }
   });
@@ -203,4 +249,11 @@ export function setUpShanghai() {
   document.getElementById("shanghai-clear").addEventListener("click", () => {
     for (const field of Object.values(fields)) field.setText("");
   });
+  return (next) => {
+    tr = next;
+    for (const field of Object.values(fields)) field.setLanguage(tr);
+    palette.render(cards, tr);
+    contracts();
+    answer.replaceChildren(); // advice in the old language: ask again
+  };
 }

@@ -1,43 +1,84 @@
 // Rummikub tiles and Shanghai cards drawn as elements, each with a spoken name.
-// The notation is the service's (README: "Tile notation", "Card notation"); the
-// service stays the judge of what is valid, these only draw and name.
+// The notation is the service's (README: "Tile notation", "Card notation"; Japanese
+// input too: 赤5, Ｒ５, ジョーカー, 7♥); the service stays the judge of what is valid,
+// these only draw and name. Names follow ``options.tr`` (i18n.js); in Japanese the
+// fourth colour, orange, is drawn and named yellow (黄), as Japanese sets and players
+// have it.
+
+import { N_, translator } from "./i18n.js";
 
 export const COLOURS = {
-  R: "red", B: "blue", K: "black", O: "orange", G: "green", Y: "yellow", P: "purple", W: "white",
+  R: N_("red"), B: N_("blue"), K: N_("black"), O: N_("orange"),
+  G: N_("green"), Y: N_("yellow"), P: N_("purple"), W: N_("white"),
 };
 const TILE = /^([RBKOGYPW])(\d{1,2})$/i;
-const JOKER_TILE = /^J$/i;
+const JOKER_TILE = /^(J|ジョーカー)$/i;
+const KANJI = { 赤: "R", 青: "B", 黒: "K", 黄: "Y", 橙: "O", オレンジ: "O", 緑: "G", 紫: "P", 白: "W" };
 
-export const SUITS = { S: ["spades", "\u2660"], H: ["hearts", "\u2665"], D: ["diamonds", "\u2666"], C: ["clubs", "\u2663"] };
-const RANK_NAMES = { J: "jack", Q: "queen", K: "king", A: "ace" };
+export const SUITS = {
+  S: [N_("spades"), "\u2660"], H: [N_("hearts"), "\u2665"], D: [N_("diamonds"), "\u2666"], C: [N_("clubs"), "\u2663"],
+};
+const RANK_NAMES = { J: N_("jack"), Q: N_("queen"), K: N_("king"), A: N_("ace") };
 const CARD = /^(10|[2-9TJQKA])([SHDC])$/i;
 const RANK = /^(10|[2-9TJQKA])$/i;
-const JOKER_CARD = /^(JK|\*)$/i;
+const JOKER_CARD = /^(JK|\*|ジョーカー)$/i;
+const SUIT_SYMBOLS = { "\u2660": "S", "\u2664": "S", "\u2665": "H", "\u2661": "H", "\u2666": "D", "\u2662": "D", "\u2663": "C", "\u2667": "C" };
+const ENGLISH = translator("en");
+
+/** A tile as typed, in the service's letters: full-width to ASCII, 赤5 -> R5. */
+export function readTile(text) {
+  const norm = text.normalize("NFKC").trim();
+  if (norm === "ジョーカー") return "J";
+  for (const [name, letter] of Object.entries(KANJI)) {
+    if (norm.startsWith(name)) return letter + norm.slice(name.length).trim();
+  }
+  return norm;
+}
+
+/** A card as typed, in the service's letters: full-width to ASCII, 7♥ or ♥7 -> 7H. */
+export function readCard(text) {
+  let norm = text.normalize("NFKC").trim();
+  if (norm === "ジョーカー") return "JK";
+  if (SUIT_SYMBOLS[norm[0]]) norm = norm.slice(1) + norm[0];
+  const last = norm.slice(-1);
+  return SUIT_SYMBOLS[last] ? norm.slice(0, -1) + SUIT_SYMBOLS[last] : norm;
+}
+
+/** The colour letter a tile is drawn in: in Japanese orange is drawn yellow. */
+function drawnColour(letter, tr) {
+  return tr.lang === "ja" && letter === "O" ? "Y" : letter;
+}
 
 /** "R1 r2, J" -> ["R1", "r2", "J"]: tiles or cards are separated by spaces or commas. */
 export function splitWords(text) {
   return text.split(/[\s,]+/).filter(Boolean);
 }
 
-/** "R5" -> "red 5", "J" -> "joker"; null for anything else. */
-export function tileName(text) {
-  if (JOKER_TILE.test(text)) return "joker";
+/** "R5" -> "red 5" (赤5), "J" -> "joker"; null for anything else. */
+export function tileName(text, tr = ENGLISH) {
+  text = readTile(text);
+  if (JOKER_TILE.test(text)) return tr.t("joker");
   const match = TILE.exec(text);
-  return match ? `${COLOURS[match[1].toUpperCase()]} ${Number(match[2])}` : null;
+  if (!match) return null;
+  const colour = COLOURS[drawnColour(match[1].toUpperCase(), tr)];
+  return tr.t("{colour} {number}", { colour: tr.t(colour), number: Number(match[2]) });
 }
 
 /** "7H" -> "7 of hearts", "JK" -> "joker", "8" (a rank, what a wild card in a set
- * stands for) -> "8"; null for anything else. */
-export function cardName(text) {
-  if (JOKER_CARD.test(text)) return "joker";
+ * stands for) -> "any 8"; null for anything else. */
+export function cardName(text, tr = ENGLISH) {
+  text = readCard(text);
+  if (JOKER_CARD.test(text)) return tr.t("joker");
   const match = CARD.exec(text) ?? RANK.exec(text);
   if (!match) return null;
   const rank = match[1].toUpperCase() === "T" ? "10" : match[1].toUpperCase();
-  const rankName = RANK_NAMES[rank] ?? rank;
-  return match[2] ? `${rankName} of ${SUITS[match[2].toUpperCase()][0]}` : `any ${rankName}`;
+  const rankName = RANK_NAMES[rank] ? tr.t(RANK_NAMES[rank]) : rank;
+  if (!match[2]) return tr.t("any {rank}", { rank: rankName });
+  return tr.t("{rank} of {suit}", { rank: rankName, suit: tr.t(SUITS[match[2].toUpperCase()][0]) });
 }
 
 function cardFace(text) {
+  text = readCard(text);
   const match = CARD.exec(text) ?? RANK.exec(text);
   if (!match) return text;
   const rank = match[1].toUpperCase() === "T" ? "10" : match[1].toUpperCase();
@@ -47,8 +88,7 @@ function cardFace(text) {
 /** The element for one tile or card: a button when ``onClick`` is given, else an
  * image with a name. ``as``: what a joker (or wild card) stands for; ``played``:
  * highlighted as coming from the player's rack (or hand). */
-function drawPiece(kind, face, name, { classes, as, asFace, asName, played, onClick, actionLabel }) {
-  const owner = kind === "tile" ? "rack" : "hand";
+function drawPiece(kind, face, name, { classes, as, asFace, asName, played, onClick, actionLabel, tr = ENGLISH }) {
   const element = document.createElement(onClick ? "button" : "span");
   element.className = [kind, ...classes].join(" ");
   const main = document.createElement("span");
@@ -60,16 +100,19 @@ function drawPiece(kind, face, name, { classes, as, asFace, asName, played, onCl
     small.className = "as";
     small.textContent = asFace;
     element.append(small);
-    label += ` as ${asName}`;
+    label = tr.t("{piece} as {meant}", { piece: label, meant: asName });
   }
   if (played) {
     element.classList.add("played");
-    label += `, from your ${owner}`;
+    label = kind === "tile"
+      ? tr.t("{piece}, from your rack", { piece: label })
+      : tr.t("{piece}, from your hand", { piece: label });
   }
   if (onClick) {
     element.type = "button";
     element.addEventListener("click", onClick);
-    label = actionLabel ? `${actionLabel} ${label}` : label;
+    // actionLabel: a message such as "add {piece}", already in the reader's language
+    label = actionLabel ? actionLabel.replace("{piece}", label) : label;
   } else {
     element.setAttribute("role", "img");
   }
@@ -80,18 +123,20 @@ function drawPiece(kind, face, name, { classes, as, asFace, asName, played, onCl
 
 /** A Rummikub tile, e.g. drawTile("J", {as: "R6", played: true}). */
 export function drawTile(text, options = {}) {
-  const name = tileName(text);
+  const tr = options.tr ?? ENGLISH;
+  text = readTile(text);
+  const name = tileName(text, tr);
   const match = TILE.exec(text);
   const joker = JOKER_TILE.test(text);
-  const classes = joker ? ["joker"] : match ? [`c-${match[1].toUpperCase()}`] : ["bad"];
+  const classes = joker ? ["joker"] : match ? [`c-${drawnColour(match[1].toUpperCase(), tr)}`] : ["bad"];
   const face = joker ? "J" : match ? String(Number(match[2])) : text;
   const as = options.as && options.as.toUpperCase() !== text.toUpperCase() ? options.as : null;
-  const element = drawPiece("tile", face, name ?? `not a tile: ${text}`, {
+  const element = drawPiece("tile", face, name ?? tr.t("not a tile: {text}", { text }), {
     ...options,
     classes,
     as,
     asFace: as,
-    asName: as && tileName(as),
+    asName: as && tileName(as, tr),
   });
   element.dataset.tile = text.toUpperCase();
   return element;
@@ -99,17 +144,19 @@ export function drawTile(text, options = {}) {
 
 /** A Shanghai card, e.g. drawCard("JK", {as: "6S"}). */
 export function drawCard(text, options = {}) {
-  const name = cardName(text);
+  const tr = options.tr ?? ENGLISH;
+  text = readCard(text);
+  const name = cardName(text, tr);
   const joker = JOKER_CARD.test(text);
   const suit = (CARD.exec(text) ?? [])[2]?.toUpperCase();
   const classes = joker ? ["joker"] : !name ? ["bad"] : suit === "H" || suit === "D" ? ["red"] : [];
   const as = options.as && options.as.toUpperCase() !== text.toUpperCase() ? options.as : null;
-  const element = drawPiece("card", joker ? "\u2605" : cardFace(text), name ?? `not a card: ${text}`, {
+  const element = drawPiece("card", joker ? "\u2605" : cardFace(text), name ?? tr.t("not a card: {text}", { text }), {
     ...options,
     classes,
     as,
     asFace: as && cardFace(as),
-    asName: as && cardName(as),
+    asName: as && cardName(as, tr),
   });
   element.dataset.card = text.toUpperCase();
   return element;

@@ -9,8 +9,15 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from solver.arena.cli import parse_options
-from solver.cli import EXIT_BAD_INPUT, rules_from_flags, run_requests
+from solver.cli import (
+    EXIT_BAD_INPUT,
+    add_language_option,
+    rules_from_flags,
+    run_requests,
+    status_text,
+)
 from solver.errors import MeldwiseError
+from solver.i18n import _, _n
 from solver.rummikub.bots import BOTS
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.play import Objective
@@ -39,6 +46,7 @@ def add_bot_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
     parser.add_argument(
         "--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule setting"
     )
+    add_language_option(parser)
     _add_json_modes(parser)
     parser.set_defaults(handler=run_bot)
 
@@ -57,12 +65,14 @@ def run_bot(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Tex
 
 def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
     if args.rack is None:
-        raise MeldwiseError("give the rack with --rack, or a request with --json")
+        raise MeldwiseError(_("give the rack with --rack, or a request with --json"))
     opponents = []
     for word in filter(None, (w.strip() for w in args.opponents.split(","))):
         size = word.removesuffix("o")
         if not size.isdigit():
-            raise MeldwiseError(f"--opponents takes rack sizes like 9,14 or 9o, got {word!r}")
+            raise MeldwiseError(
+                _("--opponents takes rack sizes like 9,14 or 9o, got {item!r}", item=word)
+            )
         opponents.append({"rack_size": int(size), "opened": word.endswith("o")})
     return {
         "bot": args.bot,
@@ -78,17 +88,32 @@ def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
 def describe_bot(response: dict[str, Any]) -> str:
     """A bot's move written for a person."""
     lines = []
+    bot = response["bot"]
     if response["action"] == "draw":
-        lines.append(f"{response['bot']} draws a tile.")
+        lines.append(_("{bot} draws a tile.", bot=bot))
     else:
         played = " ".join(response["played"])
-        lines.append(f"{response['bot']} plays {len(response['played'])} tile(s): {played}")
-        lines.append(f"Rack left: {' '.join(response['rack_left']) or '(empty)'}")
-    lines.append(f"The best play places {response['best_tiles']} tile(s).")
+        lines.append(
+            _n(
+                "{bot} plays {n} tile: {tiles}",
+                "{bot} plays {n} tiles: {tiles}",
+                len(response["played"]),
+                bot=bot,
+                tiles=played,
+            )
+        )
+        lines.append(_("Rack left: {tiles}", tiles=" ".join(response["rack_left"]) or _("(empty)")))
+    lines.append(
+        _n(
+            "The best play places {n} tile.",
+            "The best play places {n} tiles.",
+            response["best_tiles"],
+        )
+    )
     if response["reason"]:
-        lines.append(f"Why: {response['reason']}.")
+        lines.append(_("Why: {reason}.", reason=response["reason"]))
     if response["action"] == "play":
-        lines.append("Table after:")
+        lines.append(_("Table after:"))
         lines += [f"  {i}. {' '.join(tiles)}" for i, tiles in enumerate(response["table"])]
     return "\n".join(lines) + "\n"
 
@@ -111,6 +136,7 @@ def add_game_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
         help="a game setting, e.g. pool_empty=end or rules.jokers=4",
     )
     parser.add_argument("--out", type=Path, help="write the record to FILE (default stdout)")
+    add_language_option(parser)
     parser.set_defaults(handler=run_game)
 
 
@@ -123,15 +149,22 @@ def run_game(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Te
         }
         record = game_rummikub(request)["record"]
     except MeldwiseError as error:
-        print(f"error: {error}", file=stderr)
+        print(_("error: {message}", message=error), file=stderr)
         return EXIT_BAD_INPUT
     text = json.dumps(record, indent=1) + "\n"
     if args.out:
         args.out.write_text(text)
         result = record["result"]
         print(
-            f"{len(record['turns'])} turns, {result['end']}; winners {result['winners']}, "
-            f"scores {result['scores']}; record written to {args.out}",
+            _(
+                "{turns} turns, {end}; winners {winners}, scores {scores}; record written to"
+                " {path}",
+                turns=len(record["turns"]),
+                end=result["end"],
+                winners=result["winners"],
+                scores=result["scores"],
+                path=args.out,
+            ),
             file=stdout,
         )
     else:
@@ -156,6 +189,7 @@ def add_review_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         help="best means the most tiles (default) or the most points",
     )
     parser.add_argument("--json", action="store_true", help="write the review as JSON")
+    add_language_option(parser)
     parser.set_defaults(handler=run_review)
 
 
@@ -165,13 +199,15 @@ def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
         try:
             record = json.loads(text)
         except json.JSONDecodeError as error:
-            raise MeldwiseError(f"{args.record} is not valid JSON: {error}") from None
+            raise MeldwiseError(
+                _("{path} is not valid JSON: {error}", path=args.record, error=error)
+            ) from None
         request: dict[str, Any] = {"record": record, "objective": args.objective}
         if args.player is not None:
             request["player"] = args.player
         review = review_rummikub(request)
     except MeldwiseError as error:
-        print(f"error: {error}", file=stderr)
+        print(_("error: {message}", message=error), file=stderr)
         return EXIT_BAD_INPUT
     if args.json:
         json.dump(review, stdout)
@@ -185,45 +221,79 @@ def _read(path: Path) -> str:
     try:
         return path.read_text()
     except OSError as error:
-        raise MeldwiseError(f"cannot read {path}: {error.strerror}") from None
+        raise MeldwiseError(
+            _("cannot read {path}: {error}", path=path, error=error.strerror)
+        ) from None
 
 
 def describe_review(review: dict[str, Any]) -> str:
     """A review written for a person: each player's summary, then the turns that fell
     short or broke the rules."""
-    unit = review["objective"]
+    unit = _("points") if review["objective"] == "points" else _("tiles")
     lines = []
     for player in review["players"]:
-        name = f" ({player['name']})" if player["name"] else ""
+        seat = player["player"]
+        if player["name"]:
+            who = _("Player {seat} ({name})", seat=seat, name=player["name"])
+        else:
+            who = _("Player {seat}", seat=seat)
         share = player["placed_share"]
         lines.append(
-            f"Player {player['player']}{name}: {player['turns_at_best']} of {player['turns']} "
-            f"turns at the best; {player['placed']} of {player['possible']} {unit} placed"
+            _(
+                "{player}: {at_best} of {turns} turns at the best; {placed} of {possible} {unit}"
+                " placed",
+                player=who,
+                at_best=player["turns_at_best"],
+                turns=player["turns"],
+                placed=player["placed"],
+                possible=player["possible"],
+                unit=unit,
+            )
             + (f" ({share:.0%})" if share is not None else "")
-            + (f"; illegal turns: {player['illegal_turns']}" if player["illegal_turns"] else "")
+            + (
+                _("; illegal turns: {turns}", turns=player["illegal_turns"])
+                if player["illegal_turns"]
+                else ""
+            )
         )
         for costly in player["costliest"]:
             lines.append(
-                f"  turn {costly['turn']}: {costly['shortfall']} {unit} short, missed "
-                f"{' '.join(costly['missed']) or '-'}"
+                "  "
+                + _(
+                    "turn {turn}: {shortfall} {unit} short, missed {tiles}",
+                    turn=costly["turn"],
+                    shortfall=costly["shortfall"],
+                    unit=unit,
+                    tiles=" ".join(costly["missed"]) or "-",
+                )
             )
-    lines.append("Turns below the best:")
+    lines.append(_("Turns below the best:"))
     for turn in review["turns"]:
         if turn["at_best"]:
             continue
-        did = (
-            f"played {' '.join(turn['played'])}"
-            if turn["action"] == "play"
-            else turn["action"] + "s"
-        )
+        if turn["action"] == "play":
+            did = _("played {tiles}", tiles=" ".join(turn["played"]))
+        elif turn["action"] == "draw":
+            did = _("draws")
+        else:
+            did = _("passes")
         best = turn["best"]
-        line = f"  turn {turn['turn']}, player {turn['player']}: {did}; " + (
-            f"best {best['tiles']} tiles / {best['points']} points ({' '.join(best['played'])})"
+        line = "  " + _(
+            "turn {turn}, player {player}: {did}; {best}",
+            turn=turn["turn"],
+            player=turn["player"],
+            did=did,
+            best=_(
+                "best {tiles} tiles / {points} points ({played})",
+                tiles=best["tiles"],
+                points=best["points"],
+                played=" ".join(best["played"]),
+            )
             if best
-            else f"not reviewed: {turn['unreviewed']}"
+            else _("not reviewed: {why}", why=turn["unreviewed"]),
         )
         if not turn["legal"]:
-            line += "; ILLEGAL: " + "; ".join(turn["problems"])
+            line += _("; ILLEGAL: {problems}", problems="; ".join(turn["problems"]))
         lines.append(line)
-    lines.append(f"Solver: {review['status']}")
+    lines.append(_("Solver: {status}", status=status_text(review["status"])))
     return "\n".join(lines) + "\n"

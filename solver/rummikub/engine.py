@@ -36,6 +36,7 @@ from typing import Any
 
 from solver.arena.game import Result
 from solver.errors import CountError, MeldwiseError, RulesError
+from solver.i18n import _
 from solver.rummikub.deal import full_set
 from solver.rummikub.legality import check_play
 from solver.rummikub.position import Position
@@ -93,16 +94,37 @@ class GameSettings:
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or not isinstance(self.players, int):
-            raise RulesError(f"'players' must be a whole number, got {self.players!r}")
+            raise RulesError(
+                _(
+                    "{name!r} must be a whole number, got {value!r:.60}",
+                    name="players",
+                    value=self.players,
+                )
+            )
         if not 2 <= self.players <= MAX_PLAYERS:
-            raise RulesError(f"'players' must be 2 to {MAX_PLAYERS}, got {self.players}")
+            raise RulesError(
+                _(
+                    "{name!r} must be {lowest} to {highest}, got {value}",
+                    name="players",
+                    lowest=2,
+                    highest=MAX_PLAYERS,
+                    value=self.players,
+                )
+            )
         if isinstance(self.hand, bool) or not isinstance(self.hand, int) or self.hand < 1:
-            raise RulesError(f"'hand' must be a whole number of tiles >= 1, got {self.hand!r}")
+            raise RulesError(
+                _("'hand' must be a whole number of tiles >= 1, got {value!r:.60}", value=self.hand)
+            )
         tiles = sum(full_set(self.rules).values())
         if self.players * self.hand > tiles:
             raise RulesError(
-                f"{self.players} hands of {self.hand} need {self.players * self.hand} tiles, "
-                f"the game has {tiles}"
+                _(
+                    "{players} hands of {hand} need {needed} tiles, the game has {tiles}",
+                    players=self.players,
+                    hand=self.hand,
+                    needed=self.players * self.hand,
+                    tiles=tiles,
+                )
             )
 
     @classmethod
@@ -112,14 +134,24 @@ class GameSettings:
         for name in data:
             if name not in known:
                 raise RulesError(
-                    f"unknown game setting {name!r}; known are {', '.join(sorted(known))}"
+                    _(
+                        "unknown game setting {name!r:.60}; known are {known}",
+                        name=name,
+                        known=", ".join(sorted(known)),
+                    )
                 )
         pool_empty = data.get("pool_empty", PoolEmpty.PLAY_ON.value)
         try:
             rule = PoolEmpty(pool_empty)
         except ValueError:
             choices = " or ".join(repr(p.value) for p in PoolEmpty)
-            raise RulesError(f"'pool_empty' must be {choices}, got {pool_empty!r:.60}") from None
+            raise RulesError(
+                _(
+                    "'pool_empty' must be {choices}, got {value!r:.60}",
+                    choices=choices,
+                    value=pool_empty,
+                )
+            ) from None
         return cls(
             rules=Rules.from_dict(data.get("rules") or {}),
             players=data.get("players", 2),
@@ -206,13 +238,17 @@ class View:
         playing after it in order; the pool is every tile of the game on no rack and
         not on the table. Raises :class:`~solver.errors.MeldwiseError` when the
         opponents hold more tiles than are left."""
-        sizes = [len(position.rack), *(size for size, _ in opponents)]
+        sizes = [len(position.rack), *(size for size, _opened in opponents)]
         hidden = sum(full_set(rules).values()) - len(position.rack) - sum(map(len, position.table))
         pool = hidden - sum(sizes[1:])
         if pool < 0:
             raise CountError(
-                f"the opponents hold {sum(sizes[1:])} tiles, but only {hidden} tiles are off "
-                "the rack and the table"
+                _(
+                    "the opponents hold {held} tiles, but only {hidden} tiles are off the rack"
+                    " and the table",
+                    held=sum(sizes[1:]),
+                    hidden=hidden,
+                )
             )
         return cls(
             seat=0,
@@ -289,11 +325,22 @@ class Deal:
         """Raise :class:`MeldwiseError` unless this deal can start a game of ``settings``:
         one rack per player, each of ``hand`` tiles, every tile of the game exactly once."""
         if len(self.racks) != settings.players:
-            raise CountError(f"the deal has {len(self.racks)} racks for {settings.players} players")
+            raise CountError(
+                _(
+                    "the deal has {racks} racks for {players} players",
+                    racks=len(self.racks),
+                    players=settings.players,
+                )
+            )
         for seat, rack in enumerate(self.racks):
             if len(rack) != settings.hand:
                 raise CountError(
-                    f"player {seat} was dealt {len(rack)} tiles, the hand is {settings.hand}"
+                    _(
+                        "player {seat} was dealt {count} tiles, the hand is {hand}",
+                        seat=seat,
+                        count=len(rack),
+                        hand=settings.hand,
+                    )
                 )
         dealt = Counter(self.pool)
         for rack in self.racks:
@@ -303,8 +350,12 @@ class Deal:
             extra = format_tiles(sorted((dealt - everything).elements()))
             lacking = format_tiles(sorted((everything - dealt).elements()))
             raise CountError(
-                "the deal is not the game's tiles each once: "
-                f"extra [{extra or '-'}], missing [{lacking or '-'}]"
+                _(
+                    "the deal is not the game's tiles each once: extra [{extra}], missing"
+                    " [{missing}]",
+                    extra=extra or "-",
+                    missing=lacking or "-",
+                )
             )
 
 
@@ -358,16 +409,17 @@ class Game:
     def problems(self, move: Move) -> tuple[str, ...]:
         """Why ``move`` is not legal for the player to move (empty when it is)."""
         if self.over:
-            return ("the game is over",)
+            return (_("the game is over"),)
         if move.table is None:
             return ()
         rack = self.racks[self.player]
         verdict = check_play(rack, self.table, move.table, self.opened[self.player], self.rules)
         reasons = tuple(
-            p.reason if p.set is None else f"set {p.set}: {p.reason}" for p in verdict.problems
+            p.reason if p.set is None else _("set {index}: {reason}", index=p.set, reason=p.reason)
+            for p in verdict.problems
         )
         if verdict.legal and not verdict.played:
-            return ("a play must place at least one tile from the rack; draw instead",)
+            return (_("a play must place at least one tile from the rack; draw instead"),)
         return reasons
 
     @property
@@ -380,7 +432,12 @@ class Game:
         problems = self.problems(move)
         if problems:
             raise IllegalMove(
-                f"turn {len(self.turns) + 1}, player {self.player}: " + "; ".join(problems)
+                _(
+                    "turn {turn}, player {player}: {problems}",
+                    turn=len(self.turns) + 1,
+                    player=self.player,
+                    problems="; ".join(problems),
+                )
             )
         seat, rack, before = self.player, tuple(self.racks[self.player]), self.table
         if move.table is not None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from solver.arena.runner import bot_seed
 from solver.errors import RequestError
+from solver.i18n import _, speaks
 from solver.rummikub.bots import BOTS, Strong, make_bot
 from solver.rummikub.deal import full_set
 from solver.rummikub.engine import Game, GameSettings, View, added_tiles
@@ -26,9 +27,9 @@ from solver.rummikub.strategy import best_play
 from solver.rummikub.wire import parse_opponents, parse_request
 from solver.wire import check_fields
 
-BOT_FIELDS = ("bot", "rack", "table", "opened", "opponents", "rules", "seed")
-GAME_FIELDS = ("bots", "seed", "settings")
-REVIEW_FIELDS = ("record", "player", "objective", "time_limit_ms")
+BOT_FIELDS = ("bot", "rack", "table", "opened", "opponents", "rules", "seed", "lang")
+GAME_FIELDS = ("bots", "seed", "settings", "lang")
+REVIEW_FIELDS = ("record", "player", "objective", "time_limit_ms", "lang")
 MAX_REVIEW_TIME_LIMIT_MS = 60_000
 MAX_REVIEW_TURNS = 400
 """Most turns one review solves (bot games of the standard rules took 30-120 turns)."""
@@ -36,6 +37,7 @@ MAX_GAME_TILES = 212
 """Most tiles a bot game may have (twice the standard set): it keeps a game to seconds."""
 
 
+@speaks
 def bot_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     """A bot's move for one position::
 
@@ -51,7 +53,7 @@ def bot_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     check_fields(request, BOT_FIELDS, required=("bot", "rack", "opponents"))
     name = request["bot"]
     if not isinstance(name, str) or name not in BOTS:
-        raise RequestError(f"unknown bot {name!r:.40}; bots are {', '.join(BOTS)}")
+        raise RequestError(_unknown_bot(name))
     view = _view(request)
     bot = make_bot(name, bot_seed(_whole(request, "seed", 0, 0, 2**31), 0))
     reason = None
@@ -85,6 +87,7 @@ def _view(request: Mapping[str, Any]) -> View:
     return View.facing(asked.position, asked.rules, parse_opponents(request["opponents"]))
 
 
+@speaks
 def game_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     """A whole game between bots::
 
@@ -96,19 +99,25 @@ def game_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     check_fields(request, GAME_FIELDS, required=("bots",))
     bots = request["bots"]
     if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
-        raise RequestError(f"'bots' must be a list of bot names, got {bots!r:.60}")
+        raise RequestError(_("'bots' must be a list of bot names, got {value!r:.60}", value=bots))
     for name in bots:
         if name not in BOTS:
-            raise RequestError(f"unknown bot {name!r:.40}; bots are {', '.join(BOTS)}")
+            raise RequestError(_unknown_bot(name))
     seed = _whole(request, "seed", 0, 0, 2**31)
     settings_field = request.get("settings") or {}
     if not isinstance(settings_field, Mapping):
-        raise RequestError(f"'settings' must be an object, got {settings_field!r:.60}")
+        raise RequestError(
+            _("'settings' must be an object, got {value!r:.60}", value=settings_field)
+        )
     settings = GameSettings.from_dict({**settings_field, "players": len(bots)})
     tiles = sum(full_set(settings.rules).values())
     if tiles > MAX_GAME_TILES:
         raise RequestError(
-            f"these rules make a game of {tiles} tiles; a bot game has at most {MAX_GAME_TILES}"
+            _(
+                "these rules make a game of {tiles} tiles; a bot game has at most {most}",
+                tiles=tiles,
+                most=MAX_GAME_TILES,
+            )
         )
     game = Game.new(settings, seed)
     players = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
@@ -117,6 +126,7 @@ def game_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     return {"status": "optimal", "record": record_to_dict(game, bots)}
 
 
+@speaks
 def review_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     """Review a game record::
 
@@ -129,7 +139,11 @@ def review_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     record = read_record(request["record"])
     if len(record.turns) > MAX_REVIEW_TURNS:
         raise RequestError(
-            f"the record has {len(record.turns)} turns; a review takes at most {MAX_REVIEW_TURNS}"
+            _(
+                "the record has {turns} turns; a review takes at most {most}",
+                turns=len(record.turns),
+                most=MAX_REVIEW_TURNS,
+            )
         )
     player = request.get("player")
     if player is not None:
@@ -138,7 +152,9 @@ def review_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     try:
         objective = Objective(name)
     except ValueError:
-        raise RequestError(f"unknown objective {name!r:.60}; use 'tiles' or 'points'") from None
+        raise RequestError(
+            _("unknown objective {name!r:.60}; use 'tiles' or 'points'", name=name)
+        ) from None
     limit = _whole(
         request, "time_limit_ms", round(DEFAULT_TIME_LIMIT * 1000), 1, MAX_REVIEW_TIME_LIMIT_MS
     )
@@ -158,7 +174,21 @@ def _whole(
     value = request.get(name, default)
     label = f"{where}.{name}" if where else repr(name)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RequestError(f"{label} must be a whole number, got {value!r:.40}")
+        raise RequestError(
+            _("{label} must be a whole number, got {value!r:.40}", label=label, value=value)
+        )
     if not low <= value <= high:
-        raise RequestError(f"{label} must be {low} to {high}, got {value}")
+        raise RequestError(
+            _(
+                "{label} must be {low} to {high}, got {value}",
+                label=label,
+                low=low,
+                high=high,
+                value=value,
+            )
+        )
     return value
+
+
+def _unknown_bot(name: object) -> str:
+    return _("unknown bot {name!r:.40}; bots are {bots}", name=name, bots=", ".join(BOTS))

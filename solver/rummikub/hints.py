@@ -13,9 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from solver.i18n import _
 from solver.rummikub.melds import Meld
 from solver.rummikub.play import Play
 from solver.rummikub.steps import Action, describe
+from solver.rummikub.tiles import spell
 
 
 class HintLevel(Enum):
@@ -42,12 +44,19 @@ def tile_hint(play: Play, table: Sequence[Meld]) -> TileHint | None:
         if step.action is Action.ADD and step.set < len(table) and step.from_rack:
             tile = step.from_rack[0]
             return TileHint(
-                str(tile),
+                spell(tile),
                 step.set,
-                f"Your {tile} goes onto set {step.set}, {describe(table[step.set])}.",
+                _(
+                    "Your {tile} goes onto set {index}, {set}.",
+                    tile=spell(tile),
+                    index=step.set,
+                    set=describe(table[step.set]),
+                ),
             )
     for step in play.steps:
         if step.from_rack:
             tile = step.from_rack[0]
-            return TileHint(str(tile), None, f"Your {tile} goes into a new set.")
+            return TileHint(
+                spell(tile), None, _("Your {tile} goes into a new set.", tile=spell(tile))
+            )
     return None

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.errors import MeldwiseError
+from solver.i18n import _, _n
 from solver.rummikub.melds import (
     InvalidMeld,
     Meld,
@@ -21,7 +22,7 @@ from solver.rummikub.melds import (
     why_not_a_set,
 )
 from solver.rummikub.rules import Rules
-from solver.rummikub.tiles import Tile, format_tiles
+from solver.rummikub.tiles import Tile, format_tiles, spell
 
 TileSets = Sequence[Sequence[Tile]]
 
@@ -71,10 +72,30 @@ def check_play(
     before = _count(table_before)
     after = _count(table_after)
     for tile, missing in sorted((before - after).items()):
-        problems.append(Problem(None, f"{_times(missing, tile)} from the table went missing"))
+        problems.append(
+            Problem(
+                None,
+                _n(
+                    "{tile} from the table went missing",
+                    "{n}x {tile} from the table went missing",
+                    missing,
+                    tile=spell(tile),
+                ),
+            )
+        )
     played = after - before
     for tile, extra in sorted((played - Counter(rack)).items()):
-        problems.append(Problem(None, f"{_times(extra, tile)} played but not on the rack"))
+        problems.append(
+            Problem(
+                None,
+                _n(
+                    "{tile} played but not on the rack",
+                    "{n}x {tile} played but not on the rack",
+                    extra,
+                    tile=spell(tile),
+                ),
+            )
+        )
 
     if not opened:
         problems += _opening_problems(table_before, table_after, bool(played), rules)
@@ -107,9 +128,13 @@ def _joker_retrieval_problems(
     return [
         Problem(
             None,
-            f"table set {held[k]} ({format_tiles(before[held[k]])}) lost a joker: under "
-            "joker_retrieval 'replace' a joker leaves its set only when the tile it stands "
-            "for takes its place there, in a turn that plays a rack tile",
+            _(
+                "table set {index} ({tiles}) lost a joker: under joker_retrieval 'replace' a "
+                "joker leaves its set only when the tile it stands for takes its place there, "
+                "in a turn that plays a rack tile",
+                index=held[k],
+                tiles=format_tiles(before[held[k]]),
+            ),
         )
         for k in _unmatched(partners)
     ]
@@ -181,8 +206,12 @@ def _opening_problems(
             problems.append(
                 Problem(
                     None,
-                    f"table set {index} ({format_tiles(tiles)}) was changed, but a player "
-                    "who has not opened may not touch the table",
+                    _(
+                        "table set {index} ({tiles}) was changed, but a player who has not"
+                        " opened may not touch the table",
+                        index=index,
+                        tiles=format_tiles(tiles),
+                    ),
                 )
             )
     if problems or not played:
@@ -195,12 +224,16 @@ def _opening_problems(
             try:
                 value += best_value(tiles, rules)
             except InvalidMeld:
-                return [Problem(index, "an opening is made of valid sets only")]
+                return [Problem(index, _("an opening is made of valid sets only"))]
     if value < rules.opening_threshold:
         problems.append(
             Problem(
                 None,
-                f"the opening is worth {value} points, under the {rules.opening_threshold} needed",
+                _(
+                    "the opening is worth {value} points, under the {needed} needed",
+                    value=value,
+                    needed=rules.opening_threshold,
+                ),
             )
         )
     return problems
@@ -210,35 +243,45 @@ def meld_problem(meld: Meld, rules: Rules) -> str | None:
     """Why a laid-out set is wrong (its tiles, kind and ``stands_for`` disagree or
     break the rules), or None when it is a valid set read correctly."""
     if len(meld.tiles) != len(meld.stands_for):
-        return f"{meld}: tiles and readings differ in length"
+        return _("{set}: tiles and readings differ in length", set=format_tiles(meld.tiles))
     for tile, meant in zip(meld.tiles, meld.stands_for, strict=True):
         if meant.is_joker or (not tile.is_joker and tile != meant):
-            return f"{meld}: {tile} cannot stand for {meant}"
+            return _(
+                "{set}: {tile} cannot stand for {meant}",
+                set=meld,
+                tile=spell(tile),
+                meant=spell(meant),
+            )
         try:
             rules.check_tile(meant)
         except MeldwiseError as error:
             return f"{meld}: {error}"
     if all(tile.is_joker for tile in meld.tiles):
-        return f"{meld}: a set needs at least one numbered tile"
+        return _("{set}: a set needs at least one numbered tile", set=meld)
     size = len(meld.tiles)
     first = meld.stands_for[0]
     if meld.kind is MeldKind.RUN:
         assert first.colour is not None
         expected = [Tile.natural(first.colour, first.number + i) for i in range(size)]
         if list(meld.stands_for) != expected or not rules.min_set_len <= size <= rules.numbers:
-            return f"{meld}: not a run read low to high"
+            return _("{set}: not a run read low to high", set=meld)
     else:
         colours = {t.colour for t in meld.stands_for}
         numbers = {t.number for t in meld.stands_for}
         if len(numbers) != 1 or len(colours) != size:
-            return f"{meld}: not a group of one number in distinct colours"
+            return _("{set}: not a group of one number in distinct colours", set=meld)
         if not rules.min_set_len <= size <= rules.max_group_len:
-            return f"{meld}: a group has {rules.min_set_len} to {rules.max_group_len} tiles"
+            return _(
+                "{set}: a group has {least} to {most} tiles",
+                set=meld,
+                least=rules.min_set_len,
+                most=rules.max_group_len,
+            )
     return None
 
 
 def _invalid(tiles: Sequence[Tile], rules: Rules) -> str:
-    return f"{format_tiles(tiles) or 'empty set'}: {why_not_a_set(tiles, rules)}"
+    return f"{format_tiles(tiles) or _('empty set')}: {why_not_a_set(tiles, rules)}"
 
 
 def _count(sets: TileSets) -> Counter[Tile]:
@@ -250,7 +293,3 @@ def _count(sets: TileSets) -> Counter[Tile]:
 
 def _key(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
     return tuple(sorted(tiles))
-
-
-def _times(count: int, tile: Tile) -> str:
-    return str(tile) if count == 1 else f"{count}x {tile}"

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from enum import Enum
 
 from solver.errors import TableError
+from solver.i18n import _, _n
 from solver.rummikub.rules import Rules
-from solver.rummikub.tiles import JOKER, Colour, Tile
+from solver.rummikub.tiles import JOKER, Colour, Tile, spell
 
 
 class MeldKind(Enum):
@@ -46,7 +47,7 @@ class Meld:
     def __str__(self) -> str:
         parts = []
         for tile, meant in zip(self.tiles, self.stands_for, strict=True):
-            parts.append(f"J({meant})" if tile.is_joker else str(tile))
+            parts.append(f"J({spell(meant)})" if tile.is_joker else spell(tile))
         return " ".join(parts)
 
 
@@ -168,38 +169,54 @@ def why_not_a_set(tiles: Sequence[Tile], rules: Rules) -> str:
     naturals = [t for t in tiles if not t.is_joker]
     size = len(tiles)
     if size < rules.min_set_len:
-        return f"a set needs at least {rules.min_set_len} tiles, this one has {size}"
+        return _(
+            "a set needs at least {least} tiles, this one has {size}",
+            least=rules.min_set_len,
+            size=size,
+        )
     if not naturals:
-        return "a set needs at least one numbered tile, not only jokers"
+        return _("a set needs at least one numbered tile, not only jokers")
     colours = {t.colour for t in naturals}
     numbers = {t.number for t in naturals}
     if len(numbers) == 1 and len(naturals) > 1:
         return _why_not_group(naturals, size, rules)
     if len(colours) == 1:
         return _why_not_run(naturals, size, rules)
-    return "tiles differ in both colour and number: a run needs one colour, a group one number"
+    return _("tiles differ in both colour and number: a run needs one colour, a group one number")
 
 
 def _why_not_group(naturals: Sequence[Tile], size: int, rules: Rules) -> str:
     seen: set[Tile] = set()
     for tile in naturals:
         if tile in seen:
-            return f"{tile} appears twice; a group needs distinct colours"
+            return _("{tile} appears twice; a group needs distinct colours", tile=spell(tile))
         seen.add(tile)
-    return f"a group has at most {rules.max_group_len} tiles (one per colour), this one has {size}"
+    return _(
+        "a group has at most {most} tiles (one per colour), this one has {size}",
+        most=rules.max_group_len,
+        size=size,
+    )
 
 
 def _why_not_run(naturals: Sequence[Tile], size: int, rules: Rules) -> str:
     seen: set[Tile] = set()
     for tile in sorted(naturals):
         if tile in seen:
-            return f"{tile} appears twice; a run needs distinct numbers"
+            return _("{tile} appears twice; a run needs distinct numbers", tile=spell(tile))
         seen.add(tile)
     if size > rules.numbers:
-        return f"a run has at most {rules.numbers} tiles, this one has {size}"
+        return _(
+            "a run has at most {most} tiles, this one has {size}", most=rules.numbers, size=size
+        )
     low = min(t.number for t in naturals)
     high = max(t.number for t in naturals)
-    return (
-        f"numbers {low} to {high} need {high - low + 1} places but the run has {size} tiles;"
-        " jokers must fill every gap"
+    return _n(
+        "numbers {low} to {high} need {places} places but the run has {n} tile;"
+        " jokers must fill every gap",
+        "numbers {low} to {high} need {places} places but the run has {n} tiles;"
+        " jokers must fill every gap",
+        size,
+        low=low,
+        high=high,
+        places=high - low + 1,
     )

@@ -8,9 +8,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from solver.errors import CountError, TableError
+from solver.i18n import _
 from solver.rummikub.melds import InvalidMeld, Meld, read_meld
 from solver.rummikub.rules import Rules
-from solver.rummikub.tiles import Tile, format_tiles, parse_tiles
+from solver.rummikub.tiles import Tile, format_tiles, parse_tiles, spell
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,7 @@ class Position:
         counts = self.all_tiles()
         for tile in counts:
             rules.check_tile(tile)
-        check_counts(counts, rules, "across rack and table")
+        check_counts(counts, rules, _("across rack and table"))
         return tuple(read_table_set(i, tiles, rules) for i, tiles in enumerate(self.table))
 
 
@@ -73,8 +74,24 @@ def check_counts(counts: Counter[Tile], rules: Rules, where: str) -> None:
     for tile in sorted(counts):
         limit = rules.jokers if tile.is_joker else rules.copies
         if counts[tile] > limit:
-            name = "jokers (J)" if tile.is_joker else f"copies of {tile}"
-            raise CountError(f"too many {name}: {counts[tile]} {where}, the game has {limit}")
+            if tile.is_joker:
+                raise CountError(
+                    _(
+                        "too many jokers (J): {count} {where}, the game has {limit}",
+                        count=counts[tile],
+                        where=where,
+                        limit=limit,
+                    )
+                )
+            raise CountError(
+                _(
+                    "too many copies of {tile}: {count} {where}, the game has {limit}",
+                    tile=spell(tile),
+                    count=counts[tile],
+                    where=where,
+                    limit=limit,
+                )
+            )
 
 
 def read_table_set(index: int, tiles: Sequence[Tile], rules: Rules) -> Meld:
@@ -83,5 +100,10 @@ def read_table_set(index: int, tiles: Sequence[Tile], rules: Rules) -> Meld:
         return read_meld(tiles, rules)
     except InvalidMeld as error:
         raise TableError(
-            f"table set {index} ({format_tiles(tiles) or 'empty'}) is not a valid set: {error}"
+            _(
+                "table set {index} ({tiles}) is not a valid set: {reason}",
+                index=index,
+                tiles=format_tiles(tiles) or _("empty"),
+                reason=error,
+            )
         ) from None

@@ -31,6 +31,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from solver.errors import MeldwiseError, RequestError
+from solver.i18n import _
 from solver.rummikub.engine import (
     Action,
     Deal,
@@ -195,11 +196,22 @@ def read_record(data: Any) -> GameRecord:
         )
     players = tuple(model.players) if model.players is not None else None
     if players is not None and len(players) != settings.players:
-        raise RecordError(f"'players' names {len(players)} seats, the game has {settings.players}")
+        raise RecordError(
+            _(
+                "'players' names {count} seats, the game has {players}",
+                count=len(players),
+                players=settings.players,
+            )
+        )
     for index, turn in enumerate(turns):
         if turn.player >= settings.players:
             raise RecordError(
-                f"turns[{index}]: player {turn.player} in a game of {settings.players} players"
+                _(
+                    "turns[{index}]: player {player} in a game of {players} players",
+                    index=index,
+                    player=turn.player,
+                    players=settings.players,
+                )
             )
     return GameRecord(settings, turns, model.seed, players, deal, outcome)
 
@@ -208,10 +220,23 @@ def _check_result(result: ResultEntry, players: int) -> None:
     for name in ("racks", "penalties", "scores"):
         count = len(getattr(result, name))
         if count != players:
-            raise RecordError(f"result.{name} has {count} entries for {players} players")
+            raise RecordError(
+                _(
+                    "result.{name} has {count} entries for {players} players",
+                    name=name,
+                    count=count,
+                    players=players,
+                )
+            )
     for seat in result.winners:
         if not 0 <= seat < players:
-            raise RecordError(f"result.winners: {seat} is not a seat of {players} players")
+            raise RecordError(
+                _(
+                    "result.winners: {seat} is not a seat of {players} players",
+                    seat=seat,
+                    players=players,
+                )
+            )
 
 
 def parse_record_model(data: Any) -> GameRecordModel:
@@ -219,7 +244,9 @@ def parse_record_model(data: Any) -> GameRecordModel:
     try:
         return GameRecordModel.model_validate(data)
     except ValidationError as error:
-        raise RequestError(f"game record: {describe_validation(error)}") from None
+        raise RequestError(
+            _("game record: {problems}", problems=describe_validation(error))
+        ) from None
 
 
 def describe_validation(error: ValidationError) -> str:
@@ -229,13 +256,13 @@ def describe_validation(error: ValidationError) -> str:
         where = ""
         for part in problem["loc"]:
             where += f"[{part}]" if isinstance(part, int) else f".{part}"
-        where = where.lstrip(".") or "the record"
+        where = where.lstrip(".") or _("the record")
         if problem["type"] == "extra_forbidden":
-            problems.append(f"unknown field {where!r}")
+            problems.append(_("unknown field {name!r}", name=where))
         elif problem["type"] == "missing":
-            problems.append(f"missing field {where!r}")
+            problems.append(_("missing field {name!r}", name=where))
         else:
-            problems.append(f"{where}: {problem['msg']}")
+            problems.append(_("{where}: {problem}", where=where, problem=problem["msg"]))
     return "; ".join(problems)
 
 
@@ -246,29 +273,36 @@ def _turn(entry: TurnEntry, index: int) -> Turn:
     action = Action(entry.action)
     if action is Action.PLAY:
         if entry.table_after is None:
-            raise RecordError(f"{where}: a play needs 'table_after'")
+            raise RecordError(_("{where}: a play needs 'table_after'", where=where))
         after = _parse_table(entry.table_after, f"{where}.table_after")
         played = added_tiles(before, after)
         claimed = None if entry.played is None else sorted(_parse(entry.played, f"{where}.played"))
         if claimed is not None and claimed != list(played):
             raise RecordError(
-                f"{where}: 'played' ({format_tiles(claimed)}) is not what table_after adds "
-                f"to table_before ({format_tiles(played)})"
+                _(
+                    "{where}: 'played' ({claimed}) is not what table_after adds to table_before"
+                    " ({added})",
+                    where=where,
+                    claimed=format_tiles(claimed),
+                    added=format_tiles(played),
+                )
             )
         return Turn(entry.turn, entry.player, rack, before, action, after, played)
     if entry.played:
-        raise RecordError(f"{where}: a {action.value} plays no tiles")
+        raise RecordError(_("{where}: a {action} plays no tiles", where=where, action=action.value))
     drawn = None
     if action is Action.DRAW:
         if entry.drawn is None:
-            raise RecordError(f"{where}: a draw needs 'drawn', the tile drawn")
+            raise RecordError(_("{where}: a draw needs 'drawn', the tile drawn", where=where))
         drawn = _parse([entry.drawn], f"{where}.drawn")[0]
     elif entry.drawn is not None:
-        raise RecordError(f"{where}: a pass draws no tile")
+        raise RecordError(_("{where}: a pass draws no tile", where=where))
     if entry.table_after is not None and _key(
         _parse_table(entry.table_after, f"{where}.table_after")
     ) != _key(before):
-        raise RecordError(f"{where}: a {action.value} leaves the table as it was")
+        raise RecordError(
+            _("{where}: a {action} leaves the table as it was", where=where, action=action.value)
+        )
     return Turn(entry.turn, entry.player, rack, before, action, before, drawn=drawn)
 
 
@@ -282,58 +316,92 @@ def replay(record: GameRecord) -> Game:
     deal = record.deal
     if deal is None:
         if record.seed is None:
-            raise RecordError("a replay needs the record's 'deal' or 'seed'")
+            raise RecordError(_("a replay needs the record's 'deal' or 'seed'"))
         deal = Deal.shuffle(record.settings, record.seed)
     try:
         game = Game(record.settings, deal, record.seed)
     except MeldwiseError as error:
-        raise RecordError(f"deal: {error}") from None
+        raise RecordError(_("deal: {problem}", problem=error)) from None
     for index, turn in enumerate(record.turns):
-        where = f"turns[{index}] (turn {turn.number})"
-        _expect(turn.number == index + 1, f"{where}: numbered {turn.number}, expected {index + 1}")
-        _expect(not game.over, f"{where}: the game was already over")
-        _expect(
-            turn.player == game.to_move,
-            f"{where}: player {turn.player} moved, it was player {game.to_move}'s turn",
-        )
-        _expect(
-            sorted(turn.rack) == sorted(game.racks[turn.player]),
-            f"{where}: the rack is recorded as [{format_tiles(sorted(turn.rack))}], the game "
-            f"has [{format_tiles(game.racks[turn.player])}]",
-        )
-        _expect(
-            _key(turn.table_before) == _key(game.table),
-            f"{where}: table_before is not the table the previous turn left",
-        )
+        where = _("turns[{index}] (turn {number})", index=index, number=turn.number)
+        if turn.number != index + 1:
+            raise RecordError(
+                _(
+                    "{where}: numbered {number}, expected {expected}",
+                    where=where,
+                    number=turn.number,
+                    expected=index + 1,
+                )
+            )
+        if game.over:
+            raise RecordError(_("{where}: the game was already over", where=where))
+        if turn.player != game.to_move:
+            raise RecordError(
+                _(
+                    "{where}: player {player} moved, it was player {to_move}'s turn",
+                    where=where,
+                    player=turn.player,
+                    to_move=game.to_move,
+                )
+            )
+        if sorted(turn.rack) != sorted(game.racks[turn.player]):
+            raise RecordError(
+                _(
+                    "{where}: the rack is recorded as [{recorded}], the game has [{actual}]",
+                    where=where,
+                    recorded=format_tiles(sorted(turn.rack)),
+                    actual=format_tiles(game.racks[turn.player]),
+                )
+            )
+        if _key(turn.table_before) != _key(game.table):
+            raise RecordError(
+                _("{where}: table_before is not the table the previous turn left", where=where)
+            )
         move = Move.play(turn.table_after) if turn.action is Action.PLAY else Move.draw()
         try:
             done = game.apply(move)
         except IllegalMove as error:
-            raise RecordError(f"{where}: illegal: {error}") from None
-        _expect(
-            done.action is turn.action,
-            f"{where}: recorded as {turn.action.value}, the game made it a {done.action.value}",
-        )
-        _expect(done.drawn == turn.drawn, f"{where}: drew {done.drawn}, recorded {turn.drawn}")
+            raise RecordError(
+                _("{where}: illegal: {problem}", where=where, problem=error)
+            ) from None
+        if done.action is not turn.action:
+            raise RecordError(
+                _(
+                    "{where}: recorded as {recorded}, the game made it a {made}",
+                    where=where,
+                    recorded=turn.action.value,
+                    made=done.action.value,
+                )
+            )
+        if done.drawn != turn.drawn:
+            raise RecordError(
+                _(
+                    "{where}: drew {drawn}, recorded {recorded}",
+                    where=where,
+                    drawn=done.drawn,
+                    recorded=turn.drawn,
+                )
+            )
     if record.outcome is not None:
-        _expect(game.outcome is not None, "the record has a result but the game is not over")
-        assert game.outcome is not None
+        if game.outcome is None:
+            raise RecordError(_("the record has a result but the game is not over"))
         got, want = game.outcome, record.outcome
-        _expect(
+        if not (
             [sorted(r) for r in got.racks] == [sorted(r) for r in want.racks]
             and got.scores == want.scores
             and got.winners == want.winners
             and got.end is want.end
-            and got.penalties == want.penalties,
-            "the result does not match the replay: "
-            f"replayed scores {list(got.scores)}, winners {list(got.winners)}",
-        )
+            and got.penalties == want.penalties
+        ):
+            raise RecordError(
+                _(
+                    "the result does not match the replay: replayed scores {scores}, winners"
+                    " {winners}",
+                    scores=list(got.scores),
+                    winners=list(got.winners),
+                )
+            )
     return game
-
-
-def _expect(condition: bool, message: str) -> None:
-    if not condition:
-        raise RecordError(message)
 
 
 def _key(table: Table) -> list[tuple[Tile, ...]]:
@@ -353,7 +421,7 @@ def _parse(words: Sequence[str], where: str) -> tuple[Tile, ...]:
     try:
         return tuple(Tile.parse(word) for word in words)
     except MeldwiseError as error:
-        raise RecordError(f"{where}: {error}") from None
+        raise RecordError(_("{where}: {problem}", where=where, problem=error)) from None
 
 
 def _parse_table(sets: Sequence[Sequence[str]], where: str) -> Table:

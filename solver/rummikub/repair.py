@@ -44,6 +44,7 @@ from itertools import chain
 from ortools.sat.python import cp_model
 
 from solver.errors import TableError
+from solver.i18n import _, _n
 from solver.rummikub.disruption import least_disruption
 from solver.rummikub.free_jokers import free_jokers
 from solver.rummikub.house_rules import jokers_held_in_place
@@ -231,12 +232,15 @@ def _reference(
         try:
             melds.append(read_table_set(index, tiles, rules))
         except TableError as error:
-            raise TableError(f"table_before: {error}") from None
+            raise TableError(_("table_before: {error}", error=error)) from None
     gone = Counter(chain.from_iterable(before)) - now
     if gone:
         raise TableError(
-            f"table_before holds {format_tiles(sorted(gone.elements()))}, which the table "
-            "now lacks: a tile on the table stays on it; put it back"
+            _(
+                "table_before holds {tiles}, which the table now lacks: a tile on the table "
+                "stays on it; put it back",
+                tiles=format_tiles(sorted(gone.elements())),
+            )
         )
     return tuple(melds)
 
@@ -322,7 +326,7 @@ def _from_heaps(placed: list[PlacedSet], table: TileSets) -> list[PlacedSet]:
                 overlaps.append((-common.total(), j, i, common))
     origin: dict[int, tuple[int, Counter[Tile]]] = {}
     taken: set[int] = set()
-    for _, j, i, common in sorted(overlaps, key=lambda o: o[:3]):
+    for _size, j, i, common in sorted(overlaps, key=lambda o: o[:3]):
         if i not in origin and j not in taken:
             origin[i] = (j, common)
             taken.add(j)
@@ -347,25 +351,27 @@ def _penalty(
     arrangement: Arrangement | None,
 ) -> Penalty:
     draw = rules.penalty_tiles
-    drawing = f"draws {draw} penalty tile{'' if draw == 1 else 's'}" if draw else "draws no tile"
+    drawing = (
+        _n("draws {n} penalty tile", "draws {n} penalty tiles", draw)
+        if draw
+        else _("draws no tile")
+    )
     if before is not None:
         back = now - Counter(chain.from_iterable(before))
         tiles = tuple(sorted(back.elements()))
-        text = (
+        text = _(
             "No legal arrangement places every tile: the table goes back to how it was "
-            f"before the turn, the player takes back {format_tiles(tiles) or 'nothing'} "
-            f"and {drawing}."
+            "before the turn, the player takes back {tiles} and {drawing}.",
+            tiles=format_tiles(tiles) or _("nothing"),
+            drawing=drawing,
         )
         return Penalty(draw, tuple(tuple(s) for s in before), tiles, (), text)
     out = () if arrangement is None else arrangement.left_out
-    text = (
-        "No legal arrangement places every tile: "
-        + (
-            f"the fewest that cannot be placed, {format_tiles(out)}, go back to the pool"
-            if out
-            else "the tiles that cannot be placed go back to the pool"
-        )
-        + f", and the player {drawing}."
+    text = _(
+        "No legal arrangement places every tile: the fewest that cannot be placed, {tiles}, "
+        "go back to the pool, and the player {drawing}.",
+        tiles=format_tiles(out) or "?",
+        drawing=drawing,
     )
     return Penalty(draw, None, (), out, text)
 
@@ -424,10 +430,10 @@ def consequence(
     turn = Position(tuple(sorted(laid.elements())), tuple(map(tuple, before)), opened)
     play = solve(turn, rules, time_limit=time_limit, least_disruption=False)
     if play.tiles_played == laid.total():
-        text = "The move can still be put right: the tiles laid down fit into a legal move."
+        text = _("The move can still be put right: the tiles laid down fit into a legal move.")
         return Consequence(play.status, True, None, text)
     if play.status is not Status.OPTIMAL:
-        text = "Could not find out in time whether the move can still be put right."
+        text = _("Could not find out in time whether the move can still be put right.")
         return Consequence(Status.UNKNOWN, False, None, text)
     now = Counter(chain.from_iterable(before)) + laid
     penalty = _penalty(rules, now, before, None)

@@ -17,8 +17,10 @@ from solver.cli import (
     request_limits,
     rules_from_flags,
     run_requests,
+    status_text,
 )
 from solver.errors import MeldwiseError
+from solver.i18n import _, _n
 from solver.rummikub.play import Objective
 from solver.rummikub.wire import repair_rummikub
 
@@ -56,11 +58,12 @@ def run_repair(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: 
 
 def _request(args: argparse.Namespace) -> dict[str, Any]:
     if args.table is None:
-        raise MeldwiseError("give the table with --table, or a request with --json")
+        raise MeldwiseError(_("give the table with --table, or a request with --json"))
     request: dict[str, Any] = {
         "table": parse_sets(args.table),
         "rules": rules_from_flags(args.rule),
         "time_limit_ms": request_limits(args.time_limit),
+        "notation": args.notation,
     }
     if args.before is not None:
         request["table_before"] = parse_sets(args.before)
@@ -76,44 +79,61 @@ def describe_repair(response: dict[str, Any]) -> str:
     status = response["status"]
     arranged = response["arrangement"]
     if status == "unknown":
-        lines.append("Could not find out within the time limit whether the table can be repaired.")
+        lines.append(_("Could not find out in time whether the table can be repaired."))
     elif response["repairable"]:
-        lines.append("The table can be repaired: every tile fits into valid sets.")
+        lines.append(_("The table can be repaired: every tile fits into valid sets."))
     else:
         out = " ".join(arranged["left_out"]) if arranged else "?"
-        fewest = "proven fewest" if status == "optimal" else "fewest found"
-        lines.append(f"The table cannot be repaired: tiles that cannot be placed ({fewest}): {out}")
+        which = _("proven fewest") if status == "optimal" else _("fewest found")
+        lines.append(
+            _(
+                "The table cannot be repaired: tiles that cannot be placed ({which}): {tiles}",
+                which=which,
+                tiles=out,
+            )
+        )
     if arranged is not None:
         lines.append(
-            f"Sets kept whole: {arranged['sets_kept']}, tiles moved: {arranged['tiles_moved']}"
-            f"{'' if arranged['disruption_proven'] else ' (not proven least)'}"
+            _(
+                "Table sets kept whole: {kept}, table tiles moved: {moved}",
+                kept=arranged["sets_kept"],
+                moved=arranged["tiles_moved"],
+            )
         )
-        fits = "Table after" if response["repairable"] else "The most tiles that fit"
         if not arranged["steps"]:
-            lines.append("Steps: none, the table is right as it is")
+            lines.append(_("Steps: none, the table is right as it is"))
         else:
-            lines.append("Steps:" if response["repairable"] else "Steps to place the most tiles:")
+            lines.append(
+                _("Steps:") if response["repairable"] else _("Steps to place the most tiles:")
+            )
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(arranged["steps"], 1)]
-        lines += describe_table(arranged["table"], fits)
+        if response["repairable"]:
+            lines += describe_table(arranged["table"], _("Table after:"), _("Table after: (empty)"))
+        else:
+            title = _("The most tiles that fit:")
+            lines += describe_table(arranged["table"], title, title)
     if response["free_jokers"]:
-        lines.append(f"Table jokers no set needs: {response['free_jokers']}")
+        lines.append(_("Table jokers no set needs: {count}", count=response["free_jokers"]))
     penalty = response["penalty"]
     if penalty is not None:
-        lines.append(f"Penalty: {penalty['text']}")
+        lines.append(_("Penalty: {text}", text=penalty["text"]))
     rescue = response["rescue"]
     if rescue is not None:
         play = rescue["play"]
         if play is None:
-            lines.append("Rescue with the rack: none" + _proven(rescue["status"]))
+            lines.append(_("Rescue with the rack: none"))
         else:
             lines.append(
-                f"Rescue with the rack: play {play['tiles_played']} tile(s):"
-                f" {' '.join(play['played']) or '(none)'}" + _proven(rescue["status"])
+                _n(
+                    "Rescue with the rack: play {n} tile: {tiles}",
+                    "Rescue with the rack: play {n} tiles: {tiles}",
+                    play["tiles_played"],
+                    tiles=" ".join(play["played"]) or _("(none)"),
+                )
             )
             lines += [f"  {i}. {step['text']}" for i, step in enumerate(play["steps"], 1)]
-            lines += describe_table(play["table"], "Table after the rescue")
+            title = _("Table after the rescue:")
+            lines += describe_table(play["table"], title, title)
+        if rescue["status"] != "optimal":
+            lines.append(_("Solver: {status}", status=status_text(rescue["status"])))
     return "\n".join(lines) + "\n"
-
-
-def _proven(status: str) -> str:
-    return "" if status == "optimal" else f" (solver: {status})"

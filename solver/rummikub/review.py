@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.errors import MeldwiseError
+from solver.i18n import _
 from solver.rummikub.engine import Action, Turn
 from solver.rummikub.legality import check_play
 from solver.rummikub.play import Objective, Play, Status
@@ -132,10 +133,13 @@ def _problems(turn: Turn, opened: bool, rules: Rules) -> tuple[str, ...]:
         return ()
     verdict = check_play(turn.rack, turn.table_before, turn.table_after, opened, rules)
     problems = tuple(
-        p.reason if p.set is None else f"set {p.set} after: {p.reason}" for p in verdict.problems
+        p.reason
+        if p.set is None
+        else _("set {index} after: {reason}", index=p.set, reason=p.reason)
+        for p in verdict.problems
     )
     if not problems and not verdict.played:
-        return ("a play that places no tile",)
+        return (_("a play that places no tile"),)
     return problems
 
 

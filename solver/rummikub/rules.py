@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from solver.errors import NotationError, RulesError
+from solver.i18n import _
 from solver.rummikub.tiles import MAX_NUMBER, Colour, Tile
 from solver.settings import check_settings, settings_from_mapping
 
@@ -66,7 +67,11 @@ class Rules:
         check_settings(self, RANGES, choices=CHOICES)
         if self.min_set_len > self.numbers:
             raise RulesError(
-                f"rule 'min_set_len' ({self.min_set_len}) exceeds 'numbers' ({self.numbers})"
+                _(
+                    "rule 'min_set_len' ({min_set_len}) exceeds 'numbers' ({numbers})",
+                    min_set_len=self.min_set_len,
+                    numbers=self.numbers,
+                )
             )
 
     @classmethod
@@ -77,7 +82,9 @@ class Rules:
         if settings is None:
             return cls()
         if not isinstance(settings, Mapping):
-            raise RulesError(f"rules must be an object of settings, got {settings!r}")
+            raise RulesError(
+                _("rules must be an object of settings, got {settings!r:.60}", settings=settings)
+            )
         return settings_from_mapping(cls, settings)
 
     def to_dict(self) -> dict[str, int | str]:
@@ -98,18 +105,40 @@ class Rules:
         """A group holds each colour at most once."""
         return self.colours
 
+    def canonical(self, tile: Tile) -> Tile:
+        """The tile of this game that ``tile`` names: in a game with orange but no
+        yellow (4 or 5 colours, the standard game included), yellow (``Y``, ``黄``) is
+        the fourth colour, orange, which Japanese players call 黄; with 6 or more
+        colours ``Y`` is yellow, a colour of its own."""
+        orange_not_yellow = Colour.ORANGE.index < self.colours <= Colour.YELLOW.index
+        if tile.colour is Colour.YELLOW and orange_not_yellow:
+            return Tile.natural(Colour.ORANGE, tile.number)
+        return tile
+
     def check_tile(self, tile: Tile) -> Tile:
         """Return ``tile`` if it exists in this game, else raise :class:`NotationError`."""
         if tile.is_joker:
             if self.jokers == 0:
-                raise NotationError("unknown tile 'J': this game has no jokers")
+                raise NotationError(_("unknown tile 'J': this game has no jokers"))
             return tile
         assert tile.colour is not None
         if tile.colour.index >= self.colours:
             letters = " ".join(c.letter for c in self.colour_list)
-            raise NotationError(f"unknown tile {str(tile)!r}: this game's colours are {letters}")
+            raise NotationError(
+                _(
+                    "unknown tile {tile!r}: this game's colours are {letters}",
+                    tile=str(tile),
+                    letters=letters,
+                )
+            )
         if tile.number > self.numbers:
-            raise NotationError(f"unknown tile {str(tile)!r}: numbers run from 1 to {self.numbers}")
+            raise NotationError(
+                _(
+                    "unknown tile {tile!r}: numbers run from 1 to {highest}",
+                    tile=str(tile),
+                    highest=self.numbers,
+                )
+            )
         return tile
 
     def value(self, tile: Tile) -> int:

@@ -32,12 +32,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.errors import RequestError
+from solver.i18n import _, speaks
 from solver.rummikub.position import check_counts
 from solver.rummikub.rules import Rules
 from solver.rummikub.tiles import Tile
 from solver.wire import check_fields
 
-SCORE_FIELDS = ("racks", "rules")
+SCORE_FIELDS = ("racks", "rules", "lang")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,7 @@ def score_round(racks: Mapping[str, Sequence[Tile]], rules: Rules) -> tuple[Play
         for tile in rack:
             rules.check_tile(tile)
         counts.update(rack)
-    check_counts(counts, rules, "across the racks")
+    check_counts(counts, rules, _("across the racks"))
     penalties = {name: penalty(rack, rules) for name, rack in racks.items()}
     total = sum(penalties.values())
     return tuple(
@@ -78,6 +79,7 @@ def score_round(racks: Mapping[str, Sequence[Tile]], rules: Rules) -> tuple[Play
     )
 
 
+@speaks
 def score_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     """Score one wire request (see the module docstring) and return the wire response.
 
@@ -88,16 +90,24 @@ def score_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     racks = request.get("racks")
     if not isinstance(racks, Mapping) or not racks:
         raise RequestError(
-            'field \'racks\' must be an object of player name to rack, e.g. {"ann": ["R5", "J"]}'
+            _(
+                "field 'racks' must be an object of player name to rack, e.g. {example}",
+                example='{"ann": ["R5", "J"]}',
+            )
         )
+    rules = Rules.from_dict(request.get("rules"))
     parsed: dict[str, tuple[Tile, ...]] = {}
     for player, rack in racks.items():
         if not isinstance(player, str) or not player:
-            raise RequestError(f"a player name must be a non-empty string, got {player!r:.60}")
+            raise RequestError(
+                _("a player name must be a non-empty string, got {player!r:.60}", player=player)
+            )
         if not isinstance(rack, list) or not all(isinstance(t, str) for t in rack):
-            raise RequestError(f"the rack of {player!r:.60} must be a list of tile strings")
-        parsed[player] = tuple(Tile.parse(t) for t in rack)
-    scores = score_round(parsed, Rules.from_dict(request.get("rules")))
+            raise RequestError(
+                _("the rack of {player!r:.60} must be a list of tile strings", player=player)
+            )
+        parsed[player] = tuple(rules.canonical(Tile.parse(t)) for t in rack)
+    scores = score_round(parsed, rules)
     return {
         "players": [
             {"name": s.name, "penalty": s.penalty, "score": s.score, "winner": s.winner}

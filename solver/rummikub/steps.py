@@ -20,9 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from solver.i18n import _
 from solver.rummikub.layout import PlacedSet
 from solver.rummikub.melds import Meld, MeldKind
-from solver.rummikub.tiles import Tile, format_tiles
+from solver.rummikub.tiles import Tile, colour_name, format_tiles, spell
 
 
 class Action(Enum):
@@ -172,7 +173,12 @@ class _Planner:
                 Action.TAKE,
                 index,
                 tuple(taken),
-                text=f"Take {format_tiles(taken)} from set {index}, {self._name(index)}.",
+                text=_(
+                    "Take {tiles} from set {index}, {set}.",
+                    tiles=format_tiles(taken),
+                    index=index,
+                    set=self._name(index),
+                ),
             )
         )
 
@@ -193,9 +199,14 @@ class _Planner:
                 at=at,
                 at_index=cut,
                 new_set=new,
-                text=f"Split set {index}, {self._name(index)}, before"
-                f" {_placed(self.before[index], tiles, cut)}: {format_tiles(tiles[cut:])}"
-                f" becomes set {new}.",
+                text=_(
+                    "Split set {index}, {set}, before {at}: {tiles} becomes set {new}.",
+                    index=index,
+                    set=self._name(index),
+                    at=_placed(self.before[index], tiles, cut),
+                    tiles=format_tiles(tiles[cut:]),
+                    new=new,
+                ),
             )
         )
         return index if first_part_leaves else new
@@ -205,7 +216,7 @@ class _Planner:
         when it is no valid set."""
         meld = self.before[index]
         if meld is None:
-            return f"the loose tiles {format_tiles(self.written[index])}"
+            return _("the loose tiles {tiles}", tiles=format_tiles(self.written[index]))
         return describe(meld)
 
     def add(self, index: int, placed: PlacedSet) -> None:
@@ -223,8 +234,13 @@ class _Planner:
                 index,
                 tuple(adding),
                 from_rack=from_rack,
-                text=f"Add {sources} to set {index}, making {describe(placed.meld)}: "
-                f"{placed.meld}.",
+                text=_(
+                    "Add {sources} to set {index}, making {set}: {tiles}.",
+                    sources=sources,
+                    index=index,
+                    set=describe(placed.meld),
+                    tiles=str(placed.meld),
+                ),
             )
         )
 
@@ -241,8 +257,13 @@ class _Planner:
                 index,
                 placed.meld.tiles,
                 from_rack=from_rack,
-                text=f"Lay down {describe(placed.meld)}, {placed.meld}, as set {index}"
-                f" with {sources}.",
+                text=_(
+                    "Lay down {set}, {tiles}, as set {index} with {sources}.",
+                    set=describe(placed.meld),
+                    tiles=str(placed.meld),
+                    index=index,
+                    sources=sources,
+                ),
             )
         )
 
@@ -256,12 +277,13 @@ class _Planner:
             else:
                 self.rack[tile] -= 1
                 from_rack.append(tile)
-        parts = []
-        if from_rack:
-            parts.append(f"your {format_tiles(from_rack)}")
-        if from_held:
-            parts.append(f"the {format_tiles(from_held)} you took")
-        return " and ".join(parts), tuple(from_rack)
+        rack = _("your {tiles}", tiles=format_tiles(from_rack))
+        held = _("the {tiles} you took", tiles=format_tiles(from_held))
+        if from_rack and from_held:
+            sources = _("{rack} and {taken}", rack=rack, taken=held)
+        else:
+            sources = rack if from_rack else held
+        return sources, tuple(from_rack)
 
 
 def _placed(meld: Meld | None, tiles: Sequence[Tile], place: int) -> str:
@@ -269,8 +291,8 @@ def _placed(meld: Meld | None, tiles: Sequence[Tile], place: int) -> str:
     stands for, "J(B5)", when the set lies in reading order."""
     tile = tiles[place]
     if tile.is_joker and meld is not None and tuple(tiles) == meld.tiles:
-        return f"J({meld.stands_for[place]})"
-    return str(tile)
+        return f"J({spell(meld.stands_for[place])})"
+    return spell(tile)
 
 
 def _use(counts: Counter[Tile], tile: Tile) -> bool:
@@ -285,7 +307,12 @@ def describe(meld: Meld) -> str:
     """A set as a person names it: "the group of 7s", "the red run 3-8"."""
     first = meld.stands_for[0]
     if meld.kind is MeldKind.GROUP:
-        return f"the group of {first.number}s"
+        return _("the group of {number}s", number=first.number)
     assert first.colour is not None
     last = meld.stands_for[-1]
-    return f"the {first.colour.name.lower()} run {first.number}-{last.number}"
+    return _(
+        "the {colour} run {low}-{high}",
+        colour=colour_name(first.colour),
+        low=first.number,
+        high=last.number,
+    )

@@ -23,6 +23,7 @@ from itertools import combinations
 from typing import Any
 
 from solver.errors import MeldwiseError
+from solver.i18n import _, _n
 from solver.rummikub.engine import Move, Table, View
 from solver.rummikub.melds import Meld, MeldKind
 from solver.rummikub.play import Objective, Play, Status
@@ -70,8 +71,9 @@ def own_sets(rack: tuple[Tile, ...], rules: Rules) -> Play:
     return best_play(Position(rack, (), opened=False), replace(rules, opening_threshold=0))
 
 
-BEST = "it makes the best play"
-"""The reason of a decision that is simply the best play."""
+def best_reason() -> str:
+    """The reason of a decision that is simply the best play."""
+    return _("it makes the best play")
 
 
 class Stuck(Enum):
@@ -106,7 +108,7 @@ class Strategy:
         values: dict[str, Any] = {}
         kinds = {f.name: f.type for f in fields(cls)}
         for item in filter(None, (part.strip() for part in text.split(","))):
-            name, _, value = item.partition("=")
+            name, _sep, value = item.partition("=")
             kind = kinds.get(name)
             if kind is None:
                 raise MeldwiseError(f"unknown strategy knob {name!r}; knobs: {', '.join(kinds)}")
@@ -153,18 +155,25 @@ def advise(view: View, strategy: Strategy | None = None) -> Advice:
     kept.subtract(decision.played)
     keeps = tuple(sorted((+kept).elements()))
     holds_back = len(decision.played) < best.tiles_played
-    if not holds_back:
-        why = "" if decision.reason == BEST else f": {decision.reason}"
-        text = f"The strong bot would make the best play too{why}."
+    if not holds_back and decision.reason == best_reason():
+        text = _("The strong bot would make the best play too.")
+    elif not holds_back:
+        text = _("The strong bot would make the best play too: {why}.", why=decision.reason)
     elif decision.move.is_draw:
-        text = (
-            f"The strong bot would draw rather than play the {best.tiles_played} tiles it "
-            f"could: {decision.reason}."
+        text = _n(
+            "The strong bot would draw rather than play the {n} tile it could: {why}.",
+            "The strong bot would draw rather than play the {n} tiles it could: {why}.",
+            best.tiles_played,
+            why=decision.reason,
         )
     else:
-        text = (
-            f"The strong bot would play only {len(decision.played)} of the "
-            f"{best.tiles_played} tiles ({format_tiles(decision.played)}): {decision.reason}."
+        text = _n(
+            "The strong bot would play only {played} of the {n} tile ({tiles}): {why}.",
+            "The strong bot would play only {played} of the {n} tiles ({tiles}): {why}.",
+            best.tiles_played,
+            played=len(decision.played),
+            tiles=format_tiles(decision.played),
+            why=decision.reason,
         )
     return Advice(holds_back, decision.move.is_draw, decision.played, keeps, text)
 
@@ -174,9 +183,9 @@ def decide(view: View, strategy: Strategy) -> Decision:
     rules = view.rules
     best = best_play(view.position, rules)
     if not best.played:
-        return Decision(Move.draw(), best, (), "there is no play: it draws")
+        return Decision(Move.draw(), best, (), _("there is no play: it draws"))
     if not best.rack_left:
-        return Decision(move_of(best), best, best.played, "the best play empties the rack")
+        return Decision(move_of(best), best, best.played, _("the best play empties the rack"))
     if not view.opened[view.seat]:
         return _opening(view, best, strategy)
     hurry = _hurry(view, strategy)
@@ -190,7 +199,7 @@ def decide(view: View, strategy: Strategy) -> Decision:
         sets = own_sets(tuple(t for t in view.rack if not t.is_joker), rules)
         kept.update(sets.played)
     if not kept:
-        return Decision(move_of(best), best, best.played, BEST)
+        return Decision(move_of(best), best, best.played, best_reason())
     loose = Counter(view.rack)
     loose.subtract(kept)
     play = best_play(Position(tuple(sorted(loose.elements())), view.table, True), rules)
@@ -203,36 +212,54 @@ def decide(view: View, strategy: Strategy) -> Decision:
             Move.play(table),
             best,
             tuple(sorted(smallest.tiles)),
-            "only tiles it keeps back could be played, so it lays down one set of its own "
-            "rather than draw",
+            _(
+                "only tiles it keeps back could be played, so it lays down one set of its own"
+                " rather than draw"
+            ),
         )
     if strategy.stuck is Stuck.DRAW and view.pool_size > 0:
         return Decision(Move.draw(), best, (), _kept_reason(kept, sets))
-    return Decision(move_of(best), best, best.played, BEST)
+    return Decision(move_of(best), best, best.played, best_reason())
 
 
 def _hurry(view: View, strategy: Strategy) -> str:
     """Why the bot should play its best now, or ''."""
     smallest = min(view.rack_sizes[seat] for seat in view.opponents())
     if smallest <= strategy.hurry_rack:
-        return f"an opponent holds only {smallest} tiles, so it plays all it can"
+        return _n(
+            "an opponent holds only {n} tile, so it plays all it can",
+            "an opponent holds only {n} tiles, so it plays all it can",
+            smallest,
+        )
+    if view.pool_size <= strategy.hurry_pool and view.pool_size:
+        return _n(
+            "the pool is down to {n} tile, so it plays all it can",
+            "the pool is down to {n} tiles, so it plays all it can",
+            view.pool_size,
+        )
     if view.pool_size <= strategy.hurry_pool:
-        left = f"down to {view.pool_size} tiles" if view.pool_size else "empty"
-        return f"the pool is {left}, so it plays all it can"
+        return _("the pool is empty, so it plays all it can")
     return ""
 
 
 def _kept_reason(kept: Counter[Tile], sets: Play | None) -> str:
     parts = []
     if sets is not None and sets.played:
-        count = len(sets.table)
-        sets_text = "1 set that stands" if count == 1 else f"{count} sets that stand"
-        parts.append(f"{sets_text} on the rack alone")
+        parts.append(
+            _n(
+                "{n} set that stands on the rack alone",
+                "{n} sets that stand on the rack alone",
+                len(sets.table),
+            )
+        )
     if kept[JOKER]:
-        parts.append("the joker" if kept[JOKER] == 1 else f"{kept[JOKER]} jokers")
-    return (
-        f"it keeps back {' and '.join(parts)}, which can go down on any later turn, while "
-        "on the table they would help the opponents"
+        parts.append(_n("the joker", "{n} jokers", kept[JOKER]))
+    return _(
+        "it keeps back {kept}, which can go down on any later turn, while on the table they"
+        " would help the opponents",
+        kept=_("{first} and {second}", first=parts[0], second=parts[1])
+        if len(parts) == 2
+        else parts[0],
     )
 
 
@@ -242,15 +269,18 @@ def _smallest_set(sets: Play) -> Meld:
 
 def _opening(view: View, best: Play, strategy: Strategy) -> Decision:
     if not strategy.small_opening:
-        return Decision(move_of(best), best, best.played, "it opens with the best play")
+        return Decision(move_of(best), best, best.played, _("it opens with the best play"))
     melds = smallest_opening(best.table[len(view.table) :], view.rules)
     tiles = tuple(sorted(t for m in melds for t in m.tiles))
     return Decision(
         Move.play((*view.table, *(m.tiles for m in melds))),
         best,
         tiles,
-        f"it opens with {sum(m.value for m in melds)} points, enough to open, and keeps "
-        "the other sets hidden for later",
+        _(
+            "it opens with {points} points, enough to open, and keeps the other sets hidden"
+            " for later",
+            points=sum(m.value for m in melds),
+        ),
     )
 
 

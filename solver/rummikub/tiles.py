@@ -3,16 +3,27 @@
 A tile is written as a colour letter followed by its number (``R5``, ``b13``)
 or ``J`` for a joker. Input is case-insensitive; ``str(tile)`` gives the
 canonical uppercase form, and ``Tile.parse(str(tile)) == tile`` always holds.
+
+Japanese input is read too: the colour in kanji (``赤5``, ``青13``, ``黒7``,
+``黄1``; ``橙`` or ``オレンジ`` for orange), ``ジョーカー`` for a joker, and full-width
+letters and digits (``R5`` typed full-width). ``Y`` and ``黄`` name yellow; a game with orange
+but no yellow reads them as its fourth colour (:meth:`Rules.canonical
+<solver.rummikub.rules.Rules.canonical>`), as Japanese players call it 黄.
+Output is canonical unless a :class:`Notation` asks for ``Y`` (:func:`spelling`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
 
 from solver.errors import NotationError
+from solver.i18n import _, _p
 
 MAX_NUMBER = 26
 """The largest tile number any rule set may use."""
@@ -52,6 +63,30 @@ class Colour(Enum):
 _COLOURS: tuple[Colour, ...] = tuple(Colour)
 _COLOUR_INDEX = {colour: i for i, colour in enumerate(_COLOURS)}
 _TILE_RE = re.compile(r"([A-Z])([0-9]{1,2})")
+_KANJI = {
+    "赤": "R",
+    "青": "B",
+    "黒": "K",
+    "黄": "Y",
+    "橙": "O",
+    "オレンジ": "O",
+    "緑": "G",
+    "紫": "P",
+    "白": "W",
+}
+"""Colour names Japanese players write before the number, read as the colour letter."""
+_JOKER_NAMES = ("J", "ジョーカー", "JOKER")
+
+
+def _normalise(text: str) -> str:
+    """Full-width to ASCII (NFKC), upper case, a kanji colour as its letter."""
+    if text.isascii():  # the usual case: R5
+        return text.strip().upper()
+    norm = unicodedata.normalize("NFKC", text).strip().upper()
+    for name, letter in _KANJI.items():
+        if norm.startswith(name):
+            return letter + norm[len(name) :].strip()
+    return norm
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,14 +129,19 @@ class Tile:
         :meth:`solver.rummikub.rules.Rules.check_tile`.
         """
         if not isinstance(text, str):
-            raise NotationError(f"unknown tile {text!r}: a tile is a string like 'R5' or 'J'")
-        norm = text.strip().upper()
-        if norm == "J":
+            raise NotationError(
+                _("unknown tile {tile!r}: a tile is a string like 'R5' or 'J'", tile=text)
+            )
+        norm = _normalise(text)
+        if norm in _JOKER_NAMES:
             return JOKER
         match = _TILE_RE.fullmatch(norm)
         if match is None:
             raise NotationError(
-                f"unknown tile {text!r}: write a colour letter and a number (R5, B13) or J"
+                _(
+                    "unknown tile {tile!r}: write a colour letter and a number (R5, B13) or J",
+                    tile=text,
+                )
             )
         letter, digits = match.groups()
         try:
@@ -109,11 +149,22 @@ class Tile:
         except ValueError:
             letters = ", ".join(c.letter for c in Colour)
             raise NotationError(
-                f"unknown tile {text!r}: {letter!r} is not a colour (colours are {letters})"
+                _(
+                    "unknown tile {tile!r}: {letter!r} is not a colour (colours are {letters})",
+                    tile=text,
+                    letter=letter,
+                    letters=letters,
+                )
             ) from None
         number = int(digits)
         if not 1 <= number <= MAX_NUMBER:
-            raise NotationError(f"unknown tile {text!r}: numbers run from 1 to {MAX_NUMBER}")
+            raise NotationError(
+                _(
+                    "unknown tile {tile!r}: numbers run from 1 to {highest}",
+                    tile=text,
+                    highest=MAX_NUMBER,
+                )
+            )
         return cls.natural(colour, number)
 
     @property
@@ -145,6 +196,55 @@ def parse_tiles(text: str | Iterable[str]) -> list[Tile]:
     return [Tile.parse(word) for word in words]
 
 
+class Notation(Enum):
+    """How answers write the fourth colour of the standard game: ``O`` (orange, the
+    default) or ``Y`` (黄, as Japanese players write it)."""
+
+    RBKO = "RBKO"
+    RBYK = "RBYK"
+
+
+_notation: ContextVar[Notation] = ContextVar("meldwise_notation", default=Notation.RBKO)
+_yellow_in_play: ContextVar[bool] = ContextVar("meldwise_yellow_in_play", default=False)
+
+
+@contextmanager
+def spelling(notation: Notation = Notation.RBKO, colours: int = 4) -> Iterator[None]:
+    """Write tiles in ``notation`` (:func:`spell`, :func:`format_tiles`) inside the block,
+    naming colours for a game of ``colours`` colours (:func:`colour_name`)."""
+    tokens = _notation.set(notation), _yellow_in_play.set(colours > Colour.YELLOW.index)
+    try:
+        yield
+    finally:
+        _notation.reset(tokens[0])
+        _yellow_in_play.reset(tokens[1])
+
+
+def colour_name(colour: Colour) -> str:
+    """The colour's name in the active language. Japanese calls the fourth colour,
+    orange, 黄 (yellow), except in a game where yellow is a colour of its own."""
+    if colour is Colour.ORANGE and _yellow_in_play.get():
+        return _p("in a game with yellow", "orange")
+    names = {
+        Colour.RED: _("red"),
+        Colour.BLUE: _("blue"),
+        Colour.BLACK: _("black"),
+        Colour.ORANGE: _("orange"),
+        Colour.GREEN: _("green"),
+        Colour.YELLOW: _("yellow"),
+        Colour.PURPLE: _("purple"),
+        Colour.WHITE: _("white"),
+    }
+    return names[colour]
+
+
+def spell(tile: Tile) -> str:
+    """A tile in the active notation: ``str(tile)``, or with ``Y`` for orange."""
+    if tile.colour is Colour.ORANGE and _notation.get() is Notation.RBYK:
+        return f"Y{tile.number}"
+    return str(tile)
+
+
 def format_tiles(tiles: Iterable[Tile]) -> str:
-    """Write tiles in canonical notation separated by spaces."""
-    return " ".join(str(tile) for tile in tiles)
+    """Write tiles in the active notation separated by spaces."""
+    return " ".join(spell(tile) for tile in tiles)

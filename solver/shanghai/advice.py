@@ -23,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TypedDict
 
+from solver.i18n import _
 from solver.shanghai.cards import Card
 from solver.shanghai.contracts import Contract
 from solver.shanghai.deficiency import best_discard, deficiency
@@ -104,8 +105,10 @@ def advise(
             plan = go_down(hand, position.contract, table, unseen, rules, **solve)
             if plan is None and short == 0:
                 notes.append(
-                    "The hand meets the contract, but going down now would leave one card"
-                    " that cannot be laid off, and the last card may not be discarded."
+                    _(
+                        "The hand meets the contract, but going down now would leave one card"
+                        " that cannot be laid off, and the last card may not be discarded."
+                    )
                 )
         laid = None
         if plan is not None:
@@ -137,11 +140,15 @@ def _discard_when_down(laid: LayOffs, rules: Rules) -> Discard | None:
         return None
     card = max(laid.left, key=rules.points)
     if len(laid.left) == 1:
-        return Discard(card, f"Discard {card}, your last card, and go out.")
+        return Discard(card, _("Discard {card}, your last card, and go out.", card=card))
     return Discard(
         card,
-        f"Discard {card}: once down the contract is met, so throw the costliest card"
-        f" that cannot be laid off ({rules.points(card)} points).",
+        _(
+            "Discard {card}: once down the contract is met, so throw the costliest card"
+            " that cannot be laid off ({points} points).",
+            card=card,
+            points=rules.points(card),
+        ),
     )
 
 
@@ -159,36 +166,54 @@ def _upcard(
     if position.down:
         laid = best_lay_offs(Counter([upcard]), table, unseen, rules, turn_end=False, **solve)
         fits = bool(laid.plays)
-        take = UpcardAdvice(
-            fits,
-            f"Heuristic: once down, take the upcard only if it can be laid off at once;"
-            f" {upcard} {'can' if fits else 'cannot'}.",
-        )
-        return take, UpcardAdvice(False, "Players who are down cannot buy.")
+        if fits:
+            rule = _(
+                "Heuristic: once down, take the upcard only if it can be laid off at once;"
+                " {card} can.",
+                card=upcard,
+            )
+        else:
+            rule = _(
+                "Heuristic: once down, take the upcard only if it can be laid off at once;"
+                " {card} cannot.",
+                card=upcard,
+            )
+        take = UpcardAdvice(fits, rule)
+        return take, UpcardAdvice(False, _("Players who are down cannot buy."))
     with_up = (*position.hand, upcard)
     if short == 0:
         after: int | None = 0  # nothing to lower
     else:
         known = None if short is None else (short - 1, short)
-        after, _ = deficiency(
+        after, _status = deficiency(
             Counter(with_up), position.contract, unseen, rules, known=known, **solve
         )
     lowers = after is not None and (short is None or after < short)
     now = "?" if short is None else str(short)
-    rule = (
-        f"Heuristic: take the upcard when it lowers the exact deficiency (cards still"
-        f" needed for the contract); with {upcard} it goes from {now} to"
-        f" {'?' if after is None else after}. A stock card is unknown, so it is not weighed."
+    then = "?" if after is None else str(after)
+    rule = _(
+        "Heuristic: take the upcard when it lowers the exact deficiency (cards still"
+        " needed for the contract); with {card} it goes from {now} to {then}. A stock card"
+        " is unknown, so it is not weighed.",
+        card=upcard,
+        now=now,
+        then=then,
     )
     take = UpcardAdvice(lowers, rule, short, after)
     if position.buys_left <= 0:
-        buy = UpcardAdvice(False, "No buys are left this hand.", short, after)
+        buy = UpcardAdvice(False, _("No buys are left this hand."), short, after)
     else:
         buy = UpcardAdvice(
             lowers,
-            f"Heuristic: buy when taking the upcard would lower the deficiency ({now} to"
-            f" {'?' if after is None else after}) and a buy is left ({position.buys_left});"
-            f" the {rules.buy_penalty_cards} penalty cards are unknown and not counted.",
+            _(
+                "Heuristic: buy when taking the upcard would lower the deficiency ({now} to"
+                " {then}) and a buy is left ({buys}); the {penalty} penalty cards are unknown"
+                " and not counted.",
+                now=now,
+                then=then,
+                buys=position.buys_left,
+                penalty=rules.buy_penalty_cards,
+            ),
             short,
             after,
         )

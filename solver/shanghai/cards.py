@@ -3,16 +3,20 @@
 A card is a rank followed by a suit: ``7H``, ``10S`` (also ``TS``), ``QD``,
 ``AC``; a joker is ``JK`` (also ``*``). Input is case-insensitive;
 ``str(card)`` is the canonical form (``10S``, ``JK``) and
-``Card.parse(str(card)) == card`` always holds.
+``Card.parse(str(card)) == card`` always holds. The suit may also be a symbol,
+before or after the rank (``7♥``, ``♠10``; ``♤♡♢♧`` too), the joker ``ジョーカー``,
+and letters and digits typed full-width.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
 from solver.errors import NotationError
+from solver.i18n import _
 
 ACE = 14
 """Ranks run 2..14: J = 11, Q = 12, K = 13, A = 14."""
@@ -46,6 +50,12 @@ class Suit(Enum):
 
 
 _SUITS: tuple[Suit, ...] = tuple(Suit)
+_SUIT_SYMBOLS = {
+    **dict.fromkeys("♠♤", "S"),
+    **dict.fromkeys("♥♡", "H"),
+    **dict.fromkeys("♦♢", "D"),
+    **dict.fromkeys("♣♧", "C"),
+}
 _SUIT_INDEX = {suit: i for i, suit in enumerate(_SUITS)}
 
 
@@ -73,10 +83,15 @@ class Card:
         Raises :class:`NotationError` quoting the text when it is not a card.
         """
         if not isinstance(text, str):
-            raise NotationError(f"unknown card {text!r}: a card is a string like '7H' or 'JK'")
-        norm = text.strip().upper()
-        if norm in ("JK", "*"):
+            raise NotationError(
+                _("unknown card {card!r}: a card is a string like '7H' or 'JK'", card=text)
+            )
+        norm = unicodedata.normalize("NFKC", text).strip().upper()
+        if norm in ("JK", "*", "ジョーカー", "JOKER"):
             return JOKER
+        if norm[:1] in _SUIT_SYMBOLS:  # ♠10: the suit symbol first
+            norm = norm[1:].strip() + norm[:1]
+        norm = norm[:-1].strip() + _SUIT_SYMBOLS.get(norm[-1:], norm[-1:])
         rank = _RANK_BY_NAME.get(norm[:-1])
         try:
             suit = Suit(norm[-1:])
@@ -84,8 +99,11 @@ class Card:
             suit = None
         if rank is None or suit is None:
             raise NotationError(
-                f"unknown card {text!r}: write a rank (2-10, T, J, Q, K, A) and a suit"
-                " (S, H, D, C), e.g. 7H or 10S, or JK for a joker"
+                _(
+                    "unknown card {card!r}: write a rank (2-10, T, J, Q, K, A) and a suit"
+                    " (S, H, D, C), e.g. 7H or 10S, or JK for a joker",
+                    card=text,
+                )
             )
         return cls(rank, suit)
 

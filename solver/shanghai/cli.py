@@ -11,8 +11,9 @@ import argparse
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from solver.cli import run_requests
+from solver.cli import add_language_option, columns, pad, run_requests, status_text
 from solver.errors import MeldwiseError
+from solver.i18n import _
 from solver.shanghai.wire import MAX_TIME_LIMIT_MS, advise_shanghai, score_shanghai
 
 
@@ -69,6 +70,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         help="a rule setting, e.g. --rule decks=3 --rule twos_wild=true (repeatable)",
     )
+    add_language_option(parser)
     parser.add_argument(
         "--time-limit", type=float, default=2.0, metavar="SECONDS", help="per solve (2)"
     )
@@ -93,7 +95,7 @@ def run_score(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
 
 def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
     if args.hand is None:
-        raise MeldwiseError("give the hand with --hand, or a request with --json")
+        raise MeldwiseError(_("give the hand with --hand, or a request with --json"))
     request: dict[str, Any] = {
         "hand": _words(args.hand),
         "table": [_table_meld(part) for part in args.table.split("|") if part.strip()],
@@ -117,12 +119,12 @@ def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
 
 def _score_request(args: argparse.Namespace) -> dict[str, Any]:
     if not args.hand:
-        raise MeldwiseError('give each player\'s cards with --hand "NAME=CARDS"')
+        raise MeldwiseError(_('give each player\'s cards with --hand "NAME=CARDS"'))
     hands: dict[str, list[str]] = {}
     for item in args.hand:
         name, sep, cards = item.partition("=")
         if not sep or not name.strip():
-            raise MeldwiseError(f"--hand takes PLAYER=CARDS, got {item!r}")
+            raise MeldwiseError(_("--hand takes PLAYER=CARDS, got {item!r}", item=item))
         hands[name.strip()] = _words(cards)
     return {"hands": hands, "rules": _rules(args.rule)}
 
@@ -143,7 +145,7 @@ def _sizes(text: str | None, flag: str) -> list[int]:
         return []
     words = _words(text)
     if not all(w.isdigit() for w in words):
-        raise MeldwiseError(f"{flag} takes sizes like 3,3, got {text!r}")
+        raise MeldwiseError(_("{flag} takes sizes like 3,3, got {text!r}", flag=flag, text=text))
     return [int(w) for w in words]
 
 
@@ -153,7 +155,9 @@ def _rules(items: Sequence[str]) -> dict[str, int | bool]:
         name, sep, value = item.partition("=")
         word = value.strip().lower()
         if not sep or not (word in ("true", "false") or word.lstrip("-").isdigit()):
-            raise MeldwiseError(f"--rule takes NAME=NUMBER or NAME=true/false, got {item!r}")
+            raise MeldwiseError(
+                _("--rule takes NAME=NUMBER or NAME=true/false, got {item!r}", item=item)
+            )
         rules[name.strip()] = word == "true" if word in ("true", "false") else int(word)
     return rules
 
@@ -161,7 +165,12 @@ def _rules(items: Sequence[str]) -> dict[str, int | bool]:
 def _limit_ms(seconds: float) -> int:
     limit_ms = round(seconds * 1000)
     if not 1 <= limit_ms <= MAX_TIME_LIMIT_MS:
-        raise MeldwiseError(f"--time-limit must be between 0.001 and {MAX_TIME_LIMIT_MS // 1000}")
+        raise MeldwiseError(
+            _(
+                "--time-limit must be between 0.001 and {highest}",
+                highest=MAX_TIME_LIMIT_MS // 1000,
+            )
+        )
     return limit_ms
 
 
@@ -175,44 +184,73 @@ def _meld_text(meld: Mapping[str, Any]) -> str:
 def describe_advice(response: dict[str, Any]) -> str:
     """An advice response written for a person."""
     contract = " + ".join(
-        [f"set of {n}" for n in response["contract"]["sets"]]
-        + [f"run of {n}" for n in response["contract"]["runs"]]
+        [_("set of {n}", n=n) for n in response["contract"]["sets"]]
+        + [_("run of {n}", n=n) for n in response["contract"]["runs"]]
     )
     short = response["deficiency"]
+    yes, no = _("yes"), _("no")
+    kinds = {"set": _("set"), "run": _("run")}
     lines = [
-        f"Contract: {contract}",
-        f"Cards short of the contract: {'-' if short is None else short}",
-        f"Penalty if the hand ended now: {response['penalty']}",
+        _("Contract: {contract}", contract=contract),
+        _("Cards short of the contract: {short}", short="-" if short is None else short),
+        _("Penalty if the hand ended now: {points}", points=response["penalty"]),
     ]
     go = response["go_down"]
     if go is None:
-        lines.append("Go down: not this turn")
+        lines.append(_("Go down: not this turn"))
     else:
-        lines.append("Go down:")
-        lines += [f"  {m['kind']:<4} {_meld_text(m)}" for m in go["melds"]]
+        lines.append(_("Go down:"))
+        wide = max(4, *map(columns, kinds.values()))
+        lines += [f"  {pad(kinds[m['kind']], wide)} {_meld_text(m)}" for m in go["melds"]]
         lines += [
-            f"  swap {s['give']} for the joker in table meld {s['meld']}" for s in go["swaps"]
+            "  "
+            + _("swap {card} for the joker in table meld {meld}", card=s["give"], meld=s["meld"])
+            for s in go["swaps"]
         ]
-        lines.append(f"  left: {' '.join(go['left']) or '(none)'} ({go['penalty_left']} points)")
+        lines.append(
+            "  "
+            + _(
+                "left: {cards} ({points} points)",
+                cards=" ".join(go["left"]) or _("(none)"),
+                points=go["penalty_left"],
+            )
+        )
     laid = response["lay_offs"]
     if laid is not None:
-        lines.append("Lay off:" if laid["plays"] or laid["swaps"] else "Lay off: nothing")
-        lines += [f"  swap {s['give']} for the joker in meld {s['meld']}" for s in laid["swaps"]]
+        lines.append(_("Lay off:") if laid["plays"] or laid["swaps"] else _("Lay off: nothing"))
         lines += [
-            f"  {p['card']} on meld {p['meld']}"
-            + (f" as {p['as']}" if p["as"] != p["card"] else "")
+            "  " + _("swap {card} for the joker in meld {meld}", card=s["give"], meld=s["meld"])
+            for s in laid["swaps"]
+        ]
+        lines += [
+            "  "
+            + (
+                _("{card} on meld {meld}", card=p["card"], meld=p["meld"])
+                if p["as"] == p["card"]
+                else _(
+                    "{card} on meld {meld} as {meant}",
+                    card=p["card"],
+                    meld=p["meld"],
+                    meant=p["as"],
+                )
+            )
             for p in laid["plays"]
         ]
-        lines.append(f"  left: {' '.join(laid['left']) or '(none)'}")
-        lines.append(f"  go out this turn: {'yes' if laid['can_go_out'] else 'no'}")
+        lines.append("  " + _("left: {cards}", cards=" ".join(laid["left"]) or _("(none)")))
+        lines.append(
+            "  " + _("go out this turn: {answer}", answer=yes if laid["can_go_out"] else no)
+        )
     discard = response["discard"]
-    lines.append("Discard: none, you go out" if discard is None else discard["reason"])
-    for key, label in (("take_upcard", "take"), ("buy", "buy")):
+    lines.append(_("Discard: none, you go out") if discard is None else discard["reason"])
+    for key, label, question in (
+        ("take_upcard", "take", _("Upcard, take: {answer}. {rule}")),
+        ("buy", "buy", _("Upcard, buy: {answer}. {rule}")),
+    ):
         item = response[key]
         if item is not None:
-            lines.append(f"Upcard, {label}: {'yes' if item[label] else 'no'}. {item['rule']}")
+            lines.append(question.format(answer=yes if item[label] else no, rule=item["rule"]))
     lines += response["notes"]
-    lines.append(f"Solver: {response['status']}")
+    lines.append(_("Solver: {status}", status=status_text(response["status"])))
     return "\n".join(lines) + "\n"
 
 
@@ -220,6 +258,13 @@ def describe_scores(response: dict[str, Any]) -> str:
     """A score response written for a person."""
     lines = []
     for score in response["scores"]:
-        cards = " ".join(score["cards"]) or "(went out)"
-        lines.append(f"{score['player']}: {score['points']} points  {cards}")
+        cards = " ".join(score["cards"]) or _("(went out)")
+        lines.append(
+            _(
+                "{player}: {points} points  {cards}",
+                player=score["player"],
+                points=score["points"],
+                cards=cards,
+            )
+        )
     return "\n".join(lines) + "\n"

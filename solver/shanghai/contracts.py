@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.errors import RequestError
+from solver.i18n import _
 from solver.shanghai.rules import MAX_RUN_LEN, Rules
 
 HANDS = 10
@@ -29,10 +30,18 @@ class Contract:
         """The standard contract of hand 1..10."""
         if isinstance(hand_number, bool) or not isinstance(hand_number, int):
             raise RequestError(
-                f"'hand_number' must be a whole number 1-10, got {hand_number!r:.60}"
+                _("'hand_number' must be a whole number 1-10, got {value!r:.60}", value=hand_number)
             )
         if not 1 <= hand_number <= HANDS:
-            raise RequestError(f"'hand_number' must be 1 to {HANDS}, got {hand_number}")
+            raise RequestError(
+                _(
+                    "{name!r} must be {lowest} to {highest}, got {value}",
+                    name="hand_number",
+                    lowest=1,
+                    highest=HANDS,
+                    value=hand_number,
+                )
+            )
         return STANDARD_CONTRACTS[hand_number]
 
     @classmethod
@@ -40,12 +49,17 @@ class Contract:
         """Read ``{"sets": [3, 3], "runs": [4]}`` and check it against ``rules``."""
         if not isinstance(value, Mapping):
             raise RequestError(
-                f'\'contract\' must be an object like {{"sets": [3, 3], "runs": [4]}}, '
-                f"got {value!r:.60}"
+                _(
+                    "'contract' must be an object like {example}, got {value!r:.60}",
+                    example='{"sets": [3, 3], "runs": [4]}',
+                    value=value,
+                )
             )
         for name in value:
             if name not in ("sets", "runs"):
-                raise RequestError(f"unknown contract field {name!r}; fields are sets, runs")
+                raise RequestError(
+                    _("unknown contract field {name!r}; fields are sets, runs", name=name)
+                )
         sizes: dict[str, tuple[int, ...]] = {}
         for name, low, high in (
             ("sets", rules.min_set_len, 4 * rules.decks + rules.jokers),
@@ -55,18 +69,34 @@ class Contract:
             if not isinstance(items, list) or not all(
                 isinstance(n, int) and not isinstance(n, bool) for n in items
             ):
-                raise RequestError(f"contract {name!r} must be a list of sizes, got {items!r:.60}")
+                raise RequestError(
+                    _(
+                        "contract {name!r} must be a list of sizes, got {value!r:.60}",
+                        name=name,
+                        value=items,
+                    )
+                )
             for size in items:
                 if not low <= size <= high:
                     raise RequestError(
-                        f"contract {name!r} size {size} is out of range: {name} hold {low} to"
-                        f" {high} cards under these rules"
+                        _(
+                            "contract {name!r} size {size} is out of range: {name} hold {low}"
+                            " to {high} cards under these rules",
+                            name=name,
+                            size=size,
+                            low=low,
+                            high=high,
+                        )
                     )
             sizes[name] = tuple(sorted(items))
         contract = cls(sizes["sets"], sizes["runs"])
         if not 1 <= contract.melds <= MAX_MELDS:
             raise RequestError(
-                f"a contract has 1 to {MAX_MELDS} melds, this one has {contract.melds}"
+                _(
+                    "a contract has 1 to {most} melds, this one has {count}",
+                    most=MAX_MELDS,
+                    count=contract.melds,
+                )
             )
         return contract
 

@@ -24,6 +24,7 @@ from collections import Counter
 
 from ortools.sat.python import cp_model
 
+from solver.i18n import _, _n
 from solver.shanghai.cards import Card, Suit
 from solver.shanghai.contracts import Contract
 from solver.shanghai.model import (
@@ -176,16 +177,23 @@ def add_outs(hm: HandModel) -> LinearExpr:
 
 def _reason(card: Card, short: int, outs: int, rules: Rules) -> str:
     if short == 0:
-        where = "the rest of the hand still meets the contract"
+        where = _("the rest of the hand still meets the contract")
     else:
-        where = (
-            f"the rest of the hand is {short} card{'s' if short > 1 else ''} short of the"
-            " contract, the fewest any discard leaves"
+        where = _n(
+            "the rest of the hand is {n} card short of the contract, the fewest any discard leaves",
+            "the rest of the hand is {n} cards short of the contract, the fewest any discard"
+            " leaves",
+            short,
         )
-    return (
-        f"Discard {card}: {where}; among such discards it keeps the most outs ({outs} unseen"
-        f" card{'s' if outs != 1 else ''} would fill a gap) and then sheds the most points"
-        f" ({rules.points(card)})."
+    return _n(
+        "Discard {card}: {where}; among such discards it keeps the most outs ({n} unseen card"
+        " would fill a gap) and then sheds the most points ({points}).",
+        "Discard {card}: {where}; among such discards it keeps the most outs ({n} unseen cards"
+        " would fill a gap) and then sheds the most points ({points}).",
+        outs,
+        card=card,
+        where=where,
+        points=rules.points(card),
     )
 
 
@@ -193,6 +201,10 @@ def _costliest(hand: Counter[Card], rules: Rules) -> Discard:
     card = max(sorted(hand), key=rules.points)
     return Discard(
         card,
-        f"Discard {card}: the contract cannot be completed from the unseen cards,"
-        f" so shed the most points ({rules.points(card)}).",
+        _(
+            "Discard {card}: the contract cannot be completed from the unseen cards,"
+            " so shed the most points ({points}).",
+            card=card,
+            points=rules.points(card),
+        ),
     )

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from solver.errors import TableError
+from solver.i18n import _
 from solver.shanghai.cards import Card, Suit, format_cards
 from solver.shanghai.rules import MAX_RUN_LEN, Rules
 
@@ -156,26 +157,35 @@ def why_not_a_meld(cards: Sequence[Card], rules: Rules) -> str:
     naturals = [c for c in cards if not rules.is_wild(c)]
     wilds = len(cards) - len(naturals)
     if not naturals:
-        return "a meld needs natural cards, not only wild cards"
+        return _("a meld needs natural cards, not only wild cards")
     if wilds > len(naturals):
-        return (
-            f"it holds more wild cards ({wilds}) than natural cards ({len(naturals)});"
-            " a meld may not"
+        return _(
+            "it holds more wild cards ({wilds}) than natural cards ({naturals}); a meld may not",
+            wilds=wilds,
+            naturals=len(naturals),
         )
     if len({c.rank for c in naturals}) == 1 and len(naturals) > 1:
-        return f"a set needs at least {rules.min_set_len} cards, this one has {len(cards)}"
+        return _(
+            "a set needs at least {least} cards, this one has {size}",
+            least=rules.min_set_len,
+            size=len(cards),
+        )
     if len({c.suit for c in naturals}) > 1:
-        return "cards differ in rank and suit: a set needs one rank, a run one suit"
+        return _("cards differ in rank and suit: a set needs one rank, a run one suit")
     if len(cards) < rules.min_run_len:
-        return f"a run needs at least {rules.min_run_len} cards, this one has {len(cards)}"
+        return _(
+            "a run needs at least {least} cards, this one has {size}",
+            least=rules.min_run_len,
+            size=len(cards),
+        )
     if len(cards) > MAX_RUN_LEN:
-        return f"a run holds each rank once, so at most {MAX_RUN_LEN} cards"
+        return _("a run holds each rank once, so at most {most} cards", most=MAX_RUN_LEN)
     if wilds:
-        return (
+        return _(
             "its cards are not consecutive in the order written; write a run low to high"
             " with each wild card in the place it stands for"
         )
-    return "its ranks are not consecutive (runs never wrap from K-A to 2)"
+    return _("its ranks are not consecutive (runs never wrap from K-A to 2)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,5 +202,10 @@ def read_table_meld(index: int, cards: Sequence[Card], rules: Rules) -> Meld:
         return read_meld(cards, rules)
     except InvalidMeld as error:
         raise TableError(
-            f"table meld {index} ({format_cards(cards) or 'empty'}) is not a valid meld: {error}"
+            _(
+                "table meld {index} ({cards}) is not a valid meld: {reason}",
+                index=index,
+                cards=format_cards(cards) or _("empty"),
+                reason=error,
+            )
         ) from None

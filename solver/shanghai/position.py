@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from solver.errors import CountError
+from solver.i18n import _, _n
 from solver.shanghai.cards import ALL_NATURALS, JOKER, Card
 from solver.shanghai.contracts import Contract
 from solver.shanghai.melds import TableMeld
@@ -50,7 +51,7 @@ class Position:
     def check(self, rules: Rules) -> None:
         """Raise :class:`CountError` naming the card if any card appears more often
         than the game has it (``decks`` copies; ``decks * jokers_per_deck`` jokers)."""
-        check_counts(self.seen(), rules, "across hand, table and upcard")
+        check_counts(self.seen(), rules, _("across hand, table and upcard"))
 
 
 def check_counts(counts: Counter[Card], rules: Rules, where: str) -> None:
@@ -58,8 +59,24 @@ def check_counts(counts: Counter[Card], rules: Rules, where: str) -> None:
     for card in sorted(counts):
         limit = rules.copies(card)
         if counts[card] > limit:
-            what = "jokers (JK)" if card.is_joker else f"copies of {card}"
+            decks = _n("{n} deck", "{n} decks", rules.decks)
+            if card.is_joker:
+                raise CountError(
+                    _(
+                        "too many jokers (JK): {count} {where}, the game has {limit} ({decks})",
+                        count=counts[card],
+                        where=where,
+                        limit=limit,
+                        decks=decks,
+                    )
+                )
             raise CountError(
-                f"too many {what}: {counts[card]} {where}, the game has {limit}"
-                f" ({rules.decks} deck{'s' if rules.decks > 1 else ''})"
+                _(
+                    "too many copies of {card}: {count} {where}, the game has {limit} ({decks})",
+                    card=card,
+                    count=counts[card],
+                    where=where,
+                    limit=limit,
+                    decks=decks,
+                )
             )

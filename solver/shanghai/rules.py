@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from solver.errors import RulesError
+from solver.i18n import _
 from solver.settings import check_settings, settings_from_mapping
 from solver.shanghai.cards import ACE, Card
 
@@ -83,7 +84,9 @@ class Rules:
         if settings is None:
             return cls()
         if not isinstance(settings, Mapping):
-            raise RulesError(f"rules must be an object of settings, got {settings!r:.60}")
+            raise RulesError(
+                _("rules must be an object of settings, got {settings!r:.60}", settings=settings)
+            )
         return settings_from_mapping(cls, settings)
 
     def to_dict(self) -> dict[str, int | bool]:

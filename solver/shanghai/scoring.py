@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from solver.i18n import _
 from solver.shanghai.cards import Card
 from solver.shanghai.position import check_counts
 from solver.shanghai.rules import Rules
@@ -41,7 +42,7 @@ def score_hands(hands: Mapping[str, Sequence[Card]], rules: Rules) -> list[HandS
     total: Counter[Card] = Counter()
     for cards in hands.values():
         total.update(cards)
-    check_counts(total, rules, "across the hands")
+    check_counts(total, rules, _("across the hands"))
     return [
         HandScore(player, tuple(sorted(cards)), penalty(cards, rules))
         for player, cards in hands.items()

@@ -4,7 +4,10 @@ Advice request (only ``hand`` and one of ``hand_number`` / ``contract`` are requ
 
     {"hand": ["7H", "7S", ...], "hand_number": 1,
      "table": [{"cards": ["8H", "8S", "8D"], "owner": "ann"}],
-     "down": false, "upcard": "9C", "buys_left": 3, "rules": {}, "time_limit_ms": 2000}
+     "down": false, "upcard": "9C", "buys_left": 3, "rules": {}, "time_limit_ms": 2000,
+     "lang": "en"}
+
+``lang`` (``en`` or ``ja``) is the language of the reasons, notes and error messages.
 
 Score request::
 
@@ -20,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from solver.errors import RequestError
+from solver.i18n import _, speaks
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT, Advice, UpcardAdvice, advise
 from solver.shanghai.cards import Card
 from solver.shanghai.contracts import Contract, buys_allowed
@@ -44,11 +48,13 @@ ADVISE_FIELDS = (
     "buys_left",
     "rules",
     "time_limit_ms",
+    "lang",
 )
-SCORE_FIELDS = ("hands", "rules")
+SCORE_FIELDS = ("hands", "rules", "lang")
 TABLE_MELD_FIELDS = ("cards", "owner")
 
 
+@speaks
 def advise_shanghai(request: Mapping[str, Any]) -> dict[str, Any]:
     """Advise on one Shanghai turn: wire request in, wire response out.
 
@@ -59,6 +65,7 @@ def advise_shanghai(request: Mapping[str, Any]) -> dict[str, Any]:
     return advice_to_dict(advise(position, rules, time_limit=time_limit), position)
 
 
+@speaks
 def score_shanghai(request: Mapping[str, Any]) -> dict[str, Any]:
     """Score a hand's end: the penalty points each player's cards left cost.
 
@@ -67,12 +74,19 @@ def score_shanghai(request: Mapping[str, Any]) -> dict[str, Any]:
     """
     check_fields(request, SCORE_FIELDS)
     if "hands" not in request:
-        raise RequestError('missing field \'hands\' (e.g. {"ann": ["AS", "JK"], "bo": []})')
+        raise RequestError(
+            _("missing field 'hands' (e.g. {example})", example='{"ann": ["AS", "JK"], "bo": []}')
+        )
     hands = request["hands"]
     if not isinstance(hands, Mapping) or not hands:
-        raise RequestError(f"'hands' must be an object of player name to cards, got {hands!r:.60}")
+        raise RequestError(
+            _("'hands' must be an object of player name to cards, got {value!r:.60}", value=hands)
+        )
     rules = Rules.from_dict(request.get("rules"))
-    parsed = {str(name): _cards(cards, f"hand of {name!r}") for name, cards in hands.items()}
+    parsed = {
+        str(name): _cards(cards, _("hand of {player!r}", player=name))
+        for name, cards in hands.items()
+    }
     return {
         "scores": [
             {
@@ -91,34 +105,70 @@ def parse_advise_request(request: Mapping[str, Any]) -> tuple[Position, Rules, f
     checked against the rules by :func:`~solver.shanghai.advice.advise`)."""
     check_fields(request, ADVISE_FIELDS)
     if "hand" not in request:
-        raise RequestError('missing field \'hand\' (a list of cards, e.g. ["7H", "JK"])')
+        raise RequestError(
+            _("missing field 'hand' (a list of cards, e.g. {example})", example='["7H", "JK"]')
+        )
     hand = _cards(request["hand"], "hand")
     if not hand:
-        raise RequestError("'hand' is empty: a player with no cards has gone out")
+        raise RequestError(_("'hand' is empty: a player with no cards has gone out"))
     if len(hand) > MAX_HAND:
-        raise RequestError(f"'hand' has {len(hand)} cards; a hand holds at most {MAX_HAND}")
+        raise RequestError(
+            _(
+                "'hand' has {count} cards; a hand holds at most {most}",
+                count=len(hand),
+                most=MAX_HAND,
+            )
+        )
     rules = Rules.from_dict(request.get("rules"))
     contract, hand_number = _contract(request, rules)
     table_field = request.get("table", [])
     if not isinstance(table_field, list):
-        raise RequestError(f"'table' must be a list of melds, got {table_field!r:.60}")
+        raise RequestError(
+            _("'table' must be a list of melds, got {value!r:.60}", value=table_field)
+        )
     table = tuple(_table_meld(i, item, rules) for i, item in enumerate(table_field))
     down = request.get("down", False)
     if not isinstance(down, bool):
-        raise RequestError(f"'down' must be true or false, got {down!r:.60}")
+        raise RequestError(_("'down' must be true or false, got {value!r:.60}", value=down))
     upcard_field = request.get("upcard")
     upcard = None if upcard_field is None else _card(upcard_field, "upcard")
     allowed = buys_allowed(hand_number, rules)
     buys_left = request.get("buys_left", allowed)
     if isinstance(buys_left, bool) or not isinstance(buys_left, int):
-        raise RequestError(f"'buys_left' must be a whole number, got {buys_left!r:.60}")
+        raise RequestError(
+            _(
+                "{name!r} must be a whole number, got {value!r:.60}",
+                name="buys_left",
+                value=buys_left,
+            )
+        )
     if not 0 <= buys_left <= allowed:
-        raise RequestError(f"'buys_left' must be 0 to {allowed} in this hand, got {buys_left}")
+        raise RequestError(
+            _(
+                "'buys_left' must be 0 to {most} in this hand, got {value}",
+                most=allowed,
+                value=buys_left,
+            )
+        )
     limit_ms = request.get("time_limit_ms", int(DEFAULT_TIME_LIMIT * 1000))
     if isinstance(limit_ms, bool) or not isinstance(limit_ms, int):
-        raise RequestError(f"'time_limit_ms' must be a whole number, got {limit_ms!r:.60}")
+        raise RequestError(
+            _(
+                "{name!r} must be a whole number, got {value!r:.60}",
+                name="time_limit_ms",
+                value=limit_ms,
+            )
+        )
     if not 1 <= limit_ms <= MAX_TIME_LIMIT_MS:
-        raise RequestError(f"'time_limit_ms' must be 1 to {MAX_TIME_LIMIT_MS}, got {limit_ms}")
+        raise RequestError(
+            _(
+                "{name!r} must be {lowest} to {highest}, got {value}",
+                name="time_limit_ms",
+                lowest=1,
+                highest=MAX_TIME_LIMIT_MS,
+                value=limit_ms,
+            )
+        )
     position = Position(tuple(hand), contract, table, down, upcard, buys_left)
     return position, rules, limit_ms / 1000
 
@@ -127,8 +177,11 @@ def _contract(request: Mapping[str, Any], rules: Rules) -> tuple[Contract, int |
     has_number, has_contract = "hand_number" in request, "contract" in request
     if has_number == has_contract:
         raise RequestError(
-            "give exactly one of 'hand_number' (1-10, the standard contracts) or 'contract'"
-            ' (e.g. {"sets": [3, 3], "runs": [4]})'
+            _(
+                "give exactly one of 'hand_number' (1-10, the standard contracts) or"
+                " 'contract' (e.g. {example})",
+                example='{"sets": [3, 3], "runs": [4]}',
+            )
         )
     if has_number:
         number = request["hand_number"]
@@ -137,33 +190,57 @@ def _contract(request: Mapping[str, Any], rules: Rules) -> tuple[Contract, int |
 
 
 def _table_meld(index: int, item: Any, rules: Rules) -> TableMeld:
-    where = f"table meld {index}"
+    where = _("table meld {index}", index=index)
     if not isinstance(item, Mapping):
         raise RequestError(
-            f'{where} must be an object like {{"cards": ["8H", "8S", "8D"], "owner": "ann"}},'
-            f" got {item!r:.60}"
+            _(
+                "{where} must be an object like {example}, got {value!r:.60}",
+                where=where,
+                example='{"cards": ["8H", "8S", "8D"], "owner": "ann"}',
+                value=item,
+            )
         )
     for name in item:
         if name not in TABLE_MELD_FIELDS:
-            raise RequestError(f"unknown field {name!r} in {where}; fields are cards, owner")
+            raise RequestError(
+                _(
+                    "unknown field {name!r} in {where}; fields are cards, owner",
+                    name=name,
+                    where=where,
+                )
+            )
     if "cards" not in item:
-        raise RequestError(f"{where} has no 'cards'")
+        raise RequestError(_("{where} has no 'cards'", where=where))
     owner = item.get("owner")
     if owner is not None and not isinstance(owner, str):
-        raise RequestError(f"{where}: 'owner' must be a name or null, got {owner!r:.60}")
+        raise RequestError(
+            _(
+                "{where}: 'owner' must be a name or null, got {value!r:.60}",
+                where=where,
+                value=owner,
+            )
+        )
     meld = read_table_meld(index, _cards(item["cards"], where), rules)
     return TableMeld(meld, owner)
 
 
 def _cards(value: Any, where: str) -> list[Card]:
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise RequestError(f"{where} must be a list of card strings, got {value!r:.60}")
+        raise RequestError(
+            _(
+                "{where} must be a list of card strings, got {value!r:.60}",
+                where=where,
+                value=value,
+            )
+        )
     return [_card(text, where) for text in value]
 
 
 def _card(text: Any, where: str) -> Card:
     if not isinstance(text, str):
-        raise RequestError(f"{where} must be a card string, got {text!r:.60}")
+        raise RequestError(
+            _("{where} must be a card string, got {value!r:.60}", where=where, value=text)
+        )
     try:
         return Card.parse(text)
     except ValueError as error:

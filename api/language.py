@@ -1,0 +1,63 @@
+"""The language of an answer: the body's ``lang``, else the ``Accept-Language`` header.
+
+:class:`LanguageMiddleware` makes the header's language the active one
+(:mod:`solver.i18n`) for everything said while the request runs, refusals and
+shape errors included, and marks every answer ``Vary: Accept-Language``; a route
+then hands the language on to the solver worker in the request's ``lang``
+(:func:`localise`), which overrides the header.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from solver.i18n import current, language, negotiate, set_language
+from solver.rummikub.tiles import Notation
+
+Lang = Annotated[
+    Literal["en", "ja"] | None,
+    Field(
+        description="language of every text in the answer, error details included: en or ja "
+        "(default: the Accept-Language header's choice, else en); nothing else changes",
+    ),
+]
+NotationName = Annotated[
+    Notation,
+    Field(
+        description="how the answer writes tiles of the fourth colour: O (RBKO) or Y (RBYK, "
+        "as Japanese players write 黄); input accepts both",
+    ),
+]
+
+
+def localise(request: dict[str, Any]) -> dict[str, Any]:
+    """Give a wire request the answer's language (its own ``lang``, else the header's)
+    and speak it for the rest of this request."""
+    lang = request.get("lang") or current()
+    request["lang"] = lang
+    set_language(lang)
+    return request
+
+
+class LanguageMiddleware:
+    """Speaks the ``Accept-Language`` header's language while a request runs."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_varying(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message).add_vary_header("Accept-Language")
+            await send(message)
+
+        with language(negotiate(Headers(scope=scope).get("accept-language"))):
+            await self.app(scope, receive, send_varying)

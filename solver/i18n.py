@@ -1,0 +1,155 @@
+"""The language a person reads: English (the default) or Japanese.
+
+Every sentence for a person is written in English as a gettext message id and
+looked up in the compiled catalogue of the active language
+(``solver/locale/<lang>/LC_MESSAGES/meldwise.mo``, made from the ``.po`` next to
+it by Babel, see ``solver/locale/README.md``). The active language lives in a
+context variable: a wire function runs inside :func:`language` for its request's
+``lang``, and everything it says, error messages included, comes out in that
+language. Machine-readable parts (field names, tile codes, set indices, enum
+values) are placeholders and never change with the language.
+
+Messages use ``str.format`` placeholders with names (``{tile}``, ``{count}``), so a
+translation may put them in any order; :func:`_n` adds plural forms and always
+passes the count as ``{n}``.
+"""
+
+from __future__ import annotations
+
+import gettext
+import re
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache, wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+LANGUAGES = ("en", "ja")
+"""Languages Meldwise speaks; English is the source language of every message."""
+
+DEFAULT = "en"
+DOMAIN = "meldwise"
+LOCALE_DIR = Path(__file__).parent / "locale"
+
+_current: ContextVar[str] = ContextVar("meldwise_language", default=DEFAULT)
+
+
+@cache
+def catalogue(lang: str) -> gettext.NullTranslations:
+    """The compiled translations of ``lang`` (English: the message ids themselves)."""
+    if lang == DEFAULT:
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
+
+
+def current() -> str:
+    """The active language code."""
+    return _current.get()
+
+
+def set_language(lang: str) -> None:
+    """Make ``lang`` the active language of this context (a thread or an asyncio task)."""
+    _current.set(check_language(lang))
+
+
+@contextmanager
+def language(lang: str | None) -> Iterator[str]:
+    """Speak ``lang`` (None: keep the active language) inside the ``with`` block."""
+    token = _current.set(check_language(lang if lang is not None else current()))
+    try:
+        yield _current.get()
+    finally:
+        _current.reset(token)
+
+
+def _(message: str, /, **values: Any) -> str:
+    """``message`` in the active language, its ``{placeholders}`` filled from ``values``."""
+    text = catalogue(current()).gettext(message)
+    return text.format(**values) if values else text
+
+
+def _p(context: str, message: str, /, **values: Any) -> str:
+    """Like :func:`_`, for a message that one language says in two ways: ``context``
+    tells the translator which one (gettext's ``msgctxt``)."""
+    text = catalogue(current()).pgettext(context, message)
+    return text.format(**values) if values else text
+
+
+def _n(singular: str, plural: str, n: int, /, **values: Any) -> str:
+    """The plural form of a message for ``n`` (placeholder ``{n}``) in the active language."""
+    return catalogue(current()).ngettext(singular, plural, n).format(n=n, **values)
+
+
+def check_language(lang: object) -> str:
+    """``lang`` if Meldwise speaks it, else :class:`~solver.errors.RequestError` (in English
+    and Japanese, as the reader's language is the thing in doubt)."""
+    if isinstance(lang, str) and lang in LANGUAGES:
+        return lang
+    from solver.errors import RequestError
+
+    raise RequestError(
+        f"unknown lang {lang!r:.60}; use 'en' or 'ja'"
+        " (未対応の言語です。'en' か 'ja' を指定してください)"
+    )
+
+
+def from_locale(name: str | None) -> str | None:
+    """The language of a POSIX locale name (``ja_JP.UTF-8`` -> ``ja``), or None when
+    Meldwise does not speak it."""
+    if not name:
+        return None
+    code = re.split(r"[_.@-]", name.strip(), maxsplit=1)[0].lower()
+    return code if code in LANGUAGES else None
+
+
+def from_environment(environ: Mapping[str, str]) -> str:
+    """The language a command line user reads, from the locale variables in the order
+    gettext reads them (LANGUAGE, LC_ALL, LC_MESSAGES, LANG); English by default."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name)
+        if value:
+            for part in value.split(":"):  # LANGUAGE may list several
+                lang = from_locale(part)
+                if lang is not None:
+                    return lang
+            if name != "LANGUAGE":
+                return DEFAULT  # the first locale set decides, as in gettext
+    return DEFAULT
+
+
+def negotiate(accept_language: str | None) -> str:
+    """The best language for an ``Accept-Language`` header (RFC 9110: the highest
+    ``q`` wins, earlier first on a tie; ``*`` or nothing we speak means English)."""
+    best, best_q = DEFAULT, 0.0
+    for item in (accept_language or "").split(","):
+        tag, _sep, params = item.strip().partition(";")
+        q = 1.0
+        for param in params.split(";"):
+            key, _eq, value = param.strip().partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        code = tag.strip().split("-")[0].lower()
+        if code in LANGUAGES and q > best_q:
+            best, best_q = code, q
+    return best
+
+
+F = TypeVar("F", bound=Callable[..., dict[str, Any]])
+
+
+def speaks(function: F) -> F:
+    """Run a wire function (request dict in, response dict out) in the request's
+    ``lang`` (absent: the active language); the field stays in the request for the
+    function's own field checks."""
+
+    @wraps(function)
+    def localised(request: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        lang = request.get("lang") if isinstance(request, Mapping) else None
+        with language(lang):
+            return function(request, *args, **kwargs)
+
+    return localised  # type: ignore[return-value]

@@ -1,0 +1,481 @@
+"""Japanese: catalogues complete and compiled, answers equal but for their text, Japanese
+notation read, every error naming its culprit, the language chosen by field, header,
+flag or locale."""
+
+from __future__ import annotations
+
+import io
+import json
+import string
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from api_support import SCORE, SHANGHAI_ADVISE, SOLVE, VALIDATE
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from fastapi.testclient import TestClient
+from games_support import TINY_OPTIONS
+from replay import replay
+
+from api.main import create_app
+from api.settings import Settings
+from meldwise.cli import main
+from solver import (
+    MeldwiseError,
+    advise_shanghai,
+    score_rummikub,
+    score_shanghai,
+    solve_rummikub,
+    validate_rummikub,
+)
+from solver.i18n import LOCALE_DIR, from_environment, negotiate
+from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
+from solver.rummikub.tiles import Colour, Tile
+from solver.shanghai.cards import Card, Suit
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOGUE = LOCALE_DIR / "ja" / "LC_MESSAGES" / "meldwise.po"
+TEXT_FIELDS = {"text", "reason", "rule", "unreviewed"}
+"""Response fields written for a person; "notes" and "problems" are lists of texts (a
+validate answer's problems are objects with a "reason")."""
+TEXT_LISTS = {"notes", "problems"}
+
+
+def _source_messages() -> dict[Any, tuple[str, ...]]:
+    """Every message the code says, as Babel extracts it with the project's keywords:
+    (context, id) -> the English singular and plural."""
+    keywords = {"_": None, "_n": (1, 2), "_p": ((1, "c"), 2)}
+    with open(LOCALE_DIR / "babel.cfg") as config:
+        from babel.messages.frontend import parse_mapping_cfg
+
+        method_map, options_map = parse_mapping_cfg(config)
+    found: dict[Any, tuple[str, ...]] = {}
+    for _file, _line, message, _comments, context in extract_from_dir(
+        ROOT, method_map, options_map, keywords=keywords
+    ):
+        english = message if isinstance(message, tuple) else (message,)
+        found[context, english[0]] = english
+    return found
+
+
+def _fields(text: str) -> set[str]:
+    """The ``{placeholders}`` of a message with their conversion and format spec (a
+    translation may say one twice)."""
+    return {
+        f"{name}!{conversion}:{spec}"
+        for _literal, name, spec, conversion in string.Formatter().parse(text)
+        if name is not None
+    }
+
+
+def test_every_message_has_a_japanese_translation_with_the_same_placeholders() -> None:
+    source = _source_messages()
+    assert len(source) > 150  # the extraction found the code's messages
+    with open(CATALOGUE, "rb") as file:
+        catalogue = read_po(file)
+    translated = {(m.context, m.id if isinstance(m.id, str) else m.id[0]): m for m in catalogue}
+    translated.pop((None, ""))  # the header
+    missing = sorted(str(key) for key in source.keys() - translated.keys())
+    assert not missing, f"messages without a Japanese entry (pybabel update): {missing}"
+    stale = sorted(str(key) for key in translated.keys() - source.keys())
+    assert not stale, f"Japanese entries the code no longer says: {stale}"
+    for key, english in source.items():
+        entry = translated[key]
+        strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        assert not entry.fuzzy and all(strings), f"untranslated: {key}"
+        assert len(strings) == 1, f"Japanese has one plural form: {key}"
+        expected = _fields(english[-1])  # a plural message is given {n}, which ja shows
+        assert _fields(strings[0]) == expected, f"placeholders differ: {key}"
+
+
+def test_the_compiled_catalogue_is_the_one_the_po_file_makes() -> None:
+    with open(CATALOGUE, "rb") as file:
+        catalogue = read_po(file)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalogue)
+    shipped = CATALOGUE.with_suffix(".mo").read_bytes()
+    assert compiled.getvalue() == shipped, "run: pybabel compile -d solver/locale -D meldwise"
+
+
+# --- the same answers in both languages ------------------------------------------------
+
+ACCEPTANCE = {"rack": ["赤1", "赤2", "J"], "table": [["赤3", "赤4", "赤5"]]}
+POSITIONS: list[dict[str, Any]] = [
+    {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"]]},
+    {"rack": ["K8", "K9", "O1"], "table": [["B7", "K7", "O7", "R7"], ["R1", "R2", "R3"]]},
+    {"rack": ["R6", "B6"], "table": [["R3", "R4", "R5", "R6", "R7", "R8"], ["K6", "O6", "B6"]]},
+    {"rack": ["J", "O11", "O12"], "table": [["B10", "B11", "B12", "B13"]], "opened": False},
+    {"rack": ["B1", "K9"], "table": [["R5", "R6", "R7"]]},
+    {  # the strong bot's advice: it keeps the set of 3s and the joker back
+        "rack": ["R3", "B3", "K3", "J", "R8", "B11", "O2"],
+        "table": [["R5", "R6", "R7"]],
+        "opponents": [{"rack_size": 9, "opened": True}],
+    },
+    {"rack": ["R10", "B10", "K10"], "table": [], "opened": False, "objective": "points"},
+]
+
+
+def _without_text(answer: Any) -> Any:
+    """The answer with every text for a person left out."""
+    if isinstance(answer, dict):
+        return {
+            key: _without_text(value)
+            for key, value in answer.items()
+            if key not in TEXT_FIELDS
+            and not (key in TEXT_LISTS and all(isinstance(v, str) for v in value))
+        }
+    if isinstance(answer, list):
+        return [_without_text(item) for item in answer]
+    return answer
+
+
+def _texts(answer: Any) -> Iterator[str]:
+    if isinstance(answer, dict):
+        for key, value in answer.items():
+            if key in TEXT_FIELDS and isinstance(value, str):
+                yield value
+            elif key in TEXT_LISTS and all(isinstance(v, str) for v in value):
+                yield from value
+            else:
+                yield from _texts(value)
+    elif isinstance(answer, list):
+        for item in answer:
+            yield from _texts(item)
+
+
+def _is_japanese(text: str) -> bool:
+    return any("\u3040" <= c <= "\u30ff" or "\u4e00" <= c <= "\u9fff" for c in text)
+
+
+def test_a_japanese_request_gets_japanese_steps_that_replay_like_the_english_ones() -> None:
+    english = solve_rummikub(ACCEPTANCE)
+    japanese = solve_rummikub({**ACCEPTANCE, "lang": "ja"})
+    assert _without_text(japanese) == _without_text(english)
+    table = [["R3", "R4", "R5"]]
+    for answer in (english, japanese):
+        after, used = replay(table, ["R1", "R2", "J"], answer["steps"])
+        assert [Counter(s) for s in after] == [Counter(m["tiles"]) for m in answer["table"]]
+        assert used == Counter(answer["played"])
+    assert japanese["steps"][0]["text"] == (
+        "手持ちのR1 R2 Jをセット0に加えて、赤の1-6のランにします: R1 R2 R3 R4 R5 J(R6)。"
+    )
+
+
+@pytest.mark.parametrize("level", ["full", "tile", "nudge"])
+def test_solving_in_japanese_changes_only_the_text(level: str) -> None:
+    for position in POSITIONS:
+        request = {**position, "hint_level": level}
+        english = solve_rummikub(request)
+        japanese = solve_rummikub({**request, "lang": "ja"})
+        assert _without_text(japanese) == _without_text(english)
+        texts = list(_texts(japanese))
+        assert all(_is_japanese(text) for text in texts), texts
+        assert len(texts) == len(list(_texts(english)))
+
+
+def test_validate_score_and_shanghai_change_only_the_text() -> None:
+    requests = [
+        (validate_rummikub, {"rack": ["R5"], "table_before": [], "table_after": [["R5", "R6"]]}),
+        (
+            validate_rummikub,
+            {
+                "rack": ["R1", "R2", "R3"],
+                "table_before": [["K7", "B7", "O7"]],
+                "table_after": [["R1", "R2", "R3"], ["K7", "B7"]],
+                "opened": False,
+            },
+        ),
+        (score_rummikub, {"racks": {"ann": [], "bo": ["R5", "J"]}}),
+        (score_shanghai, {"hands": {"ann": [], "bo": ["AS", "JK"]}}),
+        (
+            advise_shanghai,
+            {
+                "hand": ["7H", "7S", "7D", "JK", "10C", "AS", "2H", "3H", "4H", "5C", "9D"],
+                "hand_number": 1,
+                "upcard": "9C",
+            },
+        ),
+        (
+            advise_shanghai,
+            {
+                "hand": ["8H", "9C", "KD"],
+                "hand_number": 2,
+                "down": True,
+                "table": [{"cards": ["8S", "8D", "8C"]}, {"cards": ["5C", "6C", "7C", "8C"]}],
+                "upcard": "QD",
+            },
+        ),
+    ]
+    for function, request in requests:
+        english = function(request)
+        japanese = function({**request, "lang": "ja"})
+        assert _without_text(japanese) == _without_text(english)
+        texts = list(_texts(japanese))
+        assert all(_is_japanese(text) for text in texts), texts
+        assert len(texts) == len(list(_texts(english)))
+
+
+def test_bots_games_and_reviews_change_only_the_text() -> None:
+    position = {"rack": ["R3", "B3", "K3", "J", "R8", "B11", "O2"], "table": [["R5", "R6", "R7"]]}
+    bot = {"bot": "strong", **position, "opponents": [{"rack_size": 9, "opened": True}]}
+    english, japanese = bot_rummikub(bot), bot_rummikub({**bot, "lang": "ja"})
+    assert _without_text(japanese) == _without_text(english)
+    assert _is_japanese(japanese["reason"]) and "R3" not in japanese["played"]
+    game = {"bots": ["strong", "greedy"], "seed": 3, "settings": TINY_OPTIONS}
+    record = game_rummikub({**game, "lang": "ja"})["record"]
+    assert record == game_rummikub(game)["record"]
+    # An illegal turn (two tiles laid as a set), then a turn facing that invalid set.
+    index = next(i for i, t in enumerate(record["turns"]) if t["action"] == "play")
+    turn, following = record["turns"][index], record["turns"][index + 1]
+    turn["table_after"] = [*turn["table_before"], turn["rack"][:2]]
+    turn.pop("played")
+    following["table_before"] = turn["table_after"]
+    if following["action"] != "play":
+        following["table_after"] = turn["table_after"]
+    english = review_rummikub({"record": record})
+    japanese = review_rummikub({"record": record, "lang": "ja"})
+    assert _without_text(japanese) == _without_text(english)
+    texts = list(_texts(japanese))
+    assert len(texts) >= 2 and all(_is_japanese(text) for text in texts), texts
+    record["turns"][0]["player"] = 9
+    with pytest.raises(MeldwiseError, match=r"^turns\[0\]: 2人のゲームにプレイヤー9はいません$"):
+        review_rummikub({"record": record, "lang": "ja"})
+
+
+# --- notation --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("Y5", "O5"),
+        ("y13", "O13"),
+        ("黄1", "O1"),
+        ("橙1", "O1"),
+        ("オレンジ7", "O7"),
+        ("赤5", "R5"),
+        ("青13", "B13"),
+        ("黒7", "K7"),
+        ("Ｒ５", "R5"),  # noqa: RUF001 (full-width on purpose)
+        ("赤１２", "R12"),
+        ("ジョーカー", "J"),
+    ],
+)
+def test_japanese_tile_notation_is_read_as_the_standard_tile(written: str, meant: str) -> None:
+    answer = solve_rummikub({"rack": [written], "table": [], "hint_level": "full"})
+    assert answer["rack_left"] == [meant]
+
+
+def test_y_is_yellow_in_a_game_where_yellow_is_a_colour() -> None:
+    six = {"colours": 6}
+    answer = solve_rummikub({"rack": ["Y5", "黄6", "O7"], "rules": six})
+    assert answer["rack_left"] == ["O7", "Y5", "Y6"]
+    assert Tile.parse("黄6") == Tile.natural(Colour.YELLOW, 6)
+    with pytest.raises(MeldwiseError, match=r"'Y5'.*R B K"):
+        solve_rummikub({"rack": ["Y5"], "rules": {"colours": 3}})
+
+
+def test_notation_rbyk_writes_orange_as_y_everywhere() -> None:
+    request = {"rack": ["K8", "K9", "Y1"], "table": [["B7", "K7", "Y7", "R7"]]}
+    standard = solve_rummikub(request)
+    answer = solve_rummikub({**request, "notation": "RBYK", "lang": "ja"})
+    written = json.dumps(_without_text(answer))
+    assert "O" not in written.replace('"optimal"', "")
+    assert written == json.dumps(_without_text(standard)).replace('"O', '"Y')
+    run = solve_rummikub({"rack": ["黄8"], "table": [["Y5", "O6", "黄7"]], "notation": "RBYK"})
+    assert run["steps"][0]["text"] == (
+        "Add your Y8 to set 0, making the orange run 5-8: Y5 Y6 Y7 Y8."
+    )
+    checked = validate_rummikub(
+        {
+            "rack": ["黄8"],
+            "table_before": [["Y5", "O6", "黄7"]],
+            "table_after": [["Y5", "Y6", "Y7", "Y8"]],
+            "notation": "RBYK",
+        }
+    )
+    assert checked == {"legal": True, "played": ["Y8"], "problems": []}
+    with pytest.raises(MeldwiseError, match="RBYK"):
+        solve_rummikub({**request, "notation": "RBYK", "rules": {"colours": 6}})
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("7♥", "7H"),
+        ("10♠", "10S"),
+        ("♠A", "AS"),
+        ("Q♦", "QD"),
+        ("２♣", "2C"),  # noqa: RUF001 (full-width on purpose)
+        ("ジョーカー", "JK"),
+    ],
+)
+def test_shanghai_reads_suit_symbols_and_the_japanese_joker(written: str, meant: str) -> None:
+    assert str(Card.parse(written)) == meant
+    answer = score_shanghai({"hands": {"ann": [written]}})
+    assert answer["scores"][0]["cards"] == [meant]
+    assert Card.parse("♡3") == Card(3, Suit.HEARTS)
+
+
+# --- errors name the culprit in Japanese -----------------------------------------------
+
+BAD_REQUESTS: list[tuple[Any, dict[str, Any], str]] = [
+    (solve_rummikub, {"rack": ["Q5"]}, "'Q5'"),
+    (solve_rummikub, {"rack": ["R14"]}, "'R14'"),
+    (solve_rummikub, {"rack": ["R1"], "colour": 1}, "'colour'"),
+    (solve_rummikub, {"rack": ["R1", "R1", "R1"]}, "R1"),
+    (solve_rummikub, {"rack": ["J", "J", "J"]}, "(J)"),
+    (solve_rummikub, {"rack": ["R1"], "table": [["R1", "B2", "K3"]]}, "(R1 B2 K3)"),
+    (solve_rummikub, {"rack": ["R1"], "table": [["R1", "R2"]]}, "R1 R2"),
+    (solve_rummikub, {"rack": ["R1"], "rules": {"jokers": 9}}, "'jokers'"),
+    (solve_rummikub, {"rack": ["R1"], "rules": {"joker": 1}}, "'joker'"),
+    (solve_rummikub, {"rack": ["R1"], "hint_level": "all"}, "'all'"),
+    (solve_rummikub, {"rack": ["R1"], "objective": "fun"}, "'fun'"),
+    (solve_rummikub, {"rack": ["R1"], "notation": "RGB"}, "'RGB'"),
+    (solve_rummikub, {"rack": ["R1"], "time_limit_ms": 0}, "'time_limit_ms'"),
+    (validate_rummikub, {"rack": [], "table_before": [["R1"]], "table_after": []}, "table_before"),
+    (score_rummikub, {"racks": {"ann": ["X1"]}}, "'X1'"),
+    (advise_shanghai, {"hand": ["7X"], "hand_number": 1}, "'7X'"),
+    (advise_shanghai, {"hand": ["7H"], "hand_number": 11}, "'hand_number'"),
+    (advise_shanghai, {"hand": ["7H"], "contract": {"sets": [1]}}, "'sets'"),
+    (advise_shanghai, {"hand": ["7H"], "hand_number": 1, "table": [{"cards": ["7H"]}]}, "7H"),
+    (score_shanghai, {"hands": {"ann": ["JK"] * 9}}, "(JK)"),
+]
+
+
+@pytest.mark.parametrize(("function", "request_", "culprit"), BAD_REQUESTS)
+def test_every_japanese_error_still_names_the_culprit(
+    function: Any, request_: dict[str, Any], culprit: str
+) -> None:
+    with pytest.raises(MeldwiseError) as english:
+        function(request_)
+    with pytest.raises(MeldwiseError) as japanese:
+        function({**request_, "lang": "ja"})
+    assert culprit in str(english.value)
+    assert culprit in str(japanese.value) and _is_japanese(str(japanese.value))
+
+
+def test_an_unknown_lang_is_refused_in_both_languages() -> None:
+    with pytest.raises(MeldwiseError, match=r"'fr'.*'ja'"):
+        solve_rummikub({"rack": ["R1"], "lang": "fr"})
+
+
+# --- choosing the language -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("ja", "ja"),
+        ("ja-JP,ja;q=0.9,en-US;q=0.8,en;q=0.7", "ja"),
+        ("en-US,en;q=0.9,ja;q=0.8", "en"),
+        ("fr-FR, ja;q=0.5", "ja"),
+        ("ja;q=0, en", "en"),
+        ("*", "en"),
+        ("", "en"),
+        (None, "en"),
+        ("ja;q=oops", "en"),
+    ],
+)
+def test_accept_language_negotiation(header: str | None, lang: str) -> None:
+    assert negotiate(header) == lang
+
+
+@pytest.mark.parametrize(
+    ("environ", "lang"),
+    [
+        ({"LANG": "ja_JP.UTF-8"}, "ja"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LC_ALL": "en_US.UTF-8", "LANG": "ja_JP.UTF-8"}, "en"),
+        ({"LC_MESSAGES": "ja_JP.eucJP"}, "ja"),
+        ({"LANGUAGE": "fr:ja", "LANG": "en_GB.UTF-8"}, "ja"),
+        ({}, "en"),
+    ],
+)
+def test_the_command_line_language_follows_the_locale(environ: dict[str, str], lang: str) -> None:
+    assert from_environment(environ) == lang
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(workers=1, rate_limit=""))) as client:
+        yield client
+
+
+def test_http_lang_field_and_accept_language(client: TestClient) -> None:
+    english = client.post(SOLVE, json=ACCEPTANCE).json()
+    by_field = client.post(SOLVE, json={**ACCEPTANCE, "lang": "ja"})
+    by_header = client.post(SOLVE, json=ACCEPTANCE, headers={"Accept-Language": "ja-JP,ja"})
+    assert "Accept-Language" in by_header.headers["vary"]
+    assert by_field.json() == by_header.json() == solve_rummikub({**ACCEPTANCE, "lang": "ja"})
+    assert _without_text(by_field.json()) == _without_text(english)
+    field_wins = client.post(
+        SOLVE, json={**ACCEPTANCE, "lang": "en"}, headers={"Accept-Language": "ja"}
+    )
+    assert field_wins.json() == english
+
+
+def test_http_errors_speak_japanese_and_name_the_culprit(client: TestClient) -> None:
+    ja = {"Accept-Language": "ja"}
+    cases = [
+        (SOLVE, {"rack": ["Q5"]}, ja, "'Q5'"),
+        (SOLVE, {"rack": ["Q5"], "lang": "ja"}, {}, "'Q5'"),
+        (SOLVE, {"rack": ["R1"], "colour": 1}, ja, "'colour'"),
+        (SOLVE, {"rack": ["R1"], "colour": 1, "lang": "ja"}, {}, "'colour'"),
+        (SOLVE, {"rack": [5]}, ja, "rack[0]"),
+        (SOLVE, {"rack": ["R1"], "time_limit_ms": 0}, ja, "time_limit_ms"),
+        (SOLVE, {}, ja, "'rack'"),
+        (VALIDATE, {"rack": [], "table_before": [["R1"]], "table_after": []}, ja, "table_before"),
+        (SCORE, {"racks": {"ann": ["X1"]}}, ja, "'X1'"),
+        (SHANGHAI_ADVISE, {"hand": ["7X"], "hand_number": 1}, ja, "'7X'"),
+    ]
+    for path, body, headers, culprit in cases:
+        response = client.post(path, json=body, headers=headers)
+        assert response.status_code == 422, (body, response.text)
+        detail = response.json()["detail"]
+        assert culprit in detail and _is_japanese(detail), (body, detail)
+    not_json = client.post(SOLVE, content=b"rack", headers={**ja, "Content-Type": "text/plain"})
+    assert not_json.status_code == 415 and "'text/plain'" in not_json.json()["detail"]
+    assert _is_japanese(not_json.json()["detail"])
+    too_big = client.post(
+        SOLVE, content=b" " * 20_000, headers={**ja, "Content-Type": "application/json"}
+    )
+    assert too_big.status_code == 413 and _is_japanese(too_big.json()["detail"])
+    refused = client.post(SOLVE, json={"rack": ["R1"], "lang": "fr"})
+    assert refused.status_code == 422 and "lang" in refused.json()["detail"]
+
+
+def test_validate_lists_its_problems_in_japanese(client: TestClient) -> None:
+    body = {"rack": ["R5"], "table_before": [], "table_after": [["R5", "R6"]], "lang": "ja"}
+    answer = client.post(VALIDATE, json=body).json()
+    assert answer["legal"] is False
+    assert all(_is_japanese(p["reason"]) for p in answer["problems"])
+    assert any("R6" in p["reason"] for p in answer["problems"])
+
+
+# --- the command line ------------------------------------------------------------------
+
+
+def test_cli_lang_flag_and_locale(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["solve", "--rack", "K8 K9 O1", "--table", "B7 K7 O7 R7 | R1 R2 R3"]
+    assert main([*args, "--lang", "ja"]) == 0
+    flagged = capsys.readouterr().out
+    assert "2枚(17点)を出します: K8 K9" in flagged
+    assert "場のセット0(7のグループ)からK7を取ります。" in flagged
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    assert main(args) == 0
+    assert capsys.readouterr().out == flagged
+    assert main([*args, "--lang", "en"]) == 0
+    assert "Play 2 tiles, 17 points: K8 K9" in capsys.readouterr().out
+    assert main(["solve", "--rack", "Q5"]) == 2
+    assert "不明なタイル 'Q5'" in capsys.readouterr().err
+    assert main([*args, "--notation", "RBYK", "--lang", "en"]) == 0
+    assert "0. group  R7 B7 Y7" in capsys.readouterr().out
+    assert main(["shanghai", "score", "--hand", "ann=A♠ ジョーカー", "--hand", "bo="]) == 0
+    assert capsys.readouterr().out == "ann: 40点  AS JK\nbo: 0点  (上がり)\n"
