@@ -74,7 +74,7 @@ def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "The table can be repaired" in out
     assert "0. run    R1 R2 R3 R4 R5\n" in out
-    assert "Rescue with the rack: play 1 tile(s): R6" in out
+    assert "Rescue with the rack: play 1 tile: R6" in out
     assert main(["repair", "--table", "R1 R2 R3 B9", "--rule", "penalty_tiles=2"]) == 0
     out = capsys.readouterr().out
     assert "cannot be placed (proven fewest): B9" in out
