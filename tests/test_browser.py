@@ -234,6 +234,7 @@ def test_repair_the_table(service: str, page: Page) -> None:
     assert request == {
         "table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]],
         "rack": ["R6"],
+        "lang": "en",
     }
     body = answer.value.json()
     region = page.locator("#repair-answer")
