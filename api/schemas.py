@@ -37,6 +37,16 @@ Tile = Annotated[
 TileSet = Annotated[list[Tile], Field(description="the tiles of one set, in any order")]
 
 
+TimeLimitMs = Annotated[
+    StrictInt,
+    Field(
+        ge=1,
+        le=MAX_TIME_LIMIT_MS,
+        description="most milliseconds to spend; the server's time cap may lower it",
+    ),
+]
+
+
 def _setting(name: str, meaning: str) -> Any:
     low, high = RANGES[name]
     return Field(default=getattr(STANDARD, name), ge=low, le=high, description=meaning)
@@ -52,6 +62,15 @@ class RuleSettings(Schema):
     min_set_len: StrictInt = _setting("min_set_len", "fewest tiles in a run or a group")
     opening_threshold: StrictInt = _setting("opening_threshold", "points a first play must reach")
     joker_penalty: StrictInt = _setting("joker_penalty", "points a joker left on a rack costs")
+    penalty_tiles: StrictInt = _setting(
+        "penalty_tiles", "tiles drawn when a turn leaves a table that cannot be put right"
+    )
+    joker_retrieval: Literal["free", "replace"] = Field(
+        default=STANDARD.joker_retrieval,
+        description="free: a table joker may move to any set while every set stays valid; "
+        "replace: it leaves its set only when the tile it stands for takes its place there, "
+        "in a turn that plays a rack tile",
+    )
 
 
 class Opponent(Schema):
@@ -102,12 +121,7 @@ class SolveRequest(Schema):
         default=Objective.TILES, description="tiles: most tiles played; points: most points shed"
     )
     rules: RuleSettings = Field(default_factory=RuleSettings, description="rule settings")
-    time_limit_ms: StrictInt = Field(
-        default=round(DEFAULT_TIME_LIMIT * 1000),
-        ge=1,
-        le=MAX_TIME_LIMIT_MS,
-        description="most milliseconds to spend; the server's time cap may lower it",
-    )
+    time_limit_ms: TimeLimitMs = round(DEFAULT_TIME_LIMIT * 1000)
     disruption_time_limit_ms: StrictInt = Field(
         default=round(DEFAULT_DISRUPTION_TIME_LIMIT * 1000),
         ge=0,
@@ -120,6 +134,10 @@ class SolveRequest(Schema):
         default=HintLevel.FULL,
         description="how much to reveal: nudge (whether a play exists and its size), "
         "tile (one rack tile and where it goes), full (the play and the steps)",
+    )
+    free_jokers: StrictBool = Field(
+        default=False,
+        description="also count the table jokers that no set needs (one search more)",
     )
     opponents: list[Opponent] | None = Field(
         default=None,
@@ -204,6 +222,12 @@ class FullAnswer(Schema):
     advice: Advice | None = Field(
         default=None, description="present when the request gave opponents"
     )
+    free_jokers: int | None = Field(
+        default=None,
+        description="present when the request asked for it: table jokers (before the play) "
+        "that no set needs, the other tiles lay out as valid sets without them (null: not "
+        "proven within the time limit)",
+    )
 
 
 class TileAnswer(Schema):
@@ -219,6 +243,12 @@ class TileAnswer(Schema):
     advice: Advice | None = Field(
         default=None, description="present when the request gave opponents"
     )
+    free_jokers: int | None = Field(
+        default=None,
+        description="present when the request asked for it: table jokers (before the play) "
+        "that no set needs, the other tiles lay out as valid sets without them (null: not "
+        "proven within the time limit)",
+    )
 
 
 class NudgeAnswer(Schema):
@@ -230,6 +260,12 @@ class NudgeAnswer(Schema):
     tiles_played: int
     advice: Advice | None = Field(
         default=None, description="present when the request gave opponents"
+    )
+    free_jokers: int | None = Field(
+        default=None,
+        description="present when the request asked for it: table jokers (before the play) "
+        "that no set needs, the other tiles lay out as valid sets without them (null: not "
+        "proven within the time limit)",
     )
 
 
@@ -274,10 +310,111 @@ class Problem(Schema):
     reason: str
 
 
+class ConsequenceOut(Schema):
+    status: Status = Field(description="optimal: repairable is proven")
+    repairable: bool = Field(
+        description="the player can still put the move right: the tiles they laid down fit "
+        "into a legal move from table_before"
+    )
+    penalty_tiles: int = Field(description="tiles drawn from the pool (0 when repairable)")
+    back_to_rack: list[Tile] = Field(description="tiles that go back to the rack")
+    text: str
+
+
 class ValidateResponse(Schema):
     legal: bool
     played: list[Tile] = Field(description="tiles that came onto the table")
     problems: list[Problem] = Field(description="what is wrong; empty when legal")
+    consequence: ConsequenceOut | None = Field(
+        description="for an illegal move: can it still be put right, else the penalty "
+        "(rules.penalty_tiles); null when legal"
+    )
+
+
+# --- repair ---------------------------------------------------------------------------
+
+
+class RepairRequest(Schema):
+    """A table that went wrong: the wire request of :func:`solver.repair_rummikub`."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]],
+                    "table_before": [["R3", "B3", "K3", "O3"]],
+                    "rack": ["R6", "K9"],
+                    "objective": "tiles",
+                    "rules": {},
+                    "time_limit_ms": 2000,
+                }
+            ]
+        }
+    )
+
+    table: list[TileSet] = Field(
+        description="the table as it lies now: sets, broken sets and loose tiles"
+    )
+    table_before: list[TileSet] | None = Field(
+        default=None,
+        description="the table before the turn (valid sets, every tile still on the table); "
+        "the arrangement stays as close to it as it can, else to the valid sets of the table",
+    )
+    rack: list[Tile] | None = Field(
+        default=None, description="the player's rack: also find the best rescue with it"
+    )
+    objective: Objective = Field(
+        default=Objective.TILES, description="for the rescue: most tiles, or most points"
+    )
+    rules: RuleSettings = Field(default_factory=RuleSettings, description="rule settings")
+    time_limit_ms: TimeLimitMs = round(DEFAULT_TIME_LIMIT * 1000)
+    lang: Lang = None
+    notation: NotationName = Notation.RBKO
+
+
+class Arrangement(Schema):
+    table: list[SetOut] = Field(description="the sets, as replaying the steps leaves them")
+    steps: list[Step] = Field(description="actions that turn the table as it lies into these sets")
+    left_out: list[Tile] = Field(description="tiles no set holds (empty when repairable)")
+    sets_kept: int = Field(description="sets of the table before (or valid sets now) kept whole")
+    tiles_moved: int = Field(description="tiles of those sets that leave the set carrying them")
+    disruption_proven: bool = Field(description="no arrangement as good is closer")
+
+
+class PenaltyOut(Schema):
+    tiles: int = Field(description="tiles the player draws from the pool (rules.penalty_tiles)")
+    restore: list[TileSet] | None = Field(
+        description="the table before the turn, put back; null when it was not given"
+    )
+    back_to_rack: list[Tile] = Field(description="tiles the player laid down, back to the rack")
+    to_pool: list[Tile] = Field(description="tiles that cannot be placed, back to the pool")
+    text: str
+
+
+class Rescue(Schema):
+    status: Status = Field(description="optimal: the rescue, or that there is none, is proven")
+    play: FullAnswer | None = Field(
+        description="the best play placing every table tile and rack tiles; null: none does"
+    )
+
+
+class RepairResponse(Schema):
+    status: Status = Field(
+        description="optimal: the verdict (and, beyond repair, the fewest tiles left out) is "
+        "proven; feasible: beyond repair is proven, the fewest left out is not; unknown: "
+        "the search stopped before a verdict"
+    )
+    repairable: bool = Field(description="every table tile fits into valid sets")
+    time_capped: bool
+    arrangement: Arrangement | None = Field(
+        description="every tile when repairable, else the most tiles that fit"
+    )
+    penalty: PenaltyOut | None = Field(description="the consequence when beyond repair")
+    free_jokers: int | None = Field(
+        description="when repairable: table jokers no set needs (null otherwise, or not "
+        "proven within the time limit)"
+    )
+    rescue: Rescue | None = Field(description="null when no rack was given")
 
 
 # --- score ----------------------------------------------------------------------------

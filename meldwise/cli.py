@@ -14,10 +14,12 @@ from benchmarks.cli import add_bench_command
 from solver.arena.cli import add_tournament_command
 from solver.cli import add_solve_command, dispatch
 from solver.rummikub.cli import add_bot_command, add_game_command, add_review_command
+from solver.rummikub.repair_cli import add_repair_command
 from solver.shanghai.cli import add_shanghai_command
 
 COMMANDS = [
     add_solve_command,
+    add_repair_command,
     add_shanghai_command,
     add_bot_command,
     add_game_command,

@@ -48,20 +48,30 @@ def add_solve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         help="play the most tiles (default) or shed the most points",
     )
     parser.add_argument(
-        "--time-limit", type=float, default=2.0, metavar="SECONDS", help="solver time limit (2)"
-    )
-    parser.add_argument(
         "--hint",
         choices=[level.value for level in HintLevel],
         default=HintLevel.FULL.value,
         help="how much to reveal: nudge, tile, or the full play with steps (default)",
     )
     parser.add_argument(
+        "--free-jokers", action="store_true", help="also count the table jokers no set needs"
+    )
+    add_common_flags(parser, "jokers=4")
+    parser.set_defaults(handler=run_solve)
+
+
+def add_common_flags(parser: argparse.ArgumentParser, rule_example: str) -> None:
+    """The flags every Rummikub command shares: --time-limit, --rule, --notation,
+    --lang and the wire modes --json / --jsonl (see :func:`run_requests`)."""
+    parser.add_argument(
+        "--time-limit", type=float, default=2.0, metavar="SECONDS", help="solver time limit (2)"
+    )
+    parser.add_argument(
         "--rule",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a rule setting, e.g. --rule jokers=4 (repeatable)",
+        help=f"a rule setting, e.g. --rule {rule_example} (repeatable)",
     )
     parser.add_argument(
         "--notation",
@@ -77,7 +87,6 @@ def add_solve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
     mode.add_argument(
         "--jsonl", action="store_true", help="one request per stdin line, one response per line"
     )
-    parser.set_defaults(handler=run_solve)
 
 
 def add_language_option(parser: argparse.ArgumentParser) -> None:
@@ -149,7 +158,27 @@ def _load_request(text: str) -> Any:
 def _request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
     if args.rack is None:
         raise MeldwiseError(_("give the rack with --rack, or a request with --json"))
-    limit_ms = round(args.time_limit * 1000)
+    return {
+        "rack": args.rack.replace(",", " ").split(),
+        "table": parse_sets(args.table),
+        "opened": not args.opening,
+        "objective": args.objective,
+        "rules": rules_from_flags(args.rule),
+        "time_limit_ms": request_limits(args.time_limit),
+        "hint_level": args.hint,
+        "notation": args.notation,
+        "free_jokers": args.free_jokers,
+    }
+
+
+def parse_sets(text: str) -> list[list[str]]:
+    """Sets written ``"R3 R4 R5 | K7 B7 O7"`` (commas or spaces) as lists of tile strings."""
+    return [part.replace(",", " ").split() for part in text.split("|") if part.strip()]
+
+
+def request_limits(seconds: float) -> int:
+    """``--time-limit`` seconds as the wire's milliseconds, checked."""
+    limit_ms = round(seconds * 1000)
     if not 1 <= limit_ms <= MAX_TIME_LIMIT_MS:
         raise MeldwiseError(
             _(
@@ -157,25 +186,22 @@ def _request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
                 highest=MAX_TIME_LIMIT_MS // 1000,
             )
         )
-    return {
-        "rack": args.rack.replace(",", " ").split(),
-        "table": [part.replace(",", " ").split() for part in args.table.split("|") if part.strip()],
-        "opened": not args.opening,
-        "objective": args.objective,
-        "rules": rules_from_flags(args.rule),
-        "time_limit_ms": limit_ms,
-        "hint_level": args.hint,
-        "notation": args.notation,
-    }
+    return limit_ms
 
 
-def rules_from_flags(items: Sequence[str]) -> dict[str, int]:
-    rules: dict[str, int] = {}
+def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:
+    """``--rule NAME=VALUE`` flags as rule settings: a whole number, true or false, or a
+    word (``joker_retrieval=replace``); the rules check the value."""
+    rules: dict[str, int | bool | str] = {}
     for item in items:
         name, sep, value = item.partition("=")
-        if not sep or not value.strip().lstrip("-").isdigit():
-            raise MeldwiseError(_("--rule takes NAME=NUMBER, got {item!r}", item=item))
-        rules[name.strip()] = int(value)
+        word = value.strip()
+        if not sep or not word:
+            raise MeldwiseError(_("--rule takes NAME=NUMBER or NAME=WORD, got {item!r}", item=item))
+        if word.lstrip("-").isdigit():
+            rules[name.strip()] = int(word)
+        else:
+            rules[name.strip()] = word == "true" if word in ("true", "false") else word
     return rules
 
 
@@ -209,18 +235,32 @@ def describe_response(response: dict[str, Any]) -> str:
             _("Steps:"),
         ]
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(response["steps"], 1)]
+    if "free_jokers" in response:
+        spare = response["free_jokers"]
+        lines.append(
+            _("Table jokers no set needs: {count}", count=spare)
+            if spare is not None
+            else _("Table jokers no set needs: not proven in time")
+        )
     lines.append(_("Solver: {status}", status=status_text(response["status"])))
-    lines.append(_("Table after:") if response["table"] else _("Table after: (empty)"))
+    lines += describe_table(response["table"], _("Table after:"), _("Table after: (empty)"))
+    return "\n".join(lines) + "\n"
+
+
+def describe_table(table: list[dict[str, Any]], title: str, empty: str) -> list[str]:
+    """Lines listing the sets of a wire table under ``title`` (``empty`` when it has
+    none), jokers with what they stand for."""
+    lines = [title if table else empty]
     kinds = {"run": _("run"), "group": _("group")}
-    width = len(str(len(response["table"])))
-    for i, meld in enumerate(response["table"]):
+    width = len(str(len(table)))
+    for i, meld in enumerate(table):
         tiles = [
             f"J({meant})" if tile == "J" else tile
             for tile, meant in zip(meld["tiles"], meld["as"], strict=True)
         ]
         kind = pad(kinds[meld["kind"]], max(map(columns, kinds.values())))
         lines.append(f"  {i:>{width}}. {kind}  {' '.join(tiles)}")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def columns(text: str) -> int:
@@ -245,13 +285,15 @@ def status_text(status: str) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m solver", description="Meldwise solvers")
-    # Imported here: the shanghai command itself uses run_requests from this module.
+    # Imported here: those commands use run_requests and the helpers of this module.
     from solver.arena.cli import add_tournament_command
     from solver.rummikub.cli import add_bot_command, add_game_command, add_review_command
+    from solver.rummikub.repair_cli import add_repair_command
     from solver.shanghai.cli import add_shanghai_command
 
     commands = parser.add_subparsers(dest="command", required=True)
     add_solve_command(commands)
+    add_repair_command(commands)
     add_shanghai_command(commands)
     for add_command in (add_bot_command, add_game_command, add_review_command):
         add_command(commands)

@@ -22,11 +22,14 @@ R = TypeVar("R", bound="DataclassInstance")
 
 
 def check_settings(
-    rules: object, ranges: Mapping[str, tuple[int, int]], flags: Iterable[str] = ()
+    rules: object,
+    ranges: Mapping[str, tuple[int, int]],
+    flags: Iterable[str] = (),
+    choices: Mapping[str, tuple[str, ...]] | None = None,
 ) -> None:
     """Raise :class:`RulesError` naming the first setting of ``rules`` that is not a
     whole number within its ``ranges`` entry (low, high), or, for ``flags``, not
-    true or false."""
+    true or false, or, for ``choices``, not one of its words."""
     for name, (low, high) in ranges.items():
         value = getattr(rules, name)
         if isinstance(value, bool) or not isinstance(value, int):
@@ -48,6 +51,17 @@ def check_settings(
         if not isinstance(flag, bool):
             raise RulesError(
                 _("rule {name!r} must be true or false, got {value!r:.60}", name=name, value=flag)
+            )
+    for name, words in (choices or {}).items():
+        word = getattr(rules, name)
+        if word not in words:
+            raise RulesError(
+                _(
+                    "rule {name!r} must be one of {words}, got {value!r:.60}",
+                    name=name,
+                    words=", ".join(repr(w) for w in words),
+                    value=word,
+                )
             )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Literal
 
 from solver.errors import NotationError, RulesError
 from solver.i18n import _
@@ -24,7 +24,12 @@ RANGES: dict[str, tuple[int, int]] = {
     "min_set_len": (2, MAX_NUMBER),  # and at most ``numbers``: see Rules
     "opening_threshold": (0, 1000),
     "joker_penalty": (0, 1000),
+    "penalty_tiles": (0, 30),
 }
+CHOICES: dict[str, tuple[str, ...]] = {"joker_retrieval": ("free", "replace")}
+"""name -> the words a house-rule setting may take (the first is the default)."""
+
+JokerRetrieval = Literal["free", "replace"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +45,12 @@ class Rules:
         opening_threshold: points the first play of a player must reach.
         joker_penalty: points a joker left on a rack costs (and is worth when played
             in ``points`` mode).
+        penalty_tiles: tiles a player draws from the pool when their turn leaves a
+            table that cannot be put right (see :mod:`solver.rummikub.repair`).
+        joker_retrieval: ``"free"``: a table joker may move to any set as long as
+            every set stays valid; ``"replace"`` (tournament rule): a table joker
+            leaves its set only when the tile it stands for takes its place there
+            (see :mod:`solver.rummikub.house_rules`).
     """
 
     colours: int = 4
@@ -49,9 +60,11 @@ class Rules:
     min_set_len: int = 3
     opening_threshold: int = 30
     joker_penalty: int = 30
+    penalty_tiles: int = 3
+    joker_retrieval: JokerRetrieval = "free"
 
     def __post_init__(self) -> None:
-        check_settings(self, RANGES)
+        check_settings(self, RANGES, choices=CHOICES)
         if self.min_set_len > self.numbers:
             raise RulesError(
                 _(
@@ -74,8 +87,13 @@ class Rules:
             )
         return settings_from_mapping(cls, settings)
 
-    def to_dict(self) -> dict[str, int]:
+    def to_dict(self) -> dict[str, int | str]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @property
+    def replace_jokers(self) -> bool:
+        """Whether a table joker leaves its set only for the tile it stands for."""
+        return self.joker_retrieval == "replace"
 
     @property
     def colour_list(self) -> tuple[Colour, ...]:

@@ -38,6 +38,7 @@ from solver.rummikub.legality import check_play
 from solver.rummikub.melds import Meld
 from solver.rummikub.play import Objective, Play
 from solver.rummikub.position import Position, check_counts
+from solver.rummikub.repair import Consequence, Repair, consequence, repair
 from solver.rummikub.rules import Rules
 from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
 from solver.rummikub.steps import Action, Step
@@ -61,6 +62,7 @@ REQUEST_FIELDS = (
     "lang",
     "notation",
     "opponents",
+    "free_jokers",
 )
 
 
@@ -82,8 +84,11 @@ def solve_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
             least_disruption=asked.disruption_time_limit > 0
             and asked.hint_level is not HintLevel.NUDGE,
             disruption_time_limit=asked.disruption_time_limit,
+            free_jokers=asked.free_jokers,
         )
         answer = hint_to_dict(play, asked.hint_level, lambda: asked.position.check(asked.rules))
+        if asked.free_jokers:
+            answer["free_jokers"] = play.free_jokers
         if asked.opponents is not None:
             view = View.facing(asked.position, asked.rules, asked.opponents)
             answer["advice"] = advice_to_dict(advise(view))
@@ -167,6 +172,8 @@ class SolveRequest:
     """The other players' (rack size, opened), in playing order: asks for advice."""
     notation: Notation = Notation.RBKO
     """How the answer writes tiles."""
+    free_jokers: bool = False
+    """Whether to count the table jokers no set needs (one search more)."""
 
 
 def parse_request(request: Mapping[str, Any]) -> SolveRequest:
@@ -183,13 +190,7 @@ def parse_request(request: Mapping[str, Any]) -> SolveRequest:
         _tile_list(tiles, _("table set {index}", index=i)) for i, tiles in enumerate(table_field)
     ]
     opened = _opened(request)
-    objective_name = request.get("objective", Objective.TILES.value)
-    try:
-        objective = Objective(objective_name)
-    except ValueError:
-        raise RequestError(
-            _("unknown objective {name!r:.60}; use 'tiles' or 'points'", name=objective_name)
-        ) from None
+    objective = _objective(request)
     rules = Rules.from_dict(request.get("rules"))
     position = Position(
         rack=tuple(_read_tiles(rack, rules)),
@@ -205,7 +206,27 @@ def parse_request(request: Mapping[str, Any]) -> SolveRequest:
         _milliseconds(request, "disruption_time_limit_ms", DEFAULT_DISRUPTION_TIME_LIMIT) / 1000,
         None if request.get("opponents") is None else parse_opponents(request["opponents"]),
         _notation(request.get("notation", Notation.RBKO.value), rules),
+        _flag(request, "free_jokers"),
     )
+
+
+def _objective(request: Mapping[str, Any]) -> Objective:
+    name = request.get("objective", Objective.TILES.value)
+    try:
+        return Objective(name)
+    except ValueError:
+        raise RequestError(
+            _("unknown objective {name!r:.60}; use 'tiles' or 'points'", name=name)
+        ) from None
+
+
+def _flag(request: Mapping[str, Any], name: str) -> bool:
+    value = request.get(name, False)
+    if not isinstance(value, bool):
+        raise RequestError(
+            _("{name!r} must be true or false, got {value!r:.60}", name=name, value=value)
+        )
+    return value
 
 
 def _read_tiles(words: list[str], rules: Rules) -> list[Tile]:
@@ -358,11 +379,16 @@ def validate_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
 
     Response::
 
-        {"legal": true, "played": ["R5"], "problems": []}
+        {"legal": true, "played": ["R5"], "problems": [], "consequence": null}
 
     ``problems`` lists each thing wrong: ``{"set": index in table_after or null,
     "reason": "..."}`` (an invalid set, a table tile that went missing, a tile not
-    on the rack, an opening under the threshold, the table touched before opening).
+    on the rack, an opening under the threshold, the table touched before opening, a
+    joker taken against ``joker_retrieval: "replace"``). For an illegal move,
+    ``consequence`` says whether the player can still put it right (the tiles they
+    laid down fit into a legal move) and otherwise the penalty:
+    ``{"status": "optimal", "repairable": false, "penalty_tiles": 3,
+    "back_to_rack": [...], "text": "..."}`` (see :func:`solver.rummikub.repair.consequence`).
 
     A request that cannot describe a real game (an unknown tile, more copies than
     the game has, an invalid set in ``table_before``) raises a
@@ -389,7 +415,22 @@ def validate_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
             "legal": verdict.legal,
             "played": [spell(t) for t in verdict.played],
             "problems": [{"set": p.set, "reason": p.reason} for p in verdict.problems],
+            "consequence": None
+            if verdict.legal
+            else consequence_to_dict(consequence(rack, before, after, opened, rules)),
         }
+
+
+def consequence_to_dict(found: Consequence) -> dict[str, Any]:
+    """What the rules say about an illegal move, for the wire."""
+    penalty = found.penalty
+    return {
+        "status": found.status.value,
+        "repairable": found.repairable,
+        "penalty_tiles": 0 if penalty is None else penalty.tiles,
+        "back_to_rack": [] if penalty is None else [spell(t) for t in penalty.back_to_rack],
+        "text": found.text,
+    }
 
 
 def _tile_sets(value: Any, where: str, rules: Rules) -> list[list[Tile]]:
@@ -401,3 +442,100 @@ def _tile_sets(value: Any, where: str, rules: Rules) -> list[list[Tile]]:
         _read_tiles(_tile_list(tiles, _("{where} set {index}", where=where, index=i)), rules)
         for i, tiles in enumerate(value)
     ]
+
+
+# --- put the table right: the repair endpoint's wire function -----------------------
+
+REPAIR_FIELDS = (
+    "table",
+    "table_before",
+    "rack",
+    "objective",
+    "rules",
+    "time_limit_ms",
+    "lang",
+    "notation",
+)
+
+
+@speaks
+def repair_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Repair a table that went wrong (see :mod:`solver.rummikub.repair`).
+
+    Request::
+
+        {"table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]],
+         "table_before": [["R3", "B3", "K3", "O3"]], "rack": ["R6"],
+         "objective": "tiles", "rules": {}, "time_limit_ms": 2000}
+
+    ``table`` is the table as it lies now (any heaps of tiles); ``table_before`` (the
+    table before the turn, valid sets) and ``rack`` (for a rescue) are optional.
+
+    Response::
+
+        {"status": "optimal", "repairable": true, "time_capped": false,
+         "arrangement": {"table": [...sets], "steps": [...], "left_out": [],
+                         "sets_kept": 1, "tiles_moved": 1, "disruption_proven": true},
+         "penalty": null, "free_jokers": 0,
+         "rescue": {"status": "optimal", "play": {...a full solve answer}}}
+
+    ``penalty`` (when the table is proven beyond repair): ``{"tiles": 3, "restore":
+    [...sets] or null, "back_to_rack": [...], "to_pool": [...], "text": "..."}``.
+    ``rescue`` is null without a rack; its ``play`` is null when no play rescues the table.
+    """
+    check_fields(request, REPAIR_FIELDS, required=("table",))
+    rules = Rules.from_dict(request.get("rules"))
+    table = _tile_sets(request["table"], "table", rules)
+    before = request.get("table_before")
+    rack = request.get("rack")
+    objective = _objective(request)
+    notation = _notation(request.get("notation", Notation.RBKO.value), rules)
+    with spelling(notation, rules.colours):
+        answer = repair(
+            table,
+            rules,
+            before=None if before is None else _tile_sets(before, "table_before", rules),
+            rack=None if rack is None else _read_tiles(_tile_list(rack, "rack"), rules),
+            objective=objective,
+            time_limit=_milliseconds(request, "time_limit_ms", DEFAULT_TIME_LIMIT, lowest=1) / 1000,
+        )
+        return repair_to_dict(answer)
+
+
+def repair_to_dict(answer: Repair) -> dict[str, Any]:
+    """The wire response for a repair."""
+    arranged = answer.arrangement
+    penalty = answer.penalty
+    return {
+        "status": answer.status.value,
+        "repairable": answer.repairable,
+        "time_capped": answer.time_capped,
+        "arrangement": None
+        if arranged is None
+        else {
+            "table": [meld_to_dict(m) for m in arranged.table],
+            "steps": [step_to_dict(s) for s in arranged.steps],
+            "left_out": [spell(t) for t in arranged.left_out],
+            "sets_kept": arranged.sets_kept,
+            "tiles_moved": arranged.tiles_moved,
+            "disruption_proven": arranged.disruption_proven,
+        },
+        "penalty": None
+        if penalty is None
+        else {
+            "tiles": penalty.tiles,
+            "restore": None
+            if penalty.restore is None
+            else [[spell(t) for t in tiles] for tiles in penalty.restore],
+            "back_to_rack": [spell(t) for t in penalty.back_to_rack],
+            "to_pool": [spell(t) for t in penalty.to_pool],
+            "text": penalty.text,
+        },
+        "free_jokers": answer.free_jokers,
+        "rescue": None
+        if answer.rescue_status is None
+        else {
+            "status": answer.rescue_status.value,
+            "play": None if answer.rescue is None else play_to_dict(answer.rescue),
+        },
+    }
