@@ -30,6 +30,7 @@ from typing import IO, Any
 from solver import (
     MeldwiseError,
     advise_shanghai,
+    repair_rummikub,
     score_rummikub,
     score_shanghai,
     solve_rummikub,
@@ -44,6 +45,7 @@ TASKS: dict[str, WireFunction] = {
     for function in (
         solve_rummikub,
         validate_rummikub,
+        repair_rummikub,
         score_rummikub,
         bot_rummikub,
         game_rummikub,

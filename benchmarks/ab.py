@@ -81,7 +81,9 @@ def time_one(module: Any, position: Position, mode: Mode, full: bool, limit: flo
         " | ".join(format_tiles(tiles) for tiles in position.table),
         mode is not Mode.OPENING,
     )
-    rules = module.Rules(**STANDARD.to_dict())
+    # The standard settings the revision knows (a later one may have more).
+    known = module.Rules.__dataclass_fields__
+    rules = module.Rules(**{k: v for k, v in STANDARD.to_dict().items() if k in known})
     objective = module.Objective(mode.objective.value)
     started = time.perf_counter()
     play = module.solve(asked, rules, objective, time_limit=limit, workers=1, least_disruption=full)

@@ -19,10 +19,12 @@ from solver.rummikub.cli import (
     add_review_command,
     add_solve_command,
 )
+from solver.rummikub.repair_cli import add_repair_command
 from solver.shanghai.cli import add_shanghai_command
 
 COMMANDS: tuple[Callable[[Commands], None], ...] = (
     add_solve_command,
+    add_repair_command,
     add_shanghai_command,
     add_bot_command,
     add_game_command,

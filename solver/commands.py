@@ -137,17 +137,19 @@ def words(text: str) -> list[str]:
     return text.replace(",", " ").split()
 
 
-def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool]:
-    """``--rule NAME=VALUE`` flags as a rules object: numbers, or true and false."""
-    rules: dict[str, int | bool] = {}
+def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:
+    """``--rule NAME=VALUE`` flags as rule settings: a whole number, true or false, or a
+    word (``joker_retrieval=replace``); the rules check the value."""
+    rules: dict[str, int | bool | str] = {}
     for item in items:
         name, sep, value = item.partition("=")
-        word = value.strip().lower()
-        if not sep or not (word in ("true", "false") or word.lstrip("-").isdigit()):
-            raise MeldwiseError(
-                _("--rule takes NAME=NUMBER or NAME=true/false, got {item!r}", item=item)
-            )
-        rules[name.strip()] = word == "true" if word in ("true", "false") else int(word)
+        word = value.strip()
+        if not sep or not word:
+            raise MeldwiseError(_("--rule takes NAME=NUMBER or NAME=WORD, got {item!r}", item=item))
+        if word.lstrip("-").isdigit():
+            rules[name.strip()] = int(word)
+        else:
+            rules[name.strip()] = word == "true" if word in ("true", "false") else word
     return rules
 
 

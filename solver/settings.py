@@ -32,6 +32,11 @@ def flag(default: bool, meaning: str) -> Any:
     return field(default=default, metadata={"meaning": meaning})
 
 
+def choice(default: str, words: tuple[str, ...], meaning: str) -> Any:
+    """A setting that is one of ``words`` (a dataclass field)."""
+    return field(default=default, metadata={"words": words, "meaning": meaning})
+
+
 class Settings:
     """Base of a game's rules: a frozen dataclass of :func:`setting` and :func:`flag`
     fields (the subclass is the dataclass; this base adds no field)."""
@@ -42,6 +47,18 @@ class Settings:
         for item in _fields(self):
             value = getattr(self, item.name)
             bounds = item.metadata.get("range")
+            words = item.metadata.get("words")
+            if words is not None:
+                if value not in words:
+                    raise RulesError(
+                        _(
+                            "rule {name!r} must be one of {words}, got {value!r:.60}",
+                            name=item.name,
+                            words=", ".join(repr(w) for w in words),
+                            value=value,
+                        )
+                    )
+                continue
             if bounds is None:
                 if not isinstance(value, bool):
                     raise RulesError(
@@ -122,8 +139,11 @@ class Settings:
         properties: dict[str, Any] = {}
         for item in _fields(cls):
             bounds = item.metadata.get("range")
+            words = item.metadata.get("words")
             described: dict[str, Any] = {"type": "boolean" if bounds is None else "integer"}
-            if bounds is not None:
+            if words is not None:
+                described = {"type": "string", "enum": list(words)}
+            elif bounds is not None:
                 described |= {"minimum": bounds[0], "maximum": bounds[1]}
             properties[item.name] = {
                 "anyOf": [described, {"type": "null"}],

@@ -301,7 +301,7 @@ def test_notation_rbyk_writes_orange_as_y_everywhere() -> None:
             "notation": "RBYK",
         }
     )
-    assert checked == {"legal": True, "played": ["Y8"], "problems": []}
+    assert checked == {"legal": True, "played": ["Y8"], "problems": [], "consequence": None}
     with pytest.raises(MeldwiseError, match="RBYK"):
         solve_rummikub({**request, "notation": "RBYK", "rules": {"colours": 6}})
 

@@ -11,7 +11,10 @@ from solver.errors import RulesError
 from solver.rummikub import Rules as RummikubRules
 from solver.shanghai import Rules as ShanghaiRules
 
-RUMMIKUB_KNOWN = "colours, copies, joker_penalty, jokers, min_set_len, numbers, opening_threshold"
+RUMMIKUB_KNOWN = (
+    "colours, copies, joker_penalty, joker_retrieval, jokers, min_set_len, numbers, "
+    "opening_threshold, penalty_tiles"
+)
 SHANGHAI_KNOWN = (
     "ace_low, ace_points, buy_penalty_cards, buys, buys_last_two_hands, decks, "
     "go_out_by_discard, joker_points, jokers_per_deck, low_points, min_run_len, "
@@ -27,6 +30,10 @@ SHANGHAI_KNOWN = (
         ({"jokers": True}, "rule 'jokers' must be a whole number, got True"),
         ({"copies": "2"}, "rule 'copies' must be a whole number, got '2'"),
         ({"numbers": 4, "min_set_len": 5}, "rule 'min_set_len' (5) exceeds 'numbers' (4)"),
+        (
+            {"joker_retrieval": "strict"},
+            "rule 'joker_retrieval' must be one of 'free', 'replace', got 'strict'",
+        ),
         ({"wild": 1}, f"unknown rule 'wild'; known rules are {RUMMIKUB_KNOWN}"),
         ([1], "rules must be an object of settings, got [1]"),
     ],

@@ -1,4 +1,4 @@
-"""``/v1/rummikub``: solve, validate and score. Each route translates and delegates
+"""``/v1/rummikub``: solve, validate, repair and score. Each route translates and delegates
 to :mod:`solver`."""
 
 from __future__ import annotations
@@ -12,13 +12,17 @@ from api.deps import ClientDep, PoolDep, SettingsDep
 from api.errors import documented_errors
 from api.language import localise
 from solver.i18n import _n
+from solver.rummikub import DEFAULT_TIME_LIMIT
 from solver.rummikub.wire import (
+    RepairRequest,
+    RepairResponse,
     ScoreRequest,
     ScoreResponse,
     SolveRequest,
     SolveResponse,
     ValidateRequest,
     ValidateResponse,
+    repair_rummikub,
     score_rummikub,
     solve_rummikub,
     validate_rummikub,
@@ -61,9 +65,11 @@ async def solve(
 @router.post("/validate", response_model=ValidateResponse, responses=BAD_INPUT)
 async def validate(body: ValidateRequest, pool: PoolDep, client: ClientDep) -> dict[str, Any]:
     """Check a move: every problem with it, each with the set it concerns (at most
-    50: the last then says how many more there are)."""
+    50: the last then says how many more there are), and for an illegal move whether
+    it can still be put right, else the penalty."""
     request = localise(body.model_dump(mode="json", exclude_unset=True))
-    answer = await pool.run(validate_rummikub, request, client=client)
+    # An illegal move's consequence is a solve within the default time limit.
+    answer = await pool.run(validate_rummikub, request, client=client, budget_s=DEFAULT_TIME_LIMIT)
     problems = answer["problems"]
     if len(problems) > MAX_PROBLEMS:
         more = len(problems) - MAX_PROBLEMS + 1
@@ -72,6 +78,25 @@ async def validate(body: ValidateRequest, pool: PoolDep, client: ClientDep) -> d
             {"set": None, "reason": _n("and {n} more problem", "and {n} more problems", more)},
         ]
     return answer
+
+
+@router.post(
+    "/repair",
+    response_model=RepairResponse,
+    responses=BAD_INPUT,
+    response_model_exclude_unset=True,  # the rescue play has no advice
+)
+async def repair(
+    body: RepairRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
+) -> dict[str, Any]:
+    """Put a table that went wrong right: whether every tile fits into valid sets
+    (proven), the arrangement closest to the table before the turn with steps from the
+    table as it lies, else the fewest tiles left out and the penalty; with a rack, the
+    best play that rescues the table."""
+    request = localise(body.model_dump(mode="json", exclude_unset=True))
+    request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
+    budget_s = request["time_limit_ms"] / 1000
+    return await pool.run(repair_rummikub, request, client=client, budget_s=budget_s)
 
 
 @router.post("/score", response_model=ScoreResponse, responses=BAD_INPUT)

@@ -1,5 +1,6 @@
-// The demo page: a position editor for each game, the <meldwise-hint> element for
-// Rummikub, the advice of the Shanghai tab and the review of a Rummikub game.
+// The demo page: a position editor for each game, the <meldwise-hint> element and
+// "Repair the table" for Rummikub, the advice of the Shanghai tab and the review of a
+// Rummikub game.
 //
 // The page speaks English or Japanese: ?lang=ja, else the switch's last choice, else
 // the browser's languages. In Japanese the fourth colour is 黄 (yellow): the palette
@@ -8,6 +9,7 @@
 import "./meldwise-hint.js";
 import { Palette, PieceField } from "./editor.js";
 import { browserLanguage, load, supported, translatePage, translator } from "./i18n.js";
+import { setUpRepair } from "./repair.js";
 import { setUpReview } from "./review.js";
 import { setUpShanghai } from "./shanghai.js";
 import { styleSheet } from "./styles.js";
@@ -139,6 +141,7 @@ function setUpRummikub() {
     rack.setText("");
     table.setText("");
   });
+  setUpRepair(form, rack, table, () => tr);
   update();
 }
 

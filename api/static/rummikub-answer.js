@@ -12,14 +12,14 @@ function statusNote(status, tr) {
   return null;
 }
 
-function paragraph(text, className) {
+export function paragraph(text, className) {
   const p = document.createElement("p");
   p.textContent = text;
   if (className) p.className = className;
   return p;
 }
 
-function heading(text) {
+export function heading(text) {
   const h = document.createElement("h3");
   h.textContent = text;
   return h;

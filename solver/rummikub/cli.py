@@ -56,10 +56,20 @@ def add_solve_command(commands: Commands) -> None:
     add_choice_flag(
         parser, "--objective", Objective.TILES, "play the most tiles or shed the most points"
     )
-    add_time_limit_flag(parser, "solver time limit")
     add_choice_flag(
         parser, "--hint", HintLevel.FULL, "how much to reveal: nudge, tile, or the play and steps"
     )
+    parser.add_argument(
+        "--free-jokers", action="store_true", help="also count the table jokers no set needs"
+    )
+    add_common_flags(parser)
+    parser.set_defaults(handler=run_solve)
+
+
+def add_common_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags every Rummikub command with wire requests shares: --time-limit,
+    --notation, --lang and the wire modes --json / --jsonl."""
+    add_time_limit_flag(parser, "solver time limit")
     parser.add_argument(
         "--notation",
         choices=[n.value for n in Notation],
@@ -68,7 +78,11 @@ def add_solve_command(commands: Commands) -> None:
     )
     add_language_option(parser)
     add_json_modes(parser)
-    parser.set_defaults(handler=run_solve)
+
+
+def parse_sets(text: str) -> list[list[str]]:
+    """Sets written ``"R3 R4 R5 | K7 B7 O7"`` (commas or spaces) as lists of tile strings."""
+    return [words(part) for part in text.split("|") if part.strip()]
 
 
 def add_position_flags(parser: argparse.ArgumentParser) -> None:
@@ -87,7 +101,7 @@ def position_from_flags(args: argparse.Namespace) -> dict[str, Any]:
         raise MeldwiseError(_("give the rack with --rack, or a request with --json"))
     return {
         "rack": words(args.rack),
-        "table": [words(part) for part in args.table.split("|") if part.strip()],
+        "table": parse_sets(args.table),
         "opened": not args.opening,
         "rules": rules_from_flags(args.rule),
     }
@@ -108,6 +122,7 @@ def request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
         "time_limit_ms": time_limit_ms(args.time_limit),
         "hint_level": args.hint,
         "notation": args.notation,
+        "free_jokers": args.free_jokers,
     }
 
 
@@ -141,18 +156,32 @@ def describe_response(response: dict[str, Any]) -> str:
             _("Steps:"),
         ]
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(response["steps"], 1)]
+    if "free_jokers" in response:
+        spare = response["free_jokers"]
+        lines.append(
+            _("Table jokers no set needs: {count}", count=spare)
+            if spare is not None
+            else _("Table jokers no set needs: not proven in time")
+        )
     lines.append(_("Solver: {status}", status=status_text(response["status"])))
-    lines.append(_("Table after:") if response["table"] else _("Table after: (empty)"))
+    lines += describe_table(response["table"], _("Table after:"), _("Table after: (empty)"))
+    return "\n".join(lines) + "\n"
+
+
+def describe_table(table: list[dict[str, Any]], title: str, empty: str) -> list[str]:
+    """Lines listing the sets of a wire table under ``title`` (``empty`` when it has
+    none), jokers with what they stand for."""
+    lines = [title if table else empty]
     kinds = {"run": _("run"), "group": _("group")}
-    width = len(str(len(response["table"])))
-    for i, meld in enumerate(response["table"]):
+    width = len(str(len(table)))
+    for i, meld in enumerate(table):
         tiles = [
             f"J({meant})" if tile == "J" else tile
             for tile, meant in zip(meld["tiles"], meld["as"], strict=True)
         ]
         kind = pad(kinds[meld["kind"]], max(map(columns, kinds.values())))
         lines.append(f"  {i:>{width}}. {kind}  {' '.join(tiles)}")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def add_bot_command(commands: Commands) -> None:

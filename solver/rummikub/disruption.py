@@ -74,6 +74,7 @@ class _Turn:
     table: TileCounts
     objective: Objective
     melds: tuple[Meld, ...]
+    must_play: TileCounts | None = None
 
     def model(self, whole: range | frozenset[int], best: Solved | None = None) -> TurnModel:
         """A model of the turn where the sets in ``whole`` go on whole or not at all,
@@ -86,6 +87,7 @@ class _Turn:
             opening=False,
             table_melds=self.melds,
             whole=whole,
+            must_play=self.must_play,
         )
         if best is not None:
             fix_score(tm, *best.score())
@@ -99,11 +101,13 @@ def least_disruption(
     objective: Objective,
     melds: tuple[Meld, ...],
     limits: Limits,
+    must_play: TileCounts | None = None,
 ) -> Calmest | None:
     """The best score and, of the plays that reach it, the least disruptive layout
     (see the module docstring), within ``limits``; None if the best score was not
-    proven first."""
-    turn = _Turn(rules, rack, table, objective, melds)
+    proven first (or there is no play: ``must_play``, rack tiles that must all be
+    played, can make the turn impossible)."""
+    turn = _Turn(rules, rack, table, objective, melds, must_play)
     lean = turn.model(range(len(melds)))
     found = calm_play(lean, limits)
     if found is None:

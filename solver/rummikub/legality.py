@@ -17,6 +17,7 @@ from solver.rummikub.melds import (
     Meld,
     MeldKind,
     best_value,
+    read_meld,
     readings,
     why_not_a_set,
 )
@@ -53,7 +54,9 @@ def check_play(
 
     It is legal when every set after is valid, no table tile went missing, every
     new tile came from the rack, and, before opening, the old sets are untouched and
-    the new ones are worth at least the opening threshold (jokers at their best reading).
+    the new ones are worth at least the opening threshold (jokers at their best reading);
+    after opening, under ``joker_retrieval: "replace"``, every table joker stays in its
+    set or has the tile it stands for in its place (see :func:`_joker_retrieval_problems`).
     """
     problems: list[Problem] = []
     for tiles in (*table_before, *table_after, rack):
@@ -96,7 +99,95 @@ def check_play(
 
     if not opened:
         problems += _opening_problems(table_before, table_after, bool(played), rules)
+    elif rules.replace_jokers and not problems:
+        problems += _joker_retrieval_problems(table_before, table_after, bool(played), rules)
     return Verdict(not problems, tuple(sorted(played.elements())), tuple(problems))
+
+
+def _joker_retrieval_problems(
+    before: TileSets, after: TileSets, played: bool, rules: Rules
+) -> list[Problem]:
+    """Under ``joker_retrieval: "replace"``: each table set holding a joker goes on as
+    a set of its own in the table after, keeping a numbered tile where it was, and each
+    of its jokers stays there or has the tile it stood for in its place (in a group: a
+    numbered tile of a colour the group lacked); a joker leaves only in a turn that
+    plays a rack tile. Reported for each set that no such set after can carry on."""
+    held = [i for i, tiles in enumerate(before) if any(t.is_joker for t in tiles)]
+    if not held:
+        return []
+    after_readings = [readings(tiles, rules) for tiles in after]
+    partners = []
+    for index in held:
+        meld = read_meld(before[index], rules)
+        options = []
+        for j, reads in enumerate(after_readings):
+            taken = [n for reading in reads if (n := _jokers_taken(meld, reading)) is not None]
+            if taken and (played or min(taken) == 0):
+                options.append(j)
+        partners.append(options)
+    return [
+        Problem(
+            None,
+            _(
+                "table set {index} ({tiles}) lost a joker: under joker_retrieval 'replace' a "
+                "joker leaves its set only when the tile it stands for takes its place there, "
+                "in a turn that plays a rack tile",
+                index=held[k],
+                tiles=format_tiles(before[held[k]]),
+            ),
+        )
+        for k in _unmatched(partners)
+    ]
+
+
+def _jokers_taken(old: Meld, new: Meld) -> int | None:
+    """How many of ``old``'s jokers leave it when it goes on as ``new`` (each replaced
+    by the tile it stood for), or None when ``new`` cannot carry ``old`` on so: a set
+    of another kind, colour or number, with none of ``old``'s numbered tiles where they
+    were, or a joker neither there nor replaced."""
+    if old.kind is not new.kind or not new.tiles:
+        return None
+    naturals = [t for t in old.tiles if not t.is_joker]
+    if old.kind is MeldKind.RUN:
+        at = {meant.number: tile for tile, meant in zip(new.tiles, new.stands_for, strict=True)}
+        if old.stands_for[0].colour != new.stands_for[0].colour:
+            return None
+        if not any(at.get(t.number) == t for t in naturals):
+            return None
+        taken = 0
+        for tile, meant in zip(old.tiles, old.stands_for, strict=True):
+            if tile.is_joker:
+                there = at.get(meant.number)
+                if there is None:
+                    return None
+                taken += not there.is_joker
+        return taken
+    if old.stands_for[0].number != new.stands_for[0].number:
+        return None
+    if not any(t in new.tiles for t in naturals):
+        return None
+    colours = {t.colour for t in naturals}
+    fresh = sum(1 for t in new.tiles if not t.is_joker and t.colour not in colours)
+    if old.jokers > new.jokers + fresh:
+        return None
+    return max(0, old.jokers - new.jokers)
+
+
+def _unmatched(partners: list[list[int]]) -> list[int]:
+    """The left nodes a maximum matching leaves out (``partners[i]``: the right nodes
+    left node ``i`` may take), by augmenting paths."""
+    owner: dict[int, int] = {}
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for j in partners[i]:
+            if j not in seen:
+                seen.add(j)
+                if j not in owner or augment(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    return [i for i in range(len(partners)) if not augment(i, set())]
 
 
 def _opening_problems(

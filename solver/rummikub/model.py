@@ -126,6 +126,8 @@ class TurnModel:
     _group_naturals: dict[Cell, LinearExpr] = field(default_factory=dict)
     """Per-cell expressions, built once their variables all exist (see below)."""
     _group_limit: dict[int, int] = field(default_factory=dict)
+    must_play: TileCounts = field(default_factory=lambda: TileCounts({}))
+    """Rack tiles that must all be played (a repair's tiles laid down this turn)."""
 
     def __post_init__(self) -> None:
         self.supply = dict(self.table.naturals)
@@ -298,6 +300,7 @@ def build_model(
     opening: bool,
     table_melds: tuple[Meld, ...] = (),
     whole: Collection[int] = (),
+    must_play: TileCounts | None = None,
 ) -> TurnModel:
     """Build the model of a turn.
 
@@ -306,8 +309,11 @@ def build_model(
     ``table_melds`` (the table as read, after opening) may continue into the new
     table; pass none to let the table be rebuilt from counts alone. The sets whose
     index is in ``whole`` go on whole or not at all (see :func:`add_continuations`).
+    ``must_play`` (part of the rack) must all be played (see :func:`add_played`).
     """
     tm = TurnModel(CpModel(), rules, rack, table)
+    if must_play is not None:
+        tm.must_play = must_play
     add_continuations(tm, table_melds, whole)
     for colour in range(rules.colours):
         add_runs(tm, colour, objective)
@@ -324,20 +330,25 @@ def build_model(
     if opening:
         add_opening_threshold(tm)
     set_score_objective(tm, objective)
+    if rules.replace_jokers and not opening:
+        add_joker_replacement(tm)
     return tm
 
 
 def add_played(tm: TurnModel) -> None:
-    """0 <= played[c,n] <= rack[c,n]; 0 <= played_jokers <= rack jokers.
+    """must[c,n] <= played[c,n] <= rack[c,n]; must jokers <= played_jokers <= rack
+    jokers (``must`` is :attr:`TurnModel.must_play`, usually nothing).
 
     A rack tile that no run, group or continued set can hold is not played: it
-    gets no variable (call this once the runs and continuations exist)."""
+    gets no variable (call this once the runs and continuations exist), unless it
+    must be (then the tile balance finds no place for it: infeasible)."""
+    must = tm.must_play
     for cell, count in sorted(tm.rack.naturals.items()):
-        if tm.groups_only(cell) and tm.group_limit(cell[1]) == 0:
+        if tm.groups_only(cell) and tm.group_limit(cell[1]) == 0 and not must[cell]:
             continue
-        tm.played[cell] = tm.model.new_int_var(0, count, f"play_{cell[0]}_{cell[1]}")
+        tm.played[cell] = tm.model.new_int_var(must[cell], count, f"play_{cell[0]}_{cell[1]}")
     if tm.rack.jokers:
-        tm.played_jokers = tm.model.new_int_var(0, tm.rack.jokers, "play_J")
+        tm.played_jokers = tm.model.new_int_var(must.jokers, tm.rack.jokers, "play_J")
 
 
 def add_continuations(tm: TurnModel, melds: tuple[Meld, ...], whole: Collection[int] = ()) -> None:
@@ -348,10 +359,14 @@ def add_continuations(tm: TurnModel, melds: tuple[Meld, ...], whole: Collection[
     Of two table sets alike (same tiles, same reading) the first is kept whenever
     the second is, kept[i] >= kept[j] for i < j: a play keeping only the second is
     the same play with the two swapped.
+
+    Under ``joker_retrieval: "replace"`` a set holding a joker always goes on in
+    part (see :func:`add_joker_replacement`).
     """
     first_alike: dict[Meld, Continuation] = {}
     for index, meld in enumerate(melds):
-        if index in whole:
+        # A joker held in place goes on with its set: the set goes on in part.
+        if index in whole and not (tm.rules.replace_jokers and meld.jokers):
             cont = add_whole_continuation(tm, index, meld)
         else:
             cont = add_partial_continuation(tm, index, meld)
@@ -582,7 +597,8 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
       group, where it can swap places with the joker, or on the rack, where in
       tiles mode it can take the joker's place if the joker goes back to the rack
       (one joker more kept). That needs the joker to come from the rack: sure only
-      when the table holds no joker, as a table joker must stay on the table.
+      when the table holds no joker, as a table joker must stay on the table, and no
+      joker must be played (:attr:`TurnModel.must_play`).
     """
     rules, model, jokers = tm.rules, tm.model, tm.jokers
     size = rules.min_set_len
@@ -611,8 +627,9 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
             model.add(var <= previous)
     if not jokers:
         return
-    # A rack tile may take a joker's place only if the joker may go back to the rack.
-    rack_swaps = objective is Objective.TILES and not tm.table.jokers
+    # A rack tile may take a joker's place only if the joker may go back to the rack:
+    # not a table joker, nor one that must be played.
+    rack_swaps = objective is Objective.TILES and not tm.table.jokers and not tm.must_play.jokers
     for number in range(1, rules.numbers + 1):
         cell = (colour, number)
         tiles = tm.run_tiles(cell)
@@ -861,3 +878,37 @@ def _set_levels(tm: TurnModel, goals: list[tuple[LinearExpr, int]]) -> Levels:
     terms = [*levels.goals, table_sets(tm)]
     maximize(tm.model, cp_model.LinearExpr.weighted_sum(terms, [*levels.weights, -1]))
     return levels
+
+
+def add_joker_replacement(tm: TurnModel) -> None:
+    """A table joker leaves its set only for the tile it stands for, in a turn that
+    places a rack tile (``joker_retrieval: "replace"``).
+
+    Each table set holding a joker goes on in part (never "whole or not at all",
+    see :func:`~solver.rummikub.model.add_continuations`): active = 1. In a run, the
+    number each joker stands for stays covered, cover[n_j] = 1: a joker that leaves
+    (stays_j = 0) then has the numbered tile (c, n_j) in its place (cover - stays
+    counts among that cell's tiles in continued sets, see
+    :func:`add_run_continuation`). In a group, the jokers that
+    leave are at most the numbered tiles that join it, each of a colour the group
+    lacked: sum_j (1 - stays_j) <= sum_c added[c]. And a joker leaves only if a rack
+    tile is played: 1 - stays_j <= tiles played.
+    """
+    model = tm.model
+    for cont in tm.continuations:
+        meld = cont.meld
+        jokers = [
+            (meant, stay)
+            for tile, meant, stay in zip(meld.tiles, meld.stands_for, cont.stays, strict=True)
+            if tile.is_joker
+        ]
+        if not jokers:
+            continue
+        model.add(cont.active == 1)
+        if cont.meld.kind is MeldKind.RUN:
+            for meant, _ in jokers:
+                model.add(cont.cover[meant.number] == 1)
+        else:
+            model.add(total([1 - stay for _, stay in jokers]) <= total(list(cont.added.values())))
+        for _, stay in jokers:
+            model.add(tm.tiles >= 1 - stay)

@@ -39,3 +39,7 @@ class Play:
     time_capped: bool = False
     """Whether a wall-clock limit, rather than the work bound, stopped a search: the
     answer may then differ from one found on an idle machine."""
+    free_jokers: int | None = None
+    """When asked for: the table jokers (before the play) that no set needs, the
+    table's other tiles lay out as valid sets without them; None when not asked for or
+    not proven in time."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from solver.errors import NotationError, RulesError
 from solver.i18n import _
 from solver.rummikub.notation import MAX_NUMBER, Colour, Tile
-from solver.settings import Settings, setting
+from solver.settings import Settings, choice, setting
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +29,16 @@ class Rules(Settings):
     joker_penalty: int = setting(
         30, 0, 1000, "points a joker left on a rack costs (and is worth played in points mode)"
     )
+    penalty_tiles: int = setting(
+        3, 0, 30, "tiles drawn when a turn leaves a table that cannot be put right"
+    )
+    joker_retrieval: str = choice(
+        "free",
+        ("free", "replace"),
+        "free: a table joker may move to any set while every set stays valid; replace: it "
+        "leaves its set only when the tile it stands for takes its place there, in a turn "
+        "that plays a rack tile",
+    )
 
     def __post_init__(self) -> None:
         Settings.__post_init__(self)
@@ -40,6 +50,11 @@ class Rules(Settings):
                     numbers=self.numbers,
                 )
             )
+
+    @property
+    def replace_jokers(self) -> bool:
+        """Whether a table joker leaves its set only for the tile it stands for."""
+        return self.joker_retrieval == "replace"
 
     @property
     def colour_list(self) -> tuple[Colour, ...]:

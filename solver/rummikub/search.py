@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from dataclasses import replace
 from itertools import chain
 
 from ortools.sat.python import cp_model
 
 from solver.cpsat import Status
 from solver.rummikub.disruption import least_disruption as calmest
+from solver.rummikub.free_jokers import free_jokers as count_free_jokers
+from solver.rummikub.house_rules import jokers_held_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import TileCounts, build_model
@@ -67,6 +70,7 @@ def solve(
     least_disruption: bool = True,
     disruption_time_limit: float = DEFAULT_DISRUPTION_TIME_LIMIT,
     disruption_work: float = DEFAULT_DISRUPTION_WORK,
+    free_jokers: bool = False,
 ) -> Play:
     """Find the best play for ``position`` under ``rules``.
 
@@ -87,18 +91,49 @@ def solve(
     when it is searched alone (with more than one that no longer holds), the
     least-disruption searches use one.
 
+    With ``free_jokers`` the play also counts the table jokers that no set needs
+    (:attr:`Play.free_jokers`, see :mod:`solver.rummikub.free_jokers`), within the
+    same time limit: one search more, so only when asked.
+
     Raises a :class:`~solver.errors.MeldwiseError` for a position that breaks the rules.
     """
     started = time.perf_counter()
+    play = _solve(
+        position,
+        rules,
+        objective,
+        started + time_limit,
+        workers,
+        started + disruption_time_limit if least_disruption else None,
+        disruption_work,
+    )
+    if free_jokers:
+        table = Counter(chain(*position.table))
+        spare = count_free_jokers(rules, table, started + time_limit) if position.opened else 0
+        play = replace(play, free_jokers=spare)
+    return play
+
+
+def _solve(
+    position: Position,
+    rules: Rules,
+    objective: Objective,
+    deadline: float,
+    workers: int,
+    disruption_deadline: float | None,
+    disruption_work: float,
+) -> Play:
+    """:func:`solve` but the free jokers; ``disruption_deadline`` None: no least disruption."""
+    least_disruption = disruption_deadline is not None
     table_melds = position.check(rules)
     opening = not position.opened
     rack = TileCounts.of(Counter(position.rack))
     table = TileCounts({}) if opening else TileCounts.of(Counter(chain(*position.table)))
-    deadline = started + time_limit
 
     capped = False
     if least_disruption and table_melds and not opening:
-        stage = Limits(disruption_work, min(deadline, started + disruption_time_limit))
+        assert disruption_deadline is not None
+        stage = Limits(disruption_work, min(deadline, disruption_deadline))
         calmer = calmest(rules, rack, table, objective, table_melds, stage)
         capped = stage.capped
         if calmer is not None:
@@ -112,7 +147,9 @@ def solve(
             )
 
     # The score alone: asked for, or not proven within the least-disruption work.
-    tm = build_model(rules, rack, table, objective, opening)
+    # Table jokers held in place need the table sets to go on (see house_rules).
+    held = not opening and jokers_held_in_place(rules, table_melds)
+    tm = build_model(rules, rack, table, objective, opening, table_melds if held else ())
     limits = Limits(SCORE_WORK, deadline)
     # No starting solution: hinting the table as it is doubled the median solve.
     first = run(tm, limits, workers) if limits.left else None

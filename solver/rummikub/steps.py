@@ -57,10 +57,13 @@ class Plan:
     steps: tuple[Step, ...]
     table: tuple[PlacedSet, ...]
     """The new table in index order, as replaying the steps leaves it."""
+    left_in_hand: tuple[Tile, ...] = ()
+    """Tiles taken off the table that no new set holds (a repair that cannot place
+    every tile); empty for a play."""
 
 
 def plan(
-    before: Sequence[Meld],
+    before: Sequence[Meld | None],
     after: Sequence[PlacedSet],
     played: Sequence[Tile],
     written: Sequence[Sequence[Tile]],
@@ -68,7 +71,9 @@ def plan(
     """Turn the old table ``before`` (as read) into ``after`` with ``played`` from the
     rack. ``written`` is the old table as the request wrote it: a set's tiles need not
     be in reading order (``R12 J J`` reads ``J R12 J``), and the steps act on the sets
-    as they lie."""
+    as they lie. A None in ``before`` is a heap of tiles that is no valid set (a table
+    being repaired); its tiles are those written. Tiles taken that no set of ``after``
+    holds stay in hand (see :attr:`Plan.left_in_hand`)."""
     planner = _Planner(before, played, written)
     continuing = {p.origin: p for p in after if p.origin is not None}
     new_sets = [p for p in after if p.origin is None]
@@ -78,9 +83,10 @@ def plan(
     built_on: dict[int, int] = {}  # position in new_sets -> index of the split-off part
     for index, meld in enumerate(before):
         kept = continuing.get(index)
-        if kept is not None and len(kept.stayed) == len(meld.tiles):
+        tiles = written[index] if meld is None else meld.tiles
+        if kept is not None and len(kept.stayed) == len(tiles):
             continue  # the whole set stays
-        leaving = Counter(meld.tiles)
+        leaving = Counter(tiles)
         if kept is not None:
             leaving -= Counter(kept.stayed)
         if not leaving:
@@ -104,11 +110,11 @@ def plan(
             planner.new_set(placed)
 
     order = [planner.holds[i] for i in sorted(planner.holds)]
-    return Plan(tuple(planner.steps), tuple(order))
+    return Plan(tuple(planner.steps), tuple(order), tuple(sorted(planner.held.elements())))
 
 
 def _split_off(
-    meld: Meld,
+    meld: Meld | None,
     tiles: Sequence[Tile],
     leaving: Counter[Tile],
     new_sets: Sequence[PlacedSet],
@@ -118,7 +124,7 @@ def _split_off(
     """If the leaving tiles of a run that goes on are one end of it as it lies
     (``tiles``) and all go into one new set, return (that set's position, the place
     to split before, whether the first part is the one leaving)."""
-    if meld.kind is not MeldKind.RUN or continued is None:
+    if meld is None or meld.kind is not MeldKind.RUN or continued is None:
         return None
     size = sum(leaving.values())
     if Counter(tiles[size:]) == Counter(tiles) - leaving:
@@ -138,10 +144,14 @@ class _Planner:
     """Keeps the table as replaying the steps so far leaves it."""
 
     def __init__(
-        self, before: Sequence[Meld], played: Sequence[Tile], written: Sequence[Sequence[Tile]]
+        self,
+        before: Sequence[Meld | None],
+        played: Sequence[Tile],
+        written: Sequence[Sequence[Tile]],
     ) -> None:
         self.steps: list[Step] = []
         self.before = before
+        self.written = written
         self.contents: dict[int, list[Tile]] = {i: list(t) for i, t in enumerate(written)}
         self.where: dict[int, int] = {i: i for i in range(len(before))}
         """Old set index -> index of the set that now carries it on."""
@@ -167,7 +177,7 @@ class _Planner:
                     "Take {tiles} from set {index}, {set}.",
                     tiles=format_tiles(taken),
                     index=index,
-                    set=describe(self.before[index]),
+                    set=self._name(index),
                 ),
             )
         )
@@ -192,7 +202,7 @@ class _Planner:
                 text=_(
                     "Split set {index}, {set}, before {at}: {tiles} becomes set {new}.",
                     index=index,
-                    set=describe(self.before[index]),
+                    set=self._name(index),
                     at=_placed(self.before[index], tiles, cut),
                     tiles=format_tiles(tiles[cut:]),
                     new=new,
@@ -200,6 +210,14 @@ class _Planner:
             )
         )
         return index if first_part_leaves else new
+
+    def _name(self, index: int) -> str:
+        """How the steps name old set ``index``: as a person would, or by its tiles
+        when it is no valid set."""
+        meld = self.before[index]
+        if meld is None:
+            return _("the loose tiles {tiles}", tiles=format_tiles(self.written[index]))
+        return describe(meld)
 
     def add(self, index: int, placed: PlacedSet) -> None:
         self.holds[index] = placed
@@ -268,11 +286,11 @@ class _Planner:
         return sources, tuple(from_rack)
 
 
-def _placed(meld: Meld, tiles: Sequence[Tile], place: int) -> str:
+def _placed(meld: Meld | None, tiles: Sequence[Tile], place: int) -> str:
     """The tile at ``place`` of a set as it lies (``tiles``); a joker with what it
     stands for, "J(B5)", when the set lies in reading order."""
     tile = tiles[place]
-    if tile.is_joker and tuple(tiles) == meld.tiles:
+    if tile.is_joker and meld is not None and tuple(tiles) == meld.tiles:
         return f"J({spell(meld.stands_for[place])})"
     return spell(tile)
 

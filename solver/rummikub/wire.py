@@ -48,6 +48,7 @@ from solver.rummikub.legality import Verdict, check_play
 from solver.rummikub.melds import Meld, MeldKind
 from solver.rummikub.notation import Colour, Notation, Tile, spell, spelling
 from solver.rummikub.position import Objective, Position, check_counts
+from solver.rummikub.repair import Consequence, Repair, consequence, repair
 from solver.rummikub.result import Play
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.scoring import PlayerScore, score_round
@@ -197,6 +198,10 @@ class SolveRequest(WrittenRequest):
         description="the other players in the order they play next; when given, the "
         "answer adds the strong bot's advice (whether it would hold back, and why)",
     )
+    free_jokers: StrictBool = Field(
+        default=False,
+        description="also count the table jokers that no set needs (one search more)",
+    )
     lang: Lang = None
     notation: NotationField = Notation.RBKO
 
@@ -304,11 +309,18 @@ class AdviceOut(Answer):
 
 
 class HintAnswer(Answer):
-    """What every hint level answers: the status, and advice when asked for."""
+    """What every hint level answers: the status, and advice and the free jokers when
+    asked for."""
 
     status: Status = Field(description=STATUS_DESCRIPTION)
     advice: AdviceOut | None = Field(
         default=None, description="present when the request gave opponents"
+    )
+    free_jokers: int | None = Field(
+        default=None,
+        description="present when the request asked for it: table jokers (before the play) "
+        "that no set needs, the other tiles lay out as valid sets without them (null: not "
+        "proven within the time limit)",
     )
 
 
@@ -413,9 +425,12 @@ def solve_rummikub(request: Mapping[str, Any] | SolveRequest) -> dict[str, Any]:
             least_disruption=asked.disruption_time_limit_ms > 0
             and asked.hint_level is not HintLevel.NUDGE,
             disruption_time_limit=asked.disruption_time_limit_ms / 1000,
+            free_jokers=asked.free_jokers,
         )
         table = position.check(asked.rules) if asked.hint_level is HintLevel.TILE else ()
         answer = hint_answer(play, asked.hint_level, table)
+        if asked.free_jokers:
+            answer["free_jokers"] = play.free_jokers
         if asked.opponents is not None:
             view = facing(position, asked.rules, asked.opponents)
             answer["advice"] = AdviceOut.answer(advise(view))
@@ -460,19 +475,48 @@ class ProblemOut(Answer):
     reason: str
 
 
+class ConsequenceOut(Answer):
+    """What the rules say about an illegal move."""
+
+    status: Status = Field(description="optimal: repairable is proven")
+    repairable: bool = Field(
+        description="the player can still put the move right: the tiles they laid down fit "
+        "into a legal move from table_before"
+    )
+    penalty_tiles: int = Field(description="tiles drawn from the pool (0 when repairable)")
+    back_to_rack: list[AnyTile] = Field(description="tiles that go back to the rack")
+    text: str
+
+    @staticmethod
+    def answer(found: Consequence) -> dict[str, Any]:
+        penalty = found.penalty
+        return {
+            "status": found.status.value,
+            "repairable": found.repairable,
+            "penalty_tiles": 0 if penalty is None else penalty.tiles,
+            "back_to_rack": [] if penalty is None else [spell(t) for t in penalty.back_to_rack],
+            "text": found.text,
+        }
+
+
 class ValidateResponse(Answer):
     """Whether the move is legal, the tiles it played and everything wrong with it."""
 
     legal: bool
     played: list[AnyTile] = Field(description="tiles that came onto the table")
     problems: list[ProblemOut] = Field(description="what is wrong; empty when legal")
+    consequence: ConsequenceOut | None = Field(
+        description="for an illegal move: can it still be put right, else the penalty "
+        "(rules.penalty_tiles); null when legal"
+    )
 
     @staticmethod
-    def answer(verdict: Verdict) -> dict[str, Any]:
+    def answer(verdict: Verdict, found: Consequence | None) -> dict[str, Any]:
         return {
             "legal": verdict.legal,
             "played": [spell(t) for t in verdict.played],
             "problems": [{"set": p.set, "reason": p.reason} for p in verdict.problems],
+            "consequence": None if found is None else ConsequenceOut.answer(found),
         }
 
 
@@ -480,10 +524,24 @@ class ValidateResponse(Answer):
 def validate_rummikub(request: Mapping[str, Any] | ValidateRequest) -> dict[str, Any]:
     """Judge a claimed move and say exactly what is wrong with it.
 
-    Response: ``{"legal": true, "played": ["R5"], "problems": []}``; ``problems``
-    lists each thing wrong: ``{"set": index in table_after or null, "reason": "..."}``
-    (an invalid set, a table tile that went missing, a tile not on the rack, an
-    opening under the threshold, the table touched before opening).
+    Request::
+
+        {"rack": ["R5", "K1"], "table_before": [["R3", "R4", "R5", "R6", "R7"]],
+         "table_after": [["R3", "R4", "R5"], ["R5", "R6", "R7"]], "opened": true,
+         "rules": {}}
+
+    Response::
+
+        {"legal": true, "played": ["R5"], "problems": [], "consequence": null}
+
+    ``problems`` lists each thing wrong: ``{"set": index in table_after or null,
+    "reason": "..."}`` (an invalid set, a table tile that went missing, a tile not
+    on the rack, an opening under the threshold, the table touched before opening, a
+    joker taken against ``joker_retrieval: "replace"``). For an illegal move,
+    ``consequence`` says whether the player can still put it right (the tiles they
+    laid down fit into a legal move) and otherwise the penalty:
+    ``{"status": "optimal", "repairable": false, "penalty_tiles": 3,
+    "back_to_rack": [...], "text": "..."}`` (see :func:`solver.rummikub.repair.consequence`).
 
     A request that cannot describe a real game (an unknown tile, more copies than
     the game has, an invalid set in ``table_before``) raises a
@@ -504,7 +562,10 @@ def validate_rummikub(request: Mapping[str, Any] | ValidateRequest) -> dict[str,
             after_counts.update(rules.check_tile(tile) for tile in tiles)
         check_counts(after_counts, rules, _("in table_after"))
         verdict = check_play(list(rack), before, after, asked.opened, rules)
-        return ValidateResponse.answer(verdict)
+        found = None
+        if not verdict.legal:
+            found = consequence(list(rack), before, after, asked.opened, rules)
+        return ValidateResponse.answer(verdict, found)
 
 
 # --- score: the end of a round ----------------------------------------------------------
@@ -571,3 +632,156 @@ def score_rummikub(request: Mapping[str, Any] | ScoreRequest) -> dict[str, Any]:
         "players": [PlayerScoreOut.answer(s) for s in scores],
         "winners": [s.name for s in scores if s.winner],
     }
+
+
+# --- repair: put a table that went wrong right ------------------------------------------
+
+
+class RepairRequest(WrittenRequest):
+    """A table that went wrong: the request of :func:`repair_rummikub`."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]],
+                    "table_before": [["R3", "B3", "K3", "O3"]],
+                    "rack": ["R6", "K9"],
+                    "objective": "tiles",
+                    "rules": {},
+                    "time_limit_ms": 2000,
+                }
+            ]
+        }
+    )
+
+    table: list[TileSet] = Field(
+        description="the table as it lies now: sets, broken sets and loose tiles"
+    )
+    table_before: list[TileSet] | None = Field(
+        default=None,
+        description="the table before the turn (valid sets, every tile still on the table); "
+        "the arrangement stays as close to it as it can, else to the valid sets of the table",
+    )
+    rack: list[AnyTile] | None = Field(
+        default=None, description="the player's rack: also find the best rescue with it"
+    )
+    objective: Objective = Field(
+        default=Objective.TILES, description="for the rescue: most tiles, or most points"
+    )
+    rules: RulesField = STANDARD
+    time_limit_ms: TimeLimitMs = Field(
+        default=round(DEFAULT_TIME_LIMIT * 1000),
+        description="most milliseconds to spend; the server's time cap may lower it",
+    )
+    lang: Lang = None
+    notation: NotationField = Notation.RBKO
+
+
+class Arrangement(Answer):
+    table: list[SetOut] = Field(description="the sets, as replaying the steps leaves them")
+    steps: list[StepOut] = Field(
+        description="actions that turn the table as it lies into these sets"
+    )
+    left_out: list[AnyTile] = Field(description="tiles no set holds (empty when repairable)")
+    sets_kept: int = Field(description="sets of the table before (or valid sets now) kept whole")
+    tiles_moved: int = Field(description="tiles of those sets that leave the set carrying them")
+    disruption_proven: bool = Field(description="no arrangement as good is closer")
+
+
+class PenaltyOut(Answer):
+    tiles: int = Field(description="tiles the player draws from the pool (rules.penalty_tiles)")
+    restore: list[TileSet] | None = Field(
+        description="the table before the turn, put back; null when it was not given"
+    )
+    back_to_rack: list[AnyTile] = Field(description="tiles the player laid down, back to the rack")
+    to_pool: list[AnyTile] = Field(description="tiles that cannot be placed, back to the pool")
+    text: str
+
+
+class Rescue(Answer):
+    status: Status = Field(description="optimal: the rescue, or that there is none, is proven")
+    play: FullAnswer | None = Field(
+        description="the best play placing every table tile and rack tiles; null: none does"
+    )
+
+
+class RepairResponse(Answer):
+    """The verdict on a table, its arrangement, the penalty or the rescue."""
+
+    status: Status = Field(
+        description="optimal: the verdict (and, beyond repair, the fewest tiles left out) is "
+        "proven; feasible: beyond repair is proven, the fewest left out is not; unknown: "
+        "the search stopped before a verdict"
+    )
+    repairable: bool = Field(description="every table tile fits into valid sets")
+    time_capped: bool
+    arrangement: Arrangement | None = Field(
+        description="every tile when repairable, else the most tiles that fit"
+    )
+    penalty: PenaltyOut | None = Field(description="the consequence when beyond repair")
+    free_jokers: int | None = Field(
+        description="when repairable: table jokers no set needs (null otherwise, or not "
+        "proven within the time limit)"
+    )
+    rescue: Rescue | None = Field(description="null when no rack was given")
+
+    @staticmethod
+    def answer(found: Repair) -> dict[str, Any]:
+        arranged, penalty = found.arrangement, found.penalty
+        return {
+            "status": found.status.value,
+            "repairable": found.repairable,
+            "time_capped": found.time_capped,
+            "arrangement": None
+            if arranged is None
+            else {
+                "table": [SetOut.answer(m) for m in arranged.table],
+                "steps": [step_answer(s) for s in arranged.steps],
+                "left_out": [spell(t) for t in arranged.left_out],
+                "sets_kept": arranged.sets_kept,
+                "tiles_moved": arranged.tiles_moved,
+                "disruption_proven": arranged.disruption_proven,
+            },
+            "penalty": None
+            if penalty is None
+            else {
+                "tiles": penalty.tiles,
+                "restore": None
+                if penalty.restore is None
+                else [[spell(t) for t in tiles] for tiles in penalty.restore],
+                "back_to_rack": [spell(t) for t in penalty.back_to_rack],
+                "to_pool": [spell(t) for t in penalty.to_pool],
+                "text": penalty.text,
+            },
+            "free_jokers": found.free_jokers,
+            "rescue": None
+            if found.rescue_status is None
+            else {
+                "status": found.rescue_status.value,
+                "play": None if found.rescue is None else FullAnswer.answer(found.rescue),
+            },
+        }
+
+
+@speaks
+def repair_rummikub(request: Mapping[str, Any] | RepairRequest) -> dict[str, Any]:
+    """Repair a table that went wrong (:class:`RepairRequest` in,
+    :class:`RepairResponse` out; see :mod:`solver.rummikub.repair`): ``table`` is the
+    table as it lies now (any heaps of tiles); ``table_before`` (the table before the
+    turn, valid sets) and ``rack`` (for a rescue) are optional. ``penalty`` is given
+    when the table is proven beyond repair; ``rescue`` is null without a rack, and its
+    ``play`` null when no play rescues the table."""
+    asked = read(RepairRequest, request)
+    rules = asked.rules
+    before = asked.table_before
+    with spelling(asked.notation, rules.colours):
+        found = repair(
+            [list(read_tiles(tiles, rules)) for tiles in asked.table],
+            rules,
+            before=None if before is None else [list(read_tiles(t, rules)) for t in before],
+            rack=None if asked.rack is None else list(read_tiles(asked.rack, rules)),
+            objective=asked.objective,
+            time_limit=asked.time_limit_ms / 1000,
+        )
+        return RepairResponse.answer(found)

@@ -18,6 +18,7 @@ from solver.rummikub.notation import parse_tiles
 
 SOLVE = "/v1/rummikub/solve"
 VALIDATE = "/v1/rummikub/validate"
+REPAIR = "/v1/rummikub/repair"
 SCORE = "/v1/rummikub/score"
 SHANGHAI_ADVISE = "/v1/shanghai/advise"
 SHANGHAI_SCORE = "/v1/shanghai/score"

@@ -221,6 +221,41 @@ def test_opening_and_objective_go_into_the_request(service: str, page: Page) -> 
     expect(page.locator("meldwise-hint .answer")).to_contain_text("Play 6 tiles (39 points)")
 
 
+REPAIR = "/v1/rummikub/repair"
+
+
+def test_repair_the_table(service: str, page: Page) -> None:
+    """The table as it lies, loose tiles too, repaired: the verdict, the steps and the
+    sets drawn; a table beyond repair names the tiles left out and the penalty."""
+    page.goto(service)
+    enter_rummikub(page, "R6", "R1 R2\nR3 B3 K3 O3\nR4 R5")
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)) as answer:
+        page.get_by_role("button", name="Repair the table").click()
+    request = answer.value.request.post_data_json
+    assert request == {
+        "table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]],
+        "rack": ["R6"],
+        "lang": "en",
+    }
+    body = answer.value.json()
+    region = page.locator("#repair-answer")
+    expect(region).to_contain_text("The table can be repaired")
+    for step in body["arrangement"]["steps"]:
+        expect(region).to_contain_text(step["text"])
+    repaired = region.locator(".table-repaired .set").evaluate_all(
+        "rows => rows.map(row => [...row.querySelectorAll('.tile')].map(t => t.dataset.tile))"
+    )
+    assert repaired == [m["tiles"] for m in body["arrangement"]["table"]]
+    expect(region).to_contain_text("With your rack: play R6")
+    # A new position clears the answer; one beyond repair says what happens.
+    enter_rummikub(page, "", "R1 R2 R3 B9")
+    expect(region).to_be_empty()
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)):
+        page.get_by_role("button", name="Repair the table").click()
+    expect(region).to_contain_text("tiles that cannot be placed are B9")
+    expect(region).to_contain_text("draws 3 penalty tiles")
+
+
 def test_a_service_error_shows_its_message_by_the_input(service: str, page: Page) -> None:
     page.goto(service)
     enter_rummikub(page, "R1 Q5", "")

@@ -13,10 +13,11 @@ from fastapi.testclient import TestClient
 from api.errors import MAX_DETAIL
 from api.main import create_app
 from api.settings import Settings, available_cores
-from solver import score_rummikub, solve_rummikub, validate_rummikub
+from solver import repair_rummikub, score_rummikub, solve_rummikub, validate_rummikub
 from solver.rummikub import Rules
 from solver.rummikub.wire import SolveRequest
 from tests.api.support import (
+    REPAIR,
     SCORE,
     SHANGHAI_ADVISE,
     SHANGHAI_SCORE,
@@ -59,6 +60,7 @@ def test_solve_takes_every_wire_field(client: TestClient) -> None:
         "opponents": [{"rack_size": 9, "opened": True}],
         "lang": "en",
         "notation": "RBYK",
+        "free_jokers": True,
     }
     assert set(request) == set(SolveRequest.model_fields)
     body = client.post(SOLVE, json=request).json()
@@ -84,12 +86,40 @@ def test_validate_and_score_delegate_to_the_library(client: TestClient) -> None:
     assert scored.json()["players"][0]["score"] == 35
 
 
+def test_repair_delegates_to_the_library(client: TestClient) -> None:
+    request = {
+        "table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5", "K9"]],
+        "table_before": [["R3", "B3", "K3", "O3"]],
+        "rack": ["K7", "K8"],
+        "rules": {"penalty_tiles": 2},
+    }
+    answer = client.post(REPAIR, json=request)
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body == repair_rummikub(request)
+    assert body["repairable"] is False
+    assert body["arrangement"]["left_out"] == ["K9"]
+    assert body["penalty"]["tiles"] == 2
+    assert body["penalty"]["back_to_rack"] == [
+        "R1",
+        "R2",
+        "R4",
+        "R5",
+        "K9",
+    ]
+    assert body["rescue"]["play"]["played"] == ["K7", "K8"]  # K7 K8 K9 saves the table
+    bad = client.post(REPAIR, json={"table": [["R1", "X9"]]})
+    assert bad.status_code == 422
+    assert "X9" in bad.json()["detail"]
+
+
 def test_every_request_model_has_an_example_the_endpoint_accepts(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
     posts = [(path, item["post"]) for path, item in spec["paths"].items() if "post" in item]
     assert {path for path, _ in posts} == {
         SOLVE,
         VALIDATE,
+        REPAIR,
         SCORE,
         SHANGHAI_ADVISE,
         SHANGHAI_SCORE,

@@ -7,7 +7,9 @@ for a partition of the resulting table into candidate sets. Exponential, so only
 for small games (few colours and numbers, racks of a handful of tiles).
 
 It also judges a claimed move from the same list of sets (:meth:`Oracle.judge`),
-to check the validator against.
+to check the validator against. Under ``joker_retrieval: "replace"``, where a move's
+legality depends on where each joker goes, it asks the layout oracle of
+``disruption_oracle.py``.
 """
 
 from __future__ import annotations
@@ -16,9 +18,13 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 from solver.rummikub import Objective, Position, Rules, Tile
 from solver.rummikub.notation import JOKER
+
+if TYPE_CHECKING:
+    from tests.rummikub.disruption_oracle import DisruptionOracle
 
 Key = tuple[tuple[Tile, int], ...]
 PlayKey = tuple[int, int, int]
@@ -58,6 +64,7 @@ class Oracle:
             need = Counter(naturals)
             self.by_lowest.setdefault(min(naturals), []).append((need, jokers, value))
         self.best_partition = lru_cache(maxsize=None)(self._best_partition)
+        self.most_placed = lru_cache(maxsize=None)(self._most_placed)
 
     def _best_partition(self, key: Key) -> int | None:
         """Highest total value of a split of these tiles into valid sets, or None."""
@@ -79,6 +86,31 @@ class Oracle:
                 best = value + sub
         return best
 
+    def _most_placed(self, key: Key) -> int:
+        """The most of these tiles that valid sets can hold, the others left out: the
+        lowest numbered tile is left out, or is the lowest numbered tile of its set;
+        jokers left over at the end are left out."""
+        tiles = Counter(dict(key))
+        naturals = sorted(t for t in tiles if not t.is_joker and tiles[t] > 0)
+        if not naturals:
+            return 0
+        lowest = naturals[0]
+        rest = tiles.copy()
+        rest[lowest] -= 1
+        best: int = self.most_placed(_key(rest))
+        for need, jokers, _ in self.by_lowest.get(lowest, []):
+            if jokers > tiles[JOKER] or any(tiles[t] < n for t, n in need.items()):
+                continue
+            rest = tiles.copy()
+            rest.subtract(need)
+            rest[JOKER] -= jokers
+            best = max(best, need.total() + jokers + self.most_placed(_key(rest)))
+        return best
+
+    def fits(self, tiles: Counter[Tile]) -> bool:
+        """Whether valid sets can hold every one of ``tiles``."""
+        return self.best_partition(_key(tiles)) is not None
+
     def set_value(self, tiles: Iterable[Tile]) -> int | None:
         """The best opening value of ``tiles`` read as one set, or None if they form none."""
         tiles = list(tiles)
@@ -95,7 +127,11 @@ class Oracle:
             table: Counter[Tile] = Counter()
             for tiles in position.table:
                 table.update(tiles)
-            return self.best_partition(_key(table + played)) is not None
+            if self.best_partition(_key(table + played)) is None:
+                return False
+            if self.rules.joker_retrieval == "replace" and table[JOKER]:
+                return bool(_replace_oracle(self.rules).replace_allows(position, played))
+            return True
         value = self.best_partition(_key(played))
         return value is not None and value >= self.rules.opening_threshold
 
@@ -142,6 +178,8 @@ class Oracle:
         if old - new or played - Counter(rack):
             return False
         if opened:
+            if self.rules.joker_retrieval == "replace" and old[JOKER]:
+                return bool(_replace_oracle(self.rules).replace_judges(before, after, bool(played)))
             return True
         new_sets = Counter(tuple(sorted(tiles)) for tiles in after)
         new_sets.subtract(tuple(sorted(tiles)) for tiles in before)
@@ -149,6 +187,14 @@ class Oracle:
             return False  # an old set is not there as it was
         value = sum(self.set_value(tiles) or 0 for tiles in new_sets.elements())
         return not played or value >= self.rules.opening_threshold
+
+
+def _replace_oracle(rules: Rules) -> DisruptionOracle:
+    """Under joker_retrieval "replace" legality depends on where each joker goes: the
+    oracle of layouts and matchings judges it (imported here: it builds on this one)."""
+    from tests.rummikub.disruption_oracle import disruption_oracle_for
+
+    return disruption_oracle_for(rules)
 
 
 @cache

@@ -11,10 +11,14 @@ class ReplayError(AssertionError):
 
 
 def replay(
-    table: list[list[str]], rack: list[str], steps: list[dict[str, Any]]
+    table: list[list[str]],
+    rack: list[str],
+    steps: list[dict[str, Any]],
+    in_hand: Counter[str] | None = None,
 ) -> tuple[list[list[str]], Counter[str]]:
     """Apply ``steps`` to ``table``; return the sets in index order (empty ones
-    dropped) and the rack tiles used. Raises ReplayError on an impossible step."""
+    dropped) and the rack tiles used. Raises ReplayError on an impossible step, or
+    when the tiles taken and never placed are not ``in_hand`` (none by default)."""
     sets: dict[int, list[str]] = {i: list(tiles) for i, tiles in enumerate(table)}
     next_index = len(table)
     held: Counter[str] = Counter()
@@ -61,6 +65,6 @@ def replay(
             raise ReplayError(f"unknown action {action}")
         if not step.get("text"):
             raise ReplayError("a step without text")
-    if +held:
-        raise ReplayError(f"tiles taken but never placed: {+held}")
+    if +held != (in_hand or Counter()):
+        raise ReplayError(f"tiles taken but never placed: {+held}, expected {in_hand}")
     return [sets[i] for i in sorted(sets) if sets[i]], used

@@ -29,7 +29,8 @@ def examples(default: int) -> int:
 @st.composite
 def small_rules(draw: st.DrawFn, max_numbers: int = 5, max_colours: int = 3) -> Rules:
     """A small variant: numbers 3..max_numbers, colours 2..max_colours, 1-2 copies,
-    0-4 jokers, sets of 2 up to every number, any threshold and joker penalty."""
+    0-4 jokers, sets of 2 up to every number, any threshold and joker penalty, either
+    joker retrieval rule."""
     numbers = draw(st.integers(3, max_numbers))
     return Rules(
         colours=draw(st.integers(2, max_colours)),
@@ -39,6 +40,7 @@ def small_rules(draw: st.DrawFn, max_numbers: int = 5, max_colours: int = 3) -> 
         min_set_len=draw(st.integers(2, numbers)),
         opening_threshold=draw(st.integers(0, 4 * numbers)),
         joker_penalty=draw(st.sampled_from([30, 0, 1, 5])),
+        joker_retrieval=draw(st.sampled_from(["free", "replace"])),
     )
 
 
@@ -54,6 +56,7 @@ def any_rules(draw: st.DrawFn) -> Rules:
         min_set_len=draw(st.integers(2, numbers)),
         opening_threshold=draw(st.integers(0, 1000)),
         joker_penalty=draw(st.integers(0, 1000)),
+        joker_retrieval=draw(st.sampled_from(["free", "replace"])),
     )
 
 

@@ -35,7 +35,7 @@ def test_bad_input_exits_2_with_the_message(capsys: pytest.CaptureFixture[str]) 
     assert "'Q5'" in captured.err
     assert captured.out == ""
     assert main(["solve", "--rack", "R1", "--rule", "jokers"]) == 2
-    assert "NAME=NUMBER" in capsys.readouterr().err
+    assert "NAME=NUMBER or NAME=WORD" in capsys.readouterr().err
 
 
 def test_json_mode_reads_one_request() -> None:
@@ -66,3 +66,24 @@ def test_jsonl_mode_answers_in_order_and_goes_on_after_errors() -> None:
     assert "'Q5'" in answers[1]["error"]
     assert "not valid JSON" in answers[2]["error"]
     assert answers[3]["tiles_played"] == 3
+
+
+def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
+    table = ["--table", "R1 R2 | R3 B3 K3 O3 | R4 R5", "--before", "R3 B3 K3 O3"]
+    assert main(["repair", *table, "--rack", "R6"]) == 0
+    out = capsys.readouterr().out
+    assert "The table can be repaired" in out
+    assert "0. run    R1 R2 R3 R4 R5\n" in out
+    assert "Rescue with the rack: play 1 tile: R6" in out
+    assert main(["repair", "--table", "R1 R2 R3 B9", "--rule", "penalty_tiles=2"]) == 0
+    out = capsys.readouterr().out
+    assert "cannot be placed (proven fewest): B9" in out
+    assert "draws 2 penalty tiles" in out
+    assert main(["repair", "--table", "R1 R2", "--before", "R1 R2"]) == 2
+    assert "table_before: table set 0 (R1 R2)" in capsys.readouterr().err
+
+
+def test_repair_json_mode() -> None:
+    done = run_solver_cli(["repair", "--json"], json.dumps({"table": [["R1", "R2"], ["R3"]]}))
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["repairable"] is True

@@ -28,7 +28,7 @@ def test_a_legal_move_lists_what_was_played() -> None:
     answer = check(
         "R5 K1 B13", ["R3 R4 R5 R6 R7", "B11 B12 J"], ["R3 R4 R5", "R5 R6 R7", "B11 B12 B13 J"]
     )
-    assert answer == {"legal": True, "played": ["R5", "B13"], "problems": []}
+    assert answer == {"legal": True, "played": ["R5", "B13"], "problems": [], "consequence": None}
 
 
 def test_an_invalid_set_is_named_by_its_index_in_table_after() -> None:
@@ -60,6 +60,27 @@ def test_each_kind_of_mistake_is_explained(
     assert not answer["legal"]
     assert any(reason in p["reason"] for p in answer["problems"]), answer["problems"]
     assert all(p["set"] is None for p in answer["problems"])
+
+
+def test_an_illegal_move_says_whether_it_can_be_put_right() -> None:
+    fixable = check("R4 B9", ["R1 R2 R3"], ["R1 R2", "R3 R4"])["consequence"]
+    assert fixable["repairable"]
+    assert fixable["penalty_tiles"] == 0
+    beyond = check("R4 B9", ["R1 R2 R3"], ["R1 R2 R3 R4 B9"], rules={"penalty_tiles": 2})
+    assert beyond["consequence"] == {
+        "status": "optimal",
+        "repairable": False,
+        "penalty_tiles": 2,
+        "back_to_rack": ["R4", "B9"],
+        "text": "No legal arrangement places every tile: the table goes back to how it was "
+        "before the turn, the player takes back R4 B9 and draws 2 penalty tiles.",
+    }
+    # Before opening, the laid tiles must make an opening on their own.
+    opening = check("R10 R11 R12 K1 K2 K3", [], ["R10 R11", "R12 K1 K2 K3"], opened=False)
+    assert opening["consequence"]["repairable"]
+    too_little = check("R1 R2 R3", [], ["R1 R2 R3"], opened=False)["consequence"]
+    assert not too_little["repairable"]
+    assert too_little["back_to_rack"] == ["R1", "R2", "R3"]
 
 
 def test_opened_defaults_to_true_and_rules_apply() -> None:

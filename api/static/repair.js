@@ -1,0 +1,108 @@
+// "Repair the table": the table as it lies (loose tiles and broken sets allowed) sent
+// to /v1/rummikub/repair, and the answer drawn (docs/repair.md).
+
+import { translator } from "./i18n.js";
+import { heading, paragraph } from "./rummikub-answer.js";
+import { postJson } from "./service.js";
+import { drawSet, drawTile } from "./tiles.js";
+
+const ENDPOINT = "v1/rummikub/repair";
+
+function steps(list) {
+  const ol = document.createElement("ol");
+  ol.className = "steps";
+  for (const step of list) {
+    const item = document.createElement("li");
+    item.textContent = step.text;
+    ol.append(item);
+  }
+  return ol;
+}
+
+function table(sets, className, tr) {
+  const div = document.createElement("div");
+  div.className = className;
+  sets.forEach((set, place) => {
+    const tiles = set.tiles.map((tile, i) => drawTile(tile, { as: set.as[i], tr }));
+    const name = tr.t("set {index}", { index: place });
+    const kind = set.kind === "run" ? tr.t("run") : tr.t("group");
+    div.append(drawSet(name, tiles, tr.t("{set}: {meld}", { set: name, meld: tr.t("{kind} {tiles}", { kind, tiles: set.as.join(" ") }) })));
+  });
+  return div;
+}
+
+/** The elements showing a repair answer, in ``tr``'s language (i18n.js). */
+export function drawRepair(answer, tr = translator("en")) {
+  const arranged = answer.arrangement;
+  const parts = [];
+  if (answer.status === "unknown") {
+    parts.push(paragraph(tr.t("The time ran out before finding whether the table can be repaired."), "summary"));
+  } else if (answer.repairable) {
+    parts.push(paragraph(tr.t("The table can be repaired: every tile fits into valid sets."), "summary"));
+  } else {
+    const tiles = arranged ? arranged.left_out.join(" ") : "";
+    parts.push(
+      paragraph(
+        answer.status === "optimal"
+          ? tr.t("The table cannot be repaired: the fewest tiles that cannot be placed are {tiles}.", { tiles })
+          : tr.t("The table cannot be repaired: the fewest tiles found that cannot be placed are {tiles}.", { tiles }),
+        "summary",
+      ),
+    );
+  }
+  if (arranged) {
+    if (arranged.steps.length > 0) {
+      parts.push(heading(answer.repairable ? tr.t("Steps") : tr.t("Steps to place the most tiles")));
+      parts.push(steps(arranged.steps));
+    }
+    parts.push(heading(answer.repairable ? tr.t("Table repaired") : tr.t("The most tiles that fit")));
+    parts.push(table(arranged.table, "table-repaired", tr));
+  }
+  if (answer.penalty) parts.push(paragraph(answer.penalty.text, "penalty"));
+  const rescue = answer.rescue;
+  if (rescue && rescue.play) {
+    const play = rescue.play;
+    parts.push(heading(tr.t("With your rack: play {tiles}", { tiles: play.played.join(" ") || tr.t("nothing") })));
+    parts.push(steps(play.steps));
+    parts.push(table(play.table, "table-rescued", tr));
+  } else if (rescue) {
+    parts.push(paragraph(tr.t("No play with your rack rescues the table."), "note"));
+  }
+  return parts;
+}
+
+/** Wire the "Repair the table" button to the Rummikub tab's ``rack`` and ``table``
+ * fields (PieceField); ``language()`` gives the page's current translator. */
+export function setUpRepair(form, rack, table, language) {
+  const button = document.getElementById("repair-run");
+  const answer = document.getElementById("repair-answer");
+  const error = document.getElementById("repair-error");
+  form.addEventListener("input", () => {
+    answer.replaceChildren();
+    error.replaceChildren();
+  });
+  let pending = null;
+  button.addEventListener("click", async () => {
+    pending?.abort();
+    const mine = new AbortController();
+    pending = mine;
+    const tr = language();
+    const request = { table: table.lines().map((line) => line.words) };
+    const tiles = rack.words();
+    if (tiles.length > 0) request.rack = tiles;
+    request.lang = tr.lang;
+    if (tr.lang === "ja") request.notation = "RBYK";
+    button.disabled = true;
+    try {
+      const repaired = await postJson(ENDPOINT, request, { signal: mine.signal });
+      error.replaceChildren();
+      answer.replaceChildren(...drawRepair(repaired, tr));
+    } catch (failure) {
+      if (failure.name === "AbortError") return;
+      answer.replaceChildren();
+      error.textContent = failure.message;
+    } finally {
+      if (pending === mine) button.disabled = false;
+    }
+  });
+}

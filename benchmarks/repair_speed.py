@@ -1,0 +1,113 @@
+"""Table repair time on reproducible messy tables.
+
+``python -m benchmarks.repair_speed`` deals standard positions (about 20, 40 and 60
+table tiles, one table joker), lays 0-3 rack tiles on the table, then scrambles the
+table into heaps of 1-5 tiles and repairs it twice: with the table before the turn
+given, and without. It prints median / p95 / max ms per bucket and the share of
+answers whose verdict is proven (and of repairable tables), with the default time
+limit (2 s, the outer safety cap). ``--json FILE`` writes the same figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from rich.console import Console
+from rich.table import Table
+
+from benchmarks.stats import percentile
+from solver.rummikub import STANDARD, Status, Tile
+from solver.rummikub.deal import random_position
+from solver.rummikub.repair import repair
+
+
+@dataclass(frozen=True)
+class Row:
+    bucket: str
+    count: int
+    median_ms: float
+    p95_ms: float
+    max_ms: float
+    proven_share: float
+    repairable_share: float
+
+
+def messy(rng: random.Random, table_tiles: int) -> tuple[list[list[Tile]], list[list[Tile]]]:
+    """(the table scrambled into heaps with some rack tiles on it, the table before)."""
+    position = random_position(rng, STANDARD, table_tiles, 6, table_jokers=1)
+    tiles = [t for s in position.table for t in s] + list(position.rack[: rng.randint(0, 3)])
+    rng.shuffle(tiles)
+    heaps = []
+    while tiles:
+        size = rng.randint(1, 5)
+        heaps.append(tiles[:size])
+        tiles = tiles[size:]
+    return heaps, [list(s) for s in position.table]
+
+
+def run(seed: int, per_bucket: int) -> list[Row]:
+    rng = random.Random(seed)
+    rows = []
+    for table_tiles in (20, 40, 60):
+        for with_before in (True, False):
+            times, proven, repairable = [], 0, 0
+            for _ in range(per_bucket):
+                heaps, before = messy(rng, table_tiles)
+                started = time.perf_counter()
+                answer = repair(heaps, STANDARD, before=before if with_before else None)
+                times.append((time.perf_counter() - started) * 1000)
+                proven += answer.status is Status.OPTIMAL
+                repairable += answer.repairable
+            rows.append(
+                Row(
+                    f"t{table_tiles} {'with' if with_before else 'without'} table before",
+                    per_bucket,
+                    statistics.median(times),
+                    percentile(times, 0.95),
+                    max(times),
+                    proven / per_bucket,
+                    repairable / per_bucket,
+                )
+            )
+    return rows
+
+
+def print_rows(rows: Sequence[Row], console: Console) -> None:
+    table = Table(title="Table repair time (ms, 1 CP-SAT worker)")
+    for column in ("bucket", "n", "median", "p95", "max", "proven", "repairable"):
+        table.add_column(column, justify="left" if column == "bucket" else "right")
+    for row in rows:
+        table.add_row(
+            row.bucket,
+            str(row.count),
+            f"{row.median_ms:.1f}",
+            f"{row.p95_ms:.1f}",
+            f"{row.max_ms:.1f}",
+            f"{row.proven_share:.0%}",
+            f"{row.repairable_share:.0%}",
+        )
+    console.print(table)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.repair_speed", description=__doc__)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--per-bucket", type=int, default=20, help="tables per bucket")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args(argv)
+    rows = run(args.seed, args.per_bucket)
+    print_rows(rows, Console())
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump([asdict(row) for row in rows], out, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,27 @@
+"""House rules: settings of :class:`~solver.rummikub.rules.Rules` that change what a
+legal turn is. Each gets one ``add_<family>`` function in the CP-SAT turn model
+(:mod:`solver.rummikub.model`: :func:`~solver.rummikub.model.add_joker_replacement`),
+which :func:`~solver.rummikub.model.build_model` calls when the setting asks for it;
+the legality checker (:mod:`solver.rummikub.legality`) enforces the same rules from
+the tables alone.
+
+``joker_retrieval: "replace"``: a table joker leaves its set only when the tile it
+stands for takes its place there (in a group: a numbered tile of a colour the group's
+numbered tiles lack), and only in a turn that places a rack tile. The set the joker
+was in goes on: as one set of the new table holding at least one of its numbered
+tiles where they were (a split run goes on as one of its parts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from solver.rummikub.melds import Meld
+from solver.rummikub.rules import Rules
+
+
+def jokers_held_in_place(rules: Rules, melds: Sequence[Meld]) -> bool:
+    """Whether some table set holds a joker that may leave it only for the tile it
+    stands for: then every model of the turn must let the table sets go on (see
+    :func:`~solver.rummikub.model.add_joker_replacement`), even the score stage's."""
+    return rules.replace_jokers and any(meld.jokers for meld in melds)

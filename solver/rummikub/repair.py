@@ -1,0 +1,441 @@
+"""Table repair: put a table that went wrong back into valid sets.
+
+The rules Meldwise follows: a rearrangement that cannot be completed must be undone
+as far as possible; a player who cannot leave a valid table takes
+``rules.penalty_tiles`` tiles from the pool, and the tiles that could not be placed
+go back to the pool (the tiles the player laid down this turn go back to their rack
+when the table before the turn is known and put back).
+
+Given the table as it lies now (loose tiles and broken sets allowed), and optionally
+the table before the turn and the rack, :func:`repair` answers:
+
+* whether every table tile can be arranged into valid sets, with the table before
+  the turn given in a legal turn from it (proven by CP-SAT: an arrangement, or an
+  infeasible model);
+* the arrangement closest to the *reference* table, by the solve's own
+  least-disruption stage (:func:`~solver.rummikub.disruption.least_disruption`, same
+  tie-breaks): the most reference sets kept whole, then the most tiles in place, then
+  the fewest sets. The reference is the table before the turn when given, else the
+  sets of the table now that are valid. Steps lead from the table as it lies now;
+* when no arrangement places every tile: the fewest tiles that cannot be placed,
+  an arrangement of the others (as close to the reference), and the consequence;
+* with a rack: the best play (most tiles or points, as in solve) that places every
+  table tile and some rack tiles, which may rescue a table the table tiles alone
+  cannot.
+
+Each question is a turn of the same model and stages as a solve: the reference sets'
+tiles on the table and the other tiles on the rack, which must all be played
+(:attr:`~solver.rummikub.model.TurnModel.must_play`; a rescue adds the rack's tiles,
+which may be); the most tiles that fit are a turn with every tile on the rack and
+nothing on the table. The joker rule (``joker_retrieval``) applies when the table
+before the turn is given (only then is it known where a joker came from), and not to
+which tiles fit at all.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import chain
+
+from ortools.sat.python import cp_model
+
+from solver.cpsat import Limits, Status
+from solver.errors import TableError
+from solver.i18n import _, _n
+from solver.rummikub.disruption import least_disruption
+from solver.rummikub.free_jokers import free_jokers
+from solver.rummikub.house_rules import jokers_held_in_place
+from solver.rummikub.layout import PlacedSet, lay_out
+from solver.rummikub.legality import TileSets
+from solver.rummikub.melds import Meld, readings
+from solver.rummikub.model import TileCounts, build_model
+from solver.rummikub.notation import Tile, format_tiles
+from solver.rummikub.position import Objective, Position, check_counts, read_table_set
+from solver.rummikub.result import Play
+from solver.rummikub.rules import STANDARD, Rules
+from solver.rummikub.runner import run
+from solver.rummikub.search import (
+    DEFAULT_DISRUPTION_WORK,
+    DEFAULT_TIME_LIMIT,
+    SCORE_WORK,
+    solve,
+)
+from solver.rummikub.steps import Step, plan
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """Tiles laid out as valid sets, and the steps from the table as it lies now."""
+
+    table: tuple[Meld, ...]
+    """The sets, in the order replaying ``steps`` leaves them."""
+    steps: tuple[Step, ...]
+    played: tuple[Tile, ...]
+    """Rack tiles laid down (a rescue), sorted."""
+    left_out: tuple[Tile, ...]
+    """Table tiles no set holds (the steps take them off the table), sorted."""
+    sets_kept: int
+    """Reference sets that stay whole (tiles may join them)."""
+    tiles_moved: int
+    """Reference tiles that leave the set carrying their old one on."""
+    disruption_proven: bool
+    """Whether no arrangement as good keeps more reference sets whole, or as many and
+    moves fewer reference tiles."""
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """What the rules say happens to a turn that leaves a table that cannot be put right."""
+
+    tiles: int
+    """Tiles the player draws from the pool (``rules.penalty_tiles``)."""
+    restore: tuple[tuple[Tile, ...], ...] | None
+    """The table before the turn, put back as it was; None when it is not known."""
+    back_to_rack: tuple[Tile, ...]
+    """Tiles the player laid down this turn, which go back to their rack (with the
+    table before the turn known: the table now minus the table before)."""
+    to_pool: tuple[Tile, ...]
+    """Tiles that cannot be placed and go back to the pool (table before not known)."""
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """The answer of :func:`repair`."""
+
+    status: Status
+    """OPTIMAL: ``repairable`` is proven and so, when false, is the fewest tiles left
+    out; FEASIBLE: ``repairable`` is proven false, but the search stopped before
+    proving that no arrangement leaves fewer tiles out; UNKNOWN: the search stopped
+    before finding whether the table can be repaired."""
+    repairable: bool
+    """Every table tile fits into valid sets; with the table before the turn given, in
+    a legal turn from it (the joker rule applies). Always proven when true."""
+    arrangement: Arrangement | None
+    """Every tile when repairable, else the most tiles that fit (None: unknown)."""
+    penalty: Penalty | None
+    """The consequence when the table is proven beyond repair."""
+    rescue: Play | None
+    """With a rack: the best play placing every table tile and rack tiles (its steps
+    from the table now), or None when no play does or no rack was given."""
+    rescue_status: Status | None
+    """With a rack: whether the rescue (or that there is none) is proven; None without."""
+    free_jokers: int | None
+    """When repairable: the table's jokers that no set needs (see
+    :mod:`solver.rummikub.free_jokers`); None otherwise or when not proven in time."""
+    time_capped: bool
+    """Whether a wall-clock limit, not the work bound, stopped a search."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    status: Status
+    """OPTIMAL: ``placed`` is a best arrangement, or there is none (``placed`` None);
+    FEASIBLE: the best found; UNKNOWN: none found, none proven impossible."""
+    placed: list[PlacedSet] | None
+    proven: bool
+    """Whether the least disruption of ``placed`` is proven."""
+
+
+def repair(
+    table: TileSets,
+    rules: Rules = STANDARD,
+    before: TileSets | None = None,
+    rack: Sequence[Tile] | None = None,
+    objective: Objective = Objective.TILES,
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> Repair:
+    """Repair ``table`` (the table as it lies now; any heaps of tiles) under ``rules``;
+    see the module docstring. ``before``: the table before the turn (valid sets, every
+    tile of it still on the table); ``rack``: the player's tiles, for a rescue.
+
+    Every search is bounded by deterministic work, with ``time_limit`` wall-clock
+    seconds as the outer safety cap. Raises a :class:`~solver.errors.MeldwiseError`
+    for a tile not in the game, more copies than exist, or an invalid ``before``.
+    """
+    deadline = time.perf_counter() + time_limit
+    now = Counter(chain.from_iterable(table))
+    reference = _reference(table, before, now, rules, rack or ())
+    heaps = [_read(tiles, rules) for tiles in table]
+    # Where a table joker came from is known only from the table before the turn:
+    # without it the joker rule cannot apply. Which tiles fit at all is a question of
+    # sets alone.
+    loose = dataclasses.replace(rules, joker_retrieval="free")
+    turn_rules = rules if before is not None else loose
+    capped: list[bool] = []
+
+    def laid(placed: list[PlacedSet], played: Counter[Tile], found: _Found) -> Arrangement:
+        return _arrangement(placed, played, reference, heaps, table, found.proven)
+
+    # The reference sets' tiles stay on the table; the others (loose tiles, broken
+    # sets, tiles laid down this turn) are rack tiles the turn must all play.
+    strays = now - Counter(chain.from_iterable(meld.tiles for meld in reference))
+    kept = now - strays
+    whole = _arrange(turn_rules, strays, kept, strays, Objective.TILES, reference, deadline, capped)
+    penalty = None
+    arrangement = None
+    if whole.placed is not None:
+        status, repairable = Status.OPTIMAL, True
+        arrangement = laid(whole.placed, Counter(), whole)
+    elif whole.status is not Status.OPTIMAL:
+        status, repairable = Status.UNKNOWN, False
+    else:
+        repairable = False
+        most = _arrange(
+            loose, now, Counter(), Counter(), Objective.TILES, reference, deadline, capped
+        )
+        status = Status.OPTIMAL if most.status is Status.OPTIMAL else Status.FEASIBLE
+        if most.placed is not None:
+            arrangement = laid(most.placed, Counter(), most)
+        penalty = _penalty(rules, now, before, arrangement)
+
+    rescue, rescue_status = None, None
+    if rack is not None:
+        found = _arrange(
+            turn_rules, strays + Counter(rack), kept, strays, objective, reference, deadline, capped
+        )
+        rescue_status = found.status
+        if found.placed is not None:
+            played = _tiles(found.placed) - now
+            rescue = _rescue(found.status, laid(found.placed, played, found), rack, rules)
+    spare = free_jokers(rules, now, deadline) if repairable else None
+    return Repair(
+        status, repairable, arrangement, penalty, rescue, rescue_status, spare, any(capped)
+    )
+
+
+def _tiles(placed: list[PlacedSet]) -> Counter[Tile]:
+    return Counter(t for p in placed for t in p.meld.tiles)
+
+
+def _reference(
+    table: TileSets,
+    before: TileSets | None,
+    now: Counter[Tile],
+    rules: Rules,
+    rack: Sequence[Tile],
+) -> tuple[Meld, ...]:
+    """Check the tiles; the sets closeness is measured against: ``before`` read, or
+    the valid sets of the table now."""
+    everything = now + Counter(rack)
+    for tile in chain(everything, *(before or ())):
+        rules.check_tile(tile)
+    check_counts(everything, rules, "across rack and table")
+    if before is None:
+        return tuple(meld for meld in map(lambda tiles: _read(tiles, rules), table) if meld)
+    melds = []
+    for index, tiles in enumerate(before):
+        try:
+            melds.append(read_table_set(index, tiles, rules))
+        except TableError as error:
+            raise TableError(_("table_before: {error}", error=error)) from None
+    gone = Counter(chain.from_iterable(before)) - now
+    if gone:
+        raise TableError(
+            _(
+                "table_before holds {tiles}, which the table now lacks: a tile on the table "
+                "stays on it; put it back",
+                tiles=format_tiles(sorted(gone.elements())),
+            )
+        )
+    return tuple(melds)
+
+
+def _read(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
+    """``tiles`` read as a set (as a table set is), or None when they form none."""
+    return read_table_set(0, tiles, rules) if readings(tiles, rules) else None
+
+
+def _arrange(
+    rules: Rules,
+    rack: Counter[Tile],
+    table: Counter[Tile],
+    must: Counter[Tile],
+    objective: Objective,
+    reference: tuple[Meld, ...],
+    deadline: float,
+    capped: list[bool],
+) -> _Found:
+    """The best play placing every tile of ``table`` and rack tiles, ``must`` (part
+    of the rack) among them, the least disruptive to ``reference`` (the solve's
+    stages: see :func:`solver.rummikub.search.solve`)."""
+    rack_counts, table_counts = TileCounts.of(rack), TileCounts.of(table)
+    must_play = TileCounts.of(must)
+    if reference:
+        stage = Limits(DEFAULT_DISRUPTION_WORK, deadline)
+        calmer = least_disruption(
+            rules, rack_counts, table_counts, objective, reference, stage, must_play
+        )
+        capped.append(stage.capped)
+        if calmer is not None:
+            return _Found(Status.OPTIMAL, calmer.placed, calmer.proven)
+    # The score alone: no reference, or not proven within the least-disruption work
+    # (which is also where a table beyond repair ends up: its model is infeasible).
+    held = reference if jokers_held_in_place(rules, reference) else ()
+    tm = build_model(rules, rack_counts, table_counts, objective, False, held, (), must_play)
+    limits = Limits(SCORE_WORK, deadline)
+    first = run(tm, limits) if limits.left else None
+    capped.append(limits.capped)
+    if first is None or first.code == cp_model.UNKNOWN:
+        return _Found(Status.UNKNOWN, None, False)
+    if first.infeasible:
+        return _Found(Status.OPTIMAL, None, True)
+    status = Status.OPTIMAL if first.optimal else Status.FEASIBLE
+    return _Found(status, lay_out(tm, first.value), not reference)
+
+
+def _arrangement(
+    placed: list[PlacedSet],
+    played: Counter[Tile],
+    reference: tuple[Meld, ...],
+    heaps: list[Meld | None],
+    table: TileSets,
+    proven: bool,
+) -> Arrangement:
+    stayed = sum(len(p.stayed) for p in placed)
+    kept = sum(
+        1
+        for p in placed
+        if p.origin is not None and len(p.stayed) == len(reference[p.origin].tiles)
+    )
+    steps = plan(heaps, _from_heaps(placed, table), list(played.elements()), table)
+    return Arrangement(
+        table=tuple(p.meld for p in steps.table),
+        steps=steps.steps,
+        played=tuple(sorted(played.elements())),
+        left_out=steps.left_in_hand,
+        sets_kept=kept,
+        tiles_moved=sum(len(m.tiles) for m in reference) - stayed,
+        disruption_proven=proven,
+    )
+
+
+def _from_heaps(placed: list[PlacedSet], table: TileSets) -> list[PlacedSet]:
+    """The same sets, each going on from the heap of the table now that it shares the
+    most tiles with (greatest overlap first, each heap carried on by one set at most),
+    so the steps pick up the fewest tiles."""
+    overlaps = []
+    for i, p in enumerate(placed):
+        for j, tiles in enumerate(table):
+            common = Counter(p.meld.tiles) & Counter(tiles)
+            if common:
+                overlaps.append((-common.total(), j, i, common))
+    origin: dict[int, tuple[int, Counter[Tile]]] = {}
+    taken: set[int] = set()
+    for _size, j, i, common in sorted(overlaps, key=lambda o: o[:3]):
+        if i not in origin and j not in taken:
+            origin[i] = (j, common)
+            taken.add(j)
+    remapped = []
+    for i, p in enumerate(placed):
+        if i not in origin:
+            remapped.append(PlacedSet(p.meld, None, (), p.meld.tiles))
+            continue
+        j, common = origin[i]
+        joined = Counter(p.meld.tiles) - common
+        remapped.append(
+            PlacedSet(p.meld, j, tuple(sorted(common.elements())), tuple(sorted(joined.elements())))
+        )
+    # The planner lays continued sets out by the heap they go on from.
+    return sorted(remapped, key=lambda p: (p.origin is None, p.origin or 0))
+
+
+def _penalty(
+    rules: Rules,
+    now: Counter[Tile],
+    before: TileSets | None,
+    arrangement: Arrangement | None,
+) -> Penalty:
+    draw = rules.penalty_tiles
+    drawing = (
+        _n("draws {n} penalty tile", "draws {n} penalty tiles", draw)
+        if draw
+        else _("draws no tile")
+    )
+    if before is not None:
+        back = now - Counter(chain.from_iterable(before))
+        tiles = tuple(sorted(back.elements()))
+        text = _(
+            "No legal arrangement places every tile: the table goes back to how it was "
+            "before the turn, the player takes back {tiles} and {drawing}.",
+            tiles=format_tiles(tiles) or _("nothing"),
+            drawing=drawing,
+        )
+        return Penalty(draw, tuple(tuple(s) for s in before), tiles, (), text)
+    out = () if arrangement is None else arrangement.left_out
+    text = _(
+        "No legal arrangement places every tile: the fewest that cannot be placed, {tiles}, "
+        "go back to the pool, and the player {drawing}.",
+        tiles=format_tiles(out) or "?",
+        drawing=drawing,
+    )
+    return Penalty(draw, None, (), out, text)
+
+
+def _rescue(status: Status, arranged: Arrangement, rack: Sequence[Tile], rules: Rules) -> Play:
+    """The rescue as a play: the rack tiles placed, its steps from the table now."""
+    return Play(
+        status=status,
+        played=arranged.played,
+        rack_left=tuple(sorted((Counter(rack) - Counter(arranged.played)).elements())),
+        table=arranged.table,
+        tiles_played=len(arranged.played),
+        points_played=sum(rules.value(t) for t in arranged.played),
+        sets_kept=arranged.sets_kept,
+        tiles_moved=arranged.tiles_moved,
+        steps=arranged.steps,
+        disruption_proven=arranged.disruption_proven,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Consequence:
+    """What the rules say about an illegal move (see :func:`consequence`)."""
+
+    status: Status
+    """OPTIMAL: ``repairable`` is proven; otherwise the search stopped first (and
+    ``repairable`` is false)."""
+    repairable: bool
+    """The player can still put the move right this turn: the tiles they laid down
+    from the rack fit, with the table before, into a legal move."""
+    penalty: Penalty | None
+    """When proven beyond repair: the table goes back as it was, the tiles laid
+    down go back to the rack, and ``rules.penalty_tiles`` are drawn."""
+    text: str
+
+
+def consequence(
+    rack: Sequence[Tile],
+    before: TileSets,
+    after: TileSets,
+    opened: bool,
+    rules: Rules,
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> Consequence:
+    """For an illegal move from ``before`` to ``after``: can the player still put it
+    right, and if not, the penalty under ``rules``.
+
+    The tiles laid down are those of ``after`` not in ``before`` that were on the
+    rack (others go back where they came from). The move can be put right when a
+    legal move from ``before`` places all of them: a solve of that turn (the same
+    rules, opening included) with them as the rack plays them all."""
+    laid = (Counter(chain.from_iterable(after)) - Counter(chain.from_iterable(before))) & Counter(
+        rack
+    )
+    turn = Position(tuple(sorted(laid.elements())), tuple(map(tuple, before)), opened)
+    play = solve(turn, rules, time_limit=time_limit, least_disruption=False)
+    if play.tiles_played == laid.total():
+        text = _("The move can still be put right: the tiles laid down fit into a legal move.")
+        return Consequence(play.status, True, None, text)
+    if play.status is not Status.OPTIMAL:
+        text = _("Could not find out in time whether the move can still be put right.")
+        return Consequence(Status.UNKNOWN, False, None, text)
+    now = Counter(chain.from_iterable(before)) + laid
+    penalty = _penalty(rules, now, before, None)
+    return Consequence(Status.OPTIMAL, False, penalty, penalty.text)

@@ -1,0 +1,140 @@
+"""The ``repair`` command: ``meldwise repair --table "R1 R2 | R3 B3 K3 O3 | R4 R5"``.
+
+Flags for a person, or wire requests on stdin with ``--json`` (one request, one
+response) or ``--jsonl`` (one per line); bad input exits with code 2 (see
+:func:`solver.cli.run_requests`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, TextIO
+
+from solver.commands import (
+    Commands,
+    add_rule_flag,
+    rules_from_flags,
+    run_requests,
+    status_text,
+    time_limit_ms,
+)
+from solver.errors import MeldwiseError
+from solver.i18n import _, _n
+from solver.rummikub.cli import add_common_flags, describe_table, parse_sets
+from solver.rummikub.position import Objective
+from solver.rummikub.wire import repair_rummikub
+
+
+def add_repair_command(commands: Commands) -> None:
+    """Register ``repair`` on a subcommand parser."""
+    parser = commands.add_parser(
+        "repair",
+        help="put a Rummikub table that went wrong back into valid sets",
+        description=(
+            "Repair a table: whether every tile fits into valid sets, the arrangement "
+            "closest to the table before the turn with steps from the table as it lies, "
+            "and, when none exists, the fewest tiles that cannot be placed and the penalty."
+        ),
+    )
+    parser.add_argument(
+        "--table", help='the table as it lies now, heaps separated by |: "R1 R2 | R3 B3 K3"'
+    )
+    parser.add_argument("--before", help="the table before the turn (valid sets), optional")
+    parser.add_argument("--rack", help="the player's rack: also find the best rescue with it")
+    parser.add_argument(
+        "--objective",
+        choices=[o.value for o in Objective],
+        default=Objective.TILES.value,
+        help="for the rescue: play the most tiles (default) or shed the most points",
+    )
+    add_rule_flag(parser, "--rule penalty_tiles=2")
+    add_common_flags(parser)
+    parser.set_defaults(handler=run_repair)
+
+
+def run_repair(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Carry out ``repair``; return the exit code."""
+    return run_requests(args, repair_rummikub, _request, describe_repair, stdin, stdout, stderr)
+
+
+def _request(args: argparse.Namespace) -> dict[str, Any]:
+    if args.table is None:
+        raise MeldwiseError(_("give the table with --table, or a request with --json"))
+    request: dict[str, Any] = {
+        "table": parse_sets(args.table),
+        "rules": rules_from_flags(args.rule),
+        "time_limit_ms": time_limit_ms(args.time_limit),
+        "notation": args.notation,
+    }
+    if args.before is not None:
+        request["table_before"] = parse_sets(args.before)
+    if args.rack is not None:
+        request["rack"] = args.rack.replace(",", " ").split()
+        request["objective"] = args.objective
+    return request
+
+
+def describe_repair(response: dict[str, Any]) -> str:
+    """A repair answer written for a person."""
+    lines: list[str] = []
+    status = response["status"]
+    arranged = response["arrangement"]
+    if status == "unknown":
+        lines.append(_("Could not find out in time whether the table can be repaired."))
+    elif response["repairable"]:
+        lines.append(_("The table can be repaired: every tile fits into valid sets."))
+    else:
+        out = " ".join(arranged["left_out"]) if arranged else "?"
+        which = _("proven fewest") if status == "optimal" else _("fewest found")
+        lines.append(
+            _(
+                "The table cannot be repaired: tiles that cannot be placed ({which}): {tiles}",
+                which=which,
+                tiles=out,
+            )
+        )
+    if arranged is not None:
+        lines.append(
+            _(
+                "Table sets kept whole: {kept}, table tiles moved: {moved}",
+                kept=arranged["sets_kept"],
+                moved=arranged["tiles_moved"],
+            )
+        )
+        if not arranged["steps"]:
+            lines.append(_("Steps: none, the table is right as it is"))
+        else:
+            lines.append(
+                _("Steps:") if response["repairable"] else _("Steps to place the most tiles:")
+            )
+        lines += [f"  {i}. {step['text']}" for i, step in enumerate(arranged["steps"], 1)]
+        if response["repairable"]:
+            lines += describe_table(arranged["table"], _("Table after:"), _("Table after: (empty)"))
+        else:
+            title = _("The most tiles that fit:")
+            lines += describe_table(arranged["table"], title, title)
+    if response["free_jokers"]:
+        lines.append(_("Table jokers no set needs: {count}", count=response["free_jokers"]))
+    penalty = response["penalty"]
+    if penalty is not None:
+        lines.append(_("Penalty: {text}", text=penalty["text"]))
+    rescue = response["rescue"]
+    if rescue is not None:
+        play = rescue["play"]
+        if play is None:
+            lines.append(_("Rescue with the rack: none"))
+        else:
+            lines.append(
+                _n(
+                    "Rescue with the rack: play {n} tile: {tiles}",
+                    "Rescue with the rack: play {n} tiles: {tiles}",
+                    play["tiles_played"],
+                    tiles=" ".join(play["played"]) or _("(none)"),
+                )
+            )
+            lines += [f"  {i}. {step['text']}" for i, step in enumerate(play["steps"], 1)]
+            title = _("Table after the rescue:")
+            lines += describe_table(play["table"], title, title)
+        if rescue["status"] != "optimal":
+            lines.append(_("Solver: {status}", status=status_text(rescue["status"])))
+    return "\n".join(lines) + "\n"
