@@ -13,13 +13,13 @@ alone.
   lowers the deficiency, and discards as the advice does (the lowest deficiency,
   then the lowest danger, then the most outs, then the most points; once down, a
   dead card).
-* ``strong`` plays the same exact turns with the knobs :data:`STRONG`, chosen by
-  paired tournaments against ``greedy`` (benchmarks/RESULTS.md): once an opponent
-  is down (someone may go out soon) it discards the costliest card that keeps its
-  deficiency rather than the one keeping the most outs, and it plans each turn for
-  the fewest cards left (then the fewest points), so that it goes out sooner.
-  Buying stays as greedy's: restricting buys (only close to going down, or not
-  once an opponent is down) and buying more (any upcard) both measured worse.
+* ``strong`` plays the same exact turns with the knobs :data:`STRONG`: once an
+  opponent is down (someone may go out soon) it discards the costliest card that
+  keeps its deficiency rather than the one keeping the most outs, and it plans each
+  turn for the fewest cards left (then the fewest points), so that it goes out
+  sooner. Its buying is greedy's; the buy knobs (only close to going down, not once
+  an opponent is down, any upcard) are there for experiments. Its score against
+  ``greedy`` is measured by ``python -m benchmarks.shanghai_bots``.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ class Policy:
 
 
 STRONG = Policy(threat_cards=99, cards_first=True)
-"""The knobs ``strong`` plays with, chosen by measurement (benchmarks/RESULTS.md)."""
+"""The knobs ``strong`` plays with (its score against ``greedy``: benchmarks/shanghai_bots.py)."""
 
 
 class Bot:
