@@ -209,6 +209,56 @@ def test_validate_score_and_shanghai_change_only_the_text() -> None:
                 "upcard": "QD",
             },
         ),
+        (  # the draw phase: take, draw or buy, with the cards seen
+            advise_shanghai,
+            {
+                "hand": ["7H", "7S", "7D", "JK", "10C", "AS", "2H", "3H", "4H", "5C"],
+                "hand_number": 1,
+                "phase": "draw",
+                "upcard": "9C",
+                "seen": ["4C", "9D"],
+                "buys_left": 0,
+            },
+        ),
+        (  # the draw phase of a player who is down
+            advise_shanghai,
+            {
+                "hand": ["8H", "9C", "KD"],
+                "hand_number": 2,
+                "phase": "draw",
+                "down": True,
+                "table": [{"cards": ["8S", "8D", "8C"]}, {"cards": ["5C", "6C", "7C", "8C"]}],
+                "upcard": "QD",
+            },
+        ),
+        (  # the play phase, the turn solved as a whole with the discard's danger
+            advise_shanghai,
+            {
+                "hand": ["7H", "7S", "7D", "JK", "10C", "10D", "10S", "AS", "3H", "KD", "9D"],
+                "hand_number": 1,
+                "phase": "play",
+                "next_player": {"down": False, "took": ["KC"]},
+            },
+        ),
+        (  # the play phase that goes out on the table's aces
+            advise_shanghai,
+            {
+                "hand": ["AS", "AD", "AC", "KS", "KD", "KC", "5S", "5D", "5C"],
+                "hand_number": 1,
+                "phase": "play",
+                "table": [{"cards": ["AH", "AH", "AD"]}],
+            },
+        ),
+        (  # a player who is down holds one card: no legal end of the turn
+            advise_shanghai,
+            {
+                "hand": ["KD"],
+                "hand_number": 2,
+                "phase": "play",
+                "down": True,
+                "table": [{"cards": ["8S", "8D", "8C"]}, {"cards": ["5C", "6C", "7C", "8C"]}],
+            },
+        ),
     ]
     for function, request in requests:
         english = function(request)
