@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 
 from solver.errors import MeldwiseError
+from solver.i18n import _
 from solver.shanghai.cards import Card
 from solver.shanghai.danger import danger
 from solver.shanghai.deficiency import Study, best_discard
@@ -81,9 +82,15 @@ class Policy:
         values: dict[str, int | bool] = {}
         names = {f.name for f in fields(cls)}
         for item in filter(None, (part.strip() for part in text.split("+"))):
-            name, _, raw = item.partition("=")
+            name, _sep, raw = item.partition("=")
             if name not in names:
-                raise UnknownBot(f"unknown knob {name!r}; knobs are {', '.join(sorted(names))}")
+                raise UnknownBot(
+                    _(
+                        "unknown knob {name!r}; knobs are {knobs}",
+                        name=name,
+                        knobs=", ".join(sorted(names)),
+                    )
+                )
             word = raw.strip().lower()
             values[name] = word == "true" if word in ("true", "false") else int(word)
         return replace(cls(), **values)  # type: ignore[arg-type]
@@ -252,10 +259,12 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 def make_bot(name: str, seed: int = 0) -> Bot:
     """The bot called ``name``; ``strong:KNOB=VALUE+...`` (or ``greedy:...``) changes
     some :class:`Policy` knobs (for experiments)."""
-    base, _, knobs = name.partition(":")
+    base, _sep, knobs = name.partition(":")
     factory = BOTS.get(base)
     if factory is None:
-        raise UnknownBot(f"unknown bot {name!r}; bots are {', '.join(BOTS)}")
+        raise UnknownBot(
+            _("unknown bot {name!r}; bots are {bots}", name=name, bots=", ".join(BOTS))
+        )
     bot = factory(seed)
     if knobs:
         bot = Bot(name, Policy.parse(knobs) if base == "greedy" else _knobs(bot.policy, knobs))
