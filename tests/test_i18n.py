@@ -529,3 +529,11 @@ def test_cli_lang_flag_and_locale(
     assert "0. group  R7 B7 Y7" in capsys.readouterr().out
     assert main(["shanghai", "score", "--hand", "ann=A♠ ジョーカー", "--hand", "bo="]) == 0
     assert capsys.readouterr().out == "ann: 40点  AS JK\nbo: 0点  (上がり)\n"
+    advise = ["shanghai", "advise", "--hand", "9C 9D 5H", "--sets", "3", "--phase", "draw"]
+    assert main([*advise, "--upcard", "9S", "--lang", "ja"]) == 0
+    drawn = capsys.readouterr().out
+    assert "引く前:" in drawn and "9Sは不足枚数(あと必要な枚数、厳密値)を1から0にします" in drawn
+    assert "  取る (+1), 不足枚数 0.00" in drawn
+    play = ["shanghai", "advise", "--hand", "AS AD AC KS KD KC 5S 5D 5C", "--hand-number", "1"]
+    assert main([*play, "--phase", "play", "--table", "AH AH AD", "--lang", "ja"]) == 0
+    assert "手番の終わり: 上がり(0点)" in capsys.readouterr().out
