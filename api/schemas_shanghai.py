@@ -93,20 +93,43 @@ class TableMeldIn(Schema):
     owner: PlayerName | None = Field(default=None, description="who laid it (null: not said)")
 
 
+class NextPlayerIn(Schema):
+    """What is known of the next player, who may take this turn's discard."""
+
+    down: StrictBool | None = Field(
+        default=None, description="whether the next player has gone down (null: not known)"
+    )
+    took: list[Card] = Field(
+        default_factory=list, description="cards the next player took from the discard pile"
+    )
+
+
 class ShanghaiAdviseRequest(Schema):
     """One turn to advise on: the wire request of :func:`solver.advise_shanghai`.
     Give exactly one of ``hand_number`` and ``contract``; a field sent as null is
     taken as not given."""
 
     model_config = ConfigDict(
-        json_schema_extra={"examples": [examples.ADVISE_REQUEST, examples.ADVISE_NOT_DOWN_REQUEST]}
+        json_schema_extra={
+            "examples": [
+                examples.ADVISE_REQUEST,
+                examples.ADVISE_NOT_DOWN_REQUEST,
+                examples.ADVISE_DRAW_REQUEST,
+            ]
+        }
     )
 
     hand: list[Card] = Field(
         min_length=1,
         max_length=MAX_HAND,
-        description="the player's cards now (before drawing for the upcard advice, after "
-        "drawing for going down, lay-offs and the discard)",
+        description="the player's cards now: before drawing in phase draw, after drawing "
+        "in phase play (no phase: after drawing for going down, lay-offs and the discard, "
+        "before drawing for the upcard advice)",
+    )
+    phase: Literal["draw", "play"] | None = Field(
+        default=None,
+        description="draw: before drawing (take the upcard, draw or buy); play: after "
+        "drawing (go down, swaps, lay-offs, discard); null: the older mixed request",
     )
     hand_number: Annotated[StrictInt, Field(ge=1, le=HANDS)] | None = Field(
         default=None, description="hand 1-10: its standard contract (or give contract)"
@@ -123,6 +146,14 @@ class ShanghaiAdviseRequest(Schema):
     )
     buys_left: Annotated[StrictInt, Field(ge=0)] | None = Field(
         default=None, description="buys the player has left this hand (default: all)"
+    )
+    seen: list[Card] = Field(
+        default_factory=list,
+        description="cards known to be out of play besides the table and the upcard "
+        "(the discard pile under the upcard, dead cards): they leave the unseen pool",
+    )
+    next_player: NextPlayerIn | None = Field(
+        default=None, description="what is known of the next player, for the discard's danger"
     )
     rules: ShanghaiRuleSettings = Field(
         default_factory=ShanghaiRuleSettings, description="rule settings"
@@ -187,7 +218,43 @@ class LayOffsOut(Schema):
 
 class DiscardOut(Schema):
     card: Card = Field(description="the card to throw")
-    reason: str = Field(description="why, in one sentence")
+    reason: str = Field(description="why, in one sentence, with the figures computed")
+    deficiency_after: int | None = Field(
+        description="the exact deficiency the hand is left with (null once down or going down)"
+    )
+    outs: int | None = Field(
+        description="unseen cards (with copies) proven to lower that deficiency by one "
+        "(null once down or going down)"
+    )
+    danger: int | None = Field(
+        description="0-3, a heuristic: how much the card could help the next player "
+        "(null when not used)"
+    )
+
+
+class EndOfTurnOut(Schema):
+    """The hand at the end of the turn, after the plays and the discard."""
+
+    goes_out: bool = Field(description="the player goes out this turn")
+    kept: list[Card] = Field(description="the cards kept")
+    points: int = Field(description="what the cards kept would cost")
+
+
+class DrawOptionOut(Schema):
+    """One way to draw and what follows it (expected values over the unseen cards)."""
+
+    action: Literal["take", "draw", "buy"]
+    cards: int = Field(description="cards that join the hand (a buy: the upcard and penalty cards)")
+    deficiency: float | None = Field(
+        description="expected deficiency once they are in (null once down)"
+    )
+    points: float = Field(description="expected penalty points of the hand then")
+    go_down: float | None = Field(
+        description="chance the play phase right after can go down (null: down, or a buy)"
+    )
+    go_out: float | None = Field(
+        description="chance the play phase right after goes out (null after a buy)"
+    )
 
 
 STATUS_DESCRIPTION = (
@@ -220,9 +287,9 @@ class BuyOut(UpcardOut):
 class ShanghaiAdviseResponse(Schema):
     """Advice for the turn: the wire response of :func:`solver.advise_shanghai`."""
 
-    # Only the example without nulls: FastAPI drops null values from the examples of
-    # the OpenAPI document (fastapi/fastapi#5559), which would leave required fields out.
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.ADVISE_RESPONSE]})
+    # No example here: every answer has a null field, and FastAPI drops null values from
+    # the examples of the OpenAPI document (fastapi/fastapi#5559), which would leave
+    # required fields out. solver/shanghai/examples.py holds full answers.
 
     status: Status = Field(description=STATUS_DESCRIPTION)
     contract: ShanghaiContract = Field(description="the contract of this hand")
@@ -243,6 +310,13 @@ class ShanghaiAdviseResponse(Schema):
     take_upcard: TakeUpcardOut | None = Field(description="null when no upcard was given")
     buy: BuyOut | None = Field(description="null when no upcard was given")
     notes: list[str] = Field(description="anything else worth saying")
+    phase: Literal["draw", "play"] | None = Field(description="the phase asked (null: none)")
+    end_of_turn: EndOfTurnOut | None = Field(
+        description="after the play phase's plays and discard; null when no play is advised"
+    )
+    draw_options: list[DrawOptionOut] = Field(
+        description="the draw phase's options (empty in the play phase)"
+    )
 
 
 # --- score ----------------------------------------------------------------------------

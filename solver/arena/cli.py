@@ -41,7 +41,10 @@ def add_tournament_command(
         ),
     )
     parser.add_argument(
-        "--game", default="rummikub", choices=sorted(GAMES), help="the game (rummikub)"
+        "--game",
+        default="rummikub",
+        choices=sorted(GAMES),
+        help="the game (rummikub, the default, or shanghai)",
     )
     parser.add_argument(
         "--bots",

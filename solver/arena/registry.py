@@ -15,6 +15,7 @@ from solver.errors import MeldwiseError
 
 GAMES: dict[str, str] = {
     "rummikub": "solver.rummikub.arena:RUMMIKUB",
+    "shanghai": "solver.shanghai.arena:SHANGHAI",
 }
 """Game name -> ``module:attribute`` of its :class:`GameSpec`."""
 

@@ -1,39 +1,37 @@
-"""Hint advice for one Shanghai turn: go down? lay off what? discard what? take or
-buy the upcard?
+"""Hint advice for one Shanghai turn, by phase.
 
-The exact parts (going down, lay-offs, deficiency and the discard's deficiency)
-are CP-SAT solves; taking and buying the upcard follow a documented heuristic:
-
-* **take the upcard** (not down) when adding it to the hand lowers the exact
-  deficiency; a stock card is unknown, so it is not weighed against it. A player
-  who is down takes it when it can be laid off at once.
-* **buy** when taking would lower the deficiency and a buy is left; the penalty
-  cards that come with a buy are unknown and not counted. Players who are down
-  cannot buy.
-* **discard** (not going down this turn) the card leaving the lowest deficiency,
-  then the most outs, then the most points (:mod:`~solver.shanghai.deficiency`).
-  Once down (or going down now) the contract no longer matters: the discard is
-  the costliest card left after the lay-offs (ties: the first in card order), or
-  none when the player goes out.
+* **draw** (before drawing, :mod:`~solver.shanghai.draw`): take the upcard, draw
+  from the stock, or buy the upcard, with the expected deficiency and points after
+  each and the chances that the play right after goes down or out.
+* **play** (after drawing): the turn solved as a whole (:mod:`~solver.shanghai.turn`):
+  go down with any swaps and lay-offs, going out whenever the rules allow, and the
+  discard. A player who does not go down discards the card leaving the lowest
+  exact deficiency, then the lowest danger (:mod:`~solver.shanghai.danger`), then
+  the most outs, then the most points (:mod:`~solver.shanghai.deficiency`).
+* **no phase** (the older request): the play phase for the hand as given and, when
+  an upcard is given, the draw phase for the same hand as if it were before the
+  draw. A note says so.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
 from solver.i18n import _
-from solver.shanghai.cards import Card
+from solver.shanghai.cards import Card, format_cards
 from solver.shanghai.contracts import Contract
-from solver.shanghai.deficiency import best_discard, deficiency
-from solver.shanghai.going_down import go_down
-from solver.shanghai.lay_offs import best_lay_offs
+from solver.shanghai.danger import danger
+from solver.shanghai.deficiency import Study, best_discard
+from solver.shanghai.draw import Draw, DrawOption, UpcardAdvice, draw_advice
 from solver.shanghai.melds import Meld
-from solver.shanghai.plays import Discard, GoDown, LayOffs, Status
-from solver.shanghai.position import Position
+from solver.shanghai.plays import Discard, GoDown, LayOffs, Status, Turn
+from solver.shanghai.position import NextPlayer, Phase, Position
 from solver.shanghai.rules import STANDARD, Rules
 from solver.shanghai.scoring import penalty
+from solver.shanghai.turn import could_go_down, solve_turn
 
 
 class Budget(TypedDict):
@@ -47,15 +45,11 @@ DEFAULT_TIME_LIMIT = 2.0
 """Seconds each CP-SAT solve may take unless the caller says otherwise."""
 
 
-@dataclass(frozen=True, slots=True)
-class UpcardAdvice:
-    """Whether to take (or buy) the upcard, the rule used, and the deficiencies
-    compared (None when not used)."""
-
-    yes: bool
-    rule: str
-    deficiency_now: int | None = None
-    deficiency_with: int | None = None
+def _legacy_note() -> str:
+    return _(
+        "No phase was given: the play advice treats the hand as after the draw, the upcard"
+        " advice as before it. Send phase 'draw' or 'play' to ask one question."
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +66,10 @@ class Advice:
     buy: UpcardAdvice | None
     notes: tuple[str, ...]
     status: Status
+    phase: Phase | None = None
+    turn: Turn | None = None
+    """The play phase solved as a whole (None when the player does not go down)."""
+    draw_options: tuple[DrawOption, ...] = ()
 
 
 def advise(
@@ -81,8 +79,8 @@ def advise(
     time_limit: float = DEFAULT_TIME_LIMIT,
     workers: int = 1,
 ) -> Advice:
-    """Advice for ``position``: ``time_limit`` seconds and ``workers`` threads per
-    CP-SAT solve (a turn takes two to five solves).
+    """Advice for ``position`` at its phase: ``time_limit`` seconds and ``workers``
+    threads per CP-SAT solve.
 
     Raises a :class:`~solver.errors.MeldwiseError` when the position breaks the rules.
     """
@@ -91,130 +89,99 @@ def advise(
     unseen = position.unseen(rules)
     table = tuple(item.meld for item in position.table)
     solve = Budget(time_limit=time_limit, workers=workers)
+    nxt = position.next_player or NextPlayer()
+
+    def rate(card: Card, melds: Sequence[Meld] = table) -> int:
+        return danger(card, melds, nxt, rules)
+
+    study = None if position.down else Study(hand, position.contract, unseen, rules, **solve)
+    status = Status.OPTIMAL if study is None else study.status
     notes: list[str] = []
-    status = Status.OPTIMAL
-    short: int | None = None
-    plan: GoDown | None = None
-    if position.down:
-        laid: LayOffs | None = best_lay_offs(hand, table, unseen, rules, **solve)
-    else:
-        short, found = deficiency(hand, position.contract, unseen, rules, **solve)
+    turn: Turn | None = None
+    discard: Discard | None = None
+    if position.phase is not Phase.DRAW:
+        short = None if study is None else study.value
+        turn, found, note = _play(position, hand, table, unseen, rules, solve, rate, short)
         status = status.worst(found)
-        swappable = sum(len(meld.joker_places()) for meld in table)
-        if short is not None and short <= swappable:
-            plan = go_down(hand, position.contract, table, unseen, rules, **solve)
-            if plan is None and short == 0:
-                notes.append(
-                    _(
-                        "The hand meets the contract, but going down now would leave one card"
-                        " that cannot be laid off, and the last card may not be discarded."
-                    )
-                )
-        laid = None
-        if plan is not None:
-            status = status.worst(plan.status)
-            laid = best_lay_offs(Counter(plan.left), plan.table, unseen, rules, **solve)
-    if laid is not None:
-        status = status.worst(laid.status)
-        discard: Discard | None = _discard_when_down(laid, rules)
-    else:
-        discard, found = best_discard(hand, position.contract, unseen, rules, short=short, **solve)
-        status = status.worst(found)
-    take, buy = _upcard(position, short, table, unseen, rules, solve)
+        notes += note
+        if turn is not None:
+            discard = turn.discard
+        elif study is not None:
+            discard = best_discard(study, rate)
+    take = buy = None
+    options: tuple[DrawOption, ...] = ()
+    if position.phase is Phase.DRAW or (position.phase is None and position.upcard):
+        draw = Draw(
+            hand, position.contract, position.down, table, unseen, rules, **solve, study=study
+        )
+        found_draw = draw_advice(draw, position.upcard, position.buys_left)
+        take, buy, options = found_draw.take, found_draw.buy, found_draw.options
+        status = status.worst(found_draw.status)
+        if position.phase is None:
+            notes.append(_legacy_note())
+    if study is not None:
+        status = status.worst(study.status)
     return Advice(
         contract=position.contract,
-        deficiency=0 if position.down else short,
+        deficiency=0 if study is None else study.value,
         penalty=penalty(position.hand, rules),
-        go_down=plan,
-        lay_offs=laid,
+        go_down=None if turn is None else turn.go_down,
+        lay_offs=None if turn is None else turn.lay_offs,
         discard=discard,
         take_upcard=take,
         buy=buy,
         notes=tuple(notes),
         status=status,
+        phase=position.phase,
+        turn=turn,
+        draw_options=options,
     )
 
 
-def _discard_when_down(laid: LayOffs, rules: Rules) -> Discard | None:
-    if not laid.left:
-        return None
-    card = max(laid.left, key=rules.points)
-    if len(laid.left) == 1:
-        return Discard(card, _("Discard {card}, your last card, and go out.", card=card))
-    return Discard(
-        card,
-        _(
-            "Discard {card}: once down the contract is met, so throw the costliest card"
-            " that cannot be laid off ({points} points).",
-            card=card,
-            points=rules.points(card),
-        ),
-    )
-
-
-def _upcard(
+def _play(
     position: Position,
-    short: int | None,
+    hand: Counter[Card],
     table: tuple[Meld, ...],
     unseen: Counter[Card],
     rules: Rules,
     solve: Budget,
-) -> tuple[UpcardAdvice | None, UpcardAdvice | None]:
-    upcard = position.upcard
-    if upcard is None:
-        return None, None
+    rate: Callable[[Card, Sequence[Meld]], int],
+    short: int | None,
+) -> tuple[Turn | None, Status, list[str]]:
+    """The play phase: the turn solved as a whole, or None (with notes saying why);
+    ``short`` is the hand's deficiency (None once down)."""
+    contract = None if position.down else position.contract
+    if contract is not None and not could_go_down(hand, contract, table, rules):
+        return None, Status.OPTIMAL, []
+    turn, found = solve_turn(hand, contract, table, unseen, rules, **solve, danger=rate)
+    if turn is not None:
+        return turn, found, []
+    if found is Status.UNKNOWN:
+        return None, found, [_("The search for the turn's plays stopped before finding one.")]
     if position.down:
-        laid = best_lay_offs(Counter([upcard]), table, unseen, rules, turn_end=False, **solve)
-        fits = bool(laid.plays)
-        if fits:
-            rule = _(
-                "Heuristic: once down, take the upcard only if it can be laid off at once;"
-                " {card} can.",
-                card=upcard,
-            )
-        else:
-            rule = _(
-                "Heuristic: once down, take the upcard only if it can be laid off at once;"
-                " {card} cannot.",
-                card=upcard,
-            )
-        take = UpcardAdvice(fits, rule)
-        return take, UpcardAdvice(False, _("Players who are down cannot buy."))
-    with_up = (*position.hand, upcard)
+        return None, found, [_no_turn_end(position.hand)]
     if short == 0:
-        after: int | None = 0  # nothing to lower
-    else:
-        known = None if short is None else (short - 1, short)
-        after, _status = deficiency(
-            Counter(with_up), position.contract, unseen, rules, known=known, **solve
+        return (
+            None,
+            found,
+            [
+                _(
+                    "The hand meets the contract, but every way of going down now leaves exactly"
+                    " one card that cannot be laid off, and the last card may not be discarded."
+                )
+            ],
         )
-    lowers = after is not None and (short is None or after < short)
-    now = "?" if short is None else str(short)
-    then = "?" if after is None else str(after)
-    rule = _(
-        "Heuristic: take the upcard when it lowers the exact deficiency (cards still"
-        " needed for the contract); with {card} it goes from {now} to {then}. A stock card"
-        " is unknown, so it is not weighed.",
-        card=upcard,
-        now=now,
-        then=then,
+    return None, found, []
+
+
+def _no_turn_end(hand: tuple[Card, ...]) -> str:
+    if len(hand) == 1:
+        what = _("{card} cannot be laid off", card=hand[0])
+    else:
+        what = _("{cards} cannot all be laid off", cards=format_cards(hand))
+    return _(
+        "No play ends this turn legally: {what}, and the last card may not be discarded"
+        " (a hand after drawing holds at least two cards; before the draw, ask with phase"
+        " 'draw').",
+        what=what,
     )
-    take = UpcardAdvice(lowers, rule, short, after)
-    if position.buys_left <= 0:
-        buy = UpcardAdvice(False, _("No buys are left this hand."), short, after)
-    else:
-        buy = UpcardAdvice(
-            lowers,
-            _(
-                "Heuristic: buy when taking the upcard would lower the deficiency ({now} to"
-                " {then}) and a buy is left ({buys}); the {penalty} penalty cards are unknown"
-                " and not counted.",
-                now=now,
-                then=then,
-                buys=position.buys_left,
-                penalty=rules.buy_penalty_cards,
-            ),
-            short,
-            after,
-        )
-    return take, buy

@@ -42,7 +42,7 @@ class Suit(Enum):
 
     @property
     def index(self) -> int:
-        return _SUIT_INDEX[self]
+        return _SUIT_INDEX[self._value_]
 
     @classmethod
     def from_index(cls, index: int) -> Suit:
@@ -56,7 +56,7 @@ _SUIT_SYMBOLS = {
     **dict.fromkeys("♦♢", "D"),
     **dict.fromkeys("♣♧", "C"),
 }
-_SUIT_INDEX = {suit: i for i, suit in enumerate(_SUITS)}
+_SUIT_INDEX = {suit.value: i for i, suit in enumerate(_SUITS)}
 
 
 def rank_name(rank: int) -> str:

@@ -41,9 +41,18 @@ def add_shanghai_command(commands: argparse._SubParsersAction[argparse.ArgumentP
         help='melds on the table separated by |, each optionally "owner:", e.g.'
         ' "ann: 8H 8S 8D | JC QC KC AC"',
     )
+    advise.add_argument(
+        "--phase",
+        choices=("draw", "play"),
+        help="draw: the hand before drawing (take, draw or buy); play: after drawing (go"
+        " down, lay off, discard); none: the older mixed question",
+    )
     advise.add_argument("--down", action="store_true", help="the player has already gone down")
     advise.add_argument("--upcard", help="the top card of the discard pile")
     advise.add_argument("--buys-left", type=int, help="buys left this hand (default: all)")
+    advise.add_argument(
+        "--seen", help='cards known out of play: the discard pile under the upcard, e.g. "4C 9H"'
+    )
     _add_common(advise)
     advise.set_defaults(handler=run_advise)
     score = actions.add_parser(
@@ -114,6 +123,10 @@ def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
         request["upcard"] = args.upcard
     if args.buys_left is not None:
         request["buys_left"] = args.buys_left
+    if args.phase is not None:
+        request["phase"] = args.phase
+    if args.seen is not None:
+        request["seen"] = _words(args.seen)
     return request
 
 
@@ -196,7 +209,9 @@ def describe_advice(response: dict[str, Any]) -> str:
         _("Penalty if the hand ended now: {points}", points=response["penalty"]),
     ]
     go = response["go_down"]
-    if go is None:
+    if response["phase"] == "draw":
+        lines.append(_("Before the draw:"))
+    elif go is None:
         lines.append(_("Go down: not this turn"))
     else:
         lines.append(_("Go down:"))
@@ -240,8 +255,17 @@ def describe_advice(response: dict[str, Any]) -> str:
         lines.append(
             "  " + _("go out this turn: {answer}", answer=yes if laid["can_go_out"] else no)
         )
-    discard = response["discard"]
-    lines.append(_("Discard: none, you go out") if discard is None else discard["reason"])
+    if response["phase"] != "draw":
+        lines.append(_discard_line(response))
+    end = response["end_of_turn"]
+    if end is not None:
+        if end["goes_out"]:
+            lines.append(_("End of turn: out ({points} points)", points=end["points"]))
+        else:
+            kept = " ".join(end["kept"]) or _("(none)")
+            lines.append(
+                _("End of turn: keep {cards} ({points} points)", cards=kept, points=end["points"])
+            )
     for key, label, question in (
         ("take_upcard", "take", _("Upcard, take: {answer}. {rule}")),
         ("buy", "buy", _("Upcard, buy: {answer}. {rule}")),
@@ -249,9 +273,35 @@ def describe_advice(response: dict[str, Any]) -> str:
         item = response[key]
         if item is not None:
             lines.append(question.format(answer=yes if item[label] else no, rule=item["rule"]))
+    for option in response["draw_options"]:
+        lines.append("  " + _option_line(option))
     lines += response["notes"]
     lines.append(_("Solver: {status}", status=status_text(response["status"])))
     return "\n".join(lines) + "\n"
+
+
+def _discard_line(response: dict[str, Any]) -> str:
+    discard = response["discard"]
+    if discard is not None:
+        return str(discard["reason"])
+    if response["lay_offs"] is not None and response["lay_offs"]["can_go_out"]:
+        return _("Discard: none, you go out")
+    return _("Discard: none")
+
+
+def _option_line(option: dict[str, Any]) -> str:
+    """One draw option: what it adds and the expected figures after it."""
+    actions = {"take": _("take"), "draw": _("draw"), "buy": _("buy")}
+    wide = max(4, *map(columns, actions.values()))
+    parts = [f"{pad(actions[option['action']], wide)} (+{option['cards']})"]
+    if option["deficiency"] is not None:
+        parts.append(_("deficiency {value:.2f}", value=option["deficiency"]))
+    parts.append(_("points {value:.1f}", value=option["points"]))
+    if option["go_down"] is not None:
+        parts.append(_("go down {percent:.0f}%", percent=100 * option["go_down"]))
+    if option["go_out"] is not None:
+        parts.append(_("go out {percent:.0f}%", percent=100 * option["go_out"]))
+    return ", ".join(parts)
 
 
 def describe_scores(response: dict[str, Any]) -> str:

@@ -1,49 +1,65 @@
-"""Deficiency: the fewest extra cards a hand needs to meet its contract, exactly.
+"""Deficiency: the fewest extra cards a hand needs to meet its contract, exactly,
+and the questions built on it (what to discard, which cards would help).
 
 The extra cards are natural cards or jokers the player cannot see (not in the
-hand, not on the table, not the upcard), so a card whose copies are all in view
-cannot be wished for. Table jokers are not counted here: swaps belong to going
-down. Deficiency 0 means the hand meets the contract.
+hand, not on the table, not the upcard, not in ``seen``), so a card whose copies
+are all in view cannot be wished for. Table jokers are not counted here: swaps
+belong to going down. Deficiency 0 means the hand meets the contract.
 
-The discard is the card that leaves the lowest deficiency; then the most *outs*;
-then the most penalty points (then the highest rank, so ties never depend on the
-search). Outs are a documented heuristic: the unseen natural
-cards that would fill a gap of the best completion of the kept hand (a gap in a
-set: any card of its rank; in a run: that exact card), counted with their unseen
-copies, maximised over the completions with the fewest extra cards. It is a lower
-bound of the unseen cards that lower the deficiency (jokers are not counted: they
-fill any gap). CP-SAT first finds the lowest deficiency any discard leaves
-(exact), then, among those discards, searches the most outs and then points for a
-fixed deterministic effort (:data:`OUTS_EFFORT`): the same answer on every run,
-but the outs are the best found, not proven the most.
+Every figure is exact: the search of :mod:`~solver.shanghai.search` settles most
+hands with a bound and a construction that meet, and the CP-SAT model of
+:func:`completion_model` decides the rest, started from what the search proved.
+
+* **Outs** of a hand are the unseen natural cards that would each lower its
+  deficiency by one, counted with their unseen copies (jokers, and twos when
+  wild, are left out). A card is counted only when a completion of the hand with
+  that card, one extra card cheaper, was built; every other card is shown not to
+  lower the bound, or the count is said to be a lower bound ("at least"), as when
+  the search stops after :data:`MAX_OUT_CHECKS` constructions.
+* **The discard** of a player not going down: the card whose loss leaves the
+  lowest deficiency; among those, the lowest ``danger`` (a heuristic given by the
+  caller); then the most outs found; then the most points; then the highest rank
+  (so ties never depend on the search).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
 from solver.i18n import _, _n
-from solver.shanghai.cards import Card, Suit
+from solver.shanghai.cards import Card
 from solver.shanghai.contracts import Contract
 from solver.shanghai.model import (
     HandModel,
     LinearExpr,
     add_card_balance,
-    add_discard,
+    add_drawn_card,
     build_contract,
+    drawn_cards_found,
     extras_used,
     found_status,
-    hint_solution,
-    lexicographic,
     solve_model,
 )
 from solver.shanghai.plays import Discard, Status
 from solver.shanghai.rules import Rules
+from solver.shanghai.search import (
+    Analysis,
+    Skeleton,
+    analyse,
+    card_index,
+    gap_cards,
+    match,
+    rechoose_sets,
+    shape_of,
+)
+from solver.shanghai.search import construct as build
 
-OUTS_EFFORT = 0.02
-"""Deterministic-time budget (CP-SAT units, roughly seconds) for the outs stage."""
+MAX_OUT_CHECKS = 600
+"""Most constructions spent on proving outs for one hand."""
 
 
 def deficiency(
@@ -54,74 +70,74 @@ def deficiency(
     *,
     time_limit: float,
     workers: int = 1,
-    known: tuple[int, int] | None = None,
+    known: tuple[int, int | None] | None = None,
+    search: bool = True,
 ) -> tuple[int | None, Status]:
-    """The fewest extra cards ``hand`` needs to meet ``contract`` (None when no
-    cards still unseen can complete it) and whether that is proven.
+    """The fewest extra cards ``hand`` needs to meet ``contract`` (None when no cards
+    still unseen can complete it) and whether that is proven.
 
-    ``known`` = (low, high) bounds the answer when the caller knows them (adding
-    one card lowers the deficiency by at most one); they only speed up the proof.
+    ``known`` = (low, high) bounds the answer when the caller knows them (high None:
+    no upper bound); they only speed up the proof. With ``search`` false the CP-SAT
+    model alone answers (a second method, for tests).
     """
-    hm, needed = completion_model(hand, contract, unseen, rules, known, discard=False)
-    hm.model.minimize(needed)
-    code, engine = solve_model(hm, time_limit, workers)
-    if code == cp_model.INFEASIBLE:
-        return None, Status.OPTIMAL
-    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None, Status.UNKNOWN
-    status = found_status(code)
-    return engine.value(needed), status
+    if search:
+        analysis = analyse(hand, shape_of(contract, rules), unseen)
+        if analysis.exact is not None:
+            return analysis.exact, Status.OPTIMAL
+        cheapest = analysis.cheapest
+        low = analysis.bound if known is None else max(known[0], analysis.bound)
+        high = None if cheapest is None else cheapest.cost
+        if known is not None and known[1] is not None:
+            high = known[1] if high is None else min(high, known[1])
+        known = (low, high)
+    return _solve(hand, contract, unseen, rules, time_limit, workers, known)
 
 
-def best_discard(
+def _solve(
     hand: Counter[Card],
     contract: Contract,
     unseen: Counter[Card],
     rules: Rules,
+    time_limit: float,
+    workers: int,
+    known: tuple[int, int | None] | None,
+) -> tuple[int | None, Status]:
+    hm, needed = completion_model(hand, contract, unseen, rules, known)
+    hm.model.minimize(needed)
+    code, engine = solve_model(hm, time_limit, workers)
+    if code == cp_model.INFEASIBLE:
+        if known is not None and known[1] is not None:
+            # The upper bound came from a built completion, so infeasible cannot be.
+            return None, Status.UNKNOWN
+        return None, Status.OPTIMAL
+    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None, Status.UNKNOWN
+    return engine.value(needed), found_status(code)
+
+
+def lowering_cards(
+    hand: Counter[Card],
+    contract: Contract,
+    unseen: Counter[Card],
+    rules: Rules,
+    candidates: list[Card],
+    target: int,
     *,
     time_limit: float,
     workers: int = 1,
-    short: int | None = None,
-) -> tuple[Discard | None, Status]:
-    """The discard for a player who is not going down this turn (see the module
-    docstring); None when the hand is empty or no answer was found in time.
-
-    ``short``, the deficiency of the whole hand when known, bounds the answer:
-    discarding a card raises it by at most one.
-    """
-    if not hand:
-        return None, Status.OPTIMAL
-    known = None if short is None else (short, short + 1)
-    hm, needed = completion_model(hand, contract, unseen, rules, known, discard=True)
-    outs = add_outs(hm)
-    hm.model.minimize(needed)
-    code, engine = solve_model(hm, time_limit, workers)
-    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        # Infeasible: no discard leaves a hand that unseen cards could complete.
-        status = Status.OPTIMAL if code == cp_model.INFEASIBLE else Status.UNKNOWN
-        return _costliest(hand, rules), status
-    status = found_status(code)
-    least = engine.value(needed)
-    # Second stage, a heuristic: among the discards leaving `least`, the most outs,
-    # then the most points, searched for a fixed deterministic effort.
-    hint_solution(hm, engine)
-    hm.model.add(needed == least)
-    thrown = sum(rules.points(card) * var for card, var in hm.discard.items())
-    unseen_naturals = sum(n for c, n in unseen.items() if not c.is_joker)
-    top_points = max(rules.points(card) for card in hand)
-    # Last tie-break, so that the answer never depends on the search: the highest rank.
-    order = {card: i for i, card in enumerate(sorted(hand, key=lambda c: (c.rank, c.sort_key)))}
-    highest = sum(order[card] * var for card, var in hm.discard.items())
-    hm.model.minimize(
-        lexicographic([(-outs, unseen_naturals), (-thrown, top_points), (-highest, len(order))])
-    )
-    code, better = solve_model(hm, time_limit, workers, effort=OUTS_EFFORT)
-    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        engine = better
-    value = engine.value
-    card = next(c for c, var in hm.discard.items() if value(var))
-    out_count = value(outs)
-    return Discard(card, _reason(card, least, out_count, rules), least, out_count), status
+) -> tuple[set[Card], Status]:
+    """Which of ``candidates`` (unseen cards), one more in ``hand``, leave a deficiency
+    of at most ``target``: one model with the drawn card as a choice, solved again
+    with each card found ruled out until none is left (as many solves as cards found,
+    plus one). UNKNOWN when a solve stopped early (the set is then a subset)."""
+    if not candidates:
+        return set(), Status.OPTIMAL
+    hm = HandModel(rules, hand + Counter(candidates), unseen, with_extras=True)
+    add_drawn_card(hm, hand, candidates)
+    build_contract(hm, contract.sets, contract.runs)
+    add_card_balance(hm)
+    hm.model.add(extras_used(hm) <= target)
+    return drawn_cards_found(hm, time_limit, workers)
 
 
 def completion_model(
@@ -129,82 +145,372 @@ def completion_model(
     contract: Contract,
     unseen: Counter[Card],
     rules: Rules,
-    known: tuple[int, int] | None,
-    *,
-    discard: bool,
+    known: tuple[int, int | None] | None,
 ) -> tuple[HandModel, LinearExpr]:
-    """The contract filled from ``hand`` (less one discard, with ``discard``) and
-    unseen extra cards; returns the model and the count of extras.
+    """The contract filled from ``hand`` and unseen extra cards; returns the model and
+    the count of extras.
 
-    With ``known`` = (low, high), low <= extras <= high: bounds an earlier solve
-    proved (the low one spares CP-SAT the hardest part, proving that no cheaper
-    completion exists).
+    With ``known`` = (low, high), low <= extras <= high: bounds proved earlier (the
+    low one spares CP-SAT the hardest part, proving that no cheaper completion
+    exists).
     """
     hm = HandModel(rules, hand, unseen, with_extras=True)
     build_contract(hm, contract.sets, contract.runs)
-    if discard:
-        add_discard(hm)
     add_card_balance(hm)
     needed = extras_used(hm)
     if known is not None:
         hm.model.add(needed >= known[0])
-        hm.model.add(needed <= known[1])
+        if known[1] is not None:
+            hm.model.add(needed <= known[1])
     return hm, needed
 
 
-def add_outs(hm: HandModel) -> LinearExpr:
-    """outs = sum_t unseen[t] * fills[t] over natural cards t, where
-    fills[t] <= extras of t's rank in sets + extras of t in runs: t fills a gap."""
-    terms: list[LinearExpr] = []
-    for suit in Suit:
-        for rank in range(2, 15):
-            card = Card(rank, suit)
-            if not hm.unseen[card]:
+@dataclass(frozen=True, slots=True)
+class Outs:
+    """Unseen cards proven to lower a deficiency by one: the cards and the count
+    with their unseen copies; ``complete`` when every unseen card was decided."""
+
+    cards: tuple[Card, ...]
+    count: int
+    complete: bool
+
+
+class Study:
+    """Deficiency questions about one hand, answered exactly and remembered.
+
+    ``time_limit`` and ``workers`` bound each CP-SAT solve the search needs.
+    """
+
+    def __init__(
+        self,
+        hand: Counter[Card],
+        contract: Contract,
+        unseen: Counter[Card],
+        rules: Rules,
+        *,
+        time_limit: float,
+        workers: int = 1,
+    ) -> None:
+        self.hand = +hand
+        self.contract = contract
+        self.unseen = +unseen
+        self.rules = rules
+        self.time_limit = time_limit
+        self.workers = workers
+        self.shape = shape_of(contract, rules)
+        self.naturals = self.shape.naturals(self.hand)
+        self.wilds = self.shape.wilds(self.hand)
+        self.analysis: Analysis = analyse(self.hand, self.shape, self.unseen, build_all=True)
+        self.pool = self.analysis.pool
+        self.cards = sorted(c for c, n in self.unseen.items() if n > 0)
+        """The unseen cards, each once, in card order."""
+        self.status = Status.OPTIMAL
+        self.value = self._value()
+        self.checks = 0
+        self._gaps: dict[tuple[int, Card | None], frozenset[int]] = {}
+        self._verdicts: dict[Card | None, dict[Card, bool | None]] = {}
+        self._exact: dict[Card, bool | None] | None = None
+
+    def _value(self) -> int | None:
+        if self.analysis.exact is not None:
+            return self.analysis.exact
+        found = self.analysis.cheapest
+        return self._deficiency(
+            self.hand, self.unseen, (self.analysis.bound, None if found is None else found.cost)
+        )
+
+    def _deficiency(
+        self, hand: Counter[Card], unseen: Counter[Card], known: tuple[int, int | None]
+    ) -> int | None:
+        value, status = deficiency(
+            hand,
+            self.contract,
+            unseen,
+            self.rules,
+            time_limit=self.time_limit,
+            workers=self.workers,
+            known=known,
+        )
+        self.status = self.status.worst(status)
+        return value
+
+    @property
+    def tight(self) -> bool:
+        """The bound equals the deficiency and every best skeleton is known."""
+        return self.analysis.complete and self.value == self.analysis.bound
+
+    def proven(self, discard: Card | None = None) -> list[Skeleton]:
+        """Best skeletons whose construction meets the deficiency (and, with
+        ``discard``, leaves that card out)."""
+        found = []
+        for skeleton, done in self.analysis.built.items():
+            if done is None or done.cost != self.value:
                 continue
-            gaps: list[LinearExpr] = [slot.extras[rank] for slot in hm.sets if rank in slot.extras]
-            for run in hm.runs:
-                gaps += [
-                    var
-                    for (s, q), var in run.extras.items()
-                    if s is suit and hm.rules.rank_at(q) == rank
-                ]
-            if gaps:
-                fills = hm.model.new_bool_var(f"fills_{card}")
-                hm.model.add(fills <= sum(gaps))
-                terms.append(hm.unseen[card] * fills)
-    return sum(terms)
+            if discard is not None:
+                if self.rules.is_wild(discard):
+                    if done.wilds_used >= self.wilds:
+                        continue
+                elif not done.spare[card_index(discard)]:
+                    continue
+            found.append(skeleton)
+        return found
+
+    def _naturals(self, discard: Card | None) -> list[int]:
+        naturals = list(self.naturals)
+        if discard is not None and not self.rules.is_wild(discard):
+            naturals[card_index(discard)] -= 1
+        return naturals
+
+    def _wilds(self, discard: Card | None) -> int:
+        return self.wilds - (1 if discard is not None and self.rules.is_wild(discard) else 0)
+
+    # --- one card less -----------------------------------------------------------
+
+    def keeps(self, card: Card) -> bool | None:
+        """Whether the hand less one ``card`` (a discard: the card goes to the discard
+        pile, not back among the unseen) has the same deficiency; None when the
+        deficiency is unknown. Losing a card never lowers it."""
+        if self.value is None:
+            return None
+        if self.proven(card):
+            return True
+        if self.tight and self.analysis.slack >= 0 and not self._spare_anywhere(card):
+            return False  # the bound rises by one, and it is the deficiency
+        return self.without(card, self.value) == self.value
+
+    def without(self, card: Card, low: int) -> int | None:
+        """The deficiency of the hand less one ``card``, known to be at least ``low``."""
+        less = self.hand.copy()
+        less[card] -= 1
+        return self._deficiency(+less, self.unseen, (low, None))
+
+    def _spare_anywhere(self, card: Card) -> bool:
+        """Whether some best skeleton matches as many cards without ``card`` (its set
+        ranks chosen again); a wild card: whether the bound has room to lose one."""
+        return any(self._leaves(s, card) for s in self.analysis.skeletons)
+
+    # --- one card more -----------------------------------------------------------
+
+    def gaps(self, skeleton: Skeleton, discard: Card | None = None) -> frozenset[int]:
+        """The natural cards (by index) one more of which raises ``skeleton``'s match
+        for the hand (less ``discard``)."""
+        key = (id(skeleton), discard)
+        if key not in self._gaps:
+            self._gaps[key] = frozenset(gap_cards(skeleton, self._naturals(discard), self.shape))
+        return self._gaps[key]
+
+    def _is_out(self, skeleton: Skeleton, card: Card, discard: Card | None) -> bool:
+        """Whether ``skeleton`` built for the hand (less ``discard``) with one more
+        ``card`` (a wild card, or one of its gaps) needs one extra card fewer than the
+        deficiency: a proof that ``card`` lowers it (counted in ``checks``)."""
+        naturals, wilds = self._naturals(discard), self._wilds(discard)
+        pool = self.pool.less(card, self.rules)
+        if self.rules.is_wild(card):
+            wilds += 1
+        else:
+            naturals[card_index(card)] += 1
+            skeleton = rechoose_sets(skeleton, naturals, self.shape, pool)
+        self.checks += 1
+        done = build(skeleton, naturals, wilds, self.shape, pool)
+        assert self.value is not None
+        return done is not None and done.cost == self.value - 1
+
+    def verdicts(self, discard: Card | None = None, budget: bool = True) -> dict[Card, bool | None]:
+        """For every unseen card, whether one more of it lowers the deficiency of the
+        hand (less ``discard``, a discard that keeps the deficiency) by one, from the
+        search alone: True and False are proven, None is undecided (also once
+        :data:`MAX_OUT_CHECKS` constructions are spent, with ``budget``)."""
+        key = discard
+        if key in self._verdicts:
+            return self._verdicts[key]
+        cards = self.cards
+        found: dict[Card, bool | None] = dict.fromkeys(cards)
+        if self.value is None:
+            return found
+        if self.value == 0:
+            return dict.fromkeys(cards, False)
+        by_index = {card_index(c): c for c in cards if not self.rules.is_wild(c)}
+        wild = [c for c in cards if self.rules.is_wild(c)]
+        for skeleton in self.proven(discard):
+            candidates = [
+                by_index[i] for i in sorted(self.gaps(skeleton, discard)) if i in by_index
+            ]
+            for card in candidates + wild:
+                if found[card] is None:
+                    if budget and self.checks >= MAX_OUT_CHECKS:
+                        break
+                    if self._is_out(skeleton, card, discard):
+                        found[card] = True
+        if self.tight:
+            skeletons = self.analysis.skeletons
+            if discard is not None:
+                skeletons = [s for s in skeletons if self._leaves(s, discard)]
+            reach = set().union(*(self.gaps(s, discard) for s in skeletons))
+            for index, card in by_index.items():
+                if found[card] is None and index not in reach:
+                    found[card] = False  # the bound cannot move, and it is the deficiency
+        self._verdicts[key] = found
+        return found
+
+    def _leaves(self, skeleton: Skeleton, card: Card) -> bool:
+        """Whether ``skeleton`` (its set ranks chosen again) matches as many of the
+        hand's natural cards without ``card``: the bound does not rise without it."""
+        if self.rules.is_wild(card):
+            return self.analysis.slack < 0
+        less = list(self.naturals)
+        less[card_index(card)] -= 1
+        return match(skeleton.windows, less, self.shape) == skeleton.matched
+
+    def lowered_by(self, card: Card, *, unseen: bool = True) -> bool | None:
+        """Whether one more ``card`` lowers the deficiency by one, exactly (CP-SAT when
+        the search cannot tell); None when the deficiency is unknown. ``unseen``: the
+        card comes from the unseen cards (a draw), else it is in view (the upcard)."""
+        if self.value is None:
+            return None
+        if unseen:
+            found = self.exact_verdicts().get(card)
+            if found is not None:
+                return found
+        more, pool = self.hand.copy(), self.unseen.copy()
+        more[card] += 1
+        if unseen:
+            pool[card] -= 1
+        low = max(0, self.value - 1)
+        value = self._deficiency(more, +pool, (low, self.value))
+        return None if value is None else value < self.value
+
+    def exact_verdicts(self) -> dict[Card, bool | None]:
+        """For every unseen card, whether one more of it lowers the deficiency: the
+        search's verdicts, the undecided ones settled together by CP-SAT
+        (:func:`lowering_cards`); None only where a solve stopped early."""
+        if self._exact is not None:
+            return self._exact
+        found = dict(self.verdicts(budget=False))
+        open_cards = [card for card, lowers in found.items() if lowers is None]
+        if open_cards and self.value is not None and self.value > 0:
+            lowering, status = lowering_cards(
+                self.hand,
+                self.contract,
+                self.unseen,
+                self.rules,
+                open_cards,
+                self.value - 1,
+                time_limit=self.time_limit,
+                workers=self.workers,
+            )
+            self.status = self.status.worst(status)
+            for card in open_cards:
+                found[card] = (
+                    True if card in lowering else (False if status is Status.OPTIMAL else None)
+                )
+        self._exact = found
+        return found
+
+    def outs(self, discard: Card | None = None) -> Outs:
+        """The outs of the hand less ``discard`` (of the hand itself when None), for a
+        discard that keeps the deficiency: the unseen natural cards proven to lower it
+        (wild cards are left out), within the check budget."""
+        verdicts = self.verdicts(discard)
+        natural = {c: v for c, v in verdicts.items() if not self.rules.is_wild(c)}
+        found = tuple(card for card, lowers in natural.items() if lowers)
+        complete = all(v is not None for v in natural.values())
+        return Outs(found, sum(self.unseen[c] for c in found), complete)
 
 
-def _reason(card: Card, short: int, outs: int, rules: Rules) -> str:
+def best_discard(study: Study, danger: Callable[[Card], int] | None = None) -> Discard | None:
+    """The discard for a player who is not going down this turn (see the module
+    docstring); None when the hand is empty."""
+    hand = study.hand
+    rules = study.rules
+    if not hand:
+        return None
+    cards = sorted(hand)
+    if study.value is None:
+        return _costliest(cards, rules, study.status)
+    least: int | None = study.value
+    choices = [card for card in cards if study.keeps(card)]
+    if not choices:
+        # Every card is needed: each discard costs at least one more extra card.
+        after = {card: study.without(card, study.value + 1) for card in cards}
+        reachable = [d for d in after.values() if d is not None]
+        if not reachable:
+            return _costliest(cards, rules, study.status)
+        least = min(reachable)
+        choices = [card for card, d in after.items() if d == least]
+    assert least is not None
+    risk = {card: (danger(card) if danger else 0) for card in choices}
+    none = Outs((), 0, True)
+    outs = {card: study.outs(card) if least == study.value else none for card in choices}
+    order = sorted(hand, key=lambda c: (c.rank, c.sort_key))
+    card = min(
+        choices,
+        key=lambda c: (risk[c], -outs[c].count, -rules.points(c), -order.index(c)),
+    )
+    reason = _reason(card, least, outs[card], risk[card] if danger else None, len(choices), rules)
+    return Discard(card, reason, least, outs[card].count, risk[card] if danger else None)
+
+
+def _reason(card: Card, short: int, outs: Outs, danger: int | None, tied: int, rules: Rules) -> str:
     if short == 0:
         where = _("the rest of the hand still meets the contract")
     else:
         where = _n(
-            "the rest of the hand is {n} card short of the contract, the fewest any discard leaves",
-            "the rest of the hand is {n} cards short of the contract, the fewest any discard"
-            " leaves",
+            "the rest of the hand is {n} card short of the contract (exact), the fewest any"
+            " discard leaves",
+            "the rest of the hand is {n} cards short of the contract (exact), the fewest any"
+            " discard leaves",
             short,
         )
-    return _n(
-        "Discard {card}: {where}; among such discards it keeps the most outs ({n} unseen card"
-        " would fill a gap) and then sheds the most points ({points}).",
-        "Discard {card}: {where}; among such discards it keeps the most outs ({n} unseen cards"
-        " would fill a gap) and then sheds the most points ({points}).",
-        outs,
-        card=card,
-        where=where,
-        points=rules.points(card),
-    )
+    count = str(outs.count) if outs.complete else _("at least {n}", n=outs.count)
+    if tied > 1:
+        parts = []
+        if danger is not None:
+            parts.append(_("the lowest danger ({danger}, a heuristic)", danger=danger))
+        if short > 0:
+            parts.append(
+                _n(
+                    "the most outs found ({count} unseen natural card would each lower that by"
+                    " one, each checked)",
+                    "the most outs found ({count} unseen natural cards would each lower that by"
+                    " one, each checked)",
+                    outs.count,
+                    count=count,
+                )
+            )
+        parts.append(_("the most points ({points})", points=rules.points(card)))
+        return _(
+            "Discard {card}: {where}; of the {tied} such discards it has {parts}.",
+            card=card,
+            where=where,
+            tied=tied,
+            parts=_(", then ").join(parts),
+        )
+    if short > 0:
+        return _n(
+            "Discard {card}: {where}; {count} unseen natural card would each lower it by one.",
+            "Discard {card}: {where}; {count} unseen natural cards would each lower it by one.",
+            outs.count,
+            card=card,
+            where=where,
+            count=count,
+        )
+    return _("Discard {card}: {where}.", card=card, where=where)
 
 
-def _costliest(hand: Counter[Card], rules: Rules) -> Discard:
-    card = max(sorted(hand), key=rules.points)
-    return Discard(
-        card,
-        _(
+def _costliest(cards: list[Card], rules: Rules, status: Status) -> Discard:
+    card = max(cards, key=rules.points)
+    if status is Status.OPTIMAL:
+        reason = _(
             "Discard {card}: the contract cannot be completed from the unseen cards,"
             " so shed the most points ({points}).",
             card=card,
             points=rules.points(card),
-        ),
-    )
+        )
+    else:
+        reason = _(
+            "Discard {card}: the search found no way to complete the contract in time,"
+            " so shed the most points ({points}).",
+            card=card,
+            points=rules.points(card),
+        )
+    return Discard(card, reason)

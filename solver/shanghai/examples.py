@@ -1,6 +1,7 @@
 """Example requests and responses of the Shanghai wire format (for docs and OpenAPI).
 
-The responses are what the solver answers; tests/shanghai/test_wire.py keeps them in step.
+The responses are what the solver answers; tests/shanghai/test_shanghai_wire.py keeps them
+in step.
 """
 
 from typing import Any
@@ -8,6 +9,7 @@ from typing import Any
 ADVISE_REQUEST: dict[str, Any] = {
     "hand": ["7H", "7S", "7D", "3S", "4S", "5S", "JK", "10C", "KD", "9H", "9C", "2D"],
     "hand_number": 2,
+    "phase": "play",
     "table": [
         {"cards": ["8H", "8S", "8D"], "owner": "ann"},
         {"cards": ["JC", "QC", "KC", "AC"], "owner": "bo"},
@@ -42,30 +44,26 @@ ADVISE_RESPONSE: dict[str, Any] = {
     },
     "discard": {
         "card": "2D",
-        "reason": "Discard 2D: once down the contract is met, so throw the costliest card "
-        "that cannot be laid off (20 points).",
+        "reason": "Discard 2D: of the cards left after the plays (9H 2D KD), 9H "
+        "2D KD cannot be laid off on any meld as the table stands after "
+        "this turn; of those it has the lowest danger (0, a heuristic), "
+        "then the most points (20).",
+        "deficiency_after": None,
+        "outs": None,
+        "danger": 0,
     },
-    "take_upcard": {
-        "take": False,
-        "rule": "Heuristic: take the upcard when it lowers the exact deficiency "
-        "(cards still needed for the contract); with 6S it goes from 0 to 0. "
-        "A stock card is unknown, so it is not weighed.",
-        "deficiency_now": 0,
-        "deficiency_with": 0,
-    },
-    "buy": {
-        "buy": False,
-        "rule": "Heuristic: buy when taking the upcard would lower the deficiency (0 to 0) "
-        "and a buy is left (3); the 2 penalty cards are unknown and not counted.",
-        "deficiency_now": 0,
-        "deficiency_with": 0,
-    },
+    "take_upcard": None,
+    "buy": None,
     "notes": [],
+    "phase": "play",
+    "end_of_turn": {"goes_out": False, "kept": ["9H", "KD"], "points": 15},
+    "draw_options": [],
 }
 
 ADVISE_NOT_DOWN_REQUEST: dict[str, Any] = {
-    "hand": ["9H", "9S", "KD", "4C", "JK", "QH", "5D"],
+    "hand": ["9H", "9S", "KD", "4C", "JK", "QH", "5D", "9C"],
     "hand_number": 1,
+    "phase": "play",
     "table": [],
     "down": False,
     "upcard": "9D",
@@ -75,33 +73,89 @@ ADVISE_NOT_DOWN_REQUEST: dict[str, Any] = {
 ADVISE_NOT_DOWN_RESPONSE: dict[str, Any] = {
     "status": "optimal",
     "contract": {"sets": [3, 3], "runs": []},
+    "deficiency": 1,
+    "penalty": 70,
+    "go_down": None,
+    "lay_offs": None,
+    "discard": {
+        "card": "QH",
+        "reason": "Discard QH: the rest of the hand is 1 card short of the "
+        "contract (exact), the fewest any discard leaves; of the 4 such "
+        "discards it has the lowest danger (0, a heuristic), then the "
+        "most outs found (21 unseen natural cards would each lower that "
+        "by one, each checked), then the most points (10).",
+        "deficiency_after": 1,
+        "outs": 21,
+        "danger": 0,
+    },
+    "take_upcard": None,
+    "buy": None,
+    "notes": [],
+    "phase": "play",
+    "end_of_turn": None,
+    "draw_options": [],
+}
+
+ADVISE_DRAW_REQUEST: dict[str, Any] = {
+    "hand": ["9H", "9S", "KD", "4C", "JK", "QH", "5D"],
+    "hand_number": 1,
+    "phase": "draw",
+    "table": [],
+    "down": False,
+    "upcard": "9D",
+    "buys_left": 3,
+    "seen": ["KS", "4H"],
+    "next_player": {"down": False, "took": ["QD"]},
+}
+
+ADVISE_DRAW_RESPONSE: dict[str, Any] = {
+    "status": "optimal",
+    "contract": {"sets": [3, 3], "runs": []},
     "deficiency": 2,
     "penalty": 65,
     "go_down": None,
     "lay_offs": None,
-    "discard": {
-        "card": "KD",
-        "reason": "Discard KD: the rest of the hand is 2 cards short of the contract, the "
-        "fewest any discard leaves; among such discards it keeps the most outs "
-        "(12 unseen cards would fill a gap) and then sheds the most points "
-        "(10).",
-    },
+    "discard": None,
     "take_upcard": {
         "take": True,
-        "rule": "Heuristic: take the upcard when it lowers the exact deficiency "
-        "(cards still needed for the contract); with 9D it goes from 2 to 1. "
-        "A stock card is unknown, so it is not weighed.",
+        "rule": "Take: 9D takes the deficiency (cards still needed, exact) "
+        "from 2 to 1; a stock card lowers it with chance 35% (exact "
+        "over the 98 unseen cards).",
         "deficiency_now": 2,
         "deficiency_with": 1,
     },
     "buy": {
         "buy": True,
-        "rule": "Heuristic: buy when taking the upcard would lower the deficiency (2 to 1) "
-        "and a buy is left (3); the 2 penalty cards are unknown and not counted.",
+        "rule": "Buy: 9D takes the deficiency (exact) from 2 to 1 (buy when it lowers "
+        "it and a buy is left, 3 here); with it and the 2 penalty cards the "
+        "expected deficiency is about 0.47 (each penalty card counted with "
+        "the chance that one stock card lowers it, an estimate) and the hand "
+        "holds 88.3 expected points.",
         "deficiency_now": 2,
         "deficiency_with": 1,
     },
     "notes": [],
+    "phase": "draw",
+    "end_of_turn": None,
+    "draw_options": [
+        {"action": "take", "cards": 1, "deficiency": 1, "points": 70, "go_down": 0, "go_out": 0},
+        {
+            "action": "draw",
+            "cards": 1,
+            "deficiency": 1.6531,
+            "points": 74.1327,
+            "go_down": 0.0,
+            "go_out": 0.0,
+        },
+        {
+            "action": "buy",
+            "cards": 3,
+            "deficiency": 0.4694,
+            "points": 88.2653,
+            "go_down": None,
+            "go_out": None,
+        },
+    ],
 }
 
 SCORE_REQUEST: dict[str, Any] = {

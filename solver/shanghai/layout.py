@@ -111,11 +111,12 @@ def lay_offs(hm: HandModel, value: Value, twos: TwoPool) -> list[LayOff]:
                 continue
             meant = Card(Rules.rank_at(q), meld.suit)
             if value(fill.natural):
-                found.append(LayOff(meant, slot.index, meant))
+                card = meant
             elif value(fill.joker):
-                found.append(LayOff(JOKER, slot.index, meant))
+                card = JOKER
             else:
-                found.append(LayOff(twos.take(), slot.index, meant))
+                card = twos.take()
+            found.append(LayOff(card, slot.index, meant, q))
     return found
 
 
@@ -128,3 +129,30 @@ def cards_left(hm: HandModel, value: Value, gone: list[Card], done: list[Swap]) 
     if any(n < 0 for n in left.values()):
         raise LayoutError("the solution uses cards the hand does not hold")
     return sorted(left.elements())
+
+
+def laid_table(table: tuple[Meld, ...], plays: list[LayOff]) -> tuple[Meld, ...]:
+    """``table`` with the lay-offs ``plays`` added: a set takes its cards at the end,
+    a run its new places below and above its ends."""
+    after = list(table)
+    for index, meld in enumerate(table):
+        added = [p for p in plays if p.meld == index]
+        if not added:
+            continue
+        if meld.kind is MeldKind.SET:
+            cards = meld.cards + tuple(p.card for p in added)
+            meant = meld.stands_for + tuple(p.stands_for for p in added)
+            after[index] = Meld(MeldKind.SET, cards, meant)
+            continue
+        low = sorted((p for p in added if p.place < meld.first_place), key=_place)
+        high = sorted((p for p in added if p.place > meld.last_place), key=_place)
+        cards = tuple(p.card for p in low) + meld.cards + tuple(p.card for p in high)
+        meant = (
+            tuple(p.stands_for for p in low) + meld.stands_for + tuple(p.stands_for for p in high)
+        )
+        after[index] = Meld(MeldKind.RUN, cards, meant, meld.first_place - len(low))
+    return tuple(after)
+
+
+def _place(play: LayOff) -> int:
+    return play.place

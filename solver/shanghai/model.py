@@ -14,12 +14,13 @@ cards it holds (no enumeration of candidate melds):
 * a **joker swap** gives the natural card a table joker stands for and takes the
   joker into the hand;
 * for the deficiency, **extra cards** (not in the hand, but still unseen) may fill
-  set and run places, and one card of the hand may be marked as the discard.
+  set and run places;
+* for the draw phase, **one drawn card**, chosen among unseen candidates, may join
+  the hand (:func:`add_drawn_card`).
 
 Every card used comes out of the hand (or the extras): the balance equations are in
 :func:`add_card_balance`. The question-specific objectives live in
-:mod:`~solver.shanghai.going_down`, :mod:`~solver.shanghai.lay_offs` and
-:mod:`~solver.shanghai.deficiency`.
+:mod:`~solver.shanghai.turn` (the play phase) and :mod:`~solver.shanghai.deficiency`.
 """
 
 from __future__ import annotations
@@ -115,7 +116,6 @@ class HandModel:
     sets: list[SetSlot] = field(default_factory=list)
     runs: list[RunSlot] = field(default_factory=list)
     table: list[TableSlot] = field(default_factory=list)
-    discard: dict[Card, cp_model.IntVar] = field(default_factory=dict)
     extra_jokers: LinearExpr = 0
     extra_twos: LinearExpr = 0
     uses: dict[Card, list[tuple[Use, LinearExpr]]] = field(
@@ -128,6 +128,10 @@ class HandModel:
     joker_gains: list[LinearExpr] = field(default_factory=list)
     exposure_terms: list[LinearExpr] = field(default_factory=list)
     """Jokers placed times the unseen cards that could be swapped for them."""
+    drawn: dict[Card, cp_model.IntVar] = field(default_factory=dict)
+    """With :func:`add_drawn_card`: which one card of the unseen joins the hand."""
+    base: Counter[Card] | None = None
+    """With a drawn card: the hand without it (``hand`` then holds every candidate)."""
 
     @property
     def jokers_possible(self) -> int:
@@ -148,6 +152,18 @@ class HandModel:
 
     def holds(self, card: Card) -> int:
         return self.hand[card]
+
+    def held(self, card: Card) -> LinearExpr:
+        """Copies of ``card`` in hand this turn (a drawn card included)."""
+        if self.base is None:
+            return self.hand[card]
+        return self.base[card] + self.drawn.get(card, 0)
+
+    def size(self) -> int:
+        """Cards in hand this turn."""
+        if self.base is None:
+            return sum(self.hand.values())
+        return sum(self.base.values()) + 1
 
     def new_int(self, upper: int, name: str) -> cp_model.IntVar:
         return self.model.new_int_var(0, upper, name)
@@ -260,7 +276,8 @@ def add_run_slot(hm: HandModel, min_size: int) -> RunSlot:
     occ[s,q] <= occ[s,q-1] + start[s,q] and occ[s,q-1] + start[s,q] <= 1, with
     sum start = 1: one unbroken stretch of one suit; min_size <= sum occ <= 13;
     sum jokers + twos <= sum naturals + extras. Suits whose cards cannot fill half
-    the run are left out.
+    the run are left out, and so are places farther from every natural card the run
+    could hold than the wild cards could bridge (a run crosses no such place).
     """
     model, rules = hm.model, hm.rules
     slot = RunSlot(min_size)
@@ -268,13 +285,21 @@ def add_run_slot(hm: HandModel, min_size: int) -> RunSlot:
     places = range(rules.lowest_place, 15)
     wilds: list[LinearExpr] = []
     naturals: list[LinearExpr] = []
+    bridge = hm.jokers_possible + hm.twos_possible
     for suit in Suit:
-        cards = {Card(rules.rank_at(q), suit) for q in places}
-        natural_cap = sum(1 for c in cards if hm.holds(c) or (hm.with_extras and hm.unseen[c]))
-        if 2 * natural_cap < min_size:
+        natural = [
+            q
+            for q in places
+            if hm.holds(card := Card(rules.rank_at(q), suit))
+            or (hm.with_extras and hm.unseen[card])
+        ]
+        if 2 * len(natural) < min_size:
             continue
         previous: LinearExpr = 0
         for q in places:
+            if not any(abs(q - p) <= bridge for p in natural):
+                previous = 0
+                continue
             cell = (suit, q)
             card = Card(rules.rank_at(q), suit)
             occ = model.new_bool_var(f"run{k}_{card}@{q}")
@@ -431,39 +456,43 @@ def _add_place(
     return place
 
 
-def add_discard(hm: HandModel) -> None:
-    """Exactly one card of the hand is the discard: sum_c discard[c] = 1."""
-    for card in sorted(hm.hand):
-        hm.discard[card] = hm.model.new_bool_var(f"discard_{card}")
-    hm.model.add_exactly_one(hm.discard.values())
+def add_drawn_card(hm: HandModel, base: Counter[Card], candidates: list[Card]) -> None:
+    """One of ``candidates`` joins ``base`` to make the hand: sum drawn[c] = 1. Call
+    it on a model whose ``hand`` is ``base`` plus one of each candidate, before
+    adding any slot."""
+    hm.base = base
+    for card in candidates:
+        hm.drawn[card] = hm.model.new_bool_var(f"drawn_{card}")
+    _exactly_one(hm.model, list(hm.drawn.values()))
 
 
 def add_card_balance(hm: HandModel) -> None:
     """Every card used comes from the hand, the swaps or the extras.
 
-    For each natural card c: sum uses[c] <= hand[c] - discard[c].
-    Twos as wild cards: sum_twos (uses + discard) + wild twos <= held twos + extra twos.
-    Jokers: jokers used + discard[JK] <= held jokers + swapped in + extra jokers.
+    For each natural card c: sum uses[c] <= hand[c] (hand[c] includes drawn[c] with a
+    drawn card).
+    Twos as wild cards: sum_twos uses + wild twos <= held twos + extra twos.
+    Jokers: jokers used <= held jokers + swapped in + extra jokers.
     Extras: per card, run extras <= unseen[c]; per rank, set extras + run extras
     <= unseen cards of that rank (sets take any suit); extra wild twos take from
-    the unseen twos too.
+    the unseen twos too. A drawn card leaves the unseen: drawn[c] comes off both
+    bounds (and off the unseen jokers).
     """
     model, rules = hm.model, hm.rules
     for card, items in hm.uses.items():
-        model.add(sum(e for _, e in items) + hm.discard.get(card, 0) <= hm.hand[card])
+        model.add(sum(e for _, e in items) <= hm.held(card))
     if hm.two_uses:
         twos = [c for c in hm.hand if c.rank == 2 and not c.is_joker]
         natural = sum(e for c in twos for _, e in hm.uses.get(c, []))
-        discarded = sum(hm.discard.get(c, 0) for c in twos)
         if hm.with_extras and hm.unseen_rank(2):
             hm.extra_twos = hm.new_int(hm.unseen_rank(2), "extra_twos")
-        held = sum(hm.hand[c] for c in twos)
-        model.add(natural + discarded + sum(e for _, e in hm.two_uses) <= held + hm.extra_twos)
+        held = sum(hm.held(c) for c in twos)
+        model.add(natural + sum(e for _, e in hm.two_uses) <= held + hm.extra_twos)
     if hm.joker_uses:
         if hm.with_extras and hm.unseen[JOKER]:
             hm.extra_jokers = hm.new_int(hm.unseen[JOKER], "extra_jokers")
-        used = sum(e for _, e in hm.joker_uses) + hm.discard.get(JOKER, 0)
-        model.add(used <= hm.hand[JOKER] + hm.swaps() + hm.extra_jokers)
+        used = sum(e for _, e in hm.joker_uses)
+        model.add(used <= hm.held(JOKER) + hm.swaps() + hm.extra_jokers)
     if not hm.with_extras:
         return
     by_rank: dict[int, list[LinearExpr]] = defaultdict(list)
@@ -476,11 +505,16 @@ def add_card_balance(hm: HandModel) -> None:
             card = Card(rules.rank_at(q), suit)
             by_card[card].append(var)
             by_rank[card.rank].append(var)
+    drawn_rank: dict[int, list[LinearExpr]] = defaultdict(list)
+    for card, var in hm.drawn.items():
+        drawn_rank[card.rank].append(var)
     for card, terms in by_card.items():
-        model.add(sum(terms) <= hm.unseen[card])
+        model.add(sum(terms) + hm.drawn.get(card, 0) <= hm.unseen[card])
     by_rank[2].append(hm.extra_twos)
     for rank, terms in by_rank.items():
-        model.add(sum(terms) <= hm.unseen_rank(rank))
+        model.add(sum(terms) + sum(drawn_rank[rank]) <= hm.unseen_rank(rank))
+    if JOKER in hm.drawn:
+        model.add(hm.extra_jokers + hm.drawn[JOKER] <= hm.unseen[JOKER])
 
 
 def extras_used(hm: HandModel) -> LinearExpr:
@@ -520,13 +554,21 @@ def lexicographic(levels: list[tuple[LinearExpr, int]]) -> LinearExpr:
     return total
 
 
+EFFORT = 1.0
+"""Deterministic work each CP-SAT solve may do (CP-SAT's deterministic time units,
+roughly seconds of one core). The hardest solves of the speed benchmark use about
+0.2, so this bound is what stops a search, the same way on every machine; the
+wall-clock ``time_limit`` is only the outer safety cap."""
+
+
 def solve_model(
-    hm: HandModel, time_limit: float, workers: int, effort: float | None = None
+    hm: HandModel, time_limit: float, workers: int, effort: float | None = EFFORT
 ) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver]:
     """Run CP-SAT with a time limit and worker count; return (status code, solver).
 
-    ``effort`` caps the search in CP-SAT's deterministic time units, so that a
-    heuristic stage stops at the same point on every run and machine.
+    ``effort`` caps the search in CP-SAT's deterministic time units (see
+    :data:`EFFORT`), so that a search stops at the same point on every run and
+    machine; ``time_limit`` is the wall-clock cap behind it.
     """
     engine = cp_model.CpSolver()
     engine.parameters.max_time_in_seconds = time_limit
@@ -535,6 +577,22 @@ def solve_model(
         engine.parameters.max_deterministic_time = effort
     code = engine.solve(hm.model)
     return code, engine
+
+
+def drawn_cards_found(hm: HandModel, time_limit: float, workers: int) -> tuple[set[Card], Status]:
+    """Every drawn card (:func:`add_drawn_card`) with which ``hm`` is feasible: solve,
+    rule the card found out, solve again until infeasible (as many solves as cards
+    found, plus one). UNKNOWN when a solve stopped early (the set is then a subset)."""
+    found: set[Card] = set()
+    while True:
+        code, engine = solve_model(hm, time_limit, workers)
+        if code == cp_model.INFEASIBLE:
+            return found, Status.OPTIMAL
+        if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return found, Status.UNKNOWN
+        card = next(c for c, var in hm.drawn.items() if engine.value(var))
+        found.add(card)
+        hm.model.add(hm.drawn[card] == 0)
 
 
 def found_status(code: cp_model.CpSolverStatus) -> Status:

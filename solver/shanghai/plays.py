@@ -33,11 +33,13 @@ class Swap:
 
 @dataclass(frozen=True, slots=True)
 class LayOff:
-    """Lay ``card`` on table meld ``meld``, where it plays as ``stands_for``."""
+    """Lay ``card`` on table meld ``meld``, where it plays as ``stands_for`` (on a run,
+    at run place ``place``: 1 is the low ace; 0 on a set)."""
 
     card: Card
     meld: int
     stands_for: Card
+    place: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,3 +82,28 @@ class Discard:
     reason: str
     deficiency_after: int | None = None
     outs: int | None = None
+    danger: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The play phase of one turn, solved as a whole (see :mod:`~solver.shanghai.turn`).
+
+    ``go_down`` is None for a player already down; ``lay_offs.left`` is the hand
+    after every play; ``kept`` the hand at the end of the turn, after the discard.
+    """
+
+    go_down: GoDown | None
+    lay_offs: LayOffs
+    discard: Discard | None
+    kept: tuple[Card, ...]
+    points: int
+    """Penalty points of ``kept``: what the hand costs if another player goes out next."""
+    table: tuple[Meld, ...]
+    """The table after the turn: the melds given, with swaps and lay-offs, then the
+    melds laid this turn."""
+    status: Status
+
+    @property
+    def goes_out(self) -> bool:
+        return self.lay_offs.can_go_out

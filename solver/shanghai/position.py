@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from enum import Enum
 
 from solver.errors import CountError
 from solver.i18n import _, _n
@@ -13,18 +14,42 @@ from solver.shanghai.melds import TableMeld
 from solver.shanghai.rules import Rules
 
 
+class Phase(Enum):
+    """Where in the turn the advice is asked for."""
+
+    DRAW = "draw"
+    """Before drawing: take the upcard, draw from the stock, or buy the upcard."""
+    PLAY = "play"
+    """After drawing: go down, swap, lay off, discard."""
+
+
+@dataclass(frozen=True, slots=True)
+class NextPlayer:
+    """What the player to the left (who may take this turn's discard) is known to
+    want: whether they are down, and the cards they took from the discard pile."""
+
+    down: bool | None = None
+    took: tuple[Card, ...] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     """A player's view of the game.
 
     Attributes:
-        hand: the player's cards, as they are when the advice is asked for (for the
-            going-down, lay-off and discard advice: after drawing).
+        hand: the player's cards, as they are at ``phase`` (before drawing in the draw
+            phase, after drawing in the play phase).
         contract: the melds this hand's contract asks for.
         table: melds already down.
         down: whether this player has already gone down this hand.
         upcard: the top card of the discard pile, if any.
         buys_left: buys the player has left this hand.
+        phase: the part of the turn asked about; None is the older mixed request
+            (play-phase advice for ``hand``, and, with an upcard, draw-phase advice
+            for the same hand as if it were before the draw).
+        seen: cards known to be out of play besides the table and the upcard (the
+            discard pile under the upcard, dead cards): they leave the unseen pool.
+        next_player: what is known of the next player, for the discard's danger.
     """
 
     hand: tuple[Card, ...]
@@ -33,25 +58,34 @@ class Position:
     down: bool = False
     upcard: Card | None = None
     buys_left: int = 0
+    phase: Phase | None = None
+    seen: tuple[Card, ...] = ()
+    next_player: NextPlayer | None = None
 
-    def seen(self) -> Counter[Card]:
-        """Every card the player can see: hand, table and upcard."""
+    def in_view(self) -> Counter[Card]:
+        """Every card the player can see or knows: hand, table, upcard and ``seen``."""
         counts = Counter(self.hand)
         for item in self.table:
             counts.update(item.meld.cards)
         if self.upcard is not None:
             counts[self.upcard] += 1
+        counts.update(self.seen)
         return counts
 
     def unseen(self, rules: Rules) -> Counter[Card]:
-        """Copies of each card the player cannot see (in the stock, discards or other hands)."""
-        seen = self.seen()
-        return Counter({card: rules.copies(card) - seen[card] for card in (*ALL_NATURALS, JOKER)})
+        """Copies of each card the player cannot see (in the stock or other hands)."""
+        known = self.in_view()
+        return Counter({card: rules.copies(card) - known[card] for card in (*ALL_NATURALS, JOKER)})
 
     def check(self, rules: Rules) -> None:
         """Raise :class:`CountError` naming the card if any card appears more often
         than the game has it (``decks`` copies; ``decks * jokers_per_deck`` jokers)."""
-        check_counts(self.seen(), rules, _("across hand, table and upcard"))
+        where = (
+            _("across hand, table, upcard and seen")
+            if self.seen
+            else _("across hand, table and upcard")
+        )
+        check_counts(self.in_view(), rules, where)
 
 
 def check_counts(counts: Counter[Card], rules: Rules, where: str) -> None:

@@ -2,11 +2,14 @@
 
 Advice request (only ``hand`` and one of ``hand_number`` / ``contract`` are required)::
 
-    {"hand": ["7H", "7S", ...], "hand_number": 1,
+    {"hand": ["7H", "7S", ...], "hand_number": 1, "phase": "play",
      "table": [{"cards": ["8H", "8S", "8D"], "owner": "ann"}],
-     "down": false, "upcard": "9C", "buys_left": 3, "rules": {}, "time_limit_ms": 2000,
+     "down": false, "upcard": "9C", "buys_left": 3, "seen": ["4C"],
+     "next_player": {"down": false, "took": ["8C"]}, "rules": {}, "time_limit_ms": 2000,
      "lang": "en"}
 
+``phase`` is ``"draw"`` (the hand before drawing) or ``"play"`` (after drawing);
+without it the older mixed meaning holds (see :mod:`~solver.shanghai.advice`).
 ``lang`` (``en`` or ``ja``) is the language of the reasons, notes and error messages.
 
 Score request::
@@ -24,12 +27,13 @@ from typing import Any
 
 from solver.errors import RequestError
 from solver.i18n import _, speaks
-from solver.shanghai.advice import DEFAULT_TIME_LIMIT, Advice, UpcardAdvice, advise
+from solver.shanghai.advice import DEFAULT_TIME_LIMIT, Advice, advise
 from solver.shanghai.cards import Card
 from solver.shanghai.contracts import Contract, buys_allowed
+from solver.shanghai.draw import DrawOption, UpcardAdvice
 from solver.shanghai.melds import Meld, TableMeld, read_table_meld
-from solver.shanghai.plays import Swap
-from solver.shanghai.position import Position
+from solver.shanghai.plays import Discard, Swap, Turn
+from solver.shanghai.position import NextPlayer, Phase, Position
 from solver.shanghai.rules import Rules
 from solver.shanghai.scoring import score_hands
 from solver.wire import check_fields
@@ -48,8 +52,12 @@ ADVISE_FIELDS = (
     "buys_left",
     "rules",
     "time_limit_ms",
+    "phase",
+    "seen",
+    "next_player",
     "lang",
 )
+NEXT_PLAYER_FIELDS = ("down", "took")
 SCORE_FIELDS = ("hands", "rules", "lang")
 TABLE_MELD_FIELDS = ("cards", "owner")
 
@@ -169,8 +177,45 @@ def parse_advise_request(request: Mapping[str, Any]) -> tuple[Position, Rules, f
                 value=limit_ms,
             )
         )
-    position = Position(tuple(hand), contract, table, down, upcard, buys_left)
+    position = Position(
+        tuple(hand),
+        contract,
+        table,
+        down,
+        upcard,
+        buys_left,
+        _phase(request.get("phase")),
+        tuple(_cards(request.get("seen", []), "seen")),
+        _next_player(request.get("next_player")),
+    )
     return position, rules, limit_ms / 1000
+
+
+def _phase(value: Any) -> Phase | None:
+    if value is None:
+        return None
+    try:
+        return Phase(value)
+    except ValueError:
+        raise RequestError(
+            _(
+                "'phase' must be 'draw' (before drawing) or 'play' (after drawing),"
+                " got {value!r:.60}",
+                value=value,
+            )
+        ) from None
+
+
+def _next_player(value: Any) -> NextPlayer | None:
+    if value is None:
+        return None
+    _object(value, "'next_player'", '{"down": false, "took": ["8C"]}', NEXT_PLAYER_FIELDS)
+    down = value.get("down")
+    if down is not None and not isinstance(down, bool):
+        raise RequestError(
+            _("next_player 'down' must be true, false or null, got {value!r:.60}", value=down)
+        )
+    return NextPlayer(down, tuple(_cards(value.get("took", []), "next_player took")))
 
 
 def _contract(request: Mapping[str, Any], rules: Rules) -> tuple[Contract, int | None]:
@@ -191,24 +236,7 @@ def _contract(request: Mapping[str, Any], rules: Rules) -> tuple[Contract, int |
 
 def _table_meld(index: int, item: Any, rules: Rules) -> TableMeld:
     where = _("table meld {index}", index=index)
-    if not isinstance(item, Mapping):
-        raise RequestError(
-            _(
-                "{where} must be an object like {example}, got {value!r:.60}",
-                where=where,
-                example='{"cards": ["8H", "8S", "8D"], "owner": "ann"}',
-                value=item,
-            )
-        )
-    for name in item:
-        if name not in TABLE_MELD_FIELDS:
-            raise RequestError(
-                _(
-                    "unknown field {name!r} in {where}; fields are cards, owner",
-                    name=name,
-                    where=where,
-                )
-            )
+    _object(item, where, '{"cards": ["8H", "8S", "8D"], "owner": "ann"}', TABLE_MELD_FIELDS)
     if "cards" not in item:
         raise RequestError(_("{where} has no 'cards'", where=where))
     owner = item.get("owner")
@@ -222,6 +250,29 @@ def _table_meld(index: int, item: Any, rules: Rules) -> TableMeld:
         )
     meld = read_table_meld(index, _cards(item["cards"], where), rules)
     return TableMeld(meld, owner)
+
+
+def _object(value: Any, where: str, example: str, known: tuple[str, ...]) -> None:
+    """Raise :class:`RequestError` unless ``value`` is an object with only ``known`` fields."""
+    if not isinstance(value, Mapping):
+        raise RequestError(
+            _(
+                "{where} must be an object like {example}, got {value!r:.60}",
+                where=where,
+                example=example,
+                value=value,
+            )
+        )
+    for name in value:
+        if name not in known:
+            raise RequestError(
+                _(
+                    "unknown field {name!r:.60} in {where}; fields are {fields}",
+                    name=name,
+                    where=where.strip("'"),
+                    fields=", ".join(known),
+                )
+            )
 
 
 def _cards(value: Any, where: str) -> list[Card]:
@@ -302,10 +353,48 @@ def advice_to_dict(advice: Advice, position: Position) -> dict[str, Any]:
             "points_shed": laid.points_shed,
             "can_go_out": laid.can_go_out,
         },
-        "discard": None
-        if advice.discard is None
-        else {"card": str(advice.discard.card), "reason": advice.discard.reason},
+        "discard": _discard_to_dict(advice.discard),
         "take_upcard": _upcard_to_dict(advice.take_upcard, "take"),
         "buy": _upcard_to_dict(advice.buy, "buy"),
         "notes": list(advice.notes),
+        "phase": None if advice.phase is None else advice.phase.value,
+        "end_of_turn": _end_to_dict(advice.turn),
+        "draw_options": [_option_to_dict(o) for o in advice.draw_options],
     }
+
+
+def _discard_to_dict(discard: Discard | None) -> dict[str, Any] | None:
+    if discard is None:
+        return None
+    return {
+        "card": str(discard.card),
+        "reason": discard.reason,
+        "deficiency_after": discard.deficiency_after,
+        "outs": discard.outs,
+        "danger": discard.danger,
+    }
+
+
+def _end_to_dict(turn: Turn | None) -> dict[str, Any] | None:
+    if turn is None:
+        return None
+    return {
+        "goes_out": turn.goes_out,
+        "kept": [str(c) for c in turn.kept],
+        "points": turn.points,
+    }
+
+
+def _option_to_dict(option: DrawOption) -> dict[str, Any]:
+    return {
+        "action": option.action,
+        "cards": option.cards,
+        "deficiency": _round(option.deficiency),
+        "points": _round(option.points),
+        "go_down": _round(option.go_down),
+        "go_out": _round(option.go_out),
+    }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)

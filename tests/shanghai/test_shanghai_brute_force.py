@@ -6,18 +6,19 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from brute import Brute, best_lay_offs, run_extras, set_extras
+import pytest
+from brute import Brute, Laid, TurnBrute, best_lay_offs, fits_all, run_extras, set_extras
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solver.errors import CountError
 from solver.shanghai.cards import JOKER, Card, Suit
-from solver.shanghai.contracts import Contract
+from solver.shanghai.contracts import STANDARD_CONTRACTS, Contract
 from solver.shanghai.deficiency import deficiency
-from solver.shanghai.going_down import go_down
-from solver.shanghai.lay_offs import best_lay_offs as solver_lay_offs
-from solver.shanghai.melds import Meld, MeldKind, read_meld
+from solver.shanghai.melds import Meld, MeldKind, TableMeld, read_meld
 from solver.shanghai.position import Position
 from solver.shanghai.rules import Rules
+from solver.shanghai.turn import solve_turn
 
 VARIANTS = [
     Rules(decks=4),
@@ -59,13 +60,20 @@ def unseen(hand: list[Card], contract: Contract, rules: Rules) -> Counter[Card]:
     seed=st.integers(0, 2**32),
     size=st.integers(3, 8),
     jokers=st.integers(0, 2),
+    search=st.booleans(),
 )
 def test_deficiency_matches_brute_force(
-    variant: Rules, contract: Contract, seed: int, size: int, jokers: int
+    variant: Rules, contract: Contract, seed: int, size: int, jokers: int, search: bool
 ) -> None:
+    """Both methods: the search (with CP-SAT behind it) and the CP-SAT model alone."""
     hand = random_hand(random.Random(seed), size, min(jokers, size))
     found, _ = deficiency(
-        Counter(hand), contract, unseen(hand, contract, variant), variant, time_limit=LIMIT
+        Counter(hand),
+        contract,
+        unseen(hand, contract, variant),
+        variant,
+        time_limit=LIMIT,
+        search=search,
     )
     assert found == BRUTES[variant, contract].deficiency(hand), hand
 
@@ -83,14 +91,15 @@ def test_go_down_verdict_and_points_left_match_brute_force(
 ) -> None:
     hand = random_hand(random.Random(seed), size, min(jokers, size))
     brute = BRUTES[variant, contract]
-    plan = go_down(
+    turn, _ = solve_turn(
         Counter(hand), contract, (), unseen(hand, contract, variant), variant, time_limit=LIMIT
     )
     expected = brute.go_down_points(hand)
     if expected is None:
-        assert plan is None, hand
+        assert turn is None, hand
         return
-    assert plan is not None, hand
+    assert turn is not None and turn.go_down is not None, hand
+    plan = turn.go_down
     assert plan.penalty_left == expected
     laid = [c for m in plan.melds for c in m.cards]
     assert Counter(laid) + Counter(plan.left) == Counter(hand)
@@ -151,10 +160,119 @@ def test_lay_offs_match_brute_force(variant: Rules, seed: int, size: int, jokers
     table = random_table(rng, variant)
     hand = hand_near(rng, table, size, min(jokers, size))
     seen = Position(tuple(hand), Contract(sets=(3,)))
-    result = solver_lay_offs(
-        Counter(hand), tuple(table), seen.unseen(variant), variant, time_limit=LIMIT
+    turn, _ = solve_turn(
+        Counter(hand), None, tuple(table), seen.unseen(variant), variant, time_limit=LIMIT
     )
     brute_table = [(m.stands_for, m.first_place, m.kind.value) for m in table]
     out, shed = best_lay_offs(hand, brute_table, variant)
+    if len(hand) == 1 and not out and not variant.go_out_by_discard:
+        assert turn is None  # one card that cannot be laid off: no legal end
+        return
+    assert turn is not None
+    result = turn.lay_offs
     assert (result.can_go_out, result.points_shed) == (out, shed), (hand, table)
     assert Counter(p.card for p in result.plays) + Counter(result.left) == Counter(hand)
+
+
+# --- the whole turn, every contract --------------------------------------------------
+
+TURN_VARIANTS = [Rules(), Rules(ace_low=True), Rules(twos_wild=True), Rules(go_out_by_discard=True)]
+TURN_BRUTES = {rules: TurnBrute(rules) for rules in TURN_VARIANTS}
+
+
+def near_contract(rng: random.Random, contract: Contract, rules: Rules) -> list[Card]:
+    """The contract's melds at their minimum sizes (a run sometimes one longer), some
+    cards turned into jokers, sometimes one card missing, plus a stray card or two."""
+    cards: list[Card] = []
+    suits = list(Suit)
+    for size in contract.sets:
+        rank = rng.randint(3, 14)
+        offset = rng.randrange(4)
+        cards += [Card(rank, suits[(offset + i) % 4]) for i in range(size)]
+    for size in contract.runs:
+        suit = rng.choice(suits)
+        length = size + rng.choice([0, 0, 1])
+        first = rng.randint(rules.lowest_place, 15 - length)
+        cards += [Card(14 if q == 1 else q, suit) for q in range(first, first + length)]
+    for _ in range(rng.choice([0, 1, 1, 2])):
+        cards[rng.randrange(len(cards))] = JOKER
+    rng.shuffle(cards)
+    if rng.random() < 0.3:
+        cards.pop()
+    cards += [Card(rng.randint(3, 14), rng.choice(suits)) for _ in range(rng.randint(0, 2))]
+    return cards
+
+
+def table_melds(rng: random.Random, rules: Rules) -> list[Meld]:
+    """1-3 melds of other players, a third of them holding a joker."""
+    melds = []
+    for _ in range(rng.randint(1, 3)):
+        if rng.random() < 0.5:
+            cards = [Card(rng.randint(3, 14), s) for s in rng.sample(list(Suit), 3)]
+            cards = [Card(cards[0].rank, c.suit) for c in cards]
+        else:
+            suit, first = rng.choice(list(Suit)), rng.randint(3, 10)
+            cards = [Card(q, suit) for q in range(first, first + 4)]
+        if rng.random() < 0.35:
+            cards[1] = JOKER
+        melds.append(read_meld(cards, rules))
+    return melds
+
+
+def check_turn(
+    rules: Rules, hand: list[Card], contract: Contract | None, table: list[Meld]
+) -> None:
+    """solve_turn equals the brute force: whether a play exists, going out, and the
+    points left after the plays; the discard is the costliest dead card (the costliest
+    card when none is dead), so the points at the end of the turn are the brute
+    force's less that card's."""
+    position = Position(tuple(hand), contract or Contract((3,)), tuple(TableMeld(m) for m in table))
+    try:
+        position.check(rules)
+    except CountError:
+        return
+    turn, _ = solve_turn(
+        Counter(hand), contract, tuple(table), position.unseen(rules), rules, time_limit=LIMIT
+    )
+    slots = None
+    if contract is not None:
+        slots = [("set", n) for n in contract.sets] + [("run", n) for n in contract.runs]
+    laid = [Laid(m.kind.value, m.cards, m.stands_for, m.first_place) for m in table]
+    expected = TURN_BRUTES[rules].best(hand, slots, laid)
+    if expected is None:
+        assert turn is None, (hand, table)
+        return
+    assert turn is not None, (hand, table)
+    left = turn.lay_offs.left
+    assert (turn.goes_out, sum(rules.points(c) for c in left)) == expected, (hand, table)
+    after = [Laid(m.kind.value, m.cards, m.stands_for, m.first_place) for m in turn.table]
+    dead = [c for c in left if not any(fits_all(m, Counter([c]), rules) for m in after)]
+    if turn.goes_out:
+        assert (turn.kept, turn.points) == ((), 0), (hand, table)
+        return
+    assert turn.discard is not None and len(turn.kept) >= 1, (hand, table)
+    pool = dead or list(left)
+    assert turn.discard.card in pool, (hand, table, turn.discard)
+    most = max(rules.points(c) for c in pool)
+    assert rules.points(turn.discard.card) == most, (hand, table, turn.discard)
+    assert turn.points == expected[1] - most, (hand, table)
+
+
+@pytest.mark.parametrize("number", range(1, 11))
+@settings(max_examples=8)
+@given(seed=st.integers(0, 2**32), variant=st.sampled_from(TURN_VARIANTS))
+def test_whole_turn_matches_brute_force(number: int, seed: int, variant: Rules) -> None:
+    """A player not yet down, hands near every standard contract, tables with jokers."""
+    rng = random.Random(seed)
+    contract = STANDARD_CONTRACTS[number]
+    check_turn(variant, near_contract(rng, contract, variant), contract, table_melds(rng, variant))
+
+
+@settings(max_examples=40)
+@given(seed=st.integers(0, 2**32), variant=st.sampled_from(TURN_VARIANTS), size=st.integers(1, 6))
+def test_down_turn_matches_brute_force(seed: int, variant: Rules, size: int) -> None:
+    """A player who is down: swaps and lay-offs on tables with jokers."""
+    rng = random.Random(seed)
+    table = table_melds(rng, variant)
+    hand = hand_near(rng, table, size, rng.choice([0, 0, 1]))
+    check_turn(variant, hand, None, table)

@@ -13,10 +13,10 @@ from solver.errors import CountError, NotationError, RequestError, RulesError
 from solver.shanghai.cards import ALL_NATURALS, JOKER, Card, parse_cards
 from solver.shanghai.contracts import STANDARD_CONTRACTS, Contract, buys_allowed
 from solver.shanghai.deficiency import deficiency
-from solver.shanghai.going_down import go_down
 from solver.shanghai.melds import InvalidMeld, MeldKind, read_meld
 from solver.shanghai.position import Position
 from solver.shanghai.rules import Rules
+from solver.shanghai.turn import solve_turn
 
 
 @given(st.sampled_from([*ALL_NATURALS, JOKER]))
@@ -96,9 +96,9 @@ def test_a_hand_built_for_each_contract_goes_down_and_one_card_less_does_not(
     rules = Rules(decks=3)
     hand += parse_cards("9C 7C") if number != 10 else parse_cards("9S 7S")
     seen = Position(tuple(hand), contract).unseen(rules)
-    plan = go_down(Counter(hand), contract, (), seen, rules, time_limit=10)
-    assert plan is not None
-    assert len(plan.melds) == contract.melds
+    turn, _ = solve_turn(Counter(hand), contract, (), seen, rules, time_limit=10)
+    assert turn is not None and turn.go_down is not None
+    assert len(turn.go_down.melds) == contract.melds
     short = Counter(hand)
     short[hand[0]] -= 1
     found, _ = deficiency(+short, contract, seen, rules, time_limit=10)
@@ -194,5 +194,5 @@ def test_a_set_of_duplicates_needs_enough_decks() -> None:
     hand = parse_cards("7H 7H 7H")
     rules = Rules(decks=3)
     seen = Position(tuple(hand), Contract((3,))).unseen(rules)
-    plan = go_down(Counter(hand), Contract((3,)), (), seen, rules, time_limit=5)
-    assert plan is not None and plan.left == ()
+    turn, _ = solve_turn(Counter(hand), Contract((3,)), (), seen, rules, time_limit=5)
+    assert turn is not None and turn.go_down is not None and turn.go_down.left == ()

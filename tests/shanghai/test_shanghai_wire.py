@@ -19,6 +19,7 @@ def test_examples_are_what_the_solver_answers() -> None:
     """The documented examples (README, OpenAPI) stay in step with behaviour."""
     assert advise_shanghai(examples.ADVISE_REQUEST) == examples.ADVISE_RESPONSE
     assert advise_shanghai(examples.ADVISE_NOT_DOWN_REQUEST) == examples.ADVISE_NOT_DOWN_RESPONSE
+    assert advise_shanghai(examples.ADVISE_DRAW_REQUEST) == examples.ADVISE_DRAW_RESPONSE
     assert score_shanghai(examples.SCORE_REQUEST) == examples.SCORE_RESPONSE
 
 
@@ -150,6 +151,25 @@ def test_score() -> None:
         ({"hand": ["7H"], "hand_number": 9, "buys_left": 5}, RequestError, "0 to 4"),
         ({"hand": ["7H"], "hand_number": 1, "rules": {"decks": 0}}, RulesError, "decks"),
         ({"hand": ["7H"], "hand_number": 1, "time_limit_ms": 0}, RequestError, "time_limit_ms"),
+        ({"hand": ["7H"], "hand_number": 1, "phase": "before"}, RequestError, "'phase'"),
+        ({"hand": ["7H"], "hand_number": 1, "seen": ["ZZ"]}, NotationError, "seen"),
+        ({"hand": ["7H"], "hand_number": 1, "seen": ["7H", "7H"]}, CountError, "7H: 3"),
+        ({"hand": ["7H"], "hand_number": 1, "next_player": [1]}, RequestError, "next_player"),
+        (
+            {"hand": ["7H"], "hand_number": 1, "next_player": {"down": 1}},
+            RequestError,
+            "next_player 'down'",
+        ),
+        (
+            {"hand": ["7H"], "hand_number": 1, "next_player": {"took": ["QQ"]}},
+            NotationError,
+            "next_player took",
+        ),
+        (
+            {"hand": ["7H"], "hand_number": 1, "next_player": {"hand": []}},
+            RequestError,
+            "'hand' in next_player",
+        ),
         (
             {"hand": ["AH", "2H"], "hand_number": 1, "rules": {"decks": 1}, "upcard": "AH"},
             CountError,

@@ -1,0 +1,282 @@
+"""Shanghai bots: ``greedy`` and ``strong`` behind one interface, ``choose(view)``.
+
+A bot sees only a :class:`~solver.shanghai.engine.View` (its own hand, the table,
+who is down, hand sizes, buys left, the upcard and the discard pile, the cards each
+player took) and answers a :class:`~solver.shanghai.engine.Draw`,
+:class:`~solver.shanghai.engine.Buy` or :class:`~solver.shanghai.engine.Play`.
+Bots are deterministic: every search they make is bounded by counts or by CP-SAT's
+deterministic time (:data:`~solver.shanghai.model.EFFORT`), never by the clock
+alone.
+
+* ``greedy`` goes down as soon as it can (the turn solved as a whole: swaps,
+  lay-offs, going out whenever possible), takes or buys the upcard whenever it
+  lowers the deficiency, and discards as the advice does (the lowest deficiency,
+  then the lowest danger, then the most outs, then the most points; once down, a
+  dead card).
+* ``strong`` plays the same exact turns with the knobs :data:`STRONG`: once an
+  opponent is down (someone may go out soon) it discards the costliest card that
+  keeps its deficiency rather than the one keeping the most outs, and it plans each
+  turn for the fewest cards left (then the fewest points), so that it goes out
+  sooner. Its buying is greedy's; the buy knobs (only close to going down, not once
+  an opponent is down, any upcard) are there for experiments. Its score against
+  ``greedy`` is measured by ``python -m benchmarks.shanghai_bots``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, replace
+
+from solver.errors import MeldwiseError
+from solver.i18n import _
+from solver.shanghai.cards import Card
+from solver.shanghai.danger import danger
+from solver.shanghai.deficiency import Study, best_discard
+from solver.shanghai.engine import Buy, Draw, LayOffMove, Move, Play, Step, SwapMove, View
+from solver.shanghai.lay_offs import fits_table
+from solver.shanghai.melds import Meld
+from solver.shanghai.plays import Turn
+from solver.shanghai.position import NextPlayer
+from solver.shanghai.turn import could_go_down, solve_turn
+
+TIME_LIMIT = 10.0
+"""Wall-clock cap of a bot's CP-SAT solve: a safety net far above the deterministic
+effort that really bounds it."""
+
+
+class UnknownBot(MeldwiseError):
+    """A bot name this game does not have."""
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """The knobs of a bot (``greedy`` is the default of every knob but the first)."""
+
+    buy_short: int = 99
+    """Buy only when the deficiency with the upcard is at most this."""
+    threat_cards: int = 0
+    """Discard by points before outs once an opponent who is down holds at most this
+    many cards (0: never)."""
+    take_to_lay: bool = False
+    """With the contract met, take an upcard that the play right after lays down."""
+    buy_early: bool = False
+    """While no opponent is down, buy any upcard (a buy left, the contract not met)."""
+    points_first: bool = False
+    """Always discard by points before outs (among discards keeping the deficiency)."""
+    cards_first: bool = False
+    """Plan turns for the fewest cards left, then the fewest points (not the reverse)."""
+    abandon_short: int = 0
+    """Once an opponent who is down holds at most ``threat_cards`` cards, discard the
+    costliest card outright while this many cards or more short (0: never)."""
+    buy_any: bool = False
+    """Buy any upcard offered while the contract is not met (a buy left)."""
+    buy_threat_cards: int = 0
+    """Buy nothing once an opponent who is down holds at most this many cards (0:
+    buy regardless)."""
+
+    @classmethod
+    def parse(cls, text: str) -> Policy:
+        """Knobs from ``name=value+...`` (numbers, or true/false; ``+`` separates them,
+        since a tournament's bot list is comma-separated)."""
+        values: dict[str, int | bool] = {}
+        names = {f.name for f in fields(cls)}
+        for item in filter(None, (part.strip() for part in text.split("+"))):
+            name, _sep, raw = item.partition("=")
+            if name not in names:
+                raise UnknownBot(
+                    _(
+                        "unknown knob {name!r}; knobs are {knobs}",
+                        name=name,
+                        knobs=", ".join(sorted(names)),
+                    )
+                )
+            word = raw.strip().lower()
+            values[name] = word == "true" if word in ("true", "false") else int(word)
+        return replace(cls(), **values)  # type: ignore[arg-type]
+
+
+STRONG = Policy(threat_cards=99, cards_first=True)
+"""The knobs ``strong`` plays with (its score against ``greedy``: benchmarks/shanghai_bots.py)."""
+
+
+class Bot:
+    """A Shanghai bot playing exact turns with a :class:`Policy`."""
+
+    def __init__(self, name: str, policy: Policy) -> None:
+        self.name = name
+        self.policy = policy
+
+    def choose(self, view: View) -> Move:
+        if view.step is Step.DRAW:
+            return Draw(self.take(view))
+        if view.step is Step.BUY:
+            return Buy(self.buy(view))
+        return self.play(view)
+
+    # --- the draw ---------------------------------------------------------------------
+
+    def _study(self, view: View, hand: Counter[Card]) -> Study:
+        return Study(
+            hand,
+            view.contract,
+            view.position().unseen(view.rules),
+            view.rules,
+            time_limit=TIME_LIMIT,
+        )
+
+    def take(self, view: View) -> bool:
+        upcard = view.upcard
+        if upcard is None:
+            return False
+        hand = Counter(view.hand)
+        more = hand.copy()
+        more[upcard] += 1
+        table = tuple(item.meld for item in view.table)
+        unseen = view.position().unseen(view.rules)
+        if view.down[view.seat]:
+            turn, _ = solve_turn(more, None, table, unseen, view.rules, time_limit=TIME_LIMIT)
+            return (turn is not None and turn.goes_out) or fits_table(upcard, table, view.rules)
+        now = self._study(view, hand).value
+        after = self._study(view, more).value
+        if after is not None and (now is None or after < now):
+            return True
+        if self.policy.take_to_lay and now == 0:
+            # The contract is met: take the upcard when the play right after lays it.
+            turn = self._turn(view, more)
+            return turn is not None and upcard not in turn.kept and _played(turn, upcard)
+        return False
+
+    def buy(self, view: View) -> bool:
+        upcard = view.upcard
+        if upcard is None or view.down[view.seat] or view.buys_left[view.seat] <= 0:
+            return False
+        hand = Counter(view.hand)
+        more = hand.copy()
+        more[upcard] += 1
+        if _threatened(view, self.policy.buy_threat_cards):
+            return False
+        now = self._study(view, hand).value
+        if now != 0 and (
+            self.policy.buy_any or (self.policy.buy_early and not _opponents_down(view))
+        ):
+            return True
+        after = self._study(view, more).value
+        lowers = after is not None and (now is None or after < now)
+        return lowers and after is not None and after <= self.policy.buy_short
+
+    # --- the play ---------------------------------------------------------------------
+
+    def _turn(self, view: View, hand: Counter[Card]) -> Turn | None:
+        table = tuple(item.meld for item in view.table)
+        down = view.down[view.seat]
+        if not down and not could_go_down(hand, view.contract, table, view.rules):
+            return None
+        nxt = NextPlayer(view.down[view.next_seat], view.took[view.next_seat])
+
+        def rate(card: Card, melds: Sequence[Meld]) -> int:
+            return danger(card, melds, nxt, view.rules)
+
+        turn, _ = solve_turn(
+            hand,
+            None if down else view.contract,
+            table,
+            view.position().unseen(view.rules),
+            view.rules,
+            time_limit=TIME_LIMIT,
+            danger=rate,
+            cards_first=self.policy.cards_first,
+        )
+        return turn
+
+    def play(self, view: View) -> Play:
+        hand = Counter(view.hand)
+        turn = self._turn(view, hand)
+        if turn is not None:
+            return play_of(turn)
+        table = tuple(item.meld for item in view.table)
+        nxt = NextPlayer(view.down[view.next_seat], view.took[view.next_seat])
+        study = self._study(view, hand)
+        threatened = _threatened(view, self.policy.threat_cards)
+        short = study.value
+        if (
+            threatened
+            and self.policy.abandon_short
+            and (short is None or short >= self.policy.abandon_short)
+        ):
+            card = max(sorted(study.hand), key=view.rules.points)
+        elif threatened or self.policy.points_first:
+            card = _costliest_keeping(study, view)
+        else:
+            found = best_discard(study, lambda card: danger(card, table, nxt, view.rules))
+            card = found.card if found is not None else max(view.hand, key=view.rules.points)
+        return Play(discard=card)
+
+
+def _threatened(view: View, cards: int) -> bool:
+    """Whether an opponent who is down holds at most ``cards`` cards."""
+    return any(
+        view.down[seat] and view.hand_sizes[seat] <= cards
+        for seat in range(len(view.down))
+        if seat != view.seat
+    )
+
+
+def _opponents_down(view: View) -> bool:
+    return any(down for seat, down in enumerate(view.down) if seat != view.seat)
+
+
+def _costliest_keeping(study: Study, view: View) -> Card:
+    """The costliest card whose loss keeps the deficiency (else the costliest card)."""
+    keepers = [card for card in sorted(study.hand) if study.keeps(card)]
+    return max(keepers or sorted(study.hand), key=view.rules.points)
+
+
+def _played(turn: Turn, card: Card) -> bool:
+    laid = [c for meld in (turn.go_down.melds if turn.go_down else ()) for c in meld.cards]
+    laid += [p.card for p in turn.lay_offs.plays]
+    return card in laid
+
+
+def play_of(turn: Turn) -> Play:
+    """The engine's move for a turn the solver chose."""
+    swaps = turn.go_down.swaps if turn.go_down else turn.lay_offs.swaps
+    return Play(
+        melds=tuple(m.cards for m in turn.go_down.melds) if turn.go_down else (),
+        swaps=tuple(SwapMove(s.meld, s.position, s.give) for s in swaps),
+        lay_offs=tuple(LayOffMove(p.card, p.meld, p.place) for p in turn.lay_offs.plays),
+        discard=None if turn.discard is None else turn.discard.card,
+    )
+
+
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "greedy": lambda seed: Bot("greedy", Policy()),
+    "strong": lambda seed: Bot("strong", STRONG),
+}
+"""Bot name -> a factory taking the bot's seed."""
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """The bot called ``name``; ``strong:KNOB=VALUE+...`` (or ``greedy:...``) changes
+    some :class:`Policy` knobs (for experiments)."""
+    base, _sep, knobs = name.partition(":")
+    factory = BOTS.get(base)
+    if factory is None:
+        raise UnknownBot(
+            _("unknown bot {name!r}; bots are {bots}", name=name, bots=", ".join(BOTS))
+        )
+    bot = factory(seed)
+    if knobs:
+        bot = Bot(name, Policy.parse(knobs) if base == "greedy" else _knobs(bot.policy, knobs))
+    return bot
+
+
+def _knobs(policy: Policy, text: str) -> Policy:
+    changed = Policy.parse(text)
+    defaults = Policy()
+    values = {
+        f.name: getattr(changed, f.name)
+        for f in fields(Policy)
+        if getattr(changed, f.name) != getattr(defaults, f.name)
+    }
+    return replace(policy, **values)

@@ -1,0 +1,479 @@
+"""The draw phase: take the upcard, draw from the stock, or buy the upcard.
+
+The hand is the hand *before* drawing. Each option is weighed by what follows it,
+with figures computed exactly (expectations are over the unseen cards, each
+equally likely to be the stock card drawn):
+
+* ``take``: the upcard joins the hand; the deficiency after, and whether the play
+  phase that follows can go down and go out (solved).
+* ``draw``: a stock card joins the hand; the expected deficiency, and the chances
+  that the play phase can go down and go out (each unseen card solved where it
+  could make a difference).
+* ``buy`` (out of turn, a player not down with a buy left): the upcard and
+  ``buy_penalty_cards`` stock cards join the hand; the expected deficiency after
+  all of them, and the points they bring (no play follows a buy).
+
+The decisions are stated heuristics over those figures:
+
+* **take** (not down): when taking lets the player go out this turn; else when it
+  lets them go down this turn and a stock card might not; else when it lowers the
+  deficiency. **take** (down): when taking goes out; else draw when a stock card
+  could go out; else take when the upcard can be laid off on the table.
+* **buy**: when a buy is left and the upcard lowers the deficiency; players who are
+  down cannot buy.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+from solver.i18n import _, _n
+from solver.shanghai.cards import JOKER, Card, Suit
+from solver.shanghai.contracts import Contract
+from solver.shanghai.deficiency import Study
+from solver.shanghai.lay_offs import fits_table
+from solver.shanghai.melds import Meld, MeldKind
+from solver.shanghai.plays import Status, Turn
+from solver.shanghai.rules import Rules
+from solver.shanghai.scoring import penalty
+from solver.shanghai.search import lower_bound, shape_of
+from solver.shanghai.turn import could_go_down, drawn_cards, solve_turn
+
+
+@dataclass(frozen=True, slots=True)
+class UpcardAdvice:
+    """Whether to take (or buy) the upcard, the rule used with its figures, and the
+    deficiencies compared (None when not used)."""
+
+    yes: bool
+    rule: str
+    deficiency_now: int | None = None
+    deficiency_with: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOption:
+    """What one way of drawing leads to (expected values over the unseen cards).
+
+    ``deficiency``: expected deficiency once the cards are in (None once down, or
+    when not worked out); ``points``: expected penalty points of the hand then;
+    ``go_down`` and ``go_out``: chances that the play phase right after goes down
+    and goes out (None for a buy, after which no play follows).
+    """
+
+    action: str
+    cards: int
+    deficiency: float | None
+    points: float
+    go_down: float | None
+    go_out: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class DrawAdvice:
+    take: UpcardAdvice | None
+    buy: UpcardAdvice | None
+    options: tuple[DrawOption, ...]
+    status: Status
+
+
+@dataclass
+class Draw:
+    """One draw-phase question: the hand before drawing and what the player knows."""
+
+    hand: Counter[Card]
+    contract: Contract
+    down: bool
+    table: tuple[Meld, ...]
+    unseen: Counter[Card]
+    rules: Rules
+    time_limit: float
+    workers: int
+    study: Study | None
+    status: Status = Status.OPTIMAL
+
+    def study_of(self, hand: Counter[Card], unseen: Counter[Card]) -> Study:
+        study = Study(
+            hand,
+            self.contract,
+            unseen,
+            self.rules,
+            time_limit=self.time_limit,
+            workers=self.workers,
+        )
+        self.status = self.status.worst(study.status)
+        return study
+
+    def turn(self, hand: Counter[Card], unseen: Counter[Card]) -> Turn | None:
+        """The play phase for ``hand`` after the draw (None: no play)."""
+        if not self.down and not could_go_down(hand, self.contract, self.table, self.rules):
+            return None
+        turn, status = solve_turn(
+            hand,
+            None if self.down else self.contract,
+            self.table,
+            unseen,
+            self.rules,
+            time_limit=self.time_limit,
+            workers=self.workers,
+        )
+        self.status = self.status.worst(status)
+        return turn
+
+    def play(self, hand: Counter[Card], unseen: Counter[Card]) -> tuple[bool, bool]:
+        """(goes down, goes out) in the play phase for ``hand`` after the draw."""
+        turn = self.turn(hand, unseen)
+        return turn is not None and not self.down, turn is not None and turn.goes_out
+
+    def which(
+        self, contract: Contract | None, candidates: list[Card], *, out: bool
+    ) -> tuple[set[Card], Status]:
+        """The ``candidates`` that, drawn, let the play go out (or go down)."""
+        found, status = drawn_cards(
+            self.hand,
+            contract,
+            self.table,
+            self.unseen,
+            self.rules,
+            candidates,
+            out=out,
+            time_limit=self.time_limit,
+            workers=self.workers,
+        )
+        self.status = self.status.worst(status)
+        return found, status
+
+    @cached_property
+    def hopeless(self) -> bool:
+        """No single card lets a player not down go down (proven): even the hand plus
+        a joker for the card and one for every table joker it could swap has a
+        deficiency bound above 0."""
+        more = self.hand.copy()
+        more[JOKER] += 1 + sum(len(m.joker_places()) for m in self.table)
+        return lower_bound(more, shape_of(self.contract, self.rules)) > 0
+
+
+def draw_advice(draw: Draw, upcard: Card | None, buys_left: int) -> DrawAdvice:
+    """The draw-phase advice (see the module docstring)."""
+    rules = draw.rules
+    stock = _stock_option(draw)
+    options = [stock]
+    take: UpcardAdvice | None = None
+    buy: UpcardAdvice | None = None
+    if upcard is not None:
+        taken = draw.hand.copy()
+        taken[upcard] += 1
+        after = draw.study_of(taken, draw.unseen) if not draw.down else None
+        down, out = draw.play(taken, draw.unseen)
+        points = penalty(draw.hand.elements(), rules) + rules.points(upcard)
+        short = None if after is None else after.value
+        take_option = DrawOption("take", 1, short, points, None if draw.down else down, out)
+        options.insert(0, take_option)
+        take = _take(draw, upcard, take_option, stock)
+        if draw.down:
+            buy = UpcardAdvice(False, _("Players who are down cannot buy."))
+        else:
+            assert after is not None
+            buy_option = _buy_option(draw, upcard, after)
+            options.append(buy_option)
+            buy = _buy(draw, upcard, after, buy_option, buys_left)
+    return DrawAdvice(take, buy, tuple(options), draw.status)
+
+
+def _expect(unseen: Counter[Card], value: Callable[[Card], float]) -> float:
+    total = unseen.total()
+    return sum(n * value(card) for card, n in sorted(unseen.items())) / total if total else 0.0
+
+
+def _stock_option(draw: Draw) -> DrawOption:
+    unseen = +draw.unseen
+    rules = draw.rules
+    points = penalty(draw.hand.elements(), rules) + _expect(unseen, rules.points)
+    short: float | None = None
+    study = draw.study
+    if study is not None and study.value is not None:
+        lowered = {card: study.lowered_by(card) for card in unseen}
+        draw.status = draw.status.worst(study.status)
+        if all(v is not None for v in lowered.values()):
+            short = study.value - _expect(unseen, lambda c: float(bool(lowered[c])))
+    outcomes = _outcomes(draw, unseen)
+    go_down = None if draw.down else _expect(unseen, lambda c: float(outcomes[c][0]))
+    go_out = _expect(unseen, lambda c: float(outcomes[c][1]))
+    return DrawOption("draw", 1, short, points, go_down, go_out)
+
+
+def _outcomes(draw: Draw, unseen: Counter[Card]) -> dict[Card, tuple[bool, bool]]:
+    """(goes down, goes out) after drawing each unseen card: the cards that could
+    change anything solved together (:func:`~solver.shanghai.turn.drawn_cards`), the
+    rest settled by the rules (see the helpers)."""
+    cards = sorted(unseen)
+    if not draw.down and draw.hopeless:
+        return dict.fromkeys(cards, (False, False))
+    every_down = False
+    related = cards
+    contract = None if draw.down else draw.contract
+    if draw.down:
+        reach = reachable(draw.hand, draw.table, draw.rules)
+        related = [c for c in cards if draw.rules.is_wild(c) or c in reach]
+    else:
+        turn = draw.turn(draw.hand, unseen)
+        if turn is not None and not turn.goes_out:
+            # The hand alone goes down keeping two cards or more: with one card more it
+            # still can (the same plays, that card kept), and it can go out only if the
+            # new card joins or frees the cards the best plays leave.
+            every_down = True
+            left = turn.lay_offs.left
+            wilds = sum(1 for c in draw.hand.elements() if draw.rules.is_wild(c))
+            related = [c for c in cards if _near(c, left, wilds, draw.rules)]
+    downs: set[Card] = set(cards) if every_down or draw.down else set()
+    if not every_down and not draw.down:
+        found = _downs_without_solving(draw, cards)
+        if found is None:
+            related = [
+                c
+                for c in cards
+                if could_go_down(draw.hand + Counter([c]), draw.contract, draw.table, draw.rules)
+            ]
+            found = draw.which(contract, related, out=False)[0]
+        downs = found
+        related = sorted(downs)
+    outs, _ = draw.which(contract, related, out=True)
+    return {c: (c in downs and not draw.down, c in outs) for c in cards}
+
+
+def _downs_without_solving(draw: Draw, cards: list[Card]) -> set[Card] | None:
+    """The cards that, drawn, let a player not down go down, from the deficiency alone
+    when that is enough (else None): with no table joker to swap, going down needs a
+    deficiency of 0, and a hand that meets the contract with its melds at their
+    minimum sizes goes down legally unless exactly one card would be left."""
+    study = draw.study
+    if study is None or study.value is None or any(m.joker_places() for m in draw.table):
+        return None
+    if draw.hand.total() + 1 - draw.contract.cards == 1:
+        return None
+    if study.value > 1:
+        return set()
+    lowered = {card: study.lowered_by(card) for card in cards}
+    if None in lowered.values():
+        return None
+    return {card for card, lowers in lowered.items() if lowers}
+
+
+def _near(card: Card, cards: tuple[Card, ...], wilds: int, rules: Rules) -> bool:
+    """Whether ``card`` could be placed together with one of ``cards``: a wild card,
+    the same rank, or the same suit close enough for a run through the hand's wild
+    cards and the cards themselves."""
+    if rules.is_wild(card):
+        return True
+    reach = wilds + len(cards) + 1
+    return any(
+        c.rank == card.rank or (c.suit == card.suit and abs(c.rank - card.rank) <= reach)
+        for c in cards
+        if not c.is_joker
+    )
+
+
+def reachable(hand: Counter[Card], table: tuple[Meld, ...], rules: Rules) -> set[Card]:
+    """Every natural card a player who is down could lay off this turn, holding
+    ``hand`` and that card (a superset, which is what matters: a card outside it can
+    never be laid off): any card of a table set's rank; on a run, the places beyond
+    each end up to the first place that neither a card of the hand nor one of its
+    wild cards (or a joker swapped from the table) could fill; and the card a table
+    joker stands for (a swap)."""
+    found: set[Card] = set()
+    wilds = sum(n for c, n in hand.items() if rules.is_wild(c))
+    wilds += sum(len(m.joker_places()) for m in table)
+    for meld in table:
+        for i in meld.joker_places():
+            if meld.stands_for[i].suit is not None:
+                found.add(meld.stands_for[i])
+        if meld.kind is MeldKind.SET:
+            found.update(Card(meld.rank, suit) for suit in Suit)
+            continue
+        for step, start in ((-1, meld.first_place - 1), (1, meld.last_place + 1)):
+            spare, held = wilds, hand.copy()
+            place = start
+            while rules.lowest_place <= place <= 14:
+                card = Card(rules.rank_at(place), meld.suit)
+                found.add(card)
+                if held[card] > 0:
+                    held[card] -= 1
+                elif spare:
+                    spare -= 1
+                else:
+                    break
+                place += step
+    return found
+
+
+def _buy_option(draw: Draw, upcard: Card, after: Study) -> DrawOption:
+    """The upcard and the penalty cards: the deficiency with the upcard (exact), less,
+    for each penalty card, the chance that one stock card lowers it (an estimate: a
+    second card may open or close outs the first did not)."""
+    rules = draw.rules
+    unseen = +draw.unseen
+    extra = rules.buy_penalty_cards
+    points = (
+        penalty(draw.hand.elements(), rules)
+        + rules.points(upcard)
+        + extra * _expect(unseen, rules.points)
+    )
+    short: float | None = None
+    if after.value is not None:
+        lowers = [after.lowered_by(card) for card in sorted(unseen)]
+        draw.status = draw.status.worst(after.status)
+        if None not in lowers:
+            chance = _expect(unseen, lambda c: float(bool(after.lowered_by(c))))
+            short = max(0.0, after.value - extra * chance)
+    return DrawOption("buy", 1 + extra, short, points, None, None)
+
+
+def _percent(chance: float | None) -> str:
+    return "?" if chance is None else f"{100 * chance:.0f}%"
+
+
+def _take(draw: Draw, upcard: Card, take: DrawOption, stock: DrawOption) -> UpcardAdvice:
+    now = None if draw.study is None else draw.study.value
+    after = None if take.deficiency is None else round(take.deficiency)
+    if take.go_out:
+        return UpcardAdvice(
+            True, _("Take {card}: with it you go out this turn (solved).", card=upcard), now, after
+        )
+    if draw.down:
+        if stock.go_out:
+            return UpcardAdvice(
+                False,
+                _(
+                    "Draw: {card} does not let you go out this turn (solved); a stock card"
+                    " does with chance {chance} (every unseen card checked).",
+                    card=upcard,
+                    chance=_percent(stock.go_out),
+                ),
+            )
+        if fits_table(upcard, draw.table, draw.rules):
+            return UpcardAdvice(
+                True,
+                _(
+                    "Take: no card lets you go out this turn (every unseen card and {card}"
+                    " checked); {card} can be laid off on the table as it stands.",
+                    card=upcard,
+                ),
+            )
+        return UpcardAdvice(
+            False,
+            _(
+                "Draw: no card lets you go out this turn (every unseen card and {card}"
+                " checked); {card} cannot be laid off on the table as it stands.",
+                card=upcard,
+            ),
+        )
+    if take.go_down and (stock.go_down or 0) < 1:
+        return UpcardAdvice(
+            True,
+            _(
+                "Take {card}: with it you can go down this turn (solved); a stock card would"
+                " let you with chance {chance}.",
+                card=upcard,
+                chance=_percent(stock.go_down),
+            ),
+            now,
+            after,
+        )
+    lowers = now is not None and after is not None and after < now
+    if now is None and after is not None:
+        lowers = True
+    if now == after:
+        change = _(
+            "leaves the deficiency (cards still needed, exact) at {value}", value=_figure(now)
+        )
+    else:
+        change = _(
+            "takes the deficiency (cards still needed, exact) from {now} to {after}",
+            now=_figure(now),
+            after=_figure(after),
+        )
+    values = {
+        "card": upcard,
+        "change": change,
+        "chance": _percent(_chance_lower(now, stock.deficiency)),
+        "unseen": draw.unseen.total(),
+    }
+    if lowers:
+        rule = _(
+            "Take: {card} {change}; a stock card lowers it with chance {chance} (exact over"
+            " the {unseen} unseen cards).",
+            **values,
+        )
+    elif take.go_down:
+        rule = _(
+            "Draw: {card} {change}; a stock card lowers it with chance {chance} (exact over"
+            " the {unseen} unseen cards).",
+            **values,
+        )
+    else:
+        rule = _(
+            "Draw: {card} {change}; a stock card lowers it with chance {chance} (exact over"
+            " the {unseen} unseen cards), and {card} does not let you go down this turn"
+            " (solved).",
+            **values,
+        )
+    return UpcardAdvice(lowers, rule, now, after)
+
+
+def _chance_lower(now: int | None, expected: float | None) -> float | None:
+    if now is None or expected is None:
+        return None
+    return now - expected
+
+
+def _figure(value: int | float | None) -> str:
+    if value is None:
+        return _("unknown (the unseen cards cannot complete the contract)")
+    return f"{value:.2f}" if isinstance(value, float) else str(value)
+
+
+def _buy(
+    draw: Draw, upcard: Card, after: Study, option: DrawOption, buys_left: int
+) -> UpcardAdvice:
+    now = None if draw.study is None else draw.study.value
+    with_up = after.value
+    extra = draw.rules.buy_penalty_cards
+    figures = _n(
+        "with it and the {n} penalty card the expected deficiency is about {deficiency}"
+        " (each penalty card counted with the chance that one stock card lowers it, an"
+        " estimate) and the hand holds {points:.1f} expected points",
+        "with it and the {n} penalty cards the expected deficiency is about {deficiency}"
+        " (each penalty card counted with the chance that one stock card lowers it, an"
+        " estimate) and the hand holds {points:.1f} expected points",
+        extra,
+        deficiency=_figure(option.deficiency),
+        points=option.points,
+    )
+    if buys_left <= 0:
+        return UpcardAdvice(
+            False, _("No buys are left this hand; {figures}.", figures=figures), now, with_up
+        )
+    lowers = with_up is not None and (now is None or with_up < now)
+    values = {
+        "card": upcard,
+        "now": _figure(now),
+        "after": _figure(with_up),
+        "buys": buys_left,
+        "figures": figures,
+    }
+    if lowers:
+        rule = _(
+            "Buy: {card} takes the deficiency (exact) from {now} to {after} (buy when it"
+            " lowers it and a buy is left, {buys} here); {figures}.",
+            **values,
+        )
+    else:
+        rule = _(
+            "Do not buy: {card} takes the deficiency (exact) from {now} to {after} (buy when"
+            " it lowers it and a buy is left, {buys} here); {figures}.",
+            **values,
+        )
+    return UpcardAdvice(lowers, rule, now, with_up)

@@ -1,0 +1,99 @@
+"""The draw phase's figures checked by a second method: the search's verdicts
+against the CP-SAT model alone, the one-model enumeration of drawn cards against a
+solve per card, and the filter of cards a down player could lay off."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks.shanghai_speed import deal
+from solver.shanghai import STANDARD
+from solver.shanghai.deficiency import Study, deficiency, lowering_cards
+from solver.shanghai.draw import reachable
+from solver.shanghai.position import Phase
+from solver.shanghai.turn import drawn_cards, solve_turn
+
+LIMIT = 20.0
+
+
+@settings(max_examples=8)
+@given(seed=st.integers(0, 2**32), number=st.integers(1, 10))
+def test_search_verdicts_agree_with_the_cp_sat_model(seed: int, number: int) -> None:
+    """Whether one more card lowers the deficiency, and whether a discard keeps it:
+    every answer the search gives (True or False, never None) is what the CP-SAT
+    model alone finds, and so is the one-model enumeration of the cards that lower
+    it."""
+    rng = random.Random(seed)
+    position = deal(rng, number, False, Phase.DRAW)
+    unseen = position.unseen(STANDARD)
+    hand = Counter(position.hand)
+    study = Study(hand, position.contract, unseen, STANDARD, time_limit=LIMIT)
+    value, _ = deficiency(hand, position.contract, unseen, STANDARD, time_limit=LIMIT, search=False)
+    assert study.value == value
+    cards = rng.sample(study.cards, 4)
+    together = set()
+    if value:
+        together, _ = lowering_cards(
+            hand, position.contract, unseen, STANDARD, cards, value - 1, time_limit=LIMIT
+        )
+    verdicts = study.verdicts(budget=False)
+    for card in cards:
+        more, fewer = hand.copy(), unseen.copy()
+        more[card] += 1
+        fewer[card] -= 1
+        found, _ = deficiency(
+            more, position.contract, +fewer, STANDARD, time_limit=LIMIT, search=False
+        )
+        lowers = found is not None and value is not None and found < value
+        assert verdicts[card] in (None, lowers), card
+        assert (card in together) == lowers, card
+    for card in rng.sample(sorted(hand), 2):
+        keeps = study.keeps(card)
+        less = hand.copy()
+        less[card] -= 1
+        found, _ = deficiency(
+            +less, position.contract, unseen, STANDARD, time_limit=LIMIT, search=False
+        )
+        assert keeps == (found == value), card
+
+
+@settings(max_examples=6)
+@given(seed=st.integers(0, 2**32), number=st.integers(1, 10), down=st.booleans())
+def test_drawn_cards_equal_one_solve_per_card(seed: int, number: int, down: bool) -> None:
+    """The cards that, drawn, let the play go out (and, not down, go down), found in
+    one model, equal those found by solving the turn once per unseen card (each card
+    found, and ten others); and a
+    down player goes out only with a card the reach filter keeps."""
+    rng = random.Random(seed)
+    position = deal(rng, number, down, Phase.DRAW)
+    if not down:  # a hand a card or two from going down, so there is something to find
+        position = deal(rng, rng.choice([1, 2, 4]), False, Phase.DRAW)
+    unseen = +position.unseen(STANDARD)
+    hand = Counter(position.hand)
+    table = tuple(item.meld for item in position.table)
+    contract = None if down else position.contract
+    cards = sorted(unseen)
+    outs, _ = drawn_cards(
+        hand, contract, table, unseen, STANDARD, cards, out=True, time_limit=LIMIT
+    )
+    downs = set()
+    if not down:
+        downs, _ = drawn_cards(
+            hand, contract, table, unseen, STANDARD, cards, out=False, time_limit=LIMIT
+        )
+    reach = reachable(hand, table, STANDARD)
+    others = [c for c in cards if c not in outs and c not in downs]
+    for card in sorted(outs | downs) + rng.sample(others, min(10, len(others))):
+        more, fewer = hand.copy(), unseen.copy()
+        more[card] += 1
+        fewer[card] -= 1
+        turn, _ = solve_turn(more, contract, table, +fewer, STANDARD, time_limit=LIMIT)
+        assert (turn is not None and turn.goes_out) == (card in outs), card
+        if not down:
+            assert (turn is not None) == (card in downs), card
+        elif card in outs:
+            assert card.is_joker or card in reach, card

@@ -1,0 +1,155 @@
+"""The Shanghai game engine: whole games by the bots (every move judged legal first),
+the buy by seat priority, the moves it refuses, the record."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from solver.arena import runner
+from solver.errors import MeldwiseError
+from solver.shanghai import Rules, parse_cards
+from solver.shanghai.bots import Policy, make_bot
+from solver.shanghai.engine import (
+    Buy,
+    Draw,
+    Game,
+    GameSettings,
+    IllegalMove,
+    LayOffMove,
+    Play,
+    Step,
+    SwapMove,
+)
+from solver.shanghai.melds import TableMeld, read_meld
+from solver.shanghai.record import FORMAT, record_to_dict
+from solver.shanghai.scoring import penalty
+
+
+def play_out(game: Game, names: list[str]) -> Game:
+    """Play ``game`` to its end with the bots ``names`` by seat, checking each move."""
+    bots = [make_bot(name, seat) for seat, name in enumerate(names)]
+    while not game.over:
+        seat = game.to_move
+        move = bots[seat].choose(game.view(seat))
+        assert game.problems(move) == (), (game.number, seat, move)
+        game.apply(move)
+    return game
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_seeded_games_are_legal_scored_and_repeatable(seed: int) -> None:
+    settings = GameSettings(players=3, hands=3)
+    names = ["strong", "greedy", "greedy"]
+    game = play_out(Game.new(settings, seed), names)
+    assert [r.number for r in game.results] == [1, 2, 3]
+    for result in game.results:
+        assert result.points == tuple(penalty(h, settings.rules) for h in result.hands)
+        if result.end == "out":
+            assert result.hands[result.went_out] == ()
+    assert game.scores == [sum(r.points[s] for r in game.results) for s in range(3)]
+    assert game.result().winners == tuple(
+        s for s, total in enumerate(game.scores) if total == min(game.scores)
+    )
+    again = play_out(Game.new(settings, seed), names)
+    assert record_to_dict(again, names) == record_to_dict(game, names)
+    record = json.loads(json.dumps(record_to_dict(game, names)))
+    assert record["format"] == FORMAT and record["scores"] == game.scores
+
+
+def _game_at_draw() -> Game:
+    game = Game.new(GameSettings(players=4, hands=1), 5)
+    assert game.step is Step.DRAW and game.to_move == 1
+    return game
+
+
+def test_a_declined_upcard_is_offered_in_seat_order_and_bought_with_penalty_cards() -> None:
+    game = _game_at_draw()
+    upcard = game.pile[-1]
+    before = [len(h) for h in game.hands]
+    game.apply(Draw(take=False))
+    assert game.step is Step.BUY and game.offer == [2, 3, 0]
+    game.apply(Buy(yes=False))  # seat 2 passes, seat 3 buys
+    assert game.to_move == 3
+    game.apply(Buy(yes=True))
+    assert len(game.hands[3]) == before[3] + 1 + Rules().buy_penalty_cards
+    assert upcard in game.hands[3] and game.buys[3] == Rules().buys - 1
+    assert game.step is Step.PLAY and game.to_move == 1
+    assert len(game.hands[1]) == before[1] + 1  # the player drew from the stock
+
+
+def test_players_who_are_down_or_out_of_buys_are_not_offered() -> None:
+    game = _game_at_draw()
+    game.down[2] = True
+    game.buys[3] = 0
+    game.apply(Draw(take=False))
+    assert game.offer == [0]
+
+
+def test_moves_the_rules_refuse() -> None:
+    game = _game_at_draw()
+    assert game.problems(Buy(yes=True))  # a draw is asked
+    game.apply(Draw(take=True))
+    hand = game.hands[1] = sorted(parse_cards("3S 3H 3D 9C 9D KD 4H 7S"))
+    assert game.problems(Play(discard=hand[0])) == ()
+    assert game.problems(Play())  # no discard with cards left
+    assert "not in hand" in " ".join(game.problems(Play(discard=parse_cards("AS")[0])))
+    one_set = Play(melds=(tuple(parse_cards("3S 3H 3D")),), discard=parse_cards("KD")[0])
+    assert "contract" in " ".join(game.problems(one_set))
+    game.table.append(TableMeld(read_meld(parse_cards("5C 6C 7C 8C"), Rules()), "0"))
+    lay = Play(lay_offs=(LayOffMove(parse_cards("9C")[0], 0, 9),), discard=hand[0])
+    assert "not down" in " ".join(game.problems(lay))
+    with pytest.raises(IllegalMove, match="hand 1, turn 1, seat 1"):
+        game.apply(Play())
+
+
+def test_a_down_player_lays_off_swaps_and_may_not_discard_the_last_card() -> None:
+    game = _game_at_draw()
+    game.apply(Draw(take=True))
+    game.down[1] = True
+    game.table = [
+        TableMeld(read_meld(parse_cards("5C 6C JK 8C"), Rules()), "0"),
+        TableMeld(read_meld(parse_cards("QH QS QD"), Rules()), "2"),
+    ]
+    game.hands[1] = sorted(parse_cards("7C 9C KD"))
+    swap = SwapMove(0, 2, parse_cards("7C")[0])
+    joker_on = LayOffMove(parse_cards("JK")[0], 0, 4)
+    nine = LayOffMove(parse_cards("9C")[0], 0, 9)
+    out = Play(swaps=(swap,), lay_offs=(joker_on, nine), discard=parse_cards("KD")[0])
+    assert "last card" in " ".join(game.problems(out))
+    keep = Play(swaps=(swap,), lay_offs=(nine,), discard=parse_cards("KD")[0])
+    assert game.problems(keep) == ()
+    gap = Play(lay_offs=(LayOffMove(parse_cards("9C")[0], 0, 10),), discard=parse_cards("KD")[0])
+    assert "without a gap" in " ".join(game.problems(gap))
+    game.apply(keep)
+    assert [str(c) for c in game.table[0].meld.cards] == ["5C", "6C", "7C", "8C", "9C"]
+    assert Counter(game.hands[1]) == Counter(parse_cards("JK"))
+
+
+def test_settings_are_checked_and_knobs_named() -> None:
+    with pytest.raises(MeldwiseError, match="players"):
+        GameSettings(players=9)
+    with pytest.raises(MeldwiseError, match="hands"):
+        GameSettings.from_dict({"hands": 11})
+    with pytest.raises(MeldwiseError, match="unknown game setting"):
+        GameSettings.from_dict({"colour": 1})
+    assert Policy.parse("buy_short=2+take_to_lay=true") == Policy(buy_short=2, take_to_lay=True)
+    with pytest.raises(MeldwiseError, match="unknown bot"):
+        make_bot("clever")
+
+
+def test_the_tournament_runner_plays_shanghai() -> None:
+    """The shared runner finds Shanghai in its registry and plays seeded games, every
+    move through the engine's checker."""
+    report = runner.run_tournament(
+        "shanghai",
+        ["strong", "greedy", "greedy"],
+        3,
+        seed=4,
+        options={"hands": 1},
+        dispatch=runner.local_dispatch(1),
+    )
+    assert report.games == 3
+    assert sum(bot.wins for bot in report.by_bot) == pytest.approx(3)
