@@ -210,6 +210,56 @@ def test_validate_score_and_shanghai_change_only_the_text() -> None:
                 "upcard": "QD",
             },
         ),
+        (  # the draw phase: take, draw or buy, with the cards seen
+            advise_shanghai,
+            {
+                "hand": ["7H", "7S", "7D", "JK", "10C", "AS", "2H", "3H", "4H", "5C"],
+                "hand_number": 1,
+                "phase": "draw",
+                "upcard": "9C",
+                "seen": ["4C", "9D"],
+                "buys_left": 0,
+            },
+        ),
+        (  # the draw phase of a player who is down
+            advise_shanghai,
+            {
+                "hand": ["8H", "9C", "KD"],
+                "hand_number": 2,
+                "phase": "draw",
+                "down": True,
+                "table": [{"cards": ["8S", "8D", "8C"]}, {"cards": ["5C", "6C", "7C", "8C"]}],
+                "upcard": "QD",
+            },
+        ),
+        (  # the play phase, the turn solved as a whole with the discard's danger
+            advise_shanghai,
+            {
+                "hand": ["7H", "7S", "7D", "JK", "10C", "10D", "10S", "AS", "3H", "KD", "9D"],
+                "hand_number": 1,
+                "phase": "play",
+                "next_player": {"down": False, "took": ["KC"]},
+            },
+        ),
+        (  # the play phase that goes out on the table's aces
+            advise_shanghai,
+            {
+                "hand": ["AS", "AD", "AC", "KS", "KD", "KC", "5S", "5D", "5C"],
+                "hand_number": 1,
+                "phase": "play",
+                "table": [{"cards": ["AH", "AH", "AD"]}],
+            },
+        ),
+        (  # a player who is down holds one card: no legal end of the turn
+            advise_shanghai,
+            {
+                "hand": ["KD"],
+                "hand_number": 2,
+                "phase": "play",
+                "down": True,
+                "table": [{"cards": ["8S", "8D", "8C"]}, {"cards": ["5C", "6C", "7C", "8C"]}],
+            },
+        ),
     ]
     for function, request in requests:
         english = function(request)
@@ -487,3 +537,12 @@ def test_cli_lang_flag_and_locale(
     assert "0. group  R7 B7 Y7" in capsys.readouterr().out
     assert main(["shanghai", "score", "--hand", "ann=A♠ ジョーカー", "--hand", "bo="]) == 0
     assert capsys.readouterr().out == "ann: 40点  AS JK\nbo: 0点  (上がり)\n"
+    advise = ["shanghai", "advise", "--hand", "9C 9D 5H", "--sets", "3", "--phase", "draw"]
+    assert main([*advise, "--upcard", "9S", "--lang", "ja"]) == 0
+    drawn = capsys.readouterr().out
+    assert "引く前:" in drawn
+    assert "9Sは不足枚数(あと必要な枚数、厳密値)を1から0にします" in drawn
+    assert "  取る (+1), 不足枚数 0.00" in drawn
+    play = ["shanghai", "advise", "--hand", "AS AD AC KS KD KC 5S 5D 5C", "--hand-number", "1"]
+    assert main([*play, "--phase", "play", "--table", "AH AH AD", "--lang", "ja"]) == 0
+    assert "手番の終わり: 上がり(0点)" in capsys.readouterr().out

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from solver.cpsat import Status
+from solver.i18n import _
 from solver.shanghai.contracts import Contract
 from solver.shanghai.danger import danger
 from solver.shanghai.deficiency import Study, best_discard
@@ -44,10 +45,12 @@ class Budget(TypedDict):
 DEFAULT_TIME_LIMIT = 2.0
 """Seconds each CP-SAT solve may take unless the caller says otherwise."""
 
-LEGACY_NOTE = (
-    "No phase was given: the play advice treats the hand as after the draw, the upcard"
-    " advice as before it. Send phase 'draw' or 'play' to ask one question."
-)
+
+def _legacy_note() -> str:
+    return _(
+        "No phase was given: the play advice treats the hand as after the draw, the upcard"
+        " advice as before it. Send phase 'draw' or 'play' to ask one question."
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +119,7 @@ def advise(
         take, buy, options = found_draw.take, found_draw.buy, found_draw.options
         status = status.worst(found_draw.status)
         if position.phase is None:
-            notes.append(LEGACY_NOTE)
+            notes.append(_legacy_note())
     if study is not None:
         status = status.worst(study.status)
     return Advice(
@@ -155,7 +158,7 @@ def _play(
     if turn is not None:
         return turn, found, []
     if found is Status.UNKNOWN:
-        return None, found, ["The search for the turn's plays stopped before finding one."]
+        return None, found, [_("The search for the turn's plays stopped before finding one.")]
     if position.down:
         return None, found, [_no_turn_end(position.hand)]
     if short == 0:
@@ -163,21 +166,23 @@ def _play(
             None,
             found,
             [
-                "The hand meets the contract, but every way of going down now leaves exactly one"
-                " card that cannot be laid off, and the last card may not be discarded."
+                _(
+                    "The hand meets the contract, but every way of going down now leaves exactly"
+                    " one card that cannot be laid off, and the last card may not be discarded."
+                )
             ],
         )
     return None, found, []
 
 
 def _no_turn_end(hand: tuple[Card, ...]) -> str:
-    what = (
-        f"{hand[0]} cannot be laid off"
-        if len(hand) == 1
-        else f"{format_cards(hand)} cannot all be laid off"
-    )
-    return (
-        f"No play ends this turn legally: {what}, and the last card may not be discarded"
+    if len(hand) == 1:
+        what = _("{card} cannot be laid off", card=hand[0])
+    else:
+        what = _("{cards} cannot all be laid off", cards=format_cards(hand))
+    return _(
+        "No play ends this turn legally: {what}, and the last card may not be discarded"
         " (a hand after drawing holds at least two cards; before the draw, ask with phase"
-        " 'draw')."
+        " 'draw').",
+        what=what,
     )

@@ -13,13 +13,13 @@ alone.
   lowers the deficiency, and discards as the advice does (the lowest deficiency,
   then the lowest danger, then the most outs, then the most points; once down, a
   dead card).
-* ``strong`` plays the same exact turns with the knobs :data:`STRONG`, chosen by
-  paired tournaments against ``greedy`` (benchmarks/RESULTS.md): once an opponent
-  is down (someone may go out soon) it discards the costliest card that keeps its
-  deficiency rather than the one keeping the most outs, and it plans each turn for
-  the fewest cards left (then the fewest points), so that it goes out sooner.
-  Buying stays as greedy's: restricting buys (only close to going down, or not
-  once an opponent is down) and buying more (any upcard) both measured worse.
+* ``strong`` plays the same exact turns with the knobs :data:`STRONG`: once an
+  opponent is down (someone may go out soon) it discards the costliest card that
+  keeps its deficiency rather than the one keeping the most outs, and it plans each
+  turn for the fewest cards left (then the fewest points), so that it goes out
+  sooner. Its buying is greedy's; the buy knobs (only close to going down, not once
+  an opponent is down, any upcard) are there for experiments. Its score against
+  ``greedy`` is measured by ``python -m benchmarks.shanghai_bots``.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 
 from solver.errors import MeldwiseError
+from solver.i18n import _
 from solver.shanghai.danger import danger
 from solver.shanghai.deficiency import Study, best_discard
 from solver.shanghai.engine import Buy, Draw, LayOffMove, Move, Play, Step, SwapMove, View
@@ -81,16 +82,22 @@ class Policy:
         values: dict[str, int | bool] = {}
         names = {f.name for f in fields(cls)}
         for item in filter(None, (part.strip() for part in text.split("+"))):
-            name, _, raw = item.partition("=")
+            name, _sep, raw = item.partition("=")
             if name not in names:
-                raise UnknownBot(f"unknown knob {name!r}; knobs are {', '.join(sorted(names))}")
+                raise UnknownBot(
+                    _(
+                        "unknown knob {name!r}; knobs are {knobs}",
+                        name=name,
+                        knobs=", ".join(sorted(names)),
+                    )
+                )
             word = raw.strip().lower()
             values[name] = word == "true" if word in ("true", "false") else int(word)
         return replace(cls(), **values)  # type: ignore[arg-type]
 
 
 STRONG = Policy(threat_cards=99, cards_first=True)
-"""The knobs ``strong`` plays with, chosen by measurement (benchmarks/RESULTS.md)."""
+"""The knobs ``strong`` plays with (its score against ``greedy``: benchmarks/shanghai_bots.py)."""
 
 
 class Bot:
@@ -252,10 +259,12 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 def make_bot(name: str, seed: int = 0) -> Bot:
     """The bot called ``name``; ``strong:KNOB=VALUE+...`` (or ``greedy:...``) changes
     some :class:`Policy` knobs (for experiments)."""
-    base, _, knobs = name.partition(":")
+    base, _sep, knobs = name.partition(":")
     factory = BOTS.get(base)
     if factory is None:
-        raise UnknownBot(f"unknown bot {name!r}; bots are {', '.join(BOTS)}")
+        raise UnknownBot(
+            _("unknown bot {name!r}; bots are {bots}", name=name, bots=", ".join(BOTS))
+        )
     bot = factory(seed)
     if knobs:
         bot = Bot(name, Policy.parse(knobs) if base == "greedy" else _knobs(bot.policy, knobs))

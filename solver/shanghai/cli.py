@@ -233,12 +233,13 @@ def describe_advice(response: dict[str, Any]) -> str:
         lines.append(_discard_line(response))
     end = response["end_of_turn"]
     if end is not None:
-        kept = " ".join(end["kept"]) or _("(none)")
-        lines.append(
-            _("End of turn: out ({points} points)", points=end["points"])
-            if end["goes_out"]
-            else _("End of turn: keep {cards} ({points} points)", cards=kept, points=end["points"])
-        )
+        if end["goes_out"]:
+            lines.append(_("End of turn: out ({points} points)", points=end["points"]))
+        else:
+            kept = " ".join(end["kept"]) or _("(none)")
+            lines.append(
+                _("End of turn: keep {cards} ({points} points)", cards=kept, points=end["points"])
+            )
     for key, label, question in (
         ("take_upcard", "take", _("Upcard, take: {answer}. {rule}")),
         ("buy", "buy", _("Upcard, buy: {answer}. {rule}")),
@@ -264,13 +265,16 @@ def _discard_line(response: dict[str, Any]) -> str:
 
 def _option_line(option: dict[str, Any]) -> str:
     """One draw option: what it adds and the expected figures after it."""
-    parts = [f"{option['action']:<4} (+{option['cards']})"]
+    actions = {"take": _("take"), "draw": _("draw"), "buy": _("buy")}
+    wide = max(4, *map(columns, actions.values()))
+    parts = [f"{pad(actions[option['action']], wide)} (+{option['cards']})"]
     if option["deficiency"] is not None:
-        parts.append(f"deficiency {option['deficiency']:.2f}")
-    parts.append(f"points {option['points']:.1f}")
-    for key, label in (("go_down", "go down"), ("go_out", "go out")):
-        if option[key] is not None:
-            parts.append(f"{label} {100 * option[key]:.0f}%")
+        parts.append(_("deficiency {value:.2f}", value=option["deficiency"]))
+    parts.append(_("points {value:.1f}", value=option["points"]))
+    if option["go_down"] is not None:
+        parts.append(_("go down {percent:.0f}%", percent=100 * option["go_down"]))
+    if option["go_out"] is not None:
+        parts.append(_("go out {percent:.0f}%", percent=100 * option["go_out"]))
     return ", ".join(parts)
 
 

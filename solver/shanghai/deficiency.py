@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from solver.cpsat import Status
-from solver.i18n import _
+from solver.i18n import _, _n
 from solver.shanghai.bound import (
     Analysis,
     Skeleton,
@@ -454,37 +454,63 @@ def _reason(card: Card, short: int, outs: Outs, danger: int | None, tied: int, r
     if short == 0:
         where = _("the rest of the hand still meets the contract")
     else:
-        where = (
-            f"the rest of the hand is {short} card{'s' if short > 1 else ''} short of the"
-            " contract (exact), the fewest any discard leaves"
+        where = _n(
+            "the rest of the hand is {n} card short of the contract (exact), the fewest any"
+            " discard leaves",
+            "the rest of the hand is {n} cards short of the contract (exact), the fewest any"
+            " discard leaves",
+            short,
         )
-    text = f"Discard {card}: {where}"
+    count = str(outs.count) if outs.complete else _("at least {n}", n=outs.count)
     if tied > 1:
         parts = []
         if danger is not None:
-            parts.append(f"the lowest danger ({danger}, a heuristic)")
+            parts.append(_("the lowest danger ({danger}, a heuristic)", danger=danger))
         if short > 0:
-            count = f"{outs.count}" if outs.complete else f"at least {outs.count}"
             parts.append(
-                f"the most outs found ({count} unseen natural card{'s' if outs.count != 1 else ''}"
-                " would each lower that by one, each checked)"
+                _n(
+                    "the most outs found ({count} unseen natural card would each lower that by"
+                    " one, each checked)",
+                    "the most outs found ({count} unseen natural cards would each lower that by"
+                    " one, each checked)",
+                    outs.count,
+                    count=count,
+                )
             )
-        parts.append(f"the most points ({rules.points(card)})")
-        text += f"; of the {tied} such discards it has " + ", then ".join(parts)
-    elif short > 0:
-        count = f"{outs.count}" if outs.complete else f"at least {outs.count}"
-        text += (
-            f"; {count} unseen natural card{'s' if outs.count != 1 else ''} would each lower"
-            " it by one"
+        parts.append(_("the most points ({points})", points=rules.points(card)))
+        return _(
+            "Discard {card}: {where}; of the {tied} such discards it has {parts}.",
+            card=card,
+            where=where,
+            tied=tied,
+            parts=_(", then ").join(parts),
         )
-    return text + "."
+    if short > 0:
+        return _n(
+            "Discard {card}: {where}; {count} unseen natural card would each lower it by one.",
+            "Discard {card}: {where}; {count} unseen natural cards would each lower it by one.",
+            outs.count,
+            card=card,
+            where=where,
+            count=count,
+        )
+    return _("Discard {card}: {where}.", card=card, where=where)
 
 
 def _costliest(cards: list[Card], rules: Rules, status: Status) -> Discard:
     card = max(cards, key=rules.points)
-    why = (
-        "the contract cannot be completed from the unseen cards"
-        if status is Status.OPTIMAL
-        else "the search found no way to complete the contract in time"
-    )
-    return Discard(card, f"Discard {card}: {why}, so shed the most points ({rules.points(card)}).")
+    if status is Status.OPTIMAL:
+        reason = _(
+            "Discard {card}: the contract cannot be completed from the unseen cards,"
+            " so shed the most points ({points}).",
+            card=card,
+            points=rules.points(card),
+        )
+    else:
+        reason = _(
+            "Discard {card}: the search found no way to complete the contract in time,"
+            " so shed the most points ({points}).",
+            card=card,
+            points=rules.points(card),
+        )
+    return Discard(card, reason)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from solver.cpsat import Status
+from solver.i18n import _, _n
 from solver.shanghai.bound import lower_bound, shape_of
 from solver.shanghai.contracts import Contract
 from solver.shanghai.deficiency import Study
@@ -174,7 +175,7 @@ def draw_advice(draw: Draw, upcard: Card | None, buys_left: int) -> DrawAdvice:
         options.insert(0, take_option)
         take = _take(draw, upcard, take_option, stock)
         if draw.down:
-            buy = UpcardAdvice(False, "Players who are down cannot buy.")
+            buy = UpcardAdvice(False, _("Players who are down cannot buy."))
         else:
             assert after is not None
             buy_option = _buy_option(draw, upcard, after)
@@ -340,47 +341,87 @@ def _take(draw: Draw, upcard: Card, take: DrawOption, stock: DrawOption) -> Upca
     after = None if take.deficiency is None else round(take.deficiency)
     if take.go_out:
         return UpcardAdvice(
-            True, f"Take {upcard}: with it you go out this turn (solved).", now, after
+            True, _("Take {card}: with it you go out this turn (solved).", card=upcard), now, after
         )
     if draw.down:
         if stock.go_out:
             return UpcardAdvice(
                 False,
-                f"Draw: {upcard} does not let you go out this turn (solved); a stock card"
-                f" does with chance {_percent(stock.go_out)} (every unseen card checked).",
+                _(
+                    "Draw: {card} does not let you go out this turn (solved); a stock card"
+                    " does with chance {chance} (every unseen card checked).",
+                    card=upcard,
+                    chance=_percent(stock.go_out),
+                ),
             )
-        fits = fits_table(upcard, draw.table, draw.rules)
+        if fits_table(upcard, draw.table, draw.rules):
+            return UpcardAdvice(
+                True,
+                _(
+                    "Take: no card lets you go out this turn (every unseen card and {card}"
+                    " checked); {card} can be laid off on the table as it stands.",
+                    card=upcard,
+                ),
+            )
         return UpcardAdvice(
-            fits,
-            f"{'Take' if fits else 'Draw'}: no card lets you go out this turn (every unseen"
-            f" card and {upcard} checked); {upcard} {'can' if fits else 'cannot'} be laid off"
-            " on the table as it stands.",
+            False,
+            _(
+                "Draw: no card lets you go out this turn (every unseen card and {card}"
+                " checked); {card} cannot be laid off on the table as it stands.",
+                card=upcard,
+            ),
         )
     if take.go_down and (stock.go_down or 0) < 1:
         return UpcardAdvice(
             True,
-            f"Take {upcard}: with it you can go down this turn (solved); a stock card would"
-            f" let you with chance {_percent(stock.go_down)}.",
+            _(
+                "Take {card}: with it you can go down this turn (solved); a stock card would"
+                " let you with chance {chance}.",
+                card=upcard,
+                chance=_percent(stock.go_down),
+            ),
             now,
             after,
         )
     lowers = now is not None and after is not None and after < now
     if now is None and after is not None:
         lowers = True
-    change = (
-        f"leaves the deficiency (cards still needed, exact) at {_figure(now)}"
-        if now == after
-        else f"takes the deficiency (cards still needed, exact) from {_figure(now)} to"
-        f" {_figure(after)}"
-    )
-    rule = (
-        f"{'Take' if lowers else 'Draw'}: {upcard} {change}; a stock card lowers it with"
-        f" chance {_percent(_chance_lower(now, stock.deficiency))} (exact over the"
-        f" {draw.unseen.total()} unseen cards)"
-    )
-    if not lowers and not take.go_down:
-        rule += f", and {upcard} does not let you go down this turn (solved)"
-    return UpcardAdvice(lowers, rule + ".", now, after)
+    if now == after:
+        change = _(
+            "leaves the deficiency (cards still needed, exact) at {value}", value=_figure(now)
+        )
+    else:
+        change = _(
+            "takes the deficiency (cards still needed, exact) from {now} to {after}",
+            now=_figure(now),
+            after=_figure(after),
+        )
+    values = {
+        "card": upcard,
+        "change": change,
+        "chance": _percent(_chance_lower(now, stock.deficiency)),
+        "unseen": draw.unseen.total(),
+    }
+    if lowers:
+        rule = _(
+            "Take: {card} {change}; a stock card lowers it with chance {chance} (exact over"
+            " the {unseen} unseen cards).",
+            **values,
+        )
+    elif take.go_down:
+        rule = _(
+            "Draw: {card} {change}; a stock card lowers it with chance {chance} (exact over"
+            " the {unseen} unseen cards).",
+            **values,
+        )
+    else:
+        rule = _(
+            "Draw: {card} {change}; a stock card lowers it with chance {chance} (exact over"
+            " the {unseen} unseen cards), and {card} does not let you go down this turn"
+            " (solved).",
+            **values,
+        )
+    return UpcardAdvice(lowers, rule, now, after)
 
 
 def _chance_lower(now: int | None, expected: float | None) -> float | None:
@@ -391,7 +432,7 @@ def _chance_lower(now: int | None, expected: float | None) -> float | None:
 
 def _figure(value: int | float | None) -> str:
     if value is None:
-        return "unknown (the unseen cards cannot complete the contract)"
+        return _("unknown (the unseen cards cannot complete the contract)")
     return f"{value:.2f}" if isinstance(value, float) else str(value)
 
 
@@ -401,20 +442,39 @@ def _buy(
     now = None if draw.study is None else draw.study.value
     with_up = after.value
     extra = draw.rules.buy_penalty_cards
-    figures = (
-        f" with it and the {extra} penalty card{'s' if extra != 1 else ''} the expected"
-        f" deficiency is about {_figure(option.deficiency)} (each penalty card counted with"
-        f" the chance that one stock card lowers it, an estimate) and the hand holds"
-        f" {option.points:.1f} expected points"
+    figures = _n(
+        "with it and the {n} penalty card the expected deficiency is about {deficiency}"
+        " (each penalty card counted with the chance that one stock card lowers it, an"
+        " estimate) and the hand holds {points:.1f} expected points",
+        "with it and the {n} penalty cards the expected deficiency is about {deficiency}"
+        " (each penalty card counted with the chance that one stock card lowers it, an"
+        " estimate) and the hand holds {points:.1f} expected points",
+        extra,
+        deficiency=_figure(option.deficiency),
+        points=option.points,
     )
     if buys_left <= 0:
-        return UpcardAdvice(False, "No buys are left this hand;" + figures + ".", now, with_up)
+        return UpcardAdvice(
+            False, _("No buys are left this hand; {figures}.", figures=figures), now, with_up
+        )
     lowers = with_up is not None and (now is None or with_up < now)
-    return UpcardAdvice(
-        lowers,
-        f"{'Buy' if lowers else 'Do not buy'}: {upcard} takes the deficiency (exact) from"
-        f" {_figure(now)} to {_figure(with_up)} (buy when it lowers it and a buy is left,"
-        f" {buys_left} here);" + figures + ".",
-        now,
-        with_up,
-    )
+    values = {
+        "card": upcard,
+        "now": _figure(now),
+        "after": _figure(with_up),
+        "buys": buys_left,
+        "figures": figures,
+    }
+    if lowers:
+        rule = _(
+            "Buy: {card} takes the deficiency (exact) from {now} to {after} (buy when it"
+            " lowers it and a buy is left, {buys} here); {figures}.",
+            **values,
+        )
+    else:
+        rule = _(
+            "Do not buy: {card} takes the deficiency (exact) from {now} to {after} (buy when"
+            " it lowers it and a buy is left, {buys} here); {figures}.",
+            **values,
+        )
+    return UpcardAdvice(lowers, rule, now, with_up)

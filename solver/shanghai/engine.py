@@ -40,6 +40,7 @@ from enum import Enum
 from typing import Any
 
 from solver.errors import MeldwiseError, RulesError
+from solver.i18n import _, _n
 from solver.shanghai.contracts import HANDS, Contract, buys_allowed
 from solver.shanghai.melds import InvalidMeld, Meld, MeldKind, TableMeld, read_meld
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, format_cards
@@ -83,12 +84,26 @@ class GameSettings:
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise RulesError(f"{name!r} must be a whole number {low} to {high}, got {value!r}")
+                raise RulesError(
+                    _(
+                        "{name!r} must be a whole number {low} to {high}, got {value!r}",
+                        name=name,
+                        low=low,
+                        high=high,
+                        value=value,
+                    )
+                )
         cards = len(ALL_NATURALS) * self.rules.decks + self.rules.jokers
         if self.players * self.hand_size + 1 > cards:
             raise RulesError(
-                f"{self.players} hands of {self.hand_size} and an upcard need"
-                f" {self.players * self.hand_size + 1} cards, the game has {cards}"
+                _(
+                    "{players} hands of {size} and an upcard need {needed} cards, the game has"
+                    " {cards}",
+                    players=self.players,
+                    size=self.hand_size,
+                    needed=self.players * self.hand_size + 1,
+                    cards=cards,
+                )
             )
 
     @classmethod
@@ -97,7 +112,13 @@ class GameSettings:
         known = ("rules", "players", "hands", "hand_size", "max_turns")
         for name in data:
             if name not in known:
-                raise RulesError(f"unknown game setting {name!r}; known are {', '.join(known)}")
+                raise RulesError(
+                    _(
+                        "unknown game setting {name!r:.60}; known are {known}",
+                        name=name,
+                        known=", ".join(known),
+                    )
+                )
         values = {name: data[name] for name in known[1:] if name in data}
         return cls(rules=Rules.from_dict(data.get("rules") or {}), **values)
 
@@ -343,19 +364,24 @@ class Game:
     def problems(self, move: Any) -> tuple[str, ...]:
         """Why ``move`` is not legal for the player to move (empty when it is)."""
         if self.over:
-            return ("the game is over",)
+            return (_("the game is over"),)
         if self.step is Step.DRAW:
             if not isinstance(move, Draw):
-                return (f"the player must draw (Draw), not {type(move).__name__}",)
+                return (_("the player must draw (Draw), not {move}", move=type(move).__name__),)
             if move.take and not self.pile:
-                return ("there is no upcard to take",)
+                return (_("there is no upcard to take"),)
             return ()
         if self.step is Step.BUY:
             if not isinstance(move, Buy):
-                return (f"the player is offered the upcard (Buy), not {type(move).__name__}",)
+                return (
+                    _(
+                        "the player is offered the upcard (Buy), not {move}",
+                        move=type(move).__name__,
+                    ),
+                )
             return ()
         if not isinstance(move, Play):
-            return (f"the player must play (Play), not {type(move).__name__}",)
+            return (_("the player must play (Play), not {move}", move=type(move).__name__),)
         return tuple(self._play_problems(move))
 
     def _play_problems(self, play: Play) -> list[str]:
@@ -364,9 +390,9 @@ class Game:
         down = self.down[seat]
         going_down = bool(play.melds)
         if not down and not going_down and (play.swaps or play.lay_offs):
-            return ["a player who is not down may swap and lay off only when going down"]
+            return [_("a player who is not down may swap and lay off only when going down")]
         if down and going_down:
-            return ["a player who is down lays no new melds, only lay-offs"]
+            return [_("a player who is down lays no new melds, only lay-offs")]
         table = [item.meld for item in self.table]
         for swap in play.swaps:
             problem = _swap_problem(swap, table, hand)
@@ -388,16 +414,31 @@ class Game:
         grouped: dict[int, list[LayOffMove]] = {}
         for lay in play.lay_offs:
             if not 0 <= lay.meld < len(table):
-                return [f"lay-off of {lay.card} on meld {lay.meld}: no such meld"]
+                return [
+                    _(
+                        "lay-off of {card} on meld {meld}: no such meld",
+                        card=lay.card,
+                        meld=lay.meld,
+                    )
+                ]
             grouped.setdefault(lay.meld, []).append(lay)
             hand[lay.card] -= 1
         for index, lays in sorted(grouped.items()):
             problem = _lay_off_problem(table[index], lays, self.rules)
             if problem:
-                return [f"lay-offs on meld {index} ({table[index]}): {problem}"]
+                return [
+                    _(
+                        "lay-offs on meld {index} ({meld}): {problem}",
+                        index=index,
+                        meld=table[index],
+                        problem=problem,
+                    )
+                ]
         short = sorted(c for c, n in hand.items() if n < 0)
         if short:
-            return [f"the play uses cards the hand does not hold: {format_cards(short)}"]
+            return [
+                _("the play uses cards the hand does not hold: {cards}", cards=format_cards(short))
+            ]
         return _end_problems(hand, play.discard, self.rules)
 
     # --- moving -----------------------------------------------------------------------
@@ -408,8 +449,13 @@ class Game:
         problems = self.problems(move)
         if problems:
             raise IllegalMove(
-                f"hand {self.number}, turn {self.turn + 1}, seat {self.to_move}: "
-                + "; ".join(problems)
+                _(
+                    "hand {number}, turn {turn}, seat {seat}: {problems}",
+                    number=self.number,
+                    turn=self.turn + 1,
+                    seat=self.to_move,
+                    problems="; ".join(problems),
+                )
             )
         if isinstance(move, Draw):
             return self._draw(move)
@@ -535,7 +581,7 @@ class Game:
     def result(self) -> GameResult:
         """The end of the game (it must be over): the lowest total wins."""
         if not self.over:
-            raise IllegalMove("the game is not over")
+            raise IllegalMove(_("the game is not over"))
         lowest = min(self.scores)
         winners = tuple(i for i, s in enumerate(self.scores) if s == lowest)
         return GameResult(winners, tuple(self.scores), self.turns_total, "complete")
@@ -546,16 +592,24 @@ class Game:
 
 def _swap_problem(swap: SwapMove, table: list[Meld], hand: Counter[Card]) -> str:
     if not 0 <= swap.meld < len(table):
-        return f"swap on meld {swap.meld}: no such meld"
+        return _("swap on meld {meld}: no such meld", meld=swap.meld)
     meld = table[swap.meld]
     if not 0 <= swap.position < len(meld.cards) or not meld.cards[swap.position].is_joker:
-        return f"swap on meld {swap.meld}: no joker at position {swap.position}"
+        return _(
+            "swap on meld {meld}: no joker at position {position}",
+            meld=swap.meld,
+            position=swap.position,
+        )
     meant = meld.stands_for[swap.position]
     same = swap.card == meant or (meant.suit is None and swap.card.rank == meant.rank)
     if swap.card.is_joker or not same:
-        return f"swap of {swap.card} for a joker standing for {meant}: only that natural card"
+        return _(
+            "swap of {card} for a joker standing for {meant}: only that natural card",
+            card=swap.card,
+            meant=meant,
+        )
     if hand[swap.card] <= 0:
-        return f"swap of {swap.card}: not in hand"
+        return _("swap of {card}: not in hand", card=swap.card)
     return ""
 
 
@@ -569,7 +623,7 @@ def _contract_melds(
         try:
             melds.append(read_meld(cards, rules))
         except InvalidMeld as error:
-            return [], f"meld {format_cards(cards)}: {error}"
+            return [], _("meld {cards}: {error}", cards=format_cards(cards), error=error)
     sets = sorted(len(m.cards) for m in melds if m.kind is MeldKind.SET)
     runs = sorted(len(m.cards) for m in melds if m.kind is MeldKind.RUN)
     ok = (
@@ -579,7 +633,7 @@ def _contract_melds(
         and all(n >= need for n, need in zip(runs, sorted(contract.runs), strict=True))
     )
     if not ok:
-        return [], f"the melds do not meet the contract ({contract})"
+        return [], _("the melds do not meet the contract ({contract})", contract=contract)
     return melds, ""
 
 
@@ -591,27 +645,27 @@ def _lay_off_problem(meld: Meld, lays: list[LayOffMove], rules: Rules) -> str:
             if not (lay.card.rank == meld.rank and not lay.card.is_joker) and not rules.is_wild(
                 lay.card
             ):
-                return f"{lay.card} is not of rank {meld.rank} nor wild"
+                return _("{card} is not of rank {rank} nor wild", card=lay.card, rank=meld.rank)
     else:
         places = sorted(lay.place for lay in lays)
         below = [p for p in places if p < meld.first_place]
         above = [p for p in places if p > meld.last_place]
         if len(below) + len(above) != len(places) or len(set(places)) != len(places):
-            return "a run takes cards only beyond its ends, one per place"
+            return _("a run takes cards only beyond its ends, one per place")
         wanted_below = list(range(meld.first_place - len(below), meld.first_place))
         wanted_above = list(range(meld.last_place + 1, meld.last_place + 1 + len(above)))
         if below != wanted_below or above != wanted_above:
-            return "the places laid off must continue the run without a gap"
+            return _("the places laid off must continue the run without a gap")
         if after.first_place < rules.lowest_place or after.last_place > 14:
-            return "a run never passes the ace"
+            return _("a run never passes the ace")
         if len(after.cards) > MAX_RUN_LEN:
-            return f"a run holds at most {MAX_RUN_LEN} cards"
+            return _("a run holds at most {most} cards", most=MAX_RUN_LEN)
         for lay in lays:
             meant = Card(rules.rank_at(lay.place), meld.suit)
             if lay.card != meant and not rules.is_wild(lay.card):
-                return f"{lay.card} cannot stand at the place of {meant}"
+                return _("{card} cannot stand at the place of {meant}", card=lay.card, meant=meant)
     if after.wilds > after.naturals:
-        return "the meld would hold more wild cards than natural ones"
+        return _("the meld would hold more wild cards than natural ones")
     return ""
 
 
@@ -642,9 +696,19 @@ def _end_problems(hand: Counter[Card], discard: Card | None, rules: Rules) -> li
     """What is wrong with the turn's end: ``hand`` is the hand after the plays."""
     left = sum(hand.values())
     if discard is None:
-        return [f"{left} card(s) left: the turn ends with a discard"] if left else []
+        if not left:
+            return []
+        return [
+            _n(
+                "{n} card left: the turn ends with a discard",
+                "{n} cards left: the turn ends with a discard",
+                left,
+            )
+        ]
     if hand[discard] <= 0:
-        return [f"the discard {discard} is not in hand after the plays"]
+        return [_("the discard {card} is not in hand after the plays", card=discard)]
     if left == 1 and not rules.go_out_by_discard:
-        return [f"{discard} is the last card: it may not be discarded under these rules"]
+        return [
+            _("{card} is the last card: it may not be discarded under these rules", card=discard)
+        ]
     return []

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from ortools.sat.python import cp_model
 
 from solver.cpsat import Status, lexicographic
+from solver.i18n import _, _n
 from solver.shanghai.bound import lower_bound, shape_of
 from solver.shanghai.contracts import Contract
 from solver.shanghai.going_down import add_turn_end, cards_after
@@ -228,30 +229,69 @@ def choose_discard(
         card = left[0]
         return Discard(
             card,
-            f"Discard {card}, your last card, and go out (these rules allow going out by"
-            " discarding).",
+            _(
+                "Discard {card}, your last card, and go out (these rules allow going out by"
+                " discarding).",
+                card=card,
+            ),
         )
     dead = [c for c in left if not fits_table(c, table, rules)]
     live = [c for c in left if c not in dead]
     pool = dead or list(left)
     rate = {c: danger(c) if danger else 0 for c in pool}
     card = min(pool, key=lambda c: (rate[c], -rules.points(c), pool.index(c)))
-    order = f"the lowest danger ({rate[card]}, a heuristic), then " if danger else ""
-    order += f"the most points ({rules.points(card)})"
-    if dead:
-        reason = (
-            f"Discard {card}: of the cards left after the plays ({format_cards(left)}),"
-            f" {format_cards(dead)} cannot be laid off on any meld as the table stands after"
-            f" this turn; of those it has {order}"
+    points = rules.points(card)
+    if danger:
+        order = _(
+            "the lowest danger ({danger}, a heuristic), then the most points ({points})",
+            danger=rate[card],
+            points=points,
         )
+    else:
+        order = _("the most points ({points})", points=points)
+    if dead:
+        values = {"card": card, "left": format_cards(left), "dead": format_cards(dead)}
         if live:
-            reason += f"; {format_cards(live)} can be laid off, so keep"
-            reason += " it" if len(live) == 1 else " them"
-        return Discard(card, reason + ".", danger=rate[card] if danger else None)
-    why = "they cannot all be laid this turn" if proven else "the search found no way to lay all"
+            reason = _n(
+                "Discard {card}: of the cards left after the plays ({left}), {dead} cannot be"
+                " laid off on any meld as the table stands after this turn; of those it has"
+                " {order}; {live} can be laid off, so keep it.",
+                "Discard {card}: of the cards left after the plays ({left}), {dead} cannot be"
+                " laid off on any meld as the table stands after this turn; of those it has"
+                " {order}; {live} can be laid off, so keep them.",
+                len(live),
+                order=order,
+                live=format_cards(live),
+                **values,
+            )
+        else:
+            reason = _(
+                "Discard {card}: of the cards left after the plays ({left}), {dead} cannot be"
+                " laid off on any meld as the table stands after this turn; of those it has"
+                " {order}.",
+                order=order,
+                **values,
+            )
+        return Discard(card, reason, danger=rate[card] if danger else None)
+    if proven:
+        reason = _(
+            "Discard {card}: each card left after the plays ({left}) could be laid off on the"
+            " table on its own, but they cannot all be laid this turn; of them it has {order}.",
+            card=card,
+            left=format_cards(left),
+            order=order,
+        )
+    else:
+        reason = _(
+            "Discard {card}: each card left after the plays ({left}) could be laid off on the"
+            " table on its own, but the search found no way to lay all; of them it has"
+            " {order}.",
+            card=card,
+            left=format_cards(left),
+            order=order,
+        )
     return Discard(
         card,
-        f"Discard {card}: each card left after the plays ({format_cards(left)}) could be laid"
-        f" off on the table on its own, but {why}; of them it has {order}.",
+        reason,
         danger=rate[card] if danger else None,
     )
