@@ -44,6 +44,7 @@ from ortools.sat.python import cp_model
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import (
+    LinearExpr,
     TileCounts,
     TurnModel,
     build_model,
@@ -75,9 +76,15 @@ class _Turn:
     objective: Objective
     melds: tuple[Meld, ...]
 
-    def model(self, whole: range | frozenset[int], best: Solved | None = None) -> TurnModel:
+    def model(
+        self,
+        whole: range | frozenset[int] = range(0),
+        best: Solved | None = None,
+        fixed: frozenset[int] = frozenset(),
+    ) -> TurnModel:
         """A model of the turn where the sets in ``whole`` go on whole or not at all,
-        the others with any of their tiles; only plays as good as ``best``'s if given."""
+        those in ``fixed`` go on whole, the others with any of their tiles; only plays
+        as good as ``best``'s if given."""
         tm = build_model(
             self.rules,
             self.rack,
@@ -86,6 +93,7 @@ class _Turn:
             opening=False,
             table_melds=self.melds,
             whole=whole,
+            fixed=fixed,
         )
         if best is not None:
             fix_score(tm, *best.score())
@@ -116,7 +124,7 @@ def least_disruption(
     # Step 2 for the calm play's choice of sets first: fast, and a good start.
     chosen = frozenset(i for i, c in enumerate(lean.continuations) if calm.value(c.kept))
     others = frozenset(range(len(melds))) - chosen
-    best = _fewest_moved(turn.model(chosen, calm), chosen, others, calm, limits)
+    best = _fewest_moved(turn.model(best=calm, fixed=chosen), others, calm, limits)
     if best is not None and _stays(best[0]) == sum(len(m.tiles) for m in melds) - len(others):
         # One tile moved per set given up: no play keeping as many sets moves fewer.
         return _answer(best[0], True)
@@ -129,7 +137,7 @@ def least_disruption(
     always, never = backbone or (frozenset(), frozenset())
     if not limits.left:
         return _answer(best[0], False)
-    moved = _fewest_moved(turn.model(always, calm), always, never, best[0], limits)
+    moved = _fewest_moved(turn.model(best=calm, fixed=always), never, best[0], limits)
     return _answer(best[0], False) if moved is None else _answer(*moved)
 
 
@@ -139,19 +147,16 @@ def _answer(solved: Solved, proven: bool) -> Calmest:
 
 def _fewest_moved(
     tm: TurnModel,
-    kept: frozenset[int],
     given_up: frozenset[int],
     start: Solved,
     limits: Limits,
 ) -> tuple[Solved, bool] | None:
-    """Step 2 on ``tm`` (where the sets in ``kept`` go on whole): the sets in ``kept``
-    kept, those in ``given_up`` not, as many in all as in ``start`` (the play it
-    starts from), and the most table tiles in place. The play found (never less calm
-    than ``start``) and whether that most is proven; None if the work ran out first."""
+    """Step 2 on ``tm`` (where the sets kept for sure are fixed to go on whole): the
+    sets in ``given_up`` not kept, as many in all as in ``start`` (the play it starts
+    from), and the most table tiles in place. The play found (never less calm than
+    ``start``) and whether that most is proven; None if the work ran out first."""
     for cont in tm.continuations:
-        if cont.index in kept:
-            tm.model.add(cont.kept == 1)
-        elif cont.index in given_up:
+        if cont.index in given_up:
             tm.model.add(cont.kept == 0)
     tm.model.add(sum(c.kept for c in tm.continuations) >= _kept(start))
     levels = set_stays_objective(tm)
@@ -252,32 +257,34 @@ def _hint(tm: TurnModel, source: Solved) -> None:
         for family, exprs in source.tm.counts().items()
     }
     hints: dict[int, tuple[cp_model.IntVar, int]] = {}
+
+    def hint(var: LinearExpr, hinted: int) -> None:
+        if isinstance(var, cp_model.IntVar):  # not a constant of a set fixed whole
+            hints[var.index] = (var, hinted)
+
     for family, variables in tm.count_variables().items():
         for key, var in variables.items():
-            hints[var.index] = (var, solved[family].get(key, 0))
+            hint(var, solved[family].get(key, 0))
     for var in tm.continuation_variables():
-        hints[var.index] = (var, 0)
+        hint(var, 0)
     sources = {c.index: c for c in source.tm.continuations}
     for cont in tm.continuations:
         was = sources.get(cont.index)
         if was is None or not value(was.active):
             continue
         covered = [n for n, var in was.cover.items() if value(var)]
-        hints[cont.active.index] = (cont.active, 1)
-        hints[cont.kept.index] = (cont.kept, value(was.kept))
-        for var, old in zip(cont.stays, was.stays, strict=True):
-            hints[var.index] = (var, value(old))
-        for number, var in cont.cover.items():
-            hints[var.index] = (var, int(number in covered))
-        if covered:
-            begin = cont.begins.get(covered[0])
-            if begin is not None:
-                hints[begin.index] = (begin, 1)
+        hint(cont.active, 1)
+        hint(cont.kept, value(was.kept))
+        for stay, old in zip(cont.stays, was.stays, strict=True):
+            hint(stay, value(old))
+        for number, cover in cont.cover.items():
+            hint(cover, int(number in covered))
+        if covered and covered[0] in cont.begins:
+            hint(cont.begins[covered[0]], 1)
         for colour, var in cont.added.items():
-            hints[var.index] = (var, value(was.added.get(colour, 0)))
-        if not isinstance(cont.added_jokers, int):
-            hints[cont.added_jokers.index] = (cont.added_jokers, value(was.added_jokers))
+            hint(var, value(was.added.get(colour, 0)))
+        hint(cont.added_jokers, value(was.added_jokers))
     for cell, var in tm.joining_jokers.items():
-        hints[var.index] = (var, value(source.tm.joining_jokers.get(cell, 0)))
+        hint(var, value(source.tm.joining_jokers.get(cell, 0)))
     for var, hinted in hints.values():
         tm.model.add_hint(var, hinted)
