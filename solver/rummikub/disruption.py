@@ -21,7 +21,10 @@ budget of deterministic work (:class:`~solver.rummikub.runner.Limits`):
    the work left). When the calm play's choice is the only one, step 2 was the
    whole answer.
    Otherwise the sets kept in all of them go on whole, those kept in none may go on
-   in part, and the others either way, and step 2 runs again from its answer.
+   in part, and the others either way, and step 2 runs again from its answer. When
+   the share runs out first, step 2 runs for each other choice found (a small search
+   each, its sets fixed whole) and then, with the work left, for every set either
+   way, starting from the calmest play found.
    Step 3 is skipped when step 2 moves one tile from each set given up: a set not
    kept moves at least one, so no play keeping as many sets moves fewer.
 
