@@ -125,7 +125,7 @@ def least_disruption(
     if not proven or not limits.left:
         return _answer(calm, False)
     # Step 2 for the calm play's choice of sets first: fast, and a good start.
-    chosen = frozenset(i for i, c in enumerate(lean.continuations) if calm.value(c.kept))
+    chosen = _chosen(calm)
     others = frozenset(range(len(melds))) - chosen
     best = _fewest_moved(turn.model(best=calm, fixed=chosen), others, calm, limits)
     if best is not None and _stays(best[0]) == sum(len(m.tiles) for m in melds) - len(others):
@@ -133,10 +133,22 @@ def least_disruption(
         return _answer(best[0], True)
     if best is None or not limits.left:
         return _answer(calm if best is None else best[0], False)
+    alternatives: list[Solved] = []
     with _share(limits, BACKBONE_SHARE) as part:
-        backbone = _kept_in_every_and_none(lean, calm, part)
+        backbone = _kept_in_every_and_none(lean, calm, part, alternatives)
     if backbone == (chosen, others):
         return _answer(*best)  # no other choice of sets keeps as many
+    if backbone is None:
+        # Unfinished: step 2 for each other choice found (a small search each, its
+        # sets fixed), so the answer is at least the calmest of them.
+        for other in alternatives:
+            if not limits.left:
+                return _answer(best[0], False)
+            kept = _chosen(other)
+            tm = turn.model(best=other, fixed=kept)
+            tried = _fewest_moved(tm, frozenset(range(len(melds))) - kept, other, limits)
+            if tried is not None and _stays(tried[0]) > _stays(best[0]):
+                best = (tried[0], False)
     always, never = backbone or (frozenset(), frozenset())
     if not limits.left:
         return _answer(best[0], False)
@@ -216,6 +228,11 @@ def calm_play(lean: TurnModel, limits: Limits) -> tuple[Solved, bool] | None:
     return (calm, proven == 2) if proven else None
 
 
+def _chosen(solved: Solved) -> frozenset[int]:
+    """The table sets that ``solved`` keeps whole."""
+    return frozenset(c.index for c in solved.tm.continuations if solved.value(c.kept))
+
+
 def _kept(solved: Solved) -> int:
     return sum(solved.value(c.kept) for c in solved.tm.continuations)
 
@@ -225,10 +242,11 @@ def _stays(solved: Solved) -> int:
 
 
 def _kept_in_every_and_none(
-    lean: TurnModel, calm: Solved, limits: Limits
+    lean: TurnModel, calm: Solved, limits: Limits, found: list[Solved]
 ) -> tuple[frozenset[int], frozenset[int]] | None:
     """The sets kept in every play that keeps as many sets whole as ``calm``, and
-    those kept in none; None if the work ran out first.
+    those kept in none; None if the work ran out first. The plays found on the way,
+    each with another choice of sets, go to ``found``.
 
     Each search asks for such a play that gives up a set kept in all found so far or
     keeps one kept in none: sum (1 - kept[i], i in every) + sum (kept[j], j in none) >= 1."""
@@ -248,6 +266,7 @@ def _kept_in_every_and_none(
             break
         if not other.found:
             return None
+        found.append(other)
         chosen = {i for i, var in enumerate(kept) if other.value(var)}
         every &= chosen
         ever |= chosen
