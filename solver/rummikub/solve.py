@@ -55,7 +55,9 @@ a tile more moved than the long-budget reference."""
 DEFAULT_DISRUPTION_TIME_LIMIT = DEFAULT_TIME_LIMIT
 """Wall-clock seconds the least-disruption stage may take (within the overall limit):
 its safety cap, above what its default work took on any benchmark position even on
-a loaded machine (at most 783 ms in benchmarks/RESULTS.md)."""
+a loaded machine (at most 1943 ms in benchmarks/RESULTS.md, the whole solve, with
+the runner getting a quarter of a core: close to the cap, so a heavier load can cut a
+search there, which ``time_capped`` then says)."""
 
 
 def solve(
