@@ -21,7 +21,10 @@ budget of deterministic work (:class:`~solver.rummikub.runner.Limits`):
    the work left). When the calm play's choice is the only one, step 2 was the
    whole answer.
    Otherwise the sets kept in all of them go on whole, those kept in none may go on
-   in part, and the others either way, and step 2 runs again from its answer.
+   in part, and the others either way, and step 2 runs again from its answer. When
+   the share runs out first, step 2 runs for each other choice found (a small search
+   each, its sets fixed whole) and then, with the work left, for every set either
+   way, starting from the calmest play found.
    Step 3 is skipped when step 2 moves one tile from each set given up: a set not
    kept moves at least one, so no play keeping as many sets moves fewer.
 
@@ -41,6 +44,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from solver.cpsat import LinearExpr
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import (
@@ -76,9 +80,15 @@ class _Turn:
     melds: tuple[Meld, ...]
     must_play: TileCounts | None = None
 
-    def model(self, whole: range | frozenset[int], best: Solved | None = None) -> TurnModel:
+    def model(
+        self,
+        whole: range | frozenset[int] = range(0),
+        best: Solved | None = None,
+        fixed: frozenset[int] = frozenset(),
+    ) -> TurnModel:
         """A model of the turn where the sets in ``whole`` go on whole or not at all,
-        the others with any of their tiles; only plays as good as ``best``'s if given."""
+        those in ``fixed`` go on whole, the others with any of their tiles; only plays
+        as good as ``best``'s if given."""
         tm = build_model(
             self.rules,
             self.rack,
@@ -88,6 +98,7 @@ class _Turn:
             table_melds=self.melds,
             whole=whole,
             must_play=self.must_play,
+            fixed=fixed,
         )
         if best is not None:
             fix_score(tm, *best.score())
@@ -118,22 +129,34 @@ def least_disruption(
     if not proven or not limits.left:
         return _answer(calm, False)
     # Step 2 for the calm play's choice of sets first: fast, and a good start.
-    chosen = frozenset(i for i, c in enumerate(lean.continuations) if calm.value(c.kept))
+    chosen = _chosen(calm)
     others = frozenset(range(len(melds))) - chosen
-    best = _fewest_moved(turn.model(chosen, calm), chosen, others, calm, limits)
+    best = _fewest_moved(turn.model(best=calm, fixed=chosen), others, calm, limits)
     if best is not None and _stays(best[0]) == sum(len(m.tiles) for m in melds) - len(others):
         # One tile moved per set given up: no play keeping as many sets moves fewer.
         return _answer(best[0], True)
     if best is None or not limits.left:
         return _answer(calm if best is None else best[0], False)
+    alternatives: list[Solved] = []
     with _share(limits, BACKBONE_SHARE) as part:
-        backbone = _kept_in_every_and_none(lean, calm, part)
+        backbone = _kept_in_every_and_none(lean, calm, part, alternatives)
     if backbone == (chosen, others):
         return _answer(*best)  # no other choice of sets keeps as many
+    if backbone is None:
+        # Unfinished: step 2 for each other choice found (a small search each, its
+        # sets fixed), so the answer is at least the calmest of them.
+        for other in alternatives:
+            if not limits.left:
+                return _answer(best[0], False)
+            kept = _chosen(other)
+            tm = turn.model(best=other, fixed=kept)
+            tried = _fewest_moved(tm, frozenset(range(len(melds))) - kept, other, limits)
+            if tried is not None and _stays(tried[0]) > _stays(best[0]):
+                best = (tried[0], False)
     always, never = backbone or (frozenset(), frozenset())
     if not limits.left:
         return _answer(best[0], False)
-    moved = _fewest_moved(turn.model(always, calm), always, never, best[0], limits)
+    moved = _fewest_moved(turn.model(best=calm, fixed=always), never, best[0], limits)
     return _answer(best[0], False) if moved is None else _answer(*moved)
 
 
@@ -143,19 +166,16 @@ def _answer(solved: Solved, proven: bool) -> Calmest:
 
 def _fewest_moved(
     tm: TurnModel,
-    kept: frozenset[int],
     given_up: frozenset[int],
     start: Solved,
     limits: Limits,
 ) -> tuple[Solved, bool] | None:
-    """Step 2 on ``tm`` (where the sets in ``kept`` go on whole): the sets in ``kept``
-    kept, those in ``given_up`` not, as many in all as in ``start`` (the play it
-    starts from), and the most table tiles in place. The play found (never less calm
-    than ``start``) and whether that most is proven; None if the work ran out first."""
+    """Step 2 on ``tm`` (where the sets kept for sure are fixed to go on whole): the
+    sets in ``given_up`` not kept, as many in all as in ``start`` (the play it starts
+    from), and the most table tiles in place. The play found (never less calm than
+    ``start``) and whether that most is proven; None if the work ran out first."""
     for cont in tm.continuations:
-        if cont.index in kept:
-            tm.model.add(cont.kept == 1)
-        elif cont.index in given_up:
+        if cont.index in given_up:
             tm.model.add(cont.kept == 0)
     tm.model.add(sum(c.kept for c in tm.continuations) >= _kept(start))
     levels = set_stays_objective(tm)
@@ -170,11 +190,14 @@ CALM_SEARCH = Search(pseudo_costs=True)
 """Branching by pseudo-costs: 0.82 times the deterministic work of LP-guided
 branching on 84 positions of 40-80 table tiles (the lazy LP and probing: more)."""
 
-TILES_MOVED_SEARCH = Search(lazy_lp=True, pseudo_costs=True, probing=True)
+TILES_MOVED_SEARCH = Search(lazy_lp=True, pseudo_costs=True, probing=True, hint_phase=False)
 """On 60 positions of 40-80 table tiles, the LP built lazily took 0.55 times the
 deterministic work; then branching by pseudo-costs 0.87 times that (0.45 on the
 seven hardest); then probing, on 106 searches of t20-t60, mid and hard positions,
-0.93 times the work and 0.82 times the CPU (0.6 times the work on the hardest)."""
+0.93 times the work and 0.82 times the CPU (0.6 times the work on the hardest).
+Then no phase following the hint (the calm play, already a solution, from which the
+search is pulled away anyway): on the 355 such searches of the t40-t60, mid and
+hard positions, 0.70 times the work and 0.76 times the CPU, none left unproven."""
 
 BACKBONE_SHARE = 0.4
 """The most of the work left that step 3 may take to find which sets every calmest
@@ -209,6 +232,11 @@ def calm_play(lean: TurnModel, limits: Limits) -> tuple[Solved, bool] | None:
     return (calm, proven == 2) if proven else None
 
 
+def _chosen(solved: Solved) -> frozenset[int]:
+    """The table sets that ``solved`` keeps whole."""
+    return frozenset(c.index for c in solved.tm.continuations if solved.value(c.kept))
+
+
 def _kept(solved: Solved) -> int:
     return sum(solved.value(c.kept) for c in solved.tm.continuations)
 
@@ -218,10 +246,11 @@ def _stays(solved: Solved) -> int:
 
 
 def _kept_in_every_and_none(
-    lean: TurnModel, calm: Solved, limits: Limits
+    lean: TurnModel, calm: Solved, limits: Limits, found: list[Solved]
 ) -> tuple[frozenset[int], frozenset[int]] | None:
     """The sets kept in every play that keeps as many sets whole as ``calm``, and
-    those kept in none; None if the work ran out first.
+    those kept in none; None if the work ran out first. The plays found on the way,
+    each with another choice of sets, go to ``found``.
 
     Each search asks for such a play that gives up a set kept in all found so far or
     keeps one kept in none: sum (1 - kept[i], i in every) + sum (kept[j], j in none) >= 1."""
@@ -241,6 +270,7 @@ def _kept_in_every_and_none(
             break
         if not other.found:
             return None
+        found.append(other)
         chosen = {i for i, var in enumerate(kept) if other.value(var)}
         every &= chosen
         ever |= chosen
@@ -256,32 +286,34 @@ def hint_from(tm: TurnModel, source: Solved) -> None:
         for family, exprs in source.tm.counts().items()
     }
     hints: dict[int, tuple[cp_model.IntVar, int]] = {}
+
+    def hint(var: LinearExpr, hinted: int) -> None:
+        if isinstance(var, cp_model.IntVar):  # not a constant of a set fixed whole
+            hints[var.index] = (var, hinted)
+
     for family, variables in tm.count_variables().items():
         for key, var in variables.items():
-            hints[var.index] = (var, solved[family].get(key, 0))
+            hint(var, solved[family].get(key, 0))
     for var in tm.continuation_variables():
-        hints[var.index] = (var, 0)
+        hint(var, 0)
     sources = {c.index: c for c in source.tm.continuations}
     for cont in tm.continuations:
         was = sources.get(cont.index)
         if was is None or not value(was.active):
             continue
         covered = [n for n, var in was.cover.items() if value(var)]
-        hints[cont.active.index] = (cont.active, 1)
-        hints[cont.kept.index] = (cont.kept, value(was.kept))
-        for var, old in zip(cont.stays, was.stays, strict=True):
-            hints[var.index] = (var, value(old))
-        for number, var in cont.cover.items():
-            hints[var.index] = (var, int(number in covered))
-        if covered:
-            begin = cont.begins.get(covered[0])
-            if begin is not None:
-                hints[begin.index] = (begin, 1)
+        hint(cont.active, 1)
+        hint(cont.kept, value(was.kept))
+        for stay, old in zip(cont.stays, was.stays, strict=True):
+            hint(stay, value(old))
+        for number, cover in cont.cover.items():
+            hint(cover, int(number in covered))
+        if covered and covered[0] in cont.begins:
+            hint(cont.begins[covered[0]], 1)
         for colour, var in cont.added.items():
-            hints[var.index] = (var, value(was.added.get(colour, 0)))
-        if not isinstance(cont.added_jokers, int):
-            hints[cont.added_jokers.index] = (cont.added_jokers, value(was.added_jokers))
+            hint(var, value(was.added.get(colour, 0)))
+        hint(cont.added_jokers, value(was.added_jokers))
     for cell, var in tm.joining_jokers.items():
-        hints[var.index] = (var, value(source.tm.joining_jokers.get(cell, 0)))
+        hint(var, value(source.tm.joining_jokers.get(cell, 0)))
     for var, hinted in hints.values():
         tm.model.add_hint(var, hinted)

@@ -44,6 +44,9 @@ from solver.rummikub.rules import Rules
 Cell = tuple[int, int]
 """(colour index, number): one kind of numbered tile."""
 
+Flag = cp_model.IntVar | int
+"""A 0/1 variable, or 1 where a table set is fixed to go on whole (see add_fixed_continuation)."""
+
 
 @dataclass(frozen=True, slots=True)
 class TileCounts:
@@ -70,15 +73,16 @@ class Continuation:
 
     ``stays[i]`` says whether ``meld.tiles[i]`` stays in it; a run covers the
     numbers in ``cover`` (one stretch), a group gains the numbered tiles in
-    ``added`` (by colour index) and ``added_jokers`` jokers.
+    ``added`` (by colour index) and ``added_jokers`` jokers. A set fixed to go on
+    whole has the constant 1 for ``active``, ``kept``, ``stays`` and its old numbers.
     """
 
     index: int
     meld: Meld
-    active: cp_model.IntVar
-    kept: cp_model.IntVar
-    stays: list[cp_model.IntVar]
-    cover: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    active: Flag
+    kept: Flag
+    stays: list[Flag]
+    cover: dict[int, Flag] = field(default_factory=dict)
     begins: dict[int, cp_model.IntVar] = field(default_factory=dict)
     """For a run that may go on with some of its tiles: where its stretch begins."""
     added: dict[int, cp_model.IntVar] = field(default_factory=dict)
@@ -120,6 +124,8 @@ class TurnModel:
     """The most the goal can be: every rack tile played, none kept."""
     tiles: LinearExpr = 0
     """Tiles played, jokers included."""
+    fixed_tiles: int = 0
+    """Tiles of the table sets fixed to go on whole: out of ``table`` and the counts."""
     supply: dict[Cell, int] = field(init=False)
     """Per cell: numbered tiles that may end up on the table (the table's and the rack's)."""
     _run_tiles: dict[Cell, LinearExpr] = field(default_factory=dict)
@@ -273,14 +279,13 @@ class TurnModel:
 
     def continuation_variables(self) -> list[cp_model.IntVar]:
         """Every variable that says how table sets continue."""
-        found: list[cp_model.IntVar] = list(self.joining_jokers.values())
+        found: list[Flag] = list(self.joining_jokers.values())
         for cont in self.continuations:
             found += [cont.active, cont.kept, *cont.stays, *cont.cover.values()]
             found += cont.begins.values()
             found += cont.added.values()
-            if not isinstance(cont.added_jokers, int):
-                found.append(cont.added_jokers)
-        return found
+            found.append(cont.added_jokers)
+        return [var for var in found if not isinstance(var, int)]
 
     def value_placed(self) -> LinearExpr:
         """Sum of the numbers that the tiles placed from the rack stand for."""
@@ -301,6 +306,7 @@ def build_model(
     table_melds: tuple[Meld, ...] = (),
     whole: Collection[int] = (),
     must_play: TileCounts | None = None,
+    fixed: Collection[int] = (),
 ) -> TurnModel:
     """Build the model of a turn.
 
@@ -308,13 +314,25 @@ def build_model(
     rack's new sets must be worth at least ``rules.opening_threshold``.
     ``table_melds`` (the table as read, after opening) may continue into the new
     table; pass none to let the table be rebuilt from counts alone. The sets whose
-    index is in ``whole`` go on whole or not at all (see :func:`add_continuations`).
-    ``must_play`` (part of the rack) must all be played (see :func:`add_played`).
+    index is in ``whole`` go on whole or not at all, those in ``fixed`` go on whole
+    for sure (see :func:`add_continuations`). ``must_play`` (part of the rack) must
+    all be played (see :func:`add_played`).
     """
-    tm = TurnModel(CpModel(), rules, rack, table)
+    fixed_melds = [table_melds[i] for i in sorted(fixed)]
+    kept_by_constraint: Collection[int] = ()
+    if not _holds(table, fixed_melds):
+        # A repair's reference sets may hold tiles that now lie elsewhere (off the
+        # table, on the rack): those sets are kept by a constraint instead, the
+        # same plays in a bigger model.
+        whole, kept_by_constraint, fixed, fixed_melds = {*whole, *fixed}, fixed, (), []
+    tm = TurnModel(CpModel(), rules, rack, _without(table, fixed_melds))
+    tm.fixed_tiles = sum(len(meld.tiles) for meld in fixed_melds)
     if must_play is not None:
         tm.must_play = must_play
-    add_continuations(tm, table_melds, whole)
+    add_continuations(tm, table_melds, whole, fixed)
+    for cont in tm.continuations:
+        if cont.index in kept_by_constraint:
+            tm.model.add(cont.kept == 1)
     for colour in range(rules.colours):
         add_runs(tm, colour, objective)
     if tm.jokers_make_a_set:
@@ -335,6 +353,35 @@ def build_model(
     return tm
 
 
+def _holds(table: TileCounts, melds: Sequence[Meld]) -> bool:
+    """Whether ``table`` holds every tile of ``melds``."""
+    need = Counter(tile for meld in melds for tile in meld.tiles)
+    jokers = sum(n for tile, n in need.items() if tile.is_joker)
+    return jokers <= table.jokers and all(
+        n <= table.naturals.get((tile.colour.index, tile.number), 0)
+        for tile, n in need.items()
+        if tile.colour is not None
+    )
+
+
+def _without(table: TileCounts, melds: Sequence[Meld]) -> TileCounts:
+    """``table`` less the tiles of ``melds``."""
+    if not melds:
+        return table
+    naturals = dict(table.naturals)
+    jokers = table.jokers
+    for meld in melds:
+        for tile in meld.tiles:
+            if tile.colour is None:
+                jokers -= 1
+            else:
+                cell = (tile.colour.index, tile.number)
+                naturals[cell] -= 1
+                if not naturals[cell]:
+                    del naturals[cell]
+    return TileCounts(naturals, jokers)
+
+
 def add_played(tm: TurnModel) -> None:
     """must[c,n] <= played[c,n] <= rack[c,n]; must jokers <= played_jokers <= rack
     jokers (``must`` is :attr:`TurnModel.must_play`, usually nothing).
@@ -351,10 +398,13 @@ def add_played(tm: TurnModel) -> None:
         tm.played_jokers = tm.model.new_int_var(must.jokers, tm.rack.jokers, "play_J")
 
 
-def add_continuations(tm: TurnModel, melds: tuple[Meld, ...], whole: Collection[int] = ()) -> None:
+def add_continuations(
+    tm: TurnModel, melds: tuple[Meld, ...], whole: Collection[int] = (), fixed: Collection[int] = ()
+) -> None:
     """Let each table set continue as one set of the new table: the sets whose
     index is in ``whole`` go on whole or not at all (:func:`add_whole_continuation`),
-    the others with any of their tiles (:func:`add_partial_continuation`).
+    those in ``fixed`` go on whole (:func:`add_fixed_continuation`), the others with
+    any of their tiles (:func:`add_partial_continuation`).
 
     Of two table sets alike (same tiles, same reading) the first is kept whenever
     the second is, kept[i] >= kept[j] for i < j: a play keeping only the second is
@@ -365,8 +415,10 @@ def add_continuations(tm: TurnModel, melds: tuple[Meld, ...], whole: Collection[
     """
     first_alike: dict[Meld, Continuation] = {}
     for index, meld in enumerate(melds):
+        if index in fixed:
+            cont = add_fixed_continuation(tm, index, meld)
         # A joker held in place goes on with its set: the set goes on in part.
-        if index in whole and not (tm.rules.replace_jokers and meld.jokers):
+        elif index in whole and not (tm.rules.replace_jokers and meld.jokers):
             cont = add_whole_continuation(tm, index, meld)
         else:
             cont = add_partial_continuation(tm, index, meld)
@@ -385,7 +437,7 @@ def add_partial_continuation(tm: TurnModel, index: int, meld: Meld) -> Continuat
     model = tm.model
     active = model.new_bool_var(f"cont_{index}")
     kept = model.new_bool_var(f"kept_{index}")
-    stays = [model.new_bool_var(f"stays_{index}_{i}") for i in range(len(meld.tiles))]
+    stays: list[Flag] = [model.new_bool_var(f"stays_{index}_{i}") for i in range(len(meld.tiles))]
     cont = Continuation(index, meld, active, kept, stays)
     for tile, stay in zip(meld.tiles, stays, strict=True):
         model.add(kept <= stay)
@@ -423,6 +475,22 @@ def add_whole_continuation(tm: TurnModel, index: int, meld: Meld) -> Continuatio
         else:
             assert tile.colour is not None
             tm.continued.setdefault((tile.colour.index, tile.number), []).append(kept)
+    if meld.kind is MeldKind.RUN:
+        _grow_run(tm, cont)
+    else:
+        _grow_group(tm, cont)
+    return cont
+
+
+def add_fixed_continuation(tm: TurnModel, index: int, meld: Meld) -> Continuation:
+    """Table set ``index`` goes on whole: kept = active = stays[i] = 1, constants. Its
+    tiles are out of the table's counts (build_model takes them off), so they are in
+    no other set; it may grow as in :func:`add_whole_continuation` with kept = 1.
+
+    The same plays as a whole continuation with kept = 1, in a model only as big as
+    what may change: no count variable for the cells only this set's tiles fill.
+    """
+    cont = Continuation(index, meld, 1, 1, [1] * len(meld.tiles))
     if meld.kind is MeldKind.RUN:
         _grow_run(tm, cont)
     else:
@@ -870,7 +938,7 @@ def set_stays_objective(tm: TurnModel) -> Levels:
 def _set_levels(tm: TurnModel, goals: list[tuple[LinearExpr, int]]) -> Levels:
     """Set the goal of :class:`Levels` for ``goals`` (each with its top)."""
     tiles = sum(tm.table.naturals.values()) + tm.jokers + sum(tm.rack.naturals.values())
-    most = tiles // tm.rules.min_set_len
+    most = (tiles + tm.fixed_tiles) // tm.rules.min_set_len
     weights = [2 * most + 1]
     for _, top in reversed(goals[1:]):
         weights.insert(0, weights[0] * (top + 1))

@@ -43,6 +43,9 @@ class Search:
     rather than as the LP suggests."""
     probing: bool = False
     """Probe variables (fix one, propagate, learn) before and during the search."""
+    hint_phase: bool = True
+    """Before searching, follow the starting solution (hint) until some conflicts; with
+    False the hint is only the first solution."""
 
 
 SCORE_SEARCH = Search()
@@ -78,6 +81,8 @@ def run(
         params.cut_level = 0
         params.add_lp_constraints_lazily = search.lazy_lp
         params.absolute_gap_limit = gap
+        if not search.hint_phase:
+            params.hint_conflict_limit = 0
 
     found = cpsat.run(tm.model, limits, workers, tune)
     return Solved(found.model, found.engine, found.code, tm=tm)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from unittest import mock
 
 import pytest
@@ -12,8 +13,8 @@ from solver.rummikub import JOKER, Objective, Position, Rules, Tile, solve
 from solver.rummikub.disruption import calm_play
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
-from solver.rummikub.model import TurnModel
-from solver.rummikub.runner import Limits, Solved
+from solver.rummikub.model import TileCounts, TurnModel, build_model
+from solver.rummikub.runner import Limits, Solved, run
 from solver.rummikub.search import DEFAULT_DISRUPTION_WORK
 from solver.rummikub.steps import Action
 from tests.rummikub.disruption_oracle import disruption_oracle_for
@@ -151,3 +152,46 @@ def test_the_answer_is_never_less_calm_than_the_calm_play(position: Position, wo
     if play.played:
         [(kept, moved)] = calm
         assert (play.sets_kept, -play.tiles_moved) >= (kept, -moved)
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(100))
+@given(data=st.data(), rules=small_rules(), objective=st.sampled_from(list(Objective)))
+def test_sets_fixed_whole_allow_the_plays_of_sets_kept_by_a_constraint(
+    data: st.DataObject, rules: Rules, objective: Objective
+) -> None:
+    # Step 2 fixes the sets it keeps (their tiles out of the counts) instead of
+    # asking kept = 1 of a set that may go on whole or not: the same plays, so the
+    # same best score and, with it, the same most tiles in place.
+    position = data.draw(positions(rules, max_sets=4, max_rack=4, opened=True))
+    melds = position.check(rules)
+    fixed = data.draw(st.sets(st.sampled_from(range(len(melds))))) if melds else set()
+    note(request_of(position, rules, objective=objective.value))
+    note(f"fixed: {sorted(fixed)}")
+    rack = TileCounts.of(Counter(position.rack))
+    table = TileCounts.of(Counter(t for s in position.table for t in s))
+    best: list[tuple[int, int]] = []
+    for form in ("constraint", "fixed"):
+        tm = build_model(
+            rules,
+            rack,
+            table,
+            objective,
+            opening=False,
+            table_melds=melds,
+            whole=fixed if form == "constraint" else (),
+            fixed=fixed if form == "fixed" else (),
+        )
+        for cont in tm.continuations:
+            if cont.index in fixed:
+                tm.model.add(cont.kept == 1)
+        stays = sum(s for c in tm.continuations for s in c.stays)
+        tm.model.maximize(tm.goal * (sum(table.naturals.values()) + table.jokers + 1) + stays)
+        solved = run(tm, Limits.of(10.0, 30.0))
+        assert solved.optimal
+        best.append((solved.value(tm.goal), solved.value(stays)))
+        placed = lay_out(tm, solved.value)
+        for index in fixed:  # every fixed set on the new table, whole
+            [mine] = [p for p in placed if p.origin == index]
+            assert len(mine.stayed) == len(melds[index].tiles)
+    assert best[0] == best[1]
