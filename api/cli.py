@@ -5,17 +5,19 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
+from solver.commands import Commands
+
 EXIT_BAD_SETTINGS = 2
 
 
-def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_serve_command(commands: Commands) -> None:
     """Register ``serve`` on a subcommand parser."""
     parser = commands.add_parser(
         "serve",
         help="run the HTTP hint service",
         description=(
             "Serve the solver over HTTP (OpenAPI docs at /docs). Flags override the "
-            "MELDWISE_* environment variables; see README for every setting (timeouts, "
+            "MELDWISE_* environment variables; see docs/http.md for every setting (timeouts, "
             "rate limits, API keys, logs). SIGINT or SIGTERM shuts down gracefully."
         ),
     )
@@ -27,7 +29,7 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
     parser.set_defaults(handler=run_serve)
 
 
-def run_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+def run_serve(args: argparse.Namespace, _stdin: TextIO, _stdout: TextIO, stderr: TextIO) -> int:
     """Start the service and run until interrupted; return the exit code."""
     # Imported here so other subcommands start without loading the web stack.
     from pydantic import ValidationError

@@ -20,14 +20,11 @@ from api.pool import ClientBusy, Unavailable
 from api.schemas import ErrorBody
 from api.settings import Settings
 from solver.errors import MeldwiseError
-from solver.i18n import DEFAULT, LANGUAGES, _, current, set_language
+from solver.i18n import LANGUAGES, _, set_language
+from solver.wire import request_error
 
 MAX_DETAIL = 400
 """Longest error detail sent back, in characters."""
-
-MAX_LISTED = 5
-"""Most schema problems listed in one answer."""
-
 
 Responses = dict[int | str, dict[str, Any]]
 """A route's ``responses``: its error answers as the OpenAPI schema lists them."""
@@ -125,65 +122,10 @@ async def _invalid_request(request: Request, error: RequestValidationError) -> J
                     where=where,
                 ),
             )
-    listed = "; ".join(_describe(p) for p in problems[:MAX_LISTED])
-    more = len(problems) - MAX_LISTED
-    return error_response(422, listed + (_("; and {n} more", n=more) if more > 0 else ""))
-
-
-def _describe(problem: Any) -> str:
-    """``rack[3]: Input should be a valid string``; the input itself is left out."""
-    where = ""
-    for part in problem["loc"][1:]:  # loc[0] is "body"
-        where += f"[{part}]" if isinstance(part, int) else f".{str(part)[:40]}"
-    where = where.lstrip(".")
-    kind = problem["type"]
-    if kind == "extra_forbidden":
-        return _("unknown field {name!r}", name=where)
-    if kind == "missing":
-        return (
-            _("missing field {name!r}", name=where) if where else _("the request needs a JSON body")
-        )
-    message = _schema_message(problem)
-    if where:
-        return _("{where}: {problem}", where=where, problem=message)
-    return _("the request body: {problem}", problem=message)
-
-
-def _schema_message(problem: Any) -> str:
-    """Pydantic's message for a schema problem, in the active language (pydantic speaks
-    English only: the common kinds are translated, the rare ones stay as they are)."""
-    if current() == DEFAULT:
-        return str(problem["msg"])
-    ctx = problem.get("ctx", {})
-    kinds = {
-        "string_type": lambda: _("Input should be a valid string"),
-        "int_type": lambda: _("Input should be a valid integer"),
-        "bool_type": lambda: _("Input should be a valid boolean"),
-        "list_type": lambda: _("Input should be a valid list"),
-        "dict_type": lambda: _("Input should be a valid dictionary"),
-        "model_type": lambda: _("Input should be an object"),
-        "greater_than_equal": lambda: _(
-            "Input should be greater than or equal to {least}", least=ctx["ge"]
-        ),
-        "less_than_equal": lambda: _(
-            "Input should be less than or equal to {most}", most=ctx["le"]
-        ),
-        "too_short": lambda: _("should have at least {least} items", least=ctx["min_length"]),
-        "too_long": lambda: _("should have at most {most} items", most=ctx["max_length"]),
-        "string_too_short": lambda: _(
-            "should have at least {least} characters", least=ctx["min_length"]
-        ),
-        "string_too_long": lambda: _(
-            "should have at most {most} characters", most=ctx["max_length"]
-        ),
-        "enum": lambda: _("Input should be {expected}", expected=ctx["expected"]),
-        "literal_error": lambda: _("Input should be {expected}", expected=ctx["expected"]),
-    }
-    translate = kinds.get(problem["type"])
-    try:
-        return str(problem["msg"]) if translate is None else translate()
-    except KeyError:  # a context value pydantic did not give
-        return str(problem["msg"])
+    # The library's own reading of the same model gives the same message.
+    for problem in problems:
+        problem["loc"] = tuple(problem["loc"])[1:]  # loc[0] is "body"
+    return error_response(422, str(request_error(problems)))
 
 
 async def _invalid_game(request: Request, error: MeldwiseError) -> JSONResponse:
@@ -203,12 +145,12 @@ async def _client_busy(request: Request, error: ClientBusy) -> JSONResponse:
     return error_response(429, str(error), {"Retry-After": str(settings.retry_after_s)})
 
 
-async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
+async def _http_error(_request: Request, error: HTTPException) -> JSONResponse:
     """404, 405 and the errors raised while reading a body (400, 408, 413, 415, 422)."""
     return error_response(error.status_code, str(error.detail), dict(error.headers or {}))
 
 
-async def _server_error(request: Request, error: Exception) -> JSONResponse:
+async def _server_error(_request: Request, _error: Exception) -> JSONResponse:
     # Starlette re-raises the error after this answer, so the server logs its
     # traceback for the operator; the client only learns that it failed.
     return error_response(500, _("internal error"))

@@ -9,29 +9,12 @@ then hands the language on to the solver worker in the request's ``lang``
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any
 
-from pydantic import Field
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from solver.i18n import current, language, negotiate, set_language
-from solver.rummikub.tiles import Notation
-
-Lang = Annotated[
-    Literal["en", "ja"] | None,
-    Field(
-        description="language of every text in the answer, error details included: en or ja "
-        "(default: the Accept-Language header's choice, else en); nothing else changes",
-    ),
-]
-NotationName = Annotated[
-    Notation,
-    Field(
-        description="how the answer writes tiles of the fourth colour: O (RBKO) or Y (RBYK, "
-        "as Japanese players write 黄); input accepts both",
-    ),
-]
 
 
 def localise(request: dict[str, Any]) -> dict[str, Any]:

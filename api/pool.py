@@ -413,7 +413,8 @@ class _Worker:
             job.future.set_result(reply)
 
     async def _write(self, message: Mapping[str, Any]) -> None:
-        assert self.process is not None and self.process.stdin is not None
+        assert self.process is not None
+        assert self.process.stdin is not None
         try:
             self.process.stdin.write(json.dumps(message).encode() + b"\n")
             await self.process.stdin.drain()
@@ -421,7 +422,8 @@ class _Worker:
             raise _WorkerLost("died", "exited") from None
 
     async def _read(self, timeout: float, reason: str, what: str) -> dict[str, Any]:
-        assert self.process is not None and self.process.stdout is not None
+        assert self.process is not None
+        assert self.process.stdout is not None
         try:
             async with asyncio.timeout(timeout):
                 line = await self.process.stdout.readline()

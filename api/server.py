@@ -75,7 +75,7 @@ class GuardedProtocol(HttpToolsProtocol):
         if len(self.connections) > self.guards.max_connections:
             oldest = next(iter(self.guards.waiting))
             if oldest is not self:
-                oldest._close("idle_evicted")
+                oldest._close("idle_evicted")  # noqa: SLF001 - a connection of this class
             else:  # every other connection is busy with a request
                 self._close("over_capacity")
 
@@ -137,7 +137,7 @@ class GuardedProtocol(HttpToolsProtocol):
 
     # --- answering outside the app ---------------------------------------------------
 
-    def send_400_response(self, msg: str) -> None:
+    def send_400_response(self, _msg: str) -> None:
         """uvicorn's answer to a parser error, which a callback of this class may
         raise on purpose after setting the answer it wants."""
         self._answer(*self._refusal)

@@ -16,8 +16,8 @@ from limits import parse_many
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT
-from solver.rummikub.wire import MAX_TIME_LIMIT_MS
+from solver.rummikub import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT
+from solver.wire import MAX_TIME_LIMIT_MS
 
 ENV_PREFIX = "MELDWISE_"
 

@@ -43,7 +43,7 @@ from benchmarks.stats import percentile
 from benchmarks.suite import DEFAULT_SEED, QUICK_PER_BUCKET, WARM_UP, Config, obtain_cases
 from solver import rummikub
 from solver.rummikub import STANDARD, Position
-from solver.rummikub.tiles import format_tiles
+from solver.rummikub.notation import format_tiles
 
 REPO = Path(__file__).resolve().parent.parent
 

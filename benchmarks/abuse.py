@@ -43,13 +43,8 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
-from benchmarks.load import (
-    Outcome,
-    client_for,
-    committed_bodies,
-    one_client,
-    serve,
-)
+from api.spawn import serve
+from benchmarks.load import Outcome, client_for, committed_bodies, one_client
 from benchmarks.stats import percentile
 
 T = TypeVar("T")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from solver.rummikub import Position, Rules, Tile
 from solver.rummikub.legality import check_play
-from solver.rummikub.tiles import format_tiles
+from solver.rummikub.notation import format_tiles
 
 TileSets = tuple[tuple[Tile, ...], ...]
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from benchmarks.selfplay import KEEP_EVERY, PLAYERS, play_positions
 from solver.rummikub import STANDARD, Objective, Position, Rules, Tile
 from solver.rummikub.deal import full_set, random_position, random_set
-from solver.rummikub.tiles import JOKER, format_tiles
+from solver.rummikub.notation import JOKER, format_tiles
 
 TABLE_SIZES = (0, 10, 20, 40, 60, 80)
 RACK_SIZES = (6, 14, 20, 30)

@@ -33,6 +33,7 @@ from benchmarks.suite import (
     Config,
     run_suite,
 )
+from solver.commands import Commands
 
 EXIT_BAD_INPUT = 2
 PEER_BACKENDS = ("SCIPY", "HIGHS")
@@ -124,7 +125,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_bench_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_bench_command(commands: Commands) -> None:
     """Register ``bench`` on a subcommand parser."""
     parser = commands.add_parser(
         "bench",

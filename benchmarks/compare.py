@@ -15,7 +15,7 @@ from benchmarks.answers import Answer
 from benchmarks.cases import Case, Mode
 from benchmarks.peer import peer_can_form, peer_opening_precheck
 from solver.rummikub import Position, Rules
-from solver.rummikub.tiles import format_tiles
+from solver.rummikub.notation import format_tiles
 
 VALUE_MODE_REASON = "its value mode ranks plays by tile count, not points"
 

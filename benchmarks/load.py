@@ -32,9 +32,7 @@ import json
 import os
 import random
 import resource
-import socket
 import ssl
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -47,6 +45,7 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
+from api.spawn import serve, wait_ready
 from benchmarks.stats import percentile
 from solver.rummikub import STANDARD, Position
 from solver.rummikub.deal import random_position
@@ -313,13 +312,6 @@ def process_tree_cpu(pid: int) -> float | None:
     return total / tick
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def _check_loopback(url: str) -> None:
     host = urlsplit(url).hostname or ""
     try:
@@ -330,65 +322,6 @@ def _check_loopback(url: str) -> None:
         raise SystemExit(
             f"--url must be a loopback address (127.0.0.1, localhost, ::1), got {host}"
         )
-
-
-def wait_ready(url: str, timeout: float) -> None:
-    """Poll ``/readyz`` until it answers 200 or ``timeout`` seconds pass."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"{url}/readyz", timeout=1.0).status_code == 200:
-                return
-        time.sleep(0.2)
-    raise SystemExit(f"the service at {url} was not ready after {timeout:.0f} s")
-
-
-@contextlib.contextmanager
-def serve(
-    workers: int | None,
-    log_path: str,
-    env: dict[str, str] | None = None,
-    source: str | None = None,
-) -> Iterator[tuple[str, int]]:
-    """Run ``meldwise serve`` on a free loopback port for the duration of the block
-    (with ``env`` added to the environment, and from the source tree ``source``
-    instead of the installed one when given); yield its URL and process id."""
-    port = _free_port()
-    command = [sys.executable, "-m", "meldwise", "serve", "--port", str(port)]
-    if workers is not None:
-        command += ["--workers", str(workers)]
-    environment = {**os.environ, **(env or {})}
-    if source is not None:
-        # `python -m` puts the working folder first on the path: run from the source.
-        environment["PYTHONPATH"] = source = os.path.abspath(source)
-    with open(log_path, "w", encoding="utf-8") as log:
-        # A process group of its own: a signal sent to it (as a terminal's Ctrl-C or
-        # systemd would) reaches the server and not this program.
-        server = subprocess.Popen(
-            command,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env=environment,
-            cwd=source,
-            start_new_session=True,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_ready(url, timeout=60)
-        yield url, server.pid
-    finally:
-        stop_server(server)
-
-
-def stop_server(server: subprocess.Popen[bytes]) -> None:
-    """SIGTERM (a graceful shutdown), then SIGKILL after 30 s."""
-    if server.poll() is None:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
 
 
 def print_summaries(summaries: Sequence[Summary], console: Console, title: str) -> None:

@@ -25,9 +25,9 @@ from benchmarks.cases import Mode
 from solver.rummikub import Position, Rules, solve
 
 PARTS = (
-    ("build", "solver.rummikub.solve", "build_model"),
+    ("build", "solver.rummikub.search", "build_model"),
     ("build", "solver.rummikub.disruption", "build_model"),
-    ("layout", "solver.rummikub.solve", "lay_out"),
+    ("layout", "solver.rummikub.search", "lay_out"),
     ("layout", "solver.rummikub.disruption", "lay_out"),
 )
 """(part, module, function): Python functions timed by name where solve() calls them."""

@@ -769,7 +769,7 @@ def markdown(report: Report) -> str:
         "# Benchmark results",
         "",
         "Written by the benchmark runner (`--markdown`); run the command below again to",
-        "refresh it. Bucket meanings are in README.md (Benchmarks).",
+        "refresh it. Bucket meanings are in docs/benchmarks.md.",
         "",
         *(f"- {line}" for line in header_lines(report)),
     ]

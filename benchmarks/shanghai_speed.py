@@ -26,8 +26,8 @@ from rich.table import Table
 from benchmarks.stats import Summary
 from solver.shanghai import STANDARD, Contract, Position, Status, TableMeld, advise, read_meld
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT
-from solver.shanghai.cards import ALL_NATURALS, JOKER, Card
 from solver.shanghai.contracts import HANDS
+from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
 from solver.shanghai.position import Phase
 
 PHASES = (Phase.PLAY, Phase.DRAW)

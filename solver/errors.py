@@ -29,3 +29,8 @@ class TableError(MeldwiseError):
 
 class RequestError(MeldwiseError):
     """A request object of the wrong shape: unknown or missing field, wrong type."""
+
+
+class ModelError(RuntimeError):
+    """CP-SAT answered what a correct model never gives (infeasible where a play
+    always exists, counts that do not lay out): a bug in a model, never bad input."""

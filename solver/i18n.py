@@ -142,13 +142,18 @@ F = TypeVar("F", bound=Callable[..., dict[str, Any]])
 
 
 def speaks(function: F) -> F:
-    """Run a wire function (request dict in, response dict out) in the request's
-    ``lang`` (absent: the active language); the field stays in the request for the
-    function's own field checks."""
+    """Run a wire function (request dict or model in, response dict out) in the
+    request's ``lang`` (absent: the active language); the field stays in the request,
+    whose model refuses a language Meldwise does not speak in the active one."""
 
     @wraps(function)
     def localised(request: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        lang = request.get("lang") if isinstance(request, Mapping) else None
+        if isinstance(request, Mapping):
+            lang = request.get("lang")
+        else:
+            lang = getattr(request, "lang", None)
+        if lang not in LANGUAGES:
+            lang = None
         with language(lang):
             return function(request, *args, **kwargs)
 

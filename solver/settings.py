@@ -1,81 +1,165 @@
-"""Rule settings of any game: checking their values and reading them by name.
+"""Rule settings of any game: the base class of each game's ``Rules``.
 
-Each game keeps its settings in a frozen dataclass (``solver.rummikub.rules.Rules``,
-``solver.shanghai.rules.Rules``) with a table of ranges; these helpers check such
-a dataclass and build one from a partial mapping, with messages that name the
-setting.
+A game's rules are a frozen dataclass deriving from :class:`Settings`, each field
+declared with :func:`setting` (a whole number in a range) or :func:`flag` (true or
+false) and a line saying what it means. From that one declaration the base checks
+the values (messages name the setting), reads the rules from a partial mapping,
+writes them back, and tells pydantic how to read, write and document them, so a
+wire model simply has a field of type ``Rules``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import fields
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Mapping
+from dataclasses import Field, field, fields
+from typing import Any, Self
+
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import core_schema
 
 from solver.errors import RulesError
 from solver.i18n import _
 
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
 
-R = TypeVar("R", bound="DataclassInstance")
+def setting(default: int, low: int, high: int, meaning: str) -> Any:
+    """A whole-number setting from ``low`` to ``high`` (a dataclass field)."""
+    return field(default=default, metadata={"range": (low, high), "meaning": meaning})
 
 
-def check_settings(
-    rules: object,
-    ranges: Mapping[str, tuple[int, int]],
-    flags: Iterable[str] = (),
-    choices: Mapping[str, tuple[str, ...]] | None = None,
-) -> None:
-    """Raise :class:`RulesError` naming the first setting of ``rules`` that is not a
-    whole number within its ``ranges`` entry (low, high), or, for ``flags``, not
-    true or false, or, for ``choices``, not one of its words."""
-    for name, (low, high) in ranges.items():
-        value = getattr(rules, name)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(
-                _("rule {name!r} must be a whole number, got {value!r:.60}", name=name, value=value)
-            )
-        if not low <= value <= high:
-            raise RulesError(
-                _(
-                    "rule {name!r} must be between {low} and {high}, got {value}",
-                    name=name,
-                    low=low,
-                    high=high,
-                    value=value,
+def flag(default: bool, meaning: str) -> Any:
+    """A true-or-false setting (a dataclass field)."""
+    return field(default=default, metadata={"meaning": meaning})
+
+
+def choice(default: str, words: tuple[str, ...], meaning: str) -> Any:
+    """A setting that is one of ``words`` (a dataclass field)."""
+    return field(default=default, metadata={"words": words, "meaning": meaning})
+
+
+class Settings:
+    """Base of a game's rules: a frozen dataclass of :func:`setting` and :func:`flag`
+    fields (the subclass is the dataclass; this base adds no field)."""
+
+    __slots__ = ()
+
+    def __post_init__(self) -> None:
+        for item in _fields(self):
+            value = getattr(self, item.name)
+            bounds = item.metadata.get("range")
+            words = item.metadata.get("words")
+            if words is not None:
+                if value not in words:
+                    raise RulesError(
+                        _(
+                            "rule {name!r} must be one of {words}, got {value!r:.60}",
+                            name=item.name,
+                            words=", ".join(repr(w) for w in words),
+                            value=value,
+                        )
+                    )
+                continue
+            if bounds is None:
+                if not isinstance(value, bool):
+                    raise RulesError(
+                        _(
+                            "rule {name!r} must be true or false, got {value!r:.60}",
+                            name=item.name,
+                            value=value,
+                        )
+                    )
+                continue
+            low, high = bounds
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RulesError(
+                    _(
+                        "rule {name!r} must be a whole number, got {value!r:.60}",
+                        name=item.name,
+                        value=value,
+                    )
                 )
-            )
-    for name in flags:
-        flag = getattr(rules, name)
-        if not isinstance(flag, bool):
-            raise RulesError(
-                _("rule {name!r} must be true or false, got {value!r:.60}", name=name, value=flag)
-            )
-    for name, words in (choices or {}).items():
-        word = getattr(rules, name)
-        if word not in words:
-            raise RulesError(
-                _(
-                    "rule {name!r} must be one of {words}, got {value!r:.60}",
-                    name=name,
-                    words=", ".join(repr(w) for w in words),
-                    value=word,
+            if not low <= value <= high:
+                raise RulesError(
+                    _(
+                        "rule {name!r} must be between {low} and {high}, got {value}",
+                        name=item.name,
+                        low=low,
+                        high=high,
+                        value=value,
+                    )
                 )
+
+    @classmethod
+    def from_dict(cls, settings: Any) -> Self:
+        """Rules from a (possibly partial) mapping of setting names to values; the rest,
+        and any given as None, keep their defaults. None means every default; an
+        instance is returned as it is. Anything else that is not a mapping (a list, a
+        string, false, 0) raises :class:`RulesError`, as does an unknown name."""
+        if settings is None:
+            return cls()
+        if isinstance(settings, cls):
+            return settings
+        if not isinstance(settings, Mapping):
+            raise RulesError(
+                _("rules must be an object of settings, got {settings!r:.60}", settings=settings)
             )
+        known = {item.name for item in _fields(cls)}
+        for name in settings:
+            if name not in known:
+                raise RulesError(
+                    _(
+                        "unknown rule {name!r:.60}; known rules are {known}",
+                        name=name,
+                        known=", ".join(sorted(known)),
+                    )
+                )
+        return cls(**{name: value for name, value in settings.items() if value is not None})
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every setting by name."""
+        return {item.name: getattr(self, item.name) for item in _fields(self)}
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        """Read by :meth:`from_dict`, written by :meth:`to_dict`."""
+        return core_schema.no_info_plain_validator_function(
+            cls.from_dict,
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                cls.to_dict, return_schema=core_schema.dict_schema()
+            ),
+        )
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        """An object of the settings, each with its type, range, default and meaning."""
+        properties: dict[str, Any] = {}
+        for item in _fields(cls):
+            bounds = item.metadata.get("range")
+            words = item.metadata.get("words")
+            described: dict[str, Any] = {"type": "boolean" if bounds is None else "integer"}
+            if words is not None:
+                described = {"type": "string", "enum": list(words)}
+            elif bounds is not None:
+                described |= {"minimum": bounds[0], "maximum": bounds[1]}
+            properties[item.name] = {
+                "anyOf": [described, {"type": "null"}],
+                "default": item.default,
+                "description": item.metadata["meaning"],
+            }
+        doc = (cls.__doc__ or "").strip().splitlines()
+        return {
+            "type": "object",
+            "title": f"{cls.__module__.split('.')[-2].title()}Rules",
+            "description": (doc[0] if doc else "")
+            + " Any subset may be given (null: the default); the rest keep the standard values.",
+            "properties": properties,
+            "additionalProperties": False,
+        }
 
 
-def settings_from_mapping(kind: type[R], settings: Mapping[str, Any]) -> R:
-    """Build ``kind`` from a partial mapping of setting names to values (the rest keep
-    their defaults); an unknown name raises :class:`RulesError` listing the known ones."""
-    known = {f.name for f in fields(kind)}
-    for name in settings:
-        if name not in known:
-            raise RulesError(
-                _(
-                    "unknown rule {name!r:.60}; known rules are {known}",
-                    name=name,
-                    known=", ".join(sorted(known)),
-                )
-            )
-    return kind(**settings)
+def _fields(settings: object) -> tuple[Field[Any], ...]:
+    return fields(settings)  # type: ignore[arg-type]

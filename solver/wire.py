@@ -1,17 +1,339 @@
-"""Checks on the shape of wire requests, shared by every game's wire module."""
+"""The wire contract's common ground: base models, reading a request, and errors.
+
+Each game defines its requests and responses once, as pydantic models in its
+``wire`` module; the dict API, the CLI's ``--json``/``--jsonl`` and the HTTP
+service all read requests with them. The rules every request model follows live
+here, once:
+
+* an unknown field is refused, naming it and the fields there are;
+* null means absent for every optional field (it takes its default);
+* pydantic's errors become one :class:`~solver.errors.MeldwiseError` whose message
+  names the culprit's place (``rack[2]``, ``table[0].cards``) and the bad value
+  (:func:`request_error`), the same for the library and the HTTP service.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, Self, TypeVar
 
-from solver.errors import RequestError
-from solver.i18n import _
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    ModelWrapValidatorHandler,
+    ValidationError,
+    WithJsonSchema,
+    model_validator,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import ErrorDetails, core_schema
+
+from solver.errors import MeldwiseError, RequestError
+from solver.i18n import LANGUAGES, _, check_language, language
+
+MAX_LISTED = 5
+"""Most problems named in one error message."""
+
+MAX_TIME_LIMIT_MS = 300_000
+"""The longest time limit a request may ask for, in milliseconds."""
+
+M = TypeVar("M", bound="Request")
+
+_KEEP_OUTSIDE = ("title", "description", "default", "examples")
+"""Keys of a property's JSON schema that stay beside ``anyOf`` when it becomes nullable."""
+
+
+class Request(BaseModel):
+    """Base of every request model: unknown fields refused, null taken as absent."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_means_absent(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping):
+            return data  # pydantic names the type
+        fields = cls.model_fields
+        names = {info.alias or name: info for name, info in fields.items()}
+        for key in data:
+            if key not in names:
+                raise UnknownField.at((), str(key), tuple(names))
+        return {
+            key: value
+            for key, value in data.items()
+            if value is not None or names[key].is_required()
+        }
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        """The JSON schema says what :meth:`_null_means_absent` does: every optional
+        field may be null."""
+        found = handler.resolve_ref_schema(handler(schema))
+        required = set(found.get("required", ()))
+        for name, prop in found.get("properties", {}).items():
+            if name in required or {"type": "null"} in prop.get("anyOf", ()):
+                continue
+            inner = {key: value for key, value in prop.items() if key not in _KEEP_OUTSIDE}
+            outer = {key: value for key, value in prop.items() if key in _KEEP_OUTSIDE}
+            found["properties"][name] = {"anyOf": [inner, {"type": "null"}], **outer}
+        return found
+
+
+LangCode = Annotated[
+    str,
+    AfterValidator(check_language),
+    WithJsonSchema({"type": "string", "enum": list(LANGUAGES)}),
+]
+Lang = Annotated[
+    LangCode | None,
+    Field(
+        description="language of every text in the answer, error details included: en or ja "
+        "(default: over HTTP the Accept-Language header's choice, else en); nothing else "
+        "changes",
+    ),
+]
+
+
+class Spoken(Request):
+    """Base of a wire function's request, read in the request's own language; each
+    declares ``lang: Lang = None`` (last, after the game's fields), the language the
+    answer is written in (:func:`solver.i18n.speaks`)."""
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _read_in_its_language(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
+        # A tile or a setting the request gets wrong is named in the request's language.
+        lang = data.get("lang") if isinstance(data, Mapping) else None
+        with language(lang if lang in LANGUAGES else None):
+            return handler(data)
+
+
+class UnknownField(RequestError):
+    """A field a request model does not have; :func:`describe` names it by its full
+    place (``next_player.x``), with the fields there are."""
+
+    def __init__(self, message: str, name: str = "", known: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.name, self.known = name, tuple(known)
+
+    @classmethod
+    def at(cls, where: Sequence[int | str], name: str, known: Sequence[str]) -> UnknownField:
+        """The field ``name`` at ``where`` in a request, where ``known`` are the fields."""
+        message = _(
+            "unknown field {name!r:.60}; fields are {known}",
+            name=place([*where, name]),
+            known=", ".join(known),
+        )
+        return cls(message, name, known)
+
+
+class Answer(BaseModel):
+    """Base of every response model: exactly the fields it declares."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+def read(model: type[M], request: Any) -> M:
+    """``request`` (a mapping, as JSON decodes it) read as ``model``, or a
+    :class:`~solver.errors.MeldwiseError` naming what is wrong."""
+    if isinstance(request, model):
+        return request
+    try:
+        return model.model_validate(request)
+    except ValidationError as error:
+        raise request_error(error.errors()) from None
+
+
+def request_error(errors: Sequence[ErrorDetails]) -> MeldwiseError:
+    """One error for pydantic's ``errors`` of a request (at most :data:`MAX_LISTED`
+    named, then how many more): of the first error's kind when a domain parser (a
+    tile, a card, the rules) raised it, else a :class:`RequestError`."""
+    first = errors[0].get("ctx", {}).get("error") if errors else None
+    kind = type(first) if isinstance(first, MeldwiseError) else RequestError
+    listed = "; ".join(describe(error) for error in errors[:MAX_LISTED])
+    more = len(errors) - MAX_LISTED
+    return kind(listed + (_("; and {n} more", n=more) if more > 0 else ""))
+
+
+def place(loc: Sequence[int | str]) -> str:
+    """Where in a request: ``rack[2]``, ``table[0].cards``, ``rules``."""
+    where = ""
+    for part in loc:
+        where += f"[{part}]" if isinstance(part, int) else f".{str(part)[:40]}"
+    return where.lstrip(".")
+
+
+def _an_object(where: str, got: Any, _ctx: dict[str, Any]) -> str:
+    return _("{where!r} must be an object, got {got!r:.60}", where=where, got=got)
+
+
+def _one_of(where: str, got: Any, ctx: dict[str, Any]) -> str:
+    return _(
+        "{where!r} must be {expected}, got {got!r:.60}",
+        where=where,
+        expected=ctx["expected"],
+        got=got,
+    )
+
+
+_MESSAGES: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {
+    "missing": lambda where, _got, _ctx: _("missing field {name!r}", name=where),
+    "extra_forbidden": lambda where, _got, _ctx: _("unknown field {name!r}", name=where),
+    "bool_type": lambda where, got, _ctx: _(
+        "{where!r} must be true or false, got {got!r:.60}", where=where, got=got
+    ),
+    "int_type": lambda where, got, _ctx: _(
+        "{where!r} must be a whole number, got {got!r:.60}", where=where, got=got
+    ),
+    "string_type": lambda where, got, _ctx: _(
+        "{where!r} must be a string, got {got!r:.60}", where=where, got=got
+    ),
+    "list_type": lambda where, got, _ctx: _(
+        "{where!r} must be a list, got {got!r:.60}", where=where, got=got
+    ),
+    "dict_type": _an_object,
+    "model_type": _an_object,
+    "model_attributes_type": _an_object,
+    "greater_than_equal": lambda where, got, ctx: _(
+        "{where!r} must be at least {least}, got {got!r:.60}", where=where, least=ctx["ge"], got=got
+    ),
+    "less_than_equal": lambda where, got, ctx: _(
+        "{where!r} must be at most {most}, got {got!r:.60}", where=where, most=ctx["le"], got=got
+    ),
+    "too_short": lambda where, _got, ctx: _(
+        "{where!r} must hold at least {least}, got {count}",
+        where=where,
+        least=ctx["min_length"],
+        count=ctx["actual_length"],
+    ),
+    "too_long": lambda where, _got, ctx: _(
+        "{where!r} may hold at most {most}, got {count}",
+        where=where,
+        most=ctx["max_length"],
+        count=ctx["actual_length"],
+    ),
+    "enum": _one_of,
+    "literal_error": _one_of,
+}
+"""pydantic's error kinds in words, in the active language: (where, value, context)."""
+
+
+def describe(error: ErrorDetails) -> str:
+    """One of pydantic's errors in words, naming the field and the value given."""
+    loc = error["loc"]
+    where = place(loc)
+    if loc and loc[-1] == "[key]":  # a mapping's key, not its value
+        where = f"{place(loc[:-2])}[{str(loc[-2])[:40]!r}]"
+    kind = error["type"]
+    ctx = error.get("ctx", {})
+    if kind in ("model_type", "model_attributes_type", "dict_type") and not loc:
+        return _("a request must be a JSON object, got {kind}", kind=type(error["input"]).__name__)
+    if kind == "missing" and not loc:
+        return _("the request needs a JSON body")
+    if kind == "missing" and len(loc) > 1:
+        return _("missing field {name!r} in {where}", name=str(loc[-1]), where=place(loc[:-1]))
+    message = _MESSAGES.get(kind)
+    if message is not None:
+        return message(where, error["input"], ctx)
+    cause = ctx.get("error")
+    if isinstance(cause, UnknownField):
+        return str(UnknownField.at(loc, cause.name, cause.known))
+    text = str(cause) if cause is not None else error["msg"]
+    # A domain parser's message quotes the bad value; say where it stands, unless the
+    # message already begins with it ("rules must be an object ...").
+    if not where or text.startswith(where):
+        return text
+    return _("{where}: {problem}", where=where, problem=text)
+
+
+@dataclass(frozen=True)
+class Notated:
+    """Marks a value object written in a notation (a tile, a card) for pydantic, as in
+    ``Annotated[Tile, Notated(Tile.parse, ...)]``: a string in requests, read by
+    ``parse`` (whose :class:`MeldwiseError` quotes the text); ``str(value)`` in
+    answers; an instance passes as it is."""
+
+    parse: Callable[[str], Any]
+    what: Callable[[], str]
+    """What the string must be, in the active language, for the error when it is no
+    string: ``lambda: _("a tile like 'R5'")``."""
+    description: str
+    example: str
+
+    def __get_pydantic_core_schema__(
+        self, source: type[Any], handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        def read(value: Any) -> Any:
+            if isinstance(value, str):
+                return self.parse(value)
+            if isinstance(value, source):
+                return value
+            raise RequestError(
+                _("expected {what}, got {value!r:.60}", what=self.what(), value=value)
+            )
+
+        return core_schema.no_info_plain_validator_function(
+            read, serialization=core_schema.to_string_ser_schema()
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {"type": "string", "description": self.description, "examples": [self.example]}
+
+
+MAX_NAME = 64
+"""Longest player name, in characters."""
+
+
+def _player_name(name: str) -> str:
+    if not 1 <= len(name) <= MAX_NAME:
+        raise RequestError(
+            _(
+                "a player name must be 1-{most} characters, got {name!r:.60}",
+                most=MAX_NAME,
+                name=name,
+            )
+        )
+    if not name.isprintable():
+        raise RequestError(
+            _(
+                "a player name must be printable text: no control, format (bidi, zero-width) or "
+                "other invisible characters"
+            )
+        )
+    return name
+
+
+PlayerName = Annotated[
+    str,
+    Field(strict=True),
+    AfterValidator(_player_name),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_NAME,
+            "description": f"a player's name: 1-{MAX_NAME} printable characters",
+        }
+    ),
+]
+
+TimeLimitMs = Annotated[int, Field(strict=True, ge=1, le=MAX_TIME_LIMIT_MS)]
+"""A time limit in milliseconds."""
 
 
 def check_fields(request: Any, known: Sequence[str], required: Sequence[str] = ()) -> None:
     """Raise :class:`RequestError` unless ``request`` is an object with only ``known``
-    fields and every ``required`` one."""
+    fields and every ``required`` one (Shanghai's hand-written reading, until its
+    models replace it)."""
     if not isinstance(request, Mapping):
         raise RequestError(
             _("a request must be a JSON object, got {kind}", kind=type(request).__name__)

@@ -8,18 +8,15 @@ import io
 import json
 import string
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from api_support import SCORE, SHANGHAI_ADVISE, SOLVE, VALIDATE
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
-from games_support import TINY_OPTIONS
-from replay import replay
 
 from api.main import create_app
 from api.settings import Settings
@@ -34,8 +31,11 @@ from solver import (
 )
 from solver.i18n import LOCALE_DIR, from_environment, negotiate
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
-from solver.rummikub.tiles import Colour, Tile
-from solver.shanghai.cards import Card, Suit
+from solver.rummikub.notation import Colour, Tile
+from solver.shanghai.notation import Card, Suit
+from tests.api.support import SCORE, SHANGHAI_ADVISE, SOLVE, VALIDATE
+from tests.rummikub.games_support import TINY_OPTIONS
+from tests.rummikub.replay import replay
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = LOCALE_DIR / "ja" / "LC_MESSAGES" / "meldwise.po"
@@ -52,7 +52,7 @@ def _source_messages() -> dict[Any, tuple[str, ...]]:
     with open(LOCALE_DIR / "babel.cfg") as config:
         from babel.messages.frontend import parse_mapping_cfg
 
-        method_map, options_map = parse_mapping_cfg(config)
+        method_map, options_map = parse_mapping_cfg(config)  # type: ignore[no-untyped-call]
     found: dict[Any, tuple[str, ...]] = {}
     for _file, _line, message, _comments, context in extract_from_dir(
         ROOT, method_map, options_map, keywords=keywords
@@ -86,10 +86,11 @@ def test_every_message_has_a_japanese_translation_with_the_same_placeholders() -
     for key, english in source.items():
         entry = translated[key]
         strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
-        assert not entry.fuzzy and all(strings), f"untranslated: {key}"
+        assert not entry.fuzzy, f"untranslated: {key}"
+        assert all(strings), f"untranslated: {key}"
         assert len(strings) == 1, f"Japanese has one plural form: {key}"
         expected = _fields(english[-1])  # a plural message is given {n}, which ja shows
-        assert _fields(strings[0]) == expected, f"placeholders differ: {key}"
+        assert _fields(str(strings[0])) == expected, f"placeholders differ: {key}"
 
 
 def test_the_compiled_catalogue_is_the_one_the_po_file_makes() -> None:
@@ -178,7 +179,7 @@ def test_solving_in_japanese_changes_only_the_text(level: str) -> None:
 
 
 def test_validate_score_and_shanghai_change_only_the_text() -> None:
-    requests = [
+    requests: list[tuple[Callable[[dict[str, Any]], dict[str, Any]], dict[str, Any]]] = [
         (validate_rummikub, {"rack": ["R5"], "table_before": [], "table_after": [["R5", "R6"]]}),
         (
             validate_rummikub,
@@ -274,7 +275,8 @@ def test_bots_games_and_reviews_change_only_the_text() -> None:
     bot = {"bot": "strong", **position, "opponents": [{"rack_size": 9, "opened": True}]}
     english, japanese = bot_rummikub(bot), bot_rummikub({**bot, "lang": "ja"})
     assert _without_text(japanese) == _without_text(english)
-    assert _is_japanese(japanese["reason"]) and "R3" not in japanese["played"]
+    assert _is_japanese(japanese["reason"])
+    assert "R3" not in japanese["played"]
     game = {"bots": ["strong", "greedy"], "seed": 3, "settings": TINY_OPTIONS}
     record = game_rummikub({**game, "lang": "ja"})["record"]
     assert record == game_rummikub(game)["record"]
@@ -290,7 +292,8 @@ def test_bots_games_and_reviews_change_only_the_text() -> None:
     japanese = review_rummikub({"record": record, "lang": "ja"})
     assert _without_text(japanese) == _without_text(english)
     texts = list(_texts(japanese))
-    assert len(texts) >= 2 and all(_is_japanese(text) for text in texts), texts
+    assert len(texts) >= 2, texts
+    assert all(_is_japanese(text) for text in texts), texts
     record["turns"][0]["player"] = 9
     with pytest.raises(MeldwiseError, match=r"^turns\[0\]: 2人のゲームにプレイヤー9はいません$"):
         review_rummikub({"record": record, "lang": "ja"})
@@ -406,7 +409,8 @@ def test_every_japanese_error_still_names_the_culprit(
     with pytest.raises(MeldwiseError) as japanese:
         function({**request_, "lang": "ja"})
     assert culprit in str(english.value)
-    assert culprit in str(japanese.value) and _is_japanese(str(japanese.value))
+    assert culprit in str(japanese.value)
+    assert _is_japanese(str(japanese.value))
 
 
 def test_an_unknown_lang_is_refused_in_both_languages() -> None:
@@ -487,16 +491,20 @@ def test_http_errors_speak_japanese_and_name_the_culprit(client: TestClient) -> 
         response = client.post(path, json=body, headers=headers)
         assert response.status_code == 422, (body, response.text)
         detail = response.json()["detail"]
-        assert culprit in detail and _is_japanese(detail), (body, detail)
+        assert culprit in detail, (body, detail)
+        assert _is_japanese(detail), (body, detail)
     not_json = client.post(SOLVE, content=b"rack", headers={**ja, "Content-Type": "text/plain"})
-    assert not_json.status_code == 415 and "'text/plain'" in not_json.json()["detail"]
+    assert not_json.status_code == 415
+    assert "'text/plain'" in not_json.json()["detail"]
     assert _is_japanese(not_json.json()["detail"])
     too_big = client.post(
         SOLVE, content=b" " * 20_000, headers={**ja, "Content-Type": "application/json"}
     )
-    assert too_big.status_code == 413 and _is_japanese(too_big.json()["detail"])
+    assert too_big.status_code == 413
+    assert _is_japanese(too_big.json()["detail"])
     refused = client.post(SOLVE, json={"rack": ["R1"], "lang": "fr"})
-    assert refused.status_code == 422 and "lang" in refused.json()["detail"]
+    assert refused.status_code == 422
+    assert "lang" in refused.json()["detail"]
 
 
 def test_validate_lists_its_problems_in_japanese(client: TestClient) -> None:
@@ -532,7 +540,8 @@ def test_cli_lang_flag_and_locale(
     advise = ["shanghai", "advise", "--hand", "9C 9D 5H", "--sets", "3", "--phase", "draw"]
     assert main([*advise, "--upcard", "9S", "--lang", "ja"]) == 0
     drawn = capsys.readouterr().out
-    assert "引く前:" in drawn and "9Sは不足枚数(あと必要な枚数、厳密値)を1から0にします" in drawn
+    assert "引く前:" in drawn
+    assert "9Sは不足枚数(あと必要な枚数、厳密値)を1から0にします" in drawn
     assert "  取る (+1), 不足枚数 0.00" in drawn
     play = ["shanghai", "advise", "--hand", "AS AD AC KS KD KC 5S 5D 5C", "--hand-number", "1"]
     assert main([*play, "--phase", "play", "--table", "AH AH AD", "--lang", "ja"]) == 0

@@ -46,7 +46,8 @@ def test_the_documented_example() -> None:
         assert "J" not in meld["as"]
     # R1 R2 J join the two sets already there (the joker as R6 or as a colour of 7):
     # nothing moves and no new set is needed.
-    assert response["sets_kept"] == 2 and response["tiles_moved"] == 0
+    assert response["sets_kept"] == 2
+    assert response["tiles_moved"] == 0
     assert len(response["table"]) == 2
     assert all(step["action"] == "add" for step in response["steps"])
 
@@ -70,7 +71,7 @@ def test_defaults_and_case_insensitive_input() -> None:
         ({}, RequestError, "'rack'"),
         ({"rack": "R1 R2"}, RequestError, "rack"),
         ({"rack": [5]}, RequestError, "rack"),
-        ({"rack": [], "table": [["R1", 2]]}, RequestError, "table set 0"),
+        ({"rack": [], "table": [["R1", 2]]}, RequestError, "table[0][1]"),
         ({"rack": [], "opened": "yes"}, RequestError, "opened"),
         ({"rack": [], "objective": "fun"}, RequestError, "'fun'"),
         ({"rack": [], "time_limit_ms": 0}, RequestError, "time_limit_ms"),
@@ -113,3 +114,19 @@ def test_rules_null_means_the_standard_rules() -> None:
 def test_rules_change_what_exists() -> None:
     response = solve_rummikub({"rack": ["G1", "G2", "G3"], "rules": {"colours": 5}})
     assert response["tiles_played"] == 3
+
+
+def test_every_request_of_a_wire_function_takes_lang() -> None:
+    import solver.rummikub.game_wire
+    import solver.shanghai.wire  # noqa: F401  (the requests are Spoken's subclasses)
+    from solver.wire import Spoken
+
+    requests, todo = [], list(Spoken.__subclasses__())
+    while todo:
+        model = todo.pop()
+        todo += model.__subclasses__()
+        if not model.__subclasses__():  # a request, not a base of requests
+            requests.append(model)
+    assert len(requests) >= 8
+    missing = [m.__name__ for m in requests if "lang" not in m.model_fields]
+    assert missing == []

@@ -11,15 +11,17 @@ from api.bodies import JSONRoute
 from api.deps import ClientDep, PoolDep, SettingsDep
 from api.errors import documented_errors
 from api.language import localise
-from api.schemas_games import (
+from solver.rummikub.game_wire import (
     BotRequest,
     BotResponse,
     GameRequest,
     GameResponse,
     ReviewRequest,
     ReviewResponse,
+    bot_rummikub,
+    game_rummikub,
+    review_rummikub,
 )
-from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 
 router = APIRouter(prefix="/v1/rummikub", tags=["rummikub games"], route_class=JSONRoute)
 REVIEW_PATH = "/v1/rummikub/review"

@@ -11,7 +11,9 @@ from api.bodies import JSONRoute
 from api.deps import ClientDep, PoolDep, SettingsDep
 from api.errors import documented_errors
 from api.language import localise
-from api.schemas import (
+from solver.i18n import _n
+from solver.rummikub import DEFAULT_TIME_LIMIT
+from solver.rummikub.wire import (
     RepairRequest,
     RepairResponse,
     ScoreRequest,
@@ -20,10 +22,11 @@ from api.schemas import (
     SolveResponse,
     ValidateRequest,
     ValidateResponse,
+    repair_rummikub,
+    score_rummikub,
+    solve_rummikub,
+    validate_rummikub,
 )
-from solver import repair_rummikub, score_rummikub, solve_rummikub, validate_rummikub
-from solver.i18n import _n
-from solver.rummikub.solve import DEFAULT_TIME_LIMIT
 
 router = APIRouter(prefix="/v1/rummikub", tags=["rummikub"], route_class=JSONRoute)
 

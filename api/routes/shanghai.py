@@ -11,13 +11,14 @@ from api.bodies import JSONRoute
 from api.deps import ClientDep, PoolDep, SettingsDep
 from api.errors import documented_errors
 from api.language import localise
-from api.schemas_shanghai import (
+from solver.shanghai.wire import (
     ShanghaiAdviseRequest,
     ShanghaiAdviseResponse,
     ShanghaiScoreRequest,
     ShanghaiScoreResponse,
+    advise_shanghai,
+    score_shanghai,
 )
-from solver import advise_shanghai, score_shanghai
 
 router = APIRouter(prefix="/v1/shanghai", tags=["shanghai"], route_class=JSONRoute)
 
@@ -38,8 +39,7 @@ async def advise(
     discard, whether to take or buy the upcard, and what the hand costs now. Each
     CP-SAT solve of the turn stops at ``time_limit_ms``, never later than the server's
     time cap (then ``status`` is ``feasible``)."""
-    # null means "not given" for every optional field (the library wants them left out).
-    request = localise(body.model_dump(mode="json", exclude_unset=True, exclude_none=True))
+    request = localise(body.model_dump(mode="json", exclude_unset=True))
     request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
     budget_s = SOLVES_PER_TURN * request["time_limit_ms"] / 1000
     return await pool.run(advise_shanghai, request, client=client, budget_s=budget_s)

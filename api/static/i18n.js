@@ -5,7 +5,7 @@
 // English message to translation, loaded once), and fills `{name}` placeholders from
 // the values given. tr.tn(one, other, n) picks the English plural form by n; a
 // catalogue has one entry per plural message, under its `other` form (Japanese has
-// no plural). N_(message) marks a message looked up later. tests/test_i18n_web.py
+// no plural). N_(message) marks a message looked up later. tests/api/test_i18n_web.py
 // checks that every message of these modules and of index.html has a translation
 // with the same placeholders.
 

@@ -85,7 +85,7 @@ def add_tournament_command(
 
 
 def run_tournament_command(
-    args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO
+    args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: TextIO
 ) -> int:
     """Carry out ``tournament``; return the exit code."""
     try:

@@ -22,6 +22,7 @@ from solver.arena.game import Bot as AnyBot
 from solver.arena.game import UnknownBot
 from solver.rummikub.engine import Move, View
 from solver.rummikub.melds import readings
+from solver.rummikub.notation import Tile
 from solver.rummikub.rules import Rules
 from solver.rummikub.strategy import (
     Decision,
@@ -32,7 +33,6 @@ from solver.rummikub.strategy import (
     own_sets,
     table_of,
 )
-from solver.rummikub.tiles import Tile
 
 Bot = AnyBot[View, Move]
 """A Rummikub bot: ``choose(view) -> move``."""
@@ -100,9 +100,9 @@ class Strong:
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {
-    "beginner": lambda seed: Beginner(),
-    "greedy": lambda seed: Greedy(),
-    "strong": lambda seed: Strong(),
+    "beginner": lambda _seed: Beginner(),
+    "greedy": lambda _seed: Greedy(),
+    "strong": lambda _seed: Strong(),
 }
 """Bot name -> a factory taking the bot's seed."""
 

@@ -1,5 +1,12 @@
-"""Command line of whole Rummikub games: ``bot`` (a bot's move), ``game`` (a bot game
-as a record) and ``review`` (a game record reviewed turn by turn)."""
+"""The Rummikub commands: ``solve`` (the best play), and whole games: ``bot`` (a bot's
+move), ``game`` (a bot game as a record) and ``review`` (a game record reviewed turn by
+turn); ``meldwise solve ...`` or ``python -m solver solve ...``.
+
+For ``solve`` and ``bot``, give the position with ``--rack``/``--table`` for an answer
+written for a person, or send wire requests on stdin with ``--json`` (one request, one
+response) or ``--jsonl`` (one per line; a bad line answers ``{"error": ...}`` and the
+batch goes on). Bad input exits with code 2.
+"""
 
 from __future__ import annotations
 
@@ -9,21 +16,175 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from solver.arena.cli import parse_options
-from solver.cli import (
+from solver.commands import (
     EXIT_BAD_INPUT,
+    Commands,
+    add_choice_flag,
+    add_json_modes,
     add_language_option,
+    add_rule_flag,
+    add_time_limit_flag,
+    columns,
+    pad,
     rules_from_flags,
     run_requests,
     status_text,
+    time_limit_ms,
+    words,
 )
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n
 from solver.rummikub.bots import BOTS
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
-from solver.rummikub.play import Objective
+from solver.rummikub.hints import HintLevel
+from solver.rummikub.notation import Notation
+from solver.rummikub.position import Objective
+from solver.rummikub.wire import solve_rummikub
 
 
-def add_bot_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_solve_command(commands: Commands) -> None:
+    """Register ``solve`` on a subcommand parser."""
+    parser = commands.add_parser(
+        "solve",
+        help="best Rummikub play for a rack and table",
+        description=(
+            "Find the best Rummikub play. Give the position with --rack/--table, "
+            "or send wire requests on stdin with --json or --jsonl."
+        ),
+    )
+    add_position_flags(parser)
+    add_choice_flag(
+        parser, "--objective", Objective.TILES, "play the most tiles or shed the most points"
+    )
+    add_choice_flag(
+        parser, "--hint", HintLevel.FULL, "how much to reveal: nudge, tile, or the play and steps"
+    )
+    parser.add_argument(
+        "--free-jokers", action="store_true", help="also count the table jokers no set needs"
+    )
+    add_common_flags(parser)
+    parser.set_defaults(handler=run_solve)
+
+
+def add_common_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags every Rummikub command with wire requests shares: --time-limit,
+    --notation, --lang and the wire modes --json / --jsonl."""
+    add_time_limit_flag(parser, "solver time limit")
+    parser.add_argument(
+        "--notation",
+        choices=[n.value for n in Notation],
+        default=Notation.RBKO.value,
+        help="write the fourth colour O (RBKO, default) or Y (RBYK, as in Japan)",
+    )
+    add_language_option(parser)
+    add_json_modes(parser)
+
+
+def parse_sets(text: str) -> list[list[str]]:
+    """Sets written ``"R3 R4 R5 | K7 B7 O7"`` (commas or spaces) as lists of tile strings."""
+    return [words(part) for part in text.split("|") if part.strip()]
+
+
+def add_position_flags(parser: argparse.ArgumentParser) -> None:
+    """``--rack``, ``--table``, ``--opening`` and ``--rule``: a position and its rules."""
+    parser.add_argument("--rack", help='tiles on the rack, e.g. "R1 R2 J"')
+    parser.add_argument("--table", default="", help='sets on the table, e.g. "R3 R4 R5 | K7 B7 O7"')
+    parser.add_argument(
+        "--opening", action="store_true", help="the player has not opened yet (30-point rule)"
+    )
+    add_rule_flag(parser, "--rule jokers=4")
+
+
+def position_from_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The position and rules fields of a request, from :func:`add_position_flags`."""
+    if args.rack is None:
+        raise MeldwiseError(_("give the rack with --rack, or a request with --json"))
+    return {
+        "rack": words(args.rack),
+        "table": parse_sets(args.table),
+        "opened": not args.opening,
+        "rules": rules_from_flags(args.rule),
+    }
+
+
+def run_solve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Carry out ``solve``; return the exit code."""
+    return run_requests(
+        args, solve_rummikub, request_from_flags, describe_response, stdin, stdout, stderr
+    )
+
+
+def request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The solve request that the flags of ``solve`` describe."""
+    return {
+        **position_from_flags(args),
+        "objective": args.objective,
+        "time_limit_ms": time_limit_ms(args.time_limit),
+        "hint_level": args.hint,
+        "notation": args.notation,
+        "free_jokers": args.free_jokers,
+    }
+
+
+def describe_response(response: dict[str, Any]) -> str:
+    """A response written for a person: the play, the steps, the table after."""
+    if response["hint_level"] != HintLevel.FULL.value:
+        if not response["can_play"]:
+            return _("No play: draw a tile.") + "\n"
+        lines = [_n("You can play {n} tile.", "You can play {n} tiles.", response["tiles_played"])]
+        if response["hint_level"] == HintLevel.TILE.value:
+            lines.append(response["text"])
+        return "\n".join(lines) + "\n"
+    played = " ".join(response["played"])
+    if not played:
+        lines = [_("No play: draw a tile.")]
+    else:
+        lines = [
+            _n(
+                "Play {n} tile, {points} points: {tiles}",
+                "Play {n} tiles, {points} points: {tiles}",
+                response["tiles_played"],
+                points=response["points_played"],
+                tiles=played,
+            ),
+            _("Rack left: {tiles}", tiles=" ".join(response["rack_left"]) or _("(empty)")),
+            _(
+                "Table sets kept whole: {kept}, table tiles moved: {moved}",
+                kept=response["sets_kept"],
+                moved=response["tiles_moved"],
+            ),
+            _("Steps:"),
+        ]
+        lines += [f"  {i}. {step['text']}" for i, step in enumerate(response["steps"], 1)]
+    if "free_jokers" in response:
+        spare = response["free_jokers"]
+        lines.append(
+            _("Table jokers no set needs: {count}", count=spare)
+            if spare is not None
+            else _("Table jokers no set needs: not proven in time")
+        )
+    lines.append(_("Solver: {status}", status=status_text(response["status"])))
+    lines += describe_table(response["table"], _("Table after:"), _("Table after: (empty)"))
+    return "\n".join(lines) + "\n"
+
+
+def describe_table(table: list[dict[str, Any]], title: str, empty: str) -> list[str]:
+    """Lines listing the sets of a wire table under ``title`` (``empty`` when it has
+    none), jokers with what they stand for."""
+    lines = [title if table else empty]
+    kinds = {"run": _("run"), "group": _("group")}
+    width = len(str(len(table)))
+    for i, meld in enumerate(table):
+        tiles = [
+            f"J({meant})" if tile == "J" else tile
+            for tile, meant in zip(meld["tiles"], meld["as"], strict=True)
+        ]
+        kind = pad(kinds[meld["kind"]], max(map(columns, kinds.values())))
+        lines.append(f"  {i:>{width}}. {kind}  {' '.join(tiles)}")
+    return lines
+
+
+def add_bot_command(commands: Commands) -> None:
     """Register ``bot`` on a subcommand parser."""
     parser = commands.add_parser(
         "bot",
@@ -32,9 +193,7 @@ def add_bot_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
         "with flags, or send wire requests on stdin with --json or --jsonl.",
     )
     parser.add_argument("--bot", choices=list(BOTS), default="strong", help="the bot (strong)")
-    parser.add_argument("--rack", help='tiles on the rack, e.g. "R1 R2 J"')
-    parser.add_argument("--table", default="", help='sets on the table, e.g. "R3 R4 R5 | K7 B7 O7"')
-    parser.add_argument("--opening", action="store_true", help="the player has not opened yet")
+    add_position_flags(parser)
     parser.add_argument(
         "--opponents",
         default="14",
@@ -43,20 +202,9 @@ def add_bot_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
         "'o' to one that has opened: 9o,14",
     )
     parser.add_argument("--seed", type=int, default=0, help="the bot's seed (0)")
-    parser.add_argument(
-        "--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule setting"
-    )
     add_language_option(parser)
-    _add_json_modes(parser)
+    add_json_modes(parser)
     parser.set_defaults(handler=run_bot)
-
-
-def _add_json_modes(parser: argparse.ArgumentParser) -> None:
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--json", action="store_true", help="one request on stdin, one response")
-    mode.add_argument(
-        "--jsonl", action="store_true", help="one request per stdin line, one response per line"
-    )
 
 
 def run_bot(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
@@ -64,8 +212,7 @@ def run_bot(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Tex
 
 
 def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
-    if args.rack is None:
-        raise MeldwiseError(_("give the rack with --rack, or a request with --json"))
+    position = position_from_flags(args)
     opponents = []
     for word in filter(None, (w.strip() for w in args.opponents.split(","))):
         size = word.removesuffix("o")
@@ -74,15 +221,7 @@ def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
                 _("--opponents takes rack sizes like 9,14 or 9o, got {item!r}", item=word)
             )
         opponents.append({"rack_size": int(size), "opened": word.endswith("o")})
-    return {
-        "bot": args.bot,
-        "rack": args.rack.replace(",", " ").split(),
-        "table": [part.replace(",", " ").split() for part in args.table.split("|") if part.strip()],
-        "opened": not args.opening,
-        "opponents": opponents,
-        "rules": rules_from_flags(args.rule),
-        "seed": args.seed,
-    }
+    return {**position, "bot": args.bot, "opponents": opponents, "seed": args.seed}
 
 
 def describe_bot(response: dict[str, Any]) -> str:
@@ -118,7 +257,7 @@ def describe_bot(response: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def add_game_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_game_command(commands: Commands) -> None:
     """Register ``game`` on a subcommand parser."""
     parser = commands.add_parser(
         "game",
@@ -140,7 +279,7 @@ def add_game_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
     parser.set_defaults(handler=run_game)
 
 
-def run_game(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     try:
         request = {
             "bots": [name.strip() for name in args.bots.split(",")],
@@ -172,7 +311,7 @@ def run_game(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Te
     return 0
 
 
-def add_review_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_review_command(commands: Commands) -> None:
     """Register ``review`` on a subcommand parser."""
     parser = commands.add_parser(
         "review",
@@ -182,11 +321,8 @@ def add_review_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
     )
     parser.add_argument("record", help="the game record (a JSON file; '-' for stdin)")
     parser.add_argument("--player", type=int, help="review only this seat's turns")
-    parser.add_argument(
-        "--objective",
-        choices=[o.value for o in Objective],
-        default=Objective.TILES.value,
-        help="best means the most tiles (default) or the most points",
+    add_choice_flag(
+        parser, "--objective", Objective.TILES, "best means the most tiles or the most points"
     )
     parser.add_argument("--json", action="store_true", help="write the review as JSON")
     add_language_option(parser)

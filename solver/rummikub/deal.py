@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from solver.rummikub.notation import JOKER, Tile
 from solver.rummikub.position import Position
 from solver.rummikub.rules import Rules
-from solver.rummikub.tiles import JOKER, Tile
 
 
 def full_set(rules: Rules) -> Counter[Tile]:

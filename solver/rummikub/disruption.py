@@ -44,10 +44,10 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from solver.cpsat import LinearExpr
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import (
-    LinearExpr,
     TileCounts,
     TurnModel,
     build_model,
@@ -55,7 +55,7 @@ from solver.rummikub.model import (
     set_kept_objective,
     set_stays_objective,
 )
-from solver.rummikub.play import Objective
+from solver.rummikub.position import Objective
 from solver.rummikub.rules import Rules
 from solver.rummikub.runner import Limits, Search, Solved, run
 
@@ -179,7 +179,7 @@ def _fewest_moved(
             tm.model.add(cont.kept == 0)
     tm.model.add(sum(c.kept for c in tm.continuations) >= _kept(start))
     levels = set_stays_objective(tm)
-    _hint(tm, start)
+    hint_from(tm, start)
     moved = run(tm, limits, gap=levels.most, search=TILES_MOVED_SEARCH)
     if not moved.found or _stays(moved) < _stays(start):
         return None
@@ -277,7 +277,7 @@ def _kept_in_every_and_none(
     return frozenset(every), frozenset(range(len(kept))) - ever
 
 
-def _hint(tm: TurnModel, source: Solved) -> None:
+def hint_from(tm: TurnModel, source: Solved) -> None:
     """Start ``tm`` from the play solved in another model of the same turn with the
     same table sets (each going on whole, or in part, in either)."""
     value = source.value

@@ -39,10 +39,10 @@ from solver.errors import CountError, MeldwiseError, RulesError
 from solver.i18n import _
 from solver.rummikub.deal import full_set
 from solver.rummikub.legality import check_play
+from solver.rummikub.notation import Tile, format_tiles
 from solver.rummikub.position import Position
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.scoring import penalty, score_round
-from solver.rummikub.tiles import Tile, format_tiles
 
 Table = tuple[tuple[Tile, ...], ...]
 """The sets on the table, each a tuple of tiles."""

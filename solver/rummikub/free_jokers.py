@@ -13,11 +13,12 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
+from solver.cpsat import Limits
 from solver.rummikub.model import TileCounts, build_model
-from solver.rummikub.play import Objective
+from solver.rummikub.notation import JOKER, Tile
+from solver.rummikub.position import Objective
 from solver.rummikub.rules import Rules
-from solver.rummikub.runner import Limits, run
-from solver.rummikub.tiles import JOKER, Tile
+from solver.rummikub.runner import run
 
 FREE_JOKERS_WORK = 0.5
 """Deterministic seconds of CP-SAT work for the count: far above what a full table

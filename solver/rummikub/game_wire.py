@@ -1,4 +1,5 @@
-"""Whole games over the wire (dict in, dict out; the library, CLI and HTTP share it):
+"""Whole games over the wire: each request and response defined once, as pydantic
+models the library, the CLI and the HTTP service all read (see :mod:`solver.wire`):
 
 * :func:`bot_rummikub`: a bot's move for one position;
 * :func:`game_rummikub`: a whole game between bots, as a game record;
@@ -11,51 +12,249 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import ConfigDict, Field, StrictBool
 
 from solver.arena.runner import bot_seed
+from solver.cpsat import Status
 from solver.errors import RequestError
 from solver.i18n import _, speaks
 from solver.rummikub.bots import BOTS, Strong, make_bot
 from solver.rummikub.deal import full_set
-from solver.rummikub.engine import Game, GameSettings, View, added_tiles
-from solver.rummikub.play import Objective
-from solver.rummikub.record import read_record, record_to_dict
+from solver.rummikub.engine import Game, GameSettings, added_tiles
+from solver.rummikub.position import Objective, Position
+from solver.rummikub.record import GameRecordModel, read_record, record_to_dict
 from solver.rummikub.review import review_game, review_to_dict
-from solver.rummikub.solve import DEFAULT_TIME_LIMIT
+from solver.rummikub.rules import STANDARD
+from solver.rummikub.search import DEFAULT_TIME_LIMIT
 from solver.rummikub.strategy import best_play
-from solver.rummikub.wire import parse_opponents, parse_request
-from solver.wire import check_fields
+from solver.rummikub.wire import AnyTile, Opponents, RulesField, TileSet, facing, read_tiles
+from solver.wire import Answer, Lang, Spoken, read
 
-BOT_FIELDS = ("bot", "rack", "table", "opened", "opponents", "rules", "seed", "lang")
-GAME_FIELDS = ("bots", "seed", "settings", "lang")
-REVIEW_FIELDS = ("record", "player", "objective", "time_limit_ms", "lang")
 MAX_REVIEW_TIME_LIMIT_MS = 60_000
 MAX_REVIEW_TURNS = 400
 """Most turns one review solves (bot games of the standard rules took 30-120 turns)."""
 MAX_GAME_TILES = 212
 """Most tiles a bot game may have (twice the standard set): it keeps a game to seconds."""
 
+Seed = Annotated[int, Field(strict=True, ge=0, le=2**31)]
+
+BotName = Literal["beginner", "greedy", "strong"]
+assert set(BotName.__args__) == set(BOTS)  # type: ignore[attr-defined]
+
+EXAMPLE_RACK: list[Any] = ["R1", "R2", "R3", "B9", "K9", "O9", "J", "K11", "O4"]
+EXAMPLE_TABLE: list[Any] = [["R10", "R11", "R12"], ["B5", "K5", "O5"]]
+
+
+class BotRequest(Spoken):
+    """A position and the bot to play it: the wire request of
+    :func:`solver.rummikub.game_wire.bot_rummikub`."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "bot": "strong",
+                    "rack": EXAMPLE_RACK,
+                    "table": EXAMPLE_TABLE,
+                    "opened": True,
+                    "opponents": [{"rack_size": 9, "opened": True}],
+                }
+            ]
+        }
+    )
+
+    bot: BotName = Field(description="beginner, greedy or strong")
+    rack: list[AnyTile] = Field(description="the player's tiles")
+    table: list[TileSet] = Field(default_factory=list, description="the sets on the table")
+    opened: StrictBool = Field(default=True, description="the player has opened")
+    opponents: Opponents
+    rules: RulesField = STANDARD
+    seed: Seed = Field(default=0, description="the bot's seed")
+    lang: Lang = None
+
+
+class BotResponse(Answer):
+    status: Status = Field(description="optimal: every solve the bot made was proven")
+    bot: BotName
+    action: Literal["play", "draw"]
+    played: list[AnyTile] = Field(description="rack tiles the bot puts on the table")
+    rack_left: list[AnyTile]
+    table: list[TileSet] = Field(description="the table after the move")
+    best_tiles: int = Field(description="tiles the best play (most tiles) would place")
+    reason: str | None = Field(description="why the strong bot plays as it does; null otherwise")
+
+
+class GameRequest(Spoken):
+    """A game to play between bots, one per seat."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"bots": ["strong", "greedy"], "seed": 7}]}
+    )
+
+    bots: list[BotName] = Field(min_length=2, max_length=4, description="bot by seat")
+    seed: Seed = Field(default=0, description="the deal's seed")
+    settings: dict[str, Any] = Field(
+        default_factory=dict,
+        description="game settings: rules (rule settings), hand (tiles dealt, 14), "
+        "pool_empty (play_on or end)",
+    )
+    lang: Lang = None
+
+
+class GameResponse(Answer):
+    status: Status
+    record: GameRecordModel = Field(description="the game record (docs/games.md)")
+
+
+EXAMPLE_RECORD: dict[str, Any] = {
+    "format": "meldwise-rummikub-game",
+    "version": 1,
+    "settings": {"players": 2},
+    "players": ["ann", "bob"],
+    "turns": [
+        {
+            "turn": 1,
+            "player": 0,
+            "rack": [*EXAMPLE_RACK, "R10", "R11", "R12", "B13", "K12"],
+            "table_before": [],
+            "action": "play",
+            "played": ["R10", "R11", "R12"],
+            "drawn": None,
+            "table_after": [["R10", "R11", "R12"]],
+        },
+        {
+            "turn": 2,
+            "player": 1,
+            "rack": [
+                "B1",
+                "B2",
+                "K4",
+                "O6",
+                "R7",
+                "B8",
+                "K8",
+                "O10",
+                "R13",
+                "B11",
+                "K2",
+                "O1",
+                "R5",
+                "B12",
+            ],
+            "table_before": [["R10", "R11", "R12"]],
+            "action": "draw",
+            "played": [],
+            "drawn": "K5",
+            "table_after": [["R10", "R11", "R12"]],
+        },
+    ],
+}
+
+
+class ReviewRequest(Spoken):
+    """A game record to review."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"record": EXAMPLE_RECORD}]})
+
+    record: GameRecordModel = Field(description="the game record (docs/games.md)")
+    player: Annotated[int, Field(strict=True, ge=0)] | None = Field(
+        default=None, description="review only this seat"
+    )
+    objective: Objective = Field(
+        default=Objective.TILES, description="best means most tiles, or most points"
+    )
+    time_limit_ms: Annotated[int, Field(strict=True, ge=1, le=MAX_REVIEW_TIME_LIMIT_MS)] = Field(
+        default=round(DEFAULT_TIME_LIMIT * 1000),
+        description="most milliseconds for each turn's solve; the server's time cap may lower it",
+    )
+    lang: Lang = None
+
+
+class BestPlay(Answer):
+    status: Status = Field(description="optimal: proven best")
+    played: list[AnyTile]
+    tiles: int
+    points: int
+    table: list[TileSet] = Field(description="the table after the best play")
+
+
+class TurnReviewOut(Answer):
+    turn: int
+    player: int
+    action: Literal["play", "draw", "pass"]
+    opened: bool = Field(description="the player had opened before this turn")
+    rack: list[AnyTile] = Field(description="the rack before the turn")
+    table_before: list[TileSet]
+    table_after: list[TileSet]
+    played: list[AnyTile]
+    drawn: AnyTile | None
+    tiles_played: int = Field(description="0 for an illegal turn")
+    points_played: int
+    best: BestPlay | None = Field(description="null when the turn could not be reviewed")
+    missed: list[AnyTile] = Field(description="tiles of the best play still on the rack")
+    shortfall: int = Field(description="the best score minus this turn's")
+    at_best: bool
+    legal: bool
+    problems: list[str] = Field(description="what makes the turn illegal")
+    unreviewed: str | None = Field(
+        description="why the position before the turn could not be solved (an invalid set "
+        "left by an earlier illegal turn, a tile the rules do not have); null when reviewed"
+    )
+
+
+class CostlyTurn(Answer):
+    turn: int
+    shortfall: int
+    missed: list[AnyTile]
+
+
+class Series(Answer):
+    """One entry per reviewed turn of the player, ready to plot."""
+
+    turn: list[int]
+    played: list[int]
+    best: list[int]
+    rack_after: list[int]
+
+
+class PlayerReviewOut(Answer):
+    player: int
+    name: str | None
+    turns: int = Field(description="turns reviewed")
+    turns_at_best: int
+    accuracy: float | None = Field(description="share of turns at the best")
+    placed: int = Field(description="tiles (or points) placed over the game")
+    possible: int = Field(description="tiles (or points) the best plays would have placed")
+    placed_share: float | None
+    illegal_turns: list[int]
+    unreviewed_turns: list[int] = Field(description="left out of the figures above")
+    costliest: list[CostlyTurn]
+    series: Series
+    score: int | None = Field(description="the game's score for this seat, from the record")
+    winner: bool | None
+
+
+class ReviewResponse(Answer):
+    status: Status = Field(description="optimal when every turn's best was proven")
+    objective: Objective
+    turns: list[TurnReviewOut]
+    players: list[PlayerReviewOut]
+
 
 @speaks
-def bot_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
-    """A bot's move for one position::
-
-        {"bot": "strong", "rack": ["R1", ...], "table": [["K7", "B7", "O7"]],
-         "opened": true, "opponents": [{"rack_size": 9, "opened": true}],
-         "rules": {}, "seed": 0}
-
-    (``bot``, ``rack`` and ``opponents`` required) answers ``{"status", "bot",
-    "action": "play" | "draw", "played", "rack_left", "table", "best_tiles",
-    "reason"}``. The pool holds the game's tiles that are on no rack and not on the
-    table. Raises a :class:`~solver.errors.MeldwiseError` naming the culprit.
-    """
-    check_fields(request, BOT_FIELDS, required=("bot", "rack", "opponents"))
-    name = request["bot"]
-    if not isinstance(name, str) or name not in BOTS:
-        raise RequestError(_unknown_bot(name))
-    view = _view(request)
-    bot = make_bot(name, bot_seed(_whole(request, "seed", 0, 0, 2**31), 0))
+def bot_rummikub(request: Mapping[str, Any] | BotRequest) -> dict[str, Any]:
+    """A bot's move for one position (:class:`BotRequest` in, :class:`BotResponse` out).
+    The pool holds the game's tiles that are on no rack and not on the table. Raises
+    a :class:`~solver.errors.MeldwiseError` naming the culprit."""
+    asked = read(BotRequest, request)
+    rules = asked.rules
+    table = tuple(read_tiles(tiles, rules) for tiles in asked.table)
+    position = Position(read_tiles(asked.rack, rules), table, asked.opened)
+    position.check(asked.rules)
+    view = facing(position, asked.rules, asked.opponents)
+    bot = make_bot(asked.bot, bot_seed(asked.seed, 0))
     reason = None
     if isinstance(bot, Strong):
         decision = bot.decide(view)
@@ -69,7 +268,7 @@ def bot_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     left.subtract(played)
     return {
         "status": "optimal",
-        "bot": name,
+        "bot": asked.bot,
         "action": "draw" if move.is_draw else "play",
         "played": [str(t) for t in played],
         "rack_left": [str(t) for t in sorted(left.elements())],
@@ -79,37 +278,12 @@ def bot_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _view(request: Mapping[str, Any]) -> View:
-    """The bot's view: seat 0, the opponents after it in playing order."""
-    fields = {k: request[k] for k in ("rack", "table", "opened", "rules") if k in request}
-    asked = parse_request(fields)
-    asked.position.check(asked.rules)
-    return View.facing(asked.position, asked.rules, parse_opponents(request["opponents"]))
-
-
 @speaks
-def game_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
-    """A whole game between bots::
-
-        {"bots": ["strong", "greedy"], "seed": 0, "settings": {"pool_empty": "play_on"}}
-
-    (``bots`` required: one name per seat) answers ``{"status": "optimal",
-    "record": {...}}``, the game record (``docs/games.md``).
-    """
-    check_fields(request, GAME_FIELDS, required=("bots",))
-    bots = request["bots"]
-    if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
-        raise RequestError(_("'bots' must be a list of bot names, got {value!r:.60}", value=bots))
-    for name in bots:
-        if name not in BOTS:
-            raise RequestError(_unknown_bot(name))
-    seed = _whole(request, "seed", 0, 0, 2**31)
-    settings_field = request.get("settings") or {}
-    if not isinstance(settings_field, Mapping):
-        raise RequestError(
-            _("'settings' must be an object, got {value!r:.60}", value=settings_field)
-        )
-    settings = GameSettings.from_dict({**settings_field, "players": len(bots)})
+def game_rummikub(request: Mapping[str, Any] | GameRequest) -> dict[str, Any]:
+    """A whole game between bots (:class:`GameRequest` in, :class:`GameResponse` out:
+    the game record, ``docs/games.md``)."""
+    asked = read(GameRequest, request)
+    settings = GameSettings.from_dict({**asked.settings, "players": len(asked.bots)})
     tiles = sum(full_set(settings.rules).values())
     if tiles > MAX_GAME_TILES:
         raise RequestError(
@@ -119,24 +293,20 @@ def game_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
                 most=MAX_GAME_TILES,
             )
         )
-    game = Game.new(settings, seed)
-    players = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
+    game = Game.new(settings, asked.seed)
+    players = [make_bot(name, bot_seed(asked.seed, seat)) for seat, name in enumerate(asked.bots)]
     while not game.over:
         game.apply(players[game.to_move].choose(game.view()))
-    return {"status": "optimal", "record": record_to_dict(game, bots)}
+    return {"status": "optimal", "record": record_to_dict(game, list(asked.bots))}
 
 
 @speaks
-def review_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
-    """Review a game record::
-
-        {"record": {...}, "player": 0, "objective": "tiles", "time_limit_ms": 2000}
-
-    (only ``record`` required; ``player`` reviews one seat's turns; the time limit
-    bounds each turn's solve). See :mod:`solver.rummikub.review` for the answer.
-    """
-    check_fields(request, REVIEW_FIELDS, required=("record",))
-    record = read_record(request["record"])
+def review_rummikub(request: Mapping[str, Any] | ReviewRequest) -> dict[str, Any]:
+    """Review a game record (:class:`ReviewRequest` in, :class:`ReviewResponse` out):
+    ``player`` reviews one seat's turns; the time limit bounds each turn's solve (see
+    :mod:`solver.rummikub.review`)."""
+    asked = read(ReviewRequest, request)
+    record = read_record(asked.record)
     if len(record.turns) > MAX_REVIEW_TURNS:
         raise RequestError(
             _(
@@ -145,50 +315,21 @@ def review_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
                 most=MAX_REVIEW_TURNS,
             )
         )
-    player = request.get("player")
-    if player is not None:
-        player = _whole(request, "player", None, 0, record.settings.players - 1)
-    name = request.get("objective", Objective.TILES.value)
-    try:
-        objective = Objective(name)
-    except ValueError:
-        raise RequestError(
-            _("unknown objective {name!r:.60}; use 'tiles' or 'points'", name=name)
-        ) from None
-    limit = _whole(
-        request, "time_limit_ms", round(DEFAULT_TIME_LIMIT * 1000), 1, MAX_REVIEW_TIME_LIMIT_MS
-    )
-    review = review_game(record, player=player, objective=objective, time_limit=limit / 1000)
-    return review_to_dict(review, record)
-
-
-def _whole(
-    request: Mapping[str, Any],
-    name: str,
-    default: int | None,
-    low: int,
-    high: int,
-    where: str = "",
-) -> int:
-    """The whole number field ``name`` from ``low`` to ``high``."""
-    value = request.get(name, default)
-    label = f"{where}.{name}" if where else repr(name)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RequestError(
-            _("{label} must be a whole number, got {value!r:.40}", label=label, value=value)
-        )
-    if not low <= value <= high:
+    last = record.settings.players - 1
+    if asked.player is not None and asked.player > last:
         raise RequestError(
             _(
                 "{label} must be {low} to {high}, got {value}",
-                label=label,
-                low=low,
-                high=high,
-                value=value,
+                label="'player'",
+                low=0,
+                high=last,
+                value=asked.player,
             )
         )
-    return value
-
-
-def _unknown_bot(name: object) -> str:
-    return _("unknown bot {name!r:.40}; bots are {bots}", name=name, bots=", ".join(BOTS))
+    review = review_game(
+        record,
+        player=asked.player,
+        objective=asked.objective,
+        time_limit=asked.time_limit_ms / 1000,
+    )
+    return review_to_dict(review, record)

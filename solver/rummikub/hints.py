@@ -15,9 +15,9 @@ from enum import Enum
 
 from solver.i18n import _
 from solver.rummikub.melds import Meld
-from solver.rummikub.play import Play
+from solver.rummikub.notation import spell
+from solver.rummikub.result import Play
 from solver.rummikub.steps import Action, describe
-from solver.rummikub.tiles import spell
 
 
 class HintLevel(Enum):

@@ -12,15 +12,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
+from solver.cpsat import LinearExpr
+from solver.errors import ModelError
 from solver.rummikub.melds import Meld, MeldKind
-from solver.rummikub.model import Cell, Continuation, LinearExpr, TurnModel
-from solver.rummikub.tiles import JOKER, Colour, Tile
+from solver.rummikub.model import Cell, Continuation, TurnModel
+from solver.rummikub.notation import JOKER, Colour, Tile
 
 Value = Callable[[LinearExpr], int]
-
-
-class LayoutError(RuntimeError):
-    """Solved counts that do not lay out: a bug in the model, never bad input."""
 
 
 @dataclass(eq=False)
@@ -84,7 +82,7 @@ def lay_out_continuations(tm: TurnModel, value: Value) -> list[PlacedSet]:
             else:
                 placed.append(_continued_group(tm, cont, value))
     if any(joining_jokers.values()):
-        raise LayoutError("jokers joining continued runs do not lay out")
+        raise ModelError("jokers joining continued runs do not lay out")
     return placed
 
 
@@ -149,7 +147,7 @@ def _group(tm: TurnModel, number: int, tiles: list[Tile]) -> Meld:
             continue
         meant.append(natural)
     if len(ordered) != len(tiles):
-        raise LayoutError(f"a group of number {number} does not lay out")
+        raise ModelError(f"a group of number {number} does not lay out")
     return Meld(MeldKind.GROUP, tuple(ordered), tuple(meant))
 
 
@@ -208,7 +206,7 @@ def lay_out_runs(tm: TurnModel, colour_index: int, value: Value, started: set[Ce
     done += active
     for run in done:
         if len(run.tiles) < size or all(t.is_joker for t in run.tiles):
-            raise LayoutError(f"run of {colour.name} from {run.start} does not lay out")
+            raise ModelError(f"run of {colour.name} from {run.start} does not lay out")
     return [run.meld(row) for run in sorted(done, key=lambda r: (r.start, len(r.tiles)))]
 
 
@@ -236,7 +234,7 @@ def _place_tiles(
     if not opened_here and all(r.first_natural_at is None for r in runs):
         # No run opened by jokers: the common case, every run takes what comes.
         if naturals < 0 or jokers < 0:
-            raise LayoutError(f"run tiles at {tile} do not add up")
+            raise ModelError(f"run tiles at {tile} do not add up")
         for i, run in enumerate(runs):
             run.tiles.append(tile if i < naturals else JOKER)
         return
@@ -248,7 +246,7 @@ def _place_tiles(
     naturals -= len(due)
     jokers -= len(waiting)
     if naturals < 0 or jokers < 0 or naturals + jokers != len(free):
-        raise LayoutError(f"run tiles at {tile} do not add up")
+        raise ModelError(f"run tiles at {tile} do not add up")
     for run in waiting:
         run.tiles.append(JOKER)
     for run in due:
@@ -298,11 +296,11 @@ def lay_out_groups(tm: TurnModel, number: int, value: Value) -> list[Meld]:
         extra[i] += take
         jokers -= take
     if jokers != 0:
-        raise LayoutError(f"group jokers at number {number} do not lay out")
+        raise ModelError(f"group jokers at number {number} do not lay out")
     melds = []
     for group, wild in zip(members, extra, strict=True):
         if not group or len(set(group)) != len(group):
-            raise LayoutError(f"groups of number {number} do not lay out")
+            raise ModelError(f"groups of number {number} do not lay out")
         tiles = [Tile.natural(c, number) for c in group]
         if wild:
             melds.append(_group(tm, number, tiles + [JOKER] * wild))

@@ -21,8 +21,8 @@ from solver.rummikub.melds import (
     readings,
     why_not_a_set,
 )
+from solver.rummikub.notation import Tile, format_tiles, spell
 from solver.rummikub.rules import Rules
-from solver.rummikub.tiles import Tile, format_tiles, spell
 
 TileSets = Sequence[Sequence[Tile]]
 

@@ -14,8 +14,8 @@ from enum import Enum
 
 from solver.errors import TableError
 from solver.i18n import _, _n
+from solver.rummikub.notation import JOKER, Colour, Tile, spell
 from solver.rummikub.rules import Rules
-from solver.rummikub.tiles import JOKER, Colour, Tile, spell
 
 
 class MeldKind(Enum):

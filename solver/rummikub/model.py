@@ -35,29 +35,17 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from solver.cpsat import CpModel, LinearExpr, is_zero, maximize, total
 from solver.rummikub.melds import Meld, MeldKind
-from solver.rummikub.play import Objective
+from solver.rummikub.notation import Tile
+from solver.rummikub.position import Objective
 from solver.rummikub.rules import Rules
-from solver.rummikub.tiles import Tile
 
 Cell = tuple[int, int]
 """(colour index, number): one kind of numbered tile."""
 
-LinearExpr = cp_model.LinearExpr | int
-
 Flag = cp_model.IntVar | int
 """A 0/1 variable, or 1 where a table set is fixed to go on whole (see add_fixed_continuation)."""
-
-
-class CpModel(cp_model.CpModel):
-    """CP-SAT's model without the camelCase aliases it adds to every new model.
-
-    We use the snake_case API only, and adding the aliases costs about 0.5 ms per
-    model: a tenth of a typical solve.
-    """
-
-    def _add_pre_pep8_methods(self) -> None:
-        pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +161,7 @@ class TurnModel:
         """Whether only groups can hold tiles of ``cell``: no run passes it and no
         continued set holds or gains one there (call once the runs exist)."""
         return (
-            _is_zero(self.run_tiles(cell))
+            is_zero(self.run_tiles(cell))
             and cell not in self.continued
             and cell not in self.joining
         )
@@ -213,7 +201,7 @@ class TurnModel:
             ]
             if cell in self.extend:
                 terms.append(self.extend[cell])
-            expr = self._run_tiles[cell] = _sum(terms)
+            expr = self._run_tiles[cell] = total(terms)
         return expr
 
     def long_runs(self, cell: Cell) -> LinearExpr:
@@ -226,7 +214,7 @@ class TurnModel:
             terms.append(self.start[first])
         if cell in self.extend:
             terms.append(self.extend[cell])
-        return _sum(terms)
+        return total(terms)
 
     def run_naturals(self, cell: Cell) -> LinearExpr:
         return self.run_tiles(cell) - self.run_jokers.get(cell, 0)
@@ -235,7 +223,7 @@ class TurnModel:
         """Numbered tiles of ``cell`` in continued sets: staying, or joining a run or a group."""
         if cell not in self.continued and cell not in self.joining:
             return 0
-        return _sum(
+        return total(
             [
                 *self.continued.get(cell, []),
                 *self.joining.get(cell, []),
@@ -361,9 +349,6 @@ def build_model(
         add_opening_threshold(tm)
     set_score_objective(tm, objective)
     if rules.replace_jokers and not opening:
-        # Imported here: the house rules build on this module's model.
-        from solver.rummikub.house_rules import add_joker_replacement
-
         add_joker_replacement(tm)
     return tm
 
@@ -426,7 +411,7 @@ def add_continuations(
     the same play with the two swapped.
 
     Under ``joker_retrieval: "replace"`` a set holding a joker always goes on in
-    part (see :func:`~solver.rummikub.house_rules.add_joker_replacement`).
+    part (see :func:`add_joker_replacement`).
     """
     first_alike: dict[Meld, Continuation] = {}
     for index, meld in enumerate(melds):
@@ -704,7 +689,7 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
         if supply[number - size : number + 1].count(0) > jokers:
             continue
         previous = tm.long_runs((colour, number - 1))
-        if not _is_zero(previous):
+        if not is_zero(previous):
             var = model.new_int_var(0, capacity[number], f"extend_{colour}_{number}")
             tm.extend[colour, number] = var
             model.add(var <= previous)
@@ -716,7 +701,7 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
     for number in range(1, rules.numbers + 1):
         cell = (colour, number)
         tiles = tm.run_tiles(cell)
-        if _is_zero(tiles):
+        if is_zero(tiles):
             continue
         if tm.jokers_only(cell):
             tm.run_jokers[cell] = tiles
@@ -809,7 +794,7 @@ def add_groups(tm: TurnModel, number: int) -> None:
         return
     groups = model.new_int_var(0, upper, f"groups_{number}")
     tm.groups[number] = groups
-    held = _sum(
+    held = total(
         [
             tm.group_naturals((c, number))
             for c in range(rules.colours)
@@ -857,7 +842,7 @@ def add_joker_balance(tm: TurnModel) -> None:
     # With no place for a joker this says that none is played, and that the table
     # has none: a table joker never vanishes (the table as it is always has places
     # for its jokers, so that would be a bug in the model, reported as infeasible).
-    tm.model.add(_sum(placed) - tm.played_jokers == tm.table.jokers)
+    tm.model.add(total(placed) - tm.played_jokers == tm.table.jokers)
 
 
 def add_opening_threshold(tm: TurnModel) -> None:
@@ -876,7 +861,7 @@ def set_score_objective(tm: TurnModel, objective: Objective) -> None:
     played = [*tm.played.values(), tm.played_jokers]
     jokers = tm.rack.jokers
     rack_tiles = sum(tm.rack.naturals.values()) + jokers
-    tm.tiles = _sum(played)
+    tm.tiles = total(played)
     if objective is Objective.TILES:
         tm.objective = tm.tiles
         tm.goal = (jokers + 1) * tm.objective - tm.played_jokers
@@ -889,7 +874,7 @@ def set_score_objective(tm: TurnModel, objective: Objective) -> None:
         kept = (jokers + 1) * tm.objective - tm.played_jokers
         tm.goal = (rack_tiles + 1) * kept + tm.tiles
         tm.goal_top = (rack_tiles + 1) * (jokers + 1) * best + rack_tiles
-    _maximize(tm.model, tm.goal)
+    maximize(tm.model, tm.goal)
 
 
 def fix_score(tm: TurnModel, score: int, played_jokers: int, tiles: int) -> None:
@@ -904,7 +889,7 @@ def fix_score(tm: TurnModel, score: int, played_jokers: int, tiles: int) -> None
 
 def table_sets(tm: TurnModel) -> LinearExpr:
     """Sets on the table after the turn: continued sets + runs begun + groups."""
-    return _sum([c.active for c in tm.continuations] + [*tm.start.values(), *tm.groups.values()])
+    return total([c.active for c in tm.continuations] + [*tm.start.values(), *tm.groups.values()])
 
 
 @dataclass(frozen=True, slots=True)
@@ -939,7 +924,7 @@ class Levels:
 def set_kept_objective(tm: TurnModel, score_first: bool = False) -> Levels:
     """Maximise the table sets kept whole (sum kept), then the fewest sets; with
     ``score_first``, the score stage's goal (:attr:`TurnModel.goal`) before them."""
-    kept = (_sum([c.kept for c in tm.continuations]), len(tm.continuations))
+    kept = (total([c.kept for c in tm.continuations]), len(tm.continuations))
     return _set_levels(tm, [(tm.goal, tm.goal_top), kept] if score_first else [kept])
 
 
@@ -947,7 +932,7 @@ def set_stays_objective(tm: TurnModel) -> Levels:
     """Maximise the table tiles that stay in the set carrying their old one on
     (sum stays), then the fewest sets."""
     stays = [s for c in tm.continuations for s in c.stays]
-    return _set_levels(tm, [(_sum(stays), len(stays))])
+    return _set_levels(tm, [(total(stays), len(stays))])
 
 
 def _set_levels(tm: TurnModel, goals: list[tuple[LinearExpr, int]]) -> Levels:
@@ -959,30 +944,39 @@ def _set_levels(tm: TurnModel, goals: list[tuple[LinearExpr, int]]) -> Levels:
         weights.insert(0, weights[0] * (top + 1))
     levels = Levels(tuple(goal for goal, _ in goals), tuple(weights), most)
     terms = [*levels.goals, table_sets(tm)]
-    _maximize(tm.model, cp_model.LinearExpr.weighted_sum(terms, [*levels.weights, -1]))
+    maximize(tm.model, cp_model.LinearExpr.weighted_sum(terms, [*levels.weights, -1]))
     return levels
 
 
-def goal_bound(engine: cp_model.CpSolver) -> float:
-    """The upper bound a search proved on the goal it maximised (set by
-    :func:`_maximize`: CP-SAT minimised -goal, so its bound is the negated one)."""
-    return -engine.best_objective_bound
+def add_joker_replacement(tm: TurnModel) -> None:
+    """A table joker leaves its set only for the tile it stands for, in a turn that
+    places a rack tile (``joker_retrieval: "replace"``).
 
-
-def _maximize(model: cp_model.CpModel, goal: LinearExpr) -> None:
-    """Maximise ``goal``, set as the minimisation of -goal: the same model for CP-SAT,
-    but OR-Tools copies a minimisation's coefficients in one call and a maximisation's
-    one by one (20 us of a 0.7 ms build for a 30-tile rack)."""
-    model.minimize(-goal)
-
-
-def _sum(terms: Sequence[LinearExpr]) -> LinearExpr:
-    """Sum of terms (0 for none, the term itself for one), built by CP-SAT rather
-    than term by term."""
-    if len(terms) > 1:
-        return cp_model.LinearExpr.sum(terms)
-    return terms[0] if terms else 0
-
-
-def _is_zero(expr: LinearExpr) -> bool:
-    return isinstance(expr, int) and expr == 0
+    Each table set holding a joker goes on in part (never "whole or not at all",
+    see :func:`~solver.rummikub.model.add_continuations`): active = 1. In a run, the
+    number each joker stands for stays covered, cover[n_j] = 1: a joker that leaves
+    (stays_j = 0) then has the numbered tile (c, n_j) in its place (cover - stays
+    counts among that cell's tiles in continued sets, see
+    :func:`add_run_continuation`). In a group, the jokers that
+    leave are at most the numbered tiles that join it, each of a colour the group
+    lacked: sum_j (1 - stays_j) <= sum_c added[c]. And a joker leaves only if a rack
+    tile is played: 1 - stays_j <= tiles played.
+    """
+    model = tm.model
+    for cont in tm.continuations:
+        meld = cont.meld
+        jokers = [
+            (meant, stay)
+            for tile, meant, stay in zip(meld.tiles, meld.stands_for, cont.stays, strict=True)
+            if tile.is_joker
+        ]
+        if not jokers:
+            continue
+        model.add(cont.active == 1)
+        if cont.meld.kind is MeldKind.RUN:
+            for meant, _ in jokers:
+                model.add(cont.cover[meant.number] == 1)
+        else:
+            model.add(total([1 - stay for _, stay in jokers]) <= total(list(cont.added.values())))
+        for _, stay in jokers:
+            model.add(tm.tiles >= 1 - stay)

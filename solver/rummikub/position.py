@@ -1,17 +1,28 @@
 """A position to solve: the player's rack, the sets on the table, and whether the
-player has opened. Checking a position against the rules lives here too."""
+player has opened; and what "best" means for a play. Checking a position against
+the rules lives here too."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from solver.errors import CountError, TableError
 from solver.i18n import _
 from solver.rummikub.melds import InvalidMeld, Meld, read_meld
+from solver.rummikub.notation import Tile, format_tiles, parse_tiles, spell
 from solver.rummikub.rules import Rules
-from solver.rummikub.tiles import Tile, format_tiles, parse_tiles, spell
+
+
+class Objective(Enum):
+    """What "best" means for a play."""
+
+    TILES = "tiles"
+    """Most rack tiles played (a joker counts as one tile)."""
+    POINTS = "points"
+    """Most penalty points moved off the rack (face value; a joker its penalty)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,7 +45,8 @@ from solver.rummikub.engine import (
     Turn,
     added_tiles,
 )
-from solver.rummikub.tiles import Tile, format_tiles
+from solver.rummikub.notation import Tile, format_tiles
+from solver.wire import request_error
 
 FORMAT: Literal["meldwise-rummikub-game"] = "meldwise-rummikub-game"
 VERSION: Literal[1] = 1
@@ -245,25 +246,8 @@ def parse_record_model(data: Any) -> GameRecordModel:
         return GameRecordModel.model_validate(data)
     except ValidationError as error:
         raise RequestError(
-            _("game record: {problems}", problems=describe_validation(error))
+            _("game record: {problems}", problems=request_error(error.errors()))
         ) from None
-
-
-def describe_validation(error: ValidationError) -> str:
-    """pydantic's problems as one line naming each field (``turns[3].rack``)."""
-    problems = []
-    for problem in error.errors()[:5]:
-        where = ""
-        for part in problem["loc"]:
-            where += f"[{part}]" if isinstance(part, int) else f".{part}"
-        where = where.lstrip(".") or _("the record")
-        if problem["type"] == "extra_forbidden":
-            problems.append(_("unknown field {name!r}", name=where))
-        elif problem["type"] == "missing":
-            problems.append(_("missing field {name!r}", name=where))
-        else:
-            problems.append(_("{where}: {problem}", where=where, problem=problem["msg"]))
-    return "; ".join(problems)
 
 
 def _turn(entry: TurnEntry, index: int) -> Turn:

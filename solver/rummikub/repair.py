@@ -43,6 +43,7 @@ from itertools import chain
 
 from ortools.sat.python import cp_model
 
+from solver.cpsat import Limits, Status
 from solver.errors import TableError
 from solver.i18n import _, _n
 from solver.rummikub.disruption import least_disruption
@@ -52,18 +53,18 @@ from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.legality import TileSets
 from solver.rummikub.melds import Meld, readings
 from solver.rummikub.model import TileCounts, build_model
-from solver.rummikub.play import Objective, Play, Status
-from solver.rummikub.position import Position, check_counts, read_table_set
+from solver.rummikub.notation import Tile, format_tiles
+from solver.rummikub.position import Objective, Position, check_counts, read_table_set
+from solver.rummikub.result import Play
 from solver.rummikub.rules import STANDARD, Rules
-from solver.rummikub.runner import Limits, run
-from solver.rummikub.solve import (
+from solver.rummikub.runner import run
+from solver.rummikub.search import (
     DEFAULT_DISRUPTION_WORK,
     DEFAULT_TIME_LIMIT,
     SCORE_WORK,
     solve,
 )
 from solver.rummikub.steps import Step, plan
-from solver.rummikub.tiles import Tile, format_tiles
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +263,7 @@ def _arrange(
 ) -> _Found:
     """The best play placing every tile of ``table`` and rack tiles, ``must`` (part
     of the rack) among them, the least disruptive to ``reference`` (the solve's
-    stages: see :func:`solver.rummikub.solve.solve`)."""
+    stages: see :func:`solver.rummikub.search.solve`)."""
     rack_counts, table_counts = TileCounts.of(rack), TileCounts.of(table)
     must_play = TileCounts.of(must)
     if reference:

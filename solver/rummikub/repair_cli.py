@@ -10,22 +10,22 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from solver.cli import (
-    add_common_flags,
-    describe_table,
-    parse_sets,
-    request_limits,
+from solver.commands import (
+    Commands,
+    add_rule_flag,
     rules_from_flags,
     run_requests,
     status_text,
+    time_limit_ms,
 )
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n
-from solver.rummikub.play import Objective
+from solver.rummikub.cli import add_common_flags, describe_table, parse_sets
+from solver.rummikub.position import Objective
 from solver.rummikub.wire import repair_rummikub
 
 
-def add_repair_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_repair_command(commands: Commands) -> None:
     """Register ``repair`` on a subcommand parser."""
     parser = commands.add_parser(
         "repair",
@@ -47,7 +47,8 @@ def add_repair_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         default=Objective.TILES.value,
         help="for the rescue: play the most tiles (default) or shed the most points",
     )
-    add_common_flags(parser, "penalty_tiles=2")
+    add_rule_flag(parser, "--rule penalty_tiles=2")
+    add_common_flags(parser)
     parser.set_defaults(handler=run_repair)
 
 
@@ -62,7 +63,7 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
     request: dict[str, Any] = {
         "table": parse_sets(args.table),
         "rules": rules_from_flags(args.rule),
-        "time_limit_ms": request_limits(args.time_limit),
+        "time_limit_ms": time_limit_ms(args.time_limit),
         "notation": args.notation,
     }
     if args.before is not None:

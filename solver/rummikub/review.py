@@ -25,16 +25,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from solver.cpsat import Status
 from solver.errors import MeldwiseError
 from solver.i18n import _
 from solver.rummikub.engine import Action, Turn
 from solver.rummikub.legality import check_play
-from solver.rummikub.play import Objective, Play, Status
-from solver.rummikub.position import Position
+from solver.rummikub.notation import Tile
+from solver.rummikub.position import Objective, Position
 from solver.rummikub.record import GameRecord
+from solver.rummikub.result import Play
 from solver.rummikub.rules import Rules
-from solver.rummikub.solve import DEFAULT_TIME_LIMIT, solve
-from solver.rummikub.tiles import Tile
+from solver.rummikub.search import DEFAULT_TIME_LIMIT, solve
 
 COSTLIEST = 3
 """Turns listed per player as the costliest."""

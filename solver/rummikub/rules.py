@@ -6,65 +6,42 @@ standard game (4 colours, numbers 1-13, 2 copies, 2 jokers).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Any, Literal
+from dataclasses import dataclass
 
 from solver.errors import NotationError, RulesError
 from solver.i18n import _
-from solver.rummikub.tiles import MAX_NUMBER, Colour, Tile
-from solver.settings import check_settings, settings_from_mapping
-
-# name -> (lowest, highest) allowed value of each setting
-RANGES: dict[str, tuple[int, int]] = {
-    "colours": (2, len(Colour)),
-    "numbers": (3, MAX_NUMBER),
-    "copies": (1, 4),
-    "jokers": (0, 4),
-    "min_set_len": (2, MAX_NUMBER),  # and at most ``numbers``: see Rules
-    "opening_threshold": (0, 1000),
-    "joker_penalty": (0, 1000),
-    "penalty_tiles": (0, 30),
-}
-CHOICES: dict[str, tuple[str, ...]] = {"joker_retrieval": ("free", "replace")}
-"""name -> the words a house-rule setting may take (the first is the default)."""
-
-JokerRetrieval = Literal["free", "replace"]
+from solver.rummikub.notation import MAX_NUMBER, Colour, Tile
+from solver.settings import Settings, choice, setting
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
-    """The rules of one Rummikub variant.
+class Rules(Settings):
+    """The rules of one Rummikub variant (each field's meaning is declared with it)."""
 
-    Attributes:
-        colours: how many colours are in play (the first ones of :class:`Colour`).
-        numbers: tiles are numbered 1..numbers.
-        copies: copies of each coloured tile.
-        jokers: jokers in the game.
-        min_set_len: fewest tiles in a run or a group.
-        opening_threshold: points the first play of a player must reach.
-        joker_penalty: points a joker left on a rack costs (and is worth when played
-            in ``points`` mode).
-        penalty_tiles: tiles a player draws from the pool when their turn leaves a
-            table that cannot be put right (see :mod:`solver.rummikub.repair`).
-        joker_retrieval: ``"free"``: a table joker may move to any set as long as
-            every set stays valid; ``"replace"`` (tournament rule): a table joker
-            leaves its set only when the tile it stands for takes its place there
-            (see :mod:`solver.rummikub.house_rules`).
-    """
-
-    colours: int = 4
-    numbers: int = 13
-    copies: int = 2
-    jokers: int = 2
-    min_set_len: int = 3
-    opening_threshold: int = 30
-    joker_penalty: int = 30
-    penalty_tiles: int = 3
-    joker_retrieval: JokerRetrieval = "free"
+    colours: int = setting(4, 2, len(Colour), "colours in play (the first ones of R B K O G Y P W)")
+    numbers: int = setting(13, 3, MAX_NUMBER, "tiles are numbered 1..numbers")
+    copies: int = setting(2, 1, 4, "copies of each coloured tile")
+    jokers: int = setting(2, 0, 4, "jokers in the game")
+    min_set_len: int = setting(
+        3, 2, MAX_NUMBER, "fewest tiles in a run or a group (at most numbers)"
+    )
+    opening_threshold: int = setting(30, 0, 1000, "points the first play of a player must reach")
+    joker_penalty: int = setting(
+        30, 0, 1000, "points a joker left on a rack costs (and is worth played in points mode)"
+    )
+    penalty_tiles: int = setting(
+        3, 0, 30, "tiles drawn when a turn leaves a table that cannot be put right"
+    )
+    joker_retrieval: str = choice(
+        "free",
+        ("free", "replace"),
+        "free: a table joker may move to any set while every set stays valid; replace: it "
+        "leaves its set only when the tile it stands for takes its place there, in a turn "
+        "that plays a rack tile",
+    )
 
     def __post_init__(self) -> None:
-        check_settings(self, RANGES, choices=CHOICES)
+        Settings.__post_init__(self)
         if self.min_set_len > self.numbers:
             raise RulesError(
                 _(
@@ -73,22 +50,6 @@ class Rules:
                     numbers=self.numbers,
                 )
             )
-
-    @classmethod
-    def from_dict(cls, settings: Mapping[str, Any] | None) -> Rules:
-        """Build rules from a (possibly partial) mapping of setting names to values;
-        None means the defaults. Anything else that is not a mapping (a list, a
-        string, false, 0) raises :class:`RulesError`."""
-        if settings is None:
-            return cls()
-        if not isinstance(settings, Mapping):
-            raise RulesError(
-                _("rules must be an object of settings, got {settings!r:.60}", settings=settings)
-            )
-        return settings_from_mapping(cls, settings)
-
-    def to_dict(self) -> dict[str, int | str]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @property
     def replace_jokers(self) -> bool:

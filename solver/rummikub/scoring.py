@@ -12,16 +12,7 @@ The rule is applied literally to every rack given:
 * with no empty rack (the pool ran out and nobody could go out) nobody wins and
   every player scores minus their penalty.
 
-Request::
-
-    {"racks": {"ann": [], "bob": ["R5", "J"], "cy": ["K13"]}, "rules": {}}
-
-Response (players in the order given)::
-
-    {"players": [{"name": "ann", "penalty": 0, "score": 48, "winner": true},
-                 {"name": "bob", "penalty": 35, "score": -35, "winner": false},
-                 {"name": "cy", "penalty": 13, "score": -13, "winner": false}],
-     "winners": ["ann"]}
+The wire request and response are :func:`solver.rummikub.wire.score_rummikub`'s.
 """
 
 from __future__ import annotations
@@ -29,16 +20,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from solver.errors import RequestError
-from solver.i18n import _, speaks
+from solver.i18n import _
+from solver.rummikub.notation import Tile
 from solver.rummikub.position import check_counts
 from solver.rummikub.rules import Rules
-from solver.rummikub.tiles import Tile
-from solver.wire import check_fields
-
-SCORE_FIELDS = ("racks", "rules", "lang")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,41 +63,3 @@ def score_round(racks: Mapping[str, Sequence[Tile]], rules: Rules) -> tuple[Play
         PlayerScore(name, cost, total - cost if not rack else -cost, not rack)
         for (name, rack), cost in zip(racks.items(), penalties.values(), strict=True)
     )
-
-
-@speaks
-def score_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
-    """Score one wire request (see the module docstring) and return the wire response.
-
-    Raises a :class:`~solver.errors.MeldwiseError` (a ``ValueError``) naming the
-    bad field, player, tile or setting.
-    """
-    check_fields(request, SCORE_FIELDS)
-    racks = request.get("racks")
-    if not isinstance(racks, Mapping) or not racks:
-        raise RequestError(
-            _(
-                "field 'racks' must be an object of player name to rack, e.g. {example}",
-                example='{"ann": ["R5", "J"]}',
-            )
-        )
-    rules = Rules.from_dict(request.get("rules"))
-    parsed: dict[str, tuple[Tile, ...]] = {}
-    for player, rack in racks.items():
-        if not isinstance(player, str) or not player:
-            raise RequestError(
-                _("a player name must be a non-empty string, got {player!r:.60}", player=player)
-            )
-        if not isinstance(rack, list) or not all(isinstance(t, str) for t in rack):
-            raise RequestError(
-                _("the rack of {player!r:.60} must be a list of tile strings", player=player)
-            )
-        parsed[player] = tuple(rules.canonical(Tile.parse(t)) for t in rack)
-    scores = score_round(parsed, rules)
-    return {
-        "players": [
-            {"name": s.name, "penalty": s.penalty, "score": s.score, "winner": s.winner}
-            for s in scores
-        ],
-        "winners": [s.name for s in scores if s.winner],
-    }

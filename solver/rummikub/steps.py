@@ -23,7 +23,7 @@ from enum import Enum
 from solver.i18n import _
 from solver.rummikub.layout import PlacedSet
 from solver.rummikub.melds import Meld, MeldKind
-from solver.rummikub.tiles import Tile, colour_name, format_tiles, spell
+from solver.rummikub.notation import Tile, colour_name, format_tiles, spell
 
 
 class Action(Enum):

@@ -22,15 +22,16 @@ from enum import Enum
 from itertools import combinations
 from typing import Any
 
+from solver.cpsat import Status
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n
 from solver.rummikub.engine import Move, Table, View
 from solver.rummikub.melds import Meld, MeldKind
-from solver.rummikub.play import Objective, Play, Status
-from solver.rummikub.position import Position
+from solver.rummikub.notation import JOKER, Tile, format_tiles
+from solver.rummikub.position import Objective, Position
+from solver.rummikub.result import Play
 from solver.rummikub.rules import Rules
-from solver.rummikub.solve import solve
-from solver.rummikub.tiles import JOKER, Tile, format_tiles
+from solver.rummikub.search import solve
 
 SAFETY_TIME_LIMIT = 60.0
 """Seconds a bot's solve may take at most. Only a safety cap: the score stage of a

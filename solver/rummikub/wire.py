@@ -1,6 +1,9 @@
-"""The wire schema: plain dicts in and out, shared by the library, CLI and HTTP.
+"""The Rummikub wire contract: each request and response defined once, as pydantic
+models, and the dict-in, dict-out functions of the library built on them.
 
-Request::
+The CLI's ``--json``/``--jsonl`` and the HTTP service read requests with these same
+models (:func:`solver.wire.read`), so all three accept and refuse the same requests
+with the same message. Solve request::
 
     {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"]], "opened": true,
      "objective": "tiles", "rules": {}, "time_limit_ms": 2000, "hint_level": "full",
@@ -8,7 +11,7 @@ Request::
 
 ``lang`` (``en`` or ``ja``) is the language of every text, error messages included;
 ``notation`` ``RBYK`` writes the tiles of the fourth colour (orange, 黄) with ``Y``
-(see :mod:`solver.rummikub.tiles`). Neither changes anything else in the answer.
+(see :mod:`solver.rummikub.notation`). Neither changes anything else in the answer.
 
 Response (``hint_level`` full)::
 
@@ -21,98 +24,374 @@ Response (``hint_level`` full)::
 
 ``nudge`` answers only status, can_play and tiles_played; ``tile`` adds one rack
 tile of the play and where it goes (see :mod:`solver.rummikub.hints`).
+
+Answers are written as plain JSON values by each answer model's ``answer``, field
+for field as the model declares them (the tests hold every answer to its model, and
+FastAPI does on every HTTP answer): going through pydantic for them cost a tenth
+of a typical solve.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
+from pydantic import ConfigDict, Field, StrictBool, model_validator
+
+from solver.cpsat import Status
 from solver.errors import RequestError, TableError
 from solver.i18n import _, speaks
 from solver.rummikub.engine import View
 from solver.rummikub.hints import HintLevel, tile_hint
-from solver.rummikub.legality import check_play
-from solver.rummikub.melds import Meld
-from solver.rummikub.play import Objective, Play
-from solver.rummikub.position import Position, check_counts
+from solver.rummikub.legality import Verdict, check_play
+from solver.rummikub.melds import Meld, MeldKind
+from solver.rummikub.notation import Colour, Notation, Tile, spell, spelling
+from solver.rummikub.position import Objective, Position, check_counts
 from solver.rummikub.repair import Consequence, Repair, consequence, repair
-from solver.rummikub.rules import Rules
-from solver.rummikub.solve import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
+from solver.rummikub.result import Play
+from solver.rummikub.rules import STANDARD, Rules
+from solver.rummikub.scoring import PlayerScore, score_round
+from solver.rummikub.search import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
 from solver.rummikub.steps import Action, Step
 from solver.rummikub.strategy import Advice, advise
-from solver.rummikub.tiles import Colour, Notation, Tile, spell, spelling
-from solver.wire import check_fields
+from solver.wire import (
+    MAX_TIME_LIMIT_MS,
+    Answer,
+    Lang,
+    Notated,
+    PlayerName,
+    Request,
+    Spoken,
+    TimeLimitMs,
+    read,
+)
 
-MAX_TIME_LIMIT_MS = 300_000
+AnyTile = Annotated[
+    Tile,
+    Notated(
+        Tile.parse,
+        lambda: _("a tile like 'R5' or 'J'"),
+        "a tile: colour letter and number (R5, B13, K7, O1) or J for a joker; "
+        "case-insensitive in requests, canonical in answers",
+        "R5",
+    ),
+]
+TileSet = Annotated[list[AnyTile], Field(description="the tiles of one set, in any order")]
+RulesField = Annotated[Rules, Field(description="rule settings")]
+NotationField = Annotated[
+    Notation,
+    Field(
+        description="how the answer writes tiles of the fourth colour: O (RBKO) or Y (RBYK, "
+        "as Japanese players write 黄); input accepts both",
+    ),
+]
+
+
+def read_tiles(tiles: Iterable[Tile], rules: Rules) -> tuple[Tile, ...]:
+    """Tiles as this game reads them (``Y5`` is orange in the standard game, see
+    :meth:`Rules.canonical`)."""
+    return tuple(rules.canonical(tile) for tile in tiles)
+
+
+class WrittenRequest(Spoken):
+    """Base of a request whose answer writes tiles: its ``notation`` says how, and
+    may not write orange as ``Y`` when yellow is a colour of the game."""
+
+    if TYPE_CHECKING:  # the fields, declared by each request in its own order
+        rules: Rules
+        notation: Notation
+
+    @model_validator(mode="after")
+    def _notation_fits_the_colours(self) -> Self:
+        if self.notation is Notation.RBYK and self.rules.colours > Colour.YELLOW.index:
+            raise RequestError(
+                _(
+                    "notation 'RBYK' writes orange as Y, but this game of {colours} colours has"
+                    " yellow (Y) too; use 'RBKO'",
+                    colours=self.rules.colours,
+                )
+            )
+        return self
+
+
 MAX_RACK = 1000
 """Most tiles an opponent's rack may be said to hold (the game's tile count is checked)."""
 
-REQUEST_FIELDS = (
-    "rack",
-    "table",
-    "opened",
-    "objective",
-    "rules",
-    "time_limit_ms",
-    "hint_level",
-    "disruption_time_limit_ms",
-    "lang",
-    "notation",
-    "opponents",
-    "free_jokers",
+MAX_OPPONENTS = 7
+
+
+# --- solve ------------------------------------------------------------------------------
+
+
+class Opponent(Request):
+    """Another player, as far as a player may know them."""
+
+    rack_size: Annotated[int, Field(strict=True, ge=1, le=MAX_RACK)] = Field(
+        description="tiles on the opponent's rack"
+    )
+    opened: StrictBool = Field(default=False, description="the opponent has opened")
+
+
+Opponents = Annotated[
+    list[Opponent],
+    Field(
+        min_length=1,
+        max_length=MAX_OPPONENTS,
+        description="the other players in the order they play next",
+    ),
+]
+
+
+def facing(position: Position, rules: Rules, opponents: list[Opponent]) -> View:
+    """The view of the player at ``position`` with ``opponents`` playing after it."""
+    return View.facing(position, rules, [(o.rack_size, o.opened) for o in opponents])
+
+
+class SolveRequest(WrittenRequest):
+    """A position to solve: the request of :func:`solve_rummikub`."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "rack": ["R1", "R2", "J", "B9", "K11"],
+                    "table": [["R3", "R4", "R5"], ["K7", "B7", "O7"], ["O10", "O11", "O12"]],
+                    "opened": True,
+                    "objective": "tiles",
+                    "rules": {},
+                    "time_limit_ms": 2000,
+                    "hint_level": "full",
+                }
+            ]
+        }
+    )
+
+    rack: list[AnyTile] = Field(description="the player's tiles")
+    table: list[TileSet] = Field(default=[], description="the sets on the table")
+    opened: StrictBool = Field(
+        default=True, description="the player has made their opening play (false: 30-point rule)"
+    )
+    objective: Objective = Field(
+        default=Objective.TILES, description="tiles: most tiles played; points: most points shed"
+    )
+    rules: RulesField = STANDARD
+    time_limit_ms: TimeLimitMs = Field(
+        default=round(DEFAULT_TIME_LIMIT * 1000),
+        description="most milliseconds to spend; the server's time cap may lower it",
+    )
+    disruption_time_limit_ms: Annotated[int, Field(strict=True, ge=0, le=MAX_TIME_LIMIT_MS)] = (
+        Field(
+            default=round(DEFAULT_DISRUPTION_TIME_LIMIT * 1000),
+            description="most milliseconds (within time_limit_ms) to spend finding the play "
+            "that disturbs the table least, a safety cap: that search is bounded by a fixed "
+            "amount of work; 0 skips it; the server's cap may lower it",
+        )
+    )
+    hint_level: HintLevel = Field(
+        default=HintLevel.FULL,
+        description="how much to reveal: nudge (whether a play exists and its size), "
+        "tile (one rack tile and where it goes), full (the play and the steps)",
+    )
+    opponents: Opponents | None = Field(
+        default=None,
+        description="the other players in the order they play next; when given, the "
+        "answer adds the strong bot's advice (whether it would hold back, and why)",
+    )
+    free_jokers: StrictBool = Field(
+        default=False,
+        description="also count the table jokers that no set needs (one search more)",
+    )
+    lang: Lang = None
+    notation: NotationField = Notation.RBKO
+
+    @property
+    def position(self) -> Position:
+        rules = self.rules
+        table = tuple(read_tiles(tiles, rules) for tiles in self.table)
+        return Position(read_tiles(self.rack, rules), table, self.opened)
+
+
+class SetOut(Answer):
+    kind: MeldKind
+    tiles: list[AnyTile] = Field(description="tiles in reading order (runs low to high)")
+    as_: list[AnyTile] = Field(
+        alias="as", description="what each tile stands for (jokers resolved)"
+    )
+
+    @staticmethod
+    def answer(meld: Meld) -> dict[str, Any]:
+        return {
+            "kind": meld.kind.value,
+            "tiles": [spell(t) for t in meld.tiles],
+            "as": [spell(t) for t in meld.stands_for],
+        }
+
+
+STATUS_DESCRIPTION = (
+    "optimal: the score is proven best; feasible: the search stopped (at its work bound "
+    "or a time limit) with the best play found; unknown: it stopped before any play was "
+    "found (the play is empty)"
 )
 
 
-@speaks
-def solve_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
-    """Solve one wire request and return the wire response.
-
-    Raises a :class:`~solver.errors.MeldwiseError` (a ``ValueError``) naming the
-    bad field, tile, set or setting.
-    """
-    asked = parse_request(request)
-    with spelling(asked.notation, asked.rules.colours):
-        play = solve(
-            asked.position,
-            asked.rules,
-            asked.objective,
-            time_limit=asked.time_limit,
-            # A nudge shows no layout, so the least-disruption stage would change nothing.
-            least_disruption=asked.disruption_time_limit > 0
-            and asked.hint_level is not HintLevel.NUDGE,
-            disruption_time_limit=asked.disruption_time_limit,
-            free_jokers=asked.free_jokers,
-        )
-        answer = hint_to_dict(play, asked.hint_level, lambda: asked.position.check(asked.rules))
-        if asked.free_jokers:
-            answer["free_jokers"] = play.free_jokers
-        if asked.opponents is not None:
-            view = View.facing(asked.position, asked.rules, asked.opponents)
-            answer["advice"] = advice_to_dict(advise(view))
-        return answer
+class TakeStep(Answer):
+    action: Literal["take"] = "take"
+    tiles: list[AnyTile]
+    from_set: int = Field(description="the set the tiles are picked up from")
+    text: str
 
 
-def advice_to_dict(advice: Advice) -> dict[str, Any]:
-    """The strategic advice of a hint (asked for by giving ``opponents``)."""
-    return {
-        "holds_back": advice.holds_back,
-        "draws": advice.draws,
-        "plays": [spell(t) for t in advice.plays],
-        "keeps": [spell(t) for t in advice.keeps],
-        "text": advice.text,
-    }
+class SplitStep(Answer):
+    action: Literal["split"] = "split"
+    set: int = Field(description="the run that is cut")
+    at: AnyTile = Field(description="the first tile of the part that becomes a new set")
+    at_index: int = Field(description="that tile's place in the run as the request wrote it")
+    new_set: int = Field(description="the number of the new set")
+    text: str
 
 
-def hint_to_dict(
-    play: Play, level: HintLevel, table: Callable[[], tuple[Meld, ...]]
-) -> dict[str, Any]:
-    """The wire response for ``play``, revealing only what ``level`` asks for
-    (``table`` gives the table as read, needed to name sets in a tile hint)."""
+class AddStep(Answer):
+    action: Literal["add"] = "add"
+    tiles: list[AnyTile]
+    to_set: int
+    from_rack: list[AnyTile] = Field(description="which of the tiles come from the rack")
+    text: str
+
+
+class NewSetStep(Answer):
+    action: Literal["new_set"] = "new_set"
+    tiles: list[AnyTile]
+    set: int = Field(description="the number the new set gets")
+    from_rack: list[AnyTile] = Field(description="which of the tiles come from the rack")
+    text: str
+
+
+StepOut = Annotated[TakeStep | SplitStep | AddStep | NewSetStep, Field(discriminator="action")]
+
+
+def step_answer(step: Step) -> dict[str, Any]:
+    """One step of a play as :data:`StepOut` declares it."""
+    answer: dict[str, Any] = {"action": step.action.value}
+    if step.action is Action.SPLIT:
+        assert step.at is not None  # a split names the tile it cuts at
+        answer |= {"set": step.set, "at": spell(step.at), "at_index": step.at_index}
+        answer["new_set"] = step.new_set
+    else:
+        answer["tiles"] = [spell(t) for t in step.tiles]
+        if step.action is Action.TAKE:
+            answer["from_set"] = step.set
+        else:
+            answer["to_set" if step.action is Action.ADD else "set"] = step.set
+            answer["from_rack"] = [spell(t) for t in step.from_rack]
+    answer["text"] = step.text
+    return answer
+
+
+class AdviceOut(Answer):
+    """What the strong bot would do instead of the best play, and why."""
+
+    holds_back: bool = Field(description="it would place fewer tiles than the best play")
+    draws: bool = Field(description="it would draw rather than play")
+    plays: list[AnyTile] = Field(description="the rack tiles it would place")
+    keeps: list[AnyTile] = Field(description="tiles of the best play it would keep on the rack")
+    text: str
+
+    @staticmethod
+    def answer(advice: Advice) -> dict[str, Any]:
+        return {
+            "holds_back": advice.holds_back,
+            "draws": advice.draws,
+            "plays": [spell(t) for t in advice.plays],
+            "keeps": [spell(t) for t in advice.keeps],
+            "text": advice.text,
+        }
+
+
+class HintAnswer(Answer):
+    """What every hint level answers: the status, and advice and the free jokers when
+    asked for."""
+
+    status: Status = Field(description=STATUS_DESCRIPTION)
+    advice: AdviceOut | None = Field(
+        default=None, description="present when the request gave opponents"
+    )
+    free_jokers: int | None = Field(
+        default=None,
+        description="present when the request asked for it: table jokers (before the play) "
+        "that no set needs, the other tiles lay out as valid sets without them (null: not "
+        "proven within the time limit)",
+    )
+
+
+class FullAnswer(HintAnswer):
+    """The best play and how to make it."""
+
+    hint_level: Literal["full"] = "full"
+    tiles_played: int
+    points_played: int
+    played: list[AnyTile] = Field(description="rack tiles to put on the table")
+    rack_left: list[AnyTile]
+    table: list[SetOut] = Field(description="the complete table after the play")
+    sets_kept: int = Field(description="table sets that stay whole (tiles may join them)")
+    tiles_moved: int = Field(description="table tiles that leave the set carrying their old one")
+    disruption_proven: bool = Field(
+        description="no play as good keeps more table sets whole, or as many and moves fewer "
+        "table tiles (false: the search stopped at its work bound or at a time limit first)"
+    )
+    time_capped: bool = Field(
+        description="a time limit, not the work bound, stopped a search: the same request "
+        "on an idle server may get a better answer (false: the answer does not depend on load)"
+    )
+    steps: list[StepOut] = Field(description="actions that turn the old table into the new one")
+
+    @staticmethod
+    def answer(play: Play) -> dict[str, Any]:
+        return {
+            "status": play.status.value,
+            "hint_level": HintLevel.FULL.value,
+            "tiles_played": play.tiles_played,
+            "points_played": play.points_played,
+            "played": [spell(t) for t in play.played],
+            "rack_left": [spell(t) for t in play.rack_left],
+            "table": [SetOut.answer(meld) for meld in play.table],
+            "sets_kept": play.sets_kept,
+            "tiles_moved": play.tiles_moved,
+            "disruption_proven": play.disruption_proven,
+            "time_capped": play.time_capped,
+            "steps": [step_answer(step) for step in play.steps],
+        }
+
+
+class TileAnswer(HintAnswer):
+    """One rack tile of the best play and where it goes."""
+
+    hint_level: Literal["tile"] = "tile"
+    can_play: bool
+    tiles_played: int
+    tile: AnyTile | None = Field(description="a rack tile of the best play, null when none")
+    to_set: int | None = Field(description="the table set it goes onto; null: a new set")
+    text: str
+
+
+class NudgeAnswer(HintAnswer):
+    """Only whether a play exists and how many tiles it places."""
+
+    hint_level: Literal["nudge"] = "nudge"
+    can_play: bool
+    tiles_played: int
+
+
+SolveResponse = Annotated[FullAnswer | TileAnswer | NudgeAnswer, Field(discriminator="hint_level")]
+"""The response of :func:`solve_rummikub`: as much of the play as ``hint_level`` asks."""
+
+
+def hint_answer(play: Play, level: HintLevel, table: tuple[Meld, ...]) -> dict[str, Any]:
+    """The answer for ``play`` as :data:`SolveResponse` declares it, revealing only
+    what ``level`` asks for (``table`` is the table as read, to name sets in a tile
+    hint)."""
     if level is HintLevel.FULL:
-        return play_to_dict(play)
+        return FullAnswer.answer(play)
     answer: dict[str, Any] = {
         "status": play.status.value,
         "hint_level": level.value,
@@ -120,255 +399,129 @@ def hint_to_dict(
         "tiles_played": play.tiles_played,
     }
     if level is HintLevel.TILE:
-        hint = tile_hint(play, table())
+        hint = tile_hint(play, table)
         answer["tile"] = None if hint is None else hint.tile
         answer["to_set"] = None if hint is None else hint.to_set
         answer["text"] = _("No play: draw a tile.") if hint is None else hint.text
     return answer
 
 
-def _hint_level(name: Any) -> HintLevel:
-    try:
-        return HintLevel(name)
-    except ValueError:
-        raise RequestError(
-            _("unknown hint_level {name!r:.60}; use 'nudge', 'tile' or 'full'", name=name)
-        ) from None
+@speaks
+def solve_rummikub(request: Mapping[str, Any] | SolveRequest) -> dict[str, Any]:
+    """Solve one request (see the module docstring) and return the response.
 
-
-def _notation(name: Any, rules: Rules) -> Notation:
-    """The requested notation, which may spell orange Y only when yellow is not a colour."""
-    try:
-        notation = Notation(name)
-    except ValueError:
-        raise RequestError(
-            _("unknown notation {name!r:.60}; use 'RBKO' or 'RBYK'", name=name)
-        ) from None
-    if notation is Notation.RBYK and rules.colours > Colour.YELLOW.index:
-        raise RequestError(
-            _(
-                "notation 'RBYK' writes orange as Y, but this game of {colours} colours has"
-                " yellow (Y) too; use 'RBKO'",
-                colours=rules.colours,
-            )
+    Raises a :class:`~solver.errors.MeldwiseError` (a ``ValueError``) naming the
+    bad field, tile, set or setting.
+    """
+    asked = read(SolveRequest, request)
+    position = asked.position
+    with spelling(asked.notation, asked.rules.colours):
+        play = solve(
+            position,
+            asked.rules,
+            asked.objective,
+            time_limit=asked.time_limit_ms / 1000,
+            # A nudge shows no layout, so the least-disruption stage would change nothing.
+            least_disruption=asked.disruption_time_limit_ms > 0
+            and asked.hint_level is not HintLevel.NUDGE,
+            disruption_time_limit=asked.disruption_time_limit_ms / 1000,
+            free_jokers=asked.free_jokers,
         )
-    return notation
+        table = position.check(asked.rules) if asked.hint_level is HintLevel.TILE else ()
+        answer = hint_answer(play, asked.hint_level, table)
+        if asked.free_jokers:
+            answer["free_jokers"] = play.free_jokers
+        if asked.opponents is not None:
+            view = facing(position, asked.rules, asked.opponents)
+            answer["advice"] = AdviceOut.answer(advise(view))
+        return answer
 
 
-@dataclass(frozen=True, slots=True)
-class SolveRequest:
-    """A wire request as typed values."""
-
-    position: Position
-    rules: Rules
-    objective: Objective
-    time_limit: float
-    """Seconds."""
-    hint_level: HintLevel
-    disruption_time_limit: float = DEFAULT_DISRUPTION_TIME_LIMIT
-    """Wall-clock seconds the least-disruption stage may take at most (within
-    ``time_limit``; its work is bounded anyway); 0 skips it."""
-    opponents: tuple[tuple[int, bool], ...] | None = None
-    """The other players' (rack size, opened), in playing order: asks for advice."""
-    notation: Notation = Notation.RBKO
-    """How the answer writes tiles."""
-    free_jokers: bool = False
-    """Whether to count the table jokers no set needs (one search more)."""
+# --- validate: check a claimed move -----------------------------------------------------
 
 
-def parse_request(request: Mapping[str, Any]) -> SolveRequest:
-    """Check a wire request and turn it into typed values (the position is not yet
-    checked against the rules; :func:`solve` does that)."""
-    check_fields(request, REQUEST_FIELDS, required=("rack",))
-    rack = _tile_list(request["rack"], "rack")
-    table_field = request.get("table", [])
-    if not isinstance(table_field, list):
-        raise RequestError(
-            _("'table' must be a list of sets, got {value!r:.60}", value=table_field)
-        )
-    table = [
-        _tile_list(tiles, _("table set {index}", index=i)) for i, tiles in enumerate(table_field)
-    ]
-    opened = _opened(request)
-    objective = _objective(request)
-    rules = Rules.from_dict(request.get("rules"))
-    position = Position(
-        rack=tuple(_read_tiles(rack, rules)),
-        table=tuple(tuple(_read_tiles(tiles, rules)) for tiles in table),
-        opened=opened,
-    )
-    return SolveRequest(
-        position,
-        rules,
-        objective,
-        _milliseconds(request, "time_limit_ms", DEFAULT_TIME_LIMIT, lowest=1) / 1000,
-        _hint_level(request.get("hint_level", HintLevel.FULL.value)),
-        _milliseconds(request, "disruption_time_limit_ms", DEFAULT_DISRUPTION_TIME_LIMIT) / 1000,
-        None if request.get("opponents") is None else parse_opponents(request["opponents"]),
-        _notation(request.get("notation", Notation.RBKO.value), rules),
-        _flag(request, "free_jokers"),
-    )
+class ValidateRequest(WrittenRequest):
+    """A move to check: the table before and after, and the rack it was played from."""
 
-
-def _objective(request: Mapping[str, Any]) -> Objective:
-    name = request.get("objective", Objective.TILES.value)
-    try:
-        return Objective(name)
-    except ValueError:
-        raise RequestError(
-            _("unknown objective {name!r:.60}; use 'tiles' or 'points'", name=name)
-        ) from None
-
-
-def _flag(request: Mapping[str, Any], name: str) -> bool:
-    value = request.get(name, False)
-    if not isinstance(value, bool):
-        raise RequestError(
-            _("{name!r} must be true or false, got {value!r:.60}", name=name, value=value)
-        )
-    return value
-
-
-def _read_tiles(words: list[str], rules: Rules) -> list[Tile]:
-    """Tiles as this game reads them (``Y5`` is orange in the standard game)."""
-    return [rules.canonical(Tile.parse(word)) for word in words]
-
-
-def _opened(request: Mapping[str, Any]) -> bool:
-    opened = request.get("opened", True)
-    if not isinstance(opened, bool):
-        raise RequestError(_("'opened' must be true or false, got {value!r:.60}", value=opened))
-    return opened
-
-
-def parse_opponents(value: Any) -> tuple[tuple[int, bool], ...]:
-    """``[{"rack_size": 9, "opened": true}, ...]`` as (rack size, opened) pairs."""
-    if not isinstance(value, list) or not value:
-        raise RequestError(
-            _(
-                "'opponents' must be a non-empty list of objects like {example}",
-                example='{"rack_size": 9, "opened": true}',
-            )
-        )
-    found = []
-    for index, opponent in enumerate(value):
-        where = f"opponents[{index}]"
-        if not isinstance(opponent, Mapping):
-            raise RequestError(
-                _("{where} must be an object, got {value!r:.40}", where=where, value=opponent)
-            )
-        check_fields(opponent, ("rack_size", "opened"), required=("rack_size",))
-        size, opened = opponent["rack_size"], opponent.get("opened", False)
-        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_RACK:
-            raise RequestError(
-                _(
-                    "{where}.rack_size must be 1 to {most}, got {value!r:.40}",
-                    where=where,
-                    most=MAX_RACK,
-                    value=size,
-                )
-            )
-        if not isinstance(opened, bool):
-            raise RequestError(
-                _(
-                    "{where}.opened must be true or false, got {value!r:.40}",
-                    where=where,
-                    value=opened,
-                )
-            )
-        found.append((size, opened))
-    return tuple(found)
-
-
-def _milliseconds(request: Mapping[str, Any], name: str, default_s: float, lowest: int = 0) -> int:
-    """A whole number of milliseconds from ``lowest`` to :data:`MAX_TIME_LIMIT_MS`."""
-    value = request.get(name, round(default_s * 1000))
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RequestError(
-            _("{name!r} must be a whole number, got {value!r:.60}", name=name, value=value)
-        )
-    if not lowest <= value <= MAX_TIME_LIMIT_MS:
-        raise RequestError(
-            _(
-                "{name!r} must be {lowest} to {highest}, got {value}",
-                name=name,
-                lowest=lowest,
-                highest=MAX_TIME_LIMIT_MS,
-                value=value,
-            )
-        )
-    return value
-
-
-def _tile_list(value: Any, where: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        raise RequestError(
-            _(
-                "{where} must be a list of tile strings, got {value!r:.60}",
-                where=where,
-                value=value,
-            )
-        )
-    return value
-
-
-def meld_to_dict(meld: Meld) -> dict[str, Any]:
-    return {
-        "kind": meld.kind.value,
-        "tiles": [spell(t) for t in meld.tiles],
-        "as": [spell(t) for t in meld.stands_for],
-    }
-
-
-def step_to_dict(step: Step) -> dict[str, Any]:
-    answer: dict[str, Any] = {"action": step.action.value}
-    if step.action is Action.SPLIT:
-        assert step.at is not None
-        answer |= {
-            "set": step.set,
-            "at": spell(step.at),
-            "at_index": step.at_index,
-            "new_set": step.new_set,
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "rack": ["R5", "K1", "B13"],
+                    "table_before": [["R3", "R4", "R5", "R6", "R7"], ["B11", "B12", "J"]],
+                    "table_after": [
+                        ["R3", "R4", "R5"],
+                        ["R5", "R6", "R7"],
+                        ["B11", "B12", "B13", "J"],
+                    ],
+                    "opened": True,
+                    "rules": {},
+                }
+            ]
         }
-    else:
-        answer["tiles"] = [spell(t) for t in step.tiles]
-        if step.action is Action.TAKE:
-            answer["from_set"] = step.set
-        elif step.action is Action.ADD:
-            answer["to_set"] = step.set
-        else:
-            answer["set"] = step.set
-        if step.action is not Action.TAKE:
-            answer["from_rack"] = [spell(t) for t in step.from_rack]
-    answer["text"] = step.text
-    return answer
+    )
+
+    rack: list[AnyTile] = Field(description="the player's tiles before the move")
+    table_before: list[TileSet] = Field(description="the table before the move (valid sets)")
+    table_after: list[TileSet] = Field(description="the table the player left")
+    opened: StrictBool = Field(default=True, description="the player had opened before this move")
+    rules: RulesField = STANDARD
+    lang: Lang = None
+    notation: NotationField = Notation.RBKO
 
 
-def play_to_dict(play: Play) -> dict[str, Any]:
-    """The full wire response for a play."""
-    return {
-        "status": play.status.value,
-        "hint_level": HintLevel.FULL.value,
-        "tiles_played": play.tiles_played,
-        "points_played": play.points_played,
-        "played": [spell(t) for t in play.played],
-        "rack_left": [spell(t) for t in play.rack_left],
-        "table": [meld_to_dict(m) for m in play.table],
-        "sets_kept": play.sets_kept,
-        "tiles_moved": play.tiles_moved,
-        "disruption_proven": play.disruption_proven,
-        "time_capped": play.time_capped,
-        "steps": [step_to_dict(s) for s in play.steps],
-    }
+class ProblemOut(Answer):
+    set: int | None = Field(description="index of the set in table_after, or null")
+    reason: str
 
 
-# --- check my move: the validate endpoint's wire function ---------------------------
+class ConsequenceOut(Answer):
+    """What the rules say about an illegal move."""
 
-VALIDATE_FIELDS = ("rack", "table_before", "table_after", "opened", "rules", "lang", "notation")
+    status: Status = Field(description="optimal: repairable is proven")
+    repairable: bool = Field(
+        description="the player can still put the move right: the tiles they laid down fit "
+        "into a legal move from table_before"
+    )
+    penalty_tiles: int = Field(description="tiles drawn from the pool (0 when repairable)")
+    back_to_rack: list[AnyTile] = Field(description="tiles that go back to the rack")
+    text: str
+
+    @staticmethod
+    def answer(found: Consequence) -> dict[str, Any]:
+        penalty = found.penalty
+        return {
+            "status": found.status.value,
+            "repairable": found.repairable,
+            "penalty_tiles": 0 if penalty is None else penalty.tiles,
+            "back_to_rack": [] if penalty is None else [spell(t) for t in penalty.back_to_rack],
+            "text": found.text,
+        }
+
+
+class ValidateResponse(Answer):
+    """Whether the move is legal, the tiles it played and everything wrong with it."""
+
+    legal: bool
+    played: list[AnyTile] = Field(description="tiles that came onto the table")
+    problems: list[ProblemOut] = Field(description="what is wrong; empty when legal")
+    consequence: ConsequenceOut | None = Field(
+        description="for an illegal move: can it still be put right, else the penalty "
+        "(rules.penalty_tiles); null when legal"
+    )
+
+    @staticmethod
+    def answer(verdict: Verdict, found: Consequence | None) -> dict[str, Any]:
+        return {
+            "legal": verdict.legal,
+            "played": [spell(t) for t in verdict.played],
+            "problems": [{"set": p.set, "reason": p.reason} for p in verdict.problems],
+            "consequence": None if found is None else ConsequenceOut.answer(found),
+        }
 
 
 @speaks
-def validate_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
+def validate_rummikub(request: Mapping[str, Any] | ValidateRequest) -> dict[str, Any]:
     """Judge a claimed move and say exactly what is wrong with it.
 
     Request::
@@ -394,148 +547,241 @@ def validate_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
     the game has, an invalid set in ``table_before``) raises a
     :class:`~solver.errors.MeldwiseError` naming it, like :func:`solve_rummikub`.
     """
-    check_fields(request, VALIDATE_FIELDS, required=("rack", "table_before", "table_after"))
-    rules = Rules.from_dict(request.get("rules"))
-    rack = _read_tiles(_tile_list(request["rack"], "rack"), rules)
-    before = _tile_sets(request["table_before"], "table_before", rules)
-    after = _tile_sets(request["table_after"], "table_after", rules)
-    opened = _opened(request)
-    notation = _notation(request.get("notation", Notation.RBKO.value), rules)
-    with spelling(notation, rules.colours):
+    asked = read(ValidateRequest, request)
+    rules = asked.rules
+    rack = read_tiles(asked.rack, rules)
+    before = tuple(read_tiles(tiles, rules) for tiles in asked.table_before)
+    after = [list(read_tiles(tiles, rules)) for tiles in asked.table_after]
+    with spelling(asked.notation, rules.colours):
         try:
-            Position(tuple(rack), tuple(map(tuple, before)), opened).check(rules)
+            Position(rack, before, asked.opened).check(rules)
         except TableError as error:
             raise TableError(f"table_before: {error}") from None
         after_counts: Counter[Tile] = Counter()
         for tiles in after:
             after_counts.update(rules.check_tile(tile) for tile in tiles)
         check_counts(after_counts, rules, _("in table_after"))
-        verdict = check_play(rack, before, after, opened, rules)
+        verdict = check_play(list(rack), before, after, asked.opened, rules)
+        found = None
+        if not verdict.legal:
+            found = consequence(list(rack), before, after, asked.opened, rules)
+        return ValidateResponse.answer(verdict, found)
+
+
+# --- score: the end of a round ----------------------------------------------------------
+
+
+class ScoreRequest(Spoken):
+    """The racks left at the end of a round, by player: the request of
+    :func:`score_rummikub`."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"racks": {"ann": [], "bob": ["R5", "J"], "cy": ["K13", "O2"]}, "rules": {}}
+            ]
+        }
+    )
+
+    racks: dict[PlayerName, list[AnyTile]] = Field(
+        min_length=1, description="each player's rack at the end of the round"
+    )
+    rules: RulesField = STANDARD
+    lang: Lang = None
+
+
+class PlayerScoreOut(Answer):
+    name: str
+    penalty: int = Field(description="face values left on the rack, a joker its penalty")
+    score: int = Field(description="winner: sum of the others' penalties; others: -penalty")
+    winner: bool = Field(description="the player emptied their rack")
+
+    @staticmethod
+    def answer(player: PlayerScore) -> dict[str, Any]:
         return {
-            "legal": verdict.legal,
-            "played": [spell(t) for t in verdict.played],
-            "problems": [{"set": p.set, "reason": p.reason} for p in verdict.problems],
-            "consequence": None
-            if verdict.legal
-            else consequence_to_dict(consequence(rack, before, after, opened, rules)),
+            "name": player.name,
+            "penalty": player.penalty,
+            "score": player.score,
+            "winner": player.winner,
         }
 
 
-def consequence_to_dict(found: Consequence) -> dict[str, Any]:
-    """What the rules say about an illegal move, for the wire."""
-    penalty = found.penalty
-    return {
-        "status": found.status.value,
-        "repairable": found.repairable,
-        "penalty_tiles": 0 if penalty is None else penalty.tiles,
-        "back_to_rack": [] if penalty is None else [spell(t) for t in penalty.back_to_rack],
-        "text": found.text,
-    }
-
-
-def _tile_sets(value: Any, where: str, rules: Rules) -> list[list[Tile]]:
-    if not isinstance(value, list):
-        raise RequestError(
-            _("{where!r} must be a list of sets, got {value!r:.60}", where=where, value=value)
-        )
-    return [
-        _read_tiles(_tile_list(tiles, _("{where} set {index}", where=where, index=i)), rules)
-        for i, tiles in enumerate(value)
-    ]
-
-
-# --- put the table right: the repair endpoint's wire function -----------------------
-
-REPAIR_FIELDS = (
-    "table",
-    "table_before",
-    "rack",
-    "objective",
-    "rules",
-    "time_limit_ms",
-    "lang",
-    "notation",
-)
+class ScoreResponse(Answer):
+    players: list[PlayerScoreOut] = Field(description="in the order given")
+    winners: list[str] = Field(description="players with an empty rack")
 
 
 @speaks
-def repair_rummikub(request: Mapping[str, Any]) -> dict[str, Any]:
-    """Repair a table that went wrong (see :mod:`solver.rummikub.repair`).
+def score_rummikub(request: Mapping[str, Any] | ScoreRequest) -> dict[str, Any]:
+    """Score a finished round (see :mod:`solver.rummikub.scoring`)::
 
-    Request::
+        {"racks": {"ann": [], "bob": ["R5", "J"], "cy": ["K13"]}, "rules": {}}
 
-        {"table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]],
-         "table_before": [["R3", "B3", "K3", "O3"]], "rack": ["R6"],
-         "objective": "tiles", "rules": {}, "time_limit_ms": 2000}
+    answers, players in the order given::
 
-    ``table`` is the table as it lies now (any heaps of tiles); ``table_before`` (the
-    table before the turn, valid sets) and ``rack`` (for a rescue) are optional.
+        {"players": [{"name": "ann", "penalty": 0, "score": 48, "winner": true}, ...],
+         "winners": ["ann"]}
 
-    Response::
-
-        {"status": "optimal", "repairable": true, "time_capped": false,
-         "arrangement": {"table": [...sets], "steps": [...], "left_out": [],
-                         "sets_kept": 1, "tiles_moved": 1, "disruption_proven": true},
-         "penalty": null, "free_jokers": 0,
-         "rescue": {"status": "optimal", "play": {...a full solve answer}}}
-
-    ``penalty`` (when the table is proven beyond repair): ``{"tiles": 3, "restore":
-    [...sets] or null, "back_to_rack": [...], "to_pool": [...], "text": "..."}``.
-    ``rescue`` is null without a rack; its ``play`` is null when no play rescues the table.
+    Raises a :class:`~solver.errors.MeldwiseError` (a ``ValueError``) naming the
+    bad field, player, tile or setting.
     """
-    check_fields(request, REPAIR_FIELDS, required=("table",))
-    rules = Rules.from_dict(request.get("rules"))
-    table = _tile_sets(request["table"], "table", rules)
-    before = request.get("table_before")
-    rack = request.get("rack")
-    objective = _objective(request)
-    notation = _notation(request.get("notation", Notation.RBKO.value), rules)
-    with spelling(notation, rules.colours):
-        answer = repair(
-            table,
-            rules,
-            before=None if before is None else _tile_sets(before, "table_before", rules),
-            rack=None if rack is None else _read_tiles(_tile_list(rack, "rack"), rules),
-            objective=objective,
-            time_limit=_milliseconds(request, "time_limit_ms", DEFAULT_TIME_LIMIT, lowest=1) / 1000,
-        )
-        return repair_to_dict(answer)
-
-
-def repair_to_dict(answer: Repair) -> dict[str, Any]:
-    """The wire response for a repair."""
-    arranged = answer.arrangement
-    penalty = answer.penalty
+    asked = read(ScoreRequest, request)
+    racks = {name: read_tiles(rack, asked.rules) for name, rack in asked.racks.items()}
+    scores = score_round(racks, asked.rules)
     return {
-        "status": answer.status.value,
-        "repairable": answer.repairable,
-        "time_capped": answer.time_capped,
-        "arrangement": None
-        if arranged is None
-        else {
-            "table": [meld_to_dict(m) for m in arranged.table],
-            "steps": [step_to_dict(s) for s in arranged.steps],
-            "left_out": [spell(t) for t in arranged.left_out],
-            "sets_kept": arranged.sets_kept,
-            "tiles_moved": arranged.tiles_moved,
-            "disruption_proven": arranged.disruption_proven,
-        },
-        "penalty": None
-        if penalty is None
-        else {
-            "tiles": penalty.tiles,
-            "restore": None
-            if penalty.restore is None
-            else [[spell(t) for t in tiles] for tiles in penalty.restore],
-            "back_to_rack": [spell(t) for t in penalty.back_to_rack],
-            "to_pool": [spell(t) for t in penalty.to_pool],
-            "text": penalty.text,
-        },
-        "free_jokers": answer.free_jokers,
-        "rescue": None
-        if answer.rescue_status is None
-        else {
-            "status": answer.rescue_status.value,
-            "play": None if answer.rescue is None else play_to_dict(answer.rescue),
-        },
+        "players": [PlayerScoreOut.answer(s) for s in scores],
+        "winners": [s.name for s in scores if s.winner],
     }
+
+
+# --- repair: put a table that went wrong right ------------------------------------------
+
+
+class RepairRequest(WrittenRequest):
+    """A table that went wrong: the request of :func:`repair_rummikub`."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]],
+                    "table_before": [["R3", "B3", "K3", "O3"]],
+                    "rack": ["R6", "K9"],
+                    "objective": "tiles",
+                    "rules": {},
+                    "time_limit_ms": 2000,
+                }
+            ]
+        }
+    )
+
+    table: list[TileSet] = Field(
+        description="the table as it lies now: sets, broken sets and loose tiles"
+    )
+    table_before: list[TileSet] | None = Field(
+        default=None,
+        description="the table before the turn (valid sets, every tile still on the table); "
+        "the arrangement stays as close to it as it can, else to the valid sets of the table",
+    )
+    rack: list[AnyTile] | None = Field(
+        default=None, description="the player's rack: also find the best rescue with it"
+    )
+    objective: Objective = Field(
+        default=Objective.TILES, description="for the rescue: most tiles, or most points"
+    )
+    rules: RulesField = STANDARD
+    time_limit_ms: TimeLimitMs = Field(
+        default=round(DEFAULT_TIME_LIMIT * 1000),
+        description="most milliseconds to spend; the server's time cap may lower it",
+    )
+    lang: Lang = None
+    notation: NotationField = Notation.RBKO
+
+
+class Arrangement(Answer):
+    table: list[SetOut] = Field(description="the sets, as replaying the steps leaves them")
+    steps: list[StepOut] = Field(
+        description="actions that turn the table as it lies into these sets"
+    )
+    left_out: list[AnyTile] = Field(description="tiles no set holds (empty when repairable)")
+    sets_kept: int = Field(description="sets of the table before (or valid sets now) kept whole")
+    tiles_moved: int = Field(description="tiles of those sets that leave the set carrying them")
+    disruption_proven: bool = Field(description="no arrangement as good is closer")
+
+
+class PenaltyOut(Answer):
+    tiles: int = Field(description="tiles the player draws from the pool (rules.penalty_tiles)")
+    restore: list[TileSet] | None = Field(
+        description="the table before the turn, put back; null when it was not given"
+    )
+    back_to_rack: list[AnyTile] = Field(description="tiles the player laid down, back to the rack")
+    to_pool: list[AnyTile] = Field(description="tiles that cannot be placed, back to the pool")
+    text: str
+
+
+class Rescue(Answer):
+    status: Status = Field(description="optimal: the rescue, or that there is none, is proven")
+    play: FullAnswer | None = Field(
+        description="the best play placing every table tile and rack tiles; null: none does"
+    )
+
+
+class RepairResponse(Answer):
+    """The verdict on a table, its arrangement, the penalty or the rescue."""
+
+    status: Status = Field(
+        description="optimal: the verdict (and, beyond repair, the fewest tiles left out) is "
+        "proven; feasible: beyond repair is proven, the fewest left out is not; unknown: "
+        "the search stopped before a verdict"
+    )
+    repairable: bool = Field(description="every table tile fits into valid sets")
+    time_capped: bool
+    arrangement: Arrangement | None = Field(
+        description="every tile when repairable, else the most tiles that fit"
+    )
+    penalty: PenaltyOut | None = Field(description="the consequence when beyond repair")
+    free_jokers: int | None = Field(
+        description="when repairable: table jokers no set needs (null otherwise, or not "
+        "proven within the time limit)"
+    )
+    rescue: Rescue | None = Field(description="null when no rack was given")
+
+    @staticmethod
+    def answer(found: Repair) -> dict[str, Any]:
+        arranged, penalty = found.arrangement, found.penalty
+        return {
+            "status": found.status.value,
+            "repairable": found.repairable,
+            "time_capped": found.time_capped,
+            "arrangement": None
+            if arranged is None
+            else {
+                "table": [SetOut.answer(m) for m in arranged.table],
+                "steps": [step_answer(s) for s in arranged.steps],
+                "left_out": [spell(t) for t in arranged.left_out],
+                "sets_kept": arranged.sets_kept,
+                "tiles_moved": arranged.tiles_moved,
+                "disruption_proven": arranged.disruption_proven,
+            },
+            "penalty": None
+            if penalty is None
+            else {
+                "tiles": penalty.tiles,
+                "restore": None
+                if penalty.restore is None
+                else [[spell(t) for t in tiles] for tiles in penalty.restore],
+                "back_to_rack": [spell(t) for t in penalty.back_to_rack],
+                "to_pool": [spell(t) for t in penalty.to_pool],
+                "text": penalty.text,
+            },
+            "free_jokers": found.free_jokers,
+            "rescue": None
+            if found.rescue_status is None
+            else {
+                "status": found.rescue_status.value,
+                "play": None if found.rescue is None else FullAnswer.answer(found.rescue),
+            },
+        }
+
+
+@speaks
+def repair_rummikub(request: Mapping[str, Any] | RepairRequest) -> dict[str, Any]:
+    """Repair a table that went wrong (:class:`RepairRequest` in,
+    :class:`RepairResponse` out; see :mod:`solver.rummikub.repair`): ``table`` is the
+    table as it lies now (any heaps of tiles); ``table_before`` (the table before the
+    turn, valid sets) and ``rack`` (for a rescue) are optional. ``penalty`` is given
+    when the table is proven beyond repair; ``rescue`` is null without a rack, and its
+    ``play`` null when no play rescues the table."""
+    asked = read(RepairRequest, request)
+    rules = asked.rules
+    before = asked.table_before
+    with spelling(asked.notation, rules.colours):
+        found = repair(
+            [list(read_tiles(tiles, rules)) for tiles in asked.table],
+            rules,
+            before=None if before is None else [list(read_tiles(t, rules)) for t in before],
+            rack=None if asked.rack is None else list(read_tiles(asked.rack, rules)),
+            objective=asked.objective,
+            time_limit=asked.time_limit_ms / 1000,
+        )
+        return RepairResponse.answer(found)

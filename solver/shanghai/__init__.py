@@ -1,10 +1,10 @@
 """Shanghai rummy: cards, rules, contracts, melds, and the exact CP-SAT advice."""
 
+from solver.cpsat import Status
 from solver.shanghai.advice import Advice, advise
-from solver.shanghai.cards import JOKER, Card, Suit, format_cards, parse_cards
 from solver.shanghai.contracts import STANDARD_CONTRACTS, Contract
 from solver.shanghai.melds import Meld, MeldKind, TableMeld, read_meld
-from solver.shanghai.plays import Status
+from solver.shanghai.notation import JOKER, Card, Suit, format_cards, parse_cards
 from solver.shanghai.position import Position
 from solver.shanghai.rules import STANDARD, Rules
 from solver.shanghai.wire import advise_shanghai, score_shanghai

@@ -3,7 +3,7 @@
 * **draw** (before drawing, :mod:`~solver.shanghai.draw`): take the upcard, draw
   from the stock, or buy the upcard, with the expected deficiency and points after
   each and the chances that the play right after goes down or out.
-* **play** (after drawing): the turn solved as a whole (:mod:`~solver.shanghai.turn`):
+* **play** (after drawing): the turn solved as a whole (:mod:`~solver.shanghai.search`):
   go down with any swaps and lay-offs, going out whenever the rules allow, and the
   discard. A player who does not go down discards the card leaving the lowest
   exact deficiency, then the lowest danger (:mod:`~solver.shanghai.danger`), then
@@ -20,18 +20,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
+from solver.cpsat import Status
 from solver.i18n import _
-from solver.shanghai.cards import Card, format_cards
 from solver.shanghai.contracts import Contract
 from solver.shanghai.danger import danger
 from solver.shanghai.deficiency import Study, best_discard
 from solver.shanghai.draw import Draw, DrawOption, UpcardAdvice, draw_advice
 from solver.shanghai.melds import Meld
-from solver.shanghai.plays import Discard, GoDown, LayOffs, Status, Turn
+from solver.shanghai.notation import Card, format_cards
 from solver.shanghai.position import NextPlayer, Phase, Position
+from solver.shanghai.result import Discard, GoDown, LayOffs, Turn
 from solver.shanghai.rules import STANDARD, Rules
 from solver.shanghai.scoring import penalty
-from solver.shanghai.turn import could_go_down, solve_turn
+from solver.shanghai.search import could_go_down, solve_turn
 
 
 class Budget(TypedDict):

@@ -30,15 +30,15 @@ from dataclasses import dataclass, fields, replace
 
 from solver.errors import MeldwiseError
 from solver.i18n import _
-from solver.shanghai.cards import Card
 from solver.shanghai.danger import danger
 from solver.shanghai.deficiency import Study, best_discard
 from solver.shanghai.engine import Buy, Draw, LayOffMove, Move, Play, Step, SwapMove, View
 from solver.shanghai.lay_offs import fits_table
 from solver.shanghai.melds import Meld
-from solver.shanghai.plays import Turn
+from solver.shanghai.notation import Card
 from solver.shanghai.position import NextPlayer
-from solver.shanghai.turn import could_go_down, solve_turn
+from solver.shanghai.result import Turn
+from solver.shanghai.search import could_go_down, solve_turn
 
 TIME_LIMIT = 10.0
 """Wall-clock cap of a bot's CP-SAT solve: a safety net far above the deterministic
@@ -250,8 +250,8 @@ def play_of(turn: Turn) -> Play:
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {
-    "greedy": lambda seed: Bot("greedy", Policy()),
-    "strong": lambda seed: Bot("strong", STRONG),
+    "greedy": lambda _seed: Bot("greedy", Policy()),
+    "strong": lambda _seed: Bot("strong", STRONG),
 }
 """Bot name -> a factory taking the bot's seed."""
 

@@ -8,16 +8,29 @@ request, one response) or ``--jsonl`` (one per line; a bad line answers
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, TextIO
 
-from solver.cli import add_language_option, columns, pad, run_requests, status_text
+from solver.commands import (
+    Commands,
+    add_json_modes,
+    add_language_option,
+    add_rule_flag,
+    add_time_limit_flag,
+    columns,
+    pad,
+    rules_from_flags,
+    run_requests,
+    status_text,
+    time_limit_ms,
+    words,
+)
 from solver.errors import MeldwiseError
 from solver.i18n import _
-from solver.shanghai.wire import MAX_TIME_LIMIT_MS, advise_shanghai, score_shanghai
+from solver.shanghai.wire import advise_shanghai, score_shanghai
 
 
-def add_shanghai_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_shanghai_command(commands: Commands) -> None:
     """Register ``shanghai`` (with ``advise`` and ``score``) on a subcommand parser."""
     parser = commands.add_parser(
         "shanghai",
@@ -72,20 +85,10 @@ def add_shanghai_command(commands: argparse._SubParsersAction[argparse.ArgumentP
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--rule",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a rule setting, e.g. --rule decks=3 --rule twos_wild=true (repeatable)",
-    )
+    add_rule_flag(parser, "--rule decks=3 --rule twos_wild=true")
     add_language_option(parser)
-    parser.add_argument(
-        "--time-limit", type=float, default=2.0, metavar="SECONDS", help="per solve (2)"
-    )
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--json", action="store_true", help="one request on stdin, one response")
-    mode.add_argument("--jsonl", action="store_true", help="one request per line, in order")
+    add_time_limit_flag(parser, "per solve")
+    add_json_modes(parser)
 
 
 def run_advise(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
@@ -106,11 +109,11 @@ def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
     if args.hand is None:
         raise MeldwiseError(_("give the hand with --hand, or a request with --json"))
     request: dict[str, Any] = {
-        "hand": _words(args.hand),
+        "hand": words(args.hand),
         "table": [_table_meld(part) for part in args.table.split("|") if part.strip()],
         "down": args.down,
-        "rules": _rules(args.rule),
-        "time_limit_ms": _limit_ms(args.time_limit),
+        "rules": rules_from_flags(args.rule),
+        "time_limit_ms": time_limit_ms(args.time_limit),
     }
     if args.hand_number is not None:
         request["hand_number"] = args.hand_number
@@ -126,7 +129,7 @@ def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
     if args.phase is not None:
         request["phase"] = args.phase
     if args.seen is not None:
-        request["seen"] = _words(args.seen)
+        request["seen"] = words(args.seen)
     return request
 
 
@@ -138,53 +141,24 @@ def _score_request(args: argparse.Namespace) -> dict[str, Any]:
         name, sep, cards = item.partition("=")
         if not sep or not name.strip():
             raise MeldwiseError(_("--hand takes PLAYER=CARDS, got {item!r}", item=item))
-        hands[name.strip()] = _words(cards)
-    return {"hands": hands, "rules": _rules(args.rule)}
-
-
-def _words(text: str) -> list[str]:
-    return text.replace(",", " ").split()
+        hands[name.strip()] = words(cards)
+    return {"hands": hands, "rules": rules_from_flags(args.rule)}
 
 
 def _table_meld(text: str) -> dict[str, Any]:
     owner, sep, cards = text.partition(":")
     if sep:
-        return {"cards": _words(cards), "owner": owner.strip() or None}
-    return {"cards": _words(text)}
+        return {"cards": words(cards), "owner": owner.strip() or None}
+    return {"cards": words(text)}
 
 
 def _sizes(text: str | None, flag: str) -> list[int]:
     if text is None:
         return []
-    words = _words(text)
-    if not all(w.isdigit() for w in words):
+    sizes = words(text)
+    if not all(w.isdigit() for w in sizes):
         raise MeldwiseError(_("{flag} takes sizes like 3,3, got {text!r}", flag=flag, text=text))
-    return [int(w) for w in words]
-
-
-def _rules(items: Sequence[str]) -> dict[str, int | bool]:
-    rules: dict[str, int | bool] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        word = value.strip().lower()
-        if not sep or not (word in ("true", "false") or word.lstrip("-").isdigit()):
-            raise MeldwiseError(
-                _("--rule takes NAME=NUMBER or NAME=true/false, got {item!r}", item=item)
-            )
-        rules[name.strip()] = word == "true" if word in ("true", "false") else int(word)
-    return rules
-
-
-def _limit_ms(seconds: float) -> int:
-    limit_ms = round(seconds * 1000)
-    if not 1 <= limit_ms <= MAX_TIME_LIMIT_MS:
-        raise MeldwiseError(
-            _(
-                "--time-limit must be between 0.001 and {highest}",
-                highest=MAX_TIME_LIMIT_MS // 1000,
-            )
-        )
-    return limit_ms
+    return [int(w) for w in sizes]
 
 
 def _meld_text(meld: Mapping[str, Any]) -> str:

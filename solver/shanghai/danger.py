@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from solver.shanghai.cards import Card
 from solver.shanghai.lay_offs import fits_table
 from solver.shanghai.melds import Meld
+from solver.shanghai.notation import Card
 from solver.shanghai.position import NextPlayer
 from solver.shanghai.rules import Rules
 

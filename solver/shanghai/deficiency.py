@@ -6,7 +6,7 @@ hand, not on the table, not the upcard, not in ``seen``), so a card whose copies
 are all in view cannot be wished for. Table jokers are not counted here: swaps
 belong to going down. Deficiency 0 means the hand meets the contract.
 
-Every figure is exact: the search of :mod:`~solver.shanghai.search` settles most
+Every figure is exact: the search of :mod:`~solver.shanghai.bound` settles most
 hands with a bound and a construction that meet, and the CP-SAT model of
 :func:`completion_model` decides the rest, started from what the search proved.
 
@@ -30,23 +30,9 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from solver.cpsat import Status
 from solver.i18n import _, _n
-from solver.shanghai.cards import Card
-from solver.shanghai.contracts import Contract
-from solver.shanghai.model import (
-    HandModel,
-    LinearExpr,
-    add_card_balance,
-    add_drawn_card,
-    build_contract,
-    drawn_cards_found,
-    extras_used,
-    found_status,
-    solve_model,
-)
-from solver.shanghai.plays import Discard, Status
-from solver.shanghai.rules import Rules
-from solver.shanghai.search import (
+from solver.shanghai.bound import (
     Analysis,
     Skeleton,
     analyse,
@@ -56,7 +42,21 @@ from solver.shanghai.search import (
     rechoose_sets,
     shape_of,
 )
-from solver.shanghai.search import construct as build
+from solver.shanghai.bound import construct as build
+from solver.shanghai.contracts import Contract
+from solver.shanghai.model import (
+    HandModel,
+    LinearExpr,
+    add_card_balance,
+    add_drawn_card,
+    build_contract,
+    drawn_cards_found,
+    extras_used,
+    solve_model,
+)
+from solver.shanghai.notation import Card
+from solver.shanghai.result import Discard
+from solver.shanghai.rules import Rules
 
 MAX_OUT_CHECKS = 600
 """Most constructions spent on proving outs for one hand."""
@@ -112,7 +112,7 @@ def _solve(
         return None, Status.OPTIMAL
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None, Status.UNKNOWN
-    return engine.value(needed), found_status(code)
+    return engine.value(needed), Status.of(code)
 
 
 def lowering_cards(

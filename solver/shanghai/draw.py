@@ -30,17 +30,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
+from solver.cpsat import Status
 from solver.i18n import _, _n
-from solver.shanghai.cards import JOKER, Card, Suit
+from solver.shanghai.bound import lower_bound, shape_of
 from solver.shanghai.contracts import Contract
 from solver.shanghai.deficiency import Study
 from solver.shanghai.lay_offs import fits_table
 from solver.shanghai.melds import Meld, MeldKind
-from solver.shanghai.plays import Status, Turn
+from solver.shanghai.notation import JOKER, Card, Suit
+from solver.shanghai.result import Turn
 from solver.shanghai.rules import Rules
 from solver.shanghai.scoring import penalty
-from solver.shanghai.search import lower_bound, shape_of
-from solver.shanghai.turn import could_go_down, drawn_cards, solve_turn
+from solver.shanghai.search import could_go_down, drawn_cards, solve_turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +208,7 @@ def _stock_option(draw: Draw) -> DrawOption:
 
 def _outcomes(draw: Draw, unseen: Counter[Card]) -> dict[Card, tuple[bool, bool]]:
     """(goes down, goes out) after drawing each unseen card: the cards that could
-    change anything solved together (:func:`~solver.shanghai.turn.drawn_cards`), the
+    change anything solved together (:func:`~solver.shanghai.search.drawn_cards`), the
     rest settled by the rules (see the helpers)."""
     cards = sorted(unseen)
     if not draw.down and draw.hopeless:

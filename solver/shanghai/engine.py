@@ -41,9 +41,9 @@ from typing import Any
 
 from solver.errors import MeldwiseError, RulesError
 from solver.i18n import _, _n
-from solver.shanghai.cards import ALL_NATURALS, JOKER, Card, format_cards
 from solver.shanghai.contracts import HANDS, Contract, buys_allowed
 from solver.shanghai.melds import InvalidMeld, Meld, MeldKind, TableMeld, read_meld
+from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, format_cards
 from solver.shanghai.position import NextPlayer, Phase, Position
 from solver.shanghai.rules import MAX_RUN_LEN, STANDARD, Rules
 from solver.shanghai.scoring import penalty
@@ -394,7 +394,6 @@ class Game:
         if down and going_down:
             return [_("a player who is down lays no new melds, only lay-offs")]
         table = [item.meld for item in self.table]
-        problems: list[str] = []
         for swap in play.swaps:
             problem = _swap_problem(swap, table, hand)
             if problem:
@@ -440,28 +439,7 @@ class Game:
             return [
                 _("the play uses cards the hand does not hold: {cards}", cards=format_cards(short))
             ]
-        left = sum(hand.values())
-        if play.discard is None:
-            if left:
-                problems.append(
-                    _n(
-                        "{n} card left: the turn ends with a discard",
-                        "{n} cards left: the turn ends with a discard",
-                        left,
-                    )
-                )
-        elif hand[play.discard] <= 0:
-            problems.append(
-                _("the discard {card} is not in hand after the plays", card=play.discard)
-            )
-        elif left == 1 and not self.rules.go_out_by_discard:
-            problems.append(
-                _(
-                    "{card} is the last card: it may not be discarded under these rules",
-                    card=play.discard,
-                )
-            )
-        return problems
+        return _end_problems(hand, play.discard, self.rules)
 
     # --- moving -----------------------------------------------------------------------
 
@@ -712,3 +690,25 @@ def _extended(meld: Meld, lays: list[LayOffMove]) -> Meld:
     cards = tuple(x.card for x in below) + meld.cards + tuple(x.card for x in above)
     stands = tuple(meant(x) for x in below) + meld.stands_for + tuple(meant(x) for x in above)
     return Meld(MeldKind.RUN, cards, stands, meld.first_place - len(below))
+
+
+def _end_problems(hand: Counter[Card], discard: Card | None, rules: Rules) -> list[str]:
+    """What is wrong with the turn's end: ``hand`` is the hand after the plays."""
+    left = sum(hand.values())
+    if discard is None:
+        if not left:
+            return []
+        return [
+            _n(
+                "{n} card left: the turn ends with a discard",
+                "{n} cards left: the turn ends with a discard",
+                left,
+            )
+        ]
+    if hand[discard] <= 0:
+        return [_("the discard {card} is not in hand after the plays", card=discard)]
+    if left == 1 and not rules.go_out_by_discard:
+        return [
+            _("{card} is the last card: it may not be discarded under these rules", card=discard)
+        ]
+    return []

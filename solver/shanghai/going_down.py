@@ -15,7 +15,7 @@ Rules as interpreted here:
   are made; with ``go_out_by_discard`` any count is fine.
 
 The whole turn (going down, swaps, lay-offs) is chosen in one model by
-:func:`~solver.shanghai.turn.solve_turn`; this module holds the turn-end rule.
+:func:`~solver.shanghai.search.solve_turn`; this module holds the turn-end rule.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ may be swapped for the natural card it stands for (the joker then comes into the
 hand and may be laid off too).
 
 The lay-offs of a turn are chosen together with going down in one model
-(:mod:`~solver.shanghai.turn`); this module answers the simpler question the
+(:mod:`~solver.shanghai.search`); this module answers the simpler question the
 discard and the upcard advice ask: does one card fit a meld as the table stands?
 """
 
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from solver.shanghai.cards import Card
 from solver.shanghai.melds import Meld, MeldKind
+from solver.shanghai.notation import Card
 from solver.shanghai.rules import MAX_RUN_LEN, Rules
 
 

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from solver.shanghai.cards import JOKER, Card
+from solver.errors import ModelError
 from solver.shanghai.melds import Meld, MeldKind
 from solver.shanghai.model import HandModel, RunSlot, SetSlot, Value
-from solver.shanghai.plays import LayOff, Swap
+from solver.shanghai.notation import JOKER, Card
+from solver.shanghai.result import LayOff, Swap
 from solver.shanghai.rules import Rules
-
-
-class LayoutError(RuntimeError):
-    """Solved values that do not lay out: a bug in the model, never bad input."""
 
 
 class TwoPool:
@@ -32,7 +29,7 @@ class TwoPool:
 
     def take(self) -> Card:
         if not self._cards:
-            raise LayoutError("more wild twos placed than the hand holds")
+            raise ModelError("more wild twos placed than the hand holds")
         return self._cards.pop(0)
 
 
@@ -63,7 +60,7 @@ def run_meld(slot: RunSlot, value: Value, twos: TwoPool) -> Meld:
         elif value(slot.twos.get((suit, q), 0)):
             cards.append(twos.take())
         else:
-            raise LayoutError(f"run place {card} is covered but not filled")
+            raise ModelError(f"run place {card} is covered but not filled")
         meant.append(card)
     return Meld(MeldKind.RUN, tuple(cards), tuple(meant), cells[0][1])
 
@@ -120,14 +117,14 @@ def lay_offs(hm: HandModel, value: Value, twos: TwoPool) -> list[LayOff]:
     return found
 
 
-def cards_left(hm: HandModel, value: Value, gone: list[Card], done: list[Swap]) -> list[Card]:
+def cards_left(hm: HandModel, gone: list[Card], done: list[Swap]) -> list[Card]:
     """The hand after ``gone`` left it and the swapped jokers came in."""
     left = hm.hand.copy()
     left.subtract(gone)
     left.subtract(swap.give for swap in done)
     left[JOKER] += len(done)
     if any(n < 0 for n in left.values()):
-        raise LayoutError("the solution uses cards the hand does not hold")
+        raise ModelError("the solution uses cards the hand does not hold")
     return sorted(left.elements())
 
 

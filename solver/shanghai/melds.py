@@ -23,7 +23,7 @@ from enum import Enum
 
 from solver.errors import TableError
 from solver.i18n import _
-from solver.shanghai.cards import Card, Suit, format_cards
+from solver.shanghai.notation import Card, Suit, format_cards
 from solver.shanghai.rules import MAX_RUN_LEN, Rules
 
 

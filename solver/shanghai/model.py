@@ -20,7 +20,7 @@ cards it holds (no enumeration of candidate melds):
 
 Every card used comes out of the hand (or the extras): the balance equations are in
 :func:`add_card_balance`. The question-specific objectives live in
-:mod:`~solver.shanghai.turn` (the play phase) and :mod:`~solver.shanghai.deficiency`.
+:mod:`~solver.shanghai.search` (the play phase) and :mod:`~solver.shanghai.deficiency`.
 """
 
 from __future__ import annotations
@@ -32,9 +32,10 @@ from enum import Enum
 
 from ortools.sat.python import cp_model
 
-from solver.shanghai.cards import JOKER, RANKS, Card, Suit
+import solver.cpsat as cpsat
+from solver.cpsat import CpModel, Limits, Status
 from solver.shanghai.melds import Meld, MeldKind
-from solver.shanghai.plays import Status
+from solver.shanghai.notation import JOKER, RANKS, Card, Suit
 from solver.shanghai.rules import MAX_RUN_LEN, Rules
 
 LinearExpr = cp_model.LinearExpr | cp_model.IntVar | int
@@ -109,7 +110,7 @@ class HandModel:
     rules: Rules
     hand: Counter[Card]
     unseen: Counter[Card]
-    model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
+    model: cp_model.CpModel = field(default_factory=CpModel)
     with_extras: bool = False
     swappable: int = 0
     """Jokers on the table the player may swap for (set before adding slots)."""
@@ -537,21 +538,9 @@ def build_contract(hm: HandModel, sets: tuple[int, ...], runs: tuple[int, ...]) 
 
 def tie_breaks(hm: HandModel) -> list[tuple[LinearExpr, int]]:
     """The last goals of every plan: jokers least exposed, then fewest swaps
-    (as (expression to minimise, its range) pairs for :func:`lexicographic`)."""
+    (as (expression to minimise, its range) pairs for :func:`solver.cpsat.lexicographic`)."""
     exposure_range = hm.jokers_possible * 4 * hm.rules.decks
     return [(sum(hm.exposure_terms), exposure_range), (hm.swaps(), hm.swappable)]
-
-
-def lexicographic(levels: list[tuple[LinearExpr, int]]) -> LinearExpr:
-    """One expression to minimise that orders ``levels`` strictly: each level is
-    (expression, range) where the expression's values span at most ``range``, and
-    its weight is the product of (range + 1) over the levels after it."""
-    total: LinearExpr = 0
-    weight = 1
-    for expr, span in reversed(levels):
-        total += weight * expr
-        weight *= span + 1
-    return total
 
 
 EFFORT = 1.0
@@ -562,21 +551,14 @@ wall-clock ``time_limit`` is only the outer safety cap."""
 
 
 def solve_model(
-    hm: HandModel, time_limit: float, workers: int, effort: float | None = EFFORT
+    hm: HandModel, time_limit: float, workers: int, effort: float = EFFORT
 ) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver]:
-    """Run CP-SAT with a time limit and worker count; return (status code, solver).
-
-    ``effort`` caps the search in CP-SAT's deterministic time units (see
-    :data:`EFFORT`), so that a search stops at the same point on every run and
-    machine; ``time_limit`` is the wall-clock cap behind it.
-    """
-    engine = cp_model.CpSolver()
-    engine.parameters.max_time_in_seconds = time_limit
-    engine.parameters.num_workers = workers
-    if effort is not None:
-        engine.parameters.max_deterministic_time = effort
-    code = engine.solve(hm.model)
-    return code, engine
+    """Run CP-SAT (:func:`solver.cpsat.run`) on ``hm``: at most ``effort`` of
+    deterministic work (see :data:`EFFORT`), so that a search stops at the same point
+    on every run and machine, within ``time_limit`` wall-clock seconds behind it, on
+    ``workers`` threads; return (status code, solver)."""
+    solved = cpsat.run(hm.model, Limits.of(effort, time_limit), workers)
+    return solved.code, solved.engine
 
 
 def drawn_cards_found(hm: HandModel, time_limit: float, workers: int) -> tuple[set[Card], Status]:
@@ -593,11 +575,6 @@ def drawn_cards_found(hm: HandModel, time_limit: float, workers: int) -> tuple[s
         card = next(c for c, var in hm.drawn.items() if engine.value(var))
         found.add(card)
         hm.model.add(hm.drawn[card] == 0)
-
-
-def found_status(code: cp_model.CpSolverStatus) -> Status:
-    """The status of a solve that found a solution: proven best or not."""
-    return Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE
 
 
 def hint_solution(hm: HandModel, engine: cp_model.CpSolver) -> None:

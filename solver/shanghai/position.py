@@ -8,9 +8,9 @@ from enum import Enum
 
 from solver.errors import CountError
 from solver.i18n import _, _n
-from solver.shanghai.cards import ALL_NATURALS, JOKER, Card
 from solver.shanghai.contracts import Contract
 from solver.shanghai.melds import TableMeld
+from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
 from solver.shanghai.rules import Rules
 
 

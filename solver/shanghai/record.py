@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from solver.shanghai.cards import Card
 from solver.shanghai.engine import Event, Game, Play
+from solver.shanghai.notation import Card
 
 FORMAT = "meldwise-shanghai-game"
 VERSION = 1

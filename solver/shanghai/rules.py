@@ -7,90 +7,39 @@ only by playing every card (the last card may not be discarded).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
-from solver.errors import RulesError
-from solver.i18n import _
-from solver.settings import check_settings, settings_from_mapping
-from solver.shanghai.cards import ACE, Card
-
-# name -> (lowest, highest) allowed value, for the whole-number settings
-RANGES: dict[str, tuple[int, int]] = {
-    "decks": (1, 8),
-    "jokers_per_deck": (0, 4),
-    "min_set_len": (2, 8),
-    "min_run_len": (3, 13),
-    "buys": (0, 20),
-    "buys_last_two_hands": (0, 20),
-    "buy_penalty_cards": (0, 10),
-    "low_points": (0, 1000),
-    "ten_points": (0, 1000),
-    "ace_points": (0, 1000),
-    "two_points": (0, 1000),
-    "joker_points": (0, 1000),
-}
-FLAGS = ("twos_wild", "ace_low", "go_out_by_discard")
+from solver.settings import Settings, flag, setting
+from solver.shanghai.notation import ACE, Card
 
 MAX_RUN_LEN = 13
 """A run holds each rank at most once, so it has at most 13 cards (no wrap)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
-    """The rules of one Shanghai variant.
+class Rules(Settings):
+    """The rules of one Shanghai variant (each field's meaning is declared with it).
 
-    Attributes:
-        decks: 54-card decks shuffled together; each natural card exists ``decks`` times.
-        jokers_per_deck: jokers in each deck.
-        twos_wild: twos are wild like jokers (a two in its own place, in a set of
-            twos or at the 2 of its suit's run, still counts as a natural card).
-        ace_low: the ace may also be low (A-2-3-4) as well as high (Q-K-A); runs never wrap.
-        go_out_by_discard: a player may go out by discarding the last card; by default
-            going out means playing every card, so a turn may not end with one card
-            left to discard.
-        min_set_len: fewest cards in a set (melds already on the table).
-        min_run_len: fewest cards in a run (melds already on the table).
-        buys: buys per player in hands 1-8.
-        buys_last_two_hands: buys per player in hands 9 and 10.
-        buy_penalty_cards: cards from the stock a buyer takes with the upcard.
-        low_points, ten_points, ace_points, two_points, joker_points: what a card left
-            in hand costs: 3-9, 10-K, ace, two, joker.
+    A wild two in its own place (in a set of twos, or at the 2 of its suit's run)
+    still counts as a natural card. Runs never wrap. By default going out means
+    playing every card, so a turn may not end with one card left to discard.
     """
 
-    decks: int = 2
-    jokers_per_deck: int = 2
-    twos_wild: bool = False
-    ace_low: bool = False
-    go_out_by_discard: bool = False
-    min_set_len: int = 3
-    min_run_len: int = 4
-    buys: int = 3
-    buys_last_two_hands: int = 4
-    buy_penalty_cards: int = 2
-    low_points: int = 5
-    ten_points: int = 10
-    ace_points: int = 15
-    two_points: int = 20
-    joker_points: int = 25
-
-    def __post_init__(self) -> None:
-        check_settings(self, RANGES, FLAGS)
-
-    @classmethod
-    def from_dict(cls, settings: Mapping[str, Any] | None) -> Rules:
-        """Build rules from a (possibly partial) mapping of setting names to values."""
-        if settings is None:
-            return cls()
-        if not isinstance(settings, Mapping):
-            raise RulesError(
-                _("rules must be an object of settings, got {settings!r:.60}", settings=settings)
-            )
-        return settings_from_mapping(cls, settings)
-
-    def to_dict(self) -> dict[str, int | bool]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+    decks: int = setting(2, 1, 8, "54-card decks; each natural card exists decks times")
+    jokers_per_deck: int = setting(2, 0, 4, "jokers in each deck")
+    twos_wild: bool = flag(False, "twos are wild too")
+    ace_low: bool = flag(False, "the ace may also be low (A-2-3-4) as well as high (Q-K-A)")
+    go_out_by_discard: bool = flag(False, "a player may go out by discarding the last card")
+    min_set_len: int = setting(3, 2, 8, "fewest cards in a set on the table")
+    min_run_len: int = setting(4, 3, MAX_RUN_LEN, "fewest cards in a run on the table")
+    buys: int = setting(3, 0, 20, "buys per player in hands 1-8")
+    buys_last_two_hands: int = setting(4, 0, 20, "buys per player in hands 9 and 10")
+    buy_penalty_cards: int = setting(2, 0, 10, "stock cards a buyer takes with the upcard")
+    low_points: int = setting(5, 0, 1000, "what a 3-9 left in hand costs")
+    ten_points: int = setting(10, 0, 1000, "what a 10, J, Q or K left in hand costs")
+    ace_points: int = setting(15, 0, 1000, "what an ace left in hand costs")
+    two_points: int = setting(20, 0, 1000, "what a two left in hand costs")
+    joker_points: int = setting(25, 0, 1000, "what a joker left in hand costs")
 
     @property
     def jokers(self) -> int:

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.i18n import _
-from solver.shanghai.cards import Card
+from solver.shanghai.notation import Card
 from solver.shanghai.position import check_counts
 from solver.shanghai.rules import Rules
 

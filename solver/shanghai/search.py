@@ -1,429 +1,297 @@
-"""Deficiency by search: a bound and a construction that meet, with CP-SAT behind.
+"""A turn's play phase solved as a whole: going down, joker swaps, lay-offs and the
+turn's legal end in one CP-SAT model, then the discard.
 
-The deficiency of a hand (:mod:`~solver.shanghai.deficiency`) is the fewest unseen
-cards it needs to meet its contract. Most hands are settled here without CP-SAT:
+The plays, chosen together (:func:`solve_turn`), by these goals in order:
 
-* **The bound.** Lay the contract as *skeletons*: each set slot at one rank with
-  its minimum size, each run slot on one stretch of one suit with its minimum
-  length. A skeleton *matches* the hand's natural cards that stand in their own
-  places (runs first, card by card; what is left of each rank goes to the sets).
-  With ``places`` the cards the contract needs, ``wilds`` the hand's wild cards
-  and ``M`` the most any skeleton matches, every completion of the hand needs at
-  least ``max(0, places - wilds - M)`` extra cards: shrinking each meld of a
-  completion to its minimum size (ignoring the wild-card limit and which unseen
-  cards exist) gives a skeleton, and shrinking never adds an extra card.
-* **The construction.** For skeletons matching ``M``, fill the gaps for real:
-  the hand's wild cards first (at most half of each meld, gaps that too few unseen
-  natural cards can fill first), then unseen natural cards, then unseen wild cards
-  within the same limit. A construction that uses as many extra cards as the bound
-  proves the deficiency.
+1. **go out** whenever the rules allow it this turn (no card left; with
+   ``go_out_by_discard``, at most one, which is then discarded);
+2. the **fewest penalty points** in hand after the plays (before the discard);
+3. the fewest cards in hand after the plays;
+4. the jokers least exposed, then the fewest swaps (see
+   :func:`~solver.shanghai.model.tie_breaks`).
 
-When no construction meets the bound (many jokers in one meld, or the cards a
-gap needs are all in view) the CP-SAT model decides, started from both figures
-(:func:`~solver.shanghai.deficiency.deficiency` with ``known``). The search visits
-run windows best first and keeps every skeleton that reaches ``M`` (up to
-:data:`MAX_SKELETONS`): a card that fills a gap in none of them cannot raise
-``M``, which settles most "would this card help?" questions (outs, a draw's
-expected deficiency) without a solve. The work is bounded by counts, never by
-the clock, so an answer does not depend on the machine.
+A player not yet down plays only by going down: the whole contract at once (its
+melds may hold more cards than the contract asks), with any swaps and lay-offs on
+the table melds in the same turn; None means the contract cannot be met this turn
+(a player who is down gets None only when no legal end exists: one card in hand
+that cannot be laid off). Laying a card on a meld laid this same turn is the same
+as laying that meld one card bigger, so the contract melds absorb those lay-offs.
+
+The discard (:func:`choose_discard`), when the player does not go out: the
+costliest card left that cannot be laid off on the table as it stands after the
+turn (a dead card), so the cards that can still be laid off stay for the next
+turn; when every card left could be laid off on its own, the costliest of them.
+Ties go to the first in card order.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable, Sequence
 
-from solver.shanghai.cards import JOKER, RANKS, Card, Suit
+from ortools.sat.python import cp_model
+
+from solver.cpsat import Status, lexicographic
+from solver.i18n import _, _n
+from solver.shanghai.bound import lower_bound, shape_of
 from solver.shanghai.contracts import Contract
+from solver.shanghai.going_down import add_turn_end, cards_after
+from solver.shanghai.lay_offs import fits_table
+from solver.shanghai.layout import (
+    TwoPool,
+    cards_left,
+    contract_melds,
+    laid_table,
+    lay_offs,
+    swapped_meld,
+    swaps,
+)
+from solver.shanghai.melds import Meld
+from solver.shanghai.model import (
+    EFFORT,
+    HandModel,
+    Use,
+    add_card_balance,
+    add_drawn_card,
+    add_table_slot,
+    build_contract,
+    drawn_cards_found,
+    solve_model,
+    tie_breaks,
+)
+from solver.shanghai.notation import JOKER, Card, format_cards
+from solver.shanghai.result import Discard, GoDown, LayOffs, Turn
 from solver.shanghai.rules import Rules
-
-MAX_SKELETONS = 400
-"""Most skeletons kept at the best match; beyond it the list is marked incomplete."""
+from solver.shanghai.scoring import penalty
 
 
-def card_index(card: Card) -> int:
-    """0..51 for the natural cards: suit-major, rank 2..14."""
-    assert card.suit is not None, "only natural cards have an index"
-    return card.suit.index * 13 + card.rank - 2
+def add_turn(hm: HandModel, contract: Contract | None, table: tuple[Meld, ...]) -> cp_model.IntVar:
+    """The play phase's constraints: lay-offs on and swaps out of each table meld, the
+    contract (a player not yet down), the card balance and the turn's legal end.
+    Returns the ``goes_out`` variable."""
+    hm.swappable = sum(len(meld.joker_places()) for meld in table)
+    for index, meld in enumerate(table):
+        add_table_slot(hm, index, meld, swaps=True)
+    if contract is not None:
+        build_contract(hm, contract.sets, contract.runs)
+    add_card_balance(hm)
+    return add_turn_end(hm)
 
 
-INDEXED = tuple(Card(rank, suit) for suit in Suit for rank in RANKS)
-"""The natural cards, in :func:`card_index` order."""
+def solve_turn(
+    hand: Counter[Card],
+    contract: Contract | None,
+    table: tuple[Meld, ...],
+    unseen: Counter[Card],
+    rules: Rules,
+    *,
+    time_limit: float,
+    workers: int = 1,
+    effort: float = EFFORT,
+    danger: Callable[[Card, Sequence[Meld]], int] | None = None,
+    cards_first: bool = False,
+) -> tuple[Turn | None, Status]:
+    """The best play phase for ``hand`` (see the module docstring): ``contract`` is
+    the contract to lay for a player not yet down, None for a player who is down.
+    ``danger`` rates a discard onto the table after the turn (lower is safer);
+    ``cards_first`` puts the fewest cards left before the fewest points (a bot knob).
+
+    Returns (None, OPTIMAL) when no play ends the turn legally (proven), (None,
+    UNKNOWN) when the search stopped before finding one.
+    """
+    hm = HandModel(rules, hand, unseen)
+    out = add_turn(hm, contract, table)
+    played = sum(hm.points(use) for use in Use)
+    points_left = hm.hand_points() - played + rules.joker_points * hm.swaps()
+    most_points = hm.hand_points() + rules.joker_points * hm.swappable
+    goals = [
+        (points_left, most_points),
+        (cards_after(hm), sum(hand.values()) + hm.swappable),
+    ]
+    if cards_first:
+        goals.reverse()
+    hm.model.minimize(lexicographic([(-out, 1), *goals, *tie_breaks(hm)]))
+    code, engine = solve_model(hm, time_limit, workers, effort)
+    if code == cp_model.INFEASIBLE:
+        return None, Status.OPTIMAL
+    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None, Status.UNKNOWN
+    status = Status.of(code)
+    value = engine.value
+    twos = TwoPool(hm, value)
+    melds = contract_melds(hm, value, twos)
+    done = swaps(hm, value)
+    plays = lay_offs(hm, value, twos)
+    laid = [c for m in melds for c in m.cards]
+    after_melds = cards_left(hm, laid, done)
+    left = cards_left(hm, laid + [p.card for p in plays], done)
+    swapped = tuple(swapped_meld(m, [s for s in done if s.meld == i]) for i, m in enumerate(table))
+    go: GoDown | None = None
+    before_lay_offs = sorted(hand.elements())
+    if contract is not None:
+        before_lay_offs = after_melds
+        go = GoDown(
+            melds=tuple(melds),
+            swaps=tuple(done),
+            left=tuple(after_melds),
+            penalty_left=penalty(after_melds, rules),
+            table=swapped + tuple(melds),
+            status=status,
+        )
+    limit = 1 if rules.go_out_by_discard else 0
+    goes_out = len(left) <= limit
+    lay = LayOffs(
+        plays=tuple(plays),
+        swaps=() if contract is not None else tuple(done),
+        left=tuple(left),
+        points_shed=penalty(before_lay_offs, rules) - penalty(left, rules),
+        can_go_out=goes_out,
+        status=status,
+    )
+    after = laid_table(swapped, plays) + tuple(melds)
+    proven = status is Status.OPTIMAL
+    rate = None if danger is None else (lambda card: danger(card, after))
+    discard = None if not left else choose_discard(left, after, rules, goes_out, proven, rate)
+    kept = list(left)
+    if discard is not None:
+        kept.remove(discard.card)
+    return Turn(go, lay, discard, tuple(kept), penalty(kept, rules), after, status), status
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class Window:
-    """A stretch of run places of one suit: the skeleton of a run slot."""
+def drawn_cards(
+    hand: Counter[Card],
+    contract: Contract | None,
+    table: tuple[Meld, ...],
+    unseen: Counter[Card],
+    rules: Rules,
+    candidates: list[Card],
+    *,
+    out: bool,
+    time_limit: float,
+    workers: int = 1,
+) -> tuple[set[Card], Status]:
+    """Which of ``candidates`` (unseen cards), drawn into ``hand``, let the play phase
+    go out (``out``), or go down at all (not ``out``; ``contract`` given).
 
-    suit: Suit
-    first: int
-    size: int
-    cards: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Skeleton:
-    """One rank per set slot and one window per run slot (slots in the order of
-    :class:`Shape`), with the natural cards of the hand it matches. Compared by
-    identity: the search makes each one once."""
-
-    ranks: tuple[int, ...]
-    windows: tuple[Window, ...]
-    matched: int
-
-
-class Shape:
-    """A contract under some rules: the slots and the windows each run slot may take."""
-
-    def __init__(self, contract: Contract, rules: Rules) -> None:
-        self.contract = contract
-        self.rules = rules
-        self.set_sizes = tuple(sorted(contract.sets, reverse=True))
-        self.run_sizes = tuple(sorted(contract.runs, reverse=True))
-        self.places = contract.cards
-        self.windows = {size: _windows(size, rules) for size in set(self.run_sizes)}
-
-    def naturals(self, hand: Counter[Card]) -> list[int]:
-        """The hand's natural cards by index (wild twos count as wild cards)."""
-        counts = [0] * 52
-        for card, n in hand.items():
-            if n > 0 and not self.rules.is_wild(card):
-                counts[card_index(card)] += n
-        return counts
-
-    def wilds(self, hand: Counter[Card]) -> int:
-        return sum(n for card, n in hand.items() if n > 0 and self.rules.is_wild(card))
+    One model with the drawn card as a choice (:func:`~solver.shanghai.model.
+    add_drawn_card`), solved again with each card found ruled out until none is
+    left: as many solves as cards found, plus one. UNKNOWN when a solve stopped
+    early (the set found is then a subset).
+    """
+    if not candidates:
+        return set(), Status.OPTIMAL
+    hm = HandModel(rules, hand + Counter(candidates), unseen)
+    add_drawn_card(hm, hand, candidates)
+    goes_out = add_turn(hm, contract, table)
+    if out:
+        hm.model.add(goes_out == 1)
+    return drawn_cards_found(hm, time_limit, workers)
 
 
-@lru_cache(maxsize=256)
-def shape_of(contract: Contract, rules: Rules) -> Shape:
-    """The :class:`Shape` of ``contract`` under ``rules`` (made once, then shared)."""
-    return Shape(contract, rules)
+def could_go_down(
+    hand: Counter[Card], contract: Contract, table: tuple[Meld, ...], rules: Rules
+) -> bool:
+    """False when no way of going down exists, proven without a solve: each joker
+    swap gives a card and takes a joker, so with ``k`` table jokers whose card the
+    hand holds, the hand plus ``k`` jokers must have a deficiency bound of 0."""
+    swappable = sum(
+        1
+        for meld in table
+        for i in meld.joker_places()
+        if any(n > 0 and _stands_in(c, meld.stands_for[i]) for c, n in hand.items())
+    )
+    more = hand.copy()
+    more[JOKER] += swappable
+    return lower_bound(more, shape_of(contract, rules)) == 0
 
 
-def _windows(size: int, rules: Rules) -> tuple[Window, ...]:
-    found = []
-    for suit in Suit:
-        for first in range(rules.lowest_place, 14 - size + 2):
-            places = range(first, first + size)
-            cards = tuple(card_index(Card(rules.rank_at(q), suit)) for q in places)
-            found.append(Window(suit, first, size, cards))
-    return tuple(found)
+def _stands_in(card: Card, place: Card) -> bool:
+    """Whether ``card`` is the natural card for a joker's ``place`` (a set place takes
+    any card of its rank)."""
+    if card.is_joker:
+        return False
+    return card == place or (place.suit is None and card.rank == place.rank)
 
 
-@dataclass(frozen=True, slots=True)
-class Built:
-    """A real completion: the unseen cards it adds, the hand's wild cards it uses,
-    and the hand's natural cards it leaves out (by index)."""
-
-    extras: Counter[Card]
-    wilds_used: int
-    spare: tuple[int, ...]
-
-    @property
-    def cost(self) -> int:
-        return self.extras.total()
-
-
-@dataclass(slots=True)
-class Analysis:
-    """What the search found for one hand."""
-
-    bound: int
-    """No completion needs fewer extra cards."""
-    slack: int
-    """``places - wilds - M``: the bound before it is clipped at 0."""
-    built: dict[Skeleton, Built | None]
-    """The construction of each best skeleton tried (None: it could not be filled)."""
-    skeletons: list[Skeleton]
-    """Skeletons reaching the best match ``M``: all of them when ``complete``."""
-    complete: bool
-    pool: Pool
-
-    @property
-    def cheapest(self) -> Built | None:
-        done = [b for b in self.built.values() if b is not None]
-        return min(done, key=lambda b: b.cost) if done else None
-
-    @property
-    def exact(self) -> int | None:
-        """The deficiency when a construction meets the bound, else None."""
-        best = self.cheapest
-        return self.bound if best is not None and best.cost == self.bound else None
-
-
-def analyse(
-    hand: Counter[Card], shape: Shape, unseen: Counter[Card], *, build_all: bool = False
-) -> Analysis:
-    """The bound, and constructions of the best skeletons (see the module docstring):
-    until one meets the bound, or of every one with ``build_all``."""
-    naturals = shape.naturals(hand)
-    wilds = shape.wilds(hand)
-    pool = Pool.of(unseen, shape.rules)
-    best, skeletons, complete = best_skeletons(naturals, shape, list(pool.by_rank))
-    slack = shape.places - wilds - best
-    bound = max(0, slack)
-    built: dict[Skeleton, Built | None] = {}
-    for skeleton in skeletons:
-        done = construct(skeleton, naturals, wilds, shape, pool)
-        built[skeleton] = done
-        if not build_all and done is not None and done.cost == bound:
-            break
-    return Analysis(bound, slack, built, skeletons, complete, pool)
-
-
-def set_match(
-    leftover: list[int], sizes: tuple[int, ...], supply: list[int]
-) -> tuple[int, tuple[int, ...]]:
-    """Most natural cards the set slots (``sizes``, largest first) match from
-    ``leftover`` (cards per rank, index rank - 2), and the rank of each slot: each
-    slot takes the rank with the most cards up to its size (ties: the most unseen
-    ``supply``, then the higher rank)."""
-    total = 0
-    ranks = []
-    left = list(leftover)
-    for size in sizes:
-        rank = max(range(13), key=lambda r: (min(left[r], size), supply[r], r))
-        take = min(left[rank], size)
-        total += take
-        left[rank] -= take
-        ranks.append(rank + 2)
-    return total, tuple(ranks)
-
-
-def leftover_by_rank(naturals: list[int], windows: tuple[Window, ...]) -> list[int]:
-    """Natural cards per rank that the runs of ``windows`` leave (runs match first)."""
-    used = Counter(i for window in windows for i in window.cards)
-    left = [0] * 13
-    for index in range(52):
-        left[index % 13] += max(0, naturals[index] - used[index])
-    return left
-
-
-def lower_bound(hand: Counter[Card], shape: Shape) -> int:
-    """The bound alone: no completion of ``hand`` needs fewer extra cards."""
-    best = best_skeletons(shape.naturals(hand), shape, [0] * 13, keep=False)[0]
-    return max(0, shape.places - shape.wilds(hand) - best)
-
-
-def best_skeletons(
-    naturals: list[int], shape: Shape, supply: list[int], *, keep: bool = True
-) -> tuple[int, list[Skeleton], bool]:
-    """The best match and the skeletons reaching it (up to :data:`MAX_SKELETONS`, then
-    the flag says the list is incomplete; with ``keep`` false only the first). Run
-    windows are tried best first and cut off once even the best of what is left
-    cannot reach the best match (without ``keep``: cannot beat it)."""
-    used = [0] * 52
-    found: list[Skeleton] = []
-    best = -1
-    complete = True
-    run_sizes, set_sizes = shape.run_sizes, shape.set_sizes
-    per_rank = [sum(naturals[r::13]) for r in range(13)]
-    set_cap = set_match(per_rank, set_sizes, supply)[0]
-    options = [_ordered(shape.windows[size], naturals) for size in run_sizes]
-    tops = [opts[0][0] for opts in options]
-    rest = [sum(tops[i:]) for i in range(len(tops) + 1)]
-
-    def leaf(chosen: list[Window], matched: int) -> None:
-        nonlocal best, complete
-        left = [0] * 13
-        for index in range(52):
-            left[index % 13] += naturals[index] - used[index]
-        got, ranks = set_match(left, set_sizes, supply)
-        total = matched + got
-        if total > best:
-            best = total
-            found.clear()
-            complete = True
-        if total == best:
-            if len(found) < (MAX_SKELETONS if keep else 1):
-                found.append(Skeleton(ranks, tuple(chosen), total))
-            else:
-                complete = False
-
-    def visit(slot: int, start: int, chosen: list[Window], matched: int) -> None:
-        if slot == len(run_sizes):
-            leaf(chosen, matched)
-            return
-        same = slot > 0 and run_sizes[slot] == run_sizes[slot - 1]
-        for position in range(start if same else 0, len(options[slot])):
-            value, window = options[slot][position]
-            if matched + value + rest[slot + 1] + set_cap < best + (0 if keep else 1):
-                break  # windows come in decreasing value: the rest are no better
-            gained = []
-            for index in window.cards:
-                if used[index] < naturals[index]:
-                    used[index] += 1
-                    gained.append(index)
-            chosen.append(window)
-            visit(slot + 1, position, chosen, matched + len(gained))
-            chosen.pop()
-            for index in gained:
-                used[index] -= 1
-
-    visit(0, 0, [], 0)
-    return best, found, complete
-
-
-def _ordered(windows: tuple[Window, ...], naturals: list[int]) -> list[tuple[int, Window]]:
-    """Each window with the natural cards it matches alone, best first (ties keep
-    the window order)."""
-    scored = [(sum(1 for i in w.cards if naturals[i]), w) for w in windows]
-    return sorted(scored, key=lambda item: -item[0])
-
-
-def match(windows: tuple[Window, ...], naturals: list[int], shape: Shape) -> int:
-    """The natural cards a skeleton with these run ``windows`` matches, its set ranks
-    chosen at best (runs first, card by card; the rest of each rank to the sets)."""
-    used = Counter(i for window in windows for i in window.cards)
-    runs = sum(min(naturals[i], n) for i, n in used.items())
-    if not shape.set_sizes:
-        return runs
-    return runs + set_match(leftover_by_rank(naturals, windows), shape.set_sizes, [0] * 13)[0]
-
-
-def rechoose_sets(skeleton: Skeleton, naturals: list[int], shape: Shape, pool: Pool) -> Skeleton:
-    """``skeleton`` with its set ranks chosen again for ``naturals`` (the runs kept):
-    one more card of a rank tied with the chosen ones makes its rank the better one."""
-    if not shape.set_sizes:
-        return skeleton
-    left = leftover_by_rank(naturals, skeleton.windows)
-    got, ranks = set_match(left, shape.set_sizes, list(pool.by_rank))
-    if ranks == skeleton.ranks:
-        return skeleton
-    used = Counter(i for window in skeleton.windows for i in window.cards)
-    runs = sum(min(naturals[i], n) for i, n in used.items())
-    return Skeleton(ranks, skeleton.windows, runs + got)
-
-
-def gap_cards(skeleton: Skeleton, naturals: list[int], shape: Shape) -> set[int]:
-    """Natural cards (by index) that one more copy of in the hand would raise the
-    skeleton's match: a run place the hand lacks, or a rank whose sets would take it."""
-    demand = Counter(i for window in skeleton.windows for i in window.cards)
-    found = {i for i, n in demand.items() if n > naturals[i]}
-    if shape.set_sizes:
-        left = leftover_by_rank(naturals, skeleton.windows)
-        zero = [0] * 13
-        base = set_match(left, shape.set_sizes, zero)[0]
-        for rank in range(13):
-            left[rank] += 1
-            if set_match(left, shape.set_sizes, zero)[0] > base:
-                found.update(i for i in range(rank, 52, 13) if demand[i] <= naturals[i])
-            left[rank] -= 1
-    return found
-
-
-@dataclass(frozen=True, slots=True)
-class Pool:
-    """The unseen cards as a construction draws on them: natural cards by index and
-    by rank, and the wild cards (jokers last)."""
-
-    naturals: tuple[int, ...]
-    by_rank: tuple[int, ...]
-    wilds: tuple[Card, ...]
-
-    @classmethod
-    def of(cls, unseen: Counter[Card], rules: Rules) -> Pool:
-        naturals = [0] * 52
-        twos: list[Card] = []
-        for card, n in unseen.items():
-            if n <= 0 or card.is_joker:
-                continue
-            if rules.is_wild(card):
-                twos += [card] * n
-            else:
-                naturals[card_index(card)] += n
-        wilds = sorted(twos) + [JOKER] * max(0, unseen[JOKER])
-        by_rank = tuple(sum(naturals[r::13]) for r in range(13))
-        return cls(tuple(naturals), by_rank, tuple(wilds))
-
-    def less(self, card: Card, rules: Rules) -> Pool:
-        """The pool with one copy of ``card`` (an unseen card) taken out."""
-        if rules.is_wild(card):
-            wilds = list(self.wilds)
-            wilds.remove(card)
-            return Pool(self.naturals, self.by_rank, tuple(wilds))
-        index = card_index(card)
-        naturals = list(self.naturals)
-        by_rank = list(self.by_rank)
-        naturals[index] -= 1
-        by_rank[index % 13] -= 1
-        return Pool(tuple(naturals), tuple(by_rank), self.wilds)
-
-
-def construct(
-    skeleton: Skeleton, naturals: list[int], wilds: int, shape: Shape, pool: Pool
-) -> Built | None:
-    """``skeleton`` filled for real (see the module docstring), or None when a gap can
-    be filled by no card the player could still get."""
-    spare, gaps, sizes = assign(skeleton, naturals, shape)
-    supply = list(pool.naturals)
-    by_rank = list(pool.by_rank)
-    room = [size // 2 for size in sizes]  # wild cards each meld may still take
-    # Hand wild cards: first to gaps that fewer unseen cards can fill than ask for them.
-    demand = Counter(gap for _, gap in gaps)
-    scarce = sorted(gaps, key=lambda g: (_available(g[1], supply, by_rank) - demand[g[1]], g))
-    wild_left = wilds
-    open_gaps = []
-    for meld, gap in scarce:
-        if wild_left and room[meld]:
-            room[meld] -= 1
-            wild_left -= 1
+def choose_discard(
+    left: Sequence[Card],
+    table: Sequence[Meld],
+    rules: Rules,
+    goes_out: bool = False,
+    proven: bool = True,
+    danger: Callable[[Card], int] | None = None,
+) -> Discard:
+    """The discard from ``left``, the cards in hand after the plays, with ``table`` the
+    melds as they stand after the turn (see the module docstring). ``proven`` says
+    whether the plays are proven best (else the reason says less); ``danger``, when
+    given, ranks the candidates before their points (lowest first)."""
+    if goes_out:
+        card = left[0]
+        return Discard(
+            card,
+            _(
+                "Discard {card}, your last card, and go out (these rules allow going out by"
+                " discarding).",
+                card=card,
+            ),
+        )
+    dead = [c for c in left if not fits_table(c, table, rules)]
+    live = [c for c in left if c not in dead]
+    pool = dead or list(left)
+    rate = {c: danger(c) if danger else 0 for c in pool}
+    card = min(pool, key=lambda c: (rate[c], -rules.points(c), pool.index(c)))
+    points = rules.points(card)
+    if danger:
+        order = _(
+            "the lowest danger ({danger}, a heuristic), then the most points ({points})",
+            danger=rate[card],
+            points=points,
+        )
+    else:
+        order = _("the most points ({points})", points=points)
+    if dead:
+        values = {"card": card, "left": format_cards(left), "dead": format_cards(dead)}
+        if live:
+            reason = _n(
+                "Discard {card}: of the cards left after the plays ({left}), {dead} cannot be"
+                " laid off on any meld as the table stands after this turn; of those it has"
+                " {order}; {live} can be laid off, so keep it.",
+                "Discard {card}: of the cards left after the plays ({left}), {dead} cannot be"
+                " laid off on any meld as the table stands after this turn; of those it has"
+                " {order}; {live} can be laid off, so keep them.",
+                len(live),
+                order=order,
+                live=format_cards(live),
+                **values,
+            )
         else:
-            open_gaps.append((meld, gap))
-    # Then unseen natural cards (run gaps first: they need one exact card), then
-    # unseen wild cards.
-    wild_supply = list(pool.wilds)
-    extras: Counter[Card] = Counter()
-    for meld, gap in sorted(open_gaps, key=lambda g: (g[1] < 0, g)):
-        taken = _take(gap, supply, by_rank)
-        if taken is None and wild_supply and room[meld]:
-            room[meld] -= 1
-            taken = wild_supply.pop()
-        if taken is None:
-            return None
-        extras[taken] += 1
-    return Built(extras, wilds - wild_left, spare)
-
-
-def assign(
-    skeleton: Skeleton, naturals: list[int], shape: Shape
-) -> tuple[tuple[int, ...], list[tuple[int, int]], list[int]]:
-    """The hand's natural cards put in their places of ``skeleton`` (runs first, then
-    each set takes its rank's cards in suit order): what is left unmatched (by
-    index), the gaps as (meld, card index of a run place or -rank of a set place),
-    and the size of each meld."""
-    spare = list(naturals)
-    gaps: list[tuple[int, int]] = []
-    sizes: list[int] = []
-    for window in skeleton.windows:
-        for index in window.cards:
-            if spare[index]:
-                spare[index] -= 1
-            else:
-                gaps.append((len(sizes), index))
-        sizes.append(window.size)
-    for size, rank in zip(shape.set_sizes, skeleton.ranks, strict=True):
-        need = size
-        for index in range(rank - 2, 52, 13):
-            take = min(spare[index], need)
-            spare[index] -= take
-            need -= take
-        gaps += [(len(sizes), -rank)] * need
-        sizes.append(size)
-    return tuple(spare), gaps, sizes
-
-
-def _available(gap: int, supply: list[int], by_rank: list[int]) -> int:
-    return supply[gap] if gap >= 0 else by_rank[-gap - 2]
-
-
-def _take(gap: int, supply: list[int], by_rank: list[int]) -> Card | None:
-    """An unseen natural card for ``gap``, taken out of the supply (None: none left)."""
-    index = gap if gap >= 0 else max(range(-gap - 2, 52, 13), key=lambda i: (supply[i], -i))
-    if not supply[index]:
-        return None
-    supply[index] -= 1
-    by_rank[index % 13] -= 1
-    return INDEXED[index]
+            reason = _(
+                "Discard {card}: of the cards left after the plays ({left}), {dead} cannot be"
+                " laid off on any meld as the table stands after this turn; of those it has"
+                " {order}.",
+                order=order,
+                **values,
+            )
+        return Discard(card, reason, danger=rate[card] if danger else None)
+    if proven:
+        reason = _(
+            "Discard {card}: each card left after the plays ({left}) could be laid off on the"
+            " table on its own, but they cannot all be laid this turn; of them it has {order}.",
+            card=card,
+            left=format_cards(left),
+            order=order,
+        )
+    else:
+        reason = _(
+            "Discard {card}: each card left after the plays ({left}) could be laid off on the"
+            " table on its own, but the search found no way to lay all; of them it has"
+            " {order}.",
+            card=card,
+            left=format_cards(left),
+            order=order,
+        )
+    return Discard(
+        card,
+        reason,
+        danger=rate[card] if danger else None,
+    )

@@ -1,100 +1,405 @@
-"""The wire schema: plain dicts in and out, shared by the library, CLI and HTTP.
+"""Shanghai rummy over the wire: each request and response defined once, as pydantic
+models the library, the CLI and the HTTP service all read (see :mod:`solver.wire`).
 
-Advice request (only ``hand`` and one of ``hand_number`` / ``contract`` are required)::
+* :func:`advise_shanghai`: advice for one turn (:class:`ShanghaiAdviseRequest` in,
+  :class:`ShanghaiAdviseResponse` out). ``phase`` is ``"draw"`` (the hand before
+  drawing) or ``"play"`` (after drawing); without it the older mixed meaning holds
+  (see :mod:`~solver.shanghai.advice`).
+* :func:`score_shanghai`: a hand's end (:class:`ShanghaiScoreRequest` in,
+  :class:`ShanghaiScoreResponse` out).
 
-    {"hand": ["7H", "7S", ...], "hand_number": 1, "phase": "play",
-     "table": [{"cards": ["8H", "8S", "8D"], "owner": "ann"}],
-     "down": false, "upcard": "9C", "buys_left": 3, "seen": ["4C"],
-     "next_player": {"down": false, "took": ["8C"]}, "rules": {}, "time_limit_ms": 2000,
-     "lang": "en"}
-
-``phase`` is ``"draw"`` (the hand before drawing) or ``"play"`` (after drawing);
-without it the older mixed meaning holds (see :mod:`~solver.shanghai.advice`).
 ``lang`` (``en`` or ``ja``) is the language of the reasons, notes and error messages.
-
-Score request::
-
-    {"hands": {"ann": ["AS", "JK"], "bo": []}, "rules": {}}
-
-Responses are described by :func:`advice_to_dict` and :func:`score_shanghai`; the
-examples in :mod:`solver.shanghai.examples` show both in full.
+The examples in :mod:`solver.shanghai.examples` show requests and answers in full.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from pydantic import ConfigDict, Field, StrictBool, StrictInt, model_validator
+
+from solver.cpsat import Status
 from solver.errors import RequestError
 from solver.i18n import _, speaks
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT, Advice, advise
-from solver.shanghai.cards import Card
-from solver.shanghai.contracts import Contract, buys_allowed
+from solver.shanghai.contracts import HANDS, Contract, buys_allowed
 from solver.shanghai.draw import DrawOption, UpcardAdvice
-from solver.shanghai.melds import Meld, TableMeld, read_table_meld
-from solver.shanghai.plays import Discard, Swap, Turn
+from solver.shanghai.examples import (
+    ADVISE_DRAW_REQUEST,
+    ADVISE_NOT_DOWN_REQUEST,
+    ADVISE_REQUEST,
+    SCORE_REQUEST,
+    SCORE_RESPONSE,
+)
+from solver.shanghai.melds import Meld, MeldKind, TableMeld, read_table_meld
+from solver.shanghai.notation import Card
 from solver.shanghai.position import NextPlayer, Phase, Position
-from solver.shanghai.rules import Rules
+from solver.shanghai.result import Discard, Swap, Turn
+from solver.shanghai.rules import STANDARD, Rules
 from solver.shanghai.scoring import score_hands
-from solver.wire import check_fields
+from solver.wire import Answer, Lang, Notated, PlayerName, Request, Spoken, TimeLimitMs, read
 
-MAX_TIME_LIMIT_MS = 300_000
 MAX_HAND = 60
 """More cards than any legal hand holds (11 dealt, plus draws and bought cards)."""
 
-ADVISE_FIELDS = (
-    "hand",
-    "hand_number",
-    "contract",
-    "table",
-    "down",
-    "upcard",
-    "buys_left",
-    "rules",
-    "time_limit_ms",
-    "phase",
-    "seen",
-    "next_player",
-    "lang",
+AnyCard = Annotated[
+    Card,
+    Notated(
+        Card.parse,
+        lambda: _("a card like '7H' or 'JK'"),
+        "a card: rank (2-10 or T, J, Q, K, A) and suit (S, H, D, C), e.g. 7H, 10S, QD; "
+        "JK (or *) for a joker; case-insensitive in requests, canonical in answers",
+        "7H",
+    ),
+]
+StandsFor = Annotated[
+    str,
+    Field(
+        description="what the card plays as: itself for a natural card; for a wild card "
+        "the card it stands for in a run (6S), or only the rank in a set (8), the suit "
+        "being free",
+        examples=["6S"],
+    ),
+]
+
+
+class ShanghaiContract(Request):
+    """Minimum sizes of the sets and runs to lay at once to go down."""
+
+    # In answers both lists are always there: the schema says so.
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
+
+    sets: list[StrictInt] = Field(default_factory=list, description="set sizes, e.g. [3, 3]")
+    runs: list[StrictInt] = Field(default_factory=list, description="run sizes, e.g. [4]")
+
+
+# --- advise ---------------------------------------------------------------------------
+
+
+class TableMeldIn(Request):
+    cards: list[AnyCard] = Field(description="the meld's cards; a run low to high")
+    owner: PlayerName | None = Field(default=None, description="who laid it (null: not said)")
+
+
+class NextPlayerIn(Request):
+    """What is known of the next player, who may take this turn's discard."""
+
+    down: StrictBool | None = Field(
+        default=None, description="whether the next player has gone down (null: not known)"
+    )
+    took: list[AnyCard] = Field(
+        default_factory=list, description="cards the next player took from the discard pile"
+    )
+
+
+class ShanghaiAdviseRequest(Spoken):
+    """One turn to advise on: the wire request of :func:`solver.advise_shanghai`.
+    Give exactly one of ``hand_number`` and ``contract``; a field sent as null is
+    taken as not given."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                ADVISE_REQUEST,
+                ADVISE_NOT_DOWN_REQUEST,
+                ADVISE_DRAW_REQUEST,
+            ]
+        }
+    )
+
+    hand: list[AnyCard] = Field(
+        min_length=1,
+        max_length=MAX_HAND,
+        description="the player's cards now: before drawing in phase draw, after drawing "
+        "in phase play (no phase: after drawing for going down, lay-offs and the discard, "
+        "before drawing for the upcard advice)",
+    )
+    phase: Literal["draw", "play"] | None = Field(
+        default=None,
+        description="draw: before drawing (take the upcard, draw or buy); play: after "
+        "drawing (go down, swaps, lay-offs, discard); null: the older mixed request",
+    )
+    hand_number: Annotated[StrictInt, Field(ge=1, le=HANDS)] | None = Field(
+        default=None, description="hand 1-10: its standard contract (or give contract)"
+    )
+    contract: ShanghaiContract | None = Field(
+        default=None, description="a contract of one's own (or give hand_number)"
+    )
+    table: list[TableMeldIn] = Field(
+        default_factory=list, description="melds already on the table, in any player's name"
+    )
+    down: StrictBool = Field(default=False, description="the player has already gone down")
+    upcard: AnyCard | None = Field(
+        default=None, description="the top card of the discard pile (null: none)"
+    )
+    buys_left: Annotated[StrictInt, Field(ge=0)] | None = Field(
+        default=None, description="buys the player has left this hand (default: all)"
+    )
+    seen: list[AnyCard] = Field(
+        default_factory=list,
+        description="cards known to be out of play besides the table and the upcard "
+        "(the discard pile under the upcard, dead cards): they leave the unseen pool",
+    )
+    next_player: NextPlayerIn | None = Field(
+        default=None, description="what is known of the next player, for the discard's danger"
+    )
+    rules: Rules = Field(default=STANDARD, description="rule settings")
+    time_limit_ms: TimeLimitMs = Field(
+        default=round(DEFAULT_TIME_LIMIT * 1000),
+        description="most milliseconds for each CP-SAT solve (a turn makes at most five); "
+        "the server's time cap may lower it",
+    )
+    lang: Lang = None
+
+    @model_validator(mode="after")
+    def _one_contract(self) -> ShanghaiAdviseRequest:
+        if (self.hand_number is None) == (self.contract is None):
+            raise RequestError(
+                _(
+                    "give exactly one of 'hand_number' (1-10, the standard contracts) or"
+                    " 'contract' (e.g. {example})",
+                    example='{"sets": [3, 3], "runs": [4]}',
+                )
+            )
+        allowed = buys_allowed(self.hand_number, self.rules)
+        if self.buys_left is not None and self.buys_left > allowed:
+            raise RequestError(
+                _(
+                    "'buys_left' must be 0 to {most} in this hand, got {value}",
+                    most=allowed,
+                    value=self.buys_left,
+                )
+            )
+        return self
+
+    def position(self) -> Position:
+        """The position asked about (its cards are checked against the rules by
+        :func:`~solver.shanghai.advice.advise`). Raises a
+        :class:`~solver.errors.MeldwiseError` for a contract or a table meld that the
+        rules do not allow."""
+        rules = self.rules
+        if self.contract is None:
+            assert self.hand_number is not None  # one of the two: _one_contract
+            contract = Contract.for_hand(self.hand_number)
+        else:
+            contract = Contract.from_dict(self.contract.model_dump(), rules)
+        table = tuple(
+            TableMeld(read_table_meld(index, item.cards, rules), item.owner)
+            for index, item in enumerate(self.table)
+        )
+        nxt = self.next_player
+        return Position(
+            tuple(self.hand),
+            contract,
+            table,
+            self.down,
+            self.upcard,
+            buys_allowed(self.hand_number, rules) if self.buys_left is None else self.buys_left,
+            None if self.phase is None else Phase(self.phase),
+            tuple(self.seen),
+            None if nxt is None else NextPlayer(nxt.down, tuple(nxt.took)),
+        )
+
+
+class MeldOut(Answer):
+    kind: MeldKind
+    cards: list[AnyCard] = Field(description="the meld's cards; runs low to high")
+    as_: list[StandsFor] = Field(alias="as", description="what each card plays as")
+
+
+class SwapOut(Answer):
+    """Give a natural card for a table joker (the player then holds the joker)."""
+
+    meld: int = Field(
+        description="the meld holding the joker: an index in the request's table (melds "
+        "laid this turn follow from len(table))"
+    )
+    position: int = Field(description="the joker's place in that meld, 0 = its first card")
+    give: AnyCard = Field(description="the card given for the joker")
+    take: Literal["JK"] = Field(description="the card taken: the joker")
+
+
+class GoDownOut(Answer):
+    """The contract melds to lay now, the plan leaving the fewest penalty points."""
+
+    melds: list[MeldOut] = Field(
+        description="the melds to lay; they take table indexes from len(table) on"
+    )
+    swaps: list[SwapOut] = Field(description="table jokers to take first, for these melds")
+    left: list[AnyCard] = Field(description="the hand after laying the melds")
+    penalty_left: int = Field(description="what the cards left would cost")
+
+
+class LayOffOut(Answer):
+    card: AnyCard
+    meld: int = Field(
+        description="the meld it goes on: an index in the request's table, or from "
+        "len(table) on a meld laid this turn"
+    )
+    as_: StandsFor = Field(alias="as")
+
+
+class LayOffsOut(Answer):
+    """Cards to lay on the melds on the table, shedding the most points."""
+
+    plays: list[LayOffOut]
+    swaps: list[SwapOut] = Field(description="table jokers to take first")
+    left: list[AnyCard] = Field(description="the hand after the lay-offs")
+    points_shed: int = Field(description="penalty points the lay-offs move out of the hand")
+    can_go_out: bool = Field(description="the player goes out this turn")
+
+
+class DiscardOut(Answer):
+    card: AnyCard = Field(description="the card to throw")
+    reason: str = Field(description="why, in one sentence, with the figures computed")
+    deficiency_after: int | None = Field(
+        description="the exact deficiency the hand is left with (null once down or going down)"
+    )
+    outs: int | None = Field(
+        description="unseen cards (with copies) proven to lower that deficiency by one "
+        "(null once down or going down)"
+    )
+    danger: int | None = Field(
+        description="0-3, a heuristic: how much the card could help the next player "
+        "(null when not used)"
+    )
+
+
+class EndOfTurnOut(Answer):
+    """The hand at the end of the turn, after the plays and the discard."""
+
+    goes_out: bool = Field(description="the player goes out this turn")
+    kept: list[AnyCard] = Field(description="the cards kept")
+    points: int = Field(description="what the cards kept would cost")
+
+
+class DrawOptionOut(Answer):
+    """One way to draw and what follows it (expected values over the unseen cards)."""
+
+    action: Literal["take", "draw", "buy"]
+    cards: int = Field(description="cards that join the hand (a buy: the upcard and penalty cards)")
+    deficiency: float | None = Field(
+        description="expected deficiency once they are in (null once down)"
+    )
+    points: float = Field(description="expected penalty points of the hand then")
+    go_down: float | None = Field(
+        description="chance the play phase right after can go down (null: down, or a buy)"
+    )
+    go_out: float | None = Field(
+        description="chance the play phase right after goes out (null after a buy)"
+    )
+
+
+STATUS_DESCRIPTION = (
+    "optimal: every solve of the turn was proven; feasible: a time limit cut one short "
+    "(the answers are legal, not proven best); unknown: one found nothing in time"
 )
-NEXT_PLAYER_FIELDS = ("down", "took")
-SCORE_FIELDS = ("hands", "rules", "lang")
-TABLE_MELD_FIELDS = ("cards", "owner")
+DEFICIENCY_DESCRIPTION = "cards the hand still needs for the contract; null when not worked out"
+
+
+class UpcardOut(Answer):
+    rule: str = Field(description="the rule used (a stated heuristic), with the figures")
+    deficiency_now: int | None = Field(description=DEFICIENCY_DESCRIPTION)
+    deficiency_with: int | None = Field(
+        description="the deficiency with the upcard added; null when not worked out"
+    )
+
+
+class TakeUpcardOut(UpcardOut):
+    """Whether to take the upcard."""
+
+    take: bool
+
+
+class BuyOut(UpcardOut):
+    """Whether to buy the upcard out of turn."""
+
+    buy: bool
+
+
+class ShanghaiAdviseResponse(Answer):
+    """Advice for the turn: the wire response of :func:`solver.advise_shanghai`."""
+
+    # No example here: every answer has a null field, and FastAPI drops null values from
+    # the examples of the OpenAPI document (fastapi/fastapi#5559), which would leave
+    # required fields out. solver/shanghai/examples.py holds full answers.
+
+    status: Status = Field(description=STATUS_DESCRIPTION)
+    contract: ShanghaiContract = Field(description="the contract of this hand")
+    deficiency: int | None = Field(
+        description="fewest extra cards the hand needs to meet the contract, exact (0 once "
+        "down); null when unseen cards cannot complete it or no answer was found in time"
+    )
+    penalty: int = Field(description="what the hand would cost if the hand ended now")
+    go_down: GoDownOut | None = Field(
+        description="how to go down; null when the player is down or cannot go down now"
+    )
+    lay_offs: LayOffsOut | None = Field(
+        description="for a player who is down or goes down now; null otherwise"
+    )
+    discard: DiscardOut | None = Field(
+        description="null when the player goes out (or no answer was found in time)"
+    )
+    take_upcard: TakeUpcardOut | None = Field(description="null when no upcard was given")
+    buy: BuyOut | None = Field(description="null when no upcard was given")
+    notes: list[str] = Field(description="anything else worth saying")
+    phase: Literal["draw", "play"] | None = Field(description="the phase asked (null: none)")
+    end_of_turn: EndOfTurnOut | None = Field(
+        description="after the play phase's plays and discard; null when no play is advised"
+    )
+    draw_options: list[DrawOptionOut] = Field(
+        description="the draw phase's options (empty in the play phase)"
+    )
+
+
+# --- score ----------------------------------------------------------------------------
+
+
+class ShanghaiScoreRequest(Spoken):
+    """The cards each player holds when a hand ends: the wire request of
+    :func:`solver.score_shanghai`."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [SCORE_REQUEST]})
+
+    hands: dict[PlayerName, list[AnyCard]] = Field(
+        min_length=1, description="each player's cards left (empty: went out)"
+    )
+    rules: Rules = Field(default=STANDARD, description="rule settings")
+    lang: Lang = None
+
+
+class HandScore(Answer):
+    player: str
+    cards: list[AnyCard] = Field(description="the cards left, in card order")
+    points: int = Field(description="what they cost")
+    went_out: bool = Field(description="the player has no card left")
+
+
+class ShanghaiScoreResponse(Answer):
+    model_config = ConfigDict(json_schema_extra={"examples": [SCORE_RESPONSE]})
+
+    scores: list[HandScore] = Field(description="one per player, in the order given")
 
 
 @speaks
-def advise_shanghai(request: Mapping[str, Any]) -> dict[str, Any]:
+def advise_shanghai(request: Mapping[str, Any] | ShanghaiAdviseRequest) -> dict[str, Any]:
     """Advise on one Shanghai turn: wire request in, wire response out.
 
     Raises a :class:`~solver.errors.MeldwiseError` (a ``ValueError``) naming the bad
     field, card, meld or setting.
     """
-    position, rules, time_limit = parse_advise_request(request)
-    return advice_to_dict(advise(position, rules, time_limit=time_limit), position)
+    asked = read(ShanghaiAdviseRequest, request)
+    position = asked.position()
+    advice = advise(position, asked.rules, time_limit=asked.time_limit_ms / 1000)
+    return advice_to_dict(advice)
 
 
 @speaks
-def score_shanghai(request: Mapping[str, Any]) -> dict[str, Any]:
-    """Score a hand's end: the penalty points each player's cards left cost.
-
-    Response: ``{"scores": [{"player", "cards", "points", "went_out"}, ...]}`` in the
-    order given.
-    """
-    check_fields(request, SCORE_FIELDS)
-    if "hands" not in request:
-        raise RequestError(
-            _("missing field 'hands' (e.g. {example})", example='{"ann": ["AS", "JK"], "bo": []}')
-        )
-    hands = request["hands"]
-    if not isinstance(hands, Mapping) or not hands:
-        raise RequestError(
-            _("'hands' must be an object of player name to cards, got {value!r:.60}", value=hands)
-        )
-    rules = Rules.from_dict(request.get("rules"))
-    parsed = {
-        str(name): _cards(cards, _("hand of {player!r}", player=name))
-        for name, cards in hands.items()
-    }
+def score_shanghai(request: Mapping[str, Any] | ShanghaiScoreRequest) -> dict[str, Any]:
+    """Score a hand's end: the penalty points each player's cards left cost, in the
+    order given."""
+    asked = read(ShanghaiScoreRequest, request)
     return {
         "scores": [
             {
@@ -103,199 +408,9 @@ def score_shanghai(request: Mapping[str, Any]) -> dict[str, Any]:
                 "points": score.points,
                 "went_out": score.went_out,
             }
-            for score in score_hands(parsed, rules)
+            for score in score_hands(asked.hands, asked.rules)
         ]
     }
-
-
-def parse_advise_request(request: Mapping[str, Any]) -> tuple[Position, Rules, float]:
-    """Check an advice request and turn it into typed values (the card counts are
-    checked against the rules by :func:`~solver.shanghai.advice.advise`)."""
-    check_fields(request, ADVISE_FIELDS)
-    if "hand" not in request:
-        raise RequestError(
-            _("missing field 'hand' (a list of cards, e.g. {example})", example='["7H", "JK"]')
-        )
-    hand = _cards(request["hand"], "hand")
-    if not hand:
-        raise RequestError(_("'hand' is empty: a player with no cards has gone out"))
-    if len(hand) > MAX_HAND:
-        raise RequestError(
-            _(
-                "'hand' has {count} cards; a hand holds at most {most}",
-                count=len(hand),
-                most=MAX_HAND,
-            )
-        )
-    rules = Rules.from_dict(request.get("rules"))
-    contract, hand_number = _contract(request, rules)
-    table_field = request.get("table", [])
-    if not isinstance(table_field, list):
-        raise RequestError(
-            _("'table' must be a list of melds, got {value!r:.60}", value=table_field)
-        )
-    table = tuple(_table_meld(i, item, rules) for i, item in enumerate(table_field))
-    down = request.get("down", False)
-    if not isinstance(down, bool):
-        raise RequestError(_("'down' must be true or false, got {value!r:.60}", value=down))
-    upcard_field = request.get("upcard")
-    upcard = None if upcard_field is None else _card(upcard_field, "upcard")
-    allowed = buys_allowed(hand_number, rules)
-    buys_left = request.get("buys_left", allowed)
-    if isinstance(buys_left, bool) or not isinstance(buys_left, int):
-        raise RequestError(
-            _(
-                "{name!r} must be a whole number, got {value!r:.60}",
-                name="buys_left",
-                value=buys_left,
-            )
-        )
-    if not 0 <= buys_left <= allowed:
-        raise RequestError(
-            _(
-                "'buys_left' must be 0 to {most} in this hand, got {value}",
-                most=allowed,
-                value=buys_left,
-            )
-        )
-    limit_ms = request.get("time_limit_ms", int(DEFAULT_TIME_LIMIT * 1000))
-    if isinstance(limit_ms, bool) or not isinstance(limit_ms, int):
-        raise RequestError(
-            _(
-                "{name!r} must be a whole number, got {value!r:.60}",
-                name="time_limit_ms",
-                value=limit_ms,
-            )
-        )
-    if not 1 <= limit_ms <= MAX_TIME_LIMIT_MS:
-        raise RequestError(
-            _(
-                "{name!r} must be {lowest} to {highest}, got {value}",
-                name="time_limit_ms",
-                lowest=1,
-                highest=MAX_TIME_LIMIT_MS,
-                value=limit_ms,
-            )
-        )
-    position = Position(
-        tuple(hand),
-        contract,
-        table,
-        down,
-        upcard,
-        buys_left,
-        _phase(request.get("phase")),
-        tuple(_cards(request.get("seen", []), "seen")),
-        _next_player(request.get("next_player")),
-    )
-    return position, rules, limit_ms / 1000
-
-
-def _phase(value: Any) -> Phase | None:
-    if value is None:
-        return None
-    try:
-        return Phase(value)
-    except ValueError:
-        raise RequestError(
-            _(
-                "'phase' must be 'draw' (before drawing) or 'play' (after drawing),"
-                " got {value!r:.60}",
-                value=value,
-            )
-        ) from None
-
-
-def _next_player(value: Any) -> NextPlayer | None:
-    if value is None:
-        return None
-    _object(value, "'next_player'", '{"down": false, "took": ["8C"]}', NEXT_PLAYER_FIELDS)
-    down = value.get("down")
-    if down is not None and not isinstance(down, bool):
-        raise RequestError(
-            _("next_player 'down' must be true, false or null, got {value!r:.60}", value=down)
-        )
-    return NextPlayer(down, tuple(_cards(value.get("took", []), "next_player took")))
-
-
-def _contract(request: Mapping[str, Any], rules: Rules) -> tuple[Contract, int | None]:
-    has_number, has_contract = "hand_number" in request, "contract" in request
-    if has_number == has_contract:
-        raise RequestError(
-            _(
-                "give exactly one of 'hand_number' (1-10, the standard contracts) or"
-                " 'contract' (e.g. {example})",
-                example='{"sets": [3, 3], "runs": [4]}',
-            )
-        )
-    if has_number:
-        number = request["hand_number"]
-        return Contract.for_hand(number), number
-    return Contract.from_dict(request["contract"], rules), None
-
-
-def _table_meld(index: int, item: Any, rules: Rules) -> TableMeld:
-    where = _("table meld {index}", index=index)
-    _object(item, where, '{"cards": ["8H", "8S", "8D"], "owner": "ann"}', TABLE_MELD_FIELDS)
-    if "cards" not in item:
-        raise RequestError(_("{where} has no 'cards'", where=where))
-    owner = item.get("owner")
-    if owner is not None and not isinstance(owner, str):
-        raise RequestError(
-            _(
-                "{where}: 'owner' must be a name or null, got {value!r:.60}",
-                where=where,
-                value=owner,
-            )
-        )
-    meld = read_table_meld(index, _cards(item["cards"], where), rules)
-    return TableMeld(meld, owner)
-
-
-def _object(value: Any, where: str, example: str, known: tuple[str, ...]) -> None:
-    """Raise :class:`RequestError` unless ``value`` is an object with only ``known`` fields."""
-    if not isinstance(value, Mapping):
-        raise RequestError(
-            _(
-                "{where} must be an object like {example}, got {value!r:.60}",
-                where=where,
-                example=example,
-                value=value,
-            )
-        )
-    for name in value:
-        if name not in known:
-            raise RequestError(
-                _(
-                    "unknown field {name!r:.60} in {where}; fields are {fields}",
-                    name=name,
-                    where=where.strip("'"),
-                    fields=", ".join(known),
-                )
-            )
-
-
-def _cards(value: Any, where: str) -> list[Card]:
-    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise RequestError(
-            _(
-                "{where} must be a list of card strings, got {value!r:.60}",
-                where=where,
-                value=value,
-            )
-        )
-    return [_card(text, where) for text in value]
-
-
-def _card(text: Any, where: str) -> Card:
-    if not isinstance(text, str):
-        raise RequestError(
-            _("{where} must be a card string, got {value!r:.60}", where=where, value=text)
-        )
-    try:
-        return Card.parse(text)
-    except ValueError as error:
-        raise type(error)(f"{where}: {error}") from None
 
 
 def meld_to_dict(meld: Meld) -> dict[str, Any]:
@@ -321,7 +436,7 @@ def _upcard_to_dict(advice: UpcardAdvice | None, key: str) -> dict[str, Any] | N
     }
 
 
-def advice_to_dict(advice: Advice, position: Position) -> dict[str, Any]:
+def advice_to_dict(advice: Advice) -> dict[str, Any]:
     """The wire response for ``advice``.
 
     Lay-offs and swaps name table melds by index in the request's ``table``; melds

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 from dataclasses import dataclass
 from functools import lru_cache
 
-from solver.shanghai.cards import Card, Suit
+from solver.shanghai.notation import Card, Suit
 from solver.shanghai.rules import Rules
 
 INFINITE = 10**6
@@ -164,8 +164,8 @@ def lay_off_fits(meld: Cards, first_place: int, kind: str, added: Cards, rules: 
             continue
         spots = [card_at(p, suit) for p in range(first, first_place)]
         spots += [card_at(p, suit) for p in range(last + 1, top + 1)]
-        naturals = _naturals_fitting(added, spots, rules)
-        if naturals is not None and len(added) - naturals <= len(meld) + naturals:
+        fitting = _naturals_fitting(added, spots, rules)
+        if fitting is not None and len(added) - fitting <= len(meld) + fitting:
             return True
     return False
 
@@ -366,6 +366,7 @@ class TurnBrute:
     ) -> tuple[bool, int] | None:
         found: tuple[bool, int] | None = None
         for held, after in self._swapped(Counter(hand), table):
+            leftovers: Set[tuple[tuple[Card, int], ...]]
             if slots is None:
                 leftovers = {counts(held)}
             else:

@@ -7,18 +7,26 @@ import random
 from collections import Counter
 
 import pytest
-from brute import Brute, Laid, TurnBrute, best_lay_offs, fits_all, run_extras, set_extras
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.errors import CountError
-from solver.shanghai.cards import JOKER, Card, Suit
 from solver.shanghai.contracts import STANDARD_CONTRACTS, Contract
 from solver.shanghai.deficiency import deficiency
 from solver.shanghai.melds import Meld, MeldKind, TableMeld, read_meld
+from solver.shanghai.notation import JOKER, Card, Suit
 from solver.shanghai.position import Position
 from solver.shanghai.rules import Rules
-from solver.shanghai.turn import solve_turn
+from solver.shanghai.search import solve_turn
+from tests.shanghai.brute import (
+    Brute,
+    Laid,
+    TurnBrute,
+    best_lay_offs,
+    fits_all,
+    run_extras,
+    set_extras,
+)
 
 VARIANTS = [
     Rules(decks=4),
@@ -98,7 +106,8 @@ def test_go_down_verdict_and_points_left_match_brute_force(
     if expected is None:
         assert turn is None, hand
         return
-    assert turn is not None and turn.go_down is not None, hand
+    assert turn is not None, hand
+    assert turn.go_down is not None, hand
     plan = turn.go_down
     assert plan.penalty_left == expected
     laid = [c for m in plan.melds for c in m.cards]
@@ -250,7 +259,8 @@ def check_turn(
     if turn.goes_out:
         assert (turn.kept, turn.points) == ((), 0), (hand, table)
         return
-    assert turn.discard is not None and len(turn.kept) >= 1, (hand, table)
+    assert turn.discard is not None, (hand, table)
+    assert len(turn.kept) >= 1, (hand, table)
     pool = dead or list(left)
     assert turn.discard.card in pool, (hand, table, turn.discard)
     most = max(rules.points(c) for c in pool)

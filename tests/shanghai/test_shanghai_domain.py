@@ -10,13 +10,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solver.errors import CountError, NotationError, RequestError, RulesError
-from solver.shanghai.cards import ALL_NATURALS, JOKER, Card, parse_cards
 from solver.shanghai.contracts import STANDARD_CONTRACTS, Contract, buys_allowed
 from solver.shanghai.deficiency import deficiency
 from solver.shanghai.melds import InvalidMeld, MeldKind, read_meld
+from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, parse_cards
 from solver.shanghai.position import Position
 from solver.shanghai.rules import Rules
-from solver.shanghai.turn import solve_turn
+from solver.shanghai.search import solve_turn
 
 
 @given(st.sampled_from([*ALL_NATURALS, JOKER]))
@@ -97,7 +97,8 @@ def test_a_hand_built_for_each_contract_goes_down_and_one_card_less_does_not(
     hand += parse_cards("9C 7C") if number != 10 else parse_cards("9S 7S")
     seen = Position(tuple(hand), contract).unseen(rules)
     turn, _ = solve_turn(Counter(hand), contract, (), seen, rules, time_limit=10)
-    assert turn is not None and turn.go_down is not None
+    assert turn is not None
+    assert turn.go_down is not None
     assert len(turn.go_down.melds) == contract.melds
     short = Counter(hand)
     short[hand[0]] -= 1
@@ -162,7 +163,8 @@ def test_run_jokers_keep_their_written_place() -> None:
     with pytest.raises(InvalidMeld, match="low to high"):
         read_meld(parse_cards("7H JK 5H 8H"), Rules())
     unordered = read_meld(parse_cards("8H 5H 7H 6H"), Rules())
-    assert unordered.kind is MeldKind.RUN and unordered.first_place == 5
+    assert unordered.kind is MeldKind.RUN
+    assert unordered.first_place == 5
 
 
 def test_twos_are_wild_only_by_setting() -> None:
@@ -170,7 +172,8 @@ def test_twos_are_wild_only_by_setting() -> None:
     with pytest.raises(InvalidMeld):
         read_meld(cards, Rules())
     meld = read_meld(cards, Rules(twos_wild=True))
-    assert meld.wilds == 1 and str(meld.stands_for[2]) == "8"
+    assert meld.wilds == 1
+    assert str(meld.stands_for[2]) == "8"
     natural = read_meld(parse_cards("2H 3H 4H 5H"), Rules(twos_wild=True))
     assert natural.wilds == 0  # a two in its own place is natural
 
@@ -195,4 +198,6 @@ def test_a_set_of_duplicates_needs_enough_decks() -> None:
     rules = Rules(decks=3)
     seen = Position(tuple(hand), Contract((3,))).unseen(rules)
     turn, _ = solve_turn(Counter(hand), Contract((3,)), (), seen, rules, time_limit=5)
-    assert turn is not None and turn.go_down is not None and turn.go_down.left == ()
+    assert turn is not None
+    assert turn.go_down is not None
+    assert turn.go_down.left == ()

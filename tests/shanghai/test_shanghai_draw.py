@@ -14,8 +14,9 @@ from benchmarks.shanghai_speed import deal
 from solver.shanghai import STANDARD
 from solver.shanghai.deficiency import Study, deficiency, lowering_cards
 from solver.shanghai.draw import reachable
+from solver.shanghai.notation import Card
 from solver.shanghai.position import Phase
-from solver.shanghai.turn import drawn_cards, solve_turn
+from solver.shanghai.search import drawn_cards, solve_turn
 
 LIMIT = 20.0
 
@@ -35,7 +36,7 @@ def test_search_verdicts_agree_with_the_cp_sat_model(seed: int, number: int) -> 
     value, _ = deficiency(hand, position.contract, unseen, STANDARD, time_limit=LIMIT, search=False)
     assert study.value == value
     cards = rng.sample(study.cards, 4)
-    together = set()
+    together: set[Card] = set()
     if value:
         together, _ = lowering_cards(
             hand, position.contract, unseen, STANDARD, cards, value - 1, time_limit=LIMIT
@@ -80,7 +81,7 @@ def test_drawn_cards_equal_one_solve_per_card(seed: int, number: int, down: bool
     outs, _ = drawn_cards(
         hand, contract, table, unseen, STANDARD, cards, out=True, time_limit=LIMIT
     )
-    downs = set()
+    downs: set[Card] = set()
     if not down:
         downs, _ = drawn_cards(
             hand, contract, table, unseen, STANDARD, cards, out=False, time_limit=LIMIT

@@ -19,7 +19,7 @@ from solver.shanghai import STANDARD, Contract, Position, advise, examples, pars
 from solver.shanghai.deficiency import Study, deficiency
 from solver.shanghai.position import Phase
 
-GO_OUT = {
+GO_OUT: dict[str, Any] = {
     "hand": ["AS", "AD", "AC", "KS", "KD", "KC", "5S", "5D", "5C"],
     "hand_number": 1,
     "table": [{"cards": ["AH", "AH", "AD"]}],
@@ -52,7 +52,7 @@ LAST_CARD = {
 def test_the_last_card_is_never_discarded_by_default(capsys: pytest.CaptureFixture[str]) -> None:
     """A down player holding one card that cannot be laid off may not go out by
     discarding it: no discard, and a note says why (library, CLI; HTTP answers what
-    the library answers, tests/test_api_shanghai.py)."""
+    the library answers, tests/api/test_shanghai.py)."""
     for request in (LAST_CARD, LAST_CARD | {"phase": "play"}):
         answer = advise_shanghai(request)
         assert answer["discard"] is None
@@ -62,7 +62,8 @@ def test_the_last_card_is_never_discarded_by_default(capsys: pytest.CaptureFixtu
     code = main(["shanghai", "advise", *flags])
     out = capsys.readouterr().out
     assert code == 0
-    assert "your last card" not in out and "Discard KD" not in out
+    assert "your last card" not in out
+    assert "Discard KD" not in out
     allowed = advise_shanghai(LAST_CARD | {"rules": {"go_out_by_discard": True}})
     assert allowed["discard"]["card"] == "KD"
     assert allowed["end_of_turn"]["goes_out"] is True
@@ -102,7 +103,8 @@ def test_take_the_upcard_that_makes_going_out_certain_with_the_contract_met() ->
     assert answer["take_upcard"]["take"] is True
     take = next(o for o in answer["draw_options"] if o["action"] == "take")
     stock = next(o for o in answer["draw_options"] if o["action"] == "draw")
-    assert take["go_out"] == 1 and stock["go_out"] < 1
+    assert take["go_out"] == 1
+    assert stock["go_out"] < 1
 
 
 @pytest.mark.parametrize("phase", ["draw", None])
@@ -148,7 +150,9 @@ def test_outs_claimed_are_real_on_an_all_run_contract() -> None:
     )
     advice = advise(position)
     discard = advice.discard
-    assert discard is not None and discard.outs is not None and discard.outs > 0
+    assert discard is not None
+    assert discard.outs is not None
+    assert discard.outs > 0
     assert f"{discard.outs} unseen natural card" in discard.reason
     unseen = position.unseen(STANDARD)
     kept = Counter(position.hand)
@@ -165,6 +169,7 @@ def test_outs_claimed_are_real_on_an_all_run_contract() -> None:
         found, _ = deficiency(
             +more, position.contract, +fewer, STANDARD, time_limit=10, search=False
         )
+        assert base is not None
         assert found == base - 1, card
 
 
@@ -182,7 +187,8 @@ def test_each_phase_answers_only_its_own_questions() -> None:
     draw = advise_shanghai(before)
     assert draw["deficiency"] == 0
     assert all(draw[part] is None for part in PLAY_PARTS)
-    assert draw["take_upcard"] is not None and draw["buy"] is not None
+    assert draw["take_upcard"] is not None
+    assert draw["buy"] is not None
     options = {option["action"]: option for option in draw["draw_options"]}
     assert sorted(options) == ["buy", "draw", "take"]
     assert options["take"]["cards"] == 1
@@ -191,8 +197,10 @@ def test_each_phase_answers_only_its_own_questions() -> None:
     assert options["buy"]["points"] >= options["take"]["points"] + 5 * STANDARD.buy_penalty_cards
 
     play = advise_shanghai(before | {"phase": "play"})
-    assert all(play[part] is None for part in DRAW_PARTS) and play["draw_options"] == []
-    assert play["go_down"] is not None and play["end_of_turn"] is not None
+    assert all(play[part] is None for part in DRAW_PARTS)
+    assert play["draw_options"] == []
+    assert play["go_down"] is not None
+    assert play["end_of_turn"] is not None
 
     mixed = advise_shanghai({k: v for k, v in before.items() if k != "phase"})
     assert mixed["phase"] is None

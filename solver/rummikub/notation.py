@@ -1,0 +1,257 @@
+"""Rummikub tiles and their notation.
+
+A tile is written as a colour letter followed by its number (``R5``, ``b13``)
+or ``J`` for a joker. Input is case-insensitive; ``str(tile)`` gives the
+canonical uppercase form, and ``Tile.parse(str(tile)) == tile`` always holds.
+
+Japanese input is read too: the colour in kanji (``赤5``, ``青13``, ``黒7``,
+``黄1``; ``橙`` or ``オレンジ`` for orange), ``ジョーカー`` for a joker, and full-width
+letters and digits (``R5`` typed full-width). ``Y`` and ``黄`` name yellow; a game with orange
+but no yellow reads them as its fourth colour (:meth:`Rules.canonical
+<solver.rummikub.rules.Rules.canonical>`), as Japanese players call it 黄.
+Output is canonical unless a :class:`Notation` asks for ``Y`` (:func:`spelling`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from enum import Enum
+
+from solver.errors import NotationError
+from solver.i18n import _, _p
+
+MAX_NUMBER = 26
+"""The largest tile number any rule set may use."""
+
+
+class Colour(Enum):
+    """Tile colours in their canonical order; the standard game uses the first four."""
+
+    RED = "R"
+    BLUE = "B"
+    BLACK = "K"
+    ORANGE = "O"
+    GREEN = "G"
+    YELLOW = "Y"
+    PURPLE = "P"
+    WHITE = "W"
+
+    @property
+    def index(self) -> int:
+        """Position of the colour in canonical order (0 for red)."""
+        return _COLOUR_INDEX[self]
+
+    @property
+    def letter(self) -> str:
+        return self.value
+
+    @classmethod
+    def from_index(cls, index: int) -> Colour:
+        return _COLOURS[index]
+
+    @classmethod
+    def first(cls, count: int) -> tuple[Colour, ...]:
+        """The first ``count`` colours in canonical order."""
+        return _COLOURS[:count]
+
+
+_COLOURS: tuple[Colour, ...] = tuple(Colour)
+_COLOUR_INDEX = {colour: i for i, colour in enumerate(_COLOURS)}
+_TILE_RE = re.compile(r"([A-Z])([0-9]{1,2})")
+_KANJI = {
+    "赤": "R",
+    "青": "B",
+    "黒": "K",
+    "黄": "Y",
+    "橙": "O",
+    "オレンジ": "O",
+    "緑": "G",
+    "紫": "P",
+    "白": "W",
+}
+"""Colour names Japanese players write before the number, read as the colour letter."""
+_JOKER_NAMES = ("J", "ジョーカー", "JOKER")
+
+
+def _normalise(text: str) -> str:
+    """Full-width to ASCII (NFKC), upper case, a kanji colour as its letter."""
+    if text.isascii():  # the usual case: R5
+        return text.strip().upper()
+    norm = unicodedata.normalize("NFKC", text).strip().upper()
+    for name, letter in _KANJI.items():
+        if norm.startswith(name):
+            return letter + norm[len(name) :].strip()
+    return norm
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """One tile: a colour and a number, or a joker (``colour is None``).
+
+    Tiles order canonically: by colour, then number, jokers last.
+    """
+
+    colour: Colour | None
+    number: int = 0
+    _key: int = field(init=False, repr=False, compare=False)
+    """A small int per tile, computed once: tiles are hashed a lot (counting, sets)."""
+    _text: str = field(init=False, repr=False, compare=False)
+    """The tile's notation, computed once: answers write every tile in their steps."""
+
+    def __post_init__(self) -> None:
+        colour = len(_COLOURS) if self.colour is None else _COLOUR_INDEX[self.colour]
+        object.__setattr__(self, "_key", colour * 64 + self.number)
+        text = "J" if self.colour is None else f"{self.colour.value}{self.number}"
+        object.__setattr__(self, "_text", text)
+
+    def __hash__(self) -> int:
+        return self._key
+
+    @classmethod
+    def natural(cls, colour: Colour, number: int) -> Tile:
+        """The tile of this colour and number (one shared object per tile)."""
+        tile = _NATURALS.get((colour, number))
+        if tile is None:
+            tile = _NATURALS[colour, number] = _BY_TEXT[f"{colour.value}{number}"] = cls(
+                colour, number
+            )
+        return tile
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Read one tile such as ``"R5"``, ``"o13"`` or ``"J"``.
+
+        Raises :class:`NotationError` quoting the text when it is not a tile.
+        Whether the tile exists under a given rule set is checked by
+        :meth:`solver.rummikub.rules.Rules.check_tile`.
+        """
+        if not isinstance(text, str):
+            raise NotationError(
+                _("unknown tile {tile!r}: a tile is a string like 'R5' or 'J'", tile=text)
+            )
+        known = _BY_TEXT.get(text)  # canonical text, as answers write it: read at once
+        if known is not None:
+            return known
+        norm = _normalise(text)
+        if norm in _JOKER_NAMES:
+            return JOKER
+        match = _TILE_RE.fullmatch(norm)
+        if match is None:
+            raise NotationError(
+                _(
+                    "unknown tile {tile!r}: write a colour letter and a number (R5, B13) or J",
+                    tile=text,
+                )
+            )
+        letter, digits = match.groups()
+        try:
+            colour = Colour(letter)
+        except ValueError:
+            letters = ", ".join(c.letter for c in Colour)
+            raise NotationError(
+                _(
+                    "unknown tile {tile!r}: {letter!r} is not a colour (colours are {letters})",
+                    tile=text,
+                    letter=letter,
+                    letters=letters,
+                )
+            ) from None
+        number = int(digits)
+        if not 1 <= number <= MAX_NUMBER:
+            raise NotationError(
+                _(
+                    "unknown tile {tile!r}: numbers run from 1 to {highest}",
+                    tile=text,
+                    highest=MAX_NUMBER,
+                )
+            )
+        return cls.natural(colour, number)
+
+    @property
+    def is_joker(self) -> bool:
+        return self.colour is None
+
+    @property
+    def sort_key(self) -> int:
+        """Orders tiles by colour, then number, jokers last."""
+        return self._key
+
+    def __lt__(self, other: Tile) -> bool:
+        return self._key < other._key
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Tile.parse({str(self)!r})"
+
+
+JOKER = Tile(None, 0)
+_NATURALS: dict[tuple[Colour, int], Tile] = {}
+_BY_TEXT: dict[str, Tile] = {"J": JOKER}
+"""Tiles met so far by their canonical text."""
+
+
+def parse_tiles(text: str | Iterable[str]) -> list[Tile]:
+    """Read tiles from ``"R1 R2 J"`` (spaces or commas) or from a list of strings."""
+    words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return [Tile.parse(word) for word in words]
+
+
+class Notation(Enum):
+    """How answers write the fourth colour of the standard game: ``O`` (orange, the
+    default) or ``Y`` (黄, as Japanese players write it)."""
+
+    RBKO = "RBKO"
+    RBYK = "RBYK"
+
+
+_notation: ContextVar[Notation] = ContextVar("meldwise_notation", default=Notation.RBKO)
+_yellow_in_play: ContextVar[bool] = ContextVar("meldwise_yellow_in_play", default=False)
+
+
+@contextmanager
+def spelling(notation: Notation = Notation.RBKO, colours: int = 4) -> Iterator[None]:
+    """Write tiles in ``notation`` (:func:`spell`, :func:`format_tiles`) inside the block,
+    naming colours for a game of ``colours`` colours (:func:`colour_name`)."""
+    tokens = _notation.set(notation), _yellow_in_play.set(colours > Colour.YELLOW.index)
+    try:
+        yield
+    finally:
+        _notation.reset(tokens[0])
+        _yellow_in_play.reset(tokens[1])
+
+
+def colour_name(colour: Colour) -> str:
+    """The colour's name in the active language. Japanese calls the fourth colour,
+    orange, 黄 (yellow), except in a game where yellow is a colour of its own."""
+    if colour is Colour.ORANGE and _yellow_in_play.get():
+        return _p("in a game with yellow", "orange")
+    names = {
+        Colour.RED: _("red"),
+        Colour.BLUE: _("blue"),
+        Colour.BLACK: _("black"),
+        Colour.ORANGE: _("orange"),
+        Colour.GREEN: _("green"),
+        Colour.YELLOW: _("yellow"),
+        Colour.PURPLE: _("purple"),
+        Colour.WHITE: _("white"),
+    }
+    return names[colour]
+
+
+def spell(tile: Tile) -> str:
+    """A tile in the active notation: ``str(tile)``, or with ``Y`` for orange."""
+    if tile.colour is Colour.ORANGE and _notation.get() is Notation.RBYK:
+        return f"Y{tile.number}"
+    return str(tile)
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
+    """Write tiles in the active notation separated by spaces."""
+    return " ".join(spell(tile) for tile in tiles)

@@ -1,0 +1,242 @@
+"""Solve a Rummikub turn: the best score, then the least disruptive play reaching it.
+
+1. The score: the count model finds the best score, then keeps the most jokers on
+   the rack; this is what ``status`` speaks of.
+2. Least disruption: keep the most table sets whole, then leave the most table
+   tiles in place, then lay out the fewest sets (:mod:`solver.rummikub.disruption`);
+   ``disruption_proven`` says whether the first two are proven.
+
+After opening, with a table, the score comes out of the first least-disruption
+search (the calm play's model, with the score as its first goal): one search fewer.
+The score stage runs alone when least disruption is not asked for, before opening,
+with no table, or when that search does not prove the score within its work.
+
+Every search is bounded by deterministic work (see :mod:`solver.rummikub.runner`),
+so the same request gets the same answer under any load; wall-clock limits are only
+the outer safety cap, and ``time_capped`` says when one stopped a search.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import replace
+from itertools import chain
+
+from ortools.sat.python import cp_model
+
+from solver.cpsat import Status
+from solver.rummikub.disruption import least_disruption as calmest
+from solver.rummikub.free_jokers import free_jokers as count_free_jokers
+from solver.rummikub.house_rules import jokers_held_in_place
+from solver.rummikub.layout import PlacedSet, lay_out
+from solver.rummikub.melds import Meld
+from solver.rummikub.model import TileCounts, build_model
+from solver.rummikub.notation import JOKER, Colour, Tile
+from solver.rummikub.position import Objective, Position
+from solver.rummikub.result import Play
+from solver.rummikub.rules import STANDARD, Rules
+from solver.rummikub.runner import Limits, Solved, run
+from solver.rummikub.steps import plan
+
+DEFAULT_TIME_LIMIT = 2.0
+"""Wall-clock seconds a solve may take unless the caller says otherwise: the outer
+safety cap of both stages."""
+
+SCORE_WORK = 2.0
+"""Deterministic seconds of CP-SAT work the score stage may do when it runs alone:
+hundreds of times what any benchmark position needs, so in practice it stops when
+the score is proven; the bound makes even a pathological position stop at the same
+point under any load."""
+
+DEFAULT_DISRUPTION_WORK = 0.15
+"""Deterministic seconds of CP-SAT work the least-disruption stage (its first search
+finding the score too) may do unless the caller says otherwise (see
+benchmarks/RESULTS.md for what it proves, and how fast). Only the few positions
+that use it all see it: with 0.1, one committed position (t40-r30#16) stopped with
+a tile more moved than the long-budget reference."""
+
+DEFAULT_DISRUPTION_TIME_LIMIT = DEFAULT_TIME_LIMIT
+"""Wall-clock seconds the least-disruption stage may take (within the overall limit):
+its safety cap, above what its default work took on any benchmark position even on
+a loaded machine (at most 1943 ms in benchmarks/RESULTS.md, the whole solve, with
+the runner getting a quarter of a core: close to the cap, so a heavier load can cut a
+search there, which ``time_capped`` then says)."""
+
+
+def solve(
+    position: Position,
+    rules: Rules = STANDARD,
+    objective: Objective = Objective.TILES,
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    workers: int = 1,
+    least_disruption: bool = True,
+    disruption_time_limit: float = DEFAULT_DISRUPTION_TIME_LIMIT,
+    disruption_work: float = DEFAULT_DISRUPTION_WORK,
+    free_jokers: bool = False,
+) -> Play:
+    """Find the best play for ``position`` under ``rules``.
+
+    Before opening (``position.opened`` is false) the play is new sets from the
+    rack alone worth at least ``rules.opening_threshold``, or nothing; the table
+    is left as it is. After opening the whole table may be rearranged. Among the
+    plays with the best score it returns the one that keeps the most jokers on
+    the rack, then (with ``least_disruption``) keeps the most table sets whole,
+    then moves the fewest table tiles, then lays out the fewest sets; remaining ties
+    are broken the same way on every call. The score is proven optimal unless its
+    search stops at its work bound or at ``time_limit`` (wall-clock seconds, the outer
+    safety cap) first; see :class:`Status`. The least-disruption stage does at most
+    ``disruption_work`` (CP-SAT deterministic seconds) within at most
+    ``disruption_time_limit`` wall-clock seconds; ``disruption_proven`` says whether
+    it proved the sets kept and tiles moved, ``time_capped`` whether a wall-clock
+    limit (not the work bound) stopped a search. A solve that no clock stopped gives
+    the same answer on any machine load; ``workers`` CP-SAT workers search the score
+    when it is searched alone (with more than one that no longer holds), the
+    least-disruption searches use one.
+
+    With ``free_jokers`` the play also counts the table jokers that no set needs
+    (:attr:`Play.free_jokers`, see :mod:`solver.rummikub.free_jokers`), within the
+    same time limit: one search more, so only when asked.
+
+    Raises a :class:`~solver.errors.MeldwiseError` for a position that breaks the rules.
+    """
+    started = time.perf_counter()
+    play = _solve(
+        position,
+        rules,
+        objective,
+        started + time_limit,
+        workers,
+        started + disruption_time_limit if least_disruption else None,
+        disruption_work,
+    )
+    if free_jokers:
+        table = Counter(chain(*position.table))
+        spare = count_free_jokers(rules, table, started + time_limit) if position.opened else 0
+        play = replace(play, free_jokers=spare)
+    return play
+
+
+def _solve(
+    position: Position,
+    rules: Rules,
+    objective: Objective,
+    deadline: float,
+    workers: int,
+    disruption_deadline: float | None,
+    disruption_work: float,
+) -> Play:
+    """:func:`solve` but the free jokers; ``disruption_deadline`` None: no least disruption."""
+    least_disruption = disruption_deadline is not None
+    table_melds = position.check(rules)
+    opening = not position.opened
+    rack = TileCounts.of(Counter(position.rack))
+    table = TileCounts({}) if opening else TileCounts.of(Counter(chain(*position.table)))
+
+    capped = False
+    if least_disruption and table_melds and not opening:
+        assert disruption_deadline is not None
+        stage = Limits(disruption_work, min(deadline, disruption_deadline))
+        calmer = calmest(rules, rack, table, objective, table_melds, stage)
+        capped = stage.capped
+        if calmer is not None:
+            # The best score is proven; read the tiles played off the layout.
+            played = _played_tiles_of(calmer.placed, table_melds)
+            if not played:
+                return _no_play(Status.OPTIMAL, position, table_melds, rules, capped)
+            placed = calmer.placed
+            return assemble_play(
+                Status.OPTIMAL, position, played, table_melds, placed, rules, calmer.proven, capped
+            )
+
+    # The score alone: asked for, or not proven within the least-disruption work.
+    # Table jokers held in place need the table sets to go on (see house_rules).
+    held = not opening and jokers_held_in_place(rules, table_melds)
+    tm = build_model(rules, rack, table, objective, opening, table_melds if held else ())
+    limits = Limits(SCORE_WORK, deadline)
+    # No starting solution: hinting the table as it is doubled the median solve.
+    first = run(tm, limits, workers) if limits.left else None
+    capped = capped or limits.capped
+    if first is None or first.code == cp_model.UNKNOWN:
+        return _no_play(Status.UNKNOWN, position, table_melds, rules, capped)
+    if first.code == cp_model.INFEASIBLE and opening:
+        return _no_play(Status.OPTIMAL, position, table_melds, rules, capped)
+    first.require("a turn model")
+    status = Status.OPTIMAL if first.optimal else Status.FEASIBLE
+    played = played_tiles(first)
+    if not played:
+        return _no_play(status, position, table_melds, rules, capped)
+    placed = lay_out(first.tm, first.value)
+    if opening:
+        placed = _unchanged(table_melds) + placed
+    # With no table there is nothing to disturb: proven at once.
+    proven = opening or not table_melds
+    return assemble_play(status, position, played, table_melds, placed, rules, proven, capped)
+
+
+def _unchanged(melds: tuple[Meld, ...]) -> list[PlacedSet]:
+    """The table sets as they are, each going on whole."""
+    return [PlacedSet(m, i, m.tiles, ()) for i, m in enumerate(melds)]
+
+
+def _no_play(
+    status: Status, position: Position, melds: tuple[Meld, ...], rules: Rules, capped: bool
+) -> Play:
+    """The answer that places nothing and leaves the table as it is."""
+    return assemble_play(status, position, [], melds, _unchanged(melds), rules, True, capped)
+
+
+def played_tiles(solved: Solved) -> list[Tile]:
+    """The rack tiles the solved counts play."""
+    tm, value = solved.tm, solved.value
+    played = [
+        Tile.natural(Colour.from_index(colour), number)
+        for (colour, number), var in tm.played.items()
+        for _ in range(value(var))
+    ]
+    played += [JOKER] * value(tm.played_jokers)
+    return played
+
+
+def _played_tiles_of(placed: list[PlacedSet], before: tuple[Meld, ...]) -> list[Tile]:
+    """The rack tiles a layout places: the table after minus the table before."""
+    after: Counter[Tile] = Counter(t for p in placed for t in p.meld.tiles)
+    for meld in before:
+        after.subtract(meld.tiles)
+    return list(after.elements())
+
+
+def assemble_play(
+    status: Status,
+    position: Position,
+    played: list[Tile],
+    before: tuple[Meld, ...],
+    after: list[PlacedSet],
+    rules: Rules,
+    disruption_proven: bool,
+    time_capped: bool,
+) -> Play:
+    """The play that lays ``played`` from the rack, turning the table ``before`` into
+    ``after``, with the steps to get there."""
+    left = Counter(position.rack)
+    left.subtract(played)
+    steps = plan(before, after, played, position.table)
+    stayed = sum(len(p.stayed) for p in after)
+    return Play(
+        status=status,
+        played=tuple(sorted(played)),
+        rack_left=tuple(sorted(left.elements())),
+        table=tuple(p.meld for p in steps.table),
+        tiles_played=len(played),
+        points_played=sum(rules.value(tile) for tile in played),
+        sets_kept=sum(
+            1
+            for p in after
+            if p.origin is not None and len(p.stayed) == len(before[p.origin].tiles)
+        ),
+        tiles_moved=sum(len(m.tiles) for m in before) - stayed,
+        steps=steps.steps,
+        disruption_proven=disruption_proven,
+        time_capped=time_capped,
+    )

@@ -1,0 +1,410 @@
+"""The service facing hostile or careless clients, in process: strict JSON bodies,
+names, headers, API keys, rate limits, each client's share of the solver, the
+fair order, bounded answers and the body and request timeouts. (The connection
+guards and signals need a real server: tests/api/test_server.py.)"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.clients import address_id
+from api.main import create_app
+from api.middleware import CONTENT_SECURITY_POLICY
+from api.pool import SLACK_S, Crowd, FairQueue, Job
+from api.settings import Settings, available_cores
+from tests.api.support import SCORE, SHANGHAI_ADVISE, SOLVE, VALIDATE, async_client, slow_request
+
+JSON = {"Content-Type": "application/json"}
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(workers=1, rate_limit=""))) as client:
+        yield client
+
+
+# --- bodies ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        (b'{"rack": ["\xff"]}', 400, "not valid UTF-8: byte 0xff at position 11"),
+        (b"[" * 5000 + b"]" * 5000, 400, "nests arrays and objects too deeply"),
+        (b'{"rack": [' + b"9" * 5000 + b"]}", 422, "a number has 5000 digits"),
+        (b'{"rack": [NaN]}', 400, "NaN is not a JSON value"),
+        (b'{"rack": ["R1"], "rack": ["R2"]}', 422, "the key 'rack' is given twice"),
+        (b'{"rack": ["R1","R2" "J"]}', 400, "Expecting ',' delimiter at character 20"),
+    ],
+    ids=["utf-8", "nesting", "huge-integer", "nan", "duplicate-key", "syntax"],
+)
+def test_a_bad_body_gets_an_answer_naming_the_problem(
+    client: TestClient, body: bytes, status: int, words: str
+) -> None:
+    answer = client.post(SOLVE, content=body, headers=JSON)
+    assert answer.status_code == status
+    assert words in answer.json()["detail"]
+
+
+def test_a_duplicated_player_is_refused_not_dropped(client: TestClient) -> None:
+    body = b'{"racks": {"ann": ["R5", "J"], "bob": [], "ann": []}}'
+    answer = client.post(SCORE, content=body, headers=JSON)
+    assert answer.status_code == 422
+    assert "'ann' is given twice" in answer.json()["detail"]
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None])
+def test_a_body_not_sent_as_json_gets_415(client: TestClient, content_type: str | None) -> None:
+    headers = {"Content-Type": content_type} if content_type else {}
+    answer = client.post(SOLVE, content=b'{"rack": ["R1"]}', headers=headers)
+    assert answer.status_code == 415
+    assert "application/json" in answer.json()["detail"]
+    assert (
+        client.post(
+            SOLVE,
+            content=b'{"rack": ["R1"]}',
+            headers={"Content-Type": "application/json; charset=utf-8"},
+        ).status_code
+        == 200
+    )
+
+
+@pytest.mark.parametrize(
+    "name", ["a\u202eb", "zero\u200bwidth", "nul\u0000", "tab\there", "x" * 65, ""]
+)
+def test_names_are_short_printable_text(client: TestClient, name: str) -> None:
+    answer = client.post(SCORE, json={"racks": {name: ["R1"], "bo": []}})
+    assert answer.status_code == 422
+    owner = {
+        "hand": ["3S"],
+        "hand_number": 1,
+        "table": [{"cards": ["4S", "4H", "4D"], "owner": name}],
+    }
+    assert client.post(SHANGHAI_ADVISE, json=owner).status_code == 422
+
+
+def test_characters_that_do_not_print_are_named_never_echoed(client: TestClient) -> None:
+    answer = client.post(SCORE, json={"racks": {"a\u202eb": ["R1"]}})
+    detail = answer.json()["detail"]
+    assert detail.isprintable()
+    assert "a\\u202eb" in detail
+    tile = client.post(SOLVE, json={"rack": ["R\u200b1"]}).json()["detail"]
+    assert tile.isprintable()
+    assert "R\\u200b1" in tile
+
+
+def test_names_may_be_any_printable_text(client: TestClient) -> None:
+    answer = client.post(SCORE, json={"racks": {"Zoë 🀄": ["R1"], "李": []}})
+    assert answer.status_code == 200
+    assert [p["name"] for p in answer.json()["players"]] == ["Zoë 🀄", "李"]
+
+
+def test_a_move_check_lists_at_most_50_problems(client: TestClient) -> None:
+    tiles = [f"{c}{n}" for c in "RBKO" for n in range(1, 14)] * 2
+    request = {"rack": tiles, "table_before": [], "table_after": [[t] for t in tiles]}
+    problems = client.post(VALIDATE, json=request).json()["problems"]
+    assert len(problems) == 50
+    assert problems[-1] == {"set": None, "reason": "and 55 more problems"}
+
+
+# --- headers -----------------------------------------------------------------------------
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    for answer in (
+        client.get("/"),
+        client.get("/docs"),
+        client.get("/nothing"),
+        client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]}),
+        client.post(SOLVE, content=b"{", headers=JSON),
+    ):
+        assert answer.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert answer.headers["x-frame-options"] == "DENY"
+        assert answer.headers["referrer-policy"] == "no-referrer"
+    assert "frame-ancestors 'none'" in CONTENT_SECURITY_POLICY
+    assert "script-src 'self';" in CONTENT_SECURITY_POLICY
+
+
+def test_the_host_header_is_never_echoed(client: TestClient) -> None:
+    for path in ("/docs/", "/static", "/v1/rummikub/solve/"):
+        answer = client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
+        assert answer.status_code in (404, 405)
+        assert "location" not in answer.headers
+        assert "evil" not in answer.text
+
+
+def test_the_docs_page_loads_only_this_servers_files(client: TestClient) -> None:
+    page = client.get("/docs").text
+    sources = re.findall(r'(?:src|href)="([^"]+)"', page)
+    assert sources
+    assert not [s for s in sources if "//" in s]
+    assert "<script>" not in page  # no inline script: the CSP allows none
+    for source in sources:
+        if not source.startswith("data:"):
+            assert client.get(f"/{source}").status_code == 200, source
+
+
+def test_request_ids_are_kept_when_sound_and_made_otherwise(client: TestClient) -> None:
+    made = client.get("/healthz").headers["x-request-id"]
+    assert re.fullmatch(r"[0-9a-f]{32}", made)
+    assert (
+        client.get("/healthz", headers={"X-Request-ID": "trace-42.a"}).headers["x-request-id"]
+        == "trace-42.a"
+    )
+    replaced = client.get("/healthz", headers={"X-Request-ID": "no spaces <b>"}).headers[
+        "x-request-id"
+    ]
+    assert re.fullmatch(r"[0-9a-f]{32}", replaced)
+
+
+# --- clients -----------------------------------------------------------------------------
+
+
+def test_with_api_keys_the_api_needs_one() -> None:
+    with TestClient(create_app(Settings(workers=1, api_keys=["k-one", "k-two"]))) as client:
+        missing = client.post(SOLVE, json={"rack": ["R1"]})
+        assert missing.status_code == 401
+        assert missing.headers["www-authenticate"] == "Bearer"
+        assert "X-API-Key" in missing.json()["detail"]
+        wrong = client.post(SOLVE, json={"rack": ["R1"]}, headers={"X-API-Key": "k-three"})
+        assert wrong.status_code == 401
+        assert wrong.json()["detail"] == "unknown API key"
+        for headers in ({"Authorization": "Bearer k-one"}, {"X-API-Key": "k-two"}):
+            assert (
+                client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]}, headers=headers).status_code
+                == 200
+            )
+        assert client.get("/healthz").status_code == 200  # probes need no key
+        assert client.get("/").status_code == 200
+
+
+def test_a_client_is_an_address_or_for_ipv6_its_64_network() -> None:
+    assert address_id("192.0.2.7") == "192.0.2.7"
+    assert address_id("2001:db8:1:2:aaaa::1") == address_id("2001:db8:1:2:bbbb::9")
+    assert address_id("2001:db8:1:2::1") == "2001:db8:1:2::/64"
+    assert address_id("::ffff:192.0.2.7") == "192.0.2.7"
+
+
+def test_a_client_over_its_rate_limit_gets_429_with_retry_after() -> None:
+    settings = Settings(workers=1, rate_limit="2/minute", api_keys=["a", "b"])
+    with TestClient(create_app(settings)) as client:
+        for _ in range(2):
+            assert (
+                client.post(
+                    SCORE, json={"racks": {"x": []}}, headers={"X-API-Key": "a"}
+                ).status_code
+                == 200
+            )
+        refused = client.post(SCORE, json={"racks": {"x": []}}, headers={"X-API-Key": "a"})
+        assert refused.status_code == 429
+        assert 1 <= int(refused.headers["retry-after"]) <= 60
+        assert "rate limit" in refused.json()["detail"]
+        other = client.post(SCORE, json={"racks": {"x": []}}, headers={"X-API-Key": "b"})
+        assert other.status_code == 200  # each key counts apart
+
+
+def test_a_client_beyond_its_share_of_the_solver_gets_429_and_others_still_get_in() -> None:
+    settings = Settings(workers=1, queue=4, client_share=1, api_keys=["a", "b"], rate_limit="")
+
+    app = create_app(settings)
+
+    async def scenario() -> None:
+        async with async_client(app) as client:
+            running = asyncio.create_task(
+                client.post(SOLVE, json=slow_request(1000), headers={"X-API-Key": "a"})
+            )
+            while not app.state.pool.queue.admitted:
+                await asyncio.sleep(0.01)
+            second = await client.post(SOLVE, json={"rack": ["R1"]}, headers={"X-API-Key": "a"})
+            assert second.status_code == 429
+            assert second.headers["retry-after"] == "1"
+            assert (
+                "already has its share of requests in progress (1 at once)"
+                in second.json()["detail"]
+            )
+            other = await client.post(SCORE, json={"racks": {"x": []}}, headers={"X-API-Key": "b"})
+            assert other.status_code == 200
+            assert (await running).status_code == 200
+
+    asyncio.run(scenario())
+
+
+def test_an_answer_over_the_answer_limit_is_refused() -> None:
+    settings = Settings(workers=1, rate_limit="", max_answer_bytes=8 * 1024)
+    with TestClient(create_app(settings)) as client:
+        answer = client.post(SOLVE, json=slow_request(2000))
+        assert answer.status_code == 422
+        assert "over the server's limit of 8192" in answer.json()["detail"]
+
+
+# --- timeouts ----------------------------------------------------------------------------
+
+
+def test_a_body_that_does_not_arrive_in_time_gets_408_and_the_connection_closes() -> None:
+    settings = Settings(workers=1, rate_limit="", timeout_body_s=0.3)
+
+    async def slowly() -> AsyncIterator[bytes]:
+        yield b'{"rack": '
+        await asyncio.sleep(1.0)
+        yield b'["R1"]}'
+
+    async def scenario() -> None:
+        async with async_client(create_app(settings)) as client:
+            answer = await client.post(SOLVE, content=slowly(), headers=JSON)
+            assert answer.status_code == 408
+            assert answer.headers["connection"] == "close"
+            assert "did not arrive within 0.3 s" in answer.json()["detail"]
+
+    asyncio.run(scenario())
+
+
+def test_a_request_that_takes_too_long_gets_503() -> None:
+    settings = Settings(workers=1, rate_limit="", timeout_request_s=0.3)
+
+    async def scenario() -> None:
+        async with async_client(create_app(settings)) as client:
+            answer = await client.post(SOLVE, json=slow_request(1500))
+            assert answer.status_code == 503
+            assert "longer than 0.3 s" in answer.json()["detail"]
+            assert answer.headers["retry-after"] == "1"
+
+    asyncio.run(scenario())
+
+
+# --- the fair order ----------------------------------------------------------------------
+
+
+def test_the_fair_order_serves_in_arrival_order_until_one_client_has_used_more() -> None:
+    async def scenario() -> None:
+        queue = FairQueue()
+        loop = asyncio.get_running_loop()
+
+        def admit(client: str, budget: float) -> Job:
+            job = Job("task", {}, client, budget, loop.create_future(), "-")
+            queue.admit(job)
+            return job
+
+        heavy = [admit("heavy", 10.0) for _ in range(2)]
+        light = [admit("light", 0.1) for _ in range(3)]
+        first = await queue.take()
+        assert first is heavy[0]  # first come
+        # heavy is charged its 10 s ahead: light goes before heavy's second task.
+        assert await queue.take() is light[0]
+        queue.finish(first, 4.0)  # it took 4 s: heavy is 4 s ahead of light now
+        queue.finish(light[0], 0.1)
+        assert await queue.take() is light[1]
+        queue.finish(light[1], 0.1)
+        assert await queue.take() is light[2]
+        queue.finish(light[2], 0.1)
+        assert await queue.take() is heavy[1]  # nobody else waits: no idle worker
+        assert queue.admitted == 1
+        assert queue.waiting == 0
+        # Within the slack, arrival order rules whatever was used.
+        late = admit("light", 0.0)
+        again = admit("heavy", 0.0)
+        queue.finish(heavy[1], SLACK_S / 2)
+        assert await queue.take() is late
+        assert await queue.take() is again
+
+    asyncio.run(scenario())
+
+
+def test_a_full_pool_asks_a_crowd_to_come_back_spread_out() -> None:
+    crowd = Crowd(shortest=1)
+    assert crowd.refuse("first") == 1  # nothing finished yet: the shortest wait
+    for _ in range(30):
+        crowd.finished()  # 30 finished within a 3 s window: 10 per second
+    waits = [crowd.refuse(f"client-{n}") for n in range(40)]
+    assert waits[0] == 1  # 2 clients refused: served within 1 s
+    assert waits[-1] == 5  # 41 clients refused, 10 served per second
+    assert crowd.refuse("client-0") == 5  # a client refused again counts once
+
+
+def test_worker_count_follows_a_containers_cpu_limit(tmp_path: Path) -> None:
+    own = tmp_path / "self-cgroup"
+    root = tmp_path / "cgroup"
+    (root / "app").mkdir(parents=True)
+    own.write_text("0::/app\n")
+    (root / "app" / "cpu.max").write_text("150000 100000\n")
+    assert available_cores(root, own) == 1
+    (root / "app" / "cpu.max").write_text("max 100000\n")
+    assert available_cores(root, own) == available_cores(tmp_path / "none", own)
+    v1 = tmp_path / "v1"
+    (v1 / "cpu" / "docker").mkdir(parents=True)
+    own.write_text("4:cpu,cpuacct:/docker\n0::/\n")
+    (v1 / "cpu" / "docker" / "cpu.cfs_quota_us").write_text("100000\n")
+    (v1 / "cpu" / "docker" / "cpu.cfs_period_us").write_text("100000\n")
+    assert available_cores(v1, own) == 1
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Redis server of its own on a free loopback port (apt-get install redis-server)."""
+    if shutil.which("redis-server") is None:
+        if os.environ.get("CI"):  # .ci/run installs it
+            raise RuntimeError("redis-server is missing")
+        pytest.skip("no redis-server: apt-get install -y redis-server")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    folder = tmp_path_factory.mktemp("redis")
+    server = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--dir",
+            str(folder),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
+                break
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_an_unreachable_rate_limit_store_lets_requests_through() -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = Settings(
+        workers=1, rate_limit="1/minute", rate_limit_storage=f"redis://127.0.0.1:{port}/0"
+    )
+    with TestClient(create_app(settings)) as client:
+        for _ in range(2):
+            assert client.post(SCORE, json={"racks": {"x": []}}).status_code == 200
+        assert "meldwise_rate_limit_errors_total 2.0" in client.get("/metrics").text
+
+
+def test_replicas_sharing_redis_count_a_client_together(redis_url: str) -> None:
+    settings = Settings(workers=1, rate_limit="3/minute", rate_limit_storage=redis_url)
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        answers = [
+            replica.post(SCORE, json={"racks": {"x": []}}).status_code
+            for replica in (one, two, one, two)
+        ]
+    assert answers == [200, 200, 200, 429]

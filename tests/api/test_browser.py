@@ -1,0 +1,544 @@
+"""The demo page and the <meldwise-hint> element in a real headless Chromium,
+against a real ``meldwise serve``: positions entered as a person would, the hint
+levels pressed one after another, the drawn answer, the element's event from
+another origin (CORS), and errors shown as messages. Every page must run under
+the service's strict Content-Security-Policy: a violation fails the test; the
+API docs page too."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from api.spawn import serve
+from solver.shanghai.examples import ADVISE_REQUEST
+from tests.api.browser_support import (
+    SOLVE,
+    chromium_missing,
+    enter_rummikub,
+    launch,
+    press_hint,
+    second_origin,
+)
+from tests.api.support import assert_legal_response
+
+_missing = chromium_missing()
+# CI installs Chromium (.ci/run), so there a missing browser is a failure, not a skip.
+if _missing and os.environ.get("CI"):
+    raise RuntimeError(_missing)
+pytestmark = pytest.mark.skipif(_missing is not None, reason=_missing or "")
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    log = tmp_path_factory.mktemp("serve") / "server.log"
+    with serve(workers=1, log_path=str(log)) as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    refused: list[str] = []  # Chromium reports each CSP violation on the console
+    page.on(
+        "console",
+        lambda message: (
+            refused.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    yield page
+    context.close()
+    assert errors == [], "the page's scripts failed"
+    assert refused == [], "the page broke the Content-Security-Policy"
+
+
+def drawn_table(page: Page) -> list[list[tuple[str, bool]]]:
+    """The table after the play as drawn: per set, each tile and whether it is
+    highlighted as coming from the rack."""
+    rows = page.locator("meldwise-hint .table-after .set").evaluate_all(
+        """rows => rows.map(row => [...row.querySelectorAll('.tile')].map(
+               tile => [tile.dataset.tile, tile.classList.contains('played')]))"""
+    )
+    return [[(tile, played) for tile, played in row] for row in rows]
+
+
+def highlighted(table: list[list[tuple[str, bool]]]) -> Counter[str]:
+    return Counter(tile for row in table for tile, played in row if played)
+
+
+def test_the_api_docs_render_under_the_content_security_policy(service: str, page: Page) -> None:
+    page.goto(f"{service}/docs")
+    expect(page.locator(".opblock").first).to_be_visible()
+    paths = page.locator(".opblock-summary-path").all_inner_texts()
+    assert "/v1/rummikub/solve" in paths
+    assert "/v1/shanghai/advise" in paths
+
+
+def test_demo_reveals_nudge_then_tile_then_the_drawn_play(service: str, page: Page) -> None:
+    page.goto(service)
+    # The rack by clicking palette tiles (the rack is the first target), the table typed.
+    palette = page.locator("#rummikub-palette")
+    for name in ("black 8", "black 9", "orange 1"):
+        palette.get_by_role("button", name=f"add {name}", exact=True).click()
+    expect(page.get_by_label("Your rack", exact=True)).to_have_value("K8 K9 O1")
+    rack_drawn = page.locator("#rack-preview").get_by_role("button")
+    expect(rack_drawn).to_have_count(3)
+    expect(rack_drawn.first).to_have_accessible_name("remove black 8")
+    page.get_by_label("Table sets", exact=True).fill("B7 K7 O7 R7\nR1 R2 R3")
+    expect(page.locator("#table-preview .set")).to_have_count(2)
+
+    # By hand: O1 fits nowhere (the only run is red), and K8 K9 need the K7 that the
+    # group of four can spare: the best play is 2 tiles.
+    request, nudge = press_hint(page)
+    assert request["hint_level"] == "nudge"
+    assert request["rack"] == ["K8", "K9", "O1"]
+    assert request["table"] == [["B7", "K7", "O7", "R7"], ["R1", "R2", "R3"]]
+    assert nudge["tiles_played"] == 2
+    answer = page.locator("meldwise-hint .answer")
+    expect(answer).to_have_text("You can play 2 tiles this turn.")
+
+    request, tile = press_hint(page)
+    assert request["hint_level"] == "tile"
+    assert tile["tile"] in ("K8", "K9")
+    expect(answer).to_contain_text(tile["text"])
+    expect(
+        answer.get_by_role("img", name=f"black {tile['tile'][1:]}, from your rack")
+    ).to_be_visible()
+
+    request, full = press_hint(page)
+    assert request["hint_level"] == "full"
+    assert_legal_response(request, full)
+    steps = answer.locator("ol.steps li")
+    expect(steps).to_have_text([step["text"] for step in full["steps"]])
+    table = drawn_table(page)
+    assert [[tile for tile, _ in row] for row in table] == [s["tiles"] for s in full["table"]]
+    assert highlighted(table) == Counter(["K8", "K9"])
+    # The new run holds the K7 from the group, not highlighted, beside the rack tiles.
+    run = next(row for row in table if ("K8", True) in row)
+    assert sorted(run) == [("K7", False), ("K8", True), ("K9", True)]
+    expect(answer.get_by_role("group", name="rack left")).to_contain_text("1")
+
+
+def test_a_new_position_starts_again_from_the_nudge(service: str, page: Page) -> None:
+    page.goto(service)
+    enter_rummikub(page, "R1 R2 R3", "")
+    press_hint(page)
+    request, _ = press_hint(page)
+    assert request["hint_level"] == "tile"
+    page.get_by_label("Your rack", exact=True).press("End")
+    page.get_by_label("Your rack", exact=True).press_sequentially(" R4")
+    expect(page.locator("meldwise-hint .answer")).to_be_empty()
+    request, nudge = press_hint(page)
+    assert request["hint_level"] == "nudge"
+    assert nudge["tiles_played"] == 4
+
+
+def test_the_demo_works_from_the_keyboard(service: str, page: Page) -> None:
+    page.goto(service)
+    rack = page.get_by_label("Your rack", exact=True)
+    rack.focus()
+    page.keyboard.type("R1 R2")
+    # The palette is one Tab stop; arrows move in it and Enter adds to the rack.
+    page.locator("#rummikub-palette").get_by_role("button").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#rummikub-palette button:focus")).to_have_accessible_name("add red 3")
+    page.keyboard.press("Enter")
+    expect(rack).to_have_value("R1 R2 R3")
+    rack.focus()
+    with page.expect_response(lambda r: r.url.endswith(SOLVE)):
+        page.keyboard.press("Enter")
+    expect(page.locator("meldwise-hint .answer")).to_have_text("You can play 3 tiles this turn.")
+    # The tabs follow the arrow keys too.
+    page.get_by_role("tab", name="Rummikub").focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_role("tab", name="Shanghai")).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_label("Your hand", exact=True)).to_be_visible()
+
+
+@pytest.mark.parametrize(
+    ("rack", "table", "rack_tiles_by_set"),
+    [
+        # The group already holds the table's R5 and cannot take a second: the rack's
+        # R5 goes on the run, and the highlight must be there, not on the group's R5.
+        ("R5", "R5 B5 K5\nR6 R7 R8", {1: ["R5"]}),
+        # A split: the steps say where the rack's R3 goes (checked against them below).
+        ("R3 K9", "R1 R2 R3 R4 R5 R6\nK10 K11 K12\nR10 B10 O10", None),
+    ],
+    ids=["same-tile-in-another-set", "split"],
+)
+def test_highlights_mark_the_rack_tiles_where_the_steps_put_them(
+    service: str, page: Page, rack: str, table: str, rack_tiles_by_set: dict[int, list[str]] | None
+) -> None:
+    page.goto(service)
+    page.locator("meldwise-hint").evaluate("element => element.setAttribute('hint-level', 'full')")
+    enter_rummikub(page, rack, table)
+    request, full = press_hint(page)
+    assert_legal_response(request, full)
+    if rack_tiles_by_set is None:
+        # Sets keep their numbers and none is emptied here, so set n is row n.
+        rack_tiles_by_set = {}
+        for step in full["steps"]:
+            if step["action"] in ("add", "new_set"):
+                number = step["to_set"] if step["action"] == "add" else step["set"]
+                rack_tiles_by_set.setdefault(number, []).extend(step["from_rack"])
+    drawn = drawn_table(page)
+    got = {i: sorted(t for t, played in row if played) for i, row in enumerate(drawn)}
+    assert {i: tiles for i, tiles in got.items() if tiles} == {
+        i: sorted(tiles) for i, tiles in rack_tiles_by_set.items()
+    }
+
+
+def test_opening_and_objective_go_into_the_request(service: str, page: Page) -> None:
+    page.goto(service)
+    page.locator("meldwise-hint").evaluate("element => element.setAttribute('hint-level', 'full')")
+    enter_rummikub(page, "R10 R11 R12 K1 K2 K3", "")
+    page.get_by_label("Opening: new sets from my rack worth 30").check()
+    page.get_by_label("points").check()
+    request, full = press_hint(page)
+    assert request["opened"] is False
+    assert request["objective"] == "points"
+    # 10+11+12 = 33 reaches the 30 needed; K1-K3 (6) may join: all six, 39 points.
+    assert full["points_played"] == 39
+    expect(page.locator("meldwise-hint .answer")).to_contain_text("Play 6 tiles (39 points)")
+
+
+REPAIR = "/v1/rummikub/repair"
+
+
+def test_repair_the_table(service: str, page: Page) -> None:
+    """The table as it lies, loose tiles too, repaired: the verdict, the steps and the
+    sets drawn; a table beyond repair names the tiles left out and the penalty."""
+    page.goto(service)
+    enter_rummikub(page, "R6", "R1 R2\nR3 B3 K3 O3\nR4 R5")
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)) as answer:
+        page.get_by_role("button", name="Repair the table").click()
+    request = answer.value.request.post_data_json
+    assert request == {
+        "table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]],
+        "rack": ["R6"],
+        "lang": "en",
+    }
+    body = answer.value.json()
+    region = page.locator("#repair-answer")
+    expect(region).to_contain_text("The table can be repaired")
+    for step in body["arrangement"]["steps"]:
+        expect(region).to_contain_text(step["text"])
+    repaired = region.locator(".table-repaired .set").evaluate_all(
+        "rows => rows.map(row => [...row.querySelectorAll('.tile')].map(t => t.dataset.tile))"
+    )
+    assert repaired == [m["tiles"] for m in body["arrangement"]["table"]]
+    expect(region).to_contain_text("With your rack: play R6")
+    # A new position clears the answer; one beyond repair says what happens.
+    enter_rummikub(page, "", "R1 R2 R3 B9")
+    expect(region).to_be_empty()
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)):
+        page.get_by_role("button", name="Repair the table").click()
+    expect(region).to_contain_text("tiles that cannot be placed are B9")
+    expect(region).to_contain_text("draws 3 penalty tiles")
+
+
+def test_a_service_error_shows_its_message_by_the_input(service: str, page: Page) -> None:
+    page.goto(service)
+    enter_rummikub(page, "R1 Q5", "")
+    with page.expect_response(lambda r: r.url.endswith(SOLVE)) as answer:
+        page.get_by_label("Your rack", exact=True).press("Enter")  # the keyboard way to ask
+    assert answer.value.status == 422
+    detail = answer.value.json()["detail"]
+    assert "Q5" in detail
+    alert = page.locator("meldwise-hint").get_by_role("alert")
+    expect(alert).to_have_text(detail)
+    expect(page.locator("meldwise-hint .answer")).to_be_empty()
+    # The bad tile is drawn as one, and named.
+    expect(
+        page.locator("#rack-preview").get_by_role("button", name="remove not a tile: Q5")
+    ).to_be_visible()
+    # Fixing the input clears the message.
+    enter_rummikub(page, "R1 R2 R3", "")
+    expect(alert).to_be_hidden()
+    expect(page.locator("meldwise-hint .error")).to_be_empty()
+
+
+EMBED = """<!doctype html>
+<title>A game on another origin</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint id="hint" endpoint="{service}/v1/rummikub/solve" hint-level="full"></meldwise-hint>
+<meldwise-hint id="dead" endpoint="{dead}/v1/rummikub/solve"></meldwise-hint>
+<script>
+  // Before the element's module has run: the element must take this over.
+  document.getElementById("dead").state = {state};
+</script>
+<script type="module">
+  window.hints = [];
+  window.failures = [];
+  document.addEventListener("meldwise-hint", (event) => window.hints.push(event.detail));
+  document.addEventListener("meldwise-hint-error", (event) => window.failures.push(event.detail));
+  await customElements.whenDefined("meldwise-hint");
+  const state = {state};
+  document.getElementById("hint").state = state;
+</script>
+"""
+
+
+def test_the_element_on_another_origin_fires_the_full_response(service: str, page: Page) -> None:
+    state = {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"], ["K7", "B7", "O7"]]}
+    with second_origin({}) as dead:
+        pass  # a port that was just closed: nothing answers there
+    page_html = EMBED.format(service=service, dead=dead, state=json.dumps(state))
+    with second_origin({"/game.html": page_html}) as game:
+        assert game != service  # another port: another origin, so CORS applies
+        page.goto(f"{game}/game.html")
+        element = page.locator("#hint")
+        element.get_by_role("button", name="Hint: the whole play").click()
+        page.wait_for_function("window.hints.length === 1")
+        detail = page.evaluate("window.hints[0]")
+        # The event carries the service's whole response: the same request, sent
+        # directly, gets the same answer (the service is deterministic).
+        direct = httpx.post(f"{service}{SOLVE}", json={**state, "hint_level": "full"}).json()
+        assert detail == direct
+        assert detail["tiles_played"] == 3
+        expect(element.locator("ol.steps li")).to_have_count(len(direct["steps"]))
+
+        page.locator("#dead").get_by_role("button").click()
+        page.wait_for_function("window.failures.length === 1")
+        failure = page.evaluate("window.failures[0]")
+        assert failure["status"] == 0
+        expect(page.locator("#dead").get_by_role("alert")).to_contain_text("Could not reach")
+        assert page.evaluate("window.hints.length") == 1
+
+
+SHANGHAI_ADVISE = "/v1/shanghai/advise"
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+def drawn_cards(page: Page, selector: str) -> list[list[tuple[str, bool]]]:
+    """Per drawn row under ``selector``: each card and whether it is highlighted."""
+    rows = page.locator(selector).evaluate_all(
+        """rows => rows.map(row => [...row.querySelectorAll('.card')].map(
+               card => [card.dataset.card, card.classList.contains('played')]))"""
+    )
+    return [[(card, played) for card, played in row] for row in rows]
+
+
+def test_shanghai_tab_draws_the_advice(service: str, page: Page) -> None:
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    # README's example turn (solver/shanghai/examples.py), typed and clicked in.
+    example = ADVISE_REQUEST
+    hand = " ".join(example["hand"])
+    page.get_by_label("Your hand", exact=True).fill(hand)
+    melds = [f"{meld['owner']}: {' '.join(meld['cards'])}" for meld in example["table"]]
+    page.get_by_label("Table melds", exact=True).fill("\n".join(melds))
+    page.get_by_label("Upcard", exact=True).focus()  # the palette now fills the upcard
+    page.locator("#shanghai-palette").get_by_role("button", name="add 6 of spades").click()
+    expect(page.get_by_label("Upcard", exact=True)).to_have_value(example["upcard"])
+    page.get_by_label("Contract", exact=True).select_option(str(example["hand_number"]))
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.get_by_role("button", name="Advise").click()
+    assert answer.value.status == 200
+    request = answer.value.request.post_data_json
+    fields = ("hand", "hand_number", "table", "down", "upcard")
+    assert request == {name: example[name] for name in fields} | {"lang": "en"}
+    advice = answer.value.json()
+    shown = page.locator("#shanghai-answer")
+    expect(shown).to_contain_text(f"Cards still needed: {advice['deficiency']}")
+
+    # Hand 2 is a set of 3 and a run of 4. By hand: 7H 7S 7D is a set, and 3S 4S 5S
+    # with the joker as 6S a run, so the player goes down with cards from the hand.
+    go_down = advice["go_down"]
+    assert go_down is not None
+    rows = page.locator("#shanghai-answer .set")
+    laid = drawn_cards(page, "#shanghai-answer .set[aria-label^='your new meld']")
+    assert [[card for card, _ in row] for row in laid] == [m["cards"] for m in go_down["melds"]]
+    for meld in go_down["melds"]:
+        # What a card stands for: a card, or in a set a rank alone for a wild card.
+        ranks = [stands[:-1] if stands[-1] in "SHDC" else stands for stands in meld["as"]]
+        if meld["kind"] == "set":
+            assert len(meld["cards"]) >= 3
+            assert len(set(ranks)) == 1
+        else:
+            assert len(meld["cards"]) >= 4
+            assert len({stands[-1] for stands in meld["as"]}) == 1
+            places = [RANKS.index(rank) for rank in ranks]
+            assert places == list(range(places[0], places[0] + len(places)))
+    used = Counter(card for meld in go_down["melds"] for card in meld["cards"])
+    assert not used - Counter(hand.split())
+    # The joker is drawn as a joker, saying what it stands for.
+    expect(rows.get_by_role("img", name=re.compile(r"^joker as "))).to_have_count(1)
+
+    # Lay-offs: the laid-off cards are highlighted on the meld they go to.
+    plays = advice["lay_offs"]["plays"] if advice["lay_offs"] else []
+    laid_off = drawn_cards(page, "#shanghai-answer .set[aria-label^='lay ']")
+    assert Counter(card for row in laid_off for card, played in row if played) == Counter(
+        play["card"] for play in plays
+    )
+    if advice["discard"]:
+        expect(shown).to_contain_text(advice["discard"]["reason"])
+        expect(
+            shown.get_by_role("group", name=f"discard {advice['discard']['card']}")
+        ).to_be_visible()
+
+
+def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_label("Your hand", exact=True).fill("QQ 7H")
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.get_by_label("Your hand", exact=True).press("Enter")
+    assert answer.value.status == 422
+    detail = answer.value.json()["detail"]
+    assert "QQ" in detail
+    expect(page.locator("#shanghai-form").get_by_role("alert")).to_have_text(detail)
+    expect(page.locator("#shanghai-answer")).to_be_empty()
+
+
+GAME = "/v1/rummikub/game"
+REVIEW = "/v1/rummikub/review"
+
+
+def test_review_tab_plays_a_game_and_walks_through_its_turns(service: str, page: Page) -> None:
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    page.get_by_label("seed").fill("3")
+    with page.expect_response(lambda r: r.url.endswith(GAME)) as game:
+        page.get_by_role("button", name="Play a bot game (strong vs greedy)").click()
+    assert game.value.request.post_data_json == {
+        "bots": ["strong", "greedy"],
+        "seed": 3,
+        "lang": "en",
+    }
+    record = page.get_by_label("Game record (JSON)")
+    expect(record).not_to_have_value("")
+    assert json.loads(record.input_value()) == game.value.json()["record"]
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.get_by_role("button", name="Review", exact=True).click()
+    assert answer.value.status == 200
+    review = answer.value.json()
+    turns = review["turns"]
+
+    rows = page.locator(".review-summary tbody tr")
+    expect(rows).to_have_count(2)
+    strong = review["players"][0]
+    expect(rows.first).to_contain_text(
+        f"Player 0 (strong){strong['turns_at_best']} of {strong['turns']}"
+    )
+    expect(page.locator(".review-chart svg")).to_have_count(2)
+    listed = page.locator("#review-turns button")
+    expect(listed).to_have_count(len(turns))
+    short = [t for t in turns if t["legal"] and not t["at_best"]]
+    assert short, "the strong bot holds tiles back, so some turns fall short"
+    expect(page.locator("#review-turns button.short")).to_have_count(len(short))
+
+    # The first turn is shown; "Next missed play" jumps to the next turn short of
+    # the best, with the tiles the best play would have placed marked on the rack.
+    detail = page.locator("#review-turn")
+    expect(detail.locator("h3")).to_contain_text(f"Turn {turns[0]['turn']}:")
+    target = next(t for t in turns[1:] if not t["at_best"])
+    page.get_by_role("button", name="Next missed play").click()
+    expect(detail.locator("h3")).to_contain_text(f"Turn {target['turn']}:")
+    expect(detail).to_contain_text(f"{target['shortfall']} short of the best")
+    missed = detail.locator(".tile.missed")
+    expect(missed).to_have_count(len(target["missed"]))
+    assert sorted(missed.evaluate_all("els => els.map(e => e.dataset.tile)")) == sorted(
+        target["missed"]
+    )
+    index = turns.index(target)
+    page.get_by_role("button", name="Previous turn").click()
+    expect(detail.locator("h3")).to_contain_text(f"Turn {turns[index - 1]['turn']}:")
+    expect(listed.nth(index - 1)).to_have_attribute("aria-current", "true")
+
+
+def test_review_tab_says_what_is_wrong_with_a_record(service: str, page: Page) -> None:
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    record = page.get_by_label("Game record (JSON)")
+    record.fill("{not json")
+    page.get_by_role("button", name="Review", exact=True).click()
+    alert = page.locator("#review-form").get_by_role("alert")
+    expect(alert).to_contain_text("The game record is not valid JSON")
+    record.fill(
+        '{"turns": [{"turn": 1, "player": 0, "rack": ["Q5"], "table_before": [], '
+        '"action": "draw", "drawn": "R1"}]}'
+    )
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.get_by_role("button", name="Review", exact=True).click()
+    assert answer.value.status == 422
+    expect(alert).to_have_text(answer.value.json()["detail"])
+    assert "Q5" in answer.value.json()["detail"]
+
+
+def test_the_demo_speaks_japanese_with_a_switch(service: str, browser: Browser) -> None:
+    # A Japanese browser: the page follows it, labels and hints in Japanese, the
+    # fourth colour written Y and drawn yellow (黄); the switch goes back to English.
+    context = browser.new_context(locale="ja-JP", viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    page.goto(service)
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(page.get_by_role("button", name="日本語")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("tab", name="ラミィキューブ")).to_be_visible()
+    palette = page.locator("#rummikub-palette")
+    for name in ("黒8", "黒9", "黄1"):
+        palette.get_by_role("button", name=f"{name}を追加", exact=True).click()
+    rack = page.get_by_label("あなたの手持ち", exact=True)
+    expect(rack).to_have_value("K8 K9 Y1")
+    yellow = page.locator("#rack-preview .tile").nth(2)
+    expect(yellow).to_have_class(re.compile(r"\bc-Y\b"))
+    expect(yellow).to_have_accessible_name("黄1を取り除く")
+    page.get_by_label("場のセット", exact=True).fill("B7 K7 黄7 R7\nR1 R2 R3")  # kanji typed
+    expect(page.locator("#table-preview .tile.c-Y")).to_have_count(1)
+
+    hint = page.locator("meldwise-hint")
+    expect(hint.get_by_role("button")).to_have_text("ヒント")
+    request, nudge = press_hint(page)
+    assert request["lang"] == "ja"
+    assert request["notation"] == "RBYK"
+    assert request["table"] == [["B7", "K7", "黄7", "R7"], ["R1", "R2", "R3"]]
+    answer = hint.locator(".answer")
+    expect(answer).to_have_text(f"この手番で{nudge['tiles_played']}枚出せます。")
+    expect(hint.get_by_role("button")).to_have_text("ヒント: どのタイル？")  # noqa: RUF001
+    press_hint(page)
+    _, full = press_hint(page)
+    assert full["steps"][0]["text"] == "場のセット0(7のグループ)からK7を取ります。"
+    expect(answer.locator("ol.steps li")).to_have_text([step["text"] for step in full["steps"]])
+    expect(answer.get_by_role("heading", name="手順")).to_be_visible()
+    expect(answer.get_by_role("group", name="残りの手持ち")).to_contain_text("1")
+    assert full["rack_left"] == ["Y1"]
+
+    page.get_by_role("button", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.get_by_label("Your rack", exact=True)).to_have_value("K8 K9 Y1")
+    expect(hint.get_by_role("button")).to_have_text("Hint")  # a new position: the nudge
+    request, _ = press_hint(page)
+    assert request["lang"] == "en"
+    assert "notation" not in request
+    expect(answer).to_have_text("You can play 2 tiles this turn.")
+    page.reload()  # the choice is remembered
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    context.close()
+    assert errors == []

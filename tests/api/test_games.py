@@ -1,0 +1,170 @@
+"""The whole-game endpoints in process: bot, game and review answer what the library
+answers, bad requests name the culprit, a review takes a record-sized body."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.main import create_app
+from api.settings import Settings
+from solver import MeldwiseError, solve_rummikub
+from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
+from solver.rummikub.legality import check_play
+from solver.rummikub.notation import parse_tiles
+from solver.rummikub.rules import Rules
+from tests.rummikub.games_support import TINY_OPTIONS
+
+BOT = "/v1/rummikub/bot"
+GAME = "/v1/rummikub/game"
+REVIEW = "/v1/rummikub/review"
+HANDLERS = {BOT: bot_rummikub, GAME: game_rummikub, REVIEW: review_rummikub}
+POSITION: dict[str, Any] = {
+    "rack": ["R1", "R2", "R3", "B9", "K9", "O9", "J", "K11", "O4"],
+    "table": [["R10", "R11", "R12"], ["B5", "K5", "O5"]],
+    "opponents": [{"rack_size": 9, "opened": True}],
+}
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(workers=1))) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def record(client: TestClient) -> dict[str, Any]:
+    answer = client.post(GAME, json={"bots": ["strong", "greedy"], "seed": 2})
+    assert answer.status_code == 200
+    body: dict[str, Any] = answer.json()
+    assert body == game_rummikub({"bots": ["strong", "greedy"], "seed": 2})
+    record: dict[str, Any] = body["record"]
+    return record
+
+
+@pytest.mark.parametrize("bot", ["beginner", "greedy", "strong"])
+def test_bot_answers_a_legal_move_as_the_library_does(client: TestClient, bot: str) -> None:
+    request = {**POSITION, "bot": bot}
+    answer = client.post(BOT, json=request)
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body == bot_rummikub(request)
+    after = [parse_tiles(tiles) for tiles in body["table"]]
+    before = [parse_tiles(tiles) for tiles in POSITION["table"]]
+    verdict = check_play(parse_tiles(POSITION["rack"]), before, after, True, Rules())
+    assert verdict.legal or body["action"] == "draw"
+    assert sorted(map(str, verdict.played)) == sorted(body["played"])
+    # R1 R2 R3 and B9 K9 O9 stand alone, the joker goes anywhere; K11 and O4 fit nowhere.
+    assert body["best_tiles"] == 7
+    if bot == "strong":
+        assert body["action"] == "draw"
+        assert "2 sets that stand on the rack alone" in body["reason"]
+    if bot == "greedy":
+        assert len(body["played"]) == body["best_tiles"]
+
+
+def test_review_answers_what_the_library_answers(
+    client: TestClient, record: dict[str, Any]
+) -> None:
+    body = json.dumps({"record": record})
+    assert len(body) > Settings().body_limit_bytes, "a record is larger than a position"
+    answer = client.post(REVIEW, content=body, headers={"Content-Type": "application/json"})
+    assert answer.status_code == 200
+    assert answer.json() == review_rummikub({"record": record})
+    one = client.post(REVIEW, json={"record": record, "player": 1}).json()
+    assert {t["player"] for t in one["turns"]} == {1}
+
+
+def test_a_review_body_over_the_record_limit_is_refused(client: TestClient) -> None:
+    limit = Settings().record_body_limit_bytes
+    answer = client.post(
+        REVIEW, content=b" " * (limit + 1), headers={"Content-Type": "application/json"}
+    )
+    assert answer.status_code == 413
+    assert str(limit) in answer.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("path", "request_body", "detail"),
+    [
+        (
+            BOT,
+            {**POSITION, "bot": "clever"},
+            "'bot' must be 'beginner', 'greedy' or 'strong', got 'clever'",
+        ),
+        (BOT, {**POSITION, "bot": "strong", "rack": ["Q5"]}, "unknown tile 'Q5'"),
+        (
+            BOT,
+            {"bot": "strong", "rack": ["R1"], "opponents": []},
+            "'opponents' must hold at least 1, got 0",
+        ),
+        (
+            BOT,
+            {"bot": "strong", "rack": ["R1"], "opponents": [{"rack_size": 106}]},
+            "the opponents hold 106 tiles, but only 105 tiles",
+        ),
+        (GAME, {"bots": ["strong"]}, "'bots' must hold at least 2, got 1"),
+        (
+            GAME,
+            {"bots": ["strong", "greedy"], "settings": {"hand": 60}},
+            "2 hands of 60 need 120 tiles",
+        ),
+        (
+            REVIEW,
+            {"record": {"turns": [], "version": 3}},
+            "'record.version' must be at most 1, got 3",
+        ),
+        (
+            REVIEW,
+            {
+                "record": {
+                    "turns": [
+                        {
+                            "turn": 1,
+                            "player": 0,
+                            "rack": ["R1"],
+                            "table_before": [],
+                            "action": "play",
+                            "table_after": [["R1", "X"]],
+                        }
+                    ]
+                }
+            },
+            "turns[0].table_after[0]: unknown tile 'X'",
+        ),
+    ],
+)
+def test_bad_requests_name_the_culprit(
+    client: TestClient, path: str, request_body: dict[str, Any], detail: str
+) -> None:
+    answer = client.post(path, json=request_body)
+    assert answer.status_code == 422, answer.text
+    assert detail in answer.json()["detail"]
+    # One contract: the library refuses the request with the same message.
+    with pytest.raises(MeldwiseError) as raised:
+        HANDLERS[path](request_body)
+    assert str(raised.value) == answer.json()["detail"]
+
+
+def test_a_small_variant_game_over_http(client: TestClient) -> None:
+    request = {"bots": ["beginner", "strong", "greedy"], "seed": 4, "settings": TINY_OPTIONS}
+    answer = client.post(GAME, json=request)
+    assert answer.status_code == 200
+    record = answer.json()["record"]
+    assert record["players"] == ["beginner", "strong", "greedy"]
+    assert record["settings"]["rules"] == TINY_OPTIONS["rules"]
+
+
+def test_the_hint_adds_advice_when_given_opponents(client: TestClient) -> None:
+    position = {"rack": ["R1", "R2", "R3", "K11", "O4", "J"], "table": [["K8", "K9", "K10"]]}
+    plain = client.post("/v1/rummikub/solve", json=position).json()
+    assert "advice" not in plain
+    request = {**position, "opponents": [{"rack_size": 9}], "hint_level": "tile"}
+    answer = client.post("/v1/rummikub/solve", json=request)
+    assert answer.status_code == 200
+    assert answer.json() == solve_rummikub(request)
+    assert answer.json()["advice"]["holds_back"] is True

@@ -1,0 +1,229 @@
+"""The service under load: solves off the event loop, bounded admission with an
+immediate 503 + Retry-After, the time cap, and recovery from a lost worker."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from api.main import create_app
+from api.settings import Settings
+from solver import advise_shanghai
+from solver.shanghai import examples
+from tests.api.support import (
+    SHANGHAI_ADVISE,
+    SHANGHAI_SCORE,
+    SOLVE,
+    assert_legal_response,
+    async_client,
+    slow_request,
+)
+
+
+def _metric(text: str, line_start: str) -> float:
+    for line in text.splitlines():
+        if line.startswith(line_start):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+async def _until_pending(client: httpx.AsyncClient, count: int) -> None:
+    while _metric((await client.get("/metrics")).text, "meldwise_solves_pending ") < count:
+        await asyncio.sleep(0.01)
+
+
+def test_the_event_loop_answers_while_solves_run() -> None:
+    async def scenario() -> None:
+        async with async_client(create_app(Settings(workers=1))) as client:
+            solving = asyncio.create_task(client.post(SOLVE, json=slow_request(1500)))
+            await _until_pending(client, 1)
+            health = await client.get("/healthz")
+            assert health.status_code == 200
+            assert not solving.done(), "healthz had to wait for the solve"
+            assert (await solving).status_code == 200
+
+    asyncio.run(scenario())
+
+
+def test_a_full_pool_answers_503_with_retry_after_at_once() -> None:
+    settings = Settings(workers=1, queue=1, retry_after_s=3)
+
+    async def scenario() -> None:
+        async with async_client(create_app(settings)) as client:
+            running = asyncio.create_task(client.post(SOLVE, json=slow_request(1500)))
+            waiting = asyncio.create_task(client.post(SOLVE, json=slow_request(1500)))
+            await _until_pending(client, 2)
+            refused = await client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]})
+            assert refused.status_code == 503
+            assert refused.headers["retry-after"] == "3"
+            assert "busy" in refused.json()["detail"]
+            # Everything that costs CPU shares the pool and its admission: Shanghai
+            # advice, and scores and move checks too.
+            for path, body in (
+                (SHANGHAI_ADVISE, examples.ADVISE_REQUEST),
+                (SHANGHAI_SCORE, examples.SCORE_REQUEST),
+            ):
+                later = await client.post(path, json=body)
+                assert later.status_code == 503
+                assert later.headers["retry-after"] == "3"
+            assert not running.done(), "the 503 waited for a worker"
+            assert (await running).status_code == 200
+            assert (await waiting).status_code == 200  # the queued solve was served
+            again = await client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]})
+            assert again.status_code == 200
+            metrics = (await client.get("/metrics")).text
+            assert _metric(metrics, 'meldwise_rejected_requests_total{reason="saturated"}') == 3
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(
+    ("asked_ms", "cap_ms"),
+    [(2000, 20), (20, 2000)],
+    ids=["the-server-cap-bounds-a-request", "a-request-may-ask-less"],
+)
+def test_a_timed_out_solve_answers_its_best_play(asked_ms: int, cap_ms: int) -> None:
+    # The position needs about a second to prove optimal: 20 ms cuts every solve short.
+    request = slow_request(asked_ms)
+
+    async def scenario() -> None:
+        async with async_client(create_app(Settings(workers=1, time_cap_ms=cap_ms))) as client:
+            answer = await client.post(SOLVE, json=request)
+        assert answer.status_code == 200
+        assert answer.json()["status"] in ("feasible", "unknown")
+        assert_legal_response(request, answer.json())
+
+    asyncio.run(scenario())
+
+
+GOES_DOWN_IN_HAND_10 = {
+    "hand": [
+        "4S",
+        "5S",
+        "6S",
+        "7S",
+        "8S",
+        "9H",
+        "10H",
+        "JH",
+        "QH",
+        "KH",
+        "3D",
+        "4D",
+        "5D",
+        "6D",
+        "7D",
+        "JK",
+        "9C",
+        "9D",
+    ],
+    "hand_number": 10,
+    "phase": "play",
+    "table": [{"cards": ["9S", "10S", "JS", "QS"]}, {"cards": ["8D", "8H", "JK"]}],
+}
+
+
+@pytest.mark.parametrize(
+    ("asked_ms", "cap_ms"),
+    [(2000, 1), (1, 2000)],
+    ids=["the-server-cap-bounds-a-request", "a-request-may-ask-less"],
+)
+def test_shanghai_advice_cut_short_by_the_time_cap(asked_ms: int, cap_ms: int) -> None:
+    # A hand-10 player who can go down: the whole-turn solve needs tens of ms (most
+    # hands are settled by the deficiency search without CP-SAT); 1 ms cuts it short.
+    request = {**GOES_DOWN_IN_HAND_10, "time_limit_ms": asked_ms}
+
+    async def scenario() -> None:
+        async with async_client(create_app(Settings(workers=1, time_cap_ms=cap_ms))) as client:
+            answer = await client.post(SHANGHAI_ADVISE, json=request)
+        assert answer.status_code == 200
+        assert answer.json()["status"] in ("feasible", "unknown")
+
+    asyncio.run(scenario())
+    assert advise_shanghai(request | {"time_limit_ms": 2000})["status"] == "optimal"
+
+
+def _worker(app: FastAPI, number: int = 0) -> Any:
+    return app.state.pool._workers[number]  # noqa: SLF001 - the pool's own worker, killed
+
+
+def test_a_worker_killed_mid_solve_fails_only_its_own_request() -> None:
+    app = create_app(Settings(workers=1, rate_limit=""))
+
+    async def scenario() -> None:
+        async with async_client(app) as client:
+            running = asyncio.create_task(client.post(SOLVE, json=slow_request(1500)))
+            waiting = asyncio.create_task(client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]}))
+            await _until_pending(client, 2)
+            while _worker(app).job is None:
+                await asyncio.sleep(0.01)
+            os.kill(_worker(app).process.pid, signal.SIGKILL)
+            lost = await running
+            assert lost.status_code == 503
+            assert "retry-after" in lost.headers
+            assert "stopped" in lost.json()["detail"]
+            not_ready = await client.get("/readyz")  # the replacement is warming up
+            assert not_ready.status_code == 503
+            assert "starting" in not_ready.json()["detail"]
+            assert (await waiting).status_code == 200  # the queued request was kept
+            assert (await client.get("/readyz")).status_code == 200
+            metrics = (await client.get("/metrics")).text
+            assert _metric(metrics, 'meldwise_worker_restarts_total{reason="died"}') == 1
+
+    asyncio.run(scenario())
+
+
+def test_a_worker_that_dies_while_idle_is_replaced_before_a_request_finds_it() -> None:
+    app = create_app(Settings(workers=1, rate_limit=""))
+
+    async def scenario() -> None:
+        async with async_client(app) as client:
+            first = _worker(app).process.pid
+            os.kill(first, signal.SIGKILL)
+            while _worker(app).process is None or _worker(app).process.pid == first:
+                await asyncio.sleep(0.01)
+            while (await client.get("/readyz")).status_code != 200:
+                await asyncio.sleep(0.05)
+            answer = await client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]})
+            assert answer.status_code == 200
+
+    asyncio.run(scenario())
+
+
+def test_a_hung_worker_is_killed_past_its_cap_and_only_its_request_fails() -> None:
+    # SIGSTOP stands for any hang: the worker never answers.
+    app = create_app(Settings(workers=1, rate_limit="", watchdog_margin_ms=2000))
+
+    async def scenario() -> None:
+        async with async_client(app) as client:
+            hung = _worker(app).process.pid
+            os.kill(hung, signal.SIGSTOP)
+            try:
+                asked = asyncio.create_task(
+                    client.post(SOLVE, json={"rack": ["R1", "R2", "R3"], "time_limit_ms": 200})
+                )
+                while not _worker(app).late:
+                    await asyncio.sleep(0.01)
+                late = await client.get("/readyz")  # over its cap: not ready
+                assert late.status_code == 503
+                assert "past the time cap" in late.json()["detail"]
+                failed = await asked
+            finally:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(hung, signal.SIGCONT)
+            assert failed.status_code == 503
+            assert "time cap" in failed.json()["detail"]
+            while (await client.get("/readyz")).status_code != 200:
+                await asyncio.sleep(0.05)
+            assert (await client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]})).status_code == 200
+            metrics = (await client.get("/metrics")).text
+            assert _metric(metrics, 'meldwise_worker_restarts_total{reason="hung"}') == 1
+
+    asyncio.run(scenario())

@@ -1,0 +1,308 @@
+"""The HTTP service in process (FastAPI TestClient): every endpoint and error path."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import fields
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.errors import MAX_DETAIL
+from api.main import create_app
+from api.settings import Settings, available_cores
+from solver import repair_rummikub, score_rummikub, solve_rummikub, validate_rummikub
+from solver.rummikub import Rules
+from solver.rummikub.wire import SolveRequest
+from tests.api.support import (
+    REPAIR,
+    SCORE,
+    SHANGHAI_ADVISE,
+    SHANGHAI_SCORE,
+    SOLVE,
+    VALIDATE,
+    assert_legal_response,
+)
+
+EXAMPLE = {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"], ["K7", "B7", "O7"]]}
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    # One test client sends many requests in a row: no rate limit (test_api_abuse.py tests it).
+    with TestClient(create_app(Settings(workers=1, rate_limit=""))) as client:
+        yield client
+
+
+def test_solve_answers_the_wire_response_of_the_library(client: TestClient) -> None:
+    response = client.post(SOLVE, json=EXAMPLE)
+    assert response.status_code == 200
+    body = response.json()
+    assert body == solve_rummikub(EXAMPLE)
+    assert body["status"] == "optimal"
+    assert body["tiles_played"] == 3
+    assert_legal_response(EXAMPLE, body)
+
+
+def test_solve_takes_every_wire_field(client: TestClient) -> None:
+    rack = ["R12", "R13", "J", "K1", "K2", "K3"]
+    request: dict[str, Any] = {
+        "rack": rack,
+        "table": [],
+        "opened": False,
+        "objective": "points",
+        "rules": {"jokers": 1},
+        "time_limit_ms": 1000,
+        "disruption_time_limit_ms": 100,
+        "hint_level": "full",
+        "opponents": [{"rack_size": 9, "opened": True}],
+        "lang": "en",
+        "notation": "RBYK",
+        "free_jokers": True,
+    }
+    assert set(request) == set(SolveRequest.model_fields)
+    body = client.post(SOLVE, json=request).json()
+    assert body == solve_rummikub(request)
+    # R12 R13 J (36) opens, K1 K2 K3 joins it: everything goes.
+    assert sorted(body["played"]) == sorted(rack)
+
+
+def test_validate_and_score_delegate_to_the_library(client: TestClient) -> None:
+    move = {
+        "rack": ["R9", "K1"],
+        "table_before": [["R3", "R4", "R5"]],
+        "table_after": [["R3", "R4", "R5"], ["R9", "K1"]],
+    }
+    answer = client.post(VALIDATE, json=move)
+    assert answer.status_code == 200
+    assert answer.json() == validate_rummikub(move)
+    assert answer.json()["problems"][0]["set"] == 1
+    racks = {"racks": {"ann": [], "bob": ["R5", "J"]}}
+    scored = client.post(SCORE, json=racks)
+    assert scored.status_code == 200
+    assert scored.json() == score_rummikub(racks)
+    assert scored.json()["players"][0]["score"] == 35
+
+
+def test_repair_delegates_to_the_library(client: TestClient) -> None:
+    request = {
+        "table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5", "K9"]],
+        "table_before": [["R3", "B3", "K3", "O3"]],
+        "rack": ["K7", "K8"],
+        "rules": {"penalty_tiles": 2},
+    }
+    answer = client.post(REPAIR, json=request)
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body == repair_rummikub(request)
+    assert body["repairable"] is False
+    assert body["arrangement"]["left_out"] == ["K9"]
+    assert body["penalty"]["tiles"] == 2
+    assert body["penalty"]["back_to_rack"] == [
+        "R1",
+        "R2",
+        "R4",
+        "R5",
+        "K9",
+    ]
+    assert body["rescue"]["play"]["played"] == ["K7", "K8"]  # K7 K8 K9 saves the table
+    bad = client.post(REPAIR, json={"table": [["R1", "X9"]]})
+    assert bad.status_code == 422
+    assert "X9" in bad.json()["detail"]
+
+
+def test_every_request_model_has_an_example_the_endpoint_accepts(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    posts = [(path, item["post"]) for path, item in spec["paths"].items() if "post" in item]
+    assert {path for path, _ in posts} == {
+        SOLVE,
+        VALIDATE,
+        REPAIR,
+        SCORE,
+        SHANGHAI_ADVISE,
+        SHANGHAI_SCORE,
+        "/v1/rummikub/bot",
+        "/v1/rummikub/game",
+        "/v1/rummikub/review",
+    }
+    for path, operation in posts:
+        ref = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+        model = spec["components"]["schemas"][ref.rsplit("/", 1)[1]]
+        assert model["additionalProperties"] is False
+        assert model["examples"], path
+        for example in model["examples"]:
+            answer = client.post(path, json=example)
+            assert answer.status_code == 200, (path, answer.json())
+    assert client.get("/docs").status_code == 200
+
+
+def test_rule_settings_schema_lists_every_rule() -> None:
+    rules = SolveRequest.model_json_schema()["properties"]["rules"]["anyOf"][0]["properties"]
+    assert set(rules) == {f.name for f in fields(Rules)}
+    assert {name: setting["default"] for name, setting in rules.items()} == Rules().to_dict()
+
+
+FULL_SET_PLUS_ONE = [f"{c}{n}" for c in "RBKO" for n in range(1, 14)] * 2 + ["J", "J", "R1"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "culprit"),
+    [
+        ('{"rack": ["R1", "R2"', 400, "not valid JSON"),
+        ("", 422, "JSON body"),
+        ("[]", 422, "must be a JSON object"),
+        ('{"rack": ["R1"], "colour": 3}', 422, "unknown field 'colour'"),
+        ('{"table": []}', 422, "missing field 'rack'"),
+        ('{"rack": ["Q5"]}', 422, "unknown tile 'Q5'"),
+        ('{"rack": ["G5"]}', 422, "unknown tile 'G5'"),
+        ('{"rack": [5]}', 422, "rack[0]"),
+        ('{"rack": ["R5", "R5"], "table": [["R5", "B5", "K5"]]}', 422, "too many copies of R5"),
+        (json.dumps({"rack": FULL_SET_PLUS_ONE}), 422, "too many copies of R1"),
+        ('{"rack": [], "table": [["R1", "R2", "R3"], ["K1", "K2"]]}', 422, "table set 1"),
+        ('{"rack": [], "rules": {"copies": 9}}', 422, "rule 'copies'"),
+        ('{"rack": [], "rules": {"wild": 1}}', 422, "unknown rule 'wild'"),
+        ('{"rack": [], "rules": {"numbers": 4, "min_set_len": 5}}', 422, "min_set_len"),
+        ('{"rack": [], "opened": "yes"}', 422, "opened"),
+        ('{"rack": [], "objective": "fun"}', 422, "objective"),
+        ('{"rack": [], "time_limit_ms": 0}', 422, "time_limit_ms"),
+        ('{"rack": [], "time_limit_ms": "5"}', 422, "time_limit_ms"),
+    ],
+)
+def test_bad_solve_requests_get_4xx_naming_the_culprit(
+    client: TestClient, body: str, status: int, culprit: str
+) -> None:
+    response = client.post(SOLVE, content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == status
+    detail = response.json()["detail"]
+    assert culprit in detail
+    assert "Traceback" not in response.text
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "culprit"),
+    [
+        (VALIDATE, {"rack": [], "table_before": []}, "missing field 'table_after'"),
+        (VALIDATE, {"rack": ["X1"], "table_before": [], "table_after": []}, "'X1'"),
+        (VALIDATE, {"rack": [], "table_before": [["R1"]], "table_after": []}, "table_before"),
+        (SCORE, {"racks": {}}, "racks"),
+        (SCORE, {"racks": {"a": ["R1", "R1", "R1"]}}, "too many copies of R1"),
+        (SCORE, {"racks": {"a": []}, "rules": {"joker_penalty": -1}}, "joker_penalty"),
+    ],
+)
+def test_bad_validate_and_score_requests_name_the_culprit(
+    client: TestClient, path: str, body: dict[str, Any], culprit: str
+) -> None:
+    response = client.post(path, json=body)
+    assert response.status_code == 422
+    assert culprit in response.json()["detail"]
+
+
+def test_error_answers_never_echo_the_request(client: TestClient) -> None:
+    junk = "Z" * 5000
+    for body in ({"rack": [junk]}, {"rack": "R1", "extra": junk}, {"rack": [], junk: 1}):
+        response = client.post(SOLVE, json=body)
+        assert response.status_code == 422
+        assert len(response.json()["detail"]) <= MAX_DETAIL
+        assert junk not in response.text
+
+
+def test_a_body_over_16_kib_is_refused_with_413(client: TestClient) -> None:
+    big = {"rack": ["R1"] * 4000}  # about 24 KiB of JSON
+    declared = client.post(SOLVE, json=big)
+    assert declared.status_code == 413
+    assert "16384 bytes" in declared.json()["detail"]
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the limit is counted as it streams
+        yield b'{"rack": ['
+        for _ in range(2000):
+            yield b'"R1", "R2", '
+        yield b'"R3"]}'
+
+    streamed = client.post(SOLVE, content=chunks(), headers={"Content-Type": "application/json"})
+    assert streamed.status_code == 413
+
+
+def test_health_and_readiness(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert client.get("/healthz").json() == {"status": "ok"}
+    assert client.get("/readyz").json() == {"status": "ready"}
+    pool = client.app.state.pool  # type: ignore[attr-defined]
+    monkeypatch.setattr(pool, "health", lambda: "0 of 1 solver workers ready; 1 starting")
+    not_ready = client.get("/readyz")
+    assert not_ready.status_code == 503
+    assert not_ready.json() == {
+        "status": "not ready",
+        "detail": "0 of 1 solver workers ready; 1 starting",
+    }
+
+
+def test_metrics_count_requests_solver_statuses_and_rejections(client: TestClient) -> None:
+    client.post(SOLVE, json=EXAMPLE)
+    client.post(SOLVE, json={"rack": ["Q5"]})
+    client.post(SOLVE, json={"rack": ["R1"] * 4000})
+    response = client.get("/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    text = response.text
+    assert (
+        'meldwise_http_requests_total{method="POST",route="/v1/rummikub/solve",status="200"}'
+        in text
+    )
+    assert (
+        'meldwise_http_request_duration_seconds_bucket{le="0.1",method="POST",route="/v1/rummikub/solve"}'
+        in text
+    )
+    assert 'meldwise_solves_total{status="optimal"}' in text
+    assert 'meldwise_rejected_requests_total{reason="invalid"}' in text
+    assert 'meldwise_rejected_requests_total{reason="too_large"}' in text
+
+
+def test_cors_lets_any_origin_call_without_credentials(client: TestClient) -> None:
+    preflight = client.options(
+        SOLVE,
+        headers={
+            "Origin": "https://game.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type",
+        },
+    )
+    assert preflight.status_code == 200
+    assert preflight.headers["access-control-allow-origin"] == "*"
+    assert "access-control-allow-credentials" not in preflight.headers
+    answer = client.post(SOLVE, json=EXAMPLE, headers={"Origin": "https://game.example"})
+    assert answer.headers["access-control-allow-origin"] == "*"
+    assert "retry-after" in answer.headers["access-control-expose-headers"].lower()
+
+
+def test_cors_origins_are_configurable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MELDWISE_CORS_ORIGINS", "https://a.example, https://b.example")
+    local = TestClient(create_app(Settings()))  # no `with`: no lifespan, no solver workers
+    allowed = local.get("/healthz", headers={"Origin": "https://b.example"})
+    refused = local.get("/healthz", headers={"Origin": "https://evil.example"})
+    assert allowed.headers["access-control-allow-origin"] == "https://b.example"
+    assert "access-control-allow-origin" not in refused.headers
+
+
+def test_unknown_paths_and_methods(client: TestClient) -> None:
+    assert client.get("/v1/nothing").status_code == 404
+    wrong = client.get(SOLVE)
+    assert wrong.status_code == 405
+    assert "POST" in wrong.headers["allow"]
+
+
+def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings().workers == available_cores()  # default: one solve per core
+    for name, value in {
+        "WORKERS": "3",
+        "QUEUE": "7",
+        "TIME_CAP_MS": "500",
+        "BODY_LIMIT_BYTES": "2048",
+        "CORS_ORIGINS": "https://a.example",
+    }.items():
+        monkeypatch.setenv(f"MELDWISE_{name}", value)
+    settings = Settings()
+    assert (settings.workers, settings.queue, settings.time_cap_ms) == (3, 7, 500)
+    assert settings.cors_origins == ["https://a.example"]
+    local = TestClient(create_app(settings))  # no `with`: a 413 needs no solver workers
+    assert local.post(SOLVE, json={"rack": ["R1"] * 600}).status_code == 413

@@ -1,0 +1,185 @@
+"""``meldwise serve`` as a real process: it starts, answers, keeps bodies out of its
+logs, refuses bad settings with a message naming them, guards its connections
+(header timeout, header size, a connection limit that evicts idle ones, 413 that
+closes), logs JSON with request IDs, and shuts down gracefully on a signal to its
+process group."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+
+from api.spawn import serve
+from solver.shanghai import examples
+from tests.api.support import slow_request
+
+MARKER = "SECRET-RACK-MARKER"
+
+
+def test_serve_answers_and_logs_no_bodies(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    with serve(workers=1, log_path=str(log)) as (url, _):
+        solved = httpx.post(f"{url}/v1/rummikub/solve", json={"rack": ["R1", "R2", "R3"]})
+        assert solved.status_code == 200
+        assert solved.json()["tiles_played"] == 3
+        bad = httpx.post(f"{url}/v1/rummikub/solve", json={"rack": [MARKER]})
+        assert bad.status_code == 422
+        advice = httpx.post(f"{url}/v1/shanghai/advise", json=examples.ADVISE_REQUEST)
+        assert advice.json() == examples.ADVISE_RESPONSE
+        bad = httpx.post(f"{url}/v1/shanghai/advise", json={"hand": [MARKER], "hand_number": 1})
+        assert bad.status_code == 422
+        docs = httpx.get(f"{url}/docs")
+        assert docs.status_code == 200
+    text = log.read_text()
+    assert '"POST /v1/rummikub/solve HTTP/1.1" 422' in text  # the access log is on
+    assert MARKER not in text
+    assert "Traceback" not in text
+
+
+def test_bad_settings_stop_the_server_with_their_name() -> None:
+    env = {**os.environ, "MELDWISE_QUEUE": "-1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "meldwise", "serve", "--workers", "0"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "MELDWISE_QUEUE" in done.stderr
+    assert "--workers" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def _exchange(port: int, data: bytes, wait: float = 5.0) -> tuple[bytes, float]:
+    """Send ``data`` on a new connection; read until the server closes it (or
+    ``wait`` seconds pass); the bytes read and the seconds it took."""
+    start = time.perf_counter()
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.settimeout(wait)
+        if data:
+            sock.sendall(data)
+        answer = b""
+        with contextlib.suppress(TimeoutError, ConnectionResetError):
+            while chunk := sock.recv(65536):
+                answer += chunk
+    return answer, time.perf_counter() - start
+
+
+def _json_answer(raw: bytes) -> tuple[int, dict[str, str]]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    assert b"content-type: application/json" in head.lower()
+    return int(head.split()[1]), json.loads(body)
+
+
+GUARDED = {
+    "MELDWISE_TIMEOUT_HEADERS_S": "0.5",
+    "MELDWISE_MAX_CONNECTIONS": "8",
+    "MELDWISE_LOG_FORMAT": "json",
+}
+
+
+def test_connection_guards_and_json_logs(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    with serve(workers=1, log_path=str(log), env=GUARDED) as (url, _):
+        port = int(url.rsplit(":", 1)[1])
+        # A connection that sends nothing is closed after the header timeout.
+        nothing, took = _exchange(port, b"")
+        assert nothing == b""
+        assert took < 3
+        # One that sends part of a request gets 408, and is closed too.
+        status, body = _json_answer(_exchange(port, b"GET /healthz HTTP/1.1\r\nHo")[0])
+        assert status == 408
+        assert "within 0.5 s" in body["detail"]
+        status, body = _json_answer(_exchange(port, b"NOT HTTP\r\n\r\n")[0])
+        assert status == 400
+        assert "not valid HTTP" in body["detail"]
+        huge = b"GET / HTTP/1.1\r\nX: " + b"a" * 20_000 + b"\r\n\r\n"
+        status, body = _json_answer(_exchange(port, huge)[0])
+        assert status == 431
+        assert "16384 bytes" in body["detail"]
+        # A chunked body over the limit gets 413 and the connection closes: the rest is
+        # never read.
+        chunk = b"%x\r\n%s\r\n" % (65536, b"[" * 65536)
+        answer, took = _exchange(
+            port,
+            b"POST /v1/rummikub/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n" + chunk,
+        )
+        assert answer.startswith(b"HTTP/1.1 413")
+        assert took < 3
+        # Idle connections past the limit make room: a client sending requests gets in.
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(12)]
+        try:
+            scored = httpx.post(
+                f"{url}/v1/rummikub/score",
+                json={"racks": {"x": []}},
+                # No trusted proxy by default: a client cannot choose its address.
+                headers={"X-Request-ID": "probe-1", "X-Forwarded-For": "203.0.113.9"},
+            )
+            assert scored.status_code == 200
+        finally:
+            for sock in idle:
+                sock.close()
+        metrics = httpx.get(f"{url}/metrics").text
+        assert 'meldwise_connections_closed_by_server_total{reason="idle_evicted"}' in metrics
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    access = [line for line in lines if line["logger"] == "meldwise.access"]
+    (probe,) = [line for line in access if line["request_id"] == "probe-1"]
+    assert probe["status"] == 200
+    assert probe["client"] == "ip:127.0.0.1"
+    assert all({"time", "level", "message"} <= set(line) for line in lines)
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_to_the_process_group_lets_running_solves_finish(
+    tmp_path: Path, signal_number: int
+) -> None:
+    with serve(workers=1, log_path=str(tmp_path / "log")) as (url, pid):
+        workers = _children(pid)
+        with ThreadPoolExecutor(1) as pool:
+            solving = pool.submit(
+                httpx.post, f"{url}/v1/rummikub/solve", json=slow_request(1500), timeout=30
+            )
+            while "meldwise_solves_pending 1.0" not in httpx.get(f"{url}/metrics").text:
+                time.sleep(0.02)
+            os.killpg(pid, signal_number)  # what Ctrl-C in a terminal or systemd does
+            answer = solving.result()
+        assert answer.status_code == 200
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (_alive(pid) or any(_alive(w) for w in workers)):
+            time.sleep(0.05)
+        assert not _alive(pid)
+        assert not any(_alive(w) for w in workers)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError, IndexError):
+            if (
+                entry.name.isdigit()
+                and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid
+            ):
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

@@ -1,0 +1,239 @@
+"""The tournament runner, game-agnostic: a toy game plugs in as Rummikub does; seats
+rotate, seeds reproduce, illegal moves stop the run, win rates carry Wilson intervals."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from solver.arena import registry
+from solver.arena.game import GameSpec, Result, UnknownBot
+from solver.arena.runner import (
+    GamePlayed,
+    IllegalBotMove,
+    dask_dispatch,
+    local_dispatch,
+    run_tournament,
+    seats_of,
+    summarise,
+    tasks,
+)
+from solver.arena.stats import wilson_interval
+from solver.errors import MeldwiseError
+from tests.rummikub.games_support import TINY_OPTIONS
+
+# --- a toy game: take 1-3 counters from a heap, whoever takes the last one wins ---------
+
+
+@dataclass
+class Nim:
+    heap: int
+    players: int
+    to_move: int = 0
+    turns: int = 0
+    winner: int | None = None
+    log: list[int] = field(default_factory=list)
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def view(self, seat: int | None = None) -> int:
+        return self.heap
+
+    def problems(self, move: Any) -> Sequence[str]:
+        if not isinstance(move, int) or not 1 <= move <= min(3, self.heap):
+            return (f"cannot take {move!r} from {self.heap}",)
+        return ()
+
+    def apply(self, move: Any) -> None:
+        self.heap -= move
+        self.turns += 1
+        self.log.append(move)
+        if self.heap == 0:
+            self.winner = self.to_move
+        else:
+            self.to_move = (self.to_move + 1) % self.players
+
+    def result(self) -> Result:
+        assert self.winner is not None
+        scores = tuple(1 if seat == self.winner else -1 for seat in range(self.players))
+        return Result((self.winner,), scores, self.turns, "last counter")
+
+
+class Perfect:
+    name = "perfect"
+
+    def choose(self, view: int) -> int:
+        return view % 4 or 1
+
+
+class One:
+    name = "one"
+
+    def choose(self, view: int) -> int:
+        return 1
+
+
+class Cheat:
+    name = "cheat"
+
+    def choose(self, view: int) -> int:
+        return 4
+
+
+NIM_BOTS: dict[str, Any] = {"perfect": Perfect, "one": One, "cheat": Cheat}
+
+
+def _bot(name: str, seed: int) -> Any:
+    if name not in NIM_BOTS:
+        raise UnknownBot(f"unknown bot {name!r}")
+    return NIM_BOTS[name]()
+
+
+def _new_nim(seed: int, players: int, options: Mapping[str, Any]) -> Nim:
+    return Nim(heap=10 + seed % 7, players=players)
+
+
+NIM = GameSpec(
+    name="nim",
+    new_match=_new_nim,
+    new_bot=_bot,
+    bot_names=tuple(NIM_BOTS),
+    record=lambda match, names: {"moves": match.log, "names": list(names)},  # type: ignore[attr-defined]
+)
+
+
+@pytest.fixture
+def nim() -> Iterator[None]:
+    registry.GAMES["nim"] = f"{__name__}:NIM"
+    yield
+    del registry.GAMES["nim"]
+
+
+def test_a_toy_game_plugs_into_the_runner(nim: None) -> None:
+    report = run_tournament("nim", ["perfect", "one"], 40, seed=3, dispatch=local_dispatch(1))
+    perfect, one = report.by_bot
+    # Taking heap % 4 leaves a multiple of 4; "one" takes 1 and never gets back there.
+    assert (perfect.wins, one.wins) == (40, 0)
+    assert perfect.ci95 == wilson_interval(40, 40)
+    assert report.ends == {"last counter": 40}
+    assert perfect.moves > 0
+    assert perfect.move_ms_median >= 0
+
+
+def test_seats_rotate_and_each_deal_is_played_in_every_seat() -> None:
+    todo = tasks("nim", ["a", "b", "c"], 7, seed=10, options={})
+    assert [t.seed for t in todo] == [10, 10, 10, 11, 11, 11, 12]
+    assert [t.seats for t in todo[:3]] == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
+    assert seats_of(["strong", "greedy"], 4) == ["strong", "greedy", "greedy", "greedy"]
+    with pytest.raises(MeldwiseError, match="3 bots named for 2 players"):
+        seats_of(["a", "b", "c"], 2)
+
+
+def test_an_illegal_move_stops_the_tournament(nim: None) -> None:
+    with pytest.raises(
+        IllegalBotMove, match=r"bot 'cheat' in seat 0 of game seed 0 .*cannot take 4"
+    ):
+        run_tournament("nim", ["cheat", "one"], 2, dispatch=local_dispatch(1))
+
+
+def test_unknown_game_or_bot_is_refused(nim: None) -> None:
+    with pytest.raises(MeldwiseError, match="unknown game 'go'"):
+        run_tournament("go", ["a", "b"], 1)
+    with pytest.raises(MeldwiseError, match="unknown bot 'random'"):
+        run_tournament("nim", ["random", "one"], 1)
+
+
+def test_a_tie_is_shared_between_the_winners() -> None:
+    games = [
+        GamePlayed(
+            0, 0, ("a", "b"), Result((0, 1), (-5, -5), 10, "blocked"), ((0.001,), (0.002,)), 0.1
+        ),
+        GamePlayed(1, 0, ("b", "a"), Result((1,), (-3, 3), 12, "out"), ((0.001,), (0.003,)), 0.1),
+    ]
+    report = summarise("x", ["a", "b"], 0, {}, games, 1.0)
+    a, b = report.by_bot
+    assert (a.wins, b.wins) == (1.5, 0.5)
+    assert a.mean_score == (-5 + 3) / 2
+    assert b.mean_score == (-5 - 3) / 2
+    assert report.turns_median == 11
+    assert report.ends == {"blocked": 1, "out": 1}
+
+
+@pytest.mark.parametrize(("wins", "games"), [(50, 100), (0, 20), (20, 20), (1100, 2000), (7.5, 31)])
+def test_the_wilson_interval_solves_its_defining_equation(wins: float, games: int) -> None:
+    """Each bound p is where |rate - p| = z * sqrt(p (1 - p) / n): found here by bisection."""
+    z, rate = 1.959963984540054, wins / games
+
+    def gap(p: float) -> float:
+        return abs(rate - p) - z * math.sqrt(p * (1 - p) / games)
+
+    def root(low: float, high: float) -> float:
+        for _ in range(200):
+            middle = (low + high) / 2
+            if (gap(low) > 0) == (gap(middle) > 0):
+                low = middle
+            else:
+                high = middle
+        return (low + high) / 2
+
+    lower = 0.0 if rate == 0 else root(0.0, rate)
+    upper = 1.0 if rate == 1 else root(rate, 1.0)
+    got = wilson_interval(wins, games)
+    assert got == pytest.approx((lower, upper), abs=1e-9)
+
+
+def test_a_rummikub_tournament_reproduces_and_the_pool_agrees() -> None:
+    first = run_tournament(
+        "rummikub",
+        ["strong", "greedy"],
+        6,
+        seed=5,
+        options=TINY_OPTIONS,
+        dispatch=local_dispatch(1),
+    )
+    again = run_tournament(
+        "rummikub",
+        ["strong", "greedy"],
+        6,
+        seed=5,
+        options=TINY_OPTIONS,
+        dispatch=local_dispatch(2),
+    )
+
+    def outcomes(report: Any) -> list[tuple[Any, ...]]:
+        return [(g.index, g.seats, g.result) for g in report.results]
+
+    assert outcomes(first) == outcomes(again)
+    assert first.to_dict()["by_bot"][0]["wins"] == again.to_dict()["by_bot"][0]["wins"]
+
+
+def test_dask_dispatch_plays_the_same_games() -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        on_dask = run_tournament(
+            "rummikub",
+            ["strong", "greedy"],
+            4,
+            seed=5,
+            options=TINY_OPTIONS,
+            dispatch=dask_dispatch(cluster.scheduler_address, 1),
+        )
+    local = run_tournament(
+        "rummikub",
+        ["strong", "greedy"],
+        4,
+        seed=5,
+        options=TINY_OPTIONS,
+        dispatch=local_dispatch(1),
+    )
+    assert [(g.seats, g.result) for g in on_dask.results] == [
+        (g.seats, g.result) for g in local.results
+    ]

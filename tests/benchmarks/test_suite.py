@@ -1,0 +1,274 @@
+"""The benchmark suite: its positions, its runner and its report (no timing assertions)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from typing import cast
+
+import pytest
+from rich.progress import Progress
+
+from benchmarks import ab
+from benchmarks.cases import (
+    Mode,
+    all_buckets,
+    grid_buckets,
+    hard_buckets,
+    load_cases,
+    mid_game_buckets,
+    save_cases,
+    select,
+)
+from benchmarks.profile import profile_solve
+from benchmarks.report import build_report
+from benchmarks.stats import percentile
+from benchmarks.suite import Config, run_suite
+from meldwise.cli import main
+from solver.rummikub import JOKER, STANDARD, Position, Tile
+from solver.rummikub.legality import check_play
+from solver.rummikub.melds import MeldKind, readings
+
+SAMPLE = ("t10-r6", "hard-jokers-edges", "selfplay")
+
+
+def test_quick_sample_writes_the_documented_json(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    args = ["bench", "--quick", "--per-bucket", "1", "--buckets", ",".join(SAMPLE)]
+    assert main([*args, "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+
+    assert {"command", "machine", "seed", "positions"} <= report["meta"].keys()
+    assert {"cpu", "cores", "python", "ortools"} <= report["meta"]["machine"].keys()
+    assert "--seed 2026 --per-bucket 1" in report["meta"]["command"]
+    rows = report["ours"]
+    assert [(r["bucket"], r["mode"]) for r in rows] == [
+        (bucket, mode.value) for bucket in SAMPLE for mode in Mode
+    ]
+    for row in rows:
+        assert row["n"] == (3 if row["bucket"] == "selfplay" else 1)
+        assert row["median_ms"] <= row["p95_ms"] <= row["p99_ms"] <= row["max_ms"]
+        assert 0 <= row["optimal"] <= 1
+    assert {r["scope"] for r in report["ours_overall"]} == {"random", "hard", "selfplay", "all"}
+    assert len(report["solves"]) == 5 * len(Mode)
+    for solve in report["solves"]:
+        assert solve["ours"]["problems"] == []
+        Position.parse(solve["rack"], solve["table"]).check(STANDARD)
+
+
+def test_every_answer_of_the_quick_sample_is_legal() -> None:
+    config = Config(per_bucket=1, buckets=SAMPLE, repeat=2)
+    results = run_suite(config, Progress(disable=True))
+    assert len(results.trials) == 5 * len(Mode)
+    for trial in results.trials:
+        asked = trial.mode.position(trial.case.position)
+        answer = trial.ours
+        verdict = check_play(asked.rack, asked.table, answer.table_after, asked.opened, STANDARD)
+        assert verdict.legal, (trial.case.label, trial.mode, verdict.problems)
+        assert Counter(verdict.played) == Counter(answer.played)
+        assert not Counter(answer.played) - Counter(asked.rack)
+
+
+def test_positions_are_reproducible_from_the_seed() -> None:
+    bucket = select(all_buckets(), ["t40-r14"])[0]
+    first = bucket.cases(7, 3)
+    assert first == bucket.cases(7, 3)
+    assert first[:2] == bucket.cases(7, 2)
+    assert [c.position for c in first] != [c.position for c in bucket.cases(8, 3)]
+
+
+def test_buckets_deal_what_their_names_say() -> None:
+    for bucket in grid_buckets():
+        table, rack = (int(part[1:]) for part in bucket.name.split("-"))
+        for case in bucket.cases(1, 3):
+            case.position.check(STANDARD)
+            on_table = sum(map(len, case.position.table))
+            assert on_table >= table
+            # The rack is as big as asked unless the table left too few tiles (t80-r30).
+            assert len(case.position.rack) == rack or on_table + len(case.position.rack) >= 104
+    hard = {bucket.name: bucket.cases(1, 5) for bucket in hard_buckets()}
+    for name, cases in hard.items():
+        for case in cases:
+            case.position.check(STANDARD)
+            table_jokers = sum(t.is_joker for tiles in case.position.table for t in tiles)
+            rack_jokers = case.position.rack.count(Tile.parse("J"))
+            if name == "hard-rack30-40":
+                assert 30 <= len(case.position.rack) <= 40
+            if name == "hard-jokers-table":
+                assert table_jokers == 2
+            if name == "hard-jokers-rack":
+                assert rack_jokers == 2
+            if name == "hard-jokers-edges":
+                assert table_jokers >= 1
+                for tiles in case.position.table:
+                    if any(t.is_joker for t in tiles):
+                        assert _joker_at_an_edge(tiles)
+
+
+def _joker_at_an_edge(tiles: tuple[Tile, ...]) -> bool:
+    """Every reading puts a joker first or last in a run over 3 tiles, or in a group of 4."""
+    for meld in readings(tiles, STANDARD):
+        if meld.kind is MeldKind.GROUP:
+            if len(tiles) != 4:
+                return False
+        elif len(tiles) < 4 or not (meld.tiles[0].is_joker or meld.tiles[-1].is_joker):
+            return False
+    return True
+
+
+def test_selfplay_positions_are_positions_of_a_game() -> None:
+    cases = select(all_buckets(), ["selfplay"])[0].cases(3, 4)
+    assert len(cases) == 12
+    for case in cases:
+        case.position.check(STANDARD)
+        assert sum(len(s) for s in case.position.table) + len(case.position.rack) <= 106
+    assert any(c.position.opened and c.position.table for c in cases)
+    assert any(not c.position.opened for c in cases)
+
+
+def test_positions_file_round_trips_and_refuses_other_seeds(tmp_path: Path) -> None:
+    buckets = select(all_buckets(), ["t0-r6", "hard-jokers-rack"])
+    cases = [case for bucket in buckets for case in bucket.cases(5, 2)]
+    path = tmp_path / "positions.json"
+    save_cases(path, 5, cases)
+    assert load_cases(path, 5, buckets, 2) == cases
+    assert load_cases(path, 5, buckets, 1) == [c for c in cases if c.index == 0]
+    with pytest.raises(ValueError, match="seed 5"):
+        load_cases(path, 6, buckets, 2)
+    with pytest.raises(ValueError, match="'t0-r6'"):
+        load_cases(path, 5, buckets, 3)
+
+
+def test_percentile_is_nearest_rank() -> None:
+    hundred = [float(n) for n in range(100, 0, -1)]
+    assert percentile(hundred, 0.95) == 95
+    assert percentile(hundred, 0.99) == 99
+    assert percentile(hundred, 0.5) == 50
+    assert percentile([3.0, 1.0, 2.0], 0.95) == 3
+    with pytest.raises(ValueError, match="percentile of no values"):
+        percentile([], 0.5)
+
+
+def test_profile_times_every_part_it_names() -> None:
+    position = Position.parse("R1 R2 K9 B9 J", "R3 R4 R5 | K7 B7 O7")
+    split = profile_solve(position, Mode.TILES, STANDARD, 10.0)
+    assert split.build > 0
+    assert split.presolve > 0
+    assert split.layout > 0
+    assert split.search >= 0
+    assert split.build + split.presolve + split.search + split.layout <= split.total
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--modes", "tiles,speed"], "unknown mode 'speed'"),
+        (["--buckets", "t99-*"], "'t99-*' matches no bucket"),
+        (["--per-bucket", "0"], "--per-bucket must be at least 1"),
+    ],
+)
+def test_bad_arguments_exit_2_naming_the_culprit(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bench", *args]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err
+    assert "Traceback" not in captured.err
+
+
+def test_peer_flag_without_the_peer_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "rummikub_solver", None)  # makes the import fail
+    assert main(["bench", "--peer", "--per-bucket", "1", "--buckets", "t0-r6"]) == 2
+    assert "pip install -e '.[bench]'" in capsys.readouterr().err
+
+
+def test_each_solver_runs_its_repeats_in_a_row_and_they_take_turns_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every timed run of one solver follows a run of the same solver (each one's
+    # fastest is its own; our score stage alone right after our default solve), and
+    # who goes first, the peer or we, alternates from trial to trial.
+    import benchmarks.suite as suite
+    from benchmarks.answers import Answer
+    from benchmarks.cases import Case
+    from benchmarks.peer import Peer
+
+    calls: list[str] = []
+    times = iter(range(1, 100))
+
+    def answer(who: str) -> Answer:
+        calls.append(who)
+        return Answer(float(next(times)), "optimal", (), (), ())
+
+    class FakePeer:
+        def solve(self, position: Position, mode: Mode) -> Answer:
+            return answer("peer")
+
+    def ours(*args: object) -> Answer:
+        least_disruption = args[4]  # time_ours(position, mode, rules, limit, least_disruption)
+        return answer("default" if least_disruption else "score")
+
+    monkeypatch.setattr(suite, "time_ours", ours)
+    config = Config(repeat=3, peer=True)
+    case = Case("t0-r6", 0, Position.parse("R1 R2 R3"))
+    peer = cast("Peer", FakePeer())
+    first = suite.run_trial(case, Mode.TILES, STANDARD, config, peer, 0)
+    second = suite.run_trial(case, Mode.TILES, STANDARD, config, peer, 1)
+    ours_in_a_row = ["default"] * 3 + ["score"] * 3
+    assert calls == ours_in_a_row + ["peer"] * 3 + ["peer"] * 3 + ours_in_a_row
+    assert first.score is not None
+    assert second.score is not None
+    assert (first.ours.ms, first.score.ms, first.peer and first.peer.ms) == (1.0, 4.0, 7.0)
+    assert (second.ours.ms, second.score.ms, second.peer and second.peer.ms) == (13.0, 16.0, 10.0)
+
+
+def test_mid_game_buckets_deal_what_their_names_say() -> None:
+    for bucket in mid_game_buckets():
+        low, high = (int(n) for n in bucket.name.removeprefix("mid-t").split("-"))
+        for case in bucket.cases(1, 3):
+            case.position.check(STANDARD)
+            table = [t for tiles in case.position.table for t in tiles]
+            assert low <= len(table) <= high + 5  # the last set drawn may go past
+            assert 6 <= len(case.position.rack) <= 30
+            assert table.count(JOKER) == 1
+            assert case.position.rack.count(JOKER) == 1
+
+
+def test_default_answers_are_checked_against_the_reference(tmp_path: Path) -> None:
+    # A reference that claims one more set kept than any answer can: the report
+    # counts the answer worse than it and names the missed target.
+    config = Config(per_bucket=1, buckets=("t10-r6",), modes=(Mode.TILES,), score_beside=False)
+    first = run_suite(config, Progress(disable=True))
+    [trial] = first.trials
+    assert trial.ours.calm is not None
+    assert trial.ours.calm.proven
+    kept, moved = trial.ours.calm.sets_kept, trial.ours.calm.tiles_moved
+    reference = tmp_path / "reference.json"
+    entry = {trial.case.label: {"tiles": [kept + 1, moved, True]}}
+    reference.write_text(json.dumps({"seed": config.seed, "positions": entry}))
+    results = run_suite(replace(config, reference=reference), Progress(disable=True))
+    report = build_report(results, "test")
+    calm = next(s for s in report.sections if s.key == "calm")
+    assert [(r["compared"], r["worse"]) for r in calm.rows] == [(1, 1), (1, 1)]
+    targets = next(s for s in report.sections if s.key == "default_targets")
+    assert "reference" in targets.rows[0]["missed"]
+
+
+def test_ab_times_a_revision_against_this_checkout(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parents[2]
+    if subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True).returncode:
+        pytest.skip("not a git checkout")
+    out = tmp_path / "ab.json"
+    args = ["--base", "HEAD", "--per-bucket", "1", "--buckets", "t10-r6", "--modes", "tiles"]
+    assert ab.main([*args, "--repeat", "1", "--json", str(out)]) == 0
+    figures = json.loads(out.read_text())["tiles"]
+    assert figures["positions"] == 1
+    assert figures["scores_differ"] == []
+    assert figures["median_ms"]["base"] > 0
+    assert figures["median_ms"]["ours"] > 0

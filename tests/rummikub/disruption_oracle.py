@@ -1,0 +1,280 @@
+"""Exhaustive least-disruption search for small variants, independent of the model.
+
+For every best play (best score, then fewest jokers, then most tiles), it
+enumerates every way to lay the table out as sets (jokers at every reading),
+matches each new set to at most one old set (runs to runs, groups to groups) and scores the match:
+
+* a tile of an old run stays if the new run holds the same tile at the same
+  number (a joker: a joker at the number it stood for);
+* a tile of an old group stays if the new group holds it (a joker: a joker);
+* a match needs at least one numbered tile that stays;
+* an old set is kept when all its tiles stay.
+
+The least disruption is the best (sets kept, -tiles moved) over all of that.
+
+Under ``joker_retrieval: "replace"`` only some moves are legal (see
+:meth:`DisruptionOracle.replace_allows`): every old set holding a joker is matched to
+a new set that keeps one of its numbered tiles where it was and, in each of its
+jokers' places, a joker or the tile the joker stood for (in a group: jokers, or
+numbered tiles of colours the old group lacked); jokers leave only when a rack tile
+is played. The best plays and the least disruption are then taken over those moves.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from functools import cache, lru_cache
+
+from solver.rummikub import JOKER, Meld, MeldKind, Objective, Position, Rules, Tile
+from solver.rummikub.melds import read_meld
+from tests.rummikub.oracle import oracle_for
+
+# A laid set: kind, and (tile, number it stands for) per place; groups ignore readings.
+Laid = tuple[MeldKind, tuple[tuple[Tile, int], ...]]
+
+
+class DisruptionOracle:
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.scores = oracle_for(rules)
+        self.shapes: dict[Tile, list[Laid]] = {}
+        for laid in self._all_sets():
+            naturals = [t for t, _ in laid[1] if not t.is_joker]
+            self.shapes.setdefault(min(naturals), []).append(laid)
+        self.layouts = lru_cache(maxsize=None)(self._layouts)
+        self.readings: dict[tuple[Tile, ...], list[Laid]] = {}
+        for laids in self.shapes.values():
+            for laid in laids:
+                self.readings.setdefault(tuple(sorted(t for t, _ in laid[1])), []).append(laid)
+
+    def _all_sets(self) -> Iterator[Laid]:
+        rules = self.rules
+        for colour in rules.colour_list:
+            for start in range(1, rules.numbers + 1):
+                for end in range(start + rules.min_set_len - 1, rules.numbers + 1):
+                    yield from self._with_jokers(
+                        MeldKind.RUN, [Tile.natural(colour, n) for n in range(start, end + 1)]
+                    )
+        for number in range(1, rules.numbers + 1):
+            for size in range(rules.min_set_len, rules.colours + 1):
+                for colours in itertools.combinations(rules.colour_list, size):
+                    yield from self._with_jokers(
+                        MeldKind.GROUP, [Tile.natural(c, number) for c in colours]
+                    )
+
+    def _with_jokers(self, kind: MeldKind, shape: list[Tile]) -> Iterator[Laid]:
+        seen = set()
+        for jokers in range(min(self.rules.jokers, len(shape) - 1) + 1):
+            for spots in itertools.combinations(range(len(shape)), jokers):
+                places = tuple((JOKER if i in spots else t, t.number) for i, t in enumerate(shape))
+                if kind is MeldKind.GROUP:  # a group's jokers have no fixed colour
+                    places = tuple(sorted(places, key=lambda p: p[0]))
+                if places not in seen:
+                    seen.add(places)
+                    yield kind, places
+
+    def _layouts(self, key: tuple[tuple[Tile, int], ...]) -> list[tuple[Laid, ...]]:
+        """Every split of the tiles into sets."""
+        tiles = Counter(dict(key))
+        naturals = sorted(t for t in tiles if not t.is_joker and tiles[t] > 0)
+        if not naturals:
+            return [] if tiles[JOKER] else [()]
+        found = []
+        for laid in self.shapes.get(naturals[0], []):
+            need = Counter(t for t, _ in laid[1])
+            if any(tiles[t] < n for t, n in need.items()):
+                continue
+            rest = tiles - need
+            for others in self.layouts(_key(rest)):
+                found.append((laid, *others))
+        return found
+
+    def least_disruption(self, position: Position, objective: Objective) -> tuple[int, int]:
+        """Best (sets kept, -tiles moved) over every best play (best score, then most
+        jokers kept, then most tiles) and every layout of it (the player has opened)."""
+        best = self.scores.best_play(position, objective)
+        table = Counter(t for tiles in position.table for t in tiles)
+        old = [read_meld(tiles, self.rules) for tiles in position.table]
+        found: tuple[int, int] | None = None
+        for played in _sub_multisets(Counter(position.rack)):
+            if self.scores.key(played, objective) != best:
+                continue
+            if not played:
+                layouts = [tuple(_as_laid(m.kind, m.tiles, m.stands_for) for m in old)]
+            else:
+                layouts = self.layouts(_key(table + played))
+            for layout in layouts:
+                allowed = self._allowed(old, [[laid] for laid in layout], bool(played))
+                score = _best_match(old, layout, sum(len(m.tiles) for m in old), allowed)
+                if score is not None and (found is None or score > found):
+                    found = score
+        assert found is not None
+        return found
+
+    def replace_allows(self, position: Position, played: Counter[Tile]) -> bool:
+        """Whether some layout of the table and ``played`` is a legal move under
+        ``joker_retrieval: "replace"`` (see the module docstring)."""
+        table = Counter(t for tiles in position.table for t in tiles)
+        old = [read_meld(tiles, self.rules) for tiles in position.table]
+        return any(
+            _matching(self._allowed(old, [[laid] for laid in layout], bool(played)))
+            for layout in self.layouts(_key(table + played))
+        )
+
+    def replace_judges(
+        self, before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]], played: bool
+    ) -> bool:
+        """Whether sets ``after`` (tile lists: every reading of each is tried) carry the
+        table ``before`` on legally under ``joker_retrieval: "replace"``."""
+        old = [read_meld(tiles, self.rules) for tiles in before]
+        options = [self.readings.get(tuple(sorted(tiles)), []) for tiles in after]
+        return _matching(self._allowed(old, options, played))
+
+    def _allowed(
+        self, old: Sequence[Meld], options: Sequence[Sequence[Laid]], played: bool
+    ) -> list[set[int] | None] | None:
+        """Per old set: the new sets (each with its readings ``options``) that may carry
+        it on under "replace", or None for a set without a joker (free to go); None in
+        all under "free"."""
+        if self.rules.joker_retrieval != "replace":
+            return None
+        allowed: list[set[int] | None] = []
+        for meld in old:
+            if not meld.jokers:
+                allowed.append(None)
+                continue
+            was = _as_laid(meld.kind, meld.tiles, meld.stands_for)
+            partners = set()
+            for j, readings in enumerate(options):
+                taken = [n for laid in readings if (n := _taken(was, laid)) is not None]
+                if taken and (played or min(taken) == 0):
+                    partners.add(j)
+            allowed.append(partners)
+        return allowed
+
+    def disruption_of(self, position: Position, after: Sequence[Meld]) -> tuple[int, int]:
+        """(sets kept, -tiles moved) of a given new table (sets as the answer reads
+        them), best matched."""
+        old = [read_meld(tiles, self.rules) for tiles in position.table]
+        laid = tuple(_as_laid(m.kind, m.tiles, m.stands_for) for m in after)
+        found = _best_match(old, laid, sum(len(m.tiles) for m in old))
+        assert found is not None  # with no joker held in place, every set may go
+        return found
+
+
+@cache
+def disruption_oracle_for(rules: Rules) -> DisruptionOracle:
+    """One oracle per variant, so its layouts are cached across examples."""
+    return DisruptionOracle(rules)
+
+
+def _as_laid(kind: MeldKind, tiles: Sequence[Tile], meant: Sequence[Tile]) -> Laid:
+    places = tuple((t, m.number) for t, m in zip(tiles, meant, strict=True))
+    if kind is MeldKind.GROUP:
+        places = tuple(sorted(places, key=lambda p: p[0]))
+    return kind, places
+
+
+def _stays(old_kind: MeldKind, old: Laid, new: Laid) -> int:
+    if old_kind is not new[0]:
+        return 0
+    if old_kind is MeldKind.RUN:
+        colour = next(t.colour for t, _ in old[1] if not t.is_joker)
+        new_colour = next(t.colour for t, _ in new[1] if not t.is_joker)
+        if colour != new_colour:
+            return 0
+        new_places = set(new[1])
+        staying = [p for p in old[1] if p in new_places]
+    else:
+        if old[1][0][1] != new[1][0][1]:
+            return 0
+        new_tiles = Counter(t for t, _ in new[1])
+        staying = [p for p in old[1] if new_tiles[p[0]] > 0 and not new_tiles.subtract([p[0]])]
+    if not any(not t.is_joker for t, _ in staying):
+        return 0
+    return len(staying)
+
+
+def _best_match(
+    old: Sequence[Meld],
+    layout: Sequence[Laid],
+    table_tiles: int,
+    allowed: Sequence[set[int] | None] | None = None,
+) -> tuple[int, int] | None:
+    """The best (sets kept, -tiles moved) over matchings of old sets to new ones; an
+    old set with an ``allowed`` entry must be matched to one of those (None: no such
+    matching)."""
+    olds = [_as_laid(m.kind, m.tiles, m.stands_for) for m in old]
+    sizes = [len(m.tiles) for m in old]
+    gains = [[_stays(m.kind, o, new) for new in layout] for m, o in zip(old, olds, strict=True)]
+    must = allowed or [None] * len(olds)
+
+    @cache
+    def best(i: int, used: frozenset[int]) -> tuple[int, int] | None:
+        if i == len(olds):
+            return (0, 0)
+        options = [] if must[i] is not None else [best(i + 1, used)]
+        for j, gain in enumerate(gains[i]):
+            allowed_here = must[i]
+            if gain and j not in used and (allowed_here is None or j in allowed_here):
+                rest = best(i + 1, used | {j})
+                if rest is not None:
+                    options.append((rest[0] + (gain == sizes[i]), rest[1] + gain))
+        found = [o for o in options if o is not None]
+        return max(found) if found else None
+
+    match = best(0, frozenset())
+    if match is None:
+        return None
+    kept, stayed = match
+    return kept, -(table_tiles - stayed)
+
+
+def _matching(allowed: Sequence[set[int] | None] | None) -> bool:
+    """Whether every old set with an ``allowed`` entry gets a new set of its own."""
+    needs = [partners for partners in allowed or [] if partners is not None]
+
+    def assign(i: int, used: frozenset[int]) -> bool:
+        if i == len(needs):
+            return True
+        return any(assign(i + 1, used | {j}) for j in needs[i] if j not in used)
+
+    return assign(0, frozenset())
+
+
+def _taken(old: Laid, new: Laid) -> int | None:
+    """How many jokers of ``old`` leave it when ``new`` carries it on under "replace"
+    (each with the tile it stood for in its place), or None if ``new`` cannot."""
+    (kind, places), (new_kind, new_places) = old, new
+    if kind is not new_kind:
+        return None
+    naturals = [t for t, _ in places if not t.is_joker]
+    new_tiles = [t for t, _ in new_places]
+    if kind is MeldKind.RUN:
+        if naturals[0].colour != next(t for t in new_tiles if not t.is_joker).colour:
+            return None
+        at = {number: tile for tile, number in new_places}
+        if not any(at.get(t.number) == t for t in naturals):
+            return None
+        if any(t.is_joker and n not in at for t, n in places):
+            return None
+        return sum(t.is_joker and not at[n].is_joker for t, n in places)
+    if places[0][1] != new_places[0][1] or not any(t in new_tiles for t in naturals):
+        return None
+    colours = {t.colour for t in naturals}
+    old_jokers = len(places) - len(naturals)
+    new_jokers = sum(t.is_joker for t in new_tiles)
+    fresh = sum(not t.is_joker and t.colour not in colours for t in new_tiles)
+    return None if old_jokers > new_jokers + fresh else max(0, old_jokers - new_jokers)
+
+
+def _sub_multisets(counts: Counter[Tile]) -> Iterator[Counter[Tile]]:
+    tiles = sorted(counts)
+    for choice in itertools.product(*(range(counts[t] + 1) for t in tiles)):
+        yield Counter({t: n for t, n in zip(tiles, choice, strict=True) if n})
+
+
+def _key(counts: Counter[Tile]) -> tuple[tuple[Tile, int], ...]:
+    return tuple(sorted((t, n) for t, n in counts.items() if n > 0))

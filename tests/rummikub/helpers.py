@@ -1,0 +1,27 @@
+"""Checks shared by the Rummikub tests: an answer is legal and its multisets add up."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from solver.rummikub import Play, Position, Rules
+from solver.rummikub.legality import check_play, meld_problem
+
+
+def assert_legal_answer(position: Position, rules: Rules, play: Play) -> None:
+    """The play passes the independent legality checker, every set is read
+    correctly, and played/rack_left/table satisfy the multiset equations."""
+    after = [meld.tiles for meld in play.table]
+    verdict = check_play(position.rack, position.table, after, position.opened, rules)
+    assert verdict.legal, verdict.problems
+    for meld in play.table:
+        assert meld_problem(meld, rules) is None, meld_problem(meld, rules)
+    rack = Counter(position.rack)
+    played = Counter(play.played)
+    assert not played - rack, "played tiles must come from the rack"
+    assert Counter(play.rack_left) == rack - played
+    before = Counter(t for tiles in position.table for t in tiles)
+    assert Counter(t for tiles in after for t in tiles) == before + played
+    assert play.tiles_played == len(play.played)
+    assert play.points_played == sum(rules.value(t) for t in play.played)
+    assert Counter(verdict.played) == played

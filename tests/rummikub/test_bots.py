@@ -1,0 +1,211 @@
+"""The bots: legal in every move of a few hundred seeded games, deterministic, and each
+playing the way its level says."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+
+from solver import solve_rummikub
+from solver.arena.runner import Dispatcher, local_dispatch, run_tournament
+from solver.rummikub import Position, Rules, Tile
+from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
+from solver.rummikub.engine import Action, GameSettings, Move, PoolEmpty, View
+from solver.rummikub.record import record_to_dict
+from solver.rummikub.strategy import Strategy, best_play, smallest_opening
+from tests.rummikub.games_support import SMALL_OPTIONS, TINY, TINY_OPTIONS, play
+
+LINE_UPS = [
+    ["strong", "greedy"],
+    ["greedy", "beginner"],
+    ["beginner", "strong", "greedy"],
+    ["strong", "greedy", "greedy", "beginner"],
+]
+
+
+@pytest.mark.parametrize("bots", LINE_UPS, ids=lambda b: ",".join(b))
+def test_every_bot_move_is_legal_in_seeded_games(bots: list[str]) -> None:
+    """The runner judges every move with the legality checker and raises on an
+    illegal one; about 300 games over the line-ups and both pool rules."""
+    for rule in PoolEmpty:
+        report = run_tournament(
+            "rummikub",
+            bots,
+            36,
+            seed=100,
+            options={**TINY_OPTIONS, "pool_empty": rule.value},
+            dispatch=_in_process(),
+        )
+        assert report.games == 36
+        assert sum(report.ends.values()) == 36
+    report = run_tournament(
+        "rummikub", bots, 4, seed=7, options=SMALL_OPTIONS, dispatch=_in_process()
+    )
+    assert report.ends.get("out", 0) >= 1
+
+
+def _in_process() -> Dispatcher:
+    return local_dispatch(1)
+
+
+def test_a_seed_reproduces_the_game() -> None:
+    settings = GameSettings(rules=TINY, hand=5, players=3)
+    bots = ["strong", "beginner", "greedy"]
+    assert record_to_dict(play(settings, bots, 11)) == record_to_dict(play(settings, bots, 11))
+
+
+def view(rack: str, table: str = "", *, opened: bool = True, opponents: int = 14) -> View:
+    position = Position.parse(rack, table, opened)
+    return View(
+        seat=0,
+        rack=position.rack,
+        table=position.table,
+        opened=(opened, True),
+        rack_sizes=(len(position.rack), opponents),
+        pool_size=40,
+        turn=10,
+    )
+
+
+def test_greedy_plays_the_most_tiles() -> None:
+    v = view("R1 R2 R3 K9 B9 O9 J", "R4 R5 R6")
+    move = Greedy().choose(v)
+    assert move.table is not None
+    placed = sum(map(len, move.table)) - 3
+    assert placed == best_play(v.position, v.rules).tiles_played == 7
+
+
+def test_beginner_never_takes_a_table_set_apart() -> None:
+    # The best play takes R7 off the group for R5 R6 R7; the beginner does not see it.
+    v = view("R5 R6 B9", "R7 B7 K7 O7")
+    assert best_play(v.position, v.rules).tiles_played == 2
+    assert Beginner().choose(v).is_draw
+    # It adds a tile to the end of a run as it stands.
+    move = Beginner().choose(view("R5 R6 B9", "B6 B7 B8"))
+    assert move.table is not None
+    assert sorted(map(str, move.table[0])) == ["B6", "B7", "B8", "B9"]
+
+
+def test_beginner_games_keep_every_old_set_together() -> None:
+    for seed in range(10):
+        game = play(GameSettings(rules=TINY, hand=5), ["beginner", "beginner"], seed)
+        for turn in game.turns:
+            if turn.action is Action.PLAY:
+                for old in turn.table_before:
+                    assert any(not Counter(old) - Counter(new) for new in turn.table_after), (
+                        f"seed {seed} turn {turn.number} broke {old}"
+                    )
+
+
+def test_strong_goes_out_when_it_can() -> None:
+    decision = Strong().decide(view("R1 R2 R3 K9 B9 O9 J", "R4 R5 R6"))
+    assert decision.reason == "the best play empties the rack"
+    assert decision.move.table is not None
+    assert sum(map(len, decision.move.table)) == 10
+
+
+def test_strong_keeps_back_rack_sets_and_the_joker() -> None:
+    # R1 R2 R3 stands alone; K11 goes on the table's run; J is kept.
+    decision = Strong().decide(view("R1 R2 R3 K11 O4 J", "K8 K9 K10"))
+    assert decision.best.tiles_played == 5  # all but O4: J goes on the run K8-K11
+    assert [str(t) for t in decision.played] == ["K11"]
+    assert decision.reason.startswith(
+        "it keeps back 1 set that stands on the rack alone and the joker, which can go down"
+    )
+
+
+def test_strong_holds_back_even_against_a_nearly_empty_rack_unless_told() -> None:
+    decision = Strong().decide(view("R1 R2 R3 K11 O4 J", "K8 K9 K10", opponents=1))
+    assert [str(t) for t in decision.played] == ["K11"]
+    hurried = Strong(Strategy(hurry_rack=2)).decide(
+        view("R1 R2 R3 K11 O4 J", "K8 K9 K10", opponents=2)
+    )
+    assert hurried.played == hurried.best.played
+    assert hurried.reason == "an opponent holds only 2 tiles, so it plays all it can"
+
+
+def test_strong_draws_rather_than_lay_down_kept_sets_and_plays_all_once_the_pool_is_empty() -> None:
+    v = view("R1 R2 R3 O4 J", "K8 K9 K10")
+    decision = Strong().decide(v)
+    assert decision.move.is_draw
+    assert decision.best.tiles_played == 4
+    empty = replace(v, pool_size=0)
+    assert Strong().decide(empty).played == decision.best.played
+
+
+def test_strong_opens_with_the_fewest_tiles_worth_the_threshold() -> None:
+    decision = Strong().decide(view("R10 R11 R12 R13 K1 B1 O1 B5", opened=False))
+    # R11 R12 R13 = 36 is enough; the best opening places 7 tiles.
+    assert decision.best.tiles_played == 7
+    assert sorted(str(t) for t in decision.played) == ["R11", "R12", "R13"]
+
+
+def test_smallest_opening_trims_runs_and_groups() -> None:
+    rules = Rules()
+    play = best_play(Position.parse("R9 R10 R11 R12 K13 B13 O13 R13", "", False), rules)
+    melds = smallest_opening(play.table, rules)
+    assert sum(m.value for m in melds) >= 30
+    assert sum(len(m.tiles) for m in melds) == 3
+
+
+def test_strategy_knobs_parse_and_bad_names_are_refused() -> None:
+    assert Strategy.parse("hurry_rack=2,stuck=set,hold_jokers=0") == Strategy(
+        hurry_rack=2, stuck=Strategy.parse("stuck=set").stuck, hold_jokers=False
+    )
+    assert isinstance(make_bot("strong:hurry_rack=3"), Strong)
+    with pytest.raises(ValueError, match="unknown strategy knob 'speed'"):
+        make_bot("strong:speed=3")
+    with pytest.raises(ValueError, match="unknown bot 'random'"):
+        make_bot("random")
+    assert set(BOTS) == {"beginner", "greedy", "strong"}
+
+
+def test_the_same_view_gives_the_same_move() -> None:
+    v = view("R1 R2 R3 K11 O4 J B6 B7", "K8 K9 K10 | O5 O6 O7")
+    for name in BOTS:
+        moves = {make_bot(name, 3).choose(v) for _ in range(2)}
+        assert len(moves) == 1
+        (move,) = moves
+        assert isinstance(move, Move)
+
+
+HOLDING = {"rack": ["R1", "R2", "R3", "K11", "O4", "J"], "table": [["K8", "K9", "K10"]]}
+
+
+def test_the_hint_gives_advice_only_when_asked_and_keeps_the_best_play() -> None:
+    plain = solve_rummikub(HOLDING)
+    assert "advice" not in plain
+    asked = solve_rummikub({**HOLDING, "opponents": [{"rack_size": 9, "opened": True}]})
+    advice = asked.pop("advice")
+    assert asked == plain, "the best play is answered as without advice"
+    assert advice["holds_back"]
+    assert not advice["draws"]
+    assert advice["plays"] == ["K11"]
+    assert advice["keeps"] == ["R1", "R2", "R3", "J"]
+    assert advice["text"].startswith("The strong bot would play only 1 of the 5 tiles (K11)")
+    assert "stands on the rack alone" in advice["text"]
+
+
+def test_advice_at_every_hint_level_and_when_the_bot_agrees() -> None:
+    going_out = {"rack": ["R1", "R2", "R3", "K11"], "table": [["K8", "K9", "K10"]]}
+    for level in ("nudge", "tile", "full"):
+        answer = solve_rummikub({**going_out, "opponents": [{"rack_size": 5}], "hint_level": level})
+        assert answer["advice"] == {
+            "holds_back": False,
+            "draws": False,
+            "plays": ["R1", "R2", "R3", "K11"],
+            "keeps": [],
+            "text": "The strong bot would make the best play too: the best play empties the rack.",
+        }
+    with pytest.raises(ValueError, match=r"'opponents\[0\]\.rack_size' must be at least 1, got 0"):
+        solve_rummikub({**HOLDING, "opponents": [{"rack_size": 0}]})
+    with pytest.raises(ValueError, match="the opponents hold 200 tiles"):
+        solve_rummikub({**HOLDING, "opponents": [{"rack_size": 200}]})
+
+
+def test_strong_with_nothing_to_keep_makes_the_best_play() -> None:
+    decision = Strong().decide(view("R5 B9 K11", "R6 R7 R8"))
+    assert decision.reason == "it makes the best play"
+    assert decision.played == decision.best.played == (Tile.parse("R5"),)

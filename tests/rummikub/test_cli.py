@@ -1,0 +1,89 @@
+"""The command line: human output, JSON and JSON-lines modes, exit codes."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from meldwise.cli import main
+from tests.support import run_solver_cli
+
+
+def test_human_output_shows_jokers_with_what_they_stand_for(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["solve", "--rack", "R1 R2 J", "--table", "R3 R4 R5 | K7 B7 O7"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Play 3 tiles, 33 points: R1 R2 J" in out
+    assert re.search(r"J\([RBKO]\d+\)", out)  # the joker with the tile it stands for
+    assert "Steps:\n  1. Add your" in out
+
+
+def test_opening_and_points_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--rack", "R1 R2 R3 K4 K5 K6", "--opening"]) == 0
+    assert "No play: draw a tile." in capsys.readouterr().out
+    assert main(["solve", "--rack", "R1 R2 R12 R13 J", "--objective", "points"]) == 0
+    assert "R12 R13 J" in capsys.readouterr().out
+
+
+def test_bad_input_exits_2_with_the_message(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--rack", "R1 Q5"]) == 2
+    captured = capsys.readouterr()
+    assert "'Q5'" in captured.err
+    assert captured.out == ""
+    assert main(["solve", "--rack", "R1", "--rule", "jokers"]) == 2
+    assert "NAME=NUMBER or NAME=WORD" in capsys.readouterr().err
+
+
+def test_json_mode_reads_one_request() -> None:
+    done = run_solver_cli(["solve", "--json"], json.dumps({"rack": ["R1", "R2", "R3"]}))
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["tiles_played"] == 3
+
+
+def test_json_mode_errors_exit_2() -> None:
+    done = run_solver_cli(["solve", "--json"], "{not json")
+    assert done.returncode == 2
+    assert "not valid JSON" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_jsonl_mode_answers_in_order_and_goes_on_after_errors() -> None:
+    lines = [
+        json.dumps({"rack": ["R1", "R2", "R3"]}),
+        json.dumps({"rack": ["Q5"]}),
+        "nonsense",
+        json.dumps({"rack": ["K13", "B13", "O13"], "opened": False}),
+    ]
+    done = run_solver_cli(["solve", "--jsonl"], "\n".join(lines) + "\n")
+    assert done.returncode == 0
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == 4
+    assert answers[0]["tiles_played"] == 3
+    assert "'Q5'" in answers[1]["error"]
+    assert "not valid JSON" in answers[2]["error"]
+    assert answers[3]["tiles_played"] == 3
+
+
+def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
+    table = ["--table", "R1 R2 | R3 B3 K3 O3 | R4 R5", "--before", "R3 B3 K3 O3"]
+    assert main(["repair", *table, "--rack", "R6"]) == 0
+    out = capsys.readouterr().out
+    assert "The table can be repaired" in out
+    assert "0. run    R1 R2 R3 R4 R5\n" in out
+    assert "Rescue with the rack: play 1 tile: R6" in out
+    assert main(["repair", "--table", "R1 R2 R3 B9", "--rule", "penalty_tiles=2"]) == 0
+    out = capsys.readouterr().out
+    assert "cannot be placed (proven fewest): B9" in out
+    assert "draws 2 penalty tiles" in out
+    assert main(["repair", "--table", "R1 R2", "--before", "R1 R2"]) == 2
+    assert "table_before: table set 0 (R1 R2)" in capsys.readouterr().err
+
+
+def test_repair_json_mode() -> None:
+    done = run_solver_cli(["repair", "--json"], json.dumps({"table": [["R1", "R2"], ["R3"]]}))
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["repairable"] is True

@@ -1,0 +1,98 @@
+"""The whole-game commands: tournament, game, review and bot, as a person runs them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from meldwise.cli import main
+from solver.rummikub.record import read_record, replay
+
+TINY = [
+    "--option", "hand=5", "--option", "rules.colours=3", "--option", "rules.numbers=7",
+    "--option", "rules.copies=1", "--option", "rules.jokers=1",
+    "--option", "rules.opening_threshold=10",
+]  # fmt: skip
+
+
+def test_tournament_reports_win_rates_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tournament", "--bots", "strong,greedy", "--players", "3", "--games", "6"]
+    code = main([*argv, "--seed", "9", "--processes", "1", "--json", "-", *TINY])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["bots"] == ["strong", "greedy", "greedy"]
+    assert report["games"] == 6
+    strong, greedy = report["by_bot"]
+    assert (strong["seats"], greedy["seats"]) == (1, 2)
+    assert strong["wins"] + greedy["wins"] == 6
+    assert strong["parity"] == pytest.approx(1 / 3)
+    lower, upper = strong["ci95"]
+    assert lower <= strong["win_rate"] <= upper
+    assert [g["index"] for g in report["results"]] == list(range(6))
+    assert report["turns"]["max"] >= report["turns"]["median"] > 0
+    assert report["options"]["rules"]["numbers"] == 7
+
+
+def test_tournament_table_and_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tournament", "--bots", "beginner,greedy", "--games", "2", "--processes", "1"]
+    code = main([*argv, "--no-progress", "--records", str(tmp_path), *TINY])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "beginner" in out
+    assert "95% interval" in out
+    assert "turns per game" in out
+    records = sorted(tmp_path.glob("game-*.json"))
+    assert [p.name for p in records] == ["game-0.json", "game-1.json"]
+    for path in records:
+        replay(read_record(json.loads(path.read_text())))
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--bots", "strong,clever"], "unknown bot 'clever'"),
+        (["--bots", "a,b,c"], "3 bots named for 2 players"),
+        (["--bots", "greedy", "--games", "0"], "--games must be at least 1"),
+        (["--bots", "greedy", "--option", "pool_empty=never"], "'pool_empty' must be"),
+    ],
+)
+def test_tournament_bad_input_exits_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["tournament", "--no-progress", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_game_record_written_then_reviewed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.json"
+    assert main(["game", "--bots", "strong,greedy", "--seed", "3", "--out", str(path)]) == 0
+    assert f"record written to {path}" in capsys.readouterr().out
+    record = json.loads(path.read_text())
+    assert record["players"] == ["strong", "greedy"]
+    assert main(["review", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Player 1 (greedy):" in out
+    assert "Turns below the best:" in out
+    assert main(["review", str(path), "--json", "--player", "0"]) == 0
+    review = json.loads(capsys.readouterr().out)
+    assert {t["player"] for t in review["turns"]} == {0}
+    # A bad file says what is wrong.
+    path.write_text("{")
+    assert main(["review", str(path)]) == 2
+    assert "is not valid JSON" in capsys.readouterr().err
+    assert main(["review", str(tmp_path / "missing.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_bot_command_from_flags_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["bot", "--bot", "strong", "--rack", "R1 R2 R3 K11 O4 J", "--table", "K8 K9 K10"]
+    assert main([*argv, "--opponents", "9o"]) == 0
+    out = capsys.readouterr().out
+    assert "strong plays 1 tile: K11" in out
+    assert "The best play places 5 tiles." in out
+    assert main(["bot", "--rack", "R1", "--opponents", "nine"]) == 2
+    assert "--opponents takes rack sizes" in capsys.readouterr().err

@@ -1,0 +1,197 @@
+"""Least disruption: among the best plays, the one that changes the table least."""
+
+from __future__ import annotations
+
+from collections import Counter
+from unittest import mock
+
+import pytest
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
+
+from solver.rummikub import JOKER, Objective, Position, Rules, Tile, solve
+from solver.rummikub.disruption import calm_play
+from solver.rummikub.layout import PlacedSet, lay_out
+from solver.rummikub.melds import Meld
+from solver.rummikub.model import TileCounts, TurnModel, build_model
+from solver.rummikub.runner import Limits, Solved, run
+from solver.rummikub.search import DEFAULT_DISRUPTION_WORK
+from solver.rummikub.steps import Action
+from tests.rummikub.disruption_oracle import disruption_oracle_for
+from tests.rummikub.helpers import assert_legal_answer
+from tests.rummikub.strategies import dealt, examples, positions, request_of, small_rules
+
+RULES = Rules()
+
+
+@pytest.mark.parametrize("least_disruption", [True, False])
+def test_an_empty_table_is_proven_undisturbed(least_disruption: bool) -> None:
+    # Nothing is on the table, so no play can disturb it less.
+    play = solve(Position.parse("R1 R2 R3 B7 J"), RULES, least_disruption=least_disruption)
+    assert play.played
+    assert play.disruption_proven
+
+
+def test_appending_keeps_every_set() -> None:
+    # A rebuild (R3..R9 as one run, groups re-dealt) is as good on tiles, but
+    # appending R9, B9 and K3 keeps every set whole.
+    position = Position.parse("R9 B9 K3", "R6 R7 R8 | B6 B7 B8 | K4 K5 K6 | R5 B5 O5 | R4 B4 O4")
+    play = solve(position, RULES)
+    assert play.tiles_played == 3
+    assert play.sets_kept == 5
+    assert play.tiles_moved == 0
+    assert play.disruption_proven
+    assert [s.action.value for s in play.steps] == ["add", "add", "add"]
+    for index, before in enumerate(position.table):
+        assert set(before) <= set(play.table[index].tiles)
+
+
+def test_a_group_takes_the_fourth_colour_instead_of_splitting_a_run() -> None:
+    play = solve(Position.parse("R5", "R1 R2 R3 R4 R5 R6 | B5 K5 O5"), RULES)
+    assert play.sets_kept == 2
+    assert play.tiles_moved == 0
+    assert_legal_answer(Position.parse("R5", "R1 R2 R3 R4 R5 R6 | B5 K5 O5"), RULES, play)
+
+
+def test_the_joker_stays_on_the_rack_when_the_count_is_equal() -> None:
+    # Four tiles either way: R7 B7 K7 O7, or three of them with the joker.
+    play = solve(Position.parse("R7 B7 K7 O7 J"), RULES)
+    assert play.tiles_played == 4
+    assert [str(t) for t in play.rack_left] == ["J"]
+    # In points mode the joker is worth 30, so the objective itself places it.
+    by_points = solve(Position.parse("R7 B7 K7 O7 J"), RULES, Objective.POINTS)
+    assert "J" in [str(t) for t in by_points.played]
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(150))
+@given(data=st.data(), rules=small_rules(), objective=st.sampled_from(list(Objective)))
+def test_disruption_matches_exhaustive_search_over_best_plays(
+    data: st.DataObject, rules: Rules, objective: Objective
+) -> None:
+    position = data.draw(positions(rules, max_rack=4, opened=True))
+    note(request_of(position, rules, objective=objective.value))
+    oracle = disruption_oracle_for(rules)
+    play = solve(position, rules, objective, time_limit=30, disruption_time_limit=30)
+    assert play.disruption_proven
+    assert_legal_answer(position, rules, play)
+    best = oracle.least_disruption(position, objective)
+    reported = (play.sets_kept, -play.tiles_moved)
+    # The answer's own table, matched to the old sets by the oracle, supports what it reports.
+    assert oracle.disruption_of(position, play.table) >= reported
+    assert reported == best
+    # With little work the searches may stop early: then the answer may be less calm,
+    # but only an answer as calm as the best one may say it is proven.
+    little_work = data.draw(st.sampled_from([0.0002, 0.001, 0.003]), label="little_work")
+    hurried = solve(position, rules, objective, disruption_work=little_work)
+    assert hurried.tiles_played == play.tiles_played
+    if hurried.disruption_proven:
+        assert (hurried.sets_kept, -hurried.tiles_moved) == best
+    else:
+        assert (hurried.sets_kept, -hurried.tiles_moved) <= best
+
+
+DISRUPTION_RULES = Rules(colours=3, numbers=7, copies=2, jokers=2)
+ORACLE = disruption_oracle_for(DISRUPTION_RULES)
+
+
+@pytest.mark.parametrize("objective", list(Objective))
+def test_a_run_split_and_a_joker_moved_are_least_disruption(objective: Objective) -> None:
+    # B4 K4 need the red 4 from the middle of the long run (which splits: its 5-7
+    # part stays, 1-3 goes on apart) and B2 K2 need the joker of R5 J R7, whose place
+    # the rack's R6 takes. Only B5 B6 B7 stays whole.
+    position = Position.parse("B4 K4 R6 B2 K2", "R1 R2 R3 R4 R5 R6 R7 | R5 J R7 | B5 B6 B7")
+    play = solve(position, DISRUPTION_RULES, objective)
+    assert play.tiles_played == 5
+    assert play.disruption_proven
+    assert_legal_answer(position, DISRUPTION_RULES, play)
+    assert (play.sets_kept, -play.tiles_moved) == ORACLE.least_disruption(position, objective)
+    assert (play.sets_kept, play.tiles_moved) == (1, 5)
+    taken = [t for step in play.steps if step.action is Action.TAKE for t in step.tiles]
+    assert JOKER in taken
+    assert Tile.parse("R4") in taken
+
+
+def test_a_joker_leaves_a_group_for_the_tile_it_stood_for() -> None:
+    position = Position.parse("R4 K4 B1", "B1 B2 B3 B4 B5 B6 B7 | R1 J K1")
+    play = solve(position, DISRUPTION_RULES)
+    assert (play.sets_kept, -play.tiles_moved) == ORACLE.least_disruption(position, Objective.TILES)
+    assert (play.sets_kept, play.tiles_moved) == (1, 1)
+    assert_legal_answer(position, DISRUPTION_RULES, play)
+
+
+def _kept_and_moved(melds: tuple[Meld, ...], placed: list[PlacedSet]) -> tuple[int, int]:
+    kept = sum(p.origin is not None and len(p.stayed) == len(melds[p.origin].tiles) for p in placed)
+    return kept, sum(len(m.tiles) for m in melds) - sum(len(p.stayed) for p in placed)
+
+
+@settings(max_examples=25)
+@given(
+    position=dealt(table=st.integers(20, 70), rack=st.integers(4, 20)),
+    work=st.sampled_from([0.002, DEFAULT_DISRUPTION_WORK]),
+)
+def test_the_answer_is_never_less_calm_than_the_calm_play(position: Position, work: float) -> None:
+    # The calm play (every set whole or given up, the most kept) starts the search
+    # for the fewest tiles moved and is the fallback: whatever the work allowed, the
+    # answer keeps at least as many sets and, keeping as many, moves no more tiles.
+    calm: list[tuple[int, int]] = []
+
+    def spy(lean: TurnModel, limits: Limits) -> tuple[Solved, bool] | None:
+        found = calm_play(lean, limits)
+        melds = position.check(RULES)
+        if found is not None:
+            calm.append(_kept_and_moved(melds, lay_out(lean, found[0].value)))
+        else:  # no work left even for that: the score stage's play, every set given up
+            assert work < DEFAULT_DISRUPTION_WORK
+            calm.append((0, sum(len(m.tiles) for m in melds)))
+        return found
+
+    with mock.patch("solver.rummikub.disruption.calm_play", spy):
+        play = solve(position, RULES, disruption_work=work)
+    assert_legal_answer(position, RULES, play)
+    if play.played:
+        [(kept, moved)] = calm
+        assert (play.sets_kept, -play.tiles_moved) >= (kept, -moved)
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(100))
+@given(data=st.data(), rules=small_rules(), objective=st.sampled_from(list(Objective)))
+def test_sets_fixed_whole_allow_the_plays_of_sets_kept_by_a_constraint(
+    data: st.DataObject, rules: Rules, objective: Objective
+) -> None:
+    # Step 2 fixes the sets it keeps (their tiles out of the counts) instead of
+    # asking kept = 1 of a set that may go on whole or not: the same plays, so the
+    # same best score and, with it, the same most tiles in place.
+    position = data.draw(positions(rules, max_sets=4, max_rack=4, opened=True))
+    melds = position.check(rules)
+    fixed = data.draw(st.sets(st.sampled_from(range(len(melds))))) if melds else set()
+    note(request_of(position, rules, objective=objective.value))
+    note(f"fixed: {sorted(fixed)}")
+    rack = TileCounts.of(Counter(position.rack))
+    table = TileCounts.of(Counter(t for s in position.table for t in s))
+    best: list[tuple[int, int]] = []
+    for form in ("constraint", "fixed"):
+        tm = build_model(
+            rules,
+            rack,
+            table,
+            objective,
+            opening=False,
+            table_melds=melds,
+            whole=fixed if form == "constraint" else (),
+            fixed=fixed if form == "fixed" else (),
+        )
+        for cont in tm.continuations:
+            if cont.index in fixed:
+                tm.model.add(cont.kept == 1)
+        stays = sum(s for c in tm.continuations for s in c.stays)
+        tm.model.maximize(tm.goal * (sum(table.naturals.values()) + table.jokers + 1) + stays)
+        solved = run(tm, Limits.of(10.0, 30.0))
+        assert solved.optimal
+        best.append((solved.value(tm.goal), solved.value(stays)))
+        placed = lay_out(tm, solved.value)
+        for index in fixed:  # every fixed set on the new table, whole
+            [mine] = [p for p in placed if p.origin == index]
+            assert len(mine.stayed) == len(melds[index].tiles)
+    assert best[0] == best[1]

@@ -1,0 +1,141 @@
+"""House rules as settings: each is honoured by the model, enforced by the legality
+checker and matched by the exhaustive oracles on small variants."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+import pytest
+from hypothesis import event, given, note, settings
+from hypothesis import strategies as st
+
+from solver import repair_rummikub, solve_rummikub, validate_rummikub
+from solver.rummikub import JOKER, STANDARD, Objective, Position, Rules, Status, solve
+from solver.rummikub.legality import check_play
+from tests.rummikub.helpers import assert_legal_answer
+from tests.rummikub.oracle import oracle_for
+from tests.rummikub.strategies import examples, positions, request_of, small_rules
+
+REPLACE = Rules(joker_retrieval="replace")
+
+
+def test_a_joker_in_a_group_of_four_is_freed_only_for_its_tile() -> None:
+    """The issue's case: under "free" the solver frees the joker of R7 B7 K7 J for a
+    new set; under "replace" it may not without O7, and the free answer is illegal."""
+    request = {"rack": ["K9", "O9"], "table": [["R7", "B7", "K7", "J"]]}
+    free = solve_rummikub(request)
+    assert free["played"] == ["K9", "O9"]
+    strict = solve_rummikub({**request, "rules": {"joker_retrieval": "replace"}})
+    assert strict["played"] == []
+    assert strict["status"] == "optimal"
+    move = {
+        "rack": request["rack"],
+        "table_before": request["table"],
+        "table_after": [m["tiles"] for m in free["table"]],
+        "rules": {"joker_retrieval": "replace"},
+    }
+    verdict = validate_rummikub(move)
+    assert not verdict["legal"]
+    assert "lost a joker" in verdict["problems"][0]["reason"]
+    # With O7 on the rack it takes the joker's place, and the joker goes on.
+    rescued = solve_rummikub(
+        {**request, "rack": ["K9", "O9", "O7"], "rules": {"joker_retrieval": "replace"}}
+    )
+    assert rescued["played"] == ["K9", "O7", "O9"]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "rack", "legal"),
+    [
+        # A run's joker replaced by the tile it stands for, then used with rack tiles.
+        ("R3 J R5", "R3 R4 R5 | J B9 K9", "R4 B9 K9", True),
+        # The replacing tile is the rack tile the turn plays.
+        ("R3 J R5 | B8 B9 B10", "R3 R4 R5 | B8 B9 B10 J", "R4", True),
+        # Rearranged with no rack tile: the joker may not move.
+        ("R3 J R5 | R4 B4 K4 O4", "R3 R4 R5 | B4 K4 O4 J", "", False),
+        # In a group of three, either missing colour takes the joker's place.
+        ("R7 B7 J", "R7 B7 O7 | J K1 K2", "O7 K1 K2", True),
+        # A split run goes on as one part: the joker stays where it stood.
+        ("R1 R2 R3 J R5 R6 R7", "R1 R2 R3 | J R5 R6 R7", "", True),
+        # Replaced, the joker may go on in its own set, at a new place.
+        ("R3 J R5", "R3 R4 R5 J", "R4", True),
+        # A run split around its joker, the joker used elsewhere: no R4 in its place.
+        ("R2 R3 J R5 R6 R7", "R1 R2 R3 | R5 R6 R7 | J B9 K9", "R1 B9 K9", False),
+        # A tile list reads either way: J R5 R6 R7 keeps the joker at R4.
+        ("J R5 R6", "R5 R6 R7 J", "R7", True),
+    ],
+)
+def test_the_checker_enforces_replace(before: str, after: str, rack: str, legal: bool) -> None:
+    start = Position.parse(rack, before)
+    end = Position.parse("", after)
+    verdict = check_play(start.rack, start.table, end.table, True, REPLACE)
+    assert verdict.legal is legal, verdict.problems
+    assert check_play(start.rack, start.table, end.table, True, STANDARD).legal
+    oracle_rules = Rules(colours=4, numbers=10, copies=1, jokers=1, joker_retrieval="replace")
+    if all(t.number <= 10 for s in (*start.table, *end.table) for t in s):
+        assert oracle_for(oracle_rules).judge(start.rack, start.table, end.table, True) is legal
+
+
+@settings(max_examples=examples(40))
+@given(data=st.data(), objective=st.sampled_from(list(Objective)))
+def test_no_answer_under_replace_takes_a_joker_without_its_tile(
+    data: st.DataObject, objective: Objective
+) -> None:
+    """Standard-size positions: every answer under "replace" passes the legality
+    checker, which enforces the rule from the two tables alone."""
+    position = data.draw(positions(REPLACE, max_sets=12, max_rack=14, opened=True))
+    play = solve(position, REPLACE, objective, time_limit=30)
+    assert play.status is Status.OPTIMAL
+    assert_legal_answer(position, REPLACE, play)
+    event(f"table jokers: {sum(t.is_joker for s in position.table for t in s)}")
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(150))
+@given(data=st.data(), rules=small_rules(), objective=st.sampled_from(list(Objective)))
+def test_replace_optimum_matches_exhaustive_search(
+    data: st.DataObject, rules: Rules, objective: Objective
+) -> None:
+    """Under "replace", on small variants: the best score equals the exhaustive
+    search's over the moves that keep every table joker in place or replaced, and
+    the answer is legal for both the checker and the oracle."""
+    rules = dataclasses.replace(rules, joker_retrieval="replace")
+    position = data.draw(positions(rules, opened=True))
+    note(request_of(position, rules, objective=objective.value))
+    play = solve(position, rules, objective, time_limit=20)
+    assert play.status is Status.OPTIMAL
+    assert_legal_answer(position, rules, play)
+    oracle = oracle_for(rules)
+    after = [meld.tiles for meld in play.table]
+    assert oracle.judge(position.rack, position.table, after, opened=True)
+    assert oracle.key(Counter(play.played), objective) == oracle.best_play(position, objective)
+    free = oracle.best_play(position, objective) != oracle_for(
+        dataclasses.replace(rules, joker_retrieval="free")
+    ).best_play(position, objective)
+    event(f"replace changes the best play: {free}")
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(100))
+@given(data=st.data(), rules=small_rules())
+def test_free_jokers_match_exhaustive_search(data: st.DataObject, rules: Rules) -> None:
+    """The answer's free jokers are the most table jokers whose removal leaves tiles
+    that still lay out as valid sets (an exhaustive search)."""
+    position = data.draw(positions(rules, opened=True))
+    play = solve(position, rules, time_limit=20, free_jokers=True)
+    table = Counter(t for tiles in position.table for t in tiles)
+    oracle = oracle_for(rules)
+    most = max(k for k in range(table[JOKER] + 1) if oracle.fits(table - Counter({JOKER: k})))
+    assert play.free_jokers == (most if position.opened else 0)
+    event(f"free jokers: {most} of {table[JOKER]}")
+
+
+def test_free_jokers_when_asked_for() -> None:
+    request = {"rack": ["B1"], "table": [["R1", "R2", "R3", "J"], ["K5", "K6", "J"]]}
+    assert "free_jokers" not in solve_rummikub(request)  # one search more: only when asked
+    answer = solve_rummikub({**request, "free_jokers": True})
+    assert answer["free_jokers"] == 1  # R1 R2 R3 needs no joker; K5 K6 J does
+    repaired = repair_rummikub({"table": [["R1", "R2", "R3", "J"], ["K5", "K6"], ["J"]]})
+    assert repaired["repairable"]
+    assert repaired["free_jokers"] == 1

@@ -1,0 +1,109 @@
+"""The legality checker finds each kind of illegal move and names it."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import event, given, note, settings
+from hypothesis import strategies as st
+
+from solver.rummikub import Objective, Rules, Tile, parse_tiles, solve
+from solver.rummikub.legality import Verdict, check_play
+from tests.rummikub.oracle import oracle_for
+from tests.rummikub.strategies import claimed_moves, examples, positions, small_rules
+
+RULES = Rules()
+
+
+def judge(rack: str, before: str, after: str, opened: bool = True) -> Verdict:
+    def sets(text: str) -> list[list[Tile]]:
+        return [parse_tiles(part) for part in text.split("|") if part.strip()]
+
+    return check_play(parse_tiles(rack), sets(before), sets(after), opened, RULES)
+
+
+def reasons(verdict: Verdict) -> str:
+    return " / ".join(p.reason for p in verdict.problems)
+
+
+def test_a_legal_rearrangement() -> None:
+    verdict = judge("R5 K1", "R3 R4 R5 R6 R7", "R3 R4 R5 | R5 R6 R7")
+    assert verdict.legal
+    assert [str(t) for t in verdict.played] == ["R5"]
+
+
+def test_an_invalid_set_is_named_by_index() -> None:
+    verdict = judge("R9", "R3 R4 R5", "R3 R4 R5 | R9")
+    assert not verdict.legal
+    assert verdict.problems[0].set == 1
+    assert "R9" in verdict.problems[0].reason
+
+
+def test_a_missing_table_tile_is_named() -> None:
+    verdict = judge("", "R3 R4 R5 R6", "R3 R4 R5")
+    assert not verdict.legal
+    assert "R6 from the table went missing" in reasons(verdict)
+
+
+def test_a_tile_not_on_the_rack_is_named() -> None:
+    verdict = judge("R1", "R3 R4 R5", "R2 R3 R4 R5")
+    assert "R2 played but not on the rack" in reasons(verdict)
+
+
+def test_an_opening_under_the_threshold() -> None:
+    verdict = judge("R1 R2 R3", "", "R1 R2 R3", opened=False)
+    assert not verdict.legal
+    assert "worth 6 points, under the 30" in reasons(verdict)
+
+
+def test_an_opening_counts_jokers_at_their_best_reading() -> None:
+    assert judge("K10 B10 J", "", "K10 B10 J", opened=False).legal
+    assert judge("R12 R13 J", "", "R12 R13 J", opened=False).legal  # J as R11: 36
+
+
+def test_table_touched_during_the_opening() -> None:
+    verdict = judge("R10 B13 K13 O13", "R7 R8 R9", "R7 R8 R9 R10 | B13 K13 O13", opened=False)
+    assert not verdict.legal
+    assert "may not touch the table" in reasons(verdict)
+
+
+def test_drawing_is_always_legal() -> None:
+    assert judge("R1", "R3 R4 R5", "R5 R4 R3", opened=False).legal
+
+
+def test_rearranging_without_playing_before_opening() -> None:
+    # Moving the joker from the run to the group touches the table: not allowed
+    # before opening, even though nothing is played.
+    verdict = judge("", "R1 R2 R3 J | B5 K5 O5", "R1 R2 R3 | B5 K5 O5 J", opened=False)
+    assert not verdict.legal
+    assert "table set 0 (R1 R2 R3 J) was changed" in reasons(verdict)
+    assert judge("", "R1 R2 R3 J | B5 K5 O5", "R1 R2 R3 | B5 K5 O5 J", opened=True).legal
+
+
+def test_splitting_a_run_before_opening() -> None:
+    verdict = judge("", "R1 R2 R3 R4 R5 R6", "R1 R2 R3 | R4 R5 R6", opened=False)
+    assert not verdict.legal
+    assert "may not touch the table" in reasons(verdict)
+    with_an_opening = judge(
+        "B10 K10 O10", "R1 R2 R3 R4 R5 R6", "R1 R2 R3 | R4 R5 R6 | B10 K10 O10", opened=False
+    )
+    assert not with_an_opening.legal
+    assert "table set 0 (R1 R2 R3 R4 R5 R6) was changed" in reasons(with_an_opening)
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(200))
+@given(data=st.data(), rules=small_rules(), objective=st.sampled_from(list(Objective)))
+def test_the_validator_agrees_with_exhaustive_rules(
+    data: st.DataObject, rules: Rules, objective: Objective
+) -> None:
+    """On every variant the validator judges moves as the rules do: the solver's
+    answers (legal) and claimed moves drawn at random (mostly not)."""
+    position = data.draw(positions(rules))
+    oracle = oracle_for(rules)
+    answer = solve(position, rules, objective, least_disruption=False)
+    for after in ([list(m.tiles) for m in answer.table], data.draw(claimed_moves(position, rules))):
+        note(f"table after: {after}")
+        verdict = check_play(position.rack, position.table, after, position.opened, rules)
+        assert verdict.legal == oracle.judge(position.rack, position.table, after, position.opened)
+        assert verdict.legal or verdict.problems
+        event(f"legal: {verdict.legal}, opened: {position.opened}")

@@ -1,0 +1,139 @@
+"""The game record: written by the engine, read back, and replayed under the rules."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from solver.errors import MeldwiseError
+from solver.rummikub.engine import GameSettings, PoolEmpty
+from solver.rummikub.record import (
+    FORMAT,
+    RecordError,
+    read_record,
+    record_to_dict,
+    replay,
+)
+from tests.rummikub.games_support import SMALL, TINY, play
+
+
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    game = play(GameSettings(rules=SMALL, hand=7), ["strong", "greedy"], seed=4)
+    # Through JSON text and back, as a file would carry it.
+    written: dict[str, Any] = json.loads(json.dumps(record_to_dict(game, ["strong", "greedy"])))
+    return written
+
+
+def test_a_replay_reproduces_the_final_racks_and_scores(record: dict[str, Any]) -> None:
+    assert record["format"] == FORMAT
+    assert record["version"] == 1
+    game = replay(read_record(record))
+    assert game.outcome is not None
+    assert [[str(t) for t in rack] for rack in game.outcome.racks] == record["result"]["racks"]
+    assert list(game.outcome.scores) == record["result"]["scores"]
+    assert list(game.outcome.winners) == record["result"]["winners"]
+    assert len(game.turns) == len(record["turns"])
+
+
+def test_every_turn_records_rack_tables_and_action(record: dict[str, Any]) -> None:
+    previous: list[list[str]] = []
+    for index, turn in enumerate(record["turns"]):
+        assert turn["turn"] == index + 1
+        assert turn["table_before"] == previous
+        assert turn["action"] in ("play", "draw", "pass")
+        if turn["action"] == "draw":
+            assert turn["table_after"] == turn["table_before"]
+            assert "drawn" in turn
+        if turn["action"] == "play":
+            assert turn["played"]
+        previous = turn["table_after"]
+
+
+def test_the_seed_alone_replays_a_shuffled_game(record: dict[str, Any]) -> None:
+    without_deal = {k: v for k, v in record.items() if k != "deal"}
+    game = replay(read_record(without_deal))
+    assert game.outcome is not None
+    assert list(game.outcome.scores) == record["result"]["scores"]
+
+
+def test_a_blocked_game_replays_under_either_pool_rule() -> None:
+    for rule in PoolEmpty:
+        for seed in range(40):
+            game = play(GameSettings(rules=TINY, hand=5, pool_empty=rule), ["beginner"] * 2, seed)
+            if game.outcome is not None and game.outcome.end.value == "blocked":
+                replayed = replay(read_record(record_to_dict(game)))
+                assert replayed.outcome == game.outcome
+                break
+        else:
+            pytest.fail(f"no blocked game under {rule}")
+
+
+def _tampered(record: dict[str, Any], change: Any) -> dict[str, Any]:
+    changed = copy.deepcopy(record)
+    change(changed)
+    return changed
+
+
+def _first(record: dict[str, Any], action: str) -> int:
+    return next(i for i, t in enumerate(record["turns"]) if t["action"] == action)
+
+
+def test_a_changed_draw_is_caught_at_its_turn(record: dict[str, Any]) -> None:
+    index = _first(record, "draw")
+    drawn = record["turns"][index]["drawn"]
+    other = next(t for t in record["deal"]["pool"] if t != drawn)
+
+    def change(r: dict[str, Any]) -> None:
+        r["turns"][index]["drawn"] = other
+
+    with pytest.raises(RecordError, match=rf"turns\[{index}\] \(turn {index + 1}\): drew"):
+        replay(read_record(_tampered(record, change)))
+
+
+def test_an_illegal_play_is_caught_at_its_turn(record: dict[str, Any]) -> None:
+    index = _first(record, "play")
+
+    def change(r: dict[str, Any]) -> None:
+        turn = r["turns"][index]
+        turn["table_after"] = [*turn["table_after"], [turn["rack"][0]]]  # a one-tile set
+        turn.pop("played")
+
+    with pytest.raises(RecordError, match=rf"turns\[{index}\] .*illegal.*set"):
+        replay(read_record(_tampered(record, change)))
+
+
+def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
+    def change(r: dict[str, Any]) -> None:
+        r["result"]["scores"] = [s + 1 for s in r["result"]["scores"]]
+
+    with pytest.raises(RecordError, match="the result does not match the replay"):
+        replay(read_record(_tampered(record, change)))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: r.update(version=2), "'version' must be at most 1, got 2"),
+        (lambda r: r.update(version=True), "'version' must be a whole number, got True"),
+        (
+            lambda r: r["result"].update(scores=[False, 0]),
+            r"'result.scores\[0\]' must be a whole number, got False",
+        ),
+        (lambda r: r["turns"][0].update(hand=[]), r"unknown field 'turns\[0\]\.hand'"),
+        (lambda r: r["turns"][0].pop("rack"), r"missing field 'rack' in turns\[0\]"),
+        (lambda r: r["turns"][0]["rack"].__setitem__(0, "Q5"), r"turns\[0\]\.rack: unknown tile"),
+        (lambda r: r["settings"].update(pool_empty="never"), "'pool_empty' must be"),
+        (lambda r: r["turns"][0].update(player=5), r"turns\[0\]: player 5 in a game of 2"),
+        (lambda r: r["result"].update(scores=[3]), "result.scores has 1 entries for 2 players"),
+        (lambda r: r["result"].update(winners=[2]), "result.winners: 2 is not a seat of 2"),
+    ],
+)
+def test_a_malformed_record_names_the_culprit(
+    record: dict[str, Any], change: Any, message: str
+) -> None:
+    with pytest.raises(MeldwiseError, match=message):
+        read_record(_tampered(record, change))

@@ -1,0 +1,136 @@
+"""Game review: each turn's best equals an exhaustive search (small variant) and a fresh
+solve (standard game); missed tiles, illegal turns and per-player figures add up."""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from solver.rummikub import Objective, Position, Status, solve
+from solver.rummikub.engine import GameSettings
+from solver.rummikub.game_wire import review_rummikub
+from solver.rummikub.legality import check_play
+from solver.rummikub.record import read_record, record_to_dict
+from solver.rummikub.review import review_game
+from tests.rummikub.games_support import TINY, play
+from tests.rummikub.oracle import Oracle
+
+ORACLE = Oracle(TINY)
+
+
+def test_each_best_matches_an_exhaustive_search() -> None:
+    checked = 0
+    for seed in range(6):
+        game = play(GameSettings(rules=TINY, hand=5), ["strong", "beginner"], seed)
+        review = review_game(read_record(record_to_dict(game)))
+        for turn in review.turns:
+            position = Position(turn.turn.rack, turn.turn.table_before, turn.opened)
+            best = turn.best
+            assert best is not None
+            assert best.status is Status.OPTIMAL
+            after = [m.tiles for m in best.table]
+            assert check_play(position.rack, position.table, after, position.opened, TINY).legal
+            if len(position.rack) <= 8:
+                assert best.tiles_played == ORACLE.best_score(position, Objective.TILES)
+                checked += 1
+    assert checked >= 40
+
+
+@pytest.fixture(scope="module")
+def standard() -> dict[str, Any]:
+    return record_to_dict(play(GameSettings(), ["strong", "greedy"], 2), ["strong", "greedy"])
+
+
+def test_each_best_equals_a_fresh_proven_solve(standard: dict[str, Any]) -> None:
+    answer = review_rummikub({"record": standard})
+    assert answer["status"] == "optimal"
+    opened = [False, False]
+    for turn in answer["turns"]:
+        position = Position.parse(turn["rack"], turn["table_before"], opened[turn["player"]])
+        fresh = solve(position, least_disruption=False)
+        assert fresh.status is Status.OPTIMAL
+        assert turn["best"]["tiles"] == fresh.tiles_played
+        assert turn["best"]["played"] == [str(t) for t in fresh.played]
+        assert turn["best"]["points"] == fresh.points_played
+        # The optimum does not depend on the tie-breaks: the default solve agrees.
+        assert solve(position).tiles_played == fresh.tiles_played
+        if turn["action"] == "play":
+            opened[turn["player"]] = True
+
+
+def test_missed_tiles_and_player_figures_add_up(standard: dict[str, Any]) -> None:
+    answer = review_rummikub({"record": standard})
+    greedy = next(p for p in answer["players"] if p["name"] == "greedy")
+    # Greedy makes the best play on every turn.
+    assert greedy["accuracy"] == 1.0
+    assert greedy["placed"] == greedy["possible"]
+    for player in answer["players"]:
+        mine = [t for t in answer["turns"] if t["player"] == player["player"]]
+        assert player["turns"] == len(mine)
+        assert player["turns_at_best"] == sum(t["at_best"] for t in mine)
+        assert player["placed"] == sum(t["tiles_played"] for t in mine)
+        assert player["possible"] == sum(t["best"]["tiles"] for t in mine)
+        series = player["series"]
+        assert series["turn"] == [t["turn"] for t in mine]
+        assert series["played"] == [t["tiles_played"] for t in mine]
+        assert series["best"] == [t["best"]["tiles"] for t in mine]
+        shortfalls = [c["shortfall"] for c in player["costliest"]]
+        assert shortfalls == sorted(shortfalls, reverse=True)
+        assert shortfalls[:1] == sorted((t["shortfall"] for t in mine), reverse=True)[:1] or (
+            not shortfalls and all(t["shortfall"] == 0 for t in mine)
+        )
+        assert player["score"] == standard["result"]["scores"][player["player"]]
+    for turn in answer["turns"]:
+        left = Counter(turn["rack"]) - Counter(turn["played"])
+        assert not Counter(turn["missed"]) - left, "missed tiles are tiles left on the rack"
+        assert turn["shortfall"] == turn["best"]["tiles"] - turn["tiles_played"] >= 0
+
+
+def test_an_illegal_turn_is_flagged_and_counts_nothing(standard: dict[str, Any]) -> None:
+    record = copy.deepcopy(standard)
+    index = next(i for i, t in enumerate(record["turns"]) if t["action"] == "play")
+    turn = record["turns"][index]
+    # The player claims to have laid a set that breaks the opening rule (two tiles).
+    turn["table_after"] = [*turn["table_before"], turn["rack"][:2]]
+    turn.pop("played")
+    answer = review_rummikub({"record": record, "player": turn["player"]})
+    reviewed = next(t for t in answer["turns"] if t["turn"] == turn["turn"])
+    assert not reviewed["legal"]
+    assert reviewed["problems"]
+    assert "a set needs at least 3 tiles" in " ".join(reviewed["problems"])
+    assert reviewed["tiles_played"] == 0
+    assert not reviewed["at_best"]
+    (player,) = answer["players"]
+    assert player["illegal_turns"] == [turn["turn"]]
+    assert {t["player"] for t in answer["turns"]} == {turn["player"]}
+    # The next turn faces the invalid set the illegal one left: it cannot be solved,
+    # and is listed as unreviewed instead of failing the whole review.
+    following = record["turns"][index + 1]
+    following["table_before"] = turn["table_after"]
+    if following["action"] != "play":
+        following["table_after"] = turn["table_after"]
+    answer = review_rummikub({"record": record})
+    skipped = next(t for t in answer["turns"] if t["turn"] == following["turn"])
+    assert skipped["best"] is None
+    assert not skipped["at_best"]
+    assert "is not a valid set" in skipped["unreviewed"]
+    seat = next(p for p in answer["players"] if p["player"] == following["player"])
+    assert seat["unreviewed_turns"] == [following["turn"]]
+    assert seat["turns"] == sum(
+        1 for t in answer["turns"] if t["player"] == following["player"] and t["best"]
+    )
+
+
+def test_review_requests_are_checked(standard: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="'player' must be 0 to 1, got 2"):
+        review_rummikub({"record": standard, "player": 2})
+    with pytest.raises(ValueError, match="'objective' must be 'tiles' or 'points', got 'fun'"):
+        review_rummikub({"record": standard, "objective": "fun"})
+    with pytest.raises(ValueError, match="unknown field 'records'"):
+        review_rummikub({"records": standard})
+    points = review_rummikub({"record": standard, "objective": "points", "player": 0})
+    assert points["objective"] == "points"
+    assert all(t["shortfall"] == t["best"]["points"] - t["points_played"] for t in points["turns"])

@@ -1,0 +1,125 @@
+"""Hand-made positions whose best play is known, jokers included."""
+
+from collections import Counter
+
+import pytest
+
+from solver.rummikub import Objective, Play, Position, Rules, Status, parse_tiles, solve
+from tests.rummikub.helpers import assert_legal_answer
+
+RULES = Rules()
+
+
+def run(
+    rack: str, table: str = "", opened: bool = True, objective: Objective = Objective.TILES
+) -> Play:
+    position = Position.parse(rack, table, opened)
+    play = solve(position, RULES, objective)
+    assert play.status is Status.OPTIMAL
+    assert_legal_answer(position, RULES, play)
+    return play
+
+
+def test_run_with_a_joker_plays_all_four() -> None:
+    assert run("R1 R2 R3 J").tiles_played == 4
+
+
+def test_table_joker_moves_so_a_group_of_four_fits() -> None:
+    play = run("B9 K9 R9 O9", "O3 O4 O5 J")
+    assert play.tiles_played == 4
+
+
+def test_a_group_of_thirteens_opens() -> None:
+    play = run("K13 B13 O13", opened=False)
+    assert play.tiles_played == 3
+    assert sum(m.value for m in play.table) == 39
+
+
+def test_a_joker_counts_as_the_tile_it_stands_for_in_an_opening() -> None:
+    play = run("K10 B10 J", opened=False)
+    assert play.tiles_played == 3
+    assert play.table[0].value == 30
+
+
+def test_points_mode_prefers_high_tiles_and_the_joker() -> None:
+    play = run("R1 R2 R12 R13 J", objective=Objective.POINTS)
+    assert Counter(play.played) == Counter(parse_tiles("R12 R13 J"))
+    assert play.points_played == 12 + 13 + 30
+
+
+def test_tiles_and_points_modes_choose_differently() -> None:
+    # One joker: R1 R2 J(R3) R4 is four tiles worth 37; B13 K13 J is three worth 56.
+    assert Counter(run("R1 R2 R4 B13 K13 J").played) == Counter(parse_tiles("R1 R2 R4 J"))
+    by_points = run("R1 R2 R4 B13 K13 J", objective=Objective.POINTS)
+    assert Counter(by_points.played) == Counter(parse_tiles("B13 K13 J"))
+
+
+def test_an_opening_under_the_threshold_is_no_play() -> None:
+    play = run("R1 R2 R3 K4 K5 K6", opened=False)  # 6 + 15 = 21 < 30
+    assert play.tiles_played == 0
+    assert play.table == ()
+    assert Counter(play.rack_left) == Counter(parse_tiles("R1 R2 R3 K4 K5 K6"))
+
+
+def test_opening_does_not_touch_the_table() -> None:
+    # R10 R11 would fit the table run, but an opening must use the rack alone.
+    play = run("R10 R11 B12 K12 O12", "R7 R8 R9", opened=False)
+    assert Counter(play.played) == Counter(parse_tiles("B12 K12 O12"))
+    assert play.table[0].tiles == tuple(parse_tiles("R7 R8 R9"))
+
+
+def test_after_opening_the_table_may_be_rearranged() -> None:
+    # R5 can only be played by splitting the run R3..R7 and building two runs.
+    play = run("R5", "R3 R4 R5 R6 R7 | B5 K5 O5")
+    assert play.tiles_played == 1
+
+
+def test_nothing_to_play_keeps_the_table() -> None:
+    position = Position.parse("O1 O13", "R3 R4 R5")
+    play = solve(position, RULES)
+    assert play.tiles_played == 0
+    assert [m.tiles for m in play.table] == [tuple(parse_tiles("R3 R4 R5"))]
+
+
+@pytest.mark.parametrize("objective", list(Objective))
+def test_a_joker_with_nowhere_to_stand_stays_on_the_rack(objective: Objective) -> None:
+    position = Position.parse("J O1")  # opened, no set to join, none to make
+    play = solve(position, Rules(jokers=1), objective, least_disruption=False)
+    assert play.played == ()
+    assert play.rack_left == tuple(parse_tiles("O1 J"))
+
+
+def test_three_jokers_never_make_a_set_alone() -> None:
+    rules = Rules(jokers=3)
+    position = Position.parse("J J J R1")
+    play = solve(position, rules)
+    assert play.tiles_played == 4  # R1 J J J, a run with a numbered tile
+    assert_legal_answer(position, rules, play)
+    lonely = solve(Position.parse("J J J"), rules)
+    assert lonely.tiles_played == 0
+
+
+@pytest.mark.parametrize("jokers", [3, 4])
+def test_leading_jokers_beyond_the_minimum_length(jokers: int) -> None:
+    rules = Rules(jokers=jokers)
+    # J J J R4 R5: three jokers lead, the numbered tiles come after the run is long.
+    position = Position.parse("J J J", "R4 R5 R6")
+    play = solve(position, rules)
+    assert play.tiles_played == 3
+    assert_legal_answer(position, rules, play)
+
+
+def test_a_short_time_limit_still_gives_a_legal_answer() -> None:
+    position = Position.parse(
+        "R1 R2 R4 B5 B6 K7 K9 O10 O11 O12 J", "R5 R6 R7 | B7 K7 O7 | K10 K11 K12 K13"
+    )
+    play = solve(position, RULES, time_limit=0.001)
+    assert_legal_answer(position, RULES, play)
+    # What the status says holds: proven means the best score, unproven at most it.
+    best = solve(position, RULES, least_disruption=False).tiles_played
+    if play.status is Status.OPTIMAL:
+        assert play.tiles_played == best
+    else:
+        assert play.tiles_played <= best
+    if play.status is Status.UNKNOWN:
+        assert play.tiles_played == 0

@@ -1,0 +1,29 @@
+"""Shared by the tests of every part: running the library's command line, and
+holding an answer to the response model it claims."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+from pydantic import TypeAdapter
+
+
+def run_solver_cli(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
+    """``python -m solver ARGS`` in a new process, with ``stdin``; output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "solver", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def assert_declared(model: TypeAdapter[Any], answer: dict[str, Any]) -> None:
+    """``answer`` is written field for field as ``model`` declares it: read and written
+    back by the model it is the same (optional fields the library leaves out stay out,
+    as they do in the service's answers)."""
+    read = model.validate_python(answer)
+    assert model.dump_python(read, mode="json", by_alias=True, exclude_unset=True) == answer

@@ -1,0 +1,280 @@
+"""One contract: the library, the CLI (``--json`` and ``--jsonl``) and the HTTP service
+accept and refuse exactly the same requests, with the same message.
+
+Each row is a request at the edge of the contract (nulls, missing fields, wrong
+types, unknown fields, bad values). The library's answer is the reference: an
+accepted request gets the same response from the CLI and over HTTP; a refused one
+exits 2 with ``error: <message>`` on the CLI, answers ``{"error": <message>}`` in
+``--jsonl``, and gets a 422 with ``<message>`` as its detail over HTTP.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
+
+from api.main import create_app
+from api.settings import Settings
+from solver import MeldwiseError
+from solver.cli import main
+from solver.rummikub.game_wire import (
+    EXAMPLE_RECORD,
+    BotResponse,
+    GameResponse,
+    ReviewResponse,
+    bot_rummikub,
+    game_rummikub,
+    review_rummikub,
+)
+from solver.rummikub.wire import (
+    ScoreResponse,
+    SolveResponse,
+    ValidateResponse,
+    score_rummikub,
+    solve_rummikub,
+    validate_rummikub,
+)
+from solver.shanghai.wire import (
+    ShanghaiAdviseResponse,
+    ShanghaiScoreResponse,
+    advise_shanghai,
+    score_shanghai,
+)
+from tests.rummikub.games_support import TINY_OPTIONS
+from tests.support import assert_declared, run_solver_cli
+
+Wire = Callable[[Mapping[str, Any]], dict[str, Any]]
+
+ENDPOINTS: dict[str, tuple[Wire, str, list[str] | None, TypeAdapter[Any]]] = {
+    "solve": (solve_rummikub, "/v1/rummikub/solve", ["solve"], TypeAdapter(SolveResponse)),
+    "validate": (validate_rummikub, "/v1/rummikub/validate", None, TypeAdapter(ValidateResponse)),
+    "score": (score_rummikub, "/v1/rummikub/score", None, TypeAdapter(ScoreResponse)),
+    "bot": (bot_rummikub, "/v1/rummikub/bot", ["bot"], TypeAdapter(BotResponse)),
+    "game": (game_rummikub, "/v1/rummikub/game", None, TypeAdapter(GameResponse)),
+    "review": (review_rummikub, "/v1/rummikub/review", None, TypeAdapter(ReviewResponse)),
+    "advise": (
+        advise_shanghai,
+        "/v1/shanghai/advise",
+        ["shanghai", "advise"],
+        TypeAdapter(ShanghaiAdviseResponse),
+    ),
+    "shanghai score": (
+        score_shanghai,
+        "/v1/shanghai/score",
+        ["shanghai", "score"],
+        TypeAdapter(ShanghaiScoreResponse),
+    ),
+}
+"""Name -> (library function, HTTP path, CLI command or None when there is none,
+response model)."""
+
+ROWS: list[tuple[str, Any]] = [
+    # solve: accepted, nulls taken as absent
+    ("solve", {"rack": ["R1", "R2", "R3"]}),
+    ("solve", {"rack": ["R1"], "rules": None}),
+    (
+        "solve",
+        {
+            "rack": ["r1", "J"],
+            "table": None,
+            "opened": None,
+            "objective": None,
+            "rules": {"jokers": None},
+            "time_limit_ms": None,
+            "disruption_time_limit_ms": None,
+            "hint_level": None,
+        },
+    ),
+    ("solve", {"rack": ["K13", "B13", "O13"], "opened": False, "hint_level": "tile"}),
+    # solve: missing, null where required, unknown fields, not an object
+    ("solve", {}),
+    ("solve", {"rack": None}),
+    ("solve", {"rack": ["R1"], "colour": 1}),
+    ("solve", []),
+    ("solve", "R1 R2"),
+    # solve: wrong types
+    ("solve", {"rack": "R1 R2"}),
+    ("solve", {"rack": [5]}),
+    ("solve", {"rack": [], "table": [["R1", None]]}),
+    ("solve", {"rack": [], "table": "R1 R2 R3"}),
+    ("solve", {"rack": [], "opened": "yes"}),
+    ("solve", {"rack": [], "opened": 1}),
+    ("solve", {"rack": [], "time_limit_ms": 1.5}),
+    ("solve", {"rack": [], "time_limit_ms": True}),
+    ("solve", {"rack": [], "time_limit_ms": "5"}),
+    ("solve", {"rack": [], "rules": []}),
+    ("solve", {"rack": [], "rules": {"jokers": "2"}}),
+    # solve: bad values
+    ("solve", {"rack": ["Q5"]}),
+    ("solve", {"rack": [], "time_limit_ms": 0}),
+    ("solve", {"rack": [], "disruption_time_limit_ms": 300_001}),
+    ("solve", {"rack": [], "objective": "fun"}),
+    ("solve", {"rack": [], "hint_level": "all", "opened": 3}),
+    ("solve", {"rack": [], "rules": {"wild": 1}}),
+    ("solve", {"rack": [], "rules": {"numbers": 4, "min_set_len": 5}}),
+    ("solve", {"rack": ["J", "J", "J"]}),
+    ("solve", {"rack": [], "table": [["R1", "R2"]]}),
+    # validate
+    ("validate", {"rack": [], "table_before": [], "table_after": [], "opened": None}),
+    ("validate", {"rack": ["R9"], "table_before": [], "table_after": [["R9"]], "rules": None}),
+    ("validate", {"rack": [], "table_before": []}),
+    ("validate", {"rack": [], "table_before": None, "table_after": []}),
+    ("validate", {"rack": [], "table_before": [["R1"]], "table_after": []}),
+    ("validate", {"rack": [], "table_before": [], "table_after": [], "bogus": 1}),
+    # score
+    ("score", {"racks": {"ann": [], "bob": ["R5", "J"]}, "rules": None}),
+    ("score", {"racks": {}}),
+    ("score", {"racks": None}),
+    ("score", {"racks": {"": []}}),
+    ("score", {"racks": {"a": "R5"}}),
+    ("score", {"racks": {"a": ["R1", "R1", "R1"]}}),
+    ("score", {"racks": {"a\u200b": []}}),
+    # bot
+    ("bot", {"bot": "greedy", "rack": ["R1", "R2", "R3"], "opponents": [{"rack_size": 5}]}),
+    (
+        "bot",
+        {
+            "bot": "strong",
+            "rack": ["R1", "R2", "R3", "K11"],
+            "table": None,
+            "opened": None,
+            "opponents": [{"rack_size": 5, "opened": None}],
+            "rules": None,
+            "seed": None,
+        },
+    ),
+    ("bot", {"bot": "clever", "rack": [], "opponents": [{"rack_size": 5}]}),
+    ("bot", {"bot": "greedy", "rack": []}),
+    ("bot", {"bot": "greedy", "rack": [], "opponents": []}),
+    ("bot", {"bot": "greedy", "rack": [], "opponents": [{"rack_size": 0}]}),
+    ("bot", {"bot": "greedy", "rack": [], "opponents": [{"rack_size": 5, "seat": 1}]}),
+    ("bot", {"bot": "greedy", "rack": [], "opponents": [{"rack_size": 200}]}),
+    ("bot", {"bot": "greedy", "rack": [], "opponents": [{"rack_size": 5}], "seed": -1}),
+    # game
+    ("game", {"bots": ["beginner", "greedy"], "seed": 1, "settings": TINY_OPTIONS}),
+    ("game", {"bots": ["greedy"]}),
+    ("game", {"bots": ["greedy", 5]}),
+    ("game", {"bots": ["greedy", "greedy"], "settings": {"hand": 60}}),
+    ("game", {"bots": ["greedy", "greedy"], "settings": []}),
+    # review
+    ("review", {"record": EXAMPLE_RECORD, "player": None, "objective": None}),
+    ("review", {"record": EXAMPLE_RECORD, "player": 2}),
+    ("review", {"record": EXAMPLE_RECORD, "objective": "fun"}),
+    ("review", {"record": {**EXAMPLE_RECORD, "version": 3}}),
+    ("review", {"record": None}),
+    # Shanghai advise
+    ("advise", {"hand": ["7H", "7S", "7D", "8C", "8D", "8S", "KD"], "hand_number": 1}),
+    (
+        "advise",
+        {
+            "hand": ["7h", "7S", "JK"],
+            "hand_number": None,
+            "contract": {"sets": [3], "runs": None},
+            "table": None,
+            "down": None,
+            "upcard": None,
+            "buys_left": None,
+            "seen": None,
+            "next_player": {"down": None, "took": None},
+            "phase": "play",
+            "rules": {"decks": None},
+            "time_limit_ms": None,
+        },
+    ),
+    ("advise", {"hand": ["7H"]}),
+    ("advise", {"hand": ["7H"], "hand_number": 1, "contract": {"sets": [3]}}),
+    ("advise", {"hand": [], "hand_number": 1}),
+    ("advise", {"hand": ["7H"], "hand_number": 1, "next_player": {"x": 1}}),
+    ("advise", {"hand": ["7H"], "contract": {"sets": ["3"]}}),
+    ("advise", {"hand": ["7H"], "contract": {"sets": [2]}}),
+    ("advise", {"hand": ["7H"], "hand_number": 9, "buys_left": 5}),
+    ("advise", {"hand": ["7H"], "hand_number": 1, "table": [{"cards": ["3S", "5S", "7S"]}]}),
+    ("advise", {"hand": ["7H", "7H", "7h"], "hand_number": 1}),
+    ("advise", {"hand": ["7H"], "hand_number": 1, "upcard": "ZZ", "phase": "later"}),
+    # Shanghai score
+    ("shanghai score", {"hands": {"ann": ["AS", "JK"], "bo": []}, "rules": None}),
+    ("shanghai score", {}),
+    ("shanghai score", {"hands": {}}),
+    ("shanghai score", {"hands": {"ann": ["XX"]}}),
+    ("shanghai score", {"hands": {"ann": ["7H", "7H", "7H"]}, "rules": {"decks": 1}}),
+]
+
+
+def library(name: str, request: Any) -> dict[str, Any]:
+    """The library's verdict: ``{"ok": response}`` or ``{"error": message}``."""
+    try:
+        return {"ok": ENDPOINTS[name][0](request)}
+    except MeldwiseError as error:
+        return {"error": str(error)}
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(workers=1, rate_limit=""))) as client:
+        yield client
+
+
+@pytest.mark.parametrize(("name", "request_"), ROWS)
+def test_http_agrees_with_the_library(client: TestClient, name: str, request_: Any) -> None:
+    expected = library(name, request_)
+    answer = client.post(ENDPOINTS[name][1], json=request_)
+    if "ok" in expected:
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == expected["ok"]
+    else:
+        assert answer.status_code == 422
+        assert answer.json() == {"detail": expected["error"]}
+
+
+@pytest.mark.parametrize(
+    ("name", "request_"), [(name, r) for name, r in ROWS if ENDPOINTS[name][2] is not None]
+)
+def test_cli_json_agrees_with_the_library(
+    name: str,
+    request_: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    expected = library(name, request_)
+    command = ENDPOINTS[name][2]
+    assert command is not None
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(request_)))
+    code = main([*command, "--json"])
+    out, err = capsys.readouterr()
+    if "ok" in expected:
+        assert (code, err) == (0, "")
+        assert json.loads(out) == expected["ok"]
+    else:
+        assert (code, out) == (2, "")
+        assert err == f"error: {expected['error']}\n"
+
+
+@pytest.mark.parametrize("name", [name for name, (_, _, cli, _) in ENDPOINTS.items() if cli])
+def test_cli_jsonl_agrees_with_the_library(name: str) -> None:
+    requests = [r for row, r in ROWS if row == name]
+    command = ENDPOINTS[name][2]
+    assert command is not None
+    done = run_solver_cli([*command, "--jsonl"], "".join(json.dumps(r) + "\n" for r in requests))
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    expected = [library(name, r) for r in requests]
+    assert answers == [e.get("ok", e) for e in expected]
+
+
+def test_every_row_is_an_edge_both_ways() -> None:
+    # The table holds accepted and refused requests of every endpoint.
+    verdicts = {(name, "ok" in library(name, request)) for name, request in ROWS}
+    assert verdicts == {(name, ok) for name in ENDPOINTS for ok in (True, False)}
+
+
+@pytest.mark.parametrize(("name", "request_"), ROWS)
+def test_answers_are_what_the_response_models_declare(name: str, request_: Any) -> None:
+    answer = library(name, request_).get("ok")
+    if answer is not None:
+        assert_declared(ENDPOINTS[name][3], answer)
