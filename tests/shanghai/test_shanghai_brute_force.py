@@ -27,6 +27,7 @@ from tests.shanghai.brute import (
     run_extras,
     set_extras,
 )
+from tests.shanghai.strategies import RANDOMS
 
 VARIANTS = [
     Rules(decks=4),
@@ -65,16 +66,21 @@ def unseen(hand: list[Card], contract: Contract, rules: Rules) -> Counter[Card]:
 @given(
     variant=st.sampled_from(VARIANTS),
     contract=st.sampled_from(CONTRACTS),
-    seed=st.integers(0, 2**32),
+    rng=RANDOMS,
     size=st.integers(3, 8),
     jokers=st.integers(0, 2),
     search=st.booleans(),
 )
 def test_deficiency_matches_brute_force(
-    variant: Rules, contract: Contract, seed: int, size: int, jokers: int, search: bool
+    variant: Rules,
+    contract: Contract,
+    rng: random.Random,
+    size: int,
+    jokers: int,
+    search: bool,
 ) -> None:
     """Both methods: the search (with CP-SAT behind it) and the CP-SAT model alone."""
-    hand = random_hand(random.Random(seed), size, min(jokers, size))
+    hand = random_hand(rng, size, min(jokers, size))
     found, _ = deficiency(
         Counter(hand),
         contract,
@@ -90,14 +96,14 @@ def test_deficiency_matches_brute_force(
 @given(
     variant=st.sampled_from(VARIANTS),
     contract=st.sampled_from(CONTRACTS),
-    seed=st.integers(0, 2**32),
+    rng=RANDOMS,
     size=st.integers(3, 9),
     jokers=st.integers(0, 3),
 )
 def test_go_down_verdict_and_points_left_match_brute_force(
-    variant: Rules, contract: Contract, seed: int, size: int, jokers: int
+    variant: Rules, contract: Contract, rng: random.Random, size: int, jokers: int
 ) -> None:
-    hand = random_hand(random.Random(seed), size, min(jokers, size))
+    hand = random_hand(rng, size, min(jokers, size))
     brute = BRUTES[variant, contract]
     turn, _ = solve_turn(
         Counter(hand), contract, (), unseen(hand, contract, variant), variant, time_limit=LIMIT
@@ -160,12 +166,13 @@ def hand_near(rng: random.Random, table: list[Meld], size: int, jokers: int) -> 
 @settings(max_examples=60)
 @given(
     variant=st.sampled_from(VARIANTS),
-    seed=st.integers(0, 2**32),
+    rng=RANDOMS,
     size=st.integers(1, 5),
     jokers=st.integers(0, 2),
 )
-def test_lay_offs_match_brute_force(variant: Rules, seed: int, size: int, jokers: int) -> None:
-    rng = random.Random(seed)
+def test_lay_offs_match_brute_force(
+    variant: Rules, rng: random.Random, size: int, jokers: int
+) -> None:
     table = random_table(rng, variant)
     hand = hand_near(rng, table, size, min(jokers, size))
     seen = Position(tuple(hand), Contract(sets=(3,)))
@@ -270,19 +277,17 @@ def check_turn(
 
 @pytest.mark.parametrize("number", range(1, 11))
 @settings(max_examples=8)
-@given(seed=st.integers(0, 2**32), variant=st.sampled_from(TURN_VARIANTS))
-def test_whole_turn_matches_brute_force(number: int, seed: int, variant: Rules) -> None:
+@given(rng=RANDOMS, variant=st.sampled_from(TURN_VARIANTS))
+def test_whole_turn_matches_brute_force(number: int, rng: random.Random, variant: Rules) -> None:
     """A player not yet down, hands near every standard contract, tables with jokers."""
-    rng = random.Random(seed)
     contract = STANDARD_CONTRACTS[number]
     check_turn(variant, near_contract(rng, contract, variant), contract, table_melds(rng, variant))
 
 
 @settings(max_examples=40)
-@given(seed=st.integers(0, 2**32), variant=st.sampled_from(TURN_VARIANTS), size=st.integers(1, 6))
-def test_down_turn_matches_brute_force(seed: int, variant: Rules, size: int) -> None:
+@given(rng=RANDOMS, variant=st.sampled_from(TURN_VARIANTS), size=st.integers(1, 6))
+def test_down_turn_matches_brute_force(rng: random.Random, variant: Rules, size: int) -> None:
     """A player who is down: swaps and lay-offs on tables with jokers."""
-    rng = random.Random(seed)
     table = table_melds(rng, variant)
     hand = hand_near(rng, table, size, rng.choice([0, 0, 1]))
     check_turn(variant, hand, None, table)

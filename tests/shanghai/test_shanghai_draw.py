@@ -17,18 +17,18 @@ from solver.shanghai.draw import reachable
 from solver.shanghai.notation import Card
 from solver.shanghai.position import Phase
 from solver.shanghai.search import drawn_cards, solve_turn
+from tests.shanghai.strategies import HAND_NUMBERS, RANDOMS
 
 LIMIT = 20.0
 
 
 @settings(max_examples=8)
-@given(seed=st.integers(0, 2**32), number=st.integers(1, 10))
-def test_search_verdicts_agree_with_the_cp_sat_model(seed: int, number: int) -> None:
+@given(rng=RANDOMS, number=HAND_NUMBERS)
+def test_search_verdicts_agree_with_the_cp_sat_model(rng: random.Random, number: int) -> None:
     """Whether one more card lowers the deficiency, and whether a discard keeps it:
     every answer the search gives (True or False, never None) is what the CP-SAT
     model alone finds, and so is the one-model enumeration of the cards that lower
     it."""
-    rng = random.Random(seed)
     position = deal(rng, number, False, Phase.DRAW)
     unseen = position.unseen(STANDARD)
     hand = Counter(position.hand)
@@ -63,13 +63,12 @@ def test_search_verdicts_agree_with_the_cp_sat_model(seed: int, number: int) -> 
 
 
 @settings(max_examples=6)
-@given(seed=st.integers(0, 2**32), number=st.integers(1, 10), down=st.booleans())
-def test_drawn_cards_equal_one_solve_per_card(seed: int, number: int, down: bool) -> None:
+@given(rng=RANDOMS, number=HAND_NUMBERS, down=st.booleans())
+def test_drawn_cards_equal_one_solve_per_card(rng: random.Random, number: int, down: bool) -> None:
     """The cards that, drawn, let the play go out (and, not down, go down), found in
     one model, equal those found by solving the turn once per unseen card (each card
     found, and ten others); and a
     down player goes out only with a card the reach filter keeps."""
-    rng = random.Random(seed)
     position = deal(rng, number, down, Phase.DRAW)
     if not down:  # a hand a card or two from going down, so there is something to find
         position = deal(rng, rng.choice([1, 2, 4]), False, Phase.DRAW)

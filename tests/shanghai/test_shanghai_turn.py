@@ -18,6 +18,7 @@ from solver import advise_shanghai
 from solver.shanghai import STANDARD, Contract, Position, advise, examples, parse_cards
 from solver.shanghai.deficiency import Study, deficiency
 from solver.shanghai.position import Phase
+from tests.shanghai.strategies import HAND_NUMBERS, RANDOMS
 
 GO_OUT: dict[str, Any] = {
     "hand": ["AS", "AD", "AC", "KS", "KD", "KC", "5S", "5D", "5C"],
@@ -212,18 +213,17 @@ def test_each_phase_answers_only_its_own_questions() -> None:
 
 @settings(max_examples=40)
 @given(
-    seed=st.integers(0, 2**32),
-    number=st.integers(1, 10),
+    rng=RANDOMS,
+    number=HAND_NUMBERS,
     down=st.booleans(),
     phase=st.sampled_from([Phase.PLAY, None]),
 )
 def test_no_advice_discards_the_last_card(
-    seed: int, number: int, down: bool, phase: Phase | None
+    rng: random.Random, number: int, down: bool, phase: Phase | None
 ) -> None:
     """Under the default rules a discard always leaves a card in hand, and a hand
     the plays leave with exactly one card gets no discard."""
-    position = deal(random.Random(seed), number, down)
-    rng = random.Random(seed + 1)
+    position = deal(rng, number, down)
     if down:  # small hands too, down to a single card
         position = Position(
             position.hand[: rng.randint(1, len(position.hand))],
