@@ -8,6 +8,7 @@ import pytest
 from solver.cpsat import Limit
 from solver.errors import LimitError, MeldwiseError
 from solver.rummikub import Position, solve
+from solver.shanghai.advice import advise
 
 
 def test_defaults_are_the_solve_entries_defaults() -> None:
@@ -18,6 +19,7 @@ def test_defaults_are_the_solve_entries_defaults() -> None:
     assert limit.workers == loose["workers"].default
     assert limit.disruption_time == loose["disruption_time_limit"].default
     assert limit.disruption_work == loose["disruption_work"].default
+    assert inspect.signature(advise).parameters["limit"].default is None
 
 
 def test_a_limit_cannot_change() -> None:
