@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.stats import Summary
+from solver.cpsat import Limit
 from solver.shanghai import STANDARD, Contract, Position, Status, TableMeld, advise, read_meld
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT
 from solver.shanghai.contracts import HANDS
@@ -103,7 +104,7 @@ def run(seed: int, per_bucket: int, time_limit: float) -> list[Row]:
                 for _ in range(per_bucket):
                     position = deal(rng, number, down, phase)
                     start, start_cpu = time.perf_counter(), time.process_time()
-                    advice = advise(position, STANDARD, time_limit=time_limit, workers=1)
+                    advice = advise(position, STANDARD, limit=Limit(time_limit, workers=1))
                     times.append((time.perf_counter() - start) * 1000)
                     cpu.append((time.process_time() - start_cpu) * 1000)
                     optimal += advice.status is Status.OPTIMAL

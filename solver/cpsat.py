@@ -1,6 +1,7 @@
 """What every game's CP-SAT solve shares: the model, the limits, the run and its status.
 
 * :class:`CpModel`: CP-SAT's model without its camelCase aliases (faster to build);
+* :class:`Limit`: the budget a caller gives a solve (frozen, validated);
 * :class:`Limits`: what the searches of a stage may still spend, deterministic work
   first and wall-clock time as the outer cap;
 * :func:`run` and :class:`Solved`: one CP-SAT search and its solution, read fast;
@@ -12,6 +13,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -20,7 +22,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from solver.errors import ModelError
+from solver.errors import LimitError, ModelError
 
 LinearExpr = cp_model.LinearExpr | int
 """A linear expression of CP-SAT variables, or a constant."""
@@ -68,6 +70,63 @@ _ORDER = (Status.OPTIMAL, Status.FEASIBLE, Status.UNKNOWN)
 
 MIN_SECONDS = 0.001
 """Wall-clock seconds below which a search is not started (CP-SAT needs a positive limit)."""
+
+
+DEFAULT_TIME_LIMIT = 2.0
+"""Wall-clock seconds a solve may take unless the caller says otherwise: the outer
+safety cap of all its stages (each CP-SAT solve, for Shanghai)."""
+
+DEFAULT_DISRUPTION_WORK = 0.15
+"""Deterministic seconds of CP-SAT work the Rummikub least-disruption stage (its
+first search finding the score too) may do unless the caller says otherwise (see
+benchmarks/RESULTS.md for what it proves, and how fast). Only the few positions
+that use it all see it: with 0.1, one committed position (t40-r30#16) stopped with
+a tile more moved than the long-budget reference."""
+
+DEFAULT_DISRUPTION_TIME_LIMIT = DEFAULT_TIME_LIMIT
+"""Wall-clock seconds the Rummikub least-disruption stage may take (within the
+overall limit): its safety cap, above what its default work took on any benchmark
+position even on a loaded machine (at most 1943 ms in benchmarks/RESULTS.md, the
+whole solve, with the runner getting a quarter of a core: close to the cap, so a
+heavier load can cut a search there, which ``time_capped`` then says)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """The budget a caller gives a solve, like python-chess's ``Limit``: checked once
+    here, never changed (the searches' running account is :class:`Limits`).
+
+    ``time``: wall-clock seconds, the outer safety cap (for Shanghai, of each CP-SAT
+    solve); ``workers``: CP-SAT threads; ``disruption_work`` and
+    ``disruption_time``: the Rummikub least-disruption stage's deterministic work
+    (CP-SAT seconds) and wall-clock cap (seconds, within ``time``).
+
+    Raises :class:`~solver.errors.LimitError` naming a value out of its range.
+    """
+
+    time: float = DEFAULT_TIME_LIMIT
+    workers: int = 1
+    disruption_work: float = DEFAULT_DISRUPTION_WORK
+    disruption_time: float = DEFAULT_DISRUPTION_TIME_LIMIT
+
+    def __post_init__(self) -> None:
+        _check_seconds("time", self.time, positive=True)
+        if isinstance(self.workers, bool) or not isinstance(self.workers, int):
+            raise LimitError(f"workers must be a whole number, not {self.workers!r}")
+        if self.workers < 1:
+            raise LimitError(f"workers must be at least 1, not {self.workers!r}")
+        _check_seconds("disruption_work", self.disruption_work, positive=False)
+        _check_seconds("disruption_time", self.disruption_time, positive=False)
+
+
+def _check_seconds(name: str, value: float, *, positive: bool) -> None:
+    """Raise :class:`LimitError` unless ``value`` is a finite number of seconds,
+    above 0 if ``positive``, else at least 0."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise LimitError(f"{name} must be a finite number of seconds, not {value!r}")
+    if value < 0 or (positive and value == 0):
+        bound = "above 0" if positive else "at least 0"
+        raise LimitError(f"{name} must be {bound} seconds, not {value!r}")
 
 
 @dataclass

@@ -27,6 +27,10 @@ class TableError(MeldwiseError):
     """A set (meld) on the table that is not valid under the rules."""
 
 
+class LimitError(MeldwiseError):
+    """A solve budget out of its range: a time limit, a worker count or a work bound."""
+
+
 class RequestError(MeldwiseError):
     """A request object of the wrong shape: unknown or missing field, wrong type."""
 

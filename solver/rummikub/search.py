@@ -25,7 +25,10 @@ from itertools import chain
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import Status
+from solver.cpsat import DEFAULT_DISRUPTION_TIME_LIMIT as DEFAULT_DISRUPTION_TIME_LIMIT
+from solver.cpsat import DEFAULT_DISRUPTION_WORK as DEFAULT_DISRUPTION_WORK
+from solver.cpsat import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
+from solver.cpsat import Limit, Status
 from solver.rummikub.disruption import least_disruption as calmest
 from solver.rummikub.free_jokers import free_jokers as count_free_jokers
 from solver.rummikub.house_rules import jokers_held_in_place
@@ -39,29 +42,11 @@ from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.runner import Limits, Solved, run
 from solver.rummikub.steps import plan
 
-DEFAULT_TIME_LIMIT = 2.0
-"""Wall-clock seconds a solve may take unless the caller says otherwise: the outer
-safety cap of both stages."""
-
 SCORE_WORK = 2.0
 """Deterministic seconds of CP-SAT work the score stage may do when it runs alone:
 hundreds of times what any benchmark position needs, so in practice it stops when
 the score is proven; the bound makes even a pathological position stop at the same
 point under any load."""
-
-DEFAULT_DISRUPTION_WORK = 0.15
-"""Deterministic seconds of CP-SAT work the least-disruption stage (its first search
-finding the score too) may do unless the caller says otherwise (see
-benchmarks/RESULTS.md for what it proves, and how fast). Only the few positions
-that use it all see it: with 0.1, one committed position (t40-r30#16) stopped with
-a tile more moved than the long-budget reference."""
-
-DEFAULT_DISRUPTION_TIME_LIMIT = DEFAULT_TIME_LIMIT
-"""Wall-clock seconds the least-disruption stage may take (within the overall limit):
-its safety cap, above what its default work took on any benchmark position even on
-a loaded machine (at most 1943 ms in benchmarks/RESULTS.md, the whole solve, with
-the runner getting a quarter of a core: close to the cap, so a heavier load can cut a
-search there, which ``time_capped`` then says)."""
 
 
 def solve(
@@ -75,6 +60,7 @@ def solve(
     disruption_time_limit: float = DEFAULT_DISRUPTION_TIME_LIMIT,
     disruption_work: float = DEFAULT_DISRUPTION_WORK,
     free_jokers: bool = False,
+    limit: Limit | None = None,
 ) -> Play:
     """Find the best play for ``position`` under ``rules``.
 
@@ -99,21 +85,28 @@ def solve(
     (:attr:`Play.free_jokers`, see :mod:`solver.rummikub.free_jokers`), within the
     same time limit: one search more, so only when asked.
 
-    Raises a :class:`~solver.errors.MeldwiseError` for a position that breaks the rules.
+    ``limit``, when given, is the whole budget (:class:`~solver.cpsat.Limit`) and the
+    four loose budget arguments above are ignored; they are kept, checked the same
+    way, for the callers that still pass them.
+
+    Raises a :class:`~solver.errors.MeldwiseError` for a position that breaks the
+    rules, a :class:`~solver.errors.LimitError` for a budget out of its range.
     """
+    if limit is None:
+        limit = Limit(time_limit, workers, disruption_work, disruption_time_limit)
     started = time.perf_counter()
     play = _solve(
         position,
         rules,
         objective,
-        started + time_limit,
-        workers,
-        started + disruption_time_limit if least_disruption else None,
-        disruption_work,
+        started + limit.time,
+        limit.workers,
+        started + limit.disruption_time if least_disruption else None,
+        limit.disruption_work,
     )
     if free_jokers:
         table = Counter(chain(*position.table))
-        spare = count_free_jokers(rules, table, started + time_limit) if position.opened else 0
+        spare = count_free_jokers(rules, table, started + limit.time) if position.opened else 0
         play = replace(play, free_jokers=spare)
     return play
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypedDict
 
-from solver.cpsat import Status
+from solver.cpsat import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
+from solver.cpsat import Limit, Status
 from solver.i18n import _
 from solver.shanghai.contracts import Contract
 from solver.shanghai.danger import danger
@@ -33,17 +33,6 @@ from solver.shanghai.result import Discard, GoDown, LayOffs, Turn
 from solver.shanghai.rules import STANDARD, Rules
 from solver.shanghai.scoring import penalty
 from solver.shanghai.search import could_go_down, solve_turn
-
-
-class Budget(TypedDict):
-    """Seconds and threads for each CP-SAT solve."""
-
-    time_limit: float
-    workers: int
-
-
-DEFAULT_TIME_LIMIT = 2.0
-"""Seconds each CP-SAT solve may take unless the caller says otherwise."""
 
 
 def _legacy_note() -> str:
@@ -77,32 +66,38 @@ def advise(
     position: Position,
     rules: Rules = STANDARD,
     *,
-    time_limit: float = DEFAULT_TIME_LIMIT,
-    workers: int = 1,
+    limit: Limit | None = None,
 ) -> Advice:
-    """Advice for ``position`` at its phase: ``time_limit`` seconds and ``workers``
-    threads per CP-SAT solve.
+    """Advice for ``position`` at its phase: ``limit.time`` seconds and
+    ``limit.workers`` threads per CP-SAT solve (:class:`~solver.cpsat.Limit`; the
+    defaults when None).
 
     Raises a :class:`~solver.errors.MeldwiseError` when the position breaks the rules.
     """
+    limit = Limit() if limit is None else limit
     position.check(rules)
     hand = Counter(position.hand)
     unseen = position.unseen(rules)
     table = tuple(item.meld for item in position.table)
-    solve = Budget(time_limit=time_limit, workers=workers)
     nxt = position.next_player or NextPlayer()
 
     def rate(card: Card, melds: Sequence[Meld] = table) -> int:
         return danger(card, melds, nxt, rules)
 
-    study = None if position.down else Study(hand, position.contract, unseen, rules, **solve)
+    study = (
+        None
+        if position.down
+        else Study(
+            hand, position.contract, unseen, rules, time_limit=limit.time, workers=limit.workers
+        )
+    )
     status = Status.OPTIMAL if study is None else study.status
     notes: list[str] = []
     turn: Turn | None = None
     discard: Discard | None = None
     if position.phase is not Phase.DRAW:
         short = None if study is None else study.value
-        turn, found, note = _play(position, hand, table, unseen, rules, solve, rate, short)
+        turn, found, note = _play(position, hand, table, unseen, rules, limit, rate, short)
         status = status.worst(found)
         notes += note
         if turn is not None:
@@ -112,9 +107,7 @@ def advise(
     take = buy = None
     options: tuple[DrawOption, ...] = ()
     if position.phase is Phase.DRAW or (position.phase is None and position.upcard):
-        draw = Draw(
-            hand, position.contract, position.down, table, unseen, rules, **solve, study=study
-        )
+        draw = Draw(hand, position.contract, position.down, table, unseen, rules, limit, study)
         found_draw = draw_advice(draw, position.upcard, position.buys_left)
         take, buy, options = found_draw.take, found_draw.buy, found_draw.options
         status = status.worst(found_draw.status)
@@ -145,7 +138,7 @@ def _play(
     table: tuple[Meld, ...],
     unseen: Counter[Card],
     rules: Rules,
-    solve: Budget,
+    limit: Limit,
     rate: Callable[[Card, Sequence[Meld]], int],
     short: int | None,
 ) -> tuple[Turn | None, Status, list[str]]:
@@ -154,7 +147,16 @@ def _play(
     contract = None if position.down else position.contract
     if contract is not None and not could_go_down(hand, contract, table, rules):
         return None, Status.OPTIMAL, []
-    turn, found = solve_turn(hand, contract, table, unseen, rules, **solve, danger=rate)
+    turn, found = solve_turn(
+        hand,
+        contract,
+        table,
+        unseen,
+        rules,
+        time_limit=limit.time,
+        workers=limit.workers,
+        danger=rate,
+    )
     if turn is not None:
         return turn, found, []
     if found is Status.UNKNOWN:

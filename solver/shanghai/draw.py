@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
-from solver.cpsat import Status
+from solver.cpsat import Limit, Status
 from solver.i18n import _, _n
 from solver.shanghai.bound import lower_bound, shape_of
 from solver.shanghai.contracts import Contract
@@ -91,8 +91,8 @@ class Draw:
     table: tuple[Meld, ...]
     unseen: Counter[Card]
     rules: Rules
-    time_limit: float
-    workers: int
+    limit: Limit
+    """Seconds and threads for each CP-SAT solve."""
     study: Study | None
     status: Status = Status.OPTIMAL
 
@@ -102,8 +102,8 @@ class Draw:
             self.contract,
             unseen,
             self.rules,
-            time_limit=self.time_limit,
-            workers=self.workers,
+            time_limit=self.limit.time,
+            workers=self.limit.workers,
         )
         self.status = self.status.worst(study.status)
         return study
@@ -118,8 +118,8 @@ class Draw:
             self.table,
             unseen,
             self.rules,
-            time_limit=self.time_limit,
-            workers=self.workers,
+            time_limit=self.limit.time,
+            workers=self.limit.workers,
         )
         self.status = self.status.worst(status)
         return turn
@@ -141,8 +141,8 @@ class Draw:
             self.rules,
             candidates,
             out=out,
-            time_limit=self.time_limit,
-            workers=self.workers,
+            time_limit=self.limit.time,
+            workers=self.limit.workers,
         )
         self.status = self.status.worst(status)
         return found, status

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, StrictBool, StrictInt, model_validator
 
-from solver.cpsat import Status
+from solver.cpsat import Limit, Status
 from solver.errors import RequestError
 from solver.i18n import _, speaks
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT, Advice, advise
@@ -391,7 +391,7 @@ def advise_shanghai(request: Mapping[str, Any] | ShanghaiAdviseRequest) -> dict[
     """
     asked = read(ShanghaiAdviseRequest, request)
     position = asked.position()
-    advice = advise(position, asked.rules, time_limit=asked.time_limit_ms / 1000)
+    advice = advise(position, asked.rules, limit=Limit(asked.time_limit_ms / 1000))
     return advice_to_dict(advice)
 
 
