@@ -91,6 +91,23 @@ def test_disruption_matches_exhaustive_search_over_best_plays(
         assert (hurried.sets_kept, -hurried.tiles_moved) <= best
 
 
+@pytest.mark.parametrize("objective", list(Objective))
+def test_jokers_that_make_a_set_alone_do_not_make_a_group_seem_calmer(
+    objective: Objective,
+) -> None:
+    """Found by the variant tests after issue 14's merge: with jokers enough for a set
+    of their own, a joker may take a group's free place, so the room counted for a
+    continued group must not shrink by the tiles that stay (it claimed 3 tiles
+    moved as proven while the calmest play moves 1)."""
+    rules = Rules(colours=3, numbers=3, copies=1, jokers=3, min_set_len=2)
+    position = Position.parse("J J J", "R1 B1 K1")
+    play = solve(position, rules, objective)
+    assert_legal_answer(position, rules, play)
+    best = disruption_oracle_for(rules).least_disruption(position, objective)
+    assert (play.sets_kept, -play.tiles_moved) == best
+    assert play.disruption_proven
+
+
 DISRUPTION_RULES = Rules(colours=3, numbers=7, copies=2, jokers=2)
 ORACLE = disruption_oracle_for(DISRUPTION_RULES)
 
