@@ -320,12 +320,14 @@ def build_model(
     """
     fixed_melds = [table_melds[i] for i in sorted(fixed)]
     kept_by_constraint: Collection[int] = ()
-    if not _holds(table, fixed_melds):
+    rest = _without(table, fixed_melds)
+    if rest is None:
         # A repair's reference sets may hold tiles that now lie elsewhere (off the
         # table, on the rack): those sets are kept by a constraint instead, the
         # same plays in a bigger model.
         whole, kept_by_constraint, fixed, fixed_melds = {*whole, *fixed}, fixed, (), []
-    tm = TurnModel(CpModel(), rules, rack, _without(table, fixed_melds))
+        rest = table
+    tm = TurnModel(CpModel(), rules, rack, rest)
     tm.fixed_tiles = sum(len(meld.tiles) for meld in fixed_melds)
     if must_play is not None:
         tm.must_play = must_play
@@ -353,33 +355,21 @@ def build_model(
     return tm
 
 
-def _holds(table: TileCounts, melds: Sequence[Meld]) -> bool:
-    """Whether ``table`` holds every tile of ``melds``."""
-    need = Counter(tile for meld in melds for tile in meld.tiles)
-    jokers = sum(n for tile, n in need.items() if tile.is_joker)
-    return jokers <= table.jokers and all(
-        n <= table.naturals.get((tile.colour.index, tile.number), 0)
-        for tile, n in need.items()
-        if tile.colour is not None
-    )
-
-
-def _without(table: TileCounts, melds: Sequence[Meld]) -> TileCounts:
-    """``table`` less the tiles of ``melds``."""
-    if not melds:
-        return table
+def _without(table: TileCounts, melds: Sequence[Meld]) -> TileCounts | None:
+    """``table`` less the tiles of ``melds``, or None when it lacks one of them."""
     naturals = dict(table.naturals)
     jokers = table.jokers
-    for meld in melds:
-        for tile in meld.tiles:
-            if tile.colour is None:
-                jokers -= 1
-            else:
-                cell = (tile.colour.index, tile.number)
-                naturals[cell] -= 1
-                if not naturals[cell]:
-                    del naturals[cell]
-    return TileCounts(naturals, jokers)
+    for tile in (tile for meld in melds for tile in meld.tiles):
+        if tile.colour is None:
+            jokers -= 1
+        else:
+            cell = (tile.colour.index, tile.number)
+            naturals[cell] = naturals.get(cell, 0) - 1
+            if naturals[cell] < 0:
+                return None
+            if not naturals[cell]:
+                del naturals[cell]
+    return TileCounts(naturals, jokers) if jokers >= 0 else None
 
 
 def add_played(tm: TurnModel) -> None:
