@@ -2,8 +2,10 @@
 from JSON on stdin, the flags for rules, time limits and JSON modes, and exit codes.
 
 A game's command module (``solver.<game>.cli``) registers its subcommands with an
-``add_*_command`` function and runs each with :func:`run_requests`; the parser
-itself is assembled by :mod:`solver.cli` (and :mod:`meldwise.cli`).
+``add_*_command`` function, a command answering wire requests runs as
+:func:`answering` makes it; the parser itself is assembled by :mod:`solver.cli`
+(and :mod:`meldwise.cli`), and :func:`dispatch` runs the chosen command, mapping a
+:class:`~solver.errors.MeldwiseError` to exit code 2 for every command.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ Handler = Callable[[Mapping[str, Any]], dict[str, Any]]
 
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # noqa: SLF001
 """The subcommand parser that ``add_*_command`` functions register on."""
+
+Run = Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
+"""A command: its parsed flags, stdin, stdout and stderr in, the exit code out (a
+:class:`~solver.errors.MeldwiseError` it raises is bad input: see :func:`dispatch`)."""
 
 
 def add_json_modes(parser: argparse.ArgumentParser) -> None:
@@ -83,45 +89,48 @@ def add_time_limit_flag(parser: argparse.ArgumentParser, meaning: str) -> None:
     )
 
 
-def run_requests(
-    args: argparse.Namespace,
+def add_request_flags(parser: argparse.ArgumentParser, time_limit: str | None = None) -> None:
+    """The flags of a command that :func:`answering` runs: ``--time-limit`` (when
+    ``time_limit`` says what it limits), ``--lang``, and ``--json`` / ``--jsonl``."""
+    if time_limit is not None:
+        add_time_limit_flag(parser, time_limit)
+    add_language_option(parser)
+    add_json_modes(parser)
+
+
+def answering(
     handler: Handler,
     from_flags: Callable[[argparse.Namespace], dict[str, Any]],
     describe: Callable[[dict[str, Any]], str],
-    stdin: TextIO,
-    stdout: TextIO,
-    stderr: TextIO,
-) -> int:
-    """Answer wire requests with ``handler`` (a dict-in, dict-out library function) and
-    return the exit code; every command with ``--json`` / ``--jsonl`` runs this way.
+) -> Run:
+    """The command that answers wire requests with ``handler`` (a dict-in, dict-out
+    library function); every command with ``--json`` / ``--jsonl`` runs this way.
 
     ``--jsonl``: one request per stdin line, one JSON response per line, in order; a
     bad line answers ``{"error": ...}`` and the batch goes on (exit 0). ``--json``:
     one request on stdin, one JSON response. Otherwise the request is built from the
     flags by ``from_flags`` and the response written for a person by ``describe``.
-    Bad input (not ``--jsonl``) prints ``error: ...`` on stderr and exits 2.
-    A request's own ``lang`` overrides the command's (see :func:`dispatch`).
+    Bad input (not ``--jsonl``) raises, so exits 2 (see :func:`dispatch`).
+    A request's own ``lang`` overrides the command's.
     """
-    if args.jsonl:
-        for line in stdin:
-            if not line.strip():
-                continue
-            try:
-                answer = handler(load_request(line))
-            except MeldwiseError as error:
-                answer = {"error": str(error)}
-            print(json.dumps(answer), file=stdout, flush=True)
-        return 0
-    try:
-        if args.json:
+
+    def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
+        if args.jsonl:
+            for line in stdin:
+                if not line.strip():
+                    continue
+                try:
+                    answer = handler(load_request(line))
+                except MeldwiseError as error:
+                    answer = {"error": str(error)}
+                print(json.dumps(answer), file=stdout, flush=True)
+        elif args.json:
             print(json.dumps(handler(load_request(stdin.read()))), file=stdout)
-            return 0
-        response = handler(from_flags(args))
-    except MeldwiseError as error:
-        print(_("error: {message}", message=error), file=stderr)
-        return EXIT_BAD_INPUT
-    stdout.write(describe(response))
-    return 0
+        else:
+            stdout.write(describe(handler(from_flags(args))))
+        return 0
+
+    return run
 
 
 def load_request(text: str) -> Any:
@@ -188,8 +197,16 @@ def pad(text: str, width: int) -> str:
 
 def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
     """Parse ``argv`` and run the chosen subcommand on the process's streams, speaking
-    its ``--lang`` (a command without one, or none given: the locale's language)."""
+    its ``--lang`` (a command without one, or none given: the locale's language).
+
+    Bad input, a :class:`~solver.errors.MeldwiseError` out of any command, prints
+    ``error: ...`` on stderr and exits with :data:`EXIT_BAD_INPUT`: the one place the
+    error hierarchy meets the exit code, as :mod:`api.errors` is for HTTP's 422."""
     args = parser.parse_args(argv)
+    run: Run = args.handler
     with language(getattr(args, "lang", None) or from_environment(os.environ)):
-        code: int = args.handler(args, sys.stdin, sys.stdout, sys.stderr)
-    return code
+        try:
+            return run(args, sys.stdin, sys.stdout, sys.stderr)
+        except MeldwiseError as error:
+            print(_("error: {message}", message=error), file=sys.stderr)
+            return EXIT_BAD_INPUT

@@ -23,7 +23,6 @@ from solver.arena.runner import (
 )
 from solver.errors import MeldwiseError
 
-EXIT_BAD_INPUT = 2
 DEFAULT_GAMES = 100
 
 
@@ -87,19 +86,16 @@ def add_tournament_command(
 def run_tournament_command(
     args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: TextIO
 ) -> int:
-    """Carry out ``tournament``; return the exit code."""
-    try:
-        if args.games < 1:
-            raise MeldwiseError(f"--games must be at least 1, got {args.games}")
-        if args.processes < 1:
-            raise MeldwiseError(f"--processes must be at least 1, got {args.processes}")
-        seats = seats_of(args.bots.split(","), args.players)
-        options = parse_options(args.option)
-        dispatch = _dispatcher(args)
-        report = _run(args, seats, options, dispatch, stderr)
-    except MeldwiseError as error:
-        print(f"error: {error}", file=stderr)
-        return EXIT_BAD_INPUT
+    """Carry out ``tournament``; return the exit code (bad input raises, see
+    :func:`solver.commands.dispatch`)."""
+    if args.games < 1:
+        raise MeldwiseError(f"--games must be at least 1, got {args.games}")
+    if args.processes < 1:
+        raise MeldwiseError(f"--processes must be at least 1, got {args.processes}")
+    seats = seats_of(args.bots.split(","), args.players)
+    options = parse_options(args.option)
+    dispatch = _dispatcher(args)
+    report = _run(args, seats, options, dispatch, stderr)
     if args.records:
         _write_records(Path(args.records), report)
     if args.json == "-":
