@@ -162,6 +162,34 @@ def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:
     return rules
 
 
+def add_option_flag(parser: argparse.ArgumentParser, example: str) -> None:
+    """``--option NAME=VALUE``, repeatable: a game setting (see :func:`parse_options`)."""
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help=f"a game setting, e.g. {example} (repeatable)",
+    )
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``--option`` values as game settings: ``NAME=VALUE`` (whole numbers become
+    ints) and ``rules.NAME=VALUE`` into the nested rule settings."""
+    options: dict[str, Any] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise MeldwiseError(f"--option takes NAME=VALUE, got {item!r}")
+        value: Any = int(text) if text.strip().lstrip("-").isdigit() else text.strip()
+        if name.startswith("rules."):
+            options.setdefault("rules", {})[name.removeprefix("rules.")] = value
+        else:
+            options[name] = value
+    return options
+
+
 def time_limit_ms(seconds: float) -> int:
     """``--time-limit`` in the milliseconds of a request."""
     limit_ms = round(seconds * 1000)

@@ -21,6 +21,7 @@ from solver.arena.runner import (
     run_tournament,
     seats_of,
 )
+from solver.commands import add_option_flag, parse_options
 from solver.errors import MeldwiseError
 
 DEFAULT_GAMES = 100
@@ -68,13 +69,7 @@ def add_tournament_command(
     parser.add_argument(
         "--scheduler", metavar="ADDRESS", help="Dask scheduler address (default: a local cluster)"
     )
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a game setting, e.g. --option pool_empty=end or --option rules.jokers=4 (repeatable)",
-    )
+    add_option_flag(parser, "--option pool_empty=end or --option rules.jokers=4")
     parser.add_argument("--json", metavar="PATH", help="write the report as JSON ('-' for stdout)")
     parser.add_argument(
         "--records", metavar="DIR", help="write every game's record as DIR/game-<index>.json"
@@ -145,23 +140,6 @@ def _run(
             keep_records=keep,
             on_game=advance,
         )
-
-
-def parse_options(items: list[str]) -> dict[str, Any]:
-    """``--option`` values as game settings: ``NAME=VALUE`` (whole numbers become
-    ints) and ``rules.NAME=VALUE`` into the nested rule settings."""
-    options: dict[str, Any] = {}
-    for item in items:
-        name, sep, text = item.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise MeldwiseError(f"--option takes NAME=VALUE, got {item!r}")
-        value: Any = int(text) if text.strip().lstrip("-").isdigit() else text.strip()
-        if name.startswith("rules."):
-            options.setdefault("rules", {})[name.removeprefix("rules.")] = value
-        else:
-            options[name] = value
-    return options
 
 
 def print_report(report: Report, console: Console) -> None:

@@ -15,16 +15,17 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
-from solver.arena.cli import parse_options
 from solver.commands import (
     Commands,
     add_choice_flag,
     add_language_option,
+    add_option_flag,
     add_request_flags,
     add_rule_flag,
     answering,
     columns,
     pad,
+    parse_options,
     rules_from_flags,
     status_text,
     time_limit_ms,
@@ -251,13 +252,7 @@ def add_game_command(commands: Commands) -> None:
     )
     parser.add_argument("--bots", required=True, help="bot names by seat, e.g. strong,greedy")
     parser.add_argument("--seed", type=int, default=0, help="the deal's seed (0)")
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a game setting, e.g. pool_empty=end or rules.jokers=4",
-    )
+    add_option_flag(parser, "pool_empty=end or rules.jokers=4")
     parser.add_argument("--out", type=Path, help="write the record to FILE (default stdout)")
     add_language_option(parser)
     parser.set_defaults(handler=run_game)
