@@ -61,12 +61,23 @@ def add_language_option(parser: argparse.ArgumentParser) -> None:
 
 def add_rule_flag(parser: argparse.ArgumentParser, example: str) -> None:
     """``--rule NAME=VALUE``, repeatable (see :func:`rules_from_flags`)."""
+    _add_setting_flag(parser, "--rule", "a rule setting", example)
+
+
+def add_option_flag(parser: argparse.ArgumentParser, example: str) -> None:
+    """``--option NAME=VALUE``, repeatable: a game setting (see :func:`parse_options`)."""
+    _add_setting_flag(parser, "--option", "a game setting", example)
+
+
+def _add_setting_flag(
+    parser: argparse.ArgumentParser, flag: str, meaning: str, example: str
+) -> None:
     parser.add_argument(
-        "--rule",
+        flag,
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help=f"a rule setting, e.g. {example} (repeatable)",
+        help=f"{meaning}, e.g. {example} (repeatable)",
     )
 
 
@@ -160,17 +171,6 @@ def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:
         else:
             rules[name.strip()] = word == "true" if word in ("true", "false") else word
     return rules
-
-
-def add_option_flag(parser: argparse.ArgumentParser, example: str) -> None:
-    """``--option NAME=VALUE``, repeatable: a game setting (see :func:`parse_options`)."""
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help=f"a game setting, e.g. {example} (repeatable)",
-    )
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
