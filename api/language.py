@@ -11,15 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from solver.i18n import current, language, negotiate, set_language
 
 
-def localise(request: dict[str, Any]) -> dict[str, Any]:
-    """Give a wire request the answer's language (its own ``lang``, else the header's)
-    and speak it for the rest of this request."""
+def localise(body: BaseModel) -> dict[str, Any]:
+    """The wire request a route's ``body`` holds (the fields sent, as JSON values) in
+    the answer's language (its own ``lang``, else the header's), which is spoken for
+    the rest of this request."""
+    request = body.model_dump(mode="json", exclude_unset=True)
     lang = request.get("lang") or current()
     request["lang"] = lang
     set_language(lang)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import importlib
+import inspect
 import io
 import json
 import re
@@ -85,9 +86,19 @@ def time_one(module: Any, position: Position, mode: Mode, full: bool, limit: flo
     known = module.Rules.__dataclass_fields__
     rules = module.Rules(**{k: v for k, v in STANDARD.to_dict().items() if k in known})
     objective = module.Objective(mode.objective.value)
+    budget = _budget(module, limit)
     started = time.perf_counter()
-    play = module.solve(asked, rules, objective, time_limit=limit, workers=1, least_disruption=full)
+    play = module.solve(asked, rules, objective, least_disruption=full, **budget)
     return (time.perf_counter() - started) * 1000, play
+
+
+def _budget(module: ModuleType, seconds: float) -> dict[str, Any]:
+    """The keywords giving ``module``'s solve ``seconds`` and one worker: a ``limit``
+    since it takes one (its cpsat.Limit), the loose ones in older revisions."""
+    if "time_limit" in inspect.signature(module.solve).parameters:
+        return {"time_limit": seconds, "workers": 1}
+    kernel = importlib.import_module(f"{module.__name__.partition('.')[0]}.cpsat")
+    return {"limit": kernel.Limit(seconds, workers=1)}
 
 
 def score(play: Any, mode: Mode) -> int:

@@ -33,9 +33,8 @@ from benchmarks.suite import (
     Config,
     run_suite,
 )
-from solver.commands import Commands
+from solver.commands import EXIT_BAD_INPUT, Commands
 
-EXIT_BAD_INPUT = 2
 PEER_BACKENDS = ("SCIPY", "HIGHS")
 
 

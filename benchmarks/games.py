@@ -29,9 +29,9 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.machine import load
-from solver.arena.cli import parse_options
 from solver.arena.runner import GameTask, local_dispatch, play_game, run_tournament, seats_of
 from solver.arena.stats import percentile
+from solver.commands import add_option_flag, parse_options
 
 LONG_GAME = 100
 """Turns from which a game counts as long (the speed target's games)."""
@@ -128,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     fast.add_argument("--games", type=int, default=200)
     fast.add_argument("--seed", type=int, default=0)
     for sub in (strong, fast):
-        sub.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+        add_option_flag(sub, "rules.jokers=4")
     args = parser.parse_args(argv)
     console = Console(width=160)
     console.print(f"machine: {os.cpu_count()} cores")

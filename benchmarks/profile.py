@@ -22,7 +22,7 @@ from unittest import mock
 from ortools.sat.python import cp_model
 
 from benchmarks.cases import Mode
-from solver.rummikub import Position, Rules, solve
+from solver.rummikub import Limit, Position, Rules, solve
 
 PARTS = (
     ("build", "solver.rummikub.search", "build_model"),
@@ -63,8 +63,7 @@ def profile_solve(
             mode.position(position),
             rules,
             mode.objective,
-            time_limit=time_limit,
-            workers=1,
+            limit=Limit(time_limit),
             least_disruption=least_disruption,
         )
         total = time.perf_counter() - start - clock["presolve"]

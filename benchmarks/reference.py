@@ -24,7 +24,7 @@ from rich.progress import Progress
 
 from benchmarks.cases import Mode, all_buckets, load_cases, select
 from benchmarks.machine import describe, load
-from solver.rummikub import STANDARD, solve
+from solver.rummikub import STANDARD, Limit, solve
 
 POSITIONS_FILE = Path(__file__).with_name("positions-2026.json")
 REFERENCE_FILE = Path(__file__).with_name("reference-2026.json")
@@ -88,9 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     mode.position(case.position),
                     STANDARD,
                     mode.objective,
-                    time_limit=LONG_SECONDS,
-                    disruption_time_limit=LONG_SECONDS,
-                    disruption_work=args.work,
+                    limit=Limit(
+                        time=LONG_SECONDS, disruption_work=args.work, disruption_time=LONG_SECONDS
+                    ),
                 )
                 if play.time_capped:
                     print(f"{case.label} {mode.value}: stopped by the clock", file=sys.stderr)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from solver.rummikub import STANDARD, Objective, Position, Rules, Tile, solve
+from solver.rummikub import STANDARD, Limit, Objective, Position, Rules, Tile, solve
 from solver.rummikub.deal import full_set
 
 PLAYERS = 4
@@ -47,7 +47,7 @@ def play_game(rng: random.Random, rules: Rules, wanted: int) -> list[Position]:
         position = Position(tuple(racks[player]), table, opened[player])
         if turn % KEEP_EVERY == 0:
             kept.append(position)
-        play = solve(position, rules, Objective.TILES, time_limit=TIME_LIMIT, workers=1)
+        play = solve(position, rules, Objective.TILES, limit=Limit(TIME_LIMIT))
         if play.played:
             table = tuple(meld.tiles for meld in play.table)
             racks[player] = list(play.rack_left)

@@ -1,5 +1,5 @@
 """Time our solver the way users call it: ``solve(position, rules, objective,
-time_limit=..., workers=1)``, one CP-SAT worker, from a parsed position to a laid-out play.
+limit=Limit(time_limit))``, one CP-SAT worker, from a parsed position to a laid-out play.
 With ``least_disruption`` off it answers only what rummikub-solver answers (the best
 score), without the tie-breaks that keep the table calm."""
 
@@ -9,7 +9,7 @@ import time
 
 from benchmarks.answers import Answer, Calm, judge
 from benchmarks.cases import Mode
-from solver.rummikub import Position, Rules, solve
+from solver.rummikub import Limit, Position, Rules, solve
 
 
 def time_ours(
@@ -26,8 +26,7 @@ def time_ours(
         asked,
         rules,
         mode.objective,
-        time_limit=time_limit,
-        workers=1,
+        limit=Limit(time_limit),
         least_disruption=least_disruption,
     )
     ms = (time.perf_counter() - start) * 1000

@@ -2,8 +2,10 @@
 from JSON on stdin, the flags for rules, time limits and JSON modes, and exit codes.
 
 A game's command module (``solver.<game>.cli``) registers its subcommands with an
-``add_*_command`` function and runs each with :func:`run_requests`; the parser
-itself is assembled by :mod:`solver.cli` (and :mod:`meldwise.cli`).
+``add_*_command`` function, a command answering wire requests runs as
+:func:`answering` makes it; the parser itself is assembled by :mod:`solver.cli`
+(and :mod:`meldwise.cli`), and :func:`dispatch` runs the chosen command, mapping a
+:class:`~solver.errors.MeldwiseError` to exit code 2 for every command.
 """
 
 from __future__ import annotations
@@ -30,6 +32,10 @@ Handler = Callable[[Mapping[str, Any]], dict[str, Any]]
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # noqa: SLF001
 """The subcommand parser that ``add_*_command`` functions register on."""
 
+Run = Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
+"""A command: its parsed flags, stdin, stdout and stderr in, the exit code out (a
+:class:`~solver.errors.MeldwiseError` it raises is bad input: see :func:`dispatch`)."""
+
 
 def add_json_modes(parser: argparse.ArgumentParser) -> None:
     """``--json`` (one request on stdin, one response) and ``--jsonl`` (one per line)."""
@@ -55,12 +61,23 @@ def add_language_option(parser: argparse.ArgumentParser) -> None:
 
 def add_rule_flag(parser: argparse.ArgumentParser, example: str) -> None:
     """``--rule NAME=VALUE``, repeatable (see :func:`rules_from_flags`)."""
+    _add_setting_flag(parser, "--rule", "a rule setting", example)
+
+
+def add_option_flag(parser: argparse.ArgumentParser, example: str) -> None:
+    """``--option NAME=VALUE``, repeatable: a game setting (see :func:`parse_options`)."""
+    _add_setting_flag(parser, "--option", "a game setting", example)
+
+
+def _add_setting_flag(
+    parser: argparse.ArgumentParser, flag: str, meaning: str, example: str
+) -> None:
     parser.add_argument(
-        "--rule",
+        flag,
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help=f"a rule setting, e.g. {example} (repeatable)",
+        help=f"{meaning}, e.g. {example} (repeatable)",
     )
 
 
@@ -83,45 +100,48 @@ def add_time_limit_flag(parser: argparse.ArgumentParser, meaning: str) -> None:
     )
 
 
-def run_requests(
-    args: argparse.Namespace,
+def add_request_flags(parser: argparse.ArgumentParser, time_limit: str | None = None) -> None:
+    """The flags of a command that :func:`answering` runs: ``--time-limit`` (when
+    ``time_limit`` says what it limits), ``--lang``, and ``--json`` / ``--jsonl``."""
+    if time_limit is not None:
+        add_time_limit_flag(parser, time_limit)
+    add_language_option(parser)
+    add_json_modes(parser)
+
+
+def answering(
     handler: Handler,
     from_flags: Callable[[argparse.Namespace], dict[str, Any]],
     describe: Callable[[dict[str, Any]], str],
-    stdin: TextIO,
-    stdout: TextIO,
-    stderr: TextIO,
-) -> int:
-    """Answer wire requests with ``handler`` (a dict-in, dict-out library function) and
-    return the exit code; every command with ``--json`` / ``--jsonl`` runs this way.
+) -> Run:
+    """The command that answers wire requests with ``handler`` (a dict-in, dict-out
+    library function); every command with ``--json`` / ``--jsonl`` runs this way.
 
     ``--jsonl``: one request per stdin line, one JSON response per line, in order; a
     bad line answers ``{"error": ...}`` and the batch goes on (exit 0). ``--json``:
     one request on stdin, one JSON response. Otherwise the request is built from the
     flags by ``from_flags`` and the response written for a person by ``describe``.
-    Bad input (not ``--jsonl``) prints ``error: ...`` on stderr and exits 2.
-    A request's own ``lang`` overrides the command's (see :func:`dispatch`).
+    Bad input (not ``--jsonl``) raises, so exits 2 (see :func:`dispatch`).
+    A request's own ``lang`` overrides the command's.
     """
-    if args.jsonl:
-        for line in stdin:
-            if not line.strip():
-                continue
-            try:
-                answer = handler(load_request(line))
-            except MeldwiseError as error:
-                answer = {"error": str(error)}
-            print(json.dumps(answer), file=stdout, flush=True)
-        return 0
-    try:
-        if args.json:
+
+    def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
+        if args.jsonl:
+            for line in stdin:
+                if not line.strip():
+                    continue
+                try:
+                    answer = handler(load_request(line))
+                except MeldwiseError as error:
+                    answer = {"error": str(error)}
+                print(json.dumps(answer), file=stdout, flush=True)
+        elif args.json:
             print(json.dumps(handler(load_request(stdin.read()))), file=stdout)
-            return 0
-        response = handler(from_flags(args))
-    except MeldwiseError as error:
-        print(_("error: {message}", message=error), file=stderr)
-        return EXIT_BAD_INPUT
-    stdout.write(describe(response))
-    return 0
+        else:
+            stdout.write(describe(handler(from_flags(args))))
+        return 0
+
+    return run
 
 
 def load_request(text: str) -> Any:
@@ -151,6 +171,23 @@ def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:
         else:
             rules[name.strip()] = word == "true" if word in ("true", "false") else word
     return rules
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``--option`` values as game settings: ``NAME=VALUE`` (whole numbers become
+    ints) and ``rules.NAME=VALUE`` into the nested rule settings."""
+    options: dict[str, Any] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise MeldwiseError(f"--option takes NAME=VALUE, got {item!r}")
+        value: Any = int(text) if text.strip().lstrip("-").isdigit() else text.strip()
+        if name.startswith("rules."):
+            options.setdefault("rules", {})[name.removeprefix("rules.")] = value
+        else:
+            options[name] = value
+    return options
 
 
 def time_limit_ms(seconds: float) -> int:
@@ -188,8 +225,16 @@ def pad(text: str, width: int) -> str:
 
 def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
     """Parse ``argv`` and run the chosen subcommand on the process's streams, speaking
-    its ``--lang`` (a command without one, or none given: the locale's language)."""
+    its ``--lang`` (a command without one, or none given: the locale's language).
+
+    Bad input, a :class:`~solver.errors.MeldwiseError` out of any command, prints
+    ``error: ...`` on stderr and exits with :data:`EXIT_BAD_INPUT`: the one place the
+    error hierarchy meets the exit code, as :mod:`api.errors` is for HTTP's 422."""
     args = parser.parse_args(argv)
+    run: Run = args.handler
     with language(getattr(args, "lang", None) or from_environment(os.environ)):
-        code: int = args.handler(args, sys.stdin, sys.stdout, sys.stderr)
-    return code
+        try:
+            return run(args, sys.stdin, sys.stdout, sys.stderr)
+        except MeldwiseError as error:
+            print(_("error: {message}", message=error), file=sys.stderr)
+            return EXIT_BAD_INPUT

@@ -10,7 +10,7 @@ wire model simply has a field of type ``Rules``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import Field, field, fields
 from typing import Any, Self
 
@@ -159,6 +159,20 @@ class Settings:
             "properties": properties,
             "additionalProperties": False,
         }
+
+
+def check_game_settings(data: Mapping[str, Any], known: Sequence[str]) -> None:
+    """Raise :class:`RulesError` naming the first of a game's settings ``data`` that is
+    not one of ``known`` (listed in that order): both games' engines read theirs so."""
+    for name in data:
+        if name not in known:
+            raise RulesError(
+                _(
+                    "unknown game setting {name!r:.60}; known are {known}",
+                    name=name,
+                    known=", ".join(known),
+                )
+            )
 
 
 def _fields(settings: object) -> tuple[Field[Any], ...]:

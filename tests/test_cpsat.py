@@ -5,21 +5,26 @@ import math
 
 import pytest
 
-from solver.cpsat import Limit
+from solver.cpsat import (
+    DEFAULT_DISRUPTION_TIME_LIMIT,
+    DEFAULT_DISRUPTION_WORK,
+    DEFAULT_TIME_LIMIT,
+    Limit,
+)
 from solver.errors import LimitError, MeldwiseError
 from solver.rummikub import Position, solve
 from solver.shanghai.advice import advise
 
 
 def test_defaults_are_the_solve_entries_defaults() -> None:
-    """A Limit() budgets what a call with no budget arguments got before it existed."""
-    loose = inspect.signature(solve).parameters
+    """A call with no budget gets a Limit(): the library's documented defaults."""
     limit = Limit()
-    assert limit.time == loose["time_limit"].default
-    assert limit.workers == loose["workers"].default
-    assert limit.disruption_time == loose["disruption_time_limit"].default
-    assert limit.disruption_work == loose["disruption_work"].default
-    assert inspect.signature(advise).parameters["limit"].default is None
+    assert limit.time == DEFAULT_TIME_LIMIT
+    assert limit.workers == 1
+    assert limit.disruption_time == DEFAULT_DISRUPTION_TIME_LIMIT
+    assert limit.disruption_work == DEFAULT_DISRUPTION_WORK
+    for entry in (solve, advise):
+        assert inspect.signature(entry).parameters["limit"].default is None
 
 
 def test_a_limit_cannot_change() -> None:
@@ -55,11 +60,12 @@ def test_zero_stage_budgets_are_allowed() -> None:
     assert Limit(disruption_work=0.0, disruption_time=0.0).disruption_time == 0.0
 
 
-def test_rummikub_solve_takes_a_limit_or_the_loose_arguments() -> None:
+def test_rummikub_solve_takes_its_budget_as_a_limit_only() -> None:
     position = Position.parse("R1 R2 R3 J B7", "O3 O4 O5 | K5 B5 R5")
     given = solve(position, limit=Limit(time=5.0, disruption_time=4.0, disruption_work=0.2))
-    loose = solve(position, time_limit=5.0, disruption_time_limit=4.0, disruption_work=0.2)
-    assert given == loose
+    assert given == solve(position)
     assert given.tiles_played >= 4
-    with pytest.raises(LimitError, match="workers"):
-        solve(position, workers=0)
+    loose = {"time_limit", "workers", "disruption_time_limit", "disruption_work"}
+    assert not loose & set(inspect.signature(solve).parameters)
+    with pytest.raises(TypeError, match="time_limit"):
+        solve(position, time_limit=5.0)  # type: ignore[call-arg]

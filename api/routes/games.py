@@ -39,7 +39,7 @@ async def bot(
 ) -> dict[str, Any]:
     """A bot's move for a position: beginner, greedy (the best play) or strong (plays
     to win: it may hold tiles back, and says why)."""
-    request = localise(body.model_dump(mode="json", exclude_unset=True))
+    request = localise(body)
     return await pool.run(
         bot_rummikub, request, client=client, budget_s=settings.game_budget_ms / 1000
     )
@@ -50,7 +50,7 @@ async def game(
     body: GameRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
 ) -> dict[str, Any]:
     """A whole seeded game between bots, answered as its game record."""
-    request = localise(body.model_dump(mode="json", exclude_unset=True))
+    request = localise(body)
     return await pool.run(
         game_rummikub, request, client=client, budget_s=settings.game_budget_ms / 1000
     )
@@ -63,7 +63,7 @@ async def review(
     """Each turn of a game record beside its best play (proven), what it missed and
     whether it was legal; each player's accuracy, costliest turns and a per-turn series.
     Each turn's solve stops at ``time_limit_ms``, never later than the server's cap."""
-    request = localise(body.model_dump(mode="json", exclude_unset=True))
+    request = localise(body)
     request["record"] = body.record.model_dump(mode="json", exclude_none=True)
     request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
     limit_s = request["time_limit_ms"] / 1000

@@ -52,7 +52,7 @@ async def solve(
 ) -> dict[str, Any]:
     """The best play for a position, proven optimal unless the time limit runs out
     (then ``status`` is ``feasible`` and the play is the best found)."""
-    request = localise(body.model_dump(mode="json", exclude_unset=True))
+    request = localise(body)
     request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
     request["disruption_time_limit_ms"] = min(
         body.disruption_time_limit_ms, settings.disruption_cap_ms
@@ -67,7 +67,7 @@ async def validate(body: ValidateRequest, pool: PoolDep, client: ClientDep) -> d
     """Check a move: every problem with it, each with the set it concerns (at most
     50: the last then says how many more there are), and for an illegal move whether
     it can still be put right, else the penalty."""
-    request = localise(body.model_dump(mode="json", exclude_unset=True))
+    request = localise(body)
     # An illegal move's consequence is a solve within the default time limit.
     answer = await pool.run(validate_rummikub, request, client=client, budget_s=DEFAULT_TIME_LIMIT)
     problems = answer["problems"]
@@ -93,7 +93,7 @@ async def repair(
     (proven), the arrangement closest to the table before the turn with steps from the
     table as it lies, else the fewest tiles left out and the penalty; with a rack, the
     best play that rescues the table."""
-    request = localise(body.model_dump(mode="json", exclude_unset=True))
+    request = localise(body)
     request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
     budget_s = request["time_limit_ms"] / 1000
     return await pool.run(repair_rummikub, request, client=client, budget_s=budget_s)
@@ -103,5 +103,5 @@ async def repair(
 async def score(body: ScoreRequest, pool: PoolDep, client: ClientDep) -> dict[str, Any]:
     """End-of-round scores: each rack's penalty; a player who went out scores the
     sum of the others' penalties."""
-    request = localise(body.model_dump(mode="json", exclude_unset=True))
+    request = localise(body)
     return await pool.run(score_rummikub, request, client=client)

@@ -39,7 +39,7 @@ async def advise(
     discard, whether to take or buy the upcard, and what the hand costs now. Each
     CP-SAT solve of the turn stops at ``time_limit_ms``, never later than the server's
     time cap (then ``status`` is ``feasible``)."""
-    request = localise(body.model_dump(mode="json", exclude_unset=True))
+    request = localise(body)
     request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
     budget_s = SOLVES_PER_TURN * request["time_limit_ms"] / 1000
     return await pool.run(advise_shanghai, request, client=client, budget_s=budget_s)
@@ -48,5 +48,5 @@ async def advise(
 @router.post("/score", response_model=ShanghaiScoreResponse, responses=BAD_INPUT)
 async def score(body: ShanghaiScoreRequest, pool: PoolDep, client: ClientDep) -> dict[str, Any]:
     """A hand's end: the penalty points each player's cards left cost."""
-    request = localise(body.model_dump(mode="json", exclude_unset=True))
+    request = localise(body)
     return await pool.run(score_shanghai, request, client=client)

@@ -21,9 +21,9 @@ from solver.arena.runner import (
     run_tournament,
     seats_of,
 )
+from solver.commands import add_option_flag, parse_options
 from solver.errors import MeldwiseError
 
-EXIT_BAD_INPUT = 2
 DEFAULT_GAMES = 100
 
 
@@ -69,13 +69,7 @@ def add_tournament_command(
     parser.add_argument(
         "--scheduler", metavar="ADDRESS", help="Dask scheduler address (default: a local cluster)"
     )
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a game setting, e.g. --option pool_empty=end or --option rules.jokers=4 (repeatable)",
-    )
+    add_option_flag(parser, "--option pool_empty=end or --option rules.jokers=4")
     parser.add_argument("--json", metavar="PATH", help="write the report as JSON ('-' for stdout)")
     parser.add_argument(
         "--records", metavar="DIR", help="write every game's record as DIR/game-<index>.json"
@@ -87,19 +81,16 @@ def add_tournament_command(
 def run_tournament_command(
     args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: TextIO
 ) -> int:
-    """Carry out ``tournament``; return the exit code."""
-    try:
-        if args.games < 1:
-            raise MeldwiseError(f"--games must be at least 1, got {args.games}")
-        if args.processes < 1:
-            raise MeldwiseError(f"--processes must be at least 1, got {args.processes}")
-        seats = seats_of(args.bots.split(","), args.players)
-        options = parse_options(args.option)
-        dispatch = _dispatcher(args)
-        report = _run(args, seats, options, dispatch, stderr)
-    except MeldwiseError as error:
-        print(f"error: {error}", file=stderr)
-        return EXIT_BAD_INPUT
+    """Carry out ``tournament``; return the exit code (bad input raises, see
+    :func:`solver.commands.dispatch`)."""
+    if args.games < 1:
+        raise MeldwiseError(f"--games must be at least 1, got {args.games}")
+    if args.processes < 1:
+        raise MeldwiseError(f"--processes must be at least 1, got {args.processes}")
+    seats = seats_of(args.bots.split(","), args.players)
+    options = parse_options(args.option)
+    dispatch = _dispatcher(args)
+    report = _run(args, seats, options, dispatch, stderr)
     if args.records:
         _write_records(Path(args.records), report)
     if args.json == "-":
@@ -149,23 +140,6 @@ def _run(
             keep_records=keep,
             on_game=advance,
         )
-
-
-def parse_options(items: list[str]) -> dict[str, Any]:
-    """``--option`` values as game settings: ``NAME=VALUE`` (whole numbers become
-    ints) and ``rules.NAME=VALUE`` into the nested rule settings."""
-    options: dict[str, Any] = {}
-    for item in items:
-        name, sep, text = item.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise MeldwiseError(f"--option takes NAME=VALUE, got {item!r}")
-        value: Any = int(text) if text.strip().lstrip("-").isdigit() else text.strip()
-        if name.startswith("rules."):
-            options.setdefault("rules", {})[name.removeprefix("rules.")] = value
-        else:
-            options[name] = value
-    return options
 
 
 def print_report(report: Report, console: Console) -> None:

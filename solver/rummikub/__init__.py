@@ -1,6 +1,6 @@
 """Rummikub: tiles, rules, sets, and the exact CP-SAT turn solver."""
 
-from solver.cpsat import Status
+from solver.cpsat import Limit, Status
 from solver.rummikub.melds import Meld, MeldKind, read_meld
 from solver.rummikub.notation import JOKER, Colour, Tile, format_tiles, parse_tiles
 from solver.rummikub.position import Objective, Position
@@ -22,6 +22,7 @@ __all__ = [
     "JOKER",
     "STANDARD",
     "Colour",
+    "Limit",
     "Meld",
     "MeldKind",
     "Objective",

@@ -15,19 +15,18 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
-from solver.arena.cli import parse_options
 from solver.commands import (
-    EXIT_BAD_INPUT,
     Commands,
     add_choice_flag,
-    add_json_modes,
     add_language_option,
+    add_option_flag,
+    add_request_flags,
     add_rule_flag,
-    add_time_limit_flag,
+    answering,
     columns,
     pad,
+    parse_options,
     rules_from_flags,
-    run_requests,
     status_text,
     time_limit_ms,
     words,
@@ -63,21 +62,19 @@ def add_solve_command(commands: Commands) -> None:
         "--free-jokers", action="store_true", help="also count the table jokers no set needs"
     )
     add_common_flags(parser)
-    parser.set_defaults(handler=run_solve)
+    parser.set_defaults(handler=answering(solve_rummikub, request_from_flags, describe_response))
 
 
 def add_common_flags(parser: argparse.ArgumentParser) -> None:
-    """The flags every Rummikub command with wire requests shares: --time-limit,
-    --notation, --lang and the wire modes --json / --jsonl."""
-    add_time_limit_flag(parser, "solver time limit")
+    """The flags every Rummikub command that solves shares: --notation, --time-limit,
+    --lang and the wire modes --json / --jsonl."""
     parser.add_argument(
         "--notation",
         choices=[n.value for n in Notation],
         default=Notation.RBKO.value,
         help="write the fourth colour O (RBKO, default) or Y (RBYK, as in Japan)",
     )
-    add_language_option(parser)
-    add_json_modes(parser)
+    add_request_flags(parser, time_limit="solver time limit")
 
 
 def parse_sets(text: str) -> list[list[str]]:
@@ -105,13 +102,6 @@ def position_from_flags(args: argparse.Namespace) -> dict[str, Any]:
         "opened": not args.opening,
         "rules": rules_from_flags(args.rule),
     }
-
-
-def run_solve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    """Carry out ``solve``; return the exit code."""
-    return run_requests(
-        args, solve_rummikub, request_from_flags, describe_response, stdin, stdout, stderr
-    )
 
 
 def request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
@@ -202,13 +192,8 @@ def add_bot_command(commands: Commands) -> None:
         "'o' to one that has opened: 9o,14",
     )
     parser.add_argument("--seed", type=int, default=0, help="the bot's seed (0)")
-    add_language_option(parser)
-    add_json_modes(parser)
-    parser.set_defaults(handler=run_bot)
-
-
-def run_bot(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    return run_requests(args, bot_rummikub, _bot_request, describe_bot, stdin, stdout, stderr)
+    add_request_flags(parser)
+    parser.set_defaults(handler=answering(bot_rummikub, _bot_request, describe_bot))
 
 
 def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
@@ -267,29 +252,19 @@ def add_game_command(commands: Commands) -> None:
     )
     parser.add_argument("--bots", required=True, help="bot names by seat, e.g. strong,greedy")
     parser.add_argument("--seed", type=int, default=0, help="the deal's seed (0)")
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a game setting, e.g. pool_empty=end or rules.jokers=4",
-    )
+    add_option_flag(parser, "pool_empty=end or rules.jokers=4")
     parser.add_argument("--out", type=Path, help="write the record to FILE (default stdout)")
     add_language_option(parser)
     parser.set_defaults(handler=run_game)
 
 
-def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    try:
-        request = {
-            "bots": [name.strip() for name in args.bots.split(",")],
-            "seed": args.seed,
-            "settings": parse_options(args.option),
-        }
-        record = game_rummikub(request)["record"]
-    except MeldwiseError as error:
-        print(_("error: {message}", message=error), file=stderr)
-        return EXIT_BAD_INPUT
+def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
+    request = {
+        "bots": [name.strip() for name in args.bots.split(",")],
+        "seed": args.seed,
+        "settings": parse_options(args.option),
+    }
+    record = game_rummikub(request)["record"]
     text = json.dumps(record, indent=1) + "\n"
     if args.out:
         args.out.write_text(text)
@@ -329,22 +304,18 @@ def add_review_command(commands: Commands) -> None:
     parser.set_defaults(handler=run_review)
 
 
-def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
+    text = stdin.read() if args.record == "-" else _read(Path(args.record))
     try:
-        text = stdin.read() if args.record == "-" else _read(Path(args.record))
-        try:
-            record = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise MeldwiseError(
-                _("{path} is not valid JSON: {error}", path=args.record, error=error)
-            ) from None
-        request: dict[str, Any] = {"record": record, "objective": args.objective}
-        if args.player is not None:
-            request["player"] = args.player
-        review = review_rummikub(request)
-    except MeldwiseError as error:
-        print(_("error: {message}", message=error), file=stderr)
-        return EXIT_BAD_INPUT
+        record = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise MeldwiseError(
+            _("{path} is not valid JSON: {error}", path=args.record, error=error)
+        ) from None
+    request: dict[str, Any] = {"record": record, "objective": args.objective}
+    if args.player is not None:
+        request["player"] = args.player
+    review = review_rummikub(request)
     if args.json:
         json.dump(review, stdout)
         stdout.write("\n")

@@ -43,6 +43,7 @@ from solver.rummikub.notation import Tile, format_tiles
 from solver.rummikub.position import Position
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.scoring import penalty, score_round
+from solver.settings import check_game_settings
 
 Table = tuple[tuple[Tile, ...], ...]
 """The sets on the table, each a tuple of tiles."""
@@ -130,16 +131,7 @@ class GameSettings:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameSettings:
         """Read settings written by :meth:`to_dict` (any subset; the rest default)."""
-        known = {"rules", "players", "hand", "pool_empty"}
-        for name in data:
-            if name not in known:
-                raise RulesError(
-                    _(
-                        "unknown game setting {name!r:.60}; known are {known}",
-                        name=name,
-                        known=", ".join(sorted(known)),
-                    )
-                )
+        check_game_settings(data, ("hand", "players", "pool_empty", "rules"))
         pool_empty = data.get("pool_empty", PoolEmpty.PLAY_ON.value)
         try:
             rule = PoolEmpty(pool_empty)

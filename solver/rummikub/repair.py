@@ -43,7 +43,7 @@ from itertools import chain
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import Limits, Status
+from solver.cpsat import Limit, Limits, Status
 from solver.errors import TableError
 from solver.i18n import _, _n
 from solver.rummikub.disruption import least_disruption
@@ -429,7 +429,7 @@ def consequence(
         rack
     )
     turn = Position(tuple(sorted(laid.elements())), tuple(map(tuple, before)), opened)
-    play = solve(turn, rules, time_limit=time_limit, least_disruption=False)
+    play = solve(turn, rules, limit=Limit(time_limit), least_disruption=False)
     if play.tiles_played == laid.total():
         text = _("The move can still be put right: the tiles laid down fit into a legal move.")
         return Consequence(play.status, True, None, text)

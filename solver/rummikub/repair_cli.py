@@ -2,19 +2,19 @@
 
 Flags for a person, or wire requests on stdin with ``--json`` (one request, one
 response) or ``--jsonl`` (one per line); bad input exits with code 2 (see
-:func:`solver.cli.run_requests`).
+:func:`solver.commands.answering`).
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any, TextIO
+from typing import Any
 
 from solver.commands import (
     Commands,
     add_rule_flag,
+    answering,
     rules_from_flags,
-    run_requests,
     status_text,
     time_limit_ms,
 )
@@ -49,12 +49,7 @@ def add_repair_command(commands: Commands) -> None:
     )
     add_rule_flag(parser, "--rule penalty_tiles=2")
     add_common_flags(parser)
-    parser.set_defaults(handler=run_repair)
-
-
-def run_repair(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    """Carry out ``repair``; return the exit code."""
-    return run_requests(args, repair_rummikub, _request, describe_repair, stdin, stdout, stderr)
+    parser.set_defaults(handler=answering(repair_rummikub, _request, describe_repair))
 
 
 def _request(args: argparse.Namespace) -> dict[str, Any]:

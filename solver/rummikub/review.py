@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solver.cpsat import Status
+from solver.cpsat import Limit, Status
 from solver.errors import MeldwiseError
 from solver.i18n import _
 from solver.rummikub.engine import Action, Turn
@@ -108,6 +108,7 @@ def review_game(
 ) -> Review:
     """Review every turn of ``record`` (only ``player``'s when given)."""
     rules = record.settings.rules
+    limit = Limit(time_limit)
     opened = [False] * record.settings.players
     reviewed = []
     for turn in record.turns:
@@ -119,9 +120,7 @@ def review_game(
         problems = _problems(turn, had_opened, rules)
         position = Position(turn.rack, turn.table_before, had_opened)
         try:
-            best = solve(
-                position, rules, objective, time_limit=time_limit, workers=1, least_disruption=False
-            )
+            best = solve(position, rules, objective, limit=limit, least_disruption=False)
         except MeldwiseError as error:
             reviewed.append(TurnReview(turn, had_opened, None, problems, rules, str(error)))
             continue

@@ -54,13 +54,9 @@ def solve(
     rules: Rules = STANDARD,
     objective: Objective = Objective.TILES,
     *,
-    time_limit: float = DEFAULT_TIME_LIMIT,
-    workers: int = 1,
-    least_disruption: bool = True,
-    disruption_time_limit: float = DEFAULT_DISRUPTION_TIME_LIMIT,
-    disruption_work: float = DEFAULT_DISRUPTION_WORK,
-    free_jokers: bool = False,
     limit: Limit | None = None,
+    least_disruption: bool = True,
+    free_jokers: bool = False,
 ) -> Play:
     """Find the best play for ``position`` under ``rules``.
 
@@ -70,30 +66,27 @@ def solve(
     plays with the best score it returns the one that keeps the most jokers on
     the rack, then (with ``least_disruption``) keeps the most table sets whole,
     then moves the fewest table tiles, then lays out the fewest sets; remaining ties
-    are broken the same way on every call. The score is proven optimal unless its
-    search stops at its work bound or at ``time_limit`` (wall-clock seconds, the outer
-    safety cap) first; see :class:`Status`. The least-disruption stage does at most
-    ``disruption_work`` (CP-SAT deterministic seconds) within at most
-    ``disruption_time_limit`` wall-clock seconds; ``disruption_proven`` says whether
-    it proved the sets kept and tiles moved, ``time_capped`` whether a wall-clock
-    limit (not the work bound) stopped a search. A solve that no clock stopped gives
-    the same answer on any machine load; ``workers`` CP-SAT workers search the score
-    when it is searched alone (with more than one that no longer holds), the
-    least-disruption searches use one.
+    are broken the same way on every call.
+
+    ``limit`` is the whole budget (:class:`~solver.cpsat.Limit`; its defaults when
+    None). The score is proven optimal unless its search stops at its work bound or
+    at ``limit.time`` (wall-clock seconds, the outer safety cap) first; see
+    :class:`Status`. The least-disruption stage does at most ``limit.disruption_work``
+    (CP-SAT deterministic seconds) within at most ``limit.disruption_time`` wall-clock
+    seconds; ``disruption_proven`` says whether it proved the sets kept and tiles
+    moved, ``time_capped`` whether a wall-clock limit (not the work bound) stopped a
+    search. A solve that no clock stopped gives the same answer on any machine load;
+    ``limit.workers`` CP-SAT workers search the score when it is searched alone (with
+    more than one that no longer holds), the least-disruption searches use one.
 
     With ``free_jokers`` the play also counts the table jokers that no set needs
     (:attr:`Play.free_jokers`, see :mod:`solver.rummikub.free_jokers`), within the
     same time limit: one search more, so only when asked.
 
-    ``limit``, when given, is the whole budget (:class:`~solver.cpsat.Limit`) and the
-    four loose budget arguments above are ignored; they are kept, checked the same
-    way, for the callers that still pass them.
-
     Raises a :class:`~solver.errors.MeldwiseError` for a position that breaks the
-    rules, a :class:`~solver.errors.LimitError` for a budget out of its range.
+    rules (a budget out of its range is refused when its ``Limit`` is made).
     """
-    if limit is None:
-        limit = Limit(time_limit, workers, disruption_work, disruption_time_limit)
+    limit = Limit() if limit is None else limit
     started = time.perf_counter()
     play = _solve(
         position,

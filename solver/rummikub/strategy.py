@@ -22,7 +22,7 @@ from enum import Enum
 from itertools import combinations
 from typing import Any
 
-from solver.cpsat import Status
+from solver.cpsat import Limit, Status
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n
 from solver.rummikub.engine import Move, Table, View
@@ -49,8 +49,7 @@ def best_play(position: Position, rules: Rules) -> Play:
         position,
         rules,
         Objective.TILES,
-        time_limit=SAFETY_TIME_LIMIT,
-        workers=1,
+        limit=Limit(SAFETY_TIME_LIMIT),
         least_disruption=False,
     )
     if play.status is not Status.OPTIMAL:

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
 from pydantic import ConfigDict, Field, StrictBool, model_validator
 
-from solver.cpsat import Status
+from solver.cpsat import Limit, Status
 from solver.errors import RequestError, TableError
 from solver.i18n import _, speaks
 from solver.rummikub.engine import View
@@ -420,11 +420,13 @@ def solve_rummikub(request: Mapping[str, Any] | SolveRequest) -> dict[str, Any]:
             position,
             asked.rules,
             asked.objective,
-            time_limit=asked.time_limit_ms / 1000,
+            limit=Limit(
+                time=asked.time_limit_ms / 1000,
+                disruption_time=asked.disruption_time_limit_ms / 1000,
+            ),
             # A nudge shows no layout, so the least-disruption stage would change nothing.
             least_disruption=asked.disruption_time_limit_ms > 0
             and asked.hint_level is not HintLevel.NUDGE,
-            disruption_time_limit=asked.disruption_time_limit_ms / 1000,
             free_jokers=asked.free_jokers,
         )
         table = position.check(asked.rules) if asked.hint_level is HintLevel.TILE else ()

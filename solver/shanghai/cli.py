@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import Any
 
 from solver.commands import (
     Commands,
-    add_json_modes,
-    add_language_option,
+    add_request_flags,
     add_rule_flag,
-    add_time_limit_flag,
+    answering,
     columns,
     pad,
     rules_from_flags,
-    run_requests,
     status_text,
     time_limit_ms,
     words,
@@ -67,7 +65,7 @@ def add_shanghai_command(commands: Commands) -> None:
         "--seen", help='cards known out of play: the discard pile under the upcard, e.g. "4C 9H"'
     )
     _add_common(advise)
-    advise.set_defaults(handler=run_advise)
+    advise.set_defaults(handler=answering(advise_shanghai, _advise_request, describe_advice))
     score = actions.add_parser(
         "score",
         help="penalty points at a hand's end",
@@ -81,28 +79,12 @@ def add_shanghai_command(commands: Commands) -> None:
         help='a player\'s cards left, e.g. --hand "ann=AS JK" --hand "bo=" (repeatable)',
     )
     _add_common(score)
-    score.set_defaults(handler=run_score)
+    score.set_defaults(handler=answering(score_shanghai, _score_request, describe_scores))
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
     add_rule_flag(parser, "--rule decks=3 --rule twos_wild=true")
-    add_language_option(parser)
-    add_time_limit_flag(parser, "per solve")
-    add_json_modes(parser)
-
-
-def run_advise(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    """Carry out ``shanghai advise``; return the exit code."""
-    return run_requests(
-        args, advise_shanghai, _advise_request, describe_advice, stdin, stdout, stderr
-    )
-
-
-def run_score(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    """Carry out ``shanghai score``; return the exit code."""
-    return run_requests(
-        args, score_shanghai, _score_request, describe_scores, stdin, stdout, stderr
-    )
+    add_request_flags(parser, time_limit="per solve")
 
 
 def _advise_request(args: argparse.Namespace) -> dict[str, Any]:

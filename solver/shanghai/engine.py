@@ -41,6 +41,7 @@ from typing import Any
 
 from solver.errors import MeldwiseError, RulesError
 from solver.i18n import _, _n
+from solver.settings import check_game_settings
 from solver.shanghai.contracts import HANDS, Contract, buys_allowed
 from solver.shanghai.melds import InvalidMeld, Meld, MeldKind, TableMeld, read_meld
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, format_cards
@@ -110,15 +111,7 @@ class GameSettings:
     def from_dict(cls, data: Mapping[str, Any]) -> GameSettings:
         """Read settings written by :meth:`to_dict` (any subset; the rest default)."""
         known = ("rules", "players", "hands", "hand_size", "max_turns")
-        for name in data:
-            if name not in known:
-                raise RulesError(
-                    _(
-                        "unknown game setting {name!r:.60}; known are {known}",
-                        name=name,
-                        known=", ".join(known),
-                    )
-                )
+        check_game_settings(data, known)
         values = {name: data[name] for name in known[1:] if name in data}
         return cls(rules=Rules.from_dict(data.get("rules") or {}), **values)
 

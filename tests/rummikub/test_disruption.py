@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-from solver.rummikub import JOKER, Objective, Position, Rules, Tile, solve
+from solver.rummikub import JOKER, Limit, Objective, Position, Rules, Tile, solve
 from solver.rummikub.disruption import calm_play
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
@@ -72,7 +72,7 @@ def test_disruption_matches_exhaustive_search_over_best_plays(
     position = data.draw(positions(rules, max_rack=4, opened=True))
     note(request_of(position, rules, objective=objective.value))
     oracle = disruption_oracle_for(rules)
-    play = solve(position, rules, objective, time_limit=30, disruption_time_limit=30)
+    play = solve(position, rules, objective, limit=Limit(30, disruption_time=30))
     assert play.disruption_proven
     assert_legal_answer(position, rules, play)
     best = oracle.least_disruption(position, objective)
@@ -83,7 +83,7 @@ def test_disruption_matches_exhaustive_search_over_best_plays(
     # With little work the searches may stop early: then the answer may be less calm,
     # but only an answer as calm as the best one may say it is proven.
     little_work = data.draw(st.sampled_from([0.0002, 0.001, 0.003]), label="little_work")
-    hurried = solve(position, rules, objective, disruption_work=little_work)
+    hurried = solve(position, rules, objective, limit=Limit(disruption_work=little_work))
     assert hurried.tiles_played == play.tiles_played
     if hurried.disruption_proven:
         assert (hurried.sets_kept, -hurried.tiles_moved) == best
@@ -164,7 +164,7 @@ def test_the_answer_is_never_less_calm_than_the_calm_play(position: Position, wo
         return found
 
     with mock.patch("solver.rummikub.disruption.calm_play", spy):
-        play = solve(position, RULES, disruption_work=work)
+        play = solve(position, RULES, limit=Limit(disruption_work=work))
     assert_legal_answer(position, RULES, play)
     if play.played:
         [(kept, moved)] = calm

@@ -11,7 +11,7 @@ from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
 
 from solver import repair_rummikub, solve_rummikub, validate_rummikub
-from solver.rummikub import JOKER, STANDARD, Objective, Position, Rules, Status, solve
+from solver.rummikub import JOKER, STANDARD, Limit, Objective, Position, Rules, Status, solve
 from solver.rummikub.legality import check_play
 from tests.rummikub.helpers import assert_legal_answer
 from tests.rummikub.oracle import oracle_for
@@ -85,7 +85,7 @@ def test_no_answer_under_replace_takes_a_joker_without_its_tile(
     """Standard-size positions: every answer under "replace" passes the legality
     checker, which enforces the rule from the two tables alone."""
     position = data.draw(positions(REPLACE, max_sets=12, max_rack=14, opened=True))
-    play = solve(position, REPLACE, objective, time_limit=30)
+    play = solve(position, REPLACE, objective, limit=Limit(30))
     assert play.status is Status.OPTIMAL
     assert_legal_answer(position, REPLACE, play)
     event(f"table jokers: {sum(t.is_joker for s in position.table for t in s)}")
@@ -103,7 +103,7 @@ def test_replace_optimum_matches_exhaustive_search(
     rules = dataclasses.replace(rules, joker_retrieval="replace")
     position = data.draw(positions(rules, opened=True))
     note(request_of(position, rules, objective=objective.value))
-    play = solve(position, rules, objective, time_limit=20)
+    play = solve(position, rules, objective, limit=Limit(20))
     assert play.status is Status.OPTIMAL
     assert_legal_answer(position, rules, play)
     oracle = oracle_for(rules)
@@ -123,7 +123,7 @@ def test_free_jokers_match_exhaustive_search(data: st.DataObject, rules: Rules) 
     """The answer's free jokers are the most table jokers whose removal leaves tiles
     that still lay out as valid sets (an exhaustive search)."""
     position = data.draw(positions(rules, opened=True))
-    play = solve(position, rules, time_limit=20, free_jokers=True)
+    play = solve(position, rules, limit=Limit(20), free_jokers=True)
     table = Counter(t for tiles in position.table for t in tiles)
     oracle = oracle_for(rules)
     most = max(k for k in range(table[JOKER] + 1) if oracle.fits(table - Counter({JOKER: k})))

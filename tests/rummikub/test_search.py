@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from solver.rummikub import Objective, Play, Position, Rules, Status, parse_tiles, solve
+from solver.rummikub import Limit, Objective, Play, Position, Rules, Status, parse_tiles, solve
 from tests.rummikub.helpers import assert_legal_answer
 
 RULES = Rules()
@@ -113,7 +113,7 @@ def test_a_short_time_limit_still_gives_a_legal_answer() -> None:
     position = Position.parse(
         "R1 R2 R4 B5 B6 K7 K9 O10 O11 O12 J", "R5 R6 R7 | B7 K7 O7 | K10 K11 K12 K13"
     )
-    play = solve(position, RULES, time_limit=0.001)
+    play = solve(position, RULES, limit=Limit(0.001))
     assert_legal_answer(position, RULES, play)
     # What the status says holds: proven means the best score, unproven at most it.
     best = solve(position, RULES, least_disruption=False).tiles_played

@@ -10,7 +10,7 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 from solver import solve_rummikub
-from solver.rummikub import Objective, Position, Rules, Status, Tile, parse_tiles, solve
+from solver.rummikub import Limit, Objective, Position, Rules, Status, Tile, parse_tiles, solve
 from tests.rummikub.helpers import assert_legal_answer
 from tests.rummikub.oracle import oracle_for
 from tests.rummikub.strategies import examples, positions, request_of, small_rules
@@ -41,7 +41,7 @@ def test_solver_matches_exhaustive_search(
     its score, jokers kept and tiles played are the best an exhaustive search finds."""
     position = data.draw(positions(rules))
     note(request_of(position, rules, objective=objective.value))
-    play = solve(position, rules, objective, time_limit=20)
+    play = solve(position, rules, objective, limit=Limit(20))
     assert play.status is Status.OPTIMAL
     assert_legal_answer(position, rules, play)
     oracle = oracle_for(rules)

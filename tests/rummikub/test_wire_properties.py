@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
 from solver import MeldwiseError, solve_rummikub, validate_rummikub
-from solver.rummikub import STANDARD, Objective, Position, Rules, Status, solve
+from solver.rummikub import STANDARD, Limit, Objective, Position, Rules, Status, solve
 from solver.rummikub.wire import SolveResponse
 from tests.rummikub.helpers import assert_legal_answer
 from tests.rummikub.strategies import (
@@ -33,7 +33,7 @@ ANSWER: TypeAdapter[Any] = TypeAdapter(SolveResponse)
 @given(data=st.data(), objective=st.sampled_from(list(Objective)))
 def test_answers_are_legal(data: st.DataObject, objective: Objective) -> None:
     position = data.draw(positions(STANDARD, max_sets=25, max_rack=30))
-    play = solve(position, STANDARD, objective, time_limit=30)
+    play = solve(position, STANDARD, objective, limit=Limit(30))
     assert play.status is Status.OPTIMAL
     assert_legal_answer(position, STANDARD, play)
     if not position.opened and play.played:
