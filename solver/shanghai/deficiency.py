@@ -36,6 +36,7 @@ from solver.shanghai.bound import (
     Analysis,
     Skeleton,
     analyse,
+    best_skeletons,
     card_index,
     gap_cards,
     match,
@@ -386,6 +387,10 @@ class Study:
         if self._exact is not None:
             return self._exact
         found = dict(self.verdicts(budget=False))
+        if self.value is not None and self.value > 0:
+            for card, lowers in found.items():
+                if lowers is None:
+                    found[card] = self._one_more(card)
         open_cards = [card for card, lowers in found.items() if lowers is None]
         if open_cards and self.value is not None and self.value > 0:
             lowering, status = lowering_cards(
@@ -405,6 +410,22 @@ class Study:
                 )
         self._exact = found
         return found
+
+    def _one_more(self, card: Card) -> bool | None:
+        """Whether one more unseen ``card`` lowers the deficiency, from the hand with
+        that card alone: False when its bound is still the deficiency (one card more
+        raises the best match by at most one, so the bound falls by at most one); True
+        when a best skeleton of the new hand is built with fewer extra cards than the
+        deficiency; else None (CP-SAT decides)."""
+        assert self.value is not None
+        more = self.hand.copy()
+        more[card] += 1
+        naturals, wilds = self.shape.naturals(more), self.shape.wilds(more)
+        best, skeletons, _ = best_skeletons(naturals, self.shape, [0] * 13, keep=False)
+        if self.shape.places - wilds - best >= self.value:
+            return False
+        done = build(skeletons[0], naturals, wilds, self.shape, self.pool.less(card, self.rules))
+        return True if done is not None and done.cost < self.value else None
 
     def outs(self, discard: Card | None = None) -> Outs:
         """The outs of the hand less ``discard`` (of the hand itself when None), for a
