@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import Status
+from solver.cpsat import Limit, Status
 from solver.i18n import _, _n
 from solver.shanghai.bound import (
     Analysis,
@@ -69,13 +69,13 @@ def deficiency(
     unseen: Counter[Card],
     rules: Rules,
     *,
-    time_limit: float,
-    workers: int = 1,
+    limit: Limit | None = None,
     known: tuple[int, int | None] | None = None,
     search: bool = True,
 ) -> tuple[int | None, Status]:
     """The fewest extra cards ``hand`` needs to meet ``contract`` (None when no cards
-    still unseen can complete it) and whether that is proven.
+    still unseen can complete it) and whether that is proven; ``limit`` bounds each
+    CP-SAT solve (the defaults when None).
 
     ``known`` = (low, high) bounds the answer when the caller knows them (high None:
     no upper bound); they only speed up the proof. With ``search`` false the CP-SAT
@@ -91,7 +91,7 @@ def deficiency(
         if known is not None and known[1] is not None:
             high = known[1] if high is None else min(high, known[1])
         known = (low, high)
-    return _solve(hand, contract, unseen, rules, time_limit, workers, known)
+    return _solve(hand, contract, unseen, rules, Limit() if limit is None else limit, known)
 
 
 def _solve(
@@ -99,13 +99,12 @@ def _solve(
     contract: Contract,
     unseen: Counter[Card],
     rules: Rules,
-    time_limit: float,
-    workers: int,
+    limit: Limit,
     known: tuple[int, int | None] | None,
 ) -> tuple[int | None, Status]:
     hm, needed = completion_model(hand, contract, unseen, rules, known)
     hm.model.minimize(needed)
-    code, engine = solve_model(hm, time_limit, workers)
+    code, engine = solve_model(hm, limit)
     if code == cp_model.INFEASIBLE:
         if known is not None and known[1] is not None:
             # The upper bound came from a built completion, so infeasible cannot be.
@@ -124,13 +123,13 @@ def lowering_cards(
     candidates: list[Card],
     target: int,
     *,
-    time_limit: float,
-    workers: int = 1,
+    limit: Limit | None = None,
 ) -> tuple[set[Card], Status]:
     """Which of ``candidates`` (unseen cards), one more in ``hand``, leave a deficiency
     of at most ``target``: one model with the drawn card as a choice, solved again
     with each card found ruled out until none is left (as many solves as cards found,
-    plus one). UNKNOWN when a solve stopped early (the set is then a subset)."""
+    plus one, each within ``limit``, the defaults when None). UNKNOWN when a solve
+    stopped early (the set is then a subset)."""
     if not candidates:
         return set(), Status.OPTIMAL
     hm = HandModel(rules, hand + Counter(candidates), unseen, with_extras=True)
@@ -138,7 +137,7 @@ def lowering_cards(
     build_contract(hm, contract.sets, contract.runs)
     add_card_balance(hm)
     hm.model.add(extras_used(hm) <= target)
-    return drawn_cards_found(hm, time_limit, workers)
+    return drawn_cards_found(hm, Limit() if limit is None else limit)
 
 
 def completion_model(
@@ -179,7 +178,7 @@ class Outs:
 class Study:
     """Deficiency questions about one hand, answered exactly and remembered.
 
-    ``time_limit`` and ``workers`` bound each CP-SAT solve the search needs.
+    ``limit`` bounds each CP-SAT solve the search needs (the defaults when None).
     """
 
     def __init__(
@@ -189,15 +188,13 @@ class Study:
         unseen: Counter[Card],
         rules: Rules,
         *,
-        time_limit: float,
-        workers: int = 1,
+        limit: Limit | None = None,
     ) -> None:
         self.hand = +hand
         self.contract = contract
         self.unseen = +unseen
         self.rules = rules
-        self.time_limit = time_limit
-        self.workers = workers
+        self.limit = Limit() if limit is None else limit
         self.shape = shape_of(contract, rules)
         self.naturals = self.shape.naturals(self.hand)
         self.wilds = self.shape.wilds(self.hand)
@@ -228,8 +225,7 @@ class Study:
             self.contract,
             unseen,
             self.rules,
-            time_limit=self.time_limit,
-            workers=self.workers,
+            limit=self.limit,
             known=known,
         )
         self.status = self.status.worst(status)
@@ -400,8 +396,7 @@ class Study:
                 self.rules,
                 open_cards,
                 self.value - 1,
-                time_limit=self.time_limit,
-                workers=self.workers,
+                limit=self.limit,
             )
             self.status = self.status.worst(status)
             for card in open_cards:

@@ -97,14 +97,7 @@ class Draw:
     status: Status = Status.OPTIMAL
 
     def study_of(self, hand: Counter[Card], unseen: Counter[Card]) -> Study:
-        study = Study(
-            hand,
-            self.contract,
-            unseen,
-            self.rules,
-            time_limit=self.limit.time,
-            workers=self.limit.workers,
-        )
+        study = Study(hand, self.contract, unseen, self.rules, limit=self.limit)
         self.status = self.status.worst(study.status)
         return study
 
@@ -118,8 +111,7 @@ class Draw:
             self.table,
             unseen,
             self.rules,
-            time_limit=self.limit.time,
-            workers=self.limit.workers,
+            limit=self.limit,
         )
         self.status = self.status.worst(status)
         return turn
@@ -141,8 +133,7 @@ class Draw:
             self.rules,
             candidates,
             out=out,
-            time_limit=self.limit.time,
-            workers=self.limit.workers,
+            limit=self.limit,
         )
         self.status = self.status.worst(status)
         return found, status

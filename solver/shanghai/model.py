@@ -33,7 +33,7 @@ from enum import Enum
 from ortools.sat.python import cp_model
 
 import solver.cpsat as cpsat
-from solver.cpsat import CpModel, Limits, Status
+from solver.cpsat import CpModel, Limit, Limits, Status
 from solver.shanghai.melds import Meld, MeldKind
 from solver.shanghai.notation import JOKER, RANKS, Card, Suit
 from solver.shanghai.rules import MAX_RUN_LEN, Rules
@@ -547,27 +547,27 @@ EFFORT = 1.0
 """Deterministic work each CP-SAT solve may do (CP-SAT's deterministic time units,
 roughly seconds of one core). The hardest solves of the speed benchmark use about
 0.2, so this bound is what stops a search, the same way on every machine; the
-wall-clock ``time_limit`` is only the outer safety cap."""
+wall-clock ``limit.time`` is only the outer safety cap."""
 
 
 def solve_model(
-    hm: HandModel, time_limit: float, workers: int, effort: float = EFFORT
+    hm: HandModel, limit: Limit, effort: float = EFFORT
 ) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver]:
     """Run CP-SAT (:func:`solver.cpsat.run`) on ``hm``: at most ``effort`` of
     deterministic work (see :data:`EFFORT`), so that a search stops at the same point
-    on every run and machine, within ``time_limit`` wall-clock seconds behind it, on
-    ``workers`` threads; return (status code, solver)."""
-    solved = cpsat.run(hm.model, Limits.of(effort, time_limit), workers)
+    on every run and machine, within ``limit.time`` wall-clock seconds behind it, on
+    ``limit.workers`` threads; return (status code, solver)."""
+    solved = cpsat.run(hm.model, Limits.of(effort, limit.time), limit.workers)
     return solved.code, solved.engine
 
 
-def drawn_cards_found(hm: HandModel, time_limit: float, workers: int) -> tuple[set[Card], Status]:
+def drawn_cards_found(hm: HandModel, limit: Limit) -> tuple[set[Card], Status]:
     """Every drawn card (:func:`add_drawn_card`) with which ``hm`` is feasible: solve,
     rule the card found out, solve again until infeasible (as many solves as cards
     found, plus one). UNKNOWN when a solve stopped early (the set is then a subset)."""
     found: set[Card] = set()
     while True:
-        code, engine = solve_model(hm, time_limit, workers)
+        code, engine = solve_model(hm, limit)
         if code == cp_model.INFEASIBLE:
             return found, Status.OPTIMAL
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -22,7 +22,7 @@ from solver.shanghai.position import Phase
 from solver.shanghai.search import drawn_cards, solve_turn
 from tests.shanghai.strategies import HAND_NUMBERS, RANDOMS
 
-LIMIT = 20.0
+LIMIT = Limit(20.0)
 
 
 @settings(max_examples=8)
@@ -36,14 +36,14 @@ def test_search_verdicts_agree_with_the_cp_sat_model(rng: random.Random, number:
     position = deal(rng, number, False, Phase.DRAW)
     unseen = position.unseen(STANDARD)
     hand = Counter(position.hand)
-    study = Study(hand, position.contract, unseen, STANDARD, time_limit=LIMIT)
-    value, _ = deficiency(hand, position.contract, unseen, STANDARD, time_limit=LIMIT, search=False)
+    study = Study(hand, position.contract, unseen, STANDARD, limit=LIMIT)
+    value, _ = deficiency(hand, position.contract, unseen, STANDARD, limit=LIMIT, search=False)
     assert study.value == value
     cards = rng.sample(study.cards, 4)
     together: set[Card] = set()
     if value:
         together, _ = lowering_cards(
-            hand, position.contract, unseen, STANDARD, cards, value - 1, time_limit=LIMIT
+            hand, position.contract, unseen, STANDARD, cards, value - 1, limit=LIMIT
         )
     verdicts = study.verdicts(budget=False)
     exact = study.exact_verdicts()
@@ -51,9 +51,7 @@ def test_search_verdicts_agree_with_the_cp_sat_model(rng: random.Random, number:
         more, fewer = hand.copy(), unseen.copy()
         more[card] += 1
         fewer[card] -= 1
-        found, _ = deficiency(
-            more, position.contract, +fewer, STANDARD, time_limit=LIMIT, search=False
-        )
+        found, _ = deficiency(more, position.contract, +fewer, STANDARD, limit=LIMIT, search=False)
         lowers = found is not None and value is not None and found < value
         assert verdicts[card] in (None, lowers), card
         assert exact[card] == lowers, card
@@ -62,9 +60,7 @@ def test_search_verdicts_agree_with_the_cp_sat_model(rng: random.Random, number:
         keeps = study.keeps(card)
         less = hand.copy()
         less[card] -= 1
-        found, _ = deficiency(
-            +less, position.contract, unseen, STANDARD, time_limit=LIMIT, search=False
-        )
+        found, _ = deficiency(+less, position.contract, unseen, STANDARD, limit=LIMIT, search=False)
         assert keeps == (found == value), card
 
 
@@ -83,13 +79,11 @@ def test_drawn_cards_equal_one_solve_per_card(rng: random.Random, number: int, d
     table = tuple(item.meld for item in position.table)
     contract = None if down else position.contract
     cards = sorted(unseen)
-    outs, _ = drawn_cards(
-        hand, contract, table, unseen, STANDARD, cards, out=True, time_limit=LIMIT
-    )
+    outs, _ = drawn_cards(hand, contract, table, unseen, STANDARD, cards, out=True, limit=LIMIT)
     downs: set[Card] = set()
     if not down:
         downs, _ = drawn_cards(
-            hand, contract, table, unseen, STANDARD, cards, out=False, time_limit=LIMIT
+            hand, contract, table, unseen, STANDARD, cards, out=False, limit=LIMIT
         )
     reach = reachable(hand, table, STANDARD)
     others = [c for c in cards if c not in outs and c not in downs]
@@ -97,7 +91,7 @@ def test_drawn_cards_equal_one_solve_per_card(rng: random.Random, number: int, d
         more, fewer = hand.copy(), unseen.copy()
         more[card] += 1
         fewer[card] -= 1
-        turn, _ = solve_turn(more, contract, table, +fewer, STANDARD, time_limit=LIMIT)
+        turn, _ = solve_turn(more, contract, table, +fewer, STANDARD, limit=LIMIT)
         assert (turn is not None and turn.goes_out) == (card in outs), card
         if not down:
             assert (turn is not None) == (card in downs), card
@@ -107,7 +101,7 @@ def test_drawn_cards_equal_one_solve_per_card(rng: random.Random, number: int, d
 
 def _chances(position: Position) -> tuple[float | None, float | None]:
     """The stock option's (go down, go out) chances of the draw-phase advice."""
-    answer = advise(position, STANDARD, limit=Limit(LIMIT))
+    answer = advise(position, STANDARD, limit=LIMIT)
     stock = next(o for o in answer.draw_options if o.action == "draw")
     return stock.go_down, stock.go_out
 
@@ -124,7 +118,7 @@ def _chances_by_solving(position: Position) -> tuple[float | None, float | None]
         more, fewer = hand.copy(), unseen.copy()
         more[card] += 1
         fewer[card] -= 1
-        turn, _ = solve_turn(more, contract, table, +fewer, STANDARD, time_limit=LIMIT)
+        turn, _ = solve_turn(more, contract, table, +fewer, STANDARD, limit=LIMIT)
         downs += copies * (turn is not None)
         outs += copies * (turn is not None and turn.goes_out)
     total = unseen.total()
