@@ -416,10 +416,11 @@ class Study:
         more = self.hand.copy()
         more[card] += 1
         naturals, wilds = self.shape.naturals(more), self.shape.wilds(more)
-        best, skeletons, _ = best_skeletons(naturals, self.shape, [0] * 13, keep=False)
+        pool = self.pool.less(card, self.rules)
+        best, skeletons, _ = best_skeletons(naturals, self.shape, list(pool.by_rank), keep=False)
         if self.shape.places - wilds - best >= self.value:
             return False
-        done = build(skeletons[0], naturals, wilds, self.shape, self.pool.less(card, self.rules))
+        done = build(skeletons[0], naturals, wilds, self.shape, pool)
         return True if done is not None and done.cost < self.value else None
 
     def outs(self, discard: Card | None = None) -> Outs:
