@@ -103,20 +103,22 @@ def deal(rng: random.Random, hand_number: int, down: bool, phase: Phase = Phase.
     return Position(hand, contract, tuple(table), down, stock[size], 3, phase, seen)
 
 
-Adviser = Callable[[Position], tuple[bool, tuple[Any, ...]]]
-"""Advice for a turn: (proven, what it says, for comparing two revisions)."""
+Asked = Callable[[], tuple[bool, tuple[Any, ...]]]
+"""Advice for one turn, ready to time: (proven, what it says, to compare revisions)."""
+Adviser = Callable[[Position], Asked]
+"""The turn's position put in an adviser's own types (not timed), as an :data:`Asked`."""
 
 
 def adviser(package: ModuleType, time_limit: float) -> Adviser:
     """Advice from ``package`` (this checkout's ``solver.shanghai`` or another
     revision's) with the default settings but ``time_limit``; the position is rebuilt
-    from its notation in that package's own types."""
+    from its notation in that package's own types before the clock starts."""
     limit = importlib.import_module(package.__name__.replace("shanghai", "cpsat")).Limit(
         time_limit, workers=1
     )
     phases = importlib.import_module(f"{package.__name__}.position").Phase
 
-    def advise(position: Position) -> tuple[bool, tuple[Any, ...]]:
+    def prepare(position: Position) -> Asked:
         def cards(found: Sequence[Any]) -> tuple[Any, ...]:
             return tuple(package.Card.parse(str(card)) for card in found)
 
@@ -133,10 +135,14 @@ def adviser(package: ModuleType, time_limit: float) -> Adviser:
             None if position.phase is None else phases(position.phase.value),
             cards(position.seen),
         )
-        advice = package.advise(asked, package.STANDARD, limit=limit)
-        return advice.status.value == "optimal", _said(advice)
 
-    return advise
+        def advise() -> tuple[bool, tuple[Any, ...]]:
+            advice = package.advise(asked, package.STANDARD, limit=limit)
+            return advice.status.value == "optimal", _said(advice)
+
+        return advise
+
+    return prepare
 
 
 def _said(advice: Any) -> tuple[Any, ...]:
@@ -209,8 +215,9 @@ def _time_each(
     order = list(range(len(advisers)))
     shift = index % len(order)
     for which in order[shift:] + order[:shift]:
+        asked = advisers[which](position)
         start, start_cpu = time.perf_counter(), time.process_time()
-        proven, said[which] = advisers[which](position)
+        proven, said[which] = asked()
         timed[which].wall.append((time.perf_counter() - start) * 1000)
         timed[which].cpu.append((time.process_time() - start_cpu) * 1000)
         timed[which].proven += proven
