@@ -49,8 +49,8 @@ from solver.rummikub.notation import format_tiles
 REPO = Path(__file__).resolve().parent.parent
 
 
-def load_base(revision: str) -> ModuleType:
-    """The ``solver.rummikub`` package of ``revision``, imported as ``solver_base.rummikub``."""
+def load_base(revision: str, game: str = "rummikub") -> ModuleType:
+    """The ``solver.<game>`` package of ``revision``, imported as ``solver_base.<game>``."""
     archive = subprocess.run(
         ["git", "archive", revision, "solver"], cwd=REPO, capture_output=True, check=True
     ).stdout
@@ -63,7 +63,7 @@ def load_base(revision: str) -> ModuleType:
         text = re.sub(r"\b(from|import) solver\b", r"\1 solver_base", path.read_text())
         path.write_text(text)
     sys.path.insert(0, str(root))
-    return importlib.import_module("solver_base.rummikub")
+    return importlib.import_module(f"solver_base.{game}")
 
 
 @dataclass

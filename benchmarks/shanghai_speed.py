@@ -9,23 +9,35 @@ solve of the turn, one worker each) and prints median / p95 / max per bucket and
 per phase. ``--json FILE`` and ``--markdown FILE`` write the same figures. CPU time
 of this process (median, p95, max) is reported beside the wall-clock time, since the
 machine may be shared.
+
+``--base REV`` times another git revision's ``solver.shanghai`` (exported as
+``solver_base``, see :func:`benchmarks.ab.load_base`) on the same turns in the same
+run, the two taking turns going first, and counts the turns whose answers differ
+(the figures, the decisions and the discard): a before/after that both see under
+the same load.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import random
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from types import ModuleType
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
+import solver.shanghai
+from benchmarks.ab import load_base
+from benchmarks.machine import load
 from benchmarks.stats import Summary
-from solver.cpsat import Limit
-from solver.shanghai import STANDARD, Contract, Position, Status, TableMeld, advise, read_meld
+from solver.shanghai import STANDARD, Contract, Position, TableMeld, read_meld
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT
 from solver.shanghai.contracts import HANDS
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
@@ -91,34 +103,129 @@ def deal(rng: random.Random, hand_number: int, down: bool, phase: Phase = Phase.
     return Position(hand, contract, tuple(table), down, stock[size], 3, phase, seen)
 
 
-def run(seed: int, per_bucket: int, time_limit: float) -> list[Row]:
+Asked = Callable[[], tuple[bool, tuple[Any, ...]]]
+"""Advice for one turn, ready to time: (proven, what it says, to compare revisions)."""
+Adviser = Callable[[Position], Asked]
+"""The turn's position put in an adviser's own types (not timed), as an :data:`Asked`."""
+
+
+def adviser(package: ModuleType, time_limit: float) -> Adviser:
+    """Advice from ``package`` (this checkout's ``solver.shanghai`` or another
+    revision's) with the default settings but ``time_limit``; the position is rebuilt
+    from its notation in that package's own types before the clock starts."""
+    limit = importlib.import_module(package.__name__.replace("shanghai", "cpsat")).Limit(
+        time_limit, workers=1
+    )
+    phases = importlib.import_module(f"{package.__name__}.position").Phase
+
+    def prepare(position: Position) -> Asked:
+        def cards(found: Sequence[Any]) -> tuple[Any, ...]:
+            return tuple(package.Card.parse(str(card)) for card in found)
+
+        asked = package.Position(
+            cards(position.hand),
+            package.Contract(position.contract.sets, position.contract.runs),
+            tuple(
+                package.TableMeld(package.read_meld(cards(item.meld.cards), package.STANDARD))
+                for item in position.table
+            ),
+            position.down,
+            None if position.upcard is None else cards([position.upcard])[0],
+            position.buys_left,
+            None if position.phase is None else phases(position.phase.value),
+            cards(position.seen),
+        )
+
+        def advise() -> tuple[bool, tuple[Any, ...]]:
+            advice = package.advise(asked, package.STANDARD, limit=limit)
+            return advice.status.value == "optimal", _said(advice)
+
+        return advise
+
+    return prepare
+
+
+def _said(advice: Any) -> tuple[Any, ...]:
+    """What an answer says, comparable across revisions: the deficiency, the draw
+    options' figures, the take and buy decisions, the discard and the hand kept."""
+    options = tuple(
+        (o.action, o.cards, *(None if v is None else round(v, 9) for v in _figures(o)))
+        for o in advice.draw_options
+    )
+    return (
+        advice.deficiency,
+        options,
+        None if advice.take_upcard is None else advice.take_upcard.yes,
+        None if advice.buy is None else advice.buy.yes,
+        None if advice.discard is None else str(advice.discard.card),
+        None if advice.turn is None else tuple(str(card) for card in advice.turn.kept),
+    )
+
+
+def _figures(option: Any) -> tuple[float | None, ...]:
+    return (option.deficiency, option.points, option.go_down, option.go_out)
+
+
+@dataclass
+class Timed:
+    """Wall-clock and CPU milliseconds per turn of one adviser, and the turns proven."""
+
+    wall: list[float]
+    cpu: list[float]
+    proven: int = 0
+
+
+def run(
+    seed: int, per_bucket: int, advisers: Sequence[Adviser]
+) -> tuple[list[list[Row]], dict[str, list[str]]]:
+    """Time every adviser on the same turns (they take turns going first); the rows
+    of each, and per phase the turns on which the first and the last disagree."""
     rng = random.Random(seed)
-    rows = []
+    rows: list[list[Row]] = [[] for _ in advisers]
+    differ: dict[str, list[str]] = {}
     for phase in PHASES:
-        every: list[float] = []
-        cpu_every: list[float] = []
-        optimal_every = 0
+        every = [Timed([], []) for _ in advisers]
+        differ[phase.value] = []
         for number in range(1, HANDS + 1):
             for down in (False, True):
-                times, cpu, optimal = [], [], 0
-                for _ in range(per_bucket):
-                    position = deal(rng, number, down, phase)
-                    start, start_cpu = time.perf_counter(), time.process_time()
-                    advice = advise(position, STANDARD, limit=Limit(time_limit, workers=1))
-                    times.append((time.perf_counter() - start) * 1000)
-                    cpu.append((time.process_time() - start_cpu) * 1000)
-                    optimal += advice.status is Status.OPTIMAL
                 state = "down" if down else "not down"
-                rows.append(_row(phase, f"hand {number} {state}", times, cpu, optimal))
-                every += times
-                cpu_every += cpu
-                optimal_every += optimal
-        rows.append(_row(phase, "all turns", every, cpu_every, optimal_every))
-    return rows
+                bucket = f"hand {number} {state}"
+                timed = [Timed([], []) for _ in advisers]
+                for index in range(per_bucket):
+                    position = deal(rng, number, down, phase)
+                    said = _time_each(advisers, position, timed, index)
+                    if said[0] != said[-1]:
+                        differ[phase.value].append(f"{bucket} #{index}")
+                for found, done, total in zip(rows, timed, every, strict=True):
+                    found.append(_row(phase, bucket, done))
+                    total.wall += done.wall
+                    total.cpu += done.cpu
+                    total.proven += done.proven
+        for found, total in zip(rows, every, strict=True):
+            found.append(_row(phase, "all turns", total))
+    return rows, differ
 
 
-def _row(phase: Phase, bucket: str, times: list[float], cpu: list[float], optimal: int) -> Row:
-    wall, used = Summary.of(times), Summary.of(cpu)
+def _time_each(
+    advisers: Sequence[Adviser], position: Position, timed: list[Timed], index: int
+) -> list[tuple[Any, ...]]:
+    """Advise ``position`` with each adviser (in turn order, rotated by ``index``),
+    recording the times in ``timed``; what each said, in adviser order."""
+    said: list[tuple[Any, ...]] = [() for _ in advisers]
+    order = list(range(len(advisers)))
+    shift = index % len(order)
+    for which in order[shift:] + order[:shift]:
+        asked = advisers[which](position)
+        start, start_cpu = time.perf_counter(), time.process_time()
+        proven, said[which] = asked()
+        timed[which].wall.append((time.perf_counter() - start) * 1000)
+        timed[which].cpu.append((time.process_time() - start_cpu) * 1000)
+        timed[which].proven += proven
+    return said
+
+
+def _row(phase: Phase, bucket: str, timed: Timed) -> Row:
+    wall, used = Summary.of(timed.wall), Summary.of(timed.cpu)
     return Row(
         phase.value,
         bucket,
@@ -129,12 +236,14 @@ def _row(phase: Phase, bucket: str, times: list[float], cpu: list[float], optima
         used.median,
         used.p95,
         used.max,
-        optimal / len(times),
+        timed.proven / len(timed.wall),
     )
 
 
-def print_rows(rows: Sequence[Row], console: Console) -> None:
-    table = Table(title="Shanghai advice time per turn (ms, default settings, 1 CP-SAT worker)")
+def print_rows(rows: Sequence[Row], console: Console, title: str = "this checkout") -> None:
+    table = Table(
+        title=f"Shanghai advice time per turn, {title} (ms, default settings, 1 CP-SAT worker)"
+    )
     columns = ("phase", "bucket", "n", "median", "p95", "max", "cpu median", "cpu p95", "cpu max")
     for column in (*columns, "optimal"):
         table.add_column(column, justify="left" if column in ("phase", "bucket") else "right")
@@ -154,9 +263,10 @@ def print_rows(rows: Sequence[Row], console: Console) -> None:
     console.print(table)
 
 
-def markdown(rows: Sequence[Row]) -> str:
-    """The figures as a Markdown table."""
-    lines = [
+def markdown(rows: Sequence[Row], title: str = "") -> str:
+    """The figures as a Markdown table (under a heading line when ``title`` is given)."""
+    lines = [f"**{title}**", ""] if title else []
+    lines += [
         "| phase | bucket | n | median ms | p95 ms | max ms | CPU median ms | CPU p95 ms"
         " | CPU max ms | optimal |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -182,17 +292,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=DEFAULT_TIME_LIMIT,
         help=f"seconds per CP-SAT solve (default {DEFAULT_TIME_LIMIT}, the library's)",
     )
+    parser.add_argument("--base", metavar="REV", help="also time this git revision (before/after)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--markdown", metavar="FILE", help="also write them as Markdown")
     args = parser.parse_args(argv)
-    rows = run(args.seed, args.per_bucket, args.time_limit)
-    print_rows(rows, Console())
+    titles = ["this checkout"]
+    advisers = [adviser(solver.shanghai, args.time_limit)]
+    if args.base:
+        titles.insert(0, f"base {args.base}")
+        advisers.insert(0, adviser(load_base(args.base, "shanghai"), args.time_limit))
+    load_before = load()
+    rows, differ = run(args.seed, args.per_bucket, advisers)
+    console = Console(width=None if sys.stdout.isatty() else 160)
+    for title, found in zip(titles, rows, strict=True):
+        print_rows(found, console, title)
+    console.print(f"load before: {load_before}, after: {load()}")
+    if args.base:
+        for phase, turns in differ.items():
+            console.print(f"{phase}: {len(turns)} turns answered differently {turns[:10]}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
-            json.dump([asdict(row) for row in rows], out, indent=2)
+            figures: Any = [asdict(row) for row in rows[-1]]
+            if args.base:  # both revisions, by title, and the turns answered differently
+                named = zip(titles, rows, strict=True)
+                figures = {t: [asdict(row) for row in found] for t, found in named}
+                figures["differ"] = differ
+            json.dump(figures, out, indent=2)
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as out:
-            out.write(markdown(rows))
+            out.write("\n".join(markdown(f, t) for t, f in zip(titles, rows, strict=True)))
     return 0
 
 

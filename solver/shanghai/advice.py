@@ -84,13 +84,7 @@ def advise(
     def rate(card: Card, melds: Sequence[Meld] = table) -> int:
         return danger(card, melds, nxt, rules)
 
-    study = (
-        None
-        if position.down
-        else Study(
-            hand, position.contract, unseen, rules, time_limit=limit.time, workers=limit.workers
-        )
-    )
+    study = None if position.down else Study(hand, position.contract, unseen, rules, limit=limit)
     status = Status.OPTIMAL if study is None else study.status
     notes: list[str] = []
     turn: Turn | None = None
@@ -153,8 +147,7 @@ def _play(
         table,
         unseen,
         rules,
-        time_limit=limit.time,
-        workers=limit.workers,
+        limit=limit,
         danger=rate,
     )
     if turn is not None:

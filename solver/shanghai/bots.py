@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 
+from solver.cpsat import Limit
 from solver.errors import MeldwiseError
 from solver.i18n import _
 from solver.shanghai.danger import danger
@@ -40,7 +41,7 @@ from solver.shanghai.position import NextPlayer
 from solver.shanghai.result import Turn
 from solver.shanghai.search import could_go_down, solve_turn
 
-TIME_LIMIT = 10.0
+LIMIT = Limit(10.0)
 """Wall-clock cap of a bot's CP-SAT solve: a safety net far above the deterministic
 effort that really bounds it."""
 
@@ -122,7 +123,7 @@ class Bot:
             view.contract,
             view.position().unseen(view.rules),
             view.rules,
-            time_limit=TIME_LIMIT,
+            limit=LIMIT,
         )
 
     def take(self, view: View) -> bool:
@@ -135,7 +136,7 @@ class Bot:
         table = tuple(item.meld for item in view.table)
         unseen = view.position().unseen(view.rules)
         if view.down[view.seat]:
-            turn, _ = solve_turn(more, None, table, unseen, view.rules, time_limit=TIME_LIMIT)
+            turn, _ = solve_turn(more, None, table, unseen, view.rules, limit=LIMIT)
             return (turn is not None and turn.goes_out) or fits_table(upcard, table, view.rules)
         now = self._study(view, hand).value
         after = self._study(view, more).value
@@ -183,7 +184,7 @@ class Bot:
             table,
             view.position().unseen(view.rules),
             view.rules,
-            time_limit=TIME_LIMIT,
+            limit=LIMIT,
             danger=rate,
             cards_first=self.policy.cards_first,
         )

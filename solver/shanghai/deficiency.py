@@ -30,12 +30,13 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import Status
+from solver.cpsat import Limit, Status
 from solver.i18n import _, _n
 from solver.shanghai.bound import (
     Analysis,
     Skeleton,
     analyse,
+    best_skeletons,
     card_index,
     gap_cards,
     match,
@@ -68,13 +69,13 @@ def deficiency(
     unseen: Counter[Card],
     rules: Rules,
     *,
-    time_limit: float,
-    workers: int = 1,
+    limit: Limit | None = None,
     known: tuple[int, int | None] | None = None,
     search: bool = True,
 ) -> tuple[int | None, Status]:
     """The fewest extra cards ``hand`` needs to meet ``contract`` (None when no cards
-    still unseen can complete it) and whether that is proven.
+    still unseen can complete it) and whether that is proven; ``limit`` bounds each
+    CP-SAT solve (the defaults when None).
 
     ``known`` = (low, high) bounds the answer when the caller knows them (high None:
     no upper bound); they only speed up the proof. With ``search`` false the CP-SAT
@@ -90,7 +91,7 @@ def deficiency(
         if known is not None and known[1] is not None:
             high = known[1] if high is None else min(high, known[1])
         known = (low, high)
-    return _solve(hand, contract, unseen, rules, time_limit, workers, known)
+    return _solve(hand, contract, unseen, rules, Limit() if limit is None else limit, known)
 
 
 def _solve(
@@ -98,13 +99,12 @@ def _solve(
     contract: Contract,
     unseen: Counter[Card],
     rules: Rules,
-    time_limit: float,
-    workers: int,
+    limit: Limit,
     known: tuple[int, int | None] | None,
 ) -> tuple[int | None, Status]:
     hm, needed = completion_model(hand, contract, unseen, rules, known)
     hm.model.minimize(needed)
-    code, engine = solve_model(hm, time_limit, workers)
+    code, engine = solve_model(hm, limit)
     if code == cp_model.INFEASIBLE:
         if known is not None and known[1] is not None:
             # The upper bound came from a built completion, so infeasible cannot be.
@@ -123,13 +123,13 @@ def lowering_cards(
     candidates: list[Card],
     target: int,
     *,
-    time_limit: float,
-    workers: int = 1,
+    limit: Limit | None = None,
 ) -> tuple[set[Card], Status]:
     """Which of ``candidates`` (unseen cards), one more in ``hand``, leave a deficiency
     of at most ``target``: one model with the drawn card as a choice, solved again
     with each card found ruled out until none is left (as many solves as cards found,
-    plus one). UNKNOWN when a solve stopped early (the set is then a subset)."""
+    plus one, each within ``limit``, the defaults when None). UNKNOWN when a solve
+    stopped early (the set is then a subset)."""
     if not candidates:
         return set(), Status.OPTIMAL
     hm = HandModel(rules, hand + Counter(candidates), unseen, with_extras=True)
@@ -137,7 +137,7 @@ def lowering_cards(
     build_contract(hm, contract.sets, contract.runs)
     add_card_balance(hm)
     hm.model.add(extras_used(hm) <= target)
-    return drawn_cards_found(hm, time_limit, workers)
+    return drawn_cards_found(hm, Limit() if limit is None else limit)
 
 
 def completion_model(
@@ -178,7 +178,7 @@ class Outs:
 class Study:
     """Deficiency questions about one hand, answered exactly and remembered.
 
-    ``time_limit`` and ``workers`` bound each CP-SAT solve the search needs.
+    ``limit`` bounds each CP-SAT solve the search needs (the defaults when None).
     """
 
     def __init__(
@@ -188,15 +188,13 @@ class Study:
         unseen: Counter[Card],
         rules: Rules,
         *,
-        time_limit: float,
-        workers: int = 1,
+        limit: Limit | None = None,
     ) -> None:
         self.hand = +hand
         self.contract = contract
         self.unseen = +unseen
         self.rules = rules
-        self.time_limit = time_limit
-        self.workers = workers
+        self.limit = Limit() if limit is None else limit
         self.shape = shape_of(contract, rules)
         self.naturals = self.shape.naturals(self.hand)
         self.wilds = self.shape.wilds(self.hand)
@@ -227,8 +225,7 @@ class Study:
             self.contract,
             unseen,
             self.rules,
-            time_limit=self.time_limit,
-            workers=self.workers,
+            limit=self.limit,
             known=known,
         )
         self.status = self.status.worst(status)
@@ -386,6 +383,10 @@ class Study:
         if self._exact is not None:
             return self._exact
         found = dict(self.verdicts(budget=False))
+        if self.value is not None and self.value > 0:
+            for card, lowers in found.items():
+                if lowers is None:
+                    found[card] = self._one_more(card)
         open_cards = [card for card, lowers in found.items() if lowers is None]
         if open_cards and self.value is not None and self.value > 0:
             lowering, status = lowering_cards(
@@ -395,8 +396,7 @@ class Study:
                 self.rules,
                 open_cards,
                 self.value - 1,
-                time_limit=self.time_limit,
-                workers=self.workers,
+                limit=self.limit,
             )
             self.status = self.status.worst(status)
             for card in open_cards:
@@ -405,6 +405,23 @@ class Study:
                 )
         self._exact = found
         return found
+
+    def _one_more(self, card: Card) -> bool | None:
+        """Whether one more unseen ``card`` lowers the deficiency, from the hand with
+        that card alone: False when its bound is still the deficiency (one card more
+        raises the best match by at most one, so the bound falls by at most one); True
+        when a best skeleton of the new hand is built with fewer extra cards than the
+        deficiency; else None (CP-SAT decides)."""
+        assert self.value is not None
+        more = self.hand.copy()
+        more[card] += 1
+        naturals, wilds = self.shape.naturals(more), self.shape.wilds(more)
+        pool = self.pool.less(card, self.rules)
+        best, skeletons, _ = best_skeletons(naturals, self.shape, list(pool.by_rank), keep=False)
+        if self.shape.places - wilds - best >= self.value:
+            return False
+        done = build(skeletons[0], naturals, wilds, self.shape, pool)
+        return True if done is not None and done.cost < self.value else None
 
     def outs(self, discard: Card | None = None) -> Outs:
         """The outs of the hand less ``discard`` (of the hand itself when None), for a

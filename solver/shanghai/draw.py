@@ -97,14 +97,7 @@ class Draw:
     status: Status = Status.OPTIMAL
 
     def study_of(self, hand: Counter[Card], unseen: Counter[Card]) -> Study:
-        study = Study(
-            hand,
-            self.contract,
-            unseen,
-            self.rules,
-            time_limit=self.limit.time,
-            workers=self.limit.workers,
-        )
+        study = Study(hand, self.contract, unseen, self.rules, limit=self.limit)
         self.status = self.status.worst(study.status)
         return study
 
@@ -118,8 +111,7 @@ class Draw:
             self.table,
             unseen,
             self.rules,
-            time_limit=self.limit.time,
-            workers=self.limit.workers,
+            limit=self.limit,
         )
         self.status = self.status.worst(status)
         return turn
@@ -141,8 +133,7 @@ class Draw:
             self.rules,
             candidates,
             out=out,
-            time_limit=self.limit.time,
-            workers=self.limit.workers,
+            limit=self.limit,
         )
         self.status = self.status.worst(status)
         return found, status
@@ -231,36 +222,46 @@ def _outcomes(draw: Draw, unseen: Counter[Card]) -> dict[Card, tuple[bool, bool]
             related = [c for c in cards if _near(c, left, wilds, draw.rules)]
     downs: set[Card] = set(cards) if every_down or draw.down else set()
     if not every_down and not draw.down:
-        found = _downs_without_solving(draw, cards)
-        if found is None:
-            related = [
-                c
-                for c in cards
-                if could_go_down(draw.hand + Counter([c]), draw.contract, draw.table, draw.rules)
-            ]
-            found = draw.which(contract, related, out=False)[0]
-        downs = found
+        downs, undecided = _downs_from_deficiency(draw, cards)
+        if undecided:
+            downs |= draw.which(contract, undecided, out=False)[0]
         related = sorted(downs)
     outs, _ = draw.which(contract, related, out=True)
     return {c: (c in downs and not draw.down, c in outs) for c in cards}
 
 
-def _downs_without_solving(draw: Draw, cards: list[Card]) -> set[Card] | None:
-    """The cards that, drawn, let a player not down go down, from the deficiency alone
-    when that is enough (else None): with no table joker to swap, going down needs a
-    deficiency of 0, and a hand that meets the contract with its melds at their
-    minimum sizes goes down legally unless exactly one card would be left."""
+def _downs_from_deficiency(draw: Draw, cards: list[Card]) -> tuple[set[Card], list[Card]]:
+    """The cards that, drawn, let a player not down go down, as far as the deficiency
+    tells (the cards proven to), and the cards it leaves undecided (for a solve):
+    a hand that meets the contract with its melds at their minimum sizes goes down
+    legally unless exactly one card would be left, so a card after which the
+    deficiency is 0 lets it; without a table joker to swap, going down needs a
+    deficiency of 0, so no other card does; with one, a card that passes
+    :func:`~solver.shanghai.search.could_go_down` is undecided."""
     study = draw.study
-    if study is None or study.value is None or any(m.joker_places() for m in draw.table):
-        return None
-    if draw.hand.total() + 1 - draw.contract.cards == 1:
-        return None
-    if study.value > 1:
-        return set()
-    lowered = {card: study.lowered_by(card) for card in cards}
-    if None in lowered.values():
-        return None
-    return {card for card, lowers in lowered.items() if lowers}
+    swaps = any(m.joker_places() for m in draw.table)
+    lowered: dict[Card, bool | None] = dict.fromkeys(cards)
+    if (
+        study is not None
+        and study.value is not None
+        and draw.hand.total() + 1 - draw.contract.cards != 1
+    ):
+        if study.value == 0:
+            return set(cards), []
+        if study.value == 1:
+            lowered = {card: study.lowered_by(card) for card in cards}
+        elif not swaps:
+            return set(), []
+        else:
+            lowered = dict.fromkeys(cards, False)
+    found = {card for card, lowers in lowered.items() if lowers}
+    undecided = [
+        card
+        for card, lowers in lowered.items()
+        if (lowers is None or (lowers is False and swaps))
+        and could_go_down(draw.hand + Counter([card]), draw.contract, draw.table, draw.rules)
+    ]
+    return found, undecided
 
 
 def _near(card: Card, cards: tuple[Card, ...], wilds: int, rules: Rules) -> bool:

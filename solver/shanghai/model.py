@@ -33,7 +33,7 @@ from enum import Enum
 from ortools.sat.python import cp_model
 
 import solver.cpsat as cpsat
-from solver.cpsat import CpModel, Limits, Status
+from solver.cpsat import CpModel, Limit, Limits, Status
 from solver.shanghai.melds import Meld, MeldKind
 from solver.shanghai.notation import JOKER, RANKS, Card, Suit
 from solver.shanghai.rules import MAX_RUN_LEN, Rules
@@ -133,6 +133,9 @@ class HandModel:
     """With :func:`add_drawn_card`: which one card of the unseen joins the hand."""
     base: Counter[Card] | None = None
     """With a drawn card: the hand without it (``hand`` then holds every candidate)."""
+    any_suit: set[int] = field(default_factory=set)
+    """Indices of the variables placing a natural card where any card of its rank
+    would do: in a contract set, laid off on a table set, swapped for a set's joker."""
 
     @property
     def jokers_possible(self) -> int:
@@ -228,6 +231,7 @@ def add_set_slot(hm: HandModel, min_size: int) -> SetSlot:
             model.add(var <= count * chosen)
             slot.naturals[card] = var
             hm.uses[card].append((Use.MELD, var))
+            hm.any_suit.add(var.index)
             naturals.append(var)
         if extra:
             var = hm.new_int(extra, f"set{k}_extra{rank}")
@@ -373,6 +377,7 @@ def add_table_slot(hm: HandModel, index: int, meld: Meld, swaps: bool) -> TableS
                 var = hm.new_int(count, f"{name}_{card}")
                 slot.naturals[card] = var
                 hm.uses[card].append((Use.LAY_OFF, var))
+                hm.any_suit.add(var.index)
                 added_naturals.append(var)
         if hm.jokers_possible:
             var = hm.new_int(hm.jokers_possible, f"{name}_jokers")
@@ -391,6 +396,7 @@ def add_table_slot(hm: HandModel, index: int, meld: Meld, swaps: bool) -> TableS
                 var = hm.new_int(min(jokers, hm.hand[card]), f"{name}_swap_{card}")
                 slot.swaps[-1, card] = var
                 hm.uses[card].append((Use.SWAP, var))
+                hm.any_suit.add(var.index)
                 swapped.append(var)
             model.add(sum(swapped) <= jokers)
     else:
@@ -547,34 +553,59 @@ EFFORT = 1.0
 """Deterministic work each CP-SAT solve may do (CP-SAT's deterministic time units,
 roughly seconds of one core). The hardest solves of the speed benchmark use about
 0.2, so this bound is what stops a search, the same way on every machine; the
-wall-clock ``time_limit`` is only the outer safety cap."""
+wall-clock ``limit.time`` is only the outer safety cap."""
 
 
 def solve_model(
-    hm: HandModel, time_limit: float, workers: int, effort: float = EFFORT
+    hm: HandModel, limit: Limit, effort: float = EFFORT
 ) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver]:
     """Run CP-SAT (:func:`solver.cpsat.run`) on ``hm``: at most ``effort`` of
     deterministic work (see :data:`EFFORT`), so that a search stops at the same point
-    on every run and machine, within ``time_limit`` wall-clock seconds behind it, on
-    ``workers`` threads; return (status code, solver)."""
-    solved = cpsat.run(hm.model, Limits.of(effort, time_limit), workers)
+    on every run and machine, within ``limit.time`` wall-clock seconds behind it, on
+    ``limit.workers`` threads; return (status code, solver)."""
+    solved = cpsat.run(hm.model, Limits.of(effort, limit.time), limit.workers)
     return solved.code, solved.engine
 
 
-def drawn_cards_found(hm: HandModel, time_limit: float, workers: int) -> tuple[set[Card], Status]:
+def drawn_cards_found(hm: HandModel, limit: Limit) -> tuple[set[Card], Status]:
     """Every drawn card (:func:`add_drawn_card`) with which ``hm`` is feasible: solve,
-    rule the card found out, solve again until infeasible (as many solves as cards
-    found, plus one). UNKNOWN when a solve stopped early (the set is then a subset)."""
+    rule out the card found and the candidates the same plan shows feasible
+    (:func:`same_plan`), solve again until infeasible (at most as many solves as
+    cards found, plus one). UNKNOWN when a solve stopped early (the set is then a
+    subset)."""
     found: set[Card] = set()
     while True:
-        code, engine = solve_model(hm, time_limit, workers)
+        code, engine = solve_model(hm, limit)
         if code == cp_model.INFEASIBLE:
             return found, Status.OPTIMAL
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return found, Status.UNKNOWN
         card = next(c for c, var in hm.drawn.items() if engine.value(var))
-        found.add(card)
-        hm.model.add(hm.drawn[card] == 0)
+        for other in same_plan(hm, engine.value, card):
+            found.add(other)
+            hm.model.add(hm.drawn[other] == 0)
+
+
+def same_plan(hm: HandModel, value: Value, card: Card) -> list[Card]:
+    """The candidates that, drawn instead of ``card``, the plan found (``value``) also
+    works with, ``card`` among them: every candidate when the plan leaves the drawn
+    copy of ``card`` in hand; every natural candidate of its rank when a copy of it
+    fills a place where any card of its rank would do (:attr:`HandModel.any_suit`).
+    Nothing else changes: the cards in hand, the melds' natural and wild counts.
+    Only for models without extra cards (an extra may take the candidate's last
+    unseen copy) and natural ``card``."""
+    if hm.with_extras or hm.base is None or hm.rules.is_wild(card) or card.is_joker:
+        return [card]
+    uses = [(var, value(var)) for _, var in hm.uses.get(card, [])]
+    if sum(n for _, n in uses) <= hm.base[card]:
+        return list(hm.drawn)
+    if any(n and isinstance(var, cp_model.IntVar) and var.index in hm.any_suit for var, n in uses):
+        return [
+            c
+            for c in hm.drawn
+            if c.rank == card.rank and not c.is_joker and not hm.rules.is_wild(c)
+        ]
+    return [card]
 
 
 def hint_solution(hm: HandModel, engine: cp_model.CpSolver) -> None:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import Status, lexicographic
+from solver.cpsat import Limit, Status, lexicographic
 from solver.i18n import _, _n
 from solver.shanghai.bound import lower_bound, shape_of
 from solver.shanghai.contracts import Contract
@@ -85,15 +85,15 @@ def solve_turn(
     unseen: Counter[Card],
     rules: Rules,
     *,
-    time_limit: float,
-    workers: int = 1,
+    limit: Limit | None = None,
     effort: float = EFFORT,
     danger: Callable[[Card, Sequence[Meld]], int] | None = None,
     cards_first: bool = False,
 ) -> tuple[Turn | None, Status]:
     """The best play phase for ``hand`` (see the module docstring): ``contract`` is
     the contract to lay for a player not yet down, None for a player who is down.
-    ``danger`` rates a discard onto the table after the turn (lower is safer);
+    ``limit`` bounds the CP-SAT solve (the defaults when None); ``danger`` rates a
+    discard onto the table after the turn (lower is safer);
     ``cards_first`` puts the fewest cards left before the fewest points (a bot knob).
 
     Returns (None, OPTIMAL) when no play ends the turn legally (proven), (None,
@@ -111,7 +111,7 @@ def solve_turn(
     if cards_first:
         goals.reverse()
     hm.model.minimize(lexicographic([(-out, 1), *goals, *tie_breaks(hm)]))
-    code, engine = solve_model(hm, time_limit, workers, effort)
+    code, engine = solve_model(hm, Limit() if limit is None else limit, effort)
     if code == cp_model.INFEASIBLE:
         return None, Status.OPTIMAL
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -138,8 +138,8 @@ def solve_turn(
             table=swapped + tuple(melds),
             status=status,
         )
-    limit = 1 if rules.go_out_by_discard else 0
-    goes_out = len(left) <= limit
+    most_left = 1 if rules.go_out_by_discard else 0
+    goes_out = len(left) <= most_left
     lay = LayOffs(
         plays=tuple(plays),
         swaps=() if contract is not None else tuple(done),
@@ -167,16 +167,16 @@ def drawn_cards(
     candidates: list[Card],
     *,
     out: bool,
-    time_limit: float,
-    workers: int = 1,
+    limit: Limit | None = None,
 ) -> tuple[set[Card], Status]:
     """Which of ``candidates`` (unseen cards), drawn into ``hand``, let the play phase
     go out (``out``), or go down at all (not ``out``; ``contract`` given).
 
     One model with the drawn card as a choice (:func:`~solver.shanghai.model.
     add_drawn_card`), solved again with each card found ruled out until none is
-    left: as many solves as cards found, plus one. UNKNOWN when a solve stopped
-    early (the set found is then a subset).
+    left: as many solves as cards found, plus one, each within ``limit`` (the
+    defaults when None). UNKNOWN when a solve stopped early (the set found is then a
+    subset).
     """
     if not candidates:
         return set(), Status.OPTIMAL
@@ -185,7 +185,7 @@ def drawn_cards(
     goes_out = add_turn(hm, contract, table)
     if out:
         hm.model.add(goes_out == 1)
-    return drawn_cards_found(hm, time_limit, workers)
+    return drawn_cards_found(hm, Limit() if limit is None else limit)
 
 
 def could_go_down(

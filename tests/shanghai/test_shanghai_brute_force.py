@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solver.cpsat import Limit
 from solver.errors import CountError
 from solver.shanghai.contracts import STANDARD_CONTRACTS, Contract
 from solver.shanghai.deficiency import deficiency
@@ -43,7 +44,7 @@ CONTRACTS = [
     Contract(runs=(4, 4)),
 ]
 BRUTES = {(r, c): Brute(r, c.sets, c.runs) for r in VARIANTS for c in CONTRACTS}
-LIMIT = 20.0
+LIMIT = Limit(20.0)
 
 
 def random_hand(rng: random.Random, size: int, jokers: int) -> list[Card]:
@@ -86,7 +87,7 @@ def test_deficiency_matches_brute_force(
         contract,
         unseen(hand, contract, variant),
         variant,
-        time_limit=LIMIT,
+        limit=LIMIT,
         search=search,
     )
     assert found == BRUTES[variant, contract].deficiency(hand), hand
@@ -106,7 +107,7 @@ def test_go_down_verdict_and_points_left_match_brute_force(
     hand = random_hand(rng, size, min(jokers, size))
     brute = BRUTES[variant, contract]
     turn, _ = solve_turn(
-        Counter(hand), contract, (), unseen(hand, contract, variant), variant, time_limit=LIMIT
+        Counter(hand), contract, (), unseen(hand, contract, variant), variant, limit=LIMIT
     )
     expected = brute.go_down_points(hand)
     if expected is None:
@@ -177,7 +178,7 @@ def test_lay_offs_match_brute_force(
     hand = hand_near(rng, table, size, min(jokers, size))
     seen = Position(tuple(hand), Contract(sets=(3,)))
     turn, _ = solve_turn(
-        Counter(hand), None, tuple(table), seen.unseen(variant), variant, time_limit=LIMIT
+        Counter(hand), None, tuple(table), seen.unseen(variant), variant, limit=LIMIT
     )
     brute_table = [(m.stands_for, m.first_place, m.kind.value) for m in table]
     out, shed = best_lay_offs(hand, brute_table, variant)
@@ -248,7 +249,7 @@ def check_turn(
     except CountError:
         return
     turn, _ = solve_turn(
-        Counter(hand), contract, tuple(table), position.unseen(rules), rules, time_limit=LIMIT
+        Counter(hand), contract, tuple(table), position.unseen(rules), rules, limit=LIMIT
     )
     slots = None
     if contract is not None:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from solver.cpsat import Limit
 from solver.errors import CountError, NotationError, RequestError, RulesError
 from solver.shanghai.contracts import STANDARD_CONTRACTS, Contract, buys_allowed
 from solver.shanghai.deficiency import deficiency
@@ -96,13 +97,13 @@ def test_a_hand_built_for_each_contract_goes_down_and_one_card_less_does_not(
     rules = Rules(decks=3)
     hand += parse_cards("9C 7C") if number != 10 else parse_cards("9S 7S")
     seen = Position(tuple(hand), contract).unseen(rules)
-    turn, _ = solve_turn(Counter(hand), contract, (), seen, rules, time_limit=10)
+    turn, _ = solve_turn(Counter(hand), contract, (), seen, rules, limit=Limit(10))
     assert turn is not None
     assert turn.go_down is not None
     assert len(turn.go_down.melds) == contract.melds
     short = Counter(hand)
     short[hand[0]] -= 1
-    found, _ = deficiency(+short, contract, seen, rules, time_limit=10)
+    found, _ = deficiency(+short, contract, seen, rules, limit=Limit(10))
     assert found == 1
 
 
@@ -153,7 +154,7 @@ def test_ace_high_by_default_low_by_setting() -> None:
     hand = parse_cards("AH 2H 3H 4H")
     for rules, expected in ((Rules(), 1), (Rules(ace_low=True), 0)):
         seen = Position(tuple(hand), Contract(runs=(4,))).unseen(rules)
-        found, _ = deficiency(Counter(hand), Contract(runs=(4,)), seen, rules, time_limit=5)
+        found, _ = deficiency(Counter(hand), Contract(runs=(4,)), seen, rules, limit=Limit(5))
         assert found == expected  # ace high: 2H 3H 4H + 5H
 
 
@@ -197,7 +198,7 @@ def test_a_set_of_duplicates_needs_enough_decks() -> None:
     hand = parse_cards("7H 7H 7H")
     rules = Rules(decks=3)
     seen = Position(tuple(hand), Contract((3,))).unseen(rules)
-    turn, _ = solve_turn(Counter(hand), Contract((3,)), (), seen, rules, time_limit=5)
+    turn, _ = solve_turn(Counter(hand), Contract((3,)), (), seen, rules, limit=Limit(5))
     assert turn is not None
     assert turn.go_down is not None
     assert turn.go_down.left == ()

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.shanghai_speed import deal
-from solver.shanghai import STANDARD
+from solver.cpsat import Limit
+from solver.shanghai import STANDARD, Contract, Position, advise, parse_cards
 from solver.shanghai.deficiency import Study, deficiency, lowering_cards
 from solver.shanghai.draw import reachable
 from solver.shanghai.notation import Card
@@ -19,7 +22,7 @@ from solver.shanghai.position import Phase
 from solver.shanghai.search import drawn_cards, solve_turn
 from tests.shanghai.strategies import HAND_NUMBERS, RANDOMS
 
-LIMIT = 20.0
+LIMIT = Limit(20.0)
 
 
 @settings(max_examples=8)
@@ -27,38 +30,37 @@ LIMIT = 20.0
 def test_search_verdicts_agree_with_the_cp_sat_model(rng: random.Random, number: int) -> None:
     """Whether one more card lowers the deficiency, and whether a discard keeps it:
     every answer the search gives (True or False, never None) is what the CP-SAT
-    model alone finds, and so is the one-model enumeration of the cards that lower
-    it."""
+    model alone finds, and so are the exact verdicts (the search, the bound and a
+    construction per card, then one model) and the one-model enumeration of the
+    cards that lower it."""
     position = deal(rng, number, False, Phase.DRAW)
     unseen = position.unseen(STANDARD)
     hand = Counter(position.hand)
-    study = Study(hand, position.contract, unseen, STANDARD, time_limit=LIMIT)
-    value, _ = deficiency(hand, position.contract, unseen, STANDARD, time_limit=LIMIT, search=False)
+    study = Study(hand, position.contract, unseen, STANDARD, limit=LIMIT)
+    value, _ = deficiency(hand, position.contract, unseen, STANDARD, limit=LIMIT, search=False)
     assert study.value == value
     cards = rng.sample(study.cards, 4)
     together: set[Card] = set()
     if value:
         together, _ = lowering_cards(
-            hand, position.contract, unseen, STANDARD, cards, value - 1, time_limit=LIMIT
+            hand, position.contract, unseen, STANDARD, cards, value - 1, limit=LIMIT
         )
     verdicts = study.verdicts(budget=False)
+    exact = study.exact_verdicts()
     for card in cards:
         more, fewer = hand.copy(), unseen.copy()
         more[card] += 1
         fewer[card] -= 1
-        found, _ = deficiency(
-            more, position.contract, +fewer, STANDARD, time_limit=LIMIT, search=False
-        )
+        found, _ = deficiency(more, position.contract, +fewer, STANDARD, limit=LIMIT, search=False)
         lowers = found is not None and value is not None and found < value
         assert verdicts[card] in (None, lowers), card
+        assert exact[card] == lowers, card
         assert (card in together) == lowers, card
     for card in rng.sample(sorted(hand), 2):
         keeps = study.keeps(card)
         less = hand.copy()
         less[card] -= 1
-        found, _ = deficiency(
-            +less, position.contract, unseen, STANDARD, time_limit=LIMIT, search=False
-        )
+        found, _ = deficiency(+less, position.contract, unseen, STANDARD, limit=LIMIT, search=False)
         assert keeps == (found == value), card
 
 
@@ -77,13 +79,11 @@ def test_drawn_cards_equal_one_solve_per_card(rng: random.Random, number: int, d
     table = tuple(item.meld for item in position.table)
     contract = None if down else position.contract
     cards = sorted(unseen)
-    outs, _ = drawn_cards(
-        hand, contract, table, unseen, STANDARD, cards, out=True, time_limit=LIMIT
-    )
+    outs, _ = drawn_cards(hand, contract, table, unseen, STANDARD, cards, out=True, limit=LIMIT)
     downs: set[Card] = set()
     if not down:
         downs, _ = drawn_cards(
-            hand, contract, table, unseen, STANDARD, cards, out=False, time_limit=LIMIT
+            hand, contract, table, unseen, STANDARD, cards, out=False, limit=LIMIT
         )
     reach = reachable(hand, table, STANDARD)
     others = [c for c in cards if c not in outs and c not in downs]
@@ -91,9 +91,63 @@ def test_drawn_cards_equal_one_solve_per_card(rng: random.Random, number: int, d
         more, fewer = hand.copy(), unseen.copy()
         more[card] += 1
         fewer[card] -= 1
-        turn, _ = solve_turn(more, contract, table, +fewer, STANDARD, time_limit=LIMIT)
+        turn, _ = solve_turn(more, contract, table, +fewer, STANDARD, limit=LIMIT)
         assert (turn is not None and turn.goes_out) == (card in outs), card
         if not down:
             assert (turn is not None) == (card in downs), card
         elif card in outs:
             assert card.is_joker or card in reach, card
+
+
+def _chances(position: Position) -> tuple[float | None, float | None]:
+    """The stock option's (go down, go out) chances of the draw-phase advice."""
+    answer = advise(position, STANDARD, limit=LIMIT)
+    stock = next(o for o in answer.draw_options if o.action == "draw")
+    return stock.go_down, stock.go_out
+
+
+def _chances_by_solving(position: Position) -> tuple[float | None, float | None]:
+    """The same chances from the play phase solved on its own for every unseen card
+    drawn (each card weighed by its unseen copies)."""
+    unseen = +position.unseen(STANDARD)
+    hand = Counter(position.hand)
+    table = tuple(item.meld for item in position.table)
+    contract = None if position.down else position.contract
+    downs = outs = 0
+    for card, copies in unseen.items():
+        more, fewer = hand.copy(), unseen.copy()
+        more[card] += 1
+        fewer[card] -= 1
+        turn, _ = solve_turn(more, contract, table, +fewer, STANDARD, limit=LIMIT)
+        downs += copies * (turn is not None)
+        outs += copies * (turn is not None and turn.goes_out)
+    total = unseen.total()
+    return None if position.down else downs / total, outs / total
+
+
+@settings(max_examples=6)
+@given(rng=RANDOMS, number=HAND_NUMBERS, down=st.booleans(), cut=st.integers(0, 5))
+def test_stock_chances_equal_one_turn_solve_per_card(
+    rng: random.Random, number: int, down: bool, cut: int
+) -> None:
+    """The draw option's chances to go down and to go out (the deficiency, the reach
+    filter and the one-model enumeration together) equal those of the play phase
+    solved once per unseen card; hands not down are a card or two from going down,
+    some cut to a few cards more than the contract."""
+    position = deal(rng, number, down, Phase.DRAW)
+    if not down:
+        position = deal(rng, rng.choice([1, 2, 4]), False, Phase.DRAW)
+        size = max(position.contract.cards - 1 + cut, 1)
+        position = replace(position, hand=position.hand[:size])
+    found, expected = _chances(position), _chances_by_solving(position)
+    assert found == pytest.approx(expected), [str(c) for c in position.hand]
+
+
+def test_a_hand_that_meets_the_contract_goes_down_with_any_card_drawn() -> None:
+    """Seven cards meeting two sets of three: alone they would leave one card (no
+    going down), with any card drawn two (go down, discard one). The stock option
+    once said 0%."""
+    hand = tuple(parse_cards("5S 5D 5C 9S 9D 9C KH"))
+    position = Position(hand, Contract.for_hand(1), upcard=parse_cards("3H")[0], phase=Phase.DRAW)
+    assert _chances(position) == pytest.approx(_chances_by_solving(position))
+    assert _chances(position)[0] == 1

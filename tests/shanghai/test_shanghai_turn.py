@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from benchmarks.shanghai_speed import deal
 from meldwise.cli import main
 from solver import advise_shanghai
+from solver.cpsat import Limit
 from solver.shanghai import STANDARD, Contract, Position, advise, examples, parse_cards
 from solver.shanghai.deficiency import Study, deficiency
 from solver.shanghai.position import Phase
@@ -158,17 +159,17 @@ def test_outs_claimed_are_real_on_an_all_run_contract() -> None:
     unseen = position.unseen(STANDARD)
     kept = Counter(position.hand)
     kept[discard.card] -= 1
-    study = Study(Counter(position.hand), position.contract, unseen, STANDARD, time_limit=10)
+    study = Study(Counter(position.hand), position.contract, unseen, STANDARD, limit=Limit(10))
     outs = study.outs(discard.card)
     assert outs.count == discard.outs
-    base, _ = deficiency(+kept, position.contract, unseen, STANDARD, time_limit=10, search=False)
+    base, _ = deficiency(+kept, position.contract, unseen, STANDARD, limit=Limit(10), search=False)
     assert base == discard.deficiency_after
     for card in outs.cards[:5]:
         more, fewer = kept.copy(), unseen.copy()
         more[card] += 1
         fewer[card] -= 1
         found, _ = deficiency(
-            +more, position.contract, +fewer, STANDARD, time_limit=10, search=False
+            +more, position.contract, +fewer, STANDARD, limit=Limit(10), search=False
         )
         assert base is not None
         assert found == base - 1, card
