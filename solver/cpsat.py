@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -21,6 +22,7 @@ from enum import Enum
 from typing import Any
 
 from ortools.sat.python import cp_model
+from ortools.util.python.sorted_interval_list import Domain
 
 from solver.errors import LimitError, ModelError
 
@@ -31,14 +33,32 @@ _IntVar = cp_model.IntVar
 
 
 class CpModel(cp_model.CpModel):
-    """CP-SAT's model without the camelCase aliases it adds to every new model.
+    """CP-SAT's model without the camelCase aliases it adds to every new model, and
+    with variables made faster.
 
     We use the snake_case API only, and adding the aliases costs about 0.5 ms per
-    model: a tenth of a typical Rummikub solve.
+    model: a tenth of a typical Rummikub solve. A variable's domain is a C++ object
+    that OR-Tools makes afresh for each new variable; sharing one per (lb, ub) makes
+    a variable 0.6 times as costly (a Rummikub model has hundreds), the same model.
     """
 
     def _add_pre_pep8_methods(self) -> None:
         pass
+
+    def new_int_var(self, lb: int, ub: int, name: str) -> cp_model.IntVar:
+        return _IntVar(self.model_proto).with_name(name).with_domain(_domain(lb, ub))
+
+    def new_bool_var(self, name: str) -> cp_model.IntVar:
+        return _IntVar(self.model_proto).with_name(name).with_domain(_BOOL)
+
+
+@functools.cache
+def _domain(lb: int, ub: int) -> Domain:
+    """The domain lb..ub, made once (with_domain copies it into the variable)."""
+    return Domain(lb, ub)
+
+
+_BOOL = _domain(0, 1)
 
 
 class Status(Enum):
