@@ -45,7 +45,9 @@ class CpModel(cp_model.CpModel):
     def _add_pre_pep8_methods(self) -> None:
         pass
 
-    def new_int_var(self, lb: int, ub: int, name: str) -> cp_model.IntVar:
+    def new_int_var(
+        self, lb: cp_model.IntegralT, ub: cp_model.IntegralT, name: str
+    ) -> cp_model.IntVar:
         return _IntVar(self.model_proto).with_name(name).with_domain(_domain(lb, ub))
 
     def new_bool_var(self, name: str) -> cp_model.IntVar:
@@ -53,7 +55,7 @@ class CpModel(cp_model.CpModel):
 
 
 @functools.cache
-def _domain(lb: int, ub: int) -> Domain:
+def _domain(lb: cp_model.IntegralT, ub: cp_model.IntegralT) -> Domain:
     """The domain lb..ub, made once (with_domain copies it into the variable)."""
     return Domain(lb, ub)
 
