@@ -40,7 +40,13 @@ class CpModel(cp_model.CpModel):
     model: a tenth of a typical Rummikub solve. A variable's domain is a C++ object
     that OR-Tools makes afresh for each new variable; sharing one per (lb, ub) makes
     a variable 0.6 times as costly (a Rummikub model has hundreds), the same model.
+    Variables are not named unless :attr:`named` (when reading a model by eye):
+    nothing reads the names, CP-SAT searches the same without them, and naming took
+    a third of the time of making a variable.
     """
+
+    named = False
+    """Whether ``new_*_var`` give the variables their names (set it on the class)."""
 
     def _add_pre_pep8_methods(self) -> None:
         pass
@@ -48,10 +54,16 @@ class CpModel(cp_model.CpModel):
     def new_int_var(
         self, lb: cp_model.IntegralT, ub: cp_model.IntegralT, name: str
     ) -> cp_model.IntVar:
-        return _IntVar(self.model_proto).with_name(name).with_domain(_domain(lb, ub))
+        var = _IntVar(self.model_proto)
+        if self.named:
+            var.with_name(name)
+        return var.with_domain(_domain(lb, ub))
 
     def new_bool_var(self, name: str) -> cp_model.IntVar:
-        return _IntVar(self.model_proto).with_name(name).with_domain(_BOOL)
+        var = _IntVar(self.model_proto)
+        if self.named:
+            var.with_name(name)
+        return var.with_domain(_BOOL)
 
 
 @functools.cache
