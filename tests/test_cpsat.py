@@ -1,15 +1,21 @@
-"""The request-side budget :class:`solver.cpsat.Limit`: its defaults and its checks."""
+"""The request-side budget :class:`solver.cpsat.Limit`: its defaults and its checks; and
+the kernel's faster ways of building a model, each giving the model OR-Tools' own
+way gives."""
 
 import inspect
 import math
 
 import pytest
+from ortools.sat.python import cp_model
 
 from solver.cpsat import (
     DEFAULT_DISRUPTION_TIME_LIMIT,
     DEFAULT_DISRUPTION_WORK,
     DEFAULT_TIME_LIMIT,
+    CpModel,
     Limit,
+    add_hints,
+    maximize,
 )
 from solver.errors import LimitError, MeldwiseError
 from solver.rummikub import Position, solve
@@ -69,3 +75,60 @@ def test_rummikub_solve_takes_its_budget_as_a_limit_only() -> None:
     assert not loose & set(inspect.signature(solve).parameters)
     with pytest.raises(TypeError, match="time_limit"):
         solve(position, time_limit=5.0)  # type: ignore[call-arg]
+
+
+def _variables(model: cp_model.CpModel) -> list[cp_model.IntVar]:
+    return [
+        model.new_int_var(0, 3, "a"),
+        model.new_bool_var("b"),
+        model.new_int_var(-2, 7, "c"),
+        model.new_int_var(0, 3, "d"),
+        model.new_bool_var("e"),
+    ]
+
+
+def test_variables_are_ortools_variables_unnamed_unless_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    plain = cp_model.CpModel()
+    _variables(plain)
+    ours = CpModel()
+    _variables(ours)
+    named = str(plain.proto)
+    plain.remove_all_names()
+    assert str(ours.proto) == str(plain.proto) != named
+    monkeypatch.setattr(CpModel, "named", True)
+    ours = CpModel()
+    _variables(ours)
+    assert str(ours.proto) == named
+
+
+def test_add_hints_gives_the_hints_of_add_hint() -> None:
+    one_by_one, at_once = CpModel(), CpModel()
+    values = [2, 1, -2, 0, 1]
+    for var, value in zip(_variables(one_by_one), values, strict=True):
+        one_by_one.add_hint(var, value)
+    add_hints(at_once, zip(_variables(at_once), values, strict=True))
+    assert str(at_once.proto) == str(one_by_one.proto)
+    assert list(at_once.proto.solution_hint.values) == values
+
+
+@pytest.mark.parametrize("shape", ["weighted", "nested", "constant"])
+def test_maximize_sets_the_objective_of_minimising_the_negation(shape: str) -> None:
+    def goal(model: CpModel) -> cp_model.LinearExpr | int:
+        a, b, c, d, e = _variables(model)
+        if shape == "constant":
+            return 7
+        weighted = cp_model.LinearExpr.weighted_sum([a, b, c, d], [3, -1, 2, 5]) + 4
+        if shape == "weighted":
+            return weighted
+        return cp_model.LinearExpr.weighted_sum([weighted, a + e, 1], [10, -1, 2])
+
+    reference, ours = CpModel(), CpModel()
+    reference.minimize(-goal(reference))
+    target = goal(ours)
+    maximize(ours, cp_model.LinearExpr.sum(_variables(ours)))  # the next goal replaces it
+    maximize(ours, target)
+    # The second _variables call made five more variables: add them to the reference.
+    _variables(reference)
+    assert str(ours.proto) == str(reference.proto)

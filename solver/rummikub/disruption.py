@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import LinearExpr
+from solver.cpsat import LinearExpr, add_hints
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import (
@@ -315,5 +315,4 @@ def hint_from(tm: TurnModel, source: Solved) -> None:
         hint(cont.added_jokers, value(was.added_jokers))
     for cell, var in tm.joining_jokers.items():
         hint(var, value(source.tm.joining_jokers.get(cell, 0)))
-    for var, hinted in hints.values():
-        tm.model.add_hint(var, hinted)
+    add_hints(tm.model, hints.values())

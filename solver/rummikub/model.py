@@ -437,8 +437,9 @@ def add_partial_continuation(tm: TurnModel, index: int, meld: Meld) -> Continuat
         else:
             assert tile.colour is not None
             tm.continued.setdefault((tile.colour.index, tile.number), []).append(stay)
-    model.add(sum(stays) - kept <= len(stays) - 1)
-    model.add(sum(s for t, s in zip(meld.tiles, stays, strict=True) if not t.is_joker) >= active)
+    model.add(total(stays) - kept <= len(stays) - 1)
+    naturals = [s for t, s in zip(meld.tiles, stays, strict=True) if not t.is_joker]
+    model.add(total(naturals) >= active)
     if meld.kind is MeldKind.RUN:
         add_run_continuation(tm, cont)
     else:
@@ -525,7 +526,7 @@ def _grow_group(tm: TurnModel, cont: Continuation) -> None:
         tm.continued_jokers.append(cont.added_jokers)
         added.append(cont.added_jokers)
     if added:
-        model.add(sum(added) <= room * cont.kept)
+        model.add(total(added) <= room * cont.kept)
 
 
 def _run_reach(tm: TurnModel, colour: int, low: int, high: int) -> tuple[int, int]:
@@ -548,7 +549,7 @@ def _add_joining_jokers(tm: TurnModel) -> None:
         return
     for cell, joining in tm.joining.items():
         jokers = tm.model.new_int_var(0, min(tm.jokers, len(joining)), f"joining_J_{cell}")
-        tm.model.add(jokers <= sum(joining))
+        tm.model.add(jokers <= total(joining))
         tm.joining_jokers[cell] = jokers
         tm.continued_jokers.append(jokers)
 
@@ -591,8 +592,8 @@ def add_run_continuation(tm: TurnModel, cont: Continuation) -> None:
             tm.continued.setdefault(cell, []).append(cover - stay)
         else:
             tm.continued_jokers.append(cover - stay)
-    model.add(sum(cont.begins.values()) == cont.active)
-    model.add(sum(cont.cover.values()) >= rules.min_set_len * cont.active)
+    model.add(total(list(cont.begins.values())) == cont.active)
+    model.add(total(list(cont.cover.values())) >= rules.min_set_len * cont.active)
 
 
 def add_group_continuation(tm: TurnModel, cont: Continuation) -> None:
@@ -626,8 +627,9 @@ def add_group_continuation(tm: TurnModel, cont: Continuation) -> None:
                 model.add(cont.added_jokers <= room * stay)
         tm.continued_jokers.append(cont.added_jokers)
         size.append(cont.added_jokers)
-    model.add(sum(size) >= rules.min_set_len * cont.active)
-    model.add(sum(size) <= rules.max_group_len * cont.active)
+    held = total(size)
+    model.add(held >= rules.min_set_len * cont.active)
+    model.add(held <= rules.max_group_len * cont.active)
 
 
 def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
@@ -739,7 +741,7 @@ def add_joker_headed_runs(tm: TurnModel, colour: int) -> None:
             var = model.new_int_var(0, tm.jokers // lead, f"head_{colour}_{start_at}_{lead}")
             tm.joker_heads[colour, start_at, lead] = var
             heads.append(var)
-        model.add(sum(heads) <= start)
+        model.add(total(heads) <= start)
     for number in range(1, rules.numbers + 1):
         cell = (colour, number)
         natural_needed: list[LinearExpr] = []
@@ -759,11 +761,11 @@ def add_joker_headed_runs(tm: TurnModel, colour: int) -> None:
             if start_at + size <= number <= start_at + lead:
                 must_extend.append(var)
         if natural_needed:
-            model.add(tm.run_naturals(cell) >= sum(natural_needed))
+            model.add(tm.run_naturals(cell) >= total(natural_needed))
         if joker_needed:
-            model.add(tm.run_jokers.get(cell, 0) >= sum(joker_needed))
+            model.add(tm.run_jokers.get(cell, 0) >= total(joker_needed))
         if must_extend:
-            model.add(tm.extend.get(cell, 0) >= sum(must_extend))
+            model.add(tm.extend.get(cell, 0) >= total(must_extend))
 
 
 def add_groups(tm: TurnModel, number: int) -> None:
