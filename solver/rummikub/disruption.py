@@ -298,19 +298,17 @@ def hint_from(tm: TurnModel, source: Solved) -> None:
     """Start ``tm`` from the play solved in another model of the same turn with the
     same table sets (each going on whole, or in part, in either)."""
     value = source.value
-    solved = {
-        family: {key: value(expr) for key, expr in exprs.items()}
-        for family, exprs in source.tm.counts().items()
-    }
-    hints: dict[int, tuple[cp_model.IntVar, int]] = {}
+    solved = source.tm.counts()
+    hints: dict[int, int] = {}
 
     def hint(var: LinearExpr, hinted: int) -> None:
         if isinstance(var, cp_model.IntVar):  # not a constant of a set fixed whole
-            hints[var.index] = (var, hinted)
+            hints[var.index] = hinted
 
     for family, variables in tm.count_variables().items():
+        exprs = solved[family]
         for key, var in variables.items():
-            hint(var, solved[family].get(key, 0))
+            hint(var, value(exprs.get(key, 0)))
     for var in tm.continuation_variables():
         hint(var, 0)
     sources = {c.index: c for c in source.tm.continuations}
@@ -332,5 +330,7 @@ def hint_from(tm: TurnModel, source: Solved) -> None:
         hint(cont.added_jokers, value(was.added_jokers))
     for cell, var in tm.joining_jokers.items():
         hint(var, value(source.tm.joining_jokers.get(cell, 0)))
-    for var, hinted in hints.values():
-        tm.model.add_hint(var, hinted)
+    # All at once (add_hint appends one pair at a time: a fifth of this function's
+    # time); every index is a variable's own, never a negation.
+    tm.model.proto.solution_hint.vars.extend(hints.keys())
+    tm.model.proto.solution_hint.values.extend(hints.values())
