@@ -30,10 +30,11 @@ budget of deterministic work (:class:`~solver.rummikub.runner.Limits`):
 
 Steps 1 and 2 prefer, among their best plays, the fewest sets on the table, as far
 as the search goes once the first level is proven (see
-:class:`~solver.rummikub.model.Levels`). The answer is the best play found, so never
-less calm than the calm play. It is proven least disruptive when step 1 proves the
-most sets kept, step 3 finishes and step 2 proves the most tiles in place; the
-fewest sets are a preference that the proof does not cover.
+:class:`~solver.rummikub.model.Levels`). The answer is the best play found, its
+layout read with the most tiles in place, so never less calm than the calm play. It
+is proven least disruptive when step 1 proves the most sets kept, step 3 finishes
+and step 2 proves the most tiles in place; the fewest sets are a preference that
+the proof does not cover.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from solver.rummikub.model import (
     set_stays_objective,
 )
 from solver.rummikub.position import Objective
+from solver.rummikub.rematch import rematch
 from solver.rummikub.rules import Rules
 from solver.rummikub.runner import Limits, Search, Solved, run
 
@@ -124,44 +126,59 @@ def least_disruption(
     if found is None:
         return None
     calm, proven = found
-    if _kept(calm) == len(melds):
-        return Calmest(lay_out(lean, calm.value), True)  # nothing moves: no play is calmer
+    # The calm play read with the most tiles in place: its layout may lay some
+    # tiles of a set given up out again where they were.
+    fallback = rematch(melds, lay_out(lean, calm.value))
+    kept, unmoved = _calmness(melds, fallback)
+    if kept == len(melds) or (proven and -unmoved == len(melds) - kept):
+        # Nothing moves, or one tile per set given up: a set not kept moves at least
+        # one, so no play keeping as many sets moves fewer.
+        return Calmest(fallback, True)
     if not proven or not limits.left:
-        return _answer(calm, False)
+        return Calmest(fallback, False)
+
+    def answer(solved: Solved, proven: bool) -> Calmest:
+        placed = rematch(melds, lay_out(solved.tm, solved.value))
+        if not proven and _calmness(melds, fallback) > _calmness(melds, placed):
+            placed = fallback
+        return Calmest(placed, proven)
+
     # Step 2 for the calm play's choice of sets first: fast, and a good start.
     chosen = _chosen(calm)
     others = frozenset(range(len(melds))) - chosen
     best = _fewest_moved(turn.model(best=calm, fixed=chosen), others, calm, limits)
     if best is not None and _stays(best[0]) == sum(len(m.tiles) for m in melds) - len(others):
-        # One tile moved per set given up: no play keeping as many sets moves fewer.
-        return _answer(best[0], True)
+        return answer(best[0], True)  # one tile moved per set given up, as above
     if best is None or not limits.left:
-        return _answer(calm if best is None else best[0], False)
+        return answer(calm if best is None else best[0], False)
     alternatives: list[Solved] = []
     with _share(limits, BACKBONE_SHARE) as part:
         backbone = _kept_in_every_and_none(lean, calm, part, alternatives)
     if backbone == (chosen, others):
-        return _answer(*best)  # no other choice of sets keeps as many
+        return answer(*best)  # no other choice of sets keeps as many
     if backbone is None:
         # Unfinished: step 2 for each other choice found (a small search each, its
         # sets fixed), so the answer is at least the calmest of them.
         for other in alternatives:
             if not limits.left:
-                return _answer(best[0], False)
-            kept = _chosen(other)
-            tm = turn.model(best=other, fixed=kept)
-            tried = _fewest_moved(tm, frozenset(range(len(melds))) - kept, other, limits)
+                return answer(best[0], False)
+            kept_there = _chosen(other)
+            tm = turn.model(best=other, fixed=kept_there)
+            tried = _fewest_moved(tm, frozenset(range(len(melds))) - kept_there, other, limits)
             if tried is not None and _stays(tried[0]) > _stays(best[0]):
                 best = (tried[0], False)
     always, never = backbone or (frozenset(), frozenset())
     if not limits.left:
-        return _answer(best[0], False)
-    moved = _fewest_moved(turn.model(best=calm, fixed=always), never, best[0], limits)
-    return _answer(best[0], False) if moved is None else _answer(*moved)
+        return answer(best[0], False)
+    moved_search = _fewest_moved(turn.model(best=calm, fixed=always), never, best[0], limits)
+    return answer(best[0], False) if moved_search is None else answer(*moved_search)
 
 
-def _answer(solved: Solved, proven: bool) -> Calmest:
-    return Calmest(lay_out(solved.tm, solved.value), proven)
+def _calmness(melds: tuple[Meld, ...], placed: list[PlacedSet]) -> tuple[int, int]:
+    """(sets kept whole, -tiles moved) of a layout grown from ``melds``: the larger,
+    the calmer."""
+    kept = sum(p.origin is not None and len(p.stayed) == len(melds[p.origin].tiles) for p in placed)
+    return kept, sum(len(p.stayed) for p in placed) - sum(len(m.tiles) for m in melds)
 
 
 def _fewest_moved(
@@ -281,19 +298,17 @@ def hint_from(tm: TurnModel, source: Solved) -> None:
     """Start ``tm`` from the play solved in another model of the same turn with the
     same table sets (each going on whole, or in part, in either)."""
     value = source.value
-    solved = {
-        family: {key: value(expr) for key, expr in exprs.items()}
-        for family, exprs in source.tm.counts().items()
-    }
-    hints: dict[int, tuple[cp_model.IntVar, int]] = {}
+    solved = source.tm.counts()
+    hints: dict[int, tuple[cp_model.IntVar, int]] = {}  # by index: the last hint counts
 
     def hint(var: LinearExpr, hinted: int) -> None:
         if isinstance(var, cp_model.IntVar):  # not a constant of a set fixed whole
             hints[var.index] = (var, hinted)
 
     for family, variables in tm.count_variables().items():
+        exprs = solved[family]
         for key, var in variables.items():
-            hint(var, solved[family].get(key, 0))
+            hint(var, value(exprs.get(key, 0)))
     for var in tm.continuation_variables():
         hint(var, 0)
     sources = {c.index: c for c in source.tm.continuations}

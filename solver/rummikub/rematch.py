@@ -1,0 +1,112 @@
+"""Which new sets carry the table sets on: a layout read with the most tiles in place.
+
+A layout says which table set each continued set carries on
+(:attr:`~solver.rummikub.layout.PlacedSet.origin`); the other sets of the new table
+are new. A new set may still hold tiles of a table set that no set carries on, where
+they lie: the calm play's layout gives up whole sets, and lays some of their tiles
+out again as they were. :func:`rematch` reads such a set as that table set's
+continuation, choosing, among all ways to match those table sets to the new sets
+one to one, one that keeps the most of them whole, then leaves the most tiles in
+place (an assignment problem).
+
+A tile stays as the model counts it (see
+:func:`~solver.rummikub.model.add_partial_continuation`): in a run, the same tile
+standing for the same number (a joker, at the number it stood for); in a group, the
+same numbered tile, or a joker for a joker; the set must keep a numbered tile. The
+table after the turn is the same, only the steps to reach it change.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from ortools.graph.python import linear_sum_assignment
+
+from solver.errors import ModelError
+from solver.rummikub.layout import PlacedSet
+from solver.rummikub.melds import Meld, MeldKind
+from solver.rummikub.notation import Tile
+
+
+def rematch(before: Sequence[Meld], placed: Sequence[PlacedSet]) -> list[PlacedSet]:
+    """``placed`` (a new table grown from ``before``) with each table set that no set
+    carries on matched to a new set, when one holds some of its tiles in place, so
+    that the most sets are kept whole, then the most tiles stay: continued sets in
+    table order, then the new ones."""
+    carried = {p.origin for p in placed if p.origin is not None}
+    free = [i for i in range(len(before)) if i not in carried]
+    new = [p for p in placed if p.origin is None]
+    pairs = {
+        (i, j): stay
+        for i in free
+        for j, p in enumerate(new)
+        if (stay := staying(before[i], p.meld))
+    }
+    if not pairs:
+        return list(placed)
+    whole = {i: len(before[i].tiles) for i in free}
+    matched = _calmest_match(pairs, whole, len(new))
+    continued = [p for p in placed if p.origin is not None]
+    for i, j in matched.items():
+        stayed = pairs[i, j]
+        joined = Counter(new[j].meld.tiles) - Counter(stayed)
+        continued.append(PlacedSet(new[j].meld, i, stayed, tuple(joined.elements())))
+    continued.sort(key=_origin)
+    taken = set(matched.values())
+    return continued + [p for j, p in enumerate(new) if j not in taken]
+
+
+def staying(old: Meld, new: Meld) -> tuple[Tile, ...]:
+    """The tiles of table set ``old`` that stay in place if ``new`` carries it on
+    (none unless a numbered tile stays)."""
+    if old.kind is not new.kind:
+        return ()
+    if old.kind is MeldKind.RUN:
+        # A tile and what it stands for; two tiles of a run never stand for the same.
+        places = set(zip(new.tiles, new.stands_for, strict=True))
+        stayed = [t for t, m in zip(old.tiles, old.stands_for, strict=True) if (t, m) in places]
+    elif old.stands_for[0].number != new.stands_for[0].number:
+        return ()
+    else:
+        stayed = list((Counter(old.tiles) & Counter(new.tiles)).elements())
+    return tuple(stayed) if any(not t.is_joker for t in stayed) else ()
+
+
+def _calmest_match(
+    pairs: dict[tuple[int, int], tuple[Tile, ...]], whole: dict[int, int], new: int
+) -> dict[int, int]:
+    """Table set -> new set, one to one over the ``pairs`` (the tiles staying, by
+    table set and new set), keeping the most table sets whole (``whole``: their
+    sizes), then the most tiles in place: the assignment problem where a set may
+    also be left unmatched, a pair weighing its stayed tiles plus, when that is the
+    whole set, more than all tiles together."""
+    solver = linear_sum_assignment.SimpleLinearSumAssignment()
+    free = list(whole)
+    rows = {i: r for r, i in enumerate(free)}
+    bonus = sum(whole.values()) + 1
+    # Left nodes: the free sets (r), then each new set's stand-in (len(free) + j);
+    # right nodes: the new sets (j), then each free set's stand-in (new + r). A free
+    # set left alone takes its own stand-in, a new set left alone its own; a free
+    # set r matched to new set j leaves j's stand-in to take r's.
+    for (i, j), stayed in pairs.items():
+        r = rows[i]
+        solver.add_arc_with_cost(r, j, -len(stayed) - bonus * (len(stayed) == whole[i]))
+        solver.add_arc_with_cost(len(free) + j, new + r, 0)
+    for r in range(len(free)):
+        solver.add_arc_with_cost(r, new + r, 0)
+    for j in range(new):
+        solver.add_arc_with_cost(len(free) + j, j, 0)
+    if solver.solve() != solver.OPTIMAL:
+        raise ModelError("the matching of table sets to new sets failed")
+    matched = {}
+    for r, i in enumerate(free):
+        j = solver.right_mate(r)
+        if j < new:
+            matched[i] = j
+    return matched
+
+
+def _origin(placed: PlacedSet) -> int:
+    assert placed.origin is not None
+    return placed.origin
