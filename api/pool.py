@@ -92,6 +92,14 @@ class ClientBusy(Exception):
     """This client already has its share of tasks in the pool (429)."""
 
 
+class BadBody(Exception):
+    """A worker found the request body not JSON (400) or JSON this API refuses (422)."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+
+
 class InvalidRequest(MeldwiseError):
     """A worker found the request not a real game, or its answer too large (422)."""
 
@@ -107,6 +115,9 @@ class Job:
     """Seconds the task may take (its time limits); the watchdog adds the margin."""
     future: asyncio.Future[dict[str, Any]]
     request_id: str
+    body: str | None = None
+    """The request body as sent (decoded with ``surrogateescape``), for the worker to
+    read (:data:`api.worker.BODY_TASKS`); then ``request`` holds only its ``lang``."""
     arrival: int = 0
     """Its place in the order of admission."""
     charged: float = 0.0
@@ -381,7 +392,10 @@ class _Worker:
         now = time.monotonic()
         job.started, self.job, self.deadline = now, job, now + job.budget
         try:
-            await self._write({"task": job.task, "request": job.request})
+            if job.body is None:
+                await self._write({"task": job.task, "request": job.request})
+            else:
+                await self._write({"task": job.task, "body": job.body, **job.request})
             reply = await self._read(
                 job.budget + self.pool.margin,
                 "hung",
@@ -557,10 +571,31 @@ class SolverPool:
         Raises :class:`Unavailable` or :class:`ClientBusy` when refused or when the
         worker is lost, and :class:`InvalidRequest` for a request that is not a real
         game. A response's ``status`` is counted in the solver metrics."""
-        if (refused := self.refusal(client)) is not None:
-            raise refused
+        return await self._answer(self._job(solver, request, client, budget_s))
+
+    async def run_body(
+        self, solver: WireSolver, body: bytes, *, client: str, lang: str, budget_s: float = 0.0
+    ) -> dict[str, Any]:
+        """As :meth:`run`, for a request body as it came, which the worker reads (one of
+        :data:`api.worker.BODY_TASKS`): the server process never parses it. Raises
+        :class:`BadBody` for a body that does not read as JSON."""
+        text = body.decode("utf-8", "surrogateescape")
+        return await self._answer(self._job(solver, {"lang": lang}, client, budget_s, text))
+
+    @staticmethod
+    def _job(
+        solver: WireSolver,
+        request: Mapping[str, Any],
+        client: str,
+        budget_s: float,
+        body: str | None = None,
+    ) -> Job:
         future = asyncio.get_running_loop().create_future()
-        job = Job(solver.__name__, request, client, budget_s, future, REQUEST_ID.get())
+        return Job(solver.__name__, request, client, budget_s, future, REQUEST_ID.get(), body)
+
+    async def _answer(self, job: Job) -> dict[str, Any]:
+        if (refused := self.refusal(job.client)) is not None:
+            raise refused
         self.queue.admit(job)
         self.metrics.solves_pending.set(self.queue.admitted)
         try:
@@ -573,6 +608,8 @@ class SolverPool:
             raise
         if "invalid" in reply:
             raise InvalidRequest(reply["invalid"])
+        if "bad_body" in reply:
+            raise BadBody(*reply["bad_body"])
         if "too_large" in reply:
             raise InvalidRequest(
                 _(
