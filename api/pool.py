@@ -147,8 +147,8 @@ class FairQueue:
         self._arrivals = itertools.count()
         self._takers: deque[asyncio.Future[Job]] = deque()
         self._virtual = 0.0
-        """The ``used`` of the last client given a task: where a client that becomes
-        active starts."""
+        """The least ``used`` of the clients waiting when a task was last handed out:
+        where a client that becomes active starts."""
         self.admitted = 0
         self.waiting = 0
 
@@ -242,7 +242,12 @@ class FairQueue:
         )
         job = state.waiting.popleft()
         self.waiting -= 1
-        self._virtual = max(self._virtual, state.used)
+        # Level with the least served, not with the one served: were a client that
+        # comes back (each client pauses between an answer and its next request)
+        # brought level with whoever ran last, a client that always has a task
+        # waiting, and may run up to SLACK_S ahead, would lift everyone to its own
+        # level at each pause and never be held back.
+        self._virtual = max(self._virtual, min(s.used for s in waiting))
         # Charged ahead: the most it may take, so that a client cannot start a second
         # long task beside the first before the others have had their turn.
         job.charged = max(state.estimate, job.budget)

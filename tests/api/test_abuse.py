@@ -322,6 +322,35 @@ def test_the_fair_order_serves_in_arrival_order_until_one_client_has_used_more()
     asyncio.run(scenario())
 
 
+def test_a_client_that_pauses_between_requests_keeps_its_place_before_one_that_never_does() -> None:
+    """A flood (always a task waiting) beside a client that pauses between an answer and
+    its next request: the pause must not lift the client to the flood's level (it
+    did: the flood, within the slack of whoever waited, was then never held back)."""
+
+    async def scenario() -> None:
+        queue = FairQueue()
+        loop = asyncio.get_running_loop()
+
+        def admit(client: str) -> Job:
+            job = Job("task", {}, client, 0.0, loop.create_future(), "-")
+            queue.admit(job)
+            return job
+
+        flood = [admit("flood"), admit("flood")]
+        normal = admit("normal")
+        for job in flood:  # first come, first served: the flood used 0.8 s
+            assert await queue.take() is job
+            queue.finish(job, 0.4)
+        assert await queue.take() is normal
+        queue.finish(normal, 0.01)
+        later = admit("flood")
+        back = admit("normal")  # came back after its pause, after the flood's next task
+        assert await queue.take() is back  # the flood is 0.79 s ahead: past the slack
+        assert await queue.take() is later  # nobody else waits: no idle worker
+
+    asyncio.run(scenario())
+
+
 def test_a_full_pool_asks_a_crowd_to_come_back_spread_out() -> None:
     crowd = Crowd(shortest=1)
     assert crowd.refuse("first") == 1  # nothing finished yet: the shortest wait
