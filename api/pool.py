@@ -44,7 +44,7 @@ from typing import Any
 from api.logs import REQUEST_ID
 from api.metrics import Metrics
 from solver.errors import MeldwiseError
-from solver.i18n import _, language
+from solver.i18n import _, current, language
 
 WireSolver = Callable[[Mapping[str, Any]], dict[str, Any]]
 """A dict-in, dict-out entry point of the library (named in :data:`api.worker.TASKS`)."""
@@ -579,13 +579,14 @@ class SolverPool:
         return await self._answer(self._job(solver, request, client, budget_s))
 
     async def run_body(
-        self, solver: WireSolver, body: bytes, *, client: str, lang: str, budget_s: float = 0.0
+        self, solver: WireSolver, body: bytes, *, client: str, budget_s: float = 0.0
     ) -> dict[str, Any]:
         """As :meth:`run`, for a request body as it came, which the worker reads (one of
-        :data:`api.worker.BODY_TASKS`): the server process never parses it. Raises
-        :class:`BadBody` for a body that does not read as JSON."""
+        :data:`api.worker.BODY_TASKS`) and answers in the body's ``lang``, else the
+        active language: the server process never parses it. Raises :class:`BadBody`
+        for a body that does not read as JSON."""
         text = body.decode("utf-8", "surrogateescape")
-        return await self._answer(self._job(solver, {"lang": lang}, client, budget_s, text))
+        return await self._answer(self._job(solver, {"lang": current()}, client, budget_s, text))
 
     @staticmethod
     def _job(

@@ -12,7 +12,6 @@ from api.bodies import JSONRoute, RawBody, json_body
 from api.deps import ClientDep, PoolDep, SettingsDep
 from api.errors import documented_errors
 from api.language import localise
-from solver.i18n import current
 from solver.rummikub import DEFAULT_TIME_LIMIT
 from solver.rummikub.wire import (
     RepairRequest,
@@ -73,7 +72,7 @@ async def validate(body: RawBody, pool: PoolDep, client: ClientDep) -> JSONRespo
     # client's share of the workers, not the server process's. An illegal move's
     # consequence is a solve within the default time limit.
     answer = await pool.run_body(
-        validate_rummikub, body, client=client, lang=current(), budget_s=DEFAULT_TIME_LIMIT
+        validate_rummikub, body, client=client, budget_s=DEFAULT_TIME_LIMIT
     )
     return JSONResponse(answer)
 
@@ -106,5 +105,5 @@ async def repair(
 async def score(body: RawBody, pool: PoolDep, client: ClientDep) -> JSONResponse:
     """End-of-round scores: each rack's penalty; a player who went out scores the
     sum of the others' penalties."""
-    answer = await pool.run_body(score_rummikub, body, client=client, lang=current())
+    answer = await pool.run_body(score_rummikub, body, client=client)
     return JSONResponse(answer)

@@ -12,7 +12,6 @@ from api.bodies import JSONRoute, RawBody, json_body
 from api.deps import ClientDep, PoolDep, SettingsDep
 from api.errors import documented_errors
 from api.language import localise
-from solver.i18n import current
 from solver.shanghai.wire import (
     ShanghaiAdviseRequest,
     ShanghaiAdviseResponse,
@@ -55,5 +54,5 @@ async def advise(
 )
 async def score(body: RawBody, pool: PoolDep, client: ClientDep) -> JSONResponse:
     """A hand's end: the penalty points each player's cards left cost."""
-    answer = await pool.run_body(score_shanghai, body, client=client, lang=current())
+    answer = await pool.run_body(score_shanghai, body, client=client)
     return JSONResponse(answer)
