@@ -16,7 +16,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from api.pool import BadBody, ClientBusy, Unavailable
+from api.pool import ClientBusy, Unavailable
+from api.reading import BodyError
 from api.schemas import ErrorBody
 from api.settings import Settings
 from solver.errors import MeldwiseError
@@ -77,7 +78,7 @@ def documented_errors(culprits: str) -> Responses:
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
     app.add_exception_handler(MeldwiseError, _invalid_game)  # type: ignore[arg-type]
-    app.add_exception_handler(BadBody, _bad_body)  # type: ignore[arg-type]
+    app.add_exception_handler(BodyError, _bad_body)  # type: ignore[arg-type]
     app.add_exception_handler(Unavailable, _unavailable)  # type: ignore[arg-type]
     app.add_exception_handler(ClientBusy, _client_busy)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
@@ -124,10 +125,10 @@ async def _invalid_game(request: Request, error: MeldwiseError) -> JSONResponse:
     return error_response(422, str(error))
 
 
-async def _bad_body(request: Request, error: BadBody) -> JSONResponse:
+async def _bad_body(request: Request, error: BodyError) -> JSONResponse:
     """A body a solver worker found not JSON, or JSON this API refuses (400, 422)."""
     request.app.state.metrics.rejected.labels("invalid").inc()
-    return error_response(error.status, str(error))
+    return error_response(error.status, error.detail)
 
 
 async def _unavailable(request: Request, error: Unavailable) -> JSONResponse:

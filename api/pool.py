@@ -43,6 +43,7 @@ from typing import Any
 
 from api.logs import REQUEST_ID
 from api.metrics import Metrics
+from api.reading import BodyError
 from solver.errors import MeldwiseError
 from solver.i18n import _, current, language
 
@@ -90,14 +91,6 @@ class Unavailable(Exception):
 
 class ClientBusy(Exception):
     """This client already has its share of tasks in the pool (429)."""
-
-
-class BadBody(Exception):
-    """A worker found the request body not JSON (400) or JSON this API refuses (422)."""
-
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status = status
 
 
 class InvalidRequest(MeldwiseError):
@@ -583,8 +576,8 @@ class SolverPool:
     ) -> dict[str, Any]:
         """As :meth:`run`, for a request body as it came, which the worker reads (one of
         :data:`api.worker.BODY_TASKS`) and answers in the body's ``lang``, else the
-        active language: the server process never parses it. Raises :class:`BadBody`
-        for a body that does not read as JSON."""
+        active language: the server process never parses it. Raises
+        :class:`~api.reading.BodyError` for a body that does not read as JSON."""
         text = body.decode("utf-8", "surrogateescape")
         return await self._answer(self._job(solver, {"lang": current()}, client, budget_s, text))
 
@@ -615,7 +608,7 @@ class SolverPool:
         if "invalid" in reply:
             raise InvalidRequest(reply["invalid"])
         if "bad_body" in reply:
-            raise BadBody(*reply["bad_body"])
+            raise BodyError(*reply["bad_body"])
         if "too_large" in reply:
             raise InvalidRequest(
                 _(

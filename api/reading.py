@@ -22,18 +22,12 @@ class BodyError(Exception):
         self.detail = detail
 
 
-class _Problem(Exception):
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status = status
-
-
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
             shown = key if len(key) <= 40 else key[:39] + "…"
-            raise _Problem(422, f"the key {shown!r} is given twice in one object")
+            raise BodyError(422, f"the key {shown!r} is given twice in one object")
         result[key] = value
     return result
 
@@ -41,28 +35,19 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _integer(text: str) -> int:
     digits = len(text.lstrip("-"))
     if digits > MAX_DIGITS:
-        raise _Problem(422, f"a number has {digits} digits; at most {MAX_DIGITS} are accepted")
+        raise BodyError(422, f"a number has {digits} digits; at most {MAX_DIGITS} are accepted")
     return int(text)
 
 
 def _decimal(text: str) -> float:
     value = float(text)
     if value in (float("inf"), float("-inf")) or len(text) > 4 * MAX_DIGITS:
-        raise _Problem(422, f"the number {text[:30]!r} is out of range")
+        raise BodyError(422, f"the number {text[:30]!r} is out of range")
     return value
 
 
 def _constant(name: str) -> Any:
-    raise _Problem(400, f"{name} is not a JSON value")
-
-
-def not_json(reason: str, where: int) -> str:
-    """The detail of a body with a JSON syntax error: ``reason`` at character ``where``."""
-    return _(
-        "the request body is not valid JSON: {reason} at character {where}",
-        reason=reason,
-        where=where,
-    )
+    raise BodyError(400, f"{name} is not a JSON value")
 
 
 def read_body(body: bytes) -> Any:
@@ -88,8 +73,15 @@ def read_body(body: bytes) -> Any:
             parse_constant=_constant,
         )
     except json.JSONDecodeError as error:
-        raise BodyError(400, not_json(error.msg, error.pos)) from None
-    except _Problem as error:
+        raise BodyError(
+            400,
+            _(
+                "the request body is not valid JSON: {reason} at character {where}",
+                reason=error.msg,
+                where=error.pos,
+            ),
+        ) from None
+    except BodyError as error:  # raised by a hook above, in its own words
         raise BodyError(error.status, _("the request body: {problem}", problem=error)) from None
     except RecursionError:
         raise BodyError(400, _("the request body nests arrays and objects too deeply")) from None
