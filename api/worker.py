@@ -77,10 +77,9 @@ def validate_bounded(request: Mapping[str, Any]) -> dict[str, Any]:
     problems = answer["problems"]
     if len(problems) > MAX_PROBLEMS:
         more = len(problems) - MAX_PROBLEMS + 1
-        answer["problems"] = [
-            *problems[: MAX_PROBLEMS - 1],
-            {"set": None, "reason": _n("and {n} more problem", "and {n} more problems", more)},
-        ]
+        with language(request.get("lang")):  # the answer's language, checked by now
+            reason = _n("and {n} more problem", "and {n} more problems", more)
+        answer["problems"] = [*problems[: MAX_PROBLEMS - 1], {"set": None, "reason": reason}]
     return answer
 
 
@@ -90,7 +89,7 @@ BODY_TASKS: dict[str, tuple[WireFunction, type[BaseModel]]] = {
     "score_shanghai": (score_shanghai, ShanghaiScoreResponse),
 }
 """Tasks whose request body the server passes on unread, with the answer's model:
-the worker reads the JSON (:func:`api.bodies.read_body`), checks it, answers and
+the worker reads the JSON (:func:`api.reading.read_body`), checks it, answers and
 checks the answer, so that every CPU cost of a request is paid here, in the
 client's fair share of the workers, and none in the server process. These are the
 cheap-to-answer routes a client may send by the hundred (move checks, scores),

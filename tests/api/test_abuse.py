@@ -165,6 +165,11 @@ def test_a_move_check_lists_at_most_50_problems(client: TestClient) -> None:
     problems = client.post(VALIDATE, json=request).json()["problems"]
     assert len(problems) == 50
     assert problems[-1] == {"set": None, "reason": "and 55 more problems"}
+    # Said in the body's language, whatever the header's.
+    asked = client.post(VALIDATE, json={**request, "lang": "ja"}, headers={"Accept-Language": "en"})
+    last = asked.json()["problems"][-1]["reason"]
+    assert last != "and 55 more problems"
+    assert "55" in last
 
 
 # --- headers -----------------------------------------------------------------------------
