@@ -6,27 +6,26 @@ way to customise how a request is read): a body must be sent as
 without ``NaN`` or ``Infinity`` and nested less deeply than Python's recursion
 limit (else 400 saying so), without a key given twice in one object (422 naming
 the key: a second value must not silently replace the first) and without numbers
-longer than :data:`MAX_DIGITS` digits or out of a float's range (422: valid JSON,
-but no number of this API comes near). Ordinary syntax errors keep FastAPI's 400 with
-the position (see :mod:`api.errors`).
+longer than :data:`~api.reading.MAX_DIGITS` digits or out of a float's range (422:
+valid JSON, but no number of this API comes near); a syntax error is 400 with its
+position. The reading itself is :func:`api.reading.read_body`, which the solver
+workers use too for the bodies they read (:data:`api.worker.BODY_TASKS`).
 """
 
 from __future__ import annotations
 
 import email.message
-import json
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request, Response
+from fastapi import Depends, FastAPI, Request, Response
 from fastapi.routing import APIRoute
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
 from api.errors import CLOSE
+from api.reading import BodyError, read_body
 from solver.i18n import _
-
-MAX_DIGITS = 20
-"""Longest number accepted in a body: every number of the API fits easily."""
 
 
 def is_json(content_type: str | None) -> bool:
@@ -41,79 +40,54 @@ def is_json(content_type: str | None) -> bool:
     )
 
 
-class _BodyError(Exception):
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status = status
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            shown = key if len(key) <= 40 else key[:39] + "…"
-            raise _BodyError(422, f"the key {shown!r} is given twice in one object")
-        result[key] = value
-    return result
-
-
-def _integer(text: str) -> int:
-    digits = len(text.lstrip("-"))
-    if digits > MAX_DIGITS:
-        raise _BodyError(422, f"a number has {digits} digits; at most {MAX_DIGITS} are accepted")
-    return int(text)
-
-
-def _decimal(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")) or len(text) > 4 * MAX_DIGITS:
-        raise _BodyError(422, f"the number {text[:30]!r} is out of range")
-    return value
-
-
-def _constant(name: str) -> Any:
-    raise _BodyError(400, f"{name} is not a JSON value")
-
-
-def parse_json(body: bytes) -> Any:
-    """The JSON value of ``body``, read strictly (see the module docstring).
-
-    Raises :class:`json.JSONDecodeError` for a syntax error, :class:`HTTPException`
-    (400 or 422) for the rest."""
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise HTTPException(
-            400,
-            _(
-                "the request body is not valid UTF-8: byte 0x{byte:02x} at position {position}",
-                byte=body[error.start],
-                position=error.start,
-            ),
-        ) from None
-    try:
-        return json.loads(
-            text,
-            object_pairs_hook=_object,
-            parse_int=_integer,
-            parse_float=_decimal,
-            parse_constant=_constant,
-        )
-    except _BodyError as error:
-        raise HTTPException(error.status, _("the request body: {problem}", problem=error)) from None
-    except RecursionError:
-        raise HTTPException(
-            400, _("the request body nests arrays and objects too deeply")
-        ) from None
-
-
 class StrictJSONRequest(Request):
-    """A request whose ``json()`` is :func:`parse_json`."""
+    """A request whose ``json()`` is :func:`read_body`."""
 
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
-            self._json = parse_json(await self.body())
+            try:
+                self._json = read_body(await self.body())
+            except BodyError as error:
+                raise HTTPException(error.status, error.detail) from None
         return self._json
+
+
+async def _raw_body(request: Request) -> bytes:
+    return await request.body()
+
+
+RawBody = Annotated[bytes, Depends(_raw_body)]
+"""A route's request body as it came, unread: for a route that hands it to a solver
+worker to read (:meth:`api.pool.SolverPool.run_body`), declared with
+``openapi_extra=json_body(Model)``."""
+
+_BODY_MODELS: dict[str, type[BaseModel]] = {}
+
+
+def json_body(model: type[BaseModel]) -> dict[str, Any]:
+    """The ``openapi_extra`` of a route that takes :data:`RawBody`: its body is JSON of
+    ``model``, as the docs show (with :func:`document_bodies`) and the worker reads."""
+    _BODY_MODELS[model.__name__] = model
+    schema = {"$ref": f"#/components/schemas/{model.__name__}"}
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
+def document_bodies(app: FastAPI) -> None:
+    """Add the models of :func:`json_body` routes to ``app``'s OpenAPI components
+    (FastAPI adds only the models it reads itself)."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schemas = generate().setdefault("components", {}).setdefault("schemas", {})
+            for name, model in _BODY_MODELS.items():
+                found = model.model_json_schema(ref_template="#/components/schemas/{model}")
+                for inner, definition in found.pop("$defs", {}).items():
+                    schemas.setdefault(inner, definition)
+                schemas.setdefault(name, found)
+        return app.openapi_schema or generate()
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 class JSONRoute(APIRoute):
@@ -122,7 +96,7 @@ class JSONRoute(APIRoute):
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
-        takes_body = self.body_field is not None
+        takes_body = self.body_field is not None or "requestBody" in (self.openapi_extra or {})
 
         async def strict_handler(request: Request) -> Response:
             if takes_body and not is_json(request.headers.get("content-type")):

@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from api.pool import ClientBusy, Unavailable
+from api.reading import BodyError
 from api.schemas import ErrorBody
 from api.settings import Settings
 from solver.errors import MeldwiseError
@@ -77,6 +78,7 @@ def documented_errors(culprits: str) -> Responses:
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
     app.add_exception_handler(MeldwiseError, _invalid_game)  # type: ignore[arg-type]
+    app.add_exception_handler(BodyError, _bad_body)  # type: ignore[arg-type]
     app.add_exception_handler(Unavailable, _unavailable)  # type: ignore[arg-type]
     app.add_exception_handler(ClientBusy, _client_busy)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
@@ -104,24 +106,13 @@ def error_response(
 
 
 async def _invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
-    """The body is not JSON (400) or not of the request's shape (422)."""
+    """The body is not of the request's shape (422); a body that is not JSON is
+    answered while it is read (:mod:`api.bodies`)."""
     request.app.state.metrics.rejected.labels("invalid").inc()
     body = error.body
     if isinstance(body, dict) and body.get("lang") in LANGUAGES:
         set_language(body["lang"])  # the body's own language, when it could be read
     problems = list(error.errors())
-    for problem in problems:
-        if problem["type"] == "json_invalid":
-            reason = problem.get("ctx", {}).get("error", "malformed")
-            where = problem["loc"][-1]
-            return error_response(
-                400,
-                _(
-                    "the request body is not valid JSON: {reason} at character {where}",
-                    reason=reason,
-                    where=where,
-                ),
-            )
     # The library's own reading of the same model gives the same message.
     for problem in problems:
         problem["loc"] = tuple(problem["loc"])[1:]  # loc[0] is "body"
@@ -132,6 +123,12 @@ async def _invalid_game(request: Request, error: MeldwiseError) -> JSONResponse:
     """Well-formed, but not a real game: unknown tile, too many copies, bad set or rule."""
     request.app.state.metrics.rejected.labels("invalid").inc()
     return error_response(422, str(error))
+
+
+async def _bad_body(request: Request, error: BodyError) -> JSONResponse:
+    """A body a solver worker found not JSON, or JSON this API refuses (400, 422)."""
+    request.app.state.metrics.rejected.labels("invalid").inc()
+    return error_response(error.status, error.detail)
 
 
 async def _unavailable(request: Request, error: Unavailable) -> JSONResponse:

@@ -13,6 +13,7 @@ from importlib import metadata
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
+from api.bodies import document_bodies
 from api.clients import ClientGate
 from api.errors import install_error_handlers
 from api.language import LanguageMiddleware
@@ -84,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         demo.SWAGGER_PATH, demo.StaticRoute(demo.SWAGGER_DIR, demo.SWAGGER_PATH), name="swagger"
     )
     app.mount(demo.STATIC_PATH, demo.StaticRoute(), name="static")
+    document_bodies(app)
     install_error_handlers(app)
     # Added innermost first: metrics see every answer; request IDs, security and
     # CORS headers go on every answer, refusals (401, 408, 413, 429, 503) included.

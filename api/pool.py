@@ -43,8 +43,9 @@ from typing import Any
 
 from api.logs import REQUEST_ID
 from api.metrics import Metrics
+from api.reading import BodyError
 from solver.errors import MeldwiseError
-from solver.i18n import _, language
+from solver.i18n import _, current, language
 
 WireSolver = Callable[[Mapping[str, Any]], dict[str, Any]]
 """A dict-in, dict-out entry point of the library (named in :data:`api.worker.TASKS`)."""
@@ -107,6 +108,9 @@ class Job:
     """Seconds the task may take (its time limits); the watchdog adds the margin."""
     future: asyncio.Future[dict[str, Any]]
     request_id: str
+    body: str | None = None
+    """The request body as sent (decoded with ``surrogateescape``), for the worker to
+    read (:data:`api.worker.BODY_TASKS`); then ``request`` holds only its ``lang``."""
     arrival: int = 0
     """Its place in the order of admission."""
     charged: float = 0.0
@@ -136,8 +140,8 @@ class FairQueue:
         self._arrivals = itertools.count()
         self._takers: deque[asyncio.Future[Job]] = deque()
         self._virtual = 0.0
-        """The ``used`` of the last client given a task: where a client that becomes
-        active starts."""
+        """The least ``used`` of the clients waiting when a task was last handed out:
+        where a client that becomes active starts."""
         self.admitted = 0
         self.waiting = 0
 
@@ -231,7 +235,12 @@ class FairQueue:
         )
         job = state.waiting.popleft()
         self.waiting -= 1
-        self._virtual = max(self._virtual, state.used)
+        # Level with the least served, not with the one served: were a client that
+        # comes back (each client pauses between an answer and its next request)
+        # brought level with whoever ran last, a client that always has a task
+        # waiting, and may run up to SLACK_S ahead, would lift everyone to its own
+        # level at each pause and never be held back.
+        self._virtual = max(self._virtual, min(s.used for s in waiting))
         # Charged ahead: the most it may take, so that a client cannot start a second
         # long task beside the first before the others have had their turn.
         job.charged = max(state.estimate, job.budget)
@@ -381,7 +390,10 @@ class _Worker:
         now = time.monotonic()
         job.started, self.job, self.deadline = now, job, now + job.budget
         try:
-            await self._write({"task": job.task, "request": job.request})
+            if job.body is None:
+                await self._write({"task": job.task, "request": job.request})
+            else:
+                await self._write({"task": job.task, "body": job.body, **job.request})
             reply = await self._read(
                 job.budget + self.pool.margin,
                 "hung",
@@ -557,10 +569,32 @@ class SolverPool:
         Raises :class:`Unavailable` or :class:`ClientBusy` when refused or when the
         worker is lost, and :class:`InvalidRequest` for a request that is not a real
         game. A response's ``status`` is counted in the solver metrics."""
-        if (refused := self.refusal(client)) is not None:
-            raise refused
+        return await self._answer(self._job(solver, request, client, budget_s))
+
+    async def run_body(
+        self, solver: WireSolver, body: bytes, *, client: str, budget_s: float = 0.0
+    ) -> dict[str, Any]:
+        """As :meth:`run`, for a request body as it came, which the worker reads (one of
+        :data:`api.worker.BODY_TASKS`) and answers in the body's ``lang``, else the
+        active language: the server process never parses it. Raises
+        :class:`~api.reading.BodyError` for a body that does not read as JSON."""
+        text = body.decode("utf-8", "surrogateescape")
+        return await self._answer(self._job(solver, {"lang": current()}, client, budget_s, text))
+
+    @staticmethod
+    def _job(
+        solver: WireSolver,
+        request: Mapping[str, Any],
+        client: str,
+        budget_s: float,
+        body: str | None = None,
+    ) -> Job:
         future = asyncio.get_running_loop().create_future()
-        job = Job(solver.__name__, request, client, budget_s, future, REQUEST_ID.get())
+        return Job(solver.__name__, request, client, budget_s, future, REQUEST_ID.get(), body)
+
+    async def _answer(self, job: Job) -> dict[str, Any]:
+        if (refused := self.refusal(job.client)) is not None:
+            raise refused
         self.queue.admit(job)
         self.metrics.solves_pending.set(self.queue.admitted)
         try:
@@ -573,6 +607,8 @@ class SolverPool:
             raise
         if "invalid" in reply:
             raise InvalidRequest(reply["invalid"])
+        if "bad_body" in reply:
+            raise BodyError(*reply["bad_body"])
         if "too_large" in reply:
             raise InvalidRequest(
                 _(

@@ -6,10 +6,13 @@ server decides when its workers stop. The worker talks on its standard input and
 output, one JSON object per line:
 
 * in: ``{"task": "solve_rummikub", "request": {...}}`` (a wire entry point of
-  :mod:`solver`), or ``{"task": "ping"}``;
+  :mod:`solver`), ``{"task": "validate_rummikub", "body": "...", "lang": "en"}``
+  (a request body as it came, read here: see :data:`BODY_TASKS`), or
+  ``{"task": "ping"}``;
 * out: first ``{"ready": pid}`` once warm, then one answer per line read:
   ``{"ok": response}``, ``{"invalid": message}`` (a
-  :class:`~solver.errors.MeldwiseError`: the API's 422), ``{"too_large": bytes}``
+  :class:`~solver.errors.MeldwiseError`: the API's 422), ``{"bad_body": [status,
+  message]}`` (a body that does not read as JSON), ``{"too_large": bytes}``
   (the answer is over ``MAX_ANSWER_BYTES``), ``{"failed": "internal error"}``
   (a bug: the traceback goes to standard error) or ``{"pong": pid}``.
 
@@ -27,6 +30,9 @@ import traceback
 from collections.abc import Callable, Mapping
 from typing import IO, Any
 
+from pydantic import BaseModel
+
+from api.reading import BodyError, read_body
 from solver import (
     MeldwiseError,
     advise_shanghai,
@@ -36,7 +42,11 @@ from solver import (
     solve_rummikub,
     validate_rummikub,
 )
+from solver.errors import RequestError
+from solver.i18n import _, _n, language
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
+from solver.rummikub.wire import ScoreResponse, ValidateResponse
+from solver.shanghai.wire import ShanghaiScoreResponse
 
 WireFunction = Callable[[Mapping[str, Any]], dict[str, Any]]
 
@@ -55,6 +65,52 @@ TASKS: dict[str, WireFunction] = {
     )
 }
 """What a worker runs, by name: the library's dict-in, dict-out entry points."""
+
+MAX_PROBLEMS = 50
+"""Most problems listed in a validate answer (the last one then says how many more),
+so an answer stays small whatever the move."""
+
+
+def validate_bounded(request: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`validate_rummikub`, listing at most :data:`MAX_PROBLEMS` problems."""
+    answer = validate_rummikub(request)
+    problems = answer["problems"]
+    if len(problems) > MAX_PROBLEMS:
+        more = len(problems) - MAX_PROBLEMS + 1
+        with language(request.get("lang")):  # the answer's language, checked by now
+            reason = _n("and {n} more problem", "and {n} more problems", more)
+        answer["problems"] = [*problems[: MAX_PROBLEMS - 1], {"set": None, "reason": reason}]
+    return answer
+
+
+BODY_TASKS: dict[str, tuple[WireFunction, type[BaseModel]]] = {
+    "validate_rummikub": (validate_bounded, ValidateResponse),
+    "score_rummikub": (score_rummikub, ScoreResponse),
+    "score_shanghai": (score_shanghai, ShanghaiScoreResponse),
+}
+"""Tasks whose request body the server passes on unread, with the answer's model:
+the worker reads the JSON (:func:`api.reading.read_body`), checks it, answers and
+checks the answer, so that every CPU cost of a request is paid here, in the
+client's fair share of the workers, and none in the server process. These are the
+cheap-to-answer routes a client may send by the hundred (move checks, scores),
+whose bodies are the bulk of their cost."""
+
+
+def from_body(task: str, body: str, lang: str) -> dict[str, Any]:
+    """The answer to a :data:`BODY_TASKS` task's request ``body`` (the bytes sent,
+    decoded with ``surrogateescape``), said in the request's ``lang``, else ``lang``
+    (the ``Accept-Language`` header's)."""
+    function, model = BODY_TASKS[task]
+    with language(lang):  # what the request body's own errors are said in
+        raw = body.encode("utf-8", "surrogateescape")
+        if not raw:
+            raise RequestError(_("the request needs a JSON body"))
+        request = read_body(raw)
+        if isinstance(request, dict) and request.get("lang") is None:
+            request["lang"] = lang
+        answer = function(request)
+        return model.model_validate(answer).model_dump(mode="json")
+
 
 WARM_UP_REQUEST = {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"]], "time_limit_ms": 2000}
 
@@ -86,9 +142,14 @@ def answer(message: Mapping[str, Any], max_bytes: int) -> bytes:
     if task == "ping":
         return _line({"pong": os.getpid()})
     try:
-        reply: dict[str, Any] = {"ok": TASKS[str(task)](message["request"])}
+        if "body" in message:
+            reply: dict[str, Any] = {"ok": from_body(str(task), message["body"], message["lang"])}
+        else:
+            reply = {"ok": TASKS[str(task)](message["request"])}
     except MeldwiseError as error:
         reply = {"invalid": str(error)}
+    except BodyError as error:
+        reply = {"bad_body": [error.status, error.detail]}
     except Exception:
         traceback.print_exc()
         reply = {"failed": "internal error"}

@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
+from fastapi.responses import JSONResponse
 
-from api.bodies import JSONRoute
+from api.bodies import JSONRoute, RawBody, json_body
 from api.deps import ClientDep, PoolDep, SettingsDep
 from api.errors import documented_errors
 from api.language import localise
-from solver.i18n import _n
 from solver.rummikub import DEFAULT_TIME_LIMIT
 from solver.rummikub.wire import (
     RepairRequest,
@@ -34,10 +34,6 @@ BAD_INPUT = documented_errors(
     "an unknown field or tile, more copies of a tile than the game has, an invalid table set, "
     "a bad setting"
 )
-
-MAX_PROBLEMS = 50
-"""Most problems listed in a validate answer (the last one then says how many more),
-so an answer stays small whatever the move."""
 
 
 @router.post(
@@ -62,22 +58,23 @@ async def solve(
     return await pool.run(solve_rummikub, request, client=client, budget_s=budget_s)
 
 
-@router.post("/validate", response_model=ValidateResponse, responses=BAD_INPUT)
-async def validate(body: ValidateRequest, pool: PoolDep, client: ClientDep) -> dict[str, Any]:
+@router.post(
+    "/validate",
+    response_model=ValidateResponse,
+    responses=BAD_INPUT,
+    openapi_extra=json_body(ValidateRequest),
+)
+async def validate(body: RawBody, pool: PoolDep, client: ClientDep) -> JSONResponse:
     """Check a move: every problem with it, each with the set it concerns (at most
     50: the last then says how many more there are), and for an illegal move whether
     it can still be put right, else the penalty."""
-    request = localise(body)
-    # An illegal move's consequence is a solve within the default time limit.
-    answer = await pool.run(validate_rummikub, request, client=client, budget_s=DEFAULT_TIME_LIMIT)
-    problems = answer["problems"]
-    if len(problems) > MAX_PROBLEMS:
-        more = len(problems) - MAX_PROBLEMS + 1
-        answer["problems"] = [
-            *problems[: MAX_PROBLEMS - 1],
-            {"set": None, "reason": _n("and {n} more problem", "and {n} more problems", more)},
-        ]
-    return answer
+    # The worker reads the body (a move may be 16 KB of tiles): that CPU is the
+    # client's share of the workers, not the server process's. An illegal move's
+    # consequence is a solve within the default time limit.
+    answer = await pool.run_body(
+        validate_rummikub, body, client=client, budget_s=DEFAULT_TIME_LIMIT
+    )
+    return JSONResponse(answer)
 
 
 @router.post(
@@ -99,9 +96,14 @@ async def repair(
     return await pool.run(repair_rummikub, request, client=client, budget_s=budget_s)
 
 
-@router.post("/score", response_model=ScoreResponse, responses=BAD_INPUT)
-async def score(body: ScoreRequest, pool: PoolDep, client: ClientDep) -> dict[str, Any]:
+@router.post(
+    "/score",
+    response_model=ScoreResponse,
+    responses=BAD_INPUT,
+    openapi_extra=json_body(ScoreRequest),
+)
+async def score(body: RawBody, pool: PoolDep, client: ClientDep) -> JSONResponse:
     """End-of-round scores: each rack's penalty; a player who went out scores the
     sum of the others' penalties."""
-    request = localise(body)
-    return await pool.run(score_rummikub, request, client=client)
+    answer = await pool.run_body(score_rummikub, body, client=client)
+    return JSONResponse(answer)

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
+from fastapi.responses import JSONResponse
 
-from api.bodies import JSONRoute
+from api.bodies import JSONRoute, RawBody, json_body
 from api.deps import ClientDep, PoolDep, SettingsDep
 from api.errors import documented_errors
 from api.language import localise
@@ -45,8 +46,13 @@ async def advise(
     return await pool.run(advise_shanghai, request, client=client, budget_s=budget_s)
 
 
-@router.post("/score", response_model=ShanghaiScoreResponse, responses=BAD_INPUT)
-async def score(body: ShanghaiScoreRequest, pool: PoolDep, client: ClientDep) -> dict[str, Any]:
+@router.post(
+    "/score",
+    response_model=ShanghaiScoreResponse,
+    responses=BAD_INPUT,
+    openapi_extra=json_body(ShanghaiScoreRequest),
+)
+async def score(body: RawBody, pool: PoolDep, client: ClientDep) -> JSONResponse:
     """A hand's end: the penalty points each player's cards left cost."""
-    request = localise(body)
-    return await pool.run(score_shanghai, request, client=client)
+    answer = await pool.run_body(score_shanghai, body, client=client)
+    return JSONResponse(answer)

@@ -23,8 +23,17 @@ from api.clients import address_id
 from api.main import create_app
 from api.middleware import CONTENT_SECURITY_POLICY
 from api.pool import SLACK_S, Crowd, FairQueue, Job
+from api.reading import read_body
 from api.settings import Settings, available_cores
-from tests.api.support import SCORE, SHANGHAI_ADVISE, SOLVE, VALIDATE, async_client, slow_request
+from tests.api.support import (
+    SCORE,
+    SHANGHAI_ADVISE,
+    SHANGHAI_SCORE,
+    SOLVE,
+    VALIDATE,
+    async_client,
+    slow_request,
+)
 
 JSON = {"Content-Type": "application/json"}
 
@@ -56,6 +65,45 @@ def test_a_bad_body_gets_an_answer_naming_the_problem(
     answer = client.post(SOLVE, content=body, headers=JSON)
     assert answer.status_code == status
     assert words in answer.json()["detail"]
+    # A worker reads a move check's or a score's body: by the same rules, in the
+    # same words, in the language asked for.
+    for path in (VALIDATE, SCORE, SHANGHAI_SCORE):
+        for lang in ("en", "ja"):
+            headers = {**JSON, "Accept-Language": lang}
+            read_here = client.post(SOLVE, content=body, headers=headers)
+            read_there = client.post(path, content=body, headers=headers)
+            assert (read_there.status_code, read_there.json()) == (
+                read_here.status_code,
+                read_here.json(),
+            )
+
+
+def test_move_checks_and_scores_are_read_in_the_workers_not_the_server(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 16 KB move check costs the server process no parsing: its CPU is spent in a
+    worker, within the client's fair share (issue 15, row 6)."""
+
+    read_here: list[bytes] = []
+
+    def reading(body: bytes) -> object:
+        read_here.append(body)
+        return read_body(body)
+
+    monkeypatch.setattr("api.bodies.read_body", reading)
+    move = {"rack": ["R5"], "table_before": [], "table_after": [["R5"]]}
+    assert client.post(VALIDATE, json=move).json()["legal"] is False
+    assert client.post(SCORE, json={"racks": {"a": [], "b": ["R5"]}}).json()["winners"] == ["a"]
+    scored = client.post(SHANGHAI_SCORE, json={"hands": {"a": [], "b": ["7H"]}})
+    assert scored.json()["scores"][1]["points"] == 5
+    assert read_here == []
+    client.post(SOLVE, json={"rack": ["R1"]})  # a solve is read here: the check works
+    assert len(read_here) == 1
+    # The API docs still name each body's model.
+    document = client.get("/openapi.json").json()
+    body = document["paths"][VALIDATE]["post"]["requestBody"]["content"]["application/json"]
+    assert body["schema"] == {"$ref": "#/components/schemas/ValidateRequest"}
+    assert "table_after" in document["components"]["schemas"]["ValidateRequest"]["properties"]
 
 
 def test_a_duplicated_player_is_refused_not_dropped(client: TestClient) -> None:
@@ -117,6 +165,11 @@ def test_a_move_check_lists_at_most_50_problems(client: TestClient) -> None:
     problems = client.post(VALIDATE, json=request).json()["problems"]
     assert len(problems) == 50
     assert problems[-1] == {"set": None, "reason": "and 55 more problems"}
+    # Said in the body's language, whatever the header's.
+    asked = client.post(VALIDATE, json={**request, "lang": "ja"}, headers={"Accept-Language": "en"})
+    last = asked.json()["problems"][-1]["reason"]
+    assert last != "and 55 more problems"
+    assert "55" in last
 
 
 # --- headers -----------------------------------------------------------------------------
@@ -318,6 +371,35 @@ def test_the_fair_order_serves_in_arrival_order_until_one_client_has_used_more()
         queue.finish(heavy[1], SLACK_S / 2)
         assert await queue.take() is late
         assert await queue.take() is again
+
+    asyncio.run(scenario())
+
+
+def test_a_client_that_pauses_between_requests_keeps_its_place_before_one_that_never_does() -> None:
+    """A flood (always a task waiting) beside a client that pauses between an answer and
+    its next request: the pause must not lift the client to the flood's level (it
+    did: the flood, within the slack of whoever waited, was then never held back)."""
+
+    async def scenario() -> None:
+        queue = FairQueue()
+        loop = asyncio.get_running_loop()
+
+        def admit(client: str) -> Job:
+            job = Job("task", {}, client, 0.0, loop.create_future(), "-")
+            queue.admit(job)
+            return job
+
+        flood = [admit("flood"), admit("flood")]
+        normal = admit("normal")
+        for job in flood:  # first come, first served: the flood used 0.8 s
+            assert await queue.take() is job
+            queue.finish(job, 0.4)
+        assert await queue.take() is normal
+        queue.finish(normal, 0.01)
+        later = admit("flood")
+        back = admit("normal")  # came back after its pause, after the flood's next task
+        assert await queue.take() is back  # the flood is 0.79 s ahead: past the slack
+        assert await queue.take() is later  # nobody else waits: no idle worker
 
     asyncio.run(scenario())
 
