@@ -108,7 +108,9 @@ class Policy:
         return replace(cls(), **values)  # type: ignore[arg-type]
 
 
-STRONG = Policy(threat_cards=99, cards_first=True)
+STRONG = Policy(
+    threat_cards=99, cards_first=True, live_discards=True, outs_first=True, closing_cards=3
+)
 """The knobs ``strong`` plays with (its score against ``greedy``: benchmarks/shanghai_bots.py)."""
 
 
@@ -211,8 +213,6 @@ class Bot:
             if self.policy.live_discards and turn.discard is not None:
                 move = replace(move, discard=_live_discard(turn, turn.discard.card, view))
             return move
-        table = tuple(item.meld for item in view.table)
-        nxt = NextPlayer(view.down[view.next_seat], view.took[view.next_seat])
         study = self._study(view, hand)
         threatened = _threatened(view, self.policy.threat_cards)
         short = study.value
@@ -227,7 +227,7 @@ class Bot:
         elif self.policy.outs_first and (livest := _livest_keeping(study, view)) is not None:
             card = livest
         else:
-            found = best_discard(study, lambda card: danger(card, table, nxt, view.rules))
+            found = best_discard(study, _danger_now(view))
             card = found.card if found is not None else max(view.hand, key=view.rules.points)
         return Play(discard=card)
 
@@ -246,9 +246,11 @@ def _opponents_down(view: View) -> bool:
 
 
 def _costliest_keeping(study: Study, view: View) -> Card:
-    """The costliest card whose loss keeps the deficiency (else the costliest card)."""
+    """Of the cards whose loss keeps the deficiency (else of all), the lowest danger
+    (an opponent is down: do not feed the next player a lay-off), then the costliest."""
     keepers = [card for card in sorted(study.hand) if study.keeps(card)]
-    return max(keepers or sorted(study.hand), key=view.rules.points)
+    rate = _danger_now(view)
+    return min(keepers or sorted(study.hand), key=lambda c: (rate(c), -view.rules.points(c)))
 
 
 def _livest_keeping(study: Study, view: View) -> Card | None:
@@ -257,13 +259,16 @@ def _livest_keeping(study: Study, view: View) -> Card | None:
     keepers = [card for card in sorted(study.hand) if study.keeps(card)]
     if not keepers:
         return None
+    rate = _danger_now(view)
+    outs = {card: study.outs(card).count for card in keepers}
+    return min(keepers, key=lambda c: (-outs[c], rate(c), -view.rules.points(c)))
+
+
+def _danger_now(view: View) -> Callable[[Card], int]:
+    """The danger of a discard onto the table as it stands (the next player's view)."""
     table = tuple(item.meld for item in view.table)
     nxt = NextPlayer(view.down[view.next_seat], view.took[view.next_seat])
-    outs = {card: study.outs(card).count for card in keepers}
-    return min(
-        keepers,
-        key=lambda c: (-outs[c], danger(c, table, nxt, view.rules), -view.rules.points(c)),
-    )
+    return lambda card: danger(card, table, nxt, view.rules)
 
 
 DRAWS_AHEAD = 3
