@@ -13,13 +13,23 @@ alone.
   lowers the deficiency, and discards as the advice does (the lowest deficiency,
   then the lowest danger, then the most outs, then the most points; once down, a
   dead card).
-* ``strong`` plays the same exact turns with the knobs :data:`STRONG`: once an
-  opponent is down (someone may go out soon) it discards the costliest card that
-  keeps its deficiency rather than the one keeping the most outs, and it plans each
-  turn for the fewest cards left (then the fewest points), so that it goes out
-  sooner. Its buying is greedy's; the buy knobs (only close to going down, not once
-  an opponent is down, any upcard) are there for experiments. Its score against
-  ``greedy`` is measured by ``python -m benchmarks.shanghai_bots``.
+* ``strong`` plays the same exact turns with the knobs :data:`STRONG`:
+
+  - it plans each turn for the fewest cards left, then the fewest points, so that
+    it goes out sooner;
+  - once down, it discards, of its dead cards, the safest, then the one of the
+    most expected penalty: its points times the chance that no unseen card that
+    would open a place for it on a run comes in the next few draws (greedy: the
+    safest, then the costliest);
+  - not down, of the discards keeping its deficiency: while no opponent is down,
+    the one keeping the most outs, then the safest; once an opponent is down, the
+    safest, then the costliest (someone may go out soon);
+  - it buys as greedy does, except when the hand is *closing* (an opponent who is
+    down holds three cards or fewer): then it buys only an upcard that meets the
+    contract, since the upcard and the two penalty cards will most likely count
+    against it. A stated rule of thumb, not a computed expectation.
+
+  Its score against ``greedy`` is measured by ``python -m benchmarks.shanghai_bots``.
 """
 
 from __future__ import annotations
