@@ -13,23 +13,22 @@ alone.
   lowers the deficiency, and discards as the advice does (the lowest deficiency,
   then the lowest danger, then the most outs, then the most points; once down, a
   dead card).
-* ``strong`` plays the same exact turns with the knobs :data:`STRONG`:
+* ``strong`` plays the same exact turns with the knobs :data:`STRONG`: once an
+  opponent is down (someone may go out soon) it discards the costliest card that
+  keeps its deficiency rather than the one keeping the most outs, and it plans
+  each turn for the fewest cards left (then the fewest points), so that it goes
+  out sooner. Its buying is greedy's.
 
-  - it plans each turn for the fewest cards left, then the fewest points, so that
-    it goes out sooner;
-  - once down, it discards, of its dead cards, the safest, then the one of the
-    most expected penalty: its points times the chance that no unseen card that
-    would open a place for it on a run comes in the next few draws (greedy: the
-    safest, then the costliest);
-  - not down, of the discards keeping its deficiency: while no opponent is down,
-    the one keeping the most outs, then the safest; once an opponent is down, the
-    safest, then the costliest (someone may go out soon);
-  - it buys as greedy does, except when the hand is *closing* (an opponent who is
-    down holds three cards or fewer): then it buys only an upcard that meets the
-    contract, since the upcard and the two penalty cards will most likely count
-    against it. A stated rule of thumb, not a computed expectation.
-
-  Its score against ``greedy`` is measured by ``python -m benchmarks.shanghai_bots``.
+Knobs for experiments (``strong:KNOB=VALUE+...``), not in :data:`STRONG` because
+together they did not measure better (benchmarks/RESULTS.md, section 6):
+``live_discards`` (once down, of the dead cards the safest, then the one of the
+most expected penalty: its points times the chance that no unseen card that would
+open a place for it on a run comes in :data:`DRAWS_AHEAD` draws), ``outs_first``
+(not down and no opponent down: most outs before lowest danger),
+``closing_cards`` with ``abandon_short`` (an opponent down with few cards: buy only
+an upcard that meets the contract; shed the costliest card when far short), and
+the buy knobs. ``python -m benchmarks.shanghai_bots`` measures any of them against
+``greedy``.
 """
 
 from __future__ import annotations
@@ -118,9 +117,7 @@ class Policy:
         return replace(cls(), **values)  # type: ignore[arg-type]
 
 
-STRONG = Policy(
-    threat_cards=99, cards_first=True, live_discards=True, outs_first=True, closing_cards=3
-)
+STRONG = Policy(threat_cards=99, cards_first=True)
 """The knobs ``strong`` plays with (its score against ``greedy``: benchmarks/shanghai_bots.py)."""
 
 
@@ -256,11 +253,9 @@ def _opponents_down(view: View) -> bool:
 
 
 def _costliest_keeping(study: Study, view: View) -> Card:
-    """Of the cards whose loss keeps the deficiency (else of all), the lowest danger
-    (an opponent is down: do not feed the next player a lay-off), then the costliest."""
+    """The costliest card whose loss keeps the deficiency (else the costliest card)."""
     keepers = [card for card in sorted(study.hand) if study.keeps(card)]
-    rate = _danger_now(view)
-    return min(keepers or sorted(study.hand), key=lambda c: (rate(c), -view.rules.points(c)))
+    return max(keepers or sorted(study.hand), key=view.rules.points)
 
 
 def _livest_keeping(study: Study, view: View) -> Card | None:
