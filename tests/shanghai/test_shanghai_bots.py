@@ -6,6 +6,7 @@ far short)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from solver.shanghai import Rules, parse_cards
 from solver.shanghai.bots import Bot, Policy
@@ -38,7 +39,11 @@ def test_a_closing_hand_buys_only_to_meet_the_contract() -> None:
     not bought (greedy buys it), one meeting the contract is."""
     closing = Bot("closing", Policy(closing_cards=3))
     greedy = Bot("greedy", Policy())
-    threat = {"step": Step.BUY, "down": (False, False, True, False), "hand_sizes": (11, 11, 2, 11)}
+    threat: dict[str, Any] = {
+        "step": Step.BUY,
+        "down": (False, False, True, False),
+        "hand_sizes": (11, 11, 2, 11),
+    }
     one_short = _view("AS AD KS KD 5C 7H 9D JC 3S 4H 6D", upcard=parse_cards("AC")[0], **threat)
     assert greedy.buy(one_short)
     assert not closing.buy(one_short)
@@ -51,7 +56,7 @@ def test_a_closing_hand_buys_only_to_meet_the_contract() -> None:
 def test_a_closing_hand_far_short_sheds_the_costliest_card() -> None:
     """Three cards short with an opponent about to go out: throw a 20-point two even
     though the pair of twos is the hand's best start (greedy keeps it)."""
-    threat = {"down": (False, False, True, False), "hand_sizes": (12, 12, 2, 11)}
+    threat: dict[str, Any] = {"down": (False, False, True, False), "hand_sizes": (12, 12, 2, 11)}
     view = _view("2S 2D 9C 3H 4S 6D 7C 8H 10S JD QC KH", **threat)
     assert Bot("greedy", Policy()).play(view).discard not in parse_cards("2S 2D")
     shed = Bot("shed", Policy(closing_cards=3, abandon_short=3)).play(view)
