@@ -3,11 +3,20 @@
 ``python -m benchmarks.shanghai_bots --bots strong,greedy --games 200 --seed 2026``
 plays seeded 4-player games (the last bot named fills the remaining seats; each
 deal is played once per seat rotation) and prints, per bot, the mean score per
-game (penalty points: lower is better) and the win rate with its Wilson 95%
+game (penalty points: **lower is better**) and the win rate with its Wilson 95%
 interval, as the runner reports them, then the *paired* difference of each bot's
 score from the reference bot's in the same games (same deals, same seats played
-in turn), with a normal 95% interval: the figure that says whether a bot scores
-lower. ``--json FILE`` writes the runner's report with every game.
+in turn), with a normal 95% interval over the deals (a deal's seat rotations are
+averaged first: they share the cards, so they are not independent): the figure
+that says whether a bot scores lower (negative: it does).
+
+``--control`` also plays each deal once with the reference bot in every seat and
+pairs each game with it seat by seat: the bot's score less the reference bot's
+score in the same seat on the same deal (the engine deals every hand from the
+seed and the hand number, so the two games meet the same ten deals). That removes
+the luck of the cards from the difference, which narrows the interval at the cost
+of one more game per deal. ``--json FILE`` writes the runner's report with every
+game (and the control games).
 """
 
 from __future__ import annotations
@@ -16,24 +25,38 @@ import argparse
 import json
 import math
 import statistics
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import Any
 
 
 def paired(
-    results: Sequence[dict[str, Any]], name: str, reference: str
+    results: Sequence[dict[str, Any]],
+    name: str,
+    reference: str,
+    control: Mapping[int, Sequence[int]] | None = None,
 ) -> tuple[float, float, int]:
-    """Mean of (``name``'s score - ``reference``'s mean score) over the games holding
-    both, its 95% half-width, and the number of games."""
-    diffs = []
+    """Mean over deals of ``name``'s score less the reference's, its normal 95%
+    half-width, and the number of deals. Without ``control`` the reference is
+    ``reference``'s mean score in the same game; with it (control scores by deal
+    seed), the control game's score in the same seat. A deal's games are averaged
+    first."""
+    by_deal: dict[int, list[float]] = defaultdict(list)
     for game in results:
-        mine = [s for seat, s in zip(game["seats"], game["scores"], strict=True) if seat == name]
-        theirs = [
-            s for seat, s in zip(game["seats"], game["scores"], strict=True) if seat == reference
-        ]
+        seats = list(zip(game["seats"], game["scores"], strict=True))
+        mine = [i for i, (seat, _score) in enumerate(seats) if seat == name]
+        if control is not None:
+            if mine and game["seed"] in control:
+                base = control[game["seed"]]
+                by_deal[game["seed"]] += [seats[i][1] - base[i] for i in mine]
+            continue
+        theirs = [score for seat, score in seats if seat == reference]
         if mine and theirs:
-            diffs.append(statistics.fmean(mine) - statistics.fmean(theirs))
+            by_deal[game["seed"]].append(
+                statistics.fmean(seats[i][1] for i in mine) - statistics.fmean(theirs)
+            )
+    diffs = [statistics.fmean(d) for d in by_deal.values()]
     if len(diffs) < 2:
         return (statistics.fmean(diffs) if diffs else 0.0), math.inf, len(diffs)
     return (
@@ -41,6 +64,19 @@ def paired(
         1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)),
         len(diffs),
     )
+
+
+def control_games(
+    runner: Any, reference: str, players: int, seeds: Sequence[int], processes: int
+) -> dict[int, list[int]]:
+    """Scores by seat of each deal played with ``reference`` in every seat."""
+    todo = [
+        runner.GameTask("shanghai", i, seed, (reference,) * players, {})
+        for i, seed in enumerate(seeds)
+    ]
+    return {
+        played.seed: list(played.result.scores) for played in runner.local_dispatch(processes)(todo)
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -51,6 +87,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--reference", default="greedy", help="the bot the others are paired with")
+    parser.add_argument(
+        "--control",
+        action="store_true",
+        help="also play each deal with the reference bot in every seat and pair with it",
+    )
     parser.add_argument("--json", metavar="FILE", help="write the runner's report with every game")
     args = parser.parse_args(argv)
     try:
@@ -70,16 +111,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         low, high = bot["ci95"]
         print(
             f"{bot['name']:<40} seats {bot['seats']}  mean score {bot['mean_score']:7.1f}"
+            " (penalty, lower is better)"
             f"  win rate {bot['win_rate']:6.1%} (95% {low:.1%}-{high:.1%}, parity"
             f" {bot['parity']:.0%})"
         )
+    control = None
+    if args.control:
+        deals = sorted({game["seed"] for game in answer["results"]})
+        control = control_games(runner, args.reference, args.players, deals, args.processes)
+        answer["control"] = {str(seed): scores for seed, scores in sorted(control.items())}
     for name in dict.fromkeys(seats):
-        if name != args.reference:
-            mean, half, count = paired(answer["results"], name, args.reference)
+        if name == args.reference:
+            continue
+        mean, half, count = paired(answer["results"], name, args.reference)
+        print(
+            f"{name} - {args.reference} in the same games, paired over {count} deals:"
+            f" {mean:+.1f} +- {half:.1f} points per game (negative: {name} scores lower)"
+        )
+        if control is not None:
+            mean, half, count = paired(answer["results"], name, args.reference, control)
             print(
-                f"{name} - {args.reference}, paired over {count} games: {mean:+.1f} +- {half:.1f}"
+                f"{name} - {args.reference} in the same seat of the all-{args.reference}"
+                f" game, paired over {count} deals: {mean:+.1f} +- {half:.1f}"
             )
-    print(f"wall {report.wall_seconds:.0f} s, CPU {report.cpu_seconds:.0f} s")
+    print(f"wall {report.wall_seconds:.0f} s, CPU {report.cpu_seconds:.0f} s (tournament)")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(answer, out, indent=1)

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from solver.arena.registry import GAMES
+from solver.arena.registry import GAMES, game_spec
 from solver.arena.runner import (
     Dispatcher,
     GamePlayed,
@@ -147,7 +147,9 @@ def print_report(report: Report, console: Console) -> None:
     table = Table(
         title=f"{report.game}: {report.games} games, {report.players} players, seed {report.seed}"
     )
-    for header in ("bot", "seats", "wins", "win rate", "95% interval", "parity", "mean score"):
+    better = "lower" if game_spec(report.game).penalty_scores else "higher"
+    mean = f"mean score ({better} is better)"
+    for header in ("bot", "seats", "wins", "win rate", "95% interval", "parity", mean):
         table.add_column(header, justify="left" if header == "bot" else "right")
     table.add_column("ms/move median / p95", justify="right")
     for bot in report.by_bot:

@@ -74,6 +74,8 @@ class GameSpec:
     bot_names: tuple[str, ...]
     record: Callable[[Match, Sequence[str]], dict[str, Any]]
     """(finished game, bot names by seat) -> its game record, a JSON object."""
+    penalty_scores: bool = False
+    """Scores are penalty points (lower is better, Shanghai), not points won."""
 
     def check_bots(self, names: Sequence[str]) -> None:
         """Raise :class:`UnknownBot` (or another :class:`MeldwiseError`) naming the first

@@ -38,4 +38,5 @@ def __getattr__(name: str) -> Any:
         new_bot=make_bot,
         bot_names=tuple(BOTS),
         record=record,
+        penalty_scores=True,
     )

@@ -15,11 +15,20 @@ alone.
   dead card).
 * ``strong`` plays the same exact turns with the knobs :data:`STRONG`: once an
   opponent is down (someone may go out soon) it discards the costliest card that
-  keeps its deficiency rather than the one keeping the most outs, and it plans each
-  turn for the fewest cards left (then the fewest points), so that it goes out
-  sooner. Its buying is greedy's; the buy knobs (only close to going down, not once
-  an opponent is down, any upcard) are there for experiments. Its score against
-  ``greedy`` is measured by ``python -m benchmarks.shanghai_bots``.
+  keeps its deficiency rather than the one keeping the most outs, and it plans
+  each turn for the fewest cards left (then the fewest points), so that it goes
+  out sooner. Its buying is greedy's.
+
+Knobs for experiments (``strong:KNOB=VALUE+...``), not in :data:`STRONG` because
+together they did not measure better (benchmarks/RESULTS.md, section 6):
+``live_discards`` (once down, of the dead cards the safest, then the one of the
+most expected penalty: its points times the chance that no unseen card that would
+open a place for it on a run comes in :data:`DRAWS_AHEAD` draws), ``outs_first``
+(not down and no opponent down: most outs before lowest danger),
+``closing_cards`` with ``abandon_short`` (an opponent down with few cards: buy only
+an upcard that meets the contract; shed the costliest card when far short), and
+the buy knobs. ``python -m benchmarks.shanghai_bots`` measures any of them against
+``greedy``.
 """
 
 from __future__ import annotations
@@ -35,10 +44,11 @@ from solver.shanghai.danger import danger
 from solver.shanghai.deficiency import Study, best_discard
 from solver.shanghai.engine import Buy, Draw, LayOffMove, Move, Play, Step, SwapMove, View
 from solver.shanghai.lay_offs import fits_table
-from solver.shanghai.melds import Meld
-from solver.shanghai.notation import Card
+from solver.shanghai.melds import Meld, MeldKind
+from solver.shanghai.notation import ACE, JOKER, Card
 from solver.shanghai.position import NextPlayer
 from solver.shanghai.result import Turn
+from solver.shanghai.rules import MAX_RUN_LEN, Rules
 from solver.shanghai.search import could_go_down, solve_turn
 
 LIMIT = Limit(10.0)
@@ -68,13 +78,24 @@ class Policy:
     cards_first: bool = False
     """Plan turns for the fewest cards left, then the fewest points (not the reverse)."""
     abandon_short: int = 0
-    """Once an opponent who is down holds at most ``threat_cards`` cards, discard the
-    costliest card outright while this many cards or more short (0: never)."""
+    """Once the hand is closing (``closing_cards``), discard the costliest card
+    outright while this many cards or more short (0: never)."""
+    closing_cards: int = 0
+    """An opponent who is down holding at most this many cards closes the hand (they
+    may go out any turn): then buy only an upcard that meets the contract, since the
+    two extra cards are likely to count against you (0: never closing)."""
     buy_any: bool = False
     """Buy any upcard offered while the contract is not met (a buy left)."""
     buy_threat_cards: int = 0
     """Buy nothing once an opponent who is down holds at most this many cards (0:
     buy regardless)."""
+    live_discards: bool = False
+    """Once down, discard the dead card of the most expected penalty (its points times
+    the chance no bridging card comes in :data:`DRAWS_AHEAD` draws), not simply the
+    costliest."""
+    outs_first: bool = False
+    """Not down and not threatened, rank discards keeping the deficiency by their outs
+    before their danger (the advice ranks danger first)."""
 
     @classmethod
     def parse(cls, text: str) -> Policy:
@@ -164,6 +185,8 @@ class Bot:
             return True
         after = self._study(view, more).value
         lowers = after is not None and (now is None or after < now)
+        if _threatened(view, self.policy.closing_cards) and after != 0:
+            return False
         return lowers and after is not None and after <= self.policy.buy_short
 
     # --- the play ---------------------------------------------------------------------
@@ -194,22 +217,25 @@ class Bot:
         hand = Counter(view.hand)
         turn = self._turn(view, hand)
         if turn is not None:
-            return play_of(turn)
-        table = tuple(item.meld for item in view.table)
-        nxt = NextPlayer(view.down[view.next_seat], view.took[view.next_seat])
+            move = play_of(turn)
+            if self.policy.live_discards and turn.discard is not None:
+                move = replace(move, discard=_live_discard(turn, turn.discard.card, view))
+            return move
         study = self._study(view, hand)
         threatened = _threatened(view, self.policy.threat_cards)
         short = study.value
         if (
-            threatened
+            _threatened(view, self.policy.closing_cards)
             and self.policy.abandon_short
             and (short is None or short >= self.policy.abandon_short)
         ):
             card = max(sorted(study.hand), key=view.rules.points)
         elif threatened or self.policy.points_first:
             card = _costliest_keeping(study, view)
+        elif self.policy.outs_first and (livest := _livest_keeping(study, view)) is not None:
+            card = livest
         else:
-            found = best_discard(study, lambda card: danger(card, table, nxt, view.rules))
+            found = best_discard(study, _danger_now(view))
             card = found.card if found is not None else max(view.hand, key=view.rules.points)
         return Play(discard=card)
 
@@ -231,6 +257,75 @@ def _costliest_keeping(study: Study, view: View) -> Card:
     """The costliest card whose loss keeps the deficiency (else the costliest card)."""
     keepers = [card for card in sorted(study.hand) if study.keeps(card)]
     return max(keepers or sorted(study.hand), key=view.rules.points)
+
+
+def _livest_keeping(study: Study, view: View) -> Card | None:
+    """Of the cards whose loss keeps the deficiency, the one leaving the most outs,
+    then the lowest danger, then the most points; None when no card keeps it."""
+    keepers = [card for card in sorted(study.hand) if study.keeps(card)]
+    if not keepers:
+        return None
+    rate = _danger_now(view)
+    outs = {card: study.outs(card).count for card in keepers}
+    return min(keepers, key=lambda c: (-outs[c], rate(c), -view.rules.points(c)))
+
+
+def _danger_now(view: View) -> Callable[[Card], int]:
+    """The danger of a discard onto the table as it stands (the next player's view)."""
+    table = tuple(item.meld for item in view.table)
+    nxt = NextPlayer(view.down[view.next_seat], view.took[view.next_seat])
+    return lambda card: danger(card, table, nxt, view.rules)
+
+
+DRAWS_AHEAD = 3
+"""Draws a down player's dead card is given to become playable (:func:`_live_discard`)."""
+
+
+def _live_discard(turn: Turn, chosen: Card, view: View) -> Card:
+    """A down player's discard: of the cards left after the plays that no meld takes
+    as the table stands (the *dead* ones), the lowest danger, then the most expected
+    penalty: points times the chance that none of the unseen cards that would open a
+    place for it on a run (the card between it and a run's end) comes in
+    :data:`DRAWS_AHEAD` draws. ``chosen`` (the solver's discard) when none is dead."""
+    rules = view.rules
+    left = sorted([*turn.kept, chosen])
+    dead = [card for card in left if not fits_table(card, turn.table, rules)]
+    if not dead:
+        return chosen
+    unseen = view.position().unseen(rules)
+    total = max(1, sum(unseen.values()))
+    nxt = NextPlayer(view.down[view.next_seat], view.took[view.next_seat])
+
+    def cost(card: Card) -> tuple[int, float]:
+        stuck = (1 - _bridges(card, turn.table, unseen, rules) / total) ** DRAWS_AHEAD
+        return danger(card, turn.table, nxt, rules), -rules.points(card) * stuck
+
+    return min(dead, key=cost)
+
+
+def _bridges(card: Card, table: Sequence[Meld], unseen: Counter[Card], rules: Rules) -> int:
+    """Unseen cards that, laid off first, would let ``card`` follow on a run: the
+    natural card between it and a run's end, and the jokers where the run has room."""
+    if rules.is_wild(card):
+        return 0
+    places = (1, 14) if card.rank == ACE and rules.ace_low else (card.rank,)
+    count = 0
+    for meld in table:
+        if meld.kind is not MeldKind.RUN or meld.suit != card.suit:
+            continue
+        if len(meld.cards) + 2 > MAX_RUN_LEN:
+            continue
+        for place in places:
+            if place == meld.last_place + 2:
+                bridge = meld.last_place + 1
+            elif place == meld.first_place - 2:
+                bridge = meld.first_place - 1
+            else:
+                continue
+            count += unseen[Card(rules.rank_at(bridge), card.suit)]
+            if meld.wilds + 1 <= meld.naturals:
+                count += unseen[JOKER]
+    return count
 
 
 def _played(turn: Turn, card: Card) -> bool:

@@ -3,7 +3,8 @@
 The game follows the rules the advice follows (:class:`~solver.shanghai.rules.Rules`).
 Each hand ``h`` (1 to ``GameSettings.hands``) has the standard contract of hand
 ``h``; its cards (``decks`` decks with their jokers) are shuffled from the game's
-seed, ``hand_size`` (11) are dealt to each player and one is turned up to start
+seed and the hand's number (so no deal depends on how earlier hands went),
+``hand_size`` (11) are dealt to each player and one is turned up to start
 the discard pile. The player after the dealer starts, the dealer moving one seat
 each hand. A turn has two phases:
 
@@ -274,7 +275,6 @@ class Game:
     def __init__(self, settings: GameSettings = GameSettings(), seed: int = 0) -> None:
         self.settings = settings
         self.seed = seed
-        self.rng = random.Random(seed)
         self.scores = [0] * settings.players
         self.results: list[HandResult] = []
         self.events: list[list[Event]] = []
@@ -295,6 +295,10 @@ class Game:
 
     def _start_hand(self, number: int) -> None:
         rules, players = self.rules, self.settings.players
+        # Each hand shuffles from the game's seed and its number alone, so a hand's deal
+        # (and its reshuffles) never depends on how earlier hands went: two bots tried
+        # on one seed meet the same ten deals (benchmarks/shanghai_bots.py pairs them).
+        self.rng = random.Random(f"shanghai {self.seed} hand {number}")
         deck = [c for c in ALL_NATURALS for _ in range(rules.decks)] + [JOKER] * rules.jokers
         self.rng.shuffle(deck)
         size = self.settings.hand_size

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from solver.arena import registry
+from solver.arena.cli import print_report
 from solver.arena.game import GameSpec, Result, UnknownBot
 from solver.arena.runner import (
     GamePlayed,
@@ -108,6 +110,9 @@ NIM = GameSpec(
 )
 
 
+NIM_PENALTY = replace(NIM, penalty_scores=True)
+
+
 @pytest.fixture
 def nim() -> Iterator[None]:
     registry.GAMES["nim"] = f"{__name__}:NIM"
@@ -124,6 +129,16 @@ def test_a_toy_game_plugs_into_the_runner(nim: None) -> None:
     assert report.ends == {"last counter": 40}
     assert perfect.moves > 0
     assert perfect.move_ms_median >= 0
+
+
+def test_the_report_says_which_way_scores_are_better(nim: None) -> None:
+    """Points won (higher is better) unless the game's scores are penalties."""
+    report = run_tournament("nim", ["perfect", "one"], 4, seed=3, dispatch=local_dispatch(1))
+    for penalty, better in ((False, "higher is better"), (True, "lower is better")):
+        registry.GAMES["nim"] = f"{__name__}:{'NIM_PENALTY' if penalty else 'NIM'}"
+        console = Console(record=True, width=200)
+        print_report(report, console)
+        assert f"mean score ({better})" in console.export_text()
 
 
 def test_seats_rotate_and_each_deal_is_played_in_every_seat() -> None:

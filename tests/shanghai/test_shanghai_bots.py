@@ -1,0 +1,63 @@
+"""The Shanghai bots' policy knobs, each on a position where it changes the move:
+the down player's discard by expected penalty, and the closing hand (an opponent
+down with few cards: buy only to meet the contract, shed the costliest card when
+far short)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from solver.shanghai import Rules, parse_cards
+from solver.shanghai.bots import Bot, Policy
+from solver.shanghai.engine import Draw, Game, GameSettings, Step, View
+from solver.shanghai.melds import TableMeld, read_meld
+
+
+def _view(hand: str, table: tuple[str, ...] = (), **changes: object) -> View:
+    """Seat 1 of a 4-player hand 1 (two sets), after taking the upcard, with ``hand``
+    and ``table``; ``changes`` replace other view fields."""
+    game = Game.new(GameSettings(players=4, hands=1), 5)
+    game.apply(Draw(take=True))
+    game.hands[1] = sorted(parse_cards(hand))
+    game.table = [TableMeld(read_meld(parse_cards(m), Rules()), "0") for m in table]
+    return replace(game.view(1), **changes)  # type: ignore[arg-type]
+
+
+def test_a_down_player_keeps_the_dead_card_a_drawn_card_could_free() -> None:
+    """Of two dead ten-point cards, the one two places beyond a run's end (a drawn
+    bridging card lays both) is kept, whichever suit the run is in."""
+    bot = Bot("live", Policy(live_discards=True))
+    for run, keep, throw in (("8S 9S 10S JS", "KS", "QD"), ("8D 9D 10D JD", "KD", "QS")):
+        view = _view(f"{keep} {throw}", (run, "5C 5D 5H"), down=(True, True, False, False))
+        move = bot.play(view)
+        assert (move.lay_offs, move.discard) == ((), parse_cards(throw)[0]), run
+
+
+def test_a_closing_hand_buys_only_to_meet_the_contract() -> None:
+    """An opponent down with two cards: an upcard leaving the hand one card short is
+    not bought (greedy buys it), one meeting the contract is."""
+    closing = Bot("closing", Policy(closing_cards=3))
+    greedy = Bot("greedy", Policy())
+    threat: dict[str, Any] = {
+        "step": Step.BUY,
+        "down": (False, False, True, False),
+        "hand_sizes": (11, 11, 2, 11),
+    }
+    one_short = _view("AS AD KS KD 5C 7H 9D JC 3S 4H 6D", upcard=parse_cards("AC")[0], **threat)
+    assert greedy.buy(one_short)
+    assert not closing.buy(one_short)
+    calm = replace(one_short, down=(False,) * 4, hand_sizes=(11,) * 4)
+    assert closing.buy(calm)
+    meets = _view("AS AD AC KS KD 5C 7H 9D JC 3S 4H", upcard=parse_cards("KC")[0], **threat)
+    assert closing.buy(meets)
+
+
+def test_a_closing_hand_far_short_sheds_the_costliest_card() -> None:
+    """Three cards short with an opponent about to go out: throw a 20-point two even
+    though the pair of twos is the hand's best start (greedy keeps it)."""
+    threat: dict[str, Any] = {"down": (False, False, True, False), "hand_sizes": (12, 12, 2, 11)}
+    view = _view("2S 2D 9C 3H 4S 6D 7C 8H 10S JD QC KH", **threat)
+    assert Bot("greedy", Policy()).play(view).discard not in parse_cards("2S 2D")
+    shed = Bot("shed", Policy(closing_cards=3, abandon_short=3)).play(view)
+    assert shed.discard in parse_cards("2S 2D")
