@@ -262,8 +262,14 @@ def meld_problem(meld: Meld, rules: Rules) -> str | None:
     first = meld.stands_for[0]
     if meld.kind is MeldKind.RUN:
         assert first.colour is not None
-        expected = [Tile.natural(first.colour, first.number + i) for i in range(size)]
+        expected = [
+            Tile.natural(first.colour, rules.run_number(first.number + i)) for i in range(size)
+        ]
         if list(meld.stands_for) != expected or not rules.min_set_len <= size <= rules.numbers:
+            if rules.wrap_runs:
+                return _(
+                    "{set}: not a run read from its start, round from the top number to 1", set=meld
+                )
             return _("{set}: not a run read low to high", set=meld)
     else:
         colours = {t.colour for t in meld.stands_for}

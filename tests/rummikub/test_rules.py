@@ -25,6 +25,8 @@ def test_defaults_are_the_standard_game() -> None:
         ({"copies": "2"}, "copies"),
         ({"numbers": 4, "min_set_len": 5}, "min_set_len"),
         ({"wild_twos": 1}, "wild_twos"),
+        ({"wrap_runs": 1}, "wrap_runs"),
+        ({"wrap_runs": "yes"}, "wrap_runs"),
     ],
 )
 def test_bad_settings_name_the_setting(settings: dict[str, object], culprit: str) -> None:
