@@ -194,11 +194,11 @@ class TurnModel:
         if expr is None:
             colour, number = cell
             start = self.start
-            terms: list[LinearExpr] = [
-                start[colour, n]
+            cells = [
+                (colour, self.rules.run_number(n))
                 for n in range(number - self.rules.min_set_len + 1, number + 1)
-                if (colour, n) in start
             ]
+            terms: list[LinearExpr] = [start[c] for c in cells if c in start]
             if cell in self.extend:
                 terms.append(self.extend[cell])
             expr = self._run_tiles[cell] = total(terms)
@@ -209,7 +209,7 @@ class TurnModel:
         long[c,n] = start[c,n-L+1] + extend[c,n]."""
         colour, number = cell
         terms: list[LinearExpr] = []
-        first = (colour, number - self.rules.min_set_len + 1)
+        first = (colour, self.rules.run_number(number - self.rules.min_set_len + 1))
         if first in self.start:
             terms.append(self.start[first])
         if cell in self.extend:
@@ -501,8 +501,9 @@ def _grow_run(tm: TurnModel, cont: Continuation) -> None:
             cover = tm.model.new_bool_var(f"cover_{cont.index}_{number}")
             tm.model.add(cover <= cont.cover[number + step])
             cont.cover[number] = cover
-            tm.joining.setdefault((colour, number), []).append(cover)
+            tm.joining.setdefault((colour, tm.rules.run_number(number)), []).append(cover)
     cont.cover = dict(sorted(cont.cover.items()))
+    _at_most_every_number(tm, cont)
 
 
 def _grow_group(tm: TurnModel, cont: Continuation) -> None:
@@ -529,15 +530,27 @@ def _grow_group(tm: TurnModel, cont: Continuation) -> None:
 
 
 def _run_reach(tm: TurnModel, colour: int, low: int, high: int) -> tuple[int, int]:
-    """How far a run of ``colour`` over ``low..high`` may grow: over neighbouring
-    numbers while tiles could fill them (a numbered tile, or one joker each)."""
+    """How far a run of ``colour`` over positions ``low..high`` may grow: over
+    neighbouring numbers while tiles could fill them (a numbered tile, or one joker
+    each). A position is a number, or under ``wrap_runs`` one taken round (14 is 1 in
+    a game of 13 numbers: :meth:`~solver.rummikub.rules.Rules.run_number`); the run
+    then grows at most to N = numbers positions on either side of its old ones."""
+    rules = tm.rules
+    # A stretch of at most N positions that holds one of the old ones.
+    lowest, highest = (low - rules.numbers + 1, high + rules.numbers - 1)
+    if not rules.wrap_runs:
+        lowest, highest = 1, rules.numbers
+
+    def tiles(position: int) -> int:
+        return tm.available((colour, rules.run_number(position)))
+
     jokers_left = tm.jokers
-    while low > 1 and (tm.available((colour, low - 1)) or jokers_left):
-        jokers_left -= not tm.available((colour, low - 1))
+    while low > lowest and (tiles(low - 1) or jokers_left):
+        jokers_left -= not tiles(low - 1)
         low -= 1
     jokers_left = tm.jokers
-    while high < tm.rules.numbers and (tm.available((colour, high + 1)) or jokers_left):
-        jokers_left -= not tm.available((colour, high + 1))
+    while high < highest and (tiles(high + 1) or jokers_left):
+        jokers_left -= not tiles(high + 1)
         high += 1
     return low, high
 
@@ -573,26 +586,43 @@ def add_run_continuation(tm: TurnModel, cont: Continuation) -> None:
         for tile, meant, stay in zip(cont.meld.tiles, cont.meld.stands_for, cont.stays, strict=True)
     }
     previous: LinearExpr = 0
-    for number in range(low, high + 1):
-        cover = model.new_bool_var(f"cover_{cont.index}_{number}")
-        cont.cover[number] = cover
+    for position in range(low, high + 1):
+        cover = model.new_bool_var(f"cover_{cont.index}_{position}")
+        cont.cover[position] = cover
         model.add(cover <= cont.active)
-        begin = model.new_bool_var(f"begins_{cont.index}_{number}")
+        begin = model.new_bool_var(f"begins_{cont.index}_{position}")
         model.add(begin >= cover - previous)
-        cont.begins[number] = begin
+        cont.begins[position] = begin
         previous = cover
-        cell = (colour, number)
-        if number not in old:
+        cell = (colour, rules.run_number(position))
+        if cell[1] not in old:
             tm.joining.setdefault(cell, []).append(cover)
-            continue
-        tile, stay = old[number]
-        model.add(stay <= cover)
+    for number, (tile, stay) in old.items():
+        # The old tile's place: its number at whichever position the stretch has it.
+        here = covers(tm, cont, number)
+        model.add(stay <= here)
         if tile.is_joker:
-            tm.continued.setdefault(cell, []).append(cover - stay)
+            tm.continued.setdefault((colour, number), []).append(here - stay)
         else:
-            tm.continued_jokers.append(cover - stay)
+            tm.continued_jokers.append(here - stay)
     model.add(sum(cont.begins.values()) == cont.active)
     model.add(sum(cont.cover.values()) >= rules.min_set_len * cont.active)
+    _at_most_every_number(tm, cont)
+
+
+def covers(tm: TurnModel, cont: Continuation, number: int) -> LinearExpr:
+    """Whether a continued run covers ``number``: its cover at the positions showing
+    that number (one position, or under ``wrap_runs`` up to three of which the
+    stretch holds at most one)."""
+    return total([c for p, c in cont.cover.items() if tm.rules.run_number(p) == number])
+
+
+def _at_most_every_number(tm: TurnModel, cont: Continuation) -> None:
+    """Under ``wrap_runs`` a continued run's stretch (over positions, see
+    :func:`_run_reach`) covers at most N = numbers of them: sum cover <= N, so no
+    number twice."""
+    if tm.rules.wrap_runs and len(cont.cover) > tm.rules.numbers:
+        tm.model.add(total(list(cont.cover.values())) <= tm.rules.numbers)
 
 
 def add_group_continuation(tm: TurnModel, cont: Continuation) -> None:
@@ -663,6 +693,9 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
     supply = [tm.supply.get((colour, n), 0) for n in range(rules.numbers + 2)]
     if not jokers and sum(supply) < size:
         return  # not enough tiles of this colour for a run
+    if rules.wrap_runs:
+        add_wrapped_runs(tm, colour)
+        return
     capacity = [count + jokers for count in supply]
     bounded = tm.jokers_make_a_set or bool(tm.continuations)
     for number in range(1, rules.numbers - size + 2):
@@ -683,6 +716,18 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
             var = model.new_int_var(0, capacity[number], f"extend_{colour}_{number}")
             tm.extend[colour, number] = var
             model.add(var <= previous)
+    add_run_jokers(tm, colour, objective, bounded, supply)
+
+
+def add_run_jokers(
+    tm: TurnModel, colour: int, objective: Objective, bounded: bool, supply: list[int]
+) -> None:
+    """0 <= run_jokers[c,n] <= run_tiles[c,n] (the bound left out where ``bounded`` is
+    false, see :func:`add_runs`), and run_jokers[c,n] = run_tiles[c,n] where no
+    numbered tile (c,n) exists."""
+    rules, model, jokers = tm.rules, tm.model, tm.jokers
+    size = rules.min_set_len
+    capacity = [count + jokers for count in supply]
     if not jokers:
         return
     # A rack tile may take a joker's place only if the joker may go back to the rack:
@@ -703,6 +748,59 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
         tm.run_jokers[cell] = var
         if bounded:
             model.add(var <= tiles)
+
+
+def add_wrapped_runs(tm: TurnModel, colour: int) -> None:
+    """Runs of one colour under ``wrap_runs``: the flow of :func:`add_runs` on the
+    numbers taken round (after the top number N comes 1), with every index below read
+    round too:
+
+      run_tiles[c,n] = sum_{k<L} start[c,n-k] + extend[c,n],
+      extend[c,n] <= long[c,n-1] = start[c,n-L] + extend[c,n-1],
+      extend[c,n] <= sum_{L <= k <= N-1} start[c,n-k]   (a run holds at most N tiles).
+
+    The last row makes the flow exact. Lay the runs out round and round, the runs that
+    go on always the youngest ones (begun last): then the runs through n that are more
+    than L long are the extend[c,n] youngest of those begun at n-L or before, so they
+    all began at n-N+1 or later by the last row, and no run is longer than N. Without
+    it, runs could go on round for ever (extend = k everywhere with no start). Each
+    run is then a stretch of L..N numbers taken round; a run of all N numbers may begin
+    anywhere, as every start reads the same tiles.
+
+    The jokers are bounded as in :func:`add_runs` with a table set continued (the
+    shortcuts there follow the numbers in a line).
+    """
+    rules, model, jokers = tm.rules, tm.model, tm.jokers
+    size, top = rules.min_set_len, rules.numbers
+    supply = [tm.supply.get((colour, n), 0) for n in range(top + 2)]
+
+    def window(last: int, length: int) -> list[int]:
+        """The colour's numbered tiles at the ``length`` numbers up to ``last``, round."""
+        return [supply[rules.run_number(n)] for n in range(last - length + 1, last + 1)]
+
+    for number in rules.run_starts(size):
+        # Each number of the run's first L without a numbered tile needs a joker of its own.
+        tiles = window(number + size - 1, size)
+        if tiles.count(0) <= jokers:
+            upper = min(tiles) + jokers
+            tm.start[colour, number] = model.new_int_var(0, upper, f"start_{colour}_{number}")
+    if size < top:
+        for number in range(1, top + 1):
+            if window(number, size + 1).count(0) <= jokers:
+                tm.extend[colour, number] = model.new_int_var(
+                    0, supply[number] + jokers, f"extend_{colour}_{number}"
+                )
+    for (c, number), var in list(tm.extend.items()):
+        if c != colour:
+            continue
+        model.add(var <= tm.long_runs((colour, rules.run_number(number - 1))))
+        began = [
+            tm.start[cell]
+            for k in range(size, top)
+            if (cell := (colour, rules.run_number(number - k))) in tm.start
+        ]
+        model.add(var <= total(began))
+    add_run_jokers(tm, colour, Objective.TILES, True, supply)
 
 
 def _runs_through(supply: list[int], number: int, size: int, jokers: int) -> int:
@@ -734,7 +832,9 @@ def add_joker_headed_runs(tm: TurnModel, colour: int) -> None:
             continue
         heads = []
         for lead in range(1, tm.jokers + 1):
-            if start_at + lead > rules.numbers:
+            # The first numbered tile is in the run: at most N-1 places after its start,
+            # and at most the top number unless the run may go round.
+            if lead >= rules.numbers or (start_at + lead > rules.numbers and not rules.wrap_runs):
                 break
             var = model.new_int_var(0, tm.jokers // lead, f"head_{colour}_{start_at}_{lead}")
             tm.joker_heads[colour, start_at, lead] = var
@@ -750,13 +850,15 @@ def add_joker_headed_runs(tm: TurnModel, colour: int) -> None:
         for (c, start_at, lead), var in tm.joker_heads.items():
             if c != colour:
                 continue
-            if start_at == number:
+            # How far the cell lies after the run's start (round, under wrap_runs).
+            after = (number - start_at) % rules.numbers if rules.wrap_runs else number - start_at
+            if after == 0:
                 natural_needed.append(-var)
-            if start_at + lead == number:
+            if after == lead:
                 natural_needed.append(var)
-            if start_at <= number < start_at + lead:
+            if 0 <= after < lead:
                 joker_needed.append(var)
-            if start_at + size <= number <= start_at + lead:
+            if size <= after <= lead:
                 must_extend.append(var)
         if natural_needed:
             model.add(tm.run_naturals(cell) >= sum(natural_needed))
@@ -965,7 +1067,7 @@ def add_joker_replacement(tm: TurnModel) -> None:
         model.add(cont.active == 1)
         if cont.meld.kind is MeldKind.RUN:
             for meant, _ in jokers:
-                model.add(cont.cover[meant.number] == 1)
+                model.add(covers(tm, cont, meant.number) == 1)
         else:
             model.add(total([1 - stay for _, stay in jokers]) <= total(list(cont.added.values())))
         for _, stay in jokers:

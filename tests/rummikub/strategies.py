@@ -30,7 +30,7 @@ def examples(default: int) -> int:
 def small_rules(draw: st.DrawFn, max_numbers: int = 5, max_colours: int = 3) -> Rules:
     """A small variant: numbers 3..max_numbers, colours 2..max_colours, 1-2 copies,
     0-4 jokers, sets of 2 up to every number, any threshold and joker penalty, either
-    joker retrieval rule."""
+    joker retrieval rule, runs wrapping or not."""
     numbers = draw(st.integers(3, max_numbers))
     return Rules(
         colours=draw(st.integers(2, max_colours)),
@@ -41,6 +41,7 @@ def small_rules(draw: st.DrawFn, max_numbers: int = 5, max_colours: int = 3) -> 
         opening_threshold=draw(st.integers(0, 4 * numbers)),
         joker_penalty=draw(st.sampled_from([30, 0, 1, 5])),
         joker_retrieval=draw(st.sampled_from(["free", "replace"])),
+        wrap_runs=draw(st.booleans()),
     )
 
 
@@ -57,6 +58,7 @@ def any_rules(draw: st.DrawFn) -> Rules:
         opening_threshold=draw(st.integers(0, 1000)),
         joker_penalty=draw(st.integers(0, 1000)),
         joker_retrieval=draw(st.sampled_from(["free", "replace"])),
+        wrap_runs=draw(st.booleans()),
     )
 
 
@@ -69,6 +71,10 @@ def shapes(draw: st.DrawFn, rules: Rules) -> list[Tile]:
         if draw(st.booleans()):  # filling the whole number range: no room to grow
             return [Tile.natural(colour, n) for n in range(1, rules.numbers + 1)]
         length = draw(st.integers(size, rules.numbers))
+        if rules.wrap_runs and length < rules.numbers:  # any start, read round
+            start = draw(st.integers(1, rules.numbers))
+            top = rules.numbers
+            return [Tile.natural(colour, (n - 1) % top + 1) for n in range(start, start + length)]
         start = draw(st.integers(1, rules.numbers - length + 1))
         return [Tile.natural(colour, n) for n in range(start, start + length)]
     number = draw(st.integers(1, rules.numbers))
