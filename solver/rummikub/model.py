@@ -7,7 +7,8 @@ runs and groups reduces to, and that can always be laid back out as real sets
 
 * runs of colour ``c`` are a flow over the numbers: ``start[c,n]`` runs begin at
   ``n``; a run shorter than ``L = min_set_len`` must go on to ``n+1``;
-  ``extend[c,n]`` of the runs already ``L`` long at ``n-1`` go on to ``n``.
+  ``extend[c,n]`` of the runs already ``L`` long at ``n-1`` go on to ``n``
+  (under ``wrap_runs`` the numbers go round, see :func:`add_wrapped_runs`).
 * groups of number ``n`` are a count ``groups[n]`` with the numbered tiles and
   jokers they hold; distinct colours and 1..colours tiles each is a question of
   counts alone (see :func:`add_groups`).
