@@ -62,6 +62,7 @@ def lay_out(tm: TurnModel, value: Value) -> list[PlacedSet]:
     started = {cell for cell, var in tm.start.items() if value(var)}
     for colour in range(tm.rules.colours):
         placed += [_new(m) for m in lay_out_runs(tm, colour, value, started)]
+    placed += [_new(m) for m in lay_out_joker_runs(tm, value)]
     for number in range(1, tm.rules.numbers + 1):
         placed += [_new(m) for m in lay_out_groups(tm, number, value)]
     return placed
@@ -113,7 +114,10 @@ def _continued_run(
                 tile = natural if tile.is_joker else JOKER
         else:
             tile, stays = natural, 0
-            if joining_jokers.get(cell, 0) > 0:
+            # The jokers joining this run, where the model counts them run by run;
+            # else any of those joining continued runs at the cell.
+            by_run = cont.joining_jokers.get(position)
+            if value(by_run) if by_run is not None else joining_jokers.get(cell, 0) > 0:
                 joining_jokers[cell] -= 1
                 tile = JOKER
         (stayed if stays else joined).append(tile)
@@ -280,6 +284,25 @@ def lay_out_wrapped_runs(tm: TurnModel, colour_index: int, value: Value) -> list
         if not size <= len(tiles) <= top or all(t.is_joker for t in tiles):
             raise ModelError(f"run of {colour.name} from {run.start} does not lay out")
         meant = [Tile.natural(colour, rules.run_number(run.start + i)) for i in range(len(tiles))]
+        melds.append(Meld(MeldKind.RUN, tuple(tiles), tuple(meant)))
+    return melds
+
+
+def lay_out_joker_runs(tm: TurnModel, value: Value) -> list[Meld]:
+    """The runs holding jokers that the model lays out one by one (see
+    :func:`~solver.rummikub.model.add_joker_runs`): each covered position in order,
+    a joker where one stands."""
+    melds = []
+    for run in tm.joker_runs:
+        if not value(run.active):
+            continue
+        covered = sorted(key for key, var in run.cover.items() if value(var))
+        colour = Colour.from_index(covered[0][0])
+        tiles, meant = [], []
+        for key in covered:
+            natural = Tile.natural(colour, tm.rules.run_number(key[1]))
+            tiles.append(JOKER if value(run.jokers[key]) else natural)
+            meant.append(natural)
         melds.append(Meld(MeldKind.RUN, tuple(tiles), tuple(meant)))
     return melds
 

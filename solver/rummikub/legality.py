@@ -258,6 +258,12 @@ def meld_problem(meld: Meld, rules: Rules) -> str | None:
             return f"{meld}: {error}"
     if all(tile.is_joker for tile in meld.tiles):
         return _("{set}: a set needs at least one numbered tile", set=meld)
+    if meld.jokers > rules.max_jokers_per_set:
+        return _(
+            "{set}: a set holds at most {most} jokers (rule 'max_jokers_per_set')",
+            set=meld,
+            most=rules.max_jokers_per_set,
+        )
     size = len(meld.tiles)
     first = meld.stands_for[0]
     if meld.kind is MeldKind.RUN:

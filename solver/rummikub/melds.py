@@ -111,7 +111,10 @@ def group_reading(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
 
 
 def readings(tiles: Sequence[Tile], rules: Rules) -> list[Meld]:
-    """All valid readings of ``tiles`` as a set: run readings, then the group reading."""
+    """All valid readings of ``tiles`` as a set: run readings, then the group reading
+    (none when the set holds more jokers than ``max_jokers_per_set``)."""
+    if sum(t.is_joker for t in tiles) > rules.max_jokers_per_set:
+        return []
     found = run_readings(tiles, rules)
     group = group_reading(tiles, rules)
     if group is not None:
@@ -188,6 +191,12 @@ def why_not_a_set(tiles: Sequence[Tile], rules: Rules) -> str:
         )
     if not naturals:
         return _("a set needs at least one numbered tile, not only jokers")
+    if size - len(naturals) > rules.max_jokers_per_set:
+        return _(
+            "a set holds at most {most} jokers (rule 'max_jokers_per_set'), this one has {jokers}",
+            most=rules.max_jokers_per_set,
+            jokers=size - len(naturals),
+        )
     colours = {t.colour for t in naturals}
     numbers = {t.number for t in naturals}
     if len(numbers) == 1 and len(naturals) > 1:

@@ -88,6 +88,21 @@ class Continuation:
     """For a run that may go on with some of its tiles: where its stretch begins."""
     added: dict[int, cp_model.IntVar] = field(default_factory=dict)
     added_jokers: cp_model.IntVar | int = 0
+    joins: dict[int, Flag] = field(default_factory=dict)
+    """For a run: the cover of each position where a tile may join it."""
+    joining_jokers: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    """Under a binding ``max_jokers_per_set``: the jokers joining this run, by position."""
+
+
+@dataclass
+class JokerRun:
+    """A run holding a joker, laid out one by one (see :func:`add_joker_runs`):
+    ``cover[c, p]`` whether it covers position p in colour c, ``jokers[c, p]`` whether
+    a joker stands there (the cover itself where no numbered tile exists)."""
+
+    active: cp_model.IntVar
+    cover: dict[tuple[int, int], cp_model.IntVar] = field(default_factory=dict)
+    jokers: dict[tuple[int, int], LinearExpr] = field(default_factory=dict)
 
 
 @dataclass
@@ -116,7 +131,11 @@ class TurnModel:
     joining_jokers: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
     """Per cell: how many of the tiles joining continued runs there are jokers."""
     continued_jokers: list[LinearExpr] = field(default_factory=list)
-    """Jokers in continued sets: staying, joining a run (see above) or a group."""
+    """Jokers in continued sets: staying, joining a run (see above) or a group, and
+    jokers in the runs of :attr:`joker_runs`."""
+    joker_runs: list[JokerRun] = field(default_factory=list)
+    """Under a binding ``max_jokers_per_set``, the runs that hold jokers (the run flow
+    then holds none; see :func:`add_joker_runs`)."""
     objective: LinearExpr = 0
     goal: LinearExpr = 0
     """The score stage's goal: the score, then the jokers kept, then (points) the tiles
@@ -145,6 +164,18 @@ class TurnModel:
     def jokers(self) -> int:
         """Jokers that may end up on the table: the table's and the rack's."""
         return self.table.jokers + self.rack.jokers
+
+    @property
+    def joker_runs_apart(self) -> bool:
+        """Whether runs holding jokers are laid out one by one (:func:`add_joker_runs`):
+        when ``max_jokers_per_set`` binds, as the run flow cannot count the jokers of
+        each run."""
+        return self.rules.limits_jokers(self.jokers)
+
+    @property
+    def flow_jokers(self) -> int:
+        """Jokers the run flow may hold: none when the runs holding jokers are apart."""
+        return 0 if self.joker_runs_apart else self.jokers
 
     @property
     def jokers_make_a_set(self) -> bool:
@@ -295,6 +326,9 @@ class TurnModel:
         numbers = [n for _, n in self.played] + [n for _, n in self.run_jokers]
         terms += self.group_jokers.values()
         numbers += self.group_jokers
+        for run in self.joker_runs:
+            terms += run.jokers.values()
+            numbers += [self.rules.run_number(p) for _, p in run.jokers]
         return cp_model.LinearExpr.weighted_sum(terms, numbers)
 
 
@@ -336,9 +370,12 @@ def build_model(
     for cont in tm.continuations:
         if cont.index in kept_by_constraint:
             tm.model.add(cont.kept == 1)
+    if tm.joker_runs_apart:
+        add_joker_runs(tm)
+        add_jokers_per_continued_set(tm)
     for colour in range(rules.colours):
         add_runs(tm, colour, objective)
-    if tm.jokers_make_a_set:
+    if tm.jokers_make_a_set and not tm.joker_runs_apart:
         for colour in range(rules.colours):
             add_joker_headed_runs(tm, colour)
     add_played(tm)
@@ -502,6 +539,7 @@ def _grow_run(tm: TurnModel, cont: Continuation) -> None:
             cover = tm.model.new_bool_var(f"cover_{cont.index}_{number}")
             tm.model.add(cover <= cont.cover[number + step])
             cont.cover[number] = cover
+            cont.joins[number] = cover
             tm.joining.setdefault((colour, tm.rules.run_number(number)), []).append(cover)
     cont.cover = dict(sorted(cont.cover.items()))
     _at_most_every_number(tm, cont)
@@ -560,11 +598,35 @@ def _add_joining_jokers(tm: TurnModel) -> None:
     """joining_J[c,n] <= tiles joining continued runs at (c,n): how many of them are jokers."""
     if not tm.jokers:
         return
+    if tm.joker_runs_apart:
+        _add_joining_jokers_by_run(tm)
+        return
     for cell, joining in tm.joining.items():
         jokers = tm.model.new_int_var(0, min(tm.jokers, len(joining)), f"joining_J_{cell}")
         tm.model.add(jokers <= sum(joining))
         tm.joining_jokers[cell] = jokers
         tm.continued_jokers.append(jokers)
+
+
+def _add_joining_jokers_by_run(tm: TurnModel) -> None:
+    """joining_J[k,p] <= cover[k,p] for each continued run k and position p where a tile
+    may join it, and joining_J[c,n] = sum of those at (c,n): the jokers each run gains,
+    so that :func:`add_jokers_per_continued_set` can count them."""
+    by_cell: dict[Cell, list[cp_model.IntVar]] = {}
+    for cont in tm.continuations:
+        colour = cont.meld.stands_for[0].colour
+        assert colour is not None
+        for position, cover in cont.joins.items():
+            joker = tm.model.new_bool_var(f"joining_J_{cont.index}_{position}")
+            tm.model.add(joker <= cover)
+            cont.joining_jokers[position] = joker
+            cell = (colour.index, tm.rules.run_number(position))
+            by_cell.setdefault(cell, []).append(joker)
+    for cell, jokers in by_cell.items():
+        var = tm.model.new_int_var(0, len(jokers), f"joining_J_{cell}")
+        tm.model.add(var == sum(jokers))
+        tm.joining_jokers[cell] = var
+        tm.continued_jokers.append(var)
 
 
 def add_run_continuation(tm: TurnModel, cont: Continuation) -> None:
@@ -597,6 +659,7 @@ def add_run_continuation(tm: TurnModel, cont: Continuation) -> None:
         previous = cover
         cell = (colour, rules.run_number(position))
         if cell[1] not in old:
+            cont.joins[position] = cover
             tm.joining.setdefault(cell, []).append(cover)
     for number, (tile, stay) in old.items():
         # The old tile's place: its number at whichever position the stretch has it.
@@ -689,7 +752,7 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
       when the table holds no joker, as a table joker must stay on the table, and no
       joker must be played (:attr:`TurnModel.must_play`).
     """
-    rules, model, jokers = tm.rules, tm.model, tm.jokers
+    rules, model, jokers = tm.rules, tm.model, tm.flow_jokers
     size = rules.min_set_len
     supply = [tm.supply.get((colour, n), 0) for n in range(rules.numbers + 2)]
     if not jokers and sum(supply) < size:
@@ -726,7 +789,7 @@ def add_run_jokers(
     """0 <= run_jokers[c,n] <= run_tiles[c,n] (the bound left out where ``bounded`` is
     false, see :func:`add_runs`), and run_jokers[c,n] = run_tiles[c,n] where no
     numbered tile (c,n) exists."""
-    rules, model, jokers = tm.rules, tm.model, tm.jokers
+    rules, model, jokers = tm.rules, tm.model, tm.flow_jokers
     size = rules.min_set_len
     capacity = [count + jokers for count in supply]
     if not jokers:
@@ -771,7 +834,7 @@ def add_wrapped_runs(tm: TurnModel, colour: int) -> None:
     The jokers are bounded as in :func:`add_runs` with a table set continued (the
     shortcuts there follow the numbers in a line).
     """
-    rules, model, jokers = tm.rules, tm.model, tm.jokers
+    rules, model, jokers = tm.rules, tm.model, tm.flow_jokers
     size, top = rules.min_set_len, rules.numbers
     supply = [tm.supply.get((colour, n), 0) for n in range(top + 2)]
 
@@ -904,6 +967,10 @@ def add_groups(tm: TurnModel, number: int) -> None:
     model.add(size >= rules.min_set_len * groups)
     if tm.jokers:
         model.add(size <= rules.max_group_len * groups)
+    if tm.joker_runs_apart:
+        # At most M jokers a group: dealt evenly, the groups can hold
+        # sum_i min(M, colours - a_i) = min(M*G, colours*G - A) of them.
+        model.add(tm.group_jokers[number] <= rules.max_jokers_per_set * groups)
 
 
 def add_tile_balance(tm: TurnModel, cell: Cell) -> None:
@@ -982,7 +1049,11 @@ def fix_score(tm: TurnModel, score: int, played_jokers: int, tiles: int) -> None
 
 def table_sets(tm: TurnModel) -> LinearExpr:
     """Sets on the table after the turn: continued sets + runs begun + groups."""
-    return total([c.active for c in tm.continuations] + [*tm.start.values(), *tm.groups.values()])
+    return total(
+        [c.active for c in tm.continuations]
+        + [run.active for run in tm.joker_runs]
+        + [*tm.start.values(), *tm.groups.values()]
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -1073,3 +1144,81 @@ def add_joker_replacement(tm: TurnModel) -> None:
             model.add(total([1 - stay for _, stay in jokers]) <= total(list(cont.added.values())))
         for _, stay in jokers:
             model.add(tm.tiles >= 1 - stay)
+
+
+def add_joker_runs(tm: TurnModel) -> None:
+    """The runs that hold jokers, one by one, when ``max_jokers_per_set`` binds (the run
+    flow counts jokers per number, not per run, and then holds none).
+
+    At most J runs hold a joker (J = jokers in play); run r, in order
+    active[r] >= active[r+1], has for each colour c a flag u[r,c], sum_c u[r,c] =
+    active[r], and over the positions p (numbers; under ``wrap_runs`` 1..2N-1, p read
+    round) cover[r,c,p] <= u[r,c] in one stretch (begins[r,c,p] >= cover[r,c,p] -
+    cover[r,c,p-1], sum_p begins = u[r,c]) of L..N positions, joker[r,c,p] <=
+    cover[r,c,p] (= cover where no numbered tile (c,p) exists), and
+      active[r] <= sum jokers <= M * active[r],  sum cover - sum jokers >= active[r]
+    (a joker, at most M, and a numbered tile). Its numbered tiles cover - joker count
+    among the cell's tiles in continued sets, its jokers among theirs.
+    """
+    rules, model = tm.rules, tm.model
+    top, size = rules.numbers, rules.min_set_len
+    positions = range(1, 2 * top) if rules.wrap_runs else range(1, top + 1)
+    previous: cp_model.IntVar | None = None
+    for r in range(tm.jokers):
+        run = JokerRun(model.new_bool_var(f"jrun_{r}"))
+        used = []
+        for colour in range(rules.colours):
+            flag = model.new_bool_var(f"jrun_{r}_{colour}")
+            used.append(flag)
+            last: LinearExpr = 0
+            begins, covers = [], []
+            for position in positions:
+                cell = (colour, rules.run_number(position))
+                cover = model.new_bool_var(f"jrun_{r}_{colour}_{position}")
+                model.add(cover <= flag)
+                begin = model.new_bool_var(f"jrun_begins_{r}_{colour}_{position}")
+                model.add(begin >= cover - last)
+                last = cover
+                begins.append(begin)
+                covers.append(cover)
+                run.cover[colour, position] = cover
+                if not tm.supply.get(cell):
+                    run.jokers[colour, position] = cover
+                    continue
+                joker = model.new_bool_var(f"jrun_J_{r}_{colour}_{position}")
+                model.add(joker <= cover)
+                run.jokers[colour, position] = joker
+                tm.continued.setdefault(cell, []).append(cover - joker)
+            model.add(sum(begins) == flag)
+            model.add(sum(covers) >= size * flag)
+            if rules.wrap_runs:
+                model.add(sum(covers) <= top * flag)
+        model.add(sum(used) == run.active)
+        jokers = total(list(run.jokers.values()))
+        model.add(jokers >= run.active)
+        model.add(jokers <= rules.max_jokers_per_set * run.active)
+        model.add(total(list(run.cover.values())) - jokers >= run.active)
+        tm.continued_jokers.append(jokers)
+        if previous is not None:
+            model.add(previous >= run.active)
+        previous = run.active
+        tm.joker_runs.append(run)
+
+
+def add_jokers_per_continued_set(tm: TurnModel) -> None:
+    """Each continued table set holds at most M = ``max_jokers_per_set`` jokers: in a
+    run, the jokers that stay, those that take the place of a numbered tile that left
+    (cover - stays there) and those that join; in a group, those that stay and those
+    that join: sum <= M * active."""
+    most = tm.rules.max_jokers_per_set
+    for cont in tm.continuations:
+        meld = cont.meld
+        held: list[LinearExpr] = []
+        for tile, meant, stay in zip(meld.tiles, meld.stands_for, cont.stays, strict=True):
+            if tile.is_joker:
+                held.append(stay)
+            elif meld.kind is MeldKind.RUN and cont.begins:  # a run going on in part
+                held.append(covers(tm, cont, meant.number) - stay)
+        held += cont.joining_jokers.values()
+        held.append(cont.added_jokers)
+        tm.model.add(total(held) <= most * cont.active)

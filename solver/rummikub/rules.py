@@ -39,6 +39,13 @@ class Rules(Settings):
         "leaves its set only when the tile it stands for takes its place there, in a turn "
         "that plays a rack tile",
     )
+    max_jokers_per_set: int = setting(
+        4,
+        1,
+        4,
+        "most jokers one set may hold (4, the most a game has: no limit); a set always "
+        "holds a numbered tile",
+    )
     wrap_runs: bool = flag(
         False,
         "runs may go round from the top number to 1 (12-13-1, 13-1-2), each number once, "
@@ -55,6 +62,11 @@ class Rules(Settings):
                     numbers=self.numbers,
                 )
             )
+
+    def limits_jokers(self, jokers: int) -> bool:
+        """Whether ``max_jokers_per_set`` binds with ``jokers`` jokers in play (one set
+        could otherwise hold more of them)."""
+        return self.max_jokers_per_set < jokers
 
     @property
     def replace_jokers(self) -> bool:

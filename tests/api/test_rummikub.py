@@ -184,6 +184,12 @@ FULL_SET_PLUS_ONE = [f"{c}{n}" for c in "RBKO" for n in range(1, 14)] * 2 + ["J"
         ('{"rack": [], "rules": {"wild": 1}}', 422, "unknown rule 'wild'"),
         ('{"rack": [], "rules": {"numbers": 4, "min_set_len": 5}}', 422, "min_set_len"),
         ('{"rack": [], "rules": {"wrap_runs": "yes"}}', 422, "rule 'wrap_runs'"),
+        ('{"rack": [], "rules": {"max_jokers_per_set": 0}}', 422, "rule 'max_jokers_per_set'"),
+        (
+            '{"rack": [], "table": [["R1", "J", "J"]], "rules": {"max_jokers_per_set": 1}}',
+            422,
+            "table set 0 (R1 J J) is not a valid set: a set holds at most 1 jokers",
+        ),
         ('{"rack": [], "table": [["R12", "R13", "R1"]]}', 422, "table set 0"),
         ('{"rack": [], "opened": "yes"}', 422, "opened"),
         ('{"rack": [], "objective": "fun"}', 422, "objective"),

@@ -62,7 +62,9 @@ class DisruptionOracle:
 
     def _with_jokers(self, kind: MeldKind, shape: list[Tile]) -> Iterator[Laid]:
         seen = set()
-        for jokers in range(min(self.rules.jokers, len(shape) - 1) + 1):
+        for jokers in range(
+            min(self.rules.jokers, self.rules.max_jokers_per_set, len(shape) - 1) + 1
+        ):
             for spots in itertools.combinations(range(len(shape)), jokers):
                 places = tuple((JOKER if i in spots else t, t.number) for i, t in enumerate(shape))
                 if kind is MeldKind.GROUP:  # a group's jokers have no fixed colour

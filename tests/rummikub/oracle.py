@@ -54,7 +54,7 @@ def _candidates(rules: Rules) -> dict[tuple[tuple[Tile, ...], int], int]:
                 shapes.append([Tile.natural(c, number) for c in colours])
     for shape in shapes:
         value = sum(t.number for t in shape)
-        for jokers in range(0, min(rules.jokers, len(shape) - 1) + 1):
+        for jokers in range(0, min(rules.jokers, rules.max_jokers_per_set, len(shape) - 1) + 1):
             for spots in itertools.combinations(range(len(shape)), jokers):
                 naturals = tuple(sorted(t for i, t in enumerate(shape) if i not in spots))
                 key = (naturals, jokers)

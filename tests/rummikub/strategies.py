@@ -30,7 +30,7 @@ def examples(default: int) -> int:
 def small_rules(draw: st.DrawFn, max_numbers: int = 5, max_colours: int = 3) -> Rules:
     """A small variant: numbers 3..max_numbers, colours 2..max_colours, 1-2 copies,
     0-4 jokers, sets of 2 up to every number, any threshold and joker penalty, either
-    joker retrieval rule, runs wrapping or not."""
+    joker retrieval rule, runs wrapping or not, 1-4 jokers a set at most."""
     numbers = draw(st.integers(3, max_numbers))
     return Rules(
         colours=draw(st.integers(2, max_colours)),
@@ -42,6 +42,7 @@ def small_rules(draw: st.DrawFn, max_numbers: int = 5, max_colours: int = 3) -> 
         joker_penalty=draw(st.sampled_from([30, 0, 1, 5])),
         joker_retrieval=draw(st.sampled_from(["free", "replace"])),
         wrap_runs=draw(st.booleans()),
+        max_jokers_per_set=draw(st.integers(1, 4)),
     )
 
 
@@ -59,6 +60,7 @@ def any_rules(draw: st.DrawFn) -> Rules:
         joker_penalty=draw(st.integers(0, 1000)),
         joker_retrieval=draw(st.sampled_from(["free", "replace"])),
         wrap_runs=draw(st.booleans()),
+        max_jokers_per_set=draw(st.integers(1, 4)),
     )
 
 
@@ -105,7 +107,8 @@ def positions(
         if any(pool[t] < n for t, n in need.items()):
             continue  # those tiles are used up: one set fewer
         pool.subtract(need)
-        count = draw(st.sampled_from(range(min(jokers, len(tiles) - 1) + 1)))
+        most = min(jokers, rules.max_jokers_per_set, len(tiles) - 1)
+        count = draw(st.sampled_from(range(most + 1)))
         spots = draw(st.sets(st.sampled_from(range(len(tiles))), min_size=count, max_size=count))
         for spot in spots:
             pool[tiles[spot]] += 1

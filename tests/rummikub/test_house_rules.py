@@ -230,3 +230,64 @@ def _with_both_ends(position: Position, rules: Rules, add: bool) -> Position:
     ends = [Tile.natural(colour, n) for n in (rules.numbers, 1)]
     extra = tuple(t for t in ends if held[t] < rules.copies)
     return dataclasses.replace(position, rack=tuple(sorted(position.rack + extra)))
+
+
+ONE_JOKER = Rules(max_jokers_per_set=1)
+
+
+def test_at_most_one_joker_a_set() -> None:
+    """R5 J J is a set by default; with max_jokers_per_set 1 it is not, and the checker
+    and the table reader say which rule it breaks. Two jokers then go to two sets."""
+    request = {"rack": ["R5", "J", "J"], "table": [], "opened": True}
+    assert solve_rummikub(request)["played"] == ["R5", "J", "J"]
+    limited = {**request, "rules": {"max_jokers_per_set": 1}}
+    assert solve_rummikub(limited)["played"] == []
+    move = {"rack": ["R5", "J", "J"], "table_before": [], "table_after": [["R5", "J", "J"]]}
+    verdict = validate_rummikub({**move, "rules": {"max_jokers_per_set": 1}})
+    assert not verdict["legal"]
+    assert "at most 1 jokers (rule 'max_jokers_per_set')" in verdict["problems"][0]["reason"]
+    assert validate_rummikub(move)["legal"]
+    both = solve_rummikub(
+        {
+            "rack": ["J", "J", "B7", "K7"],
+            "table": [["R1", "R2", "R3"]],
+            "rules": {"max_jokers_per_set": 1},
+        }
+    )
+    assert sorted(both["played"]) == ["B7", "J", "J", "K7"]
+    assert all(m["tiles"].count("J") <= 1 for m in both["table"])
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(150))
+@given(
+    data=st.data(),
+    rules=small_rules(),
+    most=st.integers(1, 2),
+    objective=st.sampled_from(list(Objective)),
+)
+def test_joker_limit_optimum_matches_exhaustive_search(
+    data: st.DataObject, rules: Rules, most: int, objective: Objective
+) -> None:
+    """With at most 1 or 2 jokers a set and more jokers in the game, on small variants:
+    the best score equals the exhaustive search's over sets holding at most that many
+    jokers, and the answer is legal for both the checker and the oracle."""
+    rules = dataclasses.replace(rules, jokers=max(rules.jokers, most + 1), max_jokers_per_set=most)
+    position = data.draw(positions(rules))
+    if data.draw(st.booleans()):  # every joker left on the rack: where the limit bites
+        held = sum(t.is_joker for t in (*position.rack, *(t for s in position.table for t in s)))
+        rack = position.rack + (JOKER,) * (rules.jokers - held)
+        position = dataclasses.replace(position, rack=rack)
+    note(request_of(position, rules, objective=objective.value))
+    play = solve(position, rules, objective, time_limit=20)
+    assert play.status is Status.OPTIMAL
+    assert_legal_answer(position, rules, play)
+    assert all(meld.jokers <= most for meld in play.table)
+    oracle = oracle_for(rules)
+    after = [meld.tiles for meld in play.table]
+    assert oracle.judge(position.rack, position.table, after, position.opened)
+    assert oracle.key(Counter(play.played), objective) == oracle.best_play(position, objective)
+    unlimited = oracle_for(dataclasses.replace(rules, max_jokers_per_set=4))
+    changed = oracle.best_play(position, objective) != unlimited.best_play(position, objective)
+    event(f"the limit changes the best play: {changed}")
+    event(f"jokers on the table after: {sum(m.jokers for m in play.table)}")
