@@ -17,6 +17,7 @@ from solver.rummikub import (
     Meld,
     MeldKind,
     Objective,
+    Play,
     Position,
     Rules,
     Status,
@@ -113,18 +114,26 @@ def test_replace_optimum_matches_exhaustive_search(
     the answer is legal for both the checker and the oracle."""
     rules = dataclasses.replace(rules, joker_retrieval="replace")
     position = data.draw(positions(rules, opened=True))
+    _solved_as_the_oracle_says(position, rules, objective)
+    oracle = oracle_for(rules)
+    free = oracle.best_play(position, objective) != oracle_for(
+        dataclasses.replace(rules, joker_retrieval="free")
+    ).best_play(position, objective)
+    event(f"replace changes the best play: {free}")
+
+
+def _solved_as_the_oracle_says(position: Position, rules: Rules, objective: Objective) -> Play:
+    """Solve ``position``: proven optimal, legal for the checker and the exhaustive
+    oracle, and as good (score, jokers kept, tiles) as the oracle's best play."""
     note(request_of(position, rules, objective=objective.value))
     play = solve(position, rules, objective, time_limit=20)
     assert play.status is Status.OPTIMAL
     assert_legal_answer(position, rules, play)
     oracle = oracle_for(rules)
     after = [meld.tiles for meld in play.table]
-    assert oracle.judge(position.rack, position.table, after, opened=True)
+    assert oracle.judge(position.rack, position.table, after, position.opened)
     assert oracle.key(Counter(play.played), objective) == oracle.best_play(position, objective)
-    free = oracle.best_play(position, objective) != oracle_for(
-        dataclasses.replace(rules, joker_retrieval="free")
-    ).best_play(position, objective)
-    event(f"replace changes the best play: {free}")
+    return play
 
 
 @pytest.mark.variants
@@ -198,14 +207,8 @@ def test_wrap_runs_optimum_matches_exhaustive_search(
     and the oracle."""
     rules = dataclasses.replace(rules, wrap_runs=True)
     position = _with_both_ends(data.draw(positions(rules)), rules, data.draw(st.booleans()))
-    note(request_of(position, rules, objective=objective.value))
-    play = solve(position, rules, objective, time_limit=20)
-    assert play.status is Status.OPTIMAL
-    assert_legal_answer(position, rules, play)
+    play = _solved_as_the_oracle_says(position, rules, objective)
     oracle = oracle_for(rules)
-    after = [meld.tiles for meld in play.table]
-    assert oracle.judge(position.rack, position.table, after, position.opened)
-    assert oracle.key(Counter(play.played), objective) == oracle.best_play(position, objective)
     plain = dataclasses.replace(rules, wrap_runs=False)
     if all(oracle_for(plain).set_value(tiles) is not None for tiles in position.table):
         changed = oracle.best_play(position, objective) != oracle_for(plain).best_play(
@@ -278,15 +281,9 @@ def test_joker_limit_optimum_matches_exhaustive_search(
         held = sum(t.is_joker for t in (*position.rack, *(t for s in position.table for t in s)))
         rack = position.rack + (JOKER,) * (rules.jokers - held)
         position = dataclasses.replace(position, rack=rack)
-    note(request_of(position, rules, objective=objective.value))
-    play = solve(position, rules, objective, time_limit=20)
-    assert play.status is Status.OPTIMAL
-    assert_legal_answer(position, rules, play)
+    play = _solved_as_the_oracle_says(position, rules, objective)
     assert all(meld.jokers <= most for meld in play.table)
     oracle = oracle_for(rules)
-    after = [meld.tiles for meld in play.table]
-    assert oracle.judge(position.rack, position.table, after, position.opened)
-    assert oracle.key(Counter(play.played), objective) == oracle.best_play(position, objective)
     unlimited = oracle_for(dataclasses.replace(rules, max_jokers_per_set=4))
     changed = oracle.best_play(position, objective) != unlimited.best_play(position, objective)
     event(f"the limit changes the best play: {changed}")
