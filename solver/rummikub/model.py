@@ -1154,7 +1154,8 @@ def add_joker_runs(tm: TurnModel) -> None:
     active[r] >= active[r+1], has for each colour c a flag u[r,c], sum_c u[r,c] =
     active[r], and over the positions p (numbers; under ``wrap_runs`` 1..2N-1, p read
     round) cover[r,c,p] <= u[r,c] in one stretch (begins[r,c,p] >= cover[r,c,p] -
-    cover[r,c,p-1], sum_p begins = u[r,c]) of L..N positions, joker[r,c,p] <=
+    cover[r,c,p-1] for p <= N, cover[r,c,p] <= cover[r,c,p-1] beyond, sum_p begins =
+    u[r,c]) of L..N positions, joker[r,c,p] <=
     cover[r,c,p] (= cover where no numbered tile (c,p) exists), and
       active[r] <= sum jokers <= M * active[r],  sum cover - sum jokers >= active[r]
     (a joker, at most M, and a numbered tile). Its numbered tiles cover - joker count
@@ -1176,10 +1177,13 @@ def add_joker_runs(tm: TurnModel) -> None:
                 cell = (colour, rules.run_number(position))
                 cover = model.new_bool_var(f"jrun_{r}_{colour}_{position}")
                 model.add(cover <= flag)
-                begin = model.new_bool_var(f"jrun_begins_{r}_{colour}_{position}")
-                model.add(begin >= cover - last)
+                if position > top:  # a stretch begins at 1..N (read round beyond N)
+                    model.add(cover <= last)
+                else:
+                    begin = model.new_bool_var(f"jrun_begins_{r}_{colour}_{position}")
+                    model.add(begin >= cover - last)
+                    begins.append(begin)
                 last = cover
-                begins.append(begin)
                 covers.append(cover)
                 run.cover[colour, position] = cover
                 if not tm.supply.get(cell):
