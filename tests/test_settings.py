@@ -12,8 +12,8 @@ from solver.rummikub import Rules as RummikubRules
 from solver.shanghai import Rules as ShanghaiRules
 
 RUMMIKUB_KNOWN = (
-    "colours, copies, joker_penalty, joker_retrieval, jokers, min_set_len, numbers, "
-    "opening_threshold, penalty_tiles"
+    "colours, copies, joker_penalty, joker_retrieval, jokers, max_jokers_per_set, "
+    "min_set_len, numbers, opening_threshold, penalty_tiles, wrap_runs"
 )
 SHANGHAI_KNOWN = (
     "ace_low, ace_points, buy_penalty_cards, buys, buys_last_two_hands, decks, "
@@ -34,6 +34,8 @@ SHANGHAI_KNOWN = (
             {"joker_retrieval": "strict"},
             "rule 'joker_retrieval' must be one of 'free', 'replace', got 'strict'",
         ),
+        ({"wrap_runs": 1}, "rule 'wrap_runs' must be true or false, got 1"),
+        ({"max_jokers_per_set": 0}, "rule 'max_jokers_per_set' must be between 1 and 4, got 0"),
         ({"wild": 1}, f"unknown rule 'wild'; known rules are {RUMMIKUB_KNOWN}"),
         ([1], "rules must be an object of settings, got [1]"),
     ],

@@ -10,6 +10,12 @@ stands for takes its place there (in a group: a numbered tile of a colour the gr
 numbered tiles lack), and only in a turn that places a rack tile. The set the joker
 was in goes on: as one set of the new table holding at least one of its numbered
 tiles where they were (a split run goes on as one of its parts).
+
+``wrap_runs``: a run may go round from the top number to 1 (12-13-1), each number at
+most once. It changes what a set is, so it lives where sets are read
+(:mod:`solver.rummikub.melds`, with :meth:`~solver.rummikub.rules.Rules.run_number`)
+and in the run flow of the model
+(:func:`~solver.rummikub.model.add_wrapped_runs`).
 """
 
 from __future__ import annotations

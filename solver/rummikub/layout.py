@@ -62,6 +62,7 @@ def lay_out(tm: TurnModel, value: Value) -> list[PlacedSet]:
     started = {cell for cell, var in tm.start.items() if value(var)}
     for colour in range(tm.rules.colours):
         placed += [_new(m) for m in lay_out_runs(tm, colour, value, started)]
+    placed += [_new(m) for m in lay_out_joker_runs(tm, value)]
     for number in range(1, tm.rules.numbers + 1):
         placed += [_new(m) for m in lay_out_groups(tm, number, value)]
     return placed
@@ -78,7 +79,7 @@ def lay_out_continuations(tm: TurnModel, value: Value) -> list[PlacedSet]:
     for cont in tm.continuations:
         if value(cont.active):
             if cont.meld.kind is MeldKind.RUN:
-                placed.append(_continued_run(cont, value, joining_jokers))
+                placed.append(_continued_run(tm, cont, value, joining_jokers))
             else:
                 placed.append(_continued_group(tm, cont, value))
     if any(joining_jokers.values()):
@@ -86,7 +87,9 @@ def lay_out_continuations(tm: TurnModel, value: Value) -> list[PlacedSet]:
     return placed
 
 
-def _continued_run(cont: Continuation, value: Value, joining_jokers: dict[Cell, int]) -> PlacedSet:
+def _continued_run(
+    tm: TurnModel, cont: Continuation, value: Value, joining_jokers: dict[Cell, int]
+) -> PlacedSet:
     first = cont.meld.stands_for[0]
     assert first.colour is not None
     old = {
@@ -97,9 +100,10 @@ def _continued_run(cont: Continuation, value: Value, joining_jokers: dict[Cell, 
     meant: list[Tile] = []
     stayed: list[Tile] = []
     joined: list[Tile] = []
-    for number, cover in sorted(cont.cover.items()):
+    for position, cover in sorted(cont.cover.items()):
         if not value(cover):
             continue
+        number = tm.rules.run_number(position)
         natural = Tile.natural(first.colour, number)
         cell = (first.colour.index, number)
         if number in old:
@@ -110,7 +114,10 @@ def _continued_run(cont: Continuation, value: Value, joining_jokers: dict[Cell, 
                 tile = natural if tile.is_joker else JOKER
         else:
             tile, stays = natural, 0
-            if joining_jokers.get(cell, 0) > 0:
+            # The jokers joining this run, where the model counts them run by run;
+            # else any of those joining continued runs at the cell.
+            by_run = cont.joining_jokers.get(position)
+            if value(by_run) if by_run is not None else joining_jokers.get(cell, 0) > 0:
                 joining_jokers[cell] -= 1
                 tile = JOKER
         (stayed if stays else joined).append(tile)
@@ -156,6 +163,8 @@ def lay_out_runs(tm: TurnModel, colour_index: int, value: Value, started: set[Ce
     where runs begin)."""
     if not any(cell[0] == colour_index for cell in started):
         return []
+    if tm.rules.wrap_runs:
+        return lay_out_wrapped_runs(tm, colour_index, value)
     colour = Colour.from_index(colour_index)
     size = tm.rules.min_set_len
     row = _row(colour, tm.rules.numbers)
@@ -208,6 +217,94 @@ def lay_out_runs(tm: TurnModel, colour_index: int, value: Value, started: set[Ce
         if len(run.tiles) < size or all(t.is_joker for t in run.tiles):
             raise ModelError(f"run of {colour.name} from {run.start} does not lay out")
     return [run.meld(row) for run in sorted(done, key=lambda r: (r.start, len(r.tiles)))]
+
+
+def lay_out_wrapped_runs(tm: TurnModel, colour_index: int, value: Value) -> list[Meld]:
+    """Replay the run flow of one colour under ``wrap_runs`` (see
+    :func:`~solver.rummikub.model.add_wrapped_runs`): runs begin at positions 1..N and
+    go on over positions up to 2N-1 (position p is number p taken round); of the long
+    runs, those going on are the ones still waiting for their first numbered tile, then
+    the youngest, so that none holds more than N tiles. Then each number's tiles are
+    dealt to the runs through it (at p and p+N): a joker to runs waiting for their
+    first numbered tile, a numbered tile to runs whose first one is due there, the
+    rest in turn."""
+    rules = tm.rules
+    colour, size, top = Colour.from_index(colour_index), rules.min_set_len, rules.numbers
+    heads = tm.jokers_make_a_set
+    active: list[_Run] = []
+    done: list[_Run] = []
+    where: dict[int, list[tuple[_Run, int]]] = {}
+    """Per number: the runs through it and their position there."""
+    for position in range(1, 2 * top):
+        cell = (colour_index, rules.run_number(position))
+
+        def order(run: _Run, position: int = position) -> tuple[bool, int]:
+            waiting = run.first_natural_at is not None and run.first_natural_at >= position
+            return (not waiting, -run.start)
+
+        short = [r for r in active if position - r.start < size]
+        long = sorted((r for r in active if position - r.start >= size), key=order)
+        going_on = value(tm.extend.get(cell, 0))
+        done += long[going_on:]
+        active = short + long[:going_on]
+        if position <= top:
+            new_runs = [_Run(colour, position) for _ in range(value(tm.start.get(cell, 0)))]
+            opened_by_jokers = [
+                (lead, value(var)) for (c, n, lead), var in tm.joker_heads.items() if (c, n) == cell
+            ]
+            for run, lead in zip(new_runs, _expand(opened_by_jokers), strict=False):
+                run.first_natural_at = position + lead
+            active += new_runs
+        where.setdefault(cell[1], []).extend((run, position) for run in active)
+    done += active
+    placed: dict[int, dict[int, Tile]] = {id(run): {} for run in done}
+    for number, through in where.items():
+        cell = (colour_index, number)
+        jokers = min(value(tm.run_jokers.get(cell, 0)), len(through))
+        naturals = len(through) - jokers
+        natural = Tile.natural(colour, number)
+        waiting = [(r, p) for r, p in through if (r.first_natural_at or 0) > p]
+        due = [
+            (r, p)
+            for r, p in through
+            if (r, p) not in waiting and (r.first_natural_at == p or (heads and r.start == p))
+        ]
+        free = [item for item in through if item not in waiting and item not in due]
+        naturals -= len(due)
+        jokers -= len(waiting)
+        if naturals < 0 or jokers < 0:
+            raise ModelError(f"run tiles at {natural} do not add up")
+        for i, (run, position) in enumerate(waiting + due + free):
+            in_free = i - len(waiting) - len(due)
+            joker = i < len(waiting) or (in_free >= 0 and in_free >= naturals)
+            placed[id(run)][position] = JOKER if joker else natural
+    melds = []
+    for run in sorted(done, key=lambda r: r.start):
+        tiles = [placed[id(run)][p] for p in sorted(placed[id(run)])]
+        if not size <= len(tiles) <= top or all(t.is_joker for t in tiles):
+            raise ModelError(f"run of {colour.name} from {run.start} does not lay out")
+        meant = [Tile.natural(colour, rules.run_number(run.start + i)) for i in range(len(tiles))]
+        melds.append(Meld(MeldKind.RUN, tuple(tiles), tuple(meant)))
+    return melds
+
+
+def lay_out_joker_runs(tm: TurnModel, value: Value) -> list[Meld]:
+    """The runs holding jokers that the model lays out one by one (see
+    :func:`~solver.rummikub.model.add_joker_runs`): each covered position in order,
+    a joker where one stands."""
+    melds = []
+    for run in tm.joker_runs:
+        if not value(run.active):
+            continue
+        covered = sorted(key for key, var in run.cover.items() if value(var))
+        colour = Colour.from_index(covered[0][0])
+        tiles, meant = [], []
+        for key in covered:
+            natural = Tile.natural(colour, tm.rules.run_number(key[1]))
+            tiles.append(JOKER if value(run.jokers[key]) else natural)
+            meant.append(natural)
+        melds.append(Meld(MeldKind.RUN, tuple(tiles), tuple(meant)))
+    return melds
 
 
 @cache

@@ -258,12 +258,24 @@ def meld_problem(meld: Meld, rules: Rules) -> str | None:
             return f"{meld}: {error}"
     if all(tile.is_joker for tile in meld.tiles):
         return _("{set}: a set needs at least one numbered tile", set=meld)
+    if meld.jokers > rules.max_jokers_per_set:
+        return _(
+            "{set}: a set holds at most {most} jokers (rule 'max_jokers_per_set')",
+            set=meld,
+            most=rules.max_jokers_per_set,
+        )
     size = len(meld.tiles)
     first = meld.stands_for[0]
     if meld.kind is MeldKind.RUN:
         assert first.colour is not None
-        expected = [Tile.natural(first.colour, first.number + i) for i in range(size)]
+        expected = [
+            Tile.natural(first.colour, rules.run_number(first.number + i)) for i in range(size)
+        ]
         if list(meld.stands_for) != expected or not rules.min_set_len <= size <= rules.numbers:
+            if rules.wrap_runs:
+                return _(
+                    "{set}: not a run read from its start, round from the top number to 1", set=meld
+                )
             return _("{set}: not a run read low to high", set=meld)
     else:
         colours = {t.colour for t in meld.stands_for}

@@ -1,7 +1,8 @@
 """Sets on the table (runs and groups) and how a list of tiles is read as one.
 
 A run is ``min_set_len`` or more tiles of one colour with consecutive numbers
-(no wrap from the top number to 1); a group is ``min_set_len`` up to one tile
+(no wrap from the top number to 1, unless ``wrap_runs``: then 12-13-1 is a run,
+at most one tile of each number); a group is ``min_set_len`` up to one tile
 per colour of a single number, all colours distinct. A joker may stand for any
 tile, but a set must hold at least one numbered tile.
 """
@@ -67,18 +68,27 @@ def run_readings(tiles: Sequence[Tile], rules: Rules) -> list[Meld]:
         return []
     assert colour is not None
     low, high = numbers[0], numbers[-1]
-    readings = []
-    # The run starts at `start` and covers start..start+size-1, which must hold every natural.
-    for start in range(max(1, high - size + 1), min(low, rules.numbers - size + 1) + 1):
-        readings.append(_run_from(colour, start, naturals, size))
-    return readings
+    if rules.wrap_runs:
+        # Every start whose stretch, taken round, holds every natural.
+        starts = [
+            start
+            for start in rules.run_starts(size)
+            if set(numbers) <= {rules.run_number(p) for p in range(start, start + size)}
+        ]
+    else:
+        # The run covers start..start+size-1, which must hold every natural.
+        starts = list(range(max(1, high - size + 1), min(low, rules.numbers - size + 1) + 1))
+    return [_run_from(colour, start, naturals, size, rules) for start in starts]
 
 
-def _run_from(colour: Colour, start: int, naturals: Sequence[Tile], size: int) -> Meld:
+def _run_from(
+    colour: Colour, start: int, naturals: Sequence[Tile], size: int, rules: Rules
+) -> Meld:
     present = {t.number for t in naturals}
     tiles: list[Tile] = []
     meant: list[Tile] = []
-    for number in range(start, start + size):
+    for position in range(start, start + size):
+        number = rules.run_number(position)
         natural = Tile.natural(colour, number)
         tiles.append(natural if number in present else JOKER)
         meant.append(natural)
@@ -101,7 +111,10 @@ def group_reading(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
 
 
 def readings(tiles: Sequence[Tile], rules: Rules) -> list[Meld]:
-    """All valid readings of ``tiles`` as a set: run readings, then the group reading."""
+    """All valid readings of ``tiles`` as a set: run readings, then the group reading
+    (none when the set holds more jokers than ``max_jokers_per_set``)."""
+    if sum(t.is_joker for t in tiles) > rules.max_jokers_per_set:
+        return []
     found = run_readings(tiles, rules)
     group = group_reading(tiles, rules)
     if group is not None:
@@ -140,8 +153,10 @@ def _plain_reading(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
     first = tiles[0]
     if all(t.colour is first.colour for t in tiles):
         kind = MeldKind.RUN
-        fits = first.number + size - 1 <= rules.numbers and all(
-            t.number == first.number + i for i, t in enumerate(tiles)
+        fits = (
+            first.number in rules.run_starts(size)
+            and size <= rules.numbers
+            and all(t.number == rules.run_number(first.number + i) for i, t in enumerate(tiles))
         )
     else:
         kind = MeldKind.GROUP
@@ -176,6 +191,12 @@ def why_not_a_set(tiles: Sequence[Tile], rules: Rules) -> str:
         )
     if not naturals:
         return _("a set needs at least one numbered tile, not only jokers")
+    if size - len(naturals) > rules.max_jokers_per_set:
+        return _(
+            "a set holds at most {most} jokers (rule 'max_jokers_per_set'), this one has {jokers}",
+            most=rules.max_jokers_per_set,
+            jokers=size - len(naturals),
+        )
     colours = {t.colour for t in naturals}
     numbers = {t.number for t in naturals}
     if len(numbers) == 1 and len(naturals) > 1:
@@ -210,6 +231,19 @@ def _why_not_run(naturals: Sequence[Tile], size: int, rules: Rules) -> str:
         )
     low = min(t.number for t in naturals)
     high = max(t.number for t in naturals)
+    if rules.wrap_runs:
+        low, high = _shortest_round(sorted({t.number for t in naturals}), rules.numbers)
+        return _n(
+            "numbers {low} to {high} (going round from {top} to 1 where shorter) need"
+            " {places} places but the run has {n} tile; jokers must fill every gap",
+            "numbers {low} to {high} (going round from {top} to 1 where shorter) need"
+            " {places} places but the run has {n} tiles; jokers must fill every gap",
+            size,
+            low=low,
+            high=high,
+            top=rules.numbers,
+            places=(high - low) % rules.numbers + 1,
+        )
     return _n(
         "numbers {low} to {high} need {places} places but the run has {n} tile;"
         " jokers must fill every gap",
@@ -220,3 +254,13 @@ def _why_not_run(naturals: Sequence[Tile], size: int, rules: Rules) -> str:
         high=high,
         places=high - low + 1,
     )
+
+
+def _shortest_round(numbers: Sequence[int], top: int) -> tuple[int, int]:
+    """The first and last number of the shortest stretch holding ``numbers`` (sorted,
+    distinct) when the numbers go round from ``top`` to 1: it leaves out the widest gap
+    between two of them that follow each other."""
+    gaps = [(numbers[0] + top - numbers[-1], 0)]
+    gaps += [(numbers[i] - numbers[i - 1], i) for i in range(1, len(numbers))]
+    _, after = max(gaps)
+    return numbers[after], numbers[after - 1]

@@ -7,7 +7,8 @@ runs and groups reduces to, and that can always be laid back out as real sets
 
 * runs of colour ``c`` are a flow over the numbers: ``start[c,n]`` runs begin at
   ``n``; a run shorter than ``L = min_set_len`` must go on to ``n+1``;
-  ``extend[c,n]`` of the runs already ``L`` long at ``n-1`` go on to ``n``.
+  ``extend[c,n]`` of the runs already ``L`` long at ``n-1`` go on to ``n``
+  (under ``wrap_runs`` the numbers go round, see :func:`add_wrapped_runs`).
 * groups of number ``n`` are a count ``groups[n]`` with the numbered tiles and
   jokers they hold; distinct colours and 1..colours tiles each is a question of
   counts alone (see :func:`add_groups`).
@@ -87,6 +88,21 @@ class Continuation:
     """For a run that may go on with some of its tiles: where its stretch begins."""
     added: dict[int, cp_model.IntVar] = field(default_factory=dict)
     added_jokers: cp_model.IntVar | int = 0
+    joins: dict[int, Flag] = field(default_factory=dict)
+    """For a run: the cover of each position where a tile may join it."""
+    joining_jokers: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    """Under a binding ``max_jokers_per_set``: the jokers joining this run, by position."""
+
+
+@dataclass
+class JokerRun:
+    """A run holding a joker, laid out one by one (see :func:`add_joker_runs`):
+    ``cover[c, p]`` whether it covers position p in colour c, ``jokers[c, p]`` whether
+    a joker stands there (the cover itself where no numbered tile exists)."""
+
+    active: cp_model.IntVar
+    cover: dict[tuple[int, int], cp_model.IntVar] = field(default_factory=dict)
+    jokers: dict[tuple[int, int], LinearExpr] = field(default_factory=dict)
 
 
 @dataclass
@@ -115,7 +131,11 @@ class TurnModel:
     joining_jokers: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
     """Per cell: how many of the tiles joining continued runs there are jokers."""
     continued_jokers: list[LinearExpr] = field(default_factory=list)
-    """Jokers in continued sets: staying, joining a run (see above) or a group."""
+    """Jokers in continued sets: staying, joining a run (see above) or a group, and
+    jokers in the runs of :attr:`joker_runs`."""
+    joker_runs: list[JokerRun] = field(default_factory=list)
+    """Under a binding ``max_jokers_per_set``, the runs that hold jokers (the run flow
+    then holds none; see :func:`add_joker_runs`)."""
     objective: LinearExpr = 0
     goal: LinearExpr = 0
     """The score stage's goal: the score, then the jokers kept, then (points) the tiles
@@ -144,6 +164,18 @@ class TurnModel:
     def jokers(self) -> int:
         """Jokers that may end up on the table: the table's and the rack's."""
         return self.table.jokers + self.rack.jokers
+
+    @property
+    def joker_runs_apart(self) -> bool:
+        """Whether runs holding jokers are laid out one by one (:func:`add_joker_runs`):
+        when ``max_jokers_per_set`` binds, as the run flow cannot count the jokers of
+        each run."""
+        return self.rules.limits_jokers(self.jokers)
+
+    @property
+    def flow_jokers(self) -> int:
+        """Jokers the run flow may hold: none when the runs holding jokers are apart."""
+        return 0 if self.joker_runs_apart else self.jokers
 
     @property
     def jokers_make_a_set(self) -> bool:
@@ -194,11 +226,11 @@ class TurnModel:
         if expr is None:
             colour, number = cell
             start = self.start
-            terms: list[LinearExpr] = [
-                start[colour, n]
+            cells = [
+                (colour, self.rules.run_number(n))
                 for n in range(number - self.rules.min_set_len + 1, number + 1)
-                if (colour, n) in start
             ]
+            terms: list[LinearExpr] = [start[c] for c in cells if c in start]
             if cell in self.extend:
                 terms.append(self.extend[cell])
             expr = self._run_tiles[cell] = total(terms)
@@ -209,7 +241,7 @@ class TurnModel:
         long[c,n] = start[c,n-L+1] + extend[c,n]."""
         colour, number = cell
         terms: list[LinearExpr] = []
-        first = (colour, number - self.rules.min_set_len + 1)
+        first = (colour, self.rules.run_number(number - self.rules.min_set_len + 1))
         if first in self.start:
             terms.append(self.start[first])
         if cell in self.extend:
@@ -294,6 +326,9 @@ class TurnModel:
         numbers = [n for _, n in self.played] + [n for _, n in self.run_jokers]
         terms += self.group_jokers.values()
         numbers += self.group_jokers
+        for run in self.joker_runs:
+            terms += run.jokers.values()
+            numbers += [self.rules.run_number(p) for _, p in run.jokers]
         return cp_model.LinearExpr.weighted_sum(terms, numbers)
 
 
@@ -335,9 +370,12 @@ def build_model(
     for cont in tm.continuations:
         if cont.index in kept_by_constraint:
             tm.model.add(cont.kept == 1)
+    if tm.joker_runs_apart:
+        add_joker_runs(tm)
+        add_jokers_per_continued_set(tm)
     for colour in range(rules.colours):
         add_runs(tm, colour, objective)
-    if tm.jokers_make_a_set:
+    if tm.jokers_make_a_set and not tm.joker_runs_apart:
         for colour in range(rules.colours):
             add_joker_headed_runs(tm, colour)
     add_played(tm)
@@ -502,8 +540,10 @@ def _grow_run(tm: TurnModel, cont: Continuation) -> None:
             cover = tm.model.new_bool_var(f"cover_{cont.index}_{number}")
             tm.model.add(cover <= cont.cover[number + step])
             cont.cover[number] = cover
-            tm.joining.setdefault((colour, number), []).append(cover)
+            cont.joins[number] = cover
+            tm.joining.setdefault((colour, tm.rules.run_number(number)), []).append(cover)
     cont.cover = dict(sorted(cont.cover.items()))
+    _at_most_every_number(tm, cont)
 
 
 def _grow_group(tm: TurnModel, cont: Continuation) -> None:
@@ -530,15 +570,27 @@ def _grow_group(tm: TurnModel, cont: Continuation) -> None:
 
 
 def _run_reach(tm: TurnModel, colour: int, low: int, high: int) -> tuple[int, int]:
-    """How far a run of ``colour`` over ``low..high`` may grow: over neighbouring
-    numbers while tiles could fill them (a numbered tile, or one joker each)."""
+    """How far a run of ``colour`` over positions ``low..high`` may grow: over
+    neighbouring numbers while tiles could fill them (a numbered tile, or one joker
+    each). A position is a number, or under ``wrap_runs`` one taken round (14 is 1 in
+    a game of 13 numbers: :meth:`~solver.rummikub.rules.Rules.run_number`); the run
+    then grows at most to N = numbers positions on either side of its old ones."""
+    rules = tm.rules
+    # A stretch of at most N positions that holds one of the old ones.
+    lowest, highest = (low - rules.numbers + 1, high + rules.numbers - 1)
+    if not rules.wrap_runs:
+        lowest, highest = 1, rules.numbers
+
+    def tiles(position: int) -> int:
+        return tm.available((colour, rules.run_number(position)))
+
     jokers_left = tm.jokers
-    while low > 1 and (tm.available((colour, low - 1)) or jokers_left):
-        jokers_left -= not tm.available((colour, low - 1))
+    while low > lowest and (tiles(low - 1) or jokers_left):
+        jokers_left -= not tiles(low - 1)
         low -= 1
     jokers_left = tm.jokers
-    while high < tm.rules.numbers and (tm.available((colour, high + 1)) or jokers_left):
-        jokers_left -= not tm.available((colour, high + 1))
+    while high < highest and (tiles(high + 1) or jokers_left):
+        jokers_left -= not tiles(high + 1)
         high += 1
     return low, high
 
@@ -547,11 +599,35 @@ def _add_joining_jokers(tm: TurnModel) -> None:
     """joining_J[c,n] <= tiles joining continued runs at (c,n): how many of them are jokers."""
     if not tm.jokers:
         return
+    if tm.joker_runs_apart:
+        _add_joining_jokers_by_run(tm)
+        return
     for cell, joining in tm.joining.items():
         jokers = tm.model.new_int_var(0, min(tm.jokers, len(joining)), f"joining_J_{cell}")
         tm.model.add(jokers <= total(joining))
         tm.joining_jokers[cell] = jokers
         tm.continued_jokers.append(jokers)
+
+
+def _add_joining_jokers_by_run(tm: TurnModel) -> None:
+    """joining_J[k,p] <= cover[k,p] for each continued run k and position p where a tile
+    may join it, and joining_J[c,n] = sum of those at (c,n): the jokers each run gains,
+    so that :func:`add_jokers_per_continued_set` can count them."""
+    by_cell: dict[Cell, list[cp_model.IntVar]] = {}
+    for cont in tm.continuations:
+        colour = cont.meld.stands_for[0].colour
+        assert colour is not None
+        for position, cover in cont.joins.items():
+            joker = tm.model.new_bool_var(f"joining_J_{cont.index}_{position}")
+            tm.model.add(joker <= cover)
+            cont.joining_jokers[position] = joker
+            cell = (colour.index, tm.rules.run_number(position))
+            by_cell.setdefault(cell, []).append(joker)
+    for cell, jokers in by_cell.items():
+        var = tm.model.new_int_var(0, len(jokers), f"joining_J_{cell}")
+        tm.model.add(var == sum(jokers))
+        tm.joining_jokers[cell] = var
+        tm.continued_jokers.append(var)
 
 
 def add_run_continuation(tm: TurnModel, cont: Continuation) -> None:
@@ -574,26 +650,44 @@ def add_run_continuation(tm: TurnModel, cont: Continuation) -> None:
         for tile, meant, stay in zip(cont.meld.tiles, cont.meld.stands_for, cont.stays, strict=True)
     }
     previous: LinearExpr = 0
-    for number in range(low, high + 1):
-        cover = model.new_bool_var(f"cover_{cont.index}_{number}")
-        cont.cover[number] = cover
+    for position in range(low, high + 1):
+        cover = model.new_bool_var(f"cover_{cont.index}_{position}")
+        cont.cover[position] = cover
         model.add(cover <= cont.active)
-        begin = model.new_bool_var(f"begins_{cont.index}_{number}")
+        begin = model.new_bool_var(f"begins_{cont.index}_{position}")
         model.add(begin >= cover - previous)
-        cont.begins[number] = begin
+        cont.begins[position] = begin
         previous = cover
-        cell = (colour, number)
-        if number not in old:
+        cell = (colour, rules.run_number(position))
+        if cell[1] not in old:
+            cont.joins[position] = cover
             tm.joining.setdefault(cell, []).append(cover)
-            continue
-        tile, stay = old[number]
-        model.add(stay <= cover)
+    for number, (tile, stay) in old.items():
+        # The old tile's place: its number at whichever position the stretch has it.
+        here = covers(tm, cont, number)
+        model.add(stay <= here)
         if tile.is_joker:
-            tm.continued.setdefault(cell, []).append(cover - stay)
+            tm.continued.setdefault((colour, number), []).append(here - stay)
         else:
-            tm.continued_jokers.append(cover - stay)
+            tm.continued_jokers.append(here - stay)
     model.add(total(list(cont.begins.values())) == cont.active)
     model.add(total(list(cont.cover.values())) >= rules.min_set_len * cont.active)
+    _at_most_every_number(tm, cont)
+
+
+def covers(tm: TurnModel, cont: Continuation, number: int) -> LinearExpr:
+    """Whether a continued run covers ``number``: its cover at the positions showing
+    that number (one position, or under ``wrap_runs`` up to three of which the
+    stretch holds at most one)."""
+    return total([c for p, c in cont.cover.items() if tm.rules.run_number(p) == number])
+
+
+def _at_most_every_number(tm: TurnModel, cont: Continuation) -> None:
+    """Under ``wrap_runs`` a continued run's stretch (over positions, see
+    :func:`_run_reach`) covers at most N = numbers of them: sum cover <= N, so no
+    number twice."""
+    if tm.rules.wrap_runs and len(cont.cover) > tm.rules.numbers:
+        tm.model.add(total(list(cont.cover.values())) <= tm.rules.numbers)
 
 
 def add_group_continuation(tm: TurnModel, cont: Continuation) -> None:
@@ -660,11 +754,14 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
       when the table holds no joker, as a table joker must stay on the table, and no
       joker must be played (:attr:`TurnModel.must_play`).
     """
-    rules, model, jokers = tm.rules, tm.model, tm.jokers
+    rules, model, jokers = tm.rules, tm.model, tm.flow_jokers
     size = rules.min_set_len
     supply = [tm.supply.get((colour, n), 0) for n in range(rules.numbers + 2)]
     if not jokers and sum(supply) < size:
         return  # not enough tiles of this colour for a run
+    if rules.wrap_runs:
+        add_wrapped_runs(tm, colour)
+        return
     capacity = [count + jokers for count in supply]
     bounded = tm.jokers_make_a_set or bool(tm.continuations)
     for number in range(1, rules.numbers - size + 2):
@@ -685,6 +782,18 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
             var = model.new_int_var(0, capacity[number], f"extend_{colour}_{number}")
             tm.extend[colour, number] = var
             model.add(var <= previous)
+    add_run_jokers(tm, colour, objective, bounded, supply)
+
+
+def add_run_jokers(
+    tm: TurnModel, colour: int, objective: Objective, bounded: bool, supply: list[int]
+) -> None:
+    """0 <= run_jokers[c,n] <= run_tiles[c,n] (the bound left out where ``bounded`` is
+    false, see :func:`add_runs`), and run_jokers[c,n] = run_tiles[c,n] where no
+    numbered tile (c,n) exists."""
+    rules, model, jokers = tm.rules, tm.model, tm.flow_jokers
+    size = rules.min_set_len
+    capacity = [count + jokers for count in supply]
     if not jokers:
         return
     # A rack tile may take a joker's place only if the joker may go back to the rack:
@@ -705,6 +814,59 @@ def add_runs(tm: TurnModel, colour: int, objective: Objective) -> None:
         tm.run_jokers[cell] = var
         if bounded:
             model.add(var <= tiles)
+
+
+def add_wrapped_runs(tm: TurnModel, colour: int) -> None:
+    """Runs of one colour under ``wrap_runs``: the flow of :func:`add_runs` on the
+    numbers taken round (after the top number N comes 1), with every index below read
+    round too:
+
+      run_tiles[c,n] = sum_{k<L} start[c,n-k] + extend[c,n],
+      extend[c,n] <= long[c,n-1] = start[c,n-L] + extend[c,n-1],
+      extend[c,n] <= sum_{L <= k <= N-1} start[c,n-k]   (a run holds at most N tiles).
+
+    The last row makes the flow exact. Lay the runs out round and round, the runs that
+    go on always the youngest ones (begun last): then the runs through n that are more
+    than L long are the extend[c,n] youngest of those begun at n-L or before, so they
+    all began at n-N+1 or later by the last row, and no run is longer than N. Without
+    it, runs could go on round for ever (extend = k everywhere with no start). Each
+    run is then a stretch of L..N numbers taken round; a run of all N numbers may begin
+    anywhere, as every start reads the same tiles.
+
+    The jokers are bounded as in :func:`add_runs` with a table set continued (the
+    shortcuts there follow the numbers in a line).
+    """
+    rules, model, jokers = tm.rules, tm.model, tm.flow_jokers
+    size, top = rules.min_set_len, rules.numbers
+    supply = [tm.supply.get((colour, n), 0) for n in range(top + 2)]
+
+    def window(last: int, length: int) -> list[int]:
+        """The colour's numbered tiles at the ``length`` numbers up to ``last``, round."""
+        return [supply[rules.run_number(n)] for n in range(last - length + 1, last + 1)]
+
+    for number in rules.run_starts(size):
+        # Each number of the run's first L without a numbered tile needs a joker of its own.
+        tiles = window(number + size - 1, size)
+        if tiles.count(0) <= jokers:
+            upper = min(tiles) + jokers
+            tm.start[colour, number] = model.new_int_var(0, upper, f"start_{colour}_{number}")
+    if size < top:
+        for number in range(1, top + 1):
+            if window(number, size + 1).count(0) <= jokers:
+                tm.extend[colour, number] = model.new_int_var(
+                    0, supply[number] + jokers, f"extend_{colour}_{number}"
+                )
+    for (c, number), var in list(tm.extend.items()):
+        if c != colour:
+            continue
+        model.add(var <= tm.long_runs((colour, rules.run_number(number - 1))))
+        began = [
+            tm.start[cell]
+            for k in range(size, top)
+            if (cell := (colour, rules.run_number(number - k))) in tm.start
+        ]
+        model.add(var <= total(began))
+    add_run_jokers(tm, colour, Objective.TILES, True, supply)
 
 
 def _runs_through(supply: list[int], number: int, size: int, jokers: int) -> int:
@@ -736,7 +898,9 @@ def add_joker_headed_runs(tm: TurnModel, colour: int) -> None:
             continue
         heads = []
         for lead in range(1, tm.jokers + 1):
-            if start_at + lead > rules.numbers:
+            # The first numbered tile is in the run: at most N-1 places after its start,
+            # and at most the top number unless the run may go round.
+            if lead >= rules.numbers or (start_at + lead > rules.numbers and not rules.wrap_runs):
                 break
             var = model.new_int_var(0, tm.jokers // lead, f"head_{colour}_{start_at}_{lead}")
             tm.joker_heads[colour, start_at, lead] = var
@@ -752,13 +916,15 @@ def add_joker_headed_runs(tm: TurnModel, colour: int) -> None:
         for (c, start_at, lead), var in tm.joker_heads.items():
             if c != colour:
                 continue
-            if start_at == number:
+            # How far the cell lies after the run's start (round, under wrap_runs).
+            after = (number - start_at) % rules.numbers if rules.wrap_runs else number - start_at
+            if after == 0:
                 natural_needed.append(-var)
-            if start_at + lead == number:
+            if after == lead:
                 natural_needed.append(var)
-            if start_at <= number < start_at + lead:
+            if 0 <= after < lead:
                 joker_needed.append(var)
-            if start_at + size <= number <= start_at + lead:
+            if size <= after <= lead:
                 must_extend.append(var)
         if natural_needed:
             model.add(tm.run_naturals(cell) >= total(natural_needed))
@@ -803,6 +969,10 @@ def add_groups(tm: TurnModel, number: int) -> None:
     model.add(size >= rules.min_set_len * groups)
     if tm.jokers:
         model.add(size <= rules.max_group_len * groups)
+    if tm.joker_runs_apart:
+        # At most M jokers a group: dealt evenly, the groups can hold
+        # sum_i min(M, colours - a_i) = min(M*G, colours*G - A) of them.
+        model.add(tm.group_jokers[number] <= rules.max_jokers_per_set * groups)
 
 
 def add_tile_balance(tm: TurnModel, cell: Cell) -> None:
@@ -881,7 +1051,11 @@ def fix_score(tm: TurnModel, score: int, played_jokers: int, tiles: int) -> None
 
 def table_sets(tm: TurnModel) -> LinearExpr:
     """Sets on the table after the turn: continued sets + runs begun + groups."""
-    return total([c.active for c in tm.continuations] + [*tm.start.values(), *tm.groups.values()])
+    return total(
+        [c.active for c in tm.continuations]
+        + [run.active for run in tm.joker_runs]
+        + [*tm.start.values(), *tm.groups.values()]
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -967,8 +1141,90 @@ def add_joker_replacement(tm: TurnModel) -> None:
         model.add(cont.active == 1)
         if cont.meld.kind is MeldKind.RUN:
             for meant, _ in jokers:
-                model.add(cont.cover[meant.number] == 1)
+                model.add(covers(tm, cont, meant.number) == 1)
         else:
             model.add(total([1 - stay for _, stay in jokers]) <= total(list(cont.added.values())))
         for _, stay in jokers:
             model.add(tm.tiles >= 1 - stay)
+
+
+def add_joker_runs(tm: TurnModel) -> None:
+    """The runs that hold jokers, one by one, when ``max_jokers_per_set`` binds (the run
+    flow counts jokers per number, not per run, and then holds none).
+
+    At most J runs hold a joker (J = jokers in play); run r, in order
+    active[r] >= active[r+1], has for each colour c a flag u[r,c], sum_c u[r,c] =
+    active[r], and over the positions p (numbers; under ``wrap_runs`` 1..2N-1, p read
+    round) cover[r,c,p] <= u[r,c] in one stretch (begins[r,c,p] >= cover[r,c,p] -
+    cover[r,c,p-1] for p <= N, cover[r,c,p] <= cover[r,c,p-1] beyond, sum_p begins =
+    u[r,c]) of L..N positions, joker[r,c,p] <=
+    cover[r,c,p] (= cover where no numbered tile (c,p) exists), and
+      active[r] <= sum jokers <= M * active[r],  sum cover - sum jokers >= active[r]
+    (a joker, at most M, and a numbered tile). Its numbered tiles cover - joker count
+    among the cell's tiles in continued sets, its jokers among theirs.
+    """
+    rules, model = tm.rules, tm.model
+    top, size = rules.numbers, rules.min_set_len
+    positions = range(1, 2 * top) if rules.wrap_runs else range(1, top + 1)
+    previous: cp_model.IntVar | None = None
+    for r in range(tm.jokers):
+        run = JokerRun(model.new_bool_var(f"jrun_{r}"))
+        used = []
+        for colour in range(rules.colours):
+            flag = model.new_bool_var(f"jrun_{r}_{colour}")
+            used.append(flag)
+            last: LinearExpr = 0
+            begins, covers = [], []
+            for position in positions:
+                cell = (colour, rules.run_number(position))
+                cover = model.new_bool_var(f"jrun_{r}_{colour}_{position}")
+                model.add(cover <= flag)
+                if position > top:  # a stretch begins at 1..N (read round beyond N)
+                    model.add(cover <= last)
+                else:
+                    begin = model.new_bool_var(f"jrun_begins_{r}_{colour}_{position}")
+                    model.add(begin >= cover - last)
+                    begins.append(begin)
+                last = cover
+                covers.append(cover)
+                run.cover[colour, position] = cover
+                if not tm.supply.get(cell):
+                    run.jokers[colour, position] = cover
+                    continue
+                joker = model.new_bool_var(f"jrun_J_{r}_{colour}_{position}")
+                model.add(joker <= cover)
+                run.jokers[colour, position] = joker
+                tm.continued.setdefault(cell, []).append(cover - joker)
+            model.add(sum(begins) == flag)
+            model.add(sum(covers) >= size * flag)
+            if rules.wrap_runs:
+                model.add(sum(covers) <= top * flag)
+        model.add(sum(used) == run.active)
+        jokers = total(list(run.jokers.values()))
+        model.add(jokers >= run.active)
+        model.add(jokers <= rules.max_jokers_per_set * run.active)
+        model.add(total(list(run.cover.values())) - jokers >= run.active)
+        tm.continued_jokers.append(jokers)
+        if previous is not None:
+            model.add(previous >= run.active)
+        previous = run.active
+        tm.joker_runs.append(run)
+
+
+def add_jokers_per_continued_set(tm: TurnModel) -> None:
+    """Each continued table set holds at most M = ``max_jokers_per_set`` jokers: in a
+    run, the jokers that stay, those that take the place of a numbered tile that left
+    (cover - stays there) and those that join; in a group, those that stay and those
+    that join: sum <= M * active."""
+    most = tm.rules.max_jokers_per_set
+    for cont in tm.continuations:
+        meld = cont.meld
+        held: list[LinearExpr] = []
+        for tile, meant, stay in zip(meld.tiles, meld.stands_for, cont.stays, strict=True):
+            if tile.is_joker:
+                held.append(stay)
+            elif meld.kind is MeldKind.RUN and cont.begins:  # a run going on in part
+                held.append(covers(tm, cont, meant.number) - stay)
+        held += cont.joining_jokers.values()
+        held.append(cont.added_jokers)
+        tm.model.add(total(held) <= most * cont.active)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from solver.errors import NotationError, RulesError
 from solver.i18n import _
 from solver.rummikub.notation import MAX_NUMBER, Colour, Tile
-from solver.settings import Settings, choice, setting
+from solver.settings import Settings, choice, flag, setting
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +39,18 @@ class Rules(Settings):
         "leaves its set only when the tile it stands for takes its place there, in a turn "
         "that plays a rack tile",
     )
+    max_jokers_per_set: int = setting(
+        4,
+        1,
+        4,
+        "most jokers one set may hold (4, the most a game has: no limit); a set always "
+        "holds a numbered tile",
+    )
+    wrap_runs: bool = flag(
+        False,
+        "runs may go round from the top number to 1 (12-13-1, 13-1-2), each number once, "
+        "at most 'numbers' tiles",
+    )
 
     def __post_init__(self) -> None:
         Settings.__post_init__(self)
@@ -51,10 +63,29 @@ class Rules(Settings):
                 )
             )
 
+    def limits_jokers(self, jokers: int) -> bool:
+        """Whether ``max_jokers_per_set`` binds with ``jokers`` jokers in play (one set
+        could otherwise hold more of them)."""
+        return self.max_jokers_per_set < jokers
+
     @property
     def replace_jokers(self) -> bool:
         """Whether a table joker leaves its set only for the tile it stands for."""
         return self.joker_retrieval == "replace"
+
+    def run_number(self, position: int) -> int:
+        """The number a run shows ``position - start`` places after its start: the
+        position itself, or under ``wrap_runs`` the position taken round (14 is 1 in a
+        game numbered 1..13). A run covers the positions start..start+size-1."""
+        return (position - 1) % self.numbers + 1 if self.wrap_runs else position
+
+    def run_starts(self, size: int) -> range:
+        """Where a run of ``size`` tiles may start: so that it ends at the top number at
+        the latest, or under ``wrap_runs`` anywhere (a run of every number starts at 1,
+        its one reading)."""
+        if self.wrap_runs and size < self.numbers:
+            return range(1, self.numbers + 1)
+        return range(1, self.numbers - size + 2)
 
     @property
     def colour_list(self) -> tuple[Colour, ...]:

@@ -138,6 +138,25 @@ def test_every_request_model_has_an_example_the_endpoint_accepts(client: TestCli
     assert client.get("/docs").status_code == 200
 
 
+def test_wrap_runs_through_http(client: TestClient) -> None:
+    """The house rule travels as a rule setting: the wrapped run is played, and valid."""
+    request = {
+        "rack": ["O12", "O13", "K5"],
+        "table": [["O1", "O2", "O3"]],
+        "rules": {"wrap_runs": True},
+    }
+    body = client.post(SOLVE, json=request).json()
+    assert body == solve_rummikub(request)
+    assert body["played"] == ["O12", "O13"]
+    move = {
+        "rack": request["rack"],
+        "table_before": request["table"],
+        "table_after": [m["tiles"] for m in body["table"]],
+    }
+    assert client.post(VALIDATE, json={**move, "rules": {"wrap_runs": True}}).json()["legal"]
+    assert not client.post(VALIDATE, json=move).json()["legal"]
+
+
 def test_rule_settings_schema_lists_every_rule() -> None:
     rules = SolveRequest.model_json_schema()["properties"]["rules"]["anyOf"][0]["properties"]
     assert set(rules) == {f.name for f in fields(Rules)}
@@ -164,6 +183,14 @@ FULL_SET_PLUS_ONE = [f"{c}{n}" for c in "RBKO" for n in range(1, 14)] * 2 + ["J"
         ('{"rack": [], "rules": {"copies": 9}}', 422, "rule 'copies'"),
         ('{"rack": [], "rules": {"wild": 1}}', 422, "unknown rule 'wild'"),
         ('{"rack": [], "rules": {"numbers": 4, "min_set_len": 5}}', 422, "min_set_len"),
+        ('{"rack": [], "rules": {"wrap_runs": "yes"}}', 422, "rule 'wrap_runs'"),
+        ('{"rack": [], "rules": {"max_jokers_per_set": 0}}', 422, "rule 'max_jokers_per_set'"),
+        (
+            '{"rack": [], "table": [["R1", "J", "J"]], "rules": {"max_jokers_per_set": 1}}',
+            422,
+            "table set 0 (R1 J J) is not a valid set: a set holds at most 1 jokers",
+        ),
+        ('{"rack": [], "table": [["R12", "R13", "R1"]]}', 422, "table set 0"),
         ('{"rack": [], "opened": "yes"}', 422, "opened"),
         ('{"rack": [], "objective": "fun"}', 422, "objective"),
         ('{"rack": [], "time_limit_ms": 0}', 422, "time_limit_ms"),

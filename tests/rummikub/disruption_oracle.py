@@ -29,7 +29,7 @@ from functools import cache, lru_cache
 
 from solver.rummikub import JOKER, Meld, MeldKind, Objective, Position, Rules, Tile
 from solver.rummikub.melds import read_meld
-from tests.rummikub.oracle import oracle_for
+from tests.rummikub.oracle import oracle_for, run_shapes
 
 # A laid set: kind, and (tile, number it stands for) per place; groups ignore readings.
 Laid = tuple[MeldKind, tuple[tuple[Tile, int], ...]]
@@ -51,12 +51,8 @@ class DisruptionOracle:
 
     def _all_sets(self) -> Iterator[Laid]:
         rules = self.rules
-        for colour in rules.colour_list:
-            for start in range(1, rules.numbers + 1):
-                for end in range(start + rules.min_set_len - 1, rules.numbers + 1):
-                    yield from self._with_jokers(
-                        MeldKind.RUN, [Tile.natural(colour, n) for n in range(start, end + 1)]
-                    )
+        for shape in run_shapes(rules):
+            yield from self._with_jokers(MeldKind.RUN, shape)
         for number in range(1, rules.numbers + 1):
             for size in range(rules.min_set_len, rules.colours + 1):
                 for colours in itertools.combinations(rules.colour_list, size):
@@ -66,7 +62,9 @@ class DisruptionOracle:
 
     def _with_jokers(self, kind: MeldKind, shape: list[Tile]) -> Iterator[Laid]:
         seen = set()
-        for jokers in range(min(self.rules.jokers, len(shape) - 1) + 1):
+        for jokers in range(
+            min(self.rules.jokers, self.rules.max_jokers_per_set, len(shape) - 1) + 1
+        ):
             for spots in itertools.combinations(range(len(shape)), jokers):
                 places = tuple((JOKER if i in spots else t, t.number) for i, t in enumerate(shape))
                 if kind is MeldKind.GROUP:  # a group's jokers have no fixed colour

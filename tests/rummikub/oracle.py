@@ -31,21 +31,30 @@ PlayKey = tuple[int, int, int]
 """(score, -jokers played, tiles played): larger is better, in this order."""
 
 
+def run_shapes(rules: Rules) -> Iterator[list[Tile]]:
+    """Every run without jokers, from the rules as written: a stretch of one colour's
+    numbers, L long or more; under ``wrap_runs`` any stretch of 1..N read round
+    (after N comes 1), at most N long (the stretch of all N read from 1)."""
+    top = rules.numbers
+    for colour in rules.colour_list:
+        for start in range(1, top + 1):
+            last = start + top - 1 if rules.wrap_runs and start > 1 else top
+            for end in range(start + rules.min_set_len - 1, last + 1):
+                if end - start + 1 < top or start == 1:
+                    yield [Tile.natural(colour, (n - 1) % top + 1) for n in range(start, end + 1)]
+
+
 def _candidates(rules: Rules) -> dict[tuple[tuple[Tile, ...], int], int]:
     """Every valid set as (numbered tiles sorted, jokers) -> best opening value."""
     found: dict[tuple[tuple[Tile, ...], int], int] = {}
-    shapes: list[list[Tile]] = []
-    for colour in rules.colour_list:
-        for start in range(1, rules.numbers + 1):
-            for end in range(start + rules.min_set_len - 1, rules.numbers + 1):
-                shapes.append([Tile.natural(colour, n) for n in range(start, end + 1)])
+    shapes: list[list[Tile]] = list(run_shapes(rules))
     for number in range(1, rules.numbers + 1):
         for size in range(rules.min_set_len, rules.colours + 1):
             for colours in itertools.combinations(rules.colour_list, size):
                 shapes.append([Tile.natural(c, number) for c in colours])
     for shape in shapes:
         value = sum(t.number for t in shape)
-        for jokers in range(0, min(rules.jokers, len(shape) - 1) + 1):
+        for jokers in range(0, min(rules.jokers, rules.max_jokers_per_set, len(shape) - 1) + 1):
             for spots in itertools.combinations(range(len(shape)), jokers):
                 naturals = tuple(sorted(t for i, t in enumerate(shape) if i not in spots))
                 key = (naturals, jokers)

@@ -30,7 +30,7 @@ def examples(default: int) -> int:
 def small_rules(draw: st.DrawFn, max_numbers: int = 5, max_colours: int = 3) -> Rules:
     """A small variant: numbers 3..max_numbers, colours 2..max_colours, 1-2 copies,
     0-4 jokers, sets of 2 up to every number, any threshold and joker penalty, either
-    joker retrieval rule."""
+    joker retrieval rule, runs wrapping or not, 1-4 jokers a set at most."""
     numbers = draw(st.integers(3, max_numbers))
     return Rules(
         colours=draw(st.integers(2, max_colours)),
@@ -41,12 +41,15 @@ def small_rules(draw: st.DrawFn, max_numbers: int = 5, max_colours: int = 3) -> 
         opening_threshold=draw(st.integers(0, 4 * numbers)),
         joker_penalty=draw(st.sampled_from([30, 0, 1, 5])),
         joker_retrieval=draw(st.sampled_from(["free", "replace"])),
+        wrap_runs=draw(st.booleans()),
+        max_jokers_per_set=draw(st.integers(1, 4)),
     )
 
 
 @st.composite
 def any_rules(draw: st.DrawFn) -> Rules:
-    """Any variant the settings allow (up to 8 colours, 26 numbers, 4 copies)."""
+    """Any variant the settings allow (up to 8 colours, 26 numbers, 4 copies), but no
+    binding joker limit (see below)."""
     numbers = draw(st.integers(3, MAX_NUMBER))
     return Rules(
         colours=draw(st.integers(2, len(Colour))),
@@ -57,6 +60,10 @@ def any_rules(draw: st.DrawFn) -> Rules:
         opening_threshold=draw(st.integers(0, 1000)),
         joker_penalty=draw(st.integers(0, 1000)),
         joker_retrieval=draw(st.sampled_from(["free", "replace"])),
+        wrap_runs=draw(st.booleans()),
+        # Not max_jokers_per_set: a binding joker limit on a large variant (22-25
+        # numbers, long runs, with joker_retrieval "replace") can use up the score
+        # stage's work before any play is found (status "unknown"); small_rules draws it.
     )
 
 
@@ -69,6 +76,10 @@ def shapes(draw: st.DrawFn, rules: Rules) -> list[Tile]:
         if draw(st.booleans()):  # filling the whole number range: no room to grow
             return [Tile.natural(colour, n) for n in range(1, rules.numbers + 1)]
         length = draw(st.integers(size, rules.numbers))
+        if rules.wrap_runs and length < rules.numbers:  # any start, read round
+            start = draw(st.integers(1, rules.numbers))
+            top = rules.numbers
+            return [Tile.natural(colour, (n - 1) % top + 1) for n in range(start, start + length)]
         start = draw(st.integers(1, rules.numbers - length + 1))
         return [Tile.natural(colour, n) for n in range(start, start + length)]
     number = draw(st.integers(1, rules.numbers))
@@ -99,7 +110,8 @@ def positions(
         if any(pool[t] < n for t, n in need.items()):
             continue  # those tiles are used up: one set fewer
         pool.subtract(need)
-        count = draw(st.sampled_from(range(min(jokers, len(tiles) - 1) + 1)))
+        most = min(jokers, rules.max_jokers_per_set, len(tiles) - 1)
+        count = draw(st.sampled_from(range(most + 1)))
         spots = draw(st.sets(st.sampled_from(range(len(tiles))), min_size=count, max_size=count))
         for spot in spots:
             pool[tiles[spot]] += 1

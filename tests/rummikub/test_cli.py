@@ -36,6 +36,17 @@ def test_bad_input_exits_2_with_the_message(capsys: pytest.CaptureFixture[str]) 
     assert captured.out == ""
     assert main(["solve", "--rack", "R1", "--rule", "jokers"]) == 2
     assert "NAME=NUMBER or NAME=WORD" in capsys.readouterr().err
+    assert main(["solve", "--rack", "R1", "--rule", "wrap_runs=yes"]) == 2
+    assert "rule 'wrap_runs' must be true or false" in capsys.readouterr().err
+    assert main(["solve", "--rack", "R1", "--rule", "max_jokers_per_set=9"]) == 2
+    assert "rule 'max_jokers_per_set' must be between 1 and 4, got 9" in capsys.readouterr().err
+
+
+def test_wrap_runs_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["solve", "--rack", "O12 O13 K5", "--table", "O1 O2 O3", "--rule", "wrap_runs=true"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "Add your O12 O13 to set 0, making the orange run 12-3: O12 O13 O1 O2 O3." in out
 
 
 def test_json_mode_reads_one_request() -> None:

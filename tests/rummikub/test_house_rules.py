@@ -11,7 +11,20 @@ from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
 
 from solver import repair_rummikub, solve_rummikub, validate_rummikub
-from solver.rummikub import JOKER, STANDARD, Limit, Objective, Position, Rules, Status, solve
+from solver.rummikub import (
+    JOKER,
+    STANDARD,
+    Limit,
+    Meld,
+    MeldKind,
+    Objective,
+    Play,
+    Position,
+    Rules,
+    Status,
+    Tile,
+    solve,
+)
 from solver.rummikub.legality import check_play
 from tests.rummikub.helpers import assert_legal_answer
 from tests.rummikub.oracle import oracle_for
@@ -102,18 +115,26 @@ def test_replace_optimum_matches_exhaustive_search(
     the answer is legal for both the checker and the oracle."""
     rules = dataclasses.replace(rules, joker_retrieval="replace")
     position = data.draw(positions(rules, opened=True))
+    _solved_as_the_oracle_says(position, rules, objective)
+    oracle = oracle_for(rules)
+    free = oracle.best_play(position, objective) != oracle_for(
+        dataclasses.replace(rules, joker_retrieval="free")
+    ).best_play(position, objective)
+    event(f"replace changes the best play: {free}")
+
+
+def _solved_as_the_oracle_says(position: Position, rules: Rules, objective: Objective) -> Play:
+    """Solve ``position``: proven optimal, legal for the checker and the exhaustive
+    oracle, and as good (score, jokers kept, tiles) as the oracle's best play."""
     note(request_of(position, rules, objective=objective.value))
     play = solve(position, rules, objective, limit=Limit(20))
     assert play.status is Status.OPTIMAL
     assert_legal_answer(position, rules, play)
     oracle = oracle_for(rules)
     after = [meld.tiles for meld in play.table]
-    assert oracle.judge(position.rack, position.table, after, opened=True)
+    assert oracle.judge(position.rack, position.table, after, position.opened)
     assert oracle.key(Counter(play.played), objective) == oracle.best_play(position, objective)
-    free = oracle.best_play(position, objective) != oracle_for(
-        dataclasses.replace(rules, joker_retrieval="free")
-    ).best_play(position, objective)
-    event(f"replace changes the best play: {free}")
+    return play
 
 
 @pytest.mark.variants
@@ -139,3 +160,132 @@ def test_free_jokers_when_asked_for() -> None:
     repaired = repair_rummikub({"table": [["R1", "R2", "R3", "J"], ["K5", "K6"], ["J"]]})
     assert repaired["repairable"]
     assert repaired["free_jokers"] == 1
+
+
+WRAP = Rules(wrap_runs=True)
+
+
+def test_wrap_runs_go_round_from_13_to_1() -> None:
+    """The worked example of docs/repair.md: O12 O13 join O1 O2 O3 only under wrap_runs,
+    and the checker accepts the wrapped run only then."""
+    request = {"rack": ["O12", "O13", "K5"], "table": [["O1", "O2", "O3"]]}
+    assert solve_rummikub(request)["played"] == []
+    answer = solve_rummikub({**request, "rules": {"wrap_runs": True}})
+    assert answer["played"] == ["O12", "O13"]
+    assert [m["tiles"] for m in answer["table"]] == [["O12", "O13", "O1", "O2", "O3"]]
+    assert "orange run 12-3" in answer["steps"][0]["text"]
+    move = {
+        "rack": request["rack"],
+        "table_before": request["table"],
+        "table_after": [["O13", "O1", "O2", "O3", "O12"]],
+    }
+    assert validate_rummikub({**move, "rules": {"wrap_runs": True}})["legal"]
+    verdict = validate_rummikub(move)
+    assert not verdict["legal"]
+    assert "gap" in verdict["problems"][0]["reason"]
+
+
+def test_a_joker_in_a_wrapped_run_counts_as_the_tile_it_stands_for() -> None:
+    """Opening: R12 J R1 is worth 12 + 13 + 1 = 26, under the 30 needed; with R11 the
+    run R11 R12 J(R13) R1 is worth 37. Without wrap_runs R1 stays on the rack."""
+    assert solve(Position.parse("R12 R1 J", "", opened=False), WRAP).played == ()
+    position = Position.parse("R12 R1 J R11", "", opened=False)
+    play = solve(position, WRAP)
+    assert sorted(map(str, play.played)) == ["J", "R1", "R11", "R12"]
+    assert str(play.table[0]) == "R11 R12 J(R13) R1"
+    assert play.table[0].value == 37
+    assert sorted(map(str, solve(position, STANDARD).played)) == ["J", "R11", "R12"]
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(150))
+@given(data=st.data(), rules=small_rules(), objective=st.sampled_from(list(Objective)))
+def test_wrap_runs_optimum_matches_exhaustive_search(
+    data: st.DataObject, rules: Rules, objective: Objective
+) -> None:
+    """Under wrap_runs, on small variants: the best score equals the exhaustive
+    search's over sets that may go round, and the answer is legal for both the checker
+    and the oracle."""
+    rules = dataclasses.replace(rules, wrap_runs=True)
+    position = _with_both_ends(data.draw(positions(rules)), rules, data.draw(st.booleans()))
+    play = _solved_as_the_oracle_says(position, rules, objective)
+    oracle = oracle_for(rules)
+    plain = dataclasses.replace(rules, wrap_runs=False)
+    if all(oracle_for(plain).set_value(tiles) is not None for tiles in position.table):
+        changed = oracle.best_play(position, objective) != oracle_for(plain).best_play(
+            position, objective
+        )
+        event(f"wrap changes the best play: {changed}")
+    event(f"wrapped runs in the answer: {sum(_wraps(m, rules) for m in play.table)}")
+
+
+def _wraps(meld: Meld, rules: Rules) -> bool:
+    numbers = [t.number for t in meld.stands_for]
+    return meld.kind is MeldKind.RUN and numbers != sorted(numbers)
+
+
+def _with_both_ends(position: Position, rules: Rules, add: bool) -> Position:
+    """With ``add``, the rack gains the top number and 1 of the first colour where
+    copies are left: runs through both ends are where wrapping matters."""
+    if not add:
+        return position
+    held = Counter(position.rack) + Counter(t for tiles in position.table for t in tiles)
+    colour = rules.colour_list[0]
+    ends = [Tile.natural(colour, n) for n in (rules.numbers, 1)]
+    extra = tuple(t for t in ends if held[t] < rules.copies)
+    return dataclasses.replace(position, rack=tuple(sorted(position.rack + extra)))
+
+
+ONE_JOKER = Rules(max_jokers_per_set=1)
+
+
+def test_at_most_one_joker_a_set() -> None:
+    """R5 J J is a set by default; with max_jokers_per_set 1 it is not, and the checker
+    and the table reader say which rule it breaks. Two jokers then go to two sets."""
+    request = {"rack": ["R5", "J", "J"], "table": [], "opened": True}
+    assert solve_rummikub(request)["played"] == ["R5", "J", "J"]
+    limited = {**request, "rules": {"max_jokers_per_set": 1}}
+    assert solve_rummikub(limited)["played"] == []
+    move = {"rack": ["R5", "J", "J"], "table_before": [], "table_after": [["R5", "J", "J"]]}
+    verdict = validate_rummikub({**move, "rules": {"max_jokers_per_set": 1}})
+    assert not verdict["legal"]
+    assert "at most 1 jokers (rule 'max_jokers_per_set')" in verdict["problems"][0]["reason"]
+    assert validate_rummikub(move)["legal"]
+    both = solve_rummikub(
+        {
+            "rack": ["J", "J", "B7", "K7"],
+            "table": [["R1", "R2", "R3"]],
+            "rules": {"max_jokers_per_set": 1},
+        }
+    )
+    assert sorted(both["played"]) == ["B7", "J", "J", "K7"]
+    assert all(m["tiles"].count("J") <= 1 for m in both["table"])
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(150))
+@given(
+    data=st.data(),
+    rules=small_rules(),
+    most=st.integers(1, 2),
+    objective=st.sampled_from(list(Objective)),
+)
+def test_joker_limit_optimum_matches_exhaustive_search(
+    data: st.DataObject, rules: Rules, most: int, objective: Objective
+) -> None:
+    """With at most 1 or 2 jokers a set and more jokers in the game, on small variants:
+    the best score equals the exhaustive search's over sets holding at most that many
+    jokers, and the answer is legal for both the checker and the oracle."""
+    rules = dataclasses.replace(rules, jokers=max(rules.jokers, most + 1), max_jokers_per_set=most)
+    position = data.draw(positions(rules))
+    if data.draw(st.booleans()):  # every joker left on the rack: where the limit bites
+        held = sum(t.is_joker for t in (*position.rack, *(t for s in position.table for t in s)))
+        rack = position.rack + (JOKER,) * (rules.jokers - held)
+        position = dataclasses.replace(position, rack=rack)
+    play = _solved_as_the_oracle_says(position, rules, objective)
+    assert all(meld.jokers <= most for meld in play.table)
+    oracle = oracle_for(rules)
+    unlimited = oracle_for(dataclasses.replace(rules, max_jokers_per_set=4))
+    changed = oracle.best_play(position, objective) != unlimited.best_play(position, objective)
+    event(f"the limit changes the best play: {changed}")
+    event(f"jokers on the table after: {sum(m.jokers for m in play.table)}")

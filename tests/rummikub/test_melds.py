@@ -59,6 +59,44 @@ def test_no_wrap_from_13_to_1() -> None:
         read_meld(parse_tiles("R12 R13 R1"), RULES)
 
 
+WRAP = Rules(wrap_runs=True)
+
+
+def test_wrap_runs_read_round_from_their_start() -> None:
+    assert read("R12 R13 R1", WRAP) == ("run", "R12 R13 R1", "R12 R13 R1")
+    assert read("R1 R13 R12", WRAP) == ("run", "R12 R13 R1", "R12 R13 R1")
+    assert read("R13 J R2", WRAP) == ("run", "R13 J R2", "R13 R1 R2")
+    # A joker written first keeps its place: before R1 it is R13 (worth 16, not 6).
+    assert read("J R1 R2", WRAP) == ("run", "J R1 R2", "R13 R1 R2")
+    assert best_value(parse_tiles("R12 R13 R1"), WRAP) == 26
+    # A run of every number reads 1..13 however it is written.
+    every = " ".join(f"R{n}" for n in [*range(5, 14), *range(1, 5)])
+    assert read(every, WRAP)[2] == " ".join(f"R{n}" for n in range(1, 14))
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("R12 R13 R1 R12", "R12 appears twice"),
+        ("R12 R2 R3", "numbers 12 to 3 .* need 5 places"),
+        ("R13 R1 R3", "numbers 13 to 3 .* need 4 places"),
+        ("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 J", "at most 13 tiles"),
+    ],
+)
+def test_wrapped_runs_that_are_not_sets_say_why(text: str, reason: str) -> None:
+    with pytest.raises(TableError, match=reason):
+        read_meld(parse_tiles(text), WRAP)
+
+
+def test_a_joker_limit_refuses_sets_with_more_jokers() -> None:
+    one = Rules(max_jokers_per_set=1)
+    assert read("R3 J R5", one) == ("run", "R3 J R5", "R3 R4 R5")
+    for text in ("R3 J J", "J R7 J"):
+        with pytest.raises(TableError, match=r"at most 1 jokers .* this one has 2"):
+            read_meld(parse_tiles(text), one)
+    assert read("R3 J J", Rules(max_jokers_per_set=2))[0] == "run"
+
+
 def test_group_size_is_bounded_by_colours() -> None:
     with pytest.raises(TableError, match="at most 4"):
         read_meld(parse_tiles("R7 B7 K7 O7 J"), RULES)
@@ -71,7 +109,13 @@ def test_min_set_len_is_a_setting() -> None:
         read_meld(parse_tiles("R1 R2 R3"), Rules(min_set_len=4))
 
 
-VARIANTS = [RULES, Rules(colours=3, numbers=7, min_set_len=2), Rules(colours=5, numbers=9)]
+VARIANTS = [
+    RULES,
+    Rules(colours=3, numbers=7, min_set_len=2),
+    Rules(colours=5, numbers=9),
+    WRAP,
+    Rules(colours=3, numbers=7, min_set_len=2, wrap_runs=True),
+]
 Pick = tuple[int, int]  # (colour index, number); a colour index past the game's is a joker
 
 
@@ -101,6 +145,8 @@ def test_reading_a_set_takes_the_reading_the_full_search_takes(
     # Sets without jokers written as they read take a shortcut in read_meld; every
     # set must still read as the search over all readings says: the run as written
     # if one is, else the reading worth most, else no set at all.
+    if variant.wrap_runs:  # runs that pass the top number go on at 1
+        picks = [(colour, (number - 1) % variant.numbers + 1) for colour, number in picks]
     tiles = [
         JOKER if colour >= variant.colours else Tile.natural(Colour.from_index(colour), number)
         for colour, number in picks

@@ -25,6 +25,11 @@ def test_defaults_are_the_standard_game() -> None:
         ({"copies": "2"}, "copies"),
         ({"numbers": 4, "min_set_len": 5}, "min_set_len"),
         ({"wild_twos": 1}, "wild_twos"),
+        ({"wrap_runs": 1}, "wrap_runs"),
+        ({"wrap_runs": "yes"}, "wrap_runs"),
+        ({"max_jokers_per_set": 0}, "max_jokers_per_set"),
+        ({"max_jokers_per_set": 5}, "max_jokers_per_set"),
+        ({"max_jokers_per_set": 1.5}, "max_jokers_per_set"),
     ],
 )
 def test_bad_settings_name_the_setting(settings: dict[str, object], culprit: str) -> None:
