@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, StrictBool
 
 from solver.arena.runner import bot_seed
-from solver.cpsat import Status
+from solver.cpsat import Limit, Status
 from solver.errors import RequestError
 from solver.i18n import _, speaks
 from solver.rummikub.bots import BOTS, Strong, make_bot
@@ -330,6 +330,6 @@ def review_rummikub(request: Mapping[str, Any] | ReviewRequest) -> dict[str, Any
         record,
         player=asked.player,
         objective=asked.objective,
-        time_limit=asked.time_limit_ms / 1000,
+        limit=Limit(asked.time_limit_ms / 1000),
     )
     return review_to_dict(review, record)

@@ -60,7 +60,6 @@ from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.runner import run
 from solver.rummikub.search import (
     DEFAULT_DISRUPTION_WORK,
-    DEFAULT_TIME_LIMIT,
     SCORE_WORK,
     solve,
 )
@@ -148,17 +147,18 @@ def repair(
     rack: Sequence[Tile] | None = None,
     objective: Objective = Objective.TILES,
     *,
-    time_limit: float = DEFAULT_TIME_LIMIT,
+    limit: Limit | None = None,
 ) -> Repair:
     """Repair ``table`` (the table as it lies now; any heaps of tiles) under ``rules``;
     see the module docstring. ``before``: the table before the turn (valid sets, every
     tile of it still on the table); ``rack``: the player's tiles, for a rescue.
 
-    Every search is bounded by deterministic work, with ``time_limit`` wall-clock
-    seconds as the outer safety cap. Raises a :class:`~solver.errors.MeldwiseError`
-    for a tile not in the game, more copies than exist, or an invalid ``before``.
+    Every search is bounded by deterministic work, with ``limit.time`` wall-clock
+    seconds (the default when ``limit`` is None) as the outer safety cap for the whole
+    repair. Raises a :class:`~solver.errors.MeldwiseError` for a tile not in the game,
+    more copies than exist, or an invalid ``before``.
     """
-    deadline = time.perf_counter() + time_limit
+    deadline = time.perf_counter() + (limit or Limit()).time
     now = Counter(chain.from_iterable(table))
     reference = _reference(table, before, now, rules, rack or ())
     heaps = [_read(tiles, rules) for tiles in table]
@@ -416,7 +416,7 @@ def consequence(
     opened: bool,
     rules: Rules,
     *,
-    time_limit: float = DEFAULT_TIME_LIMIT,
+    limit: Limit | None = None,
 ) -> Consequence:
     """For an illegal move from ``before`` to ``after``: can the player still put it
     right, and if not, the penalty under ``rules``.
@@ -429,7 +429,7 @@ def consequence(
         rack
     )
     turn = Position(tuple(sorted(laid.elements())), tuple(map(tuple, before)), opened)
-    play = solve(turn, rules, limit=Limit(time_limit), least_disruption=False)
+    play = solve(turn, rules, limit=limit, least_disruption=False)
     if play.tiles_played == laid.total():
         text = _("The move can still be put right: the tiles laid down fit into a legal move.")
         return Consequence(play.status, True, None, text)

@@ -35,7 +35,7 @@ from solver.rummikub.position import Objective, Position
 from solver.rummikub.record import GameRecord
 from solver.rummikub.result import Play
 from solver.rummikub.rules import Rules
-from solver.rummikub.search import DEFAULT_TIME_LIMIT, solve
+from solver.rummikub.search import solve
 
 COSTLIEST = 3
 """Turns listed per player as the costliest."""
@@ -104,11 +104,12 @@ def review_game(
     *,
     player: int | None = None,
     objective: Objective = Objective.TILES,
-    time_limit: float = DEFAULT_TIME_LIMIT,
+    limit: Limit | None = None,
 ) -> Review:
-    """Review every turn of ``record`` (only ``player``'s when given)."""
+    """Review every turn of ``record`` (only ``player``'s when given), each solve
+    within ``limit`` (the defaults when None)."""
     rules = record.settings.rules
-    limit = Limit(time_limit)
+    limit = limit or Limit()
     opened = [False] * record.settings.players
     reviewed = []
     for turn in record.turns:

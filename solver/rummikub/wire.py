@@ -784,6 +784,6 @@ def repair_rummikub(request: Mapping[str, Any] | RepairRequest) -> dict[str, Any
             before=None if before is None else [list(read_tiles(t, rules)) for t in before],
             rack=None if asked.rack is None else list(read_tiles(asked.rack, rules)),
             objective=asked.objective,
-            time_limit=asked.time_limit_ms / 1000,
+            limit=Limit(asked.time_limit_ms / 1000),
         )
         return RepairResponse.answer(found)
