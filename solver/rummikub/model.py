@@ -146,6 +146,8 @@ class TurnModel:
     """Tiles played, jokers included."""
     fixed_tiles: int = 0
     """Tiles of the table sets fixed to go on whole: out of ``table`` and the counts."""
+    fixed_jokers: int = 0
+    """Jokers among the fixed sets' tiles: still in play for ``max_jokers_per_set``."""
     supply: dict[Cell, int] = field(init=False)
     """Per cell: numbered tiles that may end up on the table (the table's and the rack's)."""
     _run_tiles: dict[Cell, LinearExpr] = field(default_factory=dict)
@@ -169,8 +171,9 @@ class TurnModel:
     def joker_runs_apart(self) -> bool:
         """Whether runs holding jokers are laid out one by one (:func:`add_joker_runs`):
         when ``max_jokers_per_set`` binds, as the run flow cannot count the jokers of
-        each run."""
-        return self.rules.limits_jokers(self.jokers)
+        each run. The fixed sets' jokers count: a joker may join a fixed set that
+        holds one."""
+        return self.rules.limits_jokers(self.jokers + self.fixed_jokers)
 
     @property
     def flow_jokers(self) -> int:
@@ -364,6 +367,7 @@ def build_model(
         rest = table
     tm = TurnModel(CpModel(), rules, rack, rest)
     tm.fixed_tiles = sum(len(meld.tiles) for meld in fixed_melds)
+    tm.fixed_jokers = sum(t.is_joker for meld in fixed_melds for t in meld.tiles)
     if must_play is not None:
         tm.must_play = must_play
     add_continuations(tm, table_melds, whole, fixed)

@@ -262,6 +262,21 @@ def test_at_most_one_joker_a_set() -> None:
     assert all(m["tiles"].count("J") <= 1 for m in both["table"])
 
 
+def test_a_joker_never_joins_a_kept_set_that_holds_the_limit() -> None:
+    """Found by the variant test: the least-disruption stage fixes the kept sets out of
+    the model, and with their jokers out of the count the limit looked slack, so the
+    free joker joined the kept J R2 R3 (J R2 R3 J, two jokers under a limit of 1)."""
+    rules = Rules(colours=2, numbers=4, copies=2, jokers=2, max_jokers_per_set=1)
+    position = Position.parse("R1", "J R2 R3 | J R2 R3 R4")
+    play = solve(position, rules)
+    assert play.status is Status.OPTIMAL
+    assert_legal_answer(position, rules, play)
+    oracle = oracle_for(rules)
+    assert oracle.judge(position.rack, position.table, [m.tiles for m in play.table], True)
+    assert play.tiles_played == 1
+    assert play.sets_kept == 1
+
+
 @pytest.mark.variants
 @settings(max_examples=examples(150))
 @given(
