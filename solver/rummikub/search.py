@@ -145,8 +145,7 @@ def _solve(
     # solution: the table obeys every rule), so it always has one. Elsewhere no
     # starting solution: hinting the table as it is doubled the median solve, and
     # letting every table set go on (to hint it) made the joker limit's search slower.
-    start = held and tm.joker_runs_apart
-    if start:
+    if held and tm.joker_runs_apart:
         hint_table_kept(tm)
     limits = Limits(SCORE_WORK, deadline)
     first = run(tm, limits, workers) if limits.left else None
