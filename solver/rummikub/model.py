@@ -1157,7 +1157,9 @@ def add_joker_runs(tm: TurnModel) -> None:
     flow counts jokers per number, not per run, and then holds none).
 
     At most J runs hold a joker (J = jokers in play); run r, in order
-    active[r] >= active[r+1], has for each colour c a flag u[r,c], sum_c u[r,c] =
+    active[r] >= active[r+1] and, the slots being interchangeable, key[r+1] >= key[r]
+    - C*N*(1 - active[r+1]) with key[r] = sum_{c,p} (c*N + p) begins[r,c,p] (its colour,
+    then where it begins; 0 when inactive), has for each colour c a flag u[r,c], sum_c u[r,c] =
     active[r], and over the positions p (numbers; under ``wrap_runs`` 1..2N-1, p read
     round) cover[r,c,p] <= u[r,c] in one stretch (begins[r,c,p] >= cover[r,c,p] -
     cover[r,c,p-1] for p <= N, cover[r,c,p] <= cover[r,c,p-1] beyond, sum_p begins =
@@ -1171,9 +1173,11 @@ def add_joker_runs(tm: TurnModel) -> None:
     top, size = rules.numbers, rules.min_set_len
     positions = range(1, 2 * top) if rules.wrap_runs else range(1, top + 1)
     previous: cp_model.IntVar | None = None
+    previous_key: LinearExpr = 0
     for r in range(tm.jokers):
         run = JokerRun(model.new_bool_var(f"jrun_{r}"))
         used = []
+        key: list[LinearExpr] = []
         for colour in range(rules.colours):
             flag = model.new_bool_var(f"jrun_{r}_{colour}")
             used.append(flag)
@@ -1189,6 +1193,7 @@ def add_joker_runs(tm: TurnModel) -> None:
                     begin = model.new_bool_var(f"jrun_begins_{r}_{colour}_{position}")
                     model.add(begin >= cover - last)
                     begins.append(begin)
+                    key.append((colour * top + position) * begin)
                 last = cover
                 covers.append(cover)
                 run.cover[colour, position] = cover
@@ -1211,7 +1216,8 @@ def add_joker_runs(tm: TurnModel) -> None:
         tm.continued_jokers.append(jokers)
         if previous is not None:
             model.add(previous >= run.active)
-        previous = run.active
+            model.add(total(key) >= previous_key - rules.colours * top * (1 - run.active))
+        previous, previous_key = run.active, total(key)
         tm.joker_runs.append(run)
 
 

@@ -62,8 +62,9 @@ def any_rules(draw: st.DrawFn) -> Rules:
         joker_retrieval=draw(st.sampled_from(["free", "replace"])),
         wrap_runs=draw(st.booleans()),
         # Not max_jokers_per_set: a binding joker limit on a large variant (22-25
-        # numbers, long runs, with joker_retrieval "replace") can use up the score
-        # stage's work before any play is found (status "unknown"); small_rules draws it.
+        # numbers, long runs) can use up the score stage's work before the best play
+        # is proven (about 1 in 100 such positions; status "feasible", or "unknown"
+        # when the table sets do not go on), see docs/repair.md; small_rules draws it.
     )
 
 

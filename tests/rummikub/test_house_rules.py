@@ -4,6 +4,7 @@ checker and matched by the exhaustive oracles on small variants."""
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections import Counter
 
 import pytest
@@ -26,9 +27,12 @@ from solver.rummikub import (
     solve,
 )
 from solver.rummikub.legality import check_play
+from solver.rummikub.model import TileCounts, build_model
+from solver.rummikub.runner import Limits, run
+from solver.rummikub.search import hint_table_kept
 from tests.rummikub.helpers import assert_legal_answer
 from tests.rummikub.oracle import oracle_for
-from tests.rummikub.strategies import examples, positions, request_of, small_rules
+from tests.rummikub.strategies import any_rules, examples, positions, request_of, small_rules
 
 REPLACE = Rules(joker_retrieval="replace")
 
@@ -304,3 +308,43 @@ def test_joker_limit_optimum_matches_exhaustive_search(
     changed = oracle.best_play(position, objective) != unlimited.best_play(position, objective)
     event(f"the limit changes the best play: {changed}")
     event(f"jokers on the table after: {sum(m.jokers for m in play.table)}")
+
+
+@settings(max_examples=60)
+@given(data=st.data(), rules=any_rules(), most=st.integers(1, 3))
+def test_the_joker_limit_search_starts_from_a_solution(
+    data: st.DataObject, rules: Rules, most: int
+) -> None:
+    """Under a binding joker limit with the table sets going on (table jokers held in
+    place), the score search starts from the table as it is: fixing every variable
+    at its hint leaves a solution."""
+    rules = dataclasses.replace(rules, joker_retrieval="replace", max_jokers_per_set=most)
+    position = data.draw(positions(rules, max_sets=4, max_rack=6, opened=True))
+    melds = position.check(rules)
+    table = TileCounts.of(Counter(t for tiles in position.table for t in tiles))
+    tm = build_model(
+        rules, TileCounts.of(Counter(position.rack)), table, Objective.TILES, False, melds
+    )
+    event(f"limit binds: {tm.joker_runs_apart}")
+    hint_table_kept(tm)
+    hint = tm.model.proto.solution_hint
+    assert len(hint.vars) == len(tm.model.proto.variables)
+    for index, value in zip(hint.vars, hint.values, strict=True):
+        tm.model.add(tm.model.get_int_var_from_proto_index(index) == value)
+    assert run(tm, Limits(1.0, time.perf_counter() + 10)).found
+
+
+def test_a_hard_joker_limit_search_still_answers_a_legal_play() -> None:
+    """A 22-number variant where proving that the rack joker cannot be laid takes the
+    score search all its work (status "unknown", no play, before it started from the
+    table): the answer now says "feasible" (or "optimal") and is legal."""
+    rules = Rules(
+        colours=3, numbers=22, copies=1, jokers=2, min_set_len=13, opening_threshold=0,
+        joker_penalty=0, joker_retrieval="replace", max_jokers_per_set=1, wrap_runs=True,
+    )  # fmt: skip
+    blue, black = (tuple(Tile.parse(f"{c}{n}") for n in range(1, 23)) for c in "BK")
+    red = (JOKER, *(Tile.parse(f"R{n}") for n in range(2, 14)))
+    position = Position((JOKER,), (blue, black, red), opened=True)
+    play = solve(position, rules, limit=Limit(2.0), least_disruption=False)
+    assert play.status in (Status.OPTIMAL, Status.FEASIBLE)
+    assert_legal_answer(position, rules, play)
