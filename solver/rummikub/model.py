@@ -973,9 +973,10 @@ def add_groups(tm: TurnModel, number: int) -> None:
     model.add(size >= rules.min_set_len * groups)
     if tm.jokers:
         model.add(size <= rules.max_group_len * groups)
-    if tm.joker_runs_apart:
+    if tm.jokers and tm.joker_runs_apart:
         # At most M jokers a group: dealt evenly, the groups can hold
-        # sum_i min(M, colours - a_i) = min(M*G, colours*G - A) of them.
+        # sum_i min(M, colours - a_i) = min(M*G, colours*G - A) of them. (With every
+        # joker in a set fixed whole, the limit binds there but no new group has one.)
         model.add(tm.group_jokers[number] <= rules.max_jokers_per_set * groups)
 
 

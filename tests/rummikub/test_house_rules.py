@@ -281,6 +281,23 @@ def test_a_joker_never_joins_a_kept_set_that_holds_the_limit() -> None:
     assert play.sets_kept == 1
 
 
+def test_a_model_whose_jokers_are_all_in_fixed_sets_builds_under_the_limit() -> None:
+    """Found by the fixed-sets variant test: with every joker in sets fixed whole the
+    limit binds (their jokers count) while no joker is left for a new group, and the
+    group rows asked for a group-jokers variable that was never made."""
+    rules = Rules(colours=2, numbers=3, copies=2, jokers=2, min_set_len=2, max_jokers_per_set=1)
+    position = Position.parse("", "R1 B1 | J B1 | J R2")
+    melds = position.check(rules)
+    table = TileCounts.of(Counter(t for s in position.table for t in s))
+    tm = build_model(
+        rules, TileCounts.of(Counter()), table, Objective.TILES, False, melds, fixed={1, 2}
+    )
+    assert tm.joker_runs_apart
+    assert tm.jokers == 0
+    solved = run(tm, Limits.of(10.0, 30.0))
+    assert solved.found
+
+
 @pytest.mark.variants
 @settings(max_examples=examples(150))
 @given(
