@@ -129,7 +129,8 @@ def least_disruption(
     # The calm play read with the most tiles in place: its layout may lay some
     # tiles of a set given up out again where they were.
     fallback = rematch(melds, lay_out(lean, calm.value))
-    kept, unmoved = _calmness(melds, fallback)
+    calmness = _calmness(melds, fallback)
+    kept, unmoved = calmness
     if kept == len(melds) or (proven and -unmoved == len(melds) - kept):
         # Nothing moves, or one tile per set given up: a set not kept moves at least
         # one, so no play keeping as many sets moves fewer.
@@ -139,7 +140,7 @@ def least_disruption(
 
     def answer(solved: Solved, proven: bool) -> Calmest:
         placed = rematch(melds, lay_out(solved.tm, solved.value))
-        if not proven and _calmness(melds, fallback) > _calmness(melds, placed):
+        if not proven and calmness > _calmness(melds, placed):
             placed = fallback
         return Calmest(placed, proven)
 
