@@ -17,7 +17,7 @@ import functools
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
@@ -109,8 +109,8 @@ MIN_SECONDS = 0.001
 
 
 DEFAULT_TIME_LIMIT = 2.0
-"""Wall-clock seconds a solve may take unless the caller says otherwise: the outer
-safety cap of all its stages (each CP-SAT solve, for Shanghai)."""
+"""Wall-clock seconds an answer may take unless the caller says otherwise: the outer
+safety cap of all its stages and solves."""
 
 DEFAULT_DISRUPTION_WORK = 0.15
 """Deterministic seconds of CP-SAT work the Rummikub least-disruption stage (its
@@ -132,10 +132,10 @@ class Limit:
     """The budget a caller gives a solve, like python-chess's ``Limit``: checked once
     here, never changed (the searches' running account is :class:`Limits`).
 
-    ``time``: wall-clock seconds, the outer safety cap (for Shanghai, of each CP-SAT
-    solve); ``workers``: CP-SAT threads; ``disruption_work`` and
-    ``disruption_time``: the Rummikub least-disruption stage's deterministic work
-    (CP-SAT seconds) and wall-clock cap (seconds, within ``time``).
+    ``time``: wall-clock seconds, the outer safety cap; ``workers``: CP-SAT threads;
+    ``disruption_work`` and ``disruption_time``: the Rummikub least-disruption stage's
+    deterministic work (CP-SAT seconds) and wall-clock cap (seconds, within ``time``);
+    ``deadline``: see :meth:`started`.
 
     Raises :class:`~solver.errors.LimitError` naming a value out of its range.
     """
@@ -144,6 +144,24 @@ class Limit:
     workers: int = 1
     disruption_work: float = DEFAULT_DISRUPTION_WORK
     disruption_time: float = DEFAULT_DISRUPTION_TIME_LIMIT
+    deadline: float | None = None
+    """The :func:`time.perf_counter` value by which every solve under this limit ends,
+    once :meth:`started`; None: each solve has ``time`` of its own."""
+
+    def started(self) -> Limit:
+        """This limit with its clock running: the solves made under the copy share
+        ``time`` seconds from now (for an answer made of several solves). A limit
+        already started is returned as it is."""
+        if self.deadline is not None:
+            return self
+        return replace(self, deadline=time.perf_counter() + self.time)
+
+    def account(self, work: float) -> Limits:
+        """One search's account under this limit: ``work`` deterministic seconds, within
+        ``time`` wall-clock seconds from now or, once :meth:`started`, within what is
+        left of the shared time (then possibly nothing: :func:`run` stops at once)."""
+        end = time.perf_counter() + self.time
+        return Limits(work, end if self.deadline is None else min(end, self.deadline))
 
     def __post_init__(self) -> None:
         _check_seconds("time", self.time, positive=True)

@@ -4,6 +4,8 @@ way gives."""
 
 import inspect
 import math
+import time
+from dataclasses import replace
 
 import pytest
 from ortools.sat.python import cp_model
@@ -59,6 +61,20 @@ def test_a_value_out_of_range_is_named(field: str, value: object) -> None:
         Limit(**{field: value})  # type: ignore[arg-type]
     assert repr(value) in str(raised.value)
     assert isinstance(raised.value, MeldwiseError)
+
+
+def test_a_started_limit_shares_its_time() -> None:
+    """Unstarted, each search has the whole ``time``; started, the searches share it
+    and once it has passed none is left; starting twice keeps the first clock."""
+    limit = Limit(time=5.0)
+    assert 4.9 < limit.account(0.5).seconds_left() <= 5.0
+    assert limit.account(0.5).work == 0.5
+    started = limit.started()
+    assert started.started() is started
+    assert started.account(0.5).deadline == started.deadline
+    spent = replace(limit, deadline=time.perf_counter() - 1.0)
+    assert spent.account(0.5).seconds_left() < 0
+    assert not spent.account(0.5).left
 
 
 def test_zero_stage_budgets_are_allowed() -> None:

@@ -28,21 +28,18 @@ BAD_INPUT = documented_errors(
     "meld, a bad contract or hand number, a bad setting"
 )
 
-SOLVES_PER_TURN = 5
-"""Most CP-SAT solves one turn's advice makes, each within ``time_limit_ms``."""
-
 
 @router.post("/advise", response_model=ShanghaiAdviseResponse, responses=BAD_INPUT)
 async def advise(
     body: ShanghaiAdviseRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
 ) -> dict[str, Any]:
     """Advice for one turn: whether and how to go down, what to lay off, what to
-    discard, whether to take or buy the upcard, and what the hand costs now. Each
-    CP-SAT solve of the turn stops at ``time_limit_ms``, never later than the server's
-    time cap (then ``status`` is ``feasible``)."""
+    discard, whether to take or buy the upcard, and what the hand costs now. The
+    turn's CP-SAT solves share ``time_limit_ms``, never more than the server's time
+    cap (a turn cut by it has ``status`` ``feasible`` or ``unknown``)."""
     request = localise(body)
     request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
-    budget_s = SOLVES_PER_TURN * request["time_limit_ms"] / 1000
+    budget_s = request["time_limit_ms"] / 1000
     return await pool.run(advise_shanghai, request, client=client, budget_s=budget_s)
 
 

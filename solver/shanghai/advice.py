@@ -68,13 +68,13 @@ def advise(
     *,
     limit: Limit | None = None,
 ) -> Advice:
-    """Advice for ``position`` at its phase: ``limit.time`` seconds and
-    ``limit.workers`` threads per CP-SAT solve (:class:`~solver.cpsat.Limit`; the
-    defaults when None).
+    """Advice for ``position`` at its phase within ``limit`` (the defaults when None):
+    its CP-SAT solves share ``limit.time`` wall-clock seconds, the outer safety cap
+    (each also stops at a fixed deterministic effort), on ``limit.workers`` threads.
 
     Raises a :class:`~solver.errors.MeldwiseError` when the position breaks the rules.
     """
-    limit = Limit() if limit is None else limit
+    limit = (Limit() if limit is None else limit).started()
     position.check(rules)
     hand = Counter(position.hand)
     unseen = position.unseen(rules)

@@ -84,7 +84,7 @@ def add_shanghai_command(commands: Commands) -> None:
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
     add_rule_flag(parser, "--rule decks=3 --rule twos_wild=true")
-    add_request_flags(parser, time_limit="per solve")
+    add_request_flags(parser, time_limit="wall-clock seconds the turn's solves share")
 
 
 def _advise_request(args: argparse.Namespace) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from enum import Enum
 from ortools.sat.python import cp_model
 
 import solver.cpsat as cpsat
-from solver.cpsat import CpModel, Limit, Limits, Status
+from solver.cpsat import CpModel, Limit, Status
 from solver.shanghai.melds import Meld, MeldKind
 from solver.shanghai.notation import JOKER, RANKS, Card, Suit
 from solver.shanghai.rules import MAX_RUN_LEN, Rules
@@ -561,9 +561,10 @@ def solve_model(
 ) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver]:
     """Run CP-SAT (:func:`solver.cpsat.run`) on ``hm``: at most ``effort`` of
     deterministic work (see :data:`EFFORT`), so that a search stops at the same point
-    on every run and machine, within ``limit.time`` wall-clock seconds behind it, on
-    ``limit.workers`` threads; return (status code, solver)."""
-    solved = cpsat.run(hm.model, Limits.of(effort, limit.time), limit.workers)
+    on every run and machine, within the wall-clock time ``limit`` has left behind it
+    (:meth:`~solver.cpsat.Limit.account`), on ``limit.workers`` threads; return
+    (status code, solver)."""
+    solved = cpsat.run(hm.model, limit.account(effort), limit.workers)
     return solved.code, solved.engine
 
 

@@ -147,8 +147,8 @@ class ShanghaiAdviseRequest(Spoken):
     rules: Rules = Field(default=STANDARD, description="rule settings")
     time_limit_ms: TimeLimitMs = Field(
         default=round(DEFAULT_TIME_LIMIT * 1000),
-        description="most milliseconds for each CP-SAT solve (a turn makes at most five); "
-        "the server's time cap may lower it",
+        description="most wall-clock milliseconds the turn's CP-SAT solves share (each "
+        "also stops at a fixed deterministic effort); the server's time cap may lower it",
     )
     lang: Lang = None
 

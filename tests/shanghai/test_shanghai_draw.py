@@ -5,15 +5,19 @@ solve per card, and the filter of cards a down player could lay off."""
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import solver.cpsat as cpsat
 from benchmarks.shanghai_speed import deal
-from solver.cpsat import Limit
+from solver.cpsat import Limit, Status
 from solver.shanghai import STANDARD, Contract, Position, advise, parse_cards
 from solver.shanghai.deficiency import Study, deficiency, lowering_cards
 from solver.shanghai.draw import reachable
@@ -151,3 +155,50 @@ def test_a_hand_that_meets_the_contract_goes_down_with_any_card_drawn() -> None:
     position = Position(hand, Contract.for_hand(1), upcard=parse_cards("3H")[0], phase=Phase.DRAW)
     assert _chances(position) == pytest.approx(_chances_by_solving(position))
     assert _chances(position)[0] == 1
+
+
+def _solving_draw_turn() -> Position:
+    """A draw-phase turn whose advice makes CP-SAT solves (the first of a seeded
+    stream: most turns are settled by the searches alone)."""
+    rng = random.Random(2026)
+    while True:
+        position = deal(rng, rng.randint(1, 10), rng.random() < 0.3, Phase.DRAW)
+        made: list[float] = []
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(cpsat, "run", _recording(made))
+            advise(position, STANDARD, limit=LIMIT)
+        if len(made) >= 2:
+            return position
+
+
+def _recording(deadlines: list[float]) -> Callable[..., cpsat.Solved]:
+    run = cpsat.run
+
+    def recorded(model: Any, limits: cpsat.Limits, *args: Any) -> cpsat.Solved:
+        deadlines.append(limits.deadline)
+        return run(model, limits, *args)
+
+    return recorded
+
+
+def test_a_turns_solves_share_its_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every CP-SAT solve of one advice ends by the deadline of its started limit
+    (the turn's solves share the cap, as the service's watchdog assumes; each solve
+    with a cap of its own would end later)."""
+    position = _solving_draw_turn()
+    deadlines: list[float] = []
+    monkeypatch.setattr(cpsat, "run", _recording(deadlines))
+    limit = Limit(time=30.0).started()
+    assert limit.deadline is not None
+    advise(position, STANDARD, limit=limit)
+    assert len(deadlines) >= 2
+    assert max(deadlines) <= limit.deadline
+
+
+def test_a_turn_cut_by_its_clock_does_not_claim_proof() -> None:
+    """With its shared clock already spent, the advice still answers, and its status
+    says the solves were cut (not optimal)."""
+    position = _solving_draw_turn()
+    assert advise(position, STANDARD, limit=LIMIT).status is Status.OPTIMAL
+    spent = replace(LIMIT, deadline=time.perf_counter() - 1.0)
+    assert advise(position, STANDARD, limit=spent).status is not Status.OPTIMAL
