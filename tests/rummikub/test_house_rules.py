@@ -223,6 +223,27 @@ def test_wrap_runs_optimum_matches_exhaustive_search(
     event(f"wrapped runs in the answer: {sum(_wraps(m, rules) for m in play.table)}")
 
 
+def test_wrapped_runs_are_counted_per_colour() -> None:
+    """Four full runs on 7 numbers (one copy, runs of 5 or more, two table jokers in
+    one of them) and a rack tile that could only take a joker's place: the freed joker
+    has no place, as a colour holds one run at most. Under wrap_runs the score stage
+    used to stop unknown after 20 s here (no play, not proven); counting the runs of
+    each colour (:func:`solver.rummikub.model.add_run_count`) proves the oracle's
+    answer within the default limit."""
+    rules = Rules(
+        colours=4, numbers=7, copies=1, min_set_len=5, joker_retrieval="replace", wrap_runs=True
+    )
+    runs = " | ".join(" ".join(f"{c}{n}" for n in range(1, 8)) for c in "RBO")
+    position = Position.parse("K1", f"{runs} | J J K3 K4 K5 K6 K7")
+    play = solve(position, rules)
+    assert play.status is Status.OPTIMAL
+    assert_legal_answer(position, rules, play)
+    oracle = oracle_for(rules)
+    assert oracle.key(Counter(play.played), Objective.TILES) == oracle.best_play(
+        position, Objective.TILES
+    )
+
+
 def _wraps(meld: Meld, rules: Rules) -> bool:
     numbers = [t.number for t in meld.stands_for]
     return meld.kind is MeldKind.RUN and numbers != sorted(numbers)
