@@ -18,8 +18,9 @@ budget of deterministic work (:class:`~solver.rummikub.runner.Limits`):
    the calm play and leaves the most table tiles in place.
 3. **Which sets a calmest play keeps.** The lean model is asked for plays keeping as
    many sets but another choice of them, until there is none (within a share of
-   the work left). When the calm play's choice is the only one, step 2 was the
-   whole answer.
+   the work left); each search is steered towards the play that settles the most
+   sets and stops at the first one it finds. When the calm play's choice is the only
+   one, step 2 was the whole answer.
    Otherwise the sets kept in all of them go on whole, those kept in none may go on
    in part, and the others either way, and step 2 runs again from its answer. When
    the share runs out first, step 2 runs for each other choice found (a small search
