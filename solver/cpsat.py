@@ -288,7 +288,11 @@ def run(
         tune(params)
     code = engine.solve(model)
     used = engine.deterministic_time
-    if code in (cp_model.FEASIBLE, cp_model.UNKNOWN) and used < params.max_deterministic_time:
+    # A search asked to stop at its first solution stopped there, not at a limit.
+    stopped = code == cp_model.UNKNOWN or (
+        code == cp_model.FEASIBLE and not params.stop_after_first_solution
+    )
+    if stopped and used < params.max_deterministic_time:
         limits.capped = True  # stopped by the clock, not by the work limit
     limits.work = max(0.0, limits.work - used)
     return Solved(model, engine, code)

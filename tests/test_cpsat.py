@@ -6,6 +6,7 @@ import inspect
 import math
 import time
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from ortools.sat.python import cp_model
@@ -16,8 +17,10 @@ from solver.cpsat import (
     DEFAULT_TIME_LIMIT,
     CpModel,
     Limit,
+    Limits,
     add_hints,
     maximize,
+    run,
 )
 from solver.errors import LimitError, MeldwiseError
 from solver.rummikub import Position, solve
@@ -148,3 +151,27 @@ def test_maximize_sets_the_objective_of_minimising_the_negation(shape: str) -> N
     # The second _variables call made five more variables: add them to the reference.
     _variables(reference)
     assert str(ours.proto) == str(reference.proto)
+
+
+def _first_solution(params: Any) -> None:
+    # Each variable at its lowest first, nothing solved before the search: the first
+    # solution is all zeros, far from the best.
+    params.stop_after_first_solution = True
+    params.search_branching = cp_model.FIXED_SEARCH
+    params.cp_model_presolve = False
+    params.linearization_level = 0
+
+
+def test_a_search_stopped_at_its_first_solution_is_not_called_capped() -> None:
+    # Many plays, the best one far from the first: the search stops at a solution
+    # short of the best (FEASIBLE) because it was asked to, not because of the clock.
+    model = CpModel()
+    xs = [model.new_int_var(0, 9, "") for _ in range(30)]
+    model.add(sum(xs) <= 100)
+    model.add_decision_strategy(xs, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
+    maximize(model, cp_model.LinearExpr.weighted_sum(xs, list(range(1, 31))))
+    limits = Limits.of(10.0, 60.0)
+    first = run(model, limits, tune=_first_solution)
+    assert first.code == cp_model.FEASIBLE
+    assert not limits.capped
+    assert limits.left

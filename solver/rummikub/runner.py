@@ -46,6 +46,8 @@ class Search:
     hint_phase: bool = True
     """Before searching, follow the starting solution (hint) until some conflicts; with
     False the hint is only the first solution."""
+    first_solution: bool = False
+    """Stop at the first solution found: the objective only steers the search."""
 
 
 SCORE_SEARCH = Search()
@@ -84,6 +86,7 @@ def run(
         params.cut_level = 0
         params.add_lp_constraints_lazily = search.lazy_lp
         params.absolute_gap_limit = gap
+        params.stop_after_first_solution = search.first_solution
         if not search.hint_phase:
             params.hint_conflict_limit = 0
 
