@@ -3,9 +3,10 @@ to :mod:`solver`."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
 
 from api.bodies import JSONRoute, RawBody, json_body
@@ -36,26 +37,48 @@ BAD_INPUT = documented_errors(
 )
 
 
+DEFAULT_TIME_LIMIT_MS = round(DEFAULT_TIME_LIMIT * 1000)
+
+
 @router.post(
     "/solve",
     response_model=SolveResponse,
     # Only fields the library answered: advice appears only when asked for.
     response_model_exclude_unset=True,
     responses=BAD_INPUT,
+    openapi_extra=json_body(SolveRequest),
 )
-async def solve(
-    body: SolveRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
-) -> dict[str, Any]:
+async def solve(body: RawBody, pool: PoolDep, settings: SettingsDep, client: ClientDep) -> Response:
     """The best play for a position, proven optimal unless the time limit runs out
     (then ``status`` is ``feasible`` and the play is the best found)."""
-    request = localise(body)
-    request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
-    request["disruption_time_limit_ms"] = min(
-        body.disruption_time_limit_ms, settings.disruption_cap_ms
-    )
+    # The worker reads the body, lowers its time limits to the server's caps, solves,
+    # checks the answer against SolveResponse and sends the bytes this route answers
+    # with: the solve is the route clients call most, so the server process, which
+    # every request goes through, does none of that.
+    caps = {
+        "time_limit_ms": settings.time_cap_ms,
+        "disruption_time_limit_ms": settings.disruption_cap_ms,
+    }
     # The time limit covers the whole solve, model building included.
-    budget_s = request["time_limit_ms"] / 1000
-    return await pool.run(solve_rummikub, request, client=client, budget_s=budget_s)
+    budget_s = min(asked_time_limit_ms(body), settings.time_cap_ms) / 1000
+    answer = await pool.answer_body(
+        solve_rummikub, body, client=client, budget_s=budget_s, caps=caps
+    )
+    return Response(answer, media_type="application/json")
+
+
+def asked_time_limit_ms(body: bytes) -> int:
+    """The ``time_limit_ms`` a solve request's body asks for (the default when it
+    names none that reads): a quick look for the watchdog and the fair queue; the
+    worker reads the body strictly, and refuses a bad time limit."""
+    try:
+        asked = json.loads(body)
+    except (ValueError, RecursionError):
+        return DEFAULT_TIME_LIMIT_MS
+    limit = asked.get("time_limit_ms") if isinstance(asked, dict) else None
+    if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
+        return limit
+    return DEFAULT_TIME_LIMIT_MS
 
 
 @router.post(
