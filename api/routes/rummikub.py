@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from api.bodies import JSONRoute, RawBody, json_body
-from api.deps import ClientDep, PoolDep, SettingsDep
+from api.bodies import JSONRoute, RawBody, RequestRoute, json_body
+from api.deps import ClientDep, PoolDep, SettingsDep, get_client, get_pool, get_settings
 from api.errors import documented_errors
 from api.language import localise
 from solver.rummikub import DEFAULT_TIME_LIMIT
@@ -40,21 +40,15 @@ BAD_INPUT = documented_errors(
 DEFAULT_TIME_LIMIT_MS = round(DEFAULT_TIME_LIMIT * 1000)
 
 
-@router.post(
-    "/solve",
-    response_model=SolveResponse,
-    # Only fields the library answered: advice appears only when asked for.
-    response_model_exclude_unset=True,
-    responses=BAD_INPUT,
-    openapi_extra=json_body(SolveRequest),
-)
-async def solve(body: RawBody, pool: PoolDep, settings: SettingsDep, client: ClientDep) -> Response:
+async def solve(request: Request) -> Response:
     """The best play for a position, proven optimal unless the time limit runs out
     (then ``status`` is ``feasible`` and the play is the best found)."""
     # The worker reads the body, lowers its time limits to the server's caps, solves,
     # checks the answer against SolveResponse and sends the bytes this route answers
     # with: the solve is the route clients call most, so the server process, which
-    # every request goes through, does none of that.
+    # every request goes through, does none of that (nor resolves dependencies).
+    settings, pool = await get_settings(request), await get_pool(request)
+    body = await request.body()
     caps = {
         "time_limit_ms": settings.time_cap_ms,
         "disruption_time_limit_ms": settings.disruption_cap_ms,
@@ -62,9 +56,22 @@ async def solve(body: RawBody, pool: PoolDep, settings: SettingsDep, client: Cli
     # The time limit covers the whole solve, model building included.
     budget_s = min(asked_time_limit_ms(body), settings.time_cap_ms) / 1000
     answer = await pool.answer_body(
-        solve_rummikub, body, client=client, budget_s=budget_s, caps=caps
+        solve_rummikub, body, client=await get_client(request), budget_s=budget_s, caps=caps
     )
     return Response(answer, media_type="application/json")
+
+
+router.add_api_route(
+    "/solve",
+    solve,
+    methods=["POST"],
+    response_model=SolveResponse,
+    # Only fields the library answered: advice appears only when asked for.
+    response_model_exclude_unset=True,
+    responses=BAD_INPUT,
+    openapi_extra=json_body(SolveRequest),
+    route_class_override=RequestRoute,
+)
 
 
 def asked_time_limit_ms(body: bytes) -> int:
