@@ -230,7 +230,7 @@ async def one_client(
         await asyncio.sleep(min(pause, max(0.0, stop - time.perf_counter())))
 
 
-def _check(
+def check_answer(
     body: bytes, content: bytes, alone: Mapping[bytes, bytes] | None
 ) -> tuple[str, bool | None, bool]:
     """An answer's solver status, whether it is byte for byte its request's lone
@@ -264,7 +264,7 @@ async def lean_client(
             answer = await client.send(request)
             http = str(answer.status)
             if answer.status == 200:
-                solver, same, capped = _check(body, answer.body, alone)
+                solver, same, capped = check_answer(body, answer.body, alone)
             elif answer.status in (429, 503) and honour_retry_after:
                 pause = float(answer.retry_after or 1)
         except (OSError, TimeoutError) as error:
