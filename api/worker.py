@@ -46,7 +46,7 @@ from solver import (
     validate_rummikub,
 )
 from solver.errors import RequestError
-from solver.i18n import _, _n, language
+from solver.i18n import LANGUAGES, _, _n, language
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.wire import ScoreResponse, SolveRequest, SolveResponse, ValidateResponse
 from solver.shanghai.wire import ShanghaiScoreResponse
@@ -120,12 +120,20 @@ def raw_answer(
     ``caps`` (the server's limits, e.g. ``time_limit_ms``) lowered to its cap."""
     function, asked_as, answered_as = RAW_TASKS[task]
     with language(lang):
-        request = read(asked_as, _json_request(body, lang))
+        request = _read(_json_request(body, lang), asked_as)
         lowered = {name: min(getattr(request, name), cap) for name, cap in caps.items()}
         answer = function(request.model_copy(update=lowered))
         checked = answered_as.validate_python(answer)
         data = answered_as.dump_json(checked, by_alias=True, exclude_unset=True)
         return data, answer.get("status")
+
+
+def _read(request: Any, model: type[Request]) -> Request:
+    """``request`` read as ``model``, its errors said in its own ``lang`` (as
+    :func:`solver.i18n.speaks` has a wire function read its request)."""
+    lang = request.get("lang") if isinstance(request, Mapping) else None
+    with language(lang if lang in LANGUAGES else None):
+        return read(model, request)
 
 
 def _json_request(body: str, lang: str) -> Any:
