@@ -13,6 +13,7 @@ from api.bodies import JSONRoute, RawBody, RequestRoute, json_body
 from api.deps import ClientDep, PoolDep, SettingsDep, get_client, get_pool, get_settings
 from api.errors import documented_errors
 from api.language import localise
+from solver.i18n import LANGUAGES, set_language
 from solver.rummikub import DEFAULT_TIME_LIMIT
 from solver.rummikub.wire import (
     RepairRequest,
@@ -53,8 +54,11 @@ async def solve(request: Request) -> Response:
         "time_limit_ms": settings.time_cap_ms,
         "disruption_time_limit_ms": settings.disruption_cap_ms,
     }
+    limit_ms, lang = glance(body)
+    if lang is not None:
+        set_language(lang)  # a refusal, too, speaks the body's language
     # The time limit covers the whole solve, model building included.
-    budget_s = min(asked_time_limit_ms(body), settings.time_cap_ms) / 1000
+    budget_s = min(limit_ms, settings.time_cap_ms) / 1000
     answer = await pool.answer_body(
         solve_rummikub, body, client=await get_client(request), budget_s=budget_s, caps=caps
     )
@@ -74,18 +78,21 @@ router.add_api_route(
 )
 
 
-def asked_time_limit_ms(body: bytes) -> int:
-    """The ``time_limit_ms`` a solve request's body asks for (the default when it
-    names none that reads): a quick look for the watchdog and the fair queue; the
-    worker reads the body strictly, and refuses a bad time limit."""
+def glance(body: bytes) -> tuple[int, str | None]:
+    """The ``time_limit_ms`` and the ``lang`` a solve request's body asks for (the
+    default limit, and None, where it names none that reads): a quick look, for the
+    watchdog and the fair queue, and for the language of a refusal; the worker reads
+    the body strictly, and refuses a bad value."""
     try:
         asked = json.loads(body)
     except (ValueError, RecursionError):
-        return DEFAULT_TIME_LIMIT_MS
-    limit = asked.get("time_limit_ms") if isinstance(asked, dict) else None
-    if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
-        return limit
-    return DEFAULT_TIME_LIMIT_MS
+        return DEFAULT_TIME_LIMIT_MS, None
+    if not isinstance(asked, dict):
+        return DEFAULT_TIME_LIMIT_MS, None
+    limit, lang = asked.get("time_limit_ms"), asked.get("lang")
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+        limit = DEFAULT_TIME_LIMIT_MS
+    return limit, lang if lang in LANGUAGES else None
 
 
 @router.post(

@@ -14,7 +14,7 @@ from pydantic import TypeAdapter
 from api import worker
 from api.errors import MAX_DETAIL
 from api.main import create_app
-from api.routes.rummikub import DEFAULT_TIME_LIMIT_MS, asked_time_limit_ms
+from api.routes.rummikub import DEFAULT_TIME_LIMIT_MS, glance
 from api.settings import Settings, available_cores
 from solver import repair_rummikub, score_rummikub, solve_rummikub, validate_rummikub
 from solver.rummikub import Rules
@@ -392,17 +392,19 @@ def test_a_worker_sends_a_solve_answer_as_its_size_then_its_bytes() -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "limit"),
+    ("body", "limit", "lang"),
     [
-        (b'{"rack": [], "time_limit_ms": 1500}', 1500),
-        (b'{"rack": []}', DEFAULT_TIME_LIMIT_MS),
-        (b'{"rack": [], "time_limit_ms": "5"}', DEFAULT_TIME_LIMIT_MS),
-        (b'{"rack": [], "time_limit_ms": true}', DEFAULT_TIME_LIMIT_MS),
-        (b"[1, 2]", DEFAULT_TIME_LIMIT_MS),
-        (b"{not json", DEFAULT_TIME_LIMIT_MS),
+        (b'{"rack": [], "time_limit_ms": 1500, "lang": "ja"}', 1500, "ja"),
+        (b'{"rack": []}', DEFAULT_TIME_LIMIT_MS, None),
+        (b'{"rack": [], "time_limit_ms": "5", "lang": "fr"}', DEFAULT_TIME_LIMIT_MS, None),
+        (b'{"rack": [], "time_limit_ms": true}', DEFAULT_TIME_LIMIT_MS, None),
+        (b"[1, 2]", DEFAULT_TIME_LIMIT_MS, None),
+        (b"{not json", DEFAULT_TIME_LIMIT_MS, None),
     ],
 )
-def test_the_solve_budget_is_the_time_limit_asked_for(body: bytes, limit: int) -> None:
-    """The watchdog and the fair queue budget a solve by its time limit (the worker,
-    not this look, refuses a bad one)."""
-    assert asked_time_limit_ms(body) == limit
+def test_the_solve_route_glances_at_the_time_limit_and_language(
+    body: bytes, limit: int, lang: str | None
+) -> None:
+    """The watchdog and the fair queue budget a solve by its time limit, and a refusal
+    speaks the body's language (the worker, not this look, refuses a bad value)."""
+    assert glance(body) == (limit, lang)
