@@ -111,6 +111,9 @@ class Job:
     body: str | None = None
     """The request body as sent (decoded with ``surrogateescape``), for the worker to
     read (:data:`api.worker.BODY_TASKS`); then ``request`` holds only its ``lang``."""
+    caps: Mapping[str, int] | None = None
+    """For a task answered as bytes (:data:`api.worker.RAW_TASKS`): the server's caps
+    on the request's fields, which the worker applies as it reads the body."""
     arrival: int = 0
     """Its place in the order of admission."""
     charged: float = 0.0
@@ -392,8 +395,12 @@ class _Worker:
         try:
             if job.body is None:
                 await self._write({"task": job.task, "request": job.request})
-            else:
+            elif job.caps is None:
                 await self._write({"task": job.task, "body": job.body, **job.request})
+            else:
+                await self._write(
+                    {"task": job.task, "body": job.body, "caps": job.caps, **job.request}
+                )
             reply = await self._read(
                 job.budget + self.pool.margin,
                 "hung",
@@ -439,14 +446,23 @@ class _Worker:
         try:
             async with asyncio.timeout(timeout):
                 line = await self.process.stdout.readline()
+                reply: dict[str, Any] = json.loads(line) if line else {}
+                if "answer" in reply:  # the answer's bytes follow the line announcing them
+                    size = reply["answer"]
+                    if not isinstance(size, int) or size > self.pool.max_answer_bytes:
+                        raise _WorkerLost("failed", "sent an answer over the answer limit")
+                    reply["answer"] = await self.process.stdout.readexactly(size)
         except TimeoutError:
             raise _WorkerLost(reason, what) from None
+        except json.JSONDecodeError:
+            raise _WorkerLost("failed", "sent a line that is not JSON") from None
         except ValueError:  # a line over the stream limit: the worker broke its promise
             raise _WorkerLost("failed", "sent an answer over the answer limit") from None
+        except asyncio.IncompleteReadError:
+            line = b""  # it died while sending the answer
         if not line:
             code = await self.process.wait()
             raise _WorkerLost("died", f"exited with {code}")
-        reply: dict[str, Any] = json.loads(line)
         return reply
 
     async def _kill(self) -> None:
@@ -581,6 +597,29 @@ class SolverPool:
         text = body.decode("utf-8", "surrogateescape")
         return await self._answer(self._job(solver, {"lang": current()}, client, budget_s, text))
 
+    async def answer_body(
+        self,
+        solver: WireSolver,
+        body: bytes,
+        *,
+        client: str,
+        budget_s: float,
+        caps: Mapping[str, int],
+    ) -> bytes:
+        """As :meth:`run_body`, for a task the worker answers as the JSON bytes the
+        client gets (one of :data:`api.worker.RAW_TASKS`, its answer checked against
+        its model there), with each request field named in ``caps`` lowered to its
+        cap: the server process neither reads the request nor the answer."""
+        text = body.decode("utf-8", "surrogateescape")
+        job = self._job(solver, {"lang": current()}, client, budget_s, text, caps)
+        reply = await self._reply(job)
+        if "answer" not in reply:
+            raise RuntimeError(f"solver worker failed: {reply!r}")
+        if reply.get("status") is not None:
+            self.metrics.solves.labels(reply["status"]).inc()
+        answer: bytes = reply["answer"]
+        return answer
+
     @staticmethod
     def _job(
         solver: WireSolver,
@@ -588,11 +627,22 @@ class SolverPool:
         client: str,
         budget_s: float,
         body: str | None = None,
+        caps: Mapping[str, int] | None = None,
     ) -> Job:
         future = asyncio.get_running_loop().create_future()
-        return Job(solver.__name__, request, client, budget_s, future, REQUEST_ID.get(), body)
+        return Job(solver.__name__, request, client, budget_s, future, REQUEST_ID.get(), body, caps)
 
     async def _answer(self, job: Job) -> dict[str, Any]:
+        reply = await self._reply(job)
+        if "ok" not in reply:
+            raise RuntimeError(f"solver worker failed: {reply!r}")
+        response: dict[str, Any] = reply["ok"]
+        if "status" in response:
+            self.metrics.solves.labels(response["status"]).inc()
+        return response
+
+    async def _reply(self, job: Job) -> dict[str, Any]:
+        """The worker's reply to ``job`` once admitted and run; its errors raised."""
         if (refused := self.refusal(job.client)) is not None:
             raise refused
         self.queue.admit(job)
@@ -618,12 +668,7 @@ class SolverPool:
                     limit=self.max_answer_bytes,
                 )
             )
-        if "ok" not in reply:
-            raise RuntimeError(f"solver worker failed: {reply!r}")
-        response: dict[str, Any] = reply["ok"]
-        if "status" in response:
-            self.metrics.solves.labels(response["status"]).inc()
-        return response
+        return reply
 
     def lost_error(self, reason: str) -> Unavailable:
         self.metrics.rejected.labels(f"worker_{reason}").inc()

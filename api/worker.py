@@ -7,10 +7,13 @@ output, one JSON object per line:
 
 * in: ``{"task": "solve_rummikub", "request": {...}}`` (a wire entry point of
   :mod:`solver`), ``{"task": "validate_rummikub", "body": "...", "lang": "en"}``
-  (a request body as it came, read here: see :data:`BODY_TASKS`), or
-  ``{"task": "ping"}``;
+  (a request body as it came, read here: see :data:`BODY_TASKS`),
+  ``{"task": "solve_rummikub", "body": "...", "lang": "en", "caps": {...}}`` (the
+  same, answered as bytes: see :data:`RAW_TASKS`), or ``{"task": "ping"}``;
 * out: first ``{"ready": pid}`` once warm, then one answer per line read:
-  ``{"ok": response}``, ``{"invalid": message}`` (a
+  ``{"ok": response}``, ``{"answer": size, "status": status}`` followed by the
+  ``size`` bytes of the answer's JSON as the client gets it (a
+  :data:`RAW_TASKS` task), ``{"invalid": message}`` (a
   :class:`~solver.errors.MeldwiseError`: the API's 422), ``{"bad_body": [status,
   message]}`` (a body that does not read as JSON), ``{"too_large": bytes}``
   (the answer is over ``MAX_ANSWER_BYTES``), ``{"failed": "internal error"}``
@@ -30,7 +33,7 @@ import traceback
 from collections.abc import Callable, Mapping
 from typing import IO, Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
 from api.reading import BodyError, read_body
 from solver import (
@@ -43,10 +46,11 @@ from solver import (
     validate_rummikub,
 )
 from solver.errors import RequestError
-from solver.i18n import _, _n, language
+from solver.i18n import LANGUAGES, _, _n, language
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
-from solver.rummikub.wire import ScoreResponse, ValidateResponse
+from solver.rummikub.wire import ScoreResponse, SolveRequest, SolveResponse, ValidateResponse
 from solver.shanghai.wire import ShanghaiScoreResponse
+from solver.wire import Request, read
 
 WireFunction = Callable[[Mapping[str, Any]], dict[str, Any]]
 
@@ -96,19 +100,60 @@ cheap-to-answer routes a client may send by the hundred (move checks, scores),
 whose bodies are the bulk of their cost."""
 
 
+RAW_TASKS: dict[str, tuple[Callable[[Any], dict[str, Any]], type[Request], TypeAdapter[Any]]] = {
+    "solve_rummikub": (solve_rummikub, SolveRequest, TypeAdapter(SolveResponse)),
+}
+"""Tasks whose request body the worker reads (as for :data:`BODY_TASKS`) and whose
+answer it sends as the very bytes the client gets, with the request and answer
+models: the request is read once, here, within the server's caps; the answer is
+checked against its model once, here, and serialised as FastAPI serialises a
+route's ``response_model`` (by alias, only the fields the library set), so the
+server process neither reads the request nor reads the answer again. The solve is
+the route clients call by the thousand: every copy saved counts."""
+
+
+def raw_answer(
+    task: str, body: str, lang: str, caps: Mapping[str, int]
+) -> tuple[bytes, str | None]:
+    """The answer to a :data:`RAW_TASKS` task's request ``body`` (as for
+    :func:`from_body`) as JSON bytes, with its ``status``; each field named in
+    ``caps`` (the server's limits, e.g. ``time_limit_ms``) lowered to its cap."""
+    function, asked_as, answered_as = RAW_TASKS[task]
+    with language(lang):
+        request = _read(_json_request(body, lang), asked_as)
+        lowered = {name: min(getattr(request, name), cap) for name, cap in caps.items()}
+        answer = function(request.model_copy(update=lowered))
+        checked = answered_as.validate_python(answer)
+        data = answered_as.dump_json(checked, by_alias=True, exclude_unset=True)
+        return data, answer.get("status")
+
+
+def _read(request: Any, model: type[Request]) -> Request:
+    """``request`` read as ``model``, its errors said in its own ``lang`` (as
+    :func:`solver.i18n.speaks` has a wire function read its request)."""
+    lang = request.get("lang") if isinstance(request, Mapping) else None
+    with language(lang if lang in LANGUAGES else None):
+        return read(model, request)
+
+
+def _json_request(body: str, lang: str) -> Any:
+    """A body's JSON value, read strictly, with ``lang`` filled in where it is absent."""
+    raw = body.encode("utf-8", "surrogateescape")
+    if not raw:
+        raise RequestError(_("the request needs a JSON body"))
+    request = read_body(raw)
+    if isinstance(request, dict) and request.get("lang") is None:
+        request["lang"] = lang
+    return request
+
+
 def from_body(task: str, body: str, lang: str) -> dict[str, Any]:
     """The answer to a :data:`BODY_TASKS` task's request ``body`` (the bytes sent,
     decoded with ``surrogateescape``), said in the request's ``lang``, else ``lang``
     (the ``Accept-Language`` header's)."""
     function, model = BODY_TASKS[task]
     with language(lang):  # what the request body's own errors are said in
-        raw = body.encode("utf-8", "surrogateescape")
-        if not raw:
-            raise RequestError(_("the request needs a JSON body"))
-        request = read_body(raw)
-        if isinstance(request, dict) and request.get("lang") is None:
-            request["lang"] = lang
-        answer = function(request)
+        answer = function(_json_request(body, lang))
         return model.model_validate(answer).model_dump(mode="json")
 
 
@@ -142,6 +187,11 @@ def answer(message: Mapping[str, Any], max_bytes: int) -> bytes:
     if task == "ping":
         return _line({"pong": os.getpid()})
     try:
+        if "caps" in message:
+            data, status = raw_answer(str(task), message["body"], message["lang"], message["caps"])
+            if len(data) > max_bytes:
+                return _line({"too_large": len(data)})
+            return _line({"answer": len(data), "status": status}) + data
         if "body" in message:
             reply: dict[str, Any] = {"ok": from_body(str(task), message["body"], message["lang"])}
         else:

@@ -16,8 +16,14 @@ It prints requests/s, solves/s (answers with 200), latency percentiles, HTTP and
 solver status counts, and answers that differ from the lone ones (and how many of
 those a time limit cut), as a table; ``--json FILE`` writes the same figures.
 
-The load generator shares the machine with the server: its own CPU time is
-reported so the figures can be read fairly. Traffic stays on loopback.
+The load generator shares the machine with the server: by default it is the lean
+client of :mod:`benchmarks.lean_http` (prepared request bytes, httptools' C parser,
+one process), which spends a small fraction of httpx's CPU per request
+(``--client httpx`` for the httpx one). Its own CPU time is reported, and the
+server's is split between its main process and its solver workers, so the figures
+can be read fairly. ``--source DIR`` (repeatable) runs the server from another
+source tree (e.g. an export of main's head) beside this one, in the same run, for
+before/after ratios on a shared machine. Traffic stays on loopback.
 """
 
 from __future__ import annotations
@@ -36,9 +42,10 @@ import ssl
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Coroutine, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Any, Literal, overload
 from urllib.parse import urlsplit
 
 import httpx
@@ -46,6 +53,7 @@ from rich.console import Console
 from rich.table import Table
 
 from api.spawn import serve, wait_ready
+from benchmarks.lean_http import LeanClient
 from benchmarks.stats import percentile
 from solver.rummikub import STANDARD, Position
 from solver.rummikub.deal import random_position
@@ -93,6 +101,10 @@ class Summary:
     """Load generator CPU time per second of run (1.0 = one core)."""
     server_cpu_ms: float | None
     """Server CPU time (all its processes) per answer, when the server runs here."""
+    main_cpu_ms: float | None = None
+    """Of which the server's main process (HTTP, admission, the event loop)."""
+    client: str = "lean"
+    """The load generator: ``lean`` (:mod:`benchmarks.lean_http`) or ``httpx``."""
     answers_differ: int = 0
     """Answers (200) not byte for byte the ones their requests got on their own."""
     answers_capped: int = 0
@@ -218,6 +230,50 @@ async def one_client(
         await asyncio.sleep(min(pause, max(0.0, stop - time.perf_counter())))
 
 
+def check_answer(
+    body: bytes, content: bytes, alone: Mapping[bytes, bytes] | None
+) -> tuple[str, bool | None, bool]:
+    """An answer's solver status, whether it is byte for byte its request's lone
+    answer, and whether a time limit cut it. A lone answer's status is read once."""
+    lone = alone.get(body) if alone else None
+    same = None if lone is None else content == lone
+    answer = _read_answer(content) if same else json.loads(content)
+    return str(answer.get("status", "ok")), same, bool(answer.get("time_capped", False))
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_answer(content: bytes) -> dict[str, Any]:
+    answer: dict[str, Any] = json.loads(content)
+    return answer
+
+
+async def lean_client(
+    client: LeanClient,
+    requests: Iterator[tuple[bytes, bytes]],
+    stop: float,
+    outcomes: list[Outcome],
+    honour_retry_after: bool,
+    alone: Mapping[bytes, bytes] | None = None,
+) -> None:
+    """As :func:`one_client`, with the lean client: ``requests`` yields each body with
+    its prepared request bytes."""
+    while (sent := time.perf_counter()) < stop:
+        solver, pause, same, capped = None, 0.0, None, False
+        body, request = next(requests)
+        try:
+            answer = await client.send(request)
+            http = str(answer.status)
+            if answer.status == 200:
+                solver, same, capped = check_answer(body, answer.body, alone)
+            elif answer.status in (429, 503) and honour_retry_after:
+                pause = float(answer.retry_after or 1)
+        except (OSError, TimeoutError) as error:
+            http = type(error).__name__
+        ms = (time.perf_counter() - sent) * 1000
+        outcomes.append(Outcome(sent, ms, http, solver, same, capped))
+        await asyncio.sleep(min(pause, max(0.0, stop - time.perf_counter())))
+
+
 async def run_load(
     url: str,
     clients: int,
@@ -228,30 +284,55 @@ async def run_load(
     honour_retry_after: bool = True,
     alone: Mapping[bytes, bytes] | None = None,
     setting: str = "",
+    lean: bool = True,
 ) -> Summary:
     """``clients`` concurrent clients for ``warm_up + seconds``; figures over ``seconds``
-    (answers compared with ``alone``, the lone answers, when given)."""
+    (answers compared with ``alone``, the lone answers, when given), with the lean
+    client unless ``lean`` is false (httpx)."""
     outcomes: list[Outcome] = []
-    cycle = itertools.cycle(bodies)
     cpu_before = _cpu_seconds()
     async with contextlib.AsyncExitStack() as stack:
-        crowd = [await stack.enter_async_context(client_for(url, n)) for n in range(clients)]
+        crowd: list[Coroutine[Any, Any, None]]
+        if lean:
+            parts = urlsplit(url)
+            prepared = [(b, LeanClient.request(parts.netloc, SOLVE_PATH, b)) for b in bodies]
+            requests = itertools.cycle(prepared)
+            lean_crowd = [
+                LeanClient(parts.hostname or "127.0.0.1", parts.port or 80, client_address(n))
+                for n in range(clients)
+            ]
+            for lean_one in lean_crowd:
+                stack.callback(lean_one.close)
+        else:
+            cycle = itertools.cycle(bodies)
+            httpx_crowd = [
+                await stack.enter_async_context(client_for(url, n)) for n in range(clients)
+            ]
         start = time.perf_counter() + warm_up
         stop = start + seconds
-        server_before = process_tree_cpu(server_pid) if server_pid else None
-        await asyncio.gather(
-            *(
-                one_client(client, cycle, stop, outcomes, honour_retry_after, SOLVE_PATH, alone)
-                for client in crowd
-            )
-        )
-        server_after = process_tree_cpu(server_pid) if server_pid else None
+        if lean:
+            crowd = [
+                lean_client(c, requests, stop, outcomes, honour_retry_after, alone)
+                for c in lean_crowd
+            ]
+        else:
+            crowd = [
+                one_client(c, cycle, stop, outcomes, honour_retry_after, SOLVE_PATH, alone)
+                for c in httpx_crowd
+            ]
+        server_before = process_tree_cpu(server_pid, split=True) if server_pid else None
+        await asyncio.gather(*crowd)
+        server_after = process_tree_cpu(server_pid, split=True) if server_pid else None
     cpu = _cpu_seconds() - cpu_before
     counted = [o for o in outcomes if o.sent >= start]
     summary = summarise(setting, clients, seconds, counted, cpu / (warm_up + seconds))
+    summary = replace(summary, client="lean" if lean else "httpx")
     if server_before is not None and server_after is not None and outcomes:
+        (main_before, all_before), (main_after, all_after) = server_before, server_after
         summary = replace(
-            summary, server_cpu_ms=(server_after - server_before) / len(outcomes) * 1000
+            summary,
+            server_cpu_ms=(all_after - all_before) / len(outcomes) * 1000,
+            main_cpu_ms=(main_after - main_before) / len(outcomes) * 1000,
         )
     return summary
 
@@ -289,11 +370,15 @@ def _cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def process_tree_cpu(pid: int) -> float | None:
+@overload
+def process_tree_cpu(pid: int, split: Literal[False] = False) -> float | None: ...
+@overload
+def process_tree_cpu(pid: int, split: Literal[True]) -> tuple[float, float] | None: ...
+def process_tree_cpu(pid: int, split: bool = False) -> float | tuple[float, float] | None:
     """CPU seconds used so far by process ``pid`` and its child processes (Linux /proc),
-    or None where /proc is not there."""
+    or None where /proc is not there; with ``split``, (``pid``'s own, all together)."""
     tick = os.sysconf("SC_CLK_TCK")
-    total = 0
+    own = total = 0
     try:
         entries = os.listdir("/proc")
     except OSError:
@@ -308,7 +393,12 @@ def process_tree_cpu(pid: int) -> float | None:
             continue  # the process ended meanwhile
         # After the command: state, ppid, ... utime is field 14 and stime 15 of stat(5).
         if int(entry) == pid or int(fields[1]) == pid:
-            total += int(fields[11]) + int(fields[12])
+            used = int(fields[11]) + int(fields[12])
+            total += used
+            if int(entry) == pid:
+                own = used
+    if split:
+        return own / tick, total / tick
     return total / tick
 
 
@@ -334,6 +424,7 @@ def print_summaries(summaries: Sequence[Summary], console: Console, title: str) 
         "differ",
         "client CPU",
         "server CPU ms",
+        "main ms",
     ):
         table.add_column(
             column,
@@ -355,13 +446,15 @@ def print_summaries(summaries: Sequence[Summary], console: Console, title: str) 
             f"{s.answers_differ} ({s.answers_capped} capped)",
             f"{s.client_cpu_share:.0%}",
             "-" if s.server_cpu_ms is None else f"{s.server_cpu_ms:.1f}",
+            "-" if s.main_cpu_ms is None else f"{s.main_cpu_ms:.1f}",
         )
     console.print(table)
     console.print(
         "latencies in ms over all answers; '200 p99' over solved requests only; differ: "
         "answers not byte for byte the ones their requests got on their own (capped: of "
         "those, cut by a time limit); client CPU: load generator CPU per second (100% = one "
-        "core); server CPU ms: per answer, all server processes"
+        "core); server CPU ms: per answer, all server processes; main ms: of which the "
+        "server's main process (the rest is its solver workers)"
     )
 
 
@@ -404,6 +497,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="after a 503 or 429, send the next request at once instead of waiting Retry-After",
     )
+    parser.add_argument(
+        "--client",
+        choices=("lean", "httpx"),
+        default="lean",
+        help="the load generator: the lean one of benchmarks/lean_http.py (default) or httpx",
+    )
+    parser.add_argument(
+        "--source",
+        action="append",
+        metavar="DIR",
+        help="also run the started server from this source tree (e.g. `git archive main` "
+        "unpacked), before this one, for before/after figures in one run; repeatable",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
 
@@ -417,8 +523,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         what = f"table {args.table} tiles, rack {args.rack}"
     settings = [("as it runs", {})] if args.url else SETTINGS[: 1 if args.default_only else None]
+    sources: list[str | None] = [*(args.source or []), None]
     summaries = []
-    for setting, env in settings:
+    for source, (setting, env) in itertools.product(sources, settings):
+        label = setting if source is None else f"{setting}, from {source}"
         with contextlib.ExitStack() as stack:
             server_pid = None
             if args.url:
@@ -426,7 +534,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 url = args.url.rstrip("/")
                 wait_ready(url, timeout=10)
             else:
-                url, server_pid = stack.enter_context(serve(args.workers, args.server_log, env))
+                url, server_pid = stack.enter_context(
+                    serve(args.workers, args.server_log, env, source)
+                )
             alone = asyncio.run(lone_answers(url, bodies))
             summaries += [
                 asyncio.run(
@@ -439,14 +549,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                         server_pid,
                         not args.ignore_retry_after,
                         alone,
-                        setting,
+                        label,
+                        lean=args.client == "lean",
                     )
                 )
                 for clients in args.clients or [16, 64]
             ]
+        if args.url:
+            break
     title = (
         f"meldwise serve under load: {os.cpu_count()} cores, {what}, "
-        f"{args.duration:.0f} s per run, Retry-After "
+        f"{args.duration:.0f} s per run, {args.client} client, Retry-After "
         f"{'ignored' if args.ignore_retry_after else 'honoured'}"
     )
     print_summaries(summaries, Console(width=220), title)

@@ -3,15 +3,17 @@ to :mod:`solver`."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from api.bodies import JSONRoute, RawBody, json_body
-from api.deps import ClientDep, PoolDep, SettingsDep
+from api.bodies import JSONRoute, RawBody, RequestRoute, json_body
+from api.deps import ClientDep, PoolDep, SettingsDep, get_client, get_pool, get_settings
 from api.errors import documented_errors
 from api.language import localise
+from solver.i18n import LANGUAGES, set_language
 from solver.rummikub import DEFAULT_TIME_LIMIT
 from solver.rummikub.wire import (
     RepairRequest,
@@ -36,26 +38,61 @@ BAD_INPUT = documented_errors(
 )
 
 
-@router.post(
+DEFAULT_TIME_LIMIT_MS = round(DEFAULT_TIME_LIMIT * 1000)
+
+
+async def solve(request: Request) -> Response:
+    """The best play for a position, proven optimal unless the time limit runs out
+    (then ``status`` is ``feasible`` and the play is the best found)."""
+    # The worker reads the body, lowers its time limits to the server's caps, solves,
+    # checks the answer against SolveResponse and sends the bytes this route answers
+    # with: the solve is the route clients call most, so the server process, which
+    # every request goes through, does none of that (nor resolves dependencies).
+    settings, pool = await get_settings(request), await get_pool(request)
+    body = await request.body()
+    caps = {
+        "time_limit_ms": settings.time_cap_ms,
+        "disruption_time_limit_ms": settings.disruption_cap_ms,
+    }
+    limit_ms, lang = glance(body)
+    if lang is not None:
+        set_language(lang)  # a refusal, too, speaks the body's language
+    # The time limit covers the whole solve, model building included.
+    budget_s = min(limit_ms, settings.time_cap_ms) / 1000
+    answer = await pool.answer_body(
+        solve_rummikub, body, client=await get_client(request), budget_s=budget_s, caps=caps
+    )
+    return Response(answer, media_type="application/json")
+
+
+router.add_api_route(
     "/solve",
+    solve,
+    methods=["POST"],
     response_model=SolveResponse,
     # Only fields the library answered: advice appears only when asked for.
     response_model_exclude_unset=True,
     responses=BAD_INPUT,
+    openapi_extra=json_body(SolveRequest),
+    route_class_override=RequestRoute,
 )
-async def solve(
-    body: SolveRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
-) -> dict[str, Any]:
-    """The best play for a position, proven optimal unless the time limit runs out
-    (then ``status`` is ``feasible`` and the play is the best found)."""
-    request = localise(body)
-    request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
-    request["disruption_time_limit_ms"] = min(
-        body.disruption_time_limit_ms, settings.disruption_cap_ms
-    )
-    # The time limit covers the whole solve, model building included.
-    budget_s = request["time_limit_ms"] / 1000
-    return await pool.run(solve_rummikub, request, client=client, budget_s=budget_s)
+
+
+def glance(body: bytes) -> tuple[int, str | None]:
+    """The ``time_limit_ms`` and the ``lang`` a solve request's body asks for (the
+    default limit, and None, where it names none that reads): a quick look, for the
+    watchdog and the fair queue, and for the language of a refusal; the worker reads
+    the body strictly, and refuses a bad value."""
+    try:
+        asked = json.loads(body)
+    except (ValueError, RecursionError):
+        return DEFAULT_TIME_LIMIT_MS, None
+    if not isinstance(asked, dict):
+        return DEFAULT_TIME_LIMIT_MS, None
+    limit, lang = asked.get("time_limit_ms"), asked.get("lang")
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+        limit = DEFAULT_TIME_LIMIT_MS
+    return limit, lang if lang in LANGUAGES else None
 
 
 @router.post(

@@ -26,6 +26,7 @@ from api.pool import SLACK_S, Crowd, FairQueue, Job
 from api.reading import read_body
 from api.settings import Settings, available_cores
 from tests.api.support import (
+    REPAIR,
     SCORE,
     SHANGHAI_ADVISE,
     SHANGHAI_SCORE,
@@ -96,8 +97,9 @@ def test_move_checks_and_scores_are_read_in_the_workers_not_the_server(
     assert client.post(SCORE, json={"racks": {"a": [], "b": ["R5"]}}).json()["winners"] == ["a"]
     scored = client.post(SHANGHAI_SCORE, json={"hands": {"a": [], "b": ["7H"]}})
     assert scored.json()["scores"][1]["points"] == 5
-    assert read_here == []
-    client.post(SOLVE, json={"rack": ["R1"]})  # a solve is read here: the check works
+    assert client.post(SOLVE, json={"rack": ["R1"]}).json()["status"] == "optimal"
+    assert read_here == []  # the solve too, since issue 14's lean solve route
+    client.post(REPAIR, json={"table": []})  # read here: the check works
     assert len(read_here) == 1
     # The API docs still name each body's model.
     document = client.get("/openapi.json").json()

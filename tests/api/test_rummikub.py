@@ -9,13 +9,16 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
 
+from api import worker
 from api.errors import MAX_DETAIL
 from api.main import create_app
+from api.routes.rummikub import DEFAULT_TIME_LIMIT_MS, glance
 from api.settings import Settings, available_cores
 from solver import repair_rummikub, score_rummikub, solve_rummikub, validate_rummikub
 from solver.rummikub import Rules
-from solver.rummikub.wire import SolveRequest
+from solver.rummikub.wire import SolveRequest, SolveResponse
 from tests.api.support import (
     REPAIR,
     SCORE,
@@ -333,3 +336,75 @@ def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
     assert settings.cors_origins == ["https://a.example"]
     local = TestClient(create_app(settings))  # no `with`: a 413 needs no solver workers
     assert local.post(SOLVE, json={"rack": ["R1"] * 600}).status_code == 413
+
+
+# --- the lean solve route (issue 14): read and answered in the worker -------------------
+
+SOLVE_ANSWER = TypeAdapter(SolveResponse)
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        EXAMPLE,
+        {**EXAMPLE, "hint_level": "tile"},
+        {**EXAMPLE, "hint_level": "nudge"},
+        {**EXAMPLE, "lang": "ja", "opponents": [{"rack_size": 2, "opened": True}]},
+        {"rack": ["R1", "J"], "table": [["B5", "B6", "B7"]], "opened": False},
+    ],
+)
+def test_solve_answer_bytes_are_the_response_models_serialisation(
+    client: TestClient, request_: dict[str, Any]
+) -> None:
+    """The worker's bytes are what FastAPI's ``response_model`` would have made of the
+    library's answer: checked against SolveResponse, by alias, only the fields set."""
+    response = client.post(SOLVE, json=request_)
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/json"
+    checked = SOLVE_ANSWER.validate_python(solve_rummikub(request_))
+    assert response.content == SOLVE_ANSWER.dump_json(checked, by_alias=True, exclude_unset=True)
+
+
+def test_the_worker_lowers_a_solve_to_the_servers_caps(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[SolveRequest] = []
+
+    def spy(request: SolveRequest) -> dict[str, Any]:
+        asked.append(request)
+        return solve_rummikub(request)
+
+    monkeypatch.setitem(worker.RAW_TASKS, "solve_rummikub", (spy, SolveRequest, SOLVE_ANSWER))
+    body = {**EXAMPLE, "time_limit_ms": 5000, "disruption_time_limit_ms": 50}
+    caps = {"time_limit_ms": 1000, "disruption_time_limit_ms": 300}
+    data, status = worker.raw_answer("solve_rummikub", json.dumps(body), "en", caps)
+    assert (asked[0].time_limit_ms, asked[0].disruption_time_limit_ms) == (1000, 50)
+    assert asked[0].lang == "en"  # the header's language when the body names none
+    assert status == "optimal" == json.loads(data)["status"]
+
+
+def test_a_worker_sends_a_solve_answer_as_its_size_then_its_bytes() -> None:
+    message = {"task": "solve_rummikub", "body": json.dumps(EXAMPLE), "lang": "en", "caps": {}}
+    line, _, data = worker.answer(message, 256 * 1024).partition(b"\n")
+    assert json.loads(line) == {"answer": len(data), "status": "optimal"}
+    assert json.loads(data)["tiles_played"] == 3
+    assert json.loads(worker.answer(message, 100)) == {"too_large": len(data)}
+    bad = {**message, "body": '{"rack": ["Q5"]}'}
+    assert "Q5" in json.loads(worker.answer(bad, 256 * 1024))["invalid"]
+
+
+@pytest.mark.parametrize(
+    ("body", "limit", "lang"),
+    [
+        (b'{"rack": [], "time_limit_ms": 1500, "lang": "ja"}', 1500, "ja"),
+        (b'{"rack": []}', DEFAULT_TIME_LIMIT_MS, None),
+        (b'{"rack": [], "time_limit_ms": "5", "lang": "fr"}', DEFAULT_TIME_LIMIT_MS, None),
+        (b'{"rack": [], "time_limit_ms": true}', DEFAULT_TIME_LIMIT_MS, None),
+        (b"[1, 2]", DEFAULT_TIME_LIMIT_MS, None),
+        (b"{not json", DEFAULT_TIME_LIMIT_MS, None),
+    ],
+)
+def test_the_solve_route_glances_at_the_time_limit_and_language(
+    body: bytes, limit: int, lang: str | None
+) -> None:
+    """The watchdog and the fair queue budget a solve by its time limit, and a refusal
+    speaks the body's language (the worker, not this look, refuses a bad value)."""
+    assert glance(body) == (limit, lang)

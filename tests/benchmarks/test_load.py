@@ -1,0 +1,76 @@
+"""The load test's lean HTTP client and its answer checks, against a small server
+on loopback that answers as the service does (kept alive, or closed after a refusal)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from benchmarks.lean_http import Answer, LeanClient
+from benchmarks.load import check_answer
+
+ANSWER = json.dumps({"status": "optimal", "tiles_played": 3}).encode()
+
+
+async def _serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """Answers each POST: ``ok`` 200 kept alive, ``busy`` 503 with Retry-After and close,
+    anything else a different 200 answer."""
+    while True:
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+        body = await reader.readexactly(length)
+        if body == b"busy":
+            writer.write(
+                b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 0\r\nConnection: close\r\n"
+                b"Content-Length: 2\r\n\r\n{}"
+            )
+            await writer.drain()
+            writer.close()
+            return
+        answer = ANSWER if body == b"ok" else b'{"status": "feasible", "time_capped": true}'
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(answer) + answer)
+        await writer.drain()
+
+
+def test_the_lean_client_keeps_alive_and_reconnects_after_a_close() -> None:
+    async def run() -> tuple[list[Answer], int]:
+        connections = 0
+
+        async def counting(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            nonlocal connections
+            connections += 1
+            await _serve(reader, writer)
+
+        server = await asyncio.start_server(counting, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        client = LeanClient("127.0.0.1", port, "127.0.0.2")
+        host = f"127.0.0.1:{port}"
+        answers = [
+            await client.send(LeanClient.request(host, "/solve", body))
+            for body in (b"ok", b"ok", b"busy", b"ok")
+        ]
+        client.close()
+        server.close()
+        return answers, connections
+
+    async def bounded() -> tuple[list[Answer], int]:
+        async with asyncio.timeout(10):
+            return await run()
+
+    answers, connections = asyncio.run(bounded())
+    assert [(a.status, a.retry_after) for a in answers] == [
+        (200, None),
+        (200, None),
+        (503, "0"),
+        (200, None),
+    ]
+    assert answers[0].body == ANSWER
+    assert connections == 2  # kept alive, then one new connection after the 503's close
+
+
+def test_answers_are_checked_against_the_lone_ones() -> None:
+    other = b'{"status": "feasible", "time_capped": true}'
+    alone = {b"ok": ANSWER, b"other": ANSWER}
+    assert check_answer(b"ok", ANSWER, alone) == ("optimal", True, False)
+    assert check_answer(b"other", other, alone) == ("feasible", False, True)
+    assert check_answer(b"new", other, alone) == ("feasible", None, True)
