@@ -187,10 +187,7 @@ class ClientGate:
         try:
             await self.app(scope, receive, send)
         finally:
-            if self._passed[client] > 1:
-                self._passed[client] -= 1
-            else:
-                del self._passed[client]
+            _one_fewer(self._passed, client)
 
     async def _too_many(
         self, client: str, detail: str, wait: int, scope: Scope, receive: Receive, send: Send
@@ -206,12 +203,9 @@ class ClientGate:
             self.metrics.refusals_held.inc()
             self._held[client] = held + 1
             try:
-                await self._drain(receive, min(due, now + MAX_HOLD_S))
+                await self._drain(receive, min(due - now, MAX_HOLD_S))
             finally:
-                if self._held[client] > 1:
-                    self._held[client] -= 1
-                else:
-                    del self._held[client]
+                _one_fewer(self._held, client)
         if due > now:
             headers.update(CLOSE)
         # Moved to the end: the entries stay in the order their Retry-Afters run out.
@@ -220,21 +214,19 @@ class ClientGate:
         self._forget_due()
         await error_response(429, detail, headers)(scope, receive, send)
 
-    async def _drain(self, receive: Receive, until: float) -> None:
-        """Read and drop the request's body (up to the body limit) until ``until``
-        (monotonic): so that closing the connection then leaves nothing unread."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + max(0.0, until - time.monotonic())
+    async def _drain(self, receive: Receive, seconds: float) -> None:
+        """Read and drop the request's body (up to the body limit) for ``seconds``:
+        so that closing the connection then leaves nothing unread."""
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout_at(deadline):
+            async with asyncio.timeout(seconds):
                 drained, more = 0, True
                 while more and drained <= self.drain_limit:
                     message = await receive()
-                    drained += len(message.get("body", b""))
-                    more = message.get("more_body", False)
                     if message["type"] == "http.disconnect":
                         return
-                await asyncio.sleep(deadline - loop.time())
+                    drained += len(message.get("body", b""))
+                    more = message.get("more_body", False)
+                await asyncio.sleep(seconds)  # the rest of the hold: the timeout ends it
 
     def _forget_due(self) -> None:
         """Drop the oldest refusals whose Retry-After has run out."""
@@ -267,6 +259,14 @@ class ClientGate:
                 self._warned = time.monotonic()
                 log.warning("rate limit storage failed, requests let through: %r", error)
         return None
+
+
+def _one_fewer(counts: dict[str, int], client: str) -> None:
+    """Count one fewer for ``client`` in ``counts``, which keeps no zeros."""
+    if counts[client] > 1:
+        counts[client] -= 1
+    else:
+        del counts[client]
 
 
 def _given_key(headers: Headers) -> str:
