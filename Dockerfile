@@ -9,16 +9,18 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md deploy/constraints.txt ./
 COPY solver ./solver
 COPY api ./api
 COPY meldwise ./meldwise
 COPY benchmarks ./benchmarks
-RUN pip install '.[redis]' && rm -rf /app/*
+# The dependencies at the versions tested (deploy/constraints.txt), not whatever is newest.
+RUN pip install --constraint constraints.txt '.[redis]' && rm -rf /app/*
 
-# Not root: a user of its own, with no home to write to and no shell.
-RUN useradd --system --no-create-home --shell /usr/sbin/nologin meldwise
-USER meldwise
+# Not root: a user of its own, with no home to write to and no shell; named by
+# number so that a runtime can check it is not root (Kubernetes runAsNonRoot).
+RUN useradd --system --uid 10001 --user-group --no-create-home --shell /usr/sbin/nologin meldwise
+USER 10001:10001
 
 # Listen on every interface of the container; the number of solver workers follows
 # the container's CPU limit (docker run --cpus 2) unless MELDWISE_WORKERS is set.

@@ -11,27 +11,36 @@ counters per client and limit) in its storage: in this process by default,
 or in Redis (``MELDWISE_RATE_LIMIT_STORAGE=redis://...``) so that every replica
 counts the same client together. If Redis cannot be reached, requests are let
 through (and a warning logged) rather than refused.
+
+A client that ignores a 429's ``Retry-After`` and is refused again before it ran
+out is answered only once it has (at most :data:`MAX_HOLD_S` later), its body
+read and dropped meanwhile, and with ``Connection: close``: a flood on many
+connections then costs the server and the machine one cheap refusal per
+connection and Retry-After, not one per round trip, while a client that waits
+as told never notices.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import ipaddress
 import logging
 import math
 import time
+from collections.abc import Iterable
 from typing import cast
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 from limits.storage import storage_from_string
-from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.errors import error_response
+from api.errors import CLOSE, error_response
 from api.metrics import Metrics
 from api.pool import ClientBusy, SolverPool
 from api.settings import Settings
@@ -47,6 +56,13 @@ STORE_TIMEOUT_S = 0.5
 
 WARN_EVERY_S = 60.0
 """A rate limit store that keeps failing is logged at most this often."""
+
+MAX_HOLD_S = 2.0
+"""Longest a refusal to a client that came back before its Retry-After is held."""
+
+HELD_PER_CLIENT = 64
+"""Refusals one client may have held at once; beyond, they are answered at once
+(and the connection closed): a held request keeps a connection and a task."""
 
 
 def key_id(key: str) -> str:
@@ -88,8 +104,17 @@ class ClientGate:
     whether it would take one more task from it (503 or 429 with ``Retry-After``)
     before the body is read."""
 
-    def __init__(self, app: ASGIApp, settings: Settings, metrics: Metrics) -> None:
+    def __init__(
+        self, app: ASGIApp, settings: Settings, metrics: Metrics, routes: Iterable[BaseRoute]
+    ) -> None:
         self.app = app
+        self.routes = {
+            route.path: route
+            for route in routes
+            if isinstance(route, Route) and route.path.startswith(API_PREFIX)
+        }
+        """The API's routes by path (no API path has parameters), given by the app
+        (FastAPI's ``app.routes`` holds included routers, not their routes)."""
         self.keys = {
             hashlib.sha256(key.encode()).digest(): key_id(key) for key in settings.api_keys
         }
@@ -101,8 +126,15 @@ class ClientGate:
         )
         self.retry_after = settings.retry_after_s
         self.metrics = metrics
-        self._routes: dict[str, BaseRoute] | None = None
+        self.drain_limit = settings.body_limit_bytes
         self._warned = -WARN_EVERY_S
+        self._due: dict[str, float] = {}
+        """Client -> when the Retry-After of its last 429 runs out (monotonic), in
+        the order given: each client once, at its latest refusal."""
+        self._held: dict[str, int] = {}
+        """Client -> its refusals held now."""
+        self._passed: dict[str, int] = {}
+        """Client -> its requests for the solver pool past this gate, not yet answered."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not scope["path"].startswith(API_PREFIX):
@@ -127,31 +159,83 @@ class ClientGate:
         if wait is not None:
             self.metrics.rejected.labels("rate_limited").inc()
             detail = _("this client sent more requests than the rate limit allows; slow down")
-            await error_response(429, detail, {"Retry-After": str(wait)})(scope, receive, send)
+            await self._too_many(client, detail, wait, scope, receive, send)
             return
         pool: SolverPool | None = getattr(scope["app"].state, "pool", None)
-        route = self._api_routes(scope["app"]).get(scope["path"])
+        route = self.routes.get(scope["path"])
         if route is not None:
             scope["route"] = route  # what the router would set: the metrics count by it
-        if scope["method"] == "POST" and route is not None and pool is not None:
-            refused = pool.refusal(client)
-            if refused is not None:
-                status = 429 if isinstance(refused, ClientBusy) else 503
-                wait = getattr(refused, "retry_after", None) or self.retry_after
-                answer = error_response(status, str(refused), {"Retry-After": str(wait)})
-                await answer(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+        if scope["method"] != "POST" or route is None or pool is None:
+            await self.app(scope, receive, send)
+            return
+        # Requests past this gate count against the client's share from here, not only
+        # once their bodies are read and they reach the pool: else every connection
+        # of a client would pass at once, each to be refused after its body was read.
+        passed = self._passed.get(client, 0)
+        refused = pool.refusal(client)
+        if refused is None and passed >= pool.client_share:
+            refused = pool.client_busy()
+        if isinstance(refused, ClientBusy):
+            await self._too_many(client, str(refused), self.retry_after, scope, receive, send)
+            return
+        if refused is not None:
+            wait = getattr(refused, "retry_after", None) or self.retry_after
+            answer = error_response(503, str(refused), {"Retry-After": str(wait)})
+            await answer(scope, receive, send)
+            return
+        self._passed[client] = passed + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            _one_fewer(self._passed, client)
 
-    def _api_routes(self, app: Starlette) -> dict[str, BaseRoute]:
-        """The API's routes by path (no API path has parameters)."""
-        if self._routes is None:
-            self._routes = {
-                route.path: route
-                for route in app.routes
-                if isinstance(route, Route) and route.path.startswith(API_PREFIX)
-            }
-        return self._routes
+    async def _too_many(
+        self, client: str, detail: str, wait: int, scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        """Answer 429 with ``Retry-After: wait``; to a client back before the
+        Retry-After of its last 429 ran out, only once it has (see the module
+        docstring), closing the connection."""
+        now = time.monotonic()
+        due = self._due.get(client, now)
+        headers = {"Retry-After": str(wait)}
+        held = self._held.get(client, 0)
+        if due > now and held < HELD_PER_CLIENT:
+            self.metrics.refusals_held.inc()
+            self._held[client] = held + 1
+            try:
+                await self._drain(receive, min(due - now, MAX_HOLD_S))
+            finally:
+                _one_fewer(self._held, client)
+        if due > now:
+            headers.update(CLOSE)
+        # Moved to the end: the entries stay in the order their Retry-Afters run out.
+        self._due.pop(client, None)
+        self._due[client] = time.monotonic() + wait
+        self._forget_due()
+        await error_response(429, detail, headers)(scope, receive, send)
+
+    async def _drain(self, receive: Receive, seconds: float) -> None:
+        """Read and drop the request's body (up to the body limit) for ``seconds``:
+        so that closing the connection then leaves nothing unread."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                drained, more = 0, True
+                while more and drained <= self.drain_limit:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return
+                    drained += len(message.get("body", b""))
+                    more = message.get("more_body", False)
+                await asyncio.sleep(seconds)  # the rest of the hold: the timeout ends it
+
+    def _forget_due(self) -> None:
+        """Drop the oldest refusals whose Retry-After has run out."""
+        now = time.monotonic()
+        while self._due:
+            client = next(iter(self._due))
+            if self._due[client] > now:
+                break
+            del self._due[client]
 
     def _identify(self, scope: Scope, headers: Headers) -> str | None:
         """The client's name, or None when keys are needed and a right one is missing."""
@@ -175,6 +259,14 @@ class ClientGate:
                 self._warned = time.monotonic()
                 log.warning("rate limit storage failed, requests let through: %r", error)
         return None
+
+
+def _one_fewer(counts: dict[str, int], client: str) -> None:
+    """Count one fewer for ``client`` in ``counts``, which keeps no zeros."""
+    if counts[client] > 1:
+        counts[client] -= 1
+    else:
+        del counts[client]
 
 
 def _given_key(headers: Headers) -> str:

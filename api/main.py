@@ -102,7 +102,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         retry_after_s=settings.retry_after_s,
         metrics=metrics,
     )
-    app.add_middleware(ClientGate, settings=settings, metrics=metrics)
+    app.add_middleware(
+        ClientGate,
+        settings=settings,
+        metrics=metrics,
+        routes=[*rummikub.router.routes, *games.router.routes, *shanghai.router.routes],
+    )
     app.add_middleware(
         CORSMiddleware,
         allow_origins=settings.cors_origins,

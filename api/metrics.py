@@ -49,6 +49,12 @@ class Metrics:
             ["reason"],
             registry=self.registry,
         )
+        self.refusals_held = Counter(
+            "meldwise_refusals_held",
+            "429s held until the client's previous Retry-After ran out (it came back "
+            "early), then sent with Connection: close",
+            registry=self.registry,
+        )
         self.connections = Gauge(
             "meldwise_connections_open", "Open client connections", registry=self.registry
         )

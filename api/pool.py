@@ -560,15 +560,20 @@ class SolverPool:
                 wait,
             )
         if self.queue.admitted_by(client) >= self.client_share:
-            self.metrics.rejected.labels("client_share").inc()
-            return ClientBusy(
-                _(
-                    "this client already has its share of requests in progress ({share} at"
-                    " once); wait for an answer before sending more",
-                    share=self.client_share,
-                )
-            )
+            return self.client_busy()
         return None
+
+    def client_busy(self) -> ClientBusy:
+        """The refusal of a task from a client that has its share in the pool already,
+        counted in the metrics."""
+        self.metrics.rejected.labels("client_share").inc()
+        return ClientBusy(
+            _(
+                "this client already has its share of requests in progress ({share} at"
+                " once); wait for an answer before sending more",
+                share=self.client_share,
+            )
+        )
 
     async def run(
         self,

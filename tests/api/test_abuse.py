@@ -15,10 +15,13 @@ import subprocess
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.types import Message
 
+from api import clients
 from api.clients import address_id
 from api.main import create_app
 from api.middleware import CONTENT_SECURITY_POLICY
@@ -293,6 +296,103 @@ def test_a_client_beyond_its_share_of_the_solver_gets_429_and_others_still_get_i
             other = await client.post(SCORE, json={"racks": {"x": []}}, headers={"X-API-Key": "b"})
             assert other.status_code == 200
             assert (await running).status_code == 200
+
+    asyncio.run(scenario())
+
+
+def _post_scope(path: str, key: str) -> dict[str, Any]:
+    """An ASGI scope of a JSON POST from the client with API key ``key``."""
+    headers = [(b"content-type", b"application/json"), (b"x-api-key", key.encode())]
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [*headers, (b"content-length", b"20")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("test", 80),
+        "state": {},
+    }
+
+
+def test_a_request_past_the_share_is_refused_before_its_body_is_read() -> None:
+    """A request counts against its client's share from the moment it is let in, not
+    only once its body has arrived and it reaches the pool: else each connection of
+    a client would be let in at once, to be refused after its body was read."""
+    settings = Settings(workers=1, client_share=1, api_keys=["a"], rate_limit="")
+    app = create_app(settings)
+
+    async def scenario() -> None:
+        async with async_client(app):
+            body_sent = asyncio.Event()
+            answered: list[Message] = []
+
+            async def slow_body() -> Message:
+                await body_sent.wait()
+                return {"type": "http.request", "body": b'{"racks": {"x": []}}'}
+
+            async def collect(message: Message) -> None:
+                answered.append(message)
+
+            first = asyncio.create_task(app(_post_scope(SCORE, "a"), slow_body, collect))
+            await asyncio.sleep(0.05)  # let in; its body has not arrived
+
+            async def never() -> Message:  # a refused request's body must not be read
+                raise AssertionError("the body of a refused request was read")
+
+            refused: list[Message] = []
+
+            async def keep(message: Message) -> None:
+                refused.append(message)
+
+            await app(_post_scope(SCORE, "a"), never, keep)
+            assert refused[0]["status"] == 429
+            headers = dict(refused[0]["headers"])
+            assert headers[b"retry-after"] == b"1"
+            assert b"x-request-id" in headers
+            assert b"share of requests" in refused[1]["body"]
+            body_sent.set()
+            await first
+            assert answered[0]["status"] == 200  # the first one is answered all the same
+
+    asyncio.run(scenario())
+
+
+def test_a_client_back_before_its_retry_after_is_answered_when_it_runs_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A client that ignores Retry-After gets its next 429 only when the Retry-After
+    runs out (at most ``MAX_HOLD_S`` later), with ``Connection: close``; one that waits
+    as told is answered at once, on a connection kept open."""
+    monkeypatch.setattr(clients, "MAX_HOLD_S", 0.4)
+    settings = Settings(workers=1, rate_limit="1/minute")
+
+    async def scenario() -> None:
+        async with async_client(create_app(settings)) as client:
+            score: dict[str, Any] = {"racks": {"x": []}}
+            origin = {"Origin": "https://game.example"}
+            assert (await client.post(SCORE, json=score)).status_code == 200
+            first = await client.post(SCORE, json=score, headers=origin)
+            assert first.status_code == 429
+            assert "connection" not in first.headers
+            started = time.perf_counter()
+            again = await client.post(SCORE, json=score, headers=origin)
+            held = time.perf_counter() - started
+            assert again.status_code == 429
+            assert held >= 0.35
+            assert again.headers["connection"] == "close"
+            assert 1 <= int(again.headers["retry-after"]) <= 60
+            assert again.headers["access-control-allow-origin"] == "*"
+            assert "x-request-id" in again.headers
+            assert "rate limit" in again.json()["detail"]
+            metrics = (await client.get("/metrics")).text
+            assert "meldwise_refusals_held_total 1.0" in metrics
+            assert 'meldwise_rejected_requests_total{reason="rate_limited"} 2.0' in metrics
 
     asyncio.run(scenario())
 

@@ -1,0 +1,77 @@
+"""The container image's promises, read from the Dockerfile and deploy/ without a
+container engine (CI has none; docs/service.md records a real build and run)."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from api.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _instructions() -> list[tuple[str, str]]:
+    """The Dockerfile's instructions as (KEYWORD, arguments), continuations joined."""
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
+    joined = re.sub(r"\\\n\s*", " ", "\n".join(lines))
+    found = []
+    for line in joined.splitlines():
+        if line.strip():
+            keyword, _sep, arguments = line.strip().partition(" ")
+            found.append((keyword.upper(), arguments.strip()))
+    return found
+
+
+def _runs() -> list[str]:
+    return [arguments for name, arguments in _instructions() if name == "RUN"]
+
+
+def _last(keyword: str) -> str:
+    matches = [arguments for name, arguments in _instructions() if name == keyword]
+    assert matches, f"the Dockerfile has no {keyword}"
+    return matches[-1]
+
+
+def test_the_image_runs_as_a_numbered_user_that_is_not_root() -> None:
+    user = _last("USER").split(":")[0]
+    assert user.isdigit(), user
+    assert int(user) != 0
+    assert any(f"--uid {user}" in run for run in _runs())  # made with that number
+
+
+def test_the_healthcheck_asks_readyz_on_the_port_the_server_listens_on() -> None:
+    port = re.search(r"MELDWISE_PORT=(\d+)", _last("ENV"))
+    assert port is not None
+    assert f"127.0.0.1:{port.group(1)}/readyz" in _last("HEALTHCHECK")
+    assert _last("CMD") == '["meldwise", "serve"]'
+    assert _last("STOPSIGNAL") == "SIGTERM"
+
+
+def test_every_runtime_dependency_is_pinned_in_the_image_constraints() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = [*project["dependencies"], *project["optional-dependencies"]["redis"]]
+    names = {re.split(r"[\[<>=!~; ]", spec, maxsplit=1)[0] for spec in wanted}
+    text = (ROOT / "deploy" / "constraints.txt").read_text(encoding="utf-8")
+    pins = dict(
+        line.split("==", 1) for line in text.splitlines() if line and not line.startswith("#")
+    )
+
+    def normal(name: str) -> str:
+        return re.sub(r"[-_.]+", "-", name).lower()
+
+    pinned = {normal(name) for name in pins}
+    assert {normal(name) for name in names} <= pinned
+    assert any("--constraint constraints.txt" in run for run in _runs())
+    ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
+    assert "!deploy/constraints.txt" in ignored  # sent to the build despite "deploy"
+
+
+def test_compose_waits_longer_than_a_graceful_shutdown() -> None:
+    compose = (ROOT / "deploy" / "compose.yaml").read_text(encoding="utf-8")
+    grace = re.search(r"stop_grace_period:\s*(\d+)s", compose)
+    assert grace is not None
+    assert int(grace.group(1)) > Settings().timeout_shutdown_s
+    assert "condition: service_healthy" in compose  # nginx waits for the HEALTHCHECK
