@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from solver.shanghai import Rules, parse_cards
-from solver.shanghai.bots import Bot, Policy
+from solver.shanghai.bots import Bot, Policy, down_chance, end_chance
 from solver.shanghai.engine import Draw, Game, GameSettings, Step, View
 from solver.shanghai.melds import TableMeld, read_meld
 
@@ -61,3 +61,43 @@ def test_a_closing_hand_far_short_sheds_the_costliest_card() -> None:
     assert Bot("greedy", Policy()).play(view).discard not in parse_cards("2S 2D")
     shed = Bot("shed", Policy(closing_cards=3, abandon_short=3)).play(view)
     assert shed.discard in parse_cards("2S 2D")
+
+
+def _chain_down_chance(short: int, lowers: float, ends: float) -> float:
+    """The chance of getting down from ``short`` short, by value iteration of the
+    turn-by-turn chain (written from the rule, not from the closed form): a turn
+    first ends the hand with chance ``ends``, else brings a card with chance
+    ``lowers``; at 0 short the player goes down on reaching a turn."""
+    chance = [1.0 - ends] + [0.0] * short
+    for _round in range(5000):
+        for k in range(1, short + 1):
+            after_card = 1.0 if k == 1 else chance[k - 1]
+            chance[k] = (1 - ends) * (lowers * after_card + (1 - lowers) * chance[k])
+    return chance[short]
+
+
+def test_down_chance_agrees_with_the_turn_by_turn_chain() -> None:
+    for short in range(6):
+        for lowers in (0.05, 0.3, 0.9):
+            for ends in (0.02, 0.2, 0.6):
+                want = _chain_down_chance(short, lowers, ends)
+                assert abs(down_chance(short, lowers, ends) - want) < 1e-6, (short, lowers, ends)
+    # An expected shortfall between two whole ones lies between their chances.
+    assert down_chance(1, 0.3, 0.2) > down_chance(1.5, 0.3, 0.2) > down_chance(2, 0.3, 0.2)
+
+
+def test_buying_by_expected_value_weighs_the_hand_ending() -> None:
+    """One ace short of hand 1's two sets, the ace offered: greedy buys it always;
+    buying by expected value buys it once an opponent is down (the hand may end
+    before an ace is drawn: the buy's three cards are worth it) but not while nobody
+    is down (an ace or a joker is likely to come in time, and the three cards would
+    add about 40 points)."""
+    ev = Bot("ev", Policy(buy_ev=True))
+    greedy = Bot("greedy", Policy())
+    calm = _view("AS AD KS KD KC 5C 7H 9D JC 3S 4H", step=Step.BUY, upcard=parse_cards("AC")[0])
+    threat = replace(calm, down=(False, False, True, False), hand_sizes=(11, 11, 5, 11))
+    assert greedy.buy(calm)
+    assert greedy.buy(threat)
+    assert not ev.buy(calm)
+    assert ev.buy(threat)
+    assert end_chance(threat) > end_chance(calm)
