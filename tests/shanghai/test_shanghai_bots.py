@@ -10,6 +10,7 @@ from typing import Any
 
 from solver.shanghai import Rules, parse_cards
 from solver.shanghai.bots import Bot, Policy, down_chance, end_chance
+from solver.shanghai.contracts import Contract
 from solver.shanghai.engine import Draw, Game, GameSettings, Step, View
 from solver.shanghai.melds import TableMeld, read_meld
 
@@ -86,18 +87,35 @@ def test_down_chance_agrees_with_the_turn_by_turn_chain() -> None:
     assert down_chance(1, 0.3, 0.2) > down_chance(1.5, 0.3, 0.2) > down_chance(2, 0.3, 0.2)
 
 
-def test_buying_by_expected_value_weighs_the_hand_ending() -> None:
-    """One ace short of hand 1's two sets, the ace offered: greedy buys it always;
-    buying by expected value buys it once an opponent is down (the hand may end
-    before an ace is drawn: the buy's three cards are worth it) but not while nobody
-    is down (an ace or a joker is likely to come in time, and the three cards would
-    add about 40 points)."""
+def test_buying_by_expected_value_buys_what_greedy_refuses() -> None:
+    """An upcard that leaves the deficiency is never bought by greedy. By expected
+    value: a queen for a hand of one pair and singletons three cards short (its two
+    penalty cards are each likely to pair a singleton) is bought, a queen for two
+    pairs two short is not; and in hand 10 (three runs of five: 15 cards) an 11-card
+    hand buys any upcard, since it cannot go down without buying."""
     ev = Bot("ev", Policy(buy_ev=True))
     greedy = Bot("greedy", Policy())
-    calm = _view("AS AD KS KD KC 5C 7H 9D JC 3S 4H", step=Step.BUY, upcard=parse_cards("AC")[0])
-    threat = replace(calm, down=(False, False, True, False), hand_sizes=(11, 11, 5, 11))
-    assert greedy.buy(calm)
-    assert greedy.buy(threat)
-    assert not ev.buy(calm)
-    assert ev.buy(threat)
-    assert end_chance(threat) > end_chance(calm)
+    queen = parse_cards("QH")[0]
+    singles = _view("AS AD KS 5C 7H 9D JC 3S 4H 6D 8C", step=Step.BUY, upcard=queen)
+    pairs = _view("AS AD KS KD 5C 7H 9D JC 3S 4H 6D", step=Step.BUY, upcard=queen)
+    assert not greedy.buy(singles)
+    assert ev.buy(singles)
+    assert not ev.buy(pairs)
+    starved = replace(
+        _view("2C 5D 9S 3H 8H JC KD 4S 6S 10D QC", step=Step.BUY, upcard=parse_cards("7D")[0]),
+        contract=Contract.for_hand(10),
+        hand_number=10,
+    )
+    assert not greedy.buy(starved)
+    assert ev.buy(starved)
+
+
+def test_buying_by_expected_value_counts_the_hand_ending() -> None:
+    """The chance that the hand ends before the next turn grows as an opponent who is
+    down sheds cards, and the chance of getting down falls with it."""
+    calm = _view("AS AD KS KD KC 5C 7H 9D JC 3S 4H", step=Step.BUY)
+    down = replace(calm, down=(False, False, True, False), hand_sizes=(11, 11, 6, 11))
+    closing = replace(down, hand_sizes=(11, 11, 2, 11))
+    assert end_chance(calm) < end_chance(down) < end_chance(closing)
+    chances = [down_chance(2, 0.3, end_chance(v)) for v in (calm, down, closing)]
+    assert chances == sorted(chances, reverse=True)
