@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from solver.shanghai import Rules, parse_cards
-from solver.shanghai.bots import Bot, Policy, down_chance, end_chance
+from solver.shanghai.bots import Bot, Policy, down_chance, end_chance, make_bot
 from solver.shanghai.contracts import Contract
 from solver.shanghai.engine import Draw, Game, GameSettings, Step, View
 from solver.shanghai.melds import TableMeld, read_meld
@@ -119,3 +119,16 @@ def test_buying_by_expected_value_counts_the_hand_ending() -> None:
     assert end_chance(calm) < end_chance(down) < end_chance(closing)
     chances = [down_chance(2, 0.3, end_chance(v)) for v in (calm, down, closing)]
     assert chances == sorted(chances, reverse=True)
+
+
+def test_strong_goes_down_as_soon_as_it_can_and_out_when_it_can() -> None:
+    """Holding hand 1's two sets and three loose cards, strong goes down at once
+    (keeping two and discarding one); with a fourth ace instead it goes out (all
+    seven cards laid, no discard)."""
+    strong = make_bot("strong")
+    down = strong.play(_view("AS AD AC KS KD KC 5H 9D JC"))
+    assert len(down.melds) == 2
+    assert down.discard is not None
+    out = strong.play(_view("AS AD AC AH KS KD KC"))
+    assert sum(len(m) for m in out.melds) + len(out.lay_offs) == 7
+    assert out.discard is None
