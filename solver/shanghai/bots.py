@@ -104,16 +104,15 @@ class Policy:
     outs_first: bool = False
     """Not down and not threatened, rank discards keeping the deficiency by their outs
     before their danger (the advice ranks danger first)."""
+    buy_starved: bool = False
+    """Buy every upcard while the hand after a draw is smaller than the contract
+    (hands 8-10 with 11 cards: no play goes down without buying)."""
     buy_ev: bool = False
-    """Buy by expected value (False: greedy's rule, buy when the upcard lowers the
-    deficiency): always while the hand after a draw is smaller than the contract
-    (hands 7-10: it cannot go down without buying), or when the upcard lowers the
-    deficiency (greedy's rule); else (an upcard that leaves the deficiency, bought
-    for its penalty cards' chances) when the expected penalty at the hand's end is
-    lower with the buy than without (:func:`expected_penalty`),
-    the deficiency after the buy taken from the draw advice's buy option (the upcard
-    exactly, each penalty card by its chance of lowering it) and the points it adds
-    counted."""
+    """Buy by expected value (False: greedy's rule alone): what greedy buys (the
+    upcard lowers the deficiency), and an upcard that leaves the deficiency when its
+    penalty cards lower the expected penalty at the hand's end
+    (:func:`expected_penalty`; the deficiency after the buy from the draw advice's
+    buy option: each penalty card counted by its chance of lowering it)."""
 
     @classmethod
     def parse(cls, text: str) -> Policy:
@@ -136,7 +135,7 @@ class Policy:
         return replace(cls(), **values)  # type: ignore[arg-type]
 
 
-STRONG = Policy(threat_cards=99, cards_first=True, buy_ev=True)
+STRONG = Policy(threat_cards=99, cards_first=True, buy_ev=True, buy_starved=True)
 """The knobs ``strong`` plays with (its score against ``greedy``: benchmarks/shanghai_bots.py)."""
 
 
@@ -196,6 +195,10 @@ class Bot:
         more[upcard] += 1
         if _threatened(view, self.policy.buy_threat_cards):
             return False
+        if self.policy.buy_starved and len(view.hand) + 1 < view.contract.cards:
+            # The hand after a draw is too small to hold the contract: no play goes
+            # down without a buy, and each buy adds the upcard and the penalty cards.
+            return True
         if self.policy.buy_ev:
             return self._buy_by_value(view, hand, upcard)
         now = self._study(view, hand).value
@@ -230,10 +233,6 @@ class Bot:
         option = buy_option_of(question, upcard, after)
         if option.deficiency is None:
             return False
-        if len(view.hand) + 1 < view.contract.cards:
-            # The hand after a draw is too small to hold the contract: no play goes
-            # down without a buy, and each buy left adds three cards.
-            return True
         if after.value is not None and (now.value is None or after.value < now.value):
             return True  # greedy's rule: the upcard itself lowers the deficiency
         points = penalty(hand.elements(), view.rules)

@@ -91,8 +91,8 @@ def test_buying_by_expected_value_buys_what_greedy_refuses() -> None:
     """An upcard that leaves the deficiency is never bought by greedy. By expected
     value: a queen for a hand of one pair and singletons three cards short (its two
     penalty cards are each likely to pair a singleton) is bought, a queen for two
-    pairs two short is not; and in hand 10 (three runs of five: 15 cards) an 11-card
-    hand buys any upcard, since it cannot go down without buying."""
+    pairs two short is not. In hand 10 (three runs of five: 15 cards) an 11-card
+    hand cannot go down without buying: ``buy_starved`` buys any upcard there."""
     ev = Bot("ev", Policy(buy_ev=True))
     greedy = Bot("greedy", Policy())
     queen = parse_cards("QH")[0]
@@ -107,7 +107,8 @@ def test_buying_by_expected_value_buys_what_greedy_refuses() -> None:
         hand_number=10,
     )
     assert not greedy.buy(starved)
-    assert ev.buy(starved)
+    assert not ev.buy(starved)
+    assert Bot("starved", Policy(buy_starved=True)).buy(starved)
 
 
 def test_buying_by_expected_value_counts_the_hand_ending() -> None:
