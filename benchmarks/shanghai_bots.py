@@ -25,6 +25,7 @@ import argparse
 import json
 import math
 import statistics
+import sys
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from importlib import import_module
@@ -79,6 +80,16 @@ def control_games(
     }
 
 
+def _progress(played: Any) -> None:
+    """One line per finished game on stderr (a long run's games survive an interrupt)."""
+    print(
+        f"game {played.index} deal {played.seed} seats {','.join(played.seats)}"
+        f" scores {list(played.result.scores)} cpu {played.cpu_seconds:.1f}s",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.shanghai_bots", description=__doc__)
     parser.add_argument("--bots", default="strong,greedy", help="bot names by seat")
@@ -105,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.games,
         seed=args.seed,
         dispatch=runner.local_dispatch(args.processes),
+        on_game=_progress,
     )
     answer = report.to_dict(with_games=True)
     for bot in answer["by_bot"]:
