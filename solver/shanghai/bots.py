@@ -17,11 +17,12 @@ alone.
   opponent is down (someone may go out soon) it discards the costliest card that
   keeps its deficiency rather than the one keeping the most outs, and it plans
   each turn for the fewest cards left (then the fewest points), so that it goes
-  out sooner. It buys by expected value (:attr:`Policy.buy_ev`): what greedy
-  buys, every upcard while its hand is too small to hold the contract (hands 7-10),
-  and an upcard that leaves the deficiency when the buy's penalty cards lower the
-  expected penalty at the hand's end (:func:`expected_penalty`, with stated guesses
-  of the chance that the hand ends each turn).
+  out sooner. It buys by expected value: what greedy buys, every upcard while
+  its hand after a draw is too small to hold the contract (``buy_starved``: hands
+  8-10), and an upcard that leaves the deficiency when the buy's penalty cards
+  lower the expected penalty at the hand's end (``buy_ev``,
+  :func:`expected_penalty`, with stated guesses of the chance that the hand ends
+  each turn).
 
 Knobs for experiments (``strong:KNOB=VALUE+...``), not in :data:`STRONG` because
 together they did not measure better (benchmarks/RESULTS.md, section 6):
