@@ -16,7 +16,10 @@ score in the same seat on the same deal (the engine deals every hand from the
 seed and the hand number, so the two games meet the same ten deals). That removes
 the luck of the cards from the difference, which narrows the interval at the cost
 of one more game per deal. ``--json FILE`` writes the runner's report with every
-game (and the control games).
+game (and the control games). ``--by-hand`` keeps each game's record and prints,
+per hand number, each bot's mean penalty, how often it is still not down at the
+hand's end, and its buys and upcard takes per hand (the reference bot's figures
+are per seat): where a bot gains or loses against the other.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import argparse
 import json
 import math
 import statistics
+import sys
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from importlib import import_module
@@ -79,6 +83,48 @@ def control_games(
     }
 
 
+def by_hand(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[int, dict[str, float]]]:
+    """Per bot name and hand number, over every seat it held in ``records`` (game
+    records, :mod:`solver.shanghai.record`): mean ``points``, the share ``not_down``
+    still not down at the hand's end, and mean ``buys`` and ``takes`` per hand."""
+    sums: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0] * 5))
+    for record in records:
+        for hand in record["hands"]:
+            if "points" not in hand:
+                continue
+            for seat, name in enumerate(record["players"]):
+                mine = [e for e in hand["events"] if e["seat"] == seat]
+                down = any(e["kind"] == "play" and e["play"]["melds"] for e in mine)
+                row = sums[name][hand["number"]]
+                row[0] += 1
+                row[1] += hand["points"][seat]
+                row[2] += not down
+                row[3] += sum(e["kind"] == "buy" for e in mine)
+                row[4] += sum(e["kind"] == "take" for e in mine)
+    return {
+        name: {
+            number: {
+                "points": row[1] / row[0],
+                "not_down": row[2] / row[0],
+                "buys": row[3] / row[0],
+                "takes": row[4] / row[0],
+            }
+            for number, row in sorted(hands.items())
+        }
+        for name, hands in sums.items()
+    }
+
+
+def _progress(played: Any) -> None:
+    """One line per finished game on stderr (a long run's games survive an interrupt)."""
+    print(
+        f"game {played.index} deal {played.seed} seats {','.join(played.seats)}"
+        f" scores {list(played.result.scores)} cpu {played.cpu_seconds:.1f}s",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.shanghai_bots", description=__doc__)
     parser.add_argument("--bots", default="strong,greedy", help="bot names by seat")
@@ -93,6 +139,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="also play each deal with the reference bot in every seat and pair with it",
     )
     parser.add_argument("--json", metavar="FILE", help="write the runner's report with every game")
+    parser.add_argument(
+        "--by-hand",
+        action="store_true",
+        help="keep the game records and print each bot's figures per hand number",
+    )
     args = parser.parse_args(argv)
     try:
         runner = import_module("solver.arena.runner")
@@ -105,6 +156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.games,
         seed=args.seed,
         dispatch=runner.local_dispatch(args.processes),
+        on_game=_progress,
+        keep_records=args.by_hand,
     )
     answer = report.to_dict(with_games=True)
     for bot in answer["by_bot"]:
@@ -134,6 +187,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{name} - {args.reference} in the same seat of the all-{args.reference}"
                 f" game, paired over {count} deals: {mean:+.1f} +- {half:.1f}"
             )
+    if args.by_hand:
+        table = by_hand([g.record for g in report.results if g.record is not None])
+        answer["by_hand"] = table
+        for name, hands in table.items():
+            print(f"{name} per hand (penalty, share not down at the end, buys, takes):")
+            for number, row in hands.items():
+                print(
+                    f"  hand {number:2d}: {row['points']:6.1f}  not down {row['not_down']:5.1%}"
+                    f"  buys {row['buys']:.2f}  takes {row['takes']:.2f}"
+                )
     print(f"wall {report.wall_seconds:.0f} s, CPU {report.cpu_seconds:.0f} s (tournament)")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

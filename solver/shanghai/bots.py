@@ -17,7 +17,12 @@ alone.
   opponent is down (someone may go out soon) it discards the costliest card that
   keeps its deficiency rather than the one keeping the most outs, and it plans
   each turn for the fewest cards left (then the fewest points), so that it goes
-  out sooner. Its buying is greedy's.
+  out sooner. It buys by expected value: what greedy buys, every upcard while
+  its hand after a draw is too small to hold the contract (``buy_starved``: hands
+  8-10), and an upcard that leaves the deficiency when the buy's penalty cards
+  lower the expected penalty at the hand's end (``buy_ev``,
+  :func:`expected_penalty`, with stated guesses of the chance that the hand ends
+  each turn).
 
 Knobs for experiments (``strong:KNOB=VALUE+...``), not in :data:`STRONG` because
 together they did not measure better (benchmarks/RESULTS.md, section 6):
@@ -33,6 +38,7 @@ the buy knobs. ``python -m benchmarks.shanghai_bots`` measures any of them again
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
@@ -42,6 +48,8 @@ from solver.errors import MeldwiseError
 from solver.i18n import _
 from solver.shanghai.danger import danger
 from solver.shanghai.deficiency import Study, best_discard
+from solver.shanghai.draw import Draw as DrawQuestion
+from solver.shanghai.draw import buy_option_of
 from solver.shanghai.engine import Buy, Draw, LayOffMove, Move, Play, Step, SwapMove, View
 from solver.shanghai.lay_offs import fits_table
 from solver.shanghai.melds import Meld, MeldKind
@@ -49,6 +57,7 @@ from solver.shanghai.notation import ACE, JOKER, Card
 from solver.shanghai.position import NextPlayer
 from solver.shanghai.result import Turn
 from solver.shanghai.rules import MAX_RUN_LEN, Rules
+from solver.shanghai.scoring import penalty
 from solver.shanghai.search import could_go_down, solve_turn
 
 LIMIT = Limit(10.0)
@@ -96,6 +105,15 @@ class Policy:
     outs_first: bool = False
     """Not down and not threatened, rank discards keeping the deficiency by their outs
     before their danger (the advice ranks danger first)."""
+    buy_starved: bool = False
+    """Buy every upcard while the hand after a draw is smaller than the contract
+    (hands 8-10 with 11 cards: no play goes down without buying)."""
+    buy_ev: bool = False
+    """Buy by expected value (False: greedy's rule alone): what greedy buys (the
+    upcard lowers the deficiency), and an upcard that leaves the deficiency when its
+    penalty cards lower the expected penalty at the hand's end
+    (:func:`expected_penalty`; the deficiency after the buy from the draw advice's
+    buy option: each penalty card counted by its chance of lowering it)."""
 
     @classmethod
     def parse(cls, text: str) -> Policy:
@@ -118,7 +136,7 @@ class Policy:
         return replace(cls(), **values)  # type: ignore[arg-type]
 
 
-STRONG = Policy(threat_cards=99, cards_first=True)
+STRONG = Policy(threat_cards=99, cards_first=True, buy_ev=True, buy_starved=True)
 """The knobs ``strong`` plays with (its score against ``greedy``: benchmarks/shanghai_bots.py)."""
 
 
@@ -178,6 +196,12 @@ class Bot:
         more[upcard] += 1
         if _threatened(view, self.policy.buy_threat_cards):
             return False
+        if self.policy.buy_starved and len(view.hand) + 1 < view.contract.cards:
+            # The hand after a draw is too small to hold the contract: no play goes
+            # down without a buy, and each buy adds the upcard and the penalty cards.
+            return True
+        if self.policy.buy_ev:
+            return self._buy_by_value(view, hand, upcard)
         now = self._study(view, hand).value
         if now != 0 and (
             self.policy.buy_any or (self.policy.buy_early and not _opponents_down(view))
@@ -188,6 +212,38 @@ class Bot:
         if _threatened(view, self.policy.closing_cards) and after != 0:
             return False
         return lowers and after is not None and after <= self.policy.buy_short
+
+    def _buy_by_value(self, view: View, hand: Counter[Card], upcard: Card) -> bool:
+        """Whether the buy lowers the expected penalty (see :attr:`Policy.buy_ev`)."""
+        now = self._study(view, hand)
+        more = hand.copy()
+        more[upcard] += 1
+        after = self._study(view, more)
+        if after.value is None:
+            return False
+        question = DrawQuestion(
+            hand,
+            view.contract,
+            False,
+            tuple(item.meld for item in view.table),
+            view.position().unseen(view.rules),
+            view.rules,
+            LIMIT,
+            now,
+        )
+        option = buy_option_of(question, upcard, after)
+        if option.deficiency is None:
+            return False
+        if now.value is None or after.value < now.value:
+            return True  # greedy's rule: the upcard itself lowers the deficiency
+        points = penalty(hand.elements(), view.rules)
+        ends = end_chance(view)
+        keep = expected_penalty(now.value, _lowering_chance(now), ends, points, 0.0)
+        added = option.points - points
+        buy = expected_penalty(
+            option.deficiency, _lowering_chance(after), ends, option.points, added
+        )
+        return buy < keep
 
     # --- the play ---------------------------------------------------------------------
 
@@ -238,6 +294,83 @@ class Bot:
             found = best_discard(study, _danger_now(view))
             card = found.card if found is not None else max(view.hand, key=view.rules.points)
         return Play(discard=card)
+
+
+END_CHANCE = ((2, 0.35), (4, 0.2), (99, 0.08))
+"""(cards, chance): the chance, a stated guess, that an opponent who is down holding
+at most that many cards goes out before this player's next turn."""
+CALM_END = 0.09
+"""The chance that the hand ends before this player's next turn while no opponent
+is down: a hand of greedy bots lasts about 43 turns, 11 of each player's (48 dev
+games, seeds 5000-5047), so about 1 in 11 (the hand's end comes, even if nobody is
+down yet)."""
+DOWN_POINTS = 10.0
+"""Penalty points a player who got down holds at the hand's end (greedy's mean is
+6-14 by hand number in the same 48 dev games)."""
+EXTRA_KEPT = 0.25
+"""Share of a buy's added points still in hand at the end for a player who got down
+(a stated guess: more cards to shed)."""
+
+
+def end_chance(view: View) -> float:
+    """The chance (from the stated guesses :data:`END_CHANCE` and :data:`CALM_END`)
+    that the hand ends before this player's next turn: an opponent who is down goes
+    out, the more likely the fewer cards they hold."""
+    stay = 1.0 - CALM_END
+    for seat, down in enumerate(view.down):
+        if seat == view.seat or not down:
+            continue
+        stay *= 1.0 - next(p for cards, p in END_CHANCE if view.hand_sizes[seat] <= cards)
+    return 1.0 - stay
+
+
+def down_chance(short: float, lowers: float, ends: float) -> float:
+    """The chance of getting down before the hand ends, ``short`` cards short of the
+    contract (asked between this player's turns), when each of this player's turns
+    first ends the hand with chance ``ends`` (an opponent goes out before it), else
+    lowers the shortfall by one with chance ``lowers``; the turn that brings the last
+    card goes down. Met already (0 short): the next turn must come, ``1 - ends``;
+    ``k`` short: each card must come before the end, ``s**k`` with
+    ``s = (1 - ends) lowers / (ends + (1 - ends) lowers)``. A fractional ``short`` (an
+    expectation) is interpolated linearly between its whole neighbours."""
+    if short <= 0:
+        return 1.0 - ends
+    whole = math.floor(short)
+    low, high = _down_whole(whole, lowers, ends), _down_whole(whole + 1, lowers, ends)
+    return low + (high - low) * (short - whole)
+
+
+def _down_whole(short: int, lowers: float, ends: float) -> float:
+    if short == 0:
+        return 1.0 - ends
+    if lowers <= 0:
+        return 0.0
+    step = (1 - ends) * lowers / (ends + (1 - ends) * lowers)
+    return float(step**short)
+
+
+def expected_penalty(
+    short: float | None, lowers: float, ends: float, points: float, added: float
+) -> float:
+    """The expected penalty at the hand's end of a hand of ``points`` (``added`` of
+    them just bought): caught not down it scores them all, down it scores
+    :data:`DOWN_POINTS` and :data:`EXTRA_KEPT` of ``added``. ``short`` None (the
+    contract cannot be completed): caught for sure."""
+    down = 0.0 if short is None else down_chance(short, lowers, ends)
+    return (1 - down) * points + down * (DOWN_POINTS + EXTRA_KEPT * added)
+
+
+def _lowering_chance(study: Study) -> float:
+    """The chance that a turn lowers the deficiency: that the stock card drawn does
+    (exact over the unseen cards; 0 when unknown). Upcards taken are further chances,
+    not counted: the figure is a floor."""
+    if not study.value:
+        return 0.0
+    verdicts = study.exact_verdicts()
+    total = study.unseen.total()
+    if not total:
+        return 0.0
+    return sum(n for card, n in study.unseen.items() if verdicts.get(card)) / total
 
 
 def _threatened(view: View, cards: int) -> bool:

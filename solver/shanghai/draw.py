@@ -169,7 +169,7 @@ def draw_advice(draw: Draw, upcard: Card | None, buys_left: int) -> DrawAdvice:
             buy = UpcardAdvice(False, _("Players who are down cannot buy."))
         else:
             assert after is not None
-            buy_option = _buy_option(draw, upcard, after)
+            buy_option = buy_option_of(draw, upcard, after)
             options.append(buy_option)
             buy = _buy(draw, upcard, after, buy_option, buys_left)
     return DrawAdvice(take, buy, tuple(options), draw.status)
@@ -311,7 +311,7 @@ def reachable(hand: Counter[Card], table: tuple[Meld, ...], rules: Rules) -> set
     return found
 
 
-def _buy_option(draw: Draw, upcard: Card, after: Study) -> DrawOption:
+def buy_option_of(draw: Draw, upcard: Card, after: Study) -> DrawOption:
     """The upcard and the penalty cards: the deficiency with the upcard (exact), less,
     for each penalty card, the chance that one stock card lowers it (an estimate: a
     second card may open or close outs the first did not)."""

@@ -9,7 +9,8 @@ from dataclasses import replace
 from typing import Any
 
 from solver.shanghai import Rules, parse_cards
-from solver.shanghai.bots import Bot, Policy
+from solver.shanghai.bots import Bot, Policy, down_chance, end_chance, make_bot
+from solver.shanghai.contracts import Contract
 from solver.shanghai.engine import Draw, Game, GameSettings, Step, View
 from solver.shanghai.melds import TableMeld, read_meld
 
@@ -61,3 +62,74 @@ def test_a_closing_hand_far_short_sheds_the_costliest_card() -> None:
     assert Bot("greedy", Policy()).play(view).discard not in parse_cards("2S 2D")
     shed = Bot("shed", Policy(closing_cards=3, abandon_short=3)).play(view)
     assert shed.discard in parse_cards("2S 2D")
+
+
+def _chain_down_chance(short: int, lowers: float, ends: float) -> float:
+    """The chance of getting down from ``short`` short, by value iteration of the
+    turn-by-turn chain (written from the rule, not from the closed form): a turn
+    first ends the hand with chance ``ends``, else brings a card with chance
+    ``lowers``; at 0 short the player goes down on reaching a turn."""
+    chance = [1.0 - ends] + [0.0] * short
+    for _round in range(5000):
+        for k in range(1, short + 1):
+            after_card = 1.0 if k == 1 else chance[k - 1]
+            chance[k] = (1 - ends) * (lowers * after_card + (1 - lowers) * chance[k])
+    return chance[short]
+
+
+def test_down_chance_agrees_with_the_turn_by_turn_chain() -> None:
+    for short in range(6):
+        for lowers in (0.05, 0.3, 0.9):
+            for ends in (0.02, 0.2, 0.6):
+                want = _chain_down_chance(short, lowers, ends)
+                assert abs(down_chance(short, lowers, ends) - want) < 1e-6, (short, lowers, ends)
+    # An expected shortfall between two whole ones lies between their chances.
+    assert down_chance(1, 0.3, 0.2) > down_chance(1.5, 0.3, 0.2) > down_chance(2, 0.3, 0.2)
+
+
+def test_buying_by_expected_value_buys_what_greedy_refuses() -> None:
+    """An upcard that leaves the deficiency is never bought by greedy. By expected
+    value: a queen for a hand of one pair and singletons three cards short (its two
+    penalty cards are each likely to pair a singleton) is bought, a queen for two
+    pairs two short is not. In hand 10 (three runs of five: 15 cards) an 11-card
+    hand cannot go down without buying: ``buy_starved`` buys any upcard there."""
+    ev = Bot("ev", Policy(buy_ev=True))
+    greedy = Bot("greedy", Policy())
+    queen = parse_cards("QH")[0]
+    singles = _view("AS AD KS 5C 7H 9D JC 3S 4H 6D 8C", step=Step.BUY, upcard=queen)
+    pairs = _view("AS AD KS KD 5C 7H 9D JC 3S 4H 6D", step=Step.BUY, upcard=queen)
+    assert not greedy.buy(singles)
+    assert ev.buy(singles)
+    assert not ev.buy(pairs)
+    starved = replace(
+        _view("2C 5D 9S 3H 8H JC KD 4S 6S 10D QC", step=Step.BUY, upcard=parse_cards("7D")[0]),
+        contract=Contract.for_hand(10),
+        hand_number=10,
+    )
+    assert not greedy.buy(starved)
+    assert not ev.buy(starved)
+    assert Bot("starved", Policy(buy_starved=True)).buy(starved)
+
+
+def test_buying_by_expected_value_counts_the_hand_ending() -> None:
+    """The chance that the hand ends before the next turn grows as an opponent who is
+    down sheds cards, and the chance of getting down falls with it."""
+    calm = _view("AS AD KS KD KC 5C 7H 9D JC 3S 4H", step=Step.BUY)
+    down = replace(calm, down=(False, False, True, False), hand_sizes=(11, 11, 6, 11))
+    closing = replace(down, hand_sizes=(11, 11, 2, 11))
+    assert end_chance(calm) < end_chance(down) < end_chance(closing)
+    chances = [down_chance(2, 0.3, end_chance(v)) for v in (calm, down, closing)]
+    assert chances == sorted(chances, reverse=True)
+
+
+def test_strong_goes_down_as_soon_as_it_can_and_out_when_it_can() -> None:
+    """Holding hand 1's two sets and three loose cards, strong goes down at once
+    (keeping two and discarding one); with a fourth ace instead it goes out (all
+    seven cards laid, no discard)."""
+    strong = make_bot("strong")
+    down = strong.play(_view("AS AD AC KS KD KC 5H 9D JC"))
+    assert len(down.melds) == 2
+    assert down.discard is not None
+    out = strong.play(_view("AS AD AC AH KS KD KC"))
+    assert sum(len(m) for m in out.melds) + len(out.lay_offs) == 7
+    assert out.discard is None
