@@ -477,6 +477,33 @@ def test_the_fair_order_serves_in_arrival_order_until_one_client_has_used_more()
     asyncio.run(scenario())
 
 
+def test_a_task_whose_worker_was_lost_costs_its_client_its_usual_time() -> None:
+    """A task lost with its worker is charged its client's usual task time, not its
+    budget: the client's next request keeps its turn of arrival (charged the 2 s
+    budget, it went behind every request of the others for seconds)."""
+
+    async def scenario() -> None:
+        queue = FairQueue()
+        loop = asyncio.get_running_loop()
+
+        def admit(client: str, budget: float = 2.0) -> Job:
+            job = Job("task", {}, client, budget, loop.create_future(), "-")
+            queue.admit(job)
+            return job
+
+        victim, other = admit("victim"), admit("other")
+        assert await queue.take() is victim
+        assert await queue.take() is other
+        queue.finish(other, 0.05)
+        queue.lost(victim)  # its worker hung and was killed
+        again = admit("victim")
+        others = [admit("other") for _ in range(3)]
+        assert await queue.take() is again  # within the slack: its turn of arrival
+        assert await queue.take() is others[0]
+
+    asyncio.run(scenario())
+
+
 def test_a_client_that_pauses_between_requests_keeps_its_place_before_one_that_never_does() -> None:
     """A flood (always a task waiting) beside a client that pauses between an answer and
     its next request: the pause must not lift the client to the flood's level (it
