@@ -235,6 +235,10 @@ class Settings(BaseSettings):
         default="text", description="text, or json: one JSON object per log line"
     )
 
+    def capped_ms(self, time_limit_ms: int) -> int:
+        """A request's ``time_limit_ms``, never above the server's :attr:`time_cap_ms`."""
+        return min(time_limit_ms, self.time_cap_ms)
+
     @property
     def share(self) -> int:
         """Requests one client may have in the solver pool at once."""

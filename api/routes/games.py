@@ -65,7 +65,7 @@ async def review(
     Each turn's solve stops at ``time_limit_ms``, never later than the server's cap."""
     request = localise(body)
     request["record"] = body.record.model_dump(mode="json", exclude_none=True)
-    request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
+    request["time_limit_ms"] = settings.capped_ms(body.time_limit_ms)
     limit_s = request["time_limit_ms"] / 1000
     if body.player is None:
         request.pop("player", None)

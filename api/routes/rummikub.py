@@ -58,7 +58,7 @@ async def solve(request: Request) -> Response:
     if lang is not None:
         set_language(lang)  # a refusal, too, speaks the body's language
     # The time limit covers the whole solve, model building included.
-    budget_s = min(limit_ms, settings.time_cap_ms) / 1000
+    budget_s = settings.capped_ms(limit_ms) / 1000
     answer = await pool.answer_body(
         solve_rummikub, body, client=await get_client(request), budget_s=budget_s, caps=caps
     )
@@ -128,7 +128,7 @@ async def repair(
     table as it lies, else the fewest tiles left out and the penalty; with a rack, the
     best play that rescues the table."""
     request = localise(body)
-    request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
+    request["time_limit_ms"] = settings.capped_ms(body.time_limit_ms)
     budget_s = request["time_limit_ms"] / 1000
     return await pool.run(repair_rummikub, request, client=client, budget_s=budget_s)
 

@@ -38,7 +38,7 @@ async def advise(
     turn's CP-SAT solves share ``time_limit_ms``, never more than the server's time
     cap (a turn cut by it has ``status`` ``feasible`` or ``unknown``)."""
     request = localise(body)
-    request["time_limit_ms"] = min(body.time_limit_ms, settings.time_cap_ms)
+    request["time_limit_ms"] = settings.capped_ms(body.time_limit_ms)
     budget_s = request["time_limit_ms"] / 1000
     return await pool.run(advise_shanghai, request, client=client, budget_s=budget_s)
 
