@@ -156,11 +156,12 @@ class Limit:
             return self
         return replace(self, deadline=time.perf_counter() + self.time)
 
-    def account(self, work: float) -> Limits:
-        """One search's account under this limit: ``work`` deterministic seconds, within
-        ``time`` wall-clock seconds from now or, once :meth:`started`, within what is
-        left of the shared time (then possibly nothing: :func:`run` stops at once)."""
-        end = time.perf_counter() + self.time
+    def account(self, work: float, seconds: float | None = None) -> Limits:
+        """One search's (or stage's) account under this limit: ``work`` deterministic
+        seconds, within ``seconds`` (default ``time``) wall-clock seconds from now and,
+        once :meth:`started`, within what is left of the shared time (then possibly
+        nothing: :func:`run` stops at once)."""
+        end = time.perf_counter() + (self.time if seconds is None else seconds)
         return Limits(work, end if self.deadline is None else min(end, self.deadline))
 
     def __post_init__(self) -> None:

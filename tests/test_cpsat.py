@@ -18,12 +18,14 @@ from solver.cpsat import (
     CpModel,
     Limit,
     Limits,
+    Status,
     add_hints,
     maximize,
     run,
 )
 from solver.errors import LimitError, MeldwiseError
 from solver.rummikub import Position, solve
+from solver.rummikub.repair import repair
 from solver.shanghai.advice import advise
 
 
@@ -94,6 +96,21 @@ def test_rummikub_solve_takes_its_budget_as_a_limit_only() -> None:
     assert not loose & set(inspect.signature(solve).parameters)
     with pytest.raises(TypeError, match="time_limit"):
         solve(position, time_limit=5.0)  # type: ignore[call-arg]
+
+
+def test_a_rummikub_answer_shares_a_started_limit() -> None:
+    """solve() and repair() start the caller's limit, or keep one already started:
+    given one whose time is spent, no search runs and the answer says the clock cut it
+    (before, each took a fresh deadline of its own)."""
+    position = Position.parse("R1 R2 R3 J B7", "O3 O4 O5 | K5 B5 R5")
+    spent = replace(Limit(), deadline=time.perf_counter() - 1.0)
+    play = solve(position, limit=spent, free_jokers=True)
+    assert play.status is Status.UNKNOWN
+    assert play.time_capped
+    fixed = repair([list(meld) for meld in position.table], limit=spent)
+    assert fixed.status is Status.UNKNOWN
+    assert fixed.time_capped
+    assert solve(position, limit=Limit().started()) == solve(position)
 
 
 def _variables(model: cp_model.CpModel) -> list[cp_model.IntVar]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
-from solver.cpsat import Limits
+from solver.cpsat import Limit
 from solver.rummikub.model import TileCounts, build_model
 from solver.rummikub.notation import JOKER, Tile
 from solver.rummikub.position import Objective
@@ -25,11 +25,11 @@ FREE_JOKERS_WORK = 0.5
 needs (a table's tiles always lay out, the search only trims jokers)."""
 
 
-def free_jokers(rules: Rules, table: Counter[Tile], deadline: float) -> int | None:
+def free_jokers(rules: Rules, table: Counter[Tile], limit: Limit) -> int | None:
     """How many of the jokers in ``table`` (tiles that lay out as valid sets) no set
     needs: the most that can leave while the other tiles still lay out. None when the
-    search stops before proving it (at its work bound, or at ``deadline``, a
-    :func:`time.perf_counter` value).
+    search stops before proving it (at its work bound, or at ``limit``'s wall-clock
+    cap, shared with the other searches of the answer once it is started).
 
     Every numbered tile placed scores its number, a joker nothing
     (``joker_penalty = 0``), so the best score places every numbered tile and the
@@ -39,7 +39,7 @@ def free_jokers(rules: Rules, table: Counter[Tile], deadline: float) -> int | No
         return 0
     worth = dataclasses.replace(rules, joker_penalty=0, joker_retrieval="free")
     tm = build_model(worth, TileCounts.of(table), TileCounts({}), Objective.POINTS, opening=False)
-    limits = Limits(FREE_JOKERS_WORK, deadline)
+    limits = limit.account(FREE_JOKERS_WORK)
     if not limits.left:
         return None
     solved = run(tm, limits)

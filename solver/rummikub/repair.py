@@ -35,7 +35,6 @@ which tiles fit at all.
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,7 +42,7 @@ from itertools import chain
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import Limit, Limits, Status
+from solver.cpsat import Limit, Status
 from solver.errors import TableError
 from solver.i18n import _, _n
 from solver.rummikub.disruption import least_disruption
@@ -158,7 +157,7 @@ def repair(
     repair. Raises a :class:`~solver.errors.MeldwiseError` for a tile not in the game,
     more copies than exist, or an invalid ``before``.
     """
-    deadline = time.perf_counter() + (limit or Limit()).time
+    limit = (limit or Limit()).started()
     now = Counter(chain.from_iterable(table))
     reference = _reference(table, before, now, rules, rack or ())
     heaps = [_read(tiles, rules) for tiles in table]
@@ -176,7 +175,7 @@ def repair(
     # sets, tiles laid down this turn) are rack tiles the turn must all play.
     strays = now - Counter(chain.from_iterable(meld.tiles for meld in reference))
     kept = now - strays
-    whole = _arrange(turn_rules, strays, kept, strays, Objective.TILES, reference, deadline, capped)
+    whole = _arrange(turn_rules, strays, kept, strays, Objective.TILES, reference, limit, capped)
     penalty = None
     arrangement = None
     if whole.placed is not None:
@@ -186,9 +185,7 @@ def repair(
         status, repairable = Status.UNKNOWN, False
     else:
         repairable = False
-        most = _arrange(
-            loose, now, Counter(), Counter(), Objective.TILES, reference, deadline, capped
-        )
+        most = _arrange(loose, now, Counter(), Counter(), Objective.TILES, reference, limit, capped)
         status = Status.OPTIMAL if most.status is Status.OPTIMAL else Status.FEASIBLE
         if most.placed is not None:
             arrangement = laid(most.placed, Counter(), most)
@@ -197,13 +194,13 @@ def repair(
     rescue, rescue_status = None, None
     if rack is not None:
         found = _arrange(
-            turn_rules, strays + Counter(rack), kept, strays, objective, reference, deadline, capped
+            turn_rules, strays + Counter(rack), kept, strays, objective, reference, limit, capped
         )
         rescue_status = found.status
         if found.placed is not None:
             played = _tiles(found.placed) - now
             rescue = _rescue(found.status, laid(found.placed, played, found), rack, rules)
-    spare = free_jokers(rules, now, deadline) if repairable else None
+    spare = free_jokers(rules, now, limit) if repairable else None
     return Repair(
         status, repairable, arrangement, penalty, rescue, rescue_status, spare, any(capped)
     )
@@ -258,7 +255,7 @@ def _arrange(
     must: Counter[Tile],
     objective: Objective,
     reference: tuple[Meld, ...],
-    deadline: float,
+    limit: Limit,
     capped: list[bool],
 ) -> _Found:
     """The best play placing every tile of ``table`` and rack tiles, ``must`` (part
@@ -267,7 +264,7 @@ def _arrange(
     rack_counts, table_counts = TileCounts.of(rack), TileCounts.of(table)
     must_play = TileCounts.of(must)
     if reference:
-        stage = Limits(DEFAULT_DISRUPTION_WORK, deadline)
+        stage = limit.account(DEFAULT_DISRUPTION_WORK)
         calmer = least_disruption(
             rules, rack_counts, table_counts, objective, reference, stage, must_play
         )
@@ -278,7 +275,7 @@ def _arrange(
     # (which is also where a table beyond repair ends up: its model is infeasible).
     held = reference if jokers_held_in_place(rules, reference) else ()
     tm = build_model(rules, rack_counts, table_counts, objective, False, held, (), must_play)
-    limits = Limits(SCORE_WORK, deadline)
+    limits = limit.account(SCORE_WORK)
     first = run(tm, limits) if limits.left else None
     capped.append(limits.capped)
     if first is None or first.code == cp_model.UNKNOWN:

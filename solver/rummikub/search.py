@@ -18,7 +18,6 @@ the outer safety cap, and ``time_capped`` says when one stopped a search.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from dataclasses import replace
 from itertools import chain
@@ -39,7 +38,7 @@ from solver.rummikub.notation import JOKER, Colour, Tile
 from solver.rummikub.position import Objective, Position
 from solver.rummikub.result import Play
 from solver.rummikub.rules import STANDARD, Rules
-from solver.rummikub.runner import Limits, Solved, run
+from solver.rummikub.runner import Solved, run
 from solver.rummikub.steps import plan
 
 SCORE_WORK = 2.0
@@ -86,20 +85,11 @@ def solve(
     Raises a :class:`~solver.errors.MeldwiseError` for a position that breaks the
     rules (a budget out of its range is refused when its ``Limit`` is made).
     """
-    limit = Limit() if limit is None else limit
-    started = time.perf_counter()
-    play = _solve(
-        position,
-        rules,
-        objective,
-        started + limit.time,
-        limit.workers,
-        started + limit.disruption_time if least_disruption else None,
-        limit.disruption_work,
-    )
+    limit = (Limit() if limit is None else limit).started()
+    play = _solve(position, rules, objective, limit, least_disruption)
     if free_jokers:
         table = Counter(chain(*position.table))
-        spare = count_free_jokers(rules, table, started + limit.time) if position.opened else 0
+        spare = count_free_jokers(rules, table, limit) if position.opened else 0
         play = replace(play, free_jokers=spare)
     return play
 
@@ -108,13 +98,10 @@ def _solve(
     position: Position,
     rules: Rules,
     objective: Objective,
-    deadline: float,
-    workers: int,
-    disruption_deadline: float | None,
-    disruption_work: float,
+    limit: Limit,
+    least_disruption: bool,
 ) -> Play:
-    """:func:`solve` but the free jokers; ``disruption_deadline`` None: no least disruption."""
-    least_disruption = disruption_deadline is not None
+    """:func:`solve` but the free jokers, under ``limit`` (started)."""
     table_melds = position.check(rules)
     opening = not position.opened
     rack = TileCounts.of(Counter(position.rack))
@@ -122,8 +109,7 @@ def _solve(
 
     capped = False
     if least_disruption and table_melds and not opening:
-        assert disruption_deadline is not None
-        stage = Limits(disruption_work, min(deadline, disruption_deadline))
+        stage = limit.account(limit.disruption_work, limit.disruption_time)
         calmer = calmest(rules, rack, table, objective, table_melds, stage)
         capped = stage.capped
         if calmer is not None:
@@ -147,8 +133,8 @@ def _solve(
     # letting every table set go on (to hint it) made the joker limit's search slower.
     if held and tm.joker_runs_apart:
         hint_table_kept(tm)
-    limits = Limits(SCORE_WORK, deadline)
-    first = run(tm, limits, workers) if limits.left else None
+    limits = limit.account(SCORE_WORK)
+    first = run(tm, limits, limit.workers) if limits.left else None
     capped = capped or limits.capped
     if first is None or first.code == cp_model.UNKNOWN:
         return _no_play(Status.UNKNOWN, position, table_melds, rules, capped)
