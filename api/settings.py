@@ -176,7 +176,8 @@ class Settings(BaseSettings):
         gt=0,
         le=600,
         description="a connection's request line and headers must arrive within this "
-        "many seconds of opening it (or of the previous answer); else 408 and close",
+        "many seconds of opening it (or of the previous answer); else 408 and close "
+        "(after 1 to 1.25 times this, spread over connections)",
     )
     timeout_body_s: float = Field(
         default=10,

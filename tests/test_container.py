@@ -75,3 +75,17 @@ def test_compose_waits_longer_than_a_graceful_shutdown() -> None:
     assert grace is not None
     assert int(grace.group(1)) > Settings().timeout_shutdown_s
     assert "condition: service_healthy" in compose  # nginx waits for the HEALTHCHECK
+
+
+def test_nginx_sends_to_every_replica_of_the_compose_service() -> None:
+    compose = (ROOT / "deploy" / "compose.yaml").read_text(encoding="utf-8")
+    nginx = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
+    port = re.search(r"MELDWISE_PORT=(\d+)", _last("ENV"))
+    assert port is not None
+    assert re.search(r"^  meldwise:$", compose, re.MULTILINE)  # the service's name...
+    assert re.search(rf"^\s*server meldwise:{port.group(1)}\b", nginx, re.MULTILINE)
+    # ...looked up by nginx's own start (any engine's DNS), not by a resolver address
+    # that only Docker has (podman answered 502 to everything: docs/service.md).
+    assert "resolver" not in nginx
+    # podman-compose makes the replicas only when the mode is written out.
+    assert re.search(r"mode: replicated\b.*\n\s*replicas: \d+", compose)
