@@ -31,6 +31,10 @@ LinearExpr = cp_model.LinearExpr | int
 """A linear expression of CP-SAT variables, or a constant."""
 
 _IntVar = cp_model.IntVar
+_Bounded = cmh.BoundedLinearExpression
+_AddLinear = Callable[[cp_model.CpModel, Any], cp_model.Constraint]
+_add_linear: _AddLinear = cmh.CpBaseModel._add_bounded_linear_expression  # type: ignore[attr-defined]  # noqa: SLF001
+_sum = cp_model.LinearExpr.sum
 
 
 class CpModel(cp_model.CpModel):
@@ -50,22 +54,34 @@ class CpModel(cp_model.CpModel):
     named = False
     """Whether ``new_*_var`` give the variables their names (set it on the class)."""
 
+    def __init__(self, model_proto: Any = None) -> None:
+        super().__init__(model_proto)
+        # Read once: each read of ``model_proto`` makes a new wrapper of the proto.
+        self._proto = self.model_proto
+
     def _add_pre_pep8_methods(self) -> None:
         pass
 
     def new_int_var(
         self, lb: cp_model.IntegralT, ub: cp_model.IntegralT, name: str
     ) -> cp_model.IntVar:
-        var = _IntVar(self.model_proto)
+        var = _IntVar(self._proto).with_domain(_domain(lb, ub))
         if self.named:
             var.with_name(name)
-        return var.with_domain(_domain(lb, ub))
+        return var
 
     def new_bool_var(self, name: str) -> cp_model.IntVar:
-        var = _IntVar(self.model_proto)
+        var = _IntVar(self._proto).with_domain(_BOOL)
         if self.named:
             var.with_name(name)
-        return var.with_domain(_BOOL)
+        return var
+
+    def add(self, ct: Any) -> cp_model.Constraint:
+        """CP-SAT's ``add``, with the usual case (a linear constraint) tested first and
+        alone: a model adds hundreds."""
+        if type(ct) is _Bounded:
+            return _add_linear(self, ct)
+        return super().add(ct)
 
 
 @functools.cache
@@ -263,9 +279,10 @@ class Solved:
         """The solved value of ``expr``: variables are read from the solution vector
         at once (a layout reads hundreds of them; CP-SAT's ``value`` costs 4x more)."""
         if type(expr) is _IntVar:
-            if self._solution is None:
-                self._solution = list(self.engine.response_proto.solution)
-            return self._solution[expr.index]
+            solution = self._solution
+            if solution is None:
+                solution = self._solution = list(self.engine.response_proto.solution)
+            return solution[expr.index]
         if type(expr) is int:
             return expr
         return int(self.engine.value(expr))
@@ -314,7 +331,7 @@ def total(terms: Sequence[LinearExpr]) -> LinearExpr:
     """Sum of terms (0 for none, the term itself for one), built by CP-SAT in one call
     rather than term by term."""
     if len(terms) > 1:
-        return cp_model.LinearExpr.sum(terms)
+        return _sum(terms)
     return terms[0] if terms else 0
 
 

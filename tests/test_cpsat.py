@@ -139,6 +139,24 @@ def test_variables_are_ortools_variables_unnamed_unless_asked(
     assert str(ours.proto) == named
 
 
+def test_add_gives_the_constraints_of_ortools_add() -> None:
+    def constrain(model: cp_model.CpModel) -> None:
+        a, b, c, d, e = _variables(model)
+        model.add(a <= b)
+        model.add(cp_model.LinearExpr.weighted_sum([a, c, a + d], [2, -1, 3]) >= e - 4)
+        model.add(c == 5)
+        model.add(True)
+        model.add(False)
+
+    plain, ours = cp_model.CpModel(), CpModel()
+    constrain(plain)
+    constrain(ours)
+    plain.remove_all_names()
+    assert str(ours.proto) == str(plain.proto)
+    with pytest.raises(TypeError, match="not supported"):
+        ours.add("a <= b")
+
+
 def test_add_hints_gives_the_hints_of_add_hint() -> None:
     one_by_one, at_once = CpModel(), CpModel()
     values = [2, 1, -2, 0, 1]
