@@ -33,7 +33,9 @@ LinearExpr = cp_model.LinearExpr | int
 _IntVar = cp_model.IntVar
 _Bounded = cmh.BoundedLinearExpression
 _AddLinear = Callable[[cp_model.CpModel, Any], cp_model.Constraint]
-_add_linear: _AddLinear = cmh.CpBaseModel._add_bounded_linear_expression  # type: ignore[attr-defined]  # noqa: SLF001
+_add_linear: _AddLinear | None = getattr(cmh.CpBaseModel, "_add_bounded_linear_expression", None)
+"""OR-Tools' own step for a linear constraint, called directly when this version has it
+(a private name: without it :meth:`CpModel.add` is OR-Tools' ``add``, the same model)."""
 _sum = cp_model.LinearExpr.sum
 
 
@@ -79,7 +81,7 @@ class CpModel(cp_model.CpModel):
     def add(self, ct: Any) -> cp_model.Constraint:
         """CP-SAT's ``add``, with the usual case (a linear constraint) tested first and
         alone: a model adds hundreds."""
-        if type(ct) is _Bounded:
+        if _add_linear is not None and type(ct) is _Bounded:
             return _add_linear(self, ct)
         return super().add(ct)
 

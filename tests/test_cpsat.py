@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from ortools.sat.python import cp_model
 
+from solver import cpsat
 from solver.cpsat import (
     DEFAULT_DISRUPTION_TIME_LIMIT,
     DEFAULT_DISRUPTION_WORK,
@@ -139,7 +140,16 @@ def test_variables_are_ortools_variables_unnamed_unless_asked(
     assert str(ours.proto) == named
 
 
-def test_add_gives_the_constraints_of_ortools_add() -> None:
+@pytest.mark.parametrize("direct", [True, False])
+def test_add_gives_the_constraints_of_ortools_add(
+    direct: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With OR-Tools' private linear step (present in the pinned version) and without
+    it (a version that drops it), the same constraints."""
+    assert cpsat._add_linear is not None  # noqa: SLF001
+    if not direct:
+        monkeypatch.setattr(cpsat, "_add_linear", None)
+
     def constrain(model: cp_model.CpModel) -> None:
         a, b, c, d, e = _variables(model)
         model.add(a <= b)
