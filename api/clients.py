@@ -140,6 +140,10 @@ class ClientGate:
         if scope["type"] != "http" or not scope["path"].startswith(API_PREFIX):
             await self.app(scope, receive, send)
             return
+        route = self.routes.get(scope["path"])
+        if route is not None:
+            # What the router would set: the metrics count this gate's refusals too by it.
+            scope["route"] = route
         headers = Headers(scope=scope)
         client = self._identify(scope, headers)
         if client is None:
@@ -162,9 +166,6 @@ class ClientGate:
             await self._too_many(client, detail, wait, scope, receive, send)
             return
         pool: SolverPool | None = getattr(scope["app"].state, "pool", None)
-        route = self.routes.get(scope["path"])
-        if route is not None:
-            scope["route"] = route  # what the router would set: the metrics count by it
         if scope["method"] != "POST" or route is None or pool is None:
             await self.app(scope, receive, send)
             return

@@ -272,6 +272,10 @@ def test_a_client_over_its_rate_limit_gets_429_with_retry_after() -> None:
         assert "rate limit" in refused.json()["detail"]
         other = client.post(SCORE, json={"racks": {"x": []}}, headers={"X-API-Key": "b"})
         assert other.status_code == 200  # each key counts apart
+        metrics = client.get("/metrics").text
+        # Counted under the route it was refused on, not as an unmatched request.
+        assert f'method="POST",route="{SCORE}",status="429"}} 1.0' in metrics
+        assert 'route="unmatched"' not in metrics
 
 
 def test_a_client_beyond_its_share_of_the_solver_gets_429_and_others_still_get_in() -> None:
