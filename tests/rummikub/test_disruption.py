@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -10,12 +11,12 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 from solver.rummikub import JOKER, Limit, Objective, Position, Rules, Tile, solve
-from solver.rummikub.disruption import calm_play
+from solver.rummikub.disruption import TILES_MOVED_SEARCH, calm_play
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import TileCounts, TurnModel, build_model
 from solver.rummikub.rematch import rematch
-from solver.rummikub.runner import Limits, Solved, run
+from solver.rummikub.runner import Limits, Search, Solved, run
 from solver.rummikub.search import DEFAULT_DISRUPTION_WORK
 from solver.rummikub.steps import Action
 from tests.rummikub.disruption_oracle import disruption_oracle_for
@@ -214,3 +215,28 @@ def test_sets_fixed_whole_allow_the_plays_of_sets_kept_by_a_constraint(
             [mine] = [p for p in placed if p.origin == index]
             assert len(mine.stayed) == len(melds[index].tiles)
     assert best[0] == best[1]
+
+
+def test_a_play_of_step_3_moving_a_tile_per_set_given_up_ends_the_stage() -> None:
+    # The calm play's choice of sets moves more tiles than sets given up; step 3 finds
+    # another choice whose play, read with the most tiles in place, moves one tile per
+    # set given up: no play keeping as many sets moves fewer, so it is the answer,
+    # proven, with no second tiles-moved search (t20-r30#12 of the benchmarks).
+    position = Position.parse(
+        "R2 R4 R6 R7 R8 R8 R11 R12 R12 B1 B6 B8 B10 B12 K1 K2 K3 K4 K5 K6 K7 K11"
+        " O1 O2 O3 O4 O5 O8 O11 O12",
+        "R10 B10 K10 O10 | R13 B13 K13 O13 | R9 B9 K9 O9 | R2 B2 O2 | R9 B9 K9 O9"
+        " | O10 O11 O12 O13",
+    )
+    searches: list[Search] = []
+
+    def spy(tm: TurnModel, limits: Limits, **kwargs: Any) -> Solved:
+        searches.append(kwargs["search"])
+        return run(tm, limits, **kwargs)
+
+    with mock.patch("solver.rummikub.disruption.run", spy):
+        play = solve(position, RULES)
+    assert_legal_answer(position, RULES, play)
+    assert play.disruption_proven
+    assert play.tiles_moved == len(position.table) - play.sets_kept
+    assert searches.count(TILES_MOVED_SEARCH) == 1
