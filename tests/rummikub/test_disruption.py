@@ -240,3 +240,38 @@ def test_a_play_of_step_3_moving_a_tile_per_set_given_up_ends_the_stage() -> Non
     assert play.disruption_proven
     assert play.tiles_moved == len(position.table) - play.sets_kept
     assert searches.count(TILES_MOVED_SEARCH) == 1
+
+
+def test_step_2_searches_only_plays_as_calm_as_the_calm_play_read_in_place() -> None:
+    # The calm play gives every tile of a set given up away; read with the most tiles
+    # in place it moves fewer. Step 2 for its choice of sets looks only at plays with
+    # at least that many tiles in place (t10-r6#0 of the benchmarks).
+    position = Position.parse(
+        "R11 B5 B9 B11 K13 O10", "R13 B13 O13 | K3 J K5 K6 K7 | O1 O2 O3 J O5"
+    )
+    melds = position.check(RULES)
+    calm: list[int] = []
+    moved: list[TurnModel] = []
+
+    def spy_calm(lean: TurnModel, limits: Limits) -> tuple[Solved, bool] | None:
+        found = calm_play(lean, limits)
+        assert found is not None
+        calm.append(_kept_and_moved(melds, rematch(melds, lay_out(lean, found[0].value)))[1])
+        return found
+
+    def spy_run(tm: TurnModel, limits: Limits, **kwargs: Any) -> Solved:
+        if kwargs["search"] is TILES_MOVED_SEARCH:
+            moved.append(tm)
+        return run(tm, limits, **kwargs)
+
+    with (
+        mock.patch("solver.rummikub.disruption.calm_play", spy_calm),
+        mock.patch("solver.rummikub.disruption.run", spy_run),
+    ):
+        play = solve(position, RULES)
+    assert play.disruption_proven
+    [tm] = moved
+    stays = sum(s for c in tm.continuations for s in c.stays)
+    in_place = sum(len(m.tiles) for m in melds) - calm[0]
+    tm.model.add(stays <= in_place - 1)
+    assert run(tm, Limits.of(10.0, 30.0)).infeasible
