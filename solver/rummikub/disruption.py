@@ -159,8 +159,8 @@ def least_disruption(
         calmest play so read is the fallback."""
         nonlocal fallback, calmness
         placed = rematch(melds, lay_out(other.tm, other.value))
-        if _calmness(melds, placed) > calmness:
-            fallback, calmness = placed, _calmness(melds, placed)
+        if (read := _calmness(melds, placed)) > calmness:
+            fallback, calmness = placed, read
         return calmness >= fewest
 
     # Step 2 for the calm play's choice of sets first: fast, and a good start.
