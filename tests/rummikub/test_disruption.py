@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -10,12 +11,12 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 from solver.rummikub import JOKER, Limit, Objective, Position, Rules, Tile, solve
-from solver.rummikub.disruption import calm_play
+from solver.rummikub.disruption import BACKBONE_SEARCH, TILES_MOVED_SEARCH, calm_play
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import TileCounts, TurnModel, build_model
 from solver.rummikub.rematch import rematch
-from solver.rummikub.runner import Limits, Solved, run
+from solver.rummikub.runner import Limits, Search, Solved, run
 from solver.rummikub.search import DEFAULT_DISRUPTION_WORK
 from solver.rummikub.steps import Action
 from tests.rummikub.disruption_oracle import disruption_oracle_for
@@ -214,3 +215,92 @@ def test_sets_fixed_whole_allow_the_plays_of_sets_kept_by_a_constraint(
             [mine] = [p for p in placed if p.origin == index]
             assert len(mine.stayed) == len(melds[index].tiles)
     assert best[0] == best[1]
+
+
+def test_a_play_of_step_3_moving_a_tile_per_set_given_up_ends_the_stage() -> None:
+    # The calm play's choice of sets moves more tiles than sets given up; step 3 finds
+    # another choice whose play, read with the most tiles in place, moves one tile per
+    # set given up: no play keeping as many sets moves fewer, so it is the answer,
+    # proven, with no second tiles-moved search (t20-r30#12 of the benchmarks).
+    position = Position.parse(
+        "R2 R4 R6 R7 R8 R8 R11 R12 R12 B1 B6 B8 B10 B12 K1 K2 K3 K4 K5 K6 K7 K11"
+        " O1 O2 O3 O4 O5 O8 O11 O12",
+        "R10 B10 K10 O10 | R13 B13 K13 O13 | R9 B9 K9 O9 | R2 B2 O2 | R9 B9 K9 O9"
+        " | O10 O11 O12 O13",
+    )
+    searches: list[Search] = []
+
+    def spy(tm: TurnModel, limits: Limits, **kwargs: Any) -> Solved:
+        searches.append(kwargs["search"])
+        return run(tm, limits, **kwargs)
+
+    with mock.patch("solver.rummikub.disruption.run", spy):
+        play = solve(position, RULES)
+    assert_legal_answer(position, RULES, play)
+    assert play.disruption_proven
+    assert play.tiles_moved == len(position.table) - play.sets_kept
+    assert searches.count(TILES_MOVED_SEARCH) == 1
+
+
+def test_step_2_searches_only_plays_as_calm_as_the_calm_play_read_in_place() -> None:
+    # The calm play gives every tile of a set given up away; read with the most tiles
+    # in place it moves fewer. Step 2 for its choice of sets looks only at plays with
+    # at least that many tiles in place (t10-r6#0 of the benchmarks).
+    position = Position.parse(
+        "R11 B5 B9 B11 K13 O10", "R13 B13 O13 | K3 J K5 K6 K7 | O1 O2 O3 J O5"
+    )
+    melds = position.check(RULES)
+    calm: list[int] = []
+    moved: list[TurnModel] = []
+
+    def spy_calm(lean: TurnModel, limits: Limits) -> tuple[Solved, bool] | None:
+        found = calm_play(lean, limits)
+        assert found is not None
+        calm.append(_kept_and_moved(melds, rematch(melds, lay_out(lean, found[0].value)))[1])
+        return found
+
+    def spy_run(tm: TurnModel, limits: Limits, **kwargs: Any) -> Solved:
+        if kwargs["search"] is TILES_MOVED_SEARCH:
+            moved.append(tm)
+        return run(tm, limits, **kwargs)
+
+    with (
+        mock.patch("solver.rummikub.disruption.calm_play", spy_calm),
+        mock.patch("solver.rummikub.disruption.run", spy_run),
+    ):
+        play = solve(position, RULES)
+    assert play.disruption_proven
+    [tm] = moved
+    stays = sum(s for c in tm.continuations for s in c.stays)
+    in_place = sum(len(m.tiles) for m in melds) - calm[0]
+    tm.model.add(stays <= in_place - 1)
+    assert run(tm, Limits.of(10.0, 30.0)).infeasible
+
+
+def test_the_answer_is_never_less_calm_than_a_play_of_step_3_read_in_place() -> None:
+    # Step 3 finds plays keeping as many sets with other choices of them; read with
+    # the most tiles in place, the calmest of them is a fallback too. Here (points,
+    # mid-t40-60#17 of the benchmarks) the work runs out before the last search
+    # beats one of them.
+    position = Position.parse(
+        "R2 R2 R5 B1 B12 B13 K4 K5 K8 K13 O1 O2 O12 J",
+        "R10 B10 K10 O10 | O7 O8 O9 O10 O11 | O2 J O4 | B5 B6 B7 B8 B9 B10"
+        " | R11 B11 K11 O11 | K1 K2 K3 K4 K5 | R4 B4 O4 | R5 R6 R7 | K10 K11 K12"
+        " | R6 R7 R8 R9 R10 | B3 B4 B5 B6 B7 B8 | R12 B12 K12 O12 | R13 B13 K13 O13"
+        " | O6 O7 O8 O9",
+    )
+    melds = position.check(RULES)
+    found: list[tuple[int, int]] = []
+
+    def spy(tm: TurnModel, limits: Limits, **kwargs: Any) -> Solved:
+        solved = run(tm, limits, **kwargs)
+        if kwargs["search"] is BACKBONE_SEARCH and solved.found:
+            found.append(_kept_and_moved(melds, rematch(melds, lay_out(tm, solved.value))))
+        return solved
+
+    with mock.patch("solver.rummikub.disruption.run", spy):
+        # The default work, and no clock to cut it on a loaded machine.
+        play = solve(position, RULES, Objective.POINTS, limit=Limit(time=60, disruption_time=60))
+    assert_legal_answer(position, RULES, play)
+    assert found
+    assert all((play.sets_kept, -play.tiles_moved) >= (kept, -moved) for kept, moved in found)
