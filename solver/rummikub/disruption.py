@@ -166,9 +166,10 @@ def least_disruption(
     # Step 2 for the calm play's choice of sets first: fast, and a good start.
     chosen = _chosen(calm)
     others = frozenset(range(len(melds))) - chosen
-    in_place = sum(len(m.tiles) for m in melds) + unmoved
+    table_tiles = sum(len(m.tiles) for m in melds)
+    in_place = table_tiles + unmoved
     best = _fewest_moved(turn.model(best=calm, fixed=chosen), others, calm, limits, in_place)
-    if best is not None and _stays(best[0]) == sum(len(m.tiles) for m in melds) - len(others):
+    if best is not None and _stays(best[0]) == table_tiles - len(others):
         return answer(best[0], True)  # one tile moved per set given up, as above
     if best is None or not limits.left:
         return answer(calm if best is None else best[0], False)
