@@ -201,7 +201,7 @@ class Bot:
             # down without a buy, and each buy adds the upcard and the penalty cards.
             return True
         if self.policy.buy_ev:
-            return self._buy_by_value(view, hand, upcard)
+            return self._buy_by_value(view, hand, more, upcard)
         now = self._study(view, hand).value
         if now != 0 and (
             self.policy.buy_any or (self.policy.buy_early and not _opponents_down(view))
@@ -213,11 +213,12 @@ class Bot:
             return False
         return lowers and after is not None and after <= self.policy.buy_short
 
-    def _buy_by_value(self, view: View, hand: Counter[Card], upcard: Card) -> bool:
-        """Whether the buy lowers the expected penalty (see :attr:`Policy.buy_ev`)."""
+    def _buy_by_value(
+        self, view: View, hand: Counter[Card], more: Counter[Card], upcard: Card
+    ) -> bool:
+        """Whether the buy lowers the expected penalty (see :attr:`Policy.buy_ev`);
+        ``more`` is ``hand`` with ``upcard``."""
         now = self._study(view, hand)
-        more = hand.copy()
-        more[upcard] += 1
         after = self._study(view, more)
         if after.value is None:
             return False
