@@ -11,17 +11,16 @@ and the share of answers proven optimal. ``--json FILE`` writes the same figures
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks.report import seeded_table_main
 from benchmarks.stats import percentile
 from solver.rummikub import Limit, Rules, Status, solve
 from solver.rummikub.deal import random_position
@@ -99,19 +98,9 @@ def print_rows(rows: Sequence[Row], console: Console) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.house_rules_speed", description=__doc__
+    return seeded_table_main(
+        argv, "python -m benchmarks.house_rules_speed", __doc__, (10, "positions"), run, print_rows
     )
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--per-bucket", type=int, default=10, help="positions per bucket")
-    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    args = parser.parse_args(argv)
-    rows = run(args.seed, args.per_bucket)
-    print_rows(rows, Console())
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump([asdict(row) for row in rows], out, indent=2)
-    return 0
 
 
 if __name__ == "__main__":

@@ -10,17 +10,16 @@ limit (2 s, the outer safety cap). ``--json FILE`` writes the same figures.
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks.report import seeded_table_main
 from benchmarks.stats import percentile
 from solver.rummikub import STANDARD, Status, Tile
 from solver.rummikub.deal import random_position
@@ -96,17 +95,9 @@ def print_rows(rows: Sequence[Row], console: Console) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.repair_speed", description=__doc__)
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--per-bucket", type=int, default=20, help="tables per bucket")
-    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    args = parser.parse_args(argv)
-    rows = run(args.seed, args.per_bucket)
-    print_rows(rows, Console())
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump([asdict(row) for row in rows], out, indent=2)
-    return 0
+    return seeded_table_main(
+        argv, "python -m benchmarks.repair_speed", __doc__, (20, "tables"), run, print_rows
+    )
 
 
 if __name__ == "__main__":

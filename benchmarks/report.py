@@ -3,6 +3,8 @@ tables, written as JSON (``--json``) or as Markdown for RESULTS.md (``--markdown
 
 from __future__ import annotations
 
+import argparse
+import json
 import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -782,3 +784,28 @@ def markdown(report: Report) -> str:
             out.append("| " + " | ".join(cells) + " |")
         out += [""] + [f"{note}." if not note.endswith(".") else note for note in section.notes]
     return "\n".join(out) + "\n"
+
+
+def seeded_table_main(
+    argv: Sequence[str] | None,
+    prog: str,
+    description: str | None,
+    per_bucket: tuple[int, str],
+    run: Callable[[int, int], Sequence[Any]],
+    print_rows: Callable[[Sequence[Any], Console], None],
+) -> int:
+    """The command line of a benchmark that deals ``--per-bucket`` cases per bucket
+    from ``--seed``, prints the rows of ``run(seed, per_bucket)`` and may write them
+    (dataclasses) as JSON; ``per_bucket`` is its default and what it counts."""
+    default, counted = per_bucket
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--per-bucket", type=int, default=default, help=f"{counted} per bucket")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args(argv)
+    rows = run(args.seed, args.per_bucket)
+    print_rows(rows, Console())
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump([asdict(row) for row in rows], out, indent=2)
+    return 0
