@@ -221,7 +221,7 @@ def test_a_play_of_step_3_moving_a_tile_per_set_given_up_ends_the_stage() -> Non
     # The calm play's choice of sets moves more tiles than sets given up; step 3 finds
     # another choice whose play, read with the most tiles in place, moves one tile per
     # set given up: no play keeping as many sets moves fewer, so it is the answer,
-    # proven, with no second tiles-moved search (t20-r30#12 of the benchmarks).
+    # proven, with no tiles-moved search at all (t20-r30#12 of the benchmarks).
     position = Position.parse(
         "R2 R4 R6 R7 R8 R8 R11 R12 R12 B1 B6 B8 B10 B12 K1 K2 K3 K4 K5 K6 K7 K11"
         " O1 O2 O3 O4 O5 O8 O11 O12",
@@ -239,6 +239,29 @@ def test_a_play_of_step_3_moving_a_tile_per_set_given_up_ends_the_stage() -> Non
     assert_legal_answer(position, RULES, play)
     assert play.disruption_proven
     assert play.tiles_moved == len(position.table) - play.sets_kept
+    assert searches.count(TILES_MOVED_SEARCH) == 0
+
+
+def test_step_2_runs_once_after_step_3() -> None:
+    # Step 3 finds another choice of sets keeping as many as the calm play's, so the
+    # sets kept in every such play differ from the calm play's choice: step 2 runs
+    # once, for them, not first for the calm play's choice too (t20-r6#6 of the
+    # benchmarks).
+    position = Position.parse(
+        "R5 R12 K7 K7 K8 K9",
+        "R12 B12 K12 O12 | B2 K2 O2 | O7 J O9 O10 O11 O12 | J B2 B3 B4 B5 B6 | R2 K2 O2",
+    )
+    searches: list[Search] = []
+
+    def spy(tm: TurnModel, limits: Limits, **kwargs: Any) -> Solved:
+        searches.append(kwargs["search"])
+        return run(tm, limits, **kwargs)
+
+    with mock.patch("solver.rummikub.disruption.run", spy):
+        play = solve(position, RULES)
+    assert_legal_answer(position, RULES, play)
+    assert play.disruption_proven
+    assert searches.count(BACKBONE_SEARCH) >= 2  # another choice found, then no more
     assert searches.count(TILES_MOVED_SEARCH) == 1
 
 
