@@ -327,8 +327,11 @@ def _kept_in_every_and_none(
     Each search asks for such a play that gives up a set kept in all found so far or
     keeps one kept in none: differ = sum (1 - kept[i], i in every) + sum (kept[j], j in
     none) >= 1, steered towards the largest ``differ`` (one play then settles more
-    sets) but stopping at the first play found."""
+    sets) but stopping at the first play found. When ``calm`` keeps no set, no play
+    as good keeps one: no search."""
     kept = [c.kept for c in lean.continuations]
+    if not _kept(calm):
+        return frozenset(), frozenset(range(len(kept)))
     fix_score(lean, *calm.score())
     lean.model.add(sum(kept) == _kept(calm))
     every = {i for i, var in enumerate(kept) if calm.value(var)}

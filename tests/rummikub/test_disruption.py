@@ -265,6 +265,25 @@ def test_step_2_runs_once_after_step_3() -> None:
     assert searches.count(TILES_MOVED_SEARCH) == 1
 
 
+def test_no_step_3_search_when_no_set_can_be_kept() -> None:
+    # The best play keeps no table set whole (proven by step 1), so every play as
+    # good keeps none: step 3 has nothing to search (t10-r6#19 of the benchmarks).
+    position = Position.parse("R5 R10 B5 B13 K5 K10", "R2 B2 J J | R7 B7 K7 O7 | B8 B9 B10 B11")
+    searches: list[Search] = []
+
+    def spy(tm: TurnModel, limits: Limits, **kwargs: Any) -> Solved:
+        searches.append(kwargs["search"])
+        return run(tm, limits, **kwargs)
+
+    with mock.patch("solver.rummikub.disruption.run", spy):
+        play = solve(position, RULES)
+    assert_legal_answer(position, RULES, play)
+    assert play.sets_kept == 0
+    assert play.disruption_proven
+    assert BACKBONE_SEARCH not in searches
+    assert searches.count(TILES_MOVED_SEARCH) == 1
+
+
 def test_step_2_searches_only_plays_as_calm_as_the_calm_play_read_in_place() -> None:
     # The calm play gives every tile of a set given up away; read with the most tiles
     # in place it moves fewer. Step 2 for its choice of sets looks only at plays with
