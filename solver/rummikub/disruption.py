@@ -35,10 +35,11 @@ budget of deterministic work (:class:`~solver.rummikub.runner.Limits`):
    then ended the stage when it moved one tile per set given up, or when step 3
    found no other choice); on the 92 of 660 committed positions where step 3 then
    found another choice, tiles mode, step 2 ran twice. Step 3 first, step 2 once:
-   the default solve's p95 0.83 times as long, its median 1.01 times (interleaved
-   with the old order, ``python -m benchmarks.ab --base 67d7ef1 --full``), the
-   same answers; the 58 positions where that first step 2 ended the stage now run
-   step 3 first (a few small searches each). Running step 2 first within a small
+   the default solve's p95 0.82 (tiles) and 0.87 (points) times as long, its median
+   1.00 and 0.97 times (interleaved with the old order on the 660 positions,
+   ``python -m benchmarks.ab --base e800aea --full``; benchmarks/RESULTS.md, Issue
+   14i), the same answers; the 58 positions where that first step 2 ended the stage
+   now run step 3 first (a few small searches each). Running step 2 first within a small
    work cap (0.002 s: the first step 2 of 55 of those 58 fits) and step 3 first
    beyond it: p95 1.07 times as long, the searches cut at the cap wasted. Skipping
    step 3 (one step 2 with every set either way): 1.43 times the work on the 120
