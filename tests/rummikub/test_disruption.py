@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-from solver.rummikub import JOKER, Limit, Objective, Position, Rules, Tile, solve
+from solver.rummikub import JOKER, Limit, Objective, Play, Position, Rules, Tile, solve
 from solver.rummikub.disruption import BACKBONE_SEARCH, TILES_MOVED_SEARCH, calm_play
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
@@ -217,6 +217,18 @@ def test_sets_fixed_whole_allow_the_plays_of_sets_kept_by_a_constraint(
     assert best[0] == best[1]
 
 
+def _solve_counting_searches(position: Position) -> tuple[Play, list[Search]]:
+    """The default answer, and the searches of the least-disruption stage in order."""
+    searches: list[Search] = []
+
+    def spy(tm: TurnModel, limits: Limits, **kwargs: Any) -> Solved:
+        searches.append(kwargs["search"])
+        return run(tm, limits, **kwargs)
+
+    with mock.patch("solver.rummikub.disruption.run", spy):
+        return solve(position, RULES), searches
+
+
 def test_a_play_of_step_3_moving_a_tile_per_set_given_up_ends_the_stage() -> None:
     # The calm play's choice of sets moves more tiles than sets given up; step 3 finds
     # another choice whose play, read with the most tiles in place, moves one tile per
@@ -228,14 +240,7 @@ def test_a_play_of_step_3_moving_a_tile_per_set_given_up_ends_the_stage() -> Non
         "R10 B10 K10 O10 | R13 B13 K13 O13 | R9 B9 K9 O9 | R2 B2 O2 | R9 B9 K9 O9"
         " | O10 O11 O12 O13",
     )
-    searches: list[Search] = []
-
-    def spy(tm: TurnModel, limits: Limits, **kwargs: Any) -> Solved:
-        searches.append(kwargs["search"])
-        return run(tm, limits, **kwargs)
-
-    with mock.patch("solver.rummikub.disruption.run", spy):
-        play = solve(position, RULES)
+    play, searches = _solve_counting_searches(position)
     assert_legal_answer(position, RULES, play)
     assert play.disruption_proven
     assert play.tiles_moved == len(position.table) - play.sets_kept
@@ -251,14 +256,7 @@ def test_step_2_runs_once_after_step_3() -> None:
         "R5 R12 K7 K7 K8 K9",
         "R12 B12 K12 O12 | B2 K2 O2 | O7 J O9 O10 O11 O12 | J B2 B3 B4 B5 B6 | R2 K2 O2",
     )
-    searches: list[Search] = []
-
-    def spy(tm: TurnModel, limits: Limits, **kwargs: Any) -> Solved:
-        searches.append(kwargs["search"])
-        return run(tm, limits, **kwargs)
-
-    with mock.patch("solver.rummikub.disruption.run", spy):
-        play = solve(position, RULES)
+    play, searches = _solve_counting_searches(position)
     assert_legal_answer(position, RULES, play)
     assert play.disruption_proven
     assert searches.count(BACKBONE_SEARCH) >= 2  # another choice found, then no more
@@ -269,14 +267,7 @@ def test_no_step_3_search_when_no_set_can_be_kept() -> None:
     # The best play keeps no table set whole (proven by step 1), so every play as
     # good keeps none: step 3 has nothing to search (t10-r6#19 of the benchmarks).
     position = Position.parse("R5 R10 B5 B13 K5 K10", "R2 B2 J J | R7 B7 K7 O7 | B8 B9 B10 B11")
-    searches: list[Search] = []
-
-    def spy(tm: TurnModel, limits: Limits, **kwargs: Any) -> Solved:
-        searches.append(kwargs["search"])
-        return run(tm, limits, **kwargs)
-
-    with mock.patch("solver.rummikub.disruption.run", spy):
-        play = solve(position, RULES)
+    play, searches = _solve_counting_searches(position)
     assert_legal_answer(position, RULES, play)
     assert play.sets_kept == 0
     assert play.disruption_proven
