@@ -12,28 +12,38 @@ budget of deterministic work (:class:`~solver.rummikub.runner.Limits`):
    and then keeps the most sets whole. With one variable per set this lean model
    proves that most within a few milliseconds. If every set is kept no play disturbs
    the table less.
-2. **Tiles moved, for the calm play's sets.** With the sets the calm play keeps
-   going on whole and the others free to go on with some of their tiles
-   (:func:`~solver.rummikub.model.add_partial_continuation`), the search starts from
-   the calm play and leaves the most table tiles in place, at least as many as the
-   calm play read with the most tiles in place (on the 340 such searches of the
-   benchmark positions, tiles mode: 0.94 times the deterministic work, the same
-   answers).
-3. **Which sets a calmest play keeps.** The lean model is asked for plays keeping as
-   many sets but another choice of them, until there is none (within a share of
-   the work left); each search is steered towards the play that settles the most
-   sets and stops at the first one it finds. When the calm play's choice is the only
-   one, step 2 was the whole answer.
-   Otherwise the sets kept in all of them go on whole, those kept in none may go on
-   in part, and the others either way, and step 2 runs again from its answer. When
-   the share runs out first, step 2 runs for each other choice found (a small search
-   each, its sets fixed whole) and then, with the work left, for every set either
-   way, starting from the calmest play found.
-   Step 3 is skipped when step 2 moves one tile from each set given up: a set not
-   kept moves at least one, so no play keeping as many sets moves fewer. It stops,
-   the answer proven, when one of its plays, read with the most tiles in place,
-   does so (on 24 of the 282 benchmark positions that reach step 3, tiles mode:
-   1470 instead of 1552 searches in all, the same answers).
+2. **Tiles moved.** With the sets kept in every calmest play (step 3) going on
+   whole, those kept in none free to go on with some of their tiles
+   (:func:`~solver.rummikub.model.add_partial_continuation`) and the others either
+   way, the search leaves the most table tiles in place, at least as many as the
+   calmest play step 3 found read with the most tiles in place (on the 340 first
+   step-2 searches of the benchmark positions, tiles mode, such a floor took 0.94
+   times the deterministic work, the same answers).
+3. **Which sets a calmest play keeps** (run before step 2). The lean model is
+   asked for plays keeping as many sets but another choice of them, until there is
+   none (within a share of the work left); each search is steered towards the play
+   that settles the most sets and stops at the first one it finds. When the share
+   runs out first, step 2 runs for the calm play's choice and each other choice
+   found (a small search each, its sets fixed whole) and then, with the work left,
+   for every set either way, starting from the calmest play found.
+   It stops, the answer proven, when one of its plays, read with the most tiles in
+   place, moves one tile from each set given up: a set not kept moves at least
+   one, so no play keeping as many sets moves fewer (on 24 of the 282 benchmark
+   positions that reach step 3, tiles mode: 1470 instead of 1552 searches in all,
+   the same answers).
+   Step 3 used to run after a step 2 for the calm play's choice of sets (which
+   then ended the stage when it moved one tile per set given up, or when step 3
+   found no other choice); on the 92 of 660 committed positions where step 3 then
+   found another choice, tiles mode, step 2 ran twice. Step 3 first, step 2 once:
+   the default solve's p95 0.82 (tiles) and 0.87 (points) times as long, its median
+   1.00 and 0.97 times (interleaved with the old order on the 660 positions,
+   ``python -m benchmarks.ab --base e800aea --full``; benchmarks/RESULTS.md, Issue
+   14i), the same answers; the 58 positions where that first step 2 ended the stage
+   now run step 3 first (a few small searches each). Running step 2 first within a small
+   work cap (0.002 s: the first step 2 of 55 of those 58 fits) and step 3 first
+   beyond it: p95 1.07 times as long, the searches cut at the cap wasted. Skipping
+   step 3 (one step 2 with every set either way): 1.43 times the work on the 120
+   slowest positions, 5 of them left unproven (1 before).
 
 Steps 1 and 2 prefer, among their best plays, the fewest sets on the table, as far
 as the search goes once the first level is proven (see
@@ -163,32 +173,27 @@ def least_disruption(
             fallback, calmness = placed, read
         return calmness >= fewest
 
-    # Step 2 for the calm play's choice of sets first: fast, and a good start.
-    chosen = _chosen(calm)
-    others = frozenset(range(len(melds))) - chosen
-    table_tiles = sum(len(m.tiles) for m in melds)
-    in_place = table_tiles + unmoved
-    best = _fewest_moved(turn.model(best=calm, fixed=chosen), others, calm, limits, in_place)
-    if best is not None and _stays(best[0]) == table_tiles - len(others):
-        return answer(best[0], True)  # one tile moved per set given up, as above
-    if best is None or not limits.left:
-        return answer(calm if best is None else best[0], False)
+    # Step 3 first, then step 2 once, for the sets it leaves either way.
     alternatives: list[Solved] = []
     with _share(limits, BACKBONE_SHARE) as part:
         backbone = _kept_in_every_and_none(lean, calm, part, alternatives, settles)
     if calmness >= fewest:
         return Calmest(fallback, True)
-    if backbone == (chosen, others):
-        return answer(*best)  # no other choice of sets keeps as many
-    if backbone is None:
-        # Unfinished: step 2 for each other choice found (a small search each, its
-        # sets fixed), so the answer is at least the calmest of them.
-        best = (_calmest_choice(turn, alternatives, best[0], limits), False)
-    always, never = backbone or (frozenset(), frozenset())
     if not limits.left:
-        return answer(best[0], False)
-    moved_search = _fewest_moved(turn.model(best=calm, fixed=always), never, best[0], limits)
-    return answer(best[0], False) if moved_search is None else answer(*moved_search)
+        return Calmest(fallback, False)
+    start, (always, never) = calm, backbone or (frozenset(), frozenset())
+    if backbone is None:
+        # Unfinished: step 2 for the calm play's choice and each other one found (a
+        # small search each, its sets fixed), so the answer is at least the calmest
+        # of them; then every set either way, from that one.
+        start = _calmest_choice(turn, [calm, *alternatives], calm, limits)
+        if not limits.left:
+            return answer(start, False)
+    # At least the tiles in place of the calmest play read: a play of every model
+    # here, as it keeps as many sets as the calm play.
+    floor = sum(len(m.tiles) for m in melds) + calmness[1]
+    moved = _fewest_moved(turn.model(best=calm, fixed=always), never, start, limits, floor)
+    return answer(start, False) if moved is None else answer(*moved)
 
 
 def _calmest_choice(turn: _Turn, choices: list[Solved], best: Solved, limits: Limits) -> Solved:
@@ -262,10 +267,15 @@ the 282 positions of the benchmark corpus that reach step 3 (tiles mode), 1198
 instead of 1237 searches, 0.91 times the deterministic work and 0.90 times the CPU,
 the same sets kept and tiles moved on each."""
 
-BACKBONE_SHARE = 0.4
+BACKBONE_SHARE = 0.5
 """The most of the work left that step 3 may take to find which sets every calmest
-play keeps: when it has not finished by then, step 2 runs again with every set free
-to go on whole or in part."""
+play keeps: when it has not finished by then, step 2 runs with every set free to go
+on whole or in part. Since step 3 runs first, 0.5 rather than 0.4: at 0.4 the last
+search of mid-t40-60#17 (tiles), the one position then left unproven, was cut 0.009
+s of work short; at 0.5 it is proven with 0.117 of its 0.15 s (the reference's
+answer); every other of the 240 solves of the 120 slowest positions (tiles and
+points) does the same work to the same answer, and on all 660, in both modes, least
+disruption is proven, none less calm than the reference."""
 
 
 @contextmanager
@@ -323,8 +333,11 @@ def _kept_in_every_and_none(
     Each search asks for such a play that gives up a set kept in all found so far or
     keeps one kept in none: differ = sum (1 - kept[i], i in every) + sum (kept[j], j in
     none) >= 1, steered towards the largest ``differ`` (one play then settles more
-    sets) but stopping at the first play found."""
+    sets) but stopping at the first play found. When ``calm`` keeps no set, no play
+    as good keeps one: no search."""
     kept = [c.kept for c in lean.continuations]
+    if not _kept(calm):
+        return frozenset(), frozenset(range(len(kept)))
     fix_score(lean, *calm.score())
     lean.model.add(sum(kept) == _kept(calm))
     every = {i for i, var in enumerate(kept) if calm.value(var)}
