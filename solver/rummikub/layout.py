@@ -90,6 +90,10 @@ def lay_out_continuations(tm: TurnModel, value: Value) -> list[PlacedSet]:
 def _continued_run(
     tm: TurnModel, cont: Continuation, value: Value, joining_jokers: dict[Cell, int]
 ) -> PlacedSet:
+    if not cont.begins and value(cont.kept) and not any(value(c) for c in cont.joins.values()):
+        # Kept whole (its old numbers where they were) and nothing joins: the run as
+        # read, without reading each number back (most runs of a typical layout).
+        return PlacedSet(cont.meld, cont.index, cont.meld.tiles, ())
     first = cont.meld.stands_for[0]
     assert first.colour is not None
     old = {

@@ -232,17 +232,24 @@ def colour_name(colour: Colour) -> str:
     orange, 黄 (yellow), except in a game where yellow is a colour of its own."""
     if colour is Colour.ORANGE and _yellow_in_play.get():
         return _p("in a game with yellow", "orange")
-    names = {
-        Colour.RED: _("red"),
-        Colour.BLUE: _("blue"),
-        Colour.BLACK: _("black"),
-        Colour.ORANGE: _("orange"),
-        Colour.GREEN: _("green"),
-        Colour.YELLOW: _("yellow"),
-        Colour.PURPLE: _("purple"),
-        Colour.WHITE: _("white"),
-    }
-    return names[colour]
+    # Only this colour's name is looked up: a solve's steps name a dozen runs.
+    match colour:
+        case Colour.RED:
+            return _("red")
+        case Colour.BLUE:
+            return _("blue")
+        case Colour.BLACK:
+            return _("black")
+        case Colour.ORANGE:
+            return _("orange")
+        case Colour.GREEN:
+            return _("green")
+        case Colour.YELLOW:
+            return _("yellow")
+        case Colour.PURPLE:
+            return _("purple")
+        case Colour.WHITE:
+            return _("white")
 
 
 def spell(tile: Tile) -> str:
