@@ -364,22 +364,34 @@ class Study:
         card comes from the unseen cards (a draw), else it is in view (the upcard)."""
         if self.value is None:
             return None
-        if unseen:
-            found = self.exact_verdicts().get(card)
-            if found is not None:
-                return found
+        if unseen and card in self.unseen:
+            return self.exact_verdicts()[card]
+        return self._solve_one_more(card, unseen=unseen)
+
+    def _solve_one_more(self, card: Card, *, unseen: bool) -> bool | None:
+        """Whether one more ``card`` lowers the deficiency, by CP-SAT on the hand with
+        that card alone (started from the bounds value - 1 and value): True when a
+        cheaper completion is found, False when the solve proves none, else None."""
+        assert self.value is not None
         more, pool = self.hand.copy(), self.unseen.copy()
         more[card] += 1
         if unseen:
             pool[card] -= 1
-        low = max(0, self.value - 1)
-        value = self._deficiency(more, +pool, (low, self.value))
-        return None if value is None else value < self.value
+        known = (max(0, self.value - 1), self.value)
+        value, status = deficiency(
+            more, self.contract, +pool, self.rules, limit=self.limit, known=known
+        )
+        self.status = self.status.worst(status)
+        if value is not None and value < self.value:
+            return True
+        return False if status is Status.OPTIMAL else None
 
     def exact_verdicts(self) -> dict[Card, bool | None]:
         """For every unseen card, whether one more of it lowers the deficiency: the
         search's verdicts, the undecided ones settled together by CP-SAT
-        (:func:`lowering_cards`); None only where a solve stopped early."""
+        (:func:`lowering_cards`), and those that one model could not rule out within
+        its work limit settled one card at a time; None only where a solve stopped
+        early."""
         if self._exact is not None:
             return self._exact
         found = dict(self.verdicts(budget=False))
@@ -398,11 +410,16 @@ class Study:
                 self.value - 1,
                 limit=self.limit,
             )
-            self.status = self.status.worst(status)
             for card in open_cards:
-                found[card] = (
-                    True if card in lowering else (False if status is Status.OPTIMAL else None)
-                )
+                if card in lowering:
+                    found[card] = True
+                elif status is Status.OPTIMAL:
+                    found[card] = False
+                else:
+                    # The last solve, proving that no card left lowers it, has all of
+                    # them to rule out at once and may run out of work where a solve
+                    # per card does not.
+                    found[card] = self._solve_one_more(card, unseen=True)
         self._exact = found
         return found
 

@@ -202,3 +202,41 @@ def test_a_turn_cut_by_its_clock_does_not_claim_proof() -> None:
     assert advise(position, STANDARD, limit=LIMIT).status is Status.OPTIMAL
     spent = replace(LIMIT, deadline=time.perf_counter() - 1.0)
     assert advise(position, STANDARD, limit=spent).status is not Status.OPTIMAL
+
+
+def test_exact_verdicts_settle_cards_the_one_model_could_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """When the one model of :func:`lowering_cards` stops early (its last solve must
+    rule out every card left at once, within one solve's work: on a rare dealt hand,
+    11 cards for 3 sets of 3 and a run of 5, deficiency 7, it stopped with 8H and 14
+    others undecided), each card left is settled by a solve of its own, and agrees
+    with the CP-SAT model alone; the exact verdicts said None for them."""
+    hand = Counter(parse_cards("5S 5D 9S KH 3C 7H JD"))
+    contract = Contract.for_hand(1)
+    unseen = +Position(tuple(hand.elements()), contract).unseen(STANDARD)
+    study = Study(hand, contract, unseen, STANDARD, limit=LIMIT)
+    value = study.value
+    assert value
+    left: list[Card] = []
+
+    def stopped(*args: Any, **kwargs: Any) -> tuple[set[Card], Status]:
+        left.extend(args[4])
+        return set(), Status.UNKNOWN
+
+    # Leave every card to CP-SAT (the search and the one-card construction settle
+    # all of this small hand's), and let the one model stop before finding any.
+    monkeypatch.setattr(study, "verdicts", lambda budget: dict.fromkeys(study.cards))
+    monkeypatch.setattr(study, "_one_more", lambda card: None)
+    monkeypatch.setattr("solver.shanghai.deficiency.lowering_cards", stopped)
+    exact = study.exact_verdicts()
+    assert left == study.cards
+    for card in study.cards:
+        more, fewer = hand.copy(), unseen.copy()
+        more[card] += 1
+        fewer[card] -= 1
+        found, _ = deficiency(more, contract, +fewer, STANDARD, limit=LIMIT, search=False)
+        assert exact[card] == (found is not None and found < value), card
+    assert any(exact.values())
+    assert not all(exact.values())
+    assert study.status is Status.OPTIMAL
