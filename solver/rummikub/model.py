@@ -700,9 +700,12 @@ def add_group_continuation(tm: TurnModel, cont: Continuation) -> None:
     colours * active. No tile like one that left joins (a numbered tile of an old
     colour, or a joker while an old joker leaves): that play is the same with the
     tile staying. Nor does a joker join in place of a numbered tile that left, unless
-    the jokers alone could make a set: the two could swap places (the joker standing
-    for that tile where it went), keeping the tile in the group; with L jokers or more
-    that could leave a set of jokers alone, so a joker may take any free place."""
+    the jokers alone could make a set or ``max_jokers_per_set`` binds: the two could
+    swap places (the joker standing for that tile where it went), keeping the tile in
+    the group; with L jokers or more that could leave a set of jokers alone, and under
+    a binding joker limit the set the tile went to may already hold its most jokers
+    (R1 leaving R1 B1 K1 O1 for R1 R2 J, a rack joker taking its place, at most one
+    joker a set), so a joker may then take any free place."""
     model, rules = tm.model, tm.rules
     number = cont.meld.stands_for[0].number
     size: list[LinearExpr] = list(cont.stays)
@@ -717,7 +720,7 @@ def add_group_continuation(tm: TurnModel, cont: Continuation) -> None:
         size.append(added)
     naturals = sum(not t.is_joker for t in cont.meld.tiles)
     # A continued group keeps a numbered tile (see add_continuations).
-    room = rules.max_group_len - (1 if tm.jokers_make_a_set else naturals)
+    room = rules.max_group_len - (1 if tm.jokers_make_a_set or tm.joker_runs_apart else naturals)
     if tm.jokers and room > 0:
         cont.added_jokers = model.new_int_var(0, min(tm.jokers, room), f"added_J_{cont.index}")
         for tile, stay in zip(cont.meld.tiles, cont.stays, strict=True):

@@ -221,6 +221,39 @@ def test_sets_fixed_whole_allow_the_plays_of_sets_kept_by_a_constraint(
     assert best[0] == best[1]
 
 
+@pytest.mark.parametrize("form", ["constraint", "fixed"])
+def test_a_joker_takes_the_place_a_tile_left_in_a_group_under_a_joker_limit(form: str) -> None:
+    """Found by the property above: at most one joker a set, R1 leaves R1 B1 K1 for
+    R1 R2 J(R3) and a rack joker takes its place in the group, B1 K1 staying. The
+    tile staying and the joker going to the run instead would put two jokers in the
+    run. With J B2 K2 fixed whole (its joker then out of the jokers in play: fewer
+    than a set) the model used to forbid that joker, and found 3 tiles in place."""
+    rules = Rules(colours=3, numbers=3, copies=1, jokers=3, max_jokers_per_set=1)
+    position = Position.parse("R2 J J", "R1 B1 K1 | J B2 K2")
+    melds = position.check(rules)
+    table = TileCounts.of(Counter(t for s in position.table for t in s))
+    tm = build_model(
+        rules,
+        TileCounts.of(Counter(position.rack)),
+        table,
+        Objective.TILES,
+        opening=False,
+        table_melds=melds,
+        whole={1} if form == "constraint" else (),
+        fixed={1} if form == "fixed" else (),
+    )
+    tm.model.add(tm.continuations[1].kept == 1)
+    stays = sum(s for c in tm.continuations for s in c.stays)
+    tm.model.maximize(tm.goal * (sum(table.naturals.values()) + table.jokers + 1) + stays)
+    solved = run(tm, Limits.of(10.0, 30.0))
+    assert solved.optimal
+    # The least disruption over every play (the oracle) keeps J B2 K2: the most in place.
+    kept, unmoved = disruption_oracle_for(rules).least_disruption(position, Objective.TILES)
+    assert kept == 1
+    assert solved.value(stays) == 6 + unmoved
+    assert solved.value(tm.tiles) == 3
+
+
 def _solve_counting_searches(position: Position) -> tuple[Play, list[Search]]:
     """The default answer, and the searches of the least-disruption stage in order."""
     searches: list[Search] = []
