@@ -204,6 +204,9 @@ class Study:
         """The unseen cards, each once, in card order."""
         self.status = Status.OPTIMAL
         self.value = self._value()
+        self.beyond_reach = self.value is None and self.status is Status.OPTIMAL
+        """Proven: not even every unseen card completes the contract. One more of
+        them (drawn from those) then completes it no more: no card lowers it."""
         self.checks = 0
         self._gaps: dict[tuple[int, Card | None], frozenset[int]] = {}
         self._verdicts: dict[Card | None, dict[Card, bool | None]] = {}
@@ -323,7 +326,7 @@ class Study:
         cards = self.cards
         found: dict[Card, bool | None] = dict.fromkeys(cards)
         if self.value is None:
-            return found
+            return dict.fromkeys(cards, False) if self.beyond_reach else found
         if self.value == 0:
             return dict.fromkeys(cards, False)
         by_index = {card_index(c): c for c in cards if not self.rules.is_wild(c)}
@@ -360,10 +363,11 @@ class Study:
 
     def lowered_by(self, card: Card, *, unseen: bool = True) -> bool | None:
         """Whether one more ``card`` lowers the deficiency by one, exactly (CP-SAT when
-        the search cannot tell); None when the deficiency is unknown. ``unseen``: the
+        the search cannot tell); None when the deficiency is unknown, or when there is
+        none and the card is in view (not among the unseen cards). ``unseen``: the
         card comes from the unseen cards (a draw), else it is in view (the upcard)."""
         if self.value is None:
-            return None
+            return False if unseen and self.beyond_reach else None
         if unseen and card in self.unseen:
             return self.exact_verdicts()[card]
         return self._solve_one_more(card, unseen=unseen)

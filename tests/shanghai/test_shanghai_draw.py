@@ -240,3 +240,29 @@ def test_exact_verdicts_settle_cards_the_one_model_could_not(
     assert any(exact.values())
     assert not all(exact.values())
     assert study.status is Status.OPTIMAL
+
+
+def test_no_unseen_card_lowers_a_deficiency_they_cannot_meet_at_all() -> None:
+    """When not even every unseen card completes the contract (proven), one more of
+    any of them completes it no more: every verdict is False and the outs are
+    complete with no card, where they used to be all undecided. A card in view (not
+    among the unseen) could still help: undecided."""
+    hand = Counter(parse_cards("5S 5D 9S"))
+    contract = Contract.for_hand(1)  # two sets of 3
+    unseen = Counter(parse_cards("9H KD 5H"))
+    study = Study(hand, contract, unseen, STANDARD, limit=LIMIT)
+    assert study.value is None
+    assert study.beyond_reach
+    for card in study.cards:
+        more, fewer = hand.copy(), unseen.copy()
+        more[card] += 1
+        fewer[card] -= 1
+        found, status = deficiency(more, contract, +fewer, STANDARD, limit=LIMIT, search=False)
+        assert found is None, card
+        assert status is Status.OPTIMAL, card
+    assert study.exact_verdicts() == dict.fromkeys(study.cards, False)
+    outs = study.outs()
+    assert outs.complete
+    assert outs.count == 0
+    assert study.lowered_by(Card.parse("KD")) is False
+    assert study.lowered_by(Card.parse("9D"), unseen=False) is None
