@@ -266,7 +266,7 @@ the deterministic work but 1.21 times the CPU: on the 182 step-2 searches of the
 1.43 times the work and 0.82 times the CPU (t40-r30#16's one step 2: 0.049 against
 0.093 s of work, 74 against 203 ms), the same tiles in place on each. CP-SAT's
 measure of work undercounts the lazy LP's rounds (3.2 ms of CPU per ms of work,
-against 1.9 at once and 2.0 in step 3's searches); no feature of the model (its
+against 1.9 at once and 2.1 in step 3's searches); no feature of the model (its
 size, the sets either way) marks the searches where lazily is cheaper. The stage's
 default work went from 0.15 to 0.2 s with it (see
 :data:`~solver.cpsat.DEFAULT_DISRUPTION_WORK`)."""
