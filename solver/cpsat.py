@@ -130,12 +130,17 @@ DEFAULT_TIME_LIMIT = 2.0
 """Wall-clock seconds an answer may take unless the caller says otherwise: the outer
 safety cap of all its stages and solves."""
 
-DEFAULT_DISRUPTION_WORK = 0.15
+DEFAULT_DISRUPTION_WORK = 0.2
 """Deterministic seconds of CP-SAT work the Rummikub least-disruption stage (its
 first search finding the score too) may do unless the caller says otherwise (see
 benchmarks/RESULTS.md for what it proves, and how fast). Only the few positions
-that use it all see it: with 0.1, one committed position (t40-r30#16) stopped with
-a tile more moved than the long-budget reference."""
+that use it all see it. 0.2 since step 2 builds its LP at once (0.82 times the CPU
+of a lazily built LP, 1.43 times the work as CP-SAT counts it, see
+:data:`~solver.rummikub.disruption.TILES_MOVED_SEARCH`): at 0.15 mid-t40-60#17
+(tiles), which needs 0.158, was left unproven; the most any other committed
+position needs is 0.140 (t60-r14#15). With the lazy LP 0.15 was enough, at most
+0.143 (t40-r30#16); with 0.1 t40-r30#16 then stopped with a tile more moved than
+the long-budget reference."""
 
 DEFAULT_DISRUPTION_TIME_LIMIT = DEFAULT_TIME_LIMIT
 """Wall-clock seconds the Rummikub least-disruption stage may take (within the

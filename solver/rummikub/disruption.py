@@ -251,14 +251,25 @@ CALM_SEARCH = Search(pseudo_costs=True)
 """Branching by pseudo-costs: 0.82 times the deterministic work of LP-guided
 branching on 84 positions of 40-80 table tiles (the lazy LP and probing: more)."""
 
-TILES_MOVED_SEARCH = Search(lazy_lp=True, pseudo_costs=True, probing=True, hint_phase=False)
-"""On 60 positions of 40-80 table tiles, the LP built lazily took 0.55 times the
-deterministic work; then branching by pseudo-costs 0.87 times that (0.45 on the
-seven hardest); then probing, on 106 searches of t20-t60, mid and hard positions,
-0.93 times the work and 0.82 times the CPU (0.6 times the work on the hardest).
-Then no phase following the hint (the calm play, already a solution, from which the
-search is pulled away anyway): on the 355 such searches of the t40-t60, mid and
-hard positions, 0.70 times the work and 0.76 times the CPU, none left unproven."""
+TILES_MOVED_SEARCH = Search(pseudo_costs=True, probing=True, hint_phase=False)
+"""Branching by pseudo-costs: on 60 positions of 40-80 table tiles 0.87 times the
+deterministic work of LP-guided branching (0.45 on the seven hardest); then
+probing, on 106 searches of t20-t60, mid and hard positions, 0.93 times the work
+and 0.82 times the CPU (0.6 times the work on the hardest). Then no phase following
+the hint (the calm play, already a solution, from which the search is pulled away
+anyway): on the 355 such searches of the t40-t60, mid and hard positions, 0.70 times
+the work and 0.76 times the CPU, none left unproven.
+
+The LP is built at once, as in every other search. Built lazily it takes 0.70 times
+the deterministic work but 1.21 times the CPU: on the 182 step-2 searches of the
+200 slowest positions (tiles; each re-solved both ways, fastest of two), at once
+1.43 times the work and 0.82 times the CPU (t40-r30#16's one step 2: 0.049 against
+0.093 s of work, 74 against 203 ms), the same tiles in place on each. CP-SAT's
+measure of work undercounts the lazy LP's rounds (3.2 ms of CPU per ms of work,
+against 1.9 at once and 2.1 in step 3's searches); no feature of the model (its
+size, the sets either way) marks the searches where lazily is cheaper. The stage's
+default work went from 0.15 to 0.2 s with it (see
+:data:`~solver.cpsat.DEFAULT_DISRUPTION_WORK`)."""
 
 BACKBONE_SEARCH = Search(pseudo_costs=True, first_solution=True)
 """Each search of step 3 stops at its first play, steered by pseudo-costs towards
