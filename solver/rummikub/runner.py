@@ -36,8 +36,6 @@ class Solved(cpsat.Solved):
 class Search:
     """How CP-SAT searches, where it differs from the score stage's way (see run)."""
 
-    lazy_lp: bool = False
-    """Start the LP with part of the constraints, adding the others when violated."""
     pseudo_costs: bool = False
     """Branch on the variables whose changes moved the objective bound most so far,
     rather than as the LP suggests."""
@@ -98,7 +96,7 @@ def run(
             cp_model.PSEUDO_COST_SEARCH if search.pseudo_costs else cp_model.LP_SEARCH
         )
         params.cut_level = 0
-        params.add_lp_constraints_lazily = search.lazy_lp
+        params.add_lp_constraints_lazily = False
         params.absolute_gap_limit = gap
         params.stop_after_first_solution = search.first_solution
         if not search.hint_phase:
