@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from api.main import create_app
 from api.settings import Settings
 from api.worker import WORKER_NICENESS
-from solver import advise_shanghai
+from solver import advise_shanghai, solve_rummikub
 from solver.shanghai import examples
 from tests.api.support import (
     SHANGHAI_ADVISE,
@@ -242,5 +242,23 @@ def test_workers_run_niced_and_batch_scheduled_so_they_never_preempt_the_server(
             assert os.sched_getscheduler(pid) == os.SCHED_BATCH
             ours = os.getpriority(os.PRIO_PROCESS, 0)
             assert os.getpriority(os.PRIO_PROCESS, pid) == min(ours + WORKER_NICENESS, 19)
+
+    asyncio.run(scenario())
+
+
+def test_a_waiting_task_reaches_the_worker_before_the_last_answer_goes_out() -> None:
+    app = create_app(Settings(workers=1))
+
+    async def scenario() -> None:
+        async with async_client(app):
+            pool = app.state.pool
+            request = {"rack": ["R1", "R2", "R3"]}
+            first = asyncio.create_task(pool.run(solve_rummikub, request, client="a"))
+            second = asyncio.create_task(pool.run(solve_rummikub, request, client="b"))
+            await first
+            # The first answer's request resumes only after the worker took the second
+            # task, in the same event-loop turn: the worker never waits on the sending.
+            assert _worker(app).job is not None
+            assert (await second)["status"] == "optimal"
 
     asyncio.run(scenario())
