@@ -372,7 +372,8 @@ class _Worker:
                     # A task is waiting: take it at once, in the event-loop turn that
                     # read the last answer, so the worker has it before that answer
                     # goes out to its client rather than idling through the sending
-                    # (issue 14l in RESULTS.md).
+                    # and two loop hops (issue 14l in RESULTS.md: same-run solves/s
+                    # 0.97-1.08x main's with SCHED_BATCH, within this machine's noise).
                     job = await self.pool.queue.take()  # returns without suspending
                 else:
                     taking = asyncio.ensure_future(self.pool.queue.take())
