@@ -368,21 +368,29 @@ class _Worker:
         exited = asyncio.ensure_future(self.process.wait())
         try:
             while True:
-                taking = asyncio.ensure_future(self.pool.queue.take())
-                done, _pending = await asyncio.wait(
-                    {taking, exited}, timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED
-                )
-                if exited in done or taking not in done:
-                    if taking in done:  # handed a task as it died: another worker takes it
-                        self.pool.queue.put_back(taking.result())
-                    else:  # a task handed over meanwhile goes back to the queue
-                        taking.cancel()
-                        await asyncio.gather(taking, return_exceptions=True)
-                    if exited in done:
-                        raise _WorkerLost("died", f"exited with {exited.result()} while idle")
-                    await self._ping()
-                    continue
-                job = taking.result()
+                if self.pool.queue.waiting and not exited.done():
+                    # A task is waiting: take it at once, in the event-loop turn that
+                    # read the last answer, so the worker has it before that answer
+                    # goes out to its client rather than idling through the sending
+                    # and two loop hops (issue 14l in RESULTS.md: same-run solves/s
+                    # 0.97-1.08x main's with SCHED_BATCH, within this machine's noise).
+                    job = await self.pool.queue.take()  # returns without suspending
+                else:
+                    taking = asyncio.ensure_future(self.pool.queue.take())
+                    done, _pending = await asyncio.wait(
+                        {taking, exited}, timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED
+                    )
+                    if exited in done or taking not in done:
+                        if taking in done:  # handed a task as it died: another worker takes it
+                            self.pool.queue.put_back(taking.result())
+                        else:  # a task handed over meanwhile goes back to the queue
+                            taking.cancel()
+                            await asyncio.gather(taking, return_exceptions=True)
+                        if exited in done:
+                            raise _WorkerLost("died", f"exited with {exited.result()} while idle")
+                        await self._ping()
+                        continue
+                    job = taking.result()
                 if job.future.done():  # its request went away before it started
                     self.pool.queue.finish(job, 0.0)
                     continue
