@@ -15,7 +15,7 @@ from fastapi import FastAPI
 
 from api.main import create_app
 from api.settings import Settings
-from api.worker import WORKER_NICENESS
+from api.worker import WORKER_NICENESS, _batch_scheduling
 from solver import advise_shanghai, solve_rummikub
 from solver.shanghai import examples
 from tests.api.support import (
@@ -244,6 +244,16 @@ def test_workers_run_niced_and_batch_scheduled_so_they_never_preempt_the_server(
             assert os.getpriority(os.PRIO_PROCESS, pid) == min(ours + WORKER_NICENESS, 19)
 
     asyncio.run(scenario())
+
+
+def test_a_worker_starts_where_the_sandbox_forbids_its_scheduling_policy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def forbidden(*args: Any) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "sched_setscheduler", forbidden, raising=False)
+    _batch_scheduling()  # does not raise: the worker runs on under its old policy
 
 
 def test_a_waiting_task_reaches_the_worker_before_the_last_answer_goes_out() -> None:
