@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import os
 import signal
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -242,6 +243,12 @@ def test_workers_run_niced_and_batch_scheduled_so_they_never_preempt_the_server(
             assert os.sched_getscheduler(pid) == os.SCHED_BATCH
             ours = os.getpriority(os.PRIO_PROCESS, 0)
             assert os.getpriority(os.PRIO_PROCESS, pid) == min(ours + WORKER_NICENESS, 19)
+            # Under autogroup scheduling the worker's own group is niced too (where
+            # alone its niceness counts); the server's group is left alone.
+            group = Path(f"/proc/{pid}/autogroup")
+            if group.exists():
+                assert group.read_text().split()[-1] == str(WORKER_NICENESS)
+                assert Path("/proc/self/autogroup").read_text().split()[-1] != str(WORKER_NICENESS)
 
     asyncio.run(scenario())
 
