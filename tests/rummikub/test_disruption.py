@@ -12,6 +12,7 @@ import pytest
 from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
 
+from solver.cpsat import LinearExpr, total
 from solver.rummikub import JOKER, Limit, Objective, Play, Position, Rules, Tile, solve
 from solver.rummikub.disruption import BACKBONE_SEARCH, TILES_MOVED_SEARCH, calm_play
 from solver.rummikub.layout import PlacedSet, lay_out
@@ -191,26 +192,9 @@ def test_sets_fixed_whole_allow_the_plays_of_sets_kept_by_a_constraint(
     fixed = data.draw(st.sets(st.sampled_from(range(len(melds))))) if melds else set()
     note(request_of(position, rules, objective=objective.value))
     note(f"fixed: {sorted(fixed)}")
-    rack = TileCounts.of(Counter(position.rack))
-    table = TileCounts.of(Counter(t for s in position.table for t in s))
     best: list[tuple[int, int]] = []
     for form in ("constraint", "fixed"):
-        tm = build_model(
-            rules,
-            rack,
-            table,
-            objective,
-            opening=False,
-            table_melds=melds,
-            whole=fixed if form == "constraint" else (),
-            fixed=fixed if form == "fixed" else (),
-        )
-        for cont in tm.continuations:
-            if cont.index in fixed:
-                tm.model.add(cont.kept == 1)
-        stays = sum(s for c in tm.continuations for s in c.stays)
-        tm.model.maximize(tm.goal * (sum(table.naturals.values()) + table.jokers + 1) + stays)
-        solved = run(tm, Limits.of(2.0, 30.0))
+        tm, stays, solved = _most_in_place(rules, position, objective, fixed, form, work=2.0)
         # Nothing to compare where the search cannot prove its best within the work:
         # rare, e.g. 3 jokers at most one per set in wrapping runs of 4+ over 5
         # numbers (R3 R4 B1 B1 J | J B4 B3 B5 B2 | K1-K5 | J R5 R1 R2 | R1-R5) stays
@@ -224,6 +208,38 @@ def test_sets_fixed_whole_allow_the_plays_of_sets_kept_by_a_constraint(
     assert best[0] == best[1]
 
 
+def _most_in_place(
+    rules: Rules,
+    position: Position,
+    objective: Objective,
+    fixed: set[int],
+    form: str,
+    work: float,
+) -> tuple[TurnModel, LinearExpr, Solved]:
+    """The best score, then the most table tiles in place, with the sets in ``fixed``
+    kept whole: by a constraint on sets that may go on whole or not (``form``
+    "constraint"), or fixed whole in the model ("fixed"). The model, its tiles in
+    place and the search (within ``work`` deterministic seconds)."""
+    melds = position.check(rules)
+    table = TileCounts.of(Counter(t for s in position.table for t in s))
+    tm = build_model(
+        rules,
+        TileCounts.of(Counter(position.rack)),
+        table,
+        objective,
+        opening=False,
+        table_melds=melds,
+        whole=fixed if form == "constraint" else (),
+        fixed=fixed if form == "fixed" else (),
+    )
+    for cont in tm.continuations:
+        if cont.index in fixed:
+            tm.model.add(cont.kept == 1)
+    stays = total([s for c in tm.continuations for s in c.stays])
+    tm.model.maximize(tm.goal * (sum(table.naturals.values()) + table.jokers + 1) + stays)
+    return tm, stays, run(tm, Limits.of(work, 30.0))
+
+
 @pytest.mark.parametrize("form", ["constraint", "fixed"])
 def test_a_joker_takes_the_place_a_tile_left_in_a_group_under_a_joker_limit(form: str) -> None:
     """Found by the property above: at most one joker a set, R1 leaves R1 B1 K1 for
@@ -233,22 +249,7 @@ def test_a_joker_takes_the_place_a_tile_left_in_a_group_under_a_joker_limit(form
     than a set) the model used to forbid that joker, and found 3 tiles in place."""
     rules = Rules(colours=3, numbers=3, copies=1, jokers=3, max_jokers_per_set=1)
     position = Position.parse("R2 J J", "R1 B1 K1 | J B2 K2")
-    melds = position.check(rules)
-    table = TileCounts.of(Counter(t for s in position.table for t in s))
-    tm = build_model(
-        rules,
-        TileCounts.of(Counter(position.rack)),
-        table,
-        Objective.TILES,
-        opening=False,
-        table_melds=melds,
-        whole={1} if form == "constraint" else (),
-        fixed={1} if form == "fixed" else (),
-    )
-    tm.model.add(tm.continuations[1].kept == 1)
-    stays = sum(s for c in tm.continuations for s in c.stays)
-    tm.model.maximize(tm.goal * (sum(table.naturals.values()) + table.jokers + 1) + stays)
-    solved = run(tm, Limits.of(10.0, 30.0))
+    tm, stays, solved = _most_in_place(rules, position, Objective.TILES, {1}, form, work=10.0)
     assert solved.optimal
     # The least disruption over every play (the oracle) keeps J B2 K2: the most in place.
     kept, unmoved = disruption_oracle_for(rules).least_disruption(position, Objective.TILES)
