@@ -16,7 +16,7 @@ import solver.cpsat as cpsat
 from solver.cpsat import Limits
 from solver.rummikub.model import TurnModel
 
-__all__ = ["SCORE_SEARCH", "Limits", "Search", "Solved", "run", "skip_load_analyses"]
+__all__ = ["SCORE_SEARCH", "Limits", "Search", "Solved", "run"]
 
 
 @dataclass
@@ -51,7 +51,7 @@ class Search:
 SCORE_SEARCH = Search()
 
 
-def skip_load_analyses(params: Any) -> None:
+def _skip_load_analyses(params: Any) -> None:
     """Leave out three analyses CP-SAT makes of a model as it loads it (presolve off),
     which these models never use: the transitive closure of precedences (x <= y rows
     such as a grown run's covers), the detection of "greater than at least one of"
@@ -102,7 +102,7 @@ def run(
         if not search.hint_phase:
             params.hint_conflict_limit = 0
         if not params.cp_model_presolve:
-            skip_load_analyses(params)
+            _skip_load_analyses(params)
 
     found = cpsat.run(tm.model, limits, workers, tune)
     return Solved(found.model, found.engine, found.code, tm=tm)
