@@ -374,29 +374,36 @@ class _Worker:
                     # goes out to its client rather than idling through the sending
                     # and two loop hops (issue 14l in RESULTS.md: same-run solves/s
                     # 0.97-1.08x main's with SCHED_BATCH, within this machine's noise).
-                    job = await self.pool.queue.take()  # returns without suspending
+                    job: Job | None = await self.pool.queue.take()  # without suspending
                 else:
-                    taking = asyncio.ensure_future(self.pool.queue.take())
-                    done, _pending = await asyncio.wait(
-                        {taking, exited}, timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED
-                    )
-                    if exited in done or taking not in done:
-                        if taking in done:  # handed a task as it died: another worker takes it
-                            self.pool.queue.put_back(taking.result())
-                        else:  # a task handed over meanwhile goes back to the queue
-                            taking.cancel()
-                            await asyncio.gather(taking, return_exceptions=True)
-                        if exited in done:
-                            raise _WorkerLost("died", f"exited with {exited.result()} while idle")
-                        await self._ping()
-                        continue
-                    job = taking.result()
+                    job = await self._wait_for_task(exited)
+                if job is None:
+                    continue
                 if job.future.done():  # its request went away before it started
                     self.pool.queue.finish(job, 0.0)
                     continue
                 await self._run(job)
         finally:
             exited.cancel()
+
+    async def _wait_for_task(self, exited: asyncio.Task[int]) -> Job | None:
+        """The next task, waited for while idle; None after a heartbeat's ping when
+        none came. Raises :class:`_WorkerLost` if the worker exits meanwhile."""
+        taking = asyncio.ensure_future(self.pool.queue.take())
+        done, _pending = await asyncio.wait(
+            {taking, exited}, timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED
+        )
+        if exited not in done and taking in done:
+            return taking.result()
+        if taking in done:  # handed a task as it died: another worker takes it
+            self.pool.queue.put_back(taking.result())
+        else:  # a task handed over meanwhile goes back to the queue
+            taking.cancel()
+            await asyncio.gather(taking, return_exceptions=True)
+        if exited in done:
+            raise _WorkerLost("died", f"exited with {exited.result()} while idle")
+        await self._ping()
+        return None
 
     async def _ping(self) -> None:
         self.pool.queue.forget_idle()  # a quiet moment to tidy up
