@@ -239,6 +239,8 @@ def lay_out_wrapped_runs(tm: TurnModel, colour_index: int, value: Value) -> list
     done: list[_Run] = []
     where: dict[int, list[tuple[_Run, int]]] = {}
     """Per number: the runs through it and their position there."""
+    went_on: dict[int, int] = {}
+    """Per number: the runs that went on there so far."""
     for position in range(1, 2 * top):
         cell = (colour_index, rules.run_number(position))
 
@@ -248,7 +250,10 @@ def lay_out_wrapped_runs(tm: TurnModel, colour_index: int, value: Value) -> list
 
         short = [r for r in active if position - r.start < size]
         long = sorted((r for r in active if position - r.start >= size), key=order)
-        going_on = value(tm.extend.get(cell, 0))
+        # extend[c,n] counts the runs going on at number n over both rounds: those
+        # going on at n (position n) leave the rest to position n + N.
+        going_on = min(len(long), value(tm.extend.get(cell, 0)) - went_on.get(cell[1], 0))
+        went_on[cell[1]] = went_on.get(cell[1], 0) + going_on
         done += long[going_on:]
         active = short + long[:going_on]
         if position <= top:

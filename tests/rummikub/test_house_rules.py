@@ -223,6 +223,41 @@ def test_wrap_runs_optimum_matches_exhaustive_search(
     event(f"wrapped runs in the answer: {sum(_wraps(m, rules) for m in play.table)}")
 
 
+@pytest.mark.parametrize(
+    ("rules", "rack", "table"),
+    [
+        (
+            Rules(
+                colours=2,
+                numbers=5,
+                copies=2,
+                jokers=1,
+                opening_threshold=0,
+                max_jokers_per_set=1,
+                wrap_runs=True,
+            ),
+            "R1 R2 R3 B4",
+            "R1 R2 R3 R4 R5 | B1 B2 B3 B4 B5 | B1 B2 B3",
+        ),
+        (
+            Rules(colours=2, numbers=7, copies=3, jokers=2, max_jokers_per_set=4, wrap_runs=True),
+            "R1",
+            "J R2 R3 R4 R5 R6 R7 | R2 R3 R4 | R2 J R4",
+        ),
+    ],
+)
+def test_wrapped_runs_going_on_at_a_number_go_on_once(rules: Rules, rack: str, table: str) -> None:
+    """extend[c,n] counts the runs going on at number n over both rounds of the
+    numbers. The layout used to let that many go on at n and again at n + N, so a run
+    went past N numbers and the score-only answer raised ModelError ("run of BLUE from
+    4 does not lay out", found by hypothesis). Now it lays out, legal."""
+    position = Position.parse(rack, table, opened=True)
+    play = solve(position, rules, least_disruption=False)
+    assert play.status is Status.OPTIMAL
+    assert_legal_answer(position, rules, play)
+    assert len(play.played) == len(solve(position, rules).played)
+
+
 def test_wrapped_runs_are_counted_per_colour() -> None:
     """Four full runs on 7 numbers (one copy, runs of 5 or more, two table jokers in
     one of them) and a rack tile that could only take a joker's place: the freed joker
