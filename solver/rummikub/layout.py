@@ -8,6 +8,7 @@ arguments stated in :mod:`solver.rummikub.model`, so any feasible solution lays 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -239,7 +240,7 @@ def lay_out_wrapped_runs(tm: TurnModel, colour_index: int, value: Value) -> list
     done: list[_Run] = []
     where: dict[int, list[tuple[_Run, int]]] = {}
     """Per number: the runs through it and their position there."""
-    went_on: dict[int, int] = {}
+    went_on: Counter[int] = Counter()
     """Per number: the runs that went on there so far."""
     for position in range(1, 2 * top):
         cell = (colour_index, rules.run_number(position))
@@ -252,8 +253,8 @@ def lay_out_wrapped_runs(tm: TurnModel, colour_index: int, value: Value) -> list
         long = sorted((r for r in active if position - r.start >= size), key=order)
         # extend[c,n] counts the runs going on at number n over both rounds: those
         # going on at n (position n) leave the rest to position n + N.
-        going_on = min(len(long), value(tm.extend.get(cell, 0)) - went_on.get(cell[1], 0))
-        went_on[cell[1]] = went_on.get(cell[1], 0) + going_on
+        going_on = min(len(long), value(tm.extend.get(cell, 0)) - went_on[cell[1]])
+        went_on[cell[1]] += going_on
         done += long[going_on:]
         active = short + long[:going_on]
         if position <= top:
