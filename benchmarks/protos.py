@@ -36,12 +36,16 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from benchmarks.ab import load_base
+from benchmarks.cases import all_buckets, load_cases
 from benchmarks.stats import percentile
+from benchmarks.suite import DEFAULT_SEED
 from solver import rummikub
 
 REPO = Path(__file__).resolve().parent.parent
 POSITIONS = REPO / "benchmarks" / "positions-2026.json"
 MODES = ("tiles", "points")
+PER_BUCKET = 20
+"""Positions per bucket (times its scale): all 660 committed."""
 GENEROUS_MS = 300_000
 """Wall-clock caps of the requests: far above what any search takes, so no clock cuts one."""
 
@@ -51,21 +55,20 @@ Call = tuple[tuple[Any, ...], dict[str, Any]]
 
 
 def positions(path: Path) -> list[tuple[str, dict[str, Any]]]:
-    """The saved positions as (label, wire request without its objective)."""
-    buckets = json.loads(path.read_text())["buckets"]
+    """The saved positions (:func:`benchmarks.cases.load_cases`, every bucket) as
+    (label, wire request without its objective)."""
     return [
         (
-            f"{bucket}#{i}",
+            case.label,
             {
-                "rack": saved["rack"].split(),
-                "table": [s.split() for s in saved["table"].split("|") if s.strip()],
-                "opened": saved["opened"],
+                "rack": [str(t) for t in case.position.rack],
+                "table": [[str(t) for t in tiles] for tiles in case.position.table],
+                "opened": case.position.opened,
                 "time_limit_ms": GENEROUS_MS,
                 "disruption_time_limit_ms": GENEROUS_MS,
             },
         )
-        for bucket, saved_list in buckets.items()
-        for i, saved in enumerate(saved_list)
+        for case in load_cases(path, DEFAULT_SEED, all_buckets(), PER_BUCKET)
     ]
 
 
