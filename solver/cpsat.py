@@ -301,10 +301,14 @@ def run(
     workers: int = 1,
     tune: Callable[[Any], None] | None = None,
 ) -> Solved:
-    """Search ``model`` within ``limits`` (call only when ``limits.left``) on
-    ``workers`` threads and charge ``limits`` the work done; ``tune`` sets a game's
-    own parameters on ``engine.parameters``."""
+    """Search ``model`` within ``limits`` on ``workers`` threads and charge ``limits``
+    the work done; ``tune`` sets a game's own parameters on ``engine.parameters``.
+    With nothing left (see :attr:`Limits.left`) it searches nothing and answers
+    UNKNOWN: a search started on a spent clock would finish or not by the machine's
+    speed, and claim a proof on an idle machine only."""
     engine = cp_model.CpSolver()
+    if not limits.left:
+        return Solved(model, engine, cp_model.UNKNOWN)
     params = engine.parameters
     params.max_deterministic_time = limits.work
     params.max_time_in_seconds = max(limits.seconds_left(), MIN_SECONDS)

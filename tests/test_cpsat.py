@@ -220,3 +220,18 @@ def test_a_search_stopped_at_its_first_solution_is_not_called_capped() -> None:
     assert first.code == cp_model.FEASIBLE
     assert not limits.capped
     assert limits.left
+
+
+def test_a_run_on_a_spent_clock_searches_nothing_and_says_so() -> None:
+    # A model CP-SAT settles in well under a millisecond: started on a spent clock it
+    # would still finish, and claim a proof, on a fast or idle machine only.
+    model = CpModel()
+    x = model.new_bool_var("")
+    maximize(model, x)
+    # With time left it is solved (CP-SAT warmed up, so the search below would be fast).
+    assert run(model, Limits.of(10.0, 60.0)).optimal
+    limits = Limits(work=10.0, deadline=time.perf_counter() - 1.0)
+    solved = run(model, limits)
+    assert solved.code == cp_model.UNKNOWN
+    assert limits.capped
+    assert limits.work == 10.0  # nothing charged: nothing searched
