@@ -372,7 +372,9 @@ def jokers_beyond_runs(tm: TurnModel, cell: Cell, value: Value) -> int:
 
 def lay_out_groups(tm: TurnModel, number: int, value: Value) -> list[Meld]:
     """Deal the numbered tiles round-robin by colour into the groups, then top the
-    groups up with jokers: first to the minimum size, then wherever a colour is free.
+    groups up with jokers: first to the minimum size, then wherever a colour is free,
+    at most ``max_jokers_per_set`` a group (dealt so, they fit as the model counts
+    them: see :func:`~solver.rummikub.model.add_groups`).
 
     The jokers are the group jokers and those beyond the runs at a cell of this
     number, which the model counts among the group's tiles of that colour (see
@@ -398,7 +400,7 @@ def lay_out_groups(tm: TurnModel, number: int, value: Value) -> list[Meld]:
         extra[i] = max(0, rules.min_set_len - len(group))
     jokers -= sum(extra)
     for i, group in enumerate(members):
-        room = rules.max_group_len - len(group) - extra[i]
+        room = min(rules.max_group_len - len(group), rules.max_jokers_per_set) - extra[i]
         take = max(0, min(room, jokers))
         extra[i] += take
         jokers -= take

@@ -8,7 +8,7 @@ import time
 from collections import Counter
 
 import pytest
-from hypothesis import event, given, note, settings
+from hypothesis import assume, event, given, note, settings
 from hypothesis import strategies as st
 
 from solver import repair_rummikub, solve_rummikub, validate_rummikub
@@ -256,6 +256,53 @@ def test_wrapped_runs_going_on_at_a_number_go_on_once(rules: Rules, rack: str, t
     assert play.status is Status.OPTIMAL
     assert_legal_answer(position, rules, play)
     assert len(play.played) == len(solve(position, rules).played)
+
+
+def test_group_jokers_are_laid_out_at_most_the_limit_a_group() -> None:
+    """Two groups of 2s and two jokers, at most one a set: the layout used to top the
+    first group up with both jokers (R2 J K2 J | B2 O2, illegal; found by a fuzz of
+    big variants). The model counts the jokers dealt evenly over the groups, and now
+    the layout deals them so."""
+    rules = Rules(
+        colours=4, numbers=3, jokers=2, min_set_len=2, max_jokers_per_set=1, opening_threshold=0
+    )
+    position = Position.parse("R2 B2 K2 O2 J J", "", opened=True)
+    for least_disruption in (True, False):
+        play = solve(position, rules, least_disruption=least_disruption)
+        assert play.status is Status.OPTIMAL
+        assert play.tiles_played == 6
+        assert_legal_answer(position, rules, play)
+
+
+@settings(max_examples=examples(60))
+@given(
+    colours=st.integers(3, 8),
+    limit=st.integers(1, 3),
+    min_set_len=st.integers(2, 3),
+    naturals=st.lists(st.integers(0, 7), min_size=2, max_size=6),
+    jokers=st.integers(0, 4),
+)
+def test_groups_with_a_joker_limit_lay_out_legally(
+    colours: int, limit: int, min_set_len: int, naturals: list[int], jokers: int
+) -> None:
+    """A rack of 2s of any colours and jokers under a joker limit: every answer is legal
+    (the groups' jokers dealt at most ``limit`` a group)."""
+    rules = Rules(
+        colours=colours,
+        numbers=3,
+        copies=4,
+        jokers=4,
+        min_set_len=min_set_len,
+        max_jokers_per_set=limit,
+        opening_threshold=0,
+    )
+    rack = [rules.colour_list[i % colours] for i in naturals]
+    assume(max(Counter(rack).values()) <= rules.copies)
+    tiles = tuple(Tile.natural(c, 2) for c in rack) + (JOKER,) * jokers
+    position = Position(tiles, (), opened=True)
+    play = solve(position, rules, least_disruption=False)
+    assert play.status is Status.OPTIMAL
+    assert_legal_answer(position, rules, play)
 
 
 def test_wrapped_runs_are_counted_per_colour() -> None:
