@@ -12,7 +12,7 @@ from typing import Any
 
 from solver.errors import RequestError
 from solver.i18n import _
-from solver.shanghai.rules import MAX_RUN_LEN, Rules
+from solver.shanghai.rules import MAX_RUN_LEN, STANDARD, Rules
 
 HANDS = 10
 MAX_MELDS = 6
@@ -26,8 +26,10 @@ class Contract:
     runs: tuple[int, ...] = ()
 
     @classmethod
-    def for_hand(cls, hand_number: int) -> Contract:
-        """The standard contract of hand 1..10."""
+    def for_hand(cls, hand_number: int, rules: Rules = STANDARD) -> Contract:
+        """The standard contract of hand 1..10 under ``rules``: a meld of it at least as
+        long as the rules let any set or run be (under ``min_set_len`` 4, hand 1's
+        two sets of 3 are two sets of 4)."""
         if isinstance(hand_number, bool) or not isinstance(hand_number, int):
             raise RequestError(
                 _("'hand_number' must be a whole number 1-10, got {value!r:.60}", value=hand_number)
@@ -42,7 +44,11 @@ class Contract:
                     value=hand_number,
                 )
             )
-        return STANDARD_CONTRACTS[hand_number]
+        standard = STANDARD_CONTRACTS[hand_number]
+        return cls(
+            tuple(max(n, rules.min_set_len) for n in standard.sets),
+            tuple(max(n, rules.min_run_len) for n in standard.runs),
+        )
 
     @classmethod
     def from_dict(cls, value: Any, rules: Rules) -> Contract:
@@ -61,10 +67,7 @@ class Contract:
                     _("unknown contract field {name!r}; fields are sets, runs", name=name)
                 )
         sizes: dict[str, tuple[int, ...]] = {}
-        for name, low, high in (
-            ("sets", rules.min_set_len, 4 * rules.decks + rules.jokers),
-            ("runs", rules.min_run_len, MAX_RUN_LEN),
-        ):
+        for name in ("sets", "runs"):
             items = value.get(name, [])
             if not isinstance(items, list) or not all(
                 isinstance(n, int) and not isinstance(n, bool) for n in items
@@ -76,7 +79,21 @@ class Contract:
                         value=items,
                     )
                 )
-            for size in items:
+            sizes[name] = tuple(sorted(items))
+        contract = cls(sizes["sets"], sizes["runs"])
+        contract.check(rules)
+        return contract
+
+    def check(self, rules: Rules) -> None:
+        """Raise :class:`RequestError` naming a meld size that ``rules`` do not allow
+        (a set shorter than ``min_set_len`` or longer than the cards of a rank, a run
+        shorter than ``min_run_len`` or longer than a suit), or a count of melds out of
+        range."""
+        for name, sizes, low, high in (
+            ("sets", self.sets, rules.min_set_len, 4 * rules.decks + rules.jokers),
+            ("runs", self.runs, rules.min_run_len, MAX_RUN_LEN),
+        ):
+            for size in sizes:
                 if not low <= size <= high:
                     raise RequestError(
                         _(
@@ -88,17 +105,14 @@ class Contract:
                             high=high,
                         )
                     )
-            sizes[name] = tuple(sorted(items))
-        contract = cls(sizes["sets"], sizes["runs"])
-        if not 1 <= contract.melds <= MAX_MELDS:
+        if not 1 <= self.melds <= MAX_MELDS:
             raise RequestError(
                 _(
                     "a contract has 1 to {most} melds, this one has {count}",
                     most=MAX_MELDS,
-                    count=contract.melds,
+                    count=self.melds,
                 )
             )
-        return contract
 
     @property
     def melds(self) -> int:

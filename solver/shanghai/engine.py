@@ -303,7 +303,7 @@ class Game:
         self.rng.shuffle(deck)
         size = self.settings.hand_size
         self.number = number
-        self.contract = Contract.for_hand(number)
+        self.contract = Contract.for_hand(number, rules)
         self.hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(players)]
         self.pile = [deck[players * size]]
         self.stock = deck[players * size + 1 :]

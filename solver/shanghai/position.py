@@ -79,7 +79,10 @@ class Position:
 
     def check(self, rules: Rules) -> None:
         """Raise :class:`CountError` naming the card if any card appears more often
-        than the game has it (``decks`` copies; ``decks * jokers_per_deck`` jokers)."""
+        than the game has it (``decks`` copies; ``decks * jokers_per_deck`` jokers),
+        and a :class:`~solver.errors.RequestError` for a contract the rules do not
+        allow (:meth:`Contract.check`: e.g. a set of 3 where sets hold at least 4)."""
+        self.contract.check(rules)
         where = (
             _("across hand, table, upcard and seen")
             if self.seen

@@ -181,7 +181,7 @@ class ShanghaiAdviseRequest(Spoken):
         rules = self.rules
         if self.contract is None:
             assert self.hand_number is not None  # one of the two: _one_contract
-            contract = Contract.for_hand(self.hand_number)
+            contract = Contract.for_hand(self.hand_number, rules)
         else:
             contract = Contract.from_dict(self.contract.model_dump(), rules)
         table = tuple(

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from solver import advise_shanghai
 from solver.cpsat import Limit
 from solver.errors import CountError, NotationError, RequestError, RulesError
 from solver.shanghai.contracts import STANDARD_CONTRACTS, Contract, buys_allowed
@@ -78,6 +79,46 @@ def test_contract_of_every_hand(number: int) -> None:
     sets, runs = EXPECTED_CONTRACTS[number]
     assert Contract.for_hand(number) == Contract(sets, runs) == STANDARD_CONTRACTS[number]
     assert buys_allowed(number, Rules()) == (4 if number >= 9 else 3)
+
+
+@pytest.mark.parametrize("number", range(1, 11))
+def test_a_hands_contract_holds_the_rules_shortest_melds(number: int) -> None:
+    """Under longer minimum melds the standard contract's shorter melds grow to them
+    (hand 1 under min_set_len 4: two sets of 4); under shorter ones it stays."""
+    standard = STANDARD_CONTRACTS[number]
+    longer = Rules(min_set_len=4, min_run_len=5)
+    assert Contract.for_hand(number, longer) == Contract(
+        tuple(max(n, 4) for n in standard.sets), tuple(max(n, 5) for n in standard.runs)
+    )
+    assert Contract.for_hand(number, Rules(min_set_len=2, min_run_len=3)) == standard
+
+
+def test_a_contract_below_the_rules_shortest_meld_is_refused() -> None:
+    """A position's own contract is checked against the rules, as a request's is: a
+    set of 3 where sets hold at least 4 would be a meld the table refuses."""
+    position = Position(tuple(parse_cards("9S 9D 9C 4S 4H 4D")), Contract(sets=(3, 3)))
+    with pytest.raises(RequestError, match="contract 'sets' size 3 is out of range"):
+        position.check(Rules(min_set_len=4))
+    position.check(Rules())
+
+
+def test_going_down_under_longer_sets_lays_sets_the_rules_allow() -> None:
+    """Hand 1 (two sets of 3) asked by hand number under min_set_len 4: the advice
+    used to go down with 4S 4H 4D JK JK and 9S 9D 9C, a set the rules refuse (found by
+    a fuzz of rule variants); it goes down with two sets of 4, a joker in each."""
+    request = {
+        "hand": ["9S", "9D", "9C", "4S", "4H", "4D", "JK", "JK", "7S", "8S", "KD", "QD"],
+        "hand_number": 1,
+        "rules": {"min_set_len": 4},
+    }
+    rules = Rules(min_set_len=4)
+    advice = advise_shanghai(request)
+    assert advice["contract"] == {"sets": [4, 4], "runs": []}
+    melds = advice["go_down"]["melds"]
+    assert len(melds) == 2
+    for meld in melds:
+        assert len(meld["cards"]) >= 4
+        read_meld(parse_cards(" ".join(meld["cards"])), rules)
 
 
 @pytest.mark.parametrize("number", range(1, 11))
