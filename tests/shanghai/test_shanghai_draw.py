@@ -36,7 +36,8 @@ def test_search_verdicts_agree_with_the_cp_sat_model(rng: random.Random, number:
     every answer the search gives (True or False, never None) is what the CP-SAT
     model alone finds, and so are the exact verdicts (the search, the bound and a
     construction per card, then one model) and the one-model enumeration of the
-    cards that lower it."""
+    cards that lower it (every card it finds lowers it; once it says OPTIMAL, it
+    finds them all)."""
     position = deal(rng, number, False, Phase.DRAW)
     unseen = position.unseen(STANDARD)
     hand = Counter(position.hand)
@@ -45,10 +46,14 @@ def test_search_verdicts_agree_with_the_cp_sat_model(rng: random.Random, number:
     assert study.value == value
     cards = rng.sample(study.cards, 4)
     together: set[Card] = set()
+    complete = True  # with no deficiency to lower, no card lowers it: none found
     if value:
-        together, _ = lowering_cards(
+        together, status = lowering_cards(
             hand, position.contract, unseen, STANDARD, cards, value - 1, limit=LIMIT
         )
+        # Stopped at its work bound (one hand-9 deal of a random run, 9 s), the
+        # enumeration says UNKNOWN and gives the cards found so far.
+        complete = status is Status.OPTIMAL
     verdicts = study.verdicts(budget=False)
     exact = study.exact_verdicts()
     for card in cards:
@@ -59,7 +64,8 @@ def test_search_verdicts_agree_with_the_cp_sat_model(rng: random.Random, number:
         lowers = found is not None and value is not None and found < value
         assert verdicts[card] in (None, lowers), card
         assert exact[card] == lowers, card
-        assert (card in together) == lowers, card
+        assert lowers or card not in together, card
+        assert not complete or (card in together) == lowers, card
     for card in rng.sample(sorted(hand), 2):
         keeps = study.keeps(card)
         less = hand.copy()
