@@ -21,9 +21,9 @@ from collections.abc import Callable
 from solver.arena.game import Bot as AnyBot
 from solver.arena.game import UnknownBot
 from solver.rummikub.engine import Move, View
+from solver.rummikub.legality import check_play
 from solver.rummikub.melds import readings
 from solver.rummikub.notation import Tile
-from solver.rummikub.rules import Rules
 from solver.rummikub.strategy import (
     Decision,
     Strategy,
@@ -66,7 +66,7 @@ class Beginner:
         while added:
             added = False
             for tile in list(left):
-                target = _fits_on(tile, table, view.rules)
+                target = _fits_on(tile, table, view)
                 if target is not None:
                     target.append(tile)
                     left.remove(tile)
@@ -75,11 +75,22 @@ class Beginner:
         return Move.play(table) if placed else Move.draw()
 
 
-def _fits_on(tile: Tile, table: list[list[Tile]], rules: Rules) -> list[Tile] | None:
-    """The first table set that ``tile`` extends as it stands, or None."""
+def _fits_on(tile: Tile, table: list[list[Tile]], view: View) -> list[Tile] | None:
+    """The first table set that ``tile`` extends as it stands, or None. Under
+    ``joker_retrieval: "replace"`` the move must also leave every table joker where
+    it stood: a tile that only fits by reading a joker anew (``J K19`` and K18: the
+    joker from K18 to K17) moves that joker, which the rule forbids."""
+    rules = view.rules
     for tiles in table:
-        if readings([*tiles, tile], rules):
-            return tiles
+        if not readings([*tiles, tile], rules):
+            continue
+        if rules.replace_jokers:
+            tiles.append(tile)
+            legal = check_play(view.rack, view.table, table, True, rules).legal
+            tiles.pop()
+            if not legal:
+                continue
+        return tiles
     return None
 
 

@@ -88,6 +88,32 @@ def test_beginner_never_takes_a_table_set_apart() -> None:
     assert sorted(map(str, move.table[0])) == ["B6", "B7", "B8", "B9"]
 
 
+def test_beginner_moves_no_table_joker_under_replace() -> None:
+    """Under joker_retrieval "replace", K17 added to the group J B17 takes the place the
+    joker may stand for, so the joker would have to leave: the beginner used to play it
+    (an illegal move, found by games under random variants). It now adds a tile only
+    where the move stays legal."""
+    rules = Rules(colours=3, numbers=17, copies=1, min_set_len=2, joker_retrieval="replace")
+    position = Position.parse("K17 R6", "J B17 | R9 R10 R11")
+    v = View(
+        seat=0,
+        rack=position.rack,
+        table=position.table,
+        opened=(True, True),
+        rack_sizes=(2, 14),
+        pool_size=40,
+        turn=10,
+        settings=GameSettings(rules=rules),
+    )
+    move = Beginner().choose(v)
+    assert move.is_draw  # K17 fits nowhere else, R6 nowhere at all
+    # Without the rule the same tile goes onto the group.
+    free = replace(v, settings=GameSettings(rules=replace(rules, joker_retrieval="free")))
+    played = Beginner().choose(free)
+    assert played.table is not None
+    assert sorted(map(str, played.table[0])) == ["B17", "J", "K17"]
+
+
 def test_beginner_games_keep_every_old_set_together() -> None:
     for seed in range(10):
         game = play(GameSettings(rules=TINY, hand=5), ["beginner", "beginner"], seed)
