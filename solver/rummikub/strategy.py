@@ -39,7 +39,8 @@ turn is proven in milliseconds, so this limit never decides a move."""
 
 
 class BotError(RuntimeError):
-    """A bot could not decide deterministically (a solve hit the safety cap)."""
+    """A bot could not decide deterministically: a solve it needs stopped unproven,
+    at its work bound or at the safety cap."""
 
 
 def best_play(position: Position, rules: Rules) -> Play:
@@ -53,7 +54,8 @@ def best_play(position: Position, rules: Rules) -> Play:
         least_disruption=False,
     )
     if play.status is not Status.OPTIMAL:
-        raise BotError(f"a solve was not proven within {SAFETY_TIME_LIMIT} s: {position}")
+        cut = f"the {SAFETY_TIME_LIMIT} s safety cap" if play.time_capped else "its work bound"
+        raise BotError(f"a solve was not proven within {cut}: {position}")
     return play
 
 
