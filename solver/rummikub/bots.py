@@ -77,9 +77,9 @@ class Beginner:
 
 def _fits_on(tile: Tile, table: list[list[Tile]], view: View) -> list[Tile] | None:
     """The first table set that ``tile`` extends as it stands, or None. Under
-    ``joker_retrieval: "replace"`` the move must also leave every table joker where
-    it stood: a tile that only fits by reading a joker anew (``J K19`` and K18: the
-    joker from K18 to K17) moves that joker, which the rule forbids."""
+    ``joker_retrieval: "replace"`` the whole move must also pass the legality checker:
+    K17 added to the group ``J B17`` takes the place the joker may stand for, so the
+    joker would have to leave, which that rule forbids."""
     rules = view.rules
     for tiles in table:
         if not readings([*tiles, tile], rules):
