@@ -345,6 +345,7 @@ def build_model(
     whole: Collection[int] = (),
     must_play: TileCounts | None = None,
     fixed: Collection[int] = (),
+    going_on: Collection[int] | None = None,
 ) -> TurnModel:
     """Build the model of a turn.
 
@@ -353,8 +354,9 @@ def build_model(
     ``table_melds`` (the table as read, after opening) may continue into the new
     table; pass none to let the table be rebuilt from counts alone. The sets whose
     index is in ``whole`` go on whole or not at all, those in ``fixed`` go on whole
-    for sure (see :func:`add_continuations`). ``must_play`` (part of the rack) must
-    all be played (see :func:`add_played`).
+    for sure (see :func:`add_continuations`); with ``going_on``, only the sets whose
+    index is in it go on, the tiles of the others are counted with the table.
+    ``must_play`` (part of the rack) must all be played (see :func:`add_played`).
     """
     fixed_melds = [table_melds[i] for i in sorted(fixed)]
     kept_by_constraint: Collection[int] = ()
@@ -370,7 +372,7 @@ def build_model(
     tm.fixed_jokers = sum(t.is_joker for meld in fixed_melds for t in meld.tiles)
     if must_play is not None:
         tm.must_play = must_play
-    add_continuations(tm, table_melds, whole, fixed)
+    add_continuations(tm, table_melds, whole, fixed, going_on)
     for cont in tm.continuations:
         if cont.index in kept_by_constraint:
             tm.model.add(cont.kept == 1)
@@ -431,12 +433,17 @@ def add_played(tm: TurnModel) -> None:
 
 
 def add_continuations(
-    tm: TurnModel, melds: tuple[Meld, ...], whole: Collection[int] = (), fixed: Collection[int] = ()
+    tm: TurnModel,
+    melds: tuple[Meld, ...],
+    whole: Collection[int] = (),
+    fixed: Collection[int] = (),
+    going_on: Collection[int] | None = None,
 ) -> None:
     """Let each table set continue as one set of the new table: the sets whose
     index is in ``whole`` go on whole or not at all (:func:`add_whole_continuation`),
     those in ``fixed`` go on whole (:func:`add_fixed_continuation`), the others with
-    any of their tiles (:func:`add_partial_continuation`).
+    any of their tiles (:func:`add_partial_continuation`); with ``going_on``, only the
+    sets whose index is in it (the tiles of the others are counted with the table).
 
     Of two table sets alike (same tiles, same reading) the first is kept whenever
     the second is, kept[i] >= kept[j] for i < j: a play keeping only the second is
@@ -447,6 +454,8 @@ def add_continuations(
     """
     first_alike: dict[Meld, Continuation] = {}
     for index, meld in enumerate(melds):
+        if going_on is not None and index not in going_on:
+            continue
         if index in fixed:
             cont = add_fixed_continuation(tm, index, meld)
         # A joker held in place goes on with its set: the set goes on in part.

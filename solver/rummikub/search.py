@@ -30,7 +30,7 @@ from solver.cpsat import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
 from solver.cpsat import Limit, Status, add_hints
 from solver.rummikub.disruption import least_disruption as calmest
 from solver.rummikub.free_jokers import free_jokers as count_free_jokers
-from solver.rummikub.house_rules import jokers_held_in_place
+from solver.rummikub.house_rules import jokers_held_in_place, sets_going_on
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import TileCounts, TurnModel, build_model
@@ -123,9 +123,12 @@ def _solve(
             )
 
     # The score alone: asked for, or not proven within the least-disruption work.
-    # Table jokers held in place need the table sets to go on (see house_rules).
+    # Table jokers held in place need their sets to go on (see house_rules).
     held = not opening and jokers_held_in_place(rules, table_melds)
-    tm = build_model(rules, rack, table, objective, opening, table_melds if held else ())
+    going_on = sets_going_on(rules, table_melds, rack.jokers + table.jokers)
+    tm = build_model(
+        rules, rack, table, objective, opening, table_melds if held else (), going_on=going_on
+    )
     # Under a binding joker limit with the table sets going on, the search may run
     # out of work before it finds a play: there it starts from the table as it is (a
     # solution: the table obeys every rule), so it always has one. Elsewhere no

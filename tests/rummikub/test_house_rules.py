@@ -28,6 +28,7 @@ from solver.rummikub import (
 )
 from solver.rummikub.legality import check_play
 from solver.rummikub.model import TileCounts, build_model
+from solver.rummikub.notation import parse_tiles
 from solver.rummikub.runner import Limits, run
 from solver.rummikub.search import hint_table_kept
 from tests.rummikub.helpers import assert_legal_answer
@@ -452,6 +453,36 @@ def test_the_joker_limit_search_starts_from_a_solution(
     for index, value in zip(hint.vars, hint.values, strict=True):
         tm.model.add(tm.model.get_int_var_from_proto_index(index) == value)
     assert run(tm, Limits(1.0, time.perf_counter() + 10)).found
+
+
+def test_the_score_stage_under_replace_proves_a_big_table() -> None:
+    """A turn of a fuzzed game (4 colours, 12 numbers, 3 copies, sets of 4 or more):
+    17 table sets, one holding a joker. The score stage alone (as the bots solve)
+    proves its best play; it did not within 30 deterministic seconds when every
+    table set had to go on. The free game's best score bounds it from above (a
+    second model, with no table set going on), and the play is legal."""
+    rules = Rules(
+        colours=4, numbers=12, copies=3, min_set_len=4, opening_threshold=10,
+        joker_retrieval="replace",
+    )  # fmt: skip
+    table = (
+        "B1 B2 B3 B4|B7 B8 B9 B10 B11|R2 R3 R4 R5 R6 R7|O1 O2 O3 J O5|B1 B2 B3 B4 B5"
+        "|K1 K2 K3 K4 K5|O2 O3 O4 O5 O6 O7|R8 B8 K8 O8|R12 B12 K12 O12|R7 R8 R9 R10"
+        "|B3 B4 B5 B6 B7|R2 R3 R4 R5|R9 R10 R11 R12|B9 B10 B11 B12"
+        "|O6 O7 O8 O9 O10 O11 O12|R1 B1 K1 O1|R7 B7 K7 O7"
+    )
+    position = Position(
+        tuple(parse_tiles("K2 K4 K5 K9 O1 O3 O10 O10")),
+        tuple(tuple(parse_tiles(tiles)) for tiles in table.split("|")),
+        opened=True,
+    )
+    play = solve(position, rules, least_disruption=False)
+    assert play.status is Status.OPTIMAL
+    assert_legal_answer(position, rules, play)
+    free = dataclasses.replace(rules, joker_retrieval="free")
+    bound = solve(position, free, least_disruption=False)
+    assert bound.status is Status.OPTIMAL
+    assert len(play.played) == len(bound.played)
 
 
 def test_a_hard_joker_limit_search_still_answers_a_legal_play() -> None:
