@@ -4,8 +4,9 @@ A bot sees only a :class:`~solver.rummikub.engine.View` (its own rack, the table
 the pool size, every rack size, who has opened, the public history) and answers a
 :class:`~solver.rummikub.engine.Move`. Bots are deterministic: the same view and
 seed give the same move on any machine and under any load, because every solve
-they make is proven optimal well inside a generous safety cap (a solve that is not
-raises :class:`BotError` rather than play a move that a rerun might not repeat).
+they make is bounded by CP-SAT's deterministic work, with the clock only as a
+generous safety cap (a solve that the cap stops raises :class:`BotError` rather
+than play a move that a rerun might not repeat).
 
 * ``beginner`` plays something legal but never rearranges the table: the most
   rack tiles in new sets of its own, then single tiles added to the ends of runs
@@ -39,7 +40,7 @@ Bot = AnyBot[View, Move]
 
 
 class Greedy:
-    """The best play every turn: the most tiles, proven."""
+    """The best play every turn: the most tiles (see :func:`best_play`)."""
 
     name = "greedy"
 
