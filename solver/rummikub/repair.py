@@ -47,7 +47,7 @@ from solver.errors import TableError
 from solver.i18n import _, _n
 from solver.rummikub.disruption import least_disruption
 from solver.rummikub.free_jokers import free_jokers
-from solver.rummikub.house_rules import jokers_held_in_place, sets_going_on
+from solver.rummikub.house_rules import sets_holding_jokers_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.legality import TileSets
 from solver.rummikub.melds import Meld, readings
@@ -273,10 +273,10 @@ def _arrange(
             return _Found(Status.OPTIMAL, calmer.placed, calmer.proven)
     # The score alone: no reference, or not proven within the least-disruption work
     # (which is also where a table beyond repair ends up: its model is infeasible).
-    held = reference if jokers_held_in_place(rules, reference) else ()
-    going_on = sets_going_on(rules, held, rack_counts.jokers + table_counts.jokers)
+    held = sets_holding_jokers_in_place(rules, reference)
+    melds = reference if held else ()
     tm = build_model(
-        rules, rack_counts, table_counts, objective, False, held, (), must_play, going_on=going_on
+        rules, rack_counts, table_counts, objective, False, melds, (), must_play, going_on=held
     )
     limits = limit.account(SCORE_WORK)
     first = run(tm, limits) if limits.left else None

@@ -27,13 +27,13 @@ from ortools.sat.python import cp_model
 from solver.cpsat import DEFAULT_DISRUPTION_TIME_LIMIT as DEFAULT_DISRUPTION_TIME_LIMIT
 from solver.cpsat import DEFAULT_DISRUPTION_WORK as DEFAULT_DISRUPTION_WORK
 from solver.cpsat import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
-from solver.cpsat import Limit, Status, add_hints
+from solver.cpsat import Limit, Status
 from solver.rummikub.disruption import least_disruption as calmest
 from solver.rummikub.free_jokers import free_jokers as count_free_jokers
-from solver.rummikub.house_rules import jokers_held_in_place, sets_going_on
+from solver.rummikub.house_rules import sets_holding_jokers_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
-from solver.rummikub.model import TileCounts, TurnModel, build_model
+from solver.rummikub.model import TileCounts, build_model
 from solver.rummikub.notation import JOKER, Colour, Tile
 from solver.rummikub.position import Objective, Position
 from solver.rummikub.result import Play
@@ -124,18 +124,9 @@ def _solve(
 
     # The score alone: asked for, or not proven within the least-disruption work.
     # Table jokers held in place need their sets to go on (see house_rules).
-    held = not opening and jokers_held_in_place(rules, table_melds)
-    going_on = sets_going_on(rules, table_melds, rack.jokers + table.jokers)
-    tm = build_model(
-        rules, rack, table, objective, opening, table_melds if held else (), going_on=going_on
-    )
-    # Under a binding joker limit with the table sets going on, the search may run
-    # out of work before it finds a play: there it starts from the table as it is (a
-    # solution: the table obeys every rule), so it always has one. Elsewhere no
-    # starting solution: hinting the table as it is doubled the median solve, and
-    # letting every table set go on (to hint it) made the joker limit's search slower.
-    if held and tm.joker_runs_apart:
-        hint_table_kept(tm)
+    held = [] if opening else sets_holding_jokers_in_place(rules, table_melds)
+    melds = table_melds if held else ()
+    tm = build_model(rules, rack, table, objective, opening, melds, going_on=held)
     limits = limit.account(SCORE_WORK)
     first = run(tm, limits, limit.workers) if limits.left else None
     capped = capped or limits.capped
@@ -154,18 +145,6 @@ def _solve(
     # With no table there is nothing to disturb: proven at once.
     proven = opening or not table_melds
     return assemble_play(status, position, played, table_melds, placed, rules, proven, capped)
-
-
-def hint_table_kept(tm: TurnModel) -> None:
-    """Start ``tm`` (built with every table set able to go on) from the play that lays
-    nothing: each table set going on as it is, every other variable 0."""
-    hints = dict.fromkeys(range(len(tm.model.proto.variables)), 0)
-    for cont in tm.continuations:
-        old = cont.meld.stands_for[0].number
-        flags = [cont.active, cont.kept, *cont.stays, cont.begins.get(old, 0)]
-        flags += [cont.cover[p] for p in range(old, old + len(cont.stays)) if p in cont.cover]
-        hints.update((flag.index, 1) for flag in flags if isinstance(flag, cp_model.IntVar))
-    add_hints(tm.model, [(tm.model.get_int_var_from_proto_index(i), v) for i, v in hints.items()])
 
 
 def _unchanged(melds: tuple[Meld, ...]) -> list[PlacedSet]:

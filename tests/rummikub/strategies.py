@@ -61,10 +61,10 @@ def any_rules(draw: st.DrawFn) -> Rules:
         joker_penalty=draw(st.integers(0, 1000)),
         joker_retrieval=draw(st.sampled_from(["free", "replace"])),
         wrap_runs=draw(st.booleans()),
-        # Not max_jokers_per_set: a binding joker limit on a large variant (22-25
-        # numbers, long runs) can use up the score stage's work before the best play
-        # is proven (about 1 in 100 such positions; status "feasible", or "unknown"
-        # when the table sets do not go on), see docs/repair.md; small_rules draws it.
+        # Not max_jokers_per_set: a binding joker limit on a large variant (long or
+        # wrapped runs, several jokers) can use up the score stage's work before the
+        # best play is proven (status "feasible" or "unknown", 2 to 4 positions in
+        # 100), see docs/repair.md; small_rules draws it.
     )
 
 
