@@ -227,13 +227,21 @@ def describe_bot(response: dict[str, Any]) -> str:
             )
         )
         lines.append(_("Rack left: {tiles}", tiles=" ".join(response["rack_left"]) or _("(empty)")))
-    lines.append(
-        _n(
+    if response["status"] == "optimal":
+        best = _n(
             "The best play places {n} tile.",
             "The best play places {n} tiles.",
             response["best_tiles"],
         )
-    )
+    else:
+        best = _n(
+            "The best play found places {n} tile (a search stopped at its work bound: "
+            "not proven the best).",
+            "The best play found places {n} tiles (a search stopped at its work bound: "
+            "not proven the best).",
+            response["best_tiles"],
+        )
+    lines.append(best)
     if response["reason"]:
         lines.append(_("Why: {reason}.", reason=response["reason"]))
     if response["action"] == "play":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from functools import reduce
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, StrictBool
@@ -28,7 +29,7 @@ from solver.rummikub.record import GameRecordModel, read_record, record_to_dict
 from solver.rummikub.review import review_game, review_to_dict
 from solver.rummikub.rules import STANDARD
 from solver.rummikub.search import DEFAULT_TIME_LIMIT
-from solver.rummikub.strategy import best_play
+from solver.rummikub.strategy import best_play, solve_statuses
 from solver.rummikub.wire import AnyTile, Opponents, RulesField, TileSet, facing, read_tiles
 from solver.wire import Answer, Lang, Spoken, read
 
@@ -76,7 +77,10 @@ class BotRequest(Spoken):
 
 
 class BotResponse(Answer):
-    status: Status = Field(description="optimal: every solve the bot made was proven")
+    status: Status = Field(
+        description="optimal when every solve the bot made was proven; else one stopped at "
+        "its deterministic work bound (some house rules) and the bot used the best play found"
+    )
     bot: BotName
     action: Literal["play", "draw"]
     played: list[AnyTile] = Field(description="rack tiles the bot puts on the table")
@@ -104,7 +108,9 @@ class GameRequest(Spoken):
 
 
 class GameResponse(Answer):
-    status: Status
+    status: Status = Field(
+        description="optimal when every solve the bots made was proven (see the bot answer)"
+    )
     record: GameRecordModel = Field(description="the game record (docs/games.md)")
 
 
@@ -256,18 +262,19 @@ def bot_rummikub(request: Mapping[str, Any] | BotRequest) -> dict[str, Any]:
     view = facing(position, asked.rules, asked.opponents)
     bot = make_bot(asked.bot, bot_seed(asked.seed, 0))
     reason = None
-    if isinstance(bot, Strong):
-        decision = bot.decide(view)
-        move, reason, best = decision.move, decision.reason, decision.best.tiles_played
-    else:
-        move = bot.choose(view)
-        best = best_play(view.position, view.rules).tiles_played
+    with solve_statuses() as statuses:
+        if isinstance(bot, Strong):
+            decision = bot.decide(view)
+            move, reason, best = decision.move, decision.reason, decision.best.tiles_played
+        else:
+            move = bot.choose(view)
+            best = best_play(view.position, view.rules).tiles_played
     table = view.table if move.table is None else move.table
     played = added_tiles(view.table, table)
     left = Counter(view.rack)
     left.subtract(played)
     return {
-        "status": "optimal",
+        "status": _least_proven(statuses).value,
         "bot": asked.bot,
         "action": "draw" if move.is_draw else "play",
         "played": [str(t) for t in played],
@@ -295,9 +302,15 @@ def game_rummikub(request: Mapping[str, Any] | GameRequest) -> dict[str, Any]:
         )
     game = Game.new(settings, asked.seed)
     players = [make_bot(name, bot_seed(asked.seed, seat)) for seat, name in enumerate(asked.bots)]
-    while not game.over:
-        game.apply(players[game.to_move].choose(game.view()))
-    return {"status": "optimal", "record": record_to_dict(game, list(asked.bots))}
+    with solve_statuses() as statuses:
+        while not game.over:
+            game.apply(players[game.to_move].choose(game.view()))
+    record = record_to_dict(game, list(asked.bots))
+    return {"status": _least_proven(statuses).value, "record": record}
+
+
+def _least_proven(statuses: list[Status]) -> Status:
+    return reduce(Status.worst, statuses, Status.OPTIMAL)
 
 
 @speaks

@@ -17,12 +17,15 @@ measurement, see ``benchmarks/RESULTS.md``):
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
 from enum import Enum
 from itertools import combinations
 from typing import Any
 
-from solver.cpsat import Limit
+from solver.cpsat import Limit, Status
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n
 from solver.rummikub.engine import Move, Table, View
@@ -45,6 +48,21 @@ class BotError(RuntimeError):
     repeat."""
 
 
+_STATUSES: ContextVar[list[Status] | None] = ContextVar("bot_solve_statuses", default=None)
+
+
+@contextmanager
+def solve_statuses() -> Iterator[list[Status]]:
+    """The status of every solve the bots make inside the block, in order: a bot's
+    move (or a game) is as proven as the least proven of them."""
+    statuses: list[Status] = []
+    token = _STATUSES.set(statuses)
+    try:
+        yield statuses
+    finally:
+        _STATUSES.reset(token)
+
+
 def best_play(position: Position, rules: Rules) -> Play:
     """The solver's best play, the most tiles (its score stage only: a bot needs no
     calm layout): proven, or the best found within the stage's deterministic work
@@ -58,6 +76,8 @@ def best_play(position: Position, rules: Rules) -> Play:
     )
     if play.time_capped:
         raise BotError(f"a solve was stopped by the {SAFETY_TIME_LIMIT} s safety cap: {position}")
+    if (statuses := _STATUSES.get()) is not None:
+        statuses.append(play.status)
     return play
 
 

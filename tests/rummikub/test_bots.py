@@ -10,11 +10,13 @@ import pytest
 
 from solver import solve_rummikub
 from solver.arena.runner import Dispatcher, local_dispatch, run_tournament
-from solver.rummikub import Position, Rules, Status, Tile
+from solver.rummikub import Position, Rules, Tile
 from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
+from solver.rummikub.cli import describe_bot
 from solver.rummikub.engine import Action, GameSettings, Move, PoolEmpty, View
+from solver.rummikub.game_wire import bot_rummikub
 from solver.rummikub.record import record_to_dict
-from solver.rummikub.strategy import Strategy, best_play, move_of, smallest_opening
+from solver.rummikub.strategy import Strategy, best_play, smallest_opening
 from tests.rummikub.games_support import SMALL_OPTIONS, TINY, TINY_OPTIONS, play
 
 LINE_UPS = [
@@ -118,30 +120,38 @@ def test_a_bot_plays_on_when_its_solve_stops_at_the_work_bound() -> None:
     """A turn of a fuzzed game (4 jokers, at most 3 a set, "replace", wrapped runs)
     whose score stage stops at its deterministic work bound, unproven. The bot used
     to raise BotError and end the game; the bound is work, not time, so it now makes
-    the best play found, the same on every run."""
-    rules = Rules(
-        colours=4, numbers=15, copies=1, jokers=4, min_set_len=4, opening_threshold=10,
-        joker_retrieval="replace", max_jokers_per_set=3, wrap_runs=True,
-    )  # fmt: skip
-    position = Position.parse(
-        "B3 B10 K4 K7 K9 K11 O4 O7 O11 O12",
-        "B4 B5 B6 J | R3 J R5 R6 R7 J R9 R10 R11 | B8 B9 J B11 B12"
-        " | R13 B13 K13 O13 | R14 B14 K14 O14",
-    )
-    v = View(
-        seat=0,
-        rack=position.rack,
-        table=position.table,
-        opened=(True, True),
-        rack_sizes=(len(position.rack), 14),
-        pool_size=20,
-        turn=12,
-        settings=GameSettings(rules=rules),
-    )
-    play = best_play(position, rules)
-    assert play.status is not Status.OPTIMAL
-    assert not play.time_capped
-    assert Greedy().choose(v) == move_of(play)
+    the best play found (its two solves, the move and the best, agree), and the
+    answer says that it rests on an unproven solve."""
+    rules = {
+        "colours": 4, "numbers": 15, "copies": 1, "jokers": 4, "min_set_len": 4,
+        "opening_threshold": 10, "joker_retrieval": "replace", "max_jokers_per_set": 3,
+        "wrap_runs": True,
+    }  # fmt: skip
+    request = {
+        "bot": "greedy",
+        "rack": ["B3", "B10", "K4", "K7", "K9", "K11", "O4", "O7", "O11", "O12"],
+        "table": [
+            tiles.split()
+            for tiles in (
+                "B4 B5 B6 J",
+                "R3 J R5 R6 R7 J R9 R10 R11",
+                "B8 B9 J B11 B12",
+                "R13 B13 K13 O13",
+                "R14 B14 K14 O14",
+            )
+        ],
+        "opponents": [{"rack_size": 14, "opened": True}],
+        "rules": rules,
+    }
+    answer = bot_rummikub(request)
+    assert answer["status"] in ("feasible", "unknown")
+    assert answer["best_tiles"] == len(answer["played"])
+    assert "not proven the best" in describe_bot(answer)
+    # Without the joker limit the same turn is proven, and says so.
+    unlimited = bot_rummikub({**request, "rules": {**rules, "max_jokers_per_set": 4}})
+    assert unlimited["status"] == "optimal"
+    assert unlimited["best_tiles"] == len(unlimited["played"]) > 0
+    assert "The best play places" in describe_bot(unlimited)
 
 
 def test_beginner_games_keep_every_old_set_together() -> None:
