@@ -2,11 +2,14 @@
 
 ``python -m benchmarks.house_rules_speed`` deals standard positions after opening
 (about 20, 40 and 60 table tiles, 14 on the rack, one joker on the table and one on
-the rack, so that a one-joker limit never refuses the table) and solves each (the
-whole answer, least disruption included) under the default rules, ``wrap_runs``,
-``max_jokers_per_set: 1`` and both, one after the other in the same run. It prints
-median / p95 / max ms per bucket and rule set, the median's ratio to the default's,
-and the share of answers proven optimal. ``--json FILE`` writes the same figures.
+the rack, so that a one-joker limit never refuses the table) and solves each under
+the default rules, ``wrap_runs``, ``max_jokers_per_set: 1``, both,
+``joker_retrieval: "replace"`` and replace with the one-joker limit, one after the
+other in the same run: the whole answer (least disruption included), then the score
+stage alone (``least_disruption=False``, as the bots solve). It prints median / p95
+/ max ms per bucket, rule set and stage, the median's ratio to the default rules'
+(same stage), and the share of answers whose score is proven optimal. ``--json
+FILE`` writes the same figures.
 """
 
 from __future__ import annotations
@@ -30,13 +33,19 @@ RULE_SETS = {
     "wrap_runs": Rules(wrap_runs=True),
     "max_jokers_per_set=1": Rules(max_jokers_per_set=1),
     "both": Rules(wrap_runs=True, max_jokers_per_set=1),
+    "replace": Rules(joker_retrieval="replace"),
+    "replace, max_jokers_per_set=1": Rules(joker_retrieval="replace", max_jokers_per_set=1),
 }
+
+STAGES = {"answer": True, "score": False}
+"""Each stage's ``least_disruption`` setting."""
 
 
 @dataclass(frozen=True)
 class Row:
     bucket: str
     rules: str
+    stage: str
     count: int
     median_ms: float
     p95_ms: float
@@ -54,39 +63,43 @@ def run(seed: int, per_bucket: int) -> list[Row]:
             random_position(rng, Rules(), table_tiles, 14, table_jokers=1, rack_jokers=1)
             for _ in range(per_bucket)
         ]
-        baseline = 0.0
-        for name, rules in RULE_SETS.items():
-            times, proven = [], 0
-            for position in positions:
-                started = time.perf_counter()
-                play = solve(position, rules, limit=Limit(30))
-                times.append((time.perf_counter() - started) * 1000)
-                proven += play.status is Status.OPTIMAL
-            median = statistics.median(times)
-            baseline = baseline or median
-            rows.append(
-                Row(
-                    f"t{table_tiles}",
-                    name,
-                    per_bucket,
-                    median,
-                    percentile(times, 0.95),
-                    max(times),
-                    median / baseline,
-                    proven / per_bucket,
+        for stage, calm in STAGES.items():
+            baseline = 0.0
+            for name, rules in RULE_SETS.items():
+                times, proven = [], 0
+                for position in positions:
+                    started = time.perf_counter()
+                    play = solve(position, rules, limit=Limit(30), least_disruption=calm)
+                    times.append((time.perf_counter() - started) * 1000)
+                    proven += play.status is Status.OPTIMAL
+                median = statistics.median(times)
+                baseline = baseline or median
+                rows.append(
+                    Row(
+                        f"t{table_tiles}",
+                        name,
+                        stage,
+                        per_bucket,
+                        median,
+                        percentile(times, 0.95),
+                        max(times),
+                        median / baseline,
+                        proven / per_bucket,
+                    )
                 )
-            )
     return rows
 
 
 def print_rows(rows: Sequence[Row], console: Console) -> None:
     table = Table(title="Solve time under house rules (ms)")
-    for column in ("bucket", "rules", "n", "median", "p95", "max", "x default", "proven"):
-        table.add_column(column, justify="left" if column in ("bucket", "rules") else "right")
+    columns = ("bucket", "rules", "stage", "n", "median", "p95", "max", "x default", "proven")
+    for column in columns:
+        table.add_column(column, justify="left" if column in columns[:3] else "right")
     for row in rows:
         table.add_row(
             row.bucket,
             row.rules,
+            row.stage,
             str(row.count),
             f"{row.median_ms:.1f}",
             f"{row.p95_ms:.1f}",
