@@ -307,8 +307,6 @@ def calm_play(lean: TurnModel, limits: Limits) -> tuple[Solved, bool] | None:
     whether no play as good keeps more; None if the work ran out before the best
     score was proven."""
     levels = set_kept_objective(lean, score_first=True)
-    if not limits.left:
-        return None
     calm = run(lean, limits, gap=levels.most, search=CALM_SEARCH)
     if not calm.found:
         return None
@@ -359,8 +357,6 @@ def _kept_in_every_and_none(
         differ = total(terms)
         lean.model.add(differ >= 1)
         maximize(lean.model, differ)  # only to guide the search: it stops at a first play
-        if not limits.left:
-            return None
         other = run(lean, limits, search=BACKBONE_SEARCH)
         if other.infeasible:
             break

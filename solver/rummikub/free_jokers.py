@@ -39,10 +39,7 @@ def free_jokers(rules: Rules, table: Counter[Tile], limit: Limit) -> int | None:
         return 0
     worth = dataclasses.replace(rules, joker_penalty=0, joker_retrieval="free")
     tm = build_model(worth, TileCounts.of(table), TileCounts({}), Objective.POINTS, opening=False)
-    limits = limit.account(FREE_JOKERS_WORK)
-    if not limits.left:
-        return None
-    solved = run(tm, limits)
+    solved = run(tm, limit.account(FREE_JOKERS_WORK))
     if not solved.optimal:
         return None
     return jokers - solved.value(tm.played_jokers)

@@ -279,9 +279,9 @@ def _arrange(
         rules, rack_counts, table_counts, objective, False, melds, (), must_play, going_on=held
     )
     limits = limit.account(SCORE_WORK)
-    first = run(tm, limits) if limits.left else None
+    first = run(tm, limits)
     capped.append(limits.capped)
-    if first is None or first.code == cp_model.UNKNOWN:
+    if first.code == cp_model.UNKNOWN:
         return _Found(Status.UNKNOWN, None, False)
     if first.infeasible:
         return _Found(Status.OPTIMAL, None, True)

@@ -72,8 +72,9 @@ def run(
     gap: int = 0,
     search: Search = SCORE_SEARCH,
 ) -> Solved:
-    """Search ``tm`` within ``limits`` and charge them the work done (call only when
-    ``limits.left``); stop once the bound is within ``gap`` of the best solution."""
+    """Search ``tm`` within ``limits`` and charge them the work done (nothing left:
+    UNKNOWN at once, see :func:`solver.cpsat.run`); stop once the bound is within
+    ``gap`` of the best solution."""
 
     def tune(params: Any) -> None:
         # Measured on the benchmark positions (score stage, same optima throughout):

@@ -128,9 +128,9 @@ def _solve(
     melds = table_melds if held else ()
     tm = build_model(rules, rack, table, objective, opening, melds, going_on=held)
     limits = limit.account(SCORE_WORK)
-    first = run(tm, limits, limit.workers) if limits.left else None
+    first = run(tm, limits, limit.workers)
     capped = capped or limits.capped
-    if first is None or first.code == cp_model.UNKNOWN:
+    if first.code == cp_model.UNKNOWN:
         return _no_play(Status.UNKNOWN, position, table_melds, rules, capped)
     if first.code == cp_model.INFEASIBLE and opening:
         return _no_play(Status.OPTIMAL, position, table_melds, rules, capped)
