@@ -18,6 +18,7 @@ from solver.errors import ModelError
 from solver.rummikub.melds import Meld, MeldKind
 from solver.rummikub.model import Cell, Continuation, TurnModel
 from solver.rummikub.notation import JOKER, Colour, Tile
+from solver.rummikub.rules import Rules
 
 Value = Callable[[LinearExpr], int]
 
@@ -61,9 +62,8 @@ def lay_out(tm: TurnModel, value: Value) -> list[PlacedSet]:
     runs by colour and start, then new groups by number."""
     placed = lay_out_continuations(tm, value)
     started = {cell for cell, var in tm.start.items() if value(var)}
-    for colour in range(tm.rules.colours):
-        placed += [_new(m) for m in lay_out_runs(tm, colour, value, started)]
-    placed += [_new(m) for m in lay_out_joker_runs(tm, value)]
+    runs = [m for c in range(tm.rules.colours) for m in lay_out_runs(tm, c, value, started)]
+    placed += [_new(m) for m in join_joker_runs(tm.rules, runs, lay_out_joker_runs(tm, value))]
     for number in range(1, tm.rules.numbers + 1):
         placed += [_new(m) for m in lay_out_groups(tm, number, value)]
     return placed
@@ -304,7 +304,8 @@ def lay_out_joker_runs(tm: TurnModel, value: Value) -> list[Meld]:
     a joker where one stands."""
     melds = []
     for run in tm.joker_runs:
-        if not value(run.active):
+        copies = value(run.active)
+        if not copies:
             continue
         covered = sorted(key for key, var in run.cover.items() if value(var))
         colour = Colour.from_index(covered[0][0])
@@ -313,8 +314,45 @@ def lay_out_joker_runs(tm: TurnModel, value: Value) -> list[Meld]:
             natural = Tile.natural(colour, tm.rules.run_number(key[1]))
             tiles.append(JOKER if value(run.jokers[key]) else natural)
             meant.append(natural)
-        melds.append(Meld(MeldKind.RUN, tuple(tiles), tuple(meant)))
+        melds += [Meld(MeldKind.RUN, tuple(tiles), tuple(meant))] * copies
     return melds
+
+
+def join_joker_runs(rules: Rules, runs: list[Meld], joker_runs: list[Meld]) -> list[Meld]:
+    """``runs`` and ``joker_runs``, each joker run joined to a run of its colour that
+    ends just before it or begins just after it, as long as the joined run holds at
+    most ``max_jokers_per_set`` jokers (and under ``wrap_runs`` at most N tiles): the
+    model lays a long run holding jokers out in pieces (see
+    :func:`~solver.rummikub.model.add_joker_pieces`); joined, they read as one set
+    of the same tiles."""
+    melds, pending = list(runs), list(joker_runs)
+    while pending:
+        piece = pending.pop()
+        for i, other in enumerate(melds):
+            joined = _joined(rules, other, piece) or _joined(rules, piece, other)
+            if joined is not None:
+                del melds[i]
+                pending.append(joined)
+                break
+        else:
+            melds.append(piece)
+    return melds
+
+
+def _joined(rules: Rules, first: Meld, second: Meld) -> Meld | None:
+    """Run ``first`` then run ``second`` as one run, when ``second`` begins at the number
+    after the last of ``first`` (taken round under ``wrap_runs``) in the same colour and
+    the two hold at most ``max_jokers_per_set`` jokers and N tiles; else None."""
+    last, begin = first.stands_for[-1], second.stands_for[0]
+    if MeldKind.GROUP in (first.kind, second.kind) or last.colour != begin.colour:
+        return None
+    if rules.run_number(last.number + 1) != begin.number:
+        return None
+    if first.jokers + second.jokers > rules.max_jokers_per_set:
+        return None
+    if len(first.tiles) + len(second.tiles) > rules.numbers:
+        return None
+    return Meld(MeldKind.RUN, first.tiles + second.tiles, first.stands_for + second.stands_for)
 
 
 @cache

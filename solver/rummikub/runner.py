@@ -86,10 +86,12 @@ def run(
         # and every constraint in the LP from the start (the LP of the count model is
         # tight, and small), CP-SAT's median went from 1.6 to 1.2 ms and its p95 from
         # 4.1 to 2.2 ms (tiles; opening p95 1.7 -> 1.15 ms).
-        # The runs holding jokers laid out one by one (a binding max_jokers_per_set) are
-        # a model of another kind: without presolve, LP-guided search found no play
-        # within the score stage's work on a 25-number variant (0.03 s with it).
-        params.cp_model_presolve = tm.joker_runs_apart
+        # The runs holding jokers laid out in slots (a binding max_jokers_per_set on a
+        # large variant) are a model of another kind: without presolve, LP-guided
+        # search found no play within the score stage's work on a 25-number variant
+        # (0.03 s with it). Counted in pieces they are columns of the tile balance like
+        # the flow's, and presolve only costs (see add_joker_pieces).
+        params.cp_model_presolve = tm.joker_slots
         params.cp_model_probing_level = 2 if search.probing else 0
         params.symmetry_level = 0
         params.use_sat_inprocessing = False
