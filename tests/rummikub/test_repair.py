@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from solver import repair_rummikub, validate_rummikub
 from solver.errors import MeldwiseError
 from solver.rummikub import Objective, Position, Rules, Status, Tile, parse_tiles
-from solver.rummikub.legality import meld_problem
+from solver.rummikub.legality import check_play, meld_problem
 from solver.rummikub.melds import readings
 from solver.rummikub.repair import repair
 from tests.rummikub.disruption_oracle import disruption_oracle_for
@@ -194,6 +194,61 @@ def test_beyond_repair_restores_the_table_before() -> None:
     assert answer["penalty"]["restore"] == [["R1", "R2", "R3"]]
     assert answer["penalty"]["back_to_rack"] == ["B9"]
     assert "draws 3 penalty tiles" in answer["penalty"]["text"]
+
+
+REVIEWED = {
+    "table": [["B3", "B6"], ["O10", "R10", "B5"], ["B4", "J", "B2", "B3", "K10"]],
+    "table_before": [["J", "O10", "R10", "K10"], ["B2", "B3", "B4", "B5", "B6"]],
+    "rules": {"joker_retrieval": "replace"},
+}
+"""Found by review: a second B3 laid down, the joker of the group of 10s taken to the
+blue run. With jokers free every tile fits (J B2 B3, B3 B4 B5 B6, R10 K10 O10); under
+"replace" the joker leaves only for B10, which is not there."""
+
+
+def test_beyond_repair_under_replace_leaves_the_joker_in_its_set() -> None:
+    """The most tiles that fit were once counted with jokers free: the answer said the
+    table cannot be repaired, left out no tile and moved the joker without its tile.
+    Under the rule only the B3 laid down is left out, the table before as it was."""
+    answer = repair_rummikub(REVIEWED)
+    assert answer["status"] == "optimal"
+    assert answer["repairable"] is False
+    arranged = answer["arrangement"]
+    assert arranged["left_out"] == ["B3"]
+    assert [sorted(m["tiles"]) for m in arranged["table"]] == [
+        sorted(s) for s in REVIEWED["table_before"]
+    ]
+    assert (arranged["sets_kept"], arranged["tiles_moved"]) == (2, 0)
+    before = [parse_tiles(s) for s in REVIEWED["table_before"]]
+    after = [parse_tiles(m["tiles"]) for m in arranged["table"]]
+    rules = Rules(joker_retrieval="replace")
+    assert check_play(parse_tiles("B3"), before, after, True, rules).legal
+    assert answer["penalty"]["back_to_rack"] == ["B3"]
+    free = repair_rummikub({**REVIEWED, "rules": {}})
+    assert free["repairable"] is True
+
+
+@pytest.mark.parametrize("rule", ["free", "replace"])
+def test_beyond_repair_keeps_the_table_before_when_no_tile_laid_down_fits(
+    rule: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model of the most tiles that fit has every tile on its rack, so it cannot
+    tell a tile laid down from a table tile: with no tile laid down placed (B9 fits
+    nowhere) it may move the joker for R3 (R1 R2 R3 J, B3 K3 O3), which "replace"
+    forbids in a turn that lays nothing down. The least-disruption stage never
+    chooses that; given no work, the score stage alone did. An arrangement that holds
+    no more tiles than the table before gives way to the table before, every set kept."""
+    monkeypatch.setattr("solver.rummikub.repair.DEFAULT_DISRUPTION_WORK", 0.0)
+    before = [["R1", "R2", "J"], ["R3", "B3", "K3", "O3"]]
+    answer = repair_rummikub(
+        {"table": [*before, ["B9"]], "table_before": before, "rules": {"joker_retrieval": rule}}
+    )
+    assert answer["status"] == "optimal"
+    arranged = answer["arrangement"]
+    assert arranged["left_out"] == ["B9"]
+    assert [m["tiles"] for m in arranged["table"]] == before
+    assert (arranged["sets_kept"], arranged["tiles_moved"]) == (2, 0)
+    assert arranged["disruption_proven"] is True
 
 
 @pytest.mark.parametrize(
