@@ -56,7 +56,7 @@ def check_play(
     new tile came from the rack, and, before opening, the old sets are untouched and
     the new ones are worth at least the opening threshold (jokers at their best reading);
     after opening, under ``joker_retrieval: "replace"``, every table joker stays in its
-    set or has the tile it stands for in its place (see :func:`_joker_retrieval_problems`).
+    set or has the tile it stands for in its place (see :func:`joker_retrieval_problems`).
     """
     problems: list[Problem] = []
     for tiles in (*table_before, *table_after, rack):
@@ -100,18 +100,25 @@ def check_play(
     if not opened:
         problems += _opening_problems(table_before, table_after, bool(played), rules)
     elif rules.replace_jokers and not problems:
-        problems += _joker_retrieval_problems(table_before, table_after, bool(played), rules)
+        problems += joker_retrieval_problems(table_before, table_after, bool(played), rules)
     return Verdict(not problems, tuple(sorted(played.elements())), tuple(problems))
 
 
-def _joker_retrieval_problems(
+def joker_retrieval_problems(
     before: TileSets, after: TileSets, played: bool, rules: Rules
 ) -> list[Problem]:
     """Under ``joker_retrieval: "replace"``: each table set holding a joker goes on as
     a set of its own in the table after, keeping a numbered tile where it was, and each
     of its jokers stays there or has the tile it stood for in its place (in a group: a
     numbered tile of a colour the group lacked); a joker leaves only in a turn that
-    plays a rack tile. Reported for each set that no such set after can carry on."""
+    plays a rack tile. Reported for each set that no such set after can carry on.
+
+    :func:`check_play` asks it of a move that is legal otherwise; on its own it judges
+    the joker rule for a table after that need not hold every tile (a repair's most
+    tiles that fit), with ``played`` saying whether a tile not in ``before`` is laid.
+    None under ``"free"``."""
+    if not rules.replace_jokers:
+        return []
     held = [i for i, tiles in enumerate(before) if any(t.is_joker for t in tiles)]
     if not held:
         return []

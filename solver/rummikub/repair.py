@@ -18,7 +18,10 @@ the table before the turn and the rack, :func:`repair` answers:
   the fewest sets. The reference is the table before the turn when given, else the
   sets of the table now that are valid. Steps lead from the table as it lies now;
 * when no arrangement places every tile: the fewest tiles that cannot be placed,
-  an arrangement of the others (as close to the reference), and the consequence;
+  an arrangement of the others (as close to the reference), and the consequence.
+  With the table before the turn given, the joker rule holds there too: under
+  ``joker_retrieval: "replace"`` each of its sets holding a joker goes on with the
+  joker in place or replaced by the tile it stands for, as in a turn;
 * with a rack: the best play (most tiles or points, as in solve) that places every
   table tile and some rack tiles, which may rescue a table the table tiles alone
   cannot.
@@ -27,9 +30,9 @@ Each question is a turn of the same model and stages as a solve: the reference s
 tiles on the table and the other tiles on the rack, which must all be played
 (:attr:`~solver.rummikub.model.TurnModel.must_play`; a rescue adds the rack's tiles,
 which may be); the most tiles that fit are a turn with every tile on the rack and
-nothing on the table. The joker rule (``joker_retrieval``) applies when the table
-before the turn is given (only then is it known where a joker came from), and not to
-which tiles fit at all.
+nothing on the table. The joker rule
+(``joker_retrieval``) applies to every one of these turns when the table before the
+turn is given, and to none without it: only then is it known where a joker came from.
 """
 
 from __future__ import annotations
@@ -114,7 +117,8 @@ class Repair:
     """Every table tile fits into valid sets; with the table before the turn given, in
     a legal turn from it (the joker rule applies). Always proven when true."""
     arrangement: Arrangement | None
-    """Every tile when repairable, else the most tiles that fit (None: unknown)."""
+    """Every tile when repairable, else the most tiles that fit (None: unknown); with
+    the table before the turn given, under the joker rule either way."""
     penalty: Penalty | None
     """The consequence when the table is proven beyond repair."""
     rescue: Play | None
@@ -162,10 +166,9 @@ def repair(
     reference = _reference(table, before, now, rules, rack or ())
     heaps = [_read(tiles, rules) for tiles in table]
     # Where a table joker came from is known only from the table before the turn:
-    # without it the joker rule cannot apply. Which tiles fit at all is a question of
-    # sets alone.
-    loose = dataclasses.replace(rules, joker_retrieval="free")
-    turn_rules = rules if before is not None else loose
+    # without it the joker rule cannot apply. With it, every search (the most tiles
+    # that fit too) keeps the rule: a joker moved without its tile is no repair.
+    turn_rules = rules if before is not None else dataclasses.replace(rules, joker_retrieval="free")
     capped: list[bool] = []
 
     def laid(placed: list[PlacedSet], played: Counter[Tile], found: _Found) -> Arrangement:
@@ -185,8 +188,12 @@ def repair(
         status, repairable = Status.UNKNOWN, False
     else:
         repairable = False
-        most = _arrange(loose, now, Counter(), Counter(), Objective.TILES, reference, limit, capped)
+        most = _arrange(
+            turn_rules, now, Counter(), Counter(), Objective.TILES, reference, limit, capped
+        )
         status = Status.OPTIMAL if most.status is Status.OPTIMAL else Status.FEASIBLE
+        if before is not None:
+            most = _at_least_as_it_was(most, reference)
         if most.placed is not None:
             arrangement = laid(most.placed, Counter(), most)
         penalty = _penalty(rules, now, before, arrangement)
@@ -206,8 +213,29 @@ def repair(
     )
 
 
+def _at_least_as_it_was(found: _Found, before: tuple[Meld, ...]) -> _Found:
+    """The most tiles that fit, with the table before the turn known: ``found``, or
+    that table as it was when ``found`` holds no more tiles than it (or none was found).
+
+    The table before places all its tiles legally, keeps every set whole and moves
+    nothing, so no arrangement of as many tiles is closer (proven). It is also where
+    the joker rule needs it: the model of the most tiles has every tile on the rack,
+    so "a joker leaves only in a turn that lays down a tile" always holds there. An
+    arrangement that lays down none (placed <= before, as multisets) holds at most
+    the table before's tiles, and is then replaced by it; one that holds more lays
+    down a tile, and a joker may leave for the tile it stands for."""
+    if found.placed is not None and _tiles(found.placed).total() > _tiles_in(before):
+        return found
+    kept = [PlacedSet(meld, index, meld.tiles, ()) for index, meld in enumerate(before)]
+    return _Found(found.status, kept, True)
+
+
 def _tiles(placed: list[PlacedSet]) -> Counter[Tile]:
     return Counter(t for p in placed for t in p.meld.tiles)
+
+
+def _tiles_in(melds: Sequence[Meld]) -> int:
+    return sum(len(meld.tiles) for meld in melds)
 
 
 def _reference(

@@ -130,6 +130,24 @@ class DisruptionOracle:
             for layout in self.layouts(_key(table + played))
         )
 
+    def most_placed_from(self, before: Sequence[Sequence[Tile]], now: Counter[Tile]) -> int:
+        """The most of the tiles ``now`` (the table before and tiles laid down) that
+        valid sets hold, the others left out, with the table ``before`` carried on
+        legally under ``joker_retrieval: "replace"``: every sub-multiset, largest
+        first, every layout of it; a tile is laid down when it holds more of a tile
+        than ``before`` does. Under "free" this is the plain most placed."""
+        old = [read_meld(tiles, self.rules) for tiles in before]
+        table = Counter(t for tiles in before for t in tiles)
+        subsets = sorted(_sub_multisets(now), key=lambda sub: -sub.total())
+        for sub in subsets:
+            if not self.scores.fits(sub):
+                continue
+            laid = bool(sub - table)
+            for layout in self.layouts(_key(sub)):
+                if _matching(self._allowed(old, [[each] for each in layout], laid)):
+                    return sub.total()
+        raise AssertionError("the table before, as it was, is always legal")
+
     def replace_judges(
         self, before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]], played: bool
     ) -> bool:

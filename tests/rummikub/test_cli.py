@@ -94,6 +94,19 @@ def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "table_before: table set 0 (R1 R2)" in capsys.readouterr().err
 
 
+def test_repair_under_replace_names_the_tiles_left_out(capsys: pytest.CaptureFixture[str]) -> None:
+    """The reviewer's command: beyond repair under "replace", the list of tiles left
+    out is not empty and the joker stays in the group of 10s."""
+    table = "B3 B6 | O10 R10 B5 | B4 J B2 B3 K10"
+    before = "J O10 R10 K10 | B2 B3 B4 B5 B6"
+    args = ["repair", "--table", table, "--before", before, "--rule", "joker_retrieval=replace"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "tiles that cannot be placed (proven fewest): B3\n" in out
+    assert "group  J(B10) O10 R10 K10" in out
+    assert "takes back B3 and draws 3 penalty tiles" in out
+
+
 def test_repair_json_mode() -> None:
     done = run_solver_cli(["repair", "--json"], json.dumps({"table": [["R1", "R2"], ["R3"]]}))
     assert done.returncode == 0

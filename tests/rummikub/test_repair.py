@@ -4,17 +4,18 @@ steps replay from the messy table."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from typing import Any
 
 import pytest
-from hypothesis import assume, event, given, note, settings
+from hypothesis import assume, event, given, note, settings, target
 from hypothesis import strategies as st
 
 from solver import repair_rummikub, validate_rummikub
 from solver.errors import MeldwiseError
 from solver.rummikub import Objective, Position, Rules, Status, Tile, parse_tiles
-from solver.rummikub.legality import meld_problem
+from solver.rummikub.legality import check_play, joker_retrieval_problems, meld_problem
 from solver.rummikub.melds import readings
 from solver.rummikub.repair import repair
 from tests.rummikub.disruption_oracle import disruption_oracle_for
@@ -24,10 +25,11 @@ from tests.rummikub.strategies import claimed_moves, examples, positions, small_
 
 
 @st.composite
-def messy_tables(draw: st.DrawFn, rules: Rules) -> dict[str, Any]:
+def messy_tables(draw: st.DrawFn, rules: Rules, before: bool | None = None) -> dict[str, Any]:
     """A repair request: a legal position's table (the table before the turn),
     with some rack tiles laid down and some table tiles moved, then the whole cut
-    into heaps anywhere; the table before and the rack left are given or not."""
+    into heaps anywhere; the table before (unless ``before`` says) and the rack left
+    are given or not."""
     position = draw(positions(rules, max_sets=3, max_rack=4, opened=True))
     rack = list(position.rack)
     chosen = draw(st.sets(st.integers(0, len(rack) - 1))) if rack else set()
@@ -52,7 +54,7 @@ def messy_tables(draw: st.DrawFn, rules: Rules) -> dict[str, Any]:
         "rules": rules.to_dict(),
         "time_limit_ms": 20_000,
     }
-    if draw(st.booleans()):
+    if draw(st.booleans()) if before is None else before:
         request["table_before"] = [[str(t) for t in tiles] for tiles in position.table]
     if draw(st.booleans()):
         request["rack"] = [str(t) for t in rack]
@@ -81,6 +83,29 @@ def test_repair_matches_exhaustive_search(data: st.DataObject, rules: Rules) -> 
     there is, or there is none."""
     request = data.draw(messy_tables(rules))
     note(request)
+    _check_repair(request, rules)
+
+
+def _replacing(rules: Rules) -> Rules:
+    """``rules`` under ``joker_retrieval: "replace"``, with a joker at least."""
+    return dataclasses.replace(rules, joker_retrieval="replace", jokers=max(rules.jokers, 1))
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(100))
+@given(data=st.data(), rules=small_rules(max_numbers=5, max_colours=3).map(_replacing))
+def test_repair_under_replace_matches_exhaustive_search(data: st.DataObject, rules: Rules) -> None:
+    """The same under ``joker_retrieval: "replace"``, the table before given and holding
+    a joker: a table beyond repair leaves out the fewest tiles an exhaustive search
+    leaves out with every table joker in its set or replaced by the tile it stands for
+    (not the fewest with jokers free), and its arrangement keeps that rule."""
+    request = data.draw(messy_tables(rules, before=True))
+    assume(any(t == "J" for tiles in request["table_before"] for t in tiles))
+    note(request)
+    _check_repair(request, rules)
+
+
+def _check_repair(request: dict[str, Any], rules: Rules) -> None:
     answer = repair_rummikub(request)
     oracle = oracle_for(rules)
     now = _tiles(request["table"])
@@ -92,8 +117,26 @@ def test_repair_matches_exhaustive_search(data: st.DataObject, rules: Rules) -> 
     arranged = answer["arrangement"]
     _check_sets(arranged["table"], rules)
     left_out = Counter(Tile.parse(t) for t in arranged["left_out"])
-    assert _tiles([m["tiles"] for m in arranged["table"]]) + left_out == now
-    assert left_out.total() == now.total() - oracle.most_placed(tuple(sorted(now.items())))
+    placed = _tiles([m["tiles"] for m in arranged["table"]])
+    assert placed + left_out == now
+    assert bool(left_out) != answer["repairable"]
+    most = oracle.most_placed(tuple(sorted(now.items())))
+    new = [parse_tiles(m["tiles"]) for m in arranged["table"]]
+    if before is not None and rules.joker_retrieval == "replace":
+        # The joker rule holds (the checker, and the oracle's own judge): every table
+        # joker stays in its set or has the tile it stands for in its place, and
+        # leaves only when a tile is laid down. The fewest left out are counted so.
+        old = [parse_tiles(s) for s in before]
+        laid = bool(placed - _tiles(before))
+        assert joker_retrieval_problems(old, new, laid, rules) == []
+        assert disruption_oracle_for(rules).replace_judges(old, new, laid)
+        held = disruption_oracle_for(rules).most_placed_from(old, now)
+        # Steer the search to where the joker rule changes the count: the case found.
+        target(float(most - held), label="tiles the joker rule leaves out")
+        if held < most:
+            event("beyond repair: fewer tiles fit than with jokers free")
+        most = held
+    assert left_out.total() == now.total() - most
     sets, used = replay(
         request["table"], [], arranged["steps"], Counter(str(t) for t in left_out.elements())
     )
@@ -102,9 +145,12 @@ def test_repair_matches_exhaustive_search(data: st.DataObject, rules: Rules) -> 
 
     if answer["repairable"]:
         assert answer["penalty"] is None
-        if before is not None and arranged["disruption_proven"]:
+        if before is not None:
             strays = tuple((now - _tiles(before)).elements())
-            position = Position(strays, tuple(tuple(parse_tiles(s)) for s in before))
+            table_before = tuple(tuple(parse_tiles(s)) for s in before)
+            assert check_play(strays, table_before, new, True, rules).legal
+        if before is not None and arranged["disruption_proven"]:
+            position = Position(strays, table_before)
             best = disruption_oracle_for(rules).least_disruption(position, Objective.TILES)
             assert (arranged["sets_kept"], -arranged["tiles_moved"]) == best
     else:
@@ -156,6 +202,10 @@ def _check_rescue(
     played = Counter(Tile.parse(t) for t in play["played"])
     assert oracle.key(played, objective) == max(keys)
     _check_sets(play["table"], rules)
+    if before is not None:
+        laid = list((now - _tiles(before)).elements()) + rack
+        after = [parse_tiles(m["tiles"]) for m in play["table"]]
+        assert check_play(laid, [parse_tiles(s) for s in before], after, True, rules).legal
     assert _tiles([m["tiles"] for m in play["table"]]) == now + played
     sets, used = replay(request["table"], request["rack"], play["steps"])
     assert [Counter(s) for s in sets] == [Counter(m["tiles"]) for m in play["table"]]
@@ -194,6 +244,61 @@ def test_beyond_repair_restores_the_table_before() -> None:
     assert answer["penalty"]["restore"] == [["R1", "R2", "R3"]]
     assert answer["penalty"]["back_to_rack"] == ["B9"]
     assert "draws 3 penalty tiles" in answer["penalty"]["text"]
+
+
+REVIEWED = {
+    "table": [["B3", "B6"], ["O10", "R10", "B5"], ["B4", "J", "B2", "B3", "K10"]],
+    "table_before": [["J", "O10", "R10", "K10"], ["B2", "B3", "B4", "B5", "B6"]],
+    "rules": {"joker_retrieval": "replace"},
+}
+"""Found by review: a second B3 laid down, the joker of the group of 10s taken to the
+blue run. With jokers free every tile fits (J B2 B3, B3 B4 B5 B6, R10 K10 O10); under
+"replace" the joker leaves only for B10, which is not there."""
+
+
+def test_beyond_repair_under_replace_leaves_the_joker_in_its_set() -> None:
+    """The most tiles that fit were once counted with jokers free: the answer said the
+    table cannot be repaired, left out no tile and moved the joker without its tile.
+    Under the rule only the B3 laid down is left out, the table before as it was."""
+    answer = repair_rummikub(REVIEWED)
+    assert answer["status"] == "optimal"
+    assert answer["repairable"] is False
+    arranged = answer["arrangement"]
+    assert arranged["left_out"] == ["B3"]
+    assert [sorted(m["tiles"]) for m in arranged["table"]] == [
+        sorted(s) for s in REVIEWED["table_before"]
+    ]
+    assert (arranged["sets_kept"], arranged["tiles_moved"]) == (2, 0)
+    before = [parse_tiles(s) for s in REVIEWED["table_before"]]
+    after = [parse_tiles(m["tiles"]) for m in arranged["table"]]
+    rules = Rules(joker_retrieval="replace")
+    assert check_play(parse_tiles("B3"), before, after, True, rules).legal
+    assert answer["penalty"]["back_to_rack"] == ["B3"]
+    free = repair_rummikub({**REVIEWED, "rules": {}})
+    assert free["repairable"] is True
+
+
+@pytest.mark.parametrize("rule", ["free", "replace"])
+def test_beyond_repair_keeps_the_table_before_when_no_tile_laid_down_fits(
+    rule: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model of the most tiles that fit has every tile on its rack, so it cannot
+    tell a tile laid down from a table tile: with no tile laid down placed (B9 fits
+    nowhere) it may move the joker for R3 (R1 R2 R3 J, B3 K3 O3), which "replace"
+    forbids in a turn that lays nothing down. The least-disruption stage never
+    chooses that; given no work, the score stage alone did. An arrangement that holds
+    no more tiles than the table before gives way to the table before, every set kept."""
+    monkeypatch.setattr("solver.rummikub.repair.DEFAULT_DISRUPTION_WORK", 0.0)
+    before = [["R1", "R2", "J"], ["R3", "B3", "K3", "O3"]]
+    answer = repair_rummikub(
+        {"table": [*before, ["B9"]], "table_before": before, "rules": {"joker_retrieval": rule}}
+    )
+    assert answer["status"] == "optimal"
+    arranged = answer["arrangement"]
+    assert arranged["left_out"] == ["B9"]
+    assert [m["tiles"] for m in arranged["table"]] == before
+    assert (arranged["sets_kept"], arranged["tiles_moved"]) == (2, 0)
+    assert arranged["disruption_proven"] is True
 
 
 @pytest.mark.parametrize(
