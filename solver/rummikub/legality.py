@@ -49,14 +49,19 @@ def check_play(
     table_after: TileSets,
     opened: bool,
     rules: Rules,
+    *,
+    must_place: bool = False,
 ) -> Verdict:
     """Judge the move that turns ``table_before`` into ``table_after``.
 
     It is legal when every set after is valid, no table tile went missing, every
-    new tile came from the rack, and, before opening, the old sets are untouched and
-    the new ones are worth at least the opening threshold (jokers at their best reading);
-    after opening, under ``joker_retrieval: "replace"``, every table joker stays in its
-    set or has the tile it stands for in its place (see :func:`_joker_retrieval_problems`).
+    new tile came from the rack, at least one rack tile was placed (a table left as it
+    was, its sets and their tiles in any order, is no play instead: legal, the player
+    draws; ``must_place``, for a turn that is a play, refuses that too), and, before
+    opening, the old sets are untouched and the new ones are worth at least the opening
+    threshold (jokers at their best reading); after opening, under ``joker_retrieval:
+    "replace"``, every table joker stays in its set or has the tile it stands for in its
+    place (see :func:`_joker_retrieval_problems`).
     """
     problems: list[Problem] = []
     for tiles in (*table_before, *table_after, rack):
@@ -96,22 +101,25 @@ def check_play(
                 ),
             )
         )
+    if not played and (must_place or _sets(table_after) != _sets(table_before)):
+        problems.append(
+            Problem(None, _("a play must place at least one tile from the rack; draw instead"))
+        )
 
     if not opened:
         problems += _opening_problems(table_before, table_after, bool(played), rules)
     elif rules.replace_jokers and not problems:
-        problems += _joker_retrieval_problems(table_before, table_after, bool(played), rules)
+        problems += _joker_retrieval_problems(table_before, table_after, rules)
     return Verdict(not problems, tuple(sorted(played.elements())), tuple(problems))
 
 
-def _joker_retrieval_problems(
-    before: TileSets, after: TileSets, played: bool, rules: Rules
-) -> list[Problem]:
+def _joker_retrieval_problems(before: TileSets, after: TileSets, rules: Rules) -> list[Problem]:
     """Under ``joker_retrieval: "replace"``: each table set holding a joker goes on as
     a set of its own in the table after, keeping a numbered tile where it was, and each
     of its jokers stays there or has the tile it stood for in its place (in a group: a
     numbered tile of a colour the group lacked); a joker leaves only in a turn that
-    plays a rack tile. Reported for each set that no such set after can carry on."""
+    plays a rack tile (which :func:`check_play` asks of any turn that changes the table).
+    Reported for each set that no such set after can carry on."""
     held = [i for i, tiles in enumerate(before) if any(t.is_joker for t in tiles)]
     if not held:
         return []
@@ -122,7 +130,7 @@ def _joker_retrieval_problems(
         options = []
         for j, reads in enumerate(after_readings):
             taken = [n for reading in reads if (n := _jokers_taken(meld, reading)) is not None]
-            if taken and (played or min(taken) == 0):
+            if taken:
                 options.append(j)
         partners.append(options)
     return [
@@ -197,7 +205,7 @@ def _opening_problems(
     sets is touching the table, even with nothing played), and the new sets, when
     there are any, reach the threshold."""
     problems: list[Problem] = []
-    unmatched = Counter(_key(tiles) for tiles in after)
+    unmatched = _sets(after)
     for index, tiles in enumerate(before):
         key = _key(tiles)
         if unmatched[key] > 0:
@@ -305,3 +313,8 @@ def _count(sets: TileSets) -> Counter[Tile]:
 
 def _key(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
     return tuple(sorted(tiles))
+
+
+def _sets(sets: TileSets) -> Counter[tuple[Tile, ...]]:
+    """The sets as a multiset, each set's tiles in any order."""
+    return Counter(_key(tiles) for tiles in sets)

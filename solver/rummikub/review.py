@@ -135,16 +135,14 @@ def review_game(
 def _problems(turn: Turn, opened: bool, rules: Rules) -> tuple[str, ...]:
     if turn.action is not Action.PLAY:
         return ()
-    verdict = check_play(turn.rack, turn.table_before, turn.table_after, opened, rules)
-    problems = tuple(
+    before, after = turn.table_before, turn.table_after
+    verdict = check_play(turn.rack, before, after, opened, rules, must_place=True)
+    return tuple(
         p.reason
         if p.set is None
         else _("set {index} after: {reason}", index=p.set, reason=p.reason)
         for p in verdict.problems
     )
-    if not problems and not verdict.played:
-        return (_("a play that places no tile"),)
-    return problems
 
 
 def review_to_dict(review: Review, record: GameRecord) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from solver import validate_rummikub
 from solver.rummikub import Objective, Position, Status, solve
 from solver.rummikub.engine import GameSettings
 from solver.rummikub.game_wire import review_rummikub
@@ -184,3 +185,28 @@ def test_only_a_legal_play_opens() -> None:
     assert later["opened"]
     assert later["legal"]
     assert later["best"]["played"] == ["R1", "R2", "R3"]
+
+
+def test_a_play_that_places_no_rack_tile_is_refused_as_validate_refuses_it() -> None:
+    """The review, validate and the engine share the rule: splitting a run places no
+    tile, and neither does a play that leaves the table as it was."""
+    run, halves = ["R5 R6 R7 R8 R9 R10"], ["R5 R6 R7", "R8 R9 R10"]
+    record = {
+        "turns": [
+            _turn(1, "R5 R6 R7 R8 R9 R10 K1", [], run),
+            _turn(2, "B1 B2", run, None),
+            _turn(3, "K1", run, halves),
+            _turn(4, "B1 B2 R13", run, None),
+            _turn(5, "K1", run, run),
+        ]
+    }
+    answer = review_rummikub({"record": record, "player": 0})
+    opening, split, same = answer["turns"]
+    assert opening["legal"]
+    reason = "a play must place at least one tile from the rack; draw instead"
+    for turn in (split, same):
+        assert turn["opened"]
+        assert turn["problems"] == [reason]
+    move = {"rack": ["K1"], "table_before": [run[0].split()], "opened": True}
+    checked = validate_rummikub({**move, "table_after": [s.split() for s in halves]})
+    assert [p["reason"] for p in checked["problems"]] == [reason]
