@@ -405,14 +405,12 @@ class Game:
         if move.table is None:
             return ()
         rack = self.racks[self.player]
-        verdict = check_play(rack, self.table, move.table, self.opened[self.player], self.rules)
-        reasons = tuple(
+        opened = self.opened[self.player]
+        verdict = check_play(rack, self.table, move.table, opened, self.rules, must_place=True)
+        return tuple(
             p.reason if p.set is None else _("set {index}: {reason}", index=p.set, reason=p.reason)
             for p in verdict.problems
         )
-        if verdict.legal and not verdict.played:
-            return (_("a play must place at least one tile from the rack; draw instead"),)
-        return reasons
 
     @property
     def rules(self) -> Rules:

@@ -190,7 +190,9 @@ class TurnReviewOut(Answer):
     turn: int
     player: int
     action: Literal["play", "draw", "pass"]
-    opened: bool = Field(description="the player had opened before this turn")
+    opened: bool = Field(
+        description="the player had opened before this turn: made a legal play on an earlier one"
+    )
     rack: list[AnyTile] = Field(description="the rack before the turn")
     table_before: list[TileSet]
     table_after: list[TileSet]

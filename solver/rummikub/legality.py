@@ -49,14 +49,19 @@ def check_play(
     table_after: TileSets,
     opened: bool,
     rules: Rules,
+    *,
+    must_place: bool = False,
 ) -> Verdict:
     """Judge the move that turns ``table_before`` into ``table_after``.
 
     It is legal when every set after is valid, no table tile went missing, every
-    new tile came from the rack, and, before opening, the old sets are untouched and
-    the new ones are worth at least the opening threshold (jokers at their best reading);
-    after opening, under ``joker_retrieval: "replace"``, every table joker stays in its
-    set or has the tile it stands for in its place (see :func:`joker_retrieval_problems`).
+    new tile came from the rack, at least one rack tile was placed (a table left as it
+    was, its sets and their tiles in any order, is no play instead: legal, the player
+    draws; ``must_place``, for a turn that is a play, refuses that too), and, before
+    opening, the old sets are untouched and the new ones are worth at least the opening
+    threshold (jokers at their best reading); after opening, under ``joker_retrieval:
+    "replace"``, every table joker stays in its set or has the tile it stands for in its
+    place (see :func:`joker_retrieval_problems`).
     """
     problems: list[Problem] = []
     for tiles in (*table_before, *table_after, rack):
@@ -96,6 +101,10 @@ def check_play(
                 ),
             )
         )
+    if not played and (must_place or _sets(table_after) != _sets(table_before)):
+        problems.append(
+            Problem(None, _("a play must place at least one tile from the rack; draw instead"))
+        )
 
     if not opened:
         problems += _opening_problems(table_before, table_after, bool(played), rules)
@@ -111,7 +120,8 @@ def joker_retrieval_problems(
     a set of its own in the table after, keeping a numbered tile where it was, and each
     of its jokers stays there or has the tile it stood for in its place (in a group: a
     numbered tile of a colour the group lacked); a joker leaves only in a turn that
-    plays a rack tile. Reported for each set that no such set after can carry on.
+    plays a rack tile (which :func:`check_play` asks of any turn that changes the table).
+    Reported for each set that no such set after can carry on.
 
     :func:`check_play` asks it of a move that is legal otherwise; on its own it judges
     the joker rule for a table after that need not hold every tile (a repair's most
@@ -204,7 +214,7 @@ def _opening_problems(
     sets is touching the table, even with nothing played), and the new sets, when
     there are any, reach the threshold."""
     problems: list[Problem] = []
-    unmatched = Counter(_key(tiles) for tiles in after)
+    unmatched = _sets(after)
     for index, tiles in enumerate(before):
         key = _key(tiles)
         if unmatched[key] > 0:
@@ -312,3 +322,8 @@ def _count(sets: TileSets) -> Counter[Tile]:
 
 def _key(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
     return tuple(sorted(tiles))
+
+
+def _sets(sets: TileSets) -> Counter[tuple[Tile, ...]]:
+    """The sets as a multiset, each set's tiles in any order."""
+    return Counter(_key(tiles) for tiles in sets)

@@ -1,9 +1,11 @@
 """Game review: each turn of a recorded game beside the best play it had.
 
 For every turn (of every player, or of one) the review solves the position the
-player faced afresh (their rack, the table before, whether they had opened) and
-reports what was played, the best play's tiles and points (proven optimal unless
-the time limit ran out, which ``status`` says), the tiles the best play would have
+player faced afresh (their rack and the table before, as the record gives them, and
+whether they had opened: made a legal play on an earlier turn, for an illegal play
+is taken back in the game and opens nothing) and reports what was played, the best
+play's tiles and points (proven optimal unless the time limit ran out, which
+``status`` says), the tiles the best play would have
 placed that stayed on the rack (``missed``), and the problems of an illegal turn.
 
 Per player: the share of turns at the best (``accuracy``), the tiles placed out
@@ -47,7 +49,8 @@ class TurnReview:
 
     turn: Turn
     opened: bool
-    """Whether the player had opened before this turn."""
+    """Whether the player had opened before this turn: made a legal play on an earlier
+    one (an illegal play, an opening under the threshold say, does not open)."""
     best: Play | None
     """A fresh solve of the position the player faced; None when that position is not
     one of the game (an earlier illegal turn left an invalid set, a tile the rules do
@@ -114,11 +117,11 @@ def review_game(
     reviewed = []
     for turn in record.turns:
         had_opened = opened[turn.player]
-        if turn.action is Action.PLAY:
-            opened[turn.player] = True
+        problems = _problems(turn, had_opened, rules)
+        if turn.action is Action.PLAY and not problems:
+            opened[turn.player] = True  # an illegal opening is taken back: not opened
         if player is not None and turn.player != player:
             continue
-        problems = _problems(turn, had_opened, rules)
         position = Position(turn.rack, turn.table_before, had_opened)
         try:
             best = solve(position, rules, objective, limit=limit, least_disruption=False)
@@ -132,16 +135,14 @@ def review_game(
 def _problems(turn: Turn, opened: bool, rules: Rules) -> tuple[str, ...]:
     if turn.action is not Action.PLAY:
         return ()
-    verdict = check_play(turn.rack, turn.table_before, turn.table_after, opened, rules)
-    problems = tuple(
+    before, after = turn.table_before, turn.table_after
+    verdict = check_play(turn.rack, before, after, opened, rules, must_place=True)
+    return tuple(
         p.reason
         if p.set is None
         else _("set {index} after: {reason}", index=p.set, reason=p.reason)
         for p in verdict.problems
     )
-    if not problems and not verdict.played:
-        return (_("a play that places no tile"),)
-    return problems
 
 
 def review_to_dict(review: Review, record: GameRecord) -> dict[str, Any]:

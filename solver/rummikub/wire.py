@@ -538,8 +538,10 @@ def validate_rummikub(request: Mapping[str, Any] | ValidateRequest) -> dict[str,
 
     ``problems`` lists each thing wrong: ``{"set": index in table_after or null,
     "reason": "..."}`` (an invalid set, a table tile that went missing, a tile not
-    on the rack, an opening under the threshold, the table touched before opening, a
-    joker taken against ``joker_retrieval: "replace"``). For an illegal move,
+    on the rack, a changed table with no rack tile placed, an opening under the
+    threshold, the table touched before opening, a joker taken against
+    ``joker_retrieval: "replace"``). A table left as it was is no play (the player
+    draws): legal, with nothing played. For an illegal move,
     ``consequence`` says whether the player can still put it right (the tiles they
     laid down fit into a legal move) and otherwise the penalty:
     ``{"status": "optimal", "repairable": false, "penalty_tiles": 3,

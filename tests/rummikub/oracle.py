@@ -177,8 +177,9 @@ class Oracle:
     ) -> bool:
         """Whether turning ``before`` into ``after`` is a legal move, from the rules:
         every set after is valid, no table tile is lost, what came onto the table was
-        on the rack; before opening, every old set is still there untouched and the
-        new sets are worth at least the threshold."""
+        on the rack, and a move that places nothing leaves every set as it was (no
+        play); before opening, every old set is still there untouched and the new sets
+        are worth at least the threshold."""
         if any(self.set_value(tiles) is None for tiles in after):
             return False
         old = Counter(t for tiles in before for t in tiles)
@@ -186,6 +187,8 @@ class Oracle:
         played = new - old
         if old - new or played - Counter(rack):
             return False
+        if not played:
+            return sorted(map(sorted, before)) == sorted(map(sorted, after))
         if opened:
             if self.rules.joker_retrieval == "replace" and old[JOKER]:
                 return bool(_replace_oracle(self.rules).replace_judges(before, after, bool(played)))

@@ -70,8 +70,10 @@ def test_an_illegal_play_is_refused_and_changes_nothing() -> None:
         game.apply(move)
     assert game.racks[0] == list(tiles("R1 R2 R3 B7 K7"))
     assert game.table == ()
-    # A play that places nothing is not a play.
-    assert game.problems(Move.play([])) != ()
+    # A play that places nothing is not a play, even one that leaves the table as it was.
+    assert game.problems(Move.play([])) == (
+        "a play must place at least one tile from the rack; draw instead",
+    )
 
 
 def test_opening_then_rearranging_then_going_out_ends_the_round() -> None:

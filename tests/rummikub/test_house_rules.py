@@ -68,12 +68,13 @@ def test_a_joker_in_a_group_of_four_is_freed_only_for_its_tile() -> None:
         ("R3 J R5", "R3 R4 R5 | J B9 K9", "R4 B9 K9", True),
         # The replacing tile is the rack tile the turn plays.
         ("R3 J R5 | B8 B9 B10", "R3 R4 R5 | B8 B9 B10 J", "R4", True),
-        # Rearranged with no rack tile: the joker may not move.
-        ("R3 J R5 | R4 B4 K4 O4", "R3 R4 R5 | B4 K4 O4 J", "", False),
+        # A table tile may take its place, in a turn that plays a rack tile (one that
+        # plays none is refused whatever the joker does: test_legality).
+        ("R3 J R5 | R4 B4 K4 O4", "R3 R4 R5 R6 | B4 K4 O4 J", "R6", True),
         # In a group of three, either missing colour takes the joker's place.
         ("R7 B7 J", "R7 B7 O7 | J K1 K2", "O7 K1 K2", True),
         # A split run goes on as one part: the joker stays where it stood.
-        ("R1 R2 R3 J R5 R6 R7", "R1 R2 R3 | J R5 R6 R7", "", True),
+        ("R1 R2 R3 J R5 R6 R7", "R1 R2 R3 | J R5 R6 R7 R8", "R8", True),
         # Replaced, the joker may go on in its own set, at a new place.
         ("R3 J R5", "R3 R4 R5 J", "R4", True),
         # A run split around its joker, the joker used elsewhere: no R4 in its place.

@@ -76,7 +76,31 @@ def test_rearranging_without_playing_before_opening() -> None:
     verdict = judge("", "R1 R2 R3 J | B5 K5 O5", "R1 R2 R3 | B5 K5 O5 J", opened=False)
     assert not verdict.legal
     assert "table set 0 (R1 R2 R3 J) was changed" in reasons(verdict)
-    assert judge("", "R1 R2 R3 J | B5 K5 O5", "R1 R2 R3 | B5 K5 O5 J", opened=True).legal
+
+
+@pytest.mark.parametrize(
+    ("rack", "before", "after"),
+    [
+        ("K1", "R1 R2 R3 R4 R5 R6", "R1 R2 R3 | R4 R5 R6"),
+        ("", "R1 R2 R3 J | B5 K5 O5", "R1 R2 R3 | B5 K5 O5 J"),
+    ],
+)
+def test_a_play_must_place_a_rack_tile(rack: str, before: str, after: str) -> None:
+    # After opening too: rearranging the table alone is not a turn.
+    verdict = judge(rack, before, after)
+    assert not verdict.legal
+    assert verdict.played == ()
+    assert reasons(verdict) == "a play must place at least one tile from the rack; draw instead"
+
+
+def test_the_table_left_as_it_was_is_no_play_unless_a_play_is_due() -> None:
+    # Its sets in another order, and their tiles: drawing, which is legal...
+    assert judge("K1", "R1 R2 R3 | B5 K5 O5", "O5 K5 B5 | R3 R2 R1").legal
+    # ...but not as a turn that says it plays (the engine's and the review's checks).
+    table = [parse_tiles("R1 R2 R3")]
+    verdict = check_play(parse_tiles("K1"), table, table, True, RULES, must_place=True)
+    assert not verdict.legal
+    assert "must place at least one tile" in reasons(verdict)
 
 
 def test_splitting_a_run_before_opening() -> None:

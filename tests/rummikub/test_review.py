@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from solver import validate_rummikub
 from solver.rummikub import Objective, Position, Status, solve
 from solver.rummikub.engine import GameSettings
 from solver.rummikub.game_wire import review_rummikub
@@ -104,7 +105,10 @@ def test_an_illegal_turn_is_flagged_and_counts_nothing(standard: dict[str, Any])
     assert reviewed["tiles_played"] == 0
     assert not reviewed["at_best"]
     (player,) = answer["players"]
-    assert player["illegal_turns"] == [turn["turn"]]
+    assert player["illegal_turns"][0] == turn["turn"]
+    # It opened nothing: the player's plays are judged as openings until a legal one.
+    opening = next(t["turn"] for t in answer["turns"] if t["action"] == "play" and t["legal"])
+    assert all(t["opened"] == (t["turn"] > opening) for t in answer["turns"])
     assert {t["player"] for t in answer["turns"]} == {turn["player"]}
     # The next turn faces the invalid set the illegal one left: it cannot be solved,
     # and is listed as unreviewed instead of failing the whole review.
@@ -134,3 +138,75 @@ def test_review_requests_are_checked(standard: dict[str, Any]) -> None:
     points = review_rummikub({"record": standard, "objective": "points", "player": 0})
     assert points["objective"] == "points"
     assert all(t["shortfall"] == t["best"]["points"] - t["points_played"] for t in points["turns"])
+
+
+def _turn(number: int, rack: str, before: list[str], after: list[str] | None) -> dict[str, Any]:
+    """Player 0 plays (``after`` given) on odd turns; player 1 draws R13 between."""
+    entry: dict[str, Any] = {
+        "turn": number,
+        "player": 1 - number % 2,
+        "rack": rack.split(),
+        "table_before": [s.split() for s in before],
+        "action": "draw" if after is None else "play",
+    }
+    if after is None:
+        entry["drawn"] = "R13"
+    else:
+        entry["table_after"] = [s.split() for s in after]
+    return entry
+
+
+def test_only_a_legal_play_opens() -> None:
+    """An opening under the threshold does not open: the player's next play is judged,
+    and its best solved, as an opening again, until a legal one; then they have opened."""
+    record = {
+        "turns": [
+            _turn(1, "R1 R2 R3 K5 B5 O5 R9", [], ["R1 R2 R3"]),  # 6 points: taken back
+            _turn(2, "B1 B2", [], None),
+            _turn(3, "R1 R2 R3 K5 B5 O5 R9", [], ["K5 B5 O5"]),  # 15 points
+            _turn(4, "B1 B2 R13", [], None),
+            _turn(5, "R1 R2 R3 K5 B5 O5 R9 R10 R11", [], ["R9 R10 R11", "K5 B5 O5"]),
+            _turn(6, "B1 B2 R13 R13", ["R9 R10 R11", "K5 B5 O5"], None),
+            _turn(
+                7, "R1 R2 R3", ["R9 R10 R11", "K5 B5 O5"], ["R9 R10 R11", "K5 B5 O5", "R1 R2 R3"]
+            ),
+        ]
+    }
+    answer = review_rummikub({"record": record, "player": 0})
+    first, second, opening, later = answer["turns"]
+    for illegal, value in ((first, 6), (second, 15)):
+        assert not illegal["opened"]
+        assert not illegal["legal"]
+        assert f"worth {value} points, under the 30 needed" in illegal["problems"][0]
+        # R1 R2 R3 and K5 B5 O5 (21 points) cannot open: the best is to draw.
+        assert illegal["best"]["tiles"] == 0
+    assert not opening["opened"]
+    assert opening["legal"]
+    assert later["opened"]
+    assert later["legal"]
+    assert later["best"]["played"] == ["R1", "R2", "R3"]
+
+
+def test_a_play_that_places_no_rack_tile_is_refused_as_validate_refuses_it() -> None:
+    """The review, validate and the engine share the rule: splitting a run places no
+    tile, and neither does a play that leaves the table as it was."""
+    run, halves = ["R5 R6 R7 R8 R9 R10"], ["R5 R6 R7", "R8 R9 R10"]
+    record = {
+        "turns": [
+            _turn(1, "R5 R6 R7 R8 R9 R10 K1", [], run),
+            _turn(2, "B1 B2", run, None),
+            _turn(3, "K1", run, halves),
+            _turn(4, "B1 B2 R13", run, None),
+            _turn(5, "K1", run, run),
+        ]
+    }
+    answer = review_rummikub({"record": record, "player": 0})
+    opening, split, same = answer["turns"]
+    assert opening["legal"]
+    reason = "a play must place at least one tile from the rack; draw instead"
+    for turn in (split, same):
+        assert turn["opened"]
+        assert turn["problems"] == [reason]
+    move = {"rack": ["K1"], "table_before": [run[0].split()], "opened": True}
+    checked = validate_rummikub({**move, "table_after": [s.split() for s in halves]})
+    assert [p["reason"] for p in checked["problems"]] == [reason]

@@ -62,6 +62,18 @@ def test_each_kind_of_mistake_is_explained(
     assert all(p["set"] is None for p in answer["problems"])
 
 
+def test_a_move_must_place_a_rack_tile_or_leave_the_table_as_it_was() -> None:
+    # Splitting a run and placing nothing is no turn, opened or not.
+    split = check("K1", ["R1 R2 R3 R4 R5 R6"], ["R1 R2 R3", "R4 R5 R6"])
+    assert not split["legal"]
+    assert split["played"] == []
+    reason = "a play must place at least one tile from the rack; draw instead"
+    assert split["problems"] == [{"set": None, "reason": reason}]
+    # The table as it was (sets and tiles reordered) is no play: the player draws.
+    same = check("K1", ["R1 R2 R3", "B5 K5 O5"], ["O5 K5 B5", "R3 R2 R1"])
+    assert same == {"legal": True, "played": [], "problems": [], "consequence": None}
+
+
 def test_an_illegal_move_says_whether_it_can_be_put_right() -> None:
     fixable = check("R4 B9", ["R1 R2 R3"], ["R1 R2", "R3 R4"])["consequence"]
     assert fixable["repairable"]
