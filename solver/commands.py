@@ -191,16 +191,17 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 
 def time_limit_ms(seconds: float) -> int:
-    """``--time-limit`` in the milliseconds of a request."""
-    limit_ms = round(seconds * 1000)
-    if not 1 <= limit_ms <= MAX_TIME_LIMIT_MS:
+    """``--time-limit`` in the milliseconds of a request. The range is checked on the
+    seconds given, before rounding: ``round`` raises on NaN and the infinities."""
+    if not 0.001 <= seconds <= MAX_TIME_LIMIT_MS / 1000:
         raise MeldwiseError(
             _(
-                "--time-limit must be between 0.001 and {highest}",
+                "--time-limit must be between 0.001 and {highest} seconds, got {seconds:g}",
                 highest=MAX_TIME_LIMIT_MS // 1000,
+                seconds=seconds,
             )
         )
-    return limit_ms
+    return round(seconds * 1000)
 
 
 def status_text(status: str) -> str:

@@ -42,6 +42,26 @@ def test_bad_input_exits_2_with_the_message(capsys: pytest.CaptureFixture[str]) 
     assert "rule 'max_jokers_per_set' must be between 1 and 4, got 9" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("seconds", ["nan", "inf", "-inf", "1e300", "0", "300.1"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["solve", "--rack", "R1 R2 R3"],
+        ["repair", "--table", "R1 R2 R3"],
+        ["shanghai", "advise", "--hand", "7H 7S 7D", "--hand-number", "1"],
+    ],
+)
+def test_a_time_limit_out_of_range_exits_2_naming_it(
+    command: list[str], seconds: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # NaN and the infinities once reached round(), which raised out of the command.
+    assert main([*command, f"--time-limit={seconds}"]) == 2
+    shown = f"{float(seconds):g}"
+    assert f"--time-limit must be between 0.001 and 300 seconds, got {shown}" in (
+        capsys.readouterr().err
+    )
+
+
 def test_wrap_runs_rule(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["solve", "--rack", "O12 O13 K5", "--table", "O1 O2 O3", "--rule", "wrap_runs=true"]
     assert main(args) == 0
