@@ -163,31 +163,38 @@ def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:
     rules: dict[str, int | bool | str] = {}
     for item in items:
         name, sep, value = item.partition("=")
-        word = value.strip()
-        if not sep or not word:
+        if not sep or not value.strip():
             raise MeldwiseError(_("--rule takes NAME=NUMBER or NAME=WORD, got {item!r}", item=item))
-        if word.lstrip("-").isdigit():
-            rules[name.strip()] = int(word)
-        else:
-            rules[name.strip()] = word == "true" if word in ("true", "false") else word
+        rules[name.strip()] = setting_value(value)
     return rules
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
-    """``--option`` values as game settings: ``NAME=VALUE`` (whole numbers become
-    ints) and ``rules.NAME=VALUE`` into the nested rule settings."""
+    """``--option`` values as game settings: ``NAME=VALUE`` (read as
+    :func:`setting_value` reads it) and ``rules.NAME=VALUE`` into the nested rule
+    settings."""
     options: dict[str, Any] = {}
     for item in items:
         name, sep, text = item.partition("=")
         name = name.strip()
         if not sep or not name:
             raise MeldwiseError(f"--option takes NAME=VALUE, got {item!r}")
-        value: Any = int(text) if text.strip().lstrip("-").isdigit() else text.strip()
+        value = setting_value(text)
         if name.startswith("rules."):
             options.setdefault("rules", {})[name.removeprefix("rules.")] = value
         else:
             options[name] = value
     return options
+
+
+def setting_value(text: str) -> int | bool | str:
+    """A setting's value as ``--rule`` and ``--option`` write it: a whole number, true
+    or false, else the word itself; whoever reads the setting checks the value."""
+    word = text.strip()
+    try:
+        return int(word)
+    except ValueError:
+        return {"true": True, "false": False}.get(word, word)
 
 
 def time_limit_ms(seconds: float) -> int:

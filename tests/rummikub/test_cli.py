@@ -38,6 +38,8 @@ def test_bad_input_exits_2_with_the_message(capsys: pytest.CaptureFixture[str]) 
     assert "NAME=NUMBER or NAME=WORD" in capsys.readouterr().err
     assert main(["solve", "--rack", "R1", "--rule", "wrap_runs=yes"]) == 2
     assert "rule 'wrap_runs' must be true or false" in capsys.readouterr().err
+    assert main(["solve", "--rack", "R1", "--rule", "jokers=--5"]) == 2  # once int() raised
+    assert "rule 'jokers' must be a whole number, got '--5'" in capsys.readouterr().err
     assert main(["solve", "--rack", "R1", "--rule", "max_jokers_per_set=9"]) == 2
     assert "rule 'max_jokers_per_set' must be between 1 and 4, got 9" in capsys.readouterr().err
 
