@@ -57,6 +57,11 @@ def test_tournament_table_and_records(tmp_path: Path, capsys: pytest.CaptureFixt
         (["--bots", "greedy", "--games", "0"], "--games must be at least 1"),
         (["--bots", "greedy", "--option", "pool_empty=never"], "'pool_empty' must be"),
         (["--bots", "greedy", "--option", "hand=--5"], "'hand' must be a whole number"),
+        (["--bots", "greedy", "--option", "players=3"], "'players' is 3, but 2 bots are seated"),
+        (
+            ["--game", "shanghai", "--bots", "greedy", "--option", "players=4"],
+            "'players' is 4, but 2 bots are seated",
+        ),
     ],
 )
 def test_tournament_bad_input_exits_2(
