@@ -21,7 +21,7 @@ from typing import Any, TextIO, TypeAlias
 
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, _, from_environment, language
-from solver.wire import MAX_TIME_LIMIT_MS
+from solver.wire import MAX_TIME_LIMIT_MS, read_json
 
 EXIT_BAD_INPUT = 2
 """The exit code of a command given bad input (the HTTP service's 422)."""
@@ -145,10 +145,12 @@ def answering(
 
 
 def load_request(text: str) -> Any:
-    """One request decoded from JSON, or a :class:`MeldwiseError` saying why not."""
+    """One request decoded from JSON as the HTTP service reads a body (a key given
+    twice refused: :func:`~solver.wire.read_json`), or a :class:`MeldwiseError`
+    saying why not."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
+        return read_json(text)
+    except (json.JSONDecodeError, RecursionError) as error:
         raise MeldwiseError(_("the request is not valid JSON: {error}", error=error)) from None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 
@@ -82,6 +83,34 @@ def test_json_mode_errors_exit_2() -> None:
     assert done.returncode == 2
     assert "not valid JSON" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "body", "message"),
+    [
+        (
+            ["shanghai", "score", "--json"],
+            '{"hands": {"ann": ["AS", "KD"], "ann": []}}',
+            "the key 'ann' is given twice in one object",
+        ),
+        (["solve", "--json"], '{"rack": ["R1", "R2", "R3"], "rack": []}', "'rack' is given twice"),
+        (["review", "-"], '{"turns": [], "turns": []}', "'turns' is given twice"),
+        (["solve", "--json"], '{"rack": [' + "9" * 5000 + "]}", "a number has 5000 digits"),
+        (["solve", "--json"], "[" * 5000 + "]" * 5000, "not valid JSON"),
+    ],
+)
+def test_json_input_is_read_as_strictly_as_over_http(
+    argv: list[str],
+    body: str,
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A key given twice once had its second value silently replace the first (HTTP
+    # refused it), and numbers too long or nesting too deep raised out of the command.
+    monkeypatch.setattr("sys.stdin", io.StringIO(body))
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
 
 
 def test_jsonl_mode_answers_in_order_and_goes_on_after_errors() -> None:
