@@ -6,7 +6,7 @@ way to customise how a request is read): a body must be sent as
 without ``NaN`` or ``Infinity`` and nested less deeply than Python's recursion
 limit (else 400 saying so), without a key given twice in one object (422 naming
 the key: a second value must not silently replace the first) and without numbers
-longer than :data:`~api.reading.MAX_DIGITS` digits or out of a float's range (422:
+longer than :data:`~solver.wire.MAX_DIGITS` digits or out of a float's range (422:
 valid JSON, but no number of this API comes near); a syntax error is 400 with its
 position. The reading itself is :func:`api.reading.read_body`, which the solver
 workers use too for the bodies they read (:data:`api.worker.BODY_TASKS`).

@@ -21,7 +21,7 @@ from typing import Any, TextIO, TypeAlias
 
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, _, from_environment, language
-from solver.wire import MAX_TIME_LIMIT_MS
+from solver.wire import MAX_TIME_LIMIT_MS, read_json
 
 EXIT_BAD_INPUT = 2
 """The exit code of a command given bad input (the HTTP service's 422)."""
@@ -145,10 +145,12 @@ def answering(
 
 
 def load_request(text: str) -> Any:
-    """One request decoded from JSON, or a :class:`MeldwiseError` saying why not."""
+    """One request decoded from JSON as the HTTP service reads a body (a key given
+    twice refused: :func:`~solver.wire.read_json`), or a :class:`MeldwiseError`
+    saying why not."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
+        return read_json(text)
+    except (json.JSONDecodeError, RecursionError) as error:
         raise MeldwiseError(_("the request is not valid JSON: {error}", error=error)) from None
 
 
@@ -163,26 +165,23 @@ def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:
     rules: dict[str, int | bool | str] = {}
     for item in items:
         name, sep, value = item.partition("=")
-        word = value.strip()
-        if not sep or not word:
+        if not sep or not value.strip():
             raise MeldwiseError(_("--rule takes NAME=NUMBER or NAME=WORD, got {item!r}", item=item))
-        if word.lstrip("-").isdigit():
-            rules[name.strip()] = int(word)
-        else:
-            rules[name.strip()] = word == "true" if word in ("true", "false") else word
+        rules[name.strip()] = setting_value(value)
     return rules
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
-    """``--option`` values as game settings: ``NAME=VALUE`` (whole numbers become
-    ints) and ``rules.NAME=VALUE`` into the nested rule settings."""
+    """``--option`` values as game settings: ``NAME=VALUE`` (read as
+    :func:`setting_value` reads it) and ``rules.NAME=VALUE`` into the nested rule
+    settings."""
     options: dict[str, Any] = {}
     for item in items:
         name, sep, text = item.partition("=")
         name = name.strip()
         if not sep or not name:
             raise MeldwiseError(f"--option takes NAME=VALUE, got {item!r}")
-        value: Any = int(text) if text.strip().lstrip("-").isdigit() else text.strip()
+        value = setting_value(text)
         if name.startswith("rules."):
             options.setdefault("rules", {})[name.removeprefix("rules.")] = value
         else:
@@ -190,17 +189,28 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     return options
 
 
+def setting_value(text: str) -> int | bool | str:
+    """A setting's value as ``--rule`` and ``--option`` write it: a whole number, true
+    or false, else the word itself; whoever reads the setting checks the value."""
+    word = text.strip()
+    try:
+        return int(word)
+    except ValueError:
+        return {"true": True, "false": False}.get(word, word)
+
+
 def time_limit_ms(seconds: float) -> int:
-    """``--time-limit`` in the milliseconds of a request."""
-    limit_ms = round(seconds * 1000)
-    if not 1 <= limit_ms <= MAX_TIME_LIMIT_MS:
+    """``--time-limit`` in the milliseconds of a request. The range is checked on the
+    seconds given, before rounding: ``round`` raises on NaN and the infinities."""
+    if not 0.001 <= seconds <= MAX_TIME_LIMIT_MS / 1000:
         raise MeldwiseError(
             _(
-                "--time-limit must be between 0.001 and {highest}",
+                "--time-limit must be between 0.001 and {highest} seconds, got {seconds:g}",
                 highest=MAX_TIME_LIMIT_MS // 1000,
+                seconds=seconds,
             )
         )
-    return limit_ms
+    return round(seconds * 1000)
 
 
 def status_text(status: str) -> str:

@@ -175,5 +175,21 @@ def check_game_settings(data: Mapping[str, Any], known: Sequence[str]) -> None:
             )
 
 
+def seated(data: Mapping[str, Any], players: int) -> dict[str, Any]:
+    """A game's settings ``data`` for a game of ``players`` seats, its ``players`` set
+    to that: a ``players`` setting given that says otherwise raises
+    :class:`RulesError` (it was once silently replaced by the number of seats)."""
+    given = data.get("players")
+    if given not in (None, players):
+        raise RulesError(
+            _(
+                "game setting 'players' is {given!r:.60}, but {seats} bots are seated",
+                given=given,
+                seats=players,
+            )
+        )
+    return {**data, "players": players}
+
+
 def _fields(settings: object) -> tuple[Field[Any], ...]:
     return fields(settings)  # type: ignore[arg-type]

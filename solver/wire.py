@@ -7,6 +7,8 @@ here, once:
 
 * an unknown field is refused, naming it and the fields there are;
 * null means absent for every optional field (it takes its default);
+* JSON text is read strictly (:func:`read_json`), by the CLI and the HTTP service
+  alike: a key given twice in one object is refused, not silently replaced;
 * pydantic's errors become one :class:`~solver.errors.MeldwiseError` whose message
   names the culprit's place (``rack[2]``, ``table[0].cards``) and the bad value
   (:func:`request_error`), the same for the library and the HTTP service.
@@ -14,6 +16,7 @@ here, once:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Self, TypeVar
@@ -41,6 +44,9 @@ MAX_LISTED = 5
 
 MAX_TIME_LIMIT_MS = 300_000
 """The longest time limit a request may ask for, in milliseconds."""
+
+MAX_DIGITS = 20
+"""Longest number a request may hold: every number of the wire contract fits easily."""
 
 M = TypeVar("M", bound="Request")
 
@@ -138,6 +144,54 @@ class Answer(BaseModel):
     """Base of every response model: exactly the fields it declares."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+class NotJSON(RequestError):
+    """Text that Python's ``json`` reads but that is no JSON: ``NaN``, ``Infinity``."""
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            shown = key if len(key) <= 40 else key[:39] + "…"
+            raise RequestError(f"the key {shown!r} is given twice in one object")
+        result[key] = value
+    return result
+
+
+def _integer(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise RequestError(f"a number has {digits} digits; at most {MAX_DIGITS} are accepted")
+    return int(text)
+
+
+def _decimal(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")) or len(text) > 4 * MAX_DIGITS:
+        raise RequestError(f"the number {text[:30]!r} is out of range")
+    return value
+
+
+def _constant(name: str) -> Any:
+    raise NotJSON(f"{name} is not a JSON value")
+
+
+def read_json(text: str) -> Any:
+    """The JSON value of ``text``, read strictly as every request is (the CLI's
+    ``--json``/``--jsonl``, the HTTP service's bodies): a key given twice in one
+    object, or a number of more than :data:`MAX_DIGITS` digits or out of a float's
+    range, raises :class:`RequestError` naming it; ``NaN`` or ``Infinity``
+    :class:`NotJSON`. A syntax error raises ``json.JSONDecodeError`` and nesting too
+    deep ``RecursionError``, for the caller to word."""
+    return json.loads(
+        text,
+        object_pairs_hook=_object,
+        parse_int=_integer,
+        parse_float=_decimal,
+        parse_constant=_constant,
+    )
 
 
 def read(model: type[M], request: Any) -> M:

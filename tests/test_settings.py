@@ -9,6 +9,7 @@ import pytest
 
 from solver.errors import RulesError
 from solver.rummikub import Rules as RummikubRules
+from solver.settings import seated
 from solver.shanghai import Rules as ShanghaiRules
 
 RUMMIKUB_KNOWN = (
@@ -72,3 +73,11 @@ def test_partial_settings_keep_the_defaults_and_round_trip(kind: Any) -> None:
     changed = kind.from_dict({first: kind().to_dict()[first] + 1})
     assert getattr(changed, first) == getattr(kind(), first) + 1
     assert kind.from_dict(changed.to_dict()) == changed
+
+
+def test_a_players_setting_must_agree_with_the_seats() -> None:
+    # It was once replaced by the number of seats without a word.
+    assert seated({"hand": 5, "players": 3}, 3) == {"hand": 5, "players": 3}
+    assert seated({"players": None}, 2) == {"players": 2}
+    with pytest.raises(RulesError, match="'players' is 3, but 2 bots are seated"):
+        seated({"players": 3}, 2)

@@ -9,12 +9,13 @@ from solver.arena.game import GameSpec, Match
 from solver.rummikub.bots import BOTS, make_bot
 from solver.rummikub.engine import Game, GameSettings
 from solver.rummikub.record import record_to_dict
+from solver.settings import seated
 
 
 def new_game(seed: int, players: int, options: Mapping[str, Any]) -> Game:
     """A game of ``players`` dealt from ``seed``; ``options`` are game settings
     (``rules``, ``hand``, ``pool_empty``; see :class:`GameSettings`)."""
-    return Game.new(GameSettings.from_dict({**options, "players": players}), seed)
+    return Game.new(GameSettings.from_dict(seated(options, players)), seed)
 
 
 def _record(match: Match, players: Sequence[str]) -> dict[str, Any]:

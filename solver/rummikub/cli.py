@@ -39,6 +39,7 @@ from solver.rummikub.hints import HintLevel
 from solver.rummikub.notation import Notation
 from solver.rummikub.position import Objective
 from solver.rummikub.wire import solve_rummikub
+from solver.wire import read_json
 
 
 def add_solve_command(commands: Commands) -> None:
@@ -315,8 +316,8 @@ def add_review_command(commands: Commands) -> None:
 def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
     text = stdin.read() if args.record == "-" else _read(Path(args.record))
     try:
-        record = json.loads(text)
-    except json.JSONDecodeError as error:
+        record = read_json(text)
+    except (json.JSONDecodeError, RecursionError) as error:
         raise MeldwiseError(
             _("{path} is not valid JSON: {error}", path=args.record, error=error)
         ) from None

@@ -31,6 +31,7 @@ from solver.rummikub.rules import STANDARD
 from solver.rummikub.search import DEFAULT_TIME_LIMIT
 from solver.rummikub.strategy import best_play, solve_statuses
 from solver.rummikub.wire import AnyTile, Opponents, RulesField, TileSet, facing, read_tiles
+from solver.settings import seated
 from solver.wire import Answer, Lang, Spoken, read
 
 MAX_REVIEW_TIME_LIMIT_MS = 60_000
@@ -292,7 +293,7 @@ def game_rummikub(request: Mapping[str, Any] | GameRequest) -> dict[str, Any]:
     """A whole game between bots (:class:`GameRequest` in, :class:`GameResponse` out:
     the game record, ``docs/games.md``)."""
     asked = read(GameRequest, request)
-    settings = GameSettings.from_dict({**asked.settings, "players": len(asked.bots)})
+    settings = GameSettings.from_dict(seated(asked.settings, len(asked.bots)))
     tiles = sum(full_set(settings.rules).values())
     if tiles > MAX_GAME_TILES:
         raise RequestError(

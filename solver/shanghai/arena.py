@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import Any
 
+from solver.settings import seated
 from solver.shanghai.bots import BOTS, make_bot
 from solver.shanghai.engine import Game, GameSettings
 from solver.shanghai.record import record_to_dict
@@ -20,7 +21,7 @@ from solver.shanghai.record import record_to_dict
 def new_game(seed: int, players: int, options: Mapping[str, Any]) -> Game:
     """A game of ``players`` dealt from ``seed``; ``options`` are game settings
     (``rules``, ``hands``, ``hand_size``, ``max_turns``; see :class:`GameSettings`)."""
-    return Game.new(GameSettings.from_dict({**options, "players": players}), seed)
+    return Game.new(GameSettings.from_dict(seated(options, players)), seed)
 
 
 def record(match: Any, players: Sequence[str]) -> dict[str, Any]:

@@ -114,6 +114,11 @@ def test_a_review_body_over_the_record_limit_is_refused(client: TestClient) -> N
             "2 hands of 60 need 120 tiles",
         ),
         (
+            GAME,
+            {"bots": ["strong", "greedy"], "settings": {"players": 3}},
+            "game setting 'players' is 3, but 2 bots are seated",
+        ),
+        (
             REVIEW,
             {"record": {"turns": [], "version": 3}},
             "'record.version' must be at most 1, got 3",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 
@@ -38,8 +39,30 @@ def test_bad_input_exits_2_with_the_message(capsys: pytest.CaptureFixture[str]) 
     assert "NAME=NUMBER or NAME=WORD" in capsys.readouterr().err
     assert main(["solve", "--rack", "R1", "--rule", "wrap_runs=yes"]) == 2
     assert "rule 'wrap_runs' must be true or false" in capsys.readouterr().err
+    assert main(["solve", "--rack", "R1", "--rule", "jokers=--5"]) == 2  # once int() raised
+    assert "rule 'jokers' must be a whole number, got '--5'" in capsys.readouterr().err
     assert main(["solve", "--rack", "R1", "--rule", "max_jokers_per_set=9"]) == 2
     assert "rule 'max_jokers_per_set' must be between 1 and 4, got 9" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seconds", ["nan", "inf", "-inf", "1e300", "0", "300.1"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["solve", "--rack", "R1 R2 R3"],
+        ["repair", "--table", "R1 R2 R3"],
+        ["shanghai", "advise", "--hand", "7H 7S 7D", "--hand-number", "1"],
+    ],
+)
+def test_a_time_limit_out_of_range_exits_2_naming_it(
+    command: list[str], seconds: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # NaN and the infinities once reached round(), which raised out of the command.
+    assert main([*command, f"--time-limit={seconds}"]) == 2
+    shown = f"{float(seconds):g}"
+    assert f"--time-limit must be between 0.001 and 300 seconds, got {shown}" in (
+        capsys.readouterr().err
+    )
 
 
 def test_wrap_runs_rule(capsys: pytest.CaptureFixture[str]) -> None:
@@ -60,6 +83,34 @@ def test_json_mode_errors_exit_2() -> None:
     assert done.returncode == 2
     assert "not valid JSON" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "body", "message"),
+    [
+        (
+            ["shanghai", "score", "--json"],
+            '{"hands": {"ann": ["AS", "KD"], "ann": []}}',
+            "the key 'ann' is given twice in one object",
+        ),
+        (["solve", "--json"], '{"rack": ["R1", "R2", "R3"], "rack": []}', "'rack' is given twice"),
+        (["review", "-"], '{"turns": [], "turns": []}', "'turns' is given twice"),
+        (["solve", "--json"], '{"rack": [' + "9" * 5000 + "]}", "a number has 5000 digits"),
+        (["solve", "--json"], "[" * 5000 + "]" * 5000, "not valid JSON"),
+    ],
+)
+def test_json_input_is_read_as_strictly_as_over_http(
+    argv: list[str],
+    body: str,
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A key given twice once had its second value silently replace the first (HTTP
+    # refused it), and numbers too long or nesting too deep raised out of the command.
+    monkeypatch.setattr("sys.stdin", io.StringIO(body))
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
 
 
 def test_jsonl_mode_answers_in_order_and_goes_on_after_errors() -> None:

@@ -56,6 +56,12 @@ def test_tournament_table_and_records(tmp_path: Path, capsys: pytest.CaptureFixt
         (["--bots", "a,b,c"], "3 bots named for 2 players"),
         (["--bots", "greedy", "--games", "0"], "--games must be at least 1"),
         (["--bots", "greedy", "--option", "pool_empty=never"], "'pool_empty' must be"),
+        (["--bots", "greedy", "--option", "hand=--5"], "'hand' must be a whole number"),
+        (["--bots", "greedy", "--option", "players=3"], "'players' is 3, but 2 bots are seated"),
+        (
+            ["--game", "shanghai", "--bots", "greedy", "--option", "players=4"],
+            "'players' is 4, but 2 bots are seated",
+        ),
     ],
 )
 def test_tournament_bad_input_exits_2(
@@ -63,6 +69,20 @@ def test_tournament_bad_input_exits_2(
 ) -> None:
     assert main(["tournament", "--no-progress", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_option_flags_read_true_and_false_as_rule_flags_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --option once made numbers of digits alone, so no true-or-false rule could be set.
+    path = tmp_path / "game.json"
+    argv = ["game", "--bots", "greedy,greedy", *TINY, "--out", str(path)]
+    assert main([*argv, "--option", "rules.wrap_runs=true"]) == 0
+    assert json.loads(path.read_text())["settings"]["rules"]["wrap_runs"] is True
+    argv = ["tournament", "--bots", "greedy", "--games", "1", "--processes", "1", "--json", "-"]
+    capsys.readouterr()
+    assert main([*argv, *TINY, "--option", "rules.wrap_runs=true"]) == 0
+    assert json.loads(capsys.readouterr().out)["options"]["rules"]["wrap_runs"] is True
 
 
 def test_a_game_record_written_then_reviewed(
