@@ -30,7 +30,15 @@ from solver.rummikub.review import review_game, review_to_dict
 from solver.rummikub.rules import STANDARD
 from solver.rummikub.search import DEFAULT_TIME_LIMIT
 from solver.rummikub.strategy import best_play, solve_statuses
-from solver.rummikub.wire import AnyTile, Opponents, RulesField, TileSet, facing, read_tiles
+from solver.rummikub.wire import (
+    AnyTile,
+    Opponents,
+    RuledRequest,
+    RulesField,
+    TileSet,
+    facing,
+    read_tiles,
+)
 from solver.wire import Answer, Lang, Spoken, read
 
 MAX_REVIEW_TIME_LIMIT_MS = 60_000
@@ -48,7 +56,7 @@ EXAMPLE_RACK: list[Any] = ["R1", "R2", "R3", "B9", "K9", "O9", "J", "K11", "O4"]
 EXAMPLE_TABLE: list[Any] = [["R10", "R11", "R12"], ["B5", "K5", "O5"]]
 
 
-class BotRequest(Spoken):
+class BotRequest(RuledRequest):
     """A position and the bot to play it: the wire request of
     :func:`solver.rummikub.game_wire.bot_rummikub`."""
 
