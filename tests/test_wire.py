@@ -8,7 +8,7 @@ import pytest
 
 from solver import MeldwiseError, score_rummikub, solve_rummikub, validate_rummikub
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
-from solver.rummikub.game_wire import bot_rummikub
+from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.wire import repair_rummikub
 
 EXAMPLE = {
@@ -164,6 +164,27 @@ def test_a_tile_the_game_lacks_is_named_where_and_as_sent(call: Any, message: st
     were quoted as 'G5' and 'R14')."""
     with pytest.raises(NotationError) as raised:
         call()
+    assert str(raised.value) == message
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda s: game_rummikub({"bots": ["greedy", "greedy"], "settings": s}),
+            "settings.rules: rule 'jokers' must be between 0 and 4, got 9",
+        ),
+        (
+            lambda s: review_rummikub({"record": {"settings": s, "turns": []}}),
+            "settings.rules: rule 'jokers' must be between 0 and 4, got 9",
+        ),
+    ],
+    ids=["game", "review"],
+)
+def test_a_bad_rule_in_game_settings_names_its_place(call: Any, message: str) -> None:
+    """It used to say only "rule 'jokers' must be ...", not where the rule stands."""
+    with pytest.raises(RulesError) as raised:
+        call({"rules": {"jokers": 9}})
     assert str(raised.value) == message
 
 

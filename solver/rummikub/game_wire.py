@@ -298,7 +298,7 @@ def game_rummikub(request: Mapping[str, Any] | GameRequest) -> dict[str, Any]:
     """A whole game between bots (:class:`GameRequest` in, :class:`GameResponse` out:
     the game record, ``docs/games.md``)."""
     asked = read(GameRequest, request)
-    settings = GameSettings.from_dict({**asked.settings, "players": len(asked.bots)})
+    settings = GameSettings.read({**asked.settings, "players": len(asked.bots)}, "settings")
     tiles = sum(full_set(settings.rules).values())
     if tiles > MAX_GAME_TILES:
         raise RequestError(
