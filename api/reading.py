@@ -5,6 +5,7 @@ exactly as the server would."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from solver.i18n import _
@@ -27,7 +28,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     for key, value in pairs:
         if key in result:
             shown = key if len(key) <= 40 else key[:39] + "…"
-            raise BodyError(422, f"the key {shown!r} is given twice in one object")
+            raise BodyError(422, _("the key {key!r} is given twice in one object", key=shown))
         result[key] = value
     return result
 
@@ -35,19 +36,62 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _integer(text: str) -> int:
     digits = len(text.lstrip("-"))
     if digits > MAX_DIGITS:
-        raise BodyError(422, f"a number has {digits} digits; at most {MAX_DIGITS} are accepted")
+        raise BodyError(
+            422,
+            _(
+                "a number has {digits} digits; at most {most} are accepted",
+                digits=digits,
+                most=MAX_DIGITS,
+            ),
+        )
     return int(text)
 
 
 def _decimal(text: str) -> float:
     value = float(text)
     if value in (float("inf"), float("-inf")) or len(text) > 4 * MAX_DIGITS:
-        raise BodyError(422, f"the number {text[:30]!r} is out of range")
+        raise BodyError(422, _("the number {number!r} is out of range", number=text[:30]))
     return value
 
 
 def _constant(name: str) -> Any:
-    raise BodyError(400, f"{name} is not a JSON value")
+    raise BodyError(400, _("{name} is not a JSON value", name=name))
+
+
+_JSON_REASONS: dict[str, Callable[[], str]] = {
+    "Expecting value": lambda: _("Expecting value"),
+    "Expecting property name enclosed in double quotes": lambda: _(
+        "Expecting property name enclosed in double quotes"
+    ),
+    "Expecting ':' delimiter": lambda: _("Expecting ':' delimiter"),
+    "Expecting ',' delimiter": lambda: _("Expecting ',' delimiter"),
+    "Extra data": lambda: _("Extra data"),
+    "Unterminated string starting at": lambda: _("Unterminated string starting"),
+    "Invalid control character at": lambda: _("Invalid control character"),
+    "Invalid \\escape": lambda: _("Invalid \\escape"),
+    "Invalid \\uXXXX escape": lambda: _("Invalid \\uXXXX escape"),
+    "Illegal trailing comma before end of object": lambda: _(
+        "Illegal trailing comma before end of object"
+    ),
+    "Illegal trailing comma before end of array": lambda: _(
+        "Illegal trailing comma before end of array"
+    ),
+}
+"""What the standard library's JSON parser says (``JSONDecodeError.msg``), in the
+active language; each is followed by "at character N"."""
+
+
+def _json_problem(error: json.JSONDecodeError) -> str:
+    """The parser's ``error`` in the active language: its reason when known (a
+    reason the table lacks, from another Python, is left out, not given in English)."""
+    reason = _JSON_REASONS.get(error.msg)
+    if reason is None:
+        return _("the request body is not valid JSON at character {where}", where=error.pos)
+    return _(
+        "the request body is not valid JSON: {reason} at character {where}",
+        reason=reason(),
+        where=error.pos,
+    )
 
 
 def read_body(body: bytes) -> Any:
@@ -73,14 +117,7 @@ def read_body(body: bytes) -> Any:
             parse_constant=_constant,
         )
     except json.JSONDecodeError as error:
-        raise BodyError(
-            400,
-            _(
-                "the request body is not valid JSON: {reason} at character {where}",
-                reason=error.msg,
-                where=error.pos,
-            ),
-        ) from None
+        raise BodyError(400, _json_problem(error)) from None
     except BodyError as error:  # raised by a hook above, in its own words
         raise BodyError(error.status, _("the request body: {problem}", problem=error)) from None
     except RecursionError:
