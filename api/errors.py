@@ -9,6 +9,7 @@ ASCII (``\\u`` escapes), so no input character can break the answer.
 from __future__ import annotations
 
 import json
+from http import HTTPStatus
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -142,9 +143,26 @@ async def _client_busy(request: Request, error: ClientBusy) -> JSONResponse:
     return error_response(429, str(error), {"Retry-After": str(settings.retry_after_s)})
 
 
+def _status_phrase(status: int) -> str | None:
+    """The words for an error the web stack raises with its status's bare phrase
+    ("Not Found"), in the active language; None for any other status."""
+    match status:
+        case 404:
+            return _("Not Found")
+        case 405:
+            return _("Method Not Allowed")
+    return None
+
+
 async def _http_error(_request: Request, error: HTTPException) -> JSONResponse:
-    """404, 405 and the errors raised while reading a body (400, 408, 413, 415, 422)."""
-    return error_response(error.status_code, str(error.detail), dict(error.headers or {}))
+    """404, 405 and the errors raised while reading a body (400, 408, 413, 415, 422);
+    the web stack's bare status phrases ("Not Found") are said in the request's
+    language, as every detail of ours is."""
+    detail = str(error.detail)
+    phrase = _status_phrase(error.status_code)
+    if phrase is not None and detail == HTTPStatus(error.status_code).phrase:
+        detail = phrase
+    return error_response(error.status_code, detail, dict(error.headers or {}))
 
 
 async def _server_error(_request: Request, _error: Exception) -> JSONResponse:

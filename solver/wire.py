@@ -155,7 +155,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     for key, value in pairs:
         if key in result:
             shown = key if len(key) <= 40 else key[:39] + "…"
-            raise RequestError(f"the key {shown!r} is given twice in one object")
+            raise RequestError(_("the key {key!r} is given twice in one object", key=shown))
         result[key] = value
     return result
 
@@ -163,19 +163,55 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _integer(text: str) -> int:
     digits = len(text.lstrip("-"))
     if digits > MAX_DIGITS:
-        raise RequestError(f"a number has {digits} digits; at most {MAX_DIGITS} are accepted")
+        raise RequestError(
+            _(
+                "a number has {digits} digits; at most {most} are accepted",
+                digits=digits,
+                most=MAX_DIGITS,
+            )
+        )
     return int(text)
 
 
 def _decimal(text: str) -> float:
     value = float(text)
     if value in (float("inf"), float("-inf")) or len(text) > 4 * MAX_DIGITS:
-        raise RequestError(f"the number {text[:30]!r} is out of range")
+        raise RequestError(_("the number {number!r} is out of range", number=text[:30]))
     return value
 
 
 def _constant(name: str) -> Any:
-    raise NotJSON(f"{name} is not a JSON value")
+    raise NotJSON(_("{name} is not a JSON value", name=name))
+
+
+_JSON_REASONS: dict[str, Callable[[], str]] = {
+    "Expecting value": lambda: _("Expecting value"),
+    "Expecting property name enclosed in double quotes": lambda: _(
+        "Expecting property name enclosed in double quotes"
+    ),
+    "Expecting ':' delimiter": lambda: _("Expecting ':' delimiter"),
+    "Expecting ',' delimiter": lambda: _("Expecting ',' delimiter"),
+    "Extra data": lambda: _("Extra data"),
+    "Unterminated string starting at": lambda: _("Unterminated string starting"),
+    "Invalid control character at": lambda: _("Invalid control character"),
+    "Invalid \\escape": lambda: _("Invalid \\escape"),
+    "Invalid \\uXXXX escape": lambda: _("Invalid \\uXXXX escape"),
+    "Illegal trailing comma before end of object": lambda: _(
+        "Illegal trailing comma before end of object"
+    ),
+    "Illegal trailing comma before end of array": lambda: _(
+        "Illegal trailing comma before end of array"
+    ),
+}
+"""What the standard library's JSON parser says (``JSONDecodeError.msg``), in the
+active language; each is followed by "at character N"."""
+
+
+def json_reason(error: json.JSONDecodeError) -> str | None:
+    """The reason of a syntax error of :func:`read_json` in the active language, or
+    None for one the table lacks (from another Python): left out, not given in English."""
+    reason = _JSON_REASONS.get(error.msg)
+    return None if reason is None else reason()
 
 
 def read_json(text: str) -> Any:

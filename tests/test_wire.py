@@ -8,6 +8,8 @@ import pytest
 
 from solver import MeldwiseError, score_rummikub, solve_rummikub, validate_rummikub
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
+from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
+from solver.rummikub.wire import repair_rummikub
 
 EXAMPLE = {
     "rack": ["R1", "R2", "J"],
@@ -105,6 +107,85 @@ def test_rules_that_are_not_an_object_are_refused(rules: Any, call: Any) -> None
     # Empty or false values used to count as no rules at all.
     with pytest.raises(RulesError, match="rules must be an object of settings"):
         call(rules)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda: solve_rummikub({"rack": ["R0"]}),
+            "rack[0]: unknown tile 'R0': numbers run from 1 to 13",
+        ),
+        (
+            lambda: solve_rummikub({"rack": ["R1", "r27"]}),
+            "rack[1]: unknown tile 'r27': numbers run from 1 to 13",
+        ),
+        (
+            lambda: solve_rummikub({"rack": ["R0"], "rules": {"numbers": 20}}),
+            "rack[0]: unknown tile 'R0': numbers run from 1 to 20",
+        ),
+        (
+            lambda: solve_rummikub({"rack": ["g5"]}),
+            "rack[0]: unknown tile 'g5': this game's colours are R B K O",
+        ),
+        (
+            lambda: solve_rummikub({"rack": [], "table": [["r12", "r13", "r14"]]}),
+            "table[0][2]: unknown tile 'r14': numbers run from 1 to 13",
+        ),
+        (
+            lambda: solve_rummikub({"rack": ["j"], "rules": {"jokers": 0}}),
+            "rack[0]: unknown tile 'j': this game has no jokers",
+        ),
+        (
+            lambda: validate_rummikub(
+                {"rack": ["R1"], "table_before": [], "table_after": [["g5"]]}
+            ),
+            "table_after[0][0]: unknown tile 'g5': this game's colours are R B K O",
+        ),
+        (
+            lambda: score_rummikub({"racks": {"ann": ["R14"]}}),
+            "racks.ann[0]: unknown tile 'R14': numbers run from 1 to 13",
+        ),
+        (
+            lambda: repair_rummikub({"table": [["R1", "R2", "r14"]]}),
+            "table[0][2]: unknown tile 'r14': numbers run from 1 to 13",
+        ),
+        (
+            lambda: bot_rummikub(
+                {"bot": "greedy", "rack": ["b14"], "opponents": [{"rack_size": 3}]}
+            ),
+            "rack[0]: unknown tile 'b14': numbers run from 1 to 13",
+        ),
+    ],
+)
+def test_a_tile_the_game_lacks_is_named_where_and_as_sent(call: Any, message: str) -> None:
+    """The tile is quoted as the request wrote it, where it stands, with the game's own
+    colours and numbers (R0 used to give "1 to 26", g5 and R14 lost their place and
+    were quoted as 'G5' and 'R14')."""
+    with pytest.raises(NotationError) as raised:
+        call()
+    assert str(raised.value) == message
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda s: game_rummikub({"bots": ["greedy", "greedy"], "settings": s}),
+            "settings.rules: rule 'jokers' must be between 0 and 4, got 9",
+        ),
+        (
+            lambda s: review_rummikub({"record": {"settings": s, "turns": []}}),
+            "settings.rules: rule 'jokers' must be between 0 and 4, got 9",
+        ),
+    ],
+    ids=["game", "review"],
+)
+def test_a_bad_rule_in_game_settings_names_its_place(call: Any, message: str) -> None:
+    """It used to say only "rule 'jokers' must be ...", not where the rule stands."""
+    with pytest.raises(RulesError) as raised:
+        call({"rules": {"jokers": 9}})
+    assert str(raised.value) == message
 
 
 def test_rules_null_means_the_standard_rules() -> None:

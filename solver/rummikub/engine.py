@@ -129,6 +129,21 @@ class GameSettings:
             )
 
     @classmethod
+    def read(cls, data: Mapping[str, Any], where: str) -> GameSettings:
+        """:meth:`from_dict` for the settings at ``where`` in a request or a record: an
+        error names its place (``settings.rules: rule 'jokers' ...``)."""
+        try:
+            rules = Rules.from_dict(data.get("rules") or {})
+        except MeldwiseError as error:
+            raise RulesError(
+                _("{where}: {problem}", where=f"{where}.rules", problem=error)
+            ) from None
+        try:
+            return cls.from_dict({**data, "rules": rules})
+        except MeldwiseError as error:
+            raise RulesError(_("{where}: {problem}", where=where, problem=error)) from None
+
+    @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameSettings:
         """Read settings written by :meth:`to_dict` (any subset; the rest default)."""
         check_game_settings(data, ("hand", "players", "pool_empty", "rules"))

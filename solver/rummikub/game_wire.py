@@ -30,7 +30,15 @@ from solver.rummikub.review import review_game, review_to_dict
 from solver.rummikub.rules import STANDARD
 from solver.rummikub.search import DEFAULT_TIME_LIMIT
 from solver.rummikub.strategy import best_play, solve_statuses
-from solver.rummikub.wire import AnyTile, Opponents, RulesField, TileSet, facing, read_tiles
+from solver.rummikub.wire import (
+    AnyTile,
+    Opponents,
+    RuledRequest,
+    RulesField,
+    TileSet,
+    facing,
+    read_tiles,
+)
 from solver.settings import seated
 from solver.wire import Answer, Lang, Spoken, read
 
@@ -49,7 +57,7 @@ EXAMPLE_RACK: list[Any] = ["R1", "R2", "R3", "B9", "K9", "O9", "J", "K11", "O4"]
 EXAMPLE_TABLE: list[Any] = [["R10", "R11", "R12"], ["B5", "K5", "O5"]]
 
 
-class BotRequest(Spoken):
+class BotRequest(RuledRequest):
     """A position and the bot to play it: the wire request of
     :func:`solver.rummikub.game_wire.bot_rummikub`."""
 
@@ -293,7 +301,7 @@ def game_rummikub(request: Mapping[str, Any] | GameRequest) -> dict[str, Any]:
     """A whole game between bots (:class:`GameRequest` in, :class:`GameResponse` out:
     the game record, ``docs/games.md``)."""
     asked = read(GameRequest, request)
-    settings = GameSettings.from_dict(seated(asked.settings, len(asked.bots)))
+    settings = GameSettings.read(seated(asked.settings, len(asked.bots)), "settings")
     tiles = sum(full_set(settings.rules).values())
     if tiles > MAX_GAME_TILES:
         raise RequestError(

@@ -89,6 +89,12 @@ def _normalise(text: str) -> str:
     return norm
 
 
+class NumberOutOfRange(NotationError):
+    """A tile whose number no game has (0, or beyond :data:`MAX_NUMBER`); a reader
+    that knows the rules words it with the game's own range
+    (:meth:`~solver.rummikub.rules.Rules.read_tile`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Tile:
     """One tile: a colour and a number, or a joker (``colour is None``).
@@ -126,9 +132,11 @@ class Tile:
     def parse(cls, text: str) -> Tile:
         """Read one tile such as ``"R5"``, ``"o13"`` or ``"J"``.
 
-        Raises :class:`NotationError` quoting the text when it is not a tile.
-        Whether the tile exists under a given rule set is checked by
-        :meth:`solver.rummikub.rules.Rules.check_tile`.
+        Raises :class:`NotationError` quoting the text when it is not a tile (the
+        numbers any game may have, 1 to :data:`MAX_NUMBER`). Whether the tile exists
+        under a given rule set is checked by
+        :meth:`solver.rummikub.rules.Rules.check_tile`; :meth:`Rules.read_tile
+        <solver.rummikub.rules.Rules.read_tile>` does both, in the game's words.
         """
         if not isinstance(text, str):
             raise NotationError(
@@ -163,7 +171,7 @@ class Tile:
             ) from None
         number = int(digits)
         if not 1 <= number <= MAX_NUMBER:
-            raise NotationError(
+            raise NumberOutOfRange(
                 _(
                     "unknown tile {tile!r}: numbers run from 1 to {highest}",
                     tile=text,

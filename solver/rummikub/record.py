@@ -46,6 +46,7 @@ from solver.rummikub.engine import (
     added_tiles,
 )
 from solver.rummikub.notation import Tile, format_tiles
+from solver.rummikub.rules import Rules
 from solver.wire import request_error
 
 FORMAT: Literal["meldwise-rummikub-game"] = "meldwise-rummikub-game"
@@ -175,14 +176,17 @@ def read_record(data: Any) -> GameRecord:
     Raises :class:`~solver.errors.MeldwiseError` naming the bad field or tile.
     """
     model = parse_record_model(data)
-    settings = GameSettings.from_dict(model.settings)
+    settings = GameSettings.read(model.settings, "settings")
+    rules = settings.rules
     deal = None
     if model.deal is not None:
         deal = Deal(
-            tuple(_parse(rack, f"deal.racks[{i}]") for i, rack in enumerate(model.deal.racks)),
-            _parse(model.deal.pool, "deal.pool"),
+            tuple(
+                _parse(rack, f"deal.racks[{i}]", rules) for i, rack in enumerate(model.deal.racks)
+            ),
+            _parse(model.deal.pool, "deal.pool", rules),
         )
-    turns = tuple(_turn(entry, index) for index, entry in enumerate(model.turns))
+    turns = tuple(_turn(entry, index, rules) for index, entry in enumerate(model.turns))
     outcome = None
     if model.result is not None:
         result = model.result
@@ -190,7 +194,7 @@ def read_record(data: Any) -> GameRecord:
         outcome = Outcome(
             End(result.end),
             tuple(result.winners),
-            tuple(_parse(rack, f"result.racks[{i}]") for i, rack in enumerate(result.racks)),
+            tuple(_parse(rack, f"result.racks[{i}]", rules) for i, rack in enumerate(result.racks)),
             tuple(result.penalties),
             tuple(result.scores),
             len(turns),
@@ -250,17 +254,19 @@ def parse_record_model(data: Any) -> GameRecordModel:
         ) from None
 
 
-def _turn(entry: TurnEntry, index: int) -> Turn:
+def _turn(entry: TurnEntry, index: int, rules: Rules) -> Turn:
     where = f"turns[{index}]"
-    rack = _parse(entry.rack, f"{where}.rack")
-    before = _parse_table(entry.table_before, f"{where}.table_before")
+    rack = _parse(entry.rack, f"{where}.rack", rules)
+    before = _parse_table(entry.table_before, f"{where}.table_before", rules)
     action = Action(entry.action)
     if action is Action.PLAY:
         if entry.table_after is None:
             raise RecordError(_("{where}: a play needs 'table_after'", where=where))
-        after = _parse_table(entry.table_after, f"{where}.table_after")
+        after = _parse_table(entry.table_after, f"{where}.table_after", rules)
         played = added_tiles(before, after)
-        claimed = None if entry.played is None else sorted(_parse(entry.played, f"{where}.played"))
+        claimed = (
+            None if entry.played is None else sorted(_parse(entry.played, f"{where}.played", rules))
+        )
         if claimed is not None and claimed != list(played):
             raise RecordError(
                 _(
@@ -278,11 +284,11 @@ def _turn(entry: TurnEntry, index: int) -> Turn:
     if action is Action.DRAW:
         if entry.drawn is None:
             raise RecordError(_("{where}: a draw needs 'drawn', the tile drawn", where=where))
-        drawn = _parse([entry.drawn], f"{where}.drawn")[0]
+        drawn = _parse([entry.drawn], f"{where}.drawn", rules)[0]
     elif entry.drawn is not None:
         raise RecordError(_("{where}: a pass draws no tile", where=where))
     if entry.table_after is not None and _key(
-        _parse_table(entry.table_after, f"{where}.table_after")
+        _parse_table(entry.table_after, f"{where}.table_after", rules)
     ) != _key(before):
         raise RecordError(
             _("{where}: a {action} leaves the table as it was", where=where, action=action.value)
@@ -401,12 +407,13 @@ def _table(table: Table) -> list[list[str]]:
     return [_tiles(tiles) for tiles in table]
 
 
-def _parse(words: Sequence[str], where: str) -> tuple[Tile, ...]:
+def _parse(words: Sequence[str], where: str, rules: Rules) -> tuple[Tile, ...]:
+    """Tiles of the record's game, each quoted as written when it is no tile of it."""
     try:
-        return tuple(Tile.parse(word) for word in words)
+        return tuple(rules.read_tile(word) for word in words)
     except MeldwiseError as error:
         raise RecordError(_("{where}: {problem}", where=where, problem=error)) from None
 
 
-def _parse_table(sets: Sequence[Sequence[str]], where: str) -> Table:
-    return tuple(_parse(tiles, f"{where}[{i}]") for i, tiles in enumerate(sets))
+def _parse_table(sets: Sequence[Sequence[str]], where: str, rules: Rules) -> Table:
+    return tuple(_parse(tiles, f"{where}[{i}]", rules) for i, tiles in enumerate(sets))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from solver.errors import NotationError, RulesError
 from solver.i18n import _
-from solver.rummikub.notation import MAX_NUMBER, Colour, Tile
+from solver.rummikub.notation import MAX_NUMBER, Colour, NumberOutOfRange, Tile
 from solver.settings import Settings, choice, flag, setting
 
 
@@ -107,11 +107,15 @@ class Rules(Settings):
             return Tile.natural(Colour.ORANGE, tile.number)
         return tile
 
-    def check_tile(self, tile: Tile) -> Tile:
-        """Return ``tile`` if it exists in this game, else raise :class:`NotationError`."""
+    def check_tile(self, tile: Tile, text: str | None = None) -> Tile:
+        """Return ``tile`` if it exists in this game, else raise :class:`NotationError`
+        quoting ``text``, what the tile was written as (``str(tile)`` when None)."""
+        quoted = str(tile) if text is None else text
         if tile.is_joker:
             if self.jokers == 0:
-                raise NotationError(_("unknown tile 'J': this game has no jokers"))
+                raise NotationError(
+                    _("unknown tile {tile!r}: this game has no jokers", tile=quoted)
+                )
             return tile
         assert tile.colour is not None
         if tile.colour.index >= self.colours:
@@ -119,19 +123,32 @@ class Rules(Settings):
             raise NotationError(
                 _(
                     "unknown tile {tile!r}: this game's colours are {letters}",
-                    tile=str(tile),
+                    tile=quoted,
                     letters=letters,
                 )
             )
         if tile.number > self.numbers:
-            raise NotationError(
-                _(
-                    "unknown tile {tile!r}: numbers run from 1 to {highest}",
-                    tile=str(tile),
-                    highest=self.numbers,
-                )
-            )
+            raise self._out_of_range(quoted)
         return tile
+
+    def read_tile(self, text: str) -> Tile:
+        """``text`` read as a tile of this game (:meth:`Tile.parse`, then
+        :meth:`canonical` and :meth:`check_tile`); every error quotes ``text`` and
+        gives this game's numbers."""
+        try:
+            tile = Tile.parse(text)
+        except NumberOutOfRange:
+            raise self._out_of_range(text) from None
+        return self.check_tile(self.canonical(tile), text)
+
+    def _out_of_range(self, text: str) -> NotationError:
+        return NotationError(
+            _(
+                "unknown tile {tile!r}: numbers run from 1 to {highest}",
+                tile=text,
+                highest=self.numbers,
+            )
+        )
 
     def value(self, tile: Tile) -> int:
         """Penalty value of a tile left on a rack: its number, or the joker penalty."""

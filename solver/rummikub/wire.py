@@ -35,9 +35,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
-from pydantic import ConfigDict, Field, StrictBool, model_validator
+from pydantic import ConfigDict, Field, ModelWrapValidatorHandler, StrictBool, model_validator
 
 from solver.cpsat import Limit, Status
 from solver.errors import RequestError, TableError
@@ -67,10 +68,22 @@ from solver.wire import (
     read,
 )
 
+_game: ContextVar[Rules | None] = ContextVar("meldwise_rummikub_game", default=None)
+"""The rules of the request being read (:class:`RuledRequest`), None outside one."""
+
+
+def _read_tile(text: str) -> Tile:
+    """A tile of a request: a tile of the request's game when its rules are known
+    (every error then quotes ``text`` and gives that game's colours and numbers),
+    else any tile the notation reads."""
+    rules = _game.get()
+    return Tile.parse(text) if rules is None else rules.read_tile(text)
+
+
 AnyTile = Annotated[
     Tile,
     Notated(
-        Tile.parse,
+        _read_tile,
         lambda: _("a tile like 'R5' or 'J'"),
         "a tile: colour letter and number (R5, B13, K7, O1) or J for a joker; "
         "case-insensitive in requests, canonical in answers",
@@ -94,7 +107,29 @@ def read_tiles(tiles: Iterable[Tile], rules: Rules) -> tuple[Tile, ...]:
     return tuple(rules.canonical(tile) for tile in tiles)
 
 
-class WrittenRequest(Spoken):
+class RuledRequest(Spoken):
+    """Base of a request holding tiles and the ``rules`` of their game: each tile is
+    read as a tile of that game, so a tile the game lacks is refused where it stands
+    (``rack[0]``), quoting what was sent (rules that cannot be read: any tile the
+    notation reads, and the rules' own error is reported)."""
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _read_in_its_game(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
+        rules: Rules | None = None
+        if isinstance(data, Mapping):
+            try:
+                rules = Rules.from_dict(data.get("rules"))
+            except (ValueError, TypeError):
+                rules = None
+        token = _game.set(rules)
+        try:
+            return handler(data)
+        finally:
+            _game.reset(token)
+
+
+class WrittenRequest(RuledRequest):
     """Base of a request whose answer writes tiles: its ``notation`` says how, and
     may not write orange as ``Y`` when yellow is a colour of the game."""
 
@@ -575,7 +610,7 @@ def validate_rummikub(request: Mapping[str, Any] | ValidateRequest) -> dict[str,
 # --- score: the end of a round ----------------------------------------------------------
 
 
-class ScoreRequest(Spoken):
+class ScoreRequest(RuledRequest):
     """The racks left at the end of a round, by player: the request of
     :func:`score_rummikub`."""
 

@@ -96,6 +96,8 @@ def advise(
         notes += note
         if turn is not None:
             discard = turn.discard
+        elif study is not None and len(position.hand) == 1 and not rules.go_out_by_discard:
+            notes.append(_last_card_not_down(position.hand[0]))
         elif study is not None:
             discard = best_discard(study, rate)
     take = buy = None
@@ -168,6 +170,15 @@ def _play(
             ],
         )
     return None, found, []
+
+
+def _last_card_not_down(card: Card) -> str:
+    return _(
+        "No play ends this turn legally: the contract cannot be met this turn, and {card},"
+        " the last card, may not be discarded (a hand after drawing holds at least two cards;"
+        " before the draw, ask with phase 'draw').",
+        card=card,
+    )
 
 
 def _no_turn_end(hand: tuple[Card, ...]) -> str:

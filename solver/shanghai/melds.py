@@ -18,12 +18,12 @@ accepted only when it has no wild cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from solver.errors import TableError
 from solver.i18n import _
-from solver.shanghai.notation import Card, Suit, format_cards
+from solver.shanghai.notation import ACE, Card, Suit, format_cards
 from solver.shanghai.rules import MAX_RUN_LEN, Rules
 
 
@@ -180,12 +180,28 @@ def why_not_a_meld(cards: Sequence[Card], rules: Rules) -> str:
         )
     if len(cards) > MAX_RUN_LEN:
         return _("a run holds each rank once, so at most {most} cards", most=MAX_RUN_LEN)
+    if _a_low_ace_run(cards, rules):
+        return _(
+            "its ranks are not consecutive with the ace high, and the ace is high only"
+            " (Q-K-A) unless the rule 'ace_low' is on (A-2-3-4)"
+        )
     if wilds:
         return _(
             "its cards are not consecutive in the order written; write a run low to high"
             " with each wild card in the place it stands for"
         )
     return _("its ranks are not consecutive (runs never wrap from K-A to 2)")
+
+
+def _a_low_ace_run(cards: Sequence[Card], rules: Rules) -> bool:
+    """Whether ``cards``, no meld under ``rules``, would be one with ``ace_low`` on."""
+    if rules.ace_low or not any(c.rank == ACE for c in cards):
+        return False
+    try:
+        read_meld(cards, replace(rules, ace_low=True))
+    except InvalidMeld:
+        return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)

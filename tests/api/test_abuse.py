@@ -82,6 +82,49 @@ def test_a_bad_body_gets_an_answer_naming_the_problem(
             )
 
 
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        (
+            b'{"rack": ["R1","R2" "J"]}',
+            "リクエスト本文が正しいJSONではありません: 20文字目で 区切りの ',' がありません",
+        ),
+        (
+            b'{"rack": ["R1"',
+            "リクエスト本文が正しいJSONではありません: 14文字目で 区切りの ',' がありません",
+        ),
+        (
+            b'{"rack": "R1',
+            "リクエスト本文が正しいJSONではありません: 9文字目で"
+            " 閉じていない文字列が始まっています",
+        ),
+        (b'{"rack": [NaN]}', "リクエスト本文: NaN はJSONの値ではありません"),
+        (
+            b'{"rack": [], "rack": []}',
+            "リクエスト本文: キー 'rack' が1つのオブジェクトに2回あります",
+        ),
+    ],
+)
+def test_a_bad_body_is_named_wholly_in_japanese(
+    client: TestClient, body: bytes, detail: str
+) -> None:
+    """The parser's own English ("Expecting ',' delimiter") used to stay in the
+    Japanese answer, and the body reader's own refusals were English only."""
+    answer = client.post(SOLVE, content=body, headers={**JSON, "Accept-Language": "ja"})
+    assert answer.json()["detail"] == detail
+
+
+def test_unknown_paths_and_methods_are_answered_in_japanese(client: TestClient) -> None:
+    """They used to stay "Not Found" and "Method Not Allowed" under Accept-Language: ja."""
+    ja = {"Accept-Language": "ja"}
+    assert client.get("/v1/nothing", headers=ja).json() == {"detail": "見つかりません"}
+    wrong = client.get(SOLVE, headers=ja)
+    assert (wrong.status_code, wrong.json()) == (405, {"detail": "このメソッドは使えません"})
+    assert client.get("/static/missing.js", headers=ja).json() == {"detail": "見つかりません"}
+    assert client.get("/v1/nothing").json() == {"detail": "Not Found"}
+    assert client.get(SOLVE).json() == {"detail": "Method Not Allowed"}
+
+
 def test_move_checks_and_scores_are_read_in_the_workers_not_the_server(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -126,7 +126,16 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
         (lambda r: r["turns"][0].update(hand=[]), r"unknown field 'turns\[0\]\.hand'"),
         (lambda r: r["turns"][0].pop("rack"), r"missing field 'rack' in turns\[0\]"),
         (lambda r: r["turns"][0]["rack"].__setitem__(0, "Q5"), r"turns\[0\]\.rack: unknown tile"),
-        (lambda r: r["settings"].update(pool_empty="never"), "'pool_empty' must be"),
+        (lambda r: r["settings"].update(pool_empty="never"), "^settings: 'pool_empty' must be"),
+        (
+            lambda r: r["settings"]["rules"].update(jokers=9),
+            r"^settings\.rules: rule 'jokers' must be between 0 and 4, got 9$",
+        ),
+        (lambda r: r["settings"].update(hands=3), "^settings: unknown game setting 'hands'"),
+        (
+            lambda r: r["turns"][0]["rack"].__setitem__(0, "r10"),
+            r"^turns\[0\]\.rack: unknown tile 'r10': numbers run from 1 to 9$",
+        ),
         (lambda r: r["turns"][0].update(player=5), r"turns\[0\]: player 5 in a game of 2"),
         (lambda r: r["result"].update(scores=[3]), "result.scores has 1 entries for 2 players"),
         (lambda r: r["result"].update(winners=[2]), "result.winners: 2 is not a seat of 2"),

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from solver import advise_shanghai
 from solver.cpsat import Limit
-from solver.errors import CountError, NotationError, RequestError, RulesError
+from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
 from solver.shanghai.contracts import STANDARD_CONTRACTS, Contract, buys_allowed
 from solver.shanghai.deficiency import deficiency
 from solver.shanghai.melds import InvalidMeld, MeldKind, read_meld
@@ -183,6 +183,25 @@ def test_joker_limit_and_wraps(cards: str, valid: bool) -> None:
     else:
         with pytest.raises(InvalidMeld):
             read_meld(parse_cards(cards), Rules())
+
+
+@pytest.mark.parametrize("cards", ["AS 2S 3S 4S", "AS JK 3S 4S", "2S 3S 4S AS"])
+def test_a_low_ace_run_names_the_ace_low_rule(cards: str) -> None:
+    """A run that needs the low ace says which rule allows it (it used to say only
+    that runs never wrap from K-A to 2, naming no rule)."""
+    with pytest.raises(InvalidMeld, match="unless the rule 'ace_low' is on"):
+        read_meld(parse_cards(cards), Rules())
+    read_meld(parse_cards(cards), Rules(ace_low=True))
+    request = {"hand": ["5H"], "hand_number": 1, "table": [{"cards": cards.split()}]}
+    with pytest.raises(TableError, match=r"table meld 0 \(.*\) .*rule 'ace_low' is on"):
+        advise_shanghai(request)
+
+
+@pytest.mark.parametrize("cards", ["AS 2S 3S 5S", "KS AS 2S 3S"])
+def test_a_run_no_rule_allows_names_no_rule(cards: str) -> None:
+    with pytest.raises(InvalidMeld) as raised:
+        read_meld(parse_cards(cards), Rules())
+    assert "ace_low" not in str(raised.value)
 
 
 def test_ace_high_by_default_low_by_setting() -> None:

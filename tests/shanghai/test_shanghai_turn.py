@@ -71,6 +71,30 @@ def test_the_last_card_is_never_discarded_by_default(capsys: pytest.CaptureFixtu
     assert allowed["end_of_turn"]["goes_out"] is True
 
 
+@pytest.mark.parametrize("phase", ["play", None])
+def test_a_player_not_down_never_discards_the_last_card(
+    phase: str | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A player not down holding one card after the draw may not discard it either (the
+    advice used to answer "Discard AH", leaving no card): no discard, and a note says
+    why; with go_out_by_discard the card may go."""
+    request: dict[str, Any] = {"hand": ["AH"], "hand_number": 10}
+    if phase:
+        request["phase"] = phase
+    answer = advise_shanghai(request)
+    assert answer["discard"] is None
+    assert answer["deficiency"] == 14
+    assert any("AH, the last card, may not be discarded" in n for n in answer["notes"])
+    code = main(["shanghai", "advise", "--hand", "AH", "--hand-number", "10", "--phase", "play"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Discard AH" not in out
+    assert "Cards short of the contract: 14" in out
+    assert "the last card, may not be discarded" in out
+    allowed = advise_shanghai(request | {"rules": {"go_out_by_discard": True}})
+    assert allowed["discard"]["card"] == "AH"
+
+
 def test_a_swap_that_enables_going_down_beyond_the_deficiency() -> None:
     """No nine and no joker is unseen (the other joker and the other nines are in
     ``seen``), so the deficiency, which ignores swaps, is 2, more than the one
@@ -225,12 +249,12 @@ def test_no_advice_discards_the_last_card(
     """Under the default rules a discard always leaves a card in hand, and a hand
     the plays leave with exactly one card gets no discard."""
     position = deal(rng, number, down)
-    if down:  # small hands too, down to a single card
+    if down or rng.random() < 0.25:  # small hands too, down to a single card
         position = Position(
             position.hand[: rng.randint(1, len(position.hand))],
             position.contract,
             position.table,
-            True,
+            down,
             position.upcard,
             position.buys_left,
             phase,
