@@ -21,7 +21,7 @@ from typing import Any, TextIO, TypeAlias
 
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, _, from_environment, language
-from solver.wire import MAX_TIME_LIMIT_MS, read_json
+from solver.wire import MAX_TIME_LIMIT_MS, json_problem, read_json
 
 EXIT_BAD_INPUT = 2
 """The exit code of a command given bad input (the HTTP service's 422)."""
@@ -151,7 +151,9 @@ def load_request(text: str) -> Any:
     try:
         return read_json(text)
     except (json.JSONDecodeError, RecursionError) as error:
-        raise MeldwiseError(_("the request is not valid JSON: {error}", error=error)) from None
+        raise MeldwiseError(
+            _("the request is not valid JSON: {error}", error=json_problem(error))
+        ) from None
 
 
 def words(text: str) -> list[str]:

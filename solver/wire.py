@@ -214,6 +214,17 @@ def json_reason(error: json.JSONDecodeError) -> str | None:
     return None if reason is None else reason()
 
 
+def json_problem(error: json.JSONDecodeError | RecursionError) -> str:
+    """What :func:`read_json` found wrong with a text (its syntax error, or nesting too
+    deep), in the active language."""
+    if isinstance(error, RecursionError):
+        return _("arrays and objects nest too deeply")
+    reason = json_reason(error)
+    if reason is None:
+        return _("at character {where}", where=error.pos)
+    return _("{reason} at character {where}", reason=reason, where=error.pos)
+
+
 def read_json(text: str) -> Any:
     """The JSON value of ``text``, read strictly as every request is (the CLI's
     ``--json``/``--jsonl``, the HTTP service's bodies): a key given twice in one

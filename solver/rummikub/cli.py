@@ -39,7 +39,7 @@ from solver.rummikub.hints import HintLevel
 from solver.rummikub.notation import Notation
 from solver.rummikub.position import Objective
 from solver.rummikub.wire import solve_rummikub
-from solver.wire import read_json
+from solver.wire import json_problem, read_json
 
 
 def add_solve_command(commands: Commands) -> None:
@@ -319,7 +319,7 @@ def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr:
         record = read_json(text)
     except (json.JSONDecodeError, RecursionError) as error:
         raise MeldwiseError(
-            _("{path} is not valid JSON: {error}", path=args.record, error=error)
+            _("{path} is not valid JSON: {error}", path=args.record, error=json_problem(error))
         ) from None
     request: dict[str, Any] = {"record": record, "objective": args.objective}
     if args.player is not None:

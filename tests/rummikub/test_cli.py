@@ -113,6 +113,29 @@ def test_json_input_is_read_as_strictly_as_over_http(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "body", "shown"),
+    [
+        (["solve", "--json"], '{"rack": ["R1" "R2"]}', "15文字目で 区切りの ',' がありません"),
+        (["review", "-"], "[" * 5000 + "]" * 5000, "配列やオブジェクトの入れ子が深すぎます"),
+    ],
+)
+def test_json_errors_are_told_in_the_language_asked_for(
+    argv: list[str],
+    body: str,
+    shown: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The parser's own English ("Expecting ',' delimiter", "maximum recursion depth")
+    # used to stand inside the Japanese sentence.
+    monkeypatch.setattr("sys.stdin", io.StringIO(body))
+    assert main([*argv, "--lang", "ja"]) == 2
+    error = capsys.readouterr().err
+    assert shown in error
+    assert not any(word in error for word in ("Expecting", "recursion"))
+
+
 def test_jsonl_mode_answers_in_order_and_goes_on_after_errors() -> None:
     lines = [
         json.dumps({"rack": ["R1", "R2", "R3"]}),
