@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import re
 import shutil
 import socket
@@ -28,6 +29,8 @@ from api.middleware import CONTENT_SECURITY_POLICY
 from api.pool import SLACK_S, Crowd, FairQueue, Job
 from api.reading import read_body
 from api.settings import Settings, available_cores
+from solver.rummikub import Rules
+from solver.rummikub.deal import random_position
 from tests.api.support import (
     REPAIR,
     SCORE,
@@ -445,11 +448,26 @@ def test_a_client_back_before_its_retry_after_is_answered_when_it_runs_out(
 
 
 def test_an_answer_over_the_answer_limit_is_refused() -> None:
-    settings = Settings(workers=1, rate_limit="", max_answer_bytes=8 * 1024)
+    """A proven answer (the same bytes under any load) to a turn with 100 table tiles
+    and 30 on the rack (three copies of each tile), over the smallest limit the
+    settings allow. (The big unproven position used before gave a smaller answer when
+    a loaded machine left its search less time.)"""
+    rules = Rules(copies=3)
+    position = random_position(random.Random(1), rules, 100, 30, table_jokers=1, rack_jokers=1)
+    request = {
+        "rack": [str(t) for t in position.rack],
+        "table": [[str(t) for t in tiles] for tiles in position.table],
+        "rules": rules.to_dict(),
+    }
+    with TestClient(create_app(Settings(workers=1, rate_limit=""))) as client:
+        whole = client.post(SOLVE, json=request)
+        assert whole.json()["disruption_proven"]
+        assert len(whole.content) > 4096
+    settings = Settings(workers=1, rate_limit="", max_answer_bytes=4096)
     with TestClient(create_app(settings)) as client:
-        answer = client.post(SOLVE, json=slow_request(2000))
+        answer = client.post(SOLVE, json=request)
         assert answer.status_code == 422
-        assert "over the server's limit of 8192" in answer.json()["detail"]
+        assert "over the server's limit of 4096" in answer.json()["detail"]
 
 
 # --- timeouts ----------------------------------------------------------------------------
