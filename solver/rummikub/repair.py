@@ -60,11 +60,7 @@ from solver.rummikub.position import Objective, Position, check_counts, read_tab
 from solver.rummikub.result import Play
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.runner import run
-from solver.rummikub.search import (
-    DEFAULT_DISRUPTION_WORK,
-    SCORE_WORK,
-    solve,
-)
+from solver.rummikub.search import SCORE_WORK, solve
 from solver.rummikub.steps import Step, plan
 
 
@@ -158,8 +154,10 @@ def repair(
 
     Every search is bounded by deterministic work, with ``limit.time`` wall-clock
     seconds (the default when ``limit`` is None) as the outer safety cap for the whole
-    repair. Raises a :class:`~solver.errors.MeldwiseError` for a tile not in the game,
-    more copies than exist, or an invalid ``before``.
+    repair; each least-disruption stage does at most ``limit.disruption_work`` within
+    ``limit.disruption_time``, as in :func:`~solver.rummikub.search.solve`. Raises a
+    :class:`~solver.errors.MeldwiseError` for a tile not in the game, more copies than
+    exist, or an invalid ``before``.
     """
     limit = (limit or Limit()).started()
     now = Counter(chain.from_iterable(table))
@@ -292,7 +290,7 @@ def _arrange(
     rack_counts, table_counts = TileCounts.of(rack), TileCounts.of(table)
     must_play = TileCounts.of(must)
     if reference:
-        stage = limit.account(DEFAULT_DISRUPTION_WORK)
+        stage = limit.account(limit.disruption_work, limit.disruption_time)
         calmer = least_disruption(
             rules, rack_counts, table_counts, objective, reference, stage, must_play
         )

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from solver import repair_rummikub, validate_rummikub
 from solver.errors import MeldwiseError
-from solver.rummikub import Objective, Position, Rules, Status, Tile, parse_tiles
+from solver.rummikub import Limit, Objective, Position, Rules, Status, Tile, parse_tiles
 from solver.rummikub.legality import check_play, joker_retrieval_problems, meld_problem
 from solver.rummikub.melds import readings
 from solver.rummikub.repair import repair
@@ -279,26 +279,27 @@ def test_beyond_repair_under_replace_leaves_the_joker_in_its_set() -> None:
 
 
 @pytest.mark.parametrize("rule", ["free", "replace"])
-def test_beyond_repair_keeps_the_table_before_when_no_tile_laid_down_fits(
-    rule: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_beyond_repair_keeps_the_table_before_when_no_tile_laid_down_fits(rule: str) -> None:
     """The model of the most tiles that fit has every tile on its rack, so it cannot
     tell a tile laid down from a table tile: with no tile laid down placed (B9 fits
     nowhere) it may move the joker for R3 (R1 R2 R3 J, B3 K3 O3), which "replace"
     forbids in a turn that lays nothing down. The least-disruption stage never
     chooses that; given no work, the score stage alone did. An arrangement that holds
     no more tiles than the table before gives way to the table before, every set kept."""
-    monkeypatch.setattr("solver.rummikub.repair.DEFAULT_DISRUPTION_WORK", 0.0)
-    before = [["R1", "R2", "J"], ["R3", "B3", "K3", "O3"]]
-    answer = repair_rummikub(
-        {"table": [*before, ["B9"]], "table_before": before, "rules": {"joker_retrieval": rule}}
+    before = [parse_tiles("R1 R2 J"), parse_tiles("R3 B3 K3 O3")]
+    found = repair(
+        [*before, parse_tiles("B9")],
+        Rules(joker_retrieval=rule),
+        before,
+        limit=Limit(disruption_work=0.0),
     )
-    assert answer["status"] == "optimal"
-    arranged = answer["arrangement"]
-    assert arranged["left_out"] == ["B9"]
-    assert [m["tiles"] for m in arranged["table"]] == before
-    assert (arranged["sets_kept"], arranged["tiles_moved"]) == (2, 0)
-    assert arranged["disruption_proven"] is True
+    assert found.status is Status.OPTIMAL
+    arranged = found.arrangement
+    assert arranged is not None
+    assert arranged.left_out == (Tile.parse("B9"),)
+    assert [list(m.tiles) for m in arranged.table] == before
+    assert (arranged.sets_kept, arranged.tiles_moved) == (2, 0)
+    assert arranged.disruption_proven
 
 
 @pytest.mark.parametrize(
