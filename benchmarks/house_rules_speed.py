@@ -8,7 +8,8 @@ the default rules, ``wrap_runs``, ``max_jokers_per_set: 1``, both,
 other in the same run: the whole answer (least disruption included), then the score
 stage alone (``least_disruption=False``, as the bots solve). It prints median / p95
 / max ms per bucket, rule set and stage, the median's ratio to the default rules'
-(same stage), and the share of answers whose score is proven optimal. ``--json
+(same stage), the share of answers whose score is proven optimal and, for the whole
+answer, the share whose least disruption is proven (``disruption_proven``). ``--json
 FILE`` writes the same figures.
 """
 
@@ -53,6 +54,8 @@ class Row:
     median_ratio: float
     """The median over the default rules' median in the same bucket."""
     proven_share: float
+    calm_share: float | None
+    """The share of answers with least disruption proven (None for the score stage)."""
 
 
 def run(seed: int, per_bucket: int) -> list[Row]:
@@ -66,12 +69,13 @@ def run(seed: int, per_bucket: int) -> list[Row]:
         for stage, calm in STAGES.items():
             baseline = 0.0
             for name, rules in RULE_SETS.items():
-                times, proven = [], 0
+                times, proven, calm_proven = [], 0, 0
                 for position in positions:
                     started = time.perf_counter()
                     play = solve(position, rules, limit=Limit(30), least_disruption=calm)
                     times.append((time.perf_counter() - started) * 1000)
                     proven += play.status is Status.OPTIMAL
+                    calm_proven += play.disruption_proven
                 median = statistics.median(times)
                 baseline = baseline or median
                 rows.append(
@@ -85,6 +89,7 @@ def run(seed: int, per_bucket: int) -> list[Row]:
                         max(times),
                         median / baseline,
                         proven / per_bucket,
+                        calm_proven / per_bucket if calm else None,
                     )
                 )
     return rows
@@ -92,7 +97,18 @@ def run(seed: int, per_bucket: int) -> list[Row]:
 
 def print_rows(rows: Sequence[Row], console: Console) -> None:
     table = Table(title="Solve time under house rules (ms)")
-    columns = ("bucket", "rules", "stage", "n", "median", "p95", "max", "x default", "proven")
+    columns = (
+        "bucket",
+        "rules",
+        "stage",
+        "n",
+        "median",
+        "p95",
+        "max",
+        "x default",
+        "proven",
+        "calm proven",
+    )
     for column in columns:
         table.add_column(column, justify="left" if column in columns[:3] else "right")
     for row in rows:
@@ -106,6 +122,7 @@ def print_rows(rows: Sequence[Row], console: Console) -> None:
             f"{row.max_ms:.1f}",
             f"{row.median_ratio:.2f}",
             f"{row.proven_share:.0%}",
+            "" if row.calm_share is None else f"{row.calm_share:.0%}",
         )
     console.print(table)
 
