@@ -344,9 +344,7 @@ def _joined(rules: Rules, first: Meld, second: Meld) -> Meld | None:
     after the last of ``first`` (taken round under ``wrap_runs``) in the same colour and
     the two hold at most ``max_jokers_per_set`` jokers and N tiles; else None."""
     last, begin = first.stands_for[-1], second.stands_for[0]
-    if MeldKind.GROUP in (first.kind, second.kind) or last.colour != begin.colour:
-        return None
-    if rules.run_number(last.number + 1) != begin.number:
+    if last.colour != begin.colour or rules.run_number(last.number + 1) != begin.number:
         return None
     if first.jokers + second.jokers > rules.max_jokers_per_set:
         return None
