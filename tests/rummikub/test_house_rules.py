@@ -454,8 +454,9 @@ def test_a_long_run_holding_a_joker_is_laid_out_whole_under_the_limit() -> None:
 
 def test_joker_pieces_give_way_to_slots_on_long_runs() -> None:
     """Pieces of runs under a one-joker limit are few on the standard game (at most
-    472, with every tile there); with runs of 13 or more on 22 numbers they would be
-    thousands, and the model lays the runs holding jokers out in slots instead."""
+    472, with every tile there); with runs of 8 or more on 26 numbers in 6 colours
+    and up to 3 jokers a set they would be hundreds of thousands, and the model lays
+    the runs holding jokers out in slots instead."""
     standard = Rules(max_jokers_per_set=1)
     every_tile = Counter(Tile.natural(c, n) for c in standard.colour_list for n in range(1, 14))
     rack = TileCounts.of(Counter({**every_tile, JOKER: 2}))
@@ -463,12 +464,12 @@ def test_joker_pieces_give_way_to_slots_on_long_runs() -> None:
     assert tm.joker_runs_apart
     assert not tm.joker_slots
     assert len(tm.joker_runs) == 472
-    long_runs = Rules(colours=3, numbers=22, jokers=2, min_set_len=13, max_jokers_per_set=1)
-    tiles = Counter(Tile.natural(c, n) for c in long_runs.colour_list for n in range(1, 23))
-    rack = TileCounts.of(Counter({**tiles, JOKER: 2}))
+    long_runs = Rules(colours=6, numbers=26, jokers=4, min_set_len=8, max_jokers_per_set=3)
+    tiles = Counter(Tile.natural(c, n) for c in long_runs.colour_list for n in range(1, 27))
+    rack = TileCounts.of(Counter({**tiles, JOKER: 4}))
     tm = build_model(long_runs, rack, TileCounts({}), Objective.TILES, opening=False)
     assert tm.joker_slots
-    assert len(tm.joker_runs) == 2  # one slot a joker
+    assert len(tm.joker_runs) == 4  # one slot a joker
 
 
 def test_a_mid_game_table_proves_least_disruption_under_the_limit() -> None:
