@@ -54,6 +54,17 @@ def test_tournament_table_and_records(tmp_path: Path, capsys: pytest.CaptureFixt
     [
         (["--bots", "strong,clever"], "unknown bot 'clever'"),
         (["--bots", "a,b,c"], "3 bots named for 2 players"),
+        # A bad knob value once crashed with int()'s or Enum's own ValueError.
+        (
+            ["--bots", "strong:hurry_rack=x,greedy"],
+            "bot 'strong:hurry_rack=x': strategy knob 'hurry_rack' is a whole number",
+        ),
+        (["--bots", "strong:hurry_rack,greedy"], "knob 'hurry_rack' is a whole number"),
+        (["--bots", "strong:stuck=zzz"], "knob 'stuck' is one of draw, set, all, got 'zzz'"),
+        (
+            ["--game", "shanghai", "--bots", "strong:buy_ev=x,greedy"],
+            "bot 'strong:buy_ev=x': knob 'buy_ev' is true or false, got 'x'",
+        ),
         (["--bots", "greedy", "--games", "0"], "--games must be at least 1"),
         (["--bots", "greedy", "--option", "pool_empty=never"], "'pool_empty' must be"),
         (["--bots", "greedy", "--option", "hand=--5"], "'hand' must be a whole number"),
