@@ -123,6 +123,10 @@ def _score_request(args: argparse.Namespace) -> dict[str, Any]:
         name, sep, cards = item.partition("=")
         if not sep or not name.strip():
             raise MeldwiseError(_("--hand takes PLAYER=CARDS, got {item!r}", item=item))
+        if name.strip() in hands:
+            # A dict would keep the second hand alone; the HTTP service refuses the
+            # key given twice too.
+            raise MeldwiseError(_("--hand names the player {name!r} twice", name=name.strip()))
         hands[name.strip()] = words(cards)
     return {"hands": hands, "rules": rules_from_flags(args.rule)}
 

@@ -237,6 +237,12 @@ def test_cli_custom_contract_and_bad_input(capsys: pytest.CaptureFixture[str]) -
     assert captured.out == ""
     assert main(["shanghai", "advise", "--hand", "8S", "--hand-number", "1", "--rule", "x"]) == 2
     assert "NAME=NUMBER" in capsys.readouterr().err
+    # A player named twice once kept the second hand alone and scored it, exit 0.
+    args = ["shanghai", "score", "--hand", "ann=AS", "--hand", " ann =7D"]
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert "--hand names the player 'ann' twice" in captured.err
+    assert captured.out == ""
 
 
 def test_cli_json_and_jsonl_modes() -> None:
