@@ -96,6 +96,28 @@ def test_option_flags_read_true_and_false_as_rule_flags_do(
     assert json.loads(capsys.readouterr().out)["options"]["rules"]["wrap_runs"] is True
 
 
+@pytest.mark.parametrize(
+    ("options", "end", "said"),
+    [
+        ([], "out", "プレイヤーが上がって終了。"),
+        (
+            [*TINY, "--option", "rules.jokers=0", "--option", "pool_empty=end"],
+            "blocked",
+            "誰も上がらないまま山が尽きて終了。",
+        ),
+    ],
+)
+def test_the_game_summary_says_how_the_game_ended_in_the_language_asked(
+    options: list[str], end: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The end reason was once printed as the record's word ('out') in any language.
+    path = tmp_path / "game.json"
+    argv = ["game", "--bots", "greedy,greedy", "--seed", "1", *options, "--out", str(path)]
+    assert main([*argv, "--lang", "ja"]) == 0
+    assert json.loads(path.read_text())["result"]["end"] == end
+    assert capsys.readouterr().out.split("勝者")[0].endswith(said)
+
+
 def test_a_game_record_written_then_reviewed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
