@@ -49,6 +49,15 @@ def test_tournament_table_and_records(tmp_path: Path, capsys: pytest.CaptureFixt
         replay(read_record(json.loads(path.read_text())))
 
 
+def test_tournament_help_says_percent_once(capsys: pytest.CaptureFixture[str]) -> None:
+    # argparse does not %-format a description: '%%' was shown as is.
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    out = capsys.readouterr().out
+    assert "95% interval" in out
+    assert "%%" not in out
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
