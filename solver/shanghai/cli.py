@@ -171,8 +171,10 @@ def describe_advice(response: dict[str, Any]) -> str:
     go = response["go_down"]
     if response["phase"] == "draw":
         lines.append(_("Before the draw:"))
-    elif go is None:
+    elif go is None and response["lay_offs"] is None:
         lines.append(_("Go down: not this turn"))
+    elif go is None:
+        pass  # lay-offs without going down now: the player is down already
     else:
         lines.append(_("Go down:"))
         wide = max(4, *map(columns, kinds.values()))
