@@ -36,7 +36,7 @@ def add_tournament_command(
         help="play seeded games between bots and report win rates",
         description=(
             "Play seeded games between bots in parallel processes and report each bot's "
-            "win rate with a 95%% interval, mean score, turns per game and time per move. "
+            "win rate with a 95% interval, mean score, turns per game and time per move. "
             "Each deal is played once per seat rotation, so every bot sits in every seat."
         ),
     )

@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from solver.arena.game import Bot as AnyBot
 from solver.arena.game import UnknownBot
+from solver.errors import MeldwiseError
 from solver.rummikub.engine import Move, View
 from solver.rummikub.legality import check_play
 from solver.rummikub.melds import readings
@@ -120,11 +121,14 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """The bot called ``name``, seeded with ``seed``. ``strong:KNOB=VALUE,...`` is the
+    """The bot called ``name``, seeded with ``seed``. ``strong:KNOB=VALUE+...`` is the
     strong bot with some :class:`Strategy` knobs changed (for experiments)."""
     base, _, knobs = name.partition(":")
     if base == "strong" and knobs:
-        return Strong(Strategy.parse(knobs))
+        try:
+            return Strong(Strategy.parse(knobs))
+        except MeldwiseError as error:
+            raise UnknownBot(f"bot {name!r}: {error}") from None
     factory = BOTS.get(name)
     if factory is None:
         raise UnknownBot(f"unknown bot {name!r}; bots are {', '.join(BOTS)}")

@@ -34,6 +34,7 @@ from solver.commands import (
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n
 from solver.rummikub.bots import BOTS
+from solver.rummikub.engine import End
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.hints import HintLevel
 from solver.rummikub.notation import Notation
@@ -283,7 +284,7 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, _stderr: 
                 "{turns} turns, {end}; winners {winners}, scores {scores}; record written to"
                 " {path}",
                 turns=len(record["turns"]),
-                end=result["end"],
+                end=_end_text(result["end"]),
                 winners=result["winners"],
                 scores=result["scores"],
                 path=args.out,
@@ -293,6 +294,13 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, _stderr: 
     else:
         stdout.write(text)
     return 0
+
+
+def _end_text(end: str) -> str:
+    """How a game ended (a record's ``result.end``, an :class:`End` value), for a person."""
+    if end == End.OUT.value:
+        return _("a player went out")
+    return _("blocked: the pool ran out before anyone went out")
 
 
 def add_review_command(commands: Commands) -> None:

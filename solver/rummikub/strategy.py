@@ -16,6 +16,7 @@ measurement, see ``benchmarks/RESULTS.md``):
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -128,21 +129,41 @@ class Strategy:
 
     @classmethod
     def parse(cls, text: str) -> Strategy:
-        """Read overrides such as ``hurry_rack=3,stuck=set`` (for experiments)."""
+        """Read overrides such as ``hurry_rack=3+stuck=set`` (for experiments). ``+``
+        separates knobs, as in a Shanghai bot name, since a tournament's ``--bots`` is
+        comma-separated; ``,`` does too where no bot list is split (``make_bot``)."""
         values: dict[str, Any] = {}
         kinds = {f.name: f.type for f in fields(cls)}
-        for item in filter(None, (part.strip() for part in text.split(","))):
-            name, _sep, value = item.partition("=")
+        for item in filter(None, (part.strip() for part in re.split(r"[+,]", text))):
+            name, _sep, value = (part.strip() for part in item.partition("="))
             kind = kinds.get(name)
             if kind is None:
                 raise MeldwiseError(f"unknown strategy knob {name!r}; knobs: {', '.join(kinds)}")
-            if kind == "bool":
-                values[name] = value in ("1", "true", "yes")
-            elif kind == "int":
-                values[name] = int(value)
-            else:
-                values[name] = Stuck(value)
+            values[name] = _knob_value(name, kind, value)
         return cls(**values)
+
+
+_TRUE = ("1", "true", "yes")
+_FALSE = ("0", "false", "no")
+
+
+def _knob_value(name: str, kind: object, value: str) -> bool | int | Stuck:
+    """The value of knob ``name`` (of type ``kind``, as its annotation spells it)."""
+    if kind == "bool":
+        if value.lower() in _TRUE + _FALSE:
+            return value.lower() in _TRUE
+        raise MeldwiseError(
+            f"strategy knob {name!r} is {'/'.join(_TRUE)} or {'/'.join(_FALSE)}, got {value!r}"
+        )
+    if kind == "int":
+        if re.fullmatch(r"[0-9]+", value):
+            return int(value)
+        raise MeldwiseError(f"strategy knob {name!r} is a whole number (0 or more), got {value!r}")
+    try:
+        return Stuck(value)
+    except ValueError:
+        choices = ", ".join(stuck.value for stuck in Stuck)
+        raise MeldwiseError(f"strategy knob {name!r} is one of {choices}, got {value!r}") from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,7 @@ the buy knobs. ``python -m benchmarks.shanghai_bots`` measures any of them again
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
@@ -120,19 +121,34 @@ class Policy:
         """Knobs from ``name=value+...`` (numbers, or true/false; ``+`` separates them,
         since a tournament's bot list is comma-separated)."""
         values: dict[str, int | bool] = {}
-        names = {f.name for f in fields(cls)}
+        kinds = {f.name: f.type for f in fields(cls)}
         for item in filter(None, (part.strip() for part in text.split("+"))):
-            name, _sep, raw = item.partition("=")
-            if name not in names:
+            name, _sep, raw = (part.strip() for part in item.partition("="))
+            if name not in kinds:
                 raise UnknownBot(
                     _(
                         "unknown knob {name!r}; knobs are {knobs}",
                         name=name,
-                        knobs=", ".join(sorted(names)),
+                        knobs=", ".join(sorted(kinds)),
                     )
                 )
-            word = raw.strip().lower()
-            values[name] = word == "true" if word in ("true", "false") else int(word)
+            word = raw.lower()
+            if kinds[name] == "bool" and word in ("true", "false"):
+                values[name] = word == "true"
+            elif kinds[name] == "int" and re.fullmatch(r"[0-9]+", word):
+                values[name] = int(word)
+            elif kinds[name] == "bool":
+                raise UnknownBot(
+                    _("knob {name!r} is true or false, got {value!r}", name=name, value=raw)
+                )
+            else:
+                raise UnknownBot(
+                    _(
+                        "knob {name!r} is a whole number (0 or more), got {value!r}",
+                        name=name,
+                        value=raw,
+                    )
+                )
         return replace(cls(), **values)  # type: ignore[arg-type]
 
 
@@ -497,7 +513,11 @@ def make_bot(name: str, seed: int = 0) -> Bot:
         )
     bot = factory(seed)
     if knobs:
-        bot = Bot(name, Policy.parse(knobs) if base == "greedy" else _knobs(bot.policy, knobs))
+        try:
+            policy = Policy.parse(knobs) if base == "greedy" else _knobs(bot.policy, knobs)
+        except MeldwiseError as error:
+            raise UnknownBot(_("bot {name!r}: {error}", name=name, error=error)) from None
+        bot = Bot(name, policy)
     return bot
 
 

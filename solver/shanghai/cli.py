@@ -123,6 +123,10 @@ def _score_request(args: argparse.Namespace) -> dict[str, Any]:
         name, sep, cards = item.partition("=")
         if not sep or not name.strip():
             raise MeldwiseError(_("--hand takes PLAYER=CARDS, got {item!r}", item=item))
+        if name.strip() in hands:
+            # A dict would keep the second hand alone; the HTTP service refuses the
+            # key given twice too.
+            raise MeldwiseError(_("--hand names the player {name!r} twice", name=name.strip()))
         hands[name.strip()] = words(cards)
     return {"hands": hands, "rules": rules_from_flags(args.rule)}
 
@@ -167,8 +171,10 @@ def describe_advice(response: dict[str, Any]) -> str:
     go = response["go_down"]
     if response["phase"] == "draw":
         lines.append(_("Before the draw:"))
-    elif go is None:
+    elif go is None and response["lay_offs"] is None:
         lines.append(_("Go down: not this turn"))
+    elif go is None:
+        pass  # lay-offs without going down now: the player is down already
     else:
         lines.append(_("Go down:"))
         wide = max(4, *map(columns, kinds.values()))

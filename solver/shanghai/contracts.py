@@ -94,6 +94,20 @@ class Contract:
             ("runs", self.runs, rules.min_run_len, MAX_RUN_LEN),
         ):
             for size in sizes:
+                if name == "sets" and low > high:
+                    # Not "sets hold 5 to 4 cards": say why no set can be laid at all.
+                    raise RequestError(
+                        _(
+                            "contract 'sets' size {size} cannot be met: min_set_len is {low},"
+                            " but a set of one rank holds at most {high} cards under these"
+                            " rules (4 per deck with decks={decks}, and {jokers} jokers)",
+                            size=size,
+                            low=low,
+                            high=high,
+                            decks=rules.decks,
+                            jokers=rules.jokers,
+                        )
+                    )
                 if not low <= size <= high:
                     raise RequestError(
                         _(

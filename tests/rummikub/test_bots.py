@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from solver import solve_rummikub
+from solver import MeldwiseError, solve_rummikub
 from solver.arena.runner import Dispatcher, local_dispatch, run_tournament
 from solver.rummikub import Position, Rules, Tile
 from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
@@ -16,7 +16,7 @@ from solver.rummikub.cli import describe_bot
 from solver.rummikub.engine import Action, GameSettings, Move, PoolEmpty, View
 from solver.rummikub.game_wire import bot_rummikub
 from solver.rummikub.record import record_to_dict
-from solver.rummikub.strategy import Strategy, best_play, smallest_opening
+from solver.rummikub.strategy import Strategy, Stuck, best_play, smallest_opening
 from tests.rummikub.games_support import SMALL_OPTIONS, TINY, TINY_OPTIONS, play
 
 LINE_UPS = [
@@ -217,11 +217,31 @@ def test_strategy_knobs_parse_and_bad_names_are_refused() -> None:
         hurry_rack=2, stuck=Strategy.parse("stuck=set").stuck, hold_jokers=False
     )
     assert isinstance(make_bot("strong:hurry_rack=3"), Strong)
+    # "+" between knobs, so that a knobbed bot fits in a tournament's --bots list.
+    bot = make_bot("strong:hurry_rack=3+stuck=set+hold_sets=no")
+    assert isinstance(bot, Strong)
+    assert bot.strategy == Strategy(hurry_rack=3, stuck=Stuck.SET, hold_sets=False)
     with pytest.raises(ValueError, match="unknown strategy knob 'speed'"):
         make_bot("strong:speed=3")
     with pytest.raises(ValueError, match="unknown bot 'random'"):
         make_bot("random")
     assert set(BOTS) == {"beginner", "greedy", "strong"}
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("strong:hurry_rack=x", "bot 'strong:hurry_rack=x': strategy knob 'hurry_rack' is a whole"),
+        ("strong:hurry_pool=-1", "knob 'hurry_pool' is a whole number (0 or more), got '-1'"),
+        ("strong:hurry_rack", "knob 'hurry_rack' is a whole number (0 or more), got ''"),
+        ("strong:stuck=zzz", "knob 'stuck' is one of draw, set, all, got 'zzz'"),
+        ("strong:hold_sets=maybe", "knob 'hold_sets' is 1/true/yes or 0/false/no, got 'maybe'"),
+    ],
+)
+def test_a_bad_knob_value_names_the_bot_the_knob_and_the_value(name: str, message: str) -> None:
+    with pytest.raises(MeldwiseError) as raised:
+        make_bot(name)
+    assert message in str(raised.value)
 
 
 def test_the_same_view_gives_the_same_move() -> None:

@@ -49,11 +49,31 @@ def test_tournament_table_and_records(tmp_path: Path, capsys: pytest.CaptureFixt
         replay(read_record(json.loads(path.read_text())))
 
 
+def test_tournament_help_says_percent_once(capsys: pytest.CaptureFixture[str]) -> None:
+    # argparse does not %-format a description: '%%' was shown as is.
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    out = capsys.readouterr().out
+    assert "95% interval" in out
+    assert "%%" not in out
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
         (["--bots", "strong,clever"], "unknown bot 'clever'"),
         (["--bots", "a,b,c"], "3 bots named for 2 players"),
+        # A bad knob value once crashed with int()'s or Enum's own ValueError.
+        (
+            ["--bots", "strong:hurry_rack=x,greedy"],
+            "bot 'strong:hurry_rack=x': strategy knob 'hurry_rack' is a whole number",
+        ),
+        (["--bots", "strong:hurry_rack,greedy"], "knob 'hurry_rack' is a whole number"),
+        (["--bots", "strong:stuck=zzz"], "knob 'stuck' is one of draw, set, all, got 'zzz'"),
+        (
+            ["--game", "shanghai", "--bots", "strong:buy_ev=x,greedy"],
+            "bot 'strong:buy_ev=x': knob 'buy_ev' is true or false, got 'x'",
+        ),
         (["--bots", "greedy", "--games", "0"], "--games must be at least 1"),
         (["--bots", "greedy", "--option", "pool_empty=never"], "'pool_empty' must be"),
         (["--bots", "greedy", "--option", "hand=--5"], "'hand' must be a whole number"),
@@ -83,6 +103,28 @@ def test_option_flags_read_true_and_false_as_rule_flags_do(
     capsys.readouterr()
     assert main([*argv, *TINY, "--option", "rules.wrap_runs=true"]) == 0
     assert json.loads(capsys.readouterr().out)["options"]["rules"]["wrap_runs"] is True
+
+
+@pytest.mark.parametrize(
+    ("options", "end", "said"),
+    [
+        ([], "out", "プレイヤーが上がって終了。"),
+        (
+            [*TINY, "--option", "rules.jokers=0", "--option", "pool_empty=end"],
+            "blocked",
+            "誰も上がらないまま山が尽きて終了。",
+        ),
+    ],
+)
+def test_the_game_summary_says_how_the_game_ended_in_the_language_asked(
+    options: list[str], end: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The end reason was once printed as the record's word ('out') in any language.
+    path = tmp_path / "game.json"
+    argv = ["game", "--bots", "greedy,greedy", "--seed", "1", *options, "--out", str(path)]
+    assert main([*argv, "--lang", "ja"]) == 0
+    assert json.loads(path.read_text())["result"]["end"] == end
+    assert capsys.readouterr().out.split("勝者")[0].endswith(said)
 
 
 def test_a_game_record_written_then_reviewed(

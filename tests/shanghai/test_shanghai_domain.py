@@ -102,6 +102,18 @@ def test_a_contract_below_the_rules_shortest_meld_is_refused() -> None:
     position.check(Rules())
 
 
+def test_rules_under_which_no_set_fits_say_why() -> None:
+    # Once "sets hold 5 to 4 cards under these rules".
+    rules = Rules(min_set_len=5, decks=1, jokers_per_deck=0)
+    with pytest.raises(RequestError) as raised:
+        Contract.for_hand(1, rules).check(rules)
+    assert str(raised.value) == (
+        "contract 'sets' size 5 cannot be met: min_set_len is 5, but a set of one rank"
+        " holds at most 4 cards under these rules (4 per deck with decks=1, and 0 jokers)"
+    )
+    Contract(runs=(5,)).check(rules)  # a contract of runs alone is fine
+
+
 def test_going_down_under_longer_sets_lays_sets_the_rules_allow() -> None:
     """Hand 1 (two sets of 3) asked by hand number under min_set_len 4: the advice
     used to go down with 4S 4H 4D JK JK and 9S 9D 9C, a set the rules refuse (found by

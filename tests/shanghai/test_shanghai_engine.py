@@ -143,6 +143,15 @@ def test_settings_are_checked_and_knobs_named() -> None:
     with pytest.raises(MeldwiseError, match="unknown game setting"):
         GameSettings.from_dict({"colour": 1})
     assert Policy.parse("buy_short=2+take_to_lay=true") == Policy(buy_short=2, take_to_lay=True)
+    # A bad value once crashed with int()'s own ValueError, naming neither bot nor knob.
+    for name, message in [
+        ("strong:buy_ev=x", "bot 'strong:buy_ev=x': knob 'buy_ev' is true or false, got 'x'"),
+        ("greedy:buy_short", "knob 'buy_short' is a whole number (0 or more), got ''"),
+        ("strong:buy_short=true", "knob 'buy_short' is a whole number (0 or more), got 'true'"),
+    ]:
+        with pytest.raises(MeldwiseError) as raised:
+            make_bot(name)
+        assert message in str(raised.value)
     with pytest.raises(MeldwiseError, match="unknown bot"):
         make_bot("clever")
 

@@ -221,6 +221,16 @@ def test_cli_human_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert "run  3S 4S 5S JK(6S)" in out
     assert "10C on meld 0" in out
     assert "go out this turn: yes" in out
+    # A player who is down was once told "Go down: not this turn".
+    table = ["--table", "ann: 7C 7D 7S | ann: 8H 8S 8D"]
+    assert (
+        main(["shanghai", "advise", "--hand", "7H 9D", "--hand-number", "1", "--down", *table]) == 0
+    )
+    out = capsys.readouterr().out
+    assert "Go down" not in out
+    assert "Lay off" in out
+    assert main(["shanghai", "advise", "--hand", "7H 9D", "--hand-number", "1", *table]) == 0
+    assert "Go down: not this turn" in capsys.readouterr().out
     assert main(["shanghai", "score", "--hand", "ann=AS JK", "--hand", "bo="]) == 0
     assert "ann: 40 points" in capsys.readouterr().out
 
@@ -237,6 +247,12 @@ def test_cli_custom_contract_and_bad_input(capsys: pytest.CaptureFixture[str]) -
     assert captured.out == ""
     assert main(["shanghai", "advise", "--hand", "8S", "--hand-number", "1", "--rule", "x"]) == 2
     assert "NAME=NUMBER" in capsys.readouterr().err
+    # A player named twice once kept the second hand alone and scored it, exit 0.
+    args = ["shanghai", "score", "--hand", "ann=AS", "--hand", " ann =7D"]
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert "--hand names the player 'ann' twice" in captured.err
+    assert captured.out == ""
 
 
 def test_cli_json_and_jsonl_modes() -> None:
