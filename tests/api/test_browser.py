@@ -12,6 +12,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -325,6 +326,70 @@ def test_the_element_on_another_origin_fires_the_full_response(service: str, pag
         assert page.evaluate("window.hints.length") == 1
 
 
+JAPANESE_EMBED = """<!doctype html>
+<title>A Japanese game page</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint lang="ja" endpoint="{service}/v1/rummikub/solve" hint-level="full"></meldwise-hint>
+<script type="module">
+  await customElements.whenDefined("meldwise-hint");
+  document.querySelector("meldwise-hint").state = {state};
+</script>
+"""
+
+
+def drawn_colours(page: Page) -> list[list[tuple[str, str, str]]]:
+    """Per set of the table after the play: each tile, its colour class and name."""
+    rows = page.locator("meldwise-hint .table-after .set").evaluate_all(
+        """rows => rows.map(row => [...row.querySelectorAll('.tile')].map(tile => [
+               tile.dataset.tile,
+               [...tile.classList].find(name => name.startsWith('c-')),
+               tile.getAttribute('aria-label')]))"""
+    )
+    return [[(tile, colour, name) for tile, colour, name in row] for row in rows]
+
+
+@pytest.mark.parametrize(
+    ("colours", "o_drawn", "o_name"),
+    [
+        (6, "c-O", "橙"),  # yellow is a colour of its own: orange stays orange (橙)
+        (4, "c-Y", "黄"),  # the standard game: Japanese players call orange 黄
+    ],
+)
+def test_japanese_draws_orange_yellow_only_where_yellow_is_no_colour(
+    service: str, page: Page, colours: int, o_drawn: str, o_name: str
+) -> None:
+    # docs/i18n.md, "Notation": in Japanese the fourth colour, orange, is 黄 unless the
+    # game has yellow too (6 or more colours); then Y/黄 is yellow, orange only O/橙.
+    state: dict[str, Any] = {
+        "rack": ["O8"],
+        "table": [["O5", "O6", "O7"], ["R5", "R6", "R7"]],
+        "rules": {"colours": colours},
+    }
+    if colours >= 6:
+        state["rack"].append("Y8")
+        state["table"].append(["Y5", "Y6", "Y7"])
+    page_html = JAPANESE_EMBED.format(service=service, state=json.dumps(state))
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        with page.expect_response(lambda r: r.url.endswith(SOLVE)) as answer:
+            page.locator("meldwise-hint").get_by_role("button").click()
+        page.locator("meldwise-hint[aria-busy=false]").wait_for()
+        full = answer.value.json()
+        assert full["tiles_played"] == len(state["rack"])
+        summary = page.locator("meldwise-hint .summary")
+        if colours >= 6:
+            expect(summary).to_have_text(f"2枚(16点)を出します: {o_name}8、黄8。")
+        else:
+            expect(summary).to_have_text(f"1枚(8点)を出します: {o_name}8。")
+        # The service's own step names the orange run the same way.
+        assert any(f"{o_name}の5-8" in step["text"] for step in full["steps"]), full["steps"]
+        drawn = {tile: (colour, name) for row in drawn_colours(page) for tile, colour, name in row}
+        assert drawn["O5"] == (o_drawn, f"{o_name}5")
+        assert drawn["R5"] == ("c-R", "赤5")
+        if colours >= 6:
+            assert drawn["Y5"] == ("c-Y", "黄5")
+
+
 SHANGHAI_ADVISE = "/v1/shanghai/advise"
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
@@ -533,6 +598,10 @@ def test_the_demo_speaks_japanese_with_a_switch(service: str, browser: Browser) 
     page.get_by_role("button", name="English").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.get_by_label("Your rack", exact=True)).to_have_value("K8 K9 Y1")
+    # In the standard game Y1 is the orange 1 (Rules.canonical): in English, orange.
+    orange = page.locator("#rack-preview .tile").nth(2)
+    expect(orange).to_have_class(re.compile(r"\bc-O\b"))
+    expect(orange).to_have_accessible_name("remove orange 1")
     expect(hint.get_by_role("button")).to_have_text("Hint")  # a new position: the nudge
     request, _ = press_hint(page)
     assert request["lang"] == "en"
