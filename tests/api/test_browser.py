@@ -390,6 +390,42 @@ def test_japanese_draws_orange_yellow_only_where_yellow_is_no_colour(
             assert drawn["Y5"] == ("c-Y", "黄5")
 
 
+def test_refusals_before_the_body_come_in_the_elements_language(service: str, page: Page) -> None:
+    # A 413 is decided before the body (and its lang) is read: only the request's
+    # Accept-Language can ask for Japanese. The element sends one (a safelisted
+    # value, so a cross-origin embed still works), and the refusal is in Japanese.
+    state = {"rack": ["R1"] * 5000, "table": []}  # over the 16 KiB body limit
+    page_html = JAPANESE_EMBED.format(service=service, state=json.dumps(state))
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        with page.expect_response(lambda r: r.url.endswith(SOLVE)) as answer:
+            page.locator("meldwise-hint").get_by_role("button").click()
+        assert answer.value.status == 413
+        assert answer.value.request.headers["accept-language"] == "ja"
+        detail = answer.value.json()["detail"]
+        direct = httpx.post(
+            f"{service}{SOLVE}",
+            json={"lang": "ja", **state, "hint_level": "full"},
+            headers={"Accept-Language": "ja"},
+        )
+        assert direct.status_code == 413
+        assert detail == direct.json()["detail"]
+        assert detail != httpx.post(f"{service}{SOLVE}", json=state).json()["detail"]
+        expect(page.locator("meldwise-hint").get_by_role("alert")).to_have_text(detail)
+
+    # The demo's own calls too: "Repair the table" in Japanese.
+    page.goto(f"{service}/?lang=ja")
+    # Set without an input event: drawing thousands of tiles would take long.
+    page.get_by_label("場のセット", exact=True).evaluate(
+        "(field) => { field.value = 'R1 R2 R3\\n'.repeat(1200); }"
+    )
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)) as answer:
+        page.get_by_role("button", name="場を直す").click()
+    assert answer.value.status == 413
+    assert answer.value.request.headers["accept-language"] == "ja"
+    expect(page.locator("#repair-error")).to_have_text(detail)
+
+
 SHANGHAI_ADVISE = "/v1/shanghai/advise"
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
