@@ -452,13 +452,20 @@ def test_shanghai_tab_draws_the_advice(service: str, page: Page) -> None:
     page.locator("#shanghai-palette").get_by_role("button", name="add 6 of spades").click()
     expect(page.get_by_label("Upcard", exact=True)).to_have_value(example["upcard"])
     page.get_by_label("Contract", exact=True).select_option(str(example["hand_number"]))
+    assert example["phase"] == "play"
+    expect(page.get_by_label("Phase", exact=True)).to_have_value("play")  # the default
     with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
         page.get_by_role("button", name="Advise").click()
     assert answer.value.status == 200
     request = answer.value.request.post_data_json
-    fields = ("hand", "hand_number", "table", "down", "upcard")
+    fields = ("hand", "hand_number", "phase", "table", "down", "upcard")
     assert request == {name: example[name] for name in fields} | {"lang": "en"}
     advice = answer.value.json()
+    # One question, the play: no upcard advice beside it, no note of a missing phase.
+    assert advice["phase"] == "play"
+    assert advice["take_upcard"] is None
+    assert advice["buy"] is None
+    assert not [note for note in advice["notes"] if "phase" in note], advice["notes"]
     shown = page.locator("#shanghai-answer")
     expect(shown).to_contain_text(f"Cards still needed: {advice['deficiency']}")
 
@@ -496,6 +503,31 @@ def test_shanghai_tab_draws_the_advice(service: str, page: Page) -> None:
         expect(
             shown.get_by_role("group", name=f"discard {advice['discard']['card']}")
         ).to_be_visible()
+
+
+def test_shanghai_tab_asks_before_the_draw_too(service: str, page: Page) -> None:
+    # docs/shanghai.md, "A turn in two phases": before the draw the question is
+    # take, draw or buy; the tab asks it when the phase says so.
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_role("button", name="Load an example").click()
+    page.get_by_label("Phase", exact=True).select_option("draw")
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.get_by_role("button", name="Advise").click()
+    assert answer.value.status == 200
+    request = answer.value.request.post_data_json
+    assert isinstance(request, dict)
+    assert request["phase"] == "draw"
+    advice = answer.value.json()
+    assert advice["phase"] == "draw"
+    assert advice["go_down"] is None
+    assert advice["discard"] is None
+    assert not [note for note in advice["notes"] if "phase" in note], advice["notes"]
+    shown = page.locator("#shanghai-answer")
+    expect(shown.get_by_role("heading", name="The upcard")).to_be_visible()
+    expect(shown).to_contain_text(advice["take_upcard"]["rule"])
+    expect(shown.get_by_role("heading", name="Go down")).to_have_count(0)
+    expect(shown.get_by_role("heading", name="Notes")).to_have_count(0)
 
 
 def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
