@@ -18,7 +18,8 @@ subclass of uvicorn's httptools protocol, adds:
   connections, the one that has waited longest for a request is closed to make
   room, so idle connections can never lock out a client that sends requests;
 * JSON for the answers it gives itself (400 for a request that is not HTTP, 408,
-  431), like every other error answer.
+  431), like every other error answer, with the same security headers and a new
+  request ID (no request exists to take the client's from).
 
 The body's timeout and the whole request's are the app's (:mod:`api.middleware`),
 so those answers carry the usual headers and show in the metrics.
@@ -31,12 +32,14 @@ import json
 import logging
 import random
 import resource
+import uuid
 from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from api.logs import logging_config
 from api.metrics import Metrics
+from api.middleware import SECURITY_HEADERS
 from api.settings import Settings
 
 log = logging.getLogger("meldwise.server")
@@ -160,7 +163,8 @@ class GuardedProtocol(HttpToolsProtocol):
             f"HTTP/1.1 {status} {_PHRASES[status]}\r\n"
             "content-type: application/json\r\n"
             f"content-length: {len(body)}\r\n"
-            "x-content-type-options: nosniff\r\n"
+            f"{_SECURITY_HEAD}"
+            f"x-request-id: {uuid.uuid4().hex}\r\n"
             "connection: close\r\n\r\n"
         )
         if not self.transport.is_closing():
@@ -175,6 +179,10 @@ class GuardedProtocol(HttpToolsProtocol):
 
 
 _PHRASES = {400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large"}
+_SECURITY_HEAD = "".join(
+    f"{name.decode()}: {value.decode()}\r\n" for name, value in SECURITY_HEADERS
+)
+"""The app's security headers (api.middleware), for the answers given outside it."""
 
 
 def guarded_protocol(settings: Settings, metrics: Metrics) -> type[GuardedProtocol]:

@@ -16,7 +16,8 @@
 //
 // The attribute lang="ja" (or an ancestor's lang, as for any HTML element) makes the
 // button, its messages and the service's texts Japanese (the request carries lang),
-// with the fourth colour drawn yellow (黄); anything else is English.
+// with the fourth colour drawn yellow (黄) unless the state's rules.colours gives
+// yellow a colour of its own (6 or more); anything else is English.
 
 import { load, supported, translator } from "./i18n.js";
 import { drawAnswer } from "./rummikub-answer.js";
@@ -137,7 +138,7 @@ export class MeldwiseHint extends HTMLElement {
     try {
       const answer = await postJson(this.endpoint, request, { signal: pending.signal, tr });
       this.#error.replaceChildren();
-      this.#answer.replaceChildren(...drawAnswer(answer, request.table ?? [], tr));
+      this.#answer.replaceChildren(...drawAnswer(answer, request.table ?? [], tr, request.rules?.colours));
       // Nothing to play: a further press could only say so again.
       if (answer.tiles_played > 0 && this.#next < LEVELS.length - 1) this.#next += 1;
       this.dispatchEvent(

@@ -94,7 +94,7 @@ export function setUpRepair(form, rack, table, language) {
     if (tr.lang === "ja") request.notation = "RBYK";
     button.disabled = true;
     try {
-      const repaired = await postJson(ENDPOINT, request, { signal: mine.signal });
+      const repaired = await postJson(ENDPOINT, request, { signal: mine.signal, tr });
       error.replaceChildren();
       answer.replaceChildren(...drawRepair(repaired, tr));
     } catch (failure) {

@@ -94,8 +94,9 @@ function drawChart(review, tr) {
   return figure;
 }
 
-/** One turn: the rack with the missed tiles highlighted, the play, and the best play. */
-function drawTurn(turn, tr) {
+/** One turn: the rack with the missed tiles highlighted, the play, and the best play,
+ * in a game of ``colours`` colours (the record's settings.rules.colours). */
+function drawTurn(turn, tr, colours) {
   const parts = [];
   const verdict = !turn.legal
     ? tr.t("Illegal: {problems}", { problems: turn.problems.join("; ") })
@@ -116,7 +117,7 @@ function drawTurn(turn, tr) {
   const missed = [...turn.missed];
   const rack = turn.rack.map((tile) => {
     const index = missed.indexOf(tile);
-    const drawn = drawTile(tile, { tr });
+    const drawn = drawTile(tile, { tr, colours });
     if (index >= 0) {
       missed.splice(index, 1);
       drawn.classList.add("missed");
@@ -127,16 +128,16 @@ function drawTurn(turn, tr) {
   parts.push(drawSet(tr.t("rack"), rack, tr.t("rack before the turn: {tiles}", { tiles: turn.rack.join(" ") })));
   parts.push(element("h4", tr.t("Table after the turn")));
   turn.table_after.forEach((tiles, i) =>
-    parts.push(drawSet(tr.t("set {index}", { index: i }), tiles.map((t) => drawTile(t, { tr })))));
+    parts.push(drawSet(tr.t("set {index}", { index: i }), tiles.map((t) => drawTile(t, { tr, colours })))));
   if (turn.best && !turn.at_best) {
     parts.push(element("h4", tr.t("The best play: {tiles}", { tiles: turn.best.played.join(" ") || tr.t("nothing") })));
     const placed = [...turn.best.played];
     turn.best.table.forEach((tiles, i) => {
       const drawn = tiles.map((tile) => {
         const index = placed.indexOf(tile);
-        if (index < 0) return drawTile(tile, { tr });
+        if (index < 0) return drawTile(tile, { tr, colours });
         placed.splice(index, 1);
-        return drawTile(tile, { played: true, tr });
+        return drawTile(tile, { played: true, tr, colours });
       });
       parts.push(drawSet(tr.t("set {index}", { index: i }), drawn));
     });
@@ -155,6 +156,7 @@ export function setUpReview() {
   const detail = document.getElementById("review-turn");
   const reviewButton = document.getElementById("review-run");
   let turns = [];
+  let colours; // the reviewed game's (undefined: the standard game's)
   let current = 0;
 
   const show = (index) => {
@@ -162,7 +164,7 @@ export function setUpReview() {
     for (const [i, item] of [...list.children].entries()) {
       item.querySelector("button").setAttribute("aria-current", String(i === current));
     }
-    detail.replaceChildren(...drawTurn(turns[current], tr));
+    detail.replaceChildren(...drawTurn(turns[current], tr, colours));
   };
 
   const fail = (failure) => {
@@ -196,6 +198,7 @@ export function setUpReview() {
     try {
       const review = await postJson(REVIEW, { record: parsed, lang: tr.lang }, { tr });
       turns = review.turns;
+      colours = parsed?.settings?.rules?.colours;
       document.getElementById("review-summary").replaceChildren(drawSummary(review, tr), drawChart(review, tr));
       list.replaceChildren(...turns.map((turn, i) => {
         const item = element("li");

@@ -79,13 +79,13 @@ function describeSet(set, tr) {
   return tr.t("{kind} {tiles}", { kind, tiles: set.as.join(" ") });
 }
 
-function drawTable(answer, tableBefore, tr) {
+function drawTable(answer, tableBefore, tr, colours) {
   const marks = playedMarks(answer, tableBefore);
   const table = document.createElement("div");
   table.className = "table-after";
   answer.table.forEach((set, place) => {
     const tiles = set.tiles.map((tile, i) =>
-      drawTile(tile, { as: set.as[i], played: marks[place][i], tr }),
+      drawTile(tile, { as: set.as[i], played: marks[place][i], tr, colours }),
     );
     const name = tr.t("set {index}", { index: place });
     table.append(drawSet(name, tiles, tr.t("{set}: {meld}", { set: name, meld: describeSet(set, tr) })));
@@ -93,7 +93,7 @@ function drawTable(answer, tableBefore, tr) {
   return table;
 }
 
-function drawFull(answer, tableBefore, tr) {
+function drawFull(answer, tableBefore, tr, colours) {
   const parts = [];
   if (answer.tiles_played === 0) {
     parts.push(paragraph(tr.t("No play this turn: draw a tile."), "summary"));
@@ -106,7 +106,7 @@ function drawFull(answer, tableBefore, tr) {
           answer.tiles_played,
           {
             points: tr.tn("{n} point", "{n} points", answer.points_played),
-            tiles: answer.played.map((t) => tileName(t, tr) ?? t).join(tr.t(", ")),
+            tiles: answer.played.map((t) => tileName(t, tr, colours) ?? t).join(tr.t(", ")),
           },
         ),
         "summary",
@@ -123,20 +123,20 @@ function drawFull(answer, tableBefore, tr) {
     parts.push(steps);
   }
   parts.push(heading(tr.t("Table after (your tiles highlighted)")));
-  parts.push(drawTable(answer, tableBefore, tr));
+  parts.push(drawTable(answer, tableBefore, tr, colours));
   if (answer.rack_left.length > 0) {
     parts.push(heading(tr.t("Rack left")));
-    parts.push(drawSet(tr.t("rack"), answer.rack_left.map((t) => drawTile(t, { tr })), tr.t("rack left")));
+    parts.push(drawSet(tr.t("rack"), answer.rack_left.map((t) => drawTile(t, { tr, colours })), tr.t("rack left")));
   }
   return parts;
 }
 
-function drawTileHint(answer, tr) {
+function drawTileHint(answer, tr, colours) {
   const parts = [paragraph(answer.text, "summary")];
   if (answer.tile !== null) {
     const where = answer.to_set === null ? tr.t("to a new set") : tr.t("to set {index}", { index: answer.to_set });
     parts.push(
-      drawSet(where, [drawTile(answer.tile, { played: true, tr })], tr.t("{tile} {where}", { tile: answer.tile, where })),
+      drawSet(where, [drawTile(answer.tile, { played: true, tr, colours })], tr.t("{tile} {where}", { tile: answer.tile, where })),
     );
   }
   return parts;
@@ -150,13 +150,14 @@ function drawNudge(answer, tr) {
 }
 
 /** The elements showing ``answer`` (any hint level) for a request whose table was
- * ``tableBefore`` (a list of lists of tiles), in ``tr``'s language (i18n.js). */
-export function drawAnswer(answer, tableBefore = [], tr = translator("en")) {
+ * ``tableBefore`` (a list of lists of tiles), in ``tr``'s language (i18n.js), for a
+ * game of ``colours`` colours (the request's rules.colours; default the standard 4). */
+export function drawAnswer(answer, tableBefore = [], tr = translator("en"), colours = undefined) {
   const parts =
     answer.hint_level === "full"
-      ? drawFull(answer, tableBefore, tr)
+      ? drawFull(answer, tableBefore, tr, colours)
       : answer.hint_level === "tile"
-        ? drawTileHint(answer, tr)
+        ? drawTileHint(answer, tr, colours)
         : drawNudge(answer, tr);
   const note = statusNote(answer.status, tr);
   if (note) parts.push(paragraph(note, "note"));

@@ -15,13 +15,17 @@ export class ServiceError extends Error {
 }
 
 /** POST ``body`` as JSON to ``url``; resolve to the answer, or reject with a
- * ServiceError (an AbortError when ``signal`` aborts). */
+ * ServiceError (an AbortError when ``signal`` aborts).
+ *
+ * The request carries ``Accept-Language`` in ``tr``'s language: the refusals decided
+ * before the body (and its ``lang``) is read, 401, 413 and 429, follow only that
+ * header. A bare "en" or "ja" is a CORS-safelisted value: no preflight for it. */
 export async function postJson(url, body, { signal, tr = translator("en") } = {}) {
   let response;
   try {
     response = await fetch(url, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", "Accept-Language": tr.lang },
       body: JSON.stringify(body),
       signal,
     });

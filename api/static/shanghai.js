@@ -19,6 +19,7 @@ const EXAMPLE = {
   melds: "ann: 8H 8S 8D\nbo: JC QC KC AC",
   upcard: "6S",
   contract: "2",
+  phase: "play",
 };
 function statusNote(status, tr) {
   if (status === "feasible") {
@@ -56,6 +57,9 @@ function describeContract(contract, tr) {
 function readRequest(form, fields) {
   const request = {
     hand: fields.hand.words(),
+    // One question at a time (docs/shanghai.md, "A turn in two phases"): without a
+    // phase the service answers both for the same hand, with a note saying so.
+    phase: form.phase.value,
     table: fields.melds.lines().map((line) => ({ cards: line.words, owner: line.owner })),
     down: form.down.checked,
   };
@@ -125,7 +129,7 @@ export function drawAdvice(advice, request, tr = translator("en")) {
       cards: advice.go_down.left.join(" ") || tr.t("nothing"),
       points: advice.go_down.penalty_left,
     })));
-  } else if (!request.down) {
+  } else if (!request.down && advice.phase !== "draw") {
     parts.push(element("p", tr.t("You cannot go down this turn.")));
   }
   if (advice.lay_offs && (advice.lay_offs.plays.length > 0 || advice.lay_offs.swaps.length > 0)) {
@@ -244,6 +248,7 @@ export function setUpShanghai() {
     fields.melds.setText(EXAMPLE.melds);
     fields.upcard.setText(EXAMPLE.upcard);
     form.contract.value = EXAMPLE.contract;
+    form.phase.value = EXAMPLE.phase;
     form.contract.dispatchEvent(new Event("change"));
   });
   document.getElementById("shanghai-clear").addEventListener("click", () => {

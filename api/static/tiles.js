@@ -1,9 +1,12 @@
 // Rummikub tiles and Shanghai cards drawn as elements, each with a spoken name.
 // The notation is the service's (README: "Tile notation", "Card notation"; Japanese
 // input too: 赤5, Ｒ５, ジョーカー, 7♥); the service stays the judge of what is valid,
-// these only draw and name. Names follow ``options.tr`` (i18n.js); in Japanese the
-// fourth colour, orange, is drawn and named yellow (黄), as Japanese sets and players
-// have it.
+// these only draw and name. Names follow ``options.tr`` (i18n.js). Colours follow the
+// service's rule (docs/i18n.md, "Notation"; Rules.canonical): in a game with orange but
+// no yellow (4 or 5 colours, the standard game included) O and Y are the same tile,
+// orange, which Japanese sets and players have as yellow (黄): drawn and named yellow
+// in Japanese, orange otherwise. With 6 or more colours (``options.colours``) yellow
+// is a colour of its own and orange stays orange (橙) in Japanese too.
 
 import { N_, translator } from "./i18n.js";
 
@@ -44,9 +47,15 @@ export function readCard(text) {
   return SUIT_SYMBOLS[last] ? norm.slice(0, -1) + SUIT_SYMBOLS[last] : norm;
 }
 
-/** The colour letter a tile is drawn in: in Japanese orange is drawn yellow. */
-function drawnColour(letter, tr) {
-  return tr.lang === "ja" && letter === "O" ? "Y" : letter;
+/** The standard game's number of colours (R B K O): the service's default. */
+export const STANDARD_COLOURS = 4;
+
+/** The colour letter a tile is drawn in, in a game of ``colours`` colours (the first
+ * ones of R B K O G Y P W). */
+function drawnColour(letter, tr, colours = STANDARD_COLOURS) {
+  const orangeNotYellow = colours > 3 && colours <= 5; // as Rules.canonical
+  if (!orangeNotYellow || (letter !== "O" && letter !== "Y")) return letter;
+  return tr.lang === "ja" ? "Y" : "O";
 }
 
 /** "R1 r2, J" -> ["R1", "r2", "J"]: tiles or cards are separated by spaces or commas. */
@@ -54,13 +63,14 @@ export function splitWords(text) {
   return text.split(/[\s,]+/).filter(Boolean);
 }
 
-/** "R5" -> "red 5" (赤5), "J" -> "joker"; null for anything else. */
-export function tileName(text, tr = ENGLISH) {
+/** "R5" -> "red 5" (赤5), "J" -> "joker"; null for anything else. ``colours``: how
+ * many the game has (the fourth is named as drawnColour says). */
+export function tileName(text, tr = ENGLISH, colours = STANDARD_COLOURS) {
   text = readTile(text);
   if (JOKER_TILE.test(text)) return tr.t("joker");
   const match = TILE.exec(text);
   if (!match) return null;
-  const colour = COLOURS[drawnColour(match[1].toUpperCase(), tr)];
+  const colour = COLOURS[drawnColour(match[1].toUpperCase(), tr, colours)];
   return tr.t("{colour} {number}", { colour: tr.t(colour), number: Number(match[2]) });
 }
 
@@ -121,14 +131,16 @@ function drawPiece(kind, face, name, { classes, as, asFace, asName, played, onCl
   return element;
 }
 
-/** A Rummikub tile, e.g. drawTile("J", {as: "R6", played: true}). */
+/** A Rummikub tile, e.g. drawTile("J", {as: "R6", played: true}); ``colours``: how
+ * many the game has (default the standard game's 4). */
 export function drawTile(text, options = {}) {
   const tr = options.tr ?? ENGLISH;
+  const colours = options.colours ?? STANDARD_COLOURS;
   text = readTile(text);
-  const name = tileName(text, tr);
+  const name = tileName(text, tr, colours);
   const match = TILE.exec(text);
   const joker = JOKER_TILE.test(text);
-  const classes = joker ? ["joker"] : match ? [`c-${drawnColour(match[1].toUpperCase(), tr)}`] : ["bad"];
+  const classes = joker ? ["joker"] : match ? [`c-${drawnColour(match[1].toUpperCase(), tr, colours)}`] : ["bad"];
   const face = joker ? "J" : match ? String(Number(match[2])) : text;
   const as = options.as && options.as.toUpperCase() !== text.toUpperCase() ? options.as : null;
   const element = drawPiece("tile", face, name ?? tr.t("not a tile: {text}", { text }), {
@@ -136,7 +148,7 @@ export function drawTile(text, options = {}) {
     classes,
     as,
     asFace: as,
-    asName: as && tileName(as, tr),
+    asName: as && tileName(as, tr, colours),
   });
   element.dataset.tile = text.toUpperCase();
   return element;

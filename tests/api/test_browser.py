@@ -12,6 +12,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -325,6 +326,106 @@ def test_the_element_on_another_origin_fires_the_full_response(service: str, pag
         assert page.evaluate("window.hints.length") == 1
 
 
+JAPANESE_EMBED = """<!doctype html>
+<title>A Japanese game page</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint lang="ja" endpoint="{service}/v1/rummikub/solve" hint-level="full"></meldwise-hint>
+<script type="module">
+  await customElements.whenDefined("meldwise-hint");
+  document.querySelector("meldwise-hint").state = {state};
+</script>
+"""
+
+
+def drawn_colours(page: Page) -> list[list[tuple[str, str, str]]]:
+    """Per set of the table after the play: each tile, its colour class and name."""
+    rows = page.locator("meldwise-hint .table-after .set").evaluate_all(
+        """rows => rows.map(row => [...row.querySelectorAll('.tile')].map(tile => [
+               tile.dataset.tile,
+               [...tile.classList].find(name => name.startsWith('c-')),
+               tile.getAttribute('aria-label')]))"""
+    )
+    return [[(tile, colour, name) for tile, colour, name in row] for row in rows]
+
+
+@pytest.mark.parametrize(
+    ("colours", "o_drawn", "o_name"),
+    [
+        (6, "c-O", "橙"),  # yellow is a colour of its own: orange stays orange (橙)
+        (4, "c-Y", "黄"),  # the standard game: Japanese players call orange 黄
+    ],
+)
+def test_japanese_draws_orange_yellow_only_where_yellow_is_no_colour(
+    service: str, page: Page, colours: int, o_drawn: str, o_name: str
+) -> None:
+    # docs/i18n.md, "Notation": in Japanese the fourth colour, orange, is 黄 unless the
+    # game has yellow too (6 or more colours); then Y/黄 is yellow, orange only O/橙.
+    state: dict[str, Any] = {
+        "rack": ["O8"],
+        "table": [["O5", "O6", "O7"], ["R5", "R6", "R7"]],
+        "rules": {"colours": colours},
+    }
+    if colours >= 6:
+        state["rack"].append("Y8")
+        state["table"].append(["Y5", "Y6", "Y7"])
+    page_html = JAPANESE_EMBED.format(service=service, state=json.dumps(state))
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        with page.expect_response(lambda r: r.url.endswith(SOLVE)) as answer:
+            page.locator("meldwise-hint").get_by_role("button").click()
+        page.locator("meldwise-hint[aria-busy=false]").wait_for()
+        full = answer.value.json()
+        assert full["tiles_played"] == len(state["rack"])
+        summary = page.locator("meldwise-hint .summary")
+        if colours >= 6:
+            expect(summary).to_have_text(f"2枚(16点)を出します: {o_name}8、黄8。")
+        else:
+            expect(summary).to_have_text(f"1枚(8点)を出します: {o_name}8。")
+        # The service's own step names the orange run the same way.
+        assert any(f"{o_name}の5-8" in step["text"] for step in full["steps"]), full["steps"]
+        drawn = {tile: (colour, name) for row in drawn_colours(page) for tile, colour, name in row}
+        assert drawn["O5"] == (o_drawn, f"{o_name}5")
+        assert drawn["R5"] == ("c-R", "赤5")
+        if colours >= 6:
+            assert drawn["Y5"] == ("c-Y", "黄5")
+
+
+def test_refusals_before_the_body_come_in_the_elements_language(service: str, page: Page) -> None:
+    # A 413 is decided before the body (and its lang) is read: only the request's
+    # Accept-Language can ask for Japanese. The element sends one (a safelisted
+    # value, so a cross-origin embed still works), and the refusal is in Japanese.
+    state = {"rack": ["R1"] * 5000, "table": []}  # over the 16 KiB body limit
+    page_html = JAPANESE_EMBED.format(service=service, state=json.dumps(state))
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        with page.expect_response(lambda r: r.url.endswith(SOLVE)) as answer:
+            page.locator("meldwise-hint").get_by_role("button").click()
+        assert answer.value.status == 413
+        assert answer.value.request.headers["accept-language"] == "ja"
+        detail = answer.value.json()["detail"]
+        direct = httpx.post(
+            f"{service}{SOLVE}",
+            json={"lang": "ja", **state, "hint_level": "full"},
+            headers={"Accept-Language": "ja"},
+        )
+        assert direct.status_code == 413
+        assert detail == direct.json()["detail"]
+        assert detail != httpx.post(f"{service}{SOLVE}", json=state).json()["detail"]
+        expect(page.locator("meldwise-hint").get_by_role("alert")).to_have_text(detail)
+
+    # The demo's own calls too: "Repair the table" in Japanese.
+    page.goto(f"{service}/?lang=ja")
+    # Set without an input event: drawing thousands of tiles would take long.
+    page.get_by_label("場のセット", exact=True).evaluate(
+        "(field) => { field.value = 'R1 R2 R3\\n'.repeat(1200); }"
+    )
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)) as answer:
+        page.get_by_role("button", name="場を直す").click()
+    assert answer.value.status == 413
+    assert answer.value.request.headers["accept-language"] == "ja"
+    expect(page.locator("#repair-error")).to_have_text(detail)
+
+
 SHANGHAI_ADVISE = "/v1/shanghai/advise"
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
@@ -351,13 +452,20 @@ def test_shanghai_tab_draws_the_advice(service: str, page: Page) -> None:
     page.locator("#shanghai-palette").get_by_role("button", name="add 6 of spades").click()
     expect(page.get_by_label("Upcard", exact=True)).to_have_value(example["upcard"])
     page.get_by_label("Contract", exact=True).select_option(str(example["hand_number"]))
+    assert example["phase"] == "play"
+    expect(page.get_by_label("Phase", exact=True)).to_have_value("play")  # the default
     with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
         page.get_by_role("button", name="Advise").click()
     assert answer.value.status == 200
     request = answer.value.request.post_data_json
-    fields = ("hand", "hand_number", "table", "down", "upcard")
+    fields = ("hand", "hand_number", "phase", "table", "down", "upcard")
     assert request == {name: example[name] for name in fields} | {"lang": "en"}
     advice = answer.value.json()
+    # One question, the play: no upcard advice beside it, no note of a missing phase.
+    assert advice["phase"] == "play"
+    assert advice["take_upcard"] is None
+    assert advice["buy"] is None
+    assert not [note for note in advice["notes"] if "phase" in note], advice["notes"]
     shown = page.locator("#shanghai-answer")
     expect(shown).to_contain_text(f"Cards still needed: {advice['deficiency']}")
 
@@ -395,6 +503,31 @@ def test_shanghai_tab_draws_the_advice(service: str, page: Page) -> None:
         expect(
             shown.get_by_role("group", name=f"discard {advice['discard']['card']}")
         ).to_be_visible()
+
+
+def test_shanghai_tab_asks_before_the_draw_too(service: str, page: Page) -> None:
+    # docs/shanghai.md, "A turn in two phases": before the draw the question is
+    # take, draw or buy; the tab asks it when the phase says so.
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_role("button", name="Load an example").click()
+    page.get_by_label("Phase", exact=True).select_option("draw")
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.get_by_role("button", name="Advise").click()
+    assert answer.value.status == 200
+    request = answer.value.request.post_data_json
+    assert isinstance(request, dict)
+    assert request["phase"] == "draw"
+    advice = answer.value.json()
+    assert advice["phase"] == "draw"
+    assert advice["go_down"] is None
+    assert advice["discard"] is None
+    assert not [note for note in advice["notes"] if "phase" in note], advice["notes"]
+    shown = page.locator("#shanghai-answer")
+    expect(shown.get_by_role("heading", name="The upcard")).to_be_visible()
+    expect(shown).to_contain_text(advice["take_upcard"]["rule"])
+    expect(shown.get_by_role("heading", name="Go down")).to_have_count(0)
+    expect(shown.get_by_role("heading", name="Notes")).to_have_count(0)
 
 
 def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
@@ -533,6 +666,10 @@ def test_the_demo_speaks_japanese_with_a_switch(service: str, browser: Browser) 
     page.get_by_role("button", name="English").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.get_by_label("Your rack", exact=True)).to_have_value("K8 K9 Y1")
+    # In the standard game Y1 is the orange 1 (Rules.canonical): in English, orange.
+    orange = page.locator("#rack-preview .tile").nth(2)
+    expect(orange).to_have_class(re.compile(r"\bc-O\b"))
+    expect(orange).to_have_accessible_name("remove orange 1")
     expect(hint.get_by_role("button")).to_have_text("Hint")  # a new position: the nudge
     request, _ = press_hint(page)
     assert request["lang"] == "en"

@@ -20,6 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from api.middleware import CONTENT_SECURITY_POLICY, VALID_REQUEST_ID
 from api.spawn import serve
 from solver.shanghai import examples
 from tests.api.support import slow_request
@@ -81,6 +82,15 @@ def _exchange(port: int, data: bytes, wait: float = 5.0) -> tuple[bytes, float]:
 def _json_answer(raw: bytes) -> tuple[int, dict[str, str]]:
     head, _, body = raw.partition(b"\r\n\r\n")
     assert b"content-type: application/json" in head.lower()
+    # The server's own answers (400, 408, 431) carry the security headers and a
+    # request ID, as the app's do (docs/http.md).
+    lines = head.decode().split("\r\n")[1:]
+    headers = dict(line.lower().split(": ", 1) for line in lines)
+    assert headers["content-security-policy"] == CONTENT_SECURITY_POLICY.lower()
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["x-frame-options"] == "deny"
+    assert headers["referrer-policy"] == "no-referrer"
+    assert VALID_REQUEST_ID.fullmatch(headers["x-request-id"])
     return int(head.split()[1]), json.loads(body)
 
 
