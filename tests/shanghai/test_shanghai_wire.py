@@ -294,7 +294,8 @@ TOOK_TURN: dict[str, Any] = {
 
 
 def _unseen(answer: dict[str, Any]) -> str:
-    return answer["take_upcard"]["rule"].rpartition("over the ")[2]
+    rule: str = answer["take_upcard"]["rule"]
+    return rule.rpartition("over the ")[2]
 
 
 def test_more_copies_taken_than_the_decks_hold_are_refused_naming_the_card() -> None:
