@@ -97,6 +97,22 @@ class InvalidRequest(MeldwiseError):
     """A worker found the request not a real game, or its answer too large (422)."""
 
 
+def too_large(task: str, limit: int) -> str:
+    """Why an answer over the answer limit (``limit`` bytes) is refused, and what to
+    send instead. A review's answer grows with the record's turns (and the problems
+    of its illegal ones); any other answer with the request's position."""
+    if task == "review_rummikub":
+        return _(
+            "the review would be over the server's answer limit of {limit} bytes; "
+            "review fewer turns (part of the record) or one player ('player')",
+            limit=limit,
+        )
+    return _(
+        "the answer would be over the server's limit of {limit} bytes; send a smaller request",
+        limit=limit,
+    )
+
+
 @dataclass(eq=False)
 class Job:
     """One task on its way through the pool."""
@@ -517,7 +533,7 @@ class SolverPool:
         *,
         client_share: int | None = None,
         margin_s: float = 3.0,
-        max_answer_bytes: int = 256 * 1024,
+        max_answer_bytes: int = 4 * 1024 * 1024,
         retry_after_s: int = 1,
     ) -> None:
         self.workers = workers
@@ -688,14 +704,7 @@ class SolverPool:
         if "bad_body" in reply:
             raise BodyError(*reply["bad_body"])
         if "too_large" in reply:
-            raise InvalidRequest(
-                _(
-                    "the answer would be {size} bytes, over the server's limit of {limit};"
-                    " send a smaller position",
-                    size=reply["too_large"],
-                    limit=self.max_answer_bytes,
-                )
-            )
+            raise InvalidRequest(too_large(job.task, self.max_answer_bytes))
         return reply
 
     def lost_error(self, reason: str) -> Unavailable:

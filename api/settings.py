@@ -7,6 +7,7 @@ message naming the variable.
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from pathlib import Path
@@ -168,7 +169,7 @@ class Settings(BaseSettings):
     )
     trusted_proxies: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
-        description="comma-separated addresses (or '*') of load balancers whose "
+        description="comma-separated IP addresses or networks (or '*') of load balancers whose "
         "X-Forwarded-For and X-Forwarded-Proto name the real client",
     )
     timeout_headers_s: float = Field(
@@ -214,9 +215,12 @@ class Settings(BaseSettings):
         "and replaced (its request gets 503)",
     )
     max_answer_bytes: int = Field(
-        default=256 * 1024,
+        default=4 * 1024 * 1024,
         ge=4 * 1024,
         le=64 * 1024 * 1024,
+        # A review answers each turn with the record's tables and the best play's: at
+        # most 4 times the record (plus ~250 bytes a turn) when its turns are legal,
+        # so 4 MiB holds the review of any legal record of 400 turns in 512 KiB.
         description="largest answer body; a bigger one is refused with 422",
     )
     max_header_bytes: int = Field(
@@ -255,6 +259,27 @@ class Settings(BaseSettings):
         if value.strip():
             parse_many(value)  # raises ValueError naming the problem
         return value.strip()
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _check_proxies(cls, value: list[str]) -> list[str]:
+        # Uvicorn takes what is not an address as a name it never meets: a typo would
+        # trust no proxy, and every client would share the proxy's rate limit.
+        if "*" in value:
+            if len(value) > 1:
+                raise ValueError("'*' (trust every address) must stand alone")
+            return value
+        for item in value:
+            try:
+                if "/" in item:
+                    ipaddress.ip_network(item)
+                else:
+                    ipaddress.ip_address(item)
+            except ValueError:
+                raise ValueError(
+                    f"{item[:60]!r} is not an IP address or network (e.g. 10.0.0.1, 10.0.0.0/8)"
+                ) from None
+        return value
 
     @field_validator("rate_limit_storage")
     @classmethod

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache, wraps
@@ -79,6 +79,15 @@ def _p(context: str, message: str, /, **values: Any) -> str:
 def _n(singular: str, plural: str, n: int, /, **values: Any) -> str:
     """The plural form of a message for ``n`` (placeholder ``{n}``) in the active language."""
     return catalogue(current()).ngettext(singular, plural, n).format(n=n, **values)
+
+
+def alternatives(values: Sequence[str]) -> str:
+    """``values`` as a list of alternatives in the active language: ``'a', 'b' or 'c'``
+    in English, ``'a'、'b'、'c'`` in Japanese (whose sentences say "one of")."""
+    if len(values) < 2:
+        return "".join(values)
+    separator = _p("between alternatives", ", ")
+    return _("{items} or {last}", items=separator.join(values[:-1]), last=values[-1])
 
 
 def check_language(lang: object) -> str:

@@ -16,7 +16,9 @@ here, once:
 
 from __future__ import annotations
 
+import io
 import json
+import tokenize
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Self, TypeVar
@@ -37,7 +39,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import ErrorDetails, core_schema
 
 from solver.errors import MeldwiseError, RequestError
-from solver.i18n import LANGUAGES, _, check_language, language
+from solver.i18n import LANGUAGES, _, alternatives, check_language, language
 
 MAX_LISTED = 5
 """Most problems named in one error message."""
@@ -279,9 +281,30 @@ def _one_of(where: str, got: Any, ctx: dict[str, Any]) -> str:
     return _(
         "{where!r} must be {expected}, got {got!r:.60}",
         where=where,
-        expected=ctx["expected"],
+        expected=alternatives(_expected_values(ctx["expected"])),
         got=got,
     )
+
+
+def _expected_values(expected: str) -> list[str]:
+    """The values pydantic lists in an error's ``expected`` (``"'a', 'b' or 'c'"``, in
+    English), each as written (``'a'``): its Python literals, read by the tokenizer so
+    that a quoted value holding " or " stays one value."""
+    values: list[str] = []
+    sign = ""
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(expected).readline):
+            if token.type == tokenize.OP and token.string == "-":
+                sign = "-"
+            elif token.type in (tokenize.STRING, tokenize.NUMBER) or token.string in _CONSTANTS:
+                values.append(sign + token.string)
+                sign = ""
+    except (tokenize.TokenError, SyntaxError):
+        return [expected]
+    return values or [expected]
+
+
+_CONSTANTS = ("True", "False", "None")
 
 
 _MESSAGES: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {

@@ -415,6 +415,33 @@ def test_every_japanese_error_still_names_the_culprit(
     assert _is_japanese(str(japanese.value))
 
 
+CHOICES: list[tuple[Any, dict[str, Any], list[str]]] = [
+    (solve_rummikub, {"rack": ["R1"], "hint_level": "x"}, ["'nudge'", "'tile'", "'full'"]),
+    (solve_rummikub, {"rack": ["R1"], "objective": "x"}, ["'tiles'", "'points'"]),
+    (solve_rummikub, {"rack": ["R1"], "notation": "x"}, ["'RBKO'", "'RBYK'"]),
+    (advise_shanghai, {"hand": ["7H"], "hand_number": 1, "phase": "x"}, ["'draw'", "'play'"]),
+    (bot_rummikub, {"rack": ["R1"], "bot": "x"}, ["'beginner'", "'greedy'", "'strong'"]),
+    (game_rummikub, {"bots": ["greedy", "x"]}, ["'beginner'", "'greedy'", "'strong'"]),
+    (game_rummikub, {"bots": ["greedy"] * 2, "settings": {"pool_empty": "x"}}, ["'play_on'"]),
+]
+
+
+@pytest.mark.parametrize(("function", "request_", "values"), CHOICES)
+def test_the_allowed_values_are_listed_in_the_language_of_the_sentence(
+    function: Any, request_: dict[str, Any], values: list[str]
+) -> None:
+    # The list of choices was pydantic's English ("'a', 'b' or 'c'") inside Japanese text.
+    with pytest.raises(MeldwiseError) as english:
+        function(request_)
+    with pytest.raises(MeldwiseError) as japanese:
+        function({**request_, "lang": "ja"})
+    assert all(value in str(english.value) for value in values)
+    assert all(value in str(japanese.value) for value in values)
+    assert " or " in str(english.value)
+    assert " or " not in str(japanese.value)
+    assert "のいずれか" in str(japanese.value)
+
+
 def test_an_unknown_lang_is_refused_in_both_languages() -> None:
     with pytest.raises(MeldwiseError, match=r"'fr'.*'ja'"):
         solve_rummikub({"rack": ["R1"], "lang": "fr"})
@@ -488,6 +515,7 @@ def test_http_errors_speak_japanese_and_name_the_culprit(client: TestClient) -> 
         (VALIDATE, {"rack": [], "table_before": [["R1"]], "table_after": []}, ja, "table_before"),
         (SCORE, {"racks": {"ann": ["X1"]}}, ja, "'X1'"),
         (SHANGHAI_ADVISE, {"hand": ["7X"], "hand_number": 1}, ja, "'7X'"),
+        (SOLVE, {"rack": ["R1"], "hint_level": "x"}, ja, "'nudge'、'tile'、'full'"),
     ]
     for path, body, headers, culprit in cases:
         response = client.post(path, json=body, headers=headers)

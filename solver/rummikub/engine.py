@@ -36,7 +36,7 @@ from typing import Any
 
 from solver.arena.game import Result
 from solver.errors import CountError, MeldwiseError, RulesError
-from solver.i18n import _
+from solver.i18n import _, alternatives
 from solver.rummikub.deal import full_set
 from solver.rummikub.legality import check_play
 from solver.rummikub.notation import Tile, format_tiles
@@ -151,7 +151,7 @@ class GameSettings:
         try:
             rule = PoolEmpty(pool_empty)
         except ValueError:
-            choices = " or ".join(repr(p.value) for p in PoolEmpty)
+            choices = alternatives([repr(p.value) for p in PoolEmpty])
             raise RulesError(
                 _(
                     "'pool_empty' must be {choices}, got {value!r:.60}",

@@ -128,9 +128,29 @@ class Tile:
             )
         return tile
 
+    @staticmethod
+    def _joker_standing_for(text: str, meant: str) -> Tile:
+        """The joker of ``J(R6)``, as answers print a joker with the tile it stands
+        for: the tile in brackets must be a numbered tile; it is not kept (a solve
+        places the joker afresh)."""
+        inner = meant[:-1] if meant.endswith(")") else ""
+        try:
+            stands_for = Tile.parse(inner) if inner else None
+        except NotationError:
+            stands_for = None
+        if stands_for is None or stands_for.colour is None:
+            raise NotationError(
+                _(
+                    "unknown tile {tile!r}: a joker is J, or J(R6) with the tile it stands for",
+                    tile=text,
+                )
+            )
+        return JOKER
+
     @classmethod
     def parse(cls, text: str) -> Tile:
-        """Read one tile such as ``"R5"``, ``"o13"`` or ``"J"``.
+        """Read one tile such as ``"R5"``, ``"o13"``, ``"J"`` or ``"J(R6)"`` (a joker, as
+        answers print one with the tile it stands for).
 
         Raises :class:`NotationError` quoting the text when it is not a tile (the
         numbers any game may have, 1 to :data:`MAX_NUMBER`). Whether the tile exists
@@ -148,6 +168,9 @@ class Tile:
         norm = _normalise(text)
         if norm in _JOKER_NAMES:
             return JOKER
+        name, bracket, meant = norm.partition("(")
+        if bracket and name.strip() in _JOKER_NAMES:
+            return cls._joker_standing_for(text, meant)
         match = _TILE_RE.fullmatch(norm)
         if match is None:
             raise NotationError(

@@ -119,8 +119,8 @@ ADVISE_DRAW_RESPONSE: dict[str, Any] = {
     "take_upcard": {
         "take": True,
         "rule": "Take: 9D takes the deficiency (cards still needed, exact) "
-        "from 2 to 1; a stock card lowers it with chance 35% (exact "
-        "over the 98 unseen cards).",
+        "from 2 to 1; a stock card lowers it with chance 34% (exact "
+        "over the 97 unseen cards).",
         "deficiency_now": 2,
         "deficiency_with": 1,
     },
@@ -128,9 +128,9 @@ ADVISE_DRAW_RESPONSE: dict[str, Any] = {
         "buy": True,
         "rule": "Buy: 9D takes the deficiency (exact) from 2 to 1 (buy when it lowers "
         "it and a buy is left, 3 here); with it and the 2 penalty cards the "
-        "expected deficiency is about 0.47 (each penalty card counted with "
+        "expected deficiency is about 0.48 (each penalty card counted with "
         "the chance that one stock card lowers it, an estimate) and the hand "
-        "holds 88.3 expected points.",
+        "holds 88.2 expected points.",
         "deficiency_now": 2,
         "deficiency_with": 1,
     },
@@ -142,16 +142,16 @@ ADVISE_DRAW_RESPONSE: dict[str, Any] = {
         {
             "action": "draw",
             "cards": 1,
-            "deficiency": 1.6531,
-            "points": 74.1327,
+            "deficiency": 1.6598,
+            "points": 74.1237,
             "go_down": 0.0,
             "go_out": 0.0,
         },
         {
             "action": "buy",
             "cards": 3,
-            "deficiency": 0.4694,
-            "points": 88.2653,
+            "deficiency": 0.4845,
+            "points": 88.2474,
             "go_down": None,
             "go_out": None,
         },

@@ -72,9 +72,21 @@ class Position:
         counts.update(self.seen)
         return counts
 
+    def took(self) -> Counter[Card]:
+        """The cards the next player is known to have taken from the discard pile."""
+        return Counter(() if self.next_player is None else self.next_player.took)
+
+    def known(self) -> Counter[Card]:
+        """Copies of each card known to be out of the unseen pool: those in view, and
+        those the next player took. A card they took may since be on the table or in
+        the pile (melded, or discarded again), so each card counts as often as the
+        larger of the two lists has it, never as their sum."""
+        return self.in_view() | self.took()
+
     def unseen(self, rules: Rules) -> Counter[Card]:
-        """Copies of each card the player cannot see (in the stock or other hands)."""
-        known = self.in_view()
+        """Copies of each card the player cannot see or know of (in the stock or other
+        hands): every card but :meth:`known`."""
+        known = self.known()
         return Counter({card: rules.copies(card) - known[card] for card in (*ALL_NATURALS, JOKER)})
 
     def check(self, rules: Rules) -> None:
@@ -89,6 +101,7 @@ class Position:
             else _("across hand, table and upcard")
         )
         check_counts(self.in_view(), rules, where)
+        check_counts(self.took(), rules, _("in next_player.took"))
 
 
 def check_counts(counts: Counter[Card], rules: Rules, where: str) -> None:

@@ -88,6 +88,45 @@ def test_a_review_body_over_the_record_limit_is_refused(client: TestClient) -> N
     assert str(limit) in answer.json()["detail"]
 
 
+def _turns(record: dict[str, Any], count: int) -> dict[str, Any]:
+    """``record`` without its deal and result, its turns repeated up to ``count``
+    (a review needs only the turns, each standing alone)."""
+    turns = [{**record["turns"][n % len(record["turns"])], "turn": n + 1} for n in range(count)]
+    return {
+        "format": record["format"],
+        "version": record["version"],
+        "settings": record["settings"],
+        "turns": turns,
+    }
+
+
+def test_a_review_within_the_documented_limits_is_answered(
+    client: TestClient, record: dict[str, Any]
+) -> None:
+    # 350 turns in under 512 KiB: its answer (over 256 KiB) was refused as too large.
+    long = _turns(record, 350)
+    body = json.dumps({"record": long}).encode()
+    assert len(body) <= Settings().record_body_limit_bytes
+    answer = client.post(REVIEW, content=body, headers={"Content-Type": "application/json"})
+    assert answer.status_code == 200, answer.text
+    assert len(answer.content) > 256 * 1024
+    assert len(answer.json()["turns"]) == 350
+
+
+def test_a_review_over_the_answer_limit_says_what_to_send_instead(
+    record: dict[str, Any],
+) -> None:
+    settings = Settings(workers=1, rate_limit="", max_answer_bytes=8192)
+    with TestClient(create_app(settings)) as small:
+        answer = small.post(REVIEW, json={"record": _turns(record, 20)})
+        assert answer.status_code == 422
+        detail = answer.json()["detail"]
+        assert "review fewer turns" in detail
+        assert "8192" in detail
+        assert "position" not in detail
+        assert small.post(REVIEW, json={"record": _turns(record, 2)}).status_code == 200
+
+
 @pytest.mark.parametrize(
     ("path", "request_body", "detail"),
     [

@@ -21,6 +21,7 @@ import httpx
 import pytest
 
 from api.middleware import CONTENT_SECURITY_POLICY, VALID_REQUEST_ID
+from api.settings import Settings
 from api.spawn import serve
 from solver.shanghai import examples
 from tests.api.support import slow_request
@@ -62,6 +63,38 @@ def test_bad_settings_stop_the_server_with_their_name() -> None:
     assert "MELDWISE_QUEUE" in done.stderr
     assert "--workers" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("proxies", "problem"),
+    [
+        ("notanip", "'notanip' is not an IP address or network"),
+        ("10.0.0.1, 10.0.0.300", "'10.0.0.300' is not an IP address or network"),
+        ("10.0.0.0/33", "'10.0.0.0/33' is not an IP address or network"),
+        ("*,10.0.0.1", "'*' (trust every address) must stand alone"),
+    ],
+)
+def test_a_bad_trusted_proxy_stops_the_server_naming_it(proxies: str, problem: str) -> None:
+    # Uvicorn took any word as a proxy's name: a typo trusted no proxy, silently.
+    env = {**os.environ, "MELDWISE_TRUSTED_PROXIES": proxies}
+    done = subprocess.run(
+        [sys.executable, "-m", "meldwise", "serve", "--workers", "0"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "MELDWISE_TRUSTED_PROXIES" in done.stderr
+    assert problem in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_trusted_proxies_take_addresses_networks_or_a_lone_star() -> None:
+    good = Settings(trusted_proxies="10.0.0.1, 10.0.0.0/8,::1")  # type: ignore[arg-type]
+    assert good.trusted_proxies == ["10.0.0.1", "10.0.0.0/8", "::1"]
+    assert Settings(trusted_proxies="*").trusted_proxies == ["*"]  # type: ignore[arg-type]
 
 
 def _exchange(port: int, data: bytes, wait: float = 5.0) -> tuple[bytes, float]:

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from meldwise.cli import main
+from solver.rummikub.notation import JOKER, Tile
 from tests.support import run_solver_cli
 
 
@@ -21,6 +22,26 @@ def test_human_output_shows_jokers_with_what_they_stand_for(
     assert "Play 3 tiles, 33 points: R1 R2 J" in out
     assert re.search(r"J\([RBKO]\d+\)", out)  # the joker with the tile it stands for
     assert "Steps:\n  1. Add your" in out
+
+
+def _printed_table(out: str) -> list[list[str]]:
+    """The sets under "Table after:" as printed, one list of words per set."""
+    lines = out.split("Table after:\n")[1].splitlines()
+    return [line.split()[2:] for line in lines if re.match(r"\s+\d+\. ", line)]
+
+
+def test_a_printed_table_reads_back_as_the_same_tiles(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # J(R6) was printed but refused as input ("unknown tile 'J(R6)'").
+    assert main(["solve", "--rack", "R5 J R7 J B1", "--table", "K1 K2 K3"]) == 0
+    printed = _printed_table(capsys.readouterr().out)
+    assert any(word.startswith("J(") for words in printed for word in words)
+    pasted = " | ".join(" ".join(words) for words in printed)
+    assert main(["solve", "--rack", "B13", "--table", pasted]) == 0
+    again = _printed_table(capsys.readouterr().out)
+    assert again == printed  # B13 fits nowhere: the same table, the same jokers
+    assert Tile.parse("J(R6)") == JOKER
 
 
 def test_opening_and_points_flags(capsys: pytest.CaptureFixture[str]) -> None:

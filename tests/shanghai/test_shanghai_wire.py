@@ -297,3 +297,36 @@ def test_contract_met_but_blocked_by_the_turn_end_rule_is_explained() -> None:
     allowed = advise_shanghai({**request, "rules": {"go_out_by_discard": True}})
     assert allowed["go_down"] is not None
     assert allowed["discard"]["card"] == "9C"
+
+
+# --- next_player.took: cards known to be out of the unseen pool -----------------------
+
+TOOK_TURN: dict[str, Any] = {
+    "hand": ["7H", "8H"],
+    "hand_number": 1,
+    "phase": "draw",
+    "upcard": "7H",
+}
+
+
+def _unseen(answer: dict[str, Any]) -> str:
+    rule: str = answer["take_upcard"]["rule"]
+    return rule.rpartition("over the ")[2]
+
+
+def test_more_copies_taken_than_the_decks_hold_are_refused_naming_the_card() -> None:
+    # Five copies of 7H in a two-deck game were advised on.
+    request = {**TOOK_TURN, "next_player": {"took": ["7H", "7H", "7H"]}}
+    with pytest.raises(CountError, match=r"too many copies of 7H: 3 in next_player\.took"):
+        advise_shanghai(request)
+
+
+def test_cards_the_next_player_took_leave_the_unseen_pool_once() -> None:
+    assert _unseen(advise_shanghai(TOOK_TURN)) == "105 unseen cards)."
+    took_qd = advise_shanghai({**TOOK_TURN, "next_player": {"took": ["QD"]}})
+    assert _unseen(took_qd) == "104 unseen cards)."
+    # A 7H they took may be the upcard now (discarded again): counted once, not refused.
+    took_7h = advise_shanghai({**TOOK_TURN, "next_player": {"took": ["7H"]}})
+    assert _unseen(took_7h) == "105 unseen cards)."
+    both = advise_shanghai({**TOOK_TURN, "next_player": {"took": ["7H", "7H", "QD", "QD"]}})
+    assert _unseen(both) == "103 unseen cards)."
