@@ -16,9 +16,8 @@ here, once:
 
 from __future__ import annotations
 
-import io
 import json
-import tokenize
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Self, TypeVar
@@ -288,23 +287,12 @@ def _one_of(where: str, got: Any, ctx: dict[str, Any]) -> str:
 
 def _expected_values(expected: str) -> list[str]:
     """The values pydantic lists in an error's ``expected`` (``"'a', 'b' or 'c'"``, in
-    English), each as written (``'a'``): its Python literals, read by the tokenizer so
-    that a quoted value holding " or " stays one value."""
-    values: list[str] = []
-    sign = ""
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(expected).readline):
-            if token.type == tokenize.OP and token.string == "-":
-                sign = "-"
-            elif token.type in (tokenize.STRING, tokenize.NUMBER) or token.string in _CONSTANTS:
-                values.append(sign + token.string)
-                sign = ""
-    except (tokenize.TokenError, SyntaxError):
-        return [expected]
-    return values or [expected]
+    English), each as written (``'a'``): quoted strings, numbers and constants."""
+    return _LITERAL.findall(expected) or [expected]
 
 
-_CONSTANTS = ("True", "False", "None")
+_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|-?\d+(?:\.\d+)?|True|False|None")
+"""A Python literal as pydantic writes it in ``expected``."""
 
 
 _MESSAGES: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {
