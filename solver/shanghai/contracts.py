@@ -89,8 +89,12 @@ class Contract:
         (a set shorter than ``min_set_len`` or longer than the cards of a rank, a run
         shorter than ``min_run_len`` or longer than a suit), or a count of melds out of
         range."""
+        # A set holds the rank's natural cards (4 a deck) and at most as many wild
+        # cards: jokers, and twos when they are wild.
+        naturals = 4 * rules.decks
+        wild = min(naturals, rules.jokers + (naturals if rules.twos_wild else 0))
         for name, sizes, low, high in (
-            ("sets", self.sets, rules.min_set_len, 4 * rules.decks + rules.jokers),
+            ("sets", self.sets, rules.min_set_len, naturals + wild),
             ("runs", self.runs, rules.min_run_len, MAX_RUN_LEN),
         ):
             for size in sizes:
@@ -100,12 +104,14 @@ class Contract:
                         _(
                             "contract 'sets' size {size} cannot be met: min_set_len is {low},"
                             " but a set of one rank holds at most {high} cards under these"
-                            " rules (4 per deck with decks={decks}, and {jokers} jokers)",
+                            " rules ({naturals} of the rank with decks={decks}, and {wild}"
+                            " wild cards)",
                             size=size,
                             low=low,
                             high=high,
+                            naturals=naturals,
                             decks=rules.decks,
-                            jokers=rules.jokers,
+                            wild=wild,
                         )
                     )
                 if not low <= size <= high:

@@ -14,7 +14,7 @@ from solver.cpsat import Limit
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
 from solver.shanghai.contracts import STANDARD_CONTRACTS, Contract, buys_allowed
 from solver.shanghai.deficiency import deficiency
-from solver.shanghai.melds import InvalidMeld, MeldKind, read_meld
+from solver.shanghai.melds import InvalidMeld, MeldKind, read_meld, read_set
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, parse_cards
 from solver.shanghai.position import Position
 from solver.shanghai.rules import Rules
@@ -109,9 +109,23 @@ def test_rules_under_which_no_set_fits_say_why() -> None:
         Contract.for_hand(1, rules).check(rules)
     assert str(raised.value) == (
         "contract 'sets' size 5 cannot be met: min_set_len is 5, but a set of one rank"
-        " holds at most 4 cards under these rules (4 per deck with decks=1, and 0 jokers)"
+        " holds at most 4 cards under these rules (4 of the rank with decks=1, and 0 wild"
+        " cards)"
     )
     Contract(runs=(5,)).check(rules)  # a contract of runs alone is fine
+
+
+def test_wild_twos_let_a_set_hold_more_cards_than_its_rank_has() -> None:
+    """With twos wild a set of one deck holds four 7s and up to four wild cards (never
+    more wild than natural): sets of 5 fit with no joker in the game. The check once
+    counted jokers alone, and refused the contract."""
+    rules = Rules(min_set_len=5, decks=1, jokers_per_deck=0, twos_wild=True)
+    Contract.for_hand(1, rules).check(rules)
+    assert read_set(parse_cards("7S 7H 7D 7C 2S"), rules) is not None
+    assert read_set(parse_cards("7S 7H 7D 7C 2S 2H 2D 2C"), rules) is not None
+    Contract(sets=(8,)).check(rules)
+    with pytest.raises(RequestError, match="size 9 is out of range: sets hold 5 to 8"):
+        Contract(sets=(9,)).check(rules)
 
 
 def test_going_down_under_longer_sets_lays_sets_the_rules_allow() -> None:
