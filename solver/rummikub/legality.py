@@ -276,10 +276,11 @@ def meld_problem(meld: Meld, rules: Rules) -> str | None:
     if all(tile.is_joker for tile in meld.tiles):
         return _("{set}: a set needs at least one numbered tile", set=meld)
     if meld.jokers > rules.max_jokers_per_set:
-        return _(
-            "{set}: a set holds at most {most} jokers (rule 'max_jokers_per_set')",
+        return _n(
+            "{set}: a set holds at most {n} joker (rule 'max_jokers_per_set')",
+            "{set}: a set holds at most {n} jokers (rule 'max_jokers_per_set')",
+            rules.max_jokers_per_set,
             set=meld,
-            most=rules.max_jokers_per_set,
         )
     size = len(meld.tiles)
     first = meld.stands_for[0]

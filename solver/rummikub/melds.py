@@ -192,9 +192,10 @@ def why_not_a_set(tiles: Sequence[Tile], rules: Rules) -> str:
     if not naturals:
         return _("a set needs at least one numbered tile, not only jokers")
     if size - len(naturals) > rules.max_jokers_per_set:
-        return _(
-            "a set holds at most {most} jokers (rule 'max_jokers_per_set'), this one has {jokers}",
-            most=rules.max_jokers_per_set,
+        return _n(
+            "a set holds at most {n} joker (rule 'max_jokers_per_set'), this one has {jokers}",
+            "a set holds at most {n} jokers (rule 'max_jokers_per_set'), this one has {jokers}",
+            rules.max_jokers_per_set,
             jokers=size - len(naturals),
         )
     colours = {t.colour for t in naturals}

@@ -191,7 +191,7 @@ FULL_SET_PLUS_ONE = [f"{c}{n}" for c in "RBKO" for n in range(1, 14)] * 2 + ["J"
         (
             '{"rack": [], "table": [["R1", "J", "J"]], "rules": {"max_jokers_per_set": 1}}',
             422,
-            "table set 0 (R1 J J) is not a valid set: a set holds at most 1 jokers",
+            "table set 0 (R1 J J) is not a valid set: a set holds at most 1 joker ",
         ),
         ('{"rack": [], "table": [["R12", "R13", "R1"]]}', 422, "table set 0"),
         ('{"rack": [], "opened": "yes"}', 422, "opened"),

@@ -362,7 +362,7 @@ def test_at_most_one_joker_a_set() -> None:
     move = {"rack": ["R5", "J", "J"], "table_before": [], "table_after": [["R5", "J", "J"]]}
     verdict = validate_rummikub({**move, "rules": {"max_jokers_per_set": 1}})
     assert not verdict["legal"]
-    assert "at most 1 jokers (rule 'max_jokers_per_set')" in verdict["problems"][0]["reason"]
+    assert "at most 1 joker (rule 'max_jokers_per_set')" in verdict["problems"][0]["reason"]
     assert validate_rummikub(move)["legal"]
     both = solve_rummikub(
         {

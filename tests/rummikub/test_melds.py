@@ -92,7 +92,7 @@ def test_a_joker_limit_refuses_sets_with_more_jokers() -> None:
     one = Rules(max_jokers_per_set=1)
     assert read("R3 J R5", one) == ("run", "R3 J R5", "R3 R4 R5")
     for text in ("R3 J J", "J R7 J"):
-        with pytest.raises(TableError, match=r"at most 1 jokers .* this one has 2"):
+        with pytest.raises(TableError, match=r"at most 1 joker .* this one has 2"):
             read_meld(parse_tiles(text), one)
     assert read("R3 J J", Rules(max_jokers_per_set=2))[0] == "run"
 
