@@ -258,6 +258,8 @@ def test_default_answers_are_checked_against_the_reference(tmp_path: Path) -> No
     assert [(r["compared"], r["worse"]) for r in calm.rows] == [(1, 1), (1, 1)]
     targets = next(s for s in report.sections if s.key == "default_targets")
     assert "reference" in targets.rows[0]["missed"]
+    # Run without --peer, the peer's ratio targets are not reported as met.
+    assert "peer ratios not run" in targets.rows[0]["missed"]
 
 
 def test_ab_times_a_revision_against_this_checkout(tmp_path: Path) -> None:
