@@ -391,12 +391,12 @@ def describe_review(review: dict[str, Any]) -> str:
                     tiles=" ".join(costly["missed"]) or "-",
                 )
             )
-    lines.append(_("Turns below the best:"))
-    for turn in review["turns"]:
-        if turn["at_best"]:
-            continue
+    below = [turn for turn in review["turns"] if not turn["at_best"]]
+    if below:
+        lines.append(_("Turns below the best:"))
+    for turn in below:
         if turn["action"] == "play":
-            did = _("played {tiles}", tiles=" ".join(turn["played"]))
+            did = _("played {tiles}", tiles=" ".join(turn["played"]) or "-")
         elif turn["action"] == "draw":
             did = _("draws")
         else:

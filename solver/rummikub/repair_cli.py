@@ -106,8 +106,8 @@ def describe_repair(response: dict[str, Any]) -> str:
         if response["repairable"]:
             lines += describe_table(arranged["table"], _("Table after:"), _("Table after: (empty)"))
         else:
-            title = _("The most tiles that fit:")
-            lines += describe_table(arranged["table"], title, title)
+            most, none = _("The most tiles that fit:"), _("The most tiles that fit: none")
+            lines += describe_table(arranged["table"], most, none)
     if response["free_jokers"]:
         lines.append(_("Table jokers no set needs: {count}", count=response["free_jokers"]))
     penalty = response["penalty"]
