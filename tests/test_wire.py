@@ -129,6 +129,10 @@ def test_rules_that_are_not_an_object_are_refused(rules: Any, call: Any) -> None
             "rack[0]: unknown tile 'g5': this game's colours are R B K O",
         ),
         (
+            lambda: solve_rummikub({"rack": ["x9"]}),
+            "rack[0]: unknown tile 'x9': 'X' is not a colour (colours are R, B, K, O)",
+        ),
+        (
             lambda: solve_rummikub({"rack": [], "table": [["r12", "r13", "r14"]]}),
             "table[0][2]: unknown tile 'r14': numbers run from 1 to 13",
         ),

@@ -89,6 +89,15 @@ def _normalise(text: str) -> str:
     return norm
 
 
+class UnknownColour(NotationError):
+    """A tile whose colour letter no game has; a reader that knows the rules words it
+    with the game's own colours (:meth:`~solver.rummikub.rules.Rules.read_tile`)."""
+
+    def __init__(self, message: str, letter: str) -> None:
+        super().__init__(message)
+        self.letter = letter
+
+
 class NumberOutOfRange(NotationError):
     """A tile whose number no game has (0, or beyond :data:`MAX_NUMBER`); a reader
     that knows the rules words it with the game's own range
@@ -183,15 +192,7 @@ class Tile:
         try:
             colour = Colour(letter)
         except ValueError:
-            letters = ", ".join(c.letter for c in Colour)
-            raise NotationError(
-                _(
-                    "unknown tile {tile!r}: {letter!r} is not a colour (colours are {letters})",
-                    tile=text,
-                    letter=letter,
-                    letters=letters,
-                )
-            ) from None
+            raise UnknownColour(not_a_colour(text, letter, Colour), letter) from None
         number = int(digits)
         if not 1 <= number <= MAX_NUMBER:
             raise NumberOutOfRange(
@@ -293,3 +294,13 @@ def spell(tile: Tile) -> str:
 def format_tiles(tiles: Iterable[Tile]) -> str:
     """Write tiles in the active notation separated by spaces."""
     return " ".join(spell(tile) for tile in tiles)
+
+
+def not_a_colour(text: str, letter: str, colours: Iterable[Colour]) -> str:
+    """Why ``text`` is no tile: ``letter`` is none of ``colours``."""
+    return _(
+        "unknown tile {tile!r}: {letter!r} is not a colour (colours are {letters})",
+        tile=text,
+        letter=letter,
+        letters=", ".join(c.letter for c in colours),
+    )

@@ -10,7 +10,14 @@ from dataclasses import dataclass
 
 from solver.errors import NotationError, RulesError
 from solver.i18n import _
-from solver.rummikub.notation import MAX_NUMBER, Colour, NumberOutOfRange, Tile
+from solver.rummikub.notation import (
+    MAX_NUMBER,
+    Colour,
+    NumberOutOfRange,
+    Tile,
+    UnknownColour,
+    not_a_colour,
+)
 from solver.settings import Settings, choice, flag, setting
 
 
@@ -134,11 +141,13 @@ class Rules(Settings):
     def read_tile(self, text: str) -> Tile:
         """``text`` read as a tile of this game (:meth:`Tile.parse`, then
         :meth:`canonical` and :meth:`check_tile`); every error quotes ``text`` and
-        gives this game's numbers."""
+        gives this game's colours and numbers."""
         try:
             tile = Tile.parse(text)
         except NumberOutOfRange:
             raise self._out_of_range(text) from None
+        except UnknownColour as error:
+            raise NotationError(not_a_colour(text, error.letter, self.colour_list)) from None
         return self.check_tile(self.canonical(tile), text)
 
     def _out_of_range(self, text: str) -> NotationError:
