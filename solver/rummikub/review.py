@@ -22,6 +22,7 @@ a missed tile is a fact about the turn, not a verdict on the game.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ from solver.rummikub.engine import Action, Turn
 from solver.rummikub.legality import check_play
 from solver.rummikub.notation import Tile
 from solver.rummikub.position import Objective, Position
-from solver.rummikub.record import GameRecord
+from solver.rummikub.record import GameRecord, RecordError
 from solver.rummikub.result import Play
 from solver.rummikub.rules import Rules
 from solver.rummikub.search import solve
@@ -113,6 +114,7 @@ def review_game(
     within ``limit`` (the defaults when None)."""
     rules = record.settings.rules
     limit = limit or Limit()
+    _check_order(record)
     opened = [False] * record.settings.players
     reviewed = []
     for turn in record.turns:
@@ -130,6 +132,21 @@ def review_game(
             continue
         reviewed.append(TurnReview(turn, had_opened, best, problems, rules))
     return Review(tuple(reviewed), objective, record.settings.players)
+
+
+def _check_order(record: GameRecord) -> None:
+    """Refuse turns out of order: who had opened is read from the turns before."""
+    for index, (earlier, turn) in enumerate(itertools.pairwise(record.turns), 1):
+        if turn.number <= earlier.number:
+            raise RecordError(
+                _(
+                    "turns[{index}] (turn {number}): turns go in order, and it comes after"
+                    " turn {earlier}",
+                    index=index,
+                    number=turn.number,
+                    earlier=earlier.number,
+                )
+            )
 
 
 def _problems(turn: Turn, opened: bool, rules: Rules) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from solver import validate_rummikub
+from solver.errors import MeldwiseError
 from solver.rummikub import Objective, Position, Status, solve
 from solver.rummikub.engine import GameSettings
 from solver.rummikub.game_wire import review_rummikub
@@ -154,6 +155,14 @@ def _turn(number: int, rack: str, before: list[str], after: list[str] | None) ->
     else:
         entry["table_after"] = [s.split() for s in after]
     return entry
+
+
+def test_turns_out_of_order_are_refused() -> None:
+    """Who had opened is read from the turns before, so they must come in order: a
+    record numbering turn 2 before turn 1 was reviewed as if it did not matter."""
+    record = {"turns": [_turn(2, "B1 B2", [], None), _turn(1, "R1 R2 R3", [], None)]}
+    with pytest.raises(MeldwiseError, match=r"turns\[1\] \(turn 1\): turns go in order"):
+        review_rummikub({"record": record})
 
 
 def test_only_a_legal_play_opens() -> None:
