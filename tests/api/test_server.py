@@ -49,16 +49,20 @@ def test_serve_answers_and_logs_no_bodies(tmp_path: Path) -> None:
     assert "Traceback" not in text
 
 
-def test_bad_settings_stop_the_server_with_their_name() -> None:
-    env = {**os.environ, "MELDWISE_QUEUE": "-1"}
-    done = subprocess.run(
+def _serve_with(setting: str, value: str) -> subprocess.CompletedProcess[str]:
+    """``meldwise serve --workers 0`` with the environment ``setting`` at ``value``."""
+    return subprocess.run(
         [sys.executable, "-m", "meldwise", "serve", "--workers", "0"],
-        env=env,
+        env={**os.environ, setting: value},
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
+
+
+def test_bad_settings_stop_the_server_with_their_name() -> None:
+    done = _serve_with("MELDWISE_QUEUE", "-1")
     assert done.returncode == 2
     assert "MELDWISE_QUEUE" in done.stderr
     assert "--workers" in done.stderr
@@ -76,15 +80,7 @@ def test_bad_settings_stop_the_server_with_their_name() -> None:
 )
 def test_a_bad_trusted_proxy_stops_the_server_naming_it(proxies: str, problem: str) -> None:
     # Uvicorn took any word as a proxy's name: a typo trusted no proxy, silently.
-    env = {**os.environ, "MELDWISE_TRUSTED_PROXIES": proxies}
-    done = subprocess.run(
-        [sys.executable, "-m", "meldwise", "serve", "--workers", "0"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = _serve_with("MELDWISE_TRUSTED_PROXIES", proxies)
     assert done.returncode == 2
     assert "MELDWISE_TRUSTED_PROXIES" in done.stderr
     assert problem in done.stderr
