@@ -171,10 +171,9 @@ def describe_advice(response: dict[str, Any]) -> str:
     go = response["go_down"]
     if response["phase"] == "draw":
         lines.append(_("Before the draw:"))
-    elif go is None and response["lay_offs"] is None:
-        lines.append(_("Go down: not this turn"))
     elif go is None:
-        pass  # lay-offs without going down now: the player is down already
+        if response["lay_offs"] is None:  # lay-offs but no going down: down already
+            lines.append(_("Go down: not this turn"))
     else:
         lines.append(_("Go down:"))
         wide = max(4, *map(columns, kinds.values()))
