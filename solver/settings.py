@@ -10,9 +10,11 @@ wire model simply has a field of type ``Rules``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import Field, field, fields
-from typing import Any, Self
+from enum import Enum
+from typing import Any, Self, get_type_hints
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
@@ -189,6 +191,57 @@ def seated(data: Mapping[str, Any], players: int) -> dict[str, Any]:
             )
         )
     return {**data, "players": players}
+
+
+def read_knobs(knobs: type, text: str, separators: str = "+") -> dict[str, Any]:
+    """The values of ``name=value`` items in ``text`` (split at any of ``separators``)
+    for the fields of the dataclass ``knobs`` (a bot's policy): a whole number for an
+    int field, true or false (or 1/0, yes/no) for a bool one, one of the values of an
+    enum one. Raises
+    :class:`RulesError` naming a knob it lacks or a value the knob does not take; both
+    games' bots read their knobs so."""
+    kinds = get_type_hints(knobs)
+    values: dict[str, Any] = {}
+    for item in filter(
+        None, (part.strip() for part in re.split(f"[{re.escape(separators)}]", text))
+    ):
+        name, _sep, raw = (part.strip() for part in item.partition("="))
+        kind = kinds.get(name)
+        if kind is None:
+            raise RulesError(
+                _("unknown knob {name!r}; knobs are {knobs}", name=name, knobs=", ".join(kinds))
+            )
+        values[name] = _knob_value(name, kind, raw)
+    return values
+
+
+_TRUE = ("true", "1", "yes")
+_FALSE = ("false", "0", "no")
+
+
+def _knob_value(name: str, kind: Any, raw: str) -> Any:
+    word = raw.lower()
+    if kind is bool and word in _TRUE + _FALSE:
+        return word in _TRUE
+    if kind is int and re.fullmatch(r"[0-9]+", word):
+        return int(word)
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        words = [member.value for member in kind]
+        if word in words:
+            return kind(word)
+        raise RulesError(
+            _(
+                "knob {name!r} is one of {choices}, got {value!r}",
+                name=name,
+                choices=", ".join(words),
+                value=raw,
+            )
+        )
+    if kind is bool:
+        raise RulesError(_("knob {name!r} is true or false, got {value!r}", name=name, value=raw))
+    raise RulesError(
+        _("knob {name!r} is a whole number (0 or more), got {value!r}", name=name, value=raw)
+    )
 
 
 def _fields(settings: object) -> tuple[Field[Any], ...]:

@@ -16,18 +16,15 @@ measurement, see ``benchmarks/RESULTS.md``):
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from itertools import combinations
-from typing import Any
 
 from solver.cpsat import Limit, Status
-from solver.errors import MeldwiseError
 from solver.i18n import _, _n
 from solver.rummikub.engine import Move, Table, View
 from solver.rummikub.melds import Meld, MeldKind
@@ -36,6 +33,7 @@ from solver.rummikub.position import Objective, Position
 from solver.rummikub.result import Play
 from solver.rummikub.rules import Rules
 from solver.rummikub.search import solve
+from solver.settings import read_knobs
 
 SAFETY_TIME_LIMIT = 60.0
 """Seconds a bot's solve may take at most. Only a safety cap: the score stage of a
@@ -129,41 +127,11 @@ class Strategy:
 
     @classmethod
     def parse(cls, text: str) -> Strategy:
-        """Read overrides such as ``hurry_rack=3+stuck=set`` (for experiments). ``+``
-        separates knobs, as in a Shanghai bot name, since a tournament's ``--bots`` is
-        comma-separated; ``,`` does too where no bot list is split (``make_bot``)."""
-        values: dict[str, Any] = {}
-        kinds = {f.name: f.type for f in fields(cls)}
-        for item in filter(None, (part.strip() for part in re.split(r"[+,]", text))):
-            name, _sep, value = (part.strip() for part in item.partition("="))
-            kind = kinds.get(name)
-            if kind is None:
-                raise MeldwiseError(f"unknown strategy knob {name!r}; knobs: {', '.join(kinds)}")
-            values[name] = _knob_value(name, kind, value)
-        return cls(**values)
-
-
-_TRUE = ("1", "true", "yes")
-_FALSE = ("0", "false", "no")
-
-
-def _knob_value(name: str, kind: object, value: str) -> bool | int | Stuck:
-    """The value of knob ``name`` (of type ``kind``, as its annotation spells it)."""
-    if kind == "bool":
-        if value.lower() in _TRUE + _FALSE:
-            return value.lower() in _TRUE
-        raise MeldwiseError(
-            f"strategy knob {name!r} is {'/'.join(_TRUE)} or {'/'.join(_FALSE)}, got {value!r}"
-        )
-    if kind == "int":
-        if re.fullmatch(r"[0-9]+", value):
-            return int(value)
-        raise MeldwiseError(f"strategy knob {name!r} is a whole number (0 or more), got {value!r}")
-    try:
-        return Stuck(value)
-    except ValueError:
-        choices = ", ".join(stuck.value for stuck in Stuck)
-        raise MeldwiseError(f"strategy knob {name!r} is one of {choices}, got {value!r}") from None
+        """Read overrides such as ``hurry_rack=3+stuck=set`` (for experiments,
+        :func:`~solver.settings.read_knobs`). ``+`` separates knobs, as in a Shanghai
+        bot name, since a tournament's ``--bots`` is comma-separated; ``,`` does too
+        where no bot list is split (``make_bot``)."""
+        return cls(**read_knobs(cls, text, "+,"))
 
 
 @dataclass(frozen=True, slots=True)

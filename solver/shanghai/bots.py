@@ -39,7 +39,6 @@ the buy knobs. ``python -m benchmarks.shanghai_bots`` measures any of them again
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
@@ -47,6 +46,7 @@ from dataclasses import dataclass, fields, replace
 from solver.cpsat import Limit
 from solver.errors import MeldwiseError
 from solver.i18n import _
+from solver.settings import read_knobs
 from solver.shanghai.danger import danger
 from solver.shanghai.deficiency import Study, best_discard
 from solver.shanghai.draw import Draw as DrawQuestion
@@ -119,37 +119,9 @@ class Policy:
     @classmethod
     def parse(cls, text: str) -> Policy:
         """Knobs from ``name=value+...`` (numbers, or true/false; ``+`` separates them,
-        since a tournament's bot list is comma-separated)."""
-        values: dict[str, int | bool] = {}
-        kinds = {f.name: f.type for f in fields(cls)}
-        for item in filter(None, (part.strip() for part in text.split("+"))):
-            name, _sep, raw = (part.strip() for part in item.partition("="))
-            if name not in kinds:
-                raise UnknownBot(
-                    _(
-                        "unknown knob {name!r}; knobs are {knobs}",
-                        name=name,
-                        knobs=", ".join(sorted(kinds)),
-                    )
-                )
-            word = raw.lower()
-            if kinds[name] == "bool" and word in ("true", "false"):
-                values[name] = word == "true"
-            elif kinds[name] == "int" and re.fullmatch(r"[0-9]+", word):
-                values[name] = int(word)
-            elif kinds[name] == "bool":
-                raise UnknownBot(
-                    _("knob {name!r} is true or false, got {value!r}", name=name, value=raw)
-                )
-            else:
-                raise UnknownBot(
-                    _(
-                        "knob {name!r} is a whole number (0 or more), got {value!r}",
-                        name=name,
-                        value=raw,
-                    )
-                )
-        return replace(cls(), **values)  # type: ignore[arg-type]
+        since a tournament's bot list is comma-separated; see
+        :func:`~solver.settings.read_knobs`)."""
+        return replace(cls(), **read_knobs(cls, text))
 
 
 STRONG = Policy(threat_cards=99, cards_first=True, buy_ev=True, buy_starved=True)

@@ -66,7 +66,7 @@ def test_tournament_help_says_percent_once(capsys: pytest.CaptureFixture[str]) -
         # A bad knob value once crashed with int()'s or Enum's own ValueError.
         (
             ["--bots", "strong:hurry_rack=x,greedy"],
-            "bot 'strong:hurry_rack=x': strategy knob 'hurry_rack' is a whole number",
+            "bot 'strong:hurry_rack=x': knob 'hurry_rack' is a whole number",
         ),
         (["--bots", "strong:hurry_rack,greedy"], "knob 'hurry_rack' is a whole number"),
         (["--bots", "strong:stuck=zzz"], "knob 'stuck' is one of draw, set, all, got 'zzz'"),
