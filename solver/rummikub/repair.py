@@ -300,9 +300,8 @@ def _arrange(
     # The score alone: no reference, or not proven within the least-disruption work
     # (which is also where a table beyond repair ends up: its model is infeasible).
     held = sets_holding_jokers_in_place(rules, reference)
-    melds = reference if held else ()
     tm = build_model(
-        rules, rack_counts, table_counts, objective, False, melds, (), must_play, going_on=held
+        rules, rack_counts, table_counts, objective, False, reference, (), must_play, going_on=held
     )
     limits = limit.account(SCORE_WORK)
     first = run(tm, limits)

@@ -125,8 +125,7 @@ def _solve(
     # The score alone: asked for, or not proven within the least-disruption work.
     # Table jokers held in place need their sets to go on (see house_rules).
     held = [] if opening else sets_holding_jokers_in_place(rules, table_melds)
-    melds = table_melds if held else ()
-    tm = build_model(rules, rack, table, objective, opening, melds, going_on=held)
+    tm = build_model(rules, rack, table, objective, opening, table_melds, going_on=held)
     limits = limit.account(SCORE_WORK)
     first = run(tm, limits, limit.workers)
     capped = capped or limits.capped
