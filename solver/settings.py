@@ -197,14 +197,12 @@ def read_knobs(knobs: type, text: str, separators: str = "+") -> dict[str, Any]:
     """The values of ``name=value`` items in ``text`` (split at any of ``separators``)
     for the fields of the dataclass ``knobs`` (a bot's policy): a whole number for an
     int field, true or false (or 1/0, yes/no) for a bool one, one of the values of an
-    enum one. Raises
-    :class:`RulesError` naming a knob it lacks or a value the knob does not take; both
-    games' bots read their knobs so."""
+    enum one. Raises :class:`RulesError` naming a knob it lacks or a value the knob
+    does not take; both games' bots read their knobs so."""
     kinds = get_type_hints(knobs)
     values: dict[str, Any] = {}
-    for item in filter(
-        None, (part.strip() for part in re.split(f"[{re.escape(separators)}]", text))
-    ):
+    items = (part.strip() for part in re.split(f"[{re.escape(separators)}]", text))
+    for item in filter(None, items):
         name, _sep, raw = (part.strip() for part in item.partition("="))
         kind = kinds.get(name)
         if kind is None:
