@@ -439,6 +439,18 @@ def drawn_cards(page: Page, selector: str) -> list[list[tuple[str, bool]]]:
     return [[(card, played) for card, played in row] for row in rows]
 
 
+def _advise(page: Page) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Press the Shanghai tab's Advise: the request it sent and the advice (200)."""
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.get_by_role("button", name="Advise").click()
+    assert answer.value.status == 200
+    request = answer.value.request.post_data_json
+    assert isinstance(request, dict)
+    advice = answer.value.json()
+    assert isinstance(advice, dict)
+    return request, advice
+
+
 def test_shanghai_tab_draws_the_advice(service: str, page: Page) -> None:
     page.goto(service)
     page.get_by_role("tab", name="Shanghai").click()
@@ -454,13 +466,9 @@ def test_shanghai_tab_draws_the_advice(service: str, page: Page) -> None:
     page.get_by_label("Contract", exact=True).select_option(str(example["hand_number"]))
     assert example["phase"] == "play"
     expect(page.get_by_label("Phase", exact=True)).to_have_value("play")  # the default
-    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
-        page.get_by_role("button", name="Advise").click()
-    assert answer.value.status == 200
-    request = answer.value.request.post_data_json
+    request, advice = _advise(page)
     fields = ("hand", "hand_number", "phase", "table", "down", "upcard")
     assert request == {name: example[name] for name in fields} | {"lang": "en"}
-    advice = answer.value.json()
     # One question, the play: no upcard advice beside it, no note of a missing phase.
     assert advice["phase"] == "play"
     assert advice["take_upcard"] is None
@@ -512,13 +520,8 @@ def test_shanghai_tab_asks_before_the_draw_too(service: str, page: Page) -> None
     page.get_by_role("tab", name="Shanghai").click()
     page.get_by_role("button", name="Load an example").click()
     page.get_by_label("Phase", exact=True).select_option("draw")
-    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
-        page.get_by_role("button", name="Advise").click()
-    assert answer.value.status == 200
-    request = answer.value.request.post_data_json
-    assert isinstance(request, dict)
+    request, advice = _advise(page)
     assert request["phase"] == "draw"
-    advice = answer.value.json()
     assert advice["phase"] == "draw"
     assert advice["go_down"] is None
     assert advice["discard"] is None
