@@ -25,6 +25,7 @@ from solver.commands import (
 )
 from solver.errors import MeldwiseError
 from solver.i18n import _
+from solver.shanghai.contracts import HANDS
 from solver.shanghai.wire import advise_shanghai, score_shanghai
 
 
@@ -97,9 +98,19 @@ def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
         "rules": rules_from_flags(args.rule),
         "time_limit_ms": time_limit_ms(args.time_limit),
     }
+    custom = args.sets is not None or args.runs is not None
+    if (args.hand_number is None) != custom:
+        # The wire's own message names its fields ('hand_number', 'contract').
+        raise MeldwiseError(
+            _("give the contract with --hand-number (1-10) or with --sets/--runs, not both")
+        )
     if args.hand_number is not None:
+        if not 1 <= args.hand_number <= HANDS:
+            raise MeldwiseError(
+                _("--hand-number takes 1 to {most}, got {n}", most=HANDS, n=args.hand_number)
+            )
         request["hand_number"] = args.hand_number
-    if args.sets is not None or args.runs is not None:
+    if custom:
         request["contract"] = {
             "sets": _sizes(args.sets, "--sets"),
             "runs": _sizes(args.runs, "--runs"),

@@ -255,6 +255,24 @@ def test_cli_custom_contract_and_bad_input(capsys: pytest.CaptureFixture[str]) -
     assert captured.out == ""
 
 
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        ([], "give the contract with --hand-number (1-10) or with --sets/--runs, not both"),
+        (["--hand-number", "2", "--runs", "4"], "or with --sets/--runs, not both"),
+        (["--hand-number", "11"], "--hand-number takes 1 to 10, got 11"),
+    ],
+)
+def test_cli_contract_errors_name_the_flags(
+    flags: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The CLI's contract errors name its flags, not the wire's fields."""
+    assert main(["shanghai", "advise", "--hand", "7H 7S 7D", *flags]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "hand_number" not in err
+
+
 def test_cli_json_and_jsonl_modes() -> None:
     done = run_solver_cli(["shanghai", "advise", "--json"], json.dumps(examples.ADVISE_REQUEST))
     assert done.returncode == 0
