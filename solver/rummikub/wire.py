@@ -111,7 +111,8 @@ class RuledRequest(Spoken):
     """Base of a request holding tiles and the ``rules`` of their game: each tile is
     read as a tile of that game, so a tile the game lacks is refused where it stands
     (``rack[0]``), quoting what was sent (rules that cannot be read: any tile the
-    notation reads, and the rules' own error is reported)."""
+    notation reads, and the rules' own error is reported). The rules read here are
+    the ones the ``rules`` field gets: they are read once."""
 
     @model_validator(mode="wrap")
     @classmethod
@@ -122,6 +123,9 @@ class RuledRequest(Spoken):
                 rules = Rules.from_dict(data.get("rules"))
             except (ValueError, TypeError):
                 rules = None
+            else:
+                if "rules" in data:
+                    data = {**data, "rules": rules}  # from_dict takes an instance as it is
         token = _game.set(rules)
         try:
             return handler(data)
