@@ -258,7 +258,11 @@ def request_error(errors: Sequence[ErrorDetails]) -> MeldwiseError:
     named, then how many more): of the first error's kind when a domain parser (a
     tile, a card, the rules) raised it, else a :class:`RequestError`."""
     first = errors[0].get("ctx", {}).get("error") if errors else None
-    kind = type(first) if isinstance(first, MeldwiseError) else RequestError
+    kind: type[MeldwiseError] = RequestError
+    if isinstance(first, MeldwiseError):
+        # Its kind in solver.errors: a parser's own subclass may need more than a
+        # message to be made (UnknownColour takes the letter).
+        kind = next(k for k in type(first).__mro__ if k.__module__ == MeldwiseError.__module__)
     listed = "; ".join(describe(error) for error in errors[:MAX_LISTED])
     more = len(errors) - MAX_LISTED
     return kind(listed + (_("; and {n} more", n=more) if more > 0 else ""))

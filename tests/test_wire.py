@@ -133,6 +133,13 @@ def test_rules_that_are_not_an_object_are_refused(rules: Any, call: Any) -> None
             "rack[0]: unknown tile 'x9': 'X' is not a colour (colours are R, B, K, O)",
         ),
         (
+            # Rules that cannot be read: any game's colours. The rebuilt error once
+            # lacked UnknownColour's letter: a TypeError (500, a CLI traceback).
+            lambda: solve_rummikub({"rack": ["Z5"], "rules": {"colours": 99}}),
+            "rack[0]: unknown tile 'Z5': 'Z' is not a colour (colours are R, B, K, O, G, Y,"
+            " P, W); rules: rule 'colours' must be between 2 and 8, got 99",
+        ),
+        (
             lambda: solve_rummikub({"rack": [], "table": [["r12", "r13", "r14"]]}),
             "table[0][2]: unknown tile 'r14': numbers run from 1 to 13",
         ),
