@@ -213,6 +213,9 @@ def read_knobs(knobs: type, text: str, separators: str = "+") -> dict[str, Any]:
     return values
 
 
+MOST_KNOB = 999
+"""The largest whole number a bot's knob takes: beyond any count of cards or tiles."""
+
 _TRUE = ("true", "1", "yes")
 _FALSE = ("false", "0", "no")
 
@@ -221,7 +224,7 @@ def _knob_value(name: str, kind: Any, raw: str) -> Any:
     word = raw.lower()
     if kind is bool and word in _TRUE + _FALSE:
         return word in _TRUE
-    if kind is int and re.fullmatch(r"[0-9]+", word):
+    if kind is int and re.fullmatch(r"[0-9]{1,3}", word):  # 0 to MOST_KNOB
         return int(word)
     if isinstance(kind, type) and issubclass(kind, Enum):
         words = [member.value for member in kind]
@@ -238,7 +241,12 @@ def _knob_value(name: str, kind: Any, raw: str) -> Any:
     if kind is bool:
         raise RulesError(_("knob {name!r} is true or false, got {value!r}", name=name, value=raw))
     raise RulesError(
-        _("knob {name!r} is a whole number (0 or more), got {value!r}", name=name, value=raw)
+        _(
+            "knob {name!r} is a whole number from 0 to {most}, got {value!r:.60}",
+            name=name,
+            most=MOST_KNOB,
+            value=raw,
+        )
     )
 
 

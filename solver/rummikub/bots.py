@@ -22,6 +22,7 @@ from collections.abc import Callable
 from solver.arena.game import Bot as AnyBot
 from solver.arena.game import UnknownBot
 from solver.errors import MeldwiseError
+from solver.i18n import _
 from solver.rummikub.engine import Move, View
 from solver.rummikub.legality import check_play
 from solver.rummikub.melds import readings
@@ -123,13 +124,15 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 def make_bot(name: str, seed: int = 0) -> Bot:
     """The bot called ``name``, seeded with ``seed``. ``strong:KNOB=VALUE+...`` is the
     strong bot with some :class:`Strategy` knobs changed (for experiments)."""
-    base, _, knobs = name.partition(":")
+    base, _sep, knobs = name.partition(":")
     if base == "strong" and knobs:
         try:
             return Strong(Strategy.parse(knobs))
         except MeldwiseError as error:
-            raise UnknownBot(f"bot {name!r}: {error}") from None
+            raise UnknownBot(_("bot {name!r}: {error}", name=name, error=error)) from None
     factory = BOTS.get(name)
     if factory is None:
-        raise UnknownBot(f"unknown bot {name!r}; bots are {', '.join(BOTS)}")
+        raise UnknownBot(
+            _("unknown bot {name!r}; bots are {bots}", name=name, bots=", ".join(BOTS))
+        )
     return factory(seed)

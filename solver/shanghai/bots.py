@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 from solver.cpsat import Limit
 from solver.errors import MeldwiseError
@@ -117,11 +117,11 @@ class Policy:
     buy option: each penalty card counted by its chance of lowering it)."""
 
     @classmethod
-    def parse(cls, text: str) -> Policy:
-        """Knobs from ``name=value+...`` (numbers, or true/false; ``+`` separates them,
-        since a tournament's bot list is comma-separated; see
-        :func:`~solver.settings.read_knobs`)."""
-        return replace(cls(), **read_knobs(cls, text))
+    def parse(cls, text: str, base: Policy | None = None) -> Policy:
+        """``base`` (the defaults if None) with the knobs of ``name=value+...`` set
+        (numbers, or true/false; ``+`` separates them, since a tournament's bot list is
+        comma-separated; see :func:`~solver.settings.read_knobs`)."""
+        return replace(cls() if base is None else base, **read_knobs(cls, text))
 
 
 STRONG = Policy(threat_cards=99, cards_first=True, buy_ev=True, buy_starved=True)
@@ -486,19 +486,8 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     bot = factory(seed)
     if knobs:
         try:
-            policy = Policy.parse(knobs) if base == "greedy" else _knobs(bot.policy, knobs)
+            policy = Policy.parse(knobs, bot.policy)
         except MeldwiseError as error:
             raise UnknownBot(_("bot {name!r}: {error}", name=name, error=error)) from None
         bot = Bot(name, policy)
     return bot
-
-
-def _knobs(policy: Policy, text: str) -> Policy:
-    changed = Policy.parse(text)
-    defaults = Policy()
-    values = {
-        f.name: getattr(changed, f.name)
-        for f in fields(Policy)
-        if getattr(changed, f.name) != getattr(defaults, f.name)
-    }
-    return replace(policy, **values)

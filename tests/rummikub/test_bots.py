@@ -232,8 +232,8 @@ def test_strategy_knobs_parse_and_bad_names_are_refused() -> None:
     ("name", "message"),
     [
         ("strong:hurry_rack=x", "bot 'strong:hurry_rack=x': knob 'hurry_rack' is a whole"),
-        ("strong:hurry_pool=-1", "knob 'hurry_pool' is a whole number (0 or more), got '-1'"),
-        ("strong:hurry_rack", "knob 'hurry_rack' is a whole number (0 or more), got ''"),
+        ("strong:hurry_pool=-1", "knob 'hurry_pool' is a whole number from 0 to 999, got '-1'"),
+        ("strong:hurry_rack", "knob 'hurry_rack' is a whole number from 0 to 999, got ''"),
         ("strong:stuck=zzz", "knob 'stuck' is one of draw, set, all, got 'zzz'"),
         ("strong:hold_sets=maybe", "knob 'hold_sets' is true or false, got 'maybe'"),
     ],

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
 from solver.arena import runner
 from solver.errors import MeldwiseError
 from solver.shanghai import Rules, parse_cards
-from solver.shanghai.bots import Policy, make_bot
+from solver.shanghai.bots import STRONG, Policy, make_bot
 from solver.shanghai.engine import (
     Buy,
     Draw,
@@ -143,11 +144,18 @@ def test_settings_are_checked_and_knobs_named() -> None:
     with pytest.raises(MeldwiseError, match="unknown game setting"):
         GameSettings.from_dict({"colour": 1})
     assert Policy.parse("buy_short=2+take_to_lay=true") == Policy(buy_short=2, take_to_lay=True)
+    # strong's own knobs stay but those given, even when one is greedy's default: those
+    # once counted as not given (buy_ev=false left strong's true).
+    changed = make_bot("strong:buy_ev=false+threat_cards=0").policy
+    assert changed == replace(STRONG, buy_ev=False, threat_cards=0)
     # A bad value once crashed with int()'s own ValueError, naming neither bot nor knob.
     for name, message in [
         ("strong:buy_ev=x", "bot 'strong:buy_ev=x': knob 'buy_ev' is true or false, got 'x'"),
-        ("greedy:buy_short", "knob 'buy_short' is a whole number (0 or more), got ''"),
-        ("strong:buy_short=true", "knob 'buy_short' is a whole number (0 or more), got 'true'"),
+        ("greedy:buy_short", "knob 'buy_short' is a whole number from 0 to 999, got ''"),
+        ("strong:buy_short=true", "knob 'buy_short' is a whole number from 0 to 999, got 'true'"),
+        # 5,000 digits once raised int()'s own ValueError (a traceback).
+        ("strong:buy_short=" + "9" * 5000, "from 0 to 999, got '999999"),
+        ("strong:buy_short=1000", "from 0 to 999, got '1000'"),
     ]:
         with pytest.raises(MeldwiseError) as raised:
             make_bot(name)
