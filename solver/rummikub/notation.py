@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -297,10 +297,21 @@ def format_tiles(tiles: Iterable[Tile]) -> str:
 
 
 def not_a_colour(text: str, letter: str, colours: Iterable[Colour]) -> str:
-    """Why ``text`` is no tile: ``letter`` is none of ``colours``."""
+    """Why ``text`` is no tile: ``letter`` is none of ``colours`` (the Japanese message
+    names them in kanji too, :func:`kanji_names`)."""
+    colours = tuple(colours)
     return _(
         "unknown tile {tile!r}: {letter!r} is not a colour (colours are {letters})",
         tile=text,
         letter=letter,
         letters=", ".join(c.letter for c in colours),
+        names=kanji_names(colours),
     )
+
+
+def kanji_names(colours: Sequence[Colour]) -> str:
+    """The names Japanese players write ``colours`` with (see :data:`_KANJI`): orange
+    is 黄 where yellow is no colour of the game, as it is read there."""
+    name = {letter: kanji for kanji, letter in reversed(_KANJI.items())}  # the first of each
+    yellow = Colour.YELLOW in colours
+    return "・".join("黄" if c is Colour.ORANGE and not yellow else name[c.letter] for c in colours)
