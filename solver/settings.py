@@ -182,7 +182,7 @@ def seated(data: Mapping[str, Any], players: int) -> dict[str, Any]:
     to that: a ``players`` setting given that says otherwise raises
     :class:`RulesError` (it was once silently replaced by the number of seats)."""
     given = data.get("players")
-    if given not in (None, players):
+    if type(given) is int and given != players:
         raise RulesError(
             _(
                 "game setting 'players' is {given!r:.60}, but {seats} bots are seated",
@@ -190,7 +190,8 @@ def seated(data: Mapping[str, Any], players: int) -> dict[str, Any]:
                 seats=players,
             )
         )
-    return {**data, "players": players}
+    # Not a whole number: left as given, for the settings' own check to name.
+    return {**data, "players": players} if given is None else dict(data)
 
 
 def read_knobs(knobs: type, text: str, separators: str = "+") -> dict[str, Any]:

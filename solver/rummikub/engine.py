@@ -133,7 +133,7 @@ class GameSettings:
         """:meth:`from_dict` for the settings at ``where`` in a request or a record: an
         error names its place (``settings.rules: rule 'jokers' ...``)."""
         try:
-            rules = Rules.from_dict(data.get("rules") or {})
+            rules = Rules.from_dict(data.get("rules"))
         except MeldwiseError as error:
             raise RulesError(
                 _("{where}: {problem}", where=f"{where}.rules", problem=error)
@@ -160,7 +160,7 @@ class GameSettings:
                 )
             ) from None
         return cls(
-            rules=Rules.from_dict(data.get("rules") or {}),
+            rules=Rules.from_dict(data.get("rules")),
             players=data.get("players", 2),
             hand=data.get("hand", 14),
             pool_empty=rule,

@@ -114,7 +114,7 @@ class GameSettings:
         known = ("rules", "players", "hands", "hand_size", "max_turns")
         check_game_settings(data, known)
         values = {name: data[name] for name in known[1:] if name in data}
-        return cls(rules=Rules.from_dict(data.get("rules") or {}), **values)
+        return cls(rules=Rules.from_dict(data.get("rules")), **values)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -157,6 +157,17 @@ def test_a_review_over_the_answer_limit_says_what_to_send_instead(
             {"bots": ["strong", "greedy"], "settings": {"players": 3}},
             "game setting 'players' is 3, but 2 bots are seated",
         ),
+        # '2' was once told that 2 bots are seated; [] was once the standard rules.
+        (
+            GAME,
+            {"bots": ["strong", "greedy"], "settings": {"players": "2"}},
+            "settings: 'players' must be a whole number, got '2'",
+        ),
+        (
+            GAME,
+            {"bots": ["strong", "greedy"], "settings": {"rules": []}},
+            "settings.rules: rules must be an object of settings, got []",
+        ),
         (
             REVIEW,
             {"record": {"turns": [], "version": 3}},

@@ -143,6 +143,8 @@ def test_settings_are_checked_and_knobs_named() -> None:
         GameSettings.from_dict({"hands": 11})
     with pytest.raises(MeldwiseError, match="unknown game setting"):
         GameSettings.from_dict({"colour": 1})
+    with pytest.raises(MeldwiseError, match="rules must be an object"):
+        GameSettings.from_dict({"rules": []})  # once the standard rules
     assert Policy.parse("buy_short=2+take_to_lay=true") == Policy(buy_short=2, take_to_lay=True)
     # strong's own knobs stay but those given, even when one is greedy's default: those
     # once counted as not given (buy_ev=false left strong's true).
