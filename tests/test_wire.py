@@ -121,6 +121,11 @@ def test_rules_that_are_not_an_object_are_refused(rules: Any, call: Any) -> None
             "rack[1]: unknown tile 'r27': numbers run from 1 to 13",
         ),
         (
+            # Three digits or more were once no number at all.
+            lambda: solve_rummikub({"rack": ["R100"]}),
+            "rack[0]: unknown tile 'R100': numbers run from 1 to 13",
+        ),
+        (
             lambda: solve_rummikub({"rack": ["R0"], "rules": {"numbers": 20}}),
             "rack[0]: unknown tile 'R0': numbers run from 1 to 20",
         ),

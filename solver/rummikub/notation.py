@@ -62,7 +62,7 @@ class Colour(Enum):
 
 _COLOURS: tuple[Colour, ...] = tuple(Colour)
 _COLOUR_INDEX = {colour: i for i, colour in enumerate(_COLOURS)}
-_TILE_RE = re.compile(r"([A-Z])([0-9]{1,2})")
+_TILE_RE = re.compile(r"([A-Z])([0-9]+)")
 _KANJI = {
     "赤": "R",
     "青": "B",
@@ -193,7 +193,9 @@ class Tile:
             colour = Colour(letter)
         except ValueError:
             raise UnknownColour(not_a_colour(text, letter, Colour), letter) from None
-        number = int(digits)
+        # Any count of digits is a number out of range past two (int() of thousands
+        # of digits is refused, and slow).
+        number = int(digits) if len(digits) <= 2 else MAX_NUMBER + 1
         if not 1 <= number <= MAX_NUMBER:
             raise NumberOutOfRange(
                 _(
