@@ -63,7 +63,8 @@ def lay_out(tm: TurnModel, value: Value) -> list[PlacedSet]:
     placed = lay_out_continuations(tm, value)
     started = {cell for cell, var in tm.start.items() if value(var)}
     runs = [m for c in range(tm.rules.colours) for m in lay_out_runs(tm, c, value, started)]
-    placed += [_new(m) for m in join_joker_runs(tm.rules, runs, lay_out_joker_runs(tm, value))]
+    runs = join_joker_runs(tm.rules, runs, lay_out_joker_runs(tm, value))
+    placed += [_new(_from_one(m, tm.rules)) for m in runs]
     for number in range(1, tm.rules.numbers + 1):
         placed += [_new(m) for m in lay_out_groups(tm, number, value)]
     return placed
@@ -71,6 +72,17 @@ def lay_out(tm: TurnModel, value: Value) -> list[PlacedSet]:
 
 def _new(meld: Meld) -> PlacedSet:
     return PlacedSet(meld, None, (), meld.tiles)
+
+
+def _from_one(run: Meld, rules: Rules) -> Meld:
+    """A run of every number read from 1, its one reading (see
+    :meth:`~solver.rummikub.rules.Rules.run_starts`): under ``wrap_runs`` the flow may
+    begin it at any number."""
+    if len(run.tiles) < rules.numbers:
+        return run
+    k = next(i for i, meant in enumerate(run.stands_for) if meant.number == 1)
+    tiles, meant = run.tiles, run.stands_for
+    return Meld(MeldKind.RUN, tiles[k:] + tiles[:k], meant[k:] + meant[:k])
 
 
 def lay_out_continuations(tm: TurnModel, value: Value) -> list[PlacedSet]:

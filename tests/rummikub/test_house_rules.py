@@ -195,6 +195,21 @@ def test_wrap_runs_go_round_from_13_to_1() -> None:
     assert "gap" in verdict["problems"][0]["reason"]
 
 
+@pytest.mark.parametrize("most_jokers", [4, 1])
+def test_a_new_run_of_every_number_is_laid_out_from_1(most_jokers: int) -> None:
+    """Its one reading (Rules.run_starts): the flow began it at 2 ("the red run 2-1,
+    R2 R3 R4 R5 J(R6) R1"), with the joker limit (pieces) or not."""
+    rules = {"colours": 2, "numbers": 6, "min_set_len": 3, "wrap_runs": True}
+    request = {
+        "rack": ["R1", "R2", "R3", "R4", "R5", "J"],
+        "rules": {**rules, "max_jokers_per_set": most_jokers},
+        "hint_level": "full",
+    }
+    answer = solve_rummikub(request)
+    assert [m["tiles"] for m in answer["table"]] == [request["rack"]]
+    assert "the red run 1-6, R1 R2 R3 R4 R5 J(R6)" in answer["steps"][0]["text"]
+
+
 def test_a_joker_in_a_wrapped_run_counts_as_the_tile_it_stands_for() -> None:
     """Opening: R12 J R1 is worth 12 + 13 + 1 = 26, under the 30 needed; with R11 the
     run R11 R12 J(R13) R1 is worth 37. Without wrap_runs R1 stays on the rack."""
