@@ -232,9 +232,10 @@ def read_json(text: str) -> Any:
     object, or a number of more than :data:`MAX_DIGITS` digits or out of a float's
     range, raises :class:`RequestError` naming it; ``NaN`` or ``Infinity``
     :class:`NotJSON`. A syntax error raises ``json.JSONDecodeError`` and nesting too
-    deep ``RecursionError``, for the caller to word."""
+    deep ``RecursionError``, for the caller to word. A leading byte order mark is
+    ignored, as RFC 8259 allows (some Windows editors write one)."""
     return json.loads(
-        text,
+        text.removeprefix("\ufeff"),
         object_pairs_hook=_object,
         parse_int=_integer,
         parse_float=_decimal,
