@@ -186,6 +186,10 @@ def read_record(data: Any) -> GameRecord:
             ),
             _parse(model.deal.pool, "deal.pool", rules),
         )
+        try:
+            deal.check(settings)  # else a review would go on under settings it contradicts
+        except MeldwiseError as error:
+            raise RecordError(_("deal: {problem}", problem=error)) from None
     turns = tuple(_turn(entry, index, rules) for index, entry in enumerate(model.turns))
     outcome = None
     if model.result is not None:

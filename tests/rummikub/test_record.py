@@ -139,6 +139,9 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
         (lambda r: r["turns"][0].update(player=5), r"turns\[0\]: player 5 in a game of 2"),
         (lambda r: r["result"].update(scores=[3]), "result.scores has 1 entries for 2 players"),
         (lambda r: r["result"].update(winners=[2]), "result.winners: 2 is not a seat of 2"),
+        # A deal against its settings was once read (and reviewed) without a word.
+        (lambda r: r["settings"].update(hand=8), "^deal: player 0 was dealt .* the hand is 8"),
+        (lambda r: r["deal"]["pool"].pop(), r"^deal: the deal is not the game's tiles each once"),
     ],
 )
 def test_a_malformed_record_names_the_culprit(
