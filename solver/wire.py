@@ -342,6 +342,20 @@ _MESSAGES: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {
 """pydantic's error kinds in words, in the active language: (where, value, context)."""
 
 
+def json_kind(value: Any) -> str:
+    """What ``value`` is in JSON's words (``null``, ``array``...), not Python's
+    (``NoneType``, ``list``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list | tuple) else type(value).__name__
+
+
 def describe(error: ErrorDetails) -> str:
     """One of pydantic's errors in words, naming the field and the value given."""
     loc = error["loc"]
@@ -351,7 +365,7 @@ def describe(error: ErrorDetails) -> str:
     kind = error["type"]
     ctx = error.get("ctx", {})
     if kind in ("model_type", "model_attributes_type", "dict_type") and not loc:
-        return _("a request must be a JSON object, got {kind}", kind=type(error["input"]).__name__)
+        return _("a request must be a JSON object, got {kind}", kind=json_kind(error["input"]))
     if kind == "missing" and not loc:
         return _("the request needs a JSON body")
     if kind == "missing" and len(loc) > 1:
@@ -453,7 +467,7 @@ def check_fields(request: Any, known: Sequence[str], required: Sequence[str] = (
     models replace it)."""
     if not isinstance(request, Mapping):
         raise RequestError(
-            _("a request must be a JSON object, got {kind}", kind=type(request).__name__)
+            _("a request must be a JSON object, got {kind}", kind=json_kind(request))
         )
     for name in request:
         if name not in known:

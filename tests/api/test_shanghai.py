@@ -212,7 +212,7 @@ def test_rule_settings_schema_lists_every_rule() -> None:
     [
         ('{"hand": ["7H", "8H"', 400, "not valid JSON"),
         ("", 422, "JSON body"),
-        ('["7H"]', 422, "must be a JSON object"),
+        ('["7H"]', 422, "must be a JSON object, got array"),
         ('{"hand": ["7H"], "hand_number": 1, "colour": 3}', 422, "unknown field 'colour'"),
         ('{"hand_number": 1}', 422, "missing field 'hand'"),
         ('{"hand": [], "hand_number": 1}', 422, "hand"),
