@@ -8,7 +8,6 @@ ASCII (``\\u`` escapes), so no input character can break the answer.
 
 from __future__ import annotations
 
-import json
 from http import HTTPStatus
 from typing import Any
 
@@ -87,10 +86,9 @@ def install_error_handlers(app: FastAPI) -> None:
 
 
 class ErrorResponse(JSONResponse):
-    """``{"detail": ...}`` in ASCII JSON."""
-
-    def render(self, content: Any) -> bytes:
-        return json.dumps(content, separators=(",", ":")).encode("ascii")
+    """``{"detail": ...}``, its text as it reads (a Japanese detail is not ``\\u``
+    escapes): :func:`error_response` has escaped what does not print, a lone
+    surrogate included, so it encodes."""
 
 
 def error_response(

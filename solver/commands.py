@@ -134,9 +134,9 @@ def answering(
                     answer = handler(load_request(line))
                 except MeldwiseError as error:
                     answer = {"error": str(error)}
-                print(json.dumps(answer), file=stdout, flush=True)
+                print(_json(answer), file=stdout, flush=True)
         elif args.json:
-            print(json.dumps(handler(load_request(stdin.read()))), file=stdout)
+            print(_json(handler(load_request(stdin.read()))), file=stdout)
         else:
             stdout.write(describe(handler(from_flags(args))))
         return 0
@@ -250,3 +250,10 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
         except MeldwiseError as error:
             print(_("error: {message}", message=error), file=sys.stderr)
             return EXIT_BAD_INPUT
+
+
+def _json(answer: Any) -> str:
+    """An answer as one line of JSON, its text as it reads (Japanese is not ``\\u``
+    escapes); a lone surrogate an error quotes is written as its JSON escape."""
+    text = json.dumps(answer, ensure_ascii=False)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

@@ -204,6 +204,18 @@ def test_characters_that_do_not_print_are_named_never_echoed(client: TestClient)
     assert "R\\u200b1" in tile
 
 
+def test_a_japanese_detail_is_sent_as_text_and_a_lone_surrogate_as_its_escape(
+    client: TestClient,
+) -> None:
+    """Error details were ASCII JSON: every Japanese one read as \\u escapes."""
+    answer = client.post(SOLVE, json={"rack": ["Q5"], "lang": "ja"})
+    assert "不明なタイル 'Q5'".encode() in answer.content
+    surrogate = b'{"rack": ["R\\ud8001"], "lang": "ja"}'
+    answer = client.post(SOLVE, content=surrogate, headers={"Content-Type": "application/json"})
+    assert answer.status_code == 422
+    assert "R\\ud8001" in answer.json()["detail"]
+
+
 def test_names_may_be_any_printable_text(client: TestClient) -> None:
     answer = client.post(SCORE, json={"racks": {"Zoë 🀄": ["R1"], "李": []}})
     assert answer.status_code == 200

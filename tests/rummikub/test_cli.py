@@ -144,15 +144,19 @@ def test_jsonl_mode_answers_in_order_and_goes_on_after_errors() -> None:
         json.dumps({"rack": ["Q5"]}),
         "nonsense",
         json.dumps({"rack": ["K13", "B13", "O13"], "opened": False}),
+        json.dumps({"rack": ["Q5", "R\ud800"], "lang": "ja"}),
     ]
     done = run_solver_cli(["solve", "--jsonl"], "\n".join(lines) + "\n")
     assert done.returncode == 0
     answers = [json.loads(line) for line in done.stdout.splitlines()]
-    assert len(answers) == 4
+    assert len(answers) == 5
     assert answers[0]["tiles_played"] == 3
     assert "'Q5'" in answers[1]["error"]
     assert "not valid JSON" in answers[2]["error"]
     assert answers[3]["tiles_played"] == 3
+    # Japanese as text, not \u escapes; an echoed lone surrogate does not stop the stream.
+    assert "不明なタイル 'Q5'" in done.stdout
+    assert "'R\\ud800'" in answers[4]["error"]
 
 
 def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
