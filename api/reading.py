@@ -10,7 +10,7 @@ from typing import Any
 
 from solver.errors import MeldwiseError
 from solver.i18n import _
-from solver.wire import NotJSON, json_reason, read_json
+from solver.wire import NotJSON, json_problem, read_json
 
 
 class BodyError(Exception):
@@ -39,21 +39,12 @@ def read_body(body: bytes) -> Any:
     try:
         return read_json(text)
     except json.JSONDecodeError as error:
-        raise BodyError(400, _json_problem(error)) from None
+        problem = json_problem(error)
+        raise BodyError(
+            400, _("the request body is not valid JSON: {problem}", problem=problem)
+        ) from None
     except MeldwiseError as error:  # read_json's refusal, in its own words
         status = 400 if isinstance(error, NotJSON) else 422
         raise BodyError(status, _("the request body: {problem}", problem=error)) from None
     except RecursionError:
         raise BodyError(400, _("the request body nests arrays and objects too deeply")) from None
-
-
-def _json_problem(error: json.JSONDecodeError) -> str:
-    """The parser's ``error`` in the active language (see :func:`solver.wire.json_reason`)."""
-    reason = json_reason(error)
-    if reason is None:
-        return _("the request body is not valid JSON at character {where}", where=error.pos)
-    return _(
-        "the request body is not valid JSON: {reason} at character {where}",
-        reason=reason,
-        where=error.pos,
-    )

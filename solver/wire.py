@@ -217,13 +217,14 @@ def json_reason(error: json.JSONDecodeError) -> str | None:
 
 def json_problem(error: json.JSONDecodeError | RecursionError) -> str:
     """What :func:`read_json` found wrong with a text (its syntax error, or nesting too
-    deep), in the active language."""
+    deep), in the active language; characters are counted from 1."""
     if isinstance(error, RecursionError):
         return _("arrays and objects nest too deeply")
     reason = json_reason(error)
+    where = error.pos + 1
     if reason is None:
-        return _("at character {where}", where=error.pos)
-    return _("{reason} at character {where}", reason=reason, where=error.pos)
+        return _("at character {where}", where=where)
+    return _("{reason} at character {where}", reason=reason, where=where)
 
 
 def read_json(text: str) -> Any:

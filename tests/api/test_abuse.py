@@ -62,7 +62,7 @@ def client() -> Iterator[TestClient]:
         (b'{"rack": [' + b"9" * 5000 + b"]}", 422, "a number has 5000 digits"),
         (b'{"rack": [NaN]}', 400, "NaN is not a JSON value"),
         (b'{"rack": ["R1"], "rack": ["R2"]}', 422, "the key 'rack' is given twice"),
-        (b'{"rack": ["R1","R2" "J"]}', 400, "Expecting ',' delimiter at character 20"),
+        (b'{"rack": ["R1","R2" "J"]}', 400, "Expecting ',' delimiter at character 21"),
     ],
     ids=["utf-8", "nesting", "huge-integer", "nan", "duplicate-key", "syntax"],
 )
@@ -90,16 +90,16 @@ def test_a_bad_body_gets_an_answer_naming_the_problem(
     [
         (
             b'{"rack": ["R1","R2" "J"]}',
-            "リクエスト本文が正しいJSONではありません: 20文字目で 区切りの ',' がありません",
+            "リクエスト本文が正しいJSONではありません: 21文字目で区切りの ',' がありません",
         ),
         (
             b'{"rack": ["R1"',
-            "リクエスト本文が正しいJSONではありません: 14文字目で 区切りの ',' がありません",
+            "リクエスト本文が正しいJSONではありません: 15文字目で区切りの ',' がありません",
         ),
         (
             b'{"rack": "R1',
-            "リクエスト本文が正しいJSONではありません: 9文字目で"
-            " 閉じていない文字列が始まっています",
+            "リクエスト本文が正しいJSONではありません: 10文字目で"
+            "閉じていない文字列が始まっています",
         ),
         (b'{"rack": [NaN]}', "リクエスト本文: NaN はJSONの値ではありません"),
         (

@@ -170,7 +170,7 @@ FULL_SET_PLUS_ONE = [f"{c}{n}" for c in "RBKO" for n in range(1, 14)] * 2 + ["J"
 
 
 def test_a_body_may_begin_with_a_byte_order_mark(client: TestClient) -> None:
-    """RFC 8259 lets a reader ignore it; it was "not valid JSON at character 0"."""
+    """RFC 8259 lets a reader ignore it; it was "not valid JSON at character 1"."""
     body = "\ufeff" + json.dumps({"rack": ["R1", "R2", "R3"]})
     headers = {"Content-Type": "application/json"}
     response = client.post(SOLVE, content=body.encode(), headers=headers)

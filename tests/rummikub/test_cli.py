@@ -120,7 +120,7 @@ def test_json_mode_errors_exit_2() -> None:
         (["solve", "--json"], "[" * 5000 + "]" * 5000, "not valid JSON"),
         # Worded in the language asked for: the parser's own English ("Expecting ','
         # delimiter", "maximum recursion depth") used to stand in the Japanese sentence.
-        (["solve", "--json", "--lang", "ja"], '{"rack": ["R1" "R2"]}', "15文字目で 区切りの ','"),
+        (["solve", "--json", "--lang", "ja"], '{"rack": ["R1" "R2"]}', "16文字目で区切りの ','"),
         (["review", "-", "--lang", "ja"], "[" * 5000 + "]" * 5000, "入れ子が深すぎます"),
     ],
 )
