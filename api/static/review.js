@@ -167,8 +167,18 @@ export function setUpReview() {
     detail.replaceChildren(...drawTurn(turns[current], tr, colours));
   };
 
+  // No review on screen: an error shown below the old game's would read as about it.
+  const clear = () => {
+    output.hidden = true;
+    turns = [];
+    document.getElementById("review-summary").replaceChildren();
+    list.replaceChildren();
+    detail.replaceChildren();
+  };
+
   const fail = (failure) => {
     if (failure.name === "AbortError") return;
+    clear();
     error.textContent = failure.message;
   };
 
@@ -190,6 +200,7 @@ export function setUpReview() {
     try {
       parsed = JSON.parse(record.value);
     } catch (failure) {
+      clear();
       error.textContent = tr.t("The game record is not valid JSON: {problem}", { problem: failure.message });
       return;
     }
@@ -197,6 +208,11 @@ export function setUpReview() {
     reviewButton.textContent = tr.t("Reviewing\u2026");
     try {
       const review = await postJson(REVIEW, { record: parsed, lang: tr.lang }, { tr });
+      if (review.turns.length === 0) {
+        clear();
+        error.textContent = tr.t("The game record has no turns: there is nothing to review.");
+        return;
+      }
       turns = review.turns;
       colours = parsed?.settings?.rules?.colours;
       document.getElementById("review-summary").replaceChildren(drawSummary(review, tr), drawChart(review, tr));

@@ -621,6 +621,37 @@ def test_review_tab_says_what_is_wrong_with_a_record(service: str, page: Page) -
     assert "Q5" in answer.value.json()["detail"]
 
 
+def test_review_tab_in_japanese_clears_the_old_review_for_a_bad_record(
+    service: str, page: Page
+) -> None:
+    # Messages in the page's language only, and no old game's turns beside them.
+    record = httpx.post(
+        f"{service}{GAME}", json={"bots": ["greedy", "greedy"], "seed": 1}, timeout=60
+    ).json()["record"]
+    page.goto(f"{service}/?lang=ja")
+    page.locator("#tab-review").click()
+    field = page.get_by_label("ゲーム記録(JSON)")
+    review = page.locator("#review-run")
+    output = page.locator("#review-output")
+    alert = page.locator("#review-form").get_by_role("alert")
+
+    def reviewed(text: str) -> None:
+        field.fill(text)
+        with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+            review.click()
+
+    reviewed(json.dumps(record))
+    expect(output).to_be_visible()
+    expect(page.locator("#review-turn h3")).to_have_count(1)
+
+    # The service reviews a game of no turns (200, "turns": []): the page says so.
+    reviewed('{"turns": []}')
+    expect(alert).to_have_text("ゲーム記録に手番が1つもないため、振り返るものがありません。")
+    expect(output).to_be_hidden()
+    expect(page.locator("#review-turn")).to_be_empty()
+    expect(page.locator("#review-turns")).to_be_empty()
+
+
 def test_the_demo_speaks_japanese_with_a_switch(service: str, browser: Browser) -> None:
     # A Japanese browser: the page follows it, labels and hints in Japanese, the
     # fourth colour written Y and drawn yellow (黄); the switch goes back to English.
