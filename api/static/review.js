@@ -201,7 +201,11 @@ export function setUpReview() {
       parsed = JSON.parse(record.value);
     } catch (failure) {
       clear();
-      error.textContent = tr.t("The game record is not valid JSON: {problem}", { problem: failure.message });
+      // The browser's reason is in English whatever the page's language: only the
+      // English page adds it.
+      error.textContent = tr.lang === "en"
+        ? tr.t("The game record is not valid JSON: {problem}", { problem: failure.message })
+        : tr.t("The game record is not valid JSON.");
       return;
     }
     reviewButton.disabled = true;

@@ -651,6 +651,14 @@ def test_review_tab_in_japanese_clears_the_old_review_for_a_bad_record(
     expect(page.locator("#review-turn")).to_be_empty()
     expect(page.locator("#review-turns")).to_be_empty()
 
+    reviewed(json.dumps(record))
+    expect(output).to_be_visible()
+    # Not JSON: the browser's reason is English, so the Japanese page leaves it out.
+    field.fill("{not json")
+    review.click()
+    expect(alert).to_have_text("ゲーム記録が正しいJSONではありません。")
+    expect(output).to_be_hidden()
+
 
 def test_the_demo_speaks_japanese_with_a_switch(service: str, browser: Browser) -> None:
     # A Japanese browser: the page follows it, labels and hints in Japanese, the
