@@ -546,6 +546,34 @@ def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     expect(page.locator("#shanghai-answer")).to_be_empty()
 
 
+def test_shanghai_tab_refuses_a_custom_contract_size_that_is_no_number(
+    service: str, page: Page
+) -> None:
+    # Number("x") would go out as null and come back as "'contract.sets[1]' must be a
+    # whole number, got None": the page refuses it itself, naming the word typed.
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.url.endswith(SHANGHAI_ADVISE) else None)
+    page.goto(f"{service}/?lang=ja")
+    page.locator("#tab-shanghai").click()
+    page.locator("#shanghai-example").click()
+    page.get_by_label("コントラクト", exact=True).select_option("custom")
+    page.locator("#contract-sets").fill("3, x")
+    page.locator("#shanghai-advise").click()
+    expect(page.locator("#shanghai-form").get_by_role("alert")).to_have_text(
+        "コントラクトのサイズはカンマ区切りの整数で書きます。「x」は整数ではありません。"
+    )
+    expect(page.locator("#shanghai-advise")).to_be_enabled()
+    assert sent == []
+    page.locator("#contract-sets").fill("3, 3")
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.locator("#shanghai-advise").click()
+    assert answer.value.status == 200
+    request = answer.value.request.post_data_json
+    assert isinstance(request, dict)
+    assert request["contract"] == {"sets": [3, 3], "runs": [4]}
+    expect(page.locator("#shanghai-error")).to_be_empty()
+
+
 GAME = "/v1/rummikub/game"
 REVIEW = "/v1/rummikub/review"
 
