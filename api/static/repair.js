@@ -63,8 +63,11 @@ export function drawRepair(answer, tr = translator("en")) {
   if (rescue && rescue.play) {
     const play = rescue.play;
     parts.push(heading(tr.t("With your rack: play {tiles}", { tiles: play.played.join(" ") || tr.t("nothing") })));
-    parts.push(steps(play.steps));
-    parts.push(table(play.table, "table-rescued", tr));
+    // Playing nothing, its steps and table are the repair's, already shown above.
+    if (play.played.length > 0) {
+      parts.push(steps(play.steps));
+      parts.push(table(play.table, "table-rescued", tr));
+    }
   } else if (rescue) {
     parts.push(paragraph(tr.t("No play with your rack rescues the table."), "note"));
   }

@@ -248,6 +248,14 @@ def test_repair_the_table(service: str, page: Page) -> None:
     )
     assert repaired == [m["tiles"] for m in body["arrangement"]["table"]]
     expect(region).to_contain_text("With your rack: play R6")
+    # A rack that rescues nothing: the repair's steps and table are not drawn twice.
+    enter_rummikub(page, "B9", "R1 R2\nR3 B3 K3 O3\nR4 R5")
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)):
+        page.get_by_role("button", name="Repair the table").click()
+    expect(region.get_by_role("heading", name="With your rack: play nothing")).to_be_visible()
+    expect(region.locator("ol.steps")).to_have_count(1)
+    expect(region.locator(".table-repaired")).to_have_count(1)
+    expect(region.locator(".table-rescued")).to_have_count(0)
     # A new position clears the answer; one beyond repair says what happens.
     enter_rummikub(page, "", "R1 R2 R3 B9")
     expect(region).to_be_empty()
