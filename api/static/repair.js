@@ -35,8 +35,12 @@ function table(sets, className, tr) {
 export function drawRepair(answer, tr = translator("en")) {
   const arranged = answer.arrangement;
   const parts = [];
+  // An empty table is "repairable" to the service: say what it is instead.
+  const empty = answer.repairable && arranged?.table.length === 0;
   if (answer.status === "unknown") {
     parts.push(paragraph(tr.t("The time ran out before finding whether the table can be repaired."), "summary"));
+  } else if (empty) {
+    parts.push(paragraph(tr.t("There is nothing on the table."), "summary"));
   } else if (answer.repairable) {
     parts.push(paragraph(tr.t("The table can be repaired: every tile fits into valid sets."), "summary"));
   } else {
@@ -50,7 +54,7 @@ export function drawRepair(answer, tr = translator("en")) {
       ),
     );
   }
-  if (arranged) {
+  if (arranged && !empty) {
     if (arranged.steps.length > 0) {
       parts.push(heading(answer.repairable ? tr.t("Steps") : tr.t("Steps to place the most tiles")));
       parts.push(steps(arranged.steps));

@@ -263,6 +263,12 @@ def test_repair_the_table(service: str, page: Page) -> None:
         page.get_by_role("button", name="Repair the table").click()
     expect(region).to_contain_text("tiles that cannot be placed are B9")
     expect(region).to_contain_text("draws 3 penalty tiles")
+    # Nothing on the table, nothing on the rack: the service finds it "repairable".
+    enter_rummikub(page, "", "")
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)) as answer:
+        page.get_by_role("button", name="Repair the table").click()
+    assert answer.value.json()["repairable"] is True
+    expect(region).to_have_text("There is nothing on the table.")
 
 
 def test_a_service_error_shows_its_message_by_the_input(service: str, page: Page) -> None:
