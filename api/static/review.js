@@ -182,19 +182,8 @@ export function setUpReview() {
     error.textContent = failure.message;
   };
 
-  document.getElementById("review-play").addEventListener("click", async () => {
-    error.replaceChildren();
-    const seed = Number(form.seed.value || 0);
-    try {
-      const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: tr.lang }, { tr });
-      record.value = JSON.stringify(answer.record);
-    } catch (failure) {
-      fail(failure);
-    }
-  });
-
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  /** Review the record in the box and show the review (or say why not). */
+  const runReview = async () => {
     error.replaceChildren();
     let parsed;
     try {
@@ -241,6 +230,30 @@ export function setUpReview() {
     } finally {
       reviewButton.disabled = false;
       reviewButton.textContent = tr.t("Review");
+    }
+  };
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    runReview();
+  });
+
+  // A bot game played on the server, then reviewed: busy until the review is shown.
+  const playButton = document.getElementById("review-play");
+  playButton.addEventListener("click", async () => {
+    error.replaceChildren();
+    const seed = Number(form.seed.value || 0);
+    playButton.disabled = true;
+    playButton.textContent = tr.t("Playing a game\u2026");
+    try {
+      const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: tr.lang }, { tr });
+      record.value = JSON.stringify(answer.record);
+      await runReview();
+    } catch (failure) {
+      fail(failure);
+    } finally {
+      playButton.disabled = false;
+      playButton.textContent = tr.t("Play a bot game (strong vs greedy)");
     }
   });
   document.getElementById("review-previous").addEventListener("click", () => show(current - 1));

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
 from api.spawn import serve
 from solver.shanghai.examples import ADVISE_REQUEST
@@ -596,19 +596,34 @@ def test_review_tab_plays_a_game_and_walks_through_its_turns(service: str, page:
     page.goto(service)
     page.get_by_role("tab", name="Review").click()
     page.get_by_label("seed").fill("3")
-    with page.expect_response(lambda r: r.url.endswith(GAME)) as game:
-        page.get_by_role("button", name="Play a bot game (strong vs greedy)").click()
+    # The game held on its way: the button says the page is busy while it is played.
+    held: list[Route] = []
+    page.route(f"**{GAME}", lambda route: held.append(route))
+    play = page.get_by_role("button", name="Play a bot game (strong vs greedy)")
+    play.click()
+    busy = page.locator("#review-play")
+    expect(busy).to_be_disabled()
+    expect(busy).to_have_text("Playing a game\u2026")
+    for _ in range(500):  # waiting lets the route handler run
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the page did not ask for a game"
+    # Then the game's record is reviewed without pressing Review.
+    with (
+        page.expect_response(lambda r: r.url.endswith(GAME)) as game,
+        page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer,
+    ):
+        held[0].continue_()
     assert game.value.request.post_data_json == {
         "bots": ["strong", "greedy"],
         "seed": 3,
         "lang": "en",
     }
     record = page.get_by_label("Game record (JSON)")
-    expect(record).not_to_have_value("")
     assert json.loads(record.input_value()) == game.value.json()["record"]
-    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
-        page.get_by_role("button", name="Review", exact=True).click()
     assert answer.value.status == 200
+    expect(play).to_be_enabled()
     review = answer.value.json()
     turns = review["turns"]
 
