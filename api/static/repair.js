@@ -35,8 +35,12 @@ function table(sets, className, tr) {
 export function drawRepair(answer, tr = translator("en")) {
   const arranged = answer.arrangement;
   const parts = [];
+  // An empty table is "repairable" to the service: say what it is instead.
+  const empty = answer.repairable && arranged?.table.length === 0;
   if (answer.status === "unknown") {
     parts.push(paragraph(tr.t("The time ran out before finding whether the table can be repaired."), "summary"));
+  } else if (empty) {
+    parts.push(paragraph(tr.t("There is nothing on the table."), "summary"));
   } else if (answer.repairable) {
     parts.push(paragraph(tr.t("The table can be repaired: every tile fits into valid sets."), "summary"));
   } else {
@@ -50,7 +54,7 @@ export function drawRepair(answer, tr = translator("en")) {
       ),
     );
   }
-  if (arranged) {
+  if (arranged && !empty) {
     if (arranged.steps.length > 0) {
       parts.push(heading(answer.repairable ? tr.t("Steps") : tr.t("Steps to place the most tiles")));
       parts.push(steps(arranged.steps));
@@ -63,8 +67,11 @@ export function drawRepair(answer, tr = translator("en")) {
   if (rescue && rescue.play) {
     const play = rescue.play;
     parts.push(heading(tr.t("With your rack: play {tiles}", { tiles: play.played.join(" ") || tr.t("nothing") })));
-    parts.push(steps(play.steps));
-    parts.push(table(play.table, "table-rescued", tr));
+    // Playing nothing, its steps and table are the repair's, already shown above.
+    if (play.played.length > 0) {
+      parts.push(steps(play.steps));
+      parts.push(table(play.table, "table-rescued", tr));
+    }
   } else if (rescue) {
     parts.push(paragraph(tr.t("No play with your rack rescues the table."), "note"));
   }

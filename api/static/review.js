@@ -167,36 +167,45 @@ export function setUpReview() {
     detail.replaceChildren(...drawTurn(turns[current], tr, colours));
   };
 
+  // No review on screen: an error shown below the old game's would read as about it.
+  const clear = () => {
+    output.hidden = true;
+    turns = [];
+    document.getElementById("review-summary").replaceChildren();
+    list.replaceChildren();
+    detail.replaceChildren();
+  };
+
   const fail = (failure) => {
     if (failure.name === "AbortError") return;
+    clear();
     error.textContent = failure.message;
   };
 
-  document.getElementById("review-play").addEventListener("click", async () => {
-    error.replaceChildren();
-    const seed = Number(form.seed.value || 0);
-    try {
-      const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: tr.lang }, { tr });
-      record.value = JSON.stringify(answer.record);
-    } catch (failure) {
-      fail(failure);
-    }
-  });
-
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  /** Review the record in the box and show the review (or say why not). */
+  const runReview = async () => {
     error.replaceChildren();
     let parsed;
     try {
       parsed = JSON.parse(record.value);
     } catch (failure) {
-      error.textContent = tr.t("The game record is not valid JSON: {problem}", { problem: failure.message });
+      clear();
+      // The browser's reason is in English whatever the page's language: only the
+      // English page adds it.
+      error.textContent = tr.lang === "en"
+        ? tr.t("The game record is not valid JSON: {problem}", { problem: failure.message })
+        : tr.t("The game record is not valid JSON.");
       return;
     }
     reviewButton.disabled = true;
     reviewButton.textContent = tr.t("Reviewing\u2026");
     try {
       const review = await postJson(REVIEW, { record: parsed, lang: tr.lang }, { tr });
+      if (review.turns.length === 0) {
+        clear();
+        error.textContent = tr.t("The game record has no turns: there is nothing to review.");
+        return;
+      }
       turns = review.turns;
       colours = parsed?.settings?.rules?.colours;
       document.getElementById("review-summary").replaceChildren(drawSummary(review, tr), drawChart(review, tr));
@@ -221,6 +230,30 @@ export function setUpReview() {
     } finally {
       reviewButton.disabled = false;
       reviewButton.textContent = tr.t("Review");
+    }
+  };
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    runReview();
+  });
+
+  // A bot game played on the server, then reviewed: busy until the review is shown.
+  const playButton = document.getElementById("review-play");
+  playButton.addEventListener("click", async () => {
+    error.replaceChildren();
+    const seed = Number(form.seed.value || 0);
+    playButton.disabled = true;
+    playButton.textContent = tr.t("Playing a game\u2026");
+    try {
+      const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: tr.lang }, { tr });
+      record.value = JSON.stringify(answer.record);
+      await runReview();
+    } catch (failure) {
+      fail(failure);
+    } finally {
+      playButton.disabled = false;
+      playButton.textContent = tr.t("Play a bot game (strong vs greedy)");
     }
   });
   document.getElementById("review-previous").addEventListener("click", () => show(current - 1));

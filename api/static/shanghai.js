@@ -36,8 +36,15 @@ function element(tag, text, className) {
   return made;
 }
 
-function sizes(text) {
-  return splitWords(text).map(Number);
+/** The sizes of a custom contract; an Error naming a word that is no whole number
+ * (the service would get null for it, and name the place, not the word). */
+function sizes(text, tr) {
+  return splitWords(text).map((word) => {
+    if (!/^\d+$/.test(word)) {
+      throw new Error(tr.t("Contract sizes are whole numbers, comma-separated: '{word}' is not one.", { word }));
+    }
+    return Number(word);
+  });
 }
 
 /** "2 sets of 3 + run of 4" (3枚のセット2つ + 4枚のラン). */
@@ -53,8 +60,8 @@ function describeContract(contract, tr) {
   return parts.join(" + ");
 }
 
-/** The request for the form as it stands. */
-function readRequest(form, fields) {
+/** The request for the form as it stands (an Error for a custom contract it cannot send). */
+function readRequest(form, fields, tr) {
   const request = {
     hand: fields.hand.words(),
     // One question at a time (docs/shanghai.md, "A turn in two phases"): without a
@@ -64,7 +71,7 @@ function readRequest(form, fields) {
     down: form.down.checked,
   };
   if (form.contract.value === "custom") {
-    request.contract = { sets: sizes(form["contract-sets"].value), runs: sizes(form["contract-runs"].value) };
+    request.contract = { sets: sizes(form["contract-sets"].value, tr), runs: sizes(form["contract-runs"].value, tr) };
   } else {
     request.hand_number = Number(form.contract.value);
   }
@@ -221,10 +228,17 @@ export function setUpShanghai() {
   let pending = null;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    let request;
+    try {
+      request = readRequest(form, fields, tr);
+    } catch (refusal) {
+      answer.replaceChildren();
+      error.textContent = refusal.message;
+      return;
+    }
     pending?.abort();
     const mine = new AbortController();
     pending = mine;
-    const request = readRequest(form, fields);
     button.disabled = true;
     button.textContent = tr.t("Thinking\u2026");
     const asked = tr;

@@ -59,10 +59,10 @@ def shanghai_ja(page: Page) -> None:
 
 def review(page: Page) -> None:
     page.get_by_role("tab", name="Review").click()
-    with page.expect_response(lambda r: r.url.endswith("/v1/rummikub/game")):
-        page.get_by_role("button", name="Play a bot game (strong vs greedy)").click()
+    # The bot game is reviewed as soon as it is played.
     with page.expect_response(lambda r: r.url.endswith("/v1/rummikub/review")):
-        page.get_by_role("button", name="Review", exact=True).click()
+        page.get_by_role("button", name="Play a bot game (strong vs greedy)").click()
+    page.locator("#review-output").wait_for()
     page.get_by_role("button", name="Next missed play").click()
     page.get_by_role("button", name="Next missed play").click()
 

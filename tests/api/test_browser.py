@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
 from api.spawn import serve
 from solver.shanghai.examples import ADVISE_REQUEST
@@ -248,6 +248,14 @@ def test_repair_the_table(service: str, page: Page) -> None:
     )
     assert repaired == [m["tiles"] for m in body["arrangement"]["table"]]
     expect(region).to_contain_text("With your rack: play R6")
+    # A rack that rescues nothing: the repair's steps and table are not drawn twice.
+    enter_rummikub(page, "B9", "R1 R2\nR3 B3 K3 O3\nR4 R5")
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)):
+        page.get_by_role("button", name="Repair the table").click()
+    expect(region.get_by_role("heading", name="With your rack: play nothing")).to_be_visible()
+    expect(region.locator("ol.steps")).to_have_count(1)
+    expect(region.locator(".table-repaired")).to_have_count(1)
+    expect(region.locator(".table-rescued")).to_have_count(0)
     # A new position clears the answer; one beyond repair says what happens.
     enter_rummikub(page, "", "R1 R2 R3 B9")
     expect(region).to_be_empty()
@@ -255,6 +263,12 @@ def test_repair_the_table(service: str, page: Page) -> None:
         page.get_by_role("button", name="Repair the table").click()
     expect(region).to_contain_text("tiles that cannot be placed are B9")
     expect(region).to_contain_text("draws 3 penalty tiles")
+    # Nothing on the table, nothing on the rack: the service finds it "repairable".
+    enter_rummikub(page, "", "")
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)) as answer:
+        page.get_by_role("button", name="Repair the table").click()
+    assert answer.value.json()["repairable"] is True
+    expect(region).to_have_text("There is nothing on the table.")
 
 
 def test_a_service_error_shows_its_message_by_the_input(service: str, page: Page) -> None:
@@ -546,6 +560,34 @@ def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     expect(page.locator("#shanghai-answer")).to_be_empty()
 
 
+def test_shanghai_tab_refuses_a_custom_contract_size_that_is_no_number(
+    service: str, page: Page
+) -> None:
+    # Number("x") would go out as null and come back as "'contract.sets[1]' must be a
+    # whole number, got None": the page refuses it itself, naming the word typed.
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.url.endswith(SHANGHAI_ADVISE) else None)
+    page.goto(f"{service}/?lang=ja")
+    page.locator("#tab-shanghai").click()
+    page.locator("#shanghai-example").click()
+    page.get_by_label("コントラクト", exact=True).select_option("custom")
+    page.locator("#contract-sets").fill("3, x")
+    page.locator("#shanghai-advise").click()
+    expect(page.locator("#shanghai-form").get_by_role("alert")).to_have_text(
+        "コントラクトのサイズはカンマ区切りの整数で書きます。「x」は整数ではありません。"
+    )
+    expect(page.locator("#shanghai-advise")).to_be_enabled()
+    assert sent == []
+    page.locator("#contract-sets").fill("3, 3")
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.locator("#shanghai-advise").click()
+    assert answer.value.status == 200
+    request = answer.value.request.post_data_json
+    assert isinstance(request, dict)
+    assert request["contract"] == {"sets": [3, 3], "runs": [4]}
+    expect(page.locator("#shanghai-error")).to_be_empty()
+
+
 GAME = "/v1/rummikub/game"
 REVIEW = "/v1/rummikub/review"
 
@@ -554,19 +596,34 @@ def test_review_tab_plays_a_game_and_walks_through_its_turns(service: str, page:
     page.goto(service)
     page.get_by_role("tab", name="Review").click()
     page.get_by_label("seed").fill("3")
-    with page.expect_response(lambda r: r.url.endswith(GAME)) as game:
-        page.get_by_role("button", name="Play a bot game (strong vs greedy)").click()
+    # The game held on its way: the button says the page is busy while it is played.
+    held: list[Route] = []
+    page.route(f"**{GAME}", lambda route: held.append(route))
+    play = page.get_by_role("button", name="Play a bot game (strong vs greedy)")
+    play.click()
+    busy = page.locator("#review-play")
+    expect(busy).to_be_disabled()
+    expect(busy).to_have_text("Playing a game\u2026")
+    for _ in range(500):  # waiting lets the route handler run
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the page did not ask for a game"
+    # Then the game's record is reviewed without pressing Review.
+    with (
+        page.expect_response(lambda r: r.url.endswith(GAME)) as game,
+        page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer,
+    ):
+        held[0].continue_()
     assert game.value.request.post_data_json == {
         "bots": ["strong", "greedy"],
         "seed": 3,
         "lang": "en",
     }
     record = page.get_by_label("Game record (JSON)")
-    expect(record).not_to_have_value("")
     assert json.loads(record.input_value()) == game.value.json()["record"]
-    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
-        page.get_by_role("button", name="Review", exact=True).click()
     assert answer.value.status == 200
+    expect(play).to_be_enabled()
     review = answer.value.json()
     turns = review["turns"]
 
@@ -619,6 +676,45 @@ def test_review_tab_says_what_is_wrong_with_a_record(service: str, page: Page) -
     assert answer.value.status == 422
     expect(alert).to_have_text(answer.value.json()["detail"])
     assert "Q5" in answer.value.json()["detail"]
+
+
+def test_review_tab_in_japanese_clears_the_old_review_for_a_bad_record(
+    service: str, page: Page
+) -> None:
+    # Messages in the page's language only, and no old game's turns beside them.
+    record = httpx.post(
+        f"{service}{GAME}", json={"bots": ["greedy", "greedy"], "seed": 1}, timeout=60
+    ).json()["record"]
+    page.goto(f"{service}/?lang=ja")
+    page.locator("#tab-review").click()
+    field = page.get_by_label("ゲーム記録(JSON)")
+    review = page.locator("#review-run")
+    output = page.locator("#review-output")
+    alert = page.locator("#review-form").get_by_role("alert")
+
+    def reviewed(text: str) -> None:
+        field.fill(text)
+        with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+            review.click()
+
+    reviewed(json.dumps(record))
+    expect(output).to_be_visible()
+    expect(page.locator("#review-turn h3")).to_have_count(1)
+
+    # The service reviews a game of no turns (200, "turns": []): the page says so.
+    reviewed('{"turns": []}')
+    expect(alert).to_have_text("ゲーム記録に手番が1つもないため、振り返るものがありません。")
+    expect(output).to_be_hidden()
+    expect(page.locator("#review-turn")).to_be_empty()
+    expect(page.locator("#review-turns")).to_be_empty()
+
+    reviewed(json.dumps(record))
+    expect(output).to_be_visible()
+    # Not JSON: the browser's reason is English, so the Japanese page leaves it out.
+    field.fill("{not json")
+    review.click()
+    expect(alert).to_have_text("ゲーム記録が正しいJSONではありません。")
+    expect(output).to_be_hidden()
 
 
 def test_the_demo_speaks_japanese_with_a_switch(service: str, browser: Browser) -> None:
