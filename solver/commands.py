@@ -17,6 +17,7 @@ import sys
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
+from pathlib import Path
 from typing import Any, TextIO, TypeAlias
 
 from solver.errors import MeldwiseError
@@ -153,6 +154,25 @@ def load_request(text: str) -> Any:
     except (json.JSONDecodeError, RecursionError) as error:
         raise MeldwiseError(
             _("the request is not valid JSON: {error}", error=json_problem(error))
+        ) from None
+
+
+def write_file(flag: str, path: Path | str, text: str) -> None:
+    """Write ``text`` to ``path``, given with the file-writing ``flag``, as every such
+    flag does: missing parent folders are made, and a path that cannot be written
+    (a folder, no permission) is bad input naming the flag, not a traceback."""
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise MeldwiseError(
+            _(
+                "{flag}: cannot write {path}: {error}",
+                flag=flag,
+                path=path,
+                error=error.strerror or error,
+            )
         ) from None
 
 

@@ -30,6 +30,7 @@ from solver.commands import (
     status_text,
     time_limit_ms,
     words,
+    write_file,
 )
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n
@@ -277,7 +278,7 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, _stderr: 
     record = game_rummikub(request)["record"]
     text = json.dumps(record, indent=1) + "\n"
     if args.out:
-        args.out.write_text(text)
+        write_file("--out", args.out, text)
         result = record["result"]
         print(
             _(

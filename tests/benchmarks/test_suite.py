@@ -274,3 +274,21 @@ def test_ab_times_a_revision_against_this_checkout(tmp_path: Path) -> None:
     assert figures["scores_differ"] == []
     assert figures["median_ms"]["base"] > 0
     assert figures["median_ms"]["ours"] > 0
+
+
+@pytest.mark.parametrize("flag", ["--json", "--markdown", "--positions"])
+def test_every_file_flag_makes_missing_folders_and_refuses_what_it_cannot_write(
+    flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A path that could not be written raised out of the command (FileNotFoundError).
+    args = ["bench", "--per-bucket", "1", "--buckets", "t0-r6", "--modes", "tiles"]
+    target = tmp_path / "new" / "folder" / "out"
+    assert main([*args, flag, str(target)]) == 0
+    assert target.is_file()
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    capsys.readouterr()
+    assert main([*args, flag, str(blocker / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().startswith(f"error: {flag}: cannot write {blocker / 'out'}: ")
+    assert "Traceback" not in err

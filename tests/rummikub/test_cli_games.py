@@ -162,3 +162,37 @@ def test_bot_command_from_flags_and_json(capsys: pytest.CaptureFixture[str]) -> 
     assert "The best play places 5 tiles." in out
     assert main(["bot", "--rack", "R1", "--opponents", "nine"]) == 2
     assert "--opponents takes rack sizes" in capsys.readouterr().err
+
+
+_TOURNAMENT = ["tournament", "--bots", "greedy", "--games", "1", "--processes", "1"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["game", "--bots", "greedy,greedy", *TINY, "--out"],
+        [*_TOURNAMENT, "--no-progress", *TINY, "--json"],
+        [*_TOURNAMENT, "--no-progress", *TINY, "--records"],
+    ],
+    ids=["game --out", "tournament --json", "tournament --records"],
+)
+def test_every_file_flag_makes_missing_folders_and_refuses_what_it_cannot_write(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # game --out and tournament --json once raised FileNotFoundError or IsADirectoryError
+    # out of the command, while --records made its missing folders.
+    flag = argv[-1]
+    target = tmp_path / "new" / "folder" / "out.json"
+    assert main([*argv, str(target)]) == 0
+    assert target.exists()
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    bad = [blocker / "out.json"] + ([blocker] if flag == "--records" else [tmp_path])
+    for path in bad:
+        capsys.readouterr()
+        assert main([*argv, str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {flag}: cannot write {path}") or err.startswith(
+            f"error: {flag}: cannot write {blocker}"
+        )
+        assert err.count("\n") == 1
