@@ -5,11 +5,15 @@ from __future__ import annotations
 import io
 import json
 import re
+import time
+from dataclasses import replace
 
 import pytest
 
 from meldwise.cli import main
+from solver.cpsat import Limit
 from solver.rummikub.notation import JOKER, Tile
+from solver.rummikub.wire import solve_rummikub
 from tests.support import run_solver_cli
 
 
@@ -190,3 +194,36 @@ def test_repair_json_mode() -> None:
     done = run_solver_cli(["repair", "--json"], json.dumps({"table": [["R1", "R2"], ["R3"]]}))
     assert done.returncode == 0
     assert json.loads(done.stdout)["repairable"] is True
+
+
+def _out_of_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every solve of a request starts with its time already spent: status unknown."""
+    monkeypatch.setattr(
+        "solver.rummikub.wire.Limit",
+        lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=time.perf_counter() - 1.0),
+    )
+
+
+@pytest.mark.parametrize("hint", ["full", "tile", "nudge"])
+def test_a_search_that_found_nothing_in_time_does_not_say_draw(
+    hint: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "No play: draw a tile." was said above "Solver: unknown (time ran out ...)".
+    _out_of_time(monkeypatch)
+    assert main(["solve", "--rack", "R1 R2 R3", "--hint", hint]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("No play found in the time given.\n")
+    assert "draw" not in out
+    if hint == "tile":  # the library's own text too
+        answer = solve_rummikub({"rack": ["R1", "R2", "R3"], "hint_level": "tile"})
+        assert answer["text"] == "No play found in the time given."
+
+
+def test_a_repair_that_found_no_rescue_in_time_does_not_say_none(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _out_of_time(monkeypatch)
+    assert main(["repair", "--table", "R1 R2 | R3", "--rack", "R4"]) == 0
+    out = capsys.readouterr().out
+    assert "Rescue with the rack: none found in the time given\n" in out
+    assert "Rescue with the rack: none\n" not in out

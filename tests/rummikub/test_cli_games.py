@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from meldwise.cli import main
+from solver.cpsat import Limit
+from solver.rummikub import search
 from solver.rummikub.record import read_record, replay
+from solver.rummikub.result import Play
 
 TINY = [
     "--option", "hand=5", "--option", "rules.colours=3", "--option", "rules.numbers=7",
@@ -152,6 +158,26 @@ def test_a_game_record_written_then_reviewed(
     assert "is not valid JSON" in capsys.readouterr().err
     assert main(["review", str(tmp_path / "missing.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_a_bot_whose_search_found_nothing_does_not_say_there_is_no_play(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A search stopped at its work bound before finding anything: the bot draws, but
+    # "there is no play" was not known.
+    def stopped(*args: Any, **kwargs: Any) -> Play:
+        spent = replace(Limit(), deadline=time.perf_counter() - 1.0)
+        return replace(search.solve(*args, **{**kwargs, "limit": spent}), time_capped=False)
+
+    monkeypatch.setattr("solver.rummikub.strategy.solve", stopped)
+    assert main(["bot", "--rack", "R1 R2 R3"]) == 0
+    out = capsys.readouterr().out
+    assert out == (
+        "strong draws a tile.\n"
+        "The best play found places 0 tiles (a search stopped at its work bound: not proven"
+        " the best).\n"
+        "Why: no play was found before the search stopped: it draws.\n"
+    )
 
 
 def test_bot_command_from_flags_and_json(capsys: pytest.CaptureFixture[str]) -> None:
