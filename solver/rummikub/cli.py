@@ -355,6 +355,8 @@ def _read(path: Path) -> str:
 def describe_review(review: dict[str, Any]) -> str:
     """A review written for a person: each player's summary, then the turns that fell
     short or broke the rules."""
+    if not review["turns"]:
+        return _("No turns to review.") + "\n"
     unit = _("points") if review["objective"] == "points" else _("tiles")
     lines = []
     for player in review["players"]:
