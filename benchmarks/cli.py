@@ -37,6 +37,8 @@ from solver.commands import EXIT_BAD_INPUT, Commands, write_file
 from solver.errors import MeldwiseError
 
 PEER_BACKENDS = ("SCIPY", "HIGHS")
+DESCRIPTION = (__doc__ or "").replace("``", "")
+"""The help's description: the module docstring as plain text, without reST's ``."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -130,7 +132,7 @@ def add_bench_command(commands: Commands) -> None:
     parser = commands.add_parser(
         "bench",
         help="solve-time benchmark suite (optionally side by side with rummikub-solver)",
-        description=__doc__,
+        description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_arguments(parser)
@@ -239,7 +241,7 @@ def run_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks",
-        description=__doc__,
+        description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_arguments(parser)
