@@ -227,3 +227,37 @@ def test_a_repair_that_found_no_rescue_in_time_does_not_say_none(
     out = capsys.readouterr().out
     assert "Rescue with the rack: none found in the time given\n" in out
     assert "Rescue with the rack: none\n" not in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "flags"),
+    [
+        (["solve", "--json", "--rack", "R5"], "--rack"),
+        (["solve", "--jsonl", "--table", "R1 R2 R3", "--time-limit", "1"], "--table, --time-limit"),
+        (["repair", "--json", "--table", "R1 R2 R3"], "--table"),
+        (["bot", "--json", "--bot", "greedy", "--opening"], "--bot, --opening"),
+        (["shanghai", "advise", "--json", "--hand", "AS", "--down"], "--hand, --down"),
+        (["shanghai", "score", "--jsonl", "--hand", "ann=AS"], "--hand"),
+    ],
+)
+def test_flags_beside_a_request_on_stdin_are_refused(
+    argv: list[str],
+    flags: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # solve --json --rack R5 answered the request on stdin and silently ignored --rack.
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"rack": ["R1", "R2", "R3"]}\n'))
+    assert main(argv) == 2
+    mode = "--json" if "--json" in argv else "--jsonl"
+    assert capsys.readouterr().err == (
+        f"error: {mode} reads the request from stdin; leave out {flags}\n"
+    )
+
+
+def test_a_request_on_stdin_still_takes_the_language_flag(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"rack": ["Q5"]}'))
+    assert main(["solve", "--json", "--lang", "ja"]) == 2
+    assert capsys.readouterr().err.startswith("エラー: ")
