@@ -44,7 +44,10 @@ def run_serve(args: argparse.Namespace, _stdin: TextIO, _stdout: TextIO, stderr:
         for problem in error.errors():
             name = ".".join(str(part) for part in problem["loc"])
             where = f"{ENV_PREFIX}{name.upper()}" + (f" / --{name}" if name in flags else "")
-            print(f"error: bad setting {name} ({where}): {problem['msg']}", file=stderr)
+            # A validator's own message, without the "Value error, " pydantic puts first.
+            cause = problem.get("ctx", {}).get("error")
+            said = str(cause) if problem["type"] == "value_error" and cause else problem["msg"]
+            print(f"error: bad setting {name} ({where}): {said}", file=stderr)
         return EXIT_BAD_SETTINGS
     run(settings)
     return 0

@@ -30,6 +30,7 @@ from functools import partial
 from pathlib import Path
 
 from benchmarks.selfplay import KEEP_EVERY, PLAYERS, play_positions
+from solver.commands import write_file
 from solver.rummikub import STANDARD, Objective, Position, Rules, Tile
 from solver.rummikub.deal import full_set, random_position, random_set
 from solver.rummikub.notation import JOKER, format_tiles
@@ -247,7 +248,8 @@ def save_cases(path: Path, seed: int, cases: Sequence[Case]) -> None:
     for case in cases:
         entry: dict[str, object] = {**case.notation(), "opened": case.position.opened}
         by_bucket.setdefault(case.bucket, []).append(entry)
-    path.write_text(json.dumps({"seed": seed, "buckets": by_bucket}, indent=1) + "\n")
+    text = json.dumps({"seed": seed, "buckets": by_bucket}, indent=1) + "\n"
+    write_file("--positions", path, text)
 
 
 def load_cases(path: Path, seed: int, buckets: Sequence[Bucket], per_bucket: int) -> list[Case]:

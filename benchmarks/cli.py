@@ -33,9 +33,12 @@ from benchmarks.suite import (
     Config,
     run_suite,
 )
-from solver.commands import EXIT_BAD_INPUT, Commands
+from solver.commands import EXIT_BAD_INPUT, Commands, write_file
+from solver.errors import MeldwiseError
 
 PEER_BACKENDS = ("SCIPY", "HIGHS")
+DESCRIPTION = (__doc__ or "").replace("``", "")
+"""The help's description: the module docstring as plain text, without reST's ``."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -129,7 +132,7 @@ def add_bench_command(commands: Commands) -> None:
     parser = commands.add_parser(
         "bench",
         help="solve-time benchmark suite (optionally side by side with rummikub-solver)",
-        description=__doc__,
+        description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_arguments(parser)
@@ -219,22 +222,26 @@ def run_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
         config = config_from(args)
         with Progress(console=Console(file=stderr), transient=True) as progress:
             results = run_suite(config, progress)
-    except (ValueError, PeerUnavailable) as error:
+    except (ValueError, PeerUnavailable, MeldwiseError) as error:  # --positions unwritable
         print(f"error: {error}", file=stderr)
         return EXIT_BAD_INPUT
     report = build_report(results, command_line(args.prog, config, args), args.slowest)
     print_report(report, console)
-    if args.json:
-        args.json.write_text(json.dumps(to_json(report), indent=1) + "\n")
-    if args.markdown:
-        args.markdown.write_text(markdown(report))
+    try:
+        if args.json:
+            write_file("--json", args.json, json.dumps(to_json(report), indent=1) + "\n")
+        if args.markdown:
+            write_file("--markdown", args.markdown, markdown(report))
+    except MeldwiseError as error:
+        print(f"error: {error}", file=stderr)
+        return EXIT_BAD_INPUT
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks",
-        description=__doc__,
+        description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_arguments(parser)

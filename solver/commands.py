@@ -17,6 +17,7 @@ import sys
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
+from pathlib import Path
 from typing import Any, TextIO, TypeAlias
 
 from solver.errors import MeldwiseError
@@ -46,6 +47,19 @@ def add_json_modes(parser: argparse.ArgumentParser) -> None:
     mode.add_argument(
         "--jsonl", action="store_true", help="one request per stdin line, one response per line"
     )
+    # What every flag is when not given, to tell those given (see flags_given).
+    parser.set_defaults(flag_defaults=lambda: vars(parser.parse_args([])))
+
+
+def flags_given(args: argparse.Namespace) -> list[str]:
+    """The flags of a command with :func:`add_json_modes` given a value other than
+    their default, but for the modes themselves and ``--lang``."""
+    defaults = args.flag_defaults()
+    return [
+        "--" + name.replace("_", "-")
+        for name, value in vars(args).items()
+        if name in defaults and name not in {"json", "jsonl", "lang"} and value != defaults[name]
+    ]
 
 
 def add_language_option(parser: argparse.ArgumentParser) -> None:
@@ -119,13 +133,23 @@ def answering(
 
     ``--jsonl``: one request per stdin line, one JSON response per line, in order; a
     bad line answers ``{"error": ...}`` and the batch goes on (exit 0). ``--json``:
-    one request on stdin, one JSON response. Otherwise the request is built from the
+    one request on stdin, one JSON response. Either refuses the other flags but
+    ``--lang``: the request says it all. Otherwise the request is built from the
     flags by ``from_flags`` and the response written for a person by ``describe``.
     Bad input (not ``--jsonl``) raises, so exits 2 (see :func:`dispatch`).
     A request's own ``lang`` overrides the command's.
     """
 
     def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
+        if (args.json or args.jsonl) and (given := flags_given(args)):
+            # The request on stdin says all: a flag beside it would be ignored unseen.
+            raise MeldwiseError(
+                _(
+                    "{mode} reads the request from stdin; leave out {flags}",
+                    mode="--json" if args.json else "--jsonl",
+                    flags=", ".join(given),
+                )
+            )
         if args.jsonl:
             for line in stdin:
                 if not line.strip():
@@ -153,6 +177,25 @@ def load_request(text: str) -> Any:
     except (json.JSONDecodeError, RecursionError) as error:
         raise MeldwiseError(
             _("the request is not valid JSON: {error}", error=json_problem(error))
+        ) from None
+
+
+def write_file(flag: str, path: Path | str, text: str) -> None:
+    """Write ``text`` to ``path``, given with the file-writing ``flag``, as every such
+    flag does: missing parent folders are made, and a path that cannot be written
+    (a folder, no permission) is bad input naming the flag, not a traceback."""
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise MeldwiseError(
+            _(
+                "{flag}: cannot write {path}: {error}",
+                flag=flag,
+                path=path,
+                error=error.strerror or error,
+            )
         ) from None
 
 

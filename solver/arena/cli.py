@@ -21,7 +21,7 @@ from solver.arena.runner import (
     run_tournament,
     seats_of,
 )
-from solver.commands import add_option_flag, parse_options
+from solver.commands import add_option_flag, parse_options, write_file
 from solver.errors import MeldwiseError
 
 DEFAULT_GAMES = 100
@@ -99,7 +99,7 @@ def run_tournament_command(
     else:
         print_report(report, Console(file=stdout, width=100))
         if args.json:
-            Path(args.json).write_text(json.dumps(report.to_dict(with_games=True), indent=2))
+            write_file("--json", args.json, json.dumps(report.to_dict(with_games=True), indent=2))
     return 0
 
 
@@ -176,8 +176,7 @@ def print_report(report: Report, console: Console) -> None:
 
 
 def _write_records(folder: Path, report: Report) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
     for played in report.results:
         if played.record is not None:
             path = folder / f"game-{played.index}.json"
-            path.write_text(json.dumps(played.record, indent=1))
+            write_file("--records", path, json.dumps(played.record, indent=1))

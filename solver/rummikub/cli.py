@@ -30,7 +30,9 @@ from solver.commands import (
     status_text,
     time_limit_ms,
     words,
+    write_file,
 )
+from solver.cpsat import Status
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n
 from solver.rummikub.bots import BOTS
@@ -39,7 +41,7 @@ from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummik
 from solver.rummikub.hints import HintLevel
 from solver.rummikub.notation import Notation
 from solver.rummikub.position import Objective
-from solver.rummikub.wire import solve_rummikub
+from solver.rummikub.wire import no_play_text, solve_rummikub
 from solver.wire import json_problem, read_json
 
 
@@ -122,14 +124,14 @@ def describe_response(response: dict[str, Any]) -> str:
     """A response written for a person: the play, the steps, the table after."""
     if response["hint_level"] != HintLevel.FULL.value:
         if not response["can_play"]:
-            return _("No play: draw a tile.") + "\n"
+            return no_play_text(Status(response["status"])) + "\n"
         lines = [_n("You can play {n} tile.", "You can play {n} tiles.", response["tiles_played"])]
         if response["hint_level"] == HintLevel.TILE.value:
             lines.append(response["text"])
         return "\n".join(lines) + "\n"
     played = " ".join(response["played"])
     if not played:
-        lines = [_("No play: draw a tile.")]
+        lines = [no_play_text(Status(response["status"]))]
     else:
         lines = [
             _n(
@@ -277,7 +279,7 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, _stderr: 
     record = game_rummikub(request)["record"]
     text = json.dumps(record, indent=1) + "\n"
     if args.out:
-        args.out.write_text(text)
+        write_file("--out", args.out, text)
         result = record["result"]
         print(
             _(
@@ -353,6 +355,8 @@ def _read(path: Path) -> str:
 def describe_review(review: dict[str, Any]) -> str:
     """A review written for a person: each player's summary, then the turns that fell
     short or broke the rules."""
+    if not review["turns"]:
+        return _("No turns to review.") + "\n"
     unit = _("points") if review["objective"] == "points" else _("tiles")
     lines = []
     for player in review["players"]:

@@ -150,7 +150,7 @@ class Tile:
         if stands_for is None or stands_for.colour is None:
             raise NotationError(
                 _(
-                    "unknown tile {tile!r}: a joker is J, or J(R6) with the tile it stands for",
+                    "unknown tile {tile!r:.60}: a joker is J, or J(R6) with the tile it stands for",
                     tile=text,
                 )
             )
@@ -169,7 +169,7 @@ class Tile:
         """
         if not isinstance(text, str):
             raise NotationError(
-                _("unknown tile {tile!r}: a tile is a string like 'R5' or 'J'", tile=text)
+                _("unknown tile {tile!r:.60}: a tile is a string like 'R5' or 'J'", tile=text)
             )
         known = _BY_TEXT.get(text)  # canonical text, as answers write it: read at once
         if known is not None:
@@ -184,7 +184,7 @@ class Tile:
         if match is None:
             raise NotationError(
                 _(
-                    "unknown tile {tile!r}: write a colour letter and a number (R5, B13) or J",
+                    "unknown tile {tile!r:.60}: write a colour letter and a number (R5, B13) or J",
                     tile=text,
                 )
             )
@@ -199,7 +199,7 @@ class Tile:
         if not 1 <= number <= MAX_NUMBER:
             raise NumberOutOfRange(
                 _(
-                    "unknown tile {tile!r}: numbers run from 1 to {highest}",
+                    "unknown tile {tile!r:.60}: numbers run from 1 to {highest}",
                     tile=text,
                     highest=MAX_NUMBER,
                 )
@@ -303,7 +303,7 @@ def not_a_colour(text: str, letter: str, colours: Iterable[Colour]) -> str:
     names them in kanji too, :func:`kanji_names`)."""
     colours = tuple(colours)
     return _(
-        "unknown tile {tile!r}: {letter!r} is not a colour (colours are {letters})",
+        "unknown tile {tile!r:.60}: {letter!r} is not a colour (colours are {letters})",
         tile=text,
         letter=letter,
         letters=", ".join(c.letter for c in colours),

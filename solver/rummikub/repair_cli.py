@@ -116,7 +116,9 @@ def describe_repair(response: dict[str, Any]) -> str:
     rescue = response["rescue"]
     if rescue is not None:
         play = rescue["play"]
-        if play is None:
+        if play is None and rescue["status"] == "unknown":
+            lines.append(_("Rescue with the rack: none found in the time given"))
+        elif play is None:
             lines.append(_("Rescue with the rack: none"))
         else:
             lines.append(

@@ -121,7 +121,7 @@ class Rules(Settings):
         if tile.is_joker:
             if self.jokers == 0:
                 raise NotationError(
-                    _("unknown tile {tile!r}: this game has no jokers", tile=quoted)
+                    _("unknown tile {tile!r:.60}: this game has no jokers", tile=quoted)
                 )
             return tile
         assert tile.colour is not None
@@ -129,7 +129,7 @@ class Rules(Settings):
             letters = " ".join(c.letter for c in self.colour_list)
             raise NotationError(
                 _(
-                    "unknown tile {tile!r}: this game's colours are {letters}",
+                    "unknown tile {tile!r:.60}: this game's colours are {letters}",
                     tile=quoted,
                     letters=letters,
                 )
@@ -153,7 +153,7 @@ class Rules(Settings):
     def _out_of_range(self, text: str) -> NotationError:
         return NotationError(
             _(
-                "unknown tile {tile!r}: numbers run from 1 to {highest}",
+                "unknown tile {tile!r:.60}: numbers run from 1 to {highest}",
                 tile=text,
                 highest=self.numbers,
             )

@@ -196,7 +196,11 @@ def decide(view: View, strategy: Strategy) -> Decision:
     rules = view.rules
     best = best_play(view.position, rules)
     if not best.played:
-        return Decision(Move.draw(), best, (), _("there is no play: it draws"))
+        if best.status is Status.UNKNOWN:  # no play proven absent: the work bound struck
+            why = _("no play was found before the search stopped: it draws")
+        else:
+            why = _("there is no play: it draws")
+        return Decision(Move.draw(), best, (), why)
     if not best.rack_left:
         return Decision(move_of(best), best, best.played, _("the best play empties the rack"))
     if not view.opened[view.seat]:

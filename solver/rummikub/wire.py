@@ -425,6 +425,14 @@ SolveResponse = Annotated[FullAnswer | TileAnswer | NudgeAnswer, Field(discrimin
 """The response of :func:`solve_rummikub`: as much of the play as ``hint_level`` asks."""
 
 
+def no_play_text(status: Status) -> str:
+    """What to do when the play (of ``status``) places nothing: draw, unless the search
+    stopped before it found anything, which proves no play absent."""
+    if status is Status.UNKNOWN:
+        return _("No play found in the time given.")
+    return _("No play: draw a tile.")
+
+
 def hint_answer(play: Play, level: HintLevel, table: tuple[Meld, ...]) -> dict[str, Any]:
     """The answer for ``play`` as :data:`SolveResponse` declares it, revealing only
     what ``level`` asks for (``table`` is the table as read, to name sets in a tile
@@ -441,7 +449,7 @@ def hint_answer(play: Play, level: HintLevel, table: tuple[Meld, ...]) -> dict[s
         hint = tile_hint(play, table)
         answer["tile"] = None if hint is None else hint.tile
         answer["to_set"] = None if hint is None else hint.to_set
-        answer["text"] = _("No play: draw a tile.") if hint is None else hint.text
+        answer["text"] = no_play_text(play.status) if hint is None else hint.text
     return answer
 
 

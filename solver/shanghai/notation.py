@@ -84,7 +84,7 @@ class Card:
         """
         if not isinstance(text, str):
             raise NotationError(
-                _("unknown card {card!r}: a card is a string like '7H' or 'JK'", card=text)
+                _("unknown card {card!r:.60}: a card is a string like '7H' or 'JK'", card=text)
             )
         norm = unicodedata.normalize("NFKC", text).strip().upper()
         if norm in ("JK", "*", "ジョーカー", "JOKER"):
@@ -100,7 +100,7 @@ class Card:
         if rank is None or suit is None:
             raise NotationError(
                 _(
-                    "unknown card {card!r}: write a rank (2-10, T, J, Q, K, A) and a suit"
+                    "unknown card {card!r:.60}: write a rank (2-10, T, J, Q, K, A) and a suit"
                     " (S, H, D, C), e.g. 7H or 10S, or JK for a joker",
                     card=text,
                 )

@@ -248,6 +248,25 @@ def test_error_answers_never_echo_the_request(client: TestClient) -> None:
         assert junk not in response.text
 
 
+@pytest.mark.parametrize(
+    ("path", "body", "reason"),
+    [
+        (SOLVE, {"rack": ["Q" + "5" * 600]}, "'Q' is not a colour (colours are R, B, K, O)"),
+        (SOLVE, {"rack": ["Z" * 5000]}, "write a colour letter and a number (R5, B13) or J"),
+        (SOLVE, {"rack": ["R" + "1" * 600]}, "numbers run from 1 to 13"),
+        (SOLVE, {"rack": ["J(" + "Q" * 600 + ")"]}, "J(R6) with the tile it stands for"),
+        (SHANGHAI_SCORE, {"hands": {"ann": ["X" * 5000]}}, "or JK for a joker"),
+    ],
+)
+def test_an_error_over_a_long_tile_still_says_why(
+    path: str, body: dict[str, Any], reason: str, client: TestClient
+) -> None:
+    # The tile was quoted whole, so the detail was clipped before the reason.
+    response = client.post(path, json=body)
+    assert response.status_code == 422
+    assert response.json()["detail"].endswith(reason)
+
+
 def test_a_body_over_16_kib_is_refused_with_413(client: TestClient) -> None:
     big = {"rack": ["R1"] * 4000}  # about 24 KiB of JSON
     declared = client.post(SOLVE, json=big)

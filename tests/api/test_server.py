@@ -69,6 +69,16 @@ def test_bad_settings_stop_the_server_with_their_name() -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_a_bad_setting_says_its_validator_message_alone() -> None:
+    # pydantic's "Value error, " stood before the message.
+    done = _serve_with("MELDWISE_RATE_LIMIT", "zzz")
+    assert done.returncode == 2
+    assert (
+        "error: bad setting rate_limit (MELDWISE_RATE_LIMIT): couldn't parse rate limit"
+        " string 'zzz'"
+    ) in done.stderr.splitlines()
+
+
 @pytest.mark.parametrize(
     ("proxies", "problem"),
     [

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import cast
@@ -24,6 +25,7 @@ from benchmarks.cases import (
     save_cases,
     select,
 )
+from benchmarks.cli import main as bench_main
 from benchmarks.profile import profile_solve
 from benchmarks.report import build_report
 from benchmarks.stats import percentile
@@ -274,3 +276,31 @@ def test_ab_times_a_revision_against_this_checkout(tmp_path: Path) -> None:
     assert figures["scores_differ"] == []
     assert figures["median_ms"]["base"] > 0
     assert figures["median_ms"]["ours"] > 0
+
+
+@pytest.mark.parametrize("flag", ["--json", "--markdown", "--positions"])
+def test_every_file_flag_makes_missing_folders_and_refuses_what_it_cannot_write(
+    flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A path that could not be written raised out of the command (FileNotFoundError).
+    args = ["bench", "--per-bucket", "1", "--buckets", "t0-r6", "--modes", "tiles"]
+    target = tmp_path / "new" / "folder" / "out"
+    assert main([*args, flag, str(target)]) == 0
+    assert target.is_file()
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    capsys.readouterr()
+    assert main([*args, flag, str(blocker / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().startswith(f"error: {flag}: cannot write {blocker / 'out'}: ")
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("run", [lambda: main(["bench", "--help"]), lambda: bench_main(["--help"])])
+def test_the_help_is_plain_text(run: Callable[[], int], capsys: pytest.CaptureFixture[str]) -> None:
+    # The description was the module docstring, reST markup (``meldwise bench``) and all.
+    with pytest.raises(SystemExit):
+        run()
+    out = capsys.readouterr().out
+    assert "meldwise bench and python -m benchmarks: the solve-time suite." in out
+    assert "``" not in out

@@ -5,11 +5,15 @@ from __future__ import annotations
 import io
 import json
 import re
+import time
+from dataclasses import replace
 
 import pytest
 
 from meldwise.cli import main
+from solver.cpsat import Limit
 from solver.rummikub.notation import JOKER, Tile
+from solver.rummikub.wire import solve_rummikub
 from tests.support import run_solver_cli
 
 
@@ -194,3 +198,70 @@ def test_repair_json_mode() -> None:
     done = run_solver_cli(["repair", "--json"], json.dumps({"table": [["R1", "R2"], ["R3"]]}))
     assert done.returncode == 0
     assert json.loads(done.stdout)["repairable"] is True
+
+
+def _out_of_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every solve of a request starts with its time already spent: status unknown."""
+    monkeypatch.setattr(
+        "solver.rummikub.wire.Limit",
+        lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=time.perf_counter() - 1.0),
+    )
+
+
+@pytest.mark.parametrize("hint", ["full", "tile", "nudge"])
+def test_a_search_that_found_nothing_in_time_does_not_say_draw(
+    hint: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "No play: draw a tile." was said above "Solver: unknown (time ran out ...)".
+    _out_of_time(monkeypatch)
+    assert main(["solve", "--rack", "R1 R2 R3", "--hint", hint]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("No play found in the time given.\n")
+    assert "draw" not in out
+    if hint == "tile":  # the library's own text too
+        answer = solve_rummikub({"rack": ["R1", "R2", "R3"], "hint_level": "tile"})
+        assert answer["text"] == "No play found in the time given."
+
+
+def test_a_repair_that_found_no_rescue_in_time_does_not_say_none(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _out_of_time(monkeypatch)
+    assert main(["repair", "--table", "R1 R2 | R3", "--rack", "R4"]) == 0
+    out = capsys.readouterr().out
+    assert "Rescue with the rack: none found in the time given\n" in out
+    assert "Rescue with the rack: none\n" not in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "flags"),
+    [
+        (["solve", "--json", "--rack", "R5"], "--rack"),
+        (["solve", "--jsonl", "--table", "R1 R2 R3", "--time-limit", "1"], "--table, --time-limit"),
+        (["repair", "--json", "--table", "R1 R2 R3"], "--table"),
+        (["bot", "--json", "--bot", "greedy", "--opening"], "--bot, --opening"),
+        (["shanghai", "advise", "--json", "--hand", "AS", "--down"], "--hand, --down"),
+        (["shanghai", "score", "--jsonl", "--hand", "ann=AS"], "--hand"),
+    ],
+)
+def test_flags_beside_a_request_on_stdin_are_refused(
+    argv: list[str],
+    flags: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # solve --json --rack R5 answered the request on stdin and silently ignored --rack.
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"rack": ["R1", "R2", "R3"]}\n'))
+    assert main(argv) == 2
+    mode = "--json" if "--json" in argv else "--jsonl"
+    assert capsys.readouterr().err == (
+        f"error: {mode} reads the request from stdin; leave out {flags}\n"
+    )
+
+
+def test_a_request_on_stdin_still_takes_the_language_flag(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"rack": ["Q5"]}'))
+    assert main(["solve", "--json", "--lang", "ja"]) == 2
+    assert capsys.readouterr().err.startswith("エラー: ")

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from meldwise.cli import main
+from solver.cpsat import Limit
+from solver.rummikub import search
 from solver.rummikub.record import read_record, replay
+from solver.rummikub.result import Play
 
 TINY = [
     "--option", "hand=5", "--option", "rules.colours=3", "--option", "rules.numbers=7",
@@ -142,16 +148,37 @@ def test_a_game_record_written_then_reviewed(
     assert main(["review", str(path), "--json", "--player", "0"]) == 0
     review = json.loads(capsys.readouterr().out)
     assert {t["player"] for t in review["turns"]} == {0}
-    # With no turn below the best, no heading over an empty list.
+    # With no turn below the best, no heading over an empty list; with no turn at all,
+    # that said (it printed "Solver: optimal" alone).
     path.write_text(json.dumps({**record, "turns": []}))
     assert main(["review", str(path)]) == 0
-    assert "Turns below the best" not in capsys.readouterr().out
+    assert capsys.readouterr().out == "No turns to review.\n"
     # A bad file says what is wrong.
     path.write_text("{")
     assert main(["review", str(path)]) == 2
     assert "is not valid JSON" in capsys.readouterr().err
     assert main(["review", str(tmp_path / "missing.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_a_bot_whose_search_found_nothing_does_not_say_there_is_no_play(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A search stopped at its work bound before finding anything: the bot draws, but
+    # "there is no play" was not known.
+    def stopped(*args: Any, **kwargs: Any) -> Play:
+        spent = replace(Limit(), deadline=time.perf_counter() - 1.0)
+        return replace(search.solve(*args, **{**kwargs, "limit": spent}), time_capped=False)
+
+    monkeypatch.setattr("solver.rummikub.strategy.solve", stopped)
+    assert main(["bot", "--rack", "R1 R2 R3"]) == 0
+    out = capsys.readouterr().out
+    assert out == (
+        "strong draws a tile.\n"
+        "The best play found places 0 tiles (a search stopped at its work bound: not proven"
+        " the best).\n"
+        "Why: no play was found before the search stopped: it draws.\n"
+    )
 
 
 def test_bot_command_from_flags_and_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -162,3 +189,37 @@ def test_bot_command_from_flags_and_json(capsys: pytest.CaptureFixture[str]) -> 
     assert "The best play places 5 tiles." in out
     assert main(["bot", "--rack", "R1", "--opponents", "nine"]) == 2
     assert "--opponents takes rack sizes" in capsys.readouterr().err
+
+
+_TOURNAMENT = ["tournament", "--bots", "greedy", "--games", "1", "--processes", "1"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["game", "--bots", "greedy,greedy", *TINY, "--out"],
+        [*_TOURNAMENT, "--no-progress", *TINY, "--json"],
+        [*_TOURNAMENT, "--no-progress", *TINY, "--records"],
+    ],
+    ids=["game --out", "tournament --json", "tournament --records"],
+)
+def test_every_file_flag_makes_missing_folders_and_refuses_what_it_cannot_write(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # game --out and tournament --json once raised FileNotFoundError or IsADirectoryError
+    # out of the command, while --records made its missing folders.
+    flag = argv[-1]
+    target = tmp_path / "new" / "folder" / "out.json"
+    assert main([*argv, str(target)]) == 0
+    assert target.exists()
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    bad = [blocker / "out.json"] + ([blocker] if flag == "--records" else [tmp_path])
+    for path in bad:
+        capsys.readouterr()
+        assert main([*argv, str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {flag}: cannot write {path}") or err.startswith(
+            f"error: {flag}: cannot write {blocker}"
+        )
+        assert err.count("\n") == 1
