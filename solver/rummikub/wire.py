@@ -427,8 +427,8 @@ SolveResponse = Annotated[FullAnswer | TileAnswer | NudgeAnswer, Field(discrimin
 
 def no_play_text(status: Status) -> str:
     """What to do when the play (of ``status``) places nothing: draw, unless the search
-    stopped before it found anything, which proves no play absent."""
-    if status is Status.UNKNOWN:
+    stopped before proving that no play exists (it found nothing, or only this)."""
+    if status is not Status.OPTIMAL:
         return _("No play found in the time given.")
     return _("No play: draw a tile.")
 

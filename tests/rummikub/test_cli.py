@@ -11,9 +11,9 @@ from dataclasses import replace
 import pytest
 
 from meldwise.cli import main
-from solver.cpsat import Limit
+from solver.cpsat import Limit, Status
 from solver.rummikub.notation import JOKER, Tile
-from solver.rummikub.wire import solve_rummikub
+from solver.rummikub.wire import no_play_text, solve_rummikub
 from tests.support import run_solver_cli
 
 
@@ -221,6 +221,13 @@ def test_a_search_that_found_nothing_in_time_does_not_say_draw(
     if hint == "tile":  # the library's own text too
         answer = solve_rummikub({"rack": ["R1", "R2", "R3"], "hint_level": "tile"})
         assert answer["text"] == "No play found in the time given."
+
+
+def test_only_a_proven_empty_play_says_draw() -> None:
+    """A search stopped with nothing placed but not proven (feasible) said "draw" too."""
+    assert no_play_text(Status.OPTIMAL) == "No play: draw a tile."
+    for status in (Status.FEASIBLE, Status.UNKNOWN):
+        assert no_play_text(status) == "No play found in the time given."
 
 
 def test_a_repair_that_found_no_rescue_in_time_does_not_say_none(
