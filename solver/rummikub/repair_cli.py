@@ -74,8 +74,12 @@ def describe_repair(response: dict[str, Any]) -> str:
     lines: list[str] = []
     status = response["status"]
     arranged = response["arrangement"]
+    empty = arranged is not None and not arranged["table"] and not arranged["left_out"]
     if status == "unknown":
         lines.append(_("Could not find out in time whether the table can be repaired."))
+    elif empty:
+        lines.append(_("There is nothing on the table."))
+        arranged = None  # nothing kept, moved or laid out to tell
     elif response["repairable"]:
         lines.append(_("The table can be repaired: every tile fits into valid sets."))
     else:

@@ -179,6 +179,9 @@ def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
     # Nothing fits (two jokers may not share a set): the heading says so, not a bare title.
     assert main(["repair", "--table", "J J R5", "--rule", "max_jokers_per_set=1"]) == 0
     assert "The most tiles that fit: none\n" in capsys.readouterr().out
+    # An empty table was "repaired: every tile fits into valid sets".
+    assert main(["repair", "--table", ""]) == 0
+    assert capsys.readouterr().out == "There is nothing on the table.\n"
 
 
 def test_repair_under_replace_names_the_tiles_left_out(capsys: pytest.CaptureFixture[str]) -> None:
