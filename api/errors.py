@@ -2,8 +2,9 @@
 
 Every error body is ``{"detail": "..."}``. Details quote the offending field, tile,
 set or setting, clipped to :data:`MAX_DETAIL` characters so a request body is
-never echoed back whole, with characters that do not print escaped, and written in
-ASCII (``\\u`` escapes), so no input character can break the answer.
+never echoed back whole, with characters that do not print (a lone surrogate
+among them) written as ``\\u`` escapes, so no input character can break the answer;
+the rest, Japanese included, is sent as UTF-8 text.
 """
 
 from __future__ import annotations
