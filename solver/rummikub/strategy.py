@@ -196,7 +196,7 @@ def decide(view: View, strategy: Strategy) -> Decision:
     rules = view.rules
     best = best_play(view.position, rules)
     if not best.played:
-        if best.status is Status.UNKNOWN:  # no play proven absent: the work bound struck
+        if best.status is not Status.OPTIMAL:  # no play proven absent: a bound struck
             why = _("no play was found before the search stopped: it draws")
         else:
             why = _("there is no play: it draws")

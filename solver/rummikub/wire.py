@@ -123,9 +123,8 @@ class RuledRequest(Spoken):
                 rules = Rules.from_dict(data.get("rules"))
             except (ValueError, TypeError):
                 rules = None
-            else:
-                if "rules" in data:
-                    data = {**data, "rules": rules}  # from_dict takes an instance as it is
+            if rules is not None and "rules" in data:
+                data = {**data, "rules": rules}  # from_dict takes an instance as it is
         token = _game.set(rules)
         try:
             return handler(data)
