@@ -346,6 +346,15 @@ class AdviceOut(Answer):
         }
 
 
+TimeCapped = Annotated[
+    bool,
+    Field(
+        description="a time limit, not the work bound, stopped a search: the same request "
+        "on an idle server may get a better answer (false: the answer does not depend on load)"
+    ),
+]
+
+
 class HintAnswer(Answer):
     """What every hint level answers: the status, and advice and the free jokers when
     asked for."""
@@ -377,10 +386,7 @@ class FullAnswer(HintAnswer):
         description="no play as good keeps more table sets whole, or as many and moves fewer "
         "table tiles (false: the search stopped at its work bound or at a time limit first)"
     )
-    time_capped: bool = Field(
-        description="a time limit, not the work bound, stopped a search: the same request "
-        "on an idle server may get a better answer (false: the answer does not depend on load)"
-    )
+    time_capped: TimeCapped
     steps: list[StepOut] = Field(description="actions that turn the old table into the new one")
 
     @staticmethod
@@ -410,6 +416,7 @@ class TileAnswer(HintAnswer):
     tile: AnyTile | None = Field(description="a rack tile of the best play, null when none")
     to_set: int | None = Field(description="the table set it goes onto; null: a new set")
     text: str
+    time_capped: TimeCapped
 
 
 class NudgeAnswer(HintAnswer):
@@ -418,6 +425,7 @@ class NudgeAnswer(HintAnswer):
     hint_level: Literal["nudge"] = "nudge"
     can_play: bool
     tiles_played: int
+    time_capped: TimeCapped
 
 
 SolveResponse = Annotated[FullAnswer | TileAnswer | NudgeAnswer, Field(discriminator="hint_level")]
@@ -449,6 +457,7 @@ def hint_answer(play: Play, level: HintLevel, table: tuple[Meld, ...]) -> dict[s
         answer["tile"] = None if hint is None else hint.tile
         answer["to_set"] = None if hint is None else hint.to_set
         answer["text"] = no_play_text(play.status) if hint is None else hint.text
+    answer["time_capped"] = play.time_capped  # the tile chosen may depend on the clock too
     return answer
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -10,11 +12,12 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 from solver import solve_rummikub
+from solver.cpsat import Limit
 from solver.rummikub import STANDARD, Objective, Rules, Tile
 from tests.rummikub.oracle import oracle_for
 from tests.rummikub.strategies import examples, positions, request_of, small_rules
 
-NUDGE_FIELDS = {"status", "hint_level", "can_play", "tiles_played"}
+NUDGE_FIELDS = {"status", "hint_level", "can_play", "tiles_played", "time_capped"}
 
 
 def ask(request: dict[str, Any], level: str) -> dict[str, Any]:
@@ -99,6 +102,7 @@ def test_a_tile_hint_names_the_set_it_goes_onto() -> None:
         "tile": "R6",
         "to_set": 0,
         "text": "Your R6 goes onto set 0, the red run 3-5.",
+        "time_capped": False,
     }
 
 
@@ -108,4 +112,19 @@ def test_nothing_to_play() -> None:
         "hint_level": "nudge",
         "can_play": False,
         "tiles_played": 0,
+        "time_capped": False,
     }
+
+
+@pytest.mark.parametrize("level", ["nudge", "tile"])
+def test_a_hint_the_clock_cut_says_so(level: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the full answer carried time_capped: a tile hint could change with the
+    machine's load and not say so."""
+    spent = time.perf_counter() - 1.0  # every solve starts with its time already spent
+    monkeypatch.setattr(
+        "solver.rummikub.wire.Limit",
+        lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),
+    )
+    answer = ask({"rack": ["R1", "R2", "R3"]}, level)
+    assert answer["status"] == "unknown"
+    assert answer["time_capped"] is True
