@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import socket
 from typing import TextIO
 
 from solver.commands import Commands
@@ -37,6 +39,10 @@ def run_serve(args: argparse.Namespace, _stdin: TextIO, _stdout: TextIO, stderr:
     from api.server import run
     from api.settings import ENV_PREFIX, Settings
 
+    known = {ENV_PREFIX + name.upper() for name in Settings.model_fields}
+    unknown = sorted({name for name in os.environ if name.startswith(ENV_PREFIX)} - known)
+    if unknown:  # pydantic-settings ignores them: a misspelt setting would go unseen
+        print(f"warning: not settings, ignored: {', '.join(unknown)}", file=stderr)
     flags = {name: getattr(args, name) for name in ("host", "port", "workers")}
     try:
         settings = Settings(**{name: value for name, value in flags.items() if value is not None})
@@ -48,6 +54,18 @@ def run_serve(args: argparse.Namespace, _stdin: TextIO, _stdout: TextIO, stderr:
             cause = problem.get("ctx", {}).get("error")
             said = str(cause) if problem["type"] == "value_error" and cause else problem["msg"]
             print(f"error: bad setting {name} ({where}): {said}", file=stderr)
+        return EXIT_BAD_SETTINGS
+    try:
+        # Checked before the workers start: uvicorn would say it after warming them up.
+        with socket.create_server((settings.host, settings.port)):
+            pass
+    except OSError as error:
+        where = f"{settings.host}:{settings.port}"
+        print(
+            f"error: cannot listen on {where} ({ENV_PREFIX}HOST / --host, {ENV_PREFIX}PORT /"
+            f" --port): {error.strerror or error}",
+            file=stderr,
+        )
         return EXIT_BAD_SETTINGS
     run(settings)
     return 0

@@ -229,6 +229,9 @@ def run(settings: Settings) -> None:
         proxy_headers=bool(settings.trusted_proxies),
         forwarded_allow_ips=settings.trusted_proxies or None,
         server_header=False,
+        # No WebSocket route exists: an upgrade request is answered as plain HTTP, by
+        # the app (its headers, request ID and log line), not by uvicorn's bare 403.
+        ws="none",
         access_log=False,  # api.middleware.RequestLogMiddleware writes the access log
         log_config=logging_config(settings.log_format),
     )

@@ -76,9 +76,13 @@ def _cgroup_cpu_limit(root: Path, own_cgroup: Path) -> float | None:
 
 
 def _split(value: object) -> object:
-    """A comma-separated environment variable as a list."""
+    """A comma-separated environment variable as a list ('' for none). Commas or
+    spaces alone are refused: an API key list that reads as none would leave /v1 open."""
     if isinstance(value, str):
-        return [item.strip() for item in value.split(",") if item.strip()]
+        items = [item.strip() for item in value.split(",") if item.strip()]
+        if value and not items:
+            raise ValueError(f"{value[:20]!r} holds no item ('' for none)")
+        return items
     return value
 
 
@@ -253,11 +257,21 @@ class Settings(BaseSettings):
         _split
     )
 
+    @field_validator("host")
+    @classmethod
+    def _check_host(cls, value: str) -> str:
+        # An empty host is every interface to uvicorn: an empty line of an env file
+        # would put the service on the internet.
+        if not value.strip():
+            raise ValueError("must name an address (127.0.0.1; 0.0.0.0 for every interface)")
+        return value.strip()
+
     @field_validator("rate_limit")
     @classmethod
     def _check_rate_limit(cls, value: str) -> str:
-        if value.strip():
-            parse_many(value)  # raises ValueError naming the problem
+        # parse_many raises ValueError naming the problem; 0 a second locks all out.
+        if value.strip() and any(item.amount < 1 for item in parse_many(value)):
+            raise ValueError("each limit allows at least 1 request ('' for none)")
         return value.strip()
 
     @field_validator("trusted_proxies")

@@ -80,6 +80,58 @@ def test_a_bad_setting_says_its_validator_message_alone() -> None:
 
 
 @pytest.mark.parametrize(
+    ("setting", "value", "problem"),
+    [
+        # Each once started: on every interface, refusing every request, or open.
+        ("host", "", "must name an address"),
+        ("rate_limit", "0/second", "each limit allows at least 1 request"),
+        ("api_keys", ",", "',' holds no item"),
+        ("cors_origins", " , ", "holds no item"),
+    ],
+)
+def test_settings_that_would_weaken_the_service_are_refused(
+    setting: str, value: str, problem: str
+) -> None:
+    with pytest.raises(ValueError, match=problem):
+        Settings(**{setting: value})
+
+
+def test_an_address_it_cannot_listen_on_is_said_before_the_workers_start() -> None:
+    # uvicorn said it after warming every worker up, exit 3, naming no setting.
+    done = subprocess.run(
+        [sys.executable, "-m", "meldwise", "serve", "--host", "192.0.2.1", "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "error: cannot listen on 192.0.2.1:0 (MELDWISE_HOST / --host" in done.stderr
+    assert "Started server process" not in done.stderr
+
+
+def test_a_websocket_upgrade_is_answered_as_plain_http(tmp_path: Path) -> None:
+    """No route is a WebSocket: uvicorn once answered a bare 403, without the security
+    headers, a request ID or a log line."""
+    upgrade = {
+        "Upgrade": "websocket",
+        "Connection": "Upgrade",
+        "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version": "13",
+    }
+    with serve(workers=1, log_path=str(tmp_path / "server.log")) as (url, _):
+        answer = httpx.get(f"{url}/healthz", headers=upgrade)
+    assert answer.status_code == 200
+    assert VALID_REQUEST_ID.fullmatch(answer.headers["x-request-id"])
+    assert answer.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+
+
+def test_an_environment_variable_that_is_no_setting_is_warned_of() -> None:
+    done = _serve_with("MELDWISE_TIMOUT_BODY_S", "5")  # misspelt: once ignored unseen
+    assert "warning: not settings, ignored: MELDWISE_TIMOUT_BODY_S" in done.stderr
+
+
+@pytest.mark.parametrize(
     ("proxies", "problem"),
     [
         ("notanip", "'notanip' is not an IP address or network"),
