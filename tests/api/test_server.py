@@ -93,7 +93,7 @@ def test_settings_that_would_weaken_the_service_are_refused(
     setting: str, value: str, problem: str
 ) -> None:
     with pytest.raises(ValueError, match=problem):
-        Settings(**{setting: value})
+        Settings.model_validate({setting: value})
 
 
 def test_an_address_it_cannot_listen_on_is_said_before_the_workers_start() -> None:
