@@ -461,6 +461,15 @@ PlayerName = Annotated[
 TimeLimitMs = Annotated[int, Field(strict=True, ge=1, le=MAX_TIME_LIMIT_MS)]
 """A time limit in milliseconds."""
 
+TimeCapped = Annotated[
+    bool,
+    Field(
+        description="a time limit, not the work bound, stopped a search: the same request "
+        "on an idle server may get a better answer (false: the answer does not depend on load)"
+    ),
+]
+"""An answer's ``time_capped`` (:attr:`solver.cpsat.Limits.capped`)."""
+
 
 def check_fields(request: Any, known: Sequence[str], required: Sequence[str] = ()) -> None:
     """Raise :class:`RequestError` unless ``request`` is an object with only ``known``

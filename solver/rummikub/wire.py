@@ -64,6 +64,7 @@ from solver.wire import (
     PlayerName,
     Request,
     Spoken,
+    TimeCapped,
     TimeLimitMs,
     read,
 )
@@ -344,15 +345,6 @@ class AdviceOut(Answer):
             "keeps": [spell(t) for t in advice.keeps],
             "text": advice.text,
         }
-
-
-TimeCapped = Annotated[
-    bool,
-    Field(
-        description="a time limit, not the work bound, stopped a search: the same request "
-        "on an idle server may get a better answer (false: the answer does not depend on load)"
-    ),
-]
 
 
 class HintAnswer(Answer):

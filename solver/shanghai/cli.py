@@ -249,6 +249,13 @@ def describe_advice(response: dict[str, Any]) -> str:
         lines.append("  " + _option_line(option))
     lines += response["notes"]
     lines.append(_("Solver: {status}", status=status_text(response["status"])))
+    if response["time_capped"]:
+        lines.append(
+            _(
+                "The time limit, not the fixed work bound, cut a search short: with more time"
+                " or on an idle machine the advice may differ."
+            )
+        )
     return "\n".join(lines) + "\n"
 
 

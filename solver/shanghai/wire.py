@@ -38,7 +38,17 @@ from solver.shanghai.position import NextPlayer, Phase, Position
 from solver.shanghai.result import Discard, Swap, Turn
 from solver.shanghai.rules import STANDARD, Rules
 from solver.shanghai.scoring import score_hands
-from solver.wire import Answer, Lang, Notated, PlayerName, Request, Spoken, TimeLimitMs, read
+from solver.wire import (
+    Answer,
+    Lang,
+    Notated,
+    PlayerName,
+    Request,
+    Spoken,
+    TimeCapped,
+    TimeLimitMs,
+    read,
+)
 
 MAX_HAND = 60
 """More cards than any legal hand holds (11 dealt, plus draws and bought cards)."""
@@ -326,6 +336,7 @@ class ShanghaiAdviseResponse(Answer):
     # required fields out. solver/shanghai/examples.py holds full answers.
 
     status: Status = Field(description=STATUS_DESCRIPTION)
+    time_capped: TimeCapped
     contract: ShanghaiContract = Field(description="the contract of this hand")
     deficiency: int | None = Field(
         description="fewest extra cards the hand needs to meet the contract, exact (0 once "
@@ -446,6 +457,7 @@ def advice_to_dict(advice: Advice) -> dict[str, Any]:
     laid = advice.lay_offs
     return {
         "status": advice.status.value,
+        "time_capped": advice.time_capped,
         "contract": advice.contract.to_dict(),
         "deficiency": advice.deficiency,
         "penalty": advice.penalty,

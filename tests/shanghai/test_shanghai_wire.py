@@ -4,12 +4,15 @@ culprit, and the shanghai CLI command."""
 from __future__ import annotations
 
 import json
+import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from meldwise.cli import main
 from solver import MeldwiseError, advise_shanghai, score_shanghai
+from solver.cpsat import Limit
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
 from solver.shanghai import examples
 from tests.support import run_solver_cli
@@ -348,3 +351,29 @@ def test_cards_the_next_player_took_leave_the_unseen_pool_once() -> None:
     assert _unseen(took_7h) == "105 unseen cards)."
     both = advise_shanghai({**TOOK_TURN, "next_player": {"took": ["7H", "7H", "QD", "QD"]}})
     assert _unseen(both) == "103 unseen cards)."
+
+
+def _spent_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every solve of the next advice starts with its time already spent."""
+    spent = time.perf_counter() - 1.0
+    monkeypatch.setattr(
+        "solver.shanghai.wire.Limit",
+        lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),
+    )
+
+
+def test_advice_the_clock_cut_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Under load the advice changed (optimal to unknown, another discard) and nothing
+    said the clock had cut it."""
+    assert advise_shanghai(examples.ADVISE_REQUEST)["time_capped"] is False
+    assert advise_shanghai(examples.ADVISE_DRAW_REQUEST)["time_capped"] is False
+    _spent_clock(monkeypatch)
+    cut = advise_shanghai(examples.ADVISE_REQUEST)
+    assert cut["time_capped"] is True
+    assert cut["status"] == "unknown"
+    assert advise_shanghai(examples.ADVISE_DRAW_REQUEST)["time_capped"] is True
+    args = ["shanghai", "advise", "--hand", "7H 7S 7D 3S 4S 5S JK 10C KD", "--hand-number", "2"]
+    assert main(args) == 0
+    assert "The time limit, not the fixed work bound, cut a search short" in capsys.readouterr().out
