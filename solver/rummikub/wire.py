@@ -141,8 +141,9 @@ class WrittenRequest(RuledRequest):
         rules: Rules
         notation: Notation
 
-    @model_validator(mode="after")
-    def _notation_fits_the_colours(self) -> Self:
+    def check_request(self) -> None:
+        """The notation fits the colours."""
+        super().check_request()
         if self.notation is Notation.RBYK and self.rules.colours > Colour.YELLOW.index:
             raise RequestError(
                 _(
@@ -151,7 +152,6 @@ class WrittenRequest(RuledRequest):
                     colours=self.rules.colours,
                 )
             )
-        return self
 
 
 MAX_RACK = 1000

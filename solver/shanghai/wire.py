@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, StrictBool, StrictInt, model_validator
+from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
 from solver.cpsat import Limit, Status
 from solver.errors import RequestError
@@ -162,8 +162,9 @@ class ShanghaiAdviseRequest(Spoken):
     )
     lang: Lang = None
 
-    @model_validator(mode="after")
-    def _one_contract(self) -> ShanghaiAdviseRequest:
+    def check_request(self) -> None:
+        """One of hand_number and contract; no more buys than the hand allows."""
+        super().check_request()
         if (self.hand_number is None) == (self.contract is None):
             raise RequestError(
                 _(
@@ -181,7 +182,6 @@ class ShanghaiAdviseRequest(Spoken):
                     value=self.buys_left,
                 )
             )
-        return self
 
     def position(self) -> Position:
         """The position asked about (its cards are checked against the rules by
@@ -190,7 +190,7 @@ class ShanghaiAdviseRequest(Spoken):
         rules do not allow."""
         rules = self.rules
         if self.contract is None:
-            assert self.hand_number is not None  # one of the two: _one_contract
+            assert self.hand_number is not None  # one of the two: check_request
             contract = Contract.for_hand(self.hand_number, rules)
         else:
             contract = Contract.from_dict(self.contract.model_dump(), rules)
