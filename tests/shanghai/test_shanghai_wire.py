@@ -276,6 +276,34 @@ def test_cli_contract_errors_name_the_flags(
     assert "hand_number" not in err
 
 
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--table", "|"], "--table: table meld 0 has no cards"),
+        (["--table", "8H 8S 8D ||"], "--table: table meld 1 has no cards"),
+        (["--table", "ann: "], "--table: table meld 0 has no cards"),
+        (["--table", "8H 8S 8D | bo:"], "--table: table meld 1 has no cards"),
+        (["--sets", "3", "--runs", "4", "--runs", "5"], "--runs is given 2 times"),
+        (["--sets", "3", "--sets", "3"], "--sets is given 2 times"),
+    ],
+)
+def test_cli_refuses_empty_melds_and_repeated_contract_flags(
+    flags: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'|' and '8H 8S 8D ||' once dropped their empty melds while 'ann: ' was refused;
+    a repeated --runs kept the last alone (set of 3 + run of 5)."""
+    contract = [] if "--sets" in flags else ["--hand-number", "1"]
+    assert main(["shanghai", "advise", "--hand", "7H 7S 7D", *contract, *flags]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_empty_table_is_no_meld(capsys: pytest.CaptureFixture[str]) -> None:
+    for table in ("", " "):
+        args = ["shanghai", "advise", "--hand", "7H 7S 7D", "--sets", "3", "--table", table]
+        assert main(args) == 0
+        assert "Contract: set of 3" in capsys.readouterr().out
+
+
 def test_cli_json_and_jsonl_modes() -> None:
     done = run_solver_cli(["shanghai", "advise", "--json"], json.dumps(examples.ADVISE_REQUEST))
     assert done.returncode == 0
