@@ -405,3 +405,10 @@ def test_advice_the_clock_cut_says_so(
     args = ["shanghai", "advise", "--hand", "7H 7S 7D 3S 4S 5S JK 10C KD", "--hand-number", "2"]
     assert main(args) == 0
     assert "The time limit, not the fixed work bound, cut a search short" in capsys.readouterr().out
+
+
+def test_too_many_jokers_names_the_setting() -> None:
+    """'the game has 0 (2 decks)' left jokers_per_deck 0 to be guessed."""
+    request = {"hand": ["JK", "7H"], "hand_number": 1, "rules": {"jokers_per_deck": 0}}
+    with pytest.raises(CountError, match=r"has 0 \(2 decks, jokers_per_deck 0\)"):
+        advise_shanghai(request)
