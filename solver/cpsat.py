@@ -17,7 +17,7 @@ import functools
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -170,6 +170,9 @@ class Limit:
     deadline: float | None = None
     """The :func:`time.perf_counter` value by which every solve under this limit ends,
     once :meth:`started`; None: each solve has ``time`` of its own."""
+    accounts: list[Limits] | None = field(default=None, compare=False, repr=False)
+    """The accounts handed out since :meth:`started` (None before: no shared clock),
+    for :attr:`capped`."""
 
     def started(self) -> Limit:
         """This limit with its clock running: the solves made under the copy share
@@ -179,15 +182,28 @@ class Limit:
             return self
         return replace(self, deadline=time.perf_counter() + self.time)
 
+    @property
+    def capped(self) -> bool:
+        """Whether a wall-clock limit stopped a search under this limit, or kept one
+        from starting, since :meth:`started` (:attr:`Limits.capped` of any account it
+        handed out): an answer made of many solves (a Shanghai turn's) then may differ
+        from one on an idle machine. Always False before :meth:`started`."""
+        return self.accounts is not None and any(a.capped for a in self.accounts)
+
     def account(self, work: float, seconds: float | None = None) -> Limits:
         """One search's (or stage's) account under this limit: ``work`` deterministic
         seconds, within ``seconds`` (default ``time``) wall-clock seconds from now and,
         once :meth:`started`, within what is left of the shared time (then possibly
         nothing: :func:`run` stops at once)."""
         end = time.perf_counter() + (self.time if seconds is None else seconds)
-        return Limits(work, end if self.deadline is None else min(end, self.deadline))
+        limits = Limits(work, end if self.deadline is None else min(end, self.deadline))
+        if self.accounts is not None:
+            self.accounts.append(limits)
+        return limits
 
     def __post_init__(self) -> None:
+        if self.deadline is not None and self.accounts is None:
+            object.__setattr__(self, "accounts", [])  # a clock running: watch its accounts
         _check_seconds("time", self.time, positive=True)
         if isinstance(self.workers, bool) or not isinstance(self.workers, int):
             raise LimitError(f"workers must be a whole number, not {self.workers!r}")

@@ -111,7 +111,12 @@ Lang = Annotated[
 class Spoken(Request):
     """Base of a wire function's request, read in the request's own language; each
     declares ``lang: Lang = None`` (last, after the game's fields), the language the
-    answer is written in (:func:`solver.i18n.speaks`)."""
+    answer is written in (:func:`solver.i18n.speaks`).
+
+    A check across fields goes in :meth:`check_request`, not in a model validator of
+    the subclass: pydantic runs a subclass's ``after`` and ``wrap`` validators around
+    this base's, so outside the request's language (over HTTP, where the body is read
+    before any language is set from it, a Japanese request was refused in English)."""
 
     @model_validator(mode="wrap")
     @classmethod
@@ -119,7 +124,15 @@ class Spoken(Request):
         # A tile or a setting the request gets wrong is named in the request's language.
         lang = data.get("lang") if isinstance(data, Mapping) else None
         with language(lang if lang in LANGUAGES else None):
-            return handler(data)
+            read = handler(data)
+            read.check_request()
+            return read
+
+    def check_request(self) -> None:
+        """Raise a :class:`~solver.errors.MeldwiseError` (a ``ValueError``, which
+        pydantic reports as the request's error) if the fields, each valid, do not
+        go together; called in the request's language once they are read. A subclass
+        that checks calls ``super().check_request()`` first."""
 
 
 class UnknownField(RequestError):
@@ -460,6 +473,15 @@ PlayerName = Annotated[
 
 TimeLimitMs = Annotated[int, Field(strict=True, ge=1, le=MAX_TIME_LIMIT_MS)]
 """A time limit in milliseconds."""
+
+TimeCapped = Annotated[
+    bool,
+    Field(
+        description="a time limit, not the work bound, stopped a search: the same request "
+        "on an idle server may get a better answer (false: the answer does not depend on load)"
+    ),
+]
+"""An answer's ``time_capped`` (:attr:`solver.cpsat.Limits.capped`)."""
 
 
 def check_fields(request: Any, known: Sequence[str], required: Sequence[str] = ()) -> None:

@@ -83,6 +83,20 @@ def test_a_started_limit_shares_its_time() -> None:
     assert not spent.account(0.5).left
 
 
+def test_a_started_limit_says_whether_the_clock_cut_a_search() -> None:
+    """A Shanghai turn's many solves share one started limit: it is capped once any
+    account it handed out was (a search stopped or never started by the clock)."""
+    started = Limit(time=5.0).started()
+    started.account(0.5)
+    assert not started.capped
+    assert started == Limit(time=5.0, deadline=started.deadline)  # the watch is no value
+    spent = replace(Limit(time=5.0), deadline=time.perf_counter() - 1.0)
+    assert not spent.capped
+    assert not spent.account(0.5).left  # the clock keeps the search from starting
+    assert spent.capped
+    assert not Limit().capped  # not started: no shared clock to speak of
+
+
 def test_zero_stage_budgets_are_allowed() -> None:
     """0 disruption time or work: the stage starts no search (the wire's 0 ms)."""
     assert Limit(disruption_work=0.0, disruption_time=0.0).disruption_time == 0.0

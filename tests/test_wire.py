@@ -227,3 +227,41 @@ def test_every_request_of_a_wire_function_takes_lang() -> None:
     assert len(requests) >= 8
     missing = [m.__name__ for m in requests if "lang" not in m.model_fields]
     assert missing == []
+
+
+def _spoken_models() -> list[type[Any]]:
+    import solver.rummikub.game_wire
+    import solver.shanghai.wire  # noqa: F401  (the requests are Spoken's subclasses)
+    from solver.wire import Spoken
+
+    found, todo = [], list(Spoken.__subclasses__())
+    while todo:
+        model = todo.pop()
+        todo += model.__subclasses__()
+        found.append(model)
+    return found
+
+
+def test_a_check_across_fields_is_made_in_the_requests_language() -> None:
+    """A subclass's model validator runs outside Spoken's language: a request read
+    outside :func:`~solver.i18n.speaks` (over HTTP, FastAPI reads the body) with lang
+    ja was refused in English."""
+    from pydantic import ValidationError
+
+    from solver.rummikub.wire import SolveRequest
+    from solver.shanghai.wire import ShanghaiAdviseRequest
+
+    asked = {"rack": ["R1"], "notation": "RBYK", "rules": {"colours": 6}, "lang": "ja"}
+    with pytest.raises(ValidationError, match="RBYK") as raised:
+        SolveRequest.model_validate(asked)
+    assert "writes orange" not in str(raised.value)
+    with pytest.raises(ValidationError, match="hand_number") as raised:
+        ShanghaiAdviseRequest.model_validate({"hand": ["7H"], "lang": "ja"})
+    assert "give exactly one" not in str(raised.value)
+    for model in _spoken_models():
+        after = [
+            name
+            for name, found in model.__pydantic_decorators__.model_validators.items()
+            if found.info.mode == "after"
+        ]
+        assert after == [], f"{model.__name__}: check in check_request, in its language"

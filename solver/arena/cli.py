@@ -165,6 +165,9 @@ def print_report(report: Report, console: Console) -> None:
         )
     console.print(table)
     ends = ", ".join(f"{count} {end}" for end, count in sorted(report.ends.items()))
+    if report.hand_ends:
+        hands = ", ".join(f"{count} {end}" for end, count in sorted(report.hand_ends.items()))
+        ends += f" (hands: {hands})"
     console.print(
         f"turns per game: mean {report.turns_mean:.1f}, median {report.turns_median:g}, "
         f"max {report.turns_max}; ends: {ends}"

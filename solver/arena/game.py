@@ -38,6 +38,9 @@ class Result:
     turns: int
     end: str
     """The game's own word for how it ended (e.g. ``out``, ``blocked``)."""
+    hand_ends: tuple[str, ...] = ()
+    """How each hand (deal) of a game of several hands ended, in order, in the game's
+    own words; empty for a game of one deal (``end`` says it)."""
 
 
 class Match(Protocol):

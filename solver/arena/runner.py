@@ -209,6 +209,10 @@ class Report:
     turns_median: float
     turns_max: int
     ends: dict[str, int]
+    """Games by how they ended (:attr:`Result.end`)."""
+    hand_ends: dict[str, int]
+    """Hands by how they ended, over the games of several hands
+    (:attr:`Result.hand_ends`); empty for games of one deal."""
     wall_seconds: float
     cpu_seconds: float
     """CPU seconds of every game, summed over processes."""
@@ -248,6 +252,7 @@ class Report:
                 "max": self.turns_max,
             },
             "ends": self.ends,
+            "hand_ends": self.hand_ends,
             "wall_seconds": self.wall_seconds,
             "cpu_seconds": self.cpu_seconds,
             "game_cpu_seconds_median": self.game_cpu_median,
@@ -262,6 +267,7 @@ class Report:
                     "scores": list(g.result.scores),
                     "turns": g.result.turns,
                     "end": g.result.end,
+                    "hand_ends": list(g.result.hand_ends),
                     "cpu_seconds": g.cpu_seconds,
                 }
                 for g in sorted(self.results, key=lambda g: g.index)
@@ -310,8 +316,11 @@ def summarise(
         )
     turns = [played.result.turns for played in results] or [0]
     ends: dict[str, int] = {}
+    hand_ends: dict[str, int] = {}
     for played in results:
         ends[played.result.end] = ends.get(played.result.end, 0) + 1
+        for end in played.result.hand_ends:
+            hand_ends[end] = hand_ends.get(end, 0) + 1
     return Report(
         game=game,
         bots=tuple(bots),
@@ -324,6 +333,7 @@ def summarise(
         turns_median=statistics.median(turns),
         turns_max=max(turns),
         ends=ends,
+        hand_ends=hand_ends,
         wall_seconds=wall_seconds,
         cpu_seconds=sum(played.cpu_seconds for played in results),
         game_cpu_median=statistics.median([p.cpu_seconds for p in results] or [0.0]),

@@ -64,6 +64,7 @@ from solver.wire import (
     PlayerName,
     Request,
     Spoken,
+    TimeCapped,
     TimeLimitMs,
     read,
 )
@@ -140,8 +141,9 @@ class WrittenRequest(RuledRequest):
         rules: Rules
         notation: Notation
 
-    @model_validator(mode="after")
-    def _notation_fits_the_colours(self) -> Self:
+    def check_request(self) -> None:
+        """The notation fits the colours."""
+        super().check_request()
         if self.notation is Notation.RBYK and self.rules.colours > Colour.YELLOW.index:
             raise RequestError(
                 _(
@@ -150,7 +152,6 @@ class WrittenRequest(RuledRequest):
                     colours=self.rules.colours,
                 )
             )
-        return self
 
 
 MAX_RACK = 1000
@@ -344,15 +345,6 @@ class AdviceOut(Answer):
             "keeps": [spell(t) for t in advice.keeps],
             "text": advice.text,
         }
-
-
-TimeCapped = Annotated[
-    bool,
-    Field(
-        description="a time limit, not the work bound, stopped a search: the same request "
-        "on an idle server may get a better answer (false: the answer does not depend on load)"
-    ),
-]
 
 
 class HintAnswer(Answer):

@@ -60,6 +60,10 @@ class Advice:
     turn: Turn | None = None
     """The play phase solved as a whole (None when the player does not go down)."""
     draw_options: tuple[DrawOption, ...] = ()
+    time_capped: bool = False
+    """Whether a wall-clock limit (not the deterministic work bound) stopped one of the
+    turn's solves or kept one from starting: on an idle machine, or with more time,
+    the same position may get other advice."""
 
 
 def advise(
@@ -125,6 +129,7 @@ def advise(
         phase=position.phase,
         turn=turn,
         draw_options=options,
+        time_capped=limit.capped,
     )
 
 

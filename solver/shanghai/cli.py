@@ -45,8 +45,11 @@ def add_shanghai_command(commands: Commands) -> None:
     )
     advise.add_argument("--hand", help='the cards in hand, e.g. "7H 7S 7D JK 10C"')
     advise.add_argument("--hand-number", type=int, help="hand 1-10 (the standard contracts)")
-    advise.add_argument("--sets", help='a custom contract\'s set sizes, e.g. "3,3"')
-    advise.add_argument("--runs", help='a custom contract\'s run sizes, e.g. "4"')
+    # Appended, so that a second --sets or --runs is refused, not silently kept alone.
+    advise.add_argument(
+        "--sets", action="append", help='a custom contract\'s set sizes, e.g. "3,3"'
+    )
+    advise.add_argument("--runs", action="append", help='a custom contract\'s run sizes, e.g. "4"')
     advise.add_argument(
         "--table",
         default="",
@@ -93,7 +96,7 @@ def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
         raise MeldwiseError(_("give the hand with --hand, or a request with --json"))
     request: dict[str, Any] = {
         "hand": words(args.hand),
-        "table": [_table_meld(part) for part in args.table.split("|") if part.strip()],
+        "table": _table(args.table),
         "down": args.down,
         "rules": rules_from_flags(args.rule),
         "time_limit_ms": time_limit_ms(args.time_limit),
@@ -142,6 +145,24 @@ def _score_request(args: argparse.Namespace) -> dict[str, Any]:
     return {"hands": hands, "rules": rules_from_flags(args.rule)}
 
 
+def _table(text: str) -> list[dict[str, Any]]:
+    """The melds of ``--table``: none for an empty text, else each between two ``|``;
+    an empty one is refused by its place, as the wire refuses it (``"8H 8S 8D ||"`` was
+    once one meld and ``"|"`` none, while ``"ann: "`` was refused)."""
+    if not text.strip():
+        return []
+    melds = [_table_meld(part) for part in text.split("|")]
+    for index, meld in enumerate(melds):
+        if not meld["cards"]:
+            raise MeldwiseError(
+                _(
+                    "--table: table meld {index} has no cards; separate melds with one |",
+                    index=index,
+                )
+            )
+    return melds
+
+
 def _table_meld(text: str) -> dict[str, Any]:
     owner, sep, cards = text.partition(":")
     if sep:
@@ -149,9 +170,19 @@ def _table_meld(text: str) -> dict[str, Any]:
     return {"cards": words(text)}
 
 
-def _sizes(text: str | None, flag: str) -> list[int]:
-    if text is None:
+def _sizes(given: list[str] | None, flag: str) -> list[int]:
+    if given is None:
         return []
+    if len(given) > 1:
+        # argparse would keep the last alone: --sets 3 --runs 4 --runs 5 was a run of 5.
+        raise MeldwiseError(
+            _(
+                "{flag} is given {n} times; give all its sizes in one, e.g. {flag} 3,4",
+                flag=flag,
+                n=len(given),
+            )
+        )
+    text = given[0]
     sizes = words(text)
     if not all(w.isdigit() for w in sizes):
         raise MeldwiseError(_("{flag} takes sizes like 3,3, got {text!r}", flag=flag, text=text))
@@ -249,6 +280,13 @@ def describe_advice(response: dict[str, Any]) -> str:
         lines.append("  " + _option_line(option))
     lines += response["notes"]
     lines.append(_("Solver: {status}", status=status_text(response["status"])))
+    if response["time_capped"]:
+        lines.append(
+            _(
+                "The time limit, not the fixed work bound, cut a search short: with more time"
+                " or on an idle machine the advice may differ."
+            )
+        )
     return "\n".join(lines) + "\n"
 
 

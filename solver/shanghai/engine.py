@@ -267,6 +267,10 @@ class GameResult:
     scores: tuple[int, ...]
     turns: int
     end: str
+    """``out`` when every hand ended with a player going out, ``blocked`` when one or
+    more did not (see ``hand_ends``)."""
+    hand_ends: tuple[str, ...] = ()
+    """Each hand's end (:attr:`HandResult.end`), in order."""
 
 
 class Game:
@@ -581,7 +585,9 @@ class Game:
             raise IllegalMove(_("the game is not over"))
         lowest = min(self.scores)
         winners = tuple(i for i, s in enumerate(self.scores) if s == lowest)
-        return GameResult(winners, tuple(self.scores), self.turns_total, "complete")
+        ends = tuple(hand.end for hand in self.results)
+        end = "blocked" if "blocked" in ends else "out"  # was "complete" even when all blocked
+        return GameResult(winners, tuple(self.scores), self.turns_total, end, ends)
 
 
 # --- the rules of a play, checked ------------------------------------------------------

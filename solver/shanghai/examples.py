@@ -23,6 +23,7 @@ ADVISE_REQUEST: dict[str, Any] = {
 
 ADVISE_RESPONSE: dict[str, Any] = {
     "status": "optimal",
+    "time_capped": False,
     "contract": {"sets": [3], "runs": [4]},
     "deficiency": 0,
     "penalty": 105,
@@ -72,6 +73,7 @@ ADVISE_NOT_DOWN_REQUEST: dict[str, Any] = {
 
 ADVISE_NOT_DOWN_RESPONSE: dict[str, Any] = {
     "status": "optimal",
+    "time_capped": False,
     "contract": {"sets": [3, 3], "runs": []},
     "deficiency": 1,
     "penalty": 70,
@@ -110,6 +112,7 @@ ADVISE_DRAW_REQUEST: dict[str, Any] = {
 
 ADVISE_DRAW_RESPONSE: dict[str, Any] = {
     "status": "optimal",
+    "time_capped": False,
     "contract": {"sets": [3, 3], "runs": []},
     "deficiency": 2,
     "penalty": 65,

@@ -111,13 +111,17 @@ def check_counts(counts: Counter[Card], rules: Rules, where: str) -> None:
         if counts[card] > limit:
             decks = _n("{n} deck", "{n} decks", rules.decks)
             if card.is_joker:
+                # The setting is named: "the game has 0 (2 decks)" left jokers_per_deck
+                # 0 to be guessed.
                 raise CountError(
                     _(
-                        "too many jokers (JK): {count} {where}, the game has {limit} ({decks})",
+                        "too many jokers (JK): {count} {where}, the game has {limit} ({decks},"
+                        " jokers_per_deck {per_deck})",
                         count=counts[card],
                         where=where,
                         limit=limit,
                         decks=decks,
+                        per_deck=rules.jokers_per_deck,
                     )
                 )
             raise CountError(

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, StrictBool, StrictInt, model_validator
+from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
 from solver.cpsat import Limit, Status
 from solver.errors import RequestError
@@ -38,7 +38,17 @@ from solver.shanghai.position import NextPlayer, Phase, Position
 from solver.shanghai.result import Discard, Swap, Turn
 from solver.shanghai.rules import STANDARD, Rules
 from solver.shanghai.scoring import score_hands
-from solver.wire import Answer, Lang, Notated, PlayerName, Request, Spoken, TimeLimitMs, read
+from solver.wire import (
+    Answer,
+    Lang,
+    Notated,
+    PlayerName,
+    Request,
+    Spoken,
+    TimeCapped,
+    TimeLimitMs,
+    read,
+)
 
 MAX_HAND = 60
 """More cards than any legal hand holds (11 dealt, plus draws and bought cards)."""
@@ -152,8 +162,9 @@ class ShanghaiAdviseRequest(Spoken):
     )
     lang: Lang = None
 
-    @model_validator(mode="after")
-    def _one_contract(self) -> ShanghaiAdviseRequest:
+    def check_request(self) -> None:
+        """One of hand_number and contract; no more buys than the hand allows."""
+        super().check_request()
         if (self.hand_number is None) == (self.contract is None):
             raise RequestError(
                 _(
@@ -171,7 +182,6 @@ class ShanghaiAdviseRequest(Spoken):
                     value=self.buys_left,
                 )
             )
-        return self
 
     def position(self) -> Position:
         """The position asked about (its cards are checked against the rules by
@@ -180,7 +190,7 @@ class ShanghaiAdviseRequest(Spoken):
         rules do not allow."""
         rules = self.rules
         if self.contract is None:
-            assert self.hand_number is not None  # one of the two: _one_contract
+            assert self.hand_number is not None  # one of the two: check_request
             contract = Contract.for_hand(self.hand_number, rules)
         else:
             contract = Contract.from_dict(self.contract.model_dump(), rules)
@@ -326,6 +336,7 @@ class ShanghaiAdviseResponse(Answer):
     # required fields out. solver/shanghai/examples.py holds full answers.
 
     status: Status = Field(description=STATUS_DESCRIPTION)
+    time_capped: TimeCapped
     contract: ShanghaiContract = Field(description="the contract of this hand")
     deficiency: int | None = Field(
         description="fewest extra cards the hand needs to meet the contract, exact (0 once "
@@ -446,6 +457,7 @@ def advice_to_dict(advice: Advice) -> dict[str, Any]:
     laid = advice.lay_offs
     return {
         "status": advice.status.value,
+        "time_capped": advice.time_capped,
         "contract": advice.contract.to_dict(),
         "deficiency": advice.deficiency,
         "penalty": advice.penalty,

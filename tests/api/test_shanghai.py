@@ -293,6 +293,28 @@ def test_bad_score_requests_get_4xx_naming_the_culprit(
     assert culprit in response.json()["detail"]
 
 
+@pytest.mark.parametrize(
+    ("request_", "detail"),
+    [
+        ({"hand": ["7H"]}, "のどちらか一方だけを指定してください"),
+        ({"hand": ["7H"], "hand_number": 1, "buys_left": 9}, "'buys_left'"),
+    ],
+)
+def test_a_body_in_japanese_is_refused_in_japanese(
+    client: TestClient, request_: dict[str, Any], detail: str
+) -> None:
+    """The request's own checks across fields answered a body's lang ja in English
+    (only Accept-Language: ja was heard): FastAPI reads the body before any route
+    sets the language from it."""
+    answer = client.post(SHANGHAI_ADVISE, json={**request_, "lang": "ja"})
+    assert answer.status_code == 422
+    assert detail in answer.json()["detail"]
+    assert answer.json()["detail"].isascii() is False
+    header = client.post(SHANGHAI_ADVISE, json=request_, headers={"Accept-Language": "ja"})
+    assert header.json() == answer.json()
+    assert client.post(SHANGHAI_ADVISE, json=request_).json()["detail"].isascii()
+
+
 def test_error_answers_never_echo_the_request(client: TestClient) -> None:
     junk = "Z" * 5000
     for path, body in (

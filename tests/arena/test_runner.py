@@ -178,6 +178,7 @@ def test_a_tie_is_shared_between_the_winners() -> None:
     assert b.mean_score == (-5 - 3) / 2
     assert report.turns_median == 11
     assert report.ends == {"blocked": 1, "out": 1}
+    assert report.hand_ends == {}  # games of one deal
 
 
 @pytest.mark.parametrize(("wins", "games"), [(50, 100), (0, 20), (20, 20), (1100, 2000), (7.5, 31)])

@@ -8,8 +8,10 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+from rich.console import Console
 
 from solver.arena import runner
+from solver.arena.cli import print_report
 from solver.errors import MeldwiseError
 from solver.shanghai import Rules, parse_cards
 from solver.shanghai.bots import STRONG, Policy, make_bot
@@ -179,3 +181,22 @@ def test_the_tournament_runner_plays_shanghai() -> None:
     )
     assert report.games == 3
     assert sum(bot.wins for bot in report.by_bot) == pytest.approx(3)
+    assert report.ends == {"out": 3}
+    assert report.hand_ends == {"out": 3}
+
+
+def test_the_tournament_report_shows_blocked_hands() -> None:
+    """Every hand of a game blocked at max_turns once read 'ends: 1 complete'."""
+    report = runner.run_tournament(
+        "shanghai",
+        ["strong", "greedy"],
+        1,
+        options={"max_turns": 5},
+        dispatch=runner.local_dispatch(1),
+    )
+    assert report.ends == {"blocked": 1}
+    assert report.hand_ends == {"blocked": 10}
+    assert report.to_dict(with_games=True)["results"][0]["hand_ends"] == ["blocked"] * 10
+    console = Console(record=True, width=200)
+    print_report(report, console)
+    assert "ends: 1 blocked (hands: 10 blocked)" in console.export_text()

@@ -4,12 +4,15 @@ culprit, and the shanghai CLI command."""
 from __future__ import annotations
 
 import json
+import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from meldwise.cli import main
 from solver import MeldwiseError, advise_shanghai, score_shanghai
+from solver.cpsat import Limit
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
 from solver.shanghai import examples
 from tests.support import run_solver_cli
@@ -273,6 +276,34 @@ def test_cli_contract_errors_name_the_flags(
     assert "hand_number" not in err
 
 
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--table", "|"], "--table: table meld 0 has no cards"),
+        (["--table", "8H 8S 8D ||"], "--table: table meld 1 has no cards"),
+        (["--table", "ann: "], "--table: table meld 0 has no cards"),
+        (["--table", "8H 8S 8D | bo:"], "--table: table meld 1 has no cards"),
+        (["--sets", "3", "--runs", "4", "--runs", "5"], "--runs is given 2 times"),
+        (["--sets", "3", "--sets", "3"], "--sets is given 2 times"),
+    ],
+)
+def test_cli_refuses_empty_melds_and_repeated_contract_flags(
+    flags: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'|' and '8H 8S 8D ||' once dropped their empty melds while 'ann: ' was refused;
+    a repeated --runs kept the last alone (set of 3 + run of 5)."""
+    contract = [] if "--sets" in flags else ["--hand-number", "1"]
+    assert main(["shanghai", "advise", "--hand", "7H 7S 7D", *contract, *flags]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_empty_table_is_no_meld(capsys: pytest.CaptureFixture[str]) -> None:
+    for table in ("", " "):
+        args = ["shanghai", "advise", "--hand", "7H 7S 7D", "--sets", "3", "--table", table]
+        assert main(args) == 0
+        assert "Contract: set of 3" in capsys.readouterr().out
+
+
 def test_cli_json_and_jsonl_modes() -> None:
     done = run_solver_cli(["shanghai", "advise", "--json"], json.dumps(examples.ADVISE_REQUEST))
     assert done.returncode == 0
@@ -348,3 +379,36 @@ def test_cards_the_next_player_took_leave_the_unseen_pool_once() -> None:
     assert _unseen(took_7h) == "105 unseen cards)."
     both = advise_shanghai({**TOOK_TURN, "next_player": {"took": ["7H", "7H", "QD", "QD"]}})
     assert _unseen(both) == "103 unseen cards)."
+
+
+def _spent_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every solve of the next advice starts with its time already spent."""
+    spent = time.perf_counter() - 1.0
+    monkeypatch.setattr(
+        "solver.shanghai.wire.Limit",
+        lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),
+    )
+
+
+def test_advice_the_clock_cut_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Under load the advice changed (optimal to unknown, another discard) and nothing
+    said the clock had cut it."""
+    assert advise_shanghai(examples.ADVISE_REQUEST)["time_capped"] is False
+    assert advise_shanghai(examples.ADVISE_DRAW_REQUEST)["time_capped"] is False
+    _spent_clock(monkeypatch)
+    cut = advise_shanghai(examples.ADVISE_REQUEST)
+    assert cut["time_capped"] is True
+    assert cut["status"] == "unknown"
+    assert advise_shanghai(examples.ADVISE_DRAW_REQUEST)["time_capped"] is True
+    args = ["shanghai", "advise", "--hand", "7H 7S 7D 3S 4S 5S JK 10C KD", "--hand-number", "2"]
+    assert main(args) == 0
+    assert "The time limit, not the fixed work bound, cut a search short" in capsys.readouterr().out
+
+
+def test_too_many_jokers_names_the_setting() -> None:
+    """'the game has 0 (2 decks)' left jokers_per_deck 0 to be guessed."""
+    request = {"hand": ["JK", "7H"], "hand_number": 1, "rules": {"jokers_per_deck": 0}}
+    with pytest.raises(CountError, match=r"has 0 \(2 decks, jokers_per_deck 0\)"):
+        advise_shanghai(request)
