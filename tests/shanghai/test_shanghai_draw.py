@@ -277,8 +277,8 @@ def test_no_unseen_card_lowers_a_deficiency_they_cannot_meet_at_all() -> None:
     assert study.lowered_by(Card.parse("9D"), unseen=False) is None
 
 
+RULES_BY_DISCARD = Rules(decks=1, jokers_per_deck=0, go_out_by_discard=True)
 BY_DISCARD = {"decks": 1, "jokers_per_deck": 0, "go_out_by_discard": True}
-RULES_BY_DISCARD = Rules(**BY_DISCARD)
 
 
 @pytest.mark.parametrize(
