@@ -179,7 +179,9 @@ class Outs:
 class Study:
     """Deficiency questions about one hand, answered exactly and remembered.
 
-    ``limit`` bounds each CP-SAT solve the search needs (the defaults when None).
+    ``limit`` bounds each CP-SAT solve the search needs (the defaults when None);
+    ``value``, when not None, is the deficiency already proven by the caller (it
+    spares the solve that would prove it again).
     """
 
     def __init__(
@@ -190,6 +192,7 @@ class Study:
         rules: Rules,
         *,
         limit: Limit | None = None,
+        value: int | None = None,
     ) -> None:
         self.hand = +hand
         self.contract = contract
@@ -204,7 +207,7 @@ class Study:
         self.cards = sorted(c for c, n in self.unseen.items() if n > 0)
         """The unseen cards, each once, in card order."""
         self.status = Status.OPTIMAL
-        self.value = self._value()
+        self.value = self._value() if value is None else value
         self.beyond_reach = self.value is None and self.status is Status.OPTIMAL
         """Proven: not even every unseen card completes the contract. One more of
         them (drawn from those) then completes it no more: no card lowers it."""
@@ -459,20 +462,20 @@ class Study:
         complete = all(v is not None for v in natural.values())
         return Outs(found, sum(self.unseen[c] for c in found), complete)
 
-    def outs_after(self, discard: Card) -> Outs:
-        """The outs of the hand less ``discard`` (any discard, whatever deficiency it
-        leaves), decided for every unseen card: from this hand's skeletons when they
-        decide them all (a discard that keeps the deficiency), else from a study of
-        the rest, its undecided cards settled by CP-SAT (:meth:`exact_verdicts`). A
-        lower bound (not ``complete``) only where a solve stopped early, which shows
-        in ``status``."""
+    def outs_after(self, discard: Card, short: int) -> Outs:
+        """The outs of the hand less ``discard`` (any discard; ``short``: the deficiency
+        it leaves, proven), decided for every unseen card: from this hand's skeletons
+        when they decide them all (a discard that keeps the deficiency), else from a
+        study of the rest, its undecided cards settled by CP-SAT
+        (:meth:`exact_verdicts`). A lower bound (not ``complete``) only where a solve
+        stopped early, which shows in ``status``."""
         if self.keeps(discard):
             found = self.outs(discard)
             if found.complete:
                 return found
         rest = self.hand.copy()
         rest[discard] -= 1
-        other = Study(+rest, self.contract, self.unseen, self.rules, limit=self.limit)
+        other = Study(+rest, self.contract, self.unseen, self.rules, limit=self.limit, value=short)
         verdicts = other.exact_verdicts()
         self.status = self.status.worst(other.status)
         natural = {c: v for c, v in verdicts.items() if not self.rules.is_wild(c)}
@@ -506,7 +509,7 @@ def best_discard(study: Study, danger: Callable[[Card], int] | None = None) -> D
     # Outs break ties of danger only, so only the safest discards need them, each
     # judged the same way: decided for every unseen card.
     safest = [card for card in choices if risk[card] == min(risk.values())]
-    outs = {card: study.outs_after(card) for card in safest}
+    outs = {card: study.outs_after(card, least) for card in safest}
     order = sorted(hand, key=lambda c: (c.rank, c.sort_key))
     card = min(safest, key=lambda c: (-outs[c].count, -rules.points(c), -order.index(c)))
     reason = _reason(card, least, outs[card], risk[card] if danger else None, len(choices), rules)
