@@ -18,8 +18,9 @@ hands with a bound and a construction that meet, and the CP-SAT model of
   the search stops after :data:`MAX_OUT_CHECKS` constructions.
 * **The discard** of a player not going down: the card whose loss leaves the
   lowest deficiency; among those, the lowest ``danger`` (a heuristic given by the
-  caller); then the most outs found; then the most points; then the highest rank
-  (so ties never depend on the search).
+  caller); then the most outs found (of what each of the safest discards leaves, at
+  the deficiency it leaves, every unseen card decided: :meth:`Study.outs_after`);
+  then the most points; then the highest rank (so ties never depend on the search).
 """
 
 from __future__ import annotations
@@ -178,7 +179,9 @@ class Outs:
 class Study:
     """Deficiency questions about one hand, answered exactly and remembered.
 
-    ``limit`` bounds each CP-SAT solve the search needs (the defaults when None).
+    ``limit`` bounds each CP-SAT solve the search needs (the defaults when None);
+    ``value``, when not None, is the deficiency already proven by the caller (it
+    spares the solve that would prove it again).
     """
 
     def __init__(
@@ -189,6 +192,7 @@ class Study:
         rules: Rules,
         *,
         limit: Limit | None = None,
+        value: int | None = None,
     ) -> None:
         self.hand = +hand
         self.contract = contract
@@ -203,7 +207,7 @@ class Study:
         self.cards = sorted(c for c, n in self.unseen.items() if n > 0)
         """The unseen cards, each once, in card order."""
         self.status = Status.OPTIMAL
-        self.value = self._value()
+        self.value = self._value() if value is None else value
         self.beyond_reach = self.value is None and self.status is Status.OPTIMAL
         """Proven: not even every unseen card completes the contract. One more of
         them (drawn from those) then completes it no more: no card lowers it."""
@@ -211,6 +215,7 @@ class Study:
         self._gaps: dict[tuple[int, Card | None], frozenset[int]] = {}
         self._verdicts: dict[Card | None, dict[Card, bool | None]] = {}
         self._exact: dict[Card, bool | None] | None = None
+        self._keeps: dict[Card, bool] = {}
 
     def _value(self) -> int | None:
         if self.analysis.exact is not None:
@@ -272,11 +277,14 @@ class Study:
         deficiency is unknown. Losing a card never lowers it."""
         if self.value is None:
             return None
-        if self.proven(card):
-            return True
-        if self.tight and self.analysis.slack >= 0 and not self._spare_anywhere(card):
-            return False  # the bound rises by one, and it is the deficiency
-        return self.without(card, self.value) == self.value
+        if card not in self._keeps:
+            if self.proven(card):
+                self._keeps[card] = True
+            elif self.tight and self.analysis.slack >= 0 and not self._spare_anywhere(card):
+                self._keeps[card] = False  # the bound rises by one, and it is the deficiency
+            else:
+                self._keeps[card] = self.without(card, self.value) == self.value
+        return self._keeps[card]
 
     def without(self, card: Card, low: int) -> int | None:
         """The deficiency of the hand less one ``card``, known to be at least ``low``."""
@@ -454,6 +462,27 @@ class Study:
         complete = all(v is not None for v in natural.values())
         return Outs(found, sum(self.unseen[c] for c in found), complete)
 
+    def outs_after(self, discard: Card, short: int) -> Outs:
+        """The outs of the hand less ``discard`` (any discard; ``short``: the deficiency
+        it leaves, proven), decided for every unseen card: from this hand's skeletons
+        when they decide them all (a discard that keeps the deficiency), else from a
+        study of the rest, its undecided cards settled by CP-SAT
+        (:meth:`exact_verdicts`). A lower bound (not ``complete``) only where a solve
+        stopped early, which shows in ``status``."""
+        if self.keeps(discard):
+            found = self.outs(discard)
+            if found.complete:
+                return found
+        rest = self.hand.copy()
+        rest[discard] -= 1
+        other = Study(+rest, self.contract, self.unseen, self.rules, limit=self.limit, value=short)
+        verdicts = other.exact_verdicts()
+        self.status = self.status.worst(other.status)
+        natural = {c: v for c, v in verdicts.items() if not self.rules.is_wild(c)}
+        cards = tuple(card for card, lowers in natural.items() if lowers)
+        complete = all(v is not None for v in natural.values())
+        return Outs(cards, sum(self.unseen[c] for c in cards), complete)
+
 
 def best_discard(study: Study, danger: Callable[[Card], int] | None = None) -> Discard | None:
     """The discard for a player who is not going down this turn (see the module
@@ -477,13 +506,12 @@ def best_discard(study: Study, danger: Callable[[Card], int] | None = None) -> D
         choices = [card for card, d in after.items() if d == least]
     assert least is not None
     risk = {card: (danger(card) if danger else 0) for card in choices}
-    none = Outs((), 0, True)
-    outs = {card: study.outs(card) if least == study.value else none for card in choices}
+    # Outs break ties of danger only, so only the safest discards need them, each
+    # judged the same way: decided for every unseen card.
+    safest = [card for card in choices if risk[card] == min(risk.values())]
+    outs = {card: study.outs_after(card, least) for card in safest}
     order = sorted(hand, key=lambda c: (c.rank, c.sort_key))
-    card = min(
-        choices,
-        key=lambda c: (risk[c], -outs[c].count, -rules.points(c), -order.index(c)),
-    )
+    card = min(safest, key=lambda c: (-outs[c].count, -rules.points(c), -order.index(c)))
     reason = _reason(card, least, outs[card], risk[card] if danger else None, len(choices), rules)
     return Discard(card, reason, least, outs[card].count, risk[card] if danger else None)
 
@@ -504,7 +532,7 @@ def _reason(card: Card, short: int, outs: Outs, danger: int | None, tied: int, r
         parts = []
         if danger is not None:
             parts.append(_("the lowest danger ({danger}, a heuristic)", danger=danger))
-        if short > 0:
+        if short > 0 and outs.complete:
             parts.append(
                 _n(
                     "the most outs found ({count} unseen natural card would each lower that by"
@@ -513,6 +541,16 @@ def _reason(card: Card, short: int, outs: Outs, danger: int | None, tied: int, r
                     " one, each checked)",
                     outs.count,
                     count=count,
+                )
+            )
+        elif short > 0:
+            parts.append(
+                _n(
+                    "the most outs found (at least {n} unseen natural card would lower that by"
+                    " one; a solve stopped before every card was decided)",
+                    "the most outs found (at least {n} unseen natural cards would each lower"
+                    " that by one; a solve stopped before every card was decided)",
+                    outs.count,
                 )
             )
         parts.append(_("the most points ({points})", points=rules.points(card)))

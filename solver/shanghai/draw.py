@@ -8,7 +8,9 @@ equally likely to be the stock card drawn):
   phase that follows can go down and go out (solved).
 * ``draw``: a stock card joins the hand; the expected deficiency, and the chances
   that the play phase can go down and go out (each unseen card solved where it
-  could make a difference).
+  could make a difference; for a player who is down, the cards that can never be
+  laid off alike, one solved for all under ``go_out_by_discard``, since such a card
+  is discarded to go out when the rest is laid off).
 * ``buy`` (out of turn, a player not down with a buy left): the upcard and
   ``buy_penalty_cards`` stock cards join the hand; the expected deficiency after
   all of them, and the points they bring (no play follows a buy).
@@ -206,10 +208,17 @@ def _outcomes(draw: Draw, unseen: Counter[Card]) -> dict[Card, tuple[bool, bool]
         return dict.fromkeys(cards, (False, False))
     every_down = False
     related = cards
+    dead: list[Card] = []
     contract = None if draw.down else draw.contract
     if draw.down:
         reach = reachable(draw.hand, draw.table, draw.rules)
         related = [c for c in cards if draw.rules.is_wild(c) or c in reach]
+        if draw.rules.go_out_by_discard:
+            # A card that can never be laid off can still be discarded to go out, when
+            # the rest of the hand is all laid off: every such card alike, so the first
+            # is solved for all of them.
+            dead = [c for c in cards if c not in related]
+            related += dead[:1]
     else:
         turn = draw.turn(draw.hand, unseen)
         if turn is not None and not turn.goes_out:
@@ -227,6 +236,8 @@ def _outcomes(draw: Draw, unseen: Counter[Card]) -> dict[Card, tuple[bool, bool]
             downs |= draw.which(contract, undecided, out=False)[0]
         related = sorted(downs)
     outs, _ = draw.which(contract, related, out=True)
+    if dead and dead[0] in outs:
+        outs |= set(dead)
     return {c: (c in downs and not draw.down, c in outs) for c in cards}
 
 

@@ -80,8 +80,8 @@ ADVISE_NOT_DOWN_RESPONSE: dict[str, Any] = {
     "go_down": None,
     "lay_offs": None,
     "discard": {
-        "card": "QH",
-        "reason": "Discard QH: the rest of the hand is 1 card short of the "
+        "card": "KD",
+        "reason": "Discard KD: the rest of the hand is 1 card short of the "
         "contract (exact), the fewest any discard leaves; of the 4 such "
         "discards it has the lowest danger (0, a heuristic), then the "
         "most outs found (21 unseen natural cards would each lower that "

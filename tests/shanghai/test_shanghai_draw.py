@@ -17,12 +17,15 @@ from hypothesis import strategies as st
 
 import solver.cpsat as cpsat
 from benchmarks.shanghai_speed import deal
+from solver import advise_shanghai
 from solver.cpsat import Limit, Status
 from solver.shanghai import STANDARD, Contract, Position, advise, parse_cards
 from solver.shanghai.deficiency import Study, deficiency, lowering_cards
 from solver.shanghai.draw import reachable
+from solver.shanghai.melds import TableMeld, read_meld
 from solver.shanghai.notation import Card
 from solver.shanghai.position import Phase
+from solver.shanghai.rules import Rules
 from solver.shanghai.search import drawn_cards, solve_turn
 from tests.shanghai.strategies import HAND_NUMBERS, RANDOMS
 
@@ -272,3 +275,50 @@ def test_no_unseen_card_lowers_a_deficiency_they_cannot_meet_at_all() -> None:
     assert outs.count == 0
     assert study.lowered_by(Card.parse("KD")) is False
     assert study.lowered_by(Card.parse("9D"), unseen=False) is None
+
+
+RULES_BY_DISCARD = Rules(decks=1, jokers_per_deck=0, go_out_by_discard=True)
+BY_DISCARD = {"decks": 1, "jokers_per_deck": 0, "go_out_by_discard": True}
+
+
+@pytest.mark.parametrize(
+    ("hand", "table"),
+    [
+        (["6S"], [["6D", "6H", "6C"]]),
+        (["6S", "9H"], [["6D", "6H", "6C"], ["10H", "JH", "QH", "KH"]]),
+        (["6S", "8H"], [["6D", "6H", "6C"], ["10H", "JH", "QH", "KH"]]),
+    ],
+)
+def test_a_down_player_goes_out_by_discarding_a_card_no_meld_takes(
+    hand: list[str], table: list[list[str]]
+) -> None:
+    """Under go_out_by_discard, a player who is down and can lay off the whole hand
+    goes out with any card drawn: the card is discarded when no meld takes it. The
+    stock's chance to go out counted only the cards that can be laid off (0% for a
+    lone 6S beside the sixes); it equals the play-phase advice asked once per unseen
+    card drawn (the wire rounds chances to 4 places). With 8H, which no meld takes
+    without 9H, only 9H (8H laid off too) and AH (laid off, 8H discarded) go out."""
+    request: dict[str, Any] = {
+        "hand": hand,
+        "table": [{"cards": cards} for cards in table],
+        "down": True,
+        "hand_number": 1,
+        "upcard": "2C",
+        "rules": BY_DISCARD,
+    }
+    answer = advise_shanghai(request | {"phase": "draw"})
+    stock = next(o for o in answer["draw_options"] if o["action"] == "draw")
+    position = Position(
+        tuple(parse_cards(" ".join(hand))),
+        Contract.for_hand(1),
+        tuple(TableMeld(read_meld(parse_cards(" ".join(m)), RULES_BY_DISCARD)) for m in table),
+        True,
+        parse_cards("2C")[0],
+    )
+    unseen = +position.unseen(RULES_BY_DISCARD)
+    out = 0
+    for card, copies in unseen.items():
+        play = advise_shanghai(request | {"phase": "play", "hand": [*hand, str(card)]})
+        out += copies * play["end_of_turn"]["goes_out"]
+    assert stock["go_out"] == pytest.approx(out / unseen.total(), abs=1e-4)
+    assert stock["go_out"] > 0

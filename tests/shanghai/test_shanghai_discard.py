@@ -1,0 +1,159 @@
+"""The discard of a player who does not go down, checked against the brute force of
+``brute.py``: the lowest deficiency left, then (danger being equal) the most outs of
+what is left, each unseen natural card tried, then the most points, then the highest
+rank. The outs used to be counted only for discards spare in a skeleton already built
+(others got "at least 0"), and not at all when every discard raised the deficiency."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver import advise_shanghai
+from solver.shanghai import STANDARD, Contract, Position, parse_cards
+from solver.shanghai.deficiency import Outs, _reason, deficiency
+from solver.shanghai.melds import TableMeld, read_meld
+from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
+from solver.shanghai.rules import Rules
+from tests.shanghai.brute import Brute, wild
+from tests.shanghai.strategies import RANDOMS
+
+FOUR_DECKS = Rules(decks=4)
+"""Four decks: the brute force assumes extra cards are never short."""
+
+
+@cache
+def brute_for(rules: Rules, contract: Contract) -> Brute:
+    return Brute(rules, contract.sets, contract.runs)
+
+
+def brute_discard(hand: list[Card], number: int, rules: Rules) -> tuple[Card, int, int]:
+    """(card, deficiency after, outs after) by the documented order, from the brute
+    force alone (no table, so every discard's danger is 0)."""
+    contract = Contract.for_hand(number, rules)
+    brute = brute_for(rules, contract)
+    unseen = +Position(tuple(hand), contract).unseen(rules)
+    after: dict[Card, int] = {}
+    outs: dict[Card, int] = {}
+    for card in set(hand):
+        rest = list(hand)
+        rest.remove(card)
+        short = after[card] = brute.deficiency(rest)
+        outs[card] = sum(
+            copies
+            for extra, copies in unseen.items()
+            if not wild(extra, rules) and brute.deficiency([*rest, extra]) == short - 1
+        )
+    least = min(after.values())
+    order = sorted(hand, key=lambda c: (c.rank, c.sort_key))
+    card = min(
+        (c for c in after if after[c] == least),
+        key=lambda c: (-outs[c], -rules.points(c), -order.index(c)),
+    )
+    return card, least, outs[card]
+
+
+def advised(hand: list[Card], number: int, rules: Rules) -> dict[str, object]:
+    request = {
+        "hand": [str(c) for c in hand],
+        "hand_number": number,
+        "phase": "play",
+        "rules": {"decks": rules.decks},
+    }
+    answer = advise_shanghai(request)
+    assert answer["go_down"] is None
+    discard = answer["discard"]
+    assert isinstance(discard, dict)
+    return discard
+
+
+@pytest.mark.parametrize(
+    ("cards", "number"),
+    [
+        # Every discard raises the deficiency to 5: 9S keeps the most outs; the
+        # joker went on points, the reason claiming 0 outs, each checked.
+        ("5H 6H 9S JK", 3),
+        # JS leaves 36 outs, 4D 34: JS's were not counted ("at least 0").
+        ("4D JS 8H", 2),
+        ("KD 7C JK 6C 6S", 4),
+    ],
+)
+def test_the_discard_keeps_the_most_outs_as_the_brute_force_counts_them(
+    cards: str, number: int
+) -> None:
+    hand = parse_cards(cards)
+    card, short, outs = brute_discard(hand, number, FOUR_DECKS)
+    discard = advised(hand, number, FOUR_DECKS)
+    assert (discard["card"], discard["deficiency_after"], discard["outs"]) == (
+        str(card),
+        short,
+        outs,
+    )
+    assert f"({outs} unseen natural cards would each lower that by one, each checked)" in str(
+        discard["reason"]
+    )
+
+
+@settings(max_examples=15, deadline=None)
+@given(rng=RANDOMS, number=st.integers(1, 7), size=st.integers(3, 4))
+def test_the_discard_matches_the_brute_force(rng: random.Random, number: int, size: int) -> None:
+    """Small random hands, no table: the card, the deficiency it leaves and its outs."""
+    hand = rng.sample([*ALL_NATURALS] * 2 + [JOKER] * 2, size)
+    if max(Counter(hand).values()) > 2:
+        return
+    card, short, outs = brute_discard(hand, number, FOUR_DECKS)
+    discard = advised(hand, number, FOUR_DECKS)
+    assert (discard["card"], discard["deficiency_after"]) == (str(card), short)
+    if short > 0:
+        assert discard["outs"] == outs
+
+
+def test_outs_of_a_discard_no_built_skeleton_spares_are_counted_with_a_table() -> None:
+    """7H and 8S both leave 3 short; 8S can be laid off on the eights (danger 1, the
+    next player's state not known), so 7H goes. Its outs were "at least 0 ..., each
+    checked"; they are the unseen natural cards after which the CP-SAT model alone
+    finds the rest one card shorter."""
+    request = {
+        "hand": ["7H", "8S", "KD", "KC"],
+        "hand_number": 1,
+        "table": [{"cards": ["8H", "8D", "8C"]}],
+        "phase": "play",
+    }
+    discard = advise_shanghai(request)["discard"]
+    assert (discard["card"], discard["deficiency_after"], discard["danger"]) == ("7H", 3, 0)
+    position = Position(
+        tuple(parse_cards("7H 8S KD KC")),
+        Contract.for_hand(1),
+        table=(TableMeld(read_meld(parse_cards("8H 8D 8C"), STANDARD)),),
+    )
+    unseen = +position.unseen(STANDARD)
+    rest = Counter(parse_cards("8S KD KC"))
+    outs = 0
+    for card, copies in unseen.items():
+        if wild(card, STANDARD):
+            continue
+        more, fewer = rest.copy(), unseen.copy()
+        more[card] += 1
+        fewer[card] -= 1
+        found, _ = deficiency(more, position.contract, +fewer, STANDARD, search=False)
+        outs += copies * (found == 2)
+    assert outs == discard["outs"] == 10
+    assert "at least" not in discard["reason"]
+    assert (
+        "(10 unseen natural cards would each lower that by one, each checked)"
+        in (discard["reason"])
+    )
+    # Told the next player is not down, both are safe and 8S keeps more outs.
+    discard = advise_shanghai(request | {"next_player": {"down": False}})["discard"]
+    assert (discard["card"], discard["outs"]) == ("8S", 13)
+
+
+def test_a_count_cut_short_is_not_said_to_be_checked() -> None:
+    reason = _reason(Card.parse("7H"), 3, Outs((), 4, False), 0, 2, STANDARD)
+    assert "at least 4" in reason
+    assert "each checked" not in reason
