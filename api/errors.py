@@ -86,23 +86,16 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Exception, _server_error)
 
 
-class ErrorResponse(JSONResponse):
-    """``{"detail": ...}``, its text as it reads (a Japanese detail is not ``\\u``
-    escapes): :func:`error_response` has escaped what does not print, a lone
-    surrogate included, so it encodes."""
-
-
-def error_response(
-    status: int, detail: str, headers: dict[str, str] | None = None
-) -> ErrorResponse:
+def error_response(status: int, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:
     """The answer for an error: ``{"detail": detail}``, the detail clipped, and any
     character of it that does not print (a control, bidi or zero-width character a
-    request sent) written as a ``\\u`` escape, so it is named but never echoed."""
+    request sent, a lone surrogate) written as a ``\\u`` escape, so it is named but
+    never echoed; the rest is UTF-8 text as it reads (a Japanese detail included)."""
     if len(detail) > MAX_DETAIL:
         detail = detail[: MAX_DETAIL - 1] + "…"
     if not detail.isprintable():
         detail = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in detail)
-    return ErrorResponse({"detail": detail}, status_code=status, headers=headers)
+    return JSONResponse({"detail": detail}, status_code=status, headers=headers)
 
 
 async def _invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
