@@ -121,7 +121,7 @@ def describe_repair(response: dict[str, Any]) -> str:
     if rescue is not None:
         play = rescue["play"]
         if play is None and rescue["status"] == "unknown":
-            lines.append(_("Rescue with the rack: none found in the time given"))
+            lines.append(_("Rescue with the rack: none found before the search stopped"))
         elif play is None:
             lines.append(_("Rescue with the rack: none"))
         else:

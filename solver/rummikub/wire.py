@@ -428,7 +428,7 @@ def no_play_text(status: Status) -> str:
     """What to do when the play (of ``status``) places nothing: draw, unless the search
     stopped before proving that no play exists (it found nothing, or only this)."""
     if status is not Status.OPTIMAL:
-        return _("No play found in the time given.")
+        return _("No play found before the search stopped.")
     return _("No play: draw a tile.")
 
 

@@ -219,18 +219,18 @@ def test_a_search_that_found_nothing_in_time_does_not_say_draw(
     _out_of_time(monkeypatch)
     assert main(["solve", "--rack", "R1 R2 R3", "--hint", hint]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("No play found in the time given.\n")
+    assert out.startswith("No play found before the search stopped.\n")
     assert "draw" not in out
     if hint == "tile":  # the library's own text too
         answer = solve_rummikub({"rack": ["R1", "R2", "R3"], "hint_level": "tile"})
-        assert answer["text"] == "No play found in the time given."
+        assert answer["text"] == "No play found before the search stopped."
 
 
 def test_only_a_proven_empty_play_says_draw() -> None:
     """A search stopped with nothing placed but not proven (feasible) said "draw" too."""
     assert no_play_text(Status.OPTIMAL) == "No play: draw a tile."
     for status in (Status.FEASIBLE, Status.UNKNOWN):
-        assert no_play_text(status) == "No play found in the time given."
+        assert no_play_text(status) == "No play found before the search stopped."
 
 
 def test_a_repair_that_found_no_rescue_in_time_does_not_say_none(
@@ -239,7 +239,7 @@ def test_a_repair_that_found_no_rescue_in_time_does_not_say_none(
     _out_of_time(monkeypatch)
     assert main(["repair", "--table", "R1 R2 | R3", "--rack", "R4"]) == 0
     out = capsys.readouterr().out
-    assert "Rescue with the rack: none found in the time given\n" in out
+    assert "Rescue with the rack: none found before the search stopped\n" in out
     assert "Rescue with the rack: none\n" not in out
 
 
