@@ -153,6 +153,15 @@ def test_rules_that_are_not_an_object_are_refused(rules: Any, call: Any) -> None
             "rack[0]: unknown tile 'j': this game has no jokers",
         ),
         (
+            # The tile a joker stands for was checked against any game: J(R14) passed.
+            lambda: solve_rummikub({"rack": ["R5", "J(R14)"]}),
+            "rack[1]: unknown tile 'J(R14)': numbers run from 1 to 13",
+        ),
+        (
+            lambda: solve_rummikub({"rack": ["J(O5)"], "rules": {"colours": 3}}),
+            "rack[0]: unknown tile 'J(O5)': this game's colours are R B K",
+        ),
+        (
             lambda: validate_rummikub(
                 {"rack": ["R1"], "table_before": [], "table_after": [["g5"]]}
             ),

@@ -138,10 +138,16 @@ class Tile:
         return tile
 
     @staticmethod
-    def _joker_standing_for(text: str, meant: str) -> Tile:
-        """The joker of ``J(R6)``, as answers print a joker with the tile it stands
-        for: the tile in brackets must be a numbered tile; it is not kept (a solve
-        places the joker afresh)."""
+    def meant_by(text: str) -> Tile | None:
+        """The tile that a joker written with the tile it stands for (``J(R6)``, as
+        answers print one) stands for; None for any other text. Raises
+        :class:`NotationError` quoting ``text`` when the brackets hold no numbered tile.
+        The tile is not kept (a solve places the joker afresh), but it must exist:
+        :meth:`Rules.read_tile <solver.rummikub.rules.Rules.read_tile>` checks it in the
+        game's terms."""
+        name, bracket, meant = _normalise(text).partition("(")
+        if not bracket or name.strip() not in _JOKER_NAMES:
+            return None
         inner = meant[:-1] if meant.endswith(")") else ""
         try:
             stands_for = Tile.parse(inner) if inner else None
@@ -154,7 +160,7 @@ class Tile:
                     tile=text,
                 )
             )
-        return JOKER
+        return stands_for
 
     @classmethod
     def parse(cls, text: str) -> Tile:
@@ -177,9 +183,8 @@ class Tile:
         norm = _normalise(text)
         if norm in _JOKER_NAMES:
             return JOKER
-        name, bracket, meant = norm.partition("(")
-        if bracket and name.strip() in _JOKER_NAMES:
-            return cls._joker_standing_for(text, meant)
+        if cls.meant_by(text) is not None:
+            return JOKER
         match = _TILE_RE.fullmatch(norm)
         if match is None:
             raise NotationError(

@@ -148,7 +148,10 @@ class Rules(Settings):
             raise self._out_of_range(text) from None
         except UnknownColour as error:
             raise NotationError(not_a_colour(text, error.letter, self.colour_list)) from None
-        return self.check_tile(self.canonical(tile), text)
+        tile = self.check_tile(self.canonical(tile), text)
+        if tile.is_joker and (meant := Tile.meant_by(text)) is not None:
+            self.check_tile(self.canonical(meant), text)  # J(R14) in a game of 13 numbers
+        return tile
 
     def _out_of_range(self, text: str) -> NotationError:
         return NotationError(
