@@ -47,7 +47,7 @@ from solver.rummikub.engine import (
 )
 from solver.rummikub.notation import Tile, format_tiles
 from solver.rummikub.rules import Rules
-from solver.wire import request_error
+from solver.wire import PlayerName, request_error
 
 FORMAT: Literal["meldwise-rummikub-game"] = "meldwise-rummikub-game"
 VERSION: Literal[1] = 1
@@ -108,7 +108,7 @@ class GameRecordModel(_Model):
         description="rules (the Rummikub rule settings), players, hand, pool_empty",
     )
     seed: int | None = Field(default=None, description="the seed the deal was shuffled from")
-    players: list[str] | None = Field(default=None, description="a name for each seat")
+    players: list[PlayerName] | None = Field(default=None, description="a name for each seat")
     deal: DealEntry | None = None
     turns: list[TurnEntry]
     result: ResultEntry | None = None

@@ -137,6 +137,12 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
             r"^turns\[0\]\.rack: unknown tile 'r10': numbers run from 1 to 9$",
         ),
         (lambda r: r["turns"][0].update(player=5), r"turns\[0\]: player 5 in a game of 2"),
+        # Names were any strings: a lone surrogate broke the review's answer (HTTP 500).
+        (
+            lambda r: r.update(players=["\udfff", "b"]),
+            r"^game record: players\[0\]: a player name must be printable text",
+        ),
+        (lambda r: r.update(players=["b\u202eevil", "x"]), r"^game record: players\[0\]: a player"),
         (lambda r: r["result"].update(scores=[3]), "result.scores has 1 entries for 2 players"),
         (lambda r: r["result"].update(winners=[2]), "result.winners: 2 is not a seat of 2"),
         # A deal against its settings was once read (and reviewed) without a word.
