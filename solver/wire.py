@@ -326,6 +326,9 @@ _MESSAGES: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {
     "string_type": lambda where, got, _ctx: _(
         "{where!r} must be a string, got {got!r:.60}", where=where, got=got
     ),
+    "string_unicode": lambda where, got, _ctx: _(
+        "{where!r} must be valid Unicode text, got {got!r:.60}", where=where, got=got
+    ),
     "list_type": lambda where, got, _ctx: _(
         "{where!r} must be a list, got {got!r:.60}", where=where, got=got
     ),
@@ -375,7 +378,10 @@ def describe(error: ErrorDetails) -> str:
     loc = error["loc"]
     where = place(loc)
     if loc and loc[-1] == "[key]":  # a mapping's key, not its value
-        where = f"{place(loc[:-2])}[{str(loc[-2])[:40]!r}]"
+        # The key as given: pydantic's ``loc`` has it re-encoded (a lone surrogate as
+        # U+FFFD), its ``input`` as it came.
+        key = error["input"] if isinstance(error["input"], str) else loc[-2]
+        where = f"{place(loc[:-2])}[{str(key)[:40]!r}]"
     kind = error["type"]
     ctx = error.get("ctx", {})
     if kind in ("model_type", "model_attributes_type", "dict_type") and not loc:

@@ -26,6 +26,7 @@ from meldwise.cli import main
 from solver import (
     MeldwiseError,
     advise_shanghai,
+    repair_rummikub,
     score_rummikub,
     score_shanghai,
     solve_rummikub,
@@ -420,7 +421,15 @@ BAD_REQUESTS: list[tuple[Any, dict[str, Any], str]] = [
     (advise_shanghai, {"hand": ["7H"], "contract": {"sets": [1]}}, "'sets'"),
     (advise_shanghai, {"hand": ["7H"], "hand_number": 1, "table": [{"cards": ["7H"]}]}, "7H"),
     (score_shanghai, {"hands": {"ann": ["JK"] * 9}}, "(JK)"),
+    # "across rack and table" was left in English here, and pydantic's message for text
+    # that is no valid Unicode.
+    (repair_rummikub, {"table": [["R1", "R2", "R3"]], "rack": ["R1", "R1"]}, "R1"),
+    (solve_rummikub, {"rack": ["R1"], "objective": "\ud800"}, "'objective'"),
+    (advise_shanghai, {"hand": ["7H"], "hand_number": 1, "phase": "\udfff"}, "'phase'"),
 ]
+
+ENGLISH_WORDS = re.compile(r"\b(the|across|and|must|got|of|or|is|are|with|from|should)\b")
+"""Words of an English sentence (field and rule names, which stay English, are none)."""
 
 
 @pytest.mark.parametrize(("function", "request_", "culprit"), BAD_REQUESTS)
@@ -434,6 +443,7 @@ def test_every_japanese_error_still_names_the_culprit(
     assert culprit in str(english.value)
     assert culprit in str(japanese.value)
     assert _is_japanese(str(japanese.value))
+    assert not ENGLISH_WORDS.search(str(japanese.value)), str(japanese.value)
 
 
 CHOICES: list[tuple[Any, dict[str, Any], list[str]]] = [

@@ -274,3 +274,14 @@ def test_a_check_across_fields_is_made_in_the_requests_language() -> None:
             if found.info.mode == "after"
         ]
         assert after == [], f"{model.__name__}: check in check_request, in its language"
+
+
+def test_text_that_is_no_valid_unicode_is_named_as_sent() -> None:
+    # A key was quoted as pydantic re-encodes it (a lone surrogate as U+FFFD), and a
+    # choice's value got pydantic's own English message.
+    with pytest.raises(RequestError) as raised:
+        score_rummikub({"racks": {"\ud800": ["R1"]}})
+    assert str(raised.value).startswith("racks['\\ud800']: a player name must be printable")
+    with pytest.raises(RequestError) as raised:
+        solve_rummikub({"rack": ["R1"], "objective": "\ud800"})
+    assert str(raised.value) == "'objective' must be valid Unicode text, got '\\ud800'"

@@ -248,7 +248,7 @@ def _reference(
     everything = now + Counter(rack)
     for tile in chain(everything, *(before or ())):
         rules.check_tile(tile)
-    check_counts(everything, rules, "across rack and table")
+    check_counts(everything, rules, _("across rack and table"))
     if before is None:
         return tuple(meld for meld in map(lambda tiles: _read(tiles, rules), table) if meld)
     melds = []
