@@ -45,7 +45,7 @@ from api.logs import REQUEST_ID
 from api.metrics import Metrics
 from api.reading import BodyError
 from solver.errors import MeldwiseError
-from solver.i18n import _, current, language
+from solver.i18n import LANGUAGES, _, current, language
 
 WireSolver = Callable[[Mapping[str, Any]], dict[str, Any]]
 """A dict-in, dict-out entry point of the library (named in :data:`api.worker.TASKS`)."""
@@ -111,6 +111,21 @@ def too_large(task: str, limit: int) -> str:
         "the answer would be over the server's limit of {limit} bytes; send a smaller request",
         limit=limit,
     )
+
+
+def language_of(job: Job) -> str | None:
+    """The language the answer to ``job`` is said in: its request's ``lang`` or, for a
+    body the worker reads, the body's own ``lang`` where it names one. The server reads
+    that body only on the rare paths where it answers for the worker (a worker lost, an
+    answer over the limit)."""
+    lang = job.request.get("lang")
+    if job.body is None:
+        return lang
+    try:
+        asked = json.loads(job.body)
+    except (ValueError, RecursionError):
+        return lang
+    return asked["lang"] if isinstance(asked, dict) and asked.get("lang") in LANGUAGES else lang
 
 
 @dataclass(eq=False)
@@ -446,7 +461,7 @@ class _Worker:
                 f"overran its budget of {job.budget:.1f} s by {self.pool.margin:.1f} s",
             )
         except _WorkerLost as lost:
-            with language(job.request.get("lang")):  # said in the request's language
+            with language(language_of(job)):  # said in the request's language
                 self._settle(job, error=self.pool.lost_error(lost.args[0]))
             raise _WorkerLost(lost.args[0], f"{lost.args[1]} (request {job.request_id})") from None
         self._settle(job, reply=reply)
@@ -704,7 +719,8 @@ class SolverPool:
         if "bad_body" in reply:
             raise BodyError(*reply["bad_body"])
         if "too_large" in reply:
-            raise InvalidRequest(too_large(job.task, self.max_answer_bytes))
+            with language(language_of(job)):
+                raise InvalidRequest(too_large(job.task, self.max_answer_bytes))
         return reply
 
     def lost_error(self, reason: str) -> Unavailable:

@@ -480,6 +480,14 @@ def test_an_answer_over_the_answer_limit_is_refused() -> None:
         answer = client.post(SOLVE, json=request)
         assert answer.status_code == 422
         assert "over the server's limit of 4096" in answer.json()["detail"]
+        # A body the worker reads (a move to check): the refusal was said in the
+        # Accept-Language header's language, not in the body's.
+        tiles = [f"{colour}{number}" for colour in "RBKO" for number in range(1, 14)] * 2
+        move = {"rack": tiles, "table_before": [], "table_after": [[t] for t in tiles]}
+        answer = client.post(VALIDATE, json=move | {"opened": True, "lang": "ja"})
+        assert answer.status_code == 422
+        assert "4096" in answer.json()["detail"]
+        assert "limit" not in answer.json()["detail"]
 
 
 # --- timeouts ----------------------------------------------------------------------------
