@@ -225,7 +225,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
         name, sep, text = item.partition("=")
         name = name.strip()
         if not sep or not name:
-            raise MeldwiseError(f"--option takes NAME=VALUE, got {item!r}")
+            raise MeldwiseError(_("--option takes NAME=VALUE, got {item!r}", item=item))
         value = setting_value(text)
         if name.startswith("rules."):
             options.setdefault("rules", {})[name.removeprefix("rules.")] = value

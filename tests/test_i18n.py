@@ -594,6 +594,8 @@ def test_cli_lang_flag_and_locale(
     assert "Play 2 tiles, 17 points: K8 K9" in capsys.readouterr().out
     assert main(["solve", "--rack", "Q5"]) == 2
     assert "不明なタイル 'Q5'" in capsys.readouterr().err
+    assert main(["game", "--bots", "greedy,greedy", "--option", "foo"]) == 2
+    assert "--option は 名前=値 で指定してください(指定値: 'foo')" in capsys.readouterr().err
     assert main([*args, "--notation", "RBYK", "--lang", "en"]) == 0
     assert "0. group  R7 B7 Y7" in capsys.readouterr().out
     assert main(["shanghai", "score", "--hand", "ann=A♠ ジョーカー", "--hand", "bo="]) == 0
