@@ -23,6 +23,7 @@ from typing import Any, TextIO, TypeAlias
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, _, from_environment, language
 from solver.wire import MAX_TIME_LIMIT_MS, json_problem, read_json
+from solver.written import partition
 
 EXIT_BAD_INPUT = 2
 """The exit code of a command given bad input (the HTTP service's 422)."""
@@ -199,17 +200,12 @@ def write_file(flag: str, path: Path | str, text: str) -> None:
         ) from None
 
 
-def words(text: str) -> list[str]:
-    """Tiles or cards written with spaces or commas between them."""
-    return text.replace(",", " ").split()
-
-
 def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:
     """``--rule NAME=VALUE`` flags as rule settings: a whole number, true or false, or a
     word (``joker_retrieval=replace``); the rules check the value."""
     rules: dict[str, int | bool | str] = {}
     for item in items:
-        name, sep, value = item.partition("=")
+        name, sep, value = partition(item, "=")
         if not sep or not value.strip():
             raise MeldwiseError(_("--rule takes NAME=NUMBER or NAME=WORD, got {item!r}", item=item))
         rules[name.strip()] = setting_value(value)
@@ -222,7 +218,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     settings."""
     options: dict[str, Any] = {}
     for item in items:
-        name, sep, text = item.partition("=")
+        name, sep, text = partition(item, "=")
         name = name.strip()
         if not sep or not name:
             raise MeldwiseError(_("--option takes NAME=VALUE, got {item!r}", item=item))

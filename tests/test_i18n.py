@@ -34,8 +34,8 @@ from solver import (
 )
 from solver.i18n import LOCALE_DIR, from_environment, negotiate
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
-from solver.rummikub.notation import Colour, Tile
-from solver.shanghai.notation import Card, Suit
+from solver.rummikub.notation import Colour, Tile, parse_tiles
+from solver.shanghai.notation import Card, Suit, parse_cards
 from tests.api.support import SCORE, SHANGHAI_ADVISE, SOLVE, VALIDATE
 from tests.rummikub.games_support import TINY_OPTIONS
 from tests.rummikub.replay import replay
@@ -389,6 +389,10 @@ def test_notation_rbyk_writes_orange_as_y_everywhere() -> None:
         ("Q♦", "QD"),
         ("２♣", "2C"),  # noqa: RUF001 (full-width on purpose)
         ("ジョーカー", "JK"),
+        # A phone's emoji keyboard adds a variation selector (U+FE0F): refused once.
+        ("7\u2665\ufe0f", "7H"),
+        ("\u2666\ufe0fQ", "QD"),
+        ("7\u2764\ufe0f", "7H"),
     ],
 )
 def test_shanghai_reads_suit_symbols_and_the_japanese_joker(written: str, meant: str) -> None:
@@ -619,3 +623,20 @@ def test_readme_ja_shows_the_error_the_command_prints(capsys: pytest.CaptureFixt
     command, printed = shown.groups()
     assert main(shlex.split(command)[1:]) == 2
     assert capsys.readouterr().err.strip() == printed
+
+
+def test_lists_split_at_separators_typed_full_width(capsys: pytest.CaptureFixture[str]) -> None:
+    """Commas, the set bar, = and : typed on a Japanese keyboard (U+FF0C, U+3001, U+FF5C,
+    U+FF1D, U+FF1A) were part of the tile or name: R1,R2 typed full width was refused as
+    one tile, while its NFKC form was two."""
+    assert [str(t) for t in parse_tiles("\uff32\uff11\uff0c\uff32\uff12")] == ["R1", "R2"]
+    assert [str(t) for t in parse_tiles("R1\u3001R2\u3000R3")] == ["R1", "R2", "R3"]
+    assert [str(c) for c in parse_cards("7H\uff0c8H")] == ["7H", "8H"]
+    args = ["solve", "--rack", "K8 K9", "--table", "B7 K7 O7 R7 \uff5c R1 R2 R3"]
+    assert main(args) == 0
+    assert "Table sets kept whole: 1" in capsys.readouterr().out
+    assert main(["shanghai", "score", "--hand", "太郎\uff1dAS", "--hand", "bo="]) == 0
+    assert capsys.readouterr().out.startswith("太郎: 15 points  AS")
+    table = ["--table", "太郎\uff1a8H 8S 8D"]
+    assert main(["shanghai", "advise", "--hand", "8C 5H", "--hand-number", "1", *table]) == 0
+    assert "error" not in capsys.readouterr().err

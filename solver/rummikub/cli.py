@@ -29,7 +29,6 @@ from solver.commands import (
     rules_from_flags,
     status_text,
     time_limit_ms,
-    words,
     write_file,
 )
 from solver.cpsat import Status
@@ -43,6 +42,7 @@ from solver.rummikub.notation import Notation
 from solver.rummikub.position import Objective
 from solver.rummikub.wire import no_play_text, solve_rummikub
 from solver.wire import json_problem, read_json
+from solver.written import split, words
 
 
 def add_solve_command(commands: Commands) -> None:
@@ -83,7 +83,7 @@ def add_common_flags(parser: argparse.ArgumentParser) -> None:
 
 def parse_sets(text: str) -> list[list[str]]:
     """Sets written ``"R3 R4 R5 | K7 B7 O7"`` (commas or spaces) as lists of tile strings."""
-    return [words(part) for part in text.split("|") if part.strip()]
+    return [words(part) for part in split(text, "|") if part.strip()]
 
 
 def add_position_flags(parser: argparse.ArgumentParser) -> None:

@@ -24,6 +24,7 @@ from enum import Enum
 
 from solver.errors import NotationError
 from solver.i18n import _, _p
+from solver.written import without_variation_selectors, words
 
 MAX_NUMBER = 26
 """The largest tile number any rule set may use."""
@@ -82,7 +83,7 @@ def _normalise(text: str) -> str:
     """Full-width to ASCII (NFKC), upper case, a kanji colour as its letter."""
     if text.isascii():  # the usual case: R5
         return text.strip().upper()
-    norm = unicodedata.normalize("NFKC", text).strip().upper()
+    norm = without_variation_selectors(unicodedata.normalize("NFKC", text)).strip().upper()
     for name, letter in _KANJI.items():
         if norm.startswith(name):
             return letter + norm[len(name) :].strip()
@@ -238,8 +239,8 @@ _BY_TEXT: dict[str, Tile] = {"J": JOKER}
 
 def parse_tiles(text: str | Iterable[str]) -> list[Tile]:
     """Read tiles from ``"R1 R2 J"`` (spaces or commas) or from a list of strings."""
-    words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    return [Tile.parse(word) for word in words]
+    found = words(text) if isinstance(text, str) else list(text)
+    return [Tile.parse(word) for word in found]
 
 
 class Notation(Enum):

@@ -14,6 +14,7 @@ from solver.i18n import _
 from solver.rummikub.melds import InvalidMeld, Meld, read_meld
 from solver.rummikub.notation import Tile, format_tiles, parse_tiles, spell
 from solver.rummikub.rules import Rules
+from solver.written import split
 
 
 class Objective(Enum):
@@ -49,7 +50,7 @@ class Position:
         """Read a position from notation: ``rack="R1 R2 J"`` and
         ``table="R3 R4 R5 | K7 B7 O7"`` (or lists of tile strings)."""
         if isinstance(table, str):
-            sets: list[Iterable[str]] = [part for part in table.split("|") if part.strip()]
+            sets: list[Iterable[str]] = [part for part in split(table, "|") if part.strip()]
         else:
             sets = list(table)
         return cls(

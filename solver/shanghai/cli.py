@@ -21,12 +21,12 @@ from solver.commands import (
     rules_from_flags,
     status_text,
     time_limit_ms,
-    words,
 )
 from solver.errors import MeldwiseError
 from solver.i18n import _
 from solver.shanghai.contracts import HANDS
 from solver.shanghai.wire import advise_shanghai, score_shanghai
+from solver.written import partition, split, words
 
 
 def add_shanghai_command(commands: Commands) -> None:
@@ -134,7 +134,7 @@ def _score_request(args: argparse.Namespace) -> dict[str, Any]:
         raise MeldwiseError(_('give each player\'s cards with --hand "NAME=CARDS"'))
     hands: dict[str, list[str]] = {}
     for item in args.hand:
-        name, sep, cards = item.partition("=")
+        name, sep, cards = partition(item, "=")
         if not sep or not name.strip():
             raise MeldwiseError(_("--hand takes PLAYER=CARDS, got {item!r}", item=item))
         if name.strip() in hands:
@@ -151,7 +151,7 @@ def _table(text: str) -> list[dict[str, Any]]:
     once one meld and ``"|"`` none, while ``"ann: "`` was refused)."""
     if not text.strip():
         return []
-    melds = [_table_meld(part) for part in text.split("|")]
+    melds = [_table_meld(part) for part in split(text, "|")]
     for index, meld in enumerate(melds):
         if not meld["cards"]:
             raise MeldwiseError(
@@ -164,7 +164,7 @@ def _table(text: str) -> list[dict[str, Any]]:
 
 
 def _table_meld(text: str) -> dict[str, Any]:
-    owner, sep, cards = text.partition(":")
+    owner, sep, cards = partition(text, ":")
     if sep:
         return {"cards": words(cards), "owner": owner.strip() or None}
     return {"cards": words(text)}

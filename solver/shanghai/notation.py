@@ -17,6 +17,7 @@ from enum import Enum
 
 from solver.errors import NotationError
 from solver.i18n import _
+from solver.written import without_variation_selectors, words
 
 ACE = 14
 """Ranks run 2..14: J = 11, Q = 12, K = 13, A = 14."""
@@ -52,7 +53,7 @@ class Suit(Enum):
 _SUITS: tuple[Suit, ...] = tuple(Suit)
 _SUIT_SYMBOLS = {
     **dict.fromkeys("♠♤", "S"),
-    **dict.fromkeys("♥♡", "H"),
+    **dict.fromkeys("♥♡❤", "H"),
     **dict.fromkeys("♦♢", "D"),
     **dict.fromkeys("♣♧", "C"),
 }
@@ -86,7 +87,7 @@ class Card:
             raise NotationError(
                 _("unknown card {card!r:.60}: a card is a string like '7H' or 'JK'", card=text)
             )
-        norm = unicodedata.normalize("NFKC", text).strip().upper()
+        norm = without_variation_selectors(unicodedata.normalize("NFKC", text)).strip().upper()
         if norm in ("JK", "*", "ジョーカー", "JOKER"):
             return JOKER
         if norm[:1] in _SUIT_SYMBOLS:  # ♠10: the suit symbol first
@@ -144,8 +145,8 @@ ALL_NATURALS = tuple(Card(rank, suit) for suit in Suit for rank in RANKS)
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """Read cards from ``"7H 8H JK"`` (spaces or commas) or from a list of strings."""
-    words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    return [Card.parse(word) for word in words]
+    found = words(text) if isinstance(text, str) else list(text)
+    return [Card.parse(word) for word in found]
 
 
 def format_cards(cards: Iterable[Card]) -> str:
