@@ -117,8 +117,9 @@ class Settings(BaseSettings):
         default=round(DEFAULT_DISRUPTION_TIME_LIMIT * 1000),
         ge=0,
         le=MAX_TIME_LIMIT_MS,
-        description="longest a solve may search for the least disruptive play (0: never; "
-        "answers then keep the best score but may rearrange more of the table)",
+        description="longest a solve may search for the least disruptive play (0: never: the "
+        "score stage alone, whose answers may rearrange more of the table and, on a few "
+        "house-rule variants, prove less within its work bound)",
     )
     body_limit_bytes: int = Field(
         default=16 * 1024, ge=1024, le=1024 * 1024, description="largest request body (413 beyond)"

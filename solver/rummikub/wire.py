@@ -471,9 +471,12 @@ def solve_rummikub(request: Mapping[str, Any] | SolveRequest) -> dict[str, Any]:
                 time=asked.time_limit_ms / 1000,
                 disruption_time=asked.disruption_time_limit_ms / 1000,
             ),
-            # A nudge shows no layout, so the least-disruption stage would change nothing.
-            least_disruption=asked.disruption_time_limit_ms > 0
-            and asked.hint_level is not HintLevel.NUDGE,
+            # Every hint level makes the same solve, so all report the same play: the
+            # least-disruption stage also proves the score after opening, and on some
+            # house rules (a binding max_jokers_per_set over long runs) proved a score the
+            # score stage alone did not within its work, so a nudge that skipped it said
+            # "no play found" where the full answer played 3 tiles.
+            least_disruption=asked.disruption_time_limit_ms > 0,
             free_jokers=asked.free_jokers,
         )
         table = position.check(asked.rules) if asked.hint_level is HintLevel.TILE else ()

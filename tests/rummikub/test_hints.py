@@ -63,6 +63,32 @@ def test_levels_agree_in_points_mode() -> None:
     assert assert_levels_agree(request)["tiles_played"] == 9
 
 
+def test_levels_agree_where_the_score_stage_alone_proves_less() -> None:
+    """A nudge skipped the least-disruption stage, which also proves the score: here,
+    a binding joker limit over runs of 8 or more, the score stage alone found no play
+    within its work, and the nudge said so where the full answer plays 3 tiles."""
+    request = {
+        "rack": ["R10", "B19", "G11", "J", "J"],
+        "table": [
+            [f"R{n}" for n in range(1, 10)],
+            [f"B{n}" for n in range(3, 14)],
+            ["R9", "J", "R11", "R12", "J", *(f"R{n}" for n in range(14, 20))],
+            [f"O{n}" for n in range(4, 13)],
+        ],
+        "rules": {
+            "colours": 5,
+            "numbers": 19,
+            "jokers": 4,
+            "min_set_len": 8,
+            "opening_threshold": 10,
+            "max_jokers_per_set": 3,
+        },
+        "time_limit_ms": 60_000,
+    }
+    full = assert_levels_agree(request)
+    assert (full["status"], full["tiles_played"]) == ("optimal", 3)
+
+
 def assert_levels_agree(request: dict[str, Any]) -> dict[str, Any]:
     """The nudge and the tile hint say what the full answer plays; returns the full answer."""
     full = ask(request, "full")
