@@ -1,6 +1,6 @@
 # The Meldwise HTTP service: `docker build -t meldwise .`, then
 # `docker run -p 8000:8000 meldwise`. Several replicas behind nginx: deploy/compose.yaml.
-# Every MELDWISE_* setting (README: HTTP service, Settings) can be passed with -e.
+# Every MELDWISE_* setting (docs/http.md, Settings) can be passed with -e.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

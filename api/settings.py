@@ -135,7 +135,7 @@ class Settings(BaseSettings):
         ge=1000,
         le=3_600_000,
         description="longest a bot move or a whole bot game may run before the watchdog "
-        "replaces its worker (a review's budget is its turns times its time limit)",
+        "replaces its worker (a review's budget is this plus its turns times its time limit)",
     )
     cors_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["*"],

@@ -42,8 +42,10 @@ DEFAULT_TIME_LIMIT_MS = round(DEFAULT_TIME_LIMIT * 1000)
 
 
 async def solve(request: Request) -> Response:
-    """The best play for a position, proven optimal unless the time limit runs out
-    (then ``status`` is ``feasible`` and the play is the best found)."""
+    """The best play for a position, proven optimal unless a search stops first, at its
+    deterministic work bound or the time limit (then ``status`` is ``feasible`` with the
+    best play found, or ``unknown`` with no play; ``time_capped`` says whether the clock
+    stopped it)."""
     # The worker reads the body, lowers its time limits to the server's caps, solves,
     # checks the answer against SolveResponse and sends the bytes this route answers
     # with: the solve is the route clients call most, so the server process, which

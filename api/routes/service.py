@@ -24,7 +24,7 @@ async def healthz() -> Health:
         503: {
             "model": NotReady,
             "description": "A solver worker is starting (a lost one being replaced) or "
-            "running past its time cap, or the server is shutting down.",
+            "running past its time cap.",
         }
     },
 )
