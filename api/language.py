@@ -45,5 +45,7 @@ class LanguageMiddleware:
                 MutableHeaders(scope=message).add_vary_header("Accept-Language")
             await send(message)
 
-        with language(negotiate(Headers(scope=scope).get("accept-language"))):
+        # Header lines of one name are one list (RFC 9110): all of them, not the first.
+        header = ", ".join(Headers(scope=scope).getlist("accept-language"))
+        with language(negotiate(header)):
             await self.app(scope, receive, send_varying)

@@ -128,23 +128,34 @@ def from_environment(environ: Mapping[str, str]) -> str:
 
 
 def negotiate(accept_language: str | None) -> str:
-    """The best language for an ``Accept-Language`` header (RFC 9110: the highest
-    ``q`` wins, earlier first on a tie; ``*`` or nothing we speak means English)."""
-    best, best_q = DEFAULT, 0.0
-    for item in (accept_language or "").split(","):
+    """The best language for an ``Accept-Language`` header (RFC 9110): each language we
+    speak gets the ``q`` of its own tag, else that of ``*``; the highest ``q`` above 0
+    wins, the one named first on a tie, English on a tie with ``*``; none: English. A
+    ``q`` that is no quality value (above 1, more than 3 decimals, not a number) is 0."""
+    named: dict[str, tuple[float, int]] = {}
+    anything: tuple[float, int] | None = None
+    for position, item in enumerate((accept_language or "").split(",")):
         tag, _sep, params = item.strip().partition(";")
         q = 1.0
         for param in params.split(";"):
             key, _eq, value = param.strip().partition("=")
             if key.strip().lower() == "q":
-                try:
-                    q = float(value)
-                except ValueError:
-                    q = 0.0
-        code = tag.strip().split("-")[0].lower()
-        if code in LANGUAGES and q > best_q:
-            best, best_q = code, q
-    return best
+                q = float(value) if _QUALITY.fullmatch(value.strip()) else 0.0
+        tag = tag.strip().lower()
+        if tag == "*":
+            anything = anything or (q, position)
+        elif (code := tag.split("-")[0]) in LANGUAGES and q > named.get(code, (-1.0, 0))[0]:
+            named[code] = (q, position)
+    ranked = []
+    for code in LANGUAGES:
+        q, position = named.get(code) or anything or (0.0, 0)
+        ranked.append((q, -position, code == DEFAULT, code))
+    q, _first, _default, best = max(ranked)
+    return best if q > 0 else DEFAULT
+
+
+_QUALITY = re.compile(r"0(\.\d{0,3})?|1(\.0{0,3})?")
+"""A quality value as RFC 9110 writes it: 0 to 1, at most three decimals."""
 
 
 F = TypeVar("F", bound=Callable[..., dict[str, Any]])

@@ -497,6 +497,13 @@ def test_an_unknown_lang_is_refused_in_both_languages() -> None:
         ("", "en"),
         (None, "en"),
         ("ja;q=oops", "en"),
+        # * stands for every language not named: English here, ja named lower.
+        ("*;q=1, ja;q=0.5", "en"),
+        ("en;q=0, *", "ja"),
+        # A q above 1 (or not written as RFC 9110 writes one) is no quality value.
+        ("ja;q=2, en", "en"),
+        ("ja;q=1.5e0", "en"),
+        ("ja;q=inf", "en"),
     ],
 )
 def test_accept_language_negotiation(header: str | None, lang: str) -> None:
@@ -535,6 +542,9 @@ def test_http_lang_field_and_accept_language(client: TestClient) -> None:
         SOLVE, json={**ACCEPTANCE, "lang": "en"}, headers={"Accept-Language": "ja"}
     )
     assert field_wins.json() == english
+    # Two header lines are one list: the first alone made this English.
+    two_lines = [("Accept-Language", "en;q=0.1"), ("Accept-Language", "ja")]
+    assert client.post(SOLVE, json=ACCEPTANCE, headers=two_lines).json() == by_field.json()
 
 
 def test_http_errors_speak_japanese_and_name_the_culprit(client: TestClient) -> None:
