@@ -11,6 +11,7 @@ A game's command module (``solver.<game>.cli``) registers its subcommands with a
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -195,9 +196,38 @@ def write_file(flag: str, path: Path | str, text: str) -> None:
                 "{flag}: cannot write {path}: {error}",
                 flag=flag,
                 path=path,
-                error=error.strerror or error,
+                error=os_problem(error),
             )
         ) from None
+
+
+def read_file(path: Path | str) -> str:
+    """The text of the UTF-8 file at ``path``; a file that cannot be read (missing, no
+    permission, not UTF-8) is bad input naming it, not a traceback."""
+    path = Path(path)
+    try:
+        return path.read_bytes().decode("utf-8")
+    except OSError as error:
+        problem = os_problem(error)
+    except UnicodeDecodeError:
+        problem = _("it is not UTF-8 text")
+    raise MeldwiseError(_("cannot read {path}: {error}", path=path, error=problem))
+
+
+def os_problem(error: OSError) -> str:
+    """Why the system refused a file, in the active language for the usual reasons (the
+    system's own words, English, for the others)."""
+    usual = {
+        errno.ENOENT: lambda: _("no such file or folder"),
+        errno.EACCES: lambda: _("permission denied"),
+        errno.EPERM: lambda: _("permission denied"),
+        errno.EISDIR: lambda: _("it is a folder"),
+        errno.ENOTDIR: lambda: _("a part of the path is not a folder"),
+        errno.EROFS: lambda: _("the file system is read-only"),
+        errno.ENOSPC: lambda: _("no space is left on the device"),
+    }
+    said = usual.get(error.errno) if error.errno is not None else None
+    return said() if said is not None else str(error.strerror or error)
 
 
 def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:

@@ -26,6 +26,7 @@ from solver.commands import (
     columns,
     pad,
     parse_options,
+    read_file,
     rules_from_flags,
     status_text,
     time_limit_ms,
@@ -324,7 +325,7 @@ def add_review_command(commands: Commands) -> None:
 
 
 def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
-    text = stdin.read() if args.record == "-" else _read(Path(args.record))
+    text = stdin.read() if args.record == "-" else read_file(args.record)
     try:
         record = read_json(text)
     except (json.JSONDecodeError, RecursionError) as error:
@@ -341,15 +342,6 @@ def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr:
     else:
         stdout.write(describe_review(review))
     return 0
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text()
-    except OSError as error:
-        raise MeldwiseError(
-            _("cannot read {path}: {error}", path=path, error=error.strerror)
-        ) from None
 
 
 def describe_review(review: dict[str, Any]) -> str:

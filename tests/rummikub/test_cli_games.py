@@ -159,6 +159,13 @@ def test_a_game_record_written_then_reviewed(
     assert "is not valid JSON" in capsys.readouterr().err
     assert main(["review", str(tmp_path / "missing.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
+    # The system's reason was English under --lang ja, and a file that is no UTF-8 (or
+    # read in an ASCII locale) ended in a traceback.
+    assert main(["review", "--lang", "ja", str(tmp_path / "missing.json")]) == 2
+    assert "そのファイルもフォルダーもありません" in capsys.readouterr().err
+    path.write_bytes(b"\xff\xfe{}")
+    assert main(["review", str(path)]) == 2
+    assert f"cannot read {path}: it is not UTF-8 text" in capsys.readouterr().err
 
 
 def test_a_bot_whose_search_found_nothing_does_not_say_there_is_no_play(
