@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache, wraps
@@ -88,6 +88,12 @@ def alternatives(values: Sequence[str]) -> str:
         return "".join(values)
     separator = _p("between alternatives", ", ")
     return _("{items} or {last}", items=separator.join(values[:-1]), last=values[-1])
+
+
+def clauses(texts: Iterable[str]) -> str:
+    """Several problems said in one sentence: ``a; b`` in English, a full-width solidus
+    (U+FF0F) between them in Japanese."""
+    return _p("between clauses", "; ").join(texts)
 
 
 def check_language(lang: object) -> str:

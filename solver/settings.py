@@ -21,7 +21,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
 from solver.errors import RulesError
-from solver.i18n import _
+from solver.i18n import _, _p
 
 
 def setting(default: int, low: int, high: int, meaning: str) -> Any:
@@ -56,7 +56,7 @@ class Settings:
                         _(
                             "rule {name!r} must be one of {words}, got {value!r:.60}",
                             name=item.name,
-                            words=", ".join(repr(w) for w in words),
+                            words=_p("between alternatives", ", ").join(repr(w) for w in words),
                             value=value,
                         )
                     )

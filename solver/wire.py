@@ -38,7 +38,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import ErrorDetails, core_schema
 
 from solver.errors import MeldwiseError, RequestError
-from solver.i18n import LANGUAGES, _, alternatives, check_language, language
+from solver.i18n import LANGUAGES, _, alternatives, check_language, clauses, language
 
 MAX_LISTED = 5
 """Most problems named in one error message."""
@@ -278,7 +278,7 @@ def request_error(errors: Sequence[ErrorDetails]) -> MeldwiseError:
         # Its kind in solver.errors: a parser's own subclass may need more than a
         # message to be made (UnknownColour takes the letter).
         kind = next(k for k in type(first).__mro__ if k.__module__ == MeldwiseError.__module__)
-    listed = "; ".join(describe(error) for error in errors[:MAX_LISTED])
+    listed = clauses(describe(error) for error in errors[:MAX_LISTED])
     more = len(errors) - MAX_LISTED
     return kind(listed + (_("; and {n} more", n=more) if more > 0 else ""))
 
@@ -296,10 +296,14 @@ def _an_object(where: str, got: Any, _ctx: dict[str, Any]) -> str:
 
 
 def _one_of(where: str, got: Any, ctx: dict[str, Any]) -> str:
+    values = _expected_values(ctx["expected"])
+    if len(values) == 1:  # Japanese says "one of" only of several
+        value = values[0]
+        return _("{where!r} must be {value}, got {got!r:.60}", where=where, value=value, got=got)
     return _(
         "{where!r} must be {expected}, got {got!r:.60}",
         where=where,
-        expected=alternatives(_expected_values(ctx["expected"])),
+        expected=alternatives(values),
         got=got,
     )
 

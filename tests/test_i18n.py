@@ -650,3 +650,21 @@ def test_lists_split_at_separators_typed_full_width(capsys: pytest.CaptureFixtur
     table = ["--table", "太郎\uff1a8H 8S 8D"]
     assert main(["shanghai", "advise", "--hand", "8C 5H", "--hand-number", "1", *table]) == 0
     assert "error" not in capsys.readouterr().err
+
+
+def test_japanese_errors_read_as_japanese_sentences() -> None:
+    """Clauses joined with an ASCII '; ', 'one of' said of a single value, a game's
+    colours listed without their kanji."""
+    with pytest.raises(MeldwiseError) as raised:
+        validate_rummikub({"lang": "ja"})
+    missing = [f"項目 {name!r} がありません" for name in ("rack", "table_before", "table_after")]
+    assert str(raised.value) == "\uff0f".join(missing)
+    with pytest.raises(MeldwiseError) as raised:
+        review_rummikub({"record": {"format": "x", "version": 1, "turns": []}, "lang": "ja"})
+    assert "'record.format' は 'meldwise-rummikub-game' で指定してください" in str(raised.value)
+    with pytest.raises(MeldwiseError) as raised:
+        solve_rummikub({"rack": ["G5"], "lang": "ja"})
+    assert str(raised.value).endswith("このゲームの色は R B K O(赤・青・黒・黄)です")
+    with pytest.raises(MeldwiseError) as raised:
+        solve_rummikub({"rack": ["R1"], "rules": {"joker_retrieval": "x"}, "lang": "ja"})
+    assert "'free'、'replace' のいずれか" in str(raised.value)

@@ -34,7 +34,7 @@ from solver.commands import (
 )
 from solver.cpsat import Status
 from solver.errors import MeldwiseError
-from solver.i18n import _, _n
+from solver.i18n import _, _n, clauses
 from solver.rummikub.bots import BOTS
 from solver.rummikub.engine import End
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
@@ -413,7 +413,7 @@ def describe_review(review: dict[str, Any]) -> str:
             else _("not reviewed: {why}", why=turn["unreviewed"]),
         )
         if not turn["legal"]:
-            line += _("; ILLEGAL: {problems}", problems="; ".join(turn["problems"]))
+            line += _("; ILLEGAL: {problems}", problems=clauses(turn["problems"]))
         lines.append(line)
     lines.append(_("Solver: {status}", status=status_text(review["status"])))
     return "\n".join(lines) + "\n"

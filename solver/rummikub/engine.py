@@ -36,7 +36,7 @@ from typing import Any
 
 from solver.arena.game import Result
 from solver.errors import CountError, MeldwiseError, RulesError
-from solver.i18n import _, alternatives
+from solver.i18n import _, alternatives, clauses
 from solver.rummikub.deal import full_set
 from solver.rummikub.legality import check_play
 from solver.rummikub.notation import Tile, format_tiles
@@ -441,7 +441,7 @@ class Game:
                     "turn {turn}, player {player}: {problems}",
                     turn=len(self.turns) + 1,
                     player=self.player,
-                    problems="; ".join(problems),
+                    problems=clauses(problems),
                 )
             )
         seat, rack, before = self.player, tuple(self.racks[self.player]), self.table

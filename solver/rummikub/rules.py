@@ -16,6 +16,7 @@ from solver.rummikub.notation import (
     NumberOutOfRange,
     Tile,
     UnknownColour,
+    kanji_names,
     not_a_colour,
 )
 from solver.settings import Settings, choice, flag, setting
@@ -132,6 +133,7 @@ class Rules(Settings):
                     "unknown tile {tile!r:.60}: this game's colours are {letters}",
                     tile=quoted,
                     letters=letters,
+                    names=kanji_names(self.colour_list),
                 )
             )
         if tile.number > self.numbers:

@@ -41,7 +41,7 @@ from enum import Enum
 from typing import Any
 
 from solver.errors import MeldwiseError, RulesError
-from solver.i18n import _, _n
+from solver.i18n import _, _n, clauses
 from solver.settings import check_game_settings
 from solver.shanghai.contracts import HANDS, Contract, buys_allowed
 from solver.shanghai.melds import InvalidMeld, Meld, MeldKind, TableMeld, read_meld
@@ -455,7 +455,7 @@ class Game:
                     number=self.number,
                     turn=self.turn + 1,
                     seat=self.to_move,
-                    problems="; ".join(problems),
+                    problems=clauses(problems),
                 )
             )
         if isinstance(move, Draw):
