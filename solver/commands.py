@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import io
 import json
 import os
 import sys
@@ -311,6 +312,11 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
     Bad input, a :class:`~solver.errors.MeldwiseError` out of any command, prints
     ``error: ...`` on stderr and exits with :data:`EXIT_BAD_INPUT`: the one place the
     error hierarchy meets the exit code, as :mod:`api.errors` is for HTTP's 422."""
+    for stream in (sys.stdout, sys.stderr):
+        # A terminal that cannot show a character (an ASCII locale, a Japanese answer)
+        # gets it escaped, not a UnicodeEncodeError traceback.
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="backslashreplace")
     args = parser.parse_args(argv)
     run: Run = args.handler
     with language(getattr(args, "lang", None) or from_environment(os.environ)):

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 import time
 from dataclasses import replace
 
@@ -275,3 +278,13 @@ def test_a_request_on_stdin_still_takes_the_language_flag(
     monkeypatch.setattr("sys.stdin", io.StringIO('{"rack": ["Q5"]}'))
     assert main(["solve", "--json", "--lang", "ja"]) == 2
     assert capsys.readouterr().err.startswith("エラー: ")
+
+
+def test_a_terminal_that_cannot_show_japanese_gets_it_escaped() -> None:
+    # An ASCII stream raised UnicodeEncodeError: a traceback instead of the error line.
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    args = [sys.executable, "-m", "solver", "solve", "--lang", "ja", "--rack", "Q5"]
+    done = subprocess.run(args, capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 2
+    assert done.stderr.startswith("\\u30a8\\u30e9\\u30fc: rack[0]:")  # エラー
+    assert "Traceback" not in done.stderr
