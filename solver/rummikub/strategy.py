@@ -325,11 +325,14 @@ def _trim(melds: tuple[Meld, ...], rules: Rules) -> tuple[Meld, ...] | None:
         return None
     out = []
     for meld in melds:
-        # A run loses its lowest tile, a group its last one (all are worth the same).
+        # A run loses its lowest tile, a group its last one (all are worth the same),
+        # never its last numbered tile: a set of jokers alone is no set.
         cut = 0 if meld.kind is MeldKind.RUN else len(meld.tiles) - 1
         while len(meld.tiles) > rules.min_set_len:
             worth = meld.stands_for[cut].number
             if total - worth < rules.opening_threshold:
+                break
+            if not meld.tiles[cut].is_joker and len(meld.tiles) - meld.jokers == 1:
                 break
             total -= worth
             tiles, meant = list(meld.tiles), list(meld.stands_for)

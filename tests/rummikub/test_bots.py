@@ -15,6 +15,9 @@ from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
 from solver.rummikub.cli import describe_bot
 from solver.rummikub.engine import Action, GameSettings, Move, PoolEmpty, View
 from solver.rummikub.game_wire import bot_rummikub
+from solver.rummikub.legality import check_play
+from solver.rummikub.melds import read_meld
+from solver.rummikub.notation import parse_tiles
 from solver.rummikub.record import record_to_dict
 from solver.rummikub.strategy import Strategy, Stuck, best_play, smallest_opening
 from tests.rummikub.games_support import SMALL_OPTIONS, TINY, TINY_OPTIONS, play
@@ -210,6 +213,21 @@ def test_smallest_opening_trims_runs_and_groups() -> None:
     melds = smallest_opening(play.table, rules)
     assert sum(m.value for m in melds) >= 30
     assert sum(len(m.tiles) for m in melds) == 3
+
+
+def test_the_strong_bots_opening_keeps_a_numbered_tile_in_every_set() -> None:
+    """Trimming an opening cut a run's only numbered tile: with 3 jokers, B1 O11 J J J
+    opened with the set J J J, illegal (a game stopped on the bot's move)."""
+    rules = Rules(jokers=3)
+    position = view("B1 O11 J J J", opened=False)
+    decision = Strong().decide(replace(position, settings=GameSettings(rules=rules)))
+    assert decision.played
+    assert decision.move.table is not None
+    verdict = check_play(position.rack, (), decision.move.table, False, rules)
+    assert verdict.legal, verdict.problems
+    small = Rules(min_set_len=2, opening_threshold=13)
+    trimmed = smallest_opening((read_meld(parse_tiles("R5 J J"), small),), small)
+    assert all(len(m.tiles) > m.jokers for m in trimmed)
 
 
 def test_strategy_knobs_parse_and_bad_names_are_refused() -> None:
