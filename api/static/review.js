@@ -38,7 +38,7 @@ function drawSummary(review, tr) {
   const table = element("table", undefined, "review-summary");
   const head = table.createTHead().insertRow();
   const titles = [
-    tr.t("player"), tr.t("turns at the best"), tr.t("{unit} placed / possible", { unit }),
+    tr.t("player"), tr.t("turns at the best"), tr.t("{unit} placed / each turn's best, summed", { unit }),
     tr.t("costliest turns"), tr.t("illegal turns"), tr.t("score"),
   ];
   for (const title of titles) head.append(element("th", title));

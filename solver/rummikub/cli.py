@@ -360,8 +360,8 @@ def describe_review(review: dict[str, Any]) -> str:
         share = player["placed_share"]
         lines.append(
             _(
-                "{player}: {at_best} of {turns} turns at the best; {placed} of {possible} {unit}"
-                " placed",
+                "{player}: {at_best} of {turns} turns at the best; {placed} {unit} placed, the"
+                " best play of each turn alone {possible}",
                 player=who,
                 at_best=player["turns_at_best"],
                 turns=player["turns"],
@@ -373,6 +373,11 @@ def describe_review(review: dict[str, Any]) -> str:
             + (
                 _("; illegal turns: {turns}", turns=player["illegal_turns"])
                 if player["illegal_turns"]
+                else ""
+            )
+            + (
+                _("; turns not reviewed: {turns}", turns=player["unreviewed_turns"])
+                if player["unreviewed_turns"]
                 else ""
             )
         )
@@ -387,7 +392,13 @@ def describe_review(review: dict[str, Any]) -> str:
                     tiles=" ".join(costly["missed"]) or "-",
                 )
             )
-    below = [turn for turn in review["turns"] if not turn["at_best"]]
+    # Below the best for sure: short of a best play found, illegal, or not reviewed (a
+    # turn whose best was not proven but is no better than it is not listed).
+    below = [
+        turn
+        for turn in review["turns"]
+        if turn["shortfall"] > 0 or not turn["legal"] or turn["best"] is None
+    ]
     if below:
         lines.append(_("Turns below the best:"))
     for turn in below:

@@ -4,12 +4,14 @@ For every turn (of every player, or of one) the review solves the position the
 player faced afresh (their rack and the table before, as the record gives them, and
 whether they had opened: made a legal play on an earlier turn, for an illegal play
 is taken back in the game and opens nothing) and reports what was played, the best
-play's tiles and points (proven optimal unless the time limit ran out, which
-``status`` says), the tiles the best play would have
+play's tiles and points (proven optimal unless a search stopped first, which
+``status`` says; an unproven best is at least the turn's own play, and no turn is said
+to be at the best unless the best is proven), the tiles the best play would have
 placed that stayed on the rack (``missed``), and the problems of an illegal turn.
 
-Per player: the share of turns at the best (``accuracy``), the tiles placed out
-of the tiles the best plays could have placed, the turns that missed most, and
+Per player: the share of turns at the best (``accuracy``), the tiles placed beside
+the sum of each turn's best play taken alone (a tile held back counts on every turn it
+could have been played), the turns that missed most, and
 the turn-by-turn series (columns of equal length, ready to plot). A turn whose
 position is not one of the game (an earlier illegal turn left an invalid set on
 the table, a tile the rules do not have) cannot be solved: it is listed as
@@ -84,16 +86,21 @@ class TurnReview:
 
     def score(self, objective: Objective) -> tuple[int, int]:
         """(this turn's score, the best score) in ``objective``'s unit; an unreviewed
-        turn's best is taken as its own score."""
+        turn's best is taken as its own score. A best the search did not prove is at
+        least the turn's own (a legal turn is a play too): never a negative shortfall."""
         points = objective is Objective.POINTS
         done = self.points_played if points else self.tiles_played
         if self.best is None:
             return done, done
-        return done, self.best.points_played if points else self.best.tiles_played
+        best = self.best.points_played if points else self.best.tiles_played
+        return done, best if self.best.status is Status.OPTIMAL else max(best, done)
 
     def at_best(self, objective: Objective) -> bool:
+        """Whether the turn is proven to reach the best: a legal turn as good as a best
+        play that the search proved."""
         done, best = self.score(objective)
-        return self.legal and self.best is not None and done >= best
+        proven = self.best is not None and self.best.status is Status.OPTIMAL
+        return self.legal and proven and done >= best
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +262,8 @@ def _player_to_dict(
 
 
 def _rack_after(r: TurnReview) -> int:
-    return len(r.turn.rack) - len(r.turn.played) + (r.turn.drawn is not None)
+    """Tiles on the rack after the turn: an illegal play is taken back."""
+    return len(r.turn.rack) - r.tiles_played + (r.turn.drawn is not None)
 
 
 def _tiles(tiles: Sequence[Tile]) -> list[str]:

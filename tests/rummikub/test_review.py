@@ -219,3 +219,36 @@ def test_a_play_that_places_no_rack_tile_is_refused_as_validate_refuses_it() -> 
     move = {"rack": ["K1"], "table_before": [run[0].split()], "opened": True}
     checked = validate_rummikub({**move, "table_after": [s.split() for s in halves]})
     assert [p["reason"] for p in checked["problems"]] == [reason]
+
+
+def test_a_best_the_search_did_not_prove_is_never_below_the_turn_nor_called_reached(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """When a search stops before any play (time_limit_ms 1 did it), the best was
+    'unknown, 0 tiles': the turn that played 3 had a shortfall of -3 and was 'at the
+    best', and the player's accuracy 100%."""
+    record = {"turns": [_turn(1, "R10 R11 R12 B1 K5", [], ["R10 R11 R12"])]}
+    proven = review_rummikub({"record": record})
+    (turn,) = proven["turns"]
+    assert (turn["best"]["status"], turn["shortfall"], turn["at_best"]) == ("optimal", 0, True)
+    monkeypatch.setattr("solver.rummikub.search.SCORE_WORK", 0.0)  # every search stops at once
+    answer = review_rummikub({"record": record})
+    (turn,) = answer["turns"]
+    assert turn["best"]["status"] != "optimal"
+    assert turn["shortfall"] == 0
+    assert not turn["at_best"]
+    (player,) = answer["players"]
+    assert player["accuracy"] == 0
+    assert player["possible"] >= player["placed"] == 3
+
+
+def test_an_illegal_play_is_taken_back_in_the_rack_series() -> None:
+    record = {
+        "turns": [
+            _turn(1, "R1 R2 R3 K5 B5 O5 R9", [], ["R1 R2 R3"]),  # 6 points: taken back
+            _turn(2, "B1 B2", [], None),
+        ]
+    }
+    (player, _) = review_rummikub({"record": record})["players"]
+    assert player["series"]["played"] == [0]
+    assert player["series"]["rack_after"] == [7]
