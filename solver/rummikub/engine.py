@@ -310,6 +310,21 @@ class Outcome:
     turns: int
 
 
+def round_outcome(
+    end: End, racks: tuple[tuple[Tile, ...], ...], rules: Rules, turns: int, mover: int
+) -> Outcome:
+    """The end of a round with ``racks`` left after ``turns`` turns: each rack's penalty
+    and score; the winner is ``mover`` (the player who moved last) when they went out,
+    else those with the lowest penalty."""
+    penalties = tuple(penalty(rack, rules) for rack in racks)
+    scores = score_round({str(i): rack for i, rack in enumerate(racks)}, rules)
+    lowest = min(penalties)
+    winners = tuple(i for i, cost in enumerate(penalties) if cost == lowest)
+    if end is End.OUT:
+        winners = (mover,)
+    return Outcome(end, winners, racks, penalties, tuple(s.score for s in scores), turns)
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """The racks dealt and the pool in the order it is drawn."""
@@ -485,12 +500,4 @@ class Game:
 
     def _outcome(self, end: End) -> Outcome:
         racks = tuple(tuple(rack) for rack in self.racks)
-        penalties = tuple(penalty(rack, self.rules) for rack in racks)
-        scores = score_round({str(i): rack for i, rack in enumerate(racks)}, self.rules)
-        lowest = min(penalties)
-        winners = tuple(i for i, cost in enumerate(penalties) if cost == lowest)
-        if end is End.OUT:
-            winners = (self.player,)
-        return Outcome(
-            end, winners, racks, penalties, tuple(s.score for s in scores), len(self.turns)
-        )
+        return round_outcome(end, racks, self.rules, len(self.turns), self.player)

@@ -44,6 +44,7 @@ from solver.rummikub.engine import (
     Table,
     Turn,
     added_tiles,
+    round_outcome,
 )
 from solver.rummikub.notation import Tile, format_tiles
 from solver.rummikub.rules import Rules
@@ -190,6 +191,10 @@ def read_record(data: Any) -> GameRecord:
             deal.check(settings)  # else a review would go on under settings it contradicts
         except MeldwiseError as error:
             raise RecordError(_("deal: {problem}", problem=error)) from None
+        if model.seed is not None and _dealt(Deal.shuffle(settings, model.seed)) != _dealt(deal):
+            raise RecordError(
+                _("seed: the deal is not the one seed {seed} shuffles", seed=model.seed)
+            )
     turns = tuple(_turn(entry, index, rules) for index, entry in enumerate(model.turns))
     outcome = None
     if model.result is not None:
@@ -203,6 +208,7 @@ def read_record(data: Any) -> GameRecord:
             tuple(result.scores),
             len(turns),
         )
+        _check_outcome(outcome, rules)
     players = tuple(model.players) if model.players is not None else None
     if players is not None and len(players) != settings.players:
         raise RecordError(
@@ -246,6 +252,41 @@ def _check_result(result: ResultEntry, players: int) -> None:
                     players=players,
                 )
             )
+
+
+def _check_outcome(outcome: Outcome, rules: Rules) -> None:
+    """A result agrees with itself: the penalties, scores and winners its racks give
+    (a round ended "out" by the one player whose rack is empty)."""
+    emptied = [seat for seat, rack in enumerate(outcome.racks) if not rack]
+    out = outcome.end is End.OUT
+    if out and (len(outcome.winners) != 1 or outcome.winners[0] not in emptied):
+        raise RecordError(
+            _("result: a round ended 'out' has one winner, a player whose rack is empty")
+        )
+    mover = outcome.winners[0] if out else 0
+    try:
+        expected = round_outcome(outcome.end, outcome.racks, rules, outcome.turns, mover)
+    except MeldwiseError as error:
+        raise RecordError(_("result: {problem}", problem=error)) from None
+    if (expected.penalties, expected.scores, expected.winners) != (
+        outcome.penalties,
+        outcome.scores,
+        outcome.winners,
+    ):
+        raise RecordError(
+            _(
+                "result: its racks give penalties {penalties}, scores {scores} and winners"
+                " {winners}",
+                penalties=list(expected.penalties),
+                scores=list(expected.scores),
+                winners=list(expected.winners),
+            )
+        )
+
+
+def _dealt(deal: Deal) -> tuple[list[list[Tile]], tuple[Tile, ...]]:
+    """A deal compared: each rack as a multiset, the pool in its order."""
+    return [sorted(rack) for rack in deal.racks], deal.pool
 
 
 def parse_record_model(data: Any) -> GameRecordModel:

@@ -110,8 +110,18 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
     def change(r: dict[str, Any]) -> None:
         r["result"]["scores"] = [s + 1 for s in r["result"]["scores"]]
 
+    # Scores that do not follow from the result's own racks: refused when read (a review
+    # echoed them as the players' scores).
+    with pytest.raises(RecordError, match=r"^result: its racks give penalties .* scores"):
+        read_record(_tampered(record, change))
+
+    def blocked(r: dict[str, Any]) -> None:
+        assert r["result"]["end"] == "out"
+        r["result"]["end"] = "blocked"  # the same racks, penalties, scores and winner
+
+    # A result that agrees with itself but not with the game: only a replay tells.
     with pytest.raises(RecordError, match="the result does not match the replay"):
-        replay(read_record(_tampered(record, change)))
+        replay(read_record(_tampered(record, blocked)))
 
 
 @pytest.mark.parametrize(
@@ -148,6 +158,12 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
         # A deal against its settings was once read (and reviewed) without a word.
         (lambda r: r["settings"].update(hand=8), "^deal: player 0 was dealt .* the hand is 8"),
         (lambda r: r["deal"]["pool"].pop(), r"^deal: the deal is not the game's tiles each once"),
+        # The seed and the deal of a record once disagreed without a word.
+        (lambda r: r.update(seed=r["seed"] + 1), r"^seed: the deal is not the one seed"),
+        (
+            lambda r: r["result"].update(winners=[1 - r["result"]["winners"][0]]),
+            r"^result: a round ended 'out' has one winner, a player whose rack is empty",
+        ),
     ],
 )
 def test_a_malformed_record_names_the_culprit(
