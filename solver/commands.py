@@ -224,6 +224,8 @@ def os_problem(error: OSError) -> str:
         errno.EPERM: lambda: _("permission denied"),
         errno.EISDIR: lambda: _("it is a folder"),
         errno.ENOTDIR: lambda: _("a part of the path is not a folder"),
+        # Making the folders of a path where a file stands (write_file's mkdir).
+        errno.EEXIST: lambda: _("a part of the path is not a folder"),
         errno.EROFS: lambda: _("the file system is read-only"),
         errno.ENOSPC: lambda: _("no space is left on the device"),
     }
