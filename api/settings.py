@@ -118,8 +118,8 @@ class Settings(BaseSettings):
         ge=0,
         le=MAX_TIME_LIMIT_MS,
         description="longest a solve may search for the least disruptive play (0: never: the "
-        "score stage alone, whose answers may rearrange more of the table and, on a few "
-        "house-rule variants, prove less within its work bound)",
+        "score stage alone, whose answers may rearrange more of the table; on a few "
+        "house-rule variants it needs more time to prove the score)",
     )
     body_limit_bytes: int = Field(
         default=16 * 1024, ge=1024, le=1024 * 1024, description="largest request body (413 beyond)"

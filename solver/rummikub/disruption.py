@@ -196,6 +196,22 @@ def least_disruption(
     return answer(start, False) if moved is None else answer(*moved)
 
 
+def calm_score(
+    rules: Rules,
+    rack: TileCounts,
+    table: TileCounts,
+    objective: Objective,
+    melds: tuple[Meld, ...],
+    limits: Limits,
+) -> list[PlacedSet] | None:
+    """Step 1 alone: the best score found in the calm play's model, laid out with the
+    most tiles in place; None unless that score is proven within ``limits``. A second
+    formulation of the score stage (see :func:`solver.rummikub.search.solve`)."""
+    lean = _Turn(rules, rack, table, objective, melds).model(range(len(melds)))
+    found = calm_play(lean, limits)
+    return None if found is None else rematch(melds, lay_out(lean, found[0].value))
+
+
 def _calmest_choice(turn: _Turn, choices: list[Solved], best: Solved, limits: Limits) -> Solved:
     """Step 2 for each play in ``choices``, its sets kept fixed, while work is left: the
     play moving the fewest tiles of those and ``best``."""

@@ -123,3 +123,26 @@ def test_a_short_time_limit_still_gives_a_legal_answer() -> None:
         assert play.tiles_played <= best
     if play.status is Status.UNKNOWN:
         assert play.tiles_played == 0
+
+
+def test_the_score_alone_tries_the_calm_plays_model_when_its_own_stops_unproven(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A binding joker limit over runs of 8 or more: the count model found no play
+    within its work (the default answer, through the calm play's model, plays 3 tiles),
+    so the score alone (bots, reviews, cap 0) said there was none. Its work is cut here
+    so that the count model stops at once; the calm play's model still proves 3."""
+    monkeypatch.setattr("solver.rummikub.search.SCORE_WORK", 0.05)
+    rules = Rules(
+        colours=5, numbers=19, jokers=4, min_set_len=8, opening_threshold=10, max_jokers_per_set=3
+    )
+    table = [
+        " ".join(f"R{n}" for n in range(1, 10)),
+        " ".join(f"B{n}" for n in range(3, 14)),
+        "R9 J R11 R12 J " + " ".join(f"R{n}" for n in range(14, 20)),
+        " ".join(f"O{n}" for n in range(4, 13)),
+    ]
+    position = Position.parse("R10 B19 G11 J J", table)
+    play = solve(position, rules, limit=Limit(60), least_disruption=False)
+    assert (play.status, play.tiles_played) == (Status.OPTIMAL, 3)
+    assert_legal_answer(position, rules, play)
