@@ -310,6 +310,8 @@ class Game:
         self.contract = Contract.for_hand(number, rules)
         self.hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(players)]
         self.pile = [deck[players * size]]
+        self.discarder: int | None = None
+        """Who discarded the upcard: None for the card turned from the deck."""
         self.stock = deck[players * size + 1 :]
         self.table: list[TableMeld] = []
         self.down = [False] * players
@@ -478,10 +480,11 @@ class Game:
             self.step = Step.PLAY
             return self._log(Event(self.turn, seat, "take", (card,)))
         players = self.settings.players
+        # Never to the player who discarded it: buying back one's own discard is no buy.
         self.offer = [
             s
             for s in ((seat + k) % players for k in range(1, players))
-            if self.pile and not self.down[s] and self.buys[s] > 0
+            if self.pile and s != self.discarder and not self.down[s] and self.buys[s] > 0
         ]
         if self.offer:
             self.step = Step.BUY
@@ -553,6 +556,7 @@ class Game:
         if play.discard is not None:
             hand[play.discard] -= 1
             self.pile.append(play.discard)
+            self.discarder = seat
         self.hands[seat] = sorted((+hand).elements())
         event = self._log(Event(self.turn, seat, "play", play=play))
         self.turn += 1

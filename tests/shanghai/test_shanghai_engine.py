@@ -90,6 +90,21 @@ def test_a_declined_upcard_is_offered_in_seat_order_and_bought_with_penalty_card
     assert len(game.hands[1]) == before[1] + 1  # the player drew from the stock
 
 
+def test_a_discard_is_never_offered_back_to_the_player_who_discarded_it() -> None:
+    """Seat 1 discards; seat 2 declines it: seats 3 and 0 may buy it, not seat 1. It was
+    offered back too, and bots bought their own discards (30 of 42 buys in two-player
+    tournaments), one three times over."""
+    game = _game_at_draw()
+    game.apply(Draw(take=False))
+    while game.step is Step.BUY:
+        game.apply(Buy(yes=False))
+    discard = game.hands[1][0]
+    game.apply(Play(discard=discard))
+    assert (game.to_move, game.pile[-1]) == (2, discard)
+    game.apply(Draw(take=False))
+    assert game.offer == [3, 0]
+
+
 def test_players_who_are_down_or_out_of_buys_are_not_offered() -> None:
     game = _game_at_draw()
     game.down[2] = True
