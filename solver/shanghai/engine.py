@@ -107,6 +107,13 @@ class GameSettings:
                     cards=cards,
                 )
             )
+        for number in range(1, self.hands + 1):
+            # A contract no hand can meet would leave every hand to end blocked.
+            try:
+                Contract.for_hand(number, self.rules).check(self.rules)
+            except MeldwiseError as error:
+                problem = _("hand {number}: {problem}", number=number, problem=error)
+                raise RulesError(problem) from None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameSettings:

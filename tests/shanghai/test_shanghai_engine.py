@@ -162,6 +162,10 @@ def test_settings_are_checked_and_knobs_named() -> None:
         GameSettings.from_dict({"colour": 1})
     with pytest.raises(MeldwiseError, match="rules must be an object"):
         GameSettings.from_dict({"rules": []})  # once the standard rules
+    # Rules under which no hand can meet its contract: every hand ended blocked.
+    impossible = {"rules": {"decks": 1, "jokers_per_deck": 0, "min_set_len": 5}, "hands": 1}
+    with pytest.raises(MeldwiseError, match=r"^hand 1: contract 'sets' size 5 cannot be met"):
+        GameSettings.from_dict(impossible)
     assert Policy.parse("buy_short=2+take_to_lay=true") == Policy(buy_short=2, take_to_lay=True)
     # strong's own knobs stay but those given, even when one is greedy's default: those
     # once counted as not given (buy_ev=false left strong's true).
