@@ -50,7 +50,7 @@ from solver.settings import read_knobs
 from solver.shanghai.danger import danger
 from solver.shanghai.deficiency import Study, best_discard
 from solver.shanghai.draw import Draw as DrawQuestion
-from solver.shanghai.draw import buy_option_of
+from solver.shanghai.draw import buy_option_of, draw_advice
 from solver.shanghai.engine import Buy, Draw, LayOffMove, Move, Play, Step, SwapMove, View
 from solver.shanghai.lay_offs import fits_table
 from solver.shanghai.melds import Meld, MeldKind
@@ -163,8 +163,14 @@ class Bot:
         table = tuple(item.meld for item in view.table)
         unseen = view.position().unseen(view.rules)
         if view.down[view.seat]:
-            turn, _ = solve_turn(more, None, table, unseen, view.rules, limit=LIMIT)
-            return (turn is not None and turn.goes_out) or fits_table(upcard, table, view.rules)
+            # The advice's rule: take to go out; else draw when a stock card could go out;
+            # else take an upcard that can be laid off. Taking one whenever it could be
+            # laid off took AS beside the AS in hand, only to discard it again.
+            question = DrawQuestion(
+                hand, view.contract, True, table, unseen, view.rules, LIMIT, None
+            )
+            take = draw_advice(question, upcard, 0).take
+            return take is not None and take.yes
         now = self._study(view, hand).value
         after = self._study(view, more).value
         if after is not None and (now is None or after < now):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from solver.shanghai import Rules, parse_cards
+from solver.shanghai import Rules, advise_shanghai, parse_cards
 from solver.shanghai.bots import Bot, Policy, down_chance, end_chance, make_bot
 from solver.shanghai.contracts import Contract
 from solver.shanghai.engine import Draw, Game, GameSettings, Step, View
@@ -133,3 +133,34 @@ def test_strong_goes_down_as_soon_as_it_can_and_out_when_it_can() -> None:
     out = strong.play(_view("AS AD AC AH KS KD KC"))
     assert sum(len(m) for m in out.melds) + len(out.lay_offs) == 7
     assert out.discard is None
+
+
+def test_a_bot_that_is_down_takes_the_upcard_as_the_advice_says() -> None:
+    """Down with AS alone, the upcard another AS, 7S-KS on the table: taking AS cannot
+    go out (one of the two aces is discarded again) while a stock card may (11%). Both
+    bots took it, as it can be laid off; the advice says draw, and so do they now."""
+    game = Game.new(GameSettings(players=2, hands=1), 1)
+    me = game.to_move
+    laid = ("7S 8S 9S 10S JS QS KS", "5H 5D 5C")
+    game.table = [TableMeld(read_meld(parse_cards(m), game.rules), "other") for m in laid]
+    for zone in (*game.hands, game.stock, game.pile):  # every card once, as the deck had it
+        for card in parse_cards(" ".join(laid) + " AS AS"):
+            while card in zone:
+                zone.remove(card)
+    game.hands[me] = parse_cards("AS")
+    game.pile.append(parse_cards("AS")[0])
+    game.down[me] = True
+    view = game.view(me)
+    advice = advise_shanghai(
+        {
+            "hand": ["AS"],
+            "hand_number": 1,
+            "phase": "draw",
+            "down": True,
+            "upcard": "AS",
+            "table": [{"cards": m.split()} for m in laid],
+        }
+    )
+    assert advice["take_upcard"]["take"] is False
+    for name in ("greedy", "strong"):
+        assert make_bot(name).choose(view) == Draw(take=False)
