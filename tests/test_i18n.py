@@ -32,9 +32,11 @@ from solver import (
     solve_rummikub,
     validate_rummikub,
 )
-from solver.i18n import LOCALE_DIR, from_environment, negotiate
+from solver.arena.runner import seats_of
+from solver.i18n import LOCALE_DIR, from_environment, language, negotiate
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.notation import Colour, Tile, parse_tiles
+from solver.shanghai.contracts import Contract
 from solver.shanghai.notation import Card, Suit, parse_cards
 from tests.api.support import SCORE, SHANGHAI_ADVISE, SOLVE, VALIDATE
 from tests.rummikub.games_support import TINY_OPTIONS
@@ -668,3 +670,12 @@ def test_japanese_errors_read_as_japanese_sentences() -> None:
     with pytest.raises(MeldwiseError) as raised:
         solve_rummikub({"rack": ["R1"], "rules": {"joker_retrieval": "x"}, "lang": "ja"})
     assert "'free'、'replace' のいずれか" in str(raised.value)
+
+
+def test_a_contract_and_a_tournament_error_are_said_in_japanese() -> None:
+    """Illegal Shanghai moves named the contract in English ("set of 3 + set of 3"), and
+    the tournament's own checks were English f-strings."""
+    with language("ja"):
+        assert str(Contract.for_hand(2)) == "3枚のセット + 4枚のラン"
+        with pytest.raises(MeldwiseError, match=r"^ボットの名前を1つ以上指定してください$"):
+            seats_of([""], 2)

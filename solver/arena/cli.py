@@ -23,6 +23,7 @@ from solver.arena.runner import (
 )
 from solver.commands import add_option_flag, parse_options, write_file
 from solver.errors import MeldwiseError
+from solver.i18n import _
 
 DEFAULT_GAMES = 100
 
@@ -83,10 +84,21 @@ def run_tournament_command(
 ) -> int:
     """Carry out ``tournament``; return the exit code (bad input raises, see
     :func:`solver.commands.dispatch`)."""
-    if args.games < 1:
-        raise MeldwiseError(f"--games must be at least 1, got {args.games}")
-    if args.processes < 1:
-        raise MeldwiseError(f"--processes must be at least 1, got {args.processes}")
+    for flag, value, least in (
+        ("--games", args.games, 1),
+        ("--processes", args.processes, 1),
+        # The game's settings say how many players at most; 0 read "1 bots named for 0".
+        ("--players", args.players, 2),
+    ):
+        if value < least:
+            raise MeldwiseError(
+                _(
+                    "{flag} must be at least {least}, got {value}",
+                    flag=flag,
+                    least=least,
+                    value=value,
+                )
+            )
     seats = seats_of(args.bots.split(","), args.players)
     options = parse_options(args.option)
     dispatch = _dispatcher(args)

@@ -12,6 +12,7 @@ from importlib import import_module
 
 from solver.arena.game import GameSpec
 from solver.errors import MeldwiseError
+from solver.i18n import _
 
 GAMES: dict[str, str] = {
     "rummikub": "solver.rummikub.arena:RUMMIKUB",
@@ -24,7 +25,9 @@ def game_spec(name: str) -> GameSpec:
     """The spec of the game called ``name``."""
     where = GAMES.get(name)
     if where is None:
-        raise MeldwiseError(f"unknown game {name!r}; games are {', '.join(GAMES)}")
-    module, _, attribute = where.partition(":")
+        raise MeldwiseError(
+            _("unknown game {name!r}; games are {games}", name=name, games=", ".join(GAMES))
+        )
+    module, _sep, attribute = where.partition(":")
     spec: GameSpec = getattr(import_module(module), attribute)
     return spec

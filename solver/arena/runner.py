@@ -30,6 +30,7 @@ from solver.arena.game import GameSpec, Result
 from solver.arena.registry import game_spec
 from solver.arena.stats import percentile, wilson_interval
 from solver.errors import MeldwiseError
+from solver.i18n import _, _n
 
 
 class IllegalBotMove(AssertionError):
@@ -150,7 +151,7 @@ def dask_dispatch(address: str | None, processes: int) -> Dispatcher:
         # Untyped, optional: used through Any.
         dask: Any = import_module("distributed")
     except ImportError:
-        raise MeldwiseError("dispatch 'dask' needs Dask: pip install 'meldwise[dask]'") from None
+        raise MeldwiseError(_("dispatch 'dask' needs Dask: pip install 'meldwise[dask]'")) from None
 
     def dispatch(todo: Sequence[GameTask]) -> Iterator[GamePlayed]:
         cluster = None
@@ -361,7 +362,7 @@ def run_tournament(
     spec: GameSpec = game_spec(game)
     spec.check_bots(bots)
     if games < 1:
-        raise MeldwiseError(f"a tournament needs at least 1 game, got {games}")
+        raise MeldwiseError(_("a tournament needs at least 1 game, got {games}", games=games))
     spec.new_match(seed, len(bots), options)  # bad options fail here, not in a worker
     dispatch = dispatch or local_dispatch(min(2, os.cpu_count() or 1))
     started = time.perf_counter()
@@ -378,7 +379,14 @@ def seats_of(names: Iterable[str], players: int) -> list[str]:
     the seats (``strong,greedy`` with 4 players: one strong, three greedy)."""
     listed = [name.strip() for name in names if name.strip()]
     if not listed:
-        raise MeldwiseError("give at least one bot name")
+        raise MeldwiseError(_("give at least one bot name"))
     if len(listed) > players:
-        raise MeldwiseError(f"{len(listed)} bots named for {players} players")
+        raise MeldwiseError(
+            _n(
+                "{n} bot named for {players} players",
+                "{n} bots named for {players} players",
+                len(listed),
+                players=players,
+            )
+        )
     return listed + [listed[-1]] * (players - len(listed))

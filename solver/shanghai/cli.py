@@ -24,7 +24,7 @@ from solver.commands import (
 )
 from solver.errors import MeldwiseError
 from solver.i18n import _
-from solver.shanghai.contracts import HANDS
+from solver.shanghai.contracts import HANDS, contract_text
 from solver.shanghai.wire import advise_shanghai, score_shanghai
 from solver.written import partition, split, words
 
@@ -198,10 +198,7 @@ def _meld_text(meld: Mapping[str, Any]) -> str:
 
 def describe_advice(response: dict[str, Any]) -> str:
     """An advice response written for a person."""
-    contract = " + ".join(
-        [_("set of {n}", n=n) for n in response["contract"]["sets"]]
-        + [_("run of {n}", n=n) for n in response["contract"]["runs"]]
-    )
+    contract = contract_text(response["contract"]["sets"], response["contract"]["runs"])
     short = response["deficiency"]
     yes, no = _("yes"), _("no")
     kinds = {"set": _("set"), "run": _("run")}

@@ -6,7 +6,7 @@ its own as minimum sizes (``{"sets": [3, 3], "runs": [4]}``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,8 +147,13 @@ class Contract:
         return {"sets": list(self.sets), "runs": list(self.runs)}
 
     def __str__(self) -> str:
-        parts = [f"set of {n}" for n in self.sets] + [f"run of {n}" for n in self.runs]
-        return " + ".join(parts)
+        return contract_text(self.sets, self.runs)
+
+
+def contract_text(sets: Sequence[int], runs: Sequence[int]) -> str:
+    """A contract in words, in the active language: ``set of 3 + run of 4``."""
+    parts = [_("set of {n}", n=n) for n in sets] + [_("run of {n}", n=n) for n in runs]
+    return " + ".join(parts)
 
 
 STANDARD_CONTRACTS: dict[int, Contract] = {

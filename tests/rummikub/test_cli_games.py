@@ -81,6 +81,8 @@ def test_tournament_help_says_percent_once(capsys: pytest.CaptureFixture[str]) -
             "bot 'strong:buy_ev=x': knob 'buy_ev' is true or false, got 'x'",
         ),
         (["--bots", "greedy", "--games", "0"], "--games must be at least 1"),
+        # It read "1 bots named for 0 players".
+        (["--bots", "greedy", "--players", "0"], "--players must be at least 2, got 0"),
         (["--bots", "greedy", "--option", "pool_empty=never"], "'pool_empty' must be"),
         (["--bots", "greedy", "--option", "hand=--5"], "'hand' must be a whole number"),
         (["--bots", "greedy", "--option", "players=3"], "'players' is 3, but 2 bots are seated"),
