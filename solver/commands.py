@@ -192,14 +192,29 @@ def write_file(flag: str, path: Path | str, text: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     except OSError as error:
-        raise MeldwiseError(
-            _(
-                "{flag}: cannot write {path}: {error}",
-                flag=flag,
-                path=path,
-                error=os_problem(error),
-            )
-        ) from None
+        raise _unwritable(flag, path, error) from None
+
+
+def ready_to_write(flag: str, path: Path | str, *, folder: bool = False) -> None:
+    """Before a long run whose results go to ``path`` (a file, or with ``folder`` a
+    folder of files), make the folders it needs and check that it can be written, so
+    that a bad path is said at once rather than after the run (and its results lost)."""
+    path = Path(path)
+    where = path if folder else path.parent
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        if not folder and path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
+        if not os.access(where, os.W_OK):
+            raise PermissionError(errno.EACCES, "permission denied", str(where))
+    except OSError as error:
+        raise _unwritable(flag, path, error) from None
+
+
+def _unwritable(flag: str, path: Path, error: OSError) -> MeldwiseError:
+    return MeldwiseError(
+        _("{flag}: cannot write {path}: {error}", flag=flag, path=path, error=os_problem(error))
+    )
 
 
 def read_file(path: Path | str) -> str:

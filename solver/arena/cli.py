@@ -21,7 +21,7 @@ from solver.arena.runner import (
     run_tournament,
     seats_of,
 )
-from solver.commands import add_option_flag, parse_options, write_file
+from solver.commands import add_option_flag, parse_options, ready_to_write, write_file
 from solver.errors import MeldwiseError
 from solver.i18n import _
 
@@ -101,6 +101,10 @@ def run_tournament_command(
             )
     seats = seats_of(args.bots.split(","), args.players)
     options = parse_options(args.option)
+    if args.records:
+        ready_to_write("--records", args.records, folder=True)
+    if args.json and args.json != "-":
+        ready_to_write("--json", args.json)
     dispatch = _dispatcher(args)
     report = _run(args, seats, options, dispatch, stderr)
     if args.records:

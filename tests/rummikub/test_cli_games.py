@@ -234,3 +234,19 @@ def test_every_file_flag_makes_missing_folders_and_refuses_what_it_cannot_write(
             f"error: {flag}: cannot write {blocker}"
         )
         assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("flag", ["--json", "--records"])
+def test_a_tournament_refuses_an_output_path_before_playing(
+    flag: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A bad --records or --json path was said only once every game had been played,
+    # and the games were lost.
+    def played(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the games were played")
+
+    monkeypatch.setattr("solver.arena.cli.run_tournament", played)
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert main([*_TOURNAMENT, "--no-progress", *TINY, flag, str(blocker / "out")]) == 2
+    assert "a part of the path is not a folder" in capsys.readouterr().err
