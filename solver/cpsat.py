@@ -25,7 +25,7 @@ from ortools.sat.python import cp_model
 from ortools.sat.python import cp_model_helper as cmh
 from ortools.util.python.sorted_interval_list import Domain
 
-from solver.errors import LimitError, ModelError
+from solver.errors import LimitError, ModelError, quoted
 
 LinearExpr = cp_model.LinearExpr | int
 """A linear expression of CP-SAT variables, or a constant."""
@@ -205,19 +205,35 @@ class Limit:
         if self.deadline is not None and self.accounts is None:
             object.__setattr__(self, "accounts", [])  # a clock running: watch its accounts
         _check_seconds("time", self.time, positive=True)
-        if isinstance(self.workers, bool) or not isinstance(self.workers, int):
-            raise LimitError(f"workers must be a whole number, not {self.workers!r}")
-        if self.workers < 1:
-            raise LimitError(f"workers must be at least 1, not {self.workers!r}")
+        workers = self.workers
+        if (
+            isinstance(workers, bool)
+            or not isinstance(workers, int)
+            or not 1 <= workers <= MAX_WORKERS
+        ):
+            # CP-SAT refuses thousands of workers as an invalid model, or overflows.
+            raise LimitError(
+                f"workers must be a whole number 1 to {MAX_WORKERS}, not {quoted(workers)!r:.60}"
+            )
         _check_seconds("disruption_work", self.disruption_work, positive=False)
         _check_seconds("disruption_time", self.disruption_time, positive=False)
+        if self.deadline is not None:
+            _check_seconds("deadline", self.deadline, positive=False)
+
+
+MAX_WORKERS = 64
+"""The most CP-SAT threads a :class:`Limit` may ask for."""
 
 
 def _check_seconds(name: str, value: float, *, positive: bool) -> None:
     """Raise :class:`LimitError` unless ``value`` is a finite number of seconds,
     above 0 if ``positive``, else at least 0."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise LimitError(f"{name} must be a finite number of seconds, not {value!r}")
+    try:
+        finite = isinstance(value, int | float) and math.isfinite(value)
+    except OverflowError:  # an int past the floats
+        finite = False
+    if not finite or isinstance(value, bool):
+        raise LimitError(f"{name} must be a finite number of seconds, not {quoted(value)!r:.60}")
     if value < 0 or (positive and value == 0):
         bound = "above 0" if positive else "at least 0"
         raise LimitError(f"{name} must be {bound} seconds, not {value!r}")

@@ -6,6 +6,9 @@ input, so callers (CLI, HTTP service) can show it to a person unchanged.
 
 from __future__ import annotations
 
+import math
+import reprlib
+
 
 class MeldwiseError(ValueError):
     """Base class of every input error raised by the solver library."""
@@ -38,3 +41,45 @@ class RequestError(MeldwiseError):
 class ModelError(RuntimeError):
     """CP-SAT answered what a correct model never gives (infeasible where a play
     always exists, counts that do not lay out): a bug in a model, never bad input."""
+
+
+class Quoted:
+    """A value as an error message quotes it (``{got!r:.60}``, ``{value}``): a string
+    as it is; anything else shown safely, whatever the input: a list nested a
+    thousand deep is cut at a few levels, a number of thousands of digits is said to
+    be one (Python refuses to write it out, and repr recursed past its limit)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return _CLIPPED.repr(self.value)
+
+    def __str__(self) -> str:
+        return self.value if isinstance(self.value, str) else repr(self)
+
+
+def quoted(value: object) -> object:
+    """``value`` ready to be quoted in an error message (see :class:`Quoted`)."""
+    return value if isinstance(value, str) else Quoted(value)
+
+
+class _Clipped(reprlib.Repr):
+    """reprlib's short reprs, a few levels deep, with numbers too long to write out
+    named by their length."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxlist = self.maxtuple = self.maxdict = self.maxset = 8
+        self.maxstring = self.maxother = self.maxlong = 80
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 1000:
+            return f"<a number of about {int(x.bit_length() * math.log10(2))} digits>"
+        return super().repr_int(x, level)
+
+
+_CLIPPED = _Clipped()

@@ -20,7 +20,7 @@ from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
-from solver.errors import RulesError
+from solver.errors import RulesError, quoted
 from solver.i18n import _, _p
 
 
@@ -57,7 +57,7 @@ class Settings:
                             "rule {name!r} must be one of {words}, got {value!r:.60}",
                             name=item.name,
                             words=_p("between alternatives", ", ").join(repr(w) for w in words),
-                            value=value,
+                            value=quoted(value),
                         )
                     )
                 continue
@@ -67,7 +67,7 @@ class Settings:
                         _(
                             "rule {name!r} must be true or false, got {value!r:.60}",
                             name=item.name,
-                            value=value,
+                            value=quoted(value),
                         )
                     )
                 continue
@@ -77,7 +77,7 @@ class Settings:
                     _(
                         "rule {name!r} must be a whole number, got {value!r:.60}",
                         name=item.name,
-                        value=value,
+                        value=quoted(value),
                     )
                 )
             if not low <= value <= high:
@@ -87,7 +87,7 @@ class Settings:
                         name=item.name,
                         low=low,
                         high=high,
-                        value=value,
+                        value=quoted(value),
                     )
                 )
 

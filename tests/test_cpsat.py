@@ -60,6 +60,11 @@ def test_a_limit_cannot_change() -> None:
         ("disruption_work", -0.1),
         ("disruption_time", -2.0),
         ("disruption_time", "2"),
+        # CP-SAT answered thousands of workers with MODEL_INVALID (a ModelError: "never
+        # bad input"), 2**31 with a TypeError; a deadline was never checked.
+        ("workers", 10_001),
+        ("workers", 2**31),
+        ("deadline", "x"),
     ],
 )
 def test_a_value_out_of_range_is_named(field: str, value: object) -> None:
@@ -67,6 +72,11 @@ def test_a_value_out_of_range_is_named(field: str, value: object) -> None:
         Limit(**{field: value})  # type: ignore[arg-type]
     assert repr(value) in str(raised.value)
     assert isinstance(raised.value, MeldwiseError)
+
+
+def test_a_time_past_the_floats_is_named_not_an_overflow() -> None:
+    with pytest.raises(LimitError, match="time must be a finite number of seconds"):
+        Limit(time=10**400)
 
 
 def test_a_started_limit_shares_its_time() -> None:

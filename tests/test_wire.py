@@ -6,7 +6,13 @@ from typing import Any
 
 import pytest
 
-from solver import MeldwiseError, score_rummikub, solve_rummikub, validate_rummikub
+from solver import (
+    MeldwiseError,
+    advise_shanghai,
+    score_rummikub,
+    solve_rummikub,
+    validate_rummikub,
+)
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.wire import repair_rummikub
@@ -285,3 +291,27 @@ def test_text_that_is_no_valid_unicode_is_named_as_sent() -> None:
     with pytest.raises(RequestError) as raised:
         solve_rummikub({"rack": ["R1"], "objective": "\ud800"})
     assert str(raised.value) == "'objective' must be valid Unicode text, got '\\ud800'"
+
+
+def test_odd_inputs_are_bad_input_naming_the_field_never_another_exception() -> None:
+    """A joker bracket nested five hundred deep (1.5 KB: HTTP 500) recursed past Python's
+    limit; so did the error's repr of a list nested a thousand deep; a number of 5,000
+    digits raised Python's own ValueError (or became its message) where it was quoted."""
+    deep: Any = "R1"
+    for _ in range(1000):
+        deep = [deep]
+    huge = 10**5000
+    cases: list[tuple[Any, str]] = [
+        (lambda: solve_rummikub({"rack": ["J(" * 499 + ")" * 499]}), "rack[0]: unknown tile 'J(J("),
+        (lambda: solve_rummikub({"rack": [deep]}), "rack[0]: expected a tile like 'R5'"),
+        (lambda: solve_rummikub({"rack": ["R1"], "time_limit_ms": huge}), "'time_limit_ms'"),
+        (lambda: solve_rummikub({"rack": ["R1"], "rules": {"jokers": huge}}), "rule 'jokers'"),
+        (lambda: advise_shanghai({"hand": ["7H"], "contract": {"sets": [huge]}}), "'sets' size"),
+        (lambda: advise_shanghai({"hand": ["7H"], "hand_number": 1, "buys_left": huge}), "buys"),
+    ]
+    for call, where in cases:
+        with pytest.raises(MeldwiseError) as raised:
+            call()
+        assert where in str(raised.value)
+        assert "4300 digits" not in str(raised.value)
+        assert len(str(raised.value)) < 400

@@ -19,7 +19,7 @@ from pydantic import ConfigDict, Field, StrictBool
 
 from solver.arena.runner import bot_seed
 from solver.cpsat import Limit, Status
-from solver.errors import RequestError
+from solver.errors import RequestError, quoted
 from solver.i18n import _, speaks
 from solver.rummikub.bots import BOTS, Strong, make_bot
 from solver.rummikub.deal import full_set
@@ -347,7 +347,7 @@ def review_rummikub(request: Mapping[str, Any] | ReviewRequest) -> dict[str, Any
                 label="'player'",
                 low=0,
                 high=last,
-                value=asked.player,
+                value=quoted(asked.player),
             )
         )
     review = review_game(

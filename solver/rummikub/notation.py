@@ -151,7 +151,8 @@ class Tile:
             return None
         inner = meant[:-1] if meant.endswith(")") else ""
         try:
-            stands_for = Tile.parse(inner) if inner else None
+            # Never a bracket within: J(J(J(...))) recursed past Python's limit.
+            stands_for = Tile.parse(inner) if inner and "(" not in inner else None
         except NotationError:
             stands_for = None
         if stands_for is None or stands_for.colour is None:

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solver.errors import RequestError
+from solver.errors import RequestError, quoted
 from solver.i18n import _
 from solver.shanghai.rules import MAX_RUN_LEN, STANDARD, Rules
 
@@ -32,7 +32,10 @@ class Contract:
         two sets of 3 are two sets of 4)."""
         if isinstance(hand_number, bool) or not isinstance(hand_number, int):
             raise RequestError(
-                _("'hand_number' must be a whole number 1-10, got {value!r:.60}", value=hand_number)
+                _(
+                    "'hand_number' must be a whole number 1-10, got {value!r:.60}",
+                    value=quoted(hand_number),
+                )
             )
         if not 1 <= hand_number <= HANDS:
             raise RequestError(
@@ -41,7 +44,7 @@ class Contract:
                     name="hand_number",
                     lowest=1,
                     highest=HANDS,
-                    value=hand_number,
+                    value=quoted(hand_number),
                 )
             )
         standard = STANDARD_CONTRACTS[hand_number]
@@ -58,7 +61,7 @@ class Contract:
                 _(
                     "'contract' must be an object like {example}, got {value!r:.60}",
                     example='{"sets": [3, 3], "runs": [4]}',
-                    value=value,
+                    value=quoted(value),
                 )
             )
         for name in value:
@@ -76,7 +79,7 @@ class Contract:
                     _(
                         "contract {name!r} must be a list of sizes, got {value!r:.60}",
                         name=name,
-                        value=items,
+                        value=quoted(items),
                     )
                 )
             sizes[name] = tuple(sorted(items))
@@ -106,7 +109,7 @@ class Contract:
                             " but a set of one rank holds at most {high} cards under these"
                             " rules ({naturals} of the rank with decks={decks}, and {wild}"
                             " wild cards)",
-                            size=size,
+                            size=quoted(size),
                             low=low,
                             high=high,
                             naturals=naturals,
@@ -120,7 +123,7 @@ class Contract:
                             "contract {name!r} size {size} is out of range: {name} hold {low}"
                             " to {high} cards under these rules",
                             name=name,
-                            size=size,
+                            size=quoted(size),
                             low=low,
                             high=high,
                         )

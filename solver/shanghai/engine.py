@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from solver.errors import MeldwiseError, RulesError
+from solver.errors import MeldwiseError, RulesError, quoted
 from solver.i18n import _, _n, clauses
 from solver.settings import check_game_settings
 from solver.shanghai.contracts import HANDS, Contract, buys_allowed
@@ -92,7 +92,7 @@ class GameSettings:
                         name=name,
                         low=low,
                         high=high,
-                        value=value,
+                        value=quoted(value),
                     )
                 )
         cards = len(ALL_NATURALS) * self.rules.decks + self.rules.jokers

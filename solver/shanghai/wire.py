@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
 from solver.cpsat import Limit, Status
-from solver.errors import RequestError
+from solver.errors import RequestError, quoted
 from solver.i18n import _, speaks
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT, Advice, advise
 from solver.shanghai.contracts import HANDS, Contract, buys_allowed
@@ -179,7 +179,7 @@ class ShanghaiAdviseRequest(Spoken):
                 _(
                     "'buys_left' must be 0 to {most} in this hand, got {value}",
                     most=allowed,
-                    value=self.buys_left,
+                    value=quoted(self.buys_left),
                 )
             )
 
