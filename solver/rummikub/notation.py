@@ -22,7 +22,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
 
-from solver.errors import NotationError
+from solver.errors import NotationError, quoted
 from solver.i18n import _, _p
 from solver.written import without_variation_selectors, words
 
@@ -120,6 +120,22 @@ class Tile:
     """The tile's notation, computed once: answers write every tile in their steps."""
 
     def __post_init__(self) -> None:
+        # A tile made directly (not parsed) is checked too: Tile(RED, 0) printed R0,
+        # which no parse reads back, and Tile.natural cached it for every later parse.
+        number = self.number
+        if self.colour is None:
+            valid = number == 0
+        else:
+            whole = isinstance(number, int) and not isinstance(number, bool)
+            valid = self.colour in _COLOUR_INDEX and whole and 1 <= number <= MAX_NUMBER
+        if not valid:
+            raise NotationError(
+                _(
+                    "no such tile: colour {colour!r}, number {number!r:.60}",
+                    colour=self.colour,
+                    number=quoted(number),
+                )
+            )
         colour = len(_COLOURS) if self.colour is None else _COLOUR_INDEX[self.colour]
         object.__setattr__(self, "_key", colour * 64 + self.number)
         text = "J" if self.colour is None else f"{self.colour.value}{self.number}"
@@ -222,8 +238,25 @@ class Tile:
         """Orders tiles by colour, then number, jokers last."""
         return self._key
 
-    def __lt__(self, other: Tile) -> bool:
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
         return self._key < other._key
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return self._key <= other._key
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return self._key > other._key
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return self._key >= other._key
 
     def __str__(self) -> str:
         return self._text

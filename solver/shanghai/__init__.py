@@ -1,11 +1,11 @@
 """Shanghai rummy: cards, rules, contracts, melds, and the exact CP-SAT advice."""
 
-from solver.cpsat import Status
+from solver.cpsat import Limit, Status
 from solver.shanghai.advice import Advice, advise
 from solver.shanghai.contracts import STANDARD_CONTRACTS, Contract
 from solver.shanghai.melds import Meld, MeldKind, TableMeld, read_meld
 from solver.shanghai.notation import JOKER, Card, Suit, format_cards, parse_cards
-from solver.shanghai.position import Position
+from solver.shanghai.position import NextPlayer, Phase, Position
 from solver.shanghai.rules import STANDARD, Rules
 from solver.shanghai.wire import advise_shanghai, score_shanghai
 
@@ -16,8 +16,11 @@ __all__ = [
     "Advice",
     "Card",
     "Contract",
+    "Limit",
     "Meld",
     "MeldKind",
+    "NextPlayer",
+    "Phase",
     "Position",
     "Rules",
     "Status",

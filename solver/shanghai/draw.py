@@ -74,6 +74,13 @@ class DrawOption:
     go_down: float | None
     go_out: float | None
 
+    def __post_init__(self) -> None:
+        # Floats even where sure (a take's goes-out is True or False): the answer's
+        # model declares them so, and JSON wrote 1 beside the draw's 1.0.
+        for name in ("deficiency", "points", "go_down", "go_out"):
+            if (value := getattr(self, name)) is not None:
+                object.__setattr__(self, name, float(value))
+
 
 @dataclass(frozen=True, slots=True)
 class DrawAdvice:

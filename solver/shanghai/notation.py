@@ -60,6 +60,9 @@ _SUIT_SYMBOLS = {
 _SUIT_INDEX = {suit.value: i for i, suit in enumerate(_SUITS)}
 
 
+_JOKER_NAMES = ("JK", "*", "ジョーカー", "JOKER")
+
+
 def rank_name(rank: int) -> str:
     """``10`` for ten, ``J`` for jack, ... ``A`` for ace."""
     return _RANK_NAMES.get(rank, str(rank))
@@ -88,8 +91,29 @@ class Card:
                 _("unknown card {card!r:.60}: a card is a string like '7H' or 'JK'", card=text)
             )
         norm = without_variation_selectors(unicodedata.normalize("NFKC", text)).strip().upper()
-        if norm in ("JK", "*", "ジョーカー", "JOKER"):
+        if norm in _JOKER_NAMES:
             return JOKER
+        name, bracket, meant = norm.partition("(")
+        if bracket:
+            # A wild card with what it stands for, as melds print it: JK(6H), 2C(6H), or a
+            # rank in a set, JK(8). Not kept (the meld is read afresh), but it must read.
+            inner = meant[:-1] if meant.endswith(")") else ""
+            try:
+                card = cls.parse(name)
+                wild = card.is_joker or card.rank == 2  # a two when the rules make it wild
+                place = inner in _RANK_BY_NAME  # a set's place: a rank alone
+                ok = wild and (place or ("(" not in inner and not cls.parse(inner).is_joker))
+            except NotationError:
+                ok = False
+            if ok:
+                return card
+            raise NotationError(
+                _(
+                    "unknown card {card!r:.60}: a wild card is written alone, or with what it"
+                    " stands for in brackets: JK(6H), JK(8)",
+                    card=text,
+                )
+            )
         if norm[:1] in _SUIT_SYMBOLS:  # ♠10: the suit symbol first
             norm = norm[1:].strip() + norm[:1]
         norm = norm[:-1].strip() + _SUIT_SYMBOLS.get(norm[-1:], norm[-1:])
@@ -123,8 +147,25 @@ class Card:
             return (len(_SUITS), self.rank)
         return (self.suit.index, self.rank)
 
-    def __lt__(self, other: Card) -> bool:
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self.sort_key < other.sort_key
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.sort_key <= other.sort_key
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.sort_key > other.sort_key
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.sort_key >= other.sort_key
 
     def __str__(self) -> str:
         if self.is_joker:

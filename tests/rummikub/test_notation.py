@@ -40,3 +40,23 @@ def test_tiles_outside_the_rules_are_named() -> None:
 
 def test_canonical_order_puts_jokers_last() -> None:
     assert format_tiles(sorted(parse_tiles("J O1 R13 B2 R2"))) == "R2 R13 B2 O1 J"
+
+
+@pytest.mark.parametrize(
+    ("colour", "number"),
+    [(Colour.RED, 0), (Colour.RED, 5.0), (Colour.RED, True), (None, 5), ("R", 5), (Colour.RED, 27)],
+)
+def test_a_tile_made_directly_must_be_a_tile(colour: object, number: object) -> None:
+    # Tile(RED, 0) printed R0, which no parse reads back; made through Tile.natural it
+    # was cached, and every later parse of 'R0' accepted it.
+    with pytest.raises(NotationError, match="no such tile"):
+        Tile(colour, number)  # type: ignore[arg-type]
+    with pytest.raises(NotationError):
+        Tile.parse("R0")
+
+
+def test_tiles_compare_in_every_direction_and_only_with_tiles() -> None:
+    r5, r6 = Tile.parse("R5"), Tile.parse("R6")
+    assert r5 <= r6 and r6 >= r5 and r6 > r5 and r5 <= r5  # noqa: PT018
+    with pytest.raises(TypeError):
+        assert r5 < 3

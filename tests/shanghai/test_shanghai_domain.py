@@ -288,3 +288,19 @@ def test_a_set_of_duplicates_needs_enough_decks() -> None:
     assert turn is not None
     assert turn.go_down is not None
     assert turn.go_down.left == ()
+
+
+@pytest.mark.parametrize(
+    ("cards", "rules"),
+    [("5H JK 7H 8H", Rules()), ("8H 8S JK", Rules()), ("5H 2C 7H 8H", Rules(twos_wild=True))],
+)
+def test_a_meld_as_printed_reads_back(cards: str, rules: Rules) -> None:
+    """Melds print a wild card with what it stands for (JK(6H), 2C(6H), JK(8)); that
+    text was refused as input ('unknown card JK(6H)'), on the command line too."""
+    meld = read_meld(parse_cards(cards), rules)
+    assert "(" in str(meld)
+    assert read_meld(parse_cards(str(meld)), rules) == meld
+    for bad in ("JK(JK)", "7H(8)", "JK(6X)", "JK(" * 300 + ")" * 300):
+        with pytest.raises(NotationError, match="a wild card is written alone"):
+            Card.parse(bad)
+    assert Card.parse("7H") <= Card.parse("8H")

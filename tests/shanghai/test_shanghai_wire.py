@@ -418,3 +418,17 @@ def test_too_many_jokers_names_the_setting() -> None:
     request = {"hand": ["JK", "7H"], "hand_number": 1, "rules": {"jokers_per_deck": 0}}
     with pytest.raises(CountError, match=r"has 0 \(2 decks, jokers_per_deck 0\)"):
         advise_shanghai(request)
+
+
+def test_draw_option_figures_are_numbers_of_one_type() -> None:
+    # A take's figures came out as ints (1, 0) beside the draw's floats (1.0, 84.18).
+    hand = ["9C", "9D", "5H", "9S", "5S", "5D", "KD", "2C", "3C", "4H", "7S"]
+    answer = advise_shanghai({"hand": hand, "hand_number": 1, "phase": "draw", "upcard": "6S"})
+    figures = [
+        option[name]
+        for option in answer["draw_options"]
+        for name in ("deficiency", "points", "go_down", "go_out")
+        if option[name] is not None
+    ]
+    assert figures
+    assert all(type(figure) is float for figure in figures)
