@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from solver.errors import CountError, TableError
+from solver.errors import CountError, RequestError, TableError, quoted
 from solver.i18n import _
 from solver.rummikub.melds import InvalidMeld, Meld, read_meld
 from solver.rummikub.notation import Tile, format_tiles, parse_tiles, spell
@@ -39,6 +39,23 @@ class Position:
     rack: tuple[Tile, ...]
     table: tuple[tuple[Tile, ...], ...] = ()
     opened: bool = True
+
+    def __post_init__(self) -> None:
+        # Made directly, a rack of strings failed deep in the solver (AttributeError)
+        # and opened="false" counted as opened: refused here, naming the field.
+        tiles = [*self.rack, *(tile for tiles in self.table for tile in tiles)]
+        if not all(isinstance(tile, Tile) for tile in tiles):
+            raise RequestError(
+                _(
+                    "a position holds Tile objects (Position.parse reads notation), got"
+                    " {value!r:.60}",
+                    value=quoted(next(t for t in tiles if not isinstance(t, Tile))),
+                )
+            )
+        if not isinstance(self.opened, bool):
+            raise RequestError(
+                _("'opened' must be true or false, got {value!r:.60}", value=quoted(self.opened))
+            )
 
     @classmethod
     def parse(

@@ -30,6 +30,8 @@ from solver.cpsat import DEFAULT_DISRUPTION_TIME_LIMIT as DEFAULT_DISRUPTION_TIM
 from solver.cpsat import DEFAULT_DISRUPTION_WORK as DEFAULT_DISRUPTION_WORK
 from solver.cpsat import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
 from solver.cpsat import Limit, Status
+from solver.errors import RequestError
+from solver.i18n import _
 from solver.rummikub.disruption import calm_score
 from solver.rummikub.disruption import least_disruption as calmest
 from solver.rummikub.free_jokers import free_jokers as count_free_jokers
@@ -89,6 +91,12 @@ def solve(
     rules (a budget out of its range is refused when its ``Limit`` is made).
     """
     limit = (Limit() if limit is None else limit).started()
+    try:
+        objective = Objective(objective)  # its word ("tiles") read as the mode, not as points
+    except ValueError:
+        raise RequestError(
+            _("'objective' must be 'tiles' or 'points', got {value!r:.60}", value=objective)
+        ) from None
     play = _solve(position, rules, objective, limit, least_disruption)
     if free_jokers:
         table = Counter(chain(*position.table))

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 
-from solver.errors import CountError
+from solver.errors import CountError, RequestError
 from solver.i18n import _, _n
 from solver.shanghai.contracts import Contract
 from solver.shanghai.melds import TableMeld
@@ -61,6 +61,17 @@ class Position:
     phase: Phase | None = None
     seen: tuple[Card, ...] = ()
     next_player: NextPlayer | None = None
+
+    def __post_init__(self) -> None:
+        # A phase given as its word ("draw") was compared with the enum by identity:
+        # the play phase's advice came back for a draw-phase position.
+        if isinstance(self.phase, str) and not isinstance(self.phase, Phase):
+            try:
+                object.__setattr__(self, "phase", Phase(self.phase))
+            except ValueError:
+                raise RequestError(
+                    _("'phase' must be 'draw' or 'play', got {value!r:.60}", value=self.phase)
+                ) from None
 
     def in_view(self) -> Counter[Card]:
         """Every card the player can see or knows: hand, table, upcard and ``seen``."""

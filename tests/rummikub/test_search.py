@@ -4,6 +4,7 @@ from collections import Counter
 
 import pytest
 
+from solver.errors import MeldwiseError
 from solver.rummikub import Limit, Objective, Play, Position, Rules, Status, parse_tiles, solve
 from tests.rummikub.helpers import assert_legal_answer
 
@@ -146,3 +147,15 @@ def test_the_score_alone_tries_the_calm_plays_model_when_its_own_stops_unproven(
     play = solve(position, rules, limit=Limit(60), least_disruption=False)
     assert (play.status, play.tiles_played) == (Status.OPTIMAL, 3)
     assert_legal_answer(position, rules, play)
+
+
+def test_the_typed_api_reads_an_objective_word_and_refuses_odd_fields() -> None:
+    # "tiles" (not Objective.TILES) was taken for points: 3 tiles instead of 4.
+    position = Position.parse("B4 O1 J O2 O4")
+    assert solve(position, Rules(), "tiles") == solve(position, Rules(), Objective.TILES)  # type: ignore[arg-type]
+    with pytest.raises(MeldwiseError, match="'objective' must be 'tiles' or 'points'"):
+        solve(position, Rules(), "fun")  # type: ignore[arg-type]
+    with pytest.raises(MeldwiseError, match="a position holds Tile objects"):
+        Position(("R1",))  # type: ignore[arg-type]
+    with pytest.raises(MeldwiseError, match="'opened' must be true or false"):
+        Position.parse("R1", opened="false")  # type: ignore[arg-type]

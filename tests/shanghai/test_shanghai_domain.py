@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 from solver import advise_shanghai
 from solver.cpsat import Limit
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
+from solver.shanghai.advice import advise
 from solver.shanghai.contracts import STANDARD_CONTRACTS, Contract, buys_allowed
 from solver.shanghai.deficiency import deficiency
 from solver.shanghai.melds import InvalidMeld, MeldKind, read_meld, read_set
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, parse_cards
-from solver.shanghai.position import Position
+from solver.shanghai.position import Phase, Position
 from solver.shanghai.rules import Rules
 from solver.shanghai.search import solve_turn
 
@@ -304,3 +305,16 @@ def test_a_meld_as_printed_reads_back(cards: str, rules: Rules) -> None:
         with pytest.raises(NotationError, match="a wild card is written alone"):
             Card.parse(bad)
     assert Card.parse("7H") <= Card.parse("8H")
+
+
+def test_a_phase_given_as_its_word_is_that_phase() -> None:
+    # phase="draw" was compared with Phase.DRAW by identity: the play phase's advice
+    # (a discard, no draw options) came back for a position before the draw.
+    hand = tuple(parse_cards("7H 7S 3S 4S 5S 10C KD 9D 2C 6H"))
+    upcard = Card.parse("7D")
+    by_word = advise(Position(hand, Contract.for_hand(2), upcard=upcard, phase="draw"))  # type: ignore[arg-type]
+    by_enum = advise(Position(hand, Contract.for_hand(2), upcard=upcard, phase=Phase.DRAW))
+    assert by_word == by_enum
+    assert by_word.draw_options
+    with pytest.raises(RequestError, match="'phase' must be 'draw' or 'play'"):
+        Position(hand, Contract.for_hand(2), phase="x")  # type: ignore[arg-type]
