@@ -119,14 +119,15 @@ def test_beginner_moves_no_table_joker_under_replace() -> None:
     assert sorted(map(str, played.table[0])) == ["B17", "J", "K17"]
 
 
-def test_a_bot_plays_on_when_its_solve_stops_at_the_work_bound() -> None:
+def test_a_bot_plays_on_when_its_solve_stops_at_the_work_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A turn of a random large variant (5 colours, 19 numbers, sets of 8 or more, 4
-    jokers, at most 3 a set: more pieces of runs holding jokers than the model
-    counts, so they are laid out in slots) whose score stage stops at its
-    deterministic work bound, unproven. The bot used to raise BotError and end the
-    game; the bound is work, not time, so it now makes the best play found (its two
-    solves, the move and the best, agree), and the answer says that it rests on an
-    unproven solve."""
+    jokers, at most 3 a set) whose count model stops at its deterministic work bound,
+    unproven; the calm play's model, tried next, proves 3 tiles. With the work cut so
+    that both stop, the bot used to raise BotError and end the game; the bound is
+    work, not time, so it makes the best play found (its two solves, the move and the
+    best, agree), and the answer says that it rests on an unproven solve."""
     rules = {
         "colours": 5, "numbers": 19, "copies": 2, "jokers": 4, "min_set_len": 8,
         "opening_threshold": 10, "max_jokers_per_set": 3,
@@ -142,7 +143,11 @@ def test_a_bot_plays_on_when_its_solve_stops_at_the_work_bound() -> None:
         "opponents": [{"rack_size": 14, "opened": True}],
         "rules": rules,
     }
-    answer = bot_rummikub(request)
+    proven = bot_rummikub(request)
+    assert (proven["status"], proven["best_tiles"]) == ("optimal", 3)
+    with monkeypatch.context() as patched:
+        patched.setattr("solver.rummikub.search.SCORE_WORK", 0.001)
+        answer = bot_rummikub(request)
     assert answer["status"] in ("feasible", "unknown")
     assert answer["best_tiles"] == len(answer["played"])
     assert "not proven the best" in describe_bot(answer)
