@@ -94,6 +94,12 @@ function drawChart(review, tr) {
   return figure;
 }
 
+/** Whether a turn is short of a best play found (a best the search did not prove is
+ * never below the turn's own play, and the turn is then not called at the best). */
+function isShort(turn) {
+  return Boolean(turn.best) && turn.shortfall > 0;
+}
+
 /** One turn: the rack with the missed tiles highlighted, the play, and the best play,
  * in a game of ``colours`` colours (the record's settings.rules.colours). */
 function drawTurn(turn, tr, colours) {
@@ -104,16 +110,18 @@ function drawTurn(turn, tr, colours) {
       ? tr.t("Not reviewed: {why}", { why: turn.unreviewed })
       : turn.at_best
         ? tr.t("At the best.")
-        : tr.t("{shortfall} short of the best: the best play placed {tiles} tiles ({points} points).", {
-          shortfall: turn.shortfall, tiles: turn.best.tiles, points: turn.best.points,
-        });
+        : isShort(turn)
+          ? tr.t("{shortfall} short of the best: the best play placed {tiles} tiles ({points} points).", {
+            shortfall: turn.shortfall, tiles: turn.best.tiles, points: turn.best.points,
+          })
+          : tr.t("Not proven at the best: the search stopped before proving the best play, and found none better.");
   const values = { turn: turn.turn, player: turn.player };
   const title =
     turn.action === "play" ? tr.t("Turn {turn}: player {player} played {tiles}", { ...values, tiles: turn.played.join(" ") })
       : turn.action === "draw" ? tr.t("Turn {turn}: player {player} drew {tile}", { ...values, tile: turn.drawn })
         : tr.t("Turn {turn}: player {player} passed (the pool was empty)", values);
   parts.push(element("h3", title));
-  parts.push(element("p", verdict, turn.legal ? (turn.at_best ? "note" : "missed-note") : "error"));
+  parts.push(element("p", verdict, turn.legal ? (isShort(turn) ? "missed-note" : "note") : "error"));
   const missed = [...turn.missed];
   const rack = turn.rack.map((tile) => {
     const index = missed.indexOf(tile);
@@ -129,7 +137,7 @@ function drawTurn(turn, tr, colours) {
   parts.push(element("h4", tr.t("Table after the turn")));
   turn.table_after.forEach((tiles, i) =>
     parts.push(drawSet(tr.t("set {index}", { index: i }), tiles.map((t) => drawTile(t, { tr, colours })))));
-  if (turn.best && !turn.at_best) {
+  if (isShort(turn)) {
     parts.push(element("h4", tr.t("The best play: {tiles}", { tiles: turn.best.played.join(" ") || tr.t("nothing") })));
     const placed = [...turn.best.played];
     turn.best.table.forEach((tiles, i) => {
@@ -218,7 +226,7 @@ export function setUpReview() {
         const button = element("button", `${turn.turn}. P${turn.player} ${label} / ${best}`);
         button.type = "button";
         if (!turn.legal) button.classList.add("illegal");
-        else if (!turn.at_best) button.classList.add("short");
+        else if (isShort(turn)) button.classList.add("short");
         button.addEventListener("click", () => show(i));
         item.append(button);
         return item;
@@ -259,7 +267,7 @@ export function setUpReview() {
   document.getElementById("review-previous").addEventListener("click", () => show(current - 1));
   document.getElementById("review-next").addEventListener("click", () => show(current + 1));
   document.getElementById("review-next-missed").addEventListener("click", () => {
-    const next = turns.findIndex((turn, i) => i > current && turn.best && !turn.at_best);
+    const next = turns.findIndex((turn, i) => i > current && isShort(turn));
     if (next >= 0) show(next);
   });
   return (next) => {

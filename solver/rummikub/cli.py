@@ -344,6 +344,20 @@ def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr:
     return 0
 
 
+def _unproven(turns: list[dict[str, Any]], seat: int) -> list[int]:
+    """The legal turns of ``seat`` neither short of a best found nor proven at the best:
+    the search stopped before proving the best, and found none better."""
+    return [
+        t["turn"]
+        for t in turns
+        if t["player"] == seat
+        and t["legal"]
+        and t["best"]
+        and not t["at_best"]
+        and t["shortfall"] == 0
+    ]
+
+
 def describe_review(review: dict[str, Any]) -> str:
     """A review written for a person: each player's summary, then the turns that fell
     short or broke the rules."""
@@ -360,16 +374,16 @@ def describe_review(review: dict[str, Any]) -> str:
         share = player["placed_share"]
         lines.append(
             _(
-                "{player}: {at_best} of {turns} turns at the best; {placed} {unit} placed, the"
-                " best play of each turn alone {possible}",
+                "{player}: {at_best} of {turns} turns at the best; {placed} {unit} placed"
+                "{share}, the best play of each turn alone {possible}",
                 player=who,
                 at_best=player["turns_at_best"],
                 turns=player["turns"],
                 placed=player["placed"],
+                share="" if share is None else f" ({share:.0%})",
                 possible=player["possible"],
                 unit=unit,
             )
-            + (f" ({share:.0%})" if share is not None else "")
             + (
                 _("; illegal turns: {turns}", turns=player["illegal_turns"])
                 if player["illegal_turns"]
@@ -378,6 +392,11 @@ def describe_review(review: dict[str, Any]) -> str:
             + (
                 _("; turns not reviewed: {turns}", turns=player["unreviewed_turns"])
                 if player["unreviewed_turns"]
+                else ""
+            )
+            + (
+                _("; turns whose best was not proven: {turns}", turns=unproven)
+                if (unproven := _unproven(review["turns"], seat))
                 else ""
             )
         )

@@ -12,6 +12,7 @@ import pytest
 from solver import validate_rummikub
 from solver.errors import MeldwiseError
 from solver.rummikub import Objective, Position, Status, solve
+from solver.rummikub.cli import describe_review
 from solver.rummikub.engine import GameSettings
 from solver.rummikub.game_wire import review_rummikub
 from solver.rummikub.legality import check_play
@@ -240,6 +241,10 @@ def test_a_best_the_search_did_not_prove_is_never_below_the_turn_nor_called_reac
     (player,) = answer["players"]
     assert player["accuracy"] == 0
     assert player["possible"] >= player["placed"] == 3
+    text = describe_review(answer)
+    assert "Player 0: 0 of 1 turns at the best" in text
+    assert "turns whose best was not proven: [1]" in text
+    assert "Turns below the best" not in text
 
 
 def test_an_illegal_play_is_taken_back_in_the_rack_series() -> None:
