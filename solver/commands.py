@@ -331,9 +331,14 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
     error hierarchy meets the exit code, as :mod:`api.errors` is for HTTP's 422."""
     for stream in (sys.stdout, sys.stderr):
         # A terminal that cannot show a character (an ASCII locale, a Japanese answer)
-        # gets it escaped, not a UnicodeEncodeError traceback.
-        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+        # gets it escaped, not a UnicodeEncodeError traceback (the C locale's
+        # surrogateescape raises it too).
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "surrogateescape"):
             stream.reconfigure(errors="backslashreplace")
+    if isinstance(sys.stdin, io.TextIOWrapper) and not sys.stdin.isatty():
+        # Requests and records on stdin are JSON, so UTF-8 whatever the locale says; a
+        # byte that is not becomes a lone surrogate, which the readers refuse by name.
+        sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")
     args = parser.parse_args(argv)
     run: Run = args.handler
     with language(getattr(args, "lang", None) or from_environment(os.environ)):

@@ -647,6 +647,8 @@ def test_lists_split_at_separators_typed_full_width(capsys: pytest.CaptureFixtur
     args = ["solve", "--rack", "K8 K9", "--table", "B7 K7 O7 R7 \uff5c R1 R2 R3"]
     assert main(args) == 0
     assert "Table sets kept whole: 1" in capsys.readouterr().out
+    assert main(["repair", "--table", "R1 R2 R3", "--rack", "R4\uff0cR5"]) == 0
+    assert "R4 R5" in capsys.readouterr().out
     assert main(["shanghai", "score", "--hand", "太郎\uff1dAS", "--hand", "bo="]) == 0
     assert capsys.readouterr().out.startswith("太郎: 15 points  AS")
     table = ["--table", "太郎\uff1a8H 8S 8D"]

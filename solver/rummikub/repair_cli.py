@@ -23,6 +23,7 @@ from solver.i18n import _, _n
 from solver.rummikub.cli import add_common_flags, describe_table, parse_sets
 from solver.rummikub.position import Objective
 from solver.rummikub.wire import repair_rummikub
+from solver.written import words
 
 
 def add_repair_command(commands: Commands) -> None:
@@ -64,7 +65,7 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
     if args.before is not None:
         request["table_before"] = parse_sets(args.before)
     if args.rack is not None:
-        request["rack"] = args.rack.replace(",", " ").split()
+        request["rack"] = words(args.rack)
         request["objective"] = args.objective
     return request
 

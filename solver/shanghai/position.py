@@ -116,6 +116,10 @@ class Position:
             else _("across hand, table and upcard")
         )
         check_counts(self.in_view(), rules, where)
+        # A card may be in took more often than the decks hold it (taken, discarded and
+        # taken again), but only a card the game has: none of a joker without jokers.
+        absent = Counter({card: 1 for card in self.took() if rules.copies(card) == 0})
+        check_counts(absent, rules, _("in next_player.took"))
 
 
 def check_counts(counts: Counter[Card], rules: Rules, where: str) -> None:

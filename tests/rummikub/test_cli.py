@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -288,3 +289,25 @@ def test_a_terminal_that_cannot_show_japanese_gets_it_escaped() -> None:
     assert done.returncode == 2
     assert done.stderr.startswith("\\u30a8\\u30e9\\u30fc: rack[0]:")  # エラー
     assert "Traceback" not in done.stderr
+
+
+def test_the_c_locale_reads_utf8_records_on_stdin_and_escapes_what_it_cannot_show(
+    tmp_path: Path,
+) -> None:
+    # Under LC_ALL=C (UTF-8 mode off) stdin was read as ASCII with surrogateescape: a
+    # record's Japanese names were refused, and printing Japanese raised a traceback.
+    record = tmp_path / "game.json"
+    assert main(["game", "--bots", "greedy,greedy", "--seed", "3", "--option", "hand=5",
+                 "--out", str(record)]) == 0  # fmt: skip
+    named = {**json.loads(record.read_text()), "players": ["太郎", "花子"]}
+    env = {**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0"}
+    env.pop("PYTHONIOENCODING", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "solver", "review", "-"],
+        input=json.dumps(named, ensure_ascii=False).encode(),
+        capture_output=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().startswith("Player 0 (\\u592a\\u90ce):")

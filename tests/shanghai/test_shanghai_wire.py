@@ -374,6 +374,10 @@ def test_a_card_taken_more_often_than_the_decks_hold_it_is_no_card_too_many() ->
     took = NextPlayer(took=tuple(parse_cards("7H 7H 7H")))
     position = Position(tuple(parse_cards("7H 7H")), Contract.for_hand(1), next_player=took)
     assert min(position.unseen(STANDARD).values()) == 0
+    # But only a card the game has.
+    no_jokers = {"rules": {"jokers_per_deck": 0}, "next_player": {"took": ["JK"]}}
+    with pytest.raises(CountError, match=r"too many jokers \(JK\): 1 in next_player\.took"):
+        advise_shanghai({**TOOK_TURN, **no_jokers})
 
 
 def test_cards_the_next_player_took_leave_the_unseen_pool_once() -> None:
