@@ -8,11 +8,12 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from itertools import chain
 
 from solver.errors import CountError, RequestError, TableError, quoted
 from solver.i18n import _
 from solver.rummikub.melds import InvalidMeld, Meld, read_meld
-from solver.rummikub.notation import Tile, format_tiles, parse_tiles, spell
+from solver.rummikub.notation import Colour, Tile, format_tiles, parse_tiles, spell
 from solver.rummikub.rules import Rules
 from solver.written import split
 
@@ -82,6 +83,19 @@ class Position:
         for tiles in self.table:
             counts.update(tiles)
         return counts
+
+    def in_game(self, rules: Rules) -> Position:
+        """This position with each tile as ``rules`` name it (:meth:`Rules.canonical
+        <solver.rummikub.rules.Rules.canonical>`: Japanese players' yellow, Y or 黄, is
+        the standard game's orange), as the wire reads a request's tiles."""
+        if Colour.YELLOW not in {tile.colour for tile in chain(self.rack, *self.table)}:
+            return self  # the usual case, every tile read by the wire: 4 us, not 27
+        canonical = rules.canonical
+        rack = tuple(canonical(tile) for tile in self.rack)
+        table = tuple(tuple(canonical(tile) for tile in tiles) for tiles in self.table)
+        if rack == self.rack and table == self.table:
+            return self
+        return Position(rack, table, self.opened)
 
     def check(self, rules: Rules) -> tuple[Meld, ...]:
         """Check the position against ``rules`` and return the table sets as read.

@@ -97,6 +97,7 @@ def solve(
         raise RequestError(
             _("'objective' must be 'tiles' or 'points', got {value!r:.60}", value=objective)
         ) from None
+    position = position.in_game(rules)  # Y1 (黄1) made by Position.parse is orange here
     play = _solve(position, rules, objective, limit, least_disruption)
     if free_jokers:
         table = Counter(chain(*position.table))

@@ -159,3 +159,10 @@ def test_the_typed_api_reads_an_objective_word_and_refuses_odd_fields() -> None:
         Position(("R1",))  # type: ignore[arg-type]
     with pytest.raises(MeldwiseError, match="'opened' must be true or false"):
         Position.parse("R1", opened="false")  # type: ignore[arg-type]
+
+
+def test_the_typed_api_reads_japanese_yellow_as_the_standard_orange() -> None:
+    # Position.parse('黄1 黄2 黄3') was refused ("this game's colours are R B K O"),
+    # where the dict API reads 黄1 as O1, as the docs promise.
+    play = solve(Position.parse("黄1 黄2 黄3", opened=False), Rules(opening_threshold=0))
+    assert [str(t) for t in play.played] == ["O1", "O2", "O3"]
