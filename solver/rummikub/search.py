@@ -141,7 +141,7 @@ def _solve(
     limits = limit.account(SCORE_WORK)
     first = run(tm, limits, limit.workers)
     capped = capped or limits.capped
-    if not first.optimal and table_melds and not opening:
+    if first.code in (cp_model.UNKNOWN, cp_model.FEASIBLE) and table_melds and not opening:
         # On some house rules (a binding max_jokers_per_set over long runs) the count
         # model alone proves less than the calm play's model, which also gives the best
         # score: a second formulation, with work of its own (3 tiles proven in 0.5 s
