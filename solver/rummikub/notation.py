@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import total_ordering
 
 from solver.errors import NotationError, quoted
 from solver.i18n import _, _p
@@ -105,6 +106,7 @@ class NumberOutOfRange(NotationError):
     (:meth:`~solver.rummikub.rules.Rules.read_tile`)."""
 
 
+@total_ordering
 @dataclass(frozen=True, slots=True)
 class Tile:
     """One tile: a colour and a number, or a joker (``colour is None``).
@@ -242,21 +244,6 @@ class Tile:
         if not isinstance(other, Tile):
             return NotImplemented
         return self._key < other._key
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Tile):
-            return NotImplemented
-        return self._key <= other._key
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Tile):
-            return NotImplemented
-        return self._key > other._key
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Tile):
-            return NotImplemented
-        return self._key >= other._key
 
     def __str__(self) -> str:
         return self._text

@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+from functools import total_ordering
 
 from solver.errors import NotationError
 from solver.i18n import _
@@ -68,6 +69,7 @@ def rank_name(rank: int) -> str:
     return _RANK_NAMES.get(rank, str(rank))
 
 
+@total_ordering
 @dataclass(frozen=True, slots=True)
 class Card:
     """A card: a rank (2..14) and a suit, or the joker (rank 0, no suit).
@@ -151,21 +153,6 @@ class Card:
         if not isinstance(other, Card):
             return NotImplemented
         return self.sort_key < other.sort_key
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Card):
-            return NotImplemented
-        return self.sort_key <= other.sort_key
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Card):
-            return NotImplemented
-        return self.sort_key > other.sort_key
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Card):
-            return NotImplemented
-        return self.sort_key >= other.sort_key
 
     def __str__(self) -> str:
         if self.is_joker:
