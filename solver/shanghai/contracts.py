@@ -25,6 +25,22 @@ class Contract:
     sets: tuple[int, ...] = ()
     runs: tuple[int, ...] = ()
 
+    def __post_init__(self) -> None:
+        # Made directly, Contract(sets=[3]) (a list) broke the advice's cache, and
+        # Contract(sets=(4, 3)) differed from (3, 4).
+        for name in ("sets", "runs"):
+            sizes = getattr(self, name)
+            whole = isinstance(sizes, tuple | list)
+            if not whole or not all(isinstance(n, int) and not isinstance(n, bool) for n in sizes):
+                raise RequestError(
+                    _(
+                        "contract {name!r} must be a list of sizes, got {value!r:.60}",
+                        name=name,
+                        value=quoted(sizes),
+                    )
+                )
+            object.__setattr__(self, name, tuple(sorted(sizes)))
+
     @classmethod
     def for_hand(cls, hand_number: int, rules: Rules = STANDARD) -> Contract:
         """The standard contract of hand 1..10 under ``rules``: a meld of it at least as

@@ -318,3 +318,11 @@ def test_a_phase_given_as_its_word_is_that_phase() -> None:
     assert by_word.draw_options
     with pytest.raises(RequestError, match="'phase' must be 'draw' or 'play'"):
         Position(hand, Contract.for_hand(2), phase="x")  # type: ignore[arg-type]
+
+
+def test_a_contract_made_directly_is_sorted_and_checked() -> None:
+    # Contract(sets=[3]) (a list) broke the advice's cache; (4, 3) differed from (3, 4).
+    assert Contract(sets=[3], runs=[4]) == Contract(sets=(3,), runs=(4,))  # type: ignore[arg-type]
+    assert Contract(sets=(4, 3)) == Contract(sets=(3, 4))
+    with pytest.raises(RequestError, match="contract 'sets' must be a list of sizes"):
+        Contract(sets=("3",))  # type: ignore[arg-type]
