@@ -109,6 +109,7 @@ class GuardedProtocol(HttpToolsProtocol):
         size = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
         if size > self.guards.max_header_bytes:
             self._refusal = (431, self._too_large, "header_too_large")
+            _OWN_REFUSAL.refusing = True  # uvicorn's "Invalid HTTP request" is not said
             raise ValueError("headers too large")  # stops the parser: see send_400_response
         super().on_headers_complete()
 
@@ -155,6 +156,7 @@ class GuardedProtocol(HttpToolsProtocol):
     def send_400_response(self, _msg: str) -> None:
         """uvicorn's answer to a parser error, which a callback of this class may
         raise on purpose after setting the answer it wants."""
+        _OWN_REFUSAL.refusing = False
         self._answer(*self._refusal)
 
     def _answer(self, status: int, detail: str, reason: str) -> None:
@@ -178,6 +180,20 @@ class GuardedProtocol(HttpToolsProtocol):
             self.transport.close()
 
 
+class _OwnRefusal(logging.Filter):
+    """Drops uvicorn's warning "Invalid HTTP request received." for a request this
+    module refused on purpose (431), between the callback that refuses it and
+    :meth:`GuardedProtocol.send_400_response`, which uvicorn calls right after the
+    warning (one event loop, so nothing runs in between): the answer, the log line of
+    the closed connection and the metric say what happened."""
+
+    refusing = False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (self.refusing and record.getMessage() == "Invalid HTTP request received.")
+
+
+_OWN_REFUSAL = _OwnRefusal()
 _PHRASES = {400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large"}
 _SECURITY_HEAD = "".join(
     f"{name.decode()}: {value.decode()}\r\n" for name, value in SECURITY_HEADERS
@@ -187,6 +203,7 @@ _SECURITY_HEAD = "".join(
 
 def guarded_protocol(settings: Settings, metrics: Metrics) -> type[GuardedProtocol]:
     """A :class:`GuardedProtocol` class bound to one server's settings and metrics."""
+    logging.getLogger("uvicorn.error").addFilter(_OWN_REFUSAL)
     return type("MeldwiseProtocol", (GuardedProtocol,), {"guards": Guards(settings, metrics)})
 
 
