@@ -12,7 +12,7 @@ import argparse
 from collections.abc import Callable, Sequence
 
 from solver.arena.cli import add_tournament_command
-from solver.commands import Commands, dispatch
+from solver.commands import Commands, Parser, dispatch
 from solver.rummikub.cli import (
     add_bot_command,
     add_game_command,
@@ -40,7 +40,7 @@ def build_parser(
     commands: Sequence[Callable[[Commands], None]] = COMMANDS,
 ) -> argparse.ArgumentParser:
     """A parser with each of ``commands`` registered as a subcommand."""
-    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser = Parser(prog=prog, description=description)
     subcommands = parser.add_subparsers(dest="command", required=True)
     for add_command in commands:
         add_command(subcommands)

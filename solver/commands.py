@@ -33,7 +33,7 @@ EXIT_BAD_INPUT = 2
 Handler = Callable[[Mapping[str, Any]], dict[str, Any]]
 """A wire function of the library: request dict in, response dict out."""
 
-Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # noqa: SLF001
+Commands: TypeAlias = "argparse._SubParsersAction[Parser]"  # noqa: SLF001
 """The subcommand parser that ``add_*_command`` functions register on."""
 
 Run = Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
@@ -52,6 +52,34 @@ def add_json_modes(parser: argparse.ArgumentParser) -> None:
     )
     # What every flag is when not given, to tell those given (see flags_given).
     parser.set_defaults(flag_defaults=lambda: vars(parser.parse_args([])))
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, where a flag that takes one value may be given once (see
+    :class:`Once`); its subcommands' parsers are of this class too."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", None, Once)
+        self.register("action", "store", Once)
+
+
+class Once(argparse.Action):
+    """Store a flag's value, refusing the flag given twice: argparse kept the last
+    without a word (``--hand-number 1 --hand-number 2`` was hand 2)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        given = vars(namespace).setdefault("_given_once", set())
+        if self.dest in given:
+            parser.error(_("{flag} is given twice; give it once", flag=option_string))
+        given.add(self.dest)
+        setattr(namespace, self.dest, values)
 
 
 def flags_given(args: argparse.Namespace) -> list[str]:

@@ -21,16 +21,20 @@ from solver.arena.runner import (
     run_tournament,
     seats_of,
 )
-from solver.commands import add_option_flag, parse_options, ready_to_write, write_file
+from solver.commands import (
+    Commands,
+    add_option_flag,
+    parse_options,
+    ready_to_write,
+    write_file,
+)
 from solver.errors import MeldwiseError
 from solver.i18n import _
 
 DEFAULT_GAMES = 100
 
 
-def add_tournament_command(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> None:
+def add_tournament_command(commands: Commands) -> None:
     """Register ``tournament`` on a subcommand parser."""
     parser = commands.add_parser(
         "tournament",

@@ -311,3 +311,21 @@ def test_the_c_locale_reads_utf8_records_on_stdin_and_escapes_what_it_cannot_sho
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.decode().startswith("Player 0 (\\u592a\\u90ce):")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "--rack", "R1", "--rack", "R2"],
+        ["shanghai", "advise", "--hand", "7H 8H", "--hand-number", "1", "--hand-number", "2"],
+        ["game", "--bots", "greedy,greedy", "--seed", "1", "--seed", "2"],
+    ],
+)
+def test_a_flag_that_takes_one_value_is_refused_twice(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # argparse kept the last value without a word: --hand-number 1 --hand-number 2 was 2.
+    with pytest.raises(SystemExit) as raised:
+        main(argv)
+    assert raised.value.code == 2
+    assert "is given twice; give it once" in capsys.readouterr().err
