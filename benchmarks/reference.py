@@ -22,7 +22,7 @@ from typing import Any
 
 from rich.progress import Progress
 
-from benchmarks.cases import Mode, all_buckets, load_cases, select
+from benchmarks.cases import Case, Mode, all_buckets, load_cases, select
 from benchmarks.machine import describe, load
 from solver.rummikub import STANDARD, Limit, solve
 
@@ -53,18 +53,38 @@ class Reference:
 
 
 def load_references(path: Path, seed: int) -> dict[tuple[str, str], Reference]:
-    """The references in ``path`` by (position label, mode); none if the file is
-    missing or holds another seed's positions."""
-    if not path.exists():
+    """The references in ``path`` by (position label, mode); none if the file holds
+    another seed's positions. Raises ValueError naming the file when it cannot be read
+    as a reference file."""
+    try:
+        saved = json.loads(path.read_text())
+        if saved.get("seed") != seed:
+            return {}
+        return {
+            (label, mode): Reference(*values)
+            for label, modes in saved["positions"].items()
+            for mode, values in modes.items()
+        }
+    except (OSError, ValueError, TypeError, AttributeError, KeyError) as error:
+        raise ValueError(f"{path}: not a reference file ({error})") from None
+
+
+def references_for(
+    cases: Sequence[Case], path: Path, seed: int
+) -> dict[tuple[str, str], Reference]:
+    """The references of those ``cases`` that are the committed positions themselves:
+    a reference belongs to a position of :data:`POSITIONS_FILE`, and a case of the same
+    label dealt afresh (self-play positions come from games the solver plays, so a
+    changed solver deals others) or edited is another position, with none."""
+    references = load_references(path, seed)
+    if not references:
         return {}
-    saved = json.loads(path.read_text())
-    if saved.get("seed") != seed:
-        return {}
-    return {
-        (label, mode): Reference(*values)
-        for label, modes in saved["positions"].items()
-        for mode, values in modes.items()
+    committed = {
+        case.label: case.position
+        for case in load_cases(POSITIONS_FILE, seed, all_buckets(), PER_BUCKET)
     }
+    same = {case.label for case in cases if committed.get(case.label) == case.position}
+    return {key: reference for key, reference in references.items() if key[0] in same}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -22,7 +22,7 @@ from benchmarks.cases import (
 from benchmarks.machine import load
 from benchmarks.peer import DEFAULT_BACKEND, Peer
 from benchmarks.profile import Split, profile_solve
-from benchmarks.reference import REFERENCE_FILE, Reference, load_references
+from benchmarks.reference import REFERENCE_FILE, Reference, references_for
 from benchmarks.speed import time_ours
 from solver.rummikub import STANDARD, Position, Rules
 
@@ -96,7 +96,7 @@ def run_suite(config: Config, progress: Progress, rules: Rules = STANDARD) -> Re
     cases, source = obtain_cases(config, buckets, progress)
     results = Results(config, rules, buckets, source, peer.version if peer else None, load_before)
     if config.reference is not None and not config.score_only:
-        results.references = load_references(config.reference, config.seed)
+        results.references = references_for(cases, config.reference, config.seed)
 
     for mode in config.modes:
         time_ours(WARM_UP, mode, rules, config.time_limit, not config.score_only)
