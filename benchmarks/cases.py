@@ -256,19 +256,26 @@ def load_cases(path: Path, seed: int, buckets: Sequence[Bucket], per_bucket: int
     """The positions saved in ``path``: the first ``per_bucket`` (times the bucket's
     scale) of each bucket. Raises ValueError when the file is of another seed or
     lacks positions."""
-    saved = json.loads(path.read_text())
-    if saved.get("seed") != seed:
-        raise ValueError(f"{path} holds the positions of seed {saved.get('seed')}, not {seed}")
-    cases = []
-    for bucket in buckets:
-        wanted = per_bucket * bucket.scale
-        entries = saved["buckets"].get(bucket.name, [])
-        if len(entries) < wanted:
+    try:
+        saved = json.loads(path.read_text())
+        if saved.get("seed") != seed:
             raise ValueError(
-                f"{path} has {len(entries)} positions of bucket {bucket.name!r}, "
-                f"{wanted} wanted; delete the file to deal them afresh"
+                f"{path} holds the positions of seed {saved.get('seed')!r}, not {seed}"
             )
-        for i, entry in enumerate(entries[:wanted]):
-            position = Position.parse(entry["rack"], entry["table"], entry["opened"])
-            cases.append(Case(bucket.name, i, position))
+        cases = []
+        for bucket in buckets:
+            wanted = per_bucket * bucket.scale
+            entries = saved["buckets"].get(bucket.name, [])
+            if len(entries) < wanted:
+                raise ValueError(
+                    f"{path} has {len(entries)} positions of bucket {bucket.name!r}, "
+                    f"{wanted} wanted; delete the file to deal them afresh"
+                )
+            for i, entry in enumerate(entries[:wanted]):
+                position = Position.parse(entry["rack"], entry["table"], entry["opened"])
+                cases.append(Case(bucket.name, i, position))
+    except (OSError, KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"{path}: not a positions file ({error!r})") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not JSON ({error})") from None
     return cases

@@ -150,15 +150,18 @@ def config_from(args: argparse.Namespace) -> Config:
         raise ValueError(f"--repeat must be at least 1, got {args.repeat}")
     if args.time_limit <= 0:
         raise ValueError(f"--time-limit must be positive, got {args.time_limit:g}")
-    modes = []
+    modes: list[Mode] = []
     for name in _split(args.modes):
         try:
-            modes.append(Mode(name))
+            if Mode(name) not in modes:  # tiles,tiles solved each position twice
+                modes.append(Mode(name))
         except ValueError:
             known = ", ".join(mode.value for mode in Mode)
             raise ValueError(f"unknown mode {name!r}; modes are {known}") from None
     if not modes:
         raise ValueError("--modes names no mode")
+    if args.slowest < 0:
+        raise ValueError(f"--slowest must be at least 0, got {args.slowest}")
     return Config(
         seed=args.seed,
         per_bucket=per_bucket,

@@ -362,7 +362,7 @@ def _peer_row(
         "ratio_of_p95": theirs.p95 / ours.p95,
         "peer_short": sum(d.verdict == "peer short" for d in mine),
         "peer_illegal": sum(d.verdict == "peer illegal" for d in mine),
-        "ours_short": sum(d.verdict.startswith("OURS") for d in mine),
+        "ours_short": sum(d.verdict == "OURS SHORT" for d in mine),
     }
     if who(trials[0]) is trials[0].ours and all(t.score is not None for t in trials):
         score = _times(trials, lambda t: t.score)
