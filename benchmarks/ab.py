@@ -40,7 +40,7 @@ from rich.table import Table
 
 from benchmarks.cases import Case, Mode, all_buckets, select
 from benchmarks.machine import load
-from benchmarks.stats import percentile
+from benchmarks.stats import at_least, percentile
 from benchmarks.suite import DEFAULT_SEED, QUICK_PER_BUCKET, WARM_UP, Config, obtain_cases
 from solver import rummikub
 from solver.rummikub import STANDARD, Position
@@ -178,12 +178,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--base", required=True, help="git revision to compare with")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--per-bucket", type=int, default=QUICK_PER_BUCKET, metavar="N")
+    parser.add_argument("--per-bucket", type=at_least(1), default=QUICK_PER_BUCKET, metavar="N")
     parser.add_argument("--buckets", default="", help="comma-separated shell patterns")
     parser.add_argument("--modes", default=",".join(m.value for m in Mode))
     parser.add_argument("--positions", type=Path, metavar="FILE", help="saved positions")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per solve, fastest kept (3)")
-    parser.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS")
+    parser.add_argument(
+        "--repeat", type=at_least(1), default=3, help="runs per solve, fastest kept (3)"
+    )
+    parser.add_argument("--time-limit", type=at_least(0, float), default=10.0, metavar="SECONDS")
     parser.add_argument("--full", action="store_true", help="with the least-disruption stage")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the figures as JSON")
     args = parser.parse_args(argv)

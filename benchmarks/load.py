@@ -54,7 +54,7 @@ from rich.table import Table
 
 from api.spawn import serve, wait_ready
 from benchmarks.lean_http import LeanClient
-from benchmarks.stats import percentile
+from benchmarks.stats import at_least, percentile
 from solver.rummikub import STANDARD, Position
 from solver.rummikub.deal import random_position
 
@@ -112,9 +112,16 @@ class Summary:
 
 
 def parse_range(text: str) -> tuple[int, int]:
-    """``"20-40"`` -> (20, 40); ``"30"`` -> (30, 30)."""
+    """``"20-40"`` -> (20, 40); ``"30"`` -> (30, 30). Raises ArgumentTypeError naming
+    the text when it is no such range (``40-20`` once failed in ``random.randint``)."""
     low, _, high = text.partition("-")
-    return int(low), int(high or low)
+    try:
+        bounds = int(low), int(high or low)
+    except ValueError:
+        bounds = (1, 0)
+    if not 0 <= bounds[0] <= bounds[1]:
+        raise argparse.ArgumentTypeError(f"{text!r} is no range of tiles like 20-40")
+    return bounds
 
 
 def mid_game_bodies(
@@ -466,13 +473,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         help="concurrent clients; repeat for several runs (default: 16 then 64)",
     )
-    parser.add_argument("--duration", type=float, default=20.0, help="counted seconds per run")
+    parser.add_argument(
+        "--duration", type=at_least(0, float), default=20.0, help="counted seconds per run"
+    )
     parser.add_argument("--warm-up", type=float, default=2.0, help="uncounted seconds first")
     parser.add_argument("--url", help="target a running service instead of starting one")
     parser.add_argument("--workers", type=int, help="--workers for the started service")
-    parser.add_argument("--table", default="20-40", help="table tiles per position (20-40)")
-    parser.add_argument("--rack", default="8-14", help="rack tiles per position (8-14)")
-    parser.add_argument("--positions", type=int, default=300, help="distinct positions")
+    parser.add_argument(
+        "--table", type=parse_range, default="20-40", help="table tiles per position (20-40)"
+    )
+    parser.add_argument(
+        "--rack", type=parse_range, default="8-14", help="rack tiles per position (8-14)"
+    )
+    parser.add_argument("--positions", type=at_least(1), default=300, help="distinct positions")
     parser.add_argument(
         "--selfplay",
         action="store_true",
@@ -518,10 +531,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.mid_game:
         bodies, what = committed_bodies(MID_GAME_BUCKETS), "mid-game positions"
     else:
-        bodies = mid_game_bodies(
-            args.seed, args.positions, parse_range(args.table), parse_range(args.rack)
-        )
-        what = f"table {args.table} tiles, rack {args.rack}"
+        bodies = mid_game_bodies(args.seed, args.positions, args.table, args.rack)
+        what = "table {}-{} tiles, rack {}-{}".format(*args.table, *args.rack)
     settings = [("as it runs", {})] if args.url else SETTINGS[: 1 if args.default_only else None]
     sources: list[str | None] = [*(args.source or []), None]
     summaries = []

@@ -20,7 +20,7 @@ from benchmarks.machine import describe
 from benchmarks.peer import MODE_NOTES
 from benchmarks.profile import Split
 from benchmarks.reference import MODES as REFERENCE_MODES
-from benchmarks.stats import Summary
+from benchmarks.stats import Summary, at_least
 from benchmarks.suite import Config, Results, Trial
 from solver.rummikub import JOKER
 
@@ -809,7 +809,9 @@ def seeded_table_main(
     default, counted = per_bucket
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--per-bucket", type=int, default=default, help=f"{counted} per bucket")
+    parser.add_argument(
+        "--per-bucket", type=at_least(1), default=default, help=f"{counted} per bucket"
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
     rows = run(args.seed, args.per_bucket)

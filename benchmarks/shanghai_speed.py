@@ -36,7 +36,7 @@ from rich.table import Table
 import solver.shanghai
 from benchmarks.ab import load_base
 from benchmarks.machine import load
-from benchmarks.stats import Summary
+from benchmarks.stats import Summary, at_least
 from solver.shanghai import STANDARD, Contract, Position, TableMeld, read_meld
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT
 from solver.shanghai.contracts import HANDS
@@ -285,10 +285,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m benchmarks.shanghai_speed", description=__doc__
     )
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--per-bucket", type=int, default=20, help="turns per bucket")
+    parser.add_argument("--per-bucket", type=at_least(1), default=20, help="turns per bucket")
     parser.add_argument(
         "--time-limit",
-        type=float,
+        type=at_least(0, float),
         default=DEFAULT_TIME_LIMIT,
         help=f"seconds per CP-SAT solve (default {DEFAULT_TIME_LIMIT}, the library's)",
     )

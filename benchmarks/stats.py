@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 
@@ -37,3 +38,21 @@ class Summary:
             percentile(values, 0.99),
             max(values),
         )
+
+
+def at_least(low: float, kind: type[int] | type[float] = int) -> Callable[[str], float]:
+    """An argparse ``type``: a number of ``kind`` of at least ``low`` (above 0 for a
+    float ``low`` of 0), so a bad value is a one-line usage error, not a traceback in
+    the middle of a run (``--per-bucket 0`` raised StatisticsError)."""
+
+    def read(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a {kind.__name__}: {text!r}") from None
+        if value < low or (kind is float and low == 0 and not value > 0):
+            bound = "above 0" if kind is float and low == 0 else f"at least {low:g}"
+            raise argparse.ArgumentTypeError(f"must be {bound}, got {text}")
+        return value
+
+    return read

@@ -27,6 +27,7 @@ from benchmarks.cases import (
 )
 from benchmarks.cli import main as bench_main
 from benchmarks.profile import profile_solve
+from benchmarks.reference import POSITIONS_FILE, REFERENCE_FILE, references_for
 from benchmarks.report import build_report
 from benchmarks.stats import percentile
 from benchmarks.suite import Config, run_suite
@@ -304,3 +305,36 @@ def test_the_help_is_plain_text(run: Callable[[], int], capsys: pytest.CaptureFi
     out = capsys.readouterr().out
     assert "meldwise bench and python -m benchmarks: the solve-time suite." in out
     assert "``" not in out
+
+
+def test_references_belong_to_the_committed_positions_only() -> None:
+    """Self-play positions are dealt from games the current solver plays: a changed
+    solver deals others under the same labels, which were compared with the committed
+    positions' references (25 answers 'worse than the reference' in a default run)."""
+    committed = load_cases(POSITIONS_FILE, 2026, select(all_buckets(), ["t20-r14"]), 2)
+    same = references_for(committed, REFERENCE_FILE, 2026)
+    assert {label for label, _mode in same} == {case.label for case in committed}
+    other = [replace(case, position=Position.parse("R1 R2 R3", "K5 K6 K7")) for case in committed]
+    assert references_for(other, REFERENCE_FILE, 2026) == {}
+    with pytest.raises(ValueError, match="not a reference file"):
+        references_for(committed, Path("/nonexistent.json"), 2026)
+
+
+@pytest.mark.parametrize(
+    ("module", "argv"),
+    [
+        ("benchmarks.shanghai_speed", ["--per-bucket", "0"]),
+        ("benchmarks.shanghai_speed", ["--time-limit", "-1"]),
+        ("benchmarks.ab", ["--base", "HEAD", "--repeat", "0"]),
+        ("benchmarks.load", ["--table", "40-20"]),
+        ("benchmarks.repair_speed", ["--per-bucket", "-1"]),
+    ],
+)
+def test_a_benchmark_flag_out_of_range_is_a_usage_error(module: str, argv: list[str]) -> None:
+    # They raised StatisticsError, LimitError or ValueError in the middle of a run.
+    done = subprocess.run(
+        [sys.executable, "-m", module, *argv], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "error: argument" in done.stderr
