@@ -51,9 +51,13 @@ REPO = Path(__file__).resolve().parent.parent
 
 def load_base(revision: str, game: str = "rummikub") -> ModuleType:
     """The ``solver.<game>`` package of ``revision``, imported as ``solver_base.<game>``."""
-    archive = subprocess.run(
-        ["git", "archive", revision, "solver"], cwd=REPO, capture_output=True, check=True
-    ).stdout
+    done = subprocess.run(
+        ["git", "archive", revision, "solver"], cwd=REPO, capture_output=True, check=False
+    )
+    if done.returncode:
+        # A revision git does not know was a CalledProcessError traceback.
+        raise SystemExit(f"--base {revision}: {done.stderr.decode(errors='replace').strip()}")
+    archive = done.stdout
     root = Path(tempfile.mkdtemp(prefix="meldwise-base-"))
     atexit.register(shutil.rmtree, root, ignore_errors=True)
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
@@ -190,9 +194,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the figures as JSON")
     args = parser.parse_args(argv)
     patterns = tuple(p.strip() for p in args.buckets.split(",") if p.strip())
-    modes = tuple(Mode(name.strip()) for name in args.modes.split(",") if name.strip())
+    try:
+        modes = tuple(Mode(name.strip()) for name in args.modes.split(",") if name.strip())
+        buckets = select(all_buckets(), patterns)
+    except ValueError as error:  # an unknown mode or bucket
+        parser.error(str(error))
     config = Config(args.seed, args.per_bucket, patterns, positions=args.positions)
-    buckets = select(all_buckets(), patterns)
     load_before = load()
     with Progress(transient=True) as progress:
         cases, source = obtain_cases(config, buckets, progress)
