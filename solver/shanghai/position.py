@@ -6,12 +6,14 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 
-from solver.errors import CountError, RequestError
+from solver.errors import CountError, RequestError, quoted
 from solver.i18n import _, _n
 from solver.shanghai.contracts import Contract
 from solver.shanghai.melds import TableMeld
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
 from solver.shanghai.rules import Rules
+
+_NATURALS = frozenset(ALL_NATURALS)
 
 
 class Phase(Enum):
@@ -72,6 +74,18 @@ class Position:
                 raise RequestError(
                     _("'phase' must be 'draw' or 'play', got {value!r:.60}", value=self.phase)
                 ) from None
+        # Made directly, Card(15, SPADES) was advised on ("Discard 15S"), and a string
+        # failed deep in the search: every card must be one of the game's.
+        upcard = () if self.upcard is None else (self.upcard,)
+        for card in (*self.hand, *upcard, *self.seen):
+            if not (isinstance(card, Card) and (card == JOKER or card in _NATURALS)):
+                raise RequestError(
+                    _(
+                        "a position holds the game's cards (Card.parse reads notation), got"
+                        " {value!r:.60}",
+                        value=quoted(card),
+                    )
+                )
 
     def in_view(self) -> Counter[Card]:
         """Every card the player can see or knows: hand, table, upcard and ``seen``."""

@@ -16,7 +16,7 @@ from solver.shanghai.advice import advise
 from solver.shanghai.contracts import STANDARD_CONTRACTS, Contract, buys_allowed
 from solver.shanghai.deficiency import deficiency
 from solver.shanghai.melds import InvalidMeld, MeldKind, read_meld, read_set
-from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, parse_cards
+from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, Suit, parse_cards
 from solver.shanghai.position import Phase, Position
 from solver.shanghai.rules import Rules
 from solver.shanghai.search import solve_turn
@@ -326,3 +326,11 @@ def test_a_contract_made_directly_is_sorted_and_checked() -> None:
     assert Contract(sets=(4, 3)) == Contract(sets=(3, 4))
     with pytest.raises(RequestError, match="contract 'sets' must be a list of sizes"):
         Contract(sets=("3",))  # type: ignore[arg-type]
+
+
+def test_a_position_made_directly_holds_the_games_cards() -> None:
+    # Card(15, SPADES) was advised on ("Discard 15S"); a string failed deep in a search.
+    hand = tuple(parse_cards("7H 7S"))
+    for bad in (Card(15, Suit.SPADES), "7H", Card(8, None)):
+        with pytest.raises(RequestError, match="a position holds the game's cards"):
+            Position((*hand, bad), Contract.for_hand(1))  # type: ignore[arg-type]
