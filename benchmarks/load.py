@@ -90,11 +90,12 @@ class Summary:
     requests: int
     requests_per_s: float
     solves_per_s: float
-    p50_ms: float
-    p90_ms: float
-    p99_ms: float
-    max_ms: float
-    solve_p99_ms: float
+    p50_ms: float | None
+    p90_ms: float | None
+    p99_ms: float | None
+    max_ms: float | None
+    solve_p99_ms: float | None
+    """Latencies (ms); None where there is nothing to measure (no answer, no solve)."""
     http_status: dict[str, int]
     solver_status: dict[str, int]
     client_cpu_share: float
@@ -347,8 +348,8 @@ async def run_load(
 def summarise(
     setting: str, clients: int, seconds: float, outcomes: list[Outcome], cpu: float
 ) -> Summary:
-    ms = [o.ms for o in outcomes] or [0.0]
-    solved = [o.ms for o in outcomes if o.http == "200"] or [0.0]
+    ms = [o.ms for o in outcomes]
+    solved = [o.ms for o in outcomes if o.http == "200"]
     http = Counter(o.http for o in outcomes)
     differ = [o for o in outcomes if o.same is False]
     return Summary(
@@ -358,11 +359,12 @@ def summarise(
         requests=len(outcomes),
         requests_per_s=len(outcomes) / seconds,
         solves_per_s=http["200"] / seconds,
-        p50_ms=percentile(ms, 0.50),
-        p90_ms=percentile(ms, 0.90),
-        p99_ms=percentile(ms, 0.99),
-        max_ms=max(ms),
-        solve_p99_ms=percentile(solved, 0.99),
+        # No answer, or no solve: no latency (0 ms was printed, as if instant).
+        p50_ms=percentile(ms, 0.50) if ms else None,
+        p90_ms=percentile(ms, 0.90) if ms else None,
+        p99_ms=percentile(ms, 0.99) if ms else None,
+        max_ms=max(ms, default=None),
+        solve_p99_ms=percentile(solved, 0.99) if solved else None,
         http_status=dict(sorted(http.items())),
         solver_status=dict(sorted(Counter(o.solver for o in outcomes if o.solver).items())),
         client_cpu_share=cpu,
@@ -443,11 +445,10 @@ def print_summaries(summaries: Sequence[Summary], console: Console, title: str) 
             str(s.clients),
             f"{s.requests_per_s:.1f}",
             f"{s.solves_per_s:.1f}",
-            f"{s.p50_ms:.0f}",
-            f"{s.p90_ms:.0f}",
-            f"{s.p99_ms:.0f}",
-            f"{s.max_ms:.0f}",
-            f"{s.solve_p99_ms:.0f}",
+            *(
+                "n/a" if value is None else f"{value:.0f}"
+                for value in (s.p50_ms, s.p90_ms, s.p99_ms, s.max_ms, s.solve_p99_ms)
+            ),
             " ".join(f"{code}:{n}" for code, n in s.http_status.items()),
             " ".join(f"{name}:{n}" for name, n in s.solver_status.items()),
             f"{s.answers_differ} ({s.answers_capped} capped)",

@@ -7,7 +7,7 @@ import asyncio
 import json
 
 from benchmarks.lean_http import Answer, LeanClient
-from benchmarks.load import check_answer
+from benchmarks.load import Outcome, check_answer, summarise
 
 ANSWER = json.dumps({"status": "optimal", "tiles_played": 3}).encode()
 
@@ -74,3 +74,12 @@ def test_answers_are_checked_against_the_lone_ones() -> None:
     assert check_answer(b"ok", ANSWER, alone) == ("optimal", True, False)
     assert check_answer(b"other", other, alone) == ("feasible", False, True)
     assert check_answer(b"new", other, alone) == ("feasible", None, True)
+
+
+def test_a_run_with_nothing_solved_has_no_latency() -> None:
+    # It printed 0 ms (a p99 of 0 for the solves when every request got a 503).
+    refused = summarise("x", 4, 10.0, [Outcome(0, 900.0, "503", None)], 0.5)
+    assert refused.solve_p99_ms is None
+    assert refused.p99_ms == 900.0
+    nothing = summarise("x", 4, 10.0, [], 0.5)
+    assert (nothing.p50_ms, nothing.max_ms) == (None, None)
