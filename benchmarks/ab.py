@@ -43,6 +43,7 @@ from benchmarks.machine import load
 from benchmarks.stats import at_least, percentile
 from benchmarks.suite import DEFAULT_SEED, QUICK_PER_BUCKET, WARM_UP, Config, obtain_cases
 from solver import rummikub
+from solver.commands import Parser
 from solver.rummikub import STANDARD, Position
 from solver.rummikub.notation import format_tiles
 
@@ -175,7 +176,7 @@ def report(found: dict[Mode, Timings], args: Any, load_before: str) -> dict[str,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m benchmarks.ab",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -194,15 +195,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the figures as JSON")
     args = parser.parse_args(argv)
     patterns = tuple(p.strip() for p in args.buckets.split(",") if p.strip())
+    names = dict.fromkeys(name.strip() for name in args.modes.split(",") if name.strip())
+    known = ", ".join(mode.value for mode in Mode)
     try:
-        modes = tuple(Mode(name.strip()) for name in args.modes.split(",") if name.strip())
+        modes = tuple(Mode(name) for name in names)  # each once: tiles,tiles ran twice
         buckets = select(all_buckets(), patterns)
     except ValueError as error:  # an unknown mode or bucket
-        parser.error(str(error))
+        parser.error(f"{error} (modes are {known})")
     config = Config(args.seed, args.per_bucket, patterns, positions=args.positions)
     load_before = load()
-    with Progress(transient=True) as progress:
-        cases, source = obtain_cases(config, buckets, progress)
+    try:
+        with Progress(transient=True) as progress:
+            cases, source = obtain_cases(config, buckets, progress)
+    except ValueError as error:  # a positions file that cannot be read
+        parser.error(str(error))
     print(f"{len(cases)} positions {source}; repeat {args.repeat}")
     found = run(load_base(args.base), rummikub, cases, modes, args)
     figures = report(found, args, load_before)

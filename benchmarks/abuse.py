@@ -46,6 +46,7 @@ from rich.table import Table
 from api.spawn import serve
 from benchmarks.load import Outcome, client_for, committed_bodies, one_client
 from benchmarks.stats import percentile
+from solver.commands import Parser
 
 T = TypeVar("T")
 
@@ -897,7 +898,7 @@ def compare(before: dict[str, Any], after: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.abuse", description=__doc__)
+    parser = Parser(prog="python -m benchmarks.abuse", description=__doc__)
     parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9", help="rows to run, e.g. 1,4")
     parser.add_argument("--duration", type=float, default=10.0, help="seconds per measured phase")
     parser.add_argument(

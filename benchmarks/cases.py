@@ -31,6 +31,7 @@ from pathlib import Path
 
 from benchmarks.selfplay import KEEP_EVERY, PLAYERS, play_positions
 from solver.commands import write_file
+from solver.errors import MeldwiseError
 from solver.rummikub import STANDARD, Objective, Position, Rules, Tile
 from solver.rummikub.deal import full_set, random_position, random_set
 from solver.rummikub.notation import JOKER, format_tiles
@@ -276,6 +277,8 @@ def load_cases(path: Path, seed: int, buckets: Sequence[Bucket], per_bucket: int
                 cases.append(Case(bucket.name, i, position))
     except (OSError, KeyError, TypeError, AttributeError) as error:
         raise ValueError(f"{path}: not a positions file ({error!r})") from None
+    except MeldwiseError as error:  # a tile, a set or a field the solver refuses
+        raise ValueError(f"{path}: {error}") from None
     except json.JSONDecodeError as error:
         raise ValueError(f"{path}: not JSON ({error})") from None
     return cases

@@ -33,7 +33,7 @@ from benchmarks.suite import (
     Config,
     run_suite,
 )
-from solver.commands import EXIT_BAD_INPUT, Commands, write_file
+from solver.commands import EXIT_BAD_INPUT, Commands, Parser, write_file
 from solver.errors import MeldwiseError
 
 PEER_BACKENDS = ("SCIPY", "HIGHS")
@@ -109,8 +109,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=REFERENCE_FILE,
         metavar="FILE",
-        help="long-budget least disruption to check the default answers against "
-        "(default: the committed benchmarks/reference-2026.json)",
+        help="long-budget least disruption to check the default answers against, for the "
+        "committed positions only (default: the committed benchmarks/reference-2026.json)",
     )
     parser.add_argument(
         "--positions",
@@ -242,7 +242,7 @@ def run_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m benchmarks",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -36,6 +36,7 @@ from benchmarks.ab import score, time_one
 from benchmarks.cases import Mode, all_buckets
 from benchmarks.suite import DEFAULT_SEED, Config, obtain_cases
 from solver import rummikub
+from solver.commands import Parser
 
 Call = dict[str, Any]
 
@@ -182,7 +183,7 @@ def replay(path: Path, select: str, every: int, repeat: int, params: str, clause
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m benchmarks.cpsat_calls",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -31,7 +31,7 @@ from rich.table import Table
 from benchmarks.machine import load
 from solver.arena.runner import GameTask, local_dispatch, play_game, run_tournament, seats_of
 from solver.arena.stats import percentile
-from solver.commands import add_option_flag, parse_options
+from solver.commands import Parser, add_option_flag, parse_options
 
 LONG_GAME = 100
 """Turns from which a game counts as long (the speed target's games)."""
@@ -110,7 +110,7 @@ def speed(args: argparse.Namespace, console: Console) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m benchmarks.games",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,

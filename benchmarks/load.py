@@ -55,6 +55,7 @@ from rich.table import Table
 from api.spawn import serve, wait_ready
 from benchmarks.lean_http import LeanClient
 from benchmarks.stats import at_least, percentile
+from solver.commands import Parser
 from solver.rummikub import STANDARD, Position
 from solver.rummikub.deal import random_position
 
@@ -467,7 +468,7 @@ def print_summaries(summaries: Sequence[Summary], console: Console, title: str) 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__)
+    parser = Parser(prog="python -m benchmarks.load", description=__doc__)
     parser.add_argument(
         "--clients",
         type=int,

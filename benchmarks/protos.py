@@ -40,6 +40,7 @@ from benchmarks.cases import all_buckets, load_cases
 from benchmarks.stats import percentile
 from benchmarks.suite import DEFAULT_SEED
 from solver import rummikub
+from solver.commands import Parser
 
 REPO = Path(__file__).resolve().parent.parent
 POSITIONS = REPO / "benchmarks" / "positions-2026.json"
@@ -181,7 +182,7 @@ def summary(name: str, ms: list[float]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m benchmarks.protos",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,

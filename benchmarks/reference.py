@@ -11,7 +11,6 @@ sets, or as many and moves more tiles, is a defect.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -24,6 +23,7 @@ from rich.progress import Progress
 
 from benchmarks.cases import Case, Mode, all_buckets, load_cases, select
 from benchmarks.machine import describe, load
+from solver.commands import Parser
 from solver.rummikub import STANDARD, Limit, solve
 
 POSITIONS_FILE = Path(__file__).with_name("positions-2026.json")
@@ -88,7 +88,7 @@ def references_for(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.reference", description=__doc__)
+    parser = Parser(prog="python -m benchmarks.reference", description=__doc__)
     parser.add_argument("--positions", type=Path, default=POSITIONS_FILE)
     parser.add_argument("--out", type=Path, default=REFERENCE_FILE)
     parser.add_argument("--work", type=float, default=LONG_WORK, help=f"({LONG_WORK:g})")
@@ -97,7 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     patterns = [part.strip() for part in args.buckets.split(",") if part.strip()]
-    cases = load_cases(args.positions, SEED, select(all_buckets(), patterns), PER_BUCKET)
+    try:
+        cases = load_cases(args.positions, SEED, select(all_buckets(), patterns), PER_BUCKET)
+    except ValueError as error:  # a positions file that cannot be read, an unknown bucket
+        parser.error(str(error))
     started, load_before = time.perf_counter(), load()
     positions: dict[str, dict[str, list[int | bool]]] = {}
     with Progress(transient=True) as progress:

@@ -3,7 +3,6 @@ tables, written as JSON (``--json``) or as Markdown for RESULTS.md (``--markdown
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 from collections.abc import Callable, Iterable, Sequence
@@ -22,6 +21,7 @@ from benchmarks.profile import Split
 from benchmarks.reference import MODES as REFERENCE_MODES
 from benchmarks.stats import Summary, at_least
 from benchmarks.suite import Config, Results, Trial
+from solver.commands import Parser
 from solver.rummikub import JOKER
 
 TARGET_MAX_MS = 250.0
@@ -807,7 +807,7 @@ def seeded_table_main(
     from ``--seed``, prints the rows of ``run(seed, per_bucket)`` and may write them
     (dataclasses) as JSON; ``per_bucket`` is its default and what it counts."""
     default, counted = per_bucket
-    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser = Parser(prog=prog, description=description)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
         "--per-bucket", type=at_least(1), default=default, help=f"{counted} per bucket"

@@ -24,7 +24,6 @@ are per seat): where a bot gains or loses against the other.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import statistics
@@ -33,6 +32,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import Any
+
+from solver.commands import Parser
 
 
 def paired(
@@ -126,7 +127,7 @@ def _progress(played: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.shanghai_bots", description=__doc__)
+    parser = Parser(prog="python -m benchmarks.shanghai_bots", description=__doc__)
     parser.add_argument("--bots", default="strong,greedy", help="bot names by seat")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=200)

@@ -19,7 +19,6 @@ the same load.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import random
@@ -37,6 +36,7 @@ import solver.shanghai
 from benchmarks.ab import load_base
 from benchmarks.machine import load
 from benchmarks.stats import Summary, at_least
+from solver.commands import Parser
 from solver.shanghai import STANDARD, Contract, Position, TableMeld, read_meld
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT
 from solver.shanghai.contracts import HANDS
@@ -281,9 +281,7 @@ def markdown(rows: Sequence[Row], title: str = "") -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.shanghai_speed", description=__doc__
-    )
+    parser = Parser(prog="python -m benchmarks.shanghai_speed", description=__doc__)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--per-bucket", type=at_least(1), default=20, help="turns per bucket")
     parser.add_argument(

@@ -49,7 +49,8 @@ def at_least(low: float, kind: type[int] | type[float] = int) -> Callable[[str],
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not a {kind.__name__}: {text!r}") from None
+            what = "whole number" if kind is int else "number"
+            raise argparse.ArgumentTypeError(f"not a {what}: {text!r}") from None
         if value < low or (kind is float and low == 0 and not value > 0):
             bound = "above 0" if kind is float and low == 0 else f"at least {low:g}"
             raise argparse.ArgumentTypeError(f"must be {bound}, got {text}")
