@@ -367,7 +367,11 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
         # Requests and records on stdin are JSON, so UTF-8 whatever the locale says; a
         # byte that is not becomes a lone surrogate, which the readers refuse by name.
         sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    # This project's own usage errors (a flag given twice) in the language asked for;
+    # argparse's own stay English.
+    with language(_lang_flag(words) or from_environment(os.environ)):
+        args = parser.parse_args(words)
     run: Run = args.handler
     with language(getattr(args, "lang", None) or from_environment(os.environ)):
         try:
@@ -375,6 +379,16 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
         except MeldwiseError as error:
             print(_("error: {message}", message=error), file=sys.stderr)
             return EXIT_BAD_INPUT
+
+
+def _lang_flag(words: Sequence[str]) -> str | None:
+    """The language a command line asks for with ``--lang`` before it is parsed."""
+    for word, after in zip(words, [*words[1:], ""], strict=True):
+        if word == "--lang" and after in LANGUAGES:
+            return after
+        if word.startswith("--lang=") and word.removeprefix("--lang=") in LANGUAGES:
+            return word.removeprefix("--lang=")
+    return None
 
 
 def _json(answer: Any) -> str:

@@ -329,3 +329,6 @@ def test_a_flag_that_takes_one_value_is_refused_twice(
         main(argv)
     assert raised.value.code == 2
     assert "is given twice; give it once" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([*argv, "--lang", "ja"])
+    assert "が2回指定されています" in capsys.readouterr().err
