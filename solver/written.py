@@ -15,7 +15,7 @@ import re
 _WIDE = {",": ",\uff0c\u3001", "|": "|\uff5c", "=": "=\uff1d", ":": ":\uff1a"}
 """Each separator and the ways it is written."""
 
-_WORD_BREAK = re.compile("[\\s,\uff0c\u3001]+")
+_WORD_BREAK = re.compile(f"[\\s{re.escape(_WIDE[','])}]+")
 _VARIATION_SELECTORS = re.compile("[\ufe0e\ufe0f]")
 
 

@@ -125,14 +125,7 @@ def _solve(
         calmer = calmest(rules, rack, table, objective, table_melds, stage)
         capped = stage.capped
         if calmer is not None:
-            # The best score is proven; read the tiles played off the layout.
-            played = _played_tiles_of(calmer.placed, table_melds)
-            if not played:
-                return _no_play(Status.OPTIMAL, position, table_melds, rules, capped)
-            placed = calmer.placed
-            return assemble_play(
-                Status.OPTIMAL, position, played, table_melds, placed, rules, calmer.proven, capped
-            )
+            return _proven_play(position, table_melds, calmer.placed, rules, calmer.proven, capped)
 
     # The score alone: asked for, or not proven within the least-disruption work.
     # Table jokers held in place need their sets to go on (see house_rules).
@@ -150,12 +143,7 @@ def _solve(
         calm = calm_score(rules, rack, table, objective, table_melds, again)
         capped = capped or again.capped
         if calm is not None:
-            played = _played_tiles_of(calm, table_melds)
-            if not played:
-                return _no_play(Status.OPTIMAL, position, table_melds, rules, capped)
-            return assemble_play(
-                Status.OPTIMAL, position, played, table_melds, calm, rules, False, capped
-            )
+            return _proven_play(position, table_melds, calm, rules, False, capped)
     if first.code == cp_model.UNKNOWN:
         return _no_play(Status.UNKNOWN, position, table_melds, rules, capped)
     if first.code == cp_model.INFEASIBLE and opening:
@@ -171,6 +159,23 @@ def _solve(
     # With no table there is nothing to disturb: proven at once.
     proven = opening or not table_melds
     return assemble_play(status, position, played, table_melds, placed, rules, proven, capped)
+
+
+def _proven_play(
+    position: Position,
+    melds: tuple[Meld, ...],
+    placed: list[PlacedSet],
+    rules: Rules,
+    calm_proven: bool,
+    capped: bool,
+) -> Play:
+    """The play laid out as ``placed`` from the table ``melds``, its score proven: the
+    tiles played are read off the layout."""
+    played = _played_tiles_of(placed, melds)
+    if not played:
+        return _no_play(Status.OPTIMAL, position, melds, rules, capped)
+    status = Status.OPTIMAL
+    return assemble_play(status, position, played, melds, placed, rules, calm_proven, capped)
 
 
 def _unchanged(melds: tuple[Meld, ...]) -> list[PlacedSet]:
