@@ -185,6 +185,8 @@ def test_a_body_may_begin_with_a_byte_order_mark(client: TestClient) -> None:
         ("", 422, "JSON body"),
         ("[]", 422, "must be a JSON object, got array"),  # once "got list"
         ("null", 422, "must be a JSON object, got null"),  # once "got NoneType"
+        ('{"rack": ["R1"], "table": [null]}', 422, "'table[0]' must be a list, got null"),
+        ('{"rack": [true]}', 422, "got true"),  # JSON's words, once Python's None/True
         ('{"rack": ["R1"], "colour": 3}', 422, "unknown field 'colour'"),
         ('{"table": []}', 422, "missing field 'rack'"),
         ('{"rack": ["Q5"]}', 422, "unknown tile 'Q5'"),

@@ -128,10 +128,10 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
     ("change", "message"),
     [
         (lambda r: r.update(version=2), "'version' must be at most 1, got 2"),
-        (lambda r: r.update(version=True), "'version' must be a whole number, got True"),
+        (lambda r: r.update(version=True), "'version' must be a whole number, got true"),
         (
             lambda r: r["result"].update(scores=[False, 0]),
-            r"'result.scores\[0\]' must be a whole number, got False",
+            r"'result.scores\[0\]' must be a whole number, got false",
         ),
         (lambda r: r["turns"][0].update(hand=[]), r"unknown field 'turns\[0\]\.hand'"),
         (lambda r: r["turns"][0].pop("rack"), r"missing field 'rack' in turns\[0\]"),
