@@ -9,6 +9,7 @@ tile, but a set must hold at least one numbered tile.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -129,19 +130,58 @@ def best_value(tiles: Sequence[Tile], rules: Rules) -> int:
 
 
 def read_meld(tiles: Sequence[Tile], rules: Rules) -> Meld:
-    """Read ``tiles`` as a set, keeping the order written when it is a run read low
-    to high (so ``R3 J R5`` puts the joker at R4); otherwise the reading worth most.
+    """Read ``tiles`` as a set, its jokers standing for the tiles they were written
+    with (``J(R7) J(B7) K7`` is the group of 7s, ``J(K5) J(K6) K7`` the run; see
+    :attr:`Tile.meant <solver.rummikub.notation.Tile.meant>`); then keeping the order
+    written when it is a run read low to high (so ``R3 J R5`` puts the joker at R4);
+    otherwise the reading worth most.
 
-    Raises :class:`InvalidMeld` with the reason when the tiles form no set.
+    Raises :class:`InvalidMeld` with the reason when the tiles form no set, or no
+    reading has the jokers stand for what they were written with.
     """
     plain = _plain_reading(tiles, rules)
     if plain is not None:
         return plain
     options = _readings_or_raise(tiles, rules)
+    said = [t.meant for t in tiles if t.meant is not None]
+    if said:
+        options = [m for m in (_as_said(m, said, rules) for m in options) if m is not None]
+        if not options:
+            raise InvalidMeld(
+                _n(
+                    "its joker cannot stand for {tiles}",
+                    "its jokers cannot stand for {tiles}",
+                    len(said),
+                    tiles=" ".join(spell(t) for t in said),
+                )
+            )
     for meld in options:
         if meld.kind is MeldKind.RUN and _written_in_order(tiles, meld):
             return meld
     return max(options, key=lambda m: m.value)
+
+
+def _as_said(meld: Meld, said: list[Tile], rules: Rules) -> Meld | None:
+    """``meld`` with its jokers standing for the tiles in ``said`` (what some of them
+    were written with), or None when this reading cannot have them so: in a run each
+    joker stands where the reading puts it; in a group a joker may take any colour
+    the numbered tiles lack, the jokers written plain taking the rest in colour order."""
+    if meld.kind is MeldKind.RUN:
+        free = Counter(m for t, m in zip(meld.tiles, meld.stands_for, strict=True) if t.is_joker)
+        return None if Counter(said) - free else meld
+    number = meld.stands_for[0].number
+    taken = {t.colour for t in meld.tiles if not t.is_joker}
+    if len(set(said)) < len(said) or any(
+        t.number != number or t.colour in taken or t.colour not in rules.colour_list for t in said
+    ):
+        return None
+    taken |= {t.colour for t in said}
+    spare = iter(c for c in rules.colour_list if c not in taken)
+    meant = tuple(
+        stands if not tile.is_joker else tile.meant or Tile.natural(next(spare), number)
+        for tile, stands in zip(meld.tiles, meld.stands_for, strict=True)
+    )
+    return Meld(meld.kind, meld.tiles, meant)
 
 
 def _plain_reading(tiles: Sequence[Tile], rules: Rules) -> Meld | None:

@@ -116,6 +116,11 @@ class Tile:
 
     colour: Colour | None
     number: int = 0
+    meant: Tile | None = field(default=None, compare=False, repr=False)
+    """For a joker written with the tile it stands for (``J(R6)``): that tile, which
+    the reading of its table set honours (:func:`~solver.rummikub.melds.read_meld`).
+    Not part of the tile: it is equal to every other joker, and a solve places
+    every joker afresh."""
     _key: int = field(init=False, repr=False, compare=False)
     """A small int per tile, computed once: tiles are hashed a lot (counting, sets)."""
     _text: str = field(init=False, repr=False, compare=False)
@@ -126,10 +131,12 @@ class Tile:
         # which no parse reads back, and Tile.natural cached it for every later parse.
         number = self.number
         if self.colour is None:
-            valid = number == 0
+            meant = self.meant
+            valid = number == 0 and (meant is None or (type(meant) is Tile and not meant.is_joker))
         else:
             whole = isinstance(number, int) and not isinstance(number, bool)
             valid = self.colour in _COLOUR_INDEX and whole and 1 <= number <= MAX_NUMBER
+            valid = valid and self.meant is None
         if not valid:
             raise NotationError(
                 _(
@@ -161,9 +168,8 @@ class Tile:
         """The tile that a joker written with the tile it stands for (``J(R6)``, as
         answers print one) stands for; None for any other text. Raises
         :class:`NotationError` quoting ``text`` when the brackets hold no numbered tile.
-        The tile is not kept (a solve places the joker afresh), but it must exist:
-        :meth:`Rules.read_tile <solver.rummikub.rules.Rules.read_tile>` checks it in the
-        game's terms."""
+        :meth:`parse` keeps it as the joker's :attr:`meant`; :meth:`Rules.read_tile
+        <solver.rummikub.rules.Rules.read_tile>` checks it in the game's terms."""
         name, bracket, meant = _normalise(text).partition("(")
         if not bracket or name.strip() not in _JOKER_NAMES:
             return None
@@ -203,8 +209,9 @@ class Tile:
         norm = _normalise(text)
         if norm in _JOKER_NAMES:
             return JOKER
-        if cls.meant_by(text) is not None:
-            return JOKER
+        meant = cls.meant_by(text)
+        if meant is not None:
+            return cls(None, 0, meant)
         match = _TILE_RE.fullmatch(norm)
         if match is None:
             raise NotationError(

@@ -88,13 +88,12 @@ class Position:
         """This position with each tile as ``rules`` name it (:meth:`Rules.canonical
         <solver.rummikub.rules.Rules.canonical>`: Japanese players' yellow, Y or 黄, is
         the standard game's orange), as the wire reads a request's tiles."""
-        if Colour.YELLOW not in {tile.colour for tile in chain(self.rack, *self.table)}:
+        tiles = chain(self.rack, *self.table)
+        if Colour.YELLOW not in {(tile.meant or tile).colour for tile in tiles}:
             return self  # the usual case, every tile read by the wire: 4 us, not 27
         canonical = rules.canonical
         rack = tuple(canonical(tile) for tile in self.rack)
         table = tuple(tuple(canonical(tile) for tile in tiles) for tiles in self.table)
-        if rack == self.rack and table == self.table:
-            return self
         return Position(rack, table, self.opened)
 
     def check(self, rules: Rules) -> tuple[Meld, ...]:

@@ -113,6 +113,8 @@ class Rules(Settings):
         orange_not_yellow = Colour.ORANGE.index < self.colours <= Colour.YELLOW.index
         if tile.colour is Colour.YELLOW and orange_not_yellow:
             return Tile.natural(Colour.ORANGE, tile.number)
+        if tile.meant is not None and (meant := self.canonical(tile.meant)) is not tile.meant:
+            return Tile(None, 0, meant)  # J(Y7): the joker stands for orange 7
         return tile
 
     def check_tile(self, tile: Tile, text: str | None = None) -> Tile:
@@ -151,8 +153,8 @@ class Rules(Settings):
         except UnknownColour as error:
             raise NotationError(not_a_colour(text, error.letter, self.colour_list)) from None
         tile = self.check_tile(self.canonical(tile), text)
-        if tile.is_joker and (meant := Tile.meant_by(text)) is not None:
-            self.check_tile(self.canonical(meant), text)  # J(R14) in a game of 13 numbers
+        if tile.meant is not None:
+            self.check_tile(tile.meant, text)  # J(R14) in a game of 13 numbers
         return tile
 
     def _out_of_range(self, text: str) -> NotationError:

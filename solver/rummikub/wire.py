@@ -91,7 +91,13 @@ AnyTile = Annotated[
         "R5",
     ),
 ]
-TileSet = Annotated[list[AnyTile], Field(description="the tiles of one set, in any order")]
+TileSet = Annotated[
+    list[AnyTile],
+    Field(
+        description="the tiles of one set, in any order; a joker written with the tile it "
+        "stands for (J(R7), as answers print it) is read so"
+    ),
+]
 RulesField = Annotated[Rules, Field(description="rule settings")]
 NotationField = Annotated[
     Notation,

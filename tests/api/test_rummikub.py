@@ -72,6 +72,22 @@ def test_solve_takes_every_wire_field(client: TestClient) -> None:
     assert sorted(body["played"]) == sorted(rack)
 
 
+def test_a_table_set_is_read_as_its_jokers_were_written(client: TestClient) -> None:
+    # J J K7 alone reads as the black run 5-7; sent as printed (J(R7) J(B7) K7) it is
+    # the group of 7s, and O7 joins it: the set is kept, no tile moves.
+    table = [["J(R7)", "J(B7)", "K7"]]
+    answer = client.post(SOLVE, json={"rack": ["O7"], "table": table}).json()
+    assert (answer["sets_kept"], answer["tiles_moved"]) == (1, 0)
+    assert answer["table"] == [
+        {"kind": "group", "tiles": ["J", "J", "K7", "O7"], "as": ["R7", "B7", "K7", "O7"]}
+    ]
+    refused = client.post(SOLVE, json={"rack": ["O7"], "table": [["J(R9)", "K7", "K8"]]})
+    assert refused.status_code == 422
+    assert refused.json()["detail"] == (
+        "table set 0 (J K7 K8) is not a valid set: its joker cannot stand for R9"
+    )
+
+
 def test_validate_and_score_delegate_to_the_library(client: TestClient) -> None:
     move = {
         "rack": ["R9", "K1"],

@@ -1,11 +1,12 @@
 import pytest
-from hypothesis import given, settings
+from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 from solver.errors import TableError
-from solver.rummikub import MeldKind, Rules, parse_tiles, read_meld
-from solver.rummikub.melds import InvalidMeld, best_value, readings
+from solver.rummikub import MeldKind, Position, Rules, parse_tiles, read_meld, solve
+from solver.rummikub.melds import InvalidMeld, Meld, best_value, readings
 from solver.rummikub.notation import JOKER, Colour, Tile
+from tests.rummikub.strategies import examples, positions, request_of, small_rules
 
 RULES = Rules()
 
@@ -29,6 +30,48 @@ def test_an_unordered_joker_takes_the_reading_worth_most() -> None:
 def test_groups_fill_missing_colours_with_jokers() -> None:
     assert read("K7 B7 J") == ("group", "K7 B7 J", "K7 B7 R7")
     assert read("R1 B1 K1 O1")[0] == "group"
+
+
+@pytest.mark.parametrize(
+    ("text", "reading"),
+    [
+        # J J K7 alone reads as the run; written as printed, the group stays a group.
+        ("J(R7) J(B7) K7", ("group", "J J K7", "R7 B7 K7")),
+        ("J(B7) J(R7) K7", ("group", "J J K7", "B7 R7 K7")),
+        ("J(K5) J(K6) K7", ("run", "J J K7", "K5 K6 K7")),
+        ("J(O7) B7 K7", ("group", "J B7 K7", "O7 B7 K7")),  # plain, the joker is R7
+        ("J(K9) K7 K8", ("run", "K7 K8 J", "K7 K8 K9")),  # plain, K6 K7 K8 (written order)
+        ("J(R7) J K7", ("group", "J J K7", "R7 B7 K7")),  # the plain joker takes the rest
+        ("j(r7) j(b7) k7", ("group", "J J K7", "R7 B7 K7")),
+    ],
+)
+def test_jokers_written_with_their_tile_are_read_so(text: str, reading: tuple[str, ...]) -> None:
+    assert read(text) == reading
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("J(R9) K7 K8", "its joker cannot stand for R9"),
+        ("J(K7) K7 K8", "its joker cannot stand for K7"),
+        ("J(R7) J(R7) K7", "its jokers cannot stand for R7 R7"),
+        ("J(R8) B7 K7", "its joker cannot stand for R8"),
+        ("J(G7) B7 K7", "its joker cannot stand for G7"),  # no green in 4 colours
+    ],
+)
+def test_a_joker_written_with_a_tile_it_cannot_stand_for_is_refused(text: str, reason: str) -> None:
+    with pytest.raises(InvalidMeld, match=reason):
+        read(text)
+
+
+def test_a_joker_keeps_its_written_tile_out_of_equality() -> None:
+    # The bracket steers the reading of its set only: the tile is a joker like any.
+    written = Tile.parse("J(R7)")
+    assert written == JOKER
+    assert hash(written) == hash(JOKER)
+    assert str(written) == "J"
+    assert written.meant == Tile.parse("R7")
+    assert JOKER.meant is None
 
 
 def test_single_natural_sets_may_read_either_way() -> None:
@@ -165,3 +208,22 @@ def test_reading_a_set_takes_the_reading_the_full_search_takes(
     ]
     expected = written[0] if written else max(options, key=lambda m: m.value)
     assert read_meld(tiles, variant) == expected
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(data=st.data(), rules=small_rules())
+def test_every_set_of_an_answer_reads_back_as_printed(data: st.DataObject, rules: Rules) -> None:
+    # A printed table pastes back: each set, jokers written with their tiles, reads as
+    # the same set (kind and what every joker stands for); and solving that pasted
+    # table again keeps every set (nothing to play: an empty rack).
+    position = data.draw(positions(rules, max_rack=4, opened=True))
+    note(request_of(position, rules))
+    play = solve(position, rules)
+    pasted = Position.parse([], [str(meld) for meld in play.table])
+    assert [_as_set(m) for m in pasted.check(rules)] == [_as_set(m) for m in play.table]
+
+
+def _as_set(meld: Meld) -> tuple[MeldKind, list[tuple[Tile, Tile]]]:
+    """A set as its kind and its tiles with what each stands for, in any order (a run
+    of every number going round reads from 1, however it was laid out)."""
+    return meld.kind, sorted(zip(meld.tiles, meld.stands_for, strict=True))
