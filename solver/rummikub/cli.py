@@ -121,6 +121,11 @@ def request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def points_text(points: int) -> str:
+    """``points`` in words: "1 point", "17 points"."""
+    return _n("{n} point", "{n} points", points)
+
+
 def describe_response(response: dict[str, Any]) -> str:
     """A response written for a person: the play, the steps, the table after."""
     if response["hint_level"] != HintLevel.FULL.value:
@@ -136,10 +141,10 @@ def describe_response(response: dict[str, Any]) -> str:
     else:
         lines = [
             _n(
-                "Play {n} tile, {points} points: {tiles}",
-                "Play {n} tiles, {points} points: {tiles}",
+                "Play {n} tile, {points}: {tiles}",
+                "Play {n} tiles, {points}: {tiles}",
                 response["tiles_played"],
-                points=response["points_played"],
+                points=points_text(response["points_played"]),
                 tiles=played,
             ),
             _("Rack left: {tiles}", tiles=" ".join(response["rack_left"]) or _("(empty)")),
@@ -434,9 +439,9 @@ def describe_review(review: dict[str, Any]) -> str:
             player=turn["player"],
             did=did,
             best=_(
-                "best {tiles} tiles / {points} points ({played})",
-                tiles=best["tiles"],
-                points=best["points"],
+                "best {tiles} / {points} ({played})",
+                tiles=_n("{n} tile", "{n} tiles", best["tiles"]),
+                points=points_text(best["points"]),
                 played=" ".join(best["played"]),
             )
             if best

@@ -52,6 +52,11 @@ def test_a_printed_table_reads_back_as_the_same_tiles(
     assert Tile.parse("J(R6)") == JOKER
 
 
+def test_one_point_is_said_in_the_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--rack", "R1", "--table", "R2 R3 J"]) == 0
+    assert "Play 1 tile, 1 point: R1" in capsys.readouterr().out  # once "1 points"
+
+
 def test_opening_and_points_flags(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "--rack", "R1 R2 R3 K4 K5 K6", "--opening"]) == 0
     assert "No play: draw a tile." in capsys.readouterr().out
