@@ -78,31 +78,41 @@ def _calmest_match(
 ) -> dict[int, int]:
     """Table set -> new set, one to one over the ``pairs`` (the tiles staying, by
     table set and new set), keeping the most table sets whole (``whole``: their
-    sizes), then the most tiles in place: the assignment problem where a set may
-    also be left unmatched, a pair weighing its stayed tiles plus, when that is the
-    whole set, more than all tiles together."""
-    solver = linear_sum_assignment.SimpleLinearSumAssignment()
-    free = list(whole)
-    rows = {i: r for r, i in enumerate(free)}
+    sizes), then the most tiles in place: a pair weighs its stayed tiles plus, when
+    that is the whole set, more than all tiles together."""
     bonus = sum(whole.values()) + 1
-    # Left nodes: the free sets (r), then each new set's stand-in (len(free) + j);
-    # right nodes: the new sets (j), then each free set's stand-in (new + r). A free
-    # set left alone takes its own stand-in, a new set left alone its own; a free
-    # set r matched to new set j leaves j's stand-in to take r's.
-    for (i, j), stayed in pairs.items():
+    weights = {
+        (i, j): len(stayed) + bonus * (len(stayed) == whole[i]) for (i, j), stayed in pairs.items()
+    }
+    return heaviest_matching(weights, list(whole), new)
+
+
+def heaviest_matching(
+    weights: dict[tuple[int, int], int], left: Sequence[int], right: int
+) -> dict[int, int]:
+    """``left`` nodes -> right nodes ``0..right-1``, one to one over the pairs of
+    ``weights``, of the most total weight; any node may be left unmatched (the
+    assignment problem, each node having a stand-in on the other side)."""
+    solver = linear_sum_assignment.SimpleLinearSumAssignment()
+    rows = {i: r for r, i in enumerate(left)}
+    # Left nodes: the left ones (r), then each right one's stand-in (len(left) + j);
+    # right nodes: the right ones (j), then each left one's stand-in (right + r). A
+    # left node alone takes its own stand-in, a right one alone its own; r matched to
+    # j leaves j's stand-in to take r's.
+    for (i, j), weight in weights.items():
         r = rows[i]
-        solver.add_arc_with_cost(r, j, -len(stayed) - bonus * (len(stayed) == whole[i]))
-        solver.add_arc_with_cost(len(free) + j, new + r, 0)
-    for r in range(len(free)):
-        solver.add_arc_with_cost(r, new + r, 0)
-    for j in range(new):
-        solver.add_arc_with_cost(len(free) + j, j, 0)
+        solver.add_arc_with_cost(r, j, -weight)
+        solver.add_arc_with_cost(len(left) + j, right + r, 0)
+    for r in range(len(left)):
+        solver.add_arc_with_cost(r, right + r, 0)
+    for j in range(right):
+        solver.add_arc_with_cost(len(left) + j, j, 0)
     if solver.solve() != solver.OPTIMAL:
-        raise ModelError("the matching of table sets to new sets failed")
+        raise ModelError("a matching of sets failed")
     matched = {}
-    for r, i in enumerate(free):
+    for r, i in enumerate(left):
         j = solver.right_mate(r)
-        if j < new:
+        if j < right:
             matched[i] = j
     return matched
 

@@ -57,6 +57,7 @@ from solver.rummikub.melds import Meld, readings
 from solver.rummikub.model import TileCounts, build_model
 from solver.rummikub.notation import Tile, format_tiles
 from solver.rummikub.position import Objective, Position, check_counts, read_table_set
+from solver.rummikub.rematch import heaviest_matching
 from solver.rummikub.result import Play
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.runner import run
@@ -341,30 +342,27 @@ def _arrangement(
 
 
 def _from_heaps(placed: list[PlacedSet], table: TileSets) -> list[PlacedSet]:
-    """The same sets, each going on from the heap of the table now that it shares the
-    most tiles with (greatest overlap first, each heap carried on by one set at most),
-    so the steps pick up the fewest tiles."""
-    overlaps = []
-    for i, p in enumerate(placed):
-        for j, tiles in enumerate(table):
-            common = Counter(p.meld.tiles) & Counter(tiles)
-            if common:
-                overlaps.append((-common.total(), j, i, common))
-    origin: dict[int, tuple[int, Counter[Tile]]] = {}
-    taken: set[int] = set()
-    for _size, j, i, common in sorted(overlaps, key=lambda o: o[:3]):
-        if i not in origin and j not in taken:
-            origin[i] = (j, common)
-            taken.add(j)
+    """The same sets, each going on from a heap of the table now (each heap carried on
+    by one set at most), matched so that the most tiles stay in their heap: the steps
+    then pick up the fewest tiles."""
+    common = {
+        (i, j): shared
+        for i, p in enumerate(placed)
+        for j, tiles in enumerate(table)
+        if (shared := Counter(p.meld.tiles) & Counter(tiles))
+    }
+    weights = {pair: shared.total() for pair, shared in common.items()}
+    origin = heaviest_matching(weights, range(len(placed)), len(table))
     remapped = []
     for i, p in enumerate(placed):
         if i not in origin:
             remapped.append(PlacedSet(p.meld, None, (), p.meld.tiles))
             continue
-        j, common = origin[i]
-        joined = Counter(p.meld.tiles) - common
+        j = origin[i]
+        stayed = common[i, j]
+        joined = Counter(p.meld.tiles) - stayed
         remapped.append(
-            PlacedSet(p.meld, j, tuple(sorted(common.elements())), tuple(sorted(joined.elements())))
+            PlacedSet(p.meld, j, tuple(sorted(stayed.elements())), tuple(sorted(joined.elements())))
         )
     # The planner lays continued sets out by the heap they go on from.
     return sorted(remapped, key=lambda p: (p.origin is None, p.origin or 0))

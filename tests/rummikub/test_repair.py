@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from solver import repair_rummikub, validate_rummikub
 from solver.errors import MeldwiseError
 from solver.rummikub import Limit, Objective, Position, Rules, Status, Tile, parse_tiles
+from solver.rummikub.layout import PlacedSet
 from solver.rummikub.legality import check_play, joker_retrieval_problems, meld_problem
-from solver.rummikub.melds import readings
-from solver.rummikub.repair import repair
+from solver.rummikub.melds import read_meld, readings
+from solver.rummikub.repair import _from_heaps, repair
 from tests.rummikub.disruption_oracle import disruption_oracle_for
 from tests.rummikub.oracle import Oracle, oracle_for
 from tests.rummikub.replay import replay
@@ -387,3 +388,47 @@ def test_a_joker_that_must_be_laid_takes_a_place_a_rack_tile_could_fill() -> Non
     assert answer["repairable"]
     assert answer["rescue"]["status"] == "optimal"
     assert answer["rescue"]["play"]["played"] == []  # with B1 laid the joker has no place
+
+
+def test_repair_steps_leave_a_kept_set_where_it_lies() -> None:
+    # The greedy match of new sets to heaps (largest overlap first) carried the run
+    # R1-R7 on from the first heap and took all of R5 R6 R7, a set reported kept whole:
+    # 6 tiles picked up where 5 do.
+    answer = repair_rummikub(
+        {"table": [["R1", "R2", "R3", "R4", "B9", "K9", "O9"], ["R5", "R6", "R7"], ["R9"]]}
+    )
+    steps = answer["arrangement"]["steps"]
+    taken = [t for step in steps if step["action"] == "take" for t in step["tiles"]]
+    assert sorted(taken) == ["R1", "R2", "R3", "R4", "R9"]
+    assert answer["arrangement"]["sets_kept"] == 1
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(data=st.data(), rules=small_rules(max_numbers=5, max_colours=3))
+def test_repair_matches_heaps_to_sets_as_an_exhaustive_search(
+    data: st.DataObject, rules: Rules
+) -> None:
+    """Each set of the arrangement goes on from at most one heap of the table now, one
+    set a heap, keeping in place as many tiles as the best of all such matchings."""
+    request = data.draw(messy_tables(rules))
+    note(request)
+    heaps = [parse_tiles(tiles) for tiles in request["table"]]
+    arranged = repair_rummikub(request)["arrangement"]
+    melds = [read_meld(parse_tiles(m["tiles"]), rules) for m in arranged["table"]]
+    matched = _from_heaps([PlacedSet(m, None, (), m.tiles) for m in melds], heaps)
+    sets = [Counter(m.tiles) for m in melds]
+    assert sum(len(p.stayed) for p in matched) == _most_in_place(sets, [Counter(h) for h in heaps])
+
+
+def _most_in_place(sets: list[Counter[Tile]], heaps: list[Counter[Tile]], used: int = 0) -> int:
+    """The most tiles staying in their heap over every one-to-one matching of sets
+    to heaps (a set may go on from none), tried one by one; ``used``: a bit per heap
+    already taken."""
+    if not sets:
+        return 0
+    first, rest = sets[0], sets[1:]
+    best = _most_in_place(rest, heaps, used)
+    for j, heap in enumerate(heaps):
+        if not used >> j & 1:
+            best = max(best, (first & heap).total() + _most_in_place(rest, heaps, used | 1 << j))
+    return best
