@@ -206,6 +206,10 @@ def repair(
         if found.placed is not None:
             played = _tiles(found.placed) - now
             rescue = _rescue(found.status, laid(found.placed, played, found), rack, rules)
+    if penalty is not None and rescue is not None:
+        # Rack tiles make the table right: the penalty is what playing none of them means.
+        text = _("Unless the rack's tiles rescue the table: {penalty}", penalty=penalty.text)
+        penalty = dataclasses.replace(penalty, text=text)
     spare = free_jokers(rules, now, limit) if repairable else None
     return Repair(
         status, repairable, arrangement, penalty, rescue, rescue_status, spare, any(capped)
@@ -343,15 +347,17 @@ def _arrangement(
 
 def _from_heaps(placed: list[PlacedSet], table: TileSets) -> list[PlacedSet]:
     """The same sets, each going on from a heap of the table now (each heap carried on
-    by one set at most), matched so that the most tiles stay in their heap: the steps
-    then pick up the fewest tiles."""
+    by one set at most), matched so that the most tiles stay in their heap (the steps
+    then pick up the fewest tiles), then each set goes on from the earliest heap."""
     common = {
         (i, j): shared
         for i, p in enumerate(placed)
         for j, tiles in enumerate(table)
         if (shared := Counter(p.meld.tiles) & Counter(tiles))
     }
-    weights = {pair: shared.total() for pair, shared in common.items()}
+    # The most tiles in place, then the earliest heaps (steps in the order of the table).
+    earliest = len(placed) * len(table) + 1
+    weights = {(i, j): shared.total() * earliest - j for (i, j), shared in common.items()}
     origin = heaviest_matching(weights, range(len(placed)), len(table))
     remapped = []
     for i, p in enumerate(placed):

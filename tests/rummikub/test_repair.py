@@ -432,3 +432,19 @@ def _most_in_place(sets: list[Counter[Tile]], heaps: list[Counter[Tile]], used: 
         if not used >> j & 1:
             best = max(best, (first & heap).total() + _most_in_place(rest, heaps, used | 1 << j))
     return best
+
+
+def test_the_penalty_says_a_rescue_avoids_it() -> None:
+    # The penalty used to be stated flatly above a rescue that placed every tile.
+    request: dict[str, Any] = {
+        "table": [["R1", "R2"], ["B5", "B6", "B7"]],
+        "table_before": [["B5", "B6", "B7"]],
+    }
+    rescued = repair_rummikub({**request, "rack": ["R3"]})
+    assert rescued["rescue"]["play"]["played"] == ["R3"]
+    assert rescued["penalty"]["text"].startswith(
+        "Unless the rack's tiles rescue the table: No legal"
+    )
+    alone = repair_rummikub({**request, "rack": ["K3"]})
+    assert alone["rescue"]["play"] is None
+    assert alone["penalty"]["text"].startswith("No legal arrangement places every tile")
