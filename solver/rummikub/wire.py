@@ -698,7 +698,9 @@ def score_rummikub(request: Mapping[str, Any] | ScoreRequest) -> dict[str, Any]:
 
 
 class RepairRequest(WrittenRequest):
-    """A table that went wrong: the request of :func:`repair_rummikub`."""
+    """A table that went wrong, in the turn of a player who has opened (for one who has
+    not, validate's consequence says what happens): the request of
+    :func:`repair_rummikub`."""
 
     model_config = ConfigDict(
         json_schema_extra={
