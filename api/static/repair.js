@@ -84,11 +84,15 @@ export function setUpRepair(form, rack, table, language) {
   const button = document.getElementById("repair-run");
   const answer = document.getElementById("repair-answer");
   const error = document.getElementById("repair-error");
+  let pending = null; // the AbortController of the request in flight
+  // A changed position: the answer, and one still on its way, are about the old one.
   form.addEventListener("input", () => {
+    pending?.abort();
+    pending = null;
+    button.disabled = false;
     answer.replaceChildren();
     error.replaceChildren();
   });
-  let pending = null;
   button.addEventListener("click", async () => {
     pending?.abort();
     const mine = new AbortController();

@@ -190,6 +190,60 @@ export function setUpReview() {
     error.textContent = failure.message;
   };
 
+  // One job at a time: a review, or a bot game and its review. A newer job, an edited
+  // record or another language aborts the one in flight, so an older answer never
+  // lands over a newer one (or beside a record it is not about).
+  const playButton = document.getElementById("review-play");
+  let pending = null; // the AbortController of the job in flight
+  const idle = () => {
+    pending?.abort();
+    pending = null;
+    reviewButton.disabled = false;
+    reviewButton.textContent = tr.t("Review");
+    playButton.disabled = false;
+    playButton.textContent = tr.t("Play a bot game (strong vs greedy)");
+  };
+  const begin = () => {
+    idle();
+    pending = new AbortController();
+    return pending;
+  };
+  const done = (mine) => {
+    if (pending === mine) idle();
+  };
+
+  /** Review ``parsed`` (a record) for the job ``mine`` and show the review, in ``tr``'s language. */
+  const review = async (parsed, mine, tr) => {
+    reviewButton.disabled = true;
+    reviewButton.textContent = tr.t("Reviewing\u2026");
+    const answer = await postJson(REVIEW, { record: parsed, lang: tr.lang }, { signal: mine.signal, tr });
+    if (pending !== mine) return;
+    if (answer.turns.length === 0) {
+      clear();
+      error.textContent = tr.t("The game record has no turns: there is nothing to review.");
+      return;
+    }
+    turns = answer.turns;
+    colours = parsed?.settings?.rules?.colours;
+    document.getElementById("review-summary").replaceChildren(drawSummary(answer, tr), drawChart(answer, tr));
+    list.replaceChildren(...turns.map((turn, i) => {
+      const item = element("li");
+      const label = turn.action === "play"
+        ? tr.t("played {count}", { count: turn.tiles_played })
+        : turn.action === "draw" ? tr.t("draw") : tr.t("pass");
+      const best = turn.best ? tr.t("best {count}", { count: turn.best.tiles }) : tr.t("not reviewed");
+      const button = element("button", `${turn.turn}. P${turn.player} ${label} / ${best}`);
+      button.type = "button";
+      if (!turn.legal) button.classList.add("illegal");
+      else if (isShort(turn)) button.classList.add("short");
+      button.addEventListener("click", () => show(i));
+      item.append(button);
+      return item;
+    }));
+    output.hidden = false;
+    show(0);
+  };
+
   /** Review the record in the box and show the review (or say why not). */
   const runReview = async () => {
     error.replaceChildren();
@@ -197,6 +251,7 @@ export function setUpReview() {
     try {
       parsed = JSON.parse(record.value);
     } catch (failure) {
+      idle();
       clear();
       // The browser's reason is in English whatever the page's language: only the
       // English page adds it.
@@ -205,39 +260,13 @@ export function setUpReview() {
         : tr.t("The game record is not valid JSON.");
       return;
     }
-    reviewButton.disabled = true;
-    reviewButton.textContent = tr.t("Reviewing\u2026");
+    const mine = begin();
     try {
-      const review = await postJson(REVIEW, { record: parsed, lang: tr.lang }, { tr });
-      if (review.turns.length === 0) {
-        clear();
-        error.textContent = tr.t("The game record has no turns: there is nothing to review.");
-        return;
-      }
-      turns = review.turns;
-      colours = parsed?.settings?.rules?.colours;
-      document.getElementById("review-summary").replaceChildren(drawSummary(review, tr), drawChart(review, tr));
-      list.replaceChildren(...turns.map((turn, i) => {
-        const item = element("li");
-        const label = turn.action === "play"
-          ? tr.t("played {count}", { count: turn.tiles_played })
-          : turn.action === "draw" ? tr.t("draw") : tr.t("pass");
-        const best = turn.best ? tr.t("best {count}", { count: turn.best.tiles }) : tr.t("not reviewed");
-        const button = element("button", `${turn.turn}. P${turn.player} ${label} / ${best}`);
-        button.type = "button";
-        if (!turn.legal) button.classList.add("illegal");
-        else if (isShort(turn)) button.classList.add("short");
-        button.addEventListener("click", () => show(i));
-        item.append(button);
-        return item;
-      }));
-      output.hidden = false;
-      show(0);
+      await review(parsed, mine, tr);
     } catch (failure) {
       fail(failure);
     } finally {
-      reviewButton.disabled = false;
-      reviewButton.textContent = tr.t("Review");
+      done(mine);
     }
   };
 
@@ -245,23 +274,26 @@ export function setUpReview() {
     event.preventDefault();
     runReview();
   });
+  // An edited record: a review on its way is of the old one.
+  record.addEventListener("input", idle);
 
   // A bot game played on the server, then reviewed: busy until the review is shown.
-  const playButton = document.getElementById("review-play");
   playButton.addEventListener("click", async () => {
     error.replaceChildren();
     const seed = Number(form.seed.value || 0);
+    const mine = begin();
+    const asked = tr; // the language asked in, whatever the page switches to
     playButton.disabled = true;
     playButton.textContent = tr.t("Playing a game\u2026");
     try {
-      const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: tr.lang }, { tr });
+      const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: asked.lang }, { signal: mine.signal, tr: asked });
+      if (pending !== mine) return;
       record.value = JSON.stringify(answer.record);
-      await runReview();
+      await review(answer.record, mine, asked);
     } catch (failure) {
       fail(failure);
     } finally {
-      playButton.disabled = false;
-      playButton.textContent = tr.t("Play a bot game (strong vs greedy)");
+      done(mine);
     }
   });
   document.getElementById("review-previous").addEventListener("click", () => show(current - 1));
@@ -272,6 +304,7 @@ export function setUpReview() {
   });
   return (next) => {
     tr = next;
+    idle();
     output.hidden = true; // a review in the old language: review again
     turns = [];
   };

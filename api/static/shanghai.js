@@ -219,13 +219,21 @@ export function setUpShanghai() {
   form.contract.addEventListener("change", () => {
     custom.hidden = form.contract.value !== "custom";
   });
-  // A changed position: the advice and any error were about the old one.
+  let pending = null; // the AbortController of the request in flight
+  const idle = () => {
+    pending?.abort();
+    pending = null;
+    button.disabled = false;
+    button.textContent = tr.t("Advise");
+  };
+  // A changed position: the advice and any error, and advice still on its way, were
+  // about the old one.
   form.addEventListener("input", () => {
+    idle();
     answer.replaceChildren();
     error.replaceChildren();
   });
 
-  let pending = null;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     let request;

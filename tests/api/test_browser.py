@@ -12,11 +12,13 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import suppress
 from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from api.spawn import serve
 from solver.shanghai.examples import ADVISE_REQUEST
@@ -83,6 +85,45 @@ def drawn_table(page: Page) -> list[list[tuple[str, bool]]]:
 
 def highlighted(table: list[list[tuple[str, bool]]]) -> Counter[str]:
     return Counter(tile for row in table for tile, played in row if played)
+
+
+def hold(page: Page, path: str, keep: Any = None) -> list[Route]:
+    """Hold the page's requests to ``path`` on their way (those ``keep`` accepts, when
+    given; the others go on) until the test releases them."""
+    held: list[Route] = []
+
+    def route(route: Route) -> None:
+        if keep is None or keep(route.request):
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(f"**{path}", route)
+    return held
+
+
+def wait_held(page: Page, held: list[Route]) -> None:
+    for _ in range(500):  # waiting lets the route handler run
+        if held:
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError("the page did not ask")
+
+
+def release(page: Page, route: Route) -> None:
+    """Let a held request go on to the service and wait until its answer has landed
+    (a request the page has aborted meanwhile goes nowhere)."""
+    request = route.request
+    settled: list[bool] = []
+    for event in ("requestfinished", "requestfailed"):
+        page.on(event, lambda r: settled.append(True) if r is request else None)
+    with suppress(PlaywrightError):  # aborted by the page: it goes nowhere
+        route.continue_()
+    for _ in range(3000):  # a review takes seconds
+        if settled or request.failure is not None:
+            break
+        page.wait_for_timeout(20)
+    page.wait_for_timeout(300)  # the page draws what landed
 
 
 def test_the_api_docs_render_under_the_content_security_policy(service: str, page: Page) -> None:
@@ -269,6 +310,25 @@ def test_repair_the_table(service: str, page: Page) -> None:
         page.get_by_role("button", name="Repair the table").click()
     assert answer.value.json()["repairable"] is True
     expect(region).to_have_text("There is nothing on the table.")
+
+
+def test_repair_never_draws_the_answer_for_a_table_changed_since(service: str, page: Page) -> None:
+    # The answer for the old table (B7 K7 cannot be placed) arrives after the table
+    # was fixed: it must not be drawn under the new one.
+    page.goto(service)
+    enter_rummikub(page, "", "R1 R2 R3\nB7 K7")
+    held = hold(page, REPAIR)
+    page.get_by_role("button", name="Repair the table").click()
+    wait_held(page, held)
+    page.get_by_label("Table sets", exact=True).fill("R1 R2 R3")
+    page.unroute(f"**{REPAIR}")
+    release(page, held[0])
+    region = page.locator("#repair-answer")
+    expect(region).to_be_empty()
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)) as answer:
+        page.get_by_role("button", name="Repair the table").click()
+    assert answer.value.request.post_data_json["table"] == [["R1", "R2", "R3"]]
+    expect(region).to_contain_text("The table can be repaired")
 
 
 def test_a_service_error_shows_its_message_by_the_input(service: str, page: Page) -> None:
@@ -547,6 +607,22 @@ def test_shanghai_tab_asks_before_the_draw_too(service: str, page: Page) -> None
     expect(shown.get_by_role("heading", name="Notes")).to_have_count(0)
 
 
+def test_shanghai_never_draws_advice_for_a_hand_changed_since(service: str, page: Page) -> None:
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_role("button", name="Load an example").click()
+    held = hold(page, SHANGHAI_ADVISE)
+    page.get_by_role("button", name="Advise").click()
+    wait_held(page, held)
+    page.get_by_label("Your hand", exact=True).fill("2C 3C")
+    page.unroute(f"**{SHANGHAI_ADVISE}")
+    release(page, held[0])  # the advice for the example's hand
+    expect(page.locator("#shanghai-answer")).to_be_empty()
+    request, _ = _advise(page)  # the button is free again, and asks for the new hand
+    assert request["hand"] == ["2C", "3C"]
+    expect(page.locator("#shanghai-answer")).to_contain_text("Cards still needed")
+
+
 def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     page.goto(service)
     page.get_by_role("tab", name="Shanghai").click()
@@ -658,6 +734,31 @@ def test_review_tab_plays_a_game_and_walks_through_its_turns(service: str, page:
     page.get_by_role("button", name="Previous turn").click()
     expect(detail.locator("h3")).to_contain_text(f"Turn {turns[index - 1]['turn']}:")
     expect(listed.nth(index - 1)).to_have_attribute("aria-current", "true")
+
+
+def test_review_tab_shows_only_the_newest_jobs_review(service: str, page: Page) -> None:
+    # Record A's review is slow; meanwhile a bot game (B) is played and reviewed. A's
+    # review, landing last, must not be drawn beside B's record.
+    record = httpx.post(
+        f"{service}{GAME}", json={"bots": ["greedy", "greedy"], "seed": 1}, timeout=60
+    ).json()["record"]
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    page.get_by_label("Game record (JSON)").fill(json.dumps(record))
+    held = hold(page, REVIEW, lambda request: request.post_data_json["record"] == record)
+    page.get_by_role("button", name="Review", exact=True).click()
+    wait_held(page, held)
+    page.get_by_label("seed").fill("2")
+    with page.expect_response(lambda r: r.url.endswith(REVIEW), timeout=90_000) as answer:
+        page.get_by_role("button", name="Play a bot game (strong vs greedy)").click()
+    newest = answer.value.json()
+    rows = page.locator(".review-summary tbody tr")
+    expect(rows.first).to_contain_text("Player 0 (strong)")
+    release(page, held[0])
+    expect(rows.first).to_contain_text("Player 0 (strong)")
+    expect(page.locator("#review-turns button")).to_have_count(len(newest["turns"]))
+    expect(page.locator("#review-run")).to_have_text("Review")
+    expect(page.locator("#review-run")).to_be_enabled()
 
 
 def test_review_tab_says_what_is_wrong_with_a_record(service: str, page: Page) -> None:
