@@ -331,6 +331,48 @@ def test_repair_never_draws_the_answer_for_a_table_changed_since(service: str, p
     expect(region).to_contain_text("The table can be repaired")
 
 
+# 30 tiles against 13 groups: a search of 1 ms stops before it finds any play.
+UNFINISHED_RACK = (
+    "O1 O7 O4 O7 O2 O3 O13 O10 R10 R12 J O6 B3 R8 R7 O11 J R11 O5 B9 R1 K12 O8 O2 K10 K2 O5 O12"
+    " B1 K6"
+)
+UNFINISHED = {
+    "rack": UNFINISHED_RACK.split(),
+    "table": [[f"{colour}{n}" for colour in "RBK"] for n in range(1, 14)],
+    "time_limit_ms": 1,
+}
+
+
+@pytest.mark.parametrize(
+    ("lang", "level", "said"),
+    [
+        ("en", "nudge", "No play found before the search stopped."),
+        ("en", "full", "No play found before the search stopped."),
+        ("ja", "nudge", "探索が止まるまでに出せる手は見つかりませんでした。"),
+    ],
+)
+def test_a_search_stopped_before_any_play_never_says_draw(
+    service: str, page: Page, lang: str, level: str, said: str
+) -> None:
+    # Status "unknown": the search found nothing, which is no proof that nothing
+    # can be played, so telling the player to draw would be wrong (the service's tile
+    # hint says the same).
+    page.goto(f"{service}/?lang={lang}")
+    hint = page.locator("meldwise-hint")
+    expect(hint).to_have_attribute("lang", lang)
+    hint.evaluate(
+        "(element, state) => { element.setAttribute('hint-level', state.level);"
+        " element.state = state.position; }",
+        {"level": level, "position": UNFINISHED},
+    )
+    _, answer = press_hint(page)
+    assert answer["status"] == "unknown"
+    assert answer["tiles_played"] == 0
+    expect(hint.locator(".summary")).to_have_text(said)
+    expect(hint.locator(".answer")).not_to_contain_text("draw a tile")
+    expect(hint.locator(".answer")).not_to_contain_text("山から")
+
+
 def test_a_service_error_shows_its_message_by_the_input(service: str, page: Page) -> None:
     page.goto(service)
     enter_rummikub(page, "R1 Q5", "")
