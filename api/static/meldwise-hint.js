@@ -19,6 +19,7 @@
 // with the fourth colour drawn yellow (黄) unless the state's rules.colours gives
 // yellow a colour of its own (6 or more); anything else is English.
 
+import { setBusy } from "./busy.js";
 import { load, supported, translator } from "./i18n.js";
 import { drawAnswer } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
@@ -51,7 +52,8 @@ export class MeldwiseHint extends HTMLElement {
     this.#button.type = "button";
     this.#button.className = "hint-button";
     this.#button.setAttribute("part", "button");
-    this.#button.addEventListener("click", () => this.hint().catch(() => {}));
+    // Busy, the button keeps the focus but a press waits for the answer on its way.
+    this.#button.addEventListener("click", () => this.#pending === null && this.hint().catch(() => {}));
     this.#answer = document.createElement("div");
     this.#answer.className = "answer";
     this.#answer.setAttribute("part", "answer");
@@ -167,7 +169,7 @@ export class MeldwiseHint extends HTMLElement {
   }
 
   #busy(busy) {
-    this.#button.disabled = busy;
+    setBusy(this.#button, busy);
     this.setAttribute("aria-busy", String(busy));
     if (busy) this.#button.textContent = translator(this.language).t("Thinking\u2026");
     else this.#showButton();

@@ -1,6 +1,7 @@
 // "Repair the table": the table as it lies (loose tiles and broken sets allowed) sent
 // to /v1/rummikub/repair, and the answer drawn (docs/repair.md).
 
+import { isBusy, setBusy } from "./busy.js";
 import { translator } from "./i18n.js";
 import { heading, paragraph } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
@@ -89,11 +90,12 @@ export function setUpRepair(form, rack, table, language) {
   form.addEventListener("input", () => {
     pending?.abort();
     pending = null;
-    button.disabled = false;
+    setBusy(button, false);
     answer.replaceChildren();
     error.replaceChildren();
   });
   button.addEventListener("click", async () => {
+    if (isBusy(button)) return; // the answer is on its way
     pending?.abort();
     const mine = new AbortController();
     pending = mine;
@@ -103,7 +105,7 @@ export function setUpRepair(form, rack, table, language) {
     if (tiles.length > 0) request.rack = tiles;
     request.lang = tr.lang;
     if (tr.lang === "ja") request.notation = "RBYK";
-    button.disabled = true;
+    setBusy(button, true);
     try {
       const repaired = await postJson(ENDPOINT, request, { signal: mine.signal, tr });
       error.replaceChildren();
@@ -113,7 +115,7 @@ export function setUpRepair(form, rack, table, language) {
       answer.replaceChildren();
       error.textContent = failure.message;
     } finally {
-      if (pending === mine) button.disabled = false;
+      if (pending === mine) setBusy(button, false);
     }
   });
 }

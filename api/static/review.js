@@ -3,6 +3,7 @@
 // chart, and the game turn by turn with the missed tiles highlighted
 // (docs/games.md: "Game review").
 
+import { isBusy, setBusy } from "./busy.js";
 import { translator } from "./i18n.js";
 import { postJson } from "./service.js";
 import { drawSet, drawTile } from "./tiles.js";
@@ -198,9 +199,9 @@ export function setUpReview() {
   const idle = () => {
     pending?.abort();
     pending = null;
-    reviewButton.disabled = false;
+    setBusy(reviewButton, false);
     reviewButton.textContent = tr.t("Review");
-    playButton.disabled = false;
+    setBusy(playButton, false);
     playButton.textContent = tr.t("Play a bot game (strong vs greedy)");
   };
   const begin = () => {
@@ -214,7 +215,7 @@ export function setUpReview() {
 
   /** Review ``parsed`` (a record) for the job ``mine`` and show the review, in ``tr``'s language. */
   const review = async (parsed, mine, tr) => {
-    reviewButton.disabled = true;
+    setBusy(reviewButton, true);
     reviewButton.textContent = tr.t("Reviewing\u2026");
     const answer = await postJson(REVIEW, { record: parsed, lang: tr.lang }, { signal: mine.signal, tr });
     if (pending !== mine) return;
@@ -246,6 +247,7 @@ export function setUpReview() {
 
   /** Review the record in the box and show the review (or say why not). */
   const runReview = async () => {
+    if (isBusy(reviewButton)) return; // a review is on its way
     error.replaceChildren();
     let parsed;
     try {
@@ -279,11 +281,12 @@ export function setUpReview() {
 
   // A bot game played on the server, then reviewed: busy until the review is shown.
   playButton.addEventListener("click", async () => {
+    if (isBusy(playButton)) return; // a game is on its way
     error.replaceChildren();
     const seed = Number(form.seed.value || 0);
     const mine = begin();
     const asked = tr; // the language asked in, whatever the page switches to
-    playButton.disabled = true;
+    setBusy(playButton, true);
     playButton.textContent = tr.t("Playing a game\u2026");
     try {
       const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: asked.lang }, { signal: mine.signal, tr: asked });

@@ -2,6 +2,7 @@
 // advice out (README: "Shanghai rummy", "What the answer means").
 
 import { Palette, PieceField } from "./editor.js";
+import { isBusy, setBusy } from "./busy.js";
 import { N_, translator } from "./i18n.js";
 import { postJson } from "./service.js";
 import { SUITS, drawCard, drawSet, splitWords } from "./tiles.js";
@@ -223,7 +224,7 @@ export function setUpShanghai() {
   const idle = () => {
     pending?.abort();
     pending = null;
-    button.disabled = false;
+    setBusy(button, false);
     button.textContent = tr.t("Advise");
   };
   // A changed position: the advice and any error, and advice still on its way, were
@@ -236,6 +237,7 @@ export function setUpShanghai() {
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (isBusy(button)) return; // the advice is on its way
     let request;
     try {
       request = readRequest(form, fields, tr);
@@ -247,7 +249,7 @@ export function setUpShanghai() {
     pending?.abort();
     const mine = new AbortController();
     pending = mine;
-    button.disabled = true;
+    setBusy(button, true);
     button.textContent = tr.t("Thinking\u2026");
     const asked = tr;
     try {
@@ -260,7 +262,7 @@ export function setUpShanghai() {
       error.textContent = failure.message;
     } finally {
       if (pending === mine) {
-        button.disabled = false;
+        setBusy(button, false);
         button.textContent = tr.t("Advise");
       }
     }

@@ -861,6 +861,55 @@ def test_review_tab_in_japanese_clears_the_old_review_for_a_bad_record(
     expect(output).to_be_hidden()
 
 
+FOCUSED = """() => {
+  let focused = document.activeElement;
+  while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
+  return focused?.id || focused?.getAttribute("part") || focused?.tagName;
+}"""
+
+
+def test_buttons_keep_the_keyboard_focus_while_busy(service: str, page: Page) -> None:
+    # A busy button that turned disabled dropped the focus to the page: the next
+    # Enter went nowhere. Each stays focused, and Enter presses it again.
+    record = httpx.post(
+        f"{service}{GAME}", json={"bots": ["greedy", "greedy"], "seed": 1}, timeout=60
+    ).json()["record"]
+    page.goto(service)
+    enter_rummikub(page, "R1 R2 R3", "R4 B4 K4")
+    page.locator("meldwise-hint").get_by_role("button").focus()
+    for level in ("nudge", "tile"):
+        with page.expect_response(lambda r: r.url.endswith(SOLVE)) as answer:
+            page.keyboard.press("Enter")
+        assert answer.value.request.post_data_json["hint_level"] == level
+        page.locator("meldwise-hint[aria-busy=false]").wait_for()
+        assert page.evaluate(FOCUSED) == "button"
+
+    page.locator("#repair-run").focus()
+    for _ in range(2):
+        with page.expect_response(lambda r: r.url.endswith(REPAIR)):
+            page.keyboard.press("Enter")
+        expect(page.locator("#repair-answer")).to_contain_text("The table can be repaired")
+        assert page.evaluate(FOCUSED) == "repair-run"
+
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_role("button", name="Load an example").click()
+    page.locator("#shanghai-advise").focus()
+    for _ in range(2):
+        with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)):
+            page.keyboard.press("Enter")
+        expect(page.locator("#shanghai-advise")).to_have_text("Advise")
+        assert page.evaluate(FOCUSED) == "shanghai-advise"
+
+    page.get_by_role("tab", name="Review").click()
+    page.get_by_label("Game record (JSON)").fill(json.dumps(record))
+    page.locator("#review-run").focus()
+    for _ in range(2):
+        with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+            page.keyboard.press("Enter")
+        expect(page.locator("#review-run")).to_have_text("Review")
+        assert page.evaluate(FOCUSED) == "review-run"
+
+
 def test_the_demo_speaks_japanese_with_a_switch(service: str, browser: Browser) -> None:
     # A Japanese browser: the page follows it, labels and hints in Japanese, the
     # fourth colour written Y and drawn yellow (黄); the switch goes back to English.
