@@ -249,6 +249,23 @@ def test_highlights_mark_the_rack_tiles_where_the_steps_put_them(
     }
 
 
+def test_a_joker_written_with_its_tile_is_drawn_as_that_joker(service: str, page: Page) -> None:
+    # J(R6), as answers print a joker (docs/rummikub.md: it pastes back), is a joker
+    # standing for red 6: drawn so, not as "not a tile", and the service reads it.
+    page.goto(service)
+    enter_rummikub(page, "R5 R4", "J(R6) R7 R8\nジョーカー(赤9) B9 K9")
+    preview = page.locator("#table-preview")
+    expect(preview.locator(".tile.bad")).to_have_count(0)
+    joker = preview.get_by_role("button", name="remove joker as red 6", exact=True)
+    expect(joker).to_have_class(re.compile(r"\bjoker\b"))
+    expect(joker.locator(".as")).to_have_text("R6")
+    expect(preview.get_by_role("button", name="remove joker as red 9", exact=True)).to_be_visible()
+    page.locator("meldwise-hint").evaluate("element => element.setAttribute('hint-level', 'full')")
+    request, full = press_hint(page)
+    assert request["table"][0] == ["J(R6)", "R7", "R8"]
+    assert full["tiles_played"] == 2
+
+
 def test_opening_and_objective_go_into_the_request(service: str, page: Page) -> None:
     page.goto(service)
     page.locator("meldwise-hint").evaluate("element => element.setAttribute('hint-level', 'full')")
@@ -663,6 +680,28 @@ def test_shanghai_never_draws_advice_for_a_hand_changed_since(service: str, page
     request, _ = _advise(page)  # the button is free again, and asks for the new hand
     assert request["hand"] == ["2C", "3C"]
     expect(page.locator("#shanghai-answer")).to_contain_text("Cards still needed")
+
+
+def test_shanghai_wild_cards_written_with_what_they_stand_for_are_drawn(
+    service: str, page: Page
+) -> None:
+    # JK(6H), 2C(6H) and JK(8), as melds print wild cards (the service reads them).
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_label("Your hand", exact=True).fill("9H 4H 2D 2S KS")
+    page.get_by_label("Table melds", exact=True).fill(
+        "ann: 5H JK(6H) 7H 8H\nbo: 3C 3D JK(3)\ncy: 4S 2C(5S) 6S 7S"
+    )
+    page.get_by_label("I am down (met the contract)").check()
+    preview = page.locator("#melds-preview")
+    expect(preview.locator(".card.bad")).to_have_count(0)
+    for name in ("joker as 6 of hearts", "joker as any 3", "2 of clubs as 5 of spades"):
+        expect(preview.get_by_role("button", name=f"remove {name}", exact=True)).to_be_visible()
+    expect(preview.locator(".card.joker")).to_have_count(2)
+    # The tab has no twos_wild: the service takes the jokers' melds, not the two's.
+    page.get_by_label("Table melds", exact=True).fill("ann: 5H JK(6H) 7H 8H\nbo: 3C 3D JK(3)")
+    request, _ = _advise(page)
+    assert request["table"][0]["cards"] == ["5H", "JK(6H)", "7H", "8H"]
 
 
 def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
