@@ -80,20 +80,22 @@ export function drawRepair(answer, tr = translator("en")) {
 }
 
 /** Wire the "Repair the table" button to the Rummikub tab's ``rack`` and ``table``
- * fields (PieceField); ``language()`` gives the page's current translator. */
+ * fields (PieceField); ``language()`` gives the page's current translator. Returns
+ * the function to call when the page's language changes. */
 export function setUpRepair(form, rack, table, language) {
   const button = document.getElementById("repair-run");
   const answer = document.getElementById("repair-answer");
   const error = document.getElementById("repair-error");
   let pending = null; // the AbortController of the request in flight
-  // A changed position: the answer, and one still on its way, are about the old one.
-  form.addEventListener("input", () => {
+  const forget = () => {
     pending?.abort();
     pending = null;
     setBusy(button, false);
     answer.replaceChildren();
     error.replaceChildren();
-  });
+  };
+  // A changed position: the answer, and one still on its way, are about the old one.
+  form.addEventListener("input", forget);
   button.addEventListener("click", async () => {
     if (isBusy(button)) return; // the answer is on its way
     pending?.abort();
@@ -118,4 +120,5 @@ export function setUpRepair(form, rack, table, language) {
       if (pending === mine) setBusy(button, false);
     }
   });
+  return forget; // another language: the answer (and one on its way) is in the old one
 }

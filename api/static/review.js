@@ -307,7 +307,8 @@ export function setUpReview() {
   });
   return (next) => {
     tr = next;
-    idle();
+    idle(); // a review on its way is in the old language
+    error.replaceChildren();
     output.hidden = true; // a review in the old language: review again
     turns = [];
   };

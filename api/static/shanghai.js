@@ -283,6 +283,9 @@ export function setUpShanghai() {
     for (const field of Object.values(fields)) field.setLanguage(tr);
     palette.render(cards, tr);
     contracts();
-    answer.replaceChildren(); // advice in the old language: ask again
+    // Advice and errors in the old language, and advice on its way in it: ask again.
+    idle();
+    answer.replaceChildren();
+    error.replaceChildren();
   };
 }

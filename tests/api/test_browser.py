@@ -949,6 +949,43 @@ def test_buttons_keep_the_keyboard_focus_while_busy(service: str, page: Page) ->
         assert page.evaluate(FOCUSED) == "review-run"
 
 
+def test_switching_language_leaves_no_text_in_the_old_one(service: str, page: Page) -> None:
+    # Answers and errors drawn in English, and advice on its way in English, are gone
+    # once the page speaks Japanese: nothing is left, or drawn later, in the old one.
+    page.goto(f"{service}/?lang=en")
+    page.get_by_role("button", name="Load an example").first.click()
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)):
+        page.get_by_role("button", name="Repair the table").click()
+    expect(page.locator("#repair-answer")).to_contain_text("The table can be repaired")
+
+    page.get_by_role("tab", name="Review").click()
+    page.get_by_label("Game record (JSON)").fill("{not json")
+    page.get_by_role("button", name="Review", exact=True).click()
+    expect(page.locator("#review-error")).to_contain_text("The game record is not valid JSON")
+
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_label("Your hand", exact=True).fill("ZZ")
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as refused:
+        page.get_by_role("button", name="Advise").click()
+    assert refused.value.status == 422
+    expect(page.locator("#shanghai-error")).to_have_text(refused.value.json()["detail"])
+    page.get_by_role("button", name="Load an example").click()
+    held = hold(page, SHANGHAI_ADVISE)
+    page.get_by_role("button", name="Advise").click()
+    wait_held(page, held)
+    page.get_by_role("button", name="日本語").click()
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    page.unroute(f"**{SHANGHAI_ADVISE}")
+    release(page, held[0])  # English advice, asked before the switch
+
+    expect(page.locator("#shanghai-answer")).to_be_empty()
+    expect(page.locator("#shanghai-error")).to_be_empty()
+    expect(page.locator("#shanghai-advise")).to_have_text("アドバイス")
+    expect(page.locator("#shanghai-advise")).to_be_enabled()
+    expect(page.locator("#review-error")).to_be_empty()
+    expect(page.locator("#repair-answer")).to_be_empty()
+
+
 def test_the_demo_speaks_japanese_with_a_switch(service: str, browser: Browser) -> None:
     # A Japanese browser: the page follows it, labels and hints in Japanese, the
     # fourth colour written Y and drawn yellow (黄); the switch goes back to English.
