@@ -14,10 +14,13 @@
 // {message, status, detail}). `endpoint` defaults to the service that served
 // this file.
 //
-// The attribute lang="ja" (or an ancestor's lang, as for any HTML element) makes the
-// button, its messages and the service's texts Japanese (the request carries lang),
-// with the fourth colour drawn yellow (黄) unless the state's rules.colours gives
-// yellow a colour of its own (6 or more); anything else is English.
+// The attribute lang="ja" (or the nearest ancestor's lang, as for any HTML element)
+// makes the button, its messages and the service's texts Japanese (the request
+// carries lang), with the fourth colour drawn yellow (黄) unless the state's
+// rules.colours gives yellow a colour of its own (6 or more); anything else is
+// English. A change of that lang later, on the element or on any ancestor (e.g.
+// document.documentElement.lang = "ja"), is followed at once: the button speaks the
+// new language, and a hint shown (or on its way) in the old one is dropped.
 
 import { setBusy } from "./busy.js";
 import { load, supported, translator } from "./i18n.js";
@@ -40,6 +43,8 @@ export class MeldwiseHint extends HTMLElement {
   #state = null;
   #next = 0; // index in LEVELS of the level the next press asks for
   #pending = null; // AbortController of the request in flight
+  #lang = null; // the language the element speaks, once connected
+  #watch = null; // a MutationObserver of lang attributes in the element's tree
   #button;
   #answer;
   #error;
@@ -111,15 +116,40 @@ export class MeldwiseHint extends HTMLElement {
   }
 
   attributeChangedCallback(name) {
-    if (name === "lang") {
-      const lang = this.language;
-      load(lang).then(() => this.language === lang && this.#showButton(), () => {});
-    }
+    if (name === "lang") this.#followLanguage();
     this.#showButton();
   }
 
   connectedCallback() {
-    this.attributeChangedCallback("lang");
+    this.#followLanguage();
+    // An ancestor's lang changes without telling the element: watch the lang
+    // attributes of the tree it is in (the document, or a shadow root).
+    this.#watch = new MutationObserver(() => this.#followLanguage());
+    this.#watch.observe(this.getRootNode(), { attributes: true, attributeFilter: ["lang"], subtree: true });
+  }
+
+  disconnectedCallback() {
+    this.#watch?.disconnect();
+    this.#watch = null;
+  }
+
+  /** Speak the language the element has now: the button in it (once its catalogue
+   * has loaded); a hint shown, or on its way, in another one is dropped. */
+  #followLanguage() {
+    const lang = this.language;
+    if (lang === this.#lang) return;
+    if (this.#lang !== null) {
+      if (this.#pending !== null) {
+        this.#pending.abort();
+        this.#pending = null;
+        this.#busy(false);
+      }
+      this.#answer.replaceChildren();
+      this.#error.replaceChildren();
+    }
+    this.#lang = lang;
+    load(lang).then(() => this.language === lang && this.#showButton(), () => {});
+    this.#showButton();
   }
 
   /** Ask for the next hint, show it and fire `meldwise-hint`; resolves to the

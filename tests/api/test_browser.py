@@ -523,6 +523,38 @@ def test_japanese_draws_orange_yellow_only_where_yellow_is_no_colour(
             assert drawn["Y5"] == ("c-Y", "黄5")
 
 
+ANCESTOR_LANG_EMBED = """<!doctype html>
+<html lang="en">
+<title>A game page that switches language</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<div><meldwise-hint endpoint="{service}/v1/rummikub/solve"></meldwise-hint></div>
+<script type="module">
+  await customElements.whenDefined("meldwise-hint");
+  document.querySelector("meldwise-hint").state = {{rack: ["R1", "R2", "R3"], table: []}};
+</script>
+</html>
+"""
+
+
+def test_the_element_follows_a_language_change_of_its_ancestors(service: str, page: Page) -> None:
+    # No lang of its own: the element speaks the page's, and follows it when the page
+    # switches later (a hint shown in the old language is dropped).
+    with second_origin({"/game.html": ANCESTOR_LANG_EMBED.format(service=service)}) as game:
+        page.goto(f"{game}/game.html")
+        hint = page.locator("meldwise-hint")
+        expect(hint.get_by_role("button")).to_have_text("Hint")
+        press_hint(page)
+        expect(hint.locator(".answer")).to_have_text("You can play 3 tiles this turn.")
+        page.evaluate("document.documentElement.lang = 'ja'")
+        expect(hint.get_by_role("button")).to_have_text("ヒント: どのタイル？")  # noqa: RUF001
+        expect(hint.locator(".answer")).to_be_empty()
+        request, _ = press_hint(page)
+        assert request["lang"] == "ja"
+        assert request["hint_level"] == "tile"
+        page.evaluate("document.querySelector('div').lang = 'en'")  # a nearer ancestor
+        expect(hint.get_by_role("button")).to_have_text("Hint: the whole play")
+
+
 def test_refusals_before_the_body_come_in_the_elements_language(service: str, page: Page) -> None:
     # A 413 is decided before the body (and its lang) is read: only the request's
     # Accept-Language can ask for Japanese. The element sends one (a safelisted
