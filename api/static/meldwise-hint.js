@@ -161,6 +161,7 @@ export class MeldwiseHint extends HTMLElement {
     if (this.#state === null || typeof this.#state !== "object") {
       return this.#fail(new Error(tr.t("No position yet: the page sets this element's state.")));
     }
+    const fixed = LEVELS.includes(this.getAttribute("hint-level")); // hint-level asks every press
     const level = this.nextLevel;
     const request = { lang, ...this.#state, hint_level: level };
     this.#pending?.abort();
@@ -171,8 +172,9 @@ export class MeldwiseHint extends HTMLElement {
       const answer = await postJson(this.endpoint, request, { signal: pending.signal, tr });
       this.#error.replaceChildren();
       this.#answer.replaceChildren(...drawAnswer(answer, request.table ?? [], tr, request.rules?.colours));
-      // Nothing to play: a further press could only say so again.
-      if (answer.tiles_played > 0 && this.#next < LEVELS.length - 1) this.#next += 1;
+      // Nothing to play: a further press could only say so again. A fixed level is
+      // no step: without hint-level, presses start again from the nudge.
+      if (!fixed && answer.tiles_played > 0 && this.#next < LEVELS.length - 1) this.#next += 1;
       this.dispatchEvent(
         new CustomEvent("meldwise-hint", { detail: answer, bubbles: true, composed: true }),
       );

@@ -193,6 +193,25 @@ def test_a_new_position_starts_again_from_the_nudge(service: str, page: Page) ->
     assert nudge["tiles_played"] == 4
 
 
+def test_presses_at_a_fixed_hint_level_leave_the_steps_at_the_nudge(
+    service: str, page: Page
+) -> None:
+    # hint-level="full" asks the full play on every press; those presses are no
+    # steps of the nudge-tile-full sequence, which starts at the nudge once it goes.
+    page.goto(service)
+    hint = page.locator("meldwise-hint")
+    enter_rummikub(page, "R1 R2 R3", "")
+    hint.evaluate("element => element.setAttribute('hint-level', 'full')")
+    for _ in range(2):
+        request, _ = press_hint(page)
+        assert request["hint_level"] == "full"
+    hint.evaluate("element => element.removeAttribute('hint-level')")
+    assert hint.evaluate("element => element.nextLevel") == "nudge"
+    expect(hint.get_by_role("button")).to_have_text("Hint")
+    request, _ = press_hint(page)
+    assert request["hint_level"] == "nudge"
+
+
 def test_the_demo_works_from_the_keyboard(service: str, page: Page) -> None:
     page.goto(service)
     rack = page.get_by_label("Your rack", exact=True)
