@@ -17,8 +17,9 @@
 // The attribute lang="ja" (or the nearest ancestor's lang, as for any HTML element)
 // makes the button, its messages and the service's texts Japanese (the request
 // carries lang), with the fourth colour drawn yellow (黄) unless the state's
-// rules.colours gives yellow a colour of its own (6 or more); anything else is
-// English. A change of that lang later, on the element or on any ancestor (e.g.
+// rules.colours gives yellow a colour of its own (6 or more), and written Y in the
+// service's texts too (the request carries notation "RBYK" then, unless the state
+// gives a notation); anything else is English. A change of that lang later, on the element or on any ancestor (e.g.
 // document.documentElement.lang = "ja"), is followed at once: the button speaks the
 // new language, and a hint shown (or on its way) in the old one is dropped.
 
@@ -27,6 +28,7 @@ import { load, supported, translator } from "./i18n.js";
 import { drawAnswer } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
 import { styleSheet } from "./styles.js";
+import { STANDARD_COLOURS } from "./tiles.js";
 
 export const LEVELS = ["nudge", "tile", "full"];
 const DEFAULT_ENDPOINT = new URL("../v1/rummikub/solve", import.meta.url).href;
@@ -163,7 +165,11 @@ export class MeldwiseHint extends HTMLElement {
     }
     const fixed = LEVELS.includes(this.getAttribute("hint-level")); // hint-level asks every press
     const level = this.nextLevel;
-    const request = { lang, ...this.#state, hint_level: level };
+    // Japanese writes the fourth colour, orange, as yellow (Y, 黄) where yellow is no
+    // colour of the game (under 6 colours): the answer's codes too, as it is drawn.
+    const yellow = lang === "ja" && (this.#state.rules?.colours ?? STANDARD_COLOURS) < 6;
+    const notation = yellow && this.#state.notation == null ? { notation: "RBYK" } : {};
+    const request = { lang, ...notation, ...this.#state, hint_level: level };
     this.#pending?.abort();
     const pending = new AbortController();
     this.#pending = pending;

@@ -528,6 +528,11 @@ def test_japanese_draws_orange_yellow_only_where_yellow_is_no_colour(
         page.locator("meldwise-hint[aria-busy=false]").wait_for()
         full = answer.value.json()
         assert full["tiles_played"] == len(state["rack"])
+        # Where orange is drawn 黄, the service writes it Y too (no "O8" beside 黄8).
+        request = answer.value.request.post_data_json
+        assert request.get("notation") == (None if colours >= 6 else "RBYK")
+        written = " ".join(step["text"] for step in full["steps"])
+        assert ("O8" in written) == (colours >= 6), written
         summary = page.locator("meldwise-hint .summary")
         if colours >= 6:
             expect(summary).to_have_text(f"2枚(16点)を出します: {o_name}8、黄8。")
@@ -536,10 +541,21 @@ def test_japanese_draws_orange_yellow_only_where_yellow_is_no_colour(
         # The service's own step names the orange run the same way.
         assert any(f"{o_name}の5-8" in step["text"] for step in full["steps"]), full["steps"]
         drawn = {tile: (colour, name) for row in drawn_colours(page) for tile, colour, name in row}
-        assert drawn["O5"] == (o_drawn, f"{o_name}5")
+        orange = "O" if colours >= 6 else "Y"
+        assert drawn[f"{orange}5"] == (o_drawn, f"{o_name}5")
         assert drawn["R5"] == ("c-R", "赤5")
         if colours >= 6:
             assert drawn["Y5"] == ("c-Y", "黄5")
+
+
+def test_a_notation_the_state_gives_is_kept_in_japanese(service: str, page: Page) -> None:
+    state = {"rack": ["O8"], "table": [["O5", "O6", "O7"]], "notation": "RBKO"}
+    page_html = JAPANESE_EMBED.format(service=service, state=json.dumps(state))
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        request, full = press_hint(page)
+        assert request["notation"] == "RBKO"
+        assert full["played"] == ["O8"]
 
 
 ANCESTOR_LANG_EMBED = """<!doctype html>
