@@ -233,7 +233,9 @@ export function setUpReview() {
         ? tr.t("played {count}", { count: turn.tiles_played })
         : turn.action === "draw" ? tr.t("draw") : tr.t("pass");
       const best = turn.best ? tr.t("best {count}", { count: turn.best.tiles }) : tr.t("not reviewed");
-      const button = element("button", `${turn.turn}. P${turn.player} ${label} / ${best}`);
+      const button = element("button", tr.t("{turn}. P{player} {action} / {best}", {
+        turn: turn.turn, player: turn.player, action: label, best,
+      }));
       button.type = "button";
       if (!turn.legal) button.classList.add("illegal");
       else if (isShort(turn)) button.classList.add("short");

@@ -40,7 +40,8 @@ function element(tag, text, className) {
 /** The sizes of a custom contract; an Error naming a word that is no whole number
  * (the service would get null for it, and name the place, not the word). */
 function sizes(text, tr) {
-  return splitWords(text).map((word) => {
+  // Full-width digits and commas (３、３) read as the service reads numbers: NFKC.
+  return splitWords(text.normalize("NFKC").replace(/、/g, ",")).map((word) => {
     if (!/^\d+$/.test(word)) {
       throw new Error(tr.t("Contract sizes are whole numbers, comma-separated: '{word}' is not one.", { word }));
     }
@@ -77,7 +78,12 @@ function readRequest(form, fields, tr) {
     request.hand_number = Number(form.contract.value);
   }
   const upcard = fields.upcard.words();
-  if (upcard.length > 0) request.upcard = upcard.join(" ");
+  if (upcard.length > 1) {
+    // One card (the service's upcard is a card, not a list): joined, "6S 7S" would
+    // come back as an unknown card.
+    throw new Error(tr.t("The upcard is one card: '{cards}' are {count}.", { cards: upcard.join(" "), count: upcard.length }));
+  }
+  if (upcard.length > 0) request.upcard = upcard[0];
   if (form["buys-left"].value !== "") request.buys_left = Number(form["buys-left"].value);
   return request;
 }

@@ -430,6 +430,35 @@ def test_a_service_error_shows_its_message_by_the_input(service: str, page: Page
     expect(page.locator("meldwise-hint .error")).to_be_empty()
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "The service answered with an error (HTTP 502)."),
+        ("ja", "サービスがエラーを返しました(HTTP 502)。"),
+    ],
+)
+def test_an_error_without_a_message_is_said_in_the_pages_words(
+    service: str, page: Page, lang: str, said: str
+) -> None:
+    # A proxy's bare 502 (no JSON detail): the browser's status text is English, and
+    # the call is no hint here (Repair): the message says "the service", in the
+    # page's language, with the code.
+    page.goto(f"{service}/?lang={lang}")
+    page.locator("#table").fill("R1 R2 R3")
+    page.route(f"**{REPAIR}", lambda route: route.fulfill(status=502, body="<h1>Bad Gateway</h1>"))
+    page.locator("#repair-run").click()
+    expect(page.locator("#repair-error")).to_have_text(said)
+    page.route(
+        f"**{REPAIR}",
+        lambda route: route.fulfill(
+            status=503, json={"detail": None}, headers={"Retry-After": "3"}
+        ),
+    )
+    page.locator("#repair-run").click()
+    expect(page.locator("#repair-error")).not_to_contain_text("hint")
+    expect(page.locator("#repair-error")).to_contain_text("3")
+
+
 EMBED = """<!doctype html>
 <title>A game on another origin</title>
 <script type="module" src="{service}/static/meldwise-hint.js"></script>
@@ -812,6 +841,35 @@ def test_shanghai_tab_refuses_a_custom_contract_size_that_is_no_number(
     expect(page.locator("#shanghai-error")).to_be_empty()
 
 
+def test_shanghai_tab_reads_full_width_sizes_and_refuses_two_upcards(
+    service: str, page: Page
+) -> None:
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.url.endswith(SHANGHAI_ADVISE) else None)
+    page.goto(f"{service}/?lang=ja")
+    page.locator("#tab-shanghai").click()
+    page.locator("#shanghai-example").click()
+    # The upcard is one card: "6S 7S" joined would come back as one unknown card.
+    page.locator("#upcard").fill("6S 7S")
+    page.locator("#shanghai-advise").click()
+    expect(page.locator("#shanghai-error")).to_have_text(
+        "捨て札の一番上は1枚だけです。「6S 7S」は2枚です。"
+    )
+    assert sent == []
+    page.locator("#upcard").fill("6S")
+    # Sizes typed full-width, as a Japanese keyboard does.
+    page.get_by_label("コントラクト", exact=True).select_option("custom")
+    page.locator("#contract-sets").fill("３、３")  # noqa: RUF001
+    page.locator("#contract-runs").fill("")
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.locator("#shanghai-advise").click()
+    assert answer.value.status == 200
+    request = answer.value.request.post_data_json
+    assert request["contract"] == {"sets": [3, 3], "runs": []}
+    assert request["upcard"] == "6S"
+    expect(page.locator("#shanghai-error")).to_be_empty()
+
+
 GAME = "/v1/rummikub/game"
 REVIEW = "/v1/rummikub/review"
 
@@ -950,6 +1008,13 @@ def test_review_tab_in_japanese_clears_the_old_review_for_a_bad_record(
     reviewed(json.dumps(record))
     expect(output).to_be_visible()
     expect(page.locator("#review-turn h3")).to_have_count(1)
+    # The list of turns names players in Japanese too (no English "P0").
+    expect(page.locator("#review-turns button").first).to_contain_text("プレイヤー")
+    assert not [
+        text
+        for text in page.locator("#review-turns button").all_inner_texts()
+        if re.search(r"\bP\d", text)
+    ]
 
     # The service reviews a game of no turns (200, "turns": []): the page says so.
     reviewed('{"turns": []}')
