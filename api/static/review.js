@@ -164,12 +164,14 @@ export function setUpReview() {
   const list = document.getElementById("review-turns");
   const detail = document.getElementById("review-turn");
   const reviewButton = document.getElementById("review-run");
+  const navNote = document.getElementById("review-nav-note"); // says why a move went nowhere
   let turns = [];
   let colours; // the reviewed game's (undefined: the standard game's)
   let current = 0;
 
   const show = (index) => {
     current = Math.max(0, Math.min(index, turns.length - 1));
+    navNote.replaceChildren();
     for (const [i, item] of [...list.children].entries()) {
       item.querySelector("button").setAttribute("aria-current", String(i === current));
     }
@@ -306,6 +308,7 @@ export function setUpReview() {
   document.getElementById("review-next-missed").addEventListener("click", () => {
     const next = turns.findIndex((turn, i) => i > current && isShort(turn));
     if (next >= 0) show(next);
+    else navNote.textContent = tr.t("No missed play after this turn.");
   });
   return (next) => {
     tr = next;

@@ -235,6 +235,27 @@ def test_the_demo_works_from_the_keyboard(service: str, page: Page) -> None:
     expect(page.get_by_label("Your hand", exact=True)).to_be_visible()
 
 
+def test_a_preview_is_one_tab_stop(service: str, page: Page) -> None:
+    # Every drawn piece its own Tab stop made the page a long walk by keyboard: the
+    # preview is one stop, arrows move in it, and a removal leaves the focus there.
+    page.goto(service)
+    rack = page.get_by_label("Your rack", exact=True)
+    rack.fill("R1 R2 R3")
+    rack.focus()
+    page.keyboard.press("Tab")
+    focused = page.locator("#rack-preview button:focus")
+    expect(focused).to_have_accessible_name("remove red 1")
+    page.keyboard.press("Tab")
+    expect(page.get_by_label("Table sets", exact=True)).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    expect(focused).to_have_accessible_name("remove red 1")
+    page.keyboard.press("ArrowRight")
+    expect(focused).to_have_accessible_name("remove red 2")
+    page.keyboard.press("Enter")
+    expect(rack).to_have_value("R1 R3")
+    expect(focused).to_have_accessible_name("remove red 3")
+
+
 @pytest.mark.parametrize(
     ("rack", "table", "rack_tiles_by_set"),
     [
@@ -940,6 +961,14 @@ def test_review_tab_plays_a_game_and_walks_through_its_turns(service: str, page:
     page.get_by_role("button", name="Previous turn").click()
     expect(detail.locator("h3")).to_contain_text(f"Turn {turns[index - 1]['turn']}:")
     expect(listed.nth(index - 1)).to_have_attribute("aria-current", "true")
+    # From the last turn there is no missed play left: the page says so.
+    note = page.locator("#review-nav-note")
+    listed.last.click()
+    page.get_by_role("button", name="Next missed play").click()
+    expect(note).to_have_text("No missed play after this turn.")
+    expect(listed.last).to_have_attribute("aria-current", "true")
+    page.get_by_role("button", name="Previous turn").click()
+    expect(note).to_be_empty()
 
 
 def test_review_tab_shows_only_the_newest_jobs_review(service: str, page: Page) -> None:
