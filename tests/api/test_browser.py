@@ -384,7 +384,9 @@ def test_repair_never_draws_the_answer_for_a_table_changed_since(service: str, p
     expect(region).to_be_empty()
     with page.expect_response(lambda r: r.url.endswith(REPAIR)) as answer:
         page.get_by_role("button", name="Repair the table").click()
-    assert answer.value.request.post_data_json["table"] == [["R1", "R2", "R3"]]
+    request = answer.value.request.post_data_json
+    assert isinstance(request, dict)
+    assert request["table"] == [["R1", "R2", "R3"]]
     expect(region).to_contain_text("The table can be repaired")
 
 
@@ -580,6 +582,7 @@ def test_japanese_draws_orange_yellow_only_where_yellow_is_no_colour(
         assert full["tiles_played"] == len(state["rack"])
         # Where orange is drawn 黄, the service writes it Y too (no "O8" beside 黄8).
         request = answer.value.request.post_data_json
+        assert isinstance(request, dict)
         assert request.get("notation") == (None if colours >= 6 else "RBYK")
         written = " ".join(step["text"] for step in full["steps"])
         assert ("O8" in written) == (colours >= 6), written
@@ -886,6 +889,7 @@ def test_shanghai_tab_reads_full_width_sizes_and_refuses_two_upcards(
         page.locator("#shanghai-advise").click()
     assert answer.value.status == 200
     request = answer.value.request.post_data_json
+    assert isinstance(request, dict)
     assert request["contract"] == {"sets": [3, 3], "runs": []}
     assert request["upcard"] == "6S"
     expect(page.locator("#shanghai-error")).to_be_empty()
@@ -1080,7 +1084,9 @@ def test_buttons_keep_the_keyboard_focus_while_busy(service: str, page: Page) ->
     for level in ("nudge", "tile"):
         with page.expect_response(lambda r: r.url.endswith(SOLVE)) as answer:
             page.keyboard.press("Enter")
-        assert answer.value.request.post_data_json["hint_level"] == level
+        request = answer.value.request.post_data_json
+        assert isinstance(request, dict)
+        assert request["hint_level"] == level
         page.locator("meldwise-hint[aria-busy=false]").wait_for()
         assert page.evaluate(FOCUSED) == "button"
 
