@@ -8,7 +8,8 @@
 // Each press asks the service for more: first a nudge (can I play, how many
 // tiles), then one tile and where it goes, then the full play and its steps. A new
 // state starts again from the nudge. The attribute hint-level="full" (or nudge,
-// tile) asks that level on every press instead. Every answer is shown in the
+// tile) asks that level on every press instead (such presses are no steps: once
+// the attribute goes, presses go on from where the sequence was). Every answer is shown in the
 // element's shadow DOM and sent as a `meldwise-hint` event (detail: the service's
 // whole response); a failure is shown and sent as `meldwise-hint-error` (detail:
 // {message, status, detail}). `endpoint` defaults to the service that served
