@@ -141,7 +141,7 @@ function setUpRummikub() {
     rack.setText("");
     table.setText("");
   });
-  setUpRepair(form, rack, table, () => tr);
+  listeners.push(setUpRepair(form, rack, table, () => tr));
   update();
 }
 

@@ -5,9 +5,28 @@
 import { translator } from "./i18n.js";
 import { splitWords } from "./tiles.js";
 
+/** Make ``buttons`` one stop for Tab (the first): the arrow keys move between
+ * them, Up and Down by ``columns`` (the WAI-ARIA roving tabindex). */
+function rove(buttons, columns) {
+  buttons.forEach((button, i) => {
+    button.tabIndex = i === 0 ? 0 : -1;
+    button.addEventListener("keydown", (event) => {
+      const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }[event.key];
+      const next = buttons[i + (step ?? 0)];
+      if (!step || !next) return;
+      event.preventDefault();
+      button.tabIndex = -1;
+      next.tabIndex = 0;
+      next.focus();
+    });
+  });
+}
+
 /** One field of pieces: an <input> (one list) or a <textarea> (one list a line,
  * or separated by "|"), with its drawing in ``preview``. Clicking a drawn piece
- * removes it. ``owners``: a line may start with "name:" (Shanghai table melds). */
+ * removes it. The drawing is one stop for Tab (arrow keys move in it, and the focus
+ * stays there after a removal). ``owners``: a line may start with "name:" (Shanghai
+ * table melds). */
 export class PieceField {
   constructor(input, preview, { draw, setName = null, owners = false, tr = translator("en") }) {
     this.input = input;
@@ -60,7 +79,8 @@ export class PieceField {
     this.input.setSelectionRange(caret, caret);
   }
 
-  #remove(lineIndex, wordIndex) {
+  #remove(lineIndex, wordIndex, place) {
+    const focused = this.preview.contains(document.activeElement);
     const lines = this.lines();
     lines[lineIndex].words.splice(wordIndex, 1);
     const separator = this.input.tagName === "TEXTAREA" ? "\n" : " ";
@@ -69,10 +89,24 @@ export class PieceField {
       .map((line) => (line.owner ? `${line.owner}: ` : "") + line.words.join(" "))
       .join(separator);
     this.setText(text);
+    if (focused) {
+      // The removed piece had the focus: give it to the piece now in its place.
+      const pieces = this.#pieces();
+      const next = pieces[Math.min(place, pieces.length - 1)] ?? this.input;
+      if (next !== this.input) {
+        for (const piece of pieces) piece.tabIndex = piece === next ? 0 : -1;
+      }
+      next.focus();
+    }
+  }
+
+  #pieces() {
+    return [...this.preview.querySelectorAll("button")];
   }
 
   redraw() {
     const lines = this.lines();
+    let place = 0; // the piece's place among all of the field's
     const rows = lines.map((line, lineIndex) => {
       const row = document.createElement("div");
       row.className = "set";
@@ -83,9 +117,10 @@ export class PieceField {
         row.append(name);
       }
       line.words.forEach((word, wordIndex) => {
+        const at = place++;
         row.append(
           this.draw(word, {
-            onClick: () => this.#remove(lineIndex, wordIndex),
+            onClick: () => this.#remove(lineIndex, wordIndex, at),
             actionLabel: this.tr.t("remove {piece}"),
             tr: this.tr,
           }),
@@ -94,6 +129,7 @@ export class PieceField {
       return row;
     });
     this.preview.replaceChildren(...rows);
+    rove(this.#pieces(), 1);
   }
 }
 
@@ -124,18 +160,7 @@ export class Palette {
     const buttons = pieces.map((piece) =>
       this.draw(piece, { onClick: () => this.target.insert(piece), actionLabel: tr.t("add {piece}"), tr }),
     );
-    buttons.forEach((button, i) => {
-      button.tabIndex = i === 0 ? 0 : -1;
-      button.addEventListener("keydown", (event) => {
-        const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }[event.key];
-        const next = buttons[i + (step ?? 0)];
-        if (!step || !next) return;
-        event.preventDefault();
-        button.tabIndex = -1;
-        next.tabIndex = 0;
-        next.focus();
-      });
-    });
+    rove(buttons, columns);
     this.container.setAttribute("role", "group");
     this.container.setAttribute("aria-label", tr.t("pieces to add; arrow keys move, Enter adds"));
     this.container.replaceChildren(...buttons);

@@ -8,21 +8,28 @@
 // Each press asks the service for more: first a nudge (can I play, how many
 // tiles), then one tile and where it goes, then the full play and its steps. A new
 // state starts again from the nudge. The attribute hint-level="full" (or nudge,
-// tile) asks that level on every press instead. Every answer is shown in the
+// tile) asks that level on every press instead (such presses are no steps: once
+// the attribute goes, presses go on from where the sequence was). Every answer is shown in the
 // element's shadow DOM and sent as a `meldwise-hint` event (detail: the service's
 // whole response); a failure is shown and sent as `meldwise-hint-error` (detail:
 // {message, status, detail}). `endpoint` defaults to the service that served
 // this file.
 //
-// The attribute lang="ja" (or an ancestor's lang, as for any HTML element) makes the
-// button, its messages and the service's texts Japanese (the request carries lang),
-// with the fourth colour drawn yellow (黄) unless the state's rules.colours gives
-// yellow a colour of its own (6 or more); anything else is English.
+// The attribute lang="ja" (or the nearest ancestor's lang, as for any HTML element)
+// makes the button, its messages and the service's texts Japanese (the request
+// carries lang), with the fourth colour drawn yellow (黄) unless the state's
+// rules.colours gives yellow a colour of its own (6 or more), and written Y in the
+// service's texts too (the request carries notation "RBYK" then, unless the state
+// gives a notation); anything else is English. A change of that lang later, on the element or on any ancestor (e.g.
+// document.documentElement.lang = "ja"), is followed at once: the button speaks the
+// new language, and a hint shown (or on its way) in the old one is dropped.
 
+import { setBusy } from "./busy.js";
 import { load, supported, translator } from "./i18n.js";
 import { drawAnswer } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
 import { styleSheet } from "./styles.js";
+import { STANDARD_COLOURS } from "./tiles.js";
 
 export const LEVELS = ["nudge", "tile", "full"];
 const DEFAULT_ENDPOINT = new URL("../v1/rummikub/solve", import.meta.url).href;
@@ -39,6 +46,8 @@ export class MeldwiseHint extends HTMLElement {
   #state = null;
   #next = 0; // index in LEVELS of the level the next press asks for
   #pending = null; // AbortController of the request in flight
+  #lang = null; // the language the element speaks, once connected
+  #watch = null; // a MutationObserver of lang attributes in the element's tree
   #button;
   #answer;
   #error;
@@ -51,7 +60,8 @@ export class MeldwiseHint extends HTMLElement {
     this.#button.type = "button";
     this.#button.className = "hint-button";
     this.#button.setAttribute("part", "button");
-    this.#button.addEventListener("click", () => this.hint().catch(() => {}));
+    // Busy, the button keeps the focus but a press waits for the answer on its way.
+    this.#button.addEventListener("click", () => this.#pending === null && this.hint().catch(() => {}));
     this.#answer = document.createElement("div");
     this.#answer.className = "answer";
     this.#answer.setAttribute("part", "answer");
@@ -109,15 +119,40 @@ export class MeldwiseHint extends HTMLElement {
   }
 
   attributeChangedCallback(name) {
-    if (name === "lang") {
-      const lang = this.language;
-      load(lang).then(() => this.language === lang && this.#showButton(), () => {});
-    }
+    if (name === "lang") this.#followLanguage();
     this.#showButton();
   }
 
   connectedCallback() {
-    this.attributeChangedCallback("lang");
+    this.#followLanguage();
+    // An ancestor's lang changes without telling the element: watch the lang
+    // attributes of the tree it is in (the document, or a shadow root).
+    this.#watch = new MutationObserver(() => this.#followLanguage());
+    this.#watch.observe(this.getRootNode(), { attributes: true, attributeFilter: ["lang"], subtree: true });
+  }
+
+  disconnectedCallback() {
+    this.#watch?.disconnect();
+    this.#watch = null;
+  }
+
+  /** Speak the language the element has now: the button in it (once its catalogue
+   * has loaded); a hint shown, or on its way, in another one is dropped. */
+  #followLanguage() {
+    const lang = this.language;
+    if (lang === this.#lang) return;
+    if (this.#lang !== null) {
+      if (this.#pending !== null) {
+        this.#pending.abort();
+        this.#pending = null;
+        this.#busy(false);
+      }
+      this.#answer.replaceChildren();
+      this.#error.replaceChildren();
+    }
+    this.#lang = lang;
+    load(lang).then(() => this.language === lang && this.#showButton(), () => {});
+    this.#showButton();
   }
 
   /** Ask for the next hint, show it and fire `meldwise-hint`; resolves to the
@@ -129,8 +164,13 @@ export class MeldwiseHint extends HTMLElement {
     if (this.#state === null || typeof this.#state !== "object") {
       return this.#fail(new Error(tr.t("No position yet: the page sets this element's state.")));
     }
+    const fixed = LEVELS.includes(this.getAttribute("hint-level")); // hint-level asks every press
     const level = this.nextLevel;
-    const request = { lang, ...this.#state, hint_level: level };
+    // Japanese writes the fourth colour, orange, as yellow (Y, 黄) where yellow is no
+    // colour of the game (under 6 colours): the answer's codes too, as it is drawn.
+    const yellow = lang === "ja" && (this.#state.rules?.colours ?? STANDARD_COLOURS) < 6;
+    const notation = yellow && this.#state.notation == null ? { notation: "RBYK" } : {};
+    const request = { lang, ...notation, ...this.#state, hint_level: level };
     this.#pending?.abort();
     const pending = new AbortController();
     this.#pending = pending;
@@ -139,8 +179,9 @@ export class MeldwiseHint extends HTMLElement {
       const answer = await postJson(this.endpoint, request, { signal: pending.signal, tr });
       this.#error.replaceChildren();
       this.#answer.replaceChildren(...drawAnswer(answer, request.table ?? [], tr, request.rules?.colours));
-      // Nothing to play: a further press could only say so again.
-      if (answer.tiles_played > 0 && this.#next < LEVELS.length - 1) this.#next += 1;
+      // Nothing to play: a further press could only say so again. A fixed level is
+      // no step: without hint-level, presses start again from the nudge.
+      if (!fixed && answer.tiles_played > 0 && this.#next < LEVELS.length - 1) this.#next += 1;
       this.dispatchEvent(
         new CustomEvent("meldwise-hint", { detail: answer, bubbles: true, composed: true }),
       );
@@ -167,7 +208,7 @@ export class MeldwiseHint extends HTMLElement {
   }
 
   #busy(busy) {
-    this.#button.disabled = busy;
+    setBusy(this.#button, busy);
     this.setAttribute("aria-busy", String(busy));
     if (busy) this.#button.textContent = translator(this.language).t("Thinking\u2026");
     else this.#showButton();

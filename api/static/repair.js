@@ -1,6 +1,7 @@
 // "Repair the table": the table as it lies (loose tiles and broken sets allowed) sent
 // to /v1/rummikub/repair, and the answer drawn (docs/repair.md).
 
+import { isBusy, setBusy } from "./busy.js";
 import { translator } from "./i18n.js";
 import { heading, paragraph } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
@@ -79,17 +80,24 @@ export function drawRepair(answer, tr = translator("en")) {
 }
 
 /** Wire the "Repair the table" button to the Rummikub tab's ``rack`` and ``table``
- * fields (PieceField); ``language()`` gives the page's current translator. */
+ * fields (PieceField); ``language()`` gives the page's current translator. Returns
+ * the function to call when the page's language changes. */
 export function setUpRepair(form, rack, table, language) {
   const button = document.getElementById("repair-run");
   const answer = document.getElementById("repair-answer");
   const error = document.getElementById("repair-error");
-  form.addEventListener("input", () => {
+  let pending = null; // the AbortController of the request in flight
+  const forget = () => {
+    pending?.abort();
+    pending = null;
+    setBusy(button, false);
     answer.replaceChildren();
     error.replaceChildren();
-  });
-  let pending = null;
+  };
+  // A changed position: the answer, and one still on its way, are about the old one.
+  form.addEventListener("input", forget);
   button.addEventListener("click", async () => {
+    if (isBusy(button)) return; // the answer is on its way
     pending?.abort();
     const mine = new AbortController();
     pending = mine;
@@ -99,7 +107,7 @@ export function setUpRepair(form, rack, table, language) {
     if (tiles.length > 0) request.rack = tiles;
     request.lang = tr.lang;
     if (tr.lang === "ja") request.notation = "RBYK";
-    button.disabled = true;
+    setBusy(button, true);
     try {
       const repaired = await postJson(ENDPOINT, request, { signal: mine.signal, tr });
       error.replaceChildren();
@@ -109,7 +117,8 @@ export function setUpRepair(form, rack, table, language) {
       answer.replaceChildren();
       error.textContent = failure.message;
     } finally {
-      if (pending === mine) button.disabled = false;
+      if (pending === mine) setBusy(button, false);
     }
   });
+  return forget; // another language: the answer (and one on its way) is in the old one
 }

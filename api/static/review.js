@@ -3,6 +3,7 @@
 // chart, and the game turn by turn with the missed tiles highlighted
 // (docs/games.md: "Game review").
 
+import { isBusy, setBusy } from "./busy.js";
 import { translator } from "./i18n.js";
 import { postJson } from "./service.js";
 import { drawSet, drawTile } from "./tiles.js";
@@ -163,12 +164,14 @@ export function setUpReview() {
   const list = document.getElementById("review-turns");
   const detail = document.getElementById("review-turn");
   const reviewButton = document.getElementById("review-run");
+  const navNote = document.getElementById("review-nav-note"); // says why a move went nowhere
   let turns = [];
   let colours; // the reviewed game's (undefined: the standard game's)
   let current = 0;
 
   const show = (index) => {
     current = Math.max(0, Math.min(index, turns.length - 1));
+    navNote.replaceChildren();
     for (const [i, item] of [...list.children].entries()) {
       item.querySelector("button").setAttribute("aria-current", String(i === current));
     }
@@ -190,13 +193,71 @@ export function setUpReview() {
     error.textContent = failure.message;
   };
 
+  // One job at a time: a review, or a bot game and its review. A newer job, an edited
+  // record or another language aborts the one in flight, so an older answer never
+  // lands over a newer one (or beside a record it is not about).
+  const playButton = document.getElementById("review-play");
+  let pending = null; // the AbortController of the job in flight
+  const idle = () => {
+    pending?.abort();
+    pending = null;
+    setBusy(reviewButton, false);
+    reviewButton.textContent = tr.t("Review");
+    setBusy(playButton, false);
+    playButton.textContent = tr.t("Play a bot game (strong vs greedy)");
+  };
+  const begin = () => {
+    idle();
+    pending = new AbortController();
+    return pending;
+  };
+  const done = (mine) => {
+    if (pending === mine) idle();
+  };
+
+  /** Review ``parsed`` (a record) for the job ``mine`` and show the review, in ``tr``'s language. */
+  const review = async (parsed, mine, tr) => {
+    setBusy(reviewButton, true);
+    reviewButton.textContent = tr.t("Reviewing\u2026");
+    const answer = await postJson(REVIEW, { record: parsed, lang: tr.lang }, { signal: mine.signal, tr });
+    if (pending !== mine) return;
+    if (answer.turns.length === 0) {
+      clear();
+      error.textContent = tr.t("The game record has no turns: there is nothing to review.");
+      return;
+    }
+    turns = answer.turns;
+    colours = parsed?.settings?.rules?.colours;
+    document.getElementById("review-summary").replaceChildren(drawSummary(answer, tr), drawChart(answer, tr));
+    list.replaceChildren(...turns.map((turn, i) => {
+      const item = element("li");
+      const label = turn.action === "play"
+        ? tr.t("played {count}", { count: turn.tiles_played })
+        : turn.action === "draw" ? tr.t("draw") : tr.t("pass");
+      const best = turn.best ? tr.t("best {count}", { count: turn.best.tiles }) : tr.t("not reviewed");
+      const button = element("button", tr.t("{turn}. P{player} {action} / {best}", {
+        turn: turn.turn, player: turn.player, action: label, best,
+      }));
+      button.type = "button";
+      if (!turn.legal) button.classList.add("illegal");
+      else if (isShort(turn)) button.classList.add("short");
+      button.addEventListener("click", () => show(i));
+      item.append(button);
+      return item;
+    }));
+    output.hidden = false;
+    show(0);
+  };
+
   /** Review the record in the box and show the review (or say why not). */
   const runReview = async () => {
+    if (isBusy(reviewButton)) return; // a review is on its way
     error.replaceChildren();
     let parsed;
     try {
       parsed = JSON.parse(record.value);
     } catch (failure) {
+      idle();
       clear();
       // The browser's reason is in English whatever the page's language: only the
       // English page adds it.
@@ -205,39 +266,13 @@ export function setUpReview() {
         : tr.t("The game record is not valid JSON.");
       return;
     }
-    reviewButton.disabled = true;
-    reviewButton.textContent = tr.t("Reviewing\u2026");
+    const mine = begin();
     try {
-      const review = await postJson(REVIEW, { record: parsed, lang: tr.lang }, { tr });
-      if (review.turns.length === 0) {
-        clear();
-        error.textContent = tr.t("The game record has no turns: there is nothing to review.");
-        return;
-      }
-      turns = review.turns;
-      colours = parsed?.settings?.rules?.colours;
-      document.getElementById("review-summary").replaceChildren(drawSummary(review, tr), drawChart(review, tr));
-      list.replaceChildren(...turns.map((turn, i) => {
-        const item = element("li");
-        const label = turn.action === "play"
-          ? tr.t("played {count}", { count: turn.tiles_played })
-          : turn.action === "draw" ? tr.t("draw") : tr.t("pass");
-        const best = turn.best ? tr.t("best {count}", { count: turn.best.tiles }) : tr.t("not reviewed");
-        const button = element("button", `${turn.turn}. P${turn.player} ${label} / ${best}`);
-        button.type = "button";
-        if (!turn.legal) button.classList.add("illegal");
-        else if (isShort(turn)) button.classList.add("short");
-        button.addEventListener("click", () => show(i));
-        item.append(button);
-        return item;
-      }));
-      output.hidden = false;
-      show(0);
+      await review(parsed, mine, tr);
     } catch (failure) {
       fail(failure);
     } finally {
-      reviewButton.disabled = false;
-      reviewButton.textContent = tr.t("Review");
+      done(mine);
     }
   };
 
@@ -245,23 +280,27 @@ export function setUpReview() {
     event.preventDefault();
     runReview();
   });
+  // An edited record: a review on its way is of the old one.
+  record.addEventListener("input", idle);
 
   // A bot game played on the server, then reviewed: busy until the review is shown.
-  const playButton = document.getElementById("review-play");
   playButton.addEventListener("click", async () => {
+    if (isBusy(playButton)) return; // a game is on its way
     error.replaceChildren();
     const seed = Number(form.seed.value || 0);
-    playButton.disabled = true;
+    const mine = begin();
+    const asked = tr; // the language asked in, whatever the page switches to
+    setBusy(playButton, true);
     playButton.textContent = tr.t("Playing a game\u2026");
     try {
-      const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: tr.lang }, { tr });
+      const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: asked.lang }, { signal: mine.signal, tr: asked });
+      if (pending !== mine) return;
       record.value = JSON.stringify(answer.record);
-      await runReview();
+      await review(answer.record, mine, asked);
     } catch (failure) {
       fail(failure);
     } finally {
-      playButton.disabled = false;
-      playButton.textContent = tr.t("Play a bot game (strong vs greedy)");
+      done(mine);
     }
   });
   document.getElementById("review-previous").addEventListener("click", () => show(current - 1));
@@ -269,9 +308,12 @@ export function setUpReview() {
   document.getElementById("review-next-missed").addEventListener("click", () => {
     const next = turns.findIndex((turn, i) => i > current && isShort(turn));
     if (next >= 0) show(next);
+    else navNote.textContent = tr.t("No missed play after this turn.");
   });
   return (next) => {
     tr = next;
+    idle(); // a review on its way is in the old language
+    error.replaceChildren();
     output.hidden = true; // a review in the old language: review again
     turns = [];
   };

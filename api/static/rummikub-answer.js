@@ -93,10 +93,18 @@ function drawTable(answer, tableBefore, tr, colours) {
   return table;
 }
 
+/** What to do when the answer places nothing: draw, unless the search stopped
+ * before proving that no play exists (as the service's tile hint says). */
+function noPlayText(status, tr) {
+  return status === "optimal"
+    ? tr.t("No play this turn: draw a tile.")
+    : tr.t("No play found before the search stopped.");
+}
+
 function drawFull(answer, tableBefore, tr, colours) {
   const parts = [];
   if (answer.tiles_played === 0) {
-    parts.push(paragraph(tr.t("No play this turn: draw a tile."), "summary"));
+    parts.push(paragraph(noPlayText(answer.status, tr), "summary"));
   } else {
     parts.push(
       paragraph(
@@ -145,7 +153,7 @@ function drawTileHint(answer, tr, colours) {
 function drawNudge(answer, tr) {
   const text = answer.can_play
     ? tr.tn("You can play {n} tile this turn.", "You can play {n} tiles this turn.", answer.tiles_played)
-    : tr.t("No play this turn: draw a tile.");
+    : noPlayText(answer.status, tr);
   return [paragraph(text, "summary")];
 }
 

@@ -32,9 +32,10 @@ export async function postJson(url, body, { signal, tr = translator("en") } = {}
   } catch (error) {
     if (error.name === "AbortError") throw error;
     // The browser hides why (offline, refused, or blocked by CORS), so say all three.
+    // "The service": the same words for the hint, the repair, the advice and a review.
     throw new ServiceError(
       tr.t(
-        "Could not reach the hint service at {url}: it is not running, or this page's origin is not allowed to call it (MELDWISE_CORS_ORIGINS).",
+        "Could not reach the service at {url}: it is not running, or this page's origin is not allowed to call it (MELDWISE_CORS_ORIGINS).",
         { url },
       ),
       0,
@@ -52,16 +53,13 @@ export async function postJson(url, body, { signal, tr = translator("en") } = {}
   if (response.status === 503) {
     const wait = response.headers.get("Retry-After");
     const message = wait
-      ? tr.t("The hint service is busy. Try again in {wait} s.", { wait })
-      : tr.t("The hint service is busy. Try again shortly.");
+      ? tr.t("The service is busy. Try again in {wait} s.", { wait })
+      : tr.t("The service is busy. Try again shortly.");
     throw new ServiceError(message, 503, detail);
   }
+  // The status text is the browser's English: the code alone, in the reader's words.
   throw new ServiceError(
-    detail ??
-      tr.t("The hint service answered {status} {text}.", {
-        status: response.status,
-        text: response.statusText,
-      }),
+    detail ?? tr.t("The service answered with an error (HTTP {status}).", { status: response.status }),
     response.status,
     detail,
   );

@@ -2,6 +2,7 @@
 // advice out (README: "Shanghai rummy", "What the answer means").
 
 import { Palette, PieceField } from "./editor.js";
+import { isBusy, setBusy } from "./busy.js";
 import { N_, translator } from "./i18n.js";
 import { postJson } from "./service.js";
 import { SUITS, drawCard, drawSet, splitWords } from "./tiles.js";
@@ -39,7 +40,8 @@ function element(tag, text, className) {
 /** The sizes of a custom contract; an Error naming a word that is no whole number
  * (the service would get null for it, and name the place, not the word). */
 function sizes(text, tr) {
-  return splitWords(text).map((word) => {
+  // Full-width digits and commas (３、３) read as the service reads numbers: NFKC.
+  return splitWords(text.normalize("NFKC").replace(/、/g, ",")).map((word) => {
     if (!/^\d+$/.test(word)) {
       throw new Error(tr.t("Contract sizes are whole numbers, comma-separated: '{word}' is not one.", { word }));
     }
@@ -76,7 +78,12 @@ function readRequest(form, fields, tr) {
     request.hand_number = Number(form.contract.value);
   }
   const upcard = fields.upcard.words();
-  if (upcard.length > 0) request.upcard = upcard.join(" ");
+  if (upcard.length > 1) {
+    // One card (the service's upcard is a card, not a list): joined, "6S 7S" would
+    // come back as an unknown card.
+    throw new Error(tr.t("The upcard is one card: '{cards}' are {count}.", { cards: upcard.join(" "), count: upcard.length }));
+  }
+  if (upcard.length > 0) request.upcard = upcard[0];
   if (form["buys-left"].value !== "") request.buys_left = Number(form["buys-left"].value);
   return request;
 }
@@ -219,15 +226,24 @@ export function setUpShanghai() {
   form.contract.addEventListener("change", () => {
     custom.hidden = form.contract.value !== "custom";
   });
-  // A changed position: the advice and any error were about the old one.
+  let pending = null; // the AbortController of the request in flight
+  const idle = () => {
+    pending?.abort();
+    pending = null;
+    setBusy(button, false);
+    button.textContent = tr.t("Advise");
+  };
+  // A changed position: the advice and any error, and advice still on its way, were
+  // about the old one.
   form.addEventListener("input", () => {
+    idle();
     answer.replaceChildren();
     error.replaceChildren();
   });
 
-  let pending = null;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (isBusy(button)) return; // the advice is on its way
     let request;
     try {
       request = readRequest(form, fields, tr);
@@ -239,7 +255,7 @@ export function setUpShanghai() {
     pending?.abort();
     const mine = new AbortController();
     pending = mine;
-    button.disabled = true;
+    setBusy(button, true);
     button.textContent = tr.t("Thinking\u2026");
     const asked = tr;
     try {
@@ -252,7 +268,7 @@ export function setUpShanghai() {
       error.textContent = failure.message;
     } finally {
       if (pending === mine) {
-        button.disabled = false;
+        setBusy(button, false);
         button.textContent = tr.t("Advise");
       }
     }
@@ -273,6 +289,9 @@ export function setUpShanghai() {
     for (const field of Object.values(fields)) field.setLanguage(tr);
     palette.render(cards, tr);
     contracts();
-    answer.replaceChildren(); // advice in the old language: ask again
+    // Advice and errors in the old language, and advice on its way in it: ask again.
+    idle();
+    answer.replaceChildren();
+    error.replaceChildren();
   };
 }

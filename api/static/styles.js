@@ -35,7 +35,7 @@ button.tile:focus-visible, button.card:focus-visible, button:focus-visible {
   font: 600 1em system-ui, "DejaVu Sans", sans-serif; padding: 0.5em 1.2em; border-radius: 0.4em;
   border: 1px solid #0d47a1; background: #1565c0; color: #fff; cursor: pointer;
 }
-.hint-button:disabled { background: #90a4ae; border-color: #78909c; cursor: progress; }
+.hint-button:disabled, .hint-button[aria-disabled="true"] { background: #90a4ae; border-color: #78909c; cursor: progress; }
 .answer:empty, .error:empty { display: none; }
 .answer { margin-top: 0.6em; }
 .answer h3 { font-size: 1em; margin: 0.8em 0 0.3em; }

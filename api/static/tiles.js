@@ -1,6 +1,7 @@
 // Rummikub tiles and Shanghai cards drawn as elements, each with a spoken name.
 // The notation is the service's (README: "Tile notation", "Card notation"; Japanese
-// input too: 赤5, Ｒ５, ジョーカー, 7♥); the service stays the judge of what is valid,
+// input too: 赤5, Ｒ５, ジョーカー, 7♥; a joker with what it stands for, J(R6), JK(6H),
+// 2C(6H), JK(8), as answers print it); the service stays the judge of what is valid,
 // these only draw and name. Names follow ``options.tr`` (i18n.js). Colours follow the
 // service's rule (docs/i18n.md, "Notation"; Rules.canonical): in a game with orange but
 // no yellow (4 or 5 colours, the standard game included) O and Y are the same tile,
@@ -15,7 +16,7 @@ export const COLOURS = {
   G: N_("green"), Y: N_("yellow"), P: N_("purple"), W: N_("white"),
 };
 const TILE = /^([RBKOGYPW])(\d{1,2})$/i;
-const JOKER_TILE = /^(J|ジョーカー)$/i;
+const JOKER_TILE = /^(J|JOKER|ジョーカー)$/i;
 const KANJI = { 赤: "R", 青: "B", 黒: "K", 黄: "Y", 橙: "O", オレンジ: "O", 緑: "G", 紫: "P", 白: "W" };
 
 export const SUITS = {
@@ -24,13 +25,17 @@ export const SUITS = {
 const RANK_NAMES = { J: N_("jack"), Q: N_("queen"), K: N_("king"), A: N_("ace") };
 const CARD = /^(10|[2-9TJQKA])([SHDC])$/i;
 const RANK = /^(10|[2-9TJQKA])$/i;
-const JOKER_CARD = /^(JK|\*|ジョーカー)$/i;
+const JOKER_CARD = /^(JK|JOKER|\*|ジョーカー)$/i;
+// name(meant): a joker (or wild two) written with what it stands for
+const BRACKETS = /^([^()]+)\(([^()]+)\)$/;
 const SUIT_SYMBOLS = { "\u2660": "S", "\u2664": "S", "\u2665": "H", "\u2661": "H", "\u2666": "D", "\u2662": "D", "\u2663": "C", "\u2667": "C" };
 const ENGLISH = translator("en");
 
 /** A tile as typed, in the service's letters: full-width to ASCII, 赤5 -> R5. */
 export function readTile(text) {
   const norm = text.normalize("NFKC").trim();
+  const bracket = BRACKETS.exec(norm); // ジョーカー(赤6) -> J(R6)
+  if (bracket) return `${readTile(bracket[1])}(${readTile(bracket[2])})`;
   if (norm === "ジョーカー") return "J";
   for (const [name, letter] of Object.entries(KANJI)) {
     if (norm.startsWith(name)) return letter + norm.slice(name.length).trim();
@@ -41,10 +46,30 @@ export function readTile(text) {
 /** A card as typed, in the service's letters: full-width to ASCII, 7♥ or ♥7 -> 7H. */
 export function readCard(text) {
   let norm = text.normalize("NFKC").trim();
+  const bracket = BRACKETS.exec(norm); // ジョーカー(6♥) -> JK(6H)
+  if (bracket) return `${readCard(bracket[1])}(${readCard(bracket[2])})`;
   if (norm === "ジョーカー") return "JK";
   if (SUIT_SYMBOLS[norm[0]]) norm = norm.slice(1) + norm[0];
   const last = norm.slice(-1);
   return SUIT_SYMBOLS[last] ? norm.slice(0, -1) + SUIT_SYMBOLS[last] : norm;
+}
+
+/** A joker written with the tile it stands for (J(R6), as answers print it): the
+ * tile meant, e.g. "R6"; null for any other text (read by readTile). */
+function tileMeant(text) {
+  const bracket = BRACKETS.exec(text);
+  return bracket && JOKER_TILE.test(bracket[1]) && TILE.test(bracket[2]) ? bracket[2] : null;
+}
+
+/** A wild card written with what it stands for (JK(6H), 2C(6H), or in a set a rank:
+ * JK(8)): [the card, what it stands for]; null for any other text (read by readCard). */
+function cardMeant(text) {
+  const bracket = BRACKETS.exec(text);
+  if (!bracket) return null;
+  const [, card, meant] = bracket;
+  const two = CARD.exec(card)?.[1] === "2"; // wild when the rules say so
+  const stands = CARD.test(meant) || RANK.test(meant);
+  return (JOKER_CARD.test(card) || two) && stands ? [card, meant] : null;
 }
 
 /** The standard game's number of colours (R B K O): the service's default. */
@@ -67,6 +92,8 @@ export function splitWords(text) {
  * many the game has (the fourth is named as drawnColour says). */
 export function tileName(text, tr = ENGLISH, colours = STANDARD_COLOURS) {
   text = readTile(text);
+  const meant = tileMeant(text);
+  if (meant) return tr.t("{piece} as {meant}", { piece: tr.t("joker"), meant: tileName(meant, tr, colours) });
   if (JOKER_TILE.test(text)) return tr.t("joker");
   const match = TILE.exec(text);
   if (!match) return null;
@@ -78,6 +105,8 @@ export function tileName(text, tr = ENGLISH, colours = STANDARD_COLOURS) {
  * stands for) -> "any 8"; null for anything else. */
 export function cardName(text, tr = ENGLISH) {
   text = readCard(text);
+  const wild = cardMeant(text);
+  if (wild) return tr.t("{piece} as {meant}", { piece: cardName(wild[0], tr), meant: cardName(wild[1], tr) });
   if (JOKER_CARD.test(text)) return tr.t("joker");
   const match = CARD.exec(text) ?? RANK.exec(text);
   if (!match) return null;
@@ -131,12 +160,17 @@ function drawPiece(kind, face, name, { classes, as, asFace, asName, played, onCl
   return element;
 }
 
-/** A Rummikub tile, e.g. drawTile("J", {as: "R6", played: true}); ``colours``: how
- * many the game has (default the standard game's 4). */
+/** A Rummikub tile, e.g. drawTile("J", {as: "R6", played: true}) (or "J(R6)");
+ * ``colours``: how many the game has (default the standard game's 4). */
 export function drawTile(text, options = {}) {
   const tr = options.tr ?? ENGLISH;
   const colours = options.colours ?? STANDARD_COLOURS;
   text = readTile(text);
+  const meant = tileMeant(text);
+  if (meant) {
+    text = "J";
+    options = { ...options, as: options.as ?? meant };
+  }
   const name = tileName(text, tr, colours);
   const match = TILE.exec(text);
   const joker = JOKER_TILE.test(text);
@@ -154,10 +188,15 @@ export function drawTile(text, options = {}) {
   return element;
 }
 
-/** A Shanghai card, e.g. drawCard("JK", {as: "6S"}). */
+/** A Shanghai card, e.g. drawCard("JK", {as: "6S"}) (or "JK(6S)"). */
 export function drawCard(text, options = {}) {
   const tr = options.tr ?? ENGLISH;
   text = readCard(text);
+  const wild = cardMeant(text);
+  if (wild) {
+    text = wild[0];
+    options = { ...options, as: options.as ?? wild[1] };
+  }
   const name = cardName(text, tr);
   const joker = JOKER_CARD.test(text);
   const suit = (CARD.exec(text) ?? [])[2]?.toUpperCase();

@@ -12,11 +12,13 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import suppress
 from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from api.spawn import serve
 from solver.shanghai.examples import ADVISE_REQUEST
@@ -83,6 +85,45 @@ def drawn_table(page: Page) -> list[list[tuple[str, bool]]]:
 
 def highlighted(table: list[list[tuple[str, bool]]]) -> Counter[str]:
     return Counter(tile for row in table for tile, played in row if played)
+
+
+def hold(page: Page, path: str, keep: Any = None) -> list[Route]:
+    """Hold the page's requests to ``path`` on their way (those ``keep`` accepts, when
+    given; the others go on) until the test releases them."""
+    held: list[Route] = []
+
+    def route(route: Route) -> None:
+        if keep is None or keep(route.request):
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(f"**{path}", route)
+    return held
+
+
+def wait_held(page: Page, held: list[Route]) -> None:
+    for _ in range(500):  # waiting lets the route handler run
+        if held:
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError("the page did not ask")
+
+
+def release(page: Page, route: Route) -> None:
+    """Let a held request go on to the service and wait until its answer has landed
+    (a request the page has aborted meanwhile goes nowhere)."""
+    request = route.request
+    settled: list[bool] = []
+    for event in ("requestfinished", "requestfailed"):
+        page.on(event, lambda r: settled.append(True) if r is request else None)
+    with suppress(PlaywrightError):  # aborted by the page: it goes nowhere
+        route.continue_()
+    for _ in range(3000):  # a review takes seconds
+        if settled or request.failure is not None:
+            break
+        page.wait_for_timeout(20)
+    page.wait_for_timeout(300)  # the page draws what landed
 
 
 def test_the_api_docs_render_under_the_content_security_policy(service: str, page: Page) -> None:
@@ -152,6 +193,25 @@ def test_a_new_position_starts_again_from_the_nudge(service: str, page: Page) ->
     assert nudge["tiles_played"] == 4
 
 
+def test_presses_at_a_fixed_hint_level_leave_the_steps_at_the_nudge(
+    service: str, page: Page
+) -> None:
+    # hint-level="full" asks the full play on every press; those presses are no
+    # steps of the nudge-tile-full sequence, which starts at the nudge once it goes.
+    page.goto(service)
+    hint = page.locator("meldwise-hint")
+    enter_rummikub(page, "R1 R2 R3", "")
+    hint.evaluate("element => element.setAttribute('hint-level', 'full')")
+    for _ in range(2):
+        request, _ = press_hint(page)
+        assert request["hint_level"] == "full"
+    hint.evaluate("element => element.removeAttribute('hint-level')")
+    assert hint.evaluate("element => element.nextLevel") == "nudge"
+    expect(hint.get_by_role("button")).to_have_text("Hint")
+    request, _ = press_hint(page)
+    assert request["hint_level"] == "nudge"
+
+
 def test_the_demo_works_from_the_keyboard(service: str, page: Page) -> None:
     page.goto(service)
     rack = page.get_by_label("Your rack", exact=True)
@@ -173,6 +233,27 @@ def test_the_demo_works_from_the_keyboard(service: str, page: Page) -> None:
     page.keyboard.press("ArrowRight")
     expect(page.get_by_role("tab", name="Shanghai")).to_have_attribute("aria-selected", "true")
     expect(page.get_by_label("Your hand", exact=True)).to_be_visible()
+
+
+def test_a_preview_is_one_tab_stop(service: str, page: Page) -> None:
+    # Every drawn piece its own Tab stop made the page a long walk by keyboard: the
+    # preview is one stop, arrows move in it, and a removal leaves the focus there.
+    page.goto(service)
+    rack = page.get_by_label("Your rack", exact=True)
+    rack.fill("R1 R2 R3")
+    rack.focus()
+    page.keyboard.press("Tab")
+    focused = page.locator("#rack-preview button:focus")
+    expect(focused).to_have_accessible_name("remove red 1")
+    page.keyboard.press("Tab")
+    expect(page.get_by_label("Table sets", exact=True)).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    expect(focused).to_have_accessible_name("remove red 1")
+    page.keyboard.press("ArrowRight")
+    expect(focused).to_have_accessible_name("remove red 2")
+    page.keyboard.press("Enter")
+    expect(rack).to_have_value("R1 R3")
+    expect(focused).to_have_accessible_name("remove red 3")
 
 
 @pytest.mark.parametrize(
@@ -206,6 +287,23 @@ def test_highlights_mark_the_rack_tiles_where_the_steps_put_them(
     assert {i: tiles for i, tiles in got.items() if tiles} == {
         i: sorted(tiles) for i, tiles in rack_tiles_by_set.items()
     }
+
+
+def test_a_joker_written_with_its_tile_is_drawn_as_that_joker(service: str, page: Page) -> None:
+    # J(R6), as answers print a joker (docs/rummikub.md: it pastes back), is a joker
+    # standing for red 6: drawn so, not as "not a tile", and the service reads it.
+    page.goto(service)
+    enter_rummikub(page, "R5 R4", "J(R6) R7 R8\nジョーカー(赤9) B9 K9")
+    preview = page.locator("#table-preview")
+    expect(preview.locator(".tile.bad")).to_have_count(0)
+    joker = preview.get_by_role("button", name="remove joker as red 6", exact=True)
+    expect(joker).to_have_class(re.compile(r"\bjoker\b"))
+    expect(joker.locator(".as")).to_have_text("R6")
+    expect(preview.get_by_role("button", name="remove joker as red 9", exact=True)).to_be_visible()
+    page.locator("meldwise-hint").evaluate("element => element.setAttribute('hint-level', 'full')")
+    request, full = press_hint(page)
+    assert request["table"][0] == ["J(R6)", "R7", "R8"]
+    assert full["tiles_played"] == 2
 
 
 def test_opening_and_objective_go_into_the_request(service: str, page: Page) -> None:
@@ -271,6 +369,69 @@ def test_repair_the_table(service: str, page: Page) -> None:
     expect(region).to_have_text("There is nothing on the table.")
 
 
+def test_repair_never_draws_the_answer_for_a_table_changed_since(service: str, page: Page) -> None:
+    # The answer for the old table (B7 K7 cannot be placed) arrives after the table
+    # was fixed: it must not be drawn under the new one.
+    page.goto(service)
+    enter_rummikub(page, "", "R1 R2 R3\nB7 K7")
+    held = hold(page, REPAIR)
+    page.get_by_role("button", name="Repair the table").click()
+    wait_held(page, held)
+    page.get_by_label("Table sets", exact=True).fill("R1 R2 R3")
+    page.unroute(f"**{REPAIR}")
+    release(page, held[0])
+    region = page.locator("#repair-answer")
+    expect(region).to_be_empty()
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)) as answer:
+        page.get_by_role("button", name="Repair the table").click()
+    request = answer.value.request.post_data_json
+    assert isinstance(request, dict)
+    assert request["table"] == [["R1", "R2", "R3"]]
+    expect(region).to_contain_text("The table can be repaired")
+
+
+# 30 tiles against 13 groups: a search of 1 ms stops before it finds any play.
+UNFINISHED_RACK = (
+    "O1 O7 O4 O7 O2 O3 O13 O10 R10 R12 J O6 B3 R8 R7 O11 J R11 O5 B9 R1 K12 O8 O2 K10 K2 O5 O12"
+    " B1 K6"
+)
+UNFINISHED = {
+    "rack": UNFINISHED_RACK.split(),
+    "table": [[f"{colour}{n}" for colour in "RBK"] for n in range(1, 14)],
+    "time_limit_ms": 1,
+}
+
+
+@pytest.mark.parametrize(
+    ("lang", "level", "said"),
+    [
+        ("en", "nudge", "No play found before the search stopped."),
+        ("en", "full", "No play found before the search stopped."),
+        ("ja", "nudge", "探索が止まるまでに出せる手は見つかりませんでした。"),
+    ],
+)
+def test_a_search_stopped_before_any_play_never_says_draw(
+    service: str, page: Page, lang: str, level: str, said: str
+) -> None:
+    # Status "unknown": the search found nothing, which is no proof that nothing
+    # can be played, so telling the player to draw would be wrong (the service's tile
+    # hint says the same).
+    page.goto(f"{service}/?lang={lang}")
+    hint = page.locator("meldwise-hint")
+    expect(hint).to_have_attribute("lang", lang)
+    hint.evaluate(
+        "(element, state) => { element.setAttribute('hint-level', state.level);"
+        " element.state = state.position; }",
+        {"level": level, "position": UNFINISHED},
+    )
+    _, answer = press_hint(page)
+    assert answer["status"] == "unknown"
+    assert answer["tiles_played"] == 0
+    expect(hint.locator(".summary")).to_have_text(said)
+    expect(hint.locator(".answer")).not_to_contain_text("draw a tile")
+    expect(hint.locator(".answer")).not_to_contain_text("山から")
+
+
 def test_a_service_error_shows_its_message_by_the_input(service: str, page: Page) -> None:
     page.goto(service)
     enter_rummikub(page, "R1 Q5", "")
@@ -290,6 +451,35 @@ def test_a_service_error_shows_its_message_by_the_input(service: str, page: Page
     enter_rummikub(page, "R1 R2 R3", "")
     expect(alert).to_be_hidden()
     expect(page.locator("meldwise-hint .error")).to_be_empty()
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "The service answered with an error (HTTP 502)."),
+        ("ja", "サービスがエラーを返しました(HTTP 502)。"),
+    ],
+)
+def test_an_error_without_a_message_is_said_in_the_pages_words(
+    service: str, page: Page, lang: str, said: str
+) -> None:
+    # A proxy's bare 502 (no JSON detail): the browser's status text is English, and
+    # the call is no hint here (Repair): the message says "the service", in the
+    # page's language, with the code.
+    page.goto(f"{service}/?lang={lang}")
+    page.locator("#table").fill("R1 R2 R3")
+    page.route(f"**{REPAIR}", lambda route: route.fulfill(status=502, body="<h1>Bad Gateway</h1>"))
+    page.locator("#repair-run").click()
+    expect(page.locator("#repair-error")).to_have_text(said)
+    page.route(
+        f"**{REPAIR}",
+        lambda route: route.fulfill(
+            status=503, json={"detail": None}, headers={"Retry-After": "3"}
+        ),
+    )
+    page.locator("#repair-run").click()
+    expect(page.locator("#repair-error")).not_to_contain_text("hint")
+    expect(page.locator("#repair-error")).to_contain_text("3")
 
 
 EMBED = """<!doctype html>
@@ -390,6 +580,12 @@ def test_japanese_draws_orange_yellow_only_where_yellow_is_no_colour(
         page.locator("meldwise-hint[aria-busy=false]").wait_for()
         full = answer.value.json()
         assert full["tiles_played"] == len(state["rack"])
+        # Where orange is drawn 黄, the service writes it Y too (no "O8" beside 黄8).
+        request = answer.value.request.post_data_json
+        assert isinstance(request, dict)
+        assert request.get("notation") == (None if colours >= 6 else "RBYK")
+        written = " ".join(step["text"] for step in full["steps"])
+        assert ("O8" in written) == (colours >= 6), written
         summary = page.locator("meldwise-hint .summary")
         if colours >= 6:
             expect(summary).to_have_text(f"2枚(16点)を出します: {o_name}8、黄8。")
@@ -398,10 +594,53 @@ def test_japanese_draws_orange_yellow_only_where_yellow_is_no_colour(
         # The service's own step names the orange run the same way.
         assert any(f"{o_name}の5-8" in step["text"] for step in full["steps"]), full["steps"]
         drawn = {tile: (colour, name) for row in drawn_colours(page) for tile, colour, name in row}
-        assert drawn["O5"] == (o_drawn, f"{o_name}5")
+        orange = "O" if colours >= 6 else "Y"
+        assert drawn[f"{orange}5"] == (o_drawn, f"{o_name}5")
         assert drawn["R5"] == ("c-R", "赤5")
         if colours >= 6:
             assert drawn["Y5"] == ("c-Y", "黄5")
+
+
+def test_a_notation_the_state_gives_is_kept_in_japanese(service: str, page: Page) -> None:
+    state = {"rack": ["O8"], "table": [["O5", "O6", "O7"]], "notation": "RBKO"}
+    page_html = JAPANESE_EMBED.format(service=service, state=json.dumps(state))
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        request, full = press_hint(page)
+        assert request["notation"] == "RBKO"
+        assert full["played"] == ["O8"]
+
+
+ANCESTOR_LANG_EMBED = """<!doctype html>
+<html lang="en">
+<title>A game page that switches language</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<div><meldwise-hint endpoint="{service}/v1/rummikub/solve"></meldwise-hint></div>
+<script type="module">
+  await customElements.whenDefined("meldwise-hint");
+  document.querySelector("meldwise-hint").state = {{rack: ["R1", "R2", "R3"], table: []}};
+</script>
+</html>
+"""
+
+
+def test_the_element_follows_a_language_change_of_its_ancestors(service: str, page: Page) -> None:
+    # No lang of its own: the element speaks the page's, and follows it when the page
+    # switches later (a hint shown in the old language is dropped).
+    with second_origin({"/game.html": ANCESTOR_LANG_EMBED.format(service=service)}) as game:
+        page.goto(f"{game}/game.html")
+        hint = page.locator("meldwise-hint")
+        expect(hint.get_by_role("button")).to_have_text("Hint")
+        press_hint(page)
+        expect(hint.locator(".answer")).to_have_text("You can play 3 tiles this turn.")
+        page.evaluate("document.documentElement.lang = 'ja'")
+        expect(hint.get_by_role("button")).to_have_text("ヒント: どのタイル？")  # noqa: RUF001
+        expect(hint.locator(".answer")).to_be_empty()
+        request, _ = press_hint(page)
+        assert request["lang"] == "ja"
+        assert request["hint_level"] == "tile"
+        page.evaluate("document.querySelector('div').lang = 'en'")  # a nearer ancestor
+        expect(hint.get_by_role("button")).to_have_text("Hint: the whole play")
 
 
 def test_refusals_before_the_body_come_in_the_elements_language(service: str, page: Page) -> None:
@@ -547,6 +786,44 @@ def test_shanghai_tab_asks_before_the_draw_too(service: str, page: Page) -> None
     expect(shown.get_by_role("heading", name="Notes")).to_have_count(0)
 
 
+def test_shanghai_never_draws_advice_for_a_hand_changed_since(service: str, page: Page) -> None:
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_role("button", name="Load an example").click()
+    held = hold(page, SHANGHAI_ADVISE)
+    page.get_by_role("button", name="Advise").click()
+    wait_held(page, held)
+    page.get_by_label("Your hand", exact=True).fill("2C 3C")
+    page.unroute(f"**{SHANGHAI_ADVISE}")
+    release(page, held[0])  # the advice for the example's hand
+    expect(page.locator("#shanghai-answer")).to_be_empty()
+    request, _ = _advise(page)  # the button is free again, and asks for the new hand
+    assert request["hand"] == ["2C", "3C"]
+    expect(page.locator("#shanghai-answer")).to_contain_text("Cards still needed")
+
+
+def test_shanghai_wild_cards_written_with_what_they_stand_for_are_drawn(
+    service: str, page: Page
+) -> None:
+    # JK(6H), 2C(6H) and JK(8), as melds print wild cards (the service reads them).
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_label("Your hand", exact=True).fill("9H 4H 2D 2S KS")
+    page.get_by_label("Table melds", exact=True).fill(
+        "ann: 5H JK(6H) 7H 8H\nbo: 3C 3D JK(3)\ncy: 4S 2C(5S) 6S 7S"
+    )
+    page.get_by_label("I am down (met the contract)").check()
+    preview = page.locator("#melds-preview")
+    expect(preview.locator(".card.bad")).to_have_count(0)
+    for name in ("joker as 6 of hearts", "joker as any 3", "2 of clubs as 5 of spades"):
+        expect(preview.get_by_role("button", name=f"remove {name}", exact=True)).to_be_visible()
+    expect(preview.locator(".card.joker")).to_have_count(2)
+    # The tab has no twos_wild: the service takes the jokers' melds, not the two's.
+    page.get_by_label("Table melds", exact=True).fill("ann: 5H JK(6H) 7H 8H\nbo: 3C 3D JK(3)")
+    request, _ = _advise(page)
+    assert request["table"][0]["cards"] == ["5H", "JK(6H)", "7H", "8H"]
+
+
 def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     page.goto(service)
     page.get_by_role("tab", name="Shanghai").click()
@@ -585,6 +862,36 @@ def test_shanghai_tab_refuses_a_custom_contract_size_that_is_no_number(
     request = answer.value.request.post_data_json
     assert isinstance(request, dict)
     assert request["contract"] == {"sets": [3, 3], "runs": [4]}
+    expect(page.locator("#shanghai-error")).to_be_empty()
+
+
+def test_shanghai_tab_reads_full_width_sizes_and_refuses_two_upcards(
+    service: str, page: Page
+) -> None:
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.url.endswith(SHANGHAI_ADVISE) else None)
+    page.goto(f"{service}/?lang=ja")
+    page.locator("#tab-shanghai").click()
+    page.locator("#shanghai-example").click()
+    # The upcard is one card: "6S 7S" joined would come back as one unknown card.
+    page.locator("#upcard").fill("6S 7S")
+    page.locator("#shanghai-advise").click()
+    expect(page.locator("#shanghai-error")).to_have_text(
+        "捨て札の一番上は1枚だけです。「6S 7S」は2枚です。"
+    )
+    assert sent == []
+    page.locator("#upcard").fill("6S")
+    # Sizes typed full-width, as a Japanese keyboard does.
+    page.get_by_label("コントラクト", exact=True).select_option("custom")
+    page.locator("#contract-sets").fill("３、３")  # noqa: RUF001
+    page.locator("#contract-runs").fill("")
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.locator("#shanghai-advise").click()
+    assert answer.value.status == 200
+    request = answer.value.request.post_data_json
+    assert isinstance(request, dict)
+    assert request["contract"] == {"sets": [3, 3], "runs": []}
+    assert request["upcard"] == "6S"
     expect(page.locator("#shanghai-error")).to_be_empty()
 
 
@@ -658,6 +965,39 @@ def test_review_tab_plays_a_game_and_walks_through_its_turns(service: str, page:
     page.get_by_role("button", name="Previous turn").click()
     expect(detail.locator("h3")).to_contain_text(f"Turn {turns[index - 1]['turn']}:")
     expect(listed.nth(index - 1)).to_have_attribute("aria-current", "true")
+    # From the last turn there is no missed play left: the page says so.
+    note = page.locator("#review-nav-note")
+    listed.last.click()
+    page.get_by_role("button", name="Next missed play").click()
+    expect(note).to_have_text("No missed play after this turn.")
+    expect(listed.last).to_have_attribute("aria-current", "true")
+    page.get_by_role("button", name="Previous turn").click()
+    expect(note).to_be_empty()
+
+
+def test_review_tab_shows_only_the_newest_jobs_review(service: str, page: Page) -> None:
+    # Record A's review is slow; meanwhile a bot game (B) is played and reviewed. A's
+    # review, landing last, must not be drawn beside B's record.
+    record = httpx.post(
+        f"{service}{GAME}", json={"bots": ["greedy", "greedy"], "seed": 1}, timeout=60
+    ).json()["record"]
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    page.get_by_label("Game record (JSON)").fill(json.dumps(record))
+    held = hold(page, REVIEW, lambda request: request.post_data_json["record"] == record)
+    page.get_by_role("button", name="Review", exact=True).click()
+    wait_held(page, held)
+    page.get_by_label("seed").fill("2")
+    with page.expect_response(lambda r: r.url.endswith(REVIEW), timeout=90_000) as answer:
+        page.get_by_role("button", name="Play a bot game (strong vs greedy)").click()
+    newest = answer.value.json()
+    rows = page.locator(".review-summary tbody tr")
+    expect(rows.first).to_contain_text("Player 0 (strong)")
+    release(page, held[0])
+    expect(rows.first).to_contain_text("Player 0 (strong)")
+    expect(page.locator("#review-turns button")).to_have_count(len(newest["turns"]))
+    expect(page.locator("#review-run")).to_have_text("Review")
+    expect(page.locator("#review-run")).to_be_enabled()
 
 
 def test_review_tab_says_what_is_wrong_with_a_record(service: str, page: Page) -> None:
@@ -701,6 +1041,13 @@ def test_review_tab_in_japanese_clears_the_old_review_for_a_bad_record(
     reviewed(json.dumps(record))
     expect(output).to_be_visible()
     expect(page.locator("#review-turn h3")).to_have_count(1)
+    # The list of turns names players in Japanese too (no English "P0").
+    expect(page.locator("#review-turns button").first).to_contain_text("プレイヤー")
+    assert not [
+        text
+        for text in page.locator("#review-turns button").all_inner_texts()
+        if re.search(r"\bP\d", text)
+    ]
 
     # The service reviews a game of no turns (200, "turns": []): the page says so.
     reviewed('{"turns": []}')
@@ -716,6 +1063,94 @@ def test_review_tab_in_japanese_clears_the_old_review_for_a_bad_record(
     review.click()
     expect(alert).to_have_text("ゲーム記録が正しいJSONではありません。")
     expect(output).to_be_hidden()
+
+
+FOCUSED = """() => {
+  let focused = document.activeElement;
+  while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
+  return focused?.id || focused?.getAttribute("part") || focused?.tagName;
+}"""
+
+
+def test_buttons_keep_the_keyboard_focus_while_busy(service: str, page: Page) -> None:
+    # A busy button that turned disabled dropped the focus to the page: the next
+    # Enter went nowhere. Each stays focused, and Enter presses it again.
+    record = httpx.post(
+        f"{service}{GAME}", json={"bots": ["greedy", "greedy"], "seed": 1}, timeout=60
+    ).json()["record"]
+    page.goto(service)
+    enter_rummikub(page, "R1 R2 R3", "R4 B4 K4")
+    page.locator("meldwise-hint").get_by_role("button").focus()
+    for level in ("nudge", "tile"):
+        with page.expect_response(lambda r: r.url.endswith(SOLVE)) as answer:
+            page.keyboard.press("Enter")
+        request = answer.value.request.post_data_json
+        assert isinstance(request, dict)
+        assert request["hint_level"] == level
+        page.locator("meldwise-hint[aria-busy=false]").wait_for()
+        assert page.evaluate(FOCUSED) == "button"
+
+    page.locator("#repair-run").focus()
+    for _ in range(2):
+        with page.expect_response(lambda r: r.url.endswith(REPAIR)):
+            page.keyboard.press("Enter")
+        expect(page.locator("#repair-answer")).to_contain_text("The table can be repaired")
+        assert page.evaluate(FOCUSED) == "repair-run"
+
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_role("button", name="Load an example").click()
+    page.locator("#shanghai-advise").focus()
+    for _ in range(2):
+        with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)):
+            page.keyboard.press("Enter")
+        expect(page.locator("#shanghai-advise")).to_have_text("Advise")
+        assert page.evaluate(FOCUSED) == "shanghai-advise"
+
+    page.get_by_role("tab", name="Review").click()
+    page.get_by_label("Game record (JSON)").fill(json.dumps(record))
+    page.locator("#review-run").focus()
+    for _ in range(2):
+        with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+            page.keyboard.press("Enter")
+        expect(page.locator("#review-run")).to_have_text("Review")
+        assert page.evaluate(FOCUSED) == "review-run"
+
+
+def test_switching_language_leaves_no_text_in_the_old_one(service: str, page: Page) -> None:
+    # Answers and errors drawn in English, and advice on its way in English, are gone
+    # once the page speaks Japanese: nothing is left, or drawn later, in the old one.
+    page.goto(f"{service}/?lang=en")
+    page.get_by_role("button", name="Load an example").first.click()
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)):
+        page.get_by_role("button", name="Repair the table").click()
+    expect(page.locator("#repair-answer")).to_contain_text("The table can be repaired")
+
+    page.get_by_role("tab", name="Review").click()
+    page.get_by_label("Game record (JSON)").fill("{not json")
+    page.get_by_role("button", name="Review", exact=True).click()
+    expect(page.locator("#review-error")).to_contain_text("The game record is not valid JSON")
+
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_label("Your hand", exact=True).fill("ZZ")
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as refused:
+        page.get_by_role("button", name="Advise").click()
+    assert refused.value.status == 422
+    expect(page.locator("#shanghai-error")).to_have_text(refused.value.json()["detail"])
+    page.get_by_role("button", name="Load an example").click()
+    held = hold(page, SHANGHAI_ADVISE)
+    page.get_by_role("button", name="Advise").click()
+    wait_held(page, held)
+    page.get_by_role("button", name="日本語").click()
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    page.unroute(f"**{SHANGHAI_ADVISE}")
+    release(page, held[0])  # English advice, asked before the switch
+
+    expect(page.locator("#shanghai-answer")).to_be_empty()
+    expect(page.locator("#shanghai-error")).to_be_empty()
+    expect(page.locator("#shanghai-advise")).to_have_text("アドバイス")
+    expect(page.locator("#shanghai-advise")).to_be_enabled()
+    expect(page.locator("#review-error")).to_be_empty()
+    expect(page.locator("#repair-answer")).to_be_empty()
 
 
 def test_the_demo_speaks_japanese_with_a_switch(service: str, browser: Browser) -> None:
