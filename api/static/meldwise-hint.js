@@ -9,20 +9,21 @@
 // tiles), then one tile and where it goes, then the full play and its steps. A new
 // state starts again from the nudge. The attribute hint-level="full" (or nudge,
 // tile) asks that level on every press instead (such presses are no steps: once
-// the attribute goes, presses go on from where the sequence was). Every answer is shown in the
-// element's shadow DOM and sent as a `meldwise-hint` event (detail: the service's
-// whole response); a failure is shown and sent as `meldwise-hint-error` (detail:
-// {message, status, detail}). `endpoint` defaults to the service that served
-// this file.
+// the attribute goes, presses go on from where the sequence was). Every answer is
+// shown in the element's shadow DOM and sent as a `meldwise-hint` event (detail:
+// the service's whole response); a failure is shown and sent as
+// `meldwise-hint-error` (detail: {message, status, detail}). `endpoint` defaults to
+// the service that served this file.
 //
 // The attribute lang="ja" (or the nearest ancestor's lang, as for any HTML element)
 // makes the button, its messages and the service's texts Japanese (the request
 // carries lang), with the fourth colour drawn yellow (黄) unless the state's
 // rules.colours gives yellow a colour of its own (6 or more), and written Y in the
 // service's texts too (the request carries notation "RBYK" then, unless the state
-// gives a notation); anything else is English. A change of that lang later, on the element or on any ancestor (e.g.
-// document.documentElement.lang = "ja"), is followed at once: the button speaks the
-// new language, and a hint shown (or on its way) in the old one is dropped.
+// gives a notation); anything else is English. A change of that lang later, on the
+// element or on any ancestor (e.g. document.documentElement.lang = "ja"), is
+// followed at once: the button speaks the new language, and a hint shown (or on its
+// way) in the old one is dropped.
 
 import { setBusy } from "./busy.js";
 import { load, supported, translator } from "./i18n.js";
