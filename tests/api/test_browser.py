@@ -841,7 +841,7 @@ def test_shanghai_tab_refuses_a_custom_contract_size_that_is_no_number(
     service: str, page: Page
 ) -> None:
     # Number("x") would go out as null and come back as "'contract.sets[1]' must be a
-    # whole number, got None": the page refuses it itself, naming the word typed.
+    # whole number, got null": the page refuses it itself, naming the word typed.
     sent: list[str] = []
     page.on("request", lambda r: sent.append(r.url) if r.url.endswith(SHANGHAI_ADVISE) else None)
     page.goto(f"{service}/?lang=ja")
