@@ -17,13 +17,14 @@ import json
 import os
 import sys
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import Any, TextIO, TypeAlias
 
 from solver.errors import MeldwiseError
-from solver.i18n import LANGUAGES, _, from_environment, language
+from solver.i18n import LANGUAGES, N_, Nn_, _, catalogue, current, from_environment, language
 from solver.wire import MAX_TIME_LIMIT_MS, json_problem, read_json
 from solver.written import partition
 
@@ -39,6 +40,44 @@ Commands: TypeAlias = "argparse._SubParsersAction[Parser]"  # noqa: SLF001
 Run = Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
 """A command: its parsed flags, stdin, stdout and stderr in, the exit code out (a
 :class:`~solver.errors.MeldwiseError` it raises is bad input: see :func:`dispatch`)."""
+
+
+ARGPARSE_ERRORS = (
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("unrecognized arguments: %s"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    Nn_("expected %s argument", "expected %s arguments"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+)
+"""argparse's own words for a command line it cannot read (as Python 3.11's argparse
+says them, with ``%`` placeholders it fills itself), in the catalogue so that they are
+said in the language asked for (:func:`argparse_speaking`). Its other words (``usage:``
+and the ``--help`` headings) stay English, as the help texts do."""
+
+
+@contextmanager
+def argparse_speaking() -> Iterator[None]:
+    """argparse's own error messages in the active language inside the block: argparse
+    asks gettext for them through its module's ``_`` and ``ngettext``, which look them
+    up here in the active catalogue instead (a message it is not given stays English)."""
+    words = catalogue(current())
+    saved = {name: getattr(argparse, name) for name in ("_", "ngettext")}
+    setattr(argparse, "_", words.gettext)  # noqa: B010 (a module global, not in the stubs)
+    setattr(argparse, "ngettext", words.ngettext)  # noqa: B010
+    try:
+        yield
+    finally:
+        for name, function in saved.items():
+            setattr(argparse, name, function)
 
 
 def add_json_modes(parser: argparse.ArgumentParser) -> None:
@@ -368,9 +407,8 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
         # byte that is not becomes a lone surrogate, which the readers refuse by name.
         sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")
     words = sys.argv[1:] if argv is None else list(argv)
-    # This project's own usage errors (a flag given twice) in the language asked for;
-    # argparse's own stay English.
-    with language(_lang_flag(words) or from_environment(os.environ)):
+    # Usage errors (argparse's own, and a flag given twice) in the language asked for.
+    with language(_lang_flag(words) or from_environment(os.environ)), argparse_speaking():
         args = parser.parse_args(words)
     run: Run = args.handler
     with language(getattr(args, "lang", None) or from_environment(os.environ)):

@@ -81,6 +81,17 @@ def _n(singular: str, plural: str, n: int, /, **values: Any) -> str:
     return catalogue(current()).ngettext(singular, plural, n).format(n=n, **values)
 
 
+def N_(message: str, /) -> str:
+    """Mark ``message`` for the catalogue without translating it here: a message some
+    other code looks up (argparse's own, see :mod:`solver.commands`)."""
+    return message
+
+
+def Nn_(singular: str, plural: str, /) -> tuple[str, str]:
+    """:func:`N_` for a message with plural forms."""
+    return singular, plural
+
+
 def alternatives(values: Sequence[str]) -> str:
     """``values`` as a list of alternatives in the active language: ``'a', 'b' or 'c'``
     in English, ``'a'、'b'、'c'`` in Japanese (whose sentences say "one of")."""

@@ -4,6 +4,8 @@ flag or locale."""
 
 from __future__ import annotations
 
+import argparse
+import inspect
 import io
 import json
 import re
@@ -33,7 +35,8 @@ from solver import (
     validate_rummikub,
 )
 from solver.arena.runner import seats_of
-from solver.i18n import LOCALE_DIR, from_environment, language, negotiate
+from solver.commands import ARGPARSE_ERRORS
+from solver.i18n import LOCALE_DIR, catalogue, from_environment, language, negotiate
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.notation import Colour, Tile, parse_tiles
 from solver.shanghai.contracts import Contract
@@ -53,7 +56,7 @@ TEXT_LISTS = {"notes", "problems"}
 def _source_messages() -> dict[Any, tuple[str, ...]]:
     """Every message the code says, as Babel extracts it with the project's keywords:
     (context, id) -> the English singular and plural."""
-    keywords = {"_": None, "_n": (1, 2), "_p": ((1, "c"), 2)}
+    keywords = {"_": None, "_n": (1, 2), "_p": ((1, "c"), 2), "N_": None, "Nn_": (1, 2)}
     with open(LOCALE_DIR / "babel.cfg") as config:
         from babel.messages.frontend import parse_mapping_cfg
 
@@ -681,3 +684,40 @@ def test_a_contract_and_a_tournament_error_are_said_in_japanese() -> None:
         assert str(Contract.for_hand(2)) == "3枚のセット + 4枚のラン"
         with pytest.raises(MeldwiseError, match=r"^ボットの名前を1つ以上指定してください$"):
             seats_of([""], 2)
+
+
+def test_argparse_says_its_usage_errors_in_the_language_asked_for(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # argparse's own errors were English whatever --lang or the locale said.
+    with pytest.raises(SystemExit) as exited:
+        main(["solve", "--rack", "--lang", "ja"])
+    assert exited.value.code == 2
+    assert "エラー: 引数 --rack: 値を1つ指定してください" in capsys.readouterr().err
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["solve", "--rack", "R1", "--objective", "best"])
+    assert (
+        "指定できない値です: 'best'('tiles', 'points' から選んでください)"
+        in capsys.readouterr().err
+    )
+    with pytest.raises(SystemExit):
+        main(["solve", "--rack", "R1", "--lang", "en", "--bogus"])
+    assert "error: unrecognized arguments: --bogus" in capsys.readouterr().err
+    # The usage line and --help stay English; so does argparse elsewhere in the process.
+    assert argparse._("expected one argument") == "expected one argument"  # type: ignore[attr-defined]
+
+
+def test_argparse_errors_in_the_catalogue_are_the_ones_argparse_says() -> None:
+    # Each message is looked up by argparse's own text: one it no longer says (another
+    # Python) would stay English without a word.
+    source = inspect.getsource(argparse)
+    placeholders = re.compile(r"%(?:\([a-z_]+\))?[sr]")
+    words = catalogue("ja")
+    for entry in ARGPARSE_ERRORS:
+        forms = (entry,) if isinstance(entry, str) else entry
+        for english in forms:
+            assert repr(english)[1:-1] in source, english
+        japanese = words.gettext(entry) if isinstance(entry, str) else words.ngettext(*entry, 2)
+        assert japanese != forms[-1]
+        assert sorted(placeholders.findall(japanese)) == sorted(placeholders.findall(forms[-1]))
