@@ -16,13 +16,15 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from solver.i18n import current, language, negotiate, set_language
+from solver.wire import AS_WRITTEN
 
 
 def localise(body: BaseModel) -> dict[str, Any]:
     """The wire request a route's ``body`` holds (the fields sent, as JSON values) in
     the answer's language (its own ``lang``, else the header's), which is spoken for
     the rest of this request."""
-    request = body.model_dump(mode="json", exclude_unset=True)
+    # As written: a joker's bracket (J(R7)) decides how its table set reads.
+    request = body.model_dump(mode="json", exclude_unset=True, context=AS_WRITTEN)
     lang = request.get("lang") or current()
     request["lang"] = lang
     set_language(lang)

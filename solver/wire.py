@@ -408,12 +408,18 @@ def describe(error: ErrorDetails) -> str:
     return _("{where}: {problem}", where=where, problem=text)
 
 
+AS_WRITTEN = {"as_written": True}
+"""The serialisation context (``model_dump(..., context=AS_WRITTEN)``) that writes a
+request read by a model back as it was written: a joker with the tile it was said to
+stand for (``J(R7)``, see :attr:`Notated.written`), for a request passed on."""
+
+
 @dataclass(frozen=True)
 class Notated:
     """Marks a value object written in a notation (a tile, a card) for pydantic, as in
     ``Annotated[Tile, Notated(Tile.parse, ...)]``: a string in requests, read by
     ``parse`` (whose :class:`MeldwiseError` quotes the text); ``str(value)`` in
-    answers; an instance passes as it is."""
+    answers (``written(value)`` under :data:`AS_WRITTEN`); an instance passes as it is."""
 
     parse: Callable[[str], Any]
     what: Callable[[], str]
@@ -421,6 +427,9 @@ class Notated:
     string: ``lambda: _("a tile like 'R5'")``."""
     description: str
     example: str
+    written: Callable[[Any], str] = str
+    """The value as a request writes it, which ``parse`` reads back to the same value
+    (``str`` loses a joker's bracket: answers place every joker afresh)."""
 
     def __get_pydantic_core_schema__(
         self, source: type[Any], handler: GetCoreSchemaHandler
@@ -434,8 +443,14 @@ class Notated:
                 _("expected {what}, got {value!r:.60}", what=self.what(), value=json_quoted(value))
             )
 
+        def write(value: Any, info: core_schema.SerializationInfo) -> str:
+            context = info.context
+            as_written = isinstance(context, dict) and context.get("as_written")
+            return self.written(value) if as_written else str(value)
+
         return core_schema.no_info_plain_validator_function(
-            read, serialization=core_schema.to_string_ser_schema()
+            read,
+            serialization=core_schema.plain_serializer_function_ser_schema(write, info_arg=True),
         )
 
     def __get_pydantic_json_schema__(

@@ -255,6 +255,12 @@ class Tile:
     def __str__(self) -> str:
         return self._text
 
+    @property
+    def written(self) -> str:
+        """The tile as :meth:`parse` reads it back with its :attr:`meant`: ``J(R7)`` for
+        a joker written so, else its notation."""
+        return self._text if self.meant is None else f"J({self.meant})"
+
     def __repr__(self) -> str:
         return f"Tile.parse({str(self)!r})"
 

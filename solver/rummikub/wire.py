@@ -89,6 +89,7 @@ AnyTile = Annotated[
         "a tile: colour letter and number (R5, B13, K7, O1) or J for a joker; "
         "case-insensitive in requests, canonical in answers",
         "R5",
+        written=lambda tile: tile.written,
     ),
 ]
 TileSet = Annotated[

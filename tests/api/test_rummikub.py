@@ -18,6 +18,7 @@ from api.routes.rummikub import DEFAULT_TIME_LIMIT_MS, glance
 from api.settings import Settings, available_cores
 from solver import repair_rummikub, score_rummikub, solve_rummikub, validate_rummikub
 from solver.rummikub import Rules
+from solver.rummikub.game_wire import bot_rummikub
 from solver.rummikub.wire import SolveRequest, SolveResponse
 from tests.api.support import (
     REPAIR,
@@ -86,6 +87,25 @@ def test_a_table_set_is_read_as_its_jokers_were_written(client: TestClient) -> N
     assert refused.json()["detail"] == (
         "table set 0 (J K7 K8) is not a valid set: its joker cannot stand for R9"
     )
+
+
+def test_routes_that_pass_a_request_on_keep_its_brackets(client: TestClient) -> None:
+    # /bot and /repair hand the worker the request as read, written out again: the
+    # bracket was lost (J(R10) R8 R9 became J R8 R9, the run 7-9), and HTTP answered
+    # otherwise than the library and the CLI.
+    bot = {
+        "bot": "greedy",
+        "rack": ["R10", "B5", "K5"],
+        "table": [["J(R10)", "R8", "R9"]],
+        "rules": {"joker_retrieval": "replace"},
+        "opponents": [{"rack_size": 5}],
+    }
+    answered = client.post("/v1/rummikub/bot", json=bot).json()
+    assert answered == bot_rummikub(bot)
+    assert sorted(answered["played"]) == ["B5", "K5", "R10"]
+    refused = client.post(REPAIR, json={"table": [["J(R8)", "R8", "R9"]]})
+    assert refused.status_code == 422
+    assert refused.json()["detail"].endswith("its joker cannot stand for R8")
 
 
 def test_validate_and_score_delegate_to_the_library(client: TestClient) -> None:
