@@ -201,8 +201,9 @@ def answering(
     """The command that answers wire requests with ``handler`` (a dict-in, dict-out
     library function); every command with ``--json`` / ``--jsonl`` runs this way.
 
-    ``--jsonl``: one request per stdin line, one JSON response per line, in order; a
-    bad line answers ``{"error": ...}`` and the batch goes on (exit 0). ``--json``:
+    ``--jsonl``: one request per stdin line, one JSON response per line, in order (a
+    blank line gets none); a bad line answers ``{"error": ..., "line": its number}``
+    and the batch goes on (exit 0). ``--json``:
     one request on stdin, one JSON response. Either refuses the other flags but
     ``--lang``: the request says it all. Otherwise the request is built from the
     flags by ``from_flags`` and the response written for a person by ``describe``.
@@ -221,13 +222,14 @@ def answering(
                 )
             )
         if args.jsonl:
-            for line in stdin:
+            for number, line in enumerate(stdin, 1):
                 if not line.strip():
                     continue
                 try:
                     answer = handler(load_request(line))
                 except MeldwiseError as error:
-                    answer = {"error": str(error)}
+                    # The line it answers: blank lines get no answer.
+                    answer = {"error": str(error), "line": number}
                 print(_json(answer), file=stdout, flush=True)
         elif args.json:
             print(_json(handler(load_request(stdin.read()))), file=stdout)
@@ -242,12 +244,28 @@ def load_request(text: str) -> Any:
     """One request decoded from JSON as the HTTP service reads a body (a key given
     twice refused: :func:`~solver.wire.read_json`), or a :class:`MeldwiseError`
     saying why not."""
+    check_utf8(text)
     try:
         return read_json(text)
     except (json.JSONDecodeError, RecursionError) as error:
         raise MeldwiseError(
             _("the request is not valid JSON: {error}", error=json_problem(error))
         ) from None
+
+
+def check_utf8(text: str) -> None:
+    """Raise :class:`MeldwiseError` naming the first byte of ``text`` (read from stdin,
+    where a byte that is not UTF-8 is a lone surrogate: see :func:`dispatch`) that is
+    not UTF-8, as the HTTP service names it in a body."""
+    bad = next((i for i, char in enumerate(text) if "\udc80" <= char <= "\udcff"), None)
+    if bad is not None:
+        raise MeldwiseError(
+            _(
+                "the input is not valid UTF-8: byte 0x{byte:02x} at position {position}",
+                byte=ord(text[bad]) - 0xDC00,
+                position=len(text[:bad].encode("utf-8", "surrogateescape")),
+            )
+        )
 
 
 def write_file(flag: str, path: Path | str, text: str) -> None:

@@ -264,7 +264,9 @@ def test_cli_jsonl_agrees_with_the_library(name: str) -> None:
     assert done.returncode == 0, done.stderr
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     expected = [library(name, r) for r in requests]
-    assert answers == [e.get("ok", e) for e in expected]
+    # A refused line says which it is (a blank line gets no answer).
+    lines = [e.get("ok", {**e, "line": n}) for n, e in enumerate(expected, 1)]
+    assert answers == lines
 
 
 def test_every_row_is_an_edge_both_ways() -> None:

@@ -23,6 +23,7 @@ from solver.commands import (
     add_request_flags,
     add_rule_flag,
     answering,
+    check_utf8,
     columns,
     pad,
     parse_options,
@@ -330,7 +331,11 @@ def add_review_command(commands: Commands) -> None:
 
 
 def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
-    text = stdin.read() if args.record == "-" else read_file(args.record)
+    if args.record == "-":
+        text = stdin.read()
+        check_utf8(text)
+    else:
+        text = read_file(args.record)
     try:
         record = read_json(text)
     except (json.JSONDecodeError, RecursionError) as error:

@@ -158,6 +158,7 @@ def test_jsonl_mode_answers_in_order_and_goes_on_after_errors() -> None:
         "nonsense",
         json.dumps({"rack": ["K13", "B13", "O13"], "opened": False}),
         json.dumps({"rack": ["Q5", "R\ud800"], "lang": "ja"}),
+        "",  # no answer: a refused line says its number
     ]
     done = run_solver_cli(["solve", "--jsonl"], "\n".join(lines) + "\n")
     assert done.returncode == 0
@@ -166,10 +167,24 @@ def test_jsonl_mode_answers_in_order_and_goes_on_after_errors() -> None:
     assert answers[0]["tiles_played"] == 3
     assert "'Q5'" in answers[1]["error"]
     assert "not valid JSON" in answers[2]["error"]
+    assert [a.get("line") for a in answers] == [None, 2, 3, None, 5]
     assert answers[3]["tiles_played"] == 3
     # Japanese as text, not \u escapes; an echoed lone surrogate does not stop the stream.
     assert "不明なタイル 'Q5'" in done.stdout
     assert "'R\\ud800'" in answers[4]["error"]
+
+
+def test_input_that_is_not_utf8_is_named_by_its_byte() -> None:
+    # It read as "unknown tile 'R1\udcff'" or "not valid JSON" on stdin (HTTP named the byte).
+    def run(args: list[str], stdin: bytes) -> subprocess.CompletedProcess[bytes]:
+        command = [sys.executable, "-m", "solver", *args]
+        return subprocess.run(command, input=stdin, capture_output=True, check=False)
+
+    done = run(["solve", "--json"], b'{"rack": ["R1\xff"]}')
+    assert done.returncode == 2
+    assert done.stderr == b"error: the input is not valid UTF-8: byte 0xff at position 13\n"
+    done = run(["review", "-"], b"\xff\xfe{}")
+    assert b"the input is not valid UTF-8: byte 0xff at position 0" in done.stderr
 
 
 def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
