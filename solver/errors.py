@@ -66,21 +66,6 @@ def quoted(value: object) -> object:
     return value if isinstance(value, str) else Quoted(value)
 
 
-class JsonQuoted(Quoted):
-    """A value of a JSON request as an error message quotes it: as :class:`Quoted`,
-    but ``null``, ``true`` and ``false`` as JSON writes them."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return _JSON_CLIPPED.repr(self.value)
-
-
-def json_quoted(value: object) -> object:
-    """``value``, read from JSON, ready to be quoted in an error message."""
-    return value if isinstance(value, str) else JsonQuoted(value)
-
-
 class _Clipped(reprlib.Repr):
     """reprlib's short reprs, a few levels deep, with numbers too long to write out
     named by their length."""
@@ -96,12 +81,8 @@ class _Clipped(reprlib.Repr):
             return f"<a number of about {int(x.bit_length() * math.log10(2))} digits>"
         return super().repr_int(x, level)
 
-
-class _JsonClipped(_Clipped):
-    """:class:`_Clipped` with JSON's words for its constants: a request's values came
-    as JSON (``null``, ``true``), not as Python's ``None`` and ``True``."""
-
-    # reprlib calls repr_<type name>(value, level) for each value, nested ones too.
+    # JSON's words for its constants: a request's values came as JSON (null, true), and
+    # the Python API's as the same values (reprlib calls repr_<type name>, nested too).
     def repr_NoneType(self, _x: None, _level: int) -> str:
         return "null"
 
@@ -110,4 +91,3 @@ class _JsonClipped(_Clipped):
 
 
 _CLIPPED = _Clipped()
-_JSON_CLIPPED = _JsonClipped()

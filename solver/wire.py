@@ -37,7 +37,7 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import ErrorDetails, core_schema
 
-from solver.errors import MeldwiseError, RequestError, json_quoted
+from solver.errors import MeldwiseError, RequestError, quoted
 from solver.i18n import LANGUAGES, _, alternatives, check_language, clauses, language
 
 MAX_LISTED = 5
@@ -396,7 +396,7 @@ def describe(error: ErrorDetails) -> str:
         return _("missing field {name!r} in {where}", name=str(loc[-1]), where=place(loc[:-1]))
     message = _MESSAGES.get(kind)
     if message is not None:
-        return message(where, json_quoted(error["input"]), ctx)
+        return message(where, quoted(error["input"]), ctx)
     cause = ctx.get("error")
     if isinstance(cause, UnknownField):
         return str(UnknownField.at(loc, cause.name, cause.known))
@@ -440,7 +440,7 @@ class Notated:
             if isinstance(value, source):
                 return value
             raise RequestError(
-                _("expected {what}, got {value!r:.60}", what=self.what(), value=json_quoted(value))
+                _("expected {what}, got {value!r:.60}", what=self.what(), value=quoted(value))
             )
 
         def write(value: Any, info: core_schema.SerializationInfo) -> str:

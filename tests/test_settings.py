@@ -28,7 +28,7 @@ SHANGHAI_KNOWN = (
     [
         ({"colours": 9}, "rule 'colours' must be between 2 and 8, got 9"),
         ({"jokers": -1}, "rule 'jokers' must be between 0 and 4, got -1"),
-        ({"jokers": True}, "rule 'jokers' must be a whole number, got True"),
+        ({"jokers": True}, "rule 'jokers' must be a whole number, got true"),
         ({"copies": "2"}, "rule 'copies' must be a whole number, got '2'"),
         ({"numbers": 4, "min_set_len": 5}, "rule 'min_set_len' (5) exceeds 'numbers' (4)"),
         (

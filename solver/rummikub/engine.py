@@ -35,7 +35,7 @@ from enum import Enum
 from typing import Any
 
 from solver.arena.game import Result
-from solver.errors import CountError, MeldwiseError, RulesError
+from solver.errors import CountError, MeldwiseError, RulesError, quoted
 from solver.i18n import _, alternatives, clauses
 from solver.rummikub.deal import full_set
 from solver.rummikub.legality import check_play
@@ -99,7 +99,7 @@ class GameSettings:
                 _(
                     "{name!r} must be a whole number, got {value!r:.60}",
                     name="players",
-                    value=self.players,
+                    value=quoted(self.players),
                 )
             )
         if not 2 <= self.players <= MAX_PLAYERS:
@@ -114,7 +114,10 @@ class GameSettings:
             )
         if isinstance(self.hand, bool) or not isinstance(self.hand, int) or self.hand < 1:
             raise RulesError(
-                _("'hand' must be a whole number of tiles >= 1, got {value!r:.60}", value=self.hand)
+                _(
+                    "'hand' must be a whole number of tiles >= 1, got {value!r:.60}",
+                    value=quoted(self.hand),
+                )
             )
         tiles = sum(full_set(self.rules).values())
         if self.players * self.hand > tiles:
@@ -156,7 +159,7 @@ class GameSettings:
                 _(
                     "'pool_empty' must be {choices}, got {value!r:.60}",
                     choices=choices,
-                    value=pool_empty,
+                    value=quoted(pool_empty),
                 )
             ) from None
         return cls(
