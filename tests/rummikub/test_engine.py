@@ -177,6 +177,13 @@ def test_settings_are_checked_and_round_trip() -> None:
         GameSettings.from_dict({"pool_empty": "stop"})
     with pytest.raises(MeldwiseError, match="unknown game setting 'seats'"):
         GameSettings.from_dict({"seats": 2})
+    # Values quoted as JSON writes them (a record's or a request's): not None, True.
+    with pytest.raises(
+        MeldwiseError, match="'hand' must be a whole number of tiles >= 1, got true"
+    ):
+        GameSettings.from_dict({"hand": True})
+    with pytest.raises(MeldwiseError, match="got null"):
+        GameSettings.from_dict({"pool_empty": None})
 
 
 def test_a_deal_must_be_the_games_tiles() -> None:
