@@ -221,7 +221,10 @@ class Study:
         """The unseen cards, each once, in card order."""
         self.status = Status.OPTIMAL
         self.value = self._value() if value is None else value
-        self.beyond_reach = self.value is None and self.status is Status.OPTIMAL
+        self.settled = self.status is Status.OPTIMAL
+        """Whether :attr:`value` is proven: the deficiency, or None proven (beyond
+        reach); else a solve stopped first (None: nothing found; a number: at most)."""
+        self.beyond_reach = self.value is None and self.settled
         """Proven: not even every unseen card completes the contract. One more of
         them (drawn from those) then completes it no more: no card lowers it."""
         self.checks = 0
