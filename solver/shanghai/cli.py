@@ -276,7 +276,7 @@ def describe_advice(response: dict[str, Any]) -> str:
     for option in response["draw_options"]:
         lines.append("  " + _option_line(option))
     lines += response["notes"]
-    lines.append(_("Solver: {status}", status=status_text(response["status"])))
+    lines.append(_("Solver: {status}", status=_status(response["status"])))
     if response["time_capped"]:
         lines.append(
             _(
@@ -285,6 +285,22 @@ def describe_advice(response: dict[str, Any]) -> str:
             )
         )
     return "\n".join(lines) + "\n"
+
+
+def _status(status: str) -> str:
+    """An advice's ``status`` for a person: the worst of the turn's many searches, so
+    one stopped early leaves the rest of the advice standing (the Rummikub words, "the
+    best found" and "before anything was found", would speak of the whole answer)."""
+    if status == "feasible":
+        return _(
+            "feasible (a search stopped at its limit: some figures are the best found, not proven)"
+        )
+    if status == "unknown":
+        return _(
+            "partly unknown (a search stopped at its limit before finding anything: some"
+            " figures are not proven)"
+        )
+    return status_text(status)
 
 
 def _discard_line(response: dict[str, Any]) -> str:

@@ -12,6 +12,7 @@ import pytest
 
 from meldwise.cli import main
 from solver import MeldwiseError, advise_shanghai, score_shanghai
+from solver.commands import status_text
 from solver.cpsat import Limit
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
 from solver.shanghai import STANDARD, Contract, Position, examples, parse_cards
@@ -436,3 +437,19 @@ def test_draw_option_figures_are_numbers_of_one_type() -> None:
     ]
     assert figures
     assert all(type(figure) is float for figure in figures)
+
+
+def test_the_cli_status_of_advice_the_clock_cut_does_not_deny_its_answer(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Shanghai status is the worst of the turn's searches: cut by the clock, the
+    advice still names a discard, and the status line said "time ran out before
+    anything was found" under it. Rummikub's words stay where they are true."""
+    _spent_clock(monkeypatch)
+    args = ["shanghai", "advise", "--hand", "2S 2H 2D 2C 2S 2H 2D 2C JK", "--hand-number", "3"]
+    assert main([*args, "--rule", "twos_wild=true", "--phase", "play"]) == 0
+    out = capsys.readouterr().out
+    assert "Discard " in out
+    assert "before anything was found" not in out
+    assert "Solver: partly unknown (a search stopped at its limit" in out
+    assert status_text("unknown") == "unknown (time ran out before anything was found)"
