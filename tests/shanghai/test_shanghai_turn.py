@@ -77,7 +77,8 @@ def test_a_player_not_down_never_discards_the_last_card(
 ) -> None:
     """A player not down holding one card after the draw may not discard it either (the
     advice used to answer "Discard AH", leaving no card): no discard, and a note says
-    why; with go_out_by_discard the card may go."""
+    why. Nor under go_out_by_discard: discarding it would go out, and going out needs
+    the contract down (the advice said "Discard AH" there)."""
     request: dict[str, Any] = {"hand": ["AH"], "hand_number": 10}
     if phase:
         request["phase"] = phase
@@ -91,8 +92,10 @@ def test_a_player_not_down_never_discards_the_last_card(
     assert "Discard AH" not in out
     assert "Cards short of the contract: 14" in out
     assert "the last card, may not be discarded" in out
-    allowed = advise_shanghai(request | {"rules": {"go_out_by_discard": True}})
-    assert allowed["discard"]["card"] == "AH"
+    by_discard = advise_shanghai(request | {"rules": {"go_out_by_discard": True}})
+    assert by_discard["discard"] is None
+    assert by_discard["end_of_turn"] is None
+    assert any("AH, the last card, may not be discarded" in n for n in by_discard["notes"])
 
 
 def test_a_swap_that_enables_going_down_beyond_the_deficiency() -> None:
