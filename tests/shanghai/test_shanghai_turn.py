@@ -268,3 +268,27 @@ def test_no_advice_discards_the_last_card(
     after = answer.lay_offs.left if answer.lay_offs is not None else position.hand
     assert len(after) >= 2, json.dumps([str(c) for c in position.hand])
     assert answer.turn is None or len(answer.turn.kept) >= 1
+
+
+def test_lay_offs_on_a_run_are_listed_from_its_ends_outwards() -> None:
+    """Each lay-off listed can be laid when its turn comes: below a run from its low
+    end down, then above it from its high end up. Place order listed 9C before 10C onto
+    JC-QC-KC-AC, and AD first onto JK 7D 8D 9D (ace low)."""
+    plays = advise_shanghai(examples.ADVISE_REQUEST)["lay_offs"]["plays"]
+    assert [p["as"] for p in plays] == ["10C", "9C"]
+    request = {
+        "hand": ["AD", "JK", "JK", "4D", "5D", "KS", "KH"],
+        "contract": {"sets": [3]},
+        "down": True,
+        "phase": "play",
+        "table": [{"cards": ["JK", "7D", "8D", "9D"]}],
+        "rules": {"ace_low": True, "jokers_per_deck": 3},
+    }
+    plays = advise_shanghai(request)["lay_offs"]["plays"]
+    assert [(p["card"], p["as"]) for p in plays] == [
+        ("5D", "5D"),
+        ("4D", "4D"),
+        ("JK", "3D"),
+        ("JK", "2D"),
+        ("AD", "AD"),
+    ]
