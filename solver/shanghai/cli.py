@@ -102,10 +102,14 @@ def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
         "time_limit_ms": time_limit_ms(args.time_limit),
     }
     custom = args.sets is not None or args.runs is not None
-    if (args.hand_number is None) != custom:
-        # The wire's own message names its fields ('hand_number', 'contract').
+    # The wire's own messages name its fields ('hand_number', 'contract').
+    if args.hand_number is not None and custom:
         raise MeldwiseError(
             _("give the contract with --hand-number (1-10) or with --sets/--runs, not both")
+        )
+    if args.hand_number is None and not custom:
+        raise MeldwiseError(
+            _("give the contract: --hand-number (1-10), or its melds with --sets and --runs")
         )
     if args.hand_number is not None:
         if not 1 <= args.hand_number <= HANDS:
@@ -184,6 +188,11 @@ def _sizes(given: list[str] | None, flag: str) -> list[int]:
         )
     text = given[0]
     sizes = words(text)
+    if not all(words(piece) for piece in split(text, ",")):
+        # words() skips empty pieces: "3,,3" was read as 3,3 and "" as no melds.
+        raise MeldwiseError(
+            _("{flag} has an empty size in {text!r}; give sizes like 3,3", flag=flag, text=text)
+        )
     if not all(w.isdigit() for w in sizes):
         raise MeldwiseError(_("{flag} takes sizes like 3,3, got {text!r}", flag=flag, text=text))
     return [int(w) for w in sizes]

@@ -260,10 +260,20 @@ def test_cli_custom_contract_and_bad_input(capsys: pytest.CaptureFixture[str]) -
     assert captured.out == ""
 
 
+def test_a_wire_table_meld_without_cards_says_so() -> None:
+    """An empty table meld over the wire was said to hold only wild cards; the CLI
+    already said it has no cards."""
+    request = {"hand": ["7H"], "hand_number": 1, "table": [{"cards": []}]}
+    with pytest.raises(TableError, match=r"table meld 0 \(empty\).*: it has no cards") as error:
+        advise_shanghai(request)
+    assert "wild" not in str(error.value)
+
+
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        ([], "give the contract with --hand-number (1-10) or with --sets/--runs, not both"),
+        # Neither given once ended "..., not both".
+        ([], "give the contract: --hand-number (1-10), or its melds with --sets and --runs"),
         (["--hand-number", "2", "--runs", "4"], "or with --sets/--runs, not both"),
         (["--hand-number", "11"], "--hand-number takes 1 to 10, got 11"),
     ],
@@ -287,6 +297,10 @@ def test_cli_contract_errors_name_the_flags(
         (["--table", "8H 8S 8D | bo:"], "--table: table meld 1 has no cards"),
         (["--sets", "3", "--runs", "4", "--runs", "5"], "--runs is given 2 times"),
         (["--sets", "3", "--sets", "3"], "--sets is given 2 times"),
+        # "3,,3" was read as 3,3, and "" as no sets at all.
+        (["--sets", "3,,3"], "--sets has an empty size in '3,,3'"),
+        (["--sets", "3,"], "--sets has an empty size in '3,'"),
+        (["--runs", ""], "--runs has an empty size in ''"),
     ],
 )
 def test_cli_refuses_empty_melds_and_repeated_contract_flags(
@@ -294,7 +308,7 @@ def test_cli_refuses_empty_melds_and_repeated_contract_flags(
 ) -> None:
     """'|' and '8H 8S 8D ||' once dropped their empty melds while 'ann: ' was refused;
     a repeated --runs kept the last alone (set of 3 + run of 5)."""
-    contract = [] if "--sets" in flags else ["--hand-number", "1"]
+    contract = [] if {"--sets", "--runs"} & set(flags) else ["--hand-number", "1"]
     assert main(["shanghai", "advise", "--hand", "7H 7S 7D", *contract, *flags]) == 2
     assert message in capsys.readouterr().err
 
