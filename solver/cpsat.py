@@ -190,6 +190,17 @@ class Limit:
         from one on an idle machine. Always False before :meth:`started`."""
         return self.accounts is not None and any(a.capped for a in self.accounts)
 
+    def out_of_time(self) -> bool:
+        """Whether the shared clock (once :meth:`started`) has run out, so that a search
+        started now would stop at once (:func:`run`): a caller asks before building a
+        model or searching without CP-SAT, which may cost more than the solve. True
+        marks the limit :attr:`capped` (the clock kept a search from starting). Always
+        False before :meth:`started`."""
+        if self.deadline is None or self.deadline - time.perf_counter() >= MIN_SECONDS:
+            return False
+        self.account(0.0).capped = True
+        return True
+
     def account(self, work: float, seconds: float | None = None) -> Limits:
         """One search's (or stage's) account under this limit: ``work`` deterministic
         seconds, within ``seconds`` (default ``time``) wall-clock seconds from now and,

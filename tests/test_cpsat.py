@@ -107,6 +107,18 @@ def test_a_started_limit_says_whether_the_clock_cut_a_search() -> None:
     assert not Limit().capped  # not started: no shared clock to speak of
 
 
+def test_a_spent_clock_is_known_before_a_model_is_built() -> None:
+    """out_of_time lets a caller skip building a model that run would not search, and
+    marks the limit capped as run would; a limit not started never runs out."""
+    assert not Limit(time=0.001).out_of_time()
+    started = Limit(time=5.0).started()
+    assert not started.out_of_time()
+    assert not started.capped
+    spent = replace(Limit(time=5.0), deadline=time.perf_counter() - 1.0)
+    assert spent.out_of_time()
+    assert spent.capped
+
+
 def test_zero_stage_budgets_are_allowed() -> None:
     """0 disruption time or work: the stage starts no search (the wire's 0 ms)."""
     assert Limit(disruption_work=0.0, disruption_time=0.0).disruption_time == 0.0

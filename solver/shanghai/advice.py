@@ -100,7 +100,9 @@ def advise(
         notes += note
         if turn is not None:
             discard = turn.discard
-        elif study is not None and len(position.hand) == 1 and not rules.go_out_by_discard:
+        elif study is not None and len(position.hand) == 1:
+            # Discarding the last card goes out, which needs the contract down: so not
+            # even go_out_by_discard lets a player who is not down discard it.
             notes.append(_last_card_not_down(position.hand[0]))
         elif study is not None:
             discard = best_discard(study, rate)

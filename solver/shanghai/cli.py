@@ -102,10 +102,14 @@ def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
         "time_limit_ms": time_limit_ms(args.time_limit),
     }
     custom = args.sets is not None or args.runs is not None
-    if (args.hand_number is None) != custom:
-        # The wire's own message names its fields ('hand_number', 'contract').
+    # The wire's own messages name its fields ('hand_number', 'contract').
+    if args.hand_number is not None and custom:
         raise MeldwiseError(
             _("give the contract with --hand-number (1-10) or with --sets/--runs, not both")
+        )
+    if args.hand_number is None and not custom:
+        raise MeldwiseError(
+            _("give the contract: --hand-number (1-10), or its melds with --sets and --runs")
         )
     if args.hand_number is not None:
         if not 1 <= args.hand_number <= HANDS:
@@ -184,6 +188,11 @@ def _sizes(given: list[str] | None, flag: str) -> list[int]:
         )
     text = given[0]
     sizes = words(text)
+    if not all(words(piece) for piece in split(text, ",")):
+        # words() skips empty pieces: "3,,3" was read as 3,3 and "" as no melds.
+        raise MeldwiseError(
+            _("{flag} has an empty size in {text!r}; give sizes like 3,3", flag=flag, text=text)
+        )
     if not all(w.isdigit() for w in sizes):
         raise MeldwiseError(_("{flag} takes sizes like 3,3, got {text!r}", flag=flag, text=text))
     return [int(w) for w in sizes]
@@ -276,7 +285,7 @@ def describe_advice(response: dict[str, Any]) -> str:
     for option in response["draw_options"]:
         lines.append("  " + _option_line(option))
     lines += response["notes"]
-    lines.append(_("Solver: {status}", status=status_text(response["status"])))
+    lines.append(_("Solver: {status}", status=_status(response["status"])))
     if response["time_capped"]:
         lines.append(
             _(
@@ -285,6 +294,22 @@ def describe_advice(response: dict[str, Any]) -> str:
             )
         )
     return "\n".join(lines) + "\n"
+
+
+def _status(status: str) -> str:
+    """An advice's ``status`` for a person: the worst of the turn's many searches, so
+    one stopped early leaves the rest of the advice standing (the Rummikub words, "the
+    best found" and "before anything was found", would speak of the whole answer)."""
+    if status == "feasible":
+        return _(
+            "feasible (a search stopped at its limit: some figures are the best found, not proven)"
+        )
+    if status == "unknown":
+        return _(
+            "partly unknown (a search stopped at its limit before finding anything: some"
+            " figures are not proven)"
+        )
+    return status_text(status)
 
 
 def _discard_line(response: dict[str, Any]) -> str:

@@ -80,8 +80,14 @@ def deficiency(
 
     ``known`` = (low, high) bounds the answer when the caller knows them (high None:
     no upper bound); they only speed up the proof. With ``search`` false the CP-SAT
-    model alone answers (a second method, for tests).
+    model alone answers (a second method, for tests). UNKNOWN at once when ``limit``'s
+    clock has run out.
     """
+    if limit is not None and limit.out_of_time():
+        # Its solve would stop at once, and the search and the model cost more than the
+        # solve: a turn asked some 300 of these after its clock ran out, overrunning it
+        # two to four times.
+        return None, Status.UNKNOWN
     if search:
         analysis = analyse(hand, shape_of(contract, rules), unseen)
         if analysis.exact is not None:
@@ -130,15 +136,18 @@ def lowering_cards(
     of at most ``target``: one model with the drawn card as a choice, solved again
     with each card found ruled out until none is left (as many solves as cards found,
     plus one, each within ``limit``, the defaults when None). UNKNOWN when a solve
-    stopped early (the set is then a subset)."""
+    stopped early (the set is then a subset), or when the clock had run out before."""
     if not candidates:
         return set(), Status.OPTIMAL
+    limit = Limit() if limit is None else limit
+    if limit.out_of_time():
+        return set(), Status.UNKNOWN  # not worth building a model no solve will search
     hm = HandModel(rules, hand + Counter(candidates), unseen, with_extras=True)
     add_drawn_card(hm, hand, candidates)
     build_contract(hm, contract.sets, contract.runs)
     add_card_balance(hm)
     hm.model.add(extras_used(hm) <= target)
-    return drawn_cards_found(hm, Limit() if limit is None else limit)
+    return drawn_cards_found(hm, limit)
 
 
 def completion_model(
@@ -212,7 +221,10 @@ class Study:
         """The unseen cards, each once, in card order."""
         self.status = Status.OPTIMAL
         self.value = self._value() if value is None else value
-        self.beyond_reach = self.value is None and self.status is Status.OPTIMAL
+        self.settled = self.status is Status.OPTIMAL
+        """Whether :attr:`value` is proven: the deficiency, or None proven (beyond
+        reach); else a solve stopped first (None: nothing found; a number: at most)."""
+        self.beyond_reach = self.value is None and self.settled
         """Proven: not even every unseen card completes the contract. One more of
         them (drawn from those) then completes it no more: no card lowers it."""
         self.checks = 0
@@ -416,6 +428,10 @@ class Study:
         if self.value is not None and self.value > 0:
             for card, lowers in found.items():
                 if lowers is None:
+                    if self.limit.out_of_time():
+                        # What is left would go to solves that no longer start.
+                        self.status = self.status.worst(Status.UNKNOWN)
+                        break
                     found[card] = self._one_more(card)
         if self.larger is not None and None in found.values():
             # More cards never need more extra cards: d(larger + c) <= d(this + c) <= d,
@@ -484,11 +500,16 @@ class Study:
         when they decide them all (a discard that keeps the deficiency), else from a
         study of the rest, its undecided cards settled by CP-SAT
         (:meth:`exact_verdicts`). A lower bound (not ``complete``) only where a solve
-        stopped early, which shows in ``status``."""
+        stopped early or the clock ran out first, which shows in ``status``."""
+        found = Outs((), 0, False)
         if self.keeps(discard):
             found = self.outs(discard)
             if found.complete:
                 return found
+        if self.limit.out_of_time():
+            # The study of the rest would search and solve on a spent clock.
+            self.status = self.status.worst(Status.UNKNOWN)
+            return found
         rest = self.hand.copy()
         rest[discard] -= 1
         larger = self if self.value == short else None

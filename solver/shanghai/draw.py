@@ -112,8 +112,13 @@ class Draw:
 
     def turn(self, hand: Counter[Card], unseen: Counter[Card]) -> Turn | None:
         """The play phase for ``hand`` after the draw (None: no play)."""
+        return self.turn_of(hand, unseen)[0]
+
+    def turn_of(self, hand: Counter[Card], unseen: Counter[Card]) -> tuple[Turn | None, Status]:
+        """The play phase for ``hand`` after the draw and its status (None, OPTIMAL: no
+        play, proven)."""
         if not self.down and not could_go_down(hand, self.contract, self.table, self.rules):
-            return None
+            return None, Status.OPTIMAL
         turn, status = solve_turn(
             hand,
             None if self.down else self.contract,
@@ -123,12 +128,19 @@ class Draw:
             limit=self.limit,
         )
         self.status = self.status.worst(status)
-        return turn
+        return turn, status
 
-    def play(self, hand: Counter[Card], unseen: Counter[Card]) -> tuple[bool, bool]:
-        """(goes down, goes out) in the play phase for ``hand`` after the draw."""
-        turn = self.turn(hand, unseen)
-        return turn is not None and not self.down, turn is not None and turn.goes_out
+    def play(self, hand: Counter[Card], unseen: Counter[Card]) -> tuple[bool, bool, bool]:
+        """(goes down, goes out, proven) in the play phase for ``hand`` after the draw:
+        not proven when the search stopped before finding a play (none was found, but
+        one may exist)."""
+        turn, status = self.turn_of(hand, unseen)
+        found = turn is not None
+        return (
+            found and not self.down,
+            turn is not None and turn.goes_out,
+            found or status is Status.OPTIMAL,
+        )
 
     def which(
         self, contract: Contract | None, candidates: list[Card], *, out: bool
@@ -168,12 +180,12 @@ def draw_advice(draw: Draw, upcard: Card | None, buys_left: int) -> DrawAdvice:
         taken = draw.hand.copy()
         taken[upcard] += 1
         after = draw.study_of(taken, draw.unseen) if not draw.down else None
-        down, out = draw.play(taken, draw.unseen)
+        down, out, proven = draw.play(taken, draw.unseen)
         points = penalty(draw.hand.elements(), rules) + rules.points(upcard)
         short = None if after is None else after.value
         take_option = DrawOption("take", 1, short, points, None if draw.down else down, out)
         options.insert(0, take_option)
-        take = _take(draw, upcard, take_option, stock)
+        take = _take(draw, upcard, take_option, stock, after, proven)
         if draw.down:
             buy = UpcardAdvice(False, _("Players who are down cannot buy."))
         else:
@@ -355,7 +367,16 @@ def _percent(chance: float | None) -> str:
     return "?" if chance is None else f"{100 * chance:.0f}%"
 
 
-def _take(draw: Draw, upcard: Card, take: DrawOption, stock: DrawOption) -> UpcardAdvice:
+def _take(
+    draw: Draw,
+    upcard: Card,
+    take: DrawOption,
+    stock: DrawOption,
+    study: Study | None,
+    proven: bool,
+) -> UpcardAdvice:
+    """``study``: of the hand with the upcard (None once down); ``proven``: whether the
+    take's play phase was solved (not stopped before finding a play)."""
     now = None if draw.study is None else draw.study.value
     after = None if take.deficiency is None else round(take.deficiency)
     if take.go_out:
@@ -405,42 +426,63 @@ def _take(draw: Draw, upcard: Card, take: DrawOption, stock: DrawOption) -> Upca
     lowers = now is not None and after is not None and after < now
     if now is None and after is not None:
         lowers = True
-    if now == after:
-        change = _(
-            "leaves the deficiency (cards still needed, exact) at {value}", value=_figure(now)
-        )
+    assert draw.study is not None  # not down
+    assert study is not None
+    change = _change(draw.study, study)
+    chance = _chance_lower(now, stock.deficiency)
+    if chance is None and draw.study.beyond_reach:
+        chance = 0.0  # proven: no card completes it, so none lowers it
+    if chance is None:
+        odds = _("whether a stock card lowers it was not found in time for every unseen card")
     else:
-        change = _(
-            "takes the deficiency (cards still needed, exact) from {now} to {after}",
-            now=_figure(now),
-            after=_figure(after),
+        odds = _(
+            "a stock card lowers it with chance {chance} (exact over the {unseen} unseen cards)",
+            chance=_percent(chance),
+            unseen=draw.unseen.total(),
         )
-    values = {
-        "card": upcard,
-        "change": change,
-        "chance": _percent(_chance_lower(now, stock.deficiency)),
-        "unseen": draw.unseen.total(),
-    }
     if lowers:
-        rule = _(
-            "Take: {card} {change}; a stock card lowers it with chance {chance} (exact over"
-            " the {unseen} unseen cards).",
-            **values,
-        )
+        rule = _("Take: {card} {change}; {odds}.", card=upcard, change=change, odds=odds)
     elif take.go_down:
-        rule = _(
-            "Draw: {card} {change}; a stock card lowers it with chance {chance} (exact over"
-            " the {unseen} unseen cards).",
-            **values,
-        )
+        rule = _("Draw: {card} {change}; {odds}.", card=upcard, change=change, odds=odds)
     else:
+        if proven:
+            down = _("{card} does not let you go down this turn (solved)", card=upcard)
+        else:
+            down = _("whether {card} lets you go down this turn was not found in time", card=upcard)
         rule = _(
-            "Draw: {card} {change}; a stock card lowers it with chance {chance} (exact over"
-            " the {unseen} unseen cards), and {card} does not let you go down this turn"
-            " (solved).",
-            **values,
+            "Draw: {card} {change}; {odds}, and {down}.",
+            card=upcard,
+            change=change,
+            odds=odds,
+            down=down,
         )
     return UpcardAdvice(lowers, rule, now, after)
+
+
+def _change(before: Study, after: Study) -> str:
+    """How the deficiency changes from ``before`` to ``after``, said to be exact only
+    when both are proven."""
+    now, then = _figure(before.value, before.settled), _figure(after.value, after.settled)
+    if before.settled and after.settled:
+        if now == then:
+            return _("leaves the deficiency (cards still needed, exact) at {value}", value=now)
+        return _(
+            "takes the deficiency (cards still needed, exact) from {now} to {after}",
+            now=now,
+            after=then,
+        )
+    if now == then:
+        return _(
+            "leaves the deficiency (cards still needed; not proven, a search stopped first)"
+            " at {value}",
+            value=now,
+        )
+    return _(
+        "takes the deficiency (cards still needed; not every figure proven, a search stopped"
+        " first) from {now} to {after}",
+        now=now,
+        after=then,
+    )
 
 
 def _chance_lower(now: int | None, expected: float | None) -> float | None:
@@ -449,10 +491,15 @@ def _chance_lower(now: int | None, expected: float | None) -> float | None:
     return now - expected
 
 
-def _figure(value: int | float | None) -> str:
+def _figure(value: int | float | None, proven: bool = True) -> str:
+    """A deficiency figure; not ``proven``: None was not found (a search stopped before
+    it), a number is the best found (at most)."""
     if value is None:
-        return _("unknown (the unseen cards cannot complete the contract)")
-    return f"{value:.2f}" if isinstance(value, float) else str(value)
+        if proven:
+            return _("unknown (the unseen cards cannot complete the contract)")
+        return _("unknown (not found in time: a search stopped first)")
+    figure = f"{value:.2f}" if isinstance(value, float) else str(value)
+    return figure if proven else _("at most {value}", value=figure)
 
 
 def _buy(
@@ -469,7 +516,7 @@ def _buy(
         " (each penalty card counted with the chance that one stock card lowers it, an"
         " estimate) and the hand holds {points:.1f} expected points",
         extra,
-        deficiency=_figure(option.deficiency),
+        deficiency=_figure(option.deficiency, option.deficiency is not None or after.beyond_reach),
         points=option.points,
     )
     if buys_left <= 0:
@@ -477,13 +524,25 @@ def _buy(
             False, _("No buys are left this hand; {figures}.", figures=figures), now, with_up
         )
     lowers = with_up is not None and (now is None or with_up < now)
-    values = {
-        "card": upcard,
-        "now": _figure(now),
-        "after": _figure(with_up),
-        "buys": buys_left,
-        "figures": figures,
-    }
+    values = {"card": upcard, "buys": buys_left, "figures": figures}
+    assert draw.study is not None  # a player not down
+    if not (draw.study.settled and after.settled):
+        values["change"] = _change(draw.study, after)
+        if lowers:
+            rule = _(
+                "Buy: {card} {change} (buy when it lowers it and a buy is left, {buys} here);"
+                " {figures}.",
+                **values,
+            )
+        else:
+            rule = _(
+                "Do not buy: {card} {change} (buy when it lowers it and a buy is left, {buys}"
+                " here); {figures}.",
+                **values,
+            )
+        return UpcardAdvice(lowers, rule, now, with_up)
+    values["now"] = _figure(now)
+    values["after"] = _figure(with_up)
     if lowers:
         rule = _(
             "Buy: {card} takes the deficiency (exact) from {now} to {after} (buy when it"

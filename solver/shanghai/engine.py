@@ -449,7 +449,7 @@ class Game:
             return [
                 _("the play uses cards the hand does not hold: {cards}", cards=format_cards(short))
             ]
-        return _end_problems(hand, play.discard, self.rules)
+        return _end_problems(hand, play.discard, self.rules, down or going_down)
 
     # --- moving -----------------------------------------------------------------------
 
@@ -706,8 +706,10 @@ def _extended(meld: Meld, lays: list[LayOffMove]) -> Meld:
     return Meld(MeldKind.RUN, cards, stands, meld.first_place - len(below))
 
 
-def _end_problems(hand: Counter[Card], discard: Card | None, rules: Rules) -> list[str]:
-    """What is wrong with the turn's end: ``hand`` is the hand after the plays."""
+def _end_problems(hand: Counter[Card], discard: Card | None, rules: Rules, down: bool) -> list[str]:
+    """What is wrong with the turn's end: ``hand`` is the hand after the plays, ``down``
+    whether the player is down after them (discarding the last card goes out, which
+    needs the contract down, whatever ``go_out_by_discard`` says)."""
     left = sum(hand.values())
     if discard is None:
         if not left:
@@ -724,5 +726,13 @@ def _end_problems(hand: Counter[Card], discard: Card | None, rules: Rules) -> li
     if left == 1 and not rules.go_out_by_discard:
         return [
             _("{card} is the last card: it may not be discarded under these rules", card=discard)
+        ]
+    if left == 1 and not down:
+        return [
+            _(
+                "{card} is the last card: discarding it would go out, and a player who is not"
+                " down cannot go out",
+                card=discard,
+            )
         ]
     return []

@@ -37,7 +37,7 @@ ADVISE_RESPONSE: dict[str, Any] = {
         "penalty_left": 50,
     },
     "lay_offs": {
-        "plays": [{"card": "9C", "meld": 1, "as": "9C"}, {"card": "10C", "meld": 1, "as": "10C"}],
+        "plays": [{"card": "10C", "meld": 1, "as": "10C"}, {"card": "9C", "meld": 1, "as": "9C"}],
         "swaps": [],
         "left": ["9H", "2D", "KD"],
         "points_shed": 15,

@@ -103,7 +103,14 @@ def lay_offs(hm: HandModel, value: Value, twos: TwoPool) -> list[LayOff]:
             found += [LayOff(JOKER, slot.index, place)] * value(slot.jokers)
             found += [LayOff(twos.take(), slot.index, place) for _ in range(value(slot.twos))]
             continue
-        for q, fill in sorted(slot.places.items()):
+        # Each card next to the run as laid so far: below it from the low end down,
+        # then above it from the high end up (place order listed 9C before 10C onto
+        # JC-QC-KC-AC, a card that cannot be laid first).
+        outwards = sorted(
+            slot.places, key=lambda q: (q > meld.first_place, abs(q - meld.first_place))
+        )
+        for q in outwards:
+            fill = slot.places[q]
             if not value(fill.filled):
                 continue
             meant = Card(Rules.rank_at(q), meld.suit)

@@ -156,6 +156,8 @@ def why_not_a_meld(cards: Sequence[Card], rules: Rules) -> str:
     """A sentence saying why ``cards`` form no meld (for error messages)."""
     naturals = [c for c in cards if not rules.is_wild(c)]
     wilds = len(cards) - len(naturals)
+    if not cards:
+        return _("it has no cards")  # not "only wild cards", as it once said
     if not naturals:
         return _("a meld needs natural cards, not only wild cards")
     if wilds > len(naturals):

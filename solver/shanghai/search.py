@@ -97,8 +97,11 @@ def solve_turn(
     ``cards_first`` puts the fewest cards left before the fewest points (a bot knob).
 
     Returns (None, OPTIMAL) when no play ends the turn legally (proven), (None,
-    UNKNOWN) when the search stopped before finding one.
+    UNKNOWN) when the search stopped before finding one (or the clock had run out).
     """
+    limit = Limit() if limit is None else limit
+    if limit.out_of_time():
+        return None, Status.UNKNOWN  # not worth building a model no solve will search
     hm = HandModel(rules, hand, unseen)
     out = add_turn(hm, contract, table)
     played = sum(hm.points(use) for use in Use)
@@ -111,7 +114,7 @@ def solve_turn(
     if cards_first:
         goals.reverse()
     hm.model.minimize(lexicographic([(-out, 1), *goals, *tie_breaks(hm)]))
-    code, engine = solve_model(hm, Limit() if limit is None else limit, effort)
+    code, engine = solve_model(hm, limit, effort)
     if code == cp_model.INFEASIBLE:
         return None, Status.OPTIMAL
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -176,16 +179,19 @@ def drawn_cards(
     add_drawn_card`), solved again with each card found ruled out until none is
     left: as many solves as cards found, plus one, each within ``limit`` (the
     defaults when None). UNKNOWN when a solve stopped early (the set found is then a
-    subset).
+    subset), or when the clock had run out before.
     """
     if not candidates:
         return set(), Status.OPTIMAL
+    limit = Limit() if limit is None else limit
+    if limit.out_of_time():
+        return set(), Status.UNKNOWN  # not worth building a model no solve will search
     hm = HandModel(rules, hand + Counter(candidates), unseen)
     add_drawn_card(hm, hand, candidates)
     goes_out = add_turn(hm, contract, table)
     if out:
         hm.model.add(goes_out == 1)
-    return drawn_cards_found(hm, Limit() if limit is None else limit)
+    return drawn_cards_found(hm, limit)
 
 
 def could_go_down(

@@ -5,14 +5,20 @@ going down would leave a card, when the search had only run out of time)."""
 
 from __future__ import annotations
 
+import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from ortools.sat.python import cp_model
 
 import solver.cpsat as cpsat
+from solver.cpsat import Limit, Status
+from solver.shanghai.advice import advise
 from solver.shanghai.examples import ADVISE_REQUEST
-from solver.shanghai.wire import advise_shanghai
+from solver.shanghai.model import HandModel
+from solver.shanghai.wire import ShanghaiAdviseRequest, advise_shanghai
+from solver.wire import read
 
 REAL_RUN = cpsat.run
 
@@ -63,3 +69,54 @@ def test_a_turn_search_stopped_before_it_proved_its_play_is_feasible(
     answer = advise_shanghai(ADVISE_REQUEST)
     assert answer["status"] == "feasible"
     assert answer["go_down"] is not None  # the play found stands, unproven
+
+
+EIGHT_TWOS = {
+    "hand": ["2S", "2H", "2D", "2C", "2S", "2H", "2D", "2C", "JK"],
+    "hand_number": 3,
+    "phase": "play",
+    "rules": {"twos_wild": True},
+}
+"""A hand of wild cards whose discard asks for many studies and solves: with the
+default 2 s limit it took 4-8 s (models built and searched after the clock had run
+out, each solve then stopping at once), and the service answered 503."""
+
+DEALT_DRAW = {
+    "hand": ["6S", "2C", "7D", "3S", "7C", "2H", "JK", "10D", "7D", "7H", "2S"],
+    "hand_number": 9,
+    "phase": "draw",
+    "upcard": "KH",
+    "rules": {"twos_wild": True},
+}
+
+
+@pytest.mark.parametrize(("request_", "seconds"), [(EIGHT_TWOS, 0.5), (DEALT_DRAW, 0.3)])
+def test_advice_keeps_to_its_time_limit(request_: dict[str, Any], seconds: float) -> None:
+    """The whole advice ends near its wall-clock limit and says the clock cut it (the
+    eight twos took 4.5 s under a 0.5 s limit). The bound is loose: a loaded machine
+    must not fail it."""
+    start = time.perf_counter()
+    answer = advise_shanghai({**request_, "time_limit_ms": int(seconds * 1000)})
+    assert time.perf_counter() - start < 3 * seconds + 1.0
+    assert answer["time_capped"] is True
+    assert answer["status"] != "optimal"
+
+
+def test_a_spent_clock_builds_no_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the turn's clock has run out no CP-SAT model is built: each would only be
+    searched for nothing (some 300 were, for the eight twos)."""
+    built: list[HandModel] = []
+    real_init = HandModel.__init__
+
+    def counted(self: HandModel, *args: Any, **kwargs: Any) -> None:
+        built.append(self)
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(HandModel, "__init__", counted)
+    asked = read(ShanghaiAdviseRequest, EIGHT_TWOS)
+    spent = replace(Limit(), deadline=time.perf_counter() - 1.0)
+    advice = advise(asked.position(), asked.rules, limit=spent)
+    assert not built
+    assert advice.time_capped
+    assert advice.status is Status.UNKNOWN
+    assert advice.discard is not None  # still an answer, from what the search knows

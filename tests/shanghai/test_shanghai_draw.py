@@ -322,3 +322,47 @@ def test_a_down_player_goes_out_by_discarding_a_card_no_meld_takes(
         out += copies * play["end_of_turn"]["goes_out"]
     assert stock["go_out"] == pytest.approx(out / unseen.total(), abs=1e-4)
     assert stock["go_out"] > 0
+
+
+BEYOND_REACH = {
+    "hand": ["2S", "3S", "4S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS"],
+    "contract": {"runs": [13]},
+    "phase": "draw",
+    "upcard": "AS",
+    "seen": ["5S", "5H", "5D", "5C"],
+    "rules": {"decks": 1, "jokers_per_deck": 0},
+}
+"""A run of 13 with every five in view: no unseen card completes it, which the search
+alone cannot tell (CP-SAT proves it)."""
+
+
+def _rules_of(answer: dict[str, Any]) -> str:
+    return f"{answer['take_upcard']['rule']} {answer['buy']['rule']}"
+
+
+def test_a_figure_the_clock_cut_is_neither_impossible_nor_exact(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A deficiency left unknown because the search stopped was worded as a proof that
+    the unseen cards cannot complete the contract, and called exact; so was a stock
+    card's chance ("?"). Proven, the same figures still say so."""
+    proven = advise_shanghai(BEYOND_REACH)
+    assert proven["time_capped"] is False
+    said = _rules_of(proven)
+    assert "cannot complete the contract" in said
+    assert "(cards still needed, exact)" in said
+    assert "chance 0% (exact" in said  # proven: no card completes it, so none lowers it
+    assert "not found in time" not in said
+    spent = time.perf_counter() - 1.0
+    monkeypatch.setattr(
+        "solver.shanghai.wire.Limit",
+        lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),
+    )
+    cut = advise_shanghai(BEYOND_REACH)
+    assert cut["time_capped"] is True
+    assert cut["deficiency"] is None
+    said = _rules_of(cut)
+    assert "cannot complete" not in said
+    assert "exact" not in said
+    assert "not found in time" in said
+    assert "?" not in said

@@ -153,6 +153,18 @@ def test_a_down_player_lays_off_swaps_and_may_not_discard_the_last_card() -> Non
     assert Counter(game.hands[1]) == Counter(parse_cards("JK"))
 
 
+def test_a_player_not_down_may_not_go_out_by_discarding_the_last_card() -> None:
+    """Under go_out_by_discard only a player who is down (or goes down this turn) may
+    discard the last card: it goes out, and going out needs the contract down."""
+    game = Game.new(GameSettings(Rules(go_out_by_discard=True), players=4, hands=1), 5)
+    game.apply(Draw(take=True))
+    last = parse_cards("KD")[0]
+    game.hands[1] = [last]
+    assert "not down cannot go out" in " ".join(game.problems(Play(discard=last)))
+    game.down[1] = True
+    assert game.problems(Play(discard=last)) == ()
+
+
 def test_settings_are_checked_and_knobs_named() -> None:
     with pytest.raises(MeldwiseError, match="players"):
         GameSettings(players=9)

@@ -77,7 +77,8 @@ def test_a_player_not_down_never_discards_the_last_card(
 ) -> None:
     """A player not down holding one card after the draw may not discard it either (the
     advice used to answer "Discard AH", leaving no card): no discard, and a note says
-    why; with go_out_by_discard the card may go."""
+    why. Nor under go_out_by_discard: discarding it would go out, and going out needs
+    the contract down (the advice said "Discard AH" there)."""
     request: dict[str, Any] = {"hand": ["AH"], "hand_number": 10}
     if phase:
         request["phase"] = phase
@@ -91,8 +92,10 @@ def test_a_player_not_down_never_discards_the_last_card(
     assert "Discard AH" not in out
     assert "Cards short of the contract: 14" in out
     assert "the last card, may not be discarded" in out
-    allowed = advise_shanghai(request | {"rules": {"go_out_by_discard": True}})
-    assert allowed["discard"]["card"] == "AH"
+    by_discard = advise_shanghai(request | {"rules": {"go_out_by_discard": True}})
+    assert by_discard["discard"] is None
+    assert by_discard["end_of_turn"] is None
+    assert any("AH, the last card, may not be discarded" in n for n in by_discard["notes"])
 
 
 def test_a_swap_that_enables_going_down_beyond_the_deficiency() -> None:
@@ -265,3 +268,27 @@ def test_no_advice_discards_the_last_card(
     after = answer.lay_offs.left if answer.lay_offs is not None else position.hand
     assert len(after) >= 2, json.dumps([str(c) for c in position.hand])
     assert answer.turn is None or len(answer.turn.kept) >= 1
+
+
+def test_lay_offs_on_a_run_are_listed_from_its_ends_outwards() -> None:
+    """Each lay-off listed can be laid when its turn comes: below a run from its low
+    end down, then above it from its high end up. Place order listed 9C before 10C onto
+    JC-QC-KC-AC, and AD first onto JK 7D 8D 9D (ace low)."""
+    plays = advise_shanghai(examples.ADVISE_REQUEST)["lay_offs"]["plays"]
+    assert [p["as"] for p in plays] == ["10C", "9C"]
+    request = {
+        "hand": ["AD", "JK", "JK", "4D", "5D", "KS", "KH"],
+        "contract": {"sets": [3]},
+        "down": True,
+        "phase": "play",
+        "table": [{"cards": ["JK", "7D", "8D", "9D"]}],
+        "rules": {"ace_low": True, "jokers_per_deck": 3},
+    }
+    plays = advise_shanghai(request)["lay_offs"]["plays"]
+    assert [(p["card"], p["as"]) for p in plays] == [
+        ("5D", "5D"),
+        ("4D", "4D"),
+        ("JK", "3D"),
+        ("JK", "2D"),
+        ("AD", "AD"),
+    ]

@@ -12,6 +12,7 @@ import pytest
 
 from meldwise.cli import main
 from solver import MeldwiseError, advise_shanghai, score_shanghai
+from solver.commands import status_text
 from solver.cpsat import Limit
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
 from solver.shanghai import STANDARD, Contract, Position, examples, parse_cards
@@ -259,10 +260,20 @@ def test_cli_custom_contract_and_bad_input(capsys: pytest.CaptureFixture[str]) -
     assert captured.out == ""
 
 
+def test_a_wire_table_meld_without_cards_says_so() -> None:
+    """An empty table meld over the wire was said to hold only wild cards; the CLI
+    already said it has no cards."""
+    request = {"hand": ["7H"], "hand_number": 1, "table": [{"cards": []}]}
+    with pytest.raises(TableError, match=r"table meld 0 \(empty\).*: it has no cards") as error:
+        advise_shanghai(request)
+    assert "wild" not in str(error.value)
+
+
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        ([], "give the contract with --hand-number (1-10) or with --sets/--runs, not both"),
+        # Neither given once ended "..., not both".
+        ([], "give the contract: --hand-number (1-10), or its melds with --sets and --runs"),
         (["--hand-number", "2", "--runs", "4"], "or with --sets/--runs, not both"),
         (["--hand-number", "11"], "--hand-number takes 1 to 10, got 11"),
     ],
@@ -286,6 +297,10 @@ def test_cli_contract_errors_name_the_flags(
         (["--table", "8H 8S 8D | bo:"], "--table: table meld 1 has no cards"),
         (["--sets", "3", "--runs", "4", "--runs", "5"], "--runs is given 2 times"),
         (["--sets", "3", "--sets", "3"], "--sets is given 2 times"),
+        # "3,,3" was read as 3,3, and "" as no sets at all.
+        (["--sets", "3,,3"], "--sets has an empty size in '3,,3'"),
+        (["--sets", "3,"], "--sets has an empty size in '3,'"),
+        (["--runs", ""], "--runs has an empty size in ''"),
     ],
 )
 def test_cli_refuses_empty_melds_and_repeated_contract_flags(
@@ -293,7 +308,7 @@ def test_cli_refuses_empty_melds_and_repeated_contract_flags(
 ) -> None:
     """'|' and '8H 8S 8D ||' once dropped their empty melds while 'ann: ' was refused;
     a repeated --runs kept the last alone (set of 3 + run of 5)."""
-    contract = [] if "--sets" in flags else ["--hand-number", "1"]
+    contract = [] if {"--sets", "--runs"} & set(flags) else ["--hand-number", "1"]
     assert main(["shanghai", "advise", "--hand", "7H 7S 7D", *contract, *flags]) == 2
     assert message in capsys.readouterr().err
 
@@ -436,3 +451,19 @@ def test_draw_option_figures_are_numbers_of_one_type() -> None:
     ]
     assert figures
     assert all(type(figure) is float for figure in figures)
+
+
+def test_the_cli_status_of_advice_the_clock_cut_does_not_deny_its_answer(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Shanghai status is the worst of the turn's searches: cut by the clock, the
+    advice still names a discard, and the status line said "time ran out before
+    anything was found" under it. Rummikub's words stay where they are true."""
+    _spent_clock(monkeypatch)
+    args = ["shanghai", "advise", "--hand", "2S 2H 2D 2C 2S 2H 2D 2C JK", "--hand-number", "3"]
+    assert main([*args, "--rule", "twos_wild=true", "--phase", "play"]) == 0
+    out = capsys.readouterr().out
+    assert "Discard " in out
+    assert "before anything was found" not in out
+    assert "Solver: partly unknown (a search stopped at its limit" in out
+    assert status_text("unknown") == "unknown (time ran out before anything was found)"
