@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.errors import CLOSE, error_response
-from api.logs import REQUEST_ID
+from api.logs import REQUEST_ID, printable
 from api.metrics import Metrics
 from solver.i18n import _
 
@@ -237,6 +237,12 @@ class SecurityHeadersMiddleware:
         await self.app(scope, receive, send_with_headers)
 
 
+class AnswerCutShort(Exception):
+    """The request timeout struck while the answer was going out (a client reading it
+    too slowly): only closing the connection is left. :mod:`api.server` does so, with
+    this warning line (no traceback)."""
+
+
 class RequestTimeoutMiddleware:
     """Answers 503 for a request that has not started its answer ``timeout`` seconds
     after its headers arrived (waiting for a solver worker included), and cancels it."""
@@ -262,8 +268,11 @@ class RequestTimeoutMiddleware:
             async with asyncio.timeout(self.timeout):
                 await self.app(scope, receive, send_noting_start)
         except TimeoutError:
-            if started:
-                raise  # half an answer is out: only closing the connection is left
+            if started:  # half an answer is out: only closing the connection is left
+                raise AnswerCutShort(
+                    f"{scope['method']} {printable(scope['path'])}: the answer was cut at the "
+                    f"request timeout of {self.timeout:g} s (the client read it too slowly)"
+                ) from None
             self.metrics.rejected.labels("timeout").inc()
             detail = _(
                 "the request took longer than {seconds:g} s; try again shortly",

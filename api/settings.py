@@ -198,6 +198,14 @@ class Settings(BaseSettings):
         le=600,
         description="an idle kept-alive connection is closed after this many seconds",
     )
+    timeout_write_s: float = Field(
+        default=10,
+        gt=0,
+        le=600,
+        description="a client must take the answer the server sends within this many "
+        "seconds (once the server holds more than 64 KiB of it unsent, or once the "
+        "connection is closing); else the connection is dropped",
+    )
     timeout_request_s: float = Field(
         default=30,
         gt=0,
