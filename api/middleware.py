@@ -47,8 +47,17 @@ SECURITY_HEADERS = [
 ]
 
 
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"})
+"""Methods the metrics name; any other a client sends is counted as ``other``."""
+
+
 class MetricsMiddleware:
-    """Counts every HTTP request by method, route template and status, and times it."""
+    """Counts every HTTP request by method, route template and status, and times it.
+
+    Every label comes from a small set, whatever clients send: the method one of
+    :data:`METHODS` or ``other``, the route a template (``unmatched`` for a path no
+    route takes), never the raw path. A client sending 34 odd methods once grew
+    ``/metrics`` to 1 MB, 100-250 ms of the event loop's time at each scrape."""
 
     def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
         self.app = app
@@ -73,7 +82,8 @@ class MetricsMiddleware:
             await self.app(scope, receive, send_with_status)
         finally:
             # The route template, not the path, keeps the label set small.
-            key = (scope["method"], getattr(scope.get("route"), "path", "unmatched"), status)
+            method = scope["method"] if scope["method"] in METHODS else "other"
+            key = (method, getattr(scope.get("route"), "path", "unmatched"), status)
             counters = self._counters.get(key)
             if counters is None:
                 method, route, _status = key
