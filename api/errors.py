@@ -16,6 +16,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
+from starlette.responses import Response
 
 from api.pool import ClientBusy, Unavailable
 from api.reading import BodyError
@@ -83,6 +85,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Unavailable, _unavailable)  # type: ignore[arg-type]
     app.add_exception_handler(ClientBusy, _client_busy)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(ClientDisconnect, _client_gone)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _server_error)
 
 
@@ -155,6 +158,16 @@ async def _http_error(_request: Request, error: HTTPException) -> JSONResponse:
     if phrase is not None and detail == HTTPStatus(error.status_code).phrase:
         detail = phrase
     return error_response(error.status_code, detail, dict(error.headers or {}))
+
+
+CLIENT_CLOSED = 499
+"""The status of a request whose client left before its body arrived (nginx's
+"client closed request"): nobody reads it, but the metrics and the access log
+count it as the client's doing, not the server's (it was a 500 and a traceback)."""
+
+
+async def _client_gone(_request: Request, _error: ClientDisconnect) -> Response:
+    return Response(status_code=CLIENT_CLOSED)
 
 
 async def _server_error(_request: Request, _error: Exception) -> JSONResponse:

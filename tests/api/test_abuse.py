@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import random
 import re
@@ -437,6 +438,43 @@ def test_a_request_past_the_share_is_refused_before_its_body_is_read() -> None:
             assert answered[0]["status"] == 200  # the first one is answered all the same
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("path", [SOLVE, VALIDATE, SCORE, SHANGHAI_SCORE])
+def test_a_client_that_leaves_mid_body_is_no_server_error(
+    path: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``Content-Length: 100``, 9 bytes, then the client closes: Starlette's
+    ClientDisconnect was a 500 in the metrics and a traceback in the log."""
+    app = create_app(Settings(workers=1, rate_limit=""))
+
+    async def scenario() -> None:
+        async with async_client(app) as client:
+            parts: list[Message] = [
+                {"type": "http.request", "body": b'{"rack":[', "more_body": True},
+                {"type": "http.disconnect"},
+            ]
+
+            async def leaving() -> Message:
+                return parts.pop(0) if parts else {"type": "http.disconnect"}
+
+            answered: list[Message] = []
+
+            async def keep(message: Message) -> None:
+                answered.append(message)
+
+            scope = _post_scope(path, "-")
+            scope["headers"][-1] = (b"content-length", b"100")
+            await app(scope, leaving, keep)
+            assert answered[0]["status"] == 499
+            metrics = (await client.get("/metrics")).text
+            assert 'status="500"' not in metrics
+            assert f'route="{path}",status="499"' in metrics
+
+    with caplog.at_level(logging.INFO):
+        asyncio.run(scenario())
+    assert "Traceback" not in caplog.text
+    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
 
 
 def test_a_client_back_before_its_retry_after_is_answered_when_it_runs_out(
