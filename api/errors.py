@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 from starlette.responses import Response
+from starlette.types import Scope
 
 from api.pool import ClientBusy, Unavailable
 from api.reading import BodyError
@@ -37,6 +38,19 @@ Responses = dict[int | str, dict[str, Any]]
 CLOSE = {"Connection": "close"}
 """Sent with an answer given before the body was read whole: the rest of it must
 not be read, nor taken for the next request."""
+
+
+def close_if_body(scope: Scope) -> dict[str, str]:
+    """:data:`CLOSE` for an answer given before the request's body was read, when the
+    request has one (a ``Content-Length`` other than 0, or a ``Transfer-Encoding``):
+    kept alive, the connection would read that body, for nothing, to its end (a
+    declared gigabyte, an endless chunked one). A request without one keeps its
+    connection."""
+    for name, value in scope["headers"]:
+        if name == b"transfer-encoding" or (name == b"content-length" and value.strip() != b"0"):
+            return CLOSE
+    return {}
+
 
 RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}}
 
@@ -149,15 +163,19 @@ def _status_phrase(status: int) -> str | None:
     return None
 
 
-async def _http_error(_request: Request, error: HTTPException) -> JSONResponse:
+async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
     """404, 405 and the errors raised while reading a body (400, 408, 413, 415, 422);
     the web stack's bare status phrases ("Not Found") are said in the request's
-    language, as every detail of ours is."""
+    language, as every detail of ours is. A 404 or 405 is given before any body is
+    read: it closes the connection of a request that has one."""
     detail = str(error.detail)
+    headers = dict(error.headers or {})
     phrase = _status_phrase(error.status_code)
-    if phrase is not None and detail == HTTPStatus(error.status_code).phrase:
-        detail = phrase
-    return error_response(error.status_code, detail, dict(error.headers or {}))
+    if phrase is not None:
+        headers.update(close_if_body(request.scope))
+        if detail == HTTPStatus(error.status_code).phrase:
+            detail = phrase
+    return error_response(error.status_code, detail, headers)
 
 
 CLIENT_CLOSED = 499

@@ -322,6 +322,26 @@ def test_with_api_keys_the_api_needs_one() -> None:
         assert client.get("/").status_code == 200
 
 
+def test_a_refusal_before_the_body_is_read_closes_the_connection() -> None:
+    """A 401, 404, 405 or 429 given before the body was read kept the connection open:
+    the body, when it came, was read for nothing (and was once taken for the next
+    request's headers: an unasked-for 431). A request without a body keeps it."""
+    settings = Settings(workers=1, rate_limit="2/minute", api_keys=["a"])
+    key = {"X-API-Key": "a"}
+    with TestClient(create_app(settings)) as client:
+        refusals = [
+            client.post(SCORE, json={"racks": {"x": []}}),  # 401
+            client.post("/v1/nowhere", json={}, headers=key),  # 404
+            client.post("/healthz", json={}),  # 405
+            client.post(SCORE, json={"racks": {"x": []}}, headers=key),  # 200
+            client.post(SCORE, json={"racks": {"x": []}}, headers=key),  # 429
+        ]
+        assert [answer.status_code for answer in refusals] == [401, 404, 405, 200, 429]
+        closing = [answer.headers.get("connection") for answer in refusals]
+        assert closing == ["close", "close", "close", None, "close"]
+        assert "connection" not in client.get("/nowhere").headers
+
+
 def test_a_client_is_an_address_or_for_ipv6_its_64_network() -> None:
     assert address_id("192.0.2.7") == "192.0.2.7"
     assert address_id("2001:db8:1:2:aaaa::1") == address_id("2001:db8:1:2:bbbb::9")
