@@ -169,7 +169,7 @@ class RequestLogMiddleware:
     """Gives each request an ID (the client's ``X-Request-ID`` when it looks like one),
     sends it back in ``X-Request-ID``, puts it on every log line written while the
     request runs, and writes one access log line per request (never a body or a
-    query string)."""
+    query string; the path with its characters that do not print escaped)."""
 
     def __init__(self, app: ASGIApp, enabled: bool) -> None:
         self.app = app
@@ -210,7 +210,7 @@ class RequestLogMiddleware:
             host,
             port,
             scope["method"],
-            scope["path"],
+            printable(scope["path"]),  # decoded: %0a would forge a line
             scope["http_version"],
             status,
             ms,

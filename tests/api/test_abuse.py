@@ -301,6 +301,19 @@ def test_request_ids_are_kept_when_sound_and_made_otherwise(client: TestClient) 
     assert re.fullmatch(r"[0-9a-f]{32}", replaced)
 
 
+def test_a_path_cannot_forge_an_access_log_line(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The access log wrote the decoded path as it came: %0a began a line of the
+    client's choosing, and a NUL passed."""
+    with caplog.at_level(logging.INFO, logger="meldwise.access"):
+        client.get("/x%0a2026-12-01 INFO meldwise.access forged%00%22%5c")
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "meldwise.access"]
+    assert "\n" not in line
+    assert "\x00" not in line
+    assert '"GET /x\\n2026-12-01 INFO meldwise.access forged\\x00\\"\\\\ HTTP/1.1" 404' in line
+
+
 # --- clients -----------------------------------------------------------------------------
 
 
