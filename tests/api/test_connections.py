@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
 import socket
 import threading
 import time
@@ -19,17 +20,23 @@ from typing import Any
 import pytest
 import uvicorn
 import uvloop
+from starlette.types import Receive, Scope, Send
 from uvicorn.server import ServerState
 
 from api.metrics import Metrics
+from api.middleware import RequestTimeoutMiddleware
 from api.server import MAX_PIPELINED, GuardedProtocol, guarded_protocol
 from api.settings import Settings
 
 
 async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """``/bytes/N``: N bytes, sent 64 KiB at a time; ``/sleep/S``: a short answer after
-    S seconds."""
+    S seconds; ``/drip/S``: an answer begun, then cut by a request timeout of S
+    seconds."""
     _, what, amount = scope["path"].split("/")
+    if what == "drip":
+        await RequestTimeoutMiddleware(_drip, float(amount), 1, Metrics())(scope, receive, send)
+        return
     if what == "sleep":
         await asyncio.sleep(float(amount))
     body = b"x" * (int(amount) if what == "bytes" else 2)
@@ -39,6 +46,13 @@ async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         more = start + (1 << 16) < len(body)
         piece = body[start : start + (1 << 16)]
         await send({"type": "http.response.body", "body": piece, "more_body": more})
+
+
+async def _drip(scope: Scope, receive: Receive, send: Send) -> None:
+    headers = [(b"content-length", b"10")]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": b"12345", "more_body": True})
+    await asyncio.sleep(10)
 
 
 class Served:
@@ -211,3 +225,38 @@ def test_clients_that_read_no_answers_cannot_lock_the_others_out() -> None:
         finally:
             for sock in readers:
                 sock.close()
+
+
+def test_an_answer_cut_by_the_request_timeout_closes_quietly(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The request timeout striking once the answer had begun re-raised its
+    TimeoutError: uvicorn logged "Exception in ASGI application" and a traceback."""
+    with caplog.at_level(logging.INFO), served() as server:
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            sock.sendall(b"GET /drip/0.3 HTTP/1.1\r\nHost: x\r\n\r\n")
+            answer = _read_all(sock, 3)
+        assert answer.startswith(b"HTTP/1.1 200")
+        assert answer.endswith(b"\r\n\r\n12345")  # cut, and the connection closed
+    problems = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.getMessage() for r in problems] == [
+        "GET /drip/0.3: the answer was cut at the request timeout of 0.3 s (the client "
+        "read it too slowly)"
+    ]
+    assert "Traceback" not in caplog.text
+
+
+def test_a_client_that_leaves_mid_download_is_no_error(caplog: pytest.LogCaptureFixture) -> None:
+    """A browser tab closed mid-download: uvloop's RuntimeError on writing to the closed
+    transport was logged as "Exception in ASGI application" with a traceback."""
+    with caplog.at_level(logging.INFO), served() as server:
+        for _ in range(5):
+            with _slow_reader(server.port) as sock:
+                sock.sendall(b"GET /bytes/8000000 HTTP/1.1\r\nHost: x\r\n\r\n" * 2)
+                time.sleep(0.2)
+                sock.recv(100_000)
+            time.sleep(0.1)
+        deadline = time.monotonic() + 3
+        while server.call(lambda: len(server.state.tasks)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
