@@ -20,6 +20,7 @@ from api.language import LanguageMiddleware
 from api.metrics import Metrics
 from api.middleware import (
     BodyLimitMiddleware,
+    HeadMiddleware,
     MetricsMiddleware,
     RequestLogMiddleware,
     RequestTimeoutMiddleware,
@@ -89,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     # Added innermost first: metrics see every answer; request IDs, security and
     # CORS headers go on every answer, refusals (401, 408, 413, 429, 503) included.
+    app.add_middleware(HeadMiddleware)  # innermost: the others see the HEAD
     app.add_middleware(
         BodyLimitMiddleware,
         limit=settings.body_limit_bytes,

@@ -96,6 +96,26 @@ class MetricsMiddleware:
             counters[1].observe(time.perf_counter() - start)
 
 
+class HeadMiddleware:
+    """Answers ``HEAD`` as ``GET`` (RFC 9110: the same headers, no body): the app sees
+    a GET, the server (uvicorn, which knows the request was a HEAD) sends no body.
+    FastAPI routes answer only the methods they name, so ``HEAD /healthz`` was 405."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+        inner = {**scope, "method": "GET"}
+        try:
+            await self.app(inner, receive, send)
+        finally:
+            if "route" in inner:  # what the router found, for the metrics
+                scope["route"] = inner["route"]
+
+
 class BodyLimitMiddleware:
     """Refuses request bodies over ``limit`` bytes with 413, and bodies that take more
     than ``timeout`` seconds to arrive with 408; both close the connection, so the

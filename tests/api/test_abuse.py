@@ -269,6 +269,19 @@ def test_metrics_labels_come_from_small_sets_whatever_clients_send(client: TestC
     assert 'method="GET",route="unmatched",status="404"' in text
 
 
+@pytest.mark.parametrize("path", ["/healthz", "/readyz", "/", "/docs"])
+def test_head_is_answered_as_get_without_a_body(client: TestClient, path: str) -> None:
+    """HEAD /healthz, /readyz, / and /docs were 405."""
+    got = client.get(path)
+    head = client.head(path)
+    assert head.status_code == got.status_code == 200
+    assert head.content == b""
+    assert head.headers["content-length"] == got.headers["content-length"]
+    assert head.headers["content-type"] == got.headers["content-type"]
+    metrics = client.get("/metrics").text
+    assert f'method="HEAD",route="{path}",status="200"' in metrics
+
+
 def test_the_host_header_is_never_echoed(client: TestClient) -> None:
     for path in ("/docs/", "/static", "/v1/rummikub/solve/"):
         answer = client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
