@@ -27,7 +27,9 @@ subclass of uvicorn's httptools protocol, adds:
   requests;
 * JSON for the answers it gives itself (400 for a request that is not HTTP, 408,
   431), like every other error answer, with the same security headers and a new
-  request ID (no request exists to take the client's from).
+  request ID (no request exists to take the client's from);
+* quiet logs: uvicorn's warnings about what a client sent (a request that is not
+  HTTP, an upgrade) are dropped: any client could fill the log with them.
 
 The body's timeout and the whole request's are the app's (:mod:`api.middleware`),
 so those answers carry the usual headers and show in the metrics.
@@ -173,7 +175,6 @@ class GuardedProtocol(HttpToolsProtocol):
         size = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
         if size > self.guards.max_header_bytes:
             self._refusal = (431, self._too_large, "header_too_large")
-            _OWN_REFUSAL.refusing = True  # uvicorn's "Invalid HTTP request" is not said
             raise ValueError("headers too large")  # stops the parser: see send_400_response
         if (
             self.cycle is not None
@@ -185,7 +186,6 @@ class GuardedProtocol(HttpToolsProtocol):
             self._full = True
             self._refusal = None
             self.guards.metrics.connections_closed.labels("pipeline_full").inc()
-            _OWN_REFUSAL.refusing = True
             raise ValueError("too many pipelined requests")  # stops the parser
         super().on_headers_complete()
 
@@ -330,10 +330,11 @@ class GuardedProtocol(HttpToolsProtocol):
     def send_400_response(self, _msg: str) -> None:
         """uvicorn's answer to a parser error, which a callback of this class may
         raise on purpose after setting the answer it wants."""
-        _OWN_REFUSAL.refusing = False
         if self._refusal is None:  # the pipeline is full: the parser stays stopped
             self.flow.pause_reading()
             return
+        if self._refusal[2] == "bad_request":
+            log.debug("%s: refused a request that is not HTTP/1.1", _peer(self.client))
         self._refuse(*self._refusal)
 
     def _refuse(self, status: int, detail: str, reason: str) -> None:
@@ -371,20 +372,26 @@ def _nothing() -> None:
     """What a request's cycle calls on its answer's end once its connection is gone."""
 
 
-class _OwnRefusal(logging.Filter):
-    """Drops uvicorn's warning "Invalid HTTP request received." for a request this
-    module refused on purpose (431), between the callback that refuses it and
-    :meth:`GuardedProtocol.send_400_response`, which uvicorn calls right after the
-    warning (one event loop, so nothing runs in between): the answer, the log line of
-    the closed connection and the metric say what happened."""
+def _peer(client: tuple[str, int] | None) -> str:
+    return f"{client[0]}:{client[1]}" if client else "-"
 
-    refusing = False
+
+class _Quiet(logging.Filter):
+    """Drops uvicorn's warnings about a client's request: "Invalid HTTP request
+    received." for each one that is not HTTP (or that this module stopped on purpose:
+    a 431, a full pipeline), and two for each ``Connection: Upgrade`` or ``CONNECT``
+    (one advising ``pip install uvicorn[standard]``: no route is a WebSocket). Any
+    client could fill the log with them; the answer, the access log or this
+    module's debug line, and the metrics say what happened."""
+
+    DROPPED = frozenset({"Invalid HTTP request received.", "Unsupported upgrade request."})
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return not (self.refusing and record.getMessage() == "Invalid HTTP request received.")
+        message = record.getMessage()
+        return not (message in self.DROPPED or message.startswith("No supported WebSocket library"))
 
 
-_OWN_REFUSAL = _OwnRefusal()
+_QUIET = _Quiet()
 _PHRASES = {400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large"}
 _SECURITY_HEAD = "".join(
     f"{name.decode()}: {value.decode()}\r\n" for name, value in SECURITY_HEADERS
@@ -394,7 +401,7 @@ _SECURITY_HEAD = "".join(
 
 def guarded_protocol(settings: Settings, metrics: Metrics) -> type[GuardedProtocol]:
     """A :class:`GuardedProtocol` class bound to one server's settings and metrics."""
-    logging.getLogger("uvicorn.error").addFilter(_OWN_REFUSAL)
+    logging.getLogger("uvicorn.error").addFilter(_QUIET)
     return type("MeldwiseProtocol", (GuardedProtocol,), {"guards": Guards(settings, metrics)})
 
 

@@ -62,7 +62,9 @@ class Served:
         self.settings = Settings(workers=1, **settings)
         self.metrics = Metrics()
         self.protocol = guarded_protocol(self.settings, self.metrics)
-        config = uvicorn.Config(_app, http=self.protocol, ws="none", log_config=None)
+        config = uvicorn.Config(
+            _app, http=self.protocol, ws="none", log_config=None, access_log=False
+        )
         config.load()
         self.state = ServerState()
         self.loop = uvloop.new_event_loop()
@@ -260,3 +262,27 @@ def test_a_client_that_leaves_mid_download_is_no_error(caplog: pytest.LogCapture
         while server.call(lambda: len(server.state.tasks)) and time.monotonic() < deadline:
             time.sleep(0.05)
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"NOT HTTP\r\n\r\n",
+        b"CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n",
+        b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n",
+        b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\nX: " + b"a" * 20_000 + b"\r\n\r\n",
+    ],
+    ids=["not-http", "connect", "upgrade", "431"],
+)
+def test_what_a_client_sends_logs_no_warning(
+    caplog: pytest.LogCaptureFixture, request_bytes: bytes
+) -> None:
+    """Each request that was not HTTP logged "Invalid HTTP request received.", and
+    each Connection: Upgrade or CONNECT two warnings (one advising pip install
+    'uvicorn[standard]'): any client could fill the log."""
+    with caplog.at_level(logging.INFO), served() as server:
+        for _ in range(3):
+            with socket.create_connection(("127.0.0.1", server.port)) as sock:
+                sock.sendall(request_bytes)
+                assert _read_all(sock, 2).startswith(b"HTTP/1.1 ")
+    assert not [r for r in caplog.records if r.levelno >= logging.INFO]
