@@ -50,6 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.queue,
             metrics,
             client_share=settings.share,
+            floor_s=settings.time_cap_ms / 1000,
             margin_s=settings.watchdog_margin_ms / 1000,
             max_answer_bytes=settings.max_answer_bytes,
             retry_after_s=settings.retry_after_s,

@@ -14,7 +14,8 @@ time each, while the event loop only waits. The pool decides who runs next:
   requests take seconds gets its share of worker time, not of requests, while
   clients with like requests keep the plain order and its even waits.
 * **Watchdog**: a task that runs longer than its budget (its time limit times the
-  solves it may make) plus ``margin`` gets its worker killed and replaced; only
+  solves it may make, at least ``floor``: the server's time cap) plus ``margin``
+  gets its worker killed and replaced; only
   that task fails (503). A worker that dies fails only the task it held, and an
   idle worker is pinged every :data:`HEARTBEAT_S` seconds, so a dead or stopped
   one is replaced before a request finds it.
@@ -476,7 +477,13 @@ class _Worker:
 
     async def _run(self, job: Job) -> None:
         now = time.monotonic()
-        job.started, self.job, self.deadline = now, job, now + job.budget
+        # Allowed at least the server's floor: a request's own small time limit
+        # bounds its search, not the model building before it, which grows with
+        # its size (2-5 s on a loaded machine for 256 table sets of the largest
+        # game, whatever the limit): else one client made /readyz 503 and got
+        # healthy workers killed.
+        allowed = max(job.budget, self.pool.floor)
+        job.started, self.job, self.deadline = now, job, now + allowed
         try:
             if job.body is None:
                 await self._write({"task": job.task, "request": job.request})
@@ -487,9 +494,9 @@ class _Worker:
                     {"task": job.task, "body": job.body, "caps": job.caps, **job.request}
                 )
             reply = await self._read(
-                job.budget + self.pool.margin,
+                allowed + self.pool.margin,
                 "hung",
-                f"overran its budget of {job.budget:.1f} s by {self.pool.margin:.1f} s",
+                f"overran its budget of {allowed:.1f} s by {self.pool.margin:.1f} s",
             )
         except _WorkerLost as lost:
             with language(language_of(job)):  # said in the request's language
@@ -587,6 +594,7 @@ class SolverPool:
         metrics: Metrics,
         *,
         client_share: int | None = None,
+        floor_s: float = 0.0,
         margin_s: float = 3.0,
         max_answer_bytes: int = 4 * 1024 * 1024,
         retry_after_s: int = 1,
@@ -595,6 +603,9 @@ class SolverPool:
         self.queue_size = queue
         self.client_share = client_share or workers
         self.margin = margin_s
+        self.floor = floor_s
+        """The least a task is allowed before it counts as late (readiness) or hung
+        (the watchdog): the server's time cap, whatever the request asked for."""
         self.max_answer_bytes = max_answer_bytes
         self.metrics = metrics
         self.queue = FairQueue()

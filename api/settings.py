@@ -113,6 +113,14 @@ class Settings(BaseSettings):
         le=MAX_TIME_LIMIT_MS,
         description="longest a solve may run; a request's time_limit_ms can only lower it",
     )
+    max_solve_tiles: int = Field(
+        default=300,
+        ge=10,
+        le=10_000,
+        description="most tiles (rack and table together) a solve request may hold; more "
+        "get 422: building the model of a position takes time that grows with its "
+        "size and that no time limit bounds",
+    )
     disruption_cap_ms: int = Field(
         default=round(DEFAULT_DISRUPTION_TIME_LIMIT * 1000),
         ge=0,

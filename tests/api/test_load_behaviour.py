@@ -267,6 +267,29 @@ def test_a_stall_of_the_servers_own_loop_gets_no_idle_worker_killed(
     asyncio.run(scenario())
 
 
+def test_a_task_is_allowed_the_servers_time_cap_whatever_it_asked_for() -> None:
+    """The watchdog and readiness allowed a task its own time limit: a client asking
+    for 10 ms with a position that takes a second to build (or a move check, allowed
+    nothing) got a healthy worker judged late, then killed, after the margin."""
+    app = create_app(Settings(workers=1, rate_limit="", watchdog_margin_ms=500))
+
+    async def scenario() -> None:
+        async with async_client(app) as client:
+            slow = _worker(app).process.pid
+            os.kill(slow, signal.SIGSTOP)  # a task slower than its limit, not hung
+            try:
+                asked = asyncio.create_task(client.post(SHANGHAI_SCORE, json={"hands": {"a": []}}))
+                await asyncio.sleep(1.5)  # past 0 + 0.5 s, within 2 + 0.5 s
+                assert (await client.get("/readyz")).status_code == 200
+            finally:
+                os.kill(slow, signal.SIGCONT)
+            assert (await asked).status_code == 200
+            metrics = (await client.get("/metrics")).text
+            assert "worker_restarts_total{" not in metrics
+
+    asyncio.run(scenario())
+
+
 def _autogroup_nice(pid: str) -> int | None:
     """The niceness of a process's autogroup: ``/autogroup-7 nice 10`` gives 10;
     None for a process in the root group (the file reads empty)."""
