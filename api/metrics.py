@@ -64,7 +64,8 @@ class Metrics:
             "header_timeout, idle_evicted (room for a new one), over_capacity, "
             "header_too_large (431), bad_request (400), pipeline_full (more than 8 "
             "requests queued), write_timeout (the client did not take its answer), "
-            "stalled_evicted (room for a new one, from a client not reading)",
+            "stalled_evicted (room for a new one, from a client not reading), "
+            "transfer_coding (501)",
             ["reason"],
             registry=self.registry,
         )

@@ -26,8 +26,9 @@ subclass of uvicorn's httptools protocol, adds:
   connections and clients that never read can never lock out a client that sends
   requests;
 * JSON for the answers it gives itself (400 for a request that is not HTTP, 408,
-  431), like every other error answer, with the same security headers and a new
-  request ID (no request exists to take the client's from);
+  431, 501 for a transfer coding other than ``chunked`` alone), like every other
+  error answer, with the same security headers and a new request ID (no request
+  exists to take the client's from);
 * quiet logs: uvicorn's warnings about what a client sent (a request that is not
   HTTP, an upgrade) are dropped: any client could fill the log with them.
 
@@ -176,6 +177,16 @@ class GuardedProtocol(HttpToolsProtocol):
         if size > self.guards.max_header_bytes:
             self._refusal = (431, self._too_large, "header_too_large")
             raise ValueError("headers too large")  # stops the parser: see send_400_response
+        codings = b", ".join(value for name, value in self.headers if name == b"transfer-encoding")
+        if codings and codings.strip().lower() != b"chunked":
+            # httptools reads "gzip, chunked" as plain chunked: the body would be
+            # taken for what it is not.
+            detail = (
+                "the only transfer coding this server reads is 'chunked' alone; got "
+                f"{codings[:60].decode('latin-1')!r}"
+            )
+            self._refusal = (501, detail, "transfer_coding")
+            raise ValueError("unsupported transfer coding")  # stops the parser
         if (
             self.cycle is not None
             and not self.cycle.response_complete
@@ -392,7 +403,12 @@ class _Quiet(logging.Filter):
 
 
 _QUIET = _Quiet()
-_PHRASES = {400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large"}
+_PHRASES = {
+    400: "Bad Request",
+    408: "Request Timeout",
+    431: "Request Header Fields Too Large",
+    501: "Not Implemented",
+}
 _SECURITY_HEAD = "".join(
     f"{name.decode()}: {value.decode()}\r\n" for name, value in SECURITY_HEADERS
 )

@@ -286,3 +286,17 @@ def test_what_a_client_sends_logs_no_warning(
                 sock.sendall(request_bytes)
                 assert _read_all(sock, 2).startswith(b"HTTP/1.1 ")
     assert not [r for r in caplog.records if r.levelno >= logging.INFO]
+
+
+@pytest.mark.parametrize("coding", [b"gzip, chunked", b"identity, chunked"])
+def test_a_transfer_coding_other_than_chunked_gets_501(coding: bytes) -> None:
+    """``Transfer-Encoding: gzip, chunked`` was read as plain chunked: the body taken
+    for what it was not."""
+    with served() as server, socket.create_connection(("127.0.0.1", server.port)) as sock:
+        sock.sendall(
+            b"POST /bytes/1 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: %s\r\n\r\n"
+            b"5\r\nhello\r\n0\r\n\r\n" % coding
+        )
+        answer = _read_all(sock, 3)
+    assert answer.startswith(b"HTTP/1.1 501 Not Implemented")
+    assert b"the only transfer coding this server reads is 'chunked' alone" in answer
