@@ -11,7 +11,6 @@ from contextlib import asynccontextmanager
 from importlib import metadata
 
 from fastapi import FastAPI
-from fastapi.middleware.cors import CORSMiddleware
 
 from api.bodies import document_bodies
 from api.clients import ClientGate
@@ -19,6 +18,7 @@ from api.errors import install_error_handlers
 from api.language import LanguageMiddleware
 from api.metrics import Metrics
 from api.middleware import (
+    CORS,
     BodyLimitMiddleware,
     HeadMiddleware,
     MetricsMiddleware,
@@ -112,7 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         routes=[*rummikub.router.routes, *games.router.routes, *shanghai.router.routes],
     )
     app.add_middleware(
-        CORSMiddleware,
+        CORS,
         allow_origins=settings.cors_origins,
         allow_credentials=False,
         allow_methods=["GET", "POST"],

@@ -17,6 +17,8 @@ from typing import Any
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
+from starlette.middleware.cors import CORSMiddleware
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.errors import CLOSE, error_response
@@ -310,3 +312,31 @@ class RequestTimeoutMiddleware:
             )
             answer = error_response(503, detail, {"Retry-After": self.retry_after, **CLOSE})
             await answer(scope, receive, send)
+
+
+class CORS(CORSMiddleware):
+    """Starlette's CORS middleware, whose refused preflight is an error answer like
+    every other: ``{"detail": ...}`` in the request's language, naming what was not
+    allowed (Starlette answers 400 in English plain text, "Disallowed CORS origin")."""
+
+    def preflight_response(self, request_headers: Headers) -> Response:
+        answer = super().preflight_response(request_headers)
+        if answer.status_code != 400:
+            return answer
+        failures = bytes(answer.body).decode().removeprefix("Disallowed CORS ").split(", ")
+        words = {
+            "origin": _("its origin"),
+            "method": _("its method"),
+            "headers": _("its headers"),
+            "private-network": _("its access to a private network"),
+        }
+        detail = _(
+            "this cross-origin request is not allowed: {what}",
+            what=", ".join(words.get(failure, failure) for failure in failures),
+        )
+        kept = {
+            name: value
+            for name, value in answer.headers.items()
+            if name not in ("content-length", "content-type")
+        }
+        return error_response(400, detail, kept)

@@ -282,6 +282,32 @@ def test_head_is_answered_as_get_without_a_body(client: TestClient, path: str) -
     assert f'method="HEAD",route="{path}",status="200"' in metrics
 
 
+def test_a_refused_cors_preflight_is_an_error_answer_in_the_clients_language() -> None:
+    """Starlette answered a refused preflight 400 in English plain text."""
+    settings = Settings(workers=1, cors_origins=["https://ok.example"])
+    with TestClient(create_app(settings)) as client:
+        asked = {
+            "Origin": "https://evil.example",
+            "Access-Control-Request-Method": "PUT",
+            "Accept-Language": "ja",
+        }
+        refused = client.options(SOLVE, headers=asked)
+        assert refused.status_code == 400
+        assert refused.json() == {
+            "detail": "このクロスオリジンリクエストは許可されていません"
+            "(許可されていないもの: オリジン, メソッド)"
+        }
+        assert "x-request-id" in refused.headers
+        del asked["Accept-Language"]
+        assert client.options(SOLVE, headers=asked).json()["detail"] == (
+            "this cross-origin request is not allowed: its origin, its method"
+        )
+        asked.update({"Origin": "https://ok.example", "Access-Control-Request-Method": "POST"})
+        allowed = client.options(SOLVE, headers=asked)
+        assert allowed.status_code == 200
+        assert allowed.headers["access-control-allow-origin"] == "https://ok.example"
+
+
 def test_the_host_header_is_never_echoed(client: TestClient) -> None:
     for path in ("/docs/", "/static", "/v1/rummikub/solve/"):
         answer = client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
