@@ -157,7 +157,9 @@ class ClientGate:
                 else _("unknown API key")
             )
             answer = error_response(
-                401, detail, {"WWW-Authenticate": "Bearer", **close_if_body(scope)}
+                401,
+                detail,
+                {"WWW-Authenticate": "Bearer", **close_if_body(scope, self.drain_limit)},
             )
             await answer(scope, receive, send)
             return
@@ -185,7 +187,9 @@ class ClientGate:
         if refused is not None:
             wait = getattr(refused, "retry_after", None) or self.retry_after
             answer = error_response(
-                503, str(refused), {"Retry-After": str(wait), **close_if_body(scope)}
+                503,
+                str(refused),
+                {"Retry-After": str(wait), **close_if_body(scope, self.drain_limit)},
             )
             await answer(scope, receive, send)
             return
@@ -215,7 +219,7 @@ class ClientGate:
         if due > now:
             headers.update(CLOSE)
         else:  # answered before the body was read
-            headers.update(close_if_body(scope))
+            headers.update(close_if_body(scope, self.drain_limit))
         # Moved to the end: the entries stay in the order their Retry-Afters run out.
         self._due.pop(client, None)
         self._due[client] = time.monotonic() + wait

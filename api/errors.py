@@ -40,14 +40,17 @@ CLOSE = {"Connection": "close"}
 not be read, nor taken for the next request."""
 
 
-def close_if_body(scope: Scope) -> dict[str, str]:
-    """:data:`CLOSE` for an answer given before the request's body was read, when the
-    request has one (a ``Content-Length`` other than 0, or a ``Transfer-Encoding``):
-    kept alive, the connection would read that body, for nothing, to its end (a
-    declared gigabyte, an endless chunked one). A request without one keeps its
-    connection."""
+def close_if_body(scope: Scope, limit: int) -> dict[str, str]:
+    """:data:`CLOSE` for an answer given before the request's body was read, when that
+    body could be large: sent chunked (no length said), or declared over ``limit``
+    bytes (the body limit). Kept alive, the connection would read it to its end for
+    nothing (a declared gigabyte, an endless chunked one). A request without a body,
+    or with one within the limit, keeps its connection: the server drops that body
+    as it arrives, and a client that waits as told loses nothing."""
     for name, value in scope["headers"]:
-        if name == b"transfer-encoding" or (name == b"content-length" and value.strip() != b"0"):
+        if name == b"transfer-encoding":
+            return CLOSE
+        if name == b"content-length" and (not value.strip().isdigit() or int(value) > limit):
             return CLOSE
     return {}
 
@@ -167,12 +170,13 @@ async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
     """404, 405 and the errors raised while reading a body (400, 408, 413, 415, 422);
     the web stack's bare status phrases ("Not Found") are said in the request's
     language, as every detail of ours is. A 404 or 405 is given before any body is
-    read: it closes the connection of a request that has one."""
+    read: it closes the connection of a request whose body could be large."""
     detail = str(error.detail)
     headers = dict(error.headers or {})
     phrase = _status_phrase(error.status_code)
     if phrase is not None:
-        headers.update(close_if_body(request.scope))
+        settings: Settings = request.app.state.settings
+        headers.update(close_if_body(request.scope, settings.body_limit_bytes))
         if detail == HTTPStatus(error.status_code).phrase:
             detail = phrase
     return error_response(error.status_code, detail, headers)
