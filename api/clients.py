@@ -40,7 +40,7 @@ from starlette.datastructures import Headers
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.errors import CLOSE, error_response
+from api.errors import CLOSE, close_if_body, error_response
 from api.metrics import Metrics
 from api.pool import ClientBusy, SolverPool
 from api.settings import Settings
@@ -156,7 +156,12 @@ class ClientGate:
                 if not _given_key(headers)
                 else _("unknown API key")
             )
-            await error_response(401, detail, {"WWW-Authenticate": "Bearer"})(scope, receive, send)
+            answer = error_response(
+                401,
+                detail,
+                {"WWW-Authenticate": "Bearer", **close_if_body(scope, self.drain_limit)},
+            )
+            await answer(scope, receive, send)
             return
         scope.setdefault("state", {})["client"] = client
         wait = await self._over_rate(client)
@@ -181,7 +186,11 @@ class ClientGate:
             return
         if refused is not None:
             wait = getattr(refused, "retry_after", None) or self.retry_after
-            answer = error_response(503, str(refused), {"Retry-After": str(wait)})
+            answer = error_response(
+                503,
+                str(refused),
+                {"Retry-After": str(wait), **close_if_body(scope, self.drain_limit)},
+            )
             await answer(scope, receive, send)
             return
         self._passed[client] = passed + 1
@@ -209,6 +218,8 @@ class ClientGate:
                 _one_fewer(self._held, client)
         if due > now:
             headers.update(CLOSE)
+        else:  # answered before the body was read
+            headers.update(close_if_body(scope, self.drain_limit))
         # Moved to the end: the entries stay in the order their Retry-Afters run out.
         self._due.pop(client, None)
         self._due[client] = time.monotonic() + wait

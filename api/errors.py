@@ -16,6 +16,9 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
+from starlette.responses import Response
+from starlette.types import Scope
 
 from api.pool import ClientBusy, Unavailable
 from api.reading import BodyError
@@ -35,6 +38,22 @@ Responses = dict[int | str, dict[str, Any]]
 CLOSE = {"Connection": "close"}
 """Sent with an answer given before the body was read whole: the rest of it must
 not be read, nor taken for the next request."""
+
+
+def close_if_body(scope: Scope, limit: int) -> dict[str, str]:
+    """:data:`CLOSE` for an answer given before the request's body was read, when that
+    body could be large: sent chunked (no length said), or declared over ``limit``
+    bytes (the body limit). Kept alive, the connection would read it to its end for
+    nothing (a declared gigabyte, an endless chunked one). A request without a body,
+    or with one within the limit, keeps its connection: the server drops that body
+    as it arrives, and a client that waits as told loses nothing."""
+    for name, value in scope["headers"]:
+        if name == b"transfer-encoding":
+            return CLOSE
+        if name == b"content-length" and (not value.strip().isdigit() or int(value) > limit):
+            return CLOSE
+    return {}
+
 
 RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}}
 
@@ -83,6 +102,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Unavailable, _unavailable)  # type: ignore[arg-type]
     app.add_exception_handler(ClientBusy, _client_busy)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(ClientDisconnect, _client_gone)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _server_error)
 
 
@@ -146,15 +166,30 @@ def _status_phrase(status: int) -> str | None:
     return None
 
 
-async def _http_error(_request: Request, error: HTTPException) -> JSONResponse:
+async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
     """404, 405 and the errors raised while reading a body (400, 408, 413, 415, 422);
     the web stack's bare status phrases ("Not Found") are said in the request's
-    language, as every detail of ours is."""
+    language, as every detail of ours is. A 404 or 405 is given before any body is
+    read: it closes the connection of a request whose body could be large."""
     detail = str(error.detail)
+    headers = dict(error.headers or {})
     phrase = _status_phrase(error.status_code)
-    if phrase is not None and detail == HTTPStatus(error.status_code).phrase:
-        detail = phrase
-    return error_response(error.status_code, detail, dict(error.headers or {}))
+    if phrase is not None:
+        settings: Settings = request.app.state.settings
+        headers.update(close_if_body(request.scope, settings.body_limit_bytes))
+        if detail == HTTPStatus(error.status_code).phrase:
+            detail = phrase
+    return error_response(error.status_code, detail, headers)
+
+
+CLIENT_CLOSED = 499
+"""The status of a request whose client left before its body arrived (nginx's
+"client closed request"): nobody reads it, but the metrics and the access log
+count it as the client's doing, not the server's (it was a 500 and a traceback)."""
+
+
+async def _client_gone(_request: Request, _error: ClientDisconnect) -> Response:
+    return Response(status_code=CLIENT_CLOSED)
 
 
 async def _server_error(_request: Request, _error: Exception) -> JSONResponse:

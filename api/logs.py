@@ -18,6 +18,19 @@ TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
 JSON_FIELDS = "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s"
 
 
+def printable(text: str) -> str:
+    """``text`` for a log line: a character that does not print (a line break, NUL,
+    a bidi control) as its Python escape, and a backslash or a double quote escaped
+    too, so that what a client sends (a path) can neither forge a line nor end a
+    quoted field."""
+    if text.isprintable() and "\\" not in text and '"' not in text:
+        return text
+    return "".join(
+        c if c.isprintable() and c not in '\\"' else ("\\" + c if c in '\\"' else ascii(c)[1:-1])
+        for c in text
+    )
+
+
 class RequestIdFilter(logging.Filter):
     """Puts the current request's ID on every record as ``request_id``."""
 

@@ -11,7 +11,6 @@ from contextlib import asynccontextmanager
 from importlib import metadata
 
 from fastapi import FastAPI
-from fastapi.middleware.cors import CORSMiddleware
 
 from api.bodies import document_bodies
 from api.clients import ClientGate
@@ -19,7 +18,9 @@ from api.errors import install_error_handlers
 from api.language import LanguageMiddleware
 from api.metrics import Metrics
 from api.middleware import (
+    CORS,
     BodyLimitMiddleware,
+    HeadMiddleware,
     MetricsMiddleware,
     RequestLogMiddleware,
     RequestTimeoutMiddleware,
@@ -49,6 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.queue,
             metrics,
             client_share=settings.share,
+            floor_s=settings.time_cap_ms / 1000,
             margin_s=settings.watchdog_margin_ms / 1000,
             max_answer_bytes=settings.max_answer_bytes,
             retry_after_s=settings.retry_after_s,
@@ -89,6 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     # Added innermost first: metrics see every answer; request IDs, security and
     # CORS headers go on every answer, refusals (401, 408, 413, 429, 503) included.
+    app.add_middleware(HeadMiddleware)  # innermost: the others see the HEAD
     app.add_middleware(
         BodyLimitMiddleware,
         limit=settings.body_limit_bytes,
@@ -109,7 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         routes=[*rummikub.router.routes, *games.router.routes, *shanghai.router.routes],
     )
     app.add_middleware(
-        CORSMiddleware,
+        CORS,
         allow_origins=settings.cors_origins,
         allow_credentials=False,
         allow_methods=["GET", "POST"],

@@ -60,9 +60,12 @@ class Metrics:
         )
         self.connections_closed = Counter(
             "meldwise_connections_closed_by_server",
-            "Connections the server closed before a request arrived, by reason: "
+            "Connections the server closed outside the app, by reason: "
             "header_timeout, idle_evicted (room for a new one), over_capacity, "
-            "header_too_large (431), bad_request (400)",
+            "header_too_large (431), bad_request (400), pipeline_full (more than 8 "
+            "requests queued), write_timeout (the client did not take its answer), "
+            "stalled_evicted (room for a new one, from a client not reading), "
+            "transfer_coding (501)",
             ["reason"],
             registry=self.registry,
         )

@@ -14,7 +14,8 @@ time each, while the event loop only waits. The pool decides who runs next:
   requests take seconds gets its share of worker time, not of requests, while
   clients with like requests keep the plain order and its even waits.
 * **Watchdog**: a task that runs longer than its budget (its time limit times the
-  solves it may make) plus ``margin`` gets its worker killed and replaced; only
+  solves it may make, at least ``floor``: the server's time cap) plus ``margin``
+  gets its worker killed and replaced; only
   that task fails (503). A worker that dies fails only the task it held, and an
   idle worker is pinged every :data:`HEARTBEAT_S` seconds, so a dead or stopped
   one is replaced before a request finds it.
@@ -37,7 +38,7 @@ import math
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,7 +55,11 @@ HEARTBEAT_S = 2.0
 """An idle worker is pinged when it has had no task for this long."""
 
 PING_TIMEOUT_S = 3.0
-"""A worker that does not answer a ping in this time is taken for hung."""
+"""A worker that does not answer a ping in this time is taken for hung (the event
+loop's running time: see :func:`within`)."""
+
+TICK_S = 0.25
+"""The step in which :func:`within` counts a worker's time."""
 
 START_TIMEOUT_S = 120.0
 """Longest a new worker may take to start and warm up."""
@@ -336,6 +341,33 @@ class Crowd:
         return self._finished
 
 
+async def within(awaitable: Awaitable[Any], seconds: float) -> Any:
+    """``awaitable``'s result if it comes within ``seconds`` of the event loop's
+    running time, else TimeoutError (``awaitable`` cancelled). The time is counted in
+    ticks of :data:`TICK_S`, each at most its own length however late the loop woke
+    for it: a stall of the server's own loop (a long callback, a CPU-starved
+    machine) does not count against a worker, whose reply may be sitting unread in
+    the pipe. With a plain timeout, a 3 s stall got healthy idle workers killed as
+    not answering their ping."""
+    task = asyncio.ensure_future(awaitable)
+    loop = asyncio.get_running_loop()
+    left = seconds
+    try:
+        while True:
+            step = min(left, TICK_S)
+            started = loop.time()
+            await asyncio.wait({task}, timeout=step)
+            if task.done():
+                return task.result()
+            left -= min(loop.time() - started, step)
+            if left <= 0:
+                raise TimeoutError
+    finally:
+        if not task.done():
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+
 class _WorkerLost(Exception):
     """The worker process is gone or was killed; the message says what happened."""
 
@@ -445,7 +477,13 @@ class _Worker:
 
     async def _run(self, job: Job) -> None:
         now = time.monotonic()
-        job.started, self.job, self.deadline = now, job, now + job.budget
+        # Allowed at least the server's floor: a request's own small time limit
+        # bounds its search, not the model building before it, which grows with
+        # its size (2-5 s on a loaded machine for 256 table sets of the largest
+        # game, whatever the limit): else one client made /readyz 503 and got
+        # healthy workers killed.
+        allowed = max(job.budget, self.pool.floor)
+        job.started, self.job, self.deadline = now, job, now + allowed
         try:
             if job.body is None:
                 await self._write({"task": job.task, "request": job.request})
@@ -456,9 +494,9 @@ class _Worker:
                     {"task": job.task, "body": job.body, "caps": job.caps, **job.request}
                 )
             reply = await self._read(
-                job.budget + self.pool.margin,
+                allowed + self.pool.margin,
                 "hung",
-                f"overran its budget of {job.budget:.1f} s by {self.pool.margin:.1f} s",
+                f"overran its budget of {allowed:.1f} s by {self.pool.margin:.1f} s",
             )
         except _WorkerLost as lost:
             with language(language_of(job)):  # said in the request's language
@@ -495,17 +533,11 @@ class _Worker:
             raise _WorkerLost("died", "exited") from None
 
     async def _read(self, timeout: float, reason: str, what: str) -> dict[str, Any]:
+        """The worker's reply, if it comes within ``timeout`` seconds of the event
+        loop's own running time (:func:`within`); else :class:`_WorkerLost`."""
         assert self.process is not None
-        assert self.process.stdout is not None
         try:
-            async with asyncio.timeout(timeout):
-                line = await self.process.stdout.readline()
-                reply: dict[str, Any] = json.loads(line) if line else {}
-                if "answer" in reply:  # the answer's bytes follow the line announcing them
-                    size = reply["answer"]
-                    if not isinstance(size, int) or size > self.pool.max_answer_bytes:
-                        raise _WorkerLost("failed", "sent an answer over the answer limit")
-                    reply["answer"] = await self.process.stdout.readexactly(size)
+            reply: dict[str, Any] | None = await within(self._reply(), timeout)
         except TimeoutError:
             raise _WorkerLost(reason, what) from None
         except json.JSONDecodeError:
@@ -513,10 +545,25 @@ class _Worker:
         except ValueError:  # a line over the stream limit: the worker broke its promise
             raise _WorkerLost("failed", "sent an answer over the answer limit") from None
         except asyncio.IncompleteReadError:
-            line = b""  # it died while sending the answer
-        if not line:
+            reply = None  # it died while sending the answer
+        if reply is None:
             code = await self.process.wait()
             raise _WorkerLost("died", f"exited with {code}")
+        return reply
+
+    async def _reply(self) -> dict[str, Any] | None:
+        """The worker's next reply; None when it has exited."""
+        assert self.process is not None
+        assert self.process.stdout is not None
+        line = await self.process.stdout.readline()
+        if not line:
+            return None
+        reply: dict[str, Any] = json.loads(line)
+        if "answer" in reply:  # the answer's bytes follow the line announcing them
+            size = reply["answer"]
+            if not isinstance(size, int) or size > self.pool.max_answer_bytes:
+                raise _WorkerLost("failed", "sent an answer over the answer limit")
+            reply["answer"] = await self.process.stdout.readexactly(size)
         return reply
 
     async def _kill(self) -> None:
@@ -547,6 +594,7 @@ class SolverPool:
         metrics: Metrics,
         *,
         client_share: int | None = None,
+        floor_s: float = 0.0,
         margin_s: float = 3.0,
         max_answer_bytes: int = 4 * 1024 * 1024,
         retry_after_s: int = 1,
@@ -555,6 +603,9 @@ class SolverPool:
         self.queue_size = queue
         self.client_share = client_share or workers
         self.margin = margin_s
+        self.floor = floor_s
+        """The least a task is allowed before it counts as late (readiness) or hung
+        (the watchdog): the server's time cap, whatever the request asked for."""
         self.max_answer_bytes = max_answer_bytes
         self.metrics = metrics
         self.queue = FairQueue()

@@ -13,13 +13,24 @@ subclass of uvicorn's httptools protocol, adds:
   ``timeout_headers_s``; else the connection is closed (with a 408 when part of a
   request had arrived), at a moment drawn up to ``HEAD_TIMEOUT_SPREAD`` later, so
   that connections opened together are not all closed (and reopened) together;
-* a **header size limit** (``max_header_bytes``: 431 and close);
+* a **header size limit** (``max_header_bytes``: 431 and close) on every request,
+  one pipelined behind another included;
+* a **pipelining limit**: at most :data:`MAX_PIPELINED` requests queued behind the
+  one being answered (uvicorn queues them without bound);
+* a **write timeout** (``timeout_write_s``): a client that does not take the answer
+  it is sent (writing paused, or the connection closing with bytes left) is dropped;
+  asyncio would wait for ever to close it;
 * a **connection limit without an outage**: past ``max_connections`` open
   connections, the one that has waited longest for a request is closed to make
-  room, so idle connections can never lock out a client that sends requests;
+  room (else the one whose client has longest left its answer unread), so idle
+  connections and clients that never read can never lock out a client that sends
+  requests;
 * JSON for the answers it gives itself (400 for a request that is not HTTP, 408,
-  431), like every other error answer, with the same security headers and a new
-  request ID (no request exists to take the client's from).
+  431, 501 for a transfer coding other than ``chunked`` alone), like every other
+  error answer, with the same security headers and a new request ID (no request
+  exists to take the client's from);
+* quiet logs: uvicorn's warnings about what a client sent (a request that is not
+  HTTP, an upgrade) are dropped: any client could fill the log with them.
 
 The body's timeout and the whole request's are the app's (:mod:`api.middleware`),
 so those answers carry the usual headers and show in the metrics.
@@ -39,13 +50,20 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from api.logs import logging_config
 from api.metrics import Metrics
-from api.middleware import SECURITY_HEADERS
+from api.middleware import SECURITY_HEADERS, AnswerCutShort
 from api.settings import Settings
 
 log = logging.getLogger("meldwise.server")
 
 RESERVED_FILES = 256
 """File descriptors kept for everything but client connections (workers, logs)."""
+
+MAX_PIPELINED = 8
+"""Requests one connection may have queued behind the one being answered (HTTP/1.1
+pipelining). One more, and the connection reads nothing further: the queued ones
+are answered, then it is closed. uvicorn queues them without bound: 14 MB of
+pipelined ``GET /healthz`` on 8 connections whose answers were never read held
+600 MB in the server."""
 
 HEAD_TIMEOUT_SPREAD = 0.25
 """A connection's header timeout is ``timeout_headers_s`` times 1 to 1.25, drawn for
@@ -62,9 +80,13 @@ class Guards:
         self.timeout_headers = settings.timeout_headers_s
         self.max_header_bytes = settings.max_header_bytes
         self.max_connections = settings.max_connections
+        self.timeout_write = settings.timeout_write_s
         self.metrics = metrics
         self.waiting: dict[GuardedProtocol, None] = {}
         """Connections waiting for a request's headers, longest waiting first."""
+        self.stalled: dict[GuardedProtocol, None] = {}
+        """Connections whose answers the client does not read (writing paused, or
+        closed with bytes left to send), longest stalled first."""
 
 
 class GuardedProtocol(HttpToolsProtocol):
@@ -75,8 +97,25 @@ class GuardedProtocol(HttpToolsProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._head_timer: asyncio.TimerHandle | None = None
+        self._write_timer: asyncio.TimerHandle | None = None
         self._head_bytes = 0
-        self._refusal = (400, "the request is not valid HTTP/1.1", "bad_request")
+        """Bytes of the request head being read, counted in whole chunks (a chunk
+        that also ends another request or begins this one is not counted: at most one
+        chunk more than the limit is ever held)."""
+        self._in_head = False
+        """Between a request's first byte and the end of its headers."""
+        self._in_body = False
+        self._begun = 0
+        """Requests begun on this connection."""
+        self._lost = False
+        self._full = False
+        """Nothing more is read from this connection: its pipeline is full, or it is
+        being closed."""
+        self._refusal: tuple[int, str, str] | None = (
+            400,
+            "the request is not valid HTTP/1.1",
+            "bad_request",
+        )
 
     # --- connection life ----------------------------------------------------------
 
@@ -85,33 +124,85 @@ class GuardedProtocol(HttpToolsProtocol):
         self.guards.metrics.connections.set(len(self.connections))
         self._wait_for_head()
         if len(self.connections) > self.guards.max_connections:
-            oldest = next(iter(self.guards.waiting))
-            if oldest is not self:
-                oldest._close("idle_evicted")  # noqa: SLF001 - a connection of this class
+            victim = next(iter(self.guards.waiting))
+            if victim is self:  # no other connection waits for a request: a stalled one?
+                victim = next(iter(self.guards.stalled), self)
+            if victim is not self:
+                victim._evict()  # noqa: SLF001 - a connection of this class
             else:  # every other connection is busy with a request
                 self._close("over_capacity")
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._lost = True
         self._stop_waiting()
+        self._stop_write_timer()
         super().connection_lost(exc)
         self.guards.metrics.connections.set(len(self.connections))
+        # Requests queued but never started hold this protocol (their cycles' bound
+        # on_response) while it holds them: a cycle that only a full garbage
+        # collection frees, with every header and body byte they hold. Break it.
+        for cycle, _app in self.pipeline:
+            cycle.on_response = _nothing
+        self.pipeline.clear()
+        if self.cycle is not None:
+            self.cycle.on_response = _nothing
+        self.headers = []
+        self.scope = None  # type: ignore[assignment]
+        self.url = b""
 
     def data_received(self, data: bytes) -> None:
-        waiting = self in self.guards.waiting
+        if self._full:  # the queued requests are answered, then the connection closes
+            self.flow.pause_reading()
+            return
+        between = not self._in_head and not self._in_body
+        begun = self._begun
         super().data_received(data)
-        if waiting and self in self.guards.waiting:  # the headers are still incomplete
+        # The whole chunk is head when the head began before it (or it began the head
+        # of a request that followed nothing in it) and is still incomplete after it.
+        if self._in_head and (self._begun == begun or (between and self._begun == begun + 1)):
             self._head_bytes += len(data)
             if self._head_bytes > self.guards.max_header_bytes:
-                self._answer(431, self._too_large, "header_too_large")
+                self._refuse(431, self._too_large, "header_too_large")
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._in_head, self._in_body = True, False
+        self._head_bytes = 0
+        self._begun += 1
 
     def on_headers_complete(self) -> None:
         self._stop_waiting()
+        self._in_head, self._in_body = False, True
         size = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
         if size > self.guards.max_header_bytes:
             self._refusal = (431, self._too_large, "header_too_large")
-            _OWN_REFUSAL.refusing = True  # uvicorn's "Invalid HTTP request" is not said
             raise ValueError("headers too large")  # stops the parser: see send_400_response
+        codings = b", ".join(value for name, value in self.headers if name == b"transfer-encoding")
+        if codings and codings.strip().lower() != b"chunked":
+            # httptools reads "gzip, chunked" as plain chunked: the body would be
+            # taken for what it is not.
+            detail = (
+                "the only transfer coding this server reads is 'chunked' alone; got "
+                f"{codings[:60].decode('latin-1')!r}"
+            )
+            self._refusal = (501, detail, "transfer_coding")
+            raise ValueError("unsupported transfer coding")  # stops the parser
+        if (
+            self.cycle is not None
+            and not self.cycle.response_complete
+            and len(self.pipeline) >= MAX_PIPELINED
+        ):
+            # The newest queued request is the last this connection answers.
+            self.cycle.keep_alive = False
+            self._full = True
+            self._refusal = None
+            self.guards.metrics.connections_closed.labels("pipeline_full").inc()
+            raise ValueError("too many pipelined requests")  # stops the parser
         super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._in_body = False
+        super().on_message_complete()
 
     @property
     def _too_large(self) -> str:
@@ -123,14 +214,23 @@ class GuardedProtocol(HttpToolsProtocol):
     def on_response_complete(self) -> None:
         pipelined = bool(self.pipeline)  # its headers have arrived already
         super().on_response_complete()
-        if not pipelined and not self.transport.is_closing():
+        if self.transport.is_closing():
+            self._linger()
+        elif not pipelined:
             self._wait_for_head()
+
+    def timeout_keep_alive_handler(self) -> None:
+        super().timeout_keep_alive_handler()
+        self._linger()
+
+    def shutdown(self) -> None:
+        super().shutdown()
+        self._linger()
 
     # --- the header timeout ---------------------------------------------------------
 
     def _wait_for_head(self) -> None:
         self._stop_waiting()
-        self._head_bytes = 0
         self.guards.waiting[self] = None
         spread = 1 + HEAD_TIMEOUT_SPREAD * random.random()
         self._head_timer = self.loop.call_later(
@@ -145,19 +245,116 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _head_late(self) -> None:
         self._head_timer = None
-        if self._head_bytes:
+        if self._in_head:
             detail = f"the request headers did not arrive within {self.guards.timeout_headers:g} s"
-            self._answer(408, detail, "header_timeout")
+            self._refuse(408, detail, "header_timeout")
         else:
             self._close("header_timeout")
+
+    # --- clients that do not read their answers ------------------------------------
+
+    def pause_writing(self) -> None:
+        """The transport holds more than its high-water mark of unsent answer: the
+        client must read it within ``timeout_write_s``."""
+        super().pause_writing()
+        self._start_write_timer()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if not self.transport.is_closing():
+            self._stop_write_timer()
+
+    def _linger(self) -> None:
+        """The connection is closing: its last bytes must go out within
+        ``timeout_write_s`` (asyncio waits for ever for a client that reads nothing)."""
+        if self.transport.is_closing() and not self._lost:
+            self._start_write_timer()
+
+    def _start_write_timer(self) -> None:
+        if self._write_timer is None:
+            self.guards.stalled[self] = None
+            self._write_timer = self.loop.call_later(self.guards.timeout_write, self._write_late)
+
+    def _stop_write_timer(self) -> None:
+        self.guards.stalled.pop(self, None)
+        if self._write_timer is not None:
+            self._write_timer.cancel()
+            self._write_timer = None
+
+    def _write_late(self) -> None:
+        self._write_timer = None
+        self._abort("write_timeout")
+
+    def _evict(self) -> None:
+        """Make room for a new connection: this one waits for a request, or its client
+        does not read its answers."""
+        if self in self.guards.waiting:
+            self._close("idle_evicted")
+        else:
+            self._abort("stalled_evicted")
+
+    def _abort(self, reason: str) -> None:
+        """Drop the connection and whatever it had left to send."""
+        self._stop_waiting()
+        self._stop_write_timer()
+        if self.cycle is not None:
+            self.cycle.disconnected = True  # the app's next send is a no-op
+        self.guards.metrics.connections_closed.labels(reason).inc()
+        self.transport.abort()
+
+    # --- running the app --------------------------------------------------------------
+
+    def _start_asgi_task(self, cycle: Any, app: Any) -> None:
+        super()._start_asgi_task(cycle, self._guarded(cycle, app))
+
+    def _guarded(self, cycle: Any, app: Any) -> Any:
+        """``app`` for one request, whose answer to a client gone meanwhile is dropped
+        quietly, and which is cut quietly at the request timeout (see
+        :class:`~api.middleware.AnswerCutShort`); either closes the connection
+        within ``timeout_write_s``."""
+
+        async def send(message: Any) -> None:
+            try:
+                await cycle.send(message)
+            except RuntimeError:
+                # uvloop refuses to write to a connection the client has closed (or
+                # reset) before uvicorn learns of it; asyncio drops the bytes.
+                if not self.transport.is_closing():
+                    raise
+                cycle.disconnected = True
+
+        async def guarded(scope: Any, receive: Any, _send: Any) -> None:
+            try:
+                await app(scope, receive, send)
+            except AnswerCutShort as cut:
+                log.warning("%s", cut)
+                cycle.disconnected = True
+                if not self.transport.is_closing():
+                    self.transport.close()
+            finally:
+                self.loop.call_soon(self._linger)  # after uvicorn's own closing, if any
+
+        return guarded
 
     # --- answering outside the app ---------------------------------------------------
 
     def send_400_response(self, _msg: str) -> None:
         """uvicorn's answer to a parser error, which a callback of this class may
         raise on purpose after setting the answer it wants."""
-        _OWN_REFUSAL.refusing = False
-        self._answer(*self._refusal)
+        if self._refusal is None:  # the pipeline is full: the parser stays stopped
+            self.flow.pause_reading()
+            return
+        if self._refusal[2] == "bad_request":
+            log.debug("%s: refused a request that is not HTTP/1.1", _peer(self.client))
+        self._refuse(*self._refusal)
+
+    def _refuse(self, status: int, detail: str, reason: str) -> None:
+        """Answer ``status`` and close; or, while an earlier request on the connection
+        is being answered (its answer must not be cut into), only close."""
+        if (self.cycle is not None and not self.cycle.response_complete) or self.pipeline:
+            self._close(reason)
+        else:
+            self._answer(status, detail, reason)
 
     def _answer(self, status: int, detail: str, reason: str) -> None:
         body = json.dumps({"detail": detail}).encode()
@@ -175,26 +372,43 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _close(self, reason: str) -> None:
         self._stop_waiting()
+        self._full = True  # nothing more is read
         if not self.transport.is_closing():
             self.guards.metrics.connections_closed.labels(reason).inc()
             self.transport.close()
+        self._linger()
 
 
-class _OwnRefusal(logging.Filter):
-    """Drops uvicorn's warning "Invalid HTTP request received." for a request this
-    module refused on purpose (431), between the callback that refuses it and
-    :meth:`GuardedProtocol.send_400_response`, which uvicorn calls right after the
-    warning (one event loop, so nothing runs in between): the answer, the log line of
-    the closed connection and the metric say what happened."""
+def _nothing() -> None:
+    """What a request's cycle calls on its answer's end once its connection is gone."""
 
-    refusing = False
+
+def _peer(client: tuple[str, int] | None) -> str:
+    return f"{client[0]}:{client[1]}" if client else "-"
+
+
+class _Quiet(logging.Filter):
+    """Drops uvicorn's warnings about a client's request: "Invalid HTTP request
+    received." for each one that is not HTTP (or that this module stopped on purpose:
+    a 431, a full pipeline), and two for each ``Connection: Upgrade`` or ``CONNECT``
+    (one advising ``pip install uvicorn[standard]``: no route is a WebSocket). Any
+    client could fill the log with them; the answer, the access log or this
+    module's debug line, and the metrics say what happened."""
+
+    DROPPED = frozenset({"Invalid HTTP request received.", "Unsupported upgrade request."})
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return not (self.refusing and record.getMessage() == "Invalid HTTP request received.")
+        message = record.getMessage()
+        return not (message in self.DROPPED or message.startswith("No supported WebSocket library"))
 
 
-_OWN_REFUSAL = _OwnRefusal()
-_PHRASES = {400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large"}
+_QUIET = _Quiet()
+_PHRASES = {
+    400: "Bad Request",
+    408: "Request Timeout",
+    431: "Request Header Fields Too Large",
+    501: "Not Implemented",
+}
 _SECURITY_HEAD = "".join(
     f"{name.decode()}: {value.decode()}\r\n" for name, value in SECURITY_HEADERS
 )
@@ -203,7 +417,7 @@ _SECURITY_HEAD = "".join(
 
 def guarded_protocol(settings: Settings, metrics: Metrics) -> type[GuardedProtocol]:
     """A :class:`GuardedProtocol` class bound to one server's settings and metrics."""
-    logging.getLogger("uvicorn.error").addFilter(_OWN_REFUSAL)
+    logging.getLogger("uvicorn.error").addFilter(_QUIET)
     return type("MeldwiseProtocol", (GuardedProtocol,), {"guards": Guards(settings, metrics)})
 
 

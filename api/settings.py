@@ -113,6 +113,14 @@ class Settings(BaseSettings):
         le=MAX_TIME_LIMIT_MS,
         description="longest a solve may run; a request's time_limit_ms can only lower it",
     )
+    max_solve_tiles: int = Field(
+        default=300,
+        ge=10,
+        le=10_000,
+        description="most tiles (rack and table together) a solve request may hold; more "
+        "get 422: building the model of a position takes time that grows with its "
+        "size and that no time limit bounds",
+    )
     disruption_cap_ms: int = Field(
         default=round(DEFAULT_DISRUPTION_TIME_LIMIT * 1000),
         ge=0,
@@ -197,6 +205,14 @@ class Settings(BaseSettings):
         ge=1,
         le=600,
         description="an idle kept-alive connection is closed after this many seconds",
+    )
+    timeout_write_s: float = Field(
+        default=10,
+        gt=0,
+        le=600,
+        description="a client must take the answer the server sends within this many "
+        "seconds (once the server holds more than 64 KiB of it unsent, or once the "
+        "connection is closing); else the connection is dropped",
     )
     timeout_request_s: float = Field(
         default=30,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import random
 import re
@@ -254,6 +255,59 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
     assert "script-src 'self';" in CONTENT_SECURITY_POLICY
 
 
+def test_metrics_labels_come_from_small_sets_whatever_clients_send(client: TestClient) -> None:
+    """Each method a client made up was a label of its own: 34 of them grew /metrics to
+    1 MB, and the raw path must never be one either."""
+    for number in range(5):
+        client.request(f"MADEUP{number}", "/healthz")
+        client.get(f"/no-such-path-{number}")
+    client.request("MADEUP0", "/static/meldwise-hint.js")
+    text = client.get("/metrics").text
+    assert "MADEUP" not in text
+    assert "no-such-path" not in text
+    assert 'meldwise_http_requests_total{method="other",route="/healthz",status="405"}' in text
+    assert 'method="GET",route="unmatched",status="404"' in text
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/readyz", "/", "/docs"])
+def test_head_is_answered_as_get_without_a_body(client: TestClient, path: str) -> None:
+    """HEAD /healthz, /readyz, / and /docs were 405."""
+    got = client.get(path)
+    head = client.head(path)
+    assert head.status_code == got.status_code == 200
+    assert head.content == b""
+    assert head.headers["content-length"] == got.headers["content-length"]
+    assert head.headers["content-type"] == got.headers["content-type"]
+    metrics = client.get("/metrics").text
+    assert f'method="HEAD",route="{path}",status="200"' in metrics
+
+
+def test_a_refused_cors_preflight_is_an_error_answer_in_the_clients_language() -> None:
+    """Starlette answered a refused preflight 400 in English plain text."""
+    settings = Settings(workers=1, cors_origins=["https://ok.example"])
+    with TestClient(create_app(settings)) as client:
+        asked = {
+            "Origin": "https://evil.example",
+            "Access-Control-Request-Method": "PUT",
+            "Accept-Language": "ja",
+        }
+        refused = client.options(SOLVE, headers=asked)
+        assert refused.status_code == 400
+        assert refused.json() == {
+            "detail": "このクロスオリジンリクエストは許可されていません"
+            "(許可されていないもの: オリジン, メソッド)"
+        }
+        assert "x-request-id" in refused.headers
+        del asked["Accept-Language"]
+        assert client.options(SOLVE, headers=asked).json()["detail"] == (
+            "this cross-origin request is not allowed: its origin, its method"
+        )
+        asked.update({"Origin": "https://ok.example", "Access-Control-Request-Method": "POST"})
+        allowed = client.options(SOLVE, headers=asked)
+        assert allowed.status_code == 200
+        assert allowed.headers["access-control-allow-origin"] == "https://ok.example"
+
+
 def test_the_host_header_is_never_echoed(client: TestClient) -> None:
     for path in ("/docs/", "/static", "/v1/rummikub/solve/"):
         answer = client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
@@ -286,6 +340,19 @@ def test_request_ids_are_kept_when_sound_and_made_otherwise(client: TestClient) 
     assert re.fullmatch(r"[0-9a-f]{32}", replaced)
 
 
+def test_a_path_cannot_forge_an_access_log_line(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The access log wrote the decoded path as it came: %0a began a line of the
+    client's choosing, and a NUL passed."""
+    with caplog.at_level(logging.INFO, logger="meldwise.access"):
+        client.get("/x%0a2026-12-01 INFO meldwise.access forged%00%22%5c")
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "meldwise.access"]
+    assert "\n" not in line
+    assert "\x00" not in line
+    assert '"GET /x\\n2026-12-01 INFO meldwise.access forged\\x00\\"\\\\ HTTP/1.1" 404' in line
+
+
 # --- clients -----------------------------------------------------------------------------
 
 
@@ -305,6 +372,35 @@ def test_with_api_keys_the_api_needs_one() -> None:
             )
         assert client.get("/healthz").status_code == 200  # probes need no key
         assert client.get("/").status_code == 200
+
+
+def test_a_refusal_before_a_large_body_is_read_closes_the_connection() -> None:
+    """A 401, 404, 405 or 429 given before the body was read kept the connection open
+    whatever the body: a declared gigabyte or an endless chunked one was then read
+    for nothing (and was once taken for the next request's headers: an unasked-for
+    431). A body sent chunked, or declared over the body limit, now closes it; a small
+    one, which the server drops as it comes, keeps it."""
+    settings = Settings(workers=1, rate_limit="2/minute", api_keys=["a"])
+    key = {"X-API-Key": "a"}
+    as_json = {"Content-Type": "application/json"}
+
+    def chunked() -> Iterator[bytes]:
+        yield b'{"racks": {"x": []}}'
+
+    with TestClient(create_app(settings)) as client:
+        refusals = [
+            client.post(SCORE, json={"racks": {"x": []}}),  # 401, kept
+            client.post(SCORE, content=chunked()),  # 401
+            client.post(SCORE, content=b"{}" * 10_001, headers=as_json),  # 401, over the limit
+            client.post("/v1/nowhere", content=chunked(), headers=key),  # 404
+            client.post("/healthz", content=chunked()),  # 405
+            client.post(SCORE, json={"racks": {"x": []}}, headers=key),  # 200
+            client.post(SCORE, json={"racks": {"x": []}}, headers=key),  # 429, kept
+        ]
+        statuses = [answer.status_code for answer in refusals]
+        assert statuses == [401, 401, 401, 404, 405, 200, 429]
+        closing = [answer.headers.get("connection") for answer in refusals]
+        assert closing == [None, "close", "close", "close", "close", None, None]
 
 
 def test_a_client_is_an_address_or_for_ipv6_its_64_network() -> None:
@@ -423,6 +519,43 @@ def test_a_request_past_the_share_is_refused_before_its_body_is_read() -> None:
             assert answered[0]["status"] == 200  # the first one is answered all the same
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("path", [SOLVE, VALIDATE, SCORE, SHANGHAI_SCORE])
+def test_a_client_that_leaves_mid_body_is_no_server_error(
+    path: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``Content-Length: 100``, 9 bytes, then the client closes: Starlette's
+    ClientDisconnect was a 500 in the metrics and a traceback in the log."""
+    app = create_app(Settings(workers=1, rate_limit=""))
+
+    async def scenario() -> None:
+        async with async_client(app) as client:
+            parts: list[Message] = [
+                {"type": "http.request", "body": b'{"rack":[', "more_body": True},
+                {"type": "http.disconnect"},
+            ]
+
+            async def leaving() -> Message:
+                return parts.pop(0) if parts else {"type": "http.disconnect"}
+
+            answered: list[Message] = []
+
+            async def keep(message: Message) -> None:
+                answered.append(message)
+
+            scope = _post_scope(path, "-")
+            scope["headers"][-1] = (b"content-length", b"100")
+            await app(scope, leaving, keep)
+            assert answered[0]["status"] == 499
+            metrics = (await client.get("/metrics")).text
+            assert 'status="500"' not in metrics
+            assert f'route="{path}",status="499"' in metrics
+
+    with caplog.at_level(logging.INFO):
+        asyncio.run(scenario())
+    assert "Traceback" not in caplog.text
+    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
 
 
 def test_a_client_back_before_its_retry_after_is_answered_when_it_runs_out(

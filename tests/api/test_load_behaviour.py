@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from api import pool
 from api.main import create_app
 from api.settings import Settings
 from api.worker import WORKER_NICENESS, _batch_scheduling
@@ -227,6 +229,63 @@ def test_a_hung_worker_is_killed_past_its_cap_and_only_its_request_fails() -> No
             assert (await client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]})).status_code == 200
             metrics = (await client.get("/metrics")).text
             assert _metric(metrics, 'meldwise_worker_restarts_total{reason="hung"}') == 1
+
+    asyncio.run(scenario())
+
+
+def test_a_stall_of_the_servers_own_loop_gets_no_idle_worker_killed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The ping's timeout counted the server's own event-loop stalls: a stall as long
+    as the timeout, while a ping was out, got a healthy idle worker killed as
+    unresponsive (its pong sat unread in the pipe)."""
+    monkeypatch.setattr(pool, "HEARTBEAT_S", 0.05)
+    monkeypatch.setattr(pool, "PING_TIMEOUT_S", 0.3)
+    write = pool._Worker._write  # noqa: SLF001 - the pool's own pipe
+    stalls: list[dict[str, Any]] = []
+
+    async def write_then_stall(worker: Any, message: dict[str, Any]) -> None:
+        await write(worker, message)
+        if message.get("task") == "ping" and len(stalls) < 3:
+            stalls.append(message)
+            # Once the ping's timeout is counting, the loop stalls for twice its length.
+            asyncio.get_running_loop().call_soon(time.sleep, 0.6)
+
+    monkeypatch.setattr(pool._Worker, "_write", write_then_stall)  # noqa: SLF001
+    app = create_app(Settings(workers=1, rate_limit=""))
+
+    async def scenario() -> None:
+        async with async_client(app) as client:
+            while len(stalls) < 3:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.5)
+            metrics = (await client.get("/metrics")).text
+            assert _metric(metrics, "meldwise_worker_restarts_total") == 0
+            assert "worker_restarts_total{" not in metrics
+            assert (await client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]})).status_code == 200
+
+    asyncio.run(scenario())
+
+
+def test_a_task_is_allowed_the_servers_time_cap_whatever_it_asked_for() -> None:
+    """The watchdog and readiness allowed a task its own time limit: a client asking
+    for 10 ms with a position that takes a second to build (or a move check, allowed
+    nothing) got a healthy worker judged late, then killed, after the margin."""
+    app = create_app(Settings(workers=1, rate_limit="", watchdog_margin_ms=500))
+
+    async def scenario() -> None:
+        async with async_client(app) as client:
+            slow = _worker(app).process.pid
+            os.kill(slow, signal.SIGSTOP)  # a task slower than its limit, not hung
+            try:
+                asked = asyncio.create_task(client.post(SHANGHAI_SCORE, json={"hands": {"a": []}}))
+                await asyncio.sleep(1.5)  # past 0 + 0.5 s, within 2 + 0.5 s
+                assert (await client.get("/readyz")).status_code == 200
+            finally:
+                os.kill(slow, signal.SIGCONT)
+            assert (await asked).status_code == 200
+            metrics = (await client.get("/metrics")).text
+            assert "worker_restarts_total{" not in metrics
 
     asyncio.run(scenario())
 

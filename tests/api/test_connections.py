@@ -1,0 +1,302 @@
+"""The connection guards of :mod:`api.server` against clients that misuse HTTP/1.1:
+pipelining without reading the answers, endless headers behind a request in
+flight, not reading an answer at all. Each runs the guarded protocol in-process
+(in a thread, on uvloop as ``meldwise serve`` does) in front of a small ASGI app,
+so a test takes a second or two and can look at the protocol's own state."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import socket
+import threading
+import time
+import weakref
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import uvicorn
+import uvloop
+from starlette.types import Receive, Scope, Send
+from uvicorn.server import ServerState
+
+from api.metrics import Metrics
+from api.middleware import RequestTimeoutMiddleware
+from api.server import MAX_PIPELINED, GuardedProtocol, guarded_protocol
+from api.settings import Settings
+
+
+async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """``/bytes/N``: N bytes, sent 64 KiB at a time; ``/sleep/S``: a short answer after
+    S seconds; ``/drip/S``: an answer begun, then cut by a request timeout of S
+    seconds."""
+    _, what, amount = scope["path"].split("/")
+    if what == "drip":
+        await RequestTimeoutMiddleware(_drip, float(amount), 1, Metrics())(scope, receive, send)
+        return
+    if what == "sleep":
+        await asyncio.sleep(float(amount))
+    body = b"x" * (int(amount) if what == "bytes" else 2)
+    headers = [(b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    for start in range(0, len(body), 1 << 16):
+        more = start + (1 << 16) < len(body)
+        piece = body[start : start + (1 << 16)]
+        await send({"type": "http.response.body", "body": piece, "more_body": more})
+
+
+async def _drip(scope: Scope, receive: Receive, send: Send) -> None:
+    headers = [(b"content-length", b"10")]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": b"12345", "more_body": True})
+    await asyncio.sleep(10)
+
+
+class Served:
+    """The guarded protocol on a loopback port, in a thread of its own."""
+
+    def __init__(self, **settings: Any) -> None:
+        self.settings = Settings(workers=1, **settings)
+        self.metrics = Metrics()
+        self.protocol = guarded_protocol(self.settings, self.metrics)
+        config = uvicorn.Config(
+            _app, http=self.protocol, ws="none", log_config=None, access_log=False
+        )
+        config.load()
+        self.state = ServerState()
+        self.loop = uvloop.new_event_loop()
+        self.protocols: list[weakref.ref[GuardedProtocol]] = []
+
+        def make() -> GuardedProtocol:
+            made = self.protocol(
+                config=config, server_state=self.state, app_state={}, _loop=self.loop
+            )
+            self.protocols.append(weakref.ref(made))
+            return made
+
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.server = self.loop.run_until_complete(
+            self.loop.create_server(make, sock=self.listener)
+        )
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def call(self, function: Any) -> Any:
+        """``function()`` run on the server's loop; its result."""
+        return asyncio.run_coroutine_threadsafe(_call(function), self.loop).result(5)
+
+    def closed(self, reason: str) -> float:
+        name = "meldwise_connections_closed_by_server_total"
+        return self.metrics.registry.get_sample_value(name, {"reason": reason}) or 0.0
+
+    def stop(self) -> None:
+        self.server.close()
+        asyncio.run_coroutine_threadsafe(_cancel_all(), self.loop).result(5)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+        self.loop.close()
+
+
+def _protocols(server: Served) -> list[GuardedProtocol]:
+    """The server's open connections."""
+    return [p for p in server.state.connections if isinstance(p, GuardedProtocol)]
+
+
+async def _call(function: Any) -> Any:
+    return function()
+
+
+async def _cancel_all() -> None:
+    """Cancel the requests still running (a test's last answers), and let them end."""
+    tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+@contextlib.contextmanager
+def served(**settings: Any) -> Iterator[Served]:
+    server = Served(**settings)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _slow_reader(port: int) -> socket.socket:
+    """A connection whose client reads nothing (a small receive buffer)."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", port))
+    return sock
+
+
+def _read_all(sock: socket.socket, wait: float) -> bytes:
+    sock.settimeout(wait)
+    answer = b""
+    with contextlib.suppress(TimeoutError, ConnectionResetError):
+        while chunk := sock.recv(1 << 16):
+            answer += chunk
+    return answer
+
+
+def test_pipelined_requests_beyond_a_few_are_not_queued() -> None:
+    """uvicorn queued every pipelined request whose answer the client had not read:
+    14 MB of them on 8 connections held 600 MB."""
+    with served() as server, _slow_reader(server.port) as sock:
+        sock.sendall(b"GET /sleep/0.3 HTTP/1.1\r\nHost: x\r\n\r\n")
+        sock.sendall(b"GET /bytes/10 HTTP/1.1\r\nHost: x\r\n\r\n" * 2000)
+        time.sleep(0.1)
+        queued = server.call(lambda: [len(p.pipeline) for p in _protocols(server)])
+        assert queued == [MAX_PIPELINED]
+        # The queued requests are answered, then the connection is closed.
+        answer = _read_all(sock, 3)
+        assert answer.count(b"HTTP/1.1 200") == 1 + MAX_PIPELINED
+        assert server.closed("pipeline_full") == 1
+
+
+def test_a_pipelined_request_gets_the_header_limit_too() -> None:
+    """The header size was counted only on a connection waiting for a request: the
+    next request's headers, sent while one was answered, could grow without end."""
+    with served(max_header_bytes=4096) as server, _slow_reader(server.port) as sock:
+        sock.sendall(b"GET /sleep/2 HTTP/1.1\r\nHost: x\r\n\r\nGET /bytes/1 HTTP/1.1\r\n")
+        with contextlib.suppress(OSError):  # the server closes the connection meanwhile
+            for _ in range(100):
+                sock.sendall(b"X-Pad: a\r\n" * 1000)
+                time.sleep(0.005)
+        time.sleep(0.2)
+        assert server.closed("header_too_large") == 1
+        assert server.call(lambda: len(server.state.connections)) == 0
+
+
+def test_a_closed_connection_is_freed_without_waiting_for_a_full_collection() -> None:
+    """Queued requests held their protocol (and all their headers) in a reference
+    cycle until the garbage collector's rare full pass."""
+    gc.disable()
+    try:
+        with served() as server:
+            with _slow_reader(server.port) as sock:
+                sock.sendall(b"GET /sleep/0.5 HTTP/1.1\r\nHost: x\r\n\r\n")
+                sock.sendall(b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\nX: y\r\n\r\n" * 4)
+                time.sleep(0.1)
+            time.sleep(0.8)
+            assert server.call(lambda: len(server.state.connections)) == 0
+            assert [ref() for ref in server.protocols] == [None]
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize("close", [False, True])
+def test_a_client_that_reads_no_answer_is_dropped_after_the_write_timeout(close: bool) -> None:
+    """A client whose receive window stays shut held its connection for ever: asyncio
+    waits for the write buffer to drain before it closes one."""
+    request = b"GET /bytes/%d HTTP/1.1\r\nHost: x\r\n%s\r\n" % (
+        # Under the transport's high-water mark (once the kernel's buffers are full),
+        # when closing, so that only the closing's linger catches it.
+        8_000_000 if not close else 4_000_000,
+        b"Connection: close\r\n" if close else b"",
+    )
+    with served(timeout_write_s=0.5) as server, _slow_reader(server.port) as sock:
+        sock.sendall(request)
+        time.sleep(0.1)
+        assert server.call(lambda: len(server.state.connections)) == 1
+        deadline = time.monotonic() + 3
+        while server.call(lambda: len(server.state.connections)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert server.call(lambda: len(server.state.connections)) == 0
+        assert server.closed("write_timeout") == 1
+
+
+def test_clients_that_read_no_answers_cannot_lock_the_others_out() -> None:
+    """At the connection limit, a connection whose answer is not being read makes room
+    for a new one, as an idle one does: 32 such locked everyone out at a limit of 32."""
+    with served(max_connections=4, timeout_write_s=60) as server:
+        readers = [_slow_reader(server.port) for _ in range(4)]
+        try:
+            for sock in readers:
+                sock.sendall(b"GET /bytes/8000000 HTTP/1.1\r\nHost: x\r\n\r\n")
+            time.sleep(0.3)
+            with socket.create_connection(("127.0.0.1", server.port)) as sock:
+                sock.sendall(b"GET /bytes/5 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                assert _read_all(sock, 3).startswith(b"HTTP/1.1 200")
+            assert server.closed("stalled_evicted") == 1
+        finally:
+            for sock in readers:
+                sock.close()
+
+
+def test_an_answer_cut_by_the_request_timeout_closes_quietly(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The request timeout striking once the answer had begun re-raised its
+    TimeoutError: uvicorn logged "Exception in ASGI application" and a traceback."""
+    with caplog.at_level(logging.INFO), served() as server:
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            sock.sendall(b"GET /drip/0.3 HTTP/1.1\r\nHost: x\r\n\r\n")
+            answer = _read_all(sock, 3)
+        assert answer.startswith(b"HTTP/1.1 200")
+        assert answer.endswith(b"\r\n\r\n12345")  # cut, and the connection closed
+    problems = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.getMessage() for r in problems] == [
+        "GET /drip/0.3: the answer was cut at the request timeout of 0.3 s (the client "
+        "read it too slowly)"
+    ]
+    assert "Traceback" not in caplog.text
+
+
+def test_a_client_that_leaves_mid_download_is_no_error(caplog: pytest.LogCaptureFixture) -> None:
+    """A browser tab closed mid-download: uvloop's RuntimeError on writing to the closed
+    transport was logged as "Exception in ASGI application" with a traceback."""
+    with caplog.at_level(logging.INFO), served() as server:
+        for _ in range(5):
+            with _slow_reader(server.port) as sock:
+                sock.sendall(b"GET /bytes/8000000 HTTP/1.1\r\nHost: x\r\n\r\n" * 2)
+                time.sleep(0.2)
+                sock.recv(100_000)
+            time.sleep(0.1)
+        deadline = time.monotonic() + 3
+        while server.call(lambda: len(server.state.tasks)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"NOT HTTP\r\n\r\n",
+        b"CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n",
+        b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n",
+        b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\nX: " + b"a" * 20_000 + b"\r\n\r\n",
+    ],
+    ids=["not-http", "connect", "upgrade", "431"],
+)
+def test_what_a_client_sends_logs_no_warning(
+    caplog: pytest.LogCaptureFixture, request_bytes: bytes
+) -> None:
+    """Each request that was not HTTP logged "Invalid HTTP request received.", and
+    each Connection: Upgrade or CONNECT two warnings (one advising pip install
+    'uvicorn[standard]'): any client could fill the log."""
+    with caplog.at_level(logging.INFO), served() as server:
+        for _ in range(3):
+            with socket.create_connection(("127.0.0.1", server.port)) as sock:
+                sock.sendall(request_bytes)
+                assert _read_all(sock, 2).startswith(b"HTTP/1.1 ")
+    assert not [r for r in caplog.records if r.levelno >= logging.INFO]
+
+
+@pytest.mark.parametrize("coding", [b"gzip, chunked", b"identity, chunked"])
+def test_a_transfer_coding_other_than_chunked_gets_501(coding: bytes) -> None:
+    """``Transfer-Encoding: gzip, chunked`` was read as plain chunked: the body taken
+    for what it was not."""
+    with served() as server, socket.create_connection(("127.0.0.1", server.port)) as sock:
+        sock.sendall(
+            b"POST /bytes/1 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: %s\r\n\r\n"
+            b"5\r\nhello\r\n0\r\n\r\n" % coding
+        )
+        answer = _read_all(sock, 3)
+    assert answer.startswith(b"HTTP/1.1 501 Not Implemented")
+    assert b"the only transfer coding this server reads is 'chunked' alone" in answer
