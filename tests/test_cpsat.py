@@ -24,7 +24,7 @@ from solver.cpsat import (
     maximize,
     run,
 )
-from solver.errors import LimitError, MeldwiseError
+from solver.errors import LimitError, MeldwiseError, quoted
 from solver.rummikub import Position, solve
 from solver.rummikub.repair import repair
 from solver.shanghai.advice import advise
@@ -70,7 +70,7 @@ def test_a_limit_cannot_change() -> None:
 def test_a_value_out_of_range_is_named(field: str, value: object) -> None:
     with pytest.raises(LimitError, match=field) as raised:
         Limit(**{field: value})  # type: ignore[arg-type]
-    assert repr(value) in str(raised.value)
+    assert repr(quoted(value)) in str(raised.value)  # as messages quote it: true, not True
     assert isinstance(raised.value, MeldwiseError)
 
 
