@@ -122,13 +122,18 @@ class Once(argparse.Action):
 
 
 def flags_given(args: argparse.Namespace) -> list[str]:
-    """The flags of a command with :func:`add_json_modes` given a value other than
-    their default, but for the modes themselves and ``--lang``."""
+    """The flags of a command with :func:`add_json_modes` given, but for the modes
+    themselves and ``--lang``: those with a value other than their default, and those
+    that take one value given at all, even their default's (``--objective tiles``
+    beside a request saying points would lose without a word)."""
     defaults = args.flag_defaults()
+    once = vars(args).get("_given_once", set())
     return [
         "--" + name.replace("_", "-")
         for name, value in vars(args).items()
-        if name in defaults and name not in {"json", "jsonl", "lang"} and value != defaults[name]
+        if name in defaults
+        and name not in {"json", "jsonl", "lang"}
+        and (value != defaults[name] or name in once)
     ]
 
 
@@ -203,10 +208,10 @@ def answering(
 
     ``--jsonl``: one request per stdin line, one JSON response per line, in order (a
     blank line gets none); a bad line answers ``{"error": ..., "line": its number}``
-    and the batch goes on (exit 0). ``--json``:
-    one request on stdin, one JSON response. Either refuses the other flags but
-    ``--lang``: the request says it all. Otherwise the request is built from the
-    flags by ``from_flags`` and the response written for a person by ``describe``.
+    and the batch goes on (exit 0). ``--json``: one request on stdin, one JSON
+    response. Either refuses the other flags but ``--lang``: the request says it all.
+    Otherwise the request is built from the flags by ``from_flags`` and the response
+    written for a person by ``describe``.
     Bad input (not ``--jsonl``) raises, so exits 2 (see :func:`dispatch`).
     A request's own ``lang`` overrides the command's.
     """

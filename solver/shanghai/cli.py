@@ -82,7 +82,8 @@ def add_shanghai_command(commands: Commands) -> None:
         metavar="PLAYER=CARDS",
         help='a player\'s cards left, e.g. --hand "ann=AS JK" --hand "bo=" (repeatable)',
     )
-    _add_common(score)
+    add_rule_flag(score, "--rule decks=3 --rule twos_wild=true")
+    add_request_flags(score)  # scoring searches nothing: no --time-limit
     score.set_defaults(handler=answering(score_shanghai, _score_request, describe_scores))
 
 

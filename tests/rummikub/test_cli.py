@@ -257,6 +257,13 @@ def test_only_a_proven_empty_play_says_draw() -> None:
         assert no_play_text(status) == "No play found before the search stopped."
 
 
+def test_shanghai_score_takes_no_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    # Scoring searches nothing: the flag was taken and ignored.
+    with pytest.raises(SystemExit):
+        main(["shanghai", "score", "--hand", "ann=AS", "--time-limit", "2"])
+    assert "unrecognized arguments: --time-limit 2" in capsys.readouterr().err
+
+
 def test_a_repair_that_found_no_rescue_in_time_does_not_say_none(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -276,6 +283,9 @@ def test_a_repair_that_found_no_rescue_in_time_does_not_say_none(
         (["bot", "--json", "--bot", "greedy", "--opening"], "--bot, --opening"),
         (["shanghai", "advise", "--json", "--hand", "AS", "--down"], "--hand, --down"),
         (["shanghai", "score", "--jsonl", "--hand", "ann=AS"], "--hand"),
+        # At its default value too: it would lose to the request without a word.
+        (["solve", "--json", "--objective", "tiles"], "--objective"),
+        (["repair", "--json", "--time-limit", "2"], "--time-limit"),
     ],
 )
 def test_flags_beside_a_request_on_stdin_are_refused(
