@@ -36,7 +36,7 @@ from typing import Any
 
 from solver.arena.game import Result
 from solver.errors import CountError, MeldwiseError, RulesError, quoted
-from solver.i18n import _, alternatives, clauses
+from solver.i18n import _, _n, alternatives, clauses
 from solver.rummikub.deal import full_set
 from solver.rummikub.legality import check_play
 from solver.rummikub.notation import Tile, format_tiles
@@ -254,10 +254,9 @@ class View:
         if pool < 0:
             raise CountError(
                 _(
-                    "the opponents hold {held} tiles, but only {hidden} tiles are off the rack"
-                    " and the table",
-                    held=sum(sizes[1:]),
-                    hidden=hidden,
+                    "the opponents hold {held}, but the rack and the table leave only {hidden}",
+                    held=_n("{n} tile", "{n} tiles", sum(sizes[1:])),
+                    hidden=_n("{n} tile", "{n} tiles", hidden),
                 )
             )
         return cls(

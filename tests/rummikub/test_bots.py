@@ -308,6 +308,13 @@ def test_advice_at_every_hint_level_and_when_the_bot_agrees() -> None:
         solve_rummikub({**HOLDING, "opponents": [{"rack_size": 0}]})
     with pytest.raises(ValueError, match="the opponents hold 200 tiles"):
         solve_rummikub({**HOLDING, "opponents": [{"rack_size": 200}]})
+    tiny = {"colours": 2, "numbers": 3, "copies": 1, "jokers": 0}
+    with pytest.raises(
+        ValueError, match=r"hold 2 tiles, but the rack and the table leave only 1 tile$"
+    ):
+        solve_rummikub(
+            {"rack": ["R1", "R2", "R3", "B1", "B2"], "rules": tiny, "opponents": [{"rack_size": 2}]}
+        )
 
 
 def test_strong_with_nothing_to_keep_makes_the_best_play() -> None:
