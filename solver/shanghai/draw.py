@@ -502,6 +502,13 @@ def _figure(value: int | float | None, proven: bool = True) -> str:
     return figure if proven else _("at most {value}", value=figure)
 
 
+def _expected(value: float | None, beyond_reach: bool) -> str:
+    """An expected deficiency: "about 1.96", or why there is none (:func:`_figure`)."""
+    if value is None:
+        return _figure(None, beyond_reach)
+    return _("about {value}", value=_figure(value))
+
+
 def _buy(
     draw: Draw, upcard: Card, after: Study, option: DrawOption, buys_left: int
 ) -> UpcardAdvice:
@@ -509,14 +516,14 @@ def _buy(
     with_up = after.value
     extra = draw.rules.buy_penalty_cards
     figures = _n(
-        "with it and the {n} penalty card the expected deficiency is about {deficiency}"
+        "with it and the {n} penalty card the expected deficiency is {deficiency}"
         " (each penalty card counted with the chance that one stock card lowers it, an"
         " estimate) and the hand holds {points:.1f} expected points",
-        "with it and the {n} penalty cards the expected deficiency is about {deficiency}"
+        "with it and the {n} penalty cards the expected deficiency is {deficiency}"
         " (each penalty card counted with the chance that one stock card lowers it, an"
         " estimate) and the hand holds {points:.1f} expected points",
         extra,
-        deficiency=_figure(option.deficiency, option.deficiency is not None or after.beyond_reach),
+        deficiency=_expected(option.deficiency, after.beyond_reach),
         points=option.points,
     )
     if buys_left <= 0:

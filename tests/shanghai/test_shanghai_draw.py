@@ -21,7 +21,7 @@ from solver import advise_shanghai
 from solver.cpsat import Limit, Status
 from solver.shanghai import STANDARD, Contract, Position, advise, parse_cards
 from solver.shanghai.deficiency import Study, deficiency, lowering_cards
-from solver.shanghai.draw import reachable
+from solver.shanghai.draw import _expected, reachable
 from solver.shanghai.melds import TableMeld, read_meld
 from solver.shanghai.notation import Card
 from solver.shanghai.position import Phase
@@ -366,3 +366,10 @@ def test_a_figure_the_clock_cut_is_neither_impossible_nor_exact(
     assert "exact" not in said
     assert "not found in time" in said
     assert "?" not in said
+
+
+def test_an_expected_deficiency_missing_is_not_about_anything() -> None:
+    # A buy's figures read "the expected deficiency is about unknown (...)".
+    assert _expected(1.96, False) == "about 1.96"
+    assert _expected(None, False) == "unknown (not found in time: a search stopped first)"
+    assert _expected(None, True) == "unknown (the unseen cards cannot complete the contract)"
