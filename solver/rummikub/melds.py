@@ -113,7 +113,18 @@ def group_reading(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
 
 def readings(tiles: Sequence[Tile], rules: Rules) -> list[Meld]:
     """All valid readings of ``tiles`` as a set: run readings, then the group reading
-    (none when the set holds more jokers than ``max_jokers_per_set``)."""
+    (none when the set holds more jokers than ``max_jokers_per_set``); of those, only
+    the ones where each joker written with a tile (``J(R7)``, see :attr:`Tile.meant
+    <solver.rummikub.notation.Tile.meant>`) stands for it."""
+    found = _readings(tiles, rules)
+    said = _said(tiles)
+    if said:
+        found = [m for m in (_as_said(m, said, rules) for m in found) if m is not None]
+    return found
+
+
+def _readings(tiles: Sequence[Tile], rules: Rules) -> list[Meld]:
+    """:func:`readings`, whatever the jokers were written with."""
     if sum(t.is_joker for t in tiles) > rules.max_jokers_per_set:
         return []
     found = run_readings(tiles, rules)
@@ -121,6 +132,11 @@ def readings(tiles: Sequence[Tile], rules: Rules) -> list[Meld]:
     if group is not None:
         found.append(group)
     return found
+
+
+def _said(tiles: Sequence[Tile]) -> list[Tile]:
+    """What the jokers of ``tiles`` written with a tile (``J(R7)``) stand for."""
+    return [t.meant for t in tiles if t.meant is not None]
 
 
 def best_value(tiles: Sequence[Tile], rules: Rules) -> int:
@@ -143,18 +159,6 @@ def read_meld(tiles: Sequence[Tile], rules: Rules) -> Meld:
     if plain is not None:
         return plain
     options = _readings_or_raise(tiles, rules)
-    said = [t.meant for t in tiles if t.meant is not None]
-    if said:
-        options = [m for m in (_as_said(m, said, rules) for m in options) if m is not None]
-        if not options:
-            raise InvalidMeld(
-                _n(
-                    "its joker cannot stand for {tiles}",
-                    "its jokers cannot stand for {tiles}",
-                    len(said),
-                    tiles=" ".join(spell(t) for t in said),
-                )
-            )
     for meld in options:
         if meld.kind is MeldKind.RUN and _written_in_order(tiles, meld):
             return meld
@@ -221,6 +225,14 @@ def _readings_or_raise(tiles: Sequence[Tile], rules: Rules) -> list[Meld]:
 
 def why_not_a_set(tiles: Sequence[Tile], rules: Rules) -> str:
     """A sentence saying why ``tiles`` form no valid set (for error messages)."""
+    said = _said(tiles)
+    if said and _readings(tiles, rules):  # a set, but not with its jokers as written
+        return _n(
+            "its joker cannot stand for {tiles}",
+            "its jokers cannot stand for {tiles}",
+            len(said),
+            tiles=" ".join(spell(t) for t in said),
+        )
     naturals = [t for t in tiles if not t.is_joker]
     size = len(tiles)
     if size < rules.min_set_len:

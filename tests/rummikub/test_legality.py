@@ -6,6 +6,7 @@ import pytest
 from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
 
+from solver import validate_rummikub
 from solver.rummikub import Objective, Rules, Tile, parse_tiles, solve
 from solver.rummikub.legality import Verdict, check_play
 from tests.rummikub.oracle import oracle_for
@@ -131,3 +132,24 @@ def test_the_validator_agrees_with_exhaustive_rules(
         assert verdict.legal == oracle.judge(position.rack, position.table, after, position.opened)
         assert verdict.legal or verdict.problems
         event(f"legal: {verdict.legal}, opened: {position.opened}")
+
+
+def test_sets_after_a_move_are_read_as_their_jokers_were_written() -> None:
+    # validate judged J(K5) J(R6) K7 a set (read plain, the run 5-7), and an opening of
+    # J(K8) K9 K10 worth 33 (read as K9-K11), though solve reads both as written.
+    wrong = validate_rummikub(
+        {"rack": ["K7", "J", "J"], "table_before": [], "table_after": [["J(K5)", "J(R6)", "K7"]]}
+    )
+    assert wrong["legal"] is False
+    assert wrong["problems"] == [{"set": 0, "reason": "J J K7: its jokers cannot stand for K5 R6"}]
+    short = validate_rummikub(
+        {
+            "rack": ["J", "K9", "K10"],
+            "table_before": [],
+            "table_after": [["J(K8)", "K9", "K10"]],
+            "opened": False,
+        }
+    )
+    assert short["problems"] == [
+        {"set": None, "reason": "the opening is worth 27 points, under the 30 needed"}
+    ]

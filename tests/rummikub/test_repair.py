@@ -448,3 +448,12 @@ def test_the_penalty_says_a_rescue_avoids_it() -> None:
     alone = repair_rummikub({**request, "rack": ["K3"]})
     assert alone["rescue"]["play"] is None
     assert alone["penalty"]["text"].startswith("No legal arrangement places every tile")
+
+
+def test_a_heap_whose_brackets_fit_no_reading_is_no_set_and_gets_repaired() -> None:
+    # It stopped the repair: "table set 0 (J J K7) is not a valid set" (and it was set 1).
+    answer = repair_rummikub({"table": [["R1", "R2", "R3"], ["J(K5)", "J(R6)", "K7", "K8"]]})
+    assert answer["repairable"] is True
+    # The heap as it lies is a black run (its jokers read anew): nothing to move.
+    assert [m["kind"] for m in answer["arrangement"]["table"]] == ["run", "run"]
+    assert answer["arrangement"]["steps"] == []
