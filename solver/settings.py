@@ -103,7 +103,10 @@ class Settings:
             return settings
         if not isinstance(settings, Mapping):
             raise RulesError(
-                _("rules must be an object of settings, got {settings!r:.60}", settings=settings)
+                _(
+                    "rules must be an object of settings, got {settings!r:.60}",
+                    settings=quoted(settings),
+                )
             )
         known = {item.name for item in _fields(cls)}
         for name in settings:

@@ -39,6 +39,8 @@ SHANGHAI_KNOWN = (
         ({"max_jokers_per_set": 0}, "rule 'max_jokers_per_set' must be between 1 and 4, got 0"),
         ({"wild": 1}, f"unknown rule 'wild'; known rules are {RUMMIKUB_KNOWN}"),
         ([1], "rules must be an object of settings, got [1]"),
+        (True, "rules must be an object of settings, got true"),  # once Python's True
+        ([None], "rules must be an object of settings, got [null]"),
     ],
 )
 def test_rummikub_rule_messages(settings: Any, message: str) -> None:

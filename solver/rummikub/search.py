@@ -30,7 +30,7 @@ from solver.cpsat import DEFAULT_DISRUPTION_TIME_LIMIT as DEFAULT_DISRUPTION_TIM
 from solver.cpsat import DEFAULT_DISRUPTION_WORK as DEFAULT_DISRUPTION_WORK
 from solver.cpsat import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
 from solver.cpsat import Limit, Status
-from solver.errors import RequestError
+from solver.errors import RequestError, quoted
 from solver.i18n import _
 from solver.rummikub.disruption import calm_score
 from solver.rummikub.disruption import least_disruption as calmest
@@ -95,7 +95,10 @@ def solve(
         objective = Objective(objective)  # its word ("tiles") read as the mode, not as points
     except ValueError:
         raise RequestError(
-            _("'objective' must be 'tiles' or 'points', got {value!r:.60}", value=objective)
+            _(
+                "'objective' must be 'tiles' or 'points', got {value!r:.60}",
+                value=quoted(objective),
+            )
         ) from None
     position = position.in_game(rules)  # Y1 (黄1) made by Position.parse is orange here
     play = _solve(position, rules, objective, limit, least_disruption)

@@ -72,7 +72,10 @@ class Position:
                 object.__setattr__(self, "phase", Phase(self.phase))
             except ValueError:
                 raise RequestError(
-                    _("'phase' must be 'draw' or 'play', got {value!r:.60}", value=self.phase)
+                    _(
+                        "'phase' must be 'draw' or 'play', got {value!r:.60}",
+                        value=quoted(self.phase),
+                    )
                 ) from None
         # Made directly, Card(15, SPADES) was advised on ("Discard 15S"), and a string
         # failed deep in the search: every card must be one of the game's.
