@@ -44,13 +44,18 @@ def close_if_body(scope: Scope, limit: int) -> dict[str, str]:
     """:data:`CLOSE` for an answer given before the request's body was read, when that
     body could be large: sent chunked (no length said), or declared over ``limit``
     bytes (the body limit). Kept alive, the connection would read it to its end for
-    nothing (a declared gigabyte, an endless chunked one). A request without a body,
+    nothing (a declared gigabyte, an endless chunked one); or ``Expect: 100-continue``
+    was sent (see below). A request without a body,
     or with one within the limit, keeps its connection: the server drops that body
     as it arrives, and a client that waits as told loses nothing."""
     for name, value in scope["headers"]:
         if name == b"transfer-encoding":
             return CLOSE
         if name == b"content-length" and (not value.strip().isdigit() or int(value) > limit):
+            return CLOSE
+        if name == b"expect":
+            # Told "100 Continue" never comes, the client may skip its body: the next
+            # request would be read as this one's body.
             return CLOSE
     return {}
 

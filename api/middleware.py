@@ -107,7 +107,8 @@ class HeadMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "HEAD":
+        if scope["type"] != "http" or scope["method"] != "HEAD" or _static(scope):
+            # Static files answer HEAD themselves, without reading the file.
             await self.app(scope, receive, send)
             return
         inner = {**scope, "method": "GET"}
@@ -116,6 +117,10 @@ class HeadMiddleware:
         finally:
             if "route" in inner:  # what the router found, for the metrics
                 scope["route"] = inner["route"]
+
+
+def _static(scope: Scope) -> bool:
+    return str(scope.get("path", "")).startswith("/static/")
 
 
 class BodyLimitMiddleware:

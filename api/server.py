@@ -39,10 +39,14 @@ so those answers carry the usual headers and show in the metrics.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import json
 import logging
 import random
 import resource
+import struct
+import termios
 import uuid
 from typing import Any, ClassVar
 
@@ -98,6 +102,8 @@ class GuardedProtocol(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._head_timer: asyncio.TimerHandle | None = None
         self._write_timer: asyncio.TimerHandle | None = None
+        self._unsent = 0
+        """Bytes left to send when the write timer started."""
         self._head_bytes = 0
         """Bytes of the request head being read, counted in whole chunks (a chunk
         that also ends another request or begins this one is not counted: at most one
@@ -107,6 +113,8 @@ class GuardedProtocol(HttpToolsProtocol):
         self._in_body = False
         self._begun = 0
         """Requests begun on this connection."""
+        self._trailer_bytes = 0
+        """Bytes of the trailer of a chunked body being read."""
         self._lost = False
         self._full = False
         """Nothing more is read from this connection: its pipeline is full, or it is
@@ -168,7 +176,20 @@ class GuardedProtocol(HttpToolsProtocol):
         super().on_message_begin()
         self._in_head, self._in_body = True, False
         self._head_bytes = 0
+        self._trailer_bytes = 0
         self._begun += 1
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        if not self._in_body:
+            super().on_header(name, value)
+            return
+        # A chunked body's trailer: never a header of the request (uvicorn appended it
+        # to the request's headers, those of a queued request's app too), and counted
+        # against the header limit (an endless trailer held 24 times its size).
+        self._trailer_bytes += len(name) + len(value) + 4
+        if self._trailer_bytes > self.guards.max_header_bytes:
+            self._refusal = (431, self._too_large, "header_too_large")
+            raise ValueError("trailers too large")  # stops the parser: see send_400_response
 
     def on_headers_complete(self) -> None:
         self._stop_waiting()
@@ -273,6 +294,7 @@ class GuardedProtocol(HttpToolsProtocol):
     def _start_write_timer(self) -> None:
         if self._write_timer is None:
             self.guards.stalled[self] = None
+            self._unsent = self._unsent_bytes()
             self._write_timer = self.loop.call_later(self.guards.timeout_write, self._write_late)
 
     def _stop_write_timer(self) -> None:
@@ -281,8 +303,25 @@ class GuardedProtocol(HttpToolsProtocol):
             self._write_timer.cancel()
             self._write_timer = None
 
+    def _unsent_bytes(self) -> int:
+        """Bytes of answers the client has not taken: the transport's buffer and, on
+        Linux, the kernel's send queue (which alone can hold megabytes: a client
+        reading slowly drains it long before the transport's buffer moves)."""
+        size = self.transport.get_write_buffer_size()
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                queued = fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0")
+                size += struct.unpack("i", queued)[0]
+        return size
+
     def _write_late(self) -> None:
+        """``timeout_write_s`` without the client taking any of its answer: drop it. A
+        client that took some (reading slowly) gets the time again."""
         self._write_timer = None
+        if not self._lost and self._unsent_bytes() < self._unsent:
+            self._start_write_timer()
+            return
         self._abort("write_timeout")
 
     def _evict(self) -> None:
@@ -350,9 +389,16 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _refuse(self, status: int, detail: str, reason: str) -> None:
         """Answer ``status`` and close; or, while an earlier request on the connection
-        is being answered (its answer must not be cut into), only close."""
+        is being answered or waits its turn, read nothing more: the requests before
+        this one are answered (the newest, ``cycle``, last), then the connection
+        closes (closing at once lost their answers)."""
         if (self.cycle is not None and not self.cycle.response_complete) or self.pipeline:
-            self._close(reason)
+            assert self.cycle is not None
+            self.cycle.keep_alive = False
+            self._stop_waiting()
+            self._full = True
+            self.flow.pause_reading()
+            self.guards.metrics.connections_closed.labels(reason).inc()
         else:
             self._answer(status, detail, reason)
 

@@ -25,6 +25,7 @@ from starlette.types import Message
 
 from api import clients
 from api.clients import address_id
+from api.errors import CLOSE, close_if_body
 from api.main import create_app
 from api.middleware import CONTENT_SECURITY_POLICY
 from api.pool import SLACK_S, Crowd, FairQueue, Job
@@ -280,6 +281,14 @@ def test_head_is_answered_as_get_without_a_body(client: TestClient, path: str) -
     assert head.headers["content-type"] == got.headers["content-type"]
     metrics = client.get("/metrics").text
     assert f'method="HEAD",route="{path}",status="200"' in metrics
+
+
+def test_a_refusal_before_the_body_closes_when_100_continue_was_asked() -> None:
+    # The client told "100 Continue" never comes may skip its body: kept open, the
+    # connection read its next request as this one's body.
+    ask = [(b"expect", b"100-continue"), (b"content-length", b"10")]
+    assert close_if_body({"headers": ask}, 1000) == CLOSE
+    assert close_if_body({"headers": ask[1:]}, 1000) == {}
 
 
 def test_a_refused_cors_preflight_is_an_error_answer_in_the_clients_language() -> None:

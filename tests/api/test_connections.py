@@ -32,7 +32,7 @@ from api.settings import Settings
 async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """``/bytes/N``: N bytes, sent 64 KiB at a time; ``/sleep/S``: a short answer after
     S seconds; ``/drip/S``: an answer begun, then cut by a request timeout of S
-    seconds."""
+    seconds; ``/echo/0``: the names of the request's headers."""
     _, what, amount = scope["path"].split("/")
     if what == "drip":
         await RequestTimeoutMiddleware(_drip, float(amount), 1, Metrics())(scope, receive, send)
@@ -40,6 +40,8 @@ async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if what == "sleep":
         await asyncio.sleep(float(amount))
     body = b"x" * (int(amount) if what == "bytes" else 2)
+    if what == "echo":
+        body = b",".join(name for name, _ in scope["headers"])
     headers = [(b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": 200, "headers": headers})
     for start in range(0, len(body), 1 << 16):
@@ -168,9 +170,40 @@ def test_a_pipelined_request_gets_the_header_limit_too() -> None:
             for _ in range(100):
                 sock.sendall(b"X-Pad: a\r\n" * 1000)
                 time.sleep(0.005)
+        assert server.closed("header_too_large") == 1
+        # The request before it is answered, then the connection closes (closing at
+        # once lost that answer).
+        answer = _read_all(sock, 3.0)
+        assert answer.startswith(b"HTTP/1.1 200")
+        assert answer.count(b"HTTP/1.1") == 1
+        assert server.call(lambda: len(server.state.connections)) == 0
+
+
+def test_chunked_trailers_are_no_headers_and_count_against_the_limit() -> None:
+    """Trailer lines went into the request's headers, uncounted: an endless trailer
+    held 24 times its size (and a queued request's app saw them as its headers)."""
+    with (
+        served(max_header_bytes=4096) as server,
+        socket.create_connection(("127.0.0.1", server.port)) as sock,
+    ):
+        # Queued behind a slow answer, the request's app starts once its trailer is read.
+        head = b"POST /echo/0 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+        sock.sendall(b"GET /sleep/0.3 HTTP/1.1\r\nHost: x\r\n\r\n")
+        sock.sendall(head + b"2\r\n{}\r\n0\r\nX-Trailer: 1\r\n\r\n")
+        answer = _read_all(sock, 1.5)
+        assert answer.count(b"HTTP/1.1 200") == 2
+        assert b"transfer-encoding" in answer
+        assert b"x-trailer" not in answer
+    with (
+        served(max_header_bytes=4096) as server,
+        socket.create_connection(("127.0.0.1", server.port)) as sock,
+    ):
+        sock.sendall(b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n")
+        with contextlib.suppress(OSError):
+            for _ in range(20):
+                sock.sendall(b"X: a\r\n" * 1000)
         time.sleep(0.2)
         assert server.closed("header_too_large") == 1
-        assert server.call(lambda: len(server.state.connections)) == 0
 
 
 def test_a_closed_connection_is_freed_without_waiting_for_a_full_collection() -> None:
@@ -209,6 +242,28 @@ def test_a_client_that_reads_no_answer_is_dropped_after_the_write_timeout(close:
             time.sleep(0.05)
         assert server.call(lambda: len(server.state.connections)) == 0
         assert server.closed("write_timeout") == 1
+
+
+@pytest.mark.parametrize("close", [False, True])
+def test_a_client_reading_slowly_gets_its_whole_answer(close: bool) -> None:
+    """The write timeout is time without progress: a client taking its answer slowly
+    but steadily was cut when the whole of it took longer than the timeout."""
+    size = 12_000_000
+    connection = b"Connection: close\r\n" if close else b""
+    with served(timeout_write_s=0.5) as server, _slow_reader(server.port) as sock:
+        sock.sendall(b"GET /bytes/%d HTTP/1.1\r\nHost: x\r\n%s\r\n" % (size, connection))
+        time.sleep(0.2)  # the buffers fill up, the timer starts
+        received = 0
+        sock.settimeout(5)
+        started = time.monotonic()
+        while received < size and time.monotonic() - started < 20:
+            chunk = sock.recv(1 << 16)
+            if not chunk:
+                break
+            received += len(chunk)
+            time.sleep(0.002)  # about 30 MB/s at most: more than 0.5 s in all
+        assert received >= size  # the head too
+        assert server.closed("write_timeout") == 0
 
 
 def test_clients_that_read_no_answers_cannot_lock_the_others_out() -> None:
