@@ -181,7 +181,7 @@ export class MeldwiseHint extends HTMLElement {
       this.#error.replaceChildren();
       this.#answer.replaceChildren(...drawAnswer(answer, request.table ?? [], tr, request.rules?.colours));
       // Nothing to play: a further press could only say so again. A fixed level is
-      // no step: without hint-level, presses start again from the nudge.
+      // no step: once hint-level goes, presses go on from where the sequence was.
       if (!fixed && answer.tiles_played > 0 && this.#next < LEVELS.length - 1) this.#next += 1;
       this.dispatchEvent(
         new CustomEvent("meldwise-hint", { detail: answer, bubbles: true, composed: true }),
