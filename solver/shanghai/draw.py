@@ -384,6 +384,16 @@ def _take(
             True, _("Take {card}: with it you go out this turn (solved).", card=upcard), now, after
         )
     if draw.down:
+        if not proven or draw.status is not Status.OPTIMAL:
+            # A search stopped first: "no card lets you go out" would be no proof.
+            return UpcardAdvice(
+                False,
+                _(
+                    "Draw: whether {card} or a stock card lets you go out this turn was not"
+                    " found in time (a search stopped first).",
+                    card=upcard,
+                ),
+            )
         if stock.go_out:
             return UpcardAdvice(
                 False,

@@ -373,3 +373,34 @@ def test_an_expected_deficiency_missing_is_not_about_anything() -> None:
     assert _expected(1.96, False) == "about 1.96"
     assert _expected(None, False) == "unknown (not found in time: a search stopped first)"
     assert _expected(None, True) == "unknown (the unseen cards cannot complete the contract)"
+
+
+def test_a_player_down_is_not_told_no_card_goes_out_when_the_clock_cut_the_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "Draw: no card lets you go out this turn (every unseen card and JS checked)" came
+    # of a search stopped at once; given its time, JS lets the player go out.
+    request = {
+        "hand": ["9S", "10S"],
+        "hand_number": 2,
+        "down": True,
+        "table": [
+            {"owner": "me", "cards": ["8H", "8S", "8D"]},
+            {"owner": "me", "cards": ["JC", "QC", "KC", "AC"]},
+            {"owner": "me", "cards": ["4S", "5S", "6S", "7S", "8S"]},
+        ],
+        "upcard": "JS",
+        "phase": "draw",
+    }
+    assert "Take JS: with it you go out this turn (solved)." in _rules_of(advise_shanghai(request))
+    spent = time.perf_counter() - 1.0
+    monkeypatch.setattr(
+        "solver.shanghai.wire.Limit",
+        lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),
+    )
+    cut = advise_shanghai(request)
+    assert cut["time_capped"] is True
+    said = _rules_of(cut)
+    assert "checked" not in said
+    assert "(solved)" not in said
+    assert "was not found in time" in said
