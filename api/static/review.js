@@ -280,8 +280,12 @@ export function setUpReview() {
     event.preventDefault();
     runReview();
   });
-  // An edited record: a review on its way is of the old one.
-  record.addEventListener("input", idle);
+  // An edited record: the review shown, and one on its way, are of the old one.
+  record.addEventListener("input", () => {
+    idle();
+    clear();
+    error.replaceChildren();
+  });
 
   // A bot game played on the server, then reviewed: busy until the review is shown.
   playButton.addEventListener("click", async () => {

@@ -998,6 +998,11 @@ def test_review_tab_shows_only_the_newest_jobs_review(service: str, page: Page) 
     expect(page.locator("#review-turns button")).to_have_count(len(newest["turns"]))
     expect(page.locator("#review-run")).to_have_text("Review")
     expect(page.locator("#review-run")).to_be_enabled()
+    # An edited record: the review shown is of the old one.
+    page.get_by_label("Game record (JSON)").press("End")
+    page.get_by_label("Game record (JSON)").type(" ")
+    expect(page.locator("#review-turns button")).to_have_count(0)
+    expect(page.locator(".review-summary")).to_have_count(0)
 
 
 def test_review_tab_says_what_is_wrong_with_a_record(service: str, page: Page) -> None:
