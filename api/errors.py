@@ -171,11 +171,15 @@ def _status_phrase(status: int) -> str | None:
     return None
 
 
-async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
+async def _http_error(request: Request, error: HTTPException) -> Response:
     """404, 405 and the errors raised while reading a body (400, 408, 413, 415, 422);
     the web stack's bare status phrases ("Not Found") are said in the request's
     language, as every detail of ours is. A 404 or 405 is given before any body is
-    read: it closes the connection of a request whose body could be large."""
+    read: it closes the connection of a request whose body could be large. A client
+    gone while FastAPI read a route's body model is no bad body (its 400 wraps the
+    ClientDisconnect): 499, as when the route reads it."""
+    if isinstance(error.__cause__, ClientDisconnect):
+        return await _client_gone(request, error.__cause__)
     detail = str(error.detail)
     headers = dict(error.headers or {})
     phrase = _status_phrase(error.status_code)

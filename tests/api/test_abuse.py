@@ -530,7 +530,7 @@ def test_a_request_past_the_share_is_refused_before_its_body_is_read() -> None:
     asyncio.run(scenario())
 
 
-@pytest.mark.parametrize("path", [SOLVE, VALIDATE, SCORE, SHANGHAI_SCORE])
+@pytest.mark.parametrize("path", [SOLVE, VALIDATE, SCORE, SHANGHAI_SCORE, REPAIR, SHANGHAI_ADVISE])
 def test_a_client_that_leaves_mid_body_is_no_server_error(
     path: str, caplog: pytest.LogCaptureFixture
 ) -> None:
