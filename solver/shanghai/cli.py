@@ -221,7 +221,9 @@ def describe_advice(response: dict[str, Any]) -> str:
     if response["phase"] == "draw":
         lines.append(_("Before the draw:"))
     elif go is None:
-        if response["lay_offs"] is None:  # lay-offs but no going down: down already
+        if response["lay_offs"] is None and response["status"] != "optimal":
+            lines.append(_("Go down: none found before the search stopped"))
+        elif response["lay_offs"] is None:  # lay-offs but no going down: down already
             lines.append(_("Go down: not this turn"))
     else:
         lines.append(_("Go down:"))

@@ -467,3 +467,21 @@ def test_the_cli_status_of_advice_the_clock_cut_does_not_deny_its_answer(
     assert "before anything was found" not in out
     assert "Solver: partly unknown (a search stopped at its limit" in out
     assert status_text("unknown") == "unknown (time ran out before anything was found)"
+
+
+def test_a_play_the_clock_cut_is_not_said_not_to_go_down(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "Go down: not this turn" came of a search stopped at once.
+    advise = ["shanghai", "advise", "--hand", "AS AD AC KS KD KC 5S 5D 5C", "--hand-number", "1"]
+    assert main([*advise, "--phase", "play"]) == 0
+    assert "Go down:\n" in capsys.readouterr().out
+    spent = time.perf_counter() - 1.0
+    monkeypatch.setattr(
+        "solver.shanghai.wire.Limit",
+        lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),
+    )
+    assert main([*advise, "--phase", "play"]) == 0
+    out = capsys.readouterr().out
+    assert "Go down: not this turn" not in out
+    assert "Go down: none found before the search stopped" in out
