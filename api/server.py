@@ -388,11 +388,19 @@ class GuardedProtocol(HttpToolsProtocol):
         self._refuse(*self._refusal)
 
     def _refuse(self, status: int, detail: str, reason: str) -> None:
-        """Answer ``status`` and close; or, while an earlier request on the connection
-        is being answered or waits its turn, read nothing more: the requests before
-        this one are answered (the newest, ``cycle``, last), then the connection
-        closes (closing at once lost their answers)."""
-        if (self.cycle is not None and not self.cycle.response_complete) or self.pipeline:
+        """Answer ``status`` and close, also when the request refused is the one whose
+        body is being read (a bad chunk, a trailer over the limit); or, while
+        an earlier request on the connection is being answered or waits its turn, read
+        nothing more: the requests before this one are answered (the newest,
+        ``cycle``, last), then the connection closes (closing at once lost their
+        answers)."""
+        if self._in_body and not self.pipeline and self.cycle is not None:
+            # The request refused is the one being read, its app waiting for the rest
+            # of its body: it is gone (its app sees the client leave), not left to
+            # wait for the body timeout.
+            self.cycle.disconnected = True  # its own answer is never sent: this one is
+            self._answer(status, detail, reason)
+        elif (self.cycle is not None and not self.cycle.response_complete) or self.pipeline:
             assert self.cycle is not None
             self.cycle.keep_alive = False
             self._stop_waiting()

@@ -32,7 +32,8 @@ from api.settings import Settings
 async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """``/bytes/N``: N bytes, sent 64 KiB at a time; ``/sleep/S``: a short answer after
     S seconds; ``/drip/S``: an answer begun, then cut by a request timeout of S
-    seconds; ``/echo/0``: the names of the request's headers."""
+    seconds; ``/echo/0``: the names of the request's headers; ``/read/0``: a short
+    answer once the whole body is read."""
     _, what, amount = scope["path"].split("/")
     if what == "drip":
         await RequestTimeoutMiddleware(_drip, float(amount), 1, Metrics())(scope, receive, send)
@@ -42,6 +43,9 @@ async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     body = b"x" * (int(amount) if what == "bytes" else 2)
     if what == "echo":
         body = b",".join(name for name, _ in scope["headers"])
+    if what == "read":
+        while (await receive()).get("more_body"):
+            pass
     headers = [(b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": 200, "headers": headers})
     for start in range(0, len(body), 1 << 16):
@@ -204,6 +208,19 @@ def test_chunked_trailers_are_no_headers_and_count_against_the_limit() -> None:
                 sock.sendall(b"X: a\r\n" * 1000)
         time.sleep(0.2)
         assert server.closed("header_too_large") == 1
+    # The request refused is the one whose body was being read: answered at once, not
+    # left to wait for the body timeout (a 408 after it).
+    with (
+        served(max_header_bytes=4096, timeout_body_s=5) as server,
+        socket.create_connection(("127.0.0.1", server.port)) as sock,
+    ):
+        sock.sendall(b"POST /read/0 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+        time.sleep(0.2)  # its app waits for the body
+        sock.sendall(b"2\r\n{}\r\n0\r\n" + b"X: a\r\n" * 1000)
+        started = time.monotonic()
+        answer = _read_all(sock, 3.0)
+        assert answer.startswith(b"HTTP/1.1 431")
+        assert time.monotonic() - started < 2
 
 
 def test_a_closed_connection_is_freed_without_waiting_for_a_full_collection() -> None:
