@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
+from dataclasses import replace
 from typing import Any
 
+import pytest
 from pydantic import TypeAdapter
+
+from solver.cpsat import Limit
 
 
 def run_solver_cli(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
@@ -27,3 +32,13 @@ def assert_declared(model: TypeAdapter[Any], answer: dict[str, Any]) -> None:
     as they do in the service's answers)."""
     read = model.validate_python(answer)
     assert model.dump_python(read, mode="json", by_alias=True, exclude_unset=True) == answer
+
+
+def spend_the_clock(monkeypatch: pytest.MonkeyPatch, wire: str) -> None:
+    """Every solve that the wire module ``wire`` (``"solver.shanghai.wire"``) starts
+    from now on begins with its time already spent: what a clock-cut answer says."""
+    spent = time.perf_counter() - 1.0
+    monkeypatch.setattr(
+        f"{wire}.Limit",
+        lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),
+    )

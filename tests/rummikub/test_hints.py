@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import time
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -12,10 +10,10 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 from solver import solve_rummikub
-from solver.cpsat import Limit
 from solver.rummikub import STANDARD, Objective, Rules, Tile
 from tests.rummikub.oracle import oracle_for
 from tests.rummikub.strategies import examples, positions, request_of, small_rules
+from tests.support import spend_the_clock
 
 NUDGE_FIELDS = {"status", "hint_level", "can_play", "tiles_played", "time_capped"}
 
@@ -146,11 +144,7 @@ def test_nothing_to_play() -> None:
 def test_a_hint_the_clock_cut_says_so(level: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Only the full answer carried time_capped: a tile hint could change with the
     machine's load and not say so."""
-    spent = time.perf_counter() - 1.0  # every solve starts with its time already spent
-    monkeypatch.setattr(
-        "solver.rummikub.wire.Limit",
-        lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),
-    )
+    spend_the_clock(monkeypatch, "solver.rummikub.wire")
     answer = ask({"rack": ["R1", "R2", "R3"]}, level)
     assert answer["status"] == "unknown"
     assert answer["time_capped"] is True

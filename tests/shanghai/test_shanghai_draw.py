@@ -28,6 +28,7 @@ from solver.shanghai.position import Phase
 from solver.shanghai.rules import Rules
 from solver.shanghai.search import drawn_cards, solve_turn
 from tests.shanghai.strategies import HAND_NUMBERS, RANDOMS
+from tests.support import spend_the_clock
 
 LIMIT = Limit(20.0)
 
@@ -353,11 +354,7 @@ def test_a_figure_the_clock_cut_is_neither_impossible_nor_exact(
     assert "(cards still needed, exact)" in said
     assert "chance 0% (exact" in said  # proven: no card completes it, so none lowers it
     assert "not found in time" not in said
-    spent = time.perf_counter() - 1.0
-    monkeypatch.setattr(
-        "solver.shanghai.wire.Limit",
-        lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),
-    )
+    spend_the_clock(monkeypatch, "solver.shanghai.wire")
     cut = advise_shanghai(BEYOND_REACH)
     assert cut["time_capped"] is True
     assert cut["deficiency"] is None
@@ -393,11 +390,7 @@ def test_a_player_down_is_not_told_no_card_goes_out_when_the_clock_cut_the_searc
         "phase": "draw",
     }
     assert "Take JS: with it you go out this turn (solved)." in _rules_of(advise_shanghai(request))
-    spent = time.perf_counter() - 1.0
-    monkeypatch.setattr(
-        "solver.shanghai.wire.Limit",
-        lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),
-    )
+    spend_the_clock(monkeypatch, "solver.shanghai.wire")
     cut = advise_shanghai(request)
     assert cut["time_capped"] is True
     said = _rules_of(cut)

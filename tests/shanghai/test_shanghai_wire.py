@@ -4,8 +4,6 @@ culprit, and the shanghai CLI command."""
 from __future__ import annotations
 
 import json
-import time
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,11 +11,10 @@ import pytest
 from meldwise.cli import main
 from solver import MeldwiseError, advise_shanghai, score_shanghai
 from solver.commands import status_text
-from solver.cpsat import Limit
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
 from solver.shanghai import STANDARD, Contract, Position, examples, parse_cards
 from solver.shanghai.position import NextPlayer
-from tests.support import run_solver_cli
+from tests.support import run_solver_cli, spend_the_clock
 
 
 def test_examples_are_what_the_solver_answers() -> None:
@@ -406,15 +403,6 @@ def test_cards_the_next_player_took_leave_the_unseen_pool_once() -> None:
     assert _unseen(both) == "103 unseen cards)."
 
 
-def _spent_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every solve of the next advice starts with its time already spent."""
-    spent = time.perf_counter() - 1.0
-    monkeypatch.setattr(
-        "solver.shanghai.wire.Limit",
-        lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),
-    )
-
-
 def test_advice_the_clock_cut_says_so(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -422,7 +410,7 @@ def test_advice_the_clock_cut_says_so(
     said the clock had cut it."""
     assert advise_shanghai(examples.ADVISE_REQUEST)["time_capped"] is False
     assert advise_shanghai(examples.ADVISE_DRAW_REQUEST)["time_capped"] is False
-    _spent_clock(monkeypatch)
+    spend_the_clock(monkeypatch, "solver.shanghai.wire")
     cut = advise_shanghai(examples.ADVISE_REQUEST)
     assert cut["time_capped"] is True
     assert cut["status"] == "unknown"
@@ -459,7 +447,7 @@ def test_the_cli_status_of_advice_the_clock_cut_does_not_deny_its_answer(
     """A Shanghai status is the worst of the turn's searches: cut by the clock, the
     advice still names a discard, and the status line said "time ran out before
     anything was found" under it. Rummikub's words stay where they are true."""
-    _spent_clock(monkeypatch)
+    spend_the_clock(monkeypatch, "solver.shanghai.wire")
     args = ["shanghai", "advise", "--hand", "2S 2H 2D 2C 2S 2H 2D 2C JK", "--hand-number", "3"]
     assert main([*args, "--rule", "twos_wild=true", "--phase", "play"]) == 0
     out = capsys.readouterr().out
@@ -476,11 +464,7 @@ def test_a_play_the_clock_cut_is_not_said_not_to_go_down(
     advise = ["shanghai", "advise", "--hand", "AS AD AC KS KD KC 5S 5D 5C", "--hand-number", "1"]
     assert main([*advise, "--phase", "play"]) == 0
     assert "Go down:\n" in capsys.readouterr().out
-    spent = time.perf_counter() - 1.0
-    monkeypatch.setattr(
-        "solver.shanghai.wire.Limit",
-        lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),
-    )
+    spend_the_clock(monkeypatch, "solver.shanghai.wire")
     assert main([*advise, "--phase", "play"]) == 0
     out = capsys.readouterr().out
     assert "Go down: not this turn" not in out
