@@ -837,16 +837,33 @@ def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     expect(page.locator("#shanghai-answer")).to_be_empty()
 
 
-def test_shanghai_tab_refuses_a_custom_contract_size_that_is_no_number(
-    service: str, page: Page
-) -> None:
-    # Number("x") would go out as null and come back as "'contract.sets[1]' must be a
-    # whole number, got null": the page refuses it itself, naming the word typed.
+def _shanghai_example_in_japanese(service: str, page: Page) -> list[str]:
+    """The Shanghai tab's example, on the Japanese page; the advice requests sent from
+    now on (their URLs) gather in the list returned."""
     sent: list[str] = []
     page.on("request", lambda r: sent.append(r.url) if r.url.endswith(SHANGHAI_ADVISE) else None)
     page.goto(f"{service}/?lang=ja")
     page.locator("#tab-shanghai").click()
     page.locator("#shanghai-example").click()
+    return sent
+
+
+def _advised_request(page: Page) -> dict[str, Any]:
+    """Press Advise: the request the page sent, once answered 200."""
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.locator("#shanghai-advise").click()
+    assert answer.value.status == 200
+    request = answer.value.request.post_data_json
+    assert isinstance(request, dict)
+    return request
+
+
+def test_shanghai_tab_refuses_a_custom_contract_size_that_is_no_number(
+    service: str, page: Page
+) -> None:
+    # Number("x") would go out as null and come back as "'contract.sets[1]' must be a
+    # whole number, got null": the page refuses it itself, naming the word typed.
+    sent = _shanghai_example_in_japanese(service, page)
     page.get_by_label("コントラクト", exact=True).select_option("custom")
     page.locator("#contract-sets").fill("3, x")
     page.locator("#shanghai-advise").click()
@@ -856,11 +873,7 @@ def test_shanghai_tab_refuses_a_custom_contract_size_that_is_no_number(
     expect(page.locator("#shanghai-advise")).to_be_enabled()
     assert sent == []
     page.locator("#contract-sets").fill("3, 3")
-    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
-        page.locator("#shanghai-advise").click()
-    assert answer.value.status == 200
-    request = answer.value.request.post_data_json
-    assert isinstance(request, dict)
+    request = _advised_request(page)
     assert request["contract"] == {"sets": [3, 3], "runs": [4]}
     expect(page.locator("#shanghai-error")).to_be_empty()
 
@@ -868,11 +881,7 @@ def test_shanghai_tab_refuses_a_custom_contract_size_that_is_no_number(
 def test_shanghai_tab_reads_full_width_sizes_and_refuses_two_upcards(
     service: str, page: Page
 ) -> None:
-    sent: list[str] = []
-    page.on("request", lambda r: sent.append(r.url) if r.url.endswith(SHANGHAI_ADVISE) else None)
-    page.goto(f"{service}/?lang=ja")
-    page.locator("#tab-shanghai").click()
-    page.locator("#shanghai-example").click()
+    sent = _shanghai_example_in_japanese(service, page)
     # The upcard is one card: "6S 7S" joined would come back as one unknown card.
     page.locator("#upcard").fill("6S 7S")
     page.locator("#shanghai-advise").click()
@@ -885,11 +894,7 @@ def test_shanghai_tab_reads_full_width_sizes_and_refuses_two_upcards(
     page.get_by_label("コントラクト", exact=True).select_option("custom")
     page.locator("#contract-sets").fill("３、３")  # noqa: RUF001
     page.locator("#contract-runs").fill("")
-    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
-        page.locator("#shanghai-advise").click()
-    assert answer.value.status == 200
-    request = answer.value.request.post_data_json
-    assert isinstance(request, dict)
+    request = _advised_request(page)
     assert request["contract"] == {"sets": [3, 3], "runs": []}
     assert request["upcard"] == "6S"
     expect(page.locator("#shanghai-error")).to_be_empty()
