@@ -53,7 +53,7 @@ from solver.rummikub.free_jokers import free_jokers
 from solver.rummikub.house_rules import sets_holding_jokers_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.legality import TileSets
-from solver.rummikub.melds import Meld, readings
+from solver.rummikub.melds import InvalidMeld, Meld, read_meld
 from solver.rummikub.model import TileCounts, build_model
 from solver.rummikub.notation import Tile, format_tiles
 from solver.rummikub.position import Objective, Position, check_counts, read_table_set
@@ -162,8 +162,9 @@ def repair(
     """
     limit = (limit or Limit()).started()
     now = Counter(chain.from_iterable(table))
-    reference = _reference(table, before, now, rules, rack or ())
+    _check_tiles(now, before, rack or (), rules)
     heaps = [_read(tiles, rules) for tiles in table]
+    reference = _reference(before, heaps, now, rules)
     # Where a table joker came from is known only from the table before the turn:
     # without it the joker rule cannot apply. With it, every search (the most tiles
     # that fit too) keeps the rule: a joker moved without its tile is no repair.
@@ -241,21 +242,26 @@ def _tiles_in(melds: Sequence[Meld]) -> int:
     return sum(len(meld.tiles) for meld in melds)
 
 
-def _reference(
-    table: TileSets,
-    before: TileSets | None,
-    now: Counter[Tile],
-    rules: Rules,
-    rack: Sequence[Tile],
-) -> tuple[Meld, ...]:
-    """Check the tiles; the sets closeness is measured against: ``before`` read, or
-    the valid sets of the table now."""
+def _check_tiles(
+    now: Counter[Tile], before: TileSets | None, rack: Sequence[Tile], rules: Rules
+) -> None:
+    """Every tile is one of the game's, none more often than the game has it."""
     everything = now + Counter(rack)
     for tile in chain(everything, *(before or ())):
         rules.check_tile(tile)
     check_counts(everything, rules, _("across rack and table"))
+
+
+def _reference(
+    before: TileSets | None,
+    heaps: Sequence[Meld | None],
+    now: Counter[Tile],
+    rules: Rules,
+) -> tuple[Meld, ...]:
+    """The sets closeness is measured against: ``before`` read, or the valid sets of
+    the table now (``heaps``, each read or None)."""
     if before is None:
-        return tuple(meld for meld in map(lambda tiles: _read(tiles, rules), table) if meld)
+        return tuple(meld for meld in heaps if meld is not None)
     melds = []
     for index, tiles in enumerate(before):
         try:
@@ -276,7 +282,10 @@ def _reference(
 
 def _read(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
     """``tiles`` read as a set (as a table set is), or None when they form none."""
-    return read_table_set(0, tiles, rules) if readings(tiles, rules) else None
+    try:
+        return read_meld(tiles, rules)
+    except InvalidMeld:
+        return None
 
 
 def _arrange(
