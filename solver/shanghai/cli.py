@@ -23,7 +23,7 @@ from solver.commands import (
     time_limit_ms,
 )
 from solver.errors import MeldwiseError
-from solver.i18n import _
+from solver.i18n import N_, _
 from solver.shanghai.contracts import HANDS, contract_text
 from solver.shanghai.wire import advise_shanghai, score_shanghai
 from solver.written import partition, split, words
@@ -332,10 +332,13 @@ def _option_line(option: dict[str, Any]) -> str:
     if option["deficiency"] is not None:
         parts.append(_("deficiency {value:.2f}", value=option["deficiency"]))
     parts.append(_("points {value:.1f}", value=option["points"]))
-    if option["go_down"] is not None:
-        parts.append(_("go down {percent:.0f}%", percent=100 * option["go_down"]))
-    if option["go_out"] is not None:
-        parts.append(_("go out {percent:.0f}%", percent=100 * option["go_out"]))
+    for key, proven, found in (
+        ("go_down", N_("go down {percent:.0f}%"), N_("go down at least {percent:.0f}%")),
+        ("go_out", N_("go out {percent:.0f}%"), N_("go out at least {percent:.0f}%")),
+    ):
+        if (chance := option[key]) is not None:
+            text = proven if option["chances_proven"] else found
+            parts.append(_(text, percent=100 * chance))
     return ", ".join(parts)
 
 

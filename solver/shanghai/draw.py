@@ -1,8 +1,8 @@
 """The draw phase: take the upcard, draw from the stock, or buy the upcard.
 
 The hand is the hand *before* drawing. Each option is weighed by what follows it,
-with figures computed exactly (expectations are over the unseen cards, each
-equally likely to be the stock card drawn):
+with figures computed exactly unless a search stops at its limit (expectations are
+over the unseen cards, each equally likely to be the stock card drawn):
 
 * ``take``: the upcard joins the hand; the deficiency after, and whether the play
   phase that follows can go down and go out (solved).
@@ -64,7 +64,9 @@ class DrawOption:
     ``deficiency``: expected deficiency once the cards are in (None once down, or
     when not worked out); ``points``: expected penalty points of the hand then;
     ``go_down`` and ``go_out``: chances that the play phase right after goes down
-    and goes out (None for a buy, after which no play follows).
+    and goes out (None for a buy, after which no play follows); ``chances_proven``:
+    False when a search stopped at its limit, the chances then counting only the
+    cards found in time to let the play go down or out (at least that much).
     """
 
     action: str
@@ -73,6 +75,7 @@ class DrawOption:
     points: float
     go_down: float | None
     go_out: float | None
+    chances_proven: bool = True
 
     def __post_init__(self) -> None:
         # Floats even where sure (a take's goes-out is True or False): the answer's
@@ -183,7 +186,7 @@ def draw_advice(draw: Draw, upcard: Card | None, buys_left: int) -> DrawAdvice:
         down, out, proven = draw.play(taken, draw.unseen)
         points = penalty(draw.hand.elements(), rules) + rules.points(upcard)
         short = None if after is None else after.value
-        take_option = DrawOption("take", 1, short, points, None if draw.down else down, out)
+        take_option = DrawOption("take", 1, short, points, None if draw.down else down, out, proven)
         options.insert(0, take_option)
         take = _take(draw, upcard, take_option, stock, after, proven)
         if draw.down:
@@ -212,19 +215,21 @@ def _stock_option(draw: Draw) -> DrawOption:
         draw.status = draw.status.worst(study.status)
         if all(v is not None for v in lowered.values()):
             short = study.value - _expect(unseen, lambda c: float(bool(lowered[c])))
-    outcomes = _outcomes(draw, unseen)
+    outcomes, proven = _outcomes(draw, unseen)
     go_down = None if draw.down else _expect(unseen, lambda c: float(outcomes[c][0]))
     go_out = _expect(unseen, lambda c: float(outcomes[c][1]))
-    return DrawOption("draw", 1, short, points, go_down, go_out)
+    return DrawOption("draw", 1, short, points, go_down, go_out, proven)
 
 
-def _outcomes(draw: Draw, unseen: Counter[Card]) -> dict[Card, tuple[bool, bool]]:
+def _outcomes(draw: Draw, unseen: Counter[Card]) -> tuple[dict[Card, tuple[bool, bool]], bool]:
     """(goes down, goes out) after drawing each unseen card: the cards that could
     change anything solved together (:func:`~solver.shanghai.search.drawn_cards`), the
-    rest settled by the rules (see the helpers)."""
+    rest settled by the rules (see the helpers); and whether every solve finished
+    (if not, the cards found are only some of those that let the play go down or
+    out)."""
     cards = sorted(unseen)
     if not draw.down and draw.hopeless:
-        return dict.fromkeys(cards, (False, False))
+        return dict.fromkeys(cards, (False, False)), True
     every_down = False
     related = cards
     dead: list[Card] = []
@@ -249,15 +254,18 @@ def _outcomes(draw: Draw, unseen: Counter[Card]) -> dict[Card, tuple[bool, bool]
             wilds = sum(1 for c in draw.hand.elements() if draw.rules.is_wild(c))
             related = [c for c in cards if _near(c, left, wilds, draw.rules)]
     downs: set[Card] = set(cards) if every_down or draw.down else set()
+    status = Status.OPTIMAL
     if not every_down and not draw.down:
         downs, undecided = _downs_from_deficiency(draw, cards)
         if undecided:
-            downs |= draw.which(contract, undecided, out=False)[0]
+            found, status = draw.which(contract, undecided, out=False)
+            downs |= found
         related = sorted(downs)
-    outs, _ = draw.which(contract, related, out=True)
+    outs, out_status = draw.which(contract, related, out=True)
     if dead and dead[0] in outs:
         outs |= set(dead)
-    return {c: (c in downs and not draw.down, c in outs) for c in cards}
+    outcomes = {c: (c in downs and not draw.down, c in outs) for c in cards}
+    return outcomes, status.worst(out_status) is Status.OPTIMAL
 
 
 def _downs_from_deficiency(draw: Draw, cards: list[Card]) -> tuple[set[Card], list[Card]]:

@@ -141,7 +141,15 @@ ADVISE_DRAW_RESPONSE: dict[str, Any] = {
     "phase": "draw",
     "end_of_turn": None,
     "draw_options": [
-        {"action": "take", "cards": 1, "deficiency": 1, "points": 70, "go_down": 0, "go_out": 0},
+        {
+            "action": "take",
+            "cards": 1,
+            "deficiency": 1,
+            "points": 70,
+            "go_down": 0,
+            "go_out": 0,
+            "chances_proven": True,
+        },
         {
             "action": "draw",
             "cards": 1,
@@ -149,6 +157,7 @@ ADVISE_DRAW_RESPONSE: dict[str, Any] = {
             "points": 74.1237,
             "go_down": 0.0,
             "go_out": 0.0,
+            "chances_proven": True,
         },
         {
             "action": "buy",
@@ -157,6 +166,7 @@ ADVISE_DRAW_RESPONSE: dict[str, Any] = {
             "points": 88.2474,
             "go_down": None,
             "go_out": None,
+            "chances_proven": True,
         },
     ],
 }

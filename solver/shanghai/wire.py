@@ -299,6 +299,10 @@ class DrawOptionOut(Answer):
     go_out: float | None = Field(
         description="chance the play phase right after goes out (null after a buy)"
     )
+    chances_proven: bool = Field(
+        description="false when a search stopped at its limit: go_down and go_out then count"
+        " only the cards found in time (the chances are at least those)"
+    )
 
 
 STATUS_DESCRIPTION = (
@@ -520,6 +524,7 @@ def _option_to_dict(option: DrawOption) -> dict[str, Any]:
         "points": _round(option.points),
         "go_down": _round(option.go_down),
         "go_out": _round(option.go_out),
+        "chances_proven": option.chances_proven,
     }
 
 

@@ -20,6 +20,7 @@ from benchmarks.shanghai_speed import deal
 from solver import advise_shanghai
 from solver.cpsat import Limit, Status
 from solver.shanghai import STANDARD, Contract, Position, advise, parse_cards
+from solver.shanghai.cli import describe_advice
 from solver.shanghai.deficiency import Study, deficiency, lowering_cards
 from solver.shanghai.draw import _expected, reachable
 from solver.shanghai.melds import TableMeld, read_meld
@@ -372,23 +373,26 @@ def test_an_expected_deficiency_missing_is_not_about_anything() -> None:
     assert _expected(None, True) == "unknown (the unseen cards cannot complete the contract)"
 
 
+DOWN_WITH_TWO_CARDS = {
+    "hand": ["9S", "10S"],
+    "hand_number": 2,
+    "down": True,
+    "table": [
+        {"owner": "me", "cards": ["8H", "8S", "8D"]},
+        {"owner": "me", "cards": ["JC", "QC", "KC", "AC"]},
+        {"owner": "me", "cards": ["4S", "5S", "6S", "7S", "8S"]},
+    ],
+    "upcard": "JS",
+    "phase": "draw",
+}
+
+
 def test_a_player_down_is_not_told_no_card_goes_out_when_the_clock_cut_the_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # "Draw: no card lets you go out this turn (every unseen card and JS checked)" came
     # of a search stopped at once; given its time, JS lets the player go out.
-    request = {
-        "hand": ["9S", "10S"],
-        "hand_number": 2,
-        "down": True,
-        "table": [
-            {"owner": "me", "cards": ["8H", "8S", "8D"]},
-            {"owner": "me", "cards": ["JC", "QC", "KC", "AC"]},
-            {"owner": "me", "cards": ["4S", "5S", "6S", "7S", "8S"]},
-        ],
-        "upcard": "JS",
-        "phase": "draw",
-    }
+    request = DOWN_WITH_TWO_CARDS
     assert "Take JS: with it you go out this turn (solved)." in _rules_of(advise_shanghai(request))
     spend_the_clock(monkeypatch, "solver.shanghai.wire")
     cut = advise_shanghai(request)
@@ -397,3 +401,27 @@ def test_a_player_down_is_not_told_no_card_goes_out_when_the_clock_cut_the_searc
     assert "checked" not in said
     assert "(solved)" not in said
     assert "was not found in time" in said
+
+
+def test_draw_options_the_clock_cut_give_their_chances_as_at_least(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The options printed "go out 0%" for chances a search stopped at once never
+    worked out (given its time, taking JS goes out for sure): a cut chance counts only
+    the cards found, and says so."""
+    proven = advise_shanghai(DOWN_WITH_TWO_CARDS)
+    options = {o["action"]: o for o in proven["draw_options"]}
+    assert options["take"]["go_out"] == 1.0
+    assert options["draw"]["go_out"] > 0
+    assert all(o["chances_proven"] for o in options.values())
+    lines = describe_advice(proven)
+    assert "go out 100%" in lines
+    assert "at least" not in lines
+    spend_the_clock(monkeypatch, "solver.shanghai.wire")
+    cut = advise_shanghai(DOWN_WITH_TWO_CARDS)
+    options = {o["action"]: o for o in cut["draw_options"]}
+    assert not options["take"]["chances_proven"]
+    assert not options["draw"]["chances_proven"]
+    lines = describe_advice(cut)
+    assert "go out 0%" not in lines
+    assert "go out at least 0%" in lines
