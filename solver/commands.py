@@ -438,7 +438,8 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
         try:
             return run(args, sys.stdin, sys.stdout, sys.stderr)
         except MeldwiseError as error:
-            print(_("error: {message}", message=error), file=sys.stderr)
+            with language(error.lang):  # a request's "lang" said its message
+                print(_("error: {message}", message=error), file=sys.stderr)
             return EXIT_BAD_INPUT
 
 

@@ -11,7 +11,17 @@ import reprlib
 
 
 class MeldwiseError(ValueError):
-    """Base class of every input error raised by the solver library."""
+    """Base class of every input error raised by the solver library. ``lang`` is the
+    language its message was written in (that of the request it refuses), so that
+    what is said around it speaks the same one."""
+
+    lang: str
+
+    def __init__(self, *args: object) -> None:
+        from solver.i18n import current  # solver.i18n raises these errors
+
+        super().__init__(*args)
+        self.lang = current()
 
 
 class NotationError(MeldwiseError):

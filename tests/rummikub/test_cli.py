@@ -311,6 +311,20 @@ def test_a_request_on_stdin_still_takes_the_language_flag(
     assert capsys.readouterr().err.startswith("エラー: ")
 
 
+@pytest.mark.parametrize(("lang", "prefix"), [("en", "error: "), ("ja", "エラー: ")])
+def test_the_error_prefix_speaks_the_language_of_the_message(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str, prefix: str
+) -> None:
+    # With LANG=ja and a request saying "lang": "en", the English message stood after
+    # a Japanese "エラー: " (and the other way round with --lang).
+    monkeypatch.setattr("sys.stdin", io.StringIO(f'{{"rack": ["Q5"], "lang": "{lang}"}}'))
+    other = "en" if lang == "ja" else "ja"
+    assert main(["solve", "--json", "--lang", other]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith(prefix + "rack[0]: ")
+    assert ("不明なタイル" in said) == (lang == "ja")
+
+
 def test_a_terminal_that_cannot_show_japanese_gets_it_escaped() -> None:
     # An ASCII stream raised UnicodeEncodeError: a traceback instead of the error line.
     env = {**os.environ, "PYTHONIOENCODING": "ascii"}
