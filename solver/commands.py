@@ -444,12 +444,14 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
 
 
 def _lang_flag(words: Sequence[str]) -> str | None:
-    """The language a command line asks for with ``--lang`` before it is parsed."""
+    """The language a command line asks for with ``--lang`` before it is parsed (or
+    ``--lan``, ``--la``, ``--l``: argparse takes a flag's prefixes)."""
     for word, after in zip(words, [*words[1:], ""], strict=True):
-        if word == "--lang" and after in LANGUAGES:
-            return after
-        if word.startswith("--lang=") and word.removeprefix("--lang=") in LANGUAGES:
-            return word.removeprefix("--lang=")
+        flag, equals, value = word.partition("=")
+        if len(flag) < 3 or not "--lang".startswith(flag):
+            continue
+        if (lang := value if equals else after) in LANGUAGES:
+            return lang
     return None
 
 

@@ -686,6 +686,16 @@ def test_a_contract_and_a_tournament_error_are_said_in_japanese() -> None:
             seats_of([""], 2)
 
 
+@pytest.mark.parametrize("flag", [["--lan", "ja"], ["--la=ja"], ["--l", "ja"]])
+def test_a_prefix_of_the_language_flag_asks_for_the_language_too(
+    capsys: pytest.CaptureFixture[str], flag: list[str]
+) -> None:
+    # argparse takes --lan for --lang, but usage errors looked for --lang only.
+    with pytest.raises(SystemExit):
+        main(["solve", *flag, "--rack"])
+    assert "エラー: 引数 --rack: 値を1つ指定してください" in capsys.readouterr().err
+
+
 def test_argparse_says_its_usage_errors_in_the_language_asked_for(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
