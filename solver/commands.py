@@ -262,8 +262,7 @@ def check_utf8(text: str) -> None:
     """Raise :class:`MeldwiseError` naming the first byte of ``text`` (read from stdin,
     where a byte that is not UTF-8 is a lone surrogate: see :func:`dispatch`) that is
     not UTF-8, as the HTTP service names it in a body."""
-    bad = next((i for i, char in enumerate(text) if "\udc80" <= char <= "\udcff"), None)
-    if bad is not None:
+    if (bad := _first_byte_not_utf8(text)) is not None:
         raise MeldwiseError(
             _(
                 "the input is not valid UTF-8: byte 0x{byte:02x} at position {position}",
@@ -271,6 +270,29 @@ def check_utf8(text: str) -> None:
                 position=len(text[:bad].encode("utf-8", "surrogateescape")),
             )
         )
+
+
+def _check_arguments(words: Sequence[str]) -> None:
+    """Raise :class:`MeldwiseError` naming a command-line argument that is not UTF-8
+    (Python reads its bytes as lone surrogates, which an error would quote as
+    ``'R\\udcff'``), by the byte, as :func:`check_utf8` does stdin."""
+    for word in words:
+        if (bad := _first_byte_not_utf8(word)) is not None:
+            raise MeldwiseError(
+                _(
+                    "the argument '{argument}' is not valid UTF-8: byte 0x{byte:02x}",
+                    argument=word.encode("utf-8", "surrogateescape").decode(
+                        "utf-8", "backslashreplace"
+                    ),
+                    byte=ord(word[bad]) - 0xDC00,
+                )
+            )
+
+
+def _first_byte_not_utf8(text: str) -> int | None:
+    """Where the first byte that was not UTF-8 (read as a lone surrogate) lies in
+    ``text``; None if every byte was."""
+    return next((i for i, char in enumerate(text) if "\udc80" <= char <= "\udcff"), None)
 
 
 def write_file(flag: str, path: Path | str, text: str) -> None:
@@ -431,16 +453,27 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
         sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")
     words = sys.argv[1:] if argv is None else list(argv)
     # Usage errors (argparse's own, and a flag given twice) in the language asked for.
-    with language(_lang_flag(words) or from_environment(os.environ)), argparse_speaking():
-        args = parser.parse_args(words)
+    with language(_lang_flag(words) or from_environment(os.environ)):
+        try:
+            _check_arguments(words)
+        except MeldwiseError as error:
+            return _refuse(error)
+        with argparse_speaking():
+            args = parser.parse_args(words)
     run: Run = args.handler
     with language(getattr(args, "lang", None) or from_environment(os.environ)):
         try:
             return run(args, sys.stdin, sys.stdout, sys.stderr)
         except MeldwiseError as error:
-            with language(error.lang):  # a request's "lang" said its message
-                print(_("error: {message}", message=error), file=sys.stderr)
-            return EXIT_BAD_INPUT
+            return _refuse(error)
+
+
+def _refuse(error: MeldwiseError) -> int:
+    """Say ``error`` on stderr, in the language its message was written in (a
+    request's ``lang`` may differ from the command line's): the exit code of bad input."""
+    with language(error.lang):
+        print(_("error: {message}", message=error), file=sys.stderr)
+    return EXIT_BAD_INPUT
 
 
 def _lang_flag(words: Sequence[str]) -> str | None:

@@ -185,6 +185,10 @@ def test_input_that_is_not_utf8_is_named_by_its_byte() -> None:
     assert done.stderr == b"error: the input is not valid UTF-8: byte 0xff at position 13\n"
     done = run(["review", "-"], b"\xff\xfe{}")
     assert b"the input is not valid UTF-8: byte 0xff at position 0" in done.stderr
+    # An argument read as "unknown tile 'R\\udcff'" (Python's surrogate for the byte).
+    done = run(["solve", "--rack", os.fsdecode(b"R\xff")], b"")
+    assert done.returncode == 2
+    assert done.stderr == b"error: the argument 'R\\xff' is not valid UTF-8: byte 0xff\n"
 
 
 def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
