@@ -25,6 +25,7 @@ from api.middleware import (
     RequestLogMiddleware,
     RequestTimeoutMiddleware,
     SecurityHeadersMiddleware,
+    WholeFilesMiddleware,
 )
 from api.pool import SolverPool
 from api.routes import demo, games, rummikub, service, shanghai
@@ -91,7 +92,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     # Added innermost first: metrics see every answer; request IDs, security and
     # CORS headers go on every answer, refusals (401, 408, 413, 429, 503) included.
-    app.add_middleware(HeadMiddleware)  # innermost: the others see the HEAD
+    app.add_middleware(WholeFilesMiddleware)
+    app.add_middleware(HeadMiddleware)  # the others see the HEAD
     app.add_middleware(
         BodyLimitMiddleware,
         limit=settings.body_limit_bytes,

@@ -119,6 +119,32 @@ class HeadMiddleware:
                 scope["route"] = inner["route"]
 
 
+class WholeFilesMiddleware:
+    """Files are sent whole: a ``Range`` header is ignored (RFC 9110 lets a server do
+    so) and ``Accept-Ranges`` is not offered. The files are small, and Starlette
+    answered a bad or unsatisfiable range with an English plain-text 400 or 416,
+    outside this service's JSON errors in the client's language."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_without_ranges(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = message.get("headers", [])
+                message["headers"] = [(k, v) for k, v in headers if k.lower() != b"accept-ranges"]
+            await send(message)
+
+        # In place: the scope is this request's, and the router writes the route found
+        # into it for the metrics.
+        scope["headers"] = [(k, v) for k, v in scope["headers"] if k not in (b"range", b"if-range")]
+        await self.app(scope, receive, send_without_ranges)
+
+
 def _static(scope: Scope) -> bool:
     return str(scope.get("path", "")).startswith("/static/")
 
