@@ -73,3 +73,16 @@ def test_metrics_count_static_files_under_their_route(client: TestClient) -> Non
     client.get("/static/tiles.js")
     assert _requests(client, "/static") == static + 1
     assert _requests(client, "unmatched") == unmatched
+
+
+def test_the_screenshot_script_refuses_an_unknown_picture(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m tests.api.screenshot --help`` (or a misspelt name) started a server and
+    a browser, then ended in a KeyError's traceback."""
+    pytest.importorskip("playwright")
+    from tests.api import screenshot
+
+    monkeypatch.setattr("sys.argv", ["screenshot", "--help"])
+    assert screenshot.main() == 2
+    assert "unknown picture '--help'; pictures are demo.png," in capsys.readouterr().err
