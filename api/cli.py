@@ -67,5 +67,4 @@ def run_serve(args: argparse.Namespace, _stdin: TextIO, _stdout: TextIO, stderr:
             file=stderr,
         )
         return EXIT_BAD_SETTINGS
-    run(settings)
-    return 0
+    return run(settings)

@@ -70,7 +70,8 @@ def documented_errors(culprits: str) -> Responses:
     return {
         400: {
             "model": ErrorBody,
-            "description": "The body is not valid JSON (or not UTF-8, or nested too deeply).",
+            "description": "The body is not valid JSON (or not UTF-8, nested too deeply, or "
+            "holding NaN or Infinity).",
         },
         401: {
             "model": ErrorBody,
@@ -93,8 +94,8 @@ def documented_errors(culprits: str) -> Responses:
         503: {
             "model": ErrorBody,
             "description": "Every solver worker is busy and the queue is full, the worker "
-            "was lost, or the server is shutting down; retry after the Retry-After header's "
-            "seconds.",
+            "was lost, the request ran over the server's request timeout, or the server is "
+            "shutting down; retry after the Retry-After header's seconds.",
             "headers": RETRY_AFTER,
         },
     }

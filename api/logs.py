@@ -11,11 +11,16 @@ import logging
 from contextvars import ContextVar
 from typing import Any
 
+from pythonjsonlogger.core import RESERVED_ATTRS
+
 REQUEST_ID: ContextVar[str] = ContextVar("meldwise_request_id", default="-")
 """The ID of the request being handled (set by :class:`api.middleware.RequestLogMiddleware`)."""
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
 JSON_FIELDS = "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s"
+NOT_LOGGED = ("color_message",)
+"""Record attributes a JSON line leaves out: uvicorn's ``color_message`` repeats the
+message with terminal colour codes, which a log file has no use for."""
 
 
 def printable(text: str) -> str:
@@ -47,6 +52,7 @@ def logging_config(log_format: str) -> dict[str, Any]:
             "()": "pythonjsonlogger.json.JsonFormatter",
             "fmt": JSON_FIELDS,
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+            "reserved_attrs": [*RESERVED_ATTRS, *NOT_LOGGED],
         }
     handler = {"handlers": ["stderr"], "level": "INFO", "propagate": False}
     return {

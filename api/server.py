@@ -45,6 +45,7 @@ import json
 import logging
 import random
 import resource
+import signal
 import struct
 import termios
 import uuid
@@ -488,10 +489,12 @@ def raise_file_limit(connections: int) -> int:
     return max(1, min(connections, soft - RESERVED_FILES))
 
 
-def run(settings: Settings) -> None:
+def run(settings: Settings) -> int:
     """Serve the app until SIGINT or SIGTERM, then shut down gracefully: stop taking
     connections, let running requests finish for up to ``timeout_shutdown_s``, then
-    stop the solver workers (each finishing its task within its time cap)."""
+    stop the solver workers (each finishing its task within its time cap). Return the
+    exit code: 130 after a SIGINT (Ctrl-C); after a SIGTERM the process ends as
+    killed by it."""
     # Imported here so other subcommands start without loading the web stack.
     import uvicorn
 
@@ -520,4 +523,11 @@ def run(settings: Settings) -> None:
         access_log=False,  # api.middleware.RequestLogMiddleware writes the access log
         log_config=logging_config(settings.log_format),
     )
-    uvicorn.Server(config).run()
+    try:
+        uvicorn.Server(config).run()
+    except KeyboardInterrupt:
+        # Once shut down, uvicorn raises the signal it stopped on again, so that the
+        # process ends as that signal ends it: for SIGINT, Python's KeyboardInterrupt,
+        # whose traceback made a Ctrl-C look like a crash. The exit code says it alone.
+        return 128 + signal.SIGINT
+    return 0

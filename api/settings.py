@@ -253,8 +253,9 @@ class Settings(BaseSettings):
     max_connections: int = Field(
         default=4096,
         ge=1,
-        description="open connections; one more closes the connection idle the longest "
-        "(or itself when none is idle)",
+        description="open connections; one more closes the connection that has waited "
+        "longest for a request, else the one whose client has longest left its answer "
+        "unread, else itself",
     )
     access_log: bool = Field(default=True, description="log one line per request (never the body)")
     log_format: Literal["text", "json"] = Field(

@@ -49,7 +49,8 @@ async def bot(
 async def game(
     body: GameRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
 ) -> dict[str, Any]:
-    """A whole seeded game between bots, answered as its game record."""
+    """A whole seeded game between bots: its game record (``record``), and ``status``
+    ``optimal`` when every solve the bots made was proven."""
     request = localise(body)
     return await pool.run(
         game_rummikub, request, client=client, budget_s=settings.game_budget_ms / 1000

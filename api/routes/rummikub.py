@@ -37,6 +37,11 @@ BAD_INPUT = documented_errors(
     "an unknown field or tile, more copies of a tile than the game has, an invalid table set, "
     "a bad setting"
 )
+SOLVE_BAD_INPUT = documented_errors(
+    "an unknown field or tile, more copies of a tile than the game has, an invalid table set, "
+    "a bad setting, more tiles on the rack and table than the server solves at once "
+    "(MELDWISE_MAX_SOLVE_TILES)"
+)
 
 
 DEFAULT_TIME_LIMIT_MS = round(DEFAULT_TIME_LIMIT * 1000)
@@ -90,7 +95,7 @@ router.add_api_route(
     response_model=SolveResponse,
     # Only fields the library answered: advice appears only when asked for.
     response_model_exclude_unset=True,
-    responses=BAD_INPUT,
+    responses=SOLVE_BAD_INPUT,
     openapi_extra=json_body(SolveRequest),
     route_class_override=RequestRoute,
 )

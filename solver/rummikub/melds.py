@@ -21,6 +21,9 @@ from solver.rummikub.rules import Rules
 
 
 class MeldKind(Enum):
+    """The two kinds of Rummikub set: a run (one colour, consecutive numbers) or a
+    group (one number, distinct colours); the value is the answer's ``kind``."""
+
     RUN = "run"
     GROUP = "group"
 

@@ -22,7 +22,8 @@ Response (``hint_level`` full)::
      "steps": [{"action": "add", "tiles": [...], "to_set": 0, "from_rack": [...],
                 "text": "..."}, ...]}
 
-``nudge`` answers only status, can_play and tiles_played; ``tile`` adds one rack
+``nudge`` answers only status, hint_level, can_play, tiles_played and time_capped
+(and ``advice`` when the request gives ``opponents``); ``tile`` adds one rack
 tile of the play and where it goes (see :mod:`solver.rummikub.hints`).
 
 Answers are written as plain JSON values by each answer model's ``answer``, field

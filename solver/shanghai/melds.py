@@ -28,6 +28,9 @@ from solver.shanghai.rules import MAX_RUN_LEN, Rules
 
 
 class MeldKind(Enum):
+    """The two kinds of Shanghai meld: a set (one rank, suits free) or a run (one
+    suit, consecutive ranks); the value is the answer's ``kind``."""
+
     SET = "set"
     RUN = "run"
 

@@ -288,7 +288,9 @@ class DrawOptionOut(Answer):
     """One way to draw and what follows it (expected values over the unseen cards)."""
 
     action: Literal["take", "draw", "buy"]
-    cards: int = Field(description="cards that join the hand (a buy: the upcard and penalty cards)")
+    cards: int = Field(
+        description="how many cards join the hand: 1, or for a buy the upcard and its penalty cards"
+    )
     deficiency: float | None = Field(
         description="expected deficiency once they are in (null once down)"
     )

@@ -77,6 +77,13 @@ PICTURES = {
 
 
 def main() -> int:
+    wanted = sys.argv[1:] or list(PICTURES)
+    unknown = [name for name in wanted if name not in PICTURES]
+    if unknown:
+        print(
+            f"unknown picture {unknown[0]!r}; pictures are {', '.join(PICTURES)}", file=sys.stderr
+        )
+        return 2
     missing = chromium_missing()
     if missing:
         print(missing, file=sys.stderr)
@@ -87,7 +94,6 @@ def main() -> int:
         sync_playwright() as playwright,
     ):
         browser = launch(playwright)
-        wanted = sys.argv[1:] or list(PICTURES)
         for name, show in ((name, PICTURES[name]) for name in wanted):
             page = browser.new_page(viewport={"width": 1200, "height": 800})
             page.goto(f"{url}/?lang=ja" if name.endswith("-ja.png") else url)

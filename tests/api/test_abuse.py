@@ -666,6 +666,14 @@ def test_a_request_that_takes_too_long_gets_503() -> None:
     asyncio.run(scenario())
 
 
+def test_the_api_docs_name_every_cause_of_a_400_and_a_503(client: TestClient) -> None:
+    """Their OpenAPI descriptions once left out NaN (400) and the request timeout (503)."""
+    for path in (SOLVE, VALIDATE, SHANGHAI_SCORE):
+        responses = client.get("/openapi.json").json()["paths"][path]["post"]["responses"]
+        assert "NaN or Infinity" in responses["400"]["description"]
+        assert "request timeout" in responses["503"]["description"]
+
+
 # --- the fair order ----------------------------------------------------------------------
 
 

@@ -498,3 +498,6 @@ def test_the_solve_route_counts_the_tiles_and_refuses_a_position_too_big_to_buil
         assert "769" in client.post("/v1/rummikub/solve", json=body).json()["detail"]
         body["table"] = table[:20]
         assert client.post("/v1/rummikub/solve", json=body).status_code == 200
+        # The API docs say so among the solve's 422s.
+        responses = client.get("/openapi.json").json()["paths"]["/v1/rummikub/solve"]["post"]
+        assert "MELDWISE_MAX_SOLVE_TILES" in responses["responses"]["422"]["description"]

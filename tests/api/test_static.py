@@ -89,3 +89,16 @@ def test_files_are_sent_whole_whatever_range_is_asked_for(
     assert asked.content == whole.content
     assert "accept-ranges" not in asked.headers
     assert "content-range" not in asked.headers
+
+
+def test_the_screenshot_script_refuses_an_unknown_picture(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m tests.api.screenshot --help`` (or a misspelt name) started a server and
+    a browser, then ended in a KeyError's traceback."""
+    pytest.importorskip("playwright")
+    from tests.api import screenshot
+
+    monkeypatch.setattr("sys.argv", ["screenshot", "--help"])
+    assert screenshot.main() == 2
+    assert "unknown picture '--help'; pictures are demo.png," in capsys.readouterr().err
