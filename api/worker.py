@@ -183,9 +183,8 @@ def _batch_scheduling() -> None:
 
 
 def _ignore_stop_signals() -> None:
-    """SIGINT and SIGTERM are the server's to handle. Called again after every task:
-    a CP-SAT solve installs its own SIGINT handler and leaves SIGINT at its default
-    (terminate) when it returns."""
+    """SIGINT and SIGTERM are the server's to handle (a search leaves them alone:
+    :func:`solver.cpsat.run` turns CP-SAT's own SIGINT handler off)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
@@ -232,13 +231,11 @@ def _line(reply: Mapping[str, Any]) -> bytes:
 def serve(requests: IO[bytes], answers: IO[bytes], max_bytes: int) -> None:
     """Answer each line of ``requests`` on ``answers`` until ``requests`` closes."""
     solve_rummikub(WARM_UP_REQUEST)  # pay CP-SAT's first-solve cost before any request
-    _ignore_stop_signals()
     answers.write(_line({"ready": os.getpid()}))
     answers.flush()
     for line in requests:
         answers.write(answer(json.loads(line), max_bytes))
         answers.flush()
-        _ignore_stop_signals()
 
 
 def _lower_priority() -> None:

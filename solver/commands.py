@@ -15,6 +15,7 @@ import errno
 import io
 import json
 import os
+import signal
 import sys
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -30,6 +31,9 @@ from solver.written import partition
 
 EXIT_BAD_INPUT = 2
 """The exit code of a command given bad input (the HTTP service's 422)."""
+
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+"""The exit code of a command stopped by Ctrl-C (SIGINT), as a shell reports it."""
 
 Handler = Callable[[Mapping[str, Any]], dict[str, Any]]
 """A wire function of the library: request dict in, response dict out."""
@@ -466,6 +470,8 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
             return run(args, sys.stdin, sys.stdout, sys.stderr)
         except MeldwiseError as error:
             return _refuse(error)
+        except KeyboardInterrupt:
+            return EXIT_INTERRUPTED  # Ctrl-C: no traceback, as a shell reports SIGINT
 
 
 def _refuse(error: MeldwiseError) -> int:

@@ -356,6 +356,10 @@ def run(
     params.max_deterministic_time = limits.work
     params.max_time_in_seconds = max(limits.seconds_left(), MIN_SECONDS)
     params.num_workers = workers
+    # Ctrl-C is the program's: CP-SAT's own handler stopped the search and the answer
+    # read as cut by the clock (a tournament ended in "stopped by the safety cap").
+    # Python's handler raises KeyboardInterrupt once the search returns instead.
+    params.catch_sigint_signal = False
     if tune is not None:
         tune(params)
     code = engine.solve(model)

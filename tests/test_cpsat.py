@@ -4,6 +4,7 @@ way gives."""
 
 import inspect
 import math
+import signal
 import time
 from dataclasses import replace
 from typing import Any
@@ -271,3 +272,18 @@ def test_a_run_on_a_spent_clock_searches_nothing_and_says_so() -> None:
     assert solved.code == cp_model.UNKNOWN
     assert limits.capped
     assert limits.work == 10.0  # nothing charged: nothing searched
+
+
+def test_a_search_leaves_ctrl_c_to_the_program() -> None:
+    # CP-SAT put its own SIGINT handler in place for each search and left the default
+    # one after it: a Ctrl-C stopped the search, which read as cut by the clock (a
+    # tournament ended in "stopped by the 60.0 s safety cap" with a traceback).
+    model = CpModel()
+    maximize(model, model.new_bool_var(""))
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        assert run(model, Limits.of(10.0, 60.0)).optimal
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, handler)

@@ -17,6 +17,7 @@ cluster (``dispatch="dask"``, the optional ``meldwise[dask]`` extra).
 from __future__ import annotations
 
 import os
+import signal
 import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -136,12 +137,25 @@ def local_dispatch(processes: int) -> Dispatcher:
             yield from map(play_game, todo)
             return
         # spawn: the progress bar runs a thread, and forking a threaded process is unsafe.
-        with ProcessPoolExecutor(processes, mp_context=get_context("spawn")) as pool:
+        pool = ProcessPoolExecutor(
+            processes, mp_context=get_context("spawn"), initializer=_leave_ctrl_c_to_the_parent
+        )
+        try:
             futures = [pool.submit(play_game, task) for task in todo]
             for future in as_completed(futures):
                 yield future.result()
+        finally:
+            # On Ctrl-C (or an error), the games not started are dropped: leaving the
+            # pool as a ``with`` block would play every one of them first.
+            pool.shutdown(cancel_futures=True)
 
     return dispatch
+
+
+def _leave_ctrl_c_to_the_parent() -> None:
+    """A pool process ignores SIGINT, which a terminal's Ctrl-C sends to every process
+    of the group: the parent stops the run, and the game being played ends."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def dask_dispatch(address: str | None, processes: int) -> Dispatcher:

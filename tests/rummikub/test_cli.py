@@ -380,3 +380,15 @@ def test_a_flag_that_takes_one_value_is_refused_twice(
     with pytest.raises(SystemExit):
         main([*argv, "--lang", "ja"])
     assert "が2回指定されています" in capsys.readouterr().err
+
+
+def test_ctrl_c_ends_a_command_with_the_shells_code_and_no_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A tournament stopped by Ctrl-C ended in a traceback.
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("solver.rummikub.cli.solve_rummikub", interrupted)
+    assert main(["solve", "--rack", "R1 R2 R3"]) == 130
+    assert capsys.readouterr().err == ""
