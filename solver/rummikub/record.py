@@ -307,6 +307,11 @@ def _turn(entry: TurnEntry, index: int, rules: Rules) -> Turn:
     if action is Action.PLAY:
         if entry.table_after is None:
             raise RecordError(_("{where}: a play needs 'table_after'", where=where))
+        if entry.drawn is not None:
+            # Once read and dropped without a word, whatever it said (even no tile).
+            raise RecordError(
+                _("{where}: a {action} draws no tile", where=where, action=action.value)
+            )
         after = _parse_table(entry.table_after, f"{where}.table_after", rules)
         played = added_tiles(before, after)
         claimed = (
@@ -331,7 +336,7 @@ def _turn(entry: TurnEntry, index: int, rules: Rules) -> Turn:
             raise RecordError(_("{where}: a draw needs 'drawn', the tile drawn", where=where))
         drawn = _parse([entry.drawn], f"{where}.drawn", rules)[0]
     elif entry.drawn is not None:
-        raise RecordError(_("{where}: a pass draws no tile", where=where))
+        raise RecordError(_("{where}: a {action} draws no tile", where=where, action=action.value))
     if entry.table_after is not None and _key(
         _parse_table(entry.table_after, f"{where}.table_after", rules)
     ) != _key(before):

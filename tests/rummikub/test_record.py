@@ -147,6 +147,11 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
             r"^turns\[0\]\.rack: unknown tile 'r10': numbers run from 1 to 9$",
         ),
         (lambda r: r["turns"][0].update(player=5), r"turns\[0\]: player 5 in a game of 2"),
+        # A play's 'drawn' was read and dropped without a word, even one naming no tile.
+        (
+            lambda r: r["turns"][_first(r, "play")].update(drawn="R99"),
+            r"^turns\[\d+\]: a play draws no tile$",
+        ),
         # Names were any strings: a lone surrogate broke the review's answer (HTTP 500).
         (
             lambda r: r.update(players=["\udfff", "b"]),
