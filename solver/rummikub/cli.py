@@ -414,10 +414,9 @@ def describe_review(review: dict[str, Any]) -> str:
             lines.append(
                 "  "
                 + _(
-                    "turn {turn}: {shortfall} {unit} short, missed {tiles}",
+                    "turn {turn}: {short}, missed {tiles}",
                     turn=costly["turn"],
-                    shortfall=costly["shortfall"],
-                    unit=unit,
+                    short=_short(costly["shortfall"], review["objective"]),
                     tiles=" ".join(costly["missed"]) or "-",
                 )
             )
@@ -436,6 +435,13 @@ def describe_review(review: dict[str, Any]) -> str:
         lines += [_reviewed_turn(turn) for turn in listed]
     lines.append(_("Solver: {status}", status=status_text(review["status"])))
     return "\n".join(lines) + "\n"
+
+
+def _short(shortfall: int, objective: str) -> str:
+    """A turn's shortfall in the review's unit ("1 tiles short" was written)."""
+    if objective == "points":
+        return _n("{n} point short", "{n} points short", shortfall)
+    return _n("{n} tile short", "{n} tiles short", shortfall)
 
 
 def _reviewed_turn(turn: dict[str, Any]) -> str:
