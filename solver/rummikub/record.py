@@ -263,6 +263,15 @@ def _check_outcome(outcome: Outcome, rules: Rules) -> None:
         raise RecordError(
             _("result: a round ended 'out' has one winner, a player whose rack is empty")
         )
+    if not out and emptied:
+        # A player who empties the rack ends the round 'out': a 'blocked' result with an
+        # empty rack was read, its player scored as a winner of a round nobody won.
+        raise RecordError(
+            _(
+                "result: a round ended 'blocked' leaves no rack empty, but player {seat}'s is",
+                seat=emptied[0],
+            )
+        )
     mover = outcome.winners[0] if out else 0
     try:
         expected = round_outcome(outcome.end, outcome.racks, rules, outcome.turns, mover)

@@ -115,13 +115,17 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
     with pytest.raises(RecordError, match=r"^result: its racks give penalties .* scores"):
         read_record(_tampered(record, change))
 
-    def blocked(r: dict[str, Any]) -> None:
-        assert r["result"]["end"] == "out"
-        r["result"]["end"] = "blocked"  # the same racks, penalties, scores and winner
+    def recoloured(r: dict[str, Any]) -> None:
+        # A loser's tile in another colour no rack holds: the same penalties and scores.
+        racks = r["result"]["racks"]
+        held = {tile for rack in racks for tile in rack}
+        loser = next(rack for rack in racks if any(t != "J" for t in rack))
+        index, tile = next((i, t) for i, t in enumerate(loser) if t != "J")
+        loser[index] = next(c + tile[1:] for c in "RBKO" if c + tile[1:] not in held)
 
     # A result that agrees with itself but not with the game: only a replay tells.
     with pytest.raises(RecordError, match="the result does not match the replay"):
-        replay(read_record(_tampered(record, blocked)))
+        replay(read_record(_tampered(record, recoloured)))
 
 
 @pytest.mark.parametrize(
@@ -168,6 +172,11 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
         (
             lambda r: r["result"].update(winners=[1 - r["result"]["winners"][0]]),
             r"^result: a round ended 'out' has one winner, a player whose rack is empty",
+        ),
+        # A 'blocked' round with an empty rack was read, its player scored as a winner.
+        (
+            lambda r: r["result"].update(end="blocked"),
+            r"^result: a round ended 'blocked' leaves no rack empty, but player \d's is$",
         ),
     ],
 )
