@@ -263,6 +263,17 @@ def _check_outcome(outcome: Outcome, rules: Rules) -> None:
         raise RecordError(
             _("result: a round ended 'out' has one winner, a player whose rack is empty")
         )
+    if out and len(emptied) > 1:
+        # The round ends as the first rack empties: a second empty rack scored as the
+        # winner's too (the scores no longer added up to zero).
+        other = next(seat for seat in emptied if seat != outcome.winners[0])
+        raise RecordError(
+            _(
+                "result: a round ended 'out' leaves only the winner's rack empty, but player"
+                " {seat}'s is empty too",
+                seat=other,
+            )
+        )
     if not out and emptied:
         # A player who empties the rack ends the round 'out': a 'blocked' result with an
         # empty rack was read, its player scored as a winner of a round nobody won.

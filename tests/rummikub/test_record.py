@@ -173,6 +173,13 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
             lambda r: r["result"].update(winners=[1 - r["result"]["winners"][0]]),
             r"^result: a round ended 'out' has one winner, a player whose rack is empty",
         ),
+        # A second empty rack under 'out' was read, scored as the winner's.
+        (
+            lambda r: r["result"].update(
+                racks=[[], []], penalties=[0, 0], scores=[0, 0], winners=[0]
+            ),
+            r"^result: a round ended 'out' leaves only the winner's rack empty, but player 1's",
+        ),
         # A 'blocked' round with an empty rack was read, its player scored as a winner.
         (
             lambda r: r["result"].update(end="blocked"),
