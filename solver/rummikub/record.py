@@ -474,7 +474,10 @@ def _tiles(tiles: Sequence[Tile]) -> list[str]:
 
 
 def _table(table: Table) -> list[list[str]]:
-    return [_tiles(tiles) for tiles in table]
+    """The sets as written, a joker with the tile it stands for when it was written so
+    (``J(R4)``): under ``joker_retrieval: "replace"`` its set's reading, and so the
+    turns after, depend on it (``R5 R6 J(R4)`` written ``R5 R6 J`` reads the joker as R7)."""
+    return [[tile.written for tile in tiles] for tiles in table]
 
 
 def _parse(words: Sequence[str], where: str, rules: Rules) -> tuple[Tile, ...]:

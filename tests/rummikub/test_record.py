@@ -192,3 +192,39 @@ def test_a_malformed_record_names_the_culprit(
 ) -> None:
     with pytest.raises(MeldwiseError, match=message):
         read_record(_tampered(record, change))
+
+
+def test_a_joker_written_with_its_tile_is_written_back_so() -> None:
+    """Under joker_retrieval "replace" a joker's reading decides the turns after: a
+    record whose R5 R6 J(R4) let R4 take the joker replayed, but the record written from
+    that replay said R5 R6 J (the joker read as R7), and no longer replayed."""
+    rules = {"colours": 2, "numbers": 7, "copies": 1, "jokers": 1, "opening_threshold": 0}
+    run, group = ["R5", "R6", "J(R4)"], ["B5", "B6", "B7"]
+    written = {
+        "settings": {"rules": {**rules, "joker_retrieval": "replace"}, "hand": 5},
+        "deal": {
+            "racks": [["R4", "R5", "R6", "J", "B1"], ["B2", "B3", "B5", "B6", "B7"]],
+            "pool": ["R1", "R2", "R3", "R7", "B4"],
+        },
+        "turns": [
+            _play(1, 0, "R4 R5 R6 J B1", [], [run]),
+            _play(2, 1, "B2 B3 B5 B6 B7", [run], [run, group]),
+            _play(3, 0, "R4 B1", [run, group], [["R4", "R5", "R6"], [*group, "J"]]),
+        ],
+    }
+    again = json.loads(json.dumps(record_to_dict(replay(read_record(written)))))
+    assert again["turns"][0]["table_after"] == [run]
+    assert len(replay(read_record(again)).turns) == 3
+
+
+def _play(
+    number: int, player: int, rack: str, before: list[list[str]], after: list[list[str]]
+) -> dict[str, Any]:
+    return {
+        "turn": number,
+        "player": player,
+        "rack": rack.split(),
+        "table_before": before,
+        "action": "play",
+        "table_after": after,
+    }
