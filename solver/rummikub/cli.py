@@ -414,46 +414,60 @@ def describe_review(review: dict[str, Any]) -> str:
             lines.append(
                 "  "
                 + _(
-                    "turn {turn}: {shortfall} {unit} short, missed {tiles}",
+                    "turn {turn}: {short}, missed {tiles}",
                     turn=costly["turn"],
-                    shortfall=costly["shortfall"],
-                    unit=unit,
+                    short=_short(costly["shortfall"], review["objective"]),
                     tiles=" ".join(costly["missed"]) or "-",
                 )
             )
-    # Below the best for sure: short of a best play found, illegal, or not reviewed (a
-    # turn whose best was not proven but is no better than it is not listed).
-    below = [
-        turn
-        for turn in review["turns"]
-        if turn["shortfall"] > 0 or not turn["legal"] or turn["best"] is None
-    ]
-    if below:
-        lines.append(_("Turns below the best:"))
-    for turn in below:
-        if turn["action"] == "play":
-            did = _("played {tiles}", tiles=" ".join(turn["played"]) or "-")
-        elif turn["action"] == "draw":
-            did = _("draws")
-        else:
-            did = _("passes")
-        best = turn["best"]
-        line = "  " + _(
-            "turn {turn}, player {player}: {did}; {best}",
-            turn=turn["turn"],
-            player=turn["player"],
-            did=did,
-            best=_(
-                "best {tiles} / {points} ({played})",
-                tiles=_n("{n} tile", "{n} tiles", best["tiles"]),
-                points=points_text(best["points"]),
-                played=" ".join(best["played"]),
-            )
-            if best
-            else _("not reviewed: {why}", why=turn["unreviewed"]),
-        )
-        if not turn["legal"]:
-            line += _("; ILLEGAL: {problems}", problems=clauses(turn["problems"]))
-        lines.append(line)
+    # Below the best for sure: short of a best play found, or illegal (a turn whose best
+    # was not proven but is no better than it is not listed). A legal turn that could not
+    # be reviewed is not known to be below the best: it was listed as if it were.
+    turns = review["turns"]
+    below = [t for t in turns if t["shortfall"] > 0 or not t["legal"]]
+    unreviewed = [t for t in turns if t["legal"] and t["best"] is None]
+    for heading, listed in (
+        (_("Turns below the best:"), below),
+        (_("Turns not reviewed:"), unreviewed),
+    ):
+        if listed:
+            lines.append(heading)
+        lines += [_reviewed_turn(turn) for turn in listed]
     lines.append(_("Solver: {status}", status=status_text(review["status"])))
     return "\n".join(lines) + "\n"
+
+
+def _short(shortfall: int, objective: str) -> str:
+    """A turn's shortfall in the review's unit ("1 tiles short" was written)."""
+    if objective == "points":
+        return _n("{n} point short", "{n} points short", shortfall)
+    return _n("{n} tile short", "{n} tiles short", shortfall)
+
+
+def _reviewed_turn(turn: dict[str, Any]) -> str:
+    """One turn of a review on a line: what it did, its best or why it was not
+    reviewed, and why it was illegal."""
+    if turn["action"] == "play":
+        did = _("played {tiles}", tiles=" ".join(turn["played"]) or "-")
+    elif turn["action"] == "draw":
+        did = _("draws")
+    else:
+        did = _("passes")
+    best = turn["best"]
+    line = "  " + _(
+        "turn {turn}, player {player}: {did}; {best}",
+        turn=turn["turn"],
+        player=turn["player"],
+        did=did,
+        best=_(
+            "best {tiles} / {points} ({played})",
+            tiles=_n("{n} tile", "{n} tiles", best["tiles"]),
+            points=points_text(best["points"]),
+            played=" ".join(best["played"]),
+        )
+        if best
+        else _("not reviewed: {why}", why=turn["unreviewed"]),
+    )
+    if not turn["legal"]:
+        line += _("; ILLEGAL: {problems}", problems=clauses(turn["problems"]))
+    return line

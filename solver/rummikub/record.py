@@ -263,6 +263,26 @@ def _check_outcome(outcome: Outcome, rules: Rules) -> None:
         raise RecordError(
             _("result: a round ended 'out' has one winner, a player whose rack is empty")
         )
+    if out and len(emptied) > 1:
+        # The round ends as the first rack empties: a second empty rack scored as the
+        # winner's too (the scores no longer added up to zero).
+        other = next(seat for seat in emptied if seat != outcome.winners[0])
+        raise RecordError(
+            _(
+                "result: a round ended 'out' leaves only the winner's rack empty, but player"
+                " {seat}'s is empty too",
+                seat=other,
+            )
+        )
+    if not out and emptied:
+        # A player who empties the rack ends the round 'out': a 'blocked' result with an
+        # empty rack was read, its player scored as a winner of a round nobody won.
+        raise RecordError(
+            _(
+                "result: a round ended 'blocked' leaves no rack empty, but player {seat}'s is",
+                seat=emptied[0],
+            )
+        )
     mover = outcome.winners[0] if out else 0
     try:
         expected = round_outcome(outcome.end, outcome.racks, rules, outcome.turns, mover)
@@ -307,6 +327,11 @@ def _turn(entry: TurnEntry, index: int, rules: Rules) -> Turn:
     if action is Action.PLAY:
         if entry.table_after is None:
             raise RecordError(_("{where}: a play needs 'table_after'", where=where))
+        if entry.drawn is not None:
+            # Once read and dropped without a word, whatever it said (even no tile).
+            raise RecordError(
+                _("{where}: a {action} draws no tile", where=where, action=action.value)
+            )
         after = _parse_table(entry.table_after, f"{where}.table_after", rules)
         played = added_tiles(before, after)
         claimed = (
@@ -331,7 +356,7 @@ def _turn(entry: TurnEntry, index: int, rules: Rules) -> Turn:
             raise RecordError(_("{where}: a draw needs 'drawn', the tile drawn", where=where))
         drawn = _parse([entry.drawn], f"{where}.drawn", rules)[0]
     elif entry.drawn is not None:
-        raise RecordError(_("{where}: a pass draws no tile", where=where))
+        raise RecordError(_("{where}: a {action} draws no tile", where=where, action=action.value))
     if entry.table_after is not None and _key(
         _parse_table(entry.table_after, f"{where}.table_after", rules)
     ) != _key(before):
@@ -449,7 +474,10 @@ def _tiles(tiles: Sequence[Tile]) -> list[str]:
 
 
 def _table(table: Table) -> list[list[str]]:
-    return [_tiles(tiles) for tiles in table]
+    """The sets as written, a joker with the tile it stands for when it was written so
+    (``J(R4)``): under ``joker_retrieval: "replace"`` its set's reading, and so the
+    turns after, depend on it (``R5 R6 J(R4)`` written ``R5 R6 J`` reads the joker as R7)."""
+    return [[tile.written for tile in tiles] for tiles in table]
 
 
 def _parse(words: Sequence[str], where: str, rules: Rules) -> tuple[Tile, ...]:

@@ -289,15 +289,23 @@ def _opening(view: View, best: Play, strategy: Strategy) -> Decision:
         return Decision(move_of(best), best, best.played, _("it opens with the best play"))
     melds = smallest_opening(best.table[len(view.table) :], view.rules)
     tiles = tuple(sorted(t for m in melds for t in m.tiles))
+    kept = best.tiles_played - len(tiles)
+    # Said only of what it keeps: an opening of the best play's one set once "kept the
+    # other sets hidden", and a trimmed run's lone tile is no set.
     return Decision(
         Move.play((*view.table, *(m.tiles for m in melds))),
         best,
         tiles,
-        _(
-            "it opens with {points} points, enough to open, and keeps the other sets hidden"
-            " for later",
+        _n(
+            "it opens with {points} points, enough to open, and keeps {n} tile of the best"
+            " play back for later",
+            "it opens with {points} points, enough to open, and keeps {n} tiles of the best"
+            " play back for later",
+            kept,
             points=sum(m.value for m in melds),
-        ),
+        )
+        if kept
+        else _("it opens with the best play"),
     )
 
 

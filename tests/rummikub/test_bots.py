@@ -212,6 +212,19 @@ def test_strong_opens_with_the_fewest_tiles_worth_the_threshold() -> None:
     assert sorted(str(t) for t in decision.played) == ["R11", "R12", "R13"]
 
 
+def test_strong_says_only_what_its_opening_keeps_back() -> None:
+    """Every small opening was said to keep "the other sets hidden for later": one of
+    the best play's one set kept nothing, and a trimmed run keeps a lone tile."""
+    whole = Strong().decide(view("R10 R11 R12 B1 K5", opened=False))
+    assert whole.played == whole.best.played
+    assert whole.reason == "it opens with the best play"
+    trimmed = Strong().decide(view("R10 R11 R12 R13 B1 K5", opened=False))
+    assert [str(t) for t in trimmed.played] == ["R11", "R12", "R13"]
+    assert trimmed.reason == (
+        "it opens with 36 points, enough to open, and keeps 1 tile of the best play back for later"
+    )
+
+
 def test_smallest_opening_trims_runs_and_groups() -> None:
     rules = Rules()
     play = best_play(Position.parse("R9 R10 R11 R12 K13 B13 O13 R13", "", False), rules)

@@ -115,13 +115,17 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
     with pytest.raises(RecordError, match=r"^result: its racks give penalties .* scores"):
         read_record(_tampered(record, change))
 
-    def blocked(r: dict[str, Any]) -> None:
-        assert r["result"]["end"] == "out"
-        r["result"]["end"] = "blocked"  # the same racks, penalties, scores and winner
+    def recoloured(r: dict[str, Any]) -> None:
+        # A loser's tile in another colour no rack holds: the same penalties and scores.
+        racks = r["result"]["racks"]
+        held = {tile for rack in racks for tile in rack}
+        loser = next(rack for rack in racks if any(t != "J" for t in rack))
+        index, tile = next((i, t) for i, t in enumerate(loser) if t != "J")
+        loser[index] = next(c + tile[1:] for c in "RBKO" if c + tile[1:] not in held)
 
     # A result that agrees with itself but not with the game: only a replay tells.
     with pytest.raises(RecordError, match="the result does not match the replay"):
-        replay(read_record(_tampered(record, blocked)))
+        replay(read_record(_tampered(record, recoloured)))
 
 
 @pytest.mark.parametrize(
@@ -147,6 +151,11 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
             r"^turns\[0\]\.rack: unknown tile 'r10': numbers run from 1 to 9$",
         ),
         (lambda r: r["turns"][0].update(player=5), r"turns\[0\]: player 5 in a game of 2"),
+        # A play's 'drawn' was read and dropped without a word, even one naming no tile.
+        (
+            lambda r: r["turns"][_first(r, "play")].update(drawn="R99"),
+            r"^turns\[\d+\]: a play draws no tile$",
+        ),
         # Names were any strings: a lone surrogate broke the review's answer (HTTP 500).
         (
             lambda r: r.update(players=["\udfff", "b"]),
@@ -164,6 +173,18 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
             lambda r: r["result"].update(winners=[1 - r["result"]["winners"][0]]),
             r"^result: a round ended 'out' has one winner, a player whose rack is empty",
         ),
+        # A second empty rack under 'out' was read, scored as the winner's.
+        (
+            lambda r: r["result"].update(
+                racks=[[], []], penalties=[0, 0], scores=[0, 0], winners=[0]
+            ),
+            r"^result: a round ended 'out' leaves only the winner's rack empty, but player 1's",
+        ),
+        # A 'blocked' round with an empty rack was read, its player scored as a winner.
+        (
+            lambda r: r["result"].update(end="blocked"),
+            r"^result: a round ended 'blocked' leaves no rack empty, but player \d's is$",
+        ),
     ],
 )
 def test_a_malformed_record_names_the_culprit(
@@ -171,3 +192,39 @@ def test_a_malformed_record_names_the_culprit(
 ) -> None:
     with pytest.raises(MeldwiseError, match=message):
         read_record(_tampered(record, change))
+
+
+def test_a_joker_written_with_its_tile_is_written_back_so() -> None:
+    """Under joker_retrieval "replace" a joker's reading decides the turns after: a
+    record whose R5 R6 J(R4) let R4 take the joker replayed, but the record written from
+    that replay said R5 R6 J (the joker read as R7), and no longer replayed."""
+    rules = {"colours": 2, "numbers": 7, "copies": 1, "jokers": 1, "opening_threshold": 0}
+    run, group = ["R5", "R6", "J(R4)"], ["B5", "B6", "B7"]
+    written = {
+        "settings": {"rules": {**rules, "joker_retrieval": "replace"}, "hand": 5},
+        "deal": {
+            "racks": [["R4", "R5", "R6", "J", "B1"], ["B2", "B3", "B5", "B6", "B7"]],
+            "pool": ["R1", "R2", "R3", "R7", "B4"],
+        },
+        "turns": [
+            _play(1, 0, "R4 R5 R6 J B1", [], [run]),
+            _play(2, 1, "B2 B3 B5 B6 B7", [run], [run, group]),
+            _play(3, 0, "R4 B1", [run, group], [["R4", "R5", "R6"], [*group, "J"]]),
+        ],
+    }
+    again = json.loads(json.dumps(record_to_dict(replay(read_record(written)))))
+    assert again["turns"][0]["table_after"] == [run]
+    assert len(replay(read_record(again)).turns) == 3
+
+
+def _play(
+    number: int, player: int, rack: str, before: list[list[str]], after: list[list[str]]
+) -> dict[str, Any]:
+    return {
+        "turn": number,
+        "player": player,
+        "rack": rack.split(),
+        "table_before": before,
+        "action": "play",
+        "table_after": after,
+    }

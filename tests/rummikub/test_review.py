@@ -257,3 +257,36 @@ def test_an_illegal_play_is_taken_back_in_the_rack_series() -> None:
     (player, _) = review_rummikub({"record": record})["players"]
     assert player["series"]["played"] == [0]
     assert player["series"]["rack_after"] == [7]
+
+
+def test_a_turn_not_reviewed_is_not_said_to_be_below_the_best() -> None:
+    """A legal draw facing a table the review cannot solve was listed under "Turns
+    below the best:", a claim nothing checked."""
+    record = {
+        "turns": [
+            _turn(1, "R1 R2 R3 K5 B5 O5 R9", [], ["R1 R2 R3"]),  # 6 points: illegal
+            _turn(2, "B1 B2", ["R1 R2"], None),  # faces a set that is no set
+        ]
+    }
+    answer = review_rummikub({"record": record})
+    assert [t["best"] is None for t in answer["turns"]] == [False, True]
+    text = describe_review(answer)
+    below, unreviewed = text.split("Turns not reviewed:\n")
+    assert "turn 1, player 0: played R1 R2 R3" in below
+    assert "turn 2" not in below
+    assert unreviewed.startswith("  turn 2, player 1: draws; not reviewed: table set 0 (R1 R2)")
+
+
+def test_a_shortfall_of_one_is_written_in_the_singular() -> None:
+    """A shortfall of one was written "turn 3: 1 tiles short"."""
+    record = {
+        "turns": [
+            _turn(1, "R10 R11 R12 K5", [], ["R10 R11 R12"]),
+            _turn(2, "B1 B2", ["R10 R11 R12"], None),
+            _turn(3, "K5 R13 B1", ["R10 R11 R12"], None),  # draws, R13 would go on the run
+        ]
+    }
+    text = describe_review(review_rummikub({"record": record, "player": 0}))
+    assert "  turn 3: 1 tile short, missed R13\n" in text
+    points = describe_review(review_rummikub({"record": record, "objective": "points"}))
+    assert "  turn 3: 13 points short, missed R13\n" in points
