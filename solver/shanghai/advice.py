@@ -162,7 +162,7 @@ def _play(
     if turn is not None:
         return turn, found, []
     if found is Status.UNKNOWN:
-        return None, found, [_("The search for the turn's plays stopped before finding one.")]
+        return None, found, [turn_search_stopped()]
     if position.down:
         return None, found, [_no_turn_end(position.hand)]
     if short == 0:
@@ -177,6 +177,13 @@ def _play(
             ],
         )
     return None, found, []
+
+
+def turn_search_stopped() -> str:
+    """The note of advice whose search for the turn's plays stopped before finding
+    one (in the active language): the one sign that no going down was found for want
+    of time, not proven impossible (the status is the worst of every search)."""
+    return _("The search for the turn's plays stopped before finding one.")
 
 
 def _last_card_not_down(card: Card) -> str:

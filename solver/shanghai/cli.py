@@ -23,7 +23,12 @@ from solver.commands import (
     time_limit_ms,
 )
 from solver.errors import MeldwiseError
+<<<<<<< HEAD
 from solver.i18n import N_, _
+=======
+from solver.i18n import _
+from solver.shanghai.advice import turn_search_stopped
+>>>>>>> s36-shanghai
 from solver.shanghai.contracts import HANDS, contract_text
 from solver.shanghai.wire import advise_shanghai, score_shanghai
 from solver.written import partition, split, words
@@ -221,7 +226,9 @@ def describe_advice(response: dict[str, Any]) -> str:
     if response["phase"] == "draw":
         lines.append(_("Before the draw:"))
     elif go is None:
-        if response["lay_offs"] is None and response["status"] != "optimal":
+        # Not by the status, the worst of every search: a discard's search cut short
+        # said that the search for going down had stopped when no going down existed.
+        if response["lay_offs"] is None and turn_search_stopped() in response["notes"]:
             lines.append(_("Go down: none found before the search stopped"))
         elif response["lay_offs"] is None:  # lay-offs but no going down: down already
             lines.append(_("Go down: not this turn"))

@@ -56,7 +56,7 @@ from solver.shanghai.model import (
     extras_used,
     solve_model,
 )
-from solver.shanghai.notation import Card
+from solver.shanghai.notation import Card, format_cards
 from solver.shanghai.result import Discard
 from solver.shanghai.rules import Rules
 
@@ -231,7 +231,7 @@ class Study:
         self._gaps: dict[tuple[int, Card | None], frozenset[int]] = {}
         self._verdicts: dict[Card | None, dict[Card, bool | None]] = {}
         self._exact: dict[Card, bool | None] | None = None
-        self._keeps: dict[Card, bool] = {}
+        self._keeps: dict[Card, bool | None] = {}
         self.larger = larger
 
     def _value(self) -> int | None:
@@ -291,7 +291,8 @@ class Study:
     def keeps(self, card: Card) -> bool | None:
         """Whether the hand less one ``card`` (a discard: the card goes to the discard
         pile, not back among the unseen) has the same deficiency; None when the
-        deficiency is unknown. Losing a card never lowers it."""
+        deficiency is unknown, or a search stopped before deciding it. Losing a card
+        never lowers it."""
         if self.value is None:
             return None
         if card not in self._keeps:
@@ -300,8 +301,22 @@ class Study:
             elif self.tight and self.analysis.slack >= 0 and not self._spare_anywhere(card):
                 self._keeps[card] = False  # the bound rises by one, and it is the deficiency
             else:
-                self._keeps[card] = self.without(card, self.value) == self.value
+                self._keeps[card] = self._keeps_by_search(card, self.value)
         return self._keeps[card]
+
+    def _keeps_by_search(self, card: Card, low: int) -> bool | None:
+        # A search cut short is no proof that the card raises the deficiency: it was
+        # once taken as one, and the discard's reason counted one such discard short.
+        less = self.hand.copy()
+        less[card] -= 1
+        limit, known = self.limit, (low, None)
+        value, status = deficiency(
+            +less, self.contract, self.unseen, self.rules, limit=limit, known=known
+        )
+        self.status = self.status.worst(status)
+        if value == low:
+            return True  # found at its lower bound (losing a card never lowers it): proven
+        return False if status is Status.OPTIMAL else None
 
     def without(self, card: Card, low: int) -> int | None:
         """The deficiency of the hand less one ``card``, known to be at least ``low``."""
@@ -541,7 +556,13 @@ def best_discard(study: Study, danger: Callable[[Card], int] | None = None) -> D
     if study.value is None:
         return _costliest(cards, rules, study.status)
     least: int | None = study.value
-    choices = [card for card in cards if study.keeps(card)]
+    verdicts = {card: study.keeps(card) for card in cards}
+    choices = [card for card in cards if verdicts[card]]
+    undecided = [card for card in cards if verdicts[card] is None]
+    if not choices and undecided:
+        # No discard proven to keep the deficiency, some not decided: no figure of what
+        # the fewest a discard leaves is proven.
+        return _undecided(cards, undecided, rules)
     if not choices:
         # Every card is needed: each discard costs at least one more extra card.
         after = {card: study.without(card, study.value + 1) for card in cards}
@@ -559,7 +580,26 @@ def best_discard(study: Study, danger: Callable[[Card], int] | None = None) -> D
     order = sorted(hand, key=lambda c: (c.rank, c.sort_key))
     card = min(safest, key=lambda c: (-outs[c].count, -rules.points(c), -order.index(c)))
     reason = _reason(card, least, outs[card], risk[card] if danger else None, len(choices), rules)
+    if undecided:
+        note = _(
+            "A search stopped before deciding whether discarding {cards} would keep the"
+            " deficiency too.",
+            cards=format_cards(undecided),
+        )
+        reason = f"{reason} {note}"
     return Discard(card, reason, least, outs[card].count, risk[card] if danger else None)
+
+
+def _undecided(cards: list[Card], undecided: list[Card], rules: Rules) -> Discard:
+    card = max(cards, key=rules.points)
+    reason = _(
+        "Discard {card}: a search stopped before finding which discards keep the deficiency"
+        " (not decided: {cards}), so shed the most points ({points}).",
+        card=card,
+        cards=format_cards(undecided),
+        points=rules.points(card),
+    )
+    return Discard(card, reason)
 
 
 def _reason(card: Card, short: int, outs: Outs, danger: int | None, tied: int, rules: Rules) -> str:

@@ -24,6 +24,7 @@ from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
 from solver.shanghai.rules import Rules
 from tests.shanghai.brute import Brute, wild
 from tests.shanghai.strategies import RANDOMS
+from tests.support import spend_the_clock
 
 FOUR_DECKS = Rules(decks=4)
 """Four decks: the brute force assumes extra cards are never short."""
@@ -203,3 +204,39 @@ def test_discards_that_keep_the_deficiency_share_the_proof_of_the_whole_hand(
         assert None not in natural.values()
         assert shared[card].cards == tuple(c for c, lowers in natural.items() if lowers)
         assert shared[card].complete
+
+
+def test_a_discard_the_clock_left_undecided_is_not_counted_as_raising_the_deficiency(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Cut by the clock, a discard whose deficiency was not found (KC keeps it at 3)
+    was taken as one that raises it: "of the 6 such discards" where there are 7."""
+    request = {
+        "hand": ["QS", "JC", "6S", "10S", "2C", "10C", "4D", "KC", "7C", "2S", "5C", "JK"],
+        "hand_number": 4,
+        "phase": "play",
+    }
+    assert "of the 7 such discards" in advise_shanghai(request)["discard"]["reason"]
+    spend_the_clock(monkeypatch, "solver.shanghai.wire")
+    answer = advise_shanghai(request)
+    assert answer["deficiency"] == 3
+    reason = answer["discard"]["reason"]
+    assert "(exact), the fewest any discard leaves; of the 6 such discards" in reason
+    assert reason.endswith(
+        "A search stopped before deciding whether discarding KC would keep the deficiency too."
+    )
+
+
+def test_no_discard_decided_by_the_clock_is_not_said_to_find_no_way_to_the_contract(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The deficiency is found (7) but no discard's before the clock ran out: the reason
+    said "the search found no way to complete the contract in time"."""
+    request = {"hand": ["5S", "6H", "7H", "JK", "JK"], "hand_number": 7, "phase": "play"}
+    spend_the_clock(monkeypatch, "solver.shanghai.wire")
+    answer = advise_shanghai(request)
+    assert answer["deficiency"] == 7
+    assert answer["discard"]["reason"] == (
+        "Discard JK: a search stopped before finding which discards keep the deficiency"
+        " (not decided: 5S 6H 7H JK), so shed the most points (25)."
+    )

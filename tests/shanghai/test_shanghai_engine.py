@@ -105,6 +105,19 @@ def test_a_discard_is_never_offered_back_to_the_player_who_discarded_it() -> Non
     assert game.offer == [3, 0]
 
 
+def test_with_two_players_only_the_upcard_turned_from_the_deck_can_be_bought() -> None:
+    """The docs said that with two players nobody can buy: the card turned from the deck
+    at a hand's start has no discarder, so the other player may buy it."""
+    game = Game.new(GameSettings(players=2, hands=1), 5)
+    assert (game.to_move, game.discarder) == (1, None)
+    game.apply(Draw(take=False))
+    assert (game.step, game.offer) == (Step.BUY, [0])
+    game.apply(Buy(yes=False))
+    game.apply(Play(discard=game.hands[1][0]))
+    game.apply(Draw(take=False))  # seat 0 declines seat 1's discard: not offered back
+    assert (game.step, game.offer) == (Step.PLAY, [])
+
+
 def test_players_who_are_down_or_out_of_buys_are_not_offered() -> None:
     game = _game_at_draw()
     game.down[2] = True

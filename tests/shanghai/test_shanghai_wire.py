@@ -469,3 +469,32 @@ def test_a_play_the_clock_cut_is_not_said_not_to_go_down(
     out = capsys.readouterr().out
     assert "Go down: not this turn" not in out
     assert "Go down: none found before the search stopped" in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "not_now", "cut"),
+    [
+        ("en", "Go down: not this turn", "Go down: none found before the search stopped"),
+        ("ja", "ダウン: この手番ではしない", "ダウン: 探索が止まるまでに見つかりませんでした"),
+    ],
+)
+def test_a_go_down_proven_impossible_is_not_said_cut_when_another_search_is(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    lang: str,
+    not_now: str,
+    cut: str,
+) -> None:
+    # Three cards short (exact), so no going down, proven without a solve; only the
+    # discard's search was cut by the clock, and the CLI said "Go down: none found
+    # before the search stopped" (it read the status, the worst of every search).
+    spend_the_clock(monkeypatch, "solver.shanghai.wire")
+    hand = "QS JC 6S 10S 2C 10C 4D KC 7C 2S 5C JK"
+    advise = ["shanghai", "advise", "--hand", hand, "--hand-number", "4", "--phase", "play"]
+    assert main([*advise, "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    if lang == "en":
+        assert "Cards short of the contract: 3\n" in out
+        assert "Solver: partly unknown" in out
+    assert not_now in out
+    assert cut not in out
