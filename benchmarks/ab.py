@@ -40,6 +40,7 @@ from rich.table import Table
 
 from benchmarks.cases import Case, Mode, all_buckets, select
 from benchmarks.machine import load
+from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import at_least, percentile
 from benchmarks.suite import DEFAULT_SEED, QUICK_PER_BUCKET, WARM_UP, Config, obtain_cases
 from solver import rummikub
@@ -194,6 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--full", action="store_true", help="with the least-disruption stage")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the figures as JSON")
     args = parser.parse_args(argv)
+    outputs_ready(parser, ("--json", args.json))
     patterns = tuple(p.strip() for p in args.buckets.split(",") if p.strip())
     names = dict.fromkeys(name.strip() for name in args.modes.split(",") if name.strip())
     known = ", ".join(mode.value for mode in Mode)
@@ -213,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     found = run(load_base(args.base), rummikub, cases, modes, args)
     figures = report(found, args, load_before)
     if args.json:
-        args.json.write_text(json.dumps(figures, indent=1) + "\n")
+        write_output("--json", args.json, json.dumps(figures, indent=1) + "\n")
     return 0
 
 

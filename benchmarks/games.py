@@ -29,6 +29,7 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.machine import load
+from benchmarks.output import outputs_ready
 from solver.arena.runner import GameTask, local_dispatch, play_game, run_tournament, seats_of
 from solver.arena.stats import percentile
 from solver.commands import Parser, add_option_flag, parse_options
@@ -130,6 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for sub in (strong, fast):
         add_option_flag(sub, "rules.jokers=4")
     args = parser.parse_args(argv)
+    outputs_ready(parser, ("--json", vars(args).get("json")))
     console = Console(width=160)
     console.print(f"machine: {os.cpu_count()} cores")
     (strength if args.mode == "strength" else speed)(args, console)

@@ -54,6 +54,7 @@ from rich.table import Table
 
 from api.spawn import serve, wait_ready
 from benchmarks.lean_http import LeanClient
+from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import at_least, percentile
 from solver.commands import Parser
 from solver.rummikub import STANDARD, Position
@@ -527,6 +528,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
+    outputs_ready(parser, ("--json", args.json))
 
     if args.selfplay:
         bodies, what = committed_bodies(["selfplay"]), "self-play positions"
@@ -577,8 +579,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print_summaries(summaries, Console(width=220), title)
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump([asdict(s) for s in summaries], out, indent=2)
+        write_output("--json", args.json, json.dumps([asdict(s) for s in summaries], indent=2))
     return 0
 
 

@@ -16,6 +16,7 @@ from benchmarks.answers import Answer
 from benchmarks.cases import Mode
 from benchmarks.compare import VALUE_MODE_REASON, Disagreement, compare
 from benchmarks.machine import describe
+from benchmarks.output import outputs_ready, write_output
 from benchmarks.peer import MODE_NOTES
 from benchmarks.profile import Split
 from benchmarks.reference import MODES as REFERENCE_MODES
@@ -814,9 +815,9 @@ def seeded_table_main(
     )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
+    outputs_ready(parser, ("--json", args.json))
     rows = run(args.seed, args.per_bucket)
     print_rows(rows, Console())
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump([asdict(row) for row in rows], out, indent=2)
+        write_output("--json", args.json, json.dumps([asdict(row) for row in rows], indent=2))
     return 0

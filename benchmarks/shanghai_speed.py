@@ -35,6 +35,7 @@ from rich.table import Table
 import solver.shanghai
 from benchmarks.ab import load_base
 from benchmarks.machine import load
+from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import Summary, at_least
 from solver.commands import Parser
 from solver.shanghai import STANDARD, Contract, Position, TableMeld, read_meld
@@ -294,6 +295,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--markdown", metavar="FILE", help="also write them as Markdown")
     args = parser.parse_args(argv)
+    outputs_ready(parser, ("--json", args.json), ("--markdown", args.markdown))
     titles = ["this checkout"]
     advisers = [adviser(solver.shanghai, args.time_limit)]
     if args.base:
@@ -309,16 +311,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         for phase, turns in differ.items():
             console.print(f"{phase}: {len(turns)} turns answered differently {turns[:10]}")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            figures: Any = [asdict(row) for row in rows[-1]]
-            if args.base:  # both revisions, by title, and the turns answered differently
-                named = zip(titles, rows, strict=True)
-                figures = {t: [asdict(row) for row in found] for t, found in named}
-                figures["differ"] = differ
-            json.dump(figures, out, indent=2)
+        figures: Any = [asdict(row) for row in rows[-1]]
+        if args.base:  # both revisions, by title, and the turns answered differently
+            named = zip(titles, rows, strict=True)
+            figures = {t: [asdict(row) for row in found] for t, found in named}
+            figures["differ"] = differ
+        write_output("--json", args.json, json.dumps(figures, indent=2))
     if args.markdown:
-        with open(args.markdown, "w", encoding="utf-8") as out:
-            out.write("\n".join(markdown(f, t) for t, f in zip(titles, rows, strict=True)))
+        text = "\n".join(markdown(f, t) for t, f in zip(titles, rows, strict=True))
+        write_output("--markdown", args.markdown, text)
     return 0
 
 

@@ -292,9 +292,11 @@ def test_every_file_flag_makes_missing_folders_and_refuses_what_it_cannot_write(
     blocker.write_text("")
     capsys.readouterr()
     assert main([*args, flag, str(blocker / "out")]) == 2
-    err = capsys.readouterr().err
+    captured = capsys.readouterr()
+    err = captured.err
     assert err.strip().startswith(f"error: {flag}: cannot write {blocker / 'out'}: ")
     assert "Traceback" not in err
+    assert captured.out == ""  # said before the run, not after it (its figures lost)
 
 
 @pytest.mark.parametrize("run", [lambda: main(["bench", "--help"]), lambda: bench_main(["--help"])])
