@@ -120,10 +120,10 @@ def run(
             time_one(module, WARM_UP, mode, args.full, args.time_limit)
     with Progress(transient=True) as progress:
         task = progress.add_task("solving", total=len(cases) * len(modes))
-        for case in cases:
+        for number, case in enumerate(cases):
             for turn, mode in enumerate(modes):
                 order = [(base, found[mode].base), (ours, found[mode].ours)]
-                if (case.index + turn) % 2:
+                if (number + turn) % 2:  # not case.index: it restarts in every bucket
                     order.reverse()
                 plays = {}
                 for module, times in order:

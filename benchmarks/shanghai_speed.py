@@ -20,6 +20,7 @@ the same load.
 from __future__ import annotations
 
 import importlib
+import itertools
 import json
 import random
 import sys
@@ -184,6 +185,9 @@ def run(
     rng = random.Random(seed)
     rows: list[list[Row]] = [[] for _ in advisers]
     differ: dict[str, list[str]] = {}
+    # Who goes first rotates over the whole run, not by the turn's index in its bucket
+    # (with one turn per bucket, or an odd count, the base went first more often).
+    turns = itertools.count()
     for phase in PHASES:
         every = [Timed([], []) for _ in advisers]
         differ[phase.value] = []
@@ -194,7 +198,7 @@ def run(
                 timed = [Timed([], []) for _ in advisers]
                 for index in range(per_bucket):
                     position = deal(rng, number, down, phase)
-                    said = _time_each(advisers, position, timed, index)
+                    said = _time_each(advisers, position, timed, next(turns))
                     if said[0] != said[-1]:
                         differ[phase.value].append(f"{bucket} #{index}")
                 for found, done, total in zip(rows, timed, every, strict=True):
@@ -208,13 +212,13 @@ def run(
 
 
 def _time_each(
-    advisers: Sequence[Adviser], position: Position, timed: list[Timed], index: int
+    advisers: Sequence[Adviser], position: Position, timed: list[Timed], turn: int
 ) -> list[tuple[Any, ...]]:
-    """Advise ``position`` with each adviser (in turn order, rotated by ``index``),
+    """Advise ``position`` with each adviser (in turn order, rotated by ``turn``),
     recording the times in ``timed``; what each said, in adviser order."""
     said: list[tuple[Any, ...]] = [() for _ in advisers]
     order = list(range(len(advisers)))
-    shift = index % len(order)
+    shift = turn % len(order)
     for which in order[shift:] + order[:shift]:
         asked = advisers[which](position)
         start, start_cpu = time.perf_counter(), time.process_time()

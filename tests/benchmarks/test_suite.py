@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from rich.progress import Progress
 
 from benchmarks import ab
 from benchmarks.cases import (
+    Case,
     Mode,
     all_buckets,
     grid_buckets,
@@ -30,7 +32,7 @@ from benchmarks.profile import profile_solve
 from benchmarks.reference import POSITIONS_FILE, REFERENCE_FILE, references_for
 from benchmarks.report import build_report
 from benchmarks.stats import percentile
-from benchmarks.suite import Config, run_suite
+from benchmarks.suite import WARM_UP, Config, run_suite
 from meldwise.cli import main
 from solver.rummikub import JOKER, STANDARD, Position, Tile
 from solver.rummikub.legality import check_play
@@ -340,3 +342,67 @@ def test_a_benchmark_flag_out_of_range_is_a_usage_error(module: str, argv: list[
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert "error: argument" in done.stderr
+
+
+def test_who_goes_first_alternates_over_the_run_not_within_each_bucket(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # It went by the position's index in its bucket: with one position per bucket
+    # (or any odd count) ours went first on every bucket's tiles solve.
+    import benchmarks.suite as suite
+    from benchmarks.answers import Answer
+
+    calls: list[str] = []
+
+    class FakePeer:
+        version = "fake"
+
+        def __init__(self, *args: object) -> None:
+            pass
+
+        def solve(self, position: Position, mode: Mode) -> Answer:
+            calls.append("peer")
+            return Answer(1.0, "answered", (), (), ())
+
+    def ours(*args: object) -> Answer:
+        calls.append("ours")
+        return Answer(1.0, "optimal", (), (), ())
+
+    monkeypatch.setattr(suite, "Peer", FakePeer)
+    monkeypatch.setattr(suite, "time_ours", ours)
+    config = Config(
+        per_bucket=1,
+        buckets=("t0-*",),
+        modes=(Mode.TILES,),
+        peer=True,
+        score_beside=False,
+        reference=None,
+    )
+    with Progress(disable=True) as progress:
+        results = run_suite(config, progress)
+    trials = calls[2:]  # after the warm-up: ours, then the peer
+    firsts = [trials[i] for i in range(0, len(trials), 2)]
+    assert len(firsts) == len(results.trials) == 4
+    assert sorted(firsts) == ["ours", "ours", "peer", "peer"]
+
+
+def test_ab_alternates_who_goes_first_over_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    # As the suite: by the index in the bucket, the base went first on every bucket.
+    firsts: list[str] = []
+
+    def time_one(module: str, position: Position, *args: object) -> tuple[float, object]:
+        if position is not WARM_UP and (not firsts or len(firsts[-1]) == 2):
+            firsts.append("")
+        if position is not WARM_UP:
+            firsts[-1] += module
+        return 1.0, None
+
+    monkeypatch.setattr(ab, "time_one", time_one)
+    monkeypatch.setattr(ab, "score", lambda play, mode: 0)
+    cases = [
+        Case(bucket, 0, Position.parse("R1 R2 R3")) for bucket in ("t0-r6", "t0-r14", "t0-r20")
+    ]
+    cases.append(Case("t0-r30", 0, Position.parse("R1 R2 R3")))
+    args = argparse.Namespace(full=False, time_limit=1.0, repeat=1)
+    ab.run("b", "o", cases, [Mode.TILES], args)
+    assert sorted(firsts) == ["bo", "bo", "ob", "ob"]
