@@ -44,7 +44,7 @@ from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import at_least, percentile
 from benchmarks.suite import DEFAULT_SEED, QUICK_PER_BUCKET, WARM_UP, Config, obtain_cases
 from solver import rummikub
-from solver.commands import Parser
+from solver.commands import EXIT_BAD_INPUT, Parser
 from solver.rummikub import STANDARD, Position
 from solver.rummikub.notation import format_tiles
 
@@ -57,8 +57,11 @@ def load_base(revision: str, game: str = "rummikub") -> ModuleType:
         ["git", "archive", revision, "solver"], cwd=REPO, capture_output=True, check=False
     )
     if done.returncode:
-        # A revision git does not know was a CalledProcessError traceback.
-        raise SystemExit(f"--base {revision}: {done.stderr.decode(errors='replace').strip()}")
+        # A revision git does not know was a CalledProcessError traceback, then a
+        # SystemExit of code 1, which protos also gives when the models differ.
+        said = done.stderr.decode(errors="replace").strip()
+        print(f"error: --base {revision}: {said}", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
     archive = done.stdout
     root = Path(tempfile.mkdtemp(prefix="meldwise-base-"))
     atexit.register(shutil.rmtree, root, ignore_errors=True)
@@ -205,6 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:  # an unknown mode or bucket
         parser.error(f"{error} (modes are {known})")
     config = Config(args.seed, args.per_bucket, patterns, positions=args.positions)
+    base = load_base(args.base)  # a revision git does not know, before the positions are dealt
     load_before = load()
     try:
         with Progress(transient=True) as progress:
@@ -212,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:  # a positions file that cannot be read
         parser.error(str(error))
     print(f"{len(cases)} positions {source}; repeat {args.repeat}")
-    found = run(load_base(args.base), rummikub, cases, modes, args)
+    found = run(base, rummikub, cases, modes, args)
     figures = report(found, args, load_before)
     if args.json:
         write_output("--json", args.json, json.dumps(figures, indent=1) + "\n")

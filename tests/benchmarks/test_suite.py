@@ -406,3 +406,18 @@ def test_ab_alternates_who_goes_first_over_the_run(monkeypatch: pytest.MonkeyPat
     args = argparse.Namespace(full=False, time_limit=1.0, repeat=1)
     ab.run("b", "o", cases, [Mode.TILES], args)
     assert sorted(firsts) == ["bo", "bo", "ob", "ob"]
+
+
+@pytest.mark.parametrize("module", ["benchmarks.ab", "benchmarks.shanghai_speed"])
+def test_a_base_git_does_not_know_is_bad_input_said_before_the_run(
+    module: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It exited 1 (a SystemExit with the message), ab after dealing the positions.
+    import importlib
+
+    with pytest.raises(SystemExit) as exit_:
+        importlib.import_module(module).main(["--base", "no-such-revision", "--per-bucket", "1"])
+    assert exit_.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("error: --base no-such-revision: ")
+    assert captured.out == ""
