@@ -160,6 +160,16 @@ def config_from(args: argparse.Namespace) -> Config:
             raise ValueError(f"unknown mode {name!r}; modes are {known}") from None
     if not modes:
         raise ValueError("--modes names no mode")
+    if args.score_only and args.default_only:
+        # --score-only won without a word: the default solve was not timed at all.
+        raise ValueError(
+            "--score-only and --default-only contradict each other: the first times the "
+            "score alone, the second the default solve alone; give one"
+        )
+    if not args.peer and "peer_backend" in vars(args).get("_given_once", set()):
+        raise ValueError(
+            f"--peer-backend {args.peer_backend} needs --peer (the peer runs only then)"
+        )
     if args.slowest < 0:
         raise ValueError(f"--slowest must be at least 0, got {args.slowest}")
     return Config(

@@ -168,12 +168,19 @@ def test_profile_times_every_part_it_names() -> None:
     assert split.build + split.presolve + split.search + split.layout <= split.total
 
 
+TINY = ["--per-bucket", "1", "--buckets", "t0-r6", "--modes", "tiles"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["--modes", "tiles,speed"], "unknown mode 'speed'"),
         (["--buckets", "t99-*"], "'t99-*' matches no bucket"),
         (["--per-bucket", "0"], "--per-bucket must be at least 1"),
+        # Both were taken without a word: --score-only won, the backend was unused.
+        ([*TINY, "--score-only", "--default-only"], "--score-only and --default-only contradict"),
+        ([*TINY, "--peer-backend", "HIGHS"], "--peer-backend HIGHS needs --peer"),
+        ([*TINY, "--peer-backend", "SCIPY"], "--peer-backend SCIPY needs --peer"),
     ],
 )
 def test_bad_arguments_exit_2_naming_the_culprit(
