@@ -274,6 +274,24 @@ def test_default_answers_are_checked_against_the_reference(tmp_path: Path) -> No
     assert "peer ratios not run" in targets.rows[0]["missed"]
 
 
+def test_answers_not_compared_with_their_reference_are_not_said_to_have_none() -> None:
+    # Answers whose best score is not proven (a short --time-limit) are not compared
+    # with the reference; the target said the positions had no reference.
+    config = Config(per_bucket=1, buckets=("t10-r6",), modes=(Mode.TILES,), score_beside=False)
+    results = run_suite(config, Progress(disable=True))
+    assert results.references
+    results.trials = [replace(t, ours=replace(t.ours, status="unknown")) for t in results.trials]
+    report = build_report(results, "test")
+    targets = next(s for s in report.sections if s.key == "default_targets")
+    missed = targets.rows[0]["missed"]
+    assert "no answer with a reference has its best score proven" in missed
+    assert "no reference for these positions" not in missed
+    results.references = {}
+    report = build_report(results, "test")
+    targets = next(s for s in report.sections if s.key == "default_targets")
+    assert "no reference for these positions" in targets.rows[0]["missed"]
+
+
 def test_ab_times_a_revision_against_this_checkout(tmp_path: Path) -> None:
     repo = Path(__file__).resolve().parents[2]
     if subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True).returncode:
