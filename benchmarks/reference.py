@@ -97,6 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--buckets", default="", help="comma-separated shell patterns (default: every bucket)"
     )
     args = parser.parse_args(argv)
+    if not args.work >= 0:  # a LimitError traceback at the first solve
+        parser.error(f"argument --work: must be at least 0, got {args.work:g}")
     outputs_ready(parser, ("--out", args.out))
     patterns = [part.strip() for part in args.buckets.split(",") if part.strip()]
     try:

@@ -49,3 +49,18 @@ def test_a_missing_folder_is_made(tmp_path: Path) -> None:
     out = tmp_path / "new" / "folder" / "repair.json"
     assert repair_speed.main([*SMALL, "--json", str(out)]) == 0
     assert out.read_text().startswith("[")
+
+
+@pytest.mark.parametrize("work", ["-1", "nan"])
+def test_reference_refuses_a_negative_work_budget(
+    work: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A LimitError traceback at the first solve.
+    from benchmarks import reference
+
+    out = tmp_path / "reference.json"
+    with pytest.raises(SystemExit) as exit_:
+        reference.main(["--buckets", "t0-r6", "--work", work, "--out", str(out)])
+    assert exit_.value.code == 2
+    assert "argument --work: must be at least 0" in capsys.readouterr().err
+    assert not out.exists()
