@@ -207,6 +207,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         buckets = select(all_buckets(), patterns)
     except ValueError as error:  # an unknown mode or bucket
         parser.error(f"{error} (modes are {known})")
+    if not modes:  # an empty table and exit 0
+        parser.error(f"argument --modes: names no mode (modes are {known})")
     config = Config(args.seed, args.per_bucket, patterns, positions=args.positions)
     base = load_base(args.base)  # a revision git does not know, before the positions are dealt
     load_before = load()

@@ -355,6 +355,7 @@ def test_references_belong_to_the_committed_positions_only() -> None:
         ("benchmarks.shanghai_speed", ["--per-bucket", "0"]),
         ("benchmarks.shanghai_speed", ["--time-limit", "-1"]),
         ("benchmarks.ab", ["--base", "HEAD", "--repeat", "0"]),
+        ("benchmarks.ab", ["--base", "HEAD", "--per-bucket", "1", "--modes", ","]),
         ("benchmarks.load", ["--table", "40-20"]),
         ("benchmarks.repair_speed", ["--per-bucket", "-1"]),
     ],
