@@ -540,6 +540,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Each was found only in the run, if at all: --clients 0 measured nothing for 20 s
     # and said so as a table; a remote --url, a missing --source or --workers 0 (the
     # server refused to start, and was waited for 60 s) ended it in exit 1 or a traceback.
+    if args.selfplay and args.mid_game:  # --selfplay won without a word
+        parser.error("--selfplay and --mid-game name two sets of positions; give one")
     if not args.warm_up >= 0:
         parser.error(f"argument --warm-up: must be at least 0, got {args.warm_up:g}")
     if args.url and (problem := _loopback_problem(args.url)):

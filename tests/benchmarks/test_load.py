@@ -100,6 +100,7 @@ def test_a_run_with_nothing_solved_has_no_latency() -> None:
         (["--warm-up", "-1"], "argument --warm-up: must be at least 0"),
         (["--url", "http://example.com"], "--url must be a loopback address"),
         (["--source", "/nonexistent"], "--source /nonexistent: no such folder"),
+        (["--selfplay", "--mid-game"], "--selfplay and --mid-game name two sets"),
     ],
 )
 def test_bad_flags_are_usage_errors_before_any_server_starts(
