@@ -925,7 +925,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="print two --json files side by side as Markdown, and run nothing",
     )
     args = parser.parse_args(argv)
-    outputs_ready(parser, ("--json", args.json))
+    log = None if args.server_log == os.devnull else args.server_log
+    outputs_ready(parser, ("--json", args.json), ("--server-log", log))
     if args.compare:
         before, after = (
             json.loads(Path(name).read_text(encoding="utf-8")) for name in args.compare

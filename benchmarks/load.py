@@ -536,7 +536,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
-    outputs_ready(parser, ("--json", args.json))
+    # The server's log is opened as the server starts: a NotADirectoryError traceback.
+    log = None if args.server_log == os.devnull else args.server_log
+    outputs_ready(parser, ("--json", args.json), ("--server-log", log))
     # Each was found only in the run, if at all: --clients 0 measured nothing for 20 s
     # and said so as a table; a remote --url, a missing --source or --workers 0 (the
     # server refused to start, and was waited for 60 s) ended it in exit 1 or a traceback.

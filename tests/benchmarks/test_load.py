@@ -101,6 +101,7 @@ def test_a_run_with_nothing_solved_has_no_latency() -> None:
         (["--url", "http://example.com"], "--url must be a loopback address"),
         (["--source", "/nonexistent"], "--source /nonexistent: no such folder"),
         (["--selfplay", "--mid-game"], "--selfplay and --mid-game name two sets"),
+        (["--server-log", __file__ + "/log"], "--server-log: cannot write"),
     ],
 )
 def test_bad_flags_are_usage_errors_before_any_server_starts(
