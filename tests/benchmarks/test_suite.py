@@ -304,6 +304,9 @@ def test_ab_times_a_revision_against_this_checkout(tmp_path: Path) -> None:
     assert figures["scores_differ"] == []
     assert figures["median_ms"]["base"] > 0
     assert figures["median_ms"]["ours"] > 0
+    median = figures["median_ms"]
+    assert figures["ratio_of_medians"] == median["ours"] / median["base"]
+    assert figures["ratio_of_p95"] == figures["p95_ms"]["ours"] / figures["p95_ms"]["base"]
 
 
 @pytest.mark.parametrize("flag", ["--json", "--markdown", "--positions"])
