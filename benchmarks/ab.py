@@ -40,10 +40,11 @@ from rich.table import Table
 
 from benchmarks.cases import Case, Mode, all_buckets, select
 from benchmarks.machine import load
+from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import at_least, percentile
 from benchmarks.suite import DEFAULT_SEED, QUICK_PER_BUCKET, WARM_UP, Config, obtain_cases
 from solver import rummikub
-from solver.commands import Parser
+from solver.commands import EXIT_BAD_INPUT, Parser
 from solver.rummikub import STANDARD, Position
 from solver.rummikub.notation import format_tiles
 
@@ -56,8 +57,11 @@ def load_base(revision: str, game: str = "rummikub") -> ModuleType:
         ["git", "archive", revision, "solver"], cwd=REPO, capture_output=True, check=False
     )
     if done.returncode:
-        # A revision git does not know was a CalledProcessError traceback.
-        raise SystemExit(f"--base {revision}: {done.stderr.decode(errors='replace').strip()}")
+        # A revision git does not know was a CalledProcessError traceback, then a
+        # SystemExit of code 1, which protos also gives when the models differ.
+        said = done.stderr.decode(errors="replace").strip()
+        print(f"error: --base {revision}: {said}", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
     archive = done.stdout
     root = Path(tempfile.mkdtemp(prefix="meldwise-base-"))
     atexit.register(shutil.rmtree, root, ignore_errors=True)
@@ -119,10 +123,10 @@ def run(
             time_one(module, WARM_UP, mode, args.full, args.time_limit)
     with Progress(transient=True) as progress:
         task = progress.add_task("solving", total=len(cases) * len(modes))
-        for case in cases:
+        for number, case in enumerate(cases):
             for turn, mode in enumerate(modes):
                 order = [(base, found[mode].base), (ours, found[mode].ours)]
-                if (case.index + turn) % 2:
+                if (number + turn) % 2:  # not case.index: it restarts in every bucket
                     order.reverse()
                 plays = {}
                 for module, times in order:
@@ -139,7 +143,11 @@ def run(
 
 
 def report(found: dict[Mode, Timings], args: Any, load_before: str) -> dict[str, Any]:
-    table = Table(title=f"{args.base} (base) vs this checkout, ms per solve")
+    table = Table(
+        title=f"{args.base} (base) vs this checkout, ms per solve",
+        caption="ratio: ours over the base's (below 1: this checkout is faster); median of "
+        "ratios: the median over the positions of ours over the base's",
+    )
     for column in ("mode", "n", "base median", "ours median", "ratio", "base p95", "ours p95"):
         table.add_column(column, justify="left" if column == "mode" else "right")
     table.add_column("ratio p95", justify="right")
@@ -154,6 +162,9 @@ def report(found: dict[Mode, Timings], args: Any, load_before: str) -> dict[str,
             "positions": len(t.base),
             "median_ms": {"base": median[0], "ours": median[1]},
             "p95_ms": {"base": p95[0], "ours": p95[1]},
+            # The table's ratios, which the JSON lacked: ours over the base's.
+            "ratio_of_medians": median[1] / median[0],
+            "ratio_of_p95": p95[1] / p95[0],
             "median_of_ratios": ratios,
             "scores_differ": t.differ,
         }
@@ -194,6 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--full", action="store_true", help="with the least-disruption stage")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the figures as JSON")
     args = parser.parse_args(argv)
+    outputs_ready(parser, ("--json", args.json))
     patterns = tuple(p.strip() for p in args.buckets.split(",") if p.strip())
     names = dict.fromkeys(name.strip() for name in args.modes.split(",") if name.strip())
     known = ", ".join(mode.value for mode in Mode)
@@ -202,7 +214,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         buckets = select(all_buckets(), patterns)
     except ValueError as error:  # an unknown mode or bucket
         parser.error(f"{error} (modes are {known})")
+    if not modes:  # an empty table and exit 0
+        parser.error(f"argument --modes: names no mode (modes are {known})")
     config = Config(args.seed, args.per_bucket, patterns, positions=args.positions)
+    base = load_base(args.base)  # a revision git does not know, before the positions are dealt
     load_before = load()
     try:
         with Progress(transient=True) as progress:
@@ -210,10 +225,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:  # a positions file that cannot be read
         parser.error(str(error))
     print(f"{len(cases)} positions {source}; repeat {args.repeat}")
-    found = run(load_base(args.base), rummikub, cases, modes, args)
+    found = run(base, rummikub, cases, modes, args)
     figures = report(found, args, load_before)
     if args.json:
-        args.json.write_text(json.dumps(figures, indent=1) + "\n")
+        write_output("--json", args.json, json.dumps(figures, indent=1) + "\n")
     return 0
 
 

@@ -45,6 +45,7 @@ from rich.table import Table
 
 from api.spawn import serve
 from benchmarks.load import Outcome, client_for, committed_bodies, one_client
+from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import percentile
 from solver.commands import Parser
 
@@ -924,6 +925,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="print two --json files side by side as Markdown, and run nothing",
     )
     args = parser.parse_args(argv)
+    log = None if args.server_log == os.devnull else args.server_log
+    outputs_ready(parser, ("--json", args.json), ("--server-log", log))
     if args.compare:
         before, after = (
             json.loads(Path(name).read_text(encoding="utf-8")) for name in args.compare
@@ -949,8 +952,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         results.append(result)
     console.print(f"load average after: {os.getloadavg()[0]:.2f}")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump(
+        write_output(
+            "--json",
+            args.json,
+            json.dumps(
                 {
                     "source": args.source or "installed",
                     "load_average": os.getloadavg(),
@@ -959,9 +964,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         for r in results
                     ],
                 },
-                out,
                 indent=2,
-            )
+            ),
+        )
     return 0
 
 

@@ -33,7 +33,7 @@ from benchmarks.suite import (
     Config,
     run_suite,
 )
-from solver.commands import EXIT_BAD_INPUT, Commands, Parser, write_file
+from solver.commands import EXIT_BAD_INPUT, Commands, Parser, ready_to_write, write_file
 from solver.errors import MeldwiseError
 
 PEER_BACKENDS = ("SCIPY", "HIGHS")
@@ -160,6 +160,16 @@ def config_from(args: argparse.Namespace) -> Config:
             raise ValueError(f"unknown mode {name!r}; modes are {known}") from None
     if not modes:
         raise ValueError("--modes names no mode")
+    if args.score_only and args.default_only:
+        # --score-only won without a word: the default solve was not timed at all.
+        raise ValueError(
+            "--score-only and --default-only contradict each other: the first times the "
+            "score alone, the second the default solve alone; give one"
+        )
+    if not args.peer and "peer_backend" in vars(args).get("_given_once", set()):
+        raise ValueError(
+            f"--peer-backend {args.peer_backend} needs --peer (the peer runs only then)"
+        )
     if args.slowest < 0:
         raise ValueError(f"--slowest must be at least 0, got {args.slowest}")
     return Config(
@@ -223,6 +233,12 @@ def run_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
     console = Console(file=stdout, width=None if stdout.isatty() else 200)
     try:
         config = config_from(args)
+        # Said at once, not after the run: a bad --json path lost the whole run's figures.
+        for flag, path in (("--json", args.json), ("--markdown", args.markdown)):
+            if path is not None:
+                ready_to_write(flag, path)
+        if config.positions is not None and not config.positions.exists():
+            ready_to_write("--positions", config.positions)
         with Progress(console=Console(file=stderr), transient=True) as progress:
             results = run_suite(config, progress)
     except (ValueError, PeerUnavailable, MeldwiseError) as error:  # --positions unwritable

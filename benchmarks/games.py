@@ -29,9 +29,12 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.machine import load
+from benchmarks.output import outputs_ready
+from benchmarks.stats import at_least
 from solver.arena.runner import GameTask, local_dispatch, play_game, run_tournament, seats_of
 from solver.arena.stats import percentile
-from solver.commands import Parser, add_option_flag, parse_options
+from solver.commands import EXIT_BAD_INPUT, Parser, add_option_flag, parse_options
+from solver.errors import MeldwiseError
 
 LONG_GAME = 100
 """Turns from which a game counts as long (the speed target's games)."""
@@ -120,19 +123,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     strong.add_argument("--variants", default="strong", help="variants, comma-separated")
     strong.add_argument("--opponent", default="greedy", help="the other seats' bot (greedy)")
     strong.add_argument("--players", type=int, default=2)
-    strong.add_argument("--games", type=int, default=400)
+    strong.add_argument("--games", type=at_least(1), default=400)
     strong.add_argument("--seed", type=int, default=1000)
     strong.add_argument("--processes", type=int, default=2)
     strong.add_argument("--json", type=Path, help="append one JSON line per variant to FILE")
     fast = modes.add_parser("speed", help="CPU time of greedy-vs-greedy games, one core")
-    fast.add_argument("--games", type=int, default=200)
+    fast.add_argument("--games", type=at_least(1), default=200)
     fast.add_argument("--seed", type=int, default=0)
     for sub in (strong, fast):
         add_option_flag(sub, "rules.jokers=4")
     args = parser.parse_args(argv)
+    outputs_ready(parser, ("--json", vars(args).get("json")))
     console = Console(width=160)
     console.print(f"machine: {os.cpu_count()} cores")
-    (strength if args.mode == "strength" else speed)(args, console)
+    try:
+        (strength if args.mode == "strength" else speed)(args, console)
+    except MeldwiseError as error:  # an unknown bot, players the bots do not fit: a traceback
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     return 0
 
 

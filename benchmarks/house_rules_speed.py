@@ -4,9 +4,10 @@
 (about 20, 40 and 60 table tiles, 14 on the rack, one joker on the table and one on
 the rack, so that a one-joker limit never refuses the table) and solves each under
 the default rules, ``wrap_runs``, ``max_jokers_per_set: 1``, both,
-``joker_retrieval: "replace"`` and replace with the one-joker limit, one after the
-other in the same run: the whole answer (least disruption included), then the score
-stage alone (``least_disruption=False``, as the bots solve). It prints median / p95
+``joker_retrieval: "replace"`` and replace with the one-joker limit, in the same run,
+position by position (each rule set in turn, the first one rotating, so that all see
+the same load): the whole answer (least disruption included), then the score stage
+alone (``least_disruption=False``, as the bots solve). It prints median / p95
 / max ms per bucket, rule set and stage, the median's ratio to the default rules'
 (same stage), the share of answers whose score is proven optimal and, for the whole
 answer, the share whose least disruption is proven (``disruption_proven``). ``--json
@@ -67,17 +68,23 @@ def run(seed: int, per_bucket: int) -> list[Row]:
             for _ in range(per_bucket)
         ]
         for stage, calm in STAGES.items():
-            baseline = 0.0
-            for name, rules in RULE_SETS.items():
-                times, proven, calm_proven = [], 0, 0
-                for position in positions:
+            names = list(RULE_SETS)
+            times: dict[str, list[float]] = {name: [] for name in names}
+            proven, calm_proven = dict.fromkeys(names, 0), dict.fromkeys(names, 0)
+            # Position by position, every rule set in turn, the first one rotating: the
+            # rule sets ran one after the other, so a change of the machine's load
+            # between them went into their ratios.
+            for index, position in enumerate(positions):
+                shift = index % len(names)
+                for name in names[shift:] + names[:shift]:
                     started = time.perf_counter()
-                    play = solve(position, rules, limit=Limit(30), least_disruption=calm)
-                    times.append((time.perf_counter() - started) * 1000)
-                    proven += play.status is Status.OPTIMAL
-                    calm_proven += play.disruption_proven
-                median = statistics.median(times)
-                baseline = baseline or median
+                    play = solve(position, RULE_SETS[name], limit=Limit(30), least_disruption=calm)
+                    times[name].append((time.perf_counter() - started) * 1000)
+                    proven[name] += play.status is Status.OPTIMAL
+                    calm_proven[name] += play.disruption_proven
+            baseline = statistics.median(times[names[0]])
+            for name in names:
+                median = statistics.median(times[name])
                 rows.append(
                     Row(
                         f"t{table_tiles}",
@@ -85,11 +92,11 @@ def run(seed: int, per_bucket: int) -> list[Row]:
                         stage,
                         per_bucket,
                         median,
-                        percentile(times, 0.95),
-                        max(times),
+                        percentile(times[name], 0.95),
+                        max(times[name]),
                         median / baseline,
-                        proven / per_bucket,
-                        calm_proven / per_bucket if calm else None,
+                        proven[name] / per_bucket,
+                        calm_proven[name] / per_bucket if calm else None,
                     )
                 )
     return rows

@@ -38,6 +38,7 @@ import json
 import os
 import random
 import resource
+import signal
 import ssl
 import sys
 import time
@@ -54,6 +55,7 @@ from rich.table import Table
 
 from api.spawn import serve, wait_ready
 from benchmarks.lean_http import LeanClient
+from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import at_least, percentile
 from solver.commands import Parser
 from solver.rummikub import STANDARD, Position
@@ -135,13 +137,15 @@ def mid_game_bodies(
     for _ in range(count):
         table_jokers = rng.randint(0, STANDARD.jokers)
         rack_jokers = rng.randint(0, STANDARD.jokers - table_jokers)
+        table_tiles, rack_tiles = rng.randint(*table), rng.randint(*rack)
         position = random_position(
             rng,
             STANDARD,
-            rng.randint(*table),
-            rng.randint(*rack),
+            table_tiles,
+            rack_tiles,
             table_jokers=table_jokers,
-            rack_jokers=rack_jokers,
+            # --rack 0-1 asked for more jokers than tiles: a ValueError traceback.
+            rack_jokers=min(rack_jokers, rack_tiles),
         )
         request = {
             "rack": [str(t) for t in position.rack],
@@ -412,16 +416,21 @@ def process_tree_cpu(pid: int, split: bool = False) -> float | tuple[float, floa
     return total / tick
 
 
-def _check_loopback(url: str) -> None:
+def _loopback_problem(url: str) -> str | None:
+    """Why ``url`` may not be loaded (traffic stays on loopback), or None."""
     host = urlsplit(url).hostname or ""
     try:
         loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
         loopback = False
-    if not loopback:
-        raise SystemExit(
-            f"--url must be a loopback address (127.0.0.1, localhost, ::1), got {host}"
-        )
+    if loopback:
+        return None
+    return f"--url must be a loopback address (127.0.0.1, localhost, ::1), got {host}"
+
+
+def _terminated(signum: int, _frame: object) -> None:
+    """SIGTERM as an exit that runs the ``finally`` blocks: the started server is stopped."""
+    raise SystemExit(128 + signum)
 
 
 def print_summaries(summaries: Sequence[Summary], console: Console, title: str) -> None:
@@ -471,7 +480,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = Parser(prog="python -m benchmarks.load", description=__doc__)
     parser.add_argument(
         "--clients",
-        type=int,
+        type=at_least(1),
         action="append",
         help="concurrent clients; repeat for several runs (default: 16 then 64)",
     )
@@ -480,7 +489,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--warm-up", type=float, default=2.0, help="uncounted seconds first")
     parser.add_argument("--url", help="target a running service instead of starting one")
-    parser.add_argument("--workers", type=int, help="--workers for the started service")
+    parser.add_argument("--workers", type=at_least(1), help="--workers for the started service")
     parser.add_argument(
         "--table", type=parse_range, default="20-40", help="table tiles per position (20-40)"
     )
@@ -527,6 +536,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
+    # The server's log is opened as the server starts: a NotADirectoryError traceback.
+    log = None if args.server_log == os.devnull else args.server_log
+    outputs_ready(parser, ("--json", args.json), ("--server-log", log))
+    # Each was found only in the run, if at all: --clients 0 measured nothing for 20 s
+    # and said so as a table; a remote --url, a missing --source or --workers 0 (the
+    # server refused to start, and was waited for 60 s) ended it in exit 1 or a traceback.
+    if args.selfplay and args.mid_game:  # --selfplay won without a word
+        parser.error("--selfplay and --mid-game name two sets of positions; give one")
+    if not args.warm_up >= 0:
+        parser.error(f"argument --warm-up: must be at least 0, got {args.warm_up:g}")
+    if args.url and (problem := _loopback_problem(args.url)):
+        parser.error(problem)
+    for source in args.source or []:
+        if not Path(source).is_dir():
+            parser.error(f"--source {source}: no such folder")
 
     if args.selfplay:
         bodies, what = committed_bodies(["selfplay"]), "self-play positions"
@@ -543,7 +567,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         with contextlib.ExitStack() as stack:
             server_pid = None
             if args.url:
-                _check_loopback(args.url)
                 url = args.url.rstrip("/")
                 wait_ready(url, timeout=10)
             else:
@@ -577,10 +600,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print_summaries(summaries, Console(width=220), title)
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump([asdict(s) for s in summaries], out, indent=2)
+        write_output("--json", args.json, json.dumps([asdict(s) for s in summaries], indent=2))
     return 0
 
 
 if __name__ == "__main__":
+    # SIGTERM (kill, timeout) ended this program without a word to the server it had
+    # started in a session of its own, which then ran on: stop it as Ctrl-C does.
+    signal.signal(signal.SIGTERM, _terminated)
     sys.exit(main())

@@ -37,7 +37,7 @@ from ortools.sat.python import cp_model
 
 from benchmarks.ab import load_base
 from benchmarks.cases import all_buckets, load_cases
-from benchmarks.stats import percentile
+from benchmarks.stats import at_least, percentile
 from benchmarks.suite import DEFAULT_SEED
 from solver import rummikub
 from solver.commands import Parser
@@ -190,10 +190,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--base", required=True, help="git revision to compare with")
     parser.add_argument("--positions", type=Path, default=POSITIONS, metavar="FILE")
     parser.add_argument("--builds", action="store_true", help="also time build_model alone")
-    parser.add_argument("--repeat", type=int, default=3, help="builds per call, fastest kept")
+    parser.add_argument(
+        "--repeat", type=at_least(1), default=3, help="builds per call, fastest kept"
+    )
     args = parser.parse_args(argv)
+    # Bad input exits 2: 1 (a traceback, or load_base's SystemExit) meant "protos differ".
+    try:
+        requests = positions(args.positions)
+    except ValueError as error:  # a positions file that cannot be read
+        parser.error(str(error))
     base = load_base(args.base)
-    requests = positions(args.positions)
     started = time.perf_counter()
     base_record = record(base, requests)
     our_record = record(rummikub, requests)

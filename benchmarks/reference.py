@@ -23,6 +23,7 @@ from rich.progress import Progress
 
 from benchmarks.cases import Case, Mode, all_buckets, load_cases, select
 from benchmarks.machine import describe, load
+from benchmarks.output import outputs_ready, write_output
 from solver.commands import Parser
 from solver.rummikub import STANDARD, Limit, solve
 
@@ -96,6 +97,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--buckets", default="", help="comma-separated shell patterns (default: every bucket)"
     )
     args = parser.parse_args(argv)
+    if not args.work >= 0:  # a LimitError traceback at the first solve
+        parser.error(f"argument --work: must be at least 0, got {args.work:g}")
+    outputs_ready(parser, ("--out", args.out))
     patterns = [part.strip() for part in args.buckets.split(",") if part.strip()]
     try:
         cases = load_cases(args.positions, SEED, select(all_buckets(), patterns), PER_BUCKET)
@@ -138,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ),
         "positions": positions,
     }
-    args.out.write_text(_as_json(record))
+    write_output("--out", args.out, _as_json(record))
     print(f"{len(positions)} positions written to {args.out}; unproven: {record['unproven']}")
     return 0
 

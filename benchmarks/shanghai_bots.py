@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import Any
 
+from benchmarks.output import outputs_ready, write_output
 from solver.commands import Parser
 
 
@@ -146,6 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="keep the game records and print each bot's figures per hand number",
     )
     args = parser.parse_args(argv)
+    outputs_ready(parser, ("--json", args.json))
     try:
         runner = import_module("solver.arena.runner")
     except ImportError:
@@ -200,8 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
     print(f"wall {report.wall_seconds:.0f} s, CPU {report.cpu_seconds:.0f} s (tournament)")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump(answer, out, indent=1)
+        write_output("--json", args.json, json.dumps(answer, indent=1))
     return 0
 
 

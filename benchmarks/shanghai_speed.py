@@ -20,6 +20,7 @@ the same load.
 from __future__ import annotations
 
 import importlib
+import itertools
 import json
 import random
 import sys
@@ -35,6 +36,7 @@ from rich.table import Table
 import solver.shanghai
 from benchmarks.ab import load_base
 from benchmarks.machine import load
+from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import Summary, at_least
 from solver.commands import Parser
 from solver.shanghai import STANDARD, Contract, Position, TableMeld, read_meld
@@ -183,6 +185,9 @@ def run(
     rng = random.Random(seed)
     rows: list[list[Row]] = [[] for _ in advisers]
     differ: dict[str, list[str]] = {}
+    # Who goes first rotates over the whole run, not by the turn's index in its bucket
+    # (with one turn per bucket, or an odd count, the base went first more often).
+    turns = itertools.count()
     for phase in PHASES:
         every = [Timed([], []) for _ in advisers]
         differ[phase.value] = []
@@ -193,7 +198,7 @@ def run(
                 timed = [Timed([], []) for _ in advisers]
                 for index in range(per_bucket):
                     position = deal(rng, number, down, phase)
-                    said = _time_each(advisers, position, timed, index)
+                    said = _time_each(advisers, position, timed, next(turns))
                     if said[0] != said[-1]:
                         differ[phase.value].append(f"{bucket} #{index}")
                 for found, done, total in zip(rows, timed, every, strict=True):
@@ -207,13 +212,13 @@ def run(
 
 
 def _time_each(
-    advisers: Sequence[Adviser], position: Position, timed: list[Timed], index: int
+    advisers: Sequence[Adviser], position: Position, timed: list[Timed], turn: int
 ) -> list[tuple[Any, ...]]:
-    """Advise ``position`` with each adviser (in turn order, rotated by ``index``),
+    """Advise ``position`` with each adviser (in turn order, rotated by ``turn``),
     recording the times in ``timed``; what each said, in adviser order."""
     said: list[tuple[Any, ...]] = [() for _ in advisers]
     order = list(range(len(advisers)))
-    shift = index % len(order)
+    shift = turn % len(order)
     for which in order[shift:] + order[:shift]:
         asked = advisers[which](position)
         start, start_cpu = time.perf_counter(), time.process_time()
@@ -294,6 +299,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--markdown", metavar="FILE", help="also write them as Markdown")
     args = parser.parse_args(argv)
+    outputs_ready(parser, ("--json", args.json), ("--markdown", args.markdown))
     titles = ["this checkout"]
     advisers = [adviser(solver.shanghai, args.time_limit)]
     if args.base:
@@ -309,16 +315,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         for phase, turns in differ.items():
             console.print(f"{phase}: {len(turns)} turns answered differently {turns[:10]}")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            figures: Any = [asdict(row) for row in rows[-1]]
-            if args.base:  # both revisions, by title, and the turns answered differently
-                named = zip(titles, rows, strict=True)
-                figures = {t: [asdict(row) for row in found] for t, found in named}
-                figures["differ"] = differ
-            json.dump(figures, out, indent=2)
+        figures: Any = [asdict(row) for row in rows[-1]]
+        if args.base:  # both revisions, by title, and the turns answered differently
+            named = zip(titles, rows, strict=True)
+            figures = {t: [asdict(row) for row in found] for t, found in named}
+            figures["differ"] = differ
+        write_output("--json", args.json, json.dumps(figures, indent=2))
     if args.markdown:
-        with open(args.markdown, "w", encoding="utf-8") as out:
-            out.write("\n".join(markdown(f, t) for t, f in zip(titles, rows, strict=True)))
+        text = "\n".join(markdown(f, t) for t, f in zip(titles, rows, strict=True))
+        write_output("--markdown", args.markdown, text)
     return 0
 
 

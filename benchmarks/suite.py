@@ -103,9 +103,12 @@ def run_suite(config: Config, progress: Progress, rules: Rules = STANDARD) -> Re
         if peer:
             peer.solve(WARM_UP, mode)
     task = progress.add_task("solving", total=len(cases) * len(config.modes))
-    for case in cases:
+    for number, case in enumerate(cases):
         for turn, mode in enumerate(config.modes):
-            results.trials.append(run_trial(case, mode, rules, config, peer, turn))
+            # Counted over the whole run, not by the case's index in its bucket: with an
+            # odd count per bucket ours went first more often in every bucket (always,
+            # in a mode, with one position per bucket).
+            results.trials.append(run_trial(case, mode, rules, config, peer, number + turn))
             progress.advance(task)
 
     if config.profile:
@@ -128,12 +131,13 @@ def run_trial(
     """Solve one position in one mode ``config.repeat`` times in a row with each
     solver (ours as configured, then, beside the default solve, our score stage
     alone) and keep each one's fastest; with the peer, it and ours take turns going
-    first.
+    first: ours when ``turn`` is even (the position's number in the run plus the
+    mode's, so that each goes first on half of a mode's positions).
 
     In a row, so that each solver's fastest time is its own: when the two
     alternated run by run, every run started by refilling the caches the other
     had just used."""
-    ours_first = (case.index + turn) % 2 == 0
+    ours_first = turn % 2 == 0
     theirs: list[Answer] = []
     if peer is not None and not ours_first:
         theirs = [peer.solve(case.position, mode) for _ in range(config.repeat)]

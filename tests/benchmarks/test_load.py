@@ -5,9 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
 
 from benchmarks.lean_http import Answer, LeanClient
-from benchmarks.load import Outcome, check_answer, summarise
+from benchmarks.load import Outcome, check_answer, main, mid_game_bodies, summarise
 
 ANSWER = json.dumps({"status": "optimal", "tiles_played": 3}).encode()
 
@@ -83,3 +90,77 @@ def test_a_run_with_nothing_solved_has_no_latency() -> None:
     assert refused.p99_ms == 900.0
     nothing = summarise("x", 4, 10.0, [], 0.5)
     assert (nothing.p50_ms, nothing.max_ms) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--clients", "0"], "argument --clients: must be at least 1"),
+        (["--workers", "0"], "argument --workers: must be at least 1"),
+        (["--warm-up", "-1"], "argument --warm-up: must be at least 0"),
+        (["--url", "http://example.com"], "--url must be a loopback address"),
+        (["--source", "/nonexistent"], "--source /nonexistent: no such folder"),
+        (["--selfplay", "--mid-game"], "--selfplay and --mid-game name two sets"),
+        (["--server-log", __file__ + "/log"], "--server-log: cannot write"),
+    ],
+)
+def test_bad_flags_are_usage_errors_before_any_server_starts(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --clients 0 measured nothing for 20 s and printed it; --workers 0 waited 60 s for
+    # a server that had refused to start; a remote --url exited 1; a missing --source
+    # raised FileNotFoundError.
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert said in capsys.readouterr().err
+
+
+def test_small_racks_are_dealt() -> None:
+    # --rack 0-1 asked random_position for more jokers than rack tiles: ValueError.
+    bodies = mid_game_bodies(2026, 20, (20, 40), (0, 1))
+    assert all(len(json.loads(body)["rack"]) <= 1 for body in bodies)
+
+
+def test_sigterm_stops_the_server_it_started() -> None:
+    # The server runs in a session of its own: killed by SIGTERM (kill, timeout), the
+    # load test left it running.
+    argv = ["--clients", "1", "--duration", "60", "--warm-up", "0", "--positions", "1"]
+    load = subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.load", *argv, "--default-only"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        server = _child(load.pid, b"meldwise\x00serve", within=60)
+        time.sleep(1)  # into serve()'s wait for it to be ready, where it is stopped
+        load.send_signal(signal.SIGTERM)
+        assert load.wait(timeout=60) == 128 + signal.SIGTERM
+        assert not Path(f"/proc/{server}").exists() or _zombie(server)
+    finally:
+        if load.poll() is None:
+            load.kill()
+
+
+def _child(parent: int, command: bytes, within: float) -> int:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if int(stat[1]) == parent and command in cmdline:
+                return int(entry.name)
+        time.sleep(0.2)
+    raise AssertionError(f"no {command!r} under {parent} within {within} s")
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return (Path(f"/proc/{pid}") / "stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True

@@ -3,6 +3,7 @@ answer, and leaves CP-SAT as it found it."""
 
 from __future__ import annotations
 
+import pytest
 from ortools.sat.python import cp_model
 
 from benchmarks.protos import compare, hooked, record
@@ -43,3 +44,27 @@ def test_record_hashes_every_search_of_a_default_solve() -> None:
     for protos, answer in found.values():
         assert protos  # the calm play's search at least
         assert '"tiles_played": 4' in answer
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--base", "no-such-revision"], "error: --base no-such-revision: "),
+        (["--base", "HEAD", "--positions", "/nonexistent.json"], "not a positions file"),
+        (["--base", "HEAD", "--positions", "README.md"], "README.md: not JSON"),
+        (["--base", "HEAD", "--builds", "--repeat", "0"], "must be at least 1"),
+    ],
+)
+def test_bad_input_exits_2_not_1_which_says_the_protos_differ(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A revision git does not know exited 1, an unreadable positions file raised a
+    # traceback (1), and --repeat 0 timed every build as inf ms.
+    from benchmarks.protos import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert said in err
+    assert "Traceback" not in err

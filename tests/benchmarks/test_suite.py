@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from rich.progress import Progress
 
 from benchmarks import ab
 from benchmarks.cases import (
+    Case,
     Mode,
     all_buckets,
     grid_buckets,
@@ -30,7 +32,7 @@ from benchmarks.profile import profile_solve
 from benchmarks.reference import POSITIONS_FILE, REFERENCE_FILE, references_for
 from benchmarks.report import build_report
 from benchmarks.stats import percentile
-from benchmarks.suite import Config, run_suite
+from benchmarks.suite import WARM_UP, Config, run_suite
 from meldwise.cli import main
 from solver.rummikub import JOKER, STANDARD, Position, Tile
 from solver.rummikub.legality import check_play
@@ -166,12 +168,19 @@ def test_profile_times_every_part_it_names() -> None:
     assert split.build + split.presolve + split.search + split.layout <= split.total
 
 
+TINY = ["--per-bucket", "1", "--buckets", "t0-r6", "--modes", "tiles"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["--modes", "tiles,speed"], "unknown mode 'speed'"),
         (["--buckets", "t99-*"], "'t99-*' matches no bucket"),
         (["--per-bucket", "0"], "--per-bucket must be at least 1"),
+        # Both were taken without a word: --score-only won, the backend was unused.
+        ([*TINY, "--score-only", "--default-only"], "--score-only and --default-only contradict"),
+        ([*TINY, "--peer-backend", "HIGHS"], "--peer-backend HIGHS needs --peer"),
+        ([*TINY, "--peer-backend", "SCIPY"], "--peer-backend SCIPY needs --peer"),
     ],
 )
 def test_bad_arguments_exit_2_naming_the_culprit(
@@ -265,6 +274,24 @@ def test_default_answers_are_checked_against_the_reference(tmp_path: Path) -> No
     assert "peer ratios not run" in targets.rows[0]["missed"]
 
 
+def test_answers_not_compared_with_their_reference_are_not_said_to_have_none() -> None:
+    # Answers whose best score is not proven (a short --time-limit) are not compared
+    # with the reference; the target said the positions had no reference.
+    config = Config(per_bucket=1, buckets=("t10-r6",), modes=(Mode.TILES,), score_beside=False)
+    results = run_suite(config, Progress(disable=True))
+    assert results.references
+    results.trials = [replace(t, ours=replace(t.ours, status="unknown")) for t in results.trials]
+    report = build_report(results, "test")
+    targets = next(s for s in report.sections if s.key == "default_targets")
+    missed = targets.rows[0]["missed"]
+    assert "no answer with a reference has its best score proven" in missed
+    assert "no reference for these positions" not in missed
+    results.references = {}
+    report = build_report(results, "test")
+    targets = next(s for s in report.sections if s.key == "default_targets")
+    assert "no reference for these positions" in targets.rows[0]["missed"]
+
+
 def test_ab_times_a_revision_against_this_checkout(tmp_path: Path) -> None:
     repo = Path(__file__).resolve().parents[2]
     if subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True).returncode:
@@ -277,6 +304,9 @@ def test_ab_times_a_revision_against_this_checkout(tmp_path: Path) -> None:
     assert figures["scores_differ"] == []
     assert figures["median_ms"]["base"] > 0
     assert figures["median_ms"]["ours"] > 0
+    median = figures["median_ms"]
+    assert figures["ratio_of_medians"] == median["ours"] / median["base"]
+    assert figures["ratio_of_p95"] == figures["p95_ms"]["ours"] / figures["p95_ms"]["base"]
 
 
 @pytest.mark.parametrize("flag", ["--json", "--markdown", "--positions"])
@@ -292,9 +322,11 @@ def test_every_file_flag_makes_missing_folders_and_refuses_what_it_cannot_write(
     blocker.write_text("")
     capsys.readouterr()
     assert main([*args, flag, str(blocker / "out")]) == 2
-    err = capsys.readouterr().err
+    captured = capsys.readouterr()
+    err = captured.err
     assert err.strip().startswith(f"error: {flag}: cannot write {blocker / 'out'}: ")
     assert "Traceback" not in err
+    assert captured.out == ""  # said before the run, not after it (its figures lost)
 
 
 @pytest.mark.parametrize("run", [lambda: main(["bench", "--help"]), lambda: bench_main(["--help"])])
@@ -326,6 +358,7 @@ def test_references_belong_to_the_committed_positions_only() -> None:
         ("benchmarks.shanghai_speed", ["--per-bucket", "0"]),
         ("benchmarks.shanghai_speed", ["--time-limit", "-1"]),
         ("benchmarks.ab", ["--base", "HEAD", "--repeat", "0"]),
+        ("benchmarks.ab", ["--base", "HEAD", "--per-bucket", "1", "--modes", ","]),
         ("benchmarks.load", ["--table", "40-20"]),
         ("benchmarks.repair_speed", ["--per-bucket", "-1"]),
     ],
@@ -338,3 +371,82 @@ def test_a_benchmark_flag_out_of_range_is_a_usage_error(module: str, argv: list[
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert "error: argument" in done.stderr
+
+
+def test_who_goes_first_alternates_over_the_run_not_within_each_bucket(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # It went by the position's index in its bucket: with one position per bucket
+    # (or any odd count) ours went first on every bucket's tiles solve.
+    import benchmarks.suite as suite
+    from benchmarks.answers import Answer
+
+    calls: list[str] = []
+
+    class FakePeer:
+        version = "fake"
+
+        def __init__(self, *args: object) -> None:
+            pass
+
+        def solve(self, position: Position, mode: Mode) -> Answer:
+            calls.append("peer")
+            return Answer(1.0, "answered", (), (), ())
+
+    def ours(*args: object) -> Answer:
+        calls.append("ours")
+        return Answer(1.0, "optimal", (), (), ())
+
+    monkeypatch.setattr(suite, "Peer", FakePeer)
+    monkeypatch.setattr(suite, "time_ours", ours)
+    config = Config(
+        per_bucket=1,
+        buckets=("t0-*",),
+        modes=(Mode.TILES,),
+        peer=True,
+        score_beside=False,
+        reference=None,
+    )
+    with Progress(disable=True) as progress:
+        results = run_suite(config, progress)
+    trials = calls[2:]  # after the warm-up: ours, then the peer
+    firsts = [trials[i] for i in range(0, len(trials), 2)]
+    assert len(firsts) == len(results.trials) == 4
+    assert sorted(firsts) == ["ours", "ours", "peer", "peer"]
+
+
+def test_ab_alternates_who_goes_first_over_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    # As the suite: by the index in the bucket, the base went first on every bucket.
+    firsts: list[str] = []
+
+    def time_one(module: str, position: Position, *args: object) -> tuple[float, object]:
+        if position is not WARM_UP and (not firsts or len(firsts[-1]) == 2):
+            firsts.append("")
+        if position is not WARM_UP:
+            firsts[-1] += module
+        return 1.0, None
+
+    monkeypatch.setattr(ab, "time_one", time_one)
+    monkeypatch.setattr(ab, "score", lambda play, mode: 0)
+    cases = [
+        Case(bucket, 0, Position.parse("R1 R2 R3")) for bucket in ("t0-r6", "t0-r14", "t0-r20")
+    ]
+    cases.append(Case("t0-r30", 0, Position.parse("R1 R2 R3")))
+    args = argparse.Namespace(full=False, time_limit=1.0, repeat=1)
+    ab.run("b", "o", cases, [Mode.TILES], args)
+    assert sorted(firsts) == ["bo", "bo", "ob", "ob"]
+
+
+@pytest.mark.parametrize("module", ["benchmarks.ab", "benchmarks.shanghai_speed"])
+def test_a_base_git_does_not_know_is_bad_input_said_before_the_run(
+    module: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It exited 1 (a SystemExit with the message), ab after dealing the positions.
+    import importlib
+
+    with pytest.raises(SystemExit) as exit_:
+        importlib.import_module(module).main(["--base", "no-such-revision", "--per-bucket", "1"])
+    assert exit_.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("error: --base no-such-revision: ")
+    assert captured.out == ""

@@ -1,0 +1,66 @@
+"""benchmarks.output: every benchmark refuses a file it cannot write before it runs."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+SMALL = ["--per-bucket", "1"]
+RUNS = [
+    ("benchmarks.repair_speed", [*SMALL, "--json"]),
+    ("benchmarks.house_rules_speed", [*SMALL, "--json"]),
+    ("benchmarks.shanghai_speed", [*SMALL, "--json"]),
+    ("benchmarks.shanghai_speed", [*SMALL, "--markdown"]),
+    ("benchmarks.ab", ["--base", "HEAD", *SMALL, "--buckets", "t0-r6", "--repeat", "1", "--json"]),
+    ("benchmarks.reference", ["--buckets", "t0-r6", "--work", "1", "--out"]),
+    ("benchmarks.shanghai_bots", ["--games", "1", "--processes", "1", "--json"]),
+    ("benchmarks.games", ["strength", "--games", "1", "--processes", "1", "--json"]),
+    (
+        "benchmarks.load",
+        ["--clients", "1", "--duration", "1", "--warm-up", "0", "--positions", "1", "--json"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("module", "argv"), RUNS)
+def test_a_file_that_cannot_be_written_is_refused_before_the_run(
+    module: str, argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # They wrote with open(): a NotADirectoryError traceback after the whole run,
+    # its figures lost (the bench suite itself said so only after the run, too).
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(SystemExit) as exit_:
+        importlib.import_module(module).main([*argv, str(blocker / "out")])
+    assert exit_.value.code == 2
+    captured = capsys.readouterr()
+    assert f"{argv[-1]}: cannot write {blocker / 'out'}: a part of the path is not a folder" in (
+        captured.err
+    )
+    assert "Traceback" not in captured.err
+    assert captured.out == ""  # nothing was run
+
+
+def test_a_missing_folder_is_made(tmp_path: Path) -> None:
+    from benchmarks import repair_speed
+
+    out = tmp_path / "new" / "folder" / "repair.json"
+    assert repair_speed.main([*SMALL, "--json", str(out)]) == 0
+    assert out.read_text().startswith("[")
+
+
+@pytest.mark.parametrize("work", ["-1", "nan"])
+def test_reference_refuses_a_negative_work_budget(
+    work: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A LimitError traceback at the first solve.
+    from benchmarks import reference
+
+    out = tmp_path / "reference.json"
+    with pytest.raises(SystemExit) as exit_:
+        reference.main(["--buckets", "t0-r6", "--work", work, "--out", str(out)])
+    assert exit_.value.code == 2
+    assert "argument --work: must be at least 0" in capsys.readouterr().err
+    assert not out.exists()
