@@ -23,12 +23,8 @@ from solver.commands import (
     time_limit_ms,
 )
 from solver.errors import MeldwiseError
-<<<<<<< HEAD
 from solver.i18n import N_, _
-=======
-from solver.i18n import _
 from solver.shanghai.advice import turn_search_stopped
->>>>>>> s36-shanghai
 from solver.shanghai.contracts import HANDS, contract_text
 from solver.shanghai.wire import advise_shanghai, score_shanghai
 from solver.written import partition, split, words
