@@ -20,6 +20,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from enum import Enum
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, TextIO, TypeAlias
 
@@ -444,7 +445,8 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
 
 def _lang_flag(words: Sequence[str]) -> str | None:
     """The language a command line asks for with ``--lang`` before it is parsed."""
-    for word, after in zip(words, [*words[1:], ""], strict=True):
+    # Each word with the one after it (the last with ""); an empty command line has none.
+    for word, after in pairwise([*words, ""]):
         if word == "--lang" and after in LANGUAGES:
             return after
         if word.startswith("--lang=") and word.removeprefix("--lang=") in LANGUAGES:

@@ -721,3 +721,15 @@ def test_argparse_errors_in_the_catalogue_are_the_ones_argparse_says() -> None:
         japanese = words.gettext(entry) if isinstance(entry, str) else words.ngettext(*entry, 2)
         assert japanese != forms[-1]
         assert sorted(placeholders.findall(japanese)) == sorted(placeholders.findall(forms[-1]))
+
+
+def test_a_command_line_without_words_says_what_it_needs(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``meldwise`` alone crashed with a traceback (a ValueError looking for ``--lang``
+    in no words) instead of argparse's usage error, in the locale's language."""
+    monkeypatch.setenv("LANGUAGE", "ja")
+    with pytest.raises(SystemExit) as stopped:
+        main([])
+    assert stopped.value.code == 2
+    assert "エラー: 次の引数が必要です: command" in capsys.readouterr().err
