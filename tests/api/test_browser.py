@@ -1224,3 +1224,31 @@ def test_the_demo_speaks_japanese_with_a_switch(service: str, browser: Browser) 
     expect(page.locator("html")).to_have_attribute("lang", "en")
     context.close()
     assert errors == []
+
+
+def test_fields_split_at_separators_typed_full_width(service: str, page: Page) -> None:
+    # A Japanese keyboard types the comma as U+3001 or U+FF0C, the set bar as U+FF5C
+    # and a meld owner's colon as U+FF1A (full width); the service splits lists
+    # there (solver/written.py), but the page sent "赤5、赤6" as one tile and drew a
+    # bad one. And a suit typed as an emoji (❤, or ♥ with U+FE0F) was drawn as no card.
+    page.goto(f"{service}/?lang=ja")
+    page.locator("#rack").fill("黒8\u3001黒9\uff0c黄1")
+    page.locator("#table").fill("B7 K7 黄7 R7 \uff5c R1 R2 R3")
+    for preview in ("#rack-preview", "#table-preview"):
+        expect(page.locator(f"{preview} .tile.bad")).to_have_count(0)
+    expect(page.locator("#rack-preview .tile")).to_have_count(3)
+    request, nudge = press_hint(page)
+    assert request["rack"] == ["黒8", "黒9", "黄1"]
+    assert request["table"] == [["B7", "K7", "黄7", "R7"], ["R1", "R2", "R3"]]
+    assert nudge["tiles_played"] == 2
+
+    page.locator("#tab-shanghai").click()
+    page.locator("#hand").fill("7H\u30017S\uff0c7D 9❤ 10♥\ufe0f")
+    page.locator("#melds").fill("アン\uff1a8H 8S 8D")
+    for preview in ("#hand-preview", "#melds-preview"):
+        expect(page.locator(f"{preview} .card.bad")).to_have_count(0)
+    expect(page.locator("#hand-preview .card")).to_have_count(5)
+    page.locator("#contract").select_option("1")
+    request = _advised_request(page)
+    assert request["hand"] == ["7H", "7S", "7D", "9❤", "10♥\ufe0f"]
+    assert request["table"] == [{"cards": ["8H", "8S", "8D"], "owner": "アン"}]
