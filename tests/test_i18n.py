@@ -733,3 +733,15 @@ def test_a_command_line_without_words_says_what_it_needs(
         main([])
     assert stopped.value.code == 2
     assert "エラー: 次の引数が必要です: command" in capsys.readouterr().err
+
+
+def test_a_request_that_is_no_object_names_its_kind_in_japanese(client: TestClient) -> None:
+    """The kind of JSON value sent was an English word in the Japanese sentence:
+    "リクエストはJSONオブジェクトで送ってください(受け取ったのは array)"."""
+    headers = {"Accept-Language": "ja", "Content-Type": "application/json"}
+    for body, kind in (("[1]", "配列"), ('"R5"', "文字列"), ("5", "数値"), ("true", "真偽値")):
+        for route in (SOLVE, SHANGHAI_ADVISE):
+            detail = client.post(route, content=body, headers=headers).json()["detail"]
+            assert detail == f"リクエストはJSONオブジェクトで送ってください(受け取ったのは {kind})"
+    english = client.post(SOLVE, content="[1]", headers={"Content-Type": "application/json"})
+    assert english.json()["detail"].endswith("got array")
