@@ -745,3 +745,23 @@ def test_a_request_that_is_no_object_names_its_kind_in_japanese(client: TestClie
             assert detail == f"リクエストはJSONオブジェクトで送ってください(受け取ったのは {kind})"
     english = client.post(SOLVE, content="[1]", headers={"Content-Type": "application/json"})
     assert english.json()["detail"].endswith("got array")
+
+
+def test_a_tied_discard_is_not_said_to_leave_fewer_than_every_other() -> None:
+    """The phrase "the fewest any discard leaves" was translated as fewer than any discard leaves
+    (どのカードを捨てた場合よりも少ない), and the same sentence then counted the
+    discards tied with it."""
+    hand = "7♥ 7♠ 7♦ ジョーカー 10♣ 9♥ 8♥ J♥ Q♥ K♠ 2♠ 3♠"
+    request = {"hand": hand.split(), "hand_number": 1, "phase": "play", "lang": "ja"}
+    request["table"] = [{"cards": ["8H", "8S", "8D"]}, {"cards": ["JC", "QC", "KC", "AC"]}]
+    reason = advise_shanghai(request)["discard"]["reason"]
+    assert "1枚(厳密値)足りません。どのカードを捨ててもこれより少なくはなりません。" in reason
+    assert "通りの中で" in reason  # tied with others
+
+
+def test_every_draw_advice_says_draw_alike_in_japanese() -> None:
+    """One "Draw: ..." advice of the upcard began 引く:, the others 山札から引きます:."""
+    with open(CATALOGUE, "rb") as file:
+        entries = [m for m in read_po(file) if isinstance(m.id, str) and m.id.startswith("Draw: ")]
+    assert len(entries) > 3
+    assert all(str(m.string).startswith("山札から引きます: ") for m in entries)
