@@ -1252,3 +1252,36 @@ def test_fields_split_at_separators_typed_full_width(service: str, page: Page) -
     request = _advised_request(page)
     assert request["hand"] == ["7H", "7S", "7D", "9❤", "10♥\ufe0f"]
     assert request["table"] == [{"cards": ["8H", "8S", "8D"], "owner": "アン"}]
+
+
+def test_japanese_sentences_are_joined_without_english_separators(service: str, page: Page) -> None:
+    # The upcard advice put an ASCII space after 。 (取らないでおきましょう。 山札から…),
+    # and a review turn's problems were joined by "; " inside the Japanese text.
+    _shanghai_example_in_japanese(service, page)
+    page.locator("#phase").select_option("draw")
+    _advised_request(page)
+    expect(page.locator("#shanghai-answer")).to_contain_text("山札から引きます")
+    for text in page.locator("#shanghai-answer p").all_inner_texts():
+        assert "。 " not in text, text
+
+    record = httpx.post(
+        f"{service}{GAME}", json={"bots": ["greedy", "greedy"], "seed": 1}, timeout=60
+    ).json()["record"]
+    turn = record["turns"][1]  # the first play: an opening of two sets
+    assert turn["action"] == "play"
+    assert len(turn["table_after"]) == 2
+    # The second set cut to two tiles: too short, and so no opening of valid sets.
+    cut = turn["table_after"][1].pop()
+    turn["played"].remove(cut)
+    record = {**record, "turns": record["turns"][:2]}
+    del record["result"]
+    page.locator("#tab-review").click()
+    page.get_by_label("ゲーム記録(JSON)").fill(json.dumps(record))
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.locator("#review-run").click()
+    problems = answer.value.json()["turns"][1]["problems"]
+    assert len(problems) == 2
+    page.locator("#review-turns button").nth(1).click()
+    expect(page.locator("#review-turn p.error")).to_have_text(
+        "ルール違反: " + "\uff0f".join(problems)
+    )
