@@ -444,13 +444,17 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
 
 
 def _lang_flag(words: Sequence[str]) -> str | None:
-    """The language a command line asks for with ``--lang`` before it is parsed."""
+    """The language a command line asks for with ``--lang`` before it is parsed, also
+    written as argparse reads it abbreviated (``--la ja``, ``--lan=ja``): no other flag
+    begins with ``--l``."""
     # Each word with the one after it (the last with ""); an empty command line has none.
     for word, after in pairwise([*words, ""]):
-        if word == "--lang" and after in LANGUAGES:
-            return after
-        if word.startswith("--lang=") and word.removeprefix("--lang=") in LANGUAGES:
-            return word.removeprefix("--lang=")
+        flag, equals, value = word.partition("=")
+        if len(flag) < len("--l") or not "--lang".startswith(flag):
+            continue
+        lang = value if equals else after
+        if lang in LANGUAGES:
+            return lang
     return None
 
 

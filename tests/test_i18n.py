@@ -765,3 +765,16 @@ def test_every_draw_advice_says_draw_alike_in_japanese() -> None:
         entries = [m for m in read_po(file) if isinstance(m.id, str) and m.id.startswith("Draw: ")]
     assert len(entries) > 3
     assert all(str(m.string).startswith("山札から引きます: ") for m in entries)
+
+
+@pytest.mark.parametrize("flag", [["--lan", "ja"], ["--la=ja"], ["--lang=ja"], ["--l", "ja"]])
+def test_usage_errors_follow_an_abbreviated_lang_flag(
+    flag: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """argparse reads --lan ja as --lang ja, so the answer was Japanese while a usage
+    error on the same line was said in English."""
+    with pytest.raises(SystemExit):
+        main(["solve", *flag, "--objective", "x"])
+    assert "エラー: 引数 --objective: 指定できない値です: 'x'" in capsys.readouterr().err
+    assert main(["solve", *flag, "--rack", "X1"]) == 2
+    assert "不明なタイル 'X1'" in capsys.readouterr().err
