@@ -37,6 +37,7 @@ from solver import (
 from solver.arena.runner import seats_of
 from solver.commands import ARGPARSE_ERRORS
 from solver.i18n import LOCALE_DIR, catalogue, from_environment, language, negotiate
+from solver.rummikub.cli import describe_review
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.notation import Colour, Tile, parse_tiles
 from solver.shanghai.contracts import Contract
@@ -778,3 +779,16 @@ def test_usage_errors_follow_an_abbreviated_lang_flag(
     assert "エラー: 引数 --objective: 指定できない値です: 'x'" in capsys.readouterr().err
     assert main(["solve", *flag, "--rack", "X1"]) == 2
     assert "不明なタイル 'X1'" in capsys.readouterr().err
+
+
+def test_the_reviews_summary_line_reads_as_japanese() -> None:
+    """The share placed was spliced in as English (" (19%)"), then a bracket opened
+    at once: 出したのは27枚 (19%)(各手番の最善手だけを合わせると145枚)."""
+    game = {"bots": ["strong", "greedy"], "seed": 3, "settings": TINY_OPTIONS}
+    record = game_rummikub(game)["record"]
+    with language("ja"):
+        said = describe_review(review_rummikub({"record": record, "lang": "ja"}))
+    first = said.splitlines()[0]
+    assert re.search(r"出したのは\d+枚\(\d+%\)、各手番の最善手だけを合わせると\d+枚", first), first
+    english = describe_review(review_rummikub({"record": record})).splitlines()[0]
+    assert re.search(r"\d+ tiles placed \(\d+%\), the best play of each turn alone \d+", english)

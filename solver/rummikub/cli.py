@@ -35,7 +35,7 @@ from solver.commands import (
 )
 from solver.cpsat import Status
 from solver.errors import MeldwiseError
-from solver.i18n import _, _n, clauses
+from solver.i18n import _, _n, _p, clauses
 from solver.rummikub.bots import BOTS
 from solver.rummikub.engine import End
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
@@ -390,7 +390,7 @@ def describe_review(review: dict[str, Any]) -> str:
                 at_best=player["turns_at_best"],
                 turns=player["turns"],
                 placed=player["placed"],
-                share="" if share is None else f" ({share:.0%})",
+                share="" if share is None else _p("share placed", " ({share:.0%})", share=share),
                 possible=player["possible"],
                 unit=unit,
             )
