@@ -35,9 +35,10 @@ from solver import (
     validate_rummikub,
 )
 from solver.arena.runner import seats_of
+from solver.cli import build_parser
 from solver.commands import ARGPARSE_ERRORS
 from solver.i18n import LOCALE_DIR, catalogue, from_environment, language, negotiate
-from solver.rummikub.cli import describe_review
+from solver.rummikub.cli import _bot_request, describe_review
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.notation import Colour, Tile, parse_tiles
 from solver.shanghai.contracts import Contract
@@ -792,3 +793,25 @@ def test_the_reviews_summary_line_reads_as_japanese() -> None:
     assert re.search(r"出したのは\d+枚\(\d+%\)、各手番の最善手だけを合わせると\d+枚", first), first
     english = describe_review(review_rummikub({"record": record})).splitlines()[0]
     assert re.search(r"\d+ tiles placed \(\d+%\), the best play of each turn alone \d+", english)
+
+
+def test_bot_lists_split_at_commas_typed_full_width(capsys: pytest.CaptureFixture[str]) -> None:
+    """--opponents and --bots split at the ASCII comma only: 9o,14 typed full width
+    (as a Japanese keyboard does) was refused, and greedy、beginner was one bot name.
+    A digit that int() does not read (²) passed for a number: a ValueError traceback."""
+
+    def opponents(text: str) -> list[dict[str, Any]]:
+        args = build_parser().parse_args(["bot", "--rack", "R1", "--opponents", text])
+        sizes: list[dict[str, Any]] = _bot_request(args)["opponents"]
+        return sizes
+
+    assert opponents("\uff19\uff4f\uff0c\uff11\uff14") == [
+        {"rack_size": 9, "opened": True},
+        {"rack_size": 14, "opened": False},
+    ]
+    assert opponents("9o\u300114") == opponents("9o,14")
+    assert opponents("\u00b2") == [{"rack_size": 2, "opened": False}]  # NFKC: 2
+    assert main(["bot", "--lang", "ja", "--rack", "R1", "--opponents", "\u0669"]) == 2
+    assert "--opponents は 9,14 や 9o のように" in capsys.readouterr().err
+    assert main(["game", "--bots", "greedy\u3001beginner", "--seed", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["players"] == ["greedy", "beginner"]
