@@ -57,6 +57,7 @@ from api.logs import logging_config
 from api.metrics import Metrics
 from api.middleware import SECURITY_HEADERS, AnswerCutShort
 from api.settings import Settings
+from solver.i18n import _, language, negotiate
 
 log = logging.getLogger("meldwise.server")
 
@@ -171,7 +172,7 @@ class GuardedProtocol(HttpToolsProtocol):
         if self._in_head and (self._begun == begun or (between and self._begun == begun + 1)):
             self._head_bytes += len(data)
             if self._head_bytes > self.guards.max_header_bytes:
-                self._refuse(431, self._too_large, "header_too_large")
+                self._refuse(431, self._too_large(), "header_too_large")
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
@@ -189,7 +190,7 @@ class GuardedProtocol(HttpToolsProtocol):
         # against the header limit (an endless trailer held 24 times its size).
         self._trailer_bytes += len(name) + len(value) + 4
         if self._trailer_bytes > self.guards.max_header_bytes:
-            self._refusal = (431, self._too_large, "header_too_large")
+            self._refusal = (431, self._too_large(), "header_too_large")
             raise ValueError("trailers too large")  # stops the parser: see send_400_response
 
     def on_headers_complete(self) -> None:
@@ -197,16 +198,18 @@ class GuardedProtocol(HttpToolsProtocol):
         self._in_head, self._in_body = False, True
         size = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
         if size > self.guards.max_header_bytes:
-            self._refusal = (431, self._too_large, "header_too_large")
+            self._refusal = (431, self._too_large(), "header_too_large")
             raise ValueError("headers too large")  # stops the parser: see send_400_response
         codings = b", ".join(value for name, value in self.headers if name == b"transfer-encoding")
         if codings and codings.strip().lower() != b"chunked":
             # httptools reads "gzip, chunked" as plain chunked: the body would be
             # taken for what it is not.
-            detail = (
-                "the only transfer coding this server reads is 'chunked' alone; got "
-                f"{codings[:60].decode('latin-1')!r}"
-            )
+            with self._speaking():
+                detail = _(
+                    "the only transfer coding this server reads is 'chunked' alone;"
+                    " got {codings!r}",
+                    codings=codings[:60].decode("latin-1"),
+                )
             self._refusal = (501, detail, "transfer_coding")
             raise ValueError("unsupported transfer coding")  # stops the parser
         if (
@@ -226,12 +229,18 @@ class GuardedProtocol(HttpToolsProtocol):
         self._in_body = False
         super().on_message_complete()
 
-    @property
     def _too_large(self) -> str:
-        return (
-            "the request line and headers are larger than the limit of "
-            f"{self.guards.max_header_bytes} bytes"
-        )
+        with self._speaking():
+            return _(
+                "the request line and headers are larger than the limit of {limit} bytes",
+                limit=self.guards.max_header_bytes,
+            )
+
+    def _speaking(self) -> contextlib.AbstractContextManager[str]:
+        """The language of the request's ``Accept-Language`` (of its headers that have
+        arrived) for the server's own answers to it, as the app's (:mod:`api.language`)."""
+        asked = (v.decode("latin-1") for n, v in self.headers or () if n == b"accept-language")
+        return language(negotiate(", ".join(asked)))
 
     def on_response_complete(self) -> None:
         pipelined = bool(self.pipeline)  # its headers have arrived already

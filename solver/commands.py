@@ -21,6 +21,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from enum import Enum
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, TextIO, TypeAlias
 
@@ -483,13 +484,16 @@ def _refuse(error: MeldwiseError) -> int:
 
 
 def _lang_flag(words: Sequence[str]) -> str | None:
-    """The language a command line asks for with ``--lang`` before it is parsed (or
-    ``--lan``, ``--la``, ``--l``: argparse takes a flag's prefixes)."""
-    for word, after in zip(words, [*words[1:], ""], strict=True):
+    """The language a command line asks for with ``--lang`` before it is parsed, also
+    written as argparse reads it abbreviated (``--la ja``, ``--lan=ja``): no other flag
+    begins with ``--l``."""
+    # Each word with the one after it (the last with ""); an empty command line has none.
+    for word, after in pairwise([*words, ""]):
         flag, equals, value = word.partition("=")
-        if len(flag) < 3 or not "--lang".startswith(flag):
+        if len(flag) < len("--l") or not "--lang".startswith(flag):
             continue
-        if (lang := value if equals else after) in LANGUAGES:
+        lang = value if equals else after
+        if lang in LANGUAGES:
             return lang
     return None
 

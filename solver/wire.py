@@ -38,7 +38,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import ErrorDetails, core_schema
 
 from solver.errors import MeldwiseError, RequestError, quoted
-from solver.i18n import LANGUAGES, _, alternatives, check_language, clauses, language
+from solver.i18n import LANGUAGES, _, _p, alternatives, check_language, clauses, language
 
 MAX_LISTED = 5
 """Most problems named in one error message."""
@@ -365,16 +365,18 @@ _MESSAGES: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {
 
 def json_kind(value: Any) -> str:
     """What ``value`` is in JSON's words (``null``, ``array``...), not Python's
-    (``NoneType``, ``list``)."""
+    (``NoneType``, ``list``), in the active language (``null`` is JSON's literal)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "boolean"
+        return _p("JSON type", "boolean")
     if isinstance(value, int | float):
-        return "number"
+        return _p("JSON type", "number")
     if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list | tuple) else type(value).__name__
+        return _p("JSON type", "string")
+    if isinstance(value, list | tuple):
+        return _p("JSON type", "array")
+    return type(value).__name__
 
 
 def describe(error: ErrorDetails) -> str:

@@ -35,8 +35,10 @@ from solver import (
     validate_rummikub,
 )
 from solver.arena.runner import seats_of
+from solver.cli import build_parser
 from solver.commands import ARGPARSE_ERRORS
 from solver.i18n import LOCALE_DIR, catalogue, from_environment, language, negotiate
+from solver.rummikub.cli import _bot_request, describe_review
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.notation import Colour, Tile, parse_tiles
 from solver.shanghai.contracts import Contract
@@ -686,16 +688,6 @@ def test_a_contract_and_a_tournament_error_are_said_in_japanese() -> None:
             seats_of([""], 2)
 
 
-@pytest.mark.parametrize("flag", [["--lan", "ja"], ["--la=ja"], ["--l", "ja"]])
-def test_a_prefix_of_the_language_flag_asks_for_the_language_too(
-    capsys: pytest.CaptureFixture[str], flag: list[str]
-) -> None:
-    # argparse takes --lan for --lang, but usage errors looked for --lang only.
-    with pytest.raises(SystemExit):
-        main(["solve", *flag, "--rack"])
-    assert "エラー: 引数 --rack: 値を1つ指定してください" in capsys.readouterr().err
-
-
 def test_argparse_says_its_usage_errors_in_the_language_asked_for(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -731,3 +723,95 @@ def test_argparse_errors_in_the_catalogue_are_the_ones_argparse_says() -> None:
         japanese = words.gettext(entry) if isinstance(entry, str) else words.ngettext(*entry, 2)
         assert japanese != forms[-1]
         assert sorted(placeholders.findall(japanese)) == sorted(placeholders.findall(forms[-1]))
+
+
+def test_a_command_line_without_words_says_what_it_needs(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``meldwise`` alone crashed with a traceback (a ValueError looking for ``--lang``
+    in no words) instead of argparse's usage error, in the locale's language."""
+    monkeypatch.setenv("LANGUAGE", "ja")
+    with pytest.raises(SystemExit) as stopped:
+        main([])
+    assert stopped.value.code == 2
+    assert "エラー: 次の引数が必要です: command" in capsys.readouterr().err
+
+
+def test_a_request_that_is_no_object_names_its_kind_in_japanese(client: TestClient) -> None:
+    """The kind of JSON value sent was an English word in the Japanese sentence:
+    "リクエストはJSONオブジェクトで送ってください(受け取ったのは array)"."""
+    headers = {"Accept-Language": "ja", "Content-Type": "application/json"}
+    for body, kind in (("[1]", "配列"), ('"R5"', "文字列"), ("5", "数値"), ("true", "真偽値")):
+        for route in (SOLVE, SHANGHAI_ADVISE):
+            detail = client.post(route, content=body, headers=headers).json()["detail"]
+            assert detail == f"リクエストはJSONオブジェクトで送ってください(受け取ったのは {kind})"
+    english = client.post(SOLVE, content="[1]", headers={"Content-Type": "application/json"})
+    assert english.json()["detail"].endswith("got array")
+
+
+def test_a_tied_discard_is_not_said_to_leave_fewer_than_every_other() -> None:
+    """The phrase "the fewest any discard leaves" was translated as fewer than any discard leaves
+    (どのカードを捨てた場合よりも少ない), and the same sentence then counted the
+    discards tied with it."""
+    hand = "7♥ 7♠ 7♦ ジョーカー 10♣ 9♥ 8♥ J♥ Q♥ K♠ 2♠ 3♠"
+    request = {"hand": hand.split(), "hand_number": 1, "phase": "play", "lang": "ja"}
+    request["table"] = [{"cards": ["8H", "8S", "8D"]}, {"cards": ["JC", "QC", "KC", "AC"]}]
+    reason = advise_shanghai(request)["discard"]["reason"]
+    assert "1枚(厳密値)足りません。どのカードを捨ててもこれより少なくはなりません。" in reason
+    assert "通りの中で" in reason  # tied with others
+
+
+def test_every_draw_advice_says_draw_alike_in_japanese() -> None:
+    """One "Draw: ..." advice of the upcard began 引く:, the others 山札から引きます:."""
+    with open(CATALOGUE, "rb") as file:
+        entries = [m for m in read_po(file) if isinstance(m.id, str) and m.id.startswith("Draw: ")]
+    assert len(entries) > 3
+    assert all(str(m.string).startswith("山札から引きます: ") for m in entries)
+
+
+@pytest.mark.parametrize("flag", [["--lan", "ja"], ["--la=ja"], ["--lang=ja"], ["--l", "ja"]])
+def test_usage_errors_follow_an_abbreviated_lang_flag(
+    flag: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """argparse reads --lan ja as --lang ja, so the answer was Japanese while a usage
+    error on the same line was said in English."""
+    with pytest.raises(SystemExit):
+        main(["solve", *flag, "--objective", "x"])
+    assert "エラー: 引数 --objective: 指定できない値です: 'x'" in capsys.readouterr().err
+    assert main(["solve", *flag, "--rack", "X1"]) == 2
+    assert "不明なタイル 'X1'" in capsys.readouterr().err
+
+
+def test_the_reviews_summary_line_reads_as_japanese() -> None:
+    """The share placed was spliced in as English (" (19%)"), then a bracket opened
+    at once: 出したのは27枚 (19%)(各手番の最善手だけを合わせると145枚)."""
+    game = {"bots": ["strong", "greedy"], "seed": 3, "settings": TINY_OPTIONS}
+    record = game_rummikub(game)["record"]
+    with language("ja"):
+        said = describe_review(review_rummikub({"record": record, "lang": "ja"}))
+    first = said.splitlines()[0]
+    assert re.search(r"出したのは\d+枚\(\d+%\)、各手番の最善手だけを合わせると\d+枚", first), first
+    english = describe_review(review_rummikub({"record": record})).splitlines()[0]
+    assert re.search(r"\d+ tiles placed \(\d+%\), the best play of each turn alone \d+", english)
+
+
+def test_bot_lists_split_at_commas_typed_full_width(capsys: pytest.CaptureFixture[str]) -> None:
+    """--opponents and --bots split at the ASCII comma only: 9o,14 typed full width
+    (as a Japanese keyboard does) was refused, and greedy、beginner was one bot name.
+    A digit that int() does not read (²) passed for a number: a ValueError traceback."""
+
+    def opponents(text: str) -> list[dict[str, Any]]:
+        args = build_parser().parse_args(["bot", "--rack", "R1", "--opponents", text])
+        sizes: list[dict[str, Any]] = _bot_request(args)["opponents"]
+        return sizes
+
+    assert opponents("\uff19\uff4f\uff0c\uff11\uff14") == [
+        {"rack_size": 9, "opened": True},
+        {"rack_size": 14, "opened": False},
+    ]
+    assert opponents("9o\u300114") == opponents("9o,14")
+    assert opponents("\u00b2") == [{"rack_size": 2, "opened": False}]  # NFKC: 2
+    assert main(["bot", "--lang", "ja", "--rack", "R1", "--opponents", "\u0669"]) == 2
+    assert "--opponents は 9,14 や 9o のように" in capsys.readouterr().err
+    assert main(["game", "--bots", "greedy\u3001beginner", "--seed", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["players"] == ["greedy", "beginner"]

@@ -44,12 +44,13 @@ export class PieceField {
     this.redraw();
   }
 
-  /** The lines with words, as [{owner, words}], empty lines left out. */
+  /** The lines with words, as [{owner, words}], empty lines left out. The set bar and
+   * an owner's colon may be typed full-width (｜ ：), as the service reads them. */
   lines() {
     return this.input.value
-      .split(/\n|\|/)
+      .split(/\n|[|\uff5c]/)
       .map((line) => {
-        const colon = this.owners ? line.indexOf(":") : -1;
+        const colon = this.owners ? line.search(/[:\uff1a]/) : -1;
         const owner = colon < 0 ? null : line.slice(0, colon).trim() || null;
         return { owner, words: splitWords(colon < 0 ? line : line.slice(colon + 1)) };
       })
@@ -72,7 +73,7 @@ export class PieceField {
     const at = this.input.selectionStart ?? value.length;
     const before = value.slice(0, at);
     const after = value.slice(at);
-    const lead = before === "" || /[\s|:]$/.test(before) ? "" : " ";
+    const lead = before === "" || /[\s|:,\uff5c\uff1a\uff0c\u3001]$/.test(before) ? "" : " ";
     const trail = after === "" || /^\s/.test(after) ? "" : " ";
     this.setText(before + lead + word + trail + after);
     const caret = (before + lead + word).length;

@@ -106,7 +106,7 @@ function isShort(turn) {
 function drawTurn(turn, tr, colours) {
   const parts = [];
   const verdict = !turn.legal
-    ? tr.t("Illegal: {problems}", { problems: turn.problems.join("; ") })
+    ? tr.t("Illegal: {problems}", { problems: turn.problems.join(tr.t("; ")) })
     : !turn.best
       ? tr.t("Not reviewed: {why}", { why: turn.unreviewed })
       : turn.at_best

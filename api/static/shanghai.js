@@ -169,11 +169,11 @@ export function drawAdvice(advice, request, tr = translator("en")) {
     parts.push(element("h3", tr.t("The upcard")));
     if (advice.take_upcard) {
       const say = advice.take_upcard.take ? tr.t("Take it.") : tr.t("Leave it.");
-      parts.push(element("p", `${say} ${advice.take_upcard.rule}`));
+      parts.push(element("p", tr.t("{say} {rule}", { say, rule: advice.take_upcard.rule })));
     }
     if (advice.buy) {
       const say = advice.buy.buy ? tr.t("Buy it out of turn.") : tr.t("Do not buy it out of turn.");
-      parts.push(element("p", `${say} ${advice.buy.rule}`));
+      parts.push(element("p", tr.t("{say} {rule}", { say, rule: advice.buy.rule })));
     }
   }
   if (advice.notes.length > 0) {

@@ -28,7 +28,12 @@ const RANK = /^(10|[2-9TJQKA])$/i;
 const JOKER_CARD = /^(JK|JOKER|\*|ジョーカー)$/i;
 // name(meant): a joker (or wild two) written with what it stands for
 const BRACKETS = /^([^()]+)\(([^()]+)\)$/;
-const SUIT_SYMBOLS = { "\u2660": "S", "\u2664": "S", "\u2665": "H", "\u2661": "H", "\u2666": "D", "\u2662": "D", "\u2663": "C", "\u2667": "C" };
+const SUIT_SYMBOLS = {
+  "\u2660": "S", "\u2664": "S", "\u2665": "H", "\u2661": "H", "\u2764": "H",
+  "\u2666": "D", "\u2662": "D", "\u2663": "C", "\u2667": "C",
+};
+// Emoji variation selectors, which a phone adds to a suit symbol (♥ U+FE0F): no meaning.
+const VARIATION_SELECTORS = /[\ufe0e\ufe0f]/g;
 const ENGLISH = translator("en");
 
 /** A tile as typed, in the service's letters: full-width to ASCII, 赤5 -> R5. */
@@ -45,7 +50,7 @@ export function readTile(text) {
 
 /** A card as typed, in the service's letters: full-width to ASCII, 7♥ or ♥7 -> 7H. */
 export function readCard(text) {
-  let norm = text.normalize("NFKC").trim();
+  let norm = text.normalize("NFKC").replace(VARIATION_SELECTORS, "").trim();
   const bracket = BRACKETS.exec(norm); // ジョーカー(6♥) -> JK(6H)
   if (bracket) return `${readCard(bracket[1])}(${readCard(bracket[2])})`;
   if (norm === "ジョーカー") return "JK";
@@ -83,9 +88,11 @@ function drawnColour(letter, tr, colours = STANDARD_COLOURS) {
   return tr.lang === "ja" ? "Y" : "O";
 }
 
-/** "R1 r2, J" -> ["R1", "r2", "J"]: tiles or cards are separated by spaces or commas. */
+/** "R1 r2, J" -> ["R1", "r2", "J"]: tiles or cards are separated by spaces or commas,
+ * as the service splits them (solver/written.py): also the full-width comma and the
+ * ideographic comma and space a Japanese keyboard types (，、and U+3000). */
 export function splitWords(text) {
-  return text.split(/[\s,]+/).filter(Boolean);
+  return text.split(/[\s,\uff0c\u3001]+/).filter(Boolean);
 }
 
 /** "R5" -> "red 5" (赤5), "J" -> "joker"; null for anything else. ``colours``: how

@@ -30,6 +30,7 @@ from solver.commands import (
 )
 from solver.errors import MeldwiseError
 from solver.i18n import _
+from solver.written import split
 
 DEFAULT_GAMES = 100
 
@@ -103,7 +104,7 @@ def run_tournament_command(
                     value=value,
                 )
             )
-    seats = seats_of(args.bots.split(","), args.players)
+    seats = seats_of(split(args.bots, ","), args.players)
     options = parse_options(args.option)
     if args.records:
         ready_to_write("--records", args.records, folder=True)

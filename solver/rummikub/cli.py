@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import unicodedata
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -35,7 +36,7 @@ from solver.commands import (
 )
 from solver.cpsat import Status
 from solver.errors import MeldwiseError
-from solver.i18n import _, _n, clauses
+from solver.i18n import _, _n, _p, clauses
 from solver.rummikub.bots import BOTS
 from solver.rummikub.engine import End
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
@@ -210,13 +211,15 @@ def add_bot_command(commands: Commands) -> None:
 def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
     position = position_from_flags(args)
     opponents = []
-    for word in filter(None, (w.strip() for w in args.opponents.split(","))):
-        size = word.removesuffix("o")
-        if not size.isdigit():
+    # Commas, digits and the o typed full width (U+FF0C, U+FF19...) read as ASCII.
+    for word in filter(None, (w.strip() for w in split(args.opponents, ","))):
+        written = unicodedata.normalize("NFKC", word)
+        size = written.removesuffix("o")
+        if not (size.isascii() and size.isdigit()):
             raise MeldwiseError(
                 _("--opponents takes rack sizes like 9,14 or 9o, got {item!r}", item=word)
             )
-        opponents.append({"rack_size": int(size), "opened": word.endswith("o")})
+        opponents.append({"rack_size": int(size), "opened": written.endswith("o")})
     return {**position, "bot": args.bot, "opponents": opponents, "seed": args.seed}
 
 
@@ -279,7 +282,7 @@ def add_game_command(commands: Commands) -> None:
 
 def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
     request = {
-        "bots": [name.strip() for name in args.bots.split(",")],
+        "bots": [name.strip() for name in split(args.bots, ",")],
         "seed": args.seed,
         "settings": parse_options(args.option),
     }
@@ -390,7 +393,7 @@ def describe_review(review: dict[str, Any]) -> str:
                 at_best=player["turns_at_best"],
                 turns=player["turns"],
                 placed=player["placed"],
-                share="" if share is None else f" ({share:.0%})",
+                share="" if share is None else _p("share placed", " ({share:.0%})", share=share),
                 possible=player["possible"],
                 unit=unit,
             )

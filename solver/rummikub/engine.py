@@ -486,7 +486,7 @@ class Game:
     def result(self) -> Result:
         """The end of the game for the tournament runner (the game must be over)."""
         if self.outcome is None:
-            raise IllegalMove("the game is not over")
+            raise IllegalMove(_("the game is not over"))
         out = self.outcome
         return Result(out.winners, out.scores, out.turns, out.end.value)
 

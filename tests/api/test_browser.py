@@ -1224,3 +1224,64 @@ def test_the_demo_speaks_japanese_with_a_switch(service: str, browser: Browser) 
     expect(page.locator("html")).to_have_attribute("lang", "en")
     context.close()
     assert errors == []
+
+
+def test_fields_split_at_separators_typed_full_width(service: str, page: Page) -> None:
+    # A Japanese keyboard types the comma as U+3001 or U+FF0C, the set bar as U+FF5C
+    # and a meld owner's colon as U+FF1A (full width); the service splits lists
+    # there (solver/written.py), but the page sent "赤5、赤6" as one tile and drew a
+    # bad one. And a suit typed as an emoji (❤, or ♥ with U+FE0F) was drawn as no card.
+    page.goto(f"{service}/?lang=ja")
+    page.locator("#rack").fill("黒8\u3001黒9\uff0c黄1")
+    page.locator("#table").fill("B7 K7 黄7 R7 \uff5c R1 R2 R3")
+    for preview in ("#rack-preview", "#table-preview"):
+        expect(page.locator(f"{preview} .tile.bad")).to_have_count(0)
+    expect(page.locator("#rack-preview .tile")).to_have_count(3)
+    request, nudge = press_hint(page)
+    assert request["rack"] == ["黒8", "黒9", "黄1"]
+    assert request["table"] == [["B7", "K7", "黄7", "R7"], ["R1", "R2", "R3"]]
+    assert nudge["tiles_played"] == 2
+
+    page.locator("#tab-shanghai").click()
+    page.locator("#hand").fill("7H\u30017S\uff0c7D 9❤ 10♥\ufe0f")
+    page.locator("#melds").fill("アン\uff1a8H 8S 8D")
+    for preview in ("#hand-preview", "#melds-preview"):
+        expect(page.locator(f"{preview} .card.bad")).to_have_count(0)
+    expect(page.locator("#hand-preview .card")).to_have_count(5)
+    page.locator("#contract").select_option("1")
+    request = _advised_request(page)
+    assert request["hand"] == ["7H", "7S", "7D", "9❤", "10♥\ufe0f"]
+    assert request["table"] == [{"cards": ["8H", "8S", "8D"], "owner": "アン"}]
+
+
+def test_japanese_sentences_are_joined_without_english_separators(service: str, page: Page) -> None:
+    # The upcard advice put an ASCII space after 。 (取らないでおきましょう。 山札から…),
+    # and a review turn's problems were joined by "; " inside the Japanese text.
+    _shanghai_example_in_japanese(service, page)
+    page.locator("#phase").select_option("draw")
+    _advised_request(page)
+    expect(page.locator("#shanghai-answer")).to_contain_text("山札から引きます")
+    for text in page.locator("#shanghai-answer p").all_inner_texts():
+        assert "。 " not in text, text
+
+    record = httpx.post(
+        f"{service}{GAME}", json={"bots": ["greedy", "greedy"], "seed": 1}, timeout=60
+    ).json()["record"]
+    turn = record["turns"][1]  # the first play: an opening of two sets
+    assert turn["action"] == "play"
+    assert len(turn["table_after"]) == 2
+    # The second set cut to two tiles: too short, and so no opening of valid sets.
+    cut = turn["table_after"][1].pop()
+    turn["played"].remove(cut)
+    record = {**record, "turns": record["turns"][:2]}
+    del record["result"]
+    page.locator("#tab-review").click()
+    page.get_by_label("ゲーム記録(JSON)").fill(json.dumps(record))
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.locator("#review-run").click()
+    problems = answer.value.json()["turns"][1]["problems"]
+    assert len(problems) == 2
+    page.locator("#review-turns button").nth(1).click()
+    expect(page.locator("#review-turn p.error")).to_have_text(
+        "ルール違反: " + "\uff0f".join(problems)
+    )

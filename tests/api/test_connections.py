@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
 import logging
 import socket
 import threading
@@ -372,3 +373,31 @@ def test_a_transfer_coding_other_than_chunked_gets_501(coding: bytes) -> None:
         answer = _read_all(sock, 3)
     assert answer.startswith(b"HTTP/1.1 501 Not Implemented")
     assert b"the only transfer coding this server reads is 'chunked' alone" in answer
+
+
+def test_the_servers_own_refusals_speak_the_accept_language_of_the_request() -> None:
+    """The 501 for a transfer coding and the 431 for headers over the limit were
+    English for a request that asked for Japanese, while the app's refusals are not."""
+    coding = (
+        b"POST /bytes/1 HTTP/1.1\r\nHost: x\r\nAccept-Language: ja\r\n"
+        b"Transfer-Encoding: gzip\r\n\r\n"
+    )
+    # Over the limit once complete, and over it before the head is complete.
+    huge = b"GET /bytes/1 HTTP/1.1\r\nAccept-Language: ja\r\nX: " + b"a" * 5000 + b"\r\n\r\n"
+    endless = b"GET /bytes/1 HTTP/1.1\r\nAccept-Language: ja;q=0.5, en;q=0.2\r\nX: " + b"a" * 9000
+    answers = []
+    with served(max_header_bytes=4096) as server:
+        for request in (coding, huge, endless):
+            with socket.create_connection(("127.0.0.1", server.port)) as sock:
+                sock.sendall(request)
+                head, _, body = _read_all(sock, 2).partition(b"\r\n\r\n")
+                answers.append((head.split()[1], json.loads(body)["detail"]))
+    too_large = "リクエスト行とヘッダーが上限の4096バイトを超えています"
+    assert answers == [
+        (
+            b"501",
+            "このサーバーが読める転送コーディングは 'chunked' だけです(受け取ったのは 'gzip')",
+        ),
+        (b"431", too_large),
+        (b"431", too_large),
+    ]

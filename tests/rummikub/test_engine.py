@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from solver.errors import MeldwiseError
+from solver.i18n import language
 from solver.rummikub import Rules, Tile, parse_tiles
 from solver.rummikub.deal import full_set
 from solver.rummikub.engine import (
@@ -190,3 +191,10 @@ def test_a_deal_must_be_the_games_tiles() -> None:
     racks = (tiles("R1 R2"), tiles("R1 R3"))
     with pytest.raises(MeldwiseError, match="extra \\[R1\\]"):
         Game(GameSettings(rules=SMALL, hand=2), Deal(racks, ()))
+
+
+def test_asking_for_the_result_before_the_end_is_refused_in_the_active_language() -> None:
+    # The message was English inside language("ja"), where the engine's others are not.
+    game = Game.new(GameSettings(), seed=1)
+    with language("ja"), pytest.raises(IllegalMove, match="ゲームはまだ終わっていません"):
+        game.result()
