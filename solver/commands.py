@@ -36,6 +36,10 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 """The exit code of a command stopped by Ctrl-C (SIGINT), as a shell reports it."""
 
+EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
+"""The exit code of a command whose reader closed its output (``| head``), as a shell
+reports a program that SIGPIPE ended."""
+
 Handler = Callable[[Mapping[str, Any]], dict[str, Any]]
 """A wire function of the library: request dict in, response dict out."""
 
@@ -473,6 +477,11 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
             return _refuse(error)
         except KeyboardInterrupt:
             return EXIT_INTERRUPTED  # Ctrl-C: no traceback, as a shell reports SIGINT
+        except BrokenPipeError:
+            # The reader left (``| head``): no traceback. Python flushes stdout again
+            # as it exits, so the rest goes nowhere.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return EXIT_BROKEN_PIPE
 
 
 def _refuse(error: MeldwiseError) -> int:

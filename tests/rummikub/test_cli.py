@@ -392,3 +392,21 @@ def test_ctrl_c_ends_a_command_with_the_shells_code_and_no_traceback(
     monkeypatch.setattr("solver.rummikub.cli.solve_rummikub", interrupted)
     assert main(["solve", "--rack", "R1 R2 R3"]) == 130
     assert capsys.readouterr().err == ""
+
+
+def test_a_reader_that_leaves_ends_the_command_without_a_traceback() -> None:
+    # `meldwise solve --jsonl ... | head -c 100` ended in a BrokenPipeError traceback.
+    command = [sys.executable, "-m", "solver", "solve", "--jsonl"]
+    lines = b'{"rack": ["R1", "R2", "R3"]}\n' * 1000  # within the pipe's buffer
+    done = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert done.stdin is not None
+    assert done.stdout is not None
+    assert done.stderr is not None
+    done.stdin.write(lines)
+    done.stdin.close()
+    assert done.stdout.read(100)
+    done.stdout.close()
+    assert done.wait(timeout=120) == 141
+    assert b"Traceback" not in done.stderr.read()
