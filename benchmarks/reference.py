@@ -101,6 +101,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"argument --work: must be at least 0, got {args.work:g}")
     outputs_ready(parser, ("--out", args.out))
     patterns = [part.strip() for part in args.buckets.split(",") if part.strip()]
+    if patterns and args.out == REFERENCE_FILE:
+        # Some buckets only: the committed reference of every position would be lost.
+        parser.error(
+            f"argument --buckets: write those positions elsewhere with --out (not {args.out})"
+        )
     try:
         cases = load_cases(args.positions, SEED, select(all_buckets(), patterns), PER_BUCKET)
     except ValueError as error:  # a positions file that cannot be read, an unknown bucket

@@ -300,7 +300,13 @@ def _calm_row(trials: Sequence[Trial], results: Results) -> Row:
         )
     return {
         "n": len(calm),
-        "proven": sum(a.proven for _, a in calm) / len(calm) if calm else 1.0,
+        # Least disruption is proven of a best play: an answer whose score is not
+        # proven (one that found nothing plays nothing, and "disturbs" nothing) is not.
+        "proven": (
+            sum(a.proven and t.ours.status == "optimal" for t, a in calm) / len(calm)
+            if calm
+            else 1.0
+        ),
         "capped": sum(a.time_capped for _, a in calm),
         "compared": compared,
         "worse": worse,

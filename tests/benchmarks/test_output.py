@@ -64,3 +64,18 @@ def test_reference_refuses_a_negative_work_budget(
     assert exit_.value.code == 2
     assert "argument --work: must be at least 0" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_reference_of_some_buckets_never_replaces_the_committed_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # --buckets t0-r6 with the default --out wrote those 20 positions over the committed
+    # reference of all 660.
+    from benchmarks import reference
+
+    before = reference.REFERENCE_FILE.read_bytes()
+    with pytest.raises(SystemExit) as exit_:
+        reference.main(["--buckets", "t0-r6", "--work", "1"])
+    assert exit_.value.code == 2
+    assert "write those positions elsewhere with --out" in capsys.readouterr().err
+    assert reference.REFERENCE_FILE.read_bytes() == before

@@ -286,6 +286,10 @@ def test_answers_not_compared_with_their_reference_are_not_said_to_have_none() -
     missed = targets.rows[0]["missed"]
     assert "no answer with a reference has its best score proven" in missed
     assert "no reference for these positions" not in missed
+    # Nor is their least disruption counted proven: a search that found nothing
+    # plays nothing, which "disturbs" nothing (the share read 100% beside the clock cut).
+    assert targets.rows[0]["proven"] == 0
+    assert "calm proven" in missed
     results.references = {}
     report = build_report(results, "test")
     targets = next(s for s in report.sections if s.key == "default_targets")
