@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import shlex
 import sys
 from collections.abc import Sequence
@@ -148,8 +149,10 @@ def config_from(args: argparse.Namespace) -> Config:
         raise ValueError(f"--per-bucket must be at least 1, got {per_bucket}")
     if args.repeat < 1:
         raise ValueError(f"--repeat must be at least 1, got {args.repeat}")
-    if args.time_limit <= 0:
-        raise ValueError(f"--time-limit must be positive, got {args.time_limit:g}")
+    if not 0 < args.time_limit < math.inf:  # NaN too
+        raise ValueError(
+            f"--time-limit must be a positive number of seconds, got {args.time_limit:g}"
+        )
     modes: list[Mode] = []
     for name in _split(args.modes):
         try:

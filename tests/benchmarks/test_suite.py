@@ -177,6 +177,9 @@ TINY = ["--per-bucket", "1", "--buckets", "t0-r6", "--modes", "tiles"]
         (["--modes", "tiles,speed"], "unknown mode 'speed'"),
         (["--buckets", "t99-*"], "'t99-*' matches no bucket"),
         (["--per-bucket", "0"], "--per-bucket must be at least 1"),
+        # It was said without the flag: "time must be a finite number of seconds".
+        (["--time-limit", "nan"], "--time-limit must be a positive number of seconds, got nan"),
+        (["--time-limit", "0"], "--time-limit must be a positive number of seconds, got 0"),
         # Both were taken without a word: --score-only won, the backend was unused.
         ([*TINY, "--score-only", "--default-only"], "--score-only and --default-only contradict"),
         ([*TINY, "--peer-backend", "HIGHS"], "--peer-backend HIGHS needs --peer"),
