@@ -64,7 +64,10 @@ def add_tournament_command(commands: Commands) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (0)")
     parser.add_argument(
-        "--processes", type=int, default=2, help="worker processes, at most the cores (2)"
+        "--processes",
+        type=int,
+        default=2,
+        help="worker processes (2); more than the machine's cores only take turns on them",
     )
     parser.add_argument(
         "--dispatch",
