@@ -545,8 +545,8 @@ def targets_section(results: Results) -> Section:
             missed.append("max")
         if results.peer_version is not None:
             row |= _peer_row(trials, [], alone)
-            missed += _ratios_missed(row, TARGET_RATIO, TARGET_RATIO)
-        row["missed"] = _missed(missed, results)
+            missed += _ratios_missed(row, mode, TARGET_RATIO, TARGET_RATIO)
+        row["missed"] = _missed(missed, results, mode)
         rows.append(row)
     columns = [text("mode", "mode"), share("optimal", "optimal"), ms("max_ms", "max ms")]
     if results.peer_version is not None:
@@ -571,14 +571,26 @@ RATIO_COLUMNS = (
 )
 
 
-def _missed(missed: list[str], results: Results) -> str:
-    """The targets missed, and that the peer's were not checked when it did not run."""
+def _missed(missed: list[str], results: Results, mode: Mode) -> str:
+    """The targets missed, and that the peer's were not checked when it did not run or
+    answers another question in ``mode``."""
     said = ", ".join(missed) or "none"
-    return said if results.peer_version is not None else f"{said} (peer ratios not run: --peer)"
+    if results.peer_version is None:
+        return f"{said} (peer ratios not run: --peer)"
+    if not _comparable(mode):
+        return f"{said} (peer ratios not judged: not comparable in this mode)"
+    return said
 
 
-def _ratios_missed(row: Row, median: float, p95: float) -> list[str]:
-    """The ratio targets (the peer's median and p95 over ours) a row misses."""
+def _comparable(mode: Mode) -> bool:
+    return MODE_NOTES[mode][0] == "comparable"
+
+
+def _ratios_missed(row: Row, mode: Mode, median: float, p95: float) -> list[str]:
+    """The ratio targets (the peer's median and p95 over ours) a row misses; none where
+    the peer answers another question (its points mode plays the most tiles)."""
+    if not _comparable(mode):
+        return []
     targets = (("median", "ratio_of_medians", median), ("p95", "ratio_of_p95", p95))
     return [name for name, key, target in targets if row[key] < target]
 
@@ -613,8 +625,10 @@ def default_targets_section(results: Results) -> Section:
             missed.append("max")
         if results.peer_version is not None:
             row |= _peer_row(trials, [])
-            missed += _ratios_missed(row, TARGET_DEFAULT_MEDIAN_RATIO, TARGET_DEFAULT_P95_RATIO)
-        row["missed"] = _missed(missed, results)
+            missed += _ratios_missed(
+                row, mode, TARGET_DEFAULT_MEDIAN_RATIO, TARGET_DEFAULT_P95_RATIO
+            )
+        row["missed"] = _missed(missed, results, mode)
         rows.append(row)
     columns = [
         text("mode", "mode"),

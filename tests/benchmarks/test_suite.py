@@ -457,3 +457,27 @@ def test_a_base_git_does_not_know_is_bad_input_said_before_the_run(
     captured = capsys.readouterr()
     assert captured.err.startswith("error: --base no-such-revision: ")
     assert captured.out == ""
+
+
+def test_the_peers_points_mode_is_not_judged_against_the_ratio_targets() -> None:
+    # The peer's points mode plays the most tiles (its table says "not comparable"),
+    # yet the targets judged its ratios met or missed.
+    from benchmarks.answers import Answer
+
+    config = Config(
+        per_bucket=1, buckets=("t10-r6",), modes=(Mode.TILES, Mode.POINTS), score_beside=True
+    )
+    results = run_suite(config, Progress(disable=True))
+    slow = Answer(1000.0, "optimal", (), (), ())  # ours far slower than the peer
+    fast = Answer(1.0, "optimal", (), (), ())
+    results.peer_version = "fake"
+    results.trials = [replace(t, ours=slow, score=slow, peer=fast) for t in results.trials]
+    report = build_report(results, "test")
+    for key in ("targets", "default_targets"):
+        rows = {
+            r["mode"]: r["missed"] for r in next(s for s in report.sections if s.key == key).rows
+        }
+        assert "median" in rows["tiles"]
+        assert "p95" in rows["tiles"]
+        assert "median" not in rows["points"]
+        assert "not comparable" in rows["points"]
