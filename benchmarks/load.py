@@ -476,6 +476,16 @@ def print_summaries(summaries: Sequence[Summary], console: Console, title: str) 
     )
 
 
+def _refuse_unused(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, flags: Sequence[str], by: str
+) -> None:
+    """A usage error naming the first of ``flags`` given, which ``by`` leaves unused."""
+    for flag in flags:
+        value = getattr(args, flag.removeprefix("--").replace("-", "_"))
+        if value is not None and not (flag == "--server-log" and value == os.devnull):
+            parser.error(f"{flag} has no use with {by}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = Parser(prog="python -m benchmarks.load", description=__doc__)
     parser.add_argument(
@@ -490,13 +500,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--warm-up", type=float, default=2.0, help="uncounted seconds first")
     parser.add_argument("--url", help="target a running service instead of starting one")
     parser.add_argument("--workers", type=at_least(1), help="--workers for the started service")
-    parser.add_argument(
-        "--table", type=parse_range, default="20-40", help="table tiles per position (20-40)"
-    )
-    parser.add_argument(
-        "--rack", type=parse_range, default="8-14", help="rack tiles per position (8-14)"
-    )
-    parser.add_argument("--positions", type=at_least(1), default=300, help="distinct positions")
+    parser.add_argument("--table", type=parse_range, help="table tiles per position (20-40)")
+    parser.add_argument("--rack", type=parse_range, help="rack tiles per position (8-14)")
+    parser.add_argument("--positions", type=at_least(1), help="distinct positions (300)")
     parser.add_argument(
         "--selfplay",
         action="store_true",
@@ -514,7 +520,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="only the server's defaults, not the score alone beside them",
     )
-    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--seed", type=int, help="of the random positions (2026)")
     parser.add_argument("--server-log", default=os.devnull, help="where the started server logs")
     parser.add_argument(
         "--ignore-retry-after",
@@ -551,14 +557,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     for source in args.source or []:
         if not Path(source).is_dir():
             parser.error(f"--source {source}: no such folder")
+    # Flags the run would not use were taken without a word.
+    dealt = ("--table", "--rack", "--positions", "--seed")
+    if args.selfplay or args.mid_game:
+        _refuse_unused(parser, args, dealt, "--selfplay" if args.selfplay else "--mid-game")
+    if args.url:
+        _refuse_unused(parser, args, ("--workers", "--source", "--server-log"), "--url")
 
     if args.selfplay:
         bodies, what = committed_bodies(["selfplay"]), "self-play positions"
     elif args.mid_game:
         bodies, what = committed_bodies(MID_GAME_BUCKETS), "mid-game positions"
     else:
-        bodies = mid_game_bodies(args.seed, args.positions, args.table, args.rack)
-        what = "table {}-{} tiles, rack {}-{}".format(*args.table, *args.rack)
+        table = args.table or parse_range("20-40")
+        rack = args.rack or parse_range("8-14")
+        seed = 2026 if args.seed is None else args.seed
+        bodies = mid_game_bodies(seed, args.positions or 300, table, rack)
+        what = "table {}-{} tiles, rack {}-{}".format(*table, *rack)
     settings = [("as it runs", {})] if args.url else SETTINGS[: 1 if args.default_only else None]
     sources: list[str | None] = [*(args.source or []), None]
     summaries = []

@@ -102,6 +102,10 @@ def test_a_run_with_nothing_solved_has_no_latency() -> None:
         (["--source", "/nonexistent"], "--source /nonexistent: no such folder"),
         (["--selfplay", "--mid-game"], "--selfplay and --mid-game name two sets"),
         (["--server-log", __file__ + "/log"], "--server-log: cannot write"),
+        # Taken without a word, and unused.
+        (["--selfplay", "--rack", "3-5"], "--rack has no use with --selfplay"),
+        (["--mid-game", "--positions", "9"], "--positions has no use with --mid-game"),
+        (["--url", "http://127.0.0.1:1", "--workers", "2"], "--workers has no use with --url"),
     ],
 )
 def test_bad_flags_are_usage_errors_before_any_server_starts(
