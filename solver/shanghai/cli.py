@@ -24,7 +24,6 @@ from solver.commands import (
 )
 from solver.errors import MeldwiseError
 from solver.i18n import N_, _
-from solver.shanghai.advice import turn_search_stopped
 from solver.shanghai.contracts import HANDS, contract_text
 from solver.shanghai.wire import advise_shanghai, score_shanghai
 from solver.written import partition, split, words
@@ -219,12 +218,14 @@ def describe_advice(response: dict[str, Any]) -> str:
         _("Penalty if the hand ended now: {points}", points=response["penalty"]),
     ]
     go = response["go_down"]
+    # By the play search's own status, not the answer's, the worst of every search: a
+    # discard's search cut short said that the search for going down had stopped when
+    # no going down existed.
+    stopped = response["play_status"] == "unknown"
     if response["phase"] == "draw":
         lines.append(_("Before the draw:"))
     elif go is None:
-        # Not by the status, the worst of every search: a discard's search cut short
-        # said that the search for going down had stopped when no going down existed.
-        if response["lay_offs"] is None and turn_search_stopped() in response["notes"]:
+        if response["lay_offs"] is None and stopped:
             lines.append(_("Go down: none found before the search stopped"))
         elif response["lay_offs"] is None:  # lay-offs but no going down: down already
             lines.append(_("Go down: not this turn"))
