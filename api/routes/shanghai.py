@@ -36,7 +36,9 @@ async def advise(
     """Advice for one turn: whether and how to go down, what to lay off, what to
     discard, whether to take or buy the upcard, and what the hand costs now. The
     turn's CP-SAT solves share ``time_limit_ms``, never more than the server's time
-    cap (a turn cut by it has ``status`` ``feasible`` or ``unknown``)."""
+    cap (a turn cut by it has ``status`` ``feasible`` or ``unknown``; ``play_status``
+    says whether the search for the turn's plays itself finished, so whether a null
+    ``go_down`` means none is possible)."""
     request = localise(body)
     request["time_limit_ms"] = settings.capped_ms(body.time_limit_ms)
     budget_s = request["time_limit_ms"] / 1000

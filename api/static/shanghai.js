@@ -22,11 +22,15 @@ const EXAMPLE = {
   contract: "2",
   phase: "play",
 };
+// The status is the worst of the turn's many searches: one that stopped leaves the
+// rest of the advice standing (a discard, the upcard), so say "some of it".
 function statusNote(status, tr) {
   if (status === "feasible") {
-    return tr.t("A time limit cut a solve short: this advice is the best found, not proven.");
+    return tr.t("A search stopped at its limit: some of this advice is the best found, not proven.");
   }
-  if (status === "unknown") return tr.t("A time limit ran out before a solve found anything.");
+  if (status === "unknown") {
+    return tr.t("A search stopped at its limit before finding anything: some of this advice is not proven.");
+  }
   return null;
 }
 
@@ -143,8 +147,17 @@ export function drawAdvice(advice, request, tr = translator("en")) {
       cards: advice.go_down.left.join(" ") || tr.t("nothing"),
       points: advice.go_down.penalty_left,
     })));
-  } else if (!request.down && advice.phase !== "draw") {
-    parts.push(element("p", tr.t("You cannot go down this turn.")));
+  } else if (advice.phase !== "draw") {
+    // By the play search's own status (docs/shanghai.md), never the notes' words: a
+    // search the clock stopped found no way down, which is no proof there is none.
+    const stopped = advice.play_status === "unknown";
+    if (request.down && stopped && !advice.lay_offs) {
+      parts.push(element("p", tr.t("No plays found before the search stopped.")));
+    } else if (!request.down) {
+      parts.push(element("p", stopped
+        ? tr.t("No way to go down found before the search stopped.")
+        : tr.t("You cannot go down this turn.")));
+    }
   }
   if (advice.lay_offs && (advice.lay_offs.plays.length > 0 || advice.lay_offs.swaps.length > 0)) {
     parts.push(element("h3", tr.t("Lay off")));

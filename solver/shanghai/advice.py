@@ -64,6 +64,12 @@ class Advice:
     """Whether a wall-clock limit (not the deterministic work bound) stopped one of the
     turn's solves or kept one from starting: on an idle machine, or with more time,
     the same position may get other advice."""
+    play_status: Status | None = None
+    """How the search for the turn's plays ended (None when the play phase was not
+    asked): OPTIMAL, the plays proven best and a missing ``go_down`` (or, once down, a
+    missing ``turn``) proven impossible; FEASIBLE, the plays legal, not proven best;
+    UNKNOWN, it stopped before finding any, so a missing ``go_down`` or ``turn`` says
+    nothing of what the turn allows. ``status`` is the worst of every search."""
 
 
 def advise(
@@ -92,11 +98,12 @@ def advise(
     status = Status.OPTIMAL if study is None else study.status
     notes: list[str] = []
     turn: Turn | None = None
+    play_status: Status | None = None
     discard: Discard | None = None
     if position.phase is not Phase.DRAW:
         short = None if study is None else study.value
-        turn, found, note = _play(position, hand, table, unseen, rules, limit, rate, short)
-        status = status.worst(found)
+        turn, play_status, note = _play(position, hand, table, unseen, rules, limit, rate, short)
+        status = status.worst(play_status)
         notes += note
         if turn is not None:
             discard = turn.discard
@@ -132,6 +139,7 @@ def advise(
         turn=turn,
         draw_options=options,
         time_capped=limit.capped,
+        play_status=play_status,
     )
 
 
@@ -181,8 +189,8 @@ def _play(
 
 def turn_search_stopped() -> str:
     """The note of advice whose search for the turn's plays stopped before finding
-    one (in the active language): the one sign that no going down was found for want
-    of time, not proven impossible (the status is the worst of every search)."""
+    one (in the active language), for a person: programs read
+    :attr:`Advice.play_status` (UNKNOWN then), never this text."""
     return _("The search for the turn's plays stopped before finding one.")
 
 

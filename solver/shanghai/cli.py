@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping
-from typing import Any
+from functools import partial
+from typing import Any, TextIO
 
 from solver.commands import (
     Commands,
@@ -24,7 +25,6 @@ from solver.commands import (
 )
 from solver.errors import MeldwiseError
 from solver.i18n import N_, _
-from solver.shanghai.advice import turn_search_stopped
 from solver.shanghai.contracts import HANDS, contract_text
 from solver.shanghai.wire import advise_shanghai, score_shanghai
 from solver.written import partition, split, words
@@ -70,7 +70,7 @@ def add_shanghai_command(commands: Commands) -> None:
         "--seen", help='cards known out of play: the discard pile under the upcard, e.g. "4C 9H"'
     )
     _add_common(advise)
-    advise.set_defaults(handler=answering(advise_shanghai, _advise_request, describe_advice))
+    advise.set_defaults(handler=_advise)
     score = actions.add_parser(
         "score",
         help="penalty points at a hand's end",
@@ -86,6 +86,13 @@ def add_shanghai_command(commands: Commands) -> None:
     add_rule_flag(score, "--rule decks=3 --rule twos_wild=true")
     add_request_flags(score)  # scoring searches nothing: no --time-limit
     score.set_defaults(handler=answering(score_shanghai, _score_request, describe_scores))
+
+
+def _advise(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """``shanghai advise``: the answer says nothing of whether the player is down, the
+    flags do, and what to say of a missing ``go_down`` depends on it."""
+    describe = partial(describe_advice, down=args.down)
+    return answering(advise_shanghai, _advise_request, describe)(args, stdin, stdout, stderr)
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
@@ -207,8 +214,9 @@ def _meld_text(meld: Mapping[str, Any]) -> str:
     )
 
 
-def describe_advice(response: dict[str, Any]) -> str:
-    """An advice response written for a person."""
+def describe_advice(response: dict[str, Any], *, down: bool = False) -> str:
+    """An advice response written for a person; ``down``: the request's (whether the
+    player had gone down), which the response does not repeat."""
     contract = contract_text(response["contract"]["sets"], response["contract"]["runs"])
     short = response["deficiency"]
     yes, no = _("yes"), _("no")
@@ -219,14 +227,20 @@ def describe_advice(response: dict[str, Any]) -> str:
         _("Penalty if the hand ended now: {points}", points=response["penalty"]),
     ]
     go = response["go_down"]
+    # By the play search's own status, not the answer's, the worst of every search: a
+    # discard's search cut short said that the search for going down had stopped when
+    # no going down existed.
+    stopped = response["play_status"] == "unknown"
     if response["phase"] == "draw":
         lines.append(_("Before the draw:"))
+    elif down:
+        if response["lay_offs"] is None and stopped:
+            lines.append(_("Lay off: none found before the search stopped"))
+        # Else lay-offs follow; or none ends the turn legally, which a note says.
     elif go is None:
-        # Not by the status, the worst of every search: a discard's search cut short
-        # said that the search for going down had stopped when no going down existed.
-        if response["lay_offs"] is None and turn_search_stopped() in response["notes"]:
+        if stopped:
             lines.append(_("Go down: none found before the search stopped"))
-        elif response["lay_offs"] is None:  # lay-offs but no going down: down already
+        else:
             lines.append(_("Go down: not this turn"))
     else:
         lines.append(_("Go down:"))
@@ -324,6 +338,8 @@ def _discard_line(response: dict[str, Any]) -> str:
         return str(discard["reason"])
     if response["lay_offs"] is not None and response["lay_offs"]["can_go_out"]:
         return _("Discard: none, you go out")
+    if response["play_status"] == "unknown":
+        return _("Discard: none found before the search stopped")
     return _("Discard: none")
 
 

@@ -24,6 +24,7 @@ ADVISE_REQUEST: dict[str, Any] = {
 ADVISE_RESPONSE: dict[str, Any] = {
     "status": "optimal",
     "time_capped": False,
+    "play_status": "optimal",
     "contract": {"sets": [3], "runs": [4]},
     "deficiency": 0,
     "penalty": 105,
@@ -74,6 +75,7 @@ ADVISE_NOT_DOWN_REQUEST: dict[str, Any] = {
 ADVISE_NOT_DOWN_RESPONSE: dict[str, Any] = {
     "status": "optimal",
     "time_capped": False,
+    "play_status": "optimal",
     "contract": {"sets": [3, 3], "runs": []},
     "deficiency": 1,
     "penalty": 70,
@@ -113,6 +115,7 @@ ADVISE_DRAW_REQUEST: dict[str, Any] = {
 ADVISE_DRAW_RESPONSE: dict[str, Any] = {
     "status": "optimal",
     "time_capped": False,
+    "play_status": None,
     "contract": {"sets": [3, 3], "runs": []},
     "deficiency": 2,
     "penalty": 65,

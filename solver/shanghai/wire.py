@@ -311,6 +311,14 @@ STATUS_DESCRIPTION = (
     "optimal: every solve of the turn was proven; feasible: a time limit cut one short "
     "(the answers are legal, not proven best); unknown: one found nothing in time"
 )
+PLAY_STATUS_DESCRIPTION = (
+    "how the search for the turn's plays (going down, lay-offs and the turn's end) ended:"
+    " optimal: proven, so a null go_down (or, once down, null lay_offs) means none is"
+    " possible this turn; feasible: a limit cut it short, the plays found are legal but"
+    " not proven best; unknown: it stopped before finding any play, so a null go_down or"
+    " lay_offs says nothing of what the turn allows (a discard given then is the one for a"
+    " player not going down); null in the draw phase, which asks for no play"
+)
 DEFICIENCY_DESCRIPTION = "cards the hand still needs for the contract; null when not worked out"
 
 
@@ -343,6 +351,7 @@ class ShanghaiAdviseResponse(Answer):
 
     status: Status = Field(description=STATUS_DESCRIPTION)
     time_capped: TimeCapped
+    play_status: Status | None = Field(description=PLAY_STATUS_DESCRIPTION)
     contract: ShanghaiContract = Field(description="the contract of this hand")
     deficiency: int | None = Field(
         description="fewest extra cards the hand needs to meet the contract, exact (0 once "
@@ -350,10 +359,12 @@ class ShanghaiAdviseResponse(Answer):
     )
     penalty: int = Field(description="what the hand would cost if the hand ended now")
     go_down: GoDownOut | None = Field(
-        description="how to go down; null when the player is down or cannot go down now"
+        description="how to go down; null when the player is down or cannot go down now, "
+        "or when none was found in time (play_status unknown)"
     )
     lay_offs: LayOffsOut | None = Field(
-        description="for a player who is down or goes down now; null otherwise"
+        description="for a player who is down or goes down now; null otherwise, or when "
+        "none was found in time (play_status unknown)"
     )
     discard: DiscardOut | None = Field(
         description="null when the player goes out (or no answer was found in time)"
@@ -464,6 +475,7 @@ def advice_to_dict(advice: Advice) -> dict[str, Any]:
     return {
         "status": advice.status.value,
         "time_capped": advice.time_capped,
+        "play_status": None if advice.play_status is None else advice.play_status.value,
         "contract": advice.contract.to_dict(),
         "deficiency": advice.deficiency,
         "penalty": advice.penalty,

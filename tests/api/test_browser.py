@@ -837,6 +837,64 @@ def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     expect(page.locator("#shanghai-answer")).to_be_empty()
 
 
+def cut_by_the_clock(page: Page) -> None:
+    """Send the page's advice requests on with a 1 ms time limit (the page sends
+    none): the turn's search for plays stops before finding any."""
+
+    def route(route: Route) -> None:
+        request = route.request.post_data_json
+        assert isinstance(request, dict)
+        route.continue_(post_data=json.dumps({**request, "time_limit_ms": 1}))
+
+    page.route(f"**{SHANGHAI_ADVISE}", route)
+
+
+def test_shanghai_a_turn_the_clock_cut_is_not_said_to_be_impossible(
+    service: str, page: Page
+) -> None:
+    # Three sets meet hand 1's contract; the clock stopped the turn's search, and
+    # the page said "You cannot go down this turn." (go_down null), and "A time limit
+    # ran out before a solve found anything." beside the discard it had found.
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_label("Your hand", exact=True).fill("AS AD AC KS KD KC 5S 5D 5C")
+    page.get_by_label("Contract", exact=True).select_option("1")
+    shown = page.locator("#shanghai-answer")
+    cut_by_the_clock(page)
+    _, advice = _advise(page)
+    assert advice["play_status"] == "unknown"
+    assert advice["go_down"] is None
+    assert advice["discard"] is not None
+    expect(shown).to_contain_text("No way to go down found before the search stopped.")
+    expect(shown).not_to_contain_text("You cannot go down this turn.")
+    expect(shown).to_contain_text(
+        "A search stopped at its limit before finding anything: some of this advice is not proven."
+    )
+    expect(shown).to_contain_text(advice["discard"]["reason"])
+    # A player down whose turn's search stopped: no plays found, not "none possible".
+    page.get_by_label("Your hand", exact=True).fill("7H 8C")
+    page.get_by_label("Table melds", exact=True).fill("ann: 8H 8S 8D")
+    page.get_by_label("I am down (met the contract)").check()
+    _, advice = _advise(page)
+    assert (advice["play_status"], advice["lay_offs"]) == ("unknown", None)
+    expect(shown).to_contain_text("No plays found before the search stopped.")
+    expect(shown).not_to_contain_text("go down")
+    # With the time it needs the same search is proven: a hand that cannot go down
+    # is told so, and a player down with no legal end is told nothing of going down.
+    page.unroute(f"**{SHANGHAI_ADVISE}")
+    page.get_by_label("I am down (met the contract)").uncheck()
+    _, advice = _advise(page)
+    assert (advice["play_status"], advice["go_down"]) == ("optimal", None)
+    expect(shown).to_contain_text("You cannot go down this turn.")
+    page.get_by_label("Your hand", exact=True).fill("7H")
+    page.get_by_label("I am down (met the contract)").check()
+    _, advice = _advise(page)
+    assert (advice["play_status"], advice["lay_offs"]) == ("optimal", None)
+    expect(shown).not_to_contain_text("go down")
+    expect(shown).not_to_contain_text("found before the search stopped")
+    expect(shown).to_contain_text(advice["notes"][0])
+
+
 def _shanghai_example_in_japanese(service: str, page: Page) -> list[str]:
     """The Shanghai tab's example, on the Japanese page; the advice requests sent from
     now on (their URLs) gather in the list returned."""

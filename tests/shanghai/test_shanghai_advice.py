@@ -15,10 +15,12 @@ from ortools.sat.python import cp_model
 import solver.cpsat as cpsat
 from solver.cpsat import Limit, Status
 from solver.shanghai.advice import advise
+from solver.shanghai.cli import describe_advice
 from solver.shanghai.examples import ADVISE_REQUEST
 from solver.shanghai.model import HandModel
 from solver.shanghai.wire import ShanghaiAdviseRequest, advise_shanghai
 from solver.wire import read
+from tests.support import spend_the_clock
 
 REAL_RUN = cpsat.run
 
@@ -120,3 +122,57 @@ def test_a_spent_clock_builds_no_model(monkeypatch: pytest.MonkeyPatch) -> None:
     assert advice.time_capped
     assert advice.status is Status.UNKNOWN
     assert advice.discard is not None  # still an answer, from what the search knows
+
+
+THREE_SETS = {
+    "hand": ["AS", "AD", "AC", "KS", "KD", "KC", "5S", "5D", "5C"],
+    "hand_number": 1,
+    "phase": "play",
+}
+"""Three sets: the contract is met, and with 3 ms or more it goes down; with 1 or 2
+ms the turn's search stopped at once, and the demo page said "You cannot go down
+this turn." (it read a null go_down as proven; the CLI read the notes' words)."""
+
+
+def test_play_status_says_the_turns_search_stopped_apart_from_the_status(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    proven = advise_shanghai(THREE_SETS)
+    assert proven["play_status"] == "optimal"
+    assert proven["go_down"] is not None
+    spend_the_clock(monkeypatch, "solver.shanghai.wire")
+    cut = advise_shanghai(THREE_SETS)
+    assert cut["status"] == "unknown"
+    assert cut["play_status"] == "unknown"
+    assert cut["go_down"] is None
+    assert cut["deficiency"] == 0
+    assert cut["discard"] is not None  # the discard of a player not going down
+    # The CLI reads the field, not the note's words (it once matched the note).
+    quiet = {**cut, "notes": []}
+    assert "Go down: none found before the search stopped\n" in describe_advice(quiet)
+
+
+def test_play_status_is_proven_when_only_another_search_stopped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Three cards short, exact: no going down, proven without a solve; only the
+    # discard's search was cut, so the status is unknown, the play's status not.
+    spend_the_clock(monkeypatch, "solver.shanghai.wire")
+    hand = ["QS", "JC", "6S", "10S", "2C", "10C", "4D", "KC", "7C", "2S", "5C", "JK"]
+    answer = advise_shanghai({"hand": hand, "hand_number": 4, "phase": "play"})
+    assert answer["status"] == "unknown"
+    assert answer["play_status"] == "optimal"
+    assert answer["go_down"] is None
+
+
+def test_play_status_of_a_player_down_and_of_the_draw_phase(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    down = {"hand": ["7H"], "hand_number": 1, "phase": "play", "down": True}
+    down["table"] = [{"cards": ["8H", "8S", "8D"]}]
+    no_end = advise_shanghai(down)  # no legal end, proven
+    assert (no_end["play_status"], no_end["lay_offs"]) == ("optimal", None)
+    assert advise_shanghai({**THREE_SETS, "phase": "draw"})["play_status"] is None
+    spend_the_clock(monkeypatch, "solver.shanghai.wire")
+    cut = advise_shanghai({**down, "hand": ["7H", "8C"]})
+    assert (cut["play_status"], cut["lay_offs"]) == ("unknown", None)

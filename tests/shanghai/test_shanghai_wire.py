@@ -498,3 +498,27 @@ def test_a_go_down_proven_impossible_is_not_said_cut_when_another_search_is(
         assert "Solver: partly unknown" in out
     assert not_now in out
     assert cut not in out
+
+
+def test_a_player_down_is_not_told_of_going_down(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # No legal end (7H cannot be laid off and may not be discarded): the CLI said
+    # "Go down: not this turn" to a player down; with the clock cut, "Go down: none
+    # found before the search stopped".
+    advise = ["shanghai", "advise", "--down", "--table", "8H 8S 8D", "--hand-number", "1"]
+    assert main([*advise, "--hand", "7H", "--phase", "play"]) == 0
+    out = capsys.readouterr().out
+    assert "Go down" not in out
+    assert "No play ends this turn legally: 7H cannot be laid off" in out
+    assert "Discard: none\n" in out
+    spend_the_clock(monkeypatch, "solver.shanghai.wire")
+    assert main([*advise, "--hand", "7H 8C", "--phase", "play"]) == 0
+    out = capsys.readouterr().out
+    assert "Go down" not in out
+    assert "Lay off: none found before the search stopped\n" in out
+    assert "Discard: none found before the search stopped\n" in out
+    assert main([*advise, "--hand", "7H 8C", "--phase", "play", "--lang", "ja"]) == 0
+    out = capsys.readouterr().out
+    assert "付け札: 探索が止まるまでに見つかりませんでした\n" in out
+    assert "ダウン" not in out
