@@ -327,7 +327,11 @@ def colour_name(colour: Colour) -> str:
 
 
 def spell(tile: Tile) -> str:
-    """A tile in the active notation: ``str(tile)``, or with ``Y`` for orange."""
+    """A tile in the active notation: ``str(tile)``, or with ``Y`` for orange; a joker
+    written with the tile it stands for as written (``J(R7)``, see :attr:`Tile.meant`),
+    so that a message quotes a set as the player wrote it."""
+    if tile.meant is not None:
+        return f"J({spell(tile.meant)})"
     if tile.colour is Colour.ORANGE and _notation.get() is Notation.RBYK:
         return f"Y{tile.number}"
     return str(tile)
