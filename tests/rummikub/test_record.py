@@ -228,3 +228,14 @@ def _play(
         "action": "play",
         "table_after": after,
     }
+
+
+def test_a_long_bot_spec_is_shortened_so_the_record_reads_back() -> None:
+    """A tournament wrote the spec of a strong bot with many knobs (85 characters) as
+    the seat's name, and reading the record back refused it: a player name is at most
+    64 characters."""
+    spec = "strong:hold_sets=false+hold_jokers=false+small_opening=false+hurry_rack=3+stuck=all"
+    game = play(GameSettings(rules=TINY, hand=5), [spec, "greedy"], seed=1)
+    written = json.loads(json.dumps(record_to_dict(game, [spec, "greedy"])))
+    assert written["players"] == [spec[:63] + "…", "greedy"]
+    assert read_record(written).players == (spec[:63] + "…", "greedy")
