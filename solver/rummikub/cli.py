@@ -447,6 +447,21 @@ def _short(shortfall: int, objective: str) -> str:
     return _n("{n} tile short", "{n} tiles short", shortfall)
 
 
+def _best_text(best: dict[str, Any]) -> str:
+    """A turn's best play in words; a best that places nothing was written "best 0 tiles /
+    0 points ()"."""
+    if not best["played"]:
+        if best["status"] == "optimal":
+            return _("best: no play was possible")
+        return _("best: no play found")
+    return _(
+        "best {tiles} / {points} ({played})",
+        tiles=_n("{n} tile", "{n} tiles", best["tiles"]),
+        points=points_text(best["points"]),
+        played=" ".join(best["played"]),
+    )
+
+
 def _reviewed_turn(turn: dict[str, Any]) -> str:
     """One turn of a review on a line: what it did, its best or why it was not
     reviewed, and why it was illegal."""
@@ -462,14 +477,7 @@ def _reviewed_turn(turn: dict[str, Any]) -> str:
         turn=turn["turn"],
         player=turn["player"],
         did=did,
-        best=_(
-            "best {tiles} / {points} ({played})",
-            tiles=_n("{n} tile", "{n} tiles", best["tiles"]),
-            points=points_text(best["points"]),
-            played=" ".join(best["played"]),
-        )
-        if best
-        else _("not reviewed: {why}", why=turn["unreviewed"]),
+        best=_best_text(best) if best else _("not reviewed: {why}", why=turn["unreviewed"]),
     )
     if not turn["legal"]:
         line += _("; ILLEGAL: {problems}", problems=clauses(turn["problems"]))

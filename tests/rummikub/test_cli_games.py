@@ -250,3 +250,21 @@ def test_a_tournament_refuses_an_output_path_before_playing(
     blocker.write_text("")
     assert main([*_TOURNAMENT, "--no-progress", *TINY, flag, str(blocker / "out")]) == 2
     assert "a part of the path is not a folder" in capsys.readouterr().err
+
+
+def test_a_turn_whose_best_is_to_place_nothing_says_so_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An illegal turn with no legal play printed "best 0 tiles / 0 points ()".
+    turn = {"turn": 1, "player": 0, "rack": ["B1", "B5", "K9"], "table_before": []}
+    record = {
+        "format": "meldwise-rummikub-game",
+        "version": 1,
+        "turns": [{**turn, "action": "play", "table_after": [["B1", "B5", "K9"]]}],
+    }
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    assert main(["review", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "turn 1, player 0: played B1 B5 K9; best: no play was possible; ILLEGAL:" in out
+    assert "()" not in out
