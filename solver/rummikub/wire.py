@@ -44,6 +44,7 @@ from pydantic import ConfigDict, Field, ModelWrapValidatorHandler, StrictBool, m
 from solver.cpsat import Limit, Status
 from solver.errors import RequestError, TableError
 from solver.i18n import _, speaks
+from solver.rummikub.deal import full_set
 from solver.rummikub.engine import View
 from solver.rummikub.hints import HintLevel, tile_hint
 from solver.rummikub.legality import Verdict, check_play
@@ -191,7 +192,20 @@ Opponents = Annotated[
 
 
 def facing(position: Position, rules: Rules, opponents: list[Opponent]) -> View:
-    """The view of the player at ``position`` with ``opponents`` playing after it."""
+    """The view of the player at ``position`` with ``opponents`` playing after it.
+    Raises :class:`~solver.errors.RequestError` naming the fields when the game has
+    fewer tiles than seats (it said "7 hands of 1 need 7 tiles", naming none of them)."""
+    tiles = sum(full_set(rules).values())
+    if len(opponents) + 1 > tiles:
+        raise RequestError(
+            _(
+                "'opponents' lists {count} players, who with the player of 'rack' make"
+                " {players}; these rules' game has {tiles} tiles, too few to deal each a tile",
+                count=len(opponents),
+                players=len(opponents) + 1,
+                tiles=tiles,
+            )
+        )
     return View.facing(position, rules, [(o.rack_size, o.opened) for o in opponents])
 
 
