@@ -472,9 +472,12 @@ def replay(record: GameRecord) -> Game:
     return game
 
 
-def _key(table: Table) -> list[tuple[Tile, ...]]:
-    """A table compared as a multiset of sets, each a multiset of tiles."""
-    return sorted(tuple(sorted(tiles)) for tiles in table)
+def _key(table: Table) -> list[tuple[str, ...]]:
+    """A table compared as a multiset of sets, each a multiset of tiles as written: a
+    joker written with the tile it stands for (``J(R4)``) is not a plain ``J`` nor
+    ``J(R7)``, for under ``joker_retrieval: "replace"`` what it stands for decides the
+    turns after (a ``table_before`` that changed it was taken for the table left)."""
+    return sorted(tuple(sorted(tile.written for tile in tiles)) for tiles in table)
 
 
 def _tiles(tiles: Sequence[Tile]) -> list[str]:
