@@ -193,8 +193,10 @@ def _turn_to_dict(r: TurnReview, objective: Objective) -> dict[str, Any]:
         "action": r.turn.action.value,
         "opened": r.opened,
         "rack": _tiles(r.turn.rack),
-        "table_before": [_tiles(s) for s in r.turn.table_before],
-        "table_after": [_tiles(s) for s in r.turn.table_after],
+        # The record's tables as written, a joker with its bracket (J(R4)): what it stands
+        # for is part of the set (see record._table).
+        "table_before": [[t.written for t in s] for s in r.turn.table_before],
+        "table_after": [[t.written for t in s] for s in r.turn.table_after],
         "played": _tiles(r.turn.played),
         "drawn": None if r.turn.drawn is None else str(r.turn.drawn),
         "tiles_played": r.tiles_played,
