@@ -327,11 +327,7 @@ def colour_name(colour: Colour) -> str:
 
 
 def spell(tile: Tile) -> str:
-    """A tile in the active notation: ``str(tile)``, or with ``Y`` for orange; a joker
-    written with the tile it stands for as written (``J(R7)``, see :attr:`Tile.meant`),
-    so that a message quotes a set as the player wrote it."""
-    if tile.meant is not None:
-        return f"J({spell(tile.meant)})"
+    """A tile in the active notation: ``str(tile)``, or with ``Y`` for orange."""
     if tile.colour is Colour.ORANGE and _notation.get() is Notation.RBYK:
         return f"Y{tile.number}"
     return str(tile)
@@ -340,6 +336,18 @@ def spell(tile: Tile) -> str:
 def format_tiles(tiles: Iterable[Tile]) -> str:
     """Write tiles in the active notation separated by spaces."""
     return " ".join(spell(tile) for tile in tiles)
+
+
+def spell_written(tile: Tile) -> str:
+    """:func:`spell`, a joker written with the tile it stands for as written (``J(R7)``,
+    see :attr:`Tile.meant`): a message quoting a set quotes it as the player wrote it
+    (answers' tile codes place every joker afresh and keep :func:`spell`)."""
+    return spell(tile) if tile.meant is None else f"J({spell(tile.meant)})"
+
+
+def format_written(tiles: Iterable[Tile]) -> str:
+    """:func:`format_tiles` with :func:`spell_written`: a set quoted as written."""
+    return " ".join(spell_written(tile) for tile in tiles)
 
 
 def not_a_colour(text: str, letter: str, colours: Iterable[Colour]) -> str:
