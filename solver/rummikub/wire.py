@@ -153,14 +153,21 @@ class WrittenRequest(RuledRequest):
     def check_request(self) -> None:
         """The notation fits the colours."""
         super().check_request()
-        if self.notation is Notation.RBYK and self.rules.colours > Colour.YELLOW.index:
-            raise RequestError(
-                _(
-                    "notation 'RBYK' writes orange as Y, but this game of {colours} colours has"
-                    " yellow (Y) too; use 'RBKO'",
-                    colours=self.rules.colours,
-                )
+        check_notation(self.notation, self.rules)
+
+
+def check_notation(notation: Notation, rules: Rules) -> None:
+    """Raise :class:`RequestError` when ``notation`` writes orange as ``Y`` in a game
+    whose colours include yellow (a request whose rules come inside another field, a
+    record's settings, checks it once they are read)."""
+    if notation is Notation.RBYK and rules.colours > Colour.YELLOW.index:
+        raise RequestError(
+            _(
+                "notation 'RBYK' writes orange as Y, but this game of {colours} colours has"
+                " yellow (Y) too; use 'RBKO'",
+                colours=rules.colours,
             )
+        )
 
 
 MAX_RACK = 1000

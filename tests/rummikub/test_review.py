@@ -308,3 +308,16 @@ def test_a_review_quotes_the_records_tables_with_their_brackets() -> None:
     assert first["table_after"] == [["R5", "R6", "J(R4)"], ["J(R9)", "R12", "R13"]]
     assert first["problems"][0] == "set 1 after: J(R9) R12 R13: its joker cannot stand for R9"
     assert second["table_before"] == [["R5", "R6", "J(R4)"]]
+
+
+def test_rbyk_is_refused_in_a_record_of_a_game_with_yellow() -> None:
+    turn = {"turn": 1, "player": 0, "rack": ["Y1"], "table_before": [], "action": "draw"}
+    record = {
+        "format": "meldwise-rummikub-game",
+        "version": 1,
+        "settings": {"rules": {"colours": 6}},
+        "turns": [{**turn, "drawn": "O1"}],
+    }
+    with pytest.raises(MeldwiseError, match="notation 'RBYK' writes orange as Y, but this game"):
+        review_rummikub({"record": record, "notation": "RBYK"})
+    assert review_rummikub({"record": record})["turns"][0]["drawn"] == "O1"
