@@ -75,13 +75,18 @@ def add_solve_command(commands: Commands) -> None:
 def add_common_flags(parser: argparse.ArgumentParser) -> None:
     """The flags every Rummikub command that solves shares: --notation, --time-limit,
     --lang and the wire modes --json / --jsonl."""
+    add_notation_flag(parser)
+    add_request_flags(parser, time_limit="solver time limit")
+
+
+def add_notation_flag(parser: argparse.ArgumentParser) -> None:
+    """``--notation``: the request's ``notation``, how the answer writes tiles."""
     parser.add_argument(
         "--notation",
         choices=[n.value for n in Notation],
         default=Notation.RBKO.value,
         help="write the fourth colour O (RBKO, default) or Y (RBYK, as in Japan)",
     )
-    add_request_flags(parser, time_limit="solver time limit")
 
 
 def parse_sets(text: str) -> list[list[str]]:
@@ -204,6 +209,7 @@ def add_bot_command(commands: Commands) -> None:
         "'o' to one that has opened: 9o,14",
     )
     parser.add_argument("--seed", type=int, default=0, help="the bot's seed (0)")
+    add_notation_flag(parser)
     add_request_flags(parser)
     parser.set_defaults(handler=answering(bot_rummikub, _bot_request, describe_bot))
 
@@ -220,7 +226,13 @@ def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
                 _("--opponents takes rack sizes like 9,14 or 9o, got {item!r}", item=word)
             )
         opponents.append({"rack_size": int(size), "opened": written.endswith("o")})
-    return {**position, "bot": args.bot, "opponents": opponents, "seed": args.seed}
+    return {
+        **position,
+        "bot": args.bot,
+        "opponents": opponents,
+        "seed": args.seed,
+        "notation": args.notation,
+    }
 
 
 def describe_bot(response: dict[str, Any]) -> str:
@@ -276,6 +288,7 @@ def add_game_command(commands: Commands) -> None:
     parser.add_argument("--seed", type=int, default=0, help="the deal's seed (0)")
     add_option_flag(parser, "pool_empty=end or rules.jokers=4")
     parser.add_argument("--out", type=Path, help="write the record to FILE (default stdout)")
+    add_notation_flag(parser)
     add_language_option(parser)
     parser.set_defaults(handler=run_game)
 
@@ -285,6 +298,7 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, _stderr: 
         "bots": [name.strip() for name in split(args.bots, ",")],
         "seed": args.seed,
         "settings": parse_options(args.option),
+        "notation": args.notation,
     }
     record = game_rummikub(request)["record"]
     text = json.dumps(record, indent=1) + "\n"
@@ -329,6 +343,7 @@ def add_review_command(commands: Commands) -> None:
         parser, "--objective", Objective.TILES, "best means the most tiles or the most points"
     )
     parser.add_argument("--json", action="store_true", help="write the review as JSON")
+    add_notation_flag(parser)
     add_language_option(parser)
     parser.set_defaults(handler=run_review)
 
@@ -345,7 +360,11 @@ def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr:
         raise MeldwiseError(
             _("{path} is not valid JSON: {error}", path=args.record, error=json_problem(error))
         ) from None
-    request: dict[str, Any] = {"record": record, "objective": args.objective}
+    request: dict[str, Any] = {
+        "record": record,
+        "objective": args.objective,
+        "notation": args.notation,
+    }
     if args.player is not None:
         request["player"] = args.player
     review = review_rummikub(request)
@@ -447,6 +466,21 @@ def _short(shortfall: int, objective: str) -> str:
     return _n("{n} tile short", "{n} tiles short", shortfall)
 
 
+def _best_text(best: dict[str, Any]) -> str:
+    """A turn's best play in words; a best that places nothing was written "best 0 tiles /
+    0 points ()"."""
+    if not best["played"]:
+        if best["status"] == "optimal":
+            return _("best: no play was possible")
+        return _("best: no play found")
+    return _(
+        "best {tiles} / {points} ({played})",
+        tiles=_n("{n} tile", "{n} tiles", best["tiles"]),
+        points=points_text(best["points"]),
+        played=" ".join(best["played"]),
+    )
+
+
 def _reviewed_turn(turn: dict[str, Any]) -> str:
     """One turn of a review on a line: what it did, its best or why it was not
     reviewed, and why it was illegal."""
@@ -462,14 +496,7 @@ def _reviewed_turn(turn: dict[str, Any]) -> str:
         turn=turn["turn"],
         player=turn["player"],
         did=did,
-        best=_(
-            "best {tiles} / {points} ({played})",
-            tiles=_n("{n} tile", "{n} tiles", best["tiles"]),
-            points=points_text(best["points"]),
-            played=" ".join(best["played"]),
-        )
-        if best
-        else _("not reviewed: {why}", why=turn["unreviewed"]),
+        best=_best_text(best) if best else _("not reviewed: {why}", why=turn["unreviewed"]),
     )
     if not turn["legal"]:
         line += _("; ILLEGAL: {problems}", problems=clauses(turn["problems"]))

@@ -24,6 +24,7 @@ from solver.i18n import _, speaks
 from solver.rummikub.bots import BOTS, Strong, make_bot
 from solver.rummikub.deal import full_set
 from solver.rummikub.engine import Game, GameSettings, added_tiles
+from solver.rummikub.notation import Notation, spell, spelling
 from solver.rummikub.position import Objective, Position
 from solver.rummikub.record import GameRecordModel, read_record, record_to_dict
 from solver.rummikub.review import review_game, review_to_dict
@@ -32,10 +33,12 @@ from solver.rummikub.search import DEFAULT_TIME_LIMIT
 from solver.rummikub.strategy import best_play, solve_statuses
 from solver.rummikub.wire import (
     AnyTile,
+    NotationField,
     Opponents,
-    RuledRequest,
     RulesField,
     TileSet,
+    WrittenRequest,
+    check_notation,
     facing,
     read_tiles,
 )
@@ -57,7 +60,7 @@ EXAMPLE_RACK: list[Any] = ["R1", "R2", "R3", "B9", "K9", "O9", "J", "K11", "O4"]
 EXAMPLE_TABLE: list[Any] = [["R10", "R11", "R12"], ["B5", "K5", "O5"]]
 
 
-class BotRequest(RuledRequest):
+class BotRequest(WrittenRequest):
     """A position and the bot to play it: the wire request of
     :func:`solver.rummikub.game_wire.bot_rummikub`."""
 
@@ -82,6 +85,7 @@ class BotRequest(RuledRequest):
     opponents: Opponents
     rules: RulesField = STANDARD
     seed: Seed = Field(default=0, description="the bot's seed")
+    notation: NotationField = Notation.RBKO
     lang: Lang = None
 
 
@@ -113,6 +117,7 @@ class GameRequest(Spoken):
         description="game settings: rules (rule settings), hand (tiles dealt, 14), "
         "pool_empty (play_on or end)",
     )
+    notation: NotationField = Notation.RBKO
     lang: Lang = None
 
 
@@ -184,6 +189,7 @@ class ReviewRequest(Spoken):
         default=round(DEFAULT_TIME_LIMIT * 1000),
         description="most milliseconds for each turn's solve; the server's time cap may lower it",
     )
+    notation: NotationField = Notation.RBKO
     lang: Lang = None
 
 
@@ -266,6 +272,11 @@ def bot_rummikub(request: Mapping[str, Any] | BotRequest) -> dict[str, Any]:
     The pool holds the game's tiles that are on no rack and not on the table. Raises
     a :class:`~solver.errors.MeldwiseError` naming the culprit."""
     asked = read(BotRequest, request)
+    with spelling(asked.notation, asked.rules.colours):
+        return _bot_answer(asked)
+
+
+def _bot_answer(asked: BotRequest) -> dict[str, Any]:
     rules = asked.rules
     table = tuple(read_tiles(tiles, rules) for tiles in asked.table)
     position = Position(read_tiles(asked.rack, rules), table, asked.opened)
@@ -288,9 +299,9 @@ def bot_rummikub(request: Mapping[str, Any] | BotRequest) -> dict[str, Any]:
         "status": _least_proven(statuses).value,
         "bot": asked.bot,
         "action": "draw" if move.is_draw else "play",
-        "played": [str(t) for t in played],
-        "rack_left": [str(t) for t in sorted(left.elements())],
-        "table": [[str(t) for t in tiles] for tiles in table],
+        "played": [spell(t) for t in played],
+        "rack_left": [spell(t) for t in sorted(left.elements())],
+        "table": [[spell(t) for t in tiles] for tiles in table],
         "best_tiles": best,
         "reason": reason,
     }
@@ -311,12 +322,14 @@ def game_rummikub(request: Mapping[str, Any] | GameRequest) -> dict[str, Any]:
                 most=MAX_GAME_TILES,
             )
         )
+    check_notation(asked.notation, settings.rules)
     game = Game.new(settings, asked.seed)
     players = [make_bot(name, bot_seed(asked.seed, seat)) for seat, name in enumerate(asked.bots)]
     with solve_statuses() as statuses:
         while not game.over:
             game.apply(players[game.to_move].choose(game.view()))
-    record = record_to_dict(game, list(asked.bots))
+    with spelling(asked.notation, settings.rules.colours):
+        record = record_to_dict(game, list(asked.bots))
     return {"status": _least_proven(statuses).value, "record": record}
 
 
@@ -350,10 +363,13 @@ def review_rummikub(request: Mapping[str, Any] | ReviewRequest) -> dict[str, Any
                 value=quoted(asked.player),
             )
         )
-    review = review_game(
-        record,
-        player=asked.player,
-        objective=asked.objective,
-        limit=Limit(asked.time_limit_ms / 1000),
-    )
-    return review_to_dict(review, record)
+    rules = record.settings.rules
+    check_notation(asked.notation, rules)
+    with spelling(asked.notation, rules.colours):
+        review = review_game(
+            record,
+            player=asked.player,
+            objective=asked.objective,
+            limit=Limit(asked.time_limit_ms / 1000),
+        )
+        return review_to_dict(review, record)

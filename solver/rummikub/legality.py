@@ -21,7 +21,7 @@ from solver.rummikub.melds import (
     readings,
     why_not_a_set,
 )
-from solver.rummikub.notation import Tile, format_tiles, spell
+from solver.rummikub.notation import Tile, format_tiles, format_written, spell
 from solver.rummikub.rules import Rules
 
 TileSets = Sequence[Sequence[Tile]]
@@ -150,7 +150,7 @@ def joker_retrieval_problems(
                 "joker leaves its set only when the tile it stands for takes its place there, "
                 "in a turn that plays a rack tile",
                 index=held[k],
-                tiles=format_tiles(before[held[k]]),
+                tiles=format_written(before[held[k]]),
             ),
         )
         for k in _unmatched(partners)
@@ -227,7 +227,7 @@ def _opening_problems(
                         "table set {index} ({tiles}) was changed, but a player who has not"
                         " opened may not touch the table",
                         index=index,
-                        tiles=format_tiles(tiles),
+                        tiles=format_written(tiles),
                     ),
                 )
             )
@@ -311,7 +311,7 @@ def meld_problem(meld: Meld, rules: Rules) -> str | None:
 
 
 def _invalid(tiles: Sequence[Tile], rules: Rules) -> str:
-    return f"{format_tiles(tiles) or _('empty set')}: {why_not_a_set(tiles, rules)}"
+    return f"{format_written(tiles) or _('empty set')}: {why_not_a_set(tiles, rules)}"
 
 
 def _count(sets: TileSets) -> Counter[Tile]:

@@ -338,6 +338,18 @@ def format_tiles(tiles: Iterable[Tile]) -> str:
     return " ".join(spell(tile) for tile in tiles)
 
 
+def spell_written(tile: Tile) -> str:
+    """:func:`spell`, a joker written with the tile it stands for as written (``J(R7)``,
+    see :attr:`Tile.meant`): a message quoting a set quotes it as the player wrote it
+    (answers' tile codes place every joker afresh and keep :func:`spell`)."""
+    return spell(tile) if tile.meant is None else f"J({spell(tile.meant)})"
+
+
+def format_written(tiles: Iterable[Tile]) -> str:
+    """:func:`format_tiles` with :func:`spell_written`: a set quoted as written."""
+    return " ".join(spell_written(tile) for tile in tiles)
+
+
 def not_a_colour(text: str, letter: str, colours: Iterable[Colour]) -> str:
     """Why ``text`` is no tile: ``letter`` is none of ``colours`` (the Japanese message
     names them in kanji too, :func:`kanji_names`)."""

@@ -13,7 +13,7 @@ from itertools import chain
 from solver.errors import CountError, RequestError, TableError, quoted
 from solver.i18n import _
 from solver.rummikub.melds import InvalidMeld, Meld, read_meld
-from solver.rummikub.notation import Colour, Tile, format_tiles, parse_tiles, spell
+from solver.rummikub.notation import Colour, Tile, format_written, parse_tiles, spell
 from solver.rummikub.rules import Rules
 from solver.written import split
 
@@ -145,7 +145,7 @@ def read_table_set(index: int, tiles: Sequence[Tile], rules: Rules) -> Meld:
             _(
                 "table set {index} ({tiles}) is not a valid set: {reason}",
                 index=index,
-                tiles=format_tiles(tiles) or _("empty"),
+                tiles=format_written(tiles) or _("empty"),
                 reason=error,
             )
         ) from None

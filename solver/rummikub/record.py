@@ -46,9 +46,9 @@ from solver.rummikub.engine import (
     added_tiles,
     round_outcome,
 )
-from solver.rummikub.notation import Tile, format_tiles
+from solver.rummikub.notation import Tile, format_tiles, spell, spell_written
 from solver.rummikub.rules import Rules
-from solver.wire import PlayerName, request_error
+from solver.wire import MAX_NAME, PlayerName, request_error
 
 FORMAT: Literal["meldwise-rummikub-game"] = "meldwise-rummikub-game"
 VERSION: Literal[1] = 1
@@ -131,13 +131,14 @@ class GameRecord:
 
 
 def record_to_dict(game: Game, players: Sequence[str] | None = None) -> dict[str, Any]:
-    """The record of ``game`` (finished or not) as a JSON object."""
+    """The record of ``game`` (finished or not) as a JSON object; ``players`` names the
+    seats (a name over the record's limit shortened, see :func:`_name`)."""
     answer: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "settings": game.settings.to_dict(),
         "seed": game.seed,
-        "players": list(players) if players is not None else None,
+        "players": [_name(name) for name in players] if players is not None else None,
         "deal": {
             "racks": [_tiles(rack) for rack in game.deal.racks],
             "pool": _tiles(game.deal.pool),
@@ -157,6 +158,13 @@ def record_to_dict(game: Game, players: Sequence[str] | None = None) -> dict[str
     return answer
 
 
+def _name(name: str) -> str:
+    """A seat's name as a record holds it: a name longer than a record reads (a bot spec
+    with many knobs, ``strong:hold_sets=false+...``) is cut to its first characters and
+    ``…``, so that every record the program writes reads back."""
+    return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
+
+
 def turn_to_dict(turn: Turn) -> dict[str, Any]:
     """One turn of the record; every field is written (``drawn`` null but for a draw)."""
     return {
@@ -166,7 +174,7 @@ def turn_to_dict(turn: Turn) -> dict[str, Any]:
         "table_before": _table(turn.table_before),
         "action": turn.action.value,
         "played": _tiles(turn.played),
-        "drawn": None if turn.drawn is None else str(turn.drawn),
+        "drawn": None if turn.drawn is None else spell(turn.drawn),
         "table_after": _table(turn.table_after),
     }
 
@@ -464,20 +472,24 @@ def replay(record: GameRecord) -> Game:
     return game
 
 
-def _key(table: Table) -> list[tuple[Tile, ...]]:
-    """A table compared as a multiset of sets, each a multiset of tiles."""
-    return sorted(tuple(sorted(tiles)) for tiles in table)
+def _key(table: Table) -> list[tuple[str, ...]]:
+    """A table compared as a multiset of sets, each a multiset of tiles as written: a
+    joker written with the tile it stands for (``J(R4)``) is not a plain ``J`` nor
+    ``J(R7)``, for under ``joker_retrieval: "replace"`` what it stands for decides the
+    turns after (a ``table_before`` that changed it was taken for the table left)."""
+    return sorted(tuple(sorted(tile.written for tile in tiles)) for tiles in table)
 
 
 def _tiles(tiles: Sequence[Tile]) -> list[str]:
-    return [str(t) for t in tiles]
+    """Tiles in the active notation (``O`` unless written under ``spelling(RBYK)``)."""
+    return [spell(t) for t in tiles]
 
 
 def _table(table: Table) -> list[list[str]]:
     """The sets as written, a joker with the tile it stands for when it was written so
     (``J(R4)``): under ``joker_retrieval: "replace"`` its set's reading, and so the
     turns after, depend on it (``R5 R6 J(R4)`` written ``R5 R6 J`` reads the joker as R7)."""
-    return [[tile.written for tile in tiles] for tiles in table]
+    return [[spell_written(tile) for tile in tiles] for tiles in table]
 
 
 def _parse(words: Sequence[str], where: str, rules: Rules) -> tuple[Tile, ...]:

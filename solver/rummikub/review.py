@@ -35,7 +35,7 @@ from solver.errors import MeldwiseError
 from solver.i18n import _
 from solver.rummikub.engine import Action, Turn
 from solver.rummikub.legality import check_play
-from solver.rummikub.notation import Tile
+from solver.rummikub.notation import Tile, spell, spell_written
 from solver.rummikub.position import Objective, Position
 from solver.rummikub.record import GameRecord, RecordError
 from solver.rummikub.result import Play
@@ -193,10 +193,12 @@ def _turn_to_dict(r: TurnReview, objective: Objective) -> dict[str, Any]:
         "action": r.turn.action.value,
         "opened": r.opened,
         "rack": _tiles(r.turn.rack),
-        "table_before": [_tiles(s) for s in r.turn.table_before],
-        "table_after": [_tiles(s) for s in r.turn.table_after],
+        # The record's tables as written, a joker with its bracket (J(R4)): what it stands
+        # for is part of the set (see record._table).
+        "table_before": [[spell_written(t) for t in s] for s in r.turn.table_before],
+        "table_after": [[spell_written(t) for t in s] for s in r.turn.table_after],
         "played": _tiles(r.turn.played),
-        "drawn": None if r.turn.drawn is None else str(r.turn.drawn),
+        "drawn": None if r.turn.drawn is None else spell(r.turn.drawn),
         "tiles_played": r.tiles_played,
         "points_played": r.points_played,
         "best": None
@@ -267,4 +269,5 @@ def _rack_after(r: TurnReview) -> int:
 
 
 def _tiles(tiles: Sequence[Tile]) -> list[str]:
-    return [str(t) for t in tiles]
+    """Tiles in the active notation (:func:`~solver.rummikub.notation.spelling`)."""
+    return [spell(t) for t in tiles]

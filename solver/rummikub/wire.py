@@ -44,6 +44,7 @@ from pydantic import ConfigDict, Field, ModelWrapValidatorHandler, StrictBool, m
 from solver.cpsat import Limit, Status
 from solver.errors import RequestError, TableError
 from solver.i18n import _, speaks
+from solver.rummikub.deal import full_set
 from solver.rummikub.engine import View
 from solver.rummikub.hints import HintLevel, tile_hint
 from solver.rummikub.legality import Verdict, check_play
@@ -152,14 +153,21 @@ class WrittenRequest(RuledRequest):
     def check_request(self) -> None:
         """The notation fits the colours."""
         super().check_request()
-        if self.notation is Notation.RBYK and self.rules.colours > Colour.YELLOW.index:
-            raise RequestError(
-                _(
-                    "notation 'RBYK' writes orange as Y, but this game of {colours} colours has"
-                    " yellow (Y) too; use 'RBKO'",
-                    colours=self.rules.colours,
-                )
+        check_notation(self.notation, self.rules)
+
+
+def check_notation(notation: Notation, rules: Rules) -> None:
+    """Raise :class:`RequestError` when ``notation`` writes orange as ``Y`` in a game
+    whose colours include yellow (a request whose rules come inside another field, a
+    record's settings, checks it once they are read)."""
+    if notation is Notation.RBYK and rules.colours > Colour.YELLOW.index:
+        raise RequestError(
+            _(
+                "notation 'RBYK' writes orange as Y, but this game of {colours} colours has"
+                " yellow (Y) too; use 'RBKO'",
+                colours=rules.colours,
             )
+        )
 
 
 MAX_RACK = 1000
@@ -191,7 +199,20 @@ Opponents = Annotated[
 
 
 def facing(position: Position, rules: Rules, opponents: list[Opponent]) -> View:
-    """The view of the player at ``position`` with ``opponents`` playing after it."""
+    """The view of the player at ``position`` with ``opponents`` playing after it.
+    Raises :class:`~solver.errors.RequestError` naming the fields when the game has
+    fewer tiles than seats (it said "7 hands of 1 need 7 tiles", naming none of them)."""
+    tiles = sum(full_set(rules).values())
+    if len(opponents) + 1 > tiles:
+        raise RequestError(
+            _(
+                "'opponents' lists {count} players, who with the player of 'rack' make"
+                " {players}; these rules' game has {tiles} tiles, too few to deal each a tile",
+                count=len(opponents),
+                players=len(opponents) + 1,
+                tiles=tiles,
+            )
+        )
     return View.facing(position, rules, [(o.rack_size, o.opened) for o in opponents])
 
 

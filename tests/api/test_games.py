@@ -223,3 +223,18 @@ def test_the_hint_adds_advice_when_given_opponents(client: TestClient) -> None:
     assert answer.status_code == 200
     assert answer.json() == solve_rummikub(request)
     assert answer.json()["advice"]["holds_back"] is True
+
+
+def test_the_game_routes_take_a_notation(client: TestClient, record: dict[str, Any]) -> None:
+    # Bot, game and review had no notation: a Japanese player got O11 where solve says Y11.
+    request = {**POSITION, "bot": "greedy", "notation": "RBYK"}
+    body = client.post(BOT, json=request).json()
+    assert body == bot_rummikub(request)
+    assert any("Y5" in tiles for tiles in body["table"])
+    game = client.post(GAME, json={"bots": ["greedy", "greedy"], "seed": 2, "notation": "RBYK"})
+    assert '"Y' in game.text
+    assert '"O' not in game.text
+    review = client.post(REVIEW, json={"record": record, "player": 1, "notation": "RBYK"})
+    assert review.json() == review_rummikub({"record": record, "player": 1, "notation": "RBYK"})
+    assert '"Y' in review.text
+    assert '"O' not in review.text

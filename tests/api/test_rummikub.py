@@ -85,7 +85,7 @@ def test_a_table_set_is_read_as_its_jokers_were_written(client: TestClient) -> N
     refused = client.post(SOLVE, json={"rack": ["O7"], "table": [["J(R9)", "K7", "K8"]]})
     assert refused.status_code == 422
     assert refused.json()["detail"] == (
-        "table set 0 (J K7 K8) is not a valid set: its joker cannot stand for R9"
+        "table set 0 (J(R9) K7 K8) is not a valid set: its joker cannot stand for R9"
     )
 
 

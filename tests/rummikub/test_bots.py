@@ -334,3 +334,15 @@ def test_strong_with_nothing_to_keep_makes_the_best_play() -> None:
     decision = Strong().decide(view("R5 B9 K11", "R6 R7 R8"))
     assert decision.reason == "it makes the best play"
     assert decision.played == decision.best.played == (Tile.parse("R5"),)
+
+
+def test_more_seats_than_tiles_names_the_fields() -> None:
+    # An empty rack and 6 one-tile opponents in a game of 6 tiles: the answer was "7
+    # hands of 1 need 7 tiles, the game has 6", a hand of no field of the request.
+    rules = {"colours": 2, "numbers": 3, "copies": 1, "jokers": 0, "opening_threshold": 0}
+    opponents = [{"rack_size": 1, "opened": True}] * 6
+    request = {"bot": "greedy", "rack": [], "opponents": opponents, "rules": rules}
+    with pytest.raises(MeldwiseError, match="'opponents' lists 6 players, who with the player"):
+        bot_rummikub(request)
+    # One seat fewer is a game: the player draws the pool's last tile.
+    assert bot_rummikub({**request, "opponents": opponents[:5]})["action"] == "draw"

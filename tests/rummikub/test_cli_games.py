@@ -250,3 +250,48 @@ def test_a_tournament_refuses_an_output_path_before_playing(
     blocker.write_text("")
     assert main([*_TOURNAMENT, "--no-progress", *TINY, flag, str(blocker / "out")]) == 2
     assert "a part of the path is not a folder" in capsys.readouterr().err
+
+
+def test_a_turn_whose_best_is_to_place_nothing_says_so_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An illegal turn with no legal play printed "best 0 tiles / 0 points ()".
+    turn = {"turn": 1, "player": 0, "rack": ["B1", "B5", "K9"], "table_before": []}
+    record = {
+        "format": "meldwise-rummikub-game",
+        "version": 1,
+        "turns": [{**turn, "action": "play", "table_after": [["B1", "B5", "K9"]]}],
+    }
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    assert main(["review", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "turn 1, player 0: played B1 B5 K9; best: no play was possible; ILLEGAL:" in out
+    assert "()" not in out
+
+
+def test_bot_game_and_review_write_tiles_in_the_notation_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The game commands had no --notation: a Japanese player got O11 where solve writes Y11.
+    argv = ["bot", "--bot", "greedy", "--rack", "O1 O2 O3 R11", "--table", "O10 O11 O12"]
+    assert main([*argv, "--notation", "RBYK"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy plays 3 tiles: Y1 Y2 Y3" in out
+    assert "  1. Y10 Y11 Y12" in out
+    path = tmp_path / "game.json"
+    game = ["game", "--bots", "greedy,greedy", "--option", "hand=5", "--out", str(path)]
+    assert main([*game, "--notation", "RBYK"]) == 0
+    capsys.readouterr()
+    written = path.read_text()
+    assert '"Y' in written
+    assert '"O' not in written
+    assert len(replay(read_record(json.loads(written))).turns) > 0  # it reads back
+    assert main(["review", str(path), "--json", "--notation", "RBYK"]) == 0
+    out = capsys.readouterr().out
+    assert '"Y' in out
+    assert '"O' not in out
+    assert main(["review", str(path), "--json"]) == 0  # RBKO by default, whatever the record
+    out = capsys.readouterr().out
+    assert '"O' in out
+    assert '"Y' not in out

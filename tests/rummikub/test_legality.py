@@ -141,7 +141,9 @@ def test_sets_after_a_move_are_read_as_their_jokers_were_written() -> None:
         {"rack": ["K7", "J", "J"], "table_before": [], "table_after": [["J(K5)", "J(R6)", "K7"]]}
     )
     assert wrong["legal"] is False
-    assert wrong["problems"] == [{"set": 0, "reason": "J J K7: its jokers cannot stand for K5 R6"}]
+    assert wrong["problems"] == [
+        {"set": 0, "reason": "J(K5) J(R6) K7: its jokers cannot stand for K5 R6"}
+    ]
     short = validate_rummikub(
         {
             "rack": ["J", "K9", "K10"],

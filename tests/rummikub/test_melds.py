@@ -1,11 +1,23 @@
+import re
+
 import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
+from solver import validate_rummikub
 from solver.errors import TableError
 from solver.rummikub import MeldKind, Position, Rules, parse_tiles, read_meld, solve
 from solver.rummikub.melds import InvalidMeld, Meld, best_value, readings
-from solver.rummikub.notation import JOKER, Colour, Tile
+from solver.rummikub.notation import (
+    JOKER,
+    Colour,
+    Notation,
+    Tile,
+    format_tiles,
+    format_written,
+    spelling,
+)
+from solver.rummikub.position import read_table_set
 from tests.rummikub.strategies import examples, positions, request_of, small_rules
 
 RULES = Rules()
@@ -62,6 +74,23 @@ def test_jokers_written_with_their_tile_are_read_so(text: str, reading: tuple[st
 def test_a_joker_written_with_a_tile_it_cannot_stand_for_is_refused(text: str, reason: str) -> None:
     with pytest.raises(InvalidMeld, match=reason):
         read(text)
+
+
+def test_a_set_error_quotes_the_set_as_written() -> None:
+    # The bracket was dropped: "table set 0 (J R8 R10) ... cannot stand for R7" quoted a
+    # set the player never wrote (and J R8 R10 alone is no set for another reason).
+    with pytest.raises(TableError, match=re.escape("table set 0 (J(R7) R8 R10) is not")):
+        read_table_set(0, parse_tiles("J(R7) R8 R10"), RULES)
+    with spelling(Notation.RBYK):
+        assert format_written(parse_tiles("J(O7) O8")) == "J(Y7) Y8"
+    # Answers' tile codes place every joker afresh: a validate answer's "played" wrote
+    # the rack's joker J(R7) once set errors quoted brackets.
+    assert format_tiles(parse_tiles("J(R7) R8")) == "J R8"
+    after = [["J(R7)", "O7", "K7"]]
+    answer = validate_rummikub(
+        {"rack": ["K7", "J", "O7"], "table_before": [], "table_after": after}
+    )
+    assert answer["played"] == ["K7", "O7", "J"]
 
 
 def test_a_joker_keeps_its_written_tile_out_of_equality() -> None:

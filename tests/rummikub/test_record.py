@@ -217,6 +217,31 @@ def test_a_joker_written_with_its_tile_is_written_back_so() -> None:
     assert len(replay(read_record(again)).turns) == 3
 
 
+def test_a_table_before_that_changes_a_jokers_bracket_does_not_replay() -> None:
+    """The replay compared table_before without the brackets: a record whose turn 2 saw
+    R5 R6 J(R7) where turn 1 had left R5 R6 J(R4) replayed, though under "replace" the
+    joker's reading decides what may take it."""
+    rules = {"colours": 2, "numbers": 7, "copies": 1, "jokers": 1, "opening_threshold": 0}
+    run, group = ["R5", "R6", "J(R4)"], ["B5", "B6", "B7"]
+    second = _play(2, 1, "B2 B3 B5 B6 B7", [["J(R7)", "R6", "R5"]], [run, group])
+    written: dict[str, Any] = {
+        "settings": {"rules": {**rules, "joker_retrieval": "replace"}, "hand": 5},
+        "deal": {
+            "racks": [["R4", "R5", "R6", "J", "B1"], ["B2", "B3", "B5", "B6", "B7"]],
+            "pool": ["R1", "R2", "R3", "R7", "B4"],
+        },
+        "turns": [
+            _play(1, 0, "R4 R5 R6 J B1", [], [run]),
+            second,
+        ],
+    }
+    with pytest.raises(RecordError, match=r"turns\[1\] \(turn 2\): table_before is not the"):
+        replay(read_record(written))
+    # The same sets in another order, each joker as written, replay.
+    second["table_before"] = [["J(R4)", "R6", "R5"]]
+    assert len(replay(read_record(written)).turns) == 2
+
+
 def _play(
     number: int, player: int, rack: str, before: list[list[str]], after: list[list[str]]
 ) -> dict[str, Any]:
@@ -228,3 +253,14 @@ def _play(
         "action": "play",
         "table_after": after,
     }
+
+
+def test_a_long_bot_spec_is_shortened_so_the_record_reads_back() -> None:
+    """A tournament wrote the spec of a strong bot with many knobs (85 characters) as
+    the seat's name, and reading the record back refused it: a player name is at most
+    64 characters."""
+    spec = "strong:hold_sets=false+hold_jokers=false+small_opening=false+hurry_rack=3+stuck=all"
+    game = play(GameSettings(rules=TINY, hand=5), [spec, "greedy"], seed=1)
+    written = json.loads(json.dumps(record_to_dict(game, [spec, "greedy"])))
+    assert written["players"] == [spec[:63] + "…", "greedy"]
+    assert read_record(written).players == (spec[:63] + "…", "greedy")

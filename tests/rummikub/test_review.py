@@ -290,3 +290,34 @@ def test_a_shortfall_of_one_is_written_in_the_singular() -> None:
     assert "  turn 3: 1 tile short, missed R13\n" in text
     points = describe_review(review_rummikub({"record": record, "objective": "points"}))
     assert "  turn 3: 13 points short, missed R13\n" in points
+
+
+def test_a_review_quotes_the_records_tables_with_their_brackets() -> None:
+    # The review wrote R5 R6 J(R4) back as R5 R6 J (which reads as R7), and a contradicting
+    # bracket's problem named J(R9) R12 R13 beside a table_after of J R12 R13.
+    rack = ["R12", "R13", "J", "B1"]
+    turns = [
+        {"turn": 1, "player": 0, "rack": rack, "table_before": [["R5", "R6", "J(R4)"]]},
+        {"turn": 2, "player": 1, "rack": ["B2"], "table_before": [["R5", "R6", "J(R4)"]]},
+    ]
+    turns[0] |= {"action": "play", "table_after": [["R5", "R6", "J(R4)"], ["J(R9)", "R12", "R13"]]}
+    turns[1] |= {"action": "draw", "drawn": "B3"}
+    record = {"format": "meldwise-rummikub-game", "version": 1, "turns": turns}
+    answer = review_rummikub({"record": record, "time_limit_ms": 2000})
+    first, second = answer["turns"]
+    assert first["table_after"] == [["R5", "R6", "J(R4)"], ["J(R9)", "R12", "R13"]]
+    assert first["problems"][0] == "set 1 after: J(R9) R12 R13: its joker cannot stand for R9"
+    assert second["table_before"] == [["R5", "R6", "J(R4)"]]
+
+
+def test_rbyk_is_refused_in_a_record_of_a_game_with_yellow() -> None:
+    turn = {"turn": 1, "player": 0, "rack": ["Y1"], "table_before": [], "action": "draw"}
+    record = {
+        "format": "meldwise-rummikub-game",
+        "version": 1,
+        "settings": {"rules": {"colours": 6}},
+        "turns": [{**turn, "drawn": "O1"}],
+    }
+    with pytest.raises(MeldwiseError, match="notation 'RBYK' writes orange as Y, but this game"):
+        review_rummikub({"record": record, "notation": "RBYK"})
+    assert review_rummikub({"record": record})["turns"][0]["drawn"] == "O1"
