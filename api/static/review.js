@@ -219,7 +219,11 @@ export function setUpReview() {
   const review = async (parsed, mine, tr) => {
     setBusy(reviewButton, true);
     reviewButton.textContent = tr.t("Reviewing\u2026");
-    const answer = await postJson(REVIEW, { record: parsed, lang: tr.lang }, { signal: mine.signal, tr });
+    const request = { record: parsed, lang: tr.lang };
+    // In Japanese the texts write the fourth colour Y (黄), as its tiles are drawn; a
+    // game with a yellow of its own (6 colours or more) keeps O (as the service asks).
+    if (tr.lang === "ja" && (parsed?.settings?.rules?.colours ?? 4) <= 5) request.notation = "RBYK";
+    const answer = await postJson(REVIEW, request, { signal: mine.signal, tr });
     if (pending !== mine) return;
     if (answer.turns.length === 0) {
       clear();

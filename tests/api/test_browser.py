@@ -1106,7 +1106,14 @@ def test_review_tab_in_japanese_clears_the_old_review_for_a_bad_record(
         with page.expect_response(lambda r: r.url.endswith(REVIEW)):
             review.click()
 
-    reviewed(json.dumps(record))
+    field.fill(json.dumps(record))
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answered:
+        review.click()
+    # The texts write the fourth colour as the tiles are drawn, 黄 (Y), not O.
+    assert answered.value.request.post_data_json["notation"] == "RBYK"
+    said = json.dumps(answered.value.json())
+    assert re.search(r"\bY\d", said)
+    assert not re.search(r"\bO\d", said)
     expect(output).to_be_visible()
     expect(page.locator("#review-turn h3")).to_have_count(1)
     # The list of turns names players in Japanese too (no English "P0").
