@@ -670,8 +670,12 @@ def _lay_off_problem(meld: Meld, lays: list[LayOffMove], rules: Rules) -> str:
         wanted_above = list(range(meld.last_place + 1, meld.last_place + 1 + len(above)))
         if below != wanted_below or above != wanted_above:
             return _("the places laid off must continue the run without a gap")
-        if after.first_place < rules.lowest_place or after.last_place > 14:
-            return _("a run never passes the ace")
+        if after.last_place > 14:
+            return _("a run ends at the ace at the highest: it never wraps past it")
+        if after.first_place < rules.lowest_place:
+            if rules.ace_low:
+                return _("a run begins at the ace at the lowest")
+            return _("a run begins at 2 at the lowest: the ace is high under these rules")
         if len(after.cards) > MAX_RUN_LEN:
             return _("a run holds at most {most} cards", most=MAX_RUN_LEN)
         for lay in lays:

@@ -244,3 +244,24 @@ def test_the_tournament_report_shows_blocked_hands() -> None:
     console = Console(record=True, width=200)
     print_report(report, console)
     assert "ends: 1 blocked (hands: 10 blocked)" in console.export_text()
+
+
+@pytest.mark.parametrize(
+    ("rules", "run", "card", "place", "said"),
+    [
+        (Rules(), "2C 3C 4C 5C", "AC", 1, "a run begins at 2 at the lowest: the ace is high"),
+        (Rules(ace_low=True), "AC 2C 3C 4C", "KC", 0, "a run begins at the ace at the lowest"),
+        (Rules(), "JC QC KC AC", "2C", 15, "a run ends at the ace at the highest"),
+    ],
+)
+def test_a_lay_off_past_a_runs_end_says_which_end(
+    rules: Rules, run: str, card: str, place: int, said: str
+) -> None:
+    # Each was "a run never passes the ace", which says nothing of a low ace refused.
+    game = Game.new(GameSettings(rules, players=4, hands=1), 5)
+    game.apply(Draw(take=True))
+    game.down[1] = True
+    game.table = [TableMeld(read_meld(parse_cards(run), rules), "0")]
+    game.hands[1] = sorted(parse_cards(f"{card} KD 9H"))
+    lay = Play(lay_offs=(LayOffMove(parse_cards(card)[0], 0, place),), discard=parse_cards("KD")[0])
+    assert said in " ".join(game.problems(lay))
