@@ -1110,7 +1110,9 @@ def test_review_tab_in_japanese_clears_the_old_review_for_a_bad_record(
     with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answered:
         review.click()
     # The texts write the fourth colour as the tiles are drawn, 黄 (Y), not O.
-    assert answered.value.request.post_data_json["notation"] == "RBYK"
+    sent = answered.value.request.post_data_json
+    assert sent is not None
+    assert sent["notation"] == "RBYK"
     said = json.dumps(answered.value.json())
     assert re.search(r"\bY\d", said)
     assert not re.search(r"\bO\d", said)
