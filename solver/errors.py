@@ -11,17 +11,12 @@ import reprlib
 
 
 class MeldwiseError(ValueError):
-    """Base class of every input error raised by the solver library. ``lang`` is the
-    language its message was written in (that of the request it refuses), so that
-    what is said around it speaks the same one."""
+    """Base class of every input error raised by the solver library."""
 
-    lang: str
-
-    def __init__(self, *args: object) -> None:
-        from solver.i18n import current  # solver.i18n raises these errors
-
-        super().__init__(*args)
-        self.lang = current()
+    lang: str | None = None
+    """The language its message was written in when that was a request's own ``lang``
+    (set by :func:`solver.i18n.speaks`), so that what is said around it speaks the
+    same one; None: the active language."""
 
 
 class NotationError(MeldwiseError):

@@ -25,6 +25,8 @@ from functools import cache, wraps
 from pathlib import Path
 from typing import Any, TypeVar
 
+from solver.errors import MeldwiseError, RequestError
+
 LANGUAGES = ("en", "ja")
 """Languages Meldwise speaks; English is the source language of every message."""
 
@@ -112,8 +114,6 @@ def check_language(lang: object) -> str:
     and Japanese, as the reader's language is the thing in doubt)."""
     if isinstance(lang, str) and lang in LANGUAGES:
         return lang
-    from solver.errors import RequestError
-
     raise RequestError(
         f"unknown lang {lang!r:.60}; use 'en' or 'ja'"
         " (未対応の言語です。'en' か 'ja' を指定してください)"
@@ -191,7 +191,12 @@ def speaks(function: F) -> F:
             lang = getattr(request, "lang", None)
         if lang not in LANGUAGES:
             lang = None
-        with language(lang):
-            return function(request, *args, **kwargs)
+        with language(lang) as spoken:
+            try:
+                return function(request, *args, **kwargs)
+            except MeldwiseError as error:
+                if error.lang is None:
+                    error.lang = spoken  # said in the request's language
+                raise
 
     return localised  # type: ignore[return-value]
