@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.middleware import editing_start
 from solver.i18n import current, language, negotiate, set_language
 from solver.wire import AS_WRITTEN
 
@@ -42,12 +43,10 @@ class LanguageMiddleware:
             await self.app(scope, receive, send)
             return
 
-        async def send_varying(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                MutableHeaders(scope=message).add_vary_header("Accept-Language")
-            await send(message)
+        def varying(start: Message) -> None:
+            MutableHeaders(scope=start).add_vary_header("Accept-Language")
 
         # Header lines of one name are one list (RFC 9110): all of them, not the first.
         header = ", ".join(Headers(scope=scope).getlist("accept-language"))
         with language(negotiate(header)):
-            await self.app(scope, receive, send_varying)
+            await self.app(scope, receive, editing_start(send, varying))

@@ -12,7 +12,7 @@ import logging
 import re
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from starlette.datastructures import Headers
@@ -119,6 +119,18 @@ class HeadMiddleware:
                 scope["route"] = inner["route"]
 
 
+def editing_start(send: Send, edit: Callable[[Message], None]) -> Send:
+    """``send`` with ``edit`` applied first to the answer's start (its status and
+    headers): how a middleware changes the headers of every answer."""
+
+    async def edited(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            edit(message)
+        await send(message)
+
+    return edited
+
+
 class WholeFilesMiddleware:
     """Files are sent whole: a ``Range`` header is ignored (RFC 9110 lets a server do
     so) and ``Accept-Ranges`` is not offered. The files are small, and Starlette
@@ -133,16 +145,14 @@ class WholeFilesMiddleware:
             await self.app(scope, receive, send)
             return
 
-        async def send_without_ranges(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = message.get("headers", [])
-                message["headers"] = [(k, v) for k, v in headers if k.lower() != b"accept-ranges"]
-            await send(message)
+        def no_ranges(start: Message) -> None:
+            headers = start.get("headers", [])
+            start["headers"] = [(k, v) for k, v in headers if k.lower() != b"accept-ranges"]
 
         # In place: the scope is this request's, and the router writes the route found
         # into it for the metrics.
         scope["headers"] = [(k, v) for k, v in scope["headers"] if k not in (b"range", b"if-range")]
-        await self.app(scope, receive, send_without_ranges)
+        await self.app(scope, receive, editing_start(send, no_ranges))
 
 
 def _static(scope: Scope) -> bool:
@@ -292,12 +302,10 @@ class SecurityHeadersMiddleware:
             await self.app(scope, receive, send)
             return
 
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
-            await send(message)
+        def secured(start: Message) -> None:
+            start["headers"] = [*start.get("headers", []), *SECURITY_HEADERS]
 
-        await self.app(scope, receive, send_with_headers)
+        await self.app(scope, receive, editing_start(send, secured))
 
 
 class AnswerCutShort(Exception):
