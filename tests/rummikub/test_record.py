@@ -194,24 +194,33 @@ def test_a_malformed_record_names_the_culprit(
         read_record(_tampered(record, change))
 
 
-def test_a_joker_written_with_its_tile_is_written_back_so() -> None:
-    """Under joker_retrieval "replace" a joker's reading decides the turns after: a
-    record whose R5 R6 J(R4) let R4 take the joker replayed, but the record written from
-    that replay said R5 R6 J (the joker read as R7), and no longer replayed."""
+REPLACE_RUN, REPLACE_GROUP = ["R5", "R6", "J(R4)"], ["B5", "B6", "B7"]
+
+
+def _replace_record(*turns: dict[str, Any]) -> dict[str, Any]:
+    """A record of ``turns`` in a small game under joker_retrieval "replace", dealt so
+    that player 0 can lay REPLACE_RUN (its joker as R4) and player 1 REPLACE_GROUP."""
     rules = {"colours": 2, "numbers": 7, "copies": 1, "jokers": 1, "opening_threshold": 0}
-    run, group = ["R5", "R6", "J(R4)"], ["B5", "B6", "B7"]
-    written = {
+    return {
         "settings": {"rules": {**rules, "joker_retrieval": "replace"}, "hand": 5},
         "deal": {
             "racks": [["R4", "R5", "R6", "J", "B1"], ["B2", "B3", "B5", "B6", "B7"]],
             "pool": ["R1", "R2", "R3", "R7", "B4"],
         },
-        "turns": [
-            _play(1, 0, "R4 R5 R6 J B1", [], [run]),
-            _play(2, 1, "B2 B3 B5 B6 B7", [run], [run, group]),
-            _play(3, 0, "R4 B1", [run, group], [["R4", "R5", "R6"], [*group, "J"]]),
-        ],
+        "turns": list(turns),
     }
+
+
+def test_a_joker_written_with_its_tile_is_written_back_so() -> None:
+    """Under joker_retrieval "replace" a joker's reading decides the turns after: a
+    record whose R5 R6 J(R4) let R4 take the joker replayed, but the record written from
+    that replay said R5 R6 J (the joker read as R7), and no longer replayed."""
+    run, group = REPLACE_RUN, REPLACE_GROUP
+    written = _replace_record(
+        _play(1, 0, "R4 R5 R6 J B1", [], [run]),
+        _play(2, 1, "B2 B3 B5 B6 B7", [run], [run, group]),
+        _play(3, 0, "R4 B1", [run, group], [["R4", "R5", "R6"], [*group, "J"]]),
+    )
     again = json.loads(json.dumps(record_to_dict(replay(read_record(written)))))
     assert again["turns"][0]["table_after"] == [run]
     assert len(replay(read_record(again)).turns) == 3
@@ -221,20 +230,9 @@ def test_a_table_before_that_changes_a_jokers_bracket_does_not_replay() -> None:
     """The replay compared table_before without the brackets: a record whose turn 2 saw
     R5 R6 J(R7) where turn 1 had left R5 R6 J(R4) replayed, though under "replace" the
     joker's reading decides what may take it."""
-    rules = {"colours": 2, "numbers": 7, "copies": 1, "jokers": 1, "opening_threshold": 0}
-    run, group = ["R5", "R6", "J(R4)"], ["B5", "B6", "B7"]
+    run, group = REPLACE_RUN, REPLACE_GROUP
     second = _play(2, 1, "B2 B3 B5 B6 B7", [["J(R7)", "R6", "R5"]], [run, group])
-    written: dict[str, Any] = {
-        "settings": {"rules": {**rules, "joker_retrieval": "replace"}, "hand": 5},
-        "deal": {
-            "racks": [["R4", "R5", "R6", "J", "B1"], ["B2", "B3", "B5", "B6", "B7"]],
-            "pool": ["R1", "R2", "R3", "R7", "B4"],
-        },
-        "turns": [
-            _play(1, 0, "R4 R5 R6 J B1", [], [run]),
-            second,
-        ],
-    }
+    written = _replace_record(_play(1, 0, "R4 R5 R6 J B1", [], [run]), second)
     with pytest.raises(RecordError, match=r"turns\[1\] \(turn 2\): table_before is not the"):
         replay(read_record(written))
     # The same sets in another order, each joker as written, replay.
