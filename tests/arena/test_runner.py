@@ -4,7 +4,8 @@ rotate, seeds reproduce, illegal moves stop the run, win rates carry Wilson inte
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+import time
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -253,3 +254,17 @@ def test_dask_dispatch_plays_the_same_games() -> None:
     assert [(g.seats, g.result) for g in on_dask.results] == [
         (g.seats, g.result) for g in local.results
     ]
+
+
+def test_a_pool_run_stopped_early_drops_the_games_not_started() -> None:
+    # A Ctrl-C (or an error) leaves the dispatcher's generator early; the pool, left as
+    # a `with` block, played every queued game first (here about 20 s of them) before
+    # the tournament could stop. Only the games under way (and the few already handed
+    # to the processes) are played now.
+    todo = tasks("rummikub", ["greedy", "greedy"], 120, seed=0, options={})
+    games = local_dispatch(2)(todo)
+    assert isinstance(games, Generator)  # as the tournament leaves it: by closing it
+    next(games)
+    start = time.perf_counter()
+    games.close()
+    assert time.perf_counter() - start < 10
