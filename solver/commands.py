@@ -281,21 +281,33 @@ def check_utf8(text: str) -> None:
         )
 
 
-def _check_arguments(words: Sequence[str]) -> None:
+class FileName(str):
+    """The ``type`` of a command-line argument naming a file or folder: any name the
+    system allows, one that is not UTF-8 too (as a :class:`~pathlib.Path` argument),
+    which :func:`_check_arguments` refuses in every other argument."""
+
+    __slots__ = ()
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
     """Raise :class:`MeldwiseError` naming a command-line argument that is not UTF-8
     (Python reads its bytes as lone surrogates, which an error would quote as
-    ``'R\\udcff'``), by the byte, as :func:`check_utf8` does stdin."""
-    for word in words:
-        if (bad := _first_byte_not_utf8(word)) is not None:
-            raise MeldwiseError(
-                _(
-                    "the argument '{argument}' is not valid UTF-8: byte 0x{byte:02x}",
-                    argument=word.encode("utf-8", "surrogateescape").decode(
-                        "utf-8", "backslashreplace"
-                    ),
-                    byte=ord(word[bad]) - 0xDC00,
+    ``'R\\udcff'``), by the byte, as :func:`check_utf8` does stdin. A file's name
+    (a :class:`FileName` or :class:`~pathlib.Path`) is the system's, not text."""
+    for value in vars(args).values():
+        for word in value if isinstance(value, list) else [value]:
+            if not isinstance(word, str) or isinstance(word, FileName):
+                continue
+            if (bad := _first_byte_not_utf8(word)) is not None:
+                raise MeldwiseError(
+                    _(
+                        "the argument '{argument}' is not valid UTF-8: byte 0x{byte:02x}",
+                        argument=word.encode("utf-8", "surrogateescape").decode(
+                            "utf-8", "backslashreplace"
+                        ),
+                        byte=ord(word[bad]) - 0xDC00,
+                    )
                 )
-            )
 
 
 def _first_byte_not_utf8(text: str) -> int | None:
@@ -463,12 +475,12 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
     words = sys.argv[1:] if argv is None else list(argv)
     # Usage errors (argparse's own, and a flag given twice) in the language asked for.
     with language(_lang_flag(words) or from_environment(os.environ)):
-        try:
-            _check_arguments(words)
-        except MeldwiseError as error:
-            return _refuse(error)
         with argparse_speaking():
             args = parser.parse_args(words)
+        try:
+            _check_arguments(args)
+        except MeldwiseError as error:
+            return _refuse(error)
     run: Run = args.handler
     with language(getattr(args, "lang", None) or from_environment(os.environ)):
         try:

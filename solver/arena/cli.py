@@ -23,6 +23,7 @@ from solver.arena.runner import (
 )
 from solver.commands import (
     Commands,
+    FileName,
     add_option_flag,
     parse_options,
     ready_to_write,
@@ -79,9 +80,14 @@ def add_tournament_command(commands: Commands) -> None:
         "--scheduler", metavar="ADDRESS", help="Dask scheduler address (default: a local cluster)"
     )
     add_option_flag(parser, "--option pool_empty=end or --option rules.jokers=4")
-    parser.add_argument("--json", metavar="PATH", help="write the report as JSON ('-' for stdout)")
     parser.add_argument(
-        "--records", metavar="DIR", help="write every game's record as DIR/game-<index>.json"
+        "--json", metavar="PATH", type=FileName, help="write the report as JSON ('-' for stdout)"
+    )
+    parser.add_argument(
+        "--records",
+        metavar="DIR",
+        type=FileName,
+        help="write every game's record as DIR/game-<index>.json",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(handler=run_tournament_command)

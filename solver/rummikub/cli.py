@@ -18,6 +18,7 @@ from typing import Any, TextIO
 
 from solver.commands import (
     Commands,
+    FileName,
     add_choice_flag,
     add_language_option,
     add_option_flag,
@@ -337,7 +338,9 @@ def add_review_command(commands: Commands) -> None:
         description="Solve every turn of a game record afresh and show what each turn "
         "missed, the illegal turns, and each player's accuracy.",
     )
-    parser.add_argument("record", help="the game record (a JSON file; '-' for stdin)")
+    parser.add_argument(
+        "record", type=FileName, help="the game record (a JSON file; '-' for stdin)"
+    )
     parser.add_argument("--player", type=int, help="review only this seat's turns")
     add_choice_flag(
         parser, "--objective", Objective.TILES, "best means the most tiles or the most points"

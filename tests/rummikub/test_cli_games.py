@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -168,6 +169,25 @@ def test_a_game_record_written_then_reviewed(
     path.write_bytes(b"\xff\xfe{}")
     assert main(["review", str(path)]) == 2
     assert f"cannot read {path}: it is not UTF-8 text" in capsys.readouterr().err
+
+
+def test_a_file_name_that_is_not_utf8_is_read_and_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A name the system allows (Python reads its byte as a lone surrogate): refused as
+    # "the argument '...\\xff.json' is not valid UTF-8" once every argument was checked
+    # as text before parsing, file names too.
+    record = os.fsdecode(os.fsencode(tmp_path) + b"/game\xff.json")
+    records = os.fsdecode(os.fsencode(tmp_path) + b"/records\xff")
+    assert main(["game", "--bots", "greedy,greedy", *TINY, "--out", record]) == 0
+    assert main(["review", record]) == 0
+    tournament = ["tournament", "--bots", "greedy,greedy", "--games", "2", "--processes", "1"]
+    assert main([*tournament, *TINY, "--no-progress", "--records", records]) == 0
+    assert len(list(Path(records).iterdir())) == 2
+    assert "not valid UTF-8" not in capsys.readouterr().err
+    # The text of every other argument is still checked.
+    assert main(["game", "--bots", os.fsdecode(b"greedy,gr\xffedy")]) == 2
+    assert "the argument 'greedy,gr\\xffedy' is not valid UTF-8" in capsys.readouterr().err
 
 
 def test_a_bot_whose_search_found_nothing_does_not_say_there_is_no_play(
