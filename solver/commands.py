@@ -25,6 +25,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any, TextIO, TypeAlias
 
+from solver.cpsat import ctrl_c_stops_searches
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, N_, Nn_, _, catalogue, current, from_environment, language
 from solver.wire import MAX_TIME_LIMIT_MS, json_problem, read_json
@@ -482,7 +483,8 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
         except MeldwiseError as error:
             return _refuse(error)
     run: Run = args.handler
-    with language(getattr(args, "lang", None) or from_environment(os.environ)):
+    spoken = getattr(args, "lang", None) or from_environment(os.environ)
+    with language(spoken), ctrl_c_stops_searches():
         try:
             return run(args, sys.stdin, sys.stdout, sys.stderr)
         except MeldwiseError as error:

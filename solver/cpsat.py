@@ -15,8 +15,12 @@ from __future__ import annotations
 
 import functools
 import math
+import signal
+import socket
+import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
@@ -338,6 +342,42 @@ class Solved:
         return int(self.engine.value(expr))
 
 
+_searching: list[cp_model.CpSolver] = []
+"""The searches running (CP-SAT releases the GIL while it searches)."""
+
+
+@contextmanager
+def ctrl_c_stops_searches() -> Iterator[None]:
+    """While inside, Ctrl-C (SIGINT) stops the searches running, so that Python's
+    KeyboardInterrupt comes at once rather than when they end (at their time limit:
+    a minute for ``--time-limit 60``). Python's own handler notes the signal at once
+    but runs only when the search returns; its wakeup file (:func:`signal.set_wakeup_fd`)
+    wakes a thread that stops the searches. For a program's main thread (the command
+    line); elsewhere it does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    reader, writer = socket.socketpair()
+    writer.setblocking(False)
+    before = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+
+    def watch() -> None:
+        while caught := reader.recv(64):  # empty once the writer is closed
+            if signal.SIGINT in caught:
+                for engine in list(_searching):
+                    engine.stop_search()
+
+    watcher = threading.Thread(target=watch, name="ctrl-c", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        signal.set_wakeup_fd(before)
+        writer.close()
+        watcher.join()
+        reader.close()
+
+
 def run(
     model: cp_model.CpModel,
     limits: Limits,
@@ -358,11 +398,16 @@ def run(
     params.num_workers = workers
     # Ctrl-C is the program's: CP-SAT's own handler stopped the search and the answer
     # read as cut by the clock (a tournament ended in "stopped by the safety cap").
-    # Python's handler raises KeyboardInterrupt once the search returns instead.
+    # Python's handler raises KeyboardInterrupt once the search returns instead, at
+    # once under ctrl_c_stops_searches.
     params.catch_sigint_signal = False
     if tune is not None:
         tune(params)
-    code = engine.solve(model)
+    _searching.append(engine)
+    try:
+        code = engine.solve(model)
+    finally:
+        _searching.remove(engine)
     used = engine.deterministic_time
     # A search asked to stop at its first solution stopped there, not at a limit.
     stopped = code == cp_model.UNKNOWN or (

@@ -276,14 +276,16 @@ def test_a_run_on_a_spent_clock_searches_nothing_and_says_so() -> None:
     assert limits.work == 10.0  # nothing charged: nothing searched
 
 
-# A search CP-SAT cannot finish early: a 0-1 knapsack of 400 items under 30 limits.
+# A search CP-SAT cannot finish early: a 0-1 knapsack of 400 items under 30 limits,
+# searched for {seconds} s, {how}.
 CTRL_C_DURING_A_SEARCH = """
 import random
 import signal
+import contextlib
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import Limits, run
+from solver.cpsat import Limits, ctrl_c_stops_searches, run
 
 signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started ignoring it
 random.seed(1)
@@ -294,12 +296,30 @@ for _ in range(30):
 model.maximize(sum(random.randint(1, 1000) * item for item in items))
 print("searching", flush=True)
 try:
-    run(model, Limits.of(1e9, 3.0))
+    with {how}:
+        run(model, Limits.of(1e9, {seconds}))
 except KeyboardInterrupt:
     print("interrupted", flush=True)
 else:
     print("answered", flush=True)
 """
+
+
+def _ctrl_c_during_a_search(seconds: float, how: str) -> tuple[str, float]:
+    """What a search of ``seconds`` says when a Ctrl-C comes 0.5 s into it, and how
+    long after the signal its process ends."""
+    script = CTRL_C_DURING_A_SEARCH.format(seconds=seconds, how=how)
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "searching"
+        time.sleep(0.5)
+        child.send_signal(signal.SIGINT)
+        sent = time.perf_counter()
+        out, _ = child.communicate(timeout=120)
+        return out.strip(), time.perf_counter() - sent
+    finally:
+        child.kill()
 
 
 def test_a_search_leaves_ctrl_c_to_the_program() -> None:
@@ -308,15 +328,13 @@ def test_a_search_leaves_ctrl_c_to_the_program() -> None:
     # 60.0 s safety cap" with a traceback). Python's handler is left in place: it raises
     # KeyboardInterrupt once the search returns. (Python's own record of the handler,
     # signal.getsignal, never saw CP-SAT's: a Ctrl-C must be sent to tell.)
-    child = subprocess.Popen(
-        [sys.executable, "-c", CTRL_C_DURING_A_SEARCH], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "searching"
-        time.sleep(0.5)
-        child.send_signal(signal.SIGINT)
-        out, _ = child.communicate(timeout=60)
-    finally:
-        child.kill()
-    assert out.strip() == "interrupted"
+    said, _ = _ctrl_c_during_a_search(3.0, "contextlib.nullcontext()")
+    assert said == "interrupted"
+
+
+def test_ctrl_c_stops_a_long_search_at_once_on_the_command_line() -> None:
+    # With CP-SAT's handler off, Python's ran only once the search returned: Ctrl-C
+    # waited for the search's time limit (a minute for --time-limit 60).
+    said, after = _ctrl_c_during_a_search(60.0, "ctrl_c_stops_searches()")
+    assert said == "interrupted"
+    assert after < 20  # not the search's 60 s
