@@ -556,3 +556,25 @@ def test_a_hard_joker_limit_search_proves_the_rack_joker_stays() -> None:
     assert play.status is Status.OPTIMAL
     assert not play.played
     assert_legal_answer(position, rules, play)
+
+
+def test_a_run_of_every_number_that_goes_on_is_laid_out_from_1() -> None:
+    """Under ``wrap_runs`` a table run of every number that goes on was written from
+    where the model's stretch began (R3 J J, as R3 R1 R2), which reads as the group of
+    3s; it is laid out from 1, as a new one is, and reads as the answer says."""
+    rules = {
+        "colours": 3,
+        "numbers": 3,
+        "copies": 1,
+        "jokers": 2,
+        "min_set_len": 2,
+        "max_jokers_per_set": 2,
+        "wrap_runs": True,
+        "joker_retrieval": "replace",
+    }
+    answer = repair_rummikub(
+        {"table": [["J", "J", "R3"]], "table_before": [["J", "J", "R3"]], "rules": rules}
+    )
+    (meld,) = answer["arrangement"]["table"]
+    assert meld["tiles"] == ["J", "J", "R3"]
+    assert meld["as"] == ["R1", "R2", "R3"]
