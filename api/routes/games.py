@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
+from fastapi.responses import JSONResponse
 
 from api.bodies import JSONRoute
 from api.deps import ClientDep, PoolDep, SettingsDep
@@ -22,6 +23,7 @@ from solver.rummikub.game_wire import (
     game_rummikub,
     review_rummikub,
 )
+from solver.wire import AS_WRITTEN
 
 router = APIRouter(prefix="/v1/rummikub", tags=["rummikub games"], route_class=JSONRoute)
 REVIEW_PATH = "/v1/rummikub/review"
@@ -60,16 +62,22 @@ async def game(
 @router.post("/review", response_model=ReviewResponse, responses=BAD_INPUT)
 async def review(
     body: ReviewRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
-) -> dict[str, Any]:
+) -> JSONResponse:
     """Each turn of a game record beside its best play (proven), what it missed and
     whether it was legal; each player's accuracy, costliest turns and a per-turn series.
     Each turn's solve stops at ``time_limit_ms``, never later than the server's cap."""
     request = localise(body)
-    request["record"] = body.record.model_dump(mode="json", exclude_none=True)
+    # As written: a joker written J(R4) in the record stands for R4, which decides its
+    # set's reading (the library keeps it, and echoes it so).
+    request["record"] = body.record.model_dump(mode="json", exclude_none=True, context=AS_WRITTEN)
     request["time_limit_ms"] = settings.capped_ms(body.time_limit_ms)
     limit_s = request["time_limit_ms"] / 1000
     if body.player is None:
         request.pop("player", None)
     # Each turn's solve has its time limit; the rest (replay, legality) is quick.
     budget_s = settings.game_budget_ms / 1000 + len(body.record.turns) * limit_s
-    return await pool.run(review_rummikub, request, client=client, budget_s=budget_s)
+    answer = await pool.run(review_rummikub, request, client=client, budget_s=budget_s)
+    checked = ReviewResponse.model_validate(answer)
+    return JSONResponse(
+        checked.model_dump(mode="json", by_alias=True, exclude_unset=True, context=AS_WRITTEN)
+    )

@@ -140,9 +140,10 @@ def _continued_run(
         (stayed if stays else joined).append(tile)
         tiles.append(tile)
         meant.append(natural)
-    return PlacedSet(
-        Meld(MeldKind.RUN, tuple(tiles), tuple(meant)), cont.index, tuple(stayed), tuple(joined)
-    )
+    # A run of every number that wrapped round is read from 1, as a new one is: the
+    # order written is how a table reads a joker's place (R3 J J would be a group).
+    run = _from_one(Meld(MeldKind.RUN, tuple(tiles), tuple(meant)), tm.rules)
+    return PlacedSet(run, cont.index, tuple(stayed), tuple(joined))
 
 
 def _continued_group(tm: TurnModel, cont: Continuation, value: Value) -> PlacedSet:

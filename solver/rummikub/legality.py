@@ -61,7 +61,9 @@ def check_play(
     opening, the old sets are untouched and the new ones are worth at least the opening
     threshold (jokers at their best reading); after opening, under ``joker_retrieval:
     "replace"``, every table joker stays in its set or has the tile it stands for in its
-    place (see :func:`joker_retrieval_problems`).
+    place (see :func:`joker_retrieval_problems`). Under that rule a run's joker stands
+    where the table reads it (:func:`read_meld`), so reading it anew (``J R4 R5`` written
+    ``R4 R5 J``) is a change of the table.
     """
     problems: list[Problem] = []
     for tiles in (*table_before, *table_after, rack):
@@ -101,7 +103,7 @@ def check_play(
                 ),
             )
         )
-    if not played and (must_place or _sets(table_after) != _sets(table_before)):
+    if not played and (must_place or _sets(table_after, rules) != _sets(table_before, rules)):
         problems.append(
             Problem(None, _("a play must place at least one tile from the rack; draw instead"))
         )
@@ -123,6 +125,12 @@ def joker_retrieval_problems(
     plays a rack tile (which :func:`check_play` asks of any turn that changes the table).
     Reported for each set that no such set after can carry on.
 
+    Each set, before and after, is taken as it reads (:func:`read_meld`: the tile a
+    bracket gives a joker, else a run written low to high), as the turns after read
+    it: ``J R4 R5`` (the joker is R3) written anew as ``R4 R5 J`` moves the joker to
+    R6 without R3 taking its place, a re-reading the rule forbids (the next turn R6
+    could take it).
+
     :func:`check_play` asks it of a move that is legal otherwise; on its own it judges
     the joker rule for a table after that need not hold every tile (a repair's most
     tiles that fit), with ``played`` saying whether a tile not in ``before`` is laid.
@@ -132,29 +140,58 @@ def joker_retrieval_problems(
     held = [i for i, tiles in enumerate(before) if any(t.is_joker for t in tiles)]
     if not held:
         return []
-    after_readings = [readings(tiles, rules) for tiles in after]
+    after_readings = [_as_read(tiles, rules) for tiles in after]
+    melds = [read_meld(before[index], rules) for index in held]
     partners = []
-    for index in held:
-        meld = read_meld(before[index], rules)
+    for meld in melds:
         options = []
-        for j, reads in enumerate(after_readings):
-            taken = [n for reading in reads if (n := _jokers_taken(meld, reading)) is not None]
-            if taken and (played or min(taken) == 0):
+        for j, reading in enumerate(after_readings):
+            taken = None if reading is None else _jokers_taken(meld, reading)
+            if taken is not None and (played or taken == 0):
                 options.append(j)
         partners.append(options)
-    return [
-        Problem(
+    return [_joker_problem(held[k], before[held[k]], melds[k]) for k in _unmatched(partners)]
+
+
+def _as_read(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
+    """``tiles`` as the table reads them (:func:`read_meld`), or None if no set."""
+    try:
+        return read_meld(tiles, rules)
+    except InvalidMeld:
+        return None
+
+
+def _joker_problem(index: int, tiles: Sequence[Tile], meld: Meld) -> Problem:
+    """The problem of table set ``index`` (``tiles``, read as ``meld``) that no set
+    after carries on with its jokers where they stood: a run's names what each
+    joker stood for."""
+    if meld.kind is MeldKind.RUN:
+        meant = [m for t, m in zip(meld.tiles, meld.stands_for, strict=True) if t.is_joker]
+        return Problem(
             None,
-            _(
-                "table set {index} ({tiles}) lost a joker: under joker_retrieval 'replace' a "
-                "joker leaves its set only when the tile it stands for takes its place there, "
-                "in a turn that plays a rack tile",
-                index=held[k],
-                tiles=format_written(before[held[k]]),
+            _n(
+                "table set {index} ({tiles}): its joker stood for {meant} and can leave that "
+                "place only for {meant}, under joker_retrieval 'replace', in a turn that "
+                "plays a rack tile",
+                "table set {index} ({tiles}): its jokers stood for {meant} and can leave "
+                "those places only for those tiles, under joker_retrieval 'replace', in a "
+                "turn that plays a rack tile",
+                len(meant),
+                index=index,
+                tiles=format_written(tiles),
+                meant=", ".join(spell(m) for m in meant),
             ),
         )
-        for k in _unmatched(partners)
-    ]
+    return Problem(
+        None,
+        _(
+            "table set {index} ({tiles}) lost a joker: under joker_retrieval 'replace' a "
+            "joker leaves its set only when the tile it stands for takes its place there, "
+            "in a turn that plays a rack tile",
+            index=index,
+            tiles=format_written(tiles),
+        ),
+    )
 
 
 def _jokers_taken(old: Meld, new: Meld) -> int | None:
@@ -211,12 +248,13 @@ def _opening_problems(
     before: TileSets, after: TileSets, played: bool, rules: Rules
 ) -> list[Problem]:
     """Before opening every old set stays as it is (moving, splitting or joining
-    sets is touching the table, even with nothing played), and the new sets, when
-    there are any, reach the threshold."""
+    sets is touching the table, even with nothing played; under ``joker_retrieval:
+    "replace"`` so is reading a run's joker anew, ``J R4 R5`` written ``R4 R5 J``),
+    and the new sets, when there are any, reach the threshold."""
     problems: list[Problem] = []
-    unmatched = _sets(after)
+    unmatched = _sets(after, rules)
     for index, tiles in enumerate(before):
-        key = _key(tiles)
+        key = _read_key(tiles, rules)
         if unmatched[key] > 0:
             unmatched[key] -= 1
         else:
@@ -235,7 +273,7 @@ def _opening_problems(
         return problems
     value = 0
     for index, tiles in enumerate(after):
-        key = _key(tiles)
+        key = _read_key(tiles, rules)
         if unmatched[key] > 0:
             unmatched[key] -= 1
             try:
@@ -325,6 +363,20 @@ def _key(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
     return tuple(sorted(tiles))
 
 
-def _sets(sets: TileSets) -> Counter[tuple[Tile, ...]]:
-    """The sets as a multiset, each set's tiles in any order."""
-    return Counter(_key(tiles) for tiles in sets)
+def _read_key(tiles: Sequence[Tile], rules: Rules) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
+    """:func:`_key`, and under ``joker_retrieval: "replace"`` for a run holding a
+    joker what its tiles stand for as the table reads them (:func:`read_meld`): that
+    reading is then part of the table (a group's jokers are not told apart, as in
+    :func:`_jokers_taken`)."""
+    if not rules.replace_jokers or not any(t.is_joker for t in tiles):
+        return _key(tiles), ()
+    meld = _as_read(tiles, rules)
+    if meld is None or meld.kind is not MeldKind.RUN:
+        return _key(tiles), ()
+    return _key(tiles), meld.stands_for
+
+
+def _sets(sets: TileSets, rules: Rules) -> Counter[tuple[tuple[Tile, ...], tuple[Tile, ...]]]:
+    """The sets as a multiset, each set's tiles in any order (with, under
+    ``joker_retrieval: "replace"``, a run's reading, see :func:`_read_key`)."""
+    return Counter(_read_key(tiles, rules) for tiles in sets)

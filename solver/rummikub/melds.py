@@ -49,6 +49,17 @@ class Meld:
     def jokers(self) -> int:
         return sum(tile.is_joker for tile in self.tiles)
 
+    @property
+    def written(self) -> tuple[Tile, ...]:
+        """The tiles as a table writes this reading: each joker with the tile it stands
+        for (``J(R1) K1``; see :attr:`Tile.meant
+        <solver.rummikub.notation.Tile.meant>`), so :func:`read_meld` reads it so
+        (plain, ``J K1`` reads as the run K1 K2, not the group of 1s)."""
+        return tuple(
+            Tile(None, 0, meant) if tile.is_joker else tile
+            for tile, meant in zip(self.tiles, self.stands_for, strict=True)
+        )
+
     def __str__(self) -> str:
         parts = []
         for tile, meant in zip(self.tiles, self.stands_for, strict=True):

@@ -81,7 +81,11 @@ def best_play(position: Position, rules: Rules) -> Play:
 
 
 def table_of(play: Play) -> Table:
-    return tuple(meld.tiles for meld in play.table)
+    """The table ``play`` leaves, each joker written with the tile it stands for
+    (:attr:`Meld.written <solver.rummikub.melds.Meld.written>`): the next turn reads
+    each set as the play does (plain, the group ``J K1`` reads as the run K1 K2, and
+    under ``joker_retrieval: "replace"`` the engine refuses that re-reading)."""
+    return tuple(meld.written for meld in play.table)
 
 
 def move_of(play: Play) -> Move:
@@ -293,7 +297,7 @@ def _opening(view: View, best: Play, strategy: Strategy) -> Decision:
     # Said only of what it keeps: an opening of the best play's one set once "kept the
     # other sets hidden", and a trimmed run's lone tile is no set.
     return Decision(
-        Move.play((*view.table, *(m.tiles for m in melds))),
+        Move.play((*view.table, *(m.written for m in melds))),
         best,
         tiles,
         _n(

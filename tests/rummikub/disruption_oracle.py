@@ -151,10 +151,12 @@ class DisruptionOracle:
     def replace_judges(
         self, before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]], played: bool
     ) -> bool:
-        """Whether sets ``after`` (tile lists: every reading of each is tried) carry the
-        table ``before`` on legally under ``joker_retrieval: "replace"``."""
+        """Whether sets ``after`` (tile lists, each read as the table reads it: a run
+        written low to high, or by brackets) carry the table ``before`` on legally under
+        ``joker_retrieval: "replace"``."""
         old = [read_meld(tiles, self.rules) for tiles in before]
-        options = [self.readings.get(tuple(sorted(tiles)), []) for tiles in after]
+        news = [read_meld(tiles, self.rules) for tiles in after]
+        options = [[_as_laid(m.kind, m.tiles, m.stands_for)] for m in news]
         return _matching(self._allowed(old, options, played))
 
     def _allowed(

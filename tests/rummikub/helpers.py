@@ -9,9 +9,10 @@ from solver.rummikub.legality import check_play, meld_problem
 
 
 def assert_legal_answer(position: Position, rules: Rules, play: Play) -> None:
-    """The play passes the independent legality checker, every set is read
+    """The play passes the independent legality checker (its sets written with their
+    jokers as the answer reads them, as a table keeps them), every set is read
     correctly, and played/rack_left/table satisfy the multiset equations."""
-    after = [meld.tiles for meld in play.table]
+    after = [meld.written for meld in play.table]
     verdict = check_play(position.rack, position.table, after, position.opened, rules)
     assert verdict.legal, verdict.problems
     for meld in play.table:

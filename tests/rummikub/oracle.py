@@ -21,6 +21,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from solver.rummikub import Objective, Position, Rules, Tile
+from solver.rummikub.melds import MeldKind, read_meld
 from solver.rummikub.notation import JOKER
 
 if TYPE_CHECKING:
@@ -188,17 +189,33 @@ class Oracle:
         if old - new or played - Counter(rack):
             return False
         if not played:
-            return sorted(map(sorted, before)) == sorted(map(sorted, after))
+            return self._sets(before) == self._sets(after)
         if opened:
             if self.rules.joker_retrieval == "replace" and old[JOKER]:
                 return bool(_replace_oracle(self.rules).replace_judges(before, after, bool(played)))
             return True
-        new_sets = Counter(tuple(sorted(tiles)) for tiles in after)
-        new_sets.subtract(tuple(sorted(tiles)) for tiles in before)
+        new_sets = self._sets(after)
+        new_sets.subtract(self._sets(before))
         if any(n < 0 for n in new_sets.values()):
             return False  # an old set is not there as it was
-        value = sum(self.set_value(tiles) or 0 for tiles in new_sets.elements())
+        value = sum(self.set_value(tiles) or 0 for tiles, _ in new_sets.elements())
         return not played or value >= self.rules.opening_threshold
+
+    def _sets(
+        self, sets: Sequence[Sequence[Tile]]
+    ) -> Counter[tuple[tuple[Tile, ...], tuple[Tile, ...]]]:
+        """The sets as a multiset of tile multisets; under "replace" with, for a run
+        holding a joker, the numbers its tiles stand at as the table reads it (written
+        low to high, or by brackets: ``J R4 R5`` and ``R4 R5 J`` differ there)."""
+        found: Counter[tuple[tuple[Tile, ...], tuple[Tile, ...]]] = Counter()
+        for tiles in sets:
+            reading: tuple[Tile, ...] = ()
+            if self.rules.joker_retrieval == "replace" and JOKER in tiles:
+                meld = read_meld(tiles, self.rules)
+                if meld.kind is MeldKind.RUN:
+                    reading = meld.stands_for
+            found[tuple(sorted(tiles)), reading] += 1
+        return found
 
 
 def _replace_oracle(rules: Rules) -> DisruptionOracle:

@@ -79,8 +79,15 @@ def test_a_joker_in_a_group_of_four_is_freed_only_for_its_tile() -> None:
         ("R3 J R5", "R3 R4 R5 J", "R4", True),
         # A run split around its joker, the joker used elsewhere: no R4 in its place.
         ("R2 R3 J R5 R6 R7", "R1 R2 R3 | R5 R6 R7 | J B9 K9", "R1 B9 K9", False),
-        # A tile list reads either way: J R5 R6 R7 keeps the joker at R4.
-        ("J R5 R6", "R5 R6 R7 J", "R7", True),
+        # A run reads as the table reads it: J R5 R6 R7 keeps the joker at R4 ...
+        ("J R5 R6", "J R5 R6 R7", "R7", True),
+        ("J R5 R6", "J(R4) R5 R6 R7", "R7", True),
+        # ... R5 R6 R7 J moves it to R8 with no R4 in its place (R8 could take it next).
+        ("J R5 R6", "R5 R6 R7 J", "R7", False),
+        ("J R4 R5", "R4 R5 J | B9 B10 B11", "B9 B10 B11", False),
+        ("J R4 R5", "R4 R5 J(R6) | B9 B10 B11", "B9 B10 B11", False),
+        # Read anew and then taken for the tile it was read as: R3 never came.
+        ("J R4 R5", "R4 R5 R6 | J B9 B10", "R6 B9 B10", False),
     ],
 )
 def test_the_checker_enforces_replace(before: str, after: str, rack: str, legal: bool) -> None:
@@ -92,6 +99,84 @@ def test_the_checker_enforces_replace(before: str, after: str, rack: str, legal:
     oracle_rules = Rules(colours=4, numbers=10, copies=1, jokers=1, joker_retrieval="replace")
     if all(t.number <= 10 for s in (*start.table, *end.table) for t in s):
         assert oracle_for(oracle_rules).judge(start.rack, start.table, end.table, True) is legal
+
+
+def test_validate_refuses_a_joker_read_anew_under_replace() -> None:
+    """The review's case: an opened player laying B9 B10 B11 rewrote J R4 R5 (the
+    joker is R3) as R4 R5 J (the joker is R6), which was accepted; the next turn R6
+    could take the joker, which from J R4 R5 is refused. Under "free" it is legal."""
+    move = {
+        "rack": ["B9", "B10", "B11"],
+        "table_before": [["J", "R4", "R5"]],
+        "table_after": [["R4", "R5", "J"], ["B9", "B10", "B11"]],
+        "opened": True,
+        "rules": {"joker_retrieval": "replace"},
+    }
+    verdict = validate_rummikub(move)
+    assert not verdict["legal"]
+    assert [p["reason"] for p in verdict["problems"]] == [
+        "table set 0 (J R4 R5): its joker stood for R3 and can leave that place only for R3,"
+        " under joker_retrieval 'replace', in a turn that plays a rack tile"
+    ]
+    kept = validate_rummikub({**move, "table_after": [["J", "R4", "R5"], ["B9", "B10", "B11"]]})
+    assert kept["legal"]
+    assert validate_rummikub({**move, "rules": {}})["legal"]
+    ja = validate_rummikub({**move, "lang": "ja"})
+    assert "R3" in ja["problems"][0]["reason"]
+
+
+@pytest.mark.parametrize("played", [["B9", "B10", "B11"], []])
+def test_a_player_who_has_not_opened_may_not_read_a_joker_anew(played: list[str]) -> None:
+    """Before opening the table stays as it was, its reading included: J R4 R5 written
+    R4 R5 J is a changed table under "replace" (a player who draws leaves it as it
+    was), and the same tiles under "free"."""
+    rest = [played] if played else []
+    move = {
+        "rack": ["B9", "B10", "B11"],
+        "table_before": [["J", "R4", "R5"]],
+        "table_after": [["R4", "R5", "J"], *rest],
+        "opened": False,
+        "rules": {"joker_retrieval": "replace", "opening_threshold": 30},
+    }
+    verdict = validate_rummikub(move)
+    assert not verdict["legal"]
+    reasons = [p["reason"] for p in verdict["problems"]]
+    assert (
+        "table set 0 (J R4 R5) was changed, but a player who has not opened may not touch the"
+        " table" in reasons
+    )
+    assert validate_rummikub({**move, "rules": {"opening_threshold": 30}})["legal"]
+    same = validate_rummikub({**move, "table_after": [["J(R3)", "R4", "R5"], *rest]})
+    assert same["legal"]
+
+
+@settings(max_examples=examples(100))
+@given(data=st.data(), rules=small_rules(), opened=st.booleans())
+def test_validate_accepts_every_solve_under_replace(
+    data: st.DataObject, rules: Rules, opened: bool
+) -> None:
+    """Over the wire, on small positions of small variants under "replace", opened or
+    not: the answer of solve, its sets written as a table keeps them (each joker as
+    its ``as`` says: plain, the group ``J K1`` reads as the run K1 K2), is legal for
+    validate."""
+    rules = dataclasses.replace(rules, joker_retrieval="replace")
+    position = data.draw(positions(rules, max_sets=4, max_rack=6, opened=opened))
+    request = request_of(position, rules)
+    answer = solve_rummikub(request)
+    note(answer)
+    verdict = validate_rummikub(
+        {
+            "rack": request["rack"],
+            "table_before": request["table"],
+            "table_after": [
+                [f"J({a})" if t == "J" else t for t, a in zip(m["tiles"], m["as"], strict=True)]
+                for m in answer["table"]
+            ],
+            "opened": opened,
+            "rules": request["rules"],
+        }
+    )
+    assert verdict["legal"], verdict["problems"]
 
 
 @settings(max_examples=examples(40))
@@ -141,7 +226,7 @@ def _solved_as_the_oracle_says(position: Position, rules: Rules, objective: Obje
     for play in answers:
         assert play.status is Status.OPTIMAL
         assert_legal_answer(position, rules, play)
-        after = [meld.tiles for meld in play.table]
+        after = [meld.written for meld in play.table]
         assert oracle.judge(position.rack, position.table, after, position.opened)
         assert oracle.key(Counter(play.played), objective) == best
     return answers[0]
@@ -400,7 +485,7 @@ def test_a_joker_never_joins_a_kept_set_that_holds_the_limit() -> None:
     assert play.status is Status.OPTIMAL
     assert_legal_answer(position, rules, play)
     oracle = oracle_for(rules)
-    assert oracle.judge(position.rack, position.table, [m.tiles for m in play.table], True)
+    assert oracle.judge(position.rack, position.table, [m.written for m in play.table], True)
     assert play.tiles_played == 1
     assert play.sets_kept == 1
 
@@ -556,3 +641,25 @@ def test_a_hard_joker_limit_search_proves_the_rack_joker_stays() -> None:
     assert play.status is Status.OPTIMAL
     assert not play.played
     assert_legal_answer(position, rules, play)
+
+
+def test_a_run_of_every_number_that_goes_on_is_laid_out_from_1() -> None:
+    """Under ``wrap_runs`` a table run of every number that goes on was written from
+    where the model's stretch began (R3 J J, as R3 R1 R2), which reads as the group of
+    3s; it is laid out from 1, as a new one is, and reads as the answer says."""
+    rules = {
+        "colours": 3,
+        "numbers": 3,
+        "copies": 1,
+        "jokers": 2,
+        "min_set_len": 2,
+        "max_jokers_per_set": 2,
+        "wrap_runs": True,
+        "joker_retrieval": "replace",
+    }
+    answer = repair_rummikub(
+        {"table": [["J", "J", "R3"]], "table_before": [["J", "J", "R3"]], "rules": rules}
+    )
+    (meld,) = answer["arrangement"]["table"]
+    assert meld["tiles"] == ["J", "J", "R3"]
+    assert meld["as"] == ["R1", "R2", "R3"]

@@ -122,7 +122,7 @@ def _check_repair(request: dict[str, Any], rules: Rules) -> None:
     assert placed + left_out == now
     assert bool(left_out) != answer["repairable"]
     most = oracle.most_placed(tuple(sorted(now.items())))
-    new = [parse_tiles(m["tiles"]) for m in arranged["table"]]
+    new = [_written(m) for m in arranged["table"]]
     if before is not None and rules.joker_retrieval == "replace":
         # The joker rule holds (the checker, and the oracle's own judge): every table
         # joker stays in its set or has the tile it stands for in its place, and
@@ -169,6 +169,17 @@ def _check_repair(request: dict[str, Any], rules: Rules) -> None:
         assert answer["rescue"] is None
 
 
+def _written(meld: dict[str, Any]) -> list[Tile]:
+    """An answer's set as a table writes it: each joker with the tile it stands for
+    (``J(R1)``, as the command line writes it), so the set reads as the answer reads
+    it (a plain ``J B1`` reads as the run B1 B2, not the group of 1s)."""
+    return parse_tiles(
+        " ".join(
+            f"J({a})" if t == "J" else t for t, a in zip(meld["tiles"], meld["as"], strict=True)
+        )
+    )
+
+
 def _fits(
     oracle: Oracle, now: Counter[Tile], before: list[list[str]] | None, played: Counter[Tile]
 ) -> bool:
@@ -205,7 +216,7 @@ def _check_rescue(
     _check_sets(play["table"], rules)
     if before is not None:
         laid = list((now - _tiles(before)).elements()) + rack
-        after = [parse_tiles(m["tiles"]) for m in play["table"]]
+        after = [_written(m) for m in play["table"]]
         assert check_play(laid, [parse_tiles(s) for s in before], after, True, rules).legal
     assert _tiles([m["tiles"] for m in play["table"]]) == now + played
     sets, used = replay(request["table"], request["rack"], play["steps"])
@@ -271,7 +282,7 @@ def test_beyond_repair_under_replace_leaves_the_joker_in_its_set() -> None:
     ]
     assert (arranged["sets_kept"], arranged["tiles_moved"]) == (2, 0)
     before = [parse_tiles(s) for s in REVIEWED["table_before"]]
-    after = [parse_tiles(m["tiles"]) for m in arranged["table"]]
+    after = [_written(m) for m in arranged["table"]]
     rules = Rules(joker_retrieval="replace")
     assert check_play(parse_tiles("B3"), before, after, True, rules).legal
     assert answer["penalty"]["back_to_rack"] == ["B3"]

@@ -34,7 +34,7 @@ def test_each_best_matches_an_exhaustive_search() -> None:
             best = turn.best
             assert best is not None
             assert best.status is Status.OPTIMAL
-            after = [m.tiles for m in best.table]
+            after = [m.written for m in best.table]
             assert check_play(position.rack, position.table, after, position.opened, TINY).legal
             if len(position.rack) <= 8:
                 assert best.tiles_played == ORACLE.best_score(position, Objective.TILES)

@@ -45,7 +45,7 @@ def test_solver_matches_exhaustive_search(
     assert play.status is Status.OPTIMAL
     assert_legal_answer(position, rules, play)
     oracle = oracle_for(rules)
-    after = [meld.tiles for meld in play.table]
+    after = [meld.written for meld in play.table]
     assert oracle.judge(position.rack, position.table, after, position.opened)
     assert oracle.key(Counter(play.played), objective) == oracle.best_play(position, objective)
 
