@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 
 from api.bodies import JSONRoute
 from api.deps import ClientDep, PoolDep, SettingsDep
@@ -38,13 +39,14 @@ BAD_INPUT = documented_errors(
 @router.post("/bot", response_model=BotResponse, responses=BAD_INPUT)
 async def bot(
     body: BotRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
-) -> dict[str, Any]:
+) -> JSONResponse:
     """A bot's move for a position: beginner, greedy (the best play) or strong (plays
     to win: it may hold tiles back, and says why)."""
     request = localise(body)
-    return await pool.run(
+    answer = await pool.run(
         bot_rummikub, request, client=client, budget_s=settings.game_budget_ms / 1000
     )
+    return _as_written(BotResponse, answer)
 
 
 @router.post("/game", response_model=GameResponse, responses=BAD_INPUT)
@@ -77,7 +79,14 @@ async def review(
     # Each turn's solve has its time limit; the rest (replay, legality) is quick.
     budget_s = settings.game_budget_ms / 1000 + len(body.record.turns) * limit_s
     answer = await pool.run(review_rummikub, request, client=client, budget_s=budget_s)
-    checked = ReviewResponse.model_validate(answer)
+    return _as_written(ReviewResponse, answer)
+
+
+def _as_written(model: type[BaseModel], answer: dict[str, Any]) -> JSONResponse:
+    """``answer`` checked against its response ``model`` and sent with each joker as
+    the library wrote it (``J(R4)``): FastAPI's own dump of the model writes a plain
+    ``J``, and the table sent back would read otherwise."""
+    checked = model.model_validate(answer)
     return JSONResponse(
         checked.model_dump(mode="json", by_alias=True, exclude_unset=True, context=AS_WRITTEN)
     )

@@ -238,3 +238,22 @@ def test_the_game_routes_take_a_notation(client: TestClient, record: dict[str, A
     assert review.json() == review_rummikub({"record": record, "player": 1, "notation": "RBYK"})
     assert '"Y' in review.text
     assert '"O' not in review.text
+
+
+def test_a_bots_table_keeps_what_each_joker_stands_for(client: TestClient) -> None:
+    # The answer wrote the bot's table with plain jokers (J R5 R6 for J(R4)): sent back,
+    # a set such as the group J K1 (min_set_len 2) reads as the run K1 K2. The engine
+    # keeps the brackets; the library answer and HTTP now do too.
+    body = {
+        "rack": ["B9", "B10", "B11", "K2"],
+        "table": [["R5", "R6", "J(R4)"], ["O1", "O2", "O3"]],
+        "opened": True,
+        "bot": "greedy",
+        "opponents": [{"rack_size": 9, "opened": True}],
+        "rules": {"joker_retrieval": "replace"},
+    }
+    library = bot_rummikub(dict(body))
+    assert ["J(R4)", "R5", "R6"] in library["table"]
+    answered = client.post("/v1/rummikub/bot", json=body)
+    assert answered.status_code == 200
+    assert answered.json() == library
