@@ -25,7 +25,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any, TextIO, TypeAlias
 
-from solver.cpsat import ctrl_c_stops_searches
+from solver.cpsat import interruptible
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, N_, Nn_, _, catalogue, current, from_environment, language
 from solver.wire import MAX_TIME_LIMIT_MS, json_problem, read_json
@@ -484,7 +484,7 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
             return _refuse(error)
     run: Run = args.handler
     spoken = getattr(args, "lang", None) or from_environment(os.environ)
-    with language(spoken), ctrl_c_stops_searches():
+    with language(spoken), interruptible():
         try:
             return run(args, sys.stdin, sys.stdout, sys.stderr)
         except MeldwiseError as error:

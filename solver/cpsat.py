@@ -347,35 +347,46 @@ _searching: list[cp_model.CpSolver] = []
 
 
 @contextmanager
-def ctrl_c_stops_searches() -> Iterator[None]:
-    """While inside, Ctrl-C (SIGINT) stops the searches running, so that Python's
-    KeyboardInterrupt comes at once rather than when they end (at their time limit:
-    a minute for ``--time-limit 60``). Python's own handler notes the signal at once
-    but runs only when the search returns; its wakeup file (:func:`signal.set_wakeup_fd`)
-    wakes a thread that stops the searches. For a program's main thread (the command
-    line); elsewhere it does nothing."""
+def interruptible() -> Iterator[None]:
+    """While inside, Ctrl-C (SIGINT) and SIGTERM stop the searches running and raise
+    in the main thread (KeyboardInterrupt; SystemExit with code 143 for SIGTERM, which
+    otherwise ends the process at once), so that cleanups run: a tournament stops its
+    pool of processes, which SIGTERM left running. Python notes a signal at once but
+    raises only when a search returns (at its time limit: a minute for
+    ``--time-limit 60``); its wakeup file (:func:`signal.set_wakeup_fd`) wakes a
+    thread that stops the searches. For a program's main thread (the command line);
+    elsewhere it does nothing."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     reader, writer = socket.socketpair()
     writer.setblocking(False)
     before = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+    terminate = signal.getsignal(signal.SIGTERM)
+    if terminate is signal.SIG_DFL:  # ignored, or handled by the program: left so
+        signal.signal(signal.SIGTERM, _terminated)
 
     def watch() -> None:
         while caught := reader.recv(64):  # empty once the writer is closed
-            if signal.SIGINT in caught:
+            if signal.SIGINT in caught or signal.SIGTERM in caught:
                 for engine in list(_searching):
                     engine.stop_search()
 
-    watcher = threading.Thread(target=watch, name="ctrl-c", daemon=True)
+    watcher = threading.Thread(target=watch, name="stop-signals", daemon=True)
     watcher.start()
     try:
         yield
     finally:
+        if terminate is signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, terminate)
         signal.set_wakeup_fd(before)
         writer.close()
         watcher.join()
         reader.close()
+
+
+def _terminated(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def run(
@@ -399,7 +410,7 @@ def run(
     # Ctrl-C is the program's: CP-SAT's own handler stopped the search and the answer
     # read as cut by the clock (a tournament ended in "stopped by the safety cap").
     # Python's handler raises KeyboardInterrupt once the search returns instead, at
-    # once under ctrl_c_stops_searches.
+    # once under interruptible.
     params.catch_sigint_signal = False
     if tune is not None:
         tune(params)

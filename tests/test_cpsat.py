@@ -285,7 +285,7 @@ import contextlib
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import Limits, ctrl_c_stops_searches, run
+from solver.cpsat import Limits, interruptible, run
 
 signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started ignoring it
 random.seed(1)
@@ -335,6 +335,6 @@ def test_a_search_leaves_ctrl_c_to_the_program() -> None:
 def test_ctrl_c_stops_a_long_search_at_once_on_the_command_line() -> None:
     # With CP-SAT's handler off, Python's ran only once the search returned: Ctrl-C
     # waited for the search's time limit (a minute for --time-limit 60).
-    said, after = _ctrl_c_during_a_search(60.0, "ctrl_c_stops_searches()")
+    said, after = _ctrl_c_during_a_search(60.0, "interruptible()")
     assert said == "interrupted"
     assert after < 20  # not the search's 60 s

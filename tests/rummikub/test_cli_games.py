@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -315,3 +318,42 @@ def test_bot_game_and_review_write_tiles_in_the_notation_asked(
     out = capsys.readouterr().out
     assert '"O' in out
     assert '"Y' not in out
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit():
+                stat = (entry / "stat").read_text()
+                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry.name))
+        except (OSError, IndexError):
+            continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc for the pool's processes")
+def test_sigterm_stops_a_tournament_and_its_pool() -> None:
+    # SIGTERM ended the tournament's process at once and left its pool's processes
+    # running, orphaned (holding its output open: a reader waited for ever).
+    command = [sys.executable, "-m", "solver", "tournament", "--bots", "greedy,greedy"]
+    command += ["--games", "5000", "--processes", "2"]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while len(pool := _children(child.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(pool) >= 2  # the pool is up
+        time.sleep(1.0)  # its games under way
+        child.send_signal(signal.SIGTERM)
+        _, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert child.returncode == 128 + signal.SIGTERM
+    assert b"Traceback" not in err
+    deadline = time.monotonic() + 30
+    while any(Path(f"/proc/{pid}").exists() for pid in pool) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in pool)
