@@ -238,13 +238,14 @@ class Study:
         if self.analysis.exact is not None:
             return self.analysis.exact
         found = self.analysis.cheapest
-        return self._deficiency(
-            self.hand, self.unseen, (self.analysis.bound, None if found is None else found.cost)
-        )
+        known = (self.analysis.bound, None if found is None else found.cost)
+        return self._deficiency(self.hand, self.unseen, known)[0]
 
     def _deficiency(
         self, hand: Counter[Card], unseen: Counter[Card], known: tuple[int, int | None]
-    ) -> int | None:
+    ) -> tuple[int | None, Status]:
+        """The deficiency of ``hand`` (None if not found) and how its search ended,
+        which the study's status takes in."""
         value, status = deficiency(
             hand,
             self.contract,
@@ -254,7 +255,7 @@ class Study:
             known=known,
         )
         self.status = self.status.worst(status)
-        return value
+        return value, status
 
     @property
     def tight(self) -> bool:
@@ -307,19 +308,16 @@ class Study:
     def _keeps_by_search(self, card: Card, low: int) -> bool | None:
         # A search cut short is no proof that the card raises the deficiency: it was
         # once taken as one, and the discard's reason counted one such discard short.
-        less = self.hand.copy()
-        less[card] -= 1
-        limit, known = self.limit, (low, None)
-        value, status = deficiency(
-            +less, self.contract, self.unseen, self.rules, limit=limit, known=known
-        )
-        self.status = self.status.worst(status)
+        value, status = self._without(card, low)
         if value == low:
             return True  # found at its lower bound (losing a card never lowers it): proven
         return False if status is Status.OPTIMAL else None
 
     def without(self, card: Card, low: int) -> int | None:
         """The deficiency of the hand less one ``card``, known to be at least ``low``."""
+        return self._without(card, low)[0]
+
+    def _without(self, card: Card, low: int) -> tuple[int | None, Status]:
         less = self.hand.copy()
         less[card] -= 1
         return self._deficiency(+less, self.unseen, (low, None))
