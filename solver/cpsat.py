@@ -363,7 +363,7 @@ def interruptible() -> Iterator[None]:
     writer.setblocking(False)
     before = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
     terminate = signal.getsignal(signal.SIGTERM)
-    if terminate is signal.SIG_DFL:  # ignored, or handled by the program: left so
+    if terminate is signal.SIG_DFL:  # a SIGTERM ignored or handled already is left so
         signal.signal(signal.SIGTERM, _terminated)
 
     def watch() -> None:
