@@ -26,6 +26,11 @@ the table before the turn and the rack, :func:`repair` answers:
   table tile and some rack tiles, which may rescue a table the table tiles alone
   cannot.
 
+For a player who has not opened (``opened=False``, the table before the turn
+required) the turn may not touch the table: the table before stays as it was, and
+the tiles laid down (with the rack's, for a rescue) may only make new sets worth
+``rules.opening_threshold`` together, as in an opening solve.
+
 Each question is a turn of the same model and stages as a solve: the reference sets'
 tiles on the table and the other tiles on the rack, which must all be played
 (:attr:`~solver.rummikub.model.TurnModel.must_play`; a rescue adds the rack's tiles,
@@ -46,7 +51,7 @@ from itertools import chain
 from ortools.sat.python import cp_model
 
 from solver.cpsat import Limit, Status
-from solver.errors import TableError
+from solver.errors import RequestError, TableError
 from solver.i18n import _, _n
 from solver.rummikub.disruption import least_disruption
 from solver.rummikub.free_jokers import free_jokers
@@ -147,22 +152,34 @@ def repair(
     rack: Sequence[Tile] | None = None,
     objective: Objective = Objective.TILES,
     *,
+    opened: bool = True,
     limit: Limit | None = None,
 ) -> Repair:
     """Repair ``table`` (the table as it lies now; any heaps of tiles) under ``rules``;
     see the module docstring. ``before``: the table before the turn (valid sets, every
-    tile of it still on the table); ``rack``: the player's tiles, for a rescue.
+    tile of it still on the table); ``rack``: the player's tiles, for a rescue;
+    ``opened``: whether the player had opened before the turn (when not, ``before``
+    is required, and only new sets from the tiles laid down and the rack are made).
 
     Every search is bounded by deterministic work, with ``limit.time`` wall-clock
     seconds (the default when ``limit`` is None) as the outer safety cap for the whole
     repair; each least-disruption stage does at most ``limit.disruption_work`` within
     ``limit.disruption_time``, as in :func:`~solver.rummikub.search.solve`. Raises a
     :class:`~solver.errors.MeldwiseError` for a tile not in the game, more copies than
-    exist, or an invalid ``before``.
+    exist, an invalid ``before``, or ``opened`` false without ``before``.
     """
     limit = (limit or Limit()).started()
     now = Counter(chain.from_iterable(table))
     _check_tiles(now, before, rack or (), rules)
+    if not opened and before is None:
+        # Which tiles were laid down this turn, and so what an opening may hold, is
+        # known only from the table before it.
+        raise RequestError(
+            _(
+                "a repair for a player who has not opened needs the table before the turn "
+                "(table_before): only with it is it known which tiles they laid down"
+            )
+        )
     heaps = [_read(tiles, rules) for tiles in table]
     reference = _reference(before, heaps, now, rules)
     # Where a table joker came from is known only from the table before the turn:
@@ -174,11 +191,18 @@ def repair(
     def laid(placed: list[PlacedSet], played: Counter[Tile], found: _Found) -> Arrangement:
         return _arrangement(placed, played, reference, heaps, table, found.proven)
 
+    def arrange(
+        rack: Counter[Tile], table: Counter[Tile], must: Counter[Tile], objective: Objective
+    ) -> _Found:
+        if not opened:  # the table before stays; the rack's tiles only make new sets
+            return _open(rules, rack, must, objective, reference, limit, capped)
+        return _arrange(turn_rules, rack, table, must, objective, reference, limit, capped)
+
     # The reference sets' tiles stay on the table; the others (loose tiles, broken
     # sets, tiles laid down this turn) are rack tiles the turn must all play.
     strays = now - Counter(chain.from_iterable(meld.tiles for meld in reference))
     kept = now - strays
-    whole = _arrange(turn_rules, strays, kept, strays, Objective.TILES, reference, limit, capped)
+    whole = arrange(strays, kept, strays, Objective.TILES)
     penalty = None
     arrangement = None
     if whole.placed is not None:
@@ -188,9 +212,10 @@ def repair(
         status, repairable = Status.UNKNOWN, False
     else:
         repairable = False
-        most = _arrange(
-            turn_rules, now, Counter(), Counter(), Objective.TILES, reference, limit, capped
-        )
+        if opened:
+            most = arrange(now, Counter(), Counter(), Objective.TILES)
+        else:  # the table before, and the tiles laid down that make an opening
+            most = arrange(strays, kept, Counter(), Objective.TILES)
         status = Status.OPTIMAL if most.status is Status.OPTIMAL else Status.FEASIBLE
         if before is not None:
             most = _at_least_as_it_was(most, reference)
@@ -200,9 +225,7 @@ def repair(
 
     rescue, rescue_status = None, None
     if rack is not None:
-        found = _arrange(
-            turn_rules, strays + Counter(rack), kept, strays, objective, reference, limit, capped
-        )
+        found = arrange(strays + Counter(rack), kept, strays, objective)
         rescue_status = found.status
         if found.placed is not None:
             played = _tiles(found.placed) - now
@@ -326,6 +349,57 @@ def _arrange(
         return _Found(Status.OPTIMAL, None, True)
     status = Status.OPTIMAL if first.optimal else Status.FEASIBLE
     return _Found(status, lay_out(tm, first.value), not reference)
+
+
+def _open(
+    rules: Rules,
+    rack: Counter[Tile],
+    must: Counter[Tile],
+    objective: Objective,
+    before: tuple[Meld, ...],
+    limit: Limit,
+    capped: list[bool],
+) -> _Found:
+    """The turn of a player who has not opened: ``before`` (the table before the
+    turn) as it was, and new sets from ``rack`` worth the opening threshold holding
+    every tile of ``must`` (part of ``rack``); with ``must`` empty, playing nothing
+    is such a turn too. Nothing on the table moves, so the least disruption is
+    proven."""
+    as_it_was = [PlacedSet(meld, index, meld.tiles, ()) for index, meld in enumerate(before)]
+    if not must:
+        # No tile has to be played: the table as it was, unless an opening is found.
+        found = _open_model(rules, rack, must, objective, as_it_was, limit, capped)
+        if found.placed is None and found.status is Status.OPTIMAL:
+            return _Found(Status.OPTIMAL, as_it_was, True)
+        return found
+    return _open_model(rules, rack, must, objective, as_it_was, limit, capped)
+
+
+def _open_model(
+    rules: Rules,
+    rack: Counter[Tile],
+    must: Counter[Tile],
+    objective: Objective,
+    as_it_was: list[PlacedSet],
+    limit: Limit,
+    capped: list[bool],
+) -> _Found:
+    """New sets from ``rack``, ``must`` among them, worth the opening threshold
+    (``placed`` None when none are), after the table ``as_it_was``."""
+    if not rack:
+        return _Found(Status.OPTIMAL, None, True)
+    tm = build_model(
+        rules, TileCounts.of(rack), TileCounts({}), objective, True, must_play=TileCounts.of(must)
+    )
+    limits = limit.account(SCORE_WORK)
+    first = run(tm, limits)
+    capped.append(limits.capped)
+    if first.code == cp_model.UNKNOWN:
+        return _Found(Status.UNKNOWN, None, False)
+    if first.infeasible:
+        return _Found(Status.OPTIMAL, None, True)
+    status = Status.OPTIMAL if first.optimal else Status.FEASIBLE
+    return _Found(status, as_it_was + lay_out(tm, first.value), True)
 
 
 def _arrangement(

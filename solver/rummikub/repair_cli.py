@@ -43,6 +43,12 @@ def add_repair_command(commands: Commands) -> None:
     parser.add_argument("--before", help="the table before the turn (valid sets), optional")
     parser.add_argument("--rack", help="the player's rack: also find the best rescue with it")
     parser.add_argument(
+        "--opening",
+        action="store_true",
+        help="the player has not opened yet: the table before stays, the tiles laid down "
+        "may only make new sets worth the opening threshold (needs --before)",
+    )
+    parser.add_argument(
         "--objective",
         choices=[o.value for o in Objective],
         default=Objective.TILES.value,
@@ -62,6 +68,8 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
         "time_limit_ms": time_limit_ms(args.time_limit),
         "notation": args.notation,
     }
+    if args.opening:
+        request["opened"] = False
     if args.before is not None:
         request["table_before"] = parse_sets(args.before)
     if args.rack is not None:

@@ -721,8 +721,8 @@ def score_rummikub(request: Mapping[str, Any] | ScoreRequest) -> dict[str, Any]:
 
 
 class RepairRequest(WrittenRequest):
-    """A table that went wrong, in the turn of a player who has opened (for one who has
-    not, validate's consequence says what happens): the request of
+    """A table that went wrong in a player's turn (with ``opened`` false, of a player
+    who has not opened: ``table_before`` is then required): the request of
     :func:`repair_rummikub`."""
 
     model_config = ConfigDict(
@@ -750,6 +750,12 @@ class RepairRequest(WrittenRequest):
     )
     rack: list[AnyTile] | None = Field(
         default=None, description="the player's rack: also find the best rescue with it"
+    )
+    opened: StrictBool = Field(
+        default=True,
+        description="the player had opened before this turn; false: the table before stays "
+        "as it was and the tiles laid down (and the rack's) may only make new sets worth "
+        "the opening threshold (table_before required)",
     )
     objective: Objective = Field(
         default=Objective.TILES, description="for the rescue: most tiles, or most points"
@@ -854,7 +860,8 @@ def repair_rummikub(request: Mapping[str, Any] | RepairRequest) -> dict[str, Any
     """Repair a table that went wrong (:class:`RepairRequest` in,
     :class:`RepairResponse` out; see :mod:`solver.rummikub.repair`): ``table`` is the
     table as it lies now (any heaps of tiles); ``table_before`` (the table before the
-    turn, valid sets) and ``rack`` (for a rescue) are optional. ``penalty`` is given
+    turn, valid sets) and ``rack`` (for a rescue) are optional, ``opened`` (default
+    true) false for a player who has not opened. ``penalty`` is given
     when the table is proven beyond repair; ``rescue`` is null without a rack, and its
     ``play`` null when no play rescues the table."""
     asked = read(RepairRequest, request)
@@ -867,6 +874,7 @@ def repair_rummikub(request: Mapping[str, Any] | RepairRequest) -> dict[str, Any
             before=None if before is None else [list(read_tiles(t, rules)) for t in before],
             rack=None if asked.rack is None else list(read_tiles(asked.rack, rules)),
             objective=asked.objective,
+            opened=asked.opened,
             limit=Limit(asked.time_limit_ms / 1000),
         )
         return RepairResponse.answer(found)

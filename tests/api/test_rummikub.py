@@ -16,7 +16,13 @@ from api.errors import MAX_DETAIL
 from api.main import create_app
 from api.routes.rummikub import DEFAULT_TIME_LIMIT_MS, glance
 from api.settings import Settings, available_cores
-from solver import repair_rummikub, score_rummikub, solve_rummikub, validate_rummikub
+from solver import (
+    MeldwiseError,
+    repair_rummikub,
+    score_rummikub,
+    solve_rummikub,
+    validate_rummikub,
+)
 from solver.rummikub import Rules
 from solver.rummikub.game_wire import bot_rummikub
 from solver.rummikub.wire import SolveRequest, SolveResponse
@@ -152,6 +158,26 @@ def test_repair_delegates_to_the_library(client: TestClient) -> None:
     bad = client.post(REPAIR, json={"table": [["R1", "X9"]]})
     assert bad.status_code == 422
     assert "X9" in bad.json()["detail"]
+
+
+def test_repair_for_a_player_who_has_not_opened(client: TestClient) -> None:
+    request = {
+        "table": [["R10", "R11"], ["R12", "B12", "K12", "O12"], ["R13"]],
+        "table_before": [["R12", "B12", "K12", "O12"]],
+        "rack": ["R12"],
+        "opened": False,
+    }
+    answer = client.post(REPAIR, json=request)
+    assert answer.status_code == 200
+    assert answer.json() == repair_rummikub(request)
+    assert answer.json()["repairable"] is False
+    request.pop("table_before")
+    for lang in ("en", "ja"):
+        bad = client.post(REPAIR, json=request, headers={"Accept-Language": lang})
+        assert bad.status_code == 422
+        with pytest.raises(MeldwiseError) as error:
+            repair_rummikub({**request, "lang": lang})
+        assert bad.json()["detail"] == str(error.value)
 
 
 def test_every_request_model_has_an_example_the_endpoint_accepts(client: TestClient) -> None:

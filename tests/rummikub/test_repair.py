@@ -468,3 +468,104 @@ def test_a_heap_whose_brackets_fit_no_reading_is_no_set_and_gets_repaired() -> N
     # The heap as it lies is a black run (its jokers read anew): nothing to move.
     assert [m["kind"] for m in answer["arrangement"]["table"]] == ["run", "run"]
     assert answer["arrangement"]["steps"] == []
+
+
+UNOPENED: dict[str, Any] = {
+    "table": [["R10", "R11"], ["R12", "B12", "K12", "O12"], ["R13"]],
+    "table_before": [["R12", "B12", "K12", "O12"]],
+    "rack": ["R12", "B1"],
+    "opened": False,
+}
+"""A player who has not opened laid R10 R11 R13 and took R12 from the group for them.
+Repair judged every turn as one of a player who had opened: "repairable", the group
+robbed of its R12, a move validate with ``"opened": false`` rejects ("a player who
+has not opened may not touch the table"); and ``opened`` was an unknown field."""
+
+
+def test_repair_for_a_player_who_has_not_opened_leaves_the_table_alone() -> None:
+    answer = repair_rummikub(UNOPENED)
+    assert answer["status"] == "optimal"
+    assert answer["repairable"] is False
+    arranged = answer["arrangement"]
+    assert [m["tiles"] for m in arranged["table"]] == [["R12", "B12", "K12", "O12"]]
+    assert arranged["left_out"] == ["R10", "R11", "R13"]
+    assert answer["penalty"]["back_to_rack"] == ["R10", "R11", "R13"]
+    # The rack's R12 makes R10-R13 (46 points) an opening of new sets alone.
+    play = answer["rescue"]["play"]
+    assert play["played"] == ["R12"]
+    assert (play["sets_kept"], play["tiles_moved"]) == (1, 0)
+    laid = parse_tiles("R10 R11 R13 R12 B1")
+    before = [parse_tiles(s) for s in UNOPENED["table_before"]]
+    after = [_written(m) for m in play["table"]]
+    assert check_play(laid, before, after, False, Rules()).legal
+    opened = repair_rummikub({**UNOPENED, "opened": True})
+    assert opened["repairable"] is True  # after opening the R12 may move
+
+
+def test_repair_for_a_player_who_has_not_opened_needs_the_table_before() -> None:
+    with pytest.raises(MeldwiseError, match="needs the table before the turn"):
+        repair_rummikub({"table": [["R10", "R11", "R12"]], "opened": False})
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(100))
+@given(data=st.data(), rules=small_rules(max_numbers=5, max_colours=3))
+def test_repair_for_a_player_who_has_not_opened_matches_exhaustive_search(
+    data: st.DataObject, rules: Rules
+) -> None:
+    """With ``"opened": false`` the table before stays as it was: the table can be
+    repaired exactly when the tiles laid down alone make an opening (the exhaustive
+    oracle); beyond repair, the most tiles that fit are the table before and the
+    largest opening among the tiles laid down; the rescue is the best opening that
+    holds every tile laid down; every arrangement is a legal turn for that player."""
+    request = {**data.draw(messy_tables(rules, before=True)), "opened": False}
+    note(request)
+    answer = repair_rummikub(request)
+    oracle = oracle_for(rules)
+    now = _tiles(request["table"])
+    before = [parse_tiles(s) for s in request["table_before"]]
+    strays = now - _tiles(request["table_before"])
+    table = tuple(map(tuple, before))
+
+    def opens(laid: Counter[Tile]) -> bool:
+        return oracle.can_play(Position(tuple(laid.elements()), table, False), laid)
+
+    assert answer["status"] == "optimal"
+    assert answer["repairable"] == opens(strays)
+    event(f"repairable: {answer['repairable']}")
+    arranged = answer["arrangement"]
+    left_out = Counter(Tile.parse(t) for t in arranged["left_out"])
+    placed = _tiles([m["tiles"] for m in arranged["table"]])
+    assert placed + left_out == now
+    most = max(part.total() for part in _sub_multisets(strays) if opens(part))
+    assert left_out.total() == strays.total() - most
+    after = [_written(m) for m in arranged["table"]]
+    laid = tuple((placed - _tiles(request["table_before"])).elements())
+    assert check_play(laid, before, after, False, rules).legal
+    assert (arranged["sets_kept"], arranged["tiles_moved"]) == (len(before), 0)
+    sets, _used = replay(
+        request["table"], [], arranged["steps"], Counter(str(t) for t in left_out.elements())
+    )
+    assert [Counter(s) for s in sets] == [Counter(m["tiles"]) for m in arranged["table"]]
+    if not answer["repairable"]:
+        assert Counter(map(Tile.parse, answer["penalty"]["back_to_rack"])) == strays
+    if "rack" not in request:
+        return
+    objective = Objective(request["objective"])
+    rack = Counter(Tile.parse(t) for t in request["rack"])
+    keys = [oracle.key(p, objective) for p in _sub_multisets(rack) if opens(strays + p)]
+    rescue = answer["rescue"]
+    assert rescue["status"] == "optimal"
+    if not keys:
+        assert rescue["play"] is None
+        return
+    play = rescue["play"]
+    played = Counter(Tile.parse(t) for t in play["played"])
+    assert oracle.key(played, objective) == max(keys)
+    assert _tiles([m["tiles"] for m in play["table"]]) == now + played
+    after = [_written(m) for m in play["table"]]
+    laid = tuple((strays + rack).elements())
+    assert check_play(laid, before, after, False, rules).legal
+    sets, used = replay(request["table"], request["rack"], play["steps"])
+    assert [Counter(s) for s in sets] == [Counter(m["tiles"]) for m in play["table"]]
+    assert used == Counter(play["played"])
