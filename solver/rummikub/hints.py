@@ -15,9 +15,9 @@ from enum import Enum
 
 from solver.i18n import _
 from solver.rummikub.melds import Meld
-from solver.rummikub.notation import spell
+from solver.rummikub.notation import Tile, spell
 from solver.rummikub.result import Play
-from solver.rummikub.steps import Action, describe
+from solver.rummikub.steps import Action, Step, describe
 
 
 class HintLevel(Enum):
@@ -38,25 +38,46 @@ class TileHint:
 
 def tile_hint(play: Play, table: Sequence[Meld]) -> TileHint | None:
     """The easiest rack tile to show: one added to a set already on the table
-    (``table``, as the request gave it) if any, else one that goes into a new set;
-    None when nothing is played."""
+    (``table``, as the request gave it) that no earlier step takes tiles from, if
+    any; else one that goes into a new set (laid down, or a part split off a run);
+    else one added to a table set once tiles are taken from it (the text says so:
+    the set is then no longer the one ``table`` describes). None when nothing is
+    played."""
+    changed: set[int] = set()
+    onto_changed: tuple[Step, Tile] | None = None
     for step in play.steps:
-        if step.action is Action.ADD and step.set < len(table) and step.from_rack:
+        if step.action in (Action.TAKE, Action.SPLIT):
+            changed.add(step.set)
+        elif step.action is Action.ADD and step.set < len(table) and step.from_rack:
             tile = step.from_rack[0]
-            return TileHint(
-                spell(tile),
-                step.set,
-                _(
-                    "Your {tile} goes onto set {index}, {set}.",
-                    tile=spell(tile),
-                    index=step.set,
-                    set=describe(table[step.set]),
-                ),
-            )
+            if step.set not in changed:
+                return TileHint(
+                    spell(tile),
+                    step.set,
+                    _(
+                        "Your {tile} goes onto set {index}, {set}.",
+                        tile=spell(tile),
+                        index=step.set,
+                        set=describe(table[step.set]),
+                    ),
+                )
+            onto_changed = onto_changed or (step, tile)
     for step in play.steps:
-        if step.from_rack:
+        if step.from_rack and (step.action is Action.NEW_SET or step.set >= len(table)):
             tile = step.from_rack[0]
             return TileHint(
                 spell(tile), None, _("Your {tile} goes into a new set.", tile=spell(tile))
             )
+    if onto_changed is not None:
+        step, tile = onto_changed
+        return TileHint(
+            spell(tile),
+            step.set,
+            _(
+                "Your {tile} goes onto set {index}, {set}, once tiles are taken from it.",
+                tile=spell(tile),
+                index=step.set,
+                set=describe(table[step.set]),
+            ),
+        )
     return None

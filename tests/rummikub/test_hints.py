@@ -112,6 +112,20 @@ def assert_levels_agree(request: dict[str, Any]) -> dict[str, Any]:
     else:
         assert tile["to_set"] < len(request["table"])
         assert any(s["action"] == "add" and s["to_set"] == tile["to_set"] for s in placing)
+        # The set is described as the request gave it only while no tile has left it.
+        first = next(
+            i
+            for i, s in enumerate(full["steps"])
+            if s["action"] == "add"
+            and s["to_set"] == tile["to_set"]
+            and tile["tile"] in s["from_rack"]
+        )
+        robbed = any(
+            s.get("from_set", s.get("set")) == tile["to_set"]
+            for s in full["steps"][:first]
+            if s["action"] in ("take", "split")
+        )
+        assert tile["text"].endswith("once tiles are taken from it.") == robbed
     assert tile["tile"] in tile["text"]
     return full
 
@@ -128,6 +142,19 @@ def test_a_tile_hint_names_the_set_it_goes_onto() -> None:
         "text": "Your R6 goes onto set 0, the red run 3-5.",
         "time_capped": False,
     }
+
+
+def test_a_tile_hint_onto_a_set_split_first_says_so() -> None:
+    # It said "Your K5 goes onto set 1, the blue run 5-8.": the K5 joins the B5 left
+    # once B6 B7 B8 are split off, making a group; no K5 goes onto that run.
+    tile = ask(
+        {"rack": ["K5", "O5"], "table": [["R3", "R4", "R5", "R6"], ["B5", "B6", "B7", "B8"]]},
+        "tile",
+    )
+    assert (tile["tile"], tile["to_set"]) == ("K5", 1)
+    assert (
+        tile["text"] == "Your K5 goes onto set 1, the blue run 5-8, once tiles are taken from it."
+    )
 
 
 def test_nothing_to_play() -> None:
