@@ -366,13 +366,11 @@ def _open(
     is such a turn too. Nothing on the table moves, so the least disruption is
     proven."""
     as_it_was = [PlacedSet(meld, index, meld.tiles, ()) for index, meld in enumerate(before)]
-    if not must:
-        # No tile has to be played: the table as it was, unless an opening is found.
-        found = _open_model(rules, rack, must, objective, as_it_was, limit, capped)
-        if found.placed is None and found.status is Status.OPTIMAL:
-            return _Found(Status.OPTIMAL, as_it_was, True)
-        return found
-    return _open_model(rules, rack, must, objective, as_it_was, limit, capped)
+    found = _open_model(rules, rack, must, objective, as_it_was, limit, capped)
+    if not must and found.placed is None and found.status is Status.OPTIMAL:
+        # No tile has to be played and no opening exists: the table as it was.
+        return _Found(Status.OPTIMAL, as_it_was, True)
+    return found
 
 
 def _open_model(
