@@ -164,8 +164,10 @@ class Advice:
     text: str
 
 
-def advise(view: View, strategy: Strategy | None = None) -> Advice:
-    """The strong bot's advice for ``view``: whether it would hold back, and why."""
+def advise(view: View, strategy: Strategy | None = None, *, name_tiles: bool = True) -> Advice:
+    """The strong bot's advice for ``view``: whether it would hold back, and why.
+    ``name_tiles`` false: the text names no tile (for a hint level that does not
+    reveal the play)."""
     decision = decide(view, strategy or Strategy())
     best = decision.best
     kept = Counter(best.played)
@@ -181,6 +183,14 @@ def advise(view: View, strategy: Strategy | None = None) -> Advice:
             "The strong bot would draw rather than play the {n} tile it could: {why}.",
             "The strong bot would draw rather than play the {n} tiles it could: {why}.",
             best.tiles_played,
+            why=decision.reason,
+        )
+    elif not name_tiles:
+        text = _n(
+            "The strong bot would play only {played} of the {n} tile: {why}.",
+            "The strong bot would play only {played} of the {n} tiles: {why}.",
+            best.tiles_played,
+            played=len(decision.played),
             why=decision.reason,
         )
     else:

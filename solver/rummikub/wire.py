@@ -361,17 +361,24 @@ class AdviceOut(Answer):
 
     holds_back: bool = Field(description="it would place fewer tiles than the best play")
     draws: bool = Field(description="it would draw rather than play")
-    plays: list[AnyTile] = Field(description="the rack tiles it would place")
-    keeps: list[AnyTile] = Field(description="tiles of the best play it would keep on the rack")
-    text: str
+    plays: list[AnyTile] | None = Field(
+        description="the rack tiles it would place (null below hint level full, which alone "
+        "reveals the play)"
+    )
+    keeps: list[AnyTile] | None = Field(
+        description="tiles of the best play it would keep on the rack (null below hint "
+        "level full)"
+    )
+    text: str = Field(description="below hint level full it names no tile")
 
     @staticmethod
-    def answer(advice: Advice) -> dict[str, Any]:
+    def answer(advice: Advice, level: HintLevel) -> dict[str, Any]:
+        full = level is HintLevel.FULL
         return {
             "holds_back": advice.holds_back,
             "draws": advice.draws,
-            "plays": [spell(t) for t in advice.plays],
-            "keeps": [spell(t) for t in advice.keeps],
+            "plays": [spell(t) for t in advice.plays] if full else None,
+            "keeps": [spell(t) for t in advice.keeps] if full else None,
             "text": advice.text,
         }
 
@@ -514,7 +521,9 @@ def solve_rummikub(request: Mapping[str, Any] | SolveRequest) -> dict[str, Any]:
             answer["free_jokers"] = play.free_jokers
         if asked.opponents is not None:
             view = facing(position, asked.rules, asked.opponents)
-            answer["advice"] = AdviceOut.answer(advise(view))
+            # A nudge or a tile hint must not give the play away through the advice.
+            full = asked.hint_level is HintLevel.FULL
+            answer["advice"] = AdviceOut.answer(advise(view, name_tiles=full), asked.hint_level)
         return answer
 
 

@@ -306,15 +306,31 @@ def test_the_hint_gives_advice_only_when_asked_and_keeps_the_best_play() -> None
     assert "stands on the rack alone" in advice["text"]
 
 
+def test_advice_below_the_full_hint_gives_no_tile_away() -> None:
+    # A nudge says only whether a play exists and its size: its advice used to list
+    # the tiles the bot would play and keep, which together were the whole best play.
+    opponents = [{"rack_size": 9, "opened": True}]
+    for level in ("nudge", "tile"):
+        answer = solve_rummikub({**HOLDING, "opponents": opponents, "hint_level": level})
+        advice = answer["advice"]
+        assert advice["plays"] is None
+        assert advice["keeps"] is None
+        assert advice["holds_back"]
+        assert not advice["draws"]
+        assert advice["text"].startswith("The strong bot would play only 1 of the 5 tiles: ")
+        assert not any(tile in advice["text"] for tile in ("K11", "R1", "R2", "R3"))
+
+
 def test_advice_at_every_hint_level_and_when_the_bot_agrees() -> None:
     going_out = {"rack": ["R1", "R2", "R3", "K11"], "table": [["K8", "K9", "K10"]]}
     for level in ("nudge", "tile", "full"):
         answer = solve_rummikub({**going_out, "opponents": [{"rack_size": 5}], "hint_level": level})
+        full = level == "full"
         assert answer["advice"] == {
             "holds_back": False,
             "draws": False,
-            "plays": ["R1", "R2", "R3", "K11"],
-            "keeps": [],
+            "plays": ["R1", "R2", "R3", "K11"] if full else None,
+            "keeps": [] if full else None,
             "text": "The strong bot would make the best play too: the best play empties the rack.",
         }
     with pytest.raises(ValueError, match=r"'opponents\[0\]\.rack_size' must be at least 1, got 0"):
