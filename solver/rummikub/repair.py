@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
@@ -213,7 +213,7 @@ def repair(
     else:
         repairable = False
         if opened:
-            most = arrange(now, Counter(), Counter(), Objective.TILES)
+            most = _fewest_left_out(arrange, now, reference)
         else:  # the table before, and the tiles laid down that make an opening
             most = arrange(strays, kept, Counter(), Objective.TILES)
         status = Status.OPTIMAL if most.status is Status.OPTIMAL else Status.FEASIBLE
@@ -238,6 +238,52 @@ def repair(
     return Repair(
         status, repairable, arrangement, penalty, rescue, rescue_status, spare, any(capped)
     )
+
+
+def _fewest_left_out(
+    arrange: Callable[[Counter[Tile], Counter[Tile], Counter[Tile], Objective], _Found],
+    tiles: Counter[Tile],
+    reference: tuple[Meld, ...],
+) -> _Found:
+    """The most of ``tiles`` that fit (every one a rack tile, none a must), the
+    closest to ``reference``.
+
+    The solve's score prefers a joker kept on the rack, which here means a joker left
+    out, before any closeness: ``R5 B5 K5 J | O5`` left the joker out and broke the
+    group, where leaving O5 out keeps it. For a table a joker left out is a tile like
+    any other, so each count of jokers placed that fits as many tiles is asked for
+    (a must-play of that many jokers: the score then places exactly that many), and
+    the calmest answer is taken: the most reference sets kept whole, then the most
+    tiles in place."""
+    found = arrange(tiles, Counter(), Counter(), Objective.TILES)
+    if found.placed is None or not reference:
+        return found
+    jokers = [tile for tile in tiles.elements() if tile.is_joker]
+    placed = _tiles(found.placed)
+    answers = [found]
+    for count in range(sum(t.is_joker for t in placed.elements()) + 1, len(jokers) + 1):
+        more = arrange(tiles, Counter(), Counter(jokers[:count]), Objective.TILES)
+        answers.append(more)
+        if more.placed is None or _tiles(more.placed).total() < placed.total():
+            break  # fewer tiles fit with this many jokers, so with more too
+    fits = [a for a in answers if a.placed and _tiles(a.placed).total() == placed.total()]
+    calmest = max(fits, key=lambda a: _calm(a.placed or [], reference))
+    settled = all(a.status is Status.OPTIMAL for a in answers)
+    return _Found(
+        calmest.status if settled else Status.FEASIBLE,
+        calmest.placed,
+        settled and all(a.proven for a in answers),
+    )
+
+
+def _calm(placed: list[PlacedSet], reference: tuple[Meld, ...]) -> tuple[int, int]:
+    """Sets of ``reference`` kept whole and its tiles that stay in place."""
+    kept = sum(
+        1
+        for p in placed
+        if p.origin is not None and len(p.stayed) == len(reference[p.origin].tiles)
+    )
+    return kept, sum(len(p.stayed) for p in placed)
 
 
 def _at_least_as_it_was(found: _Found, before: tuple[Meld, ...]) -> _Found:
@@ -408,12 +454,7 @@ def _arrangement(
     table: TileSets,
     proven: bool,
 ) -> Arrangement:
-    stayed = sum(len(p.stayed) for p in placed)
-    kept = sum(
-        1
-        for p in placed
-        if p.origin is not None and len(p.stayed) == len(reference[p.origin].tiles)
-    )
+    kept, stayed = _calm(placed, reference)
     steps = plan(heaps, _from_heaps(placed, table), list(played.elements()), table)
     return Arrangement(
         table=tuple(p.meld for p in steps.table),

@@ -366,8 +366,7 @@ class AdviceOut(Answer):
         "reveals the play)"
     )
     keeps: list[AnyTile] | None = Field(
-        description="tiles of the best play it would keep on the rack (null below hint "
-        "level full)"
+        description="tiles of the best play it would keep on the rack (null below hint level full)"
     )
     text: str = Field(description="below hint level full it names no tile")
 

@@ -569,3 +569,16 @@ def test_repair_for_a_player_who_has_not_opened_matches_exhaustive_search(
     sets, used = replay(request["table"], request["rack"], play["steps"])
     assert [Counter(s) for s in sets] == [Counter(m["tiles"]) for m in play["table"]]
     assert used == Counter(play["played"])
+
+
+def test_beyond_repair_leaves_out_a_tile_rather_than_a_joker_when_that_keeps_a_set() -> None:
+    # One tile must be left out: the joker or O5. The solve's score prefers a joker
+    # kept on the rack, which here left the joker out and broke the group (kept 0,
+    # moved 1); leaving O5 out is as few tiles and keeps the group whole.
+    answer = repair_rummikub({"table": [["R5", "B5", "K5", "J"], ["O5"]]})
+    arranged = answer["arrangement"]
+    assert not answer["repairable"]
+    assert arranged["left_out"] == ["O5"]
+    assert (arranged["sets_kept"], arranged["tiles_moved"]) == (1, 0)
+    assert arranged["disruption_proven"]
+    assert answer["penalty"]["to_pool"] == ["O5"]
