@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from benchmarks.answers import Answer
+from benchmarks.answers import Answer, Calm
 from benchmarks.cases import Mode
 from benchmarks.compare import VALUE_MODE_REASON, Disagreement, compare
 from benchmarks.machine import describe
@@ -221,9 +221,9 @@ def _timing_row(trials: Sequence[Trial]) -> Row:
         "optimal": sum(t.ours.status == "optimal" for t in trials) / len(trials),
         "illegal": sum(not t.ours.legal for t in trials),
     }
-    calm = [t.ours.calm for t in trials if t.ours.calm is not None]
+    calm = [(t, t.ours.calm) for t in trials if t.ours.calm is not None]
     if calm:
-        row["proven"] = sum(c.proven for c in calm) / len(calm)
+        row["proven"] = _calm_proven(calm)
     if all(t.score is not None for t in trials):
         score = _times(trials, lambda t: t.score)
         row |= {"score_median_ms": score.median, "score_p95_ms": score.p95}
@@ -338,13 +338,7 @@ def _calm_row(trials: Sequence[Trial], results: Results) -> Row:
         )
     return {
         "n": len(calm),
-        # Least disruption is proven of a best play: an answer whose score is not
-        # proven (one that found nothing plays nothing, and "disturbs" nothing) is not.
-        "proven": (
-            sum(a.proven and t.ours.status == "optimal" for t, a in calm) / len(calm)
-            if calm
-            else 1.0
-        ),
+        "proven": _calm_proven(calm) if calm else 1.0,
         "capped": sum(a.time_capped for _, a in calm),
         "compared": compared,
         "worse": worse,
@@ -553,6 +547,13 @@ def disagreement_section(disagreements: Sequence[Disagreement], results: Results
         ),
         all_rows=every,
     )
+
+
+def _calm_proven(calm: Sequence[tuple[Trial, Calm]]) -> float:
+    """The share of answers whose least disruption is proven. It is proven of a best
+    play: an answer whose score is not proven (one that found nothing plays nothing,
+    and "disturbs" nothing) is not."""
+    return sum(a.proven and t.ours.status == "optimal" for t, a in calm) / len(calm)
 
 
 def _explained_by_value_mode(row: Row) -> bool:

@@ -295,6 +295,10 @@ def test_answers_not_compared_with_their_reference_are_not_said_to_have_none() -
     # plays nothing, which "disturbs" nothing (the share read 100% beside the clock cut).
     assert targets.rows[0]["proven"] == 0
     assert "calm proven" in missed
+    # The tables per bucket and family said 100% beside it.
+    for key in ("ours", "ours_overall"):
+        rows = next(s for s in report.sections if s.key == key).rows
+        assert [r["proven"] for r in rows] == [0] * len(rows)
     results.references = {}
     report = build_report(results, "test")
     targets = next(s for s in report.sections if s.key == "default_targets")
