@@ -187,6 +187,15 @@ def read_meld(tiles: Sequence[Tile], rules: Rules) -> Meld:
     return max(options, key=lambda m: m.value)
 
 
+def read_meld_or_none(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
+    """``tiles`` read as a set as :func:`read_meld` reads it (as the table reads a
+    set), or None when they form none."""
+    try:
+        return read_meld(tiles, rules)
+    except InvalidMeld:
+        return None
+
+
 def _as_said(meld: Meld, said: list[Tile], rules: Rules) -> Meld | None:
     """``meld`` with its jokers standing for the tiles in ``said`` (what some of them
     were written with), or None when this reading cannot have them so: in a run each

@@ -10,7 +10,14 @@ from solver import validate_rummikub
 from solver.errors import TableError
 from solver.rummikub import MeldKind, Position, Rules, parse_tiles, read_meld, solve
 from solver.rummikub.layout import _group as layout_group
-from solver.rummikub.melds import InvalidMeld, Meld, best_value, joker_colours, readings
+from solver.rummikub.melds import (
+    InvalidMeld,
+    Meld,
+    best_value,
+    joker_colours,
+    read_meld_or_none,
+    readings,
+)
 from solver.rummikub.model import TurnModel
 from solver.rummikub.notation import (
     JOKER,
@@ -272,3 +279,11 @@ def test_a_groups_jokers_take_one_colour_order_wherever_the_group_is_made() -> N
     laid = layout_group(cast(TurnModel, SimpleNamespace(rules=rules)), 7, parse_tiles("O7 J B7 J"))
     assert " ".join(map(str, laid.stands_for)) == "R7 B7 K7 O7"
     assert " ".join(map(str, laid.tiles)) == "J B7 J O7"
+
+
+def test_a_set_or_none_reads_as_the_table_reads_a_set() -> None:
+    # Legality and repair each kept a copy of this.
+    for text in ("R3 J R5", "J(B7) J K7", "K7 B7 J"):
+        assert read_meld_or_none(parse_tiles(text), RULES) == read_meld(parse_tiles(text), RULES)
+    assert read_meld_or_none(parse_tiles("R3 B5 J"), RULES) is None
+    assert read_meld_or_none((), RULES) is None
