@@ -9,11 +9,12 @@ then hands the language on to the solver worker in the request's ``lang``
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from typing import Any
 
 from pydantic import BaseModel
-from starlette.datastructures import Headers, MutableHeaders
+from starlette.datastructures import MutableHeaders
 from starlette.types import Message, Scope
 
 from api.middleware import StartEditingMiddleware
@@ -33,13 +34,20 @@ def localise(body: BaseModel) -> dict[str, Any]:
     return request
 
 
+def speaking(headers: Iterable[tuple[bytes, bytes]]) -> AbstractContextManager[str]:
+    """The language a request's ``headers`` (raw, names in lower case) ask for with
+    ``Accept-Language`` spoken inside the block; the app's (:class:`LanguageMiddleware`)
+    and the server's own answers (:mod:`api.server`) take it so."""
+    # Header lines of one name are one list (RFC 9110): all of them, not the first.
+    asked = (value.decode("latin-1") for name, value in headers if name == b"accept-language")
+    return language(negotiate(", ".join(asked)))
+
+
 class LanguageMiddleware(StartEditingMiddleware):
     """Speaks the ``Accept-Language`` header's language while a request runs."""
 
     def running(self, scope: Scope) -> AbstractContextManager[object]:
-        # Header lines of one name are one list (RFC 9110): all of them, not the first.
-        header = ", ".join(Headers(scope=scope).getlist("accept-language"))
-        return language(negotiate(header))
+        return speaking(scope["headers"])
 
     def edit(self, start: Message) -> None:
         MutableHeaders(scope=start).add_vary_header("Accept-Language")

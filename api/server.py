@@ -53,11 +53,12 @@ from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from api.language import speaking
 from api.logs import logging_config
 from api.metrics import Metrics
 from api.middleware import SECURITY_HEADERS, AnswerCutShort
 from api.settings import Settings
-from solver.i18n import _, language, negotiate
+from solver.i18n import _
 
 log = logging.getLogger("meldwise.server")
 
@@ -238,9 +239,8 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _speaking(self) -> contextlib.AbstractContextManager[str]:
         """The language of the request's ``Accept-Language`` (of its headers that have
-        arrived) for the server's own answers to it, as the app's (:mod:`api.language`)."""
-        asked = (v.decode("latin-1") for n, v in self.headers or () if n == b"accept-language")
-        return language(negotiate(", ".join(asked)))
+        arrived) for the server's own answers to it, as the app's."""
+        return speaking(self.headers or ())
 
     def on_response_complete(self) -> None:
         pipelined = bool(self.pipeline)  # its headers have arrived already
