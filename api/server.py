@@ -122,11 +122,9 @@ class GuardedProtocol(HttpToolsProtocol):
         self._full = False
         """Nothing more is read from this connection: its pipeline is full, or it is
         being closed."""
-        self._refusal: tuple[int, str, str] | None = (
-            400,
-            "the request is not valid HTTP/1.1",
-            "bad_request",
-        )
+        self._refusal: tuple[int, str, str] | None = (400, "", "bad_request")
+        """The answer to the parser's next error: unless a callback set another, a
+        request that is not HTTP (said when sent, see :meth:`send_400_response`)."""
 
     # --- connection life ----------------------------------------------------------
 
@@ -277,7 +275,11 @@ class GuardedProtocol(HttpToolsProtocol):
     def _head_late(self) -> None:
         self._head_timer = None
         if self._in_head:
-            detail = f"the request headers did not arrive within {self.guards.timeout_headers:g} s"
+            with self._speaking():
+                detail = _(
+                    "the request headers did not arrive within {seconds:g} s",
+                    seconds=self.guards.timeout_headers,
+                )
             self._refuse(408, detail, "header_timeout")
         else:
             self._close("header_timeout")
@@ -393,9 +395,12 @@ class GuardedProtocol(HttpToolsProtocol):
         if self._refusal is None:  # the pipeline is full: the parser stays stopped
             self.flow.pause_reading()
             return
-        if self._refusal[2] == "bad_request":
+        status, detail, reason = self._refusal
+        if reason == "bad_request":
             log.debug("%s: refused a request that is not HTTP/1.1", _peer(self.client))
-        self._refuse(*self._refusal)
+            with self._speaking():
+                detail = _("the request is not valid HTTP/1.1")
+        self._refuse(status, detail, reason)
 
     def _refuse(self, status: int, detail: str, reason: str) -> None:
         """Answer ``status`` and close, also when the request refused is the one whose
