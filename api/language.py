@@ -9,13 +9,15 @@ then hands the language on to the solver worker in the request's ``lang``
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from typing import Any
 
 from pydantic import BaseModel
-from starlette.datastructures import Headers, MutableHeaders
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.datastructures import MutableHeaders
+from starlette.types import Message, Scope
 
-from api.middleware import editing_start
+from api.middleware import StartEditingMiddleware
 from solver.i18n import current, language, negotiate, set_language
 from solver.wire import AS_WRITTEN
 
@@ -32,21 +34,20 @@ def localise(body: BaseModel) -> dict[str, Any]:
     return request
 
 
-class LanguageMiddleware:
+def speaking(headers: Iterable[tuple[bytes, bytes]]) -> AbstractContextManager[str]:
+    """The language a request's ``headers`` (raw, names in lower case) ask for with
+    ``Accept-Language`` spoken inside the block; the app's (:class:`LanguageMiddleware`)
+    and the server's own answers (:mod:`api.server`) take it so."""
+    # Header lines of one name are one list (RFC 9110): all of them, not the first.
+    asked = (value.decode("latin-1") for name, value in headers if name == b"accept-language")
+    return language(negotiate(", ".join(asked)))
+
+
+class LanguageMiddleware(StartEditingMiddleware):
     """Speaks the ``Accept-Language`` header's language while a request runs."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    def running(self, scope: Scope) -> AbstractContextManager[object]:
+        return speaking(scope["headers"])
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        def varying(start: Message) -> None:
-            MutableHeaders(scope=start).add_vary_header("Accept-Language")
-
-        # Header lines of one name are one list (RFC 9110): all of them, not the first.
-        header = ", ".join(Headers(scope=scope).getlist("accept-language"))
-        with language(negotiate(header)):
-            await self.app(scope, receive, editing_start(send, varying))
+    def edit(self, start: Message) -> None:
+        MutableHeaders(scope=start).add_vary_header("Accept-Language")

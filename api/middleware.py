@@ -12,7 +12,8 @@ import logging
 import re
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from starlette.datastructures import Headers
@@ -119,23 +120,10 @@ class HeadMiddleware:
                 scope["route"] = inner["route"]
 
 
-def editing_start(send: Send, edit: Callable[[Message], None]) -> Send:
-    """``send`` with ``edit`` applied first to the answer's start (its status and
-    headers): how a middleware changes the headers of every answer."""
-
-    async def edited(message: Message) -> None:
-        if message["type"] == "http.response.start":
-            edit(message)
-        await send(message)
-
-    return edited
-
-
-class WholeFilesMiddleware:
-    """Files are sent whole: a ``Range`` header is ignored (RFC 9110 lets a server do
-    so) and ``Accept-Ranges`` is not offered. The files are small, and Starlette
-    answered a bad or unsatisfiable range with an English plain-text 400 or 416,
-    outside this service's JSON errors in the client's language."""
+class StartEditingMiddleware:
+    """A middleware that changes the start of every HTTP answer (its status and
+    headers) with :meth:`edit`, each request running within :meth:`running`; anything
+    but HTTP passes through. How a middleware changes the headers of every answer."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -145,14 +133,38 @@ class WholeFilesMiddleware:
             await self.app(scope, receive, send)
             return
 
-        def no_ranges(start: Message) -> None:
-            headers = start.get("headers", [])
-            start["headers"] = [(k, v) for k, v in headers if k.lower() != b"accept-ranges"]
+        async def edited(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                self.edit(message)
+            await send(message)
 
+        with self.running(scope):
+            await self.app(scope, receive, edited)
+
+    def running(self, scope: Scope) -> AbstractContextManager[object]:  # noqa: ARG002 - a hook
+        """What the request runs within (it may change ``scope`` first): nothing here."""
+        return nullcontext()
+
+    def edit(self, start: Message) -> None:
+        """Change the answer's start message in place."""
+        raise NotImplementedError
+
+
+class WholeFilesMiddleware(StartEditingMiddleware):
+    """Files are sent whole: a ``Range`` header is ignored (RFC 9110 lets a server do
+    so) and ``Accept-Ranges`` is not offered. The files are small, and Starlette
+    answered a bad or unsatisfiable range with an English plain-text 400 or 416,
+    outside this service's JSON errors in the client's language."""
+
+    def running(self, scope: Scope) -> AbstractContextManager[object]:
         # In place: the scope is this request's, and the router writes the route found
         # into it for the metrics.
         scope["headers"] = [(k, v) for k, v in scope["headers"] if k not in (b"range", b"if-range")]
-        await self.app(scope, receive, editing_start(send, no_ranges))
+        return nullcontext()
+
+    def edit(self, start: Message) -> None:
+        headers = start.get("headers", [])
+        start["headers"] = [(k, v) for k, v in headers if k.lower() != b"accept-ranges"]
 
 
 def _static(scope: Scope) -> bool:
@@ -289,23 +301,13 @@ class RequestLogMiddleware:
         )
 
 
-class SecurityHeadersMiddleware:
+class SecurityHeadersMiddleware(StartEditingMiddleware):
     """Adds :data:`SECURITY_HEADERS` to every answer: a strict Content-Security-Policy
     (the demo page and the API docs pass it), no MIME sniffing, no framing, no
     referrer."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        def secured(start: Message) -> None:
-            start["headers"] = [*start.get("headers", []), *SECURITY_HEADERS]
-
-        await self.app(scope, receive, editing_start(send, secured))
+    def edit(self, start: Message) -> None:
+        start["headers"] = [*start.get("headers", []), *SECURITY_HEADERS]
 
 
 class AnswerCutShort(Exception):

@@ -53,11 +53,12 @@ from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from api.language import speaking
 from api.logs import logging_config
 from api.metrics import Metrics
 from api.middleware import SECURITY_HEADERS, AnswerCutShort
 from api.settings import Settings
-from solver.i18n import _, language, negotiate
+from solver.i18n import _
 
 log = logging.getLogger("meldwise.server")
 
@@ -121,11 +122,9 @@ class GuardedProtocol(HttpToolsProtocol):
         self._full = False
         """Nothing more is read from this connection: its pipeline is full, or it is
         being closed."""
-        self._refusal: tuple[int, str, str] | None = (
-            400,
-            "the request is not valid HTTP/1.1",
-            "bad_request",
-        )
+        self._refusal: tuple[int, str, str] | None = (400, "", "bad_request")
+        """The answer to the parser's next error: unless a callback set another, a
+        request that is not HTTP (said when sent, see :meth:`send_400_response`)."""
 
     # --- connection life ----------------------------------------------------------
 
@@ -238,9 +237,8 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _speaking(self) -> contextlib.AbstractContextManager[str]:
         """The language of the request's ``Accept-Language`` (of its headers that have
-        arrived) for the server's own answers to it, as the app's (:mod:`api.language`)."""
-        asked = (v.decode("latin-1") for n, v in self.headers or () if n == b"accept-language")
-        return language(negotiate(", ".join(asked)))
+        arrived) for the server's own answers to it, as the app's."""
+        return speaking(self.headers or ())
 
     def on_response_complete(self) -> None:
         pipelined = bool(self.pipeline)  # its headers have arrived already
@@ -277,7 +275,11 @@ class GuardedProtocol(HttpToolsProtocol):
     def _head_late(self) -> None:
         self._head_timer = None
         if self._in_head:
-            detail = f"the request headers did not arrive within {self.guards.timeout_headers:g} s"
+            with self._speaking():
+                detail = _(
+                    "the request headers did not arrive within {seconds:g} s",
+                    seconds=self.guards.timeout_headers,
+                )
             self._refuse(408, detail, "header_timeout")
         else:
             self._close("header_timeout")
@@ -393,9 +395,12 @@ class GuardedProtocol(HttpToolsProtocol):
         if self._refusal is None:  # the pipeline is full: the parser stays stopped
             self.flow.pause_reading()
             return
-        if self._refusal[2] == "bad_request":
+        status, detail, reason = self._refusal
+        if reason == "bad_request":
             log.debug("%s: refused a request that is not HTTP/1.1", _peer(self.client))
-        self._refuse(*self._refusal)
+            with self._speaking():
+                detail = _("the request is not valid HTTP/1.1")
+        self._refuse(status, detail, reason)
 
     def _refuse(self, status: int, detail: str, reason: str) -> None:
         """Answer ``status`` and close, also when the request refused is the one whose

@@ -6,6 +6,11 @@ p99 / max solve time of the default solve (least disruption on), the share prove
 optimal and the share proven least disruptive, and beside it the time of the score
 stage alone. ``--peer`` runs rummikub-solver on the same positions, interleaved;
 ``--profile`` splits our time into parts.
+
+Exit status: 0 when every check holds, 1 when one fails (an answer of ours illegal,
+its score not proven optimal, less calm than the long-budget reference, or beaten
+by a legal play of the peer; the report's last lines name them) or the run crashes,
+2 for bad arguments. A missed speed target is reported, never a failure.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ from benchmarks.suite import (
 from solver.commands import EXIT_BAD_INPUT, Commands, Parser, ready_to_write, write_file
 from solver.errors import MeldwiseError
 
+EXIT_CHECK_FAILED = 1
+"""A checked property of the answers failed (see :func:`benchmarks.report.failures`)."""
 PEER_BACKENDS = ("SCIPY", "HIGHS")
 DESCRIPTION = (__doc__ or "").replace("``", "")
 """The help's description: the module docstring as plain text, without reST's ``."""
@@ -257,7 +264,7 @@ def run_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
     except MeldwiseError as error:
         print(f"error: {error}", file=stderr)
         return EXIT_BAD_INPUT
-    return 0
+    return EXIT_CHECK_FAILED if report.failures else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

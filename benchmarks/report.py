@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from benchmarks.answers import Answer
+from benchmarks.answers import Answer, Calm
 from benchmarks.cases import Mode
 from benchmarks.compare import VALUE_MODE_REASON, Disagreement, compare
 from benchmarks.machine import describe
@@ -88,6 +88,11 @@ class Report:
     meta: dict[str, Any]
     sections: list[Section] = field(default_factory=list)
     solves: list[Row] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    """What the run checked and found wrong (see :func:`failures`): none, or the run
+    fails (exit 1)."""
+    checked: str = ""
+    """What the run checked, said when every check held."""
 
 
 def build_report(results: Results, command: str, slowest: int = 10) -> Report:
@@ -121,6 +126,7 @@ def build_report(results: Results, command: str, slowest: int = 10) -> Report:
     if not config.score_only:
         report.sections.append(calm_section(results))
     report.sections.append(jokers_section(results))
+    disagreements: list[Disagreement] = []
     if results.peer_version is not None:
         disagreements = [
             found
@@ -139,7 +145,39 @@ def build_report(results: Results, command: str, slowest: int = 10) -> Report:
     if results.splits:
         report.sections.append(profile_section(results))
     report.solves = [solve_record(trial, results) for trial in results.trials]
+    report.failures = failures(results, disagreements)
+    report.checked = _checked(results)
     return report
+
+
+def _checked(results: Results) -> str:
+    answers = sum(a is not None for t in results.trials for a in (t.ours, t.score))
+    checks = [f"all {answers} answers legal, their scores proven optimal"]
+    if compared := _calm_row(results.trials, results)["compared"]:
+        checks.append(f"none of {compared} less calm than the reference")
+    if results.peer_version is not None:
+        checks.append("none beaten by the peer")
+    return ", ".join(checks)
+
+
+def failures(results: Results, disagreements: Sequence[Disagreement]) -> list[str]:
+    """What the run checked and found wrong, a line each: answers of ours (the default
+    solve or the score alone) that the legality checker rejects or whose score is not
+    proven optimal, default answers less calm than the long-budget reference, and with
+    the peer, answers of ours that a legal play of the peer beats. The speed targets
+    (max, the ratios to the peer) and the share of least disruption proven are not
+    checks: missed, they are reported only."""
+    answers = [a for t in results.trials for a in (t.ours, t.score) if a is not None]
+    found = []
+    if illegal := sum(not a.legal for a in answers):
+        found.append(f"{illegal} answer(s) the legality checker rejects")
+    if unproven := sum(a.status != "optimal" for a in answers):
+        found.append(f"{unproven} answer(s) whose score is not proven optimal")
+    if worse := _calm_row(results.trials, results)["worse"]:
+        found.append(f"{worse} default answer(s) less calm than the long-budget reference")
+    if short := sum(d.verdict == "OURS SHORT" for d in disagreements):
+        found.append(f"{short} answer(s) beaten by a legal play of the peer")
+    return found
 
 
 def _stages(config: Config) -> str:
@@ -183,9 +221,9 @@ def _timing_row(trials: Sequence[Trial]) -> Row:
         "optimal": sum(t.ours.status == "optimal" for t in trials) / len(trials),
         "illegal": sum(not t.ours.legal for t in trials),
     }
-    calm = [t.ours.calm for t in trials if t.ours.calm is not None]
+    calm = [(t, t.ours.calm) for t in trials if t.ours.calm is not None]
     if calm:
-        row["proven"] = sum(c.proven for c in calm) / len(calm)
+        row["proven"] = _calm_proven(calm)
     if all(t.score is not None for t in trials):
         score = _times(trials, lambda t: t.score)
         row |= {"score_median_ms": score.median, "score_p95_ms": score.p95}
@@ -300,13 +338,7 @@ def _calm_row(trials: Sequence[Trial], results: Results) -> Row:
         )
     return {
         "n": len(calm),
-        # Least disruption is proven of a best play: an answer whose score is not
-        # proven (one that found nothing plays nothing, and "disturbs" nothing) is not.
-        "proven": (
-            sum(a.proven and t.ours.status == "optimal" for t, a in calm) / len(calm)
-            if calm
-            else 1.0
-        ),
+        "proven": _calm_proven(calm) if calm else 1.0,
         "capped": sum(a.time_capped for _, a in calm),
         "compared": compared,
         "worse": worse,
@@ -515,6 +547,13 @@ def disagreement_section(disagreements: Sequence[Disagreement], results: Results
         ),
         all_rows=every,
     )
+
+
+def _calm_proven(calm: Sequence[tuple[Trial, Calm]]) -> float:
+    """The share of answers whose least disruption is proven. It is proven of a best
+    play: an answer whose score is not proven (one that found nothing plays nothing,
+    and "disturbs" nothing) is not."""
+    return sum(a.proven and t.ours.status == "optimal" for t, a in calm) / len(calm)
 
 
 def _explained_by_value_mode(row: Row) -> bool:
@@ -759,7 +798,7 @@ def to_json(report: Report) -> dict[str, Any]:
         section.key: section.rows if section.all_rows is None else section.all_rows
         for section in report.sections
     }
-    return {"meta": report.meta, **sections, "solves": report.solves}
+    return {"meta": report.meta, **sections, "failures": report.failures, "solves": report.solves}
 
 
 def header_lines(report: Report) -> list[str]:
@@ -801,6 +840,15 @@ def print_report(report: Report, console: Console) -> None:
             previous = row[section.block] if section.block else None
             table.add_row(*(column.show(row) for column in section.columns))
         console.print(table)
+    for line in check_lines(report):
+        console.print(line, highlight=False, markup=False)
+
+
+def check_lines(report: Report) -> list[str]:
+    """What the checks found: that every one held, or each that failed."""
+    if not report.failures:
+        return [f"checks passed: {report.checked}"]
+    return ["CHECKS FAILED:", *(f"  {failure}" for failure in report.failures)]
 
 
 def markdown(report: Report) -> str:
@@ -821,6 +869,7 @@ def markdown(report: Report) -> str:
             cells = (c.show(row).replace("|", "\\|") for c in section.columns)
             out.append("| " + " | ".join(cells) + " |")
         out += [""] + [f"{note}." if not note.endswith(".") else note for note in section.notes]
+    out += ["", *check_lines(report)]
     return "\n".join(out) + "\n"
 
 

@@ -15,6 +15,7 @@ import errno
 import io
 import json
 import os
+import re
 import signal
 import sys
 import unicodedata
@@ -23,7 +24,7 @@ from contextlib import contextmanager
 from enum import Enum
 from itertools import pairwise
 from pathlib import Path
-from typing import Any, TextIO, TypeAlias
+from typing import Any, NoReturn, TextIO, TypeAlias
 
 from solver.cpsat import interruptible
 from solver.errors import MeldwiseError
@@ -105,12 +106,49 @@ def add_json_modes(parser: argparse.ArgumentParser) -> None:
 
 class Parser(argparse.ArgumentParser):
     """argparse's parser, where a flag that takes one value may be given once (see
-    :class:`Once`); its subcommands' parsers are of this class too."""
+    :class:`Once`), and whose errors show a byte of an argument that is not UTF-8 as
+    ``\\xff``, as :func:`_check_arguments` names it (argparse said ``'\\udcff'``, Python's
+    surrogate for it); its subcommands' parsers are of this class too."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.register("action", None, Once)
         self.register("action", "store", Once)
+
+    def error(self, message: str) -> NoReturn:
+        # An argument quoted as it was given (unrecognized arguments): its bytes.
+        super().error(
+            message.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        )
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        try:
+            super()._check_value(action, value)
+        except argparse.ArgumentError as error:
+            raise _bytes_shown(error, action, value) from None
+
+    def _get_value(self, action: argparse.Action, arg_string: str) -> Any:
+        try:
+            return super()._get_value(action, arg_string)
+        except argparse.ArgumentError as error:
+            raise _bytes_shown(error, action, arg_string) from None
+
+
+_SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])")
+"""A lone surrogate (a byte that was not UTF-8) as ``repr`` writes it, ``\\udcff``:
+after an even number of backslashes, those ``repr`` writes for one."""
+
+
+def _bytes_shown(
+    error: argparse.ArgumentError, action: argparse.Action, value: object
+) -> argparse.ArgumentError:
+    """``error``, which quotes ``value`` as ``repr`` does, quoting it with its bytes
+    that are not UTF-8 as ``\\xff``."""
+    if not isinstance(value, str) or _first_byte_not_utf8(value) is None:
+        return error
+    quoted = repr(value)
+    shown = _SURROGATE_ESCAPE.sub(r"\1\\x\2", quoted)
+    return argparse.ArgumentError(action, error.message.replace(quoted, shown))
 
 
 class Once(argparse.Action):

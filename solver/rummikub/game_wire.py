@@ -24,7 +24,7 @@ from solver.i18n import _, speaks
 from solver.rummikub.bots import BOTS, Strong, make_bot
 from solver.rummikub.deal import full_set
 from solver.rummikub.engine import Game, GameSettings, added_tiles
-from solver.rummikub.notation import Notation, spell, spell_written, spelling
+from solver.rummikub.notation import Notation, spell, spelling, written_sets
 from solver.rummikub.position import Objective, Position
 from solver.rummikub.record import GameRecordModel, read_record, record_to_dict
 from solver.rummikub.review import review_game, review_to_dict
@@ -303,7 +303,7 @@ def _bot_answer(asked: BotRequest) -> dict[str, Any]:
         "rack_left": [spell(t) for t in sorted(left.elements())],
         # Each joker with the tile it stands for (J(R4)), as the engine and the
         # records keep it: the table sent back reads as the bot laid it.
-        "table": [[spell_written(t) for t in tiles] for tiles in table],
+        "table": written_sets(table),
         "best_tiles": best,
         "reason": reason,
     }

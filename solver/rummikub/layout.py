@@ -12,10 +12,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import islice
 
 from solver.cpsat import LinearExpr
 from solver.errors import ModelError
-from solver.rummikub.melds import Meld, MeldKind
+from solver.rummikub.melds import Meld, MeldKind, joker_colours
 from solver.rummikub.model import Cell, Continuation, TurnModel
 from solver.rummikub.notation import JOKER, Colour, Tile
 from solver.rummikub.rules import Rules
@@ -157,23 +158,17 @@ def _continued_group(tm: TurnModel, cont: Continuation, value: Value) -> PlacedS
 
 
 def _group(tm: TurnModel, number: int, tiles: list[Tile]) -> Meld:
-    """A group of ``tiles`` in colour order, jokers standing for the free colours."""
+    """A group of ``tiles`` in colour order, jokers standing for the free colours
+    (those :func:`~solver.rummikub.melds.joker_colours` gives them)."""
     present = {t.colour for t in tiles if t.colour is not None}
     jokers = sum(t.is_joker for t in tiles)
-    ordered, meant = [], []
-    for colour in tm.rules.colour_list:
-        natural = Tile.natural(colour, number)
-        if colour in present:
-            ordered.append(natural)
-        elif jokers:
-            ordered.append(JOKER)
-            jokers -= 1
-        else:
-            continue
-        meant.append(natural)
-    if len(ordered) != len(tiles):
+    chosen = present | set(islice(joker_colours(present, tm.rules), jokers))
+    colours = [c for c in tm.rules.colour_list if c in chosen]
+    if len(colours) != len(tiles):
         raise ModelError(f"a group of number {number} does not lay out")
-    return Meld(MeldKind.GROUP, tuple(ordered), tuple(meant))
+    meant = tuple(Tile.natural(c, number) for c in colours)
+    ordered = tuple(t if t.colour in present else JOKER for t in meant)
+    return Meld(MeldKind.GROUP, ordered, meant)
 
 
 def lay_out_runs(tm: TurnModel, colour_index: int, value: Value, started: set[Cell]) -> list[Meld]:

@@ -18,6 +18,7 @@ from solver.rummikub.melds import (
     MeldKind,
     best_value,
     read_meld,
+    read_meld_or_none,
     readings,
     why_not_a_set,
 )
@@ -140,7 +141,7 @@ def joker_retrieval_problems(
     held = [i for i, tiles in enumerate(before) if any(t.is_joker for t in tiles)]
     if not held:
         return []
-    after_readings = [_as_read(tiles, rules) for tiles in after]
+    after_readings = [read_meld_or_none(tiles, rules) for tiles in after]
     melds = [read_meld(before[index], rules) for index in held]
     partners = []
     for meld in melds:
@@ -151,14 +152,6 @@ def joker_retrieval_problems(
                 options.append(j)
         partners.append(options)
     return [_joker_problem(held[k], before[held[k]], melds[k]) for k in _unmatched(partners)]
-
-
-def _as_read(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
-    """``tiles`` as the table reads them (:func:`read_meld`), or None if no set."""
-    try:
-        return read_meld(tiles, rules)
-    except InvalidMeld:
-        return None
 
 
 def _joker_problem(index: int, tiles: Sequence[Tile], meld: Meld) -> Problem:
@@ -370,7 +363,7 @@ def _read_key(tiles: Sequence[Tile], rules: Rules) -> tuple[tuple[Tile, ...], tu
     :func:`_jokers_taken`)."""
     if not rules.replace_jokers or not any(t.is_joker for t in tiles):
         return _key(tiles), ()
-    meld = _as_read(tiles, rules)
+    meld = read_meld_or_none(tiles, rules)
     if meld is None or meld.kind is not MeldKind.RUN:
         return _key(tiles), ()
     return _key(tiles), meld.stands_for

@@ -10,7 +10,7 @@ tile, but a set must hold at least one numbered tile.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -110,6 +110,14 @@ def _run_from(
     return Meld(MeldKind.RUN, tuple(tiles), tuple(meant))
 
 
+def joker_colours(taken: Collection[Colour | None], rules: Rules) -> Iterator[Colour]:
+    """The colours a group's jokers written plain stand for, in the order they take
+    them (the first joker the first colour): the colours in play that ``taken`` (the
+    colours of the group's other tiles) lacks, in canonical order. Every group read,
+    laid out or written uses this one order."""
+    return (c for c in rules.colour_list if c not in taken)
+
+
 def group_reading(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
     """Read ``tiles`` as a group (jokers take the missing colours in order), or None."""
     naturals = [t for t in tiles if not t.is_joker]
@@ -120,7 +128,7 @@ def group_reading(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
     colours = [t.colour for t in naturals]
     if any(t.number != number for t in naturals) or len(set(colours)) != len(colours):
         return None
-    missing = iter(c for c in rules.colour_list if c not in colours)
+    missing = joker_colours(colours, rules)
     meant = [t if not t.is_joker else Tile.natural(next(missing), number) for t in tiles]
     return Meld(MeldKind.GROUP, tuple(tiles), tuple(meant))
 
@@ -179,6 +187,15 @@ def read_meld(tiles: Sequence[Tile], rules: Rules) -> Meld:
     return max(options, key=lambda m: m.value)
 
 
+def read_meld_or_none(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
+    """``tiles`` read as a set as :func:`read_meld` reads it (as the table reads a
+    set), or None when they form none."""
+    try:
+        return read_meld(tiles, rules)
+    except InvalidMeld:
+        return None
+
+
 def _as_said(meld: Meld, said: list[Tile], rules: Rules) -> Meld | None:
     """``meld`` with its jokers standing for the tiles in ``said`` (what some of them
     were written with), or None when this reading cannot have them so: in a run each
@@ -194,7 +211,7 @@ def _as_said(meld: Meld, said: list[Tile], rules: Rules) -> Meld | None:
     ):
         return None
     taken |= {t.colour for t in said}
-    spare = iter(c for c in rules.colour_list if c not in taken)
+    spare = joker_colours(taken, rules)
     meant = tuple(
         stands if not tile.is_joker else tile.meant or Tile.natural(next(spare), number)
         for tile, stands in zip(meld.tiles, meld.stands_for, strict=True)

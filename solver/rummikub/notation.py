@@ -350,6 +350,15 @@ def format_written(tiles: Iterable[Tile]) -> str:
     return " ".join(spell_written(tile) for tile in tiles)
 
 
+def written_sets(sets: Iterable[Iterable[Tile]]) -> list[list[str]]:
+    """Sets as an answer or a record lists a table: each tile with
+    :func:`spell_written`, a joker with the tile it stands for when it was written so
+    (``J(R4)``): under ``joker_retrieval: "replace"`` its set's reading, and so the
+    turns after, depend on it (``R5 R6 J(R4)`` written ``R5 R6 J`` reads the joker as
+    R7)."""
+    return [[spell_written(tile) for tile in tiles] for tiles in sets]
+
+
 def not_a_colour(text: str, letter: str, colours: Iterable[Colour]) -> str:
     """Why ``text`` is no tile: ``letter`` is none of ``colours`` (the Japanese message
     names them in kanji too, :func:`kanji_names`)."""

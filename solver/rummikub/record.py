@@ -46,7 +46,7 @@ from solver.rummikub.engine import (
     added_tiles,
     round_outcome,
 )
-from solver.rummikub.notation import Tile, format_tiles, spell, spell_written
+from solver.rummikub.notation import Tile, format_tiles, spell, written_sets
 from solver.rummikub.rules import Rules
 from solver.wire import MAX_NAME, PlayerName, request_error
 
@@ -171,11 +171,11 @@ def turn_to_dict(turn: Turn) -> dict[str, Any]:
         "turn": turn.number,
         "player": turn.player,
         "rack": _tiles(turn.rack),
-        "table_before": _table(turn.table_before),
+        "table_before": written_sets(turn.table_before),
         "action": turn.action.value,
         "played": _tiles(turn.played),
         "drawn": None if turn.drawn is None else spell(turn.drawn),
-        "table_after": _table(turn.table_after),
+        "table_after": written_sets(turn.table_after),
     }
 
 
@@ -483,13 +483,6 @@ def _key(table: Table) -> list[tuple[str, ...]]:
 def _tiles(tiles: Sequence[Tile]) -> list[str]:
     """Tiles in the active notation (``O`` unless written under ``spelling(RBYK)``)."""
     return [spell(t) for t in tiles]
-
-
-def _table(table: Table) -> list[list[str]]:
-    """The sets as written, a joker with the tile it stands for when it was written so
-    (``J(R4)``): under ``joker_retrieval: "replace"`` its set's reading, and so the
-    turns after, depend on it (``R5 R6 J(R4)`` written ``R5 R6 J`` reads the joker as R7)."""
-    return [[spell_written(tile) for tile in tiles] for tiles in table]
 
 
 def _parse(words: Sequence[str], where: str, rules: Rules) -> tuple[Tile, ...]:

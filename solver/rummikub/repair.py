@@ -58,7 +58,7 @@ from solver.rummikub.free_jokers import free_jokers
 from solver.rummikub.house_rules import sets_holding_jokers_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.legality import TileSets
-from solver.rummikub.melds import InvalidMeld, Meld, read_meld
+from solver.rummikub.melds import Meld, read_meld_or_none
 from solver.rummikub.model import TileCounts, build_model
 from solver.rummikub.notation import Tile, format_tiles
 from solver.rummikub.position import Objective, Position, check_counts, read_table_set
@@ -180,7 +180,7 @@ def repair(
                 "(table_before): only with it is it known which tiles they laid down"
             )
         )
-    heaps = [_read(tiles, rules) for tiles in table]
+    heaps = [read_meld_or_none(tiles, rules) for tiles in table]
     reference = _reference(before, heaps, now, rules)
     # Where a table joker came from is known only from the table before the turn:
     # without it the joker rule cannot apply. With it, every search (the most tiles
@@ -347,14 +347,6 @@ def _reference(
             )
         )
     return tuple(melds)
-
-
-def _read(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
-    """``tiles`` read as a set (as a table set is), or None when they form none."""
-    try:
-        return read_meld(tiles, rules)
-    except InvalidMeld:
-        return None
 
 
 def _arrange(

@@ -35,7 +35,7 @@ from solver.errors import MeldwiseError
 from solver.i18n import _
 from solver.rummikub.engine import Action, Turn
 from solver.rummikub.legality import check_play
-from solver.rummikub.notation import Tile, spell, spell_written
+from solver.rummikub.notation import Tile, spell, written_sets
 from solver.rummikub.position import Objective, Position
 from solver.rummikub.record import GameRecord, RecordError
 from solver.rummikub.result import Play
@@ -193,10 +193,9 @@ def _turn_to_dict(r: TurnReview, objective: Objective) -> dict[str, Any]:
         "action": r.turn.action.value,
         "opened": r.opened,
         "rack": _tiles(r.turn.rack),
-        # The record's tables as written, a joker with its bracket (J(R4)): what it stands
-        # for is part of the set (see record._table).
-        "table_before": [[spell_written(t) for t in s] for s in r.turn.table_before],
-        "table_after": [[spell_written(t) for t in s] for s in r.turn.table_after],
+        # As the record writes them, a joker with its bracket (J(R4)).
+        "table_before": written_sets(r.turn.table_before),
+        "table_after": written_sets(r.turn.table_after),
         "played": _tiles(r.turn.played),
         "drawn": None if r.turn.drawn is None else spell(r.turn.drawn),
         "tiles_played": r.tiles_played,

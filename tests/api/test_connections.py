@@ -401,3 +401,24 @@ def test_the_servers_own_refusals_speak_the_accept_language_of_the_request() -> 
         (b"431", too_large),
         (b"431", too_large),
     ]
+
+
+def test_the_header_timeout_and_a_bad_request_speak_the_accept_language_too() -> None:
+    """The 408 for headers that did not arrive in time and the 400 for a request that is
+    not HTTP (a bad chunk) were English whatever the headers that had arrived asked."""
+    late = b"GET /bytes/1 HTTP/1.1\r\nAccept-Language: ja\r\nX: y"
+    bad_chunk = (
+        b"POST /read/0 HTTP/1.1\r\nHost: x\r\nAccept-Language: ja\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\nzz\r\n"
+    )
+    answers = []
+    with served(timeout_headers_s=0.5) as server:
+        for request in (late, bad_chunk):
+            with socket.create_connection(("127.0.0.1", server.port)) as sock:
+                sock.sendall(request)
+                head, _, body = _read_all(sock, 2).partition(b"\r\n\r\n")
+                answers.append((head.split()[1], json.loads(body)["detail"]))
+    assert answers == [
+        (b"408", "リクエストのヘッダーが0.5秒以内に届きませんでした"),
+        (b"400", "リクエストが正しい HTTP/1.1 ではありません"),
+    ]

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import pytest
 from rich.progress import Progress
@@ -28,6 +28,7 @@ from benchmarks.cases import (
     select,
 )
 from benchmarks.cli import main as bench_main
+from benchmarks.compare import compare
 from benchmarks.profile import profile_solve
 from benchmarks.reference import POSITIONS_FILE, REFERENCE_FILE, references_for
 from benchmarks.report import build_report
@@ -271,6 +272,7 @@ def test_default_answers_are_checked_against_the_reference(tmp_path: Path) -> No
     report = build_report(results, "test")
     calm = next(s for s in report.sections if s.key == "calm")
     assert [(r["compared"], r["worse"]) for r in calm.rows] == [(1, 1), (1, 1)]
+    assert report.failures == ["1 default answer(s) less calm than the long-budget reference"]
     targets = next(s for s in report.sections if s.key == "default_targets")
     assert "reference" in targets.rows[0]["missed"]
     # Run without --peer, the peer's ratio targets are not reported as met.
@@ -293,6 +295,10 @@ def test_answers_not_compared_with_their_reference_are_not_said_to_have_none() -
     # plays nothing, which "disturbs" nothing (the share read 100% beside the clock cut).
     assert targets.rows[0]["proven"] == 0
     assert "calm proven" in missed
+    # The tables per bucket and family said 100% beside it.
+    for key in ("ours", "ours_overall"):
+        rows = next(s for s in report.sections if s.key == key).rows
+        assert [r["proven"] for r in rows] == [0] * len(rows)
     results.references = {}
     report = build_report(results, "test")
     targets = next(s for s in report.sections if s.key == "default_targets")
@@ -481,3 +487,54 @@ def test_the_peers_points_mode_is_not_judged_against_the_ratio_targets() -> None
         assert "p95" in rows["tiles"]
         assert "median" not in rows["points"]
         assert "not comparable" in rows["points"]
+
+
+def test_the_run_fails_on_a_failed_check_not_on_a_missed_target(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # It exited 0 whatever it found: an unproven or illegal answer, one less calm than
+    # the reference, one the peer beat. A missed speed target is reported only.
+    import benchmarks.suite as suite
+    from benchmarks.answers import Answer
+    from benchmarks.speed import time_ours as solved
+
+    changed: dict[str, object] = {}
+
+    def ours(*args: Any) -> Answer:
+        return replace(solved(*args), **changed)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(suite, "time_ours", ours)
+    argv = ["bench", "--per-bucket", "1", "--buckets", "t10-r6", "--modes", "tiles"]
+    changed.update(ms=1000.0)  # every speed target missed
+    assert main([*argv, "--json", str(tmp_path / "bench.json")]) == 0
+    report = json.loads((tmp_path / "bench.json").read_text())
+    assert "max" in report["default_targets"][0]["missed"]
+    assert report["failures"] == []
+    assert (
+        "checks passed: all 2 answers legal, their scores proven optimal, none of 1 less calm"
+        " than the reference\n"
+    ) in capsys.readouterr().out
+    changed.update(status="feasible")
+    assert main(argv) == 1
+    assert (
+        "CHECKS FAILED:\n  2 answer(s) whose score is not proven optimal" in capsys.readouterr().out
+    )
+    changed.update(status="optimal", problems=("set R1 R2: too short",))
+    assert main(argv) == 1
+    assert "2 answer(s) the legality checker rejects" in capsys.readouterr().out
+
+
+def test_a_peer_play_that_beats_ours_fails_the_run() -> None:
+    from benchmarks.answers import Answer
+    from benchmarks.report import failures
+
+    config = Config(per_bucket=1, buckets=("t10-r6",), modes=(Mode.TILES,), score_beside=False)
+    results = run_suite(config, Progress(disable=True))
+    assert build_report(results, "test").failures == []
+    [trial] = results.trials
+    ours = replace(trial.ours, played=())  # plays nothing; the peer plays R1 R2 R3
+    peer = Answer(1.0, "answered", tuple(Position.parse("R1 R2 R3").rack), (), ())
+    results.trials = [replace(trial, ours=ours, peer=peer)]
+    beaten = compare(trial.case, trial.mode, ours, peer, STANDARD)
+    assert beaten is not None
+    assert failures(results, [beaten]) == ["1 answer(s) beaten by a legal play of the peer"]

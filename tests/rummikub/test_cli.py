@@ -191,6 +191,30 @@ def test_input_that_is_not_utf8_is_named_by_its_byte() -> None:
     assert done.stderr == b"error: the argument 'R\\xff' is not valid UTF-8: byte 0xff\n"
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["solve", "--lang", "\udcff"], "argument --lang: invalid choice: '\\xff' (choose"),
+        (["solve", "--notation", "R\udcff"], "invalid choice: 'R\\xff' (choose from 'RBKO'"),
+        (["\udcff"], "argument command: invalid choice: '\\xff' (choose from 'solve'"),
+        (["solve", "--time-limit", "\udcff"], "invalid float value: '\\xff'\n"),
+        (["solve", "--rack", "R1", "--\udcff"], "unrecognized arguments: --\\xff\n"),
+        (["bench", "--peer-backend", "\udcff"], "invalid choice: '\\xff' (choose from 'SCIPY'"),
+        # What reads as a byte's surrogate, written so, is said as written.
+        (["solve", "--lang", "\\udcff"], "invalid choice: '\\\\udcff' (choose"),
+        (["solve", "--rack", "R1", "\\udcff"], "unrecognized arguments: \\udcff\n"),
+    ],
+)
+def test_a_usage_error_names_a_byte_not_utf8_as_every_other_error(
+    args: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # argparse quoted it as Python's surrogate for it: '\udcff'.
+    with pytest.raises(SystemExit) as raised:
+        main(args)
+    assert raised.value.code == 2
+    assert said in capsys.readouterr().err
+
+
 def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
     table = ["--table", "R1 R2 | R3 B3 K3 O3 | R4 R5", "--before", "R3 B3 K3 O3"]
     assert main(["repair", *table, "--rack", "R6"]) == 0

@@ -1,4 +1,6 @@
 import re
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 from hypothesis import given, note, settings
@@ -7,7 +9,16 @@ from hypothesis import strategies as st
 from solver import validate_rummikub
 from solver.errors import TableError
 from solver.rummikub import MeldKind, Position, Rules, parse_tiles, read_meld, solve
-from solver.rummikub.melds import InvalidMeld, Meld, best_value, readings
+from solver.rummikub.layout import _group as layout_group
+from solver.rummikub.melds import (
+    InvalidMeld,
+    Meld,
+    best_value,
+    joker_colours,
+    read_meld_or_none,
+    readings,
+)
+from solver.rummikub.model import TurnModel
 from solver.rummikub.notation import (
     JOKER,
     Colour,
@@ -256,3 +267,23 @@ def _as_set(meld: Meld) -> tuple[MeldKind, list[tuple[Tile, Tile]]]:
     """A set as its kind and its tiles with what each stands for, in any order (a run
     of every number going round reads from 1, however it was laid out)."""
     return meld.kind, sorted(zip(meld.tiles, meld.stands_for, strict=True))
+
+
+def test_a_groups_jokers_take_one_colour_order_wherever_the_group_is_made() -> None:
+    rules = Rules(colours=6)
+    lacking = list(joker_colours({Colour.BLUE, Colour.ORANGE}, rules))
+    assert lacking == [Colour.RED, Colour.BLACK, Colour.GREEN, Colour.YELLOW]
+    # read as written, read with a joker said, laid out from an answer's model
+    assert read("J B7 J O7", rules)[2] == "R7 B7 K7 O7"
+    assert read("J(G7) B7 J O7 J", rules)[2] == "G7 B7 R7 O7 K7"
+    laid = layout_group(cast(TurnModel, SimpleNamespace(rules=rules)), 7, parse_tiles("O7 J B7 J"))
+    assert " ".join(map(str, laid.stands_for)) == "R7 B7 K7 O7"
+    assert " ".join(map(str, laid.tiles)) == "J B7 J O7"
+
+
+def test_a_set_or_none_reads_as_the_table_reads_a_set() -> None:
+    # Legality and repair each kept a copy of this.
+    for text in ("R3 J R5", "J(B7) J K7", "K7 B7 J"):
+        assert read_meld_or_none(parse_tiles(text), RULES) == read_meld(parse_tiles(text), RULES)
+    assert read_meld_or_none(parse_tiles("R3 B5 J"), RULES) is None
+    assert read_meld_or_none((), RULES) is None

@@ -4,6 +4,7 @@ from hypothesis import strategies as st
 
 from solver.errors import NotationError
 from solver.rummikub import JOKER, Colour, Rules, Tile, format_tiles, parse_tiles
+from solver.rummikub.notation import Notation, spelling, written_sets
 
 
 @given(st.sampled_from(list(Colour)), st.integers(1, 26))
@@ -60,3 +61,11 @@ def test_tiles_compare_in_every_direction_and_only_with_tiles() -> None:
     assert r5 <= r6 and r6 >= r5 and r6 > r5 and r5 <= r5  # noqa: PT018
     with pytest.raises(TypeError):
         assert r5 < 3
+
+
+def test_sets_are_written_with_each_jokers_tile_in_the_notation_asked() -> None:
+    # Records, reviews and bot answers each wrote their tables with their own copy.
+    sets = [parse_tiles("R5 R6 J(R4)"), parse_tiles("O7 B7 J")]
+    assert written_sets(sets) == [["R5", "R6", "J(R4)"], ["O7", "B7", "J"]]
+    with spelling(Notation.RBYK):
+        assert written_sets([parse_tiles("J(O7) B7 K7")]) == [["J(Y7)", "B7", "K7"]]
