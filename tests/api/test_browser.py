@@ -1321,6 +1321,22 @@ def test_fields_split_at_separators_typed_full_width(service: str, page: Page) -
     assert request["table"] == [{"cards": ["8H", "8S", "8D"], "owner": "アン"}]
 
 
+def test_a_piece_typed_with_dollar_signs_is_named_as_typed(service: str, page: Page) -> None:
+    # "$&" or "$`" typed as a tile was read as a replacement pattern when the name was
+    # put into "remove {piece}": the drawn piece was named "remove not a tile: {piece}".
+    page.goto(service)
+    page.locator("#rack").fill("R1 $& $`")
+    names = page.locator("#rack-preview").get_by_role("button")
+    expect(names).to_have_count(3)
+    expect(names.nth(1)).to_have_accessible_name("remove not a tile: $&")
+    expect(names.nth(2)).to_have_accessible_name("remove not a tile: $`")
+    page.locator("#tab-shanghai").click()
+    page.locator("#hand").fill("$&")
+    expect(page.locator("#hand-preview").get_by_role("button")).to_have_accessible_name(
+        "remove not a card: $&"
+    )
+
+
 def test_japanese_sentences_are_joined_without_english_separators(service: str, page: Page) -> None:
     # The upcard advice put an ASCII space after 。 (取らないでおきましょう。 山札から…),
     # and a review turn's problems were joined by "; " inside the Japanese text.
