@@ -643,6 +643,49 @@ def test_the_element_follows_a_language_change_of_its_ancestors(service: str, pa
         expect(hint.get_by_role("button")).to_have_text("Hint: the whole play")
 
 
+SHADOW_LANG_EMBED = """<!doctype html>
+<html lang="ja">
+<title>A game whose board is a component</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<game-board></game-board>
+<script type="module">
+  customElements.define("game-board", class extends HTMLElement {{
+    constructor() {{
+      super();
+      const hint = document.createElement("meldwise-hint");
+      hint.endpoint = "{service}/v1/rummikub/solve";
+      this.attachShadow({{ mode: "open" }}).append(hint);
+    }}
+  }});
+  await customElements.whenDefined("meldwise-hint");
+  document.querySelector("game-board").shadowRoot.querySelector("meldwise-hint").state =
+    {{rack: ["R1", "R2", "R3"], table: []}};
+</script>
+</html>
+"""
+
+
+def test_the_element_in_a_components_shadow_tree_speaks_the_pages_language(
+    service: str, page: Page
+) -> None:
+    # A game's own component holds the button in its shadow tree: the element's
+    # language is its host's, and the page's (as HTML reads lang, and :lang(ja)
+    # matches); closest() stops at the shadow root, and the button spoke English.
+    with second_origin({"/game.html": SHADOW_LANG_EMBED.format(service=service)}) as game:
+        page.goto(f"{game}/game.html")
+        hint = page.locator("meldwise-hint")  # Playwright's locators pierce shadow roots
+        expect(hint.get_by_role("button")).to_have_text("ヒント")
+        request, _ = press_hint(page)
+        assert request["lang"] == "ja"
+        expect(hint.locator(".answer")).to_have_text("この手番で3枚出せます。")
+        # A change on the page, outside the component's tree, is followed too.
+        page.evaluate("document.documentElement.lang = 'en'")
+        expect(hint.get_by_role("button")).to_have_text("Hint: which tile?")
+        expect(hint.locator(".answer")).to_be_empty()
+        page.evaluate("document.querySelector('game-board').lang = 'ja'")  # the host's own
+        expect(hint.get_by_role("button")).to_have_text("ヒント: どのタイル？")  # noqa: RUF001
+
+
 def test_refusals_before_the_body_come_in_the_elements_language(service: str, page: Page) -> None:
     # A 413 is decided before the body (and its lang) is read: only the request's
     # Accept-Language can ask for Japanese. The element sends one (a safelisted
