@@ -3,6 +3,7 @@
 
 import { isBusy, setBusy } from "./busy.js";
 import { translator } from "./i18n.js";
+import { RequestSlot } from "./request-slot.js";
 import { heading, paragraph } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
 import { drawSet, drawTile } from "./tiles.js";
@@ -86,11 +87,9 @@ export function setUpRepair(form, rack, table, language) {
   const button = document.getElementById("repair-run");
   const answer = document.getElementById("repair-answer");
   const error = document.getElementById("repair-error");
-  let pending = null; // the AbortController of the request in flight
+  const slot = new RequestSlot(() => setBusy(button, false));
   const forget = () => {
-    pending?.abort();
-    pending = null;
-    setBusy(button, false);
+    slot.free();
     answer.replaceChildren();
     error.replaceChildren();
   };
@@ -98,18 +97,16 @@ export function setUpRepair(form, rack, table, language) {
   form.addEventListener("input", forget);
   button.addEventListener("click", async () => {
     if (isBusy(button)) return; // the answer is on its way
-    pending?.abort();
-    const mine = new AbortController();
-    pending = mine;
     const tr = language();
     const request = { table: table.lines().map((line) => line.words) };
     const tiles = rack.words();
     if (tiles.length > 0) request.rack = tiles;
     request.lang = tr.lang;
     if (tr.lang === "ja") request.notation = "RBYK";
-    setBusy(button, true);
+    const mine = slot.begin(button);
     try {
       const repaired = await postJson(ENDPOINT, request, { signal: mine.signal, tr });
+      if (!slot.holds(mine)) return;
       error.replaceChildren();
       answer.replaceChildren(...drawRepair(repaired, tr));
     } catch (failure) {
@@ -117,7 +114,7 @@ export function setUpRepair(form, rack, table, language) {
       answer.replaceChildren();
       error.textContent = failure.message;
     } finally {
-      if (pending === mine) setBusy(button, false);
+      slot.end(mine);
     }
   });
   return forget; // another language: the answer (and one on its way) is in the old one
