@@ -235,6 +235,24 @@ def test_the_demo_works_from_the_keyboard(service: str, page: Page) -> None:
     expect(page.get_by_label("Your hand", exact=True)).to_be_visible()
 
 
+def test_enter_in_a_field_while_the_hint_is_on_its_way_asks_once(service: str, page: Page) -> None:
+    # Enter in a field is a press of the hint button, which waits while busy: each
+    # Enter aborted the hint on its way and asked again, a solve more for the service.
+    page.goto(service)
+    held = hold(page, SOLVE)
+    rack = page.get_by_label("Your rack", exact=True)
+    rack.fill("R1 R2 R3")
+    rack.press("Enter")
+    wait_held(page, held)
+    rack.press("Enter")
+    rack.press("Enter")
+    page.wait_for_timeout(300)
+    assert len(held) == 1
+    release(page, held[0])
+    expect(page.locator("meldwise-hint .answer")).to_have_text("You can play 3 tiles this turn.")
+    expect(page.locator("meldwise-hint")).to_have_attribute("aria-busy", "false")
+
+
 def test_a_preview_is_one_tab_stop(service: str, page: Page) -> None:
     # Every drawn piece its own Tab stop made the page a long walk by keyboard: the
     # preview is one stop, arrows move in it, and a removal leaves the focus there.
