@@ -202,7 +202,11 @@ export class MeldwiseHint extends HTMLElement {
     this.#pending = pending;
     this.#busy(true);
     try {
-      const answer = await postJson(this.endpoint, request, { signal: pending.signal, tr });
+      const answer = await postJson(this.endpoint, request, {
+        signal: pending.signal,
+        tr,
+        expected: (answer) => answer.hint_level === level,
+      });
       this.#error.replaceChildren();
       this.#answer.replaceChildren(...drawAnswer(answer, request.table ?? [], tr, request.rules?.colours));
       // Nothing to play: a further press could only say so again. A fixed level is

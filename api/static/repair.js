@@ -105,7 +105,11 @@ export function setUpRepair(form, rack, table, language) {
     if (tr.lang === "ja") request.notation = "RBYK";
     const mine = slot.begin(button);
     try {
-      const repaired = await postJson(ENDPOINT, request, { signal: mine.signal, tr });
+      const repaired = await postJson(ENDPOINT, request, {
+        signal: mine.signal,
+        tr,
+        expected: (answer) => typeof answer.repairable === "boolean",
+      });
       if (!slot.holds(mine)) return;
       error.replaceChildren();
       answer.replaceChildren(...drawRepair(repaired, tr));

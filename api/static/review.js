@@ -213,7 +213,11 @@ export function setUpReview() {
     // In Japanese the texts write the fourth colour Y (黄), as its tiles are drawn; a
     // game with a yellow of its own (6 colours or more) keeps O (as the service asks).
     if (tr.lang === "ja" && (parsed?.settings?.rules?.colours ?? 4) <= 5) request.notation = "RBYK";
-    const answer = await postJson(REVIEW, request, { signal: mine.signal, tr });
+    const answer = await postJson(REVIEW, request, {
+      signal: mine.signal,
+      tr,
+      expected: (answer) => Array.isArray(answer.turns) && Array.isArray(answer.players),
+    });
     if (!slot.holds(mine)) return;
     if (answer.turns.length === 0) {
       clear();
@@ -289,7 +293,11 @@ export function setUpReview() {
     const mine = slot.begin(playButton, tr.t("Playing a game\u2026"));
     const asked = tr; // the language asked in, whatever the page switches to
     try {
-      const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: asked.lang }, { signal: mine.signal, tr: asked });
+      const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: asked.lang }, {
+        signal: mine.signal,
+        tr: asked,
+        expected: (answer) => typeof answer.record === "object" && answer.record !== null,
+      });
       if (!slot.holds(mine)) return;
       record.value = JSON.stringify(answer.record);
       await review(answer.record, mine, asked);

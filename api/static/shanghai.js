@@ -266,7 +266,11 @@ export function setUpShanghai() {
     const mine = slot.begin(button, tr.t("Thinking\u2026"));
     const asked = tr;
     try {
-      const advice = await postJson(ENDPOINT, { ...request, lang: asked.lang }, { signal: mine.signal, tr: asked });
+      const advice = await postJson(ENDPOINT, { ...request, lang: asked.lang }, {
+        signal: mine.signal,
+        tr: asked,
+        expected: (answer) => typeof answer.contract === "object" && Array.isArray(answer.notes),
+      });
       if (!slot.holds(mine)) return;
       error.replaceChildren();
       answer.replaceChildren(...drawAdvice(advice, request, asked));

@@ -11,7 +11,7 @@ import json
 import os
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import suppress
 from typing import Any
 
@@ -498,6 +498,45 @@ def test_an_error_without_a_message_is_said_in_the_pages_words(
     page.locator("#repair-run").click()
     expect(page.locator("#repair-error")).not_to_contain_text("hint")
     expect(page.locator("#repair-error")).to_contain_text("3")
+
+
+def answer_200(body: dict[str, Any]) -> Callable[[Route], None]:
+    """A route handler answering 200 with ``body`` (Route.fulfill's body or json)."""
+    return lambda route: route.fulfill(status=200, **body)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "The answer from {url} is not one the service gives (HTTP 200)."),
+        ("ja", "{url} からの応答はサービスの応答ではありません(HTTP 200)。"),
+    ],
+)
+def test_an_answer_that_is_not_the_services_is_not_drawn(
+    service: str, page: Page, lang: str, said: str
+) -> None:
+    # An endpoint that answers 200 with something else (another address, a proxy's
+    # page): HTML was said to be "an error (HTTP 200)", and JSON of another kind was
+    # drawn as a hint ("No play found before the search stopped.") or a repair ("The
+    # table cannot be repaired"), things nobody checked.
+    page.goto(f"{service}/?lang={lang}")
+    page.locator("#rack").fill("R1 R2 R3")
+    page.locator("#table").fill("R5 R6 R7")
+    hint = page.locator("meldwise-hint")
+    for body in ({"body": "<html>a login page</html>"}, {"json": {"status": "ok"}}):
+        page.route(f"**{SOLVE}", answer_200(body))
+        page.route(f"**{REPAIR}", answer_200(body))
+        hint.get_by_role("button").click()
+        expect(hint.get_by_role("alert")).to_have_text(said.format(url="v1/rummikub/solve"))
+        expect(hint.locator(".answer")).to_be_empty()
+        expect(hint).to_have_attribute("aria-busy", "false")
+        page.locator("#repair-run").click()
+        expect(page.locator("#repair-error")).to_have_text(said.format(url="v1/rummikub/repair"))
+        expect(page.locator("#repair-answer")).to_be_empty()
+        page.unroute(f"**{SOLVE}")
+        page.unroute(f"**{REPAIR}")
+    _, nudge = press_hint(page)  # the button is usable again
+    assert nudge["tiles_played"] == 3
 
 
 EMBED = """<!doctype html>
