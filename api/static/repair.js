@@ -45,8 +45,15 @@ export function drawRepair(answer, tr = translator("en")) {
     parts.push(paragraph(tr.t("There is nothing on the table."), "summary"));
   } else if (answer.repairable) {
     parts.push(paragraph(tr.t("The table can be repaired: every tile fits into valid sets."), "summary"));
+  } else if (!arranged) {
+    // Proven beyond repair, but the search stopped before finding any arrangement:
+    // there are no tiles to name (the list came out empty, "... are .").
+    parts.push(paragraph(
+      tr.t("The table cannot be repaired, and the time ran out before finding which tiles can be placed."),
+      "summary",
+    ));
   } else {
-    const tiles = arranged ? arranged.left_out.join(" ") : "";
+    const tiles = arranged.left_out.join(" ");
     parts.push(
       paragraph(
         answer.status === "optimal"

@@ -387,6 +387,29 @@ def test_repair_the_table(service: str, page: Page) -> None:
     expect(region).to_have_text("There is nothing on the table.")
 
 
+def test_repair_beyond_repair_with_no_arrangement_names_no_tiles(service: str, page: Page) -> None:
+    # Proven beyond repair, but the search stopped before any arrangement (the
+    # service's answer to a 60-tile heap with time_limit_ms 6, its penalty left out):
+    # the page said "the fewest tiles found that cannot be placed are ." with no tiles.
+    answer = {
+        "status": "feasible",
+        "repairable": False,
+        "time_capped": True,
+        "arrangement": None,
+        "penalty": None,
+        "free_jokers": None,
+        "rescue": None,
+    }
+    page.goto(service)
+    page.locator("#table").fill("R1 R2 R3")
+    page.route(f"**{REPAIR}", lambda route: route.fulfill(status=200, json=answer))
+    page.locator("#repair-run").click()
+    expect(page.locator("#repair-answer .summary")).to_have_text(
+        "The table cannot be repaired, and the time ran out before finding which tiles "
+        "can be placed."
+    )
+
+
 def test_repair_never_draws_the_answer_for_a_table_changed_since(service: str, page: Page) -> None:
     # The answer for the old table (B7 K7 cannot be placed) arrives after the table
     # was fixed: it must not be drawn under the new one.
