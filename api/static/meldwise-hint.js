@@ -182,7 +182,9 @@ export class MeldwiseHint extends HTMLElement {
   }
 
   /** Ask for the next hint, show it and fire `meldwise-hint`; resolves to the
-   * service's response (rejects, after showing the error, when there is none). */
+   * service's response (rejects, after showing the error, when there is none). A
+   * hint on its way is aborted (its call rejects with an AbortError, nothing shown):
+   * unlike a press of the button, which waits for it. */
   async hint() {
     const lang = this.language;
     await load(lang).catch(() => {}); // a catalogue that fails to load leaves English
