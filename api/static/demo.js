@@ -129,9 +129,11 @@ function setUpRummikub() {
   });
   form.addEventListener("input", update);
   form.addEventListener("change", update);
+  // Enter in a field presses the hint button, and as a press of the button does, it
+  // waits for a hint on its way (hint() itself would abort that and ask again).
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    hint.hint().catch(() => {});
+    if (hint.getAttribute("aria-busy") !== "true") hint.hint().catch(() => {});
   });
   document.getElementById("rummikub-example").addEventListener("click", () => {
     rack.setText(EXAMPLES[tr.lang].rack);

@@ -15,15 +15,15 @@
 // `meldwise-hint-error` (detail: {message, status, detail}). `endpoint` defaults to
 // the service that served this file.
 //
-// The attribute lang="ja" (or the nearest ancestor's lang, as for any HTML element)
-// makes the button, its messages and the service's texts Japanese (the request
-// carries lang), with the fourth colour drawn yellow (黄) unless the state's
-// rules.colours gives yellow a colour of its own (6 or more), and written Y in the
-// service's texts too (the request carries notation "RBYK" then, unless the state
-// gives a notation); anything else is English. A change of that lang later, on the
-// element or on any ancestor (e.g. document.documentElement.lang = "ja"), is
-// followed at once: the button speaks the new language, and a hint shown (or on its
-// way) in the old one is dropped.
+// The attribute lang="ja" (or the nearest ancestor's lang, as for any HTML element:
+// inside a component's shadow tree, its host's and on up) makes the button, its
+// messages and the service's texts Japanese (the request carries lang), with the
+// fourth colour drawn yellow (黄) unless the state's rules.colours gives yellow a
+// colour of its own (6 or more), and written Y in the service's texts too (the
+// request carries notation "RBYK" then, unless the state gives a notation); anything
+// else is English. A change of that lang later, on the element or on any ancestor
+// (e.g. document.documentElement.lang = "ja"), is followed at once: the button speaks
+// the new language, and a hint shown (or on its way) in the old one is dropped.
 
 import { setBusy } from "./busy.js";
 import { load, supported, translator } from "./i18n.js";
@@ -34,6 +34,27 @@ import { STANDARD_COLOURS } from "./tiles.js";
 
 export const LEVELS = ["nudge", "tile", "full"];
 const DEFAULT_ENDPOINT = new URL("../v1/rummikub/solve", import.meta.url).href;
+
+/** The lang of ``element``'s nearest ancestor (itself included) that has one, as
+ * HTML gives elements their language: a shadow tree takes its host's (closest() alone
+ * stops at the shadow root, and the element of a game's component spoke English on a
+ * page in Japanese). Null when there is none. */
+function nearestLang(element) {
+  for (let node = element; node; node = node.getRootNode().host) {
+    const found = node.closest("[lang]");
+    if (found) return found.getAttribute("lang");
+  }
+  return null;
+}
+
+/** The element's tree and those of the shadow hosts it is in, outermost last. */
+function rootsOf(element) {
+  const roots = [];
+  for (let root = element.getRootNode(); ; root = root.host.getRootNode()) {
+    roots.push(root);
+    if (!root.host) return roots;
+  }
+}
 
 function buttonText(level, tr) {
   if (level === "tile") return tr.t("Hint: which tile?");
@@ -114,9 +135,10 @@ export class MeldwiseHint extends HTMLElement {
     return LEVELS.includes(fixed) ? fixed : LEVELS[this.#next];
   }
 
-  /** The language the element speaks: its own or its nearest ancestor's lang. */
+  /** The language the element speaks: its own or its nearest ancestor's lang (a
+   * shadow root's ancestors being its host's). */
   get language() {
-    return supported(this.closest("[lang]")?.getAttribute("lang"));
+    return supported(nearestLang(this));
   }
 
   attributeChangedCallback(name) {
@@ -127,9 +149,12 @@ export class MeldwiseHint extends HTMLElement {
   connectedCallback() {
     this.#followLanguage();
     // An ancestor's lang changes without telling the element: watch the lang
-    // attributes of the tree it is in (the document, or a shadow root).
+    // attributes of the tree it is in and of those its shadow hosts are in (the
+    // document, and any shadow roots between).
     this.#watch = new MutationObserver(() => this.#followLanguage());
-    this.#watch.observe(this.getRootNode(), { attributes: true, attributeFilter: ["lang"], subtree: true });
+    for (const root of rootsOf(this)) {
+      this.#watch.observe(root, { attributes: true, attributeFilter: ["lang"], subtree: true });
+    }
   }
 
   disconnectedCallback() {
@@ -157,7 +182,9 @@ export class MeldwiseHint extends HTMLElement {
   }
 
   /** Ask for the next hint, show it and fire `meldwise-hint`; resolves to the
-   * service's response (rejects, after showing the error, when there is none). */
+   * service's response (rejects, after showing the error, when there is none). A
+   * hint on its way is aborted (its call rejects with an AbortError, nothing shown):
+   * unlike a press of the button, which waits for it. */
   async hint() {
     const lang = this.language;
     await load(lang).catch(() => {}); // a catalogue that fails to load leaves English
@@ -177,7 +204,11 @@ export class MeldwiseHint extends HTMLElement {
     this.#pending = pending;
     this.#busy(true);
     try {
-      const answer = await postJson(this.endpoint, request, { signal: pending.signal, tr });
+      const answer = await postJson(this.endpoint, request, {
+        signal: pending.signal,
+        tr,
+        expected: (answer) => answer.hint_level === level,
+      });
       this.#error.replaceChildren();
       this.#answer.replaceChildren(...drawAnswer(answer, request.table ?? [], tr, request.rules?.colours));
       // Nothing to play: a further press could only say so again. A fixed level is

@@ -3,6 +3,7 @@
 
 import { isBusy, setBusy } from "./busy.js";
 import { translator } from "./i18n.js";
+import { RequestSlot } from "./request-slot.js";
 import { heading, paragraph } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
 import { drawSet, drawTile } from "./tiles.js";
@@ -44,8 +45,15 @@ export function drawRepair(answer, tr = translator("en")) {
     parts.push(paragraph(tr.t("There is nothing on the table."), "summary"));
   } else if (answer.repairable) {
     parts.push(paragraph(tr.t("The table can be repaired: every tile fits into valid sets."), "summary"));
+  } else if (!arranged) {
+    // Proven beyond repair, but the search stopped before finding any arrangement:
+    // there are no tiles to name (the list came out empty, "... are .").
+    parts.push(paragraph(
+      tr.t("The table cannot be repaired, and the time ran out before finding which tiles can be placed."),
+      "summary",
+    ));
   } else {
-    const tiles = arranged ? arranged.left_out.join(" ") : "";
+    const tiles = arranged.left_out.join(" ");
     parts.push(
       paragraph(
         answer.status === "optimal"
@@ -86,11 +94,9 @@ export function setUpRepair(form, rack, table, language) {
   const button = document.getElementById("repair-run");
   const answer = document.getElementById("repair-answer");
   const error = document.getElementById("repair-error");
-  let pending = null; // the AbortController of the request in flight
+  const slot = new RequestSlot(() => setBusy(button, false));
   const forget = () => {
-    pending?.abort();
-    pending = null;
-    setBusy(button, false);
+    slot.free();
     answer.replaceChildren();
     error.replaceChildren();
   };
@@ -98,18 +104,20 @@ export function setUpRepair(form, rack, table, language) {
   form.addEventListener("input", forget);
   button.addEventListener("click", async () => {
     if (isBusy(button)) return; // the answer is on its way
-    pending?.abort();
-    const mine = new AbortController();
-    pending = mine;
     const tr = language();
     const request = { table: table.lines().map((line) => line.words) };
     const tiles = rack.words();
     if (tiles.length > 0) request.rack = tiles;
     request.lang = tr.lang;
     if (tr.lang === "ja") request.notation = "RBYK";
-    setBusy(button, true);
+    const mine = slot.begin(button);
     try {
-      const repaired = await postJson(ENDPOINT, request, { signal: mine.signal, tr });
+      const repaired = await postJson(ENDPOINT, request, {
+        signal: mine.signal,
+        tr,
+        expected: (answer) => typeof answer.repairable === "boolean",
+      });
+      if (!slot.holds(mine)) return;
       error.replaceChildren();
       answer.replaceChildren(...drawRepair(repaired, tr));
     } catch (failure) {
@@ -117,7 +125,7 @@ export function setUpRepair(form, rack, table, language) {
       answer.replaceChildren();
       error.textContent = failure.message;
     } finally {
-      if (pending === mine) setBusy(button, false);
+      slot.end(mine);
     }
   });
   return forget; // another language: the answer (and one on its way) is in the old one

@@ -5,6 +5,7 @@
 
 import { isBusy, setBusy } from "./busy.js";
 import { translator } from "./i18n.js";
+import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
 import { drawSet, drawTile } from "./tiles.js";
 
@@ -197,23 +198,12 @@ export function setUpReview() {
   // record or another language aborts the one in flight, so an older answer never
   // lands over a newer one (or beside a record it is not about).
   const playButton = document.getElementById("review-play");
-  let pending = null; // the AbortController of the job in flight
-  const idle = () => {
-    pending?.abort();
-    pending = null;
+  const slot = new RequestSlot(() => {
     setBusy(reviewButton, false);
     reviewButton.textContent = tr.t("Review");
     setBusy(playButton, false);
     playButton.textContent = tr.t("Play a bot game (strong vs greedy)");
-  };
-  const begin = () => {
-    idle();
-    pending = new AbortController();
-    return pending;
-  };
-  const done = (mine) => {
-    if (pending === mine) idle();
-  };
+  });
 
   /** Review ``parsed`` (a record) for the job ``mine`` and show the review, in ``tr``'s language. */
   const review = async (parsed, mine, tr) => {
@@ -223,8 +213,12 @@ export function setUpReview() {
     // In Japanese the texts write the fourth colour Y (黄), as its tiles are drawn; a
     // game with a yellow of its own (6 colours or more) keeps O (as the service asks).
     if (tr.lang === "ja" && (parsed?.settings?.rules?.colours ?? 4) <= 5) request.notation = "RBYK";
-    const answer = await postJson(REVIEW, request, { signal: mine.signal, tr });
-    if (pending !== mine) return;
+    const answer = await postJson(REVIEW, request, {
+      signal: mine.signal,
+      tr,
+      expected: (answer) => Array.isArray(answer.turns) && Array.isArray(answer.players),
+    });
+    if (!slot.holds(mine)) return;
     if (answer.turns.length === 0) {
       clear();
       error.textContent = tr.t("The game record has no turns: there is nothing to review.");
@@ -261,7 +255,7 @@ export function setUpReview() {
     try {
       parsed = JSON.parse(record.value);
     } catch (failure) {
-      idle();
+      slot.free();
       clear();
       // The browser's reason is in English whatever the page's language: only the
       // English page adds it.
@@ -270,13 +264,13 @@ export function setUpReview() {
         : tr.t("The game record is not valid JSON.");
       return;
     }
-    const mine = begin();
+    const mine = slot.begin(reviewButton); // review() says "Reviewing..."
     try {
       await review(parsed, mine, tr);
     } catch (failure) {
       fail(failure);
     } finally {
-      done(mine);
+      slot.end(mine);
     }
   };
 
@@ -286,7 +280,7 @@ export function setUpReview() {
   });
   // An edited record: the review shown, and one on its way, are of the old one.
   record.addEventListener("input", () => {
-    idle();
+    slot.free();
     clear();
     error.replaceChildren();
   });
@@ -296,19 +290,21 @@ export function setUpReview() {
     if (isBusy(playButton)) return; // a game is on its way
     error.replaceChildren();
     const seed = Number(form.seed.value || 0);
-    const mine = begin();
+    const mine = slot.begin(playButton, tr.t("Playing a game\u2026"));
     const asked = tr; // the language asked in, whatever the page switches to
-    setBusy(playButton, true);
-    playButton.textContent = tr.t("Playing a game\u2026");
     try {
-      const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: asked.lang }, { signal: mine.signal, tr: asked });
-      if (pending !== mine) return;
+      const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: asked.lang }, {
+        signal: mine.signal,
+        tr: asked,
+        expected: (answer) => typeof answer.record === "object" && answer.record !== null,
+      });
+      if (!slot.holds(mine)) return;
       record.value = JSON.stringify(answer.record);
       await review(answer.record, mine, asked);
     } catch (failure) {
       fail(failure);
     } finally {
-      done(mine);
+      slot.end(mine);
     }
   });
   document.getElementById("review-previous").addEventListener("click", () => show(current - 1));
@@ -320,7 +316,7 @@ export function setUpReview() {
   });
   return (next) => {
     tr = next;
-    idle(); // a review on its way is in the old language
+    slot.free(); // a review on its way is in the old language
     error.replaceChildren();
     output.hidden = true; // a review in the old language: review again
     turns = [];

@@ -17,10 +17,15 @@ export class ServiceError extends Error {
 /** POST ``body`` as JSON to ``url``; resolve to the answer, or reject with a
  * ServiceError (an AbortError when ``signal`` aborts).
  *
+ * ``expected(answer)`` says whether a JSON answer is of the kind asked for: a 2xx
+ * answer that is not JSON, or not of that kind, is no answer of the service (an
+ * endpoint set to another address, a proxy's page), and drawing it would tell the
+ * player things nobody checked.
+ *
  * The request carries ``Accept-Language`` in ``tr``'s language: the refusals decided
  * before the body (and its ``lang``) is read, 401, 413 and 429, follow only that
  * header. A bare "en" or "ja" is a CORS-safelisted value: no preflight for it. */
-export async function postJson(url, body, { signal, tr = translator("en") } = {}) {
+export async function postJson(url, body, { signal, tr = translator("en"), expected = () => true } = {}) {
   let response;
   try {
     response = await fetch(url, {
@@ -48,7 +53,14 @@ export async function postJson(url, body, { signal, tr = translator("en") } = {}
   } catch {
     // not JSON: described below by the status
   }
-  if (response.ok && answer !== null) return answer;
+  if (response.ok) {
+    if (answer !== null && typeof answer === "object" && expected(answer)) return answer;
+    throw new ServiceError(
+      tr.t("The answer from {url} is not one the service gives (HTTP {status}).", { url, status: response.status }),
+      response.status,
+      null,
+    );
+  }
   const detail = typeof answer?.detail === "string" ? answer.detail : null;
   if (response.status === 503) {
     const wait = response.headers.get("Retry-After");

@@ -4,6 +4,7 @@
 import { Palette, PieceField } from "./editor.js";
 import { isBusy, setBusy } from "./busy.js";
 import { N_, translator } from "./i18n.js";
+import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
 import { SUITS, drawCard, drawSet, splitWords } from "./tiles.js";
 
@@ -239,17 +240,14 @@ export function setUpShanghai() {
   form.contract.addEventListener("change", () => {
     custom.hidden = form.contract.value !== "custom";
   });
-  let pending = null; // the AbortController of the request in flight
-  const idle = () => {
-    pending?.abort();
-    pending = null;
+  const slot = new RequestSlot(() => {
     setBusy(button, false);
     button.textContent = tr.t("Advise");
-  };
+  });
   // A changed position: the advice and any error, and advice still on its way, were
   // about the old one.
   form.addEventListener("input", () => {
-    idle();
+    slot.free();
     answer.replaceChildren();
     error.replaceChildren();
   });
@@ -265,14 +263,15 @@ export function setUpShanghai() {
       error.textContent = refusal.message;
       return;
     }
-    pending?.abort();
-    const mine = new AbortController();
-    pending = mine;
-    setBusy(button, true);
-    button.textContent = tr.t("Thinking\u2026");
+    const mine = slot.begin(button, tr.t("Thinking\u2026"));
     const asked = tr;
     try {
-      const advice = await postJson(ENDPOINT, { ...request, lang: asked.lang }, { signal: mine.signal, tr: asked });
+      const advice = await postJson(ENDPOINT, { ...request, lang: asked.lang }, {
+        signal: mine.signal,
+        tr: asked,
+        expected: (answer) => typeof answer.contract === "object" && Array.isArray(answer.notes),
+      });
+      if (!slot.holds(mine)) return;
       error.replaceChildren();
       answer.replaceChildren(...drawAdvice(advice, request, asked));
     } catch (failure) {
@@ -280,10 +279,7 @@ export function setUpShanghai() {
       answer.replaceChildren();
       error.textContent = failure.message;
     } finally {
-      if (pending === mine) {
-        setBusy(button, false);
-        button.textContent = tr.t("Advise");
-      }
+      slot.end(mine);
     }
   });
   document.getElementById("shanghai-example").addEventListener("click", () => {
@@ -303,7 +299,7 @@ export function setUpShanghai() {
     palette.render(cards, tr);
     contracts();
     // Advice and errors in the old language, and advice on its way in it: ask again.
-    idle();
+    slot.free();
     answer.replaceChildren();
     error.replaceChildren();
   };

@@ -157,8 +157,10 @@ function drawPiece(kind, face, name, { classes, as, asFace, asName, played, onCl
   if (onClick) {
     element.type = "button";
     element.addEventListener("click", onClick);
-    // actionLabel: a message such as "add {piece}", already in the reader's language
-    label = actionLabel ? actionLabel.replace("{piece}", label) : label;
+    // actionLabel: a message such as "add {piece}", already in the reader's language.
+    // The name is put in by a function: a replacement string would read a typed "$&"
+    // or "$`" in it as a pattern.
+    label = actionLabel ? actionLabel.replace("{piece}", () => label) : label;
   } else {
     element.setAttribute("role", "img");
   }

@@ -11,7 +11,7 @@ import json
 import os
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import suppress
 from typing import Any
 
@@ -235,6 +235,24 @@ def test_the_demo_works_from_the_keyboard(service: str, page: Page) -> None:
     expect(page.get_by_label("Your hand", exact=True)).to_be_visible()
 
 
+def test_enter_in_a_field_while_the_hint_is_on_its_way_asks_once(service: str, page: Page) -> None:
+    # Enter in a field is a press of the hint button, which waits while busy: each
+    # Enter aborted the hint on its way and asked again, a solve more for the service.
+    page.goto(service)
+    held = hold(page, SOLVE)
+    rack = page.get_by_label("Your rack", exact=True)
+    rack.fill("R1 R2 R3")
+    rack.press("Enter")
+    wait_held(page, held)
+    rack.press("Enter")
+    rack.press("Enter")
+    page.wait_for_timeout(300)
+    assert len(held) == 1
+    release(page, held[0])
+    expect(page.locator("meldwise-hint .answer")).to_have_text("You can play 3 tiles this turn.")
+    expect(page.locator("meldwise-hint")).to_have_attribute("aria-busy", "false")
+
+
 def test_a_preview_is_one_tab_stop(service: str, page: Page) -> None:
     # Every drawn piece its own Tab stop made the page a long walk by keyboard: the
     # preview is one stop, arrows move in it, and a removal leaves the focus there.
@@ -369,6 +387,29 @@ def test_repair_the_table(service: str, page: Page) -> None:
     expect(region).to_have_text("There is nothing on the table.")
 
 
+def test_repair_beyond_repair_with_no_arrangement_names_no_tiles(service: str, page: Page) -> None:
+    # Proven beyond repair, but the search stopped before any arrangement (the
+    # service's answer to a 60-tile heap with time_limit_ms 6, its penalty left out):
+    # the page said "the fewest tiles found that cannot be placed are ." with no tiles.
+    answer = {
+        "status": "feasible",
+        "repairable": False,
+        "time_capped": True,
+        "arrangement": None,
+        "penalty": None,
+        "free_jokers": None,
+        "rescue": None,
+    }
+    page.goto(service)
+    page.locator("#table").fill("R1 R2 R3")
+    page.route(f"**{REPAIR}", lambda route: route.fulfill(status=200, json=answer))
+    page.locator("#repair-run").click()
+    expect(page.locator("#repair-answer .summary")).to_have_text(
+        "The table cannot be repaired, and the time ran out before finding which tiles "
+        "can be placed."
+    )
+
+
 def test_repair_never_draws_the_answer_for_a_table_changed_since(service: str, page: Page) -> None:
     # The answer for the old table (B7 K7 cannot be placed) arrives after the table
     # was fixed: it must not be drawn under the new one.
@@ -480,6 +521,45 @@ def test_an_error_without_a_message_is_said_in_the_pages_words(
     page.locator("#repair-run").click()
     expect(page.locator("#repair-error")).not_to_contain_text("hint")
     expect(page.locator("#repair-error")).to_contain_text("3")
+
+
+def answer_200(body: dict[str, Any]) -> Callable[[Route], None]:
+    """A route handler answering 200 with ``body`` (Route.fulfill's body or json)."""
+    return lambda route: route.fulfill(status=200, **body)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "The answer from {url} is not one the service gives (HTTP 200)."),
+        ("ja", "{url} からの応答はサービスの応答ではありません(HTTP 200)。"),
+    ],
+)
+def test_an_answer_that_is_not_the_services_is_not_drawn(
+    service: str, page: Page, lang: str, said: str
+) -> None:
+    # An endpoint that answers 200 with something else (another address, a proxy's
+    # page): HTML was said to be "an error (HTTP 200)", and JSON of another kind was
+    # drawn as a hint ("No play found before the search stopped.") or a repair ("The
+    # table cannot be repaired"), things nobody checked.
+    page.goto(f"{service}/?lang={lang}")
+    page.locator("#rack").fill("R1 R2 R3")
+    page.locator("#table").fill("R5 R6 R7")
+    hint = page.locator("meldwise-hint")
+    for body in ({"body": "<html>a login page</html>"}, {"json": {"status": "ok"}}):
+        page.route(f"**{SOLVE}", answer_200(body))
+        page.route(f"**{REPAIR}", answer_200(body))
+        hint.get_by_role("button").click()
+        expect(hint.get_by_role("alert")).to_have_text(said.format(url="v1/rummikub/solve"))
+        expect(hint.locator(".answer")).to_be_empty()
+        expect(hint).to_have_attribute("aria-busy", "false")
+        page.locator("#repair-run").click()
+        expect(page.locator("#repair-error")).to_have_text(said.format(url="v1/rummikub/repair"))
+        expect(page.locator("#repair-answer")).to_be_empty()
+        page.unroute(f"**{SOLVE}")
+        page.unroute(f"**{REPAIR}")
+    _, nudge = press_hint(page)  # the button is usable again
+    assert nudge["tiles_played"] == 3
 
 
 EMBED = """<!doctype html>
@@ -641,6 +721,49 @@ def test_the_element_follows_a_language_change_of_its_ancestors(service: str, pa
         assert request["hint_level"] == "tile"
         page.evaluate("document.querySelector('div').lang = 'en'")  # a nearer ancestor
         expect(hint.get_by_role("button")).to_have_text("Hint: the whole play")
+
+
+SHADOW_LANG_EMBED = """<!doctype html>
+<html lang="ja">
+<title>A game whose board is a component</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<game-board></game-board>
+<script type="module">
+  customElements.define("game-board", class extends HTMLElement {{
+    constructor() {{
+      super();
+      const hint = document.createElement("meldwise-hint");
+      hint.endpoint = "{service}/v1/rummikub/solve";
+      this.attachShadow({{ mode: "open" }}).append(hint);
+    }}
+  }});
+  await customElements.whenDefined("meldwise-hint");
+  document.querySelector("game-board").shadowRoot.querySelector("meldwise-hint").state =
+    {{rack: ["R1", "R2", "R3"], table: []}};
+</script>
+</html>
+"""
+
+
+def test_the_element_in_a_components_shadow_tree_speaks_the_pages_language(
+    service: str, page: Page
+) -> None:
+    # A game's own component holds the button in its shadow tree: the element's
+    # language is its host's, and the page's (as HTML reads lang, and :lang(ja)
+    # matches); closest() stops at the shadow root, and the button spoke English.
+    with second_origin({"/game.html": SHADOW_LANG_EMBED.format(service=service)}) as game:
+        page.goto(f"{game}/game.html")
+        hint = page.locator("meldwise-hint")  # Playwright's locators pierce shadow roots
+        expect(hint.get_by_role("button")).to_have_text("ヒント")
+        request, _ = press_hint(page)
+        assert request["lang"] == "ja"
+        expect(hint.locator(".answer")).to_have_text("この手番で3枚出せます。")
+        # A change on the page, outside the component's tree, is followed too.
+        page.evaluate("document.documentElement.lang = 'en'")
+        expect(hint.get_by_role("button")).to_have_text("Hint: which tile?")
+        expect(hint.locator(".answer")).to_be_empty()
+        page.evaluate("document.querySelector('game-board').lang = 'ja'")  # the host's own
+        expect(hint.get_by_role("button")).to_have_text("ヒント: どのタイル？")  # noqa: RUF001
 
 
 def test_refusals_before_the_body_come_in_the_elements_language(service: str, page: Page) -> None:
@@ -1319,6 +1442,22 @@ def test_fields_split_at_separators_typed_full_width(service: str, page: Page) -
     request = _advised_request(page)
     assert request["hand"] == ["7H", "7S", "7D", "9❤", "10♥\ufe0f"]
     assert request["table"] == [{"cards": ["8H", "8S", "8D"], "owner": "アン"}]
+
+
+def test_a_piece_typed_with_dollar_signs_is_named_as_typed(service: str, page: Page) -> None:
+    # "$&" or "$`" typed as a tile was read as a replacement pattern when the name was
+    # put into "remove {piece}": the drawn piece was named "remove not a tile: {piece}".
+    page.goto(service)
+    page.locator("#rack").fill("R1 $& $`")
+    names = page.locator("#rack-preview").get_by_role("button")
+    expect(names).to_have_count(3)
+    expect(names.nth(1)).to_have_accessible_name("remove not a tile: $&")
+    expect(names.nth(2)).to_have_accessible_name("remove not a tile: $`")
+    page.locator("#tab-shanghai").click()
+    page.locator("#hand").fill("$&")
+    expect(page.locator("#hand-preview").get_by_role("button")).to_have_accessible_name(
+        "remove not a card: $&"
+    )
 
 
 def test_japanese_sentences_are_joined_without_english_separators(service: str, page: Page) -> None:

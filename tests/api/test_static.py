@@ -102,3 +102,12 @@ def test_the_screenshot_script_refuses_an_unknown_picture(
     monkeypatch.setattr("sys.argv", ["screenshot", "--help"])
     assert screenshot.main() == 2
     assert "unknown picture '--help'; pictures are demo.png," in capsys.readouterr().err
+
+
+def test_the_tabs_share_one_request_slot() -> None:
+    # One request in flight, and no answer drawn over a newer one: the tabs' logic
+    # for it was copied into each tab's module; it is request-slot.js's alone.
+    for name in ("repair.js", "review.js", "shanghai.js"):
+        source = (STATIC_DIR / name).read_text()
+        assert 'from "./request-slot.js"' in source, name
+        assert "AbortController" not in source, name
