@@ -101,8 +101,9 @@ class Penalty:
     back_to_rack: tuple[Tile, ...]
     """Tiles the player laid down this turn, which go back to their rack (with the
     table before the turn known: the table now minus the table before)."""
-    to_pool: tuple[Tile, ...]
-    """Tiles that cannot be placed and go back to the pool (table before not known)."""
+    to_pool: tuple[Tile, ...] | None
+    """Tiles that cannot be placed and go back to the pool (table before not known);
+    None when the search stopped before it found which (no arrangement found)."""
     text: str
 
 
@@ -510,14 +511,20 @@ def _penalty(
             drawing=drawing,
         )
         return Penalty(draw, tuple(tuple(s) for s in before), tiles, (), text)
-    out = () if arrangement is None else arrangement.left_out
+    if arrangement is None:
+        text = _(
+            "No legal arrangement places every tile: the tiles that cannot be placed go back "
+            "to the pool (the search stopped before it found which), and the player {drawing}.",
+            drawing=drawing,
+        )
+        return Penalty(draw, None, (), None, text)
     text = _(
         "No legal arrangement places every tile: the fewest that cannot be placed, {tiles}, "
         "go back to the pool, and the player {drawing}.",
-        tiles=format_tiles(out) or "?",
+        tiles=format_tiles(arrangement.left_out),
         drawing=drawing,
     )
-    return Penalty(draw, None, (), out, text)
+    return Penalty(draw, None, (), arrangement.left_out, text)
 
 
 def _rescue(status: Status, arranged: Arrangement, rack: Sequence[Tile], rules: Rules) -> Play:

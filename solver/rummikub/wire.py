@@ -794,7 +794,10 @@ class PenaltyOut(Answer):
         description="the table before the turn, put back; null when it was not given"
     )
     back_to_rack: list[AnyTile] = Field(description="tiles the player laid down, back to the rack")
-    to_pool: list[AnyTile] = Field(description="tiles that cannot be placed, back to the pool")
+    to_pool: list[AnyTile] | None = Field(
+        description="tiles that cannot be placed, back to the pool; null when the search "
+        "stopped before it found which"
+    )
     text: str
 
 
@@ -850,7 +853,7 @@ class RepairResponse(Answer):
                 if penalty.restore is None
                 else [[spell(t) for t in tiles] for tiles in penalty.restore],
                 "back_to_rack": [spell(t) for t in penalty.back_to_rack],
-                "to_pool": [spell(t) for t in penalty.to_pool],
+                "to_pool": None if penalty.to_pool is None else [spell(t) for t in penalty.to_pool],
                 "text": penalty.text,
             },
             "free_jokers": found.free_jokers,

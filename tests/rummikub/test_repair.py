@@ -18,7 +18,7 @@ from solver.rummikub import Limit, Objective, Position, Rules, Status, Tile, par
 from solver.rummikub.layout import PlacedSet
 from solver.rummikub.legality import check_play, joker_retrieval_problems, meld_problem
 from solver.rummikub.melds import read_meld, readings
-from solver.rummikub.repair import _from_heaps, repair
+from solver.rummikub.repair import _from_heaps, _penalty, repair
 from tests.rummikub.disruption_oracle import disruption_oracle_for
 from tests.rummikub.oracle import Oracle, oracle_for
 from tests.rummikub.replay import replay
@@ -582,3 +582,12 @@ def test_beyond_repair_leaves_out_a_tile_rather_than_a_joker_when_that_keeps_a_s
     assert (arranged["sets_kept"], arranged["tiles_moved"]) == (1, 0)
     assert arranged["disruption_proven"]
     assert answer["penalty"]["to_pool"] == ["O5"]
+
+
+def test_a_penalty_with_no_arrangement_found_names_no_tiles() -> None:
+    # A search stopped before any arrangement (a big heap, a tiny time limit): the
+    # text named the fewest tiles left out as "?" and to_pool said none go back.
+    penalty = _penalty(Rules(), Counter(parse_tiles("R1 B5 K9")), None, None)
+    assert penalty.to_pool is None
+    assert "?" not in penalty.text
+    assert "the search stopped before it found which" in penalty.text
