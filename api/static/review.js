@@ -144,7 +144,8 @@ function drawTurn(turn, tr, colours) {
     const placed = [...turn.best.played];
     turn.best.table.forEach((tiles, i) => {
       const drawn = tiles.map((tile) => {
-        const index = placed.indexOf(tile);
+        // A table writes a joker with its tile (J(R9)), the played list plainly (J).
+        const index = placed.indexOf(tile.replace(/\(.*\)$/, ""));
         if (index < 0) return drawTile(tile, { tr, colours });
         placed.splice(index, 1);
         return drawTile(tile, { played: true, tr, colours });

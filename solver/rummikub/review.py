@@ -207,7 +207,8 @@ def _turn_to_dict(r: TurnReview, objective: Objective) -> dict[str, Any]:
             "played": _tiles(r.best.played),
             "tiles": r.best.tiles_played,
             "points": r.best.points_played,
-            "table": [_tiles(m.tiles) for m in r.best.table],
+            # Each joker with the tile it stands for, as table_after writes it.
+            "table": written_sets(m.written for m in r.best.table),
         },
         "missed": _tiles(r.missed),
         "shortfall": best - done,

@@ -1191,6 +1191,24 @@ def test_review_tab_shows_only_the_newest_jobs_review(service: str, page: Page) 
     expect(page.locator(".review-summary")).to_have_count(0)
 
 
+def test_review_tab_marks_a_joker_of_the_best_play_as_played(service: str, page: Page) -> None:
+    # The best play's table writes its joker J(R11), its played list plainly J: the
+    # page looked the bracketed joker up among the played tiles and missed it.
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    page.get_by_label("Game record (JSON)").fill(
+        '{"turns": [{"turn": 1, "player": 0, "rack": ["R10", "R12", "J", "B1"], '
+        '"table_before": [], "action": "draw", "drawn": "B2"}]}'
+    )
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.get_by_role("button", name="Review", exact=True).click()
+    (turn,) = answer.value.json()["turns"]
+    assert turn["best"]["table"] == [["R10", "J(R11)", "R12"]]
+    detail = page.locator("#review-turn")
+    expect(detail.locator(".tile.played")).to_have_count(3)
+    expect(detail.locator(".tile.joker.played")).to_have_count(1)
+
+
 def test_review_tab_says_what_is_wrong_with_a_record(service: str, page: Page) -> None:
     page.goto(service)
     page.get_by_role("tab", name="Review").click()

@@ -64,6 +64,22 @@ def test_each_best_equals_a_fresh_proven_solve(standard: dict[str, Any]) -> None
             opened[turn["player"]] = True
 
 
+def test_each_best_table_writes_its_jokers_as_table_after_does(standard: dict[str, Any]) -> None:
+    # The best play's table wrote a bare J (R8 J R10) where table_after writes
+    # J(R9): pasted back, a bare joker may read as another tile.
+    answer = review_rummikub({"record": standard})
+    jokers = [
+        tile
+        for turn in answer["turns"]
+        if turn["best"] is not None
+        for tiles in turn["best"]["table"]
+        for tile in tiles
+        if tile.startswith("J")
+    ]
+    assert jokers
+    assert all(tile.startswith("J(") for tile in jokers)
+
+
 def test_missed_tiles_and_player_figures_add_up(standard: dict[str, Any]) -> None:
     answer = review_rummikub({"record": standard})
     greedy = next(p for p in answer["players"] if p["name"] == "greedy")
