@@ -67,17 +67,21 @@ async def review(
 ) -> JSONResponse:
     """Each turn of a game record beside its best play (proven), what it missed and
     whether it was legal; each player's accuracy, costliest turns and a per-turn series.
-    Each turn's solve stops at ``time_limit_ms``, never later than the server's cap."""
+    Each turn's solve stops at ``time_limit_ms``, never later than the server's cap, and
+    the turns reviewed share the server's game budget (MELDWISE_GAME_BUDGET_MS): each
+    stops within that budget over their number (a turn cut short has a best whose
+    ``status`` is ``feasible`` or ``unknown``)."""
     request = localise(body)
     # As written: a joker written J(R4) in the record stands for R4, which decides its
     # set's reading (the library keeps it, and echoes it so).
     request["record"] = body.record.model_dump(mode="json", exclude_none=True, context=AS_WRITTEN)
-    request["time_limit_ms"] = settings.capped_ms(body.time_limit_ms)
+    reviewed = [t for t in body.record.turns if body.player in (None, t.player)]
+    request["time_limit_ms"] = settings.review_turn_ms(body.time_limit_ms, len(reviewed))
     limit_s = request["time_limit_ms"] / 1000
     if body.player is None:
         request.pop("player", None)
     # Each turn's solve has its time limit; the rest (replay, legality) is quick.
-    budget_s = settings.game_budget_ms / 1000 + len(body.record.turns) * limit_s
+    budget_s = settings.game_budget_ms / 1000 + len(reviewed) * limit_s
     answer = await pool.run(review_rummikub, request, client=client, budget_s=budget_s)
     return _as_written(ReviewResponse, answer)
 

@@ -4,6 +4,7 @@ answers, bad requests name the culprit, a review takes a record-sized body."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,6 +18,7 @@ from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummik
 from solver.rummikub.legality import check_play
 from solver.rummikub.notation import parse_tiles
 from solver.rummikub.rules import Rules
+from tests.api.support import slow_request
 from tests.rummikub.games_support import TINY_OPTIONS
 
 BOT = "/v1/rummikub/bot"
@@ -111,6 +113,51 @@ def test_a_review_within_the_documented_limits_is_answered(
     assert answer.status_code == 200, answer.text
     assert len(answer.content) > 256 * 1024
     assert len(answer.json()["turns"]) == 350
+
+
+def _hard_record(turns: int) -> dict[str, Any]:
+    """A record of ``turns`` turns each facing a big-variant position whose best CP-SAT
+    does not prove in its time limit (:func:`~tests.api.support.slow_request`): both
+    players open with the same run, then draw."""
+    position = slow_request(2000)
+    rack, table = position["rack"], position["table"]
+    opening = ["B24", "B25", "B26"]
+    assert all(tile in rack for tile in opening)
+    entries = [
+        {"turn": n + 1, "player": n % 2, "rack": rack, "table_before": table}
+        | (
+            {"action": "play", "played": opening, "table_after": [*table, opening]}
+            if n < 2
+            else {"action": "draw", "drawn": "R1"}
+        )
+        for n in range(turns)
+    ]
+    settings = {"rules": position["rules"], "players": 2}
+    return {
+        "format": "meldwise-rummikub-game",
+        "version": 1,
+        "settings": settings,
+        "turns": entries,
+    }
+
+
+def test_the_turns_of_a_review_share_the_game_budget() -> None:
+    """Each turn's solve stopped at the time limit alone, and the watchdog allowed the
+    game budget plus the turns times it: 20 turns of a hard position (23 KB) were
+    answered 503 at the 30 s request timeout while their worker went on for 40 s, and 400
+    (476 KB, within the record limit) could hold it for 13 minutes. The turns reviewed
+    now share the game budget."""
+    settings = Settings(workers=1, rate_limit="", game_budget_ms=1000)
+    with TestClient(create_app(settings)) as small:
+        start = time.monotonic()
+        answer = small.post(REVIEW, json={"record": _hard_record(10), "time_limit_ms": 2000})
+        took = time.monotonic() - start
+    assert answer.status_code == 200, answer.text
+    turns = answer.json()["turns"]
+    assert len(turns) == 10
+    assert {turn["best"]["status"] for turn in turns[2:]} <= {"feasible", "unknown"}
+    # 8 unproven turns took 2 s each (16 s); now they share 1 s.
+    assert took < 8, took
 
 
 def test_a_review_over_the_answer_limit_says_what_to_send_instead(
