@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import logging
 import os
 import random
@@ -180,6 +181,24 @@ def test_a_body_not_sent_as_json_gets_415(client: TestClient, content_type: str 
         ).status_code
         == 200
     )
+
+
+@pytest.mark.parametrize("path", [SOLVE, SCORE, REPAIR, SHANGHAI_ADVISE])
+def test_a_compressed_body_gets_415_naming_its_coding(client: TestClient, path: str) -> None:
+    """A gzip body was read as text (400: "not valid UTF-8: byte 0x8b at position 1"),
+    and one said to be brotli but sent plain was answered as if the header were not
+    there: a body is read as sent, so its coding is refused, by name, in the client's
+    language."""
+    body = b'{"rack": ["R1"]}'
+    for coding, sent in (("gzip", gzip.compress(body)), ("br", body), ("deflate, gzip", body)):
+        headers = {**JSON, "Content-Encoding": coding, "Accept-Language": "ja"}
+        answer = client.post(path, content=sent, headers=headers)
+        assert answer.status_code == 415, (coding, answer.text)
+        assert f"'Content-Encoding: {coding}'" in answer.json()["detail"]
+        assert "圧縮せず" in answer.json()["detail"]
+        assert answer.headers["connection"] == "close"
+    identity = {**JSON, "Content-Encoding": "identity"}
+    assert client.post(SOLVE, content=body, headers=identity).status_code == 200
 
 
 @pytest.mark.parametrize(
