@@ -14,6 +14,8 @@ from api.deps import ClientDep, PoolDep, SettingsDep
 from api.errors import documented_errors
 from api.language import localise
 from solver.rummikub.game_wire import (
+    MAX_GAME_TILES,
+    MAX_REVIEW_TURNS,
     BotRequest,
     BotResponse,
     GameRequest,
@@ -30,9 +32,16 @@ router = APIRouter(prefix="/v1/rummikub", tags=["rummikub games"], route_class=J
 REVIEW_PATH = "/v1/rummikub/review"
 """The review takes a whole game record: its body limit is the record limit."""
 
-BAD_INPUT = documented_errors(
+CULPRITS = (
     "an unknown field, bot or tile, more copies of a tile than the game has, an invalid "
-    "table set, a bad setting, a game record that does not read"
+    "table set, a bad setting"
+)
+BAD_INPUT = documented_errors(CULPRITS)
+GAME_BAD_INPUT = documented_errors(
+    f"{CULPRITS}, rules that make a game of more than {MAX_GAME_TILES} tiles"
+)
+REVIEW_BAD_INPUT = documented_errors(
+    f"{CULPRITS}, a game record that does not read, a record of more than {MAX_REVIEW_TURNS} turns"
 )
 
 
@@ -49,7 +58,7 @@ async def bot(
     return _as_written(BotResponse, answer)
 
 
-@router.post("/game", response_model=GameResponse, responses=BAD_INPUT)
+@router.post("/game", response_model=GameResponse, responses=GAME_BAD_INPUT)
 async def game(
     body: GameRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
 ) -> dict[str, Any]:
@@ -61,7 +70,7 @@ async def game(
     )
 
 
-@router.post("/review", response_model=ReviewResponse, responses=BAD_INPUT)
+@router.post("/review", response_model=ReviewResponse, responses=REVIEW_BAD_INPUT)
 async def review(
     body: ReviewRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
 ) -> JSONResponse:

@@ -14,7 +14,13 @@ from fastapi.testclient import TestClient
 from api.main import create_app
 from api.settings import Settings
 from solver import MeldwiseError, solve_rummikub
-from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
+from solver.rummikub.game_wire import (
+    MAX_GAME_TILES,
+    MAX_REVIEW_TURNS,
+    bot_rummikub,
+    game_rummikub,
+    review_rummikub,
+)
 from solver.rummikub.legality import check_play
 from solver.rummikub.notation import parse_tiles
 from solver.rummikub.rules import Rules
@@ -113,6 +119,21 @@ def test_a_review_within_the_documented_limits_is_answered(
     assert answer.status_code == 200, answer.text
     assert len(answer.content) > 256 * 1024
     assert len(answer.json()["turns"]) == 350
+
+
+def test_the_api_docs_name_the_limits_of_a_game_and_a_review(client: TestClient) -> None:
+    """A review of more than 400 turns and a bot game of more than 212 tiles get 422,
+    which the API docs did not list (and they listed a record that does not read among
+    the bot's)."""
+    paths = client.get("/openapi.json").json()["paths"]
+
+    def refusals(path: str) -> str:
+        return str(paths[path]["post"]["responses"]["422"]["description"])
+
+    assert f"a record of more than {MAX_REVIEW_TURNS} turns" in refusals(REVIEW)
+    assert f"more than {MAX_GAME_TILES} tiles" in refusals(GAME)
+    assert "record" not in refusals(BOT)
+    assert "MELDWISE_GAME_BUDGET_MS" in paths[REVIEW]["post"]["description"]
 
 
 def _hard_record(turns: int) -> dict[str, Any]:
