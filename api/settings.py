@@ -142,9 +142,10 @@ class Settings(BaseSettings):
         default=120_000,
         ge=1000,
         le=3_600_000,
-        description="longest a bot move or a whole bot game may run before the watchdog "
-        "replaces its worker; a review's turns share it (each turn's solve stops within "
-        "this over the turns reviewed; its watchdog budget is this plus those limits)",
+        description="longest a bot move (a solve's advice, given opponents, is one too) or "
+        "a whole bot game may run before the watchdog replaces its worker; a review's "
+        "turns share it (each turn's solve stops within this over the turns reviewed; its "
+        "watchdog budget is this plus those limits)",
     )
     cors_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["*"],

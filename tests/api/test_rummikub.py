@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any
@@ -18,9 +19,11 @@ from api.routes.rummikub import DEFAULT_TIME_LIMIT_MS, glance
 from api.settings import Settings, available_cores
 from solver import repair_rummikub, score_rummikub, solve_rummikub, validate_rummikub
 from solver.rummikub import Rules
+from solver.rummikub.deal import random_position
 from solver.rummikub.game_wire import bot_rummikub
 from solver.rummikub.wire import SolveRequest, SolveResponse
 from tests.api.support import (
+    BIG_RULES,
     REPAIR,
     SCORE,
     SHANGHAI_ADVISE,
@@ -495,6 +498,32 @@ def test_the_solve_route_glances_at_the_time_limit_and_language(
     """The watchdog and the fair queue budget a solve by its time limit, and a refusal
     speaks the body's language (the worker, not this look, refuses a bad value)."""
     assert glance(body)[:2] == (limit, lang)
+
+
+def test_a_solve_with_advice_gets_a_bot_moves_budget() -> None:
+    """The advice (``opponents``) is the strong bot's decision, whose solves stop at
+    their deterministic work bound, not at the time limit: on a 148-tile position of a
+    big variant (well within the size limit) it took 13 s of CPU, and the watchdog,
+    which allowed the time cap plus its margin, killed the worker at 5 s: 503 and a
+    worker restart for a valid request, every time. Here a position whose advice
+    takes about a second, under a 0.1 s cap and margin."""
+    rules = BIG_RULES
+    position = random_position(random.Random(1545), rules, 34, 95, table_jokers=2, rack_jokers=1)
+    request = {
+        "rack": [str(t) for t in position.rack],
+        "table": [[str(t) for t in tiles] for tiles in position.table],
+        "rules": rules.to_dict(),
+        "time_limit_ms": 100,
+        "opponents": [{"rack_size": 5, "opened": True}],
+    }
+    assert glance(json.dumps(request).encode())[3]
+    settings = Settings(
+        workers=1, rate_limit="", time_cap_ms=100, disruption_cap_ms=0, watchdog_margin_ms=100
+    )
+    with TestClient(create_app(settings)) as client:
+        answer = client.post(SOLVE, json=request)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["advice"]["text"]
 
 
 def test_the_solve_route_counts_the_tiles_and_refuses_a_position_too_big_to_build() -> None:
