@@ -2,14 +2,15 @@
 
 :class:`JSONRoute` is the route class of the API's routers (FastAPI's documented
 way to customise how a request is read): a body must be sent as
-``application/json`` (else 415), be UTF-8 (else 400 naming the byte), and be JSON
-without ``NaN`` or ``Infinity`` and nested less deeply than Python's recursion
-limit (else 400 saying so), without a key given twice in one object (422 naming
-the key: a second value must not silently replace the first) and without numbers
-longer than :data:`~solver.wire.MAX_DIGITS` digits or out of a float's range (422:
-valid JSON, but no number of this API comes near); a syntax error is 400 with its
-position. The reading itself is :func:`api.reading.read_body`, which the solver
-workers use too for the bodies they read (:data:`api.worker.BODY_TASKS`).
+``application/json`` without a ``Content-Encoding`` (else 415), be UTF-8 (else
+400 naming the byte), and be JSON without ``NaN`` or ``Infinity`` and nested less
+deeply than Python's recursion limit (else 400 saying so), without a key given
+twice in one object (422 naming the key: a second value must not silently replace
+the first) and without numbers longer than :data:`~solver.wire.MAX_DIGITS` digits
+or out of a float's range (422: valid JSON, but no number of this API comes near);
+a syntax error is 400 with its position. The reading itself is
+:func:`api.reading.read_body`, which the solver workers use too for the bodies they
+read (:data:`api.worker.BODY_TASKS`).
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ def document_bodies(app: FastAPI) -> None:
 
 class JSONRoute(APIRoute):
     """A route whose JSON body is read by :class:`StrictJSONRequest`, and which answers
-    415 to a body sent as anything but JSON."""
+    415 to a body sent as anything but JSON, or compressed (a ``Content-Encoding``)."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = self.plain_handler()
@@ -106,6 +107,20 @@ class JSONRoute(APIRoute):
                     415,
                     _("send the body as JSON with 'Content-Type: application/json'")
                     + (_("; got {given!r}", given=given[:60]) if given else _("; none was given")),
+                    CLOSE,
+                )
+            coding = request.headers.get("content-encoding", "").strip()
+            if takes_body and coding.lower() not in ("", "identity"):
+                # A gzip body was read as text (400: "not UTF-8 at byte 0x8b"), and a
+                # body said to be compressed but sent plain was answered as if not.
+                request.app.state.metrics.rejected.labels("unsupported_media_type").inc()
+                raise HTTPException(
+                    415,
+                    _(
+                        "send the body uncompressed: this server reads no content coding;"
+                        " got 'Content-Encoding: {coding}'",
+                        coding=coding[:60],
+                    ),
                     CLOSE,
                 )
             return await handler(StrictJSONRequest(request.scope, request.receive))

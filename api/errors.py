@@ -79,7 +79,11 @@ def documented_errors(culprits: str) -> Responses:
         },
         408: {"model": ErrorBody, "description": "The body did not arrive in time."},
         413: {"model": ErrorBody, "description": "The body is larger than the body limit."},
-        415: {"model": ErrorBody, "description": "The body is not sent as application/json."},
+        415: {
+            "model": ErrorBody,
+            "description": "The body is not sent as application/json, or is sent compressed "
+            "(a Content-Encoding such as gzip: bodies are read uncompressed).",
+        },
         422: {
             "model": ErrorBody,
             "description": "Not a request of this shape (a key given twice included), or not "

@@ -253,7 +253,9 @@ class FairQueue:
         ]:
             del self._clients[name]
 
-    def fail_waiting(self, error: Exception) -> None:
+    def fail_waiting(self, error: Callable[[], Exception]) -> None:
+        """Fail every waiting task with ``error()``, made in the language of its
+        request (made once for all, it spoke the server's)."""
         for state in self._clients.values():
             while state.waiting:
                 job = state.waiting.popleft()
@@ -261,7 +263,8 @@ class FairQueue:
                 state.admitted -= 1
                 self.admitted -= 1
                 if not job.future.done():
-                    job.future.set_exception(error)
+                    with language(language_of(job)):
+                        job.future.set_exception(error())
 
     def _enqueue(self, job: Job, state: _Client, front: bool) -> None:
         if front:
@@ -786,7 +789,9 @@ class SolverPool:
         """Refuse new tasks, fail waiting ones, let running ones finish within
         ``grace_s`` seconds, then stop every worker."""
         self.closing = True
-        self.queue.fail_waiting(Unavailable("the server is shutting down; try again shortly"))
+        self.queue.fail_waiting(
+            lambda: Unavailable(_("the server is shutting down; try again shortly"))
+        )
         await asyncio.gather(*(worker.stop(grace_s) for worker in self._workers))
         for task in self._tasks:
             task.cancel()

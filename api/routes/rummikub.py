@@ -51,7 +51,9 @@ async def solve(request: Request) -> Response:
     """The best play for a position, proven optimal unless a search stops first, at its
     deterministic work bound or the time limit (then ``status`` is ``feasible`` with the
     best play found, or ``unknown`` with no play; ``time_capped`` says whether the clock
-    stopped it)."""
+    stopped it). With ``opponents``, the strong bot's advice too: its solves stop at
+    their deterministic work bound, not the time limit, within the server's budget for
+    a bot move (MELDWISE_GAME_BUDGET_MS), as ``/bot``."""
     # The worker reads the body, lowers its time limits to the server's caps, solves,
     # checks the answer against SolveResponse and sends the bytes this route answers
     # with: the solve is the route clients call most, so the server process, which
@@ -62,7 +64,7 @@ async def solve(request: Request) -> Response:
         "time_limit_ms": settings.time_cap_ms,
         "disruption_time_limit_ms": settings.disruption_cap_ms,
     }
-    limit_ms, lang, tiles = glance(body)
+    limit_ms, lang, tiles, advised = glance(body)
     if lang is not None:
         set_language(lang)  # a refusal, too, speaks the body's language
     if tiles > settings.max_solve_tiles:
@@ -82,6 +84,11 @@ async def solve(request: Request) -> Response:
     # The time limit covers the search (the model building before it is bounded by
     # the size limit above); the pool allows any task at least the server's time cap.
     budget_s = settings.capped_ms(limit_ms) / 1000
+    if advised:
+        # The advice is the strong bot's decision, as /bot makes it: solves bounded by
+        # their deterministic work, not by the clock (13 s of CPU on a 148-tile position
+        # of a big variant), which the watchdog cut at the time cap (503, worker lost).
+        budget_s += settings.game_budget_ms / 1000
     answer = await pool.answer_body(
         solve_rummikub, body, client=await get_client(request), budget_s=budget_s, caps=caps
     )
@@ -101,18 +108,19 @@ router.add_api_route(
 )
 
 
-def glance(body: bytes) -> tuple[int, str | None, int]:
+def glance(body: bytes) -> tuple[int, str | None, int, bool]:
     """The ``time_limit_ms`` and the ``lang`` a solve request's body asks for (the
-    default limit, and None, where it names none that reads), and the tiles it holds
-    on the rack and table (as far as they are lists): a quick look, for the watchdog
-    and the fair queue, for the language of a refusal, and for the size limit; the
-    worker reads the body strictly, and refuses a bad value."""
+    default limit, and None, where it names none that reads), the tiles it holds
+    on the rack and table (as far as they are lists), and whether it asks for advice
+    (gives ``opponents``): a quick look, for the watchdog and the fair queue, for the
+    language of a refusal, and for the size limit; the worker reads the body
+    strictly, and refuses a bad value."""
     try:
         asked = json.loads(body)
     except (ValueError, RecursionError):
-        return DEFAULT_TIME_LIMIT_MS, None, 0
+        return DEFAULT_TIME_LIMIT_MS, None, 0, False
     if not isinstance(asked, dict):
-        return DEFAULT_TIME_LIMIT_MS, None, 0
+        return DEFAULT_TIME_LIMIT_MS, None, 0, False
     limit, lang = asked.get("time_limit_ms"), asked.get("lang")
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
         limit = DEFAULT_TIME_LIMIT_MS
@@ -120,7 +128,8 @@ def glance(body: bytes) -> tuple[int, str | None, int]:
     tiles = len(rack) if isinstance(rack, list) else 0
     if isinstance(table, list):
         tiles += sum(len(meld) for meld in table if isinstance(meld, list))
-    return limit, lang if lang in LANGUAGES else None, tiles
+    advised = asked.get("opponents") is not None
+    return limit, lang if lang in LANGUAGES else None, tiles, advised
 
 
 @router.post(

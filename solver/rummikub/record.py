@@ -77,13 +77,15 @@ class TurnEntry(_Model):
         description="play: tiles went onto the table; draw: one tile was drawn; "
         "pass: no play and the pool was empty"
     )
-    table_after: list[list[str]] | None = Field(
-        default=None, description="the table after the turn (required for a play)"
-    )
+    # In the order record_to_dict writes a turn (and docs/games.md shows it): a record
+    # sent back over HTTP, written from this model, reads as the library's.
     played: list[str] | None = Field(
         default=None, description="the rack tiles played (optional; checked when given)"
     )
     drawn: str | None = Field(default=None, description="the tile drawn, for a draw")
+    table_after: list[list[str]] | None = Field(
+        default=None, description="the table after the turn (required for a play)"
+    )
 
 
 class DealEntry(_Model):

@@ -516,14 +516,17 @@ def solve_rummikub(request: Mapping[str, Any] | SolveRequest) -> dict[str, Any]:
         )
         table = position.check(asked.rules) if asked.hint_level is HintLevel.TILE else ()
         answer = hint_answer(play, asked.hint_level, table)
-        if asked.free_jokers:
-            answer["free_jokers"] = play.free_jokers
+        # What every hint level may add goes after the status, in HintAnswer's order
+        # (its fields come before each level's own), as the answer reads over HTTP.
+        added: dict[str, Any] = {}
         if asked.opponents is not None:
             view = facing(position, asked.rules, asked.opponents)
             # A nudge or a tile hint must not give the play away through the advice.
             full = asked.hint_level is HintLevel.FULL
-            answer["advice"] = AdviceOut.answer(advise(view, name_tiles=full), asked.hint_level)
-        return answer
+            added["advice"] = AdviceOut.answer(advise(view, name_tiles=full), asked.hint_level)
+        if asked.free_jokers:
+            added["free_jokers"] = play.free_jokers
+        return {"status": answer.pop("status"), **added, **answer}
 
 
 # --- validate: check a claimed move -----------------------------------------------------

@@ -456,11 +456,12 @@ def _swap_to_dict(swap: Swap) -> dict[str, Any]:
 def _upcard_to_dict(advice: UpcardAdvice | None, key: str) -> dict[str, Any] | None:
     if advice is None:
         return None
+    # In the order of UpcardOut's subclasses (its fields, then theirs), as over HTTP.
     return {
-        key: advice.yes,
         "rule": advice.rule,
         "deficiency_now": advice.deficiency_now,
         "deficiency_with": advice.deficiency_with,
+        key: advice.yes,
     }
 
 

@@ -61,6 +61,17 @@ def slow_request(time_limit_ms: int) -> dict[str, Any]:
     }
 
 
+def in_order(value: Any) -> Any:
+    """``value`` with each JSON object as the list of its (key, value) pairs: two answers
+    compare equal only with their keys in the same order too (``==`` of dicts ignores
+    it), as a client reading the JSON text sees them."""
+    if isinstance(value, dict):
+        return [(key, in_order(item)) for key, item in value.items()]
+    if isinstance(value, list):
+        return [in_order(item) for item in value]
+    return value
+
+
 @asynccontextmanager
 async def async_client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     """An async client on the in-process app with its lifespan (and solver workers) running."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import logging
 import os
 import random
@@ -27,8 +28,9 @@ from api import clients
 from api.clients import address_id
 from api.errors import CLOSE, close_if_body
 from api.main import create_app
+from api.metrics import Metrics
 from api.middleware import CONTENT_SECURITY_POLICY
-from api.pool import SLACK_S, Crowd, FairQueue, Job
+from api.pool import SLACK_S, Crowd, FairQueue, Job, SolverPool
 from api.reading import read_body
 from api.settings import Settings, available_cores
 from solver.rummikub import Rules
@@ -180,6 +182,24 @@ def test_a_body_not_sent_as_json_gets_415(client: TestClient, content_type: str 
         ).status_code
         == 200
     )
+
+
+@pytest.mark.parametrize("path", [SOLVE, SCORE, REPAIR, SHANGHAI_ADVISE])
+def test_a_compressed_body_gets_415_naming_its_coding(client: TestClient, path: str) -> None:
+    """A gzip body was read as text (400: "not valid UTF-8: byte 0x8b at position 1"),
+    and one said to be brotli but sent plain was answered as if the header were not
+    there: a body is read as sent, so its coding is refused, by name, in the client's
+    language."""
+    body = b'{"rack": ["R1"]}'
+    for coding, sent in (("gzip", gzip.compress(body)), ("br", body), ("deflate, gzip", body)):
+        headers = {**JSON, "Content-Encoding": coding, "Accept-Language": "ja"}
+        answer = client.post(path, content=sent, headers=headers)
+        assert answer.status_code == 415, (coding, answer.text)
+        assert f"'Content-Encoding: {coding}'" in answer.json()["detail"]
+        assert "圧縮せず" in answer.json()["detail"]
+        assert answer.headers["connection"] == "close"
+    identity = {**JSON, "Content-Encoding": "identity"}
+    assert client.post(SOLVE, content=body, headers=identity).status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -710,6 +730,27 @@ def test_the_fair_order_serves_in_arrival_order_until_one_client_has_used_more()
         assert await queue.take() is again
 
     asyncio.run(scenario())
+
+
+def test_requests_waiting_at_shutdown_are_told_so_in_their_own_language() -> None:
+    """The requests still waiting for a worker when the server stopped were answered
+    503 in English whatever their language: the message was made once, outside them."""
+
+    async def shut_down() -> list[str]:
+        pool = SolverPool(1, 4, Metrics())  # no worker started: every task waits
+        loop = asyncio.get_running_loop()
+        jobs = [
+            Job("solve_rummikub", {"lang": lang}, lang, 1.0, loop.create_future(), "-")
+            for lang in ("ja", "en")
+        ]
+        for job in jobs:
+            pool.queue.admit(job)
+        await pool.close(grace_s=0)
+        return [str(job.future.exception()) for job in jobs]
+
+    ja, en = asyncio.run(shut_down())
+    assert en == "the server is shutting down; try again shortly"
+    assert ja == "サーバーを停止しています。しばらくしてからもう一度お試しください"
 
 
 def test_a_task_whose_worker_was_lost_costs_its_client_its_usual_time() -> None:

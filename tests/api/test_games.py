@@ -4,6 +4,7 @@ answers, bad requests name the culprit, a review takes a record-sized body."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,10 +14,17 @@ from fastapi.testclient import TestClient
 from api.main import create_app
 from api.settings import Settings
 from solver import MeldwiseError, solve_rummikub
-from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
+from solver.rummikub.game_wire import (
+    MAX_GAME_TILES,
+    MAX_REVIEW_TURNS,
+    bot_rummikub,
+    game_rummikub,
+    review_rummikub,
+)
 from solver.rummikub.legality import check_play
 from solver.rummikub.notation import parse_tiles
 from solver.rummikub.rules import Rules
+from tests.api.support import in_order, slow_request
 from tests.rummikub.games_support import TINY_OPTIONS
 
 BOT = "/v1/rummikub/bot"
@@ -41,7 +49,7 @@ def record(client: TestClient) -> dict[str, Any]:
     answer = client.post(GAME, json={"bots": ["strong", "greedy"], "seed": 2})
     assert answer.status_code == 200
     body: dict[str, Any] = answer.json()
-    assert body == game_rummikub({"bots": ["strong", "greedy"], "seed": 2})
+    assert in_order(body) == in_order(game_rummikub({"bots": ["strong", "greedy"], "seed": 2}))
     record: dict[str, Any] = body["record"]
     return record
 
@@ -52,7 +60,7 @@ def test_bot_answers_a_legal_move_as_the_library_does(client: TestClient, bot: s
     answer = client.post(BOT, json=request)
     assert answer.status_code == 200
     body = answer.json()
-    assert body == bot_rummikub(request)
+    assert in_order(body) == in_order(bot_rummikub(request))
     after = [parse_tiles(tiles) for tiles in body["table"]]
     before = [parse_tiles(tiles) for tiles in POSITION["table"]]
     verdict = check_play(parse_tiles(POSITION["rack"]), before, after, True, Rules())
@@ -74,7 +82,7 @@ def test_review_answers_what_the_library_answers(
     assert len(body) > Settings().body_limit_bytes, "a record is larger than a position"
     answer = client.post(REVIEW, content=body, headers={"Content-Type": "application/json"})
     assert answer.status_code == 200
-    assert answer.json() == review_rummikub({"record": record})
+    assert in_order(answer.json()) == in_order(review_rummikub({"record": record}))
     one = client.post(REVIEW, json={"record": record, "player": 1}).json()
     assert {t["player"] for t in one["turns"]} == {1}
 
@@ -111,6 +119,66 @@ def test_a_review_within_the_documented_limits_is_answered(
     assert answer.status_code == 200, answer.text
     assert len(answer.content) > 256 * 1024
     assert len(answer.json()["turns"]) == 350
+
+
+def test_the_api_docs_name_the_limits_of_a_game_and_a_review(client: TestClient) -> None:
+    """A review of more than 400 turns and a bot game of more than 212 tiles get 422,
+    which the API docs did not list (and they listed a record that does not read among
+    the bot's)."""
+    paths = client.get("/openapi.json").json()["paths"]
+
+    def refusals(path: str) -> str:
+        return str(paths[path]["post"]["responses"]["422"]["description"])
+
+    assert f"a record of more than {MAX_REVIEW_TURNS} turns" in refusals(REVIEW)
+    assert f"more than {MAX_GAME_TILES} tiles" in refusals(GAME)
+    assert "record" not in refusals(BOT)
+    assert "MELDWISE_GAME_BUDGET_MS" in paths[REVIEW]["post"]["description"]
+
+
+def _hard_record(turns: int) -> dict[str, Any]:
+    """A record of ``turns`` turns each facing a big-variant position whose best CP-SAT
+    does not prove in its time limit (:func:`~tests.api.support.slow_request`): both
+    players open with the same run, then draw."""
+    position = slow_request(2000)
+    rack, table = position["rack"], position["table"]
+    opening = ["B24", "B25", "B26"]
+    assert all(tile in rack for tile in opening)
+    entries = [
+        {"turn": n + 1, "player": n % 2, "rack": rack, "table_before": table}
+        | (
+            {"action": "play", "played": opening, "table_after": [*table, opening]}
+            if n < 2
+            else {"action": "draw", "drawn": "R1"}
+        )
+        for n in range(turns)
+    ]
+    settings = {"rules": position["rules"], "players": 2}
+    return {
+        "format": "meldwise-rummikub-game",
+        "version": 1,
+        "settings": settings,
+        "turns": entries,
+    }
+
+
+def test_the_turns_of_a_review_share_the_game_budget() -> None:
+    """Each turn's solve stopped at the time limit alone, and the watchdog allowed the
+    game budget plus the turns times it: 20 turns of a hard position (23 KB) were
+    answered 503 at the 30 s request timeout while their worker went on for 40 s, and 400
+    (476 KB, within the record limit) could hold it for 13 minutes. The turns reviewed
+    now share the game budget."""
+    settings = Settings(workers=1, rate_limit="", game_budget_ms=1000)
+    with TestClient(create_app(settings)) as small:
+        start = time.monotonic()
+        answer = small.post(REVIEW, json={"record": _hard_record(10), "time_limit_ms": 2000})
+        took = time.monotonic() - start
+    assert answer.status_code == 200, answer.text
+    turns = answer.json()["turns"]
+    assert len(turns) == 10
+    assert {turn["best"]["status"] for turn in turns[2:]} <= {"feasible", "unknown"}
+    # 8 unproven turns took 2 s each (16 s); now they share 1 s.
+    assert took < 8, took
 
 
 def test_a_review_over_the_answer_limit_says_what_to_send_instead(
@@ -221,7 +289,7 @@ def test_the_hint_adds_advice_when_given_opponents(client: TestClient) -> None:
     request = {**position, "opponents": [{"rack_size": 9}], "hint_level": "tile"}
     answer = client.post("/v1/rummikub/solve", json=request)
     assert answer.status_code == 200
-    assert answer.json() == solve_rummikub(request)
+    assert in_order(answer.json()) == in_order(solve_rummikub(request))
     assert answer.json()["advice"]["holds_back"] is True
 
 
@@ -229,13 +297,15 @@ def test_the_game_routes_take_a_notation(client: TestClient, record: dict[str, A
     # Bot, game and review had no notation: a Japanese player got O11 where solve says Y11.
     request = {**POSITION, "bot": "greedy", "notation": "RBYK"}
     body = client.post(BOT, json=request).json()
-    assert body == bot_rummikub(request)
+    assert in_order(body) == in_order(bot_rummikub(request))
     assert any("Y5" in tiles for tiles in body["table"])
     game = client.post(GAME, json={"bots": ["greedy", "greedy"], "seed": 2, "notation": "RBYK"})
     assert '"Y' in game.text
     assert '"O' not in game.text
     review = client.post(REVIEW, json={"record": record, "player": 1, "notation": "RBYK"})
-    assert review.json() == review_rummikub({"record": record, "player": 1, "notation": "RBYK"})
+    assert in_order(review.json()) == in_order(
+        review_rummikub({"record": record, "player": 1, "notation": "RBYK"})
+    )
     assert '"Y' in review.text
     assert '"O' not in review.text
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any
@@ -24,9 +25,11 @@ from solver import (
     validate_rummikub,
 )
 from solver.rummikub import Rules
+from solver.rummikub.deal import random_position
 from solver.rummikub.game_wire import bot_rummikub
 from solver.rummikub.wire import SolveRequest, SolveResponse
 from tests.api.support import (
+    BIG_RULES,
     REPAIR,
     SCORE,
     SHANGHAI_ADVISE,
@@ -34,6 +37,7 @@ from tests.api.support import (
     SOLVE,
     VALIDATE,
     assert_legal_response,
+    in_order,
 )
 
 EXAMPLE = {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"], ["K7", "B7", "O7"]]}
@@ -50,7 +54,7 @@ def test_solve_answers_the_wire_response_of_the_library(client: TestClient) -> N
     response = client.post(SOLVE, json=EXAMPLE)
     assert response.status_code == 200
     body = response.json()
-    assert body == solve_rummikub(EXAMPLE)
+    assert in_order(body) == in_order(solve_rummikub(EXAMPLE))
     assert body["status"] == "optimal"
     assert body["tiles_played"] == 3
     assert_legal_response(EXAMPLE, body)
@@ -74,9 +78,26 @@ def test_solve_takes_every_wire_field(client: TestClient) -> None:
     }
     assert set(request) == set(SolveRequest.model_fields)
     body = client.post(SOLVE, json=request).json()
-    assert body == solve_rummikub(request)
+    assert in_order(body) == in_order(solve_rummikub(request))
     # R12 R13 J (36) opens, K1 K2 K3 joins it: everything goes.
     assert sorted(body["played"]) == sorted(rack)
+
+
+@pytest.mark.parametrize("level", ["full", "tile", "nudge"])
+def test_every_hint_level_answers_in_the_libraries_key_order(
+    client: TestClient, level: str
+) -> None:
+    """The library put the advice and the free jokers last, the HTTP answer (its
+    response model) after the status: the same answer read in two orders."""
+    request = {
+        **EXAMPLE,
+        "hint_level": level,
+        "free_jokers": True,
+        "opponents": [{"rack_size": 9, "opened": True}],
+    }
+    body = client.post(SOLVE, json=request).json()
+    assert list(body)[:3] == ["status", "advice", "free_jokers"]
+    assert in_order(body) == in_order(solve_rummikub(request))
 
 
 def test_a_table_set_is_read_as_its_jokers_were_written(client: TestClient) -> None:
@@ -107,12 +128,12 @@ def test_routes_that_pass_a_request_on_keep_its_brackets(client: TestClient) -> 
         "opponents": [{"rack_size": 5}],
     }
     answered = client.post("/v1/rummikub/bot", json=bot).json()
-    assert answered == bot_rummikub(bot)
+    assert in_order(answered) == in_order(bot_rummikub(bot))
     assert sorted(answered["played"]) == ["B5", "K5", "R10"]
     # O7 joins the group of 7s the heap was written as (read plain: the run 5-7, given up).
     repair = {"table": [["J(R7)", "J(B7)", "K7"], ["O7"]]}
     repaired = client.post(REPAIR, json=repair).json()
-    assert repaired == repair_rummikub(repair)
+    assert in_order(repaired) == in_order(repair_rummikub(repair))
     assert (repaired["arrangement"]["sets_kept"], repaired["arrangement"]["tiles_moved"]) == (1, 0)
 
 
@@ -124,12 +145,12 @@ def test_validate_and_score_delegate_to_the_library(client: TestClient) -> None:
     }
     answer = client.post(VALIDATE, json=move)
     assert answer.status_code == 200
-    assert answer.json() == validate_rummikub(move)
+    assert in_order(answer.json()) == in_order(validate_rummikub(move))
     assert answer.json()["problems"][0]["set"] == 1
     racks = {"racks": {"ann": [], "bob": ["R5", "J"]}}
     scored = client.post(SCORE, json=racks)
     assert scored.status_code == 200
-    assert scored.json() == score_rummikub(racks)
+    assert in_order(scored.json()) == in_order(score_rummikub(racks))
     assert scored.json()["players"][0]["score"] == 35
 
 
@@ -143,7 +164,7 @@ def test_repair_delegates_to_the_library(client: TestClient) -> None:
     answer = client.post(REPAIR, json=request)
     assert answer.status_code == 200
     body = answer.json()
-    assert body == repair_rummikub(request)
+    assert in_order(body) == in_order(repair_rummikub(request))
     assert body["repairable"] is False
     assert body["arrangement"]["left_out"] == ["K9"]
     assert body["penalty"]["tiles"] == 2
@@ -213,7 +234,7 @@ def test_wrap_runs_through_http(client: TestClient) -> None:
         "rules": {"wrap_runs": True},
     }
     body = client.post(SOLVE, json=request).json()
-    assert body == solve_rummikub(request)
+    assert in_order(body) == in_order(solve_rummikub(request))
     assert body["played"] == ["O12", "O13"]
     move = {
         "rack": request["rack"],
@@ -503,6 +524,32 @@ def test_the_solve_route_glances_at_the_time_limit_and_language(
     """The watchdog and the fair queue budget a solve by its time limit, and a refusal
     speaks the body's language (the worker, not this look, refuses a bad value)."""
     assert glance(body)[:2] == (limit, lang)
+
+
+def test_a_solve_with_advice_gets_a_bot_moves_budget() -> None:
+    """The advice (``opponents``) is the strong bot's decision, whose solves stop at
+    their deterministic work bound, not at the time limit: on a 148-tile position of a
+    big variant (well within the size limit) it took 13 s of CPU, and the watchdog,
+    which allowed the time cap plus its margin, killed the worker at 5 s: 503 and a
+    worker restart for a valid request, every time. Here a position whose advice
+    takes about a second, under a 0.1 s cap and margin."""
+    rules = BIG_RULES
+    position = random_position(random.Random(1545), rules, 34, 95, table_jokers=2, rack_jokers=1)
+    request = {
+        "rack": [str(t) for t in position.rack],
+        "table": [[str(t) for t in tiles] for tiles in position.table],
+        "rules": rules.to_dict(),
+        "time_limit_ms": 100,
+        "opponents": [{"rack_size": 5, "opened": True}],
+    }
+    assert glance(json.dumps(request).encode())[3]
+    settings = Settings(
+        workers=1, rate_limit="", time_cap_ms=100, disruption_cap_ms=0, watchdog_margin_ms=100
+    )
+    with TestClient(create_app(settings)) as client:
+        answer = client.post(SOLVE, json=request)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["advice"]["text"]
 
 
 def test_the_solve_route_counts_the_tiles_and_refuses_a_position_too_big_to_build() -> None:

@@ -18,7 +18,7 @@ from api.settings import Settings
 from solver import MeldwiseError, advise_shanghai, score_shanghai
 from solver.shanghai import Rules, examples
 from solver.shanghai.wire import ShanghaiAdviseResponse, ShanghaiScoreRequest
-from tests.api.support import SHANGHAI_ADVISE, SHANGHAI_SCORE, shanghai_deal
+from tests.api.support import SHANGHAI_ADVISE, SHANGHAI_SCORE, in_order, shanghai_deal
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +84,7 @@ def answers(client: TestClient) -> dict[str, dict[str, Any]]:
 
 def test_advise_answers_what_the_library_answers(answers: dict[str, dict[str, Any]]) -> None:
     for name, turn in TURNS.items():
-        assert answers[name] == advise_shanghai(turn), name
+        assert in_order(answers[name]) == in_order(advise_shanghai(turn)), name
 
 
 def test_the_turns_cover_every_kind_of_answer(answers: dict[str, dict[str, Any]]) -> None:
@@ -197,7 +197,7 @@ def test_score_answers_what_the_library_answers(client: TestClient) -> None:
     ):
         response = client.post(SHANGHAI_SCORE, json=request)
         assert response.status_code == 200
-        assert response.json() == score_shanghai(request)
+        assert in_order(response.json()) == in_order(score_shanghai(request))
 
 
 def test_rule_settings_schema_lists_every_rule() -> None:
