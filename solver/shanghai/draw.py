@@ -210,7 +210,9 @@ def _stock_option(draw: Draw) -> DrawOption:
     points = penalty(draw.hand.elements(), rules) + _expect(unseen, rules.points)
     short: float | None = None
     study = draw.study
-    if study is not None and study.value is not None:
+    # Only of a proven deficiency: "lowers it" of a figure a search left as the fewest
+    # found is not checked (the chance read "100% (exact ...)" beside "at most 10").
+    if study is not None and study.value is not None and study.settled:
         lowered = {card: study.lowered_by(card) for card in unseen}
         draw.status = draw.status.worst(study.status)
         if all(v is not None for v in lowered.values()):
@@ -492,7 +494,7 @@ def _change(before: Study, after: Study) -> str:
     if now == then:
         return _(
             "leaves the deficiency (cards still needed; not proven, a search stopped first)"
-            " at {value}",
+            " as it was: {value}",
             value=now,
         )
     return _(

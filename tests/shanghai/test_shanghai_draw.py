@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solver.cpsat as cpsat
+import solver.shanghai.deficiency as deficiency_module
 from benchmarks.shanghai_speed import deal
 from solver import advise_shanghai
 from solver.cpsat import Limit, Status
@@ -24,6 +25,7 @@ from solver.shanghai.cli import describe_advice
 from solver.shanghai.deficiency import Study, deficiency, lowering_cards
 from solver.shanghai.draw import _expected, reachable
 from solver.shanghai.melds import TableMeld, read_meld
+from solver.shanghai.model import solve_model
 from solver.shanghai.notation import Card
 from solver.shanghai.position import Phase
 from solver.shanghai.rules import Rules
@@ -425,3 +427,31 @@ def test_draw_options_the_clock_cut_give_their_chances_as_at_least(
     lines = describe_advice(cut)
     assert "go out 0%" not in lines
     assert "go out at least 0%" in lines
+
+
+def test_no_chance_of_lowering_a_deficiency_the_work_limit_left_unproven(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hand's deficiency solve stops on its work limit (at most 10 found, the bound
+    is 8): the advice said "a stock card lowers it with chance 100% (exact over the 40
+    unseen cards)" of that unproven figure, and "at at most 10"."""
+    monkeypatch.setattr(
+        deficiency_module,
+        "solve_model",
+        lambda hm, limit, effort=1.0: solve_model(hm, limit, 0.01),
+    )
+    request = {
+        "hand": ["6S", "9S", "JH", "QH", "AH", "2D", "8D", "KC", "JK", "JK"],
+        "hand_number": 8,
+        "phase": "draw",
+        "upcard": "KH",
+        "seen": ["10H", "9D", "JD"],
+        "rules": {"decks": 1, "min_set_len": 4},
+    }
+    answer = advise_shanghai(request)
+    rule = answer["take_upcard"]["rule"]
+    assert "exact" not in rule
+    assert "at at most" not in rule
+    assert "not found in time for every unseen card" in rule
+    draw = next(o for o in answer["draw_options"] if o["action"] == "draw")
+    assert draw["deficiency"] is None
