@@ -432,17 +432,24 @@ def _take(
             ),
         )
     if take.go_down and (stock.go_down or 0) < 1:
-        return UpcardAdvice(
-            True,
-            _(
+        if stock.chances_proven:
+            rule = _(
                 "Take {card}: with it you can go down this turn (solved); a stock card would"
                 " let you with chance {chance}.",
                 card=upcard,
                 chance=_percent(stock.go_down),
-            ),
-            now,
-            after,
-        )
+            )
+        else:
+            # The cards found in time only: "with chance 9%" where every card decided
+            # gave 11%.
+            rule = _(
+                "Take {card}: with it you can go down this turn (solved); a stock card would"
+                " let you with chance at least {chance} (a search stopped before every"
+                " unseen card was decided).",
+                card=upcard,
+                chance=_percent(stock.go_down),
+            )
+        return UpcardAdvice(True, rule, now, after)
     lowers = now is not None and after is not None and after < now
     if now is None and after is not None:
         lowers = True

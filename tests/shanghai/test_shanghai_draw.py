@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import solver.cpsat as cpsat
 import solver.shanghai.deficiency as deficiency_module
+import solver.shanghai.draw as draw_module
 from benchmarks.shanghai_speed import deal
 from solver import advise_shanghai
 from solver.cpsat import Limit, Status
@@ -455,3 +456,33 @@ def test_no_chance_of_lowering_a_deficiency_the_work_limit_left_unproven(
     assert "not found in time for every unseen card" in rule
     draw = next(o for o in answer["draw_options"] if o["action"] == "draw")
     assert draw["deficiency"] is None
+
+
+def test_a_take_rule_gives_a_stock_chance_cut_short_as_at_least(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The solve deciding which stock cards let the hand go down stops first (a table
+    joker leaves cards to it): the take rule said "a stock card would let you with
+    chance 9%" (the cards found in time; every card decided gives 11%), as if proven."""
+    request = {
+        "hand": ["7H", "7S", "7D", "9C", "9S", "2D", "4H", "5S", "JC", "QD", "KH"],
+        "hand_number": 1,
+        "phase": "draw",
+        "upcard": "9H",
+        "table": [{"cards": ["10H", "JH", "JK", "KH"], "owner": "ann"}],
+    }
+    full = advise_shanghai(request)["take_upcard"]["rule"]
+    assert full.endswith("a stock card would let you with chance 11%.")
+    which = drawn_cards
+
+    def cut(*args: Any, **kwargs: Any) -> tuple[set[Card], Status]:
+        found, status = which(*args, **kwargs)
+        return (found, status) if kwargs.get("out") else (set(), Status.UNKNOWN)
+
+    monkeypatch.setattr(draw_module, "drawn_cards", cut)
+    answer = advise_shanghai(request)
+    assert answer["draw_options"][1]["chances_proven"] is False
+    assert answer["take_upcard"]["rule"] == (
+        "Take 9H: with it you can go down this turn (solved); a stock card would let you"
+        " with chance at least 9% (a search stopped before every unseen card was decided)."
+    )
