@@ -126,7 +126,9 @@ def advise(
         status = status.worst(study.status)
     return Advice(
         contract=position.contract,
-        deficiency=0 if study is None else study.value,
+        # The answer says its deficiency is exact: one a search left as the fewest
+        # found (stopped on its work or time limit) is not given.
+        deficiency=0 if study is None else (study.value if study.settled else None),
         penalty=penalty(position.hand, rules),
         go_down=None if turn is None else turn.go_down,
         lay_offs=None if turn is None else turn.lay_offs,

@@ -54,6 +54,7 @@ from solver.shanghai.draw import buy_option_of, draw_advice
 from solver.shanghai.engine import Buy, Draw, LayOffMove, Move, Play, Step, SwapMove, View
 from solver.shanghai.lay_offs import fits_table
 from solver.shanghai.melds import Meld, MeldKind
+from solver.shanghai.model import CountedLimit, SolveBudget
 from solver.shanghai.notation import ACE, JOKER, Card
 from solver.shanghai.position import NextPlayer
 from solver.shanghai.result import Turn
@@ -64,6 +65,15 @@ from solver.shanghai.search import could_go_down, solve_turn
 LIMIT = Limit(10.0)
 """Wall-clock cap of a bot's CP-SAT solve: a safety net far above the deterministic
 effort that really bounds it."""
+
+MOVE_SOLVES = 32
+"""CP-SAT solves the deficiency questions of one bot move may start (its own play's
+solve aside): a deterministic bound on a move (:class:`CountedLimit`). In the standard
+game a move asks at most one; a discard far from a contract of 13-card runs asked 166."""
+MOVE_WORK = 0.5
+"""CP-SAT deterministic work those solves may share (a solve may take up to
+:data:`~solver.shanghai.model.EFFORT`, 1.0): a discard of ``min_run_len=13`` hand 9
+spent up to 1.4 s on a dozen of them."""
 
 
 class UnknownBot(MeldwiseError):
@@ -134,8 +144,17 @@ class Bot:
     def __init__(self, name: str, policy: Policy) -> None:
         self.name = name
         self.policy = policy
+        self.limit: Limit = LIMIT
+        """The limit of this move's deficiency questions (:data:`MOVE_SOLVES`)."""
 
     def choose(self, view: View) -> Move:
+        self.limit = CountedLimit(LIMIT.time, budget=SolveBudget(MOVE_SOLVES, MOVE_WORK))
+        if out_of_reach(view):
+            # Proven: this hand's contract is beyond the cards the player can still
+            # hold, so no question of the deficiency matters: shed points.
+            if view.step is Step.PLAY:
+                return Play(discard=max(sorted(view.hand), key=view.rules.points))
+            return Draw(False) if view.step is Step.DRAW else Buy(False)
         if view.step is Step.DRAW:
             return Draw(self.take(view))
         if view.step is Step.BUY:
@@ -150,7 +169,7 @@ class Bot:
             view.contract,
             view.position().unseen(view.rules),
             view.rules,
-            limit=LIMIT,
+            limit=self.limit,
         )
 
     def take(self, view: View) -> bool:
@@ -167,7 +186,7 @@ class Bot:
             # else take an upcard that can be laid off. Taking one whenever it could be
             # laid off took AS beside the AS in hand, only to discard it again.
             question = DrawQuestion(
-                hand, view.contract, True, table, unseen, view.rules, LIMIT, None
+                hand, view.contract, True, table, unseen, view.rules, self.limit, None
             )
             take = draw_advice(question, upcard, 0).take
             return take is not None and take.yes
@@ -223,7 +242,7 @@ class Bot:
             tuple(item.meld for item in view.table),
             view.position().unseen(view.rules),
             view.rules,
-            LIMIT,
+            self.limit,
             now,
         )
         option = buy_option_of(question, upcard, after)
@@ -289,6 +308,20 @@ class Bot:
             found = best_discard(study, _danger_now(view))
             card = found.card if found is not None else max(view.hand, key=view.rules.points)
         return Play(discard=card)
+
+
+def out_of_reach(view: View) -> bool:
+    """Proven: the player to move, not down, can never hold as many cards as the
+    contract lays this hand. A turn's draw and discard leave the hand's size as it is
+    after the draw, so the most it can reach is that size plus, for each buy left, the
+    upcard and the penalty cards (the 13-card runs of ``min_run_len=13`` in hand 7 ask
+    39 cards of at most 21; every turn of its 200 asked the deficiency)."""
+    if view.down[view.seat]:
+        return False
+    drawn = 0 if view.step is Step.PLAY else 1
+    rules = view.rules
+    most = len(view.hand) + drawn + view.buys_left[view.seat] * (1 + rules.buy_penalty_cards)
+    return most < view.contract.cards
 
 
 END_CHANCE = ((2, 0.35), (4, 0.2), (99, 0.08))

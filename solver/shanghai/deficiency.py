@@ -317,6 +317,11 @@ class Study:
         """The deficiency of the hand less one ``card``, known to be at least ``low``."""
         return self._without(card, low)[0]
 
+    def without_status(self, card: Card, low: int) -> tuple[int | None, Status]:
+        """:meth:`without` and how its search ended (OPTIMAL: the figure is proven;
+        else None, or the fewest found)."""
+        return self._without(card, low)
+
     def _without(self, card: Card, low: int) -> tuple[int | None, Status]:
         less = self.hand.copy()
         less[card] -= 1
@@ -554,6 +559,9 @@ def best_discard(study: Study, danger: Callable[[Card], int] | None = None) -> D
     if study.value is None:
         return _costliest(cards, rules, study.status)
     least: int | None = study.value
+    # Whether ``least`` is proven the fewest any discard leaves: a figure a search left
+    # as an upper bound (it stopped on its work or time limit) is no "exact" one.
+    proven = study.settled
     verdicts = {card: study.keeps(card) for card in cards}
     choices = [card for card in cards if verdicts[card]]
     undecided = [card for card in cards if verdicts[card] is None]
@@ -563,12 +571,19 @@ def best_discard(study: Study, danger: Callable[[Card], int] | None = None) -> D
         return _undecided(cards, undecided, rules)
     if not choices:
         # Every card is needed: each discard costs at least one more extra card.
-        after = {card: study.without(card, study.value + 1) for card in cards}
+        low = study.value + 1
+        solved = {card: study.without_status(card, low) for card in cards}
+        after = {card: d for card, (d, _status) in solved.items()}
         reachable = [d for d in after.values() if d is not None]
         if not reachable:
             return _costliest(cards, rules, study.status)
         least = min(reachable)
         choices = [card for card, d in after.items() if d == least]
+        # Each figure is at least ``low`` (when the study's own is proven): the least is
+        # proven when found at that bound, or when every solve was proven.
+        proven = proven and (
+            least == low or all(status is Status.OPTIMAL for _d, status in solved.values())
+        )
     assert least is not None
     risk = {card: (danger(card) if danger else 0) for card in choices}
     # Outs break ties of danger only, so only the safest discards need them, each
@@ -577,7 +592,9 @@ def best_discard(study: Study, danger: Callable[[Card], int] | None = None) -> D
     outs = {card: study.outs_after(card, least) for card in safest}
     order = sorted(hand, key=lambda c: (c.rank, c.sort_key))
     card = min(safest, key=lambda c: (-outs[c].count, -rules.points(c), -order.index(c)))
-    reason = _reason(card, least, outs[card], risk[card] if danger else None, len(choices), rules)
+    reason = _reason(
+        card, least, outs[card], risk[card] if danger else None, len(choices), rules, proven
+    )
     if undecided:
         note = _(
             "A search stopped before deciding whether discarding {cards} would keep the"
@@ -585,7 +602,13 @@ def best_discard(study: Study, danger: Callable[[Card], int] | None = None) -> D
             cards=format_cards(undecided),
         )
         reason = f"{reason} {note}"
-    return Discard(card, reason, least, outs[card].count, risk[card] if danger else None)
+    return Discard(
+        card,
+        reason,
+        least if proven else None,
+        outs[card].count if proven else None,
+        risk[card] if danger else None,
+    )
 
 
 def _undecided(cards: list[Card], undecided: list[Card], rules: Rules) -> Discard:
@@ -600,9 +623,27 @@ def _undecided(cards: list[Card], undecided: list[Card], rules: Rules) -> Discar
     return Discard(card, reason)
 
 
-def _reason(card: Card, short: int, outs: Outs, danger: int | None, tied: int, rules: Rules) -> str:
+def _reason(
+    card: Card,
+    short: int,
+    outs: Outs,
+    danger: int | None,
+    tied: int,
+    rules: Rules,
+    proven: bool = True,
+) -> str:
+    """Why ``card`` is discarded; ``proven``: whether ``short`` is proven the fewest any
+    discard leaves (else it is only the fewest found, a search having stopped first)."""
     if short == 0:
         where = _("the rest of the hand still meets the contract")
+    elif not proven:
+        where = _n(
+            "the rest of the hand is at most {n} card short of the contract (not proven the"
+            " fewest any discard leaves: a search stopped first)",
+            "the rest of the hand is at most {n} cards short of the contract (not proven the"
+            " fewest any discard leaves: a search stopped first)",
+            short,
+        )
     else:
         where = _n(
             "the rest of the hand is {n} card short of the contract (exact), the fewest any"

@@ -210,7 +210,9 @@ def _stock_option(draw: Draw) -> DrawOption:
     points = penalty(draw.hand.elements(), rules) + _expect(unseen, rules.points)
     short: float | None = None
     study = draw.study
-    if study is not None and study.value is not None:
+    # Only of a proven deficiency: "lowers it" of a figure a search left as the fewest
+    # found is not checked (the chance read "100% (exact ...)" beside "at most 10").
+    if study is not None and study.value is not None and study.settled:
         lowered = {card: study.lowered_by(card) for card in unseen}
         draw.status = draw.status.worst(study.status)
         if all(v is not None for v in lowered.values()):
@@ -430,17 +432,24 @@ def _take(
             ),
         )
     if take.go_down and (stock.go_down or 0) < 1:
-        return UpcardAdvice(
-            True,
-            _(
+        if stock.chances_proven:
+            rule = _(
                 "Take {card}: with it you can go down this turn (solved); a stock card would"
                 " let you with chance {chance}.",
                 card=upcard,
                 chance=_percent(stock.go_down),
-            ),
-            now,
-            after,
-        )
+            )
+        else:
+            # The cards found in time only: "with chance 9%" where every card decided
+            # gave 11%.
+            rule = _(
+                "Take {card}: with it you can go down this turn (solved); a stock card would"
+                " let you with chance at least {chance} (a search stopped before every"
+                " unseen card was decided).",
+                card=upcard,
+                chance=_percent(stock.go_down),
+            )
+        return UpcardAdvice(True, rule, now, after)
     lowers = now is not None and after is not None and after < now
     if now is None and after is not None:
         lowers = True
@@ -492,7 +501,7 @@ def _change(before: Study, after: Study) -> str:
     if now == then:
         return _(
             "leaves the deficiency (cards still needed; not proven, a search stopped first)"
-            " at {value}",
+            " as it was: {value}",
             value=now,
         )
     return _(

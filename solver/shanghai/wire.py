@@ -264,11 +264,12 @@ class DiscardOut(Answer):
     card: AnyCard = Field(description="the card to throw")
     reason: str = Field(description="why, in one sentence, with the figures computed")
     deficiency_after: int | None = Field(
-        description="the exact deficiency the hand is left with (null once down or going down)"
+        description="the exact deficiency the hand is left with (null once down or going "
+        "down, or when a search stopped before proving it)"
     )
     outs: int | None = Field(
         description="unseen cards (with copies) proven to lower that deficiency by one "
-        "(null once down or going down)"
+        "(null when it is null)"
     )
     danger: int | None = Field(
         description="0-3, a heuristic: how much the card could help the next player "
@@ -355,7 +356,7 @@ class ShanghaiAdviseResponse(Answer):
     contract: ShanghaiContract = Field(description="the contract of this hand")
     deficiency: int | None = Field(
         description="fewest extra cards the hand needs to meet the contract, exact (0 once "
-        "down); null when unseen cards cannot complete it or no answer was found in time"
+        "down); null when unseen cards cannot complete it or none was proven in time"
     )
     penalty: int = Field(description="what the hand would cost if the hand ended now")
     go_down: GoDownOut | None = Field(

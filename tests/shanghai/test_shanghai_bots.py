@@ -5,14 +5,36 @@ far short)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
+import pytest
+from ortools.sat.python import cp_model
+
+import solver.cpsat as cpsat
+import solver.shanghai.bots as bots
 from solver.shanghai import Rules, advise_shanghai, parse_cards
-from solver.shanghai.bots import Bot, Policy, down_chance, end_chance, make_bot
+from solver.shanghai.bots import (
+    MOVE_SOLVES,
+    MOVE_WORK,
+    Bot,
+    Policy,
+    down_chance,
+    end_chance,
+    make_bot,
+    out_of_reach,
+)
 from solver.shanghai.contracts import Contract
-from solver.shanghai.engine import Draw, Game, GameSettings, Step, View
+from solver.shanghai.engine import Buy, Draw, Game, GameSettings, Play, Step, View
 from solver.shanghai.melds import TableMeld, read_meld
+from solver.shanghai.model import (
+    CountedLimit,
+    HandModel,
+    SolveBudget,
+    build_contract,
+    solve_model,
+)
 
 
 def _view(hand: str, table: tuple[str, ...] = (), **changes: object) -> View:
@@ -164,3 +186,96 @@ def test_a_bot_that_is_down_takes_the_upcard_as_the_advice_says() -> None:
     assert advice["take_upcard"]["take"] is False
     for name in ("greedy", "strong"):
         assert make_bot(name).choose(view) == Draw(take=False)
+
+
+TOOK = (
+    "JD KH 9H 10D 2S 7H AD 6D 3D JK JK JK 2D 2D 2S 2D AH AD JD AH QD KD AD KD 5S AS 10H"
+    " 7S 9S 4S 10H AD 9D 8D"
+)
+"""What the next player took from the discard pile in that hand: three of the four
+jokers among them."""
+
+
+def _thirteen_runs_view() -> View:
+    """Seat 0 of a 2-player hand 7 (three runs) under ``min_run_len=13``, after its
+    draw at turn 137 of seed 0: 12 cards, 28 short of three 13-card runs."""
+    settings = GameSettings(rules=Rules(min_run_len=13), players=2, hands=7)
+    game = Game.new(settings, 0)
+    hand = parse_cards("2S 8S 5D 5D 7D 8D 3C 4C 5C 7C 9C 9C")
+    return replace(
+        game.view(0),
+        step=Step.PLAY,
+        hand=tuple(sorted(hand)),
+        hand_number=7,
+        contract=Contract.for_hand(7, settings.rules),
+        table=(),
+        down=(False, False),
+        hand_sizes=(12, 11),
+        buys_left=(3, 3),
+        upcard=parse_cards("9H")[0],
+        pile=tuple(parse_cards("6S")),
+        took=((), tuple(parse_cards(TOOK))),
+        player=0,
+    )
+
+
+def _counting_solves(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    count = [0]
+    run = cpsat.run
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        count[0] += 1
+        return run(*args, **kwargs)
+
+    monkeypatch.setattr(cpsat, "run", counted)
+    return count
+
+
+def test_a_contract_beyond_the_cards_a_player_can_hold_asks_no_deficiency(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three 13-card runs ask 39 cards of a hand that can reach 21 (12 after the draw,
+    3 buys of 3 cards): each of a blocked hand's 200 turns studied the deficiency, up
+    to 103 CP-SAT solves and seconds a move (a min_run_len=13 game took over 60 s).
+    The bot sheds its costliest card; it neither takes nor buys the upcard."""
+    view = _thirteen_runs_view()
+    assert out_of_reach(view)
+    solves = _counting_solves(monkeypatch)
+    monkeypatch.setattr(bots, "Study", None)  # any deficiency question fails
+    assert make_bot("strong").choose(view) == Play(discard=parse_cards("2S")[0])
+    before = replace(view, step=Step.DRAW, hand=view.hand[1:], upcard=parse_cards("9H")[0])
+    assert make_bot("strong").choose(before) == Draw(take=False)
+    assert make_bot("strong").choose(replace(before, step=Step.BUY)) == Buy(yes=False)
+    assert solves[0] == 0
+    # One card fewer, or one buy fewer, and it is still reachable: not said out of reach.
+    assert not out_of_reach(replace(view, contract=Contract(runs=(13,))))
+
+
+def test_a_bot_moves_deficiency_solves_share_one_deterministic_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same position's discard study (the contract asked regardless of the cards
+    the hand can reach) made 103 CP-SAT solves in one move; a move's studies now share
+    MOVE_SOLVES solves and MOVE_WORK of work, and the discard is still one of the hand."""
+    view = _thirteen_runs_view()
+    solves = _counting_solves(monkeypatch)
+    bot = make_bot("strong")
+    bot.limit = CountedLimit(10.0, budget=SolveBudget(MOVE_SOLVES, MOVE_WORK))
+    move = bot.play(view)
+    assert isinstance(move, Play)
+    assert move.discard in view.hand
+    assert 0 < solves[0] <= MOVE_SOLVES
+
+
+def test_a_spent_budget_starts_no_solve_and_reads_as_out_of_time() -> None:
+    limit = CountedLimit(10.0, budget=SolveBudget(1, 5.0))
+    assert not limit.out_of_time()
+    hand = Counter(parse_cards("5D 7D 8D 3C 4C 9C JK"))
+    contract = Contract.for_hand(7, Rules())
+    hm = HandModel(Rules(), hand, Counter(), with_extras=False)
+    build_contract(hm, contract.sets, contract.runs)
+    assert solve_model(hm, limit)[0] != cp_model.UNKNOWN
+    assert limit.budget.left == 0
+    assert limit.out_of_time()
+    assert not limit.capped
+    assert solve_model(hm, limit)[0] == cp_model.UNKNOWN

@@ -20,6 +20,7 @@ from solver import advise_shanghai
 from solver.shanghai import STANDARD, Contract, Position, parse_cards
 from solver.shanghai.deficiency import Outs, Study, _reason, deficiency
 from solver.shanghai.melds import TableMeld, read_meld
+from solver.shanghai.model import solve_model
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
 from solver.shanghai.rules import Rules
 from tests.shanghai.brute import Brute, wild
@@ -240,3 +241,31 @@ def test_no_discard_decided_by_the_clock_is_not_said_to_find_no_way_to_the_contr
         "Discard JK: a search stopped before finding which discards keep the deficiency"
         " (not decided: 5S 6H 7H JK), so shed the most points (25)."
     )
+
+
+def test_a_deficiency_the_work_limit_left_as_the_fewest_found_is_not_said_exact(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A deficiency solve that stops on its work limit leaves the fewest found (10) as an
+    upper bound (the bound is 8): the discard said "10 cards short of the contract
+    (exact)", and the answer gave 10 as the exact deficiency."""
+    request = {
+        "hand": ["6S", "9S", "JH", "QH", "AH", "2D", "8D", "KC", "JK", "JK"],
+        "hand_number": 8,
+        "phase": "play",
+        "seen": ["10H", "9D", "JD"],
+        "rules": {"decks": 1, "min_set_len": 4},
+    }
+    monkeypatch.setattr(
+        deficiency_module,
+        "solve_model",
+        lambda hm, limit, effort=1.0: solve_model(hm, limit, 0.01),
+    )
+    answer = advise_shanghai(request)
+    assert answer["status"] == "unknown"
+    assert answer["deficiency"] is None
+    discard = answer["discard"]
+    assert "(exact)" not in discard["reason"]
+    assert "at most 10 cards short of the contract (not proven" in discard["reason"]
+    assert discard["deficiency_after"] is None
+    assert discard["outs"] is None

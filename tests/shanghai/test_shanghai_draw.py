@@ -16,6 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solver.cpsat as cpsat
+import solver.shanghai.deficiency as deficiency_module
+import solver.shanghai.draw as draw_module
 from benchmarks.shanghai_speed import deal
 from solver import advise_shanghai
 from solver.cpsat import Limit, Status
@@ -24,6 +26,7 @@ from solver.shanghai.cli import describe_advice
 from solver.shanghai.deficiency import Study, deficiency, lowering_cards
 from solver.shanghai.draw import _expected, reachable
 from solver.shanghai.melds import TableMeld, read_meld
+from solver.shanghai.model import solve_model
 from solver.shanghai.notation import Card
 from solver.shanghai.position import Phase
 from solver.shanghai.rules import Rules
@@ -425,3 +428,61 @@ def test_draw_options_the_clock_cut_give_their_chances_as_at_least(
     lines = describe_advice(cut)
     assert "go out 0%" not in lines
     assert "go out at least 0%" in lines
+
+
+def test_no_chance_of_lowering_a_deficiency_the_work_limit_left_unproven(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hand's deficiency solve stops on its work limit (at most 10 found, the bound
+    is 8): the advice said "a stock card lowers it with chance 100% (exact over the 40
+    unseen cards)" of that unproven figure, and "at at most 10"."""
+    monkeypatch.setattr(
+        deficiency_module,
+        "solve_model",
+        lambda hm, limit, effort=1.0: solve_model(hm, limit, 0.01),
+    )
+    request = {
+        "hand": ["6S", "9S", "JH", "QH", "AH", "2D", "8D", "KC", "JK", "JK"],
+        "hand_number": 8,
+        "phase": "draw",
+        "upcard": "KH",
+        "seen": ["10H", "9D", "JD"],
+        "rules": {"decks": 1, "min_set_len": 4},
+    }
+    answer = advise_shanghai(request)
+    rule = answer["take_upcard"]["rule"]
+    assert "exact" not in rule
+    assert "at at most" not in rule
+    assert "not found in time for every unseen card" in rule
+    draw = next(o for o in answer["draw_options"] if o["action"] == "draw")
+    assert draw["deficiency"] is None
+
+
+def test_a_take_rule_gives_a_stock_chance_cut_short_as_at_least(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The solve deciding which stock cards let the hand go down stops first (a table
+    joker leaves cards to it): the take rule said "a stock card would let you with
+    chance 9%" (the cards found in time; every card decided gives 11%), as if proven."""
+    request = {
+        "hand": ["7H", "7S", "7D", "9C", "9S", "2D", "4H", "5S", "JC", "QD", "KH"],
+        "hand_number": 1,
+        "phase": "draw",
+        "upcard": "9H",
+        "table": [{"cards": ["10H", "JH", "JK", "KH"], "owner": "ann"}],
+    }
+    full = advise_shanghai(request)["take_upcard"]["rule"]
+    assert full.endswith("a stock card would let you with chance 11%.")
+    which = drawn_cards
+
+    def cut(*args: Any, **kwargs: Any) -> tuple[set[Card], Status]:
+        found, status = which(*args, **kwargs)
+        return (found, status) if kwargs.get("out") else (set(), Status.UNKNOWN)
+
+    monkeypatch.setattr(draw_module, "drawn_cards", cut)
+    answer = advise_shanghai(request)
+    assert answer["draw_options"][1]["chances_proven"] is False
+    assert answer["take_upcard"]["rule"] == (
+        "Take 9H: with it you can go down this turn (solved); a stock card would let you"
+        " with chance at least 9% (a search stopped before every unseen card was decided)."
+    )
