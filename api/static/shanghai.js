@@ -129,14 +129,14 @@ export function drawAdvice(advice, request, tr = translator("en")) {
     index < tableCount ? tr.t("meld {index}", { index }) : tr.t("your new meld {index}", { index });
   const meldAt = (index) => (index < tableCount ? request.table[index] : laid[index - tableCount]);
 
+  const summary = { contract: describeContract(advice.contract, tr), short: advice.deficiency, points: advice.penalty };
   parts.push(
     element(
       "p",
-      tr.t("Contract: {contract}. Cards still needed: {short}. Your hand would cost {points} points now.", {
-        contract: describeContract(advice.contract, tr),
-        short: advice.deficiency,
-        points: advice.penalty,
-      }),
+      // null: the unseen cards cannot complete the contract, or no figure was proven.
+      advice.deficiency === null
+        ? tr.t("Contract: {contract}. Cards still needed: not known (the unseen cards cannot complete it, or no figure was proven in time). Your hand would cost {points} points now.", summary)
+        : tr.t("Contract: {contract}. Cards still needed: {short}. Your hand would cost {points} points now.", summary),
       "summary",
     ),
   );

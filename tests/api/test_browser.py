@@ -1018,6 +1018,23 @@ def test_shanghai_a_turn_the_clock_cut_is_not_said_to_be_impossible(
     expect(shown).to_contain_text(advice["notes"][0])
 
 
+def test_shanghai_an_unknown_deficiency_is_said_in_words(service: str, page: Page) -> None:
+    # deficiency null (the unseen cards cannot complete the contract, or no figure
+    # was proven): the page printed "Cards still needed: null".
+    def unknown(route: Route) -> None:
+        answer = route.fetch()
+        route.fulfill(response=answer, json={**answer.json(), "deficiency": None})
+
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_label("Your hand", exact=True).fill("AS AD 7C KS 9D 4C 5S")
+    page.route(f"**{SHANGHAI_ADVISE}", unknown)
+    page.get_by_role("button", name="Advise").click()
+    shown = page.locator("#shanghai-answer")
+    expect(shown).to_contain_text("Cards still needed: not known (")
+    expect(shown).not_to_contain_text("null")
+
+
 def _shanghai_example_in_japanese(service: str, page: Page) -> list[str]:
     """The Shanghai tab's example, on the Japanese page; the advice requests sent from
     now on (their URLs) gather in the list returned."""
