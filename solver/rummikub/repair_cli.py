@@ -91,8 +91,17 @@ def describe_repair(response: dict[str, Any]) -> str:
         arranged = None  # nothing kept, moved or laid out to tell
     elif response["repairable"]:
         lines.append(_("The table can be repaired: every tile fits into valid sets."))
+    elif arranged is None:
+        # Proven beyond repair, but no arrangement was found before the search stopped:
+        # no tiles to name (this said "(fewest found): ?").
+        lines.append(
+            _(
+                "The table cannot be repaired; the search stopped before it found which tiles "
+                "can be placed."
+            )
+        )
     else:
-        out = " ".join(arranged["left_out"]) if arranged else "?"
+        out = " ".join(arranged["left_out"])
         which = _("proven fewest") if status == "optimal" else _("fewest found")
         lines.append(
             _(

@@ -17,6 +17,7 @@ import pytest
 from meldwise.cli import main
 from solver.cpsat import Limit, Status
 from solver.rummikub.notation import JOKER, Tile
+from solver.rummikub.repair_cli import describe_repair
 from solver.rummikub.wire import no_play_text, solve_rummikub
 from tests.support import run_solver_cli
 
@@ -234,6 +235,24 @@ def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
     # An empty table was "repaired: every tile fits into valid sets".
     assert main(["repair", "--table", ""]) == 0
     assert capsys.readouterr().out == "There is nothing on the table.\n"
+
+
+def test_repair_beyond_repair_with_no_arrangement_found_names_no_tiles() -> None:
+    """A table proven beyond repair whose search stopped before any arrangement (the
+    service answers arrangement null: a 60-tile heap with --time-limit 0.006): the
+    command said "tiles that cannot be placed (fewest found): ?", as if some were found."""
+    answer = {
+        "status": "feasible",
+        "repairable": False,
+        "arrangement": None,
+        "free_jokers": None,
+        "penalty": None,
+        "rescue": None,
+    }
+    text = describe_repair(answer)
+    assert "?" not in text
+    assert "fewest" not in text
+    assert text.startswith("The table cannot be repaired; the search stopped before it found")
 
 
 def test_repair_under_replace_names_the_tiles_left_out(capsys: pytest.CaptureFixture[str]) -> None:
