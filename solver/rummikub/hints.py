@@ -9,6 +9,7 @@ The solver's work is the same at every level; only the answer shrinks:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -38,19 +39,24 @@ class TileHint:
 
 def tile_hint(play: Play, table: Sequence[Meld]) -> TileHint | None:
     """The easiest rack tile to show: one added to a set already on the table
-    (``table``, as the request gave it) that no earlier step takes tiles from, if
-    any; else one that goes into a new set (laid down, or a part split off a run);
-    else one added to a table set once tiles are taken from it (the text says so:
-    the set is then no longer the one ``table`` describes). None when nothing is
+    (``table``, as the request gave it) that no earlier step takes tiles from and no
+    table tile joins, if any; else one that goes into a new set (laid down, or a part
+    split off a run); else one added to a table set that has changed (the text says
+    how: the set is then no longer the one ``table`` describes). None when nothing is
     played."""
-    changed: set[int] = set()
+    robbed: set[int] = set()
+    joined: set[int] = set()
     onto_changed: tuple[Step, Tile] | None = None
     for step in play.steps:
         if step.action in (Action.TAKE, Action.SPLIT):
-            changed.add(step.set)
-        elif step.action is Action.ADD and step.set < len(table) and step.from_rack:
+            robbed.add(step.set)
+        elif step.action is Action.ADD and step.set < len(table):
+            if Counter(step.tiles) - Counter(step.from_rack):
+                joined.add(step.set)  # table tiles join it in this step
+            if not step.from_rack:
+                continue
             tile = step.from_rack[0]
-            if step.set not in changed:
+            if step.set not in robbed | joined:
                 return TileHint(
                     spell(tile),
                     step.set,
@@ -70,14 +76,19 @@ def tile_hint(play: Play, table: Sequence[Meld]) -> TileHint | None:
             )
     if onto_changed is not None:
         step, tile = onto_changed
-        return TileHint(
-            spell(tile),
-            step.set,
-            _(
+        if step.set in joined:
+            text = _(
+                "Your {tile} goes onto set {index}, {set}, with tiles moved there from other sets.",
+                tile=spell(tile),
+                index=step.set,
+                set=describe(table[step.set]),
+            )
+        else:
+            text = _(
                 "Your {tile} goes onto set {index}, {set}, once tiles are taken from it.",
                 tile=spell(tile),
                 index=step.set,
                 set=describe(table[step.set]),
-            ),
-        )
+            )
+        return TileHint(spell(tile), step.set, text)
     return None

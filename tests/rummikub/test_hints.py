@@ -112,7 +112,8 @@ def assert_levels_agree(request: dict[str, Any]) -> dict[str, Any]:
     else:
         assert tile["to_set"] < len(request["table"])
         assert any(s["action"] == "add" and s["to_set"] == tile["to_set"] for s in placing)
-        # The set is described as the request gave it only while no tile has left it.
+        # The set is described as the request gave it only while no tile has left or
+        # joined it.
         first = next(
             i
             for i, s in enumerate(full["steps"])
@@ -125,7 +126,14 @@ def assert_levels_agree(request: dict[str, Any]) -> dict[str, Any]:
             for s in full["steps"][:first]
             if s["action"] in ("take", "split")
         )
-        assert tile["text"].endswith("once tiles are taken from it.") == robbed
+        joined = any(
+            s["action"] == "add"
+            and s["to_set"] == tile["to_set"]
+            and len(s["tiles"]) > len(s["from_rack"])
+            for s in full["steps"][: first + 1]
+        )
+        assert tile["text"].endswith("with tiles moved there from other sets.") == joined
+        assert tile["text"].endswith("once tiles are taken from it.") == (robbed and not joined)
     assert tile["tile"] in tile["text"]
     return full
 
@@ -155,6 +163,21 @@ def test_a_tile_hint_onto_a_set_split_first_says_so() -> None:
     assert (
         tile["text"] == "Your K5 goes onto set 1, the blue run 5-8, once tiles are taken from it."
     )
+
+
+def test_a_tile_hint_onto_a_set_other_tiles_join_says_so() -> None:
+    # It said "Your R7 goes onto set 0, the red run 2-4.": the R7 goes on only with
+    # the R5 and R6 taken from the groups; no R7 goes onto that run as it lies.
+    request = {
+        "rack": ["R7"],
+        "table": [["R2", "R3", "R4"], ["R5", "B5", "K5", "O5"], ["R6", "B6", "K6", "O6"]],
+    }
+    tile = ask(request, "tile")
+    assert (tile["tile"], tile["to_set"]) == ("R7", 0)
+    assert tile["text"] == (
+        "Your R7 goes onto set 0, the red run 2-4, with tiles moved there from other sets."
+    )
+    assert_levels_agree(request)
 
 
 def test_nothing_to_play() -> None:
