@@ -267,11 +267,15 @@ def _fewest_left_out(
         answers.append(more)
         if more.placed is None or _tiles(more.placed).total() < placed.total():
             break  # fewer tiles fit with this many jokers, so with more too
-    fits = [a for a in answers if a.placed and _tiles(a.placed).total() == placed.total()]
+    most = max(_tiles(a.placed).total() for a in answers if a.placed)
+    fits = [a for a in answers if a.placed and _tiles(a.placed).total() == most]
     calmest = max(fits, key=lambda a: _calm(a.placed or [], reference))
+    # How many tiles fit is proven by the first search alone (it places the most
+    # tiles, with any jokers); the other searches only look for a calmer way to
+    # place as many, so one of them cut leaves the closeness unproven, not the count.
     settled = all(a.status is Status.OPTIMAL for a in answers)
     return _Found(
-        calmest.status if settled else Status.FEASIBLE,
+        found.status if most == placed.total() else Status.FEASIBLE,
         calmest.placed,
         settled and all(a.proven for a in answers),
     )

@@ -18,7 +18,7 @@ from solver.rummikub import Limit, Objective, Position, Rules, Status, Tile, par
 from solver.rummikub.layout import PlacedSet
 from solver.rummikub.legality import check_play, joker_retrieval_problems, meld_problem
 from solver.rummikub.melds import read_meld, readings
-from solver.rummikub.repair import _from_heaps, _penalty, repair
+from solver.rummikub.repair import _fewest_left_out, _Found, _from_heaps, _penalty, repair
 from tests.rummikub.disruption_oracle import disruption_oracle_for
 from tests.rummikub.oracle import Oracle, oracle_for
 from tests.rummikub.replay import replay
@@ -582,6 +582,28 @@ def test_beyond_repair_leaves_out_a_tile_rather_than_a_joker_when_that_keeps_a_s
     assert (arranged["sets_kept"], arranged["tiles_moved"]) == (1, 0)
     assert arranged["disruption_proven"]
     assert answer["penalty"]["to_pool"] == ["O5"]
+
+
+def test_beyond_repair_a_cut_search_for_a_calmer_way_leaves_the_count_proven(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The search for the most tiles proves how many fit; the searches with more
+    jokers placed only look for a calmer way to place as many. One of them stopped
+    (its work or time spent) turned a proven count into "fewest found"."""
+
+    def cut_after_the_first(arrange: Any, tiles: Any, reference: Any) -> Any:
+        def cut(rack: Any, table: Any, must: Any, objective: Any) -> Any:
+            if must:  # a search with jokers to place: stopped before it found any
+                return _Found(Status.UNKNOWN, None, False)
+            return arrange(rack, table, must, objective)
+
+        return _fewest_left_out(cut, tiles, reference)
+
+    monkeypatch.setattr("solver.rummikub.repair._fewest_left_out", cut_after_the_first)
+    answer = repair_rummikub({"table": [["R5", "B5", "K5", "J"], ["O5"]]})
+    assert answer["status"] == "optimal"  # one tile left out, proven the fewest
+    assert len(answer["arrangement"]["left_out"]) == 1
+    assert answer["arrangement"]["disruption_proven"] is False  # a calmer one not sought
 
 
 def test_a_penalty_with_no_arrangement_found_names_no_tiles() -> None:
