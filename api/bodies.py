@@ -109,8 +109,11 @@ class JSONRoute(APIRoute):
                     + (_("; got {given!r}", given=given[:60]) if given else _("; none was given")),
                     CLOSE,
                 )
-            coding = request.headers.get("content-encoding", "").strip()
-            if takes_body and coding.lower() not in ("", "identity"):
+            # Header lines of one name are one list (RFC 9110): all of them, not the
+            # first ("identity" then "gzip" let a gzip body through).
+            coding = ", ".join(request.headers.getlist("content-encoding")).strip()
+            codings = {c.strip().lower() for c in coding.split(",")}
+            if takes_body and not codings <= {"", "identity"}:
                 # A gzip body was read as text (400: "not UTF-8 at byte 0x8b"), and a
                 # body said to be compressed but sent plain was answered as if not.
                 request.app.state.metrics.rejected.labels("unsupported_media_type").inc()

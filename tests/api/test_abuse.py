@@ -200,6 +200,12 @@ def test_a_compressed_body_gets_415_naming_its_coding(client: TestClient, path: 
         assert answer.headers["connection"] == "close"
     identity = {**JSON, "Content-Encoding": "identity"}
     assert client.post(SOLVE, content=body, headers=identity).status_code == 200
+    # Two header lines are one list: the second was not read, and the gzip body got
+    # 400 "not valid UTF-8".
+    lines = [*JSON.items(), ("Content-Encoding", "identity"), ("Content-Encoding", "gzip")]
+    answer = client.post(path, content=gzip.compress(body), headers=lines)
+    assert answer.status_code == 415, answer.text
+    assert "'Content-Encoding: identity, gzip'" in answer.json()["detail"]
 
 
 @pytest.mark.parametrize(
