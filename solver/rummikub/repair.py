@@ -405,30 +405,14 @@ def _open(
 ) -> _Found:
     """The turn of a player who has not opened: ``before`` (the table before the
     turn) as it was, and new sets from ``rack`` worth the opening threshold holding
-    every tile of ``must`` (part of ``rack``); with ``must`` empty, playing nothing
-    is such a turn too. Nothing on the table moves, so the least disruption is
-    proven."""
+    every tile of ``must`` (part of ``rack``; ``placed`` None when there are none);
+    with ``must`` empty, playing nothing is such a turn too. Nothing on the table
+    moves, so the least disruption is proven."""
     as_it_was = [PlacedSet(meld, index, meld.tiles, ()) for index, meld in enumerate(before)]
-    found = _open_model(rules, rack, must, objective, as_it_was, limit, capped)
-    if not must and found.placed is None and found.status is Status.OPTIMAL:
-        # No tile has to be played and no opening exists: the table as it was.
-        return _Found(Status.OPTIMAL, as_it_was, True)
-    return found
-
-
-def _open_model(
-    rules: Rules,
-    rack: Counter[Tile],
-    must: Counter[Tile],
-    objective: Objective,
-    as_it_was: list[PlacedSet],
-    limit: Limit,
-    capped: list[bool],
-) -> _Found:
-    """New sets from ``rack``, ``must`` among them, worth the opening threshold
-    (``placed`` None when none are), after the table ``as_it_was``."""
+    # No opening: with nothing that must be played, the table as it was is the turn.
+    none = _Found(Status.OPTIMAL, None if must else as_it_was, True)
     if not rack:
-        return _Found(Status.OPTIMAL, None, True)
+        return none
     tm = build_model(
         rules, TileCounts.of(rack), TileCounts({}), objective, True, must_play=TileCounts.of(must)
     )
@@ -438,7 +422,7 @@ def _open_model(
     if first.code == cp_model.UNKNOWN:
         return _Found(Status.UNKNOWN, None, False)
     if first.infeasible:
-        return _Found(Status.OPTIMAL, None, True)
+        return none
     status = Status.OPTIMAL if first.optimal else Status.FEASIBLE
     return _Found(status, as_it_was + lay_out(tm, first.value), True)
 
