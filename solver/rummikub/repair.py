@@ -222,7 +222,7 @@ def repair(
             most = _at_least_as_it_was(most, reference)
         if most.placed is not None:
             arrangement = laid(most.placed, Counter(), most)
-        penalty = _penalty(rules, now, before, arrangement)
+        penalty = _penalty(rules, now, before, arrangement, status is Status.OPTIMAL)
 
     rescue, rescue_status = None, None
     if rack is not None:
@@ -482,7 +482,10 @@ def _penalty(
     now: Counter[Tile],
     before: TileSets | None,
     arrangement: Arrangement | None,
+    fewest: bool = True,
 ) -> Penalty:
+    """What the rules say happens (see :class:`Penalty`); ``fewest``: whether the
+    tiles ``arrangement`` leaves out are proven the fewest."""
     draw = rules.penalty_tiles
     drawing = (
         _n("draws {n} penalty tile", "draws {n} penalty tiles", draw)
@@ -506,11 +509,21 @@ def _penalty(
             drawing=drawing,
         )
         return Penalty(draw, None, (), None, text)
-    text = _(
-        "No legal arrangement places every tile: the fewest that cannot be placed, {tiles}, "
-        "go back to the pool, and the player {drawing}.",
-        tiles=format_tiles(arrangement.left_out),
-        drawing=drawing,
+    text = (
+        _(
+            "No legal arrangement places every tile: the fewest that cannot be placed, {tiles}, "
+            "go back to the pool, and the player {drawing}.",
+            tiles=format_tiles(arrangement.left_out),
+            drawing=drawing,
+        )
+        if fewest
+        else _(
+            "No legal arrangement places every tile: the tiles that cannot be placed, {tiles} "
+            "(the fewest found: a search stopped before proving none fewer), go back to the "
+            "pool, and the player {drawing}.",
+            tiles=format_tiles(arrangement.left_out),
+            drawing=drawing,
+        )
     )
     return Penalty(draw, None, (), arrangement.left_out, text)
 

@@ -613,3 +613,16 @@ def test_a_penalty_with_no_arrangement_found_names_no_tiles() -> None:
     assert penalty.to_pool is None
     assert "?" not in penalty.text
     assert "the search stopped before it found which" in penalty.text
+
+
+def test_a_penalty_whose_fewest_left_out_is_not_proven_does_not_call_them_the_fewest() -> None:
+    table = [parse_tiles("R5 B5 K5 J"), parse_tiles("O5")]
+    arrangement = repair(table).arrangement
+    assert arrangement is not None
+    assert arrangement.left_out == (Tile.parse("O5"),)
+    unproven = _penalty(Rules(), Counter(), None, arrangement, fewest=False)
+    assert unproven.to_pool == arrangement.left_out
+    assert "the fewest found" in unproven.text
+    assert "the fewest that cannot be placed" not in unproven.text
+    proven = _penalty(Rules(), Counter(), None, arrangement)
+    assert "the fewest that cannot be placed, O5," in proven.text
