@@ -478,8 +478,8 @@ def status_text(status: str) -> str:
     """A response's ``status`` for a person."""
     names = {
         "optimal": _("optimal"),
-        "feasible": _("feasible (time ran out; the best found)"),
-        "unknown": _("unknown (time ran out before anything was found)"),
+        "feasible": _("feasible (a search stopped at its limit; the best found)"),
+        "unknown": _("unknown (a search stopped at its limit before anything was found)"),
     }
     return names.get(status, status)
 

@@ -40,7 +40,7 @@ export function drawRepair(answer, tr = translator("en")) {
   // An empty table is "repairable" to the service: say what it is instead.
   const empty = answer.repairable && arranged?.table.length === 0;
   if (answer.status === "unknown") {
-    parts.push(paragraph(tr.t("The time ran out before finding whether the table can be repaired."), "summary"));
+    parts.push(paragraph(tr.t("A search stopped at its limit before finding whether the table can be repaired."), "summary"));
   } else if (empty) {
     parts.push(paragraph(tr.t("There is nothing on the table."), "summary"));
   } else if (answer.repairable) {
@@ -49,7 +49,7 @@ export function drawRepair(answer, tr = translator("en")) {
     // Proven beyond repair, but the search stopped before finding any arrangement:
     // there are no tiles to name (the list came out empty, "... are .").
     parts.push(paragraph(
-      tr.t("The table cannot be repaired, and the time ran out before finding which tiles can be placed."),
+      tr.t("The table cannot be repaired, and a search stopped at its limit before finding which tiles can be placed."),
       "summary",
     ));
   } else {

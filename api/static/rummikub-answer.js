@@ -6,9 +6,9 @@ import { drawSet, drawTile, tileName } from "./tiles.js";
 
 function statusNote(status, tr) {
   if (status === "feasible") {
-    return tr.t("The time limit ran out: this is the best play found, not proven the best.");
+    return tr.t("A search stopped at its limit: this is the best play found, not proven the best.");
   }
-  if (status === "unknown") return tr.t("The time limit ran out before any play was found.");
+  if (status === "unknown") return tr.t("A search stopped at its limit before any play was found.");
   return null;
 }
 

@@ -405,8 +405,8 @@ def test_repair_beyond_repair_with_no_arrangement_names_no_tiles(service: str, p
     page.route(f"**{REPAIR}", lambda route: route.fulfill(status=200, json=answer))
     page.locator("#repair-run").click()
     expect(page.locator("#repair-answer .summary")).to_have_text(
-        "The table cannot be repaired, and the time ran out before finding which tiles "
-        "can be placed."
+        "The table cannot be repaired, and a search stopped at its limit before finding "
+        "which tiles can be placed."
     )
 
 

@@ -454,7 +454,10 @@ def test_the_cli_status_of_advice_the_clock_cut_does_not_deny_its_answer(
     assert "Discard " in out
     assert "before anything was found" not in out
     assert "Solver: partly unknown (a search stopped at its limit" in out
-    assert status_text("unknown") == "unknown (time ran out before anything was found)"
+    assert (
+        status_text("unknown")
+        == "unknown (a search stopped at its limit before anything was found)"
+    )
 
 
 def test_a_play_the_clock_cut_is_not_said_not_to_go_down(
