@@ -59,7 +59,7 @@ from solver.rummikub.house_rules import sets_holding_jokers_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.legality import TileSets
 from solver.rummikub.melds import Meld, read_meld_or_none
-from solver.rummikub.model import TileCounts, build_model
+from solver.rummikub.model import TileCounts, TurnModel, build_model
 from solver.rummikub.notation import Tile, format_tiles
 from solver.rummikub.position import Objective, Position, check_counts, read_table_set
 from solver.rummikub.rematch import heaviest_matching
@@ -383,15 +383,7 @@ def _arrange(
     tm = build_model(
         rules, rack_counts, table_counts, objective, False, reference, (), must_play, going_on=held
     )
-    limits = limit.account(SCORE_WORK)
-    first = run(tm, limits)
-    capped.append(limits.capped)
-    if first.code == cp_model.UNKNOWN:
-        return _Found(Status.UNKNOWN, None, False)
-    if first.infeasible:
-        return _Found(Status.OPTIMAL, None, True)
-    status = Status.OPTIMAL if first.optimal else Status.FEASIBLE
-    return _Found(status, lay_out(tm, first.value), not reference)
+    return _score(tm, limit, capped, _Found(Status.OPTIMAL, None, True), [], not reference)
 
 
 def _open(
@@ -416,15 +408,29 @@ def _open(
     tm = build_model(
         rules, TileCounts.of(rack), TileCounts({}), objective, True, must_play=TileCounts.of(must)
     )
+    return _score(tm, limit, capped, none, as_it_was, True)
+
+
+def _score(
+    tm: TurnModel,
+    limit: Limit,
+    capped: list[bool],
+    infeasible: _Found,
+    placed: list[PlacedSet],
+    proven: bool,
+) -> _Found:
+    """Search ``tm`` within the score stage's work: its sets after ``placed``
+    (``proven``: whether their least disruption is), ``infeasible`` when it has
+    none."""
     limits = limit.account(SCORE_WORK)
     first = run(tm, limits)
     capped.append(limits.capped)
     if first.code == cp_model.UNKNOWN:
         return _Found(Status.UNKNOWN, None, False)
     if first.infeasible:
-        return none
+        return infeasible
     status = Status.OPTIMAL if first.optimal else Status.FEASIBLE
-    return _Found(status, as_it_was + lay_out(tm, first.value), True)
+    return _Found(status, placed + lay_out(tm, first.value), proven)
 
 
 def _arrangement(
