@@ -610,6 +610,99 @@ def test_the_element_on_another_origin_fires_the_full_response(service: str, pag
         assert page.evaluate("window.hints.length") == 1
 
 
+HOSTILE_EMBED = """<!doctype html>
+<html dir="rtl">
+<title>A dark game page whose text styles every element inherits</title>
+<style>
+  body {{
+    white-space: nowrap; background: #111; color: #eee; text-transform: lowercase;
+    letter-spacing: 0.3em; word-spacing: 1em; text-align: right; text-indent: 3em;
+    line-height: 0.6; font-style: italic; font-weight: 100; font-size: 20px;
+  }}
+  meldwise-hint {{ width: 22em; }}
+</style>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint endpoint="{service}/v1/rummikub/solve" hint-level="full"></meldwise-hint>
+<script type="module">
+  await customElements.whenDefined("meldwise-hint");
+  document.querySelector("meldwise-hint").state = {state};
+</script>
+</html>
+"""
+
+# The contrast (WCAG 2) of two computed colours "rgb(r, g, b)".
+CONTRAST = """([fg, bg]) => {
+  const lum = (c) => {
+    const [r, g, b] = c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number).map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+
+def test_the_host_pages_inherited_text_styles_stay_out_of_the_element(
+    service: str, page: Page
+) -> None:
+    # A game page we do not control: its body's inherited text styles reached the
+    # element's shadow tree, so a long answer ran out of the element (nowrap), the set
+    # names stayed #555 on the page's dark background, tile codes were lowercased and
+    # a run was drawn right to left. Only the font size is the page's to give.
+    state = {
+        "rack": ["R1", "R2", "J", "B9", "B10", "B11", "K4", "K5"],
+        "table": [["R3", "R4", "R5"], ["K7", "B7", "O7"], ["K1", "K2", "K3"]],
+    }
+    page_html = HOSTILE_EMBED.format(service=service, state=json.dumps(state))
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        _, full = press_hint(page)
+        assert full["tiles_played"] >= 3
+        hint = page.locator("meldwise-hint")
+        answer = hint.locator(".answer")
+        style = answer.evaluate(
+            """answer => {
+              const s = getComputedStyle(answer);
+              return {whiteSpace: s.whiteSpace, textTransform: s.textTransform,
+                      letterSpacing: s.letterSpacing, wordSpacing: s.wordSpacing,
+                      textIndent: s.textIndent, fontStyle: s.fontStyle,
+                      direction: s.direction, fontSize: s.fontSize};
+            }"""
+        )
+        assert style == {
+            "whiteSpace": "normal",
+            "textTransform": "none",
+            "letterSpacing": "normal",
+            "wordSpacing": "0px",
+            "textIndent": "0px",
+            "fontStyle": "normal",
+            "direction": "ltr",
+            "fontSize": "20px",  # the page's size: the element scales with it
+        }
+        # The answer wraps within the element: nothing runs out to the side.
+        width = hint.evaluate("element => element.getBoundingClientRect().width")
+        assert answer.evaluate("a => a.scrollWidth <= a.clientWidth")
+        for step in hint.locator("ol.steps li").all():
+            assert step.evaluate("li => li.getBoundingClientRect().width") <= width
+        # Its texts are readable on the page's dark background: colours of its own.
+        for selector in (".set-name", ".summary", "ol.steps li"):
+            colour = hint.locator(f".answer {selector}").first.evaluate(
+                "e => getComputedStyle(e).color"
+            )
+            background = answer.evaluate("a => getComputedStyle(a).backgroundColor")
+            assert page.evaluate(CONTRAST, [colour, background]) >= 4.5, (selector, colour)
+        # Tile codes as the service writes them, and each set drawn left to right.
+        drawn = hint.locator("ol.steps li").all_inner_texts()  # text-transform applied
+        assert drawn == [step["text"] for step in full["steps"]]
+        for row in hint.locator(".table-after .set").all():
+            xs = row.locator(".tile").evaluate_all(
+                "tiles => tiles.map(t => t.getBoundingClientRect().left)"
+            )
+            assert xs == sorted(xs), xs
+
+
 JAPANESE_EMBED = """<!doctype html>
 <title>A Japanese game page</title>
 <script type="module" src="{service}/static/meldwise-hint.js"></script>
