@@ -703,6 +703,74 @@ def test_the_host_pages_inherited_text_styles_stay_out_of_the_element(
             assert xs == sorted(xs), xs
 
 
+TIMEOUT_EMBED = """<!doctype html>
+<html lang="{lang}">
+<title>A game page whose hint service never answers</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint endpoint="{service}/v1/rummikub/solve" {timeout}></meldwise-hint>
+<script type="module">
+  window.failures = [];
+  document.addEventListener("meldwise-hint-error", (event) => window.failures.push(event.detail));
+  await customElements.whenDefined("meldwise-hint");
+  document.querySelector("meldwise-hint").state = {{rack: ["R1", "R2", "R3"], table: []}};
+</script>
+</html>
+"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "The service did not answer within 1 s. Try again shortly."),
+        ("ja", "サービスが1秒以内に応答しませんでした。しばらくしてからもう一度お試しください。"),
+    ],
+)
+def test_a_hint_the_service_never_answers_is_given_up_after_the_timeout(
+    service: str, page: Page, lang: str, said: str
+) -> None:
+    # A hung connection kept the button busy for ever: now the element gives up
+    # after its timeout (here 1 s), says so and takes presses again.
+    page_html = TIMEOUT_EMBED.format(service=service, lang=lang, timeout='timeout="1"')
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        held = hold(page, SOLVE)
+        hint = page.locator("meldwise-hint")
+        hint.get_by_role("button").click()
+        wait_held(page, held)
+        expect(hint).to_have_attribute("aria-busy", "true")
+        expect(hint.get_by_role("alert")).to_have_text(said, timeout=5000)
+        expect(hint).to_have_attribute("aria-busy", "false")
+        failure = page.evaluate("window.failures[0]")
+        assert failure == {"message": said, "status": 0, "detail": None}
+        page.unroute(f"**{SOLVE}")
+        _, nudge = press_hint(page)  # the button is usable again
+        assert nudge["tiles_played"] == 3
+        expect(hint.locator(".error")).to_be_empty()
+
+
+def test_without_a_timeout_attribute_a_hint_is_given_up_just_after_the_services_own(
+    service: str, page: Page
+) -> None:
+    # The default is just above the service's default request timeout
+    # (MELDWISE_TIMEOUT_REQUEST_S, 30 s), after which the service answers 503 itself.
+    page.clock.install()
+    page_html = TIMEOUT_EMBED.format(service=service, lang="en", timeout="")
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        held = hold(page, SOLVE)
+        hint = page.locator("meldwise-hint")
+        assert hint.evaluate("element => element.timeout") == 35
+        hint.get_by_role("button").click()
+        wait_held(page, held)
+        page.clock.run_for(34_000)
+        expect(hint).to_have_attribute("aria-busy", "true")
+        page.clock.run_for(1_000)
+        expect(hint.get_by_role("alert")).to_have_text(
+            "The service did not answer within 35 s. Try again shortly."
+        )
+        expect(hint).to_have_attribute("aria-busy", "false")
+
+
 JAPANESE_EMBED = """<!doctype html>
 <title>A Japanese game page</title>
 <script type="module" src="{service}/static/meldwise-hint.js"></script>
