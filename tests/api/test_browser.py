@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import suppress
+from contextlib import contextmanager, suppress
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -769,6 +772,81 @@ def test_without_a_timeout_attribute_a_hint_is_given_up_just_after_the_services_
             "The service did not answer within 35 s. Try again shortly."
         )
         expect(hint).to_have_attribute("aria-busy", "false")
+
+
+PROXIED_EMBED = """<!doctype html>
+<title>A game whose own server passes the hints on with its API key</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint id="proxied" endpoint="/meldwise/solve"></meldwise-hint>
+<meldwise-hint id="direct" endpoint="{service}/v1/rummikub/solve"></meldwise-hint>
+<script type="module">
+  await customElements.whenDefined("meldwise-hint");
+  for (const hint of document.querySelectorAll("meldwise-hint")) {{
+    hint.state = {{rack: ["R1", "R2", "R3"], table: []}};
+  }}
+</script>
+"""
+
+
+@contextmanager
+def key_adding_proxy(service: str, key: str, page_html: str) -> Iterator[str]:
+    """The game's own server (docs/http.md, "With API keys"): it serves the game page,
+    and passes POST /meldwise/solve on to the service's solve with its key added,
+    Content-Type and Accept-Language kept, the answer's status and body as they are."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.answer(200, "text/html; charset=utf-8", page_html.encode())
+
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            kept = {name: self.headers[name] for name in ("Content-Type", "Accept-Language")}
+            passed = httpx.post(
+                f"{service}{SOLVE}", content=body, headers={**kept, "X-API-Key": key}
+            )
+            self.answer(passed.status_code, passed.headers["Content-Type"], passed.content)
+
+        def answer(self, status: int, content_type: str, data: bytes) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_with_api_keys_the_element_works_behind_the_games_own_proxy(
+    page: Page, tmp_path: Path
+) -> None:
+    # docs/http.md: with MELDWISE_API_KEYS the element, which sends no key, gets 401
+    # calling the service itself; the game's server passing its requests on with the
+    # key makes it work, the page holding no key.
+    keys = {"MELDWISE_API_KEYS": "game-key"}
+    with (
+        serve(workers=1, log_path=str(tmp_path / "server.log"), env=keys) as (service, _),
+        key_adding_proxy(service, "game-key", PROXIED_EMBED.format(service=service)) as game,
+    ):
+        page.goto(f"{game}/game.html")
+        assert "game-key" not in page.content()
+        direct = page.locator("#direct")
+        direct.get_by_role("button").click()
+        expect(direct.get_by_role("alert")).to_contain_text("this server needs an API key")
+        proxied = page.locator("#proxied")
+        with page.expect_response(lambda r: r.url == f"{game}/meldwise/solve") as answer:
+            proxied.get_by_role("button").click()
+        assert answer.value.status == 200
+        expect(proxied.locator(".answer")).to_have_text("You can play 3 tiles this turn.")
+        expect(proxied.locator(".error")).to_be_empty()
 
 
 JAPANESE_EMBED = """<!doctype html>
