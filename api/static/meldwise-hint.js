@@ -24,16 +24,23 @@
 // else is English. A change of that lang later, on the element or on any ancestor
 // (e.g. document.documentElement.lang = "ja"), is followed at once: the button speaks
 // the new language, and a hint shown (or on its way) in the old one is dropped.
+//
+// The attribute timeout="SECONDS" (default 35: just above the service's own default
+// request timeout, MELDWISE_TIMEOUT_REQUEST_S=30, after which it answers 503) bounds
+// a press: a service that has not answered by then (a hung connection) is given up,
+// said so, and the button takes presses again.
 
 import { setBusy } from "./busy.js";
 import { load, supported, translator } from "./i18n.js";
 import { drawAnswer } from "./rummikub-answer.js";
-import { postJson } from "./service.js";
+import { postJson, ServiceError } from "./service.js";
 import { styleSheet } from "./styles.js";
 import { STANDARD_COLOURS } from "./tiles.js";
 
 export const LEVELS = ["nudge", "tile", "full"];
 const DEFAULT_ENDPOINT = new URL("../v1/rummikub/solve", import.meta.url).href;
+export const DEFAULT_TIMEOUT_S = 35;
+const MAX_TIMEOUT_S = 2_147_483; // setTimeout fires at once past 2^31 - 1 ms
 
 /** The lang of ``element``'s nearest ancestor (itself included) that has one, as
  * HTML gives elements their language: a shadow tree takes its host's (closest() alone
@@ -113,6 +120,17 @@ export class MeldwiseHint extends HTMLElement {
     this.setAttribute("endpoint", url);
   }
 
+  /** Seconds a hint may take before it is given up: the timeout attribute, a number
+   * above 0 (else 35, just above the service's default request timeout). */
+  get timeout() {
+    const seconds = Number(this.getAttribute("timeout") ?? Number.NaN);
+    return seconds > 0 ? Math.min(seconds, MAX_TIMEOUT_S) : DEFAULT_TIMEOUT_S;
+  }
+
+  set timeout(seconds) {
+    this.setAttribute("timeout", String(seconds));
+  }
+
   /** The position to hint for: a solve request without hint_level ({rack, table,
    * opened, objective, rules, time_limit_ms}; only rack is required). Assign a new
    * object for each new position: that clears the hint and starts from the nudge. */
@@ -184,7 +202,8 @@ export class MeldwiseHint extends HTMLElement {
   /** Ask for the next hint, show it and fire `meldwise-hint`; resolves to the
    * service's response (rejects, after showing the error, when there is none). A
    * hint on its way is aborted (its call rejects with an AbortError, nothing shown):
-   * unlike a press of the button, which waits for it. */
+   * unlike a press of the button, which waits for it. One the service has not
+   * answered within the timeout is given up, and shown and sent as a failure. */
   async hint() {
     const lang = this.language;
     await load(lang).catch(() => {}); // a catalogue that fails to load leaves English
@@ -203,6 +222,15 @@ export class MeldwiseHint extends HTMLElement {
     const pending = new AbortController();
     this.#pending = pending;
     this.#busy(true);
+    // A service that never answers (a hung connection) would keep the button busy
+    // for ever: give up after the timeout, unless a newer state or press took over.
+    const seconds = this.timeout;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      if (pending.signal.aborted) return;
+      timedOut = true;
+      pending.abort();
+    }, seconds * 1000);
     try {
       const answer = await postJson(this.endpoint, request, {
         signal: pending.signal,
@@ -219,9 +247,14 @@ export class MeldwiseHint extends HTMLElement {
       );
       return answer;
     } catch (error) {
+      if (timedOut) {
+        const message = tr.t("The service did not answer within {seconds} s. Try again shortly.", { seconds });
+        return this.#fail(new ServiceError(message, 0, null));
+      }
       if (error.name === "AbortError") throw error; // a newer state or press took over
       return this.#fail(error);
     } finally {
+      clearTimeout(timer);
       if (this.#pending === pending) {
         this.#pending = null;
         this.#busy(false);

@@ -3,7 +3,17 @@
 // element needs no second file and works from any origin.
 
 export const CSS = `
-:host { display: block; font-family: system-ui, "DejaVu Sans", sans-serif; }
+/* The element sits in pages we do not control: of what they let it inherit, only the
+   font size (the element scales with the page) and whether it is shown or takes
+   clicks. A page's nowrap, letter-spacing, text-transform or right-to-left direction
+   would break the answer's layout (all: initial leaves direction alone), and its text
+   colour meets the answer's fixed ones: the answer has colours of its own. The
+   page's rules for meldwise-hint itself still win over these. */
+:host {
+  all: initial; display: block; font-size: inherit; visibility: inherit; pointer-events: inherit;
+  direction: ltr; font-family: system-ui, "DejaVu Sans", sans-serif; color: #222;
+}
+:host .answer { background: #fff; color: #222; padding: 0.5em 0.8em; border-radius: 0.4em; }
 .tile, .card {
   display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
   box-sizing: border-box; min-width: 2.2em; height: 2.9em; margin: 0.12em; padding: 0 0.2em;

@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import suppress
+from contextlib import contextmanager, suppress
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -608,6 +611,242 @@ def test_the_element_on_another_origin_fires_the_full_response(service: str, pag
         assert failure["status"] == 0
         expect(page.locator("#dead").get_by_role("alert")).to_contain_text("Could not reach")
         assert page.evaluate("window.hints.length") == 1
+
+
+HOSTILE_EMBED = """<!doctype html>
+<html dir="rtl">
+<title>A dark game page whose text styles every element inherits</title>
+<style>
+  body {{
+    white-space: nowrap; background: #111; color: #eee; text-transform: lowercase;
+    letter-spacing: 0.3em; word-spacing: 1em; text-align: right; text-indent: 3em;
+    line-height: 0.6; font-style: italic; font-weight: 100; font-size: 20px;
+  }}
+  meldwise-hint {{ width: 22em; }}
+</style>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint endpoint="{service}/v1/rummikub/solve" hint-level="full"></meldwise-hint>
+<script type="module">
+  await customElements.whenDefined("meldwise-hint");
+  document.querySelector("meldwise-hint").state = {state};
+</script>
+</html>
+"""
+
+# The contrast (WCAG 2) of two computed colours "rgb(r, g, b)".
+CONTRAST = """([fg, bg]) => {
+  const lum = (c) => {
+    const [r, g, b] = c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number).map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+
+def test_the_host_pages_inherited_text_styles_stay_out_of_the_element(
+    service: str, page: Page
+) -> None:
+    # A game page we do not control: its body's inherited text styles reached the
+    # element's shadow tree, so a long answer ran out of the element (nowrap), the set
+    # names stayed #555 on the page's dark background, tile codes were lowercased and
+    # a run was drawn right to left. Only the font size is the page's to give.
+    state = {
+        "rack": ["R1", "R2", "J", "B9", "B10", "B11", "K4", "K5"],
+        "table": [["R3", "R4", "R5"], ["K7", "B7", "O7"], ["K1", "K2", "K3"]],
+    }
+    page_html = HOSTILE_EMBED.format(service=service, state=json.dumps(state))
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        _, full = press_hint(page)
+        assert full["tiles_played"] >= 3
+        hint = page.locator("meldwise-hint")
+        answer = hint.locator(".answer")
+        style = answer.evaluate(
+            """answer => {
+              const s = getComputedStyle(answer);
+              return {whiteSpace: s.whiteSpace, textTransform: s.textTransform,
+                      letterSpacing: s.letterSpacing, wordSpacing: s.wordSpacing,
+                      textIndent: s.textIndent, fontStyle: s.fontStyle,
+                      direction: s.direction, fontSize: s.fontSize};
+            }"""
+        )
+        assert style == {
+            "whiteSpace": "normal",
+            "textTransform": "none",
+            "letterSpacing": "normal",
+            "wordSpacing": "0px",
+            "textIndent": "0px",
+            "fontStyle": "normal",
+            "direction": "ltr",
+            "fontSize": "20px",  # the page's size: the element scales with it
+        }
+        # The answer wraps within the element: nothing runs out to the side.
+        width = hint.evaluate("element => element.getBoundingClientRect().width")
+        assert answer.evaluate("a => a.scrollWidth <= a.clientWidth")
+        for step in hint.locator("ol.steps li").all():
+            assert step.evaluate("li => li.getBoundingClientRect().width") <= width
+        # Its texts are readable on the page's dark background: colours of its own.
+        for selector in (".set-name", ".summary", "ol.steps li"):
+            colour = hint.locator(f".answer {selector}").first.evaluate(
+                "e => getComputedStyle(e).color"
+            )
+            background = answer.evaluate("a => getComputedStyle(a).backgroundColor")
+            assert page.evaluate(CONTRAST, [colour, background]) >= 4.5, (selector, colour)
+        # Tile codes as the service writes them, and each set drawn left to right.
+        drawn = hint.locator("ol.steps li").all_inner_texts()  # text-transform applied
+        assert drawn == [step["text"] for step in full["steps"]]
+        for row in hint.locator(".table-after .set").all():
+            xs = row.locator(".tile").evaluate_all(
+                "tiles => tiles.map(t => t.getBoundingClientRect().left)"
+            )
+            assert xs == sorted(xs), xs
+
+
+TIMEOUT_EMBED = """<!doctype html>
+<html lang="{lang}">
+<title>A game page whose hint service never answers</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint endpoint="{service}/v1/rummikub/solve" {timeout}></meldwise-hint>
+<script type="module">
+  window.failures = [];
+  document.addEventListener("meldwise-hint-error", (event) => window.failures.push(event.detail));
+  await customElements.whenDefined("meldwise-hint");
+  document.querySelector("meldwise-hint").state = {{rack: ["R1", "R2", "R3"], table: []}};
+</script>
+</html>
+"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "The service did not answer within 1 s. Try again shortly."),
+        ("ja", "サービスが1秒以内に応答しませんでした。しばらくしてからもう一度お試しください。"),
+    ],
+)
+def test_a_hint_the_service_never_answers_is_given_up_after_the_timeout(
+    service: str, page: Page, lang: str, said: str
+) -> None:
+    # A hung connection kept the button busy for ever: now the element gives up
+    # after its timeout (here 1 s), says so and takes presses again.
+    page_html = TIMEOUT_EMBED.format(service=service, lang=lang, timeout='timeout="1"')
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        held = hold(page, SOLVE)
+        hint = page.locator("meldwise-hint")
+        hint.get_by_role("button").click()
+        wait_held(page, held)
+        expect(hint).to_have_attribute("aria-busy", "true")
+        expect(hint.get_by_role("alert")).to_have_text(said, timeout=5000)
+        expect(hint).to_have_attribute("aria-busy", "false")
+        failure = page.evaluate("window.failures[0]")
+        assert failure == {"message": said, "status": 0, "detail": None}
+        page.unroute(f"**{SOLVE}")
+        _, nudge = press_hint(page)  # the button is usable again
+        assert nudge["tiles_played"] == 3
+        expect(hint.locator(".error")).to_be_empty()
+
+
+def test_without_a_timeout_attribute_a_hint_is_given_up_just_after_the_services_own(
+    service: str, page: Page
+) -> None:
+    # The default is just above the service's default request timeout
+    # (MELDWISE_TIMEOUT_REQUEST_S, 30 s), after which the service answers 503 itself.
+    page.clock.install()
+    page_html = TIMEOUT_EMBED.format(service=service, lang="en", timeout="")
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        held = hold(page, SOLVE)
+        hint = page.locator("meldwise-hint")
+        assert hint.evaluate("element => element.timeout") == 35
+        hint.get_by_role("button").click()
+        wait_held(page, held)
+        page.clock.run_for(34_000)
+        expect(hint).to_have_attribute("aria-busy", "true")
+        page.clock.run_for(1_000)
+        expect(hint.get_by_role("alert")).to_have_text(
+            "The service did not answer within 35 s. Try again shortly."
+        )
+        expect(hint).to_have_attribute("aria-busy", "false")
+
+
+PROXIED_EMBED = """<!doctype html>
+<title>A game whose own server passes the hints on with its API key</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint id="proxied" endpoint="/meldwise/solve"></meldwise-hint>
+<meldwise-hint id="direct" endpoint="{service}/v1/rummikub/solve"></meldwise-hint>
+<script type="module">
+  await customElements.whenDefined("meldwise-hint");
+  for (const hint of document.querySelectorAll("meldwise-hint")) {{
+    hint.state = {{rack: ["R1", "R2", "R3"], table: []}};
+  }}
+</script>
+"""
+
+
+@contextmanager
+def key_adding_proxy(service: str, key: str, page_html: str) -> Iterator[str]:
+    """The game's own server (docs/http.md, "With API keys"): it serves the game page,
+    and passes POST /meldwise/solve on to the service's solve with its key added,
+    Content-Type and Accept-Language kept, the answer's status and body as they are."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.answer(200, "text/html; charset=utf-8", page_html.encode())
+
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            kept = {name: self.headers[name] for name in ("Content-Type", "Accept-Language")}
+            passed = httpx.post(
+                f"{service}{SOLVE}", content=body, headers={**kept, "X-API-Key": key}
+            )
+            self.answer(passed.status_code, passed.headers["Content-Type"], passed.content)
+
+        def answer(self, status: int, content_type: str, data: bytes) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_with_api_keys_the_element_works_behind_the_games_own_proxy(
+    page: Page, tmp_path: Path
+) -> None:
+    # docs/http.md: with MELDWISE_API_KEYS the element, which sends no key, gets 401
+    # calling the service itself; the game's server passing its requests on with the
+    # key makes it work, the page holding no key.
+    keys = {"MELDWISE_API_KEYS": "game-key"}
+    with (
+        serve(workers=1, log_path=str(tmp_path / "server.log"), env=keys) as (service, _),
+        key_adding_proxy(service, "game-key", PROXIED_EMBED.format(service=service)) as game,
+    ):
+        page.goto(f"{game}/game.html")
+        assert "game-key" not in page.content()
+        direct = page.locator("#direct")
+        direct.get_by_role("button").click()
+        expect(direct.get_by_role("alert")).to_contain_text("this server needs an API key")
+        proxied = page.locator("#proxied")
+        with page.expect_response(lambda r: r.url == f"{game}/meldwise/solve") as answer:
+            proxied.get_by_role("button").click()
+        assert answer.value.status == 200
+        expect(proxied.locator(".answer")).to_have_text("You can play 3 tiles this turn.")
+        expect(proxied.locator(".error")).to_be_empty()
 
 
 JAPANESE_EMBED = """<!doctype html>
