@@ -81,7 +81,8 @@ class Metrics:
         self.worker_restarts = Counter(
             "meldwise_worker_restarts",
             "Solver workers replaced, by reason: died, hung (over its time cap by the "
-            "margin), unresponsive (no answer to a ping), failed, failed_start",
+            "margin), unresponsive (no answer to a ping), failed, failed_start, abandoned "
+            "(its request went away: timed out, or its client left)",
             ["reason"],
             registry=self.registry,
         )

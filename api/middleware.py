@@ -22,7 +22,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.errors import CLOSE, error_response
+from api.errors import CLIENT_CLOSED, CLOSE, error_response
 from api.logs import REQUEST_ID, printable
 from api.metrics import Metrics
 from solver.i18n import _
@@ -318,7 +318,10 @@ class AnswerCutShort(Exception):
 
 class RequestTimeoutMiddleware:
     """Answers 503 for a request that has not started its answer ``timeout`` seconds
-    after its headers arrived (waiting for a solver worker included), and cancels it."""
+    after its headers arrived (waiting for a solver worker included), and cancels it;
+    cancels too a request whose client leaves once its body is read (the status
+    noted is 499; nobody reads it). Either way a solver task of the request is
+    dropped from the queue, or stopped with its worker (:mod:`api.pool`)."""
 
     def __init__(self, app: ASGIApp, timeout: float, retry_after_s: int, metrics: Metrics) -> None:
         self.app = app
@@ -331,6 +334,27 @@ class RequestTimeoutMiddleware:
             await self.app(scope, receive, send)
             return
         started = False
+        running = True
+        gone = False
+        watcher: asyncio.Task[None] | None = None
+        request = asyncio.current_task()
+        assert request is not None
+
+        async def watch() -> None:
+            # Only a disconnect can follow the body (ASGI): the server sends it when
+            # the client closes the connection, or once the answer is out.
+            message = await receive()
+            nonlocal gone
+            if message["type"] == "http.disconnect" and running and not started:
+                gone = True
+                request.cancel()
+
+        async def receive_then_watch() -> Message:
+            nonlocal watcher
+            message = await receive()
+            if watcher is None and not message.get("more_body", False):
+                watcher = asyncio.ensure_future(watch())
+            return message
 
         async def send_noting_start(message: Message) -> None:
             nonlocal started
@@ -338,8 +362,13 @@ class RequestTimeoutMiddleware:
             await send(message)
 
         try:
-            async with asyncio.timeout(self.timeout):
-                await self.app(scope, receive, send_noting_start)
+            try:
+                async with asyncio.timeout(self.timeout):
+                    await self.app(scope, receive_then_watch, send_noting_start)
+            finally:
+                running = False
+                if watcher is not None:
+                    watcher.cancel()
         except TimeoutError:
             if started:  # half an answer is out: only closing the connection is left
                 raise AnswerCutShort(
@@ -353,6 +382,10 @@ class RequestTimeoutMiddleware:
             )
             answer = error_response(503, detail, {"Retry-After": self.retry_after, **CLOSE})
             await answer(scope, receive, send)
+        except asyncio.CancelledError:
+            if not gone or request.uncancel():  # cancelled from outside too
+                raise
+            await Response(status_code=CLIENT_CLOSED)(scope, receive, send)
 
 
 class CORS(CORSMiddleware):

@@ -19,6 +19,10 @@ time each, while the event loop only waits. The pool decides who runs next:
   that task fails (503). A worker that dies fails only the task it held, and an
   idle worker is pinged every :data:`HEARTBEAT_S` seconds, so a dead or stopped
   one is replaced before a request finds it.
+* **A request that goes away** (503 for the request timeout, or its client gone)
+  takes its task with it: a waiting task is dropped; a running one that its time
+  limits let run more than :data:`STOP_WORTH_S` longer gets its worker killed and
+  replaced as the watchdog's is, rather than holding it for nobody.
 * **Retry-After**: a client refused because the pool is full is told to come back
   when the clients refused lately can have been served at the rate tasks finish
   (:class:`Crowd`), so that an overloaded server spends its time solving rather
@@ -63,6 +67,13 @@ TICK_S = 0.25
 
 START_TIMEOUT_S = 120.0
 """Longest a new worker may take to start and warm up."""
+
+STOP_WORTH_S = 1.0
+"""A running task whose request went away (503 for the request timeout, or its
+client gone) gets its worker stopped and replaced when its time limits let it run
+longer than this; a shorter one finishes. Starting a worker (Python, the imports,
+the warm-up solve) costs about this much CPU: 0.8-1.0 s on this project's 2-core
+machine."""
 
 LATE_S = 1.0
 """A task this long past its budget (a solve's CP-SAT time limit covers nearly all
@@ -402,7 +413,9 @@ class _Worker:
                 if self.pool.closing:
                     break
                 self.pool.metrics.worker_restarts.labels(lost.args[0]).inc()
-                log.warning("solver worker %d: %s; starting another", self.number, lost.args[1])
+                # A request that went away is the client's doing, not the worker's fault.
+                level = logging.INFO if lost.args[0] == "abandoned" else logging.WARNING
+                log.log(level, "solver worker %d: %s; starting another", self.number, lost.args[1])
             except OSError as error:  # could not start a process at all
                 log.error("solver worker %d could not start: %s", self.number, error)
                 await asyncio.sleep(1.0)
@@ -487,41 +500,63 @@ class _Worker:
         # healthy workers killed.
         allowed = max(job.budget, self.pool.floor)
         job.started, self.job, self.deadline = now, job, now + allowed
+        exchange = asyncio.ensure_future(self._exchange(job, allowed))
         try:
-            if job.body is None:
-                await self._write({"task": job.task, "request": job.request})
-            elif job.caps is None:
-                await self._write({"task": job.task, "body": job.body, **job.request})
-            else:
-                await self._write(
-                    {"task": job.task, "body": job.body, "caps": job.caps, **job.request}
-                )
-            reply = await self._read(
-                allowed + self.pool.margin,
-                "hung",
-                f"overran its budget of {allowed:.1f} s by {self.pool.margin:.1f} s",
-            )
+            await asyncio.wait({exchange, job.future}, return_when=asyncio.FIRST_COMPLETED)
+            if not exchange.done() and self._worth_stopping(job):
+                # Its request went away (timed out, or its client left): the worker is
+                # stopped and replaced as the watchdog's is, not held for nobody.
+                ran = time.monotonic() - now
+                raise _WorkerLost("abandoned", f"its request went away after {ran:.1f} s")
+            reply = await exchange
         except _WorkerLost as lost:
-            with language(language_of(job)):  # said in the request's language
-                self._settle(job, error=self.pool.lost_error(lost.args[0]))
+            self._settle(job, lost=lost)
             raise _WorkerLost(lost.args[0], f"{lost.args[1]} (request {job.request_id})") from None
+        finally:
+            if not exchange.done():
+                exchange.cancel()
+                await asyncio.gather(exchange, return_exceptions=True)
         self._settle(job, reply=reply)
 
+    async def _exchange(self, job: Job, allowed: float) -> dict[str, Any]:
+        """Send ``job`` to the worker and read its reply, within ``allowed`` seconds
+        plus the margin (the watchdog)."""
+        if job.body is None:
+            await self._write({"task": job.task, "request": job.request})
+        elif job.caps is None:
+            await self._write({"task": job.task, "body": job.body, **job.request})
+        else:
+            await self._write({"task": job.task, "body": job.body, "caps": job.caps, **job.request})
+        return await self._read(
+            allowed + self.pool.margin,
+            "hung",
+            f"overran its budget of {allowed:.1f} s by {self.pool.margin:.1f} s",
+        )
+
+    def _worth_stopping(self, job: Job) -> bool:
+        """Whether the running ``job``, whose request went away, may still run longer
+        than :data:`STOP_WORTH_S` by its time limits: then its worker is stopped and
+        replaced; else the task finishes, its answer dropped (a replacement would
+        cost more)."""
+        assert job.started is not None
+        return job.future.done() and job.started + job.budget - time.monotonic() > STOP_WORTH_S
+
     def _settle(
-        self, job: Job, reply: dict[str, Any] | None = None, error: Exception | None = None
+        self, job: Job, reply: dict[str, Any] | None = None, lost: _WorkerLost | None = None
     ) -> None:
         assert job.started is not None
-        if error is not None:
+        if lost is not None and lost.args[0] != "abandoned":
             self.pool.queue.lost(job)
-        else:
+        else:  # an abandoned task is charged the worker time it took
             self.pool.queue.finish(job, time.monotonic() - job.started)
         self.pool.crowd.finished()
         self.job = None
         self.pool.metrics.solves_pending.set(self.pool.queue.admitted)
         if job.future.done():  # its request went away meanwhile
             return
-        if error is not None:
-            job.future.set_exception(error)
+        if lost is not None:
+            with language(language_of(job)):  # said in the request's language
+                job.future.set_exception(self.pool.lost_error(lost.args[0]))
         else:
             assert reply is not None
             job.future.set_result(reply)

@@ -233,6 +233,31 @@ def test_a_hung_worker_is_killed_past_its_cap_and_only_its_request_fails() -> No
     asyncio.run(scenario())
 
 
+def test_a_request_answered_503_for_its_timeout_frees_its_worker() -> None:
+    """A running task whose request timed out kept its worker until it finished (up to
+    its budget plus the margin): the next request waited behind nobody's solve, and
+    got 503 too. Its worker is now stopped and replaced, as the watchdog's is."""
+    settings = Settings(workers=1, rate_limit="", timeout_request_s=4, time_cap_ms=30_000)
+    app = create_app(settings)
+
+    async def scenario() -> None:
+        async with async_client(app) as client:
+            slow = await client.post(SOLVE, json=slow_request(30_000))
+            assert slow.status_code == 503
+            assert "longer than 4 s" in slow.json()["detail"]
+            started = time.monotonic()
+            fast = await client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]})
+            assert fast.status_code == 200, fast.text  # old: 503, behind the 30 s solve
+            assert fast.json()["tiles_played"] == 3
+            assert time.monotonic() - started < 4  # a replacement's start-up, no more
+            assert (await client.get("/readyz")).status_code == 200
+            metrics = (await client.get("/metrics")).text
+            assert _metric(metrics, 'meldwise_worker_restarts_total{reason="abandoned"}') == 1
+            assert _metric(metrics, "meldwise_solves_pending ") == 0
+
+    asyncio.run(scenario())
+
+
 def test_a_stall_of_the_servers_own_loop_gets_no_idle_worker_killed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -252,6 +252,45 @@ def test_connection_guards_and_json_logs(tmp_path: Path) -> None:
     assert not [line for line in lines if line["level"] == "WARNING"]
 
 
+def _posted(port: int, path: str, body: dict[str, object]) -> socket.socket:
+    """A connection that has sent a POST of ``body`` to ``path`` and reads nothing yet."""
+    data = json.dumps(body).encode()
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.sendall(
+        b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n%s" % (path.encode(), len(data), data)
+    )
+    return sock
+
+
+def test_a_client_that_leaves_frees_its_worker_and_its_place(tmp_path: Path) -> None:
+    """A request whose client closed the connection ran on, and waited first, to the
+    end of its solve (or the request timeout): the next client waited behind it. Its
+    waiting task is now dropped, and its running one stopped with its worker."""
+    log = tmp_path / "server.log"
+    env = {"MELDWISE_TIME_CAP_MS": "20000", "MELDWISE_RATE_LIMIT": ""}
+    with serve(workers=1, log_path=str(log), env=env) as (url, _):
+        port = int(url.rsplit(":", 1)[1])
+        running = _posted(port, "/v1/rummikub/solve", slow_request(20_000))
+        waiting = _posted(port, "/v1/rummikub/solve", slow_request(20_000))
+        while "meldwise_solves_pending 2.0" not in httpx.get(f"{url}/metrics").text:
+            time.sleep(0.02)
+        running.close()
+        waiting.close()
+        started = time.monotonic()
+        answer = httpx.post(f"{url}/v1/rummikub/solve", json={"rack": ["R1", "R2", "R3"]})
+        # Old: 429, the tasks of the client gone still held its share of the pool (2);
+        # another client waited behind the 20 s solves.
+        assert answer.status_code == 200
+        assert time.monotonic() - started < 5
+        metrics = httpx.get(f"{url}/metrics").text
+        # The waiting task never ran: one worker replaced, not two.
+        assert 'meldwise_worker_restarts_total{reason="abandoned"} 1.0' in metrics
+    text = log.read_text()
+    assert text.count('"POST /v1/rummikub/solve HTTP/1.1" 499') == 2
+    assert "Traceback" not in text
+
+
 @pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_to_the_process_group_lets_running_solves_finish(
     tmp_path: Path, signal_number: int
