@@ -107,7 +107,11 @@ export function setUpRepair(form, rack, table, language) {
     const tr = language();
     const request = { table: table.lines().map((line) => line.words) };
     const tiles = rack.words();
-    if (tiles.length > 0) request.rack = tiles;
+    // A player who has not opened may not touch the table, so the rack rescues
+    // nothing for them (the service's "opened": false needs the table before the
+    // turn, which this page does not ask for).
+    const opening = form.elements.namedItem("opened")?.value === "false";
+    if (tiles.length > 0 && !opening) request.rack = tiles;
     request.lang = tr.lang;
     if (tr.lang === "ja") request.notation = "RBYK";
     const mine = slot.begin(button);
@@ -119,7 +123,11 @@ export function setUpRepair(form, rack, table, language) {
       });
       if (!slot.holds(mine)) return;
       error.replaceChildren();
-      answer.replaceChildren(...drawRepair(repaired, tr));
+      const parts = drawRepair(repaired, tr);
+      if (opening && tiles.length > 0) {
+        parts.push(paragraph(tr.t("No rescue with your rack: you have not opened, and a player who has not opened may not touch the table."), "note"));
+      }
+      answer.replaceChildren(...parts);
     } catch (failure) {
       if (failure.name === "AbortError") return;
       answer.replaceChildren();

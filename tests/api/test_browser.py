@@ -390,6 +390,23 @@ def test_repair_the_table(service: str, page: Page) -> None:
     expect(region).to_have_text("There is nothing on the table.")
 
 
+def test_repair_for_a_player_who_has_not_opened_offers_no_rescue(service: str, page: Page) -> None:
+    # The form said "Opening", and the repair still sent the rack: its rescue
+    # rearranged the table (R6 onto R1 R2 and R4 R5), which such a player may not do.
+    page.goto(service)
+    enter_rummikub(page, "R6", "R1 R2\nR3 B3 K3 O3\nR4 R5")
+    page.get_by_label("Opening: new sets from my rack worth 30").check()
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)) as answer:
+        page.get_by_role("button", name="Repair the table").click()
+    request = answer.value.request.post_data_json
+    assert isinstance(request, dict)
+    assert "rack" not in request
+    region = page.locator("#repair-answer")
+    expect(region).to_contain_text("The table can be repaired")
+    expect(region).to_contain_text("No rescue with your rack: you have not opened")
+    expect(region).not_to_contain_text("With your rack")
+
+
 def test_repair_beyond_repair_with_no_arrangement_names_no_tiles(service: str, page: Page) -> None:
     # Proven beyond repair, but the search stopped before any arrangement (the
     # service's answer to a 60-tile heap with time_limit_ms 6, its penalty left out):
