@@ -308,21 +308,18 @@ class Study:
     def _keeps_by_search(self, card: Card, low: int) -> bool | None:
         # A search cut short is no proof that the card raises the deficiency: it was
         # once taken as one, and the discard's reason counted one such discard short.
-        value, status = self._without(card, low)
+        value, status = self.without_status(card, low)
         if value == low:
             return True  # found at its lower bound (losing a card never lowers it): proven
         return False if status is Status.OPTIMAL else None
 
     def without(self, card: Card, low: int) -> int | None:
         """The deficiency of the hand less one ``card``, known to be at least ``low``."""
-        return self._without(card, low)[0]
+        return self.without_status(card, low)[0]
 
     def without_status(self, card: Card, low: int) -> tuple[int | None, Status]:
         """:meth:`without` and how its search ended (OPTIMAL: the figure is proven;
         else None, or the fewest found)."""
-        return self._without(card, low)
-
-    def _without(self, card: Card, low: int) -> tuple[int | None, Status]:
         less = self.hand.copy()
         less[card] -= 1
         return self._deficiency(+less, self.unseen, (low, None))
