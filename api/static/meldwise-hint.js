@@ -33,13 +33,13 @@
 import { setBusy } from "./busy.js";
 import { load, supported, translator } from "./i18n.js";
 import { drawAnswer } from "./rummikub-answer.js";
-import { postJson, ServiceError } from "./service.js";
+import { DEFAULT_TIMEOUT_S, postJson } from "./service.js";
 import { styleSheet } from "./styles.js";
 import { STANDARD_COLOURS } from "./tiles.js";
 
 export const LEVELS = ["nudge", "tile", "full"];
 const DEFAULT_ENDPOINT = new URL("../v1/rummikub/solve", import.meta.url).href;
-export const DEFAULT_TIMEOUT_S = 35;
+export { DEFAULT_TIMEOUT_S };
 const MAX_TIMEOUT_S = 2_147_483; // setTimeout fires at once past 2^31 - 1 ms
 
 /** The lang of ``element``'s nearest ancestor (itself included) that has one, as
@@ -222,20 +222,14 @@ export class MeldwiseHint extends HTMLElement {
     const pending = new AbortController();
     this.#pending = pending;
     this.#busy(true);
-    // A service that never answers (a hung connection) would keep the button busy
-    // for ever: give up after the timeout, unless a newer state or press took over.
-    const seconds = this.timeout;
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      if (pending.signal.aborted) return;
-      timedOut = true;
-      pending.abort();
-    }, seconds * 1000);
     try {
+      // A service that never answers (a hung connection) is given up after the
+      // timeout (postJson), unless a newer state or press took over.
       const answer = await postJson(this.endpoint, request, {
         signal: pending.signal,
         tr,
         expected: (answer) => answer.hint_level === level,
+        timeout: this.timeout,
       });
       this.#error.replaceChildren();
       this.#answer.replaceChildren(...drawAnswer(answer, request.table ?? [], tr, request.rules?.colours));
@@ -247,14 +241,9 @@ export class MeldwiseHint extends HTMLElement {
       );
       return answer;
     } catch (error) {
-      if (timedOut) {
-        const message = tr.t("The service did not answer within {seconds} s. Try again shortly.", { seconds });
-        return this.#fail(new ServiceError(message, 0, null));
-      }
       if (error.name === "AbortError") throw error; // a newer state or press took over
       return this.#fail(error);
     } finally {
-      clearTimeout(timer);
       if (this.#pending === pending) {
         this.#pending = null;
         this.#busy(false);

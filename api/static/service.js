@@ -14,8 +14,19 @@ export class ServiceError extends Error {
   }
 }
 
+/** Seconds a call may wait for its answer (``postJson``'s ``timeout``): just above
+ * the service's own default request timeout (MELDWISE_TIMEOUT_REQUEST_S=30, after
+ * which it answers 503 itself). */
+export const DEFAULT_TIMEOUT_S = 35;
+const MAX_TIMEOUT_S = 2_147_483; // setTimeout fires at once past 2^31 - 1 ms
+
 /** POST ``body`` as JSON to ``url``; resolve to the answer, or reject with a
  * ServiceError (an AbortError when ``signal`` aborts).
+ *
+ * A service that has not answered within ``timeout`` seconds (a hung connection) is
+ * given up: the call rejects with a ServiceError of status 0 that says so, and the
+ * button that asked takes presses again (every caller, the hint element and the
+ * demo's tabs alike, has this bound).
  *
  * ``expected(answer)`` says whether a JSON answer is of the kind asked for: a 2xx
  * answer that is not JSON, or not of that kind, is no answer of the service (an
@@ -25,7 +36,37 @@ export class ServiceError extends Error {
  * The request carries ``Accept-Language`` in ``tr``'s language: the refusals decided
  * before the body (and its ``lang``) is read, 401, 413 and 429, follow only that
  * header. A bare "en" or "ja" is a CORS-safelisted value: no preflight for it. */
-export async function postJson(url, body, { signal, tr = translator("en"), expected = () => true } = {}) {
+export async function postJson(
+  url,
+  body,
+  { signal, tr = translator("en"), expected = () => true, timeout = DEFAULT_TIMEOUT_S } = {},
+) {
+  const seconds = Math.min(timeout, MAX_TIMEOUT_S);
+  const mine = new AbortController(); // aborted by ``signal``, or by the clock
+  const follow = () => mine.abort(signal.reason);
+  if (signal?.aborted) follow();
+  else signal?.addEventListener("abort", follow, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    mine.abort();
+  }, seconds * 1000);
+  try {
+    return await call(url, body, mine.signal, tr, expected);
+  } catch (error) {
+    if (!timedOut) throw error;
+    throw new ServiceError(
+      tr.t("The service did not answer within {seconds} s. Try again shortly.", { seconds }),
+      0,
+      null,
+    );
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", follow);
+  }
+}
+
+async function call(url, body, signal, tr, expected) {
   let response;
   try {
     response = await fetch(url, {

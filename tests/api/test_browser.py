@@ -791,6 +791,44 @@ def test_without_a_timeout_attribute_a_hint_is_given_up_just_after_the_services_
         expect(hint).to_have_attribute("aria-busy", "false")
 
 
+@pytest.mark.parametrize(
+    ("tab", "button", "path", "lang"),
+    [
+        (None, "#repair-run", REPAIR, "en"),
+        ("#tab-shanghai", "#shanghai-advise", "/v1/shanghai/advise", "en"),
+        ("#tab-review", "#review-play", "/v1/rummikub/game", "ja"),
+    ],
+)
+def test_a_tab_request_the_service_never_answers_is_given_up_after_the_timeout(
+    service: str, page: Page, tab: str | None, button: str, path: str, lang: str
+) -> None:
+    # The demo's Repair, Advise and Review buttons had no client timeout: a service
+    # that never answered (a hung connection) kept them busy for ever. Now every
+    # request of the page is given up as the hint's is (35 s), said in the page's words.
+    page.clock.install()
+    page.goto(f"{service}/?lang={lang}")
+    if tab is not None:
+        page.locator(tab).click()
+    if button == "#repair-run":
+        page.locator("#table").fill("R1 R2 R3")
+    if button == "#shanghai-advise":
+        page.locator("#shanghai-example").click()
+    held = hold(page, path)
+    asking = page.locator(button)
+    asking.click()
+    wait_held(page, held)
+    page.clock.run_for(34_000)
+    expect(asking).to_have_attribute("aria-disabled", "true")
+    page.clock.run_for(1_000)
+    error = page.locator(f"{button.split('-')[0]}-error")  # #repair-error, ...
+    said = {
+        "en": "The service did not answer within 35 s. Try again shortly.",
+        "ja": "サービスが35秒以内に応答しませんでした。しばらくしてからもう一度お試しください。",
+    }
+    expect(error).to_have_text(said[lang])
+    expect(asking).not_to_have_attribute("aria-disabled", "true")
+
+
 PROXIED_EMBED = """<!doctype html>
 <title>A game whose own server passes the hints on with its API key</title>
 <script type="module" src="{service}/static/meldwise-hint.js"></script>
