@@ -94,6 +94,11 @@ function setUpRummikub() {
     draw: drawTile,
     setName: (index, _owner, tr) => tr.t("set {index}", { index }),
   });
+  // For the repair alone (outside the form: not part of the hint's position).
+  const before = new PieceField(document.getElementById("table-before"), document.getElementById("table-before-preview"), {
+    draw: drawTile,
+    setName: (index, _owner, tr) => tr.t("set {index}", { index }),
+  });
   // The standard game's colours; Japanese writes the fourth one Y (黄).
   const tiles = (tr) => [
     ...Object.keys(COLOURS).slice(0, 4).flatMap((colour) =>
@@ -106,7 +111,7 @@ function setUpRummikub() {
     document.getElementById("rummikub-palette"),
     tiles(tr),
     drawTile,
-    [rack, table],
+    [rack, table, before],
     document.getElementById("rummikub-target"),
   );
   // Every change is a new position: the element starts again from the nudge.
@@ -124,6 +129,7 @@ function setUpRummikub() {
     hint.setAttribute("lang", tr.lang);
     rack.setLanguage(tr);
     table.setLanguage(tr);
+    before.setLanguage(tr);
     palette.render(tiles(tr), tr);
     update();
   });
@@ -142,8 +148,9 @@ function setUpRummikub() {
   document.getElementById("rummikub-clear").addEventListener("click", () => {
     rack.setText("");
     table.setText("");
+    before.setText("");
   });
-  listeners.push(setUpRepair(form, rack, table, () => tr));
+  listeners.push(setUpRepair(form, rack, table, before, () => tr));
   update();
 }
 

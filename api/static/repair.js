@@ -87,10 +87,11 @@ export function drawRepair(answer, tr = translator("en")) {
   return parts;
 }
 
-/** Wire the "Repair the table" button to the Rummikub tab's ``rack`` and ``table``
- * fields (PieceField); ``language()`` gives the page's current translator. Returns
- * the function to call when the page's language changes. */
-export function setUpRepair(form, rack, table, language) {
+/** Wire the "Repair the table" button to the Rummikub tab's ``rack``, ``table`` and
+ * ``before`` (the table before the turn) fields (PieceField); ``language()`` gives the
+ * page's current translator. Returns the function to call when the page's language
+ * changes. */
+export function setUpRepair(form, rack, table, before, language) {
   const button = document.getElementById("repair-run");
   const answer = document.getElementById("repair-answer");
   const error = document.getElementById("repair-error");
@@ -102,16 +103,20 @@ export function setUpRepair(form, rack, table, language) {
   };
   // A changed position: the answer, and one still on its way, are about the old one.
   form.addEventListener("input", forget);
+  before.input.addEventListener("input", forget);
   button.addEventListener("click", async () => {
     if (isBusy(button)) return; // the answer is on its way
     const tr = language();
     const request = { table: table.lines().map((line) => line.words) };
-    const tiles = rack.words();
-    // A player who has not opened may not touch the table, so the rack rescues
-    // nothing for them (the service's "opened": false needs the table before the
-    // turn, which this page does not ask for).
+    const earlier = before.lines().map((line) => line.words);
+    // A player who has not opened may not touch the table: the service judges their
+    // turn ("opened": false) from the table before it, which tells the tiles they
+    // laid down. Left empty, that table was empty (the game's first turns).
     const opening = form.elements.namedItem("opened")?.value === "false";
-    if (tiles.length > 0 && !opening) request.rack = tiles;
+    if (opening) request.opened = false;
+    if (opening || earlier.length > 0) request.table_before = earlier;
+    const tiles = rack.words();
+    if (tiles.length > 0) request.rack = tiles;
     request.lang = tr.lang;
     if (tr.lang === "ja") request.notation = "RBYK";
     const mine = slot.begin(button);
@@ -124,8 +129,8 @@ export function setUpRepair(form, rack, table, language) {
       if (!slot.holds(mine)) return;
       error.replaceChildren();
       const parts = drawRepair(repaired, tr);
-      if (opening && tiles.length > 0) {
-        parts.push(paragraph(tr.t("No rescue with your rack: you have not opened, and a player who has not opened may not touch the table."), "note"));
+      if (opening && earlier.length === 0 && request.table.length > 0) {
+        parts.push(paragraph(tr.t("Judged as the turn of a player who has not opened, from an empty table: every tile on it was laid down this turn. If there were sets before the turn, enter them under \"Table before the turn\"."), "note"));
       }
       answer.replaceChildren(...parts);
     } catch (failure) {
