@@ -30,8 +30,9 @@
 // a press: a service that has not answered by then (a hung connection) is given up,
 // said so, and the button takes presses again.
 
-import { setBusy } from "./busy.js";
+import { isBusy, setBusy } from "./busy.js";
 import { load, supported, translator } from "./i18n.js";
+import { RequestSlot } from "./request-slot.js";
 import { drawAnswer } from "./rummikub-answer.js";
 import { DEFAULT_TIMEOUT_S, postJson } from "./service.js";
 import { styleSheet } from "./styles.js";
@@ -74,7 +75,9 @@ export class MeldwiseHint extends HTMLElement {
 
   #state = null;
   #next = 0; // index in LEVELS of the level the next press asks for
-  #pending = null; // AbortController of the request in flight
+  // The request in flight, as the demo's tabs keep theirs (request-slot.js): a newer
+  // state, press of hint() or language aborts it; the button is busy until it ends.
+  #slot = new RequestSlot(() => this.#idle());
   #lang = null; // the language the element speaks, once connected
   #watch = null; // a MutationObserver of lang attributes in the element's tree
   #button;
@@ -90,7 +93,7 @@ export class MeldwiseHint extends HTMLElement {
     this.#button.className = "hint-button";
     this.#button.setAttribute("part", "button");
     // Busy, the button keeps the focus but a press waits for the answer on its way.
-    this.#button.addEventListener("click", () => this.#pending === null && this.hint().catch(() => {}));
+    this.#button.addEventListener("click", () => !isBusy(this.#button) && this.hint().catch(() => {}));
     this.#answer = document.createElement("div");
     this.#answer.className = "answer";
     this.#answer.setAttribute("part", "answer");
@@ -140,7 +143,7 @@ export class MeldwiseHint extends HTMLElement {
 
   set state(value) {
     this.#state = value;
-    this.#pending?.abort();
+    this.#slot.free();
     this.#next = 0;
     this.#answer.replaceChildren();
     this.#error.replaceChildren();
@@ -186,11 +189,7 @@ export class MeldwiseHint extends HTMLElement {
     const lang = this.language;
     if (lang === this.#lang) return;
     if (this.#lang !== null) {
-      if (this.#pending !== null) {
-        this.#pending.abort();
-        this.#pending = null;
-        this.#busy(false);
-      }
+      this.#slot.free();
       this.#answer.replaceChildren();
       this.#error.replaceChildren();
     }
@@ -218,15 +217,13 @@ export class MeldwiseHint extends HTMLElement {
     const yellow = lang === "ja" && (this.#state.rules?.colours ?? STANDARD_COLOURS) < 6;
     const notation = yellow && this.#state.notation == null ? { notation: "RBYK" } : {};
     const request = { lang, ...notation, ...this.#state, hint_level: level };
-    this.#pending?.abort();
-    const pending = new AbortController();
-    this.#pending = pending;
-    this.#busy(true);
+    const mine = this.#slot.begin(this.#button, tr.t("Thinking\u2026"));
+    this.setAttribute("aria-busy", "true");
     try {
       // A service that never answers (a hung connection) is given up after the
       // timeout (postJson), unless a newer state or press took over.
       const answer = await postJson(this.endpoint, request, {
-        signal: pending.signal,
+        signal: mine.signal,
         tr,
         expected: (answer) => answer.hint_level === level,
         timeout: this.timeout,
@@ -244,10 +241,7 @@ export class MeldwiseHint extends HTMLElement {
       if (error.name === "AbortError") throw error; // a newer state or press took over
       return this.#fail(error);
     } finally {
-      if (this.#pending === pending) {
-        this.#pending = null;
-        this.#busy(false);
-      }
+      this.#slot.end(mine);
     }
   }
 
@@ -261,15 +255,16 @@ export class MeldwiseHint extends HTMLElement {
     throw error;
   }
 
-  #busy(busy) {
-    setBusy(this.#button, busy);
-    this.setAttribute("aria-busy", String(busy));
-    if (busy) this.#button.textContent = translator(this.language).t("Thinking\u2026");
-    else this.#showButton();
+  /** No request in flight: the button takes presses and names the next level. (No
+   * aria-busy before the first request: the constructor may not add attributes.) */
+  #idle() {
+    setBusy(this.#button, false);
+    if (this.getAttribute("aria-busy") === "true") this.setAttribute("aria-busy", "false");
+    this.#showButton();
   }
 
   #showButton() {
-    if (this.#pending === null) this.#button.textContent = buttonText(this.nextLevel, translator(this.language));
+    if (!isBusy(this.#button)) this.#button.textContent = buttonText(this.nextLevel, translator(this.language));
   }
 }
 

@@ -1,7 +1,9 @@
-// One request at a time for a tab of the demo page (Repair, Shanghai, Review): a
-// newer request, an edited position or another language aborts the one in flight,
-// so an older answer never lands over a newer one (or beside a position it is not
-// about), and the button that asked is busy (busy.js) until its answer is in.
+// One request at a time for a tab of the demo page (Repair, Shanghai, Review) or a
+// <meldwise-hint> element: a newer request, an edited position or another language
+// aborts the one in flight, so an older answer never lands over a newer one (or
+// beside a position it is not about), and the button that asked is busy (busy.js)
+// until its answer is in. It imports busy.js alone: the element, loaded by itself on
+// a game's page, fetches it beside its own file.
 //
 //   const slot = new RequestSlot(() => setBusy(button, false));
 //   button.addEventListener("click", async () => {

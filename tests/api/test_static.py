@@ -104,10 +104,12 @@ def test_the_screenshot_script_refuses_an_unknown_picture(
     assert "unknown picture '--help'; pictures are demo.png," in capsys.readouterr().err
 
 
-def test_the_tabs_share_one_request_slot() -> None:
+def test_the_tabs_and_the_hint_element_share_one_request_slot() -> None:
     # One request in flight, and no answer drawn over a newer one: the tabs' logic
-    # for it was copied into each tab's module; it is request-slot.js's alone.
-    for name in ("repair.js", "review.js", "shanghai.js"):
+    # for it was copied into each tab's module, and <meldwise-hint> kept its own; it
+    # is request-slot.js's alone (the element, loaded alone on a game's page, fetches
+    # it beside itself, as it does busy.js and service.js).
+    for name in ("repair.js", "review.js", "shanghai.js", "meldwise-hint.js"):
         source = (STATIC_DIR / name).read_text()
         assert 'from "./request-slot.js"' in source, name
         assert "AbortController" not in source, name
