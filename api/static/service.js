@@ -103,6 +103,13 @@ async function call(url, body, signal, tr, expected) {
     );
   }
   const detail = typeof answer?.detail === "string" ? answer.detail : null;
+  if (response.status === 401) {
+    // A service with API keys (MELDWISE_API_KEYS) called without one: its message is
+    // for the page's developer (send a key; docs/http.md, "With API keys"), who reads
+    // it on the console and in the ServiceError's detail. The player cannot act on it.
+    console.warn(`Meldwise: ${url} answered 401: ${detail ?? "no detail"}`);
+    throw new ServiceError(tr.t("This service is not available here right now."), 401, detail);
+  }
   if (response.status === 503) {
     const wait = response.headers.get("Retry-After");
     const message = wait

@@ -957,17 +957,38 @@ def test_with_api_keys_the_element_works_behind_the_games_own_proxy(
         serve(workers=1, log_path=str(tmp_path / "server.log"), env=keys) as (service, _),
         key_adding_proxy(service, "game-key", PROXIED_EMBED.format(service=service)) as game,
     ):
+        console: list[str] = []
+        page.on("console", lambda message: console.append(message.text))
         page.goto(f"{game}/game.html")
         assert "game-key" not in page.content()
         direct = page.locator("#direct")
-        direct.get_by_role("button").click()
-        expect(direct.get_by_role("alert")).to_contain_text("this server needs an API key")
+        with page.expect_event("console"):
+            direct.get_by_role("button").click()
+        # The player was shown the 401's text for developers ("send it as
+        # 'Authorization: Bearer KEY'"): now words for players; the developer's detail
+        # goes to the console (and the meldwise-hint-error event's detail).
+        expect(direct.get_by_role("alert")).to_have_text(
+            "This service is not available here right now."
+        )
+        assert any("401: this server needs an API key" in text for text in console), console
         proxied = page.locator("#proxied")
         with page.expect_response(lambda r: r.url == f"{game}/meldwise/solve") as answer:
             proxied.get_by_role("button").click()
         assert answer.value.status == 200
         expect(proxied.locator(".answer")).to_have_text("You can play 3 tiles this turn.")
         expect(proxied.locator(".error")).to_be_empty()
+        # The demo page of a keyed service says the same to its players, in Japanese too.
+        page.goto(f"{service}/?lang=ja")
+        page.locator("#table").fill("R1 R2 R3")
+        page.locator("#repair-run").click()
+        expect(page.locator("#repair-error")).to_have_text(
+            "このサービスは現在ここではご利用いただけません。"
+        )
+        hint = page.locator("meldwise-hint")
+        hint.get_by_role("button").click()
+        expect(hint.get_by_role("alert")).to_have_text(
+            "このサービスは現在ここではご利用いただけません。"
+        )
 
 
 JAPANESE_EMBED = """<!doctype html>
