@@ -201,9 +201,15 @@ def test_input_that_is_not_utf8_is_named_by_its_byte() -> None:
         (["solve", "--time-limit", "\udcff"], "invalid float value: '\\xff'\n"),
         (["solve", "--rack", "R1", "--\udcff"], "unrecognized arguments: --\\xff\n"),
         (["bench", "--peer-backend", "\udcff"], "invalid choice: '\\xff' (choose from 'SCIPY'"),
+        # A value given to a flag that takes none: "ignored explicit argument '\\udcff'".
+        (["solve", "--json=\udcff"], "argument --json: ignored explicit argument '\\xff'\n"),
+        (["solve", "--json=\udcff", "--lang", "ja"], "値を取らないオプションに値 '\\xff' が"),
+        (["shanghai", "score", "-h\udcff"], "ignored explicit argument '\\xff'\n"),
+        (["solve", "--free-jokers=a'\udcff"], 'ignored explicit argument "a\'\\xff"\n'),
         # What reads as a byte's surrogate, written so, is said as written.
         (["solve", "--lang", "\\udcff"], "invalid choice: '\\\\udcff' (choose"),
         (["solve", "--rack", "R1", "\\udcff"], "unrecognized arguments: \\udcff\n"),
+        (["solve", "--json=\\udcff"], "ignored explicit argument '\\\\udcff'\n"),
     ],
 )
 def test_a_usage_error_names_a_byte_not_utf8_as_every_other_error(
