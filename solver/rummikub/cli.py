@@ -138,11 +138,15 @@ def describe_response(response: dict[str, Any]) -> str:
     """A response written for a person: the play, the steps, the table after."""
     if response["hint_level"] != HintLevel.FULL.value:
         if not response["can_play"]:
-            return no_play_text(Status(response["status"])) + "\n"
-        lines = [_n("You can play {n} tile.", "You can play {n} tiles.", response["tiles_played"])]
-        if response["hint_level"] == HintLevel.TILE.value:
-            lines.append(response["text"])
-        return "\n".join(lines) + "\n"
+            lines = [no_play_text(Status(response["status"]))]
+        else:
+            lines = [
+                _n("You can play {n} tile.", "You can play {n} tiles.", response["tiles_played"])
+            ]
+            if response["hint_level"] == HintLevel.TILE.value:
+                lines.append(response["text"])
+        # Asked for with --free-jokers: the count was answered and went unsaid.
+        return "\n".join(lines + _free_jokers_lines(response)) + "\n"
     played = " ".join(response["played"])
     if not played:
         lines = [no_play_text(Status(response["status"]))]
@@ -164,16 +168,20 @@ def describe_response(response: dict[str, Any]) -> str:
             _("Steps:"),
         ]
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(response["steps"], 1)]
-    if "free_jokers" in response:
-        spare = response["free_jokers"]
-        lines.append(
-            _("Table jokers no set needs: {count}", count=spare)
-            if spare is not None
-            else _("Table jokers no set needs: not proven in time")
-        )
+    lines += _free_jokers_lines(response)
     lines.append(_("Solver: {status}", status=status_text(response["status"])))
     lines += describe_table(response["table"], _("Table after:"), _("Table after: (empty)"))
     return "\n".join(lines) + "\n"
+
+
+def _free_jokers_lines(response: dict[str, Any]) -> list[str]:
+    """The table jokers no set needs, when the request asked for them."""
+    if "free_jokers" not in response:
+        return []
+    spare = response["free_jokers"]
+    if spare is None:
+        return [_("Table jokers no set needs: not proven in time")]
+    return [_("Table jokers no set needs: {count}", count=spare)]
 
 
 def describe_table(table: list[dict[str, Any]], title: str, empty: str) -> list[str]:

@@ -106,6 +106,17 @@ def test_a_time_limit_out_of_range_exits_2_naming_it(
     )
 
 
+@pytest.mark.parametrize("hint", ["nudge", "tile", "full"])
+def test_free_jokers_are_said_at_every_hint_level(
+    hint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Below hint level full the answer's count went unsaid: --free-jokers did nothing.
+    args = ["solve", "--rack", "B1", "--table", "R1 R2 R3 J | K5 K6 J", "--free-jokers"]
+    assert main([*args, "--hint", hint]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("No play: draw a tile.\nTable jokers no set needs: 1\n")
+
+
 def test_wrap_runs_rule(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["solve", "--rack", "O12 O13 K5", "--table", "O1 O2 O3", "--rule", "wrap_runs=true"]
     assert main(args) == 0
