@@ -69,6 +69,12 @@ def add_solve_command(commands: Commands) -> None:
     parser.add_argument(
         "--free-jokers", action="store_true", help="also count the table jokers no set needs"
     )
+    parser.add_argument(
+        "--opponents",
+        metavar="SIZES",
+        help="the other players' rack sizes in playing order, e.g. 9,14 ('o' after one that "
+        "has opened: 9o,14): adds what the strong bot would play instead, and why",
+    )
     add_common_flags(parser)
     parser.set_defaults(handler=answering(solve_rummikub, request_from_flags, describe_response))
 
@@ -119,7 +125,7 @@ def position_from_flags(args: argparse.Namespace) -> dict[str, Any]:
 
 def request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
     """The solve request that the flags of ``solve`` describe."""
-    return {
+    request = {
         **position_from_flags(args),
         "objective": args.objective,
         "time_limit_ms": time_limit_ms(args.time_limit),
@@ -127,6 +133,9 @@ def request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
         "notation": args.notation,
         "free_jokers": args.free_jokers,
     }
+    if args.opponents is not None:
+        request["opponents"] = opponents_from_flag(args.opponents)
+    return request
 
 
 def points_text(points: int) -> str:
@@ -146,7 +155,7 @@ def describe_response(response: dict[str, Any]) -> str:
             if response["hint_level"] == HintLevel.TILE.value:
                 lines.append(response["text"])
         # Asked for with --free-jokers: the count was answered and went unsaid.
-        return "\n".join(lines + _free_jokers_lines(response)) + "\n"
+        return "\n".join(lines + _asked_for_lines(response)) + "\n"
     played = " ".join(response["played"])
     if not played:
         lines = [no_play_text(Status(response["status"]))]
@@ -168,20 +177,26 @@ def describe_response(response: dict[str, Any]) -> str:
             _("Steps:"),
         ]
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(response["steps"], 1)]
-    lines += _free_jokers_lines(response)
+    lines += _asked_for_lines(response)
     lines.append(_("Solver: {status}", status=status_text(response["status"])))
     lines += describe_table(response["table"], _("Table after:"), _("Table after: (empty)"))
     return "\n".join(lines) + "\n"
 
 
-def _free_jokers_lines(response: dict[str, Any]) -> list[str]:
-    """The table jokers no set needs, when the request asked for them."""
-    if "free_jokers" not in response:
-        return []
-    spare = response["free_jokers"]
-    if spare is None:
-        return [_("Table jokers no set needs: not proven in time")]
-    return [_("Table jokers no set needs: {count}", count=spare)]
+def _asked_for_lines(response: dict[str, Any]) -> list[str]:
+    """What the request asked for beside the play, at every hint level: the table
+    jokers no set needs (--free-jokers) and the strong bot's advice (--opponents)."""
+    lines = []
+    if "free_jokers" in response:
+        spare = response["free_jokers"]
+        lines.append(
+            _("Table jokers no set needs: {count}", count=spare)
+            if spare is not None
+            else _("Table jokers no set needs: not proven in time")
+        )
+    if (advice := response.get("advice")) is not None:
+        lines.append(advice["text"])
+    return lines
 
 
 def describe_table(table: list[dict[str, Any]], title: str, empty: str) -> list[str]:
@@ -225,9 +240,21 @@ def add_bot_command(commands: Commands) -> None:
 
 def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
     position = position_from_flags(args)
+    return {
+        **position,
+        "bot": args.bot,
+        "opponents": opponents_from_flag(args.opponents),
+        "seed": args.seed,
+        "notation": args.notation,
+    }
+
+
+def opponents_from_flag(text: str) -> list[dict[str, Any]]:
+    """The ``opponents`` of a request from ``--opponents 9o,14``: rack sizes in playing
+    order, an ``o`` after one that has opened."""
     opponents = []
     # Commas, digits and the o typed full width (U+FF0C, U+FF19...) read as ASCII.
-    for word in filter(None, (w.strip() for w in split(args.opponents, ","))):
+    for word in filter(None, (w.strip() for w in split(text, ","))):
         written = unicodedata.normalize("NFKC", word)
         size = written.removesuffix("o")
         if not (size.isascii() and size.isdigit()):
@@ -235,13 +262,7 @@ def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
                 _("--opponents takes rack sizes like 9,14 or 9o, got {item!r}", item=word)
             )
         opponents.append({"rack_size": int(size), "opened": written.endswith("o")})
-    return {
-        **position,
-        "bot": args.bot,
-        "opponents": opponents,
-        "seed": args.seed,
-        "notation": args.notation,
-    }
+    return opponents
 
 
 def describe_bot(response: dict[str, Any]) -> str:

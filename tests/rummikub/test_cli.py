@@ -117,6 +117,25 @@ def test_free_jokers_are_said_at_every_hint_level(
     assert out.startswith("No play: draw a tile.\nTable jokers no set needs: 1\n")
 
 
+def test_solve_opponents_adds_the_strong_bots_advice(capsys: pytest.CaptureFixture[str]) -> None:
+    # HTTP and --json took opponents; the flags could not ask for the advice.
+    args = ["solve", "--rack", "R1 R2 R3 K11 O4 J", "--table", "K8 K9 K10", "--opponents", "9o"]
+    asked = {
+        "rack": ["R1", "R2", "R3", "K11", "O4", "J"],
+        "table": [["K8", "K9", "K10"]],
+        "opponents": [{"rack_size": 9, "opened": True}],
+    }
+    for hint in ("full", "nudge"):
+        assert main([*args, "--hint", hint]) == 0
+        advice = solve_rummikub({**asked, "hint_level": hint})["advice"]["text"]
+        assert advice.startswith("The strong bot would play only 1 of the 5 tiles")
+        assert f"\n{advice}\n" in capsys.readouterr().out
+    assert main(["solve", "--rack", "R1 R2 R3"]) == 0
+    assert "strong bot" not in capsys.readouterr().out  # no opponents, no advice
+    assert main([*args[:-1], "9x"]) == 2
+    assert "--opponents takes rack sizes like 9,14 or 9o, got '9x'" in capsys.readouterr().err
+
+
 def test_wrap_runs_rule(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["solve", "--rack", "O12 O13 K5", "--table", "O1 O2 O3", "--rule", "wrap_runs=true"]
     assert main(args) == 0
@@ -428,6 +447,7 @@ def test_a_repair_that_found_no_rescue_in_time_does_not_say_none(
         (["solve", "--json", "--objective", "tiles"], "--objective"),
         (["repair", "--json", "--time-limit", "2"], "--time-limit"),
         (["validate", "--json", "--before", "R1 R2 R3"], "--before"),
+        (["solve", "--json", "--opponents", "9"], "--opponents"),
         (["score", "--jsonl", "--rack", "ann="], "--rack"),
     ],
 )
