@@ -478,14 +478,15 @@ def setting_value(text: str) -> int | bool | str:
         return {"true": True, "false": False}.get(word, word)
 
 
-def time_limit_ms(seconds: float) -> int:
-    """``--time-limit`` in the milliseconds of a request. The range is checked on the
-    seconds given, before rounding: ``round`` raises on NaN and the infinities."""
-    if not 0.001 <= seconds <= MAX_TIME_LIMIT_MS / 1000:
+def time_limit_ms(seconds: float, highest_ms: int = MAX_TIME_LIMIT_MS) -> int:
+    """``--time-limit`` in the milliseconds of a request, whose field takes at most
+    ``highest_ms``. The range is checked on the seconds given, before rounding:
+    ``round`` raises on NaN and the infinities."""
+    if not 0.001 <= seconds <= highest_ms / 1000:
         raise MeldwiseError(
             _(
                 "--time-limit must be between 0.001 and {highest} seconds, got {seconds:g}",
-                highest=MAX_TIME_LIMIT_MS // 1000,
+                highest=highest_ms // 1000,
                 seconds=seconds,
             )
         )

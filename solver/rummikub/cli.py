@@ -24,6 +24,7 @@ from solver.commands import (
     add_option_flag,
     add_request_flags,
     add_rule_flag,
+    add_time_limit_flag,
     answering,
     check_utf8,
     columns,
@@ -40,7 +41,12 @@ from solver.errors import MeldwiseError
 from solver.i18n import _, _n, _p, clauses
 from solver.rummikub.bots import BOTS
 from solver.rummikub.engine import End
-from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
+from solver.rummikub.game_wire import (
+    MAX_REVIEW_TIME_LIMIT_MS,
+    bot_rummikub,
+    game_rummikub,
+    review_rummikub,
+)
 from solver.rummikub.hints import HintLevel
 from solver.rummikub.notation import Notation
 from solver.rummikub.position import Objective
@@ -374,6 +380,7 @@ def add_review_command(commands: Commands) -> None:
     add_choice_flag(
         parser, "--objective", Objective.TILES, "best means the most tiles or the most points"
     )
+    add_time_limit_flag(parser, "most seconds for each turn's solve")
     parser.add_argument("--json", action="store_true", help="write the review as JSON")
     add_notation_flag(parser)
     add_language_option(parser)
@@ -395,6 +402,7 @@ def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr:
     request: dict[str, Any] = {
         "record": record,
         "objective": args.objective,
+        "time_limit_ms": time_limit_ms(args.time_limit, MAX_REVIEW_TIME_LIMIT_MS),
         "notation": args.notation,
     }
     if args.player is not None:
