@@ -19,7 +19,6 @@ import argparse
 import json
 import math
 import shlex
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -39,7 +38,7 @@ from benchmarks.suite import (
     Config,
     run_suite,
 )
-from solver.commands import EXIT_BAD_INPUT, Commands, Parser, ready_to_write, write_file
+from solver.commands import Commands, Parser, dispatch, ready_to_write, write_file
 from solver.errors import MeldwiseError
 
 EXIT_CHECK_FAILED = 1
@@ -251,19 +250,16 @@ def run_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
             ready_to_write("--positions", config.positions)
         with Progress(console=Console(file=stderr), transient=True) as progress:
             results = run_suite(config, progress)
-    except (ValueError, PeerUnavailable, MeldwiseError) as error:  # --positions unwritable
-        print(f"error: {error}", file=stderr)
-        return EXIT_BAD_INPUT
+    except MeldwiseError:  # --positions unwritable: exit 2, said as every command says it
+        raise
+    except (ValueError, PeerUnavailable) as error:
+        raise MeldwiseError(str(error)) from None
     report = build_report(results, command_line(args.prog, config, args), args.slowest)
     print_report(report, console)
-    try:
-        if args.json:
-            write_file("--json", args.json, json.dumps(to_json(report), indent=1) + "\n")
-        if args.markdown:
-            write_file("--markdown", args.markdown, markdown(report))
-    except MeldwiseError as error:
-        print(f"error: {error}", file=stderr)
-        return EXIT_BAD_INPUT
+    if args.json:
+        write_file("--json", args.json, json.dumps(to_json(report), indent=1) + "\n")
+    if args.markdown:
+        write_file("--markdown", args.markdown, markdown(report))
     return EXIT_CHECK_FAILED if report.failures else 0
 
 
@@ -274,6 +270,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_arguments(parser)
-    args = parser.parse_args(argv)
-    args.prog = "python -m benchmarks"
-    return run_bench(args, sys.stdin, sys.stdout, sys.stderr)
+    parser.set_defaults(handler=run_bench, prog="python -m benchmarks")
+    return dispatch(parser, argv)  # bad input exits 2 as for every command

@@ -20,11 +20,15 @@ from solver.rummikub.cli import (
     add_solve_command,
 )
 from solver.rummikub.repair_cli import add_repair_command
+from solver.rummikub.score_cli import add_score_command
+from solver.rummikub.validate_cli import add_validate_command
 from solver.shanghai.cli import add_shanghai_command
 
 COMMANDS: tuple[Callable[[Commands], None], ...] = (
     add_solve_command,
+    add_validate_command,
     add_repair_command,
+    add_score_command,
     add_shanghai_command,
     add_bot_command,
     add_game_command,

@@ -121,6 +121,17 @@ class Parser(argparse.ArgumentParser):
             message.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
         )
 
+    def _parse_known_args(self, arg_strings: list[str], *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super()._parse_known_args(arg_strings, *args, **kwargs)
+        except argparse.ArgumentError as error:
+            # A flag given a value it does not take (--json=VALUE, -hVALUE): argparse
+            # quotes the rest of the word ("ignored explicit argument '\\udcff'").
+            for word in arg_strings:
+                for start in range(len(word)):
+                    error.message = _shown(error.message, word[start:])
+            raise
+
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         try:
             super()._check_value(action, value)
@@ -144,11 +155,18 @@ def _bytes_shown(
 ) -> argparse.ArgumentError:
     """``error``, which quotes ``value`` as ``repr`` does, quoting it with its bytes
     that are not UTF-8 as ``\\xff``."""
-    if not isinstance(value, str) or _first_byte_not_utf8(value) is None:
+    if not isinstance(value, str):
         return error
+    return argparse.ArgumentError(action, _shown(error.message, value))
+
+
+def _shown(message: str, value: str) -> str:
+    """``message`` with ``value`` quoted in it as ``repr`` does (its bytes that are not
+    UTF-8 as ``\\udcff``) quoted with those bytes as ``\\xff``."""
+    if _first_byte_not_utf8(value) is None:
+        return message
     quoted = repr(value)
-    shown = _SURROGATE_ESCAPE.sub(r"\1\\x\2", quoted)
-    return argparse.ArgumentError(action, error.message.replace(quoted, shown))
+    return message.replace(quoted, _SURROGATE_ESCAPE.sub(r"\1\\x\2", quoted))
 
 
 class Once(argparse.Action):
@@ -460,14 +478,15 @@ def setting_value(text: str) -> int | bool | str:
         return {"true": True, "false": False}.get(word, word)
 
 
-def time_limit_ms(seconds: float) -> int:
-    """``--time-limit`` in the milliseconds of a request. The range is checked on the
-    seconds given, before rounding: ``round`` raises on NaN and the infinities."""
-    if not 0.001 <= seconds <= MAX_TIME_LIMIT_MS / 1000:
+def time_limit_ms(seconds: float, highest_ms: int = MAX_TIME_LIMIT_MS) -> int:
+    """``--time-limit`` in the milliseconds of a request, whose field takes at most
+    ``highest_ms``. The range is checked on the seconds given, before rounding:
+    ``round`` raises on NaN and the infinities."""
+    if not 0.001 <= seconds <= highest_ms / 1000:
         raise MeldwiseError(
             _(
                 "--time-limit must be between 0.001 and {highest} seconds, got {seconds:g}",
-                highest=MAX_TIME_LIMIT_MS // 1000,
+                highest=highest_ms // 1000,
                 seconds=seconds,
             )
         )

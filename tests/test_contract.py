@@ -33,9 +33,11 @@ from solver.rummikub.game_wire import (
     review_rummikub,
 )
 from solver.rummikub.wire import (
+    RepairResponse,
     ScoreResponse,
     SolveResponse,
     ValidateResponse,
+    repair_rummikub,
     score_rummikub,
     solve_rummikub,
     validate_rummikub,
@@ -53,8 +55,14 @@ Wire = Callable[[Mapping[str, Any]], dict[str, Any]]
 
 ENDPOINTS: dict[str, tuple[Wire, str, list[str] | None, TypeAdapter[Any]]] = {
     "solve": (solve_rummikub, "/v1/rummikub/solve", ["solve"], TypeAdapter(SolveResponse)),
-    "validate": (validate_rummikub, "/v1/rummikub/validate", None, TypeAdapter(ValidateResponse)),
-    "score": (score_rummikub, "/v1/rummikub/score", None, TypeAdapter(ScoreResponse)),
+    "validate": (
+        validate_rummikub,
+        "/v1/rummikub/validate",
+        ["validate"],
+        TypeAdapter(ValidateResponse),
+    ),
+    "repair": (repair_rummikub, "/v1/rummikub/repair", ["repair"], TypeAdapter(RepairResponse)),
+    "score": (score_rummikub, "/v1/rummikub/score", ["score"], TypeAdapter(ScoreResponse)),
     "bot": (bot_rummikub, "/v1/rummikub/bot", ["bot"], TypeAdapter(BotResponse)),
     "game": (game_rummikub, "/v1/rummikub/game", None, TypeAdapter(GameResponse)),
     "review": (review_rummikub, "/v1/rummikub/review", None, TypeAdapter(ReviewResponse)),
@@ -127,6 +135,27 @@ ROWS: list[tuple[str, Any]] = [
     ("validate", {"rack": [], "table_before": None, "table_after": []}),
     ("validate", {"rack": [], "table_before": [["R1"]], "table_after": []}),
     ("validate", {"rack": [], "table_before": [], "table_after": [], "bogus": 1}),
+    ("validate", {"rack": ["R5", "B9"], "table_before": [], "table_after": [["R5", "B9"]]}),
+    # repair
+    ("repair", {"table": [["R1", "R2"], ["R3"]], "rack": ["R4"]}),
+    (
+        "repair",
+        {
+            "table": [["R1", "R2", "R3", "B9"]],
+            "table_before": None,
+            "rack": None,
+            "opened": None,
+            "objective": None,
+            "rules": {"penalty_tiles": 2},
+            "time_limit_ms": None,
+        },
+    ),
+    ("repair", {}),
+    ("repair", {"table": None}),
+    ("repair", {"table": [["R1"]], "opened": False}),
+    ("repair", {"table": [["R1", "R2"]], "table_before": [["R1", "R2"]]}),
+    ("repair", {"table": [["Q1"]]}),
+    ("repair", {"table": [], "time_limit_ms": 0}),
     # score
     ("score", {"racks": {"ann": [], "bob": ["R5", "J"]}, "rules": None}),
     ("score", {"racks": {}}),

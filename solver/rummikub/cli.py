@@ -24,6 +24,7 @@ from solver.commands import (
     add_option_flag,
     add_request_flags,
     add_rule_flag,
+    add_time_limit_flag,
     answering,
     check_utf8,
     columns,
@@ -40,7 +41,12 @@ from solver.errors import MeldwiseError
 from solver.i18n import _, _n, _p, clauses
 from solver.rummikub.bots import BOTS
 from solver.rummikub.engine import End
-from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
+from solver.rummikub.game_wire import (
+    MAX_REVIEW_TIME_LIMIT_MS,
+    bot_rummikub,
+    game_rummikub,
+    review_rummikub,
+)
 from solver.rummikub.hints import HintLevel
 from solver.rummikub.notation import Notation
 from solver.rummikub.position import Objective
@@ -68,6 +74,12 @@ def add_solve_command(commands: Commands) -> None:
     )
     parser.add_argument(
         "--free-jokers", action="store_true", help="also count the table jokers no set needs"
+    )
+    parser.add_argument(
+        "--opponents",
+        metavar="SIZES",
+        help="the other players' rack sizes in playing order, e.g. 9,14 ('o' after one that "
+        "has opened: 9o,14): adds what the strong bot would play instead, and why",
     )
     add_common_flags(parser)
     parser.set_defaults(handler=answering(solve_rummikub, request_from_flags, describe_response))
@@ -119,7 +131,7 @@ def position_from_flags(args: argparse.Namespace) -> dict[str, Any]:
 
 def request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
     """The solve request that the flags of ``solve`` describe."""
-    return {
+    request = {
         **position_from_flags(args),
         "objective": args.objective,
         "time_limit_ms": time_limit_ms(args.time_limit),
@@ -127,6 +139,9 @@ def request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
         "notation": args.notation,
         "free_jokers": args.free_jokers,
     }
+    if args.opponents is not None:
+        request["opponents"] = opponents_from_flag(args.opponents)
+    return request
 
 
 def points_text(points: int) -> str:
@@ -138,11 +153,15 @@ def describe_response(response: dict[str, Any]) -> str:
     """A response written for a person: the play, the steps, the table after."""
     if response["hint_level"] != HintLevel.FULL.value:
         if not response["can_play"]:
-            return no_play_text(Status(response["status"])) + "\n"
-        lines = [_n("You can play {n} tile.", "You can play {n} tiles.", response["tiles_played"])]
-        if response["hint_level"] == HintLevel.TILE.value:
-            lines.append(response["text"])
-        return "\n".join(lines) + "\n"
+            lines = [no_play_text(Status(response["status"]))]
+        else:
+            lines = [
+                _n("You can play {n} tile.", "You can play {n} tiles.", response["tiles_played"])
+            ]
+            if response["hint_level"] == HintLevel.TILE.value:
+                lines.append(response["text"])
+        # Asked for with --free-jokers: the count was answered and went unsaid.
+        return "\n".join(lines + _asked_for_lines(response)) + "\n"
     played = " ".join(response["played"])
     if not played:
         lines = [no_play_text(Status(response["status"]))]
@@ -164,6 +183,16 @@ def describe_response(response: dict[str, Any]) -> str:
             _("Steps:"),
         ]
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(response["steps"], 1)]
+    lines += _asked_for_lines(response)
+    lines.append(_("Solver: {status}", status=status_text(response["status"])))
+    lines += describe_table(response["table"], _("Table after:"), _("Table after: (empty)"))
+    return "\n".join(lines) + "\n"
+
+
+def _asked_for_lines(response: dict[str, Any]) -> list[str]:
+    """What the request asked for beside the play, at every hint level: the table
+    jokers no set needs (--free-jokers) and the strong bot's advice (--opponents)."""
+    lines = []
     if "free_jokers" in response:
         spare = response["free_jokers"]
         lines.append(
@@ -171,9 +200,9 @@ def describe_response(response: dict[str, Any]) -> str:
             if spare is not None
             else _("Table jokers no set needs: not proven in time")
         )
-    lines.append(_("Solver: {status}", status=status_text(response["status"])))
-    lines += describe_table(response["table"], _("Table after:"), _("Table after: (empty)"))
-    return "\n".join(lines) + "\n"
+    if (advice := response.get("advice")) is not None:
+        lines.append(advice["text"])
+    return lines
 
 
 def describe_table(table: list[dict[str, Any]], title: str, empty: str) -> list[str]:
@@ -217,9 +246,21 @@ def add_bot_command(commands: Commands) -> None:
 
 def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
     position = position_from_flags(args)
+    return {
+        **position,
+        "bot": args.bot,
+        "opponents": opponents_from_flag(args.opponents),
+        "seed": args.seed,
+        "notation": args.notation,
+    }
+
+
+def opponents_from_flag(text: str) -> list[dict[str, Any]]:
+    """The ``opponents`` of a request from ``--opponents 9o,14``: rack sizes in playing
+    order, an ``o`` after one that has opened."""
     opponents = []
     # Commas, digits and the o typed full width (U+FF0C, U+FF19...) read as ASCII.
-    for word in filter(None, (w.strip() for w in split(args.opponents, ","))):
+    for word in filter(None, (w.strip() for w in split(text, ","))):
         written = unicodedata.normalize("NFKC", word)
         size = written.removesuffix("o")
         if not (size.isascii() and size.isdigit()):
@@ -227,13 +268,7 @@ def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
                 _("--opponents takes rack sizes like 9,14 or 9o, got {item!r}", item=word)
             )
         opponents.append({"rack_size": int(size), "opened": written.endswith("o")})
-    return {
-        **position,
-        "bot": args.bot,
-        "opponents": opponents,
-        "seed": args.seed,
-        "notation": args.notation,
-    }
+    return opponents
 
 
 def describe_bot(response: dict[str, Any]) -> str:
@@ -345,6 +380,7 @@ def add_review_command(commands: Commands) -> None:
     add_choice_flag(
         parser, "--objective", Objective.TILES, "best means the most tiles or the most points"
     )
+    add_time_limit_flag(parser, "most seconds for each turn's solve")
     parser.add_argument("--json", action="store_true", help="write the review as JSON")
     add_notation_flag(parser)
     add_language_option(parser)
@@ -366,6 +402,7 @@ def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr:
     request: dict[str, Any] = {
         "record": record,
         "objective": args.objective,
+        "time_limit_ms": time_limit_ms(args.time_limit, MAX_REVIEW_TIME_LIMIT_MS),
         "notation": args.notation,
     }
     if args.player is not None:

@@ -69,6 +69,14 @@ def add_shanghai_command(commands: Commands) -> None:
     advise.add_argument(
         "--seen", help='cards known out of play: the discard pile under the upcard, e.g. "4C 9H"'
     )
+    advise.add_argument(
+        "--next-down",
+        choices=("yes", "no"),
+        help="whether the next player has gone down (default: not known), for the discard's danger",
+    )
+    advise.add_argument(
+        "--next-took", help='cards the next player took from the discard pile, e.g. "9C 9D"'
+    )
     _add_common(advise)
     advise.set_defaults(handler=_advise)
     score = actions.add_parser(
@@ -139,6 +147,11 @@ def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
         request["phase"] = args.phase
     if args.seen is not None:
         request["seen"] = words(args.seen)
+    if args.next_down is not None or args.next_took is not None:
+        request["next_player"] = {
+            "down": None if args.next_down is None else args.next_down == "yes",
+            "took": words(args.next_took or ""),
+        }
     return request
 
 

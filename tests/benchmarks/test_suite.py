@@ -342,6 +342,23 @@ def test_every_file_flag_makes_missing_folders_and_refuses_what_it_cannot_write(
     assert captured.out == ""  # said before the run, not after it (its figures lost)
 
 
+@pytest.mark.parametrize("command", [["bench"], []])
+def test_bad_input_is_said_in_the_locales_language_as_every_command_says_it(
+    command: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # "error: " stood in English before the Japanese message (the command printed its
+    # own), and python -m benchmarks spoke English under LANG=ja.
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    run = main if command else bench_main
+    assert run([*command, "--json", str(blocker / "out")]) == 2
+    assert capsys.readouterr().err.startswith(f"エラー: --json: {blocker / 'out'} に書き込めません")
+
+
 @pytest.mark.parametrize("run", [lambda: main(["bench", "--help"]), lambda: bench_main(["--help"])])
 def test_the_help_is_plain_text(run: Callable[[], int], capsys: pytest.CaptureFixture[str]) -> None:
     # The description was the module docstring, reST markup (``meldwise bench``) and all.

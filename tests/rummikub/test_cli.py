@@ -11,6 +11,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,7 +19,12 @@ from meldwise.cli import main
 from solver.cpsat import Limit, Status
 from solver.rummikub.notation import JOKER, Tile
 from solver.rummikub.repair_cli import describe_repair
-from solver.rummikub.wire import no_play_text, solve_rummikub
+from solver.rummikub.wire import (
+    no_play_text,
+    score_rummikub,
+    solve_rummikub,
+    validate_rummikub,
+)
 from tests.support import run_solver_cli
 
 
@@ -98,6 +104,36 @@ def test_a_time_limit_out_of_range_exits_2_naming_it(
     assert f"--time-limit must be between 0.001 and 300 seconds, got {shown}" in (
         capsys.readouterr().err
     )
+
+
+@pytest.mark.parametrize("hint", ["nudge", "tile", "full"])
+def test_free_jokers_are_said_at_every_hint_level(
+    hint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Below hint level full the answer's count went unsaid: --free-jokers did nothing.
+    args = ["solve", "--rack", "B1", "--table", "R1 R2 R3 J | K5 K6 J", "--free-jokers"]
+    assert main([*args, "--hint", hint]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("No play: draw a tile.\nTable jokers no set needs: 1\n")
+
+
+def test_solve_opponents_adds_the_strong_bots_advice(capsys: pytest.CaptureFixture[str]) -> None:
+    # HTTP and --json took opponents; the flags could not ask for the advice.
+    args = ["solve", "--rack", "R1 R2 R3 K11 O4 J", "--table", "K8 K9 K10", "--opponents", "9o"]
+    asked = {
+        "rack": ["R1", "R2", "R3", "K11", "O4", "J"],
+        "table": [["K8", "K9", "K10"]],
+        "opponents": [{"rack_size": 9, "opened": True}],
+    }
+    for hint in ("full", "nudge"):
+        assert main([*args, "--hint", hint]) == 0
+        advice = solve_rummikub({**asked, "hint_level": hint})["advice"]["text"]
+        assert advice.startswith("The strong bot would play only 1 of the 5 tiles")
+        assert f"\n{advice}\n" in capsys.readouterr().out
+    assert main(["solve", "--rack", "R1 R2 R3"]) == 0
+    assert "strong bot" not in capsys.readouterr().out  # no opponents, no advice
+    assert main([*args[:-1], "9x"]) == 2
+    assert "--opponents takes rack sizes like 9,14 or 9o, got '9x'" in capsys.readouterr().err
 
 
 def test_wrap_runs_rule(capsys: pytest.CaptureFixture[str]) -> None:
@@ -201,9 +237,15 @@ def test_input_that_is_not_utf8_is_named_by_its_byte() -> None:
         (["solve", "--time-limit", "\udcff"], "invalid float value: '\\xff'\n"),
         (["solve", "--rack", "R1", "--\udcff"], "unrecognized arguments: --\\xff\n"),
         (["bench", "--peer-backend", "\udcff"], "invalid choice: '\\xff' (choose from 'SCIPY'"),
+        # A value given to a flag that takes none: "ignored explicit argument '\\udcff'".
+        (["solve", "--json=\udcff"], "argument --json: ignored explicit argument '\\xff'\n"),
+        (["solve", "--json=\udcff", "--lang", "ja"], "値を取らないオプションに値 '\\xff' が"),
+        (["shanghai", "score", "-h\udcff"], "ignored explicit argument '\\xff'\n"),
+        (["solve", "--free-jokers=a'\udcff"], 'ignored explicit argument "a\'\\xff"\n'),
         # What reads as a byte's surrogate, written so, is said as written.
         (["solve", "--lang", "\\udcff"], "invalid choice: '\\\\udcff' (choose"),
         (["solve", "--rack", "R1", "\\udcff"], "unrecognized arguments: \\udcff\n"),
+        (["solve", "--json=\\udcff"], "ignored explicit argument '\\\\udcff'\n"),
     ],
 )
 def test_a_usage_error_names_a_byte_not_utf8_as_every_other_error(
@@ -266,6 +308,77 @@ def test_repair_under_replace_names_the_tiles_left_out(capsys: pytest.CaptureFix
     assert "tiles that cannot be placed (proven fewest): B3\n" in out
     assert "group  J(B10) O10 R10 K10" in out
     assert "takes back B3 and draws 3 penalty tiles" in out
+
+
+def test_validate_command(capsys: pytest.CaptureFixture[str]) -> None:
+    # HTTP's /v1/rummikub/validate had no command.
+    move = ["--rack", "R5 K1", "--before", "R3 R4 R5 R6 R7"]
+    assert main(["validate", *move, "--after", "R3 R4 R5 | R5 R6 R7"]) == 0
+    assert capsys.readouterr().out == "The move is legal: it plays 1 tile: R5\n"
+    assert main(["validate", *move, "--after", "R7 R6 R5 R4 R3"]) == 0
+    assert "no tile is played, the player draws a tile" in capsys.readouterr().out
+    assert main(["validate", *move, "--after", "R3 R4 | R5 R6 R7 K1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("The move is illegal:\n  set 0: R3 R4: a set needs at least 3 tiles")
+    assert "Tiles laid down: K1\n" in out
+    assert "the player takes back K1 and draws 3 penalty tiles." in out
+    opening = ["validate", "--rack", "R1 R2 R3", "--after", "R1 R2 R3", "--opening"]
+    assert main([*opening, "--rule", "penalty_tiles=2", "--lang", "ja"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ルール違反の手です:\n  最初の出しが6点で")
+    assert "ペナルティとして山から2枚引きます" in out
+    assert main(["validate", "--rack", "R1"]) == 2
+    assert "give the move with --rack and --after" in capsys.readouterr().err
+    assert main(["validate", "--rack", "Q1", "--after", "R1 R2 R3"]) == 2
+    assert "rack[0]: unknown tile 'Q1'" in capsys.readouterr().err
+
+
+def test_score_command(capsys: pytest.CaptureFixture[str]) -> None:
+    # HTTP's /v1/rummikub/score had no command.
+    racks = ["--rack", "ann=", "--rack", "bob=R5 J", "--rack", "cy=K13 O2"]
+    assert main(["score", *racks]) == 0
+    assert capsys.readouterr().out == (
+        "ann: score 50 (went out)\nbob: score -35 (penalty 35)\n"
+        "cy: score -15 (penalty 15)\nWinners: ann\n"
+    )
+    assert main(["score", "--rack", "bob=R5 J", "--rule", "joker_penalty=25", "--lang", "ja"]) == 0
+    assert (
+        capsys.readouterr().out
+        == "bob: 得点 -30(ペナルティ 30点)\n上がったプレイヤーはいません。勝者なし。\n"
+    )
+    assert main(["score", "--rack", "bob=R5", "--rack", "bob="]) == 2
+    assert "--rack names the player 'bob' twice" in capsys.readouterr().err
+    assert main(["score", "--rack", "bob"]) == 2
+    assert "--rack takes PLAYER=TILES, got 'bob'" in capsys.readouterr().err
+    assert main(["score"]) == 2
+    assert 'give each player\'s rack with --rack "NAME=TILES"' in capsys.readouterr().err
+    assert main(["score", "--rack", "bob=R5 X9"]) == 2
+    assert "racks.bob[1]: unknown tile 'X9'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("command", "answer", "request_"),
+    [
+        (
+            "validate",
+            validate_rummikub,
+            {"rack": ["R5", "B9"], "table_before": [["R3", "R4", "R5", "R6", "R7"]],
+             "table_after": [["R3", "R4"], ["R5", "R6", "R7", "B9"]], "lang": "ja"},
+        ),
+        ("score", score_rummikub, {"racks": {"ann": [], "bob": ["R5", "J"]}}),
+    ],
+)  # fmt: skip
+def test_validate_and_score_answer_the_librarys_json(
+    command: str, answer: Any, request_: dict[str, Any]
+) -> None:
+    done = run_solver_cli([command, "--json"], json.dumps(request_))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == answer(request_)
+    lines = [json.dumps(request_), '{"rack": 1}', json.dumps(request_)]
+    done = run_solver_cli([command, "--jsonl"], "\n".join(lines))
+    said = [json.loads(line) for line in done.stdout.splitlines()]
+    assert said[0] == said[2] == answer(request_)
+    assert said[1]["line"] == 2
 
 
 def test_repair_json_mode() -> None:
@@ -333,6 +446,9 @@ def test_a_repair_that_found_no_rescue_in_time_does_not_say_none(
         # At its default value too: it would lose to the request without a word.
         (["solve", "--json", "--objective", "tiles"], "--objective"),
         (["repair", "--json", "--time-limit", "2"], "--time-limit"),
+        (["validate", "--json", "--before", "R1 R2 R3"], "--before"),
+        (["solve", "--json", "--opponents", "9"], "--opponents"),
+        (["score", "--jsonl", "--rack", "ann="], "--rack"),
     ],
 )
 def test_flags_beside_a_request_on_stdin_are_refused(

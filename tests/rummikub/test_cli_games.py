@@ -17,6 +17,7 @@ import pytest
 from meldwise.cli import main
 from solver.cpsat import Limit
 from solver.rummikub import search
+from solver.rummikub.game_wire import review_rummikub
 from solver.rummikub.record import read_record, replay
 from solver.rummikub.result import Play
 
@@ -172,6 +173,27 @@ def test_a_game_record_written_then_reviewed(
     path.write_bytes(b"\xff\xfe{}")
     assert main(["review", str(path)]) == 2
     assert f"cannot read {path}: it is not UTF-8 text" in capsys.readouterr().err
+
+
+def test_review_takes_the_time_limit_of_each_turn(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # HTTP's review took time_limit_ms; the command had no way to give it.
+    path = tmp_path / "game.json"
+    assert main(["game", "--bots", "greedy,greedy", "--seed", "1", *TINY, "--out", str(path)]) == 0
+    capsys.readouterr()
+    limits: list[int] = []
+
+    def review(request: dict[str, Any]) -> dict[str, Any]:
+        limits.append(request["time_limit_ms"])
+        return review_rummikub(request)
+
+    monkeypatch.setattr("solver.rummikub.cli.review_rummikub", review)
+    assert main(["review", str(path), "--time-limit", "0.25", "--json"]) == 0
+    assert main(["review", str(path), "--json"]) == 0
+    assert limits == [250, 2000]
+    assert main(["review", str(path), "--time-limit", "61"]) == 2
+    assert "--time-limit must be between 0.001 and 60 seconds, got 61" in capsys.readouterr().err
 
 
 def test_a_file_name_that_is_not_utf8_is_read_and_written(

@@ -257,6 +257,37 @@ def test_cli_custom_contract_and_bad_input(capsys: pytest.CaptureFixture[str]) -
     assert captured.out == ""
 
 
+@pytest.mark.parametrize(
+    ("flags", "next_player"),
+    [
+        ([], None),
+        (["--next-down", "yes", "--next-took", "10H 9C"], {"down": True, "took": ["10H", "9C"]}),
+        (["--next-down", "no"], {"down": False, "took": []}),
+        (["--next-took", "9C"], {"down": None, "took": ["9C"]}),
+    ],
+)
+def test_cli_next_player_flags(
+    flags: list[str],
+    next_player: dict[str, Any] | None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # HTTP and --json took next_player (the discard's danger); the flags could not say it.
+    asked: list[dict[str, Any]] = []
+
+    def advise(request: dict[str, Any]) -> dict[str, Any]:
+        asked.append(request)
+        return advise_shanghai(request)
+
+    monkeypatch.setattr("solver.shanghai.cli.advise_shanghai", advise)
+    args = ["shanghai", "advise", "--hand", "7H 7S 7D KD 10C", "--hand-number", "1"]
+    assert main([*args, "--phase", "play", *flags]) == 0
+    assert asked[0].get("next_player") == next_player
+    assert "Discard" in capsys.readouterr().out
+    assert main([*args, "--next-took", "QQ", "--lang", "ja"]) == 2
+    assert "next_player.took[0]: 不明なカード 'QQ'" in capsys.readouterr().err
+
+
 def test_a_wire_table_meld_without_cards_says_so() -> None:
     """An empty table meld over the wire was said to hold only wild cards; the CLI
     already said it has no cards."""

@@ -1,0 +1,91 @@
+"""The ``validate`` command: ``meldwise validate --rack "R5 K1" --before "R3 R4 R5 R6 R7"
+--after "R3 R4 R5 | R5 R6 R7"``, the move check that ``POST /v1/rummikub/validate``
+answers (:func:`~solver.rummikub.wire.validate_rummikub`).
+
+Flags for a person, or wire requests on stdin with ``--json`` (one request, one
+response) or ``--jsonl`` (one per line); bad input exits with code 2 (see
+:func:`solver.commands.answering`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from solver.commands import Commands, add_request_flags, add_rule_flag, answering, rules_from_flags
+from solver.errors import MeldwiseError
+from solver.i18n import _, _n
+from solver.rummikub.cli import add_notation_flag, parse_sets
+from solver.rummikub.wire import validate_rummikub
+from solver.written import words
+
+
+def add_validate_command(commands: Commands) -> None:
+    """Register ``validate`` on a subcommand parser."""
+    parser = commands.add_parser(
+        "validate",
+        help="check a Rummikub move: is it legal, and what is wrong with it",
+        description=(
+            "Check a move: the rack it was played from, the table before and the table "
+            "after. Says whether it is legal, every problem with it and, for an illegal "
+            "move, whether it can still be put right, else the penalty."
+        ),
+    )
+    parser.add_argument("--rack", help='the player\'s tiles before the move, e.g. "R5 K1"')
+    parser.add_argument(
+        "--before", default="", help='the table before the move (valid sets): "R3 R4 R5 | K7 B7 O7"'
+    )
+    parser.add_argument("--after", help="the table the player left, sets separated by |")
+    parser.add_argument(
+        "--opening", action="store_true", help="the player had not opened before this move"
+    )
+    add_rule_flag(parser, "--rule penalty_tiles=2")
+    add_notation_flag(parser)
+    add_request_flags(parser)  # the penalty's search runs in the default time limit
+    parser.set_defaults(handler=answering(validate_rummikub, _request, describe_validation))
+
+
+def _request(args: argparse.Namespace) -> dict[str, Any]:
+    if args.rack is None or args.after is None:
+        raise MeldwiseError(
+            _("give the move with --rack and --after (and --before), or a request with --json")
+        )
+    return {
+        "rack": words(args.rack),
+        "table_before": parse_sets(args.before),
+        "table_after": parse_sets(args.after),
+        "opened": not args.opening,
+        "rules": rules_from_flags(args.rule),
+        "notation": args.notation,
+    }
+
+
+def describe_validation(response: dict[str, Any]) -> str:
+    """A validate answer written for a person: the verdict, each problem with the set
+    of the table after it concerns, and an illegal move's consequence."""
+    played = response["played"]
+    if response["legal"]:
+        if not played:
+            return _("The move is legal: no tile is played, the player draws a tile.") + "\n"
+        return (
+            _n(
+                "The move is legal: it plays {n} tile: {tiles}",
+                "The move is legal: it plays {n} tiles: {tiles}",
+                len(played),
+                tiles=" ".join(played),
+            )
+            + "\n"
+        )
+    lines = [_("The move is illegal:")]
+    for problem in response["problems"]:
+        index = problem["set"]
+        reason = problem["reason"]
+        lines.append(
+            "  "
+            + (reason if index is None else _("set {index}: {reason}", index=index, reason=reason))
+        )
+    lines.append(_("Tiles laid down: {tiles}", tiles=" ".join(played) or _("(none)")))
+    consequence = response["consequence"]
+    if consequence is not None:
+        lines.append(consequence["text"])
+    return "\n".join(lines) + "\n"
