@@ -301,9 +301,9 @@ def answering(
                 except MeldwiseError as error:
                     # The line it answers: blank lines get no answer.
                     answer = {"error": str(error), "line": number}
-                print(_json(answer), file=stdout, flush=True)
+                print(json_line(answer), file=stdout, flush=True)
         elif args.json:
-            print(_json(handler(load_request(stdin.read()))), file=stdout)
+            print(json_line(handler(load_request(stdin.read()))), file=stdout)
         else:
             stdout.write(describe(handler(from_flags(args))))
         return 0
@@ -578,7 +578,7 @@ def _lang_flag(words: Sequence[str]) -> str | None:
     return None
 
 
-def _json(answer: Any) -> str:
+def json_line(answer: Any) -> str:
     """An answer as one line of JSON, its text as it reads (Japanese is not ``\\u``
     escapes); a lone surrogate an error quotes is written as its JSON escape."""
     text = json.dumps(answer, ensure_ascii=False)

@@ -28,6 +28,7 @@ from solver.commands import (
     answering,
     check_utf8,
     columns,
+    json_line,
     pad,
     parse_options,
     read_file,
@@ -409,8 +410,7 @@ def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr:
         request["player"] = args.player
     review = review_rummikub(request)
     if args.json:
-        json.dump(review, stdout)
-        stdout.write("\n")
+        stdout.write(json_line(review) + "\n")
     else:
         stdout.write(describe_review(review))
     return 0

@@ -196,6 +196,25 @@ def test_review_takes_the_time_limit_of_each_turn(
     assert "--time-limit must be between 0.001 and 60 seconds, got 61" in capsys.readouterr().err
 
 
+def test_review_json_writes_japanese_as_text_like_every_other_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review --json wrote json.dump's \\u escapes where solve, repair and the rest write
+    # the text as it reads.
+    path = tmp_path / "game.json"
+    assert main(["game", "--bots", "greedy,greedy", "--seed", "1", *TINY, "--out", str(path)]) == 0
+    capsys.readouterr()
+
+    def review(request: dict[str, Any]) -> dict[str, Any]:
+        return {**review_rummikub(request), "problems": ["セット 0 は有効ではありません"]}
+
+    monkeypatch.setattr("solver.rummikub.cli.review_rummikub", review)
+    assert main(["review", str(path), "--json", "--lang", "ja"]) == 0
+    out = capsys.readouterr().out
+    assert "セット 0 は有効ではありません" in out
+    assert json.loads(out)["problems"] == ["セット 0 は有効ではありません"]
+
+
 def test_a_file_name_that_is_not_utf8_is_read_and_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
