@@ -113,9 +113,12 @@ function drawTurn(turn, tr, colours) {
       : turn.at_best
         ? tr.t("At the best.")
         : isShort(turn)
-          ? tr.t("{shortfall} short of the best: the best play placed {tiles} tiles ({points} points).", {
-            shortfall: turn.shortfall, tiles: turn.best.tiles, points: turn.best.points,
-          })
+          ? tr.tn(
+            "{shortfall} short of the best: the best play placed {n} tile ({points}).",
+            "{shortfall} short of the best: the best play placed {n} tiles ({points}).",
+            turn.best.tiles,
+            { shortfall: turn.shortfall, points: tr.tn("{n} point", "{n} points", turn.best.points) },
+          )
           : tr.t("Not proven at the best: the search stopped before proving the best play, and found none better.");
   const values = { turn: turn.turn, player: turn.player };
   const title =
