@@ -74,9 +74,15 @@ function drawChart(review, tr) {
     svg.setAttribute("viewBox", `0 0 ${width} 40`);
     svg.setAttribute("role", "img");
     const missed = best.reduce((sum, b, i) => sum + b - played[i], 0);
-    svg.setAttribute("aria-label", tr.t("{player}: {turns} turns, {missed} {unit} left that the best plays placed", {
-      player: playerName(player, tr), turns: turn.length, missed, unit: unitName(review.objective, tr),
-    }));
+    const left = review.objective === "points"
+      ? tr.tn("{n} point", "{n} points", missed)
+      : tr.tn("{n} tile", "{n} tiles", missed);
+    svg.setAttribute("aria-label", tr.tn(
+      "{player}: {n} turn, {left} left that the best plays placed",
+      "{player}: {n} turns, {left} left that the best plays placed",
+      turn.length,
+      { player: playerName(player, tr), left },
+    ));
     turn.forEach((_, i) => {
       for (const [value, colour] of [[best[i], "#b0bec5"], [played[i], "#1565c0"]]) {
         const bar = document.createElementNS(SVG, "rect");
