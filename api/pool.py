@@ -50,7 +50,7 @@ from api.logs import REQUEST_ID
 from api.metrics import Metrics
 from api.reading import BodyError
 from solver.errors import MeldwiseError
-from solver.i18n import LANGUAGES, _, current, language
+from solver.i18n import LANGUAGES, _, _n, current, language
 
 WireSolver = Callable[[Mapping[str, Any]], dict[str, Any]]
 """A dict-in, dict-out entry point of the library (named in :data:`api.worker.TASKS`)."""
@@ -692,12 +692,17 @@ class SolverPool:
         if self.queue.admitted >= self.workers + self.queue_size:
             self.metrics.rejected.labels("saturated").inc()
             wait = self.crowd.refuse(client)
+            busy = _n(
+                "the {n} solver worker is busy",
+                "all {n} solver workers are busy",
+                self.workers,
+            )
+            waiting = _n("{n} request is waiting", "{n} requests are waiting", self.queue_size)
             return Unavailable(
                 _(
-                    "all {workers} solver workers are busy and {waiting} requests are waiting;"
-                    " try again in {wait} s",
-                    workers=self.workers,
-                    waiting=self.queue_size,
+                    "{busy} and {waiting}; try again in {wait} s",
+                    busy=busy,
+                    waiting=waiting,
                     wait=wait,
                 ),
                 wait,

@@ -815,3 +815,37 @@ def test_bot_lists_split_at_commas_typed_full_width(capsys: pytest.CaptureFixtur
     assert "--opponents は 9,14 や 9o のように" in capsys.readouterr().err
     assert main(["game", "--bots", "greedy\u3001beginner", "--seed", "1"]) == 0
     assert json.loads(capsys.readouterr().out)["players"] == ["greedy", "beginner"]
+
+
+def test_the_japanese_catalogues_say_opening_with_the_glossarys_word() -> None:
+    """docs/i18n.md's glossary says 最初の出し for the opening: a repair request without
+    table_before, and the demo page's Repair tab, said オープン, a word no other message
+    uses (and that reads as a game's 'open' deal to a Japanese player)."""
+    with open(CATALOGUE, "rb") as file:
+        said = [str(m.string) for m in read_po(file) if m.id]
+    web = json.loads((ROOT / "api" / "static" / "locale" / "ja.json").read_text())
+    wrong = [text for text in [*said, *web.values()] if "オープン" in text]
+    assert not wrong, wrong
+    with pytest.raises(MeldwiseError, match="最初の出しを済ませていないプレイヤーの場を直すには"):
+        repair_rummikub({"table": [["R1", "R2", "R3"]], "opened": False, "lang": "ja"})
+
+
+def test_a_review_is_called_one_thing_in_japanese() -> None:
+    """The review said 検討 in its summary and heading, 振り返り beside each turn not
+    reviewed (one output: '検討できなかった手番:' over '振り返りできませんでした: ...'),
+    レビュー in its answer-limit refusal, and 振り返り on the demo page's Review tab."""
+    with open(CATALOGUE, "rb") as file:
+        said = [str(m.string) for m in read_po(file) if m.id]
+    web = json.loads((ROOT / "api" / "static" / "locale" / "ja.json").read_text())
+    other = [text for text in [*said, *web.values()] if re.search("検討|レビュー|未確認", text)]
+    assert not other, other
+    record = {
+        "turns": [
+            {"turn": 1, "player": 0, "rack": ["R1", "R2"], "table_before": [["K1", "K2"]],
+             "action": "draw", "drawn": "R3", "table_after": [["K1", "K2"]]},
+        ]
+    }  # fmt: skip
+    with language("ja"):
+        said_text = describe_review(review_rummikub({"record": record, "lang": "ja"}))
+    assert "振り返りできなかった手番: [1]" in said_text
+    assert "\n振り返りできなかった手番:\n" in said_text

@@ -74,9 +74,15 @@ function drawChart(review, tr) {
     svg.setAttribute("viewBox", `0 0 ${width} 40`);
     svg.setAttribute("role", "img");
     const missed = best.reduce((sum, b, i) => sum + b - played[i], 0);
-    svg.setAttribute("aria-label", tr.t("{player}: {turns} turns, {missed} {unit} left that the best plays placed", {
-      player: playerName(player, tr), turns: turn.length, missed, unit: unitName(review.objective, tr),
-    }));
+    const left = review.objective === "points"
+      ? tr.tn("{n} point", "{n} points", missed)
+      : tr.tn("{n} tile", "{n} tiles", missed);
+    svg.setAttribute("aria-label", tr.tn(
+      "{player}: {n} turn, {left} left that the best plays placed",
+      "{player}: {n} turns, {left} left that the best plays placed",
+      turn.length,
+      { player: playerName(player, tr), left },
+    ));
     turn.forEach((_, i) => {
       for (const [value, colour] of [[best[i], "#b0bec5"], [played[i], "#1565c0"]]) {
         const bar = document.createElementNS(SVG, "rect");
@@ -113,9 +119,12 @@ function drawTurn(turn, tr, colours) {
       : turn.at_best
         ? tr.t("At the best.")
         : isShort(turn)
-          ? tr.t("{shortfall} short of the best: the best play placed {tiles} tiles ({points} points).", {
-            shortfall: turn.shortfall, tiles: turn.best.tiles, points: turn.best.points,
-          })
+          ? tr.tn(
+            "{shortfall} short of the best: the best play placed {n} tile ({points}).",
+            "{shortfall} short of the best: the best play placed {n} tiles ({points}).",
+            turn.best.tiles,
+            { shortfall: turn.shortfall, points: tr.tn("{n} point", "{n} points", turn.best.points) },
+          )
           : tr.t("Not proven at the best: the search stopped before proving the best play, and found none better.");
   const values = { turn: turn.turn, player: turn.player };
   const title =

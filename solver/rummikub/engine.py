@@ -359,10 +359,11 @@ class Deal:
         for seat, rack in enumerate(self.racks):
             if len(rack) != settings.hand:
                 raise CountError(
-                    _(
-                        "player {seat} was dealt {count} tiles, the hand is {hand}",
+                    _n(
+                        "player {seat} was dealt {n} tile, the hand is {hand}",
+                        "player {seat} was dealt {n} tiles, the hand is {hand}",
+                        len(rack),
                         seat=seat,
-                        count=len(rack),
                         hand=settings.hand,
                     )
                 )

@@ -31,7 +31,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from solver.errors import MeldwiseError, RequestError
-from solver.i18n import _
+from solver.i18n import _, _n
 from solver.rummikub.engine import (
     Action,
     Deal,
@@ -222,9 +222,10 @@ def read_record(data: Any) -> GameRecord:
     players = tuple(model.players) if model.players is not None else None
     if players is not None and len(players) != settings.players:
         raise RecordError(
-            _(
-                "'players' names {count} seats, the game has {players}",
-                count=len(players),
+            _n(
+                "'players' names {n} seat, the game has {players}",
+                "'players' names {n} seats, the game has {players}",
+                len(players),
                 players=settings.players,
             )
         )
@@ -246,10 +247,11 @@ def _check_result(result: ResultEntry, players: int) -> None:
         count = len(getattr(result, name))
         if count != players:
             raise RecordError(
-                _(
-                    "result.{name} has {count} entries for {players} players",
+                _n(
+                    "result.{name} has {n} entry for {players} players",
+                    "result.{name} has {n} entries for {players} players",
+                    count,
                     name=name,
-                    count=count,
                     players=players,
                 )
             )

@@ -285,9 +285,13 @@ def _kept_reason(kept: Counter[Tile], sets: Play | None) -> str:
         )
     if kept[JOKER]:
         parts.append(_n("the joker", "{n} jokers", kept[JOKER]))
-    return _(
+    things = (len(sets.table) if sets is not None and sets.played else 0) + kept[JOKER]
+    return _n(
+        "it keeps back {kept}, which can go down on any later turn, while on the table it"
+        " would help the opponents",
         "it keeps back {kept}, which can go down on any later turn, while on the table they"
         " would help the opponents",
+        things,
         kept=_("{first} and {second}", first=parts[0], second=parts[1])
         if len(parts) == 2
         else parts[0],

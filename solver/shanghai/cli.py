@@ -24,7 +24,7 @@ from solver.commands import (
     time_limit_ms,
 )
 from solver.errors import MeldwiseError
-from solver.i18n import N_, _
+from solver.i18n import N_, _, _n
 from solver.shanghai.contracts import HANDS, contract_text
 from solver.shanghai.wire import advise_shanghai, score_shanghai
 from solver.written import partition, split, words
@@ -266,10 +266,11 @@ def describe_advice(response: dict[str, Any], *, down: bool = False) -> str:
         ]
         lines.append(
             "  "
-            + _(
-                "left: {cards} ({points} points)",
+            + _n(
+                "left: {cards} ({n} point)",
+                "left: {cards} ({n} points)",
+                go["penalty_left"],
                 cards=" ".join(go["left"]) or _("(none)"),
-                points=go["penalty_left"],
             )
         )
     laid = response["lay_offs"]
@@ -306,7 +307,12 @@ def describe_advice(response: dict[str, Any], *, down: bool = False) -> str:
         else:
             kept = " ".join(end["kept"]) or _("(none)")
             lines.append(
-                _("End of turn: keep {cards} ({points} points)", cards=kept, points=end["points"])
+                _n(
+                    "End of turn: keep {cards} ({n} point)",
+                    "End of turn: keep {cards} ({n} points)",
+                    end["points"],
+                    cards=kept,
+                )
             )
     for key, label, question in (
         ("take_upcard", "take", _("Upcard, take: {answer}. {rule}")),
@@ -380,10 +386,11 @@ def describe_scores(response: dict[str, Any]) -> str:
     for score in response["scores"]:
         cards = " ".join(score["cards"]) or _("(went out)")
         lines.append(
-            _(
-                "{player}: {points} points  {cards}",
+            _n(
+                "{player}: {n} point  {cards}",
+                "{player}: {n} points  {cards}",
+                score["points"],
                 player=score["player"],
-                points=score["points"],
                 cards=cards,
             )
         )

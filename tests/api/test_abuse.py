@@ -330,7 +330,7 @@ def test_a_refused_cors_preflight_is_an_error_answer_in_the_clients_language() -
         assert refused.status_code == 400
         assert refused.json() == {
             "detail": "このクロスオリジンリクエストは許可されていません"
-            "(許可されていないもの: オリジン, メソッド)"
+            "(許可されていないもの: オリジン、メソッド)"
         }
         assert "x-request-id" in refused.headers
         del asked["Accept-Language"]

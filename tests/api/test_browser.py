@@ -1607,6 +1607,35 @@ def test_review_tab_marks_a_joker_of_the_best_play_as_played(service: str, page:
     expect(detail.locator(".tile.joker.played")).to_have_count(1)
 
 
+def test_review_tab_says_a_one_tile_best_play_in_the_singular(service: str, page: Page) -> None:
+    # It said "1 short of the best: the best play placed 1 tiles (13 points)."
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    opened = {"turn": 1, "player": 0, "rack": ["R10", "R11", "R12", "K1"],
+              "table_before": [], "action": "play", "played": ["R10", "R11", "R12"],
+              "table_after": [["R10", "R11", "R12"]]}  # fmt: skip
+    drew = {"turn": 2, "player": 0, "rack": ["R13", "K1"], "table_before": [["R10", "R11", "R12"]],
+            "action": "draw", "drawn": "R1", "table_after": [["R10", "R11", "R12"]]}  # fmt: skip
+    page.get_by_label("Game record (JSON)").fill(json.dumps({"turns": [opened, drew]}))
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.get_by_role("button", name="Review", exact=True).click()
+    assert answer.value.json()["turns"][1]["best"]["tiles"] == 1
+    page.get_by_role("button", name="Next missed play").click()
+    detail = page.locator("#review-turn")
+    expect(detail).to_contain_text("1 short of the best: the best play placed 1 tile (13 points).")
+    chart = page.locator(".review-chart svg")  # "2 turns, 1 tiles left ..."
+    expect(chart).to_have_attribute(
+        "aria-label", "Player 0: 2 turns, 1 tile left that the best plays placed"
+    )
+    page.get_by_role("button", name="日本語").click()  # drops the English review
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+        page.get_by_role("button", name="振り返り", exact=True).click()
+    page.get_by_role("button", name="次の見逃し").click()
+    expect(detail).to_contain_text("最善手より1少ない手です。最善手は1枚(13点)を出しました。")
+    said = "プレイヤー0: 2手。最善手なら出せた1枚が残りました"
+    expect(chart).to_have_attribute("aria-label", said)
+
+
 def test_review_tab_says_what_is_wrong_with_a_record(service: str, page: Page) -> None:
     page.goto(service)
     page.get_by_role("tab", name="Review").click()

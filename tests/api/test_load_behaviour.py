@@ -67,7 +67,16 @@ def test_a_full_pool_answers_503_with_retry_after_at_once() -> None:
             refused = await client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]})
             assert refused.status_code == 503
             assert refused.headers["retry-after"] == "3"
-            assert "busy" in refused.json()["detail"]
+            assert refused.json()["detail"] == (
+                "the 1 solver worker is busy and 1 request is waiting; try again in 3 s"
+            )  # it said "all 1 solver workers are busy and 1 requests are waiting"
+            japanese = await client.post(
+                SOLVE, json={"rack": ["R1"]}, headers={"Accept-Language": "ja"}
+            )
+            assert japanese.json()["detail"] == (
+                "ソルバーのワーカー(1個)がすべて使用中で、1件のリクエストが待っています。"
+                "3秒後にもう一度お試しください"
+            )
             # Everything that costs CPU shares the pool and its admission: Shanghai
             # advice, and scores and move checks too.
             for path, body in (
@@ -83,7 +92,7 @@ def test_a_full_pool_answers_503_with_retry_after_at_once() -> None:
             again = await client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]})
             assert again.status_code == 200
             metrics = (await client.get("/metrics")).text
-            assert _metric(metrics, 'meldwise_rejected_requests_total{reason="saturated"}') == 3
+            assert _metric(metrics, 'meldwise_rejected_requests_total{reason="saturated"}') == 4
 
     asyncio.run(scenario())
 

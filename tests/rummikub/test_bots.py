@@ -186,6 +186,25 @@ def test_strong_keeps_back_rack_sets_and_the_joker() -> None:
     )
 
 
+def test_strong_says_what_it_keeps_back_in_the_number_it_keeps() -> None:
+    """One thing kept back (one set, or the joker alone) would help the opponents, not
+    "they would"; a set and the joker, or two sets, they would."""
+    one_set = Strong().decide(view("R4 K5 K6 K7 O1", "R1 R2 R3"))
+    assert [str(t) for t in one_set.played] == ["R4"]
+    assert one_set.reason == (
+        "it keeps back 1 set that stands on the rack alone, which can go down on any"
+        " later turn, while on the table it would help the opponents"
+    )
+    joker = Strong().decide(view("R4 J K9", "R1 R2 R3"))
+    assert [str(t) for t in joker.played] == ["R4"]
+    assert joker.reason == (
+        "it keeps back the joker, which can go down on any later turn, while on the"
+        " table it would help the opponents"
+    )
+    both = Strong().decide(view("R1 R2 R3 K11 O4 J", "K8 K9 K10"))
+    assert both.reason.endswith("while on the table they would help the opponents")
+
+
 def test_strong_holds_back_even_against_a_nearly_empty_rack_unless_told() -> None:
     decision = Strong().decide(view("R1 R2 R3 K11 O4 J", "K8 K9 K10", opponents=1))
     assert [str(t) for t in decision.played] == ["K11"]

@@ -162,7 +162,13 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
             r"^game record: players\[0\]: a player name must be printable text",
         ),
         (lambda r: r.update(players=["b\u202eevil", "x"]), r"^game record: players\[0\]: a player"),
-        (lambda r: r["result"].update(scores=[3]), "result.scores has 1 entries for 2 players"),
+        # One entry, seat or tile was said in the plural ("has 1 entries").
+        (lambda r: r["result"].update(scores=[3]), "^result.scores has 1 entry for 2 players$"),
+        (lambda r: r.update(players=["solo"]), "^'players' names 1 seat, the game has 2$"),
+        (
+            lambda r: r["deal"]["racks"][0].__delitem__(slice(1, None)),
+            "^deal: player 0 was dealt 1 tile, the hand is 7$",
+        ),
         (lambda r: r["result"].update(winners=[2]), "result.winners: 2 is not a seat of 2"),
         # A deal against its settings was once read (and reviewed) without a word.
         (lambda r: r["settings"].update(hand=8), "^deal: player 0 was dealt .* the hand is 8"),

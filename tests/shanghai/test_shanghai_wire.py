@@ -237,6 +237,22 @@ def test_cli_human_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert "ann: 40 points" in capsys.readouterr().out
 
 
+def test_cli_says_one_point_in_the_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    """Under low_points=1 a card left costs 1 point: the score, the cards left after going
+    down and those kept at the turn's end said "1 points"."""
+    one = ["--rule", "low_points=1"]
+    assert main(["shanghai", "score", "--hand", "ann=7S", "--hand", "bo=8S 9S", *one]) == 0
+    assert capsys.readouterr().out == "ann: 1 point  7S\nbo: 2 points  8S 9S\n"
+    hand = ["--hand", "7S 7H 7D 8S 8H 8D 4H 9C", "--hand-number", "1", "--phase", "play"]
+    assert main(["shanghai", "advise", *hand, *one]) == 0
+    out = capsys.readouterr().out
+    assert "  left: 4H 9C (2 points)\n" in out
+    assert "End of turn: keep 9C (1 point)\n" in out
+    hand = ["--hand", "7S 7H 7D 8S 8H 8D 4H KC", "--hand-number", "1", "--phase", "play"]
+    assert main(["shanghai", "advise", *hand, *one, "--rule", "ten_points=0"]) == 0
+    assert "  left: 4H KC (1 point)\n" in capsys.readouterr().out
+
+
 def test_cli_custom_contract_and_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["shanghai", "advise", "--hand", "8S 8H 2D 9C 10C", "--sets", "3"]
     assert main([*args, "--rule", "twos_wild=true"]) == 0
