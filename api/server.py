@@ -44,6 +44,7 @@ import fcntl
 import json
 import logging
 import random
+import re
 import resource
 import signal
 import struct
@@ -123,6 +124,9 @@ class GuardedProtocol(HttpToolsProtocol):
         self._full = False
         """Nothing more is read from this connection: its pipeline is full, or it is
         being closed."""
+        self._chunk = b""
+        """The bytes being parsed, while they are: an error in a request line is found
+        before any header is read (see :meth:`_speaking`)."""
         self._refusal: tuple[int, str, str] | None = (400, "", "bad_request")
         """The answer to the parser's next error: unless a callback set another, a
         request that is not HTTP (said when sent, see :meth:`send_400_response`)."""
@@ -166,7 +170,11 @@ class GuardedProtocol(HttpToolsProtocol):
             return
         between = not self._in_head and not self._in_body
         begun = self._begun
-        super().data_received(data)
+        self._chunk = data
+        try:
+            super().data_received(data)
+        finally:
+            self._chunk = b""
         # The whole chunk is head when the head began before it (or it began the head
         # of a request that followed nothing in it) and is still incomplete after it.
         if self._in_head and (self._begun == begun or (between and self._begun == begun + 1)):
@@ -238,8 +246,12 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _speaking(self) -> contextlib.AbstractContextManager[str]:
         """The language of the request's ``Accept-Language`` (of its headers that have
-        arrived) for the server's own answers to it, as the app's."""
-        return speaking(self.headers or ())
+        arrived) for the server's own answers to it, as the app's. A request refused
+        for its request line (a method httptools does not know: ``FOO / HTTP/1.1``)
+        has no header read: its ``Accept-Language`` lines are looked for in the bytes
+        being parsed (English whatever they asked, before)."""
+        found = _ACCEPT_LANGUAGE.findall(self._chunk) if not self.headers else ()
+        return speaking(self.headers or [(b"accept-language", value) for value in found])
 
     def on_response_complete(self) -> None:
         pipelined = bool(self.pipeline)  # its headers have arrived already
@@ -499,6 +511,9 @@ class _Quiet(logging.Filter):
         message = record.getMessage()
         return not (message in self.DROPPED or message.startswith("No supported WebSocket library"))
 
+
+_ACCEPT_LANGUAGE = re.compile(rb"\r\naccept-language[ \t]*:[ \t]*([^\r\n]*)", re.IGNORECASE)
+"""An ``Accept-Language`` header line in raw request bytes: its value."""
 
 _QUIET = _Quiet()
 _PHRASES = {
