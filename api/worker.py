@@ -59,7 +59,14 @@ from solver.rummikub.game_wire import (
     game_rummikub,
     review_rummikub,
 )
-from solver.rummikub.wire import ScoreResponse, SolveRequest, SolveResponse, ValidateResponse
+from solver.rummikub.wire import (
+    RepairRequest,
+    RepairResponse,
+    ScoreResponse,
+    SolveRequest,
+    SolveResponse,
+    ValidateResponse,
+)
 from solver.shanghai.wire import ShanghaiScoreResponse
 from solver.wire import AS_WRITTEN, Request, read
 
@@ -113,6 +120,7 @@ whose bodies are the bulk of their cost."""
 
 RAW_TASKS: dict[str, tuple[Callable[[Any], dict[str, Any]], type[Request], TypeAdapter[Any]]] = {
     "solve_rummikub": (solve_rummikub, SolveRequest, TypeAdapter(SolveResponse)),
+    "repair_rummikub": (repair_rummikub, RepairRequest, TypeAdapter(RepairResponse)),
     "bot_rummikub": (bot_rummikub, BotRequest, TypeAdapter(BotResponse)),
     "game_rummikub": (game_rummikub, GameRequest, TypeAdapter(GameResponse)),
     "review_rummikub": (review_rummikub, ReviewRequest, TypeAdapter(ReviewResponse)),
@@ -123,10 +131,10 @@ models: the request is read once, here, within the server's caps; the answer is
 checked against its model once, here, and serialised as FastAPI serialises a
 route's ``response_model`` (by alias, only the fields the library set), so the
 server process neither reads the request nor reads the answer again. The solve is
-the route clients call by the thousand: every copy saved counts. A bot's move, a bot
-game and a review are here too: read in the server process, a 16 KB body of empty
-table sets took it 15-20 ms of CPU, a record within the record limit up to 2.5 s,
-every other request waiting."""
+the route clients call by the thousand: every copy saved counts. A repair, a bot's
+move, a bot game and a review are here too: read in the server process, a 16 KB body
+of empty table sets took it 15-20 ms of CPU, a record within the record limit up to
+2.5 s, every other request waiting."""
 
 
 def review_turn_ms(request: ReviewRequest, caps: Mapping[str, int]) -> dict[str, int]:
