@@ -429,7 +429,9 @@ class GuardedProtocol(HttpToolsProtocol):
             self._answer(status, detail, reason)
 
     def _answer(self, status: int, detail: str, reason: str) -> None:
-        body = json.dumps({"detail": detail}).encode()
+        # UTF-8 as the app's answers (Starlette's JSONResponse): a Japanese detail read
+        # as \u escapes. Every detail is text, a client's bytes in it read as Latin-1.
+        body = json.dumps({"detail": detail}, ensure_ascii=False).encode()
         head = (
             f"HTTP/1.1 {status} {_PHRASES[status]}\r\n"
             "content-type: application/json\r\n"

@@ -392,6 +392,8 @@ def test_the_servers_own_refusals_speak_the_accept_language_of_the_request() -> 
                 sock.sendall(request)
                 head, _, body = _read_all(sock, 2).partition(b"\r\n\r\n")
                 answers.append((head.split()[1], json.loads(body)["detail"]))
+                # UTF-8, as the app's answers: these were \u escapes.
+                assert json.loads(body)["detail"].encode() in body
     too_large = "リクエスト行とヘッダーが上限の4096バイトを超えています"
     assert answers == [
         (
