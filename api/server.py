@@ -248,10 +248,15 @@ class GuardedProtocol(HttpToolsProtocol):
         """The language of the request's ``Accept-Language`` (of its headers that have
         arrived) for the server's own answers to it, as the app's. A request refused
         for its request line (a method httptools does not know: ``FOO / HTTP/1.1``)
-        has no header read: its ``Accept-Language`` lines are looked for in the bytes
-        being parsed (English whatever they asked, before)."""
-        found = _ACCEPT_LANGUAGE.findall(self._chunk) if not self.headers else ()
-        return speaking(self.headers or [(b"accept-language", value) for value in found])
+        has no header read, and one refused for a header line (no colon) lacks the
+        header before it, which httptools has not handed over yet: unless one was
+        read, ``Accept-Language`` lines are looked for in the bytes being parsed
+        (English whatever they asked, before)."""
+        headers = list(self.headers or ())
+        if not any(name == b"accept-language" for name, _value in headers):
+            found = _ACCEPT_LANGUAGE.findall(self._chunk)
+            headers += [(b"accept-language", value) for value in found]
+        return speaking(headers)
 
     def on_response_complete(self) -> None:
         pipelined = bool(self.pipeline)  # its headers have arrived already
@@ -514,7 +519,7 @@ class _Quiet(logging.Filter):
         return not (message in self.DROPPED or message.startswith("No supported WebSocket library"))
 
 
-_ACCEPT_LANGUAGE = re.compile(rb"\r\naccept-language[ \t]*:[ \t]*([^\r\n]*)", re.IGNORECASE)
+_ACCEPT_LANGUAGE = re.compile(rb"\naccept-language[ \t]*:[ \t]*([^\r\n]*)", re.IGNORECASE)
 """An ``Accept-Language`` header line in raw request bytes: its value."""
 
 _QUIET = _Quiet()
