@@ -27,8 +27,11 @@ time each, while the event loop only waits. The pool decides who runs next:
   when the clients refused lately can have been served at the rate tasks finish
   (:class:`Crowd`), so that an overloaded server spends its time solving rather
   than refusing the same clients again and again.
-* **Readiness**: :meth:`SolverPool.health` is ready only while every worker is up,
-  warm and within its budget (give or take :data:`LATE_S`).
+* **Readiness**: :meth:`SolverPool.health` is ready while at least one worker is
+  up, warm and within its budget (give or take :data:`LATE_S`): the others' tasks
+  wait their turn in the queue. A worker being replaced (a request that went away
+  frees one several times a minute under load) does not take the whole server out
+  of a load balancer's rotation while the rest serve.
 """
 
 from __future__ import annotations
@@ -669,12 +672,14 @@ class SolverPool:
         return self.health() is None
 
     def health(self) -> str | None:
-        """None when every worker is up, warm and within its budget; else what is wrong."""
+        """None while at least one worker is up, warm and within its budget (it serves
+        the queue); else what is wrong: every worker starting or past the time cap,
+        or the server shutting down."""
         if self.closing:
             return "the server is shutting down"
         starting = sum(not worker.ready for worker in self._workers)
-        late = sum(worker.late for worker in self._workers)
-        if not starting and not late:
+        late = sum(worker.ready and worker.late for worker in self._workers)
+        if starting + late < self.workers:
             return None
         problems = []
         if starting:

@@ -26,5 +26,5 @@ class Health(Schema):
 class NotReady(Schema):
     status: Literal["not ready"]
     detail: str = Field(
-        description="what is missing", examples=["1 of 2 solver workers ready; 1 starting"]
+        description="what is missing", examples=["0 of 2 solver workers ready; 2 starting"]
     )

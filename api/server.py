@@ -44,11 +44,13 @@ import fcntl
 import json
 import logging
 import random
+import re
 import resource
 import signal
 import struct
 import termios
 import uuid
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -103,8 +105,8 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._head_timer: asyncio.TimerHandle | None = None
-        self._write_timer: asyncio.TimerHandle | None = None
+        self._head_timer = _Timer(self.guards.waiting)
+        self._write_timer = _Timer(self.guards.stalled)
         self._unsent = 0
         """Bytes left to send when the write timer started."""
         self._head_bytes = 0
@@ -122,6 +124,9 @@ class GuardedProtocol(HttpToolsProtocol):
         self._full = False
         """Nothing more is read from this connection: its pipeline is full, or it is
         being closed."""
+        self._chunk = b""
+        """The bytes being parsed, while they are: an error in a request line is found
+        before any header is read (see :meth:`_speaking`)."""
         self._refusal: tuple[int, str, str] | None = (400, "", "bad_request")
         """The answer to the parser's next error: unless a callback set another, a
         request that is not HTTP (said when sent, see :meth:`send_400_response`)."""
@@ -165,7 +170,11 @@ class GuardedProtocol(HttpToolsProtocol):
             return
         between = not self._in_head and not self._in_body
         begun = self._begun
-        super().data_received(data)
+        self._chunk = data
+        try:
+            super().data_received(data)
+        finally:
+            self._chunk = b""
         # The whole chunk is head when the head began before it (or it began the head
         # of a request that followed nothing in it) and is still incomplete after it.
         if self._in_head and (self._begun == begun or (between and self._begun == begun + 1)):
@@ -237,8 +246,17 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _speaking(self) -> contextlib.AbstractContextManager[str]:
         """The language of the request's ``Accept-Language`` (of its headers that have
-        arrived) for the server's own answers to it, as the app's."""
-        return speaking(self.headers or ())
+        arrived) for the server's own answers to it, as the app's. A request refused
+        for its request line (a method httptools does not know: ``FOO / HTTP/1.1``)
+        has no header read, and one refused for a header line (no colon) lacks the
+        header before it, which httptools has not handed over yet: unless one was
+        read, ``Accept-Language`` lines are looked for in the bytes being parsed
+        (English whatever they asked, before)."""
+        headers = list(self.headers or ())
+        if not any(name == b"accept-language" for name, _value in headers):
+            found = _ACCEPT_LANGUAGE.findall(self._chunk)
+            headers += [(b"accept-language", value) for value in found]
+        return speaking(headers)
 
     def on_response_complete(self) -> None:
         pipelined = bool(self.pipeline)  # its headers have arrived already
@@ -260,20 +278,14 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _wait_for_head(self) -> None:
         self._stop_waiting()
-        self.guards.waiting[self] = None
         spread = 1 + HEAD_TIMEOUT_SPREAD * random.random()
-        self._head_timer = self.loop.call_later(
-            self.guards.timeout_headers * spread, self._head_late
-        )
+        self._head_timer.start(self, self.guards.timeout_headers * spread, self._head_late)
 
     def _stop_waiting(self) -> None:
-        self.guards.waiting.pop(self, None)
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
+        self._head_timer.stop(self)
 
     def _head_late(self) -> None:
-        self._head_timer = None
+        self._head_timer.fired()
         if self._in_head:
             with self._speaking():
                 detail = _(
@@ -304,16 +316,12 @@ class GuardedProtocol(HttpToolsProtocol):
             self._start_write_timer()
 
     def _start_write_timer(self) -> None:
-        if self._write_timer is None:
-            self.guards.stalled[self] = None
+        if not self._write_timer.running:
             self._unsent = self._unsent_bytes()
-            self._write_timer = self.loop.call_later(self.guards.timeout_write, self._write_late)
+            self._write_timer.start(self, self.guards.timeout_write, self._write_late)
 
     def _stop_write_timer(self) -> None:
-        self.guards.stalled.pop(self, None)
-        if self._write_timer is not None:
-            self._write_timer.cancel()
-            self._write_timer = None
+        self._write_timer.stop(self)
 
     def _unsent_bytes(self) -> int:
         """Bytes of answers the client has not taken: the transport's buffer and, on
@@ -330,7 +338,7 @@ class GuardedProtocol(HttpToolsProtocol):
     def _write_late(self) -> None:
         """``timeout_write_s`` without the client taking any of its answer: drop it. A
         client that took some (reading slowly) gets the time again."""
-        self._write_timer = None
+        self._write_timer.fired()
         if not self._lost and self._unsent_bytes() < self._unsent:
             self._start_write_timer()
             return
@@ -426,7 +434,9 @@ class GuardedProtocol(HttpToolsProtocol):
             self._answer(status, detail, reason)
 
     def _answer(self, status: int, detail: str, reason: str) -> None:
-        body = json.dumps({"detail": detail}).encode()
+        # UTF-8 as the app's answers (Starlette's JSONResponse): a Japanese detail read
+        # as \u escapes. Every detail is text, a client's bytes in it read as Latin-1.
+        body = json.dumps({"detail": detail}, ensure_ascii=False).encode()
         head = (
             f"HTTP/1.1 {status} {_PHRASES[status]}\r\n"
             "content-type: application/json\r\n"
@@ -446,6 +456,44 @@ class GuardedProtocol(HttpToolsProtocol):
             self.guards.metrics.connections_closed.labels(reason).inc()
             self.transport.close()
         self._linger()
+
+
+class _Timer:
+    """One of a connection's two timers (the header timeout, the write timeout) and,
+    while it runs, the connection's place in ``registry``: the guards' connections
+    of its kind (waiting for a request, or stalled), longest first.
+
+    It holds no connection and no callback, only the loop's handle, which drops the
+    callback once it has run or is cancelled: a timer that kept its connection's
+    bound method would make a reference cycle (connection, timer, method) holding
+    every closed connection until the garbage collector's rare full pass."""
+
+    __slots__ = ("handle", "registry")
+
+    def __init__(self, registry: dict[GuardedProtocol, None]) -> None:
+        self.registry = registry
+        self.handle: asyncio.TimerHandle | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.handle is not None
+
+    def start(self, connection: GuardedProtocol, delay: float, late: Callable[[], None]) -> None:
+        """Call ``late`` in ``delay`` seconds; ``connection`` joins the registry (keeping
+        its place if it is there already)."""
+        self.registry[connection] = None
+        self.handle = connection.loop.call_later(delay, late)
+
+    def fired(self) -> None:
+        """The timer has run: its callback decides whether the connection leaves the
+        registry (stopped) or stays (started again)."""
+        self.handle = None
+
+    def stop(self, connection: GuardedProtocol) -> None:
+        self.registry.pop(connection, None)
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
 
 
 def _nothing() -> None:
@@ -470,6 +518,9 @@ class _Quiet(logging.Filter):
         message = record.getMessage()
         return not (message in self.DROPPED or message.startswith("No supported WebSocket library"))
 
+
+_ACCEPT_LANGUAGE = re.compile(rb"\naccept-language[ \t]*:[ \t]*([^\r\n]*)", re.IGNORECASE)
+"""An ``Accept-Language`` header line in raw request bytes: its value."""
 
 _QUIET = _Quiet()
 _PHRASES = {

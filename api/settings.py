@@ -145,7 +145,7 @@ class Settings(BaseSettings):
         description="longest a bot move (a solve's advice, given opponents, is one too) or "
         "a whole bot game may run before the watchdog replaces its worker; a review's "
         "turns share it (each turn's solve stops within this over the turns reviewed; its "
-        "watchdog budget is this plus those limits)",
+        "watchdog budget is twice this: the replay, plus the turns' solves)",
     )
     cors_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["*"],
@@ -267,13 +267,6 @@ class Settings(BaseSettings):
     def capped_ms(self, time_limit_ms: int) -> int:
         """A request's ``time_limit_ms``, never above the server's :attr:`time_cap_ms`."""
         return min(time_limit_ms, self.time_cap_ms)
-
-    def review_turn_ms(self, time_limit_ms: int, turns: int) -> int:
-        """The time limit of each turn's solve in a review of ``turns`` turns: the
-        request's ``time_limit_ms``, never above :attr:`time_cap_ms`, and the turns
-        sharing :attr:`game_budget_ms` (at least 1 ms each): 400 turns of a hard
-        position at 2 s each could hold a worker for 13 minutes."""
-        return max(1, min(self.capped_ms(time_limit_ms), self.game_budget_ms // max(1, turns)))
 
     @property
     def share(self) -> int:

@@ -4,16 +4,14 @@ to :mod:`solver`."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from api.bodies import JSONRoute, RawBody, RequestRoute, json_body
-from api.deps import ClientDep, PoolDep, SettingsDep, get_client, get_pool, get_settings
+from api.deps import ClientDep, PoolDep, get_client, get_pool, get_settings
 from api.errors import documented_errors
-from api.language import localise
 from solver.i18n import LANGUAGES, _, set_language
 from solver.rummikub import DEFAULT_TIME_LIMIT
 from solver.rummikub.wire import (
@@ -151,23 +149,39 @@ async def validate(body: RawBody, pool: PoolDep, client: ClientDep) -> JSONRespo
     return JSONResponse(answer)
 
 
-@router.post(
-    "/repair",
-    response_model=RepairResponse,
-    responses=BAD_INPUT,
-    response_model_exclude_unset=True,  # the rescue play has no advice
-)
-async def repair(
-    body: RepairRequest, pool: PoolDep, settings: SettingsDep, client: ClientDep
-) -> dict[str, Any]:
+async def repair(request: Request) -> Response:
     """Put a table that went wrong right: whether every tile fits into valid sets
     (proven), the arrangement closest to the table before the turn with steps from the
     table as it lies, else the fewest tiles left out and the penalty; with a rack, the
     best play that rescues the table."""
-    request = localise(body)
-    request["time_limit_ms"] = settings.capped_ms(body.time_limit_ms)
-    budget_s = request["time_limit_ms"] / 1000
-    return await pool.run(repair_rummikub, request, client=client, budget_s=budget_s)
+    # As a solve: the worker reads the body, lowers its time limit to the cap, and
+    # checks and writes the answer. Read here, a 16 KB body of 5,300 empty table sets
+    # put the /healthz of others at p99 72 ms under two such clients.
+    settings, pool = await get_settings(request), await get_pool(request)
+    body = await request.body()
+    limit_ms, lang, _tiles, _advised = glance(body)
+    if lang is not None:
+        set_language(lang)  # a refusal, too, speaks the body's language
+    answer = await pool.answer_body(
+        repair_rummikub,
+        body,
+        client=await get_client(request),
+        budget_s=settings.capped_ms(limit_ms) / 1000,
+        caps={"time_limit_ms": settings.time_cap_ms},
+    )
+    return Response(answer, media_type="application/json")
+
+
+router.add_api_route(
+    "/repair",
+    repair,
+    methods=["POST"],
+    response_model=RepairResponse,
+    response_model_exclude_unset=True,  # the rescue play has no advice
+    responses=BAD_INPUT,
+    openapi_extra=json_body(RepairRequest),
+    route_class_override=RequestRoute,
+)
 
 
 @router.post(

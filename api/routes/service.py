@@ -23,15 +23,16 @@ async def healthz() -> Health:
     responses={
         503: {
             "model": NotReady,
-            "description": "A solver worker is starting (a lost one being replaced) or "
-            "running past its time cap.",
+            "description": "No solver worker serves: each is starting (a lost one "
+            "being replaced) or running past its time cap; or the server is shutting down.",
         }
     },
 )
 async def readyz(pool: PoolDep) -> Health | JSONResponse:
-    """Readiness: every solver worker is up, warm and within its time cap (the server
-    starts answering only once all are; a lost or hung worker makes it 503 until its
-    replacement is warm)."""
+    """Readiness: at least one solver worker is up, warm and within its time cap, so
+    a request is served (the server starts answering only once every worker is warm;
+    a worker being replaced, or one past its cap, leaves it ready while another
+    serves: ``meldwise_workers_ready`` in the metrics counts them)."""
     problem = pool.health()
     if problem is None:
         return Health(status="ready")

@@ -151,8 +151,9 @@ def test_move_checks_and_scores_are_read_in_the_workers_not_the_server(
     scored = client.post(SHANGHAI_SCORE, json={"hands": {"a": [], "b": ["7H"]}})
     assert scored.json()["scores"][1]["points"] == 5
     assert client.post(SOLVE, json={"rack": ["R1"]}).json()["status"] == "optimal"
-    assert read_here == []  # the solve too, since issue 14's lean solve route
-    client.post(REPAIR, json={"table": []})  # read here: the check works
+    assert client.post(REPAIR, json={"table": []}).json()["repairable"] is True
+    assert read_here == []  # the solve and the repair too, as raw tasks
+    client.post(SHANGHAI_ADVISE, json={"hand": [], "hand_number": 1})  # read here: the check works
     assert len(read_here) == 1
     # The API docs still name each body's model.
     document = client.get("/openapi.json").json()

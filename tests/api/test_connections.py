@@ -392,6 +392,8 @@ def test_the_servers_own_refusals_speak_the_accept_language_of_the_request() -> 
                 sock.sendall(request)
                 head, _, body = _read_all(sock, 2).partition(b"\r\n\r\n")
                 answers.append((head.split()[1], json.loads(body)["detail"]))
+                # UTF-8, as the app's answers: these were \u escapes.
+                assert json.loads(body)["detail"].encode() in body
     too_large = "リクエスト行とヘッダーが上限の4096バイトを超えています"
     assert answers == [
         (
@@ -411,9 +413,13 @@ def test_the_header_timeout_and_a_bad_request_speak_the_accept_language_too() ->
         b"POST /read/0 HTTP/1.1\r\nHost: x\r\nAccept-Language: ja\r\n"
         b"Transfer-Encoding: chunked\r\n\r\nzz\r\n"
     )
+    # A method httptools does not know: refused at the request line, before any header.
+    bad_method = b"FOO /bytes/1 HTTP/1.1\r\nHost: x\r\naccept-LANGUAGE:  ja\r\n\r\n"
+    # A header line without a colon: the line before it is not handed over yet.
+    no_colon = b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\nAccept-Language: ja\r\nX\r\n\r\n"
     answers = []
     with served(timeout_headers_s=0.5) as server:
-        for request in (late, bad_chunk):
+        for request in (late, bad_chunk, bad_method, no_colon):
             with socket.create_connection(("127.0.0.1", server.port)) as sock:
                 sock.sendall(request)
                 head, _, body = _read_all(sock, 2).partition(b"\r\n\r\n")
@@ -421,4 +427,6 @@ def test_the_header_timeout_and_a_bad_request_speak_the_accept_language_too() ->
     assert answers == [
         (b"408", "リクエストのヘッダーが0.5秒以内に届きませんでした"),
         (b"400", "リクエストが正しい HTTP/1.1 ではありません"),
+        (b"400", "リクエストが正しい HTTP/1.1 ではありません"),  # old: English
+        (b"400", "リクエストが正しい HTTP/1.1 ではありません"),  # old: English
     ]

@@ -267,6 +267,48 @@ def test_a_request_answered_503_for_its_timeout_frees_its_worker() -> None:
     asyncio.run(scenario())
 
 
+def test_a_worker_being_replaced_leaves_the_server_ready_while_another_serves() -> None:
+    """Each request that went away and freed its worker (pool reason "abandoned")
+    made /readyz 503 for the second its replacement took to warm up: a load balancer
+    took the whole server out of rotation while the other worker served."""
+    settings = Settings(workers=2, rate_limit="", timeout_request_s=2, time_cap_ms=30_000)
+    app = create_app(settings)
+
+    async def scenario() -> None:
+        async with async_client(app) as client:
+            assert (await client.post(SOLVE, json=slow_request(30_000))).status_code == 503
+            while all(_worker(app, n).ready for n in range(2)):
+                await asyncio.sleep(0.005)
+            ready = await client.get("/readyz")
+            replacing = not all(_worker(app, n).ready for n in range(2))
+            assert ready.status_code == 200, ready.text  # old: 503, "1 starting"
+            assert ready.json() == {"status": "ready"}
+            assert replacing, "the replacement was warm before /readyz answered"
+            answer = await client.post(SOLVE, json={"rack": ["R1", "R2", "R3"]})
+            assert answer.status_code == 200
+
+    asyncio.run(scenario())
+
+
+def test_readiness_is_lost_only_when_no_worker_serves() -> None:
+    app = create_app(Settings(workers=2, rate_limit=""))
+
+    async def scenario() -> None:
+        async with async_client(app) as client:
+            workers = [_worker(app, n) for n in range(2)]
+            workers[0].ready = False  # as while a replacement starts
+            assert (await client.get("/readyz")).status_code == 200
+            workers[1].job, workers[1].deadline = object(), 0.0  # long past its cap
+            answer = await client.get("/readyz")
+            assert answer.status_code == 503
+            assert answer.json()["detail"] == (
+                "0 of 2 solver workers ready; 1 starting, 1 past the time cap"
+            )
+            workers[1].job, workers[0].ready = None, True
+
+    asyncio.run(scenario())
+
+
 def test_a_stall_of_the_servers_own_loop_gets_no_idle_worker_killed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
