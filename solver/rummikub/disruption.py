@@ -15,10 +15,13 @@ budget of deterministic work (:class:`~solver.rummikub.runner.Limits`):
 2. **Tiles moved.** With the sets kept in every calmest play (step 3) going on
    whole, those kept in none free to go on with some of their tiles
    (:func:`~solver.rummikub.model.add_partial_continuation`) and the others either
-   way, the search leaves the most table tiles in place, at least as many as the
-   calmest play step 3 found read with the most tiles in place (on the 340 first
-   step-2 searches of the benchmark positions, tiles mode, such a floor took 0.94
-   times the deterministic work, the same answers).
+   way, the search leaves the most table tiles in place, more than the calmest
+   play step 3 found read with the most tiles in place; where there is no such
+   play (the search infeasible), that one is the answer, proven. On the 279 step-2
+   searches of the 641 benchmark positions after opening (tiles mode) asking for
+   more rather than as many took 0.87 times the deterministic work (1.364 -> 1.191
+   s), the same sets kept, tiles moved and proofs on each (benchmarks/RESULTS.md,
+   Issue 14q); a floor of as many had taken 0.94 times the work of none.
 3. **Which sets a calmest play keeps** (run before step 2). The lean model is
    asked for plays keeping as many sets but another choice of them, until there is
    none (within a share of the work left); each search is steered towards the play
@@ -189,11 +192,15 @@ def least_disruption(
         start = _calmest_choice(turn, [calm, *alternatives], calm, limits)
         if not limits.left:
             return answer(start, False)
-    # At least the tiles in place of the calmest play read: a play of every model
-    # here, as it keeps as many sets as the calm play.
-    floor = sum(len(m.tiles) for m in melds) + calmness[1]
-    moved = _fewest_moved(turn.model(best=calm, fixed=always), never, start, limits, floor)
-    return answer(start, False) if moved is None else answer(*moved)
+    # More tiles in place than the calmest play read, a play of every model here (it
+    # keeps as many sets as the calm play): where there is none, that play is the
+    # answer, proven.
+    floor = sum(len(m.tiles) for m in melds) + calmness[1] + 1
+    tm = turn.model(best=calm, fixed=always)
+    moved, proven = _fewest_moved(tm, never, start, limits, floor)
+    if moved is None:
+        return Calmest(fallback, True) if proven else answer(start, False)
+    return answer(moved, proven)
 
 
 def calm_score(
@@ -221,9 +228,9 @@ def _calmest_choice(turn: _Turn, choices: list[Solved], best: Solved, limits: Li
         kept_there = _chosen(other)
         tm = turn.model(best=other, fixed=kept_there)
         given_up = frozenset(range(len(turn.melds))) - kept_there
-        tried = _fewest_moved(tm, given_up, other, limits)
-        if tried is not None and _stays(tried[0]) > _stays(best):
-            best = tried[0]
+        tried, _ = _fewest_moved(tm, given_up, other, limits)
+        if tried is not None and _stays(tried) > _stays(best):
+            best = tried
     return best
 
 
@@ -240,12 +247,13 @@ def _fewest_moved(
     start: Solved,
     limits: Limits,
     floor: int = 0,
-) -> tuple[Solved, bool] | None:
+) -> tuple[Solved | None, bool]:
     """Step 2 on ``tm`` (where the sets kept for sure are fixed to go on whole): the
     sets in ``given_up`` not kept, as many in all as in ``start`` (the play it starts
-    from), and the most table tiles in place, at least ``floor`` (those of a play
-    known in ``tm``). The play found (never less calm than ``start``) and whether
-    that most is proven; None if the work ran out first."""
+    from), and the most table tiles in place, at least ``floor``. The play found
+    (never less calm than ``start``) and whether that most is proven; (None, True)
+    when no play has ``floor`` tiles in place, (None, False) if the work ran out
+    first."""
     for cont in tm.continuations:
         if cont.index in given_up:
             tm.model.add(cont.kept == 0)
@@ -259,7 +267,7 @@ def _fewest_moved(
         hint_from(tm, start)
     moved = run(tm, limits, gap=levels.most, search=TILES_MOVED_SEARCH)
     if not moved.found or _stays(moved) < _stays(start):
-        return None
+        return None, moved.infeasible
     return moved, levels.proven([_stays(moved)], moved.bound) == 1
 
 
