@@ -275,7 +275,9 @@ CALM_SEARCH = Search(pseudo_costs=True)
 """Branching by pseudo-costs: 0.82 times the deterministic work of LP-guided
 branching on 84 positions of 40-80 table tiles (the lazy LP and probing: more)."""
 
-TILES_MOVED_SEARCH = Search(pseudo_costs=True, probing=True, hint_phase=False)
+TILES_MOVED_SEARCH = Search(
+    pseudo_costs=True, probing=True, hint_phase=False, exact_lp_reasons=False
+)
 """Branching by pseudo-costs: on 60 positions of 40-80 table tiles 0.87 times the
 deterministic work of LP-guided branching (0.45 on the seven hardest); then
 probing, on 106 searches of t20-t60, mid and hard positions, 0.93 times the work
@@ -293,14 +295,23 @@ measure of work undercounts the lazy LP's rounds (3.2 ms of CPU per ms of work,
 against 1.9 at once and 2.1 in step 3's searches); no feature of the model (its
 size, the sets either way) marks the searches where lazily is cheaper. The stage's
 default work went from 0.15 to 0.2 s with it (see
-:data:`~solver.cpsat.DEFAULT_DISRUPTION_WORK`)."""
+:data:`~solver.cpsat.DEFAULT_DISRUPTION_WORK`).
 
-BACKBONE_SEARCH = Search(pseudo_costs=True, first_solution=True)
+The LP's propagations are explained by cheaper reasons than exact ones: on the 279
+step-2 searches of the 641 benchmark positions after opening (tiles, re-solved as
+captured, fastest of 3) 0.96 times the CPU (0.92 on the 30 dearest), the same
+deterministic work and ends (benchmarks/RESULTS.md, Issue 14q)."""
+
+BACKBONE_SEARCH = Search(pseudo_costs=True, first_solution=True, exact_lp_reasons=False)
 """Each search of step 3 stops at its first play, steered by pseudo-costs towards
 plays that differ most from those found (see :func:`_kept_in_every_and_none`): on
 the 282 positions of the benchmark corpus that reach step 3 (tiles mode), 1198
 instead of 1237 searches, 0.91 times the deterministic work and 0.90 times the CPU,
-the same sets kept and tiles moved on each."""
+the same sets kept and tiles moved on each. The LP's propagations are explained by
+cheaper reasons than exact ones: on the 525 step-3 searches of the 641 benchmark
+positions after opening (tiles, re-solved as captured) 0.965 times the CPU (0.90 on
+the 30 dearest), the same deterministic work; 5 of them find another first play, the
+answers the same (benchmarks/RESULTS.md, Issue 14q)."""
 
 BACKBONE_SHARE = 0.5
 """The most of the work left that step 3 may take to find which sets every calmest
