@@ -169,10 +169,12 @@ def least_disruption(
     def settles(other: Solved) -> bool:
         """Whether ``other`` (a play of step 3), read with the most tiles in place,
         moves the fewest tiles: then no play keeping as many sets moves fewer. The
-        calmest play so read is the fallback."""
+        calmest play so read is the fallback; of plays read as calm, the one laying out
+        the fewest sets (the answer when step 2 finds no calmer play)."""
         nonlocal fallback, calmness
         placed = rematch(melds, lay_out(other.tm, other.value))
-        if (read := _calmness(melds, placed)) > calmness:
+        read = _calmness(melds, placed)
+        if read > calmness or (read == calmness and len(placed) < len(fallback)):
             fallback, calmness = placed, read
         return calmness >= fewest
 
