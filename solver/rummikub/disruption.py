@@ -15,10 +15,13 @@ budget of deterministic work (:class:`~solver.rummikub.runner.Limits`):
 2. **Tiles moved.** With the sets kept in every calmest play (step 3) going on
    whole, those kept in none free to go on with some of their tiles
    (:func:`~solver.rummikub.model.add_partial_continuation`) and the others either
-   way, the search leaves the most table tiles in place, at least as many as the
-   calmest play step 3 found read with the most tiles in place (on the 340 first
-   step-2 searches of the benchmark positions, tiles mode, such a floor took 0.94
-   times the deterministic work, the same answers).
+   way, the search leaves the most table tiles in place, more than the calmest
+   play step 3 found read with the most tiles in place; where there is no such
+   play (the search infeasible), that one is the answer, proven. On the 279 step-2
+   searches of the 641 benchmark positions after opening (tiles mode) asking for
+   more rather than as many took 0.87 times the deterministic work (1.364 -> 1.191
+   s), the same sets kept, tiles moved and proofs on each (benchmarks/RESULTS.md,
+   Issue 14q); a floor of as many had taken 0.94 times the work of none.
 3. **Which sets a calmest play keeps** (run before step 2). The lean model is
    asked for plays keeping as many sets but another choice of them, until there is
    none (within a share of the work left); each search is steered towards the play
@@ -166,10 +169,12 @@ def least_disruption(
     def settles(other: Solved) -> bool:
         """Whether ``other`` (a play of step 3), read with the most tiles in place,
         moves the fewest tiles: then no play keeping as many sets moves fewer. The
-        calmest play so read is the fallback."""
+        calmest play so read is the fallback; of plays read as calm, the one laying out
+        the fewest sets (the answer when step 2 finds no calmer play)."""
         nonlocal fallback, calmness
         placed = rematch(melds, lay_out(other.tm, other.value))
-        if (read := _calmness(melds, placed)) > calmness:
+        read = _calmness(melds, placed)
+        if read > calmness or (read == calmness and len(placed) < len(fallback)):
             fallback, calmness = placed, read
         return calmness >= fewest
 
@@ -189,11 +194,15 @@ def least_disruption(
         start = _calmest_choice(turn, [calm, *alternatives], calm, limits)
         if not limits.left:
             return answer(start, False)
-    # At least the tiles in place of the calmest play read: a play of every model
-    # here, as it keeps as many sets as the calm play.
-    floor = sum(len(m.tiles) for m in melds) + calmness[1]
-    moved = _fewest_moved(turn.model(best=calm, fixed=always), never, start, limits, floor)
-    return answer(start, False) if moved is None else answer(*moved)
+    # More tiles in place than the calmest play read, a play of every model here (it
+    # keeps as many sets as the calm play): where there is none, that play is the
+    # answer, proven.
+    floor = sum(len(m.tiles) for m in melds) + calmness[1] + 1
+    tm = turn.model(best=calm, fixed=always)
+    moved, proven = _fewest_moved(tm, never, start, limits, floor)
+    if moved is None:
+        return Calmest(fallback, True) if proven else answer(start, False)
+    return answer(moved, proven)
 
 
 def calm_score(
@@ -221,9 +230,9 @@ def _calmest_choice(turn: _Turn, choices: list[Solved], best: Solved, limits: Li
         kept_there = _chosen(other)
         tm = turn.model(best=other, fixed=kept_there)
         given_up = frozenset(range(len(turn.melds))) - kept_there
-        tried = _fewest_moved(tm, given_up, other, limits)
-        if tried is not None and _stays(tried[0]) > _stays(best):
-            best = tried[0]
+        tried, _ = _fewest_moved(tm, given_up, other, limits)
+        if tried is not None and _stays(tried) > _stays(best):
+            best = tried
     return best
 
 
@@ -240,12 +249,13 @@ def _fewest_moved(
     start: Solved,
     limits: Limits,
     floor: int = 0,
-) -> tuple[Solved, bool] | None:
+) -> tuple[Solved | None, bool]:
     """Step 2 on ``tm`` (where the sets kept for sure are fixed to go on whole): the
     sets in ``given_up`` not kept, as many in all as in ``start`` (the play it starts
-    from), and the most table tiles in place, at least ``floor`` (those of a play
-    known in ``tm``). The play found (never less calm than ``start``) and whether
-    that most is proven; None if the work ran out first."""
+    from), and the most table tiles in place, at least ``floor``. The play found
+    (never less calm than ``start``) and whether that most is proven; (None, True)
+    when no play has ``floor`` tiles in place, (None, False) if the work ran out
+    first."""
     for cont in tm.continuations:
         if cont.index in given_up:
             tm.model.add(cont.kept == 0)
@@ -259,7 +269,7 @@ def _fewest_moved(
         hint_from(tm, start)
     moved = run(tm, limits, gap=levels.most, search=TILES_MOVED_SEARCH)
     if not moved.found or _stays(moved) < _stays(start):
-        return None
+        return None, moved.infeasible
     return moved, levels.proven([_stays(moved)], moved.bound) == 1
 
 
@@ -267,7 +277,9 @@ CALM_SEARCH = Search(pseudo_costs=True)
 """Branching by pseudo-costs: 0.82 times the deterministic work of LP-guided
 branching on 84 positions of 40-80 table tiles (the lazy LP and probing: more)."""
 
-TILES_MOVED_SEARCH = Search(pseudo_costs=True, probing=True, hint_phase=False)
+TILES_MOVED_SEARCH = Search(
+    pseudo_costs=True, probing=True, hint_phase=False, exact_lp_reasons=False
+)
 """Branching by pseudo-costs: on 60 positions of 40-80 table tiles 0.87 times the
 deterministic work of LP-guided branching (0.45 on the seven hardest); then
 probing, on 106 searches of t20-t60, mid and hard positions, 0.93 times the work
@@ -285,14 +297,23 @@ measure of work undercounts the lazy LP's rounds (3.2 ms of CPU per ms of work,
 against 1.9 at once and 2.1 in step 3's searches); no feature of the model (its
 size, the sets either way) marks the searches where lazily is cheaper. The stage's
 default work went from 0.15 to 0.2 s with it (see
-:data:`~solver.cpsat.DEFAULT_DISRUPTION_WORK`)."""
+:data:`~solver.cpsat.DEFAULT_DISRUPTION_WORK`).
 
-BACKBONE_SEARCH = Search(pseudo_costs=True, first_solution=True)
+The LP's propagations are explained by cheaper reasons than exact ones: on the 279
+step-2 searches of the 641 benchmark positions after opening (tiles, re-solved as
+captured, fastest of 3) 0.96 times the CPU (0.92 on the 30 dearest), the same
+deterministic work and ends (benchmarks/RESULTS.md, Issue 14q)."""
+
+BACKBONE_SEARCH = Search(pseudo_costs=True, first_solution=True, exact_lp_reasons=False)
 """Each search of step 3 stops at its first play, steered by pseudo-costs towards
 plays that differ most from those found (see :func:`_kept_in_every_and_none`): on
 the 282 positions of the benchmark corpus that reach step 3 (tiles mode), 1198
 instead of 1237 searches, 0.91 times the deterministic work and 0.90 times the CPU,
-the same sets kept and tiles moved on each."""
+the same sets kept and tiles moved on each. The LP's propagations are explained by
+cheaper reasons than exact ones: on the 525 step-3 searches of the 641 benchmark
+positions after opening (tiles, re-solved as captured) 0.965 times the CPU (0.90 on
+the 30 dearest), the same deterministic work; 5 of them find another first play, the
+answers the same (benchmarks/RESULTS.md, Issue 14q)."""
 
 BACKBONE_SHARE = 0.5
 """The most of the work left that step 3 may take to find which sets every calmest

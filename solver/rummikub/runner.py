@@ -46,6 +46,9 @@ class Search:
     False the hint is only the first solution."""
     first_solution: bool = False
     """Stop at the first solution found: the objective only steers the search."""
+    exact_lp_reasons: bool = True
+    """Explain the LP's propagations by exact (minimal) reasons; with False, by reasons
+    cheaper to compute, still valid."""
 
 
 SCORE_SEARCH = Search()
@@ -102,6 +105,8 @@ def run(
         params.add_lp_constraints_lazily = False
         params.absolute_gap_limit = gap
         params.stop_after_first_solution = search.first_solution
+        if not search.exact_lp_reasons:
+            params.use_exact_lp_reason = False
         if not search.hint_phase:
             params.hint_conflict_limit = 0
         if not params.cp_model_presolve:

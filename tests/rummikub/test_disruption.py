@@ -351,6 +351,75 @@ def test_step_2_searches_only_plays_as_calm_as_the_calm_play_read_in_place() -> 
     assert run(tm, Limits.of(10.0, 30.0)).infeasible
 
 
+def test_step_2_asks_for_more_tiles_in_place_than_the_calm_play_read_in_place() -> None:
+    # The calm play read with the most tiles in place is already the answer here
+    # (t10-r6#0 of the benchmarks): step 2 asks only for plays with more tiles in
+    # place, finds none, and that proves the calm play's reading least disruptive
+    # (0.87 times the deterministic work of step 2 over the benchmark positions,
+    # benchmarks/RESULTS.md, Issue 14q). It used to search for a play as calm and
+    # then prove no better one exists.
+    position = Position.parse(
+        "R11 B5 B9 B11 K13 O10", "R13 B13 O13 | K3 J K5 K6 K7 | O1 O2 O3 J O5"
+    )
+    melds = position.check(RULES)
+    calm: list[tuple[int, int]] = []
+    moved: list[Solved] = []
+
+    def spy_calm(lean: TurnModel, limits: Limits) -> tuple[Solved, bool] | None:
+        found = calm_play(lean, limits)
+        assert found is not None
+        calm.append(_kept_and_moved(melds, rematch(melds, lay_out(lean, found[0].value))))
+        return found
+
+    def spy_run(tm: TurnModel, limits: Limits, **kwargs: Any) -> Solved:
+        solved = run(tm, limits, **kwargs)
+        if kwargs["search"] is TILES_MOVED_SEARCH:
+            moved.append(solved)
+        return solved
+
+    with (
+        mock.patch("solver.rummikub.disruption.calm_play", spy_calm),
+        mock.patch("solver.rummikub.disruption.run", spy_run),
+    ):
+        play = solve(position, RULES)
+    assert_legal_answer(position, RULES, play)
+    assert [search.infeasible for search in moved] == [True]
+    assert play.disruption_proven
+    assert [(play.sets_kept, play.tiles_moved)] == calm
+
+
+def test_of_step_3_plays_read_as_calm_the_answer_lays_out_the_fewest_sets() -> None:
+    # Step 3 reads plays keeping as many sets as calm as each other; when step 2 then
+    # finds no play with more tiles in place, the answer is the calmest so read, and of
+    # those equally calm the one laying out the fewest sets (mid-t40-60#14 of the
+    # benchmarks: 15 sets, the first one read lays out 16).
+    position = Position.parse(
+        "R1 R1 R2 R2 R3 R4 R7 R7 R8 R9 R12 R12 B7 B9 B10 B12 B13 K4 K5 K13 O2 O11 J",
+        "R6 B6 K6 | K7 K8 K9 K10 K11 | R4 K4 O4 | O9 O10 O11 O12 | K9 K10 K11 K12 K13"
+        " | O2 O3 O4 O5 O6 O7 | O5 O6 O7 O8 O9 O10 | J K5 K6 | R8 B8 K8 O8"
+        " | B2 B3 B4 B5 B6 B7",
+    )
+    melds = position.check(RULES)
+    read: list[tuple[int, int, int]] = []
+
+    def spy(tm: TurnModel, limits: Limits, **kwargs: Any) -> Solved:
+        solved = run(tm, limits, **kwargs)
+        if kwargs["search"] is BACKBONE_SEARCH and solved.found:
+            placed = rematch(melds, lay_out(tm, solved.value))
+            read.append((*_kept_and_moved(melds, placed), len(placed)))
+        return solved
+
+    with mock.patch("solver.rummikub.disruption.run", spy):
+        play = solve(position, RULES, limit=Limit(time=60, disruption_time=60))
+    assert_legal_answer(position, RULES, play)
+    assert play.disruption_proven
+    calm = [
+        sets for kept, moved, sets in read if (kept, moved) == (play.sets_kept, play.tiles_moved)
+    ]
+    assert len(set(calm)) > 1
+    assert len(play.table) <= min(calm)
+
+
 MID_T40_60_17 = Position.parse(
     "R2 R2 R5 B1 B12 B13 K4 K5 K8 K13 O1 O2 O12 J",
     "R10 B10 K10 O10 | O7 O8 O9 O10 O11 | O2 J O4 | B5 B6 B7 B8 B9 B10"
