@@ -47,7 +47,7 @@ class Greedy:
     name = "greedy"
 
     def choose(self, view: View) -> Move:
-        return move_of(best_play(view.position, view.rules))
+        return move_of(best_play(view.position, view.rules), view)
 
 
 class Beginner:
@@ -59,7 +59,7 @@ class Beginner:
     def choose(self, view: View) -> Move:
         position = view.position
         if not position.opened:
-            return move_of(best_play(position, view.rules))
+            return move_of(best_play(position, view.rules), view)
         # Sets from the rack alone: the opening model with no threshold and no table.
         own = own_sets(view.rack, view.rules)
         table = [list(tiles) for tiles in view.table] + [list(t) for t in table_of(own)]

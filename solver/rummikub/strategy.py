@@ -27,7 +27,8 @@ from itertools import combinations
 from solver.cpsat import Limit, Status
 from solver.i18n import _, _n
 from solver.rummikub.engine import Move, Table, View
-from solver.rummikub.melds import Meld, MeldKind
+from solver.rummikub.legality import check_play
+from solver.rummikub.melds import Meld, MeldKind, read_meld_or_none
 from solver.rummikub.notation import JOKER, Tile, format_tiles
 from solver.rummikub.position import Objective, Position
 from solver.rummikub.result import Play
@@ -88,9 +89,63 @@ def table_of(play: Play) -> Table:
     return tuple(meld.written for meld in play.table)
 
 
-def move_of(play: Play) -> Move:
-    """Play ``play``, or draw when it places nothing."""
-    return Move.play(table_of(play)) if play.played else Move.draw()
+def move_of(play: Play, view: View | None = None) -> Move:
+    """Play ``play``, or draw when it places nothing. Given the ``view`` the play was
+    solved from, each table joker stands for what it stood for there when its set can
+    still read it so (:func:`calm_jokers`)."""
+    if not play.played:
+        return Move.draw()
+    table = table_of(play)
+    if view is not None:
+        calm = calm_jokers(table, view.table, view.rules)
+        if check_play(view.rack, view.table, calm, view.opened[view.seat], view.rules).legal:
+            table = calm
+    return Move.play(table)
+
+
+def calm_jokers(after: Table, before: Table, rules: Rules) -> Table:
+    """``after`` with each set that holds a joker written as a set of ``before`` it
+    shares numbered tiles with reads its jokers, when it can read them so: a set that
+    is still the same tiles as it was is written as it was. The score stage reads every
+    set afresh, so without this a set the play leaves alone could come back with its
+    joker standing elsewhere (``R5 R6 J(R4)`` as ``R5 R6 J(R7)``): a legal move under
+    ``joker_retrieval: "free"``, but a table joker moved that the play did not need to
+    move."""
+    olds = [(tiles, meld) for tiles in before if (meld := read_meld_or_none(tiles, rules))]
+    olds = [(tiles, meld) for tiles, meld in olds if meld.jokers]
+    out = []
+    for tiles in after:
+        written = tiles
+        for index, (old_tiles, old) in enumerate(olds):
+            kept = _as_before(tiles, old_tiles, old, rules)
+            if kept is not None:
+                written = kept
+                del olds[index]
+                break
+        out.append(written)
+    return tuple(out)
+
+
+def _as_before(
+    tiles: tuple[Tile, ...], old_tiles: tuple[Tile, ...], old: Meld, rules: Rules
+) -> tuple[Tile, ...] | None:
+    """``tiles`` (a set after the play) with its jokers standing for what ``old``'s
+    stood for, or None when ``tiles`` share no numbered tile with ``old``, hold another
+    count of jokers, or cannot be read so."""
+    naturals = Counter(t for t in tiles if not t.is_joker)
+    old_naturals = Counter(t for t in old.tiles if not t.is_joker)
+    jokers = len(tiles) - naturals.total()
+    if jokers != old.jokers or not naturals & old_naturals:
+        return None
+    if naturals == old_naturals:
+        return old_tiles
+    meant = [m for t, m in zip(old.tiles, old.stands_for, strict=True) if t.is_joker]
+    said = [*naturals.elements(), *(Tile(None, 0, m) for m in meant)]
+    meld = read_meld_or_none(said, rules)
+    if meld is None:
+        return None
+    read = Counter(m for t, m in zip(meld.tiles, meld.stands_for, strict=True) if t.is_joker)
+    return meld.written if read == Counter(meant) else None
 
 
 def own_sets(rack: tuple[Tile, ...], rules: Rules) -> Play:
@@ -216,12 +271,12 @@ def decide(view: View, strategy: Strategy) -> Decision:
             why = _("there is no play: it draws")
         return Decision(Move.draw(), best, (), why)
     if not best.rack_left:
-        return Decision(move_of(best), best, best.played, _("the best play empties the rack"))
+        return Decision(move_of(best, view), best, best.played, _("the best play empties the rack"))
     if not view.opened[view.seat]:
         return _opening(view, best, strategy)
     hurry = _hurry(view, strategy)
     if hurry:
-        return Decision(move_of(best), best, best.played, hurry)
+        return Decision(move_of(best, view), best, best.played, hurry)
     kept: Counter[Tile] = Counter()
     if strategy.hold_jokers:
         kept.update(t for t in view.rack if t.is_joker)
@@ -230,12 +285,12 @@ def decide(view: View, strategy: Strategy) -> Decision:
         sets = own_sets(tuple(t for t in view.rack if not t.is_joker), rules)
         kept.update(sets.played)
     if not kept:
-        return Decision(move_of(best), best, best.played, best_reason())
+        return Decision(move_of(best, view), best, best.played, best_reason())
     loose = Counter(view.rack)
     loose.subtract(kept)
     play = best_play(Position(tuple(sorted(loose.elements())), view.table, True), rules)
     if play.played:
-        return Decision(move_of(play), best, play.played, _kept_reason(kept, sets))
+        return Decision(move_of(play, view), best, play.played, _kept_reason(kept, sets))
     if strategy.stuck is Stuck.SET and sets is not None and sets.played:
         smallest = _smallest_set(sets)
         table = (*view.table, smallest.tiles)
@@ -250,7 +305,7 @@ def decide(view: View, strategy: Strategy) -> Decision:
         )
     if strategy.stuck is Stuck.DRAW and view.pool_size > 0:
         return Decision(Move.draw(), best, (), _kept_reason(kept, sets))
-    return Decision(move_of(best), best, best.played, best_reason())
+    return Decision(move_of(best, view), best, best.played, best_reason())
 
 
 def _hurry(view: View, strategy: Strategy) -> str:
@@ -300,7 +355,7 @@ def _smallest_set(sets: Play) -> Meld:
 
 def _opening(view: View, best: Play, strategy: Strategy) -> Decision:
     if not strategy.small_opening:
-        return Decision(move_of(best), best, best.played, _("it opens with the best play"))
+        return Decision(move_of(best, view), best, best.played, _("it opens with the best play"))
     melds = smallest_opening(best.table[len(view.table) :], view.rules)
     tiles = tuple(sorted(t for m in melds for t in m.tiles))
     kept = best.tiles_played - len(tiles)

@@ -119,6 +119,33 @@ def test_beginner_moves_no_table_joker_under_replace() -> None:
     assert sorted(map(str, played.table[0])) == ["B17", "J", "K17"]
 
 
+@pytest.mark.parametrize("bot", [Greedy(), Strong()], ids=lambda b: b.name)
+def test_a_bot_leaves_a_table_joker_standing_where_it_stood(bot: Greedy | Strong) -> None:
+    """The score stage reads every set afresh: a set the play did not touch came back
+    with its joker standing elsewhere (``R5 R6 J(R4)`` as ``R5 R6 J(R7)``, the group's
+    J(O7) as J(R7)), legal under the free joker rule but a table joker moved that
+    the player did not need to move."""
+    v = view("B13 K1 O5", "R5 R6 J(R4) | K9 B9 J(O9) | B10 B11 B12")
+    move = bot.choose(v)
+    assert move.table is not None
+    written = [[t.written for t in tiles] for tiles in move.table]
+    assert ["R5", "R6", "J(R4)"] in written
+    assert ["K9", "B9", "J(O9)"] in written
+    verdict = check_play(v.rack, v.table, move.table, True, v.rules, must_place=True)
+    assert verdict.legal, verdict.problems
+    # A set that grows keeps its joker where it can: R7 goes on as R4 stays.
+    grown = bot.choose(view("R7 K1", "R5 R6 J(R4)"))
+    assert grown.table is not None
+    assert [[t.written for t in tiles] for tiles in grown.table] == [["J(R4)", "R5", "R6", "R7"]]
+    # A joker the play needs elsewhere still goes: R4 takes its place, it ends R8.
+    v = view("R4 R9 K8", "R5 R6 J(R4) R7")
+    taken = bot.choose(v)
+    assert taken.table is not None
+    assert [[t.written for t in tiles] for tiles in taken.table] == [
+        ["R4", "R5", "R6", "R7", "J(R8)", "R9"]
+    ]
+
+
 def test_a_bot_plays_on_when_its_solve_stops_at_the_work_bound(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
