@@ -203,6 +203,9 @@ class Decision:
     played: tuple[Tile, ...]
     """The rack tiles the move places."""
     reason: str
+    nudge_reason: str | None = None
+    """The reason as a nudge may give it, not saying how the rack is made up (that
+    sets stand on it alone, and how many); None when ``reason`` says nothing of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,11 +222,21 @@ class Advice:
     text: str
 
 
-def advise(view: View, strategy: Strategy | None = None, *, name_tiles: bool = True) -> Advice:
+def advise(
+    view: View,
+    strategy: Strategy | None = None,
+    *,
+    name_tiles: bool = True,
+    name_sets: bool = True,
+) -> Advice:
     """The strong bot's advice for ``view``: whether it would hold back, and why.
     ``name_tiles`` false: the text names no tile (for a hint level that does not
-    reveal the play)."""
+    reveal the play). ``name_sets`` false: nor says that sets stand on the rack alone
+    (for the nudge, which tells only whether a play exists and how many tiles it
+    places)."""
     decision = decide(view, strategy or Strategy())
+    if not name_sets and decision.nudge_reason is not None:
+        decision = replace(decision, reason=decision.nudge_reason)
     best = decision.best
     kept = Counter(best.played)
     kept.subtract(decision.played)
@@ -290,7 +303,9 @@ def decide(view: View, strategy: Strategy) -> Decision:
     loose.subtract(kept)
     play = best_play(Position(tuple(sorted(loose.elements())), view.table, True), rules)
     if play.played:
-        return Decision(move_of(play, view), best, play.played, _kept_reason(kept, sets))
+        return Decision(
+            move_of(play, view), best, play.played, _kept_reason(kept, sets), _nudge(sets)
+        )
     if strategy.stuck is Stuck.SET and sets is not None and sets.played:
         smallest = _smallest_set(sets)
         table = (*view.table, smallest.tiles)
@@ -304,7 +319,7 @@ def decide(view: View, strategy: Strategy) -> Decision:
             ),
         )
     if strategy.stuck is Stuck.DRAW and view.pool_size > 0:
-        return Decision(Move.draw(), best, (), _kept_reason(kept, sets))
+        return Decision(Move.draw(), best, (), _kept_reason(kept, sets), _nudge(sets))
     return Decision(move_of(best, view), best, best.played, best_reason())
 
 
@@ -346,6 +361,17 @@ def _kept_reason(kept: Counter[Tile], sets: Play | None) -> str:
         kept=_("{first} and {second}", first=parts[0], second=parts[1])
         if len(parts) == 2
         else parts[0],
+    )
+
+
+def _nudge(sets: Play | None) -> str | None:
+    """The kept reason without the sets that stand on the rack alone, when it has
+    them."""
+    if sets is None or not sets.played:
+        return None
+    return _(
+        "it keeps back tiles that can go down on any later turn, while on the table they"
+        " would help the opponents"
     )
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from solver import MeldwiseError, solve_rummikub
 from solver.arena.runner import Dispatcher, local_dispatch, run_tournament
+from solver.i18n import language
 from solver.rummikub import Position, Rules, Tile
 from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
 from solver.rummikub.cli import describe_bot
@@ -346,6 +347,37 @@ def test_advice_below_the_full_hint_gives_no_tile_away() -> None:
         assert not advice["draws"]
         assert advice["text"].startswith("The strong bot would play only 1 of the 5 tiles: ")
         assert not any(tile in advice["text"] for tile in ("K11", "R1", "R2", "R3"))
+
+
+def test_the_nudges_advice_does_not_say_how_the_rack_is_made_up() -> None:
+    """A nudge tells whether a play exists and how many tiles it places: its advice
+    said the rack held "1 set that stands on the rack alone" (a part of the play the
+    player was to find), which even the tile hint, naming one tile, does not say of
+    the play. It now says only that the bot keeps tiles back; the tile hint's advice
+    still gives the reason whole, the full hint the tiles too."""
+    opponents = [{"rack_size": 9, "opened": True}]
+    nudge = solve_rummikub({**HOLDING, "opponents": opponents, "hint_level": "nudge"})
+    assert nudge["advice"]["text"] == (
+        "The strong bot would play only 1 of the 5 tiles: it keeps back tiles that can go"
+        " down on any later turn, while on the table they would help the opponents."
+    )
+    tile = solve_rummikub({**HOLDING, "opponents": opponents, "hint_level": "tile"})
+    assert "1 set that stands on the rack alone and the joker" in tile["advice"]["text"]
+    # Drawing rather than play: the same reason, the same way.
+    drawing = {"rack": ["R1", "R2", "R3", "K12"], "table": [["K8", "K9", "K10"]]}
+    answer = solve_rummikub({**drawing, "opponents": opponents, "hint_level": "nudge"})
+    assert answer["advice"]["draws"]
+    assert "set" not in answer["advice"]["text"]
+    with language("ja"):
+        ja = solve_rummikub({**HOLDING, "opponents": opponents, "hint_level": "nudge"})
+    assert "後のどの手番でも出せる牌を温存します" in ja["advice"]["text"]
+    # Only the joker kept: the player knows it is on the rack, the reason names it.
+    joker = {"rack": ["J", "K11", "O2"], "table": [["K8", "K9", "K10"]]}
+    answer = solve_rummikub({**joker, "opponents": opponents, "hint_level": "nudge"})
+    assert answer["advice"]["text"].endswith(
+        "it keeps back the joker, which can go down on any later turn, while on the table"
+        " they would help the opponents."
+    )
 
 
 def test_advice_at_every_hint_level_and_when_the_bot_agrees() -> None:
