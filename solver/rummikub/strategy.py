@@ -153,8 +153,11 @@ def own_sets(rack: tuple[Tile, ...], rules: Rules) -> Play:
     return best_play(Position(rack, (), opened=False), replace(rules, opening_threshold=0))
 
 
-def best_reason() -> str:
-    """The reason of a decision that is simply the best play."""
+def best_reason(best: Play) -> str:
+    """The reason of a decision that is simply the best play, ``best``: the best play
+    found when its search stopped before proving it."""
+    if best.status is not Status.OPTIMAL:
+        return _("it makes the best play it found")
     return _("it makes the best play")
 
 
@@ -242,7 +245,16 @@ def advise(
     kept.subtract(decision.played)
     keeps = tuple(sorted((+kept).elements()))
     holds_back = len(decision.played) < best.tiles_played
-    if not holds_back and decision.reason == best_reason():
+    # "The best play too" only of a best play proven: the bot's own search may stop
+    # at its work bound before it (a large house-rule variant), having found less.
+    proven = best.status is Status.OPTIMAL
+    if not best.played and not proven:
+        text = _("The strong bot's search stopped before finding a play: it would draw.")
+    elif not holds_back and not proven and decision.reason == best_reason(best):
+        text = _("The strong bot would make the best play it found.")
+    elif not holds_back and not proven:
+        text = _("The strong bot would make the best play it found: {why}.", why=decision.reason)
+    elif not holds_back and decision.reason == best_reason(best):
         text = _("The strong bot would make the best play too.")
     elif not holds_back:
         text = _("The strong bot would make the best play too: {why}.", why=decision.reason)
@@ -270,6 +282,8 @@ def advise(
             tiles=format_tiles(decision.played),
             why=decision.reason,
         )
+    if holds_back and not proven:
+        text = _("{advice} Its search stopped before proving the best play.", advice=text)
     return Advice(holds_back, decision.move.is_draw, decision.played, keeps, text)
 
 
@@ -298,7 +312,7 @@ def decide(view: View, strategy: Strategy) -> Decision:
         sets = own_sets(tuple(t for t in view.rack if not t.is_joker), rules)
         kept.update(sets.played)
     if not kept:
-        return Decision(move_of(best, view), best, best.played, best_reason())
+        return Decision(move_of(best, view), best, best.played, best_reason(best))
     loose = Counter(view.rack)
     loose.subtract(kept)
     play = best_play(Position(tuple(sorted(loose.elements())), view.table, True), rules)
@@ -320,7 +334,7 @@ def decide(view: View, strategy: Strategy) -> Decision:
         )
     if strategy.stuck is Stuck.DRAW and view.pool_size > 0:
         return Decision(Move.draw(), best, (), _kept_reason(kept, sets), _nudge(sets))
-    return Decision(move_of(best, view), best, best.played, best_reason())
+    return Decision(move_of(best, view), best, best.played, best_reason(best))
 
 
 def _hurry(view: View, strategy: Strategy) -> str:
@@ -381,7 +395,7 @@ def _smallest_set(sets: Play) -> Meld:
 
 def _opening(view: View, best: Play, strategy: Strategy) -> Decision:
     if not strategy.small_opening:
-        return Decision(move_of(best, view), best, best.played, _("it opens with the best play"))
+        return Decision(move_of(best, view), best, best.played, _opens_with(best))
     melds = smallest_opening(best.table[len(view.table) :], view.rules)
     tiles = tuple(sorted(t for m in melds for t in m.tiles))
     kept = best.tiles_played - len(tiles)
@@ -400,8 +414,14 @@ def _opening(view: View, best: Play, strategy: Strategy) -> Decision:
             points=sum(m.value for m in melds),
         )
         if kept
-        else _("it opens with the best play"),
+        else _opens_with(best),
     )
+
+
+def _opens_with(best: Play) -> str:
+    if best.status is not Status.OPTIMAL:
+        return _("it opens with the best play it found")
+    return _("it opens with the best play")
 
 
 def smallest_opening(melds: tuple[Meld, ...], rules: Rules) -> tuple[Meld, ...]:

@@ -10,6 +10,7 @@ import pytest
 
 from solver import MeldwiseError, solve_rummikub
 from solver.arena.runner import Dispatcher, local_dispatch, run_tournament
+from solver.cpsat import Status
 from solver.i18n import language
 from solver.rummikub import Position, Rules, Tile
 from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
@@ -20,7 +21,7 @@ from solver.rummikub.legality import check_play
 from solver.rummikub.melds import read_meld
 from solver.rummikub.notation import parse_tiles
 from solver.rummikub.record import record_to_dict
-from solver.rummikub.strategy import Strategy, Stuck, best_play, smallest_opening
+from solver.rummikub.strategy import Strategy, Stuck, advise, best_play, smallest_opening
 from tests.rummikub.games_support import SMALL_OPTIONS, TINY, TINY_OPTIONS, play
 
 LINE_UPS = [
@@ -403,6 +404,54 @@ def test_advice_at_every_hint_level_and_when_the_bot_agrees() -> None:
         solve_rummikub(
             {"rack": ["R1", "R2", "R3", "B1", "B2"], "rules": tiny, "opponents": [{"rack_size": 2}]}
         )
+
+
+def test_the_advice_calls_no_play_the_best_that_its_search_did_not_prove(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a large variant (7 colours, 26 numbers, sets of 6, at most 3 jokers a set)
+    the strong bot's search stopped at its work bound having found no play, and the
+    advice said "The strong bot would make the best play too: no play was found before
+    the search stopped: it draws". The same stop is made here by cutting the work (as
+    in the test above): the advice says what the search found, not that it is best."""
+    rules = {
+        "colours": 5, "numbers": 19, "copies": 2, "jokers": 4, "min_set_len": 8,
+        "opening_threshold": 10, "max_jokers_per_set": 3,
+    }  # fmt: skip
+    table = (
+        "R1 R2 R3 R4 R5 R6 R7 R8 R9 | B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13"
+        " | R9 J R11 R12 J R14 R15 R16 R17 R18 R19 | O4 O5 O6 O7 O8 O9 O10 O11 O12"
+    )
+    request = {
+        "rack": ["R10", "B19", "G11", "J", "J"],
+        "table": [tiles.split() for tiles in table.split(" | ")],
+        "opponents": [{"rack_size": 14, "opened": True}],
+        "rules": rules,
+        "hint_level": "nudge",
+    }
+    with monkeypatch.context() as patched:
+        patched.setattr("solver.rummikub.search.SCORE_WORK", 0.001)
+        advice = solve_rummikub(request)["advice"]
+    assert advice["draws"]
+    assert advice["text"] == (
+        "The strong bot's search stopped before finding a play: it would draw."
+    )
+    # A best play found but not proven: "the best play it found", never "the best".
+    v = view("R1 R2 R3 K11 O4 J", "K8 K9 K10")
+    found = replace(best_play(v.position, v.rules), status=Status.FEASIBLE)
+    plays_all = Strategy(hold_sets=False, hold_jokers=False)
+    with monkeypatch.context() as patched:
+        patched.setattr("solver.rummikub.strategy.best_play", lambda *args: found)
+        assert Strong(plays_all).decide(v).reason == "it makes the best play it found"
+        assert advise(v, plays_all).text == "The strong bot would make the best play it found."
+    with monkeypatch.context() as patched:
+        patched.setattr(
+            "solver.rummikub.strategy.best_play",
+            lambda position, rules: found if position == v.position else best_play(position, rules),
+        )
+        text = advise(v).text
+    assert text.startswith("The strong bot would play only 1 of the 5 tiles (K11): ")
+    assert text.endswith(" Its search stopped before proving the best play.")
 
 
 def test_strong_with_nothing_to_keep_makes_the_best_play() -> None:
