@@ -113,16 +113,21 @@ def calm_jokers(after: Table, before: Table, rules: Rules) -> Table:
     move."""
     olds = [(tiles, meld) for tiles in before if (meld := read_meld_or_none(tiles, rules))]
     olds = [(tiles, meld) for tiles, meld in olds if meld.jokers]
-    out = []
-    for tiles in after:
-        written = tiles
-        for index, (old_tiles, old) in enumerate(olds):
-            kept = _as_before(tiles, old_tiles, old, rules)
-            if kept is not None:
-                written = kept
-                del olds[index]
-                break
-        out.append(written)
+    out = list(after)
+    done: set[int] = set()
+    # Sets still the same tiles first, so that a set grown from another copy of them
+    # does not take the reading of one the play left alone.
+    for exact in (True, False):
+        for index, tiles in enumerate(after):
+            for old_index, (old_tiles, old) in enumerate(olds):
+                if index in done or (exact and Counter(tiles) != Counter(old.tiles)):
+                    continue
+                kept = _as_before(tiles, old_tiles, old, rules)
+                if kept is not None:
+                    out[index] = kept
+                    done.add(index)
+                    del olds[old_index]
+                    break
     return tuple(out)
 
 

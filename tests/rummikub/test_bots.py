@@ -21,7 +21,14 @@ from solver.rummikub.legality import check_play
 from solver.rummikub.melds import read_meld
 from solver.rummikub.notation import parse_tiles
 from solver.rummikub.record import record_to_dict
-from solver.rummikub.strategy import Strategy, Stuck, advise, best_play, smallest_opening
+from solver.rummikub.strategy import (
+    Strategy,
+    Stuck,
+    advise,
+    best_play,
+    calm_jokers,
+    smallest_opening,
+)
 from tests.rummikub.games_support import SMALL_OPTIONS, TINY, TINY_OPTIONS, play
 
 LINE_UPS = [
@@ -145,6 +152,19 @@ def test_a_bot_leaves_a_table_joker_standing_where_it_stood(bot: Greedy | Strong
     assert taken.table is not None
     assert [[t.written for t in tiles] for tiles in taken.table] == [
         ["R4", "R5", "R6", "R7", "J(R8)", "R9"]
+    ]
+
+
+def test_a_set_left_alone_keeps_its_joker_before_a_set_that_grew() -> None:
+    """R5 put on R6 R7 J(R8): the grown run R5 R6 R7 J came first and took the other
+    set's reading J(R4), leaving R5 R6 J, untouched, read afresh as J(R7): both jokers
+    moved where none had to. Sets still the same tiles are matched first."""
+    before = (tuple(parse_tiles("R5 R6 J(R4)")), tuple(parse_tiles("R6 R7 J(R8)")))
+    after = (tuple(parse_tiles("R5 R6 R7 J")), tuple(parse_tiles("R5 R6 J(R7)")))
+    calm = calm_jokers(after, before, Rules())
+    assert [[t.written for t in tiles] for tiles in calm] == [
+        ["R5", "R6", "R7", "J(R8)"],
+        ["R5", "R6", "J(R4)"],
     ]
 
 
