@@ -27,6 +27,7 @@ from solver.rummikub.engine import Move, View
 from solver.rummikub.legality import check_play
 from solver.rummikub.melds import readings
 from solver.rummikub.notation import Tile
+from solver.rummikub.result import Play
 from solver.rummikub.strategy import (
     Decision,
     Strategy,
@@ -46,8 +47,13 @@ class Greedy:
 
     name = "greedy"
 
+    def best(self, view: View) -> tuple[Move, Play]:
+        """The move and the best play it makes, from the one solve."""
+        play = best_play(view.position, view.rules)
+        return move_of(play, view), play
+
     def choose(self, view: View) -> Move:
-        return move_of(best_play(view.position, view.rules), view)
+        return self.best(view)[0]
 
 
 class Beginner:

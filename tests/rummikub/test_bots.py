@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from solver import MeldwiseError, solve_rummikub
 from solver.arena.runner import Dispatcher, local_dispatch, run_tournament
 from solver.cpsat import Status
 from solver.i18n import language
-from solver.rummikub import Position, Rules, Tile
+from solver.rummikub import Position, Rules, Tile, search
 from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
 from solver.rummikub.cli import describe_bot
 from solver.rummikub.engine import Action, GameSettings, Move, PoolEmpty, View
@@ -205,6 +206,28 @@ def test_a_bot_plays_on_when_its_solve_stops_at_the_work_bound(
     assert unlimited["status"] == "optimal"
     assert unlimited["best_tiles"] == len(unlimited["played"]) > 0
     assert "The best play places" in describe_bot(unlimited)
+
+
+def test_the_greedy_bots_answer_solves_the_turn_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its move is the best play, yet the answer solved the turn again for the best
+    play's size: on a large variant (7 colours, 26 numbers, sets of 6) the greedy
+    answer took 87 s where the strong bot's took 43 s."""
+    calls = []
+    real = search.solve
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr("solver.rummikub.strategy.solve", counted)
+    request = {"bot": "greedy", "rack": ["R1", "R2", "R3", "K5"], "opened": True}
+    answer = bot_rummikub({**request, "opponents": [{"rack_size": 14, "opened": True}]})
+    assert (answer["action"], answer["best_tiles"], answer["played"]) == (
+        "play",
+        3,
+        ["R1", "R2", "R3"],
+    )
+    assert len(calls) == 1
 
 
 def test_beginner_games_keep_every_old_set_together() -> None:
