@@ -27,6 +27,7 @@ from solver.rummikub.engine import Move, View
 from solver.rummikub.legality import check_play
 from solver.rummikub.melds import readings
 from solver.rummikub.notation import Tile
+from solver.rummikub.result import Play
 from solver.rummikub.strategy import (
     Decision,
     Strategy,
@@ -46,8 +47,13 @@ class Greedy:
 
     name = "greedy"
 
+    def best(self, view: View) -> tuple[Move, Play]:
+        """The move and the best play it makes, from the one solve."""
+        play = best_play(view.position, view.rules)
+        return move_of(play, view), play
+
     def choose(self, view: View) -> Move:
-        return move_of(best_play(view.position, view.rules))
+        return self.best(view)[0]
 
 
 class Beginner:
@@ -59,7 +65,7 @@ class Beginner:
     def choose(self, view: View) -> Move:
         position = view.position
         if not position.opened:
-            return move_of(best_play(position, view.rules))
+            return move_of(best_play(position, view.rules), view)
         # Sets from the rack alone: the opening model with no threshold and no table.
         own = own_sets(view.rack, view.rules)
         table = [list(tiles) for tiles in view.table] + [list(t) for t in table_of(own)]

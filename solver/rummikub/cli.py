@@ -508,11 +508,18 @@ def _short(shortfall: int, objective: str) -> str:
 
 def _best_text(best: dict[str, Any]) -> str:
     """A turn's best play in words; a best that places nothing was written "best 0 tiles /
-    0 points ()"."""
+    0 points ()", and one its search did not prove was called the best as one proven."""
     if not best["played"]:
         if best["status"] == "optimal":
             return _("best: no play was possible")
         return _("best: no play found")
+    if best["status"] != "optimal":
+        return _(
+            "best found {tiles} / {points} ({played}), not proven the best",
+            tiles=_n("{n} tile", "{n} tiles", best["tiles"]),
+            points=points_text(best["points"]),
+            played=" ".join(best["played"]),
+        )
     return _(
         "best {tiles} / {points} ({played})",
         tiles=_n("{n} tile", "{n} tiles", best["tiles"]),

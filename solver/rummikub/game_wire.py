@@ -21,7 +21,7 @@ from solver.arena.runner import bot_seed
 from solver.cpsat import Limit, Status
 from solver.errors import RequestError, quoted
 from solver.i18n import _, speaks
-from solver.rummikub.bots import BOTS, Strong, make_bot
+from solver.rummikub.bots import BOTS, Greedy, Strong, make_bot
 from solver.rummikub.deal import full_set
 from solver.rummikub.engine import Game, GameSettings, added_tiles
 from solver.rummikub.notation import Notation, spell, spelling, written_sets
@@ -288,6 +288,9 @@ def _bot_answer(asked: BotRequest) -> dict[str, Any]:
         if isinstance(bot, Strong):
             decision = bot.decide(view)
             move, reason, best = decision.move, decision.reason, decision.best.tiles_played
+        elif isinstance(bot, Greedy):  # its move is the best play: one solve, not two
+            move, play = bot.best(view)
+            best = play.tiles_played
         else:
             move = bot.choose(view)
             best = best_play(view.position, view.rules).tiles_played

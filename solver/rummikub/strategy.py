@@ -27,7 +27,8 @@ from itertools import combinations
 from solver.cpsat import Limit, Status
 from solver.i18n import _, _n
 from solver.rummikub.engine import Move, Table, View
-from solver.rummikub.melds import Meld, MeldKind
+from solver.rummikub.legality import check_play
+from solver.rummikub.melds import Meld, MeldKind, read_meld_or_none
 from solver.rummikub.notation import JOKER, Tile, format_tiles
 from solver.rummikub.position import Objective, Position
 from solver.rummikub.result import Play
@@ -88,9 +89,68 @@ def table_of(play: Play) -> Table:
     return tuple(meld.written for meld in play.table)
 
 
-def move_of(play: Play) -> Move:
-    """Play ``play``, or draw when it places nothing."""
-    return Move.play(table_of(play)) if play.played else Move.draw()
+def move_of(play: Play, view: View | None = None) -> Move:
+    """Play ``play``, or draw when it places nothing. Given the ``view`` the play was
+    solved from, each table joker stands for what it stood for there when its set can
+    still read it so (:func:`calm_jokers`)."""
+    if not play.played:
+        return Move.draw()
+    table = table_of(play)
+    if view is not None:
+        calm = calm_jokers(table, view.table, view.rules)
+        if check_play(view.rack, view.table, calm, view.opened[view.seat], view.rules).legal:
+            table = calm
+    return Move.play(table)
+
+
+def calm_jokers(after: Table, before: Table, rules: Rules) -> Table:
+    """``after`` with each set that holds a joker written as a set of ``before`` it
+    shares numbered tiles with reads its jokers, when it can read them so: a set that
+    is still the same tiles as it was is written as it was. The score stage reads every
+    set afresh, so without this a set the play leaves alone could come back with its
+    joker standing elsewhere (``R5 R6 J(R4)`` as ``R5 R6 J(R7)``): a legal move under
+    ``joker_retrieval: "free"``, but a table joker moved that the play did not need to
+    move."""
+    olds = [(tiles, meld) for tiles in before if (meld := read_meld_or_none(tiles, rules))]
+    olds = [(tiles, meld) for tiles, meld in olds if meld.jokers]
+    out = list(after)
+    done: set[int] = set()
+    # Sets still the same tiles first, so that a set grown from another copy of them
+    # does not take the reading of one the play left alone.
+    for exact in (True, False):
+        for index, tiles in enumerate(after):
+            for old_index, (old_tiles, old) in enumerate(olds):
+                if index in done or (exact and Counter(tiles) != Counter(old.tiles)):
+                    continue
+                kept = _as_before(tiles, old_tiles, old, rules)
+                if kept is not None:
+                    out[index] = kept
+                    done.add(index)
+                    del olds[old_index]
+                    break
+    return tuple(out)
+
+
+def _as_before(
+    tiles: tuple[Tile, ...], old_tiles: tuple[Tile, ...], old: Meld, rules: Rules
+) -> tuple[Tile, ...] | None:
+    """``tiles`` (a set after the play) with its jokers standing for what ``old``'s
+    stood for, or None when ``tiles`` share no numbered tile with ``old``, hold another
+    count of jokers, or cannot be read so."""
+    naturals = Counter(t for t in tiles if not t.is_joker)
+    old_naturals = Counter(t for t in old.tiles if not t.is_joker)
+    jokers = len(tiles) - naturals.total()
+    if jokers != old.jokers or not naturals & old_naturals:
+        return None
+    if naturals == old_naturals:
+        return old_tiles
+    meant = [m for t, m in zip(old.tiles, old.stands_for, strict=True) if t.is_joker]
+    said = [*naturals.elements(), *(Tile(None, 0, m) for m in meant)]
+    meld = read_meld_or_none(said, rules)
+    if meld is None:
+        return None
+    read = Counter(m for t, m in zip(meld.tiles, meld.stands_for, strict=True) if t.is_joker)
+    return meld.written if read == Counter(meant) else None
 
 
 def own_sets(rack: tuple[Tile, ...], rules: Rules) -> Play:
@@ -98,8 +158,11 @@ def own_sets(rack: tuple[Tile, ...], rules: Rules) -> Play:
     return best_play(Position(rack, (), opened=False), replace(rules, opening_threshold=0))
 
 
-def best_reason() -> str:
-    """The reason of a decision that is simply the best play."""
+def best_reason(best: Play) -> str:
+    """The reason of a decision that is simply the best play, ``best``: the best play
+    found when its search stopped before proving it."""
+    if best.status is not Status.OPTIMAL:
+        return _("it makes the best play it found")
     return _("it makes the best play")
 
 
@@ -148,6 +211,9 @@ class Decision:
     played: tuple[Tile, ...]
     """The rack tiles the move places."""
     reason: str
+    nudge_reason: str | None = None
+    """The reason as a nudge may give it, not saying how the rack is made up (that
+    sets stand on it alone, and how many); None when ``reason`` says nothing of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,17 +230,36 @@ class Advice:
     text: str
 
 
-def advise(view: View, strategy: Strategy | None = None, *, name_tiles: bool = True) -> Advice:
+def advise(
+    view: View,
+    strategy: Strategy | None = None,
+    *,
+    name_tiles: bool = True,
+    name_sets: bool = True,
+) -> Advice:
     """The strong bot's advice for ``view``: whether it would hold back, and why.
     ``name_tiles`` false: the text names no tile (for a hint level that does not
-    reveal the play)."""
+    reveal the play). ``name_sets`` false: nor says that sets stand on the rack alone
+    (for the nudge, which tells only whether a play exists and how many tiles it
+    places)."""
     decision = decide(view, strategy or Strategy())
+    if not name_sets and decision.nudge_reason is not None:
+        decision = replace(decision, reason=decision.nudge_reason)
     best = decision.best
     kept = Counter(best.played)
     kept.subtract(decision.played)
     keeps = tuple(sorted((+kept).elements()))
     holds_back = len(decision.played) < best.tiles_played
-    if not holds_back and decision.reason == best_reason():
+    # "The best play too" only of a best play proven: the bot's own search may stop
+    # at its work bound before it (a large house-rule variant), having found less.
+    proven = best.status is Status.OPTIMAL
+    if not best.played and not proven:
+        text = _("The strong bot's search stopped before finding a play: it would draw.")
+    elif not holds_back and not proven and decision.reason == best_reason(best):
+        text = _("The strong bot would make the best play it found.")
+    elif not holds_back and not proven:
+        text = _("The strong bot would make the best play it found: {why}.", why=decision.reason)
+    elif not holds_back and decision.reason == best_reason(best):
         text = _("The strong bot would make the best play too.")
     elif not holds_back:
         text = _("The strong bot would make the best play too: {why}.", why=decision.reason)
@@ -202,6 +287,8 @@ def advise(view: View, strategy: Strategy | None = None, *, name_tiles: bool = T
             tiles=format_tiles(decision.played),
             why=decision.reason,
         )
+    if holds_back and not proven:
+        text = _("{advice} Its search stopped before proving the best play.", advice=text)
     return Advice(holds_back, decision.move.is_draw, decision.played, keeps, text)
 
 
@@ -216,12 +303,12 @@ def decide(view: View, strategy: Strategy) -> Decision:
             why = _("there is no play: it draws")
         return Decision(Move.draw(), best, (), why)
     if not best.rack_left:
-        return Decision(move_of(best), best, best.played, _("the best play empties the rack"))
+        return Decision(move_of(best, view), best, best.played, _("the best play empties the rack"))
     if not view.opened[view.seat]:
         return _opening(view, best, strategy)
     hurry = _hurry(view, strategy)
     if hurry:
-        return Decision(move_of(best), best, best.played, hurry)
+        return Decision(move_of(best, view), best, best.played, hurry)
     kept: Counter[Tile] = Counter()
     if strategy.hold_jokers:
         kept.update(t for t in view.rack if t.is_joker)
@@ -230,12 +317,14 @@ def decide(view: View, strategy: Strategy) -> Decision:
         sets = own_sets(tuple(t for t in view.rack if not t.is_joker), rules)
         kept.update(sets.played)
     if not kept:
-        return Decision(move_of(best), best, best.played, best_reason())
+        return Decision(move_of(best, view), best, best.played, best_reason(best))
     loose = Counter(view.rack)
     loose.subtract(kept)
     play = best_play(Position(tuple(sorted(loose.elements())), view.table, True), rules)
     if play.played:
-        return Decision(move_of(play), best, play.played, _kept_reason(kept, sets))
+        return Decision(
+            move_of(play, view), best, play.played, _kept_reason(kept, sets), _nudge(sets)
+        )
     if strategy.stuck is Stuck.SET and sets is not None and sets.played:
         smallest = _smallest_set(sets)
         table = (*view.table, smallest.tiles)
@@ -249,8 +338,8 @@ def decide(view: View, strategy: Strategy) -> Decision:
             ),
         )
     if strategy.stuck is Stuck.DRAW and view.pool_size > 0:
-        return Decision(Move.draw(), best, (), _kept_reason(kept, sets))
-    return Decision(move_of(best), best, best.played, best_reason())
+        return Decision(Move.draw(), best, (), _kept_reason(kept, sets), _nudge(sets))
+    return Decision(move_of(best, view), best, best.played, best_reason(best))
 
 
 def _hurry(view: View, strategy: Strategy) -> str:
@@ -298,13 +387,24 @@ def _kept_reason(kept: Counter[Tile], sets: Play | None) -> str:
     )
 
 
+def _nudge(sets: Play | None) -> str | None:
+    """The kept reason without the sets that stand on the rack alone, when it has
+    them."""
+    if sets is None or not sets.played:
+        return None
+    return _(
+        "it keeps back tiles that can go down on any later turn, while on the table they"
+        " would help the opponents"
+    )
+
+
 def _smallest_set(sets: Play) -> Meld:
     return min(sets.table, key=lambda m: (m.jokers, len(m.tiles), m.value))
 
 
 def _opening(view: View, best: Play, strategy: Strategy) -> Decision:
     if not strategy.small_opening:
-        return Decision(move_of(best), best, best.played, _("it opens with the best play"))
+        return Decision(move_of(best, view), best, best.played, _opens_with(best))
     melds = smallest_opening(best.table[len(view.table) :], view.rules)
     tiles = tuple(sorted(t for m in melds for t in m.tiles))
     kept = best.tiles_played - len(tiles)
@@ -323,8 +423,14 @@ def _opening(view: View, best: Play, strategy: Strategy) -> Decision:
             points=sum(m.value for m in melds),
         )
         if kept
-        else _("it opens with the best play"),
+        else _opens_with(best),
     )
+
+
+def _opens_with(best: Play) -> str:
+    if best.status is not Status.OPTIMAL:
+        return _("it opens with the best play it found")
+    return _("it opens with the best play")
 
 
 def smallest_opening(melds: tuple[Meld, ...], rules: Rules) -> tuple[Meld, ...]:

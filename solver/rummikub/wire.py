@@ -523,7 +523,10 @@ def solve_rummikub(request: Mapping[str, Any] | SolveRequest) -> dict[str, Any]:
             view = facing(position, asked.rules, asked.opponents)
             # A nudge or a tile hint must not give the play away through the advice.
             full = asked.hint_level is HintLevel.FULL
-            added["advice"] = AdviceOut.answer(advise(view, name_tiles=full), asked.hint_level)
+            # A nudge does not say that sets stand on the rack alone either.
+            nudge = asked.hint_level is HintLevel.NUDGE
+            advice = advise(view, name_tiles=full, name_sets=not nudge)
+            added["advice"] = AdviceOut.answer(advice, asked.hint_level)
         if asked.free_jokers:
             added["free_jokers"] = play.free_jokers
         return {"status": answer.pop("status"), **added, **answer}

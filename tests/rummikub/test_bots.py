@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from solver import MeldwiseError, solve_rummikub
 from solver.arena.runner import Dispatcher, local_dispatch, run_tournament
-from solver.rummikub import Position, Rules, Tile
+from solver.cpsat import Status
+from solver.i18n import language
+from solver.rummikub import Position, Rules, Tile, search
 from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
 from solver.rummikub.cli import describe_bot
 from solver.rummikub.engine import Action, GameSettings, Move, PoolEmpty, View
@@ -19,7 +22,14 @@ from solver.rummikub.legality import check_play
 from solver.rummikub.melds import read_meld
 from solver.rummikub.notation import parse_tiles
 from solver.rummikub.record import record_to_dict
-from solver.rummikub.strategy import Strategy, Stuck, best_play, smallest_opening
+from solver.rummikub.strategy import (
+    Strategy,
+    Stuck,
+    advise,
+    best_play,
+    calm_jokers,
+    smallest_opening,
+)
 from tests.rummikub.games_support import SMALL_OPTIONS, TINY, TINY_OPTIONS, play
 
 LINE_UPS = [
@@ -119,6 +129,46 @@ def test_beginner_moves_no_table_joker_under_replace() -> None:
     assert sorted(map(str, played.table[0])) == ["B17", "J", "K17"]
 
 
+@pytest.mark.parametrize("bot", [Greedy(), Strong()], ids=lambda b: b.name)
+def test_a_bot_leaves_a_table_joker_standing_where_it_stood(bot: Greedy | Strong) -> None:
+    """The score stage reads every set afresh: a set the play did not touch came back
+    with its joker standing elsewhere (``R5 R6 J(R4)`` as ``R5 R6 J(R7)``, the group's
+    J(O7) as J(R7)), legal under the free joker rule but a table joker moved that
+    the player did not need to move."""
+    v = view("B13 K1 O5", "R5 R6 J(R4) | K9 B9 J(O9) | B10 B11 B12")
+    move = bot.choose(v)
+    assert move.table is not None
+    written = [[t.written for t in tiles] for tiles in move.table]
+    assert ["R5", "R6", "J(R4)"] in written
+    assert ["K9", "B9", "J(O9)"] in written
+    verdict = check_play(v.rack, v.table, move.table, True, v.rules, must_place=True)
+    assert verdict.legal, verdict.problems
+    # A set that grows keeps its joker where it can: R7 goes on as R4 stays.
+    grown = bot.choose(view("R7 K1", "R5 R6 J(R4)"))
+    assert grown.table is not None
+    assert [[t.written for t in tiles] for tiles in grown.table] == [["J(R4)", "R5", "R6", "R7"]]
+    # A joker the play needs elsewhere still goes: R4 takes its place, it ends R8.
+    v = view("R4 R9 K8", "R5 R6 J(R4) R7")
+    taken = bot.choose(v)
+    assert taken.table is not None
+    assert [[t.written for t in tiles] for tiles in taken.table] == [
+        ["R4", "R5", "R6", "R7", "J(R8)", "R9"]
+    ]
+
+
+def test_a_set_left_alone_keeps_its_joker_before_a_set_that_grew() -> None:
+    """R5 put on R6 R7 J(R8): the grown run R5 R6 R7 J came first and took the other
+    set's reading J(R4), leaving R5 R6 J, untouched, read afresh as J(R7): both jokers
+    moved where none had to. Sets still the same tiles are matched first."""
+    before = (tuple(parse_tiles("R5 R6 J(R4)")), tuple(parse_tiles("R6 R7 J(R8)")))
+    after = (tuple(parse_tiles("R5 R6 R7 J")), tuple(parse_tiles("R5 R6 J(R7)")))
+    calm = calm_jokers(after, before, Rules())
+    assert [[t.written for t in tiles] for tiles in calm] == [
+        ["R5", "R6", "R7", "J(R8)"],
+        ["R5", "R6", "J(R4)"],
+    ]
+
+
 def test_a_bot_plays_on_when_its_solve_stops_at_the_work_bound(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -156,6 +206,28 @@ def test_a_bot_plays_on_when_its_solve_stops_at_the_work_bound(
     assert unlimited["status"] == "optimal"
     assert unlimited["best_tiles"] == len(unlimited["played"]) > 0
     assert "The best play places" in describe_bot(unlimited)
+
+
+def test_the_greedy_bots_answer_solves_the_turn_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its move is the best play, yet the answer solved the turn again for the best
+    play's size: on a large variant (7 colours, 26 numbers, sets of 6) the greedy
+    answer took 87 s where the strong bot's took 43 s."""
+    calls = []
+    real = search.solve
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr("solver.rummikub.strategy.solve", counted)
+    request = {"bot": "greedy", "rack": ["R1", "R2", "R3", "K5"], "opened": True}
+    answer = bot_rummikub({**request, "opponents": [{"rack_size": 14, "opened": True}]})
+    assert (answer["action"], answer["best_tiles"], answer["played"]) == (
+        "play",
+        3,
+        ["R1", "R2", "R3"],
+    )
+    assert len(calls) == 1
 
 
 def test_beginner_games_keep_every_old_set_together() -> None:
@@ -340,6 +412,37 @@ def test_advice_below_the_full_hint_gives_no_tile_away() -> None:
         assert not any(tile in advice["text"] for tile in ("K11", "R1", "R2", "R3"))
 
 
+def test_the_nudges_advice_does_not_say_how_the_rack_is_made_up() -> None:
+    """A nudge tells whether a play exists and how many tiles it places: its advice
+    said the rack held "1 set that stands on the rack alone" (a part of the play the
+    player was to find), which even the tile hint, naming one tile, does not say of
+    the play. It now says only that the bot keeps tiles back; the tile hint's advice
+    still gives the reason whole, the full hint the tiles too."""
+    opponents = [{"rack_size": 9, "opened": True}]
+    nudge = solve_rummikub({**HOLDING, "opponents": opponents, "hint_level": "nudge"})
+    assert nudge["advice"]["text"] == (
+        "The strong bot would play only 1 of the 5 tiles: it keeps back tiles that can go"
+        " down on any later turn, while on the table they would help the opponents."
+    )
+    tile = solve_rummikub({**HOLDING, "opponents": opponents, "hint_level": "tile"})
+    assert "1 set that stands on the rack alone and the joker" in tile["advice"]["text"]
+    # Drawing rather than play: the same reason, the same way.
+    drawing = {"rack": ["R1", "R2", "R3", "K12"], "table": [["K8", "K9", "K10"]]}
+    answer = solve_rummikub({**drawing, "opponents": opponents, "hint_level": "nudge"})
+    assert answer["advice"]["draws"]
+    assert "set" not in answer["advice"]["text"]
+    with language("ja"):
+        ja = solve_rummikub({**HOLDING, "opponents": opponents, "hint_level": "nudge"})
+    assert "後のどの手番でも出せる牌を温存します" in ja["advice"]["text"]
+    # Only the joker kept: the player knows it is on the rack, the reason names it.
+    joker = {"rack": ["J", "K11", "O2"], "table": [["K8", "K9", "K10"]]}
+    answer = solve_rummikub({**joker, "opponents": opponents, "hint_level": "nudge"})
+    assert answer["advice"]["text"].endswith(
+        "it keeps back the joker, which can go down on any later turn, while on the table"
+        " they would help the opponents."
+    )
+
+
 def test_advice_at_every_hint_level_and_when_the_bot_agrees() -> None:
     going_out = {"rack": ["R1", "R2", "R3", "K11"], "table": [["K8", "K9", "K10"]]}
     for level in ("nudge", "tile", "full"):
@@ -363,6 +466,54 @@ def test_advice_at_every_hint_level_and_when_the_bot_agrees() -> None:
         solve_rummikub(
             {"rack": ["R1", "R2", "R3", "B1", "B2"], "rules": tiny, "opponents": [{"rack_size": 2}]}
         )
+
+
+def test_the_advice_calls_no_play_the_best_that_its_search_did_not_prove(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a large variant (7 colours, 26 numbers, sets of 6, at most 3 jokers a set)
+    the strong bot's search stopped at its work bound having found no play, and the
+    advice said "The strong bot would make the best play too: no play was found before
+    the search stopped: it draws". The same stop is made here by cutting the work (as
+    in the test above): the advice says what the search found, not that it is best."""
+    rules = {
+        "colours": 5, "numbers": 19, "copies": 2, "jokers": 4, "min_set_len": 8,
+        "opening_threshold": 10, "max_jokers_per_set": 3,
+    }  # fmt: skip
+    table = (
+        "R1 R2 R3 R4 R5 R6 R7 R8 R9 | B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13"
+        " | R9 J R11 R12 J R14 R15 R16 R17 R18 R19 | O4 O5 O6 O7 O8 O9 O10 O11 O12"
+    )
+    request = {
+        "rack": ["R10", "B19", "G11", "J", "J"],
+        "table": [tiles.split() for tiles in table.split(" | ")],
+        "opponents": [{"rack_size": 14, "opened": True}],
+        "rules": rules,
+        "hint_level": "nudge",
+    }
+    with monkeypatch.context() as patched:
+        patched.setattr("solver.rummikub.search.SCORE_WORK", 0.001)
+        advice = solve_rummikub(request)["advice"]
+    assert advice["draws"]
+    assert advice["text"] == (
+        "The strong bot's search stopped before finding a play: it would draw."
+    )
+    # A best play found but not proven: "the best play it found", never "the best".
+    v = view("R1 R2 R3 K11 O4 J", "K8 K9 K10")
+    found = replace(best_play(v.position, v.rules), status=Status.FEASIBLE)
+    plays_all = Strategy(hold_sets=False, hold_jokers=False)
+    with monkeypatch.context() as patched:
+        patched.setattr("solver.rummikub.strategy.best_play", lambda *args: found)
+        assert Strong(plays_all).decide(v).reason == "it makes the best play it found"
+        assert advise(v, plays_all).text == "The strong bot would make the best play it found."
+    with monkeypatch.context() as patched:
+        patched.setattr(
+            "solver.rummikub.strategy.best_play",
+            lambda position, rules: found if position == v.position else best_play(position, rules),
+        )
+        text = advise(v).text
+    assert text.startswith("The strong bot would play only 1 of the 5 tiles (K11): ")
+    assert text.endswith(" Its search stopped before proving the best play.")
 
 
 def test_strong_with_nothing_to_keep_makes_the_best_play() -> None:

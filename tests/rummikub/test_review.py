@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from solver import validate_rummikub
 from solver.errors import MeldwiseError
-from solver.rummikub import Objective, Position, Status, solve
+from solver.rummikub import Objective, Play, Position, Status, solve
 from solver.rummikub.cli import describe_review
 from solver.rummikub.engine import GameSettings
 from solver.rummikub.game_wire import review_rummikub
@@ -261,6 +262,26 @@ def test_a_best_the_search_did_not_prove_is_never_below_the_turn_nor_called_reac
     assert "Player 0: 0 of 1 turns at the best" in text
     assert "turns whose best was not proven: [1]" in text
     assert "Turns below the best" not in text
+
+
+def test_a_turn_below_a_best_play_found_but_not_proven_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A turn short of a best play its search found but did not prove was listed with
+    "best 3 tiles / 33 points (R10 R11 R12)", as if proven; the summary line alone said
+    that its best was not proven."""
+    record = {"turns": [_turn(1, "R10 R11 R12 B1 K5", [], None)]}
+    real = solve
+
+    def unproven(*args: Any, **kwargs: Any) -> Play:
+        return replace(real(*args, **kwargs), status=Status.FEASIBLE)
+
+    monkeypatch.setattr("solver.rummikub.review.solve", unproven)
+    text = describe_review(review_rummikub({"record": record}))
+    assert (
+        "turn 1, player 0: draws; best found 3 tiles / 33 points (R10 R11 R12), not proven the"
+        " best" in text
+    )
 
 
 def test_an_illegal_play_is_taken_back_in_the_rack_series() -> None:
