@@ -154,15 +154,28 @@ def _continued_group(tm: TurnModel, cont: Continuation, value: Value) -> PlacedS
         Tile.natural(Colour.from_index(c), number) for c, var in cont.added.items() if value(var)
     ]
     joined += [JOKER] * value(cont.added_jokers)
-    return PlacedSet(_group(tm, number, stayed + joined), cont.index, tuple(stayed), tuple(joined))
+    # A joker that stays keeps the colour it stood for where that colour is still free:
+    # the table's K7 B7 J(O7) going on is not written back as J(R7).
+    was = [
+        m.colour
+        for t, m, s in zip(cont.meld.tiles, cont.meld.stands_for, cont.stays, strict=True)
+        if t.is_joker and value(s)
+    ]
+    placed = _group(tm, number, stayed + joined, was)
+    return PlacedSet(placed, cont.index, tuple(stayed), tuple(joined))
 
 
-def _group(tm: TurnModel, number: int, tiles: list[Tile]) -> Meld:
-    """A group of ``tiles`` in colour order, jokers standing for the free colours
-    (those :func:`~solver.rummikub.melds.joker_colours` gives them)."""
+def _group(
+    tm: TurnModel, number: int, tiles: list[Tile], was: Sequence[Colour | None] = ()
+) -> Meld:
+    """A group of ``tiles`` in colour order, jokers standing for the free colours: first
+    those in ``was`` (what jokers that stayed stood for), then those
+    :func:`~solver.rummikub.melds.joker_colours` gives them."""
     present = {t.colour for t in tiles if t.colour is not None}
     jokers = sum(t.is_joker for t in tiles)
-    chosen = present | set(islice(joker_colours(present, tm.rules), jokers))
+    kept = [c for c in dict.fromkeys(was) if c is not None and c not in present][:jokers]
+    rest = joker_colours(present | set(kept), tm.rules)
+    chosen = present | set(kept) | set(islice(rest, jokers - len(kept)))
     colours = [c for c in tm.rules.colour_list if c in chosen]
     if len(colours) != len(tiles):
         raise ModelError(f"a group of number {number} does not lay out")

@@ -59,6 +59,29 @@ def test_a_group_takes_the_fourth_colour_instead_of_splitting_a_run() -> None:
     assert_legal_answer(Position.parse("R5", "R1 R2 R3 R4 R5 R6 | B5 K5 O5"), RULES, play)
 
 
+@pytest.mark.parametrize(
+    ("rack", "table", "joker_as"),
+    [
+        ("R1 R2 R3", "K7 B7 J(O7)", ["O7"]),  # left alone
+        ("R1 R2 R3 R9", "K7 B7 J(O7) | R10 R11 R12", ["O7"]),  # another set grows
+        ("O7 R1 R2 R3", "K7 B7 J(O7)", ["R7"]),  # O7 joins: the joker takes the free colour
+        ("R4 R5 R6", "K7 B7 J(O7) J(R7)", ["R7", "O7"]),
+    ],
+)
+def test_a_group_joker_that_stays_keeps_the_colour_it_stood_for(
+    rack: str, table: str, joker_as: list[str]
+) -> None:
+    # The table's K7 B7 J(O7), left alone, came back as J B7 K7 read as R7 B7 K7: the
+    # joker written as standing elsewhere, though the answer said no tile moved.
+    position = Position.parse(rack, table)
+    play = solve(position, RULES)
+    assert play.tiles_moved == 0
+    group = next(s for s in play.table if s.kind.value == "group")
+    read = [str(m) for t, m in zip(group.tiles, group.stands_for, strict=True) if t.is_joker]
+    assert sorted(read) == sorted(joker_as)
+    assert_legal_answer(position, RULES, play)
+
+
 def test_the_joker_stays_on_the_rack_when_the_count_is_equal() -> None:
     # Four tiles either way: R7 B7 K7 O7, or three of them with the joker.
     play = solve(Position.parse("R7 B7 K7 O7 J"), RULES)
