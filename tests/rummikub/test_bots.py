@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
+import solver.cpsat as cpsat
+import solver.rummikub.strategy as strategy
 from solver import MeldwiseError, solve_rummikub
 from solver.arena.runner import Dispatcher, local_dispatch, run_tournament
 from solver.rummikub import Position, Rules, Tile
@@ -19,7 +22,13 @@ from solver.rummikub.legality import check_play
 from solver.rummikub.melds import read_meld
 from solver.rummikub.notation import parse_tiles
 from solver.rummikub.record import record_to_dict
-from solver.rummikub.strategy import Strategy, Stuck, best_play, smallest_opening
+from solver.rummikub.strategy import (
+    MOVE_SOLVES,
+    Strategy,
+    Stuck,
+    best_play,
+    smallest_opening,
+)
 from tests.rummikub.games_support import SMALL_OPTIONS, TINY, TINY_OPTIONS, play
 
 LINE_UPS = [
@@ -119,30 +128,38 @@ def test_beginner_moves_no_table_joker_under_replace() -> None:
     assert sorted(map(str, played.table[0])) == ["B17", "J", "K17"]
 
 
+HOUSE_RULES = {
+    "colours": 5, "numbers": 19, "copies": 2, "jokers": 4, "min_set_len": 8,
+    "opening_threshold": 10, "max_jokers_per_set": 3,
+}  # fmt: skip
+HOUSE_TABLE = (
+    "R1 R2 R3 R4 R5 R6 R7 R8 R9 | B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13"
+    " | R9 J R11 R12 J R14 R15 R16 R17 R18 R19 | O4 O5 O6 O7 O8 O9 O10 O11 O12"
+)
+
+
+def _house_request(bot: str) -> dict[str, Any]:
+    """A turn of a random large variant (5 colours, 19 numbers, sets of 8 or more, 4
+    jokers, at most 3 a set) whose count model stops at its deterministic work bound,
+    unproven; the calm play's model, tried next, proves 3 tiles."""
+    return {
+        "bot": bot,
+        "rack": ["R10", "B19", "G11", "J", "J"],
+        "table": [tiles.split() for tiles in HOUSE_TABLE.split(" | ")],
+        "opponents": [{"rack_size": 14, "opened": True}],
+        "rules": HOUSE_RULES,
+    }
+
+
 def test_a_bot_plays_on_when_its_solve_stops_at_the_work_bound(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A turn of a random large variant (5 colours, 19 numbers, sets of 8 or more, 4
-    jokers, at most 3 a set) whose count model stops at its deterministic work bound,
-    unproven; the calm play's model, tried next, proves 3 tiles. With the work cut so
-    that both stop, the bot used to raise BotError and end the game; the bound is
-    work, not time, so it makes the best play found (its two solves, the move and the
-    best, agree), and the answer says that it rests on an unproven solve."""
-    rules = {
-        "colours": 5, "numbers": 19, "copies": 2, "jokers": 4, "min_set_len": 8,
-        "opening_threshold": 10, "max_jokers_per_set": 3,
-    }  # fmt: skip
-    table = (
-        "R1 R2 R3 R4 R5 R6 R7 R8 R9 | B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13"
-        " | R9 J R11 R12 J R14 R15 R16 R17 R18 R19 | O4 O5 O6 O7 O8 O9 O10 O11 O12"
-    )
-    request = {
-        "bot": "greedy",
-        "rack": ["R10", "B19", "G11", "J", "J"],
-        "table": [tiles.split() for tiles in table.split(" | ")],
-        "opponents": [{"rack_size": 14, "opened": True}],
-        "rules": rules,
-    }
+    """The turn of :func:`_house_request`: with the work cut so that both solves
+    stop, the bot used to raise BotError and end the game; the bound is work, not
+    time, so it makes the best play found (its two solves, the move and the best,
+    agree), and the answer says that it rests on an unproven solve."""
+    rules = HOUSE_RULES
+    request = _house_request("greedy")
     proven = bot_rummikub(request)
     assert (proven["status"], proven["best_tiles"]) == ("optimal", 3)
     with monkeypatch.context() as patched:
@@ -156,6 +173,43 @@ def test_a_bot_plays_on_when_its_solve_stops_at_the_work_bound(
     assert unlimited["status"] == "optimal"
     assert unlimited["best_tiles"] == len(unlimited["played"]) > 0
     assert "The best play places" in describe_bot(unlimited)
+
+
+def test_the_solves_of_a_bot_move_share_one_deterministic_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A strong move asks up to five solves (two for its best play, one for its own
+    sets, two for the loose tiles), and each was bounded by its own work alone: up to
+    10 s of CP-SAT work a move. They now share the kernel's Budget, MOVE_WORK a move:
+    with 1.0 of it, the turn of :func:`_house_request` stops its count model at 1.0,
+    the calm play's model (which proves 3 tiles) does not start, and the bot draws,
+    saying that no play was found before the search stopped (the same on any
+    machine). With the default budget the move is the one bounded by search alone."""
+    searches: list[tuple[cpsat.Budget, float]] = []  # each search started: its work
+    run = cpsat.run
+
+    def counted(model: Any, limits: cpsat.Limits, *args: Any, **kwargs: Any) -> cpsat.Solved:
+        budget = limits.budget
+        assert budget is not None
+        solves, work = budget.solves, budget.work
+        solved = run(model, limits, *args, **kwargs)
+        if budget.solves < solves:
+            searches.append((budget, work - budget.work))
+        return solved
+
+    monkeypatch.setattr(cpsat, "run", counted)
+    request = _house_request("strong")
+    assert bot_rummikub(request)["status"] == "optimal"
+    assert len(searches) == 4  # the best play's two, its own sets, the loose tiles
+    assert len({id(budget) for budget, _work in searches}) == 1
+    assert searches[0][0].solves == MOVE_SOLVES - 4
+    searches.clear()
+    monkeypatch.setattr(strategy, "MOVE_WORK", 1.0)
+    cut = bot_rummikub(request)
+    assert (cut["status"], cut["action"], cut["best_tiles"]) == ("unknown", "draw", 0)
+    assert cut["reason"] == "no play was found before the search stopped: it draws"
+    assert len(searches) == 1  # the count model, stopped at 1.0: nothing after it
+    assert 1.0 <= searches[0][1] <= 1.0 + 0.01
 
 
 def test_beginner_games_keep_every_old_set_together() -> None:
