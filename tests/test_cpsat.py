@@ -327,6 +327,19 @@ def test_a_budget_counts_the_searches_and_is_shared_by_every_copy() -> None:
     assert limit.out_of_time()
 
 
+def test_a_search_the_clock_keeps_from_starting_is_not_charged_to_the_budget() -> None:
+    """Shanghai's budget was charged after the solve, reading the work of a search
+    that never ran: under a started limit whose clock had run out that raised
+    RuntimeError ("solve() has not been called"). The kernel charges searches run."""
+    model = CpModel()
+    maximize(model, model.new_bool_var(""))
+    budget = Budget(5, 1.0)
+    spent = replace(Limit(time=10.0, budget=budget), deadline=time.perf_counter() - 1.0)
+    assert run(model, spent.account(1.0)).code == cp_model.UNKNOWN
+    assert budget == Budget(5, 1.0)
+    assert spent.capped
+
+
 @pytest.mark.parametrize(
     ("solves", "work", "named"),
     [(-1, 1.0, "solves"), (1.5, 1.0, "solves"), (True, 1.0, "solves"), (1, math.nan, "work")],
