@@ -4,6 +4,8 @@
 * :class:`Limit`: the budget a caller gives a solve (frozen, validated);
 * :class:`Limits`: what the searches of a stage may still spend, deterministic work
   first and wall-clock time as the outer cap;
+* :class:`Budget`: what every search of one question (a bot's move) may still spend
+  together, a count of searches and deterministic work;
 * :func:`run` and :class:`Solved`: one CP-SAT search and its solution, read fast;
 * :class:`Status`: what a solve proved, and :meth:`Status.worst` to fold the
   statuses of a turn's stages into one;
@@ -162,7 +164,9 @@ class Limit:
     ``time``: wall-clock seconds, the outer safety cap; ``workers``: CP-SAT threads;
     ``disruption_work`` and ``disruption_time``: the Rummikub least-disruption stage's
     deterministic work (CP-SAT seconds) and wall-clock cap (seconds, within ``time``);
-    ``deadline``: see :meth:`started`.
+    ``deadline``: see :meth:`started`; ``budget``: a :class:`Budget` that every
+    search under this limit (and under its copies) draws on, for a question made of
+    many searches (a bot's move), or None.
 
     Raises :class:`~solver.errors.LimitError` naming a value out of its range.
     """
@@ -177,6 +181,9 @@ class Limit:
     accounts: list[Limits] | None = field(default=None, compare=False, repr=False)
     """The accounts handed out since :meth:`started` (None before: no shared clock),
     for :attr:`capped`."""
+    budget: Budget | None = field(default=None, compare=False, kw_only=True)
+    """The budget of the whole question, shared (not copied) by every copy of this
+    limit and every account it hands out; None: no bound beyond each search's own."""
 
     def started(self) -> Limit:
         """This limit with its clock running: the solves made under the copy share
@@ -195,11 +202,14 @@ class Limit:
         return self.accounts is not None and any(a.capped for a in self.accounts)
 
     def out_of_time(self) -> bool:
-        """Whether the shared clock (once :meth:`started`) has run out, so that a search
-        started now would stop at once (:func:`run`): a caller asks before building a
-        model or searching without CP-SAT, which may cost more than the solve. True
-        marks the limit :attr:`capped` (the clock kept a search from starting). Always
-        False before :meth:`started`."""
+        """Whether no search may start now (:func:`run` would answer UNKNOWN at once):
+        the :attr:`budget` is spent, or the shared clock (once :meth:`started`) has run
+        out. A caller asks before building a model or searching without CP-SAT, which
+        may cost more than the solve. The clock running out marks the limit
+        :attr:`capped` (it kept a search from starting); a spent budget does not (the
+        count is deterministic). Without a budget, always False before :meth:`started`."""
+        if self.budget is not None and self.budget.spent:
+            return True
         if self.deadline is None or self.deadline - time.perf_counter() >= MIN_SECONDS:
             return False
         self.account(0.0).capped = True
@@ -209,9 +219,11 @@ class Limit:
         """One search's (or stage's) account under this limit: ``work`` deterministic
         seconds, within ``seconds`` (default ``time``) wall-clock seconds from now and,
         once :meth:`started`, within what is left of the shared time (then possibly
-        nothing: :func:`run` stops at once)."""
+        nothing: :func:`run` stops at once); its searches also draw on the
+        :attr:`budget`."""
         end = time.perf_counter() + (self.time if seconds is None else seconds)
-        limits = Limits(work, end if self.deadline is None else min(end, self.deadline))
+        deadline = end if self.deadline is None else min(end, self.deadline)
+        limits = Limits(work, deadline, budget=self.budget)
         if self.accounts is not None:
             self.accounts.append(limits)
         return limits
@@ -254,6 +266,53 @@ def _check_seconds(name: str, value: float, *, positive: bool) -> None:
         raise LimitError(f"{name} must be {bound} seconds, not {value!r}")
 
 
+@dataclass(slots=True)
+class Budget:
+    """What every CP-SAT search of one question (a bot's move: each of its solves, of
+    each stage) may still use together: ``solves``, how many searches may start, and
+    ``work``, CP-SAT's deterministic seconds they share (a count of what CP-SAT did,
+    not of time, see :class:`Limits`).
+
+    Both count what was done, so a question under a budget stops at the same point,
+    and gets the same answer, on any machine and under any load: same position, same
+    answer. A search's own ``work`` bound still holds; the budget bounds their sum and
+    their number, however many a question asks.
+
+    Given to a :class:`Limit` (its ``budget``), it is shared by every copy of the
+    limit and every account (:class:`Limits`) it hands out: :func:`run` stops each
+    search at the work the budget has left and charges it one search and the work
+    done, and once the budget is :attr:`spent` starts none (UNKNOWN, not
+    :attr:`~Limits.capped`: the count is deterministic); :meth:`Limit.out_of_time`
+    is then True, so that no model is built for a search that would not run.
+
+    Raises :class:`~solver.errors.LimitError` for a count that is not a whole number
+    at least 0, or work that is not a finite number of seconds at least 0.
+    """
+
+    solves: int
+    """The searches that may still start."""
+    work: float
+    """The deterministic seconds they may still share."""
+
+    def __post_init__(self) -> None:
+        solves = self.solves
+        if isinstance(solves, bool) or not isinstance(solves, int) or solves < 0:
+            raise LimitError(
+                f"solves must be a whole number at least 0, not {quoted(solves)!r:.60}"
+            )
+        _check_seconds("work", self.work, positive=False)
+
+    @property
+    def spent(self) -> bool:
+        """Whether no search may start: no search or no work left."""
+        return self.solves <= 0 or self.work <= 0
+
+    def charge(self, work: float) -> None:
+        """Count one search that did ``work`` deterministic seconds."""
+        self.solves -= 1
+        self.work = max(0.0, self.work - work)
+
+
 @dataclass
 class Limits:
     """What the searches of a stage may still use: ``work`` in CP-SAT's deterministic
@@ -264,12 +323,16 @@ class Limits:
     the same search, so the same answer, on an idle and on a busy machine. Wall-clock
     time is only the outer safety cap; a search it stops is marked (:attr:`capped`),
     as its answer may then differ from one on an idle machine.
+
+    ``budget``: the question's :class:`Budget`, which every search of this account
+    also draws on (None: none).
     """
 
     work: float
     deadline: float
     capped: bool = False
     """Whether the wall-clock cap stopped a search or kept one from starting."""
+    budget: Budget | None = None
 
     @classmethod
     def of(cls, work: float, seconds: float) -> Limits:
@@ -281,9 +344,12 @@ class Limits:
 
     @property
     def left(self) -> bool:
-        """Whether another search may start: work left and the cap not reached."""
+        """Whether another search may start: work left (here and in the
+        :attr:`budget`) and the cap not reached."""
         if self.capped:
             return False
+        if self.budget is not None and self.budget.spent:
+            return False  # deterministic: not capped
         if self.seconds_left() < MIN_SECONDS:
             self.capped = True  # a search that would have run on an idle machine does not
             return False
@@ -395,16 +461,17 @@ def run(
     workers: int = 1,
     tune: Callable[[Any], None] | None = None,
 ) -> Solved:
-    """Search ``model`` within ``limits`` on ``workers`` threads and charge ``limits``
-    the work done; ``tune`` sets a game's own parameters on ``engine.parameters``.
-    With nothing left (see :attr:`Limits.left`) it searches nothing and answers
-    UNKNOWN: a search started on a spent clock would finish or not by the machine's
-    speed, and claim a proof on an idle machine only."""
+    """Search ``model`` within ``limits`` (and what their :class:`Budget` has left)
+    on ``workers`` threads and charge them the work done; ``tune`` sets a game's own
+    parameters on ``engine.parameters``. With nothing left (see :attr:`Limits.left`)
+    it searches nothing and answers UNKNOWN: a search started on a spent clock would
+    finish or not by the machine's speed, and claim a proof on an idle machine only."""
     engine = cp_model.CpSolver()
     if not limits.left:
         return Solved(model, engine, cp_model.UNKNOWN)
+    budget = limits.budget
     params = engine.parameters
-    params.max_deterministic_time = limits.work
+    params.max_deterministic_time = limits.work if budget is None else min(limits.work, budget.work)
     params.max_time_in_seconds = max(limits.seconds_left(), MIN_SECONDS)
     params.num_workers = workers
     # Ctrl-C is the program's: CP-SAT's own handler stopped the search and the answer
@@ -427,6 +494,8 @@ def run(
     if stopped and used < params.max_deterministic_time:
         limits.capped = True  # stopped by the clock, not by the work limit
     limits.work = max(0.0, limits.work - used)
+    if budget is not None:
+        budget.charge(used)
     return Solved(model, engine, code)
 
 

@@ -4,6 +4,7 @@ way gives."""
 
 import inspect
 import math
+import random
 import signal
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from solver.cpsat import (
     DEFAULT_DISRUPTION_TIME_LIMIT,
     DEFAULT_DISRUPTION_WORK,
     DEFAULT_TIME_LIMIT,
+    Budget,
     CpModel,
     Limit,
     Limits,
@@ -274,6 +276,77 @@ def test_a_run_on_a_spent_clock_searches_nothing_and_says_so() -> None:
     assert solved.code == cp_model.UNKNOWN
     assert limits.capped
     assert limits.work == 10.0  # nothing charged: nothing searched
+
+
+def _knapsack(items: int = 200) -> CpModel:
+    """A 0-1 knapsack under 10 limits: a search CP-SAT does not finish early."""
+    rng = random.Random(1)
+    model = CpModel()
+    xs = [model.new_bool_var("") for _ in range(items)]
+    for _ in range(10):
+        model.add(sum(rng.randint(1, 1000) * x for x in xs) <= 25 * 1000)
+    maximize(model, sum(rng.randint(1, 1000) * x for x in xs))
+    return model
+
+
+def test_a_budget_bounds_the_searches_of_a_whole_question() -> None:
+    """The searches of one question (a bot's move) share one Budget in the kernel,
+    whatever account each runs under: a search stops at the work the budget has left,
+    and once it is spent none starts (UNKNOWN), the limit reads as out of time, and
+    nothing says the clock cut it (the count is deterministic)."""
+    budget = Budget(solves=3, work=0.05)
+    limit = Limit(time=60.0, budget=budget)
+    assert not limit.out_of_time()
+    first = run(_knapsack(), limit.account(1.0))
+    assert first.found
+    assert not first.optimal
+    assert budget.solves == 2
+    assert budget.work == 0.0
+    assert budget.spent
+    assert limit.out_of_time()
+    assert not limit.capped
+    later = limit.account(1.0)
+    assert not later.left
+    assert run(_knapsack(), later).code == cp_model.UNKNOWN
+    assert budget.solves == 2  # nothing searched, nothing counted
+    assert not later.capped
+
+
+def test_a_budget_counts_the_searches_and_is_shared_by_every_copy() -> None:
+    model = CpModel()
+    maximize(model, model.new_bool_var(""))
+    budget = Budget(2, 10.0)
+    limit = Limit(time=60.0, budget=budget)
+    for copy in (limit.started(), replace(limit, time=30.0)):
+        assert copy.budget is budget
+        assert copy == Limit(time=copy.time, deadline=copy.deadline)  # not a value
+        assert run(model, copy.account(1.0)).optimal
+    assert budget.solves == 0
+    assert 0 < budget.work < 10.0
+    assert run(model, limit.account(1.0)).code == cp_model.UNKNOWN
+    assert limit.out_of_time()
+
+
+def test_a_search_the_clock_keeps_from_starting_is_not_charged_to_the_budget() -> None:
+    """Shanghai's budget was charged after the solve, reading the work of a search
+    that never ran: under a started limit whose clock had run out that raised
+    RuntimeError ("solve() has not been called"). The kernel charges searches run."""
+    model = CpModel()
+    maximize(model, model.new_bool_var(""))
+    budget = Budget(5, 1.0)
+    spent = replace(Limit(time=10.0, budget=budget), deadline=time.perf_counter() - 1.0)
+    assert run(model, spent.account(1.0)).code == cp_model.UNKNOWN
+    assert budget == Budget(5, 1.0)
+    assert spent.capped
+
+
+@pytest.mark.parametrize(
+    ("solves", "work", "named"),
+    [(-1, 1.0, "solves"), (1.5, 1.0, "solves"), (True, 1.0, "solves"), (1, math.nan, "work")],
+)
+def test_a_budget_out_of_range_is_named(solves: Any, work: Any, named: str) -> None:
+    with pytest.raises(LimitError, match=named):
+        Budget(solves, work)
 
 
 # A search CP-SAT cannot finish early: a 0-1 knapsack of 400 items under 30 limits,

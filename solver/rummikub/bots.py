@@ -3,9 +3,10 @@
 A bot sees only a :class:`~solver.rummikub.engine.View` (its own rack, the table,
 the pool size, every rack size, who has opened, the public history) and answers a
 :class:`~solver.rummikub.engine.Move`. Bots are deterministic: the same view and
-seed give the same move on any machine and under any load, because every solve
-they make is bounded by CP-SAT's deterministic work, with the clock only as a
-generous safety cap (a solve that the cap stops raises :class:`BotError` rather
+seed give the same move on any machine and under any load, because the solves of a
+move share one budget of CP-SAT's deterministic work
+(:func:`~solver.rummikub.strategy.move_limit`), with the clock only as a generous
+safety cap (a solve that the cap stops raises :class:`BotError` rather
 than play a move that a rerun might not repeat).
 
 * ``beginner`` plays something legal but never rearranges the table: the most
@@ -33,6 +34,7 @@ from solver.rummikub.strategy import (
     Strategy,
     best_play,
     decide,
+    move_limit,
     move_of,
     own_sets,
     table_of,
@@ -64,10 +66,11 @@ class Beginner:
 
     def choose(self, view: View) -> Move:
         position = view.position
+        limit = move_limit()
         if not position.opened:
-            return move_of(best_play(position, view.rules), view)
+            return move_of(best_play(position, view.rules, limit), view)
         # Sets from the rack alone: the opening model with no threshold and no table.
-        own = own_sets(view.rack, view.rules)
+        own = own_sets(view.rack, view.rules, limit)
         table = [list(tiles) for tiles in view.table] + [list(t) for t in table_of(own)]
         left = list(own.rack_left)
         placed = len(own.played)

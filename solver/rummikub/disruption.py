@@ -329,7 +329,7 @@ disruption is proven, none less calm than the reference."""
 @contextmanager
 def _share(limits: Limits, share: float) -> Iterator[Limits]:
     """``share`` of the work left in ``limits``, charged back to them when done."""
-    part = Limits(limits.work * share, limits.deadline)
+    part = Limits(limits.work * share, limits.deadline, budget=limits.budget)
     given = part.work
     try:
         yield part

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from itertools import combinations
 
-from solver.cpsat import Limit, Status
+from solver.cpsat import Budget, Limit, Status
 from solver.i18n import _, _n
 from solver.rummikub.engine import Move, Table, View
 from solver.rummikub.legality import check_play
@@ -33,13 +33,41 @@ from solver.rummikub.notation import JOKER, Tile, format_tiles
 from solver.rummikub.position import Objective, Position
 from solver.rummikub.result import Play
 from solver.rummikub.rules import Rules
-from solver.rummikub.search import solve
+from solver.rummikub.search import SCORE_WORK, solve
 from solver.settings import read_knobs
 
 SAFETY_TIME_LIMIT = 60.0
 """Seconds a bot's solve may take at most. Only a safety cap: the score stage of a
 turn stops at its deterministic work bound long before it on every position found
 so far, so this limit never decides a move."""
+
+MOVE_WORK = 2 * SCORE_WORK + 0.5
+"""CP-SAT deterministic work (seconds of its own measure) that every search of one
+bot move (or of one :func:`best_play` asked alone) may share: the bound of a move,
+the same on any machine and under any load (:class:`~solver.cpsat.Budget`). A best
+play makes at most two score searches of :data:`~solver.rummikub.search.SCORE_WORK`
+each (the count model, then the calm play's model when the first does not prove the
+score), and a ``greedy`` move is one best play: the budget leaves its moves as they
+were. The 0.5 more covers CP-SAT's overshoot of a search's bound (0.0003
+measured) and leaves the strong bot's later questions (its own sets, the loose tiles)
+some work after a best play that spent its own, where before they could spend
+another 6: a move now does at most 4.5 rather than 10. On standard games a move does
+far less: at most 0.0098 in the 4,178 moves of ``strong`` and ``greedy`` of 82
+tournament games (2-4 players), where the slowest position found (148 tiles of a big
+variant, 6 colours of 26 numbers) spends 4.0 on its best play, both searches stopped
+at their bound (11 s of CPU)."""
+
+MOVE_SOLVES = 16
+"""CP-SAT searches one bot move may start: a move asks at most 5 (the strong bot: two
+for its best play, one for its own sets, two for the loose tiles), so the count only
+bounds a policy that would ask more."""
+
+
+def move_limit() -> Limit:
+    """The limit of one bot move's solves: each within the wall-clock safety cap
+    (:data:`SAFETY_TIME_LIMIT`), all sharing one deterministic budget
+    (:data:`MOVE_WORK`, :data:`MOVE_SOLVES`)."""
+    return Limit(SAFETY_TIME_LIMIT, budget=Budget(MOVE_SOLVES, MOVE_WORK))
 
 
 class BotError(RuntimeError):
@@ -63,15 +91,17 @@ def solve_statuses() -> Iterator[list[Status]]:
         _STATUSES.reset(token)
 
 
-def best_play(position: Position, rules: Rules) -> Play:
+def best_play(position: Position, rules: Rules, limit: Limit | None = None) -> Play:
     """The solver's best play, the most tiles (its score stage only: a bot needs no
     calm layout): proven, or the best found within the stage's deterministic work
-    bound (some house-rule turns, see docs/games.md), the same on any machine."""
+    bound (some house-rule turns, see docs/games.md), the same on any machine.
+    ``limit``: the move's (:func:`move_limit`), whose budget the solve draws on; None:
+    a budget of its own."""
     play = solve(
         position,
         rules,
         Objective.TILES,
-        limit=Limit(SAFETY_TIME_LIMIT),
+        limit=move_limit() if limit is None else limit,
         least_disruption=False,
     )
     if play.time_capped:
@@ -153,9 +183,11 @@ def _as_before(
     return meld.written if read == Counter(meant) else None
 
 
-def own_sets(rack: tuple[Tile, ...], rules: Rules) -> Play:
-    """The most rack tiles that form sets on their own (no table, no threshold)."""
-    return best_play(Position(rack, (), opened=False), replace(rules, opening_threshold=0))
+def own_sets(rack: tuple[Tile, ...], rules: Rules, limit: Limit | None = None) -> Play:
+    """The most rack tiles that form sets on their own (no table, no threshold), within
+    ``limit`` as :func:`best_play`."""
+    alone = Position(rack, (), opened=False)
+    return best_play(alone, replace(rules, opening_threshold=0), limit)
 
 
 def best_reason(best: Play) -> str:
@@ -293,9 +325,11 @@ def advise(
 
 
 def decide(view: View, strategy: Strategy) -> Decision:
-    """The strong bot's turn (see the module docstring)."""
+    """The strong bot's turn (see the module docstring): its solves share one move's
+    budget (:func:`move_limit`)."""
     rules = view.rules
-    best = best_play(view.position, rules)
+    limit = move_limit()
+    best = best_play(view.position, rules, limit)
     if not best.played:
         if best.status is not Status.OPTIMAL:  # no play proven absent: a bound struck
             why = _("no play was found before the search stopped: it draws")
@@ -314,13 +348,13 @@ def decide(view: View, strategy: Strategy) -> Decision:
         kept.update(t for t in view.rack if t.is_joker)
     sets = None
     if strategy.hold_sets:
-        sets = own_sets(tuple(t for t in view.rack if not t.is_joker), rules)
+        sets = own_sets(tuple(t for t in view.rack if not t.is_joker), rules, limit)
         kept.update(sets.played)
     if not kept:
         return Decision(move_of(best, view), best, best.played, best_reason(best))
     loose = Counter(view.rack)
     loose.subtract(kept)
-    play = best_play(Position(tuple(sorted(loose.elements())), view.table, True), rules)
+    play = best_play(Position(tuple(sorted(loose.elements())), view.table, True), rules, limit)
     if play.played:
         return Decision(
             move_of(play, view), best, play.played, _kept_reason(kept, sets), _nudge(sets)

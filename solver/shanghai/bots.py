@@ -43,7 +43,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from solver.cpsat import Limit
+from solver.cpsat import Budget, Limit
 from solver.errors import MeldwiseError
 from solver.i18n import _
 from solver.settings import read_knobs
@@ -54,7 +54,6 @@ from solver.shanghai.draw import buy_option_of, draw_advice
 from solver.shanghai.engine import Buy, Draw, LayOffMove, Move, Play, Step, SwapMove, View
 from solver.shanghai.lay_offs import fits_table
 from solver.shanghai.melds import Meld, MeldKind
-from solver.shanghai.model import CountedLimit, SolveBudget
 from solver.shanghai.notation import ACE, JOKER, Card
 from solver.shanghai.position import NextPlayer
 from solver.shanghai.result import Turn
@@ -68,7 +67,8 @@ effort that really bounds it."""
 
 MOVE_SOLVES = 32
 """CP-SAT solves the deficiency questions of one bot move may start (its own play's
-solve aside): a deterministic bound on a move (:class:`CountedLimit`). In the standard
+solve aside): a deterministic bound on a move (the kernel's
+:class:`~solver.cpsat.Budget`). In the standard
 game a move asks at most one; a discard far from a contract of 13-card runs asked 166."""
 MOVE_WORK = 0.5
 """CP-SAT deterministic work those solves may share (a solve may take up to
@@ -148,7 +148,7 @@ class Bot:
         """The limit of this move's deficiency questions (:data:`MOVE_SOLVES`)."""
 
     def choose(self, view: View) -> Move:
-        self.limit = CountedLimit(LIMIT.time, budget=SolveBudget(MOVE_SOLVES, MOVE_WORK))
+        self.limit = Limit(LIMIT.time, budget=Budget(MOVE_SOLVES, MOVE_WORK))
         if out_of_reach(view):
             # Proven: this hand's contract is beyond the cards the player can still
             # hold, so no question of the deficiency matters: shed points.

@@ -556,38 +556,6 @@ roughly seconds of one core). The hardest solves of the speed benchmark use abou
 wall-clock ``limit.time`` is only the outer safety cap."""
 
 
-@dataclass(slots=True)
-class SolveBudget:
-    """What the CP-SAT solves of a whole question (a bot's move) may still use: a
-    count of solves and CP-SAT's deterministic work (seconds of its own measure), so
-    that the same position is answered the same on every machine."""
-
-    left: int
-    work: float
-
-    @property
-    def spent(self) -> bool:
-        return self.left <= 0 or self.work <= 0
-
-
-@dataclass(frozen=True, slots=True)
-class CountedLimit(Limit):
-    """A :class:`~solver.cpsat.Limit` whose solves (:func:`solve_model`) also draw on
-    ``budget``, shared by every copy: once it is spent no solve starts (UNKNOWN) and
-    :meth:`out_of_time` is True, so that no model is built for one either. The clock
-    is not marked :attr:`~solver.cpsat.Limit.capped` then: the count is deterministic.
-
-    Each solve is bounded by its deterministic work (:data:`EFFORT`), but a question
-    asks as many as it needs: a discard far from a contract of 13-card runs asked up to
-    166 (3 s of one bot move), and a blocked hand has 200 turns.
-    """
-
-    budget: SolveBudget = field(default_factory=lambda: SolveBudget(0, 0.0), compare=False)
-
-    def out_of_time(self) -> bool:
-        return self.budget.spent or Limit.out_of_time(self)
-
-
 def solve_model(
     hm: HandModel, limit: Limit, effort: float = EFFORT
 ) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver]:
@@ -595,17 +563,10 @@ def solve_model(
     deterministic work (see :data:`EFFORT`), so that a search stops at the same point
     on every run and machine, within the wall-clock time ``limit`` has left behind it
     (:meth:`~solver.cpsat.Limit.account`), on ``limit.workers`` threads; return
-    (status code, solver). Under a :class:`CountedLimit` the solve also stops at what
-    its budget has left, and none starts once it is spent (UNKNOWN)."""
-    budget = limit.budget if isinstance(limit, CountedLimit) else None
-    if budget is not None:
-        if budget.spent:
-            return cp_model.UNKNOWN, cp_model.CpSolver()
-        budget.left -= 1
-        effort = min(effort, budget.work)
+    (status code, solver). Under a limit with a :class:`~solver.cpsat.Budget` (a bot's
+    move) the solve also stops at what the budget has left, and none starts once it is
+    spent (UNKNOWN)."""
     solved = cpsat.run(hm.model, limit.account(effort), limit.workers)
-    if budget is not None:
-        budget.work -= solved.engine.deterministic_time
     return solved.code, solved.engine
 
 

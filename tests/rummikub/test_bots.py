@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+import solver.cpsat as cpsat
+import solver.rummikub.strategy as strategy
 from solver import MeldwiseError, solve_rummikub
 from solver.arena.runner import Dispatcher, local_dispatch, run_tournament
 from solver.cpsat import Status
@@ -23,6 +25,7 @@ from solver.rummikub.melds import read_meld
 from solver.rummikub.notation import parse_tiles
 from solver.rummikub.record import record_to_dict
 from solver.rummikub.strategy import (
+    MOVE_SOLVES,
     Strategy,
     Stuck,
     advise,
@@ -169,30 +172,38 @@ def test_a_set_left_alone_keeps_its_joker_before_a_set_that_grew() -> None:
     ]
 
 
+HOUSE_RULES = {
+    "colours": 5, "numbers": 19, "copies": 2, "jokers": 4, "min_set_len": 8,
+    "opening_threshold": 10, "max_jokers_per_set": 3,
+}  # fmt: skip
+HOUSE_TABLE = (
+    "R1 R2 R3 R4 R5 R6 R7 R8 R9 | B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13"
+    " | R9 J R11 R12 J R14 R15 R16 R17 R18 R19 | O4 O5 O6 O7 O8 O9 O10 O11 O12"
+)
+
+
+def _house_request(bot: str) -> dict[str, Any]:
+    """A turn of a random large variant (5 colours, 19 numbers, sets of 8 or more, 4
+    jokers, at most 3 a set) whose count model stops at its deterministic work bound,
+    unproven; the calm play's model, tried next, proves 3 tiles."""
+    return {
+        "bot": bot,
+        "rack": ["R10", "B19", "G11", "J", "J"],
+        "table": [tiles.split() for tiles in HOUSE_TABLE.split(" | ")],
+        "opponents": [{"rack_size": 14, "opened": True}],
+        "rules": HOUSE_RULES,
+    }
+
+
 def test_a_bot_plays_on_when_its_solve_stops_at_the_work_bound(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A turn of a random large variant (5 colours, 19 numbers, sets of 8 or more, 4
-    jokers, at most 3 a set) whose count model stops at its deterministic work bound,
-    unproven; the calm play's model, tried next, proves 3 tiles. With the work cut so
-    that both stop, the bot used to raise BotError and end the game; the bound is
-    work, not time, so it makes the best play found (its two solves, the move and the
-    best, agree), and the answer says that it rests on an unproven solve."""
-    rules = {
-        "colours": 5, "numbers": 19, "copies": 2, "jokers": 4, "min_set_len": 8,
-        "opening_threshold": 10, "max_jokers_per_set": 3,
-    }  # fmt: skip
-    table = (
-        "R1 R2 R3 R4 R5 R6 R7 R8 R9 | B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13"
-        " | R9 J R11 R12 J R14 R15 R16 R17 R18 R19 | O4 O5 O6 O7 O8 O9 O10 O11 O12"
-    )
-    request = {
-        "bot": "greedy",
-        "rack": ["R10", "B19", "G11", "J", "J"],
-        "table": [tiles.split() for tiles in table.split(" | ")],
-        "opponents": [{"rack_size": 14, "opened": True}],
-        "rules": rules,
-    }
+    """The turn of :func:`_house_request`: with the work cut so that both solves
+    stop, the bot used to raise BotError and end the game; the bound is work, not
+    time, so it makes the best play found (its two solves, the move and the best,
+    agree), and the answer says that it rests on an unproven solve."""
+    rules = HOUSE_RULES
+    request = _house_request("greedy")
     proven = bot_rummikub(request)
     assert (proven["status"], proven["best_tiles"]) == ("optimal", 3)
     with monkeypatch.context() as patched:
@@ -228,6 +239,43 @@ def test_the_greedy_bots_answer_solves_the_turn_once(monkeypatch: pytest.MonkeyP
         ["R1", "R2", "R3"],
     )
     assert len(calls) == 1
+
+
+def test_the_solves_of_a_bot_move_share_one_deterministic_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A strong move asks up to five solves (two for its best play, one for its own
+    sets, two for the loose tiles), and each was bounded by its own work alone: up to
+    10 s of CP-SAT work a move. They now share the kernel's Budget, MOVE_WORK a move:
+    with 1.0 of it, the turn of :func:`_house_request` stops its count model at 1.0,
+    the calm play's model (which proves 3 tiles) does not start, and the bot draws,
+    saying that no play was found before the search stopped (the same on any
+    machine). With the default budget the move is the one bounded by search alone."""
+    searches: list[tuple[cpsat.Budget, float]] = []  # each search started: its work
+    run = cpsat.run
+
+    def counted(model: Any, limits: cpsat.Limits, *args: Any, **kwargs: Any) -> cpsat.Solved:
+        budget = limits.budget
+        assert budget is not None
+        solves, work = budget.solves, budget.work
+        solved = run(model, limits, *args, **kwargs)
+        if budget.solves < solves:
+            searches.append((budget, work - budget.work))
+        return solved
+
+    monkeypatch.setattr(cpsat, "run", counted)
+    request = _house_request("strong")
+    assert bot_rummikub(request)["status"] == "optimal"
+    assert len(searches) == 4  # the best play's two, its own sets, the loose tiles
+    assert len({id(budget) for budget, _work in searches}) == 1
+    assert searches[0][0].solves == MOVE_SOLVES - 4
+    searches.clear()
+    monkeypatch.setattr(strategy, "MOVE_WORK", 1.0)
+    cut = bot_rummikub(request)
+    assert (cut["status"], cut["action"], cut["best_tiles"]) == ("unknown", "draw", 0)
+    assert cut["reason"] == "no play was found before the search stopped: it draws"
+    assert len(searches) == 1  # the count model, stopped at 1.0: nothing after it
+    assert 1.0 <= searches[0][1] <= 1.0 + 0.01
 
 
 def test_beginner_games_keep_every_old_set_together() -> None:
@@ -439,7 +487,7 @@ def test_the_nudges_advice_does_not_say_how_the_rack_is_made_up() -> None:
     answer = solve_rummikub({**joker, "opponents": opponents, "hint_level": "nudge"})
     assert answer["advice"]["text"].endswith(
         "it keeps back the joker, which can go down on any later turn, while on the table"
-        " they would help the opponents."
+        " it would help the opponents."
     )
 
 
@@ -509,7 +557,9 @@ def test_the_advice_calls_no_play_the_best_that_its_search_did_not_prove(
     with monkeypatch.context() as patched:
         patched.setattr(
             "solver.rummikub.strategy.best_play",
-            lambda position, rules: found if position == v.position else best_play(position, rules),
+            lambda position, rules, limit=None: (
+                found if position == v.position else best_play(position, rules, limit)
+            ),
         )
         text = advise(v).text
     assert text.startswith("The strong bot would play only 1 of the 5 tiles (K11): ")

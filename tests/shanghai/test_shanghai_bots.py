@@ -14,6 +14,7 @@ from ortools.sat.python import cp_model
 
 import solver.cpsat as cpsat
 import solver.shanghai.bots as bots
+from solver.cpsat import Budget, Limit
 from solver.shanghai import Rules, advise_shanghai, parse_cards
 from solver.shanghai.bots import (
     MOVE_SOLVES,
@@ -28,13 +29,7 @@ from solver.shanghai.bots import (
 from solver.shanghai.contracts import Contract
 from solver.shanghai.engine import Buy, Draw, Game, GameSettings, Play, Step, View
 from solver.shanghai.melds import TableMeld, read_meld
-from solver.shanghai.model import (
-    CountedLimit,
-    HandModel,
-    SolveBudget,
-    build_contract,
-    solve_model,
-)
+from solver.shanghai.model import HandModel, build_contract, solve_model
 
 
 def _view(hand: str, table: tuple[str, ...] = (), **changes: object) -> View:
@@ -251,31 +246,31 @@ def test_a_contract_beyond_the_cards_a_player_can_hold_asks_no_deficiency(
     assert not out_of_reach(replace(view, contract=Contract(runs=(13,))))
 
 
-def test_a_bot_moves_deficiency_solves_share_one_deterministic_budget(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_bot_moves_deficiency_solves_share_one_deterministic_budget() -> None:
     """The same position's discard study (the contract asked regardless of the cards
     the hand can reach) made 103 CP-SAT solves in one move; a move's studies now share
     MOVE_SOLVES solves and MOVE_WORK of work, and the discard is still one of the hand."""
     view = _thirteen_runs_view()
-    solves = _counting_solves(monkeypatch)
     bot = make_bot("strong")
-    bot.limit = CountedLimit(10.0, budget=SolveBudget(MOVE_SOLVES, MOVE_WORK))
+    budget = Budget(MOVE_SOLVES, MOVE_WORK)
+    bot.limit = Limit(10.0, budget=budget)
     move = bot.play(view)
     assert isinstance(move, Play)
     assert move.discard in view.hand
-    assert 0 < solves[0] <= MOVE_SOLVES
+    assert 0 < MOVE_SOLVES - budget.solves <= MOVE_SOLVES
+    assert budget.spent
 
 
 def test_a_spent_budget_starts_no_solve_and_reads_as_out_of_time() -> None:
-    limit = CountedLimit(10.0, budget=SolveBudget(1, 5.0))
+    budget = Budget(1, 5.0)
+    limit = Limit(10.0, budget=budget)
     assert not limit.out_of_time()
     hand = Counter(parse_cards("5D 7D 8D 3C 4C 9C JK"))
     contract = Contract.for_hand(7, Rules())
     hm = HandModel(Rules(), hand, Counter(), with_extras=False)
     build_contract(hm, contract.sets, contract.runs)
     assert solve_model(hm, limit)[0] != cp_model.UNKNOWN
-    assert limit.budget.left == 0
+    assert budget.solves == 0
     assert limit.out_of_time()
     assert not limit.capped
     assert solve_model(hm, limit)[0] == cp_model.UNKNOWN
