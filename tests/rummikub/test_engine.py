@@ -201,9 +201,10 @@ def test_asking_for_the_result_before_the_end_is_refused_in_the_active_language(
 
 
 def test_a_bots_table_keeps_what_its_jokers_stand_for() -> None:
-    """A play's table is written with each joker as the play reads it (``J(R1) K1``):
-    plain, the group J K1 the solver keeps a table joker in reads as the run K1 K2,
-    which under joker_retrieval "replace" the engine refuses (the joker left B1)."""
+    """A play's table is written with each joker as the play reads it (``J(B1) K1``,
+    the joker still standing for the B1 it stood for): plain, the group J K1 the
+    solver keeps a table joker in reads as the run K1 K2, which under joker_retrieval
+    "replace" the engine refuses (the joker left B1)."""
     from solver.rummikub import Limit, Objective, Position, solve
     from solver.rummikub.legality import check_play
     from solver.rummikub.strategy import move_of
@@ -222,7 +223,7 @@ def test_a_bots_table_keeps_what_its_jokers_stand_for() -> None:
     move = move_of(solve(position, rules, Objective.TILES, limit=Limit(10)))
     assert move.table is not None
     assert sorted([t.written for t in tiles] for tiles in move.table) == [
-        ["J(R1)", "K1"],
+        ["J(B1)", "K1"],
         ["R1", "R2"],
     ]
     verdict = check_play(position.rack, position.table, move.table, True, rules, must_place=True)
