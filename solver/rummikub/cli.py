@@ -337,7 +337,8 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, _stderr: 
         "settings": parse_options(args.option),
         "notation": args.notation,
     }
-    record = game_rummikub(request)["record"]
+    answer = game_rummikub(request)
+    record = answer["record"]
     text = json.dumps(record, indent=1) + "\n"
     if args.out:
         write_file("--out", args.out, text)
@@ -354,9 +355,17 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, _stderr: 
             ),
             file=stdout,
         )
+        print(_("Solver: {status}", status=_game_status_text(answer["status"])), file=stdout)
     else:
         stdout.write(text)
     return 0
+
+
+def _game_status_text(status: str) -> str:
+    """A game's ``status`` (the least proven of the bots' solves) for a person."""
+    if status == Status.OPTIMAL.value:
+        return _("every solve the bots made was proven (optimal)")
+    return _("not every solve the bots made was proven: {status}", status=status_text(status))
 
 
 def _end_text(end: str) -> str:
