@@ -248,10 +248,16 @@ def add_choice_flag(
     )
 
 
-def add_time_limit_flag(parser: argparse.ArgumentParser, meaning: str) -> None:
-    """``--time-limit SECONDS`` (see :func:`time_limit_ms`)."""
+def add_time_limit_flag(
+    parser: argparse.ArgumentParser,
+    meaning: str,
+    *,
+    flag: str = "--time-limit",
+    default: float = 2.0,
+) -> None:
+    """``--time-limit SECONDS``, or another time limit ``flag`` (see :func:`time_limit_ms`)."""
     parser.add_argument(
-        "--time-limit", type=float, default=2.0, metavar="SECONDS", help=f"{meaning} (2)"
+        flag, type=float, default=default, metavar="SECONDS", help=f"{meaning} ({default:g})"
     )
 
 
@@ -478,14 +484,22 @@ def setting_value(text: str) -> int | bool | str:
         return {"true": True, "false": False}.get(word, word)
 
 
-def time_limit_ms(seconds: float, highest_ms: int = MAX_TIME_LIMIT_MS) -> int:
-    """``--time-limit`` in the milliseconds of a request, whose field takes at most
-    ``highest_ms``. The range is checked on the seconds given, before rounding:
-    ``round`` raises on NaN and the infinities."""
-    if not 0.001 <= seconds <= highest_ms / 1000:
+def time_limit_ms(
+    seconds: float,
+    highest_ms: int = MAX_TIME_LIMIT_MS,
+    *,
+    flag: str = "--time-limit",
+    lowest_ms: int = 1,
+) -> int:
+    """``--time-limit`` (or another time limit ``flag``) in the milliseconds of a
+    request, whose field takes ``lowest_ms`` to ``highest_ms``. The range is checked
+    on the seconds given, before rounding: ``round`` raises on NaN and the infinities."""
+    if not lowest_ms / 1000 <= seconds <= highest_ms / 1000:
         raise MeldwiseError(
             _(
-                "--time-limit must be between 0.001 and {highest} seconds, got {seconds:g}",
+                "{flag} must be between {lowest:g} and {highest} seconds, got {seconds:g}",
+                flag=flag,
+                lowest=lowest_ms / 1000,
                 highest=highest_ms // 1000,
                 seconds=seconds,
             )

@@ -37,7 +37,7 @@ from solver.commands import (
     time_limit_ms,
     write_file,
 )
-from solver.cpsat import Status
+from solver.cpsat import DEFAULT_DISRUPTION_TIME_LIMIT, Status
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n, _p, clauses
 from solver.rummikub.bots import BOTS
@@ -83,6 +83,13 @@ def add_solve_command(commands: Commands) -> None:
         "has opened: 9o,14): adds what the strong bot would play instead, and why",
     )
     add_common_flags(parser)
+    add_time_limit_flag(
+        parser,
+        "most seconds (within --time-limit) to find the play that disturbs the table least;"
+        " 0 skips it",
+        flag="--disruption-time-limit",
+        default=DEFAULT_DISRUPTION_TIME_LIMIT,
+    )
     parser.set_defaults(handler=answering(solve_rummikub, request_from_flags, describe_response))
 
 
@@ -136,6 +143,10 @@ def request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
         **position_from_flags(args),
         "objective": args.objective,
         "time_limit_ms": time_limit_ms(args.time_limit),
+        # 0 skips the least-disruption stage, as the request's field takes it.
+        "disruption_time_limit_ms": time_limit_ms(
+            args.disruption_time_limit, flag="--disruption-time-limit", lowest_ms=0
+        ),
         "hint_level": args.hint,
         "notation": args.notation,
         "free_jokers": args.free_jokers,
@@ -337,7 +348,8 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, _stderr: 
         "settings": parse_options(args.option),
         "notation": args.notation,
     }
-    record = game_rummikub(request)["record"]
+    answer = game_rummikub(request)
+    record = answer["record"]
     text = json.dumps(record, indent=1) + "\n"
     if args.out:
         write_file("--out", args.out, text)
@@ -354,9 +366,17 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, _stderr: 
             ),
             file=stdout,
         )
+        print(_("Solver: {status}", status=_game_status_text(answer["status"])), file=stdout)
     else:
         stdout.write(text)
     return 0
+
+
+def _game_status_text(status: str) -> str:
+    """A game's ``status`` (the least proven of the bots' solves) for a person."""
+    if status == Status.OPTIMAL.value:
+        return _("every solve the bots made was proven (optimal)")
+    return _("not every solve the bots made was proven: {status}", status=status_text(status))
 
 
 def _end_text(end: str) -> str:

@@ -106,6 +106,34 @@ def test_a_time_limit_out_of_range_exits_2_naming_it(
     )
 
 
+@pytest.mark.parametrize(("seconds", "ms"), [("0", 0), ("0.5", 500), ("300", 300_000)])
+def test_solve_takes_the_disruption_time_limit_of_the_request(
+    seconds: str, ms: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # HTTP and --json requests take disruption_time_limit_ms; the flags had no way to.
+    asked: list[dict[str, Any]] = []
+
+    def solve(request: dict[str, Any]) -> dict[str, Any]:
+        asked.append(request)
+        return solve_rummikub(request)
+
+    monkeypatch.setattr("solver.rummikub.cli.solve_rummikub", solve)
+    assert main(["solve", "--rack", "R1 R2 R3", "--disruption-time-limit", seconds]) == 0
+    assert asked[0]["disruption_time_limit_ms"] == ms
+    assert "Play 3 tiles" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("seconds", ["nan", "inf", "-1", "-0.001", "300.1"])
+def test_a_disruption_time_limit_out_of_range_exits_2_naming_it(
+    seconds: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", "--rack", "R1 R2 R3", f"--disruption-time-limit={seconds}"]) == 2
+    shown = f"{float(seconds):g}"
+    assert f"--disruption-time-limit must be between 0 and 300 seconds, got {shown}" in (
+        capsys.readouterr().err
+    )
+
+
 @pytest.mark.parametrize("hint", ["nudge", "tile", "full"])
 def test_free_jokers_are_said_at_every_hint_level(
     hint: str, capsys: pytest.CaptureFixture[str]

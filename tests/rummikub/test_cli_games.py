@@ -17,7 +17,7 @@ import pytest
 from meldwise.cli import main
 from solver.cpsat import Limit
 from solver.rummikub import search
-from solver.rummikub.game_wire import review_rummikub
+from solver.rummikub.game_wire import game_rummikub, review_rummikub
 from solver.rummikub.record import read_record, replay
 from solver.rummikub.result import Play
 
@@ -138,6 +138,45 @@ def test_the_game_summary_says_how_the_game_ended_in_the_language_asked(
     assert main([*argv, "--lang", "ja"]) == 0
     assert json.loads(path.read_text())["result"]["end"] == end
     assert capsys.readouterr().out.split("勝者")[0].endswith(said)
+
+
+@pytest.mark.parametrize(
+    ("status", "lang", "said"),
+    [
+        (None, "en", "Solver: every solve the bots made was proven (optimal)"),
+        (None, "ja", "ソルバー: ボットの探索はすべて証明済みです(最適)"),
+        (
+            "feasible",
+            "en",
+            "Solver: not every solve the bots made was proven: feasible (a search stopped at"
+            " its limit; the best found)",
+        ),
+        (
+            "unknown",
+            "ja",
+            "ソルバー: ボットの探索の一部は証明されていません: 不明(手が見つかる前に探索が"
+            "上限で止まりました)",
+        ),
+    ],
+)
+def test_the_game_summary_says_whether_every_bot_solve_was_proven(
+    status: str | None,
+    lang: str,
+    said: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # POST /v1/rummikub/game answers the status; the command's summary did not say it.
+    if status is not None:  # a bot's search stopped at its work bound
+        monkeypatch.setattr(
+            "solver.rummikub.cli.game_rummikub",
+            lambda request: {**game_rummikub(request), "status": status},
+        )
+    path = tmp_path / "game.json"
+    argv = ["game", "--bots", "greedy,greedy", "--seed", "1", *TINY, "--out", str(path)]
+    assert main([*argv, "--lang", lang]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == said
 
 
 def test_a_game_record_written_then_reviewed(
