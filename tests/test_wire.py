@@ -202,6 +202,63 @@ def test_a_tile_the_game_lacks_is_named_where_and_as_sent(call: Any, message: st
     ("call", "message"),
     [
         (
+            lambda: solve_rummikub({"rack": ["Q5"], "notation": "RBYK"}),
+            "rack[0]: unknown tile 'Q5': 'Q' is not a colour (colours are R, B, K, Y)",
+        ),
+        (
+            lambda: solve_rummikub({"rack": ["G4"], "notation": "RBYK", "lang": "ja"}),
+            "rack[0]: 不明なタイル 'G4': このゲームの色は R B K Y(赤・青・黒・黄)です",
+        ),
+        (
+            lambda: solve_rummikub({"rack": ["Q5"], "notation": "RBYK", "lang": "ja"}),
+            "rack[0]: 不明なタイル 'Q5': 'Q' は色ではありません"
+            "(色は R, B, K, Y、または赤・青・黒・黄)",
+        ),
+        (
+            lambda: solve_rummikub({"rack": ["Q5"], "notation": "RBYK", "rules": {"colours": 5}}),
+            "rack[0]: unknown tile 'Q5': 'Q' is not a colour (colours are R, B, K, Y, G)",
+        ),
+        (
+            lambda: validate_rummikub(
+                {"rack": ["R1"], "table_before": [], "table_after": [["g5"]], "notation": "RBYK"}
+            ),
+            "table_after[0][0]: unknown tile 'g5': this game's colours are R B K Y",
+        ),
+        (
+            lambda: repair_rummikub({"table": [["R1", "R2", "q4"]], "notation": "RBYK"}),
+            "table[0][2]: unknown tile 'q4': 'Q' is not a colour (colours are R, B, K, Y)",
+        ),
+        (
+            lambda: bot_rummikub(
+                {
+                    "bot": "greedy",
+                    "rack": ["G4"],
+                    "opponents": [{"rack_size": 3}],
+                    "notation": "RBYK",
+                }
+            ),
+            "rack[0]: unknown tile 'G4': this game's colours are R B K Y",
+        ),
+        (
+            # RBYK does not fit a game with yellow: the tile error names the letters
+            # as read, and the notation is refused on its own.
+            lambda: solve_rummikub({"rack": ["Q4"], "notation": "RBYK", "rules": {"colours": 6}}),
+            "rack[0]: unknown tile 'Q4': 'Q' is not a colour (colours are R, B, K, O, G, Y)",
+        ),
+    ],
+)
+def test_a_tile_the_game_lacks_is_named_in_the_requests_notation(call: Any, message: str) -> None:
+    """Under RBYK the game's colours are named with Y for orange, as the answer writes
+    them (the tiles were read before the notation: 'colours are R, B, K, O')."""
+    with pytest.raises(NotationError) as raised:
+        call()
+    assert str(raised.value) == message
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
             lambda s: game_rummikub({"bots": ["greedy", "greedy"], "settings": s}),
             "settings.rules: rule 'jokers' must be between 0 and 4, got 9",
         ),

@@ -333,6 +333,13 @@ def spell(tile: Tile) -> str:
     return str(tile)
 
 
+def letter_of(colour: Colour) -> str:
+    """The colour's letter in the active notation: ``Y`` for orange under ``RBYK``."""
+    if colour is Colour.ORANGE and _notation.get() is Notation.RBYK:
+        return Colour.YELLOW.letter
+    return colour.letter
+
+
 def format_tiles(tiles: Iterable[Tile]) -> str:
     """Write tiles in the active notation separated by spaces."""
     return " ".join(spell(tile) for tile in tiles)
@@ -360,14 +367,15 @@ def written_sets(sets: Iterable[Iterable[Tile]]) -> list[list[str]]:
 
 
 def not_a_colour(text: str, letter: str, colours: Iterable[Colour]) -> str:
-    """Why ``text`` is no tile: ``letter`` is none of ``colours`` (the Japanese message
-    names them in kanji too, :func:`kanji_names`)."""
+    """Why ``text`` is no tile: ``letter`` is none of ``colours``, named in the active
+    notation (:func:`letter_of`; the Japanese message names them in kanji too,
+    :func:`kanji_names`)."""
     colours = tuple(colours)
     return _(
         "unknown tile {tile!r:.60}: {letter!r} is not a colour (colours are {letters})",
         tile=text,
         letter=letter,
-        letters=", ".join(c.letter for c in colours),
+        letters=", ".join(letter_of(c) for c in colours),
         names=kanji_names(colours),
     )
 

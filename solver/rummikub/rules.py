@@ -17,6 +17,7 @@ from solver.rummikub.notation import (
     Tile,
     UnknownColour,
     kanji_names,
+    letter_of,
     not_a_colour,
 )
 from solver.settings import Settings, choice, flag, setting
@@ -119,7 +120,9 @@ class Rules(Settings):
 
     def check_tile(self, tile: Tile, text: str | None = None) -> Tile:
         """Return ``tile`` if it exists in this game, else raise :class:`NotationError`
-        quoting ``text``, what the tile was written as (``str(tile)`` when None)."""
+        quoting ``text``, what the tile was written as (``str(tile)`` when None), and
+        naming the game's colours in the active notation
+        (:func:`~solver.rummikub.notation.spelling`)."""
         quoted = str(tile) if text is None else text
         if tile.is_joker:
             if self.jokers == 0:
@@ -129,7 +132,7 @@ class Rules(Settings):
             return tile
         assert tile.colour is not None
         if tile.colour.index >= self.colours:
-            letters = " ".join(c.letter for c in self.colour_list)
+            letters = " ".join(letter_of(c) for c in self.colour_list)
             raise NotationError(
                 _(
                     "unknown tile {tile!r:.60}: this game's colours are {letters}",

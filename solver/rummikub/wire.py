@@ -122,12 +122,15 @@ class RuledRequest(Spoken):
     read as a tile of that game, so a tile the game lacks is refused where it stands
     (``rack[0]``), quoting what was sent (rules that cannot be read: any tile the
     notation reads, and the rules' own error is reported). The rules read here are
-    the ones the ``rules`` field gets: they are read once."""
+    the ones the ``rules`` field gets: they are read once. An error names the game's
+    colours in the request's ``notation`` when it has one that fits them (``Y`` for
+    orange under ``RBYK``)."""
 
     @model_validator(mode="wrap")
     @classmethod
     def _read_in_its_game(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
         rules: Rules | None = None
+        notation: Notation | None = None
         if isinstance(data, Mapping):
             try:
                 rules = Rules.from_dict(data.get("rules"))
@@ -135,11 +138,30 @@ class RuledRequest(Spoken):
                 rules = None
             if rules is not None and "rules" in data:
                 data = {**data, "rules": rules}  # from_dict takes an instance as it is
+            notation = _notation_of(cls, data.get("notation"), rules)
         token = _game.set(rules)
         try:
-            return handler(data)
+            if notation is None or rules is None:
+                return handler(data)
+            with spelling(notation, rules.colours):
+                return handler(data)
         finally:
             _game.reset(token)
+
+
+def _notation_of(request: type[Request], asked: Any, rules: Rules | None) -> Notation | None:
+    """The notation a request's tiles are quoted in while it is read: its ``notation``
+    when it has that field and the value is one that fits the game's colours (else
+    None, and its field reports a bad value, :func:`check_notation` a misfit)."""
+    if rules is None or "notation" not in request.model_fields:
+        return None
+    if isinstance(asked, Notation):
+        notation: Notation | None = asked
+    else:
+        notation = next((n for n in Notation if n.value == asked), None)
+    if notation is Notation.RBYK and rules.colours > Colour.YELLOW.index:
+        return None
+    return notation
 
 
 class WrittenRequest(RuledRequest):

@@ -375,6 +375,28 @@ def test_an_error_over_a_long_tile_still_says_why(
     assert response.json()["detail"].endswith(reason)
 
 
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        (
+            {"rack": ["Q5"], "notation": "RBYK"},
+            "rack[0]: unknown tile 'Q5': 'Q' is not a colour (colours are R, B, K, Y)",
+        ),
+        (
+            {"rack": ["G4"], "notation": "RBYK", "lang": "ja"},
+            "rack[0]: 不明なタイル 'G4': このゲームの色は R B K Y(赤・青・黒・黄)です",
+        ),
+    ],
+)
+def test_an_unknown_tile_names_the_colours_in_the_requests_notation(
+    body: dict[str, Any], detail: str, client: TestClient
+) -> None:
+    # The body's tiles were read before its notation: "colours are R, B, K, O".
+    response = client.post(SOLVE, json=body)
+    assert response.status_code == 422
+    assert response.json()["detail"] == detail
+
+
 def test_a_body_over_16_kib_is_refused_with_413(client: TestClient) -> None:
     big = {"rack": ["R1"] * 4000}  # about 24 KiB of JSON
     declared = client.post(SOLVE, json=big)

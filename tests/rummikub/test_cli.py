@@ -257,6 +257,36 @@ def test_input_that_is_not_utf8_is_named_by_its_byte() -> None:
 
 
 @pytest.mark.parametrize(
+    ("rack", "lang", "said"),
+    [
+        (
+            "Q5",
+            "en",
+            "error: rack[0]: unknown tile 'Q5': 'Q' is not a colour (colours are R, B, K, Y)\n",
+        ),
+        (
+            "Q5",
+            "ja",
+            "エラー: rack[0]: 不明なタイル 'Q5': 'Q' は色ではありません"
+            "(色は R, B, K, Y、または赤・青・黒・黄)\n",
+        ),
+        ("G4", "en", "error: rack[0]: unknown tile 'G4': this game's colours are R B K Y\n"),
+        (
+            "G4",
+            "ja",
+            "エラー: rack[0]: 不明なタイル 'G4': このゲームの色は R B K Y(赤・青・黒・黄)です\n",
+        ),
+    ],
+)
+def test_an_unknown_tile_names_the_colours_in_the_notation_asked_for(
+    rack: str, lang: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The rack was read before --notation: "colours are R, B, K, O" under RBYK.
+    assert main(["solve", "--notation", "RBYK", "--lang", lang, "--rack", rack]) == 2
+    assert capsys.readouterr().err == said
+
+
+@pytest.mark.parametrize(
     ("args", "said"),
     [
         (["solve", "--lang", "\udcff"], "argument --lang: invalid choice: '\\xff' (choose"),
