@@ -341,7 +341,7 @@ def add_game_command(commands: Commands) -> None:
     parser.set_defaults(handler=run_game)
 
 
-def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
+def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     request = {
         "bots": [name.strip() for name in split(args.bots, ",")],
         "seed": args.seed,
@@ -351,24 +351,33 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, _stderr: 
     answer = game_rummikub(request)
     record = answer["record"]
     text = json.dumps(record, indent=1) + "\n"
+    result = record["result"]
+    said = {
+        "turns": len(record["turns"]),
+        "end": _end_text(result["end"]),
+        "winners": result["winners"],
+        "scores": result["scores"],
+    }
     if args.out:
         write_file("--out", args.out, text)
-        result = record["result"]
-        print(
-            _(
-                "{turns} turns, {end}; winners {winners}, scores {scores}; record written to"
-                " {path}",
-                turns=len(record["turns"]),
-                end=_end_text(result["end"]),
-                winners=result["winners"],
-                scores=result["scores"],
-                path=args.out,
-            ),
-            file=stdout,
+        summary = _(
+            "{turns} turns, {end}; winners {winners}, scores {scores}; record written to {path}",
+            path=args.out,
+            **said,
         )
-        print(_("Solver: {status}", status=_game_status_text(answer["status"])), file=stdout)
+        told = stdout
     else:
+        # Stdout is the record alone (``meldwise game ... | meldwise review -``), so the
+        # summary and the status, which the record does not hold, go to stderr.
         stdout.write(text)
+        summary = _(
+            "{turns} turns, {end}; winners {winners}, scores {scores}; record written to"
+            " standard output",
+            **said,
+        )
+        told = stderr
+    print(summary, file=told)
+    print(_("Solver: {status}", status=_game_status_text(answer["status"])), file=told)
     return 0
 
 

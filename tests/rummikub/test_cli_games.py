@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -177,6 +178,49 @@ def test_the_game_summary_says_whether_every_bot_solve_was_proven(
     argv = ["game", "--bots", "greedy,greedy", "--seed", "1", *TINY, "--out", str(path)]
     assert main([*argv, "--lang", lang]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == said
+
+
+@pytest.mark.parametrize(
+    ("lang", "to_file", "to_stdout", "solver"),
+    [
+        (
+            "en",
+            "record written to {path}",
+            "record written to standard output",
+            "Solver: every solve the bots made was proven (optimal)",
+        ),
+        (
+            "ja",
+            "記録を {path} に書きました",
+            "記録を標準出力に書きました",
+            "ソルバー: ボットの探索はすべて証明済みです(最適)",
+        ),
+    ],
+)
+def test_a_game_to_stdout_says_its_summary_and_status_on_stderr(
+    lang: str,
+    to_file: str,
+    to_stdout: str,
+    solver: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Without --out the record went to stdout and nothing else was said: the summary,
+    # and the status POST /v1/rummikub/game answers, were lost. Stdout stays the record.
+    argv = ["game", "--bots", "greedy,greedy", "--seed", "1", *TINY, "--lang", lang]
+    path = tmp_path / "game.json"
+    assert main([*argv, "--out", str(path)]) == 0
+    summary, status = capsys.readouterr().out.splitlines()
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [summary.replace(to_file.format(path=path), to_stdout), status]
+    assert status == solver
+    assert json.loads(out) == json.loads(path.read_text())
+    # ``meldwise game ... | meldwise review -`` reviews it.
+    monkeypatch.setattr("sys.stdin", io.StringIO(out))
+    assert main(["review", "-", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "optimal"
 
 
 def test_a_game_record_written_then_reviewed(
