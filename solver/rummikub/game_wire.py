@@ -348,7 +348,7 @@ def review_rummikub(request: Mapping[str, Any] | ReviewRequest) -> dict[str, Any
     ``player`` reviews one seat's turns; the time limit bounds each turn's solve (see
     :mod:`solver.rummikub.review`)."""
     asked = read(ReviewRequest, request)
-    record = read_record(asked.record)
+    record = read_record(asked.record, asked.notation)
     if len(record.turns) > MAX_REVIEW_TURNS:
         raise RequestError(
             _(

@@ -284,6 +284,11 @@ class Notation(Enum):
     RBKO = "RBKO"
     RBYK = "RBYK"
 
+    def fits(self, colours: int) -> bool:
+        """Whether this notation can write a game of ``colours`` colours: ``RBYK`` cannot
+        once yellow (``Y``) is a colour of its own."""
+        return self is not Notation.RBYK or colours <= Colour.YELLOW.index
+
 
 _notation: ContextVar[Notation] = ContextVar("meldwise_notation", default=Notation.RBKO)
 _yellow_in_play: ContextVar[bool] = ContextVar("meldwise_yellow_in_play", default=False)

@@ -46,7 +46,14 @@ from solver.rummikub.engine import (
     added_tiles,
     round_outcome,
 )
-from solver.rummikub.notation import Tile, format_tiles, spell, written_sets
+from solver.rummikub.notation import (
+    Notation,
+    Tile,
+    format_tiles,
+    spell,
+    spelling,
+    written_sets,
+)
 from solver.rummikub.rules import Rules
 from solver.wire import MAX_NAME, PlayerName, request_error
 
@@ -181,13 +188,23 @@ def turn_to_dict(turn: Turn) -> dict[str, Any]:
     }
 
 
-def read_record(data: Any) -> GameRecord:
+def read_record(data: Any, notation: Notation = Notation.RBKO) -> GameRecord:
     """Read a record (a JSON object) into typed values.
 
-    Raises :class:`~solver.errors.MeldwiseError` naming the bad field or tile.
+    Raises :class:`~solver.errors.MeldwiseError` naming the bad field or tile; an error
+    writes tiles and names the game's colours in ``notation`` when it fits the record's
+    game (``Y`` for orange under ``RBYK``; one that does not is the caller's to refuse,
+    :func:`~solver.rummikub.wire.check_notation`).
     """
     model = parse_record_model(data)
     settings = GameSettings.read(model.settings, "settings")
+    colours = settings.rules.colours
+    with spelling(notation if notation.fits(colours) else Notation.RBKO, colours):
+        return _read_game(model, settings)
+
+
+def _read_game(model: GameRecordModel, settings: GameSettings) -> GameRecord:
+    """The record of ``model``, a game played under ``settings``."""
     rules = settings.rules
     deal = None
     if model.deal is not None:

@@ -49,7 +49,7 @@ from solver.rummikub.engine import View
 from solver.rummikub.hints import HintLevel, tile_hint
 from solver.rummikub.legality import Verdict, check_play
 from solver.rummikub.melds import Meld, MeldKind
-from solver.rummikub.notation import Colour, Notation, Tile, spell, spelling
+from solver.rummikub.notation import Notation, Tile, spell, spelling
 from solver.rummikub.position import Objective, Position, check_counts
 from solver.rummikub.repair import Consequence, Repair, consequence, repair
 from solver.rummikub.result import Play
@@ -159,9 +159,7 @@ def _notation_of(request: type[Request], asked: Any, rules: Rules | None) -> Not
         notation: Notation | None = asked
     else:
         notation = next((n for n in Notation if n.value == asked), None)
-    if notation is Notation.RBYK and rules.colours > Colour.YELLOW.index:
-        return None
-    return notation
+    return notation if notation is not None and notation.fits(rules.colours) else None
 
 
 class WrittenRequest(RuledRequest):
@@ -182,7 +180,7 @@ def check_notation(notation: Notation, rules: Rules) -> None:
     """Raise :class:`RequestError` when ``notation`` writes orange as ``Y`` in a game
     whose colours include yellow (a request whose rules come inside another field, a
     record's settings, checks it once they are read)."""
-    if notation is Notation.RBYK and rules.colours > Colour.YELLOW.index:
+    if not notation.fits(rules.colours):
         raise RequestError(
             _(
                 "notation 'RBYK' writes orange as Y, but this game of {colours} colours has"

@@ -91,6 +91,22 @@ def test_review_answers_what_the_library_answers(
     assert {t["player"] for t in one["turns"]} == {1}
 
 
+def test_a_review_names_a_tile_the_record_lacks_in_the_requests_notation(
+    client: TestClient,
+) -> None:
+    # The record was read before the notation: "this game's colours are R B K O".
+    turn = {"player": 0, "rack": ["R1"], "table_before": [], "action": "draw", "drawn": "R13"}
+    turns = [{**turn, "turn": 1}, {**turn, "turn": 2, "player": 1, "rack": ["G4"]}]
+    request = {"record": {"turns": turns}, "notation": "RBYK"}
+    answer = client.post(REVIEW, json=request)
+    assert answer.status_code == 422
+    detail = "turns[1].rack: unknown tile 'G4': this game's colours are R B K Y"
+    assert answer.json()["detail"] == detail == _library_error(review_rummikub, request)
+    refused = client.post(REVIEW, json={**request, "notation": "RBYQ"})
+    assert refused.status_code == 422
+    assert refused.json()["detail"] == "'notation' must be 'RBKO' or 'RBYK', got 'RBYQ'"
+
+
 def test_the_server_process_never_reads_a_whole_game_body(
     client: TestClient, record: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:

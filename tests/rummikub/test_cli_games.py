@@ -444,6 +444,29 @@ def test_bot_game_and_review_write_tiles_in_the_notation_asked(
     assert '"Y' not in out
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "error: turns[1].rack: unknown tile 'G4': this game's colours are R B K Y\n"),
+        (
+            "ja",
+            "エラー: turns[1].rack: 不明なタイル 'G4': "
+            "このゲームの色は R B K Y(赤・青・黒・黄)です\n",
+        ),
+    ],
+)
+def test_review_names_a_tile_the_record_lacks_in_the_notation_asked_for(
+    lang: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The record was read before --notation: "this game's colours are R B K O".
+    turn = {"player": 0, "rack": ["R1"], "table_before": [], "action": "draw", "drawn": "R13"}
+    turns = [{**turn, "turn": 1}, {**turn, "turn": 2, "player": 1, "rack": ["G4"]}]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"turns": turns}))
+    assert main(["review", str(path), "--notation", "RBYK", "--lang", lang]) == 2
+    assert capsys.readouterr().err == said
+
+
 def _children(pid: int) -> list[int]:
     """The processes whose parent is ``pid``."""
     found = []

@@ -358,3 +358,58 @@ def test_rbyk_is_refused_in_a_record_of_a_game_with_yellow() -> None:
     with pytest.raises(MeldwiseError, match="notation 'RBYK' writes orange as Y, but this game"):
         review_rummikub({"record": record, "notation": "RBYK"})
     assert review_rummikub({"record": record})["turns"][0]["drawn"] == "O1"
+
+
+def _draws(rack: str, rules: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A record of two draws whose second rack (``turns[1].rack``) is ``rack``."""
+    record: dict[str, Any] = {
+        "turns": [
+            {"turn": 1, "player": 0, "rack": ["R1"], "table_before": [], "action": "draw"},
+            {"turn": 2, "player": 1, "rack": [rack], "table_before": [], "action": "draw"},
+        ]
+    }
+    record["turns"][0]["drawn"] = record["turns"][1]["drawn"] = "R13"
+    if rules is not None:
+        record["settings"] = {"rules": rules}
+    return record
+
+
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [
+        (
+            {"record": _draws("G4"), "notation": "RBYK"},
+            "turns[1].rack: unknown tile 'G4': this game's colours are R B K Y",
+        ),
+        (
+            {"record": _draws("G4"), "notation": "RBYK", "lang": "ja"},
+            "turns[1].rack: 不明なタイル 'G4': このゲームの色は R B K Y(赤・青・黒・黄)です",
+        ),
+        (
+            {"record": _draws("Q4", {"colours": 5}), "notation": "RBYK"},
+            "turns[1].rack: unknown tile 'Q4': 'Q' is not a colour (colours are R, B, K, Y, G)",
+        ),
+        (
+            {"record": _draws("G4")},
+            "turns[1].rack: unknown tile 'G4': this game's colours are R B K O",
+        ),
+        (
+            # RBYK does not fit a game with yellow: the letters as read, and the
+            # notation refused on its own once the record reads.
+            {"record": _draws("Q4", {"colours": 6}), "notation": "RBYK"},
+            "turns[1].rack: unknown tile 'Q4': 'Q' is not a colour (colours are R, B, K, O, G, Y)",
+        ),
+        (
+            {"record": _draws("G4"), "notation": "RBYQ"},
+            "'notation' must be 'RBKO' or 'RBYK', got 'RBYQ'",
+        ),
+    ],
+)
+def test_a_tile_the_record_lacks_is_named_in_the_requests_notation(
+    request_: dict[str, Any], message: str
+) -> None:
+    """The record was read before the notation applied: 'colours are R B K O' under RBYK,
+    where solve, validate, repair and bot said R B K Y."""
+    with pytest.raises(MeldwiseError) as raised:
+        review_rummikub(request_)
+    assert str(raised.value) == message
