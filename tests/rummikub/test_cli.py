@@ -316,6 +316,29 @@ def test_a_usage_error_names_a_byte_not_utf8_as_every_other_error(
     assert said in capsys.readouterr().err
 
 
+def test_a_usage_error_beside_a_long_word_quotes_in_linear_time(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Every rest of every word was tried as a quoted value: 3,000 tries for this rack,
+    # and a 96 KB rack took 133 s before the one-line error about --objective.
+    import solver.commands
+
+    tries = 0
+    shown = solver.commands._shown  # noqa: SLF001 - the quoting counted
+
+    def counted(message: str, value: str) -> str:
+        nonlocal tries
+        tries += 1
+        return shown(message, value)
+
+    monkeypatch.setattr(solver.commands, "_shown", counted)
+    with pytest.raises(SystemExit) as raised:
+        main(["solve", "--rack", "R5 " * 1000, "--objective", "bogus", "--json=\udcff"])
+    assert raised.value.code == 2
+    assert "invalid choice: 'bogus'" in capsys.readouterr().err
+    assert tries < 10
+
+
 def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
     table = ["--table", "R1 R2 | R3 B3 K3 O3 | R4 R5", "--before", "R3 B3 K3 O3"]
     assert main(["repair", *table, "--rack", "R6"]) == 0
