@@ -287,6 +287,9 @@ def advise(
     proven = best.status is Status.OPTIMAL
     if not best.played and not proven:
         text = _("The strong bot's search stopped before finding a play: it would draw.")
+    elif not best.played:
+        # Not "the best play too: there is no play": there is none to make.
+        text = _("There is no play: the strong bot would draw too.")
     elif not holds_back and not proven and decision.reason == best_reason(best):
         text = _("The strong bot would make the best play it found.")
     elif not holds_back and not proven:

@@ -516,6 +516,19 @@ def test_advice_at_every_hint_level_and_when_the_bot_agrees() -> None:
         )
 
 
+def test_the_advice_where_there_is_no_play_says_the_bot_draws_too() -> None:
+    # It said "The strong bot would make the best play too: there is no play: it
+    # draws." (meldwise solve --rack "R1 B5" --table "K1 K2 K3" --opponents 9o).
+    request = {"rack": ["R1", "B5"], "table": [["K1", "K2", "K3"]]}
+    for level in ("nudge", "tile", "full"):
+        opponents = [{"rack_size": 9, "opened": True}]
+        answer = solve_rummikub({**request, "opponents": opponents, "hint_level": level})
+        assert answer["advice"]["draws"]
+        assert answer["advice"]["text"] == "There is no play: the strong bot would draw too."
+    ja = solve_rummikub({**request, "opponents": opponents, "lang": "ja"})
+    assert ja["advice"]["text"] == "出せる手はありません。強いボットも山から引きます。"
+
+
 def test_the_advice_calls_no_play_the_best_that_its_search_did_not_prove(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
