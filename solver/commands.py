@@ -30,7 +30,7 @@ from solver.cpsat import interruptible
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, N_, Nn_, _, catalogue, current, from_environment, language
 from solver.wire import MAX_TIME_LIMIT_MS, json_problem, read_json
-from solver.written import partition
+from solver.written import partition, words
 
 EXIT_BAD_INPUT = 2
 """The exit code of a command given bad input (the HTTP service's 422)."""
@@ -459,6 +459,26 @@ def os_problem(error: OSError) -> str:
     }
     said = usual.get(error.errno) if error.errno is not None else None
     return said() if said is not None else str(error.strerror or error)
+
+
+def players_from_flags(items: Sequence[str], flag: str, what: str) -> dict[str, list[str]]:
+    """Repeated ``flag PLAYER=WHAT`` items (``--rack NAME=TILES``, ``--hand
+    NAME=CARDS``) as each player's words. Raises :class:`MeldwiseError` for an item
+    without a name and for a player named twice: a dict would keep the second alone,
+    and the HTTP service refuses a key given twice too."""
+    named: dict[str, list[str]] = {}
+    for item in items:
+        name, sep, rest = partition(item, "=")
+        if not sep or not name.strip():
+            raise MeldwiseError(
+                _("{flag} takes PLAYER={what}, got {item!r}", flag=flag, what=what, item=item)
+            )
+        if name.strip() in named:
+            raise MeldwiseError(
+                _("{flag} names the player {name!r} twice", flag=flag, name=name.strip())
+            )
+        named[name.strip()] = words(rest)
+    return named
 
 
 def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:

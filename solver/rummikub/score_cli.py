@@ -12,11 +12,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from solver.commands import Commands, add_request_flags, add_rule_flag, answering, rules_from_flags
+from solver.commands import (
+    Commands,
+    add_request_flags,
+    add_rule_flag,
+    answering,
+    players_from_flags,
+    rules_from_flags,
+)
 from solver.errors import MeldwiseError
 from solver.i18n import _
 from solver.rummikub.wire import score_rummikub
-from solver.written import partition, words
 
 
 def add_score_command(commands: Commands) -> None:
@@ -45,16 +51,7 @@ def add_score_command(commands: Commands) -> None:
 def _request(args: argparse.Namespace) -> dict[str, Any]:
     if not args.rack:
         raise MeldwiseError(_('give each player\'s rack with --rack "NAME=TILES"'))
-    racks: dict[str, list[str]] = {}
-    for item in args.rack:
-        name, sep, tiles = partition(item, "=")
-        if not sep or not name.strip():
-            raise MeldwiseError(_("--rack takes PLAYER=TILES, got {item!r}", item=item))
-        if name.strip() in racks:
-            # A dict would keep the second rack alone; the HTTP service refuses the key
-            # given twice too.
-            raise MeldwiseError(_("--rack names the player {name!r} twice", name=name.strip()))
-        racks[name.strip()] = words(tiles)
+    racks = players_from_flags(args.rack, "--rack", "TILES")
     return {"racks": racks, "rules": rules_from_flags(args.rule)}
 
 

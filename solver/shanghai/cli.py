@@ -19,6 +19,7 @@ from solver.commands import (
     answering,
     columns,
     pad,
+    players_from_flags,
     rules_from_flags,
     status_text,
     time_limit_ms,
@@ -158,16 +159,7 @@ def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
 def _score_request(args: argparse.Namespace) -> dict[str, Any]:
     if not args.hand:
         raise MeldwiseError(_('give each player\'s cards with --hand "NAME=CARDS"'))
-    hands: dict[str, list[str]] = {}
-    for item in args.hand:
-        name, sep, cards = partition(item, "=")
-        if not sep or not name.strip():
-            raise MeldwiseError(_("--hand takes PLAYER=CARDS, got {item!r}", item=item))
-        if name.strip() in hands:
-            # A dict would keep the second hand alone; the HTTP service refuses the
-            # key given twice too.
-            raise MeldwiseError(_("--hand names the player {name!r} twice", name=name.strip()))
-        hands[name.strip()] = words(cards)
+    hands = players_from_flags(args.hand, "--hand", "CARDS")
     return {"hands": hands, "rules": rules_from_flags(args.rule)}
 
 
