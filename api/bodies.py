@@ -16,6 +16,7 @@ read (:data:`api.worker.BODY_TASKS`).
 from __future__ import annotations
 
 import email.message
+import json
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
@@ -83,12 +84,31 @@ def document_bodies(app: FastAPI) -> None:
             schemas = generate().setdefault("components", {}).setdefault("schemas", {})
             for name, model in _BODY_MODELS.items():
                 found = model.model_json_schema(ref_template="#/components/schemas/{model}")
-                for inner, definition in found.pop("$defs", {}).items():
-                    schemas.setdefault(inner, definition)
+                inner = found.pop("$defs", {})
+                # A model read here and also answered (ShanghaiContract) is in the
+                # components already as an answer's: every field required, where a
+                # request may leave some out. The request's own is NAME-Input, as
+                # FastAPI names a model it reads and writes.
+                taken = {n for n, d in inner.items() if schemas.get(n, d) != d}
+                text = json.dumps(found)
+                for renamed in taken:
+                    text = text.replace(_ref(renamed), _ref(f"{renamed}-Input"))
+                found = json.loads(text)
+                for inner_name, definition in inner.items():
+                    text = json.dumps(definition)
+                    for renamed in taken:
+                        text = text.replace(_ref(renamed), _ref(f"{renamed}-Input"))
+                    key = f"{inner_name}-Input" if inner_name in taken else inner_name
+                    schemas.setdefault(key, json.loads(text))
                 schemas.setdefault(name, found)
         return app.openapi_schema or generate()
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _ref(name: str) -> str:
+    """A reference to the OpenAPI component ``name``, as it reads in JSON text."""
+    return json.dumps(f"#/components/schemas/{name}")
 
 
 class JSONRoute(APIRoute):
