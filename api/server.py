@@ -127,6 +127,12 @@ class GuardedProtocol(HttpToolsProtocol):
         self._chunk = b""
         """The bytes being parsed, while they are: an error in a request line is found
         before any header is read (see :meth:`_speaking`)."""
+        self._head_seen: list[bytes] = []
+        """While a request head is incomplete after a chunk: the chunks received since
+        the one it began in (that one included), for the language of the server's own
+        answer to it (see :meth:`_speaking`). Held only for a head that spans chunks,
+        and as the header limit allows (at most one chunk more than the limit, besides
+        the chunk that began it)."""
         self._refusal: tuple[int, str, str] | None = (400, "", "bad_request")
         """The answer to the parser's next error: unless a callback set another, a
         request that is not HTTP (said when sent, see :meth:`send_400_response`)."""
@@ -161,6 +167,7 @@ class GuardedProtocol(HttpToolsProtocol):
         if self.cycle is not None:
             self.cycle.on_response = _nothing
         self.headers = []
+        self._head_seen = []
         self.scope = None  # type: ignore[assignment]
         self.url = b""
 
@@ -175,6 +182,11 @@ class GuardedProtocol(HttpToolsProtocol):
             super().data_received(data)
         finally:
             self._chunk = b""
+        if self._in_head:
+            if self._begun == begun:
+                self._head_seen.append(data)
+            else:
+                self._head_seen = [data]
         # The whole chunk is head when the head began before it (or it began the head
         # of a request that followed nothing in it) and is still incomplete after it.
         if self._in_head and (self._begun == begun or (between and self._begun == begun + 1)):
@@ -203,6 +215,7 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._stop_waiting()
+        self._head_seen = []
         self._in_head, self._in_body = False, True
         size = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
         if size > self.guards.max_header_bytes:
@@ -248,13 +261,15 @@ class GuardedProtocol(HttpToolsProtocol):
         """The language of the request's ``Accept-Language`` (of its headers that have
         arrived) for the server's own answers to it, as the app's. A request refused
         for its request line (a method httptools does not know: ``FOO / HTTP/1.1``)
-        has no header read, and one refused for a header line (no colon) lacks the
-        header before it, which httptools has not handed over yet: unless one was
-        read, ``Accept-Language`` lines are looked for in the bytes being parsed
-        (English whatever they asked, before)."""
+        has no header read, and one refused for a header line (no colon), or whose
+        headers stopped coming (408), lacks the header line before it, which httptools
+        hands over only once the next line begins: unless one was read, complete
+        ``Accept-Language`` lines are looked for in the bytes of the head received
+        (those of the chunks it spans, within the header limit, and of the one being
+        parsed). Before, a 408 after ``Accept-Language: ja`` sent last was English."""
         headers = list(self.headers or ())
         if not any(name == b"accept-language" for name, _value in headers):
-            found = _ACCEPT_LANGUAGE.findall(self._chunk)
+            found = _ACCEPT_LANGUAGE.findall(b"".join([*self._head_seen, self._chunk]))
             headers += [(b"accept-language", value) for value in found]
         return speaking(headers)
 
@@ -519,8 +534,9 @@ class _Quiet(logging.Filter):
         return not (message in self.DROPPED or message.startswith("No supported WebSocket library"))
 
 
-_ACCEPT_LANGUAGE = re.compile(rb"\naccept-language[ \t]*:[ \t]*([^\r\n]*)", re.IGNORECASE)
-"""An ``Accept-Language`` header line in raw request bytes: its value."""
+_ACCEPT_LANGUAGE = re.compile(rb"\naccept-language[ \t]*:[ \t]*([^\r\n]*)\r?\n", re.IGNORECASE)
+"""A complete ``Accept-Language`` header line in raw request bytes: its value (a line
+still arriving may be cut short: ``ja-JP`` read as ``j``)."""
 
 _QUIET = _Quiet()
 _PHRASES = {

@@ -430,3 +430,29 @@ def test_the_header_timeout_and_a_bad_request_speak_the_accept_language_too() ->
         (b"400", "リクエストが正しい HTTP/1.1 ではありません"),  # old: English
         (b"400", "リクエストが正しい HTTP/1.1 ではありません"),  # old: English
     ]
+
+
+def test_an_accept_language_line_sent_last_is_heard_by_the_408_and_the_400() -> None:
+    """httptools hands a header line over only once the next one begins: the 408 for
+    headers that stopped coming right after ``Accept-Language: ja``, and the 400 for a
+    bad line sent after it in a later packet, were English. A line not yet complete
+    is not read (``ja`` may be ``ja-JP`` still arriving)."""
+    head = b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\nAccept-Language: ja\r\n"
+    cases = [
+        ([head], b"408", "リクエストのヘッダーが0.5秒以内に届きませんでした"),
+        ([head, b"X\r\n\r\n"], b"400", "リクエストが正しい HTTP/1.1 ではありません"),
+        (
+            [b"GET /bytes/1 HTTP/1.1\r\n", b"Host: x\r\nAccept-", b"Language: ja\r\n"],
+            b"408",
+            "リクエストのヘッダーが0.5秒以内に届きませんでした",
+        ),
+        ([head.removesuffix(b"\r\n")], b"408", "the request headers did not arrive within 0.5 s"),
+    ]
+    with served(timeout_headers_s=0.5) as server:
+        for parts, status, detail in cases:
+            with socket.create_connection(("127.0.0.1", server.port)) as sock:
+                for part in parts:
+                    sock.sendall(part)
+                    time.sleep(0.1)  # each part a chunk of its own
+                head_, _, body = _read_all(sock, 2).partition(b"\r\n\r\n")
+                assert (head_.split()[1], json.loads(body)["detail"]) == (status, detail)
