@@ -65,7 +65,7 @@ class Metrics:
             "header_too_large (431), bad_request (400), pipeline_full (more than 8 "
             "requests queued), write_timeout (the client did not take its answer), "
             "stalled_evicted (room for a new one, from a client not reading), "
-            "transfer_coding (501)",
+            "transfer_coding (501), unknown_method (501)",
             ["reason"],
             registry=self.registry,
         )

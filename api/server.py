@@ -26,7 +26,8 @@ subclass of uvicorn's httptools protocol, adds:
   connections and clients that never read can never lock out a client that sends
   requests;
 * JSON for the answers it gives itself (400 for a request that is not HTTP, 408,
-  431, 501 for a transfer coding other than ``chunked`` alone), like every other
+  431, 501 for a transfer coding other than ``chunked`` alone or for a method
+  httptools does not know in a sound request line), like every other
   error answer, with the same security headers and a new request ID (no request
   exists to take the client's from);
 * quiet logs: uvicorn's warnings about what a client sent (a request that is not
@@ -48,11 +49,13 @@ import re
 import resource
 import signal
 import struct
+import sys
 import termios
 import uuid
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from api.language import speaking
@@ -133,6 +136,12 @@ class GuardedProtocol(HttpToolsProtocol):
         answer to it (see :meth:`_speaking`). Held only for a head that spans chunks,
         and as the header limit allows (at most one chunk more than the limit, besides
         the chunk that began it)."""
+        self._head_from_start = False
+        """The first of :attr:`_head_seen` begins with the request's first byte."""
+        self._chunk_from_start = False
+        """:attr:`_chunk` begins with the first byte of the request it begins."""
+        self._begun_before = 0
+        """Requests begun on this connection before :attr:`_chunk`."""
         self._refusal: tuple[int, str, str] | None = (400, "", "bad_request")
         """The answer to the parser's next error: unless a callback set another, a
         request that is not HTTP (said when sent, see :meth:`send_400_response`)."""
@@ -178,6 +187,7 @@ class GuardedProtocol(HttpToolsProtocol):
         between = not self._in_head and not self._in_body
         begun = self._begun
         self._chunk = data
+        self._chunk_from_start, self._begun_before = between, begun
         try:
             super().data_received(data)
         finally:
@@ -187,6 +197,7 @@ class GuardedProtocol(HttpToolsProtocol):
                 self._head_seen.append(data)
             else:
                 self._head_seen = [data]
+                self._head_from_start = between and self._begun == begun + 1
         # The whole chunk is head when the head began before it (or it began the head
         # of a request that followed nothing in it) and is still incomplete after it.
         if self._in_head and (self._begun == begun or (between and self._begun == begun + 1)):
@@ -419,11 +430,41 @@ class GuardedProtocol(HttpToolsProtocol):
             self.flow.pause_reading()
             return
         status, detail, reason = self._refusal
-        if reason == "bad_request":
+        if reason == "bad_request" and (method := self._unknown_method()) is not None:
+            log.debug("%s: refused an unknown method", _peer(self.client))
+            with self._speaking():
+                detail = _(
+                    "this server does not implement the method {method!r}",
+                    method=method[:60].decode("latin-1"),
+                )
+            status, reason = 501, "unknown_method"
+        elif reason == "bad_request":
             log.debug("%s: refused a request that is not HTTP/1.1", _peer(self.client))
             with self._speaking():
                 detail = _("the request is not valid HTTP/1.1")
         self._refuse(status, detail, reason)
+
+    def _unknown_method(self) -> bytes | None:
+        """The method of a request refused by httptools for it, whose request line is
+        otherwise sound HTTP/1.1 (``BREW / HTTP/1.1``): RFC 9110 answers a method the
+        server does not recognise with 501, not 400. None for anything else, and for
+        bytes that are not HTTP (a TLS handshake, ``hello``), which httptools refuses
+        for their method too; also None where the request's line cannot be read
+        whole: httptools refuses at the first byte no method it knows has, so a line
+        cut there (a packet of ``BR``) is not read on, and a request behind another in
+        the same packet has no known start (its refusal is never sent, either: the
+        earlier one is answered, then the connection closes)."""
+        # Called in uvicorn's handler of the parser's error (send_400_response).
+        if not isinstance(sys.exc_info()[1], httptools.HttpParserInvalidMethodError):
+            return None
+        if self._begun == self._begun_before + 1 and self._chunk_from_start:
+            start = self._chunk
+        elif self._begun == self._begun_before and self._head_from_start:
+            start = b"".join([*self._head_seen, self._chunk])  # the method spans packets
+        else:
+            return None
+        line = _REQUEST_LINE.match(start)
+        return None if line is None else line[1]
 
     def _refuse(self, status: int, detail: str, reason: str) -> None:
         """Answer ``status`` and close, also when the request refused is the one whose
@@ -537,6 +578,12 @@ class _Quiet(logging.Filter):
 _ACCEPT_LANGUAGE = re.compile(rb"\naccept-language[ \t]*:[ \t]*([^\r\n]*)\r?\n", re.IGNORECASE)
 """A complete ``Accept-Language`` header line in raw request bytes: its value (a line
 still arriving may be cut short: ``ja-JP`` read as ``j``)."""
+
+_REQUEST_LINE = re.compile(
+    rb"(?:\r?\n)*([!#$%&'*+.^_`|~0-9A-Za-z-]+) [\x21-\x7e]+ HTTP/1\.[01]\r?\n"
+)
+"""An HTTP/1.x request line (after any empty lines, which a server ignores): its method,
+a token of RFC 9110's characters."""
 
 _QUIET = _Quiet()
 _PHRASES = {

@@ -413,8 +413,8 @@ def test_the_header_timeout_and_a_bad_request_speak_the_accept_language_too() ->
         b"POST /read/0 HTTP/1.1\r\nHost: x\r\nAccept-Language: ja\r\n"
         b"Transfer-Encoding: chunked\r\n\r\nzz\r\n"
     )
-    # A method httptools does not know: refused at the request line, before any header.
-    bad_method = b"FOO /bytes/1 HTTP/1.1\r\nHost: x\r\naccept-LANGUAGE:  ja\r\n\r\n"
+    # Not a method at all: refused at the request line, before any header.
+    bad_method = b"FO@ /bytes/1 HTTP/1.1\r\nHost: x\r\naccept-LANGUAGE:  ja\r\n\r\n"
     # A header line without a colon: the line before it is not handed over yet.
     no_colon = b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\nAccept-Language: ja\r\nX\r\n\r\n"
     answers = []
@@ -456,3 +456,61 @@ def test_an_accept_language_line_sent_last_is_heard_by_the_408_and_the_400() -> 
                     time.sleep(0.1)  # each part a chunk of its own
                 head_, _, body = _read_all(sock, 2).partition(b"\r\n\r\n")
                 assert (head_.split()[1], json.loads(body)["detail"]) == (status, detail)
+
+
+@pytest.mark.parametrize(
+    ("parts", "status", "detail"),
+    [
+        ([b"BREW /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n"], b"501", "'BREW'"),
+        ([b"get /bytes/1 HTTP/1.0\r\n\r\n"], b"501", "'get'"),  # methods are case-sensitive
+        ([b"B", b"REW /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n"], b"501", "'BREW'"),
+        (
+            [b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n", b"BREW / HTTP/1.1\r\n\r\n"],
+            b"501",
+            "'BREW'",
+        ),
+        # Not HTTP: refused by httptools for their method too.
+        ([b"hello world\r\n\r\n"], b"400", "the request is not valid HTTP/1.1"),
+        ([b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(40)], b"400", "HTTP/1.1"),
+        ([b"G ET /bytes/1 HTTP/1.1\r\n\r\n"], b"400", "HTTP/1.1"),
+        ([b"BREW /bytes/1 HTTP/9.9\r\n\r\n"], b"400", "HTTP/1.1"),
+        # Refused at its second byte, before the line is whole: not read on.
+        ([b"BR", b"EW /bytes/1 HTTP/1.1\r\n\r\n"], b"400", "HTTP/1.1"),
+    ],
+    ids=[
+        "brew",
+        "lower-case",
+        "split",
+        "after-an-answer",
+        "hello",
+        "tls",
+        "space",
+        "version",
+        "cut",
+    ],
+)
+def test_an_unknown_method_gets_501(parts: list[bytes], status: bytes, detail: str) -> None:
+    """RFC 9110: a method the server does not recognise is 501 Not Implemented; it was
+    400 (not HTTP), which httptools says of any method it does not know, and of bytes
+    that are not HTTP at all."""
+    with served() as server, socket.create_connection(("127.0.0.1", server.port)) as sock:
+        for part in parts:
+            sock.sendall(part)
+            time.sleep(0.1)  # each part a chunk of its own
+        answer = _read_all(sock, 2)
+    last = answer[answer.rindex(b"HTTP/1.1 ") :]
+    head, _, body = last.partition(b"\r\n\r\n")
+    assert head.split()[1] == status
+    assert detail in json.loads(body)["detail"]
+    if status == b"501":
+        assert json.loads(body)["detail"].startswith("this server does not implement the method")
+        assert server.closed("unknown_method") == 1
+
+
+def test_an_unknown_method_is_refused_in_the_language_asked() -> None:
+    request = b"BREW /bytes/1 HTTP/1.1\r\nHost: x\r\nAccept-Language: ja\r\n\r\n"
+    with served() as server, socket.create_connection(("127.0.0.1", server.port)) as sock:
+        sock.sendall(request)
+        head, _, body = _read_all(sock, 2).partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 501 Not Implemented\r\n")
+    assert json.loads(body) == {"detail": "このサーバーはメソッド 'BREW' を実装していません"}
