@@ -130,14 +130,16 @@ class GuardedProtocol(HttpToolsProtocol):
         self._chunk = b""
         """The bytes being parsed, while they are: an error in a request line is found
         before any header is read (see :meth:`_speaking`)."""
-        self._head_seen: list[bytes] = []
-        """While a request head is incomplete after a chunk: the chunks received since
-        the one it began in (that one included), for the language of the server's own
+        self._head_seen = bytearray()
+        """While a request head is incomplete after a chunk: the bytes received since
+        the chunk it began in (of that one, the last ``max_header_bytes``: the head's
+        part of it, unless it is over the limit), for the language of the server's own
         answer to it (see :meth:`_speaking`). Held only for a head that spans chunks,
-        and as the header limit allows (at most one chunk more than the limit, besides
-        the chunk that began it)."""
+        as the header limit allows: one chunk more than it at most. One buffer, not a
+        list of the chunks, which for a head sent two bytes a packet would hold 8,192
+        objects for its 16 KB (350 KB)."""
         self._head_from_start = False
-        """The first of :attr:`_head_seen` begins with the request's first byte."""
+        """:attr:`_head_seen` begins with the request's first byte."""
         self._chunk_from_start = False
         """:attr:`_chunk` begins with the first byte of the request it begins."""
         self._begun_before = 0
@@ -176,7 +178,7 @@ class GuardedProtocol(HttpToolsProtocol):
         if self.cycle is not None:
             self.cycle.on_response = _nothing
         self.headers = []
-        self._head_seen = []
+        self._head_seen = bytearray()
         self.scope = None  # type: ignore[assignment]
         self.url = b""
 
@@ -194,10 +196,12 @@ class GuardedProtocol(HttpToolsProtocol):
             self._chunk = b""
         if self._in_head:
             if self._begun == begun:
-                self._head_seen.append(data)
+                self._head_seen += data
             else:
-                self._head_seen = [data]
+                limit = self.guards.max_header_bytes
+                self._head_seen = bytearray(data[-limit:])
                 self._head_from_start = between and self._begun == begun + 1
+                self._head_from_start &= len(data) <= limit
         # The whole chunk is head when the head began before it (or it began the head
         # of a request that followed nothing in it) and is still incomplete after it.
         if self._in_head and (self._begun == begun or (between and self._begun == begun + 1)):
@@ -226,7 +230,7 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._stop_waiting()
-        self._head_seen = []
+        self._head_seen = bytearray()
         self._in_head, self._in_body = False, True
         size = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
         if size > self.guards.max_header_bytes:
@@ -280,7 +284,7 @@ class GuardedProtocol(HttpToolsProtocol):
         parsed). Before, a 408 after ``Accept-Language: ja`` sent last was English."""
         headers = list(self.headers or ())
         if not any(name == b"accept-language" for name, _value in headers):
-            found = _ACCEPT_LANGUAGE.findall(b"".join([*self._head_seen, self._chunk]))
+            found = _ACCEPT_LANGUAGE.findall(self._head_seen + self._chunk)
             headers += [(b"accept-language", value) for value in found]
         return speaking(headers)
 
@@ -460,7 +464,7 @@ class GuardedProtocol(HttpToolsProtocol):
         if self._begun == self._begun_before + 1 and self._chunk_from_start:
             start = self._chunk
         elif self._begun == self._begun_before and self._head_from_start:
-            start = b"".join([*self._head_seen, self._chunk])  # the method spans packets
+            start = bytes(self._head_seen + self._chunk)  # the method spans packets
         else:
             return None
         line = _REQUEST_LINE.match(start)

@@ -514,3 +514,22 @@ def test_an_unknown_method_is_refused_in_the_language_asked() -> None:
         head, _, body = _read_all(sock, 2).partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 501 Not Implemented\r\n")
     assert json.loads(body) == {"detail": "このサーバーはメソッド 'BREW' を実装していません"}
+
+
+def test_a_head_sent_in_pieces_is_kept_as_its_bytes_until_it_is_whole() -> None:
+    """The bytes a refusal's language is looked for in: the head's own, in one buffer
+    (not one object per packet), let go once the headers are complete."""
+    sent = b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\n"
+    with served() as server, socket.create_connection(("127.0.0.1", server.port)) as sock:
+        sock.sendall(sent)
+        for _ in range(50):
+            time.sleep(0.002)
+            sock.sendall(b"X: y\r\n")
+            sent += b"X: y\r\n"
+        time.sleep(0.2)
+        held = server.call(lambda: [bytes(p._head_seen) for p in _protocols(server)])  # noqa: SLF001
+        assert held == [sent]
+        sock.sendall(b"\r\n")
+        assert _read_all(sock, 0.5).startswith(b"HTTP/1.1 200 OK")
+        held = server.call(lambda: [bytes(p._head_seen) for p in _protocols(server)])  # noqa: SLF001
+        assert held == [b""]
