@@ -35,6 +35,7 @@ from tests.api.browser_support import (
 )
 from tests.api.support import assert_legal_response
 
+HTTP_DOC = Path(__file__).parents[2] / "docs" / "http.md"
 _missing = chromium_missing()
 # CI installs Chromium (.ci/run), so there a missing browser is a failure, not a skip.
 if _missing and os.environ.get("CI"):
@@ -694,6 +695,37 @@ def test_the_element_on_another_origin_fires_the_full_response(service: str, pag
         assert failure["status"] == 0
         expect(page.locator("#dead").get_by_role("alert")).to_contain_text("Could not reach")
         assert page.evaluate("window.hints.length") == 1
+
+
+def test_a_press_before_the_page_set_a_state_sends_nothing_and_says_so(
+    service: str, page: Page
+) -> None:
+    """docs/http.md gave the error event's status as 0 or the HTTP status; a press
+    with no state yet sends no request, and its status is null, as the doc now says."""
+    page_html = f"""<!doctype html>
+<title>A game that has not set the element's state</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint endpoint="{service}{SOLVE}"></meldwise-hint>
+<script type="module">
+  window.failures = [];
+  document.addEventListener("meldwise-hint-error", (event) => window.failures.push(event.detail));
+</script>
+"""
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if SOLVE in request.url else None)
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        page.locator("meldwise-hint").get_by_role("button").click()
+        page.wait_for_function("window.failures.length === 1")
+        failure = page.evaluate("window.failures[0]")
+    message = "No position yet: the page sets this element's state."
+    assert failure == {"message": message, "status": None, "detail": None}
+    assert sent == []
+    row = next(
+        line for line in HTTP_DOC.read_text().splitlines() if "`meldwise-hint-error` event" in line
+    )
+    assert "status 0: no answer" in row
+    assert "null when no request was sent" in row
 
 
 HOSTILE_EMBED = """<!doctype html>
