@@ -1668,6 +1668,30 @@ def test_review_tab_says_a_one_tile_best_play_in_the_singular(service: str, page
     expect(chart).to_have_attribute("aria-label", said)
 
 
+def test_review_tab_names_each_illegal_turn_by_its_number(service: str, page: Page) -> None:
+    # The summary's "illegal turns" cell said "2" for a player whose one illegal turn
+    # was turn 2: read as two illegal turns. It says "turn 2", as the costliest do.
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    short = {"turn": 1, "player": 0, "rack": ["R1", "R2", "R3", "K5"], "table_before": [],
+             "action": "play", "played": ["R1", "R2", "R3"],
+             "table_after": [["R1", "R2", "R3"]]}  # fmt: skip
+    broken = {"turn": 2, "player": 1, "rack": ["B1", "B2"], "table_before": [["R1", "R2", "R3"]],
+              "action": "play", "table_after": [["R1", "R2", "R3"], ["B1", "B2"]]}  # fmt: skip
+    page.get_by_label("Game record (JSON)").fill(json.dumps({"turns": [short, broken]}))
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.get_by_role("button", name="Review", exact=True).click()
+    players = answer.value.json()["players"]
+    assert [p["illegal_turns"] for p in players] == [[1], [2]]
+    rows = page.locator(".review-summary tbody tr")
+    expect(rows.nth(0).locator("td").nth(4)).to_have_text("turn 1")
+    expect(rows.nth(1).locator("td").nth(4)).to_have_text("turn 2")
+    page.get_by_role("button", name="日本語").click()
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+        page.get_by_role("button", name="振り返り", exact=True).click()
+    expect(rows.nth(1).locator("td").nth(4)).to_have_text("2手目")
+
+
 def test_review_tab_says_what_is_wrong_with_a_record(service: str, page: Page) -> None:
     page.goto(service)
     page.get_by_role("tab", name="Review").click()
