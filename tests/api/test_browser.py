@@ -1360,6 +1360,27 @@ def test_shanghai_wild_cards_written_with_what_they_stand_for_are_drawn(
     assert request["table"][0]["cards"] == ["5H", "JK(6H)", "7H", "8H"]
 
 
+def test_shanghai_tab_says_a_player_going_out_by_going_down_goes_out(
+    service: str, page: Page
+) -> None:
+    # "You go out!" stood only under lay-offs: a hand that goes down whole, with no
+    # lay-off and no discard, was told the melds and "Left in hand: nothing" alone.
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_label("Your hand", exact=True).fill("7H 7S 7D 8C 8D 8S")
+    page.locator("#contract").select_option("1")
+    _, advice = _advise(page)
+    assert advice["lay_offs"]["plays"] == []
+    assert advice["lay_offs"]["can_go_out"]
+    assert advice["end_of_turn"]["goes_out"]
+    assert advice["discard"] is None
+    answer = page.locator("#shanghai-answer")
+    expect(answer).to_contain_text("You go out!")
+    page.get_by_role("button", name="日本語").click()
+    _advised_request(page)
+    expect(answer).to_contain_text("上がりです\uff01")
+
+
 def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     page.goto(service)
     page.get_by_role("tab", name="Shanghai").click()
