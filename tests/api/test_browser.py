@@ -1381,6 +1381,26 @@ def test_shanghai_tab_says_a_player_going_out_by_going_down_goes_out(
     expect(answer).to_contain_text("上がりです\uff01")
 
 
+def test_the_buys_left_field_shows_its_whole_placeholder_in_either_language(
+    service: str, page: Page
+) -> None:
+    # The field was drawn 3 characters wide: Japanese "すべて" (all) showed as "すべ".
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    room = """(e) => {
+      const style = getComputedStyle(e);
+      const measure = document.createElement("canvas").getContext("2d");
+      measure.font = style.font;
+      const inner = e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return [e.placeholder, measure.measureText(e.placeholder).width, inner];
+    }"""
+    for language, said in (("English", "all"), ("日本語", "すべて")):
+        page.get_by_role("button", name=language).click()
+        placeholder, needs, has = page.locator("#buys-left").evaluate(room)
+        assert placeholder == said
+        assert needs < has - 16  # the number field's spin buttons take the right end
+
+
 def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     page.goto(service)
     page.get_by_role("tab", name="Shanghai").click()
