@@ -642,6 +642,21 @@ def test_readme_ja_shows_the_error_the_command_prints(capsys: pytest.CaptureFixt
     assert capsys.readouterr().err.strip() == printed
 
 
+def test_the_readmes_list_of_what_is_said_in_japanese_names_every_text_field() -> None:
+    """README.ja.md lists the texts that come in Japanese as docs/i18n.md does: it left
+    out a bot's reason, a repair's and validate's penalty texts and a review's
+    unreviewed, and named the nudge, which has no text over HTTP."""
+    readme = (ROOT / "README.ja.md").read_text()
+    said = readme[readme.index("日本語になるのは") :].split("\n\n")[0]
+    english = (ROOT / "docs" / "i18n.md").read_text()
+    listed = english[english.index("What changes:") :].split("\n\n")[0]
+    for field in sorted(TEXT_FIELDS | TEXT_LISTS | {"penalty.text", "consequence.text"}):
+        named = re.compile(rf"[`.]{re.escape(field)}[`.\[]")
+        assert named.search(listed), field
+        assert named.search(said), field
+    assert "ナッジ" not in said
+
+
 def test_lists_split_at_separators_typed_full_width(capsys: pytest.CaptureFixture[str]) -> None:
     """Commas, the set bar, = and : typed on a Japanese keyboard (U+FF0C, U+3001, U+FF5C,
     U+FF1D, U+FF1A) were part of the tile or name: R1,R2 typed full width was refused as

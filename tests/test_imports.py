@@ -160,6 +160,19 @@ def test_each_game_has_the_shared_shape(game: str) -> None:
     assert missing == []
 
 
+@pytest.mark.parametrize("game", ["rummikub", "shanghai"])
+def test_the_shape_table_names_each_wire_function(game: str) -> None:
+    """docs/architecture.md's `wire` row said Rummikub's wire module answers solve,
+    validate and score; it answers repair too (``repair_rummikub``)."""
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    row = next(line for line in doc.splitlines() if line.startswith("| `wire` |"))
+    column = row.split("|")[2 if game == "rummikub" else 3]
+    named = set(re.findall(r"[a-z]+", column))
+    source = (ROOT / "solver" / game / "wire.py").read_text()
+    answered = set(re.findall(rf"^def ([a-z]+)_{game}\(", source, re.MULTILINE))
+    assert named == answered
+
+
 def public_parts() -> set[str]:
     """What the service may import of the library: the packages, the kernel (with the
     language a person reads, :mod:`solver.i18n`), each game's wire contracts (``wire``,

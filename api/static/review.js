@@ -57,7 +57,10 @@ function drawSummary(review, tr) {
       player.costliest
         .map((c) => tr.t("turn {turn} ({shortfall} short)", { turn: c.turn, shortfall: c.shortfall }))
         .join(tr.t(", ")) || tr.t("none");
-    row.insertCell().textContent = player.illegal_turns.join(tr.t(", ")) || tr.t("none");
+    // Each illegal turn by its number, as the costliest are: a bare "2" read as a count.
+    row.insertCell().textContent =
+      player.illegal_turns.map((turn) => tr.t("turn {turn}", { turn })).join(tr.t(", ")) ||
+      tr.t("none");
     row.insertCell().textContent = player.score === null ? "-" : String(player.score);
   }
   return table;

@@ -172,6 +172,9 @@ export function drawAdvice(advice, request, tr = translator("en")) {
         points: advice.lay_offs.points_shed,
         cards: advice.lay_offs.left.join(" "),
       })));
+  } else if (advice.lay_offs?.can_go_out) {
+    // Out by going down alone: no lay-off to draw, but the turn ends the hand.
+    parts.push(element("p", tr.t("You go out!")));
   }
   if (advice.discard) {
     parts.push(element("h3", tr.t("Discard")));

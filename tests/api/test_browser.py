@@ -35,6 +35,7 @@ from tests.api.browser_support import (
 )
 from tests.api.support import assert_legal_response
 
+HTTP_DOC = Path(__file__).parents[2] / "docs" / "http.md"
 _missing = chromium_missing()
 # CI installs Chromium (.ci/run), so there a missing browser is a failure, not a skip.
 if _missing and os.environ.get("CI"):
@@ -696,6 +697,37 @@ def test_the_element_on_another_origin_fires_the_full_response(service: str, pag
         assert page.evaluate("window.hints.length") == 1
 
 
+def test_a_press_before_the_page_set_a_state_sends_nothing_and_says_so(
+    service: str, page: Page
+) -> None:
+    """docs/http.md gave the error event's status as 0 or the HTTP status; a press
+    with no state yet sends no request, and its status is null, as the doc now says."""
+    page_html = f"""<!doctype html>
+<title>A game that has not set the element's state</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint endpoint="{service}{SOLVE}"></meldwise-hint>
+<script type="module">
+  window.failures = [];
+  document.addEventListener("meldwise-hint-error", (event) => window.failures.push(event.detail));
+</script>
+"""
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if SOLVE in request.url else None)
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        page.locator("meldwise-hint").get_by_role("button").click()
+        page.wait_for_function("window.failures.length === 1")
+        failure = page.evaluate("window.failures[0]")
+    message = "No position yet: the page sets this element's state."
+    assert failure == {"message": message, "status": None, "detail": None}
+    assert sent == []
+    row = next(
+        line for line in HTTP_DOC.read_text().splitlines() if "`meldwise-hint-error` event" in line
+    )
+    assert "status 0: no answer" in row
+    assert "null when no request was sent" in row
+
+
 HOSTILE_EMBED = """<!doctype html>
 <html dir="rtl">
 <title>A dark game page whose text styles every element inherits</title>
@@ -1328,6 +1360,47 @@ def test_shanghai_wild_cards_written_with_what_they_stand_for_are_drawn(
     assert request["table"][0]["cards"] == ["5H", "JK(6H)", "7H", "8H"]
 
 
+def test_shanghai_tab_says_a_player_going_out_by_going_down_goes_out(
+    service: str, page: Page
+) -> None:
+    # "You go out!" stood only under lay-offs: a hand that goes down whole, with no
+    # lay-off and no discard, was told the melds and "Left in hand: nothing" alone.
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_label("Your hand", exact=True).fill("7H 7S 7D 8C 8D 8S")
+    page.locator("#contract").select_option("1")
+    _, advice = _advise(page)
+    assert advice["lay_offs"]["plays"] == []
+    assert advice["lay_offs"]["can_go_out"]
+    assert advice["end_of_turn"]["goes_out"]
+    assert advice["discard"] is None
+    answer = page.locator("#shanghai-answer")
+    expect(answer).to_contain_text("You go out!")
+    page.get_by_role("button", name="日本語").click()
+    _advised_request(page)
+    expect(answer).to_contain_text("上がりです\uff01")
+
+
+def test_the_buys_left_field_shows_its_whole_placeholder_in_either_language(
+    service: str, page: Page
+) -> None:
+    # The field was drawn 3 characters wide: Japanese "すべて" (all) showed as "すべ".
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    room = """(e) => {
+      const style = getComputedStyle(e);
+      const measure = document.createElement("canvas").getContext("2d");
+      measure.font = style.font;
+      const inner = e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return [e.placeholder, measure.measureText(e.placeholder).width, inner];
+    }"""
+    for language, said in (("English", "all"), ("日本語", "すべて")):
+        page.get_by_role("button", name=language).click()
+        placeholder, needs, has = page.locator("#buys-left").evaluate(room)
+        assert placeholder == said
+        assert needs < has - 16  # the number field's spin buttons take the right end
+
+
 def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     page.goto(service)
     page.get_by_role("tab", name="Shanghai").click()
@@ -1634,6 +1707,30 @@ def test_review_tab_says_a_one_tile_best_play_in_the_singular(service: str, page
     expect(detail).to_contain_text("最善手より1少ない手です。最善手は1枚(13点)を出しました。")
     said = "プレイヤー0: 2手。最善手なら出せた1枚が残りました"
     expect(chart).to_have_attribute("aria-label", said)
+
+
+def test_review_tab_names_each_illegal_turn_by_its_number(service: str, page: Page) -> None:
+    # The summary's "illegal turns" cell said "2" for a player whose one illegal turn
+    # was turn 2: read as two illegal turns. It says "turn 2", as the costliest do.
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    short = {"turn": 1, "player": 0, "rack": ["R1", "R2", "R3", "K5"], "table_before": [],
+             "action": "play", "played": ["R1", "R2", "R3"],
+             "table_after": [["R1", "R2", "R3"]]}  # fmt: skip
+    broken = {"turn": 2, "player": 1, "rack": ["B1", "B2"], "table_before": [["R1", "R2", "R3"]],
+              "action": "play", "table_after": [["R1", "R2", "R3"], ["B1", "B2"]]}  # fmt: skip
+    page.get_by_label("Game record (JSON)").fill(json.dumps({"turns": [short, broken]}))
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.get_by_role("button", name="Review", exact=True).click()
+    players = answer.value.json()["players"]
+    assert [p["illegal_turns"] for p in players] == [[1], [2]]
+    rows = page.locator(".review-summary tbody tr")
+    expect(rows.nth(0).locator("td").nth(4)).to_have_text("turn 1")
+    expect(rows.nth(1).locator("td").nth(4)).to_have_text("turn 2")
+    page.get_by_role("button", name="日本語").click()
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+        page.get_by_role("button", name="振り返り", exact=True).click()
+    expect(rows.nth(1).locator("td").nth(4)).to_have_text("2手目")
 
 
 def test_review_tab_says_what_is_wrong_with_a_record(service: str, page: Page) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,6 +14,7 @@ from fastapi.testclient import TestClient
 from api.main import create_app
 from api.routes.demo import STATIC_DIR
 from api.settings import Settings
+from solver.shanghai.wire import ShanghaiAdviseResponse
 
 # `import ... from "./x.js"`, `import "./x.js"`: the modules' relative imports.
 IMPORT = re.compile(r"""^\s*import\b[^"']*["'](\./[^"']+)["']""", re.MULTILINE)
@@ -113,3 +115,14 @@ def test_the_tabs_and_the_hint_element_share_one_request_slot() -> None:
         source = (STATIC_DIR / name).read_text()
         assert 'from "./request-slot.js"' in source, name
         assert "AbortController" not in source, name
+
+
+def test_the_docs_name_each_field_of_the_advice_the_shanghai_tab_leaves_out() -> None:
+    """docs/http.md said the Shanghai tab shows the whole advice; it draws neither
+    draw_options (the chances to go down and out) nor end_of_turn nor time_capped."""
+    page = (STATIC_DIR / "shanghai.js").read_text(encoding="utf-8")
+    drawn = set(re.findall(r"\badvice\.(\w+)", page))
+    doc = (Path(__file__).parents[2] / "docs" / "http.md").read_text(encoding="utf-8")
+    said = doc[doc.index("The **Shanghai** tab") :].split("Every request of the page")[0]
+    left_out = set(re.findall(r"`(\w+)`", said[said.index("the notes.") :]))
+    assert set(ShanghaiAdviseResponse.model_fields) - drawn == left_out - {"status"}

@@ -386,6 +386,30 @@ def test_an_illegal_moves_consequence_matches_exhaustive_search(
     event(f"repairable: {repairable}, opened: {position.opened}")
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_table_moved_with_no_tile_laid_is_not_said_to_fit_its_laid_tiles(lang: str) -> None:
+    """validate said "the tiles laid down fit into a legal move" beside "Tiles laid
+    down: (none)" for a table split with no rack tile laid: a sentence about tiles
+    there were none of. It says the table can go back as it was."""
+    request = {
+        "rack": ["R9"],
+        "table_before": [["R1", "R2", "R3", "R4", "R5", "R6"]],
+        "table_after": [["R1", "R2", "R3"], ["R4", "R5", "R6"]],
+        "lang": lang,
+    }
+    answer = validate_rummikub(request)
+    assert answer["played"] == []
+    found = answer["consequence"]
+    assert found["repairable"]
+    assert found["back_to_rack"] == []
+    said = {
+        "en": "The move can still be put right: no tile was laid down from the rack, so the "
+        "table can go back to how it was before the turn.",
+        "ja": "まだ直せます。手持ちから出したタイルはないので、場を手番の前に戻せます。",
+    }
+    assert found["text"] == said[lang]
+
+
 def test_a_joker_that_must_be_laid_takes_a_place_a_rack_tile_could_fill() -> None:
     """Found by the variant test: the loose J must be laid, and only J B2 B3 B4 (the
     joker as B1) holds it, though the rack has a B1. The model once left that joker
