@@ -269,10 +269,17 @@ def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
 
 def opponents_from_flag(text: str) -> list[dict[str, Any]]:
     """The ``opponents`` of a request from ``--opponents 9o,14``: rack sizes in playing
-    order, an ``o`` after one that has opened."""
+    order, an ``o`` after one that has opened. An empty size is refused naming the
+    flag: ``--opponents ""`` was refused in the request field's words (``'opponents'
+    must hold at least 1``), and ``9,,14`` was read as two players."""
+    pieces = [w.strip() for w in split(text, ",")]
+    if not all(pieces):
+        raise MeldwiseError(
+            _("--opponents takes rack sizes like 9,14 or 9o, got {item!r}", item=text)
+        )
     opponents = []
     # Commas, digits and the o typed full width (U+FF0C, U+FF19...) read as ASCII.
-    for word in filter(None, (w.strip() for w in split(text, ","))):
+    for word in pieces:
         written = unicodedata.normalize("NFKC", word)
         size = written.removesuffix("o")
         if not (size.isascii() and size.isdigit()):

@@ -164,6 +164,25 @@ def test_solve_opponents_adds_the_strong_bots_advice(capsys: pytest.CaptureFixtu
     assert "--opponents takes rack sizes like 9,14 or 9o, got '9x'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", ["solve", "bot"])
+@pytest.mark.parametrize("given", ["", " , ", "9,,14", "9,"])
+def test_opponents_with_an_empty_size_names_the_flag(
+    capsys: pytest.CaptureFixture[str], command: str, given: str
+) -> None:
+    # "" was refused as the request's field ('opponents' must hold at least 1, got 0)
+    # and "9,,14" read as two players.
+    for lang, said in (
+        ("en", f"error: --opponents takes rack sizes like 9,14 or 9o, got {given!r}\n"),
+        (
+            "ja",
+            "エラー: --opponents は 9,14 や 9o のように手持ちの枚数で指定してください"
+            f"(指定値: {given!r})\n",
+        ),
+    ):
+        assert main([command, "--rack", "R1 R2 R3", "--opponents", given, "--lang", lang]) == 2
+        assert capsys.readouterr().err == said
+
+
 def test_wrap_runs_rule(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["solve", "--rack", "O12 O13 K5", "--table", "O1 O2 O3", "--rule", "wrap_runs=true"]
     assert main(args) == 0
