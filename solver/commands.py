@@ -526,19 +526,30 @@ def time_limit_ms(
     highest_ms: int = MAX_TIME_LIMIT_MS,
     *,
     flag: str = "--time-limit",
-    lowest_ms: int = 1,
+    zero_skips: bool = False,
 ) -> int:
     """``--time-limit`` (or another time limit ``flag``) in the milliseconds of a
-    request, whose field takes ``lowest_ms`` to ``highest_ms``. The range is checked
-    on the seconds given, before rounding: ``round`` raises on NaN and the infinities."""
-    if not lowest_ms / 1000 <= seconds <= highest_ms / 1000:
+    request, whose field takes 1 to ``highest_ms``, and 0 too with ``zero_skips`` (a
+    stage the request skips). The range is checked on the seconds given, before
+    rounding: ``round`` raises on NaN and the infinities, and a positive time below
+    1 ms rounded to 0, which skipped the stage it was to limit without a word."""
+    if zero_skips and seconds == 0:
+        return 0
+    if not 0.001 <= seconds <= highest_ms / 1000:
+        fields = {"flag": flag, "highest": highest_ms // 1000, "seconds": seconds}
+        if zero_skips:
+            raise MeldwiseError(
+                _(
+                    "{flag} must be 0 or between {lowest:g} and {highest} seconds, got {seconds:g}",
+                    lowest=0.001,
+                    **fields,
+                )
+            )
         raise MeldwiseError(
             _(
                 "{flag} must be between {lowest:g} and {highest} seconds, got {seconds:g}",
-                flag=flag,
-                lowest=lowest_ms / 1000,
-                highest=highest_ms // 1000,
-                seconds=seconds,
+                lowest=0.001,
+                **fields,
             )
         )
     return round(seconds * 1000)

@@ -85,8 +85,8 @@ def add_solve_command(commands: Commands) -> None:
     add_common_flags(parser)
     add_time_limit_flag(
         parser,
-        "most seconds (within --time-limit) to find the play that disturbs the table least;"
-        " 0 skips it",
+        "most seconds (within --time-limit) to find the play that disturbs the table least:"
+        " 0.001 to 300, or 0 to skip it",
         flag="--disruption-time-limit",
         default=DEFAULT_DISRUPTION_TIME_LIMIT,
     )
@@ -145,7 +145,7 @@ def request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
         "time_limit_ms": time_limit_ms(args.time_limit),
         # 0 skips the least-disruption stage, as the request's field takes it.
         "disruption_time_limit_ms": time_limit_ms(
-            args.disruption_time_limit, flag="--disruption-time-limit", lowest_ms=0
+            args.disruption_time_limit, flag="--disruption-time-limit", zero_skips=True
         ),
         "hint_level": args.hint,
         "notation": args.notation,

@@ -106,7 +106,9 @@ def test_a_time_limit_out_of_range_exits_2_naming_it(
     )
 
 
-@pytest.mark.parametrize(("seconds", "ms"), [("0", 0), ("0.5", 500), ("300", 300_000)])
+@pytest.mark.parametrize(
+    ("seconds", "ms"), [("0", 0), ("-0", 0), ("0.001", 1), ("0.5", 500), ("300", 300_000)]
+)
 def test_solve_takes_the_disruption_time_limit_of_the_request(
     seconds: str, ms: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -123,14 +125,23 @@ def test_solve_takes_the_disruption_time_limit_of_the_request(
     assert "Play 3 tiles" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("seconds", ["nan", "inf", "-1", "-0.001", "300.1"])
+@pytest.mark.parametrize(
+    "seconds", ["nan", "inf", "-1", "-0.001", "300.1", "0.0004", "0.0005", "0.0009", "1e-300"]
+)
 def test_a_disruption_time_limit_out_of_range_exits_2_naming_it(
     seconds: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # A positive time below 1 ms rounded to 0 ms, which skipped the stage unsaid.
     assert main(["solve", "--rack", "R1 R2 R3", f"--disruption-time-limit={seconds}"]) == 2
     shown = f"{float(seconds):g}"
-    assert f"--disruption-time-limit must be between 0 and 300 seconds, got {shown}" in (
-        capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        f"error: --disruption-time-limit must be 0 or between 0.001 and 300 seconds, got {shown}\n"
+    )
+    args = ["solve", "--rack", "R1", "--disruption-time-limit", seconds, "--lang", "ja"]
+    assert main(args) == 2
+    assert capsys.readouterr().err == (
+        "エラー: --disruption-time-limit は 0 か、0.001 から 300 までの秒数で指定してください"
+        f"(指定値: {shown})\n"
     )
 
 
