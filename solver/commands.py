@@ -249,7 +249,7 @@ def _add_setting_flag(
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help=f"{meaning}, e.g. {example} (repeatable)",
+        help=f"{meaning}, e.g. {example} (repeatable, each NAME once)",
     )
 
 
@@ -489,8 +489,21 @@ def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:
         name, sep, value = partition(item, "=")
         if not sep or not value.strip():
             raise MeldwiseError(_("--rule takes NAME=NUMBER or NAME=WORD, got {item!r}", item=item))
-        rules[name.strip()] = setting_value(value)
+        _set_once(rules, name.strip(), setting_value(value), "--rule")
     return rules
+
+
+def _set_once(
+    settings: dict[str, Any], key: str, value: Any, flag: str, name: str | None = None
+) -> None:
+    """``settings[key] = value``, refusing a setting that ``flag`` gave before (as
+    ``name``, by default ``key``): the dict kept the last alone (``--rule jokers=2
+    --rule jokers=3`` was 3 jokers)."""
+    if key in settings:
+        raise MeldwiseError(
+            _("{flag} sets {name!r} twice; give it once", flag=flag, name=name or key)
+        )
+    settings[key] = value
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
@@ -504,10 +517,14 @@ def parse_options(items: list[str]) -> dict[str, Any]:
         if not sep or not name:
             raise MeldwiseError(_("--option takes NAME=VALUE, got {item!r}", item=item))
         value = setting_value(text)
-        if name.startswith("rules."):
-            options.setdefault("rules", {})[name.removeprefix("rules.")] = value
-        else:
-            options[name] = value
+        if not name.startswith("rules."):
+            _set_once(options, name, value, "--option")
+            continue
+        rules = options.setdefault("rules", {})
+        if not isinstance(rules, dict):
+            # rules=2 then rules.jokers=3: a traceback (a number has no settings).
+            _set_once(options, "rules", rules, "--option")
+        _set_once(rules, name.removeprefix("rules."), value, "--option", name)
     return options
 
 

@@ -194,6 +194,33 @@ def test_opponents_with_an_empty_size_names_the_flag(
         assert capsys.readouterr().err == said
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "--rack", "R1"],
+        ["validate", "--rack", "R1", "--after", ""],
+        ["repair", "--table", "R1 R2 R3"],
+        ["score", "--rack", "a=R1"],
+        ["shanghai", "score", "--hand", "a=AS"],
+        ["shanghai", "advise", "--hand", "AS", "--hand-number", "1"],
+    ],
+)
+def test_a_rule_given_twice_is_refused_by_name(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The last was kept without a word: --rule jokers=2 --rule jokers=3 was 3 jokers.
+    rules = ["--rule", "jokers=2", "--rule", "jokers =3"]
+    if argv[0] == "shanghai":
+        rules = ["--rule", "decks=2", "--rule", "decks =3"]
+    name = rules[1].partition("=")[0]
+    assert main([*argv, *rules]) == 2
+    assert capsys.readouterr().err == f"error: --rule sets {name!r} twice; give it once\n"
+    assert main([*argv, *rules, "--lang", "ja"]) == 2
+    assert capsys.readouterr().err == (
+        f"エラー: --rule で {name!r} が2回指定されています。1回だけ指定してください\n"
+    )
+
+
 def test_wrap_runs_rule(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["solve", "--rack", "O12 O13 K5", "--table", "O1 O2 O3", "--rule", "wrap_runs=true"]
     assert main(args) == 0

@@ -119,12 +119,49 @@ def test_option_flags_read_true_and_false_as_rule_flags_do(
     assert json.loads(capsys.readouterr().out)["options"]["rules"]["wrap_runs"] is True
 
 
+@pytest.mark.parametrize("command", ["game", "tournament"])
+@pytest.mark.parametrize(
+    ("options", "name"),
+    [
+        (["seed=1", "seed=2"], "seed"),
+        (["rules.jokers=1", "rules.jokers=1"], "rules.jokers"),
+        (["rules.jokers=1", "rules=2"], "rules"),
+        # A traceback: rules=2 holds no settings to set jokers in.
+        (["rules=2", "rules.jokers=1"], "rules"),
+    ],
+)
+def test_an_option_given_twice_is_refused_by_name(
+    command: str,
+    options: list[str],
+    name: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The last was kept without a word, as argparse kept the last of a flag given twice.
+    argv = [command, "--bots", "greedy,greedy"]
+    for option in options:
+        argv += ["--option", option]
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"error: --option sets {name!r} twice; give it once\n"
+    monkeypatch.setenv("LANGUAGE", "ja")  # the tournament takes no --lang
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        f"エラー: --option で {name!r} が2回指定されています。1回だけ指定してください\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("options", "end", "said"),
     [
         ([], "out", "プレイヤーが上がって終了。"),
         (
-            [*TINY, "--option", "rules.jokers=0", "--option", "pool_empty=end"],
+            # TINY's deal without its joker (an option is given once).
+            [
+                *["rules.jokers=0" if word == "rules.jokers=1" else word for word in TINY],
+                "--option",
+                "pool_empty=end",
+            ],
             "blocked",
             "誰も上がらないまま山が尽きて終了。",
         ),
