@@ -14,6 +14,7 @@ import argparse
 import errno
 import io
 import json
+import math
 import os
 import re
 import signal
@@ -553,23 +554,31 @@ def time_limit_ms(
     if zero_skips and seconds == 0:
         return 0
     if not 0.001 <= seconds <= highest_ms / 1000:
-        fields = {"flag": flag, "highest": highest_ms // 1000, "seconds": seconds}
+        fields = {"flag": flag, "highest": highest_ms // 1000, "seconds": seconds_text(seconds)}
         if zero_skips:
             raise MeldwiseError(
                 _(
-                    "{flag} must be 0 or between {lowest:g} and {highest} seconds, got {seconds:g}",
+                    "{flag} must be 0 or between {lowest:g} and {highest} seconds, got {seconds}",
                     lowest=0.001,
                     **fields,
                 )
             )
         raise MeldwiseError(
             _(
-                "{flag} must be between {lowest:g} and {highest} seconds, got {seconds:g}",
+                "{flag} must be between {lowest:g} and {highest} seconds, got {seconds}",
                 lowest=0.001,
                 **fields,
             )
         )
     return round(seconds * 1000)
+
+
+def seconds_text(seconds: float) -> str:
+    """``seconds`` written short (``0.5``, ``1e+09``) but as given: ``:g`` alone keeps six
+    digits, and an error said "must be between 0.001 and 300 seconds, got 300" of
+    ``--time-limit 300.0001``."""
+    short = f"{seconds:g}"
+    return short if math.isnan(seconds) or float(short) == seconds else repr(seconds)
 
 
 def status_text(status: str) -> str:
