@@ -365,9 +365,23 @@ def check_utf8(text: str) -> None:
 class FileName(str):
     """The ``type`` of a command-line argument naming a file or folder: any name the
     system allows, one that is not UTF-8 too (as a :class:`~pathlib.Path` argument),
-    which :func:`_check_arguments` refuses in every other argument."""
+    which :func:`_check_arguments` refuses in every other argument. An empty name is a
+    usage error: as a path it was the current folder (``meldwise review ''`` said
+    "cannot read .") or, tested for truth, no file (``tournament --json ''`` wrote no
+    report, without a word)."""
 
     __slots__ = ()
+
+    def __new__(cls, name: str) -> FileName:
+        if not name:
+            raise argparse.ArgumentTypeError(_("the file name is empty"))
+        return super().__new__(cls, name)
+
+
+def file_path(name: str) -> Path:
+    """The ``type`` of a command-line argument naming a file as a :class:`Path`: a
+    :class:`FileName`, so an empty one is refused (``Path("")`` is the current folder)."""
+    return Path(FileName(name))
 
 
 def _check_arguments(args: argparse.Namespace) -> None:

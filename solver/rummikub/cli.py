@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import unicodedata
-from pathlib import Path
 from typing import Any, TextIO
 
 from solver.commands import (
@@ -342,7 +341,9 @@ def add_game_command(commands: Commands) -> None:
     parser.add_argument("--bots", required=True, help="bot names by seat, e.g. strong,greedy")
     parser.add_argument("--seed", type=int, default=0, help="the deal's seed (0)")
     add_option_flag(parser, "pool_empty=end or rules.jokers=4")
-    parser.add_argument("--out", type=Path, help="write the record to FILE (default stdout)")
+    parser.add_argument(
+        "--out", type=FileName, metavar="FILE", help="write the record to FILE (default stdout)"
+    )
     add_notation_flag(parser)
     add_language_option(parser)
     parser.set_defaults(handler=run_game)

@@ -342,6 +342,17 @@ def test_every_file_flag_makes_missing_folders_and_refuses_what_it_cannot_write(
     assert captured.out == ""  # said before the run, not after it (its figures lost)
 
 
+@pytest.mark.parametrize("flag", ["--json", "--markdown", "--positions", "--reference"])
+def test_an_empty_file_name_is_a_usage_error_naming_the_flag(
+    flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Path("") is the current folder: --positions '' said ".: not a positions file".
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", "--quick", flag, ""])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.endswith(f"error: argument {flag}: the file name is empty\n")
+
+
 @pytest.mark.parametrize("command", [["bench"], []])
 def test_bad_input_is_said_in_the_locales_language_as_every_command_says_it(
     command: list[str],

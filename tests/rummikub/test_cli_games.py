@@ -420,6 +420,37 @@ def test_every_file_flag_makes_missing_folders_and_refuses_what_it_cannot_write(
         assert err.count("\n") == 1
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["review", ""],
+        ["game", "--bots", "greedy,greedy", "--out", ""],
+        [*_TOURNAMENT, "--no-progress", "--json", ""],
+        [*_TOURNAMENT, "--no-progress", "--records", ""],
+    ],
+    ids=["review", "game --out", "tournament --json", "tournament --records"],
+)
+def test_an_empty_file_name_is_a_usage_error_naming_the_argument(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As a path it was the current folder (review said "cannot read .: it is a folder"),
+    # and tournament --json '' or --records '' played every game and wrote nothing.
+    def played(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the games were played")
+
+    monkeypatch.setattr("solver.arena.cli.run_tournament", played)
+    argument = "record" if argv[0] == "review" else argv[-2]
+    for lang, said in (
+        ("en", f"error: argument {argument}: the file name is empty\n"),
+        ("ja", f"エラー: 引数 {argument}: ファイル名が空です\n"),
+    ):
+        monkeypatch.setenv("LANGUAGE", lang)  # the tournament takes no --lang
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2
+        assert capsys.readouterr().err.endswith(said)
+
+
 @pytest.mark.parametrize("flag", ["--json", "--records"])
 def test_a_tournament_refuses_an_output_path_before_playing(
     flag: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
