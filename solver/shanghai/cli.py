@@ -112,6 +112,9 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
     if args.hand is None:
         raise MeldwiseError(_("give the hand with --hand, or a request with --json"))
+    if not words(args.hand):
+        # It was refused in the request field's words: 'hand' must hold at least 1, got 0.
+        raise MeldwiseError(_("--hand names no card, got {text!r}", text=args.hand))
     request: dict[str, Any] = {
         "hand": words(args.hand),
         "table": _table(args.table),

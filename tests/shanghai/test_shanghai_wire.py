@@ -357,6 +357,16 @@ def test_cli_refuses_empty_melds_and_repeated_contract_flags(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("hand", ["", " ", "　"])
+def test_cli_an_empty_hand_names_the_flag(hand: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # It was refused in the request field's words: 'hand' must hold at least 1, got 0.
+    argv = ["shanghai", "advise", "--hand", hand, "--hand-number", "1"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"error: --hand names no card, got {hand!r}\n"
+    assert main([*argv, "--lang", "ja"]) == 2
+    assert capsys.readouterr().err == f"エラー: --hand にカードがありません(指定値: {hand!r})\n"
+
+
 def test_cli_empty_table_is_no_meld(capsys: pytest.CaptureFixture[str]) -> None:
     for table in ("", " "):
         args = ["shanghai", "advise", "--hand", "7H 7S 7D", "--sets", "3", "--table", table]
