@@ -62,7 +62,7 @@ def add_shanghai_command(commands: Commands) -> None:
         "--phase",
         choices=("draw", "play"),
         help="draw: the hand before drawing (take, draw or buy); play: after drawing (go"
-        " down, lay off, discard); none: the older mixed question",
+        " down, lay off, discard); not given: the older mixed question",
     )
     advise.add_argument("--down", action="store_true", help="the player has already gone down")
     advise.add_argument("--upcard", help="the top card of the discard pile")

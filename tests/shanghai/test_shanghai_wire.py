@@ -367,6 +367,18 @@ def test_cli_an_empty_hand_names_the_flag(hand: str, capsys: pytest.CaptureFixtu
     assert capsys.readouterr().err == f"エラー: --hand にカードがありません(指定値: {hand!r})\n"
 
 
+def test_cli_help_of_phase_names_only_what_it_takes(capsys: pytest.CaptureFixture[str]) -> None:
+    # It said "none: the older mixed question", and --phase none is refused: leaving
+    # the flag out asks that question.
+    with pytest.raises(SystemExit):
+        main(["shanghai", "advise", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "not given: the older mixed question" in said
+    with pytest.raises(SystemExit) as exit_:
+        main(["shanghai", "advise", "--hand", "7H", "--hand-number", "1", "--phase", "none"])
+    assert exit_.value.code == 2
+
+
 def test_cli_empty_table_is_no_meld(capsys: pytest.CaptureFixture[str]) -> None:
     for table in ("", " "):
         args = ["shanghai", "advise", "--hand", "7H 7S 7D", "--sets", "3", "--table", table]
