@@ -342,7 +342,10 @@ def add_game_command(commands: Commands) -> None:
     parser.add_argument("--seed", type=int, default=0, help="the deal's seed (0)")
     add_option_flag(parser, "pool_empty=end or rules.jokers=4")
     parser.add_argument(
-        "--out", type=FileName, metavar="FILE", help="write the record to FILE (default stdout)"
+        "--out",
+        type=FileName,
+        metavar="FILE",
+        help="write the record to FILE (default, or '-': stdout)",
     )
     add_notation_flag(parser)
     add_language_option(parser)
@@ -366,7 +369,9 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: T
         "winners": result["winners"],
         "scores": result["scores"],
     }
-    if args.out:
+    # '-' is stdout, as review reads '-' as stdin and tournament --json writes it to
+    # stdout: it wrote a file named '-'.
+    if args.out is not None and args.out != "-":
         write_file("--out", args.out, text)
         summary = _(
             "{turns} turns, {end}; winners {winners}, scores {scores}; record written to {path}",

@@ -451,6 +451,21 @@ def test_an_empty_file_name_is_a_usage_error_naming_the_argument(
         assert capsys.readouterr().err.endswith(said)
 
 
+def test_game_out_dash_writes_the_record_to_stdout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It wrote a file named '-', where review reads '-' as stdin.
+    monkeypatch.chdir(tmp_path)
+    argv = ["game", "--bots", "greedy,greedy", "--seed", "1", *TINY]
+    assert main([*argv, "--out", "-"]) == 0
+    dashed = capsys.readouterr()
+    assert not (tmp_path / "-").exists()
+    assert main(argv) == 0
+    assert capsys.readouterr() == dashed
+    assert json.loads(dashed.out)["format"] == "meldwise-rummikub-game"
+    assert "record written to standard output" in dashed.err
+
+
 @pytest.mark.parametrize("flag", ["--json", "--records"])
 def test_a_tournament_refuses_an_output_path_before_playing(
     flag: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
