@@ -8,6 +8,7 @@ request, one response) or ``--jsonl`` (one per line; a bad line answers
 from __future__ import annotations
 
 import argparse
+import unicodedata
 from collections.abc import Mapping
 from functools import partial
 from typing import Any, TextIO
@@ -204,15 +205,17 @@ def _sizes(given: list[str] | None, flag: str) -> list[int]:
             )
         )
     text = given[0]
-    sizes = words(text)
+    # Digits typed full width (U+FF13) read as ASCII, as --opponents and the cards do;
+    # a digit int() does not take ("³", which isdigit() passed) was a ValueError traceback.
+    sizes = [unicodedata.normalize("NFKC", word) for word in words(text)]
     if not all(words(piece) for piece in split(text, ",")):
         # words() skips empty pieces: "3,,3" was read as 3,3 and "" as no melds.
         raise MeldwiseError(
             _("{flag} has an empty size in {text!r}; give sizes like 3,3", flag=flag, text=text)
         )
-    if not all(w.isdigit() for w in sizes):
+    if not all(size.isascii() and size.isdigit() for size in sizes):
         raise MeldwiseError(_("{flag} takes sizes like 3,3, got {text!r}", flag=flag, text=text))
-    return [int(w) for w in sizes]
+    return [int(size) for size in sizes]
 
 
 def _meld_text(meld: Mapping[str, Any]) -> str:

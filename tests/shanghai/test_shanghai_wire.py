@@ -379,6 +379,19 @@ def test_cli_help_of_phase_names_only_what_it_takes(capsys: pytest.CaptureFixtur
     assert exit_.value.code == 2
 
 
+@pytest.mark.parametrize(
+    ("sizes", "read"), [("\uff13,\uff13", "set of 3 + set of 3"), ("³", "set of 3")]
+)
+def test_cli_contract_sizes_read_digits_as_the_cards_do(
+    sizes: str, read: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "³" passed isdigit() and int() refused it: a ValueError traceback (exit 1).
+    assert main(["shanghai", "advise", "--hand", "7H 7S 7D", "--sets", sizes]) == 0
+    assert f"Contract: {read}\n" in capsys.readouterr().out
+    assert main(["shanghai", "advise", "--hand", "7H", "--sets", "3", "--runs", "٤x"]) == 2
+    assert capsys.readouterr().err == "error: --runs takes sizes like 3,3, got '٤x'\n"
+
+
 def test_cli_empty_table_is_no_meld(capsys: pytest.CaptureFixture[str]) -> None:
     for table in ("", " "):
         args = ["shanghai", "advise", "--hand", "7H 7S 7D", "--sets", "3", "--table", table]
