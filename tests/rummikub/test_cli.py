@@ -409,6 +409,22 @@ def test_a_usage_error_beside_a_long_word_quotes_in_linear_time(
     assert tries < 10
 
 
+@pytest.mark.parametrize("objective", ["points", "tiles"])
+def test_repair_objective_without_a_rack_is_refused(
+    objective: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Without --rack there is no rescue: --objective points was ignored without a word.
+    argv = ["repair", "--table", "R1 R2", "--objective", objective]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "error: --objective is for the rescue with --rack: give --rack, or leave --objective out\n"
+    )
+    assert main([*argv, "--lang", "ja"]) == 2
+    assert "--objective は手持ちで救う手(--rack)のための指定です" in capsys.readouterr().err
+    assert main([*argv, "--rack", "R3"]) == 0
+    assert "Rescue with the rack: play 1 tile: R3" in capsys.readouterr().out
+
+
 def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
     table = ["--table", "R1 R2 | R3 B3 K3 O3 | R4 R5", "--before", "R3 B3 K3 O3"]
     assert main(["repair", *table, "--rack", "R6"]) == 0
