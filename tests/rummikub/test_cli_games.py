@@ -466,6 +466,25 @@ def test_game_out_dash_writes_the_record_to_stdout(
     assert "record written to standard output" in dashed.err
 
 
+def test_a_tournament_refuses_a_scheduler_without_dask(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The local pool played the games and the address was ignored without a word.
+    def played(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the games were played")
+
+    monkeypatch.setattr("solver.arena.cli.run_tournament", played)
+    argv = [*_TOURNAMENT, "--no-progress", "--scheduler", "tcp://127.0.0.1:8786"]
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "error: --scheduler is a Dask scheduler's address: add --dispatch dask\n"
+    )
+    monkeypatch.setenv("LANGUAGE", "ja")
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith("エラー: --scheduler は Dask のスケジューラー")
+
+
 @pytest.mark.parametrize("flag", ["--json", "--records"])
 def test_a_tournament_refuses_an_output_path_before_playing(
     flag: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
