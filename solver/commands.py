@@ -622,6 +622,11 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
     Bad input, a :class:`~solver.errors.MeldwiseError` out of any command, prints
     ``error: ...`` on stderr and exits with :data:`EXIT_BAD_INPUT`: the one place the
     error hierarchy meets the exit code, as :mod:`api.errors` is for HTTP's 422."""
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            # A stream the shell closed (``<&-``, ``>&-``), which Python leaves None: read
+            # as empty, written to nowhere; it was an AttributeError traceback.
+            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115
     for stream in (sys.stdout, sys.stderr):
         # A terminal that cannot show a character (an ASCII locale, a Japanese answer)
         # gets it escaped, not a UnicodeEncodeError traceback (the C locale's

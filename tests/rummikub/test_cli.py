@@ -409,6 +409,22 @@ def test_a_usage_error_beside_a_long_word_quotes_in_linear_time(
     assert tries < 10
 
 
+def test_a_closed_stdin_reads_as_empty_and_a_closed_stdout_takes_no_traceback() -> None:
+    # Python leaves a stream the shell closed None: sys.stdin.read() and stdout.write()
+    # were AttributeError tracebacks (exit 1).
+    command = f"{sys.executable} -m solver"
+    for line, code, said in (
+        ("solve --json <&-", 2, "error: the request is not valid JSON: Expecting value at"),
+        ("review - <&-", 2, "error: - is not valid JSON: Expecting value at character 1"),
+        ("solve --rack R1 >&-", 0, ""),
+    ):
+        done = subprocess.run(
+            ["bash", "-c", f"{command} {line}"], capture_output=True, text=True, check=False
+        )
+        assert (done.returncode, done.stderr[: len(said)]) == (code, said)
+        assert "Traceback" not in done.stderr
+
+
 @pytest.mark.parametrize("objective", ["points", "tiles"])
 def test_repair_objective_without_a_rack_is_refused(
     objective: str, capsys: pytest.CaptureFixture[str]
