@@ -258,7 +258,7 @@ def load_cases(path: Path, seed: int, buckets: Sequence[Bucket], per_bucket: int
     scale) of each bucket. Raises ValueError when the file is of another seed or
     lacks positions."""
     try:
-        saved = json.loads(path.read_text())
+        saved = json.loads(path.read_text(encoding="utf-8"))
         if saved.get("seed") != seed:
             raise ValueError(
                 f"{path} holds the positions of seed {saved.get('seed')!r}, not {seed}"
@@ -277,6 +277,8 @@ def load_cases(path: Path, seed: int, buckets: Sequence[Bucket], per_bucket: int
                 cases.append(Case(bucket.name, i, position))
     except (OSError, KeyError, TypeError, AttributeError) as error:
         raise ValueError(f"{path}: not a positions file ({error!r})") from None
+    except UnicodeDecodeError:  # a ValueError: said without the file's name
+        raise ValueError(f"{path}: not a positions file (not UTF-8 text)") from None
     except MeldwiseError as error:  # a tile, a set or a field the solver refuses
         raise ValueError(f"{path}: {error}") from None
     except json.JSONDecodeError as error:

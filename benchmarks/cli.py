@@ -20,7 +20,6 @@ import json
 import math
 import shlex
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TextIO
 
 from rich.console import Console
@@ -38,7 +37,14 @@ from benchmarks.suite import (
     Config,
     run_suite,
 )
-from solver.commands import Commands, Parser, dispatch, ready_to_write, write_file
+from solver.commands import (
+    Commands,
+    Parser,
+    dispatch,
+    file_path,
+    ready_to_write,
+    write_file,
+)
 from solver.errors import MeldwiseError
 
 EXIT_CHECK_FAILED = 1
@@ -113,7 +119,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--reference",
-        type=Path,
+        type=file_path,
         default=REFERENCE_FILE,
         metavar="FILE",
         help="long-budget least disruption to check the default answers against, for the "
@@ -121,13 +127,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--positions",
-        type=Path,
+        type=file_path,
         metavar="FILE",
         help="read the positions from FILE if it exists, else deal them and write FILE",
     )
-    parser.add_argument("--json", type=Path, metavar="FILE", help="write the figures as JSON")
+    parser.add_argument("--json", type=file_path, metavar="FILE", help="write the figures as JSON")
     parser.add_argument(
-        "--markdown", type=Path, metavar="FILE", help="write the figures as Markdown"
+        "--markdown", type=file_path, metavar="FILE", help="write the figures as Markdown"
     )
     parser.add_argument(
         "--slowest", type=int, default=10, metavar="N", help="list our N slowest solves (10)"

@@ -14,6 +14,7 @@ import argparse
 import errno
 import io
 import json
+import math
 import os
 import re
 import signal
@@ -249,7 +250,7 @@ def _add_setting_flag(
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help=f"{meaning}, e.g. {example} (repeatable)",
+        help=f"{meaning}, e.g. {example} (repeatable, each NAME once)",
     )
 
 
@@ -364,9 +365,23 @@ def check_utf8(text: str) -> None:
 class FileName(str):
     """The ``type`` of a command-line argument naming a file or folder: any name the
     system allows, one that is not UTF-8 too (as a :class:`~pathlib.Path` argument),
-    which :func:`_check_arguments` refuses in every other argument."""
+    which :func:`_check_arguments` refuses in every other argument. An empty name is a
+    usage error: as a path it was the current folder (``meldwise review ''`` said
+    "cannot read .") or, tested for truth, no file (``tournament --json ''`` wrote no
+    report, without a word)."""
 
     __slots__ = ()
+
+    def __new__(cls, name: str) -> FileName:
+        if not name:
+            raise argparse.ArgumentTypeError(_("the file name is empty"))
+        return super().__new__(cls, name)
+
+
+def file_path(name: str) -> Path:
+    """The ``type`` of a command-line argument naming a file as a :class:`Path`: a
+    :class:`FileName`, so an empty one is refused (``Path("")`` is the current folder)."""
+    return Path(FileName(name))
 
 
 def _check_arguments(args: argparse.Namespace) -> None:
@@ -489,8 +504,21 @@ def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:
         name, sep, value = partition(item, "=")
         if not sep or not value.strip():
             raise MeldwiseError(_("--rule takes NAME=NUMBER or NAME=WORD, got {item!r}", item=item))
-        rules[name.strip()] = setting_value(value)
+        _set_once(rules, name.strip(), setting_value(value), "--rule")
     return rules
+
+
+def _set_once(
+    settings: dict[str, Any], key: str, value: Any, flag: str, name: str | None = None
+) -> None:
+    """``settings[key] = value``, refusing a setting that ``flag`` gave before (as
+    ``name``, by default ``key``): the dict kept the last alone (``--rule jokers=2
+    --rule jokers=3`` was 3 jokers)."""
+    if key in settings:
+        raise MeldwiseError(
+            _("{flag} sets {name!r} twice; give it once", flag=flag, name=name or key)
+        )
+    settings[key] = value
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
@@ -504,10 +532,14 @@ def parse_options(items: list[str]) -> dict[str, Any]:
         if not sep or not name:
             raise MeldwiseError(_("--option takes NAME=VALUE, got {item!r}", item=item))
         value = setting_value(text)
-        if name.startswith("rules."):
-            options.setdefault("rules", {})[name.removeprefix("rules.")] = value
-        else:
-            options[name] = value
+        if not name.startswith("rules."):
+            _set_once(options, name, value, "--option")
+            continue
+        rules = options.setdefault("rules", {})
+        if not isinstance(rules, dict):
+            # rules=2 then rules.jokers=3: a traceback (a number has no settings).
+            _set_once(options, "rules", rules, "--option")
+        _set_once(rules, name.removeprefix("rules."), value, "--option", name)
     return options
 
 
@@ -526,22 +558,41 @@ def time_limit_ms(
     highest_ms: int = MAX_TIME_LIMIT_MS,
     *,
     flag: str = "--time-limit",
-    lowest_ms: int = 1,
+    zero_skips: bool = False,
 ) -> int:
     """``--time-limit`` (or another time limit ``flag``) in the milliseconds of a
-    request, whose field takes ``lowest_ms`` to ``highest_ms``. The range is checked
-    on the seconds given, before rounding: ``round`` raises on NaN and the infinities."""
-    if not lowest_ms / 1000 <= seconds <= highest_ms / 1000:
+    request, whose field takes 1 to ``highest_ms``, and 0 too with ``zero_skips`` (a
+    stage the request skips). The range is checked on the seconds given, before
+    rounding: ``round`` raises on NaN and the infinities, and a positive time below
+    1 ms rounded to 0, which skipped the stage it was to limit without a word."""
+    if zero_skips and seconds == 0:
+        return 0
+    if not 0.001 <= seconds <= highest_ms / 1000:
+        fields = {"flag": flag, "highest": highest_ms // 1000, "seconds": seconds_text(seconds)}
+        if zero_skips:
+            raise MeldwiseError(
+                _(
+                    "{flag} must be 0 or between {lowest:g} and {highest} seconds, got {seconds}",
+                    lowest=0.001,
+                    **fields,
+                )
+            )
         raise MeldwiseError(
             _(
-                "{flag} must be between {lowest:g} and {highest} seconds, got {seconds:g}",
-                flag=flag,
-                lowest=lowest_ms / 1000,
-                highest=highest_ms // 1000,
-                seconds=seconds,
+                "{flag} must be between {lowest:g} and {highest} seconds, got {seconds}",
+                lowest=0.001,
+                **fields,
             )
         )
     return round(seconds * 1000)
+
+
+def seconds_text(seconds: float) -> str:
+    """``seconds`` written short (``0.5``, ``1e+09``) but as given: ``:g`` alone keeps six
+    digits, and an error said "must be between 0.001 and 300 seconds, got 300" of
+    ``--time-limit 300.0001``."""
+    short = f"{seconds:g}"
+    return short if math.isnan(seconds) or float(short) == seconds else repr(seconds)
 
 
 def status_text(status: str) -> str:
@@ -571,6 +622,11 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
     Bad input, a :class:`~solver.errors.MeldwiseError` out of any command, prints
     ``error: ...`` on stderr and exits with :data:`EXIT_BAD_INPUT`: the one place the
     error hierarchy meets the exit code, as :mod:`api.errors` is for HTTP's 422."""
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            # A stream the shell closed (``<&-``, ``>&-``), which Python leaves None: read
+            # as empty, written to nowhere; it was an AttributeError traceback.
+            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115
     for stream in (sys.stdout, sys.stderr):
         # A terminal that cannot show a character (an ASCII locale, a Japanese answer)
         # gets it escaped, not a UnicodeEncodeError traceback (the C locale's

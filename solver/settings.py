@@ -213,6 +213,8 @@ def read_knobs(knobs: type, text: str, separators: str = "+") -> dict[str, Any]:
             raise RulesError(
                 _("unknown knob {name!r}; knobs are {knobs}", name=name, knobs=", ".join(kinds))
             )
+        if name in values:  # the last was kept without a word
+            raise RulesError(_("knob {name!r} is given twice; give it once", name=name))
         values[name] = _knob_value(name, kind, raw)
     return values
 

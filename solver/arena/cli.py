@@ -113,6 +113,9 @@ def run_tournament_command(
                     value=value,
                 )
             )
+    if args.scheduler is not None and args.dispatch != "dask":
+        # The local pool has no scheduler: the address was ignored without a word.
+        raise MeldwiseError(_("--scheduler is a Dask scheduler's address: add --dispatch dask"))
     seats = seats_of(split(args.bots, ","), args.players)
     options = parse_options(args.option)
     if args.records:

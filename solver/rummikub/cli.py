@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import unicodedata
-from pathlib import Path
 from typing import Any, TextIO
 
 from solver.commands import (
@@ -85,8 +84,8 @@ def add_solve_command(commands: Commands) -> None:
     add_common_flags(parser)
     add_time_limit_flag(
         parser,
-        "most seconds (within --time-limit) to find the play that disturbs the table least;"
-        " 0 skips it",
+        "most seconds (within --time-limit) to find the play that disturbs the table least:"
+        " 0.001 to 300, or 0 to skip it",
         flag="--disruption-time-limit",
         default=DEFAULT_DISRUPTION_TIME_LIMIT,
     )
@@ -145,7 +144,7 @@ def request_from_flags(args: argparse.Namespace) -> dict[str, Any]:
         "time_limit_ms": time_limit_ms(args.time_limit),
         # 0 skips the least-disruption stage, as the request's field takes it.
         "disruption_time_limit_ms": time_limit_ms(
-            args.disruption_time_limit, flag="--disruption-time-limit", lowest_ms=0
+            args.disruption_time_limit, flag="--disruption-time-limit", zero_skips=True
         ),
         "hint_level": args.hint,
         "notation": args.notation,
@@ -269,10 +268,17 @@ def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
 
 def opponents_from_flag(text: str) -> list[dict[str, Any]]:
     """The ``opponents`` of a request from ``--opponents 9o,14``: rack sizes in playing
-    order, an ``o`` after one that has opened."""
+    order, an ``o`` after one that has opened. An empty size is refused naming the
+    flag: ``--opponents ""`` was refused in the request field's words (``'opponents'
+    must hold at least 1``), and ``9,,14`` was read as two players."""
+    pieces = [w.strip() for w in split(text, ",")]
+    if not all(pieces):
+        raise MeldwiseError(
+            _("--opponents takes rack sizes like 9,14 or 9o, got {item!r}", item=text)
+        )
     opponents = []
     # Commas, digits and the o typed full width (U+FF0C, U+FF19...) read as ASCII.
-    for word in filter(None, (w.strip() for w in split(text, ","))):
+    for word in pieces:
         written = unicodedata.normalize("NFKC", word)
         size = written.removesuffix("o")
         if not (size.isascii() and size.isdigit()):
@@ -335,7 +341,12 @@ def add_game_command(commands: Commands) -> None:
     parser.add_argument("--bots", required=True, help="bot names by seat, e.g. strong,greedy")
     parser.add_argument("--seed", type=int, default=0, help="the deal's seed (0)")
     add_option_flag(parser, "pool_empty=end or rules.jokers=4")
-    parser.add_argument("--out", type=Path, help="write the record to FILE (default stdout)")
+    parser.add_argument(
+        "--out",
+        type=FileName,
+        metavar="FILE",
+        help="write the record to FILE (default, or '-': stdout)",
+    )
     add_notation_flag(parser)
     add_language_option(parser)
     parser.set_defaults(handler=run_game)
@@ -358,7 +369,9 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: T
         "winners": result["winners"],
         "scores": result["scores"],
     }
-    if args.out:
+    # '-' is stdout, as review reads '-' as stdin and tournament --json writes it to
+    # stdout: it wrote a file named '-'.
+    if args.out is not None and args.out != "-":
         write_file("--out", args.out, text)
         summary = _(
             "{turns} turns, {end}; winners {winners}, scores {scores}; record written to {path}",

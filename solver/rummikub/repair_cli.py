@@ -75,6 +75,11 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
     if args.rack is not None:
         request["rack"] = words(args.rack)
         request["objective"] = args.objective
+    elif "objective" in vars(args).get("_given_once", set()):
+        # Without a rack there is no rescue to aim: --objective points did nothing unsaid.
+        raise MeldwiseError(
+            _("--objective is for the rescue with --rack: give --rack, or leave --objective out")
+        )
     return request
 
 

@@ -8,6 +8,7 @@ request, one response) or ``--jsonl`` (one per line; a bad line answers
 from __future__ import annotations
 
 import argparse
+import unicodedata
 from collections.abc import Mapping
 from functools import partial
 from typing import Any, TextIO
@@ -62,7 +63,7 @@ def add_shanghai_command(commands: Commands) -> None:
         "--phase",
         choices=("draw", "play"),
         help="draw: the hand before drawing (take, draw or buy); play: after drawing (go"
-        " down, lay off, discard); none: the older mixed question",
+        " down, lay off, discard); not given: the older mixed question",
     )
     advise.add_argument("--down", action="store_true", help="the player has already gone down")
     advise.add_argument("--upcard", help="the top card of the discard pile")
@@ -112,6 +113,9 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
     if args.hand is None:
         raise MeldwiseError(_("give the hand with --hand, or a request with --json"))
+    if not words(args.hand):
+        # It was refused in the request field's words: 'hand' must hold at least 1, got 0.
+        raise MeldwiseError(_("--hand names no card, got {text!r}", text=args.hand))
     request: dict[str, Any] = {
         "hand": words(args.hand),
         "table": _table(args.table),
@@ -201,15 +205,17 @@ def _sizes(given: list[str] | None, flag: str) -> list[int]:
             )
         )
     text = given[0]
-    sizes = words(text)
+    # Digits typed full width (U+FF13) read as ASCII, as --opponents and the cards do;
+    # a digit int() does not take ("³", which isdigit() passed) was a ValueError traceback.
+    sizes = [unicodedata.normalize("NFKC", word) for word in words(text)]
     if not all(words(piece) for piece in split(text, ",")):
         # words() skips empty pieces: "3,,3" was read as 3,3 and "" as no melds.
         raise MeldwiseError(
             _("{flag} has an empty size in {text!r}; give sizes like 3,3", flag=flag, text=text)
         )
-    if not all(w.isdigit() for w in sizes):
+    if not all(size.isascii() and size.isdigit() for size in sizes):
         raise MeldwiseError(_("{flag} takes sizes like 3,3, got {text!r}", flag=flag, text=text))
-    return [int(w) for w in sizes]
+    return [int(size) for size in sizes]
 
 
 def _meld_text(meld: Mapping[str, Any]) -> str:

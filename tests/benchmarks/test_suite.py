@@ -342,6 +342,29 @@ def test_every_file_flag_makes_missing_folders_and_refuses_what_it_cannot_write(
     assert captured.out == ""  # said before the run, not after it (its figures lost)
 
 
+@pytest.mark.parametrize("flag", ["--json", "--markdown", "--positions", "--reference"])
+def test_an_empty_file_name_is_a_usage_error_naming_the_flag(
+    flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Path("") is the current folder: --positions '' said ".: not a positions file".
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", "--quick", flag, ""])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.endswith(f"error: argument {flag}: the file name is empty\n")
+
+
+def test_a_positions_file_not_utf8_is_refused_by_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It said "error: 'utf-8' codec can't decode byte 0xff in position 0", naming no file.
+    path = tmp_path / "positions.json"
+    path.write_bytes(b'{"seed": 2026, "buckets": {}}\xff')
+    assert main(["bench", "--quick", "--positions", str(path)]) == 2
+    assert capsys.readouterr().err.endswith(
+        f"error: {path}: not a positions file (not UTF-8 text)\n"
+    )
+
+
 @pytest.mark.parametrize("command", [["bench"], []])
 def test_bad_input_is_said_in_the_locales_language_as_every_command_says_it(
     command: list[str],

@@ -411,6 +411,12 @@ def test_strategy_knobs_parse_and_bad_names_are_refused() -> None:
         ("strong:hurry_rack", "knob 'hurry_rack' is a whole number from 0 to 999, got ''"),
         ("strong:stuck=zzz", "knob 'stuck' is one of draw, set, all, got 'zzz'"),
         ("strong:hold_sets=maybe", "knob 'hold_sets' is true or false, got 'maybe'"),
+        # The last was kept without a word.
+        (
+            "strong:hurry_rack=1+hurry_rack=2",
+            "bot 'strong:hurry_rack=1+hurry_rack=2': knob 'hurry_rack' is given twice; give it"
+            " once",
+        ),
     ],
 )
 def test_a_bad_knob_value_names_the_bot_the_knob_and_the_value(name: str, message: str) -> None:

@@ -86,7 +86,20 @@ def test_bad_input_exits_2_with_the_message(capsys: pytest.CaptureFixture[str]) 
     assert "rule 'max_jokers_per_set' must be between 1 and 4, got 9" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("seconds", ["nan", "inf", "-inf", "1e300", "0", "300.1"])
+@pytest.mark.parametrize(
+    ("seconds", "shown"),
+    [
+        ("nan", "nan"),
+        ("inf", "inf"),
+        ("-inf", "-inf"),
+        ("1e300", "1e+300"),
+        ("0", "0"),
+        ("300.1", "300.1"),
+        # Said "got 300", a value in the range it gave: six digits kept of 300.0001.
+        ("300.0001", "300.0001"),
+        ("0.00099999999", "0.00099999999"),
+    ],
+)
 @pytest.mark.parametrize(
     "command",
     [
@@ -96,17 +109,18 @@ def test_bad_input_exits_2_with_the_message(capsys: pytest.CaptureFixture[str]) 
     ],
 )
 def test_a_time_limit_out_of_range_exits_2_naming_it(
-    command: list[str], seconds: str, capsys: pytest.CaptureFixture[str]
+    command: list[str], seconds: str, shown: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # NaN and the infinities once reached round(), which raised out of the command.
     assert main([*command, f"--time-limit={seconds}"]) == 2
-    shown = f"{float(seconds):g}"
-    assert f"--time-limit must be between 0.001 and 300 seconds, got {shown}" in (
+    assert f"--time-limit must be between 0.001 and 300 seconds, got {shown}\n" in (
         capsys.readouterr().err
     )
 
 
-@pytest.mark.parametrize(("seconds", "ms"), [("0", 0), ("0.5", 500), ("300", 300_000)])
+@pytest.mark.parametrize(
+    ("seconds", "ms"), [("0", 0), ("-0", 0), ("0.001", 1), ("0.5", 500), ("300", 300_000)]
+)
 def test_solve_takes_the_disruption_time_limit_of_the_request(
     seconds: str, ms: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -123,14 +137,24 @@ def test_solve_takes_the_disruption_time_limit_of_the_request(
     assert "Play 3 tiles" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("seconds", ["nan", "inf", "-1", "-0.001", "300.1"])
+@pytest.mark.parametrize(
+    "seconds",
+    ["nan", "inf", "-1", "-0.001", "300.1", "300.0001", "0.0004", "0.0005", "0.0009", "1e-300"],
+)
 def test_a_disruption_time_limit_out_of_range_exits_2_naming_it(
     seconds: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # A positive time below 1 ms rounded to 0 ms, which skipped the stage unsaid.
     assert main(["solve", "--rack", "R1 R2 R3", f"--disruption-time-limit={seconds}"]) == 2
-    shown = f"{float(seconds):g}"
-    assert f"--disruption-time-limit must be between 0 and 300 seconds, got {shown}" in (
-        capsys.readouterr().err
+    shown = seconds  # as given
+    assert capsys.readouterr().err == (
+        f"error: --disruption-time-limit must be 0 or between 0.001 and 300 seconds, got {shown}\n"
+    )
+    args = ["solve", "--rack", "R1", "--disruption-time-limit", seconds, "--lang", "ja"]
+    assert main(args) == 2
+    assert capsys.readouterr().err == (
+        "エラー: --disruption-time-limit は 0 か、0.001 から 300 までの秒数で指定してください"
+        f"(指定値: {shown})\n"
     )
 
 
@@ -162,6 +186,52 @@ def test_solve_opponents_adds_the_strong_bots_advice(capsys: pytest.CaptureFixtu
     assert "strong bot" not in capsys.readouterr().out  # no opponents, no advice
     assert main([*args[:-1], "9x"]) == 2
     assert "--opponents takes rack sizes like 9,14 or 9o, got '9x'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["solve", "bot"])
+@pytest.mark.parametrize("given", ["", " , ", "9,,14", "9,"])
+def test_opponents_with_an_empty_size_names_the_flag(
+    capsys: pytest.CaptureFixture[str], command: str, given: str
+) -> None:
+    # "" was refused as the request's field ('opponents' must hold at least 1, got 0)
+    # and "9,,14" read as two players.
+    for lang, said in (
+        ("en", f"error: --opponents takes rack sizes like 9,14 or 9o, got {given!r}\n"),
+        (
+            "ja",
+            "エラー: --opponents は 9,14 や 9o のように手持ちの枚数で指定してください"
+            f"(指定値: {given!r})\n",
+        ),
+    ):
+        assert main([command, "--rack", "R1 R2 R3", "--opponents", given, "--lang", lang]) == 2
+        assert capsys.readouterr().err == said
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "--rack", "R1"],
+        ["validate", "--rack", "R1", "--after", ""],
+        ["repair", "--table", "R1 R2 R3"],
+        ["score", "--rack", "a=R1"],
+        ["shanghai", "score", "--hand", "a=AS"],
+        ["shanghai", "advise", "--hand", "AS", "--hand-number", "1"],
+    ],
+)
+def test_a_rule_given_twice_is_refused_by_name(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The last was kept without a word: --rule jokers=2 --rule jokers=3 was 3 jokers.
+    rules = ["--rule", "jokers=2", "--rule", "jokers =3"]
+    if argv[0] == "shanghai":
+        rules = ["--rule", "decks=2", "--rule", "decks =3"]
+    name = rules[1].partition("=")[0]
+    assert main([*argv, *rules]) == 2
+    assert capsys.readouterr().err == f"error: --rule sets {name!r} twice; give it once\n"
+    assert main([*argv, *rules, "--lang", "ja"]) == 2
+    assert capsys.readouterr().err == (
+        f"エラー: --rule で {name!r} が2回指定されています。1回だけ指定してください\n"
+    )
 
 
 def test_wrap_runs_rule(capsys: pytest.CaptureFixture[str]) -> None:
@@ -337,6 +407,38 @@ def test_a_usage_error_beside_a_long_word_quotes_in_linear_time(
     assert raised.value.code == 2
     assert "invalid choice: 'bogus'" in capsys.readouterr().err
     assert tries < 10
+
+
+def test_a_closed_stdin_reads_as_empty_and_a_closed_stdout_takes_no_traceback() -> None:
+    # Python leaves a stream the shell closed None: sys.stdin.read() and stdout.write()
+    # were AttributeError tracebacks (exit 1).
+    command = f"{sys.executable} -m solver"
+    for line, code, said in (
+        ("solve --json <&-", 2, "error: the request is not valid JSON: Expecting value at"),
+        ("review - <&-", 2, "error: - is not valid JSON: Expecting value at character 1"),
+        ("solve --rack R1 >&-", 0, ""),
+    ):
+        done = subprocess.run(
+            ["bash", "-c", f"{command} {line}"], capture_output=True, text=True, check=False
+        )
+        assert (done.returncode, done.stderr[: len(said)]) == (code, said)
+        assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("objective", ["points", "tiles"])
+def test_repair_objective_without_a_rack_is_refused(
+    objective: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Without --rack there is no rescue: --objective points was ignored without a word.
+    argv = ["repair", "--table", "R1 R2", "--objective", objective]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "error: --objective is for the rescue with --rack: give --rack, or leave --objective out\n"
+    )
+    assert main([*argv, "--lang", "ja"]) == 2
+    assert "--objective は手持ちで救う手(--rack)のための指定です" in capsys.readouterr().err
+    assert main([*argv, "--rack", "R3"]) == 0
+    assert "Rescue with the rack: play 1 tile: R3" in capsys.readouterr().out
 
 
 def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -119,12 +119,49 @@ def test_option_flags_read_true_and_false_as_rule_flags_do(
     assert json.loads(capsys.readouterr().out)["options"]["rules"]["wrap_runs"] is True
 
 
+@pytest.mark.parametrize("command", ["game", "tournament"])
+@pytest.mark.parametrize(
+    ("options", "name"),
+    [
+        (["seed=1", "seed=2"], "seed"),
+        (["rules.jokers=1", "rules.jokers=1"], "rules.jokers"),
+        (["rules.jokers=1", "rules=2"], "rules"),
+        # A traceback: rules=2 holds no settings to set jokers in.
+        (["rules=2", "rules.jokers=1"], "rules"),
+    ],
+)
+def test_an_option_given_twice_is_refused_by_name(
+    command: str,
+    options: list[str],
+    name: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The last was kept without a word, as argparse kept the last of a flag given twice.
+    argv = [command, "--bots", "greedy,greedy"]
+    for option in options:
+        argv += ["--option", option]
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"error: --option sets {name!r} twice; give it once\n"
+    monkeypatch.setenv("LANGUAGE", "ja")  # the tournament takes no --lang
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        f"エラー: --option で {name!r} が2回指定されています。1回だけ指定してください\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("options", "end", "said"),
     [
         ([], "out", "プレイヤーが上がって終了。"),
         (
-            [*TINY, "--option", "rules.jokers=0", "--option", "pool_empty=end"],
+            # TINY's deal without its joker (an option is given once).
+            [
+                *["rules.jokers=0" if word == "rules.jokers=1" else word for word in TINY],
+                "--option",
+                "pool_empty=end",
+            ],
             "blocked",
             "誰も上がらないまま山が尽きて終了。",
         ),
@@ -381,6 +418,71 @@ def test_every_file_flag_makes_missing_folders_and_refuses_what_it_cannot_write(
             f"error: {flag}: cannot write {blocker}"
         )
         assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["review", ""],
+        ["game", "--bots", "greedy,greedy", "--out", ""],
+        [*_TOURNAMENT, "--no-progress", "--json", ""],
+        [*_TOURNAMENT, "--no-progress", "--records", ""],
+    ],
+    ids=["review", "game --out", "tournament --json", "tournament --records"],
+)
+def test_an_empty_file_name_is_a_usage_error_naming_the_argument(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As a path it was the current folder (review said "cannot read .: it is a folder"),
+    # and tournament --json '' or --records '' played every game and wrote nothing.
+    def played(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the games were played")
+
+    monkeypatch.setattr("solver.arena.cli.run_tournament", played)
+    argument = "record" if argv[0] == "review" else argv[-2]
+    for lang, said in (
+        ("en", f"error: argument {argument}: the file name is empty\n"),
+        ("ja", f"エラー: 引数 {argument}: ファイル名が空です\n"),
+    ):
+        monkeypatch.setenv("LANGUAGE", lang)  # the tournament takes no --lang
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2
+        assert capsys.readouterr().err.endswith(said)
+
+
+def test_game_out_dash_writes_the_record_to_stdout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It wrote a file named '-', where review reads '-' as stdin.
+    monkeypatch.chdir(tmp_path)
+    argv = ["game", "--bots", "greedy,greedy", "--seed", "1", *TINY]
+    assert main([*argv, "--out", "-"]) == 0
+    dashed = capsys.readouterr()
+    assert not (tmp_path / "-").exists()
+    assert main(argv) == 0
+    assert capsys.readouterr() == dashed
+    assert json.loads(dashed.out)["format"] == "meldwise-rummikub-game"
+    assert "record written to standard output" in dashed.err
+
+
+def test_a_tournament_refuses_a_scheduler_without_dask(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The local pool played the games and the address was ignored without a word.
+    def played(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the games were played")
+
+    monkeypatch.setattr("solver.arena.cli.run_tournament", played)
+    argv = [*_TOURNAMENT, "--no-progress", "--scheduler", "tcp://127.0.0.1:8786"]
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "error: --scheduler is a Dask scheduler's address: add --dispatch dask\n"
+    )
+    monkeypatch.setenv("LANGUAGE", "ja")
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith("エラー: --scheduler は Dask のスケジューラー")
 
 
 @pytest.mark.parametrize("flag", ["--json", "--records"])

@@ -357,6 +357,41 @@ def test_cli_refuses_empty_melds_and_repeated_contract_flags(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("hand", ["", " ", "　"])
+def test_cli_an_empty_hand_names_the_flag(hand: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # It was refused in the request field's words: 'hand' must hold at least 1, got 0.
+    argv = ["shanghai", "advise", "--hand", hand, "--hand-number", "1"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"error: --hand names no card, got {hand!r}\n"
+    assert main([*argv, "--lang", "ja"]) == 2
+    assert capsys.readouterr().err == f"エラー: --hand にカードがありません(指定値: {hand!r})\n"
+
+
+def test_cli_help_of_phase_names_only_what_it_takes(capsys: pytest.CaptureFixture[str]) -> None:
+    # It said "none: the older mixed question", and --phase none is refused: leaving
+    # the flag out asks that question.
+    with pytest.raises(SystemExit):
+        main(["shanghai", "advise", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "not given: the older mixed question" in said
+    with pytest.raises(SystemExit) as exit_:
+        main(["shanghai", "advise", "--hand", "7H", "--hand-number", "1", "--phase", "none"])
+    assert exit_.value.code == 2
+
+
+@pytest.mark.parametrize(
+    ("sizes", "read"), [("\uff13,\uff13", "set of 3 + set of 3"), ("³", "set of 3")]
+)
+def test_cli_contract_sizes_read_digits_as_the_cards_do(
+    sizes: str, read: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "³" passed isdigit() and int() refused it: a ValueError traceback (exit 1).
+    assert main(["shanghai", "advise", "--hand", "7H 7S 7D", "--sets", sizes]) == 0
+    assert f"Contract: {read}\n" in capsys.readouterr().out
+    assert main(["shanghai", "advise", "--hand", "7H", "--sets", "3", "--runs", "٤x"]) == 2
+    assert capsys.readouterr().err == "error: --runs takes sizes like 3,3, got '٤x'\n"
+
+
 def test_cli_empty_table_is_no_meld(capsys: pytest.CaptureFixture[str]) -> None:
     for table in ("", " "):
         args = ["shanghai", "advise", "--hand", "7H 7S 7D", "--sets", "3", "--table", table]
