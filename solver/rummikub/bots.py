@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from solver.arena.game import Bot as AnyBot
 from solver.arena.game import UnknownBot
+from solver.cpsat import Limit
 from solver.errors import MeldwiseError
 from solver.i18n import _
 from solver.rummikub.engine import Move, View
@@ -64,11 +65,26 @@ class Beginner:
 
     name = "beginner"
 
-    def choose(self, view: View) -> Move:
-        position = view.position
+    def best(self, view: View) -> tuple[Move, Play]:
+        """The move and the best play it is measured against, their solves sharing one
+        move's budget (:func:`move_limit`): before opening the move is the best play
+        (one solve); after it the best play is one solve more, after the move's own."""
         limit = move_limit()
+        move, play = self._move(view, limit)
+        if play is None:
+            play = best_play(view.position, view.rules, limit)
+        return move, play
+
+    def choose(self, view: View) -> Move:
+        return self._move(view, move_limit())[0]
+
+    def _move(self, view: View, limit: Limit) -> tuple[Move, Play | None]:
+        """The move within ``limit``, with the best play when the move is it (before
+        opening), else None."""
+        position = view.position
         if not position.opened:
-            return move_of(best_play(position, view.rules, limit), view)
+            play = best_play(position, view.rules, limit)
+            return move_of(play, view), play
         # Sets from the rack alone: the opening model with no threshold and no table.
         own = own_sets(view.rack, view.rules, limit)
         table = [list(tiles) for tiles in view.table] + [list(t) for t in table_of(own)]
@@ -84,7 +100,7 @@ class Beginner:
                     left.remove(tile)
                     placed += 1
                     added = True
-        return Move.play(table) if placed else Move.draw()
+        return (Move.play(table) if placed else Move.draw()), None
 
 
 def _fits_on(tile: Tile, table: list[list[Tile]], view: View) -> list[Tile] | None:

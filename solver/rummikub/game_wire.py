@@ -21,7 +21,7 @@ from solver.arena.runner import bot_seed
 from solver.cpsat import Limit, Status
 from solver.errors import RequestError, quoted
 from solver.i18n import _, speaks
-from solver.rummikub.bots import BOTS, Greedy, Strong, make_bot
+from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
 from solver.rummikub.deal import full_set
 from solver.rummikub.engine import Game, GameSettings, added_tiles
 from solver.rummikub.notation import Notation, spell, spelling, written_sets
@@ -288,7 +288,7 @@ def _bot_answer(asked: BotRequest) -> dict[str, Any]:
         if isinstance(bot, Strong):
             decision = bot.decide(view)
             move, reason, best = decision.move, decision.reason, decision.best.tiles_played
-        elif isinstance(bot, Greedy):  # its move is the best play: one solve, not two
+        elif isinstance(bot, Greedy | Beginner):  # the move's solves give the best play too
             move, play = bot.best(view)
             best = play.tiles_played
         else:

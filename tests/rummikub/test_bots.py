@@ -241,6 +241,47 @@ def test_the_greedy_bots_answer_solves_the_turn_once(monkeypatch: pytest.MonkeyP
     assert len(calls) == 1
 
 
+@pytest.mark.parametrize(
+    ("opened", "rack", "answer"),
+    [
+        # Before opening the move is the best play: worth 30, or none (a draw).
+        (False, "R10 R11 R12 K9 O9 B9 K2 O4", ("play", 6, 6, 1)),
+        (False, "R1 R2 R3 B5 K5 O5 K11 O4", ("draw", 0, 0, 1)),
+        # After it the best play (K5 onto the table's group) is a solve of its own.
+        (True, "R1 R2 R3 K5 O9", ("play", 4, 4, 2)),
+    ],
+)
+def test_the_beginners_answer_solves_within_its_moves_budget(
+    monkeypatch: pytest.MonkeyPatch, opened: bool, rack: str, answer: tuple[Any, ...]
+) -> None:
+    """Before opening the beginner's move is the best play, yet its answer solved the
+    turn again for the best play's size: two searches where one gives both. After
+    opening the best play is another question than its move, and it was solved on a
+    fresh budget of its own: it now shares the move's (MOVE_WORK), as the strong
+    bot's solves do."""
+    searches: list[cpsat.Budget] = []
+    run = cpsat.run
+
+    def counted(model: Any, limits: cpsat.Limits, *args: Any, **kwargs: Any) -> cpsat.Solved:
+        if limits.left:
+            assert limits.budget is not None
+            searches.append(limits.budget)
+        return run(model, limits, *args, **kwargs)
+
+    monkeypatch.setattr(cpsat, "run", counted)
+    request = {
+        "bot": "beginner",
+        "rack": rack.split(),
+        "table": [["B5", "O5", "R5"]],
+        "opened": opened,
+        "opponents": [{"rack_size": 9, "opened": True}],
+    }
+    got = bot_rummikub(request)
+    assert (got["action"], len(got["played"]), got["best_tiles"], len(searches)) == answer
+    assert len({id(budget) for budget in searches}) == 1
+    assert got["status"] == "optimal"
+
+
 def test_the_solves_of_a_bot_move_share_one_deterministic_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
