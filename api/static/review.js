@@ -48,9 +48,13 @@ function drawSummary(review, tr) {
   for (const player of review.players) {
     const row = body.insertRow();
     row.insertCell().textContent = playerName(player, tr);
+    // Turns left out of the figures are named, or "0 of 0 (-)" would stand unexplained.
+    const unreviewed = player.unreviewed_turns.map((turn) => tr.t("turn {turn}", { turn }));
     row.insertCell().textContent = tr.t("{done} of {turns} ({share})", {
       done: player.turns_at_best, turns: player.turns, share: percent(player.accuracy),
-    });
+    }) + (unreviewed.length
+      ? tr.t("; ") + tr.t("not reviewed: {turns}", { turns: unreviewed.join(tr.t(", ")) })
+      : "");
     row.insertCell().textContent =
       `${player.placed} / ${player.possible} (${percent(player.placed_share)})`;
     row.insertCell().textContent =

@@ -1733,6 +1733,38 @@ def test_review_tab_names_each_illegal_turn_by_its_number(service: str, page: Pa
     expect(rows.nth(1).locator("td").nth(4)).to_have_text("2手目")
 
 
+def test_review_tab_summary_names_the_turns_it_could_not_review(service: str, page: Page) -> None:
+    # A player whose turns were all left unreviewed (an invalid set left on the table)
+    # read "0 of 0 (-)" with no reason in the summary; the turns are now named.
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    opened = {"turn": 1, "player": 0, "rack": ["R1", "R2", "R3", "K5"], "table_before": [],
+              "action": "play", "played": ["R1", "R2", "R3"],
+              "table_after": [["R1", "R2", "R3"]]}  # fmt: skip
+    broken = {"turn": 2, "player": 1, "rack": ["B1", "B2", "O9"],
+              "table_before": [["R1", "R2", "R3"]], "action": "play",
+              "table_after": [["R1", "R2", "R3"], ["B1", "B2"]]}  # fmt: skip
+    drew = {"turn": 3, "player": 0, "rack": ["K5"],
+            "table_before": [["R1", "R2", "R3"], ["B1", "B2"]], "action": "draw",
+            "drawn": "K6", "table_after": [["R1", "R2", "R3"], ["B1", "B2"]]}  # fmt: skip
+    page.get_by_label("Game record (JSON)").fill(json.dumps({"turns": [opened, broken, drew]}))
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.get_by_role("button", name="Review", exact=True).click()
+    players = answer.value.json()["players"]
+    assert [p["unreviewed_turns"] for p in players] == [[3], []]
+    done = page.locator(".review-summary tbody tr").nth(0).locator("td").nth(1)
+    turns = players[0]["turns"]
+    expect(done).to_contain_text(f"of {turns}")
+    expect(done).to_contain_text("; not reviewed: turn 3")
+    expect(
+        page.locator(".review-summary tbody tr").nth(1).locator("td").nth(1)
+    ).not_to_contain_text("not reviewed")
+    page.get_by_role("button", name="日本語").click()
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+        page.get_by_role("button", name="振り返り", exact=True).click()
+    expect(done).to_contain_text("\uff0f振り返りできず: 3手目")  # the Japanese "; "
+
+
 def test_review_tab_says_what_is_wrong_with_a_record(service: str, page: Page) -> None:
     page.goto(service)
     page.get_by_role("tab", name="Review").click()
