@@ -13,6 +13,8 @@ from rich.table import Table
 
 from solver.arena.registry import GAMES, game_spec
 from solver.arena.runner import (
+    MAX_GAMES,
+    MAX_PROCESSES,
     MAX_SEED,
     Dispatcher,
     GamePlayed,
@@ -62,7 +64,10 @@ def add_tournament_command(commands: Commands) -> None:
     )
     parser.add_argument("--players", type=int, default=2, help="players per game (2)")
     parser.add_argument(
-        "--games", type=int, default=DEFAULT_GAMES, help=f"games to play ({DEFAULT_GAMES})"
+        "--games",
+        type=int,
+        default=DEFAULT_GAMES,
+        help=f"games to play, at most {MAX_GAMES} ({DEFAULT_GAMES})",
     )
     parser.add_argument(
         "--seed",
@@ -74,7 +79,8 @@ def add_tournament_command(commands: Commands) -> None:
         "--processes",
         type=int,
         default=2,
-        help="worker processes (2); more than the machine's cores only take turns on them",
+        help=f"worker processes, at most {MAX_PROCESSES} (2); more than the machine's cores "
+        "only take turns on them",
     )
     parser.add_argument(
         "--dispatch",
@@ -105,8 +111,8 @@ def run_tournament_command(
     """Carry out ``tournament``; return the exit code (bad input raises, see
     :func:`solver.commands.dispatch`)."""
     for flag, value, least, most in (
-        ("--games", args.games, 1, None),
-        ("--processes", args.processes, 1, None),
+        ("--games", args.games, 1, MAX_GAMES),
+        ("--processes", args.processes, 1, MAX_PROCESSES),
         # The game's settings say how many players at most; 0 read "1 bots named for 0".
         ("--players", args.players, 2, None),
         # As meldwise game --seed, so that each game replays alone.

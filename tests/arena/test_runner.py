@@ -16,6 +16,7 @@ from solver.arena import registry
 from solver.arena.cli import print_report
 from solver.arena.game import GameSpec, Result, UnknownBot
 from solver.arena.runner import (
+    MAX_GAMES,
     MAX_SEED,
     GamePlayed,
     IllegalBotMove,
@@ -178,6 +179,12 @@ def test_every_game_deals_from_a_seed_a_single_game_takes(nim: None) -> None:
     for seed, games, dealt in ((-1, 1, "-1 to -1"), (MAX_SEED, 3, f"{MAX_SEED} to {MAX_SEED + 1}")):
         with pytest.raises(MeldwiseError, match=f"seed of 0 to {MAX_SEED}; .* seeds {dealt}$"):
             run_tournament("nim", ["one", "one"], games, seed=seed, dispatch=local_dispatch(1))
+
+
+def test_a_tournament_plays_at_most_max_games(nim: None) -> None:
+    # Every game is built before the first is played: 10**20 ran out of memory.
+    with pytest.raises(MeldwiseError, match=f"^a tournament plays at most {MAX_GAMES} games"):
+        run_tournament("nim", ["one", "one"], 10**20, dispatch=local_dispatch(1))
 
 
 def test_a_tie_is_shared_between_the_winners() -> None:
