@@ -43,6 +43,12 @@ EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
 """The exit code of a command whose reader closed its output (``| head``), as a shell
 reports a program that SIGPIPE ended."""
 
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+"""Most bytes a command reads for one request or record: a file, standard input, or
+one ``--jsonl`` line (64 MiB; the HTTP service takes a record body of at most 16 MiB).
+Beyond it the input is refused rather than read on: ``/dev/zero`` or an endless pipe
+never ends, and was read until memory ran out."""
+
 Handler = Callable[[Mapping[str, Any]], dict[str, Any]]
 """A wire function of the library: request dict in, response dict out."""
 
@@ -317,22 +323,64 @@ def answering(
                 )
             )
         if args.jsonl:
-            for number, line in enumerate(stdin, 1):
-                if not line.strip():
+            for number, line in enumerate(_lines(stdin), 1):
+                if line is not None and not line.strip():
                     continue
                 try:
+                    if line is None:
+                        raise MeldwiseError(
+                            _("the line is larger than {most} MiB", most=MAX_INPUT_BYTES >> 20)
+                        )
                     answer = handler(load_request(line))
                 except MeldwiseError as error:
                     # The line it answers: blank lines get no answer.
                     answer = {"error": str(error), "line": number}
                 print(json_line(answer), file=stdout, flush=True)
         elif args.json:
-            print(json_line(handler(load_request(stdin.read()))), file=stdout)
+            print(json_line(handler(load_request(read_stdin(stdin)))), file=stdout)
         else:
             stdout.write(describe(handler(from_flags(args))))
         return 0
 
     return run
+
+
+def read_stdin(stdin: TextIO) -> str:
+    """All of ``stdin``, or a :class:`MeldwiseError` once it holds more than
+    :data:`MAX_INPUT_BYTES` (read no further)."""
+    text = stdin.read(MAX_INPUT_BYTES + 1)
+    if _over_the_cap(text):
+        raise MeldwiseError(
+            _("cannot read {path}: {error}", path=_("standard input"), error=_too_large())
+        )
+    return text
+
+
+def _lines(stdin: TextIO) -> Iterator[str | None]:
+    """The lines of ``stdin`` (``--jsonl``), each None that is over
+    :data:`MAX_INPUT_BYTES`: said at once, and the rest of such a line is read past,
+    never held."""
+    while line := stdin.readline(MAX_INPUT_BYTES + 1):
+        if not _over_the_cap(line.removesuffix("\n")):
+            yield line
+            continue
+        yield None
+        while line and not line.endswith("\n"):
+            line = stdin.readline(MAX_INPUT_BYTES)
+
+
+def _over_the_cap(text: str) -> bool:
+    """``text`` (read as :func:`dispatch` reads stdin: a byte that is not UTF-8 a lone
+    surrogate) was more than :data:`MAX_INPUT_BYTES` bytes."""
+    return len(text) > MAX_INPUT_BYTES or (
+        len(text) * 4 > MAX_INPUT_BYTES
+        and len(text.encode("utf-8", "surrogateescape")) > MAX_INPUT_BYTES
+    )
+
+
+def _too_large() -> str:
+    """Why an input over :data:`MAX_INPUT_BYTES` is not read, after "cannot read X:"."""
+    return _("it is larger than {most} MiB", most=MAX_INPUT_BYTES >> 20)
 
 
 def load_request(text: str) -> Any:
@@ -447,10 +495,16 @@ def _unwritable(flag: str, path: Path, error: OSError) -> MeldwiseError:
 
 def read_file(path: Path | str) -> str:
     """The text of the UTF-8 file at ``path``; a file that cannot be read (missing, no
-    permission, not UTF-8) is bad input naming it, not a traceback."""
+    permission, not UTF-8, more than :data:`MAX_INPUT_BYTES`) is bad input naming it,
+    not a traceback."""
     path = Path(path)
     try:
-        return path.read_bytes().decode("utf-8")
+        with path.open("rb") as file:
+            data = file.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            problem = _too_large()
+        else:
+            return data.decode("utf-8")
     except OSError as error:
         problem = os_problem(error)
     except UnicodeDecodeError:

@@ -464,6 +464,10 @@ class Notated:
 MAX_NAME = 64
 """Longest player name, in characters."""
 
+IDEOGRAPHIC_SPACE = "\u3000"
+"""The space of Japanese text (全角スペース), between a family and a given name as an
+ASCII space is in English: a visible character, though not ``str.isprintable``."""
+
 
 def _player_name(name: str) -> str:
     if not 1 <= len(name) <= MAX_NAME:
@@ -474,7 +478,7 @@ def _player_name(name: str) -> str:
                 name=name,
             )
         )
-    if not name.isprintable():
+    if not name.replace(IDEOGRAPHIC_SPACE, " ").isprintable():
         raise RequestError(
             _(
                 "a player name must be printable text: no control, format (bidi, zero-width) or "

@@ -372,3 +372,15 @@ def test_odd_inputs_are_bad_input_naming_the_field_never_another_exception() -> 
         assert where in str(raised.value)
         assert "4300 digits" not in str(raised.value)
         assert len(str(raised.value)) < 400
+
+
+def test_a_japanese_name_may_hold_the_ideographic_space() -> None:
+    # U+3000 between family and given name, as Japanese writes names, was refused as
+    # an invisible character while an ASCII space passed.
+    name = "花子\u3000太郎"
+    assert score_rummikub({"racks": {name: ["R1"], "b": []}})["players"][0]["name"] == name
+    table = [{"cards": ["4S", "4H", "4D"], "owner": name}]
+    advise_shanghai({"hand": ["3S"], "hand_number": 1, "table": table})
+    for invisible in ("\u200b", "\u202e", "\u0000", "\u2060", "\ufeff"):
+        with pytest.raises(RequestError, match="a player name must be printable"):
+            score_rummikub({"racks": {name + invisible: ["R1"]}})

@@ -13,6 +13,9 @@ from rich.table import Table
 
 from solver.arena.registry import GAMES, game_spec
 from solver.arena.runner import (
+    MAX_GAMES,
+    MAX_PROCESSES,
+    MAX_SEED,
     Dispatcher,
     GamePlayed,
     Report,
@@ -61,14 +64,23 @@ def add_tournament_command(commands: Commands) -> None:
     )
     parser.add_argument("--players", type=int, default=2, help="players per game (2)")
     parser.add_argument(
-        "--games", type=int, default=DEFAULT_GAMES, help=f"games to play ({DEFAULT_GAMES})"
+        "--games",
+        type=int,
+        default=DEFAULT_GAMES,
+        help=f"games to play, at most {MAX_GAMES} ({DEFAULT_GAMES})",
     )
-    parser.add_argument("--seed", type=int, default=0, help="tournament seed (0)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help=f"tournament seed, 0 to {MAX_SEED} (0); game i deals from seed + i // players",
+    )
     parser.add_argument(
         "--processes",
         type=int,
         default=2,
-        help="worker processes (2); more than the machine's cores only take turns on them",
+        help=f"worker processes, at most {MAX_PROCESSES} (2); more than the machine's cores "
+        "only take turns on them",
     )
     parser.add_argument(
         "--dispatch",
@@ -98,11 +110,13 @@ def run_tournament_command(
 ) -> int:
     """Carry out ``tournament``; return the exit code (bad input raises, see
     :func:`solver.commands.dispatch`)."""
-    for flag, value, least in (
-        ("--games", args.games, 1),
-        ("--processes", args.processes, 1),
+    for flag, value, least, most in (
+        ("--games", args.games, 1, MAX_GAMES),
+        ("--processes", args.processes, 1, MAX_PROCESSES),
         # The game's settings say how many players at most; 0 read "1 bots named for 0".
-        ("--players", args.players, 2),
+        ("--players", args.players, 2, None),
+        # As meldwise game --seed, so that each game replays alone.
+        ("--seed", args.seed, 0, MAX_SEED),
     ):
         if value < least:
             raise MeldwiseError(
@@ -112,6 +126,10 @@ def run_tournament_command(
                     least=least,
                     value=value,
                 )
+            )
+        if most is not None and value > most:
+            raise MeldwiseError(
+                _("{flag} must be at most {most}, got {value}", flag=flag, most=most, value=value)
             )
     if args.scheduler is not None and args.dispatch != "dask":
         # The local pool has no scheduler: the address was ignored without a word.

@@ -33,6 +33,17 @@ from solver.arena.stats import percentile, wilson_interval
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n
 
+MAX_SEED = 2**31
+"""Largest seed a game deals from (``meldwise game --seed``, ``POST
+/v1/rummikub/game``): a tournament whose games would deal from a seed outside 0 to
+this is refused, so each of its games replays alone."""
+MAX_GAMES = 100_000
+"""Most games one tournament plays (``--games``): every game is a task built before
+the first is played (this many take about 90 MB)."""
+MAX_PROCESSES = 64
+"""Most worker processes a tournament starts (``--processes``): each holds a solver,
+and more than the machine's cores only take turns on them."""
+
 
 class IllegalBotMove(AssertionError):
     """A bot made a move the game's checker rejects: a bug in the bot."""
@@ -377,6 +388,22 @@ def run_tournament(
     spec.check_bots(bots)
     if games < 1:
         raise MeldwiseError(_("a tournament needs at least 1 game, got {games}", games=games))
+    if games > MAX_GAMES:
+        raise MeldwiseError(
+            _("a tournament plays at most {most} games, got {games}", most=MAX_GAMES, games=games)
+        )
+    last = seed + (games - 1) // len(bots)
+    if seed < 0 or last > MAX_SEED:
+        # Such a game could not be played again alone (meldwise game --seed).
+        raise MeldwiseError(
+            _(
+                "a game deals from a seed of 0 to {most}; this tournament's games would deal "
+                "from seeds {seed} to {last}",
+                most=MAX_SEED,
+                seed=seed,
+                last=last,
+            )
+        )
     spec.new_match(seed, len(bots), options)  # bad options fail here, not in a worker
     dispatch = dispatch or local_dispatch(min(2, os.cpu_count() or 1))
     started = time.perf_counter()

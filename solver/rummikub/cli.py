@@ -31,6 +31,7 @@ from solver.commands import (
     pad,
     parse_options,
     read_file,
+    read_stdin,
     rules_from_flags,
     status_text,
     time_limit_ms,
@@ -432,7 +433,7 @@ def add_review_command(commands: Commands) -> None:
 
 def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
     if args.record == "-":
-        text = stdin.read()
+        text = read_stdin(stdin)
         check_utf8(text)
     else:
         text = read_file(args.record)

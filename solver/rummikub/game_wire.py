@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, StrictBool
 
-from solver.arena.runner import bot_seed
+from solver.arena.runner import MAX_SEED, bot_seed
 from solver.cpsat import Limit, Status
 from solver.errors import RequestError, quoted
 from solver.i18n import _, speaks
@@ -51,7 +51,7 @@ MAX_REVIEW_TURNS = 400
 MAX_GAME_TILES = 212
 """Most tiles a bot game may have (twice the standard set): it keeps a game to seconds."""
 
-Seed = Annotated[int, Field(strict=True, ge=0, le=2**31)]
+Seed = Annotated[int, Field(strict=True, ge=0, le=MAX_SEED)]
 
 BotName = Literal["beginner", "greedy", "strong"]
 assert set(BotName.__args__) == set(BOTS)  # type: ignore[attr-defined]

@@ -16,6 +16,8 @@ from solver.arena import registry
 from solver.arena.cli import print_report
 from solver.arena.game import GameSpec, Result, UnknownBot
 from solver.arena.runner import (
+    MAX_GAMES,
+    MAX_SEED,
     GamePlayed,
     IllegalBotMove,
     dask_dispatch,
@@ -26,7 +28,8 @@ from solver.arena.runner import (
     tasks,
 )
 from solver.arena.stats import wilson_interval
-from solver.errors import MeldwiseError
+from solver.errors import MeldwiseError, RequestError
+from solver.rummikub.game_wire import GameRequest, game_rummikub
 from tests.rummikub.games_support import TINY_OPTIONS
 
 # --- a toy game: take 1-3 counters from a heap, whoever takes the last one wins ---------
@@ -163,6 +166,25 @@ def test_unknown_game_or_bot_is_refused(nim: None) -> None:
         run_tournament("go", ["a", "b"], 1)
     with pytest.raises(MeldwiseError, match="unknown bot 'random'"):
         run_tournament("nim", ["random", "one"], 1)
+
+
+def test_every_game_deals_from_a_seed_a_single_game_takes(nim: None) -> None:
+    # A negative seed, or one past 2**31, was played: meldwise game --seed, which
+    # replays one game, refuses it.
+    GameRequest.model_validate({"bots": ["greedy", "greedy"], "seed": MAX_SEED})
+    with pytest.raises(RequestError, match="'seed' must be at most 2147483648"):
+        game_rummikub({"bots": ["greedy", "greedy"], "seed": MAX_SEED + 1})
+    last = run_tournament("nim", ["one", "one"], 2, seed=MAX_SEED, dispatch=local_dispatch(1))
+    assert {game.seed for game in last.results} == {MAX_SEED}
+    for seed, games, dealt in ((-1, 1, "-1 to -1"), (MAX_SEED, 3, f"{MAX_SEED} to {MAX_SEED + 1}")):
+        with pytest.raises(MeldwiseError, match=f"seed of 0 to {MAX_SEED}; .* seeds {dealt}$"):
+            run_tournament("nim", ["one", "one"], games, seed=seed, dispatch=local_dispatch(1))
+
+
+def test_a_tournament_plays_at_most_max_games(nim: None) -> None:
+    # Every game is built before the first is played: 10**20 ran out of memory.
+    with pytest.raises(MeldwiseError, match=f"^a tournament plays at most {MAX_GAMES} games"):
+        run_tournament("nim", ["one", "one"], 10**20, dispatch=local_dispatch(1))
 
 
 def test_a_tie_is_shared_between_the_winners() -> None:

@@ -425,6 +425,51 @@ def test_a_closed_stdin_reads_as_empty_and_a_closed_stdout_takes_no_traceback() 
         assert "Traceback" not in done.stderr
 
 
+def test_input_over_the_cap_is_refused_not_read_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # meldwise review /dev/zero, solve --json < /dev/zero and solve --jsonl < /dev/zero
+    # read until memory ran out (a MemoryError traceback, exit 1).
+    monkeypatch.setattr("solver.commands.MAX_INPUT_BYTES", 1 << 20)
+    request = '{"rack": ["R1", "R2", "R3"]}'
+    at_cap = request + " " * ((1 << 20) - len(request))
+    # Fewer characters than the cap, more bytes: U+3000 is 3 bytes of UTF-8.
+    over = [at_cap + " ", request + "\u3000" * (1 << 19)]
+    for text in [at_cap, *over]:
+        monkeypatch.setattr("sys.stdin", io.StringIO(text))
+        code = main(["solve", "--json"])
+        said = capsys.readouterr()
+        if text == at_cap:
+            assert code == 0
+            assert json.loads(said.out)["tiles_played"] == 3
+        else:
+            assert (code, said.err) == (
+                2,
+                "error: cannot read standard input: it is larger than 1 MiB\n",
+            )
+    lines = f"{over[0]}\n{request}\n{over[1]}{at_cap}\n{at_cap}"
+    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+    assert main(["solve", "--jsonl"]) == 0
+    answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    # The rest of a line over the cap is read past: the next line is answered.
+    too_large = "the line is larger than 1 MiB"
+    assert [answers[0], answers[2]] == [
+        {"error": too_large, "line": 1},
+        {"error": too_large, "line": 3},
+    ]
+    assert answers[1]["tiles_played"] == answers[3]["tiles_played"] == 3
+    assert len(answers) == 4
+    path = tmp_path / "game.json"
+    path.write_text(at_cap + "\n")
+    assert main(["review", str(path), "--lang", "ja"]) == 2
+    assert capsys.readouterr().err == f"エラー: {path} を読めません: 1 MiB を超えています\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(over[0]))
+    assert main(["review", "-"]) == 2
+    assert capsys.readouterr().err == (
+        "error: cannot read standard input: it is larger than 1 MiB\n"
+    )
+
+
 @pytest.mark.parametrize("objective", ["points", "tiles"])
 def test_repair_objective_without_a_rack_is_refused(
     objective: str, capsys: pytest.CaptureFixture[str]

@@ -89,6 +89,19 @@ def test_tournament_help_says_percent_once(capsys: pytest.CaptureFixture[str]) -
         (["--bots", "greedy", "--games", "0"], "--games must be at least 1"),
         # It read "1 bots named for 0 players".
         (["--bots", "greedy", "--players", "0"], "--players must be at least 2, got 0"),
+        # 10**20 games were all built before the first was played (MemoryError), and
+        # 100,000 processes for a Dask cluster were a traceback.
+        (
+            ["--bots", "greedy", "--games", "99999999999999999999"],
+            "--games must be at most 100000, got 99999999999999999999",
+        ),
+        (["--bots", "greedy", "--processes", "65"], "--processes must be at most 64, got 65"),
+        # Accepted, while meldwise game refused such a seed: its games could not replay.
+        (["--bots", "greedy", "--seed", "-1"], "--seed must be at least 0, got -1"),
+        (
+            ["--bots", "greedy", "--seed", "99999999999999999999"],
+            "--seed must be at most 2147483648, got 99999999999999999999",
+        ),
         (["--bots", "greedy", "--option", "pool_empty=never"], "'pool_empty' must be"),
         (["--bots", "greedy", "--option", "hand=--5"], "'hand' must be a whole number"),
         (["--bots", "greedy", "--option", "players=3"], "'players' is 3, but 2 bots are seated"),
