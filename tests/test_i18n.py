@@ -597,6 +597,15 @@ def test_validate_lists_its_problems_in_japanese(client: TestClient) -> None:
     assert any("R6" in p["reason"] for p in answer["problems"])
 
 
+def test_an_empty_set_left_on_the_table_is_named_in_japanese() -> None:
+    # The name was asked for inside an f-string, which extraction skips: it had no
+    # Japanese entry, and the reason read 'empty set: セットは3枚以上必要です...'.
+    body = {"rack": ["R1"], "table_before": [], "table_after": [[], ["R1"]], "lang": "ja"}
+    reason = validate_rummikub(body)["problems"][0]["reason"]
+    assert reason.startswith("空のセット: ")
+    assert not re.search("[a-z]", reason)
+
+
 # --- the command line ------------------------------------------------------------------
 
 

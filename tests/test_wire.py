@@ -164,6 +164,15 @@ def test_rules_that_are_not_an_object_are_refused(rules: Any, call: Any) -> None
             "rack[1]: unknown tile 'J(R14)': numbers run from 1 to 13",
         ),
         (
+            # Past any game's numbers the bracket was "no tile": 'a joker is J, or J(R6)'.
+            lambda: solve_rummikub({"rack": ["J(R27)"], "rules": {"numbers": 26}}),
+            "rack[0]: unknown tile 'J(R27)': numbers run from 1 to 26",
+        ),
+        (
+            lambda: solve_rummikub({"rack": ["J(R0)"]}),
+            "rack[0]: unknown tile 'J(R0)': numbers run from 1 to 13",
+        ),
+        (
             lambda: solve_rummikub({"rack": ["J(O5)"], "rules": {"colours": 3}}),
             "rack[0]: unknown tile 'J(O5)': this game's colours are R B K",
         ),

@@ -120,7 +120,10 @@ def add_position_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rack", help='tiles on the rack, e.g. "R1 R2 J"')
     parser.add_argument("--table", default="", help='sets on the table, e.g. "R3 R4 R5 | K7 B7 O7"')
     parser.add_argument(
-        "--opening", action="store_true", help="the player has not opened yet (30-point rule)"
+        "--opening",
+        action="store_true",
+        help="the player has not opened yet: the first play must reach the rule"
+        " opening_threshold (30 points unless --rule sets it)",
     )
     add_rule_flag(parser, "--rule jokers=4")
 

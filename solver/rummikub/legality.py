@@ -342,7 +342,10 @@ def meld_problem(meld: Meld, rules: Rules) -> str | None:
 
 
 def _invalid(tiles: Sequence[Tile], rules: Rules) -> str:
-    return f"{format_written(tiles) or _('empty set')}: {why_not_a_set(tiles, rules)}"
+    # Not inside the f-string: message extraction does not look there, so "empty set"
+    # had no Japanese entry and a Japanese answer said it in English.
+    written = format_written(tiles) or _("empty set")
+    return f"{written}: {why_not_a_set(tiles, rules)}"
 
 
 def _count(sets: TileSets) -> Counter[Tile]:

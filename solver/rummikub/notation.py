@@ -177,6 +177,16 @@ class Tile:
         try:
             # Never a bracket within: J(J(J(...))) recursed past Python's limit.
             stands_for = Tile.parse(inner) if inner and "(" not in inner else None
+        except NumberOutOfRange:
+            # Worded as the numbered tile's, the game's range given by read_tile: J(R27)
+            # said "a joker is J, or J(R6)" in a game of 26 numbers, J(R14) of 13 the range.
+            raise NumberOutOfRange(
+                _(
+                    "unknown tile {tile!r:.60}: numbers run from 1 to {highest}",
+                    tile=text,
+                    highest=MAX_NUMBER,
+                )
+            ) from None
         except NotationError:
             stands_for = None
         if stands_for is None or stands_for.colour is None:

@@ -103,9 +103,10 @@ def solve(
     position = position.in_game(rules)  # Y1 (黄1) made by Position.parse is orange here
     play = _solve(position, rules, objective, limit, least_disruption)
     if free_jokers:
+        # What the table needs, whoever asks: a player who has not opened gets the same
+        # count (it said 0 of R1 R2 R3 J, "Table jokers no set needs: 0").
         table = Counter(chain(*position.table))
-        spare = count_free_jokers(rules, table, limit) if position.opened else 0
-        play = replace(play, free_jokers=spare)
+        play = replace(play, free_jokers=count_free_jokers(rules, table, limit))
     return play
 
 

@@ -258,7 +258,9 @@ class SolveRequest(WrittenRequest):
     rack: list[AnyTile] = Field(description="the player's tiles")
     table: list[TileSet] = Field(default=[], description="the sets on the table")
     opened: StrictBool = Field(
-        default=True, description="the player has made their opening play (false: 30-point rule)"
+        default=True,
+        description="the player has made their opening play (false: the first play must "
+        "reach rules.opening_threshold, 30 points by default)",
     )
     objective: Objective = Field(
         default=Objective.TILES, description="tiles: most tiles played; points: most points shed"

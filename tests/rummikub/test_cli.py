@@ -20,6 +20,7 @@ from solver.cpsat import Limit, Status
 from solver.rummikub.notation import JOKER, Tile
 from solver.rummikub.repair_cli import describe_repair
 from solver.rummikub.wire import (
+    SolveRequest,
     no_play_text,
     score_rummikub,
     solve_rummikub,
@@ -69,6 +70,18 @@ def test_opening_and_points_flags(capsys: pytest.CaptureFixture[str]) -> None:
     assert "No play: draw a tile." in capsys.readouterr().out
     assert main(["solve", "--rack", "R1 R2 R12 R13 J", "--objective", "points"]) == 0
     assert "R12 R13 J" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["solve", "bot"])
+def test_the_opening_flag_names_the_rule_not_30_points(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "--opening  the player has not opened yet (30-point rule)", whatever
+    # --rule opening_threshold said; the request's 'opened' was described so too.
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert "30-point" not in capsys.readouterr().out
+    assert "opening_threshold" in (SolveRequest.model_fields["opened"].description or "")
 
 
 def test_bad_input_exits_2_with_the_message(capsys: pytest.CaptureFixture[str]) -> None:

@@ -243,7 +243,7 @@ def test_free_jokers_match_exhaustive_search(data: st.DataObject, rules: Rules) 
     table = Counter(t for tiles in position.table for t in tiles)
     oracle = oracle_for(rules)
     most = max(k for k in range(table[JOKER] + 1) if oracle.fits(table - Counter({JOKER: k})))
-    assert play.free_jokers == (most if position.opened else 0)
+    assert play.free_jokers == most
     event(f"free jokers: {most} of {table[JOKER]}")
 
 
@@ -255,6 +255,14 @@ def test_free_jokers_when_asked_for() -> None:
     repaired = repair_rummikub({"table": [["R1", "R2", "R3", "J"], ["K5", "K6"], ["J"]]})
     assert repaired["repairable"]
     assert repaired["free_jokers"] == 1
+
+
+def test_free_jokers_of_a_player_who_has_not_opened() -> None:
+    """The count is the table's: it said 0 to a player who had not opened, printed as
+    "Table jokers no set needs: 0" with R1 R2 R3 J on the table."""
+    request = {"rack": ["B1"], "table": [["R1", "R2", "R3", "J"], ["K5", "K6", "J"]]}
+    answer = solve_rummikub({**request, "opened": False, "free_jokers": True})
+    assert answer["free_jokers"] == 1
 
 
 WRAP = Rules(wrap_runs=True)
