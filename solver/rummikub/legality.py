@@ -60,7 +60,8 @@ def check_play(
     was, its sets and their tiles in any order, is no play instead: legal, the player
     draws; ``must_place``, for a turn that is a play, refuses that too), and, before
     opening, the old sets are untouched and the new ones are worth at least the opening
-    threshold (jokers at their best reading); after opening, under ``joker_retrieval:
+    threshold (jokers at their best reading; under ``joker_retrieval: "replace"`` at
+    the reading the table keeps, :func:`read_meld`); after opening, under ``joker_retrieval:
     "replace"``, every table joker stays in its set or has the tile it stands for in its
     place (see :func:`joker_retrieval_problems`). Under that rule a run's joker stands
     where the table reads it (:func:`read_meld`), so reading it anew (``J R4 R5`` written
@@ -270,7 +271,14 @@ def _opening_problems(
         if unmatched[key] > 0:
             unmatched[key] -= 1
             try:
-                value += best_value(tiles, rules)
+                # Under "replace" the table keeps each joker where it reads it, so the
+                # opening counts that reading: ``J R4 R5`` (the joker R3) is worth 12,
+                # not the 15 of R4 R5 R6, which the next turn would not let it be.
+                value += (
+                    read_meld(tiles, rules).value
+                    if rules.replace_jokers
+                    else best_value(tiles, rules)
+                )
             except InvalidMeld:
                 return [Problem(index, _("an opening is made of valid sets only"))]
     if value < rules.opening_threshold:

@@ -150,6 +150,36 @@ def test_a_player_who_has_not_opened_may_not_read_a_joker_anew(played: list[str]
     assert same["legal"]
 
 
+def test_an_opening_under_replace_counts_a_joker_where_the_table_keeps_it() -> None:
+    """Under "replace" the opening J R4 R5 counts its joker as R3, the reading the
+    table keeps (the next turn lets it go only for R3): 12 points, under a threshold
+    of 13. It counted the best reading, R6 (15), a value the table then never had;
+    written R4 R5 J (the joker R6) it is 15. Under "free" the best reading counts."""
+    move = {
+        "rack": ["J", "R4", "R5"],
+        "table_before": [],
+        "table_after": [["J", "R4", "R5"]],
+        "opened": False,
+        "rules": {"joker_retrieval": "replace", "opening_threshold": 13},
+    }
+    verdict = validate_rummikub(move)
+    assert not verdict["legal"]
+    assert [p["reason"] for p in verdict["problems"]] == [
+        "the opening is worth 12 points, under the 13 needed"
+    ]
+    assert validate_rummikub({**move, "table_after": [["R4", "R5", "J"]]})["legal"]
+    assert validate_rummikub({**move, "table_after": [["J(R6)", "R4", "R5"]]})["legal"]
+    assert validate_rummikub({**move, "rules": {"opening_threshold": 13}})["legal"]
+    # The next turn reads the table's joker as R3: R6 cannot take its place.
+    after = {
+        "rack": ["R6", "K1", "K2"],
+        "table_before": [["J", "R4", "R5"]],
+        "table_after": [["R4", "R5", "R6"], ["K1", "K2", "J"]],
+        "rules": {"joker_retrieval": "replace"},
+    }
+    assert not validate_rummikub(after)["legal"]
+
+
 @settings(max_examples=examples(100))
 @given(data=st.data(), rules=small_rules(), opened=st.booleans())
 def test_validate_accepts_every_solve_under_replace(
