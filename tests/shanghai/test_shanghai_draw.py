@@ -171,6 +171,19 @@ def test_a_hand_that_meets_the_contract_goes_down_with_any_card_drawn() -> None:
     assert _chances(position)[0] == 1
 
 
+def test_a_hand_whose_jokers_ask_a_longer_run_goes_down_only_with_a_card_that_joins() -> None:
+    """3C JK 5C JK JK 8C meets a run of 5 only as one run of 6 (no five of them keep
+    the wild-card limit), so with a card drawn that cannot join it one card is left
+    and it cannot go down; the stock option once said 100%, taking every card that
+    keeps the deficiency at 0 to go down as if the run could be laid at 5."""
+    hand = tuple(parse_cards("3C JK 5C JK JK 8C"))
+    position = Position(hand, Contract(runs=(5,)), upcard=parse_cards("KH")[0], phase=Phase.DRAW)
+    found, expected = _chances(position), _chances_by_solving(position)
+    assert found == pytest.approx(expected)
+    assert found[0] is not None
+    assert found[0] < 0.2
+
+
 def _solving_draw_turn() -> Position:
     """A draw-phase turn whose advice makes CP-SAT solves (the first of a seeded
     stream: most turns are settled by the searches alone)."""
