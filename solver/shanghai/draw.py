@@ -315,8 +315,10 @@ def _downs_from_deficiency(draw: Draw, cards: list[Card]) -> tuple[set[Card], li
 def _near(card: Card, cards: tuple[Card, ...], wilds: int, rules: Rules) -> bool:
     """Whether ``card`` could be placed together with one of ``cards``: a wild card,
     the same rank, or the same suit close enough for a run through the hand's wild
-    cards and the cards themselves."""
-    if rules.is_wild(card):
+    cards and the cards themselves. A wild card among ``cards`` goes with any card
+    (``8D`` drawn to ``3D 2S 5D JK JK`` under twos_wild takes the wild ``2S`` left
+    over into the run)."""
+    if rules.is_wild(card) or any(rules.is_wild(c) for c in cards):
         return True
     reach = wilds + len(cards) + 1
     return any(
