@@ -275,11 +275,15 @@ def _downs_from_deficiency(draw: Draw, cards: list[Card]) -> tuple[set[Card], li
     tells (the cards proven to), and the cards it leaves undecided (for a solve):
     a hand that meets the contract with its melds at their minimum sizes goes down
     legally unless exactly one card would be left, so a card after which the
-    deficiency is 0 lets it; without a table joker to swap, going down needs a
-    deficiency of 0, so no other card does; with one, a card that passes
+    deficiency is 0 lets it, when the hand and the card hold at most one wild card
+    (then every meld shrinks to its minimum size within the wild-card limit; with two
+    the limit may ask a longer meld, ``3C JK 5C JK JK 8C`` for a run of 5, which may
+    leave exactly one card: such a card is undecided); without a table joker to swap,
+    going down needs a deficiency of 0, so no other card does; with one, a card that passes
     :func:`~solver.shanghai.search.could_go_down` is undecided."""
     study = draw.study
     swaps = any(m.joker_places() for m in draw.table)
+    wilds = sum(n for card, n in draw.hand.items() if n > 0 and draw.rules.is_wild(card))
     lowered: dict[Card, bool | None] = dict.fromkeys(cards)
     if (
         study is not None
@@ -287,18 +291,22 @@ def _downs_from_deficiency(draw: Draw, cards: list[Card]) -> tuple[set[Card], li
         and draw.hand.total() + 1 - draw.contract.cards != 1
     ):
         if study.value == 0:
-            return set(cards), []
-        if study.value == 1:
+            lowered = dict.fromkeys(cards, True)
+        elif study.value == 1:
             lowered = {card: study.lowered_by(card) for card in cards}
         elif not swaps:
             return set(), []
         else:
             lowered = dict.fromkeys(cards, False)
-    found = {card for card, lowers in lowered.items() if lowers}
+
+    def minimal(card: Card) -> bool:
+        return wilds + draw.rules.is_wild(card) <= 1
+
+    found = {card for card, lowers in lowered.items() if lowers and minimal(card)}
     undecided = [
         card
         for card, lowers in lowered.items()
-        if (lowers is None or (lowers is False and swaps))
+        if (lowers is None or (lowers and not minimal(card)) or (lowers is False and swaps))
         and could_go_down(draw.hand + Counter([card]), draw.contract, draw.table, draw.rules)
     ]
     return found, undecided
@@ -307,8 +315,10 @@ def _downs_from_deficiency(draw: Draw, cards: list[Card]) -> tuple[set[Card], li
 def _near(card: Card, cards: tuple[Card, ...], wilds: int, rules: Rules) -> bool:
     """Whether ``card`` could be placed together with one of ``cards``: a wild card,
     the same rank, or the same suit close enough for a run through the hand's wild
-    cards and the cards themselves."""
-    if rules.is_wild(card):
+    cards and the cards themselves. A wild card among ``cards`` goes with any card
+    (``8D`` drawn to ``3D 2S 5D JK JK`` under twos_wild takes the wild ``2S`` left
+    over into the run)."""
+    if rules.is_wild(card) or any(rules.is_wild(c) for c in cards):
         return True
     reach = wilds + len(cards) + 1
     return any(

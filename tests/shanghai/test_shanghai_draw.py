@@ -171,6 +171,44 @@ def test_a_hand_that_meets_the_contract_goes_down_with_any_card_drawn() -> None:
     assert _chances(position)[0] == 1
 
 
+def test_a_hand_whose_jokers_ask_a_longer_run_goes_down_only_with_a_card_that_joins() -> None:
+    """3C JK 5C JK JK 8C meets a run of 5 only as one run of 6 (no five of them keep
+    the wild-card limit), so with a card drawn that cannot join it one card is left
+    and it cannot go down; the stock option once said 100%, taking every card that
+    keeps the deficiency at 0 to go down as if the run could be laid at 5."""
+    hand = tuple(parse_cards("3C JK 5C JK JK 8C"))
+    position = Position(hand, Contract(runs=(5,)), upcard=parse_cards("KH")[0], phase=Phase.DRAW)
+    found, expected = _chances(position), _chances_by_solving(position)
+    assert found == pytest.approx(expected)
+    assert found[0] is not None
+    assert found[0] < 0.2
+
+
+def test_a_wild_card_the_best_plays_leave_goes_out_with_a_card_not_near_the_rest() -> None:
+    """Twos wild, going out by discarding: JK 3D 3C JK 2S 5D goes down as 3D JK 5D JK
+    leaving 3C 2S; drawn, 4D, 7D or 8D lets the wild 2S join the run too (3D 2S 5D JK
+    JK 8D) and 3C go out as the discard. The stock option counted only 2D (1 in 47),
+    as the cards near the cards left were taken to be those of their rank or suit."""
+    rules = Rules(decks=1, twos_wild=True, go_out_by_discard=True, min_run_len=3)
+    hand = Counter(parse_cards("JK 3D 3C JK 2S 5D"))
+    position = Position(
+        tuple(hand.elements()),
+        Contract(runs=(3,)),
+        upcard=parse_cards("6D")[0],
+        phase=Phase.DRAW,
+    )
+    stock = next(o for o in advise(position, rules, limit=LIMIT).draw_options if o.action == "draw")
+    unseen = +position.unseen(rules)
+    outs = set()
+    for card in unseen:
+        more, fewer = hand + Counter([card]), unseen - Counter([card])
+        turn, _ = solve_turn(more, Contract(runs=(3,)), (), fewer, rules, limit=LIMIT)
+        if turn is not None and turn.goes_out:
+            outs.add(str(card))
+    assert outs == {"2D", "4D", "7D", "8D"}
+    assert stock.go_out == pytest.approx(4 / unseen.total())
+
+
 def _solving_draw_turn() -> Position:
     """A draw-phase turn whose advice makes CP-SAT solves (the first of a seeded
     stream: most turns are settled by the searches alone)."""
