@@ -253,7 +253,12 @@ def add_bot_command(commands: Commands) -> None:
         help="the opponents' rack sizes in playing order, e.g. 9,14 (default 14); add "
         "'o' to one that has opened: 9o,14",
     )
-    parser.add_argument("--seed", type=int, default=0, help="the bot's seed (0)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="the bot's seed (0); no Rummikub bot draws at random: any seed gives the same move",
+    )
     add_notation_flag(parser)
     add_request_flags(parser)
     parser.set_defaults(handler=answering(bot_rummikub, _bot_request, describe_bot))

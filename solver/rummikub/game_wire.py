@@ -84,7 +84,11 @@ class BotRequest(WrittenRequest):
     opened: StrictBool = Field(default=True, description="the player has opened")
     opponents: Opponents
     rules: RulesField = STANDARD
-    seed: Seed = Field(default=0, description="the bot's seed")
+    seed: Seed = Field(
+        default=0,
+        description="the bot's seed, for bots that draw at random; no Rummikub bot does"
+        " today, so every seed gets the same move",
+    )
     notation: NotationField = Notation.RBKO
     lang: Lang = None
 

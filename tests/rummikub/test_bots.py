@@ -642,3 +642,17 @@ def test_more_seats_than_tiles_names_the_fields() -> None:
         bot_rummikub(request)
     # One seat fewer is a game: the player draws the pool's last tile.
     assert bot_rummikub({**request, "opponents": opponents[:5]})["action"] == "draw"
+
+
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_no_rummikub_bot_draws_at_random_so_any_seed_gives_the_same_move(bot: str) -> None:
+    """The request's ``seed`` and ``meldwise bot --seed`` say every seed gets the same
+    move: each bot, on an opening and a position after it, for several seeds."""
+    for rack, table, opened in (
+        (["R10", "R11", "R12", "K9", "O9", "B9", "J", "K2"], [], False),
+        (["R8", "R9", "B1", "K4", "O5"], [["J(R7)", "R5", "R6"], ["K4", "B4", "O4"]], True),
+    ):
+        asked = {"bot": bot, "rack": rack, "table": table, "opened": opened,
+                 "opponents": [{"rack_size": 9, "opened": True}]}  # fmt: skip
+        answers = [bot_rummikub({**asked, "seed": seed}) for seed in (0, 1, 7, 2**31)]
+        assert all(answer == answers[0] for answer in answers[1:])
