@@ -120,6 +120,7 @@ def advise(
         found_draw = draw_advice(draw, position.upcard, position.buys_left)
         take, buy, options = found_draw.take, found_draw.buy, found_draw.options
         status = status.worst(found_draw.status)
+        notes += found_draw.notes
         if position.phase is None:
             notes.append(_legacy_note())
     if study is not None:

@@ -246,7 +246,7 @@ class Bot:
             now,
         )
         option = buy_option_of(question, upcard, after)
-        if option.deficiency is None:
+        if option.deficiency is None or option.points is None:
             return False
         if now.value is None or after.value < now.value:
             return True  # greedy's rule: the upcard itself lowers the deficiency

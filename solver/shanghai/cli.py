@@ -367,7 +367,8 @@ def _option_line(option: dict[str, Any]) -> str:
     parts = [f"{pad(actions[option['action']], wide)} (+{option['cards']})"]
     if option["deficiency"] is not None:
         parts.append(_("deficiency {value:.2f}", value=option["deficiency"]))
-    parts.append(_("points {value:.1f}", value=option["points"]))
+    if option["points"] is not None:
+        parts.append(_("points {value:.1f}", value=option["points"]))
     for key, proven, found in (
         ("go_down", N_("go down {percent:.0f}%"), N_("go down at least {percent:.0f}%")),
         ("go_out", N_("go out {percent:.0f}%"), N_("go out at least {percent:.0f}%")),

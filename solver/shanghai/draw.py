@@ -62,9 +62,12 @@ class DrawOption:
     """What one way of drawing leads to (expected values over the unseen cards).
 
     ``deficiency``: expected deficiency once the cards are in (None once down, or
-    when not worked out); ``points``: expected penalty points of the hand then;
-    ``go_down`` and ``go_out``: chances that the play phase right after goes down
-    and goes out (None for a buy, after which no play follows); ``chances_proven``:
+    when not worked out); ``points``: expected penalty points of the hand then (None
+    when the unseen cards are fewer than the stock cards the option draws: the stock
+    is then made again from the discard pile, cards in ``seen``, which the advice does
+    not model); ``go_down`` and ``go_out``: chances that the play phase right after
+    goes down and goes out (None for a buy, after which no play follows, and for a
+    draw with no unseen card); ``chances_proven``:
     False when a search stopped at its limit, the chances then counting only the
     cards found in time to let the play go down or out (at least that much).
     """
@@ -72,7 +75,7 @@ class DrawOption:
     action: str
     cards: int
     deficiency: float | None
-    points: float
+    points: float | None
     go_down: float | None
     go_out: float | None
     chances_proven: bool = True
@@ -91,6 +94,8 @@ class DrawAdvice:
     buy: UpcardAdvice | None
     options: tuple[DrawOption, ...]
     status: Status
+    notes: tuple[str, ...] = ()
+    """Why figures are missing: the unseen cards cannot supply the stock cards."""
 
 
 @dataclass
@@ -179,6 +184,9 @@ def draw_advice(draw: Draw, upcard: Card | None, buys_left: int) -> DrawAdvice:
     options = [stock]
     take: UpcardAdvice | None = None
     buy: UpcardAdvice | None = None
+    notes: list[str] = []
+    if not draw.unseen.total():
+        notes.append(_no_stock_note())
     if upcard is not None:
         taken = draw.hand.copy()
         taken[upcard] += 1
@@ -196,7 +204,33 @@ def draw_advice(draw: Draw, upcard: Card | None, buys_left: int) -> DrawAdvice:
             buy_option = buy_option_of(draw, upcard, after)
             options.append(buy_option)
             buy = _buy(draw, upcard, after, buy_option, buys_left)
-    return DrawAdvice(take, buy, tuple(options), draw.status)
+            if buy_option.points is None:
+                notes.append(_short_penalty_note(draw))
+    return DrawAdvice(take, buy, tuple(options), draw.status, tuple(notes))
+
+
+def _no_stock_note() -> str:
+    return _(
+        "No card is unseen (hand, table, upcard, seen and next_player.took hold every card"
+        " of the game), so the stock is empty: a draw would take a card of the discard pile"
+        " shuffled into a new stock, and which cards of seen that pile holds is not known."
+        " The draw's expected figures and chances are not given."
+    )
+
+
+def _short_penalty_note(draw: Draw) -> str:
+    return _n(
+        "The unseen cards ({unseen}) are fewer than the {n} penalty card a buy takes from"
+        " the stock: the rest would come from the discard pile shuffled into a new stock"
+        " (cards of seen), and which ones is not known. The buy's expected deficiency and"
+        " points are not given.",
+        "The unseen cards ({unseen}) are fewer than the {n} penalty cards a buy takes from"
+        " the stock: the rest would come from the discard pile shuffled into a new stock"
+        " (cards of seen), and which ones is not known. The buy's expected deficiency and"
+        " points are not given.",
+        draw.rules.buy_penalty_cards,
+        unseen=draw.unseen.total(),
+    )
 
 
 def _expect(unseen: Counter[Card], value: Callable[[Card], float]) -> float:
@@ -207,6 +241,11 @@ def _expect(unseen: Counter[Card], value: Callable[[Card], float]) -> float:
 def _stock_option(draw: Draw) -> DrawOption:
     unseen = +draw.unseen
     rules = draw.rules
+    if not unseen:
+        # No unseen card: the stock is empty and would be made again from the discard
+        # pile, whose cards ``seen`` holds among others: no figure over it is honest
+        # (the hand's points unchanged, "chance 0%" of going down).
+        return DrawOption("draw", 1, None, None, None, None)
     points = penalty(draw.hand.elements(), rules) + _expect(unseen, rules.points)
     short: float | None = None
     study = draw.study
@@ -368,6 +407,10 @@ def buy_option_of(draw: Draw, upcard: Card, after: Study) -> DrawOption:
     rules = draw.rules
     unseen = +draw.unseen
     extra = rules.buy_penalty_cards
+    if unseen.total() < extra:
+        # The stock cannot hold the penalty cards: the rest come from the discard pile
+        # shuffled into a new stock (or none), not from the unseen cards.
+        return DrawOption("buy", 1 + extra, None, None, None, None)
     points = (
         penalty(draw.hand.elements(), rules)
         + rules.points(upcard)
@@ -404,45 +447,15 @@ def _take(
             True, _("Take {card}: with it you go out this turn (solved).", card=upcard), now, after
         )
     if draw.down:
-        if not proven or draw.status is not Status.OPTIMAL:
-            # A search stopped first: "no card lets you go out" would be no proof.
-            return UpcardAdvice(
-                False,
-                _(
-                    "Draw: whether {card} or a stock card lets you go out this turn was not"
-                    " found in time (a search stopped first).",
-                    card=upcard,
-                ),
-            )
-        if stock.go_out:
-            return UpcardAdvice(
-                False,
-                _(
-                    "Draw: {card} does not let you go out this turn (solved); a stock card"
-                    " does with chance {chance} (every unseen card checked).",
-                    card=upcard,
-                    chance=_percent(stock.go_out),
-                ),
-            )
-        if fits_table(upcard, draw.table, draw.rules):
-            return UpcardAdvice(
-                True,
-                _(
-                    "Take: no card lets you go out this turn (every unseen card and {card}"
-                    " checked); {card} can be laid off on the table as it stands.",
-                    card=upcard,
-                ),
-            )
-        return UpcardAdvice(
-            False,
-            _(
-                "Draw: no card lets you go out this turn (every unseen card and {card}"
-                " checked); {card} cannot be laid off on the table as it stands.",
-                card=upcard,
-            ),
-        )
+        return _take_when_down(draw, upcard, stock, proven)
     if take.go_down and (stock.go_down or 0) < 1:
-        if stock.chances_proven:
+        if not draw.unseen.total():
+            rule = _(
+                "Take {card}: with it you can go down this turn (solved); no card is unseen"
+                " to weigh a stock card by.",
+                card=upcard,
+            )
+        elif stock.chances_proven:
             rule = _(
                 "Take {card}: with it you can go down this turn (solved); a stock card would"
                 " let you with chance {chance}.",
@@ -469,7 +482,9 @@ def _take(
     chance = _chance_lower(now, stock.deficiency)
     if chance is None and draw.study.beyond_reach:
         chance = 0.0  # proven: no card completes it, so none lowers it
-    if chance is None:
+    if not draw.unseen.total():
+        odds = _("no card is unseen to weigh a stock card by")
+    elif chance is None:
         odds = _("whether a stock card lowers it was not found in time for every unseen card")
     else:
         odds = _(
@@ -494,6 +509,65 @@ def _take(
             down=down,
         )
     return UpcardAdvice(lowers, rule, now, after)
+
+
+def _take_when_down(draw: Draw, upcard: Card, stock: DrawOption, proven: bool) -> UpcardAdvice:
+    """:func:`_take` for a player who is down, once taking was found not to go out."""
+    if not proven or draw.status is not Status.OPTIMAL:
+        # A search stopped first: "no card lets you go out" would be no proof.
+        return UpcardAdvice(
+            False,
+            _(
+                "Draw: whether {card} or a stock card lets you go out this turn was not"
+                " found in time (a search stopped first).",
+                card=upcard,
+            ),
+        )
+    if not draw.unseen.total():
+        # No stock card to weigh: "no card lets you go out (every unseen card
+        # checked)" would be said of none.
+        if fits_table(upcard, draw.table, draw.rules):
+            rule = _(
+                "Take: {card} does not let you go out this turn (solved), and no card is"
+                " unseen to weigh a stock card by; {card} can be laid off on the table as"
+                " it stands.",
+                card=upcard,
+            )
+            return UpcardAdvice(True, rule)
+        rule = _(
+            "Draw: {card} does not let you go out this turn (solved), and no card is"
+            " unseen to weigh a stock card by; {card} cannot be laid off on the table as"
+            " it stands.",
+            card=upcard,
+        )
+        return UpcardAdvice(False, rule)
+    if stock.go_out:
+        return UpcardAdvice(
+            False,
+            _(
+                "Draw: {card} does not let you go out this turn (solved); a stock card"
+                " does with chance {chance} (every unseen card checked).",
+                card=upcard,
+                chance=_percent(stock.go_out),
+            ),
+        )
+    if fits_table(upcard, draw.table, draw.rules):
+        return UpcardAdvice(
+            True,
+            _(
+                "Take: no card lets you go out this turn (every unseen card and {card}"
+                " checked); {card} can be laid off on the table as it stands.",
+                card=upcard,
+            ),
+        )
+    return UpcardAdvice(
+        False,
+        _(
+            "Draw: no card lets you go out this turn (every unseen card and {card}"
+            " checked); {card} cannot be laid off on the table as it stands.",
+            card=upcard,
+        ),
+    )
 
 
 def _change(before: Study, after: Study) -> str:
@@ -552,17 +626,16 @@ def _buy(
     now = None if draw.study is None else draw.study.value
     with_up = after.value
     extra = draw.rules.buy_penalty_cards
-    figures = _n(
-        "with it and the {n} penalty card the expected deficiency is {deficiency}"
-        " (each penalty card counted with the chance that one stock card lowers it, an"
-        " estimate) and the hand holds {points:.1f} expected points",
-        "with it and the {n} penalty cards the expected deficiency is {deficiency}"
-        " (each penalty card counted with the chance that one stock card lowers it, an"
-        " estimate) and the hand holds {points:.1f} expected points",
-        extra,
-        deficiency=_expected(option.deficiency, after.beyond_reach),
-        points=option.points,
-    )
+    if option.points is None:
+        figures = _n(
+            "with it and the {n} penalty card the expected deficiency and points are not"
+            " given (too few unseen cards: see the notes)",
+            "with it and the {n} penalty cards the expected deficiency and points are not"
+            " given (too few unseen cards: see the notes)",
+            extra,
+        )
+    else:
+        figures = _buy_figures(option, after.beyond_reach, extra)
     if buys_left <= 0:
         return UpcardAdvice(
             False, _("No buys are left this hand; {figures}.", figures=figures), now, with_up
@@ -600,3 +673,18 @@ def _buy(
             **values,
         )
     return UpcardAdvice(lowers, rule, now, with_up)
+
+
+def _buy_figures(option: DrawOption, beyond_reach: bool, extra: int) -> str:
+    """The buy option's expected deficiency and points, for its rule."""
+    return _n(
+        "with it and the {n} penalty card the expected deficiency is {deficiency}"
+        " (each penalty card counted with the chance that one stock card lowers it, an"
+        " estimate) and the hand holds {points:.1f} expected points",
+        "with it and the {n} penalty cards the expected deficiency is {deficiency}"
+        " (each penalty card counted with the chance that one stock card lowers it, an"
+        " estimate) and the hand holds {points:.1f} expected points",
+        extra,
+        deficiency=_expected(option.deficiency, beyond_reach),
+        points=option.points,
+    )

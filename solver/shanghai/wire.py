@@ -295,12 +295,18 @@ class DrawOptionOut(Answer):
     deficiency: float | None = Field(
         description="expected deficiency once they are in (null once down)"
     )
-    points: float = Field(description="expected penalty points of the hand then")
+    points: float | None = Field(
+        description="expected penalty points of the hand then; null when the unseen cards"
+        " are fewer than the stock cards it takes (the stock is then made again from the"
+        " discard pile: a note says so)"
+    )
     go_down: float | None = Field(
-        description="chance the play phase right after can go down (null: down, or a buy)"
+        description="chance the play phase right after can go down (null: down, a buy, or a"
+        " draw with no unseen card)"
     )
     go_out: float | None = Field(
-        description="chance the play phase right after goes out (null after a buy)"
+        description="chance the play phase right after goes out (null after a buy, or a draw"
+        " with no unseen card)"
     )
     chances_proven: bool = Field(
         description="false when a search stopped at its limit: go_down and go_out then count"

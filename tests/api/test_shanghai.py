@@ -68,6 +68,21 @@ TURNS: dict[str, dict[str, Any]] = {
         "rules": {"decks": 1, "jokers_per_deck": 0},
         "table": [{"cards": ["7S", "7H", "7D", "7C"], "owner": None}],
     },
+    "draw-phase-no-unseen-card": {
+        "hand": ["7S", "7H", "7D", "9S", "9H", "3C", "4C"],
+        "contract": {"sets": [3, 3]},
+        "phase": "draw",
+        "upcard": "9D",
+        "buys_left": 2,
+        # Every other card of the one deck: the stock is empty.
+        "seen": [
+            f"{rank}{suit}"
+            for suit in "SHDC"
+            for rank in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+            if f"{rank}{suit}" not in {"7S", "7H", "7D", "9S", "9H", "3C", "4C", "9D"}
+        ],
+        "rules": {"decks": 1, "jokers_per_deck": 0},
+    },
     "wild-two-in-a-set": {
         "hand": ["8S", "8H", "2D", "9C", "10C"],
         "contract": {"sets": [3]},
@@ -116,11 +131,27 @@ def test_the_turns_cover_every_kind_of_answer(answers: dict[str, dict[str, Any]]
         ),
         "notes": lambda a: bool(a["notes"]),
         "draw options": lambda a: bool(a["draw_options"]),
+        "a draw option without points": lambda a: any(
+            o["points"] is None for o in a["draw_options"]
+        ),
         "an end of turn": lambda a: a["end_of_turn"] is not None,
         "a discard's outs and danger": lambda a: bool(a["discard"] and a["discard"]["outs"]),
     }
     missing = [kind for kind, seen in kinds.items() if not any(seen(a) for a in found)]
     assert missing == []
+
+
+def test_too_few_unseen_cards_give_null_figures(answers: dict[str, dict[str, Any]]) -> None:
+    """Over HTTP as in the library: with no unseen card the draw and the buy have no
+    expected figures (they were the hand's points and "chance 0%" over no card), and a
+    note says why."""
+    answer = answers["draw-phase-no-unseen-card"]
+    draw, buy = answer["draw_options"][1:]
+    assert (draw["action"], draw["points"], draw["go_down"], draw["go_out"]) == ("draw",) + (
+        None,
+    ) * 3
+    assert (buy["action"], buy["points"], buy["deficiency"]) == ("buy", None, None)
+    assert answer["notes"][0].startswith("No card is unseen")
 
 
 def test_null_means_not_given(client: TestClient) -> None:

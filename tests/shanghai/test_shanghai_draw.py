@@ -19,6 +19,7 @@ import solver.cpsat as cpsat
 import solver.shanghai.deficiency as deficiency_module
 import solver.shanghai.draw as draw_module
 from benchmarks.shanghai_speed import deal
+from meldwise.cli import main as meldwise_main
 from solver import advise_shanghai
 from solver.cpsat import Limit, Status
 from solver.shanghai import STANDARD, Contract, Position, advise, parse_cards
@@ -524,3 +525,131 @@ def test_a_take_rule_gives_a_stock_chance_cut_short_as_at_least(
         "Take 9H: with it you can go down this turn (solved); a stock card would let you"
         " with chance at least 9% (a search stopped before every unseen card was decided)."
     )
+
+
+# --- the unseen cards fewer than the stock cards an option takes ------------------------
+
+ONE_DECK = {"decks": 1, "jokers_per_deck": 0}
+
+
+def _all_but(cards: str, *unseen: str) -> list[str]:
+    """Every card of one deck without jokers but ``cards`` and ``unseen``: a ``seen``
+    that leaves exactly ``unseen`` unseen."""
+    held = set(cards.split()) | set(unseen)
+    return [str(c) for c in sorted(parse_cards(" ".join(ALL_CARDS))) if str(c) not in held]
+
+
+ALL_CARDS = [
+    f"{rank}{suit}"
+    for suit in "SHDC"
+    for rank in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+]
+
+
+def _stock_request(unseen: tuple[str, ...], **rules: Any) -> dict[str, Any]:
+    hand, up = "7S 7H 7D 9S 9H 3C 4C", "9D"
+    return {
+        "hand": hand.split(),
+        "contract": {"sets": [3, 3]},
+        "phase": "draw",
+        "upcard": up,
+        "buys_left": 2,
+        "seen": _all_but(f"{hand} {up}", *unseen),
+        "rules": {**ONE_DECK, **rules},
+    }
+
+
+def _option(answer: dict[str, Any], action: str) -> dict[str, Any]:
+    return next(o for o in answer["draw_options"] if o["action"] == action)
+
+
+def test_no_unseen_card_gives_no_figure_for_the_stock() -> None:
+    """With every other card in ``seen`` the stock is empty and would be made again
+    from the discard pile: the draw gave the hand's points unchanged (no card counted)
+    and "chance 0%" over no card; the buy counted its penalty cards as 0 points."""
+    answer = advise_shanghai(_stock_request(()))
+    draw = _option(answer, "draw")
+    assert (draw["deficiency"], draw["points"], draw["go_down"], draw["go_out"]) == (None,) * 4
+    buy = _option(answer, "buy")
+    assert (buy["deficiency"], buy["points"]) == (None, None)
+    take = _option(answer, "take")
+    assert (take["points"], take["go_down"]) == (40.0, 1.0)  # the take stays exact
+    rule = answer["take_upcard"]["rule"]
+    assert answer["take_upcard"]["take"]
+    assert "%" not in rule
+    assert "no card is unseen" in rule
+    assert "not given" in answer["buy"]["rule"]
+    assert "expected points" not in answer["buy"]["rule"]
+    assert any(n.startswith("No card is unseen") for n in answer["notes"])
+    assert any("The unseen cards (0) are fewer than the 2 penalty" in n for n in answer["notes"])
+    text = describe_advice(answer)
+    assert "No card is unseen" in text
+    assert "points 40.0" in text
+
+
+def test_no_unseen_card_odds_say_so() -> None:
+    """The rule that compares deficiencies said "chance 0% (exact over the 0 unseen
+    cards)"."""
+    request = _stock_request(())
+    request["hand"] = ["7S", "7H", "9S", "3C", "4C", "KD"]
+    request["seen"] = _all_but("7S 7H 9S 3C 4C KD 7D")
+    request["upcard"] = "7D"
+    answer = advise_shanghai(request)
+    rule = answer["take_upcard"]["rule"]
+    assert "no card is unseen to weigh a stock card by" in rule, rule
+    assert "%" not in rule, rule
+
+
+def test_no_unseen_card_when_down() -> None:
+    """A player who is down was told "no card lets you go out (every unseen card ...
+    checked)" of no card at all."""
+    request = {
+        "hand": ["3S", "KH", "QC"],
+        "hand_number": 3,
+        "down": True,
+        "phase": "draw",
+        "table": [{"cards": ["8H", "8C", "8D"]}, {"cards": ["4D", "5D", "6D", "7D"]}],
+        "upcard": "QS",
+        "rules": ONE_DECK,
+    }
+    request["seen"] = _all_but("3S KH QC 8H 8C 8D 4D 5D 6D 7D QS")
+    answer = advise_shanghai(request)
+    draw = _option(answer, "draw")
+    assert (draw["points"], draw["go_out"]) == (None, None)
+    rule = answer["take_upcard"]["rule"]
+    assert rule.startswith("Draw: QS does not let you go out")
+    assert "no card is unseen" in rule
+
+
+def test_penalty_cards_beyond_the_unseen_ones_give_no_figure() -> None:
+    """One unseen card and two penalty cards: the buy counted two cards that are not
+    there (points 35 + 5 + 2 x 10). The draw over that one card stays exact."""
+    answer = advise_shanghai(_stock_request(("KC",), buy_penalty_cards=2))
+    buy = _option(answer, "buy")
+    assert (buy["cards"], buy["deficiency"], buy["points"]) == (3, None, None)
+    assert _option(answer, "draw")["points"] == 35.0 + 10
+    assert [n for n in answer["notes"] if "(1) are fewer than the 2 penalty cards" in n]
+    assert not any(n.startswith("No card is unseen") for n in answer["notes"])
+    # As many unseen cards as penalty cards: the figure is given, as before.
+    enough = advise_shanghai(_stock_request(("KC",), buy_penalty_cards=1))
+    assert _option(enough, "buy")["points"] == 35.0 + 5 + 10
+    assert enough["notes"] == []
+
+
+def test_cli_says_why_the_stock_figures_are_missing(capsys: pytest.CaptureFixture[str]) -> None:
+    """The command line writes no points for an option without them, and the notes in
+    the language asked for (it wrote "points 40.0" for a draw over no card)."""
+    request = _stock_request(("KC",))
+    args = ["shanghai", "advise", "--hand", " ".join(request["hand"]), "--sets", "3,3"]
+    args += ["--phase", "draw", "--upcard", "9D", "--buys-left", "2"]
+    args += ["--rule", "decks=1", "--rule", "jokers_per_deck=0"]
+    assert meldwise_main([*args, "--seen", " ".join(request["seen"])]) == 0
+    out = capsys.readouterr().out
+    buy = next(line for line in out.splitlines() if line.strip().startswith("buy "))
+    assert buy.strip() == "buy  (+3)", out
+    assert "The unseen cards (1) are fewer than the 2 penalty cards" in out
+    everything = " ".join([*request["seen"], "KC"])
+    assert meldwise_main([*args, "--seen", everything, "--lang", "ja"]) == 0
+    out = capsys.readouterr().out
+    assert "見えていないカードがありません" in out
+    assert "見えていないカード(0枚)が、買い(バイ)で山札から引くペナルティの2枚より少なく" in out
