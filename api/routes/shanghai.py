@@ -1,6 +1,6 @@
 """``/v1/shanghai``: advice for a turn and a hand's score. Each route hands its body
-to :mod:`solver`, in the solver workers, which read it (the server process reads
-neither body)."""
+to :mod:`solver`, in the solver workers, which read it (the server process only
+glances at an advice's, with ``json.loads``, for its time limit and language)."""
 
 from __future__ import annotations
 
