@@ -90,20 +90,23 @@ def document_bodies(app: FastAPI) -> None:
                 # request may leave some out. The request's own is NAME-Input, as
                 # FastAPI names a model it reads and writes.
                 taken = {n for n, d in inner.items() if schemas.get(n, d) != d}
-                text = json.dumps(found)
-                for renamed in taken:
-                    text = text.replace(_ref(renamed), _ref(f"{renamed}-Input"))
-                found = json.loads(text)
                 for inner_name, definition in inner.items():
-                    text = json.dumps(definition)
-                    for renamed in taken:
-                        text = text.replace(_ref(renamed), _ref(f"{renamed}-Input"))
                     key = f"{inner_name}-Input" if inner_name in taken else inner_name
-                    schemas.setdefault(key, json.loads(text))
-                schemas.setdefault(name, found)
+                    schemas.setdefault(key, _inputs_renamed(definition, taken))
+                schemas.setdefault(name, _inputs_renamed(found, taken))
         return app.openapi_schema or generate()
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _inputs_renamed(schema: dict[str, Any], taken: set[str]) -> dict[str, Any]:
+    """``schema`` with each reference to a component named in ``taken`` made one to
+    its ``NAME-Input``."""
+    text = json.dumps(schema)
+    for name in taken:
+        text = text.replace(_ref(name), _ref(f"{name}-Input"))
+    result: dict[str, Any] = json.loads(text)
+    return result
 
 
 def _ref(name: str) -> str:

@@ -2,36 +2,21 @@
 
 :class:`LanguageMiddleware` makes the header's language the active one
 (:mod:`solver.i18n`) for everything said while the request runs, refusals and
-shape errors included, and marks every answer ``Vary: Accept-Language``; a route
-then hands the language on to the solver worker in the request's ``lang``
-(:func:`localise`), which overrides the header.
+shape errors included, and marks every answer ``Vary: Accept-Language``; the pool
+hands that language on to the solver worker with the body, whose own ``lang``
+overrides it there (:mod:`api.pool`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
-from typing import Any
 
-from pydantic import BaseModel
 from starlette.datastructures import MutableHeaders
 from starlette.types import Message, Scope
 
 from api.middleware import StartEditingMiddleware
-from solver.i18n import current, language, negotiate, set_language
-from solver.wire import AS_WRITTEN
-
-
-def localise(body: BaseModel) -> dict[str, Any]:
-    """The wire request a route's ``body`` holds (the fields sent, as JSON values) in
-    the answer's language (its own ``lang``, else the header's), which is spoken for
-    the rest of this request."""
-    # As written: a joker's bracket (J(R7)) decides how its table set reads.
-    request = body.model_dump(mode="json", exclude_unset=True, context=AS_WRITTEN)
-    lang = request.get("lang") or current()
-    request["lang"] = lang
-    set_language(lang)
-    return request
+from solver.i18n import language, negotiate
 
 
 def speaking(headers: Iterable[tuple[bytes, bytes]]) -> AbstractContextManager[str]:

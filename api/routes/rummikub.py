@@ -12,6 +12,7 @@ from starlette.exceptions import HTTPException
 from api.bodies import JSONRoute, RawBody, RequestRoute, json_body
 from api.deps import ClientDep, PoolDep, get_client, get_pool, get_settings
 from api.errors import documented_errors
+from api.pool import WireSolver
 from solver.i18n import LANGUAGES, _, set_language
 from solver.rummikub import DEFAULT_TIME_LIMIT
 from solver.rummikub.wire import (
@@ -154,16 +155,23 @@ async def repair(request: Request) -> Response:
     (proven), the arrangement closest to the table before the turn with steps from the
     table as it lies, else the fewest tiles left out and the penalty; with a rack, the
     best play that rescues the table."""
-    # As a solve: the worker reads the body, lowers its time limit to the cap, and
-    # checks and writes the answer. Read here, a 16 KB body of 5,300 empty table sets
-    # put the /healthz of others at p99 72 ms under two such clients.
+    # Read here, a 16 KB body of 5,300 empty table sets put the /healthz of others at
+    # p99 72 ms under two such clients.
+    return await answered_within_cap(request, repair_rummikub)
+
+
+async def answered_within_cap(request: Request, solver: WireSolver) -> Response:
+    """The worker's answer to the request's body, as a solve's: the worker reads the
+    body, lowers its ``time_limit_ms`` to the server's cap, and checks and writes the
+    answer (a repair, a Shanghai advice); the server process only glances at the body
+    for its time limit (the watchdog's budget) and language (a refusal's)."""
     settings, pool = await get_settings(request), await get_pool(request)
     body = await request.body()
     limit_ms, lang, _tiles, _advised = glance(body)
     if lang is not None:
         set_language(lang)  # a refusal, too, speaks the body's language
     answer = await pool.answer_body(
-        repair_rummikub,
+        solver,
         body,
         client=await get_client(request),
         budget_s=settings.capped_ms(limit_ms) / 1000,

@@ -1,6 +1,6 @@
 """``/v1/shanghai``: advice for a turn and a hand's score. Each route hands its body
-to :mod:`solver`, in the solver workers, which read it (the server process reads
-neither body)."""
+to :mod:`solver`, in the solver workers, which read it (the server process only
+glances at an advice's, with ``json.loads``, for its time limit and language)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
 from api.bodies import JSONRoute, RawBody, RequestRoute, json_body
-from api.deps import ClientDep, PoolDep, get_client, get_pool, get_settings
+from api.deps import ClientDep, PoolDep
 from api.errors import documented_errors
-from api.routes.rummikub import glance
-from solver.i18n import set_language
+from api.routes.rummikub import answered_within_cap
 from solver.shanghai.wire import (
     ShanghaiAdviseRequest,
     ShanghaiAdviseResponse,
@@ -36,22 +35,9 @@ async def advise(request: Request) -> Response:
     cap (a turn cut by it has ``status`` ``feasible`` or ``unknown``; ``play_status``
     says whether the search for the turn's plays itself finished, so whether a null
     ``go_down`` means none is possible)."""
-    # As a solve: the worker reads the body, lowers its time limit to the cap, and
-    # checks and writes the answer. Read here, a 16 KB body of 3,200 cards took the
-    # server process 7-10 ms of CPU, every other request waiting.
-    settings, pool = await get_settings(request), await get_pool(request)
-    body = await request.body()
-    limit_ms, lang, _tiles, _advised = glance(body)
-    if lang is not None:
-        set_language(lang)  # a refusal, too, speaks the body's language
-    answer = await pool.answer_body(
-        advise_shanghai,
-        body,
-        client=await get_client(request),
-        budget_s=settings.capped_ms(limit_ms) / 1000,
-        caps={"time_limit_ms": settings.time_cap_ms},
-    )
-    return Response(answer, media_type="application/json")
+    # Read here, a 16 KB body of 3,200 cards took the server process 7-10 ms of CPU,
+    # every other request waiting.
+    return await answered_within_cap(request, advise_shanghai)
 
 
 router.add_api_route(

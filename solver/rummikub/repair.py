@@ -585,16 +585,16 @@ def consequence(
     laid = (Counter(chain.from_iterable(after)) - Counter(chain.from_iterable(before))) & Counter(
         rack
     )
-    turn = Position(tuple(sorted(laid.elements())), tuple(map(tuple, before)), opened)
-    play = solve(turn, rules, limit=limit, least_disruption=False)
     if not laid:
         # A table moved about with no rack tile laid: no tiles to fit anywhere; the
-        # table before is there to go back to.
+        # table before is there to go back to (proven so, with no solve).
         text = _(
             "The move can still be put right: no tile was laid down from the rack, so the "
             "table can go back to how it was before the turn."
         )
-        return Consequence(play.status, True, None, text)
+        return Consequence(Status.OPTIMAL, True, None, text)
+    turn = Position(tuple(sorted(laid.elements())), tuple(map(tuple, before)), opened)
+    play = solve(turn, rules, limit=limit, least_disruption=False)
     if play.tiles_played == laid.total():
         text = _("The move can still be put right: the tiles laid down fit into a legal move.")
         return Consequence(play.status, True, None, text)

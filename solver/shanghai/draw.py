@@ -289,11 +289,14 @@ def _outcomes(draw: Draw, unseen: Counter[Card]) -> tuple[dict[Card, tuple[bool,
         if turn is not None and not turn.goes_out:
             # The hand alone goes down keeping two cards or more: with one card more it
             # still can (the same plays, that card kept), and it can go out only if the
-            # new card joins or frees the cards the best plays leave.
+            # new card joins a meld with cards of the hand: not only those the best
+            # plays leave, for the hand may be laid out anew (5H 2H 2S 3H 2D 4S JK JK,
+            # twos wild, a set and a run of 3, leaves 3H 5H; a 4D drawn goes out with
+            # 4S and a wild card, which frees another for 3H JK 5H).
             every_down = True
-            left = turn.lay_offs.left
-            wilds = sum(1 for c in draw.hand.elements() if draw.rules.is_wild(c))
-            related = [c for c in cards if _near(c, left, wilds, draw.rules)]
+            held = tuple(draw.hand.elements())
+            wilds = sum(1 for c in held if draw.rules.is_wild(c))
+            related = [c for c in cards if _near(c, held, wilds, draw.rules)]
     downs: set[Card] = set(cards) if every_down or draw.down else set()
     status = Status.OPTIMAL
     if not every_down and not draw.down:

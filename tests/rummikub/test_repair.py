@@ -12,13 +12,21 @@ import pytest
 from hypothesis import assume, event, given, note, settings, target
 from hypothesis import strategies as st
 
+import solver.rummikub.repair as repair_module
 from solver import repair_rummikub, validate_rummikub
 from solver.errors import MeldwiseError
 from solver.rummikub import Limit, Objective, Position, Rules, Status, Tile, parse_tiles
 from solver.rummikub.layout import PlacedSet
 from solver.rummikub.legality import check_play, joker_retrieval_problems, meld_problem
 from solver.rummikub.melds import read_meld, readings
-from solver.rummikub.repair import _fewest_left_out, _Found, _from_heaps, _penalty, repair
+from solver.rummikub.repair import (
+    _fewest_left_out,
+    _Found,
+    _from_heaps,
+    _penalty,
+    consequence,
+    repair,
+)
 from tests.rummikub.disruption_oracle import disruption_oracle_for
 from tests.rummikub.oracle import Oracle, oracle_for
 from tests.rummikub.replay import replay
@@ -408,6 +416,23 @@ def test_a_table_moved_with_no_tile_laid_is_not_said_to_fit_its_laid_tiles(lang:
         "ja": "まだ直せます。手持ちから出したタイルはないので、場を手番の前に戻せます。",
     }
     assert found["text"] == said[lang]
+
+
+def test_a_table_moved_with_no_tile_laid_is_put_right_without_a_solve(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With no rack tile laid the table before is the move that puts it right: proven
+    (OPTIMAL) with no search, where a solve of the empty rack was made first and its
+    status, which a search cut short would leave unproven, was reported."""
+
+    def no_solve(*_: Any, **__: Any) -> Any:
+        raise AssertionError("a solve for a move that laid no tile")
+
+    monkeypatch.setattr(repair_module, "solve", no_solve)
+    before = [tuple(parse_tiles("R1 R2 R3 R4 R5 R6"))]
+    after = [tuple(parse_tiles("R1 R2 R3")), tuple(parse_tiles("R4 R5 R6"))]
+    found = consequence(parse_tiles("R9"), before, after, True, Rules())
+    assert (found.status, found.repairable, found.penalty) == (Status.OPTIMAL, True, None)
 
 
 def test_a_joker_that_must_be_laid_takes_a_place_a_rack_tile_could_fill() -> None:

@@ -210,6 +210,29 @@ def test_a_wild_card_the_best_plays_leave_goes_out_with_a_card_not_near_the_rest
     assert stock.go_out == pytest.approx(4 / unseen.total())
 
 
+def test_a_card_that_joins_a_card_the_best_plays_use_can_go_out() -> None:
+    """Twos wild: 5H 2H 2S 3H 2D 4S JK JK goes down to a set and a run of 3 leaving
+    3H 5H; drawn, 4D goes out with 4S and a wild card, which frees another wild card
+    for 3H JK 5H. The stock option looked for going out only among the cards near
+    those left (4H), and said 1 in 45 for the 3 in 45 (4H, 4D, 4C) that go out."""
+    rules = Rules(decks=1, twos_wild=True, go_out_by_discard=False, min_run_len=3)
+    hand = Counter(parse_cards("5H 2H 2S 3H 2D 4S JK JK"))
+    contract = Contract(sets=(3,), runs=(3,))
+    position = Position(
+        tuple(hand.elements()), contract, upcard=parse_cards("AC")[0], phase=Phase.DRAW
+    )
+    stock = next(o for o in advise(position, rules, limit=LIMIT).draw_options if o.action == "draw")
+    unseen = +position.unseen(rules)
+    outs = set()
+    for card in unseen:
+        more, fewer = hand + Counter([card]), unseen - Counter([card])
+        turn, _ = solve_turn(more, contract, (), fewer, rules, limit=LIMIT)
+        if turn is not None and turn.goes_out:
+            outs.add(str(card))
+    assert outs == {"4H", "4D", "4C"}
+    assert stock.go_out == pytest.approx(3 / unseen.total())
+
+
 def _solving_draw_turn() -> Position:
     """A draw-phase turn whose advice makes CP-SAT solves (the first of a seeded
     stream: most turns are settled by the searches alone)."""
