@@ -1401,6 +1401,37 @@ def test_the_buys_left_field_shows_its_whole_placeholder_in_either_language(
         assert needs < has - 16  # the number field's spin buttons take the right end
 
 
+def test_the_one_line_fields_show_their_whole_placeholder_at_400_px(
+    service: str, browser: Browser
+) -> None:
+    # At 400 px the Japanese placeholders of the rack and the hand ran past the field's
+    # end ("例: 7H 7S 7D 3S 4S 5S JK(7♥ のよ"): a one-line field cannot wrap.
+    context = browser.new_context(viewport={"width": 400, "height": 900})
+    page = context.new_page()
+    room = """(e) => {
+      const style = getComputedStyle(e);
+      const measure = document.createElement("canvas").getContext("2d");
+      measure.font = style.font;
+      const inner = e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return [e.placeholder, measure.measureText(e.placeholder).width, inner];
+    }"""
+    try:
+        for lang in ("en", "ja"):
+            page.goto(f"{service}/?lang={lang}")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            for tab, fields in (
+                ("#tab-rummikub", ["#rack"]),
+                ("#tab-shanghai", ["#hand", "#upcard"]),
+            ):
+                page.locator(tab).click()
+                for field in fields:
+                    placeholder, needs, has = page.locator(field).evaluate(room)
+                    assert placeholder.startswith("例" if lang == "ja" else "e.g.")
+                    assert needs <= has, (lang, field, placeholder, needs, has)
+    finally:
+        context.close()
+
+
 def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     page.goto(service)
     page.get_by_role("tab", name="Shanghai").click()
