@@ -120,6 +120,66 @@ function swapText(swap, meldName, tr) {
   });
 }
 
+const OPTION_NAMES = {
+  take: N_("take the upcard"),
+  draw: N_("draw from the stock"),
+  buy: N_("buy the upcard"),
+};
+
+/** A figure of a draw option, or "-" for none (null: see drawOptions). */
+function figure(value, digits) {
+  return value === null ? "-" : value.toFixed(digits);
+}
+
+/** A chance as a whole percent ("at least" when the search stopped: docs/shanghai.md). */
+function chance(value, proven, tr) {
+  if (value === null) return "-";
+  const percent = Math.round(value * 100);
+  return proven ? tr.t("{percent}%", { percent }) : tr.t("at least {percent}%", { percent });
+}
+
+/** The draw phase's options (``draw_options``): a table of the expected figures after
+ * each, and what a "-" in it means (only the reasons that occur). */
+function drawOptions(options, tr) {
+  const table = element("table", undefined, "draw-options");
+  const head = table.createTHead().insertRow();
+  const titles = [tr.t("option"), tr.t("cards"), tr.t("cards still needed"), tr.t("points"),
+    tr.t("go down"), tr.t("go out")];
+  for (const title of titles) head.append(element("th", title));
+  const body = table.createTBody();
+  for (const option of options) {
+    const row = body.insertRow();
+    row.dataset.action = option.action;
+    const cells = [
+      tr.t(OPTION_NAMES[option.action] ?? option.action),
+      tr.t("+{cards}", { cards: option.cards }),
+      figure(option.deficiency, 2),
+      figure(option.points, 1),
+      chance(option.go_down, option.chances_proven, tr),
+      chance(option.go_out, option.chances_proven, tr),
+    ];
+    for (const text of cells) row.insertCell().textContent = text;
+  }
+  const parts = [element("h3", tr.t("Draw options")), table];
+  const said = [tr.t("Expected figures once the cards are in; the chances are that the play right after goes down or goes out.")];
+  // Points are missing only when the unseen cards cannot supply the option's stock
+  // cards (docs/shanghai.md, "Too few unseen cards"): the notes say why.
+  if (options.some((o) => o.points === null)) {
+    said.push(tr.t("-: too few unseen cards for the stock cards this option takes (see the notes)."));
+  }
+  if (options.some((o) => o.action === "buy" && o.points !== null && o.go_out === null)) {
+    said.push(tr.t("-: after a buy no chances are worked out (and its cards still needed are an estimate)."));
+  }
+  if (options.some((o) => o.points !== null && o.deficiency === null)) {
+    said.push(tr.t("-: you are down, so no cards are still needed."));
+  }
+  if (options.some((o) => !o.chances_proven)) {
+    said.push(tr.t("A search stopped at its limit: the chances count only the cards found in time."));
+  }
+  for (const text of said) parts.push(element("p", text, "help"));
+  return parts;
+}
+
 /** The elements showing ``advice`` for ``request``, in ``tr``'s language (i18n.js). */
 export function drawAdvice(advice, request, tr = translator("en")) {
   const parts = [];
@@ -193,6 +253,7 @@ export function drawAdvice(advice, request, tr = translator("en")) {
       parts.push(element("p", tr.t("{say} {rule}", { say, rule: advice.buy.rule })));
     }
   }
+  if (advice.draw_options?.length > 0) parts.push(...drawOptions(advice.draw_options, tr));
   if (advice.notes.length > 0) {
     const list = element("ul");
     for (const note of advice.notes) list.append(element("li", note));

@@ -8,6 +8,7 @@ API docs page too."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import threading
@@ -1320,6 +1321,105 @@ def test_shanghai_tab_asks_before_the_draw_too(service: str, page: Page) -> None
     expect(shown).to_contain_text(advice["take_upcard"]["rule"])
     expect(shown.get_by_role("heading", name="Go down")).to_have_count(0)
     expect(shown.get_by_role("heading", name="Notes")).to_have_count(0)
+
+
+OPTION_NAMES = {
+    "en": {"take": "take the upcard", "draw": "draw from the stock", "buy": "buy the upcard"},
+    "ja": {"take": "捨て札を取る", "draw": "山札から引く", "buy": "買い(バイ)"},
+}
+
+
+def _option_cells(option: dict[str, Any], lang: str) -> list[str]:
+    """The row the page should draw for a draw option: its figures, "-" for null."""
+
+    def chance(value: float | None) -> str:
+        if value is None:
+            return "-"
+        percent = math.floor(value * 100 + 0.5)  # as Math.round
+        if option["chances_proven"]:
+            return f"{percent}%"
+        return f"at least {percent}%" if lang == "en" else f"{percent}%以上"
+
+    figures = [(option["deficiency"], 2), (option["points"], 1)]
+    return [
+        OPTION_NAMES[lang][option["action"]],
+        f"+{option['cards']}",
+        *("-" if value is None else f"{value:.{digits}f}" for value, digits in figures),
+        chance(option["go_down"]),
+        chance(option["go_out"]),
+    ]
+
+
+def _drawn_options(page: Page) -> list[list[str]]:
+    table = page.locator("#shanghai-answer table.draw-options")
+    expect(table).to_be_visible()
+    rows: list[list[str]] = table.locator("tbody tr").evaluate_all(
+        "rows => rows.map(row => [...row.cells].map(cell => cell.textContent))"
+    )
+    return rows
+
+
+def test_shanghai_tab_shows_the_draw_options(service: str, page: Page) -> None:
+    # The answer's draw_options (take, draw, buy: the expected figures and chances)
+    # were in the service's answer only, not on the page.
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_role("button", name="Load an example").click()
+    page.get_by_label("Phase", exact=True).select_option("draw")
+    _, advice = _advise(page)
+    options = advice["draw_options"]
+    assert [o["action"] for o in options] == ["take", "draw", "buy"]
+    assert _drawn_options(page) == [_option_cells(o, "en") for o in options]
+    shown = page.locator("#shanghai-answer")
+    expect(shown.get_by_role("heading", name="Draw options")).to_be_visible()
+    expect(shown.locator("table.draw-options th")).to_have_text(
+        ["option", "cards", "cards still needed", "points", "go down", "go out"]
+    )
+    expect(shown).to_contain_text("after a buy no chances are worked out")
+    expect(shown).not_to_contain_text("too few unseen cards")
+    # The play phase has no draw options, and no table.
+    page.get_by_label("Phase", exact=True).select_option("play")
+    _advise(page)
+    expect(shown.get_by_role("heading", name="Discard")).to_be_visible()
+    expect(shown.locator("table.draw-options")).to_have_count(0)
+
+
+def test_shanghai_draw_options_without_stock_figures_in_japanese(service: str, page: Page) -> None:
+    # Every other card seen (one deck, no jokers: docs/shanghai.md, "Too few unseen
+    # cards"): the draw and the buy have null figures, drawn as "-" with the notes
+    # saying why. The page has no field for seen cards or rules: they are added to the
+    # request the page sends.
+    hand, upcard = ["7S", "7H", "7D", "9S", "9H", "3C", "4C"], "9D"
+    seen = [r + s for s in "SHDC" for r in RANKS if r + s not in {*hand, upcard}]
+
+    def everything_seen(route: Route) -> None:
+        sent = route.request.post_data_json
+        assert isinstance(sent, dict)
+        extra = {"seen": seen, "rules": {"decks": 1, "jokers_per_deck": 0}}
+        route.continue_(post_data=json.dumps({**sent, **extra}))
+
+    page.goto(f"{service}/?lang=ja")
+    page.locator("#tab-shanghai").click()
+    page.locator("#hand").fill(" ".join(hand))
+    page.locator("#upcard").fill(upcard)
+    page.locator("#phase").select_option("draw")
+    page.route(f"**{SHANGHAI_ADVISE}", everything_seen)
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.locator("#shanghai-advise").click()
+    assert answer.value.status == 200
+    advice = answer.value.json()
+    options = {o["action"]: o for o in advice["draw_options"]}
+    assert options["draw"]["points"] is None
+    assert options["buy"]["points"] is None
+    assert _drawn_options(page) == [_option_cells(o, "ja") for o in advice["draw_options"]]
+    shown = page.locator("#shanghai-answer")
+    expect(shown.get_by_role("heading", name="引き方の比較")).to_be_visible()
+    expect(shown).to_contain_text("見えていないカードが少ないため、数値はありません(補足を参照)")
+    expect(shown.get_by_role("heading", name="補足")).to_be_visible()
+    for note in advice["notes"]:
+        expect(shown.locator("li", has_text=note)).to_have_count(1)
+    assert any("見えていないカードがありません" in note for note in advice["notes"])
+    expect(shown).not_to_contain_text("null")
 
 
 def test_shanghai_never_draws_advice_for_a_hand_changed_since(service: str, page: Page) -> None:
