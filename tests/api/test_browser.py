@@ -1532,6 +1532,38 @@ def test_the_one_line_fields_show_their_whole_placeholder_at_400_px(
         context.close()
 
 
+@pytest.mark.parametrize("width", [400, 1100])
+def test_the_text_areas_show_their_whole_placeholder(
+    service: str, browser: Browser, width: int
+) -> None:
+    # The table melds' placeholder wraps to four lines at 400 px (and its Japanese
+    # lines are taller): in three rows its last line was cut off, in Japanese even on
+    # a wide window. The placeholder, written in as the value, must not scroll.
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    overflow = """(e) => {
+      const old = e.value;
+      e.value = e.placeholder;
+      const sizes = [e.scrollHeight, e.clientHeight];
+      e.value = old;
+      return sizes;
+    }"""
+    try:
+        for lang in ("en", "ja"):
+            page.goto(f"{service}/?lang={lang}")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            for tab, fields in (
+                ("#tab-rummikub", ["#table", "#table-before"]),
+                ("#tab-shanghai", ["#melds"]),
+            ):
+                page.locator(tab).click()
+                for field in fields:
+                    needs, has = page.locator(field).evaluate(overflow)
+                    assert needs <= has, (lang, field, needs, has)
+    finally:
+        context.close()
+
+
 def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     page.goto(service)
     page.get_by_role("tab", name="Shanghai").click()
