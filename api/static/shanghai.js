@@ -171,7 +171,7 @@ function drawOptions(options, tr) {
     said.push(tr.t("-: after a buy no chances are worked out (and its cards still needed are an estimate)."));
   }
   if (options.some((o) => o.points !== null && o.deficiency === null)) {
-    said.push(tr.t("-: you are down, so no cards are still needed."));
+    said.push(tr.t("-: you are down already: nothing is still needed to go down."));
   }
   if (options.some((o) => !o.chances_proven)) {
     said.push(tr.t("A search stopped at its limit: the chances count only the cards found in time."));

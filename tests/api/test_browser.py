@@ -1384,6 +1384,26 @@ def test_shanghai_tab_shows_the_draw_options(service: str, page: Page) -> None:
     expect(shown.locator("table.draw-options")).to_have_count(0)
 
 
+def test_shanghai_draw_options_of_a_player_who_is_down(service: str, page: Page) -> None:
+    # Down: no deficiency and no chance to go down (null), drawn as "-" and said why.
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_label("Your hand", exact=True).fill("3S KH QC 5D")
+    page.get_by_label("Table melds", exact=True).fill("8H 8C 8D\n4D 5D 6D 7D")
+    page.get_by_label("Upcard", exact=True).fill("QS")
+    page.get_by_label("Contract", exact=True).select_option("3")
+    page.get_by_label("Phase", exact=True).select_option("draw")
+    page.get_by_label("I am down (met the contract)").check()
+    request, advice = _advise(page)
+    assert request["down"] is True
+    options = advice["draw_options"]
+    assert options
+    assert all(o["deficiency"] is None and o["go_down"] is None for o in options)
+    assert _drawn_options(page) == [_option_cells(o, "en") for o in options]
+    shown = page.locator("#shanghai-answer")
+    expect(shown).to_contain_text("-: you are down already: nothing is still needed to go down.")
+
+
 def test_shanghai_draw_options_without_stock_figures_in_japanese(service: str, page: Page) -> None:
     # Every other card seen (one deck, no jokers: docs/shanghai.md, "Too few unseen
     # cards"): the draw and the buy have null figures, drawn as "-" with the notes
