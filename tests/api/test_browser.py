@@ -1384,6 +1384,28 @@ def test_shanghai_tab_shows_the_draw_options(service: str, page: Page) -> None:
     expect(shown.locator("table.draw-options")).to_have_count(0)
 
 
+def test_shanghai_draw_options_cut_short_say_at_least(service: str, page: Page) -> None:
+    # chances_proven false (a search stopped): the chances count only the cards found
+    # in time, so they are "at least" (docs/shanghai.md), as the command line says.
+    def cut_short(route: Route) -> None:
+        answer = route.fetch().json()
+        options = [{**o, "chances_proven": False} for o in answer["draw_options"]]
+        route.fulfill(json={**answer, "draw_options": options})
+
+    page.goto(service)
+    page.get_by_role("tab", name="Shanghai").click()
+    page.get_by_role("button", name="Load an example").click()
+    page.get_by_label("Phase", exact=True).select_option("draw")
+    page.route(f"**{SHANGHAI_ADVISE}", cut_short)
+    _, advice = _advise(page)
+    cells = _drawn_options(page)
+    assert cells == [_option_cells(o, "en") for o in advice["draw_options"]]
+    assert cells[0][4].startswith("at least ")
+    expect(page.locator("#shanghai-answer")).to_contain_text(
+        "the chances count only the cards found in time"
+    )
+
+
 def test_shanghai_draw_options_of_a_player_who_is_down(service: str, page: Page) -> None:
     # Down: no deficiency and no chance to go down (null), drawn as "-" and said why.
     page.goto(service)
