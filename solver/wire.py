@@ -280,7 +280,26 @@ def request_error(errors: Sequence[ErrorDetails]) -> MeldwiseError:
         kind = next(k for k in type(first).__mro__ if k.__module__ == MeldwiseError.__module__)
     listed = clauses(describe(error) for error in errors[:MAX_LISTED])
     more = len(errors) - MAX_LISTED
-    return kind(listed + (_("; and {n} more", n=more) if more > 0 else ""))
+    made = kind(listed + (_("; and {n} more", n=more) if more > 0 else ""))
+    made.places = tuple(where for error in errors[:MAX_LISTED] for where in quotes(error))
+    return made
+
+
+def quotes(error: ErrorDetails) -> tuple[tuple[tuple[int | str, ...], str], ...]:
+    """The places in a request that :func:`describe` quotes for ``error`` (``'seed'``),
+    each with its quoted text, in order (:attr:`~solver.errors.MeldwiseError.places`)."""
+    loc = tuple(error["loc"])
+    kind = error["type"]
+    if not loc or "[key]" in loc:
+        pass
+    elif kind == "missing":
+        return ((loc, repr(place(loc))),) if len(loc) == 1 else ()
+    elif kind in _MESSAGES and kind != "extra_forbidden":
+        return ((loc, repr(place(loc))),)
+    cause = error.get("ctx", {}).get("error")
+    if isinstance(cause, MeldwiseError) and not isinstance(cause, UnknownField):
+        return tuple(((*loc, *where), shown) for where, shown in cause.places)
+    return ()
 
 
 def place(loc: Sequence[int | str]) -> str:

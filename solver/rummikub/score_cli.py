@@ -17,6 +17,7 @@ from solver.commands import (
     add_request_flags,
     add_rule_flag,
     answering,
+    fields_from_flags,
     players_from_flags,
     rules_from_flags,
 )
@@ -46,6 +47,7 @@ def add_score_command(commands: Commands) -> None:
     add_rule_flag(parser, "--rule joker_penalty=25")
     add_request_flags(parser)  # scoring searches nothing: no --time-limit
     parser.set_defaults(handler=answering(score_rummikub, _request, describe_scores))
+    fields_from_flags(parser, {"racks": "--rack", "rules": "--rule"})
 
 
 def _request(args: argparse.Namespace) -> dict[str, Any]:

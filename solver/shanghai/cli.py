@@ -19,6 +19,7 @@ from solver.commands import (
     add_rule_flag,
     answering,
     columns,
+    fields_from_flags,
     pad,
     players_from_flags,
     rules_from_flags,
@@ -81,6 +82,25 @@ def add_shanghai_command(commands: Commands) -> None:
     )
     _add_common(advise)
     advise.set_defaults(handler=_advise)
+    fields_from_flags(
+        advise,
+        {
+            "hand": "--hand",
+            "table": "--table",
+            "down": "--down",
+            "rules": "--rule",
+            "time_limit_ms": "--time-limit",
+            "hand_number": "--hand-number",
+            "contract.sets": "--sets",
+            "contract.runs": "--runs",
+            "upcard": "--upcard",
+            "buys_left": "--buys-left",
+            "phase": "--phase",
+            "seen": "--seen",
+            "next_player.down": "--next-down",
+            "next_player.took": "--next-took",
+        },
+    )
     score = actions.add_parser(
         "score",
         help="penalty points at a hand's end",
@@ -96,6 +116,7 @@ def add_shanghai_command(commands: Commands) -> None:
     add_rule_flag(score, "--rule decks=3 --rule twos_wild=true")
     add_request_flags(score)  # scoring searches nothing: no --time-limit
     score.set_defaults(handler=answering(score_shanghai, _score_request, describe_scores))
+    fields_from_flags(score, {"hands": "--hand", "rules": "--rule"})
 
 
 def _advise(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
