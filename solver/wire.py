@@ -286,20 +286,27 @@ def request_error(errors: Sequence[ErrorDetails]) -> MeldwiseError:
 
 
 def quotes(error: ErrorDetails) -> tuple[tuple[tuple[int | str, ...], str], ...]:
-    """The places in a request that :func:`describe` quotes for ``error`` (``'seed'``),
-    each with its quoted text, in order (:attr:`~solver.errors.MeldwiseError.places`)."""
+    """The places in a request that :func:`describe` names for ``error``, each with
+    the text naming it (``'seed'``; ``rack[2]`` before a parser's message), in order
+    (:attr:`~solver.errors.MeldwiseError.places`)."""
     loc = tuple(error["loc"])
     kind = error["type"]
-    if not loc or "[key]" in loc:
-        pass
-    elif kind == "missing":
+    keyed = "[key]" in loc
+    if loc and not keyed and kind == "missing":
         return ((loc, repr(place(loc))),) if len(loc) == 1 else ()
-    elif kind in _MESSAGES and kind != "extra_forbidden":
-        return ((loc, repr(place(loc))),)
+    if loc and not keyed and kind in _MESSAGES:
+        return ((loc, repr(place(loc))),) if kind != "extra_forbidden" else ()
     cause = error.get("ctx", {}).get("error")
-    if isinstance(cause, MeldwiseError) and not isinstance(cause, UnknownField):
-        return tuple(((*loc, *where), shown) for where, shown in cause.places)
-    return ()
+    if kind in _MESSAGES or isinstance(cause, UnknownField):
+        return ()
+    inner: tuple[tuple[tuple[int | str, ...], str], ...] = ()
+    if isinstance(cause, MeldwiseError):
+        inner = tuple(((*loc, *where), shown) for where, shown in cause.places)
+    text = str(cause) if cause is not None else error["msg"]
+    where = place(loc)
+    if not where or keyed or text.startswith(where):
+        return inner
+    return ((loc, where), *inner)
 
 
 def place(loc: Sequence[int | str]) -> str:

@@ -43,6 +43,24 @@ REFUSED = [
         "error: --buys-left must be at least 0, got -1\n",
         None,
     ),
+    # A parser's message named the field before it: "rack[0]: unknown tile 'Q1'...".
+    (
+        ["validate", "--rack", "Q1", "--after", "R1"],
+        "error: --rack: unknown tile 'Q1': 'Q' is not a colour (colours are R, B, K, O)\n",
+        "エラー: --rack: 不明なタイル 'Q1': 'Q' は色ではありません"
+        "(色は R, B, K, O、または赤・青・黒・黄)\n",
+    ),
+    (
+        ["solve", "--rack", "R1", "--rule", "jokers=99"],
+        "error: --rule: rule 'jokers' must be between 0 and 4, got 99\n",
+        None,
+    ),
+    (
+        ["shanghai", "advise", "--hand", "7H 7S", "--hand-number", "1", "--seen", "ZZ"],
+        "error: --seen: unknown card 'ZZ': write a rank (2-10, T, J, Q, K, A) and a suit"
+        " (S, H, D, C), e.g. 7H or 10S, or JK for a joker\n",
+        None,
+    ),
 ]
 
 
@@ -85,3 +103,6 @@ def test_a_request_on_stdin_keeps_the_field_names(
     )
     assert solver_main(["solve", "--json"]) == 2
     assert capsys.readouterr().err == "error: 'opponents[0].rack_size' must be at least 1, got 0\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"rack": ["Q1"]}'))
+    assert solver_main(["solve", "--json"]) == 2
+    assert capsys.readouterr().err.startswith("error: rack[0]: unknown tile 'Q1'")

@@ -301,7 +301,7 @@ def test_cli_next_player_flags(
     assert asked[0].get("next_player") == next_player
     assert "Discard" in capsys.readouterr().out
     assert main([*args, "--next-took", "QQ", "--lang", "ja"]) == 2
-    assert "next_player.took[0]: 不明なカード 'QQ'" in capsys.readouterr().err
+    assert "--next-took: 不明なカード 'QQ'" in capsys.readouterr().err
 
 
 def test_a_wire_table_meld_without_cards_says_so() -> None:
