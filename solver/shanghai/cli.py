@@ -28,6 +28,7 @@ from solver.commands import (
 )
 from solver.errors import MeldwiseError
 from solver.i18n import N_, _, _n
+from solver.shanghai.advice import PHASE_ASKED
 from solver.shanghai.contracts import HANDS, contract_text
 from solver.shanghai.wire import advise_shanghai, score_shanghai
 from solver.written import partition, split, words
@@ -124,7 +125,14 @@ def _advise(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Tex
     """``shanghai advise``: the answer says nothing of whether the player is down, the
     flags do, and what to say of a missing ``go_down`` depends on it."""
     describe = partial(describe_advice, down=args.down)
-    return answering(advise_shanghai, _advise_request, describe)(args, stdin, stdout, stderr)
+    run = answering(advise_shanghai, _advise_request, describe)
+    if args.json or args.jsonl:
+        return run(args, stdin, stdout, stderr)  # the request's own words: phase 'draw'
+    asked = PHASE_ASKED.set(("--phase {}", "{}"))
+    try:
+        return run(args, stdin, stdout, stderr)
+    finally:
+        PHASE_ASKED.reset(asked)
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
