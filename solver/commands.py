@@ -30,7 +30,7 @@ from typing import Any, NoReturn, TextIO, TypeAlias
 from solver.cpsat import interruptible
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, N_, Nn_, _, catalogue, current, from_environment, language
-from solver.wire import MAX_TIME_LIMIT_MS, json_problem, read_json
+from solver.wire import MAX_TIME_LIMIT_MS, json_problem, place, read_json
 from solver.written import partition, words
 
 EXIT_BAD_INPUT = 2
@@ -699,14 +699,14 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
         try:
             _check_arguments(args)
         except MeldwiseError as error:
-            return _refuse(error)
+            return _refuse(error, {})
     run: Run = args.handler
     spoken = getattr(args, "lang", None) or from_environment(os.environ)
     with language(spoken), interruptible():
         try:
             return run(args, sys.stdin, sys.stdout, sys.stderr)
         except MeldwiseError as error:
-            return _refuse(error)
+            return _refuse(error, _flags_of(args))
         except KeyboardInterrupt:
             return EXIT_INTERRUPTED  # Ctrl-C: no traceback, as a shell reports SIGINT
         except BrokenPipeError:
@@ -716,12 +716,51 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
             return EXIT_BROKEN_PIPE
 
 
-def _refuse(error: MeldwiseError) -> int:
+def _refuse(error: MeldwiseError, flags: Mapping[str, str]) -> int:
     """Say ``error`` on stderr, in the language its message was written in (a
-    request's ``lang`` may differ from the command line's): the exit code of bad input."""
+    request's ``lang`` may differ from the command line's), naming the flag a request
+    field came from (``flags``, see :func:`in_flags`): the exit code of bad input."""
     with language(error.lang):
-        print(_("error: {message}", message=error), file=sys.stderr)
+        print(_("error: {message}", message=in_flags(error, flags)), file=sys.stderr)
     return EXIT_BAD_INPUT
+
+
+def fields_from_flags(parser: argparse.ArgumentParser, flags: Mapping[str, str]) -> None:
+    """Declare which flag of ``parser``'s command gives each of a request's fields
+    (``{"seed": "--seed"}``): a refusal quoting the field names the flag instead
+    (:func:`in_flags`), unless the request came whole with ``--json``/``--jsonl``."""
+    parser.set_defaults(fields_from_flags=dict(flags))
+
+
+def _flags_of(args: argparse.Namespace) -> Mapping[str, str]:
+    """The fields the command's flags gave (:func:`fields_from_flags`): none when the
+    request came on stdin (``--json``/``--jsonl`` of :func:`add_json_modes`)."""
+    if getattr(args, "jsonl", False) or (hasattr(args, "jsonl") and args.json):
+        return {}
+    flags: Mapping[str, str] = getattr(args, "fields_from_flags", {})
+    return flags
+
+
+def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
+    """``error``'s message with each request field it quotes (its
+    :attr:`~solver.errors.MeldwiseError.places`: ``'seed'``, ``'opponents[0].rack_size'``)
+    that came from a flag replaced by the flag (``--seed``, ``--opponents``): a person at
+    the command line wrote the flag, not the field. ``flags`` maps a field, or a place
+    in one (``next_player.took``), to its flag; the longest that holds the place is
+    said. A field no flag gives keeps its name, in every language (it is not translated)."""
+    message = str(error)
+    start = 0
+    for where, shown in error.places:
+        at = message.find(shown, start)
+        if at < 0:
+            continue
+        flag = next(
+            (flags[p] for n in range(len(where), 0, -1) if (p := place(where[:n])) in flags),
+            shown,
+        )
+        message = message[:at] + flag + message[at + len(shown) :]
+        start = at + len(flag)
+    return message
 
 
 def _lang_flag(words: Sequence[str]) -> str | None:

@@ -18,6 +18,18 @@ class MeldwiseError(ValueError):
     (set by :func:`solver.i18n.speaks`), so that what is said around it speaks the
     same one; None: the active language."""
 
+    places: tuple[tuple[tuple[int | str, ...], str], ...] = ()
+    """The places in a request its message quotes, in order, each with the text that
+    quotes it: ``(("seed",), "'seed'")``, ``(("opponents", 0, "rack_size"),
+    "'opponents[0].rack_size'")``. The command line says the flag it read a field from
+    instead (:func:`solver.commands.in_flags`); the message is the same everywhere."""
+
+    def naming(self, *fields: str) -> MeldwiseError:
+        """This error, noting that its message quotes each of ``fields`` (top-level
+        fields of what was read, as ``'name'``: see :attr:`places`)."""
+        self.places = tuple(((name,), repr(name)) for name in fields)
+        return self
+
 
 class NotationError(MeldwiseError):
     """A tile or card written in a notation we do not know, e.g. ``"Q5"``."""

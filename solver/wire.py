@@ -280,7 +280,33 @@ def request_error(errors: Sequence[ErrorDetails]) -> MeldwiseError:
         kind = next(k for k in type(first).__mro__ if k.__module__ == MeldwiseError.__module__)
     listed = clauses(describe(error) for error in errors[:MAX_LISTED])
     more = len(errors) - MAX_LISTED
-    return kind(listed + (_("; and {n} more", n=more) if more > 0 else ""))
+    made = kind(listed + (_("; and {n} more", n=more) if more > 0 else ""))
+    made.places = tuple(where for error in errors[:MAX_LISTED] for where in quotes(error))
+    return made
+
+
+def quotes(error: ErrorDetails) -> tuple[tuple[tuple[int | str, ...], str], ...]:
+    """The places in a request that :func:`describe` names for ``error``, each with
+    the text naming it (``'seed'``; ``rack[2]`` before a parser's message), in order
+    (:attr:`~solver.errors.MeldwiseError.places`)."""
+    loc = tuple(error["loc"])
+    kind = error["type"]
+    keyed = "[key]" in loc
+    if loc and not keyed and kind == "missing":
+        return ((loc, repr(place(loc))),) if len(loc) == 1 else ()
+    if loc and not keyed and kind in _MESSAGES:
+        return ((loc, repr(place(loc))),) if kind != "extra_forbidden" else ()
+    cause = error.get("ctx", {}).get("error")
+    if kind in _MESSAGES or isinstance(cause, UnknownField):
+        return ()
+    inner: tuple[tuple[tuple[int | str, ...], str], ...] = ()
+    if isinstance(cause, MeldwiseError):
+        inner = tuple(((*loc, *where), shown) for where, shown in cause.places)
+    text = str(cause) if cause is not None else error["msg"]
+    where = place(loc)
+    if not where or keyed or text.startswith(where):
+        return inner
+    return ((loc, where), *inner)
 
 
 def place(loc: Sequence[int | str]) -> str:

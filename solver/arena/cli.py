@@ -28,6 +28,7 @@ from solver.commands import (
     Commands,
     FileName,
     add_option_flag,
+    fields_from_flags,
     parse_options,
     ready_to_write,
     write_file,
@@ -103,6 +104,8 @@ def add_tournament_command(commands: Commands) -> None:
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(handler=run_tournament_command)
+    # The game's settings (--option) name 'players', which --players gives.
+    fields_from_flags(parser, {"players": "--players"})
 
 
 def run_tournament_command(

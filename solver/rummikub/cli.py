@@ -27,6 +27,7 @@ from solver.commands import (
     answering,
     check_utf8,
     columns,
+    fields_from_flags,
     json_line,
     pad,
     parse_options,
@@ -54,6 +55,16 @@ from solver.rummikub.position import Objective
 from solver.rummikub.wire import no_play_text, solve_rummikub
 from solver.wire import json_problem, read_json
 from solver.written import split, words
+
+POSITION_FLAGS = {
+    "rack": "--rack",
+    "table": "--table",
+    "opened": "--opening",
+    "rules": "--rule",
+    "notation": "--notation",
+}
+"""The flags of a position's fields (:func:`position_from_flags`), for
+:func:`~solver.commands.fields_from_flags`."""
 
 
 def add_solve_command(commands: Commands) -> None:
@@ -91,6 +102,18 @@ def add_solve_command(commands: Commands) -> None:
         default=DEFAULT_DISRUPTION_TIME_LIMIT,
     )
     parser.set_defaults(handler=answering(solve_rummikub, request_from_flags, describe_response))
+    fields_from_flags(
+        parser,
+        {
+            **POSITION_FLAGS,
+            "objective": "--objective",
+            "time_limit_ms": "--time-limit",
+            "disruption_time_limit_ms": "--disruption-time-limit",
+            "hint_level": "--hint",
+            "free_jokers": "--free-jokers",
+            "opponents": "--opponents",
+        },
+    )
 
 
 def add_common_flags(parser: argparse.ArgumentParser) -> None:
@@ -262,6 +285,9 @@ def add_bot_command(commands: Commands) -> None:
     add_notation_flag(parser)
     add_request_flags(parser)
     parser.set_defaults(handler=answering(bot_rummikub, _bot_request, describe_bot))
+    fields_from_flags(
+        parser, {**POSITION_FLAGS, "bot": "--bot", "opponents": "--opponents", "seed": "--seed"}
+    )
 
 
 def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
@@ -359,6 +385,8 @@ def add_game_command(commands: Commands) -> None:
     add_notation_flag(parser)
     add_language_option(parser)
     parser.set_defaults(handler=run_game)
+    # --option's settings keep their names: the flag is written with them (players=9).
+    fields_from_flags(parser, {"bots": "--bots", "seed": "--seed", "notation": "--notation"})
 
 
 def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
@@ -437,6 +465,16 @@ def add_review_command(commands: Commands) -> None:
     add_notation_flag(parser)
     add_language_option(parser)
     parser.set_defaults(handler=run_review)
+    # The record's fields keep their names: the file holds them.
+    fields_from_flags(
+        parser,
+        {
+            "player": "--player",
+            "objective": "--objective",
+            "time_limit_ms": "--time-limit",
+            "notation": "--notation",
+        },
+    )
 
 
 def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:

@@ -111,7 +111,7 @@ class GameSettings:
                     highest=MAX_PLAYERS,
                     value=self.players,
                 )
-            )
+            ).naming("players")
         if isinstance(self.hand, bool) or not isinstance(self.hand, int) or self.hand < 1:
             raise RulesError(
                 _(

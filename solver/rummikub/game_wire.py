@@ -371,7 +371,7 @@ def review_rummikub(request: Mapping[str, Any] | ReviewRequest) -> dict[str, Any
                 high=last,
                 value=quoted(asked.player),
             )
-        )
+        ).naming("player")
     rules = record.settings.rules
     check_notation(asked.notation, rules)
     with spelling(asked.notation, rules.colours):

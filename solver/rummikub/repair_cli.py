@@ -14,13 +14,14 @@ from solver.commands import (
     Commands,
     add_rule_flag,
     answering,
+    fields_from_flags,
     rules_from_flags,
     status_text,
     time_limit_ms,
 )
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n
-from solver.rummikub.cli import add_common_flags, describe_table, parse_sets
+from solver.rummikub.cli import POSITION_FLAGS, add_common_flags, describe_table, parse_sets
 from solver.rummikub.position import Objective
 from solver.rummikub.wire import repair_rummikub
 from solver.written import words
@@ -57,6 +58,15 @@ def add_repair_command(commands: Commands) -> None:
     add_rule_flag(parser, "--rule penalty_tiles=2")
     add_common_flags(parser)
     parser.set_defaults(handler=answering(repair_rummikub, _request, describe_repair))
+    fields_from_flags(
+        parser,
+        {
+            **POSITION_FLAGS,
+            "table_before": "--before",
+            "objective": "--objective",
+            "time_limit_ms": "--time-limit",
+        },
+    )
 
 
 def _request(args: argparse.Namespace) -> dict[str, Any]:

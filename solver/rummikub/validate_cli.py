@@ -12,10 +12,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from solver.commands import Commands, add_request_flags, add_rule_flag, answering, rules_from_flags
+from solver.commands import (
+    Commands,
+    add_request_flags,
+    add_rule_flag,
+    answering,
+    fields_from_flags,
+    rules_from_flags,
+)
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n
-from solver.rummikub.cli import add_notation_flag, parse_sets
+from solver.rummikub.cli import POSITION_FLAGS, add_notation_flag, parse_sets
 from solver.rummikub.wire import validate_rummikub
 from solver.written import words
 
@@ -43,6 +50,9 @@ def add_validate_command(commands: Commands) -> None:
     add_notation_flag(parser)
     add_request_flags(parser)  # the penalty's search runs in the default time limit
     parser.set_defaults(handler=answering(validate_rummikub, _request, describe_validation))
+    fields_from_flags(
+        parser, {**POSITION_FLAGS, "table_before": "--before", "table_after": "--after"}
+    )
 
 
 def _request(args: argparse.Namespace) -> dict[str, Any]:

@@ -232,7 +232,7 @@ def facing(position: Position, rules: Rules, opponents: list[Opponent]) -> View:
                 players=len(opponents) + 1,
                 tiles=tiles,
             )
-        )
+        ).naming("opponents", "rack")
     return View.facing(position, rules, [(o.rack_size, o.opened) for o in opponents])
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from solver.cpsat import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
@@ -34,11 +35,23 @@ from solver.shanghai.rules import STANDARD, Rules
 from solver.shanghai.scoring import penalty
 from solver.shanghai.search import could_go_down, solve_turn
 
+PHASE_ASKED: ContextVar[tuple[str, str]] = ContextVar("PHASE_ASKED", default=("phase {!r}", "{!r}"))
+"""How a note says to ask for a phase: a format for the phase named (``phase
+'draw'``, the request's field) and one for a value alone (``'play'``). The command
+line sets its flag's (``--phase draw``, ``play``) while it advises."""
+
+
+def _phase(value: str, *, named: bool = True) -> str:
+    """The phase ``value`` as :data:`PHASE_ASKED` says to ask for it."""
+    return PHASE_ASKED.get()[0 if named else 1].format(value)
+
 
 def _legacy_note() -> str:
     return _(
         "No phase was given: the play advice treats the hand as after the draw, the upcard"
-        " advice as before it. Send phase 'draw' or 'play' to ask one question."
+        " advice as before it. Send {draw} or {play} to ask one question.",
+        draw=_phase("draw"),
+        play=_phase("play", named=False),
     )
 
 
@@ -201,8 +214,9 @@ def _last_card_not_down(card: Card) -> str:
     return _(
         "No play ends this turn legally: the contract cannot be met this turn, and {card},"
         " the last card, may not be discarded (a hand after drawing holds at least two cards;"
-        " before the draw, ask with phase 'draw').",
+        " before the draw, ask with {draw}).",
         card=card,
+        draw=_phase("draw"),
     )
 
 
@@ -213,7 +227,8 @@ def _no_turn_end(hand: tuple[Card, ...]) -> str:
         what = _("{cards} cannot all be laid off", cards=format_cards(hand))
     return _(
         "No play ends this turn legally: {what}, and the last card may not be discarded"
-        " (a hand after drawing holds at least two cards; before the draw, ask with phase"
-        " 'draw').",
+        " (a hand after drawing holds at least two cards; before the draw, ask with"
+        " {draw}).",
         what=what,
+        draw=_phase("draw"),
     )

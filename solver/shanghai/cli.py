@@ -19,6 +19,7 @@ from solver.commands import (
     add_rule_flag,
     answering,
     columns,
+    fields_from_flags,
     pad,
     players_from_flags,
     rules_from_flags,
@@ -27,6 +28,7 @@ from solver.commands import (
 )
 from solver.errors import MeldwiseError
 from solver.i18n import N_, _, _n
+from solver.shanghai.advice import PHASE_ASKED
 from solver.shanghai.contracts import HANDS, contract_text
 from solver.shanghai.wire import advise_shanghai, score_shanghai
 from solver.written import partition, split, words
@@ -81,6 +83,25 @@ def add_shanghai_command(commands: Commands) -> None:
     )
     _add_common(advise)
     advise.set_defaults(handler=_advise)
+    fields_from_flags(
+        advise,
+        {
+            "hand": "--hand",
+            "table": "--table",
+            "down": "--down",
+            "rules": "--rule",
+            "time_limit_ms": "--time-limit",
+            "hand_number": "--hand-number",
+            "contract.sets": "--sets",
+            "contract.runs": "--runs",
+            "upcard": "--upcard",
+            "buys_left": "--buys-left",
+            "phase": "--phase",
+            "seen": "--seen",
+            "next_player.down": "--next-down",
+            "next_player.took": "--next-took",
+        },
+    )
     score = actions.add_parser(
         "score",
         help="penalty points at a hand's end",
@@ -96,13 +117,22 @@ def add_shanghai_command(commands: Commands) -> None:
     add_rule_flag(score, "--rule decks=3 --rule twos_wild=true")
     add_request_flags(score)  # scoring searches nothing: no --time-limit
     score.set_defaults(handler=answering(score_shanghai, _score_request, describe_scores))
+    # A hand's place keeps its name (hands.bob[1]): it names the player, as --hand did.
+    fields_from_flags(score, {"rules": "--rule"})
 
 
 def _advise(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """``shanghai advise``: the answer says nothing of whether the player is down, the
     flags do, and what to say of a missing ``go_down`` depends on it."""
     describe = partial(describe_advice, down=args.down)
-    return answering(advise_shanghai, _advise_request, describe)(args, stdin, stdout, stderr)
+    run = answering(advise_shanghai, _advise_request, describe)
+    if args.json or args.jsonl:
+        return run(args, stdin, stdout, stderr)  # the request's own words: phase 'draw'
+    asked = PHASE_ASKED.set(("--phase {}", "{}"))
+    try:
+        return run(args, stdin, stdout, stderr)
+    finally:
+        PHASE_ASKED.reset(asked)
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:

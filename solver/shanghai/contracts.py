@@ -62,7 +62,7 @@ class Contract:
                     highest=HANDS,
                     value=quoted(hand_number),
                 )
-            )
+            ).naming("hand_number")
         standard = STANDARD_CONTRACTS[hand_number]
         return cls(
             tuple(max(n, rules.min_set_len) for n in standard.sets),

@@ -181,7 +181,7 @@ class ShanghaiAdviseRequest(Spoken):
                     most=allowed,
                     value=quoted(self.buys_left),
                 )
-            )
+            ).naming("buys_left")
 
     def position(self) -> Position:
         """The position asked about (its cards are checked against the rules by

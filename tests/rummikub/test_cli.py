@@ -345,19 +345,19 @@ def test_input_that_is_not_utf8_is_named_by_its_byte() -> None:
         (
             "Q5",
             "en",
-            "error: rack[0]: unknown tile 'Q5': 'Q' is not a colour (colours are R, B, K, Y)\n",
+            "error: --rack: unknown tile 'Q5': 'Q' is not a colour (colours are R, B, K, Y)\n",
         ),
         (
             "Q5",
             "ja",
-            "エラー: rack[0]: 不明なタイル 'Q5': 'Q' は色ではありません"
+            "エラー: --rack: 不明なタイル 'Q5': 'Q' は色ではありません"
             "(色は R, B, K, Y、または赤・青・黒・黄)\n",
         ),
-        ("G4", "en", "error: rack[0]: unknown tile 'G4': this game's colours are R B K Y\n"),
+        ("G4", "en", "error: --rack: unknown tile 'G4': this game's colours are R B K Y\n"),
         (
             "G4",
             "ja",
-            "エラー: rack[0]: 不明なタイル 'G4': このゲームの色は R B K Y(赤・青・黒・黄)です\n",
+            "エラー: --rack: 不明なタイル 'G4': このゲームの色は R B K Y(赤・青・黒・黄)です\n",
         ),
     ],
 )
@@ -571,7 +571,7 @@ def test_validate_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", "--rack", "R1"]) == 2
     assert "give the move with --rack and --after" in capsys.readouterr().err
     assert main(["validate", "--rack", "Q1", "--after", "R1 R2 R3"]) == 2
-    assert "rack[0]: unknown tile 'Q1'" in capsys.readouterr().err
+    assert "--rack: unknown tile 'Q1'" in capsys.readouterr().err
 
 
 def test_score_command(capsys: pytest.CaptureFixture[str]) -> None:
@@ -735,7 +735,7 @@ def test_a_terminal_that_cannot_show_japanese_gets_it_escaped() -> None:
     args = [sys.executable, "-m", "solver", "solve", "--lang", "ja", "--rack", "Q5"]
     done = subprocess.run(args, capture_output=True, text=True, env=env, check=False)
     assert done.returncode == 2
-    assert done.stderr.startswith("\\u30a8\\u30e9\\u30fc: rack[0]:")  # エラー
+    assert done.stderr.startswith("\\u30a8\\u30e9\\u30fc: --rack:")  # エラー
     assert "Traceback" not in done.stderr
 
 

@@ -3,6 +3,7 @@ culprit, and the shanghai CLI command."""
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
@@ -301,7 +302,7 @@ def test_cli_next_player_flags(
     assert asked[0].get("next_player") == next_player
     assert "Discard" in capsys.readouterr().out
     assert main([*args, "--next-took", "QQ", "--lang", "ja"]) == 2
-    assert "next_player.took[0]: 不明なカード 'QQ'" in capsys.readouterr().err
+    assert "--next-took: 不明なカード 'QQ'" in capsys.readouterr().err
 
 
 def test_a_wire_table_meld_without_cards_says_so() -> None:
@@ -607,3 +608,27 @@ def test_a_player_down_is_not_told_of_going_down(
     out = capsys.readouterr().out
     assert "付け札: 探索が止まるまでに見つかりませんでした\n" in out
     assert "ダウン" not in out
+
+
+def test_cli_notes_say_the_phase_flag(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The notes told a command-line user to send the request's "phase 'draw'".
+    last = ["shanghai", "advise", "--hand", "7H", "--hand-number", "1"]
+    legacy = ["shanghai", "advise", "--hand", "7H 7S 8D 9C", "--hand-number", "1", "--upcard", "7D"]
+    for argv, lang, said in (
+        (last, "en", "before the draw, ask with --phase draw)."),
+        (last, "ja", "引く前なら --phase draw で聞いてください"),
+        (legacy, "en", "Send --phase draw or play to ask one question."),
+        (legacy, "ja", "一つの質問にするには --phase draw か play を送ってください。"),
+    ):
+        assert main([*argv, "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        assert said in out
+        assert "phase 'draw'" not in out
+    # A request on stdin, and the library, keep the field's words.
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"hand": ["7H"], "hand_number": 1}'))
+    assert main(["shanghai", "advise", "--json"]) == 0
+    assert "ask with phase 'draw')" in capsys.readouterr().out
+    notes = advise_shanghai({"hand": ["7H"], "hand_number": 1})["notes"]
+    assert any("ask with phase 'draw')" in note for note in notes)

@@ -1,0 +1,108 @@
+"""The command line names the flag a request field came from (solver.commands.in_flags)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from meldwise.cli import main
+from solver.cli import main as solver_main
+
+# Each was refused in the request field's words ('seed', 'buys_left'...), which a
+# person at the command line never wrote.
+REFUSED = [
+    (
+        ["game", "--bots", "greedy,greedy", "--seed", "-1"],
+        "error: --seed must be at least 0, got -1\n",
+        "エラー: --seed は 0 以上で指定してください(指定値: -1)\n",
+    ),
+    (
+        ["game", "--bots", "strong"],
+        "error: --bots must hold at least 2, got 1\n",
+        None,
+    ),
+    (
+        ["solve", "--rack", "R1", "--opponents", "0"],
+        "error: --opponents must be at least 1, got 0\n",
+        "エラー: --opponents は 1 以上で指定してください(指定値: 0)\n",
+    ),
+    (
+        ["bot", "--rack", "R1", "--opponents", "0"],
+        "error: --opponents must be at least 1, got 0\n",
+        None,
+    ),
+    (
+        ["shanghai", "advise", "--hand", "7H 7S", "--hand-number", "1", "--buys-left", "99"],
+        "error: --buys-left must be 0 to 3 in this hand, got 99\n",
+        "エラー: このハンドの --buys-left は0から3までです(指定値: 99)\n",
+    ),
+    (
+        ["shanghai", "advise", "--hand", "7H 7S", "--hand-number", "1", "--buys-left", "-1"],
+        "error: --buys-left must be at least 0, got -1\n",
+        None,
+    ),
+    # A parser's message named the field before it: "rack[0]: unknown tile 'Q1'...".
+    (
+        ["validate", "--rack", "Q1", "--after", "R1"],
+        "error: --rack: unknown tile 'Q1': 'Q' is not a colour (colours are R, B, K, O)\n",
+        "エラー: --rack: 不明なタイル 'Q1': 'Q' は色ではありません"
+        "(色は R, B, K, O、または赤・青・黒・黄)\n",
+    ),
+    (
+        ["solve", "--rack", "R1", "--rule", "jokers=99"],
+        "error: --rule: rule 'jokers' must be between 0 and 4, got 99\n",
+        None,
+    ),
+    (
+        ["shanghai", "advise", "--hand", "7H 7S", "--hand-number", "1", "--seen", "ZZ"],
+        "error: --seen: unknown card 'ZZ': write a rank (2-10, T, J, Q, K, A) and a suit"
+        " (S, H, D, C), e.g. 7H or 10S, or JK for a joker\n",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(("argv", "english", "japanese"), REFUSED)
+def test_a_refusal_names_the_flag(
+    capsys: pytest.CaptureFixture[str], argv: list[str], english: str, japanese: str | None
+) -> None:
+    assert solver_main([*argv, "--lang", "en"]) == 2
+    assert capsys.readouterr().err == english
+    if japanese is not None:
+        assert solver_main([*argv, "--lang", "ja"]) == 2
+        assert capsys.readouterr().err == japanese
+
+
+def test_tournament_players_names_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--bots", "greedy", "--players", "99", "--no-progress"]) == 2
+    assert capsys.readouterr().err == "error: --players must be 2 to 8, got 99\n"
+
+
+def test_review_names_player_but_not_the_records_fields(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.json"
+    assert main(["game", "--bots", "greedy,greedy", "--seed", "1", "--out", str(path)]) == 0
+    capsys.readouterr()
+    for lang, said in (
+        ("en", "error: --player must be 0 to 1, got 5\n"),
+        ("ja", "エラー: --player は0から1までで指定してください(指定値: 5)\n"),
+    ):
+        assert main(["review", str(path), "--player", "5", "--lang", lang]) == 2
+        assert capsys.readouterr().err == said
+
+
+def test_a_request_on_stdin_keeps_the_field_names(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --json: the person wrote the request, so its fields are named as they wrote them.
+    monkeypatch.setattr(
+        "sys.stdin", io.StringIO('{"rack": ["R1"], "opponents": [{"rack_size": 0}]}')
+    )
+    assert solver_main(["solve", "--json"]) == 2
+    assert capsys.readouterr().err == "error: 'opponents[0].rack_size' must be at least 1, got 0\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"rack": ["Q1"]}'))
+    assert solver_main(["solve", "--json"]) == 2
+    assert capsys.readouterr().err.startswith("error: rack[0]: unknown tile 'Q1'")
