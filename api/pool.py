@@ -1,8 +1,9 @@
 """Solver worker processes: admission, fair order, a watchdog and readiness.
 
-Every request that costs CPU (a solve, a Shanghai advice, a move check, a score)
-runs in one of ``workers`` worker processes (:mod:`api.worker`), one task at a
-time each, while the event loop only waits. The pool decides who runs next:
+Every request that costs CPU (a solve, a repair, a move check, a score, a bot's
+move, a bot game, a review, a Shanghai advice) runs in one of ``workers`` worker
+processes (:mod:`api.worker`), one task at a time each, which reads its body, while
+the event loop only waits. The pool decides who runs next:
 
 * **Admission**: at most ``workers + queue`` tasks are admitted at once (running
   or waiting), and at most ``client_share`` of them from one client; one more is
@@ -13,12 +14,12 @@ time each, while the event loop only waits. The pool decides who runs next:
   start-time fair queueing) waits until the others catch up; so a client whose
   requests take seconds gets its share of worker time, not of requests, while
   clients with like requests keep the plain order and its even waits.
-* **Watchdog**: a task that runs longer than its budget (its time limit times the
-  solves it may make, at least ``floor``: the server's time cap) plus ``margin``
-  gets its worker killed and replaced; only
-  that task fails (503). A worker that dies fails only the task it held, and an
-  idle worker is pinged every :data:`HEARTBEAT_S` seconds, so a dead or stopped
-  one is replaced before a request finds it.
+* **Watchdog**: a task that runs longer than its budget (what its route reckons its
+  time limits allow, at least ``floor``: the server's time cap) plus ``margin``
+  gets its worker killed and replaced; only that task fails (503). A worker that
+  dies fails only the task it held, and an idle worker is pinged every
+  :data:`HEARTBEAT_S` seconds, so a dead or stopped one is replaced before a
+  request finds it.
 * **A request that goes away** (503 for the request timeout, or its client gone)
   takes its task with it: a waiting task is dropped; a running one that its time
   limits let run more than :data:`STOP_WORTH_S` longer gets its worker killed and
