@@ -156,8 +156,9 @@ class Job:
     """The request body as sent (decoded with ``surrogateescape``), for the worker to
     read (:data:`api.worker.BODY_TASKS`, :data:`api.worker.RAW_TASKS`)."""
     lang: str
-    """The language active when the request came (its ``Accept-Language``), which the
-    worker answers in where the body names none."""
+    """The language active when the task was made (the ``Accept-Language`` header's, or
+    the body's where the route glanced at it), which the worker answers in where the
+    body names none."""
     client: str
     budget: float
     """Seconds the task may take (its time limits); the watchdog adds the margin."""
