@@ -1,8 +1,9 @@
 """Solver worker processes: admission, fair order, a watchdog and readiness.
 
-Every request that costs CPU (a solve, a Shanghai advice, a move check, a score)
-runs in one of ``workers`` worker processes (:mod:`api.worker`), one task at a
-time each, while the event loop only waits. The pool decides who runs next:
+Every request that costs CPU (a solve, a repair, a move check, a score, a bot's
+move, a bot game, a review, a Shanghai advice) runs in one of ``workers`` worker
+processes (:mod:`api.worker`), one task at a time each, which reads its body, while
+the event loop only waits. The pool decides who runs next:
 
 * **Admission**: at most ``workers + queue`` tasks are admitted at once (running
   or waiting), and at most ``client_share`` of them from one client; one more is
@@ -13,12 +14,12 @@ time each, while the event loop only waits. The pool decides who runs next:
   start-time fair queueing) waits until the others catch up; so a client whose
   requests take seconds gets its share of worker time, not of requests, while
   clients with like requests keep the plain order and its even waits.
-* **Watchdog**: a task that runs longer than its budget (its time limit times the
-  solves it may make, at least ``floor``: the server's time cap) plus ``margin``
-  gets its worker killed and replaced; only
-  that task fails (503). A worker that dies fails only the task it held, and an
-  idle worker is pinged every :data:`HEARTBEAT_S` seconds, so a dead or stopped
-  one is replaced before a request finds it.
+* **Watchdog**: a task that runs longer than its budget (what its route reckons its
+  time limits allow, at least ``floor``: the server's time cap) plus ``margin``
+  gets its worker killed and replaced; only that task fails (503). A worker that
+  dies fails only the task it held, and an idle worker is pinged every
+  :data:`HEARTBEAT_S` seconds, so a dead or stopped one is replaced before a
+  request finds it.
 * **A request that goes away** (503 for the request timeout, or its client gone)
   takes its task with it: a waiting task is dropped; a running one that its time
   limits let run more than :data:`STOP_WORTH_S` longer gets its worker killed and
@@ -56,7 +57,8 @@ from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, _, _n, current, language
 
 WireSolver = Callable[[Mapping[str, Any]], dict[str, Any]]
-"""A dict-in, dict-out entry point of the library (named in :data:`api.worker.TASKS`)."""
+"""A dict-in, dict-out entry point of the library, which names a worker's task
+(:data:`api.worker.BODY_TASKS`, :data:`api.worker.RAW_TASKS`)."""
 
 HEARTBEAT_S = 2.0
 """An idle worker is pinged when it has had no task for this long."""
@@ -132,19 +134,17 @@ def too_large(task: str, limit: int) -> str:
     )
 
 
-def language_of(job: Job) -> str | None:
-    """The language the answer to ``job`` is said in: its request's ``lang`` or, for a
-    body the worker reads, the body's own ``lang`` where it names one. The server reads
-    that body only on the rare paths where it answers for the worker (a worker lost, an
-    answer over the limit)."""
-    lang = job.request.get("lang")
-    if job.body is None:
-        return lang
+def language_of(job: Job) -> str:
+    """The language the answer to ``job`` is said in: its body's own ``lang`` where it
+    names one, else the job's. The server reads the body only on the rare paths where
+    it answers for the worker (a worker lost, an answer over the limit)."""
     try:
         asked = json.loads(job.body)
     except (ValueError, RecursionError):
-        return lang
-    return asked["lang"] if isinstance(asked, dict) and asked.get("lang") in LANGUAGES else lang
+        return job.lang
+    if isinstance(asked, dict) and asked.get("lang") in LANGUAGES:
+        return str(asked["lang"])
+    return job.lang
 
 
 @dataclass(eq=False)
@@ -152,15 +152,18 @@ class Job:
     """One task on its way through the pool."""
 
     task: str
-    request: Mapping[str, Any]
+    body: str
+    """The request body as sent (decoded with ``surrogateescape``), for the worker to
+    read (:data:`api.worker.BODY_TASKS`, :data:`api.worker.RAW_TASKS`)."""
+    lang: str
+    """The language active when the task was made (the ``Accept-Language`` header's, or
+    the body's where the route glanced at it), which the worker answers in where the
+    body names none."""
     client: str
     budget: float
     """Seconds the task may take (its time limits); the watchdog adds the margin."""
     future: asyncio.Future[dict[str, Any]]
     request_id: str
-    body: str | None = None
-    """The request body as sent (decoded with ``surrogateescape``), for the worker to
-    read (:data:`api.worker.BODY_TASKS`); then ``request`` holds only its ``lang``."""
     caps: Mapping[str, int] | None = None
     """For a task answered as bytes (:data:`api.worker.RAW_TASKS`): the server's caps
     on the request's fields, which the worker applies as it reads the body."""
@@ -524,12 +527,10 @@ class _Worker:
     async def _exchange(self, job: Job, allowed: float) -> dict[str, Any]:
         """Send ``job`` to the worker and read its reply, within ``allowed`` seconds
         plus the margin (the watchdog)."""
-        if job.body is None:
-            await self._write({"task": job.task, "request": job.request})
-        elif job.caps is None:
-            await self._write({"task": job.task, "body": job.body, **job.request})
-        else:
-            await self._write({"task": job.task, "body": job.body, "caps": job.caps, **job.request})
+        message: dict[str, Any] = {"task": job.task, "body": job.body, "lang": job.lang}
+        if job.caps is not None:
+            message["caps"] = job.caps
+        await self._write(message)
         return await self._read(
             allowed + self.pool.margin,
             "hung",
@@ -728,32 +729,26 @@ class SolverPool:
             )
         )
 
-    async def run(
-        self,
-        solver: WireSolver,
-        request: Mapping[str, Any],
-        *,
-        client: str,
-        budget_s: float = 0.0,
-    ) -> dict[str, Any]:
-        """Answer one wire request with ``solver`` (e.g. :func:`solver.solve_rummikub`) in
-        a worker, within ``budget_s`` seconds of work (the request's time limits; 0
-        for a task without one) plus the watchdog's margin.
-
-        Raises :class:`Unavailable` or :class:`ClientBusy` when refused or when the
-        worker is lost, and :class:`InvalidRequest` for a request that is not a real
-        game. A response's ``status`` is counted in the solver metrics."""
-        return await self._answer(self._job(solver, request, client, budget_s))
-
     async def run_body(
         self, solver: WireSolver, body: bytes, *, client: str, budget_s: float = 0.0
     ) -> dict[str, Any]:
-        """As :meth:`run`, for a request body as it came, which the worker reads (one of
-        :data:`api.worker.BODY_TASKS`) and answers in the body's ``lang``, else the
-        active language: the server process never parses it. Raises
-        :class:`~api.reading.BodyError` for a body that does not read as JSON."""
-        text = body.decode("utf-8", "surrogateescape")
-        return await self._answer(self._job(solver, {"lang": current()}, client, budget_s, text))
+        """Answer a request body as it came with ``solver`` (one of
+        :data:`api.worker.BODY_TASKS`, e.g. :func:`solver.score_rummikub`) in a worker,
+        within ``budget_s`` seconds of work (the request's time limits; 0 for a task
+        without one) plus the watchdog's margin. The worker reads the body and answers
+        in its ``lang``, else the active language: the server process never parses it.
+
+        Raises :class:`Unavailable` or :class:`ClientBusy` when refused or when the
+        worker is lost, :class:`InvalidRequest` for a request that is not a real game,
+        and :class:`~api.reading.BodyError` for a body that does not read as JSON. A
+        response's ``status`` is counted in the solver metrics."""
+        reply = await self._reply(self._job(solver, body, client, budget_s))
+        if "ok" not in reply:
+            raise RuntimeError(f"solver worker failed: {reply!r}")
+        response: dict[str, Any] = reply["ok"]
+        if "status" in response:
+            self.metrics.solves.labels(response["status"]).inc()
+        return response
 
     async def answer_body(
         self,
@@ -768,9 +763,7 @@ class SolverPool:
         client gets (one of :data:`api.worker.RAW_TASKS`, its answer checked against
         its model there), with each request field named in ``caps`` lowered to its
         cap: the server process neither reads the request nor the answer."""
-        text = body.decode("utf-8", "surrogateescape")
-        job = self._job(solver, {"lang": current()}, client, budget_s, text, caps)
-        reply = await self._reply(job)
+        reply = await self._reply(self._job(solver, body, client, budget_s, caps))
         if "answer" not in reply:
             raise RuntimeError(f"solver worker failed: {reply!r}")
         if reply.get("status") is not None:
@@ -781,23 +774,16 @@ class SolverPool:
     @staticmethod
     def _job(
         solver: WireSolver,
-        request: Mapping[str, Any],
+        body: bytes,
         client: str,
         budget_s: float,
-        body: str | None = None,
         caps: Mapping[str, int] | None = None,
     ) -> Job:
+        text = body.decode("utf-8", "surrogateescape")
         future = asyncio.get_running_loop().create_future()
-        return Job(solver.__name__, request, client, budget_s, future, REQUEST_ID.get(), body, caps)
-
-    async def _answer(self, job: Job) -> dict[str, Any]:
-        reply = await self._reply(job)
-        if "ok" not in reply:
-            raise RuntimeError(f"solver worker failed: {reply!r}")
-        response: dict[str, Any] = reply["ok"]
-        if "status" in response:
-            self.metrics.solves.labels(response["status"]).inc()
-        return response
+        return Job(
+            solver.__name__, text, current(), client, budget_s, future, REQUEST_ID.get(), caps
+        )
 
     async def _reply(self, job: Job) -> dict[str, Any]:
         """The worker's reply to ``job`` once admitted and run; its errors raised."""

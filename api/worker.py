@@ -5,9 +5,8 @@ Ctrl-C or a SIGTERM sent to the server's process group never reaches it: the
 server decides when its workers stop. The worker talks on its standard input and
 output, one JSON object per line:
 
-* in: ``{"task": "solve_rummikub", "request": {...}}`` (a wire entry point of
-  :mod:`solver`), ``{"task": "validate_rummikub", "body": "...", "lang": "en"}``
-  (a request body as it came, read here: see :data:`BODY_TASKS`),
+* in: ``{"task": "validate_rummikub", "body": "...", "lang": "en"}`` (a request
+  body as it came, read here: see :data:`BODY_TASKS`),
   ``{"task": "solve_rummikub", "body": "...", "lang": "en", "caps": {...}}`` (the
   same, answered as bytes: see :data:`RAW_TASKS`), or ``{"task": "ping"}``;
 * out: first ``{"ready": pid}`` once warm, then one answer per line read:
@@ -76,22 +75,6 @@ from solver.shanghai.wire import (
 from solver.wire import AS_WRITTEN, Request, read
 
 WireFunction = Callable[[Mapping[str, Any]], dict[str, Any]]
-
-TASKS: dict[str, WireFunction] = {
-    function.__name__: function
-    for function in (
-        solve_rummikub,
-        validate_rummikub,
-        repair_rummikub,
-        score_rummikub,
-        bot_rummikub,
-        game_rummikub,
-        review_rummikub,
-        advise_shanghai,
-        score_shanghai,
-    )
-}
-"""What a worker runs, by name: the library's dict-in, dict-out entry points."""
 
 MAX_PROBLEMS = 50
 """Most problems listed in a validate answer (the last one then says how many more),
@@ -281,10 +264,7 @@ def answer(message: Mapping[str, Any], max_bytes: int) -> bytes:
             if len(data) > max_bytes:
                 return _line({"too_large": len(data)})
             return _line({"answer": len(data), "status": status}) + data
-        if "body" in message:
-            reply: dict[str, Any] = {"ok": from_body(str(task), message["body"], message["lang"])}
-        else:
-            reply = {"ok": TASKS[str(task)](message["request"])}
+        reply: dict[str, Any] = {"ok": from_body(str(task), message["body"], message["lang"])}
     except MeldwiseError as error:
         reply = {"invalid": str(error)}
     except BodyError as error:

@@ -328,7 +328,7 @@ def test_bots_games_and_reviews_change_only_the_text() -> None:
         ("赤5", "R5"),
         ("青13", "B13"),
         ("黒7", "K7"),
-        ("Ｒ５", "R5"),  # noqa: RUF001 (full-width on purpose)
+        ("\uff32\uff15", "R5"),  # full-width
         ("赤１２", "R12"),
         ("ジョーカー", "J"),
     ],
@@ -394,7 +394,7 @@ def test_notation_rbyk_writes_orange_as_y_everywhere() -> None:
         ("10♠", "10S"),
         ("♠A", "AS"),
         ("Q♦", "QD"),
-        ("２♣", "2C"),  # noqa: RUF001 (full-width on purpose)
+        ("\uff12♣", "2C"),  # full-width
         ("ジョーカー", "JK"),
         # A phone's emoji keyboard adds a variation selector (U+FE0F): refused once.
         ("7\u2665\ufe0f", "7H"),

@@ -10,14 +10,12 @@ of 170,000 up to 2.5 s."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from fastapi import APIRouter, Request, Response
 
 from api.bodies import JSONRoute, RequestRoute, json_body
-from api.deps import get_client, get_pool, get_settings
+from api.deps import get_settings
 from api.errors import documented_errors
-from api.pool import WireSolver
+from api.routes.rummikub import answered
 from solver.rummikub.game_wire import (
     MAX_GAME_TILES,
     MAX_REVIEW_TURNS,
@@ -53,14 +51,14 @@ async def bot(request: Request) -> Response:
     """A bot's move for a position: beginner, greedy (the best play) or strong (plays
     to win: it may hold tiles back, and says why)."""
     settings = await get_settings(request)
-    return await _answered(request, bot_rummikub, settings.game_budget_ms / 1000)
+    return await answered(request, bot_rummikub, settings.game_budget_ms / 1000)
 
 
 async def game(request: Request) -> Response:
     """A whole seeded game between bots: its game record (``record``), and ``status``
     ``optimal`` when every solve the bots made was proven."""
     settings = await get_settings(request)
-    return await _answered(request, game_rummikub, settings.game_budget_ms / 1000)
+    return await answered(request, game_rummikub, settings.game_budget_ms / 1000)
 
 
 async def review(request: Request) -> Response:
@@ -74,23 +72,7 @@ async def review(request: Request) -> Response:
     # The worker shares the game budget among the turns it reads (api.worker.LOWERED).
     caps = {"time_limit_ms": settings.time_cap_ms, "game_budget_ms": settings.game_budget_ms}
     # The watchdog's budget: the game budget, plus the turns' solves, which share it.
-    return await _answered(request, review_rummikub, 2 * settings.game_budget_ms / 1000, caps)
-
-
-async def _answered(
-    request: Request, solver: WireSolver, budget_s: float, caps: Mapping[str, int] | None = None
-) -> Response:
-    """The worker's answer to the request's body, read and answered there by ``solver``
-    within ``budget_s`` seconds (plus the watchdog's margin), lowered to ``caps``."""
-    pool = await get_pool(request)
-    answer = await pool.answer_body(
-        solver,
-        await request.body(),
-        client=await get_client(request),
-        budget_s=budget_s,
-        caps=caps or {},
-    )
-    return Response(answer, media_type="application/json")
+    return await answered(request, review_rummikub, 2 * settings.game_budget_ms / 1000, caps)
 
 
 for path, endpoint, request_model, response_model, errors in (

@@ -4,6 +4,7 @@ to :mod:`solver`."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
@@ -57,7 +58,7 @@ async def solve(request: Request) -> Response:
     # checks the answer against SolveResponse and sends the bytes this route answers
     # with: the solve is the route clients call most, so the server process, which
     # every request goes through, does none of that (nor resolves dependencies).
-    settings, pool = await get_settings(request), await get_pool(request)
+    settings = await get_settings(request)
     body = await request.body()
     caps = {
         "time_limit_ms": settings.time_cap_ms,
@@ -88,10 +89,7 @@ async def solve(request: Request) -> Response:
         # their deterministic work, not by the clock (13 s of CPU on a 148-tile position
         # of a big variant), which the watchdog cut at the time cap (503, worker lost).
         budget_s += settings.game_budget_ms / 1000
-    answer = await pool.answer_body(
-        solve_rummikub, body, client=await get_client(request), budget_s=budget_s, caps=caps
-    )
-    return Response(answer, media_type="application/json")
+    return await answered(request, solve_rummikub, budget_s, caps)
 
 
 router.add_api_route(
@@ -165,17 +163,27 @@ async def answered_within_cap(request: Request, solver: WireSolver) -> Response:
     body, lowers its ``time_limit_ms`` to the server's cap, and checks and writes the
     answer (a repair, a Shanghai advice); the server process only glances at the body
     for its time limit (the watchdog's budget) and language (a refusal's)."""
-    settings, pool = await get_settings(request), await get_pool(request)
-    body = await request.body()
-    limit_ms, lang, _tiles, _advised = glance(body)
+    settings = await get_settings(request)
+    limit_ms, lang, _tiles, _advised = glance(await request.body())
     if lang is not None:
         set_language(lang)  # a refusal, too, speaks the body's language
+    caps = {"time_limit_ms": settings.time_cap_ms}
+    return await answered(request, solver, settings.capped_ms(limit_ms) / 1000, caps)
+
+
+async def answered(
+    request: Request, solver: WireSolver, budget_s: float, caps: Mapping[str, int] | None = None
+) -> Response:
+    """The worker's answer to the request's body, read and answered there by ``solver``
+    within ``budget_s`` seconds (plus the watchdog's margin), each field named in
+    ``caps`` lowered to its cap: the bytes the route answers with, as they came."""
+    pool = await get_pool(request)
     answer = await pool.answer_body(
         solver,
-        body,
+        await request.body(),  # a body read before is kept: not read again
         client=await get_client(request),
-        budget_s=settings.capped_ms(limit_ms) / 1000,
-        caps={"time_limit_ms": settings.time_cap_ms},
+        budget_s=budget_s,
+        caps=caps or {},
     )
     return Response(answer, media_type="application/json")
 

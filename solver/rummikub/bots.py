@@ -6,8 +6,9 @@ the pool size, every rack size, who has opened, the public history) and answers 
 seed give the same move on any machine and under any load, because the solves of a
 move share one budget of CP-SAT's deterministic work
 (:func:`~solver.rummikub.strategy.move_limit`), with the clock only as a generous
-safety cap (a solve that the cap stops raises :class:`BotError` rather
-than play a move that a rerun might not repeat).
+safety cap (a solve that the cap stops raises
+:class:`~solver.rummikub.strategy.BotError` rather than play a move that a rerun
+might not repeat).
 
 * ``beginner`` plays something legal but never rearranges the table: the most
   rack tiles in new sets of its own, then single tiles added to the ends of runs

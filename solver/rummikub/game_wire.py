@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from functools import reduce
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import ConfigDict, Field, StrictBool
 
@@ -54,7 +54,7 @@ MAX_GAME_TILES = 212
 Seed = Annotated[int, Field(strict=True, ge=0, le=MAX_SEED)]
 
 BotName = Literal["beginner", "greedy", "strong"]
-assert set(BotName.__args__) == set(BOTS)  # type: ignore[attr-defined]
+assert set(get_args(BotName)) == set(BOTS)
 
 EXAMPLE_RACK: list[Any] = ["R1", "R2", "R3", "B9", "K9", "O9", "J", "K11", "O4"]
 EXAMPLE_TABLE: list[Any] = [["R10", "R11", "R12"], ["B5", "K5", "O5"]]

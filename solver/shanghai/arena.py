@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.settings import seated
 from solver.shanghai.bots import BOTS, make_bot
 from solver.shanghai.engine import Game, GameSettings
 from solver.shanghai.record import record_to_dict
+
+if TYPE_CHECKING:
+    from solver.arena.game import Match
 
 
 def new_game(seed: int, players: int, options: Mapping[str, Any]) -> Game:
@@ -24,7 +27,7 @@ def new_game(seed: int, players: int, options: Mapping[str, Any]) -> Game:
     return Game.new(GameSettings.from_dict(seated(options, players)), seed)
 
 
-def record(match: Any, players: Sequence[str]) -> dict[str, Any]:
+def record(match: Match, players: Sequence[str]) -> dict[str, Any]:
     assert isinstance(match, Game)
     return record_to_dict(match, players)
 

@@ -371,7 +371,7 @@ class Game:
 
     # --- judging ----------------------------------------------------------------------
 
-    def problems(self, move: Any) -> tuple[str, ...]:
+    def problems(self, move: Move) -> tuple[str, ...]:
         """Why ``move`` is not legal for the player to move (empty when it is)."""
         if self.over:
             return (_("the game is over"),)
@@ -453,7 +453,7 @@ class Game:
 
     # --- moving -----------------------------------------------------------------------
 
-    def apply(self, move: Any) -> Event | None:
+    def apply(self, move: Move) -> Event | None:
         """Make ``move`` for the player to move; raise :class:`IllegalMove` if it breaks
         the rules (the game is then unchanged)."""
         problems = self.problems(move)

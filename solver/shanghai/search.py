@@ -175,11 +175,11 @@ def drawn_cards(
     """Which of ``candidates`` (unseen cards), drawn into ``hand``, let the play phase
     go out (``out``), or go down at all (not ``out``; ``contract`` given).
 
-    One model with the drawn card as a choice (:func:`~solver.shanghai.model.
-    add_drawn_card`), solved again with each card found ruled out until none is
-    left: as many solves as cards found, plus one, each within ``limit`` (the
-    defaults when None). UNKNOWN when a solve stopped early (the set found is then a
-    subset), or when the clock had run out before.
+    One model with the drawn card as a choice
+    (:func:`~solver.shanghai.model.add_drawn_card`), solved again with each card
+    found ruled out until none is left: as many solves as cards found, plus one,
+    each within ``limit`` (the defaults when None). UNKNOWN when a solve stopped
+    early (the set found is then a subset), or when the clock had run out before.
     """
     if not candidates:
         return set(), Status.OPTIMAL

@@ -720,7 +720,7 @@ def test_the_fair_order_serves_in_arrival_order_until_one_client_has_used_more()
         loop = asyncio.get_running_loop()
 
         def admit(client: str, budget: float) -> Job:
-            job = Job("task", {}, client, budget, loop.create_future(), "-")
+            job = Job("task", "{}", "en", client, budget, loop.create_future(), "-")
             queue.admit(job)
             return job
 
@@ -757,7 +757,7 @@ def test_requests_waiting_at_shutdown_are_told_so_in_their_own_language() -> Non
         pool = SolverPool(1, 4, Metrics())  # no worker started: every task waits
         loop = asyncio.get_running_loop()
         jobs = [
-            Job("solve_rummikub", {"lang": lang}, lang, 1.0, loop.create_future(), "-")
+            Job("solve_rummikub", "{}", lang, lang, 1.0, loop.create_future(), "-")
             for lang in ("ja", "en")
         ]
         for job in jobs:
@@ -780,7 +780,7 @@ def test_a_task_whose_worker_was_lost_costs_its_client_its_usual_time() -> None:
         loop = asyncio.get_running_loop()
 
         def admit(client: str, budget: float = 2.0) -> Job:
-            job = Job("task", {}, client, budget, loop.create_future(), "-")
+            job = Job("task", "{}", "en", client, budget, loop.create_future(), "-")
             queue.admit(job)
             return job
 
@@ -807,7 +807,7 @@ def test_a_client_that_pauses_between_requests_keeps_its_place_before_one_that_n
         loop = asyncio.get_running_loop()
 
         def admit(client: str) -> Job:
-            job = Job("task", {}, client, 0.0, loop.create_future(), "-")
+            job = Job("task", "{}", "en", client, 0.0, loop.create_future(), "-")
             queue.admit(job)
             return job
 

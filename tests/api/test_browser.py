@@ -1128,7 +1128,7 @@ def test_the_element_follows_a_language_change_of_its_ancestors(service: str, pa
         press_hint(page)
         expect(hint.locator(".answer")).to_have_text("You can play 3 tiles this turn.")
         page.evaluate("document.documentElement.lang = 'ja'")
-        expect(hint.get_by_role("button")).to_have_text("ヒント: どのタイル？")  # noqa: RUF001
+        expect(hint.get_by_role("button")).to_have_text("ヒント: どのタイル\uff1f")
         expect(hint.locator(".answer")).to_be_empty()
         request, _ = press_hint(page)
         assert request["lang"] == "ja"
@@ -1177,7 +1177,7 @@ def test_the_element_in_a_components_shadow_tree_speaks_the_pages_language(
         expect(hint.get_by_role("button")).to_have_text("Hint: which tile?")
         expect(hint.locator(".answer")).to_be_empty()
         page.evaluate("document.querySelector('game-board').lang = 'ja'")  # the host's own
-        expect(hint.get_by_role("button")).to_have_text("ヒント: どのタイル？")  # noqa: RUF001
+        expect(hint.get_by_role("button")).to_have_text("ヒント: どのタイル\uff1f")
 
 
 def test_refusals_before_the_body_come_in_the_elements_language(service: str, page: Page) -> None:
@@ -1749,7 +1749,7 @@ def test_shanghai_tab_reads_full_width_sizes_and_refuses_two_upcards(
     page.locator("#upcard").fill("6S")
     # Sizes typed full-width, as a Japanese keyboard does.
     page.get_by_label("コントラクト", exact=True).select_option("custom")
-    page.locator("#contract-sets").fill("３、３")  # noqa: RUF001
+    page.locator("#contract-sets").fill("\uff13\u3001\uff13")
     page.locator("#contract-runs").fill("")
     request = _advised_request(page)
     assert request["contract"] == {"sets": [3, 3], "runs": []}
@@ -2168,7 +2168,7 @@ def test_the_demo_speaks_japanese_with_a_switch(service: str, browser: Browser) 
     assert request["table"] == [["B7", "K7", "黄7", "R7"], ["R1", "R2", "R3"]]
     answer = hint.locator(".answer")
     expect(answer).to_have_text(f"この手番で{nudge['tiles_played']}枚出せます。")
-    expect(hint.get_by_role("button")).to_have_text("ヒント: どのタイル？")  # noqa: RUF001
+    expect(hint.get_by_role("button")).to_have_text("ヒント: どのタイル\uff1f")
     press_hint(page)
     _, full = press_hint(page)
     assert full["steps"][0]["text"] == "場のセット0(7のグループ)からK7を取ります。"

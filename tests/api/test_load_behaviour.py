@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import time
@@ -412,13 +413,20 @@ def test_a_waiting_task_reaches_the_worker_before_the_last_answer_goes_out() -> 
     async def scenario() -> None:
         async with async_client(app):
             pool = app.state.pool
-            request = {"rack": ["R1", "R2", "R3"]}
-            first = asyncio.create_task(pool.run(solve_rummikub, request, client="a"))
-            second = asyncio.create_task(pool.run(solve_rummikub, request, client="b"))
+            body = json.dumps({"rack": ["R1", "R2", "R3"]}).encode()
+            caps = {"time_limit_ms": 2000}
+
+            def solve(client: str) -> asyncio.Task[bytes]:
+                answer = pool.answer_body(
+                    solve_rummikub, body, client=client, budget_s=0.0, caps=caps
+                )
+                return asyncio.create_task(answer)
+
+            first, second = solve("a"), solve("b")
             await first
             # The first answer's request resumes only after the worker took the second
             # task, in the same event-loop turn: the worker never waits on the sending.
             assert _worker(app).job is not None
-            assert (await second)["status"] == "optimal"
+            assert json.loads(await second)["status"] == "optimal"
 
     asyncio.run(scenario())
