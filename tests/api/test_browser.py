@@ -1606,6 +1606,72 @@ def test_the_text_areas_show_their_whole_placeholder(
         context.close()
 
 
+# Every element drawn in the shown tab's panel whose right edge is past the panel's
+# content (its padding in), as "TAG#id.class: right".
+STICKING_OUT = """() => {
+  const panel = document.querySelector("main section.panel:not([hidden])");
+  const box = panel.getBoundingClientRect();
+  const edge = box.right - panel.clientLeft - parseFloat(getComputedStyle(panel).paddingRight);
+  return [...panel.querySelectorAll("*")]
+    .filter((e) => e.getClientRects().length > 0 && e.getBoundingClientRect().right > edge + 0.5)
+    .map((e) => `${e.tagName}#${e.id}.${e.className}: ${e.getBoundingClientRect().right}`);
+}"""
+
+
+@pytest.mark.parametrize("width", [400, 1280])
+def test_nothing_sticks_out_of_the_tabs_panel(service: str, browser: Browser, width: int) -> None:
+    # At 400 px the palettes' 13 columns ran past the panel (the page scrolled
+    # sideways), and so did the Japanese contract select (as wide as its longest
+    # option) and the review tab's seed field (a number field is 20 characters wide).
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    try:
+        for lang in ("en", "ja"):
+            page.goto(f"{service}/?lang={lang}")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            for tab in ("#tab-rummikub", "#tab-shanghai", "#tab-review"):
+                page.locator(tab).click()
+                assert page.evaluate(STICKING_OUT) == [], (lang, tab)
+            # Each contract in turn, the longest too.
+            page.locator("#tab-shanghai").click()
+            for value in page.locator("#contract option").evaluate_all(
+                "options => options.map(o => o.value)"
+            ):
+                page.locator("#contract").select_option(value)
+                assert page.evaluate(STICKING_OUT) == [], (lang, value)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()
+
+
+def test_the_palettes_arrow_keys_follow_the_rows_drawn(service: str, browser: Browser) -> None:
+    # At 400 px a suit is drawn in two rows (2-8, 9-A): Down goes to the piece drawn
+    # below, as it does in the 13 columns of a wide window.
+    for width, below in ((400, "add 9 of spades"), (1100, "add 2 of hearts")):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        try:
+            page.goto(service)
+            page.locator("#tab-shanghai").click()
+            palette = page.locator("#shanghai-palette")
+            first = palette.get_by_role("button").first
+            first.focus()
+            page.keyboard.press("ArrowDown")
+            focused = palette.locator("button:focus")
+            expect(focused).to_have_accessible_name(below)
+            here, there = first.bounding_box(), focused.bounding_box()
+            assert here is not None
+            assert there is not None
+            assert there["y"] > here["y"], width
+            assert abs(there["x"] - here["x"]) < 2, width
+            page.keyboard.press("ArrowUp")
+            expect(first).to_be_focused()
+            page.keyboard.press("ArrowUp")  # the first row: nowhere to go
+            expect(first).to_be_focused()
+        finally:
+            context.close()
+
+
 def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     page.goto(service)
     page.get_by_role("tab", name="Shanghai").click()
