@@ -193,6 +193,12 @@ export function setUpReview() {
     for (const [i, item] of [...list.children].entries()) {
       item.querySelector("button").setAttribute("aria-current", String(i === current));
     }
+    // The list scrolls in its own box: bring the chosen turn into it (only the list,
+    // as scrollIntoView would move the page too).
+    const chosen = list.children[current]?.getBoundingClientRect();
+    const box = list.getBoundingClientRect();
+    if (chosen && chosen.top < box.top) list.scrollTop -= box.top - chosen.top;
+    else if (chosen && chosen.bottom > box.bottom) list.scrollTop += chosen.bottom - box.bottom;
     detail.replaceChildren(...drawTurn(turns[current], tr, colours));
   };
 

@@ -160,7 +160,9 @@ function drawOptions(options, tr) {
     ];
     for (const text of cells) row.insertCell().textContent = text;
   }
-  const parts = [element("h3", tr.t("Draw options")), table];
+  const scroll = element("div", undefined, "table-scroll");
+  scroll.append(table);
+  const parts = [element("h3", tr.t("Draw options")), scroll];
   const said = [tr.t("Expected figures once the cards are in; the chances are that the play right after goes down or goes out.")];
   // Points are missing only when the unseen cards cannot supply the option's stock
   // cards (docs/shanghai.md, "Too few unseen cards"): the notes say why.

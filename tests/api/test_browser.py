@@ -1606,15 +1606,34 @@ def test_the_text_areas_show_their_whole_placeholder(
         context.close()
 
 
-# Every element drawn in the shown tab's panel whose right edge is past the panel's
-# content (its padding in), as "TAG#id.class: right".
+# What is drawn past the right edge of the shown tab's panel (its padding in), as
+# "TAG#id.class: right": an element's box or a line of its text, in the hint
+# element's shadow tree too. Inside a box that scrolls (a wide table), only the box
+# counts.
 STICKING_OUT = """() => {
   const panel = document.querySelector("main section.panel:not([hidden])");
   const box = panel.getBoundingClientRect();
   const edge = box.right - panel.clientLeft - parseFloat(getComputedStyle(panel).paddingRight);
-  return [...panel.querySelectorAll("*")]
-    .filter((e) => e.getClientRects().length > 0 && e.getBoundingClientRect().right > edge + 0.5)
-    .map((e) => `${e.tagName}#${e.id}.${e.className}: ${e.getBoundingClientRect().right}`);
+  const deep = (root) => [...root.querySelectorAll("*")]
+    .flatMap((e) => [e, ...(e.shadowRoot ? deep(e.shadowRoot) : [])]);
+  const up = (e) => e.parentElement ?? e.getRootNode().host;
+  const clips = (e) => getComputedStyle(e).overflowX !== "visible";
+  const scrolled = (e) => {
+    for (let a = up(e); a && a !== panel; a = up(a)) {
+      if (clips(a)) return true;
+    }
+    return false;
+  };
+  const text = (n) => {
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    return range.getBoundingClientRect().right;
+  };
+  const right = (e) => Math.max(e.getBoundingClientRect().right, ...[...e.childNodes]
+    .filter((n) => n.nodeType === Node.TEXT_NODE && !clips(e)).map(text));
+  return deep(panel)
+    .filter((e) => e.getClientRects().length > 0 && !scrolled(e) && right(e) > edge + 0.5)
+    .map((e) => `${e.tagName}#${e.id}.${e.className}: ${right(e)}`);
 }"""
 
 
@@ -1642,6 +1661,77 @@ def test_nothing_sticks_out_of_the_tabs_panel(service: str, browser: Browser, wi
             assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
         context.close()
+
+
+def test_long_words_and_answers_stay_in_the_panel_at_400_px(service: str, browser: Browser) -> None:
+    # A word typed as a piece was drawn one piece wide whatever its length, so 300
+    # letters made the page 1,800 px wide; an owner's name and the error quoting
+    # the word ran out too. The review's six-column summary and the draw options
+    # were wider than the panel, and the review's turns column left the chosen
+    # turn 72 px: a tile to a line.
+    context = browser.new_context(viewport={"width": 400, "height": 900})
+    page = context.new_page()
+    try:
+        for lang in ("en", "ja"):
+            page.goto(f"{service}/?lang={lang}")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            page.locator("#rack").fill("R" * 300)
+            with page.expect_response(lambda r: r.url.endswith(SOLVE)):
+                page.locator("#rack").press("Enter")
+            expect(page.locator("meldwise-hint .error")).to_contain_text("RRRR")
+            assert page.evaluate(STICKING_OUT) == [], lang
+
+            page.locator("#tab-shanghai").click()
+            page.locator("#shanghai-example").click()
+            page.locator("#phase").select_option("draw")
+            _advised_request(page)
+            expect(page.locator("#shanghai-answer .draw-options")).to_be_visible()
+            assert page.evaluate(STICKING_OUT) == [], lang
+            page.locator("#hand").fill("H" * 300)
+            page.locator("#melds").fill("a" * 200 + ": 8H 8S 8D")
+            with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)):
+                page.locator("#shanghai-advise").click()
+            expect(page.locator("#shanghai-error")).to_contain_text("HHHH")
+            assert page.evaluate(STICKING_OUT) == [], lang
+
+            page.locator("#tab-review").click()
+            with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+                page.locator("#review-play").click()
+            page.locator("#review-next-missed").click()
+            expect(page.locator("#review-turn .set").first).to_be_visible()
+            assert page.evaluate(STICKING_OUT) == [], lang
+            turn = page.locator("#review-turn").bounding_box()
+            assert turn is not None
+            assert turn["width"] > 250, lang
+            assert page.evaluate("document.documentElement.scrollWidth") <= 400, lang
+    finally:
+        context.close()
+
+
+def test_review_tab_keeps_the_chosen_turn_in_view_in_the_list(service: str, page: Page) -> None:
+    # The turns' list scrolls in its own box: Next turn went on past its end and the
+    # highlighted turn was out of sight.
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+        page.get_by_role("button", name="Play a bot game (strong vs greedy)").click()
+    listed = page.locator("#review-turns")
+    expect(listed.locator("button[aria-current=true]")).to_have_count(1)
+    count = listed.locator("button").count()
+    in_view = """(list) => {
+      const shown = list.getBoundingClientRect();
+      const chosen = list.querySelector("button[aria-current=true]").getBoundingClientRect();
+      return chosen.top >= shown.top - 0.5 && chosen.bottom <= shown.bottom + 0.5;
+    }"""
+    assert listed.evaluate("list => list.scrollHeight > list.clientHeight")  # it scrolls
+    for _ in range(count - 1):
+        page.get_by_role("button", name="Next turn").click()
+        assert listed.evaluate(in_view)
+    expect(listed.locator("button").last).to_have_attribute("aria-current", "true")
+    for _ in range(count - 1):
+        page.get_by_role("button", name="Previous turn").click()
+        assert listed.evaluate(in_view)
+    expect(listed.locator("button").first).to_have_attribute("aria-current", "true")
 
 
 def test_the_palettes_arrow_keys_follow_the_rows_drawn(service: str, browser: Browser) -> None:
