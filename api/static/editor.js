@@ -41,6 +41,17 @@ function rove(buttons, columns) {
   });
 }
 
+/** The number in a number field: null when it is empty, an Error naming the field
+ * by its label when what is typed is no number (the browser then gives an empty
+ * value, which read as empty would silently stand for the field's default). */
+export function readNumber(input, tr) {
+  if (input.validity.badInput) {
+    const field = input.labels?.[0]?.textContent?.trim() || input.id;
+    throw new Error(tr.t("{field}: what is typed there is not a number.", { field }));
+  }
+  return input.value === "" ? null : Number(input.value);
+}
+
 /** One field of pieces: an <input> (one list) or a <textarea> (one list a line,
  * or separated by "|"), with its drawing in ``preview``. Clicking a drawn piece
  * removes it. The drawing is one stop for Tab (arrow keys move in it, and the focus

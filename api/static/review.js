@@ -4,6 +4,7 @@
 // (docs/games.md: "Game review").
 
 import { isBusy, setBusy } from "./busy.js";
+import { readNumber } from "./editor.js";
 import { translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
@@ -312,7 +313,13 @@ export function setUpReview() {
   playButton.addEventListener("click", async () => {
     if (isBusy(playButton)) return; // a game is on its way
     error.replaceChildren();
-    const seed = Number(form.seed.value || 0);
+    let seed;
+    try {
+      seed = readNumber(form.seed, tr) ?? 0;
+    } catch (refusal) {
+      error.textContent = refusal.message;
+      return;
+    }
     const mine = slot.begin(playButton, tr.t("Playing a game\u2026"));
     const asked = tr; // the language asked in, whatever the page switches to
     try {

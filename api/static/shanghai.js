@@ -1,7 +1,7 @@
 // The demo page's Shanghai tab: a hand, the table and the upcard in, the turn's
 // advice out (README: "Shanghai rummy", "What the answer means").
 
-import { Palette, PieceField } from "./editor.js";
+import { Palette, PieceField, readNumber } from "./editor.js";
 import { isBusy, setBusy } from "./busy.js";
 import { N_, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
@@ -89,7 +89,8 @@ function readRequest(form, fields, tr) {
     throw new Error(tr.t("The upcard is one card: '{cards}' are {count}.", { cards: upcard.join(" "), count: upcard.length }));
   }
   if (upcard.length > 0) request.upcard = upcard[0];
-  if (form["buys-left"].value !== "") request.buys_left = Number(form["buys-left"].value);
+  const buys = readNumber(form["buys-left"], tr);
+  if (buys !== null) request.buys_left = buys;
   return request;
 }
 

@@ -1917,6 +1917,39 @@ GAME = "/v1/rummikub/game"
 REVIEW = "/v1/rummikub/review"
 
 
+def test_a_number_field_with_no_number_typed_is_named_not_read_as_empty(
+    service: str, page: Page
+) -> None:
+    # A number field holding "1-1" or "5e" gives the page an empty value: Buys left
+    # went unsent (advice as if every buy were left) and the seed became 0, with
+    # nothing said. The page names the field instead, and sends nothing.
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "/v1/" in r.url else None)
+    page.goto(service)
+    page.locator("#tab-shanghai").click()
+    page.locator("#shanghai-example").click()
+    page.locator("#buys-left").press_sequentially("1-1")
+    page.locator("#shanghai-advise").click()
+    expect(page.locator("#shanghai-error")).to_have_text(
+        "Buys left: what is typed there is not a number."
+    )
+    page.locator("#tab-review").click()
+    page.locator("#seed").fill("")
+    page.locator("#seed").press_sequentially("5e")
+    page.locator("#review-play").click()
+    expect(page.locator("#review-error")).to_have_text("seed: what is typed there is not a number.")
+    page.get_by_role("button", name="日本語").click()
+    page.locator("#review-play").click()
+    expect(page.locator("#review-error")).to_have_text(
+        "シード: 入力されたものが数値ではありません。"
+    )
+    assert sent == []
+    page.locator("#tab-shanghai").click()
+    page.locator("#buys-left").fill("1")
+    request = _advised_request(page)
+    assert request["buys_left"] == 1
+
+
 def test_review_tab_plays_a_game_and_walks_through_its_turns(service: str, page: Page) -> None:
     page.goto(service)
     page.get_by_role("tab", name="Review").click()
