@@ -22,7 +22,7 @@ function across(buttons, button, down) {
  * them (the WAI-ARIA roving tabindex). Up and Down step by ``columns``, or with
  * ``columns`` "drawn" go to the row drawn below or above: by the layout, not a
  * count, as a narrow window draws the palette's 13 columns as 7 (demo.css). */
-function rove(buttons, columns) {
+export function rove(buttons, columns) {
   buttons.forEach((button, i) => {
     button.tabIndex = i === 0 ? 0 : -1;
     button.addEventListener("keydown", (event) => {

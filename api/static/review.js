@@ -4,7 +4,7 @@
 // (docs/games.md: "Game review").
 
 import { isBusy, setBusy } from "./busy.js";
-import { readNumber } from "./editor.js";
+import { readNumber, rove } from "./editor.js";
 import { translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
@@ -192,7 +192,9 @@ export function setUpReview() {
     current = Math.max(0, Math.min(index, turns.length - 1));
     navNote.replaceChildren();
     for (const [i, item] of [...list.children].entries()) {
-      item.querySelector("button").setAttribute("aria-current", String(i === current));
+      const button = item.querySelector("button");
+      button.setAttribute("aria-current", String(i === current));
+      button.tabIndex = i === current ? 0 : -1; // Tab comes back to the turn shown
     }
     // The list scrolls in its own box: bring the chosen turn into it (only the list,
     // as scrollIntoView would move the page too).
@@ -267,6 +269,8 @@ export function setUpReview() {
       item.append(button);
       return item;
     }));
+    // One Tab stop, not one per turn (a game has a hundred): arrows move, Enter shows.
+    rove([...list.querySelectorAll("button")], 1);
     output.hidden = false;
     show(0);
   };

@@ -1734,6 +1734,31 @@ def test_review_tab_keeps_the_chosen_turn_in_view_in_the_list(service: str, page
     expect(listed.locator("button").first).to_have_attribute("aria-current", "true")
 
 
+def test_review_tabs_turns_are_one_tab_stop(service: str, page: Page) -> None:
+    # Each of a game's turns was a Tab stop of its own: a hundred presses to get past
+    # the list. It is one stop (the turn shown); the arrows move and Enter shows.
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+        page.get_by_role("button", name="Play a bot game (strong vs greedy)").click()
+    turns = page.locator("#review-turns button")
+    assert turns.count() > 10
+    page.get_by_role("button", name="Next missed play").focus()
+    page.keyboard.press("Tab")
+    shown = page.locator("#review-turns button[aria-current=true]")
+    expect(shown).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    expect(turns.nth(2)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(turns.nth(2)).to_have_attribute("aria-current", "true")
+    expect(page.locator("#review-turn")).to_contain_text("Turn 3")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#review-turns')") is None
+    page.keyboard.press("Shift+Tab")
+    expect(turns.nth(2)).to_be_focused()
+
+
 def test_the_palettes_arrow_keys_follow_the_rows_drawn(service: str, browser: Browser) -> None:
     # At 400 px a suit is drawn in two rows (2-8, 9-A): Down goes to the piece drawn
     # below, as it does in the 13 columns of a wide window.
