@@ -1637,11 +1637,23 @@ STICKING_OUT = """() => {
 }"""
 
 
-@pytest.mark.parametrize("width", [400, 1280])
+# Whether the title's text and the language switch overlap.
+TITLE_UNDER_SWITCH = """() => {
+  const range = document.createRange();
+  range.selectNodeContents(document.querySelector("header h1"));
+  const title = range.getBoundingClientRect();
+  const switcher = document.querySelector(".language").getBoundingClientRect();
+  return title.right > switcher.left && switcher.bottom > title.top && title.bottom > switcher.top;
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 400, 1280])
 def test_nothing_sticks_out_of_the_tabs_panel(service: str, browser: Browser, width: int) -> None:
     # At 400 px the palettes' 13 columns ran past the panel (the page scrolled
     # sideways), and so did the Japanese contract select (as wide as its longest
     # option) and the review tab's seed field (a number field is 20 characters wide).
+    # At 320 px the English tabs ran out of the window and the language switch lay
+    # over the title.
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     try:
@@ -1659,6 +1671,7 @@ def test_nothing_sticks_out_of_the_tabs_panel(service: str, browser: Browser, wi
                 page.locator("#contract").select_option(value)
                 assert page.evaluate(STICKING_OUT) == [], (lang, value)
             assert page.evaluate("document.documentElement.scrollWidth") <= width
+            assert not page.evaluate(TITLE_UNDER_SWITCH), lang
     finally:
         context.close()
 
