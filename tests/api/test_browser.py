@@ -1538,6 +1538,8 @@ def test_the_buys_left_field_shows_its_whole_placeholder_in_either_language(
     }"""
     for language, said in (("English", "all"), ("日本語", "すべて")):
         page.get_by_role("button", name=language).click()
+        # The switch loads the language's catalogue first: wait until it is applied.
+        expect(page.locator("#buys-left")).to_have_attribute("placeholder", said)
         placeholder, needs, has = page.locator("#buys-left").evaluate(room)
         assert placeholder == said
         assert needs < has - 16  # the number field's spin buttons take the right end
