@@ -5,21 +5,51 @@
 import { translator } from "./i18n.js";
 import { splitWords } from "./tiles.js";
 
+/** The button drawn in the row below ``button`` (``down`` 1) or above it (-1), the
+ * nearest to it across; undefined from the last (first) row. */
+function across(buttons, button, down) {
+  const box = (b) => b.getBoundingClientRect();
+  const centre = (b) => (box(b).left + box(b).right) / 2;
+  const beyond = buttons.filter((other) => down * (box(other).top - box(button).top) > 1);
+  if (beyond.length === 0) return undefined;
+  const row = Math.min(...beyond.map((other) => down * box(other).top));
+  return beyond
+    .filter((other) => down * box(other).top - row <= 1)
+    .reduce((best, other) => (Math.abs(centre(other) - centre(button)) < Math.abs(centre(best) - centre(button)) ? other : best));
+}
+
 /** Make ``buttons`` one stop for Tab (the first): the arrow keys move between
- * them, Up and Down by ``columns`` (the WAI-ARIA roving tabindex). */
-function rove(buttons, columns) {
+ * them (the WAI-ARIA roving tabindex). Up and Down step by ``columns``, or with
+ * ``columns`` "drawn" go to the row drawn below or above: by the layout, not a
+ * count, as a narrow window draws the palette's 13 columns as 7 (demo.css). */
+export function rove(buttons, columns) {
   buttons.forEach((button, i) => {
     button.tabIndex = i === 0 ? 0 : -1;
     button.addEventListener("keydown", (event) => {
-      const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }[event.key];
-      const next = buttons[i + (step ?? 0)];
-      if (!step || !next) return;
+      const down = { ArrowDown: 1, ArrowUp: -1 }[event.key];
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+      let next;
+      if (step) next = buttons[i + step];
+      else if (down && columns === "drawn") next = across(buttons, button, down);
+      else if (down) next = buttons[i + down * columns];
+      if (!next) return;
       event.preventDefault();
       button.tabIndex = -1;
       next.tabIndex = 0;
       next.focus();
     });
   });
+}
+
+/** The number in a number field: null when it is empty, an Error naming the field
+ * by its label when what is typed is no number (the browser then gives an empty
+ * value, which read as empty would silently stand for the field's default). */
+export function readNumber(input, tr) {
+  if (input.validity.badInput) {
+    const field = input.labels?.[0]?.textContent?.trim() || input.id;
+    throw new Error(tr.t("{field}: what is typed there is not a number.", { field }));
+  }
+  return input.value === "" ? null : Number(input.value);
 }
 
 /** One field of pieces: an <input> (one list) or a <textarea> (one list a line,
@@ -134,14 +164,14 @@ export class PieceField {
   }
 }
 
-/** Buttons for every piece, ``columns`` to a row; a click (or Enter) inserts the
- * piece into the field that last had focus (marked with the class "target", and
- * named in ``caption``). The palette is one stop for Tab; arrow keys move in it. */
+/** Buttons for every piece (demo.css lays them out, a suit or colour to a row); a
+ * click (or Enter) inserts the piece into the field that last had focus (marked
+ * with the class "target", and named in ``caption``). The palette is one stop for
+ * Tab; arrow keys move in it. */
 export class Palette {
-  constructor(container, pieces, draw, fields, caption, columns = 13) {
+  constructor(container, pieces, draw, fields, caption) {
     this.container = container;
     this.draw = draw;
-    this.columns = columns;
     this.fields = fields;
     this.caption = caption;
     this.target = fields[0];
@@ -156,12 +186,11 @@ export class Palette {
    * in the language of ``tr``. */
   render(pieces, tr = this.tr) {
     this.tr = tr;
-    const columns = this.columns;
     this.#aim(this.target);
     const buttons = pieces.map((piece) =>
       this.draw(piece, { onClick: () => this.target.insert(piece), actionLabel: tr.t("add {piece}"), tr }),
     );
-    rove(buttons, columns);
+    rove(buttons, "drawn");
     this.container.setAttribute("role", "group");
     this.container.setAttribute("aria-label", tr.t("pieces to add; arrow keys move, Enter adds"));
     this.container.replaceChildren(...buttons);

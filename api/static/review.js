@@ -4,6 +4,7 @@
 // (docs/games.md: "Game review").
 
 import { isBusy, setBusy } from "./busy.js";
+import { readNumber, rove } from "./editor.js";
 import { translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
@@ -191,8 +192,16 @@ export function setUpReview() {
     current = Math.max(0, Math.min(index, turns.length - 1));
     navNote.replaceChildren();
     for (const [i, item] of [...list.children].entries()) {
-      item.querySelector("button").setAttribute("aria-current", String(i === current));
+      const button = item.querySelector("button");
+      button.setAttribute("aria-current", String(i === current));
+      button.tabIndex = i === current ? 0 : -1; // Tab comes back to the turn shown
     }
+    // The list scrolls in its own box: bring the chosen turn into it (only the list,
+    // as scrollIntoView would move the page too).
+    const chosen = list.children[current]?.getBoundingClientRect();
+    const box = list.getBoundingClientRect();
+    if (chosen && chosen.top < box.top) list.scrollTop -= box.top - chosen.top;
+    else if (chosen && chosen.bottom > box.bottom) list.scrollTop += chosen.bottom - box.bottom;
     detail.replaceChildren(...drawTurn(turns[current], tr, colours));
   };
 
@@ -260,6 +269,8 @@ export function setUpReview() {
       item.append(button);
       return item;
     }));
+    // One Tab stop, not one per turn (a game has a hundred): arrows move, Enter shows.
+    rove([...list.querySelectorAll("button")], 1);
     output.hidden = false;
     show(0);
   };
@@ -306,7 +317,13 @@ export function setUpReview() {
   playButton.addEventListener("click", async () => {
     if (isBusy(playButton)) return; // a game is on its way
     error.replaceChildren();
-    const seed = Number(form.seed.value || 0);
+    let seed;
+    try {
+      seed = readNumber(form.seed, tr) ?? 0;
+    } catch (refusal) {
+      error.textContent = refusal.message;
+      return;
+    }
     const mine = slot.begin(playButton, tr.t("Playing a game\u2026"));
     const asked = tr; // the language asked in, whatever the page switches to
     try {

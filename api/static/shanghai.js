@@ -1,7 +1,7 @@
 // The demo page's Shanghai tab: a hand, the table and the upcard in, the turn's
 // advice out (README: "Shanghai rummy", "What the answer means").
 
-import { Palette, PieceField } from "./editor.js";
+import { Palette, PieceField, readNumber } from "./editor.js";
 import { isBusy, setBusy } from "./busy.js";
 import { N_, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
@@ -89,7 +89,8 @@ function readRequest(form, fields, tr) {
     throw new Error(tr.t("The upcard is one card: '{cards}' are {count}.", { cards: upcard.join(" "), count: upcard.length }));
   }
   if (upcard.length > 0) request.upcard = upcard[0];
-  if (form["buys-left"].value !== "") request.buys_left = Number(form["buys-left"].value);
+  const buys = readNumber(form["buys-left"], tr);
+  if (buys !== null) request.buys_left = buys;
   return request;
 }
 
@@ -160,7 +161,9 @@ function drawOptions(options, tr) {
     ];
     for (const text of cells) row.insertCell().textContent = text;
   }
-  const parts = [element("h3", tr.t("Draw options")), table];
+  const scroll = element("div", undefined, "table-scroll");
+  scroll.append(table);
+  const parts = [element("h3", tr.t("Draw options")), scroll];
   const said = [tr.t("Expected figures once the cards are in; the chances are that the play right after goes down or goes out.")];
   // Points are missing only when the unseen cards cannot supply the option's stock
   // cards (docs/shanghai.md, "Too few unseen cards"): the notes say why.

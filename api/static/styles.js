@@ -38,9 +38,11 @@ button.tile:focus-visible, button.card:focus-visible, button:focus-visible {
 .played {
   outline: 3px solid #f2a900; outline-offset: 1px; background: #fff4c2;
 }
-.tile.bad, .card.bad { color: #999; border: 2px dashed #c62828; font-size: 0.9em; }
+.tile.bad, .card.bad { color: #999; border: 2px dashed #c62828; font-size: 0.9em; max-width: 100%; }
+/* A typed word that is no piece may be any length: cut to the line, whole in its name. */
+.tile.bad > span, .card.bad > span { max-width: 100%; overflow: hidden; text-overflow: ellipsis; }
 .set { display: flex; flex-wrap: wrap; align-items: center; margin: 0.15em 0; }
-.set-name { min-width: 6.5em; font-size: 0.85em; color: #555; }
+.set-name { min-width: 6.5em; font-size: 0.85em; color: #555; overflow-wrap: anywhere; }
 .hint-button {
   font: 600 1em system-ui, "DejaVu Sans", sans-serif; padding: 0.5em 1.2em; border-radius: 0.4em;
   border: 1px solid #0d47a1; background: #1565c0; color: #fff; cursor: pointer;
@@ -54,7 +56,7 @@ button.tile:focus-visible, button.card:focus-visible, button:focus-visible {
 .note { color: #555; font-size: 0.9em; }
 .error {
   margin-top: 0.6em; padding: 0.5em 0.8em; border-left: 4px solid #c62828;
-  background: #fdecea; color: #8e1b1b;
+  background: #fdecea; color: #8e1b1b; overflow-wrap: anywhere; /* it quotes what was typed */
 }
 `;
 

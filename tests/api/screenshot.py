@@ -3,7 +3,8 @@ with a hint, a Shanghai advice and a game review shown; docs/demo-ja.png and
 docs/demo-shanghai-ja.png: the hint and the advice in Japanese.
 
 Run ``python -m tests.api.screenshot [NAME ...]`` (needs the test extra and Debian's
-Chromium; NAME picks some of the pictures); it starts ``meldwise serve``, asks for
+Chromium, and its fonts-noto-cjk for the Japanese: without them the kana come out as
+boxes; NAME picks some of the pictures); it starts ``meldwise serve``, asks for
 README's worked example (Hint pressed three times), the Shanghai example and the
 review of a strong-vs-greedy bot game, and saves each page.
 """

@@ -1538,6 +1538,8 @@ def test_the_buys_left_field_shows_its_whole_placeholder_in_either_language(
     }"""
     for language, said in (("English", "all"), ("日本語", "すべて")):
         page.get_by_role("button", name=language).click()
+        # The switch loads the language's catalogue first: wait until it is applied.
+        expect(page.locator("#buys-left")).to_have_attribute("placeholder", said)
         placeholder, needs, has = page.locator("#buys-left").evaluate(room)
         assert placeholder == said
         assert needs < has - 16  # the number field's spin buttons take the right end
@@ -1604,6 +1606,200 @@ def test_the_text_areas_show_their_whole_placeholder(
                     assert needs <= has, (lang, field, needs, has)
     finally:
         context.close()
+
+
+# What is drawn past the right edge of the shown tab's panel (its padding in), as
+# "TAG#id.class: right": an element's box or a line of its text, in the hint
+# element's shadow tree too. Inside a box that scrolls (a wide table), only the box
+# counts.
+STICKING_OUT = """() => {
+  const panel = document.querySelector("main section.panel:not([hidden])");
+  const box = panel.getBoundingClientRect();
+  const edge = box.right - panel.clientLeft - parseFloat(getComputedStyle(panel).paddingRight);
+  const deep = (root) => [...root.querySelectorAll("*")]
+    .flatMap((e) => [e, ...(e.shadowRoot ? deep(e.shadowRoot) : [])]);
+  const up = (e) => e.parentElement ?? e.getRootNode().host;
+  const clips = (e) => getComputedStyle(e).overflowX !== "visible";
+  const scrolled = (e) => {
+    for (let a = up(e); a && a !== panel; a = up(a)) {
+      if (clips(a)) return true;
+    }
+    return false;
+  };
+  const text = (n) => {
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    return range.getBoundingClientRect().right;
+  };
+  const right = (e) => Math.max(e.getBoundingClientRect().right, ...[...e.childNodes]
+    .filter((n) => n.nodeType === Node.TEXT_NODE && !clips(e)).map(text));
+  return deep(panel)
+    .filter((e) => e.getClientRects().length > 0 && !scrolled(e) && right(e) > edge + 0.5)
+    .map((e) => `${e.tagName}#${e.id}.${e.className}: ${right(e)}`);
+}"""
+
+
+# Whether the title's text and the language switch overlap.
+TITLE_UNDER_SWITCH = """() => {
+  const range = document.createRange();
+  range.selectNodeContents(document.querySelector("header h1"));
+  const title = range.getBoundingClientRect();
+  const switcher = document.querySelector(".language").getBoundingClientRect();
+  return title.right > switcher.left && switcher.bottom > title.top && title.bottom > switcher.top;
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 400, 1280])
+def test_nothing_sticks_out_of_the_tabs_panel(service: str, browser: Browser, width: int) -> None:
+    # At 400 px the palettes' 13 columns ran past the panel (the page scrolled
+    # sideways), and so did the Japanese contract select (as wide as its longest
+    # option) and the review tab's seed field (a number field is 20 characters wide).
+    # At 320 px the English tabs ran out of the window and the language switch lay
+    # over the title.
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    try:
+        for lang in ("en", "ja"):
+            page.goto(f"{service}/?lang={lang}")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            for tab in ("#tab-rummikub", "#tab-shanghai", "#tab-review"):
+                page.locator(tab).click()
+                assert page.evaluate(STICKING_OUT) == [], (lang, tab)
+            # Each contract in turn, the longest too.
+            page.locator("#tab-shanghai").click()
+            for value in page.locator("#contract option").evaluate_all(
+                "options => options.map(o => o.value)"
+            ):
+                page.locator("#contract").select_option(value)
+                assert page.evaluate(STICKING_OUT) == [], (lang, value)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            assert not page.evaluate(TITLE_UNDER_SWITCH), lang
+    finally:
+        context.close()
+
+
+def test_long_words_and_answers_stay_in_the_panel_at_400_px(service: str, browser: Browser) -> None:
+    # A word typed as a piece was drawn one piece wide whatever its length, so 300
+    # letters made the page 1,800 px wide; an owner's name and the error quoting
+    # the word ran out too. The review's six-column summary and the draw options
+    # were wider than the panel, and the review's turns column left the chosen
+    # turn 72 px: a tile to a line.
+    context = browser.new_context(viewport={"width": 400, "height": 900})
+    page = context.new_page()
+    try:
+        for lang in ("en", "ja"):
+            page.goto(f"{service}/?lang={lang}")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            page.locator("#rack").fill("R" * 300)
+            with page.expect_response(lambda r: r.url.endswith(SOLVE)):
+                page.locator("#rack").press("Enter")
+            expect(page.locator("meldwise-hint .error")).to_contain_text("RRRR")
+            assert page.evaluate(STICKING_OUT) == [], lang
+
+            page.locator("#tab-shanghai").click()
+            page.locator("#shanghai-example").click()
+            page.locator("#phase").select_option("draw")
+            _advised_request(page)
+            expect(page.locator("#shanghai-answer .draw-options")).to_be_visible()
+            assert page.evaluate(STICKING_OUT) == [], lang
+            page.locator("#hand").fill("H" * 300)
+            page.locator("#melds").fill("a" * 200 + ": 8H 8S 8D")
+            with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)):
+                page.locator("#shanghai-advise").click()
+            expect(page.locator("#shanghai-error")).to_contain_text("HHHH")
+            assert page.evaluate(STICKING_OUT) == [], lang
+
+            page.locator("#tab-review").click()
+            with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+                page.locator("#review-play").click()
+            page.locator("#review-next-missed").click()
+            expect(page.locator("#review-turn .set").first).to_be_visible()
+            assert page.evaluate(STICKING_OUT) == [], lang
+            turn = page.locator("#review-turn").bounding_box()
+            assert turn is not None
+            assert turn["width"] > 250, lang
+            assert page.evaluate("document.documentElement.scrollWidth") <= 400, lang
+    finally:
+        context.close()
+
+
+def test_review_tab_keeps_the_chosen_turn_in_view_in_the_list(service: str, page: Page) -> None:
+    # The turns' list scrolls in its own box: Next turn went on past its end and the
+    # highlighted turn was out of sight.
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+        page.get_by_role("button", name="Play a bot game (strong vs greedy)").click()
+    listed = page.locator("#review-turns")
+    expect(listed.locator("button[aria-current=true]")).to_have_count(1)
+    count = listed.locator("button").count()
+    in_view = """(list) => {
+      const shown = list.getBoundingClientRect();
+      const chosen = list.querySelector("button[aria-current=true]").getBoundingClientRect();
+      return chosen.top >= shown.top - 0.5 && chosen.bottom <= shown.bottom + 0.5;
+    }"""
+    assert listed.evaluate("list => list.scrollHeight > list.clientHeight")  # it scrolls
+    for _ in range(count - 1):
+        page.get_by_role("button", name="Next turn").click()
+        assert listed.evaluate(in_view)
+    expect(listed.locator("button").last).to_have_attribute("aria-current", "true")
+    for _ in range(count - 1):
+        page.get_by_role("button", name="Previous turn").click()
+        assert listed.evaluate(in_view)
+    expect(listed.locator("button").first).to_have_attribute("aria-current", "true")
+
+
+def test_review_tabs_turns_are_one_tab_stop(service: str, page: Page) -> None:
+    # Each of a game's turns was a Tab stop of its own: a hundred presses to get past
+    # the list. It is one stop (the turn shown); the arrows move and Enter shows.
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+        page.get_by_role("button", name="Play a bot game (strong vs greedy)").click()
+    turns = page.locator("#review-turns button")
+    assert turns.count() > 10
+    page.get_by_role("button", name="Next missed play").focus()
+    page.keyboard.press("Tab")
+    shown = page.locator("#review-turns button[aria-current=true]")
+    expect(shown).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    expect(turns.nth(2)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(turns.nth(2)).to_have_attribute("aria-current", "true")
+    expect(page.locator("#review-turn")).to_contain_text("Turn 3")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#review-turns')") is None
+    page.keyboard.press("Shift+Tab")
+    expect(turns.nth(2)).to_be_focused()
+
+
+def test_the_palettes_arrow_keys_follow_the_rows_drawn(service: str, browser: Browser) -> None:
+    # At 400 px a suit is drawn in two rows (2-8, 9-A): Down goes to the piece drawn
+    # below, as it does in the 13 columns of a wide window.
+    for width, below in ((400, "add 9 of spades"), (1100, "add 2 of hearts")):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        try:
+            page.goto(service)
+            page.locator("#tab-shanghai").click()
+            palette = page.locator("#shanghai-palette")
+            first = palette.get_by_role("button").first
+            first.focus()
+            page.keyboard.press("ArrowDown")
+            focused = palette.locator("button:focus")
+            expect(focused).to_have_accessible_name(below)
+            here, there = first.bounding_box(), focused.bounding_box()
+            assert here is not None
+            assert there is not None
+            assert there["y"] > here["y"], width
+            assert abs(there["x"] - here["x"]) < 2, width
+            page.keyboard.press("ArrowUp")
+            expect(first).to_be_focused()
+            page.keyboard.press("ArrowUp")  # the first row: nowhere to go
+            expect(first).to_be_focused()
+        finally:
+            context.close()
 
 
 def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
@@ -1759,6 +1955,39 @@ def test_shanghai_tab_reads_full_width_sizes_and_refuses_two_upcards(
 
 GAME = "/v1/rummikub/game"
 REVIEW = "/v1/rummikub/review"
+
+
+def test_a_number_field_with_no_number_typed_is_named_not_read_as_empty(
+    service: str, page: Page
+) -> None:
+    # A number field holding "1-1" or "5e" gives the page an empty value: Buys left
+    # went unsent (advice as if every buy were left) and the seed became 0, with
+    # nothing said. The page names the field instead, and sends nothing.
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "/v1/" in r.url else None)
+    page.goto(service)
+    page.locator("#tab-shanghai").click()
+    page.locator("#shanghai-example").click()
+    page.locator("#buys-left").press_sequentially("1-1")
+    page.locator("#shanghai-advise").click()
+    expect(page.locator("#shanghai-error")).to_have_text(
+        "Buys left: what is typed there is not a number."
+    )
+    page.locator("#tab-review").click()
+    page.locator("#seed").fill("")
+    page.locator("#seed").press_sequentially("5e")
+    page.locator("#review-play").click()
+    expect(page.locator("#review-error")).to_have_text("seed: what is typed there is not a number.")
+    page.get_by_role("button", name="日本語").click()
+    page.locator("#review-play").click()
+    expect(page.locator("#review-error")).to_have_text(
+        "シード: 入力されたものが数値ではありません。"
+    )
+    assert sent == []
+    page.locator("#tab-shanghai").click()
+    page.locator("#buys-left").fill("1")
+    request = _advised_request(page)
+    assert request["buys_left"] == 1
 
 
 def test_review_tab_plays_a_game_and_walks_through_its_turns(service: str, page: Page) -> None:
