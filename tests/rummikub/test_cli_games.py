@@ -619,3 +619,26 @@ def test_sigterm_stops_a_tournament_and_its_pool() -> None:
     while any(Path(f"/proc/{pid}").exists() for pid in pool) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(Path(f"/proc/{pid}").exists() for pid in pool)
+
+
+def test_a_tournament_refuses_records_to_standard_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # '-' is standard output for --json and game --out: --records - played every game
+    # and wrote the records into a new folder named '-'.
+    def played(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the games were played")
+
+    monkeypatch.setattr("solver.arena.cli.run_tournament", played)
+    monkeypatch.chdir(tmp_path)
+    argv = [*_TOURNAMENT, "--no-progress", "--records", "-"]
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "error: --records writes a file per game into a folder, and '-' (standard output) is"
+        " none: give a folder, or --json - for the report\n"
+    )
+    monkeypatch.setenv("LANGUAGE", "ja")
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith("\u30a8\u30e9\u30fc: --records \u306f")
+    assert not (tmp_path / "-").exists()
