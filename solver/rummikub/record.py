@@ -317,20 +317,22 @@ def _check_outcome(outcome: Outcome, rules: Rules) -> None:
         expected = round_outcome(outcome.end, outcome.racks, rules, outcome.turns, mover)
     except MeldwiseError as error:
         raise RecordError(_("result: {problem}", problem=error)) from None
-    if (expected.penalties, expected.scores, expected.winners) != (
-        outcome.penalties,
-        outcome.scores,
-        outcome.winners,
+    # The first field that does not follow, named: "its racks give penalties [0, 7],
+    # scores [7, -7] and winners [0]" left the reader to find which of the three was edited.
+    for name, given, right in (
+        ("penalties", outcome.penalties, expected.penalties),
+        ("scores", outcome.scores, expected.scores),
+        ("winners", outcome.winners, expected.winners),
     ):
-        raise RecordError(
-            _(
-                "result: its racks give penalties {penalties}, scores {scores} and winners"
-                " {winners}",
-                penalties=list(expected.penalties),
-                scores=list(expected.scores),
-                winners=list(expected.winners),
+        if given != right:
+            raise RecordError(
+                _(
+                    "result.{name} is {given}, but the result's racks give {right}",
+                    name=name,
+                    given=list(given),
+                    right=list(right),
+                )
             )
-        )
 
 
 def _dealt(deal: Deal) -> tuple[list[list[Tile]], tuple[Tile, ...]]:
