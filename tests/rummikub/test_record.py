@@ -11,6 +11,7 @@ import pytest
 from solver.errors import MeldwiseError
 from solver.i18n import language
 from solver.rummikub.engine import GameSettings, PoolEmpty
+from solver.rummikub.notation import parse_tiles
 from solver.rummikub.record import (
     FORMAT,
     RecordError,
@@ -124,9 +125,23 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
         index, tile = next((i, t) for i, t in enumerate(loser) if t != "J")
         loser[index] = next(c + tile[1:] for c in "RBKO" if c + tile[1:] not in held)
 
-    # A result that agrees with itself but not with the game: only a replay tells.
-    with pytest.raises(RecordError, match="the result does not match the replay"):
-        replay(read_record(_tampered(record, recoloured)))
+    # A result that agrees with itself but not with the game: only a replay tells, naming
+    # the rack (it said "replayed scores [...], winners [...]": the record's own).
+    tampered = _tampered(record, recoloured)
+    with pytest.raises(RecordError) as error:
+        replay(read_record(tampered))
+    seat = next(
+        seat
+        for seat, rack in enumerate(tampered["result"]["racks"])
+        if rack != record["result"]["racks"][seat]
+    )
+    recorded, replayed = (
+        " ".join(map(str, sorted(parse_tiles(r["result"]["racks"][seat]))))
+        for r in (tampered, record)
+    )
+    assert str(error.value) == (
+        f"result.racks[{seat}] is [{recorded}], but the replay gives [{replayed}]"
+    )
 
 
 @pytest.mark.parametrize(
