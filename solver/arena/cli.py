@@ -137,6 +137,14 @@ def run_tournament_command(
     if args.scheduler is not None and args.dispatch != "dask":
         # The local pool has no scheduler: the address was ignored without a word.
         raise MeldwiseError(_("--scheduler is a Dask scheduler's address: add --dispatch dask"))
+    if args.records == "-":
+        # '-' is standard output for --json and game --out: here it made a folder named '-'.
+        raise MeldwiseError(
+            _(
+                "--records writes a file per game into a folder, and '-' (standard output) is"
+                " none: give a folder, or --json - for the report"
+            )
+        )
     seats = seats_of(split(args.bots, ","), args.players)
     options = parse_options(args.option)
     if args.records:

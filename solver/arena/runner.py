@@ -97,9 +97,10 @@ def play_game(task: GameTask) -> GamePlayed:
         spent[seat].append(time.process_time() - clock)
         problems = match.problems(move)
         if problems:
+            # The turn is the count of moves chosen, this one included.
             raise IllegalBotMove(
                 f"bot {task.seats[seat]!r} in seat {seat} of game seed {task.seed} made an "
-                f"illegal move: {'; '.join(problems)}"
+                f"illegal move on turn {sum(map(len, spent))}: {'; '.join(problems)}"
             )
         match.apply(move)
     return GamePlayed(

@@ -157,6 +157,15 @@ def make_bot(name: str, seed: int = 0) -> Bot:
         except MeldwiseError as error:
             raise UnknownBot(_("bot {name!r}: {error}", name=name, error=error)) from None
     factory = BOTS.get(name)
+    if factory is None and "=" in name and ":" not in name:
+        # A knob after a comma (--bots "strong:hurry_rack=3,stuck=set"), read as a seat.
+        raise UnknownBot(
+            _(
+                "unknown bot {name!r}: a strong bot's knobs are joined with '+'"
+                " (strong:hurry_rack=3+stuck=set), for commas separate the seats",
+                name=name,
+            )
+        )
     if factory is None:
         raise UnknownBot(
             _("unknown bot {name!r}; bots are {bots}", name=name, bots=", ".join(BOTS))

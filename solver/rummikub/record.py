@@ -317,20 +317,22 @@ def _check_outcome(outcome: Outcome, rules: Rules) -> None:
         expected = round_outcome(outcome.end, outcome.racks, rules, outcome.turns, mover)
     except MeldwiseError as error:
         raise RecordError(_("result: {problem}", problem=error)) from None
-    if (expected.penalties, expected.scores, expected.winners) != (
-        outcome.penalties,
-        outcome.scores,
-        outcome.winners,
+    # The first field that does not follow, named: "its racks give penalties [0, 7],
+    # scores [7, -7] and winners [0]" left the reader to find which of the three was edited.
+    for name, given, right in (
+        ("penalties", outcome.penalties, expected.penalties),
+        ("scores", outcome.scores, expected.scores),
+        ("winners", outcome.winners, expected.winners),
     ):
-        raise RecordError(
-            _(
-                "result: its racks give penalties {penalties}, scores {scores} and winners"
-                " {winners}",
-                penalties=list(expected.penalties),
-                scores=list(expected.scores),
-                winners=list(expected.winners),
+        if given != right:
+            raise RecordError(
+                _(
+                    "result.{name} is {given}, but the result's racks give {right}",
+                    name=name,
+                    given=list(given),
+                    right=list(right),
+                )
             )
-        )
 
 
 def _dealt(deal: Deal) -> tuple[list[list[Tile]], tuple[Tile, ...]]:
@@ -474,23 +476,35 @@ def replay(record: GameRecord) -> Game:
     if record.outcome is not None:
         if game.outcome is None:
             raise RecordError(_("the record has a result but the game is not over"))
-        got, want = game.outcome, record.outcome
-        if not (
-            [sorted(r) for r in got.racks] == [sorted(r) for r in want.racks]
-            and got.scores == want.scores
-            and got.winners == want.winners
-            and got.end is want.end
-            and got.penalties == want.penalties
-        ):
+        _check_replayed(record.outcome, game.outcome)
+    return game
+
+
+def _check_replayed(recorded: Outcome, replayed: Outcome) -> None:
+    """Raise :class:`RecordError` naming the first field of the record's result that the
+    replay does not give. A result that reads agrees with its own racks, so a rack is
+    what differs: the error showed the replay's scores and winners, the same as the
+    record's when a rack held another tile of the same value."""
+    racks = zip(recorded.racks, replayed.racks, strict=True)
+    for name, given, right in (
+        *(
+            (f"racks[{seat}]", f"[{format_tiles(sorted(r))}]", f"[{format_tiles(sorted(g))}]")
+            for seat, (r, g) in enumerate(racks)
+        ),
+        ("end", repr(recorded.end.value), repr(replayed.end.value)),
+        ("penalties", list(recorded.penalties), list(replayed.penalties)),
+        ("scores", list(recorded.scores), list(replayed.scores)),
+        ("winners", list(recorded.winners), list(replayed.winners)),
+    ):
+        if given != right:
             raise RecordError(
                 _(
-                    "the result does not match the replay: replayed scores {scores}, winners"
-                    " {winners}",
-                    scores=list(got.scores),
-                    winners=list(got.winners),
+                    "result.{name} is {given}, but the replay gives {right}",
+                    name=name,
+                    given=given,
+                    right=right,
                 )
             )
-    return game
 
 
 def _key(table: Table) -> list[tuple[str, ...]]:

@@ -159,6 +159,12 @@ def test_an_illegal_move_stops_the_tournament(nim: None) -> None:
         IllegalBotMove, match=r"bot 'cheat' in seat 0 of game seed 0 .*cannot take 4"
     ):
         run_tournament("nim", ["cheat", "one"], 2, dispatch=local_dispatch(1))
+    # The module and the docs said it names the turn; it did not.
+    with pytest.raises(
+        IllegalBotMove,
+        match=r"^bot 'cheat' in seat 1 of game seed 0 made an illegal move on turn 2: cannot",
+    ):
+        run_tournament("nim", ["one", "cheat"], 1, dispatch=local_dispatch(1))
 
 
 def test_unknown_game_or_bot_is_refused(nim: None) -> None:

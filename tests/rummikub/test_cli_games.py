@@ -619,3 +619,45 @@ def test_sigterm_stops_a_tournament_and_its_pool() -> None:
     while any(Path(f"/proc/{pid}").exists() for pid in pool) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(Path(f"/proc/{pid}").exists() for pid in pool)
+
+
+def test_a_tournament_refuses_records_to_standard_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # '-' is standard output for --json and game --out: --records - played every game
+    # and wrote the records into a new folder named '-'.
+    def played(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the games were played")
+
+    monkeypatch.setattr("solver.arena.cli.run_tournament", played)
+    monkeypatch.chdir(tmp_path)
+    argv = [*_TOURNAMENT, "--no-progress", "--records", "-"]
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "error: --records writes a file per game into a folder, and '-' (standard output) is"
+        " none: give a folder, or --json - for the report\n"
+    )
+    monkeypatch.setenv("LANGUAGE", "ja")
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith("\u30a8\u30e9\u30fc: --records \u306f")
+    assert not (tmp_path / "-").exists()
+
+
+def test_a_knob_after_a_comma_is_said_to_be_joined_with_a_plus(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 'strong:hurry_rack=3,stuck=set' read stuck=set as the second seat's bot: "unknown
+    # bot 'stuck=set'; bots are beginner, greedy, strong" left the '+' to docs/games.md.
+    argv = ["tournament", "--bots", "strong:hurry_rack=3,stuck=set", "--no-progress"]
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "error: unknown bot 'stuck=set': a strong bot's knobs are joined with '+'"
+        " (strong:hurry_rack=3+stuck=set), for commas separate the seats\n"
+    )
+    monkeypatch.setenv("LANGUAGE", "ja")
+    assert main(argv) == 2
+    assert "(strong:hurry_rack=3+stuck=set)\u3002\u30ab\u30f3\u30de" in capsys.readouterr().err
+    assert main(["tournament", "--bots", "strong,grredy", "--no-progress"]) == 2
+    assert "grredy" in capsys.readouterr().err

@@ -1,5 +1,6 @@
 """docs/games.md shows the game record the program writes: its example, abridged with
-``...``, is the record of the game the doc's first command plays."""
+``...``, is the record of the game the doc's first command plays; and the strong bot's
+policy as it plays."""
 
 from __future__ import annotations
 
@@ -8,7 +9,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+from solver.rummikub.engine import View
 from solver.rummikub.game_wire import game_rummikub
+from solver.rummikub.position import Position
+from solver.rummikub.rules import Rules
+from solver.rummikub.strategy import Strategy, decide
 
 DOC = Path(__file__).parents[2] / "docs" / "games.md"
 ELIDED = "..."
@@ -47,3 +52,19 @@ def test_the_record_example_is_the_record_of_the_docs_game() -> None:
     assert "meldwise game --bots strong,greedy --seed 7" in DOC.read_text(encoding="utf-8")
     record = game_rummikub({"bots": ["strong", "greedy"], "seed": 7})["record"]
     matches(shown_record(), record)
+
+
+def test_the_strong_bots_policy_says_it_hurries_once_the_pool_is_empty() -> None:
+    # The policy left the empty pool out and called hurry_pool=0 "never": with the pool
+    # empty the strong bot (hurry_pool=0, the default) lays down the set it keeps back.
+    rules = Rules(colours=2, numbers=6, copies=1, jokers=0, opening_threshold=0)
+    position = Position.parse(["R1", "R2", "R3", "B4", "B6"], [["B1", "B2", "B3"]], True)
+    for opponent, pool, played in ((4, 0, ["B4", "R1", "R2", "R3"]), (3, 1, ["B4"])):
+        view = View.facing(position, rules, [(opponent, True)])
+        assert view.pool_size == pool
+        for strategy in (Strategy(), Strategy(hurry_pool=0)):
+            assert sorted(map(str, decide(view, strategy).played)) == played
+    text = " ".join(DOC.read_text(encoding="utf-8").split())
+    policy = text[text.index("**The strong bot's policy**") : text.index("`strong:hurry_rack=3")]
+    assert "making the best play, once the pool is empty" in policy
+    assert "`hurry_pool=0`, the default, hurries once the pool is empty" in text

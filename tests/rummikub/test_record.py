@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from solver.errors import MeldwiseError
+from solver.i18n import language
 from solver.rummikub.engine import GameSettings, PoolEmpty
+from solver.rummikub.notation import parse_tiles
 from solver.rummikub.record import (
     FORMAT,
     RecordError,
@@ -112,7 +114,7 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
 
     # Scores that do not follow from the result's own racks: refused when read (a review
     # echoed them as the players' scores).
-    with pytest.raises(RecordError, match=r"^result: its racks give penalties .* scores"):
+    with pytest.raises(RecordError, match=r"^result\.scores is \[.*\], but the result's racks"):
         read_record(_tampered(record, change))
 
     def recoloured(r: dict[str, Any]) -> None:
@@ -123,9 +125,49 @@ def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
         index, tile = next((i, t) for i, t in enumerate(loser) if t != "J")
         loser[index] = next(c + tile[1:] for c in "RBKO" if c + tile[1:] not in held)
 
-    # A result that agrees with itself but not with the game: only a replay tells.
-    with pytest.raises(RecordError, match="the result does not match the replay"):
-        replay(read_record(_tampered(record, recoloured)))
+    # A result that agrees with itself but not with the game: only a replay tells, naming
+    # the rack (it said "replayed scores [...], winners [...]": the record's own).
+    tampered = _tampered(record, recoloured)
+    with pytest.raises(RecordError) as error:
+        replay(read_record(tampered))
+    seat = next(
+        seat
+        for seat, rack in enumerate(tampered["result"]["racks"])
+        if rack != record["result"]["racks"][seat]
+    )
+    recorded, replayed = (
+        " ".join(map(str, sorted(parse_tiles(r["result"]["racks"][seat]))))
+        for r in (tampered, record)
+    )
+    assert str(error.value) == (
+        f"result.racks[{seat}] is [{recorded}], but the replay gives [{replayed}]"
+    )
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("penalties", [7, 2], "result.penalties is [7, 2], but the result's racks give [7, 1]"),
+        ("scores", [-7, 1], "result.scores is [-7, 1], but the result's racks give [-7, -1]"),
+        ("winners", [0], "result.winners is [0], but the result's racks give [1]"),
+    ],
+)
+def test_a_result_that_does_not_follow_names_its_field(
+    field: str, value: list[int], message: str
+) -> None:
+    # The error listed all three as the racks give them ("its racks give penalties [7, 1],
+    # scores [-7, -1] and winners [1]"): which one was edited was left to the reader.
+    result: dict[str, Any] = {"end": "blocked", "winners": [1], "racks": [["R7"], ["R1"]]}
+    record = {"turns": [], "result": {**result, "penalties": [7, 1], "scores": [-7, -1]}}
+    assert read_record(record).outcome is not None
+    result.update({"penalties": [7, 1], "scores": [-7, -1], field: value})
+    record["result"] = result
+    with pytest.raises(RecordError) as error:
+        read_record(record)
+    assert str(error.value) == message
+    with language("ja"), pytest.raises(RecordError) as error:
+        read_record(record)
+    assert str(error.value).startswith(f"result.{field} \u306f {value} ")
 
 
 @pytest.mark.parametrize(
