@@ -252,7 +252,9 @@ class GuardedProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._stop_waiting()
         self._head_seen = bytearray()
-        self._in_head, self._in_body = False, True
+        # Its body is read once its cycle exists (super()): a request refused here has
+        # none, and the cycle, if any, is an earlier request's (see _refuse).
+        self._in_head = False
         size = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
         if size > self.guards.max_header_bytes:
             self._refusal = (431, self._too_large(), "header_too_large")
@@ -280,6 +282,7 @@ class GuardedProtocol(HttpToolsProtocol):
             self._refusal = None
             self.guards.metrics.connections_closed.labels("pipeline_full").inc()
             raise ValueError("too many pipelined requests")  # stops the parser
+        self._in_body = True
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:

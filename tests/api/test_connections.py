@@ -188,6 +188,32 @@ def test_a_pipelined_request_gets_the_header_limit_too() -> None:
         assert server.call(lambda: len(server.state.connections)) == 0
 
 
+@pytest.mark.parametrize(
+    ("behind", "status", "detail"),
+    [
+        (b"GET / HTTP/1.1\r\nX: " + b"a" * 5000 + b"\r\n\r\n", b"431", "larger than the limit"),
+        (b"POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", b"501", "'chunked' alone"),
+    ],
+    ids=["headers-too-large", "transfer-coding"],
+)
+def test_a_request_refused_for_its_head_behind_another_in_one_packet_loses_no_answer(
+    behind: bytes, status: bytes, detail: str
+) -> None:
+    """The refusal was taken for one of the body of the request before it, whose answer
+    was dropped: the client got the refusal alone."""
+    with (
+        served(max_header_bytes=4096) as server,
+        socket.create_connection(("127.0.0.1", server.port)) as sock,
+    ):
+        sock.sendall(b"GET /sleep/0.2 HTTP/1.1\r\nHost: x\r\n\r\n" + behind)
+        answer = _read_all(sock, 2)
+    assert answer.startswith(b"HTTP/1.1 200 OK\r\n")
+    _, _, refusal = answer.partition(b"xxHTTP/1.1 ")
+    head, _, body = refusal.partition(b"\r\n\r\n")
+    assert head.split()[0] == status
+    assert detail in json.loads(body)["detail"]
+
+
 def test_chunked_trailers_are_no_headers_and_count_against_the_limit() -> None:
     """Trailer lines went into the request's headers, uncounted: an endless trailer
     held 24 times its size (and a queued request's app saw them as its headers)."""
