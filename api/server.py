@@ -87,10 +87,10 @@ in small pieces."""
 
 FIND_START_BYTES = 4096
 """The largest packet in which a request refused for its method, behind others, is
-looked for (to tell an unknown method, 501, from bytes that are not HTTP, 400): it is
-read again up to 13 times, which for a packet of 4 KiB of header lines costs about as
-much as reading it once with uvicorn's callbacks (0.5 ms; 10 ms for 64 KiB); in a
-larger one the refusal is 400."""
+looked for (to tell an unknown method, 501, from bytes that are not HTTP, 400): the
+packet is parsed again, up to 13 times, which a small packet keeps cheap (in the
+many header lines a large one may hold, it cost a client's packet several times its
+own parsing); in a larger one the refusal is 400."""
 
 
 class Guards:
