@@ -471,7 +471,7 @@ class GuardedProtocol(HttpToolsProtocol):
         start = self._refused_method_start()
         if (
             start is not None
-            and b"\n" not in start
+            and b"\n" not in start.lstrip(b"\r\n")  # empty lines before it are skipped
             and len(start) <= self.guards.max_header_bytes
             and _REQUEST_LINE_BEGUN.fullmatch(start)
         ):

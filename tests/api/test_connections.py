@@ -508,6 +508,7 @@ def test_an_accept_language_line_sent_last_is_heard_by_the_408_and_the_400() -> 
         # (it was 400).
         ([b"BR", b"EW /bytes/1 HTTP/1.1\r\n\r\n"], b"501", "'BREW'"),
         ([b"BR", b"EW /bytes/1", b" HTTP/1.1\r\n\r\n"], b"501", "'BREW'"),
+        ([b"\r\nBR", b"EW /bytes/1 HTTP/1.1\r\n\r\n"], b"501", "'BREW'"),
         ([b"hel", b"lo world\r\n\r\n"], b"400", "HTTP/1.1"),
         ([b"BR", b"EW \x00 HTTP/1.1\r\n\r\n"], b"400", "HTTP/1.1"),
         # Behind a request in the same packet (it was not answered at all), or in the
@@ -537,6 +538,7 @@ def test_an_accept_language_line_sent_last_is_heard_by_the_408_and_the_400() -> 
         "version",
         "cut",
         "cut-twice",
+        "cut-after-an-empty-line",
         "cut-hello",
         "cut-not-http",
         "pipelined",
