@@ -201,14 +201,14 @@ class GuardedProtocol(HttpToolsProtocol):
         if self._full:  # the queued requests are answered, then the connection closes
             self.flow.pause_reading()
             return
-        between = not self._in_head and not self._in_body
-        begun = self._begun
-        self._chunk = data
-        self._chunk_from_start, self._begun_before = between, begun
         if self._line_pending:
             self._unset_keepalive_if_required()  # as uvicorn's data_received does
             self._line_arrives(data)
             return
+        between = not self._in_head and not self._in_body
+        begun = self._begun
+        self._chunk = data
+        self._chunk_from_start, self._begun_before = between, begun
         try:
             super().data_received(data)
         finally:
