@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import socket
-from typing import TextIO
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO, get_args
 
-from solver.commands import Commands
+from solver.commands import Commands, os_problem
+from solver.i18n import N_, _, alternatives
 
 EXIT_BAD_SETTINGS = 2
+
+_CANNOT_LISTEN = {
+    errno.EADDRINUSE: N_("the address is already in use"),
+    errno.EADDRNOTAVAIL: N_("the address is not one of this machine's"),
+    socket.EAI_NONAME: N_("no address has that name"),
+}
+"""Why an address cannot be listened on, in the active language (the system's own
+words, English, for other reasons than these and :func:`~solver.commands.os_problem`'s)."""
 
 
 def add_serve_command(commands: Commands) -> None:
@@ -32,7 +43,9 @@ def add_serve_command(commands: Commands) -> None:
 
 
 def run_serve(args: argparse.Namespace, _stdin: TextIO, _stdout: TextIO, stderr: TextIO) -> int:
-    """Start the service and run until interrupted; return the exit code."""
+    """Start the service and run until interrupted; return the exit code. Its errors
+    and warning are said in the command line's language (the locale's), as every
+    other command's."""
     # Imported here so other subcommands start without loading the web stack.
     from pydantic import ValidationError
 
@@ -42,7 +55,10 @@ def run_serve(args: argparse.Namespace, _stdin: TextIO, _stdout: TextIO, stderr:
     known = {ENV_PREFIX + name.upper() for name in Settings.model_fields}
     unknown = sorted({name for name in os.environ if name.startswith(ENV_PREFIX)} - known)
     if unknown:  # pydantic-settings ignores them: a misspelt setting would go unseen
-        print(f"warning: not settings, ignored: {', '.join(unknown)}", file=stderr)
+        print(
+            _("warning: not settings, ignored: {variables}", variables=", ".join(unknown)),
+            file=stderr,
+        )
     flags = {name: getattr(args, name) for name in ("host", "port", "workers")}
     try:
         settings = Settings(**{name: value for name, value in flags.items() if value is not None})
@@ -50,21 +66,61 @@ def run_serve(args: argparse.Namespace, _stdin: TextIO, _stdout: TextIO, stderr:
         for problem in error.errors():
             name = ".".join(str(part) for part in problem["loc"])
             where = f"{ENV_PREFIX}{name.upper()}" + (f" / --{name}" if name in flags else "")
-            # A validator's own message, without the "Value error, " pydantic puts first.
-            cause = problem.get("ctx", {}).get("error")
-            said = str(cause) if problem["type"] == "value_error" and cause else problem["msg"]
-            print(f"error: bad setting {name} ({where}): {said}", file=stderr)
+            said = _(
+                "error: bad setting {name} ({where}): {problem}",
+                name=name,
+                where=where,
+                problem=_setting_problem(problem, Settings.model_fields.get(name)),
+            )
+            print(said, file=stderr)
         return EXIT_BAD_SETTINGS
     try:
         # Checked before the workers start: uvicorn would say it after warming them up.
         with socket.create_server((settings.host, settings.port)):
             pass
     except OSError as error:
-        where = f"{settings.host}:{settings.port}"
+        reason = _CANNOT_LISTEN.get(error.errno) if error.errno is not None else None
         print(
-            f"error: cannot listen on {where} ({ENV_PREFIX}HOST / --host, {ENV_PREFIX}PORT /"
-            f" --port): {error.strerror or error}",
+            _(
+                "error: cannot listen on {address} ({where}): {problem}",
+                address=f"{settings.host}:{settings.port}",
+                where=f"{ENV_PREFIX}HOST / --host, {ENV_PREFIX}PORT / --port",
+                problem=_(reason) if reason is not None else os_problem(error),
+            ),
             file=stderr,
         )
         return EXIT_BAD_SETTINGS
     return run(settings)
+
+
+_PYDANTIC_PROBLEMS: Mapping[str, Callable[[Mapping[str, Any], object], str]] = {
+    "int_parsing": lambda _ctx, got: _("must be a whole number, got {got!r:.60}", got=got),
+    "int_from_float": lambda _ctx, got: _("must be a whole number, got {got!r:.60}", got=got),
+    "float_parsing": lambda _ctx, got: _("must be a number, got {got!r:.60}", got=got),
+    "bool_parsing": lambda _ctx, got: _("must be true or false, got {got!r:.60}", got=got),
+    "greater_than_equal": lambda ctx, got: _(
+        "must be at least {least}, got {got!r:.60}", least=ctx["ge"], got=got
+    ),
+    "greater_than": lambda ctx, got: _(
+        "must be more than {low}, got {got!r:.60}", low=ctx["gt"], got=got
+    ),
+    "less_than_equal": lambda ctx, got: _(
+        "must be at most {most}, got {got!r:.60}", most=ctx["le"], got=got
+    ),
+}
+"""pydantic's words for the problems a setting's value may have, in the active language."""
+
+
+def _setting_problem(problem: Mapping[str, Any], field: Any) -> str:
+    """What is wrong with a setting's value (one of pydantic's ``errors()``), in the
+    active language: a validator's own message (without the "Value error, " pydantic
+    puts first), or pydantic's words for a value of the wrong kind or out of range
+    (pydantic's own, English, for any other problem)."""
+    kind, ctx = problem["type"], problem.get("ctx", {})
+    if kind == "value_error" and ctx.get("error"):
+        return str(ctx["error"])
+    if kind == "literal_error" and field is not None:
+        choices = alternatives([repr(choice) for choice in get_args(field.annotation)])
+        return _("must be {choices}, got {got!r:.60}", choices=choices, got=problem["input"])
+    say = _PYDANTIC_PROBLEMS.get(kind)
+    return say(ctx, problem["input"]) if say is not None else str(problem["msg"])

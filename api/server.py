@@ -85,6 +85,14 @@ waited; abuse row 1's /healthz p99), where spread over 2.5 s they cost the same 
 in small pieces."""
 
 
+FIND_START_BYTES = 4096
+"""The largest packet in which a request refused for its method, behind others, is
+looked for (to tell an unknown method, 501, from bytes that are not HTTP, 400): the
+packet is parsed again, up to 13 times, which a small packet keeps cheap (in the
+many header lines a large one may hold, it cost a client's packet several times its
+own parsing); in a larger one the refusal is 400."""
+
+
 class Guards:
     """The limits one server applies, and the connections waiting for a request."""
 
@@ -147,6 +155,13 @@ class GuardedProtocol(HttpToolsProtocol):
         self._refusal: tuple[int, str, str] | None = (400, "", "bad_request")
         """The answer to the parser's next error: unless a callback set another, a
         request that is not HTTP (said when sent, see :meth:`send_400_response`)."""
+        self._line_pending = False
+        """The request line of a request httptools refused for its method is still
+        arriving, in :attr:`_head_seen`: once whole it says whether the method is one
+        this server does not know (501) or the bytes are not HTTP (400)."""
+        self._refused_last: tuple[int, str] | None = None
+        """The refusal (status, detail) of a request behind others on the connection,
+        sent once they are answered."""
 
     # --- connection life ----------------------------------------------------------
 
@@ -186,6 +201,10 @@ class GuardedProtocol(HttpToolsProtocol):
         if self._full:  # the queued requests are answered, then the connection closes
             self.flow.pause_reading()
             return
+        if self._line_pending:
+            self._unset_keepalive_if_required()  # as uvicorn's data_received does
+            self._line_arrives(data)
+            return
         between = not self._in_head and not self._in_body
         begun = self._begun
         self._chunk = data
@@ -194,6 +213,8 @@ class GuardedProtocol(HttpToolsProtocol):
             super().data_received(data)
         finally:
             self._chunk = b""
+        if self._line_pending:  # send_400_response holds the line's bytes
+            return
         if self._in_head:
             if self._begun == begun:
                 self._head_seen += data
@@ -231,7 +252,9 @@ class GuardedProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._stop_waiting()
         self._head_seen = bytearray()
-        self._in_head, self._in_body = False, True
+        # Its body is read once its cycle exists (super()): a request refused here has
+        # none, and the cycle, if any, is an earlier request's (see _refuse).
+        self._in_head = False
         size = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
         if size > self.guards.max_header_bytes:
             self._refusal = (431, self._too_large(), "header_too_large")
@@ -259,6 +282,7 @@ class GuardedProtocol(HttpToolsProtocol):
             self._refusal = None
             self.guards.metrics.connections_closed.labels("pipeline_full").inc()
             raise ValueError("too many pipelined requests")  # stops the parser
+        self._in_body = True
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
@@ -272,7 +296,7 @@ class GuardedProtocol(HttpToolsProtocol):
                 limit=self.guards.max_header_bytes,
             )
 
-    def _speaking(self) -> contextlib.AbstractContextManager[str]:
+    def _speaking(self, head: bytes | None = None) -> contextlib.AbstractContextManager[str]:
         """The language of the request's ``Accept-Language`` (of its headers that have
         arrived) for the server's own answers to it, as the app's. A request refused
         for its request line (a method httptools does not know: ``FOO / HTTP/1.1``)
@@ -281,10 +305,12 @@ class GuardedProtocol(HttpToolsProtocol):
         hands over only once the next line begins: unless one was read, complete
         ``Accept-Language`` lines are looked for in the bytes of the head received
         (those of the chunks it spans, within the header limit, and of the one being
-        parsed). Before, a 408 after ``Accept-Language: ja`` sent last was English."""
+        parsed), or in ``head``, the request's own bytes when they are known. Before, a
+        408 after ``Accept-Language: ja`` sent last was English."""
         headers = list(self.headers or ())
         if not any(name == b"accept-language" for name, _value in headers):
-            found = _ACCEPT_LANGUAGE.findall(self._head_seen + self._chunk)
+            seen = self._head_seen + self._chunk if head is None else head
+            found = _ACCEPT_LANGUAGE.findall(seen)
             headers += [(b"accept-language", value) for value in found]
         return speaking(headers)
 
@@ -293,7 +319,12 @@ class GuardedProtocol(HttpToolsProtocol):
         super().on_response_complete()
         if self.transport.is_closing():
             self._linger()
-        elif not pipelined:
+        elif pipelined:
+            pass
+        elif self._refused_last is not None:  # the requests before it are answered
+            self._unset_keepalive_if_required()
+            self._answer(*self._refused_last, reason=None)  # counted when refused
+        else:
             self._wait_for_head()
 
     def timeout_keep_alive_handler(self) -> None:
@@ -434,49 +465,83 @@ class GuardedProtocol(HttpToolsProtocol):
             self.flow.pause_reading()
             return
         status, detail, reason = self._refusal
-        if reason == "bad_request" and (method := self._unknown_method()) is not None:
+        if reason != "bad_request":
+            self._refuse(status, detail, reason)
+            return
+        start = self._refused_method_start()
+        if (
+            start is not None
+            and b"\n" not in start.lstrip(b"\r\n")  # empty lines before it are skipped
+            and len(start) <= self.guards.max_header_bytes
+            and _REQUEST_LINE_BEGUN.fullmatch(start)
+        ):
+            # httptools refuses at the first byte no method it knows has: a line cut
+            # there (a packet of "BR") is read on until it is whole.
+            self._head_seen = bytearray(start)
+            self._line_pending = True
+            return
+        self._refuse_request_line(start)
+
+    def _line_arrives(self, data: bytes) -> None:
+        """More of a request line refused for its method (see :attr:`_line_pending`):
+        judged once whole, or once it can no longer be one (a byte no request line
+        has, or over the header limit); else it waits (the header timeout holds)."""
+        self._head_seen += data
+        if (
+            b"\n" in data
+            or _NOT_IN_REQUEST_LINE.search(data)
+            or len(self._head_seen) > self.guards.max_header_bytes
+        ):
+            self._line_pending = False
+            self._refuse_request_line(bytes(self._head_seen))
+
+    def _refuse_request_line(self, start: bytes | None) -> None:
+        """Refuse a request httptools refused for its method, ``start`` its bytes from
+        its first (None: not known): 501 when its request line is otherwise sound
+        HTTP/1.1 (``BREW / HTTP/1.1``), RFC 9110's answer to a method the server does
+        not recognise; else 400, as for bytes that are not HTTP (a TLS handshake,
+        ``hello``), which httptools refuses for their method too."""
+        line = None if start is None else _REQUEST_LINE.match(start)
+        if line is not None:
             log.debug("%s: refused an unknown method", _peer(self.client))
-            with self._speaking():
+            with self._speaking(start):
                 detail = _(
                     "this server does not implement the method {method!r}",
-                    method=method[:60].decode("latin-1"),
+                    method=line[1][:60].decode("latin-1"),
                 )
-            status, reason = 501, "unknown_method"
-        elif reason == "bad_request":
+            self._refuse(501, detail, "unknown_method")
+        else:
             log.debug("%s: refused a request that is not HTTP/1.1", _peer(self.client))
-            with self._speaking():
+            with self._speaking(start):
                 detail = _("the request is not valid HTTP/1.1")
-        self._refuse(status, detail, reason)
+            self._refuse(400, detail, "bad_request")
 
-    def _unknown_method(self) -> bytes | None:
-        """The method of a request refused by httptools for it, whose request line is
-        otherwise sound HTTP/1.1 (``BREW / HTTP/1.1``): RFC 9110 answers a method the
-        server does not recognise with 501, not 400. None for anything else, and for
-        bytes that are not HTTP (a TLS handshake, ``hello``), which httptools refuses
-        for their method too; also None where the request's line cannot be read
-        whole: httptools refuses at the first byte no method it knows has, so a line
-        cut there (a packet of ``BR``) is not read on, and a request behind another in
-        the same packet has no known start (its refusal is never sent, either: the
-        earlier one is answered, then the connection closes)."""
+    def _refused_method_start(self) -> bytes | None:
+        """The bytes received of a request refused by httptools for its method, from
+        its first: the packet it begins (behind other requests in a packet of at most
+        :data:`FIND_START_BYTES`, found by parsing the packet again up to it), or the
+        packets it spans. None for any other error, and where the request's start is
+        not known: behind the rest of a request begun in an earlier packet, or behind
+        others in a larger packet."""
         # Called in uvicorn's handler of the parser's error (send_400_response).
         if not isinstance(sys.exc_info()[1], httptools.HttpParserInvalidMethodError):
             return None
+        if self._begun == self._begun_before and self._head_from_start:
+            return bytes(self._head_seen + self._chunk)  # the method spans packets
         if self._begun == self._begun_before + 1 and self._chunk_from_start:
-            start = self._chunk
-        elif self._begun == self._begun_before and self._head_from_start:
-            start = bytes(self._head_seen + self._chunk)  # the method spans packets
-        else:
-            return None
-        line = _REQUEST_LINE.match(start)
-        return None if line is None else line[1]
+            return self._chunk
+        begun = self._begun - self._begun_before  # the requests begun in this packet
+        if begun > 1 and self._chunk_from_start and len(self._chunk) <= FIND_START_BYTES:
+            return self._chunk[_request_start(self._chunk, begun) :]
+        return None
 
     def _refuse(self, status: int, detail: str, reason: str) -> None:
         """Answer ``status`` and close, also when the request refused is the one whose
         body is being read (a bad chunk, a trailer over the limit); or, while
         an earlier request on the connection is being answered or waits its turn, read
         nothing more: the requests before this one are answered (the newest,
-        ``cycle``, last), then the connection closes (closing at once lost their
-        answers)."""
+        ``cycle``, last), then this refusal, and the connection closes (closing at
+        once lost their answers; not sending the refusal left the client to guess)."""
         if self._in_body and not self.pipeline and self.cycle is not None:
             # The request refused is the one being read, its app waiting for the rest
             # of its body: it is gone (its app sees the client leave), not left to
@@ -484,16 +549,15 @@ class GuardedProtocol(HttpToolsProtocol):
             self.cycle.disconnected = True  # its own answer is never sent: this one is
             self._answer(status, detail, reason)
         elif (self.cycle is not None and not self.cycle.response_complete) or self.pipeline:
-            assert self.cycle is not None
-            self.cycle.keep_alive = False
             self._stop_waiting()
             self._full = True
+            self._refused_last = (status, detail)  # see on_response_complete
             self.flow.pause_reading()
             self.guards.metrics.connections_closed.labels(reason).inc()
         else:
             self._answer(status, detail, reason)
 
-    def _answer(self, status: int, detail: str, reason: str) -> None:
+    def _answer(self, status: int, detail: str, reason: str | None) -> None:
         # UTF-8 as the app's answers (Starlette's JSONResponse): a Japanese detail read
         # as \u escapes. Every detail is text, a client's bytes in it read as Latin-1.
         body = json.dumps({"detail": detail}, ensure_ascii=False).encode()
@@ -509,11 +573,14 @@ class GuardedProtocol(HttpToolsProtocol):
             self.transport.write(head.encode() + body)
         self._close(reason)
 
-    def _close(self, reason: str) -> None:
+    def _close(self, reason: str | None) -> None:
+        """Close the connection, counted as closed for ``reason`` (None: counted
+        already)."""
         self._stop_waiting()
         self._full = True  # nothing more is read
         if not self.transport.is_closing():
-            self.guards.metrics.connections_closed.labels(reason).inc()
+            if reason is not None:
+                self.guards.metrics.connections_closed.labels(reason).inc()
             self.transport.close()
         self._linger()
 
@@ -588,6 +655,49 @@ _REQUEST_LINE = re.compile(
 )
 """An HTTP/1.x request line (after any empty lines, which a server ignores): its method,
 a token of RFC 9110's characters."""
+
+_REQUEST_LINE_BEGUN = re.compile(
+    rb"(?:\r?\n)*[!#$%&'*+.^_`|~0-9A-Za-z-]+"
+    rb"(?: [\x21-\x7e]*(?: (?:H(?:T(?:T(?:P(?:/(?:1(?:\.(?:[01]\r?)?)?)?)?)?)?)?)?)?)?"
+)
+"""The beginning of a request line, as far as it has come (fully matched)."""
+
+_NOT_IN_REQUEST_LINE = re.compile(rb"[^\x21-\x7e \r\n]")
+"""A byte no request line holds."""
+
+
+class _Begun:
+    """Counts the requests a parser begins (:func:`_request_start`)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def on_message_begin(self) -> None:
+        self.count += 1
+
+
+def _begun_in(data: bytes) -> int:
+    """How many requests ``data``, read from a request's start, begins."""
+    begun = _Begun()
+    with contextlib.suppress(httptools.HttpParserError, httptools.HttpParserUpgrade):
+        httptools.HttpRequestParser(begun).feed_data(data)
+    return begun.count
+
+
+def _request_start(data: bytes, nth: int) -> int:
+    """Where the ``nth`` request (1: the first) begun in ``data``, read from a
+    request's start, begins: its first byte, found by reading ``data`` again up to
+    where it is begun (httptools tells no position), halving the span each time (a
+    packet of 4 KiB read 13 times at most)."""
+    low, high = 1, len(data)
+    while low < high:
+        middle = (low + high) // 2
+        if _begun_in(data[:middle]) >= nth:
+            high = middle
+        else:
+            low = middle + 1
+    return low - 1
+
 
 _QUIET = _Quiet()
 _PHRASES = {

@@ -17,6 +17,7 @@ from limits import parse_many
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from solver.i18n import _
 from solver.rummikub import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT
 from solver.wire import MAX_TIME_LIMIT_MS
 
@@ -81,7 +82,7 @@ def _split(value: object) -> object:
     if isinstance(value, str):
         items = [item.strip() for item in value.split(",") if item.strip()]
         if value and not items:
-            raise ValueError(f"{value[:20]!r} holds no item ('' for none)")
+            raise ValueError(_("{value} holds no item ('' for none)", value=repr(value[:20])))
         return items
     return value
 
@@ -283,15 +284,26 @@ class Settings(BaseSettings):
         # An empty host is every interface to uvicorn: an empty line of an env file
         # would put the service on the internet.
         if not value.strip():
-            raise ValueError("must name an address (127.0.0.1; 0.0.0.0 for every interface)")
+            raise ValueError(_("must name an address (127.0.0.1; 0.0.0.0 for every interface)"))
         return value.strip()
 
     @field_validator("rate_limit")
     @classmethod
     def _check_rate_limit(cls, value: str) -> str:
-        # parse_many raises ValueError naming the problem; 0 a second locks all out.
-        if value.strip() and any(item.amount < 1 for item in parse_many(value)):
-            raise ValueError("each limit allows at least 1 request ('' for none)")
+        if not value.strip():
+            return ""
+        try:
+            limits = parse_many(value)
+        except ValueError:  # the limits library's words: "couldn't parse rate limit string"
+            raise ValueError(
+                _(
+                    "cannot read {value} as rate limits ('30/second', "
+                    "'600/minute;20/second'; '' for none)",
+                    value=repr(value[:60]),
+                )
+            ) from None
+        if any(item.amount < 1 for item in limits):  # 0 a second locks everyone out
+            raise ValueError(_("each limit allows at least 1 request ('' for none)"))
         return value.strip()
 
     @field_validator("trusted_proxies")
@@ -301,7 +313,7 @@ class Settings(BaseSettings):
         # trust no proxy, and every client would share the proxy's rate limit.
         if "*" in value:
             if len(value) > 1:
-                raise ValueError("'*' (trust every address) must stand alone")
+                raise ValueError(_("'*' (trust every address) must stand alone"))
             return value
         for item in value:
             try:
@@ -311,7 +323,10 @@ class Settings(BaseSettings):
                     ipaddress.ip_address(item)
             except ValueError:
                 raise ValueError(
-                    f"{item[:60]!r} is not an IP address or network (e.g. 10.0.0.1, 10.0.0.0/8)"
+                    _(
+                        "{item} is not an IP address or network (e.g. 10.0.0.1, 10.0.0.0/8)",
+                        item=repr(item[:60]),
+                    )
                 ) from None
         return value
 
@@ -319,5 +334,5 @@ class Settings(BaseSettings):
     @classmethod
     def _check_storage(cls, value: str) -> str:
         if not value.startswith(("memory://", "redis://", "rediss://")):
-            raise ValueError("must start with memory://, redis:// or rediss://")
+            raise ValueError(_("must start with memory://, redis:// or rediss://"))
         return value

@@ -26,7 +26,7 @@ from uvicorn.server import ServerState
 
 from api.metrics import Metrics
 from api.middleware import RequestTimeoutMiddleware
-from api.server import MAX_PIPELINED, GuardedProtocol, guarded_protocol
+from api.server import FIND_START_BYTES, MAX_PIPELINED, GuardedProtocol, guarded_protocol
 from api.settings import Settings
 
 
@@ -176,12 +176,42 @@ def test_a_pipelined_request_gets_the_header_limit_too() -> None:
                 sock.sendall(b"X-Pad: a\r\n" * 1000)
                 time.sleep(0.005)
         assert server.closed("header_too_large") == 1
-        # The request before it is answered, then the connection closes (closing at
-        # once lost that answer).
+        # The request before it is answered, then the refusal is said and the
+        # connection closes (closing at once lost that answer; the refusal was not
+        # said at all).
         answer = _read_all(sock, 3.0)
         assert answer.startswith(b"HTTP/1.1 200")
-        assert answer.count(b"HTTP/1.1") == 1
+        assert answer.count(b"HTTP/1.1") == 2
+        refusal = answer[answer.index(b"HTTP/1.1 431") :]
+        assert b"\r\nconnection: close\r\n" in refusal
+        assert b"larger than the limit of 4096 bytes" in refusal
         assert server.call(lambda: len(server.state.connections)) == 0
+
+
+@pytest.mark.parametrize(
+    ("behind", "status", "detail"),
+    [
+        (b"GET / HTTP/1.1\r\nX: " + b"a" * 5000 + b"\r\n\r\n", b"431", "larger than the limit"),
+        (b"POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", b"501", "'chunked' alone"),
+    ],
+    ids=["headers-too-large", "transfer-coding"],
+)
+def test_a_request_refused_for_its_head_behind_another_in_one_packet_loses_no_answer(
+    behind: bytes, status: bytes, detail: str
+) -> None:
+    """The refusal was taken for one of the body of the request before it, whose answer
+    was dropped: the client got the refusal alone."""
+    with (
+        served(max_header_bytes=4096) as server,
+        socket.create_connection(("127.0.0.1", server.port)) as sock,
+    ):
+        sock.sendall(b"GET /sleep/0.2 HTTP/1.1\r\nHost: x\r\n\r\n" + behind)
+        answer = _read_all(sock, 2)
+    assert answer.startswith(b"HTTP/1.1 200 OK\r\n")
+    _, _, refusal = answer.partition(b"xxHTTP/1.1 ")
+    head, _, body = refusal.partition(b"\r\n\r\n")
+    assert head.split()[0] == status
+    assert detail in json.loads(body)["detail"]
 
 
 def test_chunked_trailers_are_no_headers_and_count_against_the_limit() -> None:
@@ -474,8 +504,28 @@ def test_an_accept_language_line_sent_last_is_heard_by_the_408_and_the_400() -> 
         ([b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(40)], b"400", "HTTP/1.1"),
         ([b"G ET /bytes/1 HTTP/1.1\r\n\r\n"], b"400", "HTTP/1.1"),
         ([b"BREW /bytes/1 HTTP/9.9\r\n\r\n"], b"400", "HTTP/1.1"),
-        # Refused at its second byte, before the line is whole: not read on.
-        ([b"BR", b"EW /bytes/1 HTTP/1.1\r\n\r\n"], b"400", "HTTP/1.1"),
+        # Refused at its second byte, before the line is whole: read on until it is
+        # (it was 400).
+        ([b"BR", b"EW /bytes/1 HTTP/1.1\r\n\r\n"], b"501", "'BREW'"),
+        ([b"BR", b"EW /bytes/1", b" HTTP/1.1\r\n\r\n"], b"501", "'BREW'"),
+        ([b"\r\nBR", b"EW /bytes/1 HTTP/1.1\r\n\r\n"], b"501", "'BREW'"),
+        ([b"hel", b"lo world\r\n\r\n"], b"400", "HTTP/1.1"),
+        ([b"BR", b"EW \x00 HTTP/1.1\r\n\r\n"], b"400", "HTTP/1.1"),
+        # Behind a request in the same packet (it was not answered at all), or in the
+        # packet before.
+        ([b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\nBREW / HTTP/1.1\r\n\r\n"], b"501", "'BREW'"),
+        ([b"GET /sleep/0.3 HTTP/1.1\r\n\r\nBR", b"EW / HTTP/1.1\r\n\r\n"], b"501", "'BREW'"),
+        ([b"GET /bytes/1 HTTP/1.1\r\n\r\nhello\r\n\r\n"], b"400", "HTTP/1.1"),
+        # Behind others in a packet over FIND_START_BYTES: not looked for (answered).
+        (
+            [
+                b"GET /bytes/1 HTTP/1.1\r\nX: "
+                + b"a" * FIND_START_BYTES
+                + b"\r\n\r\nBREW / HTTP/1.1\r\n\r\n"
+            ],
+            b"400",
+            "HTTP/1.1",
+        ),
     ],
     ids=[
         "brew",
@@ -487,6 +537,14 @@ def test_an_accept_language_line_sent_last_is_heard_by_the_408_and_the_400() -> 
         "space",
         "version",
         "cut",
+        "cut-twice",
+        "cut-after-an-empty-line",
+        "cut-hello",
+        "cut-not-http",
+        "pipelined",
+        "pipelined-cut",
+        "pipelined-hello",
+        "pipelined-large",
     ],
 )
 def test_an_unknown_method_gets_501(parts: list[bytes], status: bytes, detail: str) -> None:
@@ -501,6 +559,8 @@ def test_an_unknown_method_gets_501(parts: list[bytes], status: bytes, detail: s
     last = answer[answer.rindex(b"HTTP/1.1 ") :]
     head, _, body = last.partition(b"\r\n\r\n")
     assert head.split()[1] == status
+    # A request before it is answered first.
+    assert answer.count(b"HTTP/1.1 ") == 1 + parts[0].startswith(b"GET ")
     assert detail in json.loads(body)["detail"]
     if status == b"501":
         assert json.loads(body)["detail"].startswith("this server does not implement the method")
@@ -514,6 +574,49 @@ def test_an_unknown_method_is_refused_in_the_language_asked() -> None:
         head, _, body = _read_all(sock, 2).partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 501 Not Implemented\r\n")
     assert json.loads(body) == {"detail": "このサーバーはメソッド 'BREW' を実装していません"}
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "detail"),
+    [
+        (b"", b"Accept-Language: ja\r\n", "このサーバーはメソッド 'BREW' を実装していません"),
+        # The request before it asked for Japanese; the refused one did not.
+        (b"Accept-Language: ja\r\n", b"", "this server does not implement the method 'BREW'"),
+    ],
+    ids=["its-own", "the-one-before"],
+)
+def test_a_refusal_behind_a_request_speaks_its_own_accept_language(
+    first: bytes, second: bytes, detail: str
+) -> None:
+    requests = [
+        b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\n" + first + b"\r\n",
+        b"BR",
+        b"EW / HTTP/1.1\r\nHost: x\r\n" + second + b"\r\n",
+    ]
+    for parts in ([b"".join(requests)], [requests[0] + requests[1], requests[2]]):
+        with served() as server, socket.create_connection(("127.0.0.1", server.port)) as sock:
+            for part in parts:
+                sock.sendall(part)
+                time.sleep(0.1)  # each part a chunk of its own
+            answer = _read_all(sock, 2)
+        assert answer.startswith(b"HTTP/1.1 200 OK\r\n")
+        _, _, body = answer[answer.index(b"HTTP/1.1 501") :].partition(b"\r\n\r\n")
+        assert json.loads(body) == {"detail": detail}
+        assert server.closed("unknown_method") == 1
+
+
+def test_a_request_behind_a_body_that_spans_packets_is_refused_after_it() -> None:
+    """Where the refused request begins is not known there (its packet begins within
+    the body before it): 400, said once the request before it is answered (it was
+    not said at all)."""
+    with served() as server, socket.create_connection(("127.0.0.1", server.port)) as sock:
+        sock.sendall(b"POST /read/0 HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nab")
+        time.sleep(0.1)
+        sock.sendall(b"cdBREW / HTTP/1.1\r\n\r\n")
+        answer = _read_all(sock, 2)
+    assert answer.startswith(b"HTTP/1.1 200 OK\r\n")
+    _, _, body = answer[answer.index(b"HTTP/1.1 400") :].partition(b"\r\n\r\n")
+    assert json.loads(body) == {"detail": "the request is not valid HTTP/1.1"}
 
 
 def test_a_head_sent_in_pieces_is_kept_as_its_bytes_until_it_is_whole() -> None:

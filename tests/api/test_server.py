@@ -74,9 +74,39 @@ def test_a_bad_setting_says_its_validator_message_alone() -> None:
     done = _serve_with("MELDWISE_RATE_LIMIT", "zzz")
     assert done.returncode == 2
     assert (
-        "error: bad setting rate_limit (MELDWISE_RATE_LIMIT): couldn't parse rate limit"
-        " string 'zzz'"
+        "error: bad setting rate_limit (MELDWISE_RATE_LIMIT): cannot read 'zzz' as rate"
+        " limits ('30/second', '600/minute;20/second'; '' for none)"
     ) in done.stderr.splitlines()
+
+
+def test_the_operators_errors_are_said_in_the_locales_language() -> None:
+    """As every other command's: they were English whatever the locale, a value out of
+    range in pydantic's words, while a --port that is no number was Japanese."""
+    ja = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "ja_JP.UTF-8"}
+    bad = {"MELDWISE_PORT": "99999", "MELDWISE_LOG_FORMAT": "xml", "MELDWISE_TIMOUT": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "meldwise", "serve", "--workers", "1"],
+        env={**os.environ, **ja, **bad, "MELDWISE_QUEUE": "many"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "\u8b66\u544a: \u8a2d\u5b9a\u3067\u306f\u306a\u3044\u305f\u3081\u7121\u8996"
+        "\u3057\u307e\u3059: MELDWISE_TIMOUT",
+        "\u30a8\u30e9\u30fc: \u8a2d\u5b9a port (MELDWISE_PORT / --port) \u304c\u6b63\u3057"
+        "\u304f\u3042\u308a\u307e\u305b\u3093: 65535 \u4ee5\u4e0b\u3067\u6307\u5b9a\u3057"
+        "\u3066\u304f\u3060\u3055\u3044(\u6307\u5b9a\u5024: '99999')",
+        "\u30a8\u30e9\u30fc: \u8a2d\u5b9a queue (MELDWISE_QUEUE) \u304c\u6b63\u3057\u304f"
+        "\u3042\u308a\u307e\u305b\u3093: \u6574\u6570\u3067\u6307\u5b9a\u3057\u3066"
+        "\u304f\u3060\u3055\u3044(\u6307\u5b9a\u5024: 'many')",
+        "\u30a8\u30e9\u30fc: \u8a2d\u5b9a log_format (MELDWISE_LOG_FORMAT) \u304c\u6b63\u3057"
+        "\u304f\u3042\u308a\u307e\u305b\u3093: 'text'\u3001'json' \u306e\u3044\u305a\u308c"
+        "\u304b\u3067\u6307\u5b9a\u3057\u3066\u304f\u3060\u3055\u3044(\u6307\u5b9a\u5024:"
+        " 'xml')",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -106,8 +136,10 @@ def test_an_address_it_cannot_listen_on_is_said_before_the_workers_start() -> No
         check=False,
     )
     assert done.returncode == 2
-    assert "error: cannot listen on 192.0.2.1:0 (MELDWISE_HOST / --host" in done.stderr
-    assert "Started server process" not in done.stderr
+    assert done.stderr.splitlines() == [
+        "error: cannot listen on 192.0.2.1:0 (MELDWISE_HOST / --host, MELDWISE_PORT / --port):"
+        " the address is not one of this machine's"
+    ]
 
 
 def test_a_websocket_upgrade_is_answered_as_plain_http(tmp_path: Path) -> None:
