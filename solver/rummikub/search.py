@@ -119,6 +119,10 @@ def _solve(
 ) -> Play:
     """:func:`solve` but the free jokers, under ``limit`` (started)."""
     table_melds = position.check(rules)
+    if not position.rack:
+        # Nothing to place: the empty play is the only one, proven with no search (a
+        # search cut short by the clock called it "unknown").
+        return _no_play(Status.OPTIMAL, position, table_melds, rules, False)
     opening = not position.opened
     rack = TileCounts.of(Counter(position.rack))
     table = TileCounts({}) if opening else TileCounts.of(Counter(chain(*position.table)))

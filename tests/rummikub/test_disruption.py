@@ -82,6 +82,19 @@ def test_a_group_joker_that_stays_keeps_the_colour_it_stood_for(
     assert_legal_answer(position, RULES, play)
 
 
+def test_a_group_carries_on_only_as_a_group() -> None:
+    """docs/rummikub.md, tie-break 4: the R2 of the group R2 B2 J left where it lay in
+    the new run R1 R2 R3 is moved (counted as staying, 2 would move, not 3); the
+    exhaustive oracle counts so too."""
+    rules = Rules(colours=3, numbers=3, copies=2, jokers=1, opening_threshold=5, joker_penalty=0)
+    position = Position.parse("R1 B3 R3 R1 B1 B1", "R2 B2 J | K1 K2 K3 | R2 B2 K2")
+    play = solve(position, rules, Objective.POINTS)
+    assert_legal_answer(position, rules, play)
+    expected = disruption_oracle_for(rules).least_disruption(position, Objective.POINTS)
+    assert (play.sets_kept, -play.tiles_moved) == expected == (2, -3)
+    assert play.disruption_proven
+
+
 def test_the_joker_stays_on_the_rack_when_the_count_is_equal() -> None:
     # Four tiles either way: R7 B7 K7 O7, or three of them with the joker.
     play = solve(Position.parse("R7 B7 K7 O7 J"), RULES)

@@ -48,6 +48,9 @@ def test_runs_read_low_to_high_and_keep_written_jokers() -> None:
 def test_an_unordered_joker_takes_the_reading_worth_most() -> None:
     assert read("R12 R13 J") == ("run", "J R12 R13", "R11 R12 R13")
     assert read("R4 J R5") == ("run", "R4 R5 J", "R4 R5 R6")
+    # Read two ways, run first only when written in order (docs/rummikub.md, notation).
+    assert read("J J K7") == ("run", "J J K7", "K5 K6 K7")
+    assert read("K13 J J") == ("group", "K13 J J", "K13 R13 B13")
 
 
 def test_groups_fill_missing_colours_with_jokers() -> None:

@@ -126,6 +126,17 @@ def test_a_short_time_limit_still_gives_a_legal_answer() -> None:
         assert play.tiles_played == 0
 
 
+@pytest.mark.parametrize("opened", [True, False])
+def test_an_empty_rack_is_no_play_proven_without_a_search(opened: bool) -> None:
+    """Nothing to place: the empty play is the only one. A search cut short by the
+    clock answered "unknown" (no play found) of it, even on a table of one run."""
+    position = Position.parse("", "R1 R2 R3 | B5 K5 O5 J", opened)
+    play = solve(position, RULES, limit=Limit(0.001))
+    assert (play.status, play.tiles_played, play.time_capped) == (Status.OPTIMAL, 0, False)
+    assert (play.sets_kept, play.tiles_moved, play.disruption_proven) == (2, 0, True)
+    assert_legal_answer(position, RULES, play)
+
+
 def test_the_score_alone_tries_the_calm_plays_model_when_its_own_stops_unproven(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
