@@ -191,7 +191,8 @@ def describe_response(response: dict[str, Any]) -> str:
     """A response written for a person: the play, the steps, the table after."""
     if response["hint_level"] != HintLevel.FULL.value:
         if not response["can_play"]:
-            lines = [no_play_text(Status(response["status"]))]
+            # A tile hint's text says why (an empty rack, say); a nudge has no rack.
+            lines = [response.get("text") or no_play_text(Status(response["status"]))]
         else:
             lines = [
                 _n("You can play {n} tile.", "You can play {n} tiles.", response["tiles_played"])
@@ -202,7 +203,7 @@ def describe_response(response: dict[str, Any]) -> str:
         return "\n".join(lines + _asked_for_lines(response)) + "\n"
     played = " ".join(response["played"])
     if not played:
-        lines = [no_play_text(Status(response["status"]))]
+        lines = [no_play_text(Status(response["status"]), not response["rack_left"])]
     else:
         lines = [
             _n(

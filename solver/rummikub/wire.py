@@ -481,9 +481,12 @@ SolveResponse = Annotated[FullAnswer | TileAnswer | NudgeAnswer, Field(discrimin
 """The response of :func:`solve_rummikub`: as much of the play as ``hint_level`` asks."""
 
 
-def no_play_text(status: Status) -> str:
+def no_play_text(status: Status, rack_empty: bool = False) -> str:
     """What to do when the play (of ``status``) places nothing: draw, unless the search
-    stopped before proving that no play exists (it found nothing, or only this)."""
+    stopped before proving that no play exists (it found nothing, or only this), or
+    the rack is empty (nothing to play, and nothing to draw for: the player is out)."""
+    if rack_empty:
+        return _("Your rack is empty: there is nothing to play.")
     if status is not Status.OPTIMAL:
         return _("No play found before the search stopped.")
     return _("No play: draw a tile.")
@@ -505,7 +508,8 @@ def hint_answer(play: Play, level: HintLevel, table: tuple[Meld, ...]) -> dict[s
         hint = tile_hint(play, table)
         answer["tile"] = None if hint is None else hint.tile
         answer["to_set"] = None if hint is None else hint.to_set
-        answer["text"] = no_play_text(play.status) if hint is None else hint.text
+        rack_empty = not play.played and not play.rack_left
+        answer["text"] = no_play_text(play.status, rack_empty) if hint is None else hint.text
     answer["time_capped"] = play.time_capped  # the tile chosen may depend on the clock too
     return answer
 

@@ -810,3 +810,14 @@ def test_a_reader_that_leaves_ends_the_command_without_a_traceback() -> None:
     done.stdout.close()
     assert done.wait(timeout=120) == 141
     assert b"Traceback" not in done.stderr.read()
+
+
+@pytest.mark.parametrize("hint", ["full", "tile"])
+def test_an_empty_rack_is_not_told_to_draw(hint: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # A player whose rack is empty has gone out: "No play: draw a tile." was said to it.
+    assert main(["solve", "--rack", "", "--table", "R1 R2 R3", "--hint", hint]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == "Your rack is empty: there is nothing to play."
+    # A rack that cannot play is still told to draw.
+    assert main(["solve", "--rack", "R1", "--hint", hint]) == 0
+    assert capsys.readouterr().out.startswith("No play: draw a tile.\n")
