@@ -728,7 +728,10 @@ def _refuse(error: MeldwiseError, flags: Mapping[str, str]) -> int:
 def fields_from_flags(parser: argparse.ArgumentParser, flags: Mapping[str, str]) -> None:
     """Declare which flag of ``parser``'s command gives each of a request's fields
     (``{"seed": "--seed"}``): a refusal quoting the field names the flag instead
-    (:func:`in_flags`), unless the request came whole with ``--json``/``--jsonl``."""
+    (:func:`in_flags`), unless the request came whole with ``--json``/``--jsonl``.
+    A field whose keys each come from one use of a flag (a player's rack from ``--rack
+    bob=...``) is declared as ``"racks.*": "--rack {}"``: its places are said as the flag
+    with the key (``--rack bob``)."""
     parser.set_defaults(fields_from_flags=dict(flags))
 
 
@@ -754,13 +757,21 @@ def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
         at = message.find(shown, start)
         if at < 0:
             continue
-        flag = next(
-            (flags[p] for n in range(len(where), 0, -1) if (p := place(where[:n])) in flags),
-            shown,
-        )
+        flag = _flag_of(where, flags) or shown
         message = message[:at] + flag + message[at + len(shown) :]
         start = at + len(flag)
     return message
+
+
+def _flag_of(where: tuple[int | str, ...], flags: Mapping[str, str]) -> str | None:
+    """The flag that gave the place ``where`` of a request, if ``flags`` (see
+    :func:`fields_from_flags`) name one: the longest field or place holding it."""
+    for n in range(len(where), 0, -1):
+        if (field := place(where[:n])) in flags:
+            return flags[field]
+        if n > 1 and (keyed := f"{place(where[: n - 1])}.*") in flags:
+            return flags[keyed].format(str(where[n - 1])[:40])
+    return None
 
 
 def _lang_flag(words: Sequence[str]) -> str | None:

@@ -303,10 +303,22 @@ def quotes(error: ErrorDetails) -> tuple[tuple[tuple[int | str, ...], str], ...]
     if isinstance(cause, MeldwiseError):
         inner = tuple(((*loc, *where), shown) for where, shown in cause.places)
     text = str(cause) if cause is not None else error["msg"]
-    where = place(loc)
-    if not where or keyed or text.startswith(where):
+    at, where = _named(error)
+    if not where or (keyed and loc[-1] != "[key]") or text.startswith(where):
         return inner
-    return ((loc, where), *inner)
+    return ((at, where), *inner)
+
+
+def _named(error: ErrorDetails) -> tuple[tuple[int | str, ...], str]:
+    """Where ``error`` stands in a request and how :func:`describe` names it: a
+    mapping's key as given (``racks['bob']``, where the key itself is wrong)."""
+    loc = tuple(error["loc"])
+    if loc and loc[-1] == "[key]":
+        # The key as given: pydantic's ``loc`` has it re-encoded (a lone surrogate as
+        # U+FFFD), its ``input`` as it came.
+        key = error["input"] if isinstance(error["input"], str) else loc[-2]
+        return (*loc[:-2], key), f"{place(loc[:-2])}[{str(key)[:40]!r}]"
+    return loc, place(loc)
 
 
 def place(loc: Sequence[int | str]) -> str:
@@ -408,12 +420,7 @@ def json_kind(value: Any) -> str:
 def describe(error: ErrorDetails) -> str:
     """One of pydantic's errors in words, naming the field and the value given."""
     loc = error["loc"]
-    where = place(loc)
-    if loc and loc[-1] == "[key]":  # a mapping's key, not its value
-        # The key as given: pydantic's ``loc`` has it re-encoded (a lone surrogate as
-        # U+FFFD), its ``input`` as it came.
-        key = error["input"] if isinstance(error["input"], str) else loc[-2]
-        where = f"{place(loc[:-2])}[{str(key)[:40]!r}]"
+    _at, where = _named(error)
     kind = error["type"]
     ctx = error.get("ctx", {})
     if kind in ("model_type", "model_attributes_type", "dict_type") and not loc:

@@ -61,6 +61,25 @@ REFUSED = [
         " (S, H, D, C), e.g. 7H or 10S, or JK for a joker\n",
         None,
     ),
+    # A player's place named the request's field: "racks.bob[1]: unknown tile 'X9'".
+    (
+        ["score", "--rack", "ann=", "--rack", "bob=R5,X9"],
+        "error: --rack bob: unknown tile 'X9': 'X' is not a colour (colours are R, B, K, O)\n",
+        "エラー: --rack bob: 不明なタイル 'X9': 'X' は色ではありません"
+        "(色は R, B, K, O、または赤・青・黒・黄)\n",
+    ),
+    (
+        ["shanghai", "score", "--hand", "ann=", "--hand", "bob=ZZ"],
+        "error: --hand bob: unknown card 'ZZ': write a rank (2-10, T, J, Q, K, A) and a suit"
+        " (S, H, D, C), e.g. 7H or 10S, or JK for a joker\n",
+        None,
+    ),
+    # A name's own error named the field with the name: racks['xxx...'].
+    (
+        ["score", "--rack", "ann=", "--rack", "x" * 65 + "="],
+        f"error: --rack {'x' * 40}: a player name must be 1-64 characters, got '{'x' * 59}\n",
+        None,
+    ),
 ]
 
 

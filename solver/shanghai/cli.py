@@ -117,8 +117,8 @@ def add_shanghai_command(commands: Commands) -> None:
     add_rule_flag(score, "--rule decks=3 --rule twos_wild=true")
     add_request_flags(score)  # scoring searches nothing: no --time-limit
     score.set_defaults(handler=answering(score_shanghai, _score_request, describe_scores))
-    # A hand's place keeps its name (hands.bob[1]): it names the player, as --hand did.
-    fields_from_flags(score, {"rules": "--rule"})
+    # A hand's place is said with its player: --hand bob.
+    fields_from_flags(score, {"rules": "--rule", "hands": "--hand", "hands.*": "--hand {}"})
 
 
 def _advise(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:

@@ -594,7 +594,7 @@ def test_score_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score"]) == 2
     assert 'give each player\'s rack with --rack "NAME=TILES"' in capsys.readouterr().err
     assert main(["score", "--rack", "bob=R5 X9"]) == 2
-    assert "racks.bob[1]: unknown tile 'X9'" in capsys.readouterr().err
+    assert "--rack bob: unknown tile 'X9'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
