@@ -80,6 +80,17 @@ REFUSED = [
         f"error: --rack {'x' * 40}: a player name must be 1-64 characters, got '{'x' * 59}\n",
         None,
     ),
+    # --option's settings were said at the request's place: "settings.rules: ...".
+    (
+        ["game", "--bots", "greedy,greedy", "--option", "rules.jokers=9"],
+        "error: --option rules: rule 'jokers' must be between 0 and 4, got 9\n",
+        "エラー: --option rules: ルール 'jokers' は0から4までで指定してください(指定値: 9)\n",
+    ),
+    (
+        ["game", "--bots", "greedy,greedy", "--option", "players=abc"],
+        "error: --option: 'players' must be a whole number, got 'abc'\n",
+        None,
+    ),
 ]
 
 

@@ -385,8 +385,17 @@ def add_game_command(commands: Commands) -> None:
     add_notation_flag(parser)
     add_language_option(parser)
     parser.set_defaults(handler=run_game)
-    # --option's settings keep their names: the flag is written with them (players=9).
-    fields_from_flags(parser, {"bots": "--bots", "seed": "--seed", "notation": "--notation"})
+    fields_from_flags(
+        parser,
+        {
+            "bots": "--bots",
+            "seed": "--seed",
+            "notation": "--notation",
+            # A setting is said with --option's NAME: "--option rules: rule 'jokers' ...".
+            "settings": "--option",
+            "settings.*": "--option {}",
+        },
+    )
 
 
 def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
