@@ -91,6 +91,18 @@ REFUSED = [
         "error: --option: 'players' must be a whole number, got 'abc'\n",
         None,
     ),
+    # A custom contract's errors named neither --sets nor --runs.
+    (
+        ["shanghai", "advise", "--hand", "7H", "--sets", "3,3,3,3,3", "--runs", "4,4,4,4"],
+        "error: a contract has 1 to 6 melds, --sets and --runs give 9\n",
+        "エラー: コントラクトのメルドは1\uff5e6個ですが、--sets と --runs で9個です\n",
+    ),
+    (
+        ["shanghai", "advise", "--hand", "7H", "--sets", "3", "--runs", "2"],
+        "error: contract --runs size 2 is out of range: runs hold 4 to 13 cards under these"
+        " rules\n",
+        None,
+    ),
 ]
 
 
