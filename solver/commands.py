@@ -30,7 +30,7 @@ from typing import Any, NoReturn, TextIO, TypeAlias
 from solver.cpsat import interruptible
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, N_, Nn_, _, catalogue, current, from_environment, language
-from solver.wire import MAX_TIME_LIMIT_MS, json_problem, place, read_json
+from solver.wire import MAX_TIME_LIMIT_MS, json_problem, listing, place, read_json
 from solver.written import partition, words
 
 EXIT_BAD_INPUT = 2
@@ -750,7 +750,13 @@ def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
     that came from a flag replaced by the flag (``--seed``, ``--opponents``): a person at
     the command line wrote the flag, not the field. ``flags`` maps a field, or a place
     in one (``next_player.took``), to its flag; the longest that holds the place is
-    said. A field no flag gives keeps its name, in every language (it is not translated)."""
+    said. A field no flag gives keeps its name, in every language (it is not translated).
+    Of the problems an error lists (:attr:`~solver.errors.MeldwiseError.parts`), one said
+    alike of two fields from one flag is said once (``--opponents 0,0`` said "--opponents
+    must be at least 1, got 0" twice)."""
+    if error.parts:
+        said = dict.fromkeys(in_flags(part, flags) for part in error.parts)
+        return listing(said, error.unlisted)
     message = str(error)
     start = 0
     for where, shown in error.places:

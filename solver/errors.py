@@ -24,6 +24,15 @@ class MeldwiseError(ValueError):
     "'opponents[0].rack_size'")``. The command line says the flag it read a field from
     instead (:func:`solver.commands.in_flags`); the message is the same everywhere."""
 
+    parts: tuple[MeldwiseError, ...] = ()
+    """The problems its message lists, each with its places, when it lists several
+    (:func:`solver.wire.request_error`), before a count of the problems left unlisted
+    (:attr:`unlisted`); the command line says them with flags in place of fields, and
+    two said alike once (:func:`solver.commands.in_flags`)."""
+
+    unlisted: int = 0
+    """How many more problems there were than :attr:`parts` lists."""
+
     def naming(self, *fields: str) -> MeldwiseError:
         """This error, noting that its message quotes each of ``fields`` (top-level
         fields of what was read, as ``'name'``: see :attr:`places`)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Self, TypeVar
 
@@ -278,11 +278,21 @@ def request_error(errors: Sequence[ErrorDetails]) -> MeldwiseError:
         # Its kind in solver.errors: a parser's own subclass may need more than a
         # message to be made (UnknownColour takes the letter).
         kind = next(k for k in type(first).__mro__ if k.__module__ == MeldwiseError.__module__)
-    listed = clauses(describe(error) for error in errors[:MAX_LISTED])
-    more = len(errors) - MAX_LISTED
-    made = kind(listed + (_("; and {n} more", n=more) if more > 0 else ""))
-    made.places = tuple(where for error in errors[:MAX_LISTED] for where in quotes(error))
+    parts = []
+    for error in errors[:MAX_LISTED]:
+        part = MeldwiseError(describe(error))
+        part.places = quotes(error)
+        parts.append(part)
+    made = kind(listing(map(str, parts), len(errors) - len(parts)))
+    made.places = tuple(where for part in parts for where in part.places)
+    if len(parts) > 1:
+        made.parts, made.unlisted = tuple(parts), len(errors) - len(parts)
     return made
+
+
+def listing(problems: Iterable[str], unlisted: int = 0) -> str:
+    """Problems said in one sentence, then how many more there are (``unlisted``)."""
+    return clauses(problems) + (_("; and {n} more", n=unlisted) if unlisted > 0 else "")
 
 
 def quotes(error: ErrorDetails) -> tuple[tuple[tuple[int | str, ...], str], ...]:

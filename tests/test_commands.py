@@ -148,3 +148,30 @@ def test_a_request_on_stdin_keeps_the_field_names(
     monkeypatch.setattr("sys.stdin", io.StringIO('{"rack": ["Q1"]}'))
     assert solver_main(["solve", "--json"]) == 2
     assert capsys.readouterr().err.startswith("error: rack[0]: unknown tile 'Q1'")
+
+
+def test_a_problem_of_two_values_of_one_flag_is_said_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Each size of --opponents is its own field: "--opponents must be at least 1, got 0;
+    # --opponents must be at least 1, got 0".
+    for lang, said in (
+        ("en", "error: --opponents must be at least 1, got 0\n"),
+        ("ja", "エラー: --opponents は 1 以上で指定してください(指定値: 0)\n"),
+    ):
+        assert solver_main(["solve", "--rack", "R1", "--opponents", "0,0", "--lang", lang]) == 2
+        assert capsys.readouterr().err == said
+    # Problems that differ are each said, and those left unlisted counted.
+    assert solver_main(["solve", "--rack", "R1 Q1", "--opponents", "0,0,0,0,0,0"]) == 2
+    assert capsys.readouterr().err == (
+        "error: --rack: unknown tile 'Q1': 'Q' is not a colour (colours are R, B, K, O);"
+        " --opponents must be at least 1, got 0; and 2 more\n"
+    )
+    # A request on stdin names each field.
+    request = '{"rack": ["R1"], "opponents": [{"rack_size": 0}, {"rack_size": 0}]}'
+    monkeypatch.setattr("sys.stdin", io.StringIO(request))
+    assert solver_main(["solve", "--json"]) == 2
+    assert capsys.readouterr().err == (
+        "error: 'opponents[0].rack_size' must be at least 1, got 0;"
+        " 'opponents[1].rack_size' must be at least 1, got 0\n"
+    )
