@@ -103,6 +103,14 @@ REFUSED = [
         " rules\n",
         None,
     ),
+    # bot's default --opponents (14) under rules of few tiles: the flag went unnamed.
+    (
+        ["bot", "--rack", "R1", "--rule", "numbers=3", "--rule", "copies=1"],
+        "error: the other players' racks (--opponents) hold 14 tiles, but the game leaves"
+        " only 13 tiles off --rack and --table\n",
+        "エラー: 相手の手持ち(--opponents)が合計14枚になっていますが、--rack と --table"
+        " 以外のタイルは13枚しかありません\n",
+    ),
 ]
 
 
