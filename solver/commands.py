@@ -30,8 +30,8 @@ from typing import Any, NoReturn, TextIO, TypeAlias
 from solver.cpsat import interruptible
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, N_, Nn_, _, catalogue, current, from_environment, language
-from solver.wire import MAX_TIME_LIMIT_MS, json_problem, listing, place, read_json
-from solver.written import partition, words
+from solver.wire import MAX_DIGITS, MAX_TIME_LIMIT_MS, json_problem, listing, place, read_json
+from solver.written import partition, split, words
 
 EXIT_BAD_INPUT = 2
 """The exit code of a command given bad input (the HTTP service's 422)."""
@@ -595,6 +595,47 @@ def parse_options(items: list[str]) -> dict[str, Any]:
             _set_once(options, "rules", rules, "--option")
         _set_once(rules, name.removeprefix("rules."), value, "--option", name)
     return options
+
+
+def sizes_from_flag(
+    text: str,
+    flag: str,
+    *,
+    empty: Callable[[], str],
+    bad: Callable[[str], str],
+    mark: str = "",
+) -> list[tuple[int, bool]]:
+    """The sizes a flag lists (``--opponents 9o,14``, ``--sets 3,3``): whole numbers
+    between commas or spaces, their digits and commas typed full width too (U+FF19,
+    U+FF0C), each with ``mark`` after it or not (``9o``: an opponent who has opened),
+    as (size, marked). Raises :class:`MeldwiseError` saying ``empty()`` for an empty
+    size (``9,,14`` was read as two, ``""`` as none), ``bad(word)`` for a word that is
+    not a size, and naming ``flag`` for a number of more than
+    :data:`~solver.wire.MAX_DIGITS` digits (a ValueError traceback past 4,300)."""
+    if not all(words(piece) for piece in split(text, ",")):
+        raise MeldwiseError(empty())
+    sizes = []
+    for word in words(text):
+        written = unicodedata.normalize("NFKC", word)
+        # ASCII digits alone: isdigit() passes other scripts' ("\u0663"), and once
+        # passed "³", which int() refuses.
+        number = written.removesuffix(mark)
+        if not (number.isascii() and number.isdigit()):
+            raise MeldwiseError(bad(word))
+        if len(number.lstrip("0")) > MAX_DIGITS:
+            raise MeldwiseError(
+                _(
+                    "{where}: {problem}",
+                    where=flag,
+                    problem=_(
+                        "a number has {digits} digits; at most {most} are accepted",
+                        digits=len(number.lstrip("0")),
+                        most=MAX_DIGITS,
+                    ),
+                )
+            )
+        sizes.append((int(number), number != written))
+    return sizes
 
 
 def setting_value(text: str) -> int | bool | str:

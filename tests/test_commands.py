@@ -111,6 +111,17 @@ REFUSED = [
         "エラー: 相手の手持ち(--opponents)が合計14枚になっていますが、--rack と --table"
         " 以外のタイルは13枚しかありません\n",
     ),
+    # A size of more than 4,300 digits was a ValueError traceback (int()'s limit).
+    (
+        ["solve", "--rack", "R1", "--opponents", "9" * 5000],
+        "error: --opponents: a number has 5000 digits; at most 20 are accepted\n",
+        "エラー: --opponents: 数値が5000桁あります: 受け付けるのは20桁までです\n",
+    ),
+    (
+        ["shanghai", "advise", "--hand", "7H", "--sets", "3," + "3" * 5000],
+        "error: --sets: a number has 5000 digits; at most 20 are accepted\n",
+        None,
+    ),
 ]
 
 

@@ -17,6 +17,7 @@ import pytest
 
 from meldwise.cli import main
 from solver.cpsat import Limit, Status
+from solver.rummikub.cli import opponents_from_flag
 from solver.rummikub.notation import JOKER, Tile
 from solver.rummikub.repair_cli import describe_repair
 from solver.rummikub.wire import (
@@ -199,6 +200,17 @@ def test_solve_opponents_adds_the_strong_bots_advice(capsys: pytest.CaptureFixtu
     assert "strong bot" not in capsys.readouterr().out  # no opponents, no advice
     assert main([*args[:-1], "9x"]) == 2
     assert "--opponents takes rack sizes like 9,14 or 9o, got '9x'" in capsys.readouterr().err
+
+
+def test_opponents_are_read_as_sets_and_runs_are() -> None:
+    # One parser (solver.commands.sizes_from_flag): spaces part sizes, as they do
+    # --sets 3 3 and the tiles, and full width digits, commas and o read as ASCII.
+    nine_opened_then_fourteen = [
+        {"rack_size": 9, "opened": True},
+        {"rack_size": 14, "opened": False},
+    ]
+    for given in ("9o,14", "9o 14", " 9o , 14 ", "\uff19\uff4f\uff0c\uff11\uff14"):
+        assert opponents_from_flag(given) == nine_opened_then_fourteen
 
 
 @pytest.mark.parametrize("command", ["solve", "bot"])
