@@ -817,7 +817,9 @@ def _flag_of(where: tuple[int | str, ...], flags: Mapping[str, str]) -> str | No
         if (field := place(where[:n])) in flags:
             return flags[field]
         if n > 1 and (keyed := f"{place(where[: n - 1])}.*") in flags:
-            return flags[keyed].format(str(where[n - 1])[:40])
+            key = str(where[n - 1])[:40]
+            # Quoted when a person could misread it: a space, or a character not seen.
+            return flags[keyed].format(key if key.isprintable() and " " not in key else repr(key))
     return None
 
 

@@ -80,6 +80,13 @@ REFUSED = [
         f"error: --rack {'x' * 40}: a player name must be 1-64 characters, got '{'x' * 59}\n",
         None,
     ),
+    # A name that does not show as it is, quoted: "--rack R1<U+200B>R2: ...".
+    (
+        ["score", "--rack", "ann=", "--rack", "b\u200bob=R1"],
+        "error: --rack 'b\\u200bob': a player name must be printable text: no control, format"
+        " (bidi, zero-width) or other invisible characters\n",
+        None,
+    ),
     # --option's settings were said at the request's place: "settings.rules: ...".
     (
         ["game", "--bots", "greedy,greedy", "--option", "rules.jokers=9"],
