@@ -33,6 +33,14 @@ class MeldwiseError(ValueError):
     unlisted: int = 0
     """How many more problems there were than :attr:`parts` lists."""
 
+    def placed(self, where: str, cause: MeldwiseError) -> MeldwiseError:
+        """This error, whose message says ``cause`` after the place ``where`` in what was
+        read (``settings.rules: rule 'jokers' ...``), noting that place and those the
+        cause quotes within it (see :attr:`places`)."""
+        at = tuple(where.split("."))
+        self.places = ((at, where), *(((*at, *inner), shown) for inner, shown in cause.places))
+        return self
+
     def naming(self, *fields: str) -> MeldwiseError:
         """This error, noting that its message quotes each of ``fields`` (top-level
         fields of what was read, as ``'name'``: see :attr:`places`)."""

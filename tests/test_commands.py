@@ -80,6 +80,13 @@ REFUSED = [
         f"error: --rack {'x' * 40}: a player name must be 1-64 characters, got '{'x' * 59}\n",
         None,
     ),
+    # validate's --before said as the request's field: "table_before: table set 0 ...".
+    (
+        ["validate", "--rack", "R1", "--before", "R2 R3", "--after", "R1 R2 R3"],
+        "error: --before: table set 0 (R2 R3) is not a valid set: a set needs at least 3"
+        " tiles, this one has 2\n",
+        None,
+    ),
     # A name that does not show as it is, quoted: "--rack R1<U+200B>R2: ...".
     (
         ["score", "--rack", "ann=", "--rack", "b\u200bob=R1"],

@@ -176,14 +176,10 @@ class GameSettings:
         }
 
 
-def _placed(where: str, error: MeldwiseError) -> RulesError:
+def _placed(where: str, error: MeldwiseError) -> MeldwiseError:
     """``error`` said at the place ``where`` of a request or record (``settings.rules:
-    rule 'jokers' ...``), which it quotes (see :attr:`~MeldwiseError.places`): the
-    command line says the flag that gave the settings instead."""
-    placed = RulesError(_("{where}: {problem}", where=where, problem=error))
-    at = tuple(where.split("."))
-    placed.places = ((at, where), *(((*at, *inner), shown) for inner, shown in error.places))
-    return placed
+    rule 'jokers' ...``), which the command line says by the flag that gave it."""
+    return RulesError(_("{where}: {problem}", where=where, problem=error)).placed(where, error)
 
 
 @dataclass(frozen=True, slots=True)

@@ -690,7 +690,7 @@ def validate_rummikub(request: Mapping[str, Any] | ValidateRequest) -> dict[str,
         try:
             Position(rack, before, asked.opened).check(rules)
         except TableError as error:
-            raise TableError(f"table_before: {error}") from None
+            raise TableError(f"table_before: {error}").placed("table_before", error) from None
         after_counts: Counter[Tile] = Counter()
         for tiles in after:
             after_counts.update(rules.check_tile(tile) for tile in tiles)
