@@ -87,6 +87,13 @@ REFUSED = [
         " tiles, this one has 2\n",
         None,
     ),
+    (
+        ["repair", "--table", "R1 R2 R3", "--opening"],
+        "error: a repair for a player who has not opened needs the table before the turn"
+        " (--before): only with it is it known which tiles they laid down\n",
+        "エラー: まだ最初の出しを済ませていないプレイヤーの場を直すには、手番の前の場(--before)"
+        "が必要です。それがあって初めて、出したタイルがどれかが分かります\n",
+    ),
     # A name that does not show as it is, quoted: "--rack R1<U+200B>R2: ...".
     (
         ["score", "--rack", "ann=", "--rack", "b\u200bob=R1"],

@@ -175,12 +175,14 @@ def repair(
     if not opened and before is None:
         # Which tiles were laid down this turn, and so what an opening may hold, is
         # known only from the table before it.
-        raise RequestError(
+        needs = RequestError(
             _(
                 "a repair for a player who has not opened needs the table before the turn "
                 "(table_before): only with it is it known which tiles they laid down"
             )
         )
+        needs.places = ((("table_before",), "table_before"),)  # --before on the command line
+        raise needs
     heaps = [read_meld_or_none(tiles, rules) for tiles in table]
     reference = _reference(before, heaps, now, rules)
     # Where a table joker came from is known only from the table before the turn:
