@@ -43,6 +43,14 @@ EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
 """The exit code of a command whose reader closed its output (``| head``), as a shell
 reports a program that SIGPIPE ended."""
 
+EXIT_UNWRITTEN = 1
+"""The exit code of a command whose answer could not be written to standard output
+(a full disk: ``> /dev/full``); what failed is said on stderr."""
+
+_WRITE_FAILURES = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
+"""The errors of writing standard output that :func:`dispatch` says rather than
+raise: a command writes its files through :func:`write_file`, which says its own."""
+
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 """Most bytes a command reads for one request or record: a file, standard input, or
 one ``--jsonl`` line (64 MiB; the HTTP service takes a record body of at most 16 MiB).
@@ -745,7 +753,9 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
     spoken = getattr(args, "lang", None) or from_environment(os.environ)
     with language(spoken), interruptible():
         try:
-            return run(args, sys.stdin, sys.stdout, sys.stderr)
+            code = run(args, sys.stdin, sys.stdout, sys.stderr)
+            sys.stdout.flush()  # a write that fails, here: not as Python exits
+            return code
         except MeldwiseError as error:
             return _refuse(error, _flags_of(args))
         except KeyboardInterrupt:
@@ -755,6 +765,16 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
             # as it exits, so the rest goes nowhere.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return EXIT_BROKEN_PIPE
+        except OSError as error:
+            if error.errno not in _WRITE_FAILURES:
+                raise
+            # > /dev/full was an OSError traceback.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            problem = _(
+                "cannot write {path}: {error}", path=_("standard output"), error=os_problem(error)
+            )
+            print(_("error: {message}", message=problem), file=sys.stderr)
+            return EXIT_UNWRITTEN
 
 
 def _refuse(error: MeldwiseError, flags: Mapping[str, str]) -> int:

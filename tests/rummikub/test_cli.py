@@ -822,3 +822,24 @@ def test_a_reader_that_leaves_ends_the_command_without_a_traceback() -> None:
     done.stdout.close()
     assert done.wait(timeout=120) == 141
     assert b"Traceback" not in done.stderr.read()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "error: cannot write standard output: no space is left on the device\n"),
+        ("ja", "エラー: 標準出力 に書き込めません: ディスクの空きがありません\n"),
+    ],
+)
+def test_an_answer_that_cannot_be_written_is_said_without_a_traceback(lang: str, said: str) -> None:
+    # `meldwise solve ... > /dev/full` (a full disk) ended in an OSError traceback.
+    with Path("/dev/full").open("w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "solver", "solve", "--rack", "R1 R2 R3", "--lang", lang],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert (done.returncode, done.stderr) == (1, said)
