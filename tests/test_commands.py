@@ -94,6 +94,17 @@ REFUSED = [
         "エラー: まだ最初の出しを済ませていないプレイヤーの場を直すには、手番の前の場(--before)"
         "が必要です。それがあって初めて、出したタイルがどれかが分かります\n",
     ),
+    (
+        ["repair", "--table", "R1 R2 R3", "--before", "R1 R2"],
+        "error: --before: table set 0 (R1 R2) is not a valid set: a set needs at least 3"
+        " tiles, this one has 2\n",
+        None,
+    ),
+    (
+        ["validate", "--rack", "R1", "--after", "R1 R1 R1"],
+        "error: too many copies of R1: 3 in --after, the game has 2\n",
+        "エラー: R1が多すぎます: --after に3枚ありますが、このゲームには2枚しかありません\n",
+    ),
     # A name that does not show as it is, quoted: "--rack R1<U+200B>R2: ...".
     (
         ["score", "--rack", "ann=", "--rack", "b\u200bob=R1"],

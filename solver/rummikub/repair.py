@@ -343,7 +343,9 @@ def _reference(
         try:
             melds.append(read_table_set(index, tiles, rules))
         except TableError as error:
-            raise TableError(_("table_before: {error}", error=error)) from None
+            raise TableError(_("table_before: {error}", error=error)).placed(
+                "table_before", error
+            ) from None
     gone = Counter(chain.from_iterable(before)) - now
     if gone:
         raise TableError(

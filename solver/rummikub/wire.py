@@ -694,7 +694,11 @@ def validate_rummikub(request: Mapping[str, Any] | ValidateRequest) -> dict[str,
         after_counts: Counter[Tile] = Counter()
         for tiles in after:
             after_counts.update(rules.check_tile(tile) for tile in tiles)
-        check_counts(after_counts, rules, _("in table_after"))
+        try:
+            check_counts(after_counts, rules, _("in table_after"))
+        except CountError as error:
+            error.places = ((("table_after",), "table_after"),)  # --after on the command line
+            raise
         verdict = check_play(list(rack), before, after, asked.opened, rules)
         found = None
         if not verdict.legal:

@@ -523,7 +523,7 @@ def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "cannot be placed (proven fewest): B9" in out
     assert "draws 2 penalty tiles" in out
     assert main(["repair", "--table", "R1 R2", "--before", "R1 R2"]) == 2
-    assert "table_before: table set 0 (R1 R2)" in capsys.readouterr().err
+    assert "error: --before: table set 0 (R1 R2)" in capsys.readouterr().err
     # Nothing fits (two jokers may not share a set): the heading says so, not a bare title.
     assert main(["repair", "--table", "J J R5", "--rule", "max_jokers_per_set=1"]) == 0
     assert "The most tiles that fit: none\n" in capsys.readouterr().out
