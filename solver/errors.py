@@ -41,10 +41,11 @@ class MeldwiseError(ValueError):
         self.places = ((at, where), *(((*at, *inner), shown) for inner, shown in cause.places))
         return self
 
-    def naming(self, *fields: str) -> MeldwiseError:
+    def naming(self, *fields: str, quoted: bool = True) -> MeldwiseError:
         """This error, noting that its message quotes each of ``fields`` (top-level
-        fields of what was read, as ``'name'``: see :attr:`places`)."""
-        self.places = tuple(((name,), repr(name)) for name in fields)
+        fields of what was read, as ``'name'``, or as ``name`` when not ``quoted``: see
+        :attr:`places`)."""
+        self.places = tuple(((name,), repr(name) if quoted else name) for name in fields)
         return self
 
 

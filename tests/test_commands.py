@@ -101,6 +101,13 @@ REFUSED = [
         None,
     ),
     (
+        ["repair", "--table", "R1 R2 R3", "--before", "R1 R2 R3 | K1 K2 K3"],
+        "error: --before holds K1 K2 K3, which the table now lacks: a tile on the table stays"
+        " on it; put it back\n",
+        "エラー: --before にあるK1 K2 K3が今の場にありません。場のタイルは場に残ります。"
+        "戻してください\n",
+    ),
+    (
         ["validate", "--rack", "R1", "--after", "R1 R1 R1"],
         "error: too many copies of R1: 3 in --after, the game has 2\n",
         "エラー: R1が多すぎます: --after に3枚ありますが、このゲームには2枚しかありません\n",

@@ -175,14 +175,12 @@ def repair(
     if not opened and before is None:
         # Which tiles were laid down this turn, and so what an opening may hold, is
         # known only from the table before it.
-        needs = RequestError(
+        raise RequestError(
             _(
                 "a repair for a player who has not opened needs the table before the turn "
                 "(table_before): only with it is it known which tiles they laid down"
             )
-        )
-        needs.places = ((("table_before",), "table_before"),)  # --before on the command line
-        raise needs
+        ).naming("table_before", quoted=False)
     heaps = [read_meld_or_none(tiles, rules) for tiles in table]
     reference = _reference(before, heaps, now, rules)
     # Where a table joker came from is known only from the table before the turn:
@@ -354,7 +352,7 @@ def _reference(
                 "stays on it; put it back",
                 tiles=format_tiles(sorted(gone.elements())),
             )
-        )
+        ).naming("table_before", quoted=False)
     return tuple(melds)
 
 

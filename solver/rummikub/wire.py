@@ -697,7 +697,7 @@ def validate_rummikub(request: Mapping[str, Any] | ValidateRequest) -> dict[str,
         try:
             check_counts(after_counts, rules, _("in table_after"))
         except CountError as error:
-            error.places = ((("table_after",), "table_after"),)  # --after on the command line
+            error.naming("table_after", quoted=False)  # --after on the command line
             raise
         verdict = check_play(list(rack), before, after, asked.opened, rules)
         found = None
