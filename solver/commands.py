@@ -30,8 +30,8 @@ from typing import Any, NoReturn, TextIO, TypeAlias
 from solver.cpsat import interruptible
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, N_, Nn_, _, catalogue, current, from_environment, language
-from solver.wire import MAX_TIME_LIMIT_MS, json_problem, place, read_json
-from solver.written import partition, words
+from solver.wire import MAX_DIGITS, MAX_TIME_LIMIT_MS, json_problem, listing, place, read_json
+from solver.written import partition, split, words
 
 EXIT_BAD_INPUT = 2
 """The exit code of a command given bad input (the HTTP service's 422)."""
@@ -42,6 +42,14 @@ EXIT_INTERRUPTED = 128 + signal.SIGINT
 EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
 """The exit code of a command whose reader closed its output (``| head``), as a shell
 reports a program that SIGPIPE ended."""
+
+EXIT_UNWRITTEN = 1
+"""The exit code of a command whose answer could not be written to standard output
+(a full disk: ``> /dev/full``); what failed is said on stderr."""
+
+_WRITE_FAILURES = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
+"""The errors of writing standard output that :func:`dispatch` says rather than
+raise: a command writes its files through :func:`write_file`, which says its own."""
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 """Most bytes a command reads for one request or record: a file, standard input, or
@@ -597,6 +605,47 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     return options
 
 
+def sizes_from_flag(
+    text: str,
+    flag: str,
+    *,
+    empty: Callable[[], str],
+    bad: Callable[[str], str],
+    mark: str = "",
+) -> list[tuple[int, bool]]:
+    """The sizes a flag lists (``--opponents 9o,14``, ``--sets 3,3``): whole numbers
+    between commas or spaces, their digits and commas typed full width too (U+FF19,
+    U+FF0C), each with ``mark`` after it or not (``9o``: an opponent who has opened),
+    as (size, marked). Raises :class:`MeldwiseError` saying ``empty()`` for an empty
+    size (``9,,14`` was read as two, ``""`` as none), ``bad(word)`` for a word that is
+    not a size, and naming ``flag`` for a number of more than
+    :data:`~solver.wire.MAX_DIGITS` digits (a ValueError traceback past 4,300)."""
+    if not all(words(piece) for piece in split(text, ",")):
+        raise MeldwiseError(empty())
+    sizes = []
+    for word in words(text):
+        written = unicodedata.normalize("NFKC", word)
+        # ASCII digits alone: isdigit() passes other scripts' ("\u0663"), and once
+        # passed "³", which int() refuses.
+        number = written.removesuffix(mark)
+        if not (number.isascii() and number.isdigit()):
+            raise MeldwiseError(bad(word))
+        if len(number.lstrip("0")) > MAX_DIGITS:
+            raise MeldwiseError(
+                _(
+                    "{where}: {problem}",
+                    where=flag,
+                    problem=_(
+                        "a number has {digits} digits; at most {most} are accepted",
+                        digits=len(number.lstrip("0")),
+                        most=MAX_DIGITS,
+                    ),
+                )
+            )
+        sizes.append((int(number), number != written))
+    return sizes
+
+
 def setting_value(text: str) -> int | bool | str:
     """A setting's value as ``--rule`` and ``--option`` write it: a whole number, true
     or false, else the word itself; whoever reads the setting checks the value."""
@@ -704,7 +753,9 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
     spoken = getattr(args, "lang", None) or from_environment(os.environ)
     with language(spoken), interruptible():
         try:
-            return run(args, sys.stdin, sys.stdout, sys.stderr)
+            code = run(args, sys.stdin, sys.stdout, sys.stderr)
+            sys.stdout.flush()  # a write that fails, here: not as Python exits
+            return code
         except MeldwiseError as error:
             return _refuse(error, _flags_of(args))
         except KeyboardInterrupt:
@@ -714,6 +765,16 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
             # as it exits, so the rest goes nowhere.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return EXIT_BROKEN_PIPE
+        except OSError as error:
+            if error.errno not in _WRITE_FAILURES:
+                raise
+            # > /dev/full was an OSError traceback.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            problem = _(
+                "cannot write {path}: {error}", path=_("standard output"), error=os_problem(error)
+            )
+            print(_("error: {message}", message=problem), file=sys.stderr)
+            return EXIT_UNWRITTEN
 
 
 def _refuse(error: MeldwiseError, flags: Mapping[str, str]) -> int:
@@ -728,7 +789,10 @@ def _refuse(error: MeldwiseError, flags: Mapping[str, str]) -> int:
 def fields_from_flags(parser: argparse.ArgumentParser, flags: Mapping[str, str]) -> None:
     """Declare which flag of ``parser``'s command gives each of a request's fields
     (``{"seed": "--seed"}``): a refusal quoting the field names the flag instead
-    (:func:`in_flags`), unless the request came whole with ``--json``/``--jsonl``."""
+    (:func:`in_flags`), unless the request came whole with ``--json``/``--jsonl``.
+    A field whose keys each come from one use of a flag (a player's rack from ``--rack
+    bob=...``) is declared as ``"racks.*": "--rack {}"``: its places are said as the flag
+    with the key (``--rack bob``)."""
     parser.set_defaults(fields_from_flags=dict(flags))
 
 
@@ -747,20 +811,36 @@ def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
     that came from a flag replaced by the flag (``--seed``, ``--opponents``): a person at
     the command line wrote the flag, not the field. ``flags`` maps a field, or a place
     in one (``next_player.took``), to its flag; the longest that holds the place is
-    said. A field no flag gives keeps its name, in every language (it is not translated)."""
+    said. A field no flag gives keeps its name, in every language (it is not translated).
+    Of the problems an error lists (:attr:`~solver.errors.MeldwiseError.parts`), one said
+    alike of two fields from one flag is said once (``--opponents 0,0`` said "--opponents
+    must be at least 1, got 0" twice)."""
+    if error.parts:
+        said = dict.fromkeys(in_flags(part, flags) for part in error.parts)
+        return listing(said, error.unlisted)
     message = str(error)
     start = 0
     for where, shown in error.places:
         at = message.find(shown, start)
         if at < 0:
             continue
-        flag = next(
-            (flags[p] for n in range(len(where), 0, -1) if (p := place(where[:n])) in flags),
-            shown,
-        )
+        flag = _flag_of(where, flags) or shown
         message = message[:at] + flag + message[at + len(shown) :]
         start = at + len(flag)
     return message
+
+
+def _flag_of(where: tuple[int | str, ...], flags: Mapping[str, str]) -> str | None:
+    """The flag that gave the place ``where`` of a request, if ``flags`` (see
+    :func:`fields_from_flags`) name one: the longest field or place holding it."""
+    for n in range(len(where), 0, -1):
+        if (field := place(where[:n])) in flags:
+            return flags[field]
+        if n > 1 and (keyed := f"{place(where[: n - 1])}.*") in flags:
+            key = str(where[n - 1])[:40]
+            # Quoted when a person could misread it: a space, or a character not seen.
+            return flags[keyed].format(key if key.isprintable() and " " not in key else repr(key))
+    return None
 
 
 def _lang_flag(words: Sequence[str]) -> str | None:

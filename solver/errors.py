@@ -24,10 +24,28 @@ class MeldwiseError(ValueError):
     "'opponents[0].rack_size'")``. The command line says the flag it read a field from
     instead (:func:`solver.commands.in_flags`); the message is the same everywhere."""
 
-    def naming(self, *fields: str) -> MeldwiseError:
+    parts: tuple[MeldwiseError, ...] = ()
+    """The problems its message lists, each with its places, when it lists several
+    (:func:`solver.wire.request_error`), before a count of the problems left unlisted
+    (:attr:`unlisted`); the command line says them with flags in place of fields, and
+    two said alike once (:func:`solver.commands.in_flags`)."""
+
+    unlisted: int = 0
+    """How many more problems there were than :attr:`parts` lists."""
+
+    def placed(self, where: str, cause: MeldwiseError) -> MeldwiseError:
+        """This error, whose message says ``cause`` after the place ``where`` in what was
+        read (``settings.rules: rule 'jokers' ...``), noting that place and those the
+        cause quotes within it (see :attr:`places`)."""
+        at = tuple(where.split("."))
+        self.places = ((at, where), *(((*at, *inner), shown) for inner, shown in cause.places))
+        return self
+
+    def naming(self, *fields: str, quoted: bool = True) -> MeldwiseError:
         """This error, noting that its message quotes each of ``fields`` (top-level
-        fields of what was read, as ``'name'``: see :attr:`places`)."""
-        self.places = tuple(((name,), repr(name)) for name in fields)
+        fields of what was read, as ``'name'``, or as ``name`` when not ``quoted``: see
+        :attr:`places`)."""
+        self.places = tuple(((name,), repr(name) if quoted else name) for name in fields)
         return self
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Self, TypeVar
 
@@ -278,11 +278,21 @@ def request_error(errors: Sequence[ErrorDetails]) -> MeldwiseError:
         # Its kind in solver.errors: a parser's own subclass may need more than a
         # message to be made (UnknownColour takes the letter).
         kind = next(k for k in type(first).__mro__ if k.__module__ == MeldwiseError.__module__)
-    listed = clauses(describe(error) for error in errors[:MAX_LISTED])
-    more = len(errors) - MAX_LISTED
-    made = kind(listed + (_("; and {n} more", n=more) if more > 0 else ""))
-    made.places = tuple(where for error in errors[:MAX_LISTED] for where in quotes(error))
+    parts = []
+    for error in errors[:MAX_LISTED]:
+        part = MeldwiseError(describe(error))
+        part.places = quotes(error)
+        parts.append(part)
+    made = kind(listing(map(str, parts), len(errors) - len(parts)))
+    made.places = tuple(where for part in parts for where in part.places)
+    if len(parts) > 1:
+        made.parts, made.unlisted = tuple(parts), len(errors) - len(parts)
     return made
+
+
+def listing(problems: Iterable[str], unlisted: int = 0) -> str:
+    """Problems said in one sentence, then how many more there are (``unlisted``)."""
+    return clauses(problems) + (_("; and {n} more", n=unlisted) if unlisted > 0 else "")
 
 
 def quotes(error: ErrorDetails) -> tuple[tuple[tuple[int | str, ...], str], ...]:
@@ -303,10 +313,22 @@ def quotes(error: ErrorDetails) -> tuple[tuple[tuple[int | str, ...], str], ...]
     if isinstance(cause, MeldwiseError):
         inner = tuple(((*loc, *where), shown) for where, shown in cause.places)
     text = str(cause) if cause is not None else error["msg"]
-    where = place(loc)
-    if not where or keyed or text.startswith(where):
+    at, where = _named(error)
+    if not where or (keyed and loc[-1] != "[key]") or text.startswith(where):
         return inner
-    return ((loc, where), *inner)
+    return ((at, where), *inner)
+
+
+def _named(error: ErrorDetails) -> tuple[tuple[int | str, ...], str]:
+    """Where ``error`` stands in a request and how :func:`describe` names it: a
+    mapping's key as given (``racks['bob']``, where the key itself is wrong)."""
+    loc = tuple(error["loc"])
+    if loc and loc[-1] == "[key]":
+        # The key as given: pydantic's ``loc`` has it re-encoded (a lone surrogate as
+        # U+FFFD), its ``input`` as it came.
+        key = error["input"] if isinstance(error["input"], str) else loc[-2]
+        return (*loc[:-2], key), f"{place(loc[:-2])}[{str(key)[:40]!r}]"
+    return loc, place(loc)
 
 
 def place(loc: Sequence[int | str]) -> str:
@@ -408,12 +430,7 @@ def json_kind(value: Any) -> str:
 def describe(error: ErrorDetails) -> str:
     """One of pydantic's errors in words, naming the field and the value given."""
     loc = error["loc"]
-    where = place(loc)
-    if loc and loc[-1] == "[key]":  # a mapping's key, not its value
-        # The key as given: pydantic's ``loc`` has it re-encoded (a lone surrogate as
-        # U+FFFD), its ``input`` as it came.
-        key = error["input"] if isinstance(error["input"], str) else loc[-2]
-        where = f"{place(loc[:-2])}[{str(key)[:40]!r}]"
+    _at, where = _named(error)
     kind = error["type"]
     ctx = error.get("ctx", {})
     if kind in ("model_type", "model_attributes_type", "dict_type") and not loc:

@@ -61,6 +61,106 @@ REFUSED = [
         " (S, H, D, C), e.g. 7H or 10S, or JK for a joker\n",
         None,
     ),
+    # A player's place named the request's field: "racks.bob[1]: unknown tile 'X9'".
+    (
+        ["score", "--rack", "ann=", "--rack", "bob=R5,X9"],
+        "error: --rack bob: unknown tile 'X9': 'X' is not a colour (colours are R, B, K, O)\n",
+        "エラー: --rack bob: 不明なタイル 'X9': 'X' は色ではありません"
+        "(色は R, B, K, O、または赤・青・黒・黄)\n",
+    ),
+    (
+        ["shanghai", "score", "--hand", "ann=", "--hand", "bob=ZZ"],
+        "error: --hand bob: unknown card 'ZZ': write a rank (2-10, T, J, Q, K, A) and a suit"
+        " (S, H, D, C), e.g. 7H or 10S, or JK for a joker\n",
+        None,
+    ),
+    # A name's own error named the field with the name: racks['xxx...'].
+    (
+        ["score", "--rack", "ann=", "--rack", "x" * 65 + "="],
+        f"error: --rack {'x' * 40}: a player name must be 1-64 characters, got '{'x' * 59}\n",
+        None,
+    ),
+    # validate's --before said as the request's field: "table_before: table set 0 ...".
+    (
+        ["validate", "--rack", "R1", "--before", "R2 R3", "--after", "R1 R2 R3"],
+        "error: --before: table set 0 (R2 R3) is not a valid set: a set needs at least 3"
+        " tiles, this one has 2\n",
+        None,
+    ),
+    (
+        ["repair", "--table", "R1 R2 R3", "--opening"],
+        "error: a repair for a player who has not opened needs the table before the turn"
+        " (--before): only with it is it known which tiles they laid down\n",
+        "エラー: まだ最初の出しを済ませていないプレイヤーの場を直すには、手番の前の場(--before)"
+        "が必要です。それがあって初めて、出したタイルがどれかが分かります\n",
+    ),
+    (
+        ["repair", "--table", "R1 R2 R3", "--before", "R1 R2"],
+        "error: --before: table set 0 (R1 R2) is not a valid set: a set needs at least 3"
+        " tiles, this one has 2\n",
+        None,
+    ),
+    (
+        ["repair", "--table", "R1 R2 R3", "--before", "R1 R2 R3 | K1 K2 K3"],
+        "error: --before holds K1 K2 K3, which the table now lacks: a tile on the table stays"
+        " on it; put it back\n",
+        "エラー: --before にあるK1 K2 K3が今の場にありません。場のタイルは場に残ります。"
+        "戻してください\n",
+    ),
+    (
+        ["validate", "--rack", "R1", "--after", "R1 R1 R1"],
+        "error: too many copies of R1: 3 in --after, the game has 2\n",
+        "エラー: R1が多すぎます: --after に3枚ありますが、このゲームには2枚しかありません\n",
+    ),
+    # A name that does not show as it is, quoted: "--rack R1<U+200B>R2: ...".
+    (
+        ["score", "--rack", "ann=", "--rack", "b\u200bob=R1"],
+        "error: --rack 'b\\u200bob': a player name must be printable text: no control, format"
+        " (bidi, zero-width) or other invisible characters\n",
+        None,
+    ),
+    # --option's settings were said at the request's place: "settings.rules: ...".
+    (
+        ["game", "--bots", "greedy,greedy", "--option", "rules.jokers=9"],
+        "error: --option rules: rule 'jokers' must be between 0 and 4, got 9\n",
+        "エラー: --option rules: ルール 'jokers' は0から4までで指定してください(指定値: 9)\n",
+    ),
+    (
+        ["game", "--bots", "greedy,greedy", "--option", "players=abc"],
+        "error: --option: 'players' must be a whole number, got 'abc'\n",
+        None,
+    ),
+    # A custom contract's errors named neither --sets nor --runs.
+    (
+        ["shanghai", "advise", "--hand", "7H", "--sets", "3,3,3,3,3", "--runs", "4,4,4,4"],
+        "error: a contract has 1 to 6 melds, --sets and --runs give 9\n",
+        "エラー: コントラクトのメルドは1\uff5e6個ですが、--sets と --runs で9個です\n",
+    ),
+    (
+        ["shanghai", "advise", "--hand", "7H", "--sets", "3", "--runs", "2"],
+        "error: contract --runs size 2 is out of range: runs hold 4 to 13 cards under these"
+        " rules\n",
+        None,
+    ),
+    # bot's default --opponents (14) under rules of few tiles: the flag went unnamed.
+    (
+        ["bot", "--rack", "R1", "--rule", "numbers=3", "--rule", "copies=1"],
+        "error: the other players' racks (--opponents) hold 14 tiles, but the game leaves"
+        " only 13 tiles off --rack and --table\n",
+        "エラー: 相手の手持ち(--opponents)が合計14枚になっていますが、--rack と --table"
+        " 以外のタイルは13枚しかありません\n",
+    ),
+    # A size of more than 4,300 digits was a ValueError traceback (int()'s limit).
+    (
+        ["solve", "--rack", "R1", "--opponents", "9" * 5000],
+        "error: --opponents: a number has 5000 digits; at most 20 are accepted\n",
+        "エラー: --opponents: 数値が5000桁あります: 受け付けるのは20桁までです\n",
+    ),
+    (
+        ["shanghai", "advise", "--hand", "7H", "--sets", "3," + "3" * 5000],
+        "error: --sets: a number has 5000 digits; at most 20 are accepted\n",
+        None,
+    ),
 ]
 
 
@@ -106,3 +206,30 @@ def test_a_request_on_stdin_keeps_the_field_names(
     monkeypatch.setattr("sys.stdin", io.StringIO('{"rack": ["Q1"]}'))
     assert solver_main(["solve", "--json"]) == 2
     assert capsys.readouterr().err.startswith("error: rack[0]: unknown tile 'Q1'")
+
+
+def test_a_problem_of_two_values_of_one_flag_is_said_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Each size of --opponents is its own field: "--opponents must be at least 1, got 0;
+    # --opponents must be at least 1, got 0".
+    for lang, said in (
+        ("en", "error: --opponents must be at least 1, got 0\n"),
+        ("ja", "エラー: --opponents は 1 以上で指定してください(指定値: 0)\n"),
+    ):
+        assert solver_main(["solve", "--rack", "R1", "--opponents", "0,0", "--lang", lang]) == 2
+        assert capsys.readouterr().err == said
+    # Problems that differ are each said, and those left unlisted counted.
+    assert solver_main(["solve", "--rack", "R1 Q1", "--opponents", "0,0,0,0,0,0"]) == 2
+    assert capsys.readouterr().err == (
+        "error: --rack: unknown tile 'Q1': 'Q' is not a colour (colours are R, B, K, O);"
+        " --opponents must be at least 1, got 0; and 2 more\n"
+    )
+    # A request on stdin names each field.
+    request = '{"rack": ["R1"], "opponents": [{"rack_size": 0}, {"rack_size": 0}]}'
+    monkeypatch.setattr("sys.stdin", io.StringIO(request))
+    assert solver_main(["solve", "--json"]) == 2
+    assert capsys.readouterr().err == (
+        "error: 'opponents[0].rack_size' must be at least 1, got 0;"
+        " 'opponents[1].rack_size' must be at least 1, got 0\n"
+    )

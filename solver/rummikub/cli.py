@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import unicodedata
 from typing import Any, TextIO
 
 from solver.commands import (
@@ -34,6 +33,7 @@ from solver.commands import (
     read_file,
     read_stdin,
     rules_from_flags,
+    sizes_from_flag,
     status_text,
     time_limit_ms,
     write_file,
@@ -304,25 +304,17 @@ def _bot_request(args: argparse.Namespace) -> dict[str, Any]:
 
 def opponents_from_flag(text: str) -> list[dict[str, Any]]:
     """The ``opponents`` of a request from ``--opponents 9o,14``: rack sizes in playing
-    order, an ``o`` after one that has opened. An empty size is refused naming the
-    flag: ``--opponents ""`` was refused in the request field's words (``'opponents'
-    must hold at least 1``), and ``9,,14`` was read as two players."""
-    pieces = [w.strip() for w in split(text, ",")]
-    if not all(pieces):
-        raise MeldwiseError(
-            _("--opponents takes rack sizes like 9,14 or 9o, got {item!r}", item=text)
-        )
-    opponents = []
-    # Commas, digits and the o typed full width (U+FF0C, U+FF19...) read as ASCII.
-    for word in pieces:
-        written = unicodedata.normalize("NFKC", word)
-        size = written.removesuffix("o")
-        if not (size.isascii() and size.isdigit()):
-            raise MeldwiseError(
-                _("--opponents takes rack sizes like 9,14 or 9o, got {item!r}", item=word)
-            )
-        opponents.append({"rack_size": int(size), "opened": written.endswith("o")})
-    return opponents
+    order, an ``o`` after one that has opened (see :func:`sizes_from_flag`)."""
+    sizes = sizes_from_flag(
+        text,
+        "--opponents",
+        # An empty size was refused in the request field's words ('opponents' must hold
+        # at least 1), and 9,,14 was read as two players.
+        empty=lambda: _("--opponents takes rack sizes like 9,14 or 9o, got {item!r}", item=text),
+        bad=lambda word: _("--opponents takes rack sizes like 9,14 or 9o, got {item!r}", item=word),
+        mark="o",
+    )
+    return [{"rack_size": size, "opened": opened} for size, opened in sizes]
 
 
 def describe_bot(response: dict[str, Any]) -> str:
@@ -386,8 +378,17 @@ def add_game_command(commands: Commands) -> None:
     add_notation_flag(parser)
     add_language_option(parser)
     parser.set_defaults(handler=run_game)
-    # --option's settings keep their names: the flag is written with them (players=9).
-    fields_from_flags(parser, {"bots": "--bots", "seed": "--seed", "notation": "--notation"})
+    fields_from_flags(
+        parser,
+        {
+            "bots": "--bots",
+            "seed": "--seed",
+            "notation": "--notation",
+            # A setting is said with --option's NAME: "--option rules: rule 'jokers' ...".
+            "settings": "--option",
+            "settings.*": "--option {}",
+        },
+    )
 
 
 def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:

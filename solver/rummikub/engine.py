@@ -138,13 +138,11 @@ class GameSettings:
         try:
             rules = Rules.from_dict(data.get("rules"))
         except MeldwiseError as error:
-            raise RulesError(
-                _("{where}: {problem}", where=f"{where}.rules", problem=error)
-            ) from None
+            raise _placed(f"{where}.rules", error) from None
         try:
             return cls.from_dict({**data, "rules": rules})
         except MeldwiseError as error:
-            raise RulesError(_("{where}: {problem}", where=where, problem=error)) from None
+            raise _placed(where, error) from None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameSettings:
@@ -176,6 +174,12 @@ class GameSettings:
             "hand": self.hand,
             "pool_empty": self.pool_empty.value,
         }
+
+
+def _placed(where: str, error: MeldwiseError) -> MeldwiseError:
+    """``error`` said at the place ``where`` of a request or record (``settings.rules:
+    rule 'jokers' ...``), which the command line says by the flag that gave it."""
+    return RulesError(_("{where}: {problem}", where=where, problem=error)).placed(where, error)
 
 
 @dataclass(frozen=True, slots=True)

@@ -180,7 +180,7 @@ def repair(
                 "a repair for a player who has not opened needs the table before the turn "
                 "(table_before): only with it is it known which tiles they laid down"
             )
-        )
+        ).naming("table_before", quoted=False)
     heaps = [read_meld_or_none(tiles, rules) for tiles in table]
     reference = _reference(before, heaps, now, rules)
     # Where a table joker came from is known only from the table before the turn:
@@ -341,7 +341,9 @@ def _reference(
         try:
             melds.append(read_table_set(index, tiles, rules))
         except TableError as error:
-            raise TableError(_("table_before: {error}", error=error)) from None
+            raise TableError(_("table_before: {error}", error=error)).placed(
+                "table_before", error
+            ) from None
     gone = Counter(chain.from_iterable(before)) - now
     if gone:
         raise TableError(
@@ -350,7 +352,7 @@ def _reference(
                 "stays on it; put it back",
                 tiles=format_tiles(sorted(gone.elements())),
             )
-        )
+        ).naming("table_before", quoted=False)
     return tuple(melds)
 
 

@@ -47,8 +47,8 @@ def add_score_command(commands: Commands) -> None:
     add_rule_flag(parser, "--rule joker_penalty=25")
     add_request_flags(parser)  # scoring searches nothing: no --time-limit
     parser.set_defaults(handler=answering(score_rummikub, _request, describe_scores))
-    # A rack's place keeps its name (racks.bob[1]): it names the player, as --rack did.
-    fields_from_flags(parser, {"rules": "--rule"})
+    # A rack's place is said with its player: --rack bob.
+    fields_from_flags(parser, {"rules": "--rule", "racks": "--rack", "racks.*": "--rack {}"})
 
 
 def _request(args: argparse.Namespace) -> dict[str, Any]:

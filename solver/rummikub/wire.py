@@ -42,8 +42,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 from pydantic import ConfigDict, Field, ModelWrapValidatorHandler, StrictBool, model_validator
 
 from solver.cpsat import Limit, Status
-from solver.errors import RequestError, TableError
-from solver.i18n import _, speaks
+from solver.errors import CountError, RequestError, TableError
+from solver.i18n import _, _n, speaks
 from solver.rummikub.deal import full_set
 from solver.rummikub.engine import View
 from solver.rummikub.hints import HintLevel, tile_hint
@@ -221,7 +221,9 @@ Opponents = Annotated[
 def facing(position: Position, rules: Rules, opponents: list[Opponent]) -> View:
     """The view of the player at ``position`` with ``opponents`` playing after it.
     Raises :class:`~solver.errors.RequestError` naming the fields when the game has
-    fewer tiles than seats (it said "7 hands of 1 need 7 tiles", naming none of them)."""
+    fewer tiles than seats (it said "7 hands of 1 need 7 tiles", naming none of them),
+    and :class:`~solver.errors.CountError` when the opponents' racks hold more tiles
+    than the rack and the table leave."""
     tiles = sum(full_set(rules).values())
     if len(opponents) + 1 > tiles:
         raise RequestError(
@@ -233,6 +235,19 @@ def facing(position: Position, rules: Rules, opponents: list[Opponent]) -> View:
                 tiles=tiles,
             )
         ).naming("opponents", "rack")
+    # View.facing refuses it too, naming no field: the default of bot's --opponents (14)
+    # under rules of few tiles was refused without a word of --opponents.
+    held = sum(o.rack_size for o in opponents)
+    hidden = tiles - len(position.rack) - sum(map(len, position.table))
+    if held > hidden:
+        raise CountError(
+            _(
+                "the other players' racks ('opponents') hold {held}, but the game leaves only"
+                " {hidden} off 'rack' and 'table'",
+                held=_n("{n} tile", "{n} tiles", held),
+                hidden=_n("{n} tile", "{n} tiles", hidden),
+            )
+        ).naming("opponents", "rack", "table")
     return View.facing(position, rules, [(o.rack_size, o.opened) for o in opponents])
 
 
@@ -679,11 +694,15 @@ def validate_rummikub(request: Mapping[str, Any] | ValidateRequest) -> dict[str,
         try:
             Position(rack, before, asked.opened).check(rules)
         except TableError as error:
-            raise TableError(f"table_before: {error}") from None
+            raise TableError(f"table_before: {error}").placed("table_before", error) from None
         after_counts: Counter[Tile] = Counter()
         for tiles in after:
             after_counts.update(rules.check_tile(tile) for tile in tiles)
-        check_counts(after_counts, rules, _("in table_after"))
+        try:
+            check_counts(after_counts, rules, _("in table_after"))
+        except CountError as error:
+            error.naming("table_after", quoted=False)  # --after on the command line
+            raise
         verdict = check_play(list(rack), before, after, asked.opened, rules)
         found = None
         if not verdict.legal:

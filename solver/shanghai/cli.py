@@ -8,7 +8,6 @@ request, one response) or ``--jsonl`` (one per line; a bad line answers
 from __future__ import annotations
 
 import argparse
-import unicodedata
 from collections.abc import Mapping
 from functools import partial
 from typing import Any, TextIO
@@ -23,6 +22,7 @@ from solver.commands import (
     pad,
     players_from_flags,
     rules_from_flags,
+    sizes_from_flag,
     status_text,
     time_limit_ms,
 )
@@ -117,8 +117,8 @@ def add_shanghai_command(commands: Commands) -> None:
     add_rule_flag(score, "--rule decks=3 --rule twos_wild=true")
     add_request_flags(score)  # scoring searches nothing: no --time-limit
     score.set_defaults(handler=answering(score_shanghai, _score_request, describe_scores))
-    # A hand's place keeps its name (hands.bob[1]): it names the player, as --hand did.
-    fields_from_flags(score, {"rules": "--rule"})
+    # A hand's place is said with its player: --hand bob.
+    fields_from_flags(score, {"rules": "--rule", "hands": "--hand", "hands.*": "--hand {}"})
 
 
 def _advise(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
@@ -235,17 +235,15 @@ def _sizes(given: list[str] | None, flag: str) -> list[int]:
             )
         )
     text = given[0]
-    # Digits typed full width (U+FF13) read as ASCII, as --opponents and the cards do;
-    # a digit int() does not take ("³", which isdigit() passed) was a ValueError traceback.
-    sizes = [unicodedata.normalize("NFKC", word) for word in words(text)]
-    if not all(words(piece) for piece in split(text, ",")):
-        # words() skips empty pieces: "3,,3" was read as 3,3 and "" as no melds.
-        raise MeldwiseError(
-            _("{flag} has an empty size in {text!r}; give sizes like 3,3", flag=flag, text=text)
-        )
-    if not all(size.isascii() and size.isdigit() for size in sizes):
-        raise MeldwiseError(_("{flag} takes sizes like 3,3, got {text!r}", flag=flag, text=text))
-    return [int(size) for size in sizes]
+    sizes = sizes_from_flag(
+        text,
+        flag,
+        empty=lambda: _(
+            "{flag} has an empty size in {text!r}; give sizes like 3,3", flag=flag, text=text
+        ),
+        bad=lambda _word: _("{flag} takes sizes like 3,3, got {text!r}", flag=flag, text=text),
+    )
+    return [size for size, _marked in sizes]
 
 
 def _meld_text(meld: Mapping[str, Any]) -> str:

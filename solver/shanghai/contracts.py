@@ -100,7 +100,12 @@ class Contract:
                 )
             sizes[name] = tuple(sorted(items))
         contract = cls(sizes["sets"], sizes["runs"])
-        contract.check(rules)
+        try:
+            contract.check(rules)
+        except RequestError as error:
+            # The fields it quotes are the request's contract's.
+            error.places = tuple(((("contract", *at), shown) for at, shown in error.places))
+            raise
         return contract
 
     def check(self, rules: Rules) -> None:
@@ -132,7 +137,7 @@ class Contract:
                             decks=rules.decks,
                             wild=wild,
                         )
-                    )
+                    ).naming("sets")
                 if not low <= size <= high:
                     raise RequestError(
                         _(
@@ -143,15 +148,15 @@ class Contract:
                             low=low,
                             high=high,
                         )
-                    )
+                    ).naming(name)
         if not 1 <= self.melds <= MAX_MELDS:
             raise RequestError(
                 _(
-                    "a contract has 1 to {most} melds, this one has {count}",
+                    "a contract has 1 to {most} melds, 'sets' and 'runs' give {count}",
                     most=MAX_MELDS,
                     count=self.melds,
                 )
-            )
+            ).naming("sets", "runs")
 
     @property
     def melds(self) -> int:

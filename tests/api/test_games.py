@@ -274,7 +274,8 @@ def test_a_review_over_the_answer_limit_says_what_to_send_instead(
         (
             BOT,
             {"bot": "strong", "rack": ["R1"], "opponents": [{"rack_size": 106}]},
-            "the opponents hold 106 tiles, but the rack and the table leave only 105 tiles",
+            "the other players' racks ('opponents') hold 106 tiles, but the game leaves only"
+            " 105 tiles off 'rack' and 'table'",
         ),
         (GAME, {"bots": ["strong"]}, "'bots' must hold at least 2, got 1"),
         (

@@ -552,11 +552,11 @@ def test_advice_at_every_hint_level_and_when_the_bot_agrees() -> None:
         }
     with pytest.raises(ValueError, match=r"'opponents\[0\]\.rack_size' must be at least 1, got 0"):
         solve_rummikub({**HOLDING, "opponents": [{"rack_size": 0}]})
-    with pytest.raises(ValueError, match="the opponents hold 200 tiles"):
+    with pytest.raises(ValueError, match=r"racks \('opponents'\) hold 200 tiles"):
         solve_rummikub({**HOLDING, "opponents": [{"rack_size": 200}]})
     tiny = {"colours": 2, "numbers": 3, "copies": 1, "jokers": 0}
     with pytest.raises(
-        ValueError, match=r"hold 2 tiles, but the rack and the table leave only 1 tile$"
+        ValueError, match=r"hold 2 tiles, but the game leaves only 1 tile off 'rack' and 'table'$"
     ):
         solve_rummikub(
             {"rack": ["R1", "R2", "R3", "B1", "B2"], "rules": tiny, "opponents": [{"rack_size": 2}]}

@@ -17,6 +17,7 @@ import pytest
 
 from meldwise.cli import main
 from solver.cpsat import Limit, Status
+from solver.rummikub.cli import opponents_from_flag
 from solver.rummikub.notation import JOKER, Tile
 from solver.rummikub.repair_cli import describe_repair
 from solver.rummikub.wire import (
@@ -199,6 +200,17 @@ def test_solve_opponents_adds_the_strong_bots_advice(capsys: pytest.CaptureFixtu
     assert "strong bot" not in capsys.readouterr().out  # no opponents, no advice
     assert main([*args[:-1], "9x"]) == 2
     assert "--opponents takes rack sizes like 9,14 or 9o, got '9x'" in capsys.readouterr().err
+
+
+def test_opponents_are_read_as_sets_and_runs_are() -> None:
+    # One parser (solver.commands.sizes_from_flag): spaces part sizes, as they do
+    # --sets 3 3 and the tiles, and full width digits, commas and o read as ASCII.
+    nine_opened_then_fourteen = [
+        {"rack_size": 9, "opened": True},
+        {"rack_size": 14, "opened": False},
+    ]
+    for given in ("9o,14", "9o 14", " 9o , 14 ", "\uff19\uff4f\uff0c\uff11\uff14"):
+        assert opponents_from_flag(given) == nine_opened_then_fourteen
 
 
 @pytest.mark.parametrize("command", ["solve", "bot"])
@@ -511,7 +523,7 @@ def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "cannot be placed (proven fewest): B9" in out
     assert "draws 2 penalty tiles" in out
     assert main(["repair", "--table", "R1 R2", "--before", "R1 R2"]) == 2
-    assert "table_before: table set 0 (R1 R2)" in capsys.readouterr().err
+    assert "error: --before: table set 0 (R1 R2)" in capsys.readouterr().err
     # Nothing fits (two jokers may not share a set): the heading says so, not a bare title.
     assert main(["repair", "--table", "J J R5", "--rule", "max_jokers_per_set=1"]) == 0
     assert "The most tiles that fit: none\n" in capsys.readouterr().out
@@ -594,7 +606,7 @@ def test_score_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score"]) == 2
     assert 'give each player\'s rack with --rack "NAME=TILES"' in capsys.readouterr().err
     assert main(["score", "--rack", "bob=R5 X9"]) == 2
-    assert "racks.bob[1]: unknown tile 'X9'" in capsys.readouterr().err
+    assert "--rack bob: unknown tile 'X9'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -821,3 +833,24 @@ def test_an_empty_rack_is_not_told_to_draw(hint: str, capsys: pytest.CaptureFixt
     # A rack that cannot play is still told to draw.
     assert main(["solve", "--rack", "R1", "--hint", hint]) == 0
     assert capsys.readouterr().out.startswith("No play: draw a tile.\n")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "error: cannot write standard output: no space is left on the device\n"),
+        ("ja", "エラー: 標準出力 に書き込めません: ディスクの空きがありません\n"),
+    ],
+)
+def test_an_answer_that_cannot_be_written_is_said_without_a_traceback(lang: str, said: str) -> None:
+    # `meldwise solve ... > /dev/full` (a full disk) ended in an OSError traceback.
+    with Path("/dev/full").open("w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "solver", "solve", "--rack", "R1 R2 R3", "--lang", lang],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert (done.returncode, done.stderr) == (1, said)
