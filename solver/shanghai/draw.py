@@ -39,11 +39,11 @@ from solver.shanghai.contracts import Contract
 from solver.shanghai.deficiency import Study
 from solver.shanghai.lay_offs import fits_table
 from solver.shanghai.melds import Meld, MeldKind
-from solver.shanghai.notation import JOKER, Card, Suit
+from solver.shanghai.notation import ACE, JOKER, Card, Suit
 from solver.shanghai.result import Turn
 from solver.shanghai.rules import Rules
 from solver.shanghai.scoring import penalty
-from solver.shanghai.search import could_go_down, drawn_cards, solve_turn
+from solver.shanghai.search import could_go_down, drawn_cards, solve_turn, stands_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,7 +296,7 @@ def _outcomes(draw: Draw, unseen: Counter[Card]) -> tuple[dict[Card, tuple[bool,
             every_down = True
             held = tuple(draw.hand.elements())
             wilds = sum(1 for c in held if draw.rules.is_wild(c))
-            related = [c for c in cards if _near(c, held, wilds, draw.rules)]
+            related = [c for c in cards if _near(c, held, wilds, draw.table, draw.rules)]
     downs: set[Card] = set(cards) if every_down or draw.down else set()
     status = Status.OPTIMAL
     if not every_down and not draw.down:
@@ -354,20 +354,42 @@ def _downs_from_deficiency(draw: Draw, cards: list[Card]) -> tuple[set[Card], li
     return found, undecided
 
 
-def _near(card: Card, cards: tuple[Card, ...], wilds: int, rules: Rules) -> bool:
+def _near(
+    card: Card, cards: tuple[Card, ...], wilds: int, table: tuple[Meld, ...], rules: Rules
+) -> bool:
     """Whether ``card`` could be placed together with one of ``cards``: a wild card,
-    the same rank, or the same suit close enough for a run through the hand's wild
-    cards and the cards themselves. A wild card among ``cards`` goes with any card
-    (``8D`` drawn to ``3D 2S 5D JK JK`` under twos_wild takes the wild ``2S`` left
-    over into the run)."""
+    the same rank, or the same suit close enough (in run places: with ``ace_low`` an
+    ace is next to the two) for a run through the hand's wild cards and the cards
+    themselves. A wild card among ``cards`` goes with any card (``8D`` drawn to ``3D
+    2S 5D JK JK`` under twos_wild takes the wild ``2S`` left over into the run), and so
+    does a table joker that ``card`` or one of ``cards`` could be swapped for: the
+    joker taken is a wild card in hand (``6H`` drawn, swapped for the joker of ``5H
+    JK 7H 8H``, fills ``QD`` for ``KD AD`` left beside ``8D 9D 10D JD``)."""
     if rules.is_wild(card) or any(rules.is_wild(c) for c in cards):
+        return True
+    if any(_swaps_in(c, table) for c in (card, *cards)):
         return True
     reach = wilds + len(cards) + 1
     return any(
-        c.rank == card.rank or (c.suit == card.suit and abs(c.rank - card.rank) <= reach)
+        c.rank == card.rank or (c.suit == card.suit and _apart(c, card, rules) <= reach)
         for c in cards
         if not c.is_joker
     )
+
+
+def _swaps_in(card: Card, table: tuple[Meld, ...]) -> bool:
+    """Whether ``card`` could be given for a joker on ``table``."""
+    return any(stands_in(card, meld.stands_for[i]) for meld in table for i in meld.joker_places())
+
+
+def _apart(one: Card, other: Card, rules: Rules) -> int:
+    """How many run places apart two cards of one suit stand at the closest (an ace
+    is place 14 and, with ``ace_low``, place 1)."""
+
+    def places(card: Card) -> tuple[int, ...]:
+        return (1, 14) if card.rank == ACE and rules.ace_low else (card.rank,)
+
+    return min(abs(a - b) for a in places(one) for b in places(other))
 
 
 def reachable(hand: Counter[Card], table: tuple[Meld, ...], rules: Rules) -> set[Card]:

@@ -204,14 +204,14 @@ def could_go_down(
         1
         for meld in table
         for i in meld.joker_places()
-        if any(n > 0 and _stands_in(c, meld.stands_for[i]) for c, n in hand.items())
+        if any(n > 0 and stands_in(c, meld.stands_for[i]) for c, n in hand.items())
     )
     more = hand.copy()
     more[JOKER] += swappable
     return lower_bound(more, shape_of(contract, rules)) == 0
 
 
-def _stands_in(card: Card, place: Card) -> bool:
+def stands_in(card: Card, place: Card) -> bool:
     """Whether ``card`` is the natural card for a joker's ``place`` (a set place takes
     any card of its rank)."""
     if card.is_joker:

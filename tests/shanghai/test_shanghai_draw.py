@@ -233,6 +233,54 @@ def test_a_card_that_joins_a_card_the_best_plays_use_can_go_out() -> None:
     assert stock.go_out == pytest.approx(3 / unseen.total())
 
 
+def _outs_by_solving(position: Position, rules: Rules) -> set[str]:
+    """The unseen cards after which the play phase goes out, one solve per card."""
+    hand, contract = Counter(position.hand), position.contract
+    table = tuple(item.meld for item in position.table)
+    unseen = +position.unseen(rules)
+    outs = set()
+    for card in unseen:
+        more, fewer = hand + Counter([card]), unseen - Counter([card])
+        turn, _ = solve_turn(more, contract, table, fewer, rules, limit=LIMIT)
+        if turn is not None and turn.goes_out:
+            outs.add(str(card))
+    return outs
+
+
+def _stock_go_out(position: Position, rules: Rules) -> float | None:
+    options = advise(position, rules, limit=LIMIT).draw_options
+    return next(o for o in options if o.action == "draw").go_out
+
+
+def test_a_card_swapped_for_a_table_joker_can_go_out() -> None:
+    """QC QS QD 8D 9D 10D JD KD AD goes down (a set and a run of 4) keeping KD AD;
+    a 6H drawn is swapped for the joker of 5H JK 7H 8H, which fills QD: out. A queen
+    or a joker drawn goes out too (QH or a second QS/QC makes the set, the hand's QD
+    fills the run). The stock option looked for going out only among the cards of
+    the hand's ranks and suits, and said 8 in 95 for the 10 in 95."""
+    rules = Rules()
+    table = (TableMeld(read_meld(parse_cards("5H JK 7H 8H"), rules), "ann"),)
+    hand = tuple(parse_cards("QC QS QD 8D 9D 10D JD KD AD"))
+    position = Position(hand, Contract.for_hand(2), table, phase=Phase.DRAW)
+    unseen = position.unseen(rules).total()
+    assert _outs_by_solving(position, rules) == {"6H", "QS", "QH", "QD", "QC", "JK"}
+    assert _stock_go_out(position, rules) == pytest.approx(10 / unseen)
+
+
+def test_a_low_ace_is_next_to_the_two() -> None:
+    """Ace low, going out by discarding: KC KD KH QC QD QH AS 9H goes down keeping
+    AS 9H; a 2S drawn is laid off below 3S 4S 5S 6S with AS below it, and 9H goes
+    out as the discard. The stock option measured AS to 2S as 12 ranks apart, not
+    one place, and counted only the jokers (4 in 96, not 6 in 96)."""
+    rules = Rules(ace_low=True, go_out_by_discard=True)
+    table = (TableMeld(read_meld(parse_cards("3S 4S 5S 6S"), rules), "ann"),)
+    hand = tuple(parse_cards("KC KD KH QC QD QH AS 9H"))
+    position = Position(hand, Contract.for_hand(1), table, phase=Phase.DRAW)
+    unseen = position.unseen(rules).total()
+    assert _outs_by_solving(position, rules) == {"2S", "JK"}
+    assert _stock_go_out(position, rules) == pytest.approx(6 / unseen)
+
+
 def _solving_draw_turn() -> Position:
     """A draw-phase turn whose advice makes CP-SAT solves (the first of a seeded
     stream: most turns are settled by the searches alone)."""
