@@ -313,14 +313,16 @@ class Bot:
 def out_of_reach(view: View) -> bool:
     """Proven: the player to move, not down, can never hold as many cards as the
     contract lays this hand. A turn's draw and discard leave the hand's size as it is
-    after the draw, so the most it can reach is that size plus, for each buy left, the
-    upcard and the penalty cards (the 13-card runs of ``min_run_len=13`` in hand 7 ask
-    39 cards of at most 21; every turn of its 200 asked the deficiency)."""
+    after the draw, so the most it can reach is that size plus, for each buy it can
+    still make (:attr:`View.buys_ahead`), the upcard and the penalty cards (the 13-card
+    runs of ``min_run_len=13`` in hand 7 ask 39 cards of at most 21; every turn of its
+    200 asked the deficiency). With two players only the hand's first upcard can be
+    bought: in hands 8-10 the player who did not buy it holds 12 cards after a draw,
+    short of 13-15, and every one of its turns asked the deficiency all the same."""
     if view.down[view.seat]:
         return False
     drawn = 0 if view.step is Step.PLAY else 1
-    rules = view.rules
-    most = len(view.hand) + drawn + view.buys_left[view.seat] * (1 + rules.buy_penalty_cards)
+    most = len(view.hand) + drawn + view.buys_ahead * (1 + view.rules.buy_penalty_cards)
     return most < view.contract.cards
 
 

@@ -220,6 +220,19 @@ class View:
     def next_seat(self) -> int:
         return (self.seat + 1) % len(self.hand_sizes)
 
+    @property
+    def buys_ahead(self) -> int:
+        """The buys ``seat``, asked to move, can still make this hand, as
+        :meth:`Game._draw` offers a declined upcard: to the other seats, never to the
+        player who discarded it. With three players or more each seat is offered the
+        others' discards: its buys left. With two, the other seat discarded every upcard
+        but the one turned from the deck at the hand's start, so a seat buys only that
+        one, while it is offered it (the buy step): one buy then, none at any other time."""
+        left = self.buys_left[self.seat]
+        if len(self.hand_sizes) > 2:
+            return left
+        return min(left, 1) if self.step is Step.BUY else 0
+
     def position(self, phase: Phase | None = None) -> Position:
         """The turn as the advice sees it (``phase`` defaults from the step)."""
         if phase is None:

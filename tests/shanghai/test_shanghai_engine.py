@@ -118,6 +118,39 @@ def test_with_two_players_only_the_upcard_turned_from_the_deck_can_be_bought() -
     assert (game.step, game.offer) == (Step.PLAY, [])
 
 
+def test_a_hand_ends_blocked_when_the_player_must_draw_and_no_card_is_left() -> None:
+    """Four players, one deck, three penalty cards a buy: 45 cards dealt leave 9 in the
+    stock. Three buys of the upcard, each with its penalty cards, empty it (the third
+    buyer gets the one card left), and each bought upcard leaves the pile under it
+    empty. The player who must then draw has nothing to draw: the hand ends blocked,
+    scored on every hand as it stands, and the next hand is dealt."""
+    rules = Rules(decks=1, buy_penalty_cards=3)
+    game = Game.new(GameSettings(rules=rules, players=4, hands=2), 5)
+    assert (game.to_move, len(game.stock), len(game.pile)) == (1, 9, 1)
+    for buyer in (2, 3):  # seat 1 declines, seat 2 buys; seat 2 declines, seat 3 buys
+        drawer = game.player
+        game.apply(Draw(take=False))
+        while game.to_move != buyer:
+            game.apply(Buy(yes=False))
+        game.apply(Buy(yes=True))
+        game.apply(Play(discard=game.hands[drawer][0]))
+    assert (game.player, len(game.stock), len(game.pile)) == (3, 1, 1)
+    game.apply(Draw(take=False))  # offered to seat 0 (seat 2 discarded it)
+    assert (game.step, game.offer) == (Step.BUY, [0, 1])
+    game.apply(Buy(yes=True))  # the upcard and the stock's last card; seat 3 must draw
+    assert game.number == 2
+    (result,) = game.results
+    assert (result.number, result.end, result.went_out, result.turns) == (1, "blocked", None, 2)
+    # Seat 0: 11 and its buy (upcard and one card); seat 1: 11 after its draw and
+    # discard; seats 2 and 3: 11, a buy of 4, and seat 2's draw and discard.
+    assert [len(h) for h in result.hands] == [13, 11, 15, 15]
+    assert sum(map(len, result.hands)) == 54  # every card of the deck is in a hand
+    assert result.points == tuple(penalty(h, rules) for h in result.hands)
+    assert game.scores == list(result.points)
+    assert [e.kind for e in game.events[0]][-2:] == ["play", "buy"]  # no draw was made
+    assert (game.to_move, game.step, len(game.stock), len(game.pile)) == (2, Step.DRAW, 9, 1)
+
+
 def test_players_who_are_down_or_out_of_buys_are_not_offered() -> None:
     game = _game_at_draw()
     game.down[2] = True
