@@ -88,7 +88,7 @@ in small pieces."""
 FIND_START_BYTES = 4096
 """The largest packet in which a request refused for its method, behind others, is
 looked for (to tell an unknown method, 501, from bytes that are not HTTP, 400): the
-packet is parsed again, up to 13 times, which a small packet keeps cheap (in the
+packet is parsed again, up to 12 times, which a small packet keeps cheap (in the
 many header lines a large one may hold, it cost a client's packet several times its
 own parsing); in a larger one the refusal is 400."""
 
@@ -688,7 +688,7 @@ def _request_start(data: bytes, nth: int) -> int:
     """Where the ``nth`` request (1: the first) begun in ``data``, read from a
     request's start, begins: its first byte, found by reading ``data`` again up to
     where it is begun (httptools tells no position), halving the span each time (a
-    packet of 4 KiB read 13 times at most)."""
+    packet of 4 KiB read 12 times at most)."""
     low, high = 1, len(data)
     while low < high:
         middle = (low + high) // 2

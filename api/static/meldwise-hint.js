@@ -229,7 +229,9 @@ export class MeldwiseHint extends HTMLElement {
         timeout: this.timeout,
       });
       this.#error.replaceChildren();
-      this.#answer.replaceChildren(...drawAnswer(answer, request.table ?? [], tr, request.rules?.colours));
+      this.#answer.replaceChildren(
+        ...drawAnswer(answer, request.table ?? [], tr, request.rules?.colours, request.rack),
+      );
       // Nothing to play: a further press could only say so again. A fixed level is
       // no step: once hint-level goes, presses go on from where the sequence was.
       if (!fixed && answer.tiles_played > 0 && this.#next < LEVELS.length - 1) this.#next += 1;

@@ -94,8 +94,10 @@ function drawTable(answer, tableBefore, tr, colours) {
 }
 
 /** What to do when the answer places nothing: draw, unless the search stopped
- * before proving that no play exists (as the service's tile hint says). */
-function noPlayText(status, tr) {
+ * before proving that no play exists, or the rack is empty (nothing to play, and
+ * nothing to draw for), as the service's tile hint says. */
+function noPlayText(status, rackEmpty, tr) {
+  if (rackEmpty) return tr.t("Your rack is empty: there is nothing to play.");
   return status === "optimal"
     ? tr.t("No play this turn: draw a tile.")
     : tr.t("No play found before the search stopped.");
@@ -104,7 +106,7 @@ function noPlayText(status, tr) {
 function drawFull(answer, tableBefore, tr, colours) {
   const parts = [];
   if (answer.tiles_played === 0) {
-    parts.push(paragraph(noPlayText(answer.status, tr), "summary"));
+    parts.push(paragraph(noPlayText(answer.status, answer.rack_left.length === 0, tr), "summary"));
   } else {
     parts.push(
       paragraph(
@@ -150,23 +152,24 @@ function drawTileHint(answer, tr, colours) {
   return parts;
 }
 
-function drawNudge(answer, tr) {
+function drawNudge(answer, rack, tr) {
   const text = answer.can_play
     ? tr.tn("You can play {n} tile this turn.", "You can play {n} tiles this turn.", answer.tiles_played)
-    : noPlayText(answer.status, tr);
+    : noPlayText(answer.status, rack?.length === 0, tr);
   return [paragraph(text, "summary")];
 }
 
 /** The elements showing ``answer`` (any hint level) for a request whose table was
  * ``tableBefore`` (a list of lists of tiles), in ``tr``'s language (i18n.js), for a
- * game of ``colours`` colours (the request's rules.colours; default the standard 4). */
-export function drawAnswer(answer, tableBefore = [], tr = translator("en"), colours = undefined) {
+ * game of ``colours`` colours (the request's rules.colours; default the standard 4);
+ * ``rack``, the request's, tells a nudge that it is empty (the answer does not say). */
+export function drawAnswer(answer, tableBefore = [], tr = translator("en"), colours = undefined, rack = undefined) {
   const parts =
     answer.hint_level === "full"
       ? drawFull(answer, tableBefore, tr, colours)
       : answer.hint_level === "tile"
         ? drawTileHint(answer, tr, colours)
-        : drawNudge(answer, tr);
+        : drawNudge(answer, rack, tr);
   const note = statusNote(answer.status, tr);
   if (note) parts.push(paragraph(note, "note"));
   return parts;

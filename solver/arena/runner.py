@@ -8,7 +8,7 @@ the deal seed and the seat, so a tournament seed reproduces every game.
 
 Every move is judged by the game's own checker before it is applied; an illegal
 move stops the tournament with :class:`IllegalBotMove` naming the bot, the game
-seed and the turn.
+seed and the move's number in the game.
 
 Games run in a local process pool by default (``processes``), or on a Dask
 cluster (``dispatch="dask"``, the optional ``meldwise[dask]`` extra).
@@ -97,10 +97,11 @@ def play_game(task: GameTask) -> GamePlayed:
         spent[seat].append(time.process_time() - clock)
         problems = match.problems(move)
         if problems:
-            # The turn is the count of moves chosen, this one included.
+            # Its number among the game's moves, every seat's (not a turn: a Shanghai
+            # turn is a draw, buys and a play).
             raise IllegalBotMove(
                 f"bot {task.seats[seat]!r} in seat {seat} of game seed {task.seed} made an "
-                f"illegal move on turn {sum(map(len, spent))}: {'; '.join(problems)}"
+                f"illegal move (the game's move {sum(map(len, spent))}): {'; '.join(problems)}"
             )
         match.apply(move)
     return GamePlayed(

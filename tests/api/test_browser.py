@@ -217,6 +217,24 @@ def test_presses_at_a_fixed_hint_level_leave_the_steps_at_the_nudge(
     assert request["hint_level"] == "nudge"
 
 
+def test_an_empty_rack_is_not_told_to_draw(service: str, page: Page) -> None:
+    # A player whose rack is empty has gone out: the nudge (the only answer the button
+    # gives when nothing is played) and the full answer said "draw a tile".
+    page.goto(service)
+    hint = page.locator("meldwise-hint")
+    summary = hint.locator(".answer p").first
+    for rack, said in (
+        ("", "Your rack is empty: there is nothing to play."),
+        ("R1", "No play this turn: draw a tile."),
+    ):
+        enter_rummikub(page, rack, "R1 R2 R3")
+        for level in ("nudge", "full"):
+            hint.evaluate(f"element => element.setAttribute('hint-level', '{level}')")
+            request, response = press_hint(page)
+            assert (request["rack"], response["hint_level"]) == (rack.split(), level)
+            assert summary.inner_text() == said, (rack, level)
+
+
 def test_the_demo_works_from_the_keyboard(service: str, page: Page) -> None:
     page.goto(service)
     rack = page.get_by_label("Your rack", exact=True)

@@ -19,9 +19,11 @@ from solver.arena.runner import (
     MAX_GAMES,
     MAX_SEED,
     GamePlayed,
+    GameTask,
     IllegalBotMove,
     dask_dispatch,
     local_dispatch,
+    play_game,
     run_tournament,
     seats_of,
     summarise,
@@ -30,6 +32,8 @@ from solver.arena.runner import (
 from solver.arena.stats import wilson_interval
 from solver.errors import MeldwiseError, RequestError
 from solver.rummikub.game_wire import GameRequest, game_rummikub
+from solver.shanghai.arena import SHANGHAI
+from solver.shanghai.engine import Draw
 from tests.rummikub.games_support import TINY_OPTIONS
 
 # --- a toy game: take 1-3 counters from a heap, whoever takes the last one wins ---------
@@ -159,12 +163,57 @@ def test_an_illegal_move_stops_the_tournament(nim: None) -> None:
         IllegalBotMove, match=r"bot 'cheat' in seat 0 of game seed 0 .*cannot take 4"
     ):
         run_tournament("nim", ["cheat", "one"], 2, dispatch=local_dispatch(1))
-    # The module and the docs said it names the turn; it did not.
+    # The module and the docs said it names the move; it did not.
     with pytest.raises(
         IllegalBotMove,
-        match=r"^bot 'cheat' in seat 1 of game seed 0 made an illegal move on turn 2: cannot",
+        match=r"^bot 'cheat' in seat 1 of game seed 0 made an illegal move \(the game's move 2\):"
+        r" cannot",
     ):
         run_tournament("nim", ["one", "cheat"], 1, dispatch=local_dispatch(1))
+
+
+class _AlwaysDraws:
+    """A Shanghai bot that always draws: illegal when it is offered the upcard or must
+    play."""
+
+    def choose(self, _view: Any) -> Any:
+        return Draw(take=False)
+
+
+@dataclass
+class _Counted:
+    """A bot whose moves are counted, every seat's in one count (:data:`_CHOSEN`)."""
+
+    bot: Any
+
+    def choose(self, view: Any) -> Any:
+        _CHOSEN.append(self)
+        return self.bot.choose(view)
+
+
+_CHOSEN: list[_Counted] = []
+
+
+def _cheat_or_shanghai_bot(name: str, seed: int) -> Any:
+    return _Counted(_AlwaysDraws() if name == "cheat" else SHANGHAI.new_bot(name, seed))
+
+
+SHANGHAI_CHEAT = replace(SHANGHAI, new_bot=_cheat_or_shanghai_bot)
+
+
+def test_an_illegal_move_in_shanghai_is_numbered_as_a_move() -> None:
+    # A Shanghai turn is a draw and a play, with buys between: the runner's count of
+    # moves was said as a turn ("turn 2" of an answer to the upcard's offer in the
+    # game's first turn).
+    registry.GAMES["shanghai-cheat"] = f"{__name__}:SHANGHAI_CHEAT"
+    _CHOSEN.clear()
+    try:
+        with pytest.raises(IllegalBotMove) as error:
+            play_game(GameTask("shanghai-cheat", 0, 0, ("cheat", "greedy"), {}))
+    finally:
+        del registry.GAMES["shanghai-cheat"]
+    assert f" made an illegal move (the game's move {len(_CHOSEN)}): " in str(error.value)
+    assert len(_CHOSEN) >= 2
 
 
 def test_unknown_game_or_bot_is_refused(nim: None) -> None:

@@ -830,6 +830,11 @@ def test_an_empty_rack_is_not_told_to_draw(hint: str, capsys: pytest.CaptureFixt
     assert main(["solve", "--rack", "", "--table", "R1 R2 R3", "--hint", hint]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first == "Your rack is empty: there is nothing to play."
+    # In Japanese a tile is タイル, as in every other message (it was 牌, mahjong's word).
+    argv = ["solve", "--rack", "", "--table", "R1 R2 R3", "--hint", hint, "--lang", "ja"]
+    assert main(argv) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == "手持ちが空です。出せるタイルはありません。"
     # A rack that cannot play is still told to draw.
     assert main(["solve", "--rack", "R1", "--hint", hint]) == 0
     assert capsys.readouterr().out.startswith("No play: draw a tile.\n")
