@@ -528,7 +528,7 @@ def test_the_nudges_advice_does_not_say_how_the_rack_is_made_up() -> None:
     assert "set" not in answer["advice"]["text"]
     with language("ja"):
         ja = solve_rummikub({**HOLDING, "opponents": opponents, "hint_level": "nudge"})
-    assert "後のどの手番でも出せる牌を温存します" in ja["advice"]["text"]
+    assert "後のどの手番でも出せるタイルを温存します" in ja["advice"]["text"]
     # Only the joker kept: the player knows it is on the rack, the reason names it.
     joker = {"rack": ["J", "K11", "O2"], "table": [["K8", "K9", "K10"]]}
     answer = solve_rummikub({**joker, "opponents": opponents, "hint_level": "nudge"})
