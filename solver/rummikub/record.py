@@ -30,6 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from solver.arena.runner import MAX_SEED
 from solver.errors import MeldwiseError, RequestError
 from solver.i18n import _, _n
 from solver.rummikub.engine import (
@@ -117,7 +118,11 @@ class GameRecordModel(_Model):
         default_factory=dict,
         description="rules (the Rummikub rule settings), players, hand, pool_empty",
     )
-    seed: int | None = Field(default=None, description="the seed the deal was shuffled from")
+    # The bounds a game deals from (meldwise game --seed): a seed out of them was read
+    # without a word, or said to shuffle another deal (-1 shuffles as 1).
+    seed: int | None = Field(
+        default=None, ge=0, le=MAX_SEED, description="the seed the deal was shuffled from"
+    )
     players: list[PlayerName] | None = Field(default=None, description="a name for each seat")
     deal: DealEntry | None = None
     turns: list[TurnEntry]

@@ -149,6 +149,22 @@ def _library_error(handler: Any, request: dict[str, Any]) -> str:
     return str(refused.value)
 
 
+@pytest.mark.parametrize(
+    ("record", "detail"),
+    [
+        # A seed no game deals from (meldwise game --seed's bounds) was read.
+        ({"seed": -1, "turns": []}, "'record.seed' must be at least 0, got -1"),
+    ],
+    ids=["seed"],
+)
+def test_a_review_of_a_record_it_cannot_read_names_the_one_culprit(
+    client: TestClient, record: dict[str, Any], detail: str
+) -> None:
+    answer = client.post(REVIEW, json={"record": record})
+    assert answer.status_code == 422
+    assert answer.json()["detail"] == detail == _library_error(review_rummikub, {"record": record})
+
+
 def test_a_review_body_over_the_record_limit_is_refused(client: TestClient) -> None:
     limit = Settings().record_body_limit_bytes
     answer = client.post(

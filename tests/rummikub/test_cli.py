@@ -311,6 +311,25 @@ def test_json_input_is_read_as_strictly_as_over_http(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ({"seed": 2**31 + 1, "turns": []}, "error: 'record.seed' must be at most 2147483648, got"),
+    ],
+    ids=["seed"],
+)
+def test_review_names_the_one_field_that_makes_a_record_unreadable(
+    record: dict[str, Any],
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A seed no game deals from was read."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(record)))
+    assert main(["review", "-"]) == 2
+    assert capsys.readouterr().err.startswith(message)
+
+
 def test_jsonl_mode_answers_in_order_and_goes_on_after_errors() -> None:
     lines = [
         json.dumps({"rack": ["R1", "R2", "R3"]}),
