@@ -28,7 +28,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails
 
 from solver.arena.runner import MAX_SEED
 from solver.errors import MeldwiseError, RequestError
@@ -127,6 +135,26 @@ class GameRecordModel(_Model):
     deal: DealEntry | None = None
     turns: list[TurnEntry]
     result: ResultEntry | None = None
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _format_first(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        """A record of another format (a Shanghai game's) is refused for its format
+        alone: its other fields, wrong for this format, said nothing more (a Shanghai
+        record's missing 'turns' and unknown 'hands', 'scores' and 'winners' followed)."""
+        try:
+            return handler(data)
+        except ValidationError as error:
+            wrong = [
+                InitErrorDetails(
+                    type=p["type"], loc=p["loc"], input=p["input"], ctx=p.get("ctx", {})
+                )
+                for p in error.errors()
+                if p["loc"] == ("format",)
+            ]
+            if not wrong:
+                raise
+            raise ValidationError.from_exception_data(error.title, wrong) from None
 
 
 # --- typed values ---------------------------------------------------------------------

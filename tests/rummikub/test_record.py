@@ -20,7 +20,7 @@ from solver.rummikub.record import (
     record_to_dict,
     replay,
 )
-from tests.rummikub.games_support import SMALL, TINY, play
+from tests.rummikub.games_support import SMALL, TINY, play, shanghai_record
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +68,16 @@ def test_a_record_reads_every_seed_a_game_deals_from(record: dict[str, Any]) -> 
     without_deal = {k: v for k, v in record.items() if k != "deal"}
     for seed in (0, MAX_SEED):
         assert read_record({**without_deal, "seed": seed}).seed == seed
+
+
+def test_a_record_of_another_format_is_refused_for_its_format_alone() -> None:
+    """A Shanghai record's format was named, then every field Rummikub's lacks
+    (turns) or does not know (hands, scores): as many errors for one mistake."""
+    with pytest.raises(MeldwiseError) as refused:
+        read_record(shanghai_record())
+    assert str(refused.value) == (
+        "game record: 'format' must be 'meldwise-rummikub-game', got 'meldwise-shanghai-game'"
+    )
 
 
 def test_a_blocked_game_replays_under_either_pool_rule() -> None:
