@@ -25,9 +25,10 @@ subclass of uvicorn's httptools protocol, adds:
   room (else the one whose client has longest left its answer unread), so idle
   connections and clients that never read can never lock out a client that sends
   requests;
-* JSON for the answers it gives itself (400 for a request that is not HTTP, 408,
-  431, 501 for a transfer coding other than ``chunked`` alone or for a method
-  httptools does not know in a sound request line), like every other
+* JSON for the answers it gives itself (400 for a request that is not HTTP/1.x,
+  408, 431, 501 for a transfer coding other than ``chunked`` alone, for
+  ``CONNECT`` or for a method httptools does not know in a sound request line),
+  like every other
   error answer, with the same security headers and a new request ID (no request
   exists to take the client's from);
 * quiet logs: uvicorn's warnings about what a client sent (a request that is not
@@ -259,6 +260,21 @@ class GuardedProtocol(HttpToolsProtocol):
         if size > self.guards.max_header_bytes:
             self._refusal = (431, self._too_large(), "header_too_large")
             raise ValueError("headers too large")  # stops the parser: see send_400_response
+        if self.parser.get_http_version() not in ("1.0", "1.1"):
+            # httptools reads a request line with no version (``GET /``, HTTP/0.9) as
+            # 0.9, and passes HTTP/2.0 too: the app answered them as HTTP/1.1. The
+            # refusal is the parser's own (400, as for HTTP/1.2 or HTTP/9.9), said in
+            # the language of the headers read.
+            raise ValueError("not HTTP/1.x")  # stops the parser: see send_400_response
+        if self.parser.get_method() == b"CONNECT":
+            # httptools knows CONNECT (and reads what follows as a tunnel's bytes), but
+            # this server runs no tunnel: RFC 9110's 501, as for a method it does not
+            # know. It was 400 (its authority-form target is no URL to parse).
+            log.debug("%s: refused a CONNECT", _peer(self.client))
+            with self._speaking():
+                detail = _("this server does not implement the method {method!r}", method="CONNECT")
+            self._refusal = (501, detail, "unknown_method")
+            raise ValueError("CONNECT")  # stops the parser: see send_400_response
         codings = b", ".join(value for name, value in self.headers if name == b"transfer-encoding")
         if codings and codings.strip().lower() != b"chunked":
             # httptools reads "gzip, chunked" as plain chunked: the body would be
@@ -634,7 +650,7 @@ def _peer(client: tuple[str, int] | None) -> str:
 class _Quiet(logging.Filter):
     """Drops uvicorn's warnings about a client's request: "Invalid HTTP request
     received." for each one that is not HTTP (or that this module stopped on purpose:
-    a 431, a full pipeline), and two for each ``Connection: Upgrade`` or ``CONNECT``
+    a 431, a full pipeline, a ``CONNECT``), and two for each ``Connection: Upgrade``
     (one advising ``pip install uvicorn[standard]``: no route is a WebSocket). Any
     client could fill the log with them; the answer, the access log or this
     module's debug line, and the metrics say what happened."""

@@ -28,8 +28,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails
 
+from solver.arena.runner import MAX_SEED
 from solver.errors import MeldwiseError, RequestError
 from solver.i18n import _, _n
 from solver.rummikub.engine import (
@@ -117,11 +126,35 @@ class GameRecordModel(_Model):
         default_factory=dict,
         description="rules (the Rummikub rule settings), players, hand, pool_empty",
     )
-    seed: int | None = Field(default=None, description="the seed the deal was shuffled from")
+    # The bounds a game deals from (meldwise game --seed): a seed out of them was read
+    # without a word, or said to shuffle another deal (-1 shuffles as 1).
+    seed: int | None = Field(
+        default=None, ge=0, le=MAX_SEED, description="the seed the deal was shuffled from"
+    )
     players: list[PlayerName] | None = Field(default=None, description="a name for each seat")
     deal: DealEntry | None = None
     turns: list[TurnEntry]
     result: ResultEntry | None = None
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _format_first(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        """A record of another format (a Shanghai game's) is refused for its format
+        alone: its other fields, wrong for this format, said nothing more (a Shanghai
+        record's missing 'turns' and unknown 'hands', 'scores' and 'winners' followed)."""
+        try:
+            return handler(data)
+        except ValidationError as error:
+            wrong = [
+                InitErrorDetails(
+                    type=p["type"], loc=p["loc"], input=p["input"], ctx=p.get("ctx", {})
+                )
+                for p in error.errors()
+                if p["loc"] == ("format",)
+            ]
+            if not wrong:
+                raise
+            raise ValidationError.from_exception_data(error.title, wrong) from None
 
 
 # --- typed values ---------------------------------------------------------------------

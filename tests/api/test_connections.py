@@ -11,6 +11,7 @@ import contextlib
 import gc
 import json
 import logging
+import re
 import socket
 import threading
 import time
@@ -494,6 +495,14 @@ def test_an_accept_language_line_sent_last_is_heard_by_the_408_and_the_400() -> 
         ([b"BREW /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n"], b"501", "'BREW'"),
         ([b"get /bytes/1 HTTP/1.0\r\n\r\n"], b"501", "'get'"),  # methods are case-sensitive
         ([b"B", b"REW /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n"], b"501", "'BREW'"),
+        # A method httptools knows, but no tunnel runs here (it was 400: not HTTP/1.1).
+        (
+            [b"CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n"],
+            b"501",
+            "'CONNECT'",
+        ),
+        ([b"CONNECT / HTTP/1.1\r\n\r\n"], b"501", "'CONNECT'"),
+        ([b"GET /bytes/1 HTTP/1.1\r\n\r\nCONNECT h:443 HTTP/1.1\r\n\r\n"], b"501", "'CONNECT'"),
         (
             [b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n", b"BREW / HTTP/1.1\r\n\r\n"],
             b"501",
@@ -531,6 +540,9 @@ def test_an_accept_language_line_sent_last_is_heard_by_the_408_and_the_400() -> 
         "brew",
         "lower-case",
         "split",
+        "connect",
+        "connect-path",
+        "connect-pipelined",
         "after-an-answer",
         "hello",
         "tls",
@@ -565,6 +577,36 @@ def test_an_unknown_method_gets_501(parts: list[bytes], status: bytes, detail: s
     if status == b"501":
         assert json.loads(body)["detail"].startswith("this server does not implement the method")
         assert server.closed("unknown_method") == 1
+
+
+@pytest.mark.parametrize(
+    ("request_bytes", "detail"),
+    [
+        (b"GET /bytes/1\r\n\r\n", "the request is not valid HTTP/1.1"),  # HTTP/0.9's
+        (b"GET /bytes/1 HTTP/0.9\r\n\r\n", "the request is not valid HTTP/1.1"),
+        (b"GET /bytes/1 HTTP/2.0\r\nHost: x\r\n\r\n", "the request is not valid HTTP/1.1"),
+        (b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "the request is not valid HTTP/1.1"),
+        (
+            b"GET /bytes/1\r\nAccept-Language: ja\r\n\r\n",
+            "\u30ea\u30af\u30a8\u30b9\u30c8\u304c\u6b63\u3057\u3044 HTTP/1.1"
+            " \u3067\u306f\u3042\u308a\u307e\u305b\u3093",
+        ),
+    ],
+    ids=["no-version", "0.9", "2.0", "h2-preface", "no-version-ja"],
+)
+def test_a_request_line_of_another_http_version_gets_400(request_bytes: bytes, detail: str) -> None:
+    """httptools reads a request line without a version (``GET /``) as HTTP/0.9, and
+    lets HTTP/2.0 pass: the app answered them 200 as HTTP/1.1 requests. They are
+    refused as HTTP/1.2 or a TLS handshake is, alone or behind another request."""
+    for before in (b"", b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n"):
+        with served() as server, socket.create_connection(("127.0.0.1", server.port)) as sock:
+            sock.sendall(before + request_bytes)
+            answer = _read_all(sock, 2)
+        statuses = re.findall(rb"HTTP/1\.1 ([0-9]{3}) ", answer)  # the Japanese too says HTTP/1.1
+        assert statuses == ([b"200", b"400"] if before else [b"400"])
+        _, _, body = answer[answer.index(b"HTTP/1.1 400 Bad Request\r\n") :].partition(b"\r\n\r\n")
+        assert json.loads(body) == {"detail": detail}
+        assert server.closed("bad_request") == 1
 
 
 def test_an_unknown_method_is_refused_in_the_language_asked() -> None:

@@ -29,7 +29,7 @@ from solver.rummikub.legality import check_play
 from solver.rummikub.notation import parse_tiles
 from solver.rummikub.rules import Rules
 from tests.api.support import in_order, slow_request
-from tests.rummikub.games_support import TINY_OPTIONS
+from tests.rummikub.games_support import TINY_OPTIONS, shanghai_record
 
 BOT = "/v1/rummikub/bot"
 GAME = "/v1/rummikub/game"
@@ -147,6 +147,28 @@ def _library_error(handler: Any, request: dict[str, Any]) -> str:
     with pytest.raises(MeldwiseError) as refused:
         handler(request)
     return str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("record", "detail"),
+    [
+        (
+            shanghai_record(),
+            "'record.format' must be 'meldwise-rummikub-game', got 'meldwise-shanghai-game'",
+        ),
+        # A seed no game deals from (meldwise game --seed's bounds) was read.
+        ({"seed": -1, "turns": []}, "'record.seed' must be at least 0, got -1"),
+    ],
+    ids=["shanghai", "seed"],
+)
+def test_a_review_of_a_record_it_cannot_read_names_the_one_culprit(
+    client: TestClient, record: dict[str, Any], detail: str
+) -> None:
+    """A Shanghai record was refused for its format, then for each field it lacks or
+    has that Rummikub's does not."""
+    answer = client.post(REVIEW, json={"record": record})
+    assert answer.status_code == 422
+    assert answer.json()["detail"] == detail == _library_error(review_rummikub, {"record": record})
 
 
 def test_a_review_body_over_the_record_limit_is_refused(client: TestClient) -> None:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from solver.rummikub import Rules
 from solver.rummikub.bots import make_bot
 from solver.rummikub.engine import Game, GameSettings
+from solver.shanghai import engine as shanghai
+from solver.shanghai.record import record_to_dict as shanghai_record_to_dict
 
 TINY = Rules(colours=3, numbers=7, copies=1, jokers=1, opening_threshold=10)
 """Games of about 15 turns and 15 ms; some end blocked."""
@@ -25,3 +28,9 @@ def play(settings: GameSettings, bots: Sequence[str], seed: int) -> Game:
         move = players[game.to_move].choose(game.view())
         game.apply(move)
     return game
+
+
+def shanghai_record() -> dict[str, Any]:
+    """The record of a Shanghai game just dealt: what a Rummikub review may be fed."""
+    game = shanghai.Game.new(shanghai.GameSettings(players=2), 1)
+    return shanghai_record_to_dict(game, ["ann", "bob"])

@@ -27,6 +27,7 @@ from solver.rummikub.wire import (
     solve_rummikub,
     validate_rummikub,
 )
+from tests.rummikub.games_support import shanghai_record
 from tests.support import run_solver_cli
 
 
@@ -309,6 +310,31 @@ def test_json_input_is_read_as_strictly_as_over_http(
     monkeypatch.setattr("sys.stdin", io.StringIO(body))
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        (
+            shanghai_record(),
+            "error: 'record.format' must be 'meldwise-rummikub-game',"
+            " got 'meldwise-shanghai-game'\n",
+        ),
+        ({"seed": 2**31 + 1, "turns": []}, "error: 'record.seed' must be at most 2147483648, got"),
+    ],
+    ids=["shanghai", "seed"],
+)
+def test_review_names_the_one_field_that_makes_a_record_unreadable(
+    record: dict[str, Any],
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A Shanghai record was refused for its format, then for its missing 'turns' and
+    its unknown 'hands' and 'scores'; a seed no game deals from was read."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(record)))
+    assert main(["review", "-"]) == 2
+    assert capsys.readouterr().err.startswith(message)
 
 
 def test_jsonl_mode_answers_in_order_and_goes_on_after_errors() -> None:

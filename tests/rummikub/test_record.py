@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from solver.arena.runner import MAX_SEED
 from solver.errors import MeldwiseError
 from solver.i18n import language
 from solver.rummikub.engine import GameSettings, PoolEmpty
@@ -19,7 +20,7 @@ from solver.rummikub.record import (
     record_to_dict,
     replay,
 )
-from tests.rummikub.games_support import SMALL, TINY, play
+from tests.rummikub.games_support import SMALL, TINY, play, shanghai_record
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +61,23 @@ def test_the_seed_alone_replays_a_shuffled_game(record: dict[str, Any]) -> None:
     game = replay(read_record(without_deal))
     assert game.outcome is not None
     assert list(game.outcome.scores) == record["result"]["scores"]
+
+
+def test_a_record_reads_every_seed_a_game_deals_from(record: dict[str, Any]) -> None:
+    """The seed's bounds are meldwise game --seed's: 0 to MAX_SEED, both read."""
+    without_deal = {k: v for k, v in record.items() if k != "deal"}
+    for seed in (0, MAX_SEED):
+        assert read_record({**without_deal, "seed": seed}).seed == seed
+
+
+def test_a_record_of_another_format_is_refused_for_its_format_alone() -> None:
+    """A Shanghai record's format was named, then every field Rummikub's lacks
+    (turns) or does not know (hands, scores): as many errors for one mistake."""
+    with pytest.raises(MeldwiseError) as refused:
+        read_record(shanghai_record())
+    assert str(refused.value) == (
+        "game record: 'format' must be 'meldwise-rummikub-game', got 'meldwise-shanghai-game'"
+    )
 
 
 def test_a_blocked_game_replays_under_either_pool_rule() -> None:
@@ -217,6 +235,14 @@ def test_a_result_that_does_not_follow_names_its_field(
         (lambda r: r["deal"]["pool"].pop(), r"^deal: the deal is not the game's tiles each once"),
         # The seed and the deal of a record once disagreed without a word.
         (lambda r: r.update(seed=r["seed"] + 1), r"^seed: the deal is not the one seed"),
+        # A seed no game deals from was read without a word (-4 shuffling as 4, the
+        # deal's seed), or said to shuffle another deal.
+        (lambda r: r.update(seed=-r["seed"]), r"^game record: 'seed' must be at least 0, got -4$"),
+        (
+            lambda r: r.update(seed=MAX_SEED + 1),
+            rf"^game record: 'seed' must be at most {MAX_SEED}, got {MAX_SEED + 1}$",
+        ),
+        (lambda r: (r.pop("deal"), r.update(seed=-1)), "^game record: 'seed' must be at least 0"),
         (
             lambda r: r["result"].update(winners=[1 - r["result"]["winners"][0]]),
             r"^result: a round ended 'out' has one winner, a player whose rack is empty",
