@@ -846,7 +846,10 @@ def _flag_of(where: tuple[int | str, ...], flags: Mapping[str, str]) -> str | No
 def _lang_flag(words: Sequence[str]) -> str | None:
     """The language a command line asks for with ``--lang`` before it is parsed, also
     written as argparse reads it abbreviated (``--la ja``, ``--lan=ja``): no other flag
-    begins with ``--l``."""
+    begins with ``--l``. None when two ``--lang`` ask for different languages: the
+    refusal of the flag given twice is said in the locale's, as with no ``--lang`` (the
+    first one's was taken, so ``--lang ja --lang en`` was refused in Japanese)."""
+    asked = set()
     # Each word with the one after it (the last with ""); an empty command line has none.
     for word, after in pairwise([*words, ""]):
         flag, equals, value = word.partition("=")
@@ -854,8 +857,8 @@ def _lang_flag(words: Sequence[str]) -> str | None:
             continue
         lang = value if equals else after
         if lang in LANGUAGES:
-            return lang
-    return None
+            asked.add(lang)
+    return asked.pop() if len(asked) == 1 else None
 
 
 def json_line(answer: Any) -> str:
