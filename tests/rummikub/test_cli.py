@@ -824,12 +824,18 @@ def test_a_reader_that_leaves_ends_the_command_without_a_traceback() -> None:
     assert b"Traceback" not in done.stderr.read()
 
 
-@pytest.mark.parametrize("hint", ["full", "tile"])
+@pytest.mark.parametrize("hint", ["full", "tile", "nudge"])
 def test_an_empty_rack_is_not_told_to_draw(hint: str, capsys: pytest.CaptureFixture[str]) -> None:
-    # A player whose rack is empty has gone out: "No play: draw a tile." was said to it.
+    # A player whose rack is empty has gone out: "No play: draw a tile." was said to it
+    # (by a nudge, whose answer carries no rack, until the command told it the rack).
     assert main(["solve", "--rack", "", "--table", "R1 R2 R3", "--hint", hint]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first == "Your rack is empty: there is nothing to play."
+    assert main(["solve", "--rack", "", "--hint", hint, "--lang", "ja"]) == 0
+    said = capsys.readouterr().out.splitlines()[0]
+    empty = "\u624b\u6301\u3061\u304c\u3042\u308a\u307e\u305b\u3093\u3002"  # no rack
+    nothing = "\u51fa\u3059\u724c\u306f\u3042\u308a\u307e\u305b\u3093\u3002"  # to play
+    assert said == empty + nothing
     # A rack that cannot play is still told to draw.
     assert main(["solve", "--rack", "R1", "--hint", hint]) == 0
     assert capsys.readouterr().out.startswith("No play: draw a tile.\n")
