@@ -142,9 +142,24 @@ def add_notation_flag(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def parse_sets(text: str) -> list[list[str]]:
-    """Sets written ``"R3 R4 R5 | K7 B7 O7"`` (commas or spaces) as lists of tile strings."""
-    return [words(part) for part in split(text, "|") if part.strip()]
+def parse_sets(text: str, flag: str = "--table") -> list[list[str]]:
+    """Sets written ``"R3 R4 R5 | K7 B7 O7"`` (commas or spaces) as lists of tile strings
+    (none for an empty text), as ``flag`` gave them. An empty set between two ``|`` is
+    refused by its place, as Shanghai's ``--table`` refuses one: ``"R1 R2 R3 || K1 K2
+    K3"`` was read as two sets without a word, while ``","`` was a set of no tiles."""
+    if not text.strip():
+        return []
+    sets = [words(part) for part in split(text, "|")]
+    for index, tiles in enumerate(sets):
+        if not tiles:
+            raise MeldwiseError(
+                _(
+                    "{flag}: table set {index} has no tiles; separate sets with one |",
+                    flag=flag,
+                    index=index,
+                )
+            )
+    return sets
 
 
 def add_position_flags(parser: argparse.ArgumentParser) -> None:

@@ -648,6 +648,30 @@ def _out_of_time(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        # Read as two sets without a word, where Shanghai's --table refuses it.
+        (["solve", "--rack", "R1", "--table", "R1 R2 R3 || K1 K2 K3"], "--table: table set 1"),
+        (["solve", "--rack", "R1", "--table", "R1 R2 R3 |"], "--table: table set 1"),
+        (["solve", "--rack", "R1", "--table", ","], "--table: table set 0"),
+        (["validate", "--rack", "R1", "--after", "R1 R2 R3 | |"], "--after: table set 1"),
+        (["repair", "--table", "R1 R2 R3", "--before", "| R1 R2 R3"], "--before: table set 0"),
+    ],
+)
+def test_an_empty_set_between_bars_is_refused_by_its_place(
+    args: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(args) == 2
+    assert capsys.readouterr().err == f"error: {said} has no tiles; separate sets with one |\n"
+    # Japanese too, the bar typed full width (U+FF5C).
+    assert main(["solve", "--rack", "R1", "--table", "R1 R2 R3 \uff5c\uff5c", "--lang", "ja"]) == 2
+    set_1 = "\u5834\u306e\u30bb\u30c3\u30c81"  # the table's set 1
+    assert capsys.readouterr().err.startswith(f"\u30a8\u30e9\u30fc: --table: {set_1}\u306b")
+    # No text is no sets.
+    assert main(["solve", "--rack", "R1", "--table", " "]) == 0
+
+
 @pytest.mark.parametrize("hint", ["full", "tile", "nudge"])
 def test_a_search_that_found_nothing_in_time_does_not_say_draw(
     hint: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
