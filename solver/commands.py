@@ -809,7 +809,8 @@ def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
     """``error``'s message with each request field it quotes (its
     :attr:`~solver.errors.MeldwiseError.places`: ``'seed'``, ``'opponents[0].rack_size'``)
     that came from a flag replaced by the flag (``--seed``, ``--opponents``): a person at
-    the command line wrote the flag, not the field. ``flags`` maps a field, or a place
+    the command line wrote the flag, not the field; a place it is about without quoting
+    it (quoted as ``""``) is said as its flag before it. ``flags`` maps a field, or a place
     in one (``next_player.took``), to its flag; the longest that holds the place is
     said. A field no flag gives keeps its name, in every language (it is not translated).
     Of the problems an error lists (:attr:`~solver.errors.MeldwiseError.parts`), one said
@@ -821,6 +822,12 @@ def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
     message = str(error)
     start = 0
     for where, shown in error.places:
+        if not shown:  # a place the message is about without quoting it
+            if (flag := _flag_of(where, flags)) is not None:
+                length = len(message)
+                message = _("{where}: {problem}", where=flag, problem=message)
+                start += len(message) - length
+            continue
         at = message.find(shown, start)
         if at < 0:
             continue
