@@ -25,7 +25,7 @@ from typing import TextIO
 from rich.console import Console
 from rich.progress import Progress
 
-from benchmarks.cases import Mode, all_buckets
+from benchmarks.cases import Mode, all_buckets, select
 from benchmarks.peer import DEFAULT_BACKEND, PeerUnavailable
 from benchmarks.reference import REFERENCE_FILE
 from benchmarks.report import build_report, markdown, print_report, to_json
@@ -172,7 +172,7 @@ def config_from(args: argparse.Namespace) -> Config:
                 modes.append(Mode(name))
         except ValueError:
             known = ", ".join(mode.value for mode in Mode)
-            raise ValueError(f"unknown mode {name!r}; modes are {known}") from None
+            raise ValueError(f"--modes: unknown mode {name!r}; modes are {known}") from None
     if not modes:
         raise ValueError("--modes names no mode")
     if args.score_only and args.default_only:
@@ -187,6 +187,12 @@ def config_from(args: argparse.Namespace) -> Config:
         )
     if args.slowest < 0:
         raise ValueError(f"--slowest must be at least 0, got {args.slowest}")
+    try:
+        # Checked here, not as the run begins: said without its flag, after a blank line
+        # the progress bar left.
+        select(all_buckets(), _split(args.buckets))
+    except ValueError as error:
+        raise ValueError(f"--buckets: {error}") from None
     return Config(
         seed=args.seed,
         per_bucket=per_bucket,

@@ -809,7 +809,8 @@ def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
     """``error``'s message with each request field it quotes (its
     :attr:`~solver.errors.MeldwiseError.places`: ``'seed'``, ``'opponents[0].rack_size'``)
     that came from a flag replaced by the flag (``--seed``, ``--opponents``): a person at
-    the command line wrote the flag, not the field. ``flags`` maps a field, or a place
+    the command line wrote the flag, not the field; a place it is about without quoting
+    it (quoted as ``""``) is said as its flag before it. ``flags`` maps a field, or a place
     in one (``next_player.took``), to its flag; the longest that holds the place is
     said. A field no flag gives keeps its name, in every language (it is not translated).
     Of the problems an error lists (:attr:`~solver.errors.MeldwiseError.parts`), one said
@@ -821,6 +822,12 @@ def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
     message = str(error)
     start = 0
     for where, shown in error.places:
+        if not shown:  # a place the message is about without quoting it
+            if (flag := _flag_of(where, flags)) is not None:
+                length = len(message)
+                message = _("{where}: {problem}", where=flag, problem=message)
+                start += len(message) - length
+            continue
         at = message.find(shown, start)
         if at < 0:
             continue
@@ -846,7 +853,10 @@ def _flag_of(where: tuple[int | str, ...], flags: Mapping[str, str]) -> str | No
 def _lang_flag(words: Sequence[str]) -> str | None:
     """The language a command line asks for with ``--lang`` before it is parsed, also
     written as argparse reads it abbreviated (``--la ja``, ``--lan=ja``): no other flag
-    begins with ``--l``."""
+    begins with ``--l``. None when two ``--lang`` ask for different languages: the
+    refusal of the flag given twice is said in the locale's, as with no ``--lang`` (the
+    first one's was taken, so ``--lang ja --lang en`` was refused in Japanese)."""
+    asked = set()
     # Each word with the one after it (the last with ""); an empty command line has none.
     for word, after in pairwise([*words, ""]):
         flag, equals, value = word.partition("=")
@@ -854,8 +864,8 @@ def _lang_flag(words: Sequence[str]) -> str | None:
             continue
         lang = value if equals else after
         if lang in LANGUAGES:
-            return lang
-    return None
+            asked.add(lang)
+    return asked.pop() if len(asked) == 1 else None
 
 
 def json_line(answer: Any) -> str:

@@ -22,7 +22,10 @@ class MeldwiseError(ValueError):
     """The places in a request its message quotes, in order, each with the text that
     quotes it: ``(("seed",), "'seed'")``, ``(("opponents", 0, "rack_size"),
     "'opponents[0].rack_size'")``. The command line says the flag it read a field from
-    instead (:func:`solver.commands.in_flags`); the message is the same everywhere."""
+    instead (:func:`solver.commands.in_flags`); the message is the same everywhere.
+    A place quoted as ``""`` is one its message is about without quoting it (``table set
+    0 (R1 R2) is not a valid set``, of the request's ``table``): the command line says
+    its flag before the message (``--table: table set 0 ...``), see :meth:`about`."""
 
     parts: tuple[MeldwiseError, ...] = ()
     """The problems its message lists, each with its places, when it lists several
@@ -39,6 +42,12 @@ class MeldwiseError(ValueError):
         cause quotes within it (see :attr:`places`)."""
         at = tuple(where.split("."))
         self.places = ((at, where), *(((*at, *inner), shown) for inner, shown in cause.places))
+        return self
+
+    def about(self, field: str) -> MeldwiseError:
+        """This error, noting that its message is about the top-level ``field`` of what
+        was read without quoting it (see :attr:`places`)."""
+        self.places = (((field,), ""),)
         return self
 
     def naming(self, *fields: str, quoted: bool = True) -> MeldwiseError:

@@ -20,7 +20,7 @@ from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
-from solver.errors import RulesError, quoted
+from solver.errors import MeldwiseError, RulesError, quoted
 from solver.i18n import _, _p
 
 
@@ -195,6 +195,23 @@ def seated(data: Mapping[str, Any], players: int) -> dict[str, Any]:
         )
     # Not a whole number: left as given, for the settings' own check to name.
     return {**data, "players": players} if given is None else dict(data)
+
+
+def placed(where: str, error: MeldwiseError) -> MeldwiseError:
+    """``error`` said at the place ``where`` of a request or record (``settings.rules:
+    rule 'jokers' ...``), which the command line says by the flag that gave it
+    (:meth:`~solver.errors.MeldwiseError.placed`)."""
+    return RulesError(_("{where}: {problem}", where=where, problem=error)).placed(where, error)
+
+
+def rules_read(data: Mapping[str, Any], rules: type[Settings], where: str) -> dict[str, Any]:
+    """A game's settings ``data`` (at the place ``where``) with their ``rules`` read as
+    the class ``rules`` reads them, an error in them said at ``where.rules``: a
+    tournament's ``--option rules.jokers=x`` said "rule 'jokers' ..." without its flag."""
+    try:
+        return {**data, "rules": rules.from_dict(data.get("rules"))}
+    except MeldwiseError as error:
+        raise placed(f"{where}.rules", error) from None
 
 
 def read_knobs(knobs: type, text: str, separators: str = "+") -> dict[str, Any]:

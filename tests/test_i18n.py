@@ -806,6 +806,31 @@ def test_usage_errors_follow_an_abbreviated_lang_flag(
     assert "不明なタイル 'X1'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("locale", ["C", "ja_JP.UTF-8"])
+def test_lang_given_twice_is_refused_in_the_locales_language_when_they_disagree(
+    locale: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first --lang was taken: --lang ja --lang en was refused in Japanese, and
+    --lang en --lang ja in English. Two that disagree are neither: the locale speaks,
+    as with no --lang; two alike speak theirs."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", locale)
+    english = "error: --lang is given twice; give it once"
+    japanese = (
+        "\u30a8\u30e9\u30fc: --lang \u304c2\u56de\u6307\u5b9a\u3055\u308c\u3066\u3044\u307e\u3059"
+    )
+    said = english if locale == "C" else japanese
+    for first, second in (("ja", "en"), ("en", "ja")):
+        with pytest.raises(SystemExit):
+            main(["solve", "--rack", "R1", "--lang", first, "--lang", second])
+        assert said in capsys.readouterr().err
+    for lang, words in (("ja", japanese), ("en", english)):
+        with pytest.raises(SystemExit):
+            main(["solve", "--rack", "R1", "--lang", lang, "--lang", lang])
+        assert words in capsys.readouterr().err
+
+
 def test_the_reviews_summary_line_reads_as_japanese() -> None:
     """The share placed was spliced in as English (" (19%)"), then a bracket opened
     at once: 出したのは27枚 (19%)(各手番の最善手だけを合わせると145枚)."""

@@ -104,8 +104,11 @@ def add_tournament_command(commands: Commands) -> None:
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(handler=run_tournament_command)
-    # The game's settings (--option) name 'players', which --players gives.
-    fields_from_flags(parser, {"players": "--players"})
+    # The game's settings (--option) name 'players', which --players gives; their rules
+    # are said as --option's NAME: "--option rules: rule 'jokers' ...", as game says them.
+    fields_from_flags(
+        parser, {"players": "--players", "options": "--option", "options.*": "--option {}"}
+    )
 
 
 def run_tournament_command(

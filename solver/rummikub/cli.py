@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from functools import partial
 from typing import Any, TextIO
 
 from solver.commands import (
@@ -101,7 +102,7 @@ def add_solve_command(commands: Commands) -> None:
         flag="--disruption-time-limit",
         default=DEFAULT_DISRUPTION_TIME_LIMIT,
     )
-    parser.set_defaults(handler=answering(solve_rummikub, request_from_flags, describe_response))
+    parser.set_defaults(handler=_solve)
     fields_from_flags(
         parser,
         {
@@ -114,6 +115,14 @@ def add_solve_command(commands: Commands) -> None:
             "opponents": "--opponents",
         },
     )
+
+
+def _solve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """``solve``: a nudge's answer carries no rack, the flags do, and an empty rack is
+    not told to draw (a nudge said "No play: draw a tile." to a player who is out)."""
+    rack_empty = args.rack is not None and not words(args.rack)
+    describe = partial(describe_response, rack_empty=rack_empty)
+    return answering(solve_rummikub, request_from_flags, describe)(args, stdin, stdout, stderr)
 
 
 def add_common_flags(parser: argparse.ArgumentParser) -> None:
@@ -133,9 +142,24 @@ def add_notation_flag(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def parse_sets(text: str) -> list[list[str]]:
-    """Sets written ``"R3 R4 R5 | K7 B7 O7"`` (commas or spaces) as lists of tile strings."""
-    return [words(part) for part in split(text, "|") if part.strip()]
+def parse_sets(text: str, flag: str = "--table") -> list[list[str]]:
+    """Sets written ``"R3 R4 R5 | K7 B7 O7"`` (commas or spaces) as lists of tile strings
+    (none for an empty text), as ``flag`` gave them. An empty set between two ``|`` is
+    refused by its place, as Shanghai's ``--table`` refuses one: ``"R1 R2 R3 || K1 K2
+    K3"`` was read as two sets without a word, while ``","`` was a set of no tiles."""
+    if not text.strip():
+        return []
+    sets = [words(part) for part in split(text, "|")]
+    for index, tiles in enumerate(sets):
+        if not tiles:
+            raise MeldwiseError(
+                _(
+                    "{flag}: table set {index} has no tiles; separate sets with one |",
+                    flag=flag,
+                    index=index,
+                )
+            )
+    return sets
 
 
 def add_position_flags(parser: argparse.ArgumentParser) -> None:
@@ -187,12 +211,14 @@ def points_text(points: int) -> str:
     return _n("{n} point", "{n} points", points)
 
 
-def describe_response(response: dict[str, Any]) -> str:
-    """A response written for a person: the play, the steps, the table after."""
+def describe_response(response: dict[str, Any], rack_empty: bool = False) -> str:
+    """A response written for a person: the play, the steps, the table after;
+    ``rack_empty`` says of a nudge, which carries no rack, that the rack was empty."""
     if response["hint_level"] != HintLevel.FULL.value:
         if not response["can_play"]:
             # A tile hint's text says why (an empty rack, say); a nudge has no rack.
-            lines = [response.get("text") or no_play_text(Status(response["status"]))]
+            status = Status(response["status"])
+            lines = [response.get("text") or no_play_text(status, rack_empty)]
         else:
             lines = [
                 _n("You can play {n} tile.", "You can play {n} tiles.", response["tiles_played"])

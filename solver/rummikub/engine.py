@@ -43,7 +43,7 @@ from solver.rummikub.notation import Tile, format_tiles
 from solver.rummikub.position import Position
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.scoring import penalty, score_round
-from solver.settings import check_game_settings
+from solver.settings import check_game_settings, placed, rules_read
 
 Table = tuple[tuple[Tile, ...], ...]
 """The sets on the table, each a tuple of tiles."""
@@ -135,14 +135,11 @@ class GameSettings:
     def read(cls, data: Mapping[str, Any], where: str) -> GameSettings:
         """:meth:`from_dict` for the settings at ``where`` in a request or a record: an
         error names its place (``settings.rules: rule 'jokers' ...``)."""
+        read = rules_read(data, Rules, where)
         try:
-            rules = Rules.from_dict(data.get("rules"))
+            return cls.from_dict(read)
         except MeldwiseError as error:
-            raise _placed(f"{where}.rules", error) from None
-        try:
-            return cls.from_dict({**data, "rules": rules})
-        except MeldwiseError as error:
-            raise _placed(where, error) from None
+            raise placed(where, error) from None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameSettings:
@@ -174,12 +171,6 @@ class GameSettings:
             "hand": self.hand,
             "pool_empty": self.pool_empty.value,
         }
-
-
-def _placed(where: str, error: MeldwiseError) -> MeldwiseError:
-    """``error`` said at the place ``where`` of a request or record (``settings.rules:
-    rule 'jokers' ...``), which the command line says by the flag that gave it."""
-    return RulesError(_("{where}: {problem}", where=where, problem=error)).placed(where, error)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from pydantic import ConfigDict, Field, StrictBool
 
 from solver.arena.runner import MAX_SEED, bot_seed
 from solver.cpsat import Limit, Status
-from solver.errors import RequestError, quoted
+from solver.errors import RequestError, TableError, quoted
 from solver.i18n import _, speaks
 from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
 from solver.rummikub.deal import full_set
@@ -284,7 +284,10 @@ def _bot_answer(asked: BotRequest) -> dict[str, Any]:
     rules = asked.rules
     table = tuple(read_tiles(tiles, rules) for tiles in asked.table)
     position = Position(read_tiles(asked.rack, rules), table, asked.opened)
-    position.check(asked.rules)
+    try:
+        position.check(asked.rules)
+    except TableError as error:
+        raise error.about("table") from None  # --table on the command line
     view = facing(position, asked.rules, asked.opponents)
     bot = make_bot(asked.bot, bot_seed(asked.seed, 0))
     reason = None

@@ -81,7 +81,7 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
     if args.opening:
         request["opened"] = False
     if args.before is not None:
-        request["table_before"] = parse_sets(args.before)
+        request["table_before"] = parse_sets(args.before, "--before")
     if args.rack is not None:
         request["rack"] = words(args.rack)
         request["objective"] = args.objective

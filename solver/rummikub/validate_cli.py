@@ -62,8 +62,8 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
         )
     return {
         "rack": words(args.rack),
-        "table_before": parse_sets(args.before),
-        "table_after": parse_sets(args.after),
+        "table_before": parse_sets(args.before, "--before"),
+        "table_after": parse_sets(args.after, "--after"),
         "opened": not args.opening,
         "rules": rules_from_flags(args.rule),
         "notation": args.notation,

@@ -539,22 +539,25 @@ def solve_rummikub(request: Mapping[str, Any] | SolveRequest) -> dict[str, Any]:
     asked = read(SolveRequest, request)
     position = asked.position
     with spelling(asked.notation, asked.rules.colours):
-        play = solve(
-            position,
-            asked.rules,
-            asked.objective,
-            limit=Limit(
-                time=asked.time_limit_ms / 1000,
-                disruption_time=asked.disruption_time_limit_ms / 1000,
-            ),
-            # Every hint level makes the same solve, so all report the same play: the
-            # least-disruption stage also proves the score after opening, and on some
-            # house rules (a binding max_jokers_per_set over long runs) proved a score the
-            # score stage alone did not within its work, so a nudge that skipped it said
-            # "no play found" where the full answer played 3 tiles.
-            least_disruption=asked.disruption_time_limit_ms > 0,
-            free_jokers=asked.free_jokers,
-        )
+        try:
+            play = solve(
+                position,
+                asked.rules,
+                asked.objective,
+                limit=Limit(
+                    time=asked.time_limit_ms / 1000,
+                    disruption_time=asked.disruption_time_limit_ms / 1000,
+                ),
+                # Every hint level makes the same solve, so all report the same play: the
+                # least-disruption stage also proves the score after opening, and on some
+                # house rules (a binding max_jokers_per_set over long runs) proved a score
+                # the score stage alone did not within its work, so a nudge that skipped
+                # it said "no play found" where the full answer played 3 tiles.
+                least_disruption=asked.disruption_time_limit_ms > 0,
+                free_jokers=asked.free_jokers,
+            )
+        except TableError as error:  # a set of the request's table, refused
+            raise error.about("table") from None  # --table on the command line
         table = position.check(asked.rules) if asked.hint_level is HintLevel.TILE else ()
         answer = hint_answer(play, asked.hint_level, table)
         # What every hint level may add goes after the status, in HintAnswer's order

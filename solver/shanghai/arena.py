@@ -12,10 +12,11 @@ from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from solver.settings import seated
+from solver.settings import rules_read, seated
 from solver.shanghai.bots import BOTS, make_bot
 from solver.shanghai.engine import Game, GameSettings
 from solver.shanghai.record import record_to_dict
+from solver.shanghai.rules import Rules
 
 if TYPE_CHECKING:
     from solver.arena.game import Match
@@ -23,8 +24,11 @@ if TYPE_CHECKING:
 
 def new_game(seed: int, players: int, options: Mapping[str, Any]) -> Game:
     """A game of ``players`` dealt from ``seed``; ``options`` are game settings
-    (``rules``, ``hands``, ``hand_size``, ``max_turns``; see :class:`GameSettings`)."""
-    return Game.new(GameSettings.from_dict(seated(options, players)), seed)
+    (``rules``, ``hands``, ``hand_size``, ``max_turns``; see :class:`GameSettings`); an error
+    in the rules is said at ``options.rules``, ``--option rules`` on the command line)."""
+    return Game.new(
+        GameSettings.from_dict(rules_read(seated(options, players), Rules, "options")), seed
+    )
 
 
 def record(match: Match, players: Sequence[str]) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
 from solver.cpsat import Limit, Status
-from solver.errors import RequestError, quoted
+from solver.errors import RequestError, TableError, quoted
 from solver.i18n import _, speaks
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT, Advice, advise
 from solver.shanghai.contracts import HANDS, Contract, buys_allowed
@@ -194,10 +194,13 @@ class ShanghaiAdviseRequest(Spoken):
             contract = Contract.for_hand(self.hand_number, rules)
         else:
             contract = Contract.from_dict(self.contract.model_dump(), rules)
-        table = tuple(
-            TableMeld(read_table_meld(index, item.cards, rules), item.owner)
-            for index, item in enumerate(self.table)
-        )
+        try:
+            table = tuple(
+                TableMeld(read_table_meld(index, item.cards, rules), item.owner)
+                for index, item in enumerate(self.table)
+            )
+        except TableError as error:
+            raise error.about("table") from None  # --table on the command line
         nxt = self.next_player
         return Position(
             tuple(self.hand),

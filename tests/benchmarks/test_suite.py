@@ -175,8 +175,9 @@ TINY = ["--per-bucket", "1", "--buckets", "t0-r6", "--modes", "tiles"]
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--modes", "tiles,speed"], "unknown mode 'speed'"),
-        (["--buckets", "t99-*"], "'t99-*' matches no bucket"),
+        # Both were said without their flag.
+        (["--modes", "tiles,speed"], "error: --modes: unknown mode 'speed'"),
+        (["--buckets", "t99-*"], "error: --buckets: bucket pattern 't99-*' matches no bucket"),
         (["--per-bucket", "0"], "--per-bucket must be at least 1"),
         # It was said without the flag: "time must be a finite number of seconds".
         (["--time-limit", "nan"], "--time-limit must be a positive number of seconds, got nan"),

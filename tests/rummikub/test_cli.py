@@ -674,6 +674,65 @@ def _out_of_time(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        # Read as two sets without a word, where Shanghai's --table refuses it.
+        (["solve", "--rack", "R1", "--table", "R1 R2 R3 || K1 K2 K3"], "--table: table set 1"),
+        (["solve", "--rack", "R1", "--table", "R1 R2 R3 |"], "--table: table set 1"),
+        (["solve", "--rack", "R1", "--table", ","], "--table: table set 0"),
+        (["validate", "--rack", "R1", "--after", "R1 R2 R3 | |"], "--after: table set 1"),
+        (["repair", "--table", "R1 R2 R3", "--before", "| R1 R2 R3"], "--before: table set 0"),
+    ],
+)
+def test_an_empty_set_between_bars_is_refused_by_its_place(
+    args: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(args) == 2
+    assert capsys.readouterr().err == f"error: {said} has no tiles; separate sets with one |\n"
+    # Japanese too, the bar typed full width (U+FF5C).
+    assert main(["solve", "--rack", "R1", "--table", "R1 R2 R3 \uff5c\uff5c", "--lang", "ja"]) == 2
+    set_1 = "\u5834\u306e\u30bb\u30c3\u30c81"  # the table's set 1
+    assert capsys.readouterr().err.startswith(f"\u30a8\u30e9\u30fc: --table: {set_1}\u306b")
+    # No text is no sets.
+    assert main(["solve", "--rack", "R1", "--table", " "]) == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "flag"),
+    [
+        (["solve", "--rack", "R1", "--table", "R5 R6 R7 | R1 R2"], "--table: "),
+        (["solve", "--rack", "R1", "--table", "R5 R6 R7 | R1 R2", "--hint", "nudge"], "--table: "),
+        (["bot", "--rack", "R1", "--table", "R5 R6 R7 | R1 R2"], "--table: "),
+        # Said with its flag before, and once.
+        (
+            ["validate", "--rack", "R1", "--before", "R5 R6 R7 | R1 R2", "--after", "R1"],
+            "--before: ",
+        ),
+    ],
+)
+def test_a_table_set_that_is_not_valid_is_said_with_its_flag(
+    args: list[str], flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It said "table set 1 (R1 R2) is not a valid set" without naming --table.
+    assert main(args) == 2
+    said = "table set 1 (R1 R2) is not a valid set: a set needs at least 3 tiles, this one has 2"
+    assert capsys.readouterr().err == f"error: {flag}{said}\n"
+    assert main([*args, "--lang", "ja"]) == 2
+    set_1 = "\u5834\u306e\u30bb\u30c3\u30c81(R1 R2)"  # the table's set 1 (R1 R2)
+    assert capsys.readouterr().err.startswith(f"\u30a8\u30e9\u30fc: {flag}{set_1}")
+
+
+def test_a_table_set_that_is_not_valid_is_said_alike_over_the_wire(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The request's field is no flag: the wire's words are unchanged.
+    body = '{"rack": ["R1"], "table": [["R5", "R6", "R7"], ["R1", "R2"]]}'
+    monkeypatch.setattr("sys.stdin", io.StringIO(body))
+    assert main(["solve", "--json"]) == 2
+    assert capsys.readouterr().err.startswith("error: table set 1 (R1 R2) is not a valid set")
+
+
 @pytest.mark.parametrize("hint", ["full", "tile", "nudge"])
 def test_a_search_that_found_nothing_in_time_does_not_say_draw(
     hint: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -850,9 +909,10 @@ def test_a_reader_that_leaves_ends_the_command_without_a_traceback() -> None:
     assert b"Traceback" not in done.stderr.read()
 
 
-@pytest.mark.parametrize("hint", ["full", "tile"])
+@pytest.mark.parametrize("hint", ["full", "tile", "nudge"])
 def test_an_empty_rack_is_not_told_to_draw(hint: str, capsys: pytest.CaptureFixture[str]) -> None:
-    # A player whose rack is empty has gone out: "No play: draw a tile." was said to it.
+    # A player whose rack is empty has gone out: "No play: draw a tile." was said to it
+    # (by a nudge, whose answer carries no rack, until the command told it the rack).
     assert main(["solve", "--rack", "", "--table", "R1 R2 R3", "--hint", hint]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first == "Your rack is empty: there is nothing to play."

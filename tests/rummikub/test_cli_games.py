@@ -118,6 +118,37 @@ def test_tournament_bad_input_exits_2(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("game", "rule", "problem"),
+    [
+        ("rummikub", "jokers", "rule 'jokers' must be a whole number, got 'x'"),
+        ("shanghai", "jokers_per_deck", "rule 'jokers_per_deck' must be a whole number, got 'x'"),
+        ("rummikub", "nosuch", "unknown rule 'nosuch'"),
+    ],
+)
+def test_tournament_says_a_bad_rule_with_its_option(
+    game: str,
+    rule: str,
+    problem: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # It said "rule 'jokers' must be ..." without --option, where game says "--option rules:".
+    argv = ["tournament", "--no-progress", "--game", game, "--bots", "greedy"]
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main([*argv, "--option", f"rules.{rule}=x"]) == 2
+    assert capsys.readouterr().err.startswith(f"error: --option rules: {problem}")
+    monkeypatch.setenv("LANGUAGE", "ja")  # the tournament takes no --lang
+    assert main([*argv, "--option", f"rules.{rule}=x"]) == 2
+    assert capsys.readouterr().err.startswith("\u30a8\u30e9\u30fc: --option rules: ")
+    # --players is still said as itself, never as an --option.
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main([*argv, "--players", "99"]) == 2
+    said = capsys.readouterr().err
+    assert "--option" not in said
+    assert "99" in said
+
+
 def test_option_flags_read_true_and_false_as_rule_flags_do(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -358,6 +358,19 @@ def test_cli_refuses_empty_melds_and_repeated_contract_flags(
     assert message in capsys.readouterr().err
 
 
+def test_cli_a_table_meld_that_is_not_valid_names_the_flag(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # It said "table meld 1 (AS 2S) is not a valid meld" without naming --table.
+    argv = ["shanghai", "advise", "--hand", "7H 7S 7D", "--hand-number", "1"]
+    assert main([*argv, "--table", "KH KD KS | AS 2S"]) == 2
+    said = "table meld 1 (AS 2S) is not a valid meld: a run needs at least 4 cards"
+    assert capsys.readouterr().err.startswith(f"error: --table: {said}")
+    assert main([*argv, "--table", "KH KD KS | AS 2S", "--lang", "ja"]) == 2
+    meld_1 = "\u5834\u306e\u30e1\u30eb\u30c91(AS 2S)"  # the table's meld 1 (AS 2S)
+    assert capsys.readouterr().err.startswith(f"\u30a8\u30e9\u30fc: --table: {meld_1}")
+
+
 @pytest.mark.parametrize("hand", ["", " ", "　"])
 def test_cli_an_empty_hand_names_the_flag(hand: str, capsys: pytest.CaptureFixture[str]) -> None:
     # It was refused in the request field's words: 'hand' must hold at least 1, got 0.
