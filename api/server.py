@@ -117,6 +117,7 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        _read_any_version(self.parser)
         self._head_timer = _Timer(self.guards.waiting)
         self._write_timer = _Timer(self.guards.stalled)
         self._unsent = 0
@@ -260,11 +261,12 @@ class GuardedProtocol(HttpToolsProtocol):
         if size > self.guards.max_header_bytes:
             self._refusal = (431, self._too_large(), "header_too_large")
             raise ValueError("headers too large")  # stops the parser: see send_400_response
-        if self.parser.get_http_version() not in ("1.0", "1.1"):
+        version = self.parser.get_http_version()
+        if not _HTTP_1.fullmatch(version):
             # httptools reads a request line with no version (``GET /``, HTTP/0.9) as
             # 0.9, and passes HTTP/2.0 too: the app answered them as HTTP/1.1. The
-            # refusal is the parser's own (400, as for HTTP/1.2 or HTTP/9.9), said in
-            # the language of the headers read.
+            # refusal is the parser's own (400, as for HTTP/9.9), said in the language
+            # of the headers read.
             raise ValueError("not HTTP/1.x")  # stops the parser: see send_400_response
         if self.parser.get_method() == b"CONNECT":
             # httptools knows CONNECT (and reads what follows as a tunnel's bytes), but
@@ -300,6 +302,11 @@ class GuardedProtocol(HttpToolsProtocol):
             raise ValueError("too many pipelined requests")  # stops the parser
         self._in_body = True
         super().on_headers_complete()
+        if version not in ("1.0", "1.1"):
+            # RFC 9112 2.6: a higher minor version of HTTP/1 is served as the highest
+            # this server speaks (it was 400: httptools refuses HTTP/1.2 to 1.9). The
+            # app has not run yet: it sees 1.1.
+            self.scope["http_version"] = "1.1"
 
     def on_message_complete(self) -> None:
         self._in_body = False
@@ -514,7 +521,7 @@ class GuardedProtocol(HttpToolsProtocol):
     def _refuse_request_line(self, start: bytes | None) -> None:
         """Refuse a request httptools refused for its method, ``start`` its bytes from
         its first (None: not known): 501 when its request line is otherwise sound
-        HTTP/1.1 (``BREW / HTTP/1.1``), RFC 9110's answer to a method the server does
+        HTTP/1.x (``BREW / HTTP/1.1``), RFC 9110's answer to a method the server does
         not recognise; else 400, as for bytes that are not HTTP (a TLS handshake,
         ``hello``), which httptools refuses for their method too."""
         line = None if start is None else _REQUEST_LINE.match(start)
@@ -662,19 +669,30 @@ class _Quiet(logging.Filter):
         return not (message in self.DROPPED or message.startswith("No supported WebSocket library"))
 
 
+_HTTP_1 = re.compile(r"1\.[0-9]")
+"""The HTTP versions served (RFC 9112 2.6: HTTP/1.2 to 1.9 as HTTP/1.1)."""
+
+
+def _read_any_version(parser: httptools.HttpRequestParser) -> None:
+    """Let ``parser`` read any version in a request line, which
+    :meth:`GuardedProtocol.on_headers_complete` judges: httptools refuses a higher minor
+    version of HTTP/1 (``HTTP/1.2``) that a server should serve as HTTP/1.1."""
+    parser.set_dangerous_leniencies(lenient_version=True)
+
+
 _ACCEPT_LANGUAGE = re.compile(rb"\naccept-language[ \t]*:[ \t]*([^\r\n]*)\r?\n", re.IGNORECASE)
 """A complete ``Accept-Language`` header line in raw request bytes: its value (a line
 still arriving may be cut short: ``ja-JP`` read as ``j``)."""
 
 _REQUEST_LINE = re.compile(
-    rb"(?:\r?\n)*([!#$%&'*+.^_`|~0-9A-Za-z-]+) [\x21-\x7e]+ HTTP/1\.[01]\r?\n"
+    rb"(?:\r?\n)*([!#$%&'*+.^_`|~0-9A-Za-z-]+) [\x21-\x7e]+ HTTP/1\.[0-9]\r?\n"
 )
 """An HTTP/1.x request line (after any empty lines, which a server ignores): its method,
 a token of RFC 9110's characters."""
 
 _REQUEST_LINE_BEGUN = re.compile(
     rb"(?:\r?\n)*[!#$%&'*+.^_`|~0-9A-Za-z-]+"
-    rb"(?: [\x21-\x7e]*(?: (?:H(?:T(?:T(?:P(?:/(?:1(?:\.(?:[01]\r?)?)?)?)?)?)?)?)?)?)?"
+    rb"(?: [\x21-\x7e]*(?: (?:H(?:T(?:T(?:P(?:/(?:1(?:\.(?:[0-9]\r?)?)?)?)?)?)?)?)?)?)?"
 )
 """The beginning of a request line, as far as it has come (fully matched)."""
 
@@ -695,8 +713,10 @@ class _Begun:
 def _begun_in(data: bytes) -> int:
     """How many requests ``data``, read from a request's start, begins."""
     begun = _Begun()
+    parser = httptools.HttpRequestParser(begun)
+    _read_any_version(parser)  # as the connection's parser
     with contextlib.suppress(httptools.HttpParserError, httptools.HttpParserUpgrade):
-        httptools.HttpRequestParser(begun).feed_data(data)
+        parser.feed_data(data)
     return begun.count
 
 

@@ -35,7 +35,8 @@ async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """``/bytes/N``: N bytes, sent 64 KiB at a time; ``/sleep/S``: a short answer after
     S seconds; ``/drip/S``: an answer begun, then cut by a request timeout of S
     seconds; ``/echo/0``: the names of the request's headers; ``/read/0``: a short
-    answer once the whole body is read."""
+    answer once the whole body is read; ``/version/0``: the request's HTTP version, as
+    the app sees it."""
     _, what, amount = scope["path"].split("/")
     if what == "drip":
         await RequestTimeoutMiddleware(_drip, float(amount), 1, Metrics())(scope, receive, send)
@@ -45,6 +46,8 @@ async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     body = b"x" * (int(amount) if what == "bytes" else 2)
     if what == "echo":
         body = b",".join(name for name, _ in scope["headers"])
+    if what == "version":
+        body = scope["http_version"].encode()
     if what == "read":
         while (await receive()).get("more_body"):
             pass
@@ -586,18 +589,19 @@ def test_an_unknown_method_gets_501(parts: list[bytes], status: bytes, detail: s
         (b"GET /bytes/1 HTTP/0.9\r\n\r\n", "the request is not valid HTTP/1.1"),
         (b"GET /bytes/1 HTTP/2.0\r\nHost: x\r\n\r\n", "the request is not valid HTTP/1.1"),
         (b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "the request is not valid HTTP/1.1"),
+        (b"GET /bytes/1 HTTP/3.1\r\nHost: x\r\n\r\n", "the request is not valid HTTP/1.1"),
         (
             b"GET /bytes/1\r\nAccept-Language: ja\r\n\r\n",
             "\u30ea\u30af\u30a8\u30b9\u30c8\u304c\u6b63\u3057\u3044 HTTP/1.1"
             " \u3067\u306f\u3042\u308a\u307e\u305b\u3093",
         ),
     ],
-    ids=["no-version", "0.9", "2.0", "h2-preface", "no-version-ja"],
+    ids=["no-version", "0.9", "2.0", "h2-preface", "3.1", "no-version-ja"],
 )
 def test_a_request_line_of_another_http_version_gets_400(request_bytes: bytes, detail: str) -> None:
     """httptools reads a request line without a version (``GET /``) as HTTP/0.9, and
     lets HTTP/2.0 pass: the app answered them 200 as HTTP/1.1 requests. They are
-    refused as HTTP/1.2 or a TLS handshake is, alone or behind another request."""
+    refused as a TLS handshake is, alone or behind another request."""
     for before in (b"", b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n"):
         with served() as server, socket.create_connection(("127.0.0.1", server.port)) as sock:
             sock.sendall(before + request_bytes)
@@ -607,6 +611,20 @@ def test_a_request_line_of_another_http_version_gets_400(request_bytes: bytes, d
         _, _, body = answer[answer.index(b"HTTP/1.1 400 Bad Request\r\n") :].partition(b"\r\n\r\n")
         assert json.loads(body) == {"detail": detail}
         assert server.closed("bad_request") == 1
+
+
+@pytest.mark.parametrize("minor", [b"2", b"9"])
+def test_a_higher_minor_version_of_http_1_is_served_as_http_1_1(minor: bytes) -> None:
+    """RFC 9112 2.6: a server should answer HTTP/1.2 to 1.9 as HTTP/1.1 (it was 400, as
+    httptools refuses them): kept alive, pipelined, its method known or not."""
+    line = b" HTTP/1." + minor + b"\r\nHost: x\r\n\r\n"
+    with served() as server, socket.create_connection(("127.0.0.1", server.port)) as sock:
+        sock.sendall(b"GET /version/0" + line + b"GET /version/0" + line + b"BREW /" + line)
+        answer = _read_all(sock, 2)
+    answers = answer.split(b"HTTP/1.1 ")[1:]
+    assert [a.split()[0] for a in answers] == [b"200", b"200", b"501"]
+    assert [a.endswith(b"\r\n\r\n1.1") for a in answers] == [True, True, False]
+    assert b"'BREW'" in answers[2]
 
 
 def test_an_unknown_method_is_refused_in_the_language_asked() -> None:
