@@ -16,7 +16,8 @@ subclass of uvicorn's httptools protocol, adds:
 * a **header size limit** (``max_header_bytes``: 431 and close) on every request,
   one pipelined behind another included;
 * a **pipelining limit**: at most :data:`MAX_PIPELINED` requests queued behind the
-  one being answered (uvicorn queues them without bound);
+  one being answered (uvicorn queues them without bound); the next one gets 503 after
+  their answers, and the connection closes;
 * a **write timeout** (``timeout_write_s``): a client that does not take the answer
   it is sent (writing paused, or the connection closing with bytes left) is dropped;
   asyncio would wait for ever to close it;
@@ -26,9 +27,9 @@ subclass of uvicorn's httptools protocol, adds:
   connections and clients that never read can never lock out a client that sends
   requests;
 * JSON for the answers it gives itself (400 for a request that is not HTTP/1.x,
-  408, 431, 501 for a transfer coding other than ``chunked`` alone, for
-  ``CONNECT`` or for a method httptools does not know in a sound request line),
-  like every other
+  408, 431, 503 for a request over the pipelining limit, 501 for a transfer coding
+  other than ``chunked`` alone, for ``CONNECT`` or for a method httptools does not
+  know in a sound request line), like every other
   error answer, with the same security headers and a new request ID (no request
   exists to take the client's from);
 * quiet logs: uvicorn's warnings about what a client sent (a request that is not
@@ -74,9 +75,9 @@ RESERVED_FILES = 256
 MAX_PIPELINED = 8
 """Requests one connection may have queued behind the one being answered (HTTP/1.1
 pipelining). One more, and the connection reads nothing further: the queued ones
-are answered, then it is closed. uvicorn queues them without bound: 14 MB of
-pipelined ``GET /healthz`` on 8 connections whose answers were never read held
-600 MB in the server."""
+are answered, then that one gets 503, and the connection is closed. uvicorn queues
+them without bound: 14 MB of pipelined ``GET /healthz`` on 8 connections whose
+answers were never read held 600 MB in the server."""
 
 HEAD_TIMEOUT_SPREAD = 0.25
 """A connection's header timeout is ``timeout_headers_s`` times 1 to 1.25, drawn for
@@ -154,7 +155,7 @@ class GuardedProtocol(HttpToolsProtocol):
         """:attr:`_chunk` begins with the first byte of the request it begins."""
         self._begun_before = 0
         """Requests begun on this connection before :attr:`_chunk`."""
-        self._refusal: tuple[int, str, str] | None = (400, "", "bad_request")
+        self._refusal: tuple[int, str, str] = (400, "", "bad_request")
         """The answer to the parser's next error: unless a callback set another, a
         request that is not HTTP (said when sent, see :meth:`send_400_response`)."""
         self._line_pending = False
@@ -294,11 +295,16 @@ class GuardedProtocol(HttpToolsProtocol):
             and not self.cycle.response_complete
             and len(self.pipeline) >= MAX_PIPELINED
         ):
-            # The newest queued request is the last this connection answers.
-            self.cycle.keep_alive = False
-            self._full = True
-            self._refusal = None
-            self.guards.metrics.connections_closed.labels("pipeline_full").inc()
+            # Not queued: answered once the queued ones are (see _refuse), and the
+            # connection closes. It was closed after them without a word.
+            with self._speaking():
+                detail = _(
+                    "this connection holds more requests than the server queues ({limit}"
+                    " behind the one being answered); send this one again on a new"
+                    " connection",
+                    limit=MAX_PIPELINED,
+                )
+            self._refusal = (503, detail, "pipeline_full")
             raise ValueError("too many pipelined requests")  # stops the parser
         self._in_body = True
         super().on_headers_complete()
@@ -484,9 +490,6 @@ class GuardedProtocol(HttpToolsProtocol):
     def send_400_response(self, _msg: str) -> None:
         """uvicorn's answer to a parser error, which a callback of this class may
         raise on purpose after setting the answer it wants."""
-        if self._refusal is None:  # the pipeline is full: the parser stays stopped
-            self.flow.pause_reading()
-            return
         status, detail, reason = self._refusal
         if reason != "bad_request":
             self._refuse(status, detail, reason)
@@ -741,6 +744,7 @@ _PHRASES = {
     408: "Request Timeout",
     431: "Request Header Fields Too Large",
     501: "Not Implemented",
+    503: "Service Unavailable",
 }
 _SECURITY_HEAD = "".join(
     f"{name.decode()}: {value.decode()}\r\n" for name, value in SECURITY_HEADERS

@@ -155,18 +155,44 @@ def _read_all(sock: socket.socket, wait: float) -> bytes:
     return answer
 
 
-def test_pipelined_requests_beyond_a_few_are_not_queued() -> None:
+@pytest.mark.parametrize(
+    ("header", "detail"),
+    [
+        (
+            b"",
+            "this connection holds more requests than the server queues (8 behind the one"
+            " being answered); send this one again on a new connection",
+        ),
+        (
+            b"Accept-Language: ja\r\n",
+            "\u3053\u306e\u63a5\u7d9a\u3067\u5f85\u305f\u305b\u3089\u308c\u308b"
+            "\u30ea\u30af\u30a8\u30b9\u30c8\u306f\u5fdc\u7b54\u4e2d\u306e\u3082"
+            "\u306e\u306e\u5f8c\u308d\u306b 8 \u4ef6\u307e\u3067\u3067\u3059\u3002"
+            "\u3053\u306e\u30ea\u30af\u30a8\u30b9\u30c8\u306f\u65b0\u3057\u3044"
+            "\u63a5\u7d9a\u3067\u9001\u308a\u76f4\u3057\u3066\u304f\u3060\u3055"
+            "\u3044",
+        ),
+    ],
+    ids=["en", "ja"],
+)
+def test_pipelined_requests_beyond_a_few_are_not_queued(header: bytes, detail: str) -> None:
     """uvicorn queued every pipelined request whose answer the client had not read:
-    14 MB of them on 8 connections held 600 MB."""
+    14 MB of them on 8 connections held 600 MB. The first one refused is answered 503
+    after the queued ones (the connection was closed without a word)."""
     with served() as server, _slow_reader(server.port) as sock:
         sock.sendall(b"GET /sleep/0.3 HTTP/1.1\r\nHost: x\r\n\r\n")
-        sock.sendall(b"GET /bytes/10 HTTP/1.1\r\nHost: x\r\n\r\n" * 2000)
+        sock.sendall((b"GET /bytes/10 HTTP/1.1\r\nHost: x\r\n" + header + b"\r\n") * 2000)
         time.sleep(0.1)
         queued = server.call(lambda: [len(p.pipeline) for p in _protocols(server)])
         assert queued == [MAX_PIPELINED]
-        # The queued requests are answered, then the connection is closed.
+        # The queued requests are answered, then the first refused, and the connection
+        # is closed.
         answer = _read_all(sock, 3)
-        assert answer.count(b"HTTP/1.1 200") == 1 + MAX_PIPELINED
+        statuses = re.findall(rb"HTTP/1\.1 ([0-9]{3}) ", answer)
+        assert statuses == [b"200"] * (1 + MAX_PIPELINED) + [b"503"]
+        head, _, body = answer[answer.index(b"HTTP/1.1 503") :].partition(b"\r\n\r\n")
+        assert head.endswith(b"\r\nconnection: close")
+        assert json.loads(body) == {"detail": detail}
         assert server.closed("pipeline_full") == 1
 
 
