@@ -87,12 +87,10 @@ waited; abuse row 1's /healthz p99), where spread over 2.5 s they cost the same 
 in small pieces."""
 
 
-FIND_START_BYTES = 4096
-"""The largest packet in which a request refused for its method, behind others, is
-looked for (to tell an unknown method, 501, from bytes that are not HTTP, 400): the
-packet is parsed again, up to 12 times, which a small packet keeps cheap (in the
-many header lines a large one may hold, it cost a client's packet several times its
-own parsing); in a larger one the refusal is 400."""
+FIND_START_FANOUT = 16
+"""How many times smaller each piece is than the last, as a packet is read again to
+find where a request refused for its method begins, behind others in it (to tell an
+unknown method, 501, from bytes that are not HTTP, 400): see :func:`_request_start`."""
 
 
 class Guards:
@@ -544,11 +542,10 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _refused_method_start(self) -> bytes | None:
         """The bytes received of a request refused by httptools for its method, from
-        its first: the packet it begins (behind other requests in a packet of at most
-        :data:`FIND_START_BYTES`, found by parsing the packet again up to it), or the
-        packets it spans. None for any other error, and where the request's start is
-        not known: behind the rest of a request begun in an earlier packet, or behind
-        others in a larger packet."""
+        its first: the packet it begins (behind other requests in it, found by parsing
+        the packet again), or the packets it spans. None for any other error, and where
+        the request's start is not known: behind the rest of a request begun in an
+        earlier packet."""
         # Called in uvicorn's handler of the parser's error (send_400_response).
         if not isinstance(sys.exc_info()[1], httptools.HttpParserInvalidMethodError):
             return None
@@ -557,8 +554,9 @@ class GuardedProtocol(HttpToolsProtocol):
         if self._begun == self._begun_before + 1 and self._chunk_from_start:
             return self._chunk
         begun = self._begun - self._begun_before  # the requests begun in this packet
-        if begun > 1 and self._chunk_from_start and len(self._chunk) <= FIND_START_BYTES:
-            return self._chunk[_request_start(self._chunk, begun) :]
+        if begun > 1 and self._chunk_from_start:
+            start = _request_start(self._chunk, begun)
+            return None if start is None else self._chunk[start:]
         return None
 
     def _refuse(self, status: int, detail: str, reason: str) -> None:
@@ -713,29 +711,47 @@ class _Begun:
         self.count += 1
 
 
-def _begun_in(data: bytes) -> int:
-    """How many requests ``data``, read from a request's start, begins."""
-    begun = _Begun()
-    parser = httptools.HttpRequestParser(begun)
-    _read_any_version(parser)  # as the connection's parser
-    with contextlib.suppress(httptools.HttpParserError, httptools.HttpParserUpgrade):
-        parser.feed_data(data)
-    return begun.count
-
-
-def _request_start(data: bytes, nth: int) -> int:
+def _request_start(data: bytes, nth: int) -> int | None:
     """Where the ``nth`` request (1: the first) begun in ``data``, read from a
-    request's start, begins: its first byte, found by reading ``data`` again up to
-    where it is begun (httptools tells no position), halving the span each time (a
-    packet of 4 KiB read 12 times at most)."""
-    low, high = 1, len(data)
-    while low < high:
-        middle = (low + high) // 2
-        if _begun_in(data[:middle]) >= nth:
-            high = middle
-        else:
-            low = middle + 1
-    return low - 1
+    request's start, begins: its first byte (httptools tells no position; it begins a
+    request at its first byte), or None if it is not begun (not met). ``data`` is read
+    again in pieces up to the one the request begins in, then up to that piece and it
+    in pieces :data:`FIND_START_FANOUT` times smaller, down to single bytes: a few
+    readings, each of at most that many pieces beyond the first. (Halving the span,
+    as it was found, read a packet up to 12 times for 4 KiB; it was kept to packets
+    of 4 KiB, and a refusal behind others in a larger one was 400 whatever the
+    method.)"""
+    view = memoryview(data)
+    start, end = 0, len(data)
+    step = 1
+    while step * FIND_START_FANOUT < end:
+        step *= FIND_START_FANOUT
+    while True:
+        counted, parser = _counting_parser()
+        parser.feed_data(view[:start])  # read without an error before
+        try:
+            for start in range(start, end, step):  # noqa: B020 - narrowed here
+                parser.feed_data(view[start : start + step])
+                if counted.count >= nth:
+                    break
+            else:
+                return None
+        except (httptools.HttpParserError, httptools.HttpParserUpgrade):
+            if counted.count < nth:  # the error came first
+                return None
+        if step == 1:
+            return start
+        end = min(start + step, len(data))
+        step //= FIND_START_FANOUT
+
+
+def _counting_parser() -> tuple[_Begun, httptools.HttpRequestParser]:
+    """A parser that counts the requests it begins, as lenient as a connection's."""
+    counted = _Begun()
+    parser = httptools.HttpRequestParser(counted)
+    parser.set_dangerous_leniencies(lenient_data_after_close=True)  # as uvicorn's
+    _read_any_version(parser)
+    return counted, parser
 
 
 _QUIET = _Quiet()

@@ -19,15 +19,19 @@ import weakref
 from collections.abc import Iterator
 from typing import Any
 
+import httptools
 import pytest
 import uvicorn
 import uvloop
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.types import Receive, Scope, Send
 from uvicorn.server import ServerState
 
+from api import server as server_module
 from api.metrics import Metrics
 from api.middleware import RequestTimeoutMiddleware
-from api.server import FIND_START_BYTES, MAX_PIPELINED, GuardedProtocol, guarded_protocol
+from api.server import MAX_PIPELINED, GuardedProtocol, guarded_protocol
 from api.settings import Settings
 
 
@@ -554,15 +558,11 @@ def test_an_accept_language_line_sent_last_is_heard_by_the_408_and_the_400() -> 
         ([b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\nBREW / HTTP/1.1\r\n\r\n"], b"501", "'BREW'"),
         ([b"GET /sleep/0.3 HTTP/1.1\r\n\r\nBR", b"EW / HTTP/1.1\r\n\r\n"], b"501", "'BREW'"),
         ([b"GET /bytes/1 HTTP/1.1\r\n\r\nhello\r\n\r\n"], b"400", "HTTP/1.1"),
-        # Behind others in a packet over FIND_START_BYTES: not looked for (answered).
+        # Behind others in a packet over 4 KiB (it was 400: not looked for there).
         (
-            [
-                b"GET /bytes/1 HTTP/1.1\r\nX: "
-                + b"a" * FIND_START_BYTES
-                + b"\r\n\r\nBREW / HTTP/1.1\r\n\r\n"
-            ],
-            b"400",
-            "HTTP/1.1",
+            [b"GET /bytes/1 HTTP/1.1\r\nX: " + b"a" * 12_000 + b"\r\n\r\nBREW / HTTP/1.1\r\n\r\n"],
+            b"501",
+            "'BREW'",
         ),
     ],
     ids=[
@@ -689,6 +689,52 @@ def test_a_refusal_behind_a_request_speaks_its_own_accept_language(
         _, _, body = answer[answer.index(b"HTTP/1.1 501") :].partition(b"\r\n\r\n")
         assert json.loads(body) == {"detail": detail}
         assert server.closed("unknown_method") == 1
+
+
+_PIPELINED = st.lists(
+    st.sampled_from(
+        [
+            b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n",
+            b"\r\nGET /b HTTP/1.0\r\nX: " + b"y" * 300 + b"\r\n\r\n",
+            b"POST /c HTTP/1.1\r\nContent-Length: 5\r\n\r\nGET /",
+            b"POST /d HTTP/1.2\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+            b"PUT /e HTTP/1.1\r\nContent-Length: 260\r\n\r\n" + b"z" * 260,
+        ]
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_PIPELINED, st.sampled_from([b"BREW / HTTP/1.1\r\n\r\n", b"hello\r\n", b"GET / HTTP/1.1"]))
+def test_where_a_request_begins_in_a_packet_is_found_as_a_byte_by_byte_reading_finds_it(
+    requests: list[bytes], last: bytes
+) -> None:
+    """:func:`api.server._request_start` (pieces, then bytes) against the slowest sure
+    way: the shortest prefix of the packet in which a parser has begun the request."""
+    data = b"".join(requests) + last
+
+    def begun_in(prefix: bytes) -> int:
+        counted = _Counted()
+        parser = httptools.HttpRequestParser(counted)
+        parser.set_dangerous_leniencies(lenient_data_after_close=True, lenient_version=True)
+        with contextlib.suppress(httptools.HttpParserError):
+            parser.feed_data(prefix)
+        return counted.count
+
+    for nth in range(1, begun_in(data) + 1):
+        shortest = next(n for n in range(1, len(data) + 1) if begun_in(data[:n]) >= nth)
+        assert server_module._request_start(data, nth) == shortest - 1  # noqa: SLF001
+    assert server_module._request_start(data, begun_in(data) + 1) is None  # noqa: SLF001
+
+
+class _Counted:
+    def __init__(self) -> None:
+        self.count = 0
+
+    def on_message_begin(self) -> None:
+        self.count += 1
 
 
 def test_a_request_behind_a_body_that_spans_packets_is_refused_after_it() -> None:
