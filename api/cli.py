@@ -6,11 +6,12 @@ import argparse
 import errno
 import os
 import socket
-from collections.abc import Callable, Mapping
-from typing import Any, TextIO, get_args
+from collections.abc import Mapping
+from typing import Any, TextIO
 
 from solver.commands import Commands, os_problem
-from solver.i18n import N_, _, alternatives
+from solver.i18n import N_, _
+from solver.wire import pydantic_problem
 
 EXIT_BAD_SETTINGS = 2
 
@@ -70,7 +71,7 @@ def run_serve(args: argparse.Namespace, _stdin: TextIO, _stdout: TextIO, stderr:
                 "error: bad setting {name} ({where}): {problem}",
                 name=name,
                 where=where,
-                problem=_setting_problem(problem, Settings.model_fields.get(name)),
+                problem=_setting_problem(problem),
             )
             print(said, file=stderr)
         return EXIT_BAD_SETTINGS
@@ -93,34 +94,14 @@ def run_serve(args: argparse.Namespace, _stdin: TextIO, _stdout: TextIO, stderr:
     return run(settings)
 
 
-_PYDANTIC_PROBLEMS: Mapping[str, Callable[[Mapping[str, Any], object], str]] = {
-    "int_parsing": lambda _ctx, got: _("must be a whole number, got {got!r:.60}", got=got),
-    "int_from_float": lambda _ctx, got: _("must be a whole number, got {got!r:.60}", got=got),
-    "float_parsing": lambda _ctx, got: _("must be a number, got {got!r:.60}", got=got),
-    "bool_parsing": lambda _ctx, got: _("must be true or false, got {got!r:.60}", got=got),
-    "greater_than_equal": lambda ctx, got: _(
-        "must be at least {least}, got {got!r:.60}", least=ctx["ge"], got=got
-    ),
-    "greater_than": lambda ctx, got: _(
-        "must be more than {low}, got {got!r:.60}", low=ctx["gt"], got=got
-    ),
-    "less_than_equal": lambda ctx, got: _(
-        "must be at most {most}, got {got!r:.60}", most=ctx["le"], got=got
-    ),
-}
-"""pydantic's words for the problems a setting's value may have, in the active language."""
-
-
-def _setting_problem(problem: Mapping[str, Any], field: Any) -> str:
+def _setting_problem(problem: Mapping[str, Any]) -> str:
     """What is wrong with a setting's value (one of pydantic's ``errors()``), in the
     active language: a validator's own message (without the "Value error, " pydantic
-    puts first), or pydantic's words for a value of the wrong kind or out of range
-    (pydantic's own, English, for any other problem)."""
+    puts first), or the library's words for pydantic's kind of problem, as a request's
+    field has them (:func:`solver.wire.pydantic_problem`; pydantic's own, English,
+    for a kind they do not word)."""
     kind, ctx = problem["type"], problem.get("ctx", {})
     if kind == "value_error" and ctx.get("error"):
         return str(ctx["error"])
-    if kind == "literal_error" and field is not None:
-        choices = alternatives([repr(choice) for choice in get_args(field.annotation)])
-        return _("must be {choices}, got {got!r:.60}", choices=choices, got=problem["input"])
-    say = _PYDANTIC_PROBLEMS.get(kind)
-    return say(ctx, problem["input"]) if say is not None else str(problem["msg"])
+    said = pydantic_problem(kind, problem["input"], ctx)
+    return said if said is not None else str(problem["msg"])

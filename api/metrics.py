@@ -62,7 +62,7 @@ class Metrics:
             "meldwise_connections_closed_by_server",
             "Connections the server closed outside the app, by reason: "
             "header_timeout, idle_evicted (room for a new one), over_capacity, "
-            "header_too_large (431), bad_request (400), pipeline_full (more than 8 "
+            "header_too_large (431), bad_request (400), pipeline_full (503: more than 8 "
             "requests queued), write_timeout (the client did not take its answer), "
             "stalled_evicted (room for a new one, from a client not reading), "
             "transfer_coding (501), unknown_method (501)",

@@ -16,7 +16,8 @@ subclass of uvicorn's httptools protocol, adds:
 * a **header size limit** (``max_header_bytes``: 431 and close) on every request,
   one pipelined behind another included;
 * a **pipelining limit**: at most :data:`MAX_PIPELINED` requests queued behind the
-  one being answered (uvicorn queues them without bound);
+  one being answered (uvicorn queues them without bound); the next one gets 503 after
+  their answers, and the connection closes;
 * a **write timeout** (``timeout_write_s``): a client that does not take the answer
   it is sent (writing paused, or the connection closing with bytes left) is dropped;
   asyncio would wait for ever to close it;
@@ -26,9 +27,9 @@ subclass of uvicorn's httptools protocol, adds:
   connections and clients that never read can never lock out a client that sends
   requests;
 * JSON for the answers it gives itself (400 for a request that is not HTTP/1.x,
-  408, 431, 501 for a transfer coding other than ``chunked`` alone, for
-  ``CONNECT`` or for a method httptools does not know in a sound request line),
-  like every other
+  408, 431, 503 for a request over the pipelining limit, 501 for a transfer coding
+  other than ``chunked`` alone, for ``CONNECT`` or for a method httptools does not
+  know in a sound request line), like every other
   error answer, with the same security headers and a new request ID (no request
   exists to take the client's from);
 * quiet logs: uvicorn's warnings about what a client sent (a request that is not
@@ -74,9 +75,9 @@ RESERVED_FILES = 256
 MAX_PIPELINED = 8
 """Requests one connection may have queued behind the one being answered (HTTP/1.1
 pipelining). One more, and the connection reads nothing further: the queued ones
-are answered, then it is closed. uvicorn queues them without bound: 14 MB of
-pipelined ``GET /healthz`` on 8 connections whose answers were never read held
-600 MB in the server."""
+are answered, then that one gets 503, and the connection is closed. uvicorn queues
+them without bound: 14 MB of pipelined ``GET /healthz`` on 8 connections whose
+answers were never read held 600 MB in the server."""
 
 HEAD_TIMEOUT_SPREAD = 0.25
 """A connection's header timeout is ``timeout_headers_s`` times 1 to 1.25, drawn for
@@ -86,12 +87,10 @@ waited; abuse row 1's /healthz p99), where spread over 2.5 s they cost the same 
 in small pieces."""
 
 
-FIND_START_BYTES = 4096
-"""The largest packet in which a request refused for its method, behind others, is
-looked for (to tell an unknown method, 501, from bytes that are not HTTP, 400): the
-packet is parsed again, up to 12 times, which a small packet keeps cheap (in the
-many header lines a large one may hold, it cost a client's packet several times its
-own parsing); in a larger one the refusal is 400."""
+FIND_START_FANOUT = 16
+"""How many times smaller each piece is than the last, as a packet is read again to
+find where a request refused for its method begins, behind others in it (to tell an
+unknown method, 501, from bytes that are not HTTP, 400): see :func:`_request_start`."""
 
 
 class Guards:
@@ -117,6 +116,7 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        _read_any_version(self.parser)
         self._head_timer = _Timer(self.guards.waiting)
         self._write_timer = _Timer(self.guards.stalled)
         self._unsent = 0
@@ -153,7 +153,7 @@ class GuardedProtocol(HttpToolsProtocol):
         """:attr:`_chunk` begins with the first byte of the request it begins."""
         self._begun_before = 0
         """Requests begun on this connection before :attr:`_chunk`."""
-        self._refusal: tuple[int, str, str] | None = (400, "", "bad_request")
+        self._refusal: tuple[int, str, str] = (400, "", "bad_request")
         """The answer to the parser's next error: unless a callback set another, a
         request that is not HTTP (said when sent, see :meth:`send_400_response`)."""
         self._line_pending = False
@@ -260,11 +260,12 @@ class GuardedProtocol(HttpToolsProtocol):
         if size > self.guards.max_header_bytes:
             self._refusal = (431, self._too_large(), "header_too_large")
             raise ValueError("headers too large")  # stops the parser: see send_400_response
-        if self.parser.get_http_version() not in ("1.0", "1.1"):
+        version = self.parser.get_http_version()
+        if not _HTTP_1.fullmatch(version):
             # httptools reads a request line with no version (``GET /``, HTTP/0.9) as
             # 0.9, and passes HTTP/2.0 too: the app answered them as HTTP/1.1. The
-            # refusal is the parser's own (400, as for HTTP/1.2 or HTTP/9.9), said in
-            # the language of the headers read.
+            # refusal is the parser's own (400, as for HTTP/9.9), said in the language
+            # of the headers read.
             raise ValueError("not HTTP/1.x")  # stops the parser: see send_400_response
         if self.parser.get_method() == b"CONNECT":
             # httptools knows CONNECT (and reads what follows as a tunnel's bytes), but
@@ -292,14 +293,24 @@ class GuardedProtocol(HttpToolsProtocol):
             and not self.cycle.response_complete
             and len(self.pipeline) >= MAX_PIPELINED
         ):
-            # The newest queued request is the last this connection answers.
-            self.cycle.keep_alive = False
-            self._full = True
-            self._refusal = None
-            self.guards.metrics.connections_closed.labels("pipeline_full").inc()
+            # Not queued: answered once the queued ones are (see _refuse), and the
+            # connection closes. It was closed after them without a word.
+            with self._speaking():
+                detail = _(
+                    "this connection holds more requests than the server queues ({limit}"
+                    " behind the one being answered); send this one again on a new"
+                    " connection",
+                    limit=MAX_PIPELINED,
+                )
+            self._refusal = (503, detail, "pipeline_full")
             raise ValueError("too many pipelined requests")  # stops the parser
         self._in_body = True
         super().on_headers_complete()
+        if version not in ("1.0", "1.1"):
+            # RFC 9112 2.6: a higher minor version of HTTP/1 is served as the highest
+            # this server speaks (it was 400: httptools refuses HTTP/1.2 to 1.9). The
+            # app has not run yet: it sees 1.1.
+            self.scope["http_version"] = "1.1"
 
     def on_message_complete(self) -> None:
         self._in_body = False
@@ -477,9 +488,6 @@ class GuardedProtocol(HttpToolsProtocol):
     def send_400_response(self, _msg: str) -> None:
         """uvicorn's answer to a parser error, which a callback of this class may
         raise on purpose after setting the answer it wants."""
-        if self._refusal is None:  # the pipeline is full: the parser stays stopped
-            self.flow.pause_reading()
-            return
         status, detail, reason = self._refusal
         if reason != "bad_request":
             self._refuse(status, detail, reason)
@@ -514,7 +522,7 @@ class GuardedProtocol(HttpToolsProtocol):
     def _refuse_request_line(self, start: bytes | None) -> None:
         """Refuse a request httptools refused for its method, ``start`` its bytes from
         its first (None: not known): 501 when its request line is otherwise sound
-        HTTP/1.1 (``BREW / HTTP/1.1``), RFC 9110's answer to a method the server does
+        HTTP/1.x (``BREW / HTTP/1.1``), RFC 9110's answer to a method the server does
         not recognise; else 400, as for bytes that are not HTTP (a TLS handshake,
         ``hello``), which httptools refuses for their method too."""
         line = None if start is None else _REQUEST_LINE.match(start)
@@ -534,11 +542,10 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _refused_method_start(self) -> bytes | None:
         """The bytes received of a request refused by httptools for its method, from
-        its first: the packet it begins (behind other requests in a packet of at most
-        :data:`FIND_START_BYTES`, found by parsing the packet again up to it), or the
-        packets it spans. None for any other error, and where the request's start is
-        not known: behind the rest of a request begun in an earlier packet, or behind
-        others in a larger packet."""
+        its first: the packet it begins (behind other requests in it, found by parsing
+        the packet again), or the packets it spans. None for any other error, and where
+        the request's start is not known: behind the rest of a request begun in an
+        earlier packet."""
         # Called in uvicorn's handler of the parser's error (send_400_response).
         if not isinstance(sys.exc_info()[1], httptools.HttpParserInvalidMethodError):
             return None
@@ -547,8 +554,9 @@ class GuardedProtocol(HttpToolsProtocol):
         if self._begun == self._begun_before + 1 and self._chunk_from_start:
             return self._chunk
         begun = self._begun - self._begun_before  # the requests begun in this packet
-        if begun > 1 and self._chunk_from_start and len(self._chunk) <= FIND_START_BYTES:
-            return self._chunk[_request_start(self._chunk, begun) :]
+        if begun > 1 and self._chunk_from_start:
+            start = _request_start(self._chunk, begun)
+            return None if start is None else self._chunk[start:]
         return None
 
     def _refuse(self, status: int, detail: str, reason: str) -> None:
@@ -662,19 +670,30 @@ class _Quiet(logging.Filter):
         return not (message in self.DROPPED or message.startswith("No supported WebSocket library"))
 
 
+_HTTP_1 = re.compile(r"1\.[0-9]")
+"""The HTTP versions served (RFC 9112 2.6: HTTP/1.2 to 1.9 as HTTP/1.1)."""
+
+
+def _read_any_version(parser: httptools.HttpRequestParser) -> None:
+    """Let ``parser`` read any version in a request line, which
+    :meth:`GuardedProtocol.on_headers_complete` judges: httptools refuses a higher minor
+    version of HTTP/1 (``HTTP/1.2``) that a server should serve as HTTP/1.1."""
+    parser.set_dangerous_leniencies(lenient_version=True)
+
+
 _ACCEPT_LANGUAGE = re.compile(rb"\naccept-language[ \t]*:[ \t]*([^\r\n]*)\r?\n", re.IGNORECASE)
 """A complete ``Accept-Language`` header line in raw request bytes: its value (a line
 still arriving may be cut short: ``ja-JP`` read as ``j``)."""
 
 _REQUEST_LINE = re.compile(
-    rb"(?:\r?\n)*([!#$%&'*+.^_`|~0-9A-Za-z-]+) [\x21-\x7e]+ HTTP/1\.[01]\r?\n"
+    rb"(?:\r?\n)*([!#$%&'*+.^_`|~0-9A-Za-z-]+) [\x21-\x7e]+ HTTP/1\.[0-9]\r?\n"
 )
 """An HTTP/1.x request line (after any empty lines, which a server ignores): its method,
 a token of RFC 9110's characters."""
 
 _REQUEST_LINE_BEGUN = re.compile(
     rb"(?:\r?\n)*[!#$%&'*+.^_`|~0-9A-Za-z-]+"
-    rb"(?: [\x21-\x7e]*(?: (?:H(?:T(?:T(?:P(?:/(?:1(?:\.(?:[01]\r?)?)?)?)?)?)?)?)?)?)?"
+    rb"(?: [\x21-\x7e]*(?: (?:H(?:T(?:T(?:P(?:/(?:1(?:\.(?:[0-9]\r?)?)?)?)?)?)?)?)?)?)?"
 )
 """The beginning of a request line, as far as it has come (fully matched)."""
 
@@ -692,27 +711,47 @@ class _Begun:
         self.count += 1
 
 
-def _begun_in(data: bytes) -> int:
-    """How many requests ``data``, read from a request's start, begins."""
-    begun = _Begun()
-    with contextlib.suppress(httptools.HttpParserError, httptools.HttpParserUpgrade):
-        httptools.HttpRequestParser(begun).feed_data(data)
-    return begun.count
-
-
-def _request_start(data: bytes, nth: int) -> int:
+def _request_start(data: bytes, nth: int) -> int | None:
     """Where the ``nth`` request (1: the first) begun in ``data``, read from a
-    request's start, begins: its first byte, found by reading ``data`` again up to
-    where it is begun (httptools tells no position), halving the span each time (a
-    packet of 4 KiB read 12 times at most)."""
-    low, high = 1, len(data)
-    while low < high:
-        middle = (low + high) // 2
-        if _begun_in(data[:middle]) >= nth:
-            high = middle
-        else:
-            low = middle + 1
-    return low - 1
+    request's start, begins: its first byte (httptools tells no position; it begins a
+    request at its first byte), or None if it is not begun (not met). ``data`` is read
+    again in pieces up to the one the request begins in, then up to that piece and it
+    in pieces :data:`FIND_START_FANOUT` times smaller, down to single bytes: a few
+    readings, each of at most that many pieces beyond the first. (Halving the span,
+    as it was found, read a packet up to 12 times for 4 KiB; it was kept to packets
+    of 4 KiB, and a refusal behind others in a larger one was 400 whatever the
+    method.)"""
+    view = memoryview(data)
+    start, end = 0, len(data)
+    step = 1
+    while step * FIND_START_FANOUT < end:
+        step *= FIND_START_FANOUT
+    while True:
+        counted, parser = _counting_parser()
+        parser.feed_data(view[:start])  # read without an error before
+        try:
+            for start in range(start, end, step):  # noqa: B020 - narrowed here
+                parser.feed_data(view[start : start + step])
+                if counted.count >= nth:
+                    break
+            else:
+                return None
+        except (httptools.HttpParserError, httptools.HttpParserUpgrade):
+            if counted.count < nth:  # the error came first
+                return None
+        if step == 1:
+            return start
+        end = min(start + step, len(data))
+        step //= FIND_START_FANOUT
+
+
+def _counting_parser() -> tuple[_Begun, httptools.HttpRequestParser]:
+    """A parser that counts the requests it begins, as lenient as a connection's."""
+    counted = _Begun()
+    parser = httptools.HttpRequestParser(counted)
+    parser.set_dangerous_leniencies(lenient_data_after_close=True)  # as uvicorn's
+    _read_any_version(parser)
+    return counted, parser
 
 
 _QUIET = _Quiet()
@@ -721,6 +760,7 @@ _PHRASES = {
     408: "Request Timeout",
     431: "Request Header Fields Too Large",
     501: "Not Implemented",
+    503: "Service Unavailable",
 }
 _SECURITY_HEAD = "".join(
     f"{name.decode()}: {value.decode()}\r\n" for name, value in SECURITY_HEADERS

@@ -38,7 +38,16 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import ErrorDetails, core_schema
 
 from solver.errors import MeldwiseError, RequestError, quoted
-from solver.i18n import LANGUAGES, _, _p, alternatives, check_language, clauses, language
+from solver.i18n import (
+    LANGUAGES,
+    N_,
+    _,
+    _p,
+    alternatives,
+    check_language,
+    clauses,
+    language,
+)
 
 MAX_LISTED = 5
 """Most problems named in one error message."""
@@ -304,10 +313,10 @@ def quotes(error: ErrorDetails) -> tuple[tuple[tuple[int | str, ...], str], ...]
     keyed = "[key]" in loc
     if loc and not keyed and kind == "missing":
         return ((loc, repr(place(loc))),) if len(loc) == 1 else ()
-    if loc and not keyed and kind in _MESSAGES:
+    if loc and not keyed and (kind in _PROBLEMS or kind in _FIELD_KINDS):
         return ((loc, repr(place(loc))),) if kind != "extra_forbidden" else ()
     cause = error.get("ctx", {}).get("error")
-    if kind in _MESSAGES or isinstance(cause, UnknownField):
+    if kind in _PROBLEMS or kind in _FIELD_KINDS or isinstance(cause, UnknownField):
         return ()
     inner: tuple[tuple[tuple[int | str, ...], str], ...] = ()
     if isinstance(cause, MeldwiseError):
@@ -339,15 +348,44 @@ def place(loc: Sequence[int | str]) -> str:
     return where.lstrip(".")
 
 
-def _an_object(where: str, got: Any, _ctx: dict[str, Any]) -> str:
-    return _("{where!r} must be an object, got {got!r:.60}", where=where, got=got)
+def pydantic_problem(
+    kind: str, got: Any, ctx: Mapping[str, Any], where: str | None = None
+) -> str | None:
+    """One of pydantic's error kinds in words, in the active language: of the field
+    ``where`` (a request's: ``'seed' must be at least 0, got -1``), or, without it, of
+    a value alone (a setting's, named before it: ``must be at least 1, got '0'``).
+    ``got`` is the value given, ``ctx`` the error's context. None for a kind not
+    worded here (the caller says pydantic's own words, or its own)."""
+    said = _PROBLEMS.get(kind)
+    return None if said is None else said(where, quoted(got), ctx)
 
 
-def _one_of(where: str, got: Any, ctx: dict[str, Any]) -> str:
+_Said = Callable[[str | None, Any, Mapping[str, Any]], str]
+"""A pydantic error kind in words: (where or None, value, context)."""
+
+
+def _worded(placed: str, bare: str, **from_ctx: str) -> _Said:
+    """A kind said by ``placed`` of a field (``where``), else by ``bare``: each message
+    given ``got`` and the context's values named in ``from_ctx`` (``least="ge"``)."""
+
+    def said(where: str | None, got: Any, ctx: Mapping[str, Any]) -> str:
+        values = {name: ctx[key] for name, key in from_ctx.items()}
+        if where is None:
+            return _(bare, got=got, **values)
+        return _(placed, where=where, got=got, **values)
+
+    return said
+
+
+def _one_of(where: str | None, got: Any, ctx: Mapping[str, Any]) -> str:
     values = _expected_values(ctx["expected"])
     if len(values) == 1:  # Japanese says "one of" only of several
         value = values[0]
+        if where is None:
+            return _("must be {value}, got {got!r:.60}", value=value, got=got)
         return _("{where!r} must be {value}, got {got!r:.60}", where=where, value=value, got=got)
+    if where is None:
+        return _("must be {choices}, got {got!r:.60}", choices=alternatives(values), got=got)
     return _(
         "{where!r} must be {expected}, got {got!r:.60}",
         where=where,
@@ -365,50 +403,83 @@ def _expected_values(expected: str) -> list[str]:
 _LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|-?\d+(?:\.\d+)?|True|False|None")
 """A Python literal as pydantic writes it in ``expected``."""
 
+_A_BOOL = _worded(
+    N_("{where!r} must be true or false, got {got!r:.60}"),
+    N_("must be true or false, got {got!r:.60}"),
+)
+_A_WHOLE_NUMBER = _worded(
+    N_("{where!r} must be a whole number, got {got!r:.60}"),
+    N_("must be a whole number, got {got!r:.60}"),
+)
+_AN_OBJECT = _worded(
+    N_("{where!r} must be an object, got {got!r:.60}"),
+    N_("must be an object, got {got!r:.60}"),
+)
 
-_MESSAGES: dict[str, Callable[[str, Any, dict[str, Any]], str]] = {
-    "missing": lambda where, _got, _ctx: _("missing field {name!r}", name=where),
-    "extra_forbidden": lambda where, _got, _ctx: _("unknown field {name!r}", name=where),
-    "bool_type": lambda where, got, _ctx: _(
-        "{where!r} must be true or false, got {got!r:.60}", where=where, got=got
+_PROBLEMS: dict[str, _Said] = {
+    "bool_type": _A_BOOL,
+    "bool_parsing": _A_BOOL,
+    "int_type": _A_WHOLE_NUMBER,
+    "int_parsing": _A_WHOLE_NUMBER,
+    "int_from_float": _A_WHOLE_NUMBER,
+    "int_parsing_size": _worded(
+        N_("{where!r} must be a whole number of fewer digits, got {got!r:.60}"),
+        N_("must be a whole number of fewer digits, got {got!r:.60}"),
     ),
-    "int_type": lambda where, got, _ctx: _(
-        "{where!r} must be a whole number, got {got!r:.60}", where=where, got=got
+    "float_parsing": _worded(
+        N_("{where!r} must be a number, got {got!r:.60}"),
+        N_("must be a number, got {got!r:.60}"),
     ),
-    "string_type": lambda where, got, _ctx: _(
-        "{where!r} must be a string, got {got!r:.60}", where=where, got=got
+    "string_type": _worded(
+        N_("{where!r} must be a string, got {got!r:.60}"),
+        N_("must be a string, got {got!r:.60}"),
     ),
-    "string_unicode": lambda where, got, _ctx: _(
-        "{where!r} must be valid Unicode text, got {got!r:.60}", where=where, got=got
+    "string_unicode": _worded(
+        N_("{where!r} must be valid Unicode text, got {got!r:.60}"),
+        N_("must be valid Unicode text, got {got!r:.60}"),
     ),
-    "list_type": lambda where, got, _ctx: _(
-        "{where!r} must be a list, got {got!r:.60}", where=where, got=got
+    "list_type": _worded(
+        N_("{where!r} must be a list, got {got!r:.60}"),
+        N_("must be a list, got {got!r:.60}"),
     ),
-    "dict_type": _an_object,
-    "model_type": _an_object,
-    "model_attributes_type": _an_object,
-    "greater_than_equal": lambda where, got, ctx: _(
-        "{where!r} must be at least {least}, got {got!r:.60}", where=where, least=ctx["ge"], got=got
+    "dict_type": _AN_OBJECT,
+    "model_type": _AN_OBJECT,
+    "model_attributes_type": _AN_OBJECT,
+    "greater_than_equal": _worded(
+        N_("{where!r} must be at least {least}, got {got!r:.60}"),
+        N_("must be at least {least}, got {got!r:.60}"),
+        least="ge",
     ),
-    "less_than_equal": lambda where, got, ctx: _(
-        "{where!r} must be at most {most}, got {got!r:.60}", where=where, most=ctx["le"], got=got
+    "greater_than": _worded(
+        N_("{where!r} must be more than {low}, got {got!r:.60}"),
+        N_("must be more than {low}, got {got!r:.60}"),
+        low="gt",
     ),
-    "too_short": lambda where, _got, ctx: _(
-        "{where!r} must hold at least {least}, got {count}",
-        where=where,
-        least=ctx["min_length"],
-        count=ctx["actual_length"],
+    "less_than_equal": _worded(
+        N_("{where!r} must be at most {most}, got {got!r:.60}"),
+        N_("must be at most {most}, got {got!r:.60}"),
+        most="le",
     ),
-    "too_long": lambda where, _got, ctx: _(
-        "{where!r} may hold at most {most}, got {count}",
-        where=where,
-        most=ctx["max_length"],
-        count=ctx["actual_length"],
+    "too_short": _worded(
+        N_("{where!r} must hold at least {least}, got {count}"),
+        N_("must hold at least {least}, got {count}"),
+        least="min_length",
+        count="actual_length",
+    ),
+    "too_long": _worded(
+        N_("{where!r} may hold at most {most}, got {count}"),
+        N_("may hold at most {most}, got {count}"),
+        most="max_length",
+        count="actual_length",
     ),
     "enum": _one_of,
     "literal_error": _one_of,
 }
-"""pydantic's error kinds in words, in the active language: (where, value, context)."""
+"""pydantic's error kinds in words, of a field or of a value alone (see
+:func:`pydantic_problem`), in the active language."""
+
+_FIELD_KINDS = ("missing", "extra_forbidden")
+"""pydantic's error kinds about a field itself, not its value (:func:`describe`)."""
 
 
 def json_kind(value: Any) -> str:
@@ -439,9 +510,13 @@ def describe(error: ErrorDetails) -> str:
         return _("the request needs a JSON body")
     if kind == "missing" and len(loc) > 1:
         return _("missing field {name!r} in {where}", name=str(loc[-1]), where=place(loc[:-1]))
-    message = _MESSAGES.get(kind)
-    if message is not None:
-        return message(where, quoted(error["input"]), ctx)
+    if kind == "missing":
+        return _("missing field {name!r}", name=where)
+    if kind == "extra_forbidden":
+        return _("unknown field {name!r}", name=where)
+    problem = pydantic_problem(kind, error["input"], ctx, where)
+    if problem is not None:
+        return problem
     cause = ctx.get("error")
     if isinstance(cause, UnknownField):
         return str(UnknownField.at(loc, cause.name, cause.known))

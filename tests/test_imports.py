@@ -6,6 +6,7 @@
 * every game package holds the modules of the shared shape, under the same names;
 * the service (``api``) imports the library only through its public parts: the
   packages, the kernel and each game's ``wire`` module, never a private name;
+* no route module imports another (what routes share is a module of ``api``);
 * no test reaches a module's private names through ``sys.modules``.
 
 Every import statement counts, wherever it stands: at the top, under
@@ -216,6 +217,20 @@ SERVICE_MODULES = sorted(name for name in modules() if name.split(".")[0] == "ap
 @pytest.mark.parametrize("name", SERVICE_MODULES)
 def test_the_service_imports_only_the_public_library(name: str) -> None:
     assert private_uses(modules()[name]) == []
+
+
+def test_no_route_module_imports_another() -> None:
+    """What several games' routes share lives beside them in ``api``: the Shanghai and
+    whole-game routes took their answer helpers from the Rummikub routes."""
+    known = set(modules())
+    routes = {name for name in known if name.startswith("api.routes.")}
+    offending = {
+        f"{name} imports {target}"
+        for name in routes
+        for target in imports(modules()[name], known) & routes
+        if target != name
+    }
+    assert offending == set()
 
 
 def test_no_test_reaches_into_sys_modules_for_a_private_name() -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+import enum
+from typing import Annotated, Any, Literal
 
+import pydantic
 import pytest
 
 from solver import (
@@ -14,8 +16,10 @@ from solver import (
     validate_rummikub,
 )
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
+from solver.i18n import language
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.wire import repair_rummikub
+from solver.wire import pydantic_problem
 
 EXAMPLE = {
     "rack": ["R1", "R2", "J"],
@@ -393,3 +397,77 @@ def test_a_japanese_name_may_hold_the_ideographic_space() -> None:
     for invisible in ("\u200b", "\u202e", "\u0000", "\u2060", "\ufeff"):
         with pytest.raises(RequestError, match="a player name must be printable"):
             score_rummikub({"racks": {name + invisible: ["R1"]}})
+
+
+class _Colour(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class _Fields(pydantic.BaseModel):
+    """A field for each kind of value problem pydantic reports."""
+
+    flag: bool = True
+    strict_flag: pydantic.StrictBool = True
+    count: int = 0
+    strict_count: pydantic.StrictInt = 0
+    ratio: float = 0.0
+    name: pydantic.StrictStr = ""
+    items: list[int] = []
+    mapping: dict[str, int] = {}
+    at_least: Annotated[int, pydantic.Field(ge=1)] = 1
+    more_than: Annotated[float, pydantic.Field(gt=0)] = 1.0
+    at_most: Annotated[int, pydantic.Field(le=9)] = 1
+    short: Annotated[list[int], pydantic.Field(min_length=2, max_length=3)] = [1, 2]
+    colour: _Colour = _Colour.RED
+    format: Literal["text", "json"] = "text"
+    single: Literal["only"] = "only"
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("flag", "maybe"),
+        ("strict_flag", 1),
+        ("count", "many"),
+        ("count", 1.5),
+        ("count", "1" * 5000),
+        ("strict_count", "1"),
+        ("ratio", "x"),
+        ("name", 5),
+        ("format", "\ud800"),
+        ("items", 5),
+        ("mapping", 5),
+        ("at_least", 0),
+        ("more_than", 0),
+        ("at_most", 10),
+        ("short", [1]),
+        ("short", [1, 2, 3, 4]),
+        ("colour", "green"),
+        ("format", "xml"),
+        ("single", "other"),
+    ],
+)
+def test_each_pydantic_problem_is_worded_of_a_field_and_alone_in_both_languages(
+    field: str, value: Any
+) -> None:
+    """One table words pydantic's problems for a request's field and for a setting's
+    value (the command line names the setting before it): each kind in both, in
+    English and Japanese. A setting's number of too many digits was pydantic's
+    English under a Japanese locale."""
+    with pytest.raises(pydantic.ValidationError) as raised:
+        _Fields.model_validate({field: value})
+    (error,) = raised.value.errors()
+    said = {}
+    for lang in ("en", "ja"):
+        with language(lang):
+            for where in (field, None):
+                worded = pydantic_problem(
+                    error["type"], error["input"], error.get("ctx", {}), where
+                )
+                assert worded is not None, error["type"]
+                said[lang, where] = worded
+    assert said["en", field] == f"{field!r} {said['en', None]}"  # the same words, named
+    assert said["ja", field].startswith(f"{field!r} ")
+    assert said["ja", None] != said["en", None]
+    assert any(char >= "\u3040" for char in said["ja", None])  # kana or kanji

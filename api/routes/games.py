@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request, Response
 from api.bodies import JSONRoute, RequestRoute, json_body
 from api.deps import get_settings
 from api.errors import documented_errors
-from api.routes.rummikub import answered
+from api.worker_answers import answered
 from solver.rummikub.game_wire import (
     MAX_GAME_TILES,
     MAX_REVIEW_TURNS,

@@ -3,18 +3,15 @@ to :mod:`solver`."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
-
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from api.bodies import JSONRoute, RawBody, RequestRoute, json_body
-from api.deps import ClientDep, PoolDep, get_client, get_pool, get_settings
+from api.deps import ClientDep, PoolDep, get_settings
 from api.errors import documented_errors
-from api.pool import WireSolver
-from solver.i18n import LANGUAGES, _, set_language
+from api.worker_answers import answered, answered_within_cap, glance
+from solver.i18n import _, set_language
 from solver.rummikub import DEFAULT_TIME_LIMIT
 from solver.rummikub.wire import (
     RepairRequest,
@@ -42,9 +39,6 @@ SOLVE_BAD_INPUT = documented_errors(
     "a bad setting, more tiles on the rack and table than the server solves at once "
     "(MELDWISE_MAX_SOLVE_TILES)"
 )
-
-
-DEFAULT_TIME_LIMIT_MS = round(DEFAULT_TIME_LIMIT * 1000)
 
 
 async def solve(request: Request) -> Response:
@@ -105,30 +99,6 @@ router.add_api_route(
 )
 
 
-def glance(body: bytes) -> tuple[int, str | None, int, bool]:
-    """The ``time_limit_ms`` and the ``lang`` a solve request's body asks for (the
-    default limit, and None, where it names none that reads), the tiles it holds
-    on the rack and table (as far as they are lists), and whether it asks for advice
-    (gives ``opponents``): a quick look, for the watchdog and the fair queue, for the
-    language of a refusal, and for the size limit; the worker reads the body
-    strictly, and refuses a bad value."""
-    try:
-        asked = json.loads(body)
-    except (ValueError, RecursionError):
-        return DEFAULT_TIME_LIMIT_MS, None, 0, False
-    if not isinstance(asked, dict):
-        return DEFAULT_TIME_LIMIT_MS, None, 0, False
-    limit, lang = asked.get("time_limit_ms"), asked.get("lang")
-    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
-        limit = DEFAULT_TIME_LIMIT_MS
-    rack, table = asked.get("rack"), asked.get("table")
-    tiles = len(rack) if isinstance(rack, list) else 0
-    if isinstance(table, list):
-        tiles += sum(len(meld) for meld in table if isinstance(meld, list))
-    advised = asked.get("opponents") is not None
-    return limit, lang if lang in LANGUAGES else None, tiles, advised
-
-
 @router.post(
     "/validate",
     response_model=ValidateResponse,
@@ -156,36 +126,6 @@ async def repair(request: Request) -> Response:
     # Read here, a 16 KB body of 5,300 empty table sets put the /healthz of others at
     # p99 72 ms under two such clients.
     return await answered_within_cap(request, repair_rummikub)
-
-
-async def answered_within_cap(request: Request, solver: WireSolver) -> Response:
-    """The worker's answer to the request's body, as a solve's: the worker reads the
-    body, lowers its ``time_limit_ms`` to the server's cap, and checks and writes the
-    answer (a repair, a Shanghai advice); the server process only glances at the body
-    for its time limit (the watchdog's budget) and language (a refusal's)."""
-    settings = await get_settings(request)
-    limit_ms, lang, _tiles, _advised = glance(await request.body())
-    if lang is not None:
-        set_language(lang)  # a refusal, too, speaks the body's language
-    caps = {"time_limit_ms": settings.time_cap_ms}
-    return await answered(request, solver, settings.capped_ms(limit_ms) / 1000, caps)
-
-
-async def answered(
-    request: Request, solver: WireSolver, budget_s: float, caps: Mapping[str, int] | None = None
-) -> Response:
-    """The worker's answer to the request's body, read and answered there by ``solver``
-    within ``budget_s`` seconds (plus the watchdog's margin), each field named in
-    ``caps`` lowered to its cap: the bytes the route answers with, as they came."""
-    pool = await get_pool(request)
-    answer = await pool.answer_body(
-        solver,
-        await request.body(),  # a body read before is kept: not read again
-        client=await get_client(request),
-        budget_s=budget_s,
-        caps=caps or {},
-    )
-    return Response(answer, media_type="application/json")
 
 
 router.add_api_route(

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from api.bodies import JSONRoute, RawBody, RequestRoute, json_body
 from api.deps import ClientDep, PoolDep
 from api.errors import documented_errors
-from api.routes.rummikub import answered_within_cap
+from api.worker_answers import answered_within_cap
 from solver.shanghai.wire import (
     ShanghaiAdviseRequest,
     ShanghaiAdviseResponse,

@@ -19,15 +19,19 @@ import weakref
 from collections.abc import Iterator
 from typing import Any
 
+import httptools
 import pytest
 import uvicorn
 import uvloop
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.types import Receive, Scope, Send
 from uvicorn.server import ServerState
 
+from api import server as server_module
 from api.metrics import Metrics
 from api.middleware import RequestTimeoutMiddleware
-from api.server import FIND_START_BYTES, MAX_PIPELINED, GuardedProtocol, guarded_protocol
+from api.server import MAX_PIPELINED, GuardedProtocol, guarded_protocol
 from api.settings import Settings
 
 
@@ -35,7 +39,8 @@ async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """``/bytes/N``: N bytes, sent 64 KiB at a time; ``/sleep/S``: a short answer after
     S seconds; ``/drip/S``: an answer begun, then cut by a request timeout of S
     seconds; ``/echo/0``: the names of the request's headers; ``/read/0``: a short
-    answer once the whole body is read."""
+    answer once the whole body is read; ``/version/0``: the request's HTTP version, as
+    the app sees it."""
     _, what, amount = scope["path"].split("/")
     if what == "drip":
         await RequestTimeoutMiddleware(_drip, float(amount), 1, Metrics())(scope, receive, send)
@@ -45,6 +50,8 @@ async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     body = b"x" * (int(amount) if what == "bytes" else 2)
     if what == "echo":
         body = b",".join(name for name, _ in scope["headers"])
+    if what == "version":
+        body = scope["http_version"].encode()
     if what == "read":
         while (await receive()).get("more_body"):
             pass
@@ -152,18 +159,44 @@ def _read_all(sock: socket.socket, wait: float) -> bytes:
     return answer
 
 
-def test_pipelined_requests_beyond_a_few_are_not_queued() -> None:
+@pytest.mark.parametrize(
+    ("header", "detail"),
+    [
+        (
+            b"",
+            "this connection holds more requests than the server queues (8 behind the one"
+            " being answered); send this one again on a new connection",
+        ),
+        (
+            b"Accept-Language: ja\r\n",
+            "\u3053\u306e\u63a5\u7d9a\u3067\u5f85\u305f\u305b\u3089\u308c\u308b"
+            "\u30ea\u30af\u30a8\u30b9\u30c8\u306f\u5fdc\u7b54\u4e2d\u306e\u3082"
+            "\u306e\u306e\u5f8c\u308d\u306b 8 \u4ef6\u307e\u3067\u3067\u3059\u3002"
+            "\u3053\u306e\u30ea\u30af\u30a8\u30b9\u30c8\u306f\u65b0\u3057\u3044"
+            "\u63a5\u7d9a\u3067\u9001\u308a\u76f4\u3057\u3066\u304f\u3060\u3055"
+            "\u3044",
+        ),
+    ],
+    ids=["en", "ja"],
+)
+def test_pipelined_requests_beyond_a_few_are_not_queued(header: bytes, detail: str) -> None:
     """uvicorn queued every pipelined request whose answer the client had not read:
-    14 MB of them on 8 connections held 600 MB."""
+    14 MB of them on 8 connections held 600 MB. The first one refused is answered 503
+    after the queued ones (the connection was closed without a word)."""
     with served() as server, _slow_reader(server.port) as sock:
         sock.sendall(b"GET /sleep/0.3 HTTP/1.1\r\nHost: x\r\n\r\n")
-        sock.sendall(b"GET /bytes/10 HTTP/1.1\r\nHost: x\r\n\r\n" * 2000)
+        sock.sendall((b"GET /bytes/10 HTTP/1.1\r\nHost: x\r\n" + header + b"\r\n") * 2000)
         time.sleep(0.1)
         queued = server.call(lambda: [len(p.pipeline) for p in _protocols(server)])
         assert queued == [MAX_PIPELINED]
-        # The queued requests are answered, then the connection is closed.
+        # The queued requests are answered, then the first refused, and the connection
+        # is closed.
         answer = _read_all(sock, 3)
-        assert answer.count(b"HTTP/1.1 200") == 1 + MAX_PIPELINED
+        statuses = re.findall(rb"HTTP/1\.1 ([0-9]{3}) ", answer)
+        assert statuses == [b"200"] * (1 + MAX_PIPELINED) + [b"503"]
+        head, _, body = answer[answer.index(b"HTTP/1.1 503") :].partition(b"\r\n\r\n")
+        assert head.endswith(b"\r\nconnection: close")
+        assert json.loads(body) == {"detail": detail}
         assert server.closed("pipeline_full") == 1
 
 
@@ -525,15 +558,11 @@ def test_an_accept_language_line_sent_last_is_heard_by_the_408_and_the_400() -> 
         ([b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\nBREW / HTTP/1.1\r\n\r\n"], b"501", "'BREW'"),
         ([b"GET /sleep/0.3 HTTP/1.1\r\n\r\nBR", b"EW / HTTP/1.1\r\n\r\n"], b"501", "'BREW'"),
         ([b"GET /bytes/1 HTTP/1.1\r\n\r\nhello\r\n\r\n"], b"400", "HTTP/1.1"),
-        # Behind others in a packet over FIND_START_BYTES: not looked for (answered).
+        # Behind others in a packet over 4 KiB (it was 400: not looked for there).
         (
-            [
-                b"GET /bytes/1 HTTP/1.1\r\nX: "
-                + b"a" * FIND_START_BYTES
-                + b"\r\n\r\nBREW / HTTP/1.1\r\n\r\n"
-            ],
-            b"400",
-            "HTTP/1.1",
+            [b"GET /bytes/1 HTTP/1.1\r\nX: " + b"a" * 12_000 + b"\r\n\r\nBREW / HTTP/1.1\r\n\r\n"],
+            b"501",
+            "'BREW'",
         ),
     ],
     ids=[
@@ -586,18 +615,19 @@ def test_an_unknown_method_gets_501(parts: list[bytes], status: bytes, detail: s
         (b"GET /bytes/1 HTTP/0.9\r\n\r\n", "the request is not valid HTTP/1.1"),
         (b"GET /bytes/1 HTTP/2.0\r\nHost: x\r\n\r\n", "the request is not valid HTTP/1.1"),
         (b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "the request is not valid HTTP/1.1"),
+        (b"GET /bytes/1 HTTP/3.1\r\nHost: x\r\n\r\n", "the request is not valid HTTP/1.1"),
         (
             b"GET /bytes/1\r\nAccept-Language: ja\r\n\r\n",
             "\u30ea\u30af\u30a8\u30b9\u30c8\u304c\u6b63\u3057\u3044 HTTP/1.1"
             " \u3067\u306f\u3042\u308a\u307e\u305b\u3093",
         ),
     ],
-    ids=["no-version", "0.9", "2.0", "h2-preface", "no-version-ja"],
+    ids=["no-version", "0.9", "2.0", "h2-preface", "3.1", "no-version-ja"],
 )
 def test_a_request_line_of_another_http_version_gets_400(request_bytes: bytes, detail: str) -> None:
     """httptools reads a request line without a version (``GET /``) as HTTP/0.9, and
     lets HTTP/2.0 pass: the app answered them 200 as HTTP/1.1 requests. They are
-    refused as HTTP/1.2 or a TLS handshake is, alone or behind another request."""
+    refused as a TLS handshake is, alone or behind another request."""
     for before in (b"", b"GET /bytes/1 HTTP/1.1\r\nHost: x\r\n\r\n"):
         with served() as server, socket.create_connection(("127.0.0.1", server.port)) as sock:
             sock.sendall(before + request_bytes)
@@ -607,6 +637,20 @@ def test_a_request_line_of_another_http_version_gets_400(request_bytes: bytes, d
         _, _, body = answer[answer.index(b"HTTP/1.1 400 Bad Request\r\n") :].partition(b"\r\n\r\n")
         assert json.loads(body) == {"detail": detail}
         assert server.closed("bad_request") == 1
+
+
+@pytest.mark.parametrize("minor", [b"2", b"9"])
+def test_a_higher_minor_version_of_http_1_is_served_as_http_1_1(minor: bytes) -> None:
+    """RFC 9112 2.6: a server should answer HTTP/1.2 to 1.9 as HTTP/1.1 (it was 400, as
+    httptools refuses them): kept alive, pipelined, its method known or not."""
+    line = b" HTTP/1." + minor + b"\r\nHost: x\r\n\r\n"
+    with served() as server, socket.create_connection(("127.0.0.1", server.port)) as sock:
+        sock.sendall(b"GET /version/0" + line + b"GET /version/0" + line + b"BREW /" + line)
+        answer = _read_all(sock, 2)
+    answers = answer.split(b"HTTP/1.1 ")[1:]
+    assert [a.split()[0] for a in answers] == [b"200", b"200", b"501"]
+    assert [a.endswith(b"\r\n\r\n1.1") for a in answers] == [True, True, False]
+    assert b"'BREW'" in answers[2]
 
 
 def test_an_unknown_method_is_refused_in_the_language_asked() -> None:
@@ -645,6 +689,52 @@ def test_a_refusal_behind_a_request_speaks_its_own_accept_language(
         _, _, body = answer[answer.index(b"HTTP/1.1 501") :].partition(b"\r\n\r\n")
         assert json.loads(body) == {"detail": detail}
         assert server.closed("unknown_method") == 1
+
+
+_PIPELINED = st.lists(
+    st.sampled_from(
+        [
+            b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n",
+            b"\r\nGET /b HTTP/1.0\r\nX: " + b"y" * 300 + b"\r\n\r\n",
+            b"POST /c HTTP/1.1\r\nContent-Length: 5\r\n\r\nGET /",
+            b"POST /d HTTP/1.2\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+            b"PUT /e HTTP/1.1\r\nContent-Length: 260\r\n\r\n" + b"z" * 260,
+        ]
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_PIPELINED, st.sampled_from([b"BREW / HTTP/1.1\r\n\r\n", b"hello\r\n", b"GET / HTTP/1.1"]))
+def test_where_a_request_begins_in_a_packet_is_found_as_a_byte_by_byte_reading_finds_it(
+    requests: list[bytes], last: bytes
+) -> None:
+    """:func:`api.server._request_start` (pieces, then bytes) against the slowest sure
+    way: the shortest prefix of the packet in which a parser has begun the request."""
+    data = b"".join(requests) + last
+
+    def begun_in(prefix: bytes) -> int:
+        counted = _Counted()
+        parser = httptools.HttpRequestParser(counted)
+        parser.set_dangerous_leniencies(lenient_data_after_close=True, lenient_version=True)
+        with contextlib.suppress(httptools.HttpParserError):
+            parser.feed_data(prefix)
+        return counted.count
+
+    for nth in range(1, begun_in(data) + 1):
+        shortest = next(n for n in range(1, len(data) + 1) if begun_in(data[:n]) >= nth)
+        assert server_module._request_start(data, nth) == shortest - 1  # noqa: SLF001
+    assert server_module._request_start(data, begun_in(data) + 1) is None  # noqa: SLF001
+
+
+class _Counted:
+    def __init__(self) -> None:
+        self.count = 0
+
+    def on_message_begin(self) -> None:
+        self.count += 1
 
 
 def test_a_request_behind_a_body_that_spans_packets_is_refused_after_it() -> None:

@@ -15,8 +15,8 @@ from pydantic import TypeAdapter
 from api import bodies, worker
 from api.errors import MAX_DETAIL
 from api.main import create_app
-from api.routes.rummikub import DEFAULT_TIME_LIMIT_MS, glance
 from api.settings import Settings, available_cores
+from api.worker_answers import DEFAULT_TIME_LIMIT_MS, glance
 from solver import (
     MeldwiseError,
     repair_rummikub,
