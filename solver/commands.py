@@ -566,7 +566,7 @@ def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:
         name, sep, value = partition(item, "=")
         if not sep or not value.strip():
             raise MeldwiseError(_("--rule takes NAME=NUMBER or NAME=WORD, got {item!r}", item=item))
-        _set_once(rules, name.strip(), setting_value(value), "--rule")
+        _set_once(rules, name.strip(), setting_value(value, "--rule"), "--rule")
     return rules
 
 
@@ -593,7 +593,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
         name = name.strip()
         if not sep or not name:
             raise MeldwiseError(_("--option takes NAME=VALUE, got {item!r}", item=item))
-        value = setting_value(text)
+        value = setting_value(text, "--option")
         if not name.startswith("rules."):
             _set_once(options, name, value, "--option")
             continue
@@ -646,14 +646,31 @@ def sizes_from_flag(
     return sizes
 
 
-def setting_value(text: str) -> int | bool | str:
-    """A setting's value as ``--rule`` and ``--option`` write it: a whole number, true
-    or false, else the word itself; whoever reads the setting checks the value."""
+def setting_value(text: str, flag: str) -> int | bool | str:
+    """A setting's value as ``--rule`` and ``--option`` (``flag``) write it: a whole
+    number (ASCII digits, typed full width too), true or false, else the word itself;
+    whoever reads the setting checks the value. Raises :class:`MeldwiseError` naming
+    ``flag`` for a number of more than :data:`~solver.wire.MAX_DIGITS` digits."""
     word = text.strip()
-    try:
-        return int(word)
-    except ValueError:
+    written = unicodedata.normalize("NFKC", word)
+    # Not int() alone: it read "1_0" as 10 and other scripts' digits, and refused a
+    # number past 4,300 digits, which was then said not to be a whole number.
+    if not re.fullmatch(r"[+-]?[0-9]+", written):
         return {"true": True, "false": False}.get(word, word)
+    digits = len(written.lstrip("+-").lstrip("0"))
+    if digits > MAX_DIGITS:
+        raise MeldwiseError(
+            _(
+                "{where}: {problem}",
+                where=flag,
+                problem=_(
+                    "a number has {digits} digits; at most {most} are accepted",
+                    digits=digits,
+                    most=MAX_DIGITS,
+                ),
+            )
+        )
+    return int(written)
 
 
 def time_limit_ms(

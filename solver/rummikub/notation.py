@@ -235,8 +235,9 @@ class Tile:
             colour = Colour(letter)
         except ValueError:
             raise UnknownColour(not_a_colour(text, letter, Colour), letter) from None
-        # Any count of digits is a number out of range past two (int() of thousands
-        # of digits is refused, and slow).
+        # Leading zeros do not count (R05 and R005 are R5); past two digits left the
+        # number is out of range (int() of thousands of digits is refused, and slow).
+        digits = digits.lstrip("0") or "0"
         number = int(digits) if len(digits) <= 2 else MAX_NUMBER + 1
         if not 1 <= number <= MAX_NUMBER:
             raise NumberOutOfRange(

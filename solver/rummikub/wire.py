@@ -49,7 +49,7 @@ from solver.rummikub.engine import View
 from solver.rummikub.hints import HintLevel, tile_hint
 from solver.rummikub.legality import Verdict, check_play
 from solver.rummikub.melds import Meld, MeldKind
-from solver.rummikub.notation import Notation, Tile, spell, spelling
+from solver.rummikub.notation import Notation, Tile, spell, spelling, written_sets
 from solver.rummikub.position import Objective, Position, check_counts
 from solver.rummikub.repair import Consequence, Repair, consequence, repair
 from solver.rummikub.result import Play
@@ -903,9 +903,9 @@ class RepairResponse(Answer):
             if penalty is None
             else {
                 "tiles": penalty.tiles,
-                "restore": None
-                if penalty.restore is None
-                else [[spell(t) for t in tiles] for tiles in penalty.restore],
+                # Each joker as the table before wrote it (J(R4)): under "replace" a
+                # plain R5 R6 J reads it as R7, another table than the one put back.
+                "restore": None if penalty.restore is None else written_sets(penalty.restore),
                 "back_to_rack": [spell(t) for t in penalty.back_to_rack],
                 "to_pool": None if penalty.to_pool is None else [spell(t) for t in penalty.to_pool],
                 "text": penalty.text,

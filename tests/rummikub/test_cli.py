@@ -102,6 +102,39 @@ def test_bad_input_exits_2_with_the_message(capsys: pytest.CaptureFixture[str]) 
 
 
 @pytest.mark.parametrize(
+    ("command", "error"),
+    [
+        # int() read "1_3" as 13 (so numbers=1_3 was a game of 13) and "1_0" as 10, said
+        # back as "got 10"; and other scripts' digits as numbers.
+        (["solve", "--rack", "R1", "--rule", "numbers=1_3"], "got '1_3'"),
+        (["solve", "--rack", "R1", "--rule", "jokers=1_0"], "got '1_0'"),
+        (["solve", "--rack", "R1", "--rule", "jokers=\u0663"], "got '\u0663'"),
+        (["game", "--bots", "greedy,greedy", "--option", "rules.jokers=1_0"], "got '1_0'"),
+        # int() refused a number past 4,300 digits, then said to be no whole number.
+        (
+            ["solve", "--rack", "R1", "--rule", "numbers=" + "9" * 5000],
+            "--rule: a number has 5000 digits; at most 20 are accepted",
+        ),
+        (
+            ["game", "--bots", "greedy,greedy", "--option", "hand=" + "9" * 5000],
+            "--option: a number has 5000 digits; at most 20 are accepted",
+        ),
+    ],
+)
+def test_a_setting_flag_reads_a_number_of_ascii_digits_alone(
+    command: list[str], error: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(command) == 2
+    assert error in capsys.readouterr().err
+
+
+def test_a_setting_flag_reads_full_width_digits(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--rack", "R1", "--rule", "numbers=\uff15"]) == 0  # a full width 5
+    assert main(["solve", "--rack", "R6", "--rule", "numbers=\uff15"]) == 2
+    assert "numbers run from 1 to 5" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
     ("seconds", "shown"),
     [
         ("nan", "nan"),

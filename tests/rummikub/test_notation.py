@@ -28,6 +28,18 @@ def test_unknown_tiles_are_named(text: str) -> None:
     assert isinstance(error.value, ValueError)
 
 
+@pytest.mark.parametrize("text", ["R05", "R005", "r0005", "R" + "0" * 1000 + "5"])
+def test_leading_zeros_do_not_count(text: str) -> None:
+    # R05 was R5 but R005 was refused as "numbers run from 1 to 26": 5 is in that range.
+    assert Tile.parse(text) == Tile.parse("R5")
+
+
+@pytest.mark.parametrize("text", ["R00", "R000", "R0027", "R" + "0" * 1000 + "100"])
+def test_zero_and_numbers_past_the_range_are_still_refused(text: str) -> None:
+    with pytest.raises(NotationError, match="numbers run from 1 to 26"):
+        Tile.parse(text)
+
+
 def test_tiles_outside_the_rules_are_named() -> None:
     rules = Rules()
     with pytest.raises(NotationError, match="'R14'"):

@@ -266,6 +266,22 @@ def test_beyond_repair_restores_the_table_before() -> None:
     assert "draws 3 penalty tiles" in answer["penalty"]["text"]
 
 
+@pytest.mark.parametrize("rule", ["free", "replace"])
+def test_beyond_repair_restores_each_joker_where_the_table_before_had_it(rule: str) -> None:
+    # restore wrote R5 R6 J(R4) as R5 R6 J, which reads the joker as R7: pasted back,
+    # another table than the one before (under "replace" the R7 could then take it).
+    before = [["R5", "R6", "J(R4)"], ["J(K9)", "K10", "K11"]]
+    rules = Rules(joker_retrieval=rule)
+    answer = repair_rummikub(
+        {"table": [*before, ["B1"]], "table_before": before, "rules": rules.to_dict()}
+    )
+    assert answer["repairable"] is False
+    restored = answer["penalty"]["restore"]
+    assert [read_meld(parse_tiles(s), rules).stands_for for s in restored] == [
+        read_meld(parse_tiles(s), rules).stands_for for s in before
+    ]
+
+
 REVIEWED = {
     "table": [["B3", "B6"], ["O10", "R10", "B5"], ["B4", "J", "B2", "B3", "K10"]],
     "table_before": [["J", "O10", "R10", "K10"], ["B2", "B3", "B4", "B5", "B6"]],
