@@ -1744,6 +1744,58 @@ def test_long_words_and_answers_stay_in_the_panel_at_400_px(service: str, browse
         context.close()
 
 
+# A select is as wide as its longest option unless its box is narrower (max-width):
+# then the option chosen is cut. Its width without that cap, and with it.
+SELECT_WIDTHS = """(s) => {
+  const shown = s.getBoundingClientRect().width;
+  s.style.maxWidth = "none";
+  const whole = s.getBoundingClientRect().width;
+  s.style.maxWidth = "";
+  return [whole, shown];
+}"""
+
+
+@pytest.mark.parametrize(("width", "langs"), [(400, ("en", "ja")), (320, ("en",))])
+def test_the_contract_select_shows_every_contract_whole(
+    service: str, browser: Browser, width: int, langs: tuple[str, ...]
+) -> None:
+    # At 400 px the Japanese contract select, set in monospace, was 7 px narrower than
+    # its longest contract: "第9ハンド: 3枚のセット3つ + 5枚のラン" lost its last character
+    # (the English one did at 320 px).
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    try:
+        for lang in langs:
+            page.goto(f"{service}/?lang={lang}")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            page.locator("#tab-shanghai").click()
+            whole, shown = page.locator("#contract").evaluate(SELECT_WIDTHS)
+            assert shown >= whole - 0.5, (lang, whole, shown)
+    finally:
+        context.close()
+
+
+def test_the_draw_options_fit_a_400_px_window(service: str, browser: Browser) -> None:
+    # The English draw options were 18 px wider than the panel at 400 px: the table
+    # scrolled sideways in its box, the chance of going out half hidden.
+    context = browser.new_context(viewport={"width": 400, "height": 900})
+    page = context.new_page()
+    try:
+        for lang in ("en", "ja"):
+            page.goto(f"{service}/?lang={lang}")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            page.locator("#tab-shanghai").click()
+            page.locator("#shanghai-example").click()
+            page.locator("#phase").select_option("draw")
+            _advised_request(page)
+            box = page.locator("#shanghai-answer .table-scroll")
+            expect(box.locator("tbody tr")).to_have_count(3)
+            needs, has = box.evaluate("(e) => [e.scrollWidth, e.clientWidth]")
+            assert needs <= has, (lang, needs, has)
+    finally:
+        context.close()
+
+
 def test_review_tab_keeps_the_chosen_turn_in_view_in_the_list(service: str, page: Page) -> None:
     # The turns' list scrolls in its own box: Next turn went on past its end and the
     # highlighted turn was out of sight.
