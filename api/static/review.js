@@ -5,6 +5,7 @@
 
 import { isBusy, setBusy } from "./busy.js";
 import { readNumber, rove } from "./editor.js";
+import { labelOf, single, withLabels } from "./field-names.js";
 import { translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
@@ -214,10 +215,14 @@ export function setUpReview() {
     detail.replaceChildren();
   };
 
+  // The fields the service's errors name, by the labels shown ('seed' is 'シード' in
+  // Japanese); a record's own keys stay as they are in it.
+  const named = { record: single(() => labelOf(record)), seed: single(() => labelOf(form.seed)) };
+
   const fail = (failure) => {
     if (failure.name === "AbortError") return;
     clear();
-    error.textContent = failure.message;
+    error.textContent = failure.status === 422 ? withLabels(failure.message, named, tr, record.value) : failure.message;
   };
 
   // One job at a time: a review, or a bot game and its review. A newer job, an edited

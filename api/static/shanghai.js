@@ -3,6 +3,7 @@
 
 import { Palette, PieceField, readNumber } from "./editor.js";
 import { isBusy, setBusy } from "./busy.js";
+import { labelOf, pieces, sets, single, withLabels } from "./field-names.js";
 import { N_, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
@@ -311,6 +312,22 @@ export function setUpShanghai() {
     setBusy(button, false);
     button.textContent = tr.t("Advise");
   });
+  // The fields the service's errors name, by the labels shown ('buys_left' is
+  // 'Buys left'; table[0].cards[1] is "Table melds, meld 0, card 2").
+  const named = {
+    hand: pieces(() => labelOf(form.hand), N_("{field}, card {number}")),
+    table: sets(() => labelOf(form.melds), {
+      set: N_("{field}, meld {index}"),
+      piece: N_("{field}, meld {index}, card {number}"),
+      key: "cards",
+    }),
+    upcard: single(() => labelOf(form.upcard)),
+    buys_left: single(() => labelOf(form["buys-left"])),
+    hand_number: single(() => labelOf(form.contract)),
+    sets: single(() => labelOf(form["contract-sets"])),
+    runs: single(() => labelOf(form["contract-runs"])),
+  };
+  const typed = () => [form.hand.value, form.melds.value, form.upcard.value].join(" ");
   // A changed position: the advice and any error, and advice still on its way, were
   // about the old one.
   form.addEventListener("input", () => {
@@ -344,7 +361,7 @@ export function setUpShanghai() {
     } catch (failure) {
       if (failure.name === "AbortError") return;
       answer.replaceChildren();
-      error.textContent = failure.message;
+      error.textContent = failure.status === 422 ? withLabels(failure.message, named, asked, typed()) : failure.message;
     } finally {
       slot.end(mine);
     }

@@ -588,7 +588,9 @@ def test_a_service_error_shows_its_message_by_the_input(service: str, page: Page
     detail = answer.value.json()["detail"]
     assert "Q5" in detail
     alert = page.locator("meldwise-hint").get_by_role("alert")
-    expect(alert).to_have_text(detail)
+    # The service's words, its place said by the field's label.
+    assert detail.startswith("rack[1]: ")
+    expect(alert).to_have_text(detail.replace("rack[1]", "Your rack, tile 2"))
     expect(page.locator("meldwise-hint .answer")).to_be_empty()
     # The bad tile is drawn as one, and named.
     expect(
@@ -1884,8 +1886,112 @@ def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     assert answer.value.status == 422
     detail = answer.value.json()["detail"]
     assert "QQ" in detail
-    expect(page.locator("#shanghai-form").get_by_role("alert")).to_have_text(detail)
+    assert detail.startswith("hand[0]: ")
+    expect(page.locator("#shanghai-form").get_by_role("alert")).to_have_text(
+        detail.replace("hand[0]", "Your hand, card 1")
+    )
     expect(page.locator("#shanghai-answer")).to_be_empty()
+
+
+def _error_said(
+    page: Page, endpoint: str, press: Callable[[], None], alert: str
+) -> tuple[str, str]:
+    """Press, wait for the service's 422: its detail, and the error the page shows."""
+    with page.expect_response(lambda r: r.url.endswith(endpoint)) as answer:
+        press()
+    assert answer.value.status == 422
+    detail = answer.value.json()["detail"]
+    assert isinstance(detail, str)
+    expect(page.locator(alert)).not_to_be_empty()
+    return detail, page.locator(alert).inner_text()
+
+
+# Per language, the page's labels the errors should say for the wire's places.
+PLACE_LABELS = {
+    "en": {
+        "rack[1]": "Your rack, tile 2",
+        "rack[2]": "Your rack, tile 3",
+        "table[0][2]": "Table sets, set 0, tile 3",
+        "table_before[0][2]": "Table before the turn, set 0, tile 3",
+        "hand[2]": "Your hand, card 3",
+        "table[1].cards[2]": "Table melds, meld 1, card 3",
+        "'buys_left'": "'Buys left'",
+        "'seed'": "'seed'",
+        "'record'": "'Game record (JSON)'",
+    },
+    "ja": {
+        "rack[1]": "\u3042\u306a\u305f\u306e\u624b\u6301\u3061\u306e2\u679a\u76ee",
+        "rack[2]": "\u3042\u306a\u305f\u306e\u624b\u6301\u3061\u306e3\u679a\u76ee",
+        "table[0][2]": "\u5834\u306e\u30bb\u30c3\u30c8\u3001\u30bb\u30c3\u30c80\u306e3\u679a\u76ee",
+        "table_before[0][2]": (
+            "\u624b\u756a\u306e\u524d\u306e\u5834\u3001\u30bb\u30c3\u30c80\u306e3\u679a\u76ee"
+        ),
+        "hand[2]": "\u3042\u306a\u305f\u306e\u624b\u672d\u306e3\u679a\u76ee",
+        "table[1].cards[2]": (
+            "\u5834\u306e\u30e1\u30eb\u30c9\u3001\u30e1\u30eb\u30c91\u306e3\u679a\u76ee"
+        ),
+        "'buys_left'": "'\u6b8b\u308a\u306e\u8cb7\u3044(\u30d0\u30a4)'",
+        "'seed'": "'\u30b7\u30fc\u30c9'",
+        "'record'": "'\u30b2\u30fc\u30e0\u8a18\u9332(JSON)'",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_service_errors_name_the_fields_by_the_pages_labels(
+    service: str, page: Page, lang: str
+) -> None:
+    # The service's errors named its wire fields ('buys_left', table_before[0][2]:,
+    # rack[1]:), which the page shows nowhere: a person reads the labels beside the
+    # fields ("Buys left", "Table before the turn, set 0, tile 3"), in either language.
+    # The rest of the service's words stay, a tile typed as "rack" included.
+    labels = PLACE_LABELS[lang]
+
+    def said_by_the_page(detail: str, places: list[str]) -> str:
+        for place in places:
+            assert place in detail, (place, detail)
+            detail = detail.replace(place, labels[place])
+        return detail
+
+    page.goto(f"{service}/?lang={lang}")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.locator("#rack").fill("R1 Q5 rack")
+    page.locator("#table").fill("R1 R2 X3")
+    detail, shown = _error_said(
+        page, SOLVE, lambda: page.locator("#rack").press("Enter"), "meldwise-hint .error"
+    )
+    assert shown == said_by_the_page(detail, ["rack[1]", "rack[2]", "table[0][2]"])
+    assert "'rack'" in shown  # the tile typed, not the field
+
+    page.locator("#rack").fill("")
+    page.locator("#table").fill("R1 R2 R3")
+    page.locator("#table-before").fill("R1 R2 Q3")
+    detail, shown = _error_said(
+        page, "/v1/rummikub/repair", lambda: page.locator("#repair-run").click(), "#repair-error"
+    )
+    assert shown == said_by_the_page(detail, ["table_before[0][2]"])
+
+    page.locator("#tab-shanghai").click()
+    page.locator("#shanghai-example").click()
+    page.locator("#buys-left").fill("9")
+    advise = page.locator("#shanghai-advise").click
+    detail, shown = _error_said(page, SHANGHAI_ADVISE, advise, "#shanghai-error")
+    assert shown == said_by_the_page(detail, ["'buys_left'"])
+    page.locator("#buys-left").fill("")
+    page.locator("#hand").fill("7H 7S ZZ")
+    page.locator("#melds").fill("ann: 8H 8S 8D\nbo: JC QC XC AC")
+    detail, shown = _error_said(page, SHANGHAI_ADVISE, advise, "#shanghai-error")
+    assert shown == said_by_the_page(detail, ["hand[2]", "table[1].cards[2]"])
+
+    page.locator("#tab-review").click()
+    page.locator("#seed").fill("99999999999999")
+    play = page.locator("#review-play").click
+    detail, shown = _error_said(page, "/v1/rummikub/game", play, "#review-error")
+    assert shown == said_by_the_page(detail, ["'seed'"])
+    page.locator("#record").fill("[]")
+    review = page.locator("#review-run").click
+    detail, shown = _error_said(page, REVIEW, review, "#review-error")
+    assert shown == said_by_the_page(detail, ["'record'"])
 
 
 def cut_by_the_clock(page: Page) -> None:
@@ -2416,7 +2522,11 @@ def test_switching_language_leaves_no_text_in_the_old_one(service: str, page: Pa
     with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as refused:
         page.get_by_role("button", name="Advise").click()
     assert refused.value.status == 422
-    expect(page.locator("#shanghai-error")).to_have_text(refused.value.json()["detail"])
+    detail = refused.value.json()["detail"]
+    assert detail.startswith("hand[0]: ")
+    expect(page.locator("#shanghai-error")).to_have_text(
+        detail.replace("hand[0]", "Your hand, card 1")
+    )
     page.get_by_role("button", name="Load an example").click()
     held = hold(page, SHANGHAI_ADVISE)
     page.get_by_role("button", name="Advise").click()
