@@ -55,6 +55,16 @@ export function sets(
   };
 }
 
+/** An object of fields (``inner``: its key -> a namer): contract.sets[0] is
+ * "sets of, size 1" when ``inner`` names sets so; the object itself is ``label()``. */
+export function keyed(label, inner) {
+  return (path, tr) => {
+    if (path.length === 0) return label();
+    const [key, ...rest] = path;
+    return Object.hasOwn(inner, key) ? inner[key](rest, tr) : null;
+  };
+}
+
 const PATH = String.raw`((?:\[\d+\]|\.[a-z_]+)*)`;
 
 function steps(path) {

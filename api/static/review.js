@@ -215,14 +215,20 @@ export function setUpReview() {
     detail.replaceChildren();
   };
 
-  // The fields the service's errors name, by the labels shown ('seed' is 'シード' in
-  // Japanese); a record's own keys stay as they are in it.
-  const named = { record: single(() => labelOf(record)), seed: single(() => labelOf(form.seed)) };
+  // The field each call's errors name, by its label shown ('seed' is 'シード' in
+  // Japanese); a record's own keys, and anything quoted from it, stay as written.
+  const gameFields = { seed: single(() => labelOf(form.seed)) };
+  const reviewFields = { record: single(() => labelOf(record)) };
 
-  const fail = (failure) => {
+  /** Show ``failure`` of the game (``game``) or of the review of the record in the box. */
+  const fail = (failure, game = false) => {
     if (failure.name === "AbortError") return;
     clear();
-    error.textContent = failure.status === 422 ? withLabels(failure.message, named, tr, record.value) : failure.message;
+    error.textContent = failure.status !== 422
+      ? failure.message
+      : game
+        ? withLabels(failure.message, gameFields, tr)
+        : withLabels(failure.message, reviewFields, tr, record.value);
   };
 
   // One job at a time: a review, or a bot game and its review. A newer job, an edited
@@ -331,6 +337,7 @@ export function setUpReview() {
     }
     const mine = slot.begin(playButton, tr.t("Playing a game\u2026"));
     const asked = tr; // the language asked in, whatever the page switches to
+    let played = false; // the game is in: a failure after is its review's
     try {
       const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: asked.lang }, {
         signal: mine.signal,
@@ -338,10 +345,11 @@ export function setUpReview() {
         expected: (answer) => typeof answer.record === "object" && answer.record !== null,
       });
       if (!slot.holds(mine)) return;
+      played = true;
       record.value = JSON.stringify(answer.record);
       await review(answer.record, mine, asked);
     } catch (failure) {
-      fail(failure);
+      fail(failure, !played);
     } finally {
       slot.end(mine);
     }

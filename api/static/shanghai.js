@@ -3,7 +3,7 @@
 
 import { Palette, PieceField, readNumber } from "./editor.js";
 import { isBusy, setBusy } from "./busy.js";
-import { labelOf, pieces, sets, single, withLabels } from "./field-names.js";
+import { keyed, labelOf, pieces, sets, single, withLabels } from "./field-names.js";
 import { N_, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
@@ -324,8 +324,14 @@ export function setUpShanghai() {
     upcard: single(() => labelOf(form.upcard)),
     buys_left: single(() => labelOf(form["buys-left"])),
     hand_number: single(() => labelOf(form.contract)),
+    // A custom contract's sizes: quoted as 'sets' in the service's own checks, as
+    // 'contract.sets[0]' in the request's (a size too large to be a number).
     sets: single(() => labelOf(form["contract-sets"])),
     runs: single(() => labelOf(form["contract-runs"])),
+    contract: keyed(() => labelOf(form.contract), {
+      sets: pieces(() => labelOf(form["contract-sets"]), N_("{field}, size {number}")),
+      runs: pieces(() => labelOf(form["contract-runs"]), N_("{field}, size {number}")),
+    }),
   };
   const typed = () => [form.hand.value, form.melds.value, form.upcard.value].join(" ");
   // A changed position: the advice and any error, and advice still on its way, were

@@ -1916,6 +1916,7 @@ PLACE_LABELS = {
         "hand[2]": "Your hand, card 3",
         "table[1].cards[2]": "Table melds, meld 1, card 3",
         "'buys_left'": "'Buys left'",
+        "'contract.sets[1]'": "'sets of, size 2'",
         "'seed'": "'seed'",
         "'record'": "'Game record (JSON)'",
     },
@@ -1931,6 +1932,7 @@ PLACE_LABELS = {
             "\u5834\u306e\u30e1\u30eb\u30c9\u3001\u30e1\u30eb\u30c91\u306e3\u679a\u76ee"
         ),
         "'buys_left'": "'\u6b8b\u308a\u306e\u8cb7\u3044(\u30d0\u30a4)'",
+        "'contract.sets[1]'": "'\u30bb\u30c3\u30c8\u306e\u679a\u6570\u306e2\u3064\u76ee'",
         "'seed'": "'\u30b7\u30fc\u30c9'",
         "'record'": "'\u30b2\u30fc\u30e0\u8a18\u9332(JSON)'",
     },
@@ -1982,10 +1984,22 @@ def test_service_errors_name_the_fields_by_the_pages_labels(
     page.locator("#melds").fill("ann: 8H 8S 8D\nbo: JC QC XC AC")
     detail, shown = _error_said(page, SHANGHAI_ADVISE, advise, "#shanghai-error")
     assert shown == said_by_the_page(detail, ["hand[2]", "table[1].cards[2]"])
+    page.locator("#hand").fill("7H 7S")
+    page.locator("#melds").fill("")
+    page.locator("#contract").select_option("custom")
+    page.locator("#contract-sets").fill("3, " + "9" * 30)  # too large to be a number
+    detail, shown = _error_said(page, SHANGHAI_ADVISE, advise, "#shanghai-error")
+    assert shown == said_by_the_page(detail, ["'contract.sets[1]'"])
 
     page.locator("#tab-review").click()
-    page.locator("#seed").fill("99999999999999")
     play = page.locator("#review-play").click
+    # A game's record in the box (which holds "seed" too) is not what the seed's error
+    # quotes: the Japanese page said 'seed' then.
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+        play()
+    expect(page.locator("#review-output")).to_be_visible()
+    assert '"seed"' in page.locator("#record").input_value()
+    page.locator("#seed").fill("99999999999999")
     detail, shown = _error_said(page, "/v1/rummikub/game", play, "#review-error")
     assert shown == said_by_the_page(detail, ["'seed'"])
     page.locator("#record").fill("[]")
