@@ -290,6 +290,13 @@ export function setUpReview() {
   const runReview = async () => {
     if (isBusy(reviewButton)) return; // a review is on its way
     error.replaceChildren();
+    if (record.value.trim() === "") {
+      // Nothing pasted: no JSON error ("Unexpected end of JSON input") for that.
+      slot.free();
+      clear();
+      error.textContent = tr.t("There is no game record to review: paste one above, or play a bot game.");
+      return;
+    }
     let parsed;
     try {
       parsed = JSON.parse(record.value);
@@ -325,6 +332,13 @@ export function setUpReview() {
   });
 
   // A bot game played on the server, then reviewed: busy until the review is shown.
+  // Enter in the seed plays the game it seeds: as the form's submit it reviewed the
+  // record box instead (empty, it said the record was not valid JSON).
+  form.seed.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.isComposing) return;
+    event.preventDefault();
+    playButton.click();
+  });
   playButton.addEventListener("click", async () => {
     if (isBusy(playButton)) return; // a game is on its way
     error.replaceChildren();

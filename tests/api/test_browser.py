@@ -2411,6 +2411,36 @@ def test_review_tab_says_what_is_wrong_with_a_record(service: str, page: Page) -
     assert "Q5" in answer.value.json()["detail"]
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_review_tab_enter_in_the_seed_plays_and_an_empty_box_is_said(
+    service: str, page: Page, lang: str
+) -> None:
+    # Enter in the seed field submitted the form, which reviews the record box: empty,
+    # the page said "The game record is not valid JSON: Unexpected end of JSON input"
+    # and played nothing. Enter there plays the game of that seed; Review with an
+    # empty box says there is no record, in the page's language.
+    page.goto(f"{service}/?lang={lang}")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.locator("#tab-review").click()
+    page.locator("#review-run").click()
+    expect(page.locator("#review-error")).to_have_text(
+        "There is no game record to review: paste one above, or play a bot game."
+        if lang == "en"
+        else "\u632f\u308a\u8fd4\u308b\u30b2\u30fc\u30e0\u8a18\u9332\u304c\u3042\u308a\u307e"
+        "\u305b\u3093\u3002\u4e0a\u306b\u8cbc\u308a\u4ed8\u3051\u308b\u304b\u3001\u30dc\u30c3"
+        "\u30c8\u5bfe\u6226\u30921\u30b2\u30fc\u30e0\u884c\u3063\u3066\u304f\u3060\u3055\u3044"
+        "\u3002"
+    )
+    page.locator("#seed").fill("7")
+    with page.expect_request(lambda r: r.url.endswith("/v1/rummikub/game")) as game:
+        page.locator("#seed").press("Enter")
+    sent = game.value.post_data_json
+    assert isinstance(sent, dict)
+    assert sent["seed"] == 7
+    expect(page.locator("#review-output")).to_be_visible(timeout=60_000)
+    expect(page.locator("#review-error")).to_be_empty()
+
+
 def test_review_tab_in_japanese_clears_the_old_review_for_a_bad_record(
     service: str, page: Page
 ) -> None:
