@@ -8,7 +8,9 @@
 // start of a problem, the detail's or one of those it lists (after "; ", or "／" in
 // Japanese), before its colon (rack[1]: unknown tile ...) or, for a name with an
 // underscore (no English word), before a space (table_before holds R4 ...). Only the
-// fields given are named: a record's own keys ('rack' in record.turns[0]) stay.
+// fields given are named: a record's own keys ('rack' in record.turns[0]) stay. An
+// answer's note naming a choice as the request writes it (phase 'draw') is said as
+// the page shows that choice too (withChoices).
 
 import { N_ } from "./i18n.js";
 
@@ -92,4 +94,13 @@ export function withLabels(message, fields, tr, typed = "") {
     if (label === null) return all;
     return quoted !== undefined ? `'${label}'` : `${before}${label}`;
   });
+}
+
+/** ``text`` (an answer's words) with the choices of ``select`` it names as a request
+ * writes them (phase 'draw') said as the page shows them ('Phase: before the draw'),
+ * as the command line says its flag (--phase draw). */
+export function withChoices(text, select) {
+  const values = new Map([...select.options].map((option) => [option.value, option.text]));
+  return text.replace(new RegExp(String.raw`\b${select.name} '([a-z_]+)'`, "g"), (all, value) =>
+    values.has(value) ? `'${labelOf(select)}: ${values.get(value)}'` : all);
 }

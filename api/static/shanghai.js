@@ -3,7 +3,7 @@
 
 import { Palette, PieceField, readNumber } from "./editor.js";
 import { isBusy, setBusy } from "./busy.js";
-import { keyed, labelOf, pieces, sets, single, withLabels } from "./field-names.js";
+import { keyed, labelOf, pieces, sets, single, withChoices, withLabels } from "./field-names.js";
 import { N_, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
@@ -363,7 +363,9 @@ export function setUpShanghai() {
       });
       if (!slot.holds(mine)) return;
       error.replaceChildren();
-      answer.replaceChildren(...drawAdvice(advice, request, asked));
+      // A note that says the phase as the request writes it says it as the page does.
+      const notes = advice.notes.map((note) => withChoices(note, form.phase));
+      answer.replaceChildren(...drawAdvice({ ...advice, notes }, request, asked));
     } catch (failure) {
       if (failure.name === "AbortError") return;
       answer.replaceChildren();

@@ -2008,6 +2008,33 @@ def test_service_errors_name_the_fields_by_the_pages_labels(
     assert shown == said_by_the_page(detail, ["'record'"])
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "'Phase: before the draw'"),
+        ("ja", "'\u30bf\u30a4\u30df\u30f3\u30b0: \u5f15\u304f\u524d'"),
+    ],
+)
+def test_shanghai_notes_say_the_phase_as_the_page_shows_it(
+    service: str, page: Page, lang: str, said: str
+) -> None:
+    # A last card that may not be discarded: the note said "before the draw, ask with
+    # phase 'draw'", the request's words; the page's select is "Phase", "before the
+    # draw" (タイミング, 引く前). The rest of the note is the service's.
+    page.goto(f"{service}/?lang={lang}")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.locator("#tab-shanghai").click()
+    page.locator("#hand").fill("7H")
+    page.locator("#down").check()
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.locator("#shanghai-advise").click()
+    advice = answer.value.json()
+    [note] = [note for note in advice["notes"] if "phase 'draw'" in note]
+    notes = page.locator("#shanghai-answer li")
+    expect(notes).to_have_count(len(advice["notes"]))
+    expect(notes.nth(advice["notes"].index(note))).to_have_text(note.replace("phase 'draw'", said))
+
+
 def cut_by_the_clock(page: Page) -> None:
     """Send the page's advice requests on with a 1 ms time limit (the page sends
     none): the turn's search for plays stops before finding any."""
@@ -2063,7 +2090,9 @@ def test_shanghai_a_turn_the_clock_cut_is_not_said_to_be_impossible(
     assert (advice["play_status"], advice["lay_offs"]) == ("optimal", None)
     expect(shown).not_to_contain_text("go down")
     expect(shown).not_to_contain_text("found before the search stopped")
-    expect(shown).to_contain_text(advice["notes"][0])
+    # The note as the service wrote it, the phase as the page shows it.
+    note = advice["notes"][0].replace("phase 'draw'", "'Phase: before the draw'")
+    expect(shown).to_contain_text(note)
 
 
 def test_shanghai_an_unknown_deficiency_is_said_in_words(service: str, page: Page) -> None:
