@@ -8,6 +8,7 @@
 
 import "./meldwise-hint.js";
 import { Palette, PieceField } from "./editor.js";
+import { labelOf } from "./field-names.js";
 import { browserLanguage, load, supported, translatePage, translator } from "./i18n.js";
 import { setUpRepair } from "./repair.js";
 import { setUpReview } from "./review.js";
@@ -127,6 +128,7 @@ function setUpRummikub() {
   listeners.push((next) => {
     tr = next;
     hint.setAttribute("lang", tr.lang);
+    hint.fieldLabels = { rack: labelOf(form.rack), table: labelOf(form.table) };
     rack.setLanguage(tr);
     table.setLanguage(tr);
     before.setLanguage(tr);

@@ -25,12 +25,18 @@
 // (e.g. document.documentElement.lang = "ja"), is followed at once: the button speaks
 // the new language, and a hint shown (or on its way) in the old one is dropped.
 //
+// The property fieldLabels ({rack: "Your rack", table: "Table sets"}: the labels of the
+// page's fields for the state's rack and table, in the element's language) makes the
+// service's errors name those fields so: "Your rack, tile 2: unknown tile 'Q5' ..."
+// for its "rack[1]: ...", "Table sets, set 0, tile 1: ..." for "table[0][0]: ...".
+//
 // The attribute timeout="SECONDS" (default 35: just above the service's own default
 // request timeout, MELDWISE_TIMEOUT_REQUEST_S=30, after which it answers 503) bounds
 // a press: a service that has not answered by then (a hung connection) is given up,
 // said so, and the button takes presses again.
 
 import { isBusy, setBusy } from "./busy.js";
+import { pieces, sets, withLabels } from "./field-names.js";
 import { load, supported, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { drawAnswer } from "./rummikub-answer.js";
@@ -208,7 +214,7 @@ export class MeldwiseHint extends HTMLElement {
     await load(lang).catch(() => {}); // a catalogue that fails to load leaves English
     const tr = translator(lang);
     if (this.#state === null || typeof this.#state !== "object") {
-      return this.#fail(new Error(tr.t("No position yet: the page sets this element's state.")));
+      return this.#fail(new Error(tr.t("No position yet: the page sets this element's state.")), tr);
     }
     const fixed = LEVELS.includes(this.getAttribute("hint-level")); // hint-level asks every press
     const level = this.nextLevel;
@@ -241,16 +247,28 @@ export class MeldwiseHint extends HTMLElement {
       return answer;
     } catch (error) {
       if (error.name === "AbortError") throw error; // a newer state or press took over
-      return this.#fail(error);
+      return this.#fail(error, tr);
     } finally {
       this.#slot.end(mine);
     }
   }
 
-  #fail(error) {
-    const detail = { message: error.message, status: error.status ?? null, detail: error.detail ?? null };
+  #fail(error, tr) {
+    let message = error.message;
+    if (error.status === 422) {
+      // The service's words, with the fields it names by the page's labels (a plain
+      // property the page sets, fieldLabels: read here, so one set early stays).
+      const { rack, table } = this.fieldLabels ?? {};
+      const named = {
+        ...(rack ? { rack: pieces(() => rack) } : {}),
+        ...(table ? { table: sets(() => table) } : {}),
+      };
+      const typed = [this.#state?.rack ?? [], ...(this.#state?.table ?? [])].flat().join(" ");
+      message = withLabels(message, named, tr, typed);
+    }
+    const detail = { message, status: error.status ?? null, detail: error.detail ?? null };
     this.#answer.replaceChildren();
-    this.#error.textContent = error.message;
+    this.#error.textContent = message;
     this.dispatchEvent(
       new CustomEvent("meldwise-hint-error", { detail, bubbles: true, composed: true }),
     );

@@ -2,6 +2,7 @@
 // to /v1/rummikub/repair, and the answer drawn (docs/repair.md).
 
 import { isBusy, setBusy } from "./busy.js";
+import { labelOf, pieces, sets, withLabels } from "./field-names.js";
 import { translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { heading, paragraph } from "./rummikub-answer.js";
@@ -96,6 +97,12 @@ export function setUpRepair(form, rack, table, before, language) {
   const answer = document.getElementById("repair-answer");
   const error = document.getElementById("repair-error");
   const slot = new RequestSlot(() => setBusy(button, false));
+  // The fields the service's errors name, by the labels shown.
+  const fields = {
+    rack: pieces(() => labelOf(rack.input)),
+    table: sets(() => labelOf(table.input)),
+    table_before: sets(() => labelOf(before.input)),
+  };
   const forget = () => {
     slot.free();
     answer.replaceChildren();
@@ -136,7 +143,9 @@ export function setUpRepair(form, rack, table, before, language) {
     } catch (failure) {
       if (failure.name === "AbortError") return;
       answer.replaceChildren();
-      error.textContent = failure.message;
+      error.textContent = failure.status === 422
+        ? withLabels(failure.message, fields, tr, [rack, table, before].map((f) => f.input.value).join(" "))
+        : failure.message;
     } finally {
       slot.end(mine);
     }

@@ -5,6 +5,7 @@
 
 import { isBusy, setBusy } from "./busy.js";
 import { readNumber, rove } from "./editor.js";
+import { labelOf, single, withLabels } from "./field-names.js";
 import { translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
@@ -214,10 +215,20 @@ export function setUpReview() {
     detail.replaceChildren();
   };
 
-  const fail = (failure) => {
+  // The field each call's errors name, by its label shown ('seed' is 'シード' in
+  // Japanese); a record's own keys, and anything quoted from it, stay as written.
+  const gameFields = { seed: single(() => labelOf(form.seed)) };
+  const reviewFields = { record: single(() => labelOf(record)) };
+
+  /** Show ``failure`` of the game (``game``) or of the review of the record in the box. */
+  const fail = (failure, game = false) => {
     if (failure.name === "AbortError") return;
     clear();
-    error.textContent = failure.message;
+    error.textContent = failure.status !== 422
+      ? failure.message
+      : game
+        ? withLabels(failure.message, gameFields, tr)
+        : withLabels(failure.message, reviewFields, tr, record.value);
   };
 
   // One job at a time: a review, or a bot game and its review. A newer job, an edited
@@ -279,6 +290,13 @@ export function setUpReview() {
   const runReview = async () => {
     if (isBusy(reviewButton)) return; // a review is on its way
     error.replaceChildren();
+    if (record.value.trim() === "") {
+      // Nothing pasted: no JSON error ("Unexpected end of JSON input") for that.
+      slot.free();
+      clear();
+      error.textContent = tr.t("There is no game record to review: paste one above, or play a bot game.");
+      return;
+    }
     let parsed;
     try {
       parsed = JSON.parse(record.value);
@@ -314,6 +332,13 @@ export function setUpReview() {
   });
 
   // A bot game played on the server, then reviewed: busy until the review is shown.
+  // Enter in the seed plays the game it seeds: as the form's submit it reviewed the
+  // record box instead (empty, it said the record was not valid JSON).
+  form.seed.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.isComposing) return;
+    event.preventDefault();
+    playButton.click();
+  });
   playButton.addEventListener("click", async () => {
     if (isBusy(playButton)) return; // a game is on its way
     error.replaceChildren();
@@ -326,6 +351,7 @@ export function setUpReview() {
     }
     const mine = slot.begin(playButton, tr.t("Playing a game\u2026"));
     const asked = tr; // the language asked in, whatever the page switches to
+    let played = false; // the game is in: a failure after is its review's
     try {
       const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: asked.lang }, {
         signal: mine.signal,
@@ -333,10 +359,11 @@ export function setUpReview() {
         expected: (answer) => typeof answer.record === "object" && answer.record !== null,
       });
       if (!slot.holds(mine)) return;
+      played = true;
       record.value = JSON.stringify(answer.record);
       await review(answer.record, mine, asked);
     } catch (failure) {
-      fail(failure);
+      fail(failure, !played);
     } finally {
       slot.end(mine);
     }

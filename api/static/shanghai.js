@@ -3,6 +3,7 @@
 
 import { Palette, PieceField, readNumber } from "./editor.js";
 import { isBusy, setBusy } from "./busy.js";
+import { keyed, labelOf, pieces, sets, single, withChoices, withLabels } from "./field-names.js";
 import { N_, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
@@ -311,6 +312,28 @@ export function setUpShanghai() {
     setBusy(button, false);
     button.textContent = tr.t("Advise");
   });
+  // The fields the service's errors name, by the labels shown ('buys_left' is
+  // 'Buys left'; table[0].cards[1] is "Table melds, meld 0, card 2").
+  const named = {
+    hand: pieces(() => labelOf(form.hand), N_("{field}, card {number}")),
+    table: sets(() => labelOf(form.melds), {
+      set: N_("{field}, meld {index}"),
+      piece: N_("{field}, meld {index}, card {number}"),
+      key: "cards",
+    }),
+    upcard: single(() => labelOf(form.upcard)),
+    buys_left: single(() => labelOf(form["buys-left"])),
+    hand_number: single(() => labelOf(form.contract)),
+    // A custom contract's sizes: quoted as 'sets' in the service's own checks, as
+    // 'contract.sets[0]' in the request's (a size too large to be a number).
+    sets: single(() => labelOf(form["contract-sets"])),
+    runs: single(() => labelOf(form["contract-runs"])),
+    contract: keyed(() => labelOf(form.contract), {
+      sets: pieces(() => labelOf(form["contract-sets"]), N_("{field}, size {number}")),
+      runs: pieces(() => labelOf(form["contract-runs"]), N_("{field}, size {number}")),
+    }),
+  };
+  const typed = () => [form.hand.value, form.melds.value, form.upcard.value].join(" ");
   // A changed position: the advice and any error, and advice still on its way, were
   // about the old one.
   form.addEventListener("input", () => {
@@ -340,11 +363,13 @@ export function setUpShanghai() {
       });
       if (!slot.holds(mine)) return;
       error.replaceChildren();
-      answer.replaceChildren(...drawAdvice(advice, request, asked));
+      // A note that says the phase as the request writes it says it as the page does.
+      const notes = advice.notes.map((note) => withChoices(note, form.phase));
+      answer.replaceChildren(...drawAdvice({ ...advice, notes }, request, asked));
     } catch (failure) {
       if (failure.name === "AbortError") return;
       answer.replaceChildren();
-      error.textContent = failure.message;
+      error.textContent = failure.status === 422 ? withLabels(failure.message, named, asked, typed()) : failure.message;
     } finally {
       slot.end(mine);
     }

@@ -588,7 +588,9 @@ def test_a_service_error_shows_its_message_by_the_input(service: str, page: Page
     detail = answer.value.json()["detail"]
     assert "Q5" in detail
     alert = page.locator("meldwise-hint").get_by_role("alert")
-    expect(alert).to_have_text(detail)
+    # The service's words, its place said by the field's label.
+    assert detail.startswith("rack[1]: ")
+    expect(alert).to_have_text(detail.replace("rack[1]", "Your rack, tile 2"))
     expect(page.locator("meldwise-hint .answer")).to_be_empty()
     # The bad tile is drawn as one, and named.
     expect(
@@ -1744,6 +1746,58 @@ def test_long_words_and_answers_stay_in_the_panel_at_400_px(service: str, browse
         context.close()
 
 
+# A select is as wide as its longest option unless its box is narrower (max-width):
+# then the option chosen is cut. Its width without that cap, and with it.
+SELECT_WIDTHS = """(s) => {
+  const shown = s.getBoundingClientRect().width;
+  s.style.maxWidth = "none";
+  const whole = s.getBoundingClientRect().width;
+  s.style.maxWidth = "";
+  return [whole, shown];
+}"""
+
+
+@pytest.mark.parametrize(("width", "langs"), [(400, ("en", "ja")), (320, ("en",))])
+def test_the_contract_select_shows_every_contract_whole(
+    service: str, browser: Browser, width: int, langs: tuple[str, ...]
+) -> None:
+    # At 400 px the Japanese contract select, set in monospace, was 7 px narrower than
+    # its longest contract: "第9ハンド: 3枚のセット3つ + 5枚のラン" lost its last character
+    # (the English one did at 320 px).
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    try:
+        for lang in langs:
+            page.goto(f"{service}/?lang={lang}")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            page.locator("#tab-shanghai").click()
+            whole, shown = page.locator("#contract").evaluate(SELECT_WIDTHS)
+            assert shown >= whole - 0.5, (lang, whole, shown)
+    finally:
+        context.close()
+
+
+def test_the_draw_options_fit_a_400_px_window(service: str, browser: Browser) -> None:
+    # The English draw options were 18 px wider than the panel at 400 px: the table
+    # scrolled sideways in its box, the chance of going out half hidden.
+    context = browser.new_context(viewport={"width": 400, "height": 900})
+    page = context.new_page()
+    try:
+        for lang in ("en", "ja"):
+            page.goto(f"{service}/?lang={lang}")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            page.locator("#tab-shanghai").click()
+            page.locator("#shanghai-example").click()
+            page.locator("#phase").select_option("draw")
+            _advised_request(page)
+            box = page.locator("#shanghai-answer .table-scroll")
+            expect(box.locator("tbody tr")).to_have_count(3)
+            needs, has = box.evaluate("(e) => [e.scrollWidth, e.clientWidth]")
+            assert needs <= has, (lang, needs, has)
+    finally:
+        context.close()
+
+
 def test_review_tab_keeps_the_chosen_turn_in_view_in_the_list(service: str, page: Page) -> None:
     # The turns' list scrolls in its own box: Next turn went on past its end and the
     # highlighted turn was out of sight.
@@ -1832,8 +1886,153 @@ def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     assert answer.value.status == 422
     detail = answer.value.json()["detail"]
     assert "QQ" in detail
-    expect(page.locator("#shanghai-form").get_by_role("alert")).to_have_text(detail)
+    assert detail.startswith("hand[0]: ")
+    expect(page.locator("#shanghai-form").get_by_role("alert")).to_have_text(
+        detail.replace("hand[0]", "Your hand, card 1")
+    )
     expect(page.locator("#shanghai-answer")).to_be_empty()
+
+
+def _error_said(
+    page: Page, endpoint: str, press: Callable[[], None], alert: str
+) -> tuple[str, str]:
+    """Press, wait for the service's 422: its detail, and the error the page shows."""
+    with page.expect_response(lambda r: r.url.endswith(endpoint)) as answer:
+        press()
+    assert answer.value.status == 422
+    detail = answer.value.json()["detail"]
+    assert isinstance(detail, str)
+    expect(page.locator(alert)).not_to_be_empty()
+    return detail, page.locator(alert).inner_text()
+
+
+# Per language, the page's labels the errors should say for the wire's places.
+PLACE_LABELS = {
+    "en": {
+        "rack[1]": "Your rack, tile 2",
+        "rack[2]": "Your rack, tile 3",
+        "table[0][2]": "Table sets, set 0, tile 3",
+        "table_before[0][2]": "Table before the turn, set 0, tile 3",
+        "hand[2]": "Your hand, card 3",
+        "table[1].cards[2]": "Table melds, meld 1, card 3",
+        "'buys_left'": "'Buys left'",
+        "'contract.sets[1]'": "'sets of, size 2'",
+        "'seed'": "'seed'",
+        "'record'": "'Game record (JSON)'",
+    },
+    "ja": {
+        "rack[1]": "\u3042\u306a\u305f\u306e\u624b\u6301\u3061\u306e2\u679a\u76ee",
+        "rack[2]": "\u3042\u306a\u305f\u306e\u624b\u6301\u3061\u306e3\u679a\u76ee",
+        "table[0][2]": "\u5834\u306e\u30bb\u30c3\u30c8\u3001\u30bb\u30c3\u30c80\u306e3\u679a\u76ee",
+        "table_before[0][2]": (
+            "\u624b\u756a\u306e\u524d\u306e\u5834\u3001\u30bb\u30c3\u30c80\u306e3\u679a\u76ee"
+        ),
+        "hand[2]": "\u3042\u306a\u305f\u306e\u624b\u672d\u306e3\u679a\u76ee",
+        "table[1].cards[2]": (
+            "\u5834\u306e\u30e1\u30eb\u30c9\u3001\u30e1\u30eb\u30c91\u306e3\u679a\u76ee"
+        ),
+        "'buys_left'": "'\u6b8b\u308a\u306e\u8cb7\u3044(\u30d0\u30a4)'",
+        "'contract.sets[1]'": "'\u30bb\u30c3\u30c8\u306e\u679a\u6570\u306e2\u3064\u76ee'",
+        "'seed'": "'\u30b7\u30fc\u30c9'",
+        "'record'": "'\u30b2\u30fc\u30e0\u8a18\u9332(JSON)'",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_service_errors_name_the_fields_by_the_pages_labels(
+    service: str, page: Page, lang: str
+) -> None:
+    # The service's errors named its wire fields ('buys_left', table_before[0][2]:,
+    # rack[1]:), which the page shows nowhere: a person reads the labels beside the
+    # fields ("Buys left", "Table before the turn, set 0, tile 3"), in either language.
+    # The rest of the service's words stay, a tile typed as "rack" included.
+    labels = PLACE_LABELS[lang]
+
+    def said_by_the_page(detail: str, places: list[str]) -> str:
+        for place in places:
+            assert place in detail, (place, detail)
+            detail = detail.replace(place, labels[place])
+        return detail
+
+    page.goto(f"{service}/?lang={lang}")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.locator("#rack").fill("R1 Q5 rack")
+    page.locator("#table").fill("R1 R2 X3")
+    detail, shown = _error_said(
+        page, SOLVE, lambda: page.locator("#rack").press("Enter"), "meldwise-hint .error"
+    )
+    assert shown == said_by_the_page(detail, ["rack[1]", "rack[2]", "table[0][2]"])
+    assert "'rack'" in shown  # the tile typed, not the field
+
+    page.locator("#rack").fill("")
+    page.locator("#table").fill("R1 R2 R3")
+    page.locator("#table-before").fill("R1 R2 Q3")
+    detail, shown = _error_said(
+        page, "/v1/rummikub/repair", lambda: page.locator("#repair-run").click(), "#repair-error"
+    )
+    assert shown == said_by_the_page(detail, ["table_before[0][2]"])
+
+    page.locator("#tab-shanghai").click()
+    page.locator("#shanghai-example").click()
+    page.locator("#buys-left").fill("9")
+    advise = page.locator("#shanghai-advise").click
+    detail, shown = _error_said(page, SHANGHAI_ADVISE, advise, "#shanghai-error")
+    assert shown == said_by_the_page(detail, ["'buys_left'"])
+    page.locator("#buys-left").fill("")
+    page.locator("#hand").fill("7H 7S ZZ")
+    page.locator("#melds").fill("ann: 8H 8S 8D\nbo: JC QC XC AC")
+    detail, shown = _error_said(page, SHANGHAI_ADVISE, advise, "#shanghai-error")
+    assert shown == said_by_the_page(detail, ["hand[2]", "table[1].cards[2]"])
+    page.locator("#hand").fill("7H 7S")
+    page.locator("#melds").fill("")
+    page.locator("#contract").select_option("custom")
+    page.locator("#contract-sets").fill("3, " + "9" * 30)  # too large to be a number
+    detail, shown = _error_said(page, SHANGHAI_ADVISE, advise, "#shanghai-error")
+    assert shown == said_by_the_page(detail, ["'contract.sets[1]'"])
+
+    page.locator("#tab-review").click()
+    play = page.locator("#review-play").click
+    # A game's record in the box (which holds "seed" too) is not what the seed's error
+    # quotes: the Japanese page said 'seed' then.
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+        play()
+    expect(page.locator("#review-output")).to_be_visible()
+    assert '"seed"' in page.locator("#record").input_value()
+    page.locator("#seed").fill("99999999999999")
+    detail, shown = _error_said(page, "/v1/rummikub/game", play, "#review-error")
+    assert shown == said_by_the_page(detail, ["'seed'"])
+    page.locator("#record").fill("[]")
+    review = page.locator("#review-run").click
+    detail, shown = _error_said(page, REVIEW, review, "#review-error")
+    assert shown == said_by_the_page(detail, ["'record'"])
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "'Phase: before the draw'"),
+        ("ja", "'\u30bf\u30a4\u30df\u30f3\u30b0: \u5f15\u304f\u524d'"),
+    ],
+)
+def test_shanghai_notes_say_the_phase_as_the_page_shows_it(
+    service: str, page: Page, lang: str, said: str
+) -> None:
+    # A last card that may not be discarded: the note said "before the draw, ask with
+    # phase 'draw'", the request's words; the page's select is "Phase", "before the
+    # draw" (タイミング, 引く前). The rest of the note is the service's.
+    page.goto(f"{service}/?lang={lang}")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.locator("#tab-shanghai").click()
+    page.locator("#hand").fill("7H")
+    page.locator("#down").check()
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.locator("#shanghai-advise").click()
+    advice = answer.value.json()
+    [note] = [note for note in advice["notes"] if "phase 'draw'" in note]
+    notes = page.locator("#shanghai-answer li")
+    expect(notes).to_have_count(len(advice["notes"]))
+    expect(notes.nth(advice["notes"].index(note))).to_have_text(note.replace("phase 'draw'", said))
 
 
 def cut_by_the_clock(page: Page) -> None:
@@ -1891,7 +2090,9 @@ def test_shanghai_a_turn_the_clock_cut_is_not_said_to_be_impossible(
     assert (advice["play_status"], advice["lay_offs"]) == ("optimal", None)
     expect(shown).not_to_contain_text("go down")
     expect(shown).not_to_contain_text("found before the search stopped")
-    expect(shown).to_contain_text(advice["notes"][0])
+    # The note as the service wrote it, the phase as the page shows it.
+    note = advice["notes"][0].replace("phase 'draw'", "'Phase: before the draw'")
+    expect(shown).to_contain_text(note)
 
 
 def test_shanghai_an_unknown_deficiency_is_said_in_words(service: str, page: Page) -> None:
@@ -2239,6 +2440,36 @@ def test_review_tab_says_what_is_wrong_with_a_record(service: str, page: Page) -
     assert "Q5" in answer.value.json()["detail"]
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_review_tab_enter_in_the_seed_plays_and_an_empty_box_is_said(
+    service: str, page: Page, lang: str
+) -> None:
+    # Enter in the seed field submitted the form, which reviews the record box: empty,
+    # the page said "The game record is not valid JSON: Unexpected end of JSON input"
+    # and played nothing. Enter there plays the game of that seed; Review with an
+    # empty box says there is no record, in the page's language.
+    page.goto(f"{service}/?lang={lang}")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.locator("#tab-review").click()
+    page.locator("#review-run").click()
+    expect(page.locator("#review-error")).to_have_text(
+        "There is no game record to review: paste one above, or play a bot game."
+        if lang == "en"
+        else "\u632f\u308a\u8fd4\u308b\u30b2\u30fc\u30e0\u8a18\u9332\u304c\u3042\u308a\u307e"
+        "\u305b\u3093\u3002\u4e0a\u306b\u8cbc\u308a\u4ed8\u3051\u308b\u304b\u3001\u30dc\u30c3"
+        "\u30c8\u5bfe\u6226\u30921\u30b2\u30fc\u30e0\u884c\u3063\u3066\u304f\u3060\u3055\u3044"
+        "\u3002"
+    )
+    page.locator("#seed").fill("7")
+    with page.expect_request(lambda r: r.url.endswith("/v1/rummikub/game")) as game:
+        page.locator("#seed").press("Enter")
+    sent = game.value.post_data_json
+    assert isinstance(sent, dict)
+    assert sent["seed"] == 7
+    expect(page.locator("#review-output")).to_be_visible(timeout=60_000)
+    expect(page.locator("#review-error")).to_be_empty()
+
+
 def test_review_tab_in_japanese_clears_the_old_review_for_a_bad_record(
     service: str, page: Page
 ) -> None:
@@ -2364,7 +2595,11 @@ def test_switching_language_leaves_no_text_in_the_old_one(service: str, page: Pa
     with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as refused:
         page.get_by_role("button", name="Advise").click()
     assert refused.value.status == 422
-    expect(page.locator("#shanghai-error")).to_have_text(refused.value.json()["detail"])
+    detail = refused.value.json()["detail"]
+    assert detail.startswith("hand[0]: ")
+    expect(page.locator("#shanghai-error")).to_have_text(
+        detail.replace("hand[0]", "Your hand, card 1")
+    )
     page.get_by_role("button", name="Load an example").click()
     held = hold(page, SHANGHAI_ADVISE)
     page.get_by_role("button", name="Advise").click()
