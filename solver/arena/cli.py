@@ -119,8 +119,9 @@ def run_tournament_command(
     for flag, value, least, most in (
         ("--games", args.games, 1, MAX_GAMES),
         ("--processes", args.processes, 1, MAX_PROCESSES),
-        # The game's settings say how many players at most; 0 read "1 bots named for 0".
-        ("--players", args.players, 2, None),
+        # 0 read "1 bots named for 0"; 9 Shanghai players was said as the game setting
+        # 'players' (an --option), not as --players.
+        ("--players", args.players, 2, game_spec(args.game).max_players),
         # As meldwise game --seed, so that each game replays alone.
         ("--seed", args.seed, 0, MAX_SEED),
     ):
@@ -133,7 +134,7 @@ def run_tournament_command(
                     value=value,
                 )
             )
-        if most is not None and value > most:
+        if value > most:
             raise MeldwiseError(
                 _("{flag} must be at most {most}, got {value}", flag=flag, most=most, value=value)
             )

@@ -115,6 +115,7 @@ NIM = GameSpec(
     new_bot=_bot,
     bot_names=tuple(NIM_BOTS),
     record=lambda match, names: {"moves": match.log, "names": list(names)},  # type: ignore[attr-defined]
+    max_players=8,
 )
 
 
