@@ -815,10 +815,10 @@ def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
     said. A field no flag gives keeps its name, in every language (it is not translated).
     Of the problems an error lists (:attr:`~solver.errors.MeldwiseError.parts`), one said
     alike of two fields from one flag is said once (``--opponents 0,0`` said "--opponents
-    must be at least 1, got 0" twice)."""
+    must be at least 1, got 0" twice), and those left unlisted are counted once each
+    (``--opponents 0,0,0,0,0,0`` said it, then "and 1 more" of the same)."""
     if error.parts:
-        said = dict.fromkeys(in_flags(part, flags) for part in error.parts)
-        return listing(said, error.unlisted)
+        return listing(list(dict.fromkeys(in_flags(part, flags) for part in error.parts)))
     message = str(error)
     start = 0
     for where, shown in error.places:

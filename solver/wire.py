@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Self, TypeVar
 
@@ -279,20 +279,22 @@ def request_error(errors: Sequence[ErrorDetails]) -> MeldwiseError:
         # message to be made (UnknownColour takes the letter).
         kind = next(k for k in type(first).__mro__ if k.__module__ == MeldwiseError.__module__)
     parts = []
-    for error in errors[:MAX_LISTED]:
+    for error in errors:
         part = MeldwiseError(describe(error))
         part.places = quotes(error)
         parts.append(part)
-    made = kind(listing(map(str, parts), len(errors) - len(parts)))
-    made.places = tuple(where for part in parts for where in part.places)
+    made = kind(listing([str(part) for part in parts]))
+    made.places = tuple(where for part in parts[:MAX_LISTED] for where in part.places)
     if len(parts) > 1:
-        made.parts, made.unlisted = tuple(parts), len(errors) - len(parts)
+        made.parts = tuple(parts)
     return made
 
 
-def listing(problems: Iterable[str], unlisted: int = 0) -> str:
-    """Problems said in one sentence, then how many more there are (``unlisted``)."""
-    return clauses(problems) + (_("; and {n} more", n=unlisted) if unlisted > 0 else "")
+def listing(problems: Sequence[str]) -> str:
+    """Problems said in one sentence, at most :data:`MAX_LISTED` of them, then how many
+    more there are."""
+    more = len(problems) - MAX_LISTED
+    return clauses(problems[:MAX_LISTED]) + (_("; and {n} more", n=more) if more > 0 else "")
 
 
 def quotes(error: ErrorDetails) -> tuple[tuple[tuple[int | str, ...], str], ...]:

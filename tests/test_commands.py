@@ -219,12 +219,30 @@ def test_a_problem_of_two_values_of_one_flag_is_said_once(
     ):
         assert solver_main(["solve", "--rack", "R1", "--opponents", "0,0", "--lang", lang]) == 2
         assert capsys.readouterr().err == said
-    # Problems that differ are each said, and those left unlisted counted.
+    # One problem of six sizes is one: it was said, then counted as "and 1 more" (of
+    # the five listed, four were said once; the sixth was counted unseen).
+    for lang, said in (
+        ("en", "error: --opponents must be at least 1, got 0\n"),
+        ("ja", "エラー: --opponents は 1 以上で指定してください(指定値: 0)\n"),
+    ):
+        argv = ["bot", "--rack", "R1", "--opponents", "0,0,0,0,0,0", "--lang", lang]
+        assert solver_main(argv) == 2
+        assert capsys.readouterr().err == said
+    # Problems that differ are each said, and those left unlisted counted once each: it
+    # said "and 2 more" of the same --opponents problem.
     assert solver_main(["solve", "--rack", "R1 Q1", "--opponents", "0,0,0,0,0,0"]) == 2
     assert capsys.readouterr().err == (
         "error: --rack: unknown tile 'Q1': 'Q' is not a colour (colours are R, B, K, O);"
-        " --opponents must be at least 1, got 0; and 2 more\n"
+        " --opponents must be at least 1, got 0\n"
     )
+    rack = "R1 Q1 Q2 Q3 Q4 Q5"
+    assert solver_main(["solve", "--rack", rack, "--opponents", "0,0,0,0,0,0"]) == 2
+    said = capsys.readouterr().err
+    assert said.count("unknown tile") == 5
+    assert "--opponents" not in said
+    assert said.endswith("; and 1 more\n")
+    assert solver_main(["solve", "--rack", rack, "--opponents", "0,0,0,0,0,0", "--lang", "ja"]) == 2
+    assert capsys.readouterr().err.endswith("\u3001\u307b\u304b1\u4ef6\n")  # "and 1 more"
     # A request on stdin names each field.
     request = '{"rack": ["R1"], "opponents": [{"rack_size": 0}, {"rack_size": 0}]}'
     monkeypatch.setattr("sys.stdin", io.StringIO(request))
