@@ -355,12 +355,10 @@ def answering(
 
 def read_stdin(stdin: TextIO) -> str:
     """All of ``stdin``, or a :class:`MeldwiseError` once it holds more than
-    :data:`MAX_INPUT_BYTES` (read no further)."""
-    text = stdin.read(MAX_INPUT_BYTES + 1)
+    :data:`MAX_INPUT_BYTES` (read no further) or cannot be read (:func:`_from_stdin`)."""
+    text = _from_stdin(stdin.read, MAX_INPUT_BYTES + 1)
     if _over_the_cap(text):
-        raise MeldwiseError(
-            _("cannot read {path}: {error}", path=_("standard input"), error=_too_large())
-        )
+        raise _unreadable_stdin(_too_large())
     return text
 
 
@@ -368,13 +366,27 @@ def _lines(stdin: TextIO) -> Iterator[str | None]:
     """The lines of ``stdin`` (``--jsonl``), each None that is over
     :data:`MAX_INPUT_BYTES`: said at once, and the rest of such a line is read past,
     never held."""
-    while line := stdin.readline(MAX_INPUT_BYTES + 1):
+    while line := _from_stdin(stdin.readline, MAX_INPUT_BYTES + 1):
         if not _over_the_cap(line.removesuffix("\n")):
             yield line
             continue
         yield None
         while line and not line.endswith("\n"):
-            line = stdin.readline(MAX_INPUT_BYTES)
+            line = _from_stdin(stdin.readline, MAX_INPUT_BYTES)
+
+
+def _from_stdin(read: Callable[[int], str], size: int) -> str:
+    """``read(size)`` of standard input, a :class:`MeldwiseError` saying that it cannot
+    be read when the system fails it: an EIO (a terminal gone) was said as "cannot
+    write standard output", the exit code of a write that failed."""
+    try:
+        return read(size)
+    except OSError as error:
+        raise _unreadable_stdin(os_problem(error)) from None
+
+
+def _unreadable_stdin(problem: str) -> MeldwiseError:
+    return MeldwiseError(_("cannot read {path}: {error}", path=_("standard input"), error=problem))
 
 
 def _over_the_cap(text: str) -> bool:
@@ -533,6 +545,7 @@ def os_problem(error: OSError) -> str:
         errno.EEXIST: lambda: _("a part of the path is not a folder"),
         errno.EROFS: lambda: _("the file system is read-only"),
         errno.ENOSPC: lambda: _("no space is left on the device"),
+        errno.EIO: lambda: _("an input/output error"),
     }
     said = usual.get(error.errno) if error.errno is not None else None
     return said() if said is not None else str(error.strerror or error)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 from pathlib import Path
 
@@ -251,3 +252,43 @@ def test_a_problem_of_two_values_of_one_flag_is_said_once(
         "error: 'opponents[0].rack_size' must be at least 1, got 0;"
         " 'opponents[1].rack_size' must be at least 1, got 0\n"
     )
+
+
+class _Failing(io.RawIOBase):
+    """Standard input whose reads fail as a terminal that went away fails them (EIO)."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, _buffer: object) -> int:
+        raise OSError(errno.EIO, "Input/output error")
+
+
+@pytest.mark.parametrize(
+    "argv", [["solve", "--json"], ["solve", "--jsonl"], ["bot", "--json"], ["review", "-"]]
+)
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "error: cannot read standard input: an input/output error\n"),
+        (
+            "ja",
+            "\u30a8\u30e9\u30fc: \u6a19\u6e96\u5165\u529b \u3092\u8aad\u3081\u307e\u305b\u3093:"
+            " \u5165\u51fa\u529b\u30a8\u30e9\u30fc\u304c\u767a\u751f\u3057\u307e\u3057\u305f\n",
+        ),
+    ],
+)
+def test_standard_input_that_cannot_be_read_is_said_as_a_read_failure(
+    argv: list[str],
+    lang: str,
+    said: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # An EIO reading stdin was said as "cannot write standard output: Input/output
+    # error" (exit 1, a write that failed): it is input that could not be read (exit 2,
+    # as one over 64 MiB is).
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BufferedReader(_Failing())))
+    monkeypatch.setenv("LANGUAGE", lang)
+    assert solver_main(argv) == 2
+    assert capsys.readouterr().err == said
