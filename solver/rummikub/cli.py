@@ -42,6 +42,7 @@ from solver.commands import (
 from solver.cpsat import DEFAULT_DISRUPTION_TIME_LIMIT, Status
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n, _p, clauses
+from solver.rummikub import notation
 from solver.rummikub.bots import BOTS
 from solver.rummikub.engine import End
 from solver.rummikub.game_wire import (
@@ -143,23 +144,14 @@ def add_notation_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def parse_sets(text: str, flag: str = "--table") -> list[list[str]]:
-    """Sets written ``"R3 R4 R5 | K7 B7 O7"`` (commas or spaces) as lists of tile strings
-    (none for an empty text), as ``flag`` gave them. An empty set between two ``|`` is
-    refused by its place, as Shanghai's ``--table`` refuses one: ``"R1 R2 R3 || K1 K2
-    K3"`` was read as two sets without a word, while ``","`` was a set of no tiles."""
-    if not text.strip():
-        return []
-    sets = [words(part) for part in split(text, "|")]
-    for index, tiles in enumerate(sets):
-        if not tiles:
-            raise MeldwiseError(
-                _(
-                    "{flag}: table set {index} has no tiles; separate sets with one |",
-                    flag=flag,
-                    index=index,
-                )
-            )
-    return sets
+    """Sets written ``"R3 R4 R5 | K7 B7 O7"`` as :func:`~solver.rummikub.notation.parse_sets`
+    reads them (:meth:`Position.parse <solver.rummikub.position.Position.parse>` too),
+    as ``flag`` gave them: an error is said after the flag (``--table: table set 1 of
+    'R1 R2 R3 || K1 K2 K3' has no tiles; ...``)."""
+    try:
+        return notation.parse_sets(text)
+    except MeldwiseError as error:
+        raise MeldwiseError(_("{where}: {problem}", where=flag, problem=error)) from None
 
 
 def add_position_flags(parser: argparse.ArgumentParser) -> None:

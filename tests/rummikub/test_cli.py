@@ -689,11 +689,17 @@ def test_an_empty_set_between_bars_is_refused_by_its_place(
     args: list[str], said: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(args) == 2
-    assert capsys.readouterr().err == f"error: {said} has no tiles; separate sets with one |\n"
+    flag, index = said.split(": ")
+    assert capsys.readouterr().err == (
+        f"error: {flag}: {index} of {args[-1]!r} has no tiles; separate sets with one |\n"
+    )
     # Japanese too, the bar typed full width (U+FF5C).
-    assert main(["solve", "--rack", "R1", "--table", "R1 R2 R3 \uff5c\uff5c", "--lang", "ja"]) == 2
+    table = "R1 R2 R3 \uff5c\uff5c"
+    assert main(["solve", "--rack", "R1", "--table", table, "--lang", "ja"]) == 2
     set_1 = "\u5834\u306e\u30bb\u30c3\u30c81"  # the table's set 1
-    assert capsys.readouterr().err.startswith(f"\u30a8\u30e9\u30fc: --table: {set_1}\u306b")
+    assert capsys.readouterr().err.startswith(
+        f"\u30a8\u30e9\u30fc: --table: {table!r} \u306e{set_1}\u306b"
+    )
     # No text is no sets.
     assert main(["solve", "--rack", "R1", "--table", " "]) == 0
 
