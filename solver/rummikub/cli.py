@@ -143,13 +143,13 @@ def add_notation_flag(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def parse_sets(text: str, flag: str = "--table") -> list[list[str]]:
+def parse_sets(text: str, flag: str = "--table", *, empty_sets: bool = False) -> list[list[str]]:
     """Sets written ``"R3 R4 R5 | K7 B7 O7"`` as :func:`~solver.rummikub.notation.parse_sets`
-    reads them (:meth:`Position.parse <solver.rummikub.position.Position.parse>` too),
-    as ``flag`` gave them: an error is said after the flag (``--table: table set 1 of
-    'R1 R2 R3 || K1 K2 K3' has no tiles; ...``)."""
+    reads them (:meth:`Position.parse <solver.rummikub.position.Position.parse>` too,
+    and with ``empty_sets`` a set of no tiles), as ``flag`` gave them: an error is said
+    after the flag (``--table: table set 1 of 'R1 R2 R3 || K1 K2 K3' has no tiles; ...``)."""
     try:
-        return notation.parse_sets(text)
+        return notation.parse_sets(text, empty_sets=empty_sets)
     except MeldwiseError as error:
         raise MeldwiseError(_("{where}: {problem}", where=flag, problem=error)) from None
 

@@ -287,17 +287,19 @@ def parse_tiles(text: str | Iterable[str]) -> list[Tile]:
     return [Tile.parse(word) for word in found]
 
 
-def parse_sets(text: str) -> list[list[str]]:
+def parse_sets(text: str, *, empty_sets: bool = False) -> list[list[str]]:
     """Read table sets from ``"R3 R4 R5 | K7 B7 O7"`` (tiles between spaces or commas,
     sets between ``|``) as lists of tile strings; an empty text is no sets. A set of no
     tiles (``"R1 R2 R3 || K1 K2 K3"``, a ``|`` at the end) raises :class:`TableError`
-    naming its place: :meth:`Position.parse <solver.rummikub.position.Position.parse>`
-    skipped it, while the command line's ``--table`` refused it."""
+    naming its place (:meth:`Position.parse <solver.rummikub.position.Position.parse>`
+    skipped it, while the command line's ``--table`` refused it), unless ``empty_sets``
+    reads it as a set of no tiles: a table a player left, whose check says it is not a
+    valid set (``validate --after``, as the wire's ``table_after``)."""
     if not text.strip():
         return []
     sets = [words(part) for part in split(text, "|")]
     for index, tiles in enumerate(sets):
-        if not tiles:
+        if not tiles and not empty_sets:
             raise TableError(
                 _(
                     "table set {index} of {sets!r:.60} has no tiles; separate sets with one |",

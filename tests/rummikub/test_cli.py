@@ -17,9 +17,11 @@ import pytest
 
 from meldwise.cli import main
 from solver.cpsat import Limit, Status
+from solver.i18n import language
 from solver.rummikub.cli import opponents_from_flag
 from solver.rummikub.notation import JOKER, Tile
 from solver.rummikub.repair_cli import describe_repair
+from solver.rummikub.validate_cli import describe_validation
 from solver.rummikub.wire import (
     SolveRequest,
     no_play_text,
@@ -681,7 +683,6 @@ def _out_of_time(monkeypatch: pytest.MonkeyPatch) -> None:
         (["solve", "--rack", "R1", "--table", "R1 R2 R3 || K1 K2 K3"], "--table: table set 1"),
         (["solve", "--rack", "R1", "--table", "R1 R2 R3 |"], "--table: table set 1"),
         (["solve", "--rack", "R1", "--table", ","], "--table: table set 0"),
-        (["validate", "--rack", "R1", "--after", "R1 R2 R3 | |"], "--after: table set 1"),
         (["repair", "--table", "R1 R2 R3", "--before", "| R1 R2 R3"], "--before: table set 0"),
     ],
 )
@@ -702,6 +703,32 @@ def test_an_empty_set_between_bars_is_refused_by_its_place(
     )
     # No text is no sets.
     assert main(["solve", "--rack", "R1", "--table", " "]) == 0
+
+
+@pytest.mark.parametrize(
+    ("after", "sets"),
+    [
+        ("R1 R2 R3 R4 | |", [["R1", "R2", "R3", "R4"], [], []]),
+        ("| R1 R2 R3 R4", [[], ["R1", "R2", "R3", "R4"]]),
+        (",", [[]]),
+    ],
+)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_validate_says_an_empty_set_left_in_its_verdict_as_the_wire_does(
+    after: str, sets: list[list[str]], lang: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --after refused it as bad input (exit 2), where /validate's table_after judges
+    # it: a problem of the move, in the verdict. The wire's verdict is the contract.
+    argv = ["validate", "--rack", "R4", "--before", "R1 R2 R3", "--after", after]
+    assert main([*argv, "--lang", lang]) == 0
+    request = {"rack": ["R4"], "table_before": [["R1", "R2", "R3"]], "table_after": sets}
+    verdict = validate_rummikub({**request, "lang": lang})
+    assert not verdict["legal"]
+    assert any(problem["set"] == sets.index([]) for problem in verdict["problems"])
+    with language(lang):
+        assert capsys.readouterr().out == describe_validation(verdict)
+    # --before still refuses one: the wire refuses a table before that is not valid.
+    assert main(["validate", "--rack", "R4", "--before", "R1 R2 R3 |", "--after", "R4"]) == 2
 
 
 @pytest.mark.parametrize(
