@@ -188,8 +188,15 @@ def _run(
             args.game, seats, args.games, args.seed, options, dispatch=dispatch, keep_records=keep
         )
     columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn())
+    console = Console(file=stderr)
+    # A bar only on a terminal: elsewhere (a log, a pipe) it drew nothing but ended in a
+    # blank line, before the error of a bad --option too.
     with Progress(
-        *columns, TimeRemainingColumn(), console=Console(file=stderr), transient=True
+        *columns,
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
     ) as progress:
         bar = progress.add_task(f"{args.game}: {','.join(seats)}", total=args.games)
 

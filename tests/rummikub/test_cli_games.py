@@ -199,6 +199,21 @@ def test_a_bad_game_setting_is_said_with_its_option(
     assert capsys.readouterr().err.startswith("\u30a8\u30e9\u30fc: --option: ")
 
 
+def test_a_tournament_error_is_one_line_with_the_progress_bar_on(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Not on a terminal the bar drew nothing but a blank line, before the error too.
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(["tournament", "--bots", "greedy", "--option", "nosuch=1"]) == 2
+    assert capsys.readouterr().err == (
+        "error: --option: unknown game setting 'nosuch'; known are hand, players,"
+        " pool_empty, rules\n"
+    )
+    argv = ["tournament", "--bots", "greedy", "--games", "1", "--processes", "1", *TINY]
+    assert main(argv) == 0
+    assert capsys.readouterr().err == ""
+
+
 @pytest.mark.parametrize(("game", "most"), [("rummikub", 8), ("shanghai", 8)])
 def test_too_many_tournament_players_are_said_as_players_flag(
     game: str, most: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
