@@ -577,7 +577,8 @@ def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:
     rules: dict[str, int | bool | str] = {}
     for item in items:
         name, sep, value = partition(item, "=")
-        if not sep or not value.strip():
+        # No name ("=3") was "unknown rule ''", as --option says NAME=VALUE of it.
+        if not sep or not value.strip() or not name.strip():
             raise MeldwiseError(_("--rule takes NAME=NUMBER or NAME=WORD, got {item!r}", item=item))
         _set_once(rules, name.strip(), setting_value(value), "--rule")
     return rules

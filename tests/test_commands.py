@@ -14,6 +14,12 @@ from solver.cli import main as solver_main
 # Each was refused in the request field's words ('seed', 'buys_left'...), which a
 # person at the command line never wrote.
 REFUSED = [
+    # A rule without a name was "unknown rule ''".
+    (
+        ["solve", "--rack", "R1", "--rule", "=3"],
+        "error: --rule takes NAME=NUMBER or NAME=WORD, got '=3'\n",
+        "エラー: --rule は 名前=数 か 名前=語 で指定してください(指定値: '=3')\n",
+    ),
     (
         ["game", "--bots", "greedy,greedy", "--seed", "-1"],
         "error: --seed must be at least 0, got -1\n",
