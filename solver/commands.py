@@ -509,7 +509,12 @@ def ready_to_write(flag: str, path: Path | str, *, folder: bool = False) -> None
 
 def _unwritable(flag: str, path: Path, error: OSError) -> MeldwiseError:
     return MeldwiseError(
-        _("{flag}: cannot write {path}: {error}", flag=flag, path=path, error=os_problem(error))
+        _(
+            "{flag}: cannot write {path}: {error}",
+            flag=flag,
+            path=file_name(path),
+            error=os_problem(error),
+        )
     )
 
 
@@ -529,7 +534,14 @@ def read_file(path: Path | str) -> str:
         problem = os_problem(error)
     except UnicodeDecodeError:
         problem = _("it is not UTF-8 text")
-    raise MeldwiseError(_("cannot read {path}: {error}", path=path, error=problem))
+    raise MeldwiseError(_("cannot read {path}: {error}", path=file_name(path), error=problem))
+
+
+def file_name(path: Path | str) -> str:
+    """``path`` as a message names it: a byte of it that is not UTF-8 as ``\\xff``, as
+    :func:`_check_arguments` names one (Python holds it as a lone surrogate, which
+    stderr wrote as ``\\udcff``)."""
+    return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def os_problem(error: OSError) -> str:

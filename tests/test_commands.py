@@ -298,3 +298,24 @@ def test_standard_input_that_cannot_be_read_is_said_as_a_read_failure(
     monkeypatch.setenv("LANGUAGE", lang)
     assert solver_main(argv) == 2
     assert capsys.readouterr().err == said
+
+
+def test_a_file_name_not_utf8_is_named_with_its_bytes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its byte 0xff (which Python holds as "\udcff") was said as "\udcff", where every
+    # other argument's is said as "\xff".
+    monkeypatch.setenv("LANGUAGE", "en")
+    missing = tmp_path / "\udcff.json"
+    assert main(["review", str(missing)]) == 2
+    said = f"{tmp_path}/\\xff.json"
+    assert capsys.readouterr().err == f"error: cannot read {said}: no such file or folder\n"
+    missing.write_bytes(b"{")
+    assert main(["review", str(missing)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {said} is not valid JSON: ")
+    folder = tmp_path / "\udcff"
+    folder.write_text("a file, not a folder")
+    assert main(["game", "--bots", "greedy,greedy", "--out", str(folder / "x.json")]) == 2
+    assert capsys.readouterr().err == (
+        f"error: --out: cannot write {tmp_path}/\\xff/x.json: a part of the path is not a folder\n"
+    )

@@ -28,6 +28,7 @@ from solver.commands import (
     check_utf8,
     columns,
     fields_from_flags,
+    file_name,
     json_line,
     pad,
     parse_options,
@@ -507,7 +508,11 @@ def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr:
         record = read_json(text)
     except (json.JSONDecodeError, RecursionError) as error:
         raise MeldwiseError(
-            _("{path} is not valid JSON: {error}", path=args.record, error=json_problem(error))
+            _(
+                "{path} is not valid JSON: {error}",
+                path=file_name(args.record),
+                error=json_problem(error),
+            )
         ) from None
     request: dict[str, Any] = {
         "record": record,
