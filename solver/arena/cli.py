@@ -149,7 +149,16 @@ def run_tournament_command(
                 " none: give a folder, or --json - for the report"
             )
         )
-    seats = seats_of(split(args.bots, ","), args.players)
+    names = split(args.bots, ",")
+    if any(name.strip() for name in names) and not all(name.strip() for name in names):
+        # "greedy,,strong" was read as two bots without a word; game refuses it too.
+        raise MeldwiseError(
+            _(
+                "--bots has an empty name in {bots!r}; separate names with one comma",
+                bots=args.bots,
+            )
+        )
+    seats = seats_of(names, args.players)
     options = parse_options(args.option)
     if args.records:
         ready_to_write("--records", args.records, folder=True)
