@@ -617,7 +617,8 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     for item in items:
         name, sep, text = partition(item, "=")
         name = name.strip()
-        if not sep or not name:
+        # "rules.=3" names no rule: it was "unknown rule ''".
+        if not sep or not name.removeprefix("rules.").strip():
             raise MeldwiseError(_("--option takes NAME=VALUE, got {item!r}", item=item))
         value = setting_value(text)
         if not name.startswith("rules."):

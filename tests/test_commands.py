@@ -14,6 +14,12 @@ from solver.cli import main as solver_main
 # Each was refused in the request field's words ('seed', 'buys_left'...), which a
 # person at the command line never wrote.
 REFUSED = [
+    # A rule of no name in --option was "unknown rule ''".
+    (
+        ["game", "--bots", "greedy,greedy", "--option", "rules.=3"],
+        "error: --option takes NAME=VALUE, got 'rules.=3'\n",
+        "エラー: --option は 名前=値 で指定してください(指定値: 'rules.=3')\n",
+    ),
     # A rule without a name was "unknown rule ''".
     (
         ["solve", "--rack", "R1", "--rule", "=3"],
