@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import reprlib
+from collections.abc import Iterable
 
 
 class MeldwiseError(ValueError):
@@ -27,7 +28,7 @@ class MeldwiseError(ValueError):
     0 (R1 R2) is not a valid set``, of the request's ``table``): the command line says
     its flag before the message (``--table: table set 0 ...``), see :meth:`about`."""
 
-    parts: tuple[MeldwiseError, ...] = ()
+    parts: Iterable[MeldwiseError] = ()
     """Every problem, each with its places, when there were several
     (:func:`solver.wire.request_error`): its message lists the first few and counts the
     rest; the command line says them with flags in place of fields, those said alike
