@@ -355,12 +355,10 @@ def answering(
 
 def read_stdin(stdin: TextIO) -> str:
     """All of ``stdin``, or a :class:`MeldwiseError` once it holds more than
-    :data:`MAX_INPUT_BYTES` (read no further)."""
-    text = stdin.read(MAX_INPUT_BYTES + 1)
+    :data:`MAX_INPUT_BYTES` (read no further) or cannot be read (:func:`_from_stdin`)."""
+    text = _from_stdin(stdin.read, MAX_INPUT_BYTES + 1)
     if _over_the_cap(text):
-        raise MeldwiseError(
-            _("cannot read {path}: {error}", path=_("standard input"), error=_too_large())
-        )
+        raise _unreadable_stdin(_too_large())
     return text
 
 
@@ -368,13 +366,27 @@ def _lines(stdin: TextIO) -> Iterator[str | None]:
     """The lines of ``stdin`` (``--jsonl``), each None that is over
     :data:`MAX_INPUT_BYTES`: said at once, and the rest of such a line is read past,
     never held."""
-    while line := stdin.readline(MAX_INPUT_BYTES + 1):
+    while line := _from_stdin(stdin.readline, MAX_INPUT_BYTES + 1):
         if not _over_the_cap(line.removesuffix("\n")):
             yield line
             continue
         yield None
         while line and not line.endswith("\n"):
-            line = stdin.readline(MAX_INPUT_BYTES)
+            line = _from_stdin(stdin.readline, MAX_INPUT_BYTES)
+
+
+def _from_stdin(read: Callable[[int], str], size: int) -> str:
+    """``read(size)`` of standard input, a :class:`MeldwiseError` saying that it cannot
+    be read when the system fails it: an EIO (a terminal gone) was said as "cannot
+    write standard output", the exit code of a write that failed."""
+    try:
+        return read(size)
+    except OSError as error:
+        raise _unreadable_stdin(os_problem(error)) from None
+
+
+def _unreadable_stdin(problem: str) -> MeldwiseError:
+    return MeldwiseError(_("cannot read {path}: {error}", path=_("standard input"), error=problem))
 
 
 def _over_the_cap(text: str) -> bool:
@@ -497,7 +509,12 @@ def ready_to_write(flag: str, path: Path | str, *, folder: bool = False) -> None
 
 def _unwritable(flag: str, path: Path, error: OSError) -> MeldwiseError:
     return MeldwiseError(
-        _("{flag}: cannot write {path}: {error}", flag=flag, path=path, error=os_problem(error))
+        _(
+            "{flag}: cannot write {path}: {error}",
+            flag=flag,
+            path=file_name(path),
+            error=os_problem(error),
+        )
     )
 
 
@@ -517,7 +534,14 @@ def read_file(path: Path | str) -> str:
         problem = os_problem(error)
     except UnicodeDecodeError:
         problem = _("it is not UTF-8 text")
-    raise MeldwiseError(_("cannot read {path}: {error}", path=path, error=problem))
+    raise MeldwiseError(_("cannot read {path}: {error}", path=file_name(path), error=problem))
+
+
+def file_name(path: Path | str) -> str:
+    """``path`` as a message names it: a byte of it that is not UTF-8 as ``\\xff``, as
+    :func:`_check_arguments` names one (Python holds it as a lone surrogate, which
+    stderr wrote as ``\\udcff``)."""
+    return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def os_problem(error: OSError) -> str:
@@ -533,6 +557,7 @@ def os_problem(error: OSError) -> str:
         errno.EEXIST: lambda: _("a part of the path is not a folder"),
         errno.EROFS: lambda: _("the file system is read-only"),
         errno.ENOSPC: lambda: _("no space is left on the device"),
+        errno.EIO: lambda: _("an input/output error"),
     }
     said = usual.get(error.errno) if error.errno is not None else None
     return said() if said is not None else str(error.strerror or error)
@@ -564,7 +589,8 @@ def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:
     rules: dict[str, int | bool | str] = {}
     for item in items:
         name, sep, value = partition(item, "=")
-        if not sep or not value.strip():
+        # No name ("=3") was "unknown rule ''", as --option says NAME=VALUE of it.
+        if not sep or not value.strip() or not name.strip():
             raise MeldwiseError(_("--rule takes NAME=NUMBER or NAME=WORD, got {item!r}", item=item))
         _set_once(rules, name.strip(), setting_value(value, "--rule"), "--rule")
     return rules
@@ -591,7 +617,8 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     for item in items:
         name, sep, text = partition(item, "=")
         name = name.strip()
-        if not sep or not name:
+        # "rules.=3" names no rule: it was "unknown rule ''".
+        if not sep or not name.removeprefix("rules.").strip():
             raise MeldwiseError(_("--option takes NAME=VALUE, got {item!r}", item=item))
         value = setting_value(text, "--option")
         if not name.startswith("rules."):
@@ -832,10 +859,10 @@ def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
     said. A field no flag gives keeps its name, in every language (it is not translated).
     Of the problems an error lists (:attr:`~solver.errors.MeldwiseError.parts`), one said
     alike of two fields from one flag is said once (``--opponents 0,0`` said "--opponents
-    must be at least 1, got 0" twice)."""
-    if error.parts:
-        said = dict.fromkeys(in_flags(part, flags) for part in error.parts)
-        return listing(said, error.unlisted)
+    must be at least 1, got 0" twice), and those left unlisted are counted once each
+    (``--opponents 0,0,0,0,0,0`` said it, then "and 1 more" of the same)."""
+    if error.parts and flags:  # a request on stdin: its fields are named as it names them
+        return listing(list(dict.fromkeys(in_flags(part, flags) for part in error.parts)))
     message = str(error)
     start = 0
     for where, shown in error.places:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import reprlib
+from collections.abc import Iterable
 
 
 class MeldwiseError(ValueError):
@@ -27,14 +28,11 @@ class MeldwiseError(ValueError):
     0 (R1 R2) is not a valid set``, of the request's ``table``): the command line says
     its flag before the message (``--table: table set 0 ...``), see :meth:`about`."""
 
-    parts: tuple[MeldwiseError, ...] = ()
-    """The problems its message lists, each with its places, when it lists several
-    (:func:`solver.wire.request_error`), before a count of the problems left unlisted
-    (:attr:`unlisted`); the command line says them with flags in place of fields, and
-    two said alike once (:func:`solver.commands.in_flags`)."""
-
-    unlisted: int = 0
-    """How many more problems there were than :attr:`parts` lists."""
+    parts: Iterable[MeldwiseError] = ()
+    """Every problem, each with its places, when there were several
+    (:func:`solver.wire.request_error`): its message lists the first few and counts the
+    rest; the command line says them with flags in place of fields, those said alike
+    once, and counts the different ones left unlisted (:func:`solver.commands.in_flags`)."""
 
     def placed(self, where: str, cause: MeldwiseError) -> MeldwiseError:
         """This error, whose message says ``cause`` after the place ``where`` in what was

@@ -11,10 +11,10 @@ wire model simply has a field of type ``Rules``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import Field, field, fields
 from enum import Enum
-from typing import Any, Self, get_type_hints
+from typing import Any, Self, TypeVar, get_type_hints
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
@@ -22,6 +22,8 @@ from pydantic_core import core_schema
 
 from solver.errors import MeldwiseError, RulesError, quoted
 from solver.i18n import _, _p
+
+_Read = TypeVar("_Read")
 
 
 def setting(default: int, low: int, high: int, meaning: str) -> Any:
@@ -180,10 +182,11 @@ def check_game_settings(data: Mapping[str, Any], known: Sequence[str]) -> None:
             )
 
 
-def seated(data: Mapping[str, Any], players: int) -> dict[str, Any]:
-    """A game's settings ``data`` for a game of ``players`` seats, its ``players`` set
-    to that: a ``players`` setting given that says otherwise raises
-    :class:`RulesError` (it was once silently replaced by the number of seats)."""
+def seated(data: Mapping[str, Any], players: int, where: str) -> dict[str, Any]:
+    """A game's settings ``data`` (the top-level field ``where`` of what was read) for a
+    game of ``players`` seats, its ``players`` set to that: a ``players`` setting given
+    that says otherwise raises :class:`RulesError` (it was once silently replaced by the
+    number of seats), about ``where`` (``--option`` on the command line)."""
     given = data.get("players")
     if type(given) is int and given != players:
         raise RulesError(
@@ -192,7 +195,7 @@ def seated(data: Mapping[str, Any], players: int) -> dict[str, Any]:
                 given=given,
                 seats=players,
             )
-        )
+        ).about(where)
     # Not a whole number: left as given, for the settings' own check to name.
     return {**data, "players": players} if given is None else dict(data)
 
@@ -212,6 +215,24 @@ def rules_read(data: Mapping[str, Any], rules: type[Settings], where: str) -> di
         return {**data, "rules": rules.from_dict(data.get("rules"))}
     except MeldwiseError as error:
         raise placed(f"{where}.rules", error) from None
+
+
+def settings_read(
+    read: Callable[[Mapping[str, Any]], _Read],
+    data: Mapping[str, Any],
+    rules: type[Settings],
+    where: str,
+) -> _Read:
+    """A game's settings ``data`` (at the place ``where`` in what was read) as ``read`` (its
+    ``GameSettings.from_dict``) reads them, their ``rules`` read by the class ``rules``
+    (:func:`rules_read`): any error said at ``where`` (``settings: 'hand' must be ...``),
+    which the command line says by its flag: a tournament's ``--option nosuch=1`` said
+    "unknown game setting 'nosuch'" without its flag."""
+    with_rules = rules_read(data, rules, where)
+    try:
+        return read(with_rules)
+    except MeldwiseError as error:
+        raise placed(where, error) from None
 
 
 def read_knobs(knobs: type, text: str, separators: str = "+") -> dict[str, Any]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Self, TypeVar
 
@@ -287,21 +287,42 @@ def request_error(errors: Sequence[ErrorDetails]) -> MeldwiseError:
         # Its kind in solver.errors: a parser's own subclass may need more than a
         # message to be made (UnknownColour takes the letter).
         kind = next(k for k in type(first).__mro__ if k.__module__ == MeldwiseError.__module__)
-    parts = []
-    for error in errors[:MAX_LISTED]:
-        part = MeldwiseError(describe(error))
-        part.places = quotes(error)
-        parts.append(part)
-    made = kind(listing(map(str, parts), len(errors) - len(parts)))
+    parts = [_described(error) for error in errors[:MAX_LISTED]]
+    made = kind(listing([str(part) for part in parts], len(errors) - len(parts)))
     made.places = tuple(where for part in parts for where in part.places)
-    if len(parts) > 1:
-        made.parts, made.unlisted = tuple(parts), len(errors) - len(parts)
+    if len(errors) > 1:
+        made.parts = _Described(errors)
     return made
 
 
-def listing(problems: Iterable[str], unlisted: int = 0) -> str:
-    """Problems said in one sentence, then how many more there are (``unlisted``)."""
-    return clauses(problems) + (_("; and {n} more", n=unlisted) if unlisted > 0 else "")
+def _described(error: ErrorDetails) -> MeldwiseError:
+    """One of pydantic's errors of a request as an error of ours, with its places."""
+    part = MeldwiseError(describe(error))
+    part.places = quotes(error)
+    return part
+
+
+class _Described:
+    """pydantic's errors of a request, each described (:func:`_described`) as it is
+    read: only the command line reads past the first few, to say each different
+    problem once; describing them all took seconds (3 s of 100,000) that an answer
+    listing five does not need."""
+
+    def __init__(self, errors: Sequence[ErrorDetails]) -> None:
+        self.errors = errors
+
+    def __len__(self) -> int:
+        return len(self.errors)
+
+    def __iter__(self) -> Iterator[MeldwiseError]:
+        return map(_described, self.errors)
+
+
+def listing(problems: Sequence[str], more: int = 0) -> str:
+    """Problems said in one sentence, at most :data:`MAX_LISTED` of them, then how many
+    more there are: those of ``problems`` left, and ``more`` not given."""
+    more += max(0, len(problems) - MAX_LISTED)
+    return clauses(problems[:MAX_LISTED]) + (_("; and {n} more", n=more) if more > 0 else "")
 
 
 def quotes(error: ErrorDetails) -> tuple[tuple[tuple[int | str, ...], str], ...]:

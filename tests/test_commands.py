@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 from pathlib import Path
 
@@ -13,6 +14,18 @@ from solver.cli import main as solver_main
 # Each was refused in the request field's words ('seed', 'buys_left'...), which a
 # person at the command line never wrote.
 REFUSED = [
+    # A rule of no name in --option was "unknown rule ''".
+    (
+        ["game", "--bots", "greedy,greedy", "--option", "rules.=3"],
+        "error: --option takes NAME=VALUE, got 'rules.=3'\n",
+        "エラー: --option は 名前=値 で指定してください(指定値: 'rules.=3')\n",
+    ),
+    # A rule without a name was "unknown rule ''".
+    (
+        ["solve", "--rack", "R1", "--rule", "=3"],
+        "error: --rule takes NAME=NUMBER or NAME=WORD, got '=3'\n",
+        "エラー: --rule は 名前=数 か 名前=語 で指定してください(指定値: '=3')\n",
+    ),
     (
         ["game", "--bots", "greedy,greedy", "--seed", "-1"],
         "error: --seed must be at least 0, got -1\n",
@@ -177,7 +190,7 @@ def test_a_refusal_names_the_flag(
 
 def test_tournament_players_names_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "--bots", "greedy", "--players", "99", "--no-progress"]) == 2
-    assert capsys.readouterr().err == "error: --players must be 2 to 8, got 99\n"
+    assert capsys.readouterr().err == "error: --players must be at most 8, got 99\n"
 
 
 def test_review_names_player_but_not_the_records_fields(
@@ -219,12 +232,30 @@ def test_a_problem_of_two_values_of_one_flag_is_said_once(
     ):
         assert solver_main(["solve", "--rack", "R1", "--opponents", "0,0", "--lang", lang]) == 2
         assert capsys.readouterr().err == said
-    # Problems that differ are each said, and those left unlisted counted.
+    # One problem of six sizes is one: it was said, then counted as "and 1 more" (of
+    # the five listed, four were said once; the sixth was counted unseen).
+    for lang, said in (
+        ("en", "error: --opponents must be at least 1, got 0\n"),
+        ("ja", "エラー: --opponents は 1 以上で指定してください(指定値: 0)\n"),
+    ):
+        argv = ["bot", "--rack", "R1", "--opponents", "0,0,0,0,0,0", "--lang", lang]
+        assert solver_main(argv) == 2
+        assert capsys.readouterr().err == said
+    # Problems that differ are each said, and those left unlisted counted once each: it
+    # said "and 2 more" of the same --opponents problem.
     assert solver_main(["solve", "--rack", "R1 Q1", "--opponents", "0,0,0,0,0,0"]) == 2
     assert capsys.readouterr().err == (
         "error: --rack: unknown tile 'Q1': 'Q' is not a colour (colours are R, B, K, O);"
-        " --opponents must be at least 1, got 0; and 2 more\n"
+        " --opponents must be at least 1, got 0\n"
     )
+    rack = "R1 Q1 Q2 Q3 Q4 Q5"
+    assert solver_main(["solve", "--rack", rack, "--opponents", "0,0,0,0,0,0"]) == 2
+    said = capsys.readouterr().err
+    assert said.count("unknown tile") == 5
+    assert "--opponents" not in said
+    assert said.endswith("; and 1 more\n")
+    assert solver_main(["solve", "--rack", rack, "--opponents", "0,0,0,0,0,0", "--lang", "ja"]) == 2
+    assert capsys.readouterr().err.endswith("\u3001\u307b\u304b1\u4ef6\n")  # "and 1 more"
     # A request on stdin names each field.
     request = '{"rack": ["R1"], "opponents": [{"rack_size": 0}, {"rack_size": 0}]}'
     monkeypatch.setattr("sys.stdin", io.StringIO(request))
@@ -232,4 +263,65 @@ def test_a_problem_of_two_values_of_one_flag_is_said_once(
     assert capsys.readouterr().err == (
         "error: 'opponents[0].rack_size' must be at least 1, got 0;"
         " 'opponents[1].rack_size' must be at least 1, got 0\n"
+    )
+
+
+class _Failing(io.RawIOBase):
+    """Standard input whose reads fail as a terminal that went away fails them (EIO)."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, _buffer: object) -> int:
+        raise OSError(errno.EIO, "Input/output error")
+
+
+@pytest.mark.parametrize(
+    "argv", [["solve", "--json"], ["solve", "--jsonl"], ["bot", "--json"], ["review", "-"]]
+)
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "error: cannot read standard input: an input/output error\n"),
+        (
+            "ja",
+            "\u30a8\u30e9\u30fc: \u6a19\u6e96\u5165\u529b \u3092\u8aad\u3081\u307e\u305b\u3093:"
+            " \u5165\u51fa\u529b\u30a8\u30e9\u30fc\u304c\u767a\u751f\u3057\u307e\u3057\u305f\n",
+        ),
+    ],
+)
+def test_standard_input_that_cannot_be_read_is_said_as_a_read_failure(
+    argv: list[str],
+    lang: str,
+    said: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # An EIO reading stdin was said as "cannot write standard output: Input/output
+    # error" (exit 1, a write that failed): it is input that could not be read (exit 2,
+    # as one over 64 MiB is).
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BufferedReader(_Failing())))
+    monkeypatch.setenv("LANGUAGE", lang)
+    assert solver_main(argv) == 2
+    assert capsys.readouterr().err == said
+
+
+def test_a_file_name_not_utf8_is_named_with_its_bytes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its byte 0xff (which Python holds as "\udcff") was said as "\udcff", where every
+    # other argument's is said as "\xff".
+    monkeypatch.setenv("LANGUAGE", "en")
+    missing = tmp_path / "\udcff.json"
+    assert main(["review", str(missing)]) == 2
+    said = f"{tmp_path}/\\xff.json"
+    assert capsys.readouterr().err == f"error: cannot read {said}: no such file or folder\n"
+    missing.write_bytes(b"{")
+    assert main(["review", str(missing)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {said} is not valid JSON: ")
+    folder = tmp_path / "\udcff"
+    folder.write_text("a file, not a folder")
+    assert main(["game", "--bots", "greedy,greedy", "--out", str(folder / "x.json")]) == 2
+    assert capsys.readouterr().err == (
+        f"error: --out: cannot write {tmp_path}/\\xff/x.json: a part of the path is not a folder\n"
     )

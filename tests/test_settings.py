@@ -79,7 +79,7 @@ def test_partial_settings_keep_the_defaults_and_round_trip(kind: Any) -> None:
 
 def test_a_players_setting_must_agree_with_the_seats() -> None:
     # It was once replaced by the number of seats without a word.
-    assert seated({"hand": 5, "players": 3}, 3) == {"hand": 5, "players": 3}
-    assert seated({"players": None}, 2) == {"players": 2}
+    assert seated({"hand": 5, "players": 3}, 3, "settings") == {"hand": 5, "players": 3}
+    assert seated({"players": None}, 2, "settings") == {"players": 2}
     with pytest.raises(RulesError, match="'players' is 3, but 2 bots are seated"):
-        seated({"players": 3}, 2)
+        seated({"players": 3}, 2, "settings")

@@ -119,8 +119,9 @@ def run_tournament_command(
     for flag, value, least, most in (
         ("--games", args.games, 1, MAX_GAMES),
         ("--processes", args.processes, 1, MAX_PROCESSES),
-        # The game's settings say how many players at most; 0 read "1 bots named for 0".
-        ("--players", args.players, 2, None),
+        # 0 read "1 bots named for 0"; 9 Shanghai players was said as the game setting
+        # 'players' (an --option), not as --players.
+        ("--players", args.players, 2, game_spec(args.game).max_players),
         # As meldwise game --seed, so that each game replays alone.
         ("--seed", args.seed, 0, MAX_SEED),
     ):
@@ -133,7 +134,7 @@ def run_tournament_command(
                     value=value,
                 )
             )
-        if most is not None and value > most:
+        if value > most:
             raise MeldwiseError(
                 _("{flag} must be at most {most}, got {value}", flag=flag, most=most, value=value)
             )
@@ -148,7 +149,16 @@ def run_tournament_command(
                 " none: give a folder, or --json - for the report"
             )
         )
-    seats = seats_of(split(args.bots, ","), args.players)
+    names = split(args.bots, ",")
+    if any(name.strip() for name in names) and not all(name.strip() for name in names):
+        # "greedy,,strong" was read as two bots without a word; game refuses it too.
+        raise MeldwiseError(
+            _(
+                "--bots has an empty name in {bots!r}; separate names with one comma",
+                bots=args.bots,
+            )
+        )
+    seats = seats_of(names, args.players)
     options = parse_options(args.option)
     if args.records:
         ready_to_write("--records", args.records, folder=True)
@@ -187,8 +197,15 @@ def _run(
             args.game, seats, args.games, args.seed, options, dispatch=dispatch, keep_records=keep
         )
     columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn())
+    console = Console(file=stderr)
+    # A bar only on a terminal: elsewhere (a log, a pipe) it drew nothing but ended in a
+    # blank line, before the error of a bad --option too.
     with Progress(
-        *columns, TimeRemainingColumn(), console=Console(file=stderr), transient=True
+        *columns,
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
     ) as progress:
         bar = progress.add_task(f"{args.game}: {','.join(seats)}", total=args.games)
 

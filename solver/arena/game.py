@@ -77,6 +77,8 @@ class GameSpec:
     bot_names: tuple[str, ...]
     record: Callable[[Match, Sequence[str]], dict[str, Any]]
     """(finished game, bot names by seat) -> its game record, a JSON object."""
+    max_players: int
+    """The most players a game seats (its settings' ``players`` range's top)."""
     penalty_scores: bool = False
     """Scores are penalty points (lower is better, Shanghai), not points won."""
 

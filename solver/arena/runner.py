@@ -388,6 +388,16 @@ def run_tournament(
     options = dict(options or {})
     spec: GameSpec = game_spec(game)
     spec.check_bots(bots)
+    if not 2 <= len(bots) <= spec.max_players:
+        # The seats, not an option: it was "options: 'players' must be ..." of 9 bots.
+        raise MeldwiseError(
+            _(
+                "a {game} game seats 2 to {most} players, got {players}",
+                game=game,
+                most=spec.max_players,
+                players=len(bots),
+            )
+        )
     if games < 1:
         raise MeldwiseError(_("a tournament needs at least 1 game, got {games}", games=games))
     if games > MAX_GAMES:

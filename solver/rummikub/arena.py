@@ -7,19 +7,16 @@ from typing import Any
 
 from solver.arena.game import GameSpec, Match
 from solver.rummikub.bots import BOTS, make_bot
-from solver.rummikub.engine import Game, GameSettings
+from solver.rummikub.engine import MAX_PLAYERS, Game, GameSettings
 from solver.rummikub.record import record_to_dict
-from solver.rummikub.rules import Rules
-from solver.settings import rules_read, seated
+from solver.settings import seated
 
 
 def new_game(seed: int, players: int, options: Mapping[str, Any]) -> Game:
     """A game of ``players`` dealt from ``seed``; ``options`` are game settings
     (``rules``, ``hand``, ``pool_empty``; see :class:`GameSettings`); an error
-    in the rules is said at ``options.rules``, ``--option rules`` on the command line)."""
-    return Game.new(
-        GameSettings.from_dict(rules_read(seated(options, players), Rules, "options")), seed
-    )
+    in them is said at ``options``, ``--option`` on the command line)."""
+    return Game.new(GameSettings.read(seated(options, players, "options"), "options"), seed)
 
 
 def _record(match: Match, players: Sequence[str]) -> dict[str, Any]:
@@ -33,4 +30,5 @@ RUMMIKUB = GameSpec(
     new_bot=make_bot,
     bot_names=tuple(BOTS),
     record=_record,
+    max_players=MAX_PLAYERS,
 )

@@ -28,6 +28,7 @@ from solver.commands import (
     check_utf8,
     columns,
     fields_from_flags,
+    file_name,
     json_line,
     pad,
     parse_options,
@@ -42,6 +43,7 @@ from solver.commands import (
 from solver.cpsat import DEFAULT_DISRUPTION_TIME_LIMIT, Status
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n, _p, clauses
+from solver.rummikub import notation
 from solver.rummikub.bots import BOTS
 from solver.rummikub.engine import End
 from solver.rummikub.game_wire import (
@@ -142,24 +144,15 @@ def add_notation_flag(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def parse_sets(text: str, flag: str = "--table") -> list[list[str]]:
-    """Sets written ``"R3 R4 R5 | K7 B7 O7"`` (commas or spaces) as lists of tile strings
-    (none for an empty text), as ``flag`` gave them. An empty set between two ``|`` is
-    refused by its place, as Shanghai's ``--table`` refuses one: ``"R1 R2 R3 || K1 K2
-    K3"`` was read as two sets without a word, while ``","`` was a set of no tiles."""
-    if not text.strip():
-        return []
-    sets = [words(part) for part in split(text, "|")]
-    for index, tiles in enumerate(sets):
-        if not tiles:
-            raise MeldwiseError(
-                _(
-                    "{flag}: table set {index} has no tiles; separate sets with one |",
-                    flag=flag,
-                    index=index,
-                )
-            )
-    return sets
+def parse_sets(text: str, flag: str = "--table", *, empty_sets: bool = False) -> list[list[str]]:
+    """Sets written ``"R3 R4 R5 | K7 B7 O7"`` as :func:`~solver.rummikub.notation.parse_sets`
+    reads them (:meth:`Position.parse <solver.rummikub.position.Position.parse>` too,
+    and with ``empty_sets`` a set of no tiles), as ``flag`` gave them: an error is said
+    after the flag (``--table: table set 1 of 'R1 R2 R3 || K1 K2 K3' has no tiles; ...``)."""
+    try:
+        return notation.parse_sets(text, empty_sets=empty_sets)
+    except MeldwiseError as error:
+        raise MeldwiseError(_("{where}: {problem}", where=flag, problem=error)) from None
 
 
 def add_position_flags(parser: argparse.ArgumentParser) -> None:
@@ -515,7 +508,11 @@ def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr:
         record = read_json(text)
     except (json.JSONDecodeError, RecursionError) as error:
         raise MeldwiseError(
-            _("{path} is not valid JSON: {error}", path=args.record, error=json_problem(error))
+            _(
+                "{path} is not valid JSON: {error}",
+                path=file_name(args.record),
+                error=json_problem(error),
+            )
         ) from None
     request: dict[str, Any] = {
         "record": record,

@@ -43,7 +43,7 @@ from solver.rummikub.notation import Tile, format_tiles
 from solver.rummikub.position import Position
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.scoring import penalty, score_round
-from solver.settings import check_game_settings, placed, rules_read
+from solver.settings import check_game_settings, settings_read
 
 Table = tuple[tuple[Tile, ...], ...]
 """The sets on the table, each a tuple of tiles."""
@@ -135,11 +135,7 @@ class GameSettings:
     def read(cls, data: Mapping[str, Any], where: str) -> GameSettings:
         """:meth:`from_dict` for the settings at ``where`` in a request or a record: an
         error names its place (``settings.rules: rule 'jokers' ...``)."""
-        read = rules_read(data, Rules, where)
-        try:
-            return cls.from_dict(read)
-        except MeldwiseError as error:
-            raise placed(where, error) from None
+        return settings_read(cls.from_dict, data, Rules, where)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameSettings:

@@ -324,7 +324,7 @@ def game_rummikub(request: Mapping[str, Any] | GameRequest) -> dict[str, Any]:
     """A whole game between bots (:class:`GameRequest` in, :class:`GameResponse` out:
     the game record, ``docs/games.md``)."""
     asked = read(GameRequest, request)
-    settings = GameSettings.read(seated(asked.settings, len(asked.bots)), "settings")
+    settings = GameSettings.read(seated(asked.settings, len(asked.bots), "settings"), "settings")
     tiles = sum(full_set(settings.rules).values())
     if tiles > MAX_GAME_TILES:
         raise RequestError(

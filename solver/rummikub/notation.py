@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import total_ordering
 
-from solver.errors import NotationError, quoted
+from solver.errors import NotationError, TableError, quoted
 from solver.i18n import _, _p
-from solver.written import without_variation_selectors, words
+from solver.written import split, without_variation_selectors, words
 
 MAX_NUMBER = 26
 """The largest tile number any rule set may use."""
@@ -286,6 +286,29 @@ def parse_tiles(text: str | Iterable[str]) -> list[Tile]:
     """Read tiles from ``"R1 R2 J"`` (spaces or commas) or from a list of strings."""
     found = words(text) if isinstance(text, str) else list(text)
     return [Tile.parse(word) for word in found]
+
+
+def parse_sets(text: str, *, empty_sets: bool = False) -> list[list[str]]:
+    """Read table sets from ``"R3 R4 R5 | K7 B7 O7"`` (tiles between spaces or commas,
+    sets between ``|``) as lists of tile strings; an empty text is no sets. A set of no
+    tiles (``"R1 R2 R3 || K1 K2 K3"``, a ``|`` at the end) raises :class:`TableError`
+    naming its place (:meth:`Position.parse <solver.rummikub.position.Position.parse>`
+    skipped it, while the command line's ``--table`` refused it), unless ``empty_sets``
+    reads it as a set of no tiles: a table a player left, whose check says it is not a
+    valid set (``validate --after``, as the wire's ``table_after``)."""
+    if not text.strip():
+        return []
+    sets = [words(part) for part in split(text, "|")]
+    for index, tiles in enumerate(sets):
+        if not tiles and not empty_sets:
+            raise TableError(
+                _(
+                    "table set {index} of {sets!r:.60} has no tiles; separate sets with one |",
+                    index=index,
+                    sets=text,
+                )
+            )
+    return sets
 
 
 class Notation(Enum):

@@ -13,9 +13,15 @@ from itertools import chain
 from solver.errors import CountError, RequestError, TableError, quoted
 from solver.i18n import _
 from solver.rummikub.melds import InvalidMeld, Meld, read_meld
-from solver.rummikub.notation import Colour, Tile, format_written, parse_tiles, spell
+from solver.rummikub.notation import (
+    Colour,
+    Tile,
+    format_written,
+    parse_sets,
+    parse_tiles,
+    spell,
+)
 from solver.rummikub.rules import Rules
-from solver.written import split
 
 
 class Objective(Enum):
@@ -66,11 +72,9 @@ class Position:
         opened: bool = True,
     ) -> Position:
         """Read a position from notation: ``rack="R1 R2 J"`` and
-        ``table="R3 R4 R5 | K7 B7 O7"`` (or lists of tile strings)."""
-        if isinstance(table, str):
-            sets: list[Iterable[str]] = [part for part in split(table, "|") if part.strip()]
-        else:
-            sets = list(table)
+        ``table="R3 R4 R5 | K7 B7 O7"`` (or lists of tile strings); a set of no tiles
+        between two ``|`` raises :class:`~solver.errors.TableError` (:func:`parse_sets`)."""
+        sets = parse_sets(table) if isinstance(table, str) else list(table)
         return cls(
             rack=tuple(parse_tiles(rack)),
             table=tuple(tuple(parse_tiles(s)) for s in sets),

@@ -63,7 +63,9 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "rack": words(args.rack),
         "table_before": parse_sets(args.before, "--before"),
-        "table_after": parse_sets(args.after, "--after"),
+        # A set of no tiles the player left is a problem of the move, said in the
+        # verdict as the wire's table_after says it; it was refused as bad input.
+        "table_after": parse_sets(args.after, "--after", empty_sets=True),
         "opened": not args.opening,
         "rules": rules_from_flags(args.rule),
         "notation": args.notation,

@@ -12,11 +12,10 @@ from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from solver.settings import rules_read, seated
+from solver.settings import seated
 from solver.shanghai.bots import BOTS, make_bot
-from solver.shanghai.engine import Game, GameSettings
+from solver.shanghai.engine import MAX_PLAYERS, Game, GameSettings
 from solver.shanghai.record import record_to_dict
-from solver.shanghai.rules import Rules
 
 if TYPE_CHECKING:
     from solver.arena.game import Match
@@ -25,10 +24,8 @@ if TYPE_CHECKING:
 def new_game(seed: int, players: int, options: Mapping[str, Any]) -> Game:
     """A game of ``players`` dealt from ``seed``; ``options`` are game settings
     (``rules``, ``hands``, ``hand_size``, ``max_turns``; see :class:`GameSettings`); an error
-    in the rules is said at ``options.rules``, ``--option rules`` on the command line)."""
-    return Game.new(
-        GameSettings.from_dict(rules_read(seated(options, players), Rules, "options")), seed
-    )
+    in them is said at ``options``, ``--option`` on the command line)."""
+    return Game.new(GameSettings.read(seated(options, players, "options"), "options"), seed)
 
 
 def record(match: Match, players: Sequence[str]) -> dict[str, Any]:
@@ -46,5 +43,6 @@ def __getattr__(name: str) -> Any:
         new_bot=make_bot,
         bot_names=tuple(BOTS),
         record=record,
+        max_players=MAX_PLAYERS,
         penalty_scores=True,
     )

@@ -42,7 +42,7 @@ from typing import Any
 
 from solver.errors import MeldwiseError, RulesError, quoted
 from solver.i18n import _, _n, clauses
-from solver.settings import check_game_settings
+from solver.settings import check_game_settings, settings_read
 from solver.shanghai.contracts import HANDS, Contract, buys_allowed
 from solver.shanghai.melds import InvalidMeld, Meld, MeldKind, TableMeld, read_meld
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, format_cards
@@ -114,6 +114,12 @@ class GameSettings:
             except MeldwiseError as error:
                 problem = _("hand {number}: {problem}", number=number, problem=error)
                 raise RulesError(problem) from None
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any], where: str) -> GameSettings:
+        """:meth:`from_dict` for the settings at ``where`` in a request or a record: an
+        error names its place (``options: 'hands' must be ...``)."""
+        return settings_read(cls.from_dict, data, Rules, where)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameSettings:

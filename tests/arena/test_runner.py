@@ -116,6 +116,7 @@ NIM = GameSpec(
     new_bot=_bot,
     bot_names=tuple(NIM_BOTS),
     record=lambda match, names: {"moves": match.log, "names": list(names)},  # type: ignore[attr-defined]
+    max_players=8,
 )
 
 
@@ -365,3 +366,11 @@ def test_a_pool_run_stopped_early_drops_the_games_not_started(
     # EXTRA_QUEUED_CALLS) are still played.
     after = ended[ended.index("dropped") :]
     assert after.count("played") <= 2 + 2 + EXTRA_QUEUED_CALLS
+
+
+@pytest.mark.parametrize(("game", "seats"), [("shanghai", 9), ("rummikub", 9), ("rummikub", 1)])
+def test_a_tournament_of_too_many_or_too_few_seats_says_the_seats(game: str, seats: int) -> None:
+    # 9 bots were said as "options: 'players' must be ...": an option no one gave.
+    with pytest.raises(MeldwiseError) as raised:
+        run_tournament(game, ["greedy"] * seats, 1)
+    assert str(raised.value) == f"a {game} game seats 2 to 8 players, got {seats}"

@@ -17,9 +17,11 @@ import pytest
 
 from meldwise.cli import main
 from solver.cpsat import Limit, Status
+from solver.i18n import language
 from solver.rummikub.cli import opponents_from_flag
 from solver.rummikub.notation import JOKER, Tile
 from solver.rummikub.repair_cli import describe_repair
+from solver.rummikub.validate_cli import describe_validation
 from solver.rummikub.wire import (
     SolveRequest,
     no_play_text,
@@ -714,7 +716,6 @@ def _out_of_time(monkeypatch: pytest.MonkeyPatch) -> None:
         (["solve", "--rack", "R1", "--table", "R1 R2 R3 || K1 K2 K3"], "--table: table set 1"),
         (["solve", "--rack", "R1", "--table", "R1 R2 R3 |"], "--table: table set 1"),
         (["solve", "--rack", "R1", "--table", ","], "--table: table set 0"),
-        (["validate", "--rack", "R1", "--after", "R1 R2 R3 | |"], "--after: table set 1"),
         (["repair", "--table", "R1 R2 R3", "--before", "| R1 R2 R3"], "--before: table set 0"),
     ],
 )
@@ -722,13 +723,45 @@ def test_an_empty_set_between_bars_is_refused_by_its_place(
     args: list[str], said: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(args) == 2
-    assert capsys.readouterr().err == f"error: {said} has no tiles; separate sets with one |\n"
+    flag, index = said.split(": ")
+    assert capsys.readouterr().err == (
+        f"error: {flag}: {index} of {args[-1]!r} has no tiles; separate sets with one |\n"
+    )
     # Japanese too, the bar typed full width (U+FF5C).
-    assert main(["solve", "--rack", "R1", "--table", "R1 R2 R3 \uff5c\uff5c", "--lang", "ja"]) == 2
+    table = "R1 R2 R3 \uff5c\uff5c"
+    assert main(["solve", "--rack", "R1", "--table", table, "--lang", "ja"]) == 2
     set_1 = "\u5834\u306e\u30bb\u30c3\u30c81"  # the table's set 1
-    assert capsys.readouterr().err.startswith(f"\u30a8\u30e9\u30fc: --table: {set_1}\u306b")
+    assert capsys.readouterr().err.startswith(
+        f"\u30a8\u30e9\u30fc: --table: {table!r} \u306e{set_1}\u306b"
+    )
     # No text is no sets.
     assert main(["solve", "--rack", "R1", "--table", " "]) == 0
+
+
+@pytest.mark.parametrize(
+    ("after", "sets"),
+    [
+        ("R1 R2 R3 R4 | |", [["R1", "R2", "R3", "R4"], [], []]),
+        ("| R1 R2 R3 R4", [[], ["R1", "R2", "R3", "R4"]]),
+        (",", [[]]),
+    ],
+)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_validate_says_an_empty_set_left_in_its_verdict_as_the_wire_does(
+    after: str, sets: list[list[str]], lang: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --after refused it as bad input (exit 2), where /validate's table_after judges
+    # it: a problem of the move, in the verdict. The wire's verdict is the contract.
+    argv = ["validate", "--rack", "R4", "--before", "R1 R2 R3", "--after", after]
+    assert main([*argv, "--lang", lang]) == 0
+    request = {"rack": ["R4"], "table_before": [["R1", "R2", "R3"]], "table_after": sets}
+    verdict = validate_rummikub({**request, "lang": lang})
+    assert not verdict["legal"]
+    assert any(problem["set"] == sets.index([]) for problem in verdict["problems"])
+    with language(lang):
+        assert capsys.readouterr().out == describe_validation(verdict)
+    # --before still refuses one: the wire refuses a table before that is not valid.
+    assert main(["validate", "--rack", "R4", "--before", "R1 R2 R3 |", "--after", "R4"]) == 2
 
 
 @pytest.mark.parametrize(

@@ -149,6 +149,102 @@ def test_tournament_says_a_bad_rule_with_its_option(
     assert "99" in said
 
 
+@pytest.mark.parametrize(
+    ("argv", "problem"),
+    [
+        (
+            ["tournament", "--bots", "greedy", "--option", "nosuch=1"],
+            "unknown game setting 'nosuch'; known are hand, players, pool_empty, rules",
+        ),
+        (
+            ["tournament", "--game", "shanghai", "--bots", "greedy", "--option", "nosuch=1"],
+            "unknown game setting 'nosuch'; known are rules, players, hands, hand_size, max_turns",
+        ),
+        (
+            ["tournament", "--bots", "greedy", "--option", "pool_empty=never"],
+            "'pool_empty' must be 'play_on' or 'end', got 'never'",
+        ),
+        (
+            ["tournament", "--game", "shanghai", "--bots", "greedy", "--option", "hands=0"],
+            "'hands' must be a whole number 1 to 10, got 0",
+        ),
+        (
+            ["tournament", "--bots", "greedy", "--option", "players=3"],
+            "game setting 'players' is 3, but 2 bots are seated",
+        ),
+        (
+            ["tournament", "--game", "shanghai", "--bots", "greedy", "--option", "players=3"],
+            "game setting 'players' is 3, but 2 bots are seated",
+        ),
+        (
+            ["game", "--bots", "greedy,greedy", "--option", "players=3"],
+            "game setting 'players' is 3, but 2 bots are seated",
+        ),
+    ],
+)
+def test_a_bad_game_setting_is_said_with_its_option(
+    argv: list[str],
+    problem: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The tournament said these without --option (game said "--option: ..."), and a
+    # 'players' setting the seats contradict was said without it by both.
+    argv = [*argv, "--no-progress"] if argv[0] == "tournament" else argv
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"error: --option: {problem}\n"
+    monkeypatch.setenv("LANGUAGE", "ja")  # the tournament takes no --lang
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith("\u30a8\u30e9\u30fc: --option: ")
+
+
+@pytest.mark.parametrize("bots", ["greedy,,strong", "greedy,", ",greedy"])
+def test_a_tournament_refuses_an_empty_bot_name(
+    bots: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "greedy,,strong" was two bots without a word (and played 100 games), where game
+    # refuses the empty name.
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(["tournament", "--no-progress", "--bots", bots]) == 2
+    assert capsys.readouterr().err == (
+        f"error: --bots has an empty name in {bots!r}; separate names with one comma\n"
+    )
+    monkeypatch.setenv("LANGUAGE", "ja")
+    assert main(["tournament", "--no-progress", "--bots", bots]) == 2
+    assert capsys.readouterr().err.startswith(f"\u30a8\u30e9\u30fc: --bots \u306e {bots!r} ")
+
+
+def test_a_tournament_error_is_one_line_with_the_progress_bar_on(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Not on a terminal the bar drew nothing but a blank line, before the error too.
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(["tournament", "--bots", "greedy", "--option", "nosuch=1"]) == 2
+    assert capsys.readouterr().err == (
+        "error: --option: unknown game setting 'nosuch'; known are hand, players,"
+        " pool_empty, rules\n"
+    )
+    argv = ["tournament", "--bots", "greedy", "--games", "1", "--processes", "1", *TINY]
+    assert main(argv) == 0
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(("game", "most"), [("rummikub", 8), ("shanghai", 8)])
+def test_too_many_tournament_players_are_said_as_players_flag(
+    game: str, most: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Shanghai said "'players' must be a whole number 2 to 8, got 9": the game setting,
+    # not the flag typed.
+    argv = ["tournament", "--no-progress", "--game", game, "--bots", "greedy"]
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main([*argv, "--players", str(most + 1)]) == 2
+    assert capsys.readouterr().err == f"error: --players must be at most {most}, got {most + 1}\n"
+    monkeypatch.setenv("LANGUAGE", "ja")
+    assert main([*argv, "--players", str(most + 1)]) == 2
+    assert capsys.readouterr().err.startswith("\u30a8\u30e9\u30fc: --players ")
+
+
 def test_option_flags_read_true_and_false_as_rule_flags_do(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

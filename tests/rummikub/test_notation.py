@@ -2,8 +2,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.errors import NotationError
-from solver.rummikub import JOKER, Colour, Rules, Tile, format_tiles, parse_tiles
+from solver.errors import NotationError, TableError
+from solver.rummikub import JOKER, Colour, Position, Rules, Tile, format_tiles, parse_tiles
 from solver.rummikub.notation import Notation, spelling, written_sets
 
 
@@ -81,3 +81,25 @@ def test_sets_are_written_with_each_jokers_tile_in_the_notation_asked() -> None:
     assert written_sets(sets) == [["R5", "R6", "J(R4)"], ["O7", "B7", "J"]]
     with spelling(Notation.RBYK):
         assert written_sets([parse_tiles("J(O7) B7 K7")]) == [["J(Y7)", "B7", "K7"]]
+
+
+@pytest.mark.parametrize(
+    ("table", "index"),
+    [("R1 R2 R3 || K1 K2 K3", 1), ("R1 R2 R3 |", 1), ("| R1 R2 R3", 0), (",", 0)],
+)
+def test_position_parse_refuses_an_empty_set_as_the_command_line_does(
+    table: str, index: int
+) -> None:
+    # Position.parse skipped it (two sets read from "R1 R2 R3 || K1 K2 K3" without a
+    # word), while --table refused it: one parser now, which refuses it by its place.
+    with pytest.raises(TableError) as raised:
+        Position.parse("R1", table)
+    assert str(raised.value) == (
+        f"table set {index} of {table!r} has no tiles; separate sets with one |"
+    )
+    # No text is no sets, and a list of sets is read as it is.
+    assert Position.parse("R1", " ").table == ()
+    assert Position.parse("R1", "R1 R2 R3 | K1 K2 K3").table == (
+        tuple(parse_tiles("R1 R2 R3")),
+        tuple(parse_tiles("K1 K2 K3")),
+    )
