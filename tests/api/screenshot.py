@@ -50,7 +50,7 @@ def rummikub_ja(page: Page) -> None:
 
 
 def shanghai_ja(page: Page) -> None:
-    page.get_by_role("tab", name="上海ラミー(コントラクトラミー)").click()
+    page.get_by_role("tab", name="上海ラミー").click()
     page.get_by_role("button", name="例を読み込む").last.click()
     with page.expect_response(lambda r: r.url.endswith("/v1/shanghai/advise")):
         page.get_by_role("button", name="アドバイス").click()

@@ -1777,6 +1777,25 @@ def test_the_contract_select_shows_every_contract_whole(
         context.close()
 
 
+@pytest.mark.parametrize(("width", "rows"), [(400, 1), (320, 2)])
+def test_the_tabs_lie_in_few_rows(service: str, browser: Browser, width: int, rows: int) -> None:
+    # The Japanese Shanghai tab said the glossary's whole term, 上海ラミー(コントラクトラミー),
+    # 234 px wide: the three tabs lay in three rows at 320 px and two at 400 px.
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    try:
+        for lang in ("en", "ja"):
+            page.goto(f"{service}/?lang={lang}")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            tops = page.locator("[role=tab]").evaluate_all(
+                "tabs => tabs.map(t => Math.round(t.getBoundingClientRect().top))"
+            )
+            assert len(tops) == 3, (lang, tops)
+            assert len(set(tops)) <= rows, (lang, tops)
+    finally:
+        context.close()
+
+
 def test_the_draw_options_fit_a_400_px_window(service: str, browser: Browser) -> None:
     # The English draw options were 18 px wider than the panel at 400 px: the table
     # scrolled sideways in its box, the chance of going out half hidden.
