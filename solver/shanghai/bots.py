@@ -119,6 +119,10 @@ class Policy:
     buy_starved: bool = False
     """Buy every upcard while the hand after a draw is smaller than the contract
     (hands 8-10 with 11 cards: no play goes down without buying)."""
+    shed_safely: bool = True
+    """Out of reach of the contract (:func:`out_of_reach`), shed the costliest card of
+    the lowest danger (False: the first costliest card in card order, whatever its
+    danger)."""
     buy_ev: bool = False
     """Buy by expected value (False: greedy's rule alone): what greedy buys (the
     upcard lowers the deficiency), and an upcard that leaves the deficiency when its
@@ -153,7 +157,7 @@ class Bot:
             # Proven: this hand's contract is beyond the cards the player can still
             # hold, so no question of the deficiency matters: shed points.
             if view.step is Step.PLAY:
-                return Play(discard=max(sorted(view.hand), key=view.rules.points))
+                return Play(discard=shed(view, self.policy.shed_safely))
             return Draw(False) if view.step is Step.DRAW else Buy(False)
         if view.step is Step.DRAW:
             return Draw(self.take(view))
@@ -324,6 +328,18 @@ def out_of_reach(view: View) -> bool:
     drawn = 0 if view.step is Step.PLAY else 1
     most = len(view.hand) + drawn + view.buys_ahead * (1 + view.rules.buy_penalty_cards)
     return most < view.contract.cards
+
+
+def shed(view: View, safely: bool = True) -> Card:
+    """The discard of a player whose contract is out of reach (:func:`out_of_reach`):
+    caught at the hand's end whatever it does, it sheds the costliest card; of those,
+    ``safely``, the one of the lowest danger to the next player (:func:`_danger_now`),
+    which costs no points, then the first in card order."""
+    hand = sorted(view.hand)
+    if not safely:
+        return max(hand, key=view.rules.points)
+    rate = _danger_now(view)
+    return min(hand, key=lambda card: (-view.rules.points(card), rate(card)))
 
 
 END_CHANCE = ((2, 0.35), (4, 0.2), (99, 0.08))

@@ -184,7 +184,9 @@ def set_match(
     ranks = []
     left = list(leftover)
     for size in sizes:
-        rank = max(range(13), key=lambda r: (min(left[r], size), supply[r], r))
+        # The largest (cards up to the size, supply, rank): ranks are distinct, so no
+        # tie (one C-level max over tuples: this runs for every card a study weighs).
+        rank = max(zip([min(n, size) for n in left], supply, range(13), strict=True))[2]
         take = min(left[rank], size)
         total += take
         left[rank] -= take
@@ -194,11 +196,11 @@ def set_match(
 
 def leftover_by_rank(naturals: list[int], windows: tuple[Window, ...]) -> list[int]:
     """Natural cards per rank that the runs of ``windows`` leave (runs match first)."""
-    used = Counter(i for window in windows for i in window.cards)
-    left = [0] * 13
-    for index in range(52):
-        left[index % 13] += max(0, naturals[index] - used[index])
-    return left
+    rest = list(naturals)
+    for window in windows:
+        for index in window.cards:
+            rest[index] -= 1
+    return [sum(n for n in rest[rank::13] if n > 0) for rank in range(13)]
 
 
 def lower_bound(hand: Counter[Card], shape: Shape) -> int:
@@ -227,9 +229,7 @@ def best_skeletons(
 
     def leaf(chosen: list[Window], matched: int) -> None:
         nonlocal best, complete
-        left = [0] * 13
-        for index in range(52):
-            left[index % 13] += naturals[index] - used[index]
+        left = [sum(naturals[rank::13]) - sum(used[rank::13]) for rank in range(13)]
         got, ranks = set_match(left, set_sizes, supply)
         total = matched + got
         if total > best:

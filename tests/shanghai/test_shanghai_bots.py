@@ -299,6 +299,29 @@ def test_with_two_players_only_the_first_upcards_buy_counts_toward_the_contract(
     assert solves[0] == 0
 
 
+def test_a_player_out_of_reach_sheds_the_costliest_card_the_next_player_cannot_lay_off() -> None:
+    """Out of reach (two players, hand 8, the first upcard not bought), the bot sheds
+    a ten-point card: KS and KD cost the same, but the next player is down and KS goes
+    on their run 9S-QS. It shed KS (the first costliest card in card order), handing
+    them a lay-off for nothing; it now sheds KD (danger 0) and keeps KS, at no cost in
+    points. Without a danger between them it sheds the first, as before; the knob
+    ``shed_safely=false`` keeps the old choice."""
+    hand = "3H 4H 5H 7D 9D 9C KS KD 5C 6C 8C 4C"
+    run = TableMeld(read_meld(parse_cards("9S 10S JS QS"), Rules()), "1")
+    view = replace(_hand_eight(Step.PLAY, hand), table=(run,), down=(False, True))
+    assert out_of_reach(view)
+    for name in ("greedy", "strong"):
+        assert make_bot(name).choose(view) == Play(discard=parse_cards("KD")[0])
+    old = make_bot("strong:shed_safely=false")
+    assert old.choose(view) == Play(discard=parse_cards("KS")[0])
+    # The next player not down: both kings are safe, the first in card order goes.
+    calm = replace(view, down=(False, False))
+    assert make_bot("strong").choose(calm) == Play(discard=parse_cards("KS")[0])
+    # A costlier card goes first, however dangerous (danger never costs points).
+    ace = replace(view, hand=tuple(sorted(parse_cards(hand.replace("3H", "AS")))))
+    assert make_bot("strong").choose(ace) == Play(discard=parse_cards("AS")[0])
+
+
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (2, 4), (3, 2)])
 def test_buys_ahead_follow_the_engines_offers(players: int, seed: int) -> None:
     """Played out by the bots (hands 1-2): whenever the engine offers a seat the
