@@ -9,7 +9,7 @@ that player:
   when it can be laid off and whether the next player is down is not known;
 * **+1** when the card is related to a card the next player took from the discard
   pile: the same rank (a set they may be building) or the same suit within two
-  ranks (a run).
+  ranks (a run; with ``ace_low`` the ace is next to the two as well as to the king).
 
 So the figure runs 0-3. It is a heuristic: a card of danger 0 may still complete
 something in a hand nobody can see.
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from solver.shanghai.lay_offs import fits_table
 from solver.shanghai.melds import Meld
-from solver.shanghai.notation import Card
+from solver.shanghai.notation import ACE, Card
 from solver.shanghai.position import NextPlayer
 from solver.shanghai.rules import Rules
 
@@ -31,14 +31,21 @@ def danger(card: Card, table: Sequence[Meld], nxt: NextPlayer, rules: Rules) -> 
     score = 0
     if nxt.down is not False and fits_table(card, table, rules):
         score += 2 if nxt.down else 1
-    if any(_related(card, taken) for taken in nxt.took):
+    if any(_related(card, taken, rules) for taken in nxt.took):
         score += 1
     return score
 
 
-def _related(card: Card, taken: Card) -> bool:
+def _related(card: Card, taken: Card, rules: Rules) -> bool:
     if card.is_joker or taken.is_joker:
         return False  # a joker fits nearly anywhere: the table part counts it
     if card.rank == taken.rank:
         return True
-    return card.suit == taken.suit and abs(card.rank - taken.rank) <= 2
+    return card.suit == taken.suit and any(
+        abs(a - b) <= 2 for a in _places(card, rules) for b in _places(taken, rules)
+    )
+
+
+def _places(card: Card, rules: Rules) -> tuple[int, ...]:
+    """The run places of ``card``: a low ace is place 1 as well as 14."""
+    return (1, ACE) if rules.ace_low and card.rank == ACE else (card.rank,)

@@ -269,3 +269,17 @@ def test_a_deficiency_the_work_limit_left_as_the_fewest_found_is_not_said_exact(
     assert "at most 10 cards short of the contract (not proven" in discard["reason"]
     assert discard["deficiency_after"] is None
     assert discard["outs"] is None
+
+
+def test_a_low_ace_is_related_to_the_two_the_next_player_took() -> None:
+    """Under ace_low a next player who took 2S may be building A-2-3-4 of spades, yet
+    AS was rated danger 0 (related only within two ranks of 14) and thrown to them for
+    its 15 points; it now has danger 1 and KD goes. With the ace high only, AS is no
+    closer to 2S than any other spade, and goes."""
+    ask = {"hand": ["AS", "KD"], "hand_number": 1, "down": True, "phase": "play"}
+    ask["next_player"] = {"took": ["2S"]}
+    low = advise_shanghai({**ask, "rules": {"ace_low": True}})["discard"]
+    assert (low["card"], low["danger"]) == ("KD", 0)
+    assert "lowest danger (0" in low["reason"]
+    high = advise_shanghai(ask)["discard"]
+    assert (high["card"], high["danger"]) == ("AS", 0)
