@@ -193,14 +193,6 @@ def test_tournament_players_names_the_flag(capsys: pytest.CaptureFixture[str]) -
     assert capsys.readouterr().err == "error: --players must be at most 8, got 99\n"
 
 
-def test_a_shanghai_tournament_names_players_flag(capsys: pytest.CaptureFixture[str]) -> None:
-    """--players 9 said "'players' must be a whole number 2 to 8, got 9", naming the
-    game setting rather than the flag the person wrote (Rummikub's says --players)."""
-    argv = ["tournament", "--game", "shanghai", "--bots", "greedy", "--players", "9"]
-    assert main([*argv, "--no-progress"]) == 2
-    assert capsys.readouterr().err == "error: --players must be a whole number 2 to 8, got 9\n"
-
-
 def test_review_names_player_but_not_the_records_fields(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -94,7 +94,7 @@ class GameSettings:
                         high=high,
                         value=quoted(value),
                     )
-                ).naming(name)  # a tournament's --players
+                )
         cards = len(ALL_NATURALS) * self.rules.decks + self.rules.jokers
         if self.players * self.hand_size + 1 > cards:
             raise RulesError(
