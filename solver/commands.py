@@ -289,7 +289,7 @@ def add_time_limit_flag(
 ) -> None:
     """``--time-limit SECONDS``, or another time limit ``flag`` (see :func:`time_limit_ms`)."""
     parser.add_argument(
-        flag, type=float, default=default, metavar="SECONDS", help=f"{meaning} ({default:g})"
+        flag, type=Seconds, default=default, metavar="SECONDS", help=f"{meaning} ({default:g})"
     )
 
 
@@ -450,6 +450,58 @@ def file_path(name: str) -> Path:
     """The ``type`` of a command-line argument naming a file as a :class:`Path`: a
     :class:`FileName`, so an empty one is refused (``Path("")`` is the current folder)."""
     return Path(FileName(name))
+
+
+_WHOLE = re.compile(r"[+-]?([0-9]+)")
+# inf and nan too, as float() reads them: a time limit's range check says them.
+_DECIMAL = re.compile(
+    r"[+-]?(?:([0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?([0-9]+))?|inf|infinity|nan)", re.IGNORECASE
+)
+
+
+def whole_number(text: str) -> int:
+    """The ``type`` of a command-line flag taking a whole number (``--seed``,
+    ``--players``): ASCII digits with a sign or not, typed full width too, as
+    ``--rule``/``--option`` read one. Not ``int()``: it read ``9_9`` as 99 and other
+    scripts' digits. argparse says a refusal with the flag and the text as typed."""
+    match = _WHOLE.fullmatch(unicodedata.normalize("NFKC", text.strip()))
+    if match is None:
+        raise argparse.ArgumentTypeError(_("must be a whole number, got {got!r:.60}", got=text))
+    _check_digits(match.group(1))
+    return int(match.group(0))
+
+
+class Seconds(float):
+    """The ``type`` of a time limit flag (``--time-limit``): a decimal number of ASCII
+    digits (typed full width too), an exponent allowed, remembering the text as typed
+    (:attr:`written`) for a refusal to quote (see :func:`seconds_text`). Not
+    ``float()``: it read ``3_00`` as 300 and other scripts' digits, and ``1e-400`` as 0,
+    which a refusal then quoted ("got 0")."""
+
+    written: str
+
+    def __new__(cls, text: str) -> Seconds:
+        match = _DECIMAL.fullmatch(unicodedata.normalize("NFKC", text.strip()))
+        if match is None:
+            raise argparse.ArgumentTypeError(_("must be a number, got {got!r:.60}", got=text))
+        _check_digits((match.group(1) or "").replace(".", ""), match.group(2) or "")
+        seconds = super().__new__(cls, match.group(0))
+        seconds.written = text
+        return seconds
+
+
+def _check_digits(*numbers: str) -> None:
+    """Refuse a number written with more than :data:`~solver.wire.MAX_DIGITS` digits
+    (leading zeros aside), as the JSON requests refuse one."""
+    digits = max(len(number.lstrip("0")) for number in numbers)
+    if digits > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(
+            _(
+                "a number has {digits} digits; at most {most} are accepted",
+                digits=digits,
+                most=MAX_DIGITS,
+            )
+        )
 
 
 def _check_arguments(args: argparse.Namespace) -> None:
@@ -735,9 +787,11 @@ def time_limit_ms(
 
 
 def seconds_text(seconds: float) -> str:
-    """``seconds`` written short (``0.5``, ``1e+09``) but as given: ``:g`` alone keeps six
-    digits, and an error said "must be between 0.001 and 300 seconds, got 300" of
-    ``--time-limit 300.0001``."""
+    """``seconds`` as typed (:class:`Seconds`: ``1e-400``, read as 0), else written
+    short (``0.5``, ``1e+09``) but as given: ``:g`` alone keeps six digits, and an error
+    said "must be between 0.001 and 300 seconds, got 300" of ``--time-limit 300.0001``."""
+    if isinstance(seconds, Seconds):
+        return seconds.written
     short = f"{seconds:g}"
     return short if math.isnan(seconds) or float(short) == seconds else repr(seconds)
 
