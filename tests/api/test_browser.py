@@ -661,16 +661,40 @@ def test_an_answer_that_is_not_the_services_is_not_drawn(
         page.route(f"**{SOLVE}", answer_200(body))
         page.route(f"**{REPAIR}", answer_200(body))
         hint.get_by_role("button").click()
-        expect(hint.get_by_role("alert")).to_have_text(said.format(url="v1/rummikub/solve"))
+        # The address the page asked, in full (it said "v1/rummikub/solve").
+        expect(hint.get_by_role("alert")).to_have_text(said.format(url=f"{service}{SOLVE}"))
         expect(hint.locator(".answer")).to_be_empty()
         expect(hint).to_have_attribute("aria-busy", "false")
         page.locator("#repair-run").click()
-        expect(page.locator("#repair-error")).to_have_text(said.format(url="v1/rummikub/repair"))
+        expect(page.locator("#repair-error")).to_have_text(said.format(url=f"{service}{REPAIR}"))
         expect(page.locator("#repair-answer")).to_be_empty()
         page.unroute(f"**{SOLVE}")
         page.unroute(f"**{REPAIR}")
     _, nudge = press_hint(page)  # the button is usable again
     assert nudge["tiles_played"] == 3
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Could not reach the service at {url}: it is not running"),
+        ("ja", "\u30b5\u30fc\u30d3\u30b9({url})\u306b\u63a5\u7d9a\u3067\u304d\u307e\u305b\u3093"),
+    ],
+)
+def test_a_service_out_of_reach_is_named_by_its_full_address(
+    service: str, page: Page, lang: str, said: str
+) -> None:
+    # The demo page calls the service at an address relative to itself: "Could not
+    # reach the service at v1/rummikub/solve" named no address a person could try.
+    page.goto(f"{service}/?lang={lang}")
+    page.locator("#rack").fill("R1 R2 R3")
+    page.route(f"**{SOLVE}", lambda route: route.abort())
+    page.route(f"**{REPAIR}", lambda route: route.abort())
+    hint = page.locator("meldwise-hint")
+    hint.get_by_role("button").click()
+    expect(hint.get_by_role("alert")).to_contain_text(said.format(url=f"{service}{SOLVE}"))
+    page.locator("#repair-run").click()
+    expect(page.locator("#repair-error")).to_contain_text(said.format(url=f"{service}{REPAIR}"))
 
 
 EMBED = """<!doctype html>
@@ -2223,6 +2247,18 @@ def test_a_number_field_with_no_number_typed_is_named_not_read_as_empty(
     page.locator("#review-play").click()
     expect(page.locator("#review-error")).to_have_text(
         "シード: 入力されたものが数値ではありません。"
+    )
+    # An emptied seed played seed 0, saying nothing: the seed is asked for.
+    page.locator("#seed").fill("")
+    page.locator("#review-play").click()
+    expect(page.locator("#review-error")).to_have_text(
+        "\u30b7\u30fc\u30c9: \u4f55\u3082\u5165\u529b\u3055\u308c\u3066"
+        "\u3044\u307e\u305b\u3093\u3002\u6570\u5024\u3092\u5165\u529b\u3057\u3066\u304f\u3060\u3055\u3044\u3002"
+    )
+    page.get_by_role("button", name="English").click()
+    page.locator("#seed").press("Enter")
+    expect(page.locator("#review-error")).to_have_text(
+        "seed: nothing is typed there; type a number."
     )
     assert sent == []
     page.locator("#tab-shanghai").click()
