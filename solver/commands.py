@@ -30,7 +30,14 @@ from typing import Any, NoReturn, TextIO, TypeAlias
 from solver.cpsat import interruptible
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, N_, Nn_, _, catalogue, current, from_environment, language
-from solver.wire import MAX_DIGITS, MAX_TIME_LIMIT_MS, json_problem, listing, place, read_json
+from solver.wire import (
+    MAX_TIME_LIMIT_MS,
+    json_problem,
+    listing,
+    place,
+    read_json,
+    too_many_digits,
+)
 from solver.written import partition, split, words
 
 EXIT_BAD_INPUT = 2
@@ -492,16 +499,10 @@ class Seconds(float):
 
 def _check_digits(*numbers: str) -> None:
     """Refuse a number written with more than :data:`~solver.wire.MAX_DIGITS` digits
-    (leading zeros aside), as the JSON requests refuse one."""
-    digits = max(len(number.lstrip("0")) for number in numbers)
-    if digits > MAX_DIGITS:
-        raise argparse.ArgumentTypeError(
-            _(
-                "a number has {digits} digits; at most {most} are accepted",
-                digits=digits,
-                most=MAX_DIGITS,
-            )
-        )
+    (:func:`~solver.wire.too_many_digits`), as the JSON requests refuse one."""
+    problem = too_many_digits(*numbers)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
 
 
 def _check_arguments(args: argparse.Namespace) -> None:
@@ -709,18 +710,7 @@ def sizes_from_flag(
         number = written.removesuffix(mark)
         if not (number.isascii() and number.isdigit()):
             raise MeldwiseError(bad(word))
-        if len(number.lstrip("0")) > MAX_DIGITS:
-            raise MeldwiseError(
-                _(
-                    "{where}: {problem}",
-                    where=flag,
-                    problem=_(
-                        "a number has {digits} digits; at most {most} are accepted",
-                        digits=len(number.lstrip("0")),
-                        most=MAX_DIGITS,
-                    ),
-                )
-            )
+        _check_flag_digits(flag, number)
         sizes.append((int(number), number != written))
     return sizes
 
@@ -736,20 +726,17 @@ def setting_value(text: str, flag: str) -> int | bool | str:
     # number past 4,300 digits, which was then said not to be a whole number.
     if not re.fullmatch(r"[+-]?[0-9]+", written):
         return {"true": True, "false": False}.get(word, word)
-    digits = len(written.lstrip("+-").lstrip("0"))
-    if digits > MAX_DIGITS:
-        raise MeldwiseError(
-            _(
-                "{where}: {problem}",
-                where=flag,
-                problem=_(
-                    "a number has {digits} digits; at most {most} are accepted",
-                    digits=digits,
-                    most=MAX_DIGITS,
-                ),
-            )
-        )
+    _check_flag_digits(flag, written.lstrip("+-"))
     return int(written)
+
+
+def _check_flag_digits(flag: str, number: str) -> None:
+    """Refuse, naming ``flag``, a number whose digits ``number`` are too many
+    (:func:`~solver.wire.too_many_digits`): ``int()`` refused one past 4,300 digits
+    with a traceback."""
+    problem = too_many_digits(number)
+    if problem is not None:
+        raise MeldwiseError(_("{where}: {problem}", where=flag, problem=problem))
 
 
 def time_limit_ms(
