@@ -902,7 +902,9 @@ def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
     alike of two fields from one flag is said once (``--opponents 0,0`` said "--opponents
     must be at least 1, got 0" twice), and those left unlisted are counted once each
     (``--opponents 0,0,0,0,0,0`` said it, then "and 1 more" of the same)."""
-    if error.parts and flags:  # a request on stdin: its fields are named as it names them
+    # Without flags (a request on stdin) its message stands: it names the fields as
+    # the request does, each problem said as it is.
+    if error.parts and flags:
         return listing(list(dict.fromkeys(in_flags(part, flags) for part in error.parts)))
     message = str(error)
     start = 0
