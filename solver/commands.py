@@ -460,6 +460,8 @@ def file_path(name: str) -> Path:
 
 
 _WHOLE = re.compile(r"[+-]?([0-9]+)")
+"""A whole number as every flag reads one (:func:`whole_number`, :func:`setting_value`):
+ASCII digits, a sign or not, after NFKC (:func:`_as_whole`)."""
 # inf and nan too, as float() reads them: a time limit's range check says them.
 _DECIMAL = re.compile(
     r"[+-]?(?:([0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?([0-9]+))?|inf|infinity|nan)", re.IGNORECASE
@@ -471,11 +473,17 @@ def whole_number(text: str) -> int:
     ``--players``): ASCII digits with a sign or not, typed full width too, as
     ``--rule``/``--option`` read one. Not ``int()``: it read ``9_9`` as 99 and other
     scripts' digits. argparse says a refusal with the flag and the text as typed."""
-    match = _WHOLE.fullmatch(unicodedata.normalize("NFKC", text.strip()))
+    match = _as_whole(text)
     if match is None:
         raise argparse.ArgumentTypeError(_("must be a whole number, got {got!r:.60}", got=text))
     _check_digits(match.group(1))
     return int(match.group(0))
+
+
+def _as_whole(text: str) -> re.Match[str] | None:
+    """``text`` read as a whole number (:data:`_WHOLE`), typed full width or not: the
+    number's text and its digits (group 1), or None."""
+    return _WHOLE.fullmatch(unicodedata.normalize("NFKC", text.strip()))
 
 
 class Seconds(float):
@@ -721,13 +729,13 @@ def setting_value(text: str, flag: str) -> int | bool | str:
     whoever reads the setting checks the value. Raises :class:`MeldwiseError` naming
     ``flag`` for a number of more than :data:`~solver.wire.MAX_DIGITS` digits."""
     word = text.strip()
-    written = unicodedata.normalize("NFKC", word)
     # Not int() alone: it read "1_0" as 10 and other scripts' digits, and refused a
     # number past 4,300 digits, which was then said not to be a whole number.
-    if not re.fullmatch(r"[+-]?[0-9]+", written):
+    match = _as_whole(word)
+    if match is None:
         return {"true": True, "false": False}.get(word, word)
-    _check_flag_digits(flag, written.lstrip("+-"))
-    return int(written)
+    _check_flag_digits(flag, match.group(1))
+    return int(match.group(0))
 
 
 def _check_flag_digits(flag: str, number: str) -> None:
