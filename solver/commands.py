@@ -740,8 +740,8 @@ def setting_value(text: str, flag: str) -> int | bool | str:
 
 def _check_flag_digits(flag: str, number: str) -> None:
     """Refuse, naming ``flag``, a number whose digits ``number`` are too many
-    (:func:`~solver.wire.too_many_digits`): ``int()`` refused one past 4,300 digits
-    with a traceback."""
+    (:func:`~solver.wire.too_many_digits`), before ``int()``, which refuses one past
+    4,300 digits."""
     problem = too_many_digits(number)
     if problem is not None:
         raise MeldwiseError(_("{where}: {problem}", where=flag, problem=problem))
