@@ -30,7 +30,14 @@ from typing import Any, NoReturn, TextIO, TypeAlias
 from solver.cpsat import interruptible
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, N_, Nn_, _, catalogue, current, from_environment, language
-from solver.wire import MAX_DIGITS, MAX_TIME_LIMIT_MS, json_problem, listing, place, read_json
+from solver.wire import (
+    MAX_TIME_LIMIT_MS,
+    json_problem,
+    listing,
+    place,
+    read_json,
+    too_many_digits,
+)
 from solver.written import partition, split, words
 
 EXIT_BAD_INPUT = 2
@@ -453,6 +460,8 @@ def file_path(name: str) -> Path:
 
 
 _WHOLE = re.compile(r"[+-]?([0-9]+)")
+"""A whole number as every flag reads one (:func:`whole_number`, :func:`setting_value`):
+ASCII digits, a sign or not, after NFKC (:func:`_as_whole`)."""
 # inf and nan too, as float() reads them: a time limit's range check says them.
 _DECIMAL = re.compile(
     r"[+-]?(?:([0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?([0-9]+))?|inf|infinity|nan)", re.IGNORECASE
@@ -464,11 +473,17 @@ def whole_number(text: str) -> int:
     ``--players``): ASCII digits with a sign or not, typed full width too, as
     ``--rule``/``--option`` read one. Not ``int()``: it read ``9_9`` as 99 and other
     scripts' digits. argparse says a refusal with the flag and the text as typed."""
-    match = _WHOLE.fullmatch(unicodedata.normalize("NFKC", text.strip()))
+    match = _as_whole(text)
     if match is None:
         raise argparse.ArgumentTypeError(_("must be a whole number, got {got!r:.60}", got=text))
     _check_digits(match.group(1))
     return int(match.group(0))
+
+
+def _as_whole(text: str) -> re.Match[str] | None:
+    """``text`` read as a whole number (:data:`_WHOLE`), typed full width or not: the
+    number's text and its digits (group 1), or None."""
+    return _WHOLE.fullmatch(unicodedata.normalize("NFKC", text.strip()))
 
 
 class Seconds(float):
@@ -492,16 +507,10 @@ class Seconds(float):
 
 def _check_digits(*numbers: str) -> None:
     """Refuse a number written with more than :data:`~solver.wire.MAX_DIGITS` digits
-    (leading zeros aside), as the JSON requests refuse one."""
-    digits = max(len(number.lstrip("0")) for number in numbers)
-    if digits > MAX_DIGITS:
-        raise argparse.ArgumentTypeError(
-            _(
-                "a number has {digits} digits; at most {most} are accepted",
-                digits=digits,
-                most=MAX_DIGITS,
-            )
-        )
+    (:func:`~solver.wire.too_many_digits`), as the JSON requests refuse one."""
+    problem = too_many_digits(*numbers)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
 
 
 def _check_arguments(args: argparse.Namespace) -> None:
@@ -709,18 +718,7 @@ def sizes_from_flag(
         number = written.removesuffix(mark)
         if not (number.isascii() and number.isdigit()):
             raise MeldwiseError(bad(word))
-        if len(number.lstrip("0")) > MAX_DIGITS:
-            raise MeldwiseError(
-                _(
-                    "{where}: {problem}",
-                    where=flag,
-                    problem=_(
-                        "a number has {digits} digits; at most {most} are accepted",
-                        digits=len(number.lstrip("0")),
-                        most=MAX_DIGITS,
-                    ),
-                )
-            )
+        _check_flag_digits(flag, number)
         sizes.append((int(number), number != written))
     return sizes
 
@@ -731,25 +729,22 @@ def setting_value(text: str, flag: str) -> int | bool | str:
     whoever reads the setting checks the value. Raises :class:`MeldwiseError` naming
     ``flag`` for a number of more than :data:`~solver.wire.MAX_DIGITS` digits."""
     word = text.strip()
-    written = unicodedata.normalize("NFKC", word)
     # Not int() alone: it read "1_0" as 10 and other scripts' digits, and refused a
     # number past 4,300 digits, which was then said not to be a whole number.
-    if not re.fullmatch(r"[+-]?[0-9]+", written):
+    match = _as_whole(word)
+    if match is None:
         return {"true": True, "false": False}.get(word, word)
-    digits = len(written.lstrip("+-").lstrip("0"))
-    if digits > MAX_DIGITS:
-        raise MeldwiseError(
-            _(
-                "{where}: {problem}",
-                where=flag,
-                problem=_(
-                    "a number has {digits} digits; at most {most} are accepted",
-                    digits=digits,
-                    most=MAX_DIGITS,
-                ),
-            )
-        )
-    return int(written)
+    _check_flag_digits(flag, match.group(1))
+    return int(match.group(0))
+
+
+def _check_flag_digits(flag: str, number: str) -> None:
+    """Refuse, naming ``flag``, a number whose digits ``number`` are too many
+    (:func:`~solver.wire.too_many_digits`), before ``int()``, which refuses one past
+    4,300 digits."""
+    problem = too_many_digits(number)
+    if problem is not None:
+        raise MeldwiseError(_("{where}: {problem}", where=flag, problem=problem))
 
 
 def time_limit_ms(
@@ -915,7 +910,9 @@ def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
     alike of two fields from one flag is said once (``--opponents 0,0`` said "--opponents
     must be at least 1, got 0" twice), and those left unlisted are counted once each
     (``--opponents 0,0,0,0,0,0`` said it, then "and 1 more" of the same)."""
-    if error.parts and flags:  # a request on stdin: its fields are named as it names them
+    # Without flags (a request on stdin) its message stands: it names the fields as
+    # the request does, each problem said as it is.
+    if error.parts and flags:
         return listing(list(dict.fromkeys(in_flags(part, flags) for part in error.parts)))
     message = str(error)
     start = 0
