@@ -9,14 +9,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from solver.errors import MeldwiseError
-from solver.i18n import _, _n, _p
+from solver.arena.game import check_one_out
+from solver.i18n import _
 from solver.shanghai.notation import Card
 from solver.shanghai.position import check_counts
 from solver.shanghai.rules import Rules
-
-MAX_NAMED = 5
-"""The most players a refusal names (a request may hold many)."""
 
 
 def penalty(cards: Iterable[Card], rules: Rules) -> int:
@@ -45,7 +42,7 @@ def score_hands(hands: Mapping[str, Sequence[Card]], rules: Rules) -> list[HandS
     several hands are empty: a hand ends as soon as one player goes out, so no hand
     ends with two players out (each would be reported as having gone out).
     """
-    check_one_out(hands)
+    check_one_out(hands, "hands")
     total: Counter[Card] = Counter()
     for cards in hands.values():
         total.update(cards)
@@ -54,22 +51,3 @@ def score_hands(hands: Mapping[str, Sequence[Card]], rules: Rules) -> list[HandS
         HandScore(player, tuple(sorted(cards)), penalty(cards, rules))
         for player, cards in hands.items()
     ]
-
-
-def check_one_out(hands: Mapping[str, Sequence[Card]]) -> None:
-    """Refuse hands of which more than one is empty, naming their players."""
-    out = [player for player, cards in hands.items() if not cards]
-    if len(out) > 1:
-        listed = _p("between list items", ", ").join(repr(player) for player in out[:MAX_NAMED])
-        if len(out) > MAX_NAMED:
-            more = len(out) - MAX_NAMED
-            listed = _n(
-                "{listed} and {n} more player", "{listed} and {n} more players", more, listed=listed
-            )
-        raise MeldwiseError(
-            _(
-                "only one player goes out in a hand, but {n} players have no cards left: {players}",
-                n=len(out),
-                players=listed,
-            )
-        ).about("hands")

@@ -335,6 +335,7 @@ def test_bad_solve_requests_get_4xx_naming_the_culprit(
         (VALIDATE, {"rack": ["X1"], "table_before": [], "table_after": []}, "'X1'"),
         (VALIDATE, {"rack": [], "table_before": [["R1"]], "table_after": []}, "table_before"),
         (SCORE, {"racks": {}}, "racks"),
+        (SCORE, {"racks": {"a": [], "b": [], "c": ["R1"]}}, "nothing left: 'a', 'b'"),
         (SCORE, {"racks": {"a": ["R1", "R1", "R1"]}}, "too many copies of R1"),
         (SCORE, {"racks": {"a": []}, "rules": {"joker_penalty": -1}}, "joker_penalty"),
     ],

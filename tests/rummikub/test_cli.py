@@ -732,6 +732,13 @@ def test_score_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert 'give each player\'s rack with --rack "NAME=TILES"' in capsys.readouterr().err
     assert main(["score", "--rack", "bob=R5 X9"]) == 2
     assert "--rack bob: unknown tile 'X9'" in capsys.readouterr().err
+    assert main(["score", "--rack", "ann=", "--rack", "bob=", "--lang", "ja"]) == 2
+    assert capsys.readouterr().err == (
+        "\u30a8\u30e9\u30fc: --rack: "
+        "\u4e0a\u304c\u308c\u308b\u306e\u306f1\u4eba\u3060\u3051\u3067\u3059\u304c\u3001"
+        "\u624b\u306b\u4f55\u3082\u6b8b\u3063\u3066\u3044\u306a\u3044\u30d7\u30ec\u30a4\u30e4\u30fc"
+        "\u304c2\u4eba\u3044\u307e\u3059: 'ann'\u3001'bob'\n"
+    )
 
 
 @pytest.mark.parametrize(

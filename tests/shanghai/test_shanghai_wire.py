@@ -128,7 +128,7 @@ def test_score_refuses_several_players_out() -> None:
     with pytest.raises(MeldwiseError) as raised:
         score_shanghai({"hands": {"ann": [], "bo": ["7H"], "cy": []}})
     assert str(raised.value) == (
-        "only one player goes out in a hand, but 2 players have no cards left: 'ann', 'cy'"
+        "only one player goes out, but 2 players have nothing left: 'ann', 'cy'"
     )
     many: dict[str, list[str]] = {f"p{n}": [] for n in range(8)}
     with pytest.raises(MeldwiseError, match=r"8 players .*'p4' and 3 more players$"):
@@ -298,8 +298,7 @@ def test_cli_custom_contract_and_bad_input(capsys: pytest.CaptureFixture[str]) -
     assert main(["shanghai", "score", "--hand", "ann=", "--hand", "bo=5H", "--hand", "cy="]) == 2
     captured = capsys.readouterr()
     assert captured.err == (
-        "error: --hand: only one player goes out in a hand, but 2 players have no cards"
-        " left: 'ann', 'cy'\n"
+        "error: --hand: only one player goes out, but 2 players have nothing left: 'ann', 'cy'\n"
     )
     assert captured.out == ""
 
