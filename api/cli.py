@@ -9,7 +9,7 @@ import socket
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-from solver.commands import Commands, os_problem
+from solver.commands import Commands, os_problem, whole_number
 from solver.i18n import N_, _
 from solver.wire import pydantic_problem
 
@@ -36,9 +36,11 @@ def add_serve_command(commands: Commands) -> None:
         ),
     )
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, help="TCP port (default 8000)")
+    parser.add_argument("--port", type=whole_number, help="TCP port (default 8000)")
     parser.add_argument(
-        "--workers", type=int, help="solver processes, the most solves at once (default: cores)"
+        "--workers",
+        type=whole_number,
+        help="solver processes, the most solves at once (default: cores)",
     )
     parser.set_defaults(handler=run_serve)
 

@@ -118,9 +118,9 @@ class Settings(BaseSettings):
         default=300,
         ge=10,
         le=10_000,
-        description="most tiles (rack and table together) a solve request may hold; more "
-        "get 422: building the model of a position takes time that grows with its "
-        "size and that no time limit bounds",
+        description="most tiles (rack and table together) a solve or repair request may "
+        "hold; more get 422: building the model of a position takes time that grows with "
+        "its size and that no time limit bounds",
     )
     disruption_cap_ms: int = Field(
         default=round(DEFAULT_DISRUPTION_TIME_LIMIT * 1000),

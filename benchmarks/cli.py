@@ -40,9 +40,12 @@ from benchmarks.suite import (
 from solver.commands import (
     Commands,
     Parser,
+    Seconds,
     dispatch,
     file_path,
     ready_to_write,
+    seconds_text,
+    whole_number,
     write_file,
 )
 from solver.errors import MeldwiseError
@@ -57,11 +60,14 @@ DESCRIPTION = (__doc__ or "").replace("``", "")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     buckets = ", ".join(bucket.name for bucket in all_buckets())
     parser.add_argument(
-        "--seed", type=int, default=DEFAULT_SEED, help=f"seed of the positions ({DEFAULT_SEED})"
+        "--seed",
+        type=whole_number,
+        default=DEFAULT_SEED,
+        help=f"seed of the positions ({DEFAULT_SEED})",
     )
     parser.add_argument(
         "--per-bucket",
-        type=int,
+        type=whole_number,
         metavar="N",
         help=f"positions per bucket (default {DEFAULT_PER_BUCKET}; self-play deals 3N)",
     )
@@ -83,14 +89,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--time-limit",
-        type=float,
+        type=Seconds,
         default=DEFAULT_TIME_LIMIT,
         metavar="SECONDS",
         help=f"solver time limit per solve ({DEFAULT_TIME_LIMIT:g})",
     )
     parser.add_argument(
         "--repeat",
-        type=int,
+        type=whole_number,
         default=1,
         metavar="N",
         help="run each solve N times and keep the fastest (1): steadier on a shared machine",
@@ -136,7 +142,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--markdown", type=file_path, metavar="FILE", help="write the figures as Markdown"
     )
     parser.add_argument(
-        "--slowest", type=int, default=10, metavar="N", help="list our N slowest solves (10)"
+        "--slowest",
+        type=whole_number,
+        default=10,
+        metavar="N",
+        help="list our N slowest solves (10)",
     )
 
 
@@ -162,9 +172,8 @@ def config_from(args: argparse.Namespace) -> Config:
     if args.repeat < 1:
         raise ValueError(f"--repeat must be at least 1, got {args.repeat}")
     if not 0 < args.time_limit < math.inf:  # NaN too
-        raise ValueError(
-            f"--time-limit must be a positive number of seconds, got {args.time_limit:g}"
-        )
+        shown = seconds_text(args.time_limit)
+        raise ValueError(f"--time-limit must be a positive number of seconds, got {shown}")
     modes: list[Mode] = []
     for name in _split(args.modes):
         try:

@@ -30,7 +30,14 @@ from typing import Any, NoReturn, TextIO, TypeAlias
 from solver.cpsat import interruptible
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, N_, Nn_, _, catalogue, current, from_environment, language
-from solver.wire import MAX_DIGITS, MAX_TIME_LIMIT_MS, json_problem, listing, place, read_json
+from solver.wire import (
+    MAX_TIME_LIMIT_MS,
+    json_problem,
+    listing,
+    place,
+    read_json,
+    too_many_digits,
+)
 from solver.written import partition, split, words
 
 EXIT_BAD_INPUT = 2
@@ -289,7 +296,7 @@ def add_time_limit_flag(
 ) -> None:
     """``--time-limit SECONDS``, or another time limit ``flag`` (see :func:`time_limit_ms`)."""
     parser.add_argument(
-        flag, type=float, default=default, metavar="SECONDS", help=f"{meaning} ({default:g})"
+        flag, type=Seconds, default=default, metavar="SECONDS", help=f"{meaning} ({default:g})"
     )
 
 
@@ -451,6 +458,60 @@ def file_path(name: str) -> Path:
     """The ``type`` of a command-line argument naming a file as a :class:`Path`: a
     :class:`FileName`, so an empty one is refused (``Path("")`` is the current folder)."""
     return Path(FileName(name))
+
+
+_WHOLE = re.compile(r"[+-]?([0-9]+)")
+"""A whole number as every flag reads one (:func:`whole_number`, :func:`setting_value`):
+ASCII digits, a sign or not, after NFKC (:func:`_as_whole`)."""
+# inf and nan too, as float() reads them: a time limit's range check says them.
+_DECIMAL = re.compile(
+    r"[+-]?(?:([0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?([0-9]+))?|inf|infinity|nan)", re.IGNORECASE
+)
+
+
+def whole_number(text: str) -> int:
+    """The ``type`` of a command-line flag taking a whole number (``--seed``,
+    ``--players``): ASCII digits with a sign or not, typed full width too, as
+    ``--rule``/``--option`` read one. Not ``int()``: it read ``9_9`` as 99 and other
+    scripts' digits. argparse says a refusal with the flag and the text as typed."""
+    match = _as_whole(text)
+    if match is None:
+        raise argparse.ArgumentTypeError(_("must be a whole number, got {got!r:.60}", got=text))
+    _check_digits(match.group(1))
+    return int(match.group(0))
+
+
+def _as_whole(text: str) -> re.Match[str] | None:
+    """``text`` read as a whole number (:data:`_WHOLE`), typed full width or not: the
+    number's text and its digits (group 1), or None."""
+    return _WHOLE.fullmatch(unicodedata.normalize("NFKC", text.strip()))
+
+
+class Seconds(float):
+    """The ``type`` of a time limit flag (``--time-limit``): a decimal number of ASCII
+    digits (typed full width too), an exponent allowed, remembering the text as typed
+    (:attr:`written`) for a refusal to quote (see :func:`seconds_text`). Not
+    ``float()``: it read ``3_00`` as 300 and other scripts' digits, and ``1e-400`` as 0,
+    which a refusal then quoted ("got 0")."""
+
+    written: str
+
+    def __new__(cls, text: str) -> Seconds:
+        match = _DECIMAL.fullmatch(unicodedata.normalize("NFKC", text.strip()))
+        if match is None:
+            raise argparse.ArgumentTypeError(_("must be a number, got {got!r:.60}", got=text))
+        _check_digits((match.group(1) or "").replace(".", ""), match.group(2) or "")
+        seconds = super().__new__(cls, match.group(0))
+        seconds.written = text
+        return seconds
+
+
+def _check_digits(*numbers: str) -> None:
+    """Refuse a number written with more than :data:`~solver.wire.MAX_DIGITS` digits
+    (:func:`~solver.wire.too_many_digits`), as the JSON requests refuse one."""
+    problem = too_many_digits(*numbers)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
 
 
 def _check_arguments(args: argparse.Namespace) -> None:
@@ -658,18 +719,7 @@ def sizes_from_flag(
         number = written.removesuffix(mark)
         if not (number.isascii() and number.isdigit()):
             raise MeldwiseError(bad(word))
-        if len(number.lstrip("0")) > MAX_DIGITS:
-            raise MeldwiseError(
-                _(
-                    "{where}: {problem}",
-                    where=flag,
-                    problem=_(
-                        "a number has {digits} digits; at most {most} are accepted",
-                        digits=len(number.lstrip("0")),
-                        most=MAX_DIGITS,
-                    ),
-                )
-            )
+        _check_flag_digits(flag, number)
         sizes.append((int(number), number != written))
     return sizes
 
@@ -680,25 +730,22 @@ def setting_value(text: str, flag: str) -> int | bool | str:
     whoever reads the setting checks the value. Raises :class:`MeldwiseError` naming
     ``flag`` for a number of more than :data:`~solver.wire.MAX_DIGITS` digits."""
     word = text.strip()
-    written = unicodedata.normalize("NFKC", word)
     # Not int() alone: it read "1_0" as 10 and other scripts' digits, and refused a
     # number past 4,300 digits, which was then said not to be a whole number.
-    if not re.fullmatch(r"[+-]?[0-9]+", written):
+    match = _as_whole(word)
+    if match is None:
         return {"true": True, "false": False}.get(word, word)
-    digits = len(written.lstrip("+-").lstrip("0"))
-    if digits > MAX_DIGITS:
-        raise MeldwiseError(
-            _(
-                "{where}: {problem}",
-                where=flag,
-                problem=_(
-                    "a number has {digits} digits; at most {most} are accepted",
-                    digits=digits,
-                    most=MAX_DIGITS,
-                ),
-            )
-        )
-    return int(written)
+    _check_flag_digits(flag, match.group(1))
+    return int(match.group(0))
+
+
+def _check_flag_digits(flag: str, number: str) -> None:
+    """Refuse, naming ``flag``, a number whose digits ``number`` are too many
+    (:func:`~solver.wire.too_many_digits`), before ``int()``, which refuses one past
+    4,300 digits."""
+    problem = too_many_digits(number)
+    if problem is not None:
+        raise MeldwiseError(_("{where}: {problem}", where=flag, problem=problem))
 
 
 def time_limit_ms(
@@ -736,9 +783,11 @@ def time_limit_ms(
 
 
 def seconds_text(seconds: float) -> str:
-    """``seconds`` written short (``0.5``, ``1e+09``) but as given: ``:g`` alone keeps six
-    digits, and an error said "must be between 0.001 and 300 seconds, got 300" of
-    ``--time-limit 300.0001``."""
+    """``seconds`` as typed (:class:`Seconds`: ``1e-400``, read as 0), else written
+    short (``0.5``, ``1e+09``) but as given: ``:g`` alone keeps six digits, and an error
+    said "must be between 0.001 and 300 seconds, got 300" of ``--time-limit 300.0001``."""
+    if isinstance(seconds, Seconds):
+        return seconds.written
     short = f"{seconds:g}"
     return short if math.isnan(seconds) or float(short) == seconds else repr(seconds)
 
@@ -862,7 +911,9 @@ def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
     alike of two fields from one flag is said once (``--opponents 0,0`` said "--opponents
     must be at least 1, got 0" twice), and those left unlisted are counted once each
     (``--opponents 0,0,0,0,0,0`` said it, then "and 1 more" of the same)."""
-    if error.parts and flags:  # a request on stdin: its fields are named as it names them
+    # Without flags (a request on stdin) its message stands: it names the fields as
+    # the request does, each problem said as it is.
+    if error.parts and flags:
         return listing(list(dict.fromkeys(in_flags(part, flags) for part in error.parts)))
     message = str(error)
     start = 0

@@ -184,16 +184,25 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _integer(text: str) -> int:
-    digits = len(text.lstrip("-"))
-    if digits > MAX_DIGITS:
-        raise RequestError(
-            _(
-                "a number has {digits} digits; at most {most} are accepted",
-                digits=digits,
-                most=MAX_DIGITS,
-            )
-        )
+    problem = too_many_digits(text.lstrip("-"))
+    if problem is not None:
+        raise RequestError(problem)
     return int(text)
+
+
+def too_many_digits(*numbers: str) -> str | None:
+    """The refusal of a number written with more than :data:`MAX_DIGITS` digits, leading
+    zeros aside, in any of ``numbers`` (its digits, without a sign: a decimal's and its
+    exponent's); None when none has. A request's JSON and the command line's number
+    flags refuse one alike."""
+    digits = max(len(number.lstrip("0")) for number in numbers)
+    if digits <= MAX_DIGITS:
+        return None
+    return _(
+        "a number has {digits} digits; at most {most} are accepted",
+        digits=digits,
+        most=MAX_DIGITS,
+    )
 
 
 def _decimal(text: str) -> float:

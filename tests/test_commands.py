@@ -188,11 +188,6 @@ def test_a_refusal_names_the_flag(
         assert capsys.readouterr().err == japanese
 
 
-def test_tournament_players_names_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["tournament", "--bots", "greedy", "--players", "99", "--no-progress"]) == 2
-    assert capsys.readouterr().err == "error: --players must be at most 8, got 99\n"
-
-
 def test_review_names_player_but_not_the_records_fields(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -230,6 +230,7 @@ ROWS: list[tuple[str, Any]] = [
     ("shanghai score", {"hands": {"ann": ["AS", "JK"], "bo": []}, "rules": None}),
     ("shanghai score", {}),
     ("shanghai score", {"hands": {}}),
+    ("shanghai score", {"hands": {"ann": [], "bo": []}}),
     ("shanghai score", {"hands": {"ann": ["XX"]}}),
     ("shanghai score", {"hands": {"ann": ["7H", "7H", "7H"]}, "rules": {"decks": 1}}),
 ]

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
-from starlette.exceptions import HTTPException
 
 from api.bodies import JSONRoute, RawBody, RequestRoute, json_body
 from api.deps import ClientDep, PoolDep, get_settings
 from api.errors import documented_errors
-from api.worker_answers import answered, answered_within_cap, glance
-from solver.i18n import _, set_language
+from api.worker_answers import answered, answered_within_cap, glance, refuse_too_big
+from solver.i18n import set_language
 from solver.rummikub import DEFAULT_TIME_LIMIT
 from solver.rummikub.wire import (
     RepairRequest,
@@ -34,7 +33,7 @@ BAD_INPUT = documented_errors(
     "an unknown field or tile, more copies of a tile than the game has, an invalid table set, "
     "a bad setting"
 )
-SOLVE_BAD_INPUT = documented_errors(
+SIZED_BAD_INPUT = documented_errors(
     "an unknown field or tile, more copies of a tile than the game has, an invalid table set, "
     "a bad setting, more tiles on the rack and table than the server solves at once "
     "(MELDWISE_MAX_SOLVE_TILES)"
@@ -61,20 +60,7 @@ async def solve(request: Request) -> Response:
     limit_ms, lang, tiles, advised = glance(body)
     if lang is not None:
         set_language(lang)  # a refusal, too, speaks the body's language
-    if tiles > settings.max_solve_tiles:
-        # CP-SAT's time limit bounds the search, not the building of the model before
-        # it, whose time grows with the position (0.9 s for 804 tiles on an idle
-        # machine, 2-5 s on a loaded one, whatever the limit): bounded by size here.
-        request.app.state.metrics.rejected.labels("invalid").inc()
-        raise HTTPException(
-            422,
-            _(
-                "this position holds {tiles} tiles on the rack and table; this server"
-                " solves positions of at most {limit}",
-                tiles=tiles,
-                limit=settings.max_solve_tiles,
-            ),
-        )
+    refuse_too_big(request, settings, tiles)
     # The time limit covers the search (the model building before it is bounded by
     # the size limit above); the pool allows any task at least the server's time cap.
     budget_s = settings.capped_ms(limit_ms) / 1000
@@ -93,7 +79,7 @@ router.add_api_route(
     response_model=SolveResponse,
     # Only fields the library answered: advice appears only when asked for.
     response_model_exclude_unset=True,
-    responses=SOLVE_BAD_INPUT,
+    responses=SIZED_BAD_INPUT,
     openapi_extra=json_body(SolveRequest),
     route_class_override=RequestRoute,
 )
@@ -124,8 +110,9 @@ async def repair(request: Request) -> Response:
     table as it lies, else the fewest tiles left out and the penalty; with a rack, the
     best play that rescues the table."""
     # Read here, a 16 KB body of 5,300 empty table sets put the /healthz of others at
-    # p99 72 ms under two such clients.
-    return await answered_within_cap(request, repair_rummikub)
+    # p99 72 ms under two such clients. Sized as a solve: a repair builds the same
+    # model (and more), no time limit bounding that.
+    return await answered_within_cap(request, repair_rummikub, sized=True)
 
 
 router.add_api_route(
@@ -134,7 +121,7 @@ router.add_api_route(
     methods=["POST"],
     response_model=RepairResponse,
     response_model_exclude_unset=True,  # the rescue play has no advice
-    responses=BAD_INPUT,
+    responses=SIZED_BAD_INPUT,
     openapi_extra=json_body(RepairRequest),
     route_class_override=RequestRoute,
 )

@@ -43,11 +43,15 @@ export function rove(buttons, columns) {
 
 /** The number in a number field: null when it is empty, an Error naming the field
  * by its label when what is typed is no number (the browser then gives an empty
- * value, which read as empty would silently stand for the field's default). */
-export function readNumber(input, tr) {
+ * value, which read as empty would silently stand for the field's default), or when
+ * it is empty and ``required`` (a field with no default: the seed). */
+export function readNumber(input, tr, { required = false } = {}) {
+  const field = input.labels?.[0]?.textContent?.trim() || input.id;
   if (input.validity.badInput) {
-    const field = input.labels?.[0]?.textContent?.trim() || input.id;
     throw new Error(tr.t("{field}: what is typed there is not a number.", { field }));
+  }
+  if (input.value === "" && required) {
+    throw new Error(tr.t("{field}: nothing is typed there; type a number.", { field }));
   }
   return input.value === "" ? null : Number(input.value);
 }

@@ -344,7 +344,8 @@ export function setUpReview() {
     error.replaceChildren();
     let seed;
     try {
-      seed = readNumber(form.seed, tr) ?? 0;
+      // An emptied seed played seed 0, saying nothing: the seed is asked for.
+      seed = readNumber(form.seed, tr, { required: true });
     } catch (refusal) {
       error.textContent = refusal.message;
       return;

@@ -67,6 +67,9 @@ export async function postJson(
 }
 
 async function call(url, body, signal, tr, expected) {
+  // Said as the address the browser asked (the demo's "v1/rummikub/solve" is relative
+  // to the page): the person reading it can try that address.
+  const where = new URL(url, document.baseURI).href;
   let response;
   try {
     response = await fetch(url, {
@@ -82,7 +85,7 @@ async function call(url, body, signal, tr, expected) {
     throw new ServiceError(
       tr.t(
         "Could not reach the service at {url}: it is not running, or this page's origin is not allowed to call it (MELDWISE_CORS_ORIGINS).",
-        { url },
+        { url: where },
       ),
       0,
       null,
@@ -97,7 +100,7 @@ async function call(url, body, signal, tr, expected) {
   if (response.ok) {
     if (answer !== null && typeof answer === "object" && expected(answer)) return answer;
     throw new ServiceError(
-      tr.t("The answer from {url} is not one the service gives (HTTP {status}).", { url, status: response.status }),
+      tr.t("The answer from {url} is not one the service gives (HTTP {status}).", { url: where, status: response.status }),
       response.status,
       null,
     );
@@ -107,7 +110,7 @@ async function call(url, body, signal, tr, expected) {
     // A service with API keys (MELDWISE_API_KEYS) called without one: its message is
     // for the page's developer (send a key; docs/http.md, "With API keys"), who reads
     // it on the console and in the ServiceError's detail. The player cannot act on it.
-    console.warn(`Meldwise: ${url} answered 401: ${detail ?? "no detail"}`);
+    console.warn(`Meldwise: ${where} answered 401: ${detail ?? "no detail"}`);
     throw new ServiceError(tr.t("This service is not available here right now."), 401, detail);
   }
   if (response.status === 503) {

@@ -31,6 +31,7 @@ from solver.commands import (
     fields_from_flags,
     parse_options,
     ready_to_write,
+    whole_number,
     write_file,
 )
 from solver.errors import MeldwiseError
@@ -63,22 +64,22 @@ def add_tournament_command(commands: Commands) -> None:
         help="bot names by seat, comma-separated; the last fills the remaining seats "
         "(strong,greedy with --players 4: one strong, three greedy)",
     )
-    parser.add_argument("--players", type=int, default=2, help="players per game (2)")
+    parser.add_argument("--players", type=whole_number, default=2, help="players per game (2)")
     parser.add_argument(
         "--games",
-        type=int,
+        type=whole_number,
         default=DEFAULT_GAMES,
         help=f"games to play, at most {MAX_GAMES} ({DEFAULT_GAMES})",
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=whole_number,
         default=0,
         help=f"tournament seed, 0 to {MAX_SEED} (0); game i deals from seed + i // players",
     )
     parser.add_argument(
         "--processes",
-        type=int,
+        type=whole_number,
         default=2,
         help=f"worker processes, at most {MAX_PROCESSES} (2); more than the machine's cores "
         "only take turns on them",

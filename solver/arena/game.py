@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from solver.errors import MeldwiseError
+from solver.i18n import _, _n, _p
 
 V_contra = TypeVar("V_contra", contravariant=True)
 M_co = TypeVar("M_co", covariant=True)
@@ -87,3 +88,29 @@ class GameSpec:
         name this game cannot make a bot of."""
         for name in names:
             self.new_bot(name, 0)
+
+
+MAX_NAMED = 5
+"""The most players a refusal names (a request may hold many)."""
+
+
+def check_one_out(left: Mapping[str, Sequence[object]], field: str) -> None:
+    """Refuse the tiles or cards ``left`` to each player when more than one player has
+    none: in either game a round (a hand) ends as soon as one player goes out, so two
+    players out is no end a game reaches (each would be scored as the one who went
+    out). ``field`` is the request's field the error is about."""
+    out = [player for player, pieces in left.items() if not pieces]
+    if len(out) > 1:
+        listed = _p("between list items", ", ").join(repr(player) for player in out[:MAX_NAMED])
+        if len(out) > MAX_NAMED:
+            more = len(out) - MAX_NAMED
+            listed = _n(
+                "{listed} and {n} more player", "{listed} and {n} more players", more, listed=listed
+            )
+        raise MeldwiseError(
+            _(
+                "only one player goes out, but {n} players have nothing left: {players}",
+                n=len(out),
+                players=listed,
+            )
+        ).about(field)

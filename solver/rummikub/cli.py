@@ -38,6 +38,7 @@ from solver.commands import (
     sizes_from_flag,
     status_text,
     time_limit_ms,
+    whole_number,
     write_file,
 )
 from solver.cpsat import DEFAULT_DISRUPTION_TIME_LIMIT, Status
@@ -298,7 +299,7 @@ def add_bot_command(commands: Commands) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=whole_number,
         default=0,
         help="the bot's seed (0); no Rummikub bot draws at random: any seed gives the same move",
     )
@@ -386,7 +387,7 @@ def add_game_command(commands: Commands) -> None:
         "record as JSON (docs/games.md), to review or replay.",
     )
     parser.add_argument("--bots", required=True, help="bot names by seat, e.g. strong,greedy")
-    parser.add_argument("--seed", type=int, default=0, help="the deal's seed (0)")
+    parser.add_argument("--seed", type=whole_number, default=0, help="the deal's seed (0)")
     add_option_flag(parser, "pool_empty=end or rules.jokers=4")
     parser.add_argument(
         "--out",
@@ -477,7 +478,7 @@ def add_review_command(commands: Commands) -> None:
     parser.add_argument(
         "record", type=FileName, help="the game record (a JSON file; '-' for stdin)"
     )
-    parser.add_argument("--player", type=int, help="review only this seat's turns")
+    parser.add_argument("--player", type=whole_number, help="review only this seat's turns")
     add_choice_flag(
         parser, "--objective", Objective.TILES, "best means the most tiles or the most points"
     )

@@ -289,6 +289,15 @@ def _bot_answer(asked: BotRequest) -> dict[str, Any]:
     except TableError as error:
         raise error.about("table") from None  # --table on the command line
     view = facing(position, asked.rules, asked.opponents)
+    if not position.rack:
+        # As an opponent's rack of 0 tiles is refused: the round ended as the rack
+        # emptied, so no move (a play, or a draw the bots answered) is left to make.
+        raise RequestError(
+            _(
+                "'rack' is empty: a player with no tiles has gone out and the round is over,"
+                " so there is no move to make"
+            )
+        ).naming("rack")
     bot = make_bot(asked.bot, bot_seed(asked.seed, 0))
     reason = None
     with solve_statuses() as statuses:

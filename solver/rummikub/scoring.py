@@ -5,10 +5,11 @@ counting ``rules.joker_penalty``. Under the official rule the round's winner (th
 player who emptied their rack) scores the sum of the others' penalties and every
 other player scores minus their own penalty, so the scores add up to zero.
 
-The rule is applied literally to every rack given:
+The rule is applied to the racks given:
 
-* every player with an empty rack is a winner and scores the sum of the other
-  players' penalties (a real round has one; several winners each score that sum);
+* the player with an empty rack is the winner and scores the sum of the other
+  players' penalties; several empty racks are refused (a round ends as soon as one
+  player goes out);
 * with no empty rack (the pool ran out and nobody could go out) nobody wins and
   every player scores minus their penalty.
 
@@ -21,6 +22,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from solver.arena.game import check_one_out
 from solver.i18n import _
 from solver.rummikub.notation import Tile
 from solver.rummikub.position import check_counts
@@ -49,8 +51,10 @@ def score_round(racks: Mapping[str, Sequence[Tile]], rules: Rules) -> tuple[Play
     """Score a finished round from the racks left, in the order given.
 
     Raises a :class:`~solver.errors.MeldwiseError` when a tile does not exist in
-    the game or the racks hold more copies of a tile than the game has.
+    the game, the racks hold more copies of a tile than the game has, or several
+    racks are empty (a round ends as soon as one player goes out).
     """
+    check_one_out(racks, "racks")
     counts: Counter[Tile] = Counter()
     for rack in racks.values():
         for tile in rack:

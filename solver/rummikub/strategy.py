@@ -274,6 +274,13 @@ def advise(
     reveal the play). ``name_sets`` false: nor says that sets stand on the rack alone
     (for the nudge, which tells only whether a play exists and how many tiles it
     places)."""
+    if not view.rack:
+        # A player whose rack is empty has gone out: the round is over, so there is no
+        # tile to draw either (it said "the strong bot would draw too").
+        text = _(
+            "The strong bot would neither play nor draw: a player whose rack is empty has gone out."
+        )
+        return Advice(False, False, (), (), text)
     decision = decide(view, strategy or Strategy())
     if not name_sets and decision.nudge_reason is not None:
         decision = replace(decision, reason=decision.nudge_reason)

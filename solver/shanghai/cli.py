@@ -25,6 +25,7 @@ from solver.commands import (
     sizes_from_flag,
     status_text,
     time_limit_ms,
+    whole_number,
 )
 from solver.errors import MeldwiseError
 from solver.i18n import N_, _, _n
@@ -49,7 +50,9 @@ def add_shanghai_command(commands: Commands) -> None:
         " --sets/--runs), or send wire requests with --json / --jsonl.",
     )
     advise.add_argument("--hand", help='the cards in hand, e.g. "7H 7S 7D JK 10C"')
-    advise.add_argument("--hand-number", type=int, help="hand 1-10 (the standard contracts)")
+    advise.add_argument(
+        "--hand-number", type=whole_number, help="hand 1-10 (the standard contracts)"
+    )
     # Appended, so that a second --sets or --runs is refused, not silently kept alone.
     advise.add_argument(
         "--sets", action="append", help='a custom contract\'s set sizes, e.g. "3,3"'
@@ -69,7 +72,7 @@ def add_shanghai_command(commands: Commands) -> None:
     )
     advise.add_argument("--down", action="store_true", help="the player has already gone down")
     advise.add_argument("--upcard", help="the top card of the discard pile")
-    advise.add_argument("--buys-left", type=int, help="buys left this hand (default: all)")
+    advise.add_argument("--buys-left", type=whole_number, help="buys left this hand (default: all)")
     advise.add_argument(
         "--seen", help='cards known out of play: the discard pile under the upcard, e.g. "4C 9H"'
     )

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from solver.arena.game import check_one_out
 from solver.i18n import _
 from solver.shanghai.notation import Card
 from solver.shanghai.position import check_counts
@@ -37,8 +38,11 @@ def score_hands(hands: Mapping[str, Sequence[Card]], rules: Rules) -> list[HandS
     """Score every player's cards left at a hand's end (in the order given).
 
     Raises :class:`~solver.errors.CountError` when the hands together hold more
-    copies of a card than the game has.
+    copies of a card than the game has, and :class:`~solver.errors.MeldwiseError` when
+    several hands are empty: a hand ends as soon as one player goes out, so no hand
+    ends with two players out (each would be reported as having gone out).
     """
+    check_one_out(hands, "hands")
     total: Counter[Card] = Counter()
     for cards in hands.values():
         total.update(cards)

@@ -661,16 +661,40 @@ def test_an_answer_that_is_not_the_services_is_not_drawn(
         page.route(f"**{SOLVE}", answer_200(body))
         page.route(f"**{REPAIR}", answer_200(body))
         hint.get_by_role("button").click()
-        expect(hint.get_by_role("alert")).to_have_text(said.format(url="v1/rummikub/solve"))
+        # The address the page asked, in full (it said "v1/rummikub/solve").
+        expect(hint.get_by_role("alert")).to_have_text(said.format(url=f"{service}{SOLVE}"))
         expect(hint.locator(".answer")).to_be_empty()
         expect(hint).to_have_attribute("aria-busy", "false")
         page.locator("#repair-run").click()
-        expect(page.locator("#repair-error")).to_have_text(said.format(url="v1/rummikub/repair"))
+        expect(page.locator("#repair-error")).to_have_text(said.format(url=f"{service}{REPAIR}"))
         expect(page.locator("#repair-answer")).to_be_empty()
         page.unroute(f"**{SOLVE}")
         page.unroute(f"**{REPAIR}")
     _, nudge = press_hint(page)  # the button is usable again
     assert nudge["tiles_played"] == 3
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Could not reach the service at {url}: it is not running"),
+        ("ja", "\u30b5\u30fc\u30d3\u30b9({url})\u306b\u63a5\u7d9a\u3067\u304d\u307e\u305b\u3093"),
+    ],
+)
+def test_a_service_out_of_reach_is_named_by_its_full_address(
+    service: str, page: Page, lang: str, said: str
+) -> None:
+    # The demo page calls the service at an address relative to itself: "Could not
+    # reach the service at v1/rummikub/solve" named no address a person could try.
+    page.goto(f"{service}/?lang={lang}")
+    page.locator("#rack").fill("R1 R2 R3")
+    page.route(f"**{SOLVE}", lambda route: route.abort())
+    page.route(f"**{REPAIR}", lambda route: route.abort())
+    hint = page.locator("meldwise-hint")
+    hint.get_by_role("button").click()
+    expect(hint.get_by_role("alert")).to_contain_text(said.format(url=f"{service}{SOLVE}"))
+    page.locator("#repair-run").click()
+    expect(page.locator("#repair-error")).to_contain_text(said.format(url=f"{service}{REPAIR}"))
 
 
 EMBED = """<!doctype html>
@@ -1706,7 +1730,9 @@ def test_long_words_and_answers_stay_in_the_panel_at_400_px(service: str, browse
     # letters made the page 1,800 px wide; an owner's name and the error quoting
     # the word ran out too. The review's six-column summary and the draw options
     # were wider than the panel, and the review's turns column left the chosen
-    # turn 72 px: a tile to a line.
+    # turn 72 px: a tile to a line. Then the English draw options, in a box of their
+    # own, were 18 px wider than it: they scrolled sideways, the chance of going out
+    # half hidden.
     context = browser.new_context(viewport={"width": 400, "height": 900})
     page = context.new_page()
     try:
@@ -1725,6 +1751,10 @@ def test_long_words_and_answers_stay_in_the_panel_at_400_px(service: str, browse
             _advised_request(page)
             expect(page.locator("#shanghai-answer .draw-options")).to_be_visible()
             assert page.evaluate(STICKING_OUT) == [], lang
+            box = page.locator("#shanghai-answer .table-scroll")
+            expect(box.locator("tbody tr")).to_have_count(3)
+            needs, has = box.evaluate("(e) => [e.scrollWidth, e.clientWidth]")
+            assert needs <= has, (lang, needs, has)
             page.locator("#hand").fill("H" * 300)
             page.locator("#melds").fill("a" * 200 + ": 8H 8S 8D")
             with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)):
@@ -1792,27 +1822,6 @@ def test_the_tabs_lie_in_few_rows(service: str, browser: Browser, width: int, ro
             )
             assert len(tops) == 3, (lang, tops)
             assert len(set(tops)) <= rows, (lang, tops)
-    finally:
-        context.close()
-
-
-def test_the_draw_options_fit_a_400_px_window(service: str, browser: Browser) -> None:
-    # The English draw options were 18 px wider than the panel at 400 px: the table
-    # scrolled sideways in its box, the chance of going out half hidden.
-    context = browser.new_context(viewport={"width": 400, "height": 900})
-    page = context.new_page()
-    try:
-        for lang in ("en", "ja"):
-            page.goto(f"{service}/?lang={lang}")
-            expect(page.locator("html")).to_have_attribute("lang", lang)
-            page.locator("#tab-shanghai").click()
-            page.locator("#shanghai-example").click()
-            page.locator("#phase").select_option("draw")
-            _advised_request(page)
-            box = page.locator("#shanghai-answer .table-scroll")
-            expect(box.locator("tbody tr")).to_have_count(3)
-            needs, has = box.evaluate("(e) => [e.scrollWidth, e.clientWidth]")
-            assert needs <= has, (lang, needs, has)
     finally:
         context.close()
 
@@ -2223,6 +2232,18 @@ def test_a_number_field_with_no_number_typed_is_named_not_read_as_empty(
     page.locator("#review-play").click()
     expect(page.locator("#review-error")).to_have_text(
         "シード: 入力されたものが数値ではありません。"
+    )
+    # An emptied seed played seed 0, saying nothing: the seed is asked for.
+    page.locator("#seed").fill("")
+    page.locator("#review-play").click()
+    expect(page.locator("#review-error")).to_have_text(
+        "\u30b7\u30fc\u30c9: \u4f55\u3082\u5165\u529b\u3055\u308c\u3066"
+        "\u3044\u307e\u305b\u3093\u3002\u6570\u5024\u3092\u5165\u529b\u3057\u3066\u304f\u3060\u3055\u3044\u3002"
+    )
+    page.get_by_role("button", name="English").click()
+    page.locator("#seed").press("Enter")
+    expect(page.locator("#review-error")).to_have_text(
+        "seed: nothing is typed there; type a number."
     )
     assert sent == []
     page.locator("#tab-shanghai").click()

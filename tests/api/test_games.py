@@ -413,3 +413,12 @@ def test_a_bots_table_keeps_what_each_joker_stands_for(client: TestClient) -> No
     answered = client.post("/v1/rummikub/bot", json=body)
     assert answered.status_code == 200
     assert answered.json() == library
+
+
+def test_a_bot_move_for_an_empty_rack_is_refused(client: TestClient) -> None:
+    # The player has gone out and the round is over: /bot answered "draw" (200).
+    request = {"bot": "greedy", "rack": [], "opponents": [{"rack_size": 3}], "lang": "ja"}
+    answer = client.post(BOT, json=request)
+    assert answer.status_code == 422
+    assert answer.json()["detail"] == _library_error(bot_rummikub, request)
+    assert answer.json()["detail"].startswith("'rack' \u304c\u7a7a\u3067\u3059")

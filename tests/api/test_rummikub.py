@@ -335,6 +335,7 @@ def test_bad_solve_requests_get_4xx_naming_the_culprit(
         (VALIDATE, {"rack": ["X1"], "table_before": [], "table_after": []}, "'X1'"),
         (VALIDATE, {"rack": [], "table_before": [["R1"]], "table_after": []}, "table_before"),
         (SCORE, {"racks": {}}, "racks"),
+        (SCORE, {"racks": {"a": [], "b": [], "c": ["R1"]}}, "nothing left: 'a', 'b'"),
         (SCORE, {"racks": {"a": ["R1", "R1", "R1"]}}, "too many copies of R1"),
         (SCORE, {"racks": {"a": []}, "rules": {"joker_penalty": -1}}, "joker_penalty"),
     ],
@@ -616,4 +617,33 @@ def test_the_solve_route_counts_the_tiles_and_refuses_a_position_too_big_to_buil
         assert client.post("/v1/rummikub/solve", json=body).status_code == 200
         # The API docs say so among the solve's 422s.
         responses = client.get("/openapi.json").json()["paths"]["/v1/rummikub/solve"]["post"]
+        assert "MELDWISE_MAX_SOLVE_TILES" in responses["responses"]["422"]["description"]
+
+
+def test_a_repair_too_big_to_build_is_refused_as_a_solve_is() -> None:
+    """Only /solve was bounded by size: a 5 KB /repair of the largest game (769 tiles)
+    took 0.5 s of CPU, four times the solve /solve refuses, however small its
+    time_limit_ms. It is now refused by the same check, naming its size, in the body's
+    language."""
+    rules = {"colours": 8, "numbers": 26, "copies": 4, "jokers": 4}
+    table = [[f"{c}{n}" for n in range(s, s + 3)] for c in "RBKOGYPW" for s in range(1, 25, 3)]
+    body = {"table": table * 4, "rack": ["J"], "rules": rules, "time_limit_ms": 10}
+    with TestClient(create_app(Settings(workers=1, rate_limit=""))) as client:
+        refused = client.post("/v1/rummikub/repair", json=body)
+        assert refused.status_code == 422
+        assert refused.json()["detail"] == (
+            "this position holds 769 tiles on the rack and table; this server solves "
+            "positions of at most 300"
+        )
+        body["lang"] = "ja"
+        ja = client.post("/v1/rummikub/repair", json=body).json()["detail"]
+        assert ja == (
+            "\u3053\u306e\u5c40\u9762\u306f\u624b\u6301\u3061\u3068\u5834\u3067\u5408\u8a08"
+            "769\u679a\u306e\u30bf\u30a4\u30eb\u304c\u3042\u308a\u307e\u3059\u3002\u3053"
+            "\u306e\u30b5\u30fc\u30d0\u30fc\u304c\u89e3\u304f\u5c40\u9762\u306f\u6700\u5927"
+            "300\u679a\u3067\u3059"
+        )
+        body["table"] = table[:20]
+        assert client.post("/v1/rummikub/repair", json=body).status_code == 200
+        responses = client.get("/openapi.json").json()["paths"]["/v1/rummikub/repair"]["post"]
         assert "MELDWISE_MAX_SOLVE_TILES" in responses["responses"]["422"]["description"]

@@ -347,6 +347,7 @@ def test_bad_advise_requests_get_4xx_naming_the_culprit(
         ('{"hands": {"ann": ["7H", "7H", "7H"]}}', 422, "too many copies of 7H"),
         ('{"hands": {"ann": []}, "extra": 1}', 422, "unknown field 'extra'"),
         ('{"hands": {"ann": []}, "rules": {"joker_points": -1}}', 422, "rule 'joker_points'"),
+        ('{"hands": {"ann": [], "bo": []}}', 422, "nothing left: 'ann', 'bo'"),
     ],
 )
 def test_bad_score_requests_get_4xx_naming_the_culprit(

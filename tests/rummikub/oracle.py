@@ -21,13 +21,14 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from solver.rummikub import Objective, Position, Rules, Tile
-from solver.rummikub.melds import MeldKind, read_meld
 from solver.rummikub.notation import JOKER
 
 if TYPE_CHECKING:
     from tests.rummikub.disruption_oracle import DisruptionOracle
 
 Key = tuple[tuple[Tile, int], ...]
+SetKey = tuple[tuple[Tile, ...], tuple[Tile, ...]]
+"""A set's tiles sorted, and under "replace" the tiles a run with a joker reads as."""
 PlayKey = tuple[int, int, int]
 """(score, -jokers played, tiles played): larger is better, in this order."""
 
@@ -45,15 +46,21 @@ def run_shapes(rules: Rules) -> Iterator[list[Tile]]:
                     yield [Tile.natural(colour, (n - 1) % top + 1) for n in range(start, end + 1)]
 
 
-def _candidates(rules: Rules) -> dict[tuple[tuple[Tile, ...], int], int]:
-    """Every valid set as (numbered tiles sorted, jokers) -> best opening value."""
-    found: dict[tuple[tuple[Tile, ...], int], int] = {}
+def set_shapes(rules: Rules) -> list[list[Tile]]:
+    """Every set without jokers: the runs (low to high, as a run reads), then the
+    groups (``min_set_len`` up to one tile per colour of one number)."""
     shapes: list[list[Tile]] = list(run_shapes(rules))
     for number in range(1, rules.numbers + 1):
         for size in range(rules.min_set_len, rules.colours + 1):
             for colours in itertools.combinations(rules.colour_list, size):
                 shapes.append([Tile.natural(c, number) for c in colours])
-    for shape in shapes:
+    return shapes
+
+
+def _candidates(rules: Rules) -> dict[tuple[tuple[Tile, ...], int], int]:
+    """Every valid set as (numbered tiles sorted, jokers) -> best opening value."""
+    found: dict[tuple[tuple[Tile, ...], int], int] = {}
+    for shape in set_shapes(rules):
         value = sum(t.number for t in shape)
         for jokers in range(0, min(rules.jokers, rules.max_jokers_per_set, len(shape) - 1) + 1):
             for spots in itertools.combinations(range(len(shape)), jokers):
@@ -69,6 +76,7 @@ class Oracle:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.sets = _candidates(rules)
+        self.shapes = set_shapes(rules)
         self.by_lowest: dict[Tile, list[tuple[Counter[Tile], int, int]]] = {}
         for (naturals, jokers), value in self.sets.items():
             need = Counter(naturals)
@@ -127,6 +135,48 @@ class Oracle:
         naturals = tuple(sorted(t for t in tiles if not t.is_joker))
         return self.sets.get((naturals, len(tiles) - len(naturals)))
 
+    def readings(self, tiles: Sequence[Tile]) -> list[list[Tile]]:
+        """Every way ``tiles`` read as one set, each as the set's tiles without jokers
+        (a run low to high): its numbered tiles each in it once, its jokers (at least
+        one numbered tile, at most ``max_jokers_per_set`` jokers) standing for the rest,
+        a joker written with a tile (``J(R6)``) for that tile."""
+        naturals = Counter(t for t in tiles if not t.is_joker)
+        meant = Counter(t.meant for t in tiles if t.is_joker and t.meant is not None)
+        jokers = len(tiles) - naturals.total()
+        if not naturals or jokers > self.rules.max_jokers_per_set:
+            return []
+        return [
+            shape
+            for shape in self.shapes
+            if len(shape) == len(tiles)
+            and not naturals - Counter(shape)
+            and not meant - (Counter(shape) - naturals)
+        ]
+
+    def table_reading(self, tiles: Sequence[Tile]) -> list[Tile] | None:
+        """The reading the table keeps of ``tiles`` (docs/rummikub.md, Tile notation):
+        the run they make in the order written, when they make one (each joker at its
+        place, ``J R4 R5`` is R3 R4 R5 and ``R4 R5 J`` R4 R5 R6); else the reading
+        worth most (``K13 J J``: the group of 13s). None when they form no set."""
+        readings = self.readings(tiles)
+        for shape in readings:
+            in_order = all(
+                t == place if not t.is_joker else t.meant in (None, place)
+                for t, place in zip(tiles, shape, strict=True)
+            )
+            if _is_run(shape) and in_order:
+                return shape
+        return max(readings, key=lambda shape: sum(t.number for t in shape), default=None)
+
+    def opening_value(self, tiles: Sequence[Tile]) -> int | None:
+        """What a new set counts towards the opening (docs/rummikub.md, Opening): each
+        joker as the tile it stands for, in the best reading, or under ``joker_retrieval:
+        "replace"`` in the reading the table keeps. None when the tiles form no set."""
+        if self.rules.joker_retrieval == "replace":
+            shape = self.table_reading(tiles)
+            return None if shape is None else sum(t.number for t in shape)
+        return max((sum(t.number for t in shape) for shape in self.readings(tiles)), default=None)
+
     def can_play(self, position: Position, played: Counter[Tile]) -> bool:
         """Whether placing ``played`` (part of the rack) is a legal turn: after opening
         the table and ``played`` split into valid sets; before, ``played`` alone does,
@@ -181,7 +231,7 @@ class Oracle:
         on the rack, and a move that places nothing leaves every set as it was (no
         play); before opening, every old set is still there untouched and the new sets
         are worth at least the threshold."""
-        if any(self.set_value(tiles) is None for tiles in after):
+        if not all(self.readings(tiles) for tiles in after):
             return False
         old = Counter(t for tiles in before for t in tiles)
         new = Counter(t for tiles in after for t in tiles)
@@ -198,24 +248,32 @@ class Oracle:
         new_sets.subtract(self._sets(before))
         if any(n < 0 for n in new_sets.values()):
             return False  # an old set is not there as it was
-        value = sum(self.set_value(tiles) or 0 for tiles, _ in new_sets.elements())
+        value = 0
+        for tiles in after:  # as written: the order decides the reading under "replace"
+            if new_sets[key := self._key_of(tiles)] > 0:
+                new_sets[key] -= 1
+                value += self.opening_value(tiles) or 0
         return not played or value >= self.rules.opening_threshold
 
-    def _sets(
-        self, sets: Sequence[Sequence[Tile]]
-    ) -> Counter[tuple[tuple[Tile, ...], tuple[Tile, ...]]]:
+    def _sets(self, sets: Sequence[Sequence[Tile]]) -> Counter[SetKey]:
         """The sets as a multiset of tile multisets; under "replace" with, for a run
         holding a joker, the numbers its tiles stand at as the table reads it (written
         low to high, or by brackets: ``J R4 R5`` and ``R4 R5 J`` differ there)."""
-        found: Counter[tuple[tuple[Tile, ...], tuple[Tile, ...]]] = Counter()
-        for tiles in sets:
-            reading: tuple[Tile, ...] = ()
-            if self.rules.joker_retrieval == "replace" and JOKER in tiles:
-                meld = read_meld(tiles, self.rules)
-                if meld.kind is MeldKind.RUN:
-                    reading = meld.stands_for
-            found[tuple(sorted(tiles)), reading] += 1
-        return found
+        return Counter(self._key_of(tiles) for tiles in sets)
+
+    def _key_of(self, tiles: Sequence[Tile]) -> SetKey:
+        """One set as :meth:`_sets` counts it."""
+        reading: tuple[Tile, ...] = ()
+        if self.rules.joker_retrieval == "replace" and JOKER in tiles:
+            shape = self.table_reading(tiles)
+            if shape is not None and _is_run(shape):
+                reading = tuple(shape)
+        return tuple(sorted(tiles)), reading
+
+
+def _is_run(shape: Sequence[Tile]) -> bool:
+    """Whether a set without jokers is a run: one colour (a group has two or more)."""
+    return len({t.colour for t in shape}) == 1
 
 
 def _replace_oracle(rules: Rules) -> DisruptionOracle:

@@ -11,6 +11,7 @@ import pytest
 
 import solver.cpsat as cpsat
 import solver.rummikub.strategy as strategy
+from meldwise.cli import main
 from solver import MeldwiseError, solve_rummikub
 from solver.arena.runner import Dispatcher, local_dispatch, run_tournament
 from solver.cpsat import Status
@@ -576,6 +577,39 @@ def test_the_advice_where_there_is_no_play_says_the_bot_draws_too() -> None:
     assert ja["advice"]["text"] == "出せる手はありません。強いボットも山から引きます。"
 
 
+def test_an_empty_rack_is_neither_told_nor_made_to_draw(capsys: pytest.CaptureFixture[str]) -> None:
+    """A player whose rack is empty has gone out: the round is over. The advice said
+    "There is no play: the strong bot would draw too." and every bot drew (meldwise
+    bot --rack "": "strong draws a tile. ... Why: there is no play: it draws.")."""
+    opponents = [{"rack_size": 3, "opened": True}]
+    for level in ("nudge", "tile", "full"):
+        asked = {"rack": [], "table": [["K1", "K2", "K3"]], "opponents": opponents}
+        advice = solve_rummikub({**asked, "hint_level": level})["advice"]
+        assert (advice["draws"], advice["holds_back"]) == (False, False)
+        assert advice["text"] == (
+            "The strong bot would neither play nor draw: a player whose rack is empty has gone out."
+        )
+    ja = solve_rummikub({**asked, "lang": "ja"})["advice"]["text"]
+    assert ja == (
+        "\u5f37\u3044\u30dc\u30c3\u30c8\u3082\u51fa\u3055\u305a\u3001\u5f15\u304d\u3082"
+        "\u3057\u307e\u305b\u3093\u3002\u624b\u6301\u3061\u304c\u7a7a\u306e\u30d7\u30ec"
+        "\u30a4\u30e4\u30fc\u306f\u4e0a\u304c\u3063\u3066\u3044\u307e\u3059\u3002"
+    )
+    refusal = (
+        "'rack' is empty: a player with no tiles has gone out and the round is over, so there"
+        " is no move to make"
+    )
+    for bot in sorted(BOTS):
+        with pytest.raises(MeldwiseError, match=f"^{refusal}$"):
+            bot_rummikub({"bot": bot, "rack": [], "opponents": opponents})
+    with pytest.raises(MeldwiseError) as ja_refusal:
+        bot_rummikub({"bot": "strong", "rack": [], "opponents": opponents, "lang": "ja"})
+    assert str(ja_refusal.value).startswith("'rack' \u304c\u7a7a\u3067\u3059")
+    assert main(["bot", "--rack", ""]) == 2
+    flagged = refusal.replace("'rack'", "--rack")
+    assert capsys.readouterr().err == f"error: {flagged}\n"
+
+
 def test_the_advice_calls_no_play_the_best_that_its_search_did_not_prove(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -633,15 +667,16 @@ def test_strong_with_nothing_to_keep_makes_the_best_play() -> None:
 
 
 def test_more_seats_than_tiles_names_the_fields() -> None:
-    # An empty rack and 6 one-tile opponents in a game of 6 tiles: the answer was "7
+    # A rack of 1 and 6 one-tile opponents in a game of 6 tiles: the answer was "7
     # hands of 1 need 7 tiles, the game has 6", a hand of no field of the request.
     rules = {"colours": 2, "numbers": 3, "copies": 1, "jokers": 0, "opening_threshold": 0}
     opponents = [{"rack_size": 1, "opened": True}] * 6
-    request = {"bot": "greedy", "rack": [], "opponents": opponents, "rules": rules}
+    request = {"bot": "greedy", "rack": ["R1"], "opponents": opponents, "rules": rules}
     with pytest.raises(MeldwiseError, match="'opponents' lists 6 players, who with the player"):
         bot_rummikub(request)
-    # One seat fewer is a game: the player draws the pool's last tile.
-    assert bot_rummikub({**request, "opponents": opponents[:5]})["action"] == "draw"
+    # Two seats fewer is a game: the player draws the pool's last tile. (An empty rack
+    # with 5 seats drew it here, but that player has gone out: it is refused now.)
+    assert bot_rummikub({**request, "opponents": opponents[:4]})["action"] == "draw"
 
 
 @pytest.mark.parametrize("bot", sorted(BOTS))

@@ -136,13 +136,77 @@ def test_a_setting_flag_reads_full_width_digits(capsys: pytest.CaptureFixture[st
     assert "numbers run from 1 to 5" in capsys.readouterr().err
 
 
+NINES = "9" * 25
+
+
+@pytest.mark.parametrize(
+    ("command", "error"),
+    [
+        # int() and float() read "9_9" as 99 and "3_00" as 300, and other scripts'
+        # digits as numbers: every number flag of every command.
+        (["bot", "--rack", "R1", "--seed", "9_9"], "--seed: must be a whole number, got '9_9'"),
+        (["game", "--bots", "greedy", "--seed", "\u0663"], "--seed: must be a whole number"),
+        (["review", "-", "--player", "1_0"], "--player: must be a whole number, got '1_0'"),
+        (["tournament", "--bots", "greedy", "--players", "2_0"], "--players: must be a whole"),
+        (["tournament", "--bots", "greedy", "--games", "1_0"], "--games: must be a whole"),
+        (["tournament", "--bots", "greedy", "--processes", "1_0"], "--processes: must be a"),
+        (["tournament", "--bots", "greedy", "--seed", NINES], "--seed: a number has 25 digits;"),
+        (["shanghai", "advise", "--hand-number", "1_0"], "--hand-number: must be a whole number"),
+        (["shanghai", "advise", "--buys-left", "1_0"], "--buys-left: must be a whole number"),
+        (["serve", "--port", "80_80"], "--port: must be a whole number, got '80_80'"),
+        (["serve", "--workers", "1_0"], "--workers: must be a whole number, got '1_0'"),
+        (["bench", "--seed", "9_9"], "--seed: must be a whole number, got '9_9'"),
+        (["bench", "--per-bucket", "1_0"], "--per-bucket: must be a whole number"),
+        (["bench", "--repeat", "1_0"], "--repeat: must be a whole number, got '1_0'"),
+        (["bench", "--slowest", "1_0"], "--slowest: must be a whole number, got '1_0'"),
+        (["bench", "--time-limit", "1_0"], "--time-limit: must be a number, got '1_0'"),
+        (["solve", "--rack", "R1", "--time-limit", "3_00"], "--time-limit: must be a number"),
+        (["solve", "--rack", "R1", "--time-limit", "\u0663"], "must be a number, got '\u0663'"),
+        (["solve", "--rack", "R1", "--disruption-time-limit", "1_0"], "time-limit: must be a"),
+        (["repair", "--table", "R1 R2 R3", "--time-limit", "1_0"], "--time-limit: must be a"),
+        (["review", "-", "--time-limit", "1_0"], "--time-limit: must be a number, got '1_0'"),
+        (["solve", "--rack", "R1", "--time-limit", "1" + NINES], "a number has 26 digits;"),
+        (["solve", "--rack", "R1", "--time-limit", "1e" + NINES], "a number has 25 digits;"),
+        (
+            ["bot", "--lang", "ja", "--rack", "R1", "--seed", NINES],
+            "--seed: \u6570\u5024\u304c25\u6841\u3042\u308a\u307e\u3059",
+        ),
+        (
+            ["bot", "--lang", "ja", "--rack", "R1", "--seed", "9_9"],
+            "--seed: \u6574\u6570\u3067\u6307\u5b9a\u3057\u3066\u304f\u3060\u3055\u3044"
+            "(\u6307\u5b9a\u5024: '9_9')",
+        ),
+    ],
+)
+def test_a_number_flag_reads_ascii_digits_alone(
+    command: list[str], error: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(command)
+    assert raised.value.code == 2
+    assert error in capsys.readouterr().err
+
+
+def test_a_number_flag_reads_full_width_digits_and_quotes_seconds_as_typed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A full width 2 (seconds) and 7 (a seed), as --rule and --option read them.
+    assert main(["solve", "--rack", "R1 R2 R3", "--time-limit", "\uff12"]) == 0
+    assert main(["bot", "--rack", "R1", "--seed", "\uff17"]) == 0
+    # 1e-400 is not 0: float() read it so, and said "got 0" of it.
+    assert main(["solve", "--rack", "R1", "--time-limit", "1e-400", "--lang", "ja"]) == 2
+    assert "1e-400" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("seconds", "shown"),
     [
         ("nan", "nan"),
         ("inf", "inf"),
         ("-inf", "-inf"),
-        ("1e300", "1e+300"),
+        ("1e300", "1e300"),
+        # float() read it as 0, said so: "got 0" of a time limit not typed 0.
+        ("1e-400", "1e-400"),
         ("0", "0"),
         ("300.1", "300.1"),
         # Said "got 300", a value in the range it gave: six digits kept of 300.0001.
@@ -453,7 +517,7 @@ def test_an_unknown_tile_names_the_colours_in_the_notation_asked_for(
         (["solve", "--lang", "\udcff"], "argument --lang: invalid choice: '\\xff' (choose"),
         (["solve", "--notation", "R\udcff"], "invalid choice: 'R\\xff' (choose from 'RBKO'"),
         (["\udcff"], "argument command: invalid choice: '\\xff' (choose from 'solve'"),
-        (["solve", "--time-limit", "\udcff"], "invalid float value: '\\xff'\n"),
+        (["solve", "--time-limit", "\udcff"], "must be a number, got '\\xff'\n"),
         (["solve", "--rack", "R1", "--\udcff"], "unrecognized arguments: --\\xff\n"),
         (["bench", "--peer-backend", "\udcff"], "invalid choice: '\\xff' (choose from 'SCIPY'"),
         # A value given to a flag that takes none: "ignored explicit argument '\\udcff'".
@@ -673,6 +737,13 @@ def test_score_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert 'give each player\'s rack with --rack "NAME=TILES"' in capsys.readouterr().err
     assert main(["score", "--rack", "bob=R5 X9"]) == 2
     assert "--rack bob: unknown tile 'X9'" in capsys.readouterr().err
+    assert main(["score", "--rack", "ann=", "--rack", "bob=", "--lang", "ja"]) == 2
+    assert capsys.readouterr().err == (
+        "\u30a8\u30e9\u30fc: --rack: "
+        "\u4e0a\u304c\u308c\u308b\u306e\u306f1\u4eba\u3060\u3051\u3067\u3059\u304c\u3001"
+        "\u624b\u306b\u4f55\u3082\u6b8b\u3063\u3066\u3044\u306a\u3044\u30d7\u30ec\u30a4\u30e4\u30fc"
+        "\u304c2\u4eba\u3044\u307e\u3059: 'ann'\u3001'bob'\n"
+    )
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace as replace_rules
+
 import pytest
 from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
@@ -132,6 +134,31 @@ def test_the_validator_agrees_with_exhaustive_rules(
         assert verdict.legal == oracle.judge(position.rack, position.table, after, position.opened)
         assert verdict.legal or verdict.problems
         event(f"legal: {verdict.legal}, opened: {position.opened}")
+
+
+@pytest.mark.parametrize(
+    ("rules", "written", "kept", "best"),
+    [
+        # docs/rummikub.md: K3 J with wrap and 3 numbers reads K3 K1, 4 points; its best
+        # reading is the group of 3s, 6. J R4 R5 counts the joker as R3, R4 R5 J as R6;
+        # the best reading of both is R4 R5 R6.
+        (Rules(numbers=3, min_set_len=2, wrap_runs=True), "K3 J", 4, 6),
+        (Rules(), "J R4 R5", 12, 15),
+        (Rules(), "R4 R5 J", 15, 15),
+    ],
+)
+def test_an_opening_counts_its_jokers_as_the_rules_say(
+    rules: Rules, written: str, kept: int, best: int
+) -> None:
+    """An opening's jokers count as the reading the table keeps under "replace", their
+    best reading under "free" (the oracle counted the best under "replace" too): the
+    validator and the oracle accept the set at that worth and refuse it one above."""
+    tiles = parse_tiles(written)
+    for retrieval, worth in (("replace", kept), ("free", best)):
+        for threshold, legal in ((worth, True), (worth + 1, False)):
+            variant = replace_rules(rules, joker_retrieval=retrieval, opening_threshold=threshold)
+            assert oracle_for(variant).judge(tiles, [], [tiles], opened=False) is legal
+            assert check_play(tiles, [], [tiles], False, variant).legal is legal
 
 
 def test_sets_after_a_move_are_read_as_their_jokers_were_written() -> None:

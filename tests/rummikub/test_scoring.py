@@ -42,9 +42,16 @@ def test_no_empty_rack_means_no_winner() -> None:
     assert [s.score for s in scores] == [-5, -30]
 
 
-def test_several_empty_racks_each_score_the_others_penalties() -> None:
-    scores = score_round({"a": [], "b": [], "c": parse_tiles("R9 R10")}, Rules())
-    assert [(s.winner, s.score) for s in scores] == [(True, 19), (True, 19), (False, -19)]
+def test_several_empty_racks_are_refused_naming_their_players() -> None:
+    # A round ends as soon as one player goes out: two empty racks were each scored
+    # as the winner's (19 each here), a round no game reaches.
+    with pytest.raises(MeldwiseError) as raised:
+        score_round({"a": [], "b": parse_tiles("R9 R10"), "c": []}, Rules())
+    assert str(raised.value) == (
+        "only one player goes out, but 2 players have nothing left: 'a', 'c'"
+    )
+    with pytest.raises(MeldwiseError, match=r"7 players .*'p4' and 2 more players$"):
+        score_round({f"p{n}": [] for n in range(7)}, Rules())
 
 
 def test_rules_change_the_joker_penalty_and_what_exists() -> None:

@@ -122,6 +122,28 @@ def test_score() -> None:
     ]
 
 
+def test_score_refuses_several_players_out() -> None:
+    """Only one player goes out in a hand (it ends there): two empty hands were each
+    scored ``went_out: true``; now refused, naming the players."""
+    with pytest.raises(MeldwiseError) as raised:
+        score_shanghai({"hands": {"ann": [], "bo": ["7H"], "cy": []}})
+    assert str(raised.value) == (
+        "only one player goes out, but 2 players have nothing left: 'ann', 'cy'"
+    )
+    many: dict[str, list[str]] = {f"p{n}": [] for n in range(8)}
+    with pytest.raises(MeldwiseError, match=r"8 players .*'p4' and 3 more players$"):
+        score_shanghai({"hands": many})
+    # One empty hand, or none (the hand ended otherwise), is scored.
+    accepted: list[dict[str, list[str]]] = [
+        {"ann": [], "bo": ["7H"]},
+        {"ann": ["2C"], "bo": ["7H"]},
+        {"ann": []},
+    ]
+    for hands in accepted:
+        scores = score_shanghai({"hands": hands})["scores"]
+        assert [s["went_out"] for s in scores] == [not cards for cards in hands.values()]
+
+
 @pytest.mark.parametrize(
     ("request_", "error", "culprit"),
     [
@@ -271,6 +293,13 @@ def test_cli_custom_contract_and_bad_input(capsys: pytest.CaptureFixture[str]) -
     assert main(args) == 2
     captured = capsys.readouterr()
     assert "--hand names the player 'ann' twice" in captured.err
+    assert captured.out == ""
+    # Two players out in one hand: refused by the flags that gave them, exit 2.
+    assert main(["shanghai", "score", "--hand", "ann=", "--hand", "bo=5H", "--hand", "cy="]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == (
+        "error: --hand: only one player goes out, but 2 players have nothing left: 'ann', 'cy'\n"
+    )
     assert captured.out == ""
 
 
