@@ -33,7 +33,7 @@ def read_body(body: bytes) -> Any:
             _(
                 "the request body is not valid UTF-8: byte 0x{byte:02x} at position {position}",
                 byte=body[error.start],
-                position=error.start,
+                position=error.start + 1,  # counted from 1, as a JSON error's character
             ),
         ) from None
     try:

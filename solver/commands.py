@@ -432,7 +432,8 @@ def check_utf8(text: str) -> None:
             _(
                 "the input is not valid UTF-8: byte 0x{byte:02x} at position {position}",
                 byte=ord(text[bad]) - 0xDC00,
-                position=len(text[:bad].encode("utf-8", "surrogateescape")),
+                # Counted from 1, as a JSON error's character is.
+                position=len(text[:bad].encode("utf-8", "surrogateescape")) + 1,
             )
         )
 

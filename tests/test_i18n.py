@@ -9,7 +9,6 @@ import inspect
 import io
 import json
 import re
-import shlex
 import string
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -639,16 +638,6 @@ def test_cli_lang_flag_and_locale(
     play = ["shanghai", "advise", "--hand", "AS AD AC KS KD KC 5S 5D 5C", "--hand-number", "1"]
     assert main([*play, "--phase", "play", "--table", "AH AH AD", "--lang", "ja"]) == 0
     assert "手番の終わり: 上がり(0点)" in capsys.readouterr().out
-
-
-def test_readme_ja_shows_the_error_the_command_prints(capsys: pytest.CaptureFixture[str]) -> None:
-    # README.ja.md's error example: the command after "$ " and the line it prints.
-    text = (ROOT / "README.ja.md").read_text()
-    shown = re.search(r"^\$ (meldwise solve [^\n]*)\n(エラー: [^\n]*)$", text, re.MULTILINE)
-    assert shown is not None
-    command, printed = shown.groups()
-    assert main(shlex.split(command)[1:]) == 2
-    assert capsys.readouterr().err.strip() == printed
 
 
 def test_the_readmes_list_of_what_is_said_in_japanese_names_every_text_field() -> None:

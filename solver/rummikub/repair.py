@@ -584,9 +584,8 @@ def consequence(
     rack (others go back where they came from). The move can be put right when a
     legal move from ``before`` places all of them: a solve of that turn (the same
     rules, opening included) with them as the rack plays them all."""
-    laid = (Counter(chain.from_iterable(after)) - Counter(chain.from_iterable(before))) & Counter(
-        rack
-    )
+    came = Counter(chain.from_iterable(after)) - Counter(chain.from_iterable(before))
+    laid = came & Counter(rack)
     if not laid:
         # A table moved about with no rack tile laid: no tiles to fit anywhere; the
         # table before is there to go back to (proven so, with no solve).
@@ -598,7 +597,22 @@ def consequence(
     turn = Position(tuple(sorted(laid.elements())), tuple(map(tuple, before)), opened)
     play = solve(turn, rules, limit=limit, least_disruption=False)
     if play.tiles_played == laid.total():
-        text = _("The move can still be put right: the tiles laid down fit into a legal move.")
+        # Only the rack's tiles were fitted (others go back where they came from):
+        # when some laid down were not on the rack, say which fitted.
+        others = came - laid
+        text = (
+            _n(
+                "The move can still be put right: the tile laid down from the rack, "
+                "{tiles}, fits into a legal move ({others} did not come from the rack).",
+                "The move can still be put right: the tiles laid down from the rack, "
+                "{tiles}, fit into a legal move ({others} did not come from the rack).",
+                laid.total(),
+                tiles=format_tiles(sorted(laid.elements())),
+                others=format_tiles(sorted(others.elements())),
+            )
+            if others
+            else _("The move can still be put right: the tiles laid down fit into a legal move.")
+        )
         return Consequence(play.status, True, None, text)
     if play.status is not Status.OPTIMAL:
         text = _("Could not find out in time whether the move can still be put right.")

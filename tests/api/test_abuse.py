@@ -62,7 +62,7 @@ def client() -> Iterator[TestClient]:
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [
-        (b'{"rack": ["\xff"]}', 400, "not valid UTF-8: byte 0xff at position 11"),
+        (b'{"rack": ["\xff"]}', 400, "not valid UTF-8: byte 0xff at position 12"),
         (b"[" * 5000 + b"]" * 5000, 400, "nests arrays and objects too deeply"),
         (b'{"rack": [' + b"9" * 5000 + b"]}", 422, "a number has 5000 digits"),
         (b'{"rack": [NaN]}', 400, "NaN is not a JSON value"),
@@ -88,6 +88,18 @@ def test_a_bad_body_gets_an_answer_naming_the_problem(
                 read_here.status_code,
                 read_here.json(),
             )
+
+
+def test_a_byte_not_utf8_is_counted_from_1_as_a_json_character_is(client: TestClient) -> None:
+    """The same place of a body was "byte 0xff at position 10" when not UTF-8 and
+    "Expecting value at character 11" when bad JSON: bytes were counted from 0,
+    characters from 1. Both count from 1."""
+    bad_byte = client.post(SOLVE, content=b'{"rack": [\xff]}', headers=JSON).json()["detail"]
+    bad_json = client.post(SOLVE, content=b'{"rack": [x]}', headers=JSON).json()["detail"]
+    assert bad_json.endswith("Expecting value at character 11")
+    assert bad_byte.endswith("byte 0xff at position 11")
+    first = client.post(SOLVE, content=b"\xff", headers=JSON).json()["detail"]
+    assert first.endswith("byte 0xff at position 1")
 
 
 @pytest.mark.parametrize(
@@ -197,7 +209,7 @@ def test_a_body_not_sent_as_json_gets_415(client: TestClient, content_type: str 
 
 @pytest.mark.parametrize("path", [SOLVE, SCORE, REPAIR, SHANGHAI_ADVISE])
 def test_a_compressed_body_gets_415_naming_its_coding(client: TestClient, path: str) -> None:
-    """A gzip body was read as text (400: "not valid UTF-8: byte 0x8b at position 1"),
+    """A gzip body was read as text (400: "not valid UTF-8: byte 0x8b at position 2"),
     and one said to be brotli but sent plain was answered as if the header were not
     there: a body is read as sent, so its coding is refused, by name, in the client's
     language."""

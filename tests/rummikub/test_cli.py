@@ -467,9 +467,14 @@ def test_input_that_is_not_utf8_is_named_by_its_byte() -> None:
 
     done = run(["solve", "--json"], b'{"rack": ["R1\xff"]}')
     assert done.returncode == 2
-    assert done.stderr == b"error: the input is not valid UTF-8: byte 0xff at position 13\n"
+    assert done.stderr == b"error: the input is not valid UTF-8: byte 0xff at position 14\n"
     done = run(["review", "-"], b"\xff\xfe{}")
-    assert b"the input is not valid UTF-8: byte 0xff at position 0" in done.stderr
+    assert b"the input is not valid UTF-8: byte 0xff at position 1" in done.stderr
+    # Counted from 1, as a JSON syntax error's character is: it said position 0 here.
+    done = run(["solve", "--json"], b'{"rack": [x]}')
+    assert done.stderr == b"error: the request is not valid JSON: Expecting value at character 11\n"
+    done = run(["solve", "--json"], b'{"rack": [\xff]}')
+    assert done.stderr == b"error: the input is not valid UTF-8: byte 0xff at position 11\n"
     # An argument read as "unknown tile 'R\\udcff'" (Python's surrogate for the byte).
     done = run(["solve", "--rack", os.fsdecode(b"R\xff")], b"")
     assert done.returncode == 2

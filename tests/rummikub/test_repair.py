@@ -13,7 +13,7 @@ from hypothesis import assume, event, given, note, settings, target
 from hypothesis import strategies as st
 
 import solver.rummikub.repair as repair_module
-from solver import repair_rummikub, validate_rummikub
+from solver import repair_rummikub, solve_rummikub, validate_rummikub
 from solver.errors import MeldwiseError
 from solver.rummikub import Limit, Objective, Position, Rules, Status, Tile, parse_tiles
 from solver.rummikub.layout import PlacedSet
@@ -432,6 +432,43 @@ def test_a_table_moved_with_no_tile_laid_is_not_said_to_fit_its_laid_tiles(lang:
         "ja": "まだ直せます。手持ちから出したタイルはないので、場を手番の前に戻せます。",
     }
     assert found["text"] == said[lang]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_tile_laid_from_elsewhere_is_not_said_to_fit(lang: str) -> None:
+    """validate said "the tiles laid down fit into a legal move" under "Tiles laid down:
+    R4 K1" when K1 was not on the rack: only R4 was fitted (a tile from elsewhere goes
+    back where it came from), and K1 alone fits nowhere. It names the rack's tiles that
+    fit and the others."""
+    request = {
+        "rack": ["R4"],
+        "table_before": [["R1", "R2", "R3"]],
+        "table_after": [["R1", "R2", "R3", "R4"], ["K1"]],
+        "lang": lang,
+    }
+    answer = validate_rummikub(request)
+    assert answer["played"] == ["R4", "K1"]
+    found = answer["consequence"]
+    assert found["repairable"]
+    # Independent of the text: R4 alone fits (R1-R4), K1 alone fits nowhere.
+    assert solve_rummikub({"rack": ["R4"], "table": [["R1", "R2", "R3"]]})["tiles_played"] == 1
+    assert solve_rummikub({"rack": ["K1"], "table": [["R1", "R2", "R3"]]})["tiles_played"] == 0
+    said = {
+        "en": "The move can still be put right: the tile laid down from the rack, R4, fits "
+        "into a legal move (K1 did not come from the rack).",
+        "ja": "まだ直せます。手持ちから出したタイル(R4)は正しい手に収まります"
+        "(K1は手持ちにありませんでした)。",
+    }
+    assert found["text"] == said[lang]
+    both = {
+        **request,
+        "rack": ["R4", "R5"],
+        "table_after": [["R1", "R2", "R3", "R4", "R5"], ["K1"]],
+    }
+    assert validate_rummikub({**both, "lang": "en"})["consequence"]["text"] == (
+        "The move can still be put right: the tiles laid down from the rack, R4 R5, fit "
+        "into a legal move (K1 did not come from the rack)."
+    )
 
 
 def test_a_table_moved_with_no_tile_laid_is_put_right_without_a_solve(

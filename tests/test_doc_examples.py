@@ -1,0 +1,99 @@
+"""The documents show what the program prints: every ``$ meldwise ...`` example of
+README.md, README.ja.md and docs/*.md is run and its output compared line for line
+with the lines shown after it. A line ``...`` stands for lines left out, a line ending
+in ``...`` for the rest of that line; an example shown printing an error must exit
+with code 2, every other one with 0."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from meldwise.cli import main
+
+ROOT = Path(__file__).parents[1]
+DOCS = [ROOT / "README.md", ROOT / "README.ja.md", *sorted((ROOT / "docs").glob("*.md"))]
+PROMPT = re.compile(r"^\$ (?:[A-Z_]+=\S+ )*meldwise ")
+ELIDED = "..."
+
+
+def examples(doc: Path) -> list[tuple[str, list[str]]]:
+    """Each command of the doc's code blocks with the lines shown after it (up to a
+    blank line, the next command or the block's end)."""
+    found: list[tuple[str, list[str]]] = []
+    current: list[str] | None = None
+    inside = False
+    command = ""
+    for line in doc.read_text(encoding="utf-8").splitlines():
+        if command:  # a command going on over a line ending in a backslash
+            command += " " + line.strip()
+        elif line.startswith("```"):
+            inside, current = not inside, None
+        elif inside and PROMPT.match(line):
+            command = line[2:]
+        elif inside and current is not None:
+            if line:
+                current.append(line)
+            else:
+                current = None
+        if command.endswith("\\"):
+            command = command[:-1].rstrip()
+        elif command:
+            current = []
+            found.append((command, current))
+            command = ""
+    return found
+
+
+EXAMPLES = [(doc, command, shown) for doc in DOCS for command, shown in examples(doc)]
+
+
+def shows(shown: list[str], printed: list[str]) -> bool:
+    """Whether ``printed`` is what ``shown`` shows, its ``...`` read as above."""
+    if not shown:
+        return not printed
+    first, rest = shown[0], shown[1:]
+    if first == ELIDED:
+        return any(shows(rest, printed[skip:]) for skip in range(len(printed) + 1))
+    if not printed:
+        return False
+    if first.endswith(ELIDED):
+        alike = printed[0].startswith(first[: -len(ELIDED)])
+    else:
+        alike = printed[0] == first
+    return alike and shows(rest, printed[1:])
+
+
+def test_every_doc_example_is_found() -> None:
+    for doc in DOCS:
+        text = doc.read_text(encoding="utf-8")
+        prompts = len(re.findall(r"^\$ (?:[A-Z_]+=\S+ )*meldwise ", text, re.MULTILINE))
+        assert len(examples(doc)) == prompts, doc.name
+    assert {doc.name for doc, _, _ in EXAMPLES} >= {"README.md", "README.ja.md", "repair.md"}
+
+
+@pytest.mark.parametrize(
+    ("doc", "command", "shown"),
+    EXAMPLES,
+    ids=[f"{doc.name}: {command}" for doc, command, _ in EXAMPLES],
+)
+def test_each_example_prints_what_the_doc_shows(
+    doc: Path,
+    command: str,
+    shown: list[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    words = shlex.split(command)
+    while words[0] != "meldwise":  # LANG=ja_JP.UTF-8 meldwise ...
+        name, _, value = words.pop(0).partition("=")
+        monkeypatch.setenv(name, value)
+    code = main(words[1:])
+    captured = capsys.readouterr()
+    printed = captured.out.splitlines() + captured.err.splitlines()
+    error = bool(shown) and shown[0].startswith(("error: ", "エラー: "))
+    assert code == (2 if error else 0)
+    assert shows(shown, printed), "\n".join(printed)
