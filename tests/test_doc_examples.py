@@ -93,6 +93,7 @@ def test_each_example_prints_what_the_doc_shows(
     while words[0] != "meldwise":  # LANG=ja_JP.UTF-8 meldwise ...
         name, _, value = words.pop(0).partition("=")
         monkeypatch.setenv(name, value)
+    code: int | str | None
     try:
         code = main(words[1:])
     except SystemExit as exit_:  # argparse refuses a command line by exiting
