@@ -645,6 +645,18 @@ def players_from_flags(items: Sequence[str], flag: str, what: str) -> dict[str, 
     return named
 
 
+def bot_names(text: str) -> list[str]:
+    """``--bots`` of ``game`` and ``tournament``: the comma-separated names by seat,
+    each stripped. Raises :class:`MeldwiseError` for an empty name among others
+    (``greedy,,strong``); no name at all is left to each command to refuse."""
+    names = [name.strip() for name in split(text, ",")]
+    if any(names) and not all(names):
+        raise MeldwiseError(
+            _("--bots has an empty name in {bots!r}; separate names with one comma", bots=text)
+        )
+    return names
+
+
 def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:
     """``--rule NAME=VALUE`` flags as rule settings: a whole number, true or false, or a
     word (``joker_retrieval=replace``); the rules check the value."""

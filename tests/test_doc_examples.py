@@ -1,8 +1,8 @@
 """The documents show what the program prints: every ``$ meldwise ...`` example of
 README.md, README.ja.md and docs/*.md is run and its output compared line for line
 with the lines shown after it. A line ``...`` stands for lines left out, a line ending
-in ``...`` for the rest of that line; an example shown printing an error must exit
-with code 2, every other one with 0."""
+in ``...`` for the rest of that line; an example shown printing an error (or argparse's
+usage lines and error) must exit with code 2, every other one with 0."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ ROOT = Path(__file__).parents[1]
 DOCS = [ROOT / "README.md", ROOT / "README.ja.md", *sorted((ROOT / "docs").glob("*.md"))]
 PROMPT = re.compile(r"^\$ (?:[A-Z_]+=\S+ )*meldwise ")
 ELIDED = "..."
+# argparse's refusal: its usage lines, then "meldwise solve: error: ...".
+USAGE_ERROR = re.compile(r"meldwise[a-z ]*: (?:error|\u30a8\u30e9\u30fc): ")
 
 
 def examples(doc: Path) -> list[tuple[str, list[str]]]:
@@ -91,9 +93,16 @@ def test_each_example_prints_what_the_doc_shows(
     while words[0] != "meldwise":  # LANG=ja_JP.UTF-8 meldwise ...
         name, _, value = words.pop(0).partition("=")
         monkeypatch.setenv(name, value)
-    code = main(words[1:])
+    code: int | str | None
+    try:
+        code = main(words[1:])
+    except SystemExit as exit_:  # argparse refuses a command line by exiting
+        code = exit_.code
     captured = capsys.readouterr()
     printed = captured.out.splitlines() + captured.err.splitlines()
-    error = bool(shown) and shown[0].startswith(("error: ", "エラー: "))
+    if shown and shown[0].startswith("usage: "):
+        error = bool(USAGE_ERROR.match(shown[-1]))
+    else:
+        error = bool(shown) and shown[0].startswith(("error: ", "エラー: "))
     assert code == (2 if error else 0)
     assert shows(shown, printed), "\n".join(printed)

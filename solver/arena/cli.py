@@ -28,6 +28,7 @@ from solver.commands import (
     Commands,
     FileName,
     add_option_flag,
+    bot_names,
     fields_from_flags,
     parse_options,
     ready_to_write,
@@ -36,7 +37,6 @@ from solver.commands import (
 )
 from solver.errors import MeldwiseError
 from solver.i18n import _
-from solver.written import split
 
 DEFAULT_GAMES = 100
 
@@ -150,15 +150,7 @@ def run_tournament_command(
                 " none: give a folder, or --json - for the report"
             )
         )
-    names = split(args.bots, ",")
-    if any(name.strip() for name in names) and not all(name.strip() for name in names):
-        # "greedy,,strong" was read as two bots without a word; game refuses it too.
-        raise MeldwiseError(
-            _(
-                "--bots has an empty name in {bots!r}; separate names with one comma",
-                bots=args.bots,
-            )
-        )
+    names = bot_names(args.bots)
     seats = seats_of(names, args.players)
     options = parse_options(args.option)
     if args.records:

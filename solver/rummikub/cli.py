@@ -25,6 +25,7 @@ from solver.commands import (
     add_rule_flag,
     add_time_limit_flag,
     answering,
+    bot_names,
     check_utf8,
     columns,
     fields_from_flags,
@@ -58,7 +59,7 @@ from solver.rummikub.notation import Notation
 from solver.rummikub.position import Objective
 from solver.rummikub.wire import no_play_text, solve_rummikub
 from solver.wire import json_problem, read_json
-from solver.written import split, words
+from solver.written import words
 
 POSITION_FLAGS = {
     "rack": "--rack",
@@ -413,7 +414,7 @@ def add_game_command(commands: Commands) -> None:
 
 def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     request = {
-        "bots": [name.strip() for name in split(args.bots, ",")],
+        "bots": bot_names(args.bots),
         "seed": args.seed,
         "settings": parse_options(args.option),
         "notation": args.notation,

@@ -199,20 +199,29 @@ def test_a_bad_game_setting_is_said_with_its_option(
     assert capsys.readouterr().err.startswith("\u30a8\u30e9\u30fc: --option: ")
 
 
-@pytest.mark.parametrize("bots", ["greedy,,strong", "greedy,", ",greedy"])
-def test_a_tournament_refuses_an_empty_bot_name(
-    bots: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("command", [["tournament", "--no-progress"], ["game"]])
+@pytest.mark.parametrize("bots", ["greedy,,strong", "greedy,", ",greedy", "greedy, ,strong"])
+def test_game_and_tournament_refuse_an_empty_bot_name_alike(
+    command: list[str],
+    bots: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # "greedy,,strong" was two bots without a word (and played 100 games), where game
-    # refuses the empty name.
+    # "greedy,,strong" was two bots without a word (and played 100 games); then game said
+    # "--bots must be 'beginner', 'greedy' or 'strong', got ''" where tournament said
+    # the empty name: one check says it for both.
     monkeypatch.setenv("LANGUAGE", "en")
-    assert main(["tournament", "--no-progress", "--bots", bots]) == 2
+    assert main([*command, "--bots", bots]) == 2
     assert capsys.readouterr().err == (
         f"error: --bots has an empty name in {bots!r}; separate names with one comma\n"
     )
     monkeypatch.setenv("LANGUAGE", "ja")
-    assert main(["tournament", "--no-progress", "--bots", bots]) == 2
+    assert main([*command, "--bots", bots]) == 2
     assert capsys.readouterr().err.startswith(f"\u30a8\u30e9\u30fc: --bots \u306e {bots!r} ")
+    if command == ["game"]:  # game takes --lang too
+        monkeypatch.setenv("LANGUAGE", "en")
+        assert main([*command, "--bots", bots, "--lang", "ja"]) == 2
+        assert capsys.readouterr().err.startswith(f"\u30a8\u30e9\u30fc: --bots \u306e {bots!r} ")
 
 
 def test_a_tournament_error_is_one_line_with_the_progress_bar_on(
