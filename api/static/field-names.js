@@ -96,6 +96,14 @@ export function withLabels(message, fields, tr, typed = "") {
   });
 }
 
+/** The words a page shows for ``failure`` (a request's error, from postJson): a refused
+ * request's (422) with the places of ``fields`` said by the page's labels (withLabels;
+ * ``typed()`` gives what the person typed, asked for a 422 alone); any other failure's
+ * message as it is. */
+export function errorText(failure, fields, tr, typed = () => "") {
+  return failure.status === 422 ? withLabels(failure.message, fields, tr, typed()) : failure.message;
+}
+
 /** ``text`` (an answer's words) with the choices of ``select`` it names as a request
  * writes them (phase 'draw') said as the page shows them ('Phase: before the draw'),
  * as the command line says its flag (--phase draw). */

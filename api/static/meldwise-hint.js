@@ -36,7 +36,7 @@
 // said so, and the button takes presses again.
 
 import { isBusy, setBusy } from "./busy.js";
-import { pieces, sets, withLabels } from "./field-names.js";
+import { errorText, pieces, sets } from "./field-names.js";
 import { load, supported, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { drawAnswer } from "./rummikub-answer.js";
@@ -254,18 +254,15 @@ export class MeldwiseHint extends HTMLElement {
   }
 
   #fail(error, tr) {
-    let message = error.message;
-    if (error.status === 422) {
-      // The service's words, with the fields it names by the page's labels (a plain
-      // property the page sets, fieldLabels: read here, so one set early stays).
-      const { rack, table } = this.fieldLabels ?? {};
-      const named = {
-        ...(rack ? { rack: pieces(() => rack) } : {}),
-        ...(table ? { table: sets(() => table) } : {}),
-      };
-      const typed = [this.#state?.rack ?? [], ...(this.#state?.table ?? [])].flat().join(" ");
-      message = withLabels(message, named, tr, typed);
-    }
+    // The service's words, with the fields it names by the page's labels (a plain
+    // property the page sets, fieldLabels: read here, so one set early stays).
+    const { rack, table } = this.fieldLabels ?? {};
+    const named = {
+      ...(rack ? { rack: pieces(() => rack) } : {}),
+      ...(table ? { table: sets(() => table) } : {}),
+    };
+    const typed = () => [this.#state?.rack ?? [], ...(this.#state?.table ?? [])].flat().join(" ");
+    const message = errorText(error, named, tr, typed);
     const detail = { message, status: error.status ?? null, detail: error.detail ?? null };
     this.#answer.replaceChildren();
     this.#error.textContent = message;

@@ -2,7 +2,7 @@
 // to /v1/rummikub/repair, and the answer drawn (docs/repair.md).
 
 import { isBusy, setBusy } from "./busy.js";
-import { labelOf, pieces, sets, withLabels } from "./field-names.js";
+import { errorText, labelOf, pieces, sets } from "./field-names.js";
 import { translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { heading, paragraph } from "./rummikub-answer.js";
@@ -143,9 +143,8 @@ export function setUpRepair(form, rack, table, before, language) {
     } catch (failure) {
       if (failure.name === "AbortError") return;
       answer.replaceChildren();
-      error.textContent = failure.status === 422
-        ? withLabels(failure.message, fields, tr, [rack, table, before].map((f) => f.input.value).join(" "))
-        : failure.message;
+      const typed = () => [rack, table, before].map((f) => f.input.value).join(" ");
+      error.textContent = errorText(failure, fields, tr, typed);
     } finally {
       slot.end(mine);
     }

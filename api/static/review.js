@@ -5,7 +5,7 @@
 
 import { isBusy, setBusy } from "./busy.js";
 import { readNumber, rove } from "./editor.js";
-import { labelOf, single, withLabels } from "./field-names.js";
+import { errorText, labelOf, single } from "./field-names.js";
 import { translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
@@ -224,11 +224,9 @@ export function setUpReview() {
   const fail = (failure, game = false) => {
     if (failure.name === "AbortError") return;
     clear();
-    error.textContent = failure.status !== 422
-      ? failure.message
-      : game
-        ? withLabels(failure.message, gameFields, tr)
-        : withLabels(failure.message, reviewFields, tr, record.value);
+    error.textContent = game
+      ? errorText(failure, gameFields, tr)
+      : errorText(failure, reviewFields, tr, () => record.value);
   };
 
   // One job at a time: a review, or a bot game and its review. A newer job, an edited

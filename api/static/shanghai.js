@@ -3,7 +3,7 @@
 
 import { Palette, PieceField, readNumber } from "./editor.js";
 import { isBusy, setBusy } from "./busy.js";
-import { keyed, labelOf, pieces, sets, single, withChoices, withLabels } from "./field-names.js";
+import { errorText, keyed, labelOf, pieces, sets, single, withChoices } from "./field-names.js";
 import { N_, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
@@ -369,7 +369,7 @@ export function setUpShanghai() {
     } catch (failure) {
       if (failure.name === "AbortError") return;
       answer.replaceChildren();
-      error.textContent = failure.status === 422 ? withLabels(failure.message, named, asked, typed()) : failure.message;
+      error.textContent = errorText(failure, named, asked, typed);
     } finally {
       slot.end(mine);
     }
