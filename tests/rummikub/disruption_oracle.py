@@ -30,8 +30,7 @@ from functools import cache, lru_cache
 from hypothesis import reject
 
 from solver.rummikub import JOKER, Meld, MeldKind, Objective, Position, Rules, Tile
-from solver.rummikub.melds import read_meld
-from tests.rummikub.oracle import oracle_for, run_shapes
+from tests.rummikub.oracle import is_run, oracle_for, run_shapes
 
 MAX_LAYOUTS = 100_000
 """Most splits of one multiset into sets the oracle lists. Some drawn tables have so
@@ -103,18 +102,15 @@ class DisruptionOracle:
         jokers kept, then most tiles) and every layout of it (the player has opened)."""
         best = self.scores.best_play(position, objective)
         table = Counter(t for tiles in position.table for t in tiles)
-        old = [read_meld(tiles, self.rules) for tiles in position.table]
+        old = [self.read(tiles) for tiles in position.table]
         found: tuple[int, int] | None = None
         for played in _sub_multisets(Counter(position.rack)):
             if self.scores.key(played, objective) != best:
                 continue
-            if not played:
-                layouts = [tuple(_as_laid(m.kind, m.tiles, m.stands_for) for m in old)]
-            else:
-                layouts = self.layouts(_key(table + played))
+            layouts = [tuple(old)] if not played else self.layouts(_key(table + played))
             for layout in layouts:
                 allowed = self._allowed(old, [[laid] for laid in layout], bool(played))
-                score = _best_match(old, layout, sum(len(m.tiles) for m in old), allowed)
+                score = _best_match(old, layout, table.total(), allowed)
                 if score is not None and (found is None or score > found):
                     found = score
         assert found is not None
@@ -124,7 +120,7 @@ class DisruptionOracle:
         """Whether some layout of the table and ``played`` is a legal move under
         ``joker_retrieval: "replace"`` (see the module docstring)."""
         table = Counter(t for tiles in position.table for t in tiles)
-        old = [read_meld(tiles, self.rules) for tiles in position.table]
+        old = [self.read(tiles) for tiles in position.table]
         return any(
             _matching(self._allowed(old, [[laid] for laid in layout], bool(played)))
             for layout in self.layouts(_key(table + played))
@@ -136,7 +132,7 @@ class DisruptionOracle:
         legally under ``joker_retrieval: "replace"``: every sub-multiset, largest
         first, every layout of it; a tile is laid down when it holds more of a tile
         than ``before`` does. Under "free" this is the plain most placed."""
-        old = [read_meld(tiles, self.rules) for tiles in before]
+        old = [self.read(tiles) for tiles in before]
         table = Counter(t for tiles in before for t in tiles)
         subsets = sorted(_sub_multisets(now), key=lambda sub: -sub.total())
         for sub in subsets:
@@ -151,16 +147,25 @@ class DisruptionOracle:
     def replace_judges(
         self, before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]], played: bool
     ) -> bool:
-        """Whether sets ``after`` (tile lists, each read as the table reads it: a run
-        written low to high, or by brackets) carry the table ``before`` on legally under
+        """Whether sets ``after`` (tile lists, each read as the table reads it, see
+        :meth:`read`) carry the table ``before`` on legally under
         ``joker_retrieval: "replace"``."""
-        old = [read_meld(tiles, self.rules) for tiles in before]
-        news = [read_meld(tiles, self.rules) for tiles in after]
-        options = [[_as_laid(m.kind, m.tiles, m.stands_for)] for m in news]
+        old = [self.read(tiles) for tiles in before]
+        options = [[self.read(tiles)] for tiles in after]
         return _matching(self._allowed(old, options, played))
 
+    def read(self, tiles: Sequence[Tile]) -> Laid:
+        """``tiles`` (a valid set) as the table reads them, from the rules text alone
+        (:meth:`Oracle.table_reading <tests.rummikub.oracle.Oracle.table_reading>`):
+        each numbered tile at its own number, the jokers in the places left."""
+        shape = self.scores.table_reading(tiles)
+        assert shape is not None, f"not a set: {tiles}"
+        free = Counter(shape) - Counter(t for t in tiles if not t.is_joker)
+        kind = MeldKind.RUN if is_run(shape) else MeldKind.GROUP  # a set holds a tile once:
+        return _as_laid(kind, [JOKER if free[p] else p for p in shape], shape)
+
     def _allowed(
-        self, old: Sequence[Meld], options: Sequence[Sequence[Laid]], played: bool
+        self, old: Sequence[Laid], options: Sequence[Sequence[Laid]], played: bool
     ) -> list[set[int] | None] | None:
         """Per old set: the new sets (each with its readings ``options``) that may carry
         it on under "replace", or None for a set without a joker (free to go); None in
@@ -168,11 +173,10 @@ class DisruptionOracle:
         if self.rules.joker_retrieval != "replace":
             return None
         allowed: list[set[int] | None] = []
-        for meld in old:
-            if not meld.jokers:
+        for was in old:
+            if JOKER not in (t for t, _ in was[1]):
                 allowed.append(None)
                 continue
-            was = _as_laid(meld.kind, meld.tiles, meld.stands_for)
             partners = set()
             for j, readings in enumerate(options):
                 taken = [n for laid in readings if (n := _taken(was, laid)) is not None]
@@ -184,9 +188,9 @@ class DisruptionOracle:
     def disruption_of(self, position: Position, after: Sequence[Meld]) -> tuple[int, int]:
         """(sets kept, -tiles moved) of a given new table (sets as the answer reads
         them), best matched."""
-        old = [read_meld(tiles, self.rules) for tiles in position.table]
+        old = [self.read(tiles) for tiles in position.table]
         laid = tuple(_as_laid(m.kind, m.tiles, m.stands_for) for m in after)
-        found = _best_match(old, laid, sum(len(m.tiles) for m in old))
+        found = _best_match(old, laid, sum(len(tiles) for tiles in position.table))
         assert found is not None  # with no joker held in place, every set may go
         return found
 
@@ -204,7 +208,8 @@ def _as_laid(kind: MeldKind, tiles: Sequence[Tile], meant: Sequence[Tile]) -> La
     return kind, places
 
 
-def _stays(old_kind: MeldKind, old: Laid, new: Laid) -> int:
+def _stays(old: Laid, new: Laid) -> int:
+    old_kind = old[0]
     if old_kind is not new[0]:
         return 0
     if old_kind is MeldKind.RUN:
@@ -225,7 +230,7 @@ def _stays(old_kind: MeldKind, old: Laid, new: Laid) -> int:
 
 
 def _best_match(
-    old: Sequence[Meld],
+    olds: Sequence[Laid],
     layout: Sequence[Laid],
     table_tiles: int,
     allowed: Sequence[set[int] | None] | None = None,
@@ -233,9 +238,8 @@ def _best_match(
     """The best (sets kept, -tiles moved) over matchings of old sets to new ones; an
     old set with an ``allowed`` entry must be matched to one of those (None: no such
     matching)."""
-    olds = [_as_laid(m.kind, m.tiles, m.stands_for) for m in old]
-    sizes = [len(m.tiles) for m in old]
-    gains = [[_stays(m.kind, o, new) for new in layout] for m, o in zip(old, olds, strict=True)]
+    sizes = [len(o[1]) for o in olds]
+    gains = [[_stays(o, new) for new in layout] for o in olds]
     must = allowed or [None] * len(olds)
 
     @cache

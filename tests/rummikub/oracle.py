@@ -164,7 +164,7 @@ class Oracle:
                 t == place if not t.is_joker else t.meant in (None, place)
                 for t, place in zip(tiles, shape, strict=True)
             )
-            if _is_run(shape) and in_order:
+            if is_run(shape) and in_order:
                 return shape
         return max(readings, key=lambda shape: sum(t.number for t in shape), default=None)
 
@@ -266,12 +266,12 @@ class Oracle:
         reading: tuple[Tile, ...] = ()
         if self.rules.joker_retrieval == "replace" and JOKER in tiles:
             shape = self.table_reading(tiles)
-            if shape is not None and _is_run(shape):
+            if shape is not None and is_run(shape):
                 reading = tuple(shape)
         return tuple(sorted(tiles)), reading
 
 
-def _is_run(shape: Sequence[Tile]) -> bool:
+def is_run(shape: Sequence[Tile]) -> bool:
     """Whether a set without jokers is a run: one colour (a group has two or more)."""
     return len({t.colour for t in shape}) == 1
 
