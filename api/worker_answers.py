@@ -31,13 +31,21 @@ async def answered_within_cap(
     for its time limit (the watchdog's budget) and language (a refusal's), and, when
     ``sized``, for its tiles (:func:`refuse_too_big`)."""
     settings = await get_settings(request)
-    limit_ms, lang, tiles, _advised = glance(await request.body())
+    limit_ms, _advised = await glanced(request, settings, sized=sized)
+    caps = {"time_limit_ms": settings.time_cap_ms}
+    return await answered(request, solver, settings.capped_ms(limit_ms) / 1000, caps)
+
+
+async def glanced(request: Request, settings: Settings, *, sized: bool) -> tuple[int, bool]:
+    """The ``time_limit_ms`` of the request's body and whether it asks for advice
+    (:func:`glance`), with the body's language set for a refusal, and, when ``sized``, a
+    position too big refused (:func:`refuse_too_big`) in that language."""
+    limit_ms, lang, tiles, advised = glance(await request.body())
     if lang is not None:
         set_language(lang)  # a refusal, too, speaks the body's language
     if sized:
         refuse_too_big(request, settings, tiles)
-    caps = {"time_limit_ms": settings.time_cap_ms}
-    return await answered(request, solver, settings.capped_ms(limit_ms) / 1000, caps)
+    return limit_ms, advised
 
 
 async def answered(

@@ -9,8 +9,7 @@ from fastapi.responses import JSONResponse
 from api.bodies import JSONRoute, RawBody, RequestRoute, json_body
 from api.deps import ClientDep, PoolDep, get_settings
 from api.errors import documented_errors
-from api.worker_answers import answered, answered_within_cap, glance, refuse_too_big
-from solver.i18n import set_language
+from api.worker_answers import answered, answered_within_cap, glanced
 from solver.rummikub import DEFAULT_TIME_LIMIT
 from solver.rummikub.wire import (
     RepairRequest,
@@ -52,15 +51,11 @@ async def solve(request: Request) -> Response:
     # with: the solve is the route clients call most, so the server process, which
     # every request goes through, does none of that (nor resolves dependencies).
     settings = await get_settings(request)
-    body = await request.body()
     caps = {
         "time_limit_ms": settings.time_cap_ms,
         "disruption_time_limit_ms": settings.disruption_cap_ms,
     }
-    limit_ms, lang, tiles, advised = glance(body)
-    if lang is not None:
-        set_language(lang)  # a refusal, too, speaks the body's language
-    refuse_too_big(request, settings, tiles)
+    limit_ms, advised = await glanced(request, settings, sized=True)
     # The time limit covers the search (the model building before it is bounded by
     # the size limit above); the pool allows any task at least the server's time cap.
     budget_s = settings.capped_ms(limit_ms) / 1000
