@@ -44,7 +44,7 @@ from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import at_least, percentile
 from benchmarks.suite import DEFAULT_SEED, QUICK_PER_BUCKET, WARM_UP, Config, obtain_cases
 from solver import rummikub
-from solver.commands import EXIT_BAD_INPUT, Parser
+from solver.commands import EXIT_BAD_INPUT, Parser, whole_number
 from solver.rummikub import STANDARD, Position
 from solver.rummikub.notation import format_tiles
 
@@ -193,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--base", required=True, help="git revision to compare with")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--seed", type=whole_number, default=DEFAULT_SEED)
     parser.add_argument("--per-bucket", type=at_least(1), default=QUICK_PER_BUCKET, metavar="N")
     parser.add_argument("--buckets", default="", help="comma-separated shell patterns")
     parser.add_argument("--modes", default=",".join(m.value for m in Mode))

@@ -46,8 +46,8 @@ from rich.table import Table
 from api.spawn import serve
 from benchmarks.load import Outcome, client_for, committed_bodies, one_client
 from benchmarks.output import outputs_ready, write_output
-from benchmarks.stats import percentile
-from solver.commands import Parser
+from benchmarks.stats import at_least, percentile
+from solver.commands import Parser, whole_number
 
 T = TypeVar("T")
 
@@ -901,20 +901,37 @@ def compare(before: dict[str, Any], after: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def row_numbers(text: str) -> list[int]:
+    """``--rows``: comma-separated row numbers (``1,4``), each read as every whole-number
+    flag reads one (``int()`` took ``1_0`` for row 10), a row that is none of
+    :data:`ROWS` refused before a server starts (it was a KeyError after)."""
+    rows = [whole_number(word) for word in text.split(",") if word.strip()]
+    unknown = [row for row in rows if row not in ROWS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"no row {unknown[0]}; the rows are {min(ROWS)} to {max(ROWS)}"
+        )
+    return rows
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = Parser(prog="python -m benchmarks.abuse", description=__doc__)
-    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9", help="rows to run, e.g. 1,4")
-    parser.add_argument("--duration", type=float, default=10.0, help="seconds per measured phase")
+    parser.add_argument(
+        "--rows", type=row_numbers, default="1,2,3,4,5,6,7,8,9", help="rows to run, e.g. 1,4"
+    )
+    parser.add_argument(
+        "--duration", type=at_least(0, float), default=10.0, help="seconds per measured phase"
+    )
     parser.add_argument(
         "--rounds",
-        type=int,
+        type=at_least(1),
         default=3,
         help="rounds of baseline and attacked phases in turn (rows 1, 6, 8)",
     )
     parser.add_argument("--source", help="run the server from this source tree (before figures)")
     parser.add_argument(
         "--attacker-nice",
-        type=int,
+        type=whole_number,
         default=0,
         help="niceness of the attacker's process (rows 2 and 6): 19 keeps its own CPU from "
         "competing with the server's on one machine, as from another machine",
@@ -936,7 +953,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         print(compare(before, after))
         return 0
-    rows = [int(r) for r in args.rows.split(",") if r.strip()]
+    rows: list[int] = args.rows
     console = Console(width=160)
     load = os.getloadavg()
     source = args.source or "installed"

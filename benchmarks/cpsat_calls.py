@@ -34,6 +34,7 @@ from rich.progress import Progress
 
 from benchmarks.ab import score, time_one
 from benchmarks.cases import Mode, all_buckets
+from benchmarks.stats import at_least
 from benchmarks.suite import DEFAULT_SEED, Config, obtain_cases
 from solver import rummikub
 from solver.commands import Parser
@@ -196,8 +197,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     again = commands.add_parser("replay", help="re-solve the saved calls against a variant")
     again.add_argument("file", type=Path)
     again.add_argument("--select", choices=("mid", "tail", "all"), default="mid")
-    again.add_argument("--every", type=int, default=1, help="every Nth call only")
-    again.add_argument("--repeat", type=int, default=3, help="solves per side, fastest kept")
+    again.add_argument("--every", type=at_least(1), default=1, help="every Nth call only")
+    again.add_argument(
+        "--repeat", type=at_least(1), default=3, help="solves per side, fastest kept"
+    )
     again.add_argument("--params", default="", help="CP-SAT parameters (text format) to add")
     again.add_argument("--clauses", action="store_true", help="two-variable 0/1 rows as clauses")
     args = parser.parse_args(argv)

@@ -33,7 +33,13 @@ from benchmarks.output import outputs_ready
 from benchmarks.stats import at_least
 from solver.arena.runner import GameTask, local_dispatch, play_game, run_tournament, seats_of
 from solver.arena.stats import percentile
-from solver.commands import EXIT_BAD_INPUT, Parser, add_option_flag, parse_options
+from solver.commands import (
+    EXIT_BAD_INPUT,
+    Parser,
+    add_option_flag,
+    parse_options,
+    whole_number,
+)
 from solver.errors import MeldwiseError
 
 LONG_GAME = 100
@@ -122,14 +128,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     strong = modes.add_parser("strength", help="variants against an opponent, same deals")
     strong.add_argument("--variants", default="strong", help="variants, comma-separated")
     strong.add_argument("--opponent", default="greedy", help="the other seats' bot (greedy)")
-    strong.add_argument("--players", type=int, default=2)
+    strong.add_argument("--players", type=whole_number, default=2)
     strong.add_argument("--games", type=at_least(1), default=400)
-    strong.add_argument("--seed", type=int, default=1000)
-    strong.add_argument("--processes", type=int, default=2)
+    strong.add_argument("--seed", type=whole_number, default=1000)
+    strong.add_argument("--processes", type=at_least(1), default=2)
     strong.add_argument("--json", type=Path, help="append one JSON line per variant to FILE")
     fast = modes.add_parser("speed", help="CPU time of greedy-vs-greedy games, one core")
     fast.add_argument("--games", type=at_least(1), default=200)
-    fast.add_argument("--seed", type=int, default=0)
+    fast.add_argument("--seed", type=whole_number, default=0)
     for sub in (strong, fast):
         add_option_flag(sub, "rules.jokers=4")
     args = parser.parse_args(argv)

@@ -56,8 +56,8 @@ from rich.table import Table
 from api.spawn import serve, wait_ready
 from benchmarks.lean_http import LeanClient
 from benchmarks.output import outputs_ready, write_output
-from benchmarks.stats import at_least, percentile
-from solver.commands import Parser
+from benchmarks.stats import at_least, number, percentile
+from solver.commands import Parser, whole_number
 from solver.rummikub import STANDARD, Position
 from solver.rummikub.deal import random_position
 
@@ -119,9 +119,9 @@ def parse_range(text: str) -> tuple[int, int]:
     """``"20-40"`` -> (20, 40); ``"30"`` -> (30, 30). Raises ArgumentTypeError naming
     the text when it is no such range (``40-20`` once failed in ``random.randint``)."""
     low, _, high = text.partition("-")
-    try:
-        bounds = int(low), int(high or low)
-    except ValueError:
+    try:  # as every whole-number flag reads one: int() took "2_0-40" for 20-40
+        bounds = whole_number(low), whole_number(high or low)
+    except argparse.ArgumentTypeError:
         bounds = (1, 0)
     if not 0 <= bounds[0] <= bounds[1]:
         raise argparse.ArgumentTypeError(f"{text!r} is no range of tiles like 20-40")
@@ -497,7 +497,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--duration", type=at_least(0, float), default=20.0, help="counted seconds per run"
     )
-    parser.add_argument("--warm-up", type=float, default=2.0, help="uncounted seconds first")
+    parser.add_argument("--warm-up", type=number, default=2.0, help="uncounted seconds first")
     parser.add_argument("--url", help="target a running service instead of starting one")
     parser.add_argument("--workers", type=at_least(1), help="--workers for the started service")
     parser.add_argument("--table", type=parse_range, help="table tiles per position (20-40)")
@@ -520,7 +520,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="only the server's defaults, not the score alone beside them",
     )
-    parser.add_argument("--seed", type=int, help="of the random positions (2026)")
+    parser.add_argument("--seed", type=whole_number, help="of the random positions (2026)")
     parser.add_argument("--server-log", default=os.devnull, help="where the started server logs")
     parser.add_argument(
         "--ignore-retry-after",

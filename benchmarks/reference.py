@@ -24,6 +24,7 @@ from rich.progress import Progress
 from benchmarks.cases import Case, Mode, all_buckets, load_cases, select
 from benchmarks.machine import describe, load
 from benchmarks.output import outputs_ready, write_output
+from benchmarks.stats import number
 from solver.commands import Parser
 from solver.rummikub import STANDARD, Limit, solve
 
@@ -92,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = Parser(prog="python -m benchmarks.reference", description=__doc__)
     parser.add_argument("--positions", type=Path, default=POSITIONS_FILE)
     parser.add_argument("--out", type=Path, default=REFERENCE_FILE)
-    parser.add_argument("--work", type=float, default=LONG_WORK, help=f"({LONG_WORK:g})")
+    parser.add_argument("--work", type=number, default=LONG_WORK, help=f"({LONG_WORK:g})")
     parser.add_argument(
         "--buckets", default="", help="comma-separated shell patterns (default: every bucket)"
     )

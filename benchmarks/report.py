@@ -22,7 +22,7 @@ from benchmarks.profile import Split
 from benchmarks.reference import MODES as REFERENCE_MODES
 from benchmarks.stats import Summary, at_least
 from benchmarks.suite import Config, Results, Trial
-from solver.commands import Parser
+from solver.commands import Parser, whole_number
 from solver.rummikub import JOKER
 
 TARGET_MAX_MS = 250.0
@@ -886,7 +886,7 @@ def seeded_table_main(
     (dataclasses) as JSON; ``per_bucket`` is its default and what it counts."""
     default, counted = per_bucket
     parser = Parser(prog=prog, description=description)
-    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--seed", type=whole_number, default=2026)
     parser.add_argument(
         "--per-bucket", type=at_least(1), default=default, help=f"{counted} per bucket"
     )

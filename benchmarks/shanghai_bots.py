@@ -34,7 +34,8 @@ from importlib import import_module
 from typing import Any
 
 from benchmarks.output import outputs_ready, write_output
-from solver.commands import Parser
+from benchmarks.stats import at_least
+from solver.commands import Parser, whole_number
 
 
 def paired(
@@ -130,10 +131,10 @@ def _progress(played: Any) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = Parser(prog="python -m benchmarks.shanghai_bots", description=__doc__)
     parser.add_argument("--bots", default="strong,greedy", help="bot names by seat")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--players", type=whole_number, default=4)
+    parser.add_argument("--games", type=at_least(1), default=200)
+    parser.add_argument("--seed", type=whole_number, default=2026)
+    parser.add_argument("--processes", type=at_least(1), default=2)
     parser.add_argument("--reference", default="greedy", help="the bot the others are paired with")
     parser.add_argument(
         "--control",

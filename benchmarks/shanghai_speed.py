@@ -38,7 +38,7 @@ from benchmarks.ab import load_base
 from benchmarks.machine import load
 from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import Summary, at_least
-from solver.commands import Parser
+from solver.commands import Parser, whole_number
 from solver.shanghai import STANDARD, Contract, Position, TableMeld, read_meld
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT
 from solver.shanghai.contracts import HANDS
@@ -287,7 +287,7 @@ def markdown(rows: Sequence[Row], title: str = "") -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = Parser(prog="python -m benchmarks.shanghai_speed", description=__doc__)
-    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--seed", type=whole_number, default=2026)
     parser.add_argument("--per-bucket", type=at_least(1), default=20, help="turns per bucket")
     parser.add_argument(
         "--time-limit",

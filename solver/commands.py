@@ -647,10 +647,19 @@ def players_from_flags(items: Sequence[str], flag: str, what: str) -> dict[str, 
 
 def bot_names(text: str) -> list[str]:
     """``--bots`` of ``game`` and ``tournament``: the comma-separated names by seat,
-    each stripped. Raises :class:`MeldwiseError` for an empty name among others
-    (``greedy,,strong``); no name at all is left to each command to refuse."""
+    each stripped. Raises :class:`MeldwiseError` for no name at all (``''``, ``' , '``)
+    and for an empty name among others (``greedy,,strong``), in the same words for both
+    commands (game said no name as a bad bot name ``''``, tournament in words of its own)."""
     names = [name.strip() for name in split(text, ",")]
-    if any(names) and not all(names):
+    if not any(names):
+        raise MeldwiseError(
+            _(
+                "--bots names no bot (got {bots!r}); give bot names separated by commas,"
+                " e.g. strong,greedy",
+                bots=text,
+            )
+        )
+    if not all(names):
         raise MeldwiseError(
             _("--bots has an empty name in {bots!r}; separate names with one comma", bots=text)
         )

@@ -55,7 +55,9 @@ function sizes(text, tr) {
   });
 }
 
-/** "2 sets of 3 + run of 4" (3枚のセット2つ + 4枚のラン). */
+/** "2 sets of 3 + run of 4" (3枚セット2つ+4枚ラン): each part and the joiner are the
+ * language's, so that the longest contract fits the Shanghai tab's select at 320 px in
+ * Japanese too (its "第9ハンド: 3枚のセット3つ + 5枚のラン" lost "のラン"). */
 function describeContract(contract, tr) {
   const parts = [];
   const counted = (sizes, one, many) => {
@@ -65,7 +67,8 @@ function describeContract(contract, tr) {
   };
   counted(contract.sets, N_("set of {size}"), N_("{times} sets of {size}"));
   counted(contract.runs, N_("run of {size}"), N_("{times} runs of {size}"));
-  return parts.join(" + ");
+  if (parts.length === 0) return "";
+  return parts.reduce((joined, part) => tr.t("{contract} + {part}", { contract: joined, part }));
 }
 
 /** The request for the form as it stands (an Error for a custom contract it cannot send). */

@@ -224,6 +224,32 @@ def test_game_and_tournament_refuse_an_empty_bot_name_alike(
         assert capsys.readouterr().err.startswith(f"\u30a8\u30e9\u30fc: --bots \u306e {bots!r} ")
 
 
+@pytest.mark.parametrize("bots", ["", " ", ",", " , ", "\u3001"])
+def test_game_and_tournament_refuse_no_bot_name_alike(
+    bots: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No name at all was said twice over: game as a bad bot name ("--bots must be
+    # 'beginner', 'greedy' or 'strong', got ''"), tournament as "give at least one bot
+    # name". One check (solver.commands.bot_names) says it for both, in either language.
+    for language, said in (
+        (
+            "en",
+            f"error: --bots names no bot (got {bots!r}); give bot names separated by"
+            " commas, e.g. strong,greedy\n",
+        ),
+        (
+            "ja",
+            "\u30a8\u30e9\u30fc: --bots \u306b\u30dc\u30c3\u30c8\u306e\u540d\u524d"
+            f"\u304c\u3042\u308a\u307e\u305b\u3093(\u6307\u5b9a\u5024: {bots!r})\u3002",
+        ),
+    ):
+        monkeypatch.setenv("LANGUAGE", language)
+        for command in (["tournament", "--no-progress"], ["game"]):
+            assert main([*command, "--bots", bots]) == 2
+            err = capsys.readouterr().err
+            assert err == said if language == "en" else err.startswith(said), (command, err)
+
+
 def test_a_tournament_error_is_one_line_with_the_progress_bar_on(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
