@@ -69,6 +69,13 @@ def test_groups_fill_missing_colours_with_jokers() -> None:
         ("J(K9) K7 K8", ("run", "K7 K8 J", "K7 K8 K9")),  # plain, K6 K7 K8 (written order)
         ("J(R7) J K7", ("group", "J J K7", "R7 B7 K7")),  # the plain joker takes the rest
         ("j(r7) j(b7) k7", ("group", "J J K7", "R7 B7 K7")),
+        # A bracketed joker stands in the written order at its tile's place: J(R3) R2 J
+        # is written R3 R2 ?, no run low to high, so the reading worth most (it read
+        # R1 R2 R3, the J(R3) written first standing last); J R2 J(R3) is in order.
+        ("J(R3) R2 J", ("run", "R2 J J", "R2 R3 R4")),
+        ("J(K6) J K7", ("run", "J K7 J", "K6 K7 K8")),
+        ("J R2 J(R3)", ("run", "J R2 J", "R1 R2 R3")),
+        ("J(R1) R2 J", ("run", "J R2 J", "R1 R2 R3")),
     ],
 )
 def test_jokers_written_with_their_tile_are_read_so(text: str, reading: tuple[str, ...]) -> None:
