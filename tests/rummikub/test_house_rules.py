@@ -30,6 +30,7 @@ from solver.rummikub.model import TileCounts, build_model
 from solver.rummikub.notation import parse_tiles
 from solver.rummikub.record import RecordError, read_record, replay
 from solver.rummikub.runner import Limits, run
+from tests.rummikub.games_support import played_turn
 from tests.rummikub.helpers import assert_legal_answer
 from tests.rummikub.oracle import oracle_for
 from tests.rummikub.strategies import examples, positions, request_of, small_rules
@@ -169,9 +170,9 @@ def test_a_bracketed_joker_stands_at_its_tiles_place_for_every_judge(
             "pool": ["R3", "R5", "R6", "R7", "B3", "B4"],
         },
         "turns": [
-            _turn(1, 0, "R2 J J R1 R4", [], before[:1]),
-            _turn(2, 1, "B5 B6 B7 B1 B2", before[:1], before),
-            _turn(3, 0, "R1 R4", before, sets),
+            played_turn(1, 0, "R2 J J R1 R4", [], before[:1]),
+            played_turn(2, 1, "B5 B6 B7 B1 B2", before[:1], before),
+            played_turn(3, 0, "R1 R4", before, sets),
         ],
     }
     if legal:
@@ -188,19 +189,6 @@ def test_a_bracketed_joker_stands_at_its_tiles_place_for_every_judge(
     # A solve from that table reads it so too: only R4 frees the joker for B1 B2.
     answer = solve_rummikub({"rack": [tile, "B1", "B2"], "table": before, "rules": BRACKETED})
     assert (len(answer["played"]) == 3) is legal, answer["played"]
-
-
-def _turn(
-    number: int, player: int, rack: str, before: list[list[str]], after: list[list[str]]
-) -> dict[str, object]:
-    return {
-        "turn": number,
-        "player": player,
-        "rack": rack.split(),
-        "table_before": before,
-        "action": "play",
-        "table_after": after,
-    }
 
 
 @pytest.mark.parametrize("played", [["B9", "B10", "B11"], []])
