@@ -128,10 +128,11 @@ def joker_retrieval_problems(
     Reported for each set that no such set after can carry on.
 
     Each set, before and after, is taken as it reads (:func:`read_meld`: the tile a
-    bracket gives a joker, else a run written low to high), as the turns after read
-    it: ``J R4 R5`` (the joker is R3) written anew as ``R4 R5 J`` moves the joker to
-    R6 without R3 taking its place, a re-reading the rule forbids (the next turn R6
-    could take it).
+    bracket gives a joker, else the run written low to high, a bracketed joker at its
+    tile's place, else the reading worth most: ``J(R3) R2 J`` is R2 R3 R4), as the
+    turns after read it: ``J R4 R5`` (the joker is R3) written anew as ``R4 R5 J``
+    moves the joker to R6 without R3 taking its place, a re-reading the rule forbids
+    (the next turn R6 could take it).
 
     :func:`check_play` asks it of a move that is legal otherwise; on its own it judges
     the joker rule for a table after that need not hold every tile (a repair's most

@@ -171,8 +171,10 @@ def read_meld(tiles: Sequence[Tile], rules: Rules) -> Meld:
     """Read ``tiles`` as a set, its jokers standing for the tiles they were written
     with (``J(R7) J(B7) K7`` is the group of 7s, ``J(K5) J(K6) K7`` the run; see
     :attr:`Tile.meant <solver.rummikub.notation.Tile.meant>`); then keeping the order
-    written when it is a run read low to high (so ``R3 J R5`` puts the joker at R4);
-    otherwise the reading worth most.
+    written when it is a run read low to high, each joker written with a tile standing
+    at that tile's place (so ``R3 J R5`` puts the joker at R4, and ``J(R3) R2 J``,
+    written R3 R2 ?, is no run in order); otherwise the reading worth most
+    (``J(R3) R2 J``: R2 R3 R4, not R1 R2 R3).
 
     Raises :class:`InvalidMeld` with the reason when the tiles form no set, or no
     reading has the jokers stand for what they were written with.
@@ -244,7 +246,14 @@ def _plain_reading(tiles: Sequence[Tile], rules: Rules) -> Meld | None:
 
 
 def _written_in_order(tiles: Sequence[Tile], meld: Meld) -> bool:
-    return all(t.is_joker or t == m for t, m in zip(tiles, meld.stands_for, strict=True))
+    """Whether ``tiles`` are written in the order ``meld`` reads: each numbered tile,
+    and each joker written with a tile (``J(R3)``), at the place of that tile; a joker
+    written plain at any place. ``J(R3) R2 J`` is written R3 R2 ?, so it is not the run
+    R1 R2 R3 in order (whose first place is R1)."""
+    return all(
+        t == m if not t.is_joker else t.meant is None or t.meant == m
+        for t, m in zip(tiles, meld.stands_for, strict=True)
+    )
 
 
 def _readings_or_raise(tiles: Sequence[Tile], rules: Rules) -> list[Meld]:

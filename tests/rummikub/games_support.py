@@ -34,3 +34,18 @@ def shanghai_record() -> dict[str, Any]:
     """The record of a Shanghai game just dealt: what a Rummikub review may be fed."""
     game = shanghai.Game.new(shanghai.GameSettings(players=2), 1)
     return shanghai_record_to_dict(game, ["ann", "bob"])
+
+
+def played_turn(
+    number: int, player: int, rack: str, before: list[list[str]], after: list[list[str]]
+) -> dict[str, Any]:
+    """A record's turn ``number``: ``player`` with ``rack`` turned the table ``before``
+    into ``after`` (tiles as written)."""
+    return {
+        "turn": number,
+        "player": player,
+        "rack": rack.split(),
+        "table_before": before,
+        "action": "play",
+        "table_after": after,
+    }

@@ -28,7 +28,9 @@ from solver.rummikub import (
 from solver.rummikub.legality import check_play
 from solver.rummikub.model import TileCounts, build_model
 from solver.rummikub.notation import parse_tiles
+from solver.rummikub.record import RecordError, read_record, replay
 from solver.rummikub.runner import Limits, run
+from tests.rummikub.games_support import played_turn
 from tests.rummikub.helpers import assert_legal_answer
 from tests.rummikub.oracle import oracle_for
 from tests.rummikub.strategies import examples, positions, request_of, small_rules
@@ -123,6 +125,70 @@ def test_validate_refuses_a_joker_read_anew_under_replace() -> None:
     assert validate_rummikub({**move, "rules": {}})["legal"]
     ja = validate_rummikub({**move, "lang": "ja"})
     assert "R3" in ja["problems"][0]["reason"]
+
+
+BRACKETED = {
+    "colours": 2,
+    "numbers": 7,
+    "copies": 1,
+    "jokers": 2,
+    "opening_threshold": 0,
+    "joker_retrieval": "replace",
+}
+
+
+@pytest.mark.parametrize(
+    ("tile", "after", "legal"),
+    [("R4", "R2 J(R3) R4 | B5 B6 B7 J", True), ("R1", "R1 R2 J(R3) | B5 B6 B7 J", False)],
+)
+def test_a_bracketed_joker_stands_at_its_tiles_place_for_every_judge(
+    tile: str, after: str, legal: bool
+) -> None:
+    """J(R3) R2 J is written R3 R2 ?: no run low to high, so the table reads it as the
+    run worth most, R2 R3 R4 (docs/rummikub.md, Tile notation), its plain joker R4.
+    Under "replace" R4 frees that joker and R1 does not. read_meld read R1 R2 R3 (the
+    J(R3) written first standing last), so validate, record replay (the game engine),
+    repair and a solve let R1 take the joker and refused R4, where the rules-text
+    oracle judged the other way."""
+    before = [["J(R3)", "R2", "J"], ["B5", "B6", "B7"]]
+    sets = [part.split() for part in after.split("|")]
+    verdict = validate_rummikub(
+        {"rack": [tile], "table_before": before, "table_after": sets, "rules": BRACKETED}
+    )
+    assert verdict["legal"] is legal, verdict["problems"]
+    start = Position.parse(tile, before)
+    end = Position.parse("", sets)
+    assert (
+        oracle_for(Rules.from_dict(BRACKETED)).judge(start.rack, start.table, end.table, True)
+        is legal
+    )
+    # A game whose turn 3 is that move: player 0 laid J(R3) R2 J, player 1 B5 B6 B7.
+    record = {
+        "settings": {"rules": BRACKETED, "hand": 5},
+        "deal": {
+            "racks": [["R2", "J", "J", "R1", "R4"], ["B5", "B6", "B7", "B1", "B2"]],
+            "pool": ["R3", "R5", "R6", "R7", "B3", "B4"],
+        },
+        "turns": [
+            played_turn(1, 0, "R2 J J R1 R4", [], before[:1]),
+            played_turn(2, 1, "B5 B6 B7 B1 B2", before[:1], before),
+            played_turn(3, 0, "R1 R4", before, sets),
+        ],
+    }
+    if legal:
+        assert len(replay(read_record(record)).turns) == 3
+    else:
+        with pytest.raises(RecordError, match=r"turn 3, player 0: table set 0 \(J\(R3\) R2 J\)"):
+            replay(read_record(record))
+    # Repair keeps a legal table as it lies, and puts the joker back where it stood.
+    repaired = repair_rummikub({"table": sets, "table_before": before, "rules": BRACKETED})
+    arrangement = repaired["arrangement"]
+    assert (arrangement["steps"] == []) is legal
+    if not legal:
+        assert arrangement["table"][0]["as"] == ["R1", "R2", "R3", "R4"]
+    # A solve from that table reads it so too: only R4 frees the joker for B1 B2.
+    answer = solve_rummikub({"rack": [tile, "B1", "B2"], "table": before, "rules": BRACKETED})
+    assert (len(answer["played"]) == 3) is legal, answer["played"]
 
 
 @pytest.mark.parametrize("played", [["B9", "B10", "B11"], []])

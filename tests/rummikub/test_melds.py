@@ -1,4 +1,7 @@
+import dataclasses
+import itertools
 import re
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import cast
 
@@ -29,7 +32,8 @@ from solver.rummikub.notation import (
     spelling,
 )
 from solver.rummikub.position import read_table_set
-from tests.rummikub.strategies import examples, positions, request_of, small_rules
+from tests.rummikub.oracle import is_run, oracle_for
+from tests.rummikub.strategies import examples, positions, request_of, shapes, small_rules
 
 RULES = Rules()
 
@@ -69,6 +73,13 @@ def test_groups_fill_missing_colours_with_jokers() -> None:
         ("J(K9) K7 K8", ("run", "K7 K8 J", "K7 K8 K9")),  # plain, K6 K7 K8 (written order)
         ("J(R7) J K7", ("group", "J J K7", "R7 B7 K7")),  # the plain joker takes the rest
         ("j(r7) j(b7) k7", ("group", "J J K7", "R7 B7 K7")),
+        # A bracketed joker stands in the written order at its tile's place: J(R3) R2 J
+        # is written R3 R2 ?, no run low to high, so the reading worth most (it read
+        # R1 R2 R3, the J(R3) written first standing last); J R2 J(R3) is in order.
+        ("J(R3) R2 J", ("run", "R2 J J", "R2 R3 R4")),
+        ("J(K6) J K7", ("run", "J K7 J", "K6 K7 K8")),
+        ("J R2 J(R3)", ("run", "J R2 J", "R1 R2 R3")),
+        ("J(R1) R2 J", ("run", "J R2 J", "R1 R2 R3")),
     ],
 )
 def test_jokers_written_with_their_tile_are_read_so(text: str, reading: tuple[str, ...]) -> None:
@@ -264,6 +275,113 @@ def test_every_set_of_an_answer_reads_back_as_printed(data: st.DataObject, rules
     play = solve(position, rules)
     pasted = Position.parse([], [str(meld) for meld in play.table])
     assert [_as_set(m) for m in pasted.check(rules)] == [_as_set(m) for m in play.table]
+
+
+@st.composite
+def written_sets(draw: st.DrawFn) -> tuple[Rules, list[str]]:
+    """A rule variant and a valid set of it as answers print it (a run low to high, a
+    group in colour order), some of its tiles jokers, a random subset of those written
+    with the tile they stand for (``J(R6)``)."""
+    numbers = draw(st.integers(3, 8))
+    rules = Rules(
+        colours=draw(st.integers(2, 5)),  # a group holds one tile per colour at most
+        numbers=numbers,
+        copies=draw(st.integers(1, 2)),
+        # often short: room for a set's jokers to read more than one way
+        min_set_len=draw(st.integers(2, min(4, numbers)) | st.integers(2, numbers)),
+        wrap_runs=draw(st.booleans()),
+    )
+    shape = draw(_short_sets(rules) if draw(st.booleans()) else shapes(rules))
+    jokers = draw(st.integers(0, min(4, len(shape) - 1)))  # a set holds a numbered tile
+    rules = dataclasses.replace(
+        rules,
+        jokers=draw(st.integers(jokers, 4)),
+        max_jokers_per_set=draw(st.integers(max(jokers, 1), 4)),
+    )
+    spots = draw(st.permutations(range(len(shape))))[:jokers]
+    words = [
+        (f"J({tile})" if draw(st.booleans()) else "J") if i in spots else str(tile)
+        for i, tile in enumerate(shape)
+    ]
+    return rules, words
+
+
+@st.composite
+def _short_sets(draw: st.DrawFn, rules: Rules) -> list[Tile]:
+    """A run a few tiles longer than the fewest a set holds, at any start, or a group:
+    room for the readings jokers give (``shapes`` often draws runs of every number)."""
+    size = rules.min_set_len + draw(st.integers(0, 2))
+    if size > rules.colours or draw(st.booleans()):
+        size = min(size, rules.numbers)
+        colour = draw(st.sampled_from(rules.colour_list))
+        start = draw(st.sampled_from(rules.run_starts(size)))
+        return [Tile.natural(colour, rules.run_number(n)) for n in range(start, start + size)]
+    colours = draw(st.permutations(rules.colour_list))[:size]
+    number = draw(st.integers(1, rules.numbers))
+    return [Tile.natural(c, number) for c in sorted(colours, key=lambda c: c.index)]
+
+
+def rewritten(words: list[str], rules: Rules) -> Iterator[list[str]]:
+    """The set ``words`` (as printed) written in other orders: its numbered tiles
+    where it or any other run of them (a run of another start) puts them, its jokers
+    in every order in the other places (``J(R3) R2 J`` from ``R2 J(R3) J``, the run
+    R1 R2 R3's places)."""
+    tiles = [rules.read_tile(word) for word in words]
+    jokers = [word for word, tile in zip(words, tiles, strict=True) if tile.is_joker]
+    at = {tile.number: word for word, tile in zip(words, tiles, strict=True) if not tile.is_joker}
+    if len({tile.colour for tile in tiles if not tile.is_joker}) == 1:
+        size = len(words)
+        places = [
+            [at.get(rules.run_number(start + i)) for i in range(size)]
+            for start in rules.run_starts(size)
+        ]
+        places = [p for p in places if sum(w is not None for w in p) == len(at)]
+    else:  # a group: its numbered tiles where they are
+        places = [[None if t.is_joker else word for word, t in zip(words, tiles, strict=True)]]
+    for place in places:
+        for order in dict.fromkeys(itertools.permutations(jokers)):  # in a set order
+            rest = list(order)
+            yield [word if word is not None else rest.pop() for word in place]
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(written=written_sets(), data=st.data())
+def test_a_written_set_reads_as_the_rules_text_reads_it(
+    written: tuple[Rules, list[str]], data: st.DataObject
+) -> None:
+    # docs/rummikub.md, Tile notation: jokers stand for the tiles in their brackets;
+    # then the run in the order written (a bracketed joker at its tile's place), else
+    # the reading worth most. The oracle's reader (Oracle.table_reading) has it from
+    # the rules text, with nothing of read_meld.
+    rules, printed = written
+    oracle = oracle_for(rules)
+    shuffled = data.draw(st.permutations(printed))
+    for words in dict.fromkeys(map(tuple, [printed, *rewritten(printed, rules), shuffled])):
+        note(words)
+        tiles = [rules.read_tile(word) for word in words]
+        meld = read_meld(tiles, rules)
+        assert _as_shape(meld) == _shape_of(oracle.table_reading(tiles))
+        # Printed as answers print it (each joker with its tile), it pastes back to
+        # the same reading, in that order or shuffled.
+        again = str(meld).split()
+        assert _reading(read_meld(parse_tiles(again), rules)) == _reading(meld)
+        pasted = data.draw(st.permutations(again))
+        assert _as_shape(read_meld(parse_tiles(pasted), rules)) == _as_shape(meld)
+
+
+def _as_shape(meld: Meld) -> tuple[bool, list[Tile]]:
+    """Whether ``meld`` is a run, and the tiles it stands for (a run's in its order)."""
+    run = meld.kind is MeldKind.RUN
+    return run, list(meld.stands_for) if run else sorted(meld.stands_for)
+
+
+def _shape_of(shape: list[Tile] | None) -> tuple[bool, list[Tile]]:
+    assert shape is not None, "the oracle reads no set"
+    return is_run(shape), list(shape) if is_run(shape) else sorted(shape)
+
+
+def _reading(meld: Meld) -> tuple[MeldKind, tuple[Tile, ...], tuple[Tile, ...]]:
+    return meld.kind, meld.tiles, meld.stands_for
 
 
 def _as_set(meld: Meld) -> tuple[MeldKind, list[tuple[Tile, Tile]]]:

@@ -20,7 +20,7 @@ from solver.rummikub.record import (
     record_to_dict,
     replay,
 )
-from tests.rummikub.games_support import SMALL, TINY, play, shanghai_record
+from tests.rummikub.games_support import SMALL, TINY, play, played_turn, shanghai_record
 
 
 @pytest.fixture(scope="module")
@@ -291,9 +291,9 @@ def test_a_joker_written_with_its_tile_is_written_back_so() -> None:
     that replay said R5 R6 J (the joker read as R7), and no longer replayed."""
     run, group = REPLACE_RUN, REPLACE_GROUP
     written = _replace_record(
-        _play(1, 0, "R4 R5 R6 J B1", [], [run]),
-        _play(2, 1, "B2 B3 B5 B6 B7", [run], [run, group]),
-        _play(3, 0, "R4 B1", [run, group], [["R4", "R5", "R6"], [*group, "J"]]),
+        played_turn(1, 0, "R4 R5 R6 J B1", [], [run]),
+        played_turn(2, 1, "B2 B3 B5 B6 B7", [run], [run, group]),
+        played_turn(3, 0, "R4 B1", [run, group], [["R4", "R5", "R6"], [*group, "J"]]),
     )
     again = json.loads(json.dumps(record_to_dict(replay(read_record(written)))))
     assert again["turns"][0]["table_after"] == [run]
@@ -305,26 +305,13 @@ def test_a_table_before_that_changes_a_jokers_bracket_does_not_replay() -> None:
     R5 R6 J(R7) where turn 1 had left R5 R6 J(R4) replayed, though under "replace" the
     joker's reading decides what may take it."""
     run, group = REPLACE_RUN, REPLACE_GROUP
-    second = _play(2, 1, "B2 B3 B5 B6 B7", [["J(R7)", "R6", "R5"]], [run, group])
-    written = _replace_record(_play(1, 0, "R4 R5 R6 J B1", [], [run]), second)
+    second = played_turn(2, 1, "B2 B3 B5 B6 B7", [["J(R7)", "R6", "R5"]], [run, group])
+    written = _replace_record(played_turn(1, 0, "R4 R5 R6 J B1", [], [run]), second)
     with pytest.raises(RecordError, match=r"turns\[1\] \(turn 2\): table_before is not the"):
         replay(read_record(written))
     # The same sets in another order, each joker as written, replay.
     second["table_before"] = [["J(R4)", "R6", "R5"]]
     assert len(replay(read_record(written)).turns) == 2
-
-
-def _play(
-    number: int, player: int, rack: str, before: list[list[str]], after: list[list[str]]
-) -> dict[str, Any]:
-    return {
-        "turn": number,
-        "player": player,
-        "rack": rack.split(),
-        "table_before": before,
-        "action": "play",
-        "table_after": after,
-    }
 
 
 def test_a_long_bot_spec_is_shortened_so_the_record_reads_back() -> None:
