@@ -348,23 +348,49 @@ def test_a_client_that_reads_no_answer_is_dropped_after_the_write_timeout(close:
 @pytest.mark.parametrize("close", [False, True])
 def test_a_client_reading_slowly_gets_its_whole_answer(close: bool) -> None:
     """The write timeout is time without progress: a client taking its answer slowly
-    but steadily was cut when the whole of it took longer than the timeout."""
+    but steadily was cut when the whole of it took longer than the timeout.
+
+    The timeout never runs out on its own here (600 s): the test makes it run out,
+    again and again, each time the server has seen the client take some of its answer
+    since the timer started, as a steady reader does within each timeout however long
+    the whole takes. (It was a real timeout of 0.5 s, which held only while the client,
+    pausing 2 ms between its 2,930 reads, was never held up longer, and a cap of 20 s
+    on the whole: the reads took 6 s on a quiet machine, 11-13 s on a loaded one, and
+    with the process stopped 3 s in every 4 the cap ran out at 9.6 MB of the 12.)"""
     size = 12_000_000
     connection = b"Connection: close\r\n" if close else b""
-    with served(timeout_write_s=0.5) as server, _slow_reader(server.port) as sock:
+
+    def time_runs_out() -> bool:
+        """On the server's loop: the write timeout runs out now, if the timer runs
+        and the client has taken part of its answer since it started."""
+        for protocol in _protocols(server):
+            timer = protocol._write_timer  # noqa: SLF001
+            if timer.handle is not None and protocol._unsent_bytes() < protocol._unsent:  # noqa: SLF001
+                timer.handle.cancel()
+                protocol._write_late()  # noqa: SLF001
+                return True
+        return False
+
+    with served(timeout_write_s=600) as server, _slow_reader(server.port) as sock:
         sock.sendall(b"GET /bytes/%d HTTP/1.1\r\nHost: x\r\n%s\r\n" % (size, connection))
-        time.sleep(0.2)  # the buffers fill up, the timer starts
-        received = 0
-        sock.settimeout(5)
-        started = time.monotonic()
-        while received < size and time.monotonic() - started < 20:
+        sock.settimeout(30)  # a guard: the server sends as the client reads
+        answer = bytearray()
+        whole = None
+        ran_out = 0
+        while whole is None or len(answer) < whole:
             chunk = sock.recv(1 << 16)
-            if not chunk:
+            if not chunk:  # dropped
                 break
-            received += len(chunk)
-            time.sleep(0.002)  # about 30 MB/s at most: more than 0.5 s in all
-        assert received >= size  # the head too
+            answer += chunk
+            if whole is None and b"\r\n\r\n" in answer:
+                whole = answer.index(b"\r\n\r\n") + 4 + size
+            ran_out += server.call(time_runs_out)
+        assert whole is not None
+        assert len(answer) == whole
+        if close:
+            assert sock.recv(1) == b""
         assert server.closed("write_timeout") == 0
+        assert ran_out > 100  # the answer took many times the timeout
 
 
 def test_clients_that_read_no_answers_cannot_lock_the_others_out() -> None:
