@@ -22,10 +22,16 @@ subclass of uvicorn's httptools protocol, adds:
   it is sent (writing paused, or the connection closing with bytes left) is dropped;
   asyncio would wait for ever to close it;
 * a **connection limit without an outage**: past ``max_connections`` open
-  connections, the one that has waited longest for a request is closed to make
-  room (else the one whose client has longest left its answer unread), so idle
-  connections and clients that never read can never lock out a client that sends
-  requests;
+  connections, one closing after a refusal (below) is closed at once, else the one
+  that has waited longest for a request is closed to make room (else the one whose
+  client has longest left its answer unread), so idle connections and clients that
+  never read can never lock out a client that sends requests;
+* a **clean close** after a refusal: a connection closed with the client's bytes
+  left unread (the rest of a body refused, requests behind a refused one) is not
+  closed at once, which makes Linux reset it (RST) and can lose the answer written
+  just before; its side is closed once the answer is out (a FIN after it), and what
+  the client still sends is read and dropped until it closes its own side, for at
+  most :data:`DRAIN_BYTES` and :data:`DRAIN_S` (Apache's and nginx's lingering close);
 * JSON for the answers it gives itself (400 for a request that is not HTTP/1.x,
   408, 431, 503 for a request over the pipelining limit, 501 for a transfer coding
   other than ``chunked`` alone, for ``CONNECT`` or for a method httptools does not
@@ -87,6 +93,17 @@ waited; abuse row 1's /healthz p99), where spread over 2.5 s they cost the same 
 in small pieces."""
 
 
+DRAIN_S = 2.0
+"""How long a connection closed with the client's bytes perhaps unread goes on reading
+and dropping them (see :meth:`GuardedProtocol._closing`) at most, from its close: a
+client sending a byte now and then cannot hold it longer."""
+
+DRAIN_BYTES = 1 << 20
+"""How many bytes such a connection reads and drops at most: twice the largest body the
+service takes (a game record's 512 KiB), so a client that sent a body over a limit
+has its answer and a clean close, and one that sends on without end costs a bounded
+read."""
+
 FIND_START_FANOUT = 16
 """How many times smaller each piece is than the last, as a packet is read again to
 find where a request refused for its method begins, behind others in it (to tell an
@@ -107,6 +124,9 @@ class Guards:
         self.stalled: dict[GuardedProtocol, None] = {}
         """Connections whose answers the client does not read (writing paused, or
         closed with bytes left to send), longest stalled first."""
+        self.draining: dict[GuardedProtocol, None] = {}
+        """Connections closed, reading and dropping what their clients still send,
+        longest draining first."""
 
 
 class GuardedProtocol(HttpToolsProtocol):
@@ -119,6 +139,11 @@ class GuardedProtocol(HttpToolsProtocol):
         _read_any_version(self.parser)
         self._head_timer = _Timer(self.guards.waiting)
         self._write_timer = _Timer(self.guards.stalled)
+        self._drain_timer = _Timer(self.guards.draining)
+        self._drain_left = 0
+        """Bytes the drain may still read and drop."""
+        self._unread = False
+        """This server refused a request itself: bytes after it are never read."""
         self._unsent = 0
         """Bytes left to send when the write timer started."""
         self._head_bytes = 0
@@ -167,10 +192,15 @@ class GuardedProtocol(HttpToolsProtocol):
     # --- connection life ----------------------------------------------------------
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+        self._transport = _ClosingTransport(transport, self._closing)
+        super().connection_made(self._transport)
         self.guards.metrics.connections.set(len(self.connections))
         self._wait_for_head()
         if len(self.connections) > self.guards.max_connections:
+            draining = next(iter(self.guards.draining), None)
+            if draining is not None:  # answered already: it closes now
+                draining._stop_draining()  # noqa: SLF001 - a connection of this class
+                return
             victim = next(iter(self.guards.waiting))
             if victim is self:  # no other connection waits for a request: a stalled one?
                 victim = next(iter(self.guards.stalled), self)
@@ -178,11 +208,14 @@ class GuardedProtocol(HttpToolsProtocol):
                 victim._evict()  # noqa: SLF001 - a connection of this class
             else:  # every other connection is busy with a request
                 self._close("over_capacity")
+                self._stop_draining()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._lost = True
         self._stop_waiting()
         self._stop_write_timer()
+        self._drain_timer.stop(self)
+        self._transport.closing = None  # it held this protocol
         super().connection_lost(exc)
         self.guards.metrics.connections.set(len(self.connections))
         # Requests queued but never started hold this protocol (their cycles' bound
@@ -199,6 +232,11 @@ class GuardedProtocol(HttpToolsProtocol):
         self.url = b""
 
     def data_received(self, data: bytes) -> None:
+        if self in self.guards.draining:  # closed: dropped
+            self._drain_left -= len(data)
+            if self._drain_left <= 0:
+                self._stop_draining()
+            return
         if self._full:  # the queued requests are answered, then the connection closes
             self.flow.pause_reading()
             return
@@ -415,28 +453,36 @@ class GuardedProtocol(HttpToolsProtocol):
         """Bytes of answers the client has not taken: the transport's buffer and, on
         Linux, the kernel's send queue (which alone can hold megabytes: a client
         reading slowly drains it long before the transport's buffer moves)."""
-        size = self.transport.get_write_buffer_size()
+        return self.transport.get_write_buffer_size() + self._queued(termios.TIOCOUTQ)
+
+    def _queued(self, queue: int) -> int:
+        """Bytes in the socket's send queue (``TIOCOUTQ``) or receive queue
+        (``FIONREAD``), on Linux; else 0."""
         sock = self.transport.get_extra_info("socket")
         if sock is not None:
             with contextlib.suppress(OSError, ValueError, AttributeError):
-                queued = fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0")
-                size += struct.unpack("i", queued)[0]
-        return size
+                queued = fcntl.ioctl(sock.fileno(), queue, b"\0\0\0\0")
+                return int(struct.unpack("i", queued)[0])
+        return 0
 
     def _write_late(self) -> None:
         """``timeout_write_s`` without the client taking any of its answer: drop it. A
         client that took some (reading slowly) gets the time again."""
         self._write_timer.fired()
-        if not self._lost and self._unsent_bytes() < self._unsent:
+        unsent = self._unsent_bytes()
+        if not self._lost and unsent < self._unsent:
             self._start_write_timer()
-            return
-        self._abort("write_timeout")
+        elif not unsent and self in self.guards.draining:  # all taken: the drain ends it
+            self._stop_write_timer()
+        else:
+            self._abort("write_timeout")
 
     def _evict(self) -> None:
         """Make room for a new connection: this one waits for a request, or its client
         does not read its answers."""
         if self in self.guards.waiting:
             self._close("idle_evicted")
+            self._stop_draining()  # the room is wanted now
         else:
             self._abort("stalled_evicted")
 
@@ -595,6 +641,7 @@ class GuardedProtocol(HttpToolsProtocol):
         )
         if not self.transport.is_closing():
             self.transport.write(head.encode() + body)
+        self._unread = True
         self._close(reason)
 
     def _close(self, reason: str | None) -> None:
@@ -608,11 +655,120 @@ class GuardedProtocol(HttpToolsProtocol):
             self.transport.close()
         self._linger()
 
+    # --- closing with the client's bytes unread -------------------------------------
+
+    def _closing(self) -> None:
+        """Every close of the connection (uvicorn's and this class's alike, through
+        :class:`_ClosingTransport`). When bytes the client sent may be left unread
+        (:meth:`_may_have_unread`), closing would make Linux reset the connection: an
+        RST, not a FIN, which drops the answers the kernel has not sent yet and may
+        make the client lose the answer it has received. So its side is closed once
+        the answer is out (``write_eof``: a FIN after it), and what the client still
+        sends is read and dropped, until it closes its side, or for
+        :data:`DRAIN_BYTES` or :data:`DRAIN_S`, whichever comes first; the write
+        timeout still holds. Otherwise it closes at once."""
+        real = self._transport.real
+        if self._lost or not real.can_write_eof() or not self._may_have_unread():
+            real.close()
+            return
+        self._drain_left = DRAIN_BYTES
+        real.write_eof()
+        real.resume_reading()
+        self._drain_timer.start(self, DRAIN_S, self._drained)
+
+    def _may_have_unread(self) -> bool:
+        """Bytes the client sent may be left unread: a request being read (its head or
+        body: a refusal before its body, a timeout), requests queued, a refusal of
+        this server's own (what follows it is never read), or bytes waiting in the
+        socket."""
+        return (
+            self._unread
+            or self._in_head
+            or self._in_body
+            or bool(self.pipeline)
+            or self._queued(termios.FIONREAD) > 0
+        )
+
+    def _drained(self) -> None:
+        self._drain_timer.fired()
+        self._stop_draining()
+
+    def _stop_draining(self) -> None:
+        """Close a draining connection now (its limit is reached, or its room is
+        wanted)."""
+        if self in self.guards.draining:
+            self._drain_timer.stop(self)
+            self._transport.real.close()
+
+
+class _ClosingTransport(asyncio.Transport):
+    """A connection's transport as its protocol and uvicorn's request cycles hold it:
+    the transport itself, except that ``close()``, which uvicorn calls in many
+    places, goes to ``closing`` (:meth:`GuardedProtocol._closing`), and that reading
+    is not paused once it is closing (a drain reads on)."""
+
+    def __init__(self, real: asyncio.Transport, closing: Callable[[], None]) -> None:
+        super().__init__()
+        self.real = real
+        self.closing: Callable[[], None] | None = closing
+        """Called on the first close; None once closing (or once the connection is
+        lost: it holds the protocol)."""
+
+    def close(self) -> None:
+        closing, self.closing = self.closing, None
+        if closing is not None:
+            closing()
+
+    def is_closing(self) -> bool:
+        return self.closing is None or self.real.is_closing()
+
+    def abort(self) -> None:
+        self.closing = None
+        self.real.abort()
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.real.write(data)
+
+    def write_eof(self) -> None:
+        self.real.write_eof()
+
+    def can_write_eof(self) -> bool:
+        return self.real.can_write_eof()
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return self.real.get_extra_info(name, default)
+
+    def get_write_buffer_size(self) -> int:
+        return self.real.get_write_buffer_size()
+
+    def get_write_buffer_limits(self) -> tuple[int, int]:
+        return self.real.get_write_buffer_limits()
+
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        self.real.set_write_buffer_limits(high, low)
+
+    def is_reading(self) -> bool:
+        return self.real.is_reading()
+
+    def pause_reading(self) -> None:
+        if self.closing is not None:
+            self.real.pause_reading()
+
+    def resume_reading(self) -> None:
+        if self.closing is not None:
+            self.real.resume_reading()
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self.real.set_protocol(protocol)
+
+    def get_protocol(self) -> asyncio.BaseProtocol:
+        return self.real.get_protocol()
+
 
 class _Timer:
-    """One of a connection's two timers (the header timeout, the write timeout) and,
-    while it runs, the connection's place in ``registry``: the guards' connections
-    of its kind (waiting for a request, or stalled), longest first.
+    """One of a connection's timers (the header timeout, the write timeout, the drain)
+    and, while it runs, the connection's place in ``registry``: the guards' connections
+    of its kind (waiting for a request, stalled, or draining), longest first.
 
     It holds no connection and no callback, only the loop's handle, which drops the
     callback once it has run or is cancelled: a timer that kept its connection's

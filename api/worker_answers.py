@@ -70,8 +70,8 @@ def refuse_too_big(request: Request, settings: Settings, tiles: int) -> None:
     ``MELDWISE_MAX_SOLVE_TILES`` tiles on its rack and table (``tiles``, as
     :func:`glance` counts them), before it reaches a worker: CP-SAT's time limit bounds
     the search, not the building of the model before it, whose time grows with the
-    position (a solve of 804 tiles: 0.9 s on an idle machine, 2-5 s on a loaded one,
-    whatever the limit; a repair of 769: 0.5 s of CPU, four times the solve's)."""
+    position, whatever the limit (docs/http.md, "Solving under load", gives what a
+    large one took)."""
     if tiles > settings.max_solve_tiles:
         request.app.state.metrics.rejected.labels("invalid").inc()
         raise HTTPException(
