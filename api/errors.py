@@ -4,11 +4,14 @@ Every error body is ``{"detail": "..."}``. Details quote the offending field, ti
 set or setting, clipped to :data:`MAX_DETAIL` characters so a request body is
 never echoed back whole, with characters that do not print (a lone surrogate
 among them) written as ``\\u`` escapes, so no input character can break the answer;
-the rest, Japanese included, is sent as UTF-8 text.
+the rest, Japanese included, is sent as UTF-8 text. A 422's body also lists the places
+in the request its detail quotes (:func:`quoted_places`), so that a client can say them
+in its own words without reading them out of the text.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from http import HTTPStatus
 from typing import Any
 
@@ -22,7 +25,7 @@ from starlette.types import Scope
 
 from api.pool import ClientBusy, Unavailable
 from api.reading import BodyError
-from api.schemas import ErrorBody
+from api.schemas import ErrorBody, RefusalBody
 from api.settings import Settings
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, _, set_language
@@ -85,9 +88,10 @@ def documented_errors(culprits: str) -> Responses:
             "(a Content-Encoding such as gzip: bodies are read uncompressed).",
         },
         422: {
-            "model": ErrorBody,
+            "model": RefusalBody,
             "description": "Not a request of this shape (a key given twice included), or not "
-            f"a real game: {culprits}; or an answer over the answer limit.",
+            f"a real game: {culprits}; or an answer over the answer limit. Its places "
+            "list the request's fields the detail quotes.",
         },
         429: {
             "model": ErrorBody,
@@ -116,16 +120,52 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Exception, _server_error)
 
 
-def error_response(status: int, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:
+Places = Iterable[tuple[Sequence[int | str], str]]
+"""The places in a request an error's message quotes, each with its quoting text
+(:attr:`solver.errors.MeldwiseError.places`)."""
+
+
+def error_response(
+    status: int, detail: str, headers: dict[str, str] | None = None, places: Places = ()
+) -> JSONResponse:
     """The answer for an error: ``{"detail": detail}``, the detail clipped, and any
     character of it that does not print (a control, bidi or zero-width character a
     request sent, a lone surrogate) written as a ``\\u`` escape, so it is named but
-    never echoed; the rest is UTF-8 text as it reads (a Japanese detail included)."""
+    never echoed; the rest is UTF-8 text as it reads (a Japanese detail included). A
+    422 also says the ``places`` its detail quotes, as sent (:func:`quoted_places`)."""
     if len(detail) > MAX_DETAIL:
         detail = detail[: MAX_DETAIL - 1] + "…"
-    if not detail.isprintable():
-        detail = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in detail)
-    return JSONResponse({"detail": detail}, status_code=status, headers=headers)
+    detail = _printable(detail)
+    body: dict[str, Any] = {"detail": detail}
+    if status == 422:
+        body["places"] = quoted_places(detail, places)
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _printable(text: str) -> str:
+    """``text`` with each character that does not print written as its ``\\u`` escape."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
+def quoted_places(detail: str, places: Places) -> list[dict[str, Any]]:
+    """``places`` as a 422's body lists them (``{"field": ["rack", 1], "quoted":
+    "rack[1]"}``), each found in ``detail`` as sent after the end of the one before it,
+    as a client reads them in turn; one not found there (clipped away) is left out. A
+    place quoted as ``""`` (the detail is about it without quoting it) is kept."""
+    listed = []
+    start = 0
+    for path, shown in places:
+        sent = _printable(shown)
+        if sent:
+            at = detail.find(sent, start)
+            if at < 0:
+                continue
+            start = at + len(sent)
+        field = [_printable(part) if isinstance(part, str) else part for part in path]
+        listed.append({"field": field, "quoted": sent})
+    return listed
 
 
 async def _invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -139,13 +179,14 @@ async def _invalid_request(request: Request, error: RequestValidationError) -> J
     # The library's own reading of the same model gives the same message.
     for problem in problems:
         problem["loc"] = tuple(problem["loc"])[1:]  # loc[0] is "body"
-    return error_response(422, str(request_error(problems)))
+    refused = request_error(problems)
+    return error_response(422, str(refused), places=refused.places)
 
 
 async def _invalid_game(request: Request, error: MeldwiseError) -> JSONResponse:
     """Well-formed, but not a real game: unknown tile, too many copies, bad set or rule."""
     request.app.state.metrics.rejected.labels("invalid").inc()
-    return error_response(422, str(error))
+    return error_response(422, str(error), places=error.places)
 
 
 async def _bad_body(request: Request, error: BodyError) -> JSONResponse:

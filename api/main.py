@@ -34,8 +34,9 @@ from api.settings import Settings
 DESCRIPTION = """Best moves for Rummikub, proven optimal by OR-Tools CP-SAT, plus
 a move checker and end-of-round scoring; advice for a Shanghai rummy turn (going
 down, lay-offs, discard, upcard) and a hand's score. Errors are `{"detail": "..."}`
-naming the culprit; a busy server answers 503, and a client over its rate limit or
-its share of the solver 429, both with `Retry-After`."""
+naming the culprit (a refused request's 422 also lists the `places` of the request its
+detail quotes); a busy server answers 503, and a client over its rate limit or its
+share of the solver 429, both with `Retry-After`."""
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

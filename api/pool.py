@@ -800,7 +800,9 @@ class SolverPool:
             job.future.cancel()
             raise
         if "invalid" in reply:
-            raise InvalidRequest(reply["invalid"])
+            invalid = InvalidRequest(reply["invalid"])
+            invalid.places = tuple((tuple(path), shown) for path, shown in reply["places"])
+            raise invalid
         if "bad_body" in reply:
             raise BodyError(*reply["bad_body"])
         if "too_large" in reply:

@@ -19,6 +19,27 @@ class ErrorBody(Schema):
     detail: str = Field(description="what is wrong, naming the culprit")
 
 
+class Place(Schema):
+    field: list[int | str] = Field(
+        description="where in the request: its keys and list indexes, outermost first",
+        examples=[["rack", 1], ["buys_left"]],
+    )
+    quoted: str = Field(
+        description="the text of the detail that quotes this place (found after the end of "
+        "the place before it); empty when the detail is about the field without quoting it",
+        examples=["rack[1]", "'buys_left'", ""],
+    )
+
+
+class RefusalBody(Schema):
+    detail: str = Field(description="what is wrong, naming the culprit")
+    places: list[Place] = Field(
+        description="the places in the request that the detail quotes, in the order it "
+        "quotes them; a client may say each in its own words (a form's label) in place of "
+        "its quoted text"
+    )
+
+
 class Health(Schema):
     status: str = Field(examples=["ok"])
 

@@ -12,11 +12,12 @@ output, one JSON object per line:
 * out: first ``{"ready": pid}`` once warm, then one answer per line read:
   ``{"ok": response}``, ``{"answer": size, "status": status}`` followed by the
   ``size`` bytes of the answer's JSON as the client gets it (a
-  :data:`RAW_TASKS` task), ``{"invalid": message}`` (a
-  :class:`~solver.errors.MeldwiseError`: the API's 422), ``{"bad_body": [status,
-  message]}`` (a body that does not read as JSON), ``{"too_large": bytes}``
-  (the answer is over ``MAX_ANSWER_BYTES``), ``{"failed": "internal error"}``
-  (a bug: the traceback goes to standard error) or ``{"pong": pid}``.
+  :data:`RAW_TASKS` task), ``{"invalid": message, "places": places}`` (a
+  :class:`~solver.errors.MeldwiseError` and the places it quotes: the API's 422),
+  ``{"bad_body": [status, message]}`` (a body that does not read as JSON),
+  ``{"too_large": bytes}`` (the answer is over ``MAX_ANSWER_BYTES``),
+  ``{"failed": "internal error"}`` (a bug: the traceback goes to standard error) or
+  ``{"pong": pid}``.
 
 It exits when its standard input closes, and dies with the server (Linux).
 """
@@ -266,7 +267,7 @@ def answer(message: Mapping[str, Any], max_bytes: int) -> bytes:
             return _line({"answer": len(data), "status": status}) + data
         reply: dict[str, Any] = {"ok": from_body(str(task), message["body"], message["lang"])}
     except MeldwiseError as error:
-        reply = {"invalid": str(error)}
+        reply = {"invalid": str(error), "places": error.places}
     except BodyError as error:
         reply = {"bad_body": [error.status, error.detail]}
     except Exception:

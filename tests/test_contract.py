@@ -5,7 +5,8 @@ Each row is a request at the edge of the contract (nulls, missing fields, wrong
 types, unknown fields, bad values). The library's answer is the reference: an
 accepted request gets the same response from the CLI and over HTTP; a refused one
 exits 2 with ``error: <message>`` on the CLI, answers ``{"error": <message>}`` in
-``--jsonl``, and gets a 422 with ``<message>`` as its detail over HTTP.
+``--jsonl``, and gets a 422 with ``<message>`` as its detail over HTTP (and the places
+the message quotes).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from solver.shanghai.wire import (
     advise_shanghai,
     score_shanghai,
 )
+from tests.api.support import listed_places
 from tests.rummikub.games_support import TINY_OPTIONS
 from tests.support import assert_declared, run_solver_cli
 
@@ -244,6 +246,15 @@ def library(name: str, request: Any) -> dict[str, Any]:
         return {"error": str(error)}
 
 
+def refusal(name: str, request: Any) -> MeldwiseError:
+    """The library's refusal of ``request``."""
+    try:
+        ENDPOINTS[name][0](request)
+    except MeldwiseError as error:
+        return error
+    raise AssertionError(f"{name} accepted {request!r}")
+
+
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     with TestClient(create_app(Settings(workers=1, rate_limit=""))) as client:
@@ -259,7 +270,9 @@ def test_http_agrees_with_the_library(client: TestClient, name: str, request_: A
         assert answer.json() == expected["ok"]
     else:
         assert answer.status_code == 422
-        assert answer.json() == {"detail": expected["error"]}
+        # The places the library's error quotes, each as it is quoted in the detail.
+        places = listed_places(refusal(name, request_))
+        assert answer.json() == {"detail": expected["error"], "places": places}
 
 
 @pytest.mark.parametrize(

@@ -3,14 +3,13 @@
 // ('Buys left', "Table before the turn, set 0, tile 1: ..."), in the page's language.
 // The service's words are otherwise kept.
 //
-// An error body is {"detail": text} alone, so the places are found in the text where
-// the service writes them (solver/wire.py): quoted, 'buys_left' or 'seed'; or at the
-// start of a problem, the detail's or one of those it lists (after "; ", or "／" in
-// Japanese), before its colon (rack[1]: unknown tile ...) or, for a name with an
-// underscore (no English word), before a space (table_before holds R4 ...). Only the
-// fields given are named: a record's own keys ('rack' in record.turns[0]) stay. An
-// answer's note naming a choice as the request writes it (phase 'draw') is said as
-// the page shows that choice too (withChoices).
+// A refusal (422) lists the places its detail quotes ({"field": ["table_before", 0, 0],
+// "quoted": "table_before[0][0]"}, in the order it quotes them: docs/http.md, "Errors"),
+// so the page never reads them out of the words: a tile typed as "rack", or a record
+// holding "seed", is never taken for the field. Only the fields given are named: a
+// record's own keys ('rack' in record.turns[0]) stay. An answer's note naming a choice
+// as the request writes it (phase 'draw') is said as the page shows that choice too
+// (withChoices).
 
 import { N_ } from "./i18n.js";
 
@@ -67,41 +66,41 @@ export function keyed(label, inner) {
   };
 }
 
-const PATH = String.raw`((?:\[\d+\]|\.[a-z_]+)*)`;
-
-function steps(path) {
-  return [...path.matchAll(/\[(\d+)\]|\.([a-z_]+)/g)]
-    .map(([, index, key]) => (index === undefined ? key : Number(index)));
+/** ``message`` with the ``places`` it quotes (a refusal's, each {field, quoted}: see
+ * above) of ``fields`` (a wire field name -> a namer: single, pieces, sets or keyed) said
+ * by the page's labels, in ``tr``'s language: each quoted text, found after the one
+ * before it, replaced by its label (quoted as the field was: 'Buys left'). A place of
+ * no field given, one the namer does not name, or one the message is about without
+ * quoting it (quoted as ""), keeps the service's words. */
+export function withLabels(message, places, fields, tr) {
+  if (typeof message !== "string" || !Array.isArray(places)) return message;
+  let said = "";
+  let start = 0;
+  for (const place of places) {
+    const { field, quoted } = place ?? {};
+    if (!Array.isArray(field) || typeof quoted !== "string" || quoted === "") continue;
+    const at = message.indexOf(quoted, start);
+    if (at < 0) continue;
+    const [name, ...path] = field;
+    const label = Object.hasOwn(fields, name) ? fields[name](path, tr) : null;
+    said += message.slice(start, at) + (label === null ? quoted : quotedAs(quoted, label));
+    start = at + quoted.length;
+  }
+  return said + message.slice(start);
 }
 
-/** ``message`` with the places of ``fields`` (a wire field name -> a namer: single,
- * pieces or sets) it names said by the page's labels, in ``tr``'s language. A quoted
- * word that ``typed`` (what the person typed, one string) holds is theirs: an unknown
- * tile 'rack' typed in the rack is not the field. */
-export function withLabels(message, fields, tr, typed = "") {
-  const names = Object.keys(fields).join("|");
-  if (!names || typeof message !== "string") return message;
-  const held = typed.toLowerCase();
-  const place = new RegExp(
-    String.raw`'(${names})${PATH}'|(^|; |\uff0f)(${names})${PATH}(?=:|(?<=_[a-z]*)\s)`,
-    "g",
-  );
-  return message.replace(place, (all, quoted, quotedPath, before, bare, barePath) => {
-    const field = quoted ?? bare;
-    const path = quoted === undefined ? barePath : quotedPath;
-    if (quoted !== undefined && held.includes(`${field}${path}`.toLowerCase())) return all;
-    const label = fields[field](steps(path), tr);
-    if (label === null) return all;
-    return quoted !== undefined ? `'${label}'` : `${before}${label}`;
-  });
+/** ``label`` in the quotes ``quoted`` has ('buys_left' -> 'Buys left'), or bare. */
+function quotedAs(quoted, label) {
+  const mark = quoted[0];
+  const quotes = quoted.length > 1 && (mark === "'" || mark === '"') && quoted.endsWith(mark);
+  return quotes ? `${mark}${label}${mark}` : label;
 }
 
 /** The words a page shows for ``failure`` (a request's error, from postJson): a refused
- * request's (422) with the places of ``fields`` said by the page's labels (withLabels;
- * ``typed()`` gives what the person typed, asked for a 422 alone); any other failure's
- * message as it is. */
-export function errorText(failure, fields, tr, typed = () => "") {
-  return failure.status === 422 ? withLabels(failure.message, fields, tr, typed()) : failure.message;
+ * request's (422) with the places it quotes of ``fields`` said by the page's labels
+ * (withLabels); any other failure's message as it is. */
+export function errorText(failure, fields, tr) {
+  return failure.status === 422 ? withLabels(failure.message, failure.places, fields, tr) : failure.message;
 }
 
 /** ``text`` (an answer's words) with the choices of ``select`` it names as a request

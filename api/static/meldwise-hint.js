@@ -261,8 +261,7 @@ export class MeldwiseHint extends HTMLElement {
       ...(rack ? { rack: pieces(() => rack) } : {}),
       ...(table ? { table: sets(() => table) } : {}),
     };
-    const typed = () => [this.#state?.rack ?? [], ...(this.#state?.table ?? [])].flat().join(" ");
-    const message = errorText(error, named, tr, typed);
+    const message = errorText(error, named, tr);
     const detail = { message, status: error.status ?? null, detail: error.detail ?? null };
     this.#answer.replaceChildren();
     this.#error.textContent = message;

@@ -143,8 +143,7 @@ export function setUpRepair(form, rack, table, before, language) {
     } catch (failure) {
       if (failure.name === "AbortError") return;
       answer.replaceChildren();
-      const typed = () => [rack, table, before].map((f) => f.input.value).join(" ");
-      error.textContent = errorText(failure, fields, tr, typed);
+      error.textContent = errorText(failure, fields, tr);
     } finally {
       slot.end(mine);
     }

@@ -224,9 +224,7 @@ export function setUpReview() {
   const fail = (failure, game = false) => {
     if (failure.name === "AbortError") return;
     clear();
-    error.textContent = game
-      ? errorText(failure, gameFields, tr)
-      : errorText(failure, reviewFields, tr, () => record.value);
+    error.textContent = errorText(failure, game ? gameFields : reviewFields, tr);
   };
 
   // One job at a time: a review, or a bot game and its review. A newer job, an edited

@@ -4,13 +4,16 @@
 import { translator } from "./i18n.js";
 
 /** A call that did not give an answer. ``status`` is the HTTP status (0: no answer
- * at all) and ``detail`` the service's own message (error bodies are {"detail": ...}). */
+ * at all), ``detail`` the service's own message (error bodies are {"detail": ...}) and
+ * ``places`` the places of the request it quotes (a refusal's, 422: docs/http.md,
+ * "Errors"; none for any other). */
 export class ServiceError extends Error {
-  constructor(message, status, detail) {
+  constructor(message, status, detail, places = []) {
     super(message);
     this.name = "ServiceError";
     this.status = status;
     this.detail = detail;
+    this.places = places;
   }
 }
 
@@ -125,5 +128,6 @@ async function call(url, body, signal, tr, expected) {
     detail ?? tr.t("The service answered with an error (HTTP {status}).", { status: response.status }),
     response.status,
     detail,
+    detail !== null && Array.isArray(answer.places) ? answer.places : [],
   );
 }

@@ -336,7 +336,6 @@ export function setUpShanghai() {
       runs: pieces(() => labelOf(form["contract-runs"]), N_("{field}, size {number}")),
     }),
   };
-  const typed = () => [form.hand.value, form.melds.value, form.upcard.value].join(" ");
   // A changed position: the advice and any error, and advice still on its way, were
   // about the old one.
   form.addEventListener("input", () => {
@@ -372,7 +371,7 @@ export function setUpShanghai() {
     } catch (failure) {
       if (failure.name === "AbortError") return;
       answer.replaceChildren();
-      error.textContent = errorText(failure, named, asked, typed);
+      error.textContent = errorText(failure, named, asked);
     } finally {
       slot.end(mine);
     }

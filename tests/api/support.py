@@ -11,6 +11,7 @@ import httpx
 from fastapi import FastAPI
 
 from benchmarks.shanghai_speed import deal
+from solver.errors import MeldwiseError
 from solver.rummikub import Position, Rules
 from solver.rummikub.deal import random_position
 from solver.rummikub.legality import check_play
@@ -70,6 +71,19 @@ def in_order(value: Any) -> Any:
     if isinstance(value, list):
         return [in_order(item) for item in value]
     return value
+
+
+def listed_places(error: MeldwiseError) -> list[dict[str, Any]]:
+    """The places the library's ``error`` quotes as a 422's body lists them, when its
+    detail is sent whole: a key that does not print written with its escapes, as in the
+    detail."""
+
+    def sent(part: int | str) -> int | str:
+        if isinstance(part, int):
+            return part
+        return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in part)
+
+    return [{"field": [sent(p) for p in path], "quoted": shown} for path, shown in error.places]
 
 
 @asynccontextmanager

@@ -2064,6 +2064,25 @@ def test_service_errors_name_the_fields_by_the_pages_labels(
     assert shown == said_by_the_page(detail, ["'record'"])
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_value_that_reads_like_a_field_is_not_taken_for_it(
+    service: str, page: Page, lang: str
+) -> None:
+    # A record typed as "record" (JSON text, but no game's record) is refused with
+    # "'record' must be an object, got 'record'": the field, then the value. Reading
+    # the places out of the words, the page took both for the value typed (the box
+    # holds "record") and said the field as 'record', a name it shows nowhere; the
+    # refusal's places say which one is the field.
+    page.goto(f"{service}/?lang={lang}")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.locator("#tab-review").click()
+    page.locator("#record").fill('"record"')
+    review = page.locator("#review-run").click
+    detail, shown = _error_said(page, REVIEW, review, "#review-error")
+    assert detail.count("'record'") == 2, detail
+    assert shown == detail.replace("'record'", PLACE_LABELS[lang]["'record'"], 1)
+
+
 @pytest.mark.parametrize(
     ("lang", "said"),
     [

@@ -1,0 +1,311 @@
+"""A 422's places: the request's fields its detail quotes, as the detail is sent."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from api.errors import MAX_DETAIL
+from api.main import create_app
+from api.settings import Settings
+from solver import (
+    MeldwiseError,
+    advise_shanghai,
+    repair_rummikub,
+    score_rummikub,
+    score_shanghai,
+    solve_rummikub,
+    validate_rummikub,
+)
+from solver.rummikub.game_wire import EXAMPLE_RECORD, bot_rummikub, game_rummikub, review_rummikub
+from tests.api.support import SOLVE, listed_places
+
+Wire = Callable[[Mapping[str, Any]], dict[str, Any]]
+
+# Per route: the library's function, a request it accepts, and ways to spoil one field
+# each (a key -> a bad value; a dotted key for a field within another), each a problem
+# one of the games raises: an unknown tile or card, a wrong type, a value out of range,
+# an unknown or missing field, a bad rule, too many copies, a set that is not valid, a
+# check across fields.
+ROUTES: dict[str, tuple[Wire, dict[str, Any], list[tuple[str, Any]]]] = {
+    "/v1/rummikub/solve": (
+        solve_rummikub,
+        {"rack": ["R1", "R2"], "table": [["B3", "B4", "B5"]]},
+        [
+            ("rack", ["R1", "Q5", "rack", 7]),
+            ("rack", "R1 R2"),
+            ("rack", ["R1", "R1", "R1"]),
+            ("table", [["R1", "R2"]]),
+            ("table", [["B3", "B4", "X5"], "table"]),
+            ("opened", "yes"),
+            ("time_limit_ms", 0),
+            ("disruption_time_limit_ms", 1.5),
+            ("hint_level", "all"),
+            ("objective", "fun"),
+            ("rules", {"jokers": 9, "wild": 1}),
+            ("rules", {"numbers": 4, "min_set_len": 5}),
+            ("opponents", [{"rack_size": 0}, {"rack_size": 5, "seat": 1}]),
+            ("opponents", [{"rack_size": 99}] * 3),
+            ("colour", "rules"),
+        ],
+    ),
+    "/v1/rummikub/validate": (
+        validate_rummikub,
+        {"rack": ["R5"], "table_before": [["B3", "B4", "B5"]], "table_after": []},
+        [
+            ("rack", ["R5", "seed"]),
+            ("table_before", [["R1", "R2"]]),
+            ("table_before", [["B3", "B4", "Q5"]]),
+            ("table_after", [["R5", "R5", "R5"]]),
+            ("table_after", None),
+            ("opened", 1),
+        ],
+    ),
+    "/v1/rummikub/repair": (
+        repair_rummikub,
+        {"table": [["R1", "R2", "R3"]], "rack": ["R4"]},
+        [
+            ("table_before", [["R1", "R2", "Q3"]]),
+            ("table_before", [["R1", "R2", "R3", "R9"]]),
+            ("table", [["R1"], "table_before"]),
+            ("rack", ["table_before"]),
+            ("opened", False),
+            ("time_limit_ms", -5),
+        ],
+    ),
+    "/v1/rummikub/score": (
+        score_rummikub,
+        {"racks": {"ann": ["R5"], "bob": []}},
+        [
+            ("racks", {"": [], "a\u200b": ["R1"], "bob": ["Q1"]}),
+            ("racks", {"racks": "R5"}),
+            ("racks", {}),
+            ("rules", {"copies": 0}),
+        ],
+    ),
+    "/v1/rummikub/bot": (
+        bot_rummikub,
+        {"bot": "greedy", "rack": ["R1"], "opponents": [{"rack_size": 5}]},
+        [
+            ("bot", "clever"),
+            ("rack", []),
+            ("seed", -1),
+            ("opponents", [{"rack_size": 0}]),
+            ("table", [["K1", "K2"]]),
+        ],
+    ),
+    "/v1/rummikub/game": (
+        game_rummikub,
+        {"bots": ["greedy", "greedy"], "seed": 1},
+        [
+            ("bots", ["greedy", 5]),
+            ("seed", 99999999999999),
+            ("settings", {"hand": 60, "players": 3}),
+            ("settings", []),
+        ],
+    ),
+    "/v1/rummikub/review": (
+        review_rummikub,
+        {"record": EXAMPLE_RECORD},
+        [
+            ("player", 7),
+            ("objective", "record"),
+            ("record", "record"),
+            ("record.version", 3),
+            ("record.turns", "turns"),
+        ],
+    ),
+    "/v1/shanghai/advise": (
+        advise_shanghai,
+        {"hand": ["7H", "7S", "KD"], "hand_number": 1},
+        [
+            ("hand", ["7H", "ZZ", "hand"]),
+            ("hand", ["7H", "7H", "7H"]),
+            ("hand_number", 11),
+            ("buys_left", 9),
+            ("upcard", "ZZ"),
+            ("phase", "later"),
+            ("table", [{"cards": ["3S", "5S", "7S"]}, {"cards": ["JC", "XC"], "owner": 5}]),
+            ("next_player", {"x": 1}),
+            ("contract", {"sets": [2, "3"], "runs": [99]}),
+            ("rules", {"decks": 0}),
+        ],
+    ),
+    "/v1/shanghai/score": (
+        score_shanghai,
+        {"hands": {"ann": ["AS"], "bo": []}},
+        [
+            ("hands", {"ann": ["XX"], "bo": "hands"}),
+            ("hands", {"ann": ["7H", "7H", "7H"]}),
+            ("hands", {"ann": [], "bo": []}),
+            ("rules", {"decks": 1, "jokers": "2"}),
+        ],
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(workers=1, rate_limit=""))) as client:
+        yield client
+
+
+def spoiled(request: dict[str, Any], spoils: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``request`` with each of ``spoils`` (a key, dotted within a field, and its value)."""
+    spoilt: dict[str, Any] = json.loads(json.dumps(request))
+    for key, value in spoils:
+        *outer, last = key.split(".")
+        within = spoilt
+        for name in outer:
+            within = within[name]
+        within[last] = value
+    return spoilt
+
+
+def refusal(wire: Wire, request: Mapping[str, Any]) -> MeldwiseError:
+    """The library's refusal of ``request``."""
+    try:
+        wire(request)
+    except MeldwiseError as error:
+        return error
+    raise AssertionError(f"accepted: {request!r}")
+
+
+def found_in_turn(detail: str, places: list[dict[str, Any]]) -> None:
+    """Each place's quoted text is in ``detail`` after the one before it, as a client
+    reads them in turn (a place quoted as "" is about the field, quoting nothing)."""
+    start = 0
+    for place in places:
+        assert set(place) == {"field", "quoted"}, place
+        field, quoted = place["field"], place["quoted"]
+        assert field, place
+        assert all(type(part) in (int, str) for part in field), place
+        if quoted:
+            at = detail.find(quoted, start)
+            assert at >= 0, (quoted, detail[start:])
+            start = at + len(quoted)
+
+
+CASES = [
+    (path, spoil, lang)
+    for path, (_, _, spoils) in ROUTES.items()
+    for spoil in spoils
+    for lang in ("en", "ja")
+]
+
+
+@pytest.mark.parametrize(("path", "spoil", "lang"), CASES)
+def test_a_refusal_lists_the_places_its_detail_quotes(
+    client: TestClient, path: str, spoil: tuple[str, Any], lang: str
+) -> None:
+    wire, request, _ = ROUTES[path]
+    asked = {**spoiled(request, [spoil]), "lang": lang}
+    answer = client.post(path, json=asked)
+    assert answer.status_code == 422, answer.text
+    body = answer.json()
+    found_in_turn(body["detail"], body["places"])
+    # Every place the library's error quotes, none lost on the way (the worker's pipe).
+    error = refusal(wire, asked)
+    assert body == {"detail": str(error), "places": listed_places(error)}
+
+
+@settings(max_examples=60)
+@given(
+    route=st.sampled_from(sorted(ROUTES)),
+    picks=st.lists(st.integers(0, 20), min_size=1, max_size=4),
+    lang=st.sampled_from(["en", "ja"]),
+)
+def test_several_problems_at_once_quote_their_places_in_turn(
+    client: TestClient, route: str, picks: list[int], lang: str
+) -> None:
+    # Several fields spoilt at once: one detail listing problems (after "; ", a full-width slash in
+    # Japanese), the places of those it lists.
+    wire, request, spoils = ROUTES[route]
+    chosen = [spoils[pick % len(spoils)] for pick in picks]
+    asked = {**spoiled(request, chosen), "lang": lang}
+    answer = client.post(route, json=asked)
+    assert answer.status_code == 422, answer.text
+    body = answer.json()
+    found_in_turn(body["detail"], body["places"])
+    error = refusal(wire, asked)
+    if len(str(error)) <= MAX_DETAIL and str(error).isprintable():
+        assert body == {"detail": str(error), "places": listed_places(error)}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_places_clipped_away_with_the_detail_are_left_out(client: TestClient, lang: str) -> None:
+    # Five unknown tiles of 60 letters: the detail naming them is clipped to 400
+    # characters, and the tiles it no longer quotes are not listed.
+    rack = [f"{'Q' * 60}{n}" for n in range(5)]
+    answer = client.post(SOLVE, json={"rack": rack, "lang": lang})
+    assert answer.status_code == 422
+    body = answer.json()
+    error = refusal(solve_rummikub, {"rack": rack, "lang": lang})
+    assert len(str(error)) > MAX_DETAIL
+    assert len(body["detail"]) == MAX_DETAIL
+    found_in_turn(body["detail"], body["places"])
+    listed = [place["field"] for place in body["places"]]
+    assert listed == [["rack", n] for n in range(len(listed))]
+    assert 0 < len(listed) < len(error.places) == 5
+    # The last one listed is whole in the detail; the next one is not there whole.
+    assert f"rack[{len(listed)}]" not in body["detail"]
+
+
+def test_a_place_with_a_character_that_does_not_print_is_quoted_as_sent(
+    client: TestClient,
+) -> None:
+    # A name with a zero-width space is written as its escape in the detail: its place
+    # is quoted so too, and its key, never echoed either.
+    answer = client.post("/v1/rummikub/score", json={"racks": {"a\u200b": []}})
+    assert answer.status_code == 422
+    body = answer.json()
+    assert body["places"] == [{"field": ["racks", "a\\u200b"], "quoted": "racks['a\\u200b']"}]
+    found_in_turn(body["detail"], body["places"])
+
+
+def test_a_lone_surrogate_in_a_key_is_named_not_sent(client: TestClient) -> None:
+    # JSON text may hold a lone surrogate, which UTF-8 cannot: its place is escaped.
+    body = b'{"racks": {"a\\ud800": ["R1"], "": []}}'
+    answer = client.post(
+        "/v1/rummikub/score", content=body, headers={"Content-Type": "application/json"}
+    )
+    assert answer.status_code == 422, answer.text
+    refused = answer.json()
+    found_in_turn(refused["detail"], refused["places"])
+    assert ["racks", ""] in [place["field"] for place in refused["places"]]
+    assert "\ud800" not in answer.text
+
+
+def test_every_refusal_lists_places_and_other_errors_none(client: TestClient) -> None:
+    # A 422 decided before any game reading (a key given twice, a position over the
+    # size limit) quotes no field; a 400 or 404 is no refusal of a field.
+    twice = b'{"rack": ["R1"], "rack": ["R2"]}'
+    answer = client.post(SOLVE, content=twice, headers={"Content-Type": "application/json"})
+    assert answer.status_code == 422
+    assert answer.json()["places"] == []
+    answer = client.post(SOLVE, json={"rack": ["R1"] * 400})
+    assert answer.status_code == 422
+    assert answer.json()["places"] == []
+    answer = client.post(SOLVE, content=b"{", headers={"Content-Type": "application/json"})
+    assert answer.status_code == 400
+    assert set(answer.json()) == {"detail"}
+    assert set(client.get("/v1/nothing").json()) == {"detail"}
+
+
+def test_the_schema_of_a_refusal_lists_its_places(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    for path, methods in schema["paths"].items():
+        if not path.startswith("/v1/"):
+            continue
+        refused = methods["post"]["responses"]["422"]["content"]["application/json"]["schema"]
+        assert refused == {"$ref": "#/components/schemas/RefusalBody"}, path
+    body = schema["components"]["schemas"]["RefusalBody"]
+    assert body["required"] == ["detail", "places"]
+    place = schema["components"]["schemas"]["Place"]
+    assert set(place["properties"]) == {"field", "quoted"}
