@@ -27,6 +27,7 @@ The decisions are stated heuristics over those figures:
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -451,8 +452,23 @@ def buy_option_of(draw: Draw, upcard: Card, after: Study) -> DrawOption:
     return DrawOption("buy", 1 + extra, short, points, None, None)
 
 
-def _percent(chance: float | None) -> str:
-    return "?" if chance is None else f"{100 * chance:.0f}%"
+def _percent(chance: float | None, *, at_least: bool = False) -> str:
+    return "?" if chance is None else percent_text(chance, at_least=at_least)
+
+
+def percent_text(chance: float, *, at_least: bool = False) -> str:
+    """A chance in whole percents, saying no more than was computed: a chance above 0
+    and below 1 never reads as 0% or 100% (1 unseen card of 385 was "chance 0%": "under
+    1%", and "over 99%"), and a lower bound (``at_least``: only the cards found in time
+    counted) is rounded down, never up to more than was found."""
+    percent = 100 * chance
+    if at_least:
+        return f"{math.floor(percent + 1e-9):.0f}%"
+    if 0 < percent < 0.5:
+        return _("under 1%")
+    if 99.5 <= percent < 100:
+        return _("over 99%")
+    return f"{math.floor(percent + 0.5)}%"  # half up: f"{0.5:.0f}" is "0"
 
 
 def _take(
@@ -495,7 +511,7 @@ def _take(
                 " let you with chance at least {chance} (a search stopped before every"
                 " unseen card was decided).",
                 card=upcard,
-                chance=_percent(stock.go_down),
+                chance=_percent(stock.go_down, at_least=True),
             )
         return UpcardAdvice(True, rule, now, after)
     lowers = now is not None and after is not None and after < now
