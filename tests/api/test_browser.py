@@ -1380,12 +1380,18 @@ def _option_cells(option: dict[str, Any], lang: str) -> list[str]:
     """The row the page should draw for a draw option: its figures, "-" for null."""
 
     def chance(value: float | None) -> str:
+        # docs/shanghai.md: whole percents, never 0% or 100% of a chance between, and a
+        # lower bound rounded down.
         if value is None:
             return "-"
-        percent = math.floor(value * 100 + 0.5)  # as Math.round
-        if option["chances_proven"]:
-            return f"{percent}%"
-        return f"at least {percent}%" if lang == "en" else f"{percent}%以上"
+        if not option["chances_proven"]:
+            percent = math.floor(value * 100 + 1e-9)
+            return f"at least {percent}%" if lang == "en" else f"{percent}%以上"
+        if 0 < value < 0.005:
+            return "under 1%" if lang == "en" else "1%未満"
+        if 0.995 <= value < 1:
+            return "over 99%" if lang == "en" else "99%超"
+        return f"{math.floor(value * 100 + 0.5)}%"
 
     figures = [(option["deficiency"], 2), (option["points"], 1)]
     return [
@@ -1509,6 +1515,37 @@ def test_shanghai_draw_options_without_stock_figures_in_japanese(service: str, p
         expect(shown.locator("li", has_text=note)).to_have_count(1)
     assert any("見えていないカードがありません" in note for note in advice["notes"])
     expect(shown).not_to_contain_text("null")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_shanghai_draw_options_never_round_a_chance_to_0_percent(
+    service: str, page: Page, lang: str
+) -> None:
+    # One unseen 8 of 385 unseen cards (8 decks, the other 8s seen) lets a stock card
+    # go down: 0.26%, which the page drew as "0%", as if it never could.
+    seen = ["8S"] * 7 + ["8H"] * 6 + ["8D"] * 7 + ["8C"] * 8
+
+    def eights_seen(route: Route) -> None:
+        sent = route.request.post_data_json
+        assert isinstance(sent, dict)
+        extra = {"seen": seen, "rules": {"decks": 8, "jokers_per_deck": 0}}
+        route.continue_(post_data=json.dumps({**sent, **extra}))
+
+    page.goto(f"{service}/?lang={lang}")
+    page.locator("#tab-shanghai").click()
+    page.locator("#hand").fill("7S 7H 7D 8S 8H KD 4C")
+    page.locator("#upcard").fill("8D")
+    page.locator("#phase").select_option("draw")
+    page.route(f"**{SHANGHAI_ADVISE}", eights_seen)
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.locator("#shanghai-advise").click()
+    assert answer.value.status == 200
+    advice = answer.value.json()
+    stock = next(o for o in advice["draw_options"] if o["action"] == "draw")
+    assert 0 < stock["go_down"] < 0.005
+    cells = _drawn_options(page)
+    assert cells == [_option_cells(o, lang) for o in advice["draw_options"]]
+    assert cells[1][4] == ("under 1%" if lang == "en" else "1%\u672a\u6e80")
 
 
 def test_shanghai_never_draws_advice_for_a_hand_changed_since(service: str, page: Page) -> None:
