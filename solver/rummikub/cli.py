@@ -44,7 +44,7 @@ from solver.commands import (
 )
 from solver.cpsat import DEFAULT_DISRUPTION_TIME_LIMIT, Status
 from solver.errors import MeldwiseError
-from solver.i18n import _, _n, _p, clauses
+from solver.i18n import _, _n, _p, clauses, percent_text
 from solver.rummikub import notation
 from solver.rummikub.bots import BOTS
 from solver.rummikub.engine import End
@@ -568,7 +568,9 @@ def describe_review(review: dict[str, Any]) -> str:
                 at_best=player["turns_at_best"],
                 turns=player["turns"],
                 placed=player["placed"],
-                share="" if share is None else _p("share placed", " ({share:.0%})", share=share),
+                share=""
+                if share is None
+                else _p("share placed", " ({share})", share=percent_text(share)),
                 possible=player["possible"],
                 unit=unit,
             )

@@ -28,10 +28,9 @@ from solver.commands import (
     whole_number,
 )
 from solver.errors import MeldwiseError
-from solver.i18n import N_, _, _n
+from solver.i18n import N_, _, _n, percent_text
 from solver.shanghai.advice import PHASE_ASKED
 from solver.shanghai.contracts import HANDS, contract_text
-from solver.shanghai.draw import percent_text
 from solver.shanghai.wire import advise_shanghai, score_shanghai
 from solver.written import partition, split, words
 

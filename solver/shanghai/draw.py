@@ -27,14 +27,13 @@ The decisions are stated heuristics over those figures:
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
 from solver.cpsat import Limit, Status
-from solver.i18n import _, _n
+from solver.i18n import _, _n, percent_text
 from solver.shanghai.bound import lower_bound, shape_of
 from solver.shanghai.contracts import Contract
 from solver.shanghai.deficiency import Study
@@ -454,21 +453,6 @@ def buy_option_of(draw: Draw, upcard: Card, after: Study) -> DrawOption:
 
 def _percent(chance: float | None, *, at_least: bool = False) -> str:
     return "?" if chance is None else percent_text(chance, at_least=at_least)
-
-
-def percent_text(chance: float, *, at_least: bool = False) -> str:
-    """A chance in whole percents, saying no more than was computed: a chance above 0
-    and below 1 never reads as 0% or 100% (1 unseen card of 385 was "chance 0%": "under
-    1%", and "over 99%"), and a lower bound (``at_least``: only the cards found in time
-    counted) is rounded down, never up to more than was found."""
-    percent = 100 * chance
-    if at_least:
-        return f"{math.floor(percent + 1e-9):.0f}%"
-    if 0 < percent < 0.5:
-        return _("under 1%")
-    if 99.5 <= percent < 100:
-        return _("over 99%")
-    return f"{math.floor(percent + 0.5)}%"  # half up: f"{0.5:.0f}" is "0"
 
 
 def _take(

@@ -12,6 +12,7 @@ import pytest
 
 from solver import validate_rummikub
 from solver.errors import MeldwiseError
+from solver.i18n import language
 from solver.rummikub import Objective, Play, Position, Status, solve
 from solver.rummikub.cli import describe_review
 from solver.rummikub.engine import GameSettings
@@ -413,3 +414,26 @@ def test_a_tile_the_record_lacks_is_named_in_the_requests_notation(
     with pytest.raises(MeldwiseError) as raised:
         review_rummikub(request_)
     assert str(raised.value) == message
+
+
+def test_a_share_short_of_all_is_not_said_as_100_percent() -> None:
+    """266 points placed of the 267 each turn's best play would place (R1 missed) was
+    written "266 points placed (100%)", as if nothing had been missed."""
+    runs = ["B10 B11 B12 B13", "B10 B11 B12 B13", "K10 K11 K12 K13", "K10 K11 K12 K13"]
+    runs.append("O10 O11 O12 O13")
+    table = ["R11 R12 R13", "R2 R3 R4"]
+    record = {
+        "turns": [
+            _turn(1, "R11 R12 R13", ["R2 R3 R4"], table),
+            _turn(2, "B1 B2", table, None),
+            _turn(3, " ".join(runs) + " R1", table, [*table, *runs]),  # R1 goes on R2 R3 R4
+        ]
+    }
+    answer = review_rummikub({"record": record, "objective": "points", "player": 0})
+    (player,) = answer["players"]
+    assert (player["placed"], player["possible"]) == (266, 267)
+    text = describe_review(answer)
+    assert "266 points placed (over 99%), the best play of each turn alone 267" in text
+    with language("ja"):
+        japanese = describe_review(answer)
+    assert "266\u70b9(99%\u8d85)" in japanese  # 266点(99%超)

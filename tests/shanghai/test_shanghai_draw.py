@@ -22,6 +22,7 @@ from benchmarks.shanghai_speed import deal
 from meldwise.cli import main as meldwise_main
 from solver import advise_shanghai
 from solver.cpsat import Limit, Status
+from solver.i18n import percent_text
 from solver.shanghai import STANDARD, Contract, Position, advise, parse_cards
 from solver.shanghai.cli import describe_advice
 from solver.shanghai.deficiency import Study, deficiency, lowering_cards
@@ -771,4 +772,4 @@ def test_a_chance_between_0_and_1_is_never_said_as_0_or_100_percent() -> None:
     ],
 )
 def test_a_chance_in_words(chance: float, at_least: bool, said: str) -> None:
-    assert draw_module.percent_text(chance, at_least=at_least) == said
+    assert percent_text(chance, at_least=at_least) == said
