@@ -4,7 +4,7 @@
 import { Palette, PieceField, readNumber } from "./editor.js";
 import { isBusy, setBusy } from "./busy.js";
 import { errorText, keyed, labelOf, pieces, sets, single, withChoices } from "./field-names.js";
-import { N_, translator } from "./i18n.js";
+import { N_, percentText, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
 import { SUITS, drawCard, drawSet, splitWords } from "./tiles.js";
@@ -133,16 +133,9 @@ function figure(value, digits) {
   return value === null ? "-" : value.toFixed(digits);
 }
 
-/** A chance as a whole percent, as the service words one (docs/shanghai.md): one above 0
- * and below 1 is never 0% or 100% ("under 1%", "over 99%"), and "at least" (the search
- * stopped) is rounded down, never up to more than was found. */
+/** A chance as a whole percent ("at least" when the search stopped: docs/shanghai.md). */
 function chance(value, proven, tr) {
-  if (value === null) return "-";
-  const percent = value * 100;
-  if (!proven) return tr.t("at least {percent}%", { percent: Math.floor(percent + 1e-9) });
-  if (percent > 0 && percent < 0.5) return tr.t("under 1%");
-  if (percent >= 99.5 && percent < 100) return tr.t("over 99%");
-  return tr.t("{percent}%", { percent: Math.round(percent) });
+  return value === null ? "-" : percentText(value, tr, !proven);
 }
 
 /** The draw phase's options (``draw_options``): a table of the expected figures after

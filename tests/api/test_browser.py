@@ -2442,6 +2442,40 @@ def test_review_tab_says_a_one_tile_best_play_in_the_singular(service: str, page
     expect(chart).to_have_attribute("aria-label", said)
 
 
+@pytest.mark.parametrize(("lang", "said"), [("en", "over 99%"), ("ja", "99%\u8d85")])
+def test_review_tab_does_not_round_a_share_short_of_all_to_100_percent(
+    service: str, page: Page, lang: str, said: str
+) -> None:
+    # 266 points placed of the 267 each turn's best would place (R1 missed) was drawn
+    # "266 / 267 (100%)". The page has no objective for a review: the route adds it.
+    runs = [f"{c}{n}" for c in "BBKKO" for n in (10, 11, 12, 13)]
+    table = [["R11", "R12", "R13"], ["R2", "R3", "R4"]]
+    opened = {"turn": 1, "player": 0, "rack": ["R11", "R12", "R13"],
+              "table_before": [["R2", "R3", "R4"]], "action": "play",
+              "table_after": table}  # fmt: skip
+    drew = {"turn": 2, "player": 1, "rack": ["B1", "B2"], "table_before": table,
+            "action": "draw", "drawn": "R13"}  # fmt: skip
+    sets = [runs[i : i + 4] for i in range(0, 20, 4)]
+    big = {"turn": 3, "player": 0, "rack": [*runs, "R1"], "table_before": table,
+           "action": "play", "table_after": [*table, *sets]}  # fmt: skip
+
+    def in_points(route: Route) -> None:
+        sent = route.request.post_data_json
+        assert isinstance(sent, dict)
+        route.continue_(post_data=json.dumps({**sent, "objective": "points"}))
+
+    page.goto(f"{service}/?lang={lang}")
+    page.locator("#tab-review").click()
+    page.route(f"**{REVIEW}", in_points)
+    page.locator("#record").fill(json.dumps({"turns": [opened, drew, big]}))
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.locator("#review-run").click()
+    player = answer.value.json()["players"][0]
+    assert (player["placed"], player["possible"]) == (266, 267)
+    cell = page.locator(".review-summary tbody tr").nth(0).locator("td").nth(2)
+    expect(cell).to_have_text(f"266 / 267 ({said})")
+
+
 def test_review_tab_names_each_illegal_turn_by_its_number(service: str, page: Page) -> None:
     # The summary's "illegal turns" cell said "2" for a player whose one illegal turn
     # was turn 2: read as two illegal turns. It says "turn 2", as the costliest do.
