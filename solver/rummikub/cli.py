@@ -344,6 +344,8 @@ def describe_bot(response: dict[str, Any]) -> str:
     bot = response["bot"]
     if response["action"] == "draw":
         lines.append(_("{bot} draws a tile.", bot=bot))
+    elif response["action"] == "pass":
+        lines.append(_("{bot} passes: it does not play, and the pool is empty.", bot=bot))
     else:
         played = " ".join(response["played"])
         lines.append(
