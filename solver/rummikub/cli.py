@@ -209,11 +209,15 @@ def points_text(points: int) -> str:
 def describe_response(response: dict[str, Any], rack_empty: bool = False) -> str:
     """A response written for a person: the play, the steps, the table after;
     ``rack_empty`` says of a nudge, which carries no rack, that the rack was empty."""
+    # The advice of a play-less turn draws unless the pool is empty (or the rack, said
+    # first): a nudge and a full answer carry no pool.
+    advice = response.get("advice")
+    pool_empty = advice is not None and not advice["draws"] and not advice["holds_back"]
     if response["hint_level"] != HintLevel.FULL.value:
         if not response["can_play"]:
             # A tile hint's text says why (an empty rack, say); a nudge has no rack.
             status = Status(response["status"])
-            lines = [response.get("text") or no_play_text(status, rack_empty)]
+            lines = [response.get("text") or no_play_text(status, rack_empty, pool_empty)]
         else:
             lines = [
                 _n("You can play {n} tile.", "You can play {n} tiles.", response["tiles_played"])
@@ -224,7 +228,8 @@ def describe_response(response: dict[str, Any], rack_empty: bool = False) -> str
         return "\n".join(lines + _asked_for_lines(response)) + "\n"
     played = " ".join(response["played"])
     if not played:
-        lines = [no_play_text(Status(response["status"]), not response["rack_left"])]
+        status = Status(response["status"])
+        lines = [no_play_text(status, not response["rack_left"], pool_empty)]
     else:
         lines = [
             _n(

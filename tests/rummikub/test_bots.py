@@ -611,6 +611,26 @@ def test_a_bot_facing_an_empty_pool_is_not_said_to_draw(capsys: pytest.CaptureFi
     assert capsys.readouterr().out.startswith("strong passes: it does not play")
 
 
+@pytest.mark.parametrize("hint", ["full", "tile", "nudge"])
+def test_a_hint_facing_an_empty_pool_does_not_say_draw(
+    hint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The opponents hold every tile off the rack and the table: the hint said "No play:
+    # draw a tile." where there is nothing to draw (the turn is a pass).
+    argv = ["solve", "--rack", "R1 B5", "--table", "K1 K2 K3", "--hint", hint]
+    assert main([*argv, "--opponents", "101"]) == 0
+    assert capsys.readouterr().out.startswith("No play, and the pool is empty: pass.\n")
+    request = {"rack": ["R1", "B5"], "table": [["K1", "K2", "K3"]], "hint_level": hint}
+    answer = solve_rummikub({**request, "opponents": [{"rack_size": 101}]})
+    if hint == "tile":
+        assert answer["text"] == "No play, and the pool is empty: pass."
+    # One tile left to draw, or no opponents given (the pool is not known): draw.
+    assert main([*argv, "--opponents", "100"]) == 0
+    assert capsys.readouterr().out.startswith("No play: draw a tile.\n")
+    assert main(argv) == 0
+    assert capsys.readouterr().out.startswith("No play: draw a tile.\n")
+
+
 def test_an_empty_rack_is_neither_told_nor_made_to_draw(capsys: pytest.CaptureFixture[str]) -> None:
     """A player whose rack is empty has gone out: the round is over. The advice said
     "There is no play: the strong bot would draw too." and every bot drew (meldwise
