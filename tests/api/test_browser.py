@@ -1479,6 +1479,32 @@ def test_shanghai_draw_options_of_a_player_who_is_down(service: str, page: Page)
     expect(shown).to_contain_text("-: you are down already: nothing is still needed to go down.")
 
 
+def _advise_before_the_draw(
+    service: str, page: Page, lang: str, hand: str, upcard: str, extra: dict[str, Any]
+) -> dict[str, Any]:
+    """Type ``hand`` and ``upcard`` on the Shanghai tab (``lang``), ask before the draw
+    with ``extra`` added to the request the page sends (the page has no field for seen
+    cards or rules), and return the advice (200)."""
+
+    def added(route: Route) -> None:
+        sent = route.request.post_data_json
+        assert isinstance(sent, dict)
+        route.continue_(post_data=json.dumps({**sent, **extra}))
+
+    page.goto(f"{service}/?lang={lang}")
+    page.locator("#tab-shanghai").click()
+    page.locator("#hand").fill(hand)
+    page.locator("#upcard").fill(upcard)
+    page.locator("#phase").select_option("draw")
+    page.route(f"**{SHANGHAI_ADVISE}", added)
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.locator("#shanghai-advise").click()
+    assert answer.value.status == 200
+    advice = answer.value.json()
+    assert isinstance(advice, dict)
+    return advice
+
+
 def test_shanghai_draw_options_without_stock_figures_in_japanese(service: str, page: Page) -> None:
     # Every other card seen (one deck, no jokers: docs/shanghai.md, "Too few unseen
     # cards"): the draw and the buy have null figures, drawn as "-" with the notes
@@ -1487,22 +1513,8 @@ def test_shanghai_draw_options_without_stock_figures_in_japanese(service: str, p
     hand, upcard = ["7S", "7H", "7D", "9S", "9H", "3C", "4C"], "9D"
     seen = [r + s for s in "SHDC" for r in RANKS if r + s not in {*hand, upcard}]
 
-    def everything_seen(route: Route) -> None:
-        sent = route.request.post_data_json
-        assert isinstance(sent, dict)
-        extra = {"seen": seen, "rules": {"decks": 1, "jokers_per_deck": 0}}
-        route.continue_(post_data=json.dumps({**sent, **extra}))
-
-    page.goto(f"{service}/?lang=ja")
-    page.locator("#tab-shanghai").click()
-    page.locator("#hand").fill(" ".join(hand))
-    page.locator("#upcard").fill(upcard)
-    page.locator("#phase").select_option("draw")
-    page.route(f"**{SHANGHAI_ADVISE}", everything_seen)
-    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
-        page.locator("#shanghai-advise").click()
-    assert answer.value.status == 200
-    advice = answer.value.json()
+    extra = {"seen": seen, "rules": {"decks": 1, "jokers_per_deck": 0}}
+    advice = _advise_before_the_draw(service, page, "ja", " ".join(hand), upcard, extra)
     options = {o["action"]: o for o in advice["draw_options"]}
     assert options["draw"]["points"] is None
     assert options["buy"]["points"] is None
@@ -1525,22 +1537,8 @@ def test_shanghai_draw_options_never_round_a_chance_to_0_percent(
     # go down: 0.26%, which the page drew as "0%", as if it never could.
     seen = ["8S"] * 7 + ["8H"] * 6 + ["8D"] * 7 + ["8C"] * 8
 
-    def eights_seen(route: Route) -> None:
-        sent = route.request.post_data_json
-        assert isinstance(sent, dict)
-        extra = {"seen": seen, "rules": {"decks": 8, "jokers_per_deck": 0}}
-        route.continue_(post_data=json.dumps({**sent, **extra}))
-
-    page.goto(f"{service}/?lang={lang}")
-    page.locator("#tab-shanghai").click()
-    page.locator("#hand").fill("7S 7H 7D 8S 8H KD 4C")
-    page.locator("#upcard").fill("8D")
-    page.locator("#phase").select_option("draw")
-    page.route(f"**{SHANGHAI_ADVISE}", eights_seen)
-    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
-        page.locator("#shanghai-advise").click()
-    assert answer.value.status == 200
-    advice = answer.value.json()
+    extra = {"seen": seen, "rules": {"decks": 8, "jokers_per_deck": 0}}
+    advice = _advise_before_the_draw(service, page, lang, "7S 7H 7D 8S 8H KD 4C", "8D", extra)
     stock = next(o for o in advice["draw_options"] if o["action"] == "draw")
     assert 0 < stock["go_down"] < 0.005
     cells = _drawn_options(page)
