@@ -431,7 +431,8 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: T
     text = json.dumps(record, indent=1) + "\n"
     result = record["result"]
     said = {
-        "turns": len(record["turns"]),
+        # A game of one turn (a player out at once) read "1 turns".
+        "turns": _n("{n} turn", "{n} turns", len(record["turns"])),
         "end": _end_text(result["end"]),
         "winners": result["winners"],
         "scores": result["scores"],
@@ -441,7 +442,7 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: T
     if args.out is not None and args.out != "-":
         write_file("--out", args.out, text)
         summary = _(
-            "{turns} turns, {end}; winners {winners}, scores {scores}; record written to {path}",
+            "{turns}, {end}; winners {winners}, scores {scores}; record written to {path}",
             path=args.out,
             **said,
         )
@@ -451,8 +452,7 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: T
         # summary and the status, which the record does not hold, go to stderr.
         stdout.write(text)
         summary = _(
-            "{turns} turns, {end}; winners {winners}, scores {scores}; record written to"
-            " standard output",
+            "{turns}, {end}; winners {winners}, scores {scores}; record written to standard output",
             **said,
         )
         told = stderr
