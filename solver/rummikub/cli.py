@@ -558,7 +558,11 @@ def describe_review(review: dict[str, Any]) -> str:
     short or broke the rules."""
     if not review["turns"]:
         return _("No turns to review.") + "\n"
-    unit = _("points") if review["objective"] == "points" else _("tiles")
+
+    def amount(n: int) -> str:
+        """``n`` in the review's unit: "1 tile", "267 points" (it said "1 tiles")."""
+        return points_text(n) if review["objective"] == "points" else _n("{n} tile", "{n} tiles", n)
+
     lines = []
     for player in review["players"]:
         seat = player["player"]
@@ -569,17 +573,17 @@ def describe_review(review: dict[str, Any]) -> str:
         share = player["placed_share"]
         lines.append(
             _(
-                "{player}: {at_best} of {turns} turns at the best; {placed} {unit} placed"
-                "{share}, the best play of each turn alone {possible}",
+                "{player}: {at_best} of {turns} at the best; {placed} placed{share}, the best"
+                " play of each turn alone {possible}",
                 player=who,
                 at_best=player["turns_at_best"],
-                turns=player["turns"],
-                placed=player["placed"],
+                # "1 of 1 turns at the best" was said of one turn.
+                turns=_n("{n} turn", "{n} turns", player["turns"]),
+                placed=amount(player["placed"]),
                 share=""
                 if share is None
                 else _p("share placed", " ({share})", share=percent_text(share)),
-                possible=player["possible"],
-                unit=unit,
+                possible=amount(player["possible"]),
             )
             + (
                 _("; illegal turns: {turns}", turns=player["illegal_turns"])

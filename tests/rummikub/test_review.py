@@ -260,7 +260,7 @@ def test_a_best_the_search_did_not_prove_is_never_below_the_turn_nor_called_reac
     assert player["accuracy"] == 0
     assert player["possible"] >= player["placed"] == 3
     text = describe_review(answer)
-    assert "Player 0: 0 of 1 turns at the best" in text
+    assert "Player 0: 0 of 1 turn at the best" in text
     assert "turns whose best was not proven: [1]" in text
     assert "Turns below the best" not in text
 
@@ -437,3 +437,15 @@ def test_a_share_short_of_all_is_not_said_as_100_percent() -> None:
     with language("ja"):
         japanese = describe_review(answer)
     assert "266\u70b9(99%\u8d85)" in japanese  # 266点(99%超)
+
+
+def test_one_turn_is_said_in_the_singular() -> None:
+    """A player with one turn reviewed read "1 of 1 turns at the best"."""
+    record = {"turns": [_turn(1, "R10 R11 R12 K1", [], ["R10 R11 R12"])]}
+    text = describe_review(review_rummikub({"record": record}))
+    assert text.startswith(
+        "Player 0: 1 of 1 turn at the best; 3 tiles placed (100%), the best play of each turn"
+        " alone 3 tiles\n"
+    )
+    points = describe_review(review_rummikub({"record": record, "objective": "points"}))
+    assert points.startswith("Player 0: 1 of 1 turn at the best; 33 points placed (100%)")
