@@ -512,10 +512,11 @@ def _take(
     elif chance is None:
         odds = _("whether a stock card lowers it was not found in time for every unseen card")
     else:
-        odds = _(
-            "a stock card lowers it with chance {chance} (exact over the {unseen} unseen cards)",
+        odds = _n(  # "exact over the 1 unseen cards" was said of one
+            "a stock card lowers it with chance {chance} (exact over the {n} unseen card)",
+            "a stock card lowers it with chance {chance} (exact over the {n} unseen cards)",
+            draw.unseen.total(),
             chance=_percent(chance),
-            unseen=draw.unseen.total(),
         )
     if lowers:
         rule = _("Take: {card} {change}; {odds}.", card=upcard, change=change, odds=odds)

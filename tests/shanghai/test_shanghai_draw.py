@@ -773,3 +773,21 @@ def test_a_chance_between_0_and_1_is_never_said_as_0_or_100_percent() -> None:
 )
 def test_a_chance_in_words(chance: float, at_least: bool, said: str) -> None:
     assert percent_text(chance, at_least=at_least) == said
+
+
+def test_one_unseen_card_is_said_in_the_singular() -> None:
+    # One deck, no jokers, every card but 5D seen or held: the take rule said "exact
+    # over the 1 unseen cards".
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    hand, upcard = ["7S", "7H", "7D", "9S", "QH", "3C", "4C"], "KD"
+    seen = [r + s for s in "SHDC" for r in ranks if r + s not in {*hand, upcard, "5D"}]
+    request = {
+        "hand": hand,
+        "hand_number": 1,
+        "phase": "draw",
+        "upcard": upcard,
+        "seen": seen,
+        "rules": {"decks": 1, "jokers_per_deck": 0},
+    }
+    rule = advise_shanghai(request)["take_upcard"]["rule"]
+    assert "a stock card lowers it with chance 0% (exact over the 1 unseen card)," in rule
