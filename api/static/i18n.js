@@ -68,6 +68,17 @@ export function translator(lang) {
   };
 }
 
+/** A chance or a share in whole percents, as the service words one (solver.i18n.percent_text):
+ * one above 0 and below 1 is never 0% or 100% ("under 1%", "over 99%"), and a lower bound
+ * (``atLeast``: what a search found in time) is rounded down, never up to more than was found. */
+export function percentText(share, tr, atLeast = false) {
+  const percent = share * 100;
+  if (atLeast) return tr.t("at least {percent}%", { percent: Math.floor(percent + 1e-9) });
+  if (percent > 0 && percent < 0.5) return tr.t("under 1%");
+  if (percent >= 99.5 && percent < 100) return tr.t("over 99%");
+  return tr.t("{percent}%", { percent: Math.round(percent) });
+}
+
 const originals = new WeakMap(); // element -> {text, attributes}: the English of the page
 
 /** Translate the marked parts of ``root``: the text of every element with

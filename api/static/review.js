@@ -6,7 +6,7 @@
 import { isBusy, setBusy } from "./busy.js";
 import { readNumber, rove } from "./editor.js";
 import { errorText, labelOf, single } from "./field-names.js";
-import { translator } from "./i18n.js";
+import { percentText, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
 import { drawSet, drawTile } from "./tiles.js";
@@ -22,8 +22,9 @@ function element(tag, text, className) {
   return made;
 }
 
-function percent(share) {
-  return share === null ? "-" : `${Math.round(share * 100)}%`;
+/** A share in whole percents: 266 of 267 is "over 99%", not "100%" (percentText). */
+function percent(share, tr) {
+  return share === null ? "-" : percentText(share, tr);
 }
 
 function playerName(player, tr) {
@@ -53,12 +54,12 @@ function drawSummary(review, tr) {
     // Turns left out of the figures are named, or "0 of 0 (-)" would stand unexplained.
     const unreviewed = player.unreviewed_turns.map((turn) => tr.t("turn {turn}", { turn }));
     row.insertCell().textContent = tr.t("{done} of {turns} ({share})", {
-      done: player.turns_at_best, turns: player.turns, share: percent(player.accuracy),
+      done: player.turns_at_best, turns: player.turns, share: percent(player.accuracy, tr),
     }) + (unreviewed.length
       ? tr.t("; ") + tr.t("not reviewed: {turns}", { turns: unreviewed.join(tr.t(", ")) })
       : "");
     row.insertCell().textContent =
-      `${player.placed} / ${player.possible} (${percent(player.placed_share)})`;
+      `${player.placed} / ${player.possible} (${percent(player.placed_share, tr)})`;
     row.insertCell().textContent =
       player.costliest
         .map((c) => tr.t("turn {turn} ({shortfall} short)", { turn: c.turn, shortfall: c.shortfall }))

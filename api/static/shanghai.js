@@ -4,7 +4,7 @@
 import { Palette, PieceField, readNumber } from "./editor.js";
 import { isBusy, setBusy } from "./busy.js";
 import { errorText, keyed, labelOf, pieces, sets, single, withChoices } from "./field-names.js";
-import { N_, translator } from "./i18n.js";
+import { N_, percentText, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
 import { SUITS, drawCard, drawSet, splitWords } from "./tiles.js";
@@ -138,9 +138,7 @@ function figure(value, digits) {
 
 /** A chance as a whole percent ("at least" when the search stopped: docs/shanghai.md). */
 function chance(value, proven, tr) {
-  if (value === null) return "-";
-  const percent = Math.round(value * 100);
-  return proven ? tr.t("{percent}%", { percent }) : tr.t("at least {percent}%", { percent });
+  return value === null ? "-" : percentText(value, tr, !proven);
 }
 
 /** The draw phase's options (``draw_options``): a table of the expected figures after

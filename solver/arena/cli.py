@@ -219,9 +219,10 @@ def _run(
 
 def print_report(report: Report, console: Console) -> None:
     """The report as a table for a person."""
-    table = Table(
-        title=f"{report.game}: {report.games} games, {report.players} players, seed {report.seed}"
-    )
+    # In English only (docs/i18n.md), counted as words are: a tournament of one game
+    # said "1 games".
+    games = f"{report.games} game" + ("" if report.games == 1 else "s")
+    table = Table(title=f"{report.game}: {games}, {report.players} players, seed {report.seed}")
     better = "lower" if game_spec(report.game).penalty_scores else "higher"
     mean = f"mean score ({better} is better)"
     for header in ("bot", "seats", "wins", "win rate", "95% interval", "parity", mean):

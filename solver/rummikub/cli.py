@@ -44,7 +44,7 @@ from solver.commands import (
 )
 from solver.cpsat import DEFAULT_DISRUPTION_TIME_LIMIT, Status
 from solver.errors import MeldwiseError
-from solver.i18n import _, _n, _p, clauses
+from solver.i18n import _, _n, _p, clauses, percent_text
 from solver.rummikub import notation
 from solver.rummikub.bots import BOTS
 from solver.rummikub.engine import End
@@ -209,11 +209,15 @@ def points_text(points: int) -> str:
 def describe_response(response: dict[str, Any], rack_empty: bool = False) -> str:
     """A response written for a person: the play, the steps, the table after;
     ``rack_empty`` says of a nudge, which carries no rack, that the rack was empty."""
+    # The advice of a play-less turn draws unless the pool is empty (or the rack, said
+    # first): a nudge and a full answer carry no pool.
+    advice = response.get("advice")
+    pool_empty = advice is not None and not advice["draws"] and not advice["holds_back"]
     if response["hint_level"] != HintLevel.FULL.value:
         if not response["can_play"]:
             # A tile hint's text says why (an empty rack, say); a nudge has no rack.
             status = Status(response["status"])
-            lines = [response.get("text") or no_play_text(status, rack_empty)]
+            lines = [response.get("text") or no_play_text(status, rack_empty, pool_empty)]
         else:
             lines = [
                 _n("You can play {n} tile.", "You can play {n} tiles.", response["tiles_played"])
@@ -224,7 +228,8 @@ def describe_response(response: dict[str, Any], rack_empty: bool = False) -> str
         return "\n".join(lines + _asked_for_lines(response)) + "\n"
     played = " ".join(response["played"])
     if not played:
-        lines = [no_play_text(Status(response["status"]), not response["rack_left"])]
+        status = Status(response["status"])
+        lines = [no_play_text(status, not response["rack_left"], pool_empty)]
     else:
         lines = [
             _n(
@@ -344,6 +349,8 @@ def describe_bot(response: dict[str, Any]) -> str:
     bot = response["bot"]
     if response["action"] == "draw":
         lines.append(_("{bot} draws a tile.", bot=bot))
+    elif response["action"] == "pass":
+        lines.append(_("{bot} passes: it does not play, and the pool is empty.", bot=bot))
     else:
         played = " ".join(response["played"])
         lines.append(
@@ -424,7 +431,8 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: T
     text = json.dumps(record, indent=1) + "\n"
     result = record["result"]
     said = {
-        "turns": len(record["turns"]),
+        # A game of one turn (a player out at once) read "1 turns".
+        "turns": _n("{n} turn", "{n} turns", len(record["turns"])),
         "end": _end_text(result["end"]),
         "winners": result["winners"],
         "scores": result["scores"],
@@ -434,7 +442,7 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: T
     if args.out is not None and args.out != "-":
         write_file("--out", args.out, text)
         summary = _(
-            "{turns} turns, {end}; winners {winners}, scores {scores}; record written to {path}",
+            "{turns}, {end}; winners {winners}, scores {scores}; record written to {path}",
             path=args.out,
             **said,
         )
@@ -444,8 +452,7 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: T
         # summary and the status, which the record does not hold, go to stderr.
         stdout.write(text)
         summary = _(
-            "{turns} turns, {end}; winners {winners}, scores {scores}; record written to"
-            " standard output",
+            "{turns}, {end}; winners {winners}, scores {scores}; record written to standard output",
             **said,
         )
         told = stderr
@@ -551,7 +558,11 @@ def describe_review(review: dict[str, Any]) -> str:
     short or broke the rules."""
     if not review["turns"]:
         return _("No turns to review.") + "\n"
-    unit = _("points") if review["objective"] == "points" else _("tiles")
+
+    def amount(n: int) -> str:
+        """``n`` in the review's unit: "1 tile", "267 points" (it said "1 tiles")."""
+        return points_text(n) if review["objective"] == "points" else _n("{n} tile", "{n} tiles", n)
+
     lines = []
     for player in review["players"]:
         seat = player["player"]
@@ -562,15 +573,17 @@ def describe_review(review: dict[str, Any]) -> str:
         share = player["placed_share"]
         lines.append(
             _(
-                "{player}: {at_best} of {turns} turns at the best; {placed} {unit} placed"
-                "{share}, the best play of each turn alone {possible}",
+                "{player}: {at_best} of {turns} at the best; {placed} placed{share}, the best"
+                " play of each turn alone {possible}",
                 player=who,
                 at_best=player["turns_at_best"],
-                turns=player["turns"],
-                placed=player["placed"],
-                share="" if share is None else _p("share placed", " ({share:.0%})", share=share),
-                possible=player["possible"],
-                unit=unit,
+                # "1 of 1 turns at the best" was said of one turn.
+                turns=_n("{n} turn", "{n} turns", player["turns"]),
+                placed=amount(player["placed"]),
+                share=""
+                if share is None
+                else _p("share placed", " ({share})", share=percent_text(share)),
+                possible=amount(player["possible"]),
             )
             + (
                 _("; illegal turns: {turns}", turns=player["illegal_turns"])

@@ -99,7 +99,9 @@ class BotResponse(Answer):
         "its deterministic work bound (some house rules) and the bot used the best play found"
     )
     bot: BotName
-    action: Literal["play", "draw"]
+    action: Literal["play", "draw", "pass"] = Field(
+        description="pass: the bot does not play and the pool is empty, so it cannot draw"
+    )
     played: list[AnyTile] = Field(description="rack tiles the bot puts on the table")
     rack_left: list[AnyTile]
     table: list[TileSet] = Field(description="the table after the move")
@@ -317,7 +319,8 @@ def _bot_answer(asked: BotRequest) -> dict[str, Any]:
     return {
         "status": _least_proven(statuses).value,
         "bot": asked.bot,
-        "action": "draw" if move.is_draw else "play",
+        # The engine makes a draw from an empty pool a pass (it said "draws a tile").
+        "action": ("draw" if view.pool_size else "pass") if move.is_draw else "play",
         "played": [spell(t) for t in played],
         "rack_left": [spell(t) for t in sorted(left.elements())],
         # Each joker with the tile it stands for (J(R4)), as the engine and the

@@ -292,8 +292,17 @@ def advise(
     # "The best play too" only of a best play proven: the bot's own search may stop
     # at its work bound before it (a large house-rule variant), having found less.
     proven = best.status is Status.OPTIMAL
-    if not best.played and not proven:
+    # Drawing from an empty pool is a pass: the bot neither plays nor draws.
+    draws = decision.move.is_draw and view.pool_size > 0
+    if not best.played and not proven and not draws:
+        text = _(
+            "The strong bot's search stopped before finding a play: it would pass, the pool"
+            " being empty."
+        )
+    elif not best.played and not proven:
         text = _("The strong bot's search stopped before finding a play: it would draw.")
+    elif not best.played and not draws:
+        text = _("There is no play, and the pool is empty: the strong bot would pass.")
     elif not best.played:
         # Not "the best play too: there is no play": there is none to make.
         text = _("There is no play: the strong bot would draw too.")
@@ -331,7 +340,7 @@ def advise(
         )
     if holds_back and not proven:
         text = _("{advice} Its search stopped before proving the best play.", advice=text)
-    return Advice(holds_back, decision.move.is_draw, decision.played, keeps, text)
+    return Advice(holds_back, draws, decision.played, keeps, text)
 
 
 def decide(view: View, strategy: Strategy) -> Decision:
@@ -341,10 +350,15 @@ def decide(view: View, strategy: Strategy) -> Decision:
     limit = move_limit()
     best = best_play(view.position, rules, limit)
     if not best.played:
-        if best.status is not Status.OPTIMAL:  # no play proven absent: a bound struck
+        # Move.draw() is a pass when the pool is empty (it said "it draws" then too).
+        if best.status is not Status.OPTIMAL and view.pool_size:  # a bound struck
             why = _("no play was found before the search stopped: it draws")
-        else:
+        elif best.status is not Status.OPTIMAL:
+            why = _("no play was found before the search stopped: it passes, the pool being empty")
+        elif view.pool_size:
             why = _("there is no play: it draws")
+        else:
+            why = _("there is no play: it passes, the pool being empty")
         return Decision(Move.draw(), best, (), why)
     if not best.rack_left:
         return Decision(move_of(best, view), best, best.played, _("the best play empties the rack"))

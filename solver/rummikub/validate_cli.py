@@ -10,7 +10,8 @@ response) or ``--jsonl`` (one per line); bad input exits with code 2 (see
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from functools import partial
+from typing import Any, TextIO
 
 from solver.commands import (
     Commands,
@@ -49,10 +50,19 @@ def add_validate_command(commands: Commands) -> None:
     add_rule_flag(parser, "--rule penalty_tiles=2")
     add_notation_flag(parser)
     add_request_flags(parser)  # the penalty's search runs in the default time limit
-    parser.set_defaults(handler=answering(validate_rummikub, _request, describe_validation))
+    parser.set_defaults(handler=_validate)
     fields_from_flags(
         parser, {**POSITION_FLAGS, "table_before": "--before", "table_after": "--after"}
     )
+
+
+def _validate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """``validate``: the answer carries no rack, the flags do, and an empty rack is not
+    told to draw (a table left as it was by a player with no tiles said "the player
+    draws a tile" to a player who is out)."""
+    rack_empty = args.rack is not None and not words(args.rack)
+    describe = partial(describe_validation, rack_empty=rack_empty)
+    return answering(validate_rummikub, _request, describe)(args, stdin, stdout, stderr)
 
 
 def _request(args: argparse.Namespace) -> dict[str, Any]:
@@ -72,11 +82,15 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def describe_validation(response: dict[str, Any]) -> str:
+def describe_validation(response: dict[str, Any], rack_empty: bool = False) -> str:
     """A validate answer written for a person: the verdict, each problem with the set
-    of the table after it concerns, and an illegal move's consequence."""
+    of the table after it concerns, and an illegal move's consequence; ``rack_empty``
+    says that the rack the move was played from was empty (the answer carries none)."""
     played = response["played"]
     if response["legal"]:
+        if not played and rack_empty:
+            # A player whose rack is empty has gone out: there is nothing to draw for.
+            return _("The move is legal: no tile is played, and the rack is empty.") + "\n"
         if not played:
             return _("The move is legal: no tile is played, the player draws a tile.") + "\n"
         return (

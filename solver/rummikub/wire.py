@@ -496,21 +496,27 @@ SolveResponse = Annotated[FullAnswer | TileAnswer | NudgeAnswer, Field(discrimin
 """The response of :func:`solve_rummikub`: as much of the play as ``hint_level`` asks."""
 
 
-def no_play_text(status: Status, rack_empty: bool = False) -> str:
+def no_play_text(status: Status, rack_empty: bool = False, pool_empty: bool = False) -> str:
     """What to do when the play (of ``status``) places nothing: draw, unless the search
-    stopped before proving that no play exists (it found nothing, or only this), or
-    the rack is empty (nothing to play, and nothing to draw for: the player is out)."""
+    stopped before proving that no play exists (it found nothing, or only this), the
+    rack is empty (nothing to play, and nothing to draw for: the player is out), or the
+    pool is (the request's opponents hold every other tile): pass."""
     if rack_empty:
         return _("Your rack is empty: there is nothing to play.")
     if status is not Status.OPTIMAL:
         return _("No play found before the search stopped.")
+    if pool_empty:
+        return _("No play, and the pool is empty: pass.")
     return _("No play: draw a tile.")
 
 
-def hint_answer(play: Play, level: HintLevel, table: tuple[Meld, ...]) -> dict[str, Any]:
+def hint_answer(
+    play: Play, level: HintLevel, table: tuple[Meld, ...], pool_empty: bool = False
+) -> dict[str, Any]:
     """The answer for ``play`` as :data:`SolveResponse` declares it, revealing only
     what ``level`` asks for (``table`` is the table as read, to name sets in a tile
-    hint)."""
+    hint; ``pool_empty``: the request's opponents hold every tile off the rack and the
+    table, so a tile hint of no play says to pass)."""
     if level is HintLevel.FULL:
         return FullAnswer.answer(play)
     answer: dict[str, Any] = {
@@ -524,7 +530,10 @@ def hint_answer(play: Play, level: HintLevel, table: tuple[Meld, ...]) -> dict[s
         answer["tile"] = None if hint is None else hint.tile
         answer["to_set"] = None if hint is None else hint.to_set
         rack_empty = not play.played and not play.rack_left
-        answer["text"] = no_play_text(play.status, rack_empty) if hint is None else hint.text
+        if hint is None:
+            answer["text"] = no_play_text(play.status, rack_empty, pool_empty)
+        else:
+            answer["text"] = hint.text
     answer["time_capped"] = play.time_capped  # the tile chosen may depend on the clock too
     return answer
 
@@ -559,12 +568,12 @@ def solve_rummikub(request: Mapping[str, Any] | SolveRequest) -> dict[str, Any]:
         except TableError as error:  # a set of the request's table, refused
             raise error.about("table") from None  # --table on the command line
         table = position.check(asked.rules) if asked.hint_level is HintLevel.TILE else ()
-        answer = hint_answer(play, asked.hint_level, table)
+        view = None if asked.opponents is None else facing(position, asked.rules, asked.opponents)
+        answer = hint_answer(play, asked.hint_level, table, view is not None and not view.pool_size)
         # What every hint level may add goes after the status, in HintAnswer's order
         # (its fields come before each level's own), as the answer reads over HTTP.
         added: dict[str, Any] = {}
-        if asked.opponents is not None:
-            view = facing(position, asked.rules, asked.opponents)
+        if view is not None:
             # A nudge or a tile hint must not give the play away through the advice.
             full = asked.hint_level is HintLevel.FULL
             # A nudge does not say that sets stand on the rack alone either.

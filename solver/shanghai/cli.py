@@ -28,7 +28,7 @@ from solver.commands import (
     whole_number,
 )
 from solver.errors import MeldwiseError
-from solver.i18n import N_, _, _n
+from solver.i18n import N_, _, _n, percent_text
 from solver.shanghai.advice import PHASE_ASKED
 from solver.shanghai.contracts import HANDS, contract_text
 from solver.shanghai.wire import advise_shanghai, score_shanghai
@@ -401,12 +401,13 @@ def _option_line(option: dict[str, Any]) -> str:
     if option["points"] is not None:
         parts.append(_("points {value:.1f}", value=option["points"]))
     for key, proven, found in (
-        ("go_down", N_("go down {percent:.0f}%"), N_("go down at least {percent:.0f}%")),
-        ("go_out", N_("go out {percent:.0f}%"), N_("go out at least {percent:.0f}%")),
+        ("go_down", N_("go down {chance}"), N_("go down at least {chance}")),
+        ("go_out", N_("go out {chance}"), N_("go out at least {chance}")),
     ):
         if (chance := option[key]) is not None:
-            text = proven if option["chances_proven"] else found
-            parts.append(_(text, percent=100 * chance))
+            at_least = not option["chances_proven"]
+            text = found if at_least else proven
+            parts.append(_(text, chance=percent_text(chance, at_least=at_least)))
     return ", ".join(parts)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.errors import RequestError, quoted
-from solver.i18n import _
+from solver.i18n import _, _n
 from solver.shanghai.rules import MAX_RUN_LEN, STANDARD, Rules
 
 HANDS = 10
@@ -128,14 +128,14 @@ class Contract:
                         _(
                             "contract 'sets' size {size} cannot be met: min_set_len is {low},"
                             " but a set of one rank holds at most {high} cards under these"
-                            " rules ({naturals} of the rank with decks={decks}, and {wild}"
-                            " wild cards)",
+                            " rules ({naturals} of the rank with decks={decks}, and {wild})",
                             size=quoted(size),
                             low=low,
                             high=high,
                             naturals=naturals,
                             decks=rules.decks,
-                            wild=wild,
+                            # "and 1 wild cards" (decks=1, jokers_per_deck=1)
+                            wild=_n("{n} wild card", "{n} wild cards", wild),
                         )
                     ).naming("sets")
                 if not low <= size <= high:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from solver.cpsat import Limit, Status
-from solver.i18n import _, _n
+from solver.i18n import _, _n, percent_text
 from solver.shanghai.bound import lower_bound, shape_of
 from solver.shanghai.contracts import Contract
 from solver.shanghai.deficiency import Study
@@ -451,8 +451,8 @@ def buy_option_of(draw: Draw, upcard: Card, after: Study) -> DrawOption:
     return DrawOption("buy", 1 + extra, short, points, None, None)
 
 
-def _percent(chance: float | None) -> str:
-    return "?" if chance is None else f"{100 * chance:.0f}%"
+def _percent(chance: float | None, *, at_least: bool = False) -> str:
+    return "?" if chance is None else percent_text(chance, at_least=at_least)
 
 
 def _take(
@@ -495,7 +495,7 @@ def _take(
                 " let you with chance at least {chance} (a search stopped before every"
                 " unseen card was decided).",
                 card=upcard,
-                chance=_percent(stock.go_down),
+                chance=_percent(stock.go_down, at_least=True),
             )
         return UpcardAdvice(True, rule, now, after)
     lowers = now is not None and after is not None and after < now
@@ -512,10 +512,11 @@ def _take(
     elif chance is None:
         odds = _("whether a stock card lowers it was not found in time for every unseen card")
     else:
-        odds = _(
-            "a stock card lowers it with chance {chance} (exact over the {unseen} unseen cards)",
+        odds = _n(  # "exact over the 1 unseen cards" was said of one
+            "a stock card lowers it with chance {chance} (exact over the {n} unseen card)",
+            "a stock card lowers it with chance {chance} (exact over the {n} unseen cards)",
+            draw.unseen.total(),
             chance=_percent(chance),
-            unseen=draw.unseen.total(),
         )
     if lowers:
         rule = _("Take: {card} {change}; {odds}.", card=upcard, change=change, odds=odds)

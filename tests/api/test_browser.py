@@ -1380,12 +1380,18 @@ def _option_cells(option: dict[str, Any], lang: str) -> list[str]:
     """The row the page should draw for a draw option: its figures, "-" for null."""
 
     def chance(value: float | None) -> str:
+        # docs/shanghai.md: whole percents, never 0% or 100% of a chance between, and a
+        # lower bound rounded down.
         if value is None:
             return "-"
-        percent = math.floor(value * 100 + 0.5)  # as Math.round
-        if option["chances_proven"]:
-            return f"{percent}%"
-        return f"at least {percent}%" if lang == "en" else f"{percent}%以上"
+        if not option["chances_proven"]:
+            percent = math.floor(value * 100 + 1e-9)
+            return f"at least {percent}%" if lang == "en" else f"{percent}%以上"
+        if 0 < value < 0.005:
+            return "under 1%" if lang == "en" else "1%未満"
+        if 0.995 <= value < 1:
+            return "over 99%" if lang == "en" else "99%超"
+        return f"{math.floor(value * 100 + 0.5)}%"
 
     figures = [(option["deficiency"], 2), (option["points"], 1)]
     return [
@@ -1473,6 +1479,32 @@ def test_shanghai_draw_options_of_a_player_who_is_down(service: str, page: Page)
     expect(shown).to_contain_text("-: you are down already: nothing is still needed to go down.")
 
 
+def _advise_before_the_draw(
+    service: str, page: Page, lang: str, hand: str, upcard: str, extra: dict[str, Any]
+) -> dict[str, Any]:
+    """Type ``hand`` and ``upcard`` on the Shanghai tab (``lang``), ask before the draw
+    with ``extra`` added to the request the page sends (the page has no field for seen
+    cards or rules), and return the advice (200)."""
+
+    def added(route: Route) -> None:
+        sent = route.request.post_data_json
+        assert isinstance(sent, dict)
+        route.continue_(post_data=json.dumps({**sent, **extra}))
+
+    page.goto(f"{service}/?lang={lang}")
+    page.locator("#tab-shanghai").click()
+    page.locator("#hand").fill(hand)
+    page.locator("#upcard").fill(upcard)
+    page.locator("#phase").select_option("draw")
+    page.route(f"**{SHANGHAI_ADVISE}", added)
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
+        page.locator("#shanghai-advise").click()
+    assert answer.value.status == 200
+    advice = answer.value.json()
+    assert isinstance(advice, dict)
+    return advice
+
+
 def test_shanghai_draw_options_without_stock_figures_in_japanese(service: str, page: Page) -> None:
     # Every other card seen (one deck, no jokers: docs/shanghai.md, "Too few unseen
     # cards"): the draw and the buy have null figures, drawn as "-" with the notes
@@ -1481,22 +1513,8 @@ def test_shanghai_draw_options_without_stock_figures_in_japanese(service: str, p
     hand, upcard = ["7S", "7H", "7D", "9S", "9H", "3C", "4C"], "9D"
     seen = [r + s for s in "SHDC" for r in RANKS if r + s not in {*hand, upcard}]
 
-    def everything_seen(route: Route) -> None:
-        sent = route.request.post_data_json
-        assert isinstance(sent, dict)
-        extra = {"seen": seen, "rules": {"decks": 1, "jokers_per_deck": 0}}
-        route.continue_(post_data=json.dumps({**sent, **extra}))
-
-    page.goto(f"{service}/?lang=ja")
-    page.locator("#tab-shanghai").click()
-    page.locator("#hand").fill(" ".join(hand))
-    page.locator("#upcard").fill(upcard)
-    page.locator("#phase").select_option("draw")
-    page.route(f"**{SHANGHAI_ADVISE}", everything_seen)
-    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)) as answer:
-        page.locator("#shanghai-advise").click()
-    assert answer.value.status == 200
-    advice = answer.value.json()
+    extra = {"seen": seen, "rules": {"decks": 1, "jokers_per_deck": 0}}
+    advice = _advise_before_the_draw(service, page, "ja", " ".join(hand), upcard, extra)
     options = {o["action"]: o for o in advice["draw_options"]}
     assert options["draw"]["points"] is None
     assert options["buy"]["points"] is None
@@ -1509,6 +1527,23 @@ def test_shanghai_draw_options_without_stock_figures_in_japanese(service: str, p
         expect(shown.locator("li", has_text=note)).to_have_count(1)
     assert any("見えていないカードがありません" in note for note in advice["notes"])
     expect(shown).not_to_contain_text("null")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_shanghai_draw_options_never_round_a_chance_to_0_percent(
+    service: str, page: Page, lang: str
+) -> None:
+    # One unseen 8 of 385 unseen cards (8 decks, the other 8s seen) lets a stock card
+    # go down: 0.26%, which the page drew as "0%", as if it never could.
+    seen = ["8S"] * 7 + ["8H"] * 6 + ["8D"] * 7 + ["8C"] * 8
+
+    extra = {"seen": seen, "rules": {"decks": 8, "jokers_per_deck": 0}}
+    advice = _advise_before_the_draw(service, page, lang, "7S 7H 7D 8S 8H KD 4C", "8D", extra)
+    stock = next(o for o in advice["draw_options"] if o["action"] == "draw")
+    assert 0 < stock["go_down"] < 0.005
+    cells = _drawn_options(page)
+    assert cells == [_option_cells(o, lang) for o in advice["draw_options"]]
+    assert cells[1][4] == ("under 1%" if lang == "en" else "1%\u672a\u6e80")
 
 
 def test_shanghai_never_draws_advice_for_a_hand_changed_since(service: str, page: Page) -> None:
@@ -2450,6 +2485,40 @@ def test_review_tab_says_a_one_tile_best_play_in_the_singular(service: str, page
     expect(detail).to_contain_text("最善手より1少ない手です。最善手は1枚(13点)を出しました。")
     said = "プレイヤー0: 2手。最善手なら出せた1枚が残りました"
     expect(chart).to_have_attribute("aria-label", said)
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "over 99%"), ("ja", "99%\u8d85")])
+def test_review_tab_does_not_round_a_share_short_of_all_to_100_percent(
+    service: str, page: Page, lang: str, said: str
+) -> None:
+    # 266 points placed of the 267 each turn's best would place (R1 missed) was drawn
+    # "266 / 267 (100%)". The page has no objective for a review: the route adds it.
+    runs = [f"{c}{n}" for c in "BBKKO" for n in (10, 11, 12, 13)]
+    table = [["R11", "R12", "R13"], ["R2", "R3", "R4"]]
+    opened = {"turn": 1, "player": 0, "rack": ["R11", "R12", "R13"],
+              "table_before": [["R2", "R3", "R4"]], "action": "play",
+              "table_after": table}  # fmt: skip
+    drew = {"turn": 2, "player": 1, "rack": ["B1", "B2"], "table_before": table,
+            "action": "draw", "drawn": "R13"}  # fmt: skip
+    sets = [runs[i : i + 4] for i in range(0, 20, 4)]
+    big = {"turn": 3, "player": 0, "rack": [*runs, "R1"], "table_before": table,
+           "action": "play", "table_after": [*table, *sets]}  # fmt: skip
+
+    def in_points(route: Route) -> None:
+        sent = route.request.post_data_json
+        assert isinstance(sent, dict)
+        route.continue_(post_data=json.dumps({**sent, "objective": "points"}))
+
+    page.goto(f"{service}/?lang={lang}")
+    page.locator("#tab-review").click()
+    page.route(f"**{REVIEW}", in_points)
+    page.locator("#record").fill(json.dumps({"turns": [opened, drew, big]}))
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.locator("#review-run").click()
+    player = answer.value.json()["players"][0]
+    assert (player["placed"], player["possible"]) == (266, 267)
+    cell = page.locator(".review-summary tbody tr").nth(0).locator("td").nth(2)
+    expect(cell).to_have_text(f"266 / 267 ({said})")
 
 
 def test_review_tab_names_each_illegal_turn_by_its_number(service: str, page: Page) -> None:

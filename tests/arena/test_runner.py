@@ -151,6 +151,14 @@ def test_the_report_says_which_way_scores_are_better(nim: None) -> None:
         assert f"mean score ({better})" in console.export_text()
 
 
+def test_the_report_of_one_game_says_game(nim: None) -> None:
+    # Its title said "nim: 1 games, 2 players, seed 3".
+    report = run_tournament("nim", ["perfect", "one"], 1, seed=3, dispatch=local_dispatch(1))
+    console = Console(record=True, width=200)
+    print_report(report, console)
+    assert "nim: 1 game, 2 players, seed 3" in console.export_text()
+
+
 def test_seats_rotate_and_each_deal_is_played_in_every_seat() -> None:
     todo = tasks("nim", ["a", "b", "c"], 7, seed=10, options={})
     assert [t.seed for t in todo] == [10, 10, 10, 11, 11, 11, 12]

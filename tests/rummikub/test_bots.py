@@ -577,6 +577,60 @@ def test_the_advice_where_there_is_no_play_says_the_bot_draws_too() -> None:
     assert ja["advice"]["text"] == "出せる手はありません。強いボットも山から引きます。"
 
 
+def test_a_bot_facing_an_empty_pool_is_not_said_to_draw(capsys: pytest.CaptureFixture[str]) -> None:
+    """The opponents hold every tile not on the rack or the table (101 of 106): the pool
+    is empty, so a move of no play is a pass (the engine's), yet /bot answered action
+    "draw", 'strong draws a tile.' and 'there is no play: it draws', and the advice
+    'There is no play: the strong bot would draw too.'"""
+    request = {"rack": ["R1", "B5"], "table": [["K1", "K2", "K3"]], "opened": True}
+    opponents = [{"rack_size": 101, "opened": True}]
+    # 106 tiles: 2 on the rack, 3 on the table, 101 on the opponent's rack, 0 to draw
+    # (docs/games.md: a record's action is "pass" when the pool was empty).
+    for bot in BOTS:
+        answer = bot_rummikub({**request, "opponents": opponents, "bot": bot})
+        assert answer["action"] == "pass", bot
+        assert answer["played"] == []
+        said = describe_bot(answer)
+        assert said.startswith(f"{bot} passes: it does not play, and the pool is empty.\n")
+        assert "draw" not in said
+    strong = bot_rummikub({**request, "opponents": opponents, "bot": "strong"})
+    assert strong["reason"] == "there is no play: it passes, the pool being empty"
+    for level in ("nudge", "tile", "full"):
+        answer = solve_rummikub({**request, "opponents": opponents, "hint_level": level})
+        assert not answer["advice"]["draws"]
+        text = answer["advice"]["text"]
+        assert text == "There is no play, and the pool is empty: the strong bot would pass."
+    ja = solve_rummikub({**request, "opponents": opponents, "lang": "ja"})
+    assert "\u5c71\u304b\u3089" not in ja["advice"]["text"]  # 山から (from the pool)
+    # One tile left in the pool: the bots draw it.
+    fewer = [{"rack_size": 100, "opened": True}]
+    answer = bot_rummikub({**request, "opponents": fewer, "bot": "strong"})
+    assert answer["action"] == "draw"
+    assert answer["reason"] == "there is no play: it draws"
+    assert main(["bot", "--rack", "R1 B5", "--table", "K1 K2 K3", "--opponents", "101"]) == 0
+    assert capsys.readouterr().out.startswith("strong passes: it does not play")
+
+
+@pytest.mark.parametrize("hint", ["full", "tile", "nudge"])
+def test_a_hint_facing_an_empty_pool_does_not_say_draw(
+    hint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The opponents hold every tile off the rack and the table: the hint said "No play:
+    # draw a tile." where there is nothing to draw (the turn is a pass).
+    argv = ["solve", "--rack", "R1 B5", "--table", "K1 K2 K3", "--hint", hint]
+    assert main([*argv, "--opponents", "101"]) == 0
+    assert capsys.readouterr().out.startswith("No play, and the pool is empty: pass.\n")
+    request = {"rack": ["R1", "B5"], "table": [["K1", "K2", "K3"]], "hint_level": hint}
+    answer = solve_rummikub({**request, "opponents": [{"rack_size": 101}]})
+    if hint == "tile":
+        assert answer["text"] == "No play, and the pool is empty: pass."
+    # One tile left to draw, or no opponents given (the pool is not known): draw.
+    assert main([*argv, "--opponents", "100"]) == 0
+    assert capsys.readouterr().out.startswith("No play: draw a tile.\n")
+    assert main(argv) == 0
+    assert capsys.readouterr().out.startswith("No play: draw a tile.\n")
+
+
 def test_an_empty_rack_is_neither_told_nor_made_to_draw(capsys: pytest.CaptureFixture[str]) -> None:
     """A player whose rack is empty has gone out: the round is over. The advice said
     "There is no play: the strong bot would draw too." and every bot drew (meldwise

@@ -716,6 +716,22 @@ def test_validate_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--rack: unknown tile 'Q1'" in capsys.readouterr().err
 
 
+def test_validate_does_not_tell_an_empty_rack_to_draw(capsys: pytest.CaptureFixture[str]) -> None:
+    # A player whose rack is empty has gone out, as solve says: the table left as it
+    # was was "legal: no tile is played, the player draws a tile".
+    move = ["validate", "--rack", "", "--before", "R1 R2 R3", "--after", "R1 R2 R3"]
+    assert main(move) == 0
+    said = "The move is legal: no tile is played, and the rack is empty.\n"
+    assert capsys.readouterr().out == said
+    assert main([*move, "--lang", "ja"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("\u6b63\u3057\u3044\u624b\u3067\u3059\u3002")  # 正しい手です。
+    assert "\u5c71\u304b\u3089" not in out  # 山から (draws from the pool)
+    # A rack with tiles is still told to draw.
+    assert main(["validate", "--rack", "K1", "--before", "R1 R2 R3", "--after", "R1 R2 R3"]) == 0
+    assert "no tile is played, the player draws a tile" in capsys.readouterr().out
+
+
 def test_score_command(capsys: pytest.CaptureFixture[str]) -> None:
     # HTTP's /v1/rummikub/score had no command.
     racks = ["--rack", "ann=", "--rack", "bob=R5 J", "--rack", "cy=K13 O2"]

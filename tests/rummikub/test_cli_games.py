@@ -823,3 +823,20 @@ def test_a_knob_after_a_comma_is_said_to_be_joined_with_a_plus(
     assert "(strong:hurry_rack=3+stuck=set)\u3002\u30ab\u30f3\u30de" in capsys.readouterr().err
     assert main(["tournament", "--bots", "strong,grredy", "--no-progress"]) == 2
     assert "grredy" in capsys.readouterr().err
+
+
+def test_a_game_of_one_turn_is_said_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Three tiles a hand, sets of two and no threshold: seed 6's first player lays all
+    # three down at once. The summary said "1 turns, a player went out; ...".
+    path = tmp_path / "game.json"
+    options = ["hand=3", "rules.opening_threshold=0", "rules.min_set_len=2"]
+    argv = ["game", "--bots", "strong,greedy", "--seed", "6", "--out", str(path)]
+    for option in options:
+        argv += ["--option", option]
+    assert main(argv) == 0
+    assert len(json.loads(path.read_text())["turns"]) == 1
+    assert capsys.readouterr().out.startswith("1 turn, a player went out; winners [0]")
+    assert main([*argv, "--lang", "ja"]) == 0
+    assert capsys.readouterr().out.startswith("1\u624b\u3001")  # 1手、

@@ -12,6 +12,7 @@ import pytest
 
 from solver import validate_rummikub
 from solver.errors import MeldwiseError
+from solver.i18n import language
 from solver.rummikub import Objective, Play, Position, Status, solve
 from solver.rummikub.cli import describe_review
 from solver.rummikub.engine import GameSettings
@@ -259,7 +260,7 @@ def test_a_best_the_search_did_not_prove_is_never_below_the_turn_nor_called_reac
     assert player["accuracy"] == 0
     assert player["possible"] >= player["placed"] == 3
     text = describe_review(answer)
-    assert "Player 0: 0 of 1 turns at the best" in text
+    assert "Player 0: 0 of 1 turn at the best" in text
     assert "turns whose best was not proven: [1]" in text
     assert "Turns below the best" not in text
 
@@ -413,3 +414,38 @@ def test_a_tile_the_record_lacks_is_named_in_the_requests_notation(
     with pytest.raises(MeldwiseError) as raised:
         review_rummikub(request_)
     assert str(raised.value) == message
+
+
+def test_a_share_short_of_all_is_not_said_as_100_percent() -> None:
+    """266 points placed of the 267 each turn's best play would place (R1 missed) was
+    written "266 points placed (100%)", as if nothing had been missed."""
+    runs = ["B10 B11 B12 B13", "B10 B11 B12 B13", "K10 K11 K12 K13", "K10 K11 K12 K13"]
+    runs.append("O10 O11 O12 O13")
+    table = ["R11 R12 R13", "R2 R3 R4"]
+    record = {
+        "turns": [
+            _turn(1, "R11 R12 R13", ["R2 R3 R4"], table),
+            _turn(2, "B1 B2", table, None),
+            _turn(3, " ".join(runs) + " R1", table, [*table, *runs]),  # R1 goes on R2 R3 R4
+        ]
+    }
+    answer = review_rummikub({"record": record, "objective": "points", "player": 0})
+    (player,) = answer["players"]
+    assert (player["placed"], player["possible"]) == (266, 267)
+    text = describe_review(answer)
+    assert "266 points placed (over 99%), the best play of each turn alone 267" in text
+    with language("ja"):
+        japanese = describe_review(answer)
+    assert "266\u70b9(99%\u8d85)" in japanese  # 266点(99%超)
+
+
+def test_one_turn_is_said_in_the_singular() -> None:
+    """A player with one turn reviewed read "1 of 1 turns at the best"."""
+    record = {"turns": [_turn(1, "R10 R11 R12 K1", [], ["R10 R11 R12"])]}
+    text = describe_review(review_rummikub({"record": record}))
+    assert text.startswith(
+        "Player 0: 1 of 1 turn at the best; 3 tiles placed (100%), the best play of each turn"
+        " alone 3 tiles\n"
+    )
+    points = describe_review(review_rummikub({"record": record, "objective": "points"}))
+    assert points.startswith("Player 0: 1 of 1 turn at the best; 33 points placed (100%)")

@@ -116,6 +116,14 @@ def test_rules_under_which_no_set_fits_say_why() -> None:
     Contract(runs=(5,)).check(rules)  # a contract of runs alone is fine
 
 
+def test_one_wild_card_is_said_in_the_singular() -> None:
+    # It said "and 1 wild cards".
+    rules = Rules(min_set_len=6, decks=1, jokers_per_deck=1)
+    with pytest.raises(RequestError) as raised:
+        Contract.for_hand(1, rules).check(rules)
+    assert str(raised.value).endswith("(4 of the rank with decks=1, and 1 wild card)")
+
+
 def test_wild_twos_let_a_set_hold_more_cards_than_its_rank_has() -> None:
     """With twos wild a set of one deck holds four 7s and up to four wild cards (never
     more wild than natural): sets of 5 fit with no joker in the game. The check once

@@ -22,6 +22,7 @@ from benchmarks.shanghai_speed import deal
 from meldwise.cli import main as meldwise_main
 from solver import advise_shanghai
 from solver.cpsat import Limit, Status
+from solver.i18n import percent_text
 from solver.shanghai import STANDARD, Contract, Position, advise, parse_cards
 from solver.shanghai.cli import describe_advice
 from solver.shanghai.deficiency import Study, deficiency, lowering_cards
@@ -592,9 +593,12 @@ def test_a_take_rule_gives_a_stock_chance_cut_short_as_at_least(
     monkeypatch.setattr(draw_module, "drawn_cards", cut)
     answer = advise_shanghai(request)
     assert answer["draw_options"][1]["chances_proven"] is False
+    # The cards found in time give 8.7%: a lower bound is rounded down ("at least 9%"
+    # claimed more than was found).
+    assert answer["draw_options"][1]["go_down"] == pytest.approx(0.087)
     assert answer["take_upcard"]["rule"] == (
         "Take 9H: with it you can go down this turn (solved); a stock card would let you"
-        " with chance at least 9% (a search stopped before every unseen card was decided)."
+        " with chance at least 8% (a search stopped before every unseen card was decided)."
     )
 
 
@@ -724,3 +728,66 @@ def test_cli_says_why_the_stock_figures_are_missing(capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert "見えていないカードがありません" in out
     assert "見えていないカード(0枚)が、買い(バイ)で山札から引くペナルティの2枚より少なく" in out
+
+
+def test_a_chance_between_0_and_1_is_never_said_as_0_or_100_percent() -> None:
+    # One unseen 8 of 385 unseen cards lets a stock card go down (0.26%): the take
+    # rule said "a stock card would let you with chance 0%", and the option line "go
+    # down 0%", as if it never could.
+    seen = ["8S"] * 7 + ["8H"] * 6 + ["8D"] * 7 + ["8C"] * 8
+    request = {
+        "hand": ["7S", "7H", "7D", "8S", "8H", "KD", "4C"],
+        "hand_number": 1,
+        "phase": "draw",
+        "upcard": "8D",
+        "seen": seen,
+        "rules": {"decks": 8, "jokers_per_deck": 0},
+    }
+    answer = advise_shanghai(request)
+    stock = next(o for o in answer["draw_options"] if o["action"] == "draw")
+    assert stock["chances_proven"]
+    assert 0 < stock["go_down"] < 0.005
+    rule = answer["take_upcard"]["rule"]
+    assert rule.endswith("a stock card would let you with chance under 1%.")
+    assert "go down under 1%" in describe_advice(answer)
+    japanese = advise_shanghai({**request, "lang": "ja"})["take_upcard"]["rule"]
+    assert "1%\u672a\u6e80" in japanese  # 1%未満
+    assert "0%" not in japanese
+
+
+@pytest.mark.parametrize(
+    ("chance", "at_least", "said"),
+    [
+        (0.0, False, "0%"),
+        (0.0026, False, "under 1%"),
+        (0.005, False, "1%"),  # half up: f"{0.5:.0f}" is "0"
+        (0.37, False, "37%"),
+        (0.994, False, "99%"),
+        (0.996, False, "over 99%"),
+        (1.0, False, "100%"),
+        (0.996, True, "99%"),  # at least 99.6% found: not "at least 100%"
+        (0.29, True, "29%"),  # 28.999...% in floats
+        (0.0026, True, "0%"),
+        (1.0, True, "100%"),
+    ],
+)
+def test_a_chance_in_words(chance: float, at_least: bool, said: str) -> None:
+    assert percent_text(chance, at_least=at_least) == said
+
+
+def test_one_unseen_card_is_said_in_the_singular() -> None:
+    # One deck, no jokers, every card but 5D seen or held: the take rule said "exact
+    # over the 1 unseen cards".
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    hand, upcard = ["7S", "7H", "7D", "9S", "QH", "3C", "4C"], "KD"
+    seen = [r + s for s in "SHDC" for r in ranks if r + s not in {*hand, upcard, "5D"}]
+    request = {
+        "hand": hand,
+        "hand_number": 1,
+        "phase": "draw",
+        "upcard": upcard,
+        "seen": seen,
+        "rules": {"decks": 1, "jokers_per_deck": 0},
+    }
+    rule = advise_shanghai(request)["take_upcard"]["rule"]
+    assert "a stock card lowers it with chance 0% (exact over the 1 unseen card)," in rule
