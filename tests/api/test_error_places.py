@@ -157,14 +157,18 @@ def client() -> Iterator[TestClient]:
 
 
 def spoiled(request: dict[str, Any], spoils: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``request`` with each of ``spoils`` (a key, dotted within a field, and its value)."""
+    """``request`` with each of ``spoils`` (a key, dotted within a field, and its value).
+
+    A spoil within a field an earlier one replaced by a non-object is left out: that
+    field is spoilt already."""
     spoilt: dict[str, Any] = json.loads(json.dumps(request))
     for key, value in spoils:
         *outer, last = key.split(".")
-        within = spoilt
+        within: Any = spoilt
         for name in outer:
-            within = within[name]
-        within[last] = value
+            within = within[name] if isinstance(within, dict) else None
+        if isinstance(within, dict):
+            within[last] = value
     return spoilt
 
 
