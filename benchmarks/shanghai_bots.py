@@ -35,7 +35,8 @@ from typing import Any
 
 from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import at_least
-from solver.commands import Parser, whole_number
+from solver.commands import EXIT_BAD_INPUT, Parser, bot_names, whole_number
+from solver.errors import MeldwiseError
 
 
 def paired(
@@ -153,16 +154,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         runner = import_module("solver.arena.runner")
     except ImportError:
         parser.error("the shared tournament runner (solver.arena, issue 18) is not installed")
-    seats = runner.seats_of(args.bots.split(","), args.players)
-    report = runner.run_tournament(
-        "shanghai",
-        seats,
-        args.games,
-        seed=args.seed,
-        dispatch=runner.local_dispatch(args.processes),
-        on_game=_progress,
-        keep_records=args.by_hand,
-    )
+    try:
+        seats = runner.seats_of(bot_names(args.bots), args.players)
+        report = runner.run_tournament(
+            "shanghai",
+            seats,
+            args.games,
+            seed=args.seed,
+            dispatch=runner.local_dispatch(args.processes),
+            on_game=_progress,
+            keep_records=args.by_hand,
+        )
+    except MeldwiseError as error:  # no bot, an unknown bot, more bots than seats: a traceback
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     answer = report.to_dict(with_games=True)
     for bot in answer["by_bot"]:
         low, high = bot["ci95"]

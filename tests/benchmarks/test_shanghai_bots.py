@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import statistics
 
-from benchmarks.shanghai_bots import by_hand
+import pytest
+
+from benchmarks.shanghai_bots import by_hand, main
+from solver.commands import EXIT_BAD_INPUT
 from solver.shanghai.bots import make_bot
 from solver.shanghai.engine import Game, GameSettings
 from solver.shanghai.record import record_to_dict
@@ -23,3 +26,23 @@ def test_by_hand_counts_what_the_game_shows() -> None:
     assert figures["not_down"] == (4 - len(owners)) / 4
     buys = sum(e.kind == "buy" for e in game.events[0])
     assert figures["buys"] == buys / 4
+
+
+@pytest.mark.parametrize(
+    ("bots", "said"),
+    [
+        ("", "--bots names no bot (got '')"),
+        ("strong,,greedy", "--bots has an empty name in 'strong,,greedy'"),
+        ("strong,nobody", "unknown bot 'nobody'"),
+        ("greedy," * 8 + "greedy", "9 bots named for 4 players"),
+    ],
+)
+def test_bad_bots_are_said_in_a_line_not_a_traceback(
+    bots: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Bots were split on commas and checked inside the runner: each of these ended in a
+    # traceback with exit status 1.
+    assert main(["--bots", bots, "--games", "1", "--processes", "1"]) == EXIT_BAD_INPUT
+    error = capsys.readouterr().err
+    assert error.startswith(f"error: {said}")
+    assert "Traceback" not in error
