@@ -106,8 +106,14 @@ def check_play(
             )
         )
     if not played and (must_place or _sets(table_after, rules) != _sets(table_before, rules)):
+        # A player whose rack is empty has gone out: there is nothing to draw for.
         problems.append(
-            Problem(None, _("a play must place at least one tile from the rack; draw instead"))
+            Problem(
+                None,
+                _("a play must place at least one tile from the rack; draw instead")
+                if rack
+                else _("a play must place at least one tile from the rack, and the rack is empty"),
+            )
         )
 
     if not opened:

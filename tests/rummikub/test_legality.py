@@ -82,18 +82,20 @@ def test_rearranging_without_playing_before_opening() -> None:
 
 
 @pytest.mark.parametrize(
-    ("rack", "before", "after"),
+    ("rack", "before", "after", "reason"),
     [
-        ("K1", "R1 R2 R3 R4 R5 R6", "R1 R2 R3 | R4 R5 R6"),
-        ("", "R1 R2 R3 J | B5 K5 O5", "R1 R2 R3 | B5 K5 O5 J"),
+        ("K1", "R1 R2 R3 R4 R5 R6", "R1 R2 R3 | R4 R5 R6", "; draw instead"),
+        ("K1", "R1 R2 R3 J | B5 K5 O5", "R1 R2 R3 | B5 K5 O5 J", "; draw instead"),
+        # A player whose rack is empty has gone out: it was told to draw.
+        ("", "R1 R2 R3 J | B5 K5 O5", "R1 R2 R3 | B5 K5 O5 J", ", and the rack is empty"),
     ],
 )
-def test_a_play_must_place_a_rack_tile(rack: str, before: str, after: str) -> None:
+def test_a_play_must_place_a_rack_tile(rack: str, before: str, after: str, reason: str) -> None:
     # After opening too: rearranging the table alone is not a turn.
     verdict = judge(rack, before, after)
     assert not verdict.legal
     assert verdict.played == ()
-    assert reasons(verdict) == "a play must place at least one tile from the rack; draw instead"
+    assert reasons(verdict) == "a play must place at least one tile from the rack" + reason
 
 
 def test_the_table_left_as_it_was_is_no_play_unless_a_play_is_due() -> None:
