@@ -126,9 +126,12 @@ def describe_repair(response: dict[str, Any]) -> str:
             )
         )
     if arranged is not None:
+        # The counts are of the sets to keep (the table before's, or else the valid sets
+        # now), not of every table tile: "table tiles moved: 0" stood above "Take K5
+        # from set 1" when K5 lay loose.
         lines.append(
             _(
-                "Table sets kept whole: {kept}, table tiles moved: {moved}",
+                "Of the sets to keep: {kept} kept whole, {moved} of their tiles moved",
                 kept=arranged["sets_kept"],
                 moved=arranged["tiles_moved"],
             )

@@ -680,6 +680,19 @@ def test_repair_beyond_repair_with_no_arrangement_found_names_no_tiles() -> None
     assert text.startswith("The table cannot be repaired; the search stopped before it found")
 
 
+def test_repair_counts_the_sets_to_keep_not_a_loose_tile_taken(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Without the table before, the sets to keep are the valid sets now: a loose K5
+    taken off the table is not one of their tiles. The line read "table tiles moved: 0"
+    above "Take K5 from set 1", as if K5 were not a table tile."""
+    assert main(["repair", "--table", "R1 R2 R3 | K5"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "  1. Take K5 from set 1, the loose tiles K5." in out
+    counts = out[out.index("Steps to place the most tiles:") - 1]
+    assert counts == "Of the sets to keep: 1 kept whole, 0 of their tiles moved"
+
+
 def test_repair_under_replace_names_the_tiles_left_out(capsys: pytest.CaptureFixture[str]) -> None:
     """The reviewer's command: beyond repair under "replace", the list of tiles left
     out is not empty and the joker stays in the group of 10s."""
