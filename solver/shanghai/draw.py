@@ -669,7 +669,8 @@ def _buy(
     lowers = with_up is not None and (now is None or with_up < now)
     values = {"card": upcard, "buys": buys_left, "figures": figures}
     assert draw.study is not None  # a player not down
-    if not (draw.study.settled and after.settled):
+    if not (draw.study.settled and after.settled) or now == with_up:
+        # _change words a deficiency left as it was ("leaves ... at 1"), not "from 1 to 1".
         values["change"] = _change(draw.study, after)
         if lowers:
             rule = _(

@@ -20,9 +20,9 @@ import solver.shanghai.deficiency as deficiency_module
 import solver.shanghai.draw as draw_module
 from benchmarks.shanghai_speed import deal
 from meldwise.cli import main as meldwise_main
-from solver import advise_shanghai
+from solver import advise_shanghai, i18n
 from solver.cpsat import Limit, Status
-from solver.i18n import percent_text
+from solver.i18n import language, percent_text
 from solver.shanghai import STANDARD, Contract, Position, advise, parse_cards
 from solver.shanghai.cli import describe_advice
 from solver.shanghai.deficiency import Study, deficiency, lowering_cards
@@ -791,3 +791,25 @@ def test_one_unseen_card_is_said_in_the_singular() -> None:
     }
     rule = advise_shanghai(request)["take_upcard"]["rule"]
     assert "a stock card lowers it with chance 0% (exact over the 1 unseen card)," in rule
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_buy_that_leaves_the_deficiency_says_so(lang: str) -> None:
+    # KD fits nothing of two sets of three: the buy rule said "takes the deficiency
+    # (exact) from 1 to 1", as if it changed; it now words it as the take rule does.
+    request = {
+        "hand": ["7S", "7H", "7D", "9S", "9H", "3C", "4C"],
+        "contract": {"sets": [3, 3]},
+        "phase": "draw",
+        "upcard": "KD",
+        "buys_left": 2,
+        "lang": lang,
+    }
+    answer = advise_shanghai(request)
+    assert answer["deficiency"] == 1
+    assert answer["buy"]["buy"] is False
+    with language(lang):
+        left = i18n._("leaves the deficiency (cards still needed, exact) at {value}", value=1)
+    assert left in answer["take_upcard"]["rule"]
+    assert left in answer["buy"]["rule"]
+    assert "1 to 1" not in answer["buy"]["rule"]
