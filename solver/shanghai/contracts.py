@@ -52,7 +52,7 @@ class Contract:
                     "'hand_number' must be a whole number 1-10, got {value!r:.60}",
                     value=quoted(hand_number),
                 )
-            )
+            ).naming("hand_number")
         if not 1 <= hand_number <= HANDS:
             raise RequestError(
                 _(
@@ -79,25 +79,29 @@ class Contract:
                     example='{"sets": [3, 3], "runs": [4]}',
                     value=quoted(value),
                 )
-            )
+            ).naming("contract")
         for name in value:
             if name not in ("sets", "runs"):
-                raise RequestError(
+                error = RequestError(
                     _("unknown contract field {name!r}; fields are sets, runs", name=name)
                 )
+                error.places = ((("contract", name), repr(name)),)
+                raise error
         sizes: dict[str, tuple[int, ...]] = {}
         for name in ("sets", "runs"):
             items = value.get(name, [])
             if not isinstance(items, list) or not all(
                 isinstance(n, int) and not isinstance(n, bool) for n in items
             ):
-                raise RequestError(
+                error = RequestError(
                     _(
                         "contract {name!r} must be a list of sizes, got {value!r:.60}",
                         name=name,
                         value=quoted(items),
                     )
                 )
+                error.places = ((("contract", name), repr(name)),)
+                raise error
             sizes[name] = tuple(sorted(items))
         contract = cls(sizes["sets"], sizes["runs"])
         try:

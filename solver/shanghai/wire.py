@@ -172,7 +172,7 @@ class ShanghaiAdviseRequest(Spoken):
                     " 'contract' (e.g. {example})",
                     example='{"sets": [3, 3], "runs": [4]}',
                 )
-            )
+            ).naming("hand_number", "contract")
         allowed = buys_allowed(self.hand_number, self.rules)
         if self.buys_left is not None and self.buys_left > allowed:
             raise RequestError(

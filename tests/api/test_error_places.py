@@ -134,6 +134,8 @@ ROUTES: dict[str, tuple[Wire, dict[str, Any], list[tuple[str, Any]]]] = {
             ("table", [{"cards": ["3S", "5S", "7S"]}, {"cards": ["JC", "XC"], "owner": 5}]),
             ("next_player", {"x": 1}),
             ("contract", {"sets": [2, "3"], "runs": [99]}),
+            ("contract", {"sets": [3, 3]}),
+            ("hand_number", None),
             ("rules", {"decks": 0}),
         ],
     ),
@@ -240,6 +242,19 @@ def test_several_problems_at_once_quote_their_places_in_turn(
     error = refusal(wire, asked)
     if len(str(error)) <= MAX_DETAIL and str(error).isprintable():
         assert body == {"detail": str(error), "places": listed_places(error)}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("contract", [None, {"sets": [3, 3]}])
+def test_a_shanghai_contract_given_twice_or_not_at_all_names_both_fields(
+    client: TestClient, lang: str, contract: dict[str, Any] | None
+) -> None:
+    # "give exactly one of 'hand_number' ... or 'contract'" listed no place.
+    hand_number = None if contract is None else 1
+    asked = {"hand": ["7H"], "hand_number": hand_number, "contract": contract, "lang": lang}
+    body = client.post("/v1/shanghai/advise", json=asked).json()
+    assert [place["field"] for place in body["places"]] == [["hand_number"], ["contract"]]
+    found_in_turn(body["detail"], body["places"])
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

@@ -4,6 +4,7 @@ wild) and multi-deck copy limits."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -342,3 +343,24 @@ def test_a_position_made_directly_holds_the_games_cards() -> None:
     for bad in (Card(15, Suit.SPADES), "7H", Card(8, None)):
         with pytest.raises(RequestError, match="a position holds the game's cards"):
             Position((*hand, bad), Contract.for_hand(1))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("read", "place"),
+    [
+        (lambda: Contract.from_dict("3 sets", Rules()), (("contract",), "'contract'")),
+        (lambda: Contract.from_dict({"melds": [3]}, Rules()), (("contract", "melds"), "'melds'")),
+        (lambda: Contract.from_dict({"sets": "3"}, Rules()), (("contract", "sets"), "'sets'")),
+        (lambda: Contract.from_dict({"runs": [2]}, Rules()), (("contract", "runs"), "'runs'")),
+        (lambda: Contract.for_hand("1", Rules()), (("hand_number",), "'hand_number'")),  # type: ignore[arg-type]
+    ],
+)
+def test_a_contract_refused_by_the_library_notes_the_field_it_quotes(
+    read: Callable[[], Contract], place: tuple[tuple[str, ...], str]
+) -> None:
+    # A library caller (not the wire, whose models check the shapes first) got these
+    # with no place: a client could not tell which field they were about.
+    with pytest.raises(RequestError) as refused:
+        read()
+    assert refused.value.places == (place,)
+    assert place[1] in str(refused.value)
