@@ -15,7 +15,7 @@ import itertools
 from collections import Counter
 from collections.abc import Iterator, Set
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from solver.shanghai.notation import Card, Suit
 from solver.shanghai.rules import Rules
@@ -48,24 +48,28 @@ def set_extras(cards: Cards, size: int, rules: Rules) -> int:
     return best
 
 
+@cache  # the same few cards come back in every example
 def run_extras(cards: Cards, size: int, rules: Rules) -> int:
     """Fewest natural cards to add so ``cards`` form a run of at least ``size``."""
     best = INFINITE
-    spots = places(rules)
     for suit in Suit:
-        for length in range(max(size, len(cards)), 14):
-            for first in spots:
-                stretch = [card_at(p, suit) for p in range(first, first + length)]
-                if first + length - 1 > 14:
-                    continue
-                naturals = _naturals_fitting(cards, stretch, rules)
-                if naturals is None:
-                    continue
-                wilds = len(cards) - naturals
-                extras = length - len(cards)
-                if wilds <= naturals + extras:
-                    best = min(best, extras)
+        # The extras grow with the length: the shortest stretch that fits is the best
+        # of its suit, and none as long as the best so far can beat it.
+        for length in range(max(size, len(cards)), min(14, len(cards) + best)):
+            if any(_fits(cards, suit, first, length, rules) for first in places(rules)):
+                best = length - len(cards)
+                break
     return best
+
+
+def _fits(cards: Cards, suit: Suit, first: int, length: int, rules: Rules) -> bool:
+    """Whether ``cards`` and natural cards more fill the ``length`` places of ``suit``
+    from ``first``, with no more wild cards than natural ones."""
+    if first + length - 1 > 14:
+        return False
+    stretch = [card_at(p, suit) for p in range(first, first + length)]
+    naturals = _naturals_fitting(cards, stretch, rules)
+    return naturals is not None and len(cards) - naturals <= naturals + length - len(cards)
 
 
 def _naturals_fitting(cards: Cards, stretch: list[Card], rules: Rules) -> int | None:
