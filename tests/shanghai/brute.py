@@ -63,8 +63,8 @@ def run_extras(cards: Cards, size: int, rules: Rules) -> int:
 
 
 def _fits(cards: Cards, suit: Suit, first: int, length: int, rules: Rules) -> bool:
-    """Whether ``cards`` and natural cards more fill the ``length`` places of ``suit``
-    from ``first``, with no more wild cards than natural ones."""
+    """Whether ``cards``, with natural cards added, fill the ``length`` places of
+    ``suit`` from ``first``, with no more wild cards than natural ones."""
     if first + length - 1 > 14:
         return False
     stretch = [card_at(p, suit) for p in range(first, first + length)]
