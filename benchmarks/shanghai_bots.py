@@ -35,7 +35,7 @@ from typing import Any
 
 from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import at_least
-from solver.commands import EXIT_BAD_INPUT, Parser, bot_names, whole_number
+from solver.commands import EXIT_BAD_INPUT, Parser, bot_names, in_flags, whole_number
 from solver.errors import MeldwiseError
 
 
@@ -166,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             keep_records=args.by_hand,
         )
     except MeldwiseError as error:  # no bot, an unknown bot, more bots than seats: a traceback
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {in_flags(error, {'bots': '--bots'})}", file=sys.stderr)
         return EXIT_BAD_INPUT
     answer = report.to_dict(with_games=True)
     for bot in answer["by_bot"]:

@@ -27,6 +27,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any, NoReturn, TextIO, TypeAlias
 
+from solver.arena.runner import bot_list
 from solver.cpsat import interruptible
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, N_, Nn_, _, catalogue, current, from_environment, language
@@ -647,23 +648,11 @@ def players_from_flags(items: Sequence[str], flag: str, what: str) -> dict[str, 
 
 def bot_names(text: str) -> list[str]:
     """``--bots`` of ``game`` and ``tournament``: the comma-separated names by seat,
-    each stripped. Raises :class:`MeldwiseError` for no name at all (``''``, ``' , '``)
-    and for an empty name among others (``greedy,,strong``), in the same words for both
-    commands (game said no name as a bad bot name ``''``, tournament in words of its own)."""
-    names = [name.strip() for name in split(text, ",")]
-    if not any(names):
-        raise MeldwiseError(
-            _(
-                "--bots names no bot (got {bots!r}); give bot names separated by commas,"
-                " e.g. strong,greedy",
-                bots=text,
-            )
-        )
-    if not all(names):
-        raise MeldwiseError(
-            _("--bots has an empty name in {bots!r}; separate names with one comma", bots=text)
-        )
-    return names
+    each stripped, checked as the library checks a list of names
+    (:func:`~solver.arena.runner.bot_list`: no name at all, ``''`` or ``' , '``, and an
+    empty name among others, ``greedy,,strong``, are refused quoting the text); the
+    command says ``'bots'`` as ``--bots`` (its :func:`fields_from_flags`)."""
+    return bot_list(split(text, ","), given=text)
 
 
 def rules_from_flags(items: Sequence[str]) -> dict[str, int | bool | str]:

@@ -697,7 +697,9 @@ def test_a_contract_and_a_tournament_error_are_said_in_japanese() -> None:
     the tournament's own checks were English f-strings."""
     with language("ja"):
         assert str(Contract.for_hand(2)) == "3枚のセット + 4枚のラン"
-        with pytest.raises(MeldwiseError, match=r"^ボットの名前を1つ以上指定してください$"):
+        with pytest.raises(
+            MeldwiseError, match=r"^'bots' にボットの名前がありません\(指定値: \[''\]\)。"
+        ):
             seats_of([""], 2)
 
 

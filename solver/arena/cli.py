@@ -107,8 +107,15 @@ def add_tournament_command(commands: Commands) -> None:
     parser.set_defaults(handler=run_tournament_command)
     # The game's settings (--option) name 'players', which --players gives; their rules
     # are said as --option's NAME: "--option rules: rule 'jokers' ...", as game says them.
+    # The bot names ('bots', solver.arena.runner.bot_list) are --bots's.
     fields_from_flags(
-        parser, {"players": "--players", "options": "--option", "options.*": "--option {}"}
+        parser,
+        {
+            "bots": "--bots",
+            "players": "--players",
+            "options": "--option",
+            "options.*": "--option {}",
+        },
     )
 
 

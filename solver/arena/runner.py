@@ -30,7 +30,7 @@ from typing import Any
 from solver.arena.game import GameSpec, Result
 from solver.arena.registry import game_spec
 from solver.arena.stats import percentile, wilson_interval
-from solver.errors import MeldwiseError
+from solver.errors import MeldwiseError, quoted
 from solver.i18n import _, _n
 
 MAX_SEED = 2**31
@@ -427,12 +427,36 @@ def run_tournament(
     return summarise(game, bots, seed, options, results, time.perf_counter() - started)
 
 
+def bot_list(names: Iterable[str], given: object = None) -> list[str]:
+    """``names`` of bots, each stripped: the one check of a list of bot names, for the
+    library's callers and the command line's ``--bots`` alike. Raises
+    :class:`MeldwiseError` for no name at all and for an empty name among others,
+    quoting ``given`` (what the names were read from: the command line's
+    comma-separated text), else the names. The message quotes the field ``'bots'``, which
+    the command line says as ``--bots`` (:func:`~solver.commands.in_flags`): a flag
+    in the library's own words would be wrong for a caller that gave a list."""
+    names = list(names)
+    listed = [name.strip() for name in names]
+    shown = quoted(names if given is None else given)
+    if not any(listed):
+        raise MeldwiseError(
+            _(
+                "'bots' names no bot (got {bots!r}); give one bot name or more, e.g. strong",
+                bots=shown,
+            )
+        ).naming("bots")
+    if not all(listed):
+        raise MeldwiseError(
+            _("'bots' has an empty name in {bots!r}; give each bot a name", bots=shown)
+        ).naming("bots")
+    return listed
+
+
 def seats_of(names: Iterable[str], players: int) -> list[str]:
-    """Bot names for ``players`` seats: the names given, the last repeated to fill
-    the seats (``strong,greedy`` with 4 players: one strong, three greedy)."""
-    listed = [name.strip() for name in names if name.strip()]
-    if not listed:
-        raise MeldwiseError(_("give at least one bot name"))
+    """Bot names for ``players`` seats: the names given (see :func:`bot_list`), the
+    last repeated to fill the seats (``strong,greedy`` with 4 players: one strong,
+    three greedy)."""
+    listed = bot_list(names)
     if len(listed) > players:
         raise MeldwiseError(
             _n(

@@ -31,6 +31,7 @@ from solver.arena.runner import (
     tasks,
 )
 from solver.arena.stats import wilson_interval
+from solver.commands import bot_names, in_flags
 from solver.errors import MeldwiseError, RequestError
 from solver.rummikub.game_wire import GameRequest, game_rummikub
 from solver.shanghai.arena import SHANGHAI
@@ -166,6 +167,35 @@ def test_seats_rotate_and_each_deal_is_played_in_every_seat() -> None:
     assert seats_of(["strong", "greedy"], 4) == ["strong", "greedy", "greedy", "greedy"]
     with pytest.raises(MeldwiseError, match="3 bots named for 2 players"):
         seats_of(["a", "b", "c"], 2)
+
+
+@pytest.mark.parametrize(
+    ("names", "text", "said"),
+    [
+        ([], "", "{bots} names no bot (got {given}); give one bot name or more, e.g. strong"),
+        (
+            ["", " "],
+            " , ",
+            "{bots} names no bot (got {given}); give one bot name or more, e.g. strong",
+        ),
+        (["strong", ""], "strong,", "{bots} has an empty name in {given}; give each bot a name"),
+        ([" ", "greedy"], " ,greedy", "{bots} has an empty name in {given}; give each bot a name"),
+    ],
+)
+def test_seats_of_checks_bot_names_as_the_command_lines_bots_does(
+    names: list[str], text: str, said: str
+) -> None:
+    """seats_of said no name in words of its own ("give at least one bot name") and
+    dropped an empty name among others without a word (strong and '' for 3 players was
+    three strong), where --bots refused both. One check says both, naming the field
+    'bots' and quoting the list; the command line says --bots and quotes its text."""
+    with pytest.raises(MeldwiseError) as library:
+        seats_of(names, 3)
+    assert str(library.value) == said.format(bots="'bots'", given=repr(names))
+    with pytest.raises(MeldwiseError) as command_line:
+        bot_names(text)
+    shown = in_flags(command_line.value, {"bots": "--bots"})
+    assert shown == said.format(bots="--bots", given=repr(text))
 
 
 def test_an_illegal_move_stops_the_tournament(nim: None) -> None:

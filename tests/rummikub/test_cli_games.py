@@ -213,7 +213,7 @@ def test_game_and_tournament_refuse_an_empty_bot_name_alike(
     monkeypatch.setenv("LANGUAGE", "en")
     assert main([*command, "--bots", bots]) == 2
     assert capsys.readouterr().err == (
-        f"error: --bots has an empty name in {bots!r}; separate names with one comma\n"
+        f"error: --bots has an empty name in {bots!r}; give each bot a name\n"
     )
     monkeypatch.setenv("LANGUAGE", "ja")
     assert main([*command, "--bots", bots]) == 2
@@ -230,12 +230,11 @@ def test_game_and_tournament_refuse_no_bot_name_alike(
 ) -> None:
     # No name at all was said twice over: game as a bad bot name ("--bots must be
     # 'beginner', 'greedy' or 'strong', got ''"), tournament as "give at least one bot
-    # name". One check (solver.commands.bot_names) says it for both, in either language.
+    # name". One check (solver.arena.runner.bot_list) says it for both, in either language.
     for language, said in (
         (
             "en",
-            f"error: --bots names no bot (got {bots!r}); give bot names separated by"
-            " commas, e.g. strong,greedy\n",
+            f"error: --bots names no bot (got {bots!r}); give one bot name or more, e.g. strong\n",
         ),
         (
             "ja",
