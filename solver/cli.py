@@ -12,7 +12,7 @@ import argparse
 from collections.abc import Callable, Sequence
 
 from solver.arena.cli import add_tournament_command
-from solver.commands import Commands, Parser, dispatch
+from solver.commands import Commands, Parser, add_language_option, dispatch
 from solver.rummikub.cli import (
     add_bot_command,
     add_game_command,
@@ -43,8 +43,10 @@ def build_parser(
     description: str = "Meldwise solvers",
     commands: Sequence[Callable[[Commands], None]] = COMMANDS,
 ) -> argparse.ArgumentParser:
-    """A parser with each of ``commands`` registered as a subcommand."""
+    """A parser with each of ``commands`` registered as a subcommand, and ``--lang``
+    before the subcommand's name for any of them."""
     parser = Parser(prog=prog, description=description)
+    add_language_option(parser, every_command=True)  # meldwise --lang ja solve ...
     subcommands = parser.add_subparsers(dest="command", required=True)
     for add_command in commands:
         add_command(subcommands)

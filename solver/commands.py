@@ -243,15 +243,36 @@ def flags_given(args: argparse.Namespace) -> list[str]:
     ]
 
 
-def add_language_option(parser: argparse.ArgumentParser) -> None:
-    """``--lang``: the language of the answer and of error messages."""
+def add_language_option(parser: argparse.ArgumentParser, every_command: bool = False) -> None:
+    """``--lang``: the language of the answer and of error messages. On the parser of
+    every command (``every_command``: ``meldwise --lang ja solve ...``) it speaks for
+    whichever command follows, whose own ``--lang`` wins (see :func:`spoken`)."""
+    locale = "from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, e.g. LANG=ja_JP.UTF-8; else en"
     parser.add_argument(
         "--lang",
+        dest=EVERY_COMMANDS_LANG if every_command else "lang",
         choices=LANGUAGES,
         default=None,
-        help="language of the answer: en or ja (default: from LANGUAGE, LC_ALL,"
-        " LC_MESSAGES or LANG, e.g. LANG=ja_JP.UTF-8; else en)",
+        help=(
+            f"language of every command's answer: en or ja (a command's own --lang wins;"
+            f" default: {locale})"
+            if every_command
+            else f"language of the answer: en or ja (default: {locale})"
+        ),
     )
+
+
+EVERY_COMMANDS_LANG = "every_commands_lang"
+"""Where the parser of every command keeps its ``--lang`` (:func:`add_language_option`):
+apart from a command's own, which would overwrite it with its default (None)."""
+
+
+def spoken(own: str | None, every: str | None) -> str:
+    """The language a command line speaks: the command's own ``--lang``, else the one
+    given before the command's name (``meldwise --lang ja solve``), else the locale's
+    (:func:`~solver.i18n.from_environment`). The one choice for argparse's usage errors
+    (from the words, before they are parsed: :func:`_lang_flags`) and for the command."""
+    return own or every or from_environment(os.environ)
 
 
 def add_rule_flag(parser: argparse.ArgumentParser, example: str) -> None:
@@ -846,7 +867,7 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
         sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")
     words = sys.argv[1:] if argv is None else list(argv)
     # Usage errors (argparse's own, and a flag given twice) in the language asked for.
-    with language(_lang_flag(words) or from_environment(os.environ)):
+    with language(spoken(*_lang_flags(words))):
         with argparse_speaking():
             args = parser.parse_args(words)
         try:
@@ -854,8 +875,8 @@ def dispatch(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int
         except MeldwiseError as error:
             return _refuse(error, {})
     run: Run = args.handler
-    spoken = getattr(args, "lang", None) or from_environment(os.environ)
-    with language(spoken), interruptible():
+    said_in = spoken(getattr(args, "lang", None), getattr(args, EVERY_COMMANDS_LANG, None))
+    with language(said_in), interruptible():
         try:
             code = run(args, sys.stdin, sys.stdout, sys.stderr)
             sys.stdout.flush()  # a write that fails, here: not as Python exits
@@ -956,17 +977,35 @@ def _flag_of(where: tuple[int | str, ...], flags: Mapping[str, str]) -> str | No
     return None
 
 
+def _lang_flags(words: Sequence[str]) -> tuple[str | None, str | None]:
+    """The languages a command line asks for before it is parsed (see :func:`_lang_flag`):
+    the command's own ``--lang``, and the one before the command's name, where the
+    parser of every command takes nothing but ``--lang`` and ``-h``."""
+    at = 0  # the command's name: the first word that is no flag and no --lang's value
+    while at < len(words) and words[at].startswith("-"):
+        flag, equals, _value = words[at].partition("=")
+        at += 1 + (not equals and _is_lang(flag))
+    return _lang_flag(words[at:]), _lang_flag(words[:at])
+
+
+def _is_lang(flag: str) -> bool:
+    """Whether argparse reads ``flag`` as ``--lang``, also abbreviated (``--la``): no
+    other flag begins with ``--l``."""
+    return len(flag) >= len("--l") and "--lang".startswith(flag)
+
+
 def _lang_flag(words: Sequence[str]) -> str | None:
-    """The language a command line asks for with ``--lang`` before it is parsed, also
-    written as argparse reads it abbreviated (``--la ja``, ``--lan=ja``): no other flag
-    begins with ``--l``. None when two ``--lang`` ask for different languages: the
-    refusal of the flag given twice is said in the locale's, as with no ``--lang`` (the
-    first one's was taken, so ``--lang ja --lang en`` was refused in Japanese)."""
+    """The language ``words`` ask for with ``--lang`` before they are parsed, also
+    written as argparse reads it abbreviated (``--la ja``, ``--lan=ja``). None when two
+    ``--lang`` ask for different languages: the refusal of the flag given twice is said
+    as with no ``--lang`` there (in the one before the command's name, else the
+    locale's: the first one's was taken, so ``--lang ja --lang en`` was refused in
+    Japanese)."""
     asked = set()
     # Each word with the one after it (the last with ""); an empty command line has none.
     for word, after in pairwise([*words, ""]):
         flag, equals, value = word.partition("=")
-        if len(flag) < len("--l") or not "--lang".startswith(flag):
+        if not _is_lang(flag):
             continue
         lang = value if equals else after
         if lang in LANGUAGES:

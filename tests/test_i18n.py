@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.settings import Settings
+from meldwise.cli import COMMANDS as MELDWISE_COMMANDS
 from meldwise.cli import main
 from solver import (
     MeldwiseError,
@@ -820,6 +821,85 @@ def test_lang_given_twice_is_refused_in_the_locales_language_when_they_disagree(
         with pytest.raises(SystemExit):
             main(["solve", "--rack", "R1", "--lang", lang, "--lang", lang])
         assert words in capsys.readouterr().err
+
+
+def _said(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """``meldwise ARGV``'s exit code (argparse's refusal too), stdout and stderr."""
+    try:
+        code = main(argv)
+    except SystemExit as exited:
+        code = int(exited.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _commands() -> list[str]:
+    """Every command of ``meldwise``, as its usage line lists them."""
+    usage = build_parser("meldwise", commands=MELDWISE_COMMANDS).format_usage()
+    listed: list[str] = re.findall(r"\{([a-z,]+)\}", usage)[-1].split(",")
+    assert "solve" in listed
+    assert "serve" in listed
+    return listed
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_lang_before_any_command_speaks_its_usage_errors(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``meldwise --lang ja solve ...`` was refused: the parser of every command took no
+    --lang, so argparse read ja as the command's name. Before any command it speaks as
+    the locale would, and as the command's own --lang (where it has one) does."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    before = _said(["--lang", "ja", command, "--no-such-flag"], capsys)
+    assert before[0] == 2
+    assert "\u30a8\u30e9\u30fc: " in before[2]  # エラー:
+    monkeypatch.setenv("LANGUAGE", "ja")
+    assert _said([command, "--no-such-flag"], capsys) == before
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert _said(["--lang", "ja", command, "--no-such-flag"], capsys) == before
+    if command in ("solve", "bot", "game", "review"):  # a command with --lang of its own
+        assert _said([command, "--lang", "ja", "--no-such-flag"], capsys) == before
+
+
+def test_lang_before_the_command_speaks_for_it_and_its_own_wins(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANGUAGE", "en")
+    args = ["solve", "--rack", "K8 K9 O1", "--table", "B7 K7 O7 R7 | R1 R2 R3"]
+    own = _said([*args, "--lang", "ja"], capsys)
+    assert "2\u679a(17\u70b9)\u3092\u51fa\u3057\u307e\u3059: K8 K9" in own[1]
+    assert _said(["--lang", "ja", *args], capsys) == own
+    assert _said(["--la=ja", *args], capsys) == own  # abbreviated, as argparse reads it
+    english = _said(args, capsys)
+    assert _said(["--lang", "ja", *args, "--lang", "en"], capsys) == english
+    assert _said(["--lang", "en", *args, "--lang", "ja"], capsys) == own
+    monkeypatch.setenv("LANGUAGE", "ja")
+    assert _said(["--lang", "en", *args], capsys) == english  # the locale is the fallback
+    # A command with no --lang of its own speaks the one before it; so do usage errors
+    # when the command's own --lang is said twice alike, or is ill-formed.
+    monkeypatch.setenv("LANGUAGE", "en")
+    code, _out, err = _said(["--lang", "ja", "tournament", "--bots", ""], capsys)
+    assert (code, err) == (
+        2,
+        "\u30a8\u30e9\u30fc: --bots \u306b\u30dc\u30c3\u30c8\u306e\u540d\u524d"
+        "\u304c\u3042\u308a\u307e\u305b\u3093(\u6307\u5b9a\u5024: '')\u3002"
+        "\u30dc\u30c3\u30c8\u306e\u540d\u524d\u30921\u3064\u4ee5\u4e0a"
+        "\u6307\u5b9a\u3057\u3066\u304f\u3060\u3055\u3044(\u4f8b: strong)\n",
+    )
+    refused = _said(["--lang", "ja", "solve", "--lang", "en", "--rack"], capsys)
+    assert refused[2].endswith("meldwise solve: error: argument --rack: expected one argument\n")
+    bad = _said(["--lang", "ja", "solve", "--lang", "en", "--lang", "fr"], capsys)
+    assert bad[2].endswith(
+        "meldwise solve: error: argument --lang: invalid choice: 'fr' (choose from 'en', 'ja')\n"
+    )
+    twice = _said(["--lang", "ja", "solve", "--lang", "en", "--lang", "ja"], capsys)
+    assert twice[2].startswith("usage: ")  # the two disagree: the one before speaks
+    assert twice[2].endswith(
+        "meldwise solve: \u30a8\u30e9\u30fc: --lang \u304c2\u56de\u6307\u5b9a"
+        "\u3055\u308c\u3066\u3044\u307e\u3059\u30021\u56de\u3060\u3051"
+        "\u6307\u5b9a\u3057\u3066\u304f\u3060\u3055\u3044\n"
+    )
 
 
 def test_the_reviews_summary_line_reads_as_japanese() -> None:
