@@ -117,11 +117,31 @@ class Served:
         return self.metrics.registry.get_sample_value(name, {"reason": reason}) or 0.0
 
     def stop(self) -> None:
-        self.server.close()
+        # On the loop's thread: neither uvloop's server (libuv handles) nor asyncio's (its
+        # selector, its waiters) may be touched from another while the loop runs.
+        self.call(self.server.close)
         asyncio.run_coroutine_threadsafe(_cancel_all(), self.loop).result(5)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
         self.loop.close()
+
+
+def test_stop_closes_the_server_on_its_loops_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Served.stop closed the listening server from the test's thread while the loop ran
+    in its own (every test here stops one)."""
+    server = Served()
+    listening = server.server
+    closed_in: list[threading.Thread] = []
+
+    class Closing:
+        def close(self) -> None:
+            closed_in.append(threading.current_thread())
+            listening.close()
+
+    monkeypatch.setattr(server, "server", Closing())
+    server.stop()
+    assert closed_in == [server.thread]
+    assert not listening.is_serving()
 
 
 def _protocols(server: Served) -> list[GuardedProtocol]:
