@@ -10,14 +10,14 @@ from functools import cache
 from itertools import pairwise
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from solver.errors import MeldwiseError
 from solver.rummikub import Objective, Rules
 from solver.rummikub.deal import full_set
 from solver.rummikub.engine import GameSettings
-from solver.rummikub.game_wire import bot_rummikub, review_rummikub
+from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.notation import JOKER, Tile, parse_tiles
 from solver.rummikub.record import read_record, record_to_dict, replay
 from tests.rummikub.games_support import TINY, play
@@ -70,6 +70,64 @@ def test_a_bots_move_on_a_small_variant_is_legal_and_knows_the_best(
         assert answer["best_tiles"] == best, answer
         if bot == "greedy":
             assert played.total() == best
+
+
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules=small_rules(max_numbers=6),
+    bots=st.lists(st.sampled_from(["beginner", "greedy", "strong"]), min_size=2, max_size=4),
+    hand=st.integers(1, 5),
+    pool_empty=st.sampled_from(["play_on", "end"]),
+    seed=st.integers(0, 2**31),
+)
+def test_a_bot_game_on_a_small_variant_replays_by_the_rules(
+    rules: Rules, bots: list[str], hand: int, pool_empty: str, seed: int
+) -> None:
+    """A whole game under any house rule, replayed from its deal outside the engine:
+    every play judged by the oracle (the engine judges with the library's checker),
+    every draw the pool's next tile, the racks as recorded, and the result's
+    penalties, scores and winners as the final racks give them."""
+    assume(len(bots) * hand <= sum(full_set(rules).values()))
+    game = {"rules": rules.to_dict(), "hand": hand, "pool_empty": pool_empty}
+    record = game_rummikub({"bots": bots, "seed": seed, "settings": game})["record"]
+    oracle = oracle_for(rules)
+    racks = [_bare(rack) for rack in record["deal"]["racks"]]
+    pool = [JOKER if t.is_joker else t for t in parse_tiles(record["deal"]["pool"])]
+    opened = [False] * len(bots)
+    for turn in record["turns"]:
+        seat = turn["player"]
+        assert _bare(turn["rack"]) == racks[seat], turn
+        before = [parse_tiles(tiles) for tiles in turn["table_before"]]
+        after = [parse_tiles(tiles) for tiles in turn["table_after"]]
+        if turn["action"] == "play":
+            assert oracle.judge(list(racks[seat].elements()), before, after, opened[seat]), turn
+            laid = Counter(JOKER if t.is_joker else t for tiles in after for t in tiles)
+            laid -= Counter(JOKER if t.is_joker else t for tiles in before for t in tiles)
+            assert laid == _bare(turn["played"]), turn
+            racks[seat] -= laid
+            opened[seat] = True
+        elif turn["action"] == "draw":
+            assert _bare([turn["drawn"]]) == Counter([pool.pop(0)]), turn
+            racks[seat] += _bare([turn["drawn"]])
+        else:
+            assert not pool, turn
+    result = record["result"]
+    penalties = [
+        sum((rules.joker_penalty if t.is_joker else t.number) * n for t, n in rack.items())
+        for rack in racks
+    ]
+    if result["end"] == "out":
+        winners = [seat for seat, rack in enumerate(racks) if not rack]
+        scores = [sum(penalties) if seat in winners else -p for seat, p in enumerate(penalties)]
+    else:
+        assert all(racks)
+        winners = [seat for seat, p in enumerate(penalties) if p == min(penalties)]
+        scores = [-p for p in penalties]
+    assert (result["penalties"], result["scores"], result["winners"]) == (
+        penalties,
+        scores,
+        winners,
+    )
 
 
 @cache
