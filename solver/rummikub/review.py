@@ -24,7 +24,6 @@ a missed tile is a fact about the turn, not a verdict on the game.
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -142,16 +141,20 @@ def review_game(
 
 
 def _check_order(record: GameRecord) -> None:
-    """Refuse turns out of order: who had opened is read from the turns before."""
-    for index, (earlier, turn) in enumerate(itertools.pairwise(record.turns), 1):
-        if turn.number <= earlier.number:
+    """Refuse turns that are not numbered 1, 2, 3, ... with none left out: who had
+    opened is read from the turns before, so a record missing its first turns (or some
+    in between) had the plays of a player who opened in them judged as openings, and
+    called illegal ("a player who has not opened may not touch the table")."""
+    for index, turn in enumerate(record.turns):
+        if turn.number != index + 1:
             raise RecordError(
                 _(
-                    "turns[{index}] (turn {number}): turns go in order, and it comes after"
-                    " turn {earlier}",
-                    index=index,
+                    "{where}: numbered {number}, expected {expected}: a review reads who had"
+                    " opened from every turn before, so the turns are numbered 1, 2, 3, ..."
+                    " with none left out",
+                    where=_("turns[{index}] (turn {number})", index=index, number=turn.number),
                     number=turn.number,
-                    earlier=earlier.number,
+                    expected=index + 1,
                 )
             )
 

@@ -17,7 +17,7 @@ measurement, see ``benchmarks/RESULTS.md``):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -268,12 +268,15 @@ def advise(
     *,
     name_tiles: bool = True,
     name_sets: bool = True,
+    shown: Sequence[Tile] | None = None,
 ) -> Advice:
     """The strong bot's advice for ``view``: whether it would hold back, and why.
     ``name_tiles`` false: the text names no tile (for a hint level that does not
     reveal the play). ``name_sets`` false: nor says that sets stand on the rack alone
     (for the nudge, which tells only whether a play exists and how many tiles it
-    places)."""
+    places). ``shown``: the tiles of the best play the hint shows, which ``keeps`` is
+    said of (the bot's own best play, when None): of plays placing as many tiles the
+    hint's least-disruption stage and the bot's score stage may pick different ones."""
     if not view.rack:
         # A player whose rack is empty has gone out: the round is over, so there is no
         # tile to draw either (it said "the strong bot would draw too").
@@ -285,7 +288,7 @@ def advise(
     if not name_sets and decision.nudge_reason is not None:
         decision = replace(decision, reason=decision.nudge_reason)
     best = decision.best
-    kept = Counter(best.played)
+    kept = Counter(best.played if shown is None else shown)
     kept.subtract(decision.played)
     keeps = tuple(sorted((+kept).elements()))
     holds_back = len(decision.played) < best.tiles_played

@@ -578,7 +578,9 @@ def solve_rummikub(request: Mapping[str, Any] | SolveRequest) -> dict[str, Any]:
             full = asked.hint_level is HintLevel.FULL
             # A nudge does not say that sets stand on the rack alone either.
             nudge = asked.hint_level is HintLevel.NUDGE
-            advice = advise(view, name_tiles=full, name_sets=not nudge)
+            # Its 'keeps' are tiles of the play this answer shows (the bot's own best
+            # play may place as many other ones: R1 J where the answer plays O6 J).
+            advice = advise(view, name_tiles=full, name_sets=not nudge, shown=play.played)
             added["advice"] = AdviceOut.answer(advice, asked.hint_level)
         if asked.free_jokers:
             added["free_jokers"] = play.free_jokers

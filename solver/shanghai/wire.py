@@ -192,6 +192,13 @@ class ShanghaiAdviseRequest(Spoken):
         if self.contract is None:
             assert self.hand_number is not None  # one of the two: check_request
             contract = Contract.for_hand(self.hand_number, rules)
+            try:
+                contract.check(rules)
+            except RequestError as error:
+                # The hand's standard contract clashes with the rules: the request has
+                # no 'sets' or 'runs' of its own to name (the places said ["sets"]).
+                error.places = ((("rules",), ""), (("hand_number",), ""))
+                raise
         else:
             contract = Contract.from_dict(self.contract.model_dump(), rules)
         try:

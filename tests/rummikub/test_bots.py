@@ -493,6 +493,23 @@ def test_the_hint_gives_advice_only_when_asked_and_keeps_the_best_play() -> None
     assert "stands on the rack alone" in advice["text"]
 
 
+def test_the_advice_keeps_tiles_of_the_play_the_hint_shows() -> None:
+    """Two plays place 2 tiles, O6 J and R1 J: the hint shows O6 J (least disruption),
+    the bot's own solve found R1 J, and the advice said it keeps R1 and J, "tiles of the
+    best play", R1 not being one of the play shown."""
+    request = {
+        "rack": ["R1", "O6", "J"],
+        "table": [["R4", "K4"], ["R4", "B4", "K4", "O4"]],
+        "opponents": [{"rack_size": 31, "opened": True}],
+        "rules": {"numbers": 6, "min_set_len": 2, "opening_threshold": 0, "wrap_runs": True},
+    }
+    answer = solve_rummikub(request)
+    advice = answer["advice"]
+    assert advice["draws"]
+    assert advice["plays"] == []
+    assert sorted(advice["keeps"]) == sorted(answer["played"]) == ["J", "O6"]
+
+
 def test_advice_below_the_full_hint_gives_no_tile_away() -> None:
     # A nudge says only whether a play exists and its size: its advice used to list
     # the tiles the bot would play and keep, which together were the whole best play.

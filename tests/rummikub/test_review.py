@@ -179,9 +179,37 @@ def _turn(number: int, rack: str, before: list[str], after: list[str] | None) ->
 def test_turns_out_of_order_are_refused() -> None:
     """Who had opened is read from the turns before, so they must come in order: a
     record numbering turn 2 before turn 1 was reviewed as if it did not matter."""
-    record = {"turns": [_turn(2, "B1 B2", [], None), _turn(1, "R1 R2 R3", [], None)]}
-    with pytest.raises(MeldwiseError, match=r"turns\[1\] \(turn 1\): turns go in order"):
+    record = {
+        "turns": [
+            _turn(1, "B1 B2", [], None),
+            _turn(3, "R1 R2 R3", [], None),
+            _turn(2, "B1", [], None),
+        ]
+    }
+    with pytest.raises(MeldwiseError, match=r"turns\[1\] \(turn 3\): numbered 3, expected 2"):
         review_rummikub({"record": record})
+
+
+@pytest.mark.parametrize("kept", [[0, 2], [2]], ids=["a turn left out", "the first turns cut"])
+def test_a_record_missing_turns_is_refused_not_judged_as_if_nobody_had_opened(
+    kept: list[int],
+) -> None:
+    """A record cut at its start (or with turns left out) was reviewed as if no player
+    had opened in the missing turns: the later plays of a player who had were called
+    illegal ("a player who has not opened may not touch the table")."""
+    table = ["R9 R10 R11", "K5 B5 O5"]
+    turns = [
+        _turn(1, "R9 R10 R11 K5 B5 O5 R2", [], table),  # the opening, 45 points
+        _turn(2, "B1 B2", table, None),
+        _turn(3, "R12 R2", table, ["R9 R10 R11 R12", "K5 B5 O5"]),  # legal once opened
+    ]
+    whole = review_rummikub({"record": {"turns": turns}})
+    assert [turn["legal"] for turn in whole["turns"]] == [True, True, True]
+    cut = [turns[index] for index in kept]
+    with pytest.raises(
+        MeldwiseError, match=r"turns\[\d\] \(turn \d\): numbered \d, expected \d: a"
+    ):
+        review_rummikub({"record": {"turns": cut}})
 
 
 def test_only_a_legal_play_opens() -> None:

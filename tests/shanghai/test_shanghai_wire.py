@@ -674,3 +674,12 @@ def test_cli_notes_say_the_phase_flag(
     assert "ask with phase 'draw')" in capsys.readouterr().out
     notes = advise_shanghai({"hand": ["7H"], "hand_number": 1})["notes"]
     assert any("ask with phase 'draw')" in note for note in notes)
+
+
+def test_a_standard_contract_the_rules_cannot_meet_names_the_fields_sent() -> None:
+    """Hand 1's two sets under min_set_len 8 with one deck (a set holds at most 6 cards)
+    named the place ["sets"], a field the request does not have."""
+    request = {"hand": ["7H"], "hand_number": 1, "rules": {"decks": 1, "min_set_len": 8}}
+    with pytest.raises(RequestError, match="contract 'sets' size 8 cannot be met") as refused:
+        advise_shanghai(request)
+    assert refused.value.places == ((("rules",), ""), (("hand_number",), ""))
