@@ -63,7 +63,9 @@ def check_play(
     threshold (jokers at their best reading; under ``joker_retrieval: "replace"`` at
     the reading the table keeps, :func:`read_meld`); after opening, under ``joker_retrieval:
     "replace"``, every table joker stays in its set or has the tile it stands for in its
-    place (see :func:`joker_retrieval_problems`). Under that rule a run's joker stands
+    place (see :func:`joker_retrieval_problems`), judged beside the other problems
+    unless a set after that is no valid set holds a joker or a tile of a table set
+    holding one (:func:`_jokers_readable`). Under that rule a run's joker stands
     where the table reads it (:func:`read_meld`), so reading it anew (``J R4 R5`` written
     ``R4 R5 J``) is a change of the table.
     """
@@ -118,9 +120,23 @@ def check_play(
 
     if not opened:
         problems += _opening_problems(table_before, table_after, bool(played), rules)
-    elif rules.replace_jokers and not problems:
-        problems += joker_retrieval_problems(table_before, table_after, bool(played), rules)
+    elif rules.replace_jokers and _jokers_readable(table_before, table_after, rules):
+        laid = bool(played & Counter(rack))
+        problems += joker_retrieval_problems(table_before, table_after, laid, rules)
     return Verdict(not problems, tuple(sorted(played.elements())), tuple(problems))
+
+
+def _jokers_readable(before: TileSets, after: TileSets, rules: Rules) -> bool:
+    """Whether the joker rule can be judged beside the other problems of a move: not
+    when a set after that is no valid set holds a joker (where it stands cannot be
+    read) or a numbered tile of a table set that held one (whether the tile a joker
+    stood for is in its place, or the set's tiles where they were, cannot be read)."""
+    held = {t for tiles in before if any(t.is_joker for t in tiles) for t in tiles}
+    return not any(
+        held.intersection(tiles) or any(t.is_joker for t in tiles)
+        for tiles in after
+        if read_meld_or_none(tiles, rules) is None
+    )
 
 
 def joker_retrieval_problems(
@@ -140,7 +156,8 @@ def joker_retrieval_problems(
     moves the joker to R6 without R3 taking its place, a re-reading the rule forbids
     (the next turn R6 could take it).
 
-    :func:`check_play` asks it of a move that is legal otherwise; on its own it judges
+    :func:`check_play` asks it of an opened player's move whose jokers it can read
+    (:func:`_jokers_readable`), beside its other problems; on its own it judges
     the joker rule for a table after that need not hold every tile (a repair's most
     tiles that fit), with ``played`` saying whether a tile not in ``before`` is laid.
     None under ``"free"``."""

@@ -25,6 +25,7 @@ from solver.rummikub import (
     Tile,
     solve,
 )
+from solver.rummikub.game_wire import review_rummikub
 from solver.rummikub.legality import check_play
 from solver.rummikub.model import TileCounts, build_model
 from solver.rummikub.notation import parse_tiles
@@ -125,6 +126,108 @@ def test_validate_refuses_a_joker_read_anew_under_replace() -> None:
     assert validate_rummikub({**move, "rules": {}})["legal"]
     ja = validate_rummikub({**move, "lang": "ja"})
     assert "R3" in ja["problems"][0]["reason"]
+
+
+JOKER_LEFT = (
+    "table set 0 (R5 R6 J(R7)): its joker stood for R7 and can leave that place only for R7,"
+    " under joker_retrieval 'replace', in a turn that plays a rack tile"
+)
+
+
+@pytest.mark.parametrize(
+    ("rack", "after", "others"),
+    [
+        (["R8"], [["J", "R5", "R6"], ["R8"]], ["R8: a set needs at least 3 tiles, this one has 1"]),
+        (
+            ["K1"],
+            [["J", "R5", "R6"]],
+            ["a play must place at least one tile from the rack; draw instead"],
+        ),
+        (["R8"], [["J", "R5", "R6"], ["R8", "R9"]], ["R9 played but not on the rack"]),
+    ],
+    ids=["beside an invalid set", "beside no tile placed", "beside a tile not on the rack"],
+)
+def test_validate_lists_a_joker_moved_beside_the_other_problems(
+    rack: list[str], after: list[list[str]], others: list[str]
+) -> None:
+    """The fuzz round's case: validate ("says every problem") named only the invalid
+    R8 while J R5 R6 had moved the joker from R7 to R4; the joker rule was judged only
+    of a move with no other problem. Where it can be read, it is said beside them."""
+    move = {
+        "rack": rack,
+        "table_before": [["R5", "R6", "J(R7)"]],
+        "table_after": after,
+        "opened": True,
+        "rules": {"joker_retrieval": "replace"},
+    }
+    reasons = [p["reason"] for p in validate_rummikub(move)["problems"]]
+    assert all(any(other in reason for reason in reasons) for other in others), reasons
+    assert JOKER_LEFT in reasons
+    ja = [p["reason"] for p in validate_rummikub({**move, "lang": "ja"})["problems"]]
+    assert len(ja) == len(reasons)
+    assert "場のセット0" in ja[-1]
+
+
+@pytest.mark.parametrize(
+    "after",
+    [[["R5", "R6", "R7", "R9"], ["J", "R8", "R10"]], [["R5", "R6", "J", "R9"], ["R7", "R8"]]],
+    ids=["its tiles in a set that is not one", "the joker in a set that is not one"],
+)
+def test_a_joker_in_a_set_that_cannot_be_read_is_not_said_to_have_left(
+    after: list[list[str]],
+) -> None:
+    """Where an invalid set holds the joker, or the tiles of the set it stood in, where
+    the joker stands cannot be read: R7 did take its place in R5 R6 R7 R9, and in
+    R5 R6 J R9 the joker may still be R7; only the invalid set is said."""
+    move = {
+        "rack": ["R8", "R9", "R10"],
+        "table_before": [["R5", "R6", "J(R7)"]],
+        "table_after": after,
+        "opened": True,
+        "rules": {"joker_retrieval": "replace"},
+    }
+    verdict = validate_rummikub(move)
+    assert not verdict["legal"]
+    assert not any("joker_retrieval" in p["reason"] for p in verdict["problems"])
+
+
+def test_a_review_lists_a_joker_moved_beside_the_other_problems() -> None:
+    """The review judges a turn with the same checker: both problems of the turn."""
+    table = [["R5", "R6", "J(R7)"]]
+    record = {
+        "settings": {"rules": {"joker_retrieval": "replace", "opening_threshold": 0}},
+        "turns": [
+            {
+                "turn": 1,
+                "player": 0,
+                "rack": ["R5", "R6", "J", "K1"],
+                "table_before": [],
+                "action": "play",
+                "table_after": table,
+            },
+            {
+                "turn": 2,
+                "player": 1,
+                "rack": ["B1"],
+                "table_before": table,
+                "action": "draw",
+                "drawn": "B2",
+            },
+            {
+                "turn": 3,
+                "player": 0,
+                "rack": ["K1", "R8"],
+                "table_before": table,
+                "action": "play",
+                "table_after": [["J", "R5", "R6"], ["R8"]],
+            },
+        ],
+    }
+    turns = review_rummikub({"record": record, "player": 0})["turns"]
+    assert turns[1]["problems"] == [
+        "set 1 after: R8: a set needs at least 3 tiles, this one has 1",
+        JOKER_LEFT,
+    ]
 
 
 BRACKETED = {
