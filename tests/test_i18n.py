@@ -310,7 +310,8 @@ def test_bots_games_and_reviews_change_only_the_text() -> None:
     assert len(texts) >= 2, texts
     assert all(_is_japanese(text) for text in texts), texts
     record["turns"][0]["player"] = 9
-    with pytest.raises(MeldwiseError, match=r"^turns\[0\]: 2人のゲームにプレイヤー9はいません$"):
+    refused = r"^record: turns\[0\]: 2人のゲームにプレイヤー9はいません$"
+    with pytest.raises(MeldwiseError, match=refused):
         review_rummikub({"record": record, "lang": "ja"})
 
 

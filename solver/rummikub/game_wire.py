@@ -19,14 +19,14 @@ from pydantic import ConfigDict, Field, StrictBool
 
 from solver.arena.runner import MAX_SEED, bot_seed
 from solver.cpsat import Limit, Status
-from solver.errors import RequestError, TableError, quoted
+from solver.errors import MeldwiseError, RequestError, TableError, quoted
 from solver.i18n import _, speaks
 from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
 from solver.rummikub.deal import full_set
 from solver.rummikub.engine import Game, GameSettings, added_tiles
 from solver.rummikub.notation import Notation, spell, spelling, written_sets
 from solver.rummikub.position import Objective, Position
-from solver.rummikub.record import GameRecordModel, read_record, record_to_dict
+from solver.rummikub.record import GameRecordModel, RecordError, read_record, record_to_dict
 from solver.rummikub.review import review_game, review_to_dict
 from solver.rummikub.rules import STANDARD
 from solver.rummikub.search import DEFAULT_TIME_LIMIT
@@ -367,7 +367,11 @@ def review_rummikub(request: Mapping[str, Any] | ReviewRequest) -> dict[str, Any
     ``player`` reviews one seat's turns; the time limit bounds each turn's solve (see
     :mod:`solver.rummikub.review`)."""
     asked = read(ReviewRequest, request)
-    record = read_record(asked.record, asked.notation)
+    try:
+        record = read_record(asked.record, asked.notation)
+    except MeldwiseError as error:
+        # Its places are the record's (turns[0]): said within the request's field.
+        raise RecordError.within("record", error) from None
     if len(record.turns) > MAX_REVIEW_TURNS:
         raise RequestError(
             _(
@@ -390,10 +394,13 @@ def review_rummikub(request: Mapping[str, Any] | ReviewRequest) -> dict[str, Any
     rules = record.settings.rules
     check_notation(asked.notation, rules)
     with spelling(asked.notation, rules.colours):
-        review = review_game(
-            record,
-            player=asked.player,
-            objective=asked.objective,
-            limit=Limit(asked.time_limit_ms / 1000),
-        )
+        try:
+            review = review_game(
+                record,
+                player=asked.player,
+                objective=asked.objective,
+                limit=Limit(asked.time_limit_ms / 1000),
+            )
+        except RecordError as error:
+            raise RecordError.within("record", error) from None
         return review_to_dict(review, record)

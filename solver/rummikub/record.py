@@ -24,6 +24,7 @@ all read records through them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -71,7 +72,33 @@ VERSION: Literal[1] = 1
 
 
 class RecordError(MeldwiseError):
-    """A game record that is malformed or does not replay; the message says where."""
+    """A game record that is malformed or does not replay; the message says where,
+    and its :attr:`~solver.errors.MeldwiseError.places` note that place in the record
+    (a request holding the record notes them within its field, :meth:`within`)."""
+
+    def at(self, where: str, *fields: str) -> RecordError:
+        """This error, whose message quotes the place ``where`` in the record
+        (``turns[0]``, ``turns[0].table_before[1]``, ``result.scores``) and then each of
+        ``fields`` of it as ``'name'``."""
+        path = _path(where)
+        self.places = ((path, where), *(((*path, name), repr(name)) for name in fields))
+        return self
+
+    @classmethod
+    def within(cls, field: str, error: MeldwiseError) -> RecordError:
+        """``error``, of the record a request gives as ``field``, said as of that field
+        (``record: turns[0]: ...``), its places within it."""
+        said = cls(_("{where}: {problem}", where=field, problem=error))
+        said.placed(field, error)
+        return said
+
+
+def _path(where: str) -> tuple[int | str, ...]:
+    """The place ``where`` names (``turns[0].rack``: ``("turns", 0, "rack")``)."""
+    return tuple(
+        int(part[1:-1]) if part.startswith("[") else part
+        for part in re.findall(r"\[\d+\]|[^.\[\]]+", where)
+    )
 
 
 # --- the JSON format ------------------------------------------------------------------
@@ -250,12 +277,13 @@ def _read_game(model: GameRecordModel, settings: GameSettings) -> GameRecord:
         try:
             deal.check(settings)  # else a review would go on under settings it contradicts
         except MeldwiseError as error:
-            raise RecordError(_("deal: {problem}", problem=error)) from None
+            # Not quoted: the word is said in the message's language (配牌).
+            raise RecordError(_("deal: {problem}", problem=error)).about("deal") from None
         if model.seed is not None and _dealt(Deal.shuffle(settings, model.seed)) != _dealt(deal):
             raise RecordError(
                 _("seed: the deal is not the one seed {seed} shuffles", seed=model.seed)
-            )
-    turns = tuple(_turn(entry, index, rules) for index, entry in enumerate(model.turns))
+            ).at("seed")
+    turns = tuple(_read_turn(entry, index, rules) for index, entry in enumerate(model.turns))
     outcome = None
     if model.result is not None:
         result = model.result
@@ -278,7 +306,7 @@ def _read_game(model: GameRecordModel, settings: GameSettings) -> GameRecord:
                 len(players),
                 players=settings.players,
             )
-        )
+        ).naming("players")
     for index, turn in enumerate(turns):
         if turn.player >= settings.players:
             raise RecordError(
@@ -288,7 +316,7 @@ def _read_game(model: GameRecordModel, settings: GameSettings) -> GameRecord:
                     player=turn.player,
                     players=settings.players,
                 )
-            )
+            ).at(f"turns[{index}]")
     return GameRecord(settings, turns, model.seed, players, deal, outcome)
 
 
@@ -304,7 +332,7 @@ def _check_result(result: ResultEntry, players: int) -> None:
                     name=name,
                     players=players,
                 )
-            )
+            ).at(f"result.{name}")
     for seat in result.winners:
         if not 0 <= seat < players:
             raise RecordError(
@@ -313,7 +341,7 @@ def _check_result(result: ResultEntry, players: int) -> None:
                     seat=seat,
                     players=players,
                 )
-            )
+            ).at("result.winners")
 
 
 def _check_outcome(outcome: Outcome, rules: Rules) -> None:
@@ -324,7 +352,7 @@ def _check_outcome(outcome: Outcome, rules: Rules) -> None:
     if out and (len(outcome.winners) != 1 or outcome.winners[0] not in emptied):
         raise RecordError(
             _("result: a round ended 'out' has one winner, a player whose rack is empty")
-        )
+        ).at("result")
     if out and len(emptied) > 1:
         # The round ends as the first rack empties: a second empty rack scored as the
         # winner's too (the scores no longer added up to zero).
@@ -335,7 +363,7 @@ def _check_outcome(outcome: Outcome, rules: Rules) -> None:
                 " {seat}'s is empty too",
                 seat=other,
             )
-        )
+        ).at("result")
     if not out and emptied:
         # A player who empties the rack ends the round 'out': a 'blocked' result with an
         # empty rack was read, its player scored as a winner of a round nobody won.
@@ -344,12 +372,12 @@ def _check_outcome(outcome: Outcome, rules: Rules) -> None:
                 "result: a round ended 'blocked' leaves no rack empty, but player {seat}'s is",
                 seat=emptied[0],
             )
-        )
+        ).at("result")
     mover = outcome.winners[0] if out else 0
     try:
         expected = round_outcome(outcome.end, outcome.racks, rules, outcome.turns, mover)
     except MeldwiseError as error:
-        raise RecordError(_("result: {problem}", problem=error)) from None
+        raise RecordError(_("result: {problem}", problem=error)).at("result") from None
     # The first field that does not follow, named: "its racks give penalties [0, 7],
     # scores [7, -7] and winners [0]" left the reader to find which of the three was edited.
     for name, given, right in (
@@ -365,7 +393,7 @@ def _check_outcome(outcome: Outcome, rules: Rules) -> None:
                     given=list(given),
                     right=list(right),
                 )
-            )
+            ).at(f"result.{name}")
 
 
 def _dealt(deal: Deal) -> tuple[list[list[Tile]], tuple[Tile, ...]]:
@@ -383,6 +411,14 @@ def parse_record_model(data: Any) -> GameRecordModel:
         ) from None
 
 
+def _read_turn(entry: TurnEntry, index: int, rules: Rules) -> Turn:
+    """:func:`_turn`, its errors placed at the turn when they name no place within it."""
+    try:
+        return _turn(entry, index, rules)
+    except RecordError as error:
+        raise (error if error.places else error.at(f"turns[{index}]")) from None
+
+
 def _turn(entry: TurnEntry, index: int, rules: Rules) -> Turn:
     where = f"turns[{index}]"
     rack = _parse(entry.rack, f"{where}.rack", rules)
@@ -390,7 +426,9 @@ def _turn(entry: TurnEntry, index: int, rules: Rules) -> Turn:
     action = Action(entry.action)
     if action is Action.PLAY:
         if entry.table_after is None:
-            raise RecordError(_("{where}: a play needs 'table_after'", where=where))
+            raise RecordError(_("{where}: a play needs 'table_after'", where=where)).at(
+                where, "table_after"
+            )
         if entry.drawn is not None:
             # Once read and dropped without a word, whatever it said (even no tile).
             raise RecordError(
@@ -410,14 +448,16 @@ def _turn(entry: TurnEntry, index: int, rules: Rules) -> Turn:
                     claimed=format_tiles(claimed),
                     added=format_tiles(played),
                 )
-            )
+            ).at(where, "played")
         return Turn(entry.turn, entry.player, rack, before, action, after, played)
     if entry.played:
         raise RecordError(_("{where}: a {action} plays no tiles", where=where, action=action.value))
     drawn = None
     if action is Action.DRAW:
         if entry.drawn is None:
-            raise RecordError(_("{where}: a draw needs 'drawn', the tile drawn", where=where))
+            raise RecordError(_("{where}: a draw needs 'drawn', the tile drawn", where=where)).at(
+                where, "drawn"
+            )
         drawn = _parse([entry.drawn], f"{where}.drawn", rules)[0]
     elif entry.drawn is not None:
         raise RecordError(_("{where}: a {action} draws no tile", where=where, action=action.value))
@@ -558,7 +598,7 @@ def _parse(words: Sequence[str], where: str, rules: Rules) -> tuple[Tile, ...]:
     try:
         return tuple(rules.read_tile(word) for word in words)
     except MeldwiseError as error:
-        raise RecordError(_("{where}: {problem}", where=where, problem=error)) from None
+        raise RecordError(_("{where}: {problem}", where=where, problem=error)).at(where) from None
 
 
 def _parse_table(sets: Sequence[Sequence[str]], where: str, rules: Rules) -> Table:

@@ -156,7 +156,7 @@ def _check_order(record: GameRecord) -> None:
                     number=turn.number,
                     expected=index + 1,
                 )
-            )
+            ).at(f"turns[{index}]")
 
 
 def _problems(turn: Turn, opened: bool, rules: Rules) -> tuple[str, ...]:

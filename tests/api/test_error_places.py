@@ -28,6 +28,8 @@ from tests.api.support import SOLVE, listed_places
 
 Wire = Callable[[Mapping[str, Any]], dict[str, Any]]
 
+FIRST_TURN: dict[str, Any] = EXAMPLE_RECORD["turns"][0]
+
 # Per route: the library's function, a request it accepts, and ways to spoil one field
 # each (a key -> a bad value; a dotted key for a field within another), each a problem
 # one of the games raises: an unknown tile or card, a wrong type, a value out of range,
@@ -119,6 +121,14 @@ ROUTES: dict[str, tuple[Wire, dict[str, Any], list[tuple[str, Any]]]] = {
             ("record", "record"),
             ("record.version", 3),
             ("record.turns", "turns"),
+            # The record reads, and does not hold a game: its places within 'record'.
+            ("record.turns", [{**FIRST_TURN, "table_after": None}]),
+            ("record.turns", [{**FIRST_TURN, "rack": ["R1", "Q5"]}]),
+            ("record.turns", [{**FIRST_TURN, "table_before": [["R1", "X"]]}]),
+            ("record.turns", [{**FIRST_TURN, "played": ["R10"]}]),
+            ("record.turns", [{**FIRST_TURN, "turn": 5}]),
+            ("record.players", ["ann"]),
+            ("record.settings", {"rules": {"jokers": 9}}),
         ],
     ),
     "/v1/shanghai/advise": (
@@ -242,6 +252,55 @@ def test_several_problems_at_once_quote_their_places_in_turn(
     error = refusal(wire, asked)
     if len(str(error)) <= MAX_DETAIL and str(error).isprintable():
         assert body == {"detail": str(error), "places": listed_places(error)}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(
+    ("spoil", "fields"),
+    [
+        (
+            {**FIRST_TURN, "table_after": None},
+            [["record"], ["record", "turns", 0], ["record", "turns", 0, "table_after"]],
+        ),
+        ({**FIRST_TURN, "rack": ["R1", "Q5"]}, [["record"], ["record", "turns", 0, "rack"]]),
+        (
+            {**FIRST_TURN, "table_before": [["R1", "X"]]},
+            [["record"], ["record", "turns", 0, "table_before", 0]],
+        ),
+        (
+            {**FIRST_TURN, "played": ["R10"]},
+            [["record"], ["record", "turns", 0], ["record", "turns", 0, "played"]],
+        ),
+        ({**FIRST_TURN, "turn": 5}, [["record"], ["record", "turns", 0]]),
+    ],
+    ids=["no table_after", "a bad tile", "a bad table tile", "played", "numbered"],
+)
+def test_a_record_that_does_not_hold_a_game_lists_its_places_in_the_request(
+    client: TestClient, lang: str, spoil: dict[str, Any], fields: list[list[Any]]
+) -> None:
+    # "turns[0]: a play needs 'table_after'" listed no place, though the record's shape
+    # errors of the same route name theirs ('record.turns[0].turn').
+    record = {**EXAMPLE_RECORD, "turns": [spoil]}
+    answer = client.post("/v1/rummikub/review", json={"record": record, "lang": lang})
+    assert answer.status_code == 422, answer.text
+    body = answer.json()
+    assert body["detail"].startswith("record: turns[0]")
+    assert [place["field"] for place in body["places"]] == fields
+    found_in_turn(body["detail"], body["places"])
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_record_whose_settings_do_not_read_lists_them_in_the_request(
+    client: TestClient, lang: str
+) -> None:
+    # Its settings were placed at ["settings", "rules"], a field the request lacks.
+    record = {**EXAMPLE_RECORD, "settings": {"rules": {"jokers": 9}}}
+    body = client.post("/v1/rummikub/review", json={"record": record, "lang": lang}).json()
+    assert [place["field"] for place in body["places"]] == [
+        ["record"],
+        ["record", "settings", "rules"],
+    ]
+    found_in_turn(body["detail"], body["places"])
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

@@ -100,7 +100,7 @@ def test_a_review_names_a_tile_the_record_lacks_in_the_requests_notation(
     request = {"record": {"turns": turns}, "notation": "RBYK"}
     answer = client.post(REVIEW, json=request)
     assert answer.status_code == 422
-    detail = "turns[1].rack: unknown tile 'G4': this game's colours are R B K Y"
+    detail = "record: turns[1].rack: unknown tile 'G4': this game's colours are R B K Y"
     assert answer.json()["detail"] == detail == _library_error(review_rummikub, request)
     refused = client.post(REVIEW, json={**request, "notation": "RBYQ"})
     assert refused.status_code == 422

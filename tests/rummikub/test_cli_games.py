@@ -723,10 +723,13 @@ def test_bot_game_and_review_write_tiles_in_the_notation_asked(
 @pytest.mark.parametrize(
     ("lang", "said"),
     [
-        ("en", "error: turns[1].rack: unknown tile 'G4': this game's colours are R B K Y\n"),
+        (
+            "en",
+            "error: record: turns[1].rack: unknown tile 'G4': this game's colours are R B K Y\n",
+        ),
         (
             "ja",
-            "エラー: turns[1].rack: 不明なタイル 'G4': "
+            "エラー: record: turns[1].rack: 不明なタイル 'G4': "
             "このゲームの色は R B K Y(赤・青・黒・黄)です\n",
         ),
     ],

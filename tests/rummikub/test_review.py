@@ -408,25 +408,28 @@ def _draws(rack: str, rules: dict[str, Any] | None = None) -> dict[str, Any]:
     [
         (
             {"record": _draws("G4"), "notation": "RBYK"},
-            "turns[1].rack: unknown tile 'G4': this game's colours are R B K Y",
+            "record: turns[1].rack: unknown tile 'G4': this game's colours are R B K Y",
         ),
         (
             {"record": _draws("G4"), "notation": "RBYK", "lang": "ja"},
-            "turns[1].rack: 不明なタイル 'G4': このゲームの色は R B K Y(赤・青・黒・黄)です",
+            "record: turns[1].rack: "
+            "不明なタイル 'G4': このゲームの色は R B K Y(赤・青・黒・黄)です",
         ),
         (
             {"record": _draws("Q4", {"colours": 5}), "notation": "RBYK"},
-            "turns[1].rack: unknown tile 'Q4': 'Q' is not a colour (colours are R, B, K, Y, G)",
+            "record: turns[1].rack: "
+            "unknown tile 'Q4': 'Q' is not a colour (colours are R, B, K, Y, G)",
         ),
         (
             {"record": _draws("G4")},
-            "turns[1].rack: unknown tile 'G4': this game's colours are R B K O",
+            "record: turns[1].rack: unknown tile 'G4': this game's colours are R B K O",
         ),
         (
             # RBYK does not fit a game with yellow: the letters as read, and the
             # notation refused on its own once the record reads.
             {"record": _draws("Q4", {"colours": 6}), "notation": "RBYK"},
-            "turns[1].rack: unknown tile 'Q4': 'Q' is not a colour (colours are R, B, K, O, G, Y)",
+            "record: turns[1].rack: "
+            "unknown tile 'Q4': 'Q' is not a colour (colours are R, B, K, O, G, Y)",
         ),
         (
             {"record": _draws("G4"), "notation": "RBYQ"},
