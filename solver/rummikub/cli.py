@@ -535,7 +535,7 @@ def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr:
     if args.json:
         stdout.write(json_line(review) + "\n")
     else:
-        stdout.write(describe_review(review))
+        stdout.write(describe_review(review, args.player))
     return 0
 
 
@@ -553,10 +553,16 @@ def _unproven(turns: list[dict[str, Any]], seat: int) -> list[int]:
     ]
 
 
-def describe_review(review: dict[str, Any]) -> str:
+def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
     """A review written for a person: each player's summary, then the turns that fell
-    short or broke the rules."""
+    short or broke the rules; ``chosen``: the seat whose turns alone were reviewed."""
     if not review["turns"]:
+        if chosen is not None:
+            # "No turns to review." read as if the record had none.
+            return (
+                _("Player {player} has no turns in the record: nothing to review.", player=chosen)
+                + "\n"
+            )
         return _("No turns to review.") + "\n"
 
     def amount(n: int) -> str:

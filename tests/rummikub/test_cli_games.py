@@ -454,6 +454,14 @@ def test_a_game_record_written_then_reviewed(
     path.write_text(json.dumps({**record, "turns": []}))
     assert main(["review", str(path)]) == 0
     assert capsys.readouterr().out == "No turns to review.\n"
+    # A seat with no turns in the record: that said, not that the record has none.
+    path.write_text(json.dumps({**record, "turns": record["turns"][:1]}))
+    assert main(["review", str(path), "--player", "1"]) == 0
+    assert capsys.readouterr().out == "Player 1 has no turns in the record: nothing to review.\n"
+    assert main(["review", str(path), "--player", "1", "--lang", "ja"]) == 0
+    assert capsys.readouterr().out == (
+        "記録にはプレイヤー1の手番がありません。振り返るものはありません。\n"
+    )
     # A bad file says what is wrong.
     path.write_text("{")
     assert main(["review", str(path)]) == 2
