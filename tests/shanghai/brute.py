@@ -52,7 +52,12 @@ def set_extras(cards: Cards, size: int, rules: Rules) -> int:
 def run_extras(cards: Cards, size: int, rules: Rules) -> int:
     """Fewest natural cards to add so ``cards`` form a run of at least ``size``."""
     best = INFINITE
+    naturals = [c for c in cards if not wild(c, rules)]
     for suit in Suit:
+        # A natural card of another suit, or a second copy of one, fits no stretch of
+        # this suit (_naturals_fitting finds no place for it): no stretch to try.
+        if any(c.suit != suit for c in naturals) or len(set(naturals)) < len(naturals):
+            continue
         # The extras grow with the length: the shortest stretch that fits is the best
         # of its suit, and none as long as the best so far can beat it.
         for length in range(max(size, len(cards)), min(14, len(cards) + best)):
