@@ -18,6 +18,7 @@ from solver import (
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
 from solver.i18n import language
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
+from solver.rummikub.record import RecordError
 from solver.rummikub.wire import repair_rummikub
 from solver.wire import pydantic_problem
 
@@ -269,22 +270,26 @@ def test_a_tile_the_game_lacks_is_named_in_the_requests_notation(call: Any, mess
 
 
 @pytest.mark.parametrize(
-    ("call", "message"),
+    ("call", "error", "message"),
     [
         (
             lambda s: game_rummikub({"bots": ["greedy", "greedy"], "settings": s}),
+            RulesError,
             "settings.rules: rule 'jokers' must be between 0 and 4, got 9",
         ),
         (
             lambda s: review_rummikub({"record": {"settings": s, "turns": []}}),
-            "settings.rules: rule 'jokers' must be between 0 and 4, got 9",
+            RecordError,  # the settings are the record's
+            "record: settings.rules: rule 'jokers' must be between 0 and 4, got 9",
         ),
     ],
     ids=["game", "review"],
 )
-def test_a_bad_rule_in_game_settings_names_its_place(call: Any, message: str) -> None:
+def test_a_bad_rule_in_game_settings_names_its_place(
+    call: Any, error: type[Exception], message: str
+) -> None:
     """It used to say only "rule 'jokers' must be ...", not where the rule stands."""
-    with pytest.raises(RulesError) as raised:
+    with pytest.raises(error) as raised:
         call({"rules": {"jokers": 9}})
     assert str(raised.value) == message
 
