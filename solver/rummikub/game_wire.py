@@ -17,13 +17,13 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import ConfigDict, Field, StrictBool
 
-from solver.arena.runner import MAX_SEED, bot_seed
+from solver.arena.runner import MAX_SEED, IllegalBotMove, bot_seed
 from solver.cpsat import Limit, Status
 from solver.errors import MeldwiseError, RequestError, TableError, quoted
 from solver.i18n import _, speaks
 from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
 from solver.rummikub.deal import full_set
-from solver.rummikub.engine import Game, GameSettings, added_tiles
+from solver.rummikub.engine import Game, GameSettings, IllegalMove, added_tiles
 from solver.rummikub.notation import Notation, spell, spelling, written_sets
 from solver.rummikub.position import Objective, Position
 from solver.rummikub.record import GameRecordModel, RecordError, read_record, record_to_dict
@@ -351,7 +351,12 @@ def game_rummikub(request: Mapping[str, Any] | GameRequest) -> dict[str, Any]:
     players = [make_bot(name, bot_seed(asked.seed, seat)) for seat, name in enumerate(asked.bots)]
     with solve_statuses() as statuses:
         while not game.over:
-            game.apply(players[game.to_move].choose(game.view()))
+            seat = game.to_move
+            try:
+                game.apply(players[seat].choose(game.view()))
+            except IllegalMove as error:
+                # A bug in the bot, not in the request: not a refusal of the input (422).
+                raise IllegalBotMove(f"bot {asked.bots[seat]!r} in seat {seat}: {error}") from None
     with spelling(asked.notation, settings.rules.colours):
         record = record_to_dict(game, list(asked.bots))
     return {"status": _least_proven(statuses).value, "record": record}

@@ -10,13 +10,15 @@ from functools import cache
 from itertools import pairwise
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from solver.arena.runner import IllegalBotMove
 from solver.errors import MeldwiseError
 from solver.rummikub import Objective, Rules
 from solver.rummikub.deal import full_set
-from solver.rummikub.engine import GameSettings
+from solver.rummikub.engine import GameSettings, Move, View
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.notation import JOKER, Tile, parse_tiles
 from solver.rummikub.record import read_record, record_to_dict, replay
@@ -247,3 +249,18 @@ def test_a_spoilt_record_is_refused_by_name_or_reviewed_as_it_reads(
         assert seat["turns_at_best"] == sum(t["at_best"] for t in reviewed)
         assert seat["placed"] == sum(t["tiles_played"] for t in reviewed)
         assert seat["illegal_turns"] == [t["turn"] for t in mine if not t["legal"]]
+
+
+def test_an_illegal_bot_move_is_the_bots_bug_not_a_refusal_of_the_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """/game let a bot's illegal move out as the engine's IllegalMove, a refusal of bad
+    input (a 422 blaming the request); it is a bug in the bot (the service's 500)."""
+
+    class Cheat:
+        def choose(self, view: View) -> Move:
+            return Move.play([*view.table, parse_tiles("R1 R2 R3")])  # 6 points, no opening
+
+    monkeypatch.setattr("solver.rummikub.game_wire.make_bot", lambda name, seed: Cheat())
+    with pytest.raises(IllegalBotMove, match=r"^bot 'greedy' in seat 0: turn 1, player 0: "):
+        game_rummikub({"bots": ["greedy", "greedy"], "seed": 1})
