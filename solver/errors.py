@@ -7,6 +7,7 @@ input, so callers (CLI, HTTP service) can show it to a person unchanged.
 from __future__ import annotations
 
 import math
+import re
 import reprlib
 from collections.abc import Iterable
 
@@ -38,7 +39,7 @@ class MeldwiseError(ValueError):
         """This error, whose message says ``cause`` after the place ``where`` in what was
         read (``settings.rules: rule 'jokers' ...``), noting that place and those the
         cause quotes within it (see :attr:`places`)."""
-        at = tuple(where.split("."))
+        at = path_of(where)
         self.places = ((at, where), *(((*at, *inner), shown) for inner, shown in cause.places))
         return self
 
@@ -54,6 +55,16 @@ class MeldwiseError(ValueError):
         :attr:`places`)."""
         self.places = tuple(((name,), repr(name) if quoted else name) for name in fields)
         return self
+
+
+def path_of(where: str) -> tuple[int | str, ...]:
+    """The place in a request ``where`` names, as :attr:`MeldwiseError.places` note it:
+    ``settings.rules``: ``("settings", "rules")``; ``turns[0].rack``: ``("turns", 0,
+    "rack")``."""
+    return tuple(
+        int(part[1:-1]) if part.startswith("[") else part
+        for part in re.findall(r"\[\d+\]|[^.\[\]]+", where)
+    )
 
 
 class NotationError(MeldwiseError):

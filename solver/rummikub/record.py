@@ -24,7 +24,6 @@ all read records through them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -40,7 +39,7 @@ from pydantic import (
 from pydantic_core import InitErrorDetails
 
 from solver.arena.runner import MAX_SEED
-from solver.errors import MeldwiseError, RequestError
+from solver.errors import MeldwiseError, RequestError, path_of
 from solver.i18n import _, _n
 from solver.rummikub.engine import (
     Action,
@@ -80,7 +79,7 @@ class RecordError(MeldwiseError):
         """This error, whose message quotes the place ``where`` in the record
         (``turns[0]``, ``turns[0].table_before[1]``, ``result.scores``) and then each of
         ``fields`` of it as ``'name'``."""
-        path = _path(where)
+        path = path_of(where)
         self.places = ((path, where), *(((*path, name), repr(name)) for name in fields))
         return self
 
@@ -91,14 +90,6 @@ class RecordError(MeldwiseError):
         said = cls(_("{where}: {problem}", where=field, problem=error))
         said.placed(field, error)
         return said
-
-
-def _path(where: str) -> tuple[int | str, ...]:
-    """The place ``where`` names (``turns[0].rack``: ``("turns", 0, "rack")``)."""
-    return tuple(
-        int(part[1:-1]) if part.startswith("[") else part
-        for part in re.findall(r"\[\d+\]|[^.\[\]]+", where)
-    )
 
 
 # --- the JSON format ------------------------------------------------------------------
