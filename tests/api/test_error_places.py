@@ -145,7 +145,9 @@ ROUTES: dict[str, tuple[Wire, dict[str, Any], list[tuple[str, Any]]]] = {
             ("next_player", {"x": 1}),
             ("contract", {"sets": [2, "3"], "runs": [99]}),
             ("contract", {"sets": [3, 3]}),
-            ("hand_number", None),
+            # Not hand_number null: with the contract above it makes a valid request (no
+            # contract and no hand number is tested below, with both fields' places).
+            ("hand_number", "1"),
             ("rules", {"decks": 0}),
         ],
     ),
