@@ -22,7 +22,8 @@ alone.
   8-10), and an upcard that leaves the deficiency when the buy's penalty cards
   lower the expected penalty at the hand's end (``buy_ev``,
   :func:`expected_penalty`, with stated guesses of the chance that the hand ends
-  each turn).
+  each turn). Out of reach of the contract (:func:`out_of_reach`) it takes an
+  upcard cheaper than a stock card in expectation (``take_low``, :func:`takes_low`).
 
 Knobs for experiments (``strong:KNOB=VALUE+...``), not in :data:`STRONG` because
 together they did not measure better (benchmarks/RESULTS.md, section 6):
@@ -123,6 +124,10 @@ class Policy:
     """Out of reach of the contract (:func:`out_of_reach`), shed the costliest card of
     the lowest danger (False: the first costliest card in card order, whatever its
     danger)."""
+    take_low: bool = False
+    """Out of reach of the contract (:func:`out_of_reach`), take the upcard when that
+    leaves the hand fewer points in expectation than a stock card
+    (:func:`takes_low`), rather than always drawing."""
     buy_ev: bool = False
     """Buy by expected value (False: greedy's rule alone): what greedy buys (the
     upcard lowers the deficiency), and an upcard that leaves the deficiency when its
@@ -138,7 +143,7 @@ class Policy:
         return replace(cls() if base is None else base, **read_knobs(cls, text))
 
 
-STRONG = Policy(threat_cards=99, cards_first=True, buy_ev=True, buy_starved=True)
+STRONG = Policy(threat_cards=99, cards_first=True, buy_ev=True, buy_starved=True, take_low=True)
 """The knobs ``strong`` plays with (its score against ``greedy``: benchmarks/shanghai_bots.py)."""
 
 
@@ -158,7 +163,9 @@ class Bot:
             # hold, so no question of the deficiency matters: shed points.
             if view.step is Step.PLAY:
                 return Play(discard=shed(view, self.policy.shed_safely))
-            return Draw(False) if view.step is Step.DRAW else Buy(False)
+            if view.step is Step.DRAW:
+                return Draw(self.policy.take_low and takes_low(view))
+            return Buy(False)
         if view.step is Step.DRAW:
             return Draw(self.take(view))
         if view.step is Step.BUY:
@@ -340,6 +347,26 @@ def shed(view: View, safely: bool = True) -> Card:
         return max(hand, key=view.rules.points)
     rate = _danger_now(view)
     return min(hand, key=lambda card: (-view.rules.points(card), rate(card)))
+
+
+def takes_low(view: View) -> bool:
+    """Whether a player out of reach of the contract (:func:`out_of_reach`) keeps
+    fewer points in expectation by taking the upcard than by drawing a stock card
+    (one of the unseen cards). It sheds its costliest card after either (``top``
+    points, or the new card if that costs more), so a new card of ``p`` points
+    changes the hand's points by ``min(p, top) - top``: it takes the upcard when its
+    ``min(p, top)`` is below the mean of ``min(p, top)`` over the unseen cards. Never
+    an upcard costing as much as its costliest card (nothing to gain); with no card
+    unseen it draws."""
+    upcard = view.upcard
+    unseen = view.position().unseen(view.rules)
+    total = unseen.total()
+    if upcard is None or not view.hand or not total:
+        return False
+    points = view.rules.points
+    top = max(points(card) for card in view.hand)
+    mean_sum = sum(n * min(points(card), top) for card, n in unseen.items())
+    return min(points(upcard), top) * total < mean_sum
 
 
 END_CHANCE = ((2, 0.35), (4, 0.2), (99, 0.08))

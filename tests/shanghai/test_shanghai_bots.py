@@ -293,7 +293,8 @@ def test_with_two_players_only_the_first_upcards_buy_counts_toward_the_contract(
     solves = _counting_solves(monkeypatch)
     monkeypatch.setattr(bots, "Study", None)  # any deficiency question fails
     for name in ("greedy", "strong"):
-        assert make_bot(name).choose(before) == Draw(take=False)
+        # strong takes the 9H, cheaper than a stock card (see take_low below).
+        assert make_bot(name).choose(before) == Draw(take=name == "strong")
         # 2C: 20 points, above AD (15) and the ten-point cards.
         assert make_bot(name).choose(after) == Play(discard=parse_cards("2C")[0])
     assert solves[0] == 0
@@ -320,6 +321,33 @@ def test_a_player_out_of_reach_sheds_the_costliest_card_the_next_player_cannot_l
     # A costlier card goes first, however dangerous (danger never costs points).
     ace = replace(view, hand=tuple(sorted(parse_cards(hand.replace("3H", "AS")))))
     assert make_bot("strong").choose(ace) == Play(discard=parse_cards("AS")[0])
+
+
+def test_a_player_out_of_reach_takes_an_upcard_cheaper_than_a_stock_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Out of reach (two players, hand 8, the first upcard not bought), the player
+    sheds its costliest card whatever it draws, so a 9H (5 points) taken in place of a
+    stock card (9.2 points at the mean of the 96 unseen cards, each counted at most as
+    its costliest card, 2C: 20) leaves its hand the cheaper: ``strong`` takes it
+    (``take_low``); it drew. A KH (10 points) or an AH (15) is dearer than a stock
+    card: it draws. An upcard no cheaper than its costliest card changes nothing: with
+    only five-point cards in hand it draws a 9H too. ``greedy`` always draws."""
+    hand = "3S 4S 5S 6S 7S 9D 9C 8H KD 2C 5H"
+    low = _hand_eight(Step.DRAW, hand)
+    assert out_of_reach(low)
+    assert low.upcard == parse_cards("9H")[0]
+    solves = _counting_solves(monkeypatch)
+    monkeypatch.setattr(bots, "Study", None)  # any deficiency question fails
+    strong = make_bot("strong")
+    assert strong.choose(low) == Draw(take=True)
+    assert make_bot("strong:take_low=false").choose(low) == Draw(take=False)
+    assert make_bot("greedy").choose(low) == Draw(take=False)
+    for dear in ("KH", "AH"):
+        assert strong.choose(replace(low, upcard=parse_cards(dear)[0])) == Draw(take=False)
+    cheap = _hand_eight(Step.DRAW, "3S 4S 5S 6S 7S 9D 9C 8H 8D 4C 5H")
+    assert strong.choose(cheap) == Draw(take=False)
+    assert solves[0] == 0
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (2, 4), (3, 2)])
