@@ -7,7 +7,11 @@ import re
 import tomllib
 from pathlib import Path
 
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
 from api.settings import Settings
+from tests.support import read_pins
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,17 +57,8 @@ def test_the_healthcheck_asks_readyz_on_the_port_the_server_listens_on() -> None
 def test_every_runtime_dependency_is_pinned_in_the_image_constraints() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     wanted = [*project["dependencies"], *project["optional-dependencies"]["redis"]]
-    names = {re.split(r"[\[<>=!~; ]", spec, maxsplit=1)[0] for spec in wanted}
-    text = (ROOT / "deploy" / "constraints.txt").read_text(encoding="utf-8")
-    pins = dict(
-        line.split("==", 1) for line in text.splitlines() if line and not line.startswith("#")
-    )
-
-    def normal(name: str) -> str:
-        return re.sub(r"[-_.]+", "-", name).lower()
-
-    pinned = {normal(name) for name in pins}
-    assert {normal(name) for name in names} <= pinned
+    pins = read_pins(ROOT / "deploy" / "constraints.txt")
+    assert {canonicalize_name(Requirement(spec).name) for spec in wanted} <= set(pins)
     assert any("--constraint constraints.txt" in run for run in _runs())
     ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
     assert "!deploy/constraints.txt" in ignored  # sent to the build despite "deploy"

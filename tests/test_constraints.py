@@ -1,0 +1,61 @@
+"""constraints.txt pins every package of the test install at a tested version, and both
+README set-up commands install with it: a new release of a dependency (a ruff with
+more rules, a stricter mypy, a Starlette deprecation) reaches neither a newcomer's
+install nor CI until the file is refreshed (scripts/refresh-constraints.sh)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+from tests.support import read_pins
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def declared(project: dict[str, Any]) -> list[Requirement]:
+    """The requirements of ``project`` (pyproject's [project]) and of each of its extras,
+    an extra that another names (``meldwise[bench]``) followed to its own, recursively."""
+    own = canonicalize_name(project["name"])
+    extras: dict[str, list[str]] = project["optional-dependencies"]
+    todo = [*project["dependencies"], *(spec for specs in extras.values() for spec in specs)]
+    followed: set[str] = set()
+    found: dict[str, Requirement] = {}  # by what it says: an extra may be reached twice
+    while todo:
+        requirement = Requirement(todo.pop())
+        if canonicalize_name(requirement.name) != own:
+            found[str(requirement)] = requirement
+            continue
+        for extra in sorted(requirement.extras - followed):
+            assert extra in extras, f"{requirement} names no extra of pyproject.toml"
+            followed.add(extra)
+            todo.extend(extras[extra])
+    return list(found.values())
+
+
+def test_every_dependency_is_pinned_within_what_pyproject_allows() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pins = read_pins(ROOT / "constraints.txt")
+    wrong = []
+    for requirement in declared(project):
+        pin = pins.get(canonicalize_name(requirement.name))
+        if pin is None:
+            wrong.append(f"{requirement}: not pinned")
+        elif not requirement.specifier.contains(pin, prereleases=True):
+            wrong.append(f"{requirement}: pinned at {pin}")
+    assert not wrong, wrong
+    assert canonicalize_name(project["name"]) not in pins  # the install's own, not a pin
+
+
+def test_declared_follows_the_extras_that_an_extra_names() -> None:
+    extras = {"test": ["b", "Meld.Wise[x]"], "x": ["meld_wise[y]"], "y": ["c<2"]}
+    project = {"name": "meld-wise", "dependencies": ["a>=1"], "optional-dependencies": extras}
+    assert sorted(str(r) for r in declared(project)) == ["a>=1", "b", "c<2"]
+    extras["x"].append("meld-wise[z]")
+    with pytest.raises(AssertionError, match=r"meld-wise\[z\] names no extra"):
+        declared(project)
