@@ -5,6 +5,8 @@ install nor CI until the file is refreshed (scripts/refresh-constraints.sh)."""
 
 from __future__ import annotations
 
+import re
+import subprocess
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -59,3 +61,25 @@ def test_declared_follows_the_extras_that_an_extra_names() -> None:
     extras["x"].append("meld-wise[z]")
     with pytest.raises(AssertionError, match=r"meld-wise\[z\] names no extra"):
         declared(project)
+
+
+def test_both_readmes_set_up_with_the_constraints() -> None:
+    """The commands CI runs (.ci/run's own extraction of README.md's test command) and
+    the service's, in English and Japanese alike."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    extraction = re.search(r"command=\$\(awk '([^']+)' README\.md\)", ci)
+    assert extraction is not None, ".ci/run no longer extracts the command with awk"
+    run = subprocess.run(
+        ["awk", extraction.group(1), "README.md"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "pip install -c constraints.txt -e '.[test]' && " in run.stdout
+    for readme in ("README.md", "README.ja.md"):
+        text = (ROOT / readme).read_text(encoding="utf-8")
+        commands = re.findall(r"^python3 -m venv .*$", text, re.MULTILINE)
+        assert len(commands) == 2, (readme, commands)
+        assert commands[0].endswith("pip install -c constraints.txt . && meldwise serve")
+        assert commands[1] == run.stdout.strip(), readme
