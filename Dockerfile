@@ -9,12 +9,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 WORKDIR /app
-COPY pyproject.toml README.md deploy/constraints.txt ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY solver ./solver
 COPY api ./api
 COPY meldwise ./meldwise
 COPY benchmarks ./benchmarks
-# The dependencies at the versions tested (deploy/constraints.txt), not whatever is newest.
+# The dependencies at the versions the tests passed with (constraints.txt), not the newest.
 RUN pip install --constraint constraints.txt '.[redis]' && rm -rf /app/*
 
 # Not root: a user of its own, with no home to write to and no shell; named by
