@@ -663,6 +663,24 @@ def add_run_continuation(tm: TurnModel, cont: Continuation) -> None:
     a joker (cover[n] - stays counts among the jokers, or the cell's tiles, in
     continued sets): a tile like the one that left would be the same play with that
     tile staying, which is never worse.
+
+    A row a position and a domain, true of every play, tighten the LP: a run
+    beginning at one of the L positions up to n covers n, cover[n] >= sum
+    begins[n-L+1..n] (at most one begins is 1), and none begins in the last L-1
+    positions of its reach (begins is 0 there). Without them the LP lets a stretch
+    too short to be a run mix with a long one whose surplus makes up the length (O5
+    O6 O7 going on as O5 O6 in part, O5..O11 in part), and step 2 of the
+    least-disruption stage, which leaves the most tiles in place, needs many more
+    conflicts to rule such mixes out (t60-r14#15: 100 against 33).
+    On the 279 step-2 searches of the 561 committed positions with a table after
+    opening (tiles, each solved at the defaults, one-off script): 1.195 -> 0.910 s
+    of deterministic work (0.76x), the ten dearest 0.400 -> 0.156 s (t60-r14#15
+    0.127 -> 0.043, t40-r30#16 0.063 -> 0.037, mid-t40-60#17 0.060 -> 0.020),
+    median of the per-search ratios 1.00. The default solve against the one without
+    them: the same score, sets kept, tiles moved and proofs on all 1,320 answers
+    (660 positions, tiles and points), its median 0.97 and p95 0.97 times as long
+    (tiles, interleaved), the 20 slowest 0.91-0.92 times the CPU (benchmarks/RESULTS.md,
+    Issue 14t).
     """
     model, rules = tm.model, tm.rules
     first = cont.meld.stands_for[0]
@@ -673,12 +691,14 @@ def add_run_continuation(tm: TurnModel, cont: Continuation) -> None:
         meant.number: (tile, stay)
         for tile, meant, stay in zip(cont.meld.tiles, cont.meld.stands_for, cont.stays, strict=True)
     }
+    length = rules.min_set_len
     previous: LinearExpr = 0
     for position in range(low, high + 1):
         cover = model.new_bool_var(f"cover_{cont.index}_{position}")
         cont.cover[position] = cover
         model.add(cover <= cont.active)
-        begin = model.new_bool_var(f"begins_{cont.index}_{position}")
+        room = int(position + length - 1 <= high)  # can a run begin here?
+        begin = model.new_int_var(0, room, f"begins_{cont.index}_{position}")
         model.add(begin >= cover - previous)
         cont.begins[position] = begin
         previous = cover
@@ -695,7 +715,10 @@ def add_run_continuation(tm: TurnModel, cont: Continuation) -> None:
         else:
             tm.continued_jokers.append(here - stay)
     model.add(total(list(cont.begins.values())) == cont.active)
-    model.add(total(list(cont.cover.values())) >= rules.min_set_len * cont.active)
+    model.add(total(list(cont.cover.values())) >= length * cont.active)
+    for position, covered in cont.cover.items():
+        starts = range(position - length + 1, position + 1)
+        model.add(covered >= total([cont.begins[p] for p in starts if p in cont.begins]))
     _at_most_every_number(tm, cont)
 
 

@@ -11,6 +11,7 @@ from unittest import mock
 import pytest
 from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
+from ortools.sat.python import cp_model
 
 from solver.cpsat import LinearExpr, total
 from solver.rummikub import JOKER, Limit, Objective, Play, Position, Rules, Tile, solve
@@ -529,3 +530,71 @@ def _reference(name: str) -> tuple[int, int]:
     kept, moved, proven = json.loads(REFERENCE.read_text())["positions"][name]["tiles"]
     assert proven
     return kept, moved
+
+
+def _violated_rows(tm: TurnModel, values: dict[int, float]) -> list[int]:
+    """The linear rows of ``tm`` over the variables in ``values`` (by index) alone that
+    the point ``values`` breaks (within its variables' domains too: -1 for a domain)."""
+    proto = tm.model.proto
+    broken = []
+    for index, value in values.items():
+        domain = list(proto.variables[index].domain)
+        if not domain[0] - 1e-9 <= value <= domain[-1] + 1e-9:
+            broken.append(-1)
+    for number, constraint in enumerate(proto.constraints):
+        if not constraint.has_linear():
+            continue
+        row = constraint.linear
+        variables = list(row.vars)
+        if not all(v in values for v in variables):
+            continue
+        level = sum(values[v] * k for v, k in zip(variables, list(row.coeffs), strict=True))
+        low, *_, high = list(row.domain)
+        if not low - 1e-9 <= level <= high + 1e-9:
+            broken.append(number)
+    return broken
+
+
+def test_a_continued_run_too_short_is_not_made_up_by_a_long_one_in_the_lp() -> None:
+    # Step 2's LP (the most tiles in place) let O5 O6 O7 go on 0.4 whole, 0.45 as O5
+    # O6 alone (too short) and 0.15 as O5..O11, the long stretch making up the length
+    # (sum cover >= 3): a fractional point no mix of real runs gives. Rows true of
+    # every play (a run beginning at p covers p..p+2; none begins at the last two
+    # places it can reach) cut it off: t60-r14#15's step 2 took 0.34 times the
+    # deterministic work (benchmarks/RESULTS.md, Issue 14t).
+    position = Position.parse("O8 O9 O10 O11 J", "O5 O6 O7")
+    melds = position.check(RULES)
+    tm = build_model(
+        RULES,
+        TileCounts.of(Counter(position.rack)),
+        TileCounts.of(Counter(t for s in position.table for t in s)),
+        Objective.TILES,
+        opening=False,
+        table_melds=melds,
+    )
+    [cont] = tm.continuations
+    active, kept_var = cont.active, cont.kept
+    assert isinstance(active, cp_model.IntVar)
+    assert isinstance(kept_var, cp_model.IntVar)
+    assert sorted(cont.cover) == list(range(4, 13))  # as far as tiles could fill it
+
+    def point(cover: dict[int, float], begins: dict[int, float], kept: float) -> dict[int, float]:
+        values = {active.index: 1.0, kept_var.index: kept}
+        for stay, number in zip(cont.stays, (5, 6, 7), strict=True):
+            assert isinstance(stay, cp_model.IntVar)
+            values[stay.index] = min(1.0, cover.get(number, 0.0)) if number < 7 else kept
+        for position_, var in cont.cover.items():
+            assert isinstance(var, cp_model.IntVar)
+            values[var.index] = cover.get(position_, 0.0)
+        for position_, var in cont.begins.items():
+            values[var.index] = begins.get(position_, 0.0)
+        return values
+
+    mixed = point({5: 1, 6: 1, 7: 0.4, 8: 0.15, 9: 0.15, 10: 0.15, 11: 0.15}, {5: 1}, kept=0.4)
+    assert _violated_rows(tm, mixed)
+    # A real run (O5..O8, O8 joining) breaks none of them.
+    assert not _violated_rows(tm, point({5: 1, 6: 1, 7: 1, 8: 1}, {5: 1}, kept=1.0))
+    # Nor does a mix of real ones: O5..O7 kept, or O5 O6 and a joker for O7, O8 joining.
+    assert not _violated_rows(tm, point({5: 1, 6: 1, 7: 1, 8: 0.6}, {5: 1}, kept=0.4))
+    # A run begins no later than the third place from the end of its reach.
+    assert _violated_rows(tm, point({11: 1, 12: 1}, {11: 1}, kept=0.0))
