@@ -48,7 +48,9 @@ class Search:
     """Stop at the first solution found: the objective only steers the search."""
     exact_lp_reasons: bool = True
     """Explain the LP's propagations by exact (minimal) reasons; with False, by reasons
-    cheaper to compute, still valid."""
+    cheaper to compute. Keep CP-SAT's own cuts off with them (``run`` sets ``cut_level``
+    0): with cuts, one step-3 search of t60-r30#11 refuted a model that has a play, a
+    wrong proof (benchmarks/RESULTS.md, Issue 14u)."""
 
 
 SCORE_SEARCH = Search()
