@@ -13,12 +13,15 @@ fast.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 import schemathesis
 from schemathesis import Case, CheckContext
 from schemathesis.config import SchemathesisConfig
 from schemathesis.core.result import Ok
+from schemathesis.python import asgi
 
 from api.main import create_app
 from api.settings import Settings
@@ -44,6 +47,19 @@ app = create_app(Settings(workers=1, time_cap_ms=100, rate_limit=""))
 # hundred times: tests/api/test_games.py covers it.
 GAME = "/v1/rummikub/game"
 schema = schemathesis.openapi.from_asgi("/openapi.json", app, config=CONFIG).exclude(path=GAME)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_lifespan_for_every_operation() -> Iterator[None]:
+    """The app's lifespan (its solver worker: Python, the imports, a warm-up solve,
+    about 2 s of CPU) runs once for the module rather than once for each operation's
+    test: schemathesis ends it at each test's teardown, and here only at the
+    module's. The operations share the app (its metrics, its state) all the same."""
+    shutdown = asgi.shutdown_lifespans
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(asgi, "shutdown_lifespans", lambda: None)
+        yield
+    shutdown()
 
 
 @schemathesis.check
