@@ -650,7 +650,7 @@ def test_a_client_back_before_its_retry_after_is_answered_when_it_runs_out(
     asyncio.run(scenario())
 
 
-def test_an_answer_over_the_answer_limit_is_refused() -> None:
+def test_an_answer_over_the_answer_limit_is_refused(client: TestClient) -> None:
     """A proven answer (the same bytes under any load) to a turn with 100 table tiles
     and 30 on the rack (three copies of each tile), over the smallest limit the
     settings allow. (The big unproven position used before gave a smaller answer when
@@ -662,20 +662,19 @@ def test_an_answer_over_the_answer_limit_is_refused() -> None:
         "table": [[str(t) for t in tiles] for tiles in position.table],
         "rules": rules.to_dict(),
     }
-    with TestClient(create_app(Settings(workers=1, rate_limit=""))) as client:
-        whole = client.post(SOLVE, json=request)
-        assert whole.json()["disruption_proven"]
-        assert len(whole.content) > 4096
+    whole = client.post(SOLVE, json=request)  # the module's server: the default limit
+    assert whole.json()["disruption_proven"]
+    assert len(whole.content) > 4096
     settings = Settings(workers=1, rate_limit="", max_answer_bytes=4096)
-    with TestClient(create_app(settings)) as client:
-        answer = client.post(SOLVE, json=request)
+    with TestClient(create_app(settings)) as small:
+        answer = small.post(SOLVE, json=request)
         assert answer.status_code == 422
         assert "over the server's limit of 4096" in answer.json()["detail"]
         # A body the worker reads (a move to check): the refusal was said in the
         # Accept-Language header's language, not in the body's.
         tiles = [f"{colour}{number}" for colour in "RBKO" for number in range(1, 14)] * 2
         move = {"rack": tiles, "table_before": [], "table_after": [[t] for t in tiles]}
-        answer = client.post(VALIDATE, json=move | {"opened": True, "lang": "ja"})
+        answer = small.post(VALIDATE, json=move | {"opened": True, "lang": "ja"})
         assert answer.status_code == 422
         assert "4096" in answer.json()["detail"]
         assert "limit" not in answer.json()["detail"]

@@ -596,54 +596,49 @@ def test_a_solve_with_advice_gets_a_bot_moves_budget() -> None:
     assert answer.json()["advice"]["text"]
 
 
-def test_the_solve_route_counts_the_tiles_and_refuses_a_position_too_big_to_build() -> None:
-    """A 5 KB request of the largest game (8 colours, 26 numbers, 256 table sets) took
-    2-5 s to build on a loaded machine whatever its time limit: readiness said 503 and
-    the watchdog killed healthy workers. It is now refused, naming its size."""
-    assert glance(b'{"rack": ["R1", "J"], "table": [["R2", "R3", "R4"], "x"]}')[2] == 5
+def _refused_for_its_size(client: TestClient, route: str) -> dict[str, Any]:
+    """A 5 KB request of the largest game (8 colours, 26 numbers, 256 table sets: 769
+    tiles) to ``route`` is refused, naming its size; then the same with 20 table sets
+    is answered. Returns the refused body, ``lang`` aside, for the caller to ask again."""
     rules = {"colours": 8, "numbers": 26, "copies": 4, "jokers": 4}
     table = [[f"{c}{n}" for n in range(s, s + 3)] for c in "RBKOGYPW" for s in range(1, 25, 3)]
-    body = {"rack": ["J"], "table": table * 4, "rules": rules, "time_limit_ms": 10}
-    with TestClient(create_app(Settings(workers=1, rate_limit=""))) as client:
-        refused = client.post("/v1/rummikub/solve", json=body)
-        assert refused.status_code == 422
-        assert refused.json()["detail"] == (
-            "this position holds 769 tiles on the rack and table; this server solves "
-            "positions of at most 300"
-        )
-        body["lang"] = "ja"
-        assert "769" in client.post("/v1/rummikub/solve", json=body).json()["detail"]
-        body["table"] = table[:20]
-        assert client.post("/v1/rummikub/solve", json=body).status_code == 200
-        # The API docs say so among the solve's 422s.
-        responses = client.get("/openapi.json").json()["paths"]["/v1/rummikub/solve"]["post"]
-        assert "MELDWISE_MAX_SOLVE_TILES" in responses["responses"]["422"]["description"]
+    body: dict[str, Any] = {"rack": ["J"], "table": table * 4, "rules": rules, "time_limit_ms": 10}
+    refused = client.post(route, json=body)
+    assert refused.status_code == 422
+    assert refused.json()["detail"] == (
+        "this position holds 769 tiles on the rack and table; this server solves "
+        "positions of at most 300"
+    )
+    assert client.post(route, json=body | {"table": table[:20]}).status_code == 200
+    # The API docs say so among the route's 422s.
+    responses = client.get("/openapi.json").json()["paths"][route]["post"]
+    assert "MELDWISE_MAX_SOLVE_TILES" in responses["responses"]["422"]["description"]
+    return body
 
 
-def test_a_repair_too_big_to_build_is_refused_as_a_solve_is() -> None:
+def test_the_solve_route_counts_the_tiles_and_refuses_a_position_too_big_to_build(
+    client: TestClient,
+) -> None:
+    """A 5 KB request of the largest game took 2-5 s to build on a loaded machine
+    whatever its time limit: readiness said 503 and the watchdog killed healthy
+    workers. It is now refused, naming its size."""
+    assert glance(b'{"rack": ["R1", "J"], "table": [["R2", "R3", "R4"], "x"]}')[2] == 5
+    body = _refused_for_its_size(client, "/v1/rummikub/solve")
+    body["lang"] = "ja"
+    assert "769" in client.post("/v1/rummikub/solve", json=body).json()["detail"]
+
+
+def test_a_repair_too_big_to_build_is_refused_as_a_solve_is(client: TestClient) -> None:
     """Only /solve was bounded by size: a 5 KB /repair of the largest game (769 tiles)
     took 0.5 s of CPU, four times the solve /solve refuses, however small its
     time_limit_ms. It is now refused by the same check, naming its size, in the body's
     language."""
-    rules = {"colours": 8, "numbers": 26, "copies": 4, "jokers": 4}
-    table = [[f"{c}{n}" for n in range(s, s + 3)] for c in "RBKOGYPW" for s in range(1, 25, 3)]
-    body = {"table": table * 4, "rack": ["J"], "rules": rules, "time_limit_ms": 10}
-    with TestClient(create_app(Settings(workers=1, rate_limit=""))) as client:
-        refused = client.post("/v1/rummikub/repair", json=body)
-        assert refused.status_code == 422
-        assert refused.json()["detail"] == (
-            "this position holds 769 tiles on the rack and table; this server solves "
-            "positions of at most 300"
-        )
-        body["lang"] = "ja"
-        ja = client.post("/v1/rummikub/repair", json=body).json()["detail"]
-        assert ja == (
-            "\u3053\u306e\u5c40\u9762\u306f\u624b\u6301\u3061\u3068\u5834\u3067\u5408\u8a08"
-            "769\u679a\u306e\u30bf\u30a4\u30eb\u304c\u3042\u308a\u307e\u3059\u3002\u3053"
-            "\u306e\u30b5\u30fc\u30d0\u30fc\u304c\u89e3\u304f\u5c40\u9762\u306f\u6700\u5927"
-            "300\u679a\u3067\u3059"
-        )
-        body["table"] = table[:20]
-        assert client.post("/v1/rummikub/repair", json=body).status_code == 200
-        responses = client.get("/openapi.json").json()["paths"]["/v1/rummikub/repair"]["post"]
-        assert "MELDWISE_MAX_SOLVE_TILES" in responses["responses"]["422"]["description"]
+    body = _refused_for_its_size(client, "/v1/rummikub/repair")
+    body["lang"] = "ja"
+    ja = client.post("/v1/rummikub/repair", json=body).json()["detail"]
+    assert ja == (
+        "\u3053\u306e\u5c40\u9762\u306f\u624b\u6301\u3061\u3068\u5834\u3067\u5408\u8a08"
+        "769\u679a\u306e\u30bf\u30a4\u30eb\u304c\u3042\u308a\u307e\u3059\u3002\u3053"
+        "\u306e\u30b5\u30fc\u30d0\u30fc\u304c\u89e3\u304f\u5c40\u9762\u306f\u6700\u5927"
+        "300\u679a\u3067\u3059"
+    )
