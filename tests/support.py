@@ -1,20 +1,16 @@
-"""Shared by the tests of every part: running the library's command line, holding an
-answer to the response model it claims, and reading a pip constraints file."""
+"""Shared by the tests of every part: running the library's command line, and
+holding an answer to the response model it claims."""
 
 from __future__ import annotations
 
 import io
-import re
 import subprocess
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from packaging.utils import canonicalize_name
-from packaging.version import Version
 from pydantic import TypeAdapter
 
 from solver.cli import main
@@ -66,20 +62,3 @@ def spend_the_clock(monkeypatch: pytest.MonkeyPatch, wire: str) -> None:
         f"{wire}.Limit",
         lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),
     )
-
-
-def read_pins(path: Path) -> dict[str, Version]:
-    """The ``name==version`` lines of the pip constraints file ``path``, by the name's
-    normal form; a line of another form (comments and blank lines aside) or a second
-    pin of one package fails the test that reads it."""
-    pins: dict[str, Version] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        pin = re.fullmatch(r"([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)==([A-Za-z0-9.+!]+)", line)
-        assert pin is not None, f"{path.name}:{number}: {line!r} is not name==version"
-        name, version = pin.groups()
-        normal = canonicalize_name(name)
-        assert normal not in pins, f"{path.name}:{number}: {name} pinned twice"
-        pins[normal] = Version(version)
-    return pins

@@ -14,10 +14,26 @@ from typing import Any
 import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
-
-from tests.support import read_pins
+from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def read_pins(path: Path) -> dict[str, Version]:
+    """The ``name==version`` lines of the pip constraints file ``path``, by the name's
+    normal form; a line of another form (comments and blank lines aside) or a second
+    pin of one package fails the test that reads it."""
+    pins: dict[str, Version] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        pin = re.fullmatch(r"([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)==([A-Za-z0-9.+!]+)", line)
+        assert pin is not None, f"{path.name}:{number}: {line!r} is not name==version"
+        name, version = pin.groups()
+        normal = canonicalize_name(name)
+        assert normal not in pins, f"{path.name}:{number}: {name} pinned twice"
+        pins[normal] = Version(version)
+    return pins
 
 
 def declared(project: dict[str, Any]) -> list[Requirement]:
