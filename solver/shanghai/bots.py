@@ -365,8 +365,9 @@ def takes_low(view: View) -> bool:
         return False
     points = view.rules.points
     top = max(points(card) for card in view.hand)
-    mean_sum = sum(n * min(points(card), top) for card, n in unseen.items())
-    return min(points(upcard), top) * total < mean_sum
+    # The mean test without division: min(p_up, top) < capped_sum / total.
+    capped_sum = sum(n * min(points(card), top) for card, n in unseen.items())
+    return min(points(upcard), top) * total < capped_sum
 
 
 END_CHANCE = ((2, 0.35), (4, 0.2), (99, 0.08))
