@@ -212,13 +212,17 @@ def calm_score(
     objective: Objective,
     melds: tuple[Meld, ...],
     limits: Limits,
-) -> list[PlacedSet] | None:
-    """Step 1 alone: the best score found in the calm play's model, laid out with the
-    most tiles in place; None unless that score is proven within ``limits``. A second
-    formulation of the score stage (see :func:`solver.rummikub.search.solve`)."""
+) -> tuple[list[PlacedSet], bool] | None:
+    """Step 1 alone: the best play found in the calm play's model, laid out with the
+    most tiles in place, and whether its score is proven within ``limits``; None when
+    the search found no play. A second formulation of the score stage (see
+    :func:`solver.rummikub.search.solve`)."""
     lean = _Turn(rules, rack, table, objective, melds).model(range(len(melds)))
-    found = calm_play(lean, limits)
-    return None if found is None else rematch(melds, lay_out(lean, found[0].value))
+    found = _calm_search(lean, limits)
+    if found is None:
+        return None
+    calm, proven = found
+    return rematch(melds, lay_out(lean, calm.value)), proven > 0
 
 
 def _calmest_choice(turn: _Turn, choices: list[Solved], best: Solved, limits: Limits) -> Solved:
@@ -343,12 +347,21 @@ def calm_play(lean: TurnModel, limits: Limits) -> tuple[Solved, bool] | None:
     model where each set goes on whole or gives all its tiles up); the play found and
     whether no play as good keeps more; None if the work ran out before the best
     score was proven."""
+    found = _calm_search(lean, limits)
+    if found is None:
+        return None
+    calm, proven = found
+    return (calm, proven == 2) if proven else None
+
+
+def _calm_search(lean: TurnModel, limits: Limits) -> tuple[Solved, int] | None:
+    """Search step 1 in ``lean``: the play found and how many of its goals (the score,
+    then the sets kept whole) are proven; None if it found no play."""
     levels = set_kept_objective(lean, score_first=True)
     calm = run(lean, limits, gap=levels.most, search=CALM_SEARCH)
     if not calm.found:
         return None
-    proven = levels.proven([calm.value(goal) for goal in levels.goals], calm.bound)
-    return (calm, proven == 2) if proven else None
+    return calm, levels.proven([calm.value(goal) for goal in levels.goals], calm.bound)
 
 
 def _chosen(solved: Solved) -> frozenset[int]:

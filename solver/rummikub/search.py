@@ -11,7 +11,8 @@ search (the calm play's model, with the score as its first goal): one search few
 The score stage runs alone when least disruption is not asked for, before opening,
 with no table, or when that search does not prove the score within its work. When
 the score stage's count model does not prove the score either (some house rules), the
-calm play's model (step 1 alone) tries, with work of its own.
+calm play's model (step 1 alone) tries, with work of its own; a play it finds but does
+not prove best is the answer (``feasible``) when the count model found none.
 
 Every search is bounded by deterministic work (see :mod:`solver.rummikub.runner`),
 so the same request gets the same answer under any load; wall-clock limits are only
@@ -142,6 +143,7 @@ def _solve(
     limits = limit.account(SCORE_WORK)
     first = run(tm, limits, limit.workers)
     capped = capped or limits.capped
+    unproven: list[PlacedSet] | None = None
     if first.code in (cp_model.UNKNOWN, cp_model.FEASIBLE) and table_melds and not opening:
         # On some house rules (a binding max_jokers_per_set over long runs) the count
         # model alone proves less than the calm play's model, which also gives the best
@@ -150,9 +152,18 @@ def _solve(
         again = limit.account(SCORE_WORK)
         calm = calm_score(rules, rack, table, objective, table_melds, again)
         capped = capped or again.capped
-        if calm is not None:
-            return _proven_play(position, table_melds, calm, rules, False, capped)
+        if calm is not None and calm[1]:
+            return _proven_play(position, table_melds, calm[0], rules, False, capped)
+        unproven = None if calm is None else calm[0]
     if first.code == cp_model.UNKNOWN:
+        played = [] if unproven is None else _played_tiles_of(unproven, table_melds)
+        if unproven is not None and played:
+            # The count model found nothing, the calm play's model a play it did not
+            # prove best: that play, legal, rather than none (status unknown said no
+            # play was found, and dropped a play of 14 tiles on a variant of runs of 12).
+            return assemble_play(
+                Status.FEASIBLE, position, played, table_melds, unproven, rules, False, capped
+            )
         return _no_play(Status.UNKNOWN, position, table_melds, rules, capped)
     if first.code == cp_model.INFEASIBLE and opening:
         return _no_play(Status.OPTIMAL, position, table_melds, rules, capped)

@@ -160,6 +160,41 @@ def test_the_score_alone_tries_the_calm_plays_model_when_its_own_stops_unproven(
     assert_legal_answer(position, rules, play)
 
 
+def test_a_play_the_calm_plays_model_finds_unproven_is_answered_not_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Runs of 12 or more going round, two jokers a set at most: the count model found
+    no play within its work, the calm play's model one of 14 tiles it did not prove
+    best, and the answer was "unknown" with the empty play, which says no play was
+    found. Found by a fuzz campaign on variants; the work is cut to 1 s a search (the
+    default 2 s gives the same answer) to keep the test short."""
+    monkeypatch.setattr("solver.rummikub.search.SCORE_WORK", 1.0)
+    rules = Rules(
+        colours=4,
+        copies=1,
+        jokers=4,
+        min_set_len=12,
+        opening_threshold=56,
+        joker_retrieval="replace",
+        max_jokers_per_set=2,
+        wrap_runs=True,
+    )
+    table = (
+        "R1 R2 R3 R4 R5 J R7 R8 R9 R10 R11 R12 R13 | O6 O11 O12 O1 O7 O2 O3 O4 O5 O10 O9 O8"
+        " | K1 K2 K3 K4 K5 K6 J J K9 K10 K11 K12 K13"
+    )
+    rack = "B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13 K7 K8 R6 O13 J"
+    position = Position.parse(rack, table)
+    play = solve(position, rules, Objective.POINTS, limit=Limit(60), least_disruption=False)
+    assert (play.status, play.time_capped, play.disruption_proven) == (
+        Status.FEASIBLE,
+        False,
+        False,
+    )
+    assert play.tiles_played == 14
+    assert_legal_answer(position, rules, play)
+
+
 def test_the_typed_api_reads_an_objective_word_and_refuses_odd_fields() -> None:
     # "tiles" (not Objective.TILES) was taken for points: 3 tiles instead of 4.
     position = Position.parse("B4 O1 J O2 O4")
