@@ -152,9 +152,11 @@ def _solve(
         again = limit.account(SCORE_WORK)
         calm = calm_score(rules, rack, table, objective, table_melds, again)
         capped = capped or again.capped
-        if calm is not None and calm[1]:
-            return _proven_play(position, table_melds, calm[0], rules, False, capped)
-        unproven = None if calm is None else calm[0]
+        if calm is not None:
+            placed, proven = calm
+            if proven:
+                return _proven_play(position, table_melds, placed, rules, False, capped)
+            unproven = placed
     if first.code == cp_model.UNKNOWN:
         played = [] if unproven is None else _played_tiles_of(unproven, table_melds)
         if unproven is not None and played:
