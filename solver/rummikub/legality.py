@@ -69,6 +69,9 @@ def check_play(
     where the table reads it (:func:`read_meld`), so reading it anew (``J R4 R5`` written
     ``R4 R5 J``) is a change of the table.
     """
+    # Y1 (黄1) is the standard game's orange, as in solve
+    rack = rules.in_game((rack,))[0]
+    table_before, table_after = rules.in_game(table_before), rules.in_game(table_after)
     problems: list[Problem] = []
     for tiles in (*table_before, *table_after, rack):
         for tile in tiles:

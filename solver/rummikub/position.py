@@ -8,13 +8,11 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from itertools import chain
 
 from solver.errors import CountError, RequestError, TableError, quoted
 from solver.i18n import _
 from solver.rummikub.melds import InvalidMeld, Meld, read_meld
 from solver.rummikub.notation import (
-    Colour,
     Tile,
     format_written,
     parse_sets,
@@ -92,13 +90,12 @@ class Position:
         """This position with each tile as ``rules`` name it (:meth:`Rules.canonical
         <solver.rummikub.rules.Rules.canonical>`: Japanese players' yellow, Y or 黄, is
         the standard game's orange), as the wire reads a request's tiles."""
-        tiles = chain(self.rack, *self.table)
-        if Colour.YELLOW not in {(tile.meant or tile).colour for tile in tiles}:
-            return self  # the usual case, every tile read by the wire: 4 us, not 27
-        canonical = rules.canonical
-        rack = tuple(canonical(tile) for tile in self.rack)
-        table = tuple(tuple(canonical(tile) for tile in tiles) for tiles in self.table)
-        return Position(rack, table, self.opened)
+        sets = (self.rack, *self.table)
+        named = rules.in_game(sets)
+        if named is sets:
+            return self  # the usual case, every tile read by the wire
+        rack, *table = named
+        return Position(tuple(rack), tuple(map(tuple, table)), self.opened)
 
     def check(self, rules: Rules) -> tuple[Meld, ...]:
         """Check the position against ``rules`` and return the table sets as read.

@@ -170,6 +170,10 @@ def repair(
     exist, an invalid ``before``, or ``opened`` false without ``before``.
     """
     limit = (limit or Limit()).started()
+    # Y1 (黄1) is the standard game's orange, as in solve
+    table = rules.in_game(table)
+    before = None if before is None else rules.in_game(before)
+    rack = None if rack is None else rules.in_game((rack,))[0]
     now = Counter(chain.from_iterable(table))
     _check_tiles(now, before, rack or (), rules)
     if not opened and before is None:

@@ -6,6 +6,7 @@ standard game (4 colours, numbers 1-13, 2 copies, 2 jokers).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.errors import NotationError, RulesError
@@ -117,6 +118,15 @@ class Rules(Settings):
         if tile.meant is not None and (meant := self.canonical(tile.meant)) is not tile.meant:
             return Tile(None, 0, meant)  # J(Y7): the joker stands for orange 7
         return tile
+
+    def in_game(self, sets: Sequence[Sequence[Tile]]) -> Sequence[Sequence[Tile]]:
+        """``sets`` (a table; a rack as one set) with each tile as this game names it
+        (:meth:`canonical`): the sets themselves when that changes no tile, as with
+        every tile read by the wire."""
+        tiles = (tile.meant or tile for tiles in sets for tile in tiles)
+        if not any(tile.colour is Colour.YELLOW for tile in tiles):
+            return sets
+        return tuple(tuple(self.canonical(tile) for tile in tiles) for tiles in sets)
 
     def check_tile(self, tile: Tile, text: str | None = None) -> Tile:
         """Return ``tile`` if it exists in this game, else raise :class:`NotationError`

@@ -9,8 +9,9 @@ from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
 
 from solver import validate_rummikub
-from solver.rummikub import Objective, Rules, Tile, parse_tiles, solve
+from solver.rummikub import Objective, Position, Rules, Tile, parse_tiles, solve
 from solver.rummikub.legality import Verdict, check_play
+from solver.rummikub.repair import repair
 from tests.rummikub.oracle import oracle_for
 from tests.rummikub.strategies import claimed_moves, examples, positions, small_rules
 
@@ -184,3 +185,18 @@ def test_sets_after_a_move_are_read_as_their_jokers_were_written() -> None:
     assert short["problems"] == [
         {"set": None, "reason": "the opening is worth 27 points, under the 30 needed"}
     ]
+
+
+def test_yellow_is_the_standard_games_orange_in_check_play_and_repair_as_in_solve() -> None:
+    """Y1 (黄1) names orange 1 in a game without yellow: solve read it so, while
+    check_play and repair, called from Python, refused it as an unknown tile. With 6
+    colours Y is yellow, a colour of its own."""
+    rack = parse_tiles("Y1 Y2 Y3")
+    after = [parse_tiles("O1 O2 O3")]
+    assert check_play(rack, [], after, True, RULES).legal
+    assert solve(Position(tuple(rack), (), opened=True)).played == tuple(after[0])
+    assert not check_play(rack, [], after, True, Rules(colours=6)).legal  # yellow, not orange
+    fixed = repair([parse_tiles("Y1 Y2"), parse_tiles("O3")])
+    assert fixed.repairable
+    assert fixed.arrangement is not None
+    assert fixed.arrangement.table[0].tiles == tuple(after[0])
