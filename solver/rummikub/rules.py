@@ -123,8 +123,7 @@ class Rules(Settings):
         """``sets`` (a table; a rack as one set) with each tile as this game names it
         (:meth:`canonical`): the sets themselves when that changes no tile, as with
         every tile read by the wire."""
-        tiles = (tile.meant or tile for tiles in sets for tile in tiles)
-        if not any(tile.colour is Colour.YELLOW for tile in tiles):
+        if Colour.YELLOW not in {(tile.meant or tile).colour for tiles in sets for tile in tiles}:
             return sets
         return tuple(tuple(self.canonical(tile) for tile in tiles) for tiles in sets)
 
