@@ -158,8 +158,7 @@ def _solve(
                 return _proven_play(position, table_melds, placed, rules, False, capped)
             unproven = placed
     if first.code == cp_model.UNKNOWN:
-        played = [] if unproven is None else _played_tiles_of(unproven, table_melds)
-        if unproven is not None and played:
+        if unproven is not None and (played := _played_tiles_of(unproven, table_melds)):
             # The count model found nothing, the calm play's model a play it did not
             # prove best: that play, legal, rather than none (status unknown said no
             # play was found, and dropped a play of 14 tiles on a variant of runs of 12).
