@@ -481,7 +481,7 @@ def test_repair_for_a_player_who_has_not_opened_sends_the_table_before(
 
 
 def test_repair_in_japanese_labels_the_table_before(service: str, page: Page) -> None:
-    page.goto(f"{service}/?lang=ja")
+    _open_in_japanese(service, page)
     before = page.get_by_label("手番の前の場", exact=True)
     expect(before).to_have_attribute(
         "placeholder", "手番の前のセット、1行に1セット(「場を直す」で使います)"
@@ -1058,7 +1058,7 @@ def test_with_api_keys_the_element_works_behind_the_games_own_proxy(
         expect(proxied.locator(".answer")).to_have_text("You can play 3 tiles this turn.")
         expect(proxied.locator(".error")).to_be_empty()
         # The demo page of a keyed service says the same to its players, in Japanese too.
-        page.goto(f"{service}/?lang=ja")
+        _open_in_japanese(service, page)
         page.locator("#table").fill("R1 R2 R3")
         page.locator("#repair-run").click()
         expect(page.locator("#repair-error")).to_have_text(
@@ -1251,7 +1251,7 @@ def test_refusals_before_the_body_come_in_the_elements_language(service: str, pa
         expect(page.locator("meldwise-hint").get_by_role("alert")).to_have_text(detail)
 
     # The demo's own calls too: "Repair the table" in Japanese.
-    page.goto(f"{service}/?lang=ja")
+    _open_in_japanese(service, page)
     # Set without an input event: drawing thousands of tiles would take long.
     page.get_by_label("場のセット", exact=True).evaluate(
         "(field) => { field.value = 'R1 R2 R3\\n'.repeat(1200); }"
@@ -1600,10 +1600,7 @@ def test_shanghai_tab_says_a_player_going_out_by_going_down_goes_out(
     assert advice["discard"] is None
     answer = page.locator("#shanghai-answer")
     expect(answer).to_contain_text("You go out!")
-    page.get_by_role("button", name="日本語").click()
-    # Once the page is Japanese: advice asked before that is dropped by the switch (a
-    # flake under load: the first Japanese catalogue was still loading).
-    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    _switch_to_japanese(page)
     _advised_request(page)
     expect(answer).to_contain_text("上がりです\uff01")
 
@@ -2232,12 +2229,27 @@ def test_shanghai_an_unknown_deficiency_is_said_in_words(service: str, page: Pag
     expect(shown).not_to_contain_text("null")
 
 
+def _open_in_japanese(service: str, page: Page) -> None:
+    """Open the page in Japanese and wait until it is: the switch waits for the
+    Japanese catalogue, then drops the answers and errors in the old language, so an
+    action taken before it lands is lost (under load a test waited 30 s for advice
+    asked in English, dropped)."""
+    page.goto(f"{service}/?lang=ja")
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+
+
+def _switch_to_japanese(page: Page) -> None:
+    """Press 日本語 and wait until the page is Japanese (see _open_in_japanese)."""
+    page.get_by_role("button", name="日本語").click()
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+
+
 def _shanghai_example_in_japanese(service: str, page: Page) -> list[str]:
     """The Shanghai tab's example, on the Japanese page; the advice requests sent from
     now on (their URLs) gather in the list returned."""
     sent: list[str] = []
     page.on("request", lambda r: sent.append(r.url) if r.url.endswith(SHANGHAI_ADVISE) else None)
-    page.goto(f"{service}/?lang=ja")
+    _open_in_japanese(service, page)
     page.locator("#tab-shanghai").click()
     page.locator("#shanghai-example").click()
     return sent
@@ -2320,8 +2332,7 @@ def test_a_number_field_with_no_number_typed_is_named_not_read_as_empty(
     page.locator("#seed").press_sequentially("5e")
     page.locator("#review-play").click()
     expect(page.locator("#review-error")).to_have_text("seed: what is typed there is not a number.")
-    page.get_by_role("button", name="日本語").click()
-    expect(page.locator("html")).to_have_attribute("lang", "ja")  # the switch clears errors
+    _switch_to_japanese(page)
     page.locator("#review-play").click()
     expect(page.locator("#review-error")).to_have_text(
         "シード: 入力されたものが数値ではありません。"
@@ -2647,7 +2658,7 @@ def test_review_tab_in_japanese_clears_the_old_review_for_a_bad_record(
     record = httpx.post(
         f"{service}{GAME}", json={"bots": ["greedy", "greedy"], "seed": 1}, timeout=60
     ).json()["record"]
-    page.goto(f"{service}/?lang=ja")
+    _open_in_japanese(service, page)
     page.locator("#tab-review").click()
     field = page.get_by_label("ゲーム記録(JSON)")
     review = page.locator("#review-run")
@@ -2774,8 +2785,7 @@ def test_switching_language_leaves_no_text_in_the_old_one(service: str, page: Pa
     held = hold(page, SHANGHAI_ADVISE)
     page.get_by_role("button", name="Advise").click()
     wait_held(page, held)
-    page.get_by_role("button", name="日本語").click()
-    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    _switch_to_japanese(page)
     page.unroute(f"**{SHANGHAI_ADVISE}")
     release(page, held[0])  # English advice, asked before the switch
 
@@ -2855,7 +2865,7 @@ def test_fields_split_at_separators_typed_full_width(service: str, page: Page) -
     # and a meld owner's colon as U+FF1A (full width); the service splits lists
     # there (solver/written.py), but the page sent "赤5、赤6" as one tile and drew a
     # bad one. And a suit typed as an emoji (❤, or ♥ with U+FE0F) was drawn as no card.
-    page.goto(f"{service}/?lang=ja")
+    _open_in_japanese(service, page)
     page.locator("#rack").fill("黒8\u3001黒9\uff0c黄1")
     page.locator("#table").fill("B7 K7 黄7 R7 \uff5c R1 R2 R3")
     for preview in ("#rack-preview", "#table-preview"):
