@@ -25,14 +25,17 @@ export function heading(text) {
   return h;
 }
 
-/** Which rack tiles end up in each set of the new table, by its index there.
+/** What the steps tell of each set of the new table, by its place there: its number
+ * in the steps (``numbers``: "Lay down ... as set 4" is the set the steps call 4) and
+ * the rack tiles laid on it (``fromRack``).
  *
  * The steps number sets as the request's table does, new sets taking the next
  * numbers, and replaying them leaves the new table in number order with empty sets
- * gone. So following each set's size through the steps maps numbers to places; a
- * rack tile never moves once laid. Returns null if the sizes do not come out as
- * the answer's table (then the caller falls back to the played tiles alone). */
-export function rackTilesBySet(steps, tableBefore, tableAfter) {
+ * gone: a set emptied moves the later ones up a place. So following each set's size
+ * through the steps maps numbers to places; a rack tile never moves once laid.
+ * Returns null if the sizes do not come out as the answer's table (then the caller
+ * falls back to places, and to the played tiles alone). */
+export function followSteps(steps, tableBefore, tableAfter) {
   const sizes = tableBefore.map((set) => set.length);
   const fromRack = new Map();
   const laid = (set, tiles) => fromRack.set(set, [...(fromRack.get(set) ?? []), ...tiles]);
@@ -54,17 +57,17 @@ export function rackTilesBySet(steps, tableBefore, tableAfter) {
   const fits =
     numbers.length === tableAfter.length &&
     numbers.every((n, place) => sizes[n] === tableAfter[place].tiles.length);
-  return fits ? numbers.map((n) => fromRack.get(n) ?? []) : null;
+  return fits ? { numbers, fromRack: numbers.map((n) => fromRack.get(n) ?? []) } : null;
 }
 
-/** Marks, set by set, which tiles of ``tableAfter`` came from the rack. Within a set
- * equal tiles look alike, so marking any copy is exact. */
-export function playedMarks(answer, tableBefore) {
-  const bySet = rackTilesBySet(answer.steps, tableBefore, answer.table);
+/** Marks, set by set, which tiles of ``answer.table`` came from the rack, as
+ * ``followed`` (followSteps) tells. Within a set equal tiles look alike, so marking
+ * any copy is exact. */
+export function playedMarks(answer, followed) {
   // Fallback: spread the played tiles over the table, first copies first.
-  const spare = bySet === null ? [...answer.played] : null;
+  const spare = followed === null ? [...answer.played] : null;
   return answer.table.map((set, place) => {
-    const left = bySet === null ? spare : [...bySet[place]];
+    const left = followed === null ? spare : [...followed.fromRack[place]];
     return set.tiles.map((tile) => {
       const at = left.indexOf(tile);
       if (at < 0) return false;
@@ -74,20 +77,27 @@ export function playedMarks(answer, tableBefore) {
   });
 }
 
+/** The name of the set at ``place`` of a new table: by its number in the steps
+ * (``followed``: followSteps), as they speak of it, else by its place. */
+export function setName(followed, place, tr) {
+  return tr.t("set {index}", { index: followed?.numbers[place] ?? place });
+}
+
 function describeSet(set, tr) {
   const kind = set.kind === "run" ? tr.t("run") : tr.t("group");
   return tr.t("{kind} {tiles}", { kind, tiles: set.as.join(" ") });
 }
 
 function drawTable(answer, tableBefore, tr, colours) {
-  const marks = playedMarks(answer, tableBefore);
+  const followed = followSteps(answer.steps, tableBefore, answer.table);
+  const marks = playedMarks(answer, followed);
   const table = document.createElement("div");
   table.className = "table-after";
   answer.table.forEach((set, place) => {
     const tiles = set.tiles.map((tile, i) =>
       drawTile(tile, { as: set.as[i], played: marks[place][i], tr, colours }),
     );
-    const name = tr.t("set {index}", { index: place });
+    const name = setName(followed, place, tr);
     table.append(drawSet(name, tiles, tr.t("{set}: {meld}", { set: name, meld: describeSet(set, tr) })));
   });
   return table;

@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, Route, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 from api.spawn import serve
@@ -328,6 +328,52 @@ def test_highlights_mark_the_rack_tiles_where_the_steps_put_them(
     assert {i: tiles for i, tiles in got.items() if tiles} == {
         i: sorted(tiles) for i, tiles in rack_tiles_by_set.items()
     }
+
+
+def sets_by_name(region: Locator) -> dict[str, list[str]]:
+    """The sets drawn in ``region`` (a Locator of a drawn table): name -> tiles."""
+    rows = region.locator(".set").evaluate_all(
+        """rows => rows.map(row => [row.querySelector('.set-name').textContent,
+               [...row.querySelectorAll('.tile')].map(tile => tile.dataset.tile)])"""
+    )
+    return dict(rows)
+
+
+def assert_sets_named_as_the_steps_say(region: Locator, steps: list[dict[str, Any]]) -> None:
+    """Each set the steps lay tiles on ("as set 4", "to set 1") is drawn under that name
+    in ``region``, holding those tiles."""
+    drawn = sets_by_name(region)
+    for step in steps:
+        if step["action"] in ("add", "new_set"):
+            number = step["to_set"] if step["action"] == "add" else step["set"]
+            name = f"set {number}"
+            assert name in drawn, (step["text"], drawn)
+            assert not Counter(step["tiles"]) - Counter(drawn[name]), (step["text"], drawn)
+
+
+def test_the_sets_drawn_are_named_as_the_steps_number_them(service: str, page: Page) -> None:
+    # The steps number sets as the request's table does, new ones after; a set they
+    # empty leaves the new table with the later sets a place up. The drawing named
+    # them by place: "Lay down the group of 1s ... as set 4" was drawn as set 1, and a
+    # repair's "Add the R4 you took to set 1, making the red run" drew set 1 as the
+    # group of 7s.
+    page.goto(service)
+    page.locator("meldwise-hint").evaluate("element => element.setAttribute('hint-level', 'full')")
+    enter_rummikub(page, "O1 O3", "R1 R2 R3\nB1 B2 B3\nK1 K2 K3\nR9 R10 R11")
+    _, full = press_hint(page)
+    assert any(step["action"] == "new_set" and step["set"] == 4 for step in full["steps"])
+    assert_sets_named_as_the_steps_say(page.locator("meldwise-hint .table-after"), full["steps"])
+
+    enter_rummikub(page, "R5 K8 K9", "R4\nR1 R2 R3\nB7 K7 O7\nR7")
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)) as answer:
+        page.get_by_role("button", name="Repair the table").click()
+    body = answer.value.json()
+    region = page.locator("#repair-answer")
+    expect(region.locator(".table-rescued")).to_have_count(1)
+    arranged, rescue = body["arrangement"], body["rescue"]["play"]
+    assert len(arranged["table"]) < 4  # a set emptied
+    assert_sets_named_as_the_steps_say(region.locator(".table-repaired"), arranged["steps"])
+    assert_sets_named_as_the_steps_say(region.locator(".table-rescued"), rescue["steps"])
 
 
 def test_a_joker_written_with_its_tile_is_drawn_as_that_joker(service: str, page: Page) -> None:
