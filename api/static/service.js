@@ -97,7 +97,9 @@ async function call(url, body, signal, tr, expected) {
   let answer = null;
   try {
     answer = await response.json();
-  } catch {
+  } catch (error) {
+    // Aborted while the body came in (a newer request took over): no answer to describe.
+    if (error.name === "AbortError") throw error;
     // not JSON: described below by the status
   }
   if (response.ok) {

@@ -1117,6 +1117,83 @@ def test_with_api_keys_the_element_works_behind_the_games_own_proxy(
         )
 
 
+SLOW_BODY_EMBED = """<!doctype html>
+<title>A game whose hints come over a slow line</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint endpoint="/solve"></meldwise-hint>
+<script type="module">
+  window.failures = [];
+  document.addEventListener("meldwise-hint-error", (event) => window.failures.push(event.detail));
+  await customElements.whenDefined("meldwise-hint");
+  document.querySelector("meldwise-hint").state = {{rack: ["R1", "R2", "R3"], table: []}};
+</script>
+"""
+
+
+@contextmanager
+def slow_body(page_html: str, body: dict[str, Any]) -> Iterator[tuple[str, threading.Event]]:
+    """A server of ``page_html`` (GET) whose POST answers 200 at once but holds its JSON
+    ``body`` back until the event yielded with its URL is set (a slow line: the answer's
+    head is in, its body on its way)."""
+    headed = threading.Event()
+    go_on = threading.Event()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            data = page_html.encode()
+            self.head("text/html; charset=utf-8", data)
+            self.wfile.write(data)
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers["Content-Length"]))
+            data = json.dumps(body).encode()
+            self.head("application/json", data)
+            self.wfile.flush()
+            headed.set()
+            go_on.wait(timeout=10)
+            with suppress(OSError):  # the browser may have hung up
+                self.wfile.write(data)
+
+        def head(self, content_type: str, data: bytes) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", go_on
+        assert headed.is_set(), "the page did not ask"
+    finally:
+        go_on.set()
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_hint_dropped_while_its_answer_comes_in_shows_no_error(service: str, page: Page) -> None:
+    # A new position while the old one's answer was half in (its head, not its body):
+    # aborting the body read was taken for an answer that is not JSON, and the new
+    # position was shown "The answer from ... is not one the service gives (HTTP 200)",
+    # with a meldwise-hint-error event the game had no request for.
+    nudge = {"status": "optimal", "hint_level": "nudge", "can_play": True, "tiles_played": 3}
+    with slow_body(SLOW_BODY_EMBED.format(service=service), nudge) as (game, go_on):
+        page.goto(f"{game}/game.html")
+        hint = page.locator("meldwise-hint")
+        with page.expect_response(lambda r: r.url == f"{game}/solve"):
+            hint.get_by_role("button").click()
+        hint.evaluate("element => { element.state = {rack: ['K1'], table: []}; }")
+        go_on.set()
+        page.wait_for_timeout(500)  # the old answer's body lands, if anywhere
+        expect(hint).to_have_attribute("aria-busy", "false")
+        expect(hint.locator(".error")).to_be_empty()
+        expect(hint.locator(".answer")).to_be_empty()
+        assert page.evaluate("window.failures") == []
+
+
 JAPANESE_EMBED = """<!doctype html>
 <title>A Japanese game page</title>
 <script type="module" src="{service}/static/meldwise-hint.js"></script>
