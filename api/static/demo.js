@@ -37,8 +37,13 @@ function firstLanguage() {
   return browserLanguage();
 }
 
+let asked = null; // the language last asked for
+
 async function setLanguage(lang, remember) {
+  asked = lang;
   await load(lang).catch(() => {});
+  // Another language was asked for while this one's catalogue loaded: that one stands.
+  if (asked !== lang) return;
   const tr = translator(lang);
   document.documentElement.lang = tr.lang;
   document.title = tr.t("Meldwise: the best move, proven");

@@ -2920,6 +2920,25 @@ def test_switching_language_leaves_no_text_in_the_old_one(service: str, page: Pa
     expect(page.locator("#repair-answer")).to_be_empty()
 
 
+def test_the_language_chosen_last_stands_when_an_earlier_ones_catalogue_comes_later(
+    service: str, page: Page
+) -> None:
+    # 日本語 pressed, then English before the Japanese catalogue had come (a slow line):
+    # the page spoke English, then turned Japanese when the catalogue came, and
+    # remembered Japanese for the next visit.
+    page.goto(f"{service}/?lang=en")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    held = hold(page, "/static/locale/ja.json")
+    page.get_by_role("button", name="日本語").click()
+    wait_held(page, held)
+    page.get_by_role("button", name="English").click()
+    release(page, held[0])
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.get_by_role("button", name="English")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("tab", name="Rummikub")).to_be_visible()
+    assert page.evaluate("localStorage.getItem('meldwise-lang')") == "en"
+
+
 def test_the_demo_speaks_japanese_with_a_switch(service: str, browser: Browser) -> None:
     # A Japanese browser: the page follows it, labels and hints in Japanese, the
     # fourth colour written Y and drawn yellow (黄); the switch goes back to English.
