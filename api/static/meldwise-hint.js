@@ -208,10 +208,13 @@ export class MeldwiseHint extends HTMLElement {
    * service's response (rejects, after showing the error, when there is none). A
    * hint on its way is aborted (its call rejects with an AbortError, nothing shown):
    * unlike a press of the button, which waits for it. One the service has not
-   * answered within the timeout is given up, and shown and sent as a failure. */
+   * answered within the timeout is given up, and shown and sent as a failure. One
+   * asked while its language's catalogue loads is dropped (an AbortError) if the
+   * language changes meanwhile, as a hint on its way in the old one is. */
   async hint() {
     const lang = this.language;
     await load(lang).catch(() => {}); // a catalogue that fails to load leaves English
+    if (this.language !== lang) throw new DOMException("the language changed", "AbortError");
     const tr = translator(lang);
     if (this.#state === null || typeof this.#state !== "object") {
       return this.#fail(new Error(tr.t("No position yet: the page sets this element's state.")), tr);

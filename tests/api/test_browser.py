@@ -1307,6 +1307,32 @@ def test_the_element_follows_a_language_change_of_its_ancestors(service: str, pa
         expect(hint.get_by_role("button")).to_have_text("Hint: the whole play")
 
 
+def test_a_press_made_while_a_language_loads_is_dropped_when_the_language_changes(
+    service: str, page: Page
+) -> None:
+    # Pressed while the Japanese catalogue was still on its way, then the page went
+    # back to English before it came: the press went on in Japanese once it had come,
+    # and the English element showed a Japanese hint.
+    sent: list[Any] = []
+    page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith(SOLVE) else None)
+    with second_origin({"/game.html": ANCESTOR_LANG_EMBED.format(service=service)}) as game:
+        page.goto(f"{game}/game.html")
+        hint = page.locator("meldwise-hint")
+        expect(hint.get_by_role("button")).to_have_text("Hint")
+        held = hold(page, "/static/locale/ja.json")
+        page.evaluate("document.documentElement.lang = 'ja'")
+        wait_held(page, held)
+        hint.get_by_role("button").click()
+        page.evaluate("document.documentElement.lang = 'en'")
+        release(page, held[0])
+        expect(hint.get_by_role("button")).to_have_text("Hint")
+        expect(hint.locator(".answer")).to_be_empty()
+        assert sent == []
+        request, _ = press_hint(page)
+        assert request["lang"] == "en"
+        expect(hint.locator(".answer")).to_have_text("You can play 3 tiles this turn.")
+
+
 SHADOW_LANG_EMBED = """<!doctype html>
 <html lang="ja">
 <title>A game whose board is a component</title>
