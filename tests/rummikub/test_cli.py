@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from dataclasses import replace
+from itertools import takewhile
 from pathlib import Path
 from typing import Any
 
@@ -674,10 +675,47 @@ def test_repair_beyond_repair_with_no_arrangement_found_names_no_tiles() -> None
         "penalty": None,
         "rescue": None,
     }
-    text = describe_repair(answer)
+    text = describe_repair(answer, [])
     assert "?" not in text
     assert "fewest" not in text
     assert text.startswith("The table cannot be repaired; the search stopped before it found")
+
+
+def _numbered_sets(out: str, title: str) -> dict[int, str]:
+    """The sets listed under ``title`` in a command's text, by their numbers."""
+    lines = out.split(title + "\n", 1)[1].splitlines()
+    listed = [line.split(".", 1) for line in takewhile(lambda ln: ln.startswith("  "), lines)]
+    return {int(number): " ".join(meld.split()[1:]) for number, meld in listed}
+
+
+def test_the_table_after_numbers_its_sets_as_the_steps_do(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The steps keep the request's set numbers and give new sets the next ones; the
+    table after was numbered by place, so "Lay down the group of 1s ... as set 4" sat
+    above a table of sets 0 to 3, its set 1 that group. Each set a step lays down or adds
+    to is now listed under the number the step gives it."""
+    assert (
+        main(["solve", "--rack", "O1 O3", "--table", "R1 R2 R3 | B1 B2 B3 | K1 K2 K3 | R9 R10 R11"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    listed = _numbered_sets(out, "Table after:")
+    assert listed[3] == "R9 R10 R11"  # untouched: its number in the request
+    laid = re.findall(r"Lay down the group of \d+s, ([A-Z0-9 ]+), as set (\d+)", out)
+    assert len(laid) == 3
+    for meld, number in laid:
+        assert listed[int(number)] == meld
+    # A repair and its rescue: "Add ... to set 1, making the red run" lists set 1 as it.
+    assert main(["repair", "--table", "R4 | R1 R2 R3 | B7 K7 O7 | R7", "--rack", "R5"]) == 0
+    out = capsys.readouterr().out
+    for title in ("Table after:", "Table after the rescue:"):
+        steps = out.split(title)[0].rsplit("Steps:", 1)[-1]
+        made = re.findall(r"to set (\d+), making the [a-z0-9 -]+: ([A-Z0-9 ]+)\.", steps)
+        assert made
+        listed = _numbered_sets(out, title)
+        for number, meld in made[-2:]:
+            assert listed[int(number)] == meld
 
 
 def test_repair_counts_the_sets_to_keep_not_a_loose_tile_taken(
