@@ -3,6 +3,7 @@ playing the way its level says."""
 
 from __future__ import annotations
 
+import signal
 from collections import Counter
 from dataclasses import replace
 from typing import Any
@@ -427,6 +428,36 @@ def test_the_strong_bots_opening_keeps_a_numbered_tile_in_every_set() -> None:
     small = Rules(min_set_len=2, opening_threshold=13)
     trimmed = smallest_opening((read_meld(parse_tiles("R5 J J"), small),), small)
     assert all(len(m.tiles) > m.jokers for m in trimmed)
+
+
+def _out_of_time(_signum: int, _frame: Any) -> None:
+    raise TimeoutError("smallest_opening still running after 10 s")
+
+
+def test_the_strong_bots_opening_of_many_sets_is_trimmed_at_once() -> None:
+    """Trimming an opening tried every subset of its sets: a 50-tile hand under
+    min_set_len 2 (a game of 3 players, hand=50) opened with 30 sets, and the strong
+    bot's first move took 4 minutes (2^30 subsets); with more sets, days."""
+    rules = Rules(colours=5, numbers=15, min_set_len=2, opening_threshold=1)
+    melds = tuple(
+        read_meld(parse_tiles(f"{a}{n} {b}{n}"), rules)
+        for n in range(1, 16)
+        for a, b in (("R", "B"), ("K", "O"))
+    )
+    richer = replace(rules, opening_threshold=200)
+    previous = signal.signal(signal.SIGALRM, _out_of_time)
+    signal.setitimer(signal.ITIMER_REAL, 10)
+    try:
+        one = smallest_opening(melds, rules)
+        rich = smallest_opening(melds, richer)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert [len(m.tiles) for m in one] == [2]  # any one set of 2 opens at 1 point
+    # The sets are worth 2 to 30, two of each: 7 of them make at most 192 points, so
+    # 200 takes 8 sets of 2 tiles.
+    assert sum(m.value for m in rich) >= 200
+    assert sum(len(m.tiles) for m in rich) == 16
 
 
 def test_strategy_knobs_parse_and_bad_names_are_refused() -> None:
