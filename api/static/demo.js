@@ -9,7 +9,14 @@
 import "./meldwise-hint.js";
 import { Palette, PieceField } from "./editor.js";
 import { labelOf } from "./field-names.js";
-import { browserLanguage, load, supported, translatePage, translator } from "./i18n.js";
+import {
+  browserLanguage,
+  DEFAULT_LANGUAGE,
+  load,
+  supported,
+  translatePage,
+  translator,
+} from "./i18n.js";
 import { setUpRepair } from "./repair.js";
 import { setUpReview } from "./review.js";
 import { setUpShanghai } from "./shanghai.js";
@@ -41,17 +48,19 @@ let asked = null; // the language last asked for
 
 async function setLanguage(lang, remember) {
   asked = lang;
-  await load(lang).catch(() => {});
+  const loaded = await load(lang).then(() => true, () => false);
   // Another language was asked for while this one's catalogue loaded: that one stands.
   if (asked !== lang) return;
-  const tr = translator(lang);
+  // A catalogue that fails to load leaves the page English, the answers too (not
+  // Japanese answers under English labels); pressing the language again tries again.
+  const tr = translator(loaded ? lang : DEFAULT_LANGUAGE);
   document.documentElement.lang = tr.lang;
   document.title = tr.t("Meldwise: the best move, proven");
   translatePage(document, tr);
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.setAttribute("aria-pressed", String(button.dataset.lang === tr.lang));
   }
-  if (remember) {
+  if (remember && loaded) {
     try {
       localStorage.setItem(STORED, tr.lang);
     } catch {

@@ -1333,6 +1333,24 @@ def test_a_press_made_while_a_language_loads_is_dropped_when_the_language_change
         expect(hint.locator(".answer")).to_have_text("You can play 3 tiles this turn.")
 
 
+def test_a_catalogue_that_fails_to_load_leaves_the_element_english(
+    service: str, page: Page
+) -> None:
+    # A Japanese page whose catalogue does not load: the button spoke English but the
+    # hint went out in Japanese, the service's words Japanese under English labels
+    # (and orange written Y, as Japanese writes it).
+    page.route("**/static/locale/ja.json", lambda route: route.abort())
+    japanese_page = ANCESTOR_LANG_EMBED.replace('<html lang="en">', '<html lang="ja">')
+    with second_origin({"/game.html": japanese_page.format(service=service)}) as game:
+        page.goto(f"{game}/game.html")
+        hint = page.locator("meldwise-hint")
+        expect(hint.get_by_role("button")).to_have_text("Hint")
+        request, _ = press_hint(page)
+        assert request["lang"] == "en"
+        assert "notation" not in request
+        expect(hint.locator(".answer")).to_have_text("You can play 3 tiles this turn.")
+
+
 SHADOW_LANG_EMBED = """<!doctype html>
 <html lang="ja">
 <title>A game whose board is a component</title>
@@ -2963,6 +2981,28 @@ def test_the_language_chosen_last_stands_when_an_earlier_ones_catalogue_comes_la
     expect(page.get_by_role("button", name="English")).to_have_attribute("aria-pressed", "true")
     expect(page.get_by_role("tab", name="Rummikub")).to_be_visible()
     assert page.evaluate("localStorage.getItem('meldwise-lang')") == "en"
+
+
+def test_a_catalogue_that_fails_to_load_leaves_the_demo_english_and_is_tried_again(
+    service: str, page: Page
+) -> None:
+    # 日本語 pressed, its catalogue failing to load: the page's strings stayed English
+    # but the page said lang="ja" (the hint and the tabs asking the service in
+    # Japanese) and remembered Japanese.
+    page.goto(f"{service}/?lang=en")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.route("**/static/locale/ja.json", lambda route: route.abort())
+    with page.expect_event("requestfailed", lambda r: r.url.endswith("/locale/ja.json")):
+        page.get_by_role("button", name="日本語").click()
+    page.wait_for_timeout(300)  # the switch, had it gone on, would have landed
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.get_by_role("button", name="日本語")).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate("localStorage.getItem('meldwise-lang')") is None
+    # The next press tries again.
+    page.unroute("**/static/locale/ja.json")
+    page.get_by_role("button", name="日本語").click()
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(page.get_by_role("tab", name="ラミィキューブ")).to_be_visible()
 
 
 def test_the_demo_speaks_japanese_with_a_switch(service: str, browser: Browser) -> None:
