@@ -9,14 +9,7 @@
 import "./meldwise-hint.js";
 import { Palette, PieceField } from "./editor.js";
 import { labelOf } from "./field-names.js";
-import {
-  browserLanguage,
-  DEFAULT_LANGUAGE,
-  load,
-  supported,
-  translatePage,
-  translator,
-} from "./i18n.js";
+import { browserLanguage, loadTranslator, supported, translatePage, translator } from "./i18n.js";
 import { setUpRepair } from "./repair.js";
 import { setUpReview } from "./review.js";
 import { setUpShanghai } from "./shanghai.js";
@@ -48,19 +41,17 @@ let asked = null; // the language last asked for
 
 async function setLanguage(lang, remember) {
   asked = lang;
-  const loaded = await load(lang).then(() => true, () => false);
+  // English if the catalogue fails to load: not remembered, the next press tries again.
+  const tr = await loadTranslator(lang);
   // Another language was asked for while this one's catalogue loaded: that one stands.
   if (asked !== lang) return;
-  // A catalogue that fails to load leaves the page English, the answers too (not
-  // Japanese answers under English labels); pressing the language again tries again.
-  const tr = translator(loaded ? lang : DEFAULT_LANGUAGE);
   document.documentElement.lang = tr.lang;
   document.title = tr.t("Meldwise: the best move, proven");
   translatePage(document, tr);
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.setAttribute("aria-pressed", String(button.dataset.lang === tr.lang));
   }
-  if (remember && loaded) {
+  if (remember && tr.lang === supported(lang)) {
     try {
       localStorage.setItem(STORED, tr.lang);
     } catch {

@@ -52,6 +52,16 @@ export function load(lang) {
   return loading.get(lang);
 }
 
+/** The translator of ``lang`` once its catalogue has loaded, or English's when it fails
+ * to load: then the page speaks English throughout, its requests too, rather than the
+ * service's words in a language its own labels lack. A later call tries again. */
+export function loadTranslator(lang) {
+  return load(lang).then(
+    () => translator(lang),
+    () => translator(DEFAULT_LANGUAGE),
+  );
+}
+
 function fill(text, values) {
   return text.replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
 }

@@ -37,7 +37,7 @@
 
 import { isBusy, setBusy } from "./busy.js";
 import { errorText, pieces, sets } from "./field-names.js";
-import { DEFAULT_LANGUAGE, load, supported, translator } from "./i18n.js";
+import { load, loadTranslator, supported, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { drawAnswer } from "./rummikub-answer.js";
 import { DEFAULT_TIMEOUT_S, postJson } from "./service.js";
@@ -213,12 +213,9 @@ export class MeldwiseHint extends HTMLElement {
    * language changes meanwhile, as a hint on its way in the old one is. */
   async hint() {
     const asked = this.language;
-    const loaded = await load(asked).then(() => true, () => false);
+    const tr = await loadTranslator(asked); // English if the catalogue fails to load
     if (this.language !== asked) throw new DOMException("the language changed", "AbortError");
-    // A catalogue that fails to load leaves the hint English, the service's words too
-    // (not Japanese answers under English labels); the next press tries again.
-    const lang = loaded ? asked : DEFAULT_LANGUAGE;
-    const tr = translator(lang);
+    const lang = tr.lang;
     if (this.#state === null || typeof this.#state !== "object") {
       return this.#fail(new Error(tr.t("No position yet: the page sets this element's state.")), tr);
     }
