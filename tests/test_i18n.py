@@ -45,7 +45,7 @@ from solver.shanghai.contracts import Contract
 from solver.shanghai.notation import Card, Suit, parse_cards
 from tests.api.support import SCORE, SHANGHAI_ADVISE, SOLVE, VALIDATE
 from tests.rummikub.games_support import TINY_OPTIONS
-from tests.rummikub.replay import replay
+from tests.rummikub.replay import replay, table_of
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = LOCALE_DIR / "ja" / "LC_MESSAGES" / "meldwise.po"
@@ -174,7 +174,7 @@ def test_a_japanese_request_gets_japanese_steps_that_replay_like_the_english_one
     table = [["R3", "R4", "R5"]]
     for answer in (english, japanese):
         after, used = replay(table, ["R1", "R2", "J"], answer["steps"])
-        assert [Counter(s) for s in after] == [Counter(m["tiles"]) for m in answer["table"]]
+        assert after == table_of(answer["table"])
         assert used == Counter(answer["played"])
     assert japanese["steps"][0]["text"] == (
         "手持ちのR1 R2 Jをセット0に加えて、赤の1-6のランにします: R1 R2 R3 R4 R5 J(R6)。"

@@ -54,7 +54,7 @@ def test_the_documented_example() -> None:
     assert sorted(response["played"]) == ["J", "R1", "R2"]
     assert response["rack_left"] == []
     for meld in response["table"]:
-        assert set(meld) == {"kind", "tiles", "as"}
+        assert set(meld) == {"kind", "tiles", "as", "set"}
         assert len(meld["tiles"]) == len(meld["as"])
         assert "J" not in meld["as"]
     # R1 R2 J join the two sets already there (the joker as R6 or as a colour of 7):
@@ -63,6 +63,9 @@ def test_the_documented_example() -> None:
     assert response["tiles_moved"] == 0
     assert len(response["table"]) == 2
     assert all(step["action"] == "add" for step in response["steps"])
+    # Both sets go on under their numbers in the request, the steps' "to_set".
+    assert [meld["set"] for meld in response["table"]] == [0, 1]
+    assert {step["to_set"] for step in response["steps"]} <= {0, 1}
 
 
 def test_defaults_and_case_insensitive_input() -> None:

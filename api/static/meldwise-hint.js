@@ -239,7 +239,7 @@ export class MeldwiseHint extends HTMLElement {
       });
       this.#error.replaceChildren();
       this.#answer.replaceChildren(
-        ...drawAnswer(answer, request.table ?? [], tr, request.rules?.colours, request.rack),
+        ...drawAnswer(answer, tr, request.rules?.colours, request.rack),
       );
       // Nothing to play: a further press could only say so again. A fixed level is
       // no step: once hint-level goes, presses go on from where the sequence was.

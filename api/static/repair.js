@@ -5,7 +5,7 @@ import { isBusy, setBusy } from "./busy.js";
 import { errorText, labelOf, pieces, sets } from "./field-names.js";
 import { translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
-import { followSteps, heading, paragraph, setName } from "./rummikub-answer.js";
+import { heading, paragraph, setName } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
 import { drawSet, drawTile } from "./tiles.js";
 
@@ -22,24 +22,22 @@ function steps(list) {
   return ol;
 }
 
-/** The sets of ``arranged`` (an arrangement or a play: its table and steps), each
- * named as its steps number it from ``tableBefore``. */
-function table(arranged, tableBefore, className, tr) {
+/** The sets of ``arranged`` (an arrangement or a play), each named by the number its
+ * steps give it. */
+function table(arranged, className, tr) {
   const div = document.createElement("div");
   div.className = className;
-  const followed = followSteps(arranged.steps, tableBefore, arranged.table);
-  arranged.table.forEach((set, place) => {
+  arranged.table.forEach((set) => {
     const tiles = set.tiles.map((tile, i) => drawTile(tile, { as: set.as[i], tr }));
-    const name = setName(followed, place, tr);
+    const name = setName(set, tr);
     const kind = set.kind === "run" ? tr.t("run") : tr.t("group");
     div.append(drawSet(name, tiles, tr.t("{set}: {meld}", { set: name, meld: tr.t("{kind} {tiles}", { kind, tiles: set.as.join(" ") }) })));
   });
   return div;
 }
 
-/** The elements showing a repair answer for a request whose table was ``tableBefore``
- * (a list of lists of tiles), in ``tr``'s language (i18n.js). */
-export function drawRepair(answer, tableBefore, tr = translator("en")) {
+/** The elements showing a repair answer, in ``tr``'s language (i18n.js). */
+export function drawRepair(answer, tr = translator("en")) {
   const arranged = answer.arrangement;
   const parts = [];
   // An empty table is "repairable" to the service: say what it is instead.
@@ -74,7 +72,7 @@ export function drawRepair(answer, tableBefore, tr = translator("en")) {
       parts.push(steps(arranged.steps));
     }
     parts.push(heading(answer.repairable ? tr.t("Table repaired") : tr.t("The most tiles that fit")));
-    parts.push(table(arranged, tableBefore, "table-repaired", tr));
+    parts.push(table(arranged, "table-repaired", tr));
   }
   if (answer.penalty) parts.push(paragraph(answer.penalty.text, "penalty"));
   const rescue = answer.rescue;
@@ -84,7 +82,7 @@ export function drawRepair(answer, tableBefore, tr = translator("en")) {
     // Playing nothing, its steps and table are the repair's, already shown above.
     if (play.played.length > 0) {
       parts.push(steps(play.steps));
-      parts.push(table(play, tableBefore, "table-rescued", tr));
+      parts.push(table(play, "table-rescued", tr));
     }
   } else if (rescue) {
     parts.push(paragraph(tr.t("No play with your rack rescues the table."), "note"));
@@ -139,7 +137,7 @@ export function setUpRepair(form, rack, table, before, language) {
       });
       if (!slot.holds(mine)) return;
       error.replaceChildren();
-      const parts = drawRepair(repaired, request.table, tr);
+      const parts = drawRepair(repaired, tr);
       if (opening && earlier.length === 0 && request.table.length > 0) {
         parts.push(paragraph(tr.t("Judged as the turn of a player who has not opened, from an empty table: every tile on it was laid down this turn. If there were sets before the turn, enter them under \"Table before the turn\"."), "note"));
       }

@@ -25,49 +25,17 @@ export function heading(text) {
   return h;
 }
 
-/** What the steps tell of each set of the new table, by its place there: its number
- * in the steps (``numbers``: "Lay down ... as set 4" is the set the steps call 4) and
- * the rack tiles laid on it (``fromRack``).
- *
- * The steps number sets as the request's table does, new sets taking the next
- * numbers, and replaying them leaves the new table in number order with empty sets
- * gone: a set emptied moves the later ones up a place. So following each set's size
- * through the steps maps numbers to places; a rack tile never moves once laid.
- * Returns null if the sizes do not come out as the answer's table (then the caller
- * falls back to places, and to the played tiles alone). */
-export function followSteps(steps, tableBefore, tableAfter) {
-  const sizes = tableBefore.map((set) => set.length);
-  const fromRack = new Map();
-  const laid = (set, tiles) => fromRack.set(set, [...(fromRack.get(set) ?? []), ...tiles]);
-  for (const step of steps) {
-    if (step.action === "take") {
-      sizes[step.from_set] -= step.tiles.length;
-    } else if (step.action === "split") {
-      sizes[step.new_set] = sizes[step.set] - step.at_index;
-      sizes[step.set] = step.at_index;
-    } else if (step.action === "add") {
-      sizes[step.to_set] = (sizes[step.to_set] ?? 0) + step.tiles.length;
-      laid(step.to_set, step.from_rack);
-    } else if (step.action === "new_set") {
-      sizes[step.set] = step.tiles.length;
-      laid(step.set, step.from_rack);
-    }
+/** Marks, set by set, which tiles of ``answer.table`` came from the rack: the rack
+ * tiles the steps lay on each set (an ``add`` or ``new_set`` naming its number,
+ * ``set``). Within a set equal tiles look alike, so marking any copy is exact. */
+export function playedMarks(answer) {
+  const laid = new Map();
+  for (const step of answer.steps) {
+    const number = step.action === "add" ? step.to_set : step.action === "new_set" ? step.set : null;
+    if (number !== null) laid.set(number, [...(laid.get(number) ?? []), ...step.from_rack]);
   }
-  const numbers = [...sizes.keys()].filter((n) => sizes[n] > 0);
-  const fits =
-    numbers.length === tableAfter.length &&
-    numbers.every((n, place) => sizes[n] === tableAfter[place].tiles.length);
-  return fits ? { numbers, fromRack: numbers.map((n) => fromRack.get(n) ?? []) } : null;
-}
-
-/** Marks, set by set, which tiles of ``answer.table`` came from the rack, as
- * ``followed`` (followSteps) tells. Within a set equal tiles look alike, so marking
- * any copy is exact. */
-export function playedMarks(answer, followed) {
-  // Fallback: spread the played tiles over the table, first copies first.
-  const spare = followed === null ? [...answer.played] : null;
-  return answer.table.map((set, place) => {
-    const left = followed === null ? spare : [...followed.fromRack[place]];
+  return answer.table.map((set) => {
+    const left = [...(laid.get(set.set) ?? [])];
     return set.tiles.map((tile) => {
       const at = left.indexOf(tile);
       if (at < 0) return false;
@@ -77,10 +45,10 @@ export function playedMarks(answer, followed) {
   });
 }
 
-/** The name of the set at ``place`` of a new table: by its number in the steps
- * (``followed``: followSteps), as they speak of it, else by its place. */
-export function setName(followed, place, tr) {
-  return tr.t("set {index}", { index: followed?.numbers[place] ?? place });
+/** The name of a set of a new table: its number in the steps (``set``), as they
+ * speak of it ("as set 4" in a table of 4 sets). */
+export function setName(set, tr) {
+  return tr.t("set {index}", { index: set.set });
 }
 
 function describeSet(set, tr) {
@@ -88,16 +56,15 @@ function describeSet(set, tr) {
   return tr.t("{kind} {tiles}", { kind, tiles: set.as.join(" ") });
 }
 
-function drawTable(answer, tableBefore, tr, colours) {
-  const followed = followSteps(answer.steps, tableBefore, answer.table);
-  const marks = playedMarks(answer, followed);
+function drawTable(answer, tr, colours) {
+  const marks = playedMarks(answer);
   const table = document.createElement("div");
   table.className = "table-after";
   answer.table.forEach((set, place) => {
     const tiles = set.tiles.map((tile, i) =>
       drawTile(tile, { as: set.as[i], played: marks[place][i], tr, colours }),
     );
-    const name = setName(followed, place, tr);
+    const name = setName(set, tr);
     table.append(drawSet(name, tiles, tr.t("{set}: {meld}", { set: name, meld: describeSet(set, tr) })));
   });
   return table;
@@ -113,7 +80,7 @@ function noPlayText(status, rackEmpty, tr) {
     : tr.t("No play found before the search stopped.");
 }
 
-function drawFull(answer, tableBefore, tr, colours) {
+function drawFull(answer, tr, colours) {
   const parts = [];
   if (answer.tiles_played === 0) {
     parts.push(paragraph(noPlayText(answer.status, answer.rack_left.length === 0, tr), "summary"));
@@ -143,7 +110,7 @@ function drawFull(answer, tableBefore, tr, colours) {
     parts.push(steps);
   }
   parts.push(heading(tr.t("Table after (your tiles highlighted)")));
-  parts.push(drawTable(answer, tableBefore, tr, colours));
+  parts.push(drawTable(answer, tr, colours));
   if (answer.rack_left.length > 0) {
     parts.push(heading(tr.t("Rack left")));
     parts.push(drawSet(tr.t("rack"), answer.rack_left.map((t) => drawTile(t, { tr, colours })), tr.t("rack left")));
@@ -169,14 +136,13 @@ function drawNudge(answer, rack, tr) {
   return [paragraph(text, "summary")];
 }
 
-/** The elements showing ``answer`` (any hint level) for a request whose table was
- * ``tableBefore`` (a list of lists of tiles), in ``tr``'s language (i18n.js), for a
- * game of ``colours`` colours (the request's rules.colours; default the standard 4);
+/** The elements showing ``answer`` (any hint level), in ``tr``'s language (i18n.js),
+ * for a game of ``colours`` colours (the request's rules.colours; default the standard 4);
  * ``rack``, the request's, tells a nudge that it is empty (the answer does not say). */
-export function drawAnswer(answer, tableBefore = [], tr = translator("en"), colours = undefined, rack = undefined) {
+export function drawAnswer(answer, tr = translator("en"), colours = undefined, rack = undefined) {
   const parts =
     answer.hint_level === "full"
-      ? drawFull(answer, tableBefore, tr, colours)
+      ? drawFull(answer, tr, colours)
       : answer.hint_level === "tile"
         ? drawTileHint(answer, tr, colours)
         : drawNudge(answer, rack, tr);

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from functools import partial
 from typing import Any, TextIO
 
 from solver.commands import (
@@ -124,11 +125,7 @@ def _solve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Text
     """``solve``: a nudge's answer carries no rack, the flags do, and an empty rack is
     not told to draw (a nudge said "No play: draw a tile." to a player who is out)."""
     rack_empty = args.rack is not None and not words(args.rack)
-
-    def describe(response: dict[str, Any]) -> str:
-        # Read once the request was: the table's sets have parsed.
-        return describe_response(response, parse_sets(args.table), rack_empty)
-
+    describe = partial(describe_response, rack_empty=rack_empty)
     return answering(solve_rummikub, request_from_flags, describe)(args, stdin, stdout, stderr)
 
 
@@ -209,12 +206,9 @@ def points_text(points: int) -> str:
     return _n("{n} point", "{n} points", points)
 
 
-def describe_response(
-    response: dict[str, Any], before: list[list[str]], rack_empty: bool = False
-) -> str:
-    """A response written for a person: the play, the steps, the table after (its sets
-    numbered as the steps speak of them, from the table ``before``); ``rack_empty`` says
-    of a nudge, which carries no rack, that the rack was empty."""
+def describe_response(response: dict[str, Any], rack_empty: bool = False) -> str:
+    """A response written for a person: the play, the steps, the table after;
+    ``rack_empty`` says of a nudge, which carries no rack, that the rack was empty."""
     # The advice of a play-less turn draws unless the pool is empty (or the rack, said
     # first): a nudge and a full answer carry no pool.
     advice = response.get("advice")
@@ -256,9 +250,7 @@ def describe_response(
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(response["steps"], 1)]
     lines += _asked_for_lines(response)
     lines.append(_("Solver: {status}", status=status_text(response["status"])))
-    after = response["table"]
-    numbers = step_numbers(before, response["steps"], after)
-    lines += describe_table(after, _("Table after:"), _("Table after: (empty)"), numbers)
+    lines += describe_table(response["table"], _("Table after:"), _("Table after: (empty)"))
     return "\n".join(lines) + "\n"
 
 
@@ -278,50 +270,20 @@ def _asked_for_lines(response: dict[str, Any]) -> list[str]:
     return lines
 
 
-def step_numbers(
-    before: list[list[str]], steps: list[dict[str, Any]], after: list[dict[str, Any]]
-) -> list[int]:
-    """The number each set of ``after`` (a wire answer's table) has in its ``steps``
-    (wire steps acting on the table ``before``): the steps keep the request's numbers
-    and give new sets the next ones, so a set they empty leaves a gap ("as set 4" in a
-    table of 4 sets). Found by following the sets' sizes through the steps, as the web
-    page does (api/static/rummikub-answer.js, ``followSteps``); by place if the sizes do
-    not come out as ``after``."""
-    sizes = {number: len(tiles) for number, tiles in enumerate(before)}
-    for step in steps:
-        match step["action"]:
-            case "take":
-                sizes[step["from_set"]] -= len(step["tiles"])
-            case "split":
-                sizes[step["new_set"]] = sizes[step["set"]] - step["at_index"]
-                sizes[step["set"]] = step["at_index"]
-            case "add":
-                sizes[step["to_set"]] = sizes.get(step["to_set"], 0) + len(step["tiles"])
-            case "new_set":
-                sizes[step["set"]] = len(step["tiles"])
-    numbers = sorted(number for number, size in sizes.items() if size > 0)
-    if [sizes[n] for n in numbers] != [len(meld["tiles"]) for meld in after]:
-        return list(range(len(after)))
-    return numbers
-
-
-def describe_table(
-    table: list[dict[str, Any]], title: str, empty: str, numbers: list[int] | None = None
-) -> list[str]:
-    """Lines listing the sets of a wire table under ``title`` (``empty`` when it has
-    none), jokers with what they stand for, each under its number in ``numbers`` (see
-    :func:`step_numbers`; by default its place)."""
+def describe_table(table: list[dict[str, Any]], title: str, empty: str) -> list[str]:
+    """Lines listing the sets of a wire table after a play or repair under ``title``
+    (``empty`` when it has none), jokers with what they stand for, each under the number
+    its steps give it (``set``: "as set 4" in a table of 4 sets is the one numbered 4)."""
     lines = [title if table else empty]
     kinds = {"run": _("run"), "group": _("group")}
-    numbers = list(range(len(table))) if numbers is None else numbers
-    width = len(str(max(numbers, default=0)))
-    for i, meld in zip(numbers, table, strict=True):
+    width = len(str(max((meld["set"] for meld in table), default=0)))
+    for meld in table:
         tiles = [
             f"J({meant})" if tile == "J" else tile
             for tile, meant in zip(meld["tiles"], meld["as"], strict=True)
         ]
         kind = pad(kinds[meld["kind"]], max(map(columns, kinds.values())))
-        lines.append(f"  {i:>{width}}. {kind}  {' '.join(tiles)}")
+        lines.append(f"  {meld['set']:>{width}}. {kind}  {' '.join(tiles)}")
     return lines
 
 

@@ -76,6 +76,8 @@ class Arrangement:
 
     table: tuple[Meld, ...]
     """The sets, in the order replaying ``steps`` leaves them."""
+    set_numbers: tuple[int, ...]
+    """The number the steps give each set of ``table``."""
     steps: tuple[Step, ...]
     played: tuple[Tile, ...]
     """Rack tiles laid down (a rescue), sorted."""
@@ -451,6 +453,7 @@ def _arrangement(
     steps = plan(heaps, _from_heaps(placed, table), list(played.elements()), table)
     return Arrangement(
         table=tuple(p.meld for p in steps.table),
+        set_numbers=steps.numbers,
         steps=steps.steps,
         played=tuple(sorted(played.elements())),
         left_out=steps.left_in_hand,
@@ -547,6 +550,7 @@ def _rescue(status: Status, arranged: Arrangement, rack: Sequence[Tile], rules: 
         played=arranged.played,
         rack_left=tuple(sorted((Counter(rack) - Counter(arranged.played)).elements())),
         table=arranged.table,
+        set_numbers=arranged.set_numbers,
         tiles_played=len(arranged.played),
         points_played=sum(rules.value(t) for t in arranged.played),
         sets_kept=arranged.sets_kept,

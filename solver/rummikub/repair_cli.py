@@ -8,7 +8,7 @@ response) or ``--jsonl`` (one per line); bad input exits with code 2 (see
 from __future__ import annotations
 
 import argparse
-from typing import Any, TextIO
+from typing import Any
 
 from solver.commands import (
     Commands,
@@ -21,13 +21,7 @@ from solver.commands import (
 )
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n
-from solver.rummikub.cli import (
-    POSITION_FLAGS,
-    add_common_flags,
-    describe_table,
-    parse_sets,
-    step_numbers,
-)
+from solver.rummikub.cli import POSITION_FLAGS, add_common_flags, describe_table, parse_sets
 from solver.rummikub.position import Objective
 from solver.rummikub.wire import repair_rummikub
 from solver.written import words
@@ -63,7 +57,7 @@ def add_repair_command(commands: Commands) -> None:
     )
     add_rule_flag(parser, "--rule penalty_tiles=2")
     add_common_flags(parser)
-    parser.set_defaults(handler=_repair)
+    parser.set_defaults(handler=answering(repair_rummikub, _request, describe_repair))
     fields_from_flags(
         parser,
         {
@@ -99,19 +93,8 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
     return request
 
 
-def _repair(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    """``repair``: the answer's steps number the sets of the table the flags give."""
-
-    def describe(response: dict[str, Any]) -> str:
-        # Read once the request was: the table's sets have parsed.
-        return describe_repair(response, parse_sets(args.table))
-
-    return answering(repair_rummikub, _request, describe)(args, stdin, stdout, stderr)
-
-
-def describe_repair(response: dict[str, Any], before: list[list[str]]) -> str:
-    """A repair answer written for a person; its tables' sets are numbered as its steps
-    speak of them, from the table ``before`` (see :func:`step_numbers`)."""
+def describe_repair(response: dict[str, Any]) -> str:
+    """A repair answer written for a person."""
     lines: list[str] = []
     status = response["status"]
     arranged = response["arrangement"]
@@ -160,12 +143,11 @@ def describe_repair(response: dict[str, Any], before: list[list[str]]) -> str:
                 _("Steps:") if response["repairable"] else _("Steps to place the most tiles:")
             )
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(arranged["steps"], 1)]
-        numbers = step_numbers(before, arranged["steps"], arranged["table"])
         if response["repairable"]:
             title, none = _("Table after:"), _("Table after: (empty)")
         else:
             title, none = _("The most tiles that fit:"), _("The most tiles that fit: none")
-        lines += describe_table(arranged["table"], title, none, numbers)
+        lines += describe_table(arranged["table"], title, none)
     if response["free_jokers"]:
         lines.append(_("Table jokers no set needs: {count}", count=response["free_jokers"]))
     penalty = response["penalty"]
@@ -189,8 +171,7 @@ def describe_repair(response: dict[str, Any], before: list[list[str]]) -> str:
             )
             lines += [f"  {i}. {step['text']}" for i, step in enumerate(play["steps"], 1)]
             title = _("Table after the rescue:")
-            numbers = step_numbers(before, play["steps"], play["table"])
-            lines += describe_table(play["table"], title, title, numbers)
+            lines += describe_table(play["table"], title, title)
         if rescue["status"] != "optimal":
             lines.append(_("Solver: {status}", status=status_text(rescue["status"])))
     return "\n".join(lines) + "\n"

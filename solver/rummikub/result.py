@@ -19,15 +19,17 @@ class Play:
 
     ``played`` is a sub-multiset of the rack, ``rack_left`` the rest, and
     ``table`` the complete table after the play, in the order that replaying
-    ``steps`` on the old table leaves it. ``sets_kept`` counts table sets that
-    stay whole (tiles may join them), ``tiles_moved`` the table tiles that leave
-    the set carrying their old one on.
+    ``steps`` on the old table leaves it, ``set_numbers`` the number the steps give
+    each of those sets (see :attr:`~solver.rummikub.steps.Plan.numbers`).
+    ``sets_kept`` counts table sets that stay whole (tiles may join them),
+    ``tiles_moved`` the table tiles that leave the set carrying their old one on.
     """
 
     status: Status
     played: tuple[Tile, ...]
     rack_left: tuple[Tile, ...]
     table: tuple[Meld, ...]
+    set_numbers: tuple[int, ...]
     tiles_played: int
     points_played: int
     sets_kept: int

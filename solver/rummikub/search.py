@@ -271,6 +271,7 @@ def assemble_play(
         played=tuple(sorted(played)),
         rack_left=tuple(sorted(left.elements())),
         table=tuple(p.meld for p in steps.table),
+        set_numbers=steps.numbers,
         tiles_played=len(played),
         points_played=sum(rules.value(tile) for tile in played),
         sets_kept=sum(

@@ -57,6 +57,9 @@ class Plan:
     steps: tuple[Step, ...]
     table: tuple[PlacedSet, ...]
     """The new table in index order, as replaying the steps leaves it."""
+    numbers: tuple[int, ...]
+    """The number the steps give each set of ``table``: the old table's numbers, new
+    sets the next ones, so a set emptied leaves a gap ("as set 4" in a table of 4)."""
     left_in_hand: tuple[Tile, ...] = ()
     """Tiles taken off the table that no new set holds (a repair that cannot place
     every tile); empty for a play."""
@@ -109,8 +112,13 @@ def plan(
         else:
             planner.new_set(placed)
 
-    order = [planner.holds[i] for i in sorted(planner.holds)]
-    return Plan(tuple(planner.steps), tuple(order), tuple(sorted(planner.held.elements())))
+    numbers = tuple(sorted(planner.holds))
+    return Plan(
+        tuple(planner.steps),
+        tuple(planner.holds[i] for i in numbers),
+        numbers,
+        tuple(sorted(planner.held.elements())),
+    )
 
 
 def _split_off(

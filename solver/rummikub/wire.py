@@ -35,7 +35,7 @@ of a typical solve.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
@@ -333,6 +333,20 @@ class SetOut(Answer):
         }
 
 
+class NumberedSetOut(SetOut):
+    set: int = Field(
+        description="the number the steps give this set: the request's own numbers, new "
+        "sets the next ones (a set the steps empty leaves its number unused)"
+    )
+
+    @staticmethod
+    def numbered(table: Sequence[Meld], numbers: Sequence[int]) -> list[dict[str, Any]]:
+        return [
+            {**SetOut.answer(meld), "set": number}
+            for meld, number in zip(table, numbers, strict=True)
+        ]
+
+
 STATUS_DESCRIPTION = (
     "optimal: the score is proven best; feasible: the search stopped (at its work bound "
     "or a time limit) with the best play found; unknown: it stopped before any play was "
@@ -443,7 +457,7 @@ class FullAnswer(HintAnswer):
     points_played: int
     played: list[AnyTile] = Field(description="rack tiles to put on the table")
     rack_left: list[AnyTile]
-    table: list[SetOut] = Field(description="the complete table after the play")
+    table: list[NumberedSetOut] = Field(description="the complete table after the play")
     sets_kept: int = Field(description="table sets that stay whole (tiles may join them)")
     tiles_moved: int = Field(description="table tiles that leave the set carrying their old one")
     disruption_proven: bool = Field(
@@ -462,7 +476,7 @@ class FullAnswer(HintAnswer):
             "points_played": play.points_played,
             "played": [spell(t) for t in play.played],
             "rack_left": [spell(t) for t in play.rack_left],
-            "table": [SetOut.answer(meld) for meld in play.table],
+            "table": NumberedSetOut.numbered(play.table, play.set_numbers),
             "sets_kept": play.sets_kept,
             "tiles_moved": play.tiles_moved,
             "disruption_proven": play.disruption_proven,
@@ -843,7 +857,7 @@ class RepairRequest(WrittenRequest):
 
 
 class Arrangement(Answer):
-    table: list[SetOut] = Field(description="the sets, as replaying the steps leaves them")
+    table: list[NumberedSetOut] = Field(description="the sets, as replaying the steps leaves them")
     steps: list[StepOut] = Field(
         description="actions that turn the table as it lies into these sets"
     )
@@ -903,7 +917,7 @@ class RepairResponse(Answer):
             "arrangement": None
             if arranged is None
             else {
-                "table": [SetOut.answer(m) for m in arranged.table],
+                "table": NumberedSetOut.numbered(arranged.table, arranged.set_numbers),
                 "steps": [step_answer(s) for s in arranged.steps],
                 "left_out": [spell(t) for t in arranged.left_out],
                 "sets_kept": arranged.sets_kept,

@@ -15,10 +15,11 @@ def replay(
     rack: list[str],
     steps: list[dict[str, Any]],
     in_hand: Counter[str] | None = None,
-) -> tuple[list[list[str]], Counter[str]]:
-    """Apply ``steps`` to ``table``; return the sets in index order (empty ones
-    dropped) and the rack tiles used. Raises ReplayError on an impossible step, or
-    when the tiles taken and never placed are not ``in_hand`` (none by default)."""
+) -> tuple[list[tuple[int, Counter[str]]], Counter[str]]:
+    """Apply ``steps`` to ``table``; return the sets in number order, each with its
+    number in the steps (empty ones dropped), and the rack tiles used. Raises
+    ReplayError on an impossible step, or when the tiles taken and never placed are
+    not ``in_hand`` (none by default)."""
     sets: dict[int, list[str]] = {i: list(tiles) for i, tiles in enumerate(table)}
     next_index = len(table)
     held: Counter[str] = Counter()
@@ -67,4 +68,10 @@ def replay(
             raise ReplayError("a step without text")
     if +held != (in_hand or Counter()):
         raise ReplayError(f"tiles taken but never placed: {+held}, expected {in_hand}")
-    return [sets[i] for i in sorted(sets) if sets[i]], used
+    return [(i, Counter(sets[i])) for i in sorted(sets) if sets[i]], used
+
+
+def table_of(answer_table: list[dict[str, Any]]) -> list[tuple[int, Counter[str]]]:
+    """A wire answer's table after (a play's or a repair's) as :func:`replay` returns
+    it: each set with the number the answer gives it, in the answer's order."""
+    return [(meld["set"], Counter(meld["tiles"])) for meld in answer_table]

@@ -675,7 +675,7 @@ def test_repair_beyond_repair_with_no_arrangement_found_names_no_tiles() -> None
         "penalty": None,
         "rescue": None,
     }
-    text = describe_repair(answer, [])
+    text = describe_repair(answer)
     assert "?" not in text
     assert "fewest" not in text
     assert text.startswith("The table cannot be repaired; the search stopped before it found")

@@ -29,7 +29,7 @@ from solver.rummikub.repair import (
 )
 from tests.rummikub.disruption_oracle import disruption_oracle_for
 from tests.rummikub.oracle import Oracle, oracle_for
-from tests.rummikub.replay import replay
+from tests.rummikub.replay import replay, table_of
 from tests.rummikub.strategies import claimed_moves, examples, positions, small_rules
 
 
@@ -149,7 +149,7 @@ def _check_repair(request: dict[str, Any], rules: Rules) -> None:
     sets, used = replay(
         request["table"], [], arranged["steps"], Counter(str(t) for t in left_out.elements())
     )
-    assert [Counter(s) for s in sets] == [Counter(m["tiles"]) for m in arranged["table"]]
+    assert sets == table_of(arranged["table"])
     assert not used
 
     if answer["repairable"]:
@@ -228,7 +228,7 @@ def _check_rescue(
         assert check_play(laid, [parse_tiles(s) for s in before], after, True, rules).legal
     assert _tiles([m["tiles"] for m in play["table"]]) == now + played
     sets, used = replay(request["table"], request["rack"], play["steps"])
-    assert [Counter(s) for s in sets] == [Counter(m["tiles"]) for m in play["table"]]
+    assert sets == table_of(play["table"])
     assert used == Counter(play["played"])
 
 
@@ -648,7 +648,7 @@ def test_repair_for_a_player_who_has_not_opened_matches_exhaustive_search(
     sets, _used = replay(
         request["table"], [], arranged["steps"], Counter(str(t) for t in left_out.elements())
     )
-    assert [Counter(s) for s in sets] == [Counter(m["tiles"]) for m in arranged["table"]]
+    assert sets == table_of(arranged["table"])
     if not answer["repairable"]:
         assert Counter(map(Tile.parse, answer["penalty"]["back_to_rack"])) == strays
     if "rack" not in request:
@@ -669,7 +669,7 @@ def test_repair_for_a_player_who_has_not_opened_matches_exhaustive_search(
     laid = tuple((strays + rack).elements())
     assert check_play(laid, before, after, False, rules).legal
     sets, used = replay(request["table"], request["rack"], play["steps"])
-    assert [Counter(s) for s in sets] == [Counter(m["tiles"]) for m in play["table"]]
+    assert sets == table_of(play["table"])
     assert used == Counter(play["played"])
 
 

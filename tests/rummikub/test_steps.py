@@ -11,14 +11,14 @@ from hypothesis import strategies as st
 
 from solver import solve_rummikub
 from solver.rummikub import STANDARD, Rules
-from tests.rummikub.replay import replay
+from tests.rummikub.replay import replay, table_of
 from tests.rummikub.strategies import examples, positions, request_of, small_rules
 
 
 def check_replay(request: dict[str, Any]) -> dict[str, Any]:
     response = solve_rummikub(request)
     sets, used = replay(request.get("table", []), request["rack"], response["steps"])
-    assert [Counter(s) for s in sets] == [Counter(m["tiles"]) for m in response["table"]]
+    assert sets == table_of(response["table"])
     assert used == Counter(response["played"])
     return response
 
