@@ -1307,12 +1307,11 @@ def test_the_element_follows_a_language_change_of_its_ancestors(service: str, pa
         expect(hint.get_by_role("button")).to_have_text("Hint: the whole play")
 
 
-def test_a_press_made_while_a_language_loads_is_dropped_when_the_language_changes(
-    service: str, page: Page
-) -> None:
-    # Pressed while the Japanese catalogue was still on its way, then the page went
-    # back to English before it came: the press went on in Japanese once it had come,
-    # and the English element showed a Japanese hint.
+@contextmanager
+def japanese_on_its_way(service: str, page: Page) -> Iterator[tuple[Locator, Route, list[Any]]]:
+    """The element on a game page just switched to Japanese, whose catalogue is held
+    on its way: yields the element, the held catalogue request, and the solve requests
+    the page sends."""
     sent: list[Any] = []
     page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith(SOLVE) else None)
     with second_origin({"/game.html": ANCESTOR_LANG_EMBED.format(service=service)}) as game:
@@ -1322,15 +1321,42 @@ def test_a_press_made_while_a_language_loads_is_dropped_when_the_language_change
         held = hold(page, "/static/locale/ja.json")
         page.evaluate("document.documentElement.lang = 'ja'")
         wait_held(page, held)
+        yield hint, held[0], sent
+
+
+def test_a_press_made_while_a_language_loads_is_dropped_when_the_language_changes(
+    service: str, page: Page
+) -> None:
+    # Pressed while the Japanese catalogue was still on its way, then the page went
+    # back to English before it came: the press went on in Japanese once it had come,
+    # and the English element showed a Japanese hint.
+    with japanese_on_its_way(service, page) as (hint, catalogue, sent):
         hint.get_by_role("button").click()
         page.evaluate("document.documentElement.lang = 'en'")
-        release(page, held[0])
+        release(page, catalogue)
         expect(hint.get_by_role("button")).to_have_text("Hint")
         expect(hint.locator(".answer")).to_be_empty()
         assert sent == []
         request, _ = press_hint(page)
         assert request["lang"] == "en"
         expect(hint.locator(".answer")).to_have_text("You can play 3 tiles this turn.")
+
+
+def test_a_second_press_while_the_catalogue_loads_sends_no_second_request(
+    service: str, page: Page
+) -> None:
+    # The button turned busy only once the catalogue had come: a second press while
+    # it loaded asked again, and the first request went out to be aborted.
+    with japanese_on_its_way(service, page) as (hint, catalogue, sent):
+        button = hint.get_by_role("button")
+        button.click()
+        expect(button).to_have_attribute("aria-disabled", "true")
+        button.click(force=True)  # a person can press a busy button (Playwright waits)
+        release(page, catalogue)
+        page.locator("meldwise-hint[aria-busy=false]").wait_for()
+        expect(hint.locator(".answer")).to_have_text("この手番で3枚出せます。")
+        assert [request["hint_level"] for request in sent] == ["nudge"]
+        assert sent[0]["lang"] == "ja"
 
 
 def test_a_catalogue_that_fails_to_load_leaves_the_element_english(
