@@ -39,7 +39,7 @@ import { isBusy, setBusy } from "./busy.js";
 import { errorText, pieces, sets } from "./field-names.js";
 import { load, loadTranslator, supported, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
-import { drawAnswer } from "./rummikub-answer.js";
+import { drawAnswer, isHintAnswer } from "./rummikub-answer.js";
 import { DEFAULT_TIMEOUT_S, postJson } from "./service.js";
 import { styleSheet } from "./styles.js";
 import { STANDARD_COLOURS } from "./tiles.js";
@@ -249,7 +249,7 @@ export class MeldwiseHint extends HTMLElement {
       const answer = await postJson(this.endpoint, request, {
         signal: mine.signal,
         tr,
-        expected: (answer) => answer.hint_level === level,
+        expected: (answer) => isHintAnswer(answer, level),
         timeout: this.timeout,
       });
       this.#error.replaceChildren();

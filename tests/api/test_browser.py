@@ -721,6 +721,41 @@ def test_an_answer_that_is_not_the_services_is_not_drawn(
 
 
 @pytest.mark.parametrize(
+    ("level", "missing"),
+    [
+        ("nudge", ("status", "can_play", "tiles_played", "time_capped")),  # hint_level alone
+        ("tile", ("text",)),
+        ("full", ("steps",)),
+    ],
+)
+def test_a_hint_answer_without_a_field_the_service_always_gives_is_not_drawn(
+    service: str, page: Page, level: str, missing: tuple[str, ...]
+) -> None:
+    # Another endpoint's JSON that names a hint level passed for the service's answer:
+    # {"hint_level": "nudge"} alone was drawn as "No play found before the search
+    # stopped.", something nobody found.
+    state = {"rack": ["R1", "R2", "R3"], "table": [["R5", "R6", "R7"]]}
+    real = httpx.post(f"{service}{SOLVE}", json={**state, "hint_level": level}).json()
+    assert set(missing) <= set(real)
+    body = {name: value for name, value in real.items() if name not in missing}
+    page.goto(service)
+    page.locator("#rack").fill("R1 R2 R3")
+    page.locator("#table").fill("R5 R6 R7")
+    hint = page.locator("meldwise-hint")
+    hint.evaluate("(element, level) => element.setAttribute('hint-level', level)", level)
+    page.route(f"**{SOLVE}", answer_200({"json": body}))
+    hint.get_by_role("button").click()
+    said = f"The answer from {service}{SOLVE} is not one the service gives (HTTP 200)."
+    expect(hint.get_by_role("alert")).to_have_text(said)
+    expect(hint.locator(".answer")).to_be_empty()
+    page.unroute(f"**{SOLVE}")
+    _, answer = press_hint(page)  # the service's own answer is drawn
+    assert answer == real
+    expect(hint.locator(".answer")).not_to_be_empty()
+    expect(hint.get_by_role("alert")).to_be_hidden()
+
+
+@pytest.mark.parametrize(
     ("lang", "said"),
     [
         ("en", "Could not reach the service at {url}: it is not running"),
