@@ -78,10 +78,12 @@ def page(browser: Browser) -> Iterator[Page]:
     assert refused == [], "the page broke the Content-Security-Policy"
 
 
-def drawn_table(page: Page) -> list[list[tuple[str, bool]]]:
-    """The table after the play as drawn: per set, each tile and whether it is
-    highlighted as coming from the rack."""
-    rows = page.locator("meldwise-hint .table-after .set").evaluate_all(
+def drawn_table(
+    page: Page, selector: str = "meldwise-hint .table-after .set"
+) -> list[list[tuple[str, bool]]]:
+    """The table after the play as drawn (the sets ``selector`` finds): per set, each
+    tile and whether it is highlighted as coming from the rack."""
+    rows = page.locator(selector).evaluate_all(
         """rows => rows.map(row => [...row.querySelectorAll('.tile')].map(
                tile => [tile.dataset.tile, tile.classList.contains('played')]))"""
     )
@@ -2706,6 +2708,54 @@ def test_review_tab_marks_a_joker_of_the_best_play_as_played(service: str, page:
     detail = page.locator("#review-turn")
     expect(detail.locator(".tile.played")).to_have_count(3)
     expect(detail.locator(".tile.joker.played")).to_have_count(1)
+
+
+OPENED_WITH_R10_R11_R12 = {
+    "turn": 1, "player": 0, "rack": ["R10", "R11", "R12", "K1"], "table_before": [],
+    "action": "play", "played": ["R10", "R11", "R12"], "table_after": [["R10", "R11", "R12"]],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("turns", "marked"),
+    [
+        # Not opened: the opening run R6-R9 beside the group R6 B6 K6, which stays.
+        (
+            [{"turn": 1, "player": 0, "rack": ["R6", "R7", "R8", "R9", "K1"],
+              "table_before": [["R6", "B6", "K6"]], "action": "draw", "drawn": "B2"}],
+            [[("R6", False), ("B6", False), ("K6", False)],
+             [("R6", True), ("R7", True), ("R8", True), ("R9", True)]],
+        ),
+        # Opened: the run R1 R2 R3 on the table takes R4, and R3 R4 R5 is new.
+        (
+            [OPENED_WITH_R10_R11_R12,
+             {"turn": 2, "player": 0, "rack": ["R3", "R4", "R4", "R5", "K1"],
+              "table_before": [["R1", "R2", "R3"], ["R10", "R11", "R12"]],
+              "action": "draw", "drawn": "B2"}],
+            [[("R1", False), ("R2", False), ("R3", False), ("R4", True)],
+             [("R3", True), ("R4", True), ("R5", True)],
+             [("R10", False), ("R11", False), ("R12", False)]],
+        ),
+    ],
+    ids=["a set that stayed", "a set added to"],
+)  # fmt: skip
+def test_review_tab_marks_the_rack_tiles_of_the_best_play_not_their_copies_on_the_table(
+    service: str, page: Page, turns: list[dict[str, Any]], marked: list[list[tuple[str, bool]]]
+) -> None:
+    # The best play's table marked the first copy of each tile played: the R6 of a
+    # group already on the table, not the R6 the rack laid in a new run.
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    page.get_by_label("Game record (JSON)").fill(json.dumps({"turns": turns}))
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.get_by_role("button", name="Review", exact=True).click()
+    best = answer.value.json()["turns"][-1]["best"]
+    assert best["table"] == [[tile for tile, _ in row] for row in marked]
+    assert Counter(best["played"]) == Counter(tile for row in marked for tile, by in row if by)
+    page.locator("#review-turns button").last.click()
+    expect(page.locator("#review-turn h3")).to_contain_text(f"Turn {len(turns)}:")
+    # The sets after the second heading, "The best play: ...".
+    assert drawn_table(page, "#review-turn h4 ~ h4 ~ .set") == marked
 
 
 def test_review_tab_says_a_one_tile_best_play_in_the_singular(service: str, page: Page) -> None:
