@@ -39,7 +39,7 @@ import { isBusy, setBusy } from "./busy.js";
 import { errorText, pieces, sets } from "./field-names.js";
 import { load, loadTranslator, supported, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
-import { drawAnswer } from "./rummikub-answer.js";
+import { drawAnswer, isHintAnswer } from "./rummikub-answer.js";
 import { DEFAULT_TIMEOUT_S, postJson } from "./service.js";
 import { styleSheet } from "./styles.js";
 import { STANDARD_COLOURS } from "./tiles.js";
@@ -208,13 +208,29 @@ export class MeldwiseHint extends HTMLElement {
    * service's response (rejects, after showing the error, when there is none). A
    * hint on its way is aborted (its call rejects with an AbortError, nothing shown):
    * unlike a press of the button, which waits for it. One the service has not
-   * answered within the timeout is given up, and shown and sent as a failure. One
-   * asked while its language's catalogue loads is dropped (an AbortError) if the
-   * language changes meanwhile, as a hint on its way in the old one is. */
+   * answered within the timeout is given up, and shown and sent as a failure. A hint
+   * is on its way from the call, while its language's catalogue loads too: the
+   * button is busy, and a newer state, call or language drops it (an AbortError). */
   async hint() {
     const asked = this.language;
-    const tr = await loadTranslator(asked); // English if the catalogue fails to load
-    if (this.language !== asked) throw new DOMException("the language changed", "AbortError");
+    // Busy from the press, while the language's catalogue loads too: a second press
+    // then waits as for any hint on its way (it asked again, aborting the first).
+    const mine = this.#slot.begin(this.#button);
+    this.setAttribute("aria-busy", "true");
+    try {
+      const tr = await loadTranslator(asked); // English if the catalogue fails to load
+      // A newer state, call or language took over meanwhile (it freed the slot).
+      if (!this.#slot.holds(mine) || this.language !== asked) {
+        throw new DOMException("a newer state, call or language took over", "AbortError");
+      }
+      return await this.#ask(tr, mine);
+    } finally {
+      this.#slot.end(mine);
+    }
+  }
+
+  /** Ask for the next hint in ``tr``'s language, the request ``mine`` holding the slot. */
+  async #ask(tr, mine) {
     const lang = tr.lang;
     if (this.#state === null || typeof this.#state !== "object") {
       return this.#fail(new Error(tr.t("No position yet: the page sets this element's state.")), tr);
@@ -226,15 +242,14 @@ export class MeldwiseHint extends HTMLElement {
     const yellow = lang === "ja" && (this.#state.rules?.colours ?? STANDARD_COLOURS) < 6;
     const notation = yellow && this.#state.notation == null ? { notation: "RBYK" } : {};
     const request = { lang, ...notation, ...this.#state, hint_level: level };
-    const mine = this.#slot.begin(this.#button, tr.t("Thinking\u2026"));
-    this.setAttribute("aria-busy", "true");
+    this.#button.textContent = tr.t("Thinking\u2026");
     try {
       // A service that never answers (a hung connection) is given up after the
       // timeout (postJson), unless a newer state or press took over.
       const answer = await postJson(this.endpoint, request, {
         signal: mine.signal,
         tr,
-        expected: (answer) => answer.hint_level === level,
+        expected: (answer) => isHintAnswer(answer, level),
         timeout: this.timeout,
       });
       this.#error.replaceChildren();
@@ -251,8 +266,6 @@ export class MeldwiseHint extends HTMLElement {
     } catch (error) {
       if (error.name === "AbortError") throw error; // a newer state or press took over
       return this.#fail(error, tr);
-    } finally {
-      this.#slot.end(mine);
     }
   }
 

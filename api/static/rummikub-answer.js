@@ -4,6 +4,37 @@
 import { translator } from "./i18n.js";
 import { drawSet, drawTile, tileName } from "./tiles.js";
 
+// The fields every answer of a hint level carries, and their kinds (solver/rummikub/
+// wire.py: NudgeAnswer, TileAnswer, FullAnswer; advice and free_jokers only when
+// asked for). "?": may be null.
+const ALWAYS = { hint_level: "string", status: "string", tiles_played: "number", time_capped: "boolean" };
+const LEVEL_FIELDS = {
+  nudge: { can_play: "boolean" },
+  tile: { can_play: "boolean", tile: "string?", to_set: "number?", text: "string" },
+  full: {
+    points_played: "number", played: "array", rack_left: "array", table: "array",
+    sets_kept: "number", tiles_moved: "number", disruption_proven: "boolean", steps: "array",
+  },
+};
+
+function kindOf(value) {
+  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+}
+
+/** Whether ``answer`` is a hint of ``level`` as the service gives one: with every
+ * field that level always carries, of its kind. Another endpoint's JSON that only
+ * looks like one ({"hint_level": "nudge"} alone) was drawn as "No play found". */
+export function isHintAnswer(answer, level) {
+  const fields = { ...ALWAYS, ...LEVEL_FIELDS[level] };
+  return (
+    answer.hint_level === level &&
+    Object.entries(fields).every(([name, kind]) => {
+      const found = kindOf(answer[name]);
+      return found === kind.replace("?", "") || (kind.endsWith("?") && found === "null");
+    })
+  );
+}
+
 function statusNote(status, tr) {
   if (status === "feasible") {
     return tr.t("A search stopped at its limit: this is the best play found, not proven the best.");

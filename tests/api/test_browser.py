@@ -78,10 +78,12 @@ def page(browser: Browser) -> Iterator[Page]:
     assert refused == [], "the page broke the Content-Security-Policy"
 
 
-def drawn_table(page: Page) -> list[list[tuple[str, bool]]]:
-    """The table after the play as drawn: per set, each tile and whether it is
-    highlighted as coming from the rack."""
-    rows = page.locator("meldwise-hint .table-after .set").evaluate_all(
+def drawn_table(
+    page: Page, selector: str = "meldwise-hint .table-after .set"
+) -> list[list[tuple[str, bool]]]:
+    """The table after the play as drawn (the sets ``selector`` finds): per set, each
+    tile and whether it is highlighted as coming from the rack."""
+    rows = page.locator(selector).evaluate_all(
         """rows => rows.map(row => [...row.querySelectorAll('.tile')].map(
                tile => [tile.dataset.tile, tile.classList.contains('played')]))"""
     )
@@ -721,6 +723,41 @@ def test_an_answer_that_is_not_the_services_is_not_drawn(
 
 
 @pytest.mark.parametrize(
+    ("level", "missing"),
+    [
+        ("nudge", ("status", "can_play", "tiles_played", "time_capped")),  # hint_level alone
+        ("tile", ("text",)),
+        ("full", ("steps",)),
+    ],
+)
+def test_a_hint_answer_without_a_field_the_service_always_gives_is_not_drawn(
+    service: str, page: Page, level: str, missing: tuple[str, ...]
+) -> None:
+    # Another endpoint's JSON that names a hint level passed for the service's answer:
+    # {"hint_level": "nudge"} alone was drawn as "No play found before the search
+    # stopped.", something nobody found.
+    state = {"rack": ["R1", "R2", "R3"], "table": [["R5", "R6", "R7"]]}
+    real = httpx.post(f"{service}{SOLVE}", json={**state, "hint_level": level}).json()
+    assert set(missing) <= set(real)
+    body = {name: value for name, value in real.items() if name not in missing}
+    page.goto(service)
+    page.locator("#rack").fill("R1 R2 R3")
+    page.locator("#table").fill("R5 R6 R7")
+    hint = page.locator("meldwise-hint")
+    hint.evaluate("(element, level) => element.setAttribute('hint-level', level)", level)
+    page.route(f"**{SOLVE}", answer_200({"json": body}))
+    hint.get_by_role("button").click()
+    said = f"The answer from {service}{SOLVE} is not one the service gives (HTTP 200)."
+    expect(hint.get_by_role("alert")).to_have_text(said)
+    expect(hint.locator(".answer")).to_be_empty()
+    page.unroute(f"**{SOLVE}")
+    _, answer = press_hint(page)  # the service's own answer is drawn
+    assert answer == real
+    expect(hint.locator(".answer")).not_to_be_empty()
+    expect(hint.get_by_role("alert")).to_be_hidden()
+
+
+@pytest.mark.parametrize(
     ("lang", "said"),
     [
         ("en", "Could not reach the service at {url}: it is not running"),
@@ -1307,12 +1344,11 @@ def test_the_element_follows_a_language_change_of_its_ancestors(service: str, pa
         expect(hint.get_by_role("button")).to_have_text("Hint: the whole play")
 
 
-def test_a_press_made_while_a_language_loads_is_dropped_when_the_language_changes(
-    service: str, page: Page
-) -> None:
-    # Pressed while the Japanese catalogue was still on its way, then the page went
-    # back to English before it came: the press went on in Japanese once it had come,
-    # and the English element showed a Japanese hint.
+@contextmanager
+def japanese_on_its_way(service: str, page: Page) -> Iterator[tuple[Locator, Route, list[Any]]]:
+    """The element on a game page just switched to Japanese, whose catalogue is held
+    on its way: yields the element, the held catalogue request, and the solve requests
+    the page sends."""
     sent: list[Any] = []
     page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith(SOLVE) else None)
     with second_origin({"/game.html": ANCESTOR_LANG_EMBED.format(service=service)}) as game:
@@ -1322,15 +1358,42 @@ def test_a_press_made_while_a_language_loads_is_dropped_when_the_language_change
         held = hold(page, "/static/locale/ja.json")
         page.evaluate("document.documentElement.lang = 'ja'")
         wait_held(page, held)
+        yield hint, held[0], sent
+
+
+def test_a_press_made_while_a_language_loads_is_dropped_when_the_language_changes(
+    service: str, page: Page
+) -> None:
+    # Pressed while the Japanese catalogue was still on its way, then the page went
+    # back to English before it came: the press went on in Japanese once it had come,
+    # and the English element showed a Japanese hint.
+    with japanese_on_its_way(service, page) as (hint, catalogue, sent):
         hint.get_by_role("button").click()
         page.evaluate("document.documentElement.lang = 'en'")
-        release(page, held[0])
+        release(page, catalogue)
         expect(hint.get_by_role("button")).to_have_text("Hint")
         expect(hint.locator(".answer")).to_be_empty()
         assert sent == []
         request, _ = press_hint(page)
         assert request["lang"] == "en"
         expect(hint.locator(".answer")).to_have_text("You can play 3 tiles this turn.")
+
+
+def test_a_second_press_while_the_catalogue_loads_sends_no_second_request(
+    service: str, page: Page
+) -> None:
+    # The button turned busy only once the catalogue had come: a second press while
+    # it loaded asked again, and the first request went out to be aborted.
+    with japanese_on_its_way(service, page) as (hint, catalogue, sent):
+        button = hint.get_by_role("button")
+        button.click()
+        expect(button).to_have_attribute("aria-disabled", "true")
+        button.click(force=True)  # a person can press a busy button (Playwright waits)
+        release(page, catalogue)
+        page.locator("meldwise-hint[aria-busy=false]").wait_for()
+        expect(hint.locator(".answer")).to_have_text("この手番で3枚出せます。")
+        assert [request["hint_level"] for request in sent] == ["nudge"]
+        assert sent[0]["lang"] == "ja"
 
 
 def test_a_catalogue_that_fails_to_load_leaves_the_element_english(
@@ -2645,6 +2708,54 @@ def test_review_tab_marks_a_joker_of_the_best_play_as_played(service: str, page:
     detail = page.locator("#review-turn")
     expect(detail.locator(".tile.played")).to_have_count(3)
     expect(detail.locator(".tile.joker.played")).to_have_count(1)
+
+
+OPENED_WITH_R10_R11_R12 = {
+    "turn": 1, "player": 0, "rack": ["R10", "R11", "R12", "K1"], "table_before": [],
+    "action": "play", "played": ["R10", "R11", "R12"], "table_after": [["R10", "R11", "R12"]],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("turns", "marked"),
+    [
+        # Not opened: the opening run R6-R9 beside the group R6 B6 K6, which stays.
+        (
+            [{"turn": 1, "player": 0, "rack": ["R6", "R7", "R8", "R9", "K1"],
+              "table_before": [["R6", "B6", "K6"]], "action": "draw", "drawn": "B2"}],
+            [[("R6", False), ("B6", False), ("K6", False)],
+             [("R6", True), ("R7", True), ("R8", True), ("R9", True)]],
+        ),
+        # Opened: the run R1 R2 R3 on the table takes R4, and R3 R4 R5 is new.
+        (
+            [OPENED_WITH_R10_R11_R12,
+             {"turn": 2, "player": 0, "rack": ["R3", "R4", "R4", "R5", "K1"],
+              "table_before": [["R1", "R2", "R3"], ["R10", "R11", "R12"]],
+              "action": "draw", "drawn": "B2"}],
+            [[("R1", False), ("R2", False), ("R3", False), ("R4", True)],
+             [("R3", True), ("R4", True), ("R5", True)],
+             [("R10", False), ("R11", False), ("R12", False)]],
+        ),
+    ],
+    ids=["a set that stayed", "a set added to"],
+)  # fmt: skip
+def test_review_tab_marks_the_rack_tiles_of_the_best_play_not_their_copies_on_the_table(
+    service: str, page: Page, turns: list[dict[str, Any]], marked: list[list[tuple[str, bool]]]
+) -> None:
+    # The best play's table marked the first copy of each tile played: the R6 of a
+    # group already on the table, not the R6 the rack laid in a new run.
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    page.get_by_label("Game record (JSON)").fill(json.dumps({"turns": turns}))
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.get_by_role("button", name="Review", exact=True).click()
+    best = answer.value.json()["turns"][-1]["best"]
+    assert best["table"] == [[tile for tile, _ in row] for row in marked]
+    assert Counter(best["played"]) == Counter(tile for row in marked for tile, by in row if by)
+    page.locator("#review-turns button").last.click()
+    expect(page.locator("#review-turn h3")).to_contain_text(f"Turn {len(turns)}:")
+    # The sets after the second heading, "The best play: ...".
+    assert drawn_table(page, "#review-turn h4 ~ h4 ~ .set") == marked
 
 
 def test_review_tab_says_a_one_tile_best_play_in_the_singular(service: str, page: Page) -> None:

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from api.main import create_app
 from api.routes.demo import STATIC_DIR
 from api.settings import Settings
+from solver.rummikub.wire import FullAnswer, HintAnswer, NudgeAnswer, TileAnswer
 from solver.shanghai.wire import ShanghaiAdviseResponse
 
 # `import ... from "./x.js"`, `import "./x.js"`: the modules' relative imports.
@@ -126,3 +127,18 @@ def test_the_docs_name_each_field_of_the_advice_the_shanghai_tab_leaves_out() ->
     said = doc[doc.index("The **Shanghai** tab") :].split("Every request of the page")[0]
     left_out = set(re.findall(r"`(\w+)`", said[said.index("the notes.") :]))
     assert set(ShanghaiAdviseResponse.model_fields) - drawn == left_out - {"status"}
+
+
+def test_the_element_checks_each_field_every_hint_answer_of_its_level_carries() -> None:
+    # The element takes an answer for the service's only with every field of its level
+    # (rummikub-answer.js): {"hint_level": "nudge"} alone was drawn as "No play found".
+    source = (STATIC_DIR / "rummikub-answer.js").read_text(encoding="utf-8")
+    block = source[source.index("const ALWAYS") : source.index("function kindOf")]
+    always = set(re.findall(r"(\w+): \"", block[: block.index("const LEVEL_FIELDS")]))
+    levels = dict(re.findall(r"(\w+): \{([^}]*)\}", block[block.index("const LEVEL_FIELDS") :]))
+    asked_for = {"advice", "free_jokers"}  # only when the request asks
+    assert asked_for == set(HintAnswer.model_fields) - {"status"}
+    for model in (NudgeAnswer, TileAnswer, FullAnswer):
+        level = model.model_fields["hint_level"].default
+        checked = always | set(re.findall(r"(\w+): \"", levels[level]))
+        assert checked == set(model.model_fields) - asked_for, level
