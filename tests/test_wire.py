@@ -54,7 +54,7 @@ def test_the_documented_example() -> None:
     assert sorted(response["played"]) == ["J", "R1", "R2"]
     assert response["rack_left"] == []
     for meld in response["table"]:
-        assert set(meld) == {"kind", "tiles", "as", "set"}
+        assert set(meld) == {"kind", "tiles", "as", "set", "from_rack"}
         assert len(meld["tiles"]) == len(meld["as"])
         assert "J" not in meld["as"]
     # R1 R2 J join the two sets already there (the joker as R6 or as a colour of 7):
@@ -63,9 +63,12 @@ def test_the_documented_example() -> None:
     assert response["tiles_moved"] == 0
     assert len(response["table"]) == 2
     assert all(step["action"] == "add" for step in response["steps"])
-    # Both sets go on under their numbers in the request, the steps' "to_set".
+    # Both sets go on under their numbers in the request, the steps' "to_set", and
+    # between them hold the three rack tiles.
     assert [meld["set"] for meld in response["table"]] == [0, 1]
     assert {step["to_set"] for step in response["steps"]} <= {0, 1}
+    laid = [t for meld in response["table"] for t in meld["from_rack"]]
+    assert sorted(laid) == ["J", "R1", "R2"]
 
 
 def test_defaults_and_case_insensitive_input() -> None:

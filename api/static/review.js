@@ -8,6 +8,7 @@ import { readNumber, rove } from "./editor.js";
 import { errorText, labelOf, single } from "./field-names.js";
 import { percentText, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
+import { playedMarks } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
 import { drawSet, drawTile } from "./tiles.js";
 
@@ -118,48 +119,6 @@ function isShort(turn) {
   return Boolean(turn.best) && turn.shortfall > 0;
 }
 
-/** A tile as a played list writes it: a table writes a joker with its tile (J(R9)). */
-const plain = (tile) => tile.replace(/\(.*\)$/, "");
-
-/** How many copies of each tile ``tiles`` holds, jokers plainly. */
-function counted(tiles) {
-  const counts = new Map();
-  for (const tile of tiles.map(plain)) counts.set(tile, (counts.get(tile) ?? 0) + 1);
-  return counts;
-}
-
-/** Whether the copies ``inner`` counts are all in ``outer``. */
-const holds = (outer, inner) => [...inner].every(([tile, n]) => (outer.get(tile) ?? 0) >= n);
-
-/** Which tiles of the best play's table (``after``, set by set) came from the rack:
- * as many copies of each tile as the play placed (``played``). The review has no
- * steps, and a tile may be on the table too (R6 in a group that stayed, and R6 from
- * the rack in a new run): a set before the turn (``before``) that the best play kept,
- * as it was or added to, keeps its own copies. So each set after takes one set before
- * that it holds (those held as they were first), and those copies are not marked. */
-function rackMarks(after, before, played) {
-  const sets = after.map(counted);
-  const unmatched = before.map(counted);
-  const kept = after.map(() => new Map()); // per set after, the copies of its set before
-  for (const whole of [true, false]) {
-    sets.forEach((set, i) => {
-      if (kept[i].size > 0) return;
-      const j = unmatched.findIndex((old) => holds(set, old) && (!whole || holds(old, set)));
-      if (j >= 0) kept[i] = unmatched.splice(j, 1)[0];
-    });
-  }
-  const placed = counted(played);
-  return after.map((tiles, i) =>
-    tiles.map((tile) => {
-      const name = plain(tile);
-      const from = (kept[i].get(name) ?? 0) > 0 ? kept[i] : placed;
-      if ((from.get(name) ?? 0) === 0) return false;
-      from.set(name, from.get(name) - 1);
-      return from === placed;
-    }),
-  );
-}
-
 /** One turn: the rack with the missed tiles highlighted, the play, and the best play,
  * in a game of ``colours`` colours (the record's settings.rules.colours). */
 function drawTurn(turn, tr, colours) {
@@ -202,7 +161,7 @@ function drawTurn(turn, tr, colours) {
     parts.push(drawSet(tr.t("set {index}", { index: i }), tiles.map((t) => drawTile(t, { tr, colours })))));
   if (isShort(turn)) {
     parts.push(element("h4", tr.t("The best play: {tiles}", { tiles: turn.best.played.join(" ") || tr.t("nothing") })));
-    const marks = rackMarks(turn.best.table, turn.table_before, turn.best.played);
+    const marks = playedMarks(turn.best.table, turn.best.from_rack);
     turn.best.table.forEach((tiles, i) => {
       const drawn = tiles.map((tile, at) => drawTile(tile, { played: marks[i][at], tr, colours }));
       parts.push(drawSet(tr.t("set {index}", { index: i }), drawn));

@@ -56,19 +56,15 @@ export function heading(text) {
   return h;
 }
 
-/** Marks, set by set, which tiles of ``answer.table`` came from the rack: the rack
- * tiles the steps lay on each set (an ``add`` or ``new_set`` naming its number,
- * ``set``). Within a set equal tiles look alike, so marking any copy is exact. */
-export function playedMarks(answer) {
-  const laid = new Map();
-  for (const step of answer.steps) {
-    const number = step.action === "add" ? step.to_set : step.action === "new_set" ? step.set : null;
-    if (number !== null) laid.set(number, [...(laid.get(number) ?? []), ...step.from_rack]);
-  }
-  return answer.table.map((set) => {
-    const left = [...(laid.get(set.set) ?? [])];
-    return set.tiles.map((tile) => {
-      const at = left.indexOf(tile);
+/** Marks, set by set of ``table`` (lists of tiles), which tiles came from the rack,
+ * as ``fromRack`` (set by set, the tiles the answer says were laid from the rack)
+ * tells. Within a set equal tiles look alike, so marking any copy is exact; a table
+ * writes a joker with its tile (J(R9)), ``fromRack`` plainly (J). */
+export function playedMarks(table, fromRack) {
+  return table.map((tiles, place) => {
+    const left = [...fromRack[place]];
+    return tiles.map((tile) => {
+      const at = left.indexOf(tile.replace(/\(.*\)$/, ""));
       if (at < 0) return false;
       left.splice(at, 1);
       return true;
@@ -88,7 +84,10 @@ function describeSet(set, tr) {
 }
 
 function drawTable(answer, tr, colours) {
-  const marks = playedMarks(answer);
+  const marks = playedMarks(
+    answer.table.map((set) => set.tiles),
+    answer.table.map((set) => set.from_rack),
+  );
   const table = document.createElement("div");
   table.className = "table-after";
   answer.table.forEach((set, place) => {

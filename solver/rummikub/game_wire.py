@@ -205,6 +205,10 @@ class BestPlay(Answer):
     tiles: int
     points: int
     table: list[TileSet] = Field(description="the table after the best play")
+    from_rack: list[list[AnyTile]] = Field(
+        description="set by set of table, the tiles laid from the rack (a tile on the table "
+        "too is told apart only so)"
+    )
 
 
 class TurnReviewOut(Answer):

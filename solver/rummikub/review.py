@@ -40,6 +40,7 @@ from solver.rummikub.record import GameRecord, RecordError
 from solver.rummikub.result import Play
 from solver.rummikub.rules import Rules
 from solver.rummikub.search import solve
+from solver.rummikub.steps import rack_tiles
 
 COSTLIEST = 3
 """Turns listed per player as the costliest."""
@@ -212,6 +213,8 @@ def _turn_to_dict(r: TurnReview, objective: Objective) -> dict[str, Any]:
             "points": r.best.points_played,
             # Each joker with the tile it stands for, as table_after writes it.
             "table": written_sets(m.written for m in r.best.table),
+            # Set by set, the tiles laid from the rack: a table copy of one is not.
+            "from_rack": [_tiles(t) for t in rack_tiles(r.best.steps, r.best.set_numbers)],
         },
         "missed": _tiles(r.missed),
         "shortfall": best - done,

@@ -121,6 +121,17 @@ def plan(
     )
 
 
+def rack_tiles(steps: Sequence[Step], numbers: Sequence[int]) -> list[tuple[Tile, ...]]:
+    """The rack tiles the ``steps`` lay on each set numbered as in ``numbers`` (a
+    table after them, see :attr:`Plan.numbers`): those of the ``add`` and ``new_set``
+    steps naming it. A rack tile never moves once laid."""
+    laid: dict[int, list[Tile]] = {}
+    for step in steps:
+        if step.action in (Action.ADD, Action.NEW_SET):
+            laid.setdefault(step.set, []).extend(step.from_rack)
+    return [tuple(laid.get(number, ())) for number in numbers]
+
+
 def _split_off(
     meld: Meld | None,
     tiles: Sequence[Tile],

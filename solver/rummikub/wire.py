@@ -56,7 +56,7 @@ from solver.rummikub.result import Play
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.scoring import PlayerScore, score_round
 from solver.rummikub.search import DEFAULT_DISRUPTION_TIME_LIMIT, DEFAULT_TIME_LIMIT, solve
-from solver.rummikub.steps import Action, Step
+from solver.rummikub.steps import Action, Step, rack_tiles
 from solver.rummikub.strategy import Advice, advise
 from solver.wire import (
     MAX_TIME_LIMIT_MS,
@@ -338,12 +338,17 @@ class NumberedSetOut(SetOut):
         description="the number the steps give this set: the request's own numbers, new "
         "sets the next ones (a set the steps empty leaves its number unused)"
     )
+    from_rack: list[AnyTile] = Field(description="the tiles the steps lay on it from the rack")
 
     @staticmethod
-    def numbered(table: Sequence[Meld], numbers: Sequence[int]) -> list[dict[str, Any]]:
+    def numbered(
+        table: Sequence[Meld], numbers: Sequence[int], steps: Sequence[Step]
+    ) -> list[dict[str, Any]]:
+        """The wire sets of ``table``, a table after ``steps`` numbered ``numbers``."""
+        laid = rack_tiles(steps, numbers)
         return [
-            {**SetOut.answer(meld), "set": number}
-            for meld, number in zip(table, numbers, strict=True)
+            {**SetOut.answer(meld), "set": number, "from_rack": [spell(t) for t in tiles]}
+            for meld, number, tiles in zip(table, numbers, laid, strict=True)
         ]
 
 
@@ -476,7 +481,7 @@ class FullAnswer(HintAnswer):
             "points_played": play.points_played,
             "played": [spell(t) for t in play.played],
             "rack_left": [spell(t) for t in play.rack_left],
-            "table": NumberedSetOut.numbered(play.table, play.set_numbers),
+            "table": NumberedSetOut.numbered(play.table, play.set_numbers, play.steps),
             "sets_kept": play.sets_kept,
             "tiles_moved": play.tiles_moved,
             "disruption_proven": play.disruption_proven,
@@ -917,7 +922,9 @@ class RepairResponse(Answer):
             "arrangement": None
             if arranged is None
             else {
-                "table": NumberedSetOut.numbered(arranged.table, arranged.set_numbers),
+                "table": NumberedSetOut.numbered(
+                    arranged.table, arranged.set_numbers, arranged.steps
+                ),
                 "steps": [step_answer(s) for s in arranged.steps],
                 "left_out": [spell(t) for t in arranged.left_out],
                 "sets_kept": arranged.sets_kept,

@@ -107,7 +107,13 @@ def test_a_table_set_is_read_as_its_jokers_were_written(client: TestClient) -> N
     answer = client.post(SOLVE, json={"rack": ["O7"], "table": table}).json()
     assert (answer["sets_kept"], answer["tiles_moved"]) == (1, 0)
     assert answer["table"] == [
-        {"kind": "group", "tiles": ["J", "J", "K7", "O7"], "as": ["R7", "B7", "K7", "O7"], "set": 0}
+        {
+            "kind": "group",
+            "tiles": ["J", "J", "K7", "O7"],
+            "as": ["R7", "B7", "K7", "O7"],
+            "set": 0,
+            "from_rack": ["O7"],
+        }
     ]
     refused = client.post(SOLVE, json={"rack": ["O7"], "table": [["J(R9)", "K7", "K8"]]})
     assert refused.status_code == 422

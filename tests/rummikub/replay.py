@@ -15,9 +15,10 @@ def replay(
     rack: list[str],
     steps: list[dict[str, Any]],
     in_hand: Counter[str] | None = None,
-) -> tuple[list[tuple[int, Counter[str]]], Counter[str]]:
+) -> tuple[list[tuple[int, Counter[str], Counter[str]]], Counter[str]]:
     """Apply ``steps`` to ``table``; return the sets in number order, each with its
-    number in the steps (empty ones dropped), and the rack tiles used. Raises
+    number in the steps and the rack tiles the steps laid on it (empty sets dropped),
+    and the rack tiles used. Raises
     ReplayError on an impossible step, or when the tiles taken and never placed are
     not ``in_hand`` (none by default)."""
     sets: dict[int, list[str]] = {i: list(tiles) for i, tiles in enumerate(table)}
@@ -25,8 +26,9 @@ def replay(
     held: Counter[str] = Counter()
     left = Counter(rack)
     used: Counter[str] = Counter()
+    laid: dict[int, Counter[str]] = {}
 
-    def draw(tiles: list[str], from_rack: list[str]) -> None:
+    def draw(tiles: list[str], from_rack: list[str], into: int) -> None:
         from_hand = Counter(tiles) - Counter(from_rack)
         if from_hand - held:
             raise ReplayError(f"{from_hand - held} not held")
@@ -35,6 +37,7 @@ def replay(
         held.subtract(from_hand)
         left.subtract(from_rack)
         used.update(from_rack)
+        laid.setdefault(into, Counter()).update(from_rack)
 
     for step in steps:
         action = step["action"]
@@ -54,12 +57,12 @@ def replay(
             sets[step["set"]], sets[next_index] = source[:cut], source[cut:]
             next_index += 1
         elif action == "add":
-            draw(step["tiles"], step["from_rack"])
+            draw(step["tiles"], step["from_rack"], step["to_set"])
             sets[step["to_set"]] = sets[step["to_set"]] + step["tiles"]
         elif action == "new_set":
             if step["set"] != next_index:
                 raise ReplayError(f"new set numbered {step['set']}, expected {next_index}")
-            draw(step["tiles"], step["from_rack"])
+            draw(step["tiles"], step["from_rack"], next_index)
             sets[next_index] = list(step["tiles"])
             next_index += 1
         else:
@@ -68,10 +71,14 @@ def replay(
             raise ReplayError("a step without text")
     if +held != (in_hand or Counter()):
         raise ReplayError(f"tiles taken but never placed: {+held}, expected {in_hand}")
-    return [(i, Counter(sets[i])) for i in sorted(sets) if sets[i]], used
+    return [(i, Counter(sets[i]), laid.get(i, Counter())) for i in sorted(sets) if sets[i]], used
 
 
-def table_of(answer_table: list[dict[str, Any]]) -> list[tuple[int, Counter[str]]]:
+def table_of(
+    answer_table: list[dict[str, Any]],
+) -> list[tuple[int, Counter[str], Counter[str]]]:
     """A wire answer's table after (a play's or a repair's) as :func:`replay` returns
-    it: each set with the number the answer gives it, in the answer's order."""
-    return [(meld["set"], Counter(meld["tiles"])) for meld in answer_table]
+    it: each set with the number and the rack tiles the answer gives it, in its order."""
+    return [
+        (meld["set"], Counter(meld["tiles"]), Counter(meld["from_rack"])) for meld in answer_table
+    ]

@@ -82,6 +82,34 @@ def test_each_best_table_writes_its_jokers_as_table_after_does(standard: dict[st
     assert all(tile.startswith("J(") for tile in jokers)
 
 
+def test_each_best_tells_which_tiles_of_each_set_came_from_the_rack(
+    standard: dict[str, Any],
+) -> None:
+    # The page marked the first copy of each tile played, which could be a copy already
+    # on the table (an R6 of a group that stayed for the rack's R6 in a new run).
+    answer = review_rummikub({"record": standard})
+    checked = 0
+    for turn in answer["turns"]:
+        best = turn["best"]
+        assert len(best["from_rack"]) == len(best["table"])
+        laid, rest = Counter[str](), Counter[str]()
+        for tiles, from_rack in zip(best["table"], best["from_rack"], strict=True):
+            in_set = Counter(map(_plain, tiles))
+            assert not Counter(from_rack) - in_set
+            laid += Counter(from_rack)
+            rest += in_set - Counter(from_rack)
+        assert laid == Counter(best["played"])
+        # What is not from the rack is the table before, tile for tile.
+        assert rest == Counter(_plain(t) for tiles in turn["table_before"] for t in tiles)
+        checked += bool(best["played"]) and bool(turn["table_before"])
+    assert checked >= 5
+
+
+def _plain(tile: str) -> str:
+    """A tile as a played list writes it: J(R9) as J."""
+    return tile.split("(")[0]
+
+
 def test_missed_tiles_and_player_figures_add_up(standard: dict[str, Any]) -> None:
     answer = review_rummikub({"record": standard})
     greedy = next(p for p in answer["players"] if p["name"] == "greedy")
