@@ -28,19 +28,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    ValidatorFunctionWrapHandler,
-    model_validator,
-)
-from pydantic_core import InitErrorDetails
+from pydantic import Field
 
 from solver.arena.runner import MAX_SEED
-from solver.errors import MeldwiseError, RequestError, path_of
+from solver.errors import MeldwiseError
 from solver.i18n import _, _n
+from solver.record import RecordError, RecordModel, StrictModel, read_model
 from solver.rummikub.engine import (
     Action,
     Deal,
@@ -64,43 +57,16 @@ from solver.rummikub.notation import (
     written_sets,
 )
 from solver.rummikub.rules import Rules
-from solver.wire import MAX_NAME, PlayerName, request_error
+from solver.wire import MAX_NAME, PlayerName
 
 FORMAT: Literal["meldwise-rummikub-game"] = "meldwise-rummikub-game"
 VERSION: Literal[1] = 1
 
 
-class RecordError(MeldwiseError):
-    """A game record that is malformed or does not replay; the message says where,
-    and its :attr:`~solver.errors.MeldwiseError.places` note that place in the record
-    (a request holding the record notes them within its field, :meth:`within`)."""
-
-    def at(self, where: str, *fields: str) -> RecordError:
-        """This error, whose message quotes the place ``where`` in the record
-        (``turns[0]``, ``turns[0].table_before[1]``, ``result.scores``) and then each of
-        ``fields`` of it as ``'name'``."""
-        path = path_of(where)
-        self.places = ((path, where), *(((*path, name), repr(name)) for name in fields))
-        return self
-
-    @classmethod
-    def within(cls, field: str, error: MeldwiseError) -> RecordError:
-        """``error``, of the record a request gives as ``field``, said as of that field
-        (``record: turns[0]: ...``), its places within it."""
-        said = cls(_("{where}: {problem}", where=field, problem=error))
-        said.placed(field, error)
-        return said
-
-
 # --- the JSON format ------------------------------------------------------------------
 
 
-class _Model(BaseModel):
-    # Strict: a JSON true is not the whole number 1, nor 5 the tile "5".
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class TurnEntry(_Model):
+class TurnEntry(StrictModel):
     """One turn: the rack before it, the table before and after, what was done."""
 
     turn: int = Field(ge=1, description="1 for the first turn of the game")
@@ -122,12 +88,12 @@ class TurnEntry(_Model):
     )
 
 
-class DealEntry(_Model):
+class DealEntry(StrictModel):
     racks: list[list[str]] = Field(description="each seat's rack as dealt")
     pool: list[str] = Field(description="the undealt tiles, in the order they are drawn")
 
 
-class ResultEntry(_Model):
+class ResultEntry(StrictModel):
     end: Literal["out", "blocked"]
     winners: list[int]
     racks: list[list[str]] = Field(description="each seat's rack at the end")
@@ -135,7 +101,7 @@ class ResultEntry(_Model):
     scores: list[int]
 
 
-class GameRecordModel(_Model):
+class GameRecordModel(RecordModel):
     """A Rummikub game record, version 1."""
 
     format: Literal["meldwise-rummikub-game"] = FORMAT
@@ -153,26 +119,6 @@ class GameRecordModel(_Model):
     deal: DealEntry | None = None
     turns: list[TurnEntry]
     result: ResultEntry | None = None
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def _format_first(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        """A record of another format (a Shanghai game's) is refused for its format
-        alone: its other fields, wrong for this format, said nothing more (a Shanghai
-        record's missing 'turns' and unknown 'hands', 'scores' and 'winners' followed)."""
-        try:
-            return handler(data)
-        except ValidationError as error:
-            wrong = [
-                InitErrorDetails(
-                    type=p["type"], loc=p["loc"], input=p["input"], ctx=p.get("ctx", {})
-                )
-                for p in error.errors()
-                if p["loc"] == ("format",)
-            ]
-            if not wrong:
-                raise
-            raise ValidationError.from_exception_data(error.title, wrong) from None
 
 
 # --- typed values ---------------------------------------------------------------------
@@ -247,7 +193,7 @@ def read_record(data: Any, notation: Notation = Notation.RBKO) -> GameRecord:
     game (``Y`` for orange under ``RBYK``; one that does not is the caller's to refuse,
     :func:`~solver.rummikub.wire.check_notation`).
     """
-    model = parse_record_model(data)
+    model = read_model(GameRecordModel, data)
     settings = GameSettings.read(model.settings, "settings")
     colours = settings.rules.colours
     with spelling(notation if notation.fits(colours) else Notation.RBKO, colours):
@@ -390,16 +336,6 @@ def _check_outcome(outcome: Outcome, rules: Rules) -> None:
 def _dealt(deal: Deal) -> tuple[list[list[Tile]], tuple[Tile, ...]]:
     """A deal compared: each rack as a multiset, the pool in its order."""
     return [sorted(rack) for rack in deal.racks], deal.pool
-
-
-def parse_record_model(data: Any) -> GameRecordModel:
-    """Check the record's shape; raise :class:`RequestError` naming the bad field."""
-    try:
-        return GameRecordModel.model_validate(data)
-    except ValidationError as error:
-        raise RequestError(
-            _("game record: {problems}", problems=request_error(error.errors()))
-        ) from None
 
 
 def _read_turn(entry: TurnEntry, index: int, rules: Rules) -> Turn:

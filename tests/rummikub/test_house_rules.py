@@ -11,6 +11,7 @@ from hypothesis import assume, event, given, note, settings
 from hypothesis import strategies as st
 
 from solver import repair_rummikub, solve_rummikub, validate_rummikub
+from solver.record import RecordError
 from solver.rummikub import (
     JOKER,
     STANDARD,
@@ -29,7 +30,7 @@ from solver.rummikub.game_wire import review_rummikub
 from solver.rummikub.legality import check_play
 from solver.rummikub.model import TileCounts, build_model
 from solver.rummikub.notation import parse_tiles
-from solver.rummikub.record import RecordError, read_record, replay
+from solver.rummikub.record import read_record, replay
 from solver.rummikub.runner import Limits, run
 from tests.rummikub.games_support import played_turn
 from tests.rummikub.helpers import assert_legal_answer

@@ -11,15 +11,10 @@ import pytest
 from solver.arena.runner import MAX_SEED
 from solver.errors import MeldwiseError
 from solver.i18n import language
+from solver.record import RecordError
 from solver.rummikub.engine import GameSettings, PoolEmpty
 from solver.rummikub.notation import parse_tiles
-from solver.rummikub.record import (
-    FORMAT,
-    RecordError,
-    read_record,
-    record_to_dict,
-    replay,
-)
+from solver.rummikub.record import FORMAT, read_record, record_to_dict, replay
 from tests.rummikub.games_support import SMALL, TINY, play, played_turn, shanghai_record
 
 
