@@ -24,7 +24,7 @@ from pydantic_core import InitErrorDetails
 
 from solver.errors import MeldwiseError, RequestError, path_of
 from solver.i18n import _
-from solver.wire import request_error
+from solver.wire import MAX_NAME, request_error
 
 
 class RecordError(MeldwiseError):
@@ -79,6 +79,13 @@ class RecordModel(StrictModel):
             if not wrong:
                 raise
             raise ValidationError.from_exception_data(error.title, wrong) from None
+
+
+def seat_name(name: str) -> str:
+    """A seat's name as a record holds it: a name longer than a record reads (a bot spec
+    with many knobs, ``strong:hold_sets=false+...``) is cut to its first characters and
+    ``…``, so that every record the program writes reads back."""
+    return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
 
 
 Model = TypeVar("Model", bound=RecordModel)

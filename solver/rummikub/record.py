@@ -33,7 +33,7 @@ from pydantic import Field
 from solver.arena.runner import MAX_SEED
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n
-from solver.record import RecordError, RecordModel, StrictModel, read_model
+from solver.record import RecordError, RecordModel, StrictModel, read_model, seat_name
 from solver.rummikub.engine import (
     Action,
     Deal,
@@ -57,7 +57,7 @@ from solver.rummikub.notation import (
     written_sets,
 )
 from solver.rummikub.rules import Rules
-from solver.wire import MAX_NAME, PlayerName
+from solver.wire import PlayerName
 
 FORMAT: Literal["meldwise-rummikub-game"] = "meldwise-rummikub-game"
 VERSION: Literal[1] = 1
@@ -138,13 +138,13 @@ class GameRecord:
 
 def record_to_dict(game: Game, players: Sequence[str] | None = None) -> dict[str, Any]:
     """The record of ``game`` (finished or not) as a JSON object; ``players`` names the
-    seats (a name over the record's limit shortened, see :func:`_name`)."""
+    seats (a name over the record's limit shortened, see :func:`~solver.record.seat_name`)."""
     answer: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "settings": game.settings.to_dict(),
         "seed": game.seed,
-        "players": [_name(name) for name in players] if players is not None else None,
+        "players": [seat_name(name) for name in players] if players is not None else None,
         "deal": {
             "racks": [_tiles(rack) for rack in game.deal.racks],
             "pool": _tiles(game.deal.pool),
@@ -162,13 +162,6 @@ def record_to_dict(game: Game, players: Sequence[str] | None = None) -> dict[str
             "scores": list(out.scores),
         }
     return answer
-
-
-def _name(name: str) -> str:
-    """A seat's name as a record holds it: a name longer than a record reads (a bot spec
-    with many knobs, ``strong:hold_sets=false+...``) is cut to its first characters and
-    ``…``, so that every record the program writes reads back."""
-    return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
 
 
 def turn_to_dict(turn: Turn) -> dict[str, Any]:
