@@ -32,7 +32,7 @@ from pydantic import Field
 
 from solver.arena.runner import MAX_SEED
 from solver.errors import MeldwiseError
-from solver.i18n import _, _n
+from solver.i18n import _, _n, clauses
 from solver.record import RecordError, RecordModel, StrictModel, read_model, seat_name
 from solver.rummikub.engine import (
     Action,
@@ -40,7 +40,6 @@ from solver.rummikub.engine import (
     End,
     Game,
     GameSettings,
-    IllegalMove,
     Move,
     Outcome,
     Table,
@@ -395,82 +394,116 @@ def replay(record: GameRecord) -> Game:
     and the record, and return the game as it ends.
 
     Raises :class:`RecordError` at the first turn that breaks the rules or does
-    not match what the game shows (a rack, a table, the tile drawn, the result).
+    not match what the game shows (a rack, a table, the tile drawn, the result): its
+    message names the turn (``turns[4] (turn 5, player 1): ...``), as a Shanghai
+    replay's names the event, and its places note the turn and the field.
     """
     deal = record.deal
     if deal is None:
         if record.seed is None:
-            raise RecordError(_("a replay needs the record's 'deal' or 'seed'"))
+            raise RecordError(_("a replay needs the record's 'deal' or 'seed'")).naming(
+                "deal", "seed"
+            )
         deal = Deal.shuffle(record.settings, record.seed)
     try:
         game = Game(record.settings, deal, record.seed)
     except MeldwiseError as error:
-        raise RecordError(_("deal: {problem}", problem=error)) from None
+        raise RecordError(_("deal: {problem}", problem=error)).about("deal") from None
     for index, turn in enumerate(record.turns):
-        where = _("turns[{index}] (turn {number})", index=index, number=turn.number)
-        if turn.number != index + 1:
-            raise RecordError(
-                _(
-                    "{where}: numbered {number}, expected {expected}",
-                    where=where,
-                    number=turn.number,
-                    expected=index + 1,
-                )
-            )
-        if game.over:
-            raise RecordError(_("{where}: the game was already over", where=where))
-        if turn.player != game.to_move:
-            raise RecordError(
-                _(
-                    "{where}: player {player} moved, it was player {to_move}'s turn",
-                    where=where,
-                    player=turn.player,
-                    to_move=game.to_move,
-                )
-            )
-        if sorted(turn.rack) != sorted(game.racks[turn.player]):
-            raise RecordError(
-                _(
-                    "{where}: the rack is recorded as [{recorded}], the game has [{actual}]",
-                    where=where,
-                    recorded=format_tiles(sorted(turn.rack)),
-                    actual=format_tiles(game.racks[turn.player]),
-                )
-            )
-        if _key(turn.table_before) != _key(game.table):
-            raise RecordError(
-                _("{where}: table_before is not the table the previous turn left", where=where)
-            )
-        move = Move.play(turn.table_after) if turn.action is Action.PLAY else Move.draw()
-        try:
-            done = game.apply(move)
-        except IllegalMove as error:
-            raise RecordError(
-                _("{where}: illegal: {problem}", where=where, problem=error)
-            ) from None
-        if done.action is not turn.action:
-            raise RecordError(
-                _(
-                    "{where}: recorded as {recorded}, the game made it a {made}",
-                    where=where,
-                    recorded=turn.action.value,
-                    made=done.action.value,
-                )
-            )
-        if done.drawn != turn.drawn:
-            raise RecordError(
-                _(
-                    "{where}: drew {drawn}, recorded {recorded}",
-                    where=where,
-                    drawn=done.drawn,
-                    recorded=turn.drawn,
-                )
-            )
+        _replay_turn(game, index, turn)
     if record.outcome is not None:
         if game.outcome is None:
-            raise RecordError(_("the record has a result but the game is not over"))
+            raise RecordError(_("the record has a result but the game is not over")).about("result")
         _check_replayed(record.outcome, game.outcome)
     return game
+
+
+def _replay_turn(game: Game, index: int, turn: Turn) -> None:
+    """Play ``turn``, the record's ``turns[index]``, in ``game``; raise
+    :class:`RecordError` at the turn, naming the field, if it breaks the rules or the
+    game differs from the record."""
+    path = f"turns[{index}]"
+    where = _(
+        "turns[{index}] (turn {number}, player {player})",
+        index=index,
+        number=turn.number,
+        player=turn.player,
+    )
+    problem = ""
+    field = ""
+    if turn.number != index + 1:
+        problem, field = (
+            _(
+                "{where}: numbered {number}, expected {expected}",
+                where=where,
+                number=turn.number,
+                expected=index + 1,
+            ),
+            "turn",
+        )
+    elif game.over:
+        problem = _("{where}: the game was already over", where=where)
+    elif turn.player != game.to_move:
+        problem, field = (
+            _(
+                "{where}: player {player} moved, it was player {to_move}'s turn",
+                where=where,
+                player=turn.player,
+                to_move=game.to_move,
+            ),
+            "player",
+        )
+    elif sorted(turn.rack) != sorted(game.racks[turn.player]):
+        problem, field = (
+            _(
+                "{where}: the rack is recorded as [{recorded}], the game has [{actual}]",
+                where=where,
+                recorded=format_tiles(sorted(turn.rack)),
+                actual=format_tiles(game.racks[turn.player]),
+            ),
+            "rack",
+        )
+    elif _key(turn.table_before) != _key(game.table):
+        problem, field = (
+            _("{where}: table_before is not the table the previous turn left", where=where),
+            "table_before",
+        )
+    else:
+        move = Move.play(turn.table_after) if turn.action is Action.PLAY else Move.draw()
+        problems = game.problems(move)
+        if problems:
+            problem = _("{where}: illegal: {problem}", where=where, problem=clauses(problems))
+            field = "table_after"
+        else:
+            problem, field = _made(game.apply(move), turn, where)
+    if problem:
+        raise RecordError(problem).at(path, *filter(None, [field]))
+
+
+def _made(done: Turn, turn: Turn, where: str) -> tuple[str, str]:
+    """What differs between the turn the game made, ``done``, and the record's: the
+    problem and the field, or ``("", "")``."""
+    if done.action is not turn.action:
+        return (
+            _(
+                "{where}: recorded as {recorded}, the game made it a {made}",
+                where=where,
+                recorded=turn.action.value,
+                made=done.action.value,
+            ),
+            "action",
+        )
+    if done.drawn != turn.drawn:
+        return (
+            _(
+                "{where}: drew {drawn}, recorded {recorded}",
+                where=where,
+                drawn=done.drawn,
+                recorded=turn.drawn,
+            ),
+            "drawn",
+        )
+    return "", ""
 
 
 def _check_replayed(recorded: Outcome, replayed: Outcome) -> None:
@@ -497,7 +530,7 @@ def _check_replayed(recorded: Outcome, replayed: Outcome) -> None:
                     given=given,
                     right=right,
                 )
-            )
+            ).at(f"result.{name}")
 
 
 def _key(table: Table) -> list[tuple[str, ...]]:
