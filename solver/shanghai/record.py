@@ -469,6 +469,11 @@ def replay(record: GameRecord) -> Game:
     """
     game = Game.new(record.settings, record.seed)
     for index, hand in enumerate(record.hands):
+        if index >= len(game.deals):
+            # A record read_record refuses (more hands than the game plays, one after a
+            # hand without 'end'), built by hand: said, not an IndexError.
+            where = f"hands[{index}]"
+            raise RecordError(_("{where}: the game was already over", where=where)).at(where)
         _check_deal(game.deals[index], hand.deal, index, record.seed)
         _replay_hand(game, index, hand)
         if hand.end is not None:
@@ -498,7 +503,7 @@ def _check_deal(dealt: dict[str, Any], deal: DealRecord, index: int, seed: int) 
     where = f"hands[{index}].deal"
     places: list[tuple[str, object, object]] = [
         (f"{where}.hands[{seat}]", sorted(given), sorted(right))
-        for seat, (given, right) in enumerate(zip(deal.hands, dealt["hands"], strict=True))
+        for seat, (given, right) in enumerate(zip(deal.hands, dealt["hands"], strict=False))
     ]
     places.append((f"{where}.upcard", deal.upcard, dealt["upcard"]))
     stock, right_stock = list(deal.stock), list(dealt["stock"])
@@ -588,8 +593,8 @@ def _next_move(game: Game, index: int, hand: HandRecord, at: int) -> Move | None
             )
         ).at(f"hands[{index}]", "events")
     wanted = ("buy", "pass") if step is Step.BUY else ("play",)
+    path, said = _event_place(index, found, hand.number, game.turn, game.to_move)
     if event.kind not in wanted:
-        path, said = _event_place(index, found, hand.number, game.turn, game.to_move)
         raise RecordError(
             _(
                 "{where}: the replay asks for {wanted}, the record has '{kind}'",
@@ -600,7 +605,10 @@ def _next_move(game: Game, index: int, hand: HandRecord, at: int) -> Move | None
         ).at(path, "kind")
     if step is Step.BUY:
         return Buy(yes=event.kind == "buy")
-    assert event.play is not None  # a play event has its play (read_record)
+    if event.play is None:  # read_record refuses it; a GameRecord built by hand may not
+        raise RecordError(_("{where}: a 'play' event, and no other, has 'play'", where=said)).at(
+            path, "play"
+        )
     return event.play
 
 
@@ -652,7 +660,7 @@ def _check_end(end: HandEnd, result: HandResult, where: str) -> None:
         ("went_out", quoted(end.went_out), quoted(result.went_out)),
         *(
             (f"hands_left[{seat}]", _shown(sorted(g)), _shown(sorted(r)))
-            for seat, (g, r) in enumerate(zip(end.hands, result.hands, strict=True))
+            for seat, (g, r) in enumerate(zip(end.hands, result.hands, strict=False))
         ),
         ("points", list(end.points), list(result.points)),
     ):

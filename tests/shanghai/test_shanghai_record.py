@@ -11,6 +11,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -483,6 +484,25 @@ def test_an_error_notes_its_place_in_the_record() -> None:
     with pytest.raises(RecordError) as error:
         read_record(record)
     assert error.value.places == ((("hands", 0, "points"), "hands[0].points"),)
+
+
+def test_a_record_built_in_code_that_reading_refuses_is_refused_by_replay_too() -> None:
+    """replay takes a GameRecord: one built without read_record (a play event without
+    its play, a hand after the last) is refused at its place, not with an
+    AssertionError or an IndexError."""
+    record = read_record(bot_record("one deck"))
+    hand = record.hands[0]
+    index = next(i for i, event in enumerate(hand.events) if event.kind == "play")
+    events = list(hand.events)
+    events[index] = replace(events[index], play=None)
+    without_play = replace(record, hands=(replace(hand, events=tuple(events)),))
+    with pytest.raises(RecordError) as error:
+        replay(without_play)
+    assert str(error.value).startswith(f"hands[0].events[{index}] (hand 1, turn 1, seat ")
+    assert str(error.value).endswith(": a 'play' event, and no other, has 'play'")
+    with pytest.raises(RecordError) as error:
+        replay(replace(record, hands=(hand, hand)))
+    assert str(error.value) == "hands[1]: the game was already over"
 
 
 def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
