@@ -478,16 +478,14 @@ def replay(record: GameRecord) -> Game:
         _replay_hand(game, index, hand)
         if hand.end is not None:
             _check_end(hand.end, game.results[index], f"hands[{index}]")
-    for name, given, right in (
-        ("scores", list(record.scores), list(game.scores)),
-        (
-            "winners",
-            record.winners and list(record.winners),
-            game.over and list(game.result().winners),
-        ),
-    ):
-        if given and given != right:
-            raise RecordError(_replayed(repr(name), given, right)).naming(name)
+    if list(record.scores) != game.scores:
+        raise RecordError(_replayed("'scores'", list(record.scores), game.scores)).naming("scores")
+    if record.winners is not None:
+        right = list(game.result().winners) if game.over else None
+        if list(record.winners) != right:
+            raise RecordError(_replayed("'winners'", list(record.winners), quoted(right))).naming(
+                "winners"
+            )
     return game
 
 
