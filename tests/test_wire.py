@@ -17,8 +17,8 @@ from solver import (
 )
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
 from solver.i18n import language
+from solver.record import RecordError
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
-from solver.rummikub.record import RecordError
 from solver.rummikub.wire import repair_rummikub
 from solver.wire import pydantic_problem
 

@@ -21,12 +21,13 @@ from solver.arena.runner import MAX_SEED, IllegalBotMove, bot_seed
 from solver.cpsat import Limit, Status
 from solver.errors import MeldwiseError, RequestError, TableError, quoted
 from solver.i18n import _, speaks
+from solver.record import RecordError
 from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
 from solver.rummikub.deal import full_set
 from solver.rummikub.engine import Game, GameSettings, IllegalMove, added_tiles
 from solver.rummikub.notation import Notation, spell, spelling, written_sets
 from solver.rummikub.position import Objective, Position
-from solver.rummikub.record import GameRecordModel, RecordError, read_record, record_to_dict
+from solver.rummikub.record import GameRecordModel, read_record, record_to_dict
 from solver.rummikub.review import review_game, review_to_dict
 from solver.rummikub.rules import STANDARD
 from solver.rummikub.search import DEFAULT_TIME_LIMIT

@@ -28,26 +28,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    ValidatorFunctionWrapHandler,
-    model_validator,
-)
-from pydantic_core import InitErrorDetails
+from pydantic import Field
 
 from solver.arena.runner import MAX_SEED
-from solver.errors import MeldwiseError, RequestError, path_of
-from solver.i18n import _, _n
+from solver.errors import MeldwiseError
+from solver.i18n import _, _n, clauses
+from solver.record import RecordError, RecordModel, StrictModel, read_model, seat_name
 from solver.rummikub.engine import (
     Action,
     Deal,
     End,
     Game,
     GameSettings,
-    IllegalMove,
     Move,
     Outcome,
     Table,
@@ -64,43 +56,16 @@ from solver.rummikub.notation import (
     written_sets,
 )
 from solver.rummikub.rules import Rules
-from solver.wire import MAX_NAME, PlayerName, request_error
+from solver.wire import PlayerName
 
 FORMAT: Literal["meldwise-rummikub-game"] = "meldwise-rummikub-game"
 VERSION: Literal[1] = 1
 
 
-class RecordError(MeldwiseError):
-    """A game record that is malformed or does not replay; the message says where,
-    and its :attr:`~solver.errors.MeldwiseError.places` note that place in the record
-    (a request holding the record notes them within its field, :meth:`within`)."""
-
-    def at(self, where: str, *fields: str) -> RecordError:
-        """This error, whose message quotes the place ``where`` in the record
-        (``turns[0]``, ``turns[0].table_before[1]``, ``result.scores``) and then each of
-        ``fields`` of it as ``'name'``."""
-        path = path_of(where)
-        self.places = ((path, where), *(((*path, name), repr(name)) for name in fields))
-        return self
-
-    @classmethod
-    def within(cls, field: str, error: MeldwiseError) -> RecordError:
-        """``error``, of the record a request gives as ``field``, said as of that field
-        (``record: turns[0]: ...``), its places within it."""
-        said = cls(_("{where}: {problem}", where=field, problem=error))
-        said.placed(field, error)
-        return said
-
-
 # --- the JSON format ------------------------------------------------------------------
 
 
-class _Model(BaseModel):
-    # Strict: a JSON true is not the whole number 1, nor 5 the tile "5".
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class TurnEntry(_Model):
+class TurnEntry(StrictModel):
     """One turn: the rack before it, the table before and after, what was done."""
 
     turn: int = Field(ge=1, description="1 for the first turn of the game")
@@ -122,12 +87,12 @@ class TurnEntry(_Model):
     )
 
 
-class DealEntry(_Model):
+class DealEntry(StrictModel):
     racks: list[list[str]] = Field(description="each seat's rack as dealt")
     pool: list[str] = Field(description="the undealt tiles, in the order they are drawn")
 
 
-class ResultEntry(_Model):
+class ResultEntry(StrictModel):
     end: Literal["out", "blocked"]
     winners: list[int]
     racks: list[list[str]] = Field(description="each seat's rack at the end")
@@ -135,7 +100,7 @@ class ResultEntry(_Model):
     scores: list[int]
 
 
-class GameRecordModel(_Model):
+class GameRecordModel(RecordModel):
     """A Rummikub game record, version 1."""
 
     format: Literal["meldwise-rummikub-game"] = FORMAT
@@ -153,26 +118,6 @@ class GameRecordModel(_Model):
     deal: DealEntry | None = None
     turns: list[TurnEntry]
     result: ResultEntry | None = None
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def _format_first(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        """A record of another format (a Shanghai game's) is refused for its format
-        alone: its other fields, wrong for this format, said nothing more (a Shanghai
-        record's missing 'turns' and unknown 'hands', 'scores' and 'winners' followed)."""
-        try:
-            return handler(data)
-        except ValidationError as error:
-            wrong = [
-                InitErrorDetails(
-                    type=p["type"], loc=p["loc"], input=p["input"], ctx=p.get("ctx", {})
-                )
-                for p in error.errors()
-                if p["loc"] == ("format",)
-            ]
-            if not wrong:
-                raise
-            raise ValidationError.from_exception_data(error.title, wrong) from None
 
 
 # --- typed values ---------------------------------------------------------------------
@@ -192,13 +137,13 @@ class GameRecord:
 
 def record_to_dict(game: Game, players: Sequence[str] | None = None) -> dict[str, Any]:
     """The record of ``game`` (finished or not) as a JSON object; ``players`` names the
-    seats (a name over the record's limit shortened, see :func:`_name`)."""
+    seats (a name over the record's limit shortened, see :func:`~solver.record.seat_name`)."""
     answer: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "settings": game.settings.to_dict(),
         "seed": game.seed,
-        "players": [_name(name) for name in players] if players is not None else None,
+        "players": [seat_name(name) for name in players] if players is not None else None,
         "deal": {
             "racks": [_tiles(rack) for rack in game.deal.racks],
             "pool": _tiles(game.deal.pool),
@@ -216,13 +161,6 @@ def record_to_dict(game: Game, players: Sequence[str] | None = None) -> dict[str
             "scores": list(out.scores),
         }
     return answer
-
-
-def _name(name: str) -> str:
-    """A seat's name as a record holds it: a name longer than a record reads (a bot spec
-    with many knobs, ``strong:hold_sets=false+...``) is cut to its first characters and
-    ``…``, so that every record the program writes reads back."""
-    return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
 
 
 def turn_to_dict(turn: Turn) -> dict[str, Any]:
@@ -247,7 +185,7 @@ def read_record(data: Any, notation: Notation = Notation.RBKO) -> GameRecord:
     game (``Y`` for orange under ``RBYK``; one that does not is the caller's to refuse,
     :func:`~solver.rummikub.wire.check_notation`).
     """
-    model = parse_record_model(data)
+    model = read_model(GameRecordModel, data)
     settings = GameSettings.read(model.settings, "settings")
     colours = settings.rules.colours
     with spelling(notation if notation.fits(colours) else Notation.RBKO, colours):
@@ -392,16 +330,6 @@ def _dealt(deal: Deal) -> tuple[list[list[Tile]], tuple[Tile, ...]]:
     return [sorted(rack) for rack in deal.racks], deal.pool
 
 
-def parse_record_model(data: Any) -> GameRecordModel:
-    """Check the record's shape; raise :class:`RequestError` naming the bad field."""
-    try:
-        return GameRecordModel.model_validate(data)
-    except ValidationError as error:
-        raise RequestError(
-            _("game record: {problems}", problems=request_error(error.errors()))
-        ) from None
-
-
 def _read_turn(entry: TurnEntry, index: int, rules: Rules) -> Turn:
     """:func:`_turn`, its errors placed at the turn when they name no place within it."""
     try:
@@ -466,82 +394,116 @@ def replay(record: GameRecord) -> Game:
     and the record, and return the game as it ends.
 
     Raises :class:`RecordError` at the first turn that breaks the rules or does
-    not match what the game shows (a rack, a table, the tile drawn, the result).
+    not match what the game shows (a rack, a table, the tile drawn, the result): its
+    message names the turn (``turns[4] (turn 5, player 1): ...``), as a Shanghai
+    replay's names the event, and its places note the turn and the field.
     """
     deal = record.deal
     if deal is None:
         if record.seed is None:
-            raise RecordError(_("a replay needs the record's 'deal' or 'seed'"))
+            raise RecordError(_("a replay needs the record's 'deal' or 'seed'")).naming(
+                "deal", "seed"
+            )
         deal = Deal.shuffle(record.settings, record.seed)
     try:
         game = Game(record.settings, deal, record.seed)
     except MeldwiseError as error:
-        raise RecordError(_("deal: {problem}", problem=error)) from None
+        raise RecordError(_("deal: {problem}", problem=error)).about("deal") from None
     for index, turn in enumerate(record.turns):
-        where = _("turns[{index}] (turn {number})", index=index, number=turn.number)
-        if turn.number != index + 1:
-            raise RecordError(
-                _(
-                    "{where}: numbered {number}, expected {expected}",
-                    where=where,
-                    number=turn.number,
-                    expected=index + 1,
-                )
-            )
-        if game.over:
-            raise RecordError(_("{where}: the game was already over", where=where))
-        if turn.player != game.to_move:
-            raise RecordError(
-                _(
-                    "{where}: player {player} moved, it was player {to_move}'s turn",
-                    where=where,
-                    player=turn.player,
-                    to_move=game.to_move,
-                )
-            )
-        if sorted(turn.rack) != sorted(game.racks[turn.player]):
-            raise RecordError(
-                _(
-                    "{where}: the rack is recorded as [{recorded}], the game has [{actual}]",
-                    where=where,
-                    recorded=format_tiles(sorted(turn.rack)),
-                    actual=format_tiles(game.racks[turn.player]),
-                )
-            )
-        if _key(turn.table_before) != _key(game.table):
-            raise RecordError(
-                _("{where}: table_before is not the table the previous turn left", where=where)
-            )
-        move = Move.play(turn.table_after) if turn.action is Action.PLAY else Move.draw()
-        try:
-            done = game.apply(move)
-        except IllegalMove as error:
-            raise RecordError(
-                _("{where}: illegal: {problem}", where=where, problem=error)
-            ) from None
-        if done.action is not turn.action:
-            raise RecordError(
-                _(
-                    "{where}: recorded as {recorded}, the game made it a {made}",
-                    where=where,
-                    recorded=turn.action.value,
-                    made=done.action.value,
-                )
-            )
-        if done.drawn != turn.drawn:
-            raise RecordError(
-                _(
-                    "{where}: drew {drawn}, recorded {recorded}",
-                    where=where,
-                    drawn=done.drawn,
-                    recorded=turn.drawn,
-                )
-            )
+        _replay_turn(game, index, turn)
     if record.outcome is not None:
         if game.outcome is None:
-            raise RecordError(_("the record has a result but the game is not over"))
+            raise RecordError(_("the record has a result but the game is not over")).about("result")
         _check_replayed(record.outcome, game.outcome)
     return game
+
+
+def _replay_turn(game: Game, index: int, turn: Turn) -> None:
+    """Play ``turn``, the record's ``turns[index]``, in ``game``; raise
+    :class:`RecordError` at the turn, naming the field, if it breaks the rules or the
+    game differs from the record."""
+    path = f"turns[{index}]"
+    where = _(
+        "turns[{index}] (turn {number}, player {player})",
+        index=index,
+        number=turn.number,
+        player=turn.player,
+    )
+    problem = ""
+    field = ""
+    if turn.number != index + 1:
+        problem, field = (
+            _(
+                "{where}: numbered {number}, expected {expected}",
+                where=where,
+                number=turn.number,
+                expected=index + 1,
+            ),
+            "turn",
+        )
+    elif game.over:
+        problem = _("{where}: the game was already over", where=where)
+    elif turn.player != game.to_move:
+        problem, field = (
+            _(
+                "{where}: player {player} moved, it was player {to_move}'s turn",
+                where=where,
+                player=turn.player,
+                to_move=game.to_move,
+            ),
+            "player",
+        )
+    elif sorted(turn.rack) != sorted(game.racks[turn.player]):
+        problem, field = (
+            _(
+                "{where}: the rack is recorded as [{recorded}], the game has [{actual}]",
+                where=where,
+                recorded=format_tiles(sorted(turn.rack)),
+                actual=format_tiles(game.racks[turn.player]),
+            ),
+            "rack",
+        )
+    elif _key(turn.table_before) != _key(game.table):
+        problem, field = (
+            _("{where}: table_before is not the table the previous turn left", where=where),
+            "table_before",
+        )
+    else:
+        move = Move.play(turn.table_after) if turn.action is Action.PLAY else Move.draw()
+        problems = game.problems(move)
+        if problems:
+            problem = _("{where}: illegal: {problem}", where=where, problem=clauses(problems))
+            field = "table_after"
+        else:
+            problem, field = _made(game.apply(move), turn, where)
+    if problem:
+        raise RecordError(problem).at(path, *filter(None, [field]))
+
+
+def _made(done: Turn, turn: Turn, where: str) -> tuple[str, str]:
+    """What differs between the turn the game made, ``done``, and the record's: the
+    problem and the field, or ``("", "")``."""
+    if done.action is not turn.action:
+        return (
+            _(
+                "{where}: recorded as {recorded}, the game made it a {made}",
+                where=where,
+                recorded=turn.action.value,
+                made=done.action.value,
+            ),
+            "action",
+        )
+    if done.drawn != turn.drawn:
+        return (
+            _(
+                "{where}: drew {drawn}, recorded {recorded}",
+                where=where,
+                drawn=done.drawn,
+                recorded=turn.drawn,
+            ),
+            "drawn",
+        )
+    return "", ""
 
 
 def _check_replayed(recorded: Outcome, replayed: Outcome) -> None:
@@ -568,7 +530,7 @@ def _check_replayed(recorded: Outcome, replayed: Outcome) -> None:
                     given=given,
                     right=right,
                 )
-            )
+            ).at(f"result.{name}")
 
 
 def _key(table: Table) -> list[tuple[str, ...]]:

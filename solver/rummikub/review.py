@@ -32,11 +32,12 @@ from typing import Any
 from solver.cpsat import Limit, Status
 from solver.errors import MeldwiseError
 from solver.i18n import _
+from solver.record import RecordError
 from solver.rummikub.engine import Action, Turn
 from solver.rummikub.legality import check_play
 from solver.rummikub.notation import Tile, spell, written_sets
 from solver.rummikub.position import Objective, Position
-from solver.rummikub.record import GameRecord, RecordError
+from solver.rummikub.record import GameRecord
 from solver.rummikub.result import Play
 from solver.rummikub.rules import Rules
 from solver.rummikub.search import solve

@@ -11,15 +11,10 @@ import pytest
 from solver.arena.runner import MAX_SEED
 from solver.errors import MeldwiseError
 from solver.i18n import language
+from solver.record import RecordError
 from solver.rummikub.engine import GameSettings, PoolEmpty
 from solver.rummikub.notation import parse_tiles
-from solver.rummikub.record import (
-    FORMAT,
-    RecordError,
-    read_record,
-    record_to_dict,
-    replay,
-)
+from solver.rummikub.record import FORMAT, read_record, record_to_dict, replay
 from tests.rummikub.games_support import SMALL, TINY, play, played_turn, shanghai_record
 
 
@@ -110,8 +105,17 @@ def test_a_changed_draw_is_caught_at_its_turn(record: dict[str, Any]) -> None:
     def change(r: dict[str, Any]) -> None:
         r["turns"][index]["drawn"] = other
 
-    with pytest.raises(RecordError, match=rf"turns\[{index}\] \(turn {index + 1}\): drew"):
+    player = record["turns"][index]["player"]
+    with pytest.raises(RecordError) as error:
         replay(read_record(_tampered(record, change)))
+    assert str(error.value) == (
+        f"turns[{index}] (turn {index + 1}, player {player}): drew {drawn}, recorded {other}"
+    )
+    # The place is noted too: a request holding the record says it within its field.
+    assert error.value.places == (
+        (("turns", index), f"turns[{index}]"),
+        (("turns", index, "drawn"), "'drawn'"),
+    )
 
 
 def test_an_illegal_play_is_caught_at_its_turn(record: dict[str, Any]) -> None:
@@ -122,8 +126,14 @@ def test_an_illegal_play_is_caught_at_its_turn(record: dict[str, Any]) -> None:
         turn["table_after"] = [*turn["table_after"], [turn["rack"][0]]]  # a one-tile set
         turn.pop("played")
 
-    with pytest.raises(RecordError, match=rf"turns\[{index}\] .*illegal.*set"):
+    player = record["turns"][index]["player"]
+    with pytest.raises(RecordError) as error:
         replay(read_record(_tampered(record, change)))
+    assert str(error.value).startswith(
+        f"turns[{index}] (turn {index + 1}, player {player}): illegal: "
+    )
+    assert "set" in str(error.value)
+    assert error.value.places[0] == (("turns", index), f"turns[{index}]")
 
 
 def test_a_wrong_result_is_caught(record: dict[str, Any]) -> None:
@@ -307,7 +317,7 @@ def test_a_table_before_that_changes_a_jokers_bracket_does_not_replay() -> None:
     run, group = REPLACE_RUN, REPLACE_GROUP
     second = played_turn(2, 1, "B2 B3 B5 B6 B7", [["J(R7)", "R6", "R5"]], [run, group])
     written = _replace_record(played_turn(1, 0, "R4 R5 R6 J B1", [], [run]), second)
-    with pytest.raises(RecordError, match=r"turns\[1\] \(turn 2\): table_before is not the"):
+    with pytest.raises(RecordError, match=r"turns\[1\] \(turn 2, player 1\): table_before is not"):
         replay(read_record(written))
     # The same sets in another order, each joker as written, replay.
     second["table_before"] = [["J(R4)", "R6", "R5"]]
@@ -323,3 +333,43 @@ def test_a_long_bot_spec_is_shortened_so_the_record_reads_back() -> None:
     written = json.loads(json.dumps(record_to_dict(game, [spec, "greedy"])))
     assert written["players"] == [spec[:63] + "…", "greedy"]
     assert read_record(written).players == (spec[:63] + "…", "greedy")
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "said"),
+    [
+        (lambda t: t.update(turn=t["turn"] + 1), "turn", "numbered 3, expected 2"),
+        (lambda t: t.update(player=1 - t["player"]), "player", "player 0 moved, it was player 1's"),
+        (lambda t: t["rack"].pop(), "rack", "the rack is recorded as ["),
+        (lambda t: t.update(table_before=[["R1", "R2", "R3"]]), "table_before", "table_before"),
+    ],
+)
+def test_a_replay_error_names_the_turn_the_player_and_the_field(
+    record: dict[str, Any], change: Any, field: str, said: str
+) -> None:
+    """The replay's errors said the turn in the message alone: a request holding the
+    record could not place them (read_record's could). The second turn is player 1's."""
+    assert record["turns"][1]["player"] == 1
+
+    def spoil(r: dict[str, Any]) -> None:
+        change(r["turns"][1])
+
+    with pytest.raises(RecordError) as error:
+        replay(read_record(_tampered(record, spoil)))
+    # The turn as the record has it: its number and player, spoilt or not.
+    turn = _tampered(record, spoil)["turns"][1]
+    where = f"turns[1] (turn {turn['turn']}, player {turn['player']})"
+    assert str(error.value).startswith(f"{where}: {said}")
+    assert error.value.places == ((("turns", 1), "turns[1]"), (("turns", 1, field), repr(field)))
+
+
+def test_a_result_the_replay_does_not_give_notes_its_field(record: dict[str, Any]) -> None:
+    """A result that agrees with itself but ends the game another way: the end."""
+
+    def change(r: dict[str, Any]) -> None:
+        r["turns"].pop()  # the last turn went out: without it the game goes on
+
+    with pytest.raises(RecordError) as error:
+        replay(read_record(_tampered(record, change)))
+    assert str(error.value) == "the record has a result but the game is not over"
+    assert error.value.places == ((("result",), ""),)

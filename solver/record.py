@@ -1,0 +1,102 @@
+"""What the game records of every game share: the error of a record that is malformed
+or does not replay, the strict pydantic base of a record's models, and the reading of
+a record's shape.
+
+Each game's record module (:mod:`solver.rummikub.record`, :mod:`solver.shanghai.record`)
+defines its format with these and offers the same two functions: ``read_record(data)``
+(the record read into domain values, every error naming its place) and
+``replay(record)`` (the game played again through the engine, checked against the
+record at each step).
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails
+
+from solver.errors import MeldwiseError, RequestError, path_of
+from solver.i18n import _
+from solver.wire import MAX_NAME, request_error
+
+
+class RecordError(MeldwiseError):
+    """A game record that is malformed or does not replay; the message says where,
+    and its :attr:`~solver.errors.MeldwiseError.places` note that place in the record
+    (a request holding the record notes them within its field, :meth:`within`)."""
+
+    def at(self, where: str, *fields: str) -> RecordError:
+        """This error, whose message quotes the place ``where`` in the record
+        (``turns[0]``, ``turns[0].table_before[1]``, ``result.scores``) and then each of
+        ``fields`` of it as ``'name'``."""
+        path = path_of(where)
+        self.places = ((path, where), *(((*path, name), repr(name)) for name in fields))
+        return self
+
+    @classmethod
+    def within(cls, field: str, error: MeldwiseError) -> RecordError:
+        """``error``, of the record a request gives as ``field``, said as of that field
+        (``record: turns[0]: ...``), its places within it."""
+        said = cls(_("{where}: {problem}", where=field, problem=error))
+        said.placed(field, error)
+        return said
+
+
+class StrictModel(BaseModel):
+    """A part of a record. Strict: a JSON true is not the whole number 1, nor 5 the
+    tile "5"; a field the format does not have is refused."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class RecordModel(StrictModel):
+    """A whole record, whose ``format`` field names its game."""
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _format_first(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        """A record of another format (a Shanghai game's read as a Rummikub one) is
+        refused for its format alone: its other fields, wrong for this format, said
+        nothing more (a Shanghai record's missing 'turns' and unknown 'hands', 'scores'
+        and 'winners' followed)."""
+        try:
+            return handler(data)
+        except ValidationError as error:
+            wrong = [
+                InitErrorDetails(
+                    type=p["type"], loc=p["loc"], input=p["input"], ctx=p.get("ctx", {})
+                )
+                for p in error.errors()
+                if p["loc"] == ("format",)
+            ]
+            if not wrong:
+                raise
+            raise ValidationError.from_exception_data(error.title, wrong) from None
+
+
+def seat_name(name: str) -> str:
+    """A seat's name as a record holds it: a name longer than a record reads (a bot spec
+    with many knobs, ``strong:hold_sets=false+...``) is cut to its first characters and
+    ``…``, so that every record the program writes reads back."""
+    return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
+
+
+Model = TypeVar("Model", bound=RecordModel)
+
+
+def read_model(model: type[Model], data: Any) -> Model:
+    """Check a record's shape against ``model``; raise :class:`RequestError` naming the
+    bad field (``game record: missing field 'seed'``)."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise RequestError(
+            _("game record: {problems}", problems=request_error(error.errors()))
+        ) from None
