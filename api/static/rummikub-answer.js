@@ -21,17 +21,29 @@ function kindOf(value) {
   return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
 }
 
-/** Whether ``answer`` is a hint of ``level`` as the service gives one: with every
- * field that level always carries, of its kind. Another endpoint's JSON that only
- * looks like one ({"hint_level": "nudge"} alone) was drawn as "No play found". */
-export function isHintAnswer(answer, level) {
-  const fields = { ...ALWAYS, ...LEVEL_FIELDS[level] };
+// The fields of each set of a full answer's table (wire.py: NumberedSetOut).
+const SET_FIELDS = { kind: "string", tiles: "array", as: "array", set: "number", from_rack: "array" };
+
+/** Whether ``value`` is an object with each of ``fields``, of its kind. */
+function fits(value, fields) {
   return (
-    answer.hint_level === level &&
+    kindOf(value) === "object" &&
     Object.entries(fields).every(([name, kind]) => {
-      const found = kindOf(answer[name]);
+      const found = kindOf(value[name]);
       return found === kind.replace("?", "") || (kind.endsWith("?") && found === "null");
     })
+  );
+}
+
+/** Whether ``answer`` is a hint of ``level`` as the service gives one: with every
+ * field that level always carries, of its kind (a full answer's sets too). Another
+ * endpoint's JSON that only looks like one ({"hint_level": "nudge"} alone) was drawn
+ * as "No play found". */
+export function isHintAnswer(answer, level) {
+  return (
+    answer.hint_level === level &&
+    fits(answer, { ...ALWAYS, ...LEVEL_FIELDS[level] }) &&
+    (level !== "full" || answer.table.every((set) => fits(set, SET_FIELDS)))
   );
 }
 

@@ -14,7 +14,13 @@ from fastapi.testclient import TestClient
 from api.main import create_app
 from api.routes.demo import STATIC_DIR
 from api.settings import Settings
-from solver.rummikub.wire import FullAnswer, HintAnswer, NudgeAnswer, TileAnswer
+from solver.rummikub.wire import (
+    FullAnswer,
+    HintAnswer,
+    NudgeAnswer,
+    NumberedSetOut,
+    TileAnswer,
+)
 from solver.shanghai.wire import ShanghaiAdviseResponse
 
 # `import ... from "./x.js"`, `import "./x.js"`: the modules' relative imports.
@@ -142,3 +148,8 @@ def test_the_element_checks_each_field_every_hint_answer_of_its_level_carries() 
         level = model.model_fields["hint_level"].default
         checked = always | set(re.findall(r"(\w+): \"", levels[level]))
         assert checked == set(model.model_fields) - asked_for, level
+    # And each set of a full answer's table.
+    sets = re.search(r"const SET_FIELDS = \{([^}]*)\}", source)
+    assert sets is not None
+    wire = {field.alias or name for name, field in NumberedSetOut.model_fields.items()}
+    assert set(re.findall(r"(\w+): \"", sets.group(1))) == wire
