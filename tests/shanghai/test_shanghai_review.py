@@ -19,6 +19,7 @@ import pytest
 from meldwise.cli import main
 from solver.cpsat import Limit, Status
 from solver.errors import MeldwiseError
+from solver.i18n import language
 from solver.record import MAX_REVIEW_TURNS, RecordError
 from solver.shanghai.bots import make_bot
 from solver.shanghai.cli import describe_review
@@ -395,3 +396,20 @@ def test_the_command_line_reviews_a_file_or_stdin_and_refuses_bad_input(
         assert (code, out) == (2, ""), argv
         assert err.startswith(said), err
         assert err.count("\n") == 1, err
+
+
+def test_a_review_speaks_japanese_and_says_the_same_figures() -> None:
+    english = reviewed("lazy")
+    japanese = review_shanghai({"record": game("lazy"), "lang": "ja"})
+    strip = {"problems"}
+    assert [{k: v for k, v in t.items() if k not in strip} for t in japanese["turns"]] == [
+        {k: v for k, v in t.items() if k not in strip} for t in english["turns"]
+    ]
+    problems = [p for t in japanese["turns"] for p in t["problems"]]
+    assert problems
+    assert all(not p.isascii() for p in problems)
+    with language("ja"):
+        text = describe_review(japanese)
+    assert "could have gone" not in text
+    assert "ダウンできた" in text
+    assert "最善に届かなかった手番:" in text
