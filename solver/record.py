@@ -27,8 +27,8 @@ from solver.i18n import _
 from solver.wire import MAX_NAME, request_error
 
 MAX_REVIEW_TURNS = 400
-"""Most turns one game review solves (a review's turns: Rummikub's record turns,
-Shanghai's play phases; bot games of the standard rules took 30-120 turns)."""
+"""Most turns one Rummikub review solves (bot games of the standard rules took 30-120
+turns); a game may set its own (:func:`check_review`'s ``most``)."""
 MAX_REVIEW_TIME_LIMIT_MS = 60_000
 """Most milliseconds a review request gives each turn's solve."""
 
@@ -55,15 +55,17 @@ class RecordError(MeldwiseError):
         return said
 
 
-def check_review(turns: int, player: int | None, players: int) -> None:
-    """Refuse a review request of more than :data:`MAX_REVIEW_TURNS` turns, or whose
-    ``player`` is no seat of the game's ``players``."""
-    if turns > MAX_REVIEW_TURNS:
+def check_review(
+    turns: int, player: int | None, players: int, most: int = MAX_REVIEW_TURNS
+) -> None:
+    """Refuse a review request of more than ``most`` turns, or whose ``player`` is no
+    seat of the game's ``players``."""
+    if turns > most:
         raise RequestError(
             _(
                 "the record has {turns} turns; a review takes at most {most}",
                 turns=turns,
-                most=MAX_REVIEW_TURNS,
+                most=most,
             )
         )
     if player is not None and player >= players:

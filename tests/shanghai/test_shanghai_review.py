@@ -20,12 +20,12 @@ from meldwise.cli import main
 from solver.cpsat import Limit, Status
 from solver.errors import MeldwiseError
 from solver.i18n import language
-from solver.record import MAX_REVIEW_TURNS, RecordError
+from solver.record import RecordError
 from solver.shanghai.bots import make_bot
 from solver.shanghai.cli import describe_review
 from solver.shanghai.contracts import Contract
 from solver.shanghai.engine import Game, GameSettings, Move, Play
-from solver.shanghai.game_wire import ShanghaiReviewResponse, review_shanghai
+from solver.shanghai.game_wire import MAX_REVIEW_TURNS, ShanghaiReviewResponse, review_shanghai
 from solver.shanghai.notation import Card
 from solver.shanghai.record import read_record, record_to_dict
 from solver.shanghai.result import LayOffs, Turn
