@@ -52,7 +52,7 @@ from solver.shanghai.wire import (
 )
 from tests.api.support import listed_places
 from tests.rummikub.games_support import TINY_OPTIONS
-from tests.shanghai.test_shanghai_review import game
+from tests.shanghai.review_games import game
 from tests.support import assert_declared, run_solver_cli
 
 Wire = Callable[[Mapping[str, Any]], dict[str, Any]]

@@ -26,7 +26,7 @@ from solver import (
 from solver.rummikub.game_wire import EXAMPLE_RECORD, bot_rummikub, game_rummikub, review_rummikub
 from solver.shanghai.game_wire import review_shanghai
 from tests.api.support import SOLVE, listed_places
-from tests.shanghai.test_shanghai_review import game as shanghai_game
+from tests.shanghai.review_games import game as shanghai_game
 
 Wire = Callable[[Mapping[str, Any]], dict[str, Any]]
 

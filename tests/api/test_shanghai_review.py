@@ -19,7 +19,7 @@ from api.worker import review_turn_ms
 from solver import MeldwiseError
 from solver.shanghai.game_wire import MAX_REVIEW_TURNS, ShanghaiReviewRequest, review_shanghai
 from tests.api.support import in_order
-from tests.shanghai.test_shanghai_review import game
+from tests.shanghai.review_games import game
 
 REVIEW = "/v1/shanghai/review"
 

@@ -10,7 +10,6 @@ import copy
 import io
 import json
 from collections import Counter
-from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -21,85 +20,17 @@ from solver.cpsat import Limit, Status
 from solver.errors import MeldwiseError
 from solver.i18n import language
 from solver.record import RecordError
-from solver.shanghai.bots import make_bot
 from solver.shanghai.cli import describe_review
 from solver.shanghai.contracts import Contract
-from solver.shanghai.engine import Game, GameSettings, Move, Play
+from solver.shanghai.engine import Play
 from solver.shanghai.game_wire import MAX_REVIEW_TURNS, ShanghaiReviewResponse, review_shanghai
 from solver.shanghai.notation import Card
-from solver.shanghai.record import read_record, record_to_dict
+from solver.shanghai.record import read_record
 from solver.shanghai.result import LayOffs, Turn
 from solver.shanghai.review import Best, PlayDone, TurnReview, review_game, review_to_dict
 from solver.shanghai.rules import Rules
 from tests.shanghai.brute import Laid, TurnBrute
-
-Record = dict[str, Any]
-
-SMALL = GameSettings(players=2, hands=2, hand_size=7)
-"""Hands of 8 cards after the draw: small enough for the brute force."""
-VARIANT = GameSettings(
-    rules=Rules(go_out_by_discard=True, ace_low=True, twos_wild=True),
-    players=3,
-    hands=2,
-    hand_size=7,
-)
-"""Wild twos, low aces, going out by discarding: seed 7 lays off much with jokers on
-the table, seed 8 swaps a joker."""
-
-
-def _bot_game(settings: GameSettings, seed: int, lazy: bool = False) -> Record:
-    """A game of greedy bots as a JSON record; ``lazy``: seat 0 lays nothing on the
-    first turn its bot would go down and on the first it would go out (it discards its
-    costliest card instead), and the record says where under ``"skipped"`` (which the
-    test takes out before reviewing): {"down": [hand, turn], "out": [hand, turn]}."""
-    game = Game.new(settings, seed)
-    bots = [make_bot("greedy", seat) for seat in range(settings.players)]
-    skipped: dict[str, list[int]] = {}
-    while not game.over:
-        seat = game.to_move
-        move: Move = bots[seat].choose(game.view(seat))
-        if lazy and seat == 0 and isinstance(move, Play):
-            move = _lazier(game, move, skipped)
-        game.apply(move)
-    names = [f"greedy {seat}" for seat in range(settings.players)]
-    loaded: Record = json.loads(json.dumps(record_to_dict(game, names)))
-    if lazy:
-        loaded["skipped"] = skipped
-    return loaded
-
-
-def _lazier(game: Game, move: Play, skipped: dict[str, list[int]]) -> Play:
-    hand = list(game.view().hand)
-    goes_down = bool(move.melds)
-    # A swap gives a card and takes a joker: the hand's size stays.
-    laid = sum(len(m) for m in move.melds) + len(move.lay_offs)
-    goes_out = laid + (move.discard is not None) == len(hand)
-    for kind, now in (("down", goes_down), ("out", goes_out)):
-        if now and kind not in skipped:
-            skipped[kind] = [game.number, game.turn + 1]
-            return Play(discard=max(hand, key=game.rules.points))
-    return move
-
-
-SKIPPED: dict[str, dict[str, list[int]]] = {}
-
-
-@cache
-def _game_text(name: str) -> str:
-    games: dict[str, Callable[[], Record]] = {
-        "small": lambda: _bot_game(SMALL, 3),
-        "variant": lambda: _bot_game(VARIANT, 7),
-        "swap": lambda: _bot_game(VARIANT, 8),
-        "lazy": lambda: _bot_game(SMALL, 2, lazy=True),
-    }
-    made = games[name]()
-    SKIPPED[name] = made.pop("skipped", {})
-    return json.dumps(made)
-
-
-def game(name: str) -> Record:
-    loaded: Record = json.loads(_game_text(name))
-    return loaded
+from tests.shanghai.review_games import SKIPPED, SMALL, Record, game, game_text
 
 
 @cache
@@ -246,7 +177,7 @@ def test_a_player_who_skipped_going_down_and_out_is_flagged_so() -> None:
     assert all(t["best"]["go_down"] is not None for t in down)
     assert all("could have gone out" in t["problems"] and t["best"]["goes_out"] for t in out)
     # The very turns where the lazy player laid nothing, its bot going down or out.
-    _game_text("lazy")
+    game_text("lazy")
     skipped = SKIPPED["lazy"]
     assert set(skipped) == {"down", "out"}
     assert skipped["down"] in [[t["hand_number"], t["turn"]] for t in down]
@@ -375,11 +306,11 @@ def test_the_command_line_reviews_a_file_or_stdin_and_refuses_bad_input(
         return code, out, err
 
     path = tmp_path / "game.json"
-    path.write_text(_game_text("lazy"))
+    path.write_text(game_text("lazy"))
     code, out, err = cli([str(path), "--json"])
     assert (code, err) == (0, "")
     assert json.loads(out) == reviewed("lazy")
-    code, out, err = cli(["-", "--player", "0"], _game_text("lazy"))
+    code, out, err = cli(["-", "--player", "0"], game_text("lazy"))
     assert code == 0, err
     assert out.startswith("Player 0 (greedy 0): ")
     assert "Player 1" not in out
@@ -390,7 +321,7 @@ def test_the_command_line_reviews_a_file_or_stdin_and_refuses_bad_input(
         (["-"], json.dumps(spoilt), "error: record: hands[0].events["),
         (["-"], "{", "error: - is not valid JSON"),
         ([str(tmp_path / "missing.json")], "", "error: cannot read"),
-        (["-", "--player", "5"], _game_text("lazy"), "error: --player must be 0 to 1, got 5"),
+        (["-", "--player", "5"], game_text("lazy"), "error: --player must be 0 to 1, got 5"),
     ):
         code, out, err = cli(argv, stdin)
         assert (code, out) == (2, ""), argv
