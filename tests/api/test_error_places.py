@@ -24,7 +24,9 @@ from solver import (
     validate_rummikub,
 )
 from solver.rummikub.game_wire import EXAMPLE_RECORD, bot_rummikub, game_rummikub, review_rummikub
+from solver.shanghai.game_wire import review_shanghai
 from tests.api.support import SOLVE, listed_places
+from tests.shanghai.review_games import game as shanghai_game
 
 Wire = Callable[[Mapping[str, Any]], dict[str, Any]]
 
@@ -149,6 +151,22 @@ ROUTES: dict[str, tuple[Wire, dict[str, Any], list[tuple[str, Any]]]] = {
             # contract and no hand number is tested below, with both fields' places).
             ("hand_number", "1"),
             ("rules", {"decks": 0}),
+        ],
+    ),
+    "/v1/shanghai/review": (
+        review_shanghai,
+        {"record": shanghai_game("small")},
+        [
+            ("player", 7),
+            ("time_limit_ms", 0),
+            ("record", "record"),
+            ("record.version", 3),
+            ("record.seed", -1),
+            ("record.hands", "hands"),
+            # The record reads, and does not agree with itself or its replay.
+            ("record.players", ["ann"]),
+            ("record.scores", [1, 2]),
+            ("record.settings", {"players": 2, "hands": 1}),
         ],
     ),
     "/v1/shanghai/score": (
