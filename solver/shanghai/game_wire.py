@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from solver.cpsat import Limit, Status
 from solver.errors import MeldwiseError
@@ -29,8 +29,53 @@ than the Rummikub review's 400; a larger game is reviewed one ``player`` at a ti
 Over HTTP the turns share the game budget all the same."""
 
 
+def _cards(text: str) -> list[str]:
+    return text.split()
+
+
+_PASS: dict[str, list[Any]] = {"melds": [], "swaps": [], "lay_offs": []}
+EXAMPLE_RECORD: dict[str, Any] = {
+    "format": "meldwise-shanghai-game",
+    "version": 1,
+    "seed": 3,
+    "settings": {"players": 2},
+    "players": ["ann", "bob"],
+    "hands": [
+        {
+            "number": 1,
+            "deal": {
+                "hands": [
+                    _cards("7S 10S 10S AS AS 8H JH 8D 3C 7C JK"),
+                    _cards("2S 3S 4S JS 6H AH 2D 4D QD AD 3C"),
+                ],
+                "upcard": "QH",
+                "stock": _cards(
+                    "AD 4S AC QD 3H JH 2D 9D JC 5D 9S 4C 7D 4D KD AH 10C 9S 6D 7D KC 4C 2S"
+                    " 5C 5S 3S 8S KD 6H 4H 7H 5H 8C 5D 6C 10D 9H 2C KC JK 4H 10D 8D JK KH"
+                    " 7C QS 2H 8C KH 8S 6C 5C 6D 6S QC 10C JD 8H 3H 9D KS 7H 6S 2H 7S QS"
+                    " QH JK JC KS 5H 3D 3D AC 5S 9H QC 10H 9C JS 2C 10H JD 9C"
+                ),
+            },
+            "events": [
+                {"turn": 0, "seat": 0, "kind": "pass"},
+                {"turn": 0, "seat": 1, "kind": "draw", "cards": ["9C"]},
+                {"turn": 0, "seat": 1, "kind": "play", "play": {**_PASS, "discard": "QD"}},
+                {"turn": 1, "seat": 0, "kind": "draw", "cards": ["JD"]},
+                {"turn": 1, "seat": 0, "kind": "play", "play": {**_PASS, "discard": "3C"}},
+            ],
+        }
+    ],
+    "scores": [0, 0],
+    "winners": None,
+}
+"""A game's first two turns as the engine records them (seed 3, two players): the
+request example of the review route."""
+
+
 class ShanghaiReviewRequest(Spoken):
     """A Shanghai game record to review."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"record": EXAMPLE_RECORD}]})
 
     record: GameRecordModel = Field(description="the game record (docs/shanghai.md)")
     player: Annotated[int, Field(strict=True, ge=0)] | None = Field(
