@@ -30,7 +30,7 @@ from functools import partial
 from pathlib import Path
 
 from benchmarks.selfplay import KEEP_EVERY, PLAYERS, play_positions
-from solver.commands import write_file
+from solver.commands import unreadable, write_file
 from solver.errors import MeldwiseError
 from solver.rummikub import STANDARD, Objective, Position, Rules, Tile
 from solver.rummikub.deal import full_set, random_position, random_set
@@ -275,7 +275,9 @@ def load_cases(path: Path, seed: int, buckets: Sequence[Bucket], per_bucket: int
             for i, entry in enumerate(entries[:wanted]):
                 position = Position.parse(entry["rack"], entry["table"], entry["opened"])
                 cases.append(Case(bucket.name, i, position))
-    except (OSError, KeyError, TypeError, AttributeError) as error:
+    except OSError as error:  # said in words, not as IsADirectoryError(21, ...)
+        raise unreadable(path, error) from None
+    except (KeyError, TypeError, AttributeError) as error:
         raise ValueError(f"{path}: not a positions file ({error!r})") from None
     except UnicodeDecodeError:  # a ValueError: said without the file's name
         raise ValueError(f"{path}: not a positions file (not UTF-8 text)") from None

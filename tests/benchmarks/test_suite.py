@@ -404,7 +404,25 @@ def test_references_belong_to_the_committed_positions_only() -> None:
     other = [replace(case, position=Position.parse("R1 R2 R3", "K5 K6 K7")) for case in committed]
     assert references_for(other, REFERENCE_FILE, 2026) == {}
     with pytest.raises(ValueError, match="not a reference file"):
-        references_for(committed, Path("/nonexistent.json"), 2026)
+        references_for(committed, Path(__file__), 2026)
+
+
+@pytest.mark.parametrize("flag", ["--reference", "--positions"])
+def test_a_file_that_cannot_be_read_is_said_so_in_words(
+    flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A missing reference file was "not a reference file ([Errno 2] No such file or
+    # directory: ...)", and a folder given as positions "not a positions file
+    # (IsADirectoryError(21, 'Is a directory'))": Python's words, and no file of the
+    # wrong kind.
+    argv = ["bench", "--quick", "--buckets", "t0-r6", "--modes", "tiles", flag, str(tmp_path)]
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith(f"error: cannot read {tmp_path}: it is a folder\n")
+    if flag == "--reference":
+        missing = tmp_path / "none.json"
+        assert main([*argv[:-1], str(missing)]) == 2
+        said = capsys.readouterr().err
+        assert said.endswith(f"error: cannot read {missing}: no such file or folder\n")
 
 
 @pytest.mark.parametrize(
