@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -602,3 +603,32 @@ def test_a_peer_play_that_beats_ours_fails_the_run() -> None:
     beaten = compare(trial.case, trial.mode, ours, peer, STANDARD)
     assert beaten is not None
     assert failures(results, [beaten]) == ["1 answer(s) beaten by a legal play of the peer"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--per-bucket", "0"],
+        ["--repeat", "0"],
+        ["--time-limit", "0"],
+        ["--modes", "tiles,fun"],
+        ["--modes", ","],
+        ["--score-only", "--default-only"],
+        ["--peer-backend", "HIGHS"],
+        ["--slowest", "-1"],
+        ["--buckets", "zz*"],
+    ],
+)
+def test_bench_refuses_its_flags_in_the_language_asked_for(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # docs/i18n.md: 'meldwise --lang ja' speaks for bench's errors too; its own checks
+    # were English after a Japanese "エラー: ".
+    assert main(["--lang", "ja", "bench", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("\u30a8\u30e9\u30fc: "), err
+    flag = next(word for word in argv if word.startswith("--") and word != "--default-only")
+    assert flag in err
+    assert re.search("[\u3040-\u30ff]", err.removeprefix("\u30a8\u30e9\u30fc: ")), err
+    assert main(["--lang", "en", "bench", *argv]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {flag}")
