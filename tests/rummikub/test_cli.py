@@ -252,6 +252,41 @@ def test_solve_takes_the_disruption_time_limit_of_the_request(
     assert "Play 3 tiles" in capsys.readouterr().out
 
 
+UNPROVEN = "Not proven to disturb the table least: a play as good may move fewer table tiles."
+
+
+def test_a_play_whose_table_moves_are_not_proven_the_fewest_says_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # With the least-disruption stage skipped the steps took K1 K2 K3 up and laid them
+    # down again as they were, and nothing said that no calmer play was looked for
+    # ('Solver: optimal' speaks of the score alone).
+    argv = ["solve", "--rack", "R1 R2 R3", "--table", "K1 K2 K3"]
+    assert main([*argv, "--disruption-time-limit", "0"]) == 0
+    assert UNPROVEN in capsys.readouterr().out.splitlines()
+    assert main(argv) == 0
+    assert "Not proven" not in capsys.readouterr().out
+    assert main([*argv, "--disruption-time-limit", "0", "--lang", "ja"]) == 0
+    assert "場の動かし方が最小とは証明されていません" in capsys.readouterr().out
+
+
+def test_a_time_limit_that_stopped_the_calm_search_is_said(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # time_capped and disruption_proven went unsaid: the answer of a search the clock
+    # cut read as the proven calm one.
+    def cut(request: dict[str, Any]) -> dict[str, Any]:
+        return {**solve_rummikub(request), "time_capped": True, "disruption_proven": False}
+
+    monkeypatch.setattr("solver.rummikub.cli.solve_rummikub", cut)
+    assert main(["solve", "--rack", "R1 R2 R3", "--table", "K1 K2 K3"]) == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if "Not proven" in line]
+    assert said == [
+        "Not proven to disturb the table least: a time limit stopped the search"
+        " (--time-limit, --disruption-time-limit); a play as good may move fewer table tiles."
+    ]
+
+
 @pytest.mark.parametrize(
     "seconds",
     ["nan", "inf", "-1", "-0.001", "300.1", "300.0001", "0.0004", "0.0005", "0.0009", "1e-300"],
