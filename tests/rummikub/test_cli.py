@@ -26,6 +26,7 @@ from solver.rummikub.validate_cli import describe_validation
 from solver.rummikub.wire import (
     SolveRequest,
     no_play_text,
+    repair_rummikub,
     score_rummikub,
     solve_rummikub,
     validate_rummikub,
@@ -696,6 +697,22 @@ def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
     # An empty table was "repaired: every tile fits into valid sets".
     assert main(["repair", "--table", ""]) == 0
     assert capsys.readouterr().out == "There is nothing on the table.\n"
+
+
+def test_a_repair_whose_moves_are_not_proven_the_fewest_says_so() -> None:
+    # Its arrangement's disruption_proven false (a search stopped: seen at a 24 ms limit
+    # on a 43-tile table) went unsaid under "Of the sets to keep: ...", as solve's did.
+    request = {"table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]]}
+    answer = repair_rummikub({**request, "table_before": [["R3", "B3", "K3", "O3"]]})
+    assert answer["arrangement"]["disruption_proven"]
+    assert "Not proven" not in describe_repair(answer)
+    unproven = {**answer["arrangement"], "disruption_proven": False}
+    lines = describe_repair({**answer, "arrangement": unproven}).splitlines()
+    kept = lines.index("Of the sets to keep: 0 kept whole, 1 of their tiles moved")
+    assert lines[kept + 1] == (
+        "Not proven to disturb the table least: an arrangement as good may move fewer of"
+        " their tiles."
+    )
 
 
 def test_repair_beyond_repair_with_no_arrangement_found_names_no_tiles() -> None:
