@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import email.message
 import json
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
@@ -72,6 +72,24 @@ def json_body(model: type[BaseModel]) -> dict[str, Any]:
     _BODY_MODELS[model.__name__] = model
     schema = {"$ref": f"#/components/schemas/{model.__name__}"}
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
+def add_body_routes(
+    router: APIRouter,
+    routes: Iterable[tuple[str, Callable[..., Any], type[BaseModel], type[BaseModel], Any]],
+) -> None:
+    """Add POST routes whose body a worker reads (:class:`RequestRoute`): each as
+    (path, endpoint, request model, response model, documented error responses)."""
+    for path, endpoint, request_model, response_model, errors in routes:
+        router.add_api_route(
+            path,
+            endpoint,
+            methods=["POST"],
+            response_model=response_model,
+            responses=errors,
+            openapi_extra=json_body(request_model),
+            route_class_override=RequestRoute,
+        )
 
 
 def document_bodies(app: FastAPI) -> None:

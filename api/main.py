@@ -100,7 +100,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limit=settings.body_limit_bytes,
         timeout=settings.timeout_body_s,
         metrics=metrics,
-        larger={games.REVIEW_PATH: settings.record_body_limit_bytes},
+        larger={
+            games.REVIEW_PATH: settings.record_body_limit_bytes,
+            shanghai.REVIEW_PATH: settings.record_body_limit_bytes,
+        },
     )
     app.add_middleware(
         RequestTimeoutMiddleware,

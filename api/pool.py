@@ -122,7 +122,7 @@ def too_large(task: str, limit: int) -> str:
     """Why an answer over the answer limit (``limit`` bytes) is refused, and what to
     send instead. A review's answer grows with the record's turns (and the problems
     of its illegal ones); any other answer with the request's position."""
-    if task == "review_rummikub":
+    if task in ("review_rummikub", "review_shanghai"):
         return _(
             "the review would be over the server's answer limit of {limit} bytes; "
             "review fewer turns (part of the record) or one player ('player')",

@@ -68,6 +68,11 @@ from solver.rummikub.wire import (
     SolveResponse,
     ValidateResponse,
 )
+from solver.shanghai.game_wire import (
+    ShanghaiReviewRequest,
+    ShanghaiReviewResponse,
+    review_shanghai,
+)
 from solver.shanghai.wire import (
     ShanghaiAdviseRequest,
     ShanghaiAdviseResponse,
@@ -118,6 +123,11 @@ RAW_TASKS: dict[str, tuple[Callable[[Any], dict[str, Any]], type[Request], TypeA
         ShanghaiAdviseRequest,
         TypeAdapter(ShanghaiAdviseResponse),
     ),
+    "review_shanghai": (
+        review_shanghai,
+        ShanghaiReviewRequest,
+        TypeAdapter(ShanghaiReviewResponse),
+    ),
 }
 """Tasks whose request body the worker reads (as for :data:`BODY_TASKS`) and whose
 answer it sends as the very bytes the client gets, with the request and answer
@@ -132,12 +142,15 @@ cards 7-10 ms), a record within the record limit up to 2.5 s, every other reques
 waiting."""
 
 
-def review_turn_ms(request: ReviewRequest, caps: Mapping[str, int]) -> dict[str, int]:
-    """A review's ``time_limit_ms`` for each turn's solve: the request's, never above
-    the server's time cap (``caps["time_limit_ms"]``), and the turns reviewed sharing
-    the server's game budget (``caps["game_budget_ms"]``; at least 1 ms each): 400
-    turns of a hard position at 2 s each could hold a worker for 13 minutes."""
-    turns = sum(request.player in (None, turn.player) for turn in request.record.turns)
+def review_turn_ms(
+    request: ReviewRequest | ShanghaiReviewRequest, caps: Mapping[str, int]
+) -> dict[str, int]:
+    """A review's ``time_limit_ms`` for each turn's solve (either game's): the
+    request's, never above the server's time cap (``caps["time_limit_ms"]``), and the
+    turns reviewed sharing the server's game budget (``caps["game_budget_ms"]``; at
+    least 1 ms each): 400 turns of a hard position at 2 s each could hold a worker for
+    13 minutes."""
+    turns = request.turns_reviewed()
     share = caps["game_budget_ms"] // max(1, turns)
     return {"time_limit_ms": max(1, min(request.time_limit_ms, caps["time_limit_ms"], share))}
 
@@ -147,7 +160,8 @@ def _capped(request: Any, caps: Mapping[str, int]) -> dict[str, int]:
 
 
 LOWERED: dict[str, Callable[[Any, Mapping[str, int]], dict[str, int]]] = {
-    "review_rummikub": review_turn_ms
+    "review_rummikub": review_turn_ms,
+    "review_shanghai": review_turn_ms,
 }
 """How a :data:`RAW_TASKS` task's request is lowered to the server's caps, where
 not each field named in the caps to its cap."""

@@ -65,6 +65,16 @@ async def answered(
     return Response(answer, media_type="application/json")
 
 
+async def answered_review(request: Request, solver: WireSolver) -> Response:
+    """A game review's answer (either game's): each turn's solve lowered to the
+    server's time cap, the turns reviewed sharing the server's game budget (the worker
+    shares it among the turns it reads: :data:`api.worker.LOWERED`)."""
+    settings = await get_settings(request)
+    caps = {"time_limit_ms": settings.time_cap_ms, "game_budget_ms": settings.game_budget_ms}
+    # The watchdog's budget: the game budget, plus the turns' solves, which share it.
+    return await answered(request, solver, 2 * settings.game_budget_ms / 1000, caps)
+
+
 def refuse_too_big(request: Request, settings: Settings, tiles: int) -> None:
     """Refuse (422, in the language set from the body) a position of more than
     ``MELDWISE_MAX_SOLVE_TILES`` tiles on its rack and table (``tiles``, as

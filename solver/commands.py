@@ -629,6 +629,27 @@ def unreadable(path: Path | str, error: OSError) -> MeldwiseError:
     )
 
 
+def read_json_file(path: str, stdin: TextIO) -> Any:
+    """The JSON document in the file at ``path`` (``-``: ``stdin``), e.g. a game record
+    to review; bad input (unreadable, not UTF-8, not JSON) is a :class:`MeldwiseError`
+    naming the file and the place."""
+    if path == "-":
+        text = read_stdin(stdin)
+        check_utf8(text)
+    else:
+        text = read_file(path)
+    try:
+        return read_json(text)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise MeldwiseError(
+            _(
+                "{path} is not valid JSON: {error}",
+                path=file_name(path),
+                error=json_problem(error),
+            )
+        ) from None
+
+
 def file_name(path: Path | str) -> str:
     """``path`` as a message names it: a byte of it that is not UTF-8 as ``\\xff``, as
     :func:`_check_arguments` names one (Python holds it as a lone surrogate, which
@@ -829,6 +850,22 @@ def seconds_text(seconds: float) -> str:
         return seconds.written
     short = f"{seconds:g}"
     return short if math.isnan(seconds) or float(short) == seconds else repr(seconds)
+
+
+def seat_text(seat: int, name: str | None) -> str:
+    """A seat as a review names it: "Player 1 (bob)", or "Player 1" without a name."""
+    if name:
+        return _("Player {seat} ({name})", seat=seat, name=name)
+    return _("Player {seat}", seat=seat)
+
+
+def nothing_to_review(chosen: int | None) -> str:
+    """What a game review with no turn says (either game's): ``chosen`` the seat whose
+    turns alone were asked for."""
+    if chosen is not None:
+        # "No turns to review." read as if the record had none.
+        return _("Player {player} has no turns in the record: nothing to review.", player=chosen)
+    return _("No turns to review.")
 
 
 def status_text(status: str) -> str:

@@ -22,9 +22,15 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails
 
-from solver.errors import MeldwiseError, RequestError, path_of
+from solver.errors import MeldwiseError, RequestError, path_of, quoted
 from solver.i18n import _
 from solver.wire import MAX_NAME, request_error
+
+MAX_REVIEW_TURNS = 400
+"""Most turns one Rummikub review solves (bot games of the standard rules took 30-120
+turns); a game may set its own (:func:`check_review`'s ``most``)."""
+MAX_REVIEW_TIME_LIMIT_MS = 60_000
+"""Most milliseconds a review request gives each turn's solve."""
 
 
 class RecordError(MeldwiseError):
@@ -47,6 +53,31 @@ class RecordError(MeldwiseError):
         said = cls(_("{where}: {problem}", where=field, problem=error))
         said.placed(field, error)
         return said
+
+
+def check_review(
+    turns: int, player: int | None, players: int, most: int = MAX_REVIEW_TURNS
+) -> None:
+    """Refuse a review request of more than ``most`` turns, or whose ``player`` is no
+    seat of the game's ``players``."""
+    if turns > most:
+        raise RequestError(
+            _(
+                "the record has {turns} turns; a review takes at most {most}",
+                turns=turns,
+                most=most,
+            )
+        )
+    if player is not None and player >= players:
+        raise RequestError(
+            _(
+                "{label} must be {low} to {high}, got {value}",
+                label="'player'",
+                low=0,
+                high=players - 1,
+                value=quoted(player),
+            )
+        ).naming("player")
 
 
 class StrictModel(BaseModel):

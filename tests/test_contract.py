@@ -43,6 +43,7 @@ from solver.rummikub.wire import (
     solve_rummikub,
     validate_rummikub,
 )
+from solver.shanghai.game_wire import ShanghaiReviewResponse, review_shanghai
 from solver.shanghai.wire import (
     ShanghaiAdviseResponse,
     ShanghaiScoreResponse,
@@ -51,6 +52,7 @@ from solver.shanghai.wire import (
 )
 from tests.api.support import listed_places
 from tests.rummikub.games_support import TINY_OPTIONS
+from tests.shanghai.review_games import game
 from tests.support import assert_declared, run_solver_cli
 
 Wire = Callable[[Mapping[str, Any]], dict[str, Any]]
@@ -80,9 +82,17 @@ ENDPOINTS: dict[str, tuple[Wire, str, list[str] | None, TypeAdapter[Any]]] = {
         ["shanghai", "score"],
         TypeAdapter(ShanghaiScoreResponse),
     ),
+    "shanghai review": (
+        review_shanghai,
+        "/v1/shanghai/review",
+        None,
+        TypeAdapter(ShanghaiReviewResponse),
+    ),
 }
 """Name -> (library function, HTTP path, CLI command or None when there is none,
 response model)."""
+
+SHANGHAI_RECORD = game("small")
 
 ROWS: list[tuple[str, Any]] = [
     # solve: accepted, nulls taken as absent
@@ -235,6 +245,13 @@ ROWS: list[tuple[str, Any]] = [
     ("shanghai score", {"hands": {"ann": [], "bo": []}}),
     ("shanghai score", {"hands": {"ann": ["XX"]}}),
     ("shanghai score", {"hands": {"ann": ["7H", "7H", "7H"]}, "rules": {"decks": 1}}),
+    # Shanghai review
+    ("shanghai review", {"record": SHANGHAI_RECORD, "player": None, "time_limit_ms": None}),
+    ("shanghai review", {"record": SHANGHAI_RECORD, "player": 2}),
+    ("shanghai review", {"record": SHANGHAI_RECORD, "player": "1"}),
+    ("shanghai review", {"record": {**SHANGHAI_RECORD, "version": 3}}),
+    ("shanghai review", {"record": {**SHANGHAI_RECORD, "seed": SHANGHAI_RECORD["seed"] + 1}}),
+    ("shanghai review", {"record": None}),
 ]
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
-from api.bodies import JSONRoute, RequestRoute, json_body
+from api.bodies import JSONRoute, add_body_routes
 from api.deps import get_settings
 from api.errors import documented_errors
-from api.worker_answers import answered
+from api.worker_answers import answered, answered_review
 from solver.rummikub.game_wire import (
     MAX_GAME_TILES,
     MAX_REVIEW_TURNS,
@@ -68,30 +68,20 @@ async def review(request: Request) -> Response:
     the turns reviewed share the server's game budget (MELDWISE_GAME_BUDGET_MS): each
     stops within that budget over their number (a turn cut short has a best whose
     ``status`` is ``feasible`` or ``unknown``)."""
-    settings = await get_settings(request)
-    # The worker shares the game budget among the turns it reads (api.worker.LOWERED).
-    caps = {"time_limit_ms": settings.time_cap_ms, "game_budget_ms": settings.game_budget_ms}
-    # The watchdog's budget: the game budget, plus the turns' solves, which share it.
-    return await answered(request, review_rummikub, 2 * settings.game_budget_ms / 1000, caps)
+    return await answered_review(request, review_rummikub)
 
 
-for path, endpoint, request_model, response_model, errors in (
-    ("/bot", bot, BotRequest, BotResponse, BAD_INPUT),
-    ("/game", game, GameRequest, GameResponse, GAME_BAD_INPUT),
+add_body_routes(
+    router,
     (
-        REVIEW_PATH.removeprefix(router.prefix),
-        review,
-        ReviewRequest,
-        ReviewResponse,
-        REVIEW_BAD_INPUT,
+        ("/bot", bot, BotRequest, BotResponse, BAD_INPUT),
+        ("/game", game, GameRequest, GameResponse, GAME_BAD_INPUT),
+        (
+            REVIEW_PATH.removeprefix(router.prefix),
+            review,
+            ReviewRequest,
+            ReviewResponse,
+            REVIEW_BAD_INPUT,
+        ),
     ),
-):
-    router.add_api_route(
-        path,
-        endpoint,
-        methods=["POST"],
-        response_model=response_model,
-        responses=errors,
-        openapi_extra=json_body(request_model),
-        route_class_override=RequestRoute,
-    )
+)

@@ -1,16 +1,23 @@
-"""``/v1/shanghai``: advice for a turn and a hand's score. Each route hands its body
-to :mod:`solver`, in the solver workers, which read it (the server process only
-glances at an advice's, with ``json.loads``, for its time limit and language)."""
+"""``/v1/shanghai``: advice for a turn, a hand's score and a game review. Each route
+hands its body to :mod:`solver`, in the solver workers, which read it (the server
+process only glances at an advice's, with ``json.loads``, for its time limit and
+language; a review's it does not read)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from api.bodies import JSONRoute, RawBody, RequestRoute, json_body
+from api.bodies import JSONRoute, RawBody, add_body_routes, json_body
 from api.deps import ClientDep, PoolDep
 from api.errors import documented_errors
-from api.worker_answers import answered_within_cap
+from api.worker_answers import answered_review, answered_within_cap
+from solver.shanghai.game_wire import (
+    MAX_REVIEW_TURNS,
+    ShanghaiReviewRequest,
+    ShanghaiReviewResponse,
+    review_shanghai,
+)
 from solver.shanghai.wire import (
     ShanghaiAdviseRequest,
     ShanghaiAdviseResponse,
@@ -21,10 +28,17 @@ from solver.shanghai.wire import (
 )
 
 router = APIRouter(prefix="/v1/shanghai", tags=["shanghai"], route_class=JSONRoute)
+REVIEW_PATH = "/v1/shanghai/review"
+"""The review takes a whole game record: its body limit is the record limit."""
 
 BAD_INPUT = documented_errors(
     "an unknown field or card, more copies of a card than the decks hold, an invalid table "
     "meld, a bad contract or hand number, a bad setting"
+)
+REVIEW_BAD_INPUT = documented_errors(
+    "an unknown field, a game record that does not read or does not replay (the message"
+    f" names its place), a record of more than {MAX_REVIEW_TURNS} turns reviewed, a"
+    " player the game does not seat"
 )
 
 
@@ -40,14 +54,29 @@ async def advise(request: Request) -> Response:
     return await answered_within_cap(request, advise_shanghai)
 
 
-router.add_api_route(
-    "/advise",
-    advise,
-    methods=["POST"],
-    response_model=ShanghaiAdviseResponse,
-    responses=BAD_INPUT,
-    openapi_extra=json_body(ShanghaiAdviseRequest),
-    route_class_override=RequestRoute,
+async def review(request: Request) -> Response:
+    """Each play phase of a game record beside the best one (proven unless ``status``
+    says otherwise): the penalty points the player left in hand after the plays, the
+    fewest the best play leaves, and the shortfalls proven (could have gone out, could
+    have gone down, points left beyond the best); each player's summary. The draw and
+    the discard are not judged. Each turn's solve stops at a fixed deterministic work,
+    or at ``time_limit_ms``, never later than the server's cap, the turns reviewed
+    sharing the server's game budget (MELDWISE_GAME_BUDGET_MS)."""
+    return await answered_review(request, review_shanghai)
+
+
+add_body_routes(
+    router,
+    (
+        ("/advise", advise, ShanghaiAdviseRequest, ShanghaiAdviseResponse, BAD_INPUT),
+        (
+            REVIEW_PATH.removeprefix(router.prefix),
+            review,
+            ShanghaiReviewRequest,
+            ShanghaiReviewResponse,
+            REVIEW_BAD_INPUT,
+        ),
+    ),
 )
 
 

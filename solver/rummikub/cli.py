@@ -26,16 +26,15 @@ from solver.commands import (
     add_time_limit_flag,
     answering,
     bot_names,
-    check_utf8,
     columns,
     fields_from_flags,
-    file_name,
     json_line,
+    nothing_to_review,
     pad,
     parse_options,
-    read_file,
-    read_stdin,
+    read_json_file,
     rules_from_flags,
+    seat_text,
     sizes_from_flag,
     status_text,
     time_limit_ms,
@@ -58,7 +57,6 @@ from solver.rummikub.hints import HintLevel
 from solver.rummikub.notation import Notation
 from solver.rummikub.position import Objective
 from solver.rummikub.wire import no_play_text, solve_rummikub
-from solver.wire import json_problem, read_json
 from solver.written import words
 
 POSITION_FLAGS = {
@@ -528,23 +526,8 @@ def add_review_command(commands: Commands) -> None:
 
 
 def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
-    if args.record == "-":
-        text = read_stdin(stdin)
-        check_utf8(text)
-    else:
-        text = read_file(args.record)
-    try:
-        record = read_json(text)
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise MeldwiseError(
-            _(
-                "{path} is not valid JSON: {error}",
-                path=file_name(args.record),
-                error=json_problem(error),
-            )
-        ) from None
     request: dict[str, Any] = {
-        "record": record,
+        "record": read_json_file(args.record, stdin),
         "objective": args.objective,
         "time_limit_ms": time_limit_ms(args.time_limit, MAX_REVIEW_TIME_LIMIT_MS),
         "notation": args.notation,
@@ -577,13 +560,7 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
     """A review written for a person: each player's summary, then the turns that fell
     short or broke the rules; ``chosen``: the seat whose turns alone were reviewed."""
     if not review["turns"]:
-        if chosen is not None:
-            # "No turns to review." read as if the record had none.
-            return (
-                _("Player {player} has no turns in the record: nothing to review.", player=chosen)
-                + "\n"
-            )
-        return _("No turns to review.") + "\n"
+        return nothing_to_review(chosen) + "\n"
 
     def amount(n: int) -> str:
         """``n`` in the review's unit: "1 tile", "267 points" (it said "1 tiles")."""
@@ -592,10 +569,7 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
     lines = []
     for player in review["players"]:
         seat = player["player"]
-        if player["name"]:
-            who = _("Player {seat} ({name})", seat=seat, name=player["name"])
-        else:
-            who = _("Player {seat}", seat=seat)
+        who = seat_text(seat, player["name"])
         share = player["placed_share"]
         lines.append(
             _(

@@ -19,9 +19,11 @@ from pydantic import ConfigDict, Field, StrictBool
 
 from solver.arena.runner import MAX_SEED, IllegalBotMove, bot_seed
 from solver.cpsat import Limit, Status
-from solver.errors import MeldwiseError, RequestError, TableError, quoted
+from solver.errors import MeldwiseError, RequestError, TableError
 from solver.i18n import _, speaks
-from solver.record import RecordError
+from solver.record import MAX_REVIEW_TIME_LIMIT_MS as MAX_REVIEW_TIME_LIMIT_MS
+from solver.record import MAX_REVIEW_TURNS as MAX_REVIEW_TURNS
+from solver.record import RecordError, check_review
 from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
 from solver.rummikub.deal import full_set
 from solver.rummikub.engine import Game, GameSettings, IllegalMove, added_tiles
@@ -46,9 +48,6 @@ from solver.rummikub.wire import (
 from solver.settings import seated
 from solver.wire import Answer, Lang, Spoken, read
 
-MAX_REVIEW_TIME_LIMIT_MS = 60_000
-MAX_REVIEW_TURNS = 400
-"""Most turns one review solves (bot games of the standard rules took 30-120 turns)."""
 MAX_GAME_TILES = 212
 """Most tiles a bot game may have (twice the standard set): it keeps a game to seconds."""
 
@@ -198,6 +197,10 @@ class ReviewRequest(Spoken):
     )
     notation: NotationField = Notation.RBKO
     lang: Lang = None
+
+    def turns_reviewed(self) -> int:
+        """The turns the review solves: ``player``'s, or every player's."""
+        return sum(self.player in (None, turn.player) for turn in self.record.turns)
 
 
 class BestPlay(Answer):
@@ -382,25 +385,7 @@ def review_rummikub(request: Mapping[str, Any] | ReviewRequest) -> dict[str, Any
     except MeldwiseError as error:
         # Its places are the record's (turns[0]): said within the request's field.
         raise RecordError.within("record", error) from None
-    if len(record.turns) > MAX_REVIEW_TURNS:
-        raise RequestError(
-            _(
-                "the record has {turns} turns; a review takes at most {most}",
-                turns=len(record.turns),
-                most=MAX_REVIEW_TURNS,
-            )
-        )
-    last = record.settings.players - 1
-    if asked.player is not None and asked.player > last:
-        raise RequestError(
-            _(
-                "{label} must be {low} to {high}, got {value}",
-                label="'player'",
-                low=0,
-                high=last,
-                value=quoted(asked.player),
-            )
-        ).naming("player")
+    check_review(len(record.turns), asked.player, record.settings.players)
     rules = record.settings.rules
     check_notation(asked.notation, rules)
     with spelling(asked.notation, rules.colours):

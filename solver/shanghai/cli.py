@@ -1,4 +1,5 @@
-"""The ``shanghai`` command: ``meldwise shanghai advise ...`` and ``... score ...``.
+"""The ``shanghai`` command: ``meldwise shanghai advise ...``, ``... score ...`` and
+``... review FILE`` (a game record reviewed turn by turn).
 
 Both take flags for a person, or wire requests on stdin with ``--json`` (one
 request, one response) or ``--jsonl`` (one per line; a bad line answers
@@ -14,23 +15,32 @@ from typing import Any, TextIO
 
 from solver.commands import (
     Commands,
+    FileName,
+    add_language_option,
     add_request_flags,
     add_rule_flag,
+    add_time_limit_flag,
     answering,
     columns,
     fields_from_flags,
+    json_line,
+    nothing_to_review,
     pad,
     players_from_flags,
+    read_json_file,
     rules_from_flags,
+    seat_text,
     sizes_from_flag,
     status_text,
     time_limit_ms,
     whole_number,
 )
 from solver.errors import MeldwiseError
-from solver.i18n import N_, _, _n, percent_text
+from solver.i18n import N_, _, _n, clauses, percent_text
+from solver.record import MAX_REVIEW_TIME_LIMIT_MS
 from solver.shanghai.advice import PHASE_ASKED
 from solver.shanghai.contracts import HANDS, contract_text
+from solver.shanghai.game_wire import review_shanghai
 from solver.shanghai.wire import advise_shanghai, score_shanghai
 from solver.written import partition, split, words
 
@@ -122,6 +132,23 @@ def add_shanghai_command(commands: Commands) -> None:
     score.set_defaults(handler=answering(score_shanghai, _score_request, describe_scores))
     # A hand's place is said with its player: --hand bob.
     fields_from_flags(score, {"rules": "--rule", "hands": "--hand", "hands.*": "--hand {}"})
+    review = actions.add_parser(
+        "review",
+        help="review a Shanghai game record turn by turn",
+        description="Replay a game record and solve each turn's play phase afresh: what each"
+        " turn left in hand beside the proven best, the turns that could have gone out or"
+        " down, and each player's summary. The draw and the discard are not judged.",
+    )
+    review.add_argument(
+        "record", type=FileName, help="the game record (a JSON file; '-' for stdin)"
+    )
+    review.add_argument("--player", type=whole_number, help="review only this seat's turns")
+    add_time_limit_flag(review, "most seconds for each turn's solve")
+    review.add_argument("--json", action="store_true", help="write the review as JSON")
+    add_language_option(review)
+    review.set_defaults(handler=_review)
+    # The record's fields keep their names: the file holds them.
+    fields_from_flags(review, {"player": "--player", "time_limit_ms": "--time-limit"})
 
 
 def _advise(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
@@ -198,6 +225,75 @@ def _score_request(args: argparse.Namespace) -> dict[str, Any]:
         raise MeldwiseError(_('give each player\'s cards with --hand "NAME=CARDS"'))
     hands = players_from_flags(args.hand, "--hand", "CARDS")
     return {"hands": hands, "rules": rules_from_flags(args.rule)}
+
+
+def _review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
+    """``shanghai review FILE``: the record read from the file (``-``: stdin)."""
+    request: dict[str, Any] = {
+        "record": read_json_file(args.record, stdin),
+        "time_limit_ms": time_limit_ms(args.time_limit, MAX_REVIEW_TIME_LIMIT_MS),
+    }
+    if args.player is not None:
+        request["player"] = args.player
+    review = review_shanghai(request)
+    stdout.write(json_line(review) + "\n" if args.json else describe_review(review, args.player))
+    return 0
+
+
+def _places(turns: list[dict[str, Any]]) -> str:
+    return ", ".join(
+        _("hand {hand} turn {turn}", hand=t["hand_number"], turn=t["turn"]) for t in turns
+    )
+
+
+def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
+    """A Shanghai review written for a person: each player's summary, then the turns
+    short of the best with what was proven; ``chosen``: the seat reviewed alone."""
+    if not review["turns"]:
+        return nothing_to_review(chosen) + "\n"
+    lines = []
+    for player in review["players"]:
+        lines.append(
+            _(
+                "{player}: {at_best} of {turns} at the best; {points} left in hand beyond the"
+                " best plays",
+                player=seat_text(player["player"], player["name"]),
+                at_best=player["turns_at_best"],
+                turns=_n("{n} turn", "{n} turns", player["turns"]),
+                points=_n("{n} point", "{n} points", player["points_missed"]),
+            )
+        )
+        for key, heading in (
+            ("could_go_out", _("could have gone out")),
+            ("could_go_down", _("could have gone down")),
+            ("unproven", _("best not proven")),
+        ):
+            if player[key]:
+                lines.append(f"  {heading}: {_places(player[key])}")
+    short = [t for t in review["turns"] if t["problems"]]
+    if short:
+        lines.append(_("Turns short of the best:"))
+    for turn in short:
+        best = turn["best"]
+        lines.append(
+            "  "
+            + _(
+                "hand {hand}, turn {turn}, player {player}: left {cards} ({points}); the best"
+                " leaves {best_cards} ({best_points}): {problems}",
+                hand=turn["hand_number"],
+                turn=turn["turn"],
+                player=turn["player"],
+                cards=" ".join(turn["left"]) or "-",
+                points=_n("{n} point", "{n} points", turn["points_left"]),
+                best_cards=" ".join(best["left"]) or "-",
+                best_points=_n("{n} point", "{n} points", best["points_left"]),
+                problems=clauses(turn["problems"]),
+            )
+        )
+    lines.append(_("Solver: {status}", status=status_text(review["status"])))
+    if review["time_capped"]:
+        lines.append(_capped_note())
+    return "\n".join(lines) + "\n"
 
 
 def _table(text: str) -> list[dict[str, Any]]:
@@ -355,13 +451,16 @@ def describe_advice(response: dict[str, Any], *, down: bool = False) -> str:
     lines += response["notes"]
     lines.append(_("Solver: {status}", status=_status(response["status"])))
     if response["time_capped"]:
-        lines.append(
-            _(
-                "The time limit, not the fixed work bound, cut a search short: with more time"
-                " or on an idle machine the advice may differ."
-            )
-        )
+        lines.append(_capped_note())
     return "\n".join(lines) + "\n"
+
+
+def _capped_note() -> str:
+    """Said when the time limit stopped a search (an advice's or a review's)."""
+    return _(
+        "The time limit, not the fixed work bound, cut a search short: with more time"
+        " or on an idle machine the answer may differ."
+    )
 
 
 def _status(status: str) -> str:

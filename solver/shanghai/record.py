@@ -32,7 +32,7 @@ quotes the card or field.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -457,12 +457,19 @@ def _read_cards(words: Sequence[str], where: str) -> tuple[Card, ...]:
 # --- replaying ------------------------------------------------------------------------
 
 
-def replay(record: GameRecord) -> Game:
+Watcher = Callable[[Game, Move, str], None]
+"""Called by :func:`replay` before each legal move is made: the game as the move finds
+it, the move, and the path in the record of the event it makes first (a play's own:
+``hands[0].events[3]``)."""
+
+
+def replay(record: GameRecord, watch: Watcher | None = None) -> Game:
     """Play the record again and return the game as it ends (or as the record leaves
     it): each hand dealt from the seed and the settings (the recorded deal must be the
     one they deal), each event made through the engine's legality checks and compared
     with what the engine does, each hand's end, the scores and the winners compared with
-    the replay's.
+    the replay's. ``watch`` (see :data:`Watcher`) sees each move before it is made
+    (a game review reads each play's position so).
 
     Raises :class:`~solver.record.RecordError` at the first place the record breaks the
     rules or differs from the game, naming the hand, the event, its turn and seat.
@@ -475,7 +482,7 @@ def replay(record: GameRecord) -> Game:
             where = f"hands[{index}]"
             raise RecordError(_("{where}: the game was already over", where=where)).at(where)
         _check_deal(game.deals[index], hand.deal, index, record.seed)
-        _replay_hand(game, index, hand)
+        _replay_hand(game, index, hand, watch)
         if hand.end is not None:
             _check_end(hand.end, game.results[index], f"hands[{index}]")
     if list(record.scores) != game.scores:
@@ -544,7 +551,7 @@ def _event_place(index: int, at: int, number: int, turn: int, seat: int) -> tupl
     return path, said
 
 
-def _replay_hand(game: Game, index: int, hand: HandRecord) -> None:
+def _replay_hand(game: Game, index: int, hand: HandRecord, watch: Watcher | None) -> None:
     """Make the hand's events in ``game``, each checked, until the hand ends or the
     record stops (a hand without ``end``)."""
     log = game.events[index]
@@ -559,6 +566,8 @@ def _replay_hand(game: Game, index: int, hand: HandRecord) -> None:
             raise RecordError(
                 _("{where}: illegal: {problem}", where=said, problem=clauses(problems))
             ).at(path)
+        if watch is not None:
+            watch(game, move, f"hands[{index}].events[{at}]")
         game.apply(move)
         _check_events(log[at:], hand, index, at)
     if len(hand.events) > len(log):

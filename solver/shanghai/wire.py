@@ -35,7 +35,7 @@ from solver.shanghai.examples import (
 from solver.shanghai.melds import Meld, MeldKind, TableMeld, read_table_meld
 from solver.shanghai.notation import Card
 from solver.shanghai.position import NextPlayer, Phase, Position
-from solver.shanghai.result import Discard, Swap, Turn
+from solver.shanghai.result import Discard, GoDown, LayOffs, Swap, Turn
 from solver.shanghai.rules import STANDARD, Rules
 from solver.shanghai.scoring import score_hands
 from solver.wire import (
@@ -488,8 +488,6 @@ def advice_to_dict(advice: Advice) -> dict[str, Any]:
     Lay-offs and swaps name table melds by index in the request's ``table``; melds
     laid this turn (``go_down.melds``) follow on, numbered from ``len(table)``.
     """
-    go = advice.go_down
-    laid = advice.lay_offs
     return {
         "status": advice.status.value,
         "time_capped": advice.time_capped,
@@ -497,25 +495,8 @@ def advice_to_dict(advice: Advice) -> dict[str, Any]:
         "contract": advice.contract.to_dict(),
         "deficiency": advice.deficiency,
         "penalty": advice.penalty,
-        "go_down": None
-        if go is None
-        else {
-            "melds": [meld_to_dict(m) for m in go.melds],
-            "swaps": [_swap_to_dict(s) for s in go.swaps],
-            "left": [str(c) for c in go.left],
-            "penalty_left": go.penalty_left,
-        },
-        "lay_offs": None
-        if laid is None
-        else {
-            "plays": [
-                {"card": str(p.card), "meld": p.meld, "as": str(p.stands_for)} for p in laid.plays
-            ],
-            "swaps": [_swap_to_dict(s) for s in laid.swaps],
-            "left": [str(c) for c in laid.left],
-            "points_shed": laid.points_shed,
-            "can_go_out": laid.can_go_out,
-        },
+        "go_down": go_down_to_dict(advice.go_down),
+        "lay_offs": lay_offs_to_dict(advice.lay_offs),
         "discard": _discard_to_dict(advice.discard),
         "take_upcard": _upcard_to_dict(advice.take_upcard, "take"),
         "buy": _upcard_to_dict(advice.buy, "buy"),
@@ -523,6 +504,33 @@ def advice_to_dict(advice: Advice) -> dict[str, Any]:
         "phase": None if advice.phase is None else advice.phase.value,
         "end_of_turn": _end_to_dict(advice.turn),
         "draw_options": [_option_to_dict(o) for o in advice.draw_options],
+    }
+
+
+def go_down_to_dict(go: GoDown | None) -> dict[str, Any] | None:
+    """A :class:`GoDownOut` (the advice's ``go_down``, a review's best play's)."""
+    if go is None:
+        return None
+    return {
+        "melds": [meld_to_dict(m) for m in go.melds],
+        "swaps": [_swap_to_dict(s) for s in go.swaps],
+        "left": [str(c) for c in go.left],
+        "penalty_left": go.penalty_left,
+    }
+
+
+def lay_offs_to_dict(laid: LayOffs | None) -> dict[str, Any] | None:
+    """A :class:`LayOffsOut` (the advice's ``lay_offs``, a review's best play's)."""
+    if laid is None:
+        return None
+    return {
+        "plays": [
+            {"card": str(p.card), "meld": p.meld, "as": str(p.stands_for)} for p in laid.plays
+        ],
+        "swaps": [_swap_to_dict(s) for s in laid.swaps],
+        "left": [str(c) for c in laid.left],
+        "points_shed": laid.points_shed,
+        "can_go_out": laid.can_go_out,
     }
 
 

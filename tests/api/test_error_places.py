@@ -24,7 +24,9 @@ from solver import (
     validate_rummikub,
 )
 from solver.rummikub.game_wire import EXAMPLE_RECORD, bot_rummikub, game_rummikub, review_rummikub
+from solver.shanghai.game_wire import review_shanghai
 from tests.api.support import SOLVE, listed_places
+from tests.shanghai.review_games import game as shanghai_game
 
 Wire = Callable[[Mapping[str, Any]], dict[str, Any]]
 
@@ -149,6 +151,22 @@ ROUTES: dict[str, tuple[Wire, dict[str, Any], list[tuple[str, Any]]]] = {
             # contract and no hand number is tested below, with both fields' places).
             ("hand_number", "1"),
             ("rules", {"decks": 0}),
+        ],
+    ),
+    "/v1/shanghai/review": (
+        review_shanghai,
+        {"record": shanghai_game("small")},
+        [
+            ("player", 7),
+            ("time_limit_ms", 0),
+            ("record", "record"),
+            ("record.version", 3),
+            ("record.seed", -1),
+            ("record.hands", "hands"),
+            # The record reads, and does not agree with itself or its replay.
+            ("record.players", ["ann"]),
+            ("record.scores", [1, 2]),
+            ("record.settings", {"players": 2, "hands": 1}),
         ],
     ),
     "/v1/shanghai/score": (
@@ -393,7 +411,8 @@ def test_the_schema_of_a_refusal_lists_its_places(client: TestClient) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize(
-    "path", [path for path in ROUTES if path not in ("/v1/rummikub/game", "/v1/rummikub/review")]
+    "path",
+    [path for path in ROUTES if not path.endswith(("/game", "/review"))],  # no 'rules'
 )
 @pytest.mark.parametrize("rules", [[], "jokers=4", 5])
 def test_rules_that_are_no_object_are_listed_as_their_place(

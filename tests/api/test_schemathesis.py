@@ -35,7 +35,10 @@ CONFIG = SchemathesisConfig.from_dict(
         "generation": {"max-examples": 100},
         # Whole-game endpoints make many solves per request: fewer examples.
         "operations": [
-            {"include-path-regex": "/v1/rummikub/(bot|review)$", "generation": {"max-examples": 25}}
+            {
+                "include-path-regex": "/v1/(rummikub/(bot|review)|shanghai/review)$",
+                "generation": {"max-examples": 25},
+            }
         ],
         "phases": {"examples": {"enabled": True}, "coverage": {"enabled": True}},
     }
@@ -89,4 +92,5 @@ def test_every_operation_is_fuzzed() -> None:
         ("post", "/v1/rummikub/review"),
         ("post", "/v1/shanghai/advise"),
         ("post", "/v1/shanghai/score"),
+        ("post", "/v1/shanghai/review"),
     } <= operations
