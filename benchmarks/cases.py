@@ -30,8 +30,9 @@ from functools import partial
 from pathlib import Path
 
 from benchmarks.selfplay import KEEP_EVERY, PLAYERS, play_positions
-from solver.commands import write_file
+from solver.commands import unreadable, write_file
 from solver.errors import MeldwiseError
+from solver.i18n import _
 from solver.rummikub import STANDARD, Objective, Position, Rules, Tile
 from solver.rummikub.deal import full_set, random_position, random_set
 from solver.rummikub.notation import JOKER, format_tiles
@@ -103,7 +104,7 @@ class Bucket:
 
 def each(deal_one: Callable[[random.Random], Position]) -> Deal:
     """A :data:`Deal` that deals positions one by one."""
-    return lambda rng, count: [deal_one(rng) for _ in range(count)]
+    return lambda rng, count: [deal_one(rng) for _each in range(count)]
 
 
 def spread_jokers(rng: random.Random, table: int, rack: int) -> Position:
@@ -151,7 +152,7 @@ def jokers_at_edges(rng: random.Random, rules: Rules = STANDARD) -> Position:
     pool = full_set(rules)
     pool[JOKER] = 0
     table: list[list[Tile]] = []
-    for _ in range(rules.jokers):
+    for _joker in range(rules.jokers):
         if rng.random() < 0.5:
             length = rng.randint(rules.min_set_len + 1, rules.min_set_len + 3)
             colour = rng.choice(rules.colour_list)
@@ -168,7 +169,7 @@ def jokers_at_edges(rng: random.Random, rules: Rules = STANDARD) -> Position:
         tiles[spot] = JOKER
         table.append(tiles)
     target = rng.randint(4, 40)  # small tables too, where a joker cannot move elsewhere
-    for _ in range(500):
+    for _try in range(500):
         if sum(map(len, table)) >= target:
             break
         drawn = random_set(rng, pool, rules)
@@ -239,7 +240,13 @@ def select(buckets: Sequence[Bucket], patterns: Sequence[str]) -> list[Bucket]:
     for pattern in patterns:
         if not any(fnmatch.fnmatchcase(b.name, pattern) for b in buckets):
             names = ", ".join(b.name for b in buckets)
-            raise ValueError(f"bucket pattern {pattern!r} matches no bucket; buckets: {names}")
+            raise MeldwiseError(
+                _(
+                    "bucket pattern {pattern!r} matches no bucket; buckets: {buckets}",
+                    pattern=pattern,
+                    buckets=names,
+                )
+            )
     return [b for b in buckets if any(fnmatch.fnmatchcase(b.name, p) for p in patterns)]
 
 
@@ -275,7 +282,9 @@ def load_cases(path: Path, seed: int, buckets: Sequence[Bucket], per_bucket: int
             for i, entry in enumerate(entries[:wanted]):
                 position = Position.parse(entry["rack"], entry["table"], entry["opened"])
                 cases.append(Case(bucket.name, i, position))
-    except (OSError, KeyError, TypeError, AttributeError) as error:
+    except OSError as error:  # said in words, not as IsADirectoryError(21, ...)
+        raise unreadable(path, error) from None
+    except (KeyError, TypeError, AttributeError) as error:
         raise ValueError(f"{path}: not a positions file ({error!r})") from None
     except UnicodeDecodeError:  # a ValueError: said without the file's name
         raise ValueError(f"{path}: not a positions file (not UTF-8 text)") from None

@@ -49,6 +49,7 @@ from solver.commands import (
     write_file,
 )
 from solver.errors import MeldwiseError
+from solver.i18n import _
 
 EXIT_CHECK_FAILED = 1
 """A checked property of the answers failed (see :func:`benchmarks.report.failures`)."""
@@ -168,12 +169,28 @@ def config_from(args: argparse.Namespace) -> Config:
     if per_bucket is None:
         per_bucket = QUICK_PER_BUCKET if args.quick else DEFAULT_PER_BUCKET
     if per_bucket < 1:
-        raise ValueError(f"--per-bucket must be at least 1, got {per_bucket}")
+        raise MeldwiseError(
+            _(
+                "{flag} must be at least {least}, got {value}",
+                flag="--per-bucket",
+                least=1,
+                value=per_bucket,
+            )
+        )
     if args.repeat < 1:
-        raise ValueError(f"--repeat must be at least 1, got {args.repeat}")
+        raise MeldwiseError(
+            _(
+                "{flag} must be at least {least}, got {value}",
+                flag="--repeat",
+                least=1,
+                value=args.repeat,
+            )
+        )
     if not 0 < args.time_limit < math.inf:  # NaN too
         shown = seconds_text(args.time_limit)
-        raise ValueError(f"--time-limit must be a positive number of seconds, got {shown}")
+        raise MeldwiseError(
+            _("--time-limit must be a positive number of seconds, got {value}", value=shown)
+        )
     modes: list[Mode] = []
     for name in _split(args.modes):
         try:
@@ -181,27 +198,41 @@ def config_from(args: argparse.Namespace) -> Config:
                 modes.append(Mode(name))
         except ValueError:
             known = ", ".join(mode.value for mode in Mode)
-            raise ValueError(f"--modes: unknown mode {name!r}; modes are {known}") from None
+            raise MeldwiseError(
+                _("--modes: unknown mode {name!r}; modes are {known}", name=name, known=known)
+            ) from None
     if not modes:
-        raise ValueError("--modes names no mode")
+        raise MeldwiseError(_("--modes names no mode"))
     if args.score_only and args.default_only:
         # --score-only won without a word: the default solve was not timed at all.
-        raise ValueError(
-            "--score-only and --default-only contradict each other: the first times the "
-            "score alone, the second the default solve alone; give one"
+        raise MeldwiseError(
+            _(
+                "--score-only and --default-only contradict each other: the first times the "
+                "score alone, the second the default solve alone; give one"
+            )
         )
     if not args.peer and "peer_backend" in vars(args).get("_given_once", set()):
-        raise ValueError(
-            f"--peer-backend {args.peer_backend} needs --peer (the peer runs only then)"
+        raise MeldwiseError(
+            _(
+                "--peer-backend {backend} needs --peer (the peer runs only then)",
+                backend=args.peer_backend,
+            )
         )
     if args.slowest < 0:
-        raise ValueError(f"--slowest must be at least 0, got {args.slowest}")
+        raise MeldwiseError(
+            _(
+                "{flag} must be at least {least}, got {value}",
+                flag="--slowest",
+                least=0,
+                value=args.slowest,
+            )
+        )
     try:
         # Checked here, not as the run begins: said without its flag, after a blank line
         # the progress bar left.
         select(all_buckets(), _split(args.buckets))
     except ValueError as error:
-        raise ValueError(f"--buckets: {error}") from None
+        raise MeldwiseError(_("{where}: {problem}", where="--buckets", problem=error)) from None
     return Config(
         seed=args.seed,
         per_bucket=per_bucket,

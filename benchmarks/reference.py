@@ -25,7 +25,7 @@ from benchmarks.cases import Case, Mode, all_buckets, load_cases, select
 from benchmarks.machine import describe, load
 from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import number
-from solver.commands import Parser
+from solver.commands import Parser, unreadable
 from solver.rummikub import STANDARD, Limit, solve
 
 POSITIONS_FILE = Path(__file__).with_name("positions-2026.json")
@@ -67,7 +67,9 @@ def load_references(path: Path, seed: int) -> dict[tuple[str, str], Reference]:
             for label, modes in saved["positions"].items()
             for mode, values in modes.items()
         }
-    except (OSError, ValueError, TypeError, AttributeError, KeyError) as error:
+    except OSError as error:  # a file not there is no file of the wrong kind
+        raise unreadable(path, error) from None
+    except (ValueError, TypeError, AttributeError, KeyError) as error:
         raise ValueError(f"{path}: not a reference file ({error})") from None
 
 

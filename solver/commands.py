@@ -615,10 +615,18 @@ def read_file(path: Path | str) -> str:
         else:
             return data.decode("utf-8")
     except OSError as error:
-        problem = os_problem(error)
+        raise unreadable(path, error) from None
     except UnicodeDecodeError:
         problem = _("it is not UTF-8 text")
     raise MeldwiseError(_("cannot read {path}: {error}", path=file_name(path), error=problem))
+
+
+def unreadable(path: Path | str, error: OSError) -> MeldwiseError:
+    """The refusal of a file ``path`` the system would not read (``cannot read x.json:
+    no such file or folder``), naming the reason in words (:func:`os_problem`)."""
+    return MeldwiseError(
+        _("cannot read {path}: {error}", path=file_name(path), error=os_problem(error))
+    )
 
 
 def read_json_file(path: str, stdin: TextIO) -> Any:

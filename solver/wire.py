@@ -353,8 +353,12 @@ def quotes(error: ErrorDetails) -> tuple[tuple[tuple[int | str, ...], str], ...]
         inner = tuple(((*loc, *where), shown) for where, shown in cause.places)
     text = str(cause) if cause is not None else error["msg"]
     at, where = _named(error)
-    if not where or (keyed and loc[-1] != "[key]") or text.startswith(where):
+    if not where or (keyed and loc[-1] != "[key]"):
         return inner
+    if text.startswith(where):
+        # The message names the field itself ("rules must be an object ..."), in
+        # its first words: that is its place, unless the cause noted its own.
+        return inner or ((at, where),)
     return ((at, where), *inner)
 
 

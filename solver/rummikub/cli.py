@@ -243,6 +243,7 @@ def describe_response(response: dict[str, Any], rack_empty: bool = False) -> str
                 kept=response["sets_kept"],
                 moved=response["tiles_moved"],
             ),
+            *_unproven_calm(response),
             _("Steps:"),
         ]
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(response["steps"], 1)]
@@ -250,6 +251,24 @@ def describe_response(response: dict[str, Any], rack_empty: bool = False) -> str
     lines.append(_("Solver: {status}", status=status_text(response["status"])))
     lines += describe_table(response["table"], _("Table after:"), _("Table after: (empty)"))
     return "\n".join(lines) + "\n"
+
+
+def _unproven_calm(response: dict[str, Any]) -> list[str]:
+    """A line saying that the table moves of a full answer are not proven the fewest,
+    when they are not (``disruption_proven`` false: the least-disruption stage skipped,
+    cut by its time limit, or stopped at its work bound): the counts above are then
+    only what this play does, and its steps may move tiles that need not move."""
+    if response["disruption_proven"]:
+        return []
+    if response["time_capped"]:
+        return [
+            _(
+                "Not proven to disturb the table least: a time limit stopped the search"
+                " (--time-limit, --disruption-time-limit); a play as good may move fewer"
+                " table tiles."
+            )
+        ]
+    return [_("Not proven to disturb the table least: a play as good may move fewer table tiles.")]
 
 
 def _asked_for_lines(response: dict[str, Any]) -> list[str]:

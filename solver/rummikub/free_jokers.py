@@ -43,3 +43,16 @@ def free_jokers(rules: Rules, table: Counter[Tile], limit: Limit) -> int | None:
     if not solved.optimal:
         return None
     return jokers - solved.value(tm.played_jokers)
+
+
+def counted_free_jokers(
+    rules: Rules, table: Counter[Tile], limit: Limit
+) -> tuple[int | None, bool]:
+    """:func:`free_jokers` under ``limit`` (started), and whether the clock stopped its
+    search: the count is then None, and may be another on an idle machine, which an
+    answer says as ``time_capped``. The search still counts among ``limit``'s."""
+    own = dataclasses.replace(limit, accounts=[])
+    count = free_jokers(rules, table, own)
+    if limit.accounts is not None:
+        limit.accounts.extend(own.accounts or ())
+    return count, own.capped

@@ -54,7 +54,7 @@ from solver.cpsat import Limit, Status
 from solver.errors import RequestError, TableError
 from solver.i18n import _, _n
 from solver.rummikub.disruption import least_disruption
-from solver.rummikub.free_jokers import free_jokers
+from solver.rummikub.free_jokers import counted_free_jokers
 from solver.rummikub.house_rules import sets_holding_jokers_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.legality import TileSets
@@ -241,7 +241,10 @@ def repair(
         # Rack tiles make the table right: the penalty is what playing none of them means.
         text = _("Unless the rack's tiles rescue the table: {penalty}", penalty=penalty.text)
         penalty = dataclasses.replace(penalty, text=text)
-    spare = free_jokers(rules, now, limit) if repairable else None
+    spare = None
+    if repairable:
+        spare, spare_capped = counted_free_jokers(rules, now, limit)
+        capped.append(spare_capped)
     return Repair(
         status, repairable, arrangement, penalty, rescue, rescue_status, spare, any(capped)
     )

@@ -136,6 +136,14 @@ def describe_repair(response: dict[str, Any]) -> str:
                 moved=arranged["tiles_moved"],
             )
         )
+        if not arranged["disruption_proven"]:
+            # As solve says it: the counts are then only what this arrangement does.
+            lines.append(
+                _(
+                    "Not proven to disturb the table least: an arrangement as good may move"
+                    " fewer of their tiles."
+                )
+            )
         if not arranged["steps"]:
             lines.append(_("Steps: none, the table is right as it is"))
         else:

@@ -407,3 +407,22 @@ def test_the_schema_of_a_refusal_lists_its_places(client: TestClient) -> None:
     assert body["required"] == ["detail", "places"]
     place = schema["components"]["schemas"]["Place"]
     assert set(place["properties"]) == {"field", "quoted"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(
+    "path",
+    [path for path in ROUTES if not path.endswith(("/game", "/review"))],  # no 'rules'
+)
+@pytest.mark.parametrize("rules", [[], "jokers=4", 5])
+def test_rules_that_are_no_object_are_listed_as_their_place(
+    client: TestClient, path: str, lang: str, rules: Any
+) -> None:
+    # "rules must be an object of settings, got []" quotes the field 'rules' (its first
+    # word, in Japanese too) but listed no place, where a bad rule within it did.
+    _, request, _ = ROUTES[path]
+    answer = client.post(path, json={**request, "rules": rules, "lang": lang})
+    assert answer.status_code == 422, answer.text
+    body = answer.json()
+    assert body["places"] == [{"field": ["rules"], "quoted": "rules"}], body
+    found_in_turn(body["detail"], body["places"])

@@ -50,7 +50,10 @@ def test_record_hashes_every_search_of_a_default_solve() -> None:
     ("argv", "said"),
     [
         (["--base", "no-such-revision"], "error: --base no-such-revision: "),
-        (["--base", "HEAD", "--positions", "/nonexistent.json"], "not a positions file"),
+        (
+            ["--base", "HEAD", "--positions", "/nonexistent.json"],
+            "cannot read /nonexistent.json: no such file or folder",
+        ),
         (["--base", "HEAD", "--positions", "README.md"], "README.md: not JSON"),
         (["--base", "HEAD", "--builds", "--repeat", "0"], "must be at least 1"),
     ],

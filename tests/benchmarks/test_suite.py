@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -404,7 +405,25 @@ def test_references_belong_to_the_committed_positions_only() -> None:
     other = [replace(case, position=Position.parse("R1 R2 R3", "K5 K6 K7")) for case in committed]
     assert references_for(other, REFERENCE_FILE, 2026) == {}
     with pytest.raises(ValueError, match="not a reference file"):
-        references_for(committed, Path("/nonexistent.json"), 2026)
+        references_for(committed, Path(__file__), 2026)
+
+
+@pytest.mark.parametrize("flag", ["--reference", "--positions"])
+def test_a_file_that_cannot_be_read_is_said_so_in_words(
+    flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A missing reference file was "not a reference file ([Errno 2] No such file or
+    # directory: ...)", and a folder given as positions "not a positions file
+    # (IsADirectoryError(21, 'Is a directory'))": Python's words, and no file of the
+    # wrong kind.
+    argv = ["bench", "--quick", "--buckets", "t0-r6", "--modes", "tiles", flag, str(tmp_path)]
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith(f"error: cannot read {tmp_path}: it is a folder\n")
+    if flag == "--reference":
+        missing = tmp_path / "none.json"
+        assert main([*argv[:-1], str(missing)]) == 2
+        said = capsys.readouterr().err
+        assert said.endswith(f"error: cannot read {missing}: no such file or folder\n")
 
 
 @pytest.mark.parametrize(
@@ -584,3 +603,32 @@ def test_a_peer_play_that_beats_ours_fails_the_run() -> None:
     beaten = compare(trial.case, trial.mode, ours, peer, STANDARD)
     assert beaten is not None
     assert failures(results, [beaten]) == ["1 answer(s) beaten by a legal play of the peer"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--per-bucket", "0"],
+        ["--repeat", "0"],
+        ["--time-limit", "0"],
+        ["--modes", "tiles,fun"],
+        ["--modes", ","],
+        ["--score-only", "--default-only"],
+        ["--peer-backend", "HIGHS"],
+        ["--slowest", "-1"],
+        ["--buckets", "zz*"],
+    ],
+)
+def test_bench_refuses_its_flags_in_the_language_asked_for(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # docs/i18n.md: 'meldwise --lang ja' speaks for bench's errors too; its own checks
+    # were English after a Japanese "エラー: ".
+    assert main(["--lang", "ja", "bench", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("\u30a8\u30e9\u30fc: "), err
+    flag = next(word for word in argv if word.startswith("--") and word != "--default-only")
+    assert flag in err
+    assert re.search("[\u3040-\u30ff]", err.removeprefix("\u30a8\u30e9\u30fc: ")), err
+    assert main(["--lang", "en", "bench", *argv]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {flag}")

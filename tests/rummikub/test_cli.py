@@ -26,6 +26,7 @@ from solver.rummikub.validate_cli import describe_validation
 from solver.rummikub.wire import (
     SolveRequest,
     no_play_text,
+    repair_rummikub,
     score_rummikub,
     solve_rummikub,
     validate_rummikub,
@@ -250,6 +251,41 @@ def test_solve_takes_the_disruption_time_limit_of_the_request(
     assert main(["solve", "--rack", "R1 R2 R3", "--disruption-time-limit", seconds]) == 0
     assert asked[0]["disruption_time_limit_ms"] == ms
     assert "Play 3 tiles" in capsys.readouterr().out
+
+
+UNPROVEN = "Not proven to disturb the table least: a play as good may move fewer table tiles."
+
+
+def test_a_play_whose_table_moves_are_not_proven_the_fewest_says_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # With the least-disruption stage skipped the steps took K1 K2 K3 up and laid them
+    # down again as they were, and nothing said that no calmer play was looked for
+    # ('Solver: optimal' speaks of the score alone).
+    argv = ["solve", "--rack", "R1 R2 R3", "--table", "K1 K2 K3"]
+    assert main([*argv, "--disruption-time-limit", "0"]) == 0
+    assert UNPROVEN in capsys.readouterr().out.splitlines()
+    assert main(argv) == 0
+    assert "Not proven" not in capsys.readouterr().out
+    assert main([*argv, "--disruption-time-limit", "0", "--lang", "ja"]) == 0
+    assert "場の動かし方が最小とは証明されていません" in capsys.readouterr().out
+
+
+def test_a_time_limit_that_stopped_the_calm_search_is_said(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # time_capped and disruption_proven went unsaid: the answer of a search the clock
+    # cut read as the proven calm one.
+    def cut(request: dict[str, Any]) -> dict[str, Any]:
+        return {**solve_rummikub(request), "time_capped": True, "disruption_proven": False}
+
+    monkeypatch.setattr("solver.rummikub.cli.solve_rummikub", cut)
+    assert main(["solve", "--rack", "R1 R2 R3", "--table", "K1 K2 K3"]) == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if "Not proven" in line]
+    assert said == [
+        "Not proven to disturb the table least: a time limit stopped the search"
+        " (--time-limit, --disruption-time-limit); a play as good may move fewer table tiles."
+    ]
 
 
 @pytest.mark.parametrize(
@@ -661,6 +697,22 @@ def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
     # An empty table was "repaired: every tile fits into valid sets".
     assert main(["repair", "--table", ""]) == 0
     assert capsys.readouterr().out == "There is nothing on the table.\n"
+
+
+def test_a_repair_whose_moves_are_not_proven_the_fewest_says_so() -> None:
+    # Its arrangement's disruption_proven false (a search stopped: seen at a 24 ms limit
+    # on a 43-tile table) went unsaid under "Of the sets to keep: ...", as solve's did.
+    request = {"table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]]}
+    answer = repair_rummikub({**request, "table_before": [["R3", "B3", "K3", "O3"]]})
+    assert answer["arrangement"]["disruption_proven"]
+    assert "Not proven" not in describe_repair(answer)
+    unproven = {**answer["arrangement"], "disruption_proven": False}
+    lines = describe_repair({**answer, "arrangement": unproven}).splitlines()
+    kept = lines.index("Of the sets to keep: 0 kept whole, 1 of their tiles moved")
+    assert lines[kept + 1] == (
+        "Not proven to disturb the table least: an arrangement as good may move fewer of"
+        " their tiles."
+    )
 
 
 def test_repair_beyond_repair_with_no_arrangement_found_names_no_tiles() -> None:
