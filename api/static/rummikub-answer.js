@@ -188,7 +188,18 @@ export function drawAnswer(answer, tr = translator("en"), colours = undefined, r
       : answer.hint_level === "tile"
         ? drawTileHint(answer, tr, colours)
         : drawNudge(answer, rack, tr);
-  const note = statusNote(answer.status, tr);
-  if (note) parts.push(paragraph(note, "note"));
+  for (const note of [statusNote(answer.status, tr), calmNote(answer, tr)]) {
+    if (note) parts.push(paragraph(note, "note"));
+  }
   return parts;
+}
+
+/** A full answer whose table moves are not proven the fewest (``disruption_proven``
+ * false: the least-disruption search skipped, or stopped at a limit) says so, as the
+ * command line does: its steps may move table tiles that need not move. */
+function calmNote(answer, tr) {
+  if (answer.hint_level !== "full" || answer.disruption_proven || answer.tiles_played === 0) {
+    return null;
+  }
+  return tr.t("Not proven to disturb the table least: a play as good may move fewer table tiles.");
 }

@@ -764,6 +764,31 @@ def test_a_hint_answer_without_a_field_the_service_always_gives_is_not_drawn(
     expect(hint.get_by_role("alert")).to_be_hidden()
 
 
+def test_a_full_answer_whose_table_moves_are_not_proven_the_fewest_says_so(
+    service: str, page: Page
+) -> None:
+    # The score alone (a server with MELDWISE_DISRUPTION_CAP_MS=0, or a search the clock
+    # stopped) may take K1 K2 K3 up and lay them down again: the steps were drawn with
+    # no word that a calmer play was not searched for.
+    state = {"rack": ["R1", "R2", "R3"], "table": [["K1", "K2", "K3"]]}
+    score_only = httpx.post(f"{service}{SOLVE}", json={**state, "disruption_time_limit_ms": 0})
+    assert score_only.json()["disruption_proven"] is False
+    said = "Not proven to disturb the table least: a play as good may move fewer table tiles."
+    page.goto(service)
+    page.locator("#rack").fill("R1 R2 R3")
+    page.locator("#table").fill("K1 K2 K3")
+    hint = page.locator("meldwise-hint")
+    hint.evaluate("element => element.setAttribute('hint-level', 'full')")
+    page.route(f"**{SOLVE}", answer_200({"json": score_only.json()}))
+    hint.get_by_role("button").click()
+    expect(hint.locator(".answer .note")).to_have_text(said)
+    page.unroute(f"**{SOLVE}")
+    _, answer = press_hint(page)  # the service's default answer: proven, no such note
+    assert answer["disruption_proven"] is True
+    expect(hint.locator(".answer .summary")).to_contain_text("Play 3 tiles")
+    expect(hint.locator(".answer .note")).to_have_count(0)
+
+
 @pytest.mark.parametrize(
     ("lang", "said"),
     [
