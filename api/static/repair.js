@@ -5,7 +5,7 @@ import { isBusy, setBusy } from "./busy.js";
 import { errorText, labelOf, pieces, sets } from "./field-names.js";
 import { translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
-import { heading, paragraph, setName } from "./rummikub-answer.js";
+import { calmNote, heading, paragraph, setName } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
 import { drawSet, drawTile } from "./tiles.js";
 
@@ -73,6 +73,13 @@ export function drawRepair(answer, tr = translator("en")) {
     }
     parts.push(heading(answer.repairable ? tr.t("Table repaired") : tr.t("The most tiles that fit")));
     parts.push(table(arranged, "table-repaired", tr));
+    if (!arranged.disruption_proven && arranged.steps.length > 0) {
+      // As the command line says it: these steps may move tiles that need not move.
+      parts.push(paragraph(
+        tr.t("Not proven to disturb the table least: an arrangement as good may move fewer table tiles."),
+        "note",
+      ));
+    }
   }
   if (answer.penalty) parts.push(paragraph(answer.penalty.text, "penalty"));
   const rescue = answer.rescue;
@@ -83,6 +90,8 @@ export function drawRepair(answer, tr = translator("en")) {
     if (play.played.length > 0) {
       parts.push(steps(play.steps));
       parts.push(table(play, "table-rescued", tr));
+      const note = calmNote(play, tr);
+      if (note) parts.push(paragraph(note, "note"));
     }
   } else if (rescue) {
     parts.push(paragraph(tr.t("No play with your rack rescues the table."), "note"));

@@ -197,7 +197,7 @@ export function drawAnswer(answer, tr = translator("en"), colours = undefined, r
 /** A full answer whose table moves are not proven the fewest (``disruption_proven``
  * false: the least-disruption search skipped, or stopped at a limit) says so, as the
  * command line does: its steps may move table tiles that need not move. */
-function calmNote(answer, tr) {
+export function calmNote(answer, tr) {
   if (answer.hint_level !== "full" || answer.disruption_proven || answer.tiles_played === 0) {
     return null;
   }

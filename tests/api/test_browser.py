@@ -565,6 +565,40 @@ def test_repair_beyond_repair_with_no_arrangement_names_no_tiles(service: str, p
     )
 
 
+def test_repair_steps_not_proven_the_calmest_say_so(service: str, page: Page) -> None:
+    # An arrangement or a rescue whose disruption_proven is false (a search the clock
+    # stopped) was drawn with no word that fewer tiles might move, as the CLI's was.
+    request = {
+        "table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]],
+        "table_before": [["R3", "B3", "K3", "O3"]],
+        "rack": ["R6"],
+    }
+    real = httpx.post(f"{service}{REPAIR}", json=request).json()
+    assert real["arrangement"]["disruption_proven"]
+    assert real["rescue"]["play"]["disruption_proven"]
+    answer = copy.deepcopy(real)
+    answer["arrangement"]["disruption_proven"] = False
+    answer["rescue"]["play"]["disruption_proven"] = False
+    page.goto(service)
+    enter_rummikub(page, "R6", "R1 R2\nR3 B3 K3 O3\nR4 R5")
+    page.get_by_label("Table before the turn", exact=True).fill("R3 B3 K3 O3")
+    page.route(f"**{REPAIR}", lambda route: route.fulfill(status=200, json=answer))
+    page.locator("#repair-run").click()
+    notes = page.locator("#repair-answer .note")
+    expect(notes).to_have_text(
+        [
+            "Not proven to disturb the table least: an arrangement as good may move fewer"
+            " table tiles.",
+            "Not proven to disturb the table least: a play as good may move fewer table tiles.",
+        ]
+    )
+    page.unroute(f"**{REPAIR}")
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)):
+        page.locator("#repair-run").click()
+    expect(page.locator("#repair-answer")).to_contain_text("The table can be repaired")
+    expect(notes).to_have_count(0)
+
+
 def test_repair_never_draws_the_answer_for_a_table_changed_since(service: str, page: Page) -> None:
     # The answer for the old table (B7 K7 cannot be placed) arrives after the table
     # was fixed: it must not be drawn under the new one.
