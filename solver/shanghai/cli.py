@@ -283,9 +283,9 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
                 hand=turn["hand_number"],
                 turn=turn["turn"],
                 player=turn["player"],
-                cards=" ".join(turn["left"]) or "-",
+                cards=" ".join(turn["left"]) or _("(none)"),
                 points=_n("{n} point", "{n} points", turn["points_left"]),
-                best_cards=" ".join(best["left"]) or "-",
+                best_cards=" ".join(best["left"]) or _("(none)"),
                 best_points=_n("{n} point", "{n} points", best["points_left"]),
                 problems=clauses(turn["problems"]),
             )

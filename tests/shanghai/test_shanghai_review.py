@@ -11,6 +11,7 @@ import io
 import json
 from collections import Counter
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -192,6 +193,18 @@ def test_a_player_who_skipped_going_down_and_out_is_flagged_so() -> None:
     assert "could have gone down" in text
     # Seat 1 played as the bots do: nothing flagged.
     assert not any(t["problems"] for t in answer["turns"] if t["player"] == 1)
+
+
+def test_the_docs_review_summary_is_what_the_command_writes_for_the_lazy_game() -> None:
+    """docs/shanghai.md shows ``meldwise shanghai review game.json --player 0`` on the
+    lazy game: its text block is the command's output, word for word (an empty hand
+    was written "-" there, "(none)" everywhere else)."""
+    doc = (Path(__file__).parents[2] / "docs" / "shanghai.md").read_text(encoding="utf-8")
+    blocks = [part.split("```")[0] for part in doc.split("```text\n")[1:]]
+    (shown,) = [block for block in blocks if "Turns short of the best:" in block]
+    answer = review_shanghai({"record": game("lazy"), "player": 0})
+    assert describe_review(answer, 0) == shown
+    assert "the best leaves (none) (0 points)" in shown
 
 
 def test_the_player_filter_reviews_that_seats_turns_alone() -> None:
