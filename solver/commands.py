@@ -868,6 +868,15 @@ def nothing_to_review(chosen: int | None) -> str:
     return _("No turns to review.")
 
 
+def capped_note() -> str:
+    """Said when a time limit stopped a search (an advice's or a review's, either
+    game's): the answer is then not the one the fixed work bound gives on any machine."""
+    return _(
+        "The time limit, not the fixed work bound, cut a search short: with more time"
+        " or on an idle machine the answer may differ."
+    )
+
+
 def status_text(status: str) -> str:
     """A response's ``status`` for a person."""
     names = {

@@ -26,6 +26,7 @@ from solver.commands import (
     add_time_limit_flag,
     answering,
     bot_names,
+    capped_note,
     columns,
     fields_from_flags,
     json_line,
@@ -625,6 +626,8 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
             lines.append(heading)
         lines += [_reviewed_turn(turn) for turn in listed]
     lines.append(_("Solver: {status}", status=status_text(review["status"])))
+    if review["time_capped"]:
+        lines.append(capped_note())
     return "\n".join(lines) + "\n"
 
 

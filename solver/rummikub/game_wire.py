@@ -46,7 +46,7 @@ from solver.rummikub.wire import (
     read_tiles,
 )
 from solver.settings import seated
-from solver.wire import Answer, Lang, Spoken, read
+from solver.wire import Answer, Lang, Spoken, TimeCapped, read
 
 MAX_GAME_TILES = 212
 """Most tiles a bot game may have (twice the standard set): it keeps a game to seconds."""
@@ -213,6 +213,7 @@ class BestPlay(Answer):
         description="set by set of table, the tiles laid from the rack (a tile on the table "
         "too is told apart only so)"
     )
+    time_capped: TimeCapped
 
 
 class TurnReviewOut(Answer):
@@ -276,6 +277,7 @@ class PlayerReviewOut(Answer):
 class ReviewResponse(Answer):
     status: Status = Field(description="optimal when every turn's best was proven")
     objective: Objective
+    time_capped: TimeCapped
     turns: list[TurnReviewOut]
     players: list[PlayerReviewOut]
 

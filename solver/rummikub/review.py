@@ -183,6 +183,7 @@ def review_to_dict(review: Review, record: GameRecord) -> dict[str, Any]:
     return {
         "status": status.value,
         "objective": review.objective.value,
+        "time_capped": any(r.best.time_capped for r in review.turns if r.best is not None),
         "turns": [_turn_to_dict(r, review.objective) for r in review.turns],
         "players": [
             _player_to_dict(seat, names[seat] if names else None, review, record) for seat in seats
@@ -216,6 +217,7 @@ def _turn_to_dict(r: TurnReview, objective: Objective) -> dict[str, Any]:
             "table": written_sets(m.written for m in r.best.table),
             # Set by set, the tiles laid from the rack: a table copy of one is not.
             "from_rack": [_tiles(t) for t in rack_tiles(r.best.steps, r.best.set_numbers)],
+            "time_capped": r.best.time_capped,
         },
         "missed": _tiles(r.missed),
         "shortfall": best - done,

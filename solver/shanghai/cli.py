@@ -21,6 +21,7 @@ from solver.commands import (
     add_rule_flag,
     add_time_limit_flag,
     answering,
+    capped_note,
     columns,
     fields_from_flags,
     json_line,
@@ -292,7 +293,7 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
         )
     lines.append(_("Solver: {status}", status=status_text(review["status"])))
     if review["time_capped"]:
-        lines.append(_capped_note())
+        lines.append(capped_note())
     return "\n".join(lines) + "\n"
 
 
@@ -451,16 +452,8 @@ def describe_advice(response: dict[str, Any], *, down: bool = False) -> str:
     lines += response["notes"]
     lines.append(_("Solver: {status}", status=_status(response["status"])))
     if response["time_capped"]:
-        lines.append(_capped_note())
+        lines.append(capped_note())
     return "\n".join(lines) + "\n"
-
-
-def _capped_note() -> str:
-    """Said when the time limit stopped a search (an advice's or a review's)."""
-    return _(
-        "The time limit, not the fixed work bound, cut a search short: with more time"
-        " or on an idle machine the answer may differ."
-    )
 
 
 def _status(status: str) -> str:

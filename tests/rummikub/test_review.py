@@ -341,6 +341,29 @@ def test_a_turn_below_a_best_play_found_but_not_proven_says_so(
     )
 
 
+def test_a_turn_whose_search_the_clock_cut_says_time_capped() -> None:
+    """A turn's search cut by the time limit said only 'unknown': that the clock, not
+    the fixed work bound, stopped it (so an idle machine may answer otherwise) went
+    unsaid, where the Shanghai review and a solve say it."""
+    rack = (
+        "O1 O7 O4 O7 O2 O3 O13 O10 R10 R12 J O6 B3 R8 R7 O11 J R11 O5 B9 R1 K12 O8 O2 K10"
+        " K2 O5 O12 B1 K6"
+    )
+    groups = [" ".join(f"{colour}{n}" for colour in "RBK") for n in range(1, 14)]
+    record = {"turns": [_turn(1, rack, groups, None)]}
+    cut = review_rummikub({"record": record, "time_limit_ms": 1})  # 1 ms finds nothing
+    (turn,) = cut["turns"]
+    assert turn["best"]["status"] != "optimal"
+    assert turn["best"]["time_capped"] is True
+    assert cut["time_capped"] is True
+    said = "The time limit, not the fixed work bound, cut a search short"
+    assert said in describe_review(cut)
+    whole = review_rummikub({"record": record})
+    assert whole["turns"][0]["best"]["time_capped"] is False
+    assert whole["time_capped"] is False
+    assert said not in describe_review(whole)
+
+
 def test_an_illegal_play_is_taken_back_in_the_rack_series() -> None:
     record = {
         "turns": [
