@@ -25,34 +25,24 @@ FREE_JOKERS_WORK = 0.5
 needs (a table's tiles always lay out, the search only trims jokers)."""
 
 
-def free_jokers(rules: Rules, table: Counter[Tile], limit: Limit) -> int | None:
+def free_jokers(rules: Rules, table: Counter[Tile], limit: Limit) -> tuple[int | None, bool]:
     """How many of the jokers in ``table`` (tiles that lay out as valid sets) no set
-    needs: the most that can leave while the other tiles still lay out. None when the
-    search stops before proving it (at its work bound, or at ``limit``'s wall-clock
-    cap, shared with the other searches of the answer once it is started).
+    needs: the most that can leave while the other tiles still lay out; and whether the
+    clock stopped the search. The count is None when the search stops before proving
+    it: at its work bound, or at ``limit``'s wall-clock cap (shared with the other
+    searches of the answer once it is started), when it may be another on an idle
+    machine, which an answer says as ``time_capped``.
 
     Every numbered tile placed scores its number, a joker nothing
     (``joker_penalty = 0``), so the best score places every numbered tile and the
     tie-break then plays the fewest jokers: free = jokers - jokers played."""
     jokers = table[JOKER]
     if not jokers:
-        return 0
+        return 0, False
     worth = dataclasses.replace(rules, joker_penalty=0, joker_retrieval="free")
     tm = build_model(worth, TileCounts.of(table), TileCounts({}), Objective.POINTS, opening=False)
-    solved = run(tm, limit.account(FREE_JOKERS_WORK))
+    limits = limit.account(FREE_JOKERS_WORK)
+    solved = run(tm, limits)
     if not solved.optimal:
-        return None
-    return jokers - solved.value(tm.played_jokers)
-
-
-def counted_free_jokers(
-    rules: Rules, table: Counter[Tile], limit: Limit
-) -> tuple[int | None, bool]:
-    """:func:`free_jokers` under ``limit`` (started), and whether the clock stopped its
-    search: the count is then None, and may be another on an idle machine, which an
-    answer says as ``time_capped``. The search still counts among ``limit``'s."""
-    own = dataclasses.replace(limit, accounts=[])
-    count = free_jokers(rules, table, own)
-    if limit.accounts is not None:
-        limit.accounts.extend(own.accounts or ())
-    return count, own.capped
+        return None, limits.capped
+    return jokers - solved.value(tm.played_jokers), limits.capped

@@ -54,7 +54,7 @@ from solver.cpsat import Limit, Status
 from solver.errors import RequestError, TableError
 from solver.i18n import _, _n
 from solver.rummikub.disruption import least_disruption
-from solver.rummikub.free_jokers import counted_free_jokers
+from solver.rummikub.free_jokers import free_jokers
 from solver.rummikub.house_rules import sets_holding_jokers_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.legality import TileSets
@@ -243,7 +243,7 @@ def repair(
         penalty = dataclasses.replace(penalty, text=text)
     spare = None
     if repairable:
-        spare, spare_capped = counted_free_jokers(rules, now, limit)
+        spare, spare_capped = free_jokers(rules, now, limit)
         capped.append(spare_capped)
     return Repair(
         status, repairable, arrangement, penalty, rescue, rescue_status, spare, any(capped)

@@ -36,7 +36,7 @@ from solver.errors import RequestError, quoted
 from solver.i18n import _
 from solver.rummikub.disruption import calm_score
 from solver.rummikub.disruption import least_disruption as calmest
-from solver.rummikub.free_jokers import counted_free_jokers
+from solver.rummikub.free_jokers import free_jokers as count_free_jokers
 from solver.rummikub.house_rules import sets_holding_jokers_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.melds import Meld
@@ -108,7 +108,7 @@ def solve(
         # What the table needs, whoever asks: a player who has not opened gets the same
         # count (it said 0 of R1 R2 R3 J, "Table jokers no set needs: 0").
         table = Counter(chain(*position.table))
-        spare, capped = counted_free_jokers(rules, table, limit)
+        spare, capped = count_free_jokers(rules, table, limit)
         play = replace(play, free_jokers=spare, time_capped=play.time_capped or capped)
     return play
 

@@ -27,13 +27,12 @@ from solver.rummikub import (
     Tile,
     solve,
 )
-from solver.rummikub import free_jokers as free_jokers_module
 from solver.rummikub.game_wire import review_rummikub
 from solver.rummikub.legality import check_play
-from solver.rummikub.model import TileCounts, build_model
+from solver.rummikub.model import TileCounts, TurnModel, build_model
 from solver.rummikub.notation import parse_tiles
 from solver.rummikub.record import read_record, replay
-from solver.rummikub.runner import Limits, run
+from solver.rummikub.runner import Limits, Solved, run
 from tests.rummikub.games_support import played_turn
 from tests.rummikub.helpers import assert_legal_answer
 from tests.rummikub.oracle import oracle_for
@@ -469,14 +468,12 @@ def test_free_jokers_cut_by_the_clock_say_time_capped(
     """A count the clock stopped is null ("not proven in time"), and the answer said
     time_capped false: the same request answered 1 on an idle machine, unsaid (seen at
     a 15 ms and a 60 ms limit on a table of 43 tiles)."""
-    count = free_jokers_module.free_jokers
 
-    def late(rules: Rules, table: Counter[Tile], limit: Limit) -> int | None:
-        assert limit.deadline is not None
-        time.sleep(max(0.0, limit.deadline - time.perf_counter()) + 0.01)  # the clock ran out
-        return count(rules, table, limit)
+    def late(tm: TurnModel, limits: Limits) -> Solved:
+        time.sleep(max(0.0, limits.deadline - time.perf_counter()) + 0.01)  # the clock ran out
+        return run(tm, limits)
 
-    monkeypatch.setattr(free_jokers_module, "free_jokers", late)
+    monkeypatch.setattr("solver.rummikub.free_jokers.run", late)
     if where == "search":
         table = [["R1", "R2", "R3", "J"], ["K5", "K6", "J"]]
         request = {"rack": ["B1"], "table": table, "free_jokers": True, "time_limit_ms": 300}
