@@ -2,6 +2,7 @@
 // accuracy and costliest turns, a per-turn chart, and each turn with the missed tiles
 // highlighted on the rack (docs/games.md: "Game review").
 
+import { N_ } from "./i18n.js";
 import { bestLabel, cappedNote, element, listed, percent, playerName, summaryTable } from "./review.js";
 import { playedMarks } from "./rummikub-answer.js";
 import { drawSet, drawTile } from "./tiles.js";
@@ -139,6 +140,8 @@ function drawTurn(turn, tr, record) {
 
 /** The Rummikub game's part of the Review tab (review.js). */
 export const RUMMIKUB_REVIEW = {
+  format: "meldwise-rummikub-game",
+  name: N_("Rummikub"),
   endpoint: "v1/rummikub/review",
   game: "v1/rummikub/game",
   placeholder: '{"format": "meldwise-rummikub-game", "version": 1, "turns": [...]}',

@@ -117,6 +117,8 @@ function drawTurn(turn, tr) {
 
 /** The Shanghai game's part of the Review tab (review.js): no bot game to play. */
 export const SHANGHAI_REVIEW = {
+  format: "meldwise-shanghai-game",
+  name: N_("Shanghai"),
   endpoint: "v1/shanghai/review",
   game: null,
   placeholder: '{"format": "meldwise-shanghai-game", "version": 1, "hands": [...]}',

@@ -10,6 +10,8 @@
 //
 //   {
 //     endpoint,             // the review's route
+//     format,               // the format its records name (record.format)
+//     name,                 // the game's name, as the Game choice shows it (translated)
 //     game,                 // the bot game's route, when the game has one (else null)
 //     placeholder,          // the record box's placeholder (JSON: not translated)
 //     request(parsed, tr),  // the request's fields beyond record and lang
@@ -207,6 +209,15 @@ export function setUpReview(games) {
       error.textContent = tr.lang === "en"
         ? tr.t("The game record is not valid JSON: {problem}", { problem: failure.message })
         : tr.t("The game record is not valid JSON.");
+      return;
+    }
+    // Another game's record: said here, with the choice to make (the service would
+    // only say that its format is not the chosen game's).
+    const other = Object.entries(games).find(([, part]) => part !== chosen() && part.format === parsed?.format);
+    if (other) {
+      slot.free();
+      clear();
+      error.textContent = tr.t("This is a {game} game record: choose {game} under Game.", { game: tr.t(other[1].name) });
       return;
     }
     const mine = slot.begin(reviewButton); // review() says "Reviewing..."

@@ -3212,7 +3212,18 @@ def test_review_tab_names_the_place_where_a_shanghai_record_breaks(
     service: str, page: Page
 ) -> None:
     record = shanghai_game("lazy")
-    _open_review_of(service, page, "shanghai")
+    # A Shanghai record with Rummikub chosen: the page says which game it is, and
+    # sends nothing (the service would only say its format is not Rummikub's).
+    _open_review_of(service, page, "rummikub")
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.locator("#record").fill(json.dumps(record))
+    page.locator("#review-run").click()
+    alert = page.locator("#review-form").get_by_role("alert")
+    expect(alert).to_have_text("This is a Shanghai game record: choose Shanghai under Game.")
+    assert not [url for url in asked if "/v1/" in url]
+    page.get_by_role("radio", name="Shanghai").check()
+    expect(page.locator("#review-error")).to_be_empty()
     _, answer = _review_shanghai(page, record)
     output = page.locator("#review-output")
     expect(output).to_be_visible()
@@ -3232,7 +3243,6 @@ def test_review_tab_names_the_place_where_a_shanghai_record_breaks(
     assert answer.status == 422
     detail = answer.json()["detail"]
     assert detail.startswith(f"record: hands[0].events[{at}] (hand 1, turn ")
-    alert = page.locator("#review-form").get_by_role("alert")
     expect(alert).to_have_text(detail.replace("record", "Game record (JSON)", 1))
     expect(output).to_be_hidden()  # no old review beside the error
 
