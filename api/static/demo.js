@@ -1,6 +1,6 @@
 // The demo page: a position editor for each game, the <meldwise-hint> element and
 // "Repair the table" for Rummikub, the advice of the Shanghai tab and the review of a
-// Rummikub game.
+// game of either.
 //
 // The page speaks English or Japanese: ?lang=ja, else the switch's last choice, else
 // the browser's languages. In Japanese the fourth colour is 黄 (yellow): the palette
@@ -12,6 +12,8 @@ import { labelOf } from "./field-names.js";
 import { browserLanguage, loadTranslator, supported, translatePage, translator } from "./i18n.js";
 import { setUpRepair } from "./repair.js";
 import { setUpReview } from "./review.js";
+import { RUMMIKUB_REVIEW } from "./review-rummikub.js";
+import { SHANGHAI_REVIEW } from "./review-shanghai.js";
 import { setUpShanghai } from "./shanghai.js";
 import { styleSheet } from "./styles.js";
 import { COLOURS, drawTile } from "./tiles.js";
@@ -166,5 +168,5 @@ setUpTabs();
 setUpLanguageSwitch();
 setUpRummikub();
 listeners.push(setUpShanghai());
-listeners.push(setUpReview());
+listeners.push(setUpReview({ rummikub: RUMMIKUB_REVIEW, shanghai: SHANGHAI_REVIEW }));
 setLanguage(firstLanguage(), false);

@@ -1,22 +1,36 @@
 // The demo page's Review tab: a game record in (pasted, or a bot game played by the
-// service), the review out: each player's accuracy and costliest turns, a per-turn
-// chart, and the game turn by turn with the missed tiles highlighted
-// (docs/games.md: "Game review").
+// service), the review out: each player's figures, and the game turn by turn with the
+// turns short of the best marked, for either game (docs/games.md: "Game review";
+// docs/shanghai.md: "Game review").
+//
+// This module is the part both games share: the request, its errors, the summary's
+// table, the list of turns and the moves between them. What differs, the review's
+// endpoint and how a summary and a turn are drawn, is a game's part
+// (review-rummikub.js, review-shanghai.js), handed to setUpReview:
+//
+//   {
+//     endpoint,             // the review's route
+//     format,               // the format its records name (record.format)
+//     name,                 // the game's name, as the Game choice shows it (translated)
+//     game,                 // the bot game's route, when the game has one (else null)
+//     placeholder,          // the record box's placeholder (JSON: not translated)
+//     request(parsed, tr),  // the request's fields beyond record and lang
+//     expected(answer),     // whether an answer is the service's review
+//     summary(answer, tr),  // the elements above the turns
+//     label(turn, tr),      // a turn's line in the list
+//     mark(turn),           // the class of its line: "illegal", "short" or null
+//     missed(turn),         // whether it is short of a best play found (Next missed play)
+//     drawTurn(turn, tr, parsed), // the elements of the turn shown
+//   }
 
 import { isBusy, setBusy } from "./busy.js";
 import { readNumber, rove } from "./editor.js";
 import { errorText, labelOf, single } from "./field-names.js";
 import { percentText, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
-import { playedMarks } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
-import { drawSet, drawTile } from "./tiles.js";
 
-const GAME = "v1/rummikub/game";
-const REVIEW = "v1/rummikub/review";
-const SVG = "http://www.w3.org/2000/svg";
-
-function element(tag, text, className) {
+export function element(tag, text, className) {
   const made = document.createElement(tag);
   if (text !== undefined) made.textContent = text;
   if (className) made.className = className;
@@ -24,166 +38,64 @@ function element(tag, text, className) {
 }
 
 /** A share in whole percents: 266 of 267 is "over 99%", not "100%" (percentText). */
-function percent(share, tr) {
+export function percent(share, tr) {
   return share === null ? "-" : percentText(share, tr);
 }
 
-function playerName(player, tr) {
+export function playerName(player, tr) {
   return player.name
     ? tr.t("Player {seat} ({name})", { seat: player.player, name: player.name })
     : tr.t("Player {seat}", { seat: player.player });
 }
 
-function unitName(objective, tr) {
-  return objective === "points" ? tr.t("points") : tr.t("tiles");
+/** ``items`` joined as a list, or "none". */
+export function listed(items, tr) {
+  return items.join(tr.t(", ")) || tr.t("none");
 }
 
-/** Each player's figures: accuracy, tiles placed of possible, illegal and costliest turns. */
-function drawSummary(review, tr) {
-  const unit = unitName(review.objective, tr);
+/** A turn's ``best`` in its list, by ``count`` (its tiles, its points left): "best"
+ * only when proven, else what the search found. */
+export function bestLabel(best, count, tr) {
+  return best.status === "optimal" ? tr.t("best {count}", { count }) : tr.t("found {count}", { count });
+}
+
+/** A table of the players' figures: ``titles`` over ``rows`` of texts. */
+export function summaryTable(titles, rows) {
   const table = element("table", undefined, "review-summary");
   const head = table.createTHead().insertRow();
-  const titles = [
-    tr.t("player"), tr.t("turns at the best"), tr.t("{unit} placed / each turn's best, summed", { unit }),
-    tr.t("costliest turns"), tr.t("illegal turns"), tr.t("score"),
-  ];
   for (const title of titles) head.append(element("th", title));
   const body = table.createTBody();
-  for (const player of review.players) {
+  for (const cells of rows) {
     const row = body.insertRow();
-    row.insertCell().textContent = playerName(player, tr);
-    // Turns left out of the figures are named, or "0 of 0 (-)" would stand unexplained.
-    const unreviewed = player.unreviewed_turns.map((turn) => tr.t("turn {turn}", { turn }));
-    row.insertCell().textContent = tr.t("{done} of {turns} ({share})", {
-      done: player.turns_at_best, turns: player.turns, share: percent(player.accuracy, tr),
-    }) + (unreviewed.length
-      ? tr.t("; ") + tr.t("not reviewed: {turns}", { turns: unreviewed.join(tr.t(", ")) })
-      : "");
-    row.insertCell().textContent =
-      `${player.placed} / ${player.possible} (${percent(player.placed_share, tr)})`;
-    row.insertCell().textContent =
-      player.costliest
-        .map((c) => tr.t("turn {turn} ({shortfall} short)", { turn: c.turn, shortfall: c.shortfall }))
-        .join(tr.t(", ")) || tr.t("none");
-    // Each illegal turn by its number, as the costliest are: a bare "2" read as a count.
-    row.insertCell().textContent =
-      player.illegal_turns.map((turn) => tr.t("turn {turn}", { turn })).join(tr.t(", ")) ||
-      tr.t("none");
-    row.insertCell().textContent = player.score === null ? "-" : String(player.score);
+    for (const text of cells) row.insertCell().textContent = text;
   }
   return table;
 }
 
-/** A bar chart per player: the best play's size (grey) and what was played (blue). */
-function drawChart(review, tr) {
-  const figure = element("figure", undefined, "review-chart");
-  const most = Math.max(1, ...review.players.flatMap((p) => p.series.best));
-  for (const player of review.players) {
-    const { turn, played, best } = player.series;
-    const width = Math.max(120, turn.length * 8);
-    const svg = document.createElementNS(SVG, "svg");
-    svg.setAttribute("viewBox", `0 0 ${width} 40`);
-    svg.setAttribute("role", "img");
-    const missed = best.reduce((sum, b, i) => sum + b - played[i], 0);
-    const left = review.objective === "points"
-      ? tr.tn("{n} point", "{n} points", missed)
-      : tr.tn("{n} tile", "{n} tiles", missed);
-    svg.setAttribute("aria-label", tr.tn(
-      "{player}: {n} turn, {left} left that the best plays placed",
-      "{player}: {n} turns, {left} left that the best plays placed",
-      turn.length,
-      { player: playerName(player, tr), left },
-    ));
-    turn.forEach((_, i) => {
-      for (const [value, colour] of [[best[i], "#b0bec5"], [played[i], "#1565c0"]]) {
-        const bar = document.createElementNS(SVG, "rect");
-        const height = (value / most) * 38;
-        bar.setAttribute("x", String(i * 8 + 1));
-        bar.setAttribute("y", String(39 - height));
-        bar.setAttribute("width", "6");
-        bar.setAttribute("height", String(height));
-        bar.setAttribute("fill", colour);
-        svg.append(bar);
-      }
-    });
-    const caption = element("figcaption",
-      tr.t("{player}: best (grey) and played (blue), turn by turn", { player: playerName(player, tr) }));
-    figure.append(svg, caption);
-  }
-  return figure;
+/** Said when the time limit cut a search (the answer's or a turn's ``time_capped``),
+ * in the command line's words (solver.commands.capped_note). */
+export function cappedNote(tr) {
+  return element("p", tr.t("The time limit, not the fixed work bound, cut a search short: with more time or on an idle machine the answer may differ."), "note");
 }
 
-/** Whether a turn is short of a best play found (a best the search did not prove is
- * never below the turn's own play, and the turn is then not called at the best). */
-function isShort(turn) {
-  return Boolean(turn.best) && turn.shortfall > 0;
-}
-
-/** One turn: the rack with the missed tiles highlighted, the play, and the best play,
- * in a game of ``colours`` colours (the record's settings.rules.colours). */
-function drawTurn(turn, tr, colours) {
-  const parts = [];
-  const verdict = !turn.legal
-    ? tr.t("Illegal: {problems}", { problems: turn.problems.join(tr.t("; ")) })
-    : !turn.best
-      ? tr.t("Not reviewed: {why}", { why: turn.unreviewed })
-      : turn.at_best
-        ? tr.t("At the best.")
-        : isShort(turn)
-          ? tr.tn(
-            "{shortfall} short of the best: the best play placed {n} tile ({points}).",
-            "{shortfall} short of the best: the best play placed {n} tiles ({points}).",
-            turn.best.tiles,
-            { shortfall: turn.shortfall, points: tr.tn("{n} point", "{n} points", turn.best.points) },
-          )
-          : tr.t("Not proven at the best: the search stopped before proving the best play, and found none better.");
-  const values = { turn: turn.turn, player: turn.player };
-  const title =
-    turn.action === "play" ? tr.t("Turn {turn}: player {player} played {tiles}", { ...values, tiles: turn.played.join(" ") })
-      : turn.action === "draw" ? tr.t("Turn {turn}: player {player} drew {tile}", { ...values, tile: turn.drawn })
-        : tr.t("Turn {turn}: player {player} passed (the pool was empty)", values);
-  parts.push(element("h3", title));
-  parts.push(element("p", verdict, turn.legal ? (isShort(turn) ? "missed-note" : "note") : "error"));
-  const missed = [...turn.missed];
-  const rack = turn.rack.map((tile) => {
-    const index = missed.indexOf(tile);
-    const drawn = drawTile(tile, { tr, colours });
-    if (index >= 0) {
-      missed.splice(index, 1);
-      drawn.classList.add("missed");
-      drawn.setAttribute("aria-label", tr.t("{piece}, missed", { piece: drawn.getAttribute("aria-label") }));
-    }
-    return drawn;
-  });
-  parts.push(drawSet(tr.t("rack"), rack, tr.t("rack before the turn: {tiles}", { tiles: turn.rack.join(" ") })));
-  parts.push(element("h4", tr.t("Table after the turn")));
-  turn.table_after.forEach((tiles, i) =>
-    parts.push(drawSet(tr.t("set {index}", { index: i }), tiles.map((t) => drawTile(t, { tr, colours })))));
-  if (isShort(turn)) {
-    parts.push(element("h4", tr.t("The best play: {tiles}", { tiles: turn.best.played.join(" ") || tr.t("nothing") })));
-    const marks = playedMarks(turn.best.table, turn.best.from_rack);
-    turn.best.table.forEach((tiles, i) => {
-      const drawn = tiles.map((tile, at) => drawTile(tile, { played: marks[i][at], tr, colours }));
-      parts.push(drawSet(tr.t("set {index}", { index: i }), drawn));
-    });
-  }
-  return parts;
-}
-
-/** Set up the tab; returns the function that switches its language. */
-export function setUpReview() {
+/** Set up the tab for ``games`` (a game's name, as the record box's game choice
+ * writes it, to its part); returns the function that switches its language. */
+export function setUpReview(games) {
   let tr = translator("en");
   const form = document.getElementById("review-form");
   const record = form.record;
   const error = document.getElementById("review-error");
   const output = document.getElementById("review-output");
+  const summary = document.getElementById("review-summary");
   const list = document.getElementById("review-turns");
   const detail = document.getElementById("review-turn");
   const reviewButton = document.getElementById("review-run");
   const navNote = document.getElementById("review-nav-note"); // says why a move went nowhere
   let turns = [];
-  let colours; // the reviewed game's (undefined: the standard game's)
+  let shown; // the game part and the record of the review shown
+  let parsedShown;
   let current = 0;
+  const chosen = () => games[form.game.value];
 
   const show = (index) => {
     current = Math.max(0, Math.min(index, turns.length - 1));
@@ -195,18 +107,18 @@ export function setUpReview() {
     }
     // The list scrolls in its own box: bring the chosen turn into it (only the list,
     // as scrollIntoView would move the page too).
-    const chosen = list.children[current]?.getBoundingClientRect();
+    const picked = list.children[current]?.getBoundingClientRect();
     const box = list.getBoundingClientRect();
-    if (chosen && chosen.top < box.top) list.scrollTop -= box.top - chosen.top;
-    else if (chosen && chosen.bottom > box.bottom) list.scrollTop += chosen.bottom - box.bottom;
-    detail.replaceChildren(...drawTurn(turns[current], tr, colours));
+    if (picked && picked.top < box.top) list.scrollTop -= box.top - picked.top;
+    else if (picked && picked.bottom > box.bottom) list.scrollTop += picked.bottom - box.bottom;
+    detail.replaceChildren(...shown.drawTurn(turns[current], tr, parsedShown));
   };
 
   // No review on screen: an error shown below the old game's would read as about it.
   const clear = () => {
     output.hidden = true;
     turns = [];
-    document.getElementById("review-summary").replaceChildren();
+    summary.replaceChildren();
     list.replaceChildren();
     detail.replaceChildren();
   };
@@ -224,8 +136,8 @@ export function setUpReview() {
   };
 
   // One job at a time: a review, or a bot game and its review. A newer job, an edited
-  // record or another language aborts the one in flight, so an older answer never
-  // lands over a newer one (or beside a record it is not about).
+  // record, another game or another language aborts the one in flight, so an older
+  // answer never lands over a newer one (or beside a record it is not about).
   const playButton = document.getElementById("review-play");
   const slot = new RequestSlot(() => {
     setBusy(reviewButton, false);
@@ -234,18 +146,17 @@ export function setUpReview() {
     playButton.textContent = tr.t("Play a bot game (strong vs greedy)");
   });
 
-  /** Review ``parsed`` (a record) for the job ``mine`` and show the review, in ``tr``'s language. */
-  const review = async (parsed, mine, tr) => {
+  /** Review ``parsed`` (a record of ``part``'s game) for the job ``mine`` and show the
+   * review, in ``tr``'s language. */
+  const review = async (part, parsed, mine, tr) => {
     setBusy(reviewButton, true);
     reviewButton.textContent = tr.t("Reviewing\u2026");
-    const request = { record: parsed, lang: tr.lang };
-    // In Japanese the texts write the fourth colour Y (黄), as its tiles are drawn; a
-    // game with a yellow of its own (6 colours or more) keeps O (as the service asks).
-    if (tr.lang === "ja" && (parsed?.settings?.rules?.colours ?? 4) <= 5) request.notation = "RBYK";
-    const answer = await postJson(REVIEW, request, {
+    const request = { record: parsed, lang: tr.lang, ...part.request(parsed, tr) };
+    const answer = await postJson(part.endpoint, request, {
       signal: mine.signal,
       tr,
-      expected: (answer) => Array.isArray(answer.turns) && Array.isArray(answer.players),
+      expected: (answer) =>
+        Array.isArray(answer.turns) && Array.isArray(answer.players) && part.expected(answer),
     });
     if (!slot.holds(mine)) return;
     if (answer.turns.length === 0) {
@@ -254,20 +165,16 @@ export function setUpReview() {
       return;
     }
     turns = answer.turns;
-    colours = parsed?.settings?.rules?.colours;
-    document.getElementById("review-summary").replaceChildren(drawSummary(answer, tr), drawChart(answer, tr));
+    shown = part;
+    parsedShown = parsed;
+    summary.replaceChildren(...part.summary(answer, tr));
+    if (answer.time_capped) summary.append(cappedNote(tr));
     list.replaceChildren(...turns.map((turn, i) => {
       const item = element("li");
-      const label = turn.action === "play"
-        ? tr.t("played {count}", { count: turn.tiles_played })
-        : turn.action === "draw" ? tr.t("draw") : tr.t("pass");
-      const best = turn.best ? tr.t("best {count}", { count: turn.best.tiles }) : tr.t("not reviewed");
-      const button = element("button", tr.t("{turn}. P{player} {action} / {best}", {
-        turn: turn.turn, player: turn.player, action: label, best,
-      }));
+      const button = element("button", part.label(turn, tr));
       button.type = "button";
-      if (!turn.legal) button.classList.add("illegal");
-      else if (isShort(turn)) button.classList.add("short");
+      const mark = part.mark(turn);
+      if (mark) button.classList.add(mark);
       button.addEventListener("click", () => show(i));
       item.append(button);
       return item;
@@ -286,7 +193,9 @@ export function setUpReview() {
       // Nothing pasted: no JSON error ("Unexpected end of JSON input") for that.
       slot.free();
       clear();
-      error.textContent = tr.t("There is no game record to review: paste one above, or play a bot game.");
+      error.textContent = chosen().game
+        ? tr.t("There is no game record to review: paste one above, or play a bot game.")
+        : tr.t("There is no game record to review: paste one above.");
       return;
     }
     let parsed;
@@ -302,9 +211,18 @@ export function setUpReview() {
         : tr.t("The game record is not valid JSON.");
       return;
     }
+    // Another game's record: said here, with the choice to make (the service would
+    // only say that its format is not the chosen game's).
+    const other = Object.entries(games).find(([, part]) => part !== chosen() && part.format === parsed?.format);
+    if (other) {
+      slot.free();
+      clear();
+      error.textContent = tr.t("This is a {game} game record: choose {game} under Game.", { game: tr.t(other[1].name) });
+      return;
+    }
     const mine = slot.begin(reviewButton); // review() says "Reviewing..."
     try {
-      await review(parsed, mine, tr);
+      await review(chosen(), parsed, mine, tr);
     } catch (failure) {
       fail(failure);
     } finally {
@@ -312,16 +230,35 @@ export function setUpReview() {
     }
   };
 
+  // The game chosen: its own help and record placeholder; the bot game only for a
+  // game that has one.
+  const showGame = () => {
+    const part = chosen();
+    for (const said of document.querySelectorAll("#panel-review [data-review-game]")) {
+      said.hidden = said.dataset.reviewGame !== form.game.value;
+    }
+    record.placeholder = part.placeholder;
+  };
+
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     runReview();
   });
-  // An edited record: the review shown, and one on its way, are of the old one.
-  record.addEventListener("input", () => {
+  // An edited record, or another game: the review shown, and one on its way, are of
+  // the old one.
+  const drop = () => {
     slot.free();
     clear();
     error.replaceChildren();
-  });
+  };
+  record.addEventListener("input", drop);
+  for (const choice of form.game) {
+    choice.addEventListener("change", () => {
+      drop();
+      showGame();
+    });
+  }
+  showGame();
 
   // A bot game played on the server, then reviewed: busy until the review is shown.
   // Enter in the seed plays the game it seeds: as the form's submit it reviewed the
@@ -333,6 +270,8 @@ export function setUpReview() {
   });
   playButton.addEventListener("click", async () => {
     if (isBusy(playButton)) return; // a game is on its way
+    const part = chosen();
+    if (!part.game) return; // hidden: this game has no bot game
     error.replaceChildren();
     let seed;
     try {
@@ -346,7 +285,7 @@ export function setUpReview() {
     const asked = tr; // the language asked in, whatever the page switches to
     let played = false; // the game is in: a failure after is its review's
     try {
-      const answer = await postJson(GAME, { bots: ["strong", "greedy"], seed, lang: asked.lang }, {
+      const answer = await postJson(part.game, { bots: ["strong", "greedy"], seed, lang: asked.lang }, {
         signal: mine.signal,
         tr: asked,
         expected: (answer) => typeof answer.record === "object" && answer.record !== null,
@@ -354,7 +293,7 @@ export function setUpReview() {
       if (!slot.holds(mine)) return;
       played = true;
       record.value = JSON.stringify(answer.record);
-      await review(answer.record, mine, asked);
+      await review(part, answer.record, mine, asked);
     } catch (failure) {
       fail(failure, !played);
     } finally {
@@ -364,7 +303,7 @@ export function setUpReview() {
   document.getElementById("review-previous").addEventListener("click", () => show(current - 1));
   document.getElementById("review-next").addEventListener("click", () => show(current + 1));
   document.getElementById("review-next-missed").addEventListener("click", () => {
-    const next = turns.findIndex((turn, i) => i > current && isShort(turn));
+    const next = turns.findIndex((turn, i) => i > current && shown.missed(turn));
     if (next >= 0) show(next);
     else navNote.textContent = tr.t("No missed play after this turn.");
   });

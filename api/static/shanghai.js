@@ -58,7 +58,7 @@ function sizes(text, tr) {
 /** "2 sets of 3 + run of 4" (3枚セット2つ+4枚ラン): each part and the joiner are the
  * language's, so that the longest contract fits the Shanghai tab's select at 320 px in
  * Japanese too (its "第9ハンド: 3枚のセット3つ + 5枚のラン" lost "のラン"). */
-function describeContract(contract, tr) {
+export function describeContract(contract, tr) {
   const parts = [];
   const counted = (sizes, one, many) => {
     const count = new Map();
@@ -98,7 +98,7 @@ function readRequest(form, fields, tr) {
   return request;
 }
 
-function drawMeld(name, meld, tr) {
+export function drawMeld(name, meld, tr) {
   const cards = meld.cards.map((card, i) => drawCard(card, { as: meld.as?.[i], tr }));
   const kind = meld.kind === "set" ? tr.t("set") : meld.kind === "run" ? tr.t("run") : tr.t("meld");
   return drawSet(name, cards, tr.t("{name}: {kind} {cards}", { name, kind, cards: meld.cards.join(" ") }));
@@ -123,6 +123,37 @@ function swapText(swap, meldName, tr) {
     meld: meldName(swap.meld),
     place: swap.position + 1,
   });
+}
+
+/** A turn's melds by their index, the ``table``'s first, then those ``laid`` this turn
+ * (each {cards, as?, kind?}): ``name(index)`` ("meld 0"; a laid one by ``laidName``)
+ * and ``at(index)``. */
+export function turnMelds(table, laid, tr, laidName = N_("your new meld {index}")) {
+  const count = table.length;
+  return {
+    name: (index) => (index < count ? tr.t("meld {index}", { index }) : tr.t(laidName, { index })),
+    at: (index) => (index < count ? table[index] : laid[index - count]),
+  };
+}
+
+/** The new melds ``laid`` (each {cards, as?, kind?}) drawn, named by ``melds``
+ * (turnMelds), then what ``swaps`` give for jokers. */
+export function drawLaid(laid, swaps, melds, tableCount, tr) {
+  return [
+    ...laid.map((meld, i) => drawMeld(melds.name(tableCount + i), meld, tr)),
+    ...swaps.map((swap) => element("p", swapText(swap, melds.name, tr))),
+  ];
+}
+
+/** The cards laid off (``plays``: each {card, meld, as?}) drawn on their melds
+ * (``melds``: turnMelds), then what ``swaps`` give for jokers. */
+export function drawLayOffs(plays, swaps, melds, tr) {
+  const onto = new Map();
+  for (const play of plays) onto.set(play.meld, [...(onto.get(play.meld) ?? []), play]);
+  return [
+    ...[...onto].map(([index, laid]) => drawLayOff(melds.name(index), melds.at(index), laid, tr)),
+    ...swaps.map((swap) => element("p", swapText(swap, melds.name, tr))),
+  ];
 }
 
 const OPTION_NAMES = {
@@ -189,10 +220,7 @@ function drawOptions(options, tr) {
 export function drawAdvice(advice, request, tr = translator("en")) {
   const parts = [];
   const laid = advice.go_down?.melds ?? [];
-  const tableCount = request.table.length;
-  const meldName = (index) =>
-    index < tableCount ? tr.t("meld {index}", { index }) : tr.t("your new meld {index}", { index });
-  const meldAt = (index) => (index < tableCount ? request.table[index] : laid[index - tableCount]);
+  const melds = turnMelds(request.table, laid, tr);
 
   const summary = { contract: describeContract(advice.contract, tr), short: advice.deficiency, points: advice.penalty };
   parts.push(
@@ -207,8 +235,7 @@ export function drawAdvice(advice, request, tr = translator("en")) {
   );
   if (advice.go_down) {
     parts.push(element("h3", tr.t("Go down")));
-    laid.forEach((meld, i) => parts.push(drawMeld(meldName(tableCount + i), meld, tr)));
-    for (const swap of advice.go_down.swaps) parts.push(element("p", swapText(swap, meldName, tr)));
+    parts.push(...drawLaid(laid, advice.go_down.swaps, melds, request.table.length, tr));
     parts.push(element("p", tr.t("Left in hand: {cards} ({points} points).", {
       cards: advice.go_down.left.join(" ") || tr.t("nothing"),
       points: advice.go_down.penalty_left,
@@ -227,10 +254,7 @@ export function drawAdvice(advice, request, tr = translator("en")) {
   }
   if (advice.lay_offs && (advice.lay_offs.plays.length > 0 || advice.lay_offs.swaps.length > 0)) {
     parts.push(element("h3", tr.t("Lay off")));
-    const onto = new Map();
-    for (const play of advice.lay_offs.plays) onto.set(play.meld, [...(onto.get(play.meld) ?? []), play]);
-    for (const [index, plays] of onto) parts.push(drawLayOff(meldName(index), meldAt(index), plays, tr));
-    for (const swap of advice.lay_offs.swaps) parts.push(element("p", swapText(swap, meldName, tr)));
+    parts.push(...drawLayOffs(advice.lay_offs.plays, advice.lay_offs.swaps, melds, tr));
     parts.push(element("p", advice.lay_offs.can_go_out
       ? tr.t("You go out!")
       : tr.t("Shed {points} points; left in hand: {cards}.", {

@@ -1,16 +1,20 @@
-"""Make docs/demo.png, docs/demo-shanghai.png and docs/demo-review.png: the demo page
-with a hint, a Shanghai advice and a game review shown; docs/demo-ja.png and
-docs/demo-shanghai-ja.png: the hint and the advice in Japanese.
+"""Make docs/demo.png, docs/demo-shanghai.png, docs/demo-review.png and
+docs/demo-shanghai-review.png: the demo page with a hint, a Shanghai advice and a
+game review of each game shown; docs/demo-ja.png and docs/demo-shanghai-ja.png: the
+hint and the advice in Japanese.
 
 Run ``python -m tests.api.screenshot [NAME ...]`` (needs the test extra and Debian's
 Chromium, and its fonts-noto-cjk for the Japanese: without them the kana come out as
 boxes; NAME picks some of the pictures); it starts ``meldwise serve``, asks for
-README's worked example (Hint pressed three times), the Shanghai example and the
-review of a strong-vs-greedy bot game, and saves each page.
+README's worked example (Hint pressed three times), the Shanghai example, the
+review of a strong-vs-greedy bot game and of a Shanghai game of greedy bots (seat 0
+skipping a turn it could go down, tests/shanghai/review_games.py), and saves each
+page.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
 from pathlib import Path
@@ -19,6 +23,7 @@ from playwright.sync_api import Page, sync_playwright
 
 from api.spawn import serve
 from tests.api.browser_support import chromium_missing, launch, press_hint
+from tests.shanghai.review_games import game
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -68,10 +73,21 @@ def review(page: Page) -> None:
     page.get_by_role("button", name="Next missed play").click()
 
 
+def shanghai_review(page: Page) -> None:
+    page.get_by_role("tab", name="Review").click()
+    page.get_by_role("radio", name="Shanghai").check()
+    page.get_by_label("Game record (JSON)").fill(json.dumps(game("lazy")))
+    with page.expect_response(lambda r: r.url.endswith("/v1/shanghai/review")):
+        page.get_by_role("button", name="Review", exact=True).click()
+    page.locator("#review-output").wait_for()
+    page.get_by_role("button", name="Next missed play").click()
+
+
 PICTURES = {
     "demo.png": rummikub,
     "demo-shanghai.png": shanghai,
     "demo-review.png": review,
+    "demo-shanghai-review.png": shanghai_review,
     "demo-ja.png": rummikub_ja,
     "demo-shanghai-ja.png": shanghai_ja,
 }

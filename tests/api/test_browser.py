@@ -36,6 +36,7 @@ from tests.api.browser_support import (
     second_origin,
 )
 from tests.api.support import assert_legal_response
+from tests.shanghai.review_games import game as shanghai_game
 
 HTTP_DOC = Path(__file__).parents[2] / "docs" / "http.md"
 _missing = chromium_missing()
@@ -3048,6 +3049,297 @@ def test_review_tab_in_japanese_clears_the_old_review_for_a_bad_record(
     review.click()
     expect(alert).to_have_text("ゲーム記録が正しいJSONではありません。")
     expect(output).to_be_hidden()
+
+
+SHANGHAI_REVIEW = "/v1/shanghai/review"
+
+
+def _percent(done: int, of: int) -> str:
+    """A share as the page words it (i18n.js percentText, in English)."""
+    if of == 0:
+        return "-"
+    share = 100 * done / of
+    if 0 < share < 0.5:
+        return "under 1%"
+    if 99.5 <= share < 100:
+        return "over 99%"
+    return f"{math.floor(share + 0.5)}%"
+
+
+def _open_review_of(service: str, page: Page, game: str, lang: str = "en") -> None:
+    """Open the page in ``lang`` (waiting until it speaks it), its Review tab, and
+    choose ``game`` there."""
+    page.goto(f"{service}/?lang={lang}")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.locator("#tab-review").click()
+    page.locator(f"#review-form input[name=game][value={game}]").check()
+
+
+def _review_shanghai(page: Page, record: Any) -> tuple[dict[str, Any], Any]:
+    """Paste ``record`` into the Review tab (Shanghai chosen) and press Review; return
+    the request the page sent and the service's answer."""
+    page.locator("#record").fill(json.dumps(record))
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_REVIEW)) as answer:
+        page.locator("#review-run").click()
+    sent = answer.value.request.post_data_json
+    assert isinstance(sent, dict)
+    assert sent["record"] == record
+    return sent, answer.value
+
+
+def _drawn_cards(region: Locator) -> list[list[str]]:
+    """The cards of each set (meld, hand) drawn in ``region``."""
+    rows: list[list[str]] = region.evaluate_all(
+        "rows => rows.map(row => [...row.querySelectorAll('.card')].map(c => c.dataset.card))"
+    )
+    return rows
+
+
+def _best_melds(turn: dict[str, Any]) -> list[list[str]]:
+    """The melds a Shanghai turn's best play draws: its new melds, then each meld the
+    lay-offs go onto with the cards laid off (in the order the lay-offs name them)."""
+    best = turn["best"]
+    laid = [meld["cards"] for meld in (best["go_down"] or {"melds": []})["melds"]]
+    melds = [meld["cards"] for meld in turn["table"]] + laid
+    onto: dict[int, list[str]] = {}
+    for play in (best["lay_offs"] or {"plays": []})["plays"]:
+        onto.setdefault(play["meld"], []).append(play["card"])
+    return laid + [melds[index] + cards for index, cards in onto.items()]
+
+
+def test_review_tab_reviews_a_shanghai_game_as_the_service_answers(
+    service: str, page: Page
+) -> None:
+    # The lazy game's seat 0 skips a turn it could go down and one it could go out.
+    record = shanghai_game("lazy")
+    _open_review_of(service, page, "shanghai")
+    # Shanghai has no bot game to play here: its button and seed are not shown.
+    expect(page.locator("#review-play")).to_be_hidden()
+    expect(page.locator("#seed")).to_be_hidden()
+    sent, answer = _review_shanghai(page, record)
+    assert sent["lang"] == "en"
+    assert answer.status == 200
+    review = answer.json()
+    players, turns = review["players"], review["turns"]
+
+    def places(turns: list[dict[str, int]]) -> str:
+        said = (f"hand {t['hand_number']}, turn {t['turn']}" for t in turns)
+        return ", ".join(said) or "none"
+
+    rows = page.locator(".review-summary tbody tr")
+    expect(rows).to_have_count(len(players))
+    for row, player in zip(rows.all(), players, strict=True):
+        missed = player["points_missed"]
+        score = player["score"]
+        expect(row.locator("td")).to_have_text([
+            f"Player {player['player']} ({player['name']})",
+            f"{player['turns_at_best']} of {player['turns']}"
+            f" ({_percent(player['turns_at_best'], player['turns'])})",
+            f"{missed} point" if missed == 1 else f"{missed} points",
+            places(player["could_go_out"]),
+            places(player["could_go_down"]),
+            places(player["unproven"]),
+            f"{score} (winner)" if player["winner"] else str(score),
+        ])  # fmt: skip
+
+    def best_said(turn: dict[str, Any]) -> str:
+        best = turn["best"]
+        if best is None:
+            return "none found"
+        word = "best" if best["status"] == "optimal" else "found"
+        return f"{word} {best['points_left']}"
+
+    listed = page.locator("#review-turns button")
+    expect(listed).to_have_text([
+        f"{t['hand_number']}-{t['turn']}. P{t['player']} left {t['points_left']} / {best_said(t)}"
+        for t in turns
+    ])  # fmt: skip
+    short = [i for i, t in enumerate(turns) if t["problems"]]
+    assert len(short) >= 2, "seat 0 skipped going down and going out"
+    expect(page.locator("#review-turns button.short")).to_have_count(len(short))
+
+    detail = page.locator("#review-turn")
+    heading = detail.locator("h3")
+    first = turns[0]
+    expect(heading).to_have_text(
+        f"Hand {first['hand_number']}, turn {first['turn']}: player {first['player']}"
+    )
+    # Next missed play goes from one turn short of the best to the next: each drawn
+    # as the service answered it.
+    for index in short:
+        turn = turns[index]
+        best = turn["best"]
+        page.get_by_role("button", name="Next missed play").click()
+        expect(listed.nth(index)).to_have_attribute("aria-current", "true")
+        expect(heading).to_have_text(
+            f"Hand {turn['hand_number']}, turn {turn['turn']}: player {turn['player']}"
+        )
+        expect(detail.locator(".missed-note")).to_have_text(
+            f"Short of the best: {'; '.join(turn['problems'])}."
+        )
+        assert _drawn_cards(detail.locator(".set[aria-label^='hand after the draw']")) == [
+            turn["hand"]
+        ]
+        left = [
+            f"Left in hand after the plays: {' '.join(cards) or 'nothing'} ({points} points)."
+            for cards, points in (
+                (turn["left"], turn["points_left"]),
+                (best["left"], best["points_left"]),
+            )
+        ]
+        expect(detail.locator("p", has_text="Left in hand after the plays")).to_have_text(left)
+        expect(detail.locator("h4").last).to_have_text(
+            "The best play"
+            if best["status"] == "optimal"
+            else "A play the search found (not proven the best)"
+        )
+        assert _drawn_cards(detail.locator("h4:last-of-type ~ .set")) == _best_melds(turn)
+    # No missed play after the last: the page says so and stays.
+    page.get_by_role("button", name="Next missed play").click()
+    expect(page.locator("#review-nav-note")).to_have_text("No missed play after this turn.")
+    expect(listed.nth(short[-1])).to_have_attribute("aria-current", "true")
+    page.get_by_role("button", name="Previous turn").click()
+    expect(listed.nth(short[-1] - 1)).to_have_attribute("aria-current", "true")
+    page.get_by_role("button", name="Next turn").click()
+    expect(listed.nth(short[-1])).to_have_attribute("aria-current", "true")
+    # Another game chosen: the review shown is not of its record.
+    page.get_by_role("radio", name="Rummikub").check()
+    expect(page.locator("#review-output")).to_be_hidden()
+    expect(page.locator("#review-play")).to_be_visible()
+
+
+def test_review_tab_names_the_place_where_a_shanghai_record_breaks(
+    service: str, page: Page
+) -> None:
+    record = shanghai_game("lazy")
+    # A Shanghai record with Rummikub chosen: the page says which game it is, and
+    # sends nothing (the service would only say its format is not Rummikub's).
+    _open_review_of(service, page, "rummikub")
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.locator("#record").fill(json.dumps(record))
+    page.locator("#review-run").click()
+    alert = page.locator("#review-form").get_by_role("alert")
+    expect(alert).to_have_text("This is a Shanghai game record: choose Shanghai under Game.")
+    assert not [url for url in asked if "/v1/" in url]
+    page.get_by_role("radio", name="Shanghai").check()
+    expect(page.locator("#review-error")).to_be_empty()
+    _, answer = _review_shanghai(page, record)
+    output = page.locator("#review-output")
+    expect(output).to_be_visible()
+    # The first play discards a card its hand does not hold.
+    broken = copy.deepcopy(record)
+    hand = broken["hands"][0]
+    at = next(i for i, event in enumerate(hand["events"]) if event["kind"] == "play")
+    seat = hand["events"][at]["seat"]
+    held = hand["deal"]["hands"][seat] + [
+        card for event in hand["events"][:at] if event["seat"] == seat for card in event["cards"]
+    ]
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    hand["events"][at]["play"]["discard"] = next(
+        rank + suit for rank in ranks for suit in "SHDC" if rank + suit not in held
+    )
+    _, answer = _review_shanghai(page, broken)
+    assert answer.status == 422
+    detail = answer.json()["detail"]
+    assert detail.startswith(f"record: hands[0].events[{at}] (hand 1, turn ")
+    expect(alert).to_have_text(detail.replace("record", "Game record (JSON)", 1))
+    expect(output).to_be_hidden()  # no old review beside the error
+
+
+def test_review_tab_reviews_a_shanghai_game_in_japanese(service: str, page: Page) -> None:
+    record = shanghai_game("lazy")
+    _open_review_of(service, page, "shanghai", "ja")
+    expect(page.locator("#review-form legend")).to_have_text("ゲーム")
+    sent, answer = _review_shanghai(page, record)
+    assert sent["lang"] == "ja"
+    review = answer.json()
+    expect(page.locator(".review-summary th")).to_have_text([
+        "プレイヤー", "最善手どおりの手番", "最善手より手札に多く残した点数", "上がれた手番",
+        "ダウンできた手番", "最善が証明されていない手番", "得点",
+    ])  # fmt: skip
+    player = review["players"][0]
+    expect(page.locator(".review-summary tbody tr").first.locator("td").nth(1)).to_have_text(
+        f"{player['turns']}手中{player['turns_at_best']}手"
+        f"({_percent(player['turns_at_best'], player['turns'])})"
+    )
+    turn = next(t for t in review["turns"] if t["problems"])
+    assert not re.search(r"[A-Za-z]{3}", "".join(turn["problems"]))  # the service's Japanese
+    page.get_by_role("button", name="次の見逃し").click()
+    detail = page.locator("#review-turn")
+    expect(detail.locator("h3")).to_have_text(
+        f"ハンド{turn['hand_number']}の{turn['turn']}手目: プレイヤー{turn['player']}"
+    )
+    expect(detail.locator(".missed-note")).to_have_text(
+        f"最善手に届きません: {chr(0xFF0F).join(turn['problems'])}。"
+    )
+    expect(page.locator("#review-turns button").first).to_contain_text("プレイヤー")
+
+
+@pytest.mark.parametrize("game", ["rummikub", "shanghai"])
+def test_review_tab_never_calls_a_best_not_proven_best_and_says_a_cut_by_the_clock(
+    service: str, page: Page, game: str
+) -> None:
+    # A turn whose best the search did not prove (the clock cut it, on a busy
+    # server): its line says what the search found, not "best", and the turn and
+    # the review say the time limit cut a search, as the answer does.
+    capped_note = (
+        "The time limit, not the fixed work bound, cut a search short: with more time"
+        " or on an idle machine the answer may differ."
+    )
+    if game == "rummikub":
+        path = REVIEW
+        record: Any = {"turns": [
+            {"turn": 1, "player": 0, "rack": ["R10", "R11", "R12", "K1"], "table_before": [],
+             "action": "play", "played": ["R10", "R11", "R12"],
+             "table_after": [["R10", "R11", "R12"]]},
+            {"turn": 2, "player": 1, "rack": ["B1", "B5"], "table_before": [["R10", "R11", "R12"]],
+             "action": "draw", "drawn": "B9"},
+        ]}  # fmt: skip
+    else:
+        path = SHANGHAI_REVIEW
+        record = shanghai_game("lazy")
+
+    def cut(route: Route) -> None:
+        answer = route.fetch()
+        review = answer.json()
+        turn = review["turns"][0]
+        assert turn["at_best"]
+        assert turn["best"]["status"] == "optimal"
+        turn["best"]["status"] = "feasible"
+        turn["at_best"] = False
+        if game == "rummikub":
+            turn["best"]["time_capped"] = True
+        else:
+            turn["status"] = "feasible"
+            turn["time_capped"] = True
+        review["time_capped"] = True
+        route.fulfill(response=answer, json=review)
+
+    page.route(f"**{path}", cut)
+    _open_review_of(service, page, game)
+    page.locator("#record").fill(json.dumps(record))
+    with page.expect_response(lambda r: r.url.endswith(path)) as answered:
+        page.locator("#review-run").click()
+    turn = answered.value.json()["turns"][0]
+    shown = page.locator("#review-turns button").first
+    count = turn["best"]["tiles"] if game == "rummikub" else turn["best"]["points_left"]
+    expect(shown).to_contain_text(f"/ found {count}")
+    expect(shown).not_to_contain_text("best")
+    detail = page.locator("#review-turn")
+    expect(detail).to_contain_text(
+        "Not proven at the best: the search stopped before proving the best play,"
+        " and found none better."
+    )
+    expect(detail).to_contain_text(capped_note)
+    expect(page.locator("#review-summary")).to_contain_text(capped_note)
+    if game == "shanghai":
+        expect(detail.locator("h4").last).to_have_text(
+            "A play the search found (not proven the best)"
+        )
+    # The next turn was not cut: only the review's note says so.
+    page.get_by_role("button", name="Next turn").click()
+    expect(detail).not_to_contain_text(capped_note)
 
 
 FOCUSED = """() => {

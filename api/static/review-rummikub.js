@@ -1,0 +1,165 @@
+// The Review tab's Rummikub part (review.js has what both games share): each player's
+// accuracy and costliest turns, a per-turn chart, and each turn with the missed tiles
+// highlighted on the rack (docs/games.md: "Game review").
+
+import { N_ } from "./i18n.js";
+import { bestLabel, cappedNote, element, listed, percent, playerName, summaryTable } from "./review.js";
+import { playedMarks } from "./rummikub-answer.js";
+import { drawSet, drawTile } from "./tiles.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function unitName(objective, tr) {
+  return objective === "points" ? tr.t("points") : tr.t("tiles");
+}
+
+/** Each player's figures: accuracy, tiles placed of possible, illegal and costliest turns. */
+function drawSummary(review, tr) {
+  const unit = unitName(review.objective, tr);
+  const titles = [
+    tr.t("player"), tr.t("turns at the best"), tr.t("{unit} placed / each turn's best, summed", { unit }),
+    tr.t("costliest turns"), tr.t("illegal turns"), tr.t("score"),
+  ];
+  return summaryTable(titles, review.players.map((player) => {
+    // Turns left out of the figures are named, or "0 of 0 (-)" would stand unexplained.
+    const unreviewed = player.unreviewed_turns.map((turn) => tr.t("turn {turn}", { turn }));
+    return [
+      playerName(player, tr),
+      tr.t("{done} of {turns} ({share})", {
+        done: player.turns_at_best, turns: player.turns, share: percent(player.accuracy, tr),
+      }) + (unreviewed.length
+        ? tr.t("; ") + tr.t("not reviewed: {turns}", { turns: unreviewed.join(tr.t(", ")) })
+        : ""),
+      `${player.placed} / ${player.possible} (${percent(player.placed_share, tr)})`,
+      listed(player.costliest.map((c) =>
+        tr.t("turn {turn} ({shortfall} short)", { turn: c.turn, shortfall: c.shortfall })), tr),
+      // Each illegal turn by its number, as the costliest are: a bare "2" read as a count.
+      listed(player.illegal_turns.map((turn) => tr.t("turn {turn}", { turn })), tr),
+      player.score === null ? "-" : String(player.score),
+    ];
+  }));
+}
+
+/** A bar chart per player: the best play's size (grey) and what was played (blue). */
+function drawChart(review, tr) {
+  const figure = element("figure", undefined, "review-chart");
+  const most = Math.max(1, ...review.players.flatMap((p) => p.series.best));
+  for (const player of review.players) {
+    const { turn, played, best } = player.series;
+    const width = Math.max(120, turn.length * 8);
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", `0 0 ${width} 40`);
+    svg.setAttribute("role", "img");
+    const missed = best.reduce((sum, b, i) => sum + b - played[i], 0);
+    const left = review.objective === "points"
+      ? tr.tn("{n} point", "{n} points", missed)
+      : tr.tn("{n} tile", "{n} tiles", missed);
+    svg.setAttribute("aria-label", tr.tn(
+      "{player}: {n} turn, {left} left that the best plays placed",
+      "{player}: {n} turns, {left} left that the best plays placed",
+      turn.length,
+      { player: playerName(player, tr), left },
+    ));
+    turn.forEach((_, i) => {
+      for (const [value, colour] of [[best[i], "#b0bec5"], [played[i], "#1565c0"]]) {
+        const bar = document.createElementNS(SVG, "rect");
+        const height = (value / most) * 38;
+        bar.setAttribute("x", String(i * 8 + 1));
+        bar.setAttribute("y", String(39 - height));
+        bar.setAttribute("width", "6");
+        bar.setAttribute("height", String(height));
+        bar.setAttribute("fill", colour);
+        svg.append(bar);
+      }
+    });
+    const caption = element("figcaption",
+      tr.t("{player}: best (grey) and played (blue), turn by turn", { player: playerName(player, tr) }));
+    figure.append(svg, caption);
+  }
+  return figure;
+}
+
+/** Whether a turn is short of a best play found (a best the search did not prove is
+ * never below the turn's own play, and the turn is then not called at the best). */
+function isShort(turn) {
+  return Boolean(turn.best) && turn.shortfall > 0;
+}
+
+/** One turn: the rack with the missed tiles highlighted, the play, and the best play,
+ * in a game of ``colours`` colours (the record's settings.rules.colours). */
+function drawTurn(turn, tr, record) {
+  const colours = record?.settings?.rules?.colours; // undefined: the standard game's
+  const parts = [];
+  const verdict = !turn.legal
+    ? tr.t("Illegal: {problems}", { problems: turn.problems.join(tr.t("; ")) })
+    : !turn.best
+      ? tr.t("Not reviewed: {why}", { why: turn.unreviewed })
+      : turn.at_best
+        ? tr.t("At the best.")
+        : isShort(turn)
+          ? tr.tn(
+            "{shortfall} short of the best: the best play placed {n} tile ({points}).",
+            "{shortfall} short of the best: the best play placed {n} tiles ({points}).",
+            turn.best.tiles,
+            { shortfall: turn.shortfall, points: tr.tn("{n} point", "{n} points", turn.best.points) },
+          )
+          : tr.t("Not proven at the best: the search stopped before proving the best play, and found none better.");
+  const values = { turn: turn.turn, player: turn.player };
+  const title =
+    turn.action === "play" ? tr.t("Turn {turn}: player {player} played {tiles}", { ...values, tiles: turn.played.join(" ") })
+      : turn.action === "draw" ? tr.t("Turn {turn}: player {player} drew {tile}", { ...values, tile: turn.drawn })
+        : tr.t("Turn {turn}: player {player} passed (the pool was empty)", values);
+  parts.push(element("h3", title));
+  parts.push(element("p", verdict, turn.legal ? (isShort(turn) ? "missed-note" : "note") : "error"));
+  if (turn.best?.time_capped) parts.push(cappedNote(tr));
+  const missed = [...turn.missed];
+  const rack = turn.rack.map((tile) => {
+    const index = missed.indexOf(tile);
+    const drawn = drawTile(tile, { tr, colours });
+    if (index >= 0) {
+      missed.splice(index, 1);
+      drawn.classList.add("missed");
+      drawn.setAttribute("aria-label", tr.t("{piece}, missed", { piece: drawn.getAttribute("aria-label") }));
+    }
+    return drawn;
+  });
+  parts.push(drawSet(tr.t("rack"), rack, tr.t("rack before the turn: {tiles}", { tiles: turn.rack.join(" ") })));
+  parts.push(element("h4", tr.t("Table after the turn")));
+  turn.table_after.forEach((tiles, i) =>
+    parts.push(drawSet(tr.t("set {index}", { index: i }), tiles.map((t) => drawTile(t, { tr, colours })))));
+  if (isShort(turn)) {
+    parts.push(element("h4", tr.t("The best play: {tiles}", { tiles: turn.best.played.join(" ") || tr.t("nothing") })));
+    const marks = playedMarks(turn.best.table, turn.best.from_rack);
+    turn.best.table.forEach((tiles, i) => {
+      const drawn = tiles.map((tile, at) => drawTile(tile, { played: marks[i][at], tr, colours }));
+      parts.push(drawSet(tr.t("set {index}", { index: i }), drawn));
+    });
+  }
+  return parts;
+}
+
+/** The Rummikub game's part of the Review tab (review.js). */
+export const RUMMIKUB_REVIEW = {
+  format: "meldwise-rummikub-game",
+  name: N_("Rummikub"),
+  endpoint: "v1/rummikub/review",
+  game: "v1/rummikub/game",
+  placeholder: '{"format": "meldwise-rummikub-game", "version": 1, "turns": [...]}',
+  request(parsed, tr) {
+    // In Japanese the texts write the fourth colour Y (黄), as its tiles are drawn; a
+    // game with a yellow of its own (6 colours or more) keeps O (as the service asks).
+    return tr.lang === "ja" && (parsed?.settings?.rules?.colours ?? 4) <= 5 ? { notation: "RBYK" } : {};
+  },
+  expected: () => true,
+  summary: (review, tr) => [drawSummary(review, tr), drawChart(review, tr)],
+  label(turn, tr) {
+    const action = turn.action === "play"
+      ? tr.t("played {count}", { count: turn.tiles_played })
+      : turn.action === "draw" ? tr.t("draw") : tr.t("pass");
+    const best = turn.best ? bestLabel(turn.best, turn.best.tiles, tr) : tr.t("not reviewed");
+    return tr.t("{turn}. P{player} {action} / {best}", { turn: turn.turn, player: turn.player, action, best });
+  },
+  mark: (turn) => (!turn.legal ? "illegal" : isShort(turn) ? "short" : null),
+  missed: isShort,
+  drawTurn,
+};
