@@ -887,3 +887,17 @@ def test_review_lists_a_players_turns_as_words_not_a_python_list(
     lines = capsys.readouterr().out.splitlines()
     line = next(s for s in lines if s.startswith(("Player 1", "プレイヤー1")))
     assert line.endswith(": " + ", ".join(str(n) for n in illegal)), line
+
+
+@pytest.mark.parametrize("command", [["review"], ["shanghai", "review"]])
+def test_a_record_on_stdin_that_is_no_json_is_said_of_standard_input(
+    command: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It said "- is not valid JSON", where stdin that cannot be read is "cannot read
+    # standard input" and a game's record is "written to standard output".
+    monkeypatch.setattr("sys.stdin", io.StringIO("{"))
+    assert main([*command, "-"]) == 2
+    assert capsys.readouterr().err.startswith("error: standard input is not valid JSON: ")
+    monkeypatch.setattr("sys.stdin", io.StringIO("{"))
+    assert main([*command, "-", "--lang", "ja"]) == 2
+    assert capsys.readouterr().err.startswith("エラー: 標準入力 は正しいJSONではありません: ")
