@@ -644,7 +644,8 @@ def read_json_file(path: str, stdin: TextIO) -> Any:
         raise MeldwiseError(
             _(
                 "{path} is not valid JSON: {error}",
-                path=file_name(path),
+                # "- is not valid JSON" named stdin by the flag's word for it.
+                path=_("standard input") if path == "-" else file_name(path),
                 error=json_problem(error),
             )
         ) from None

@@ -58,12 +58,23 @@ class RecordError(MeldwiseError):
 def check_review(
     turns: int, player: int | None, players: int, most: int = MAX_REVIEW_TURNS
 ) -> None:
-    """Refuse a review request of more than ``most`` turns, or whose ``player`` is no
-    seat of the game's ``players``."""
-    if turns > most:
+    """Refuse a review request of more than ``most`` turns to review (``turns``: the
+    record's, or ``player``'s alone), or whose ``player`` is no seat of the game's
+    ``players``."""
+    if turns > most and player is None:
         raise RequestError(
             _(
                 "the record has {turns} turns; a review takes at most {most}",
+                turns=turns,
+                most=most,
+            )
+        )
+    if turns > most:
+        # "the record has 1200 turns" was said of one player's 1200.
+        raise RequestError(
+            _(
+                "player {player} has {turns} turns in the record; a review takes at most {most}",
+                player=player,
                 turns=turns,
                 most=most,
             )

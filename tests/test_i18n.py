@@ -968,5 +968,5 @@ def test_a_review_is_called_one_thing_in_japanese() -> None:
     }  # fmt: skip
     with language("ja"):
         said_text = describe_review(review_rummikub({"record": record, "lang": "ja"}))
-    assert "振り返りできなかった手番: [1]" in said_text
+    assert "振り返りできなかった手番: 1\n" in said_text
     assert "\n振り返りできなかった手番:\n" in said_text

@@ -186,7 +186,19 @@ def dask_dispatch(address: str | None, processes: int) -> Dispatcher:
             cluster = dask.LocalCluster(
                 n_workers=max(1, processes), threads_per_worker=1, dashboard_address=None
             )
-        client = dask.Client(address or cluster)
+        try:
+            client = dask.Client(address or cluster)
+        except (OSError, ValueError) as error:  # TimeoutError is an OSError
+            if cluster is not None:
+                cluster.close()
+            # A bad address, or one nobody answers at, ended in Dask's traceback.
+            raise MeldwiseError(
+                _(
+                    "cannot reach the Dask scheduler at {address!r}: {error}",
+                    address=address,
+                    error=error,
+                )
+            ) from None
         try:
             futures = client.map(play_game, list(todo), pure=False)
             for future in dask.as_completed(futures):

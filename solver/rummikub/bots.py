@@ -28,7 +28,7 @@ from solver.errors import MeldwiseError
 from solver.i18n import _
 from solver.rummikub.engine import Move, View
 from solver.rummikub.legality import check_play
-from solver.rummikub.melds import readings
+from solver.rummikub.melds import read_meld, readings
 from solver.rummikub.notation import Tile
 from solver.rummikub.result import Play
 from solver.rummikub.strategy import (
@@ -92,15 +92,26 @@ class Beginner:
         left = list(own.rack_left)
         placed = len(own.played)
         added = True
+        extended: set[int] = set()
         while added:
             added = False
             for tile in list(left):
                 target = _fits_on(tile, table, view)
                 if target is not None:
                     target.append(tile)
+                    extended.add(id(target))
                     left.remove(tile)
                     placed += 1
                     added = True
+        # A tile added lies at the end of its set's list: each set it extended is
+        # written as the table reads it, a run low to high and each joker with the tile
+        # it stands for (it answered R3 R4 R5 R2, and R3 R4 R5 J, leaving unsaid the
+        # tile a joker stands for, which under "replace" decides the turns after). The
+        # reading is the one the engine gives the list: the move is the same.
+        table = [
+            list(read_meld(tiles, view.rules).written) if id(tiles) in extended else tiles
+            for tiles in table
+        ]
         return (Move.play(table) if placed else Move.draw()), None
 
 

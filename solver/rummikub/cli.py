@@ -453,15 +453,17 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: T
         # A game of one turn (a player out at once) read "1 turns".
         "turns": _n("{n} turn", "{n} turns", len(record["turns"])),
         "end": _end_text(result["end"]),
-        "winners": result["winners"],
-        "scores": result["scores"],
+        # Seat numbers and scores as a sentence lists them (it was the lists' repr,
+        # "winners [0], scores [16, -16]").
+        "winners": ", ".join(str(seat) for seat in result["winners"]),
+        "scores": ", ".join(str(score) for score in result["scores"]),
     }
     # '-' is stdout, as review reads '-' as stdin and tournament --json writes it to
     # stdout: it wrote a file named '-'.
     if args.out is not None and args.out != "-":
         write_file("--out", args.out, text)
         summary = _(
-            "{turns}, {end}; winners {winners}, scores {scores}; record written to {path}",
+            "{turns}, {end}; winners {winners}; scores {scores}; record written to {path}",
             path=args.out,
             **said,
         )
@@ -471,7 +473,7 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: T
         # summary and the status, which the record does not hold, go to stderr.
         stdout.write(text)
         summary = _(
-            "{turns}, {end}; winners {winners}, scores {scores}; record written to standard output",
+            "{turns}, {end}; winners {winners}; scores {scores}; record written to standard output",
             **said,
         )
         told = stderr
@@ -587,17 +589,17 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
                 possible=amount(player["possible"]),
             )
             + (
-                _("; illegal turns: {turns}", turns=player["illegal_turns"])
+                _("; illegal turns: {turns}", turns=_turn_list(player["illegal_turns"]))
                 if player["illegal_turns"]
                 else ""
             )
             + (
-                _("; turns not reviewed: {turns}", turns=player["unreviewed_turns"])
+                _("; turns not reviewed: {turns}", turns=_turn_list(player["unreviewed_turns"]))
                 if player["unreviewed_turns"]
                 else ""
             )
             + (
-                _("; turns whose best was not proven: {turns}", turns=unproven)
+                _("; turns whose best was not proven: {turns}", turns=_turn_list(unproven))
                 if (unproven := _unproven(review["turns"], seat))
                 else ""
             )
@@ -629,6 +631,11 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
     if review["time_capped"]:
         lines.append(capped_note())
     return "\n".join(lines) + "\n"
+
+
+def _turn_list(turns: list[int]) -> str:
+    """Turn numbers as a sentence lists them: "2, 4" (it was the list's repr, "[2, 4]")."""
+    return ", ".join(str(turn) for turn in turns)
 
 
 def _short(shortfall: int, objective: str) -> str:

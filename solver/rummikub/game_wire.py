@@ -387,7 +387,9 @@ def review_rummikub(request: Mapping[str, Any] | ReviewRequest) -> dict[str, Any
     except MeldwiseError as error:
         # Its places are the record's (turns[0]): said within the request's field.
         raise RecordError.within("record", error) from None
-    check_review(len(record.turns), asked.player, record.settings.players)
+    # The turns reviewed, as Shanghai's review counts them: a record over the limit
+    # was refused even for one player whose turns are within it.
+    check_review(asked.turns_reviewed(), asked.player, record.settings.players)
     rules = record.settings.rules
     check_notation(asked.notation, rules)
     with spelling(asked.notation, rules.colours):

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from meldwise.cli import main
 from solver.arena import registry, runner
 from solver.arena.cli import print_report
 from solver.arena.game import GameSpec, Result, UnknownBot
@@ -412,3 +413,17 @@ def test_a_tournament_of_too_many_or_too_few_seats_says_the_seats(game: str, sea
     with pytest.raises(MeldwiseError) as raised:
         run_tournament(game, ["greedy"] * seats, 1)
     assert str(raised.value) == f"a {game} game seats 2 to 8 players, got {seats}"
+
+
+def test_a_dask_scheduler_that_cannot_be_reached_is_bad_input(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--dispatch dask --scheduler nonsense`` (or an address nobody listens on) ended
+    in Dask's traceback, exit 1: it is said on one line naming the address, exit 2."""
+    pytest.importorskip("distributed")
+    argv = ["tournament", "--bots", "greedy", "--games", "2", "--no-progress"]
+    assert main([*argv, "--dispatch", "dask", "--scheduler", "nonsense"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot reach the Dask scheduler at 'nonsense': "), err
+    assert "missing port number" in err
+    assert "Traceback" not in err

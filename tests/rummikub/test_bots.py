@@ -793,3 +793,39 @@ def test_no_rummikub_bot_draws_at_random_so_any_seed_gives_the_same_move(bot: st
                  "opponents": [{"rack_size": 9, "opened": True}]}  # fmt: skip
         answers = [bot_rummikub({**asked, "seed": seed}) for seed in (0, 1, 7, 2**31)]
         assert all(answer == answers[0] for answer in answers[1:])
+
+
+@pytest.mark.parametrize(
+    ("rack", "table", "rules"),
+    [
+        ("R2 K9", "R3 R4 R5 | K10 K11 K12", {}),
+        ("J", "R3 R4 R5", {}),
+        ("R2 J", "R3 R4 R5", {"joker_retrieval": "replace"}),
+        ("B9 J", "B10 J(B11) B12 | K7 B7 O7", {}),
+        ("R13 R1", "R11 R12 J", {"wrap_runs": True}),
+    ],
+)
+def test_the_beginners_table_reads_as_its_sets_lie(
+    rack: str, table: str, rules: dict[str, Any]
+) -> None:
+    """The beginner put a tile it added at the end of the set's list: it answered
+    ``R3 R4 R5 R2`` and ``R3 R4 R5 J`` (which tile the joker stands for, which decides
+    a later turn under "replace", left unsaid), where every other bot's table lies as
+    it reads: each set of its answer is what the table reader makes of it, a run low
+    to high and each joker written with its tile."""
+    sets = [s.split() for s in table.split("|")]
+    answer = bot_rummikub(
+        {
+            "bot": "beginner",
+            "rack": rack.split(),
+            "table": sets,
+            "opponents": [{"rack_size": 9, "opened": True}],
+            "rules": rules,
+        }
+    )
+    assert answer["action"] == "play"
+    read = Rules(**rules)
+    for tiles in answer["table"]:
+        assert tiles == [t.written for t in read_meld(parse_tiles(tiles), read).written]
+        assert "J" not in tiles
+    assert sorted(answer["played"]) == sorted(rack.split())

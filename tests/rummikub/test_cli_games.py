@@ -847,6 +847,57 @@ def test_a_game_of_one_turn_is_said_in_the_singular(
         argv += ["--option", option]
     assert main(argv) == 0
     assert len(json.loads(path.read_text())["turns"]) == 1
-    assert capsys.readouterr().out.startswith("1 turn, a player went out; winners [0]")
+    record = json.loads(path.read_text())
+    winners, scores = record["result"]["winners"], record["result"]["scores"]
+    # The seats and scores as words: it said "winners [0], scores [3, -3]", the lists' repr.
+    assert capsys.readouterr().out.startswith(
+        f"1 turn, a player went out; winners {winners[0]}; scores {scores[0]}, {scores[1]};"
+    )
     assert main([*argv, "--lang", "ja"]) == 0
     assert capsys.readouterr().out.startswith("1\u624b\u3001")  # 1手、
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_review_lists_a_players_turns_as_words_not_a_python_list(
+    lang: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "illegal turns: [2, 4]" was the list's repr, in Japanese too ("ルール違反の手番: [2]").
+    # Two openings under the threshold: both illegal, numbered as the JSON answer has them.
+    turn = {"table_before": [], "action": "play", "played": ["B1", "B2", "B3"]}
+    record = {
+        "format": "meldwise-rummikub-game",
+        "version": 1,
+        "turns": [
+            {"turn": 1, "player": 0, "rack": ["R9"], "table_before": [], "action": "draw",
+             "drawn": "R8"},
+            {"turn": 2, "player": 1, "rack": ["B1", "B2", "B3", "K5"], **turn,
+             "table_after": [["B1", "B2", "B3"]]},
+            {"turn": 3, "player": 0, "rack": ["R8", "R9"], "table_before": [], "action": "draw",
+             "drawn": "R7"},
+            {"turn": 4, "player": 1, "rack": ["B1", "B2", "B3", "K5"], **turn,
+             "table_after": [["B1", "B2", "B3"]]},
+        ],
+    }  # fmt: skip
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    assert main(["review", str(path), "--json"]) == 0
+    illegal = json.loads(capsys.readouterr().out)["players"][1]["illegal_turns"]
+    assert illegal == [2, 4]
+    assert main(["review", str(path), "--lang", lang]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    line = next(s for s in lines if s.startswith(("Player 1", "プレイヤー1")))
+    assert line.endswith(": " + ", ".join(str(n) for n in illegal)), line
+
+
+@pytest.mark.parametrize("command", [["review"], ["shanghai", "review"]])
+def test_a_record_on_stdin_that_is_no_json_is_said_of_standard_input(
+    command: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It said "- is not valid JSON", where stdin that cannot be read is "cannot read
+    # standard input" and a game's record is "written to standard output".
+    monkeypatch.setattr("sys.stdin", io.StringIO("{"))
+    assert main([*command, "-"]) == 2
+    assert capsys.readouterr().err.startswith("error: standard input is not valid JSON: ")
+    monkeypatch.setattr("sys.stdin", io.StringIO("{"))
+    assert main([*command, "-", "--lang", "ja"]) == 2
+    assert capsys.readouterr().err.startswith("エラー: 標準入力 は正しいJSONではありません: ")

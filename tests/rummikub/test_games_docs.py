@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from solver.rummikub.engine import GameSettings as RummikubSettings
 from solver.rummikub.engine import View
 from solver.rummikub.game_wire import game_rummikub
 from solver.rummikub.position import Position
 from solver.rummikub.rules import Rules
 from solver.rummikub.strategy import Strategy, decide
+from solver.shanghai.engine import GameSettings as ShanghaiSettings
 
 DOC = Path(__file__).parents[2] / "docs" / "games.md"
 ELIDED = "..."
@@ -68,3 +73,26 @@ def test_the_strong_bots_policy_says_it_hurries_once_the_pool_is_empty() -> None
     policy = text[text.index("**The strong bot's policy**") : text.index("`strong:hurry_rack=3")]
     assert "making the best play, once the pool is empty" in policy
     assert "`hurry_pool=0`, the default, hurries once the pool is empty" in text
+
+
+@pytest.mark.parametrize(
+    ("settings", "doc"),
+    [
+        (RummikubSettings, DOC),
+        (ShanghaiSettings, DOC.parent / "shanghai.md"),
+    ],
+    ids=["rummikub", "shanghai"],
+)
+def test_every_game_setting_the_option_flag_takes_is_documented(
+    settings: type[RummikubSettings | ShanghaiSettings], doc: Path
+) -> None:
+    """``meldwise tournament --option NAME=VALUE`` (and ``game``) take each field of the
+    game's settings; Shanghai's ``hands``, ``hand_size`` and ``max_turns`` were taken but
+    said nowhere (a user found them only in the error naming the known settings)."""
+    text = doc.read_text(encoding="utf-8")
+    for field in fields(settings):
+        assert f"`{field.name}`" in text, (doc.name, field.name)
+        assert f"--option {field.name}=" in text or field.name in ("rules", "players"), (
+            doc.name,
+            field.name,
+        )

@@ -13,6 +13,7 @@ import pytest
 from solver import validate_rummikub
 from solver.errors import MeldwiseError
 from solver.i18n import language
+from solver.record import check_review
 from solver.rummikub import Objective, Play, Position, Status, solve
 from solver.rummikub.cli import describe_review
 from solver.rummikub.engine import GameSettings
@@ -317,7 +318,7 @@ def test_a_best_the_search_did_not_prove_is_never_below_the_turn_nor_called_reac
     assert player["possible"] >= player["placed"] == 3
     text = describe_review(answer)
     assert "Player 0: 0 of 1 turn at the best" in text
-    assert "turns whose best was not proven: [1]" in text
+    assert "turns whose best was not proven: 1\n" in text
     assert "Turns below the best" not in text
 
 
@@ -531,3 +532,23 @@ def test_one_turn_is_said_in_the_singular() -> None:
     )
     points = describe_review(review_rummikub({"record": record, "objective": "points"}))
     assert points.startswith("Player 0: 1 of 1 turn at the best; 33 points placed (100%)")
+
+
+def test_the_turn_limit_counts_the_turns_reviewed_as_shanghais_review_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A record over the limit was refused even for a ``player`` whose turns are within
+    it, where the Shanghai review counts the turns it reviews (docs/shanghai.md: its
+    limits work as this review's); and one player's turns over it were said to be the
+    record's."""
+    monkeypatch.setattr(check_review, "__defaults__", (5,))  # most: MAX_REVIEW_TURNS
+    record = {"turns": [_turn(n, "R1 R5", [], None) for n in range(1, 8)]}  # 4 and 3 turns
+    with pytest.raises(MeldwiseError, match=r"^the record has 7 turns; a review takes at most 5$"):
+        review_rummikub({"record": record})
+    answer = review_rummikub({"record": record, "player": 1})
+    assert [t["turn"] for t in answer["turns"]] == [2, 4, 6]
+    record = {"turns": [_turn(n, "R1 R5", [], None) for n in range(1, 14)]}  # 7 and 6 turns
+    with pytest.raises(
+        MeldwiseError, match=r"^player 0 has 7 turns in the record; a review takes at most 5$"
+    ):
+        review_rummikub({"record": record, "player": 0})

@@ -6,7 +6,8 @@ far short)."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
+from dataclasses import fields, replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -403,3 +404,14 @@ def test_a_spent_budget_starts_no_solve_and_reads_as_out_of_time() -> None:
     assert limit.out_of_time()
     assert not limit.capped
     assert solve_model(hm, limit)[0] == cp_model.UNKNOWN
+
+
+def test_every_knob_a_bot_name_takes_is_documented() -> None:
+    """``strong:KNOB=VALUE`` (and ``greedy:...``) take every field of :class:`Policy`;
+    eight of them (``buy_short``, ``threat_cards``, ...) were taken but said nowhere in
+    docs/shanghai.md, nor that ``greedy`` takes knobs too."""
+    text = (Path(__file__).parents[2] / "docs" / "shanghai.md").read_text(encoding="utf-8")
+    for knob in fields(bots.Policy):
+        assert f"`{knob.name}`" in text, knob.name
+    assert "`greedy:KNOB=VALUE+...`" in text
+    assert bots.make_bot("greedy:buy_any=true", 0).policy == replace(bots.Policy(), buy_any=True)

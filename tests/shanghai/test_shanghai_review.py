@@ -332,7 +332,7 @@ def test_the_command_line_reviews_a_file_or_stdin_and_refuses_bad_input(
     _at, spoilt = _spoil_first_play(game("lazy"))
     for argv, stdin, said in (
         (["-"], json.dumps(spoilt), "error: record: hands[0].events["),
-        (["-"], "{", "error: - is not valid JSON"),
+        (["-"], "{", "error: standard input is not valid JSON"),
         ([str(tmp_path / "missing.json")], "", "error: cannot read"),
         (["-", "--player", "5"], game_text("lazy"), "error: --player must be 0 to 1, got 5"),
     ):
