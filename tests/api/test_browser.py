@@ -1094,6 +1094,7 @@ def test_without_a_timeout_attribute_a_hint_is_given_up_just_after_the_services_
         (None, "#repair-run", REPAIR, "en"),
         ("#tab-shanghai", "#shanghai-advise", "/v1/shanghai/advise", "en"),
         ("#tab-review", "#review-play", "/v1/rummikub/game", "ja"),
+        ("#tab-review", "#review-play", "/v1/shanghai/game", "en"),
     ],
 )
 def test_a_tab_request_the_service_never_answers_is_given_up_after_the_timeout(
@@ -1110,6 +1111,8 @@ def test_a_tab_request_the_service_never_answers_is_given_up_after_the_timeout(
         page.locator("#table").fill("R1 R2 R3")
     if button == "#shanghai-advise":
         page.locator("#shanghai-example").click()
+    if path == "/v1/shanghai/game":
+        page.locator("#review-form input[name=game][value=shanghai]").check()
     held = hold(page, path)
     asking = page.locator(button)
     asking.click()
