@@ -263,6 +263,7 @@ ROWS: list[tuple[str, Any]] = [
     ("shanghai game", {"bots": ["greedy", "clever"]}),
     ("shanghai game", {"bots": ["greedy", "greedy"], "settings": {"hands": 11}}),
     ("shanghai game", {"bots": ["greedy", "greedy"], "settings": []}),
+    ("shanghai game", {"bots": ["greedy", "greedy"], "settings": {"max_turns": 201}}),
     ("shanghai game", {"bots": ["greedy", "greedy"], "notation": "RBKO"}),
     ("shanghai review", {"record": SHANGHAI_RECORD, "player": None, "time_limit_ms": None}),
     ("shanghai review", {"record": SHANGHAI_RECORD, "player": 2}),

@@ -13,6 +13,7 @@ from api.deps import ClientDep, PoolDep, get_settings
 from api.errors import documented_errors
 from api.worker_answers import answered, answered_review, answered_within_cap
 from solver.shanghai.game_wire import (
+    MAX_GAME_TURNS,
     MAX_REVIEW_TURNS,
     ShanghaiGameRequest,
     ShanghaiGameResponse,
@@ -40,7 +41,8 @@ BAD_INPUT = documented_errors(
 )
 GAME_BAD_INPUT = documented_errors(
     "an unknown field or bot, fewer than 2 bots or more than the game seats, a seed out of"
-    " range, a bad setting (the message names it: settings.rules, settings.hands, ...)"
+    " range, a bad setting (the message names it: settings.rules, settings.hands, ...),"
+    f" settings that allow more than {MAX_GAME_TURNS} turns (hands times max_turns)"
 )
 REVIEW_BAD_INPUT = documented_errors(
     "an unknown field, a game record that does not read or does not replay (the message"

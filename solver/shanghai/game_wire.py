@@ -20,8 +20,8 @@ from pydantic import ConfigDict, Field
 
 from solver.arena.runner import bot_seed, play_out
 from solver.cpsat import Limit, Status, least_proven, solve_statuses
-from solver.errors import MeldwiseError
-from solver.i18n import speaks
+from solver.errors import MeldwiseError, RequestError
+from solver.i18n import _, speaks
 from solver.record import MAX_REVIEW_TIME_LIMIT_MS as MAX_REVIEW_TIME_LIMIT_MS
 from solver.record import RecordError, Seed, check_review
 from solver.settings import seated
@@ -39,6 +39,12 @@ greedy players, had 545 (136 KB of record, 712 KB of review, 2.3 s of solves), m
 than the Rummikub review's 400; a larger game is reviewed one ``player`` at a time.
 Over HTTP the turns share the game budget all the same."""
 
+
+MAX_GAME_TURNS = 2000
+"""Most turns the settings of a bot game may allow (``hands`` times ``max_turns``): the
+standard game's 10 hands of at most 200. Two bots with ``max_turns`` 10,000 played 20,000
+turns in 5 s, a record of 3.6 MB near the server's answer limit, and twenty times what
+a review takes."""
 
 ShanghaiBotName = Literal["greedy", "strong"]
 assert set(get_args(ShanghaiBotName)) == set(BOTS)
@@ -254,6 +260,18 @@ def game_shanghai(request: Mapping[str, Any] | ShanghaiGameRequest) -> dict[str,
     :class:`~solver.errors.MeldwiseError` naming the culprit (``settings: ...``)."""
     asked = read(ShanghaiGameRequest, request)
     settings = GameSettings.read(seated(asked.settings, len(asked.bots), "settings"), "settings")
+    turns = settings.hands * settings.max_turns
+    if turns > MAX_GAME_TURNS:
+        raise RequestError(
+            _(
+                "'settings' allow {turns} turns ({hands} hands of at most {max_turns});"
+                " a bot game allows at most {most}",
+                turns=turns,
+                hands=settings.hands,
+                max_turns=settings.max_turns,
+                most=MAX_GAME_TURNS,
+            )
+        ).naming("settings")
     game = Game.new(settings, asked.seed)
     players = [make_bot(name, bot_seed(asked.seed, seat)) for seat, name in enumerate(asked.bots)]
     with solve_statuses() as statuses:

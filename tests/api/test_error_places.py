@@ -161,6 +161,7 @@ ROUTES: dict[str, tuple[Wire, dict[str, Any], list[tuple[str, Any]]]] = {
             ("seed", 99999999999999),
             ("settings", {"hands": 0, "players": 3}),
             ("settings", {"hands": 1, "rules": {"decks": 9}}),
+            ("settings", {"hands": 5, "max_turns": 401}),
             ("settings", []),
         ],
     ),

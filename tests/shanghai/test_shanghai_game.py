@@ -100,6 +100,8 @@ def test_the_request_example_plays_and_reviews() -> None:
         ({**SHORT, "seed": -1}, ("seed",)),
         ({**SHORT, "settings": {"hands": 11}}, ("settings",)),
         ({**SHORT, "settings": {"players": 3}}, ("settings",)),
+        # More turns than a bot game allows (20,000 turns took 5 s and 3.6 MB).
+        ({**SHORT, "settings": {"max_turns": 201}}, ("settings",)),
         ({**SHORT, "settings": {"rules": {"decks": 0}}}, ("settings", "rules")),
     ],
 )
@@ -151,6 +153,7 @@ BAD_FLAGS = [
     (["--bots", "strong,greedy", "--option", "hands=11"], "error: --option: 'hands' must be"),
     (["--bots", "strong,greedy", "--option", "rules.decks=0"], "error: --option rules: rule"),
     (["--bots", "strong,greedy", "--notation", "RBYK"], "error: --notation writes Rummikub"),
+    (["--bots", "greedy,greedy", "--option", "max_turns=1000"], "error: --option allow 10000"),
 ]
 
 
