@@ -69,8 +69,11 @@ from solver.rummikub.wire import (
     ValidateResponse,
 )
 from solver.shanghai.game_wire import (
+    ShanghaiGameRequest,
+    ShanghaiGameResponse,
     ShanghaiReviewRequest,
     ShanghaiReviewResponse,
+    game_shanghai,
     review_shanghai,
 )
 from solver.shanghai.wire import (
@@ -123,6 +126,7 @@ RAW_TASKS: dict[str, tuple[Callable[[Any], dict[str, Any]], type[Request], TypeA
         ShanghaiAdviseRequest,
         TypeAdapter(ShanghaiAdviseResponse),
     ),
+    "game_shanghai": (game_shanghai, ShanghaiGameRequest, TypeAdapter(ShanghaiGameResponse)),
     "review_shanghai": (
         review_shanghai,
         ShanghaiReviewRequest,

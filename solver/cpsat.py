@@ -9,6 +9,8 @@
 * :func:`run` and :class:`Solved`: one CP-SAT search and its solution, read fast;
 * :class:`Status`: what a solve proved, and :meth:`Status.worst` to fold the
   statuses of a turn's stages into one;
+* :func:`solve_statuses` and :func:`note_status`: the status of every solve the bots
+  of a game make (either game's), folded by :func:`least_proven`;
 * :func:`lexicographic`, :func:`maximize`, :func:`total`: goals of several levels
   as one linear expression, set the way OR-Tools builds fastest.
 """
@@ -23,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
@@ -126,6 +129,34 @@ class Status(Enum):
 
 
 _ORDER = (Status.OPTIMAL, Status.FEASIBLE, Status.UNKNOWN)
+
+_STATUSES: ContextVar[list[Status] | None] = ContextVar("bot_solve_statuses", default=None)
+
+
+@contextmanager
+def solve_statuses() -> Iterator[list[Status]]:
+    """The status of every solve the bots make inside the block (each game's bots
+    :func:`note_status` theirs), in order: a bot's move, or a game, is as proven as
+    the least proven of them (:func:`least_proven`)."""
+    statuses: list[Status] = []
+    token = _STATUSES.set(statuses)
+    try:
+        yield statuses
+    finally:
+        _STATUSES.reset(token)
+
+
+def note_status(status: Status) -> Status:
+    """Note a solve's ``status`` in the :func:`solve_statuses` block around it, if
+    any; return it."""
+    if (statuses := _STATUSES.get()) is not None:
+        statuses.append(status)
+    return status
+
+
+def least_proven(statuses: Iterable[Status]) -> Status:
+    """The least proven of ``statuses``; optimal for none."""
+    return functools.reduce(Status.worst, statuses, Status.OPTIMAL)
 
 
 MIN_SECONDS = 0.001

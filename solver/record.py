@@ -11,17 +11,19 @@ record at each step).
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from pydantic import (
     BaseModel,
     ConfigDict,
+    Field,
     ValidationError,
     ValidatorFunctionWrapHandler,
     model_validator,
 )
 from pydantic_core import InitErrorDetails
 
+from solver.arena.runner import MAX_SEED
 from solver.errors import MeldwiseError, RequestError, path_of, quoted
 from solver.i18n import _
 from solver.wire import MAX_NAME, request_error
@@ -31,6 +33,9 @@ MAX_REVIEW_TURNS = 400
 turns); a game may set its own (:func:`check_review`'s ``most``)."""
 MAX_REVIEW_TIME_LIMIT_MS = 60_000
 """Most milliseconds a review request gives each turn's solve."""
+
+Seed = Annotated[int, Field(strict=True, ge=0, le=MAX_SEED)]
+"""A game's seed, as a bot game's request gives it (either game's ``game_*``)."""
 
 
 class RecordError(MeldwiseError):

@@ -43,7 +43,12 @@ from solver.rummikub.wire import (
     solve_rummikub,
     validate_rummikub,
 )
-from solver.shanghai.game_wire import ShanghaiReviewResponse, review_shanghai
+from solver.shanghai.game_wire import (
+    ShanghaiGameResponse,
+    ShanghaiReviewResponse,
+    game_shanghai,
+    review_shanghai,
+)
 from solver.shanghai.wire import (
     ShanghaiAdviseResponse,
     ShanghaiScoreResponse,
@@ -81,6 +86,12 @@ ENDPOINTS: dict[str, tuple[Wire, str, list[str] | None, TypeAdapter[Any]]] = {
         "/v1/shanghai/score",
         ["shanghai", "score"],
         TypeAdapter(ShanghaiScoreResponse),
+    ),
+    "shanghai game": (
+        game_shanghai,
+        "/v1/shanghai/game",
+        None,
+        TypeAdapter(ShanghaiGameResponse),
     ),
     "shanghai review": (
         review_shanghai,
@@ -246,6 +257,14 @@ ROWS: list[tuple[str, Any]] = [
     ("shanghai score", {"hands": {"ann": ["XX"]}}),
     ("shanghai score", {"hands": {"ann": ["7H", "7H", "7H"]}, "rules": {"decks": 1}}),
     # Shanghai review
+    # Shanghai game
+    ("shanghai game", {"bots": ["strong", "greedy"], "seed": 3, "settings": {"hands": 1}}),
+    ("shanghai game", {"bots": ["greedy"]}),
+    ("shanghai game", {"bots": ["greedy", "clever"]}),
+    ("shanghai game", {"bots": ["greedy", "greedy"], "settings": {"hands": 11}}),
+    ("shanghai game", {"bots": ["greedy", "greedy"], "settings": []}),
+    ("shanghai game", {"bots": ["greedy", "greedy"], "settings": {"max_turns": 201}}),
+    ("shanghai game", {"bots": ["greedy", "greedy"], "notation": "RBKO"}),
     ("shanghai review", {"record": SHANGHAI_RECORD, "player": None, "time_limit_ms": None}),
     ("shanghai review", {"record": SHANGHAI_RECORD, "player": 2}),
     ("shanghai review", {"record": SHANGHAI_RECORD, "player": "1"}),

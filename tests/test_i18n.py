@@ -42,6 +42,7 @@ from solver.rummikub.cli import _bot_request, describe_review
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.notation import Colour, Tile, parse_tiles
 from solver.shanghai.contracts import Contract
+from solver.shanghai.game_wire import game_shanghai
 from solver.shanghai.notation import Card, Suit, parse_cards
 from tests.api.support import SCORE, SHANGHAI_ADVISE, SOLVE, VALIDATE
 from tests.rummikub.games_support import TINY_OPTIONS
@@ -295,6 +296,8 @@ def test_bots_games_and_reviews_change_only_the_text() -> None:
     game = {"bots": ["strong", "greedy"], "seed": 3, "settings": TINY_OPTIONS}
     record = game_rummikub({**game, "lang": "ja"})["record"]
     assert record == game_rummikub(game)["record"]
+    shanghai = {"bots": ["strong", "greedy"], "seed": 3, "settings": {"hands": 1}}
+    assert game_shanghai({**shanghai, "lang": "ja"}) == game_shanghai(shanghai)
     # An illegal turn (two tiles laid as a set), then a turn facing that invalid set.
     index = next(i for i, t in enumerate(record["turns"]) if t["action"] == "play")
     turn, following = record["turns"][index], record["turns"][index + 1]
@@ -466,6 +469,7 @@ CHOICES: list[tuple[Any, dict[str, Any], list[str]]] = [
     (bot_rummikub, {"rack": ["R1"], "bot": "x"}, ["'beginner'", "'greedy'", "'strong'"]),
     (game_rummikub, {"bots": ["greedy", "x"]}, ["'beginner'", "'greedy'", "'strong'"]),
     (game_rummikub, {"bots": ["greedy"] * 2, "settings": {"pool_empty": "x"}}, ["'play_on'"]),
+    (game_shanghai, {"bots": ["greedy", "x"]}, ["'greedy'", "'strong'"]),
 ]
 
 

@@ -1,4 +1,4 @@
-"""``/v1/shanghai``: advice for a turn, a hand's score and a game review. Each route
+"""``/v1/shanghai``: advice for a turn, a hand's score, a bot game and a game review. Each route
 hands its body to :mod:`solver`, in the solver workers, which read it (the server
 process only glances at an advice's, with ``json.loads``, for its time limit and
 language; a review's it does not read)."""
@@ -9,13 +9,17 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
 from api.bodies import JSONRoute, RawBody, add_body_routes, json_body
-from api.deps import ClientDep, PoolDep
+from api.deps import ClientDep, PoolDep, get_settings
 from api.errors import documented_errors
-from api.worker_answers import answered_review, answered_within_cap
+from api.worker_answers import answered, answered_review, answered_within_cap
 from solver.shanghai.game_wire import (
+    MAX_GAME_TURNS,
     MAX_REVIEW_TURNS,
+    ShanghaiGameRequest,
+    ShanghaiGameResponse,
     ShanghaiReviewRequest,
     ShanghaiReviewResponse,
+    game_shanghai,
     review_shanghai,
 )
 from solver.shanghai.wire import (
@@ -34,6 +38,11 @@ REVIEW_PATH = "/v1/shanghai/review"
 BAD_INPUT = documented_errors(
     "an unknown field or card, more copies of a card than the decks hold, an invalid table "
     "meld, a bad contract or hand number, a bad setting"
+)
+GAME_BAD_INPUT = documented_errors(
+    "an unknown field or bot, fewer than 2 bots or more than the game seats, a seed out of"
+    " range, a bad setting (the message names it: settings.rules, settings.hands, ...),"
+    f" settings that allow more than {MAX_GAME_TURNS} turns (hands times max_turns)"
 )
 REVIEW_BAD_INPUT = documented_errors(
     "an unknown field, a game record that does not read or does not replay (the message"
@@ -54,6 +63,15 @@ async def advise(request: Request) -> Response:
     return await answered_within_cap(request, advise_shanghai)
 
 
+async def game(request: Request) -> Response:
+    """A whole seeded game between bots (one per seat): its game record (``record``),
+    which ``/v1/shanghai/review`` reads as it is, and ``status`` ``optimal`` when every
+    solve the bots made was proven. The same request plays the same game. The game
+    shares the server's game budget (MELDWISE_GAME_BUDGET_MS), as a Rummikub one."""
+    settings = await get_settings(request)
+    return await answered(request, game_shanghai, settings.game_budget_ms / 1000)
+
+
 async def review(request: Request) -> Response:
     """Each play phase of a game record beside the best one (proven unless ``status``
     says otherwise): the penalty points the player left in hand after the plays, the
@@ -69,6 +87,7 @@ add_body_routes(
     router,
     (
         ("/advise", advise, ShanghaiAdviseRequest, ShanghaiAdviseResponse, BAD_INPUT),
+        ("/game", game, ShanghaiGameRequest, ShanghaiGameResponse, GAME_BAD_INPUT),
         (
             REVIEW_PATH.removeprefix(router.prefix),
             review,

@@ -115,12 +115,12 @@ function drawTurn(turn, tr) {
   return parts;
 }
 
-/** The Shanghai game's part of the Review tab (review.js): no bot game to play. */
+/** The Shanghai game's part of the Review tab (review.js). */
 export const SHANGHAI_REVIEW = {
   format: "meldwise-shanghai-game",
   name: N_("Shanghai"),
   endpoint: "v1/shanghai/review",
-  game: null,
+  game: "v1/shanghai/game",
   placeholder: '{"format": "meldwise-shanghai-game", "version": 1, "hands": [...]}',
   request: () => ({}),
   expected: (review) => review.players.every((player) => Array.isArray(player.could_go_out)),

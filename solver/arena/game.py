@@ -44,8 +44,9 @@ class Result:
     own words; empty for a game of one deal (``end`` says it)."""
 
 
-class Match(Protocol):
-    """A game in progress."""
+class Playing(Protocol):
+    """A game in progress, as far as playing it out needs
+    (:func:`solver.arena.runner.play_out`)."""
 
     @property
     def over(self) -> bool: ...
@@ -55,9 +56,14 @@ class Match(Protocol):
 
     def view(self, seat: int | None = None) -> Any: ...
 
-    def problems(self, move: Any) -> Sequence[str]: ...
-
     def apply(self, move: Any) -> object: ...
+
+
+class Match(Playing, Protocol):
+    """A game in progress, as the tournament runner plays it: it judges a move and
+    says the game's result."""
+
+    def problems(self, move: Any) -> Sequence[str]: ...
 
     def result(self) -> Result: ...
 

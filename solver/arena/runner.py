@@ -27,7 +27,7 @@ from importlib import import_module
 from multiprocessing import get_context
 from typing import Any
 
-from solver.arena.game import GameSpec, Result
+from solver.arena.game import Bot, GameSpec, Playing, Result
 from solver.arena.registry import game_spec
 from solver.arena.stats import percentile, wilson_interval
 from solver.errors import MeldwiseError, quoted
@@ -80,6 +80,18 @@ class GamePlayed:
 def bot_seed(seed: int, seat: int) -> int:
     """The seed of the bot in ``seat`` of the game dealt from ``seed``."""
     return seed * 16 + seat
+
+
+def play_out(match: Playing, bots: Sequence[Bot[Any, Any]], names: Sequence[str]) -> None:
+    """Play ``match`` to its end, each seat's move ``bots``'s, whose names by seat are
+    ``names``: a whole bot game of the library (either game's ``game_*``). An illegal
+    move raises :class:`IllegalBotMove`: a bug in the bot, not in the request."""
+    while not match.over:
+        seat = match.to_move
+        try:
+            match.apply(bots[seat].choose(match.view(seat)))
+        except MeldwiseError as error:  # the game's IllegalMove, which says the turn
+            raise IllegalBotMove(f"bot {names[seat]!r} in seat {seat}: {error}") from None
 
 
 def play_game(task: GameTask) -> GamePlayed:

@@ -58,6 +58,7 @@ from solver.rummikub.hints import HintLevel
 from solver.rummikub.notation import Notation
 from solver.rummikub.position import Objective
 from solver.rummikub.wire import no_play_text, solve_rummikub
+from solver.shanghai.cli import shanghai_game
 from solver.written import words
 
 POSITION_FLAGS = {
@@ -406,16 +407,24 @@ def describe_bot(response: dict[str, Any]) -> str:
 
 
 def add_game_command(commands: Commands) -> None:
-    """Register ``game`` on a subcommand parser."""
+    """Register ``game`` on a subcommand parser: a Rummikub game, or with ``--game
+    shanghai`` a Shanghai one (:func:`solver.shanghai.cli.shanghai_game`)."""
     parser = commands.add_parser(
         "game",
-        help="play one seeded Rummikub game between bots and write its record",
+        help="play one seeded game between bots (Rummikub or Shanghai) and write its record",
         description="Play one game between bots (one name per seat) and write the game "
-        "record as JSON (docs/games.md), to review or replay.",
+        "record as JSON (docs/games.md; a Shanghai game's, docs/shanghai.md), to review or "
+        "replay.",
+    )
+    parser.add_argument(
+        "--game",
+        default="rummikub",
+        choices=("rummikub", "shanghai"),
+        help="the game (rummikub, the default, or shanghai)",
     )
     parser.add_argument("--bots", required=True, help="bot names by seat, e.g. strong,greedy")
     parser.add_argument("--seed", type=whole_number, default=0, help="the deal's seed (0)")
-    add_option_flag(parser, "pool_empty=end or rules.jokers=4")
+    add_option_flag(parser, "pool_empty=end or rules.jokers=4 (Shanghai: hands=2)")
     parser.add_argument(
         "--out",
         type=FileName,
@@ -423,6 +432,8 @@ def add_game_command(commands: Commands) -> None:
         help="write the record to FILE (default, or '-': stdout)",
     )
     add_notation_flag(parser)
+    # None: not given, which a Shanghai game (cards, not tiles) needs to tell.
+    parser.set_defaults(notation=None)
     add_language_option(parser)
     parser.set_defaults(handler=run_game)
     fields_from_flags(
@@ -439,25 +450,20 @@ def add_game_command(commands: Commands) -> None:
 
 
 def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    request = {
-        "bots": bot_names(args.bots),
-        "seed": args.seed,
-        "settings": parse_options(args.option),
-        "notation": args.notation,
-    }
-    answer = game_rummikub(request)
+    if args.game == "shanghai":
+        if args.notation is not None:
+            raise MeldwiseError(
+                _("--notation writes Rummikub tiles; a Shanghai game takes none (its cards: 7H)")
+            )
+        answer, said = shanghai_game(args)
+    else:
+        answer, said = _rummikub_game(args)
     record = answer["record"]
     text = json.dumps(record, indent=1) + "\n"
-    result = record["result"]
-    said = {
-        # A game of one turn (a player out at once) read "1 turns".
-        "turns": _n("{n} turn", "{n} turns", len(record["turns"])),
-        "end": _end_text(result["end"]),
-        # Seat numbers and scores as a sentence lists them (it was the lists' repr,
-        # "winners [0], scores [16, -16]").
-        "winners": ", ".join(str(seat) for seat in result["winners"]),
-        "scores": ", ".join(str(score) for score in result["scores"]),
-    }
+    # Seat numbers and scores as a sentence lists them (it was the lists' repr,
+    # "winners [0], scores [16, -16]").
+    said["winners"] = ", ".join(str(seat) for seat in said["winners"])
+    said["scores"] = ", ".join(str(score) for score in said["scores"])
     # '-' is stdout, as review reads '-' as stdin and tournament --json writes it to
     # stdout: it wrote a file named '-'.
     if args.out is not None and args.out != "-":
@@ -480,6 +486,27 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: T
     print(summary, file=told)
     print(_("Solver: {status}", status=_game_status_text(answer["status"])), file=told)
     return 0
+
+
+def _rummikub_game(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A Rummikub ``game``'s answer, and what its summary says of the game."""
+    request = {
+        "bots": bot_names(args.bots),
+        "seed": args.seed,
+        "settings": parse_options(args.option),
+        "notation": args.notation or Notation.RBKO.value,
+    }
+    answer = game_rummikub(request)
+    record = answer["record"]
+    result = record["result"]
+    said = {
+        # A game of one turn (a player out at once) read "1 turns".
+        "turns": _n("{n} turn", "{n} turns", len(record["turns"])),
+        "end": _end_text(result["end"]),
+        "winners": result["winners"],
+        "scores": result["scores"],
+    }
+    return answer, said
 
 
 def _game_status_text(status: str) -> str:

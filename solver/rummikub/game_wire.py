@@ -12,28 +12,27 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from functools import reduce
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import ConfigDict, Field, StrictBool
 
-from solver.arena.runner import MAX_SEED, IllegalBotMove, bot_seed
-from solver.cpsat import Limit, Status
+from solver.arena.runner import bot_seed, play_out
+from solver.cpsat import Limit, Status, least_proven, solve_statuses
 from solver.errors import MeldwiseError, RequestError, TableError
 from solver.i18n import _, speaks
 from solver.record import MAX_REVIEW_TIME_LIMIT_MS as MAX_REVIEW_TIME_LIMIT_MS
 from solver.record import MAX_REVIEW_TURNS as MAX_REVIEW_TURNS
-from solver.record import RecordError, check_review
+from solver.record import RecordError, Seed, check_review
 from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
 from solver.rummikub.deal import full_set
-from solver.rummikub.engine import Game, GameSettings, IllegalMove, added_tiles
+from solver.rummikub.engine import Game, GameSettings, added_tiles
 from solver.rummikub.notation import Notation, spell, spelling, written_sets
 from solver.rummikub.position import Objective, Position
 from solver.rummikub.record import GameRecordModel, read_record, record_to_dict
 from solver.rummikub.review import review_game, review_to_dict
 from solver.rummikub.rules import STANDARD
 from solver.rummikub.search import DEFAULT_TIME_LIMIT
-from solver.rummikub.strategy import best_play, solve_statuses
+from solver.rummikub.strategy import best_play
 from solver.rummikub.wire import (
     AnyTile,
     NotationField,
@@ -51,7 +50,6 @@ from solver.wire import Answer, Lang, Spoken, TimeCapped, read
 MAX_GAME_TILES = 212
 """Most tiles a bot game may have (twice the standard set): it keeps a game to seconds."""
 
-Seed = Annotated[int, Field(strict=True, ge=0, le=MAX_SEED)]
 
 BotName = Literal["beginner", "greedy", "strong"]
 assert set(get_args(BotName)) == set(BOTS)
@@ -327,7 +325,7 @@ def _bot_answer(asked: BotRequest) -> dict[str, Any]:
     left = Counter(view.rack)
     left.subtract(played)
     return {
-        "status": _least_proven(statuses).value,
+        "status": least_proven(statuses).value,
         "bot": asked.bot,
         # The engine makes a draw from an empty pool a pass (it said "draws a tile").
         "action": ("draw" if view.pool_size else "pass") if move.is_draw else "play",
@@ -360,20 +358,10 @@ def game_rummikub(request: Mapping[str, Any] | GameRequest) -> dict[str, Any]:
     game = Game.new(settings, asked.seed)
     players = [make_bot(name, bot_seed(asked.seed, seat)) for seat, name in enumerate(asked.bots)]
     with solve_statuses() as statuses:
-        while not game.over:
-            seat = game.to_move
-            try:
-                game.apply(players[seat].choose(game.view()))
-            except IllegalMove as error:
-                # A bug in the bot, not in the request: not a refusal of the input (422).
-                raise IllegalBotMove(f"bot {asked.bots[seat]!r} in seat {seat}: {error}") from None
+        play_out(game, players, asked.bots)
     with spelling(asked.notation, settings.rules.colours):
         record = record_to_dict(game, list(asked.bots))
-    return {"status": _least_proven(statuses).value, "record": record}
-
-
-def _least_proven(statuses: list[Status]) -> Status:
-    return reduce(Status.worst, statuses, Status.OPTIMAL)
+    return {"status": least_proven(statuses).value, "record": record}
 
 
 @speaks

@@ -17,14 +17,12 @@ measurement, see ``benchmarks/RESULTS.md``):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from itertools import combinations
 
-from solver.cpsat import Budget, Limit, Status
+from solver.cpsat import Budget, Limit, Status, note_status
 from solver.i18n import _, _n
 from solver.rummikub.engine import Move, Table, View
 from solver.rummikub.legality import check_play
@@ -76,21 +74,6 @@ class BotError(RuntimeError):
     repeat."""
 
 
-_STATUSES: ContextVar[list[Status] | None] = ContextVar("bot_solve_statuses", default=None)
-
-
-@contextmanager
-def solve_statuses() -> Iterator[list[Status]]:
-    """The status of every solve the bots make inside the block, in order: a bot's
-    move (or a game) is as proven as the least proven of them."""
-    statuses: list[Status] = []
-    token = _STATUSES.set(statuses)
-    try:
-        yield statuses
-    finally:
-        _STATUSES.reset(token)
-
-
 def best_play(position: Position, rules: Rules, limit: Limit | None = None) -> Play:
     """The solver's best play, the most tiles (its score stage only: a bot needs no
     calm layout): proven, or the best found within the stage's deterministic work
@@ -106,8 +89,7 @@ def best_play(position: Position, rules: Rules, limit: Limit | None = None) -> P
     )
     if play.time_capped:
         raise BotError(f"a solve was stopped by the {SAFETY_TIME_LIMIT} s safety cap: {position}")
-    if (statuses := _STATUSES.get()) is not None:
-        statuses.append(play.status)
+    note_status(play.status)
     return play
 
 

@@ -21,12 +21,14 @@ from solver.commands import (
     add_rule_flag,
     add_time_limit_flag,
     answering,
+    bot_names,
     capped_note,
     columns,
     fields_from_flags,
     json_line,
     nothing_to_review,
     pad,
+    parse_options,
     players_from_flags,
     read_json_file,
     rules_from_flags,
@@ -41,7 +43,7 @@ from solver.i18n import N_, _, _n, clauses, percent_text
 from solver.record import MAX_REVIEW_TIME_LIMIT_MS
 from solver.shanghai.advice import PHASE_ASKED
 from solver.shanghai.contracts import HANDS, contract_text
-from solver.shanghai.game_wire import review_shanghai
+from solver.shanghai.game_wire import game_shanghai, review_shanghai
 from solver.shanghai.wire import advise_shanghai, score_shanghai
 from solver.written import partition, split, words
 
@@ -239,6 +241,32 @@ def _review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: Te
     review = review_shanghai(request)
     stdout.write(json_line(review) + "\n" if args.json else describe_review(review, args.player))
     return 0
+
+
+def shanghai_game(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``game --game shanghai``: the game's answer, and what the summary the command
+    writes for either game says of it (its hands and how they ended)."""
+    request = {
+        "bots": bot_names(args.bots),
+        "seed": args.seed,
+        "settings": parse_options(args.option),
+    }
+    answer = game_shanghai(request)
+    record = answer["record"]
+    blocked = sum(hand.get("end") == "blocked" for hand in record["hands"])
+    said = {
+        "turns": _n("{n} hand", "{n} hands", len(record["hands"])),
+        "end": _n(
+            "{n} hand blocked: no one went out within its turns",
+            "{n} hands blocked: no one went out within their turns",
+            blocked,
+        )
+        if blocked
+        else _("a player went out of every hand"),
+        "winners": record["winners"],
+        "scores": record["scores"],
+    }
+    return answer, said
 
 
 def _places(turns: list[dict[str, Any]]) -> str:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import Limit, Status
+from solver.cpsat import Limit, Status, note_status
 from solver.i18n import _, _n
 from solver.shanghai.bound import (
     Analysis,
@@ -87,7 +87,7 @@ def deficiency(
         # Its solve would stop at once, and the search and the model cost more than the
         # solve: a turn asked some 300 of these after its clock ran out, overrunning it
         # two to four times.
-        return None, Status.UNKNOWN
+        return None, note_status(Status.UNKNOWN)
     if search:
         analysis = analyse(hand, shape_of(contract, rules), unseen)
         if analysis.exact is not None:
@@ -98,7 +98,9 @@ def deficiency(
         if known is not None and known[1] is not None:
             high = known[1] if high is None else min(high, known[1])
         known = (low, high)
-    return _solve(hand, contract, unseen, rules, Limit() if limit is None else limit, known)
+    limit = Limit() if limit is None else limit
+    value, status = _solve(hand, contract, unseen, rules, limit, known)
+    return value, note_status(status)  # for a bot game's status (solver.cpsat.solve_statuses)
 
 
 def _solve(

@@ -1,23 +1,34 @@
-"""Shanghai whole games over the wire: the review of a game record
-(:class:`ShanghaiReviewRequest` in, :class:`ShanghaiReviewResponse` out), defined once
-for the library, the CLI and the HTTP service (see :mod:`solver.wire`). What the
-review checks is :mod:`solver.shanghai.review`'s; the format is in ``docs/shanghai.md``.
+"""Shanghai whole games over the wire, each request and response defined once for the
+library, the CLI and the HTTP service (see :mod:`solver.wire`), as Rummikub's
+(:mod:`solver.rummikub.game_wire`):
+
+* :func:`game_shanghai`: a whole seeded game between bots, as a game record
+  (:class:`ShanghaiGameRequest` in, :class:`ShanghaiGameResponse` out);
+* :func:`review_shanghai`: the review of a game record
+  (:class:`ShanghaiReviewRequest` in, :class:`ShanghaiReviewResponse` out).
+
+What the review checks is :mod:`solver.shanghai.review`'s; the format is in
+``docs/shanghai.md``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import ConfigDict, Field
 
-from solver.cpsat import Limit, Status
-from solver.errors import MeldwiseError
-from solver.i18n import speaks
+from solver.arena.runner import bot_seed, play_out
+from solver.cpsat import Limit, Status, least_proven, solve_statuses
+from solver.errors import MeldwiseError, RequestError
+from solver.i18n import _, speaks
 from solver.record import MAX_REVIEW_TIME_LIMIT_MS as MAX_REVIEW_TIME_LIMIT_MS
-from solver.record import RecordError, check_review
+from solver.record import RecordError, Seed, check_review
+from solver.settings import seated
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT
-from solver.shanghai.record import GameRecordModel, PlayEntry, read_record
+from solver.shanghai.bots import BOTS, make_bot
+from solver.shanghai.engine import MAX_PLAYERS, Game, GameSettings
+from solver.shanghai.record import GameRecordModel, PlayEntry, read_record, record_to_dict
 from solver.shanghai.review import review_game, review_to_dict
 from solver.shanghai.wire import AnyCard, GoDownOut, LayOffsOut, MeldOut, ShanghaiContract
 from solver.wire import Answer, Lang, Spoken, TimeCapped, read
@@ -27,6 +38,48 @@ MAX_REVIEW_TURNS = 1000
 greedy players, had 545 (136 KB of record, 712 KB of review, 2.3 s of solves), more
 than the Rummikub review's 400; a larger game is reviewed one ``player`` at a time.
 Over HTTP the turns share the game budget all the same."""
+
+
+MAX_GAME_TURNS = 2000
+"""Most turns the settings of a bot game may allow (``hands`` times ``max_turns``): the
+standard game's 10 hands of at most 200. Two bots with ``max_turns`` 10,000 played 20,000
+turns in 5 s, a record of 3.6 MB near the server's answer limit, and twenty times what
+a review takes."""
+
+ShanghaiBotName = Literal["greedy", "strong"]
+assert set(get_args(ShanghaiBotName)) == set(BOTS)
+
+
+class ShanghaiGameRequest(Spoken):
+    """A Shanghai game to play between bots, one per seat: the wire request of
+    :func:`game_shanghai`."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"bots": ["strong", "greedy"], "seed": 7, "settings": {"hands": 2}}]
+        }
+    )
+
+    bots: list[ShanghaiBotName] = Field(
+        min_length=2, max_length=MAX_PLAYERS, description="bot by seat"
+    )
+    seed: Seed = Field(default=0, description="the deal's seed")
+    settings: dict[str, Any] = Field(
+        default_factory=dict,
+        description="game settings: rules (rule settings), hands (hands played, 1-10; 10),"
+        " hand_size (cards dealt, 11), max_turns (turns after which a hand ends blocked, 200)",
+    )
+    lang: Lang = None
+
+
+class ShanghaiGameResponse(Answer):
+    status: Status = Field(
+        description="optimal when every solve the bots made was proven; else one stopped at"
+        " its deterministic work bound and the bot played the best it had found"
+    )
+    record: GameRecordModel = Field(
+        description="the game record (docs/shanghai.md), as the review reads it"
+    )
 
 
 def _cards(text: str) -> list[str]:
@@ -196,3 +249,31 @@ def review_shanghai(request: Mapping[str, Any] | ShanghaiReviewRequest) -> dict[
     except RecordError as error:
         raise RecordError.within("record", error) from None
     return review_to_dict(review)
+
+
+@speaks
+def game_shanghai(request: Mapping[str, Any] | ShanghaiGameRequest) -> dict[str, Any]:
+    """A whole seeded Shanghai game between bots (:class:`ShanghaiGameRequest` in,
+    :class:`ShanghaiGameResponse` out): its game record, which
+    :func:`review_shanghai` reads, and whether every solve the bots made was proven.
+    The same request plays the same game. Raises a
+    :class:`~solver.errors.MeldwiseError` naming the culprit (``settings: ...``)."""
+    asked = read(ShanghaiGameRequest, request)
+    settings = GameSettings.read(seated(asked.settings, len(asked.bots), "settings"), "settings")
+    turns = settings.hands * settings.max_turns
+    if turns > MAX_GAME_TURNS:
+        raise RequestError(
+            _(
+                "'settings' allow {turns} turns ({hands} hands of at most {max_turns});"
+                " a bot game allows at most {most}",
+                turns=turns,
+                hands=settings.hands,
+                max_turns=settings.max_turns,
+                most=MAX_GAME_TURNS,
+            )
+        ).naming("settings")
+    game = Game.new(settings, asked.seed)
+    players = [make_bot(name, bot_seed(asked.seed, seat)) for seat, name in enumerate(asked.bots)]
+    with solve_statuses() as statuses:
+        play_out(game, players, asked.bots)
+    return {"status": least_proven(statuses).value, "record": record_to_dict(game, asked.bots)}

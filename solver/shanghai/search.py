@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import Limit, Status, lexicographic
+from solver.cpsat import Limit, Status, lexicographic, note_status
 from solver.i18n import _, _n
 from solver.shanghai.bound import lower_bound, shape_of
 from solver.shanghai.contracts import Contract
@@ -101,7 +101,8 @@ def solve_turn(
     """
     limit = Limit() if limit is None else limit
     if limit.out_of_time():
-        return None, Status.UNKNOWN  # not worth building a model no solve will search
+        # Not worth building a model no solve will search.
+        return None, note_status(Status.UNKNOWN)
     hm = HandModel(rules, hand, unseen)
     out = add_turn(hm, contract, table)
     played = sum(hm.points(use) for use in Use)
@@ -117,9 +118,10 @@ def solve_turn(
     code, engine = solve_model(hm, limit, effort)
     if code == cp_model.INFEASIBLE:
         return None, Status.OPTIMAL
-    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None, Status.UNKNOWN
-    status = Status.of(code)
+    # Noted for a bot game's status (solver.cpsat.solve_statuses).
+    status = note_status(Status.of(code))
+    if status is Status.UNKNOWN:
+        return None, status
     value = engine.value
     twos = TwoPool(hm, value)
     melds = contract_melds(hm, value, twos)

@@ -27,6 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from api.spawn import serve
 from solver.shanghai.examples import ADVISE_REQUEST
+from solver.shanghai.game_wire import game_shanghai
 from tests.api.browser_support import (
     SOLVE,
     chromium_missing,
@@ -1093,6 +1094,7 @@ def test_without_a_timeout_attribute_a_hint_is_given_up_just_after_the_services_
         (None, "#repair-run", REPAIR, "en"),
         ("#tab-shanghai", "#shanghai-advise", "/v1/shanghai/advise", "en"),
         ("#tab-review", "#review-play", "/v1/rummikub/game", "ja"),
+        ("#tab-review", "#review-play", "/v1/shanghai/game", "en"),
     ],
 )
 def test_a_tab_request_the_service_never_answers_is_given_up_after_the_timeout(
@@ -1109,6 +1111,8 @@ def test_a_tab_request_the_service_never_answers_is_given_up_after_the_timeout(
         page.locator("#table").fill("R1 R2 R3")
     if button == "#shanghai-advise":
         page.locator("#shanghai-example").click()
+    if path == "/v1/shanghai/game":
+        page.locator("#review-form input[name=game][value=shanghai]").check()
     held = hold(page, path)
     asking = page.locator(button)
     asking.click()
@@ -3087,6 +3091,50 @@ def _review_shanghai(page: Page, record: Any) -> tuple[dict[str, Any], Any]:
     return sent, answer.value
 
 
+SHANGHAI_GAME = "/v1/shanghai/game"
+
+
+def test_review_tab_plays_a_shanghai_bot_game_and_reviews_it(service: str, page: Page) -> None:
+    # Shanghai had no bot game on the page (its button and seed were hidden): a user
+    # had to run a tournament for a record. Now it plays one as for Rummikub.
+    _open_review_of(service, page, "shanghai")
+    play = page.get_by_role("button", name="Play a bot game (strong vs greedy)")
+    expect(play).to_be_visible()
+    page.get_by_label("seed").fill("3")
+    sent: list[Any] = []
+
+    def one_hand(route: Route) -> None:
+        # The page's own request, played as a game of one hand: a whole game of ten
+        # is seconds, and the page does the same with either.
+        sent.append(route.request.post_data_json)
+        route.continue_(post_data=json.dumps({**sent[-1], "settings": {"hands": 1}}))
+
+    page.route(f"**{SHANGHAI_GAME}", one_hand)
+    with (
+        page.expect_response(lambda r: r.url.endswith(SHANGHAI_GAME)) as game,
+        page.expect_response(lambda r: r.url.endswith(SHANGHAI_REVIEW)) as answer,
+    ):
+        play.click()
+    assert sent == [{"bots": ["strong", "greedy"], "seed": 3, "lang": "en"}]
+    assert game.value.status == 200
+    played = game.value.json()
+    assert played == game_shanghai({**sent[0], "settings": {"hands": 1}})
+    record = played["record"]
+    assert json.loads(page.locator("#record").input_value()) == record
+    assert answer.value.request.post_data_json == {"record": record, "lang": "en"}
+    assert answer.value.status == 200
+    review = answer.value.json()
+    expect(page.locator(".review-summary tbody tr")).to_have_count(2)
+    expect(page.locator("#review-turns button")).to_have_count(len(review["turns"]))
+    expect(play).to_be_enabled()
+    # In Japanese, the help says the record can be played here too.
+    _open_review_of(service, page, "shanghai", "ja")
+    expect(page.locator("#record-help [data-review-game=shanghai]")).to_have_text(
+        "上海ラミーのゲーム記録を貼り付けるか(meldwise game --game shanghai やトーナメントの"
+        " --records で書き出せます)、ここでボット同士に1ゲーム対戦させてください。"
+    )
+
+
 def _drawn_cards(region: Locator) -> list[list[str]]:
     """The cards of each set (meld, hand) drawn in ``region``."""
     rows: list[list[str]] = region.evaluate_all(
@@ -3113,9 +3161,6 @@ def test_review_tab_reviews_a_shanghai_game_as_the_service_answers(
     # The lazy game's seat 0 skips a turn it could go down and one it could go out.
     record = shanghai_game("lazy")
     _open_review_of(service, page, "shanghai")
-    # Shanghai has no bot game to play here: its button and seed are not shown.
-    expect(page.locator("#review-play")).to_be_hidden()
-    expect(page.locator("#seed")).to_be_hidden()
     sent, answer = _review_shanghai(page, record)
     assert sent["lang"] == "en"
     assert answer.status == 200

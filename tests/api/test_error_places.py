@@ -24,7 +24,7 @@ from solver import (
     validate_rummikub,
 )
 from solver.rummikub.game_wire import EXAMPLE_RECORD, bot_rummikub, game_rummikub, review_rummikub
-from solver.shanghai.game_wire import review_shanghai
+from solver.shanghai.game_wire import game_shanghai, review_shanghai
 from tests.api.support import SOLVE, listed_places
 from tests.shanghai.review_games import game as shanghai_game
 
@@ -151,6 +151,18 @@ ROUTES: dict[str, tuple[Wire, dict[str, Any], list[tuple[str, Any]]]] = {
             # contract and no hand number is tested below, with both fields' places).
             ("hand_number", "1"),
             ("rules", {"decks": 0}),
+        ],
+    ),
+    "/v1/shanghai/game": (
+        game_shanghai,
+        {"bots": ["greedy", "greedy"], "seed": 1, "settings": {"hands": 1}},
+        [
+            ("bots", ["greedy", 5]),
+            ("seed", 99999999999999),
+            ("settings", {"hands": 0, "players": 3}),
+            ("settings", {"hands": 1, "rules": {"decks": 9}}),
+            ("settings", {"hands": 5, "max_turns": 401}),
+            ("settings", []),
         ],
     ),
     "/v1/shanghai/review": (

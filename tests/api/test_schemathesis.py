@@ -47,9 +47,9 @@ CONFIG = SchemathesisConfig.from_dict(
 # A short time cap keeps any large generated position quick.
 app = create_app(Settings(workers=1, time_cap_ms=100, rate_limit=""))
 # A bot game is whole games of solves (about half a second each), too slow to fuzz a
-# hundred times: tests/api/test_games.py covers it.
-GAME = "/v1/rummikub/game"
-schema = schemathesis.openapi.from_asgi("/openapi.json", app, config=CONFIG).exclude(path=GAME)
+# hundred times: tests/api/test_games.py and tests/api/test_shanghai_game.py cover them.
+GAMES = ["/v1/rummikub/game", "/v1/shanghai/game"]
+schema = schemathesis.openapi.from_asgi("/openapi.json", app, config=CONFIG).exclude(path=GAMES)
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -1,0 +1,168 @@
+"""A seeded Shanghai bot game (``game_shanghai``, ``meldwise game --game shanghai``):
+the same seed plays the same game, its record replays and reviews, its status says
+whether every solve the bots made was proven, bad input is refused naming its place.
+Short games (two players, one hand) keep the tests quick; the HTTP route's are in
+tests/api/test_shanghai_game.py."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ortools.sat.python import cp_model
+
+import solver.shanghai.search as search_module
+from solver.cli import main
+from solver.cpsat import solve_statuses
+from solver.errors import MeldwiseError
+from solver.shanghai import STANDARD, Contract, parse_cards
+from solver.shanghai.deficiency import deficiency
+from solver.shanghai.game_wire import ShanghaiGameRequest, game_shanghai, review_shanghai
+from solver.shanghai.model import solve_model
+from solver.shanghai.record import read_record, replay
+
+SHORT: dict[str, Any] = {"bots": ["strong", "greedy"], "seed": 3, "settings": {"hands": 1}}
+"""A game of one hand between two bots: under a second."""
+
+
+@pytest.fixture(scope="module")
+def played() -> dict[str, Any]:
+    return game_shanghai(SHORT)
+
+
+def test_the_same_seed_plays_the_same_game(played: dict[str, Any]) -> None:
+    assert game_shanghai(SHORT) == played
+    assert game_shanghai({**SHORT, "seed": 4})["record"] != played["record"]
+
+
+def test_the_record_replays_and_reviews(played: dict[str, Any]) -> None:
+    record = played["record"]
+    assert record["format"] == "meldwise-shanghai-game"
+    assert record["players"] == ["strong", "greedy"]
+    assert (record["seed"], record["settings"]["players"], len(record["hands"])) == (3, 2, 1)
+    game = replay(read_record(record))
+    assert game.over
+    assert list(game.scores) == record["scores"]
+    assert record["winners"] == list(game.result().winners)
+    review = review_shanghai({"record": record})
+    plays = sum(event["kind"] == "play" for hand in record["hands"] for event in hand["events"])
+    assert len(review["turns"]) == plays > 0
+    assert [p["name"] for p in review["players"]] == ["strong", "greedy"]
+    assert [p["score"] for p in review["players"]] == record["scores"]
+
+
+def test_the_status_says_every_solve_was_proven(
+    played: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert played["status"] == "optimal"
+    real = solve_model
+
+    def unproven(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        code, engine = real(*args, **kwargs)
+        return (cp_model.FEASIBLE if code == cp_model.OPTIMAL else code), engine
+
+    # A turn's search stopped at its work bound: the same game, not proven.
+    monkeypatch.setattr(search_module, "solve_model", unproven)
+    answer = game_shanghai(SHORT)
+    assert answer["status"] == "feasible"
+    assert answer["record"] == played["record"]
+
+
+def test_a_deficiency_solve_is_noted_for_the_game_status() -> None:
+    # Standard games rarely ask CP-SAT a deficiency (the analysis answers most): asked
+    # directly, its status is noted as a turn's search's is.
+    hand = Counter(parse_cards("3H 3S 7D 8C KD"))
+    unseen = Counter(parse_cards("3D 3C 7C 7S 8D 8S KH KS"))
+    with solve_statuses() as statuses:
+        _value, status = deficiency(
+            hand, Contract.for_hand(1, STANDARD), unseen, STANDARD, search=False
+        )
+    assert statuses == [status]
+
+
+def test_the_request_example_plays_and_reviews() -> None:
+    (example,) = ShanghaiGameRequest.model_json_schema()["examples"]
+    answer = game_shanghai(example)
+    assert answer["status"] == "optimal"
+    assert review_shanghai({"record": answer["record"]})["turns"]
+
+
+@pytest.mark.parametrize(
+    ("request_", "place"),
+    [
+        ({"bots": ["strong", "clever"]}, ("bots", 1)),
+        ({"bots": ["strong"]}, ("bots",)),
+        ({"bots": ["strong"] * 9}, ("bots",)),
+        ({**SHORT, "seed": -1}, ("seed",)),
+        ({**SHORT, "settings": {"hands": 11}}, ("settings",)),
+        ({**SHORT, "settings": {"players": 3}}, ("settings",)),
+        # More turns than a bot game allows (20,000 turns took 5 s and 3.6 MB).
+        ({**SHORT, "settings": {"max_turns": 201}}, ("settings",)),
+        ({**SHORT, "settings": {"rules": {"decks": 0}}}, ("settings", "rules")),
+    ],
+)
+def test_bad_input_is_refused_naming_its_place(
+    request_: dict[str, Any], place: tuple[Any, ...]
+) -> None:
+    with pytest.raises(MeldwiseError) as refused:
+        game_shanghai(request_)
+    assert refused.value.places[0][0] == place
+
+
+ARGV = ["game", "--game", "shanghai", "--bots", "strong,greedy", "--seed", "3"]
+
+
+def test_the_command_writes_the_library_record(
+    played: dict[str, Any],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    path = tmp_path / "game.json"
+    assert main([*ARGV, "--option", "hands=1", "--out", str(path)]) == 0
+    assert json.loads(path.read_text()) == played["record"]
+    scores = ", ".join(str(score) for score in played["record"]["scores"])
+    summary, status = capsys.readouterr().out.splitlines()
+    assert summary.startswith("1 hand, a player went out of every hand; winners ")
+    assert summary.endswith(f"scores {scores}; record written to {path}")
+    assert status == "Solver: every solve the bots made was proven (optimal)"
+    # To stdout the record alone, for ``meldwise shanghai review -``.
+    assert main([*ARGV, "--option", "hands=1"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out) == played["record"]
+    assert err.splitlines()[0].endswith("record written to standard output")
+    monkeypatch.setattr("sys.stdin", io.StringIO(out))
+    assert main(["shanghai", "review", "-", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == review_shanghai({"record": played["record"]})
+
+
+def test_the_summary_says_a_blocked_hand_in_japanese(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [*ARGV, "--option", "hands=1", "--option", "max_turns=2", "--lang", "ja"]
+    assert main(argv) == 0
+    summary = capsys.readouterr().err.splitlines()[0]
+    assert summary.startswith("1ハンド、1ハンドが手番の上限までに誰も上がらず終了。")
+
+
+BAD_FLAGS = [
+    (["--bots", "strong,clever"], "error: --bots must be 'greedy' or 'strong', got 'clever'"),
+    (["--bots", "strong", "--seed", "-1"], "error: --bots must hold at least 2, got 1; --seed"),
+    (["--bots", "strong,greedy", "--option", "hands=11"], "error: --option: 'hands' must be"),
+    (["--bots", "strong,greedy", "--option", "rules.decks=0"], "error: --option rules: rule"),
+    (["--bots", "strong,greedy", "--notation", "RBYK"], "error: --notation writes Rummikub"),
+    (["--bots", "greedy,greedy", "--option", "max_turns=1000"], "error: --option allow 10000"),
+]
+
+
+@pytest.mark.parametrize(("flags", "said"), BAD_FLAGS)
+def test_bad_input_is_said_on_one_line_naming_its_flag(
+    flags: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["game", "--game", "shanghai", *flags]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert len(err.splitlines()) == 1
+    assert err.startswith(said), err
