@@ -23,6 +23,7 @@ from enum import Enum
 from itertools import combinations
 
 from solver.cpsat import Budget, Limit, Status, note_status
+from solver.errors import MeldwiseError
 from solver.i18n import _, _n
 from solver.rummikub.engine import Move, Table, View
 from solver.rummikub.legality import check_play
@@ -36,8 +37,9 @@ from solver.settings import read_knobs
 
 SAFETY_TIME_LIMIT = 60.0
 """Seconds a bot's solve may take at most. Only a safety cap: the score stage of a
-turn stops at its deterministic work bound long before it on every position found
-so far, so this limit never decides a move."""
+turn stops at its deterministic work bound long before it on standard rules, so this
+limit never decides a move; a solve it stops (a huge variant on a loaded machine:
+8 colours of 19 numbers in 4 copies, racks of 100 tiles) raises :class:`BotError`."""
 
 MOVE_WORK = 2 * SCORE_WORK + 0.5
 """CP-SAT deterministic work (seconds of its own measure) that every search of one
@@ -68,10 +70,11 @@ def move_limit() -> Limit:
     return Limit(SAFETY_TIME_LIMIT, budget=Budget(MOVE_SOLVES, MOVE_WORK))
 
 
-class BotError(RuntimeError):
+class BotError(MeldwiseError):
     """A bot could not decide deterministically: a solve it needs was stopped by the
     wall-clock safety cap, which a rerun on another machine or load might not
-    repeat."""
+    repeat. A refusal in words, as bad input is (exit code 2, a 422): as a
+    RuntimeError it was a traceback on the command line and a 500 over HTTP."""
 
 
 def best_play(position: Position, rules: Rules, limit: Limit | None = None) -> Play:
@@ -88,7 +91,14 @@ def best_play(position: Position, rules: Rules, limit: Limit | None = None) -> P
         least_disruption=False,
     )
     if play.time_capped:
-        raise BotError(f"a solve was stopped by the {SAFETY_TIME_LIMIT} s safety cap: {position}")
+        raise BotError(
+            _(
+                "the bot's search was stopped by its {seconds} s safety cap before its"
+                " fixed amount of work: a move then depends on the machine's speed, so none"
+                " is made (a smaller position, or fewer tiles in the game, is decided in time)",
+                seconds=f"{SAFETY_TIME_LIMIT:g}",
+            )
+        )
     note_status(play.status)
     return play
 

@@ -829,3 +829,28 @@ def test_the_beginners_table_reads_as_its_sets_lie(
         assert tiles == [t.written for t in read_meld(parse_tiles(tiles), read).written]
         assert "J" not in tiles
     assert sorted(answer["played"]) == sorted(rack.split())
+
+
+def test_a_bot_move_the_safety_cap_stops_is_refused_in_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A strong move on a huge variant (8 colours of 19 numbers, 4 copies, runs of 12
+    going round, one joker a set: racks of 100 tiles and more) took 12-23 s each and
+    one, on a loaded machine, passed the 60 s safety cap: the BotError it raised was a
+    RuntimeError, a traceback on the command line and a 500 over HTTP, from a bot's
+    move and from a solve given opponents alike. It is now refused with a message, as
+    bad input is (the cap is patched tiny here to stop a small position's solves)."""
+    monkeypatch.setattr(strategy, "SAFETY_TIME_LIMIT", 1e-6)
+    position = {
+        "rack": ["R1", "R2", "R3", "K5", "B7", "O9", "K11", "J"],
+        "table": [["B1", "B2", "B3"], ["K7", "O7", "R7"]],
+        "opened": True,
+        "opponents": [{"rack_size": 5, "opened": True}],
+    }
+    with pytest.raises(MeldwiseError, match="safety cap"):
+        bot_rummikub({**position, "bot": "strong"})
+    with pytest.raises(MeldwiseError, match="safety cap"):
+        solve_rummikub(position)
+    with language("ja"), pytest.raises(MeldwiseError) as refused:
+        bot_rummikub({**position, "bot": "greedy"})
+    assert "安全上限" in str(refused.value)
