@@ -279,6 +279,55 @@ def test_too_many_tournament_players_are_said_as_players_flag(
     assert capsys.readouterr().err.startswith("\u30a8\u30e9\u30fc: --players ")
 
 
+@pytest.mark.parametrize(
+    ("argv", "flag", "problem"),
+    [
+        (["--players", "8"], "--players", "8 hands of 14 need 112 tiles, the game has 106"),
+        (
+            ["--players", "8", "--option", "hand=20"],
+            "--players",
+            "8 hands of 20 need 160 tiles, the game has 106",
+        ),
+        (
+            ["--game", "shanghai", "--players", "8", "--option", "hand_size=20"],
+            "--players",
+            "8 hands of 20 and an upcard need 161 cards, the game has 108",
+        ),
+        # The settings at fault whatever the number of players: --option's.
+        (["--option", "hand=60"], "--option", "2 hands of 60 need 120 tiles, the game has 106"),
+        # The number of players given as a setting: --option's too.
+        (
+            ["--players", "8", "--option", "players=8"],
+            "--option",
+            "8 hands of 14 need 112 tiles, the game has 106",
+        ),
+        (
+            [
+                *("--game", "shanghai", "--players", "8"),
+                *("--option", "hand_size=20", "--option", "players=8"),
+            ],
+            "--option",
+            "8 hands of 20 and an upcard need 161 cards, the game has 108",
+        ),
+    ],
+)
+def test_too_many_players_for_the_tiles_are_said_as_the_flag_that_gave_them(
+    argv: list[str],
+    flag: str,
+    problem: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # --players 8 was said as "--option: 8 hands of 14 need 112 tiles", a flag not given.
+    argv = ["tournament", "--no-progress", "--bots", "greedy", *argv]
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"error: {flag}: {problem}\n"
+    monkeypatch.setenv("LANGUAGE", "ja")
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith(f"\u30a8\u30e9\u30fc: {flag}: ")
+
+
 def test_option_flags_read_true_and_false_as_rule_flags_do(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
