@@ -186,7 +186,8 @@ def seated(data: Mapping[str, Any], players: int, where: str) -> dict[str, Any]:
     """A game's settings ``data`` (the top-level field ``where`` of what was read) for a
     game of ``players`` seats, its ``players`` set to that: a ``players`` setting given
     that says otherwise raises :class:`RulesError` (it was once silently replaced by the
-    number of seats), about ``where`` (``--option`` on the command line)."""
+    number of seats), about ``where.players`` (``--option players`` on the command line;
+    it was about ``where`` alone, a place of no field)."""
     given = data.get("players")
     if type(given) is int and given != players:
         raise RulesError(
@@ -195,7 +196,7 @@ def seated(data: Mapping[str, Any], players: int, where: str) -> dict[str, Any]:
                 given=given,
                 seats=players,
             )
-        ).about(where)
+        ).about(f"{where}.players")
     # Not a whole number: left as given, for the settings' own check to name.
     return {**data, "players": players} if given is None else dict(data)
 

@@ -150,53 +150,62 @@ def test_tournament_says_a_bad_rule_with_its_option(
 
 
 @pytest.mark.parametrize(
-    ("argv", "problem"),
+    ("argv", "flag", "problem"),
     [
         (
             ["tournament", "--bots", "greedy", "--option", "nosuch=1"],
+            "--option",
             "unknown game setting 'nosuch'; known are hand, players, pool_empty, rules",
         ),
         (
             ["tournament", "--game", "shanghai", "--bots", "greedy", "--option", "nosuch=1"],
+            "--option",
             "unknown game setting 'nosuch'; known are rules, players, hands, hand_size, max_turns",
         ),
         (
             ["tournament", "--bots", "greedy", "--option", "pool_empty=never"],
+            "--option",
             "'pool_empty' must be 'play_on' or 'end', got 'never'",
         ),
         (
             ["tournament", "--game", "shanghai", "--bots", "greedy", "--option", "hands=0"],
+            "--option",
             "'hands' must be a whole number 1 to 10, got 0",
         ),
         (
             ["tournament", "--bots", "greedy", "--option", "players=3"],
+            "--option players",
             "game setting 'players' is 3, but 2 bots are seated",
         ),
         (
             ["tournament", "--game", "shanghai", "--bots", "greedy", "--option", "players=3"],
+            "--option players",
             "game setting 'players' is 3, but 2 bots are seated",
         ),
         (
             ["game", "--bots", "greedy,greedy", "--option", "players=3"],
+            "--option players",
             "game setting 'players' is 3, but 2 bots are seated",
         ),
     ],
 )
 def test_a_bad_game_setting_is_said_with_its_option(
     argv: list[str],
+    flag: str,
     problem: str,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The tournament said these without --option (game said "--option: ..."), and a
-    # 'players' setting the seats contradict was said without it by both.
+    # 'players' setting the seats contradict was said without it by both, then as
+    # "--option: ...": it is one setting, said by its NAME as "--option rules: ..." is.
     argv = [*argv, "--no-progress"] if argv[0] == "tournament" else argv
     monkeypatch.setenv("LANGUAGE", "en")
     assert main(argv) == 2
-    assert capsys.readouterr().err == f"error: --option: {problem}\n"
+    assert capsys.readouterr().err == f"error: {flag}: {problem}\n"
     monkeypatch.setenv("LANGUAGE", "ja")  # the tournament takes no --lang
     assert main(argv) == 2
-    assert capsys.readouterr().err.startswith("\u30a8\u30e9\u30fc: --option: ")
+    assert capsys.readouterr().err.startswith(f"\u30a8\u30e9\u30fc: {flag}: ")
 
 
 @pytest.mark.parametrize("command", [["tournament", "--no-progress"], ["game"]])
