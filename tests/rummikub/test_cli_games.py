@@ -208,6 +208,35 @@ def test_a_bad_game_setting_is_said_with_its_option(
     assert capsys.readouterr().err.startswith(f"\u30a8\u30e9\u30fc: {flag}: ")
 
 
+@pytest.mark.parametrize(
+    ("game", "bots", "problem"),
+    [
+        ("rummikub", "greedy,foo", "unknown bot 'foo'; bots are beginner, greedy, strong"),
+        ("shanghai", "greedy,foo", "unknown bot 'foo'; bots are greedy, strong"),
+        (
+            "rummikub",
+            "strong:stuck=zzz",
+            "bot 'strong:stuck=zzz': knob 'stuck' is one of draw, set, all, got 'zzz'",
+        ),
+    ],
+)
+def test_a_tournament_says_a_bad_bot_name_with_its_flag(
+    game: str,
+    bots: str,
+    problem: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "unknown bot 'foo'; ..." named no flag, where game says "--bots must be ...".
+    argv = ["tournament", "--no-progress", "--game", game, "--bots", bots]
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"error: --bots: {problem}\n"
+    monkeypatch.setenv("LANGUAGE", "ja")
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith("\u30a8\u30e9\u30fc: --bots: ")
+
+
 @pytest.mark.parametrize("command", [["tournament", "--no-progress"], ["game"]])
 @pytest.mark.parametrize("bots", ["greedy,,strong", "greedy,", ",greedy", "greedy, ,strong"])
 def test_game_and_tournament_refuse_an_empty_bot_name_alike(
@@ -883,7 +912,7 @@ def test_a_knob_after_a_comma_is_said_to_be_joined_with_a_plus(
     monkeypatch.setenv("LANGUAGE", "en")
     assert main(argv) == 2
     assert capsys.readouterr().err == (
-        "error: unknown bot 'stuck=set': a strong bot's knobs are joined with '+'"
+        "error: --bots: unknown bot 'stuck=set': a strong bot's knobs are joined with '+'"
         " (strong:hurry_rack=3+stuck=set), for commas separate the seats\n"
     )
     monkeypatch.setenv("LANGUAGE", "ja")
