@@ -30,7 +30,7 @@ from functools import partial
 from pathlib import Path
 
 from benchmarks.selfplay import KEEP_EVERY, PLAYERS, play_positions
-from solver.commands import unreadable, write_file
+from solver.commands import not_json, unreadable, write_file
 from solver.errors import MeldwiseError
 from solver.i18n import _
 from solver.rummikub import STANDARD, Objective, Position, Rules, Tile
@@ -290,6 +290,6 @@ def load_cases(path: Path, seed: int, buckets: Sequence[Bucket], per_bucket: int
         raise ValueError(f"{path}: not a positions file (not UTF-8 text)") from None
     except MeldwiseError as error:  # a tile, a set or a field the solver refuses
         raise ValueError(f"{path}: {error}") from None
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: not JSON ({error})") from None
+    except (json.JSONDecodeError, RecursionError) as error:  # said as every command says it
+        raise not_json(path, error) from None
     return cases

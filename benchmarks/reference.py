@@ -25,7 +25,7 @@ from benchmarks.cases import Case, Mode, all_buckets, load_cases, select
 from benchmarks.machine import describe, load
 from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import number
-from solver.commands import Parser, unreadable
+from solver.commands import Parser, not_json, unreadable
 from solver.rummikub import STANDARD, Limit, solve
 
 POSITIONS_FILE = Path(__file__).with_name("positions-2026.json")
@@ -69,6 +69,8 @@ def load_references(path: Path, seed: int) -> dict[tuple[str, str], Reference]:
         }
     except OSError as error:  # a file not there is no file of the wrong kind
         raise unreadable(path, error) from None
+    except (json.JSONDecodeError, RecursionError) as error:  # said as every command says it
+        raise not_json(path, error) from None
     except (ValueError, TypeError, AttributeError, KeyError) as error:
         raise ValueError(f"{path}: not a reference file ({error})") from None
 

@@ -641,14 +641,21 @@ def read_json_file(path: str, stdin: TextIO) -> Any:
     try:
         return read_json(text)
     except (json.JSONDecodeError, RecursionError) as error:
-        raise MeldwiseError(
-            _(
-                "{path} is not valid JSON: {error}",
-                # "- is not valid JSON" named stdin by the flag's word for it.
-                path=_("standard input") if path == "-" else file_name(path),
-                error=json_problem(error),
-            )
-        ) from None
+        raise not_json(path, error) from None
+
+
+def not_json(path: Path | str, error: json.JSONDecodeError | RecursionError) -> MeldwiseError:
+    """The refusal of the file ``path`` (``-``: standard input) whose text ``json``
+    could not read (``error``), as every command says it: ``x.json is not valid JSON:
+    Expecting value at character 28``."""
+    return MeldwiseError(
+        _(
+            "{path} is not valid JSON: {error}",
+            # "- is not valid JSON" named stdin by the flag's word for it.
+            path=_("standard input") if path == "-" else file_name(path),
+            error=json_problem(error),
+        )
+    )
 
 
 def file_name(path: Path | str) -> str:

@@ -43,10 +43,11 @@ class MeldwiseError(ValueError):
         self.places = ((at, where), *(((*at, *inner), shown) for inner, shown in cause.places))
         return self
 
-    def about(self, field: str) -> MeldwiseError:
-        """This error, noting that its message is about the top-level ``field`` of what
-        was read without quoting it (see :attr:`places`)."""
-        self.places = (((field,), ""),)
+    def about(self, where: str) -> MeldwiseError:
+        """This error, noting that its message is about the place ``where`` of what was
+        read without quoting it (see :attr:`places`): a top-level field (``table``) or a
+        place within one (``settings.players``, as :func:`path_of` reads it)."""
+        self.places = ((path_of(where), ""),)
         return self
 
     def naming(self, *fields: str, quoted: bool = True) -> MeldwiseError:

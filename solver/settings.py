@@ -186,7 +186,8 @@ def seated(data: Mapping[str, Any], players: int, where: str) -> dict[str, Any]:
     """A game's settings ``data`` (the top-level field ``where`` of what was read) for a
     game of ``players`` seats, its ``players`` set to that: a ``players`` setting given
     that says otherwise raises :class:`RulesError` (it was once silently replaced by the
-    number of seats), about ``where`` (``--option`` on the command line)."""
+    number of seats), about ``where.players`` (``--option players`` on the command line;
+    it was about ``where`` alone, a place of no field)."""
     given = data.get("players")
     if type(given) is int and given != players:
         raise RulesError(
@@ -195,9 +196,49 @@ def seated(data: Mapping[str, Any], players: int, where: str) -> dict[str, Any]:
                 given=given,
                 seats=players,
             )
-        ).about(where)
+        ).about(f"{where}.players")
     # Not a whole number: left as given, for the settings' own check to name.
     return {**data, "players": players} if given is None else dict(data)
+
+
+FEWEST_PLAYERS = 2
+"""The fewest players a game of either game seats."""
+
+
+def seated_read(
+    read: Callable[[Mapping[str, Any], str], _Read],
+    data: Mapping[str, Any],
+    players: int,
+    where: str,
+    seats: str,
+) -> _Read:
+    """A game's settings ``data`` (the top-level field ``where`` of what was read) for a
+    game of ``players`` seats (:func:`seated`), read by ``read`` (the game's
+    ``GameSettings.read``). When ``data`` leaves ``players`` to the seats and the same
+    settings hold for :data:`FEWEST_PLAYERS`, the number of seats alone is at fault: the
+    error is said at ``seats``, the field that gave it (a tournament's ``players``,
+    ``--players`` on the command line, which was blamed on ``--option``: "--option: 8
+    hands of 14 need 112 tiles")."""
+    settings = seated(data, players, where)
+    try:
+        return read(settings, where)
+    except MeldwiseError:
+        if data.get("players") is not None or not _holds(
+            read, {**settings, "players": FEWEST_PLAYERS}, where
+        ):
+            raise
+    return read(settings, seats)  # fails as before, said at ``seats``
+
+
+def _holds(
+    read: Callable[[Mapping[str, Any], str], object], data: Mapping[str, Any], where: str
+) -> bool:
+    """Whether ``read`` reads ``data`` without an error."""
+    try:
+        read(data, where)
+    except MeldwiseError:
+        return False
+    return True
 
 
 def placed(where: str, error: MeldwiseError) -> MeldwiseError:

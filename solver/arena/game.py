@@ -91,9 +91,13 @@ class GameSpec:
 
     def check_bots(self, names: Sequence[str]) -> None:
         """Raise :class:`UnknownBot` (or another :class:`MeldwiseError`) naming the first
-        name this game cannot make a bot of."""
-        for name in names:
-            self.new_bot(name, 0)
+        name this game cannot make a bot of, about its place ``bots[seat]`` (``--bots``
+        on the command line: "unknown bot 'foo'" named no flag)."""
+        for seat, name in enumerate(names):
+            try:
+                self.new_bot(name, 0)
+            except MeldwiseError as error:
+                raise error.about(f"bots[{seat}]") from None
 
 
 MAX_NAMED = 5

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from solver.settings import seated
+from solver.settings import seated_read
 from solver.shanghai.bots import BOTS, make_bot
 from solver.shanghai.engine import MAX_PLAYERS, Game, GameSettings
 from solver.shanghai.record import record_to_dict
@@ -24,8 +24,10 @@ if TYPE_CHECKING:
 def new_game(seed: int, players: int, options: Mapping[str, Any]) -> Game:
     """A game of ``players`` dealt from ``seed``; ``options`` are game settings
     (``rules``, ``hands``, ``hand_size``, ``max_turns``; see :class:`GameSettings`); an error
-    in them is said at ``options``, ``--option`` on the command line)."""
-    return Game.new(GameSettings.read(seated(options, players, "options"), "options"), seed)
+    in them is said at ``options``, ``--option`` on the command line, one of the number of
+    players alone at ``players``, ``--players``)."""
+    settings = seated_read(GameSettings.read, options, players, "options", "players")
+    return Game.new(settings, seed)
 
 
 def record(match: Match, players: Sequence[str]) -> dict[str, Any]:

@@ -328,10 +328,12 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
 def _table(text: str) -> list[dict[str, Any]]:
     """The melds of ``--table``: none for an empty text, else each between two ``|``;
     an empty one is refused by its place, as the wire refuses it (``"8H 8S 8D ||"`` was
-    once one meld and ``"|"`` none, while ``"ann: "`` was refused)."""
+    once one meld and ``"|"`` none, while ``"ann: "`` was refused); so is an empty owner
+    before a ``:`` (``": 8H 8S 8D"`` was read as none, where the wire refuses an
+    ``"owner"`` of ``""``)."""
     if not text.strip():
         return []
-    melds = [_table_meld(part) for part in split(text, "|")]
+    melds = [_table_meld(index, part) for index, part in enumerate(split(text, "|"))]
     for index, meld in enumerate(melds):
         if not meld["cards"]:
             raise MeldwiseError(
@@ -343,11 +345,20 @@ def _table(text: str) -> list[dict[str, Any]]:
     return melds
 
 
-def _table_meld(text: str) -> dict[str, Any]:
+def _table_meld(index: int, text: str) -> dict[str, Any]:
     owner, sep, cards = partition(text, ":")
-    if sep:
-        return {"cards": words(cards), "owner": owner.strip() or None}
-    return {"cards": words(text)}
+    if not sep:
+        return {"cards": words(text)}
+    if not owner.strip():
+        raise MeldwiseError(
+            _(
+                "--table: table meld {index} has an empty owner before ':' in {meld!r:.60};"
+                " give a player's name, or no ':' for a meld of no owner",
+                index=index,
+                meld=text.strip(),
+            )
+        )
+    return {"cards": words(cards), "owner": owner.strip()}
 
 
 def _sizes(given: list[str] | None, flag: str) -> list[int]:

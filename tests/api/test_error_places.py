@@ -438,3 +438,16 @@ def test_rules_that_are_no_object_are_listed_as_their_place(
     body = answer.json()
     assert body["places"] == [{"field": ["rules"], "quoted": "rules"}], body
     found_in_turn(body["detail"], body["places"])
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("path", ["/v1/rummikub/game", "/v1/shanghai/game"])
+def test_a_players_setting_the_seats_contradict_lists_its_place(
+    client: TestClient, path: str, lang: str
+) -> None:
+    # Its place was ["settings"] quoted as "": the settings as a whole, though the detail
+    # is about one setting in them.
+    asked = {"bots": ["greedy", "greedy"], "settings": {"players": 3}, "lang": lang}
+    body = client.post(path, json=asked).json()
+    assert body["places"] == [{"field": ["settings", "players"], "quoted": ""}]
+    assert "'players' " in body["detail"]

@@ -260,8 +260,9 @@ def test_an_illegal_move_in_shanghai_is_numbered_as_a_move() -> None:
 def test_unknown_game_or_bot_is_refused(nim: None) -> None:
     with pytest.raises(MeldwiseError, match="unknown game 'go'"):
         run_tournament("go", ["a", "b"], 1)
-    with pytest.raises(MeldwiseError, match="unknown bot 'random'"):
-        run_tournament("nim", ["random", "one"], 1)
+    with pytest.raises(MeldwiseError, match="unknown bot 'random'") as refused:
+        run_tournament("nim", ["one", "random"], 1)
+    assert refused.value.places == ((("bots", 1), ""),)  # about the seat's name
 
 
 def test_every_game_deals_from_a_seed_a_single_game_takes(nim: None) -> None:

@@ -54,7 +54,10 @@ def test_record_hashes_every_search_of_a_default_solve() -> None:
             ["--base", "HEAD", "--positions", "/nonexistent.json"],
             "cannot read /nonexistent.json: no such file or folder",
         ),
-        (["--base", "HEAD", "--positions", "README.md"], "README.md: not JSON"),
+        (
+            ["--base", "HEAD", "--positions", "README.md"],
+            "README.md is not valid JSON: Expecting value at character 1",
+        ),
         (["--base", "HEAD", "--builds", "--repeat", "0"], "must be at least 1"),
     ],
 )

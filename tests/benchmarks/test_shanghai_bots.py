@@ -33,7 +33,7 @@ def test_by_hand_counts_what_the_game_shows() -> None:
     [
         ("", "--bots names no bot (got '')"),
         ("strong,,greedy", "--bots has an empty name in 'strong,,greedy'"),
-        ("strong,nobody", "unknown bot 'nobody'"),
+        ("strong,nobody", "--bots: unknown bot 'nobody'"),
         ("greedy," * 8 + "greedy", "9 bots named for 4 players"),
     ],
 )

@@ -404,8 +404,26 @@ def test_references_belong_to_the_committed_positions_only() -> None:
     assert {label for label, _mode in same} == {case.label for case in committed}
     other = [replace(case, position=Position.parse("R1 R2 R3", "K5 K6 K7")) for case in committed]
     assert references_for(other, REFERENCE_FILE, 2026) == {}
-    with pytest.raises(ValueError, match="not a reference file"):
+    with pytest.raises(ValueError, match=r"test_suite\.py is not valid JSON: "):
         references_for(committed, Path(__file__), 2026)
+
+
+@pytest.mark.parametrize("flag", ["--reference", "--positions"])
+def test_a_file_that_is_not_json_is_said_so_as_every_command_says_it(
+    flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It was Python's words: "not a reference file (Expecting value: line 2 column 13
+    # (char 27))", "not JSON (...)", in English whatever the language.
+    path = tmp_path / "bad.json"
+    path.write_text('{"seed": 2026,\n "buckets": }')
+    argv = ["bench", "--quick", "--buckets", "t0-r6", "--modes", "tiles", flag, str(path)]
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(argv) == 2
+    said = f"error: {path} is not valid JSON: Expecting value at character 28\n"
+    assert capsys.readouterr().err.endswith(said)
+    monkeypatch.setenv("LANGUAGE", "ja")
+    assert main(argv) == 2
+    assert f"エラー: {path} は正しいJSONではありません: 28文字目" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("flag", ["--reference", "--positions"])

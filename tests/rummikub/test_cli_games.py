@@ -150,53 +150,91 @@ def test_tournament_says_a_bad_rule_with_its_option(
 
 
 @pytest.mark.parametrize(
-    ("argv", "problem"),
+    ("argv", "flag", "problem"),
     [
         (
             ["tournament", "--bots", "greedy", "--option", "nosuch=1"],
+            "--option",
             "unknown game setting 'nosuch'; known are hand, players, pool_empty, rules",
         ),
         (
             ["tournament", "--game", "shanghai", "--bots", "greedy", "--option", "nosuch=1"],
+            "--option",
             "unknown game setting 'nosuch'; known are rules, players, hands, hand_size, max_turns",
         ),
         (
             ["tournament", "--bots", "greedy", "--option", "pool_empty=never"],
+            "--option",
             "'pool_empty' must be 'play_on' or 'end', got 'never'",
         ),
         (
             ["tournament", "--game", "shanghai", "--bots", "greedy", "--option", "hands=0"],
+            "--option",
             "'hands' must be a whole number 1 to 10, got 0",
         ),
         (
             ["tournament", "--bots", "greedy", "--option", "players=3"],
+            "--option players",
             "game setting 'players' is 3, but 2 bots are seated",
         ),
         (
             ["tournament", "--game", "shanghai", "--bots", "greedy", "--option", "players=3"],
+            "--option players",
             "game setting 'players' is 3, but 2 bots are seated",
         ),
         (
             ["game", "--bots", "greedy,greedy", "--option", "players=3"],
+            "--option players",
             "game setting 'players' is 3, but 2 bots are seated",
         ),
     ],
 )
 def test_a_bad_game_setting_is_said_with_its_option(
     argv: list[str],
+    flag: str,
     problem: str,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The tournament said these without --option (game said "--option: ..."), and a
-    # 'players' setting the seats contradict was said without it by both.
+    # 'players' setting the seats contradict was said without it by both, then as
+    # "--option: ...": it is one setting, said by its NAME as "--option rules: ..." is.
     argv = [*argv, "--no-progress"] if argv[0] == "tournament" else argv
     monkeypatch.setenv("LANGUAGE", "en")
     assert main(argv) == 2
-    assert capsys.readouterr().err == f"error: --option: {problem}\n"
+    assert capsys.readouterr().err == f"error: {flag}: {problem}\n"
     monkeypatch.setenv("LANGUAGE", "ja")  # the tournament takes no --lang
     assert main(argv) == 2
-    assert capsys.readouterr().err.startswith("\u30a8\u30e9\u30fc: --option: ")
+    assert capsys.readouterr().err.startswith(f"\u30a8\u30e9\u30fc: {flag}: ")
+
+
+@pytest.mark.parametrize(
+    ("game", "bots", "problem"),
+    [
+        ("rummikub", "greedy,foo", "unknown bot 'foo'; bots are beginner, greedy, strong"),
+        ("shanghai", "greedy,foo", "unknown bot 'foo'; bots are greedy, strong"),
+        (
+            "rummikub",
+            "strong:stuck=zzz",
+            "bot 'strong:stuck=zzz': knob 'stuck' is one of draw, set, all, got 'zzz'",
+        ),
+    ],
+)
+def test_a_tournament_says_a_bad_bot_name_with_its_flag(
+    game: str,
+    bots: str,
+    problem: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "unknown bot 'foo'; ..." named no flag, where game says "--bots must be ...".
+    argv = ["tournament", "--no-progress", "--game", game, "--bots", bots]
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"error: --bots: {problem}\n"
+    monkeypatch.setenv("LANGUAGE", "ja")
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith("\u30a8\u30e9\u30fc: --bots: ")
 
 
 @pytest.mark.parametrize("command", [["tournament", "--no-progress"], ["game"]])
@@ -277,6 +315,55 @@ def test_too_many_tournament_players_are_said_as_players_flag(
     monkeypatch.setenv("LANGUAGE", "ja")
     assert main([*argv, "--players", str(most + 1)]) == 2
     assert capsys.readouterr().err.startswith("\u30a8\u30e9\u30fc: --players ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag", "problem"),
+    [
+        (["--players", "8"], "--players", "8 hands of 14 need 112 tiles, the game has 106"),
+        (
+            ["--players", "8", "--option", "hand=20"],
+            "--players",
+            "8 hands of 20 need 160 tiles, the game has 106",
+        ),
+        (
+            ["--game", "shanghai", "--players", "8", "--option", "hand_size=20"],
+            "--players",
+            "8 hands of 20 and an upcard need 161 cards, the game has 108",
+        ),
+        # The settings at fault whatever the number of players: --option's.
+        (["--option", "hand=60"], "--option", "2 hands of 60 need 120 tiles, the game has 106"),
+        # The number of players given as a setting: --option's too.
+        (
+            ["--players", "8", "--option", "players=8"],
+            "--option",
+            "8 hands of 14 need 112 tiles, the game has 106",
+        ),
+        (
+            [
+                *("--game", "shanghai", "--players", "8"),
+                *("--option", "hand_size=20", "--option", "players=8"),
+            ],
+            "--option",
+            "8 hands of 20 and an upcard need 161 cards, the game has 108",
+        ),
+    ],
+)
+def test_too_many_players_for_the_tiles_are_said_as_the_flag_that_gave_them(
+    argv: list[str],
+    flag: str,
+    problem: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # --players 8 was said as "--option: 8 hands of 14 need 112 tiles", a flag not given.
+    argv = ["tournament", "--no-progress", "--bots", "greedy", *argv]
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"error: {flag}: {problem}\n"
+    monkeypatch.setenv("LANGUAGE", "ja")
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith(f"\u30a8\u30e9\u30fc: {flag}: ")
 
 
 def test_option_flags_read_true_and_false_as_rule_flags_do(
@@ -825,7 +912,7 @@ def test_a_knob_after_a_comma_is_said_to_be_joined_with_a_plus(
     monkeypatch.setenv("LANGUAGE", "en")
     assert main(argv) == 2
     assert capsys.readouterr().err == (
-        "error: unknown bot 'stuck=set': a strong bot's knobs are joined with '+'"
+        "error: --bots: unknown bot 'stuck=set': a strong bot's knobs are joined with '+'"
         " (strong:hurry_rack=3+stuck=set), for commas separate the seats\n"
     )
     monkeypatch.setenv("LANGUAGE", "ja")

@@ -99,7 +99,8 @@ def test_the_request_example_plays_and_reviews() -> None:
         ({"bots": ["strong"] * 9}, ("bots",)),
         ({**SHORT, "seed": -1}, ("seed",)),
         ({**SHORT, "settings": {"hands": 11}}, ("settings",)),
-        ({**SHORT, "settings": {"players": 3}}, ("settings",)),
+        # The one setting the seats contradict (it was the settings as a whole).
+        ({**SHORT, "settings": {"players": 3}}, ("settings", "players")),
         # More turns than a bot game allows (20,000 turns took 5 s and 3.6 MB).
         ({**SHORT, "settings": {"max_turns": 201}}, ("settings",)),
         ({**SHORT, "settings": {"rules": {"decks": 0}}}, ("settings", "rules")),

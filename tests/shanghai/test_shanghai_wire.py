@@ -387,6 +387,39 @@ def test_cli_refuses_empty_melds_and_repeated_contract_flags(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("table", "index", "meld"),
+    [(": 8H 8S 8D", 0, ": 8H 8S 8D"), ("ann: 9H 9S 9D |  :8H 8S 8D", 1, ":8H 8S 8D")],
+)
+def test_cli_refuses_an_empty_owner_as_the_wire_does(
+    table: str,
+    index: int,
+    meld: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """': 8H 8S 8D' was read as a meld of no owner, while the wire refuses an 'owner'
+    of ''."""
+    with pytest.raises(MeldwiseError, match="owner: a player name must be 1-64 characters"):
+        advise_shanghai(
+            {
+                "hand": ["7H"],
+                "hand_number": 1,
+                "table": [{"cards": ["8H", "8S", "8D"], "owner": ""}],
+            }
+        )
+    argv = ["shanghai", "advise", "--hand", "7H 7S 7D", "--hand-number", "1", "--table", table]
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        f"error: --table: table meld {index} has an empty owner before ':' in {meld!r}; give a"
+        " player's name, or no ':' for a meld of no owner\n"
+    )
+    assert main([*argv, "--lang", "ja"]) == 2
+    assert capsys.readouterr().err.startswith("\u30a8\u30e9\u30fc: --table: ")
+    assert main([*argv[:-1], table.replace(meld, f"bo{meld}")]) == 0  # a name: read
+
+
 def test_cli_a_table_meld_that_is_not_valid_names_the_flag(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
