@@ -153,8 +153,29 @@ BAD_FLAGS = [
     (["--bots", "strong,greedy", "--option", "hands=11"], "error: --option: 'hands' must be"),
     (["--bots", "strong,greedy", "--option", "rules.decks=0"], "error: --option rules: rule"),
     (["--bots", "strong,greedy", "--notation", "RBYK"], "error: --notation writes Rummikub"),
-    (["--bots", "greedy,greedy", "--option", "max_turns=1000"], "error: --option allow 10000"),
+    (
+        ["--bots", "greedy,greedy", "--option", "max_turns=1000"],
+        "error: --option: 'hands' times 'max_turns' is 10000 turns (10 hands of at most 1000)",
+    ),
 ]
+
+
+def test_too_many_turns_are_said_at_the_settings_in_words() -> None:
+    # It was "'settings' allow 2001 turns (1 hands of at most 2001)", which the command
+    # line said as "--option allow 2001 turns".
+    request = {**SHORT, "settings": {"hands": 1, "max_turns": 2001}}
+    with pytest.raises(MeldwiseError) as refused:
+        game_shanghai(request)
+    assert str(refused.value) == (
+        "settings: 'hands' times 'max_turns' is 2001 turns (1 hand of at most 2001);"
+        " a bot game allows at most 2000"
+    )
+    with pytest.raises(MeldwiseError) as refused:
+        game_shanghai({**request, "lang": "ja"})
+    assert str(refused.value) == (
+        "settings: 'hands' と 'max_turns' を掛けると2001手番です(1ハンド、各最大2001手番)。"
+        "ボット同士のゲームは最大2000手番までです"
+    )
 
 
 @pytest.mark.parametrize(("flags", "said"), BAD_FLAGS)
