@@ -147,6 +147,30 @@ def test_the_summary_says_a_blocked_hand_in_japanese(capsys: pytest.CaptureFixtu
     assert summary.startswith("1ハンド、1ハンドが手番の上限までに誰も上がらず終了。")
 
 
+def test_the_summary_says_why_each_hand_was_blocked(capsys: pytest.CaptureFixture[str]) -> None:
+    # Four players, one deck, four turns a hand: hand 1 ends after three turns, the
+    # buys having emptied the stock and the pile; hand 2 plays its four turns. Both
+    # were said to be blocked with "no one went out within their turns".
+    argv = ["game", "--game", "shanghai", "--bots", "greedy,greedy,greedy,greedy", "--seed", "3"]
+    argv += ["--option", "rules.decks=1", "--option", "hands=2", "--option", "max_turns=4"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    plays = [
+        sum(event["kind"] == "play" for event in hand["events"])
+        for hand in json.loads(out)["hands"]
+    ]
+    assert plays == [3, 4]
+    assert err.startswith(
+        "2 hands, 1 hand blocked: no one went out within its turns, 1 hand blocked: no card"
+        " was left to draw; winners "
+    )
+    assert main([*argv, "--lang", "ja"]) == 0
+    assert capsys.readouterr().err.startswith(
+        "2ハンド、1ハンドが手番の上限までに誰も上がらず終了、"
+        "1ハンドが誰も上がらないまま引けるカードが尽きて終了。勝者 "
+    )
+
+
 BAD_FLAGS = [
     (["--bots", "strong,clever"], "error: --bots must be 'greedy' or 'strong', got 'clever'"),
     (["--bots", "strong", "--seed", "-1"], "error: --bots must hold at least 2, got 1; --seed"),
