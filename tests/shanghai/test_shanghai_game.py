@@ -171,6 +171,17 @@ def test_the_summary_says_why_each_hand_was_blocked(capsys: pytest.CaptureFixtur
     )
 
 
+def test_too_few_cards_are_said_by_players_not_hands() -> None:
+    # It said "settings: 2 hands of 26 and an upcard need 53 cards" of a game whose
+    # 'hands' setting, the hands played, was 1.
+    settings = {"hands": 1, "hand_size": 26, "rules": {"decks": 1, "jokers_per_deck": 0}}
+    with pytest.raises(MeldwiseError) as refused:
+        game_shanghai({**SHORT, "settings": settings})
+    assert str(refused.value) == (
+        "settings: 2 players dealt 26 cards each and an upcard need 53 cards; the game has 52"
+    )
+
+
 BAD_FLAGS = [
     (["--bots", "strong,clever"], "error: --bots must be 'greedy' or 'strong', got 'clever'"),
     (["--bots", "strong", "--seed", "-1"], "error: --bots must hold at least 2, got 1; --seed"),
