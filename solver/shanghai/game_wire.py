@@ -74,8 +74,10 @@ class ShanghaiGameRequest(Spoken):
 
 class ShanghaiGameResponse(Answer):
     status: Status = Field(
-        description="optimal when every solve the bots made was proven; else one stopped at"
-        " its deterministic work bound and the bot played the best it had found"
+        description="optimal when every solve the bots made was proven; else the least"
+        " proven: feasible, one stopped at its deterministic work bound and the bot played"
+        " the best it had found; unknown, one stopped there before finding anything and the"
+        " bot played without it"
     )
     record: GameRecordModel = Field(
         description="the game record (docs/shanghai.md), as the review reads it"
