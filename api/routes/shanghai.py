@@ -41,7 +41,8 @@ BAD_INPUT = documented_errors(
 )
 GAME_BAD_INPUT = documented_errors(
     "an unknown field or bot, fewer than 2 bots or more than the game seats, a seed out of"
-    " range, a bad setting (the message names it: settings.rules, settings.hands, ...),"
+    " range, a bad setting (the message names it: \"settings.rules: rule 'decks' ...\","
+    " \"settings: 'hands' ...\"),"
     f" settings that allow more than {MAX_GAME_TURNS} turns (hands times max_turns)"
 )
 REVIEW_BAD_INPUT = documented_errors(
