@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from ortools.sat.python import cp_model
 
+import solver.shanghai.bots as bots_module
 import solver.shanghai.search as search_module
 from solver.cli import main
-from solver.cpsat import solve_statuses
+from solver.cpsat import Limit, solve_statuses
 from solver.errors import MeldwiseError
 from solver.shanghai import STANDARD, Contract, parse_cards
 from solver.shanghai.deficiency import deficiency
@@ -70,6 +71,26 @@ def test_the_status_says_every_solve_was_proven(
     answer = game_shanghai(SHORT)
     assert answer["status"] == "feasible"
     assert answer["record"] == played["record"]
+
+
+def test_a_move_the_safety_cap_stopped_is_refused_in_words(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A bot's solve stopped by its 10 s wall-clock cap (a loaded machine, a heavy
+    # variant: 8 decks, 30 cards dealt, wild twos had 2.7 s solves) was played all the
+    # same: a game another machine would not repeat, its status "unknown" read as a
+    # deterministic bound's stop. The cap is patched tiny here to stop every solve.
+    monkeypatch.setattr(bots_module, "LIMIT", Limit(1e-6))
+    with pytest.raises(MeldwiseError, match=r"^the bot's search was stopped by its 1e-06 s"):
+        game_shanghai(SHORT)
+    with pytest.raises(MeldwiseError) as refused:
+        game_shanghai({**SHORT, "lang": "ja"})
+    assert "安全上限" in str(refused.value)
+    assert main([*ARGV, "--option", "hands=1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("error: the bot's search was stopped by its 1e-06 s safety cap")
+    assert len(err.splitlines()) == 1
 
 
 def test_a_deficiency_solve_is_noted_for_the_game_status() -> None:
