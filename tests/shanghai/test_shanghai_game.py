@@ -16,6 +16,7 @@ import pytest
 from ortools.sat.python import cp_model
 
 import solver.shanghai.bots as bots_module
+import solver.shanghai.model as model_module
 import solver.shanghai.search as search_module
 from solver.cli import main
 from solver.cpsat import Limit, solve_statuses
@@ -91,6 +92,24 @@ def test_a_move_the_safety_cap_stopped_is_refused_in_words(
     assert out == ""
     assert err.startswith("error: the bot's search was stopped by its 1e-06 s safety cap")
     assert len(err.splitlines()) == 1
+
+
+def test_a_draw_solve_is_noted_for_the_game_status(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A bot that is down asks, before drawing, which cards would let it go out
+    # (drawn_cards): those solves were not noted, so a game in which they all stopped
+    # before their proof was said to have had every solve proven (optimal).
+    real = model_module.solve_model
+    asked: list[int] = []
+
+    def stopped(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        asked.append(1)
+        _code, engine = real(*args, **kwargs)
+        return cp_model.UNKNOWN, engine
+
+    monkeypatch.setattr(model_module, "solve_model", stopped)
+    answer = game_shanghai(SHORT)
+    assert asked
+    assert answer["status"] == "unknown"
 
 
 def test_a_deficiency_solve_is_noted_for_the_game_status() -> None:
