@@ -67,13 +67,16 @@ def check_review(
     record's, or ``player``'s alone), or whose ``player`` is no seat of the game's
     ``players``."""
     if turns > most and player is None:
+        # Said with the way on, as the docs say it (a larger game is reviewed one player
+        # at a time): the command line says --player, the page and HTTP 'player'.
         raise RequestError(
             _(
-                "the record has {turns} turns; a review takes at most {most}",
+                "the record has {turns} turns; a review takes at most {most}: review one"
+                " player's turns at a time ('player')",
                 turns=turns,
                 most=most,
             )
-        )
+        ).naming("player")
     if turns > most:
         # "the record has 1200 turns" was said of one player's 1200.
         raise RequestError(

@@ -40,7 +40,8 @@ CULPRITS = (
 )
 BAD_INPUT = documented_errors(CULPRITS)
 GAME_BAD_INPUT = documented_errors(
-    f"{CULPRITS}, rules that make a game of more than {MAX_GAME_TILES} tiles"
+    f"{CULPRITS}, rules that make a game of more than {MAX_GAME_TILES} tiles, a bot move whose"
+    " search its wall-clock safety cap stopped (it would depend on the machine)"
 )
 REVIEW_BAD_INPUT = documented_errors(
     f"{CULPRITS}, a game record that does not read, a record of more than {MAX_REVIEW_TURNS} turns"

@@ -41,8 +41,10 @@ BAD_INPUT = documented_errors(
 )
 GAME_BAD_INPUT = documented_errors(
     "an unknown field or bot, fewer than 2 bots or more than the game seats, a seed out of"
-    " range, a bad setting (the message names it: settings.rules, settings.hands, ...),"
-    f" settings that allow more than {MAX_GAME_TURNS} turns (hands times max_turns)"
+    " range, a bad setting (the message names it: \"settings.rules: rule 'decks' ...\","
+    " \"settings: 'hands' ...\"),"
+    f" settings that allow more than {MAX_GAME_TURNS} turns (hands times max_turns), a bot"
+    " move whose search its wall-clock safety cap stopped (it would depend on the machine)"
 )
 REVIEW_BAD_INPUT = documented_errors(
     "an unknown field, a game record that does not read or does not replay (the message"

@@ -88,8 +88,12 @@ def play_out(match: Playing, bots: Sequence[Bot[Any, Any]], names: Sequence[str]
     move raises :class:`IllegalBotMove`: a bug in the bot, not in the request."""
     while not match.over:
         seat = match.to_move
+        # A bot's own refusal (a move its safety cap stopped: BotError) is said as it
+        # is, a refusal in words: caught with the game's below, it became an
+        # IllegalBotMove, a traceback on the command line and a 500 over HTTP.
+        move = bots[seat].choose(match.view(seat))
         try:
-            match.apply(bots[seat].choose(match.view(seat)))
+            match.apply(move)
         except MeldwiseError as error:  # the game's IllegalMove, which says the turn
             raise IllegalBotMove(f"bot {names[seat]!r} in seat {seat}: {error}") from None
 

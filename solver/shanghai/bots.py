@@ -6,7 +6,8 @@ player took) and answers a :class:`~solver.shanghai.engine.Draw`,
 :class:`~solver.shanghai.engine.Buy` or :class:`~solver.shanghai.engine.Play`.
 Bots are deterministic: every search they make is bounded by counts or by CP-SAT's
 deterministic time (:data:`~solver.shanghai.model.EFFORT`), never by the clock
-alone.
+alone; a move one of whose searches the wall-clock safety cap (:data:`LIMIT`) stopped
+is refused (:class:`BotError`), as a Rummikub bot's is.
 
 * ``greedy`` goes down as soon as it can (the turn solved as a whole: swaps,
   lay-offs, going out whenever possible), takes or buys the upcard whenever it
@@ -40,6 +41,7 @@ the buy knobs. ``python -m benchmarks.shanghai_bots`` measures any of them again
 from __future__ import annotations
 
 import math
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -64,7 +66,8 @@ from solver.shanghai.search import could_go_down, solve_turn
 
 LIMIT = Limit(10.0)
 """Wall-clock cap of a bot's CP-SAT solve: a safety net far above the deterministic
-effort that really bounds it."""
+effort that really bounds it (a turn of 8 decks, 30 cards dealt and wild twos took
+2.7 s); a solve it stops makes the move a :class:`BotError`."""
 
 MOVE_SOLVES = 32
 """CP-SAT solves the deficiency questions of one bot move may start (its own play's
@@ -79,6 +82,23 @@ spent up to 1.4 s on a dozen of them."""
 
 class UnknownBot(MeldwiseError):
     """A bot name this game does not have."""
+
+
+class BotError(MeldwiseError):
+    """A bot could not decide deterministically: a solve its move needs was stopped
+    by the wall-clock safety cap (:data:`LIMIT`), which a rerun on another machine or
+    load might not repeat. A refusal in words, as bad input is (exit code 2, a 422).
+    The move was once made all the same, the game's status saying only that a search
+    had stopped at its limit, as a deterministic bound's stop is said."""
+
+
+def move_limit(budget: Budget | None) -> Limit:
+    """The limit of one move's solves, drawing on ``budget``: each solve within
+    :data:`LIMIT`'s seconds, as before, under a shared clock set past what all of a
+    move's solves could take (so it never binds), which lets :attr:`Limit.capped` say
+    whether the cap stopped any of them."""
+    never = time.perf_counter() + LIMIT.time * (MOVE_SOLVES + 2)
+    return Limit(LIMIT.time, deadline=never, budget=budget)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +177,20 @@ class Bot:
         """The limit of this move's deficiency questions (:data:`MOVE_SOLVES`)."""
 
     def choose(self, view: View) -> Move:
-        self.limit = Limit(LIMIT.time, budget=Budget(MOVE_SOLVES, MOVE_WORK))
+        self.limit = move_limit(Budget(MOVE_SOLVES, MOVE_WORK))
+        move = self._choose(view)
+        if self.limit.capped:
+            raise BotError(
+                _(
+                    "the bot's search was stopped by its {seconds} s safety cap before its"
+                    " fixed amount of work: a move then depends on the machine's speed, so"
+                    " none is made (fewer decks, or fewer cards dealt, are decided in time)",
+                    seconds=f"{LIMIT.time:g}",
+                )
+            )
+        return move
+
+    def _choose(self, view: View) -> Move:
         if out_of_reach(view):
             # Proven: this hand's contract is beyond the cards the player can still
             # hold, so no question of the deficiency matters: shed points.
@@ -288,7 +321,8 @@ class Bot:
             table,
             view.position().unseen(view.rules),
             view.rules,
-            limit=LIMIT,
+            # The move's clock (watched for the safety cap), not its budget of questions.
+            limit=replace(self.limit, budget=None),
             danger=rate,
             cards_first=self.policy.cards_first,
         )

@@ -253,20 +253,47 @@ def shanghai_game(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, A
     }
     answer = game_shanghai(request)
     record = answer["record"]
-    blocked = sum(hand.get("end") == "blocked" for hand in record["hands"])
     said = {
         "turns": _n("{n} hand", "{n} hands", len(record["hands"])),
-        "end": _n(
-            "{n} hand blocked: no one went out within its turns",
-            "{n} hands blocked: no one went out within their turns",
-            blocked,
-        )
-        if blocked
-        else _("a player went out of every hand"),
+        "end": _hands_end_text(record),
         "winners": record["winners"],
         "scores": record["scores"],
     }
     return answer, said
+
+
+def _hands_end_text(record: dict[str, Any]) -> str:
+    """How a played game's hands ended, for a person: a blocked hand by its cause, the
+    turns played out (``max_turns`` plays) or no card left to draw. Every blocked hand
+    was said to have had no one go out "within its turns", even one blocked after a
+    turn because buys had emptied the stock and the pile."""
+    blocked = [hand for hand in record["hands"] if hand["end"] == "blocked"]
+    if not blocked:
+        return _("a player went out of every hand")
+    max_turns = record["settings"]["max_turns"]
+    # A play is a turn (the engine counts them so): a hand that played max_turns of
+    # them was stopped by the limit; one stopped before had no card left to draw.
+    at_limit = sum(
+        sum(event["kind"] == "play" for event in hand["events"]) >= max_turns for hand in blocked
+    )
+    parts = []
+    if at_limit:
+        parts.append(
+            _n(
+                "{n} hand blocked: no one went out within its turns",
+                "{n} hands blocked: no one went out within their turns",
+                at_limit,
+            )
+        )
+    if len(blocked) > at_limit:
+        parts.append(
+            _n(
+                "{n} hand blocked: no card was left to draw",
+                "{n} hands blocked: no card was left to draw",
+                len(blocked) - at_limit,
+            )
+        )
+    return parts[0] if len(parts) == 1 else _("{one}, {other}", one=parts[0], other=parts[1])
 
 
 def _places(turns: list[dict[str, Any]]) -> str:

@@ -97,10 +97,12 @@ class GameSettings:
                 )
         cards = len(ALL_NATURALS) * self.rules.decks + self.rules.jokers
         if self.players * self.hand_size + 1 > cards:
+            # Said by players and cards dealt: "2 hands of 26 ..." read as the 'hands'
+            # setting (the hands played) in "settings: 2 hands of 26 ...".
             raise RulesError(
                 _(
-                    "{players} hands of {size} and an upcard need {needed} cards, the game has"
-                    " {cards}",
+                    "{players} players dealt {size} cards each and an upcard need {needed}"
+                    " cards; the game has {cards}",
                     players=self.players,
                     size=self.hand_size,
                     needed=self.players * self.hand_size + 1,

@@ -20,11 +20,11 @@ from pydantic import ConfigDict, Field
 
 from solver.arena.runner import bot_seed, play_out
 from solver.cpsat import Limit, Status, least_proven, solve_statuses
-from solver.errors import MeldwiseError, RequestError
-from solver.i18n import _, speaks
+from solver.errors import MeldwiseError, RulesError
+from solver.i18n import _, _n, speaks
 from solver.record import MAX_REVIEW_TIME_LIMIT_MS as MAX_REVIEW_TIME_LIMIT_MS
 from solver.record import RecordError, Seed, check_review
-from solver.settings import seated
+from solver.settings import placed, seated
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT
 from solver.shanghai.bots import BOTS, make_bot
 from solver.shanghai.engine import MAX_PLAYERS, Game, GameSettings
@@ -74,8 +74,10 @@ class ShanghaiGameRequest(Spoken):
 
 class ShanghaiGameResponse(Answer):
     status: Status = Field(
-        description="optimal when every solve the bots made was proven; else one stopped at"
-        " its deterministic work bound and the bot played the best it had found"
+        description="optimal when every solve the bots made was proven; else the least"
+        " proven: feasible, one stopped at its deterministic work bound and the bot played"
+        " the best it had found; unknown, one stopped there before finding anything and the"
+        " bot played without it"
     )
     record: GameRecordModel = Field(
         description="the game record (docs/shanghai.md), as the review reads it"
@@ -262,16 +264,20 @@ def game_shanghai(request: Mapping[str, Any] | ShanghaiGameRequest) -> dict[str,
     settings = GameSettings.read(seated(asked.settings, len(asked.bots), "settings"), "settings")
     turns = settings.hands * settings.max_turns
     if turns > MAX_GAME_TURNS:
-        raise RequestError(
+        # Said at the settings as their other errors are ("settings: ...", "--option:
+        # ..."): it was "'settings' allow 2001 turns (1 hands of ...)", which the
+        # command line said as "--option allow 2001 turns".
+        too_many = RulesError(
             _(
-                "'settings' allow {turns} turns ({hands} hands of at most {max_turns});"
+                "'hands' times 'max_turns' is {turns} turns ({hands} of at most {max_turns});"
                 " a bot game allows at most {most}",
                 turns=turns,
-                hands=settings.hands,
+                hands=_n("{n} hand", "{n} hands", settings.hands),
                 max_turns=settings.max_turns,
                 most=MAX_GAME_TURNS,
             )
-        ).naming("settings")
+        )
+        raise placed("settings", too_many)
     game = Game.new(settings, asked.seed)
     players = [make_bot(name, bot_seed(asked.seed, seat)) for seat, name in enumerate(asked.bots)]
     with solve_statuses() as statuses:

@@ -187,13 +187,18 @@ def drawn_cards(
         return set(), Status.OPTIMAL
     limit = Limit() if limit is None else limit
     if limit.out_of_time():
-        return set(), Status.UNKNOWN  # not worth building a model no solve will search
+        # Not worth building a model no solve will search.
+        return set(), note_status(Status.UNKNOWN)
     hm = HandModel(rules, hand + Counter(candidates), unseen)
     add_drawn_card(hm, hand, candidates)
     goes_out = add_turn(hm, contract, table)
     if out:
         hm.model.add(goes_out == 1)
-    return drawn_cards_found(hm, limit)
+    found, status = drawn_cards_found(hm, limit)
+    # Noted for a bot game's status (solver.cpsat.solve_statuses), as the turn's and the
+    # deficiency's solves are: a down bot's draw asks this, and a game whose solves here
+    # stopped early was said to have had every solve proven.
+    return found, note_status(status)
 
 
 def could_go_down(

@@ -81,6 +81,12 @@ def test_the_openapi_example_plays(client: TestClient) -> None:
             ["settings"],
         ),
         (
+            {**SHORT, "settings": {"hands": 1, "max_turns": 2001}},
+            "settings: 'hands' times 'max_turns' is 2001 turns (1 hand of at most 2001);"
+            " a bot game allows at most 2000",
+            ["settings"],
+        ),
+        (
             {**SHORT, "lang": "ja", "settings": {"rules": {"decks": 0}}},
             "settings.rules: ルール 'decks' は1から8までで指定してください(指定値: 0)",
             ["settings", "rules"],

@@ -21,7 +21,7 @@ from solver.rummikub import Position, Rules, Tile, search
 from solver.rummikub.bots import BOTS, Beginner, Greedy, Strong, make_bot
 from solver.rummikub.cli import describe_bot
 from solver.rummikub.engine import Action, GameSettings, Move, PoolEmpty, View
-from solver.rummikub.game_wire import bot_rummikub
+from solver.rummikub.game_wire import bot_rummikub, game_rummikub
 from solver.rummikub.legality import check_play
 from solver.rummikub.melds import read_meld
 from solver.rummikub.notation import parse_tiles
@@ -854,3 +854,19 @@ def test_a_bot_move_the_safety_cap_stops_is_refused_in_words(
     with language("ja"), pytest.raises(MeldwiseError) as refused:
         bot_rummikub({**position, "bot": "greedy"})
     assert "安全上限" in str(refused.value)
+
+
+def test_a_bot_game_whose_move_the_safety_cap_stops_is_refused_in_words(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A whole bot game too: the game's loop (``play_out``, shared by both games'
+    ``game_*``) took the bot's refusal for the game's own refusal of an illegal move
+    and raised ``IllegalBotMove``, an AssertionError: a traceback naming a bug in the
+    bot, and a 500 over HTTP."""
+    monkeypatch.setattr(strategy, "SAFETY_TIME_LIMIT", 1e-6)
+    with pytest.raises(MeldwiseError, match=r"^the bot's search was stopped by its"):
+        game_rummikub({"bots": ["strong", "greedy"], "seed": 1})
+    assert main(["game", "--bots", "strong,greedy", "--seed", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("error: the bot's search was stopped by its 1e-06 s safety cap")

@@ -329,7 +329,7 @@ def test_too_many_tournament_players_are_said_as_players_flag(
         (
             ["--game", "shanghai", "--players", "8", "--option", "hand_size=20"],
             "--players",
-            "8 hands of 20 and an upcard need 161 cards, the game has 108",
+            "8 players dealt 20 cards each and an upcard need 161 cards; the game has 108",
         ),
         # The settings at fault whatever the number of players: --option's.
         (["--option", "hand=60"], "--option", "2 hands of 60 need 120 tiles, the game has 106"),
@@ -345,7 +345,7 @@ def test_too_many_tournament_players_are_said_as_players_flag(
                 *("--option", "hand_size=20", "--option", "players=8"),
             ],
             "--option",
-            "8 hands of 20 and an upcard need 161 cards, the game has 108",
+            "8 players dealt 20 cards each and an upcard need 161 cards; the game has 108",
         ),
     ],
 )

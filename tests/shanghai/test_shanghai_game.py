@@ -15,9 +15,11 @@ from typing import Any
 import pytest
 from ortools.sat.python import cp_model
 
+import solver.shanghai.bots as bots_module
+import solver.shanghai.model as model_module
 import solver.shanghai.search as search_module
 from solver.cli import main
-from solver.cpsat import solve_statuses
+from solver.cpsat import Limit, solve_statuses
 from solver.errors import MeldwiseError
 from solver.shanghai import STANDARD, Contract, parse_cards
 from solver.shanghai.deficiency import deficiency
@@ -70,6 +72,44 @@ def test_the_status_says_every_solve_was_proven(
     answer = game_shanghai(SHORT)
     assert answer["status"] == "feasible"
     assert answer["record"] == played["record"]
+
+
+def test_a_move_the_safety_cap_stopped_is_refused_in_words(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A bot's solve stopped by its 10 s wall-clock cap (a loaded machine, a heavy
+    # variant: 8 decks, 30 cards dealt, wild twos had 2.7 s solves) was played all the
+    # same: a game another machine would not repeat, its status "unknown" read as a
+    # deterministic bound's stop. The cap is patched tiny here to stop every solve.
+    monkeypatch.setattr(bots_module, "LIMIT", Limit(1e-6))
+    with pytest.raises(MeldwiseError, match=r"^the bot's search was stopped by its 1e-06 s"):
+        game_shanghai(SHORT)
+    with pytest.raises(MeldwiseError) as refused:
+        game_shanghai({**SHORT, "lang": "ja"})
+    assert "安全上限" in str(refused.value)
+    assert main([*ARGV, "--option", "hands=1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("error: the bot's search was stopped by its 1e-06 s safety cap")
+    assert len(err.splitlines()) == 1
+
+
+def test_a_draw_solve_is_noted_for_the_game_status(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A bot that is down asks, before drawing, which cards would let it go out
+    # (drawn_cards): those solves were not noted, so a game in which they all stopped
+    # before their proof was said to have had every solve proven (optimal).
+    real = model_module.solve_model
+    asked: list[int] = []
+
+    def stopped(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        asked.append(1)
+        _code, engine = real(*args, **kwargs)
+        return cp_model.UNKNOWN, engine
+
+    monkeypatch.setattr(model_module, "solve_model", stopped)
+    answer = game_shanghai(SHORT)
+    assert asked
+    assert answer["status"] == "unknown"
 
 
 def test_a_deficiency_solve_is_noted_for_the_game_status() -> None:
@@ -148,14 +188,70 @@ def test_the_summary_says_a_blocked_hand_in_japanese(capsys: pytest.CaptureFixtu
     assert summary.startswith("1ハンド、1ハンドが手番の上限までに誰も上がらず終了。")
 
 
+def test_the_summary_says_why_each_hand_was_blocked(capsys: pytest.CaptureFixture[str]) -> None:
+    # Four players, one deck, four turns a hand: hand 1 ends after three turns, the
+    # buys having emptied the stock and the pile; hand 2 plays its four turns. Both
+    # were said to be blocked with "no one went out within their turns".
+    argv = ["game", "--game", "shanghai", "--bots", "greedy,greedy,greedy,greedy", "--seed", "3"]
+    argv += ["--option", "rules.decks=1", "--option", "hands=2", "--option", "max_turns=4"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    plays = [
+        sum(event["kind"] == "play" for event in hand["events"])
+        for hand in json.loads(out)["hands"]
+    ]
+    assert plays == [3, 4]
+    assert err.startswith(
+        "2 hands, 1 hand blocked: no one went out within its turns, 1 hand blocked: no card"
+        " was left to draw; winners "
+    )
+    assert main([*argv, "--lang", "ja"]) == 0
+    assert capsys.readouterr().err.startswith(
+        "2ハンド、1ハンドが手番の上限までに誰も上がらず終了、"
+        "1ハンドが誰も上がらないまま引けるカードが尽きて終了。勝者 "
+    )
+
+
+def test_too_few_cards_are_said_by_players_not_hands() -> None:
+    # It said "settings: 2 hands of 26 and an upcard need 53 cards" of a game whose
+    # 'hands' setting, the hands played, was 1.
+    settings = {"hands": 1, "hand_size": 26, "rules": {"decks": 1, "jokers_per_deck": 0}}
+    with pytest.raises(MeldwiseError) as refused:
+        game_shanghai({**SHORT, "settings": settings})
+    assert str(refused.value) == (
+        "settings: 2 players dealt 26 cards each and an upcard need 53 cards; the game has 52"
+    )
+
+
 BAD_FLAGS = [
     (["--bots", "strong,clever"], "error: --bots must be 'greedy' or 'strong', got 'clever'"),
     (["--bots", "strong", "--seed", "-1"], "error: --bots must hold at least 2, got 1; --seed"),
     (["--bots", "strong,greedy", "--option", "hands=11"], "error: --option: 'hands' must be"),
     (["--bots", "strong,greedy", "--option", "rules.decks=0"], "error: --option rules: rule"),
     (["--bots", "strong,greedy", "--notation", "RBYK"], "error: --notation writes Rummikub"),
-    (["--bots", "greedy,greedy", "--option", "max_turns=1000"], "error: --option allow 10000"),
+    (
+        ["--bots", "greedy,greedy", "--option", "max_turns=1000"],
+        "error: --option: 'hands' times 'max_turns' is 10000 turns (10 hands of at most 1000)",
+    ),
 ]
+
+
+def test_too_many_turns_are_said_at_the_settings_in_words() -> None:
+    # It was "'settings' allow 2001 turns (1 hands of at most 2001)", which the command
+    # line said as "--option allow 2001 turns".
+    request = {**SHORT, "settings": {"hands": 1, "max_turns": 2001}}
+    with pytest.raises(MeldwiseError) as refused:
+        game_shanghai(request)
+    assert str(refused.value) == (
+        "settings: 'hands' times 'max_turns' is 2001 turns (1 hand of at most 2001);"
+        " a bot game allows at most 2000"
+    )
+    with pytest.raises(MeldwiseError) as refused:
+        game_shanghai({**request, "lang": "ja"})
+    assert str(refused.value) == (
+        "settings: 'hands' と 'max_turns' を掛けると2001手番です(1ハンド、各最大2001手番)。"
+        "ボット同士のゲームは最大2000手番までです"
+    )
 
 
 @pytest.mark.parametrize(("flags", "said"), BAD_FLAGS)

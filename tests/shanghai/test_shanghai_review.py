@@ -306,7 +306,32 @@ def test_a_record_of_too_many_turns_is_refused_before_any_solve() -> None:
     long = {**record, "hands": [{**hand, "events": hand["events"] * copies}, *record["hands"][1:]]}
     message = _refusal({"record": long})
     assert message.startswith("the record has ")
-    assert message.endswith(f"turns; a review takes at most {MAX_REVIEW_TURNS}")
+    # With the way on (it said no more than the limit): one player at a time.
+    assert message.endswith(
+        f"turns; a review takes at most {MAX_REVIEW_TURNS}: review one player's turns at a"
+        " time ('player')"
+    )
+
+
+def test_the_command_line_says_too_many_turns_with_its_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `meldwise game --game shanghai --option hand_size=5 | meldwise shanghai review -`
+    # (1646 play phases) said only "the record has 1646 turns; a review takes at most
+    # 1000": the way on, --player, was in the docs alone.
+    record = game("small")
+    hand = record["hands"][0]
+    plays = sum(e["kind"] == "play" for e in hand["events"])
+    copies = MAX_REVIEW_TURNS // plays + 1
+    long = {**record, "hands": [{**hand, "events": hand["events"] * copies}, *record["hands"][1:]]}
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(long))
+    assert main(["shanghai", "review", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: the record has ")
+    assert err.endswith(": review one player's turns at a time (--player)\n")
+    assert main(["shanghai", "review", str(path), "--lang", "ja"]) == 2
+    assert capsys.readouterr().err.endswith("1人ずつ振り返ってください(--player)\n")
 
 
 def test_the_command_line_reviews_a_file_or_stdin_and_refuses_bad_input(
