@@ -292,22 +292,21 @@ def _opening_problems(
             )
     if problems or not played:
         return problems
-    value = 0
+    # Sets of the same tiles are one set as far as the table goes (under "replace" a
+    # run's reading is part of that), so which of them are the new ones is the
+    # player's to say: the ones worth most, wherever the table lists them.
+    # (value, index): an invalid set is worth -1, counted only when nothing else is.
+    worth: dict[tuple[tuple[Tile, ...], tuple[Tile, ...]], list[tuple[int, int]]] = {}
     for index, tiles in enumerate(after):
         key = _read_key(tiles, rules)
         if unmatched[key] > 0:
-            unmatched[key] -= 1
-            try:
-                # Under "replace" the table keeps each joker where it reads it, so the
-                # opening counts that reading: ``J R4 R5`` (the joker R3) is worth 12,
-                # not the 15 of R4 R5 R6, which the next turn would not let it be.
-                value += (
-                    read_meld(tiles, rules).value
-                    if rules.replace_jokers
-                    else best_value(tiles, rules)
-                )
-            except InvalidMeld:
+            worth.setdefault(key, []).append((_opening_value(tiles, rules), index))
+    value = 0
+    for key, found in worth.items():
+        for set_value, index in sorted(found, reverse=True)[: unmatched[key]]:
+            if set_value < 0:
                 return [Problem(index, _("an opening is made of valid sets only"))]
+            value += set_value
     if value < rules.opening_threshold:
         problems.append(
             Problem(
@@ -320,6 +319,17 @@ def _opening_problems(
             )
         )
     return problems
+
+
+def _opening_value(tiles: Sequence[Tile], rules: Rules) -> int:
+    """What ``tiles`` count towards an opening, or -1 when they are no set. Under
+    "replace" the table keeps each joker where it reads it, so the opening counts that
+    reading: ``J R4 R5`` (the joker R3) is worth 12, not the 15 of R4 R5 R6, which the
+    next turn would not let it be."""
+    try:
+        return read_meld(tiles, rules).value if rules.replace_jokers else best_value(tiles, rules)
+    except InvalidMeld:
+        return -1
 
 
 def meld_problem(meld: Meld, rules: Rules) -> str | None:

@@ -187,6 +187,20 @@ def test_sets_after_a_move_are_read_as_their_jokers_were_written() -> None:
     ]
 
 
+def test_an_opening_beside_a_set_of_the_same_tiles_counts_the_new_one_at_its_worth() -> None:
+    """Sets of the same tiles are interchangeable, so an opening counts the new one at
+    its reading whichever place the table lists it in: R2 R3 J(R4) (9) and K6 K7 K8
+    (21) beside the old J(R1) R2 R3 make 30. Before, the first set of those tiles was
+    taken for the new one, so the same play was 27 points (6 + 21) listed one way and
+    legal listed the other."""
+    old, new, more = "J(R1) R2 R3", "R2 R3 J(R4)", "K6 K7 K8"
+    for after in (f"{old} | {new} | {more}", f"{new} | {old} | {more}"):
+        assert judge("R2 R3 J K6 K7 K8", old, after, opened=False).legal, after
+    # Both read low, the new set is worth 6 wherever it lies.
+    low = judge("R2 R3 J K6 K7 K8", old, f"{old} | {more} | {old}", opened=False)
+    assert reasons(low) == "the opening is worth 27 points, under the 30 needed"
+
+
 def test_yellow_is_the_standard_games_orange_in_check_play_and_repair_as_in_solve() -> None:
     """Y1 (黄1) names orange 1 in a game without yellow: solve read it so, while
     check_play and repair, called from Python, refused it as an unknown tile. With 6
