@@ -3199,6 +3199,16 @@ def test_review_tab_reviews_a_shanghai_game_as_the_service_answers(
         f"{t['hand_number']}-{t['turn']}. P{t['player']} left {t['points_left']} / {best_said(t)}"
         for t in turns
     ])  # fmt: skip
+    # Each turn on one line: the list's labels wrapped ("1-4. P0 left 65 / best" over
+    # "65"), the best's points read as the next line's.
+    lines = listed.evaluate_all(
+        """els => els.map(b => {
+            const range = document.createRange();
+            range.selectNodeContents(b);
+            return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+        })"""
+    )
+    assert lines == [1] * len(turns)
     short = [i for i, t in enumerate(turns) if t["problems"]]
     assert len(short) >= 2, "seat 0 skipped going down and going out"
     expect(page.locator("#review-turns button.short")).to_have_count(len(short))
