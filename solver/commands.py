@@ -867,6 +867,12 @@ def seat_text(seat: int, name: str | None) -> str:
     return _("Player {seat}", seat=seat)
 
 
+def no_turns(seat: int, name: str | None) -> str:
+    """A review's summary line of a seat with no turn in the record (either game's): a
+    hand, or the record, ended before its turn came."""
+    return _("{player}: no turns in the record", player=seat_text(seat, name))
+
+
 def nothing_to_review(chosen: int | None) -> str:
     """What a game review with no turn says (either game's): ``chosen`` the seat whose
     turns alone were asked for."""

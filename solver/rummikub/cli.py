@@ -30,6 +30,7 @@ from solver.commands import (
     columns,
     fields_from_flags,
     json_line,
+    no_turns,
     nothing_to_review,
     pad,
     parse_options,
@@ -599,6 +600,9 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
     lines = []
     for player in review["players"]:
         seat = player["player"]
+        if not player["turns"] and not player["unreviewed_turns"]:
+            lines.append(no_turns(seat, player["name"]))
+            continue
         who = seat_text(seat, player["name"])
         share = player["placed_share"]
         lines.append(
