@@ -144,7 +144,8 @@ class Settings(BaseSettings):
         ge=1000,
         le=3_600_000,
         description="longest a bot move (a solve's advice, given opponents, is one too) or "
-        "a whole bot game may run before the watchdog replaces its worker; a review's "
+        "a whole bot game may run before the watchdog replaces its worker (a bot game that "
+        "uses this much of its worker's CPU time is refused, 422); a review's "
         "turns share it (each turn's solve stops within this over the turns reviewed; its "
         "watchdog budget is twice this: the replay, plus the turns' solves)",
     )

@@ -47,6 +47,7 @@ from solver import (
     solve_rummikub,
     validate_rummikub,
 )
+from solver.cpsat import game_budget
 from solver.errors import RequestError
 from solver.i18n import LANGUAGES, _, _n, language
 from solver.rummikub.game_wire import (
@@ -163,6 +164,12 @@ def _capped(request: Any, caps: Mapping[str, int]) -> dict[str, int]:
     return {name: min(getattr(request, name), cap) for name, cap in caps.items()}
 
 
+GAMES = frozenset({"game_rummikub", "game_shanghai"})
+""":data:`RAW_TASKS` tasks that play a bot game: no field of theirs is lowered; the
+server's game budget (``caps["game_budget_ms"]``) bounds the play
+(:func:`~solver.cpsat.game_budget`)."""
+
+
 LOWERED: dict[str, Callable[[Any, Mapping[str, int]], dict[str, int]]] = {
     "review_rummikub": review_turn_ms,
     "review_shanghai": review_turn_ms,
@@ -193,8 +200,11 @@ def raw_answer(
     function, asked_as, answered_as = RAW_TASKS[task]
     with language(lang):
         request = _read(_json_request(body, lang), asked_as)
-        lowered = LOWERED.get(task, _capped)(request, caps)
-        answer = function(request.model_copy(update=lowered))
+        if task in GAMES:
+            with game_budget(caps["game_budget_ms"]):
+                answer = function(request)
+        else:
+            answer = function(request.model_copy(update=LOWERED.get(task, _capped)(request, caps)))
         checked = answered_as.validate_python(answer)
         if task in AS_JSON_RESPONSE:
             dumped = answered_as.dump_python(checked, mode="json", by_alias=True)

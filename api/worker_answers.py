@@ -75,6 +75,17 @@ async def answered_review(request: Request, solver: WireSolver) -> Response:
     return await answered(request, solver, 2 * settings.game_budget_ms / 1000, caps)
 
 
+async def answered_game(request: Request, solver: WireSolver) -> Response:
+    """A bot game's answer (either game's): played within the server's game budget of
+    the worker's CPU time (:func:`solver.cpsat.game_budget`), a game past it
+    refused (422, naming the setting that asks too much: the same request plays the
+    same game); the watchdog allows the budget's wall-clock time, past which a worker
+    slowed by load is replaced (503, to try again)."""
+    settings = await get_settings(request)
+    caps = {"game_budget_ms": settings.game_budget_ms}
+    return await answered(request, solver, settings.game_budget_ms / 1000, caps)
+
+
 def refuse_too_big(request: Request, settings: Settings, tiles: int) -> None:
     """Refuse (422, in the language set from the body) a position of more than
     ``MELDWISE_MAX_SOLVE_TILES`` tiles on its rack and table (``tiles``, as

@@ -440,6 +440,10 @@ def load_request(text: str) -> Any:
     try:
         return read_json(text)
     except (json.JSONDecodeError, RecursionError) as error:
+        if _blank(error):
+            # --json's stdin, empty (a --jsonl line is never blank here): said as every
+            # command says it, not "Expecting value at character 1".
+            raise not_json("-", error) from None
         raise MeldwiseError(
             _("the request is not valid JSON: {error}", error=json_problem(error))
         ) from None
@@ -647,15 +651,20 @@ def read_json_file(path: str, stdin: TextIO) -> Any:
 def not_json(path: Path | str, error: json.JSONDecodeError | RecursionError) -> MeldwiseError:
     """The refusal of the file ``path`` (``-``: standard input) whose text ``json``
     could not read (``error``), as every command says it: ``x.json is not valid JSON:
-    Expecting value at character 28``."""
+    Expecting value at character 28``; one with no JSON text at all (empty, or only
+    blanks) ``standard input is empty: ...``, not "Expecting value at character 1"."""
+    # "- is not valid JSON" named stdin by the flag's word for it.
+    where = _("standard input") if path == "-" else file_name(path)
+    if _blank(error):
+        return MeldwiseError(_("{path} is empty: a JSON document was expected", path=where))
     return MeldwiseError(
-        _(
-            "{path} is not valid JSON: {error}",
-            # "- is not valid JSON" named stdin by the flag's word for it.
-            path=_("standard input") if path == "-" else file_name(path),
-            error=json_problem(error),
-        )
+        _("{path} is not valid JSON: {error}", path=where, error=json_problem(error))
     )
+
+
+def _blank(error: json.JSONDecodeError | RecursionError) -> bool:
+    """Whether the text ``json`` failed to read holds nothing but JSON's blanks."""
+    return isinstance(error, json.JSONDecodeError) and not error.doc.strip(" \t\n\r")
 
 
 def file_name(path: Path | str) -> str:
@@ -865,6 +874,12 @@ def seat_text(seat: int, name: str | None) -> str:
     if name:
         return _("Player {seat} ({name})", seat=seat, name=name)
     return _("Player {seat}", seat=seat)
+
+
+def no_turns(seat: int, name: str | None) -> str:
+    """A review's summary line of a seat with no turn in the record (either game's): a
+    hand, or the record, ended before its turn came."""
+    return _("{player}: no turns in the record", player=seat_text(seat, name))
 
 
 def nothing_to_review(chosen: int | None) -> str:

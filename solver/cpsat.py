@@ -11,6 +11,8 @@
   statuses of a turn's stages into one;
 * :func:`solve_statuses` and :func:`note_status`: the status of every solve the bots
   of a game make (either game's), folded by :func:`least_proven`;
+* :func:`game_budget` and :func:`game_clock`: the CPU time a whole bot game may
+  take (the HTTP service's game budget), past which it raises :class:`OverBudget`;
 * :func:`lexicographic`, :func:`maximize`, :func:`total`: goals of several levels
   as one linear expression, set the way OR-Tools builds fastest.
 """
@@ -34,7 +36,8 @@ from ortools.sat.python import cp_model
 from ortools.sat.python import cp_model_helper as cmh
 from ortools.util.python.sorted_interval_list import Domain
 
-from solver.errors import LimitError, ModelError, quoted
+from solver.errors import LimitError, MeldwiseError, ModelError, quoted
+from solver.i18n import _
 
 LinearExpr = cp_model.LinearExpr | int
 """A linear expression of CP-SAT variables, or a constant."""
@@ -157,6 +160,48 @@ def note_status(status: Status) -> Status:
 def least_proven(statuses: Iterable[Status]) -> Status:
     """The least proven of ``statuses``; optimal for none."""
     return functools.reduce(Status.worst, statuses, Status.OPTIMAL)
+
+
+_GAME_BUDGET: ContextVar[int | None] = ContextVar("game_budget_ms", default=None)
+
+
+class OverBudget(MeldwiseError):
+    """A bot game that ran past its :func:`game_budget`: each game's ``game_*`` says
+    which of its settings asks for too long a game."""
+
+    def __init__(self, budget_ms: int) -> None:
+        super().__init__(
+            _("the game ran past the game budget of {budget} ms of work", budget=budget_ms)
+        )
+        self.budget_ms = budget_ms
+
+
+@contextmanager
+def game_budget(budget_ms: int | None) -> Iterator[None]:
+    """Within it, a bot game (:func:`solver.arena.runner.play_out`, by its
+    :func:`game_clock`) that has used ``budget_ms`` of the process's CPU time (None: no
+    bound) raises :class:`OverBudget` before its next move: the HTTP service's game
+    budget. CPU time, not the clock: a bot game is the same moves every time, so one
+    over it is over it again, whatever the load (a worker slowed by others' load is
+    the watchdog's, a 503 to try again)."""
+    token = _GAME_BUDGET.set(budget_ms)
+    try:
+        yield
+    finally:
+        _GAME_BUDGET.reset(token)
+
+
+def game_clock() -> Callable[[], None]:
+    """A game's clock, started now: called before each move, it raises
+    :class:`OverBudget` once the game has used the :func:`game_budget` in force."""
+    budget = _GAME_BUDGET.get()
+    started = time.process_time()
+
+    def check() -> None:
+        if budget is not None and (time.process_time() - started) * 1000 > budget:
+            raise OverBudget(budget)
+
+    return check
 
 
 MIN_SECONDS = 0.001

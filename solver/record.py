@@ -99,6 +99,13 @@ def check_review(
         ).naming("player")
 
 
+def reviewed_seats(players: int, player: int | None) -> range:
+    """The seats a review's summary lists (either game's): ``player``, the one asked
+    for, else every seat of the game's ``players``, a seat with no turn reviewed too (a
+    hand or a record that ended before its turn came), so that no seat goes unsaid."""
+    return range(players) if player is None else range(player, player + 1)
+
+
 class StrictModel(BaseModel):
     """A part of a record. Strict: a JSON true is not the whole number 1, nor 5 the
     tile "5"; a field the format does not have is refused."""

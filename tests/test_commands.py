@@ -301,6 +301,42 @@ def test_standard_input_that_cannot_be_read_is_said_as_a_read_failure(
     assert capsys.readouterr().err == said
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["review", "-"],
+        ["shanghai", "review", "-"],
+        ["solve", "--json"],
+        ["shanghai", "advise", "--json"],
+    ],
+)
+@pytest.mark.parametrize("text", ["", " \n", "\ufeff"], ids=["empty", "blank", "a bom alone"])
+def test_empty_standard_input_is_said_to_be_empty(
+    argv: list[str], text: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It was said in the JSON parser's words: "standard input is not valid JSON:
+    # Expecting value at character 1" (--json: "the request is not valid JSON: ...").
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "error: standard input is empty: a JSON document was expected\n"
+    )
+
+
+def test_an_empty_file_is_said_to_be_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LANGUAGE", "en")
+    (tmp_path / "game.json").write_text("")
+    assert main(["review", str(tmp_path / "game.json")]) == 2
+    said = f"error: {tmp_path}/game.json is empty: a JSON document was expected\n"
+    assert capsys.readouterr().err == said
+    monkeypatch.setattr("sys.stdin", io.StringIO("\u3000"))  # not JSON's blank: not empty
+    assert main(["review", "-"]) == 2
+    assert capsys.readouterr().err.startswith("error: standard input is not valid JSON: ")
+
+
 def test_a_file_name_not_utf8_is_named_with_its_bytes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

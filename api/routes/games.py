@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request, Response
 from api.bodies import JSONRoute, add_body_routes
 from api.deps import get_settings
 from api.errors import documented_errors
-from api.worker_answers import answered, answered_review
+from api.worker_answers import answered, answered_game, answered_review
 from solver.rummikub.game_wire import (
     MAX_GAME_TILES,
     MAX_REVIEW_TURNS,
@@ -41,7 +41,8 @@ CULPRITS = (
 BAD_INPUT = documented_errors(CULPRITS)
 GAME_BAD_INPUT = documented_errors(
     f"{CULPRITS}, rules that make a game of more than {MAX_GAME_TILES} tiles, a bot move whose"
-    " search its wall-clock safety cap stopped (it would depend on the machine)"
+    " search its wall-clock safety cap stopped (it would depend on the machine), a game past"
+    " the server's game budget (MELDWISE_GAME_BUDGET_MS of CPU time; the message names 'rules')"
 )
 REVIEW_BAD_INPUT = documented_errors(
     f"{CULPRITS}, a game record that does not read, a record of more than {MAX_REVIEW_TURNS} turns"
@@ -58,8 +59,7 @@ async def bot(request: Request) -> Response:
 async def game(request: Request) -> Response:
     """A whole seeded game between bots: its game record (``record``), and ``status``
     ``optimal`` when every solve the bots made was proven."""
-    settings = await get_settings(request)
-    return await answered(request, game_rummikub, settings.game_budget_ms / 1000)
+    return await answered_game(request, game_rummikub)
 
 
 async def review(request: Request) -> Response:

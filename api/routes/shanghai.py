@@ -9,9 +9,9 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
 from api.bodies import JSONRoute, RawBody, add_body_routes, json_body
-from api.deps import ClientDep, PoolDep, get_settings
+from api.deps import ClientDep, PoolDep
 from api.errors import documented_errors
-from api.worker_answers import answered, answered_review, answered_within_cap
+from api.worker_answers import answered_game, answered_review, answered_within_cap
 from solver.shanghai.game_wire import (
     MAX_GAME_TURNS,
     MAX_REVIEW_TURNS,
@@ -44,7 +44,9 @@ GAME_BAD_INPUT = documented_errors(
     " range, a bad setting (the message names it: \"settings.rules: rule 'decks' ...\","
     " \"settings: 'hands' ...\"),"
     f" settings that allow more than {MAX_GAME_TURNS} turns (hands times max_turns), a bot"
-    " move whose search its wall-clock safety cap stopped (it would depend on the machine)"
+    " move whose search its wall-clock safety cap stopped (it would depend on the machine),"
+    " a game past the server's game budget (MELDWISE_GAME_BUDGET_MS of CPU time; the message"
+    " names 'hands' or 'max_turns')"
 )
 REVIEW_BAD_INPUT = documented_errors(
     "an unknown field, a game record that does not read or does not replay (the message"
@@ -70,8 +72,7 @@ async def game(request: Request) -> Response:
     which ``/v1/shanghai/review`` reads as it is, and ``status`` ``optimal`` when every
     solve the bots made was proven. The same request plays the same game. The game
     shares the server's game budget (MELDWISE_GAME_BUDGET_MS), as a Rummikub one."""
-    settings = await get_settings(request)
-    return await answered(request, game_shanghai, settings.game_budget_ms / 1000)
+    return await answered_game(request, game_shanghai)
 
 
 async def review(request: Request) -> Response:

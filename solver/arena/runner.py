@@ -30,6 +30,7 @@ from typing import Any
 from solver.arena.game import Bot, GameSpec, Playing, Result
 from solver.arena.registry import game_spec
 from solver.arena.stats import percentile, wilson_interval
+from solver.cpsat import game_clock
 from solver.errors import MeldwiseError, quoted
 from solver.i18n import _, _n
 
@@ -85,8 +86,12 @@ def bot_seed(seed: int, seat: int) -> int:
 def play_out(match: Playing, bots: Sequence[Bot[Any, Any]], names: Sequence[str]) -> None:
     """Play ``match`` to its end, each seat's move ``bots``'s, whose names by seat are
     ``names``: a whole bot game of the library (either game's ``game_*``). An illegal
-    move raises :class:`IllegalBotMove`: a bug in the bot, not in the request."""
+    move raises :class:`IllegalBotMove`: a bug in the bot, not in the request; a game
+    past its :func:`~solver.cpsat.game_budget` :class:`~solver.cpsat.OverBudget`, the
+    match left where it stopped."""
+    check_game_budget = game_clock()
     while not match.over:
+        check_game_budget()
         seat = match.to_move
         # A bot's own refusal (a move its safety cap stopped: BotError) is said as it
         # is, a refusal in words: caught with the game's below, it became an

@@ -30,10 +30,12 @@ from solver.commands import (
     columns,
     fields_from_flags,
     json_line,
+    no_turns,
     nothing_to_review,
     pad,
     parse_options,
     read_json_file,
+    ready_to_write,
     rules_from_flags,
     seat_text,
     sizes_from_flag,
@@ -450,11 +452,17 @@ def add_game_command(commands: Commands) -> None:
 
 
 def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    if args.game == "shanghai" and args.notation is not None:
+        raise MeldwiseError(
+            _("--notation writes Rummikub tiles; a Shanghai game takes none (its cards: 7H)")
+        )
+    # '-' is stdout, as review reads '-' as stdin and tournament --json writes it to
+    # stdout: it wrote a file named '-'.
+    to_file = args.out is not None and args.out != "-"
+    if to_file:
+        # A path that cannot be written was said only once the whole game was played.
+        ready_to_write("--out", args.out)
     if args.game == "shanghai":
-        if args.notation is not None:
-            raise MeldwiseError(
-                _("--notation writes Rummikub tiles; a Shanghai game takes none (its cards: 7H)")
-            )
         answer, said = shanghai_game(args)
     else:
         answer, said = _rummikub_game(args)
@@ -464,9 +472,7 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: T
     # "winners [0], scores [16, -16]").
     said["winners"] = ", ".join(str(seat) for seat in said["winners"])
     said["scores"] = ", ".join(str(score) for score in said["scores"])
-    # '-' is stdout, as review reads '-' as stdin and tournament --json writes it to
-    # stdout: it wrote a file named '-'.
-    if args.out is not None and args.out != "-":
+    if to_file:
         write_file("--out", args.out, text)
         summary = _(
             "{turns}, {end}; winners {winners}; scores {scores}; record written to {path}",
@@ -599,6 +605,9 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
     lines = []
     for player in review["players"]:
         seat = player["player"]
+        if not player["turns"] and not player["unreviewed_turns"]:
+            lines.append(no_turns(seat, player["name"]))
+            continue
         who = seat_text(seat, player["name"])
         share = player["placed_share"]
         lines.append(

@@ -17,8 +17,8 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import ConfigDict, Field, StrictBool
 
 from solver.arena.runner import bot_seed, play_out
-from solver.cpsat import Limit, Status, least_proven, solve_statuses
-from solver.errors import MeldwiseError, RequestError, TableError
+from solver.cpsat import Limit, OverBudget, Status, least_proven, solve_statuses
+from solver.errors import MeldwiseError, RequestError, RulesError, TableError
 from solver.i18n import _, speaks
 from solver.record import MAX_REVIEW_TIME_LIMIT_MS as MAX_REVIEW_TIME_LIMIT_MS
 from solver.record import MAX_REVIEW_TURNS as MAX_REVIEW_TURNS
@@ -44,7 +44,7 @@ from solver.rummikub.wire import (
     facing,
     read_tiles,
 )
-from solver.settings import seated
+from solver.settings import placed, seated
 from solver.wire import Answer, Lang, Spoken, TimeCapped, read
 
 MAX_GAME_TILES = 212
@@ -358,7 +358,21 @@ def game_rummikub(request: Mapping[str, Any] | GameRequest) -> dict[str, Any]:
     game = Game.new(settings, asked.seed)
     players = [make_bot(name, bot_seed(asked.seed, seat)) for seat, name in enumerate(asked.bots)]
     with solve_statuses() as statuses:
-        play_out(game, players, asked.bots)
+        try:
+            play_out(game, players, asked.bots)
+        except OverBudget as over:
+            # The tiles make a game long: said at the rules, as MAX_GAME_TILES is. The
+            # same request plays the same game: trying again cannot help.
+            too_long = RulesError(
+                _(
+                    "'rules' make a game of {tiles} tiles, which ran past this server's game"
+                    " budget of {budget} ms of work at turn {turn}; ask for fewer tiles",
+                    tiles=tiles,
+                    budget=over.budget_ms,
+                    turn=len(game.turns) + 1,
+                )
+            ).naming("rules")
+            raise placed("settings", too_long) from None
     with spelling(asked.notation, settings.rules.colours):
         record = record_to_dict(game, list(asked.bots))
     return {"status": least_proven(statuses).value, "record": record}

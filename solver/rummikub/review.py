@@ -32,7 +32,7 @@ from typing import Any
 from solver.cpsat import Limit, Status
 from solver.errors import MeldwiseError
 from solver.i18n import _
-from solver.record import RecordError
+from solver.record import RecordError, reviewed_seats
 from solver.rummikub.engine import Action, Turn
 from solver.rummikub.legality import check_play
 from solver.rummikub.notation import Tile, spell, written_sets
@@ -109,6 +109,8 @@ class Review:
     turns: tuple[TurnReview, ...]
     objective: Objective
     players: int
+    player: int | None = None
+    """The seat whose turns alone were reviewed; None for every seat."""
 
 
 def review_game(
@@ -139,7 +141,7 @@ def review_game(
             reviewed.append(TurnReview(turn, had_opened, None, problems, rules, str(error)))
             continue
         reviewed.append(TurnReview(turn, had_opened, best, problems, rules))
-    return Review(tuple(reviewed), objective, record.settings.players)
+    return Review(tuple(reviewed), objective, record.settings.players, player)
 
 
 def _check_order(record: GameRecord) -> None:
@@ -175,10 +177,11 @@ def _problems(turn: Turn, opened: bool, rules: Rules) -> tuple[str, ...]:
 
 
 def review_to_dict(review: Review, record: GameRecord) -> dict[str, Any]:
-    """The wire response: overall status, the turns, and a summary per player."""
+    """The wire response: overall status, the turns, and a summary per player: every
+    seat reviewed, one with no turn too (``turns`` 0)."""
     statuses = {r.best.status for r in review.turns if r.best is not None}
     status = next((s for s in (Status.UNKNOWN, Status.FEASIBLE) if s in statuses), Status.OPTIMAL)
-    seats = sorted({r.turn.player for r in review.turns})
+    seats = reviewed_seats(review.players, review.player)
     names = record.players
     return {
         "status": status.value,

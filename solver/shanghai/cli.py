@@ -26,6 +26,7 @@ from solver.commands import (
     columns,
     fields_from_flags,
     json_line,
+    no_turns,
     nothing_to_review,
     pad,
     parse_options,
@@ -309,6 +310,9 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
         return nothing_to_review(chosen) + "\n"
     lines = []
     for player in review["players"]:
+        if not player["turns"]:
+            lines.append(no_turns(player["player"], player["name"]))
+            continue
         lines.append(
             _(
                 "{player}: {at_best} of {turns} at the best; {points} left in hand beyond the"

@@ -37,6 +37,7 @@ from typing import Any
 
 from solver.cpsat import Limit, Status
 from solver.i18n import _
+from solver.record import reviewed_seats
 from solver.shanghai.contracts import Contract
 from solver.shanghai.engine import Game, Move, Play
 from solver.shanghai.melds import TableMeld
@@ -175,6 +176,8 @@ class TurnReview:
 class Review:
     turns: tuple[TurnReview, ...]
     record: GameRecord
+    player: int | None = None
+    """The seat whose turns alone were reviewed; None for every seat."""
 
     @property
     def status(self) -> Status:
@@ -206,7 +209,7 @@ def review_game(
             found.append(_review_turn(game, move, event, limit))
 
     replay(record, watch)
-    return Review(tuple(found), record)
+    return Review(tuple(found), record, player)
 
 
 def _review_turn(game: Game, play: Play, event: str, limit: Limit) -> TurnReview:
@@ -270,8 +273,9 @@ def _done(hand: Counter[Card], play: Play, rules: Rules) -> PlayDone:
 
 def review_to_dict(review: Review) -> dict[str, Any]:
     """The wire response (:class:`~solver.shanghai.game_wire.ShanghaiReviewResponse`):
-    the overall status, the turns, a summary per player."""
-    seats = sorted({turn.seat for turn in review.turns})
+    the overall status, the turns, a summary per player: every seat reviewed, one with
+    no turn too (``turns`` 0)."""
+    seats = reviewed_seats(review.record.settings.players, review.player)
     return {
         "status": review.status.value,
         "time_capped": review.time_capped,

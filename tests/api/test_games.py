@@ -265,6 +265,24 @@ def test_the_turns_of_a_review_share_the_game_budget() -> None:
     assert took < 8, took
 
 
+def test_a_game_past_the_game_budget_is_a_422_naming_the_rules_not_a_503() -> None:
+    """A game longer than the server's game budget ran until the watchdog replaced its
+    worker, and was answered 503 "...; try again": the same request plays the same game,
+    so it never could. The margin is the watchdog's: past it a loaded worker is a 503."""
+    settings = Settings(workers=1, rate_limit="", game_budget_ms=1000, watchdog_margin_ms=60_000)
+    request = {"bots": ["strong", "strong"], "seed": 1, "settings": {"rules": {"copies": 4}}}
+    with TestClient(create_app(settings)) as small:
+        answer = small.post(GAME, json=request)
+    assert answer.status_code == 422, answer.text[:300]
+    body = answer.json()
+    assert body["detail"].startswith(
+        "settings: 'rules' make a game of 210 tiles, which ran past this server's game budget"
+        " of 1000 ms of work at turn "
+    )
+    assert body["detail"].endswith("; ask for fewer tiles")
+    assert [place["field"] for place in body["places"]] == [["settings"], ["settings", "rules"]]
+
+
 def test_a_review_over_the_answer_limit_says_what_to_send_instead(
     record: dict[str, Any],
 ) -> None:
@@ -350,7 +368,7 @@ def test_bad_requests_name_the_culprit(
     client: TestClient, path: str, request_body: dict[str, Any], detail: str
 ) -> None:
     answer = client.post(path, json=request_body)
-    assert answer.status_code == 422, answer.text
+    assert answer.status_code == 422, answer.text[:300]
     assert detail in answer.json()["detail"]
     # One contract: the library refuses the request with the same message.
     with pytest.raises(MeldwiseError) as raised:

@@ -101,3 +101,20 @@ def test_bad_input_is_a_422_naming_its_place(
     body = answer.json()
     assert body["detail"] == detail
     assert body["places"][0]["field"] == field
+
+
+def test_a_game_past_the_game_budget_is_a_422_naming_hands_not_a_503() -> None:
+    """A game longer than the server's game budget ran until the watchdog replaced its
+    worker, and was answered 503 "...; try again": the same request plays the same game,
+    so it never could. The margin is the watchdog's: past it a loaded worker is a 503."""
+    settings = Settings(workers=1, rate_limit="", game_budget_ms=1000, watchdog_margin_ms=60_000)
+    with TestClient(create_app(settings)) as small:
+        answer = small.post(GAME, json={"bots": ["strong"] * 4, "seed": 1})
+    assert answer.status_code == 422, answer.text[:300]
+    body = answer.json()
+    assert body["detail"].startswith(
+        "settings: 'hands' is 10: the game ran past this server's game budget of 1000 ms of work"
+        " in hand "
+    )
+    assert "try again" not in body["detail"]
+    assert [place["field"] for place in body["places"]] == [["settings"], ["settings", "hands"]]

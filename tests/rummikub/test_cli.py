@@ -606,8 +606,8 @@ def test_a_closed_stdin_reads_as_empty_and_a_closed_stdout_takes_no_traceback() 
     # were AttributeError tracebacks (exit 1).
     command = f"{sys.executable} -m solver"
     for line, code, said in (
-        ("solve --json <&-", 2, "error: the request is not valid JSON: Expecting value at"),
-        ("review - <&-", 2, "error: standard input is not valid JSON: Expecting value at"),
+        ("solve --json <&-", 2, "error: standard input is empty: a JSON document was expected"),
+        ("review - <&-", 2, "error: standard input is empty: a JSON document was expected"),
         ("solve --rack R1 >&-", 0, ""),
     ):
         done = subprocess.run(

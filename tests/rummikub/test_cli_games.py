@@ -770,6 +770,29 @@ def test_a_tournament_refuses_an_output_path_before_playing(
     assert "a part of the path is not a folder" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("game", ["rummikub", "shanghai"])
+def test_a_game_refuses_an_out_path_before_playing(
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A bad --out path was said only once the whole game had been played, and the game
+    # was lost.
+    def played(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the game was played")
+
+    monkeypatch.setattr("solver.rummikub.cli.game_rummikub", played)
+    monkeypatch.setattr("solver.rummikub.cli.shanghai_game", played)
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    argv = ["game", "--game", game, "--bots", "greedy,greedy", "--out"]
+    for path, why in (
+        (blocker / "out.json", "a part of the path is not a folder"),
+        (tmp_path, "it is a folder"),
+    ):
+        assert main([*argv, str(path)]) == 2
+        assert capsys.readouterr().err == f"error: --out: cannot write {path}: {why}\n"
+    assert sorted(tmp_path.iterdir()) == [blocker]
+
+
 def test_a_turn_whose_best_is_to_place_nothing_says_so_in_words(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

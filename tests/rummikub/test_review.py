@@ -313,7 +313,7 @@ def test_a_best_the_search_did_not_prove_is_never_below_the_turn_nor_called_reac
     assert turn["best"]["status"] != "optimal"
     assert turn["shortfall"] == 0
     assert not turn["at_best"]
-    (player,) = answer["players"]
+    player = answer["players"][0]  # seat 1 had no turn
     assert player["accuracy"] == 0
     assert player["possible"] >= player["placed"] == 3
     text = describe_review(answer)
@@ -532,6 +532,19 @@ def test_one_turn_is_said_in_the_singular() -> None:
     )
     points = describe_review(review_rummikub({"record": record, "objective": "points"}))
     assert points.startswith("Player 0: 1 of 1 turn at the best; 33 points placed (100%)")
+
+
+def test_a_seat_with_no_turn_in_the_record_is_named_saying_so() -> None:
+    """A record that ended before a seat's first turn left that seat out of the
+    players' summaries, as if the game had one seat fewer."""
+    record = {"turns": [_turn(1, "R10 R11 R12 K1", [], ["R10 R11 R12"])]}
+    answer = review_rummikub({"record": record})
+    assert [p["player"] for p in answer["players"]] == [0, 1]
+    idle = answer["players"][1]
+    assert (idle["turns"], idle["accuracy"], idle["series"]["turn"]) == (0, None, [])
+    assert "\nPlayer 1: no turns in the record\n" in describe_review(answer)
+    alone = review_rummikub({"record": record, "player": 1})
+    assert (alone["turns"], [p["player"] for p in alone["players"]]) == ([], [1])
 
 
 def test_the_turn_limit_counts_the_turns_reviewed_as_shanghais_review_does(

@@ -19,7 +19,7 @@ import solver.shanghai.bots as bots_module
 import solver.shanghai.model as model_module
 import solver.shanghai.search as search_module
 from solver.cli import main
-from solver.cpsat import Limit, solve_statuses
+from solver.cpsat import Limit, game_budget, solve_statuses
 from solver.errors import MeldwiseError
 from solver.shanghai import STANDARD, Contract, parse_cards
 from solver.shanghai.deficiency import deficiency
@@ -122,6 +122,21 @@ def test_a_deficiency_solve_is_noted_for_the_game_status() -> None:
             hand, Contract.for_hand(1, STANDARD), unseen, STANDARD, search=False
         )
     assert statuses == [status]
+
+
+def test_a_game_past_its_budget_names_the_setting_that_asks_too_much() -> None:
+    """The HTTP service's game budget (tests/api/test_shanghai_game.py has the hands): a
+    first hand past it names 'max_turns', as fewer hands cannot help; none without one."""
+    short = {"bots": ["strong", "greedy"], "seed": 5, "settings": {"hands": 1}}
+    with game_budget(1), pytest.raises(MeldwiseError) as refused:
+        game_shanghai(short)
+    assert str(refused.value).startswith(
+        "settings: 'max_turns' is 200: the first hand ran past this server's game budget of 1 ms"
+        " of work at turn "
+    )
+    assert refused.value.places[-1][0] == ("settings", "max_turns")
+    with game_budget(None):
+        assert game_shanghai(short)["record"]["hands"]
 
 
 def test_the_request_example_plays_and_reviews() -> None:

@@ -216,6 +216,28 @@ def test_the_player_filter_reviews_that_seats_turns_alone() -> None:
     assert refused == "'player' must be 0 to 1, got 2"
 
 
+def test_a_seat_with_no_turn_in_the_record_is_named_saying_so() -> None:
+    """A record whose hand ended (here: was cut) before a seat's first play phase left
+    that seat out of the players' summaries, as if the game had one seat fewer."""
+    record = copy.deepcopy(game("small"))
+    hand = record["hands"][0]
+    first = next(e for e, event in enumerate(hand["events"]) if event["kind"] == "play")
+    played = hand["events"][first]["seat"]
+    hand["events"] = hand["events"][: first + 1]
+    for key in ("end", "went_out", "hands_left", "points"):
+        del hand[key]
+    record["hands"], record["scores"], record["winners"] = [hand], [0, 0], None
+    answer = review_shanghai({"record": record})
+    assert [p["player"] for p in answer["players"]] == [0, 1]
+    (idle,) = [p for p in answer["players"] if p["player"] != played]
+    assert (idle["turns"], idle["turns_at_best"], idle["score"]) == (0, 0, 0)
+    assert f"Player {idle['player']} (greedy {idle['player']}): no turns in the record\n" in (
+        describe_review(answer)
+    )
+    alone = review_shanghai({"record": record, "player": idle["player"]})
+    assert (alone["turns"], [p["player"] for p in alone["players"]]) == ([], [idle["player"]])
+
+
 def test_a_search_stopped_by_the_clock_claims_nothing() -> None:
     """A limit with no time left: no turn's best is proven (but a contract that no
     hand could meet, which needs no search), none flagged, each said time capped."""
