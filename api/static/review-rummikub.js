@@ -25,11 +25,14 @@ function drawSummary(review, tr) {
     const unreviewed = player.unreviewed_turns.map((turn) => tr.t("turn {turn}", { turn }));
     return [
       playerName(player, tr),
-      tr.t("{done} of {turns} ({share})", {
-        done: player.turns_at_best, turns: player.turns, share: percent(player.accuracy, tr),
-      }) + (unreviewed.length
-        ? tr.t("; ") + tr.t("not reviewed: {turns}", { turns: unreviewed.join(tr.t(", ")) })
-        : ""),
+      player.turns || unreviewed.length
+        ? tr.t("{done} of {turns} ({share})", {
+          done: player.turns_at_best, turns: player.turns, share: percent(player.accuracy, tr),
+        }) + (unreviewed.length
+          ? tr.t("; ") + tr.t("not reviewed: {turns}", { turns: unreviewed.join(tr.t(", ")) })
+          : "")
+        // A seat the record ended before: "0 of 0 (-)" said nothing.
+        : tr.t("no turns in the record"),
       `${player.placed} / ${player.possible} (${percent(player.placed_share, tr)})`,
       listed(player.costliest.map((c) =>
         tr.t("turn {turn} ({shortfall} short)", { turn: c.turn, shortfall: c.shortfall })), tr),

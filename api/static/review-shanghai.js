@@ -26,11 +26,14 @@ function drawSummary(review, tr) {
   ];
   return summaryTable(titles, review.players.map((player) => [
     playerName(player, tr),
-    tr.t("{done} of {turns} ({share})", {
-      done: player.turns_at_best,
-      turns: player.turns,
-      share: percent(player.turns ? player.turns_at_best / player.turns : null, tr),
-    }),
+    // A seat whose hand ended before its turn came: "0 of 0 (-)" said nothing.
+    player.turns
+      ? tr.t("{done} of {turns} ({share})", {
+        done: player.turns_at_best,
+        turns: player.turns,
+        share: percent(player.turns_at_best / player.turns, tr),
+      })
+      : tr.t("no turns in the record"),
     points(player.points_missed, tr),
     places(player.could_go_out, tr),
     places(player.could_go_down, tr),

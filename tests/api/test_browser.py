@@ -2970,6 +2970,42 @@ def test_review_tab_says_what_is_wrong_with_a_record(service: str, page: Page) -
     expect(alert).to_have_text(detail.replace("record", "Game record (JSON)", 1))
 
 
+@pytest.mark.parametrize(
+    ("game", "lang"), [("rummikub", "en"), ("shanghai", "en"), ("shanghai", "ja")]
+)
+def test_review_tab_says_a_seat_with_no_turn_has_none(
+    service: str, page: Page, game: str, lang: str
+) -> None:
+    # A record that ended before a seat's first turn: the service names the seat with
+    # no turns, and the page said "0 of 0 (-)" of it.
+    if game == "rummikub":
+        record: dict[str, Any] = {
+            "turns": [{"turn": 1, "player": 0, "rack": ["R10", "R11", "R12", "K1"],
+                       "table_before": [], "action": "play",
+                       "table_after": [["R10", "R11", "R12"]]}]
+        }  # fmt: skip
+    else:
+        record = copy.deepcopy(shanghai_game("small"))
+        hand = record["hands"][0]
+        first = next(e for e, event in enumerate(hand["events"]) if event["kind"] == "play")
+        hand["events"] = hand["events"][: first + 1]
+        for key in ("end", "went_out", "hands_left", "points"):
+            del hand[key]
+        record["hands"], record["scores"], record["winners"] = [hand], [0, 0], None
+    _open_review_of(service, page, game, lang)
+    page.locator("#record").fill(json.dumps(record))
+    ending = REVIEW if game == "rummikub" else SHANGHAI_REVIEW
+    with page.expect_response(lambda r: r.url.endswith(ending)) as answer:
+        page.locator("#review-run").click()
+    players = answer.value.json()["players"]
+    (idle,) = [p["player"] for p in players if p["turns"] == 0]
+    rows = page.locator(".review-summary tbody tr")
+    expect(rows).to_have_count(len(players))
+    said = "記録に手番がありません" if lang == "ja" else "no turns in the record"
+    expect(rows.nth(idle).locator("td").nth(1)).to_have_text(said)
+    expect(rows.nth(1 - idle).locator("td").nth(1)).to_contain_text("1")
+
+
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_review_tab_enter_in_the_seed_plays_and_an_empty_box_is_said(
     service: str, page: Page, lang: str
