@@ -248,14 +248,18 @@ def json_reason(error: json.JSONDecodeError) -> str | None:
 
 def json_problem(error: json.JSONDecodeError | RecursionError) -> str:
     """What :func:`read_json` found wrong with a text (its syntax error, or nesting too
-    deep), in the active language; characters are counted from 1."""
+    deep), in the active language; characters are counted from 1, and in a text of
+    several lines (a record or a file, as an editor shows it) by line and column."""
     if isinstance(error, RecursionError):
         return _("arrays and objects nest too deeply")
+    if "\n" in error.doc:
+        where = _("line {line}, column {column}", line=error.lineno, column=error.colno)
+    else:
+        where = _("character {where}", where=error.pos + 1)
     reason = json_reason(error)
-    where = error.pos + 1
     if reason is None:
-        return _("at character {where}", where=where)
-    return _("{reason} at character {where}", reason=reason, where=where)
+        return _("at {where}", where=where)
+    return _("{reason} at {where}", reason=reason, where=where)
 
 
 def read_json(text: str) -> Any:

@@ -337,6 +337,27 @@ def test_an_empty_file_is_said_to_be_empty(
     assert capsys.readouterr().err.startswith("error: standard input is not valid JSON: ")
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "Expecting ',' delimiter at line 3, column 3"), ("en", None), ("ja", "3行3列目")],
+)
+def test_a_file_of_several_lines_is_placed_by_line_and_column(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    lang: str,
+    said: str | None,
+) -> None:
+    # A record or a file is read in an editor, by line: "at character 21" of a
+    # pretty-printed record had to be counted out by hand. One line stays by character.
+    monkeypatch.setenv("LANGUAGE", lang)
+    text = '{\n  "turns": []\n  "players": 2\n}' if said else '{"turns": [] "players": 2}'
+    (tmp_path / "game.json").write_text(text)
+    assert main(["review", str(tmp_path / "game.json")]) == 2
+    err = capsys.readouterr().err
+    assert (said or "Expecting ',' delimiter at character 14") in err, err
+
+
 def test_a_file_name_not_utf8_is_named_with_its_bytes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

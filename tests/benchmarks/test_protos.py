@@ -56,7 +56,7 @@ def test_record_hashes_every_search_of_a_default_solve() -> None:
         ),
         (
             ["--base", "HEAD", "--positions", "README.md"],
-            "README.md is not valid JSON: Expecting value at character 1",
+            "README.md is not valid JSON: Expecting value at line 1, column 1",
         ),
         (["--base", "HEAD", "--builds", "--repeat", "0"], "must be at least 1"),
     ],

@@ -419,11 +419,11 @@ def test_a_file_that_is_not_json_is_said_so_as_every_command_says_it(
     argv = ["bench", "--quick", "--buckets", "t0-r6", "--modes", "tiles", flag, str(path)]
     monkeypatch.setenv("LANGUAGE", "en")
     assert main(argv) == 2
-    said = f"error: {path} is not valid JSON: Expecting value at character 28\n"
+    said = f"error: {path} is not valid JSON: Expecting value at line 2, column 13\n"
     assert capsys.readouterr().err.endswith(said)
     monkeypatch.setenv("LANGUAGE", "ja")
     assert main(argv) == 2
-    assert f"エラー: {path} は正しいJSONではありません: 28文字目" in capsys.readouterr().err
+    assert f"エラー: {path} は正しいJSONではありません: 2行13列目" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("flag", ["--reference", "--positions"])
