@@ -43,11 +43,12 @@ function drawSummary(review, tr) {
   }));
 }
 
-/** A bar chart per player: the best play's size (grey) and what was played (blue). */
+/** A bar chart per player with turns (the summary says a seat has none): the best
+ * play's size (grey) and what was played (blue). */
 function drawChart(review, tr) {
   const figure = element("figure", undefined, "review-chart");
   const most = Math.max(1, ...review.players.flatMap((p) => p.series.best));
-  for (const player of review.players) {
+  for (const player of review.players.filter((p) => p.series.turn.length > 0)) {
     const { turn, played, best } = player.series;
     const width = Math.max(120, turn.length * 8);
     const svg = document.createElementNS(SVG, "svg");

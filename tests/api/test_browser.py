@@ -3004,6 +3004,8 @@ def test_review_tab_says_a_seat_with_no_turn_has_none(
     said = "記録に手番がありません" if lang == "ja" else "no turns in the record"
     expect(rows.nth(idle).locator("td").nth(1)).to_have_text(said)
     expect(rows.nth(1 - idle).locator("td").nth(1)).to_contain_text("1")
+    if game == "rummikub":  # a chart of the turns of the seat that had them alone
+        expect(page.locator(".review-chart svg")).to_have_count(1)
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
