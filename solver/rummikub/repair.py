@@ -51,7 +51,7 @@ from itertools import chain
 from ortools.sat.python import cp_model
 
 from solver.cpsat import Limit, Status
-from solver.errors import RequestError, TableError
+from solver.errors import CountError, RequestError, TableError
 from solver.i18n import _, _n
 from solver.rummikub.disruption import least_disruption
 from solver.rummikub.free_jokers import free_jokers
@@ -333,7 +333,15 @@ def _check_tiles(
     everything = now + Counter(rack)
     for tile in chain(everything, *(before or ())):
         rules.check_tile(tile)
-    check_counts(everything, rules, _("across rack and table"))
+    if rack:
+        check_counts(everything, rules, _("across rack and table"))
+        return
+    # No rack: the tiles counted are the table's ("across rack and table" said a
+    # rack that was not sent), and the message names that field.
+    try:
+        check_counts(everything, rules, _("in table"))
+    except CountError as error:
+        raise error.naming("table", quoted=False) from None
 
 
 def _reference(

@@ -363,6 +363,21 @@ def test_bad_repair_requests_name_the_culprit(request_: dict[str, Any], message:
         repair_rummikub(request_)
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_too_many_copies_with_no_rack_are_said_to_be_on_the_table(lang: str) -> None:
+    # "3 across rack and table" was said of a request with no rack, naming no field.
+    for tiles, said in ((["R1", "R1", "R1"], "R1"), (["J", "J", "J", "R1"], "(J)")):
+        with pytest.raises(MeldwiseError) as raised:
+            repair_rummikub({"table": [tiles], "lang": lang})
+        text = str(raised.value)
+        assert said in text
+        assert ("across rack and table" in text) is False
+        assert raised.value.places == ((("table",), "table"),)
+        assert "table" in text
+    with pytest.raises(MeldwiseError, match="3 across rack and table") as raised:
+        repair_rummikub({"table": [["R1", "R1"]], "rack": ["R1"]})
+
+
 def test_library_repair_on_typed_values() -> None:
     table = [parse_tiles("R1 R2"), parse_tiles("R3")]
     answer = repair(table, Rules(), rack=parse_tiles("R4"))
