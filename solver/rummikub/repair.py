@@ -51,14 +51,14 @@ from itertools import chain
 from ortools.sat.python import cp_model
 
 from solver.cpsat import Limit, Status
-from solver.errors import RequestError, TableError
+from solver.errors import CountError, RequestError, TableError
 from solver.i18n import _, _n
 from solver.rummikub.disruption import least_disruption
 from solver.rummikub.free_jokers import free_jokers
 from solver.rummikub.house_rules import sets_holding_jokers_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.legality import TileSets
-from solver.rummikub.melds import Meld, read_meld_or_none
+from solver.rummikub.melds import Meld, MeldKind, read_meld_or_none
 from solver.rummikub.model import TileCounts, TurnModel, build_model
 from solver.rummikub.notation import Tile, format_tiles
 from solver.rummikub.position import Objective, Position, check_counts, read_table_set
@@ -196,7 +196,8 @@ def repair(
     capped: list[bool] = []
 
     def laid(placed: list[PlacedSet], played: Counter[Tile], found: _Found) -> Arrangement:
-        return _arrangement(placed, played, reference, heaps, table, found.proven)
+        where = turn_rules if turn_rules.joker_retrieval == "replace" else None
+        return _arrangement(placed, played, reference, heaps, table, found.proven, where)
 
     def arrange(
         rack: Counter[Tile], table: Counter[Tile], must: Counter[Tile], objective: Objective
@@ -332,7 +333,15 @@ def _check_tiles(
     everything = now + Counter(rack)
     for tile in chain(everything, *(before or ())):
         rules.check_tile(tile)
-    check_counts(everything, rules, _("across rack and table"))
+    if rack:
+        check_counts(everything, rules, _("across rack and table"))
+        return
+    # No rack: the tiles counted are the table's ("across rack and table" said a
+    # rack that was not sent), and the message names that field.
+    try:
+        check_counts(everything, rules, _("in table"))
+    except CountError as error:
+        raise error.naming("table", quoted=False) from None
 
 
 def _reference(
@@ -451,9 +460,16 @@ def _arrangement(
     heaps: list[Meld | None],
     table: TileSets,
     proven: bool,
+    jokers_placed: Rules | None = None,
 ) -> Arrangement:
+    """``jokers_placed``: the rules, when where a joker lies in its set counts (the
+    joker rule "replace"), so a heap whose jokers lie where the set reads them
+    otherwise is no set kept as it lies."""
     kept, stayed = _calm(placed, reference)
-    steps = plan(heaps, _from_heaps(placed, table), list(played.elements()), table)
+    going_on = _from_heaps(placed, table)
+    if jokers_placed is not None:
+        going_on = [_jokers_moved(p, table, jokers_placed) for p in going_on]
+    steps = plan(heaps, going_on, list(played.elements()), table)
     return Arrangement(
         table=tuple(p.meld for p in steps.table),
         set_numbers=steps.numbers,
@@ -493,6 +509,35 @@ def _from_heaps(placed: list[PlacedSet], table: TileSets) -> list[PlacedSet]:
         )
     # The planner lays continued sets out by the heap they go on from.
     return sorted(remapped, key=lambda p: (p.origin is None, p.origin or 0))
+
+
+def _jokers_moved(placed: PlacedSet, table: TileSets, rules: Rules) -> PlacedSet:
+    """``placed``, with its jokers put in place anew when it goes on from a heap of
+    ``table`` that, once the steps have taken the other tiles off it, reads them
+    otherwise as it lies: ``R4 R5 J`` (the joker R6) is not the set ``J(R3) R4 R5``,
+    though it holds its tiles (the steps said "none, the table is right as it is"
+    where validate refuses that table under "replace"). A set that tiles join is
+    laid out anew by its step, which writes it whole."""
+    meld = placed.meld
+    if placed.origin is None or placed.joined or not meld.jokers:
+        return placed
+    # The tiles left in the heap, in its order: a take keeps the first of each.
+    staying, left = Counter(placed.stayed), []
+    for tile in table[placed.origin]:
+        if staying[tile] > 0:
+            staying[tile] -= 1
+            left.append(tile)
+    lies = read_meld_or_none(left, rules)
+    same = (
+        lies is not None
+        and lies.kind is meld.kind
+        and (meld.kind is MeldKind.GROUP or lies.stands_for == meld.stands_for)
+    )
+    if same:
+        return placed
+    stayed = tuple(t for t in placed.stayed if not t.is_joker)
+    jokers = tuple(t for t in placed.stayed if t.is_joker)
+    return PlacedSet(meld, placed.origin, stayed, jokers)
 
 
 def _penalty(

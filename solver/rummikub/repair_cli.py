@@ -177,6 +177,15 @@ def describe_repair(response: dict[str, Any]) -> str:
                     tiles=" ".join(play["played"]) or _("(none)"),
                 )
             )
+            if not play["disruption_proven"]:
+                # As a solve's and the arrangement's: these steps may move tiles that
+                # need not move (repair has no --disruption-time-limit to name).
+                lines.append(
+                    _(
+                        "Not proven to disturb the table least: a play as good may move fewer"
+                        " table tiles."
+                    )
+                )
             lines += [f"  {i}. {step['text']}" for i, step in enumerate(play["steps"], 1)]
             title = _("Table after the rescue:")
             lines += describe_table(play["table"], title, title)

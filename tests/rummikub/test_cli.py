@@ -715,6 +715,27 @@ def test_a_repair_whose_moves_are_not_proven_the_fewest_says_so() -> None:
     )
 
 
+def test_a_rescue_whose_moves_are_not_proven_the_fewest_says_so() -> None:
+    # The rescue's disruption_proven false went unsaid, where the arrangement's, a
+    # solve's and the page's rescue say it: its steps may move tiles that need not move.
+    request = {
+        "table": [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]],
+        "table_before": [["R3", "B3", "K3", "O3"]],
+        "rack": ["R6"],
+    }
+    answer = repair_rummikub(request)
+    play = answer["rescue"]["play"]
+    assert play["disruption_proven"]
+    assert "Not proven" not in describe_repair(answer)
+    rescue = {**answer["rescue"], "play": {**play, "disruption_proven": False}}
+    lines = describe_repair({**answer, "rescue": rescue}).splitlines()
+    found = lines.index("Rescue with the rack: play 1 tile: R6")
+    assert lines[found + 1] == (
+        "Not proven to disturb the table least: a play as good may move fewer table tiles."
+    )
+    assert sum("Not proven" in line for line in lines) == 1  # the arrangement's is proven
+
+
 def test_repair_beyond_repair_with_no_arrangement_found_names_no_tiles() -> None:
     """A table proven beyond repair whose search stopped before any arrangement (the
     service answers arrangement null: a 60-tile heap with --time-limit 0.006): the

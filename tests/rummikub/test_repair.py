@@ -138,6 +138,9 @@ def _check_repair(request: dict[str, Any], rules: Rules) -> None:
         old = [parse_tiles(s) for s in before]
         laid = bool(placed - _tiles(before))
         assert joker_retrieval_problems(old, new, laid, rules) == []
+        # So does the table as the steps leave it, each joker where it lies.
+        lies = _as_the_steps_leave_it(request["table"], arranged)
+        assert joker_retrieval_problems(old, lies, laid, rules) == []
         assert disruption_oracle_for(rules).replace_judges(old, new, laid)
         held = disruption_oracle_for(rules).most_placed_from(old, now)
         # Steer the search to where the joker rule changes the count: the case found.
@@ -360,6 +363,21 @@ def test_bad_repair_requests_name_the_culprit(request_: dict[str, Any], message:
         repair_rummikub(request_)
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_too_many_copies_with_no_rack_are_said_to_be_on_the_table(lang: str) -> None:
+    # "3 across rack and table" was said of a request with no rack, naming no field.
+    for tiles, said in ((["R1", "R1", "R1"], "R1"), (["J", "J", "J", "R1"], "(J)")):
+        with pytest.raises(MeldwiseError) as raised:
+            repair_rummikub({"table": [tiles], "lang": lang})
+        text = str(raised.value)
+        assert said in text
+        assert ("across rack and table" in text) is False
+        assert raised.value.places == ((("table",), "table"),)
+        assert "table" in text
+    with pytest.raises(MeldwiseError, match="3 across rack and table") as raised:
+        repair_rummikub({"table": [["R1", "R1"]], "rack": ["R1"]})
+
+
 def test_library_repair_on_typed_values() -> None:
     table = [parse_tiles("R1 R2"), parse_tiles("R3")]
     answer = repair(table, Rules(), rack=parse_tiles("R4"))
@@ -570,6 +588,58 @@ def test_a_heap_whose_brackets_fit_no_reading_is_no_set_and_gets_repaired() -> N
     # The heap as it lies is a black run (its jokers read anew): nothing to move.
     assert [m["kind"] for m in answer["arrangement"]["table"]] == ["run", "run"]
     assert answer["arrangement"]["steps"] == []
+
+
+@pytest.mark.parametrize(
+    ("table", "before", "opened"),
+    [
+        # The joker moved from R3 to R6 at the end of the run: validate refuses that
+        # table under "replace" ("its joker stood for R3"), repair said "Steps: none,
+        # the table is right as it is".
+        ([["R4", "R5", "J"], ["B1", "K1", "O1"]], [["J", "R4", "R5"]], True),
+        # The same with a stray tile on it: "Take B9 from set 0" left R4 R5 J.
+        ([["R4", "R5", "J", "B9"], ["B10", "B11"]], [["J", "R4", "R5"]], True),
+        # An opening written J R9 R10 is worth 27 under "replace" (the joker is R8),
+        # under the 30 needed; R9 R10 J is worth 30, and was said to be the table as it is.
+        ([["J", "R9", "R10"], ["K1", "K2", "K3"]], [["K1", "K2", "K3"]], False),
+    ],
+)
+def test_a_set_the_steps_do_not_lay_out_is_legal_where_its_jokers_lie(
+    table: list[list[str]], before: list[list[str]], opened: bool
+) -> None:
+    rules = Rules(joker_retrieval="replace")
+    request = {"table": table, "table_before": before, "opened": opened, "rules": rules.to_dict()}
+    arranged = repair_rummikub(request)["arrangement"]
+    assert arranged["left_out"] == []
+    after = _as_the_steps_leave_it(table, arranged)
+    laid = list((_tiles(table) - _tiles(before)).elements())
+    check = check_play(laid, [parse_tiles(" ".join(s)) for s in before], after, opened, rules)
+    assert check.legal, check.problems
+
+
+def _as_the_steps_leave_it(table: list[list[str]], arranged: dict[str, Any]) -> list[list[Tile]]:
+    """An arrangement's sets as its steps leave them on ``table``: a set a step adds to
+    or lays down is written whole by that step (as the answer reads it); any other lies
+    as it was written, less the tiles taken from it (of a tile it holds more than once,
+    the last ones: the steps' take keeps the first)."""
+    laid_out = {step.get("to_set", step.get("set")) for step in arranged["steps"]}
+    taken = {i: Counter[str]() for i in range(len(table))}
+    for step in arranged["steps"]:
+        if step["action"] == "take":
+            taken[step["from_set"]].update(step["tiles"])
+    sets = []
+    for meld in arranged["table"]:
+        if meld["set"] in laid_out:
+            sets.append(_written(meld))
+            continue
+        heap = table[meld["set"]]
+        staying, left = Counter(heap) - taken[meld["set"]], []
+        for tile in heap:
+            if staying[tile] > 0:
+                staying[tile] -= 1
+                left.append(tile)
+        sets.append(parse_tiles(" ".join(left)))
+    return sets
 
 
 UNOPENED: dict[str, Any] = {
