@@ -618,11 +618,13 @@ def test_a_set_the_steps_do_not_lay_out_is_legal_where_its_jokers_lie(
 
 
 def _as_the_steps_leave_it(table: list[list[str]], arranged: dict[str, Any]) -> list[list[Tile]]:
-    """An arrangement's sets as its steps leave them on ``table``: a set a step adds to
-    or lays down is written whole by that step (as the answer reads it); any other lies
+    """An arrangement's sets as its steps leave them on ``table``: a set a step adds to,
+    lays down or splits is written whole by that step (as the answer reads it); any other lies
     as it was written, less the tiles taken from it (of a tile it holds more than once,
     the last ones: the steps' take keeps the first)."""
     laid_out = {step.get("to_set", step.get("set")) for step in arranged["steps"]}
+    # A split's new set is a set of its own, as its step writes it.
+    laid_out |= {step["new_set"] for step in arranged["steps"] if step["action"] == "split"}
     taken = {i: Counter[str]() for i in range(len(table))}
     for step in arranged["steps"]:
         if step["action"] == "take":
