@@ -174,6 +174,13 @@ def repair(
     limit = (limit or Limit()).started()
     # Y1 (黄1) is the standard game's orange, as in solve
     table = rules.in_game(table)
+    for index, tiles in enumerate(table):
+        if not tiles:
+            # It was passed over without a word, where the command line's --table,
+            # a solve's table and table_before refuse one.
+            raise TableError(
+                _("table heap {index} has no tiles: a heap lies on the table", index=index)
+            ).about("table")
     before = None if before is None else rules.in_game(before)
     rack = None if rack is None else rules.in_game((rack,))[0]
     now = Counter(chain.from_iterable(table))

@@ -962,6 +962,12 @@ def repair_rummikub(request: Mapping[str, Any] | RepairRequest) -> dict[str, Any
     when the table is proven beyond repair; ``rescue`` is null without a rack, and its
     ``play`` null when no play rescues the table."""
     asked = read(RepairRequest, request)
+    if asked.rack is None and "objective" in asked.model_fields_set:
+        # Without a rack there is no rescue to aim: it did nothing, unsaid (the command
+        # line's --objective without --rack is refused so).
+        raise RequestError(
+            _("'objective' is for the rescue with a 'rack': give 'rack', or leave 'objective' out")
+        ).naming("objective", "rack")
     rules = asked.rules
     before = asked.table_before
     with spelling(asked.notation, rules.colours):

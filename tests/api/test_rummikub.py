@@ -208,6 +208,32 @@ def test_the_server_process_never_reads_a_repair_body(
     assert "X9" in client.post(REPAIR, json={"table": [["R1", "X9"]]}).json()["detail"]
 
 
+def test_a_repair_of_an_empty_heap_is_refused_as_the_command_line_refuses_it(
+    client: TestClient,
+) -> None:
+    # [] in 'table' was passed over without a word, where --table "R1 R2 R3 |", a
+    # solve's table and table_before refuse a set of no tiles.
+    bad = client.post(REPAIR, json={"table": [["R1", "R2", "R3"], [], ["B1", "B2", "B3"]]})
+    assert bad.status_code == 422
+    assert bad.json()["detail"] == "table heap 1 has no tiles: a heap lies on the table"
+    assert bad.json()["places"] == [{"field": ["table"], "quoted": ""}]
+    assert client.post(REPAIR, json={"table": [["R1", "R2", "R3"]]}).status_code == 200
+
+
+def test_a_repair_objective_without_a_rack_is_refused_as_the_command_line_refuses_it(
+    client: TestClient,
+) -> None:
+    # It was accepted and did nothing: there is no rescue to aim without a rack.
+    bad = client.post(REPAIR, json={"table": [["R1", "R2", "R3"]], "objective": "points"})
+    assert bad.status_code == 422
+    assert bad.json()["detail"] == (
+        "'objective' is for the rescue with a 'rack': give 'rack', or leave 'objective' out"
+    )
+    assert [place["field"] for place in bad.json()["places"]] == [["objective"], ["rack"]]
+    aimed = {"table": [["R1", "R2", "R3"]], "objective": "points", "rack": ["R4"]}
+    assert client.post(REPAIR, json=aimed).status_code == 200
+
+
 def test_repair_for_a_player_who_has_not_opened(client: TestClient) -> None:
     request = {
         "table": [["R10", "R11"], ["R12", "B12", "K12", "O12"], ["R13"]],
