@@ -203,14 +203,21 @@ def _joker_problem(index: int, tiles: Sequence[Tile], meld: Meld) -> Problem:
                 meant=", ".join(spell(m) for m in meant),
             ),
         )
+    # Said of where the jokers stood, as a run's is: "lost a joker" was said too of a
+    # group whose jokers are all still there, read anew as a run (J J K7).
     return Problem(
         None,
-        _(
-            "table set {index} ({tiles}) lost a joker: under joker_retrieval 'replace' a "
-            "joker leaves its set only when the tile it stands for takes its place there, "
-            "in a turn that plays a rack tile",
+        _n(
+            "table set {index} ({tiles}): its joker stood in the group of {number}s and can"
+            " leave it only for a tile of a colour the group lacked, under joker_retrieval"
+            " 'replace', in a turn that plays a rack tile",
+            "table set {index} ({tiles}): its jokers stood in the group of {number}s and can"
+            " leave it only for tiles of colours the group lacked, under joker_retrieval"
+            " 'replace', in a turn that plays a rack tile",
+            meld.jokers,
             index=index,
             tiles=format_written(tiles),
+            number=meld.stands_for[0].number,
         ),
     )
 

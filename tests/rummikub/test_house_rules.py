@@ -58,7 +58,25 @@ def test_a_joker_in_a_group_of_four_is_freed_only_for_its_tile() -> None:
     }
     verdict = validate_rummikub(move)
     assert not verdict["legal"]
-    assert "lost a joker" in verdict["problems"][0]["reason"]
+    assert verdict["problems"][0]["reason"] == (
+        "table set 0 (R7 B7 K7 J): its joker stood in the group of 7s and can leave it only"
+        " for a tile of a colour the group lacked, under joker_retrieval 'replace', in a turn"
+        " that plays a rack tile"
+    )
+    # Its jokers all still there, read anew as a run: it was said to have "lost a joker".
+    reread = validate_rummikub(
+        {
+            "rack": ["R1", "B1", "O1"],
+            "table_before": [["J(R7)", "J(B7)", "K7"]],
+            "table_after": [["J", "J", "K7"], ["R1", "B1", "O1"]],
+            "rules": {"joker_retrieval": "replace"},
+        }
+    )
+    assert [p["reason"] for p in reread["problems"]] == [
+        "table set 0 (J(R7) J(B7) K7): its jokers stood in the group of 7s and can leave it"
+        " only for tiles of colours the group lacked, under joker_retrieval 'replace', in a"
+        " turn that plays a rack tile"
+    ]
     # With O7 on the rack it takes the joker's place, and the joker goes on.
     rescued = solve_rummikub(
         {**request, "rack": ["K9", "O9", "O7"], "rules": {"joker_retrieval": "replace"}}
