@@ -248,11 +248,18 @@ class Oracle:
         new_sets.subtract(self._sets(before))
         if any(n < 0 for n in new_sets.values()):
             return False  # an old set is not there as it was
-        value = 0
-        for tiles in after:  # as written: the order decides the reading under "replace"
-            if new_sets[key := self._key_of(tiles)] > 0:
-                new_sets[key] -= 1
-                value += self.opening_value(tiles) or 0
+        # Of sets of the same tiles (under "replace", the same reading) which are the
+        # new ones is the player's to say: every choice is tried, the best counts. (The
+        # first ones listed were taken, so a verdict hung on the table's order: old
+        # B1 J(B2) listed before the new B1 J, worth 4 with wrap_runs, counted 3.)
+        worth: dict[SetKey, list[int]] = {}
+        for tiles in after:  # each as written: the order decides the reading under "replace"
+            worth.setdefault(self._key_of(tiles), []).append(self.opening_value(tiles) or 0)
+        value = sum(
+            max(sum(chosen) for chosen in itertools.combinations(worth[key], count))
+            for key, count in new_sets.items()
+            if count > 0
+        )
         return not played or value >= self.rules.opening_threshold
 
     def _sets(self, sets: Sequence[Sequence[Tile]]) -> Counter[SetKey]:

@@ -201,6 +201,20 @@ def test_an_opening_beside_a_set_of_the_same_tiles_counts_the_new_one_at_its_wor
     assert reasons(low) == "the opening is worth 27 points, under the 30 needed"
 
 
+def test_the_oracle_counts_an_opening_beside_a_set_of_the_same_tiles_in_any_order() -> None:
+    """The oracle took the first sets listed of the tiles of an old one for the new
+    ones, as check_play did before 5c6c19a: the new B1 J (4 with runs going round, as
+    B3 B1) beside the old B1 J(B2) (3) was counted 3 listed after it, and a 4-point
+    opening refused. Both judges count the new set at its worth, listed either way."""
+    rules = Rules(
+        colours=2, numbers=3, jokers=2, min_set_len=2, opening_threshold=4, wrap_runs=True
+    )
+    old, new = parse_tiles("B1 J(B2)"), parse_tiles("B1 J")
+    for after in ([old, new], [new, old]):
+        assert oracle_for(rules).judge(new, [old], after, opened=False), after
+        assert check_play(new, [old], after, False, rules).legal, after
+
+
 def test_yellow_is_the_standard_games_orange_in_check_play_and_repair_as_in_solve() -> None:
     """Y1 (黄1) names orange 1 in a game without yellow: solve read it so, while
     check_play and repair, called from Python, refused it as an unknown tile. With 6
