@@ -161,34 +161,44 @@ def describe_repair(response: dict[str, Any]) -> str:
     penalty = response["penalty"]
     if penalty is not None:
         lines.append(_("Penalty: {text}", text=penalty["text"]))
-    rescue = response["rescue"]
-    if rescue is not None:
-        play = rescue["play"]
-        if play is None and rescue["status"] == "unknown":
-            lines.append(_("Rescue with the rack: none found before the search stopped"))
-        elif play is None:
-            lines.append(_("Rescue with the rack: none"))
-        else:
+    if response["rescue"] is not None:
+        lines += _describe_rescue(response["rescue"])
+    return "\n".join(lines) + "\n"
+
+
+def _describe_rescue(rescue: dict[str, Any]) -> list[str]:
+    """A repair answer's rescue with the rack, written for a person."""
+    lines: list[str] = []
+    play = rescue["play"]
+    if play is None and rescue["status"] == "unknown":
+        lines.append(_("Rescue with the rack: none found before the search stopped"))
+    elif play is None:
+        lines.append(_("Rescue with the rack: none"))
+    elif not play["tiles_played"] and rescue["status"] == "optimal":
+        # Proven: the rack adds nothing, and its table is a repair of the same tiles
+        # (said above); "play 0 tiles: (none)" and that table again said no more.
+        lines.append(_("Rescue with the rack: no rack tile fits"))
+    else:
+        lines.append(
+            _n(
+                "Rescue with the rack: play {n} tile: {tiles}",
+                "Rescue with the rack: play {n} tiles: {tiles}",
+                play["tiles_played"],
+                tiles=" ".join(play["played"]) or _("(none)"),
+            )
+        )
+        if not play["disruption_proven"]:
+            # As a solve's and the arrangement's: these steps may move tiles that
+            # need not move (repair has no --disruption-time-limit to name).
             lines.append(
-                _n(
-                    "Rescue with the rack: play {n} tile: {tiles}",
-                    "Rescue with the rack: play {n} tiles: {tiles}",
-                    play["tiles_played"],
-                    tiles=" ".join(play["played"]) or _("(none)"),
+                _(
+                    "Not proven to disturb the table least: a play as good may move fewer"
+                    " table tiles."
                 )
             )
-            if not play["disruption_proven"]:
-                # As a solve's and the arrangement's: these steps may move tiles that
-                # need not move (repair has no --disruption-time-limit to name).
-                lines.append(
-                    _(
-                        "Not proven to disturb the table least: a play as good may move fewer"
-                        " table tiles."
-                    )
-                )
-            lines += [f"  {i}. {step['text']}" for i, step in enumerate(play["steps"], 1)]
-            title = _("Table after the rescue:")
-            lines += describe_table(play["table"], title, title)
-        if rescue["status"] != "optimal":
-            lines.append(_("Solver: {status}", status=status_text(rescue["status"])))
-    return "\n".join(lines) + "\n"
+        lines += [f"  {i}. {step['text']}" for i, step in enumerate(play["steps"], 1)]
+        title = _("Table after the rescue:")
+        lines += describe_table(play["table"], title, title)
+    if rescue["status"] != "optimal":
+        lines.append(_("Solver: {status}", status=status_text(rescue["status"])))
+    return lines

@@ -678,6 +678,17 @@ def test_repair_objective_without_a_rack_is_refused(
     assert "Rescue with the rack: play 1 tile: R3" in capsys.readouterr().out
 
 
+def test_a_rescue_that_plays_no_rack_tile_says_so_once(capsys: pytest.CaptureFixture[str]) -> None:
+    # It said "Rescue with the rack: play 0 tiles: (none)" and printed the table again.
+    assert main(["repair", "--table", "R1 R2 R3", "--rack", "K9"]) == 0
+    out = capsys.readouterr().out
+    assert "Rescue with the rack: no rack tile fits\n" in out
+    assert "play 0 tiles" not in out
+    assert "Table after the rescue" not in out
+    assert main(["repair", "--table", "R1 R2 R3", "--rack", "K9", "--lang", "ja"]) == 0
+    assert "no rack tile fits" not in capsys.readouterr().out
+
+
 def test_repair_command(capsys: pytest.CaptureFixture[str]) -> None:
     table = ["--table", "R1 R2 | R3 B3 K3 O3 | R4 R5", "--before", "R3 B3 K3 O3"]
     assert main(["repair", *table, "--rack", "R6"]) == 0
