@@ -172,7 +172,12 @@ def test_a_solve_does_not_depend_on_the_order_things_are_listed_in(
     play = solve(position, rules, objective, limit=Limit(20))
     again = solve(listed, rules, objective, limit=Limit(20))
     assert play.status is again.status is Status.OPTIMAL
-    for key in ("tiles_played", "points_played"):
+    # What the objective ranks: most tiles alone leaves the points open (R1 R2 R3 K1 K2
+    # K3 and R2 R3 B2 B3 K2 K3 are both six tiles); most points then most tiles.
+    ranked = (
+        ("tiles_played",) if objective is Objective.TILES else ("points_played", "tiles_played")
+    )
+    for key in ranked:
         assert getattr(again, key) == getattr(play, key), key
     assert Counter(t.is_joker for t in again.played) == Counter(t.is_joker for t in play.played)
     if play.disruption_proven and again.disruption_proven:
