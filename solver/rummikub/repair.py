@@ -67,7 +67,7 @@ from solver.rummikub.result import Play
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.runner import run
 from solver.rummikub.search import SCORE_WORK, solve
-from solver.rummikub.steps import Step, plan
+from solver.rummikub.steps import Step, left_in_order, plan
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +203,7 @@ def repair(
     capped: list[bool] = []
 
     def laid(placed: list[PlacedSet], played: Counter[Tile], found: _Found) -> Arrangement:
-        where = turn_rules if turn_rules.joker_retrieval == "replace" else None
+        where = turn_rules if turn_rules.replace_jokers else None
         return _arrangement(placed, played, reference, heaps, table, found.proven, where)
 
     def arrange(
@@ -528,13 +528,8 @@ def _jokers_moved(placed: PlacedSet, table: TileSets, rules: Rules) -> PlacedSet
     meld = placed.meld
     if placed.origin is None or placed.joined or not meld.jokers:
         return placed
-    # The tiles left in the heap, in its order: a take keeps the first of each.
-    staying, left = Counter(placed.stayed), []
-    for tile in table[placed.origin]:
-        if staying[tile] > 0:
-            staying[tile] -= 1
-            left.append(tile)
-    lies = read_meld_or_none(left, rules)
+    # The tiles the steps' takes leave in the heap, in its order.
+    lies = read_meld_or_none(left_in_order(table[placed.origin], Counter(placed.stayed)), rules)
     same = (
         lies is not None
         and lies.kind is meld.kind

@@ -184,8 +184,9 @@ class _Planner:
         if len(taken) == len(self.contents[index]):
             self.contents[index] = []  # the whole set
         else:
-            remaining = Counter(self.contents[index]) - tiles
-            self.contents[index] = [t for t in self.contents[index] if _use(remaining, t)]
+            self.contents[index] = left_in_order(
+                self.contents[index], Counter(self.contents[index]) - tiles
+            )
         self.held.update(taken)
         self.steps.append(
             Step(
@@ -312,6 +313,13 @@ def _placed(meld: Meld | None, tiles: Sequence[Tile], place: int) -> str:
     if tile.is_joker and meld is not None and tuple(tiles) == meld.tiles:
         return f"J({spell(meld.stands_for[place])})"
     return spell(tile)
+
+
+def left_in_order(tiles: Sequence[Tile], staying: Counter[Tile]) -> list[Tile]:
+    """The tiles of ``tiles`` that ``staying`` counts, in their order: of a tile held
+    more than once, the first ones, as a take leaves a set."""
+    remaining = Counter(staying)
+    return [t for t in tiles if _use(remaining, t)]
 
 
 def _use(counts: Counter[Tile], tile: Tile) -> bool:
