@@ -272,7 +272,13 @@ def _unproven_calm(response: dict[str, Any]) -> list[str]:
                 " table tiles."
             )
         ]
-    return [_("Not proven to disturb the table least: a play as good may move fewer table tiles.")]
+    return [unproven_calm_text()]
+
+
+def unproven_calm_text() -> str:
+    """That a play's table moves are not proven the fewest (a solve's, a repair's
+    rescue's), with no flag to name."""
+    return _("Not proven to disturb the table least: a play as good may move fewer table tiles.")
 
 
 def _asked_for_lines(response: dict[str, Any]) -> list[str]:

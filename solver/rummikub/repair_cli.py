@@ -21,7 +21,13 @@ from solver.commands import (
 )
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n
-from solver.rummikub.cli import POSITION_FLAGS, add_common_flags, describe_table, parse_sets
+from solver.rummikub.cli import (
+    POSITION_FLAGS,
+    add_common_flags,
+    describe_table,
+    parse_sets,
+    unproven_calm_text,
+)
 from solver.rummikub.position import Objective
 from solver.rummikub.wire import repair_rummikub
 from solver.written import words
@@ -190,12 +196,7 @@ def _describe_rescue(rescue: dict[str, Any]) -> list[str]:
         if not play["disruption_proven"]:
             # As a solve's and the arrangement's: these steps may move tiles that
             # need not move (repair has no --disruption-time-limit to name).
-            lines.append(
-                _(
-                    "Not proven to disturb the table least: a play as good may move fewer"
-                    " table tiles."
-                )
-            )
+            lines.append(unproven_calm_text())
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(play["steps"], 1)]
         title = _("Table after the rescue:")
         lines += describe_table(play["table"], title, title)
