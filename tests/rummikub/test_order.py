@@ -110,10 +110,7 @@ def _bracketed(tiles: Sequence[Tile], rules: Rules, best: bool) -> list[Tile]:
     # take what the meld reads them as in place; a run's jokers written plain take the
     # places of its jokers that no joker written with a tile names, in the order written.
     if meld.kind is MeldKind.GROUP:
-        return [
-            Tile(None, 0, m) if t.is_joker else t
-            for t, m in zip(tiles, meld.stands_for, strict=True)
-        ]
+        return list(meld.written)
     said = Counter(t.meant for t in tiles if t.is_joker and t.meant is not None)
     places = []  # in reading order: a run written in order has its jokers so
     for t, m in zip(meld.tiles, meld.stands_for, strict=True):
