@@ -186,7 +186,7 @@ def _facing(
     return game
 
 
-def _moved(play: Play, listing: list[list[int]], table: Sequence[Meld], rules: Rules) -> Play:
+def _moved(play: Play, listing: list[list[int]]) -> Play:
     """``play`` on ``table`` made on the table listed by ``listing`` (:func:`listings`):
     each meld number and joker position where the meld now is; the melds laid this turn
     follow in the same order."""
@@ -198,7 +198,10 @@ def _moved(play: Play, listing: list[list[int]], table: Sequence[Meld], rules: R
 
     return replace(
         play,
-        swaps=tuple(SwapMove(meld(s.meld), at[s.meld][s.position], s.card) for s in play.swaps),
+        swaps=tuple(
+            SwapMove(meld(s.meld), at[s.meld].get(s.position, s.position), s.card)
+            for s in play.swaps
+        ),
         lay_offs=tuple(LayOffMove(lay.card, meld(lay.meld), lay.place) for lay in play.lay_offs),
     )
 
@@ -206,9 +209,22 @@ def _moved(play: Play, listing: list[list[int]], table: Sequence[Meld], rules: R
 @st.composite
 def spoilt(draw: st.DrawFn, play: Play, hand: Sequence[Card]) -> Play:
     """``play``, or it with one thing changed: a lay-off dropped or moved to another
-    meld, a card of a meld laid dropped, another discard or none."""
-    change = draw(st.sampled_from(["none", "drop", "move", "meld", "discard"]))
+    meld, a card of a meld laid dropped, a swap at another place of its meld or giving
+    another card, another discard or none."""
+    change = draw(st.sampled_from(["none", "drop", "move", "meld", "swap", "discard"]))
     lays = list(play.lay_offs)
+    if change == "swap" and play.swaps:
+        i = draw(st.integers(0, len(play.swaps) - 1))
+        swap = play.swaps[i]
+        swap = draw(
+            st.sampled_from(
+                [
+                    *(replace(swap, position=p) for p in range(max(0, swap.position - 2), 14)),
+                    *(replace(swap, card=card) for card in hand),
+                ]
+            )
+        )
+        return replace(play, swaps=(*play.swaps[:i], swap, *play.swaps[i + 1 :]))
     if change == "drop" and lays:
         del lays[draw(st.integers(0, len(lays) - 1))]
     elif change == "move" and lays:
@@ -251,7 +267,7 @@ def test_the_engine_judges_a_play_on_a_table_listed_any_way_alike(
     best = bests[0]
     game = _facing(rules, hand, contract, table)
     play = data.draw(spoilt(best, hand))
-    moved = _moved(play, listing, table, rules)
+    moved = _moved(play, listing)
     laid = data.draw(st.permutations(range(len(play.melds))))
     news = {len(table) + old: len(table) + new for new, old in enumerate(laid)}
     melds = tuple(
