@@ -249,7 +249,8 @@ def test_the_engine_judges_a_play_on_a_table_listed_any_way_alike(
     """The best play (or it spoilt) judged on the table as listed, and on the table
     listed another way with its meld numbers and joker positions moved along, the
     melds it lays in another order with their cards too, and the lay-offs in another
-    order: legal in both or in neither; the best play of either listing is legal on it."""
+    order: legal in both or in neither, a legal one leaving the same hands, pile and
+    melds; the best play of either listing is legal on it."""
     rules, hand, contract, table = situation
     position = _position(hand, contract, table, Phase.PLAY)
     listing = data.draw(listings(table, rules))
@@ -286,6 +287,24 @@ def test_the_engine_judges_a_play_on_a_table_listed_any_way_alike(
     note(f"problems: {found}\nagain: {said}")
     assert bool(said) == bool(found)
     event(f"legal: {not found}")
+    if found:
+        return
+    game.apply(play)
+    again.apply(moved)
+    assert game.hands == again.hands
+    assert game.down == again.down
+    assert game.pile == again.pile
+    assert _melds(game) == _melds(again)
+
+
+def _melds(game: Game) -> Counter[tuple[str, ...]]:
+    """The melds on ``game``'s table, each its kind and its cards (with what each stands
+    for) in card order, wherever it is listed."""
+    found: Counter[tuple[str, ...]] = Counter()
+    for item in game.table:
+        pairs = zip(item.meld.cards, item.meld.stands_for, strict=True)
+        found[(item.meld.kind.value, *sorted(f"{c}{m}" for c, m in pairs))] += 1
+    return found
 
 
 def _readable(cards: Sequence[Card], rules: Rules) -> bool:
