@@ -62,7 +62,7 @@ from solver.rummikub.melds import Meld, MeldKind, read_meld_or_none
 from solver.rummikub.model import TileCounts, TurnModel, build_model
 from solver.rummikub.notation import Tile, format_tiles
 from solver.rummikub.position import Objective, Position, check_counts, read_table_set
-from solver.rummikub.rematch import heaviest_matching
+from solver.rummikub.rematch import carried_on, heaviest_matching
 from solver.rummikub.result import Play
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.runner import run
@@ -410,7 +410,15 @@ def _arrange(
     tm = build_model(
         rules, rack_counts, table_counts, objective, False, reference, (), must_play, going_on=held
     )
-    return _score(tm, limit, capped, _Found(Status.OPTIMAL, None, True), [], not reference)
+    found = _score(tm, limit, capped, _Found(Status.OPTIMAL, None, True), [], not reference)
+    if found.placed is None:
+        return found
+    # The score alone lays most sets out as new ones (or carries a set on with
+    # another's tiles): "0 kept whole, 4 of their tiles moved" stood above steps that
+    # moved one tile (the steps match sets to heaps themselves). Read it as a least
+    # disruption is counted.
+    melds = [p.meld for p in found.placed]
+    return dataclasses.replace(found, placed=carried_on(reference, melds, rules))
 
 
 def _open(

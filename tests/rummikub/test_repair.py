@@ -13,6 +13,7 @@ from hypothesis import assume, event, given, note, settings, target
 from hypothesis import strategies as st
 
 import solver.rummikub.repair as repair_module
+from meldwise.cli import main
 from solver import repair_rummikub, solve_rummikub, validate_rummikub
 from solver.errors import MeldwiseError
 from solver.rummikub import Limit, Objective, Position, Rules, Status, Tile, parse_tiles
@@ -800,3 +801,105 @@ def test_a_penalty_whose_fewest_left_out_is_not_proven_does_not_call_them_the_fe
     assert "the fewest that cannot be placed" not in unproven.text
     proven = _penalty(Rules(), Counter(), None, arrangement)
     assert "the fewest that cannot be placed, O5," in proven.text
+
+
+@pytest.mark.parametrize(
+    ("table", "before", "counts"),
+    [
+        # The worked example: the group of 3s gives its R3 up, one tile moves.
+        (
+            [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]],
+            [["R3", "B3", "K3", "O3"]],
+            (0, 1),
+        ),
+        # A loose R4 joins the run: both sets kept whole, nothing of theirs moves.
+        (
+            [["R1", "R2", "R3"], ["B3", "K3", "O3"], ["R4"]],
+            [["R1", "R2", "R3"], ["B3", "K3", "O3"]],
+            (2, 0),
+        ),
+        # Already right, no table before: the valid sets are the ones to keep.
+        ([["R1", "R2", "R3"], ["R3", "B3", "K3", "O3"], ["K7", "K8", "K9"]], None, (3, 0)),
+    ],
+)
+def test_a_repair_whose_calm_search_found_nothing_counts_the_arrangement_it_gives(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    table: list[list[str]],
+    before: list[list[str]] | None,
+    counts: tuple[int, int],
+) -> None:
+    """With the least-disruption search cut (it answers None), the score alone lays the
+    sets out as new ones: "0 kept whole, 4 of their tiles moved" stood above steps that
+    moved one tile. The counts are read from the arrangement given, and the calm is
+    said not to be proven."""
+    monkeypatch.setattr(repair_module, "least_disruption", lambda *args, **kwargs: None)
+    request: dict[str, Any] = {"table": table}
+    if before is not None:
+        request["table_before"] = before
+    arranged = repair_rummikub(request)["arrangement"]
+    assert (arranged["sets_kept"], arranged["tiles_moved"]) == counts
+    assert arranged["disruption_proven"] is False
+    argv = ["repair", "--table", " | ".join(" ".join(s) for s in table)]
+    if before is not None:
+        argv += ["--before", " | ".join(" ".join(s) for s in before)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    kept = out.index(
+        f"Of the sets to keep: {counts[0]} kept whole, {counts[1]} of their tiles moved"
+    )
+    assert out[kept + 1].startswith("Not proven to disturb the table least")
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(60), deadline=None)
+@given(data=st.data(), rules=small_rules(max_numbers=5, max_colours=3))
+def test_a_repair_whose_calm_search_found_nothing_counts_as_the_calm_one_would(
+    data: st.DataObject, rules: Rules
+) -> None:
+    """The score alone's arrangement, read as the least-disruption stage reads its own:
+    every set of the table before found whole (as a multiset) in a set of the answer is
+    counted kept; the counts are never calmer than the exhaustive least disruption; and
+    where the arrangement is the calm one's, so are its counts."""
+    request = data.draw(messy_tables(rules, before=True))
+    request.pop("rack", None)
+    request.pop("objective", None)
+    note(request)
+    calm = repair_rummikub(request)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(repair_module, "least_disruption", lambda *args, **kwargs: None)
+        answer = repair_rummikub(request)
+    assume(answer["repairable"])
+    arranged = answer["arrangement"]
+    new = [Counter(m["tiles"]) for m in arranged["table"]]
+    old = [Counter(s) for s in request["table_before"]]
+    # A set of the table before laid out again as it was is kept (each new set keeps
+    # one at most; under "replace" a set with a joker may need it to go on: R1 J J is
+    # carried on only by R1 R2 R3 R4, so the R1 R2 R3 R4 of the table before is not
+    # kept, as the least disruption counts it); one that no new set holds whole is
+    # not, and moves a tile at least.
+    as_it_was = Counter(_key(s) for s in old) & Counter(_key(s) for s in new)
+    held_whole = sum(1 for s in old if any(not s - n for n in new))
+    if rules.joker_retrieval == "free":
+        assert as_it_was.total() <= arranged["sets_kept"]
+    assert arranged["sets_kept"] <= held_whole
+    assert arranged["tiles_moved"] >= len(old) - held_whole
+    strays = tuple((_tiles(request["table"]) - _tiles(request["table_before"])).elements())
+    table_before = tuple(tuple(parse_tiles(s)) for s in request["table_before"])
+    best = disruption_oracle_for(rules).least_disruption(
+        Position(strays, table_before), Objective.TILES
+    )
+    assert (arranged["sets_kept"], -arranged["tiles_moved"]) <= best
+    if (
+        sorted(map(sorted, (m["tiles"] for m in arranged["table"])))
+        == sorted(map(sorted, (m["tiles"] for m in calm["arrangement"]["table"])))
+        and calm["arrangement"]["disruption_proven"]
+    ):
+        assert (arranged["sets_kept"], arranged["tiles_moved"]) == (
+            calm["arrangement"]["sets_kept"],
+            calm["arrangement"]["tiles_moved"],
+        )
+
+
+def _key(tiles: Counter[str]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(tiles.items()))
