@@ -903,3 +903,45 @@ def test_a_repair_whose_calm_search_found_nothing_counts_as_the_calm_one_would(
 
 def _key(tiles: Counter[str]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(tiles.items()))
+
+
+REPLACE = Rules(joker_retrieval="replace").to_dict()
+
+
+def test_a_take_from_a_set_with_several_jokers_names_the_joker_taken() -> None:
+    """J R4 R5 J is J(R3) R4 R5 J(R6); R6 was laid down loose, and under "replace" the
+    joker standing for R6 may leave for B9 O9. "Take J from set 0" did not say which:
+    the first one taken leaves R4 R5 J, a joker standing for R6 (R3 uncovered)."""
+    table = [["J", "R4", "R5", "J"], ["R6"], ["O9", "B9"]]
+    request = {
+        "table": table,
+        "table_before": [["J", "R4", "R5", "J"]],
+        "rules": REPLACE,
+    }
+    arranged = repair_rummikub(request)["arrangement"]
+    takes = [s for s in arranged["steps"] if s["action"] == "take" and s["from_set"] == 0]
+    assert [s["tiles"] for s in takes] == [["J"]]
+    assert takes[0]["text"].startswith("Take J(R6) from set 0,")
+    sets, _ = replay(table, [], arranged["steps"])
+    assert sets == table_of(arranged["table"])
+
+
+def test_a_take_from_a_heap_with_several_jokers_names_the_place_of_the_joker_taken() -> None:
+    """A heap that does not lie as a set reads (J R4 R5 J R6 reads R4-R8) has no joker
+    standing for a tile: the step names the place of the one taken, and the heap less
+    that place is the set the answer keeps there."""
+    table = [["J", "R4", "R5", "J", "R6"], ["O9", "B9"]]
+    request = {"table": table, "table_before": [["J", "R4", "R5", "J"]], "rules": REPLACE}
+    arranged = repair_rummikub(request)["arrangement"]
+    takes = [s for s in arranged["steps"] if s["action"] == "take" and s["from_set"] == 0]
+    assert [s["tiles"] for s in takes] == [["J"]]
+    place = int(takes[0]["text"].rsplit("place ", 1)[1].rstrip("."))
+    left = [t for i, t in enumerate(table[0], 1) if i != place]
+    # Where no step lays set 0 out anew, it lies as the heap less the joker named: a
+    # legal carrying on of J(R3) R4 R5 J(R6).
+    assert all(s.get("to_set", s.get("set")) != 0 for s in arranged["steps"])
+    lies = _as_the_steps_leave_it(table, arranged)
+    numbers = [m["set"] for m in arranged["table"]]
+    lies[numbers.index(0)] = parse_tiles(left)
+    before = [parse_tiles("J R4 R5 J")]
+    assert joker_retrieval_problems(before, lies, True, Rules(joker_retrieval="replace")) == []
