@@ -19,7 +19,7 @@ from solver.errors import MeldwiseError
 from solver.rummikub import Limit, Objective, Position, Rules, Status, Tile, parse_tiles
 from solver.rummikub.layout import PlacedSet
 from solver.rummikub.legality import check_play, joker_retrieval_problems, meld_problem
-from solver.rummikub.melds import read_meld, readings
+from solver.rummikub.melds import MeldKind, read_meld, readings
 from solver.rummikub.repair import (
     _fewest_left_out,
     _Found,
@@ -150,6 +150,15 @@ def _check_repair(request: dict[str, Any], rules: Rules) -> None:
             event("beyond repair: fewer tiles fit than with jokers free")
         most = held
     assert left_out.total() == now.total() - most
+    # A set no step lays out is read as it lies (a joker where it lies, not where the
+    # table before had it), each tile standing for the same in its heap's reading.
+    lies = _as_the_steps_leave_it(request["table"], arranged)
+    for meld, tiles in zip(arranged["table"], lies, strict=True):
+        reading = read_meld(tiles, rules)
+        answered = read_meld(_written(meld), rules)
+        assert reading.kind is answered.kind, (meld, tiles)
+        if reading.kind is MeldKind.RUN:
+            assert reading.stands_for == answered.stands_for, (meld, tiles)
     sets, used = replay(
         request["table"], [], arranged["steps"], Counter(str(t) for t in left_out.elements())
     )
@@ -945,3 +954,33 @@ def test_a_take_from_a_heap_with_several_jokers_names_the_place_of_the_joker_tak
     lies[numbers.index(0)] = parse_tiles(left)
     before = [parse_tiles("J R4 R5 J")]
     assert joker_retrieval_problems(before, lies, True, Rules(joker_retrieval="replace")) == []
+
+
+@pytest.mark.parametrize(
+    ("table", "before", "lies"),
+    [
+        # The joker lies at R6; any reading is legal under "free", and no step moves it.
+        ([["R4", "R5", "J"]], [["J", "R4", "R5"]], ["R4", "R5", "J(R6)"]),
+        # The same with a stray taken off the heap: the rest still lies as R4 R5 J(R6).
+        (
+            [["R4", "R5", "J", "B9"], ["K1", "K2", "K3"]],
+            [["J", "R4", "R5"], ["K1", "K2", "K3"]],
+            ["R4", "R5", "J(R6)"],
+        ),
+    ],
+)
+def test_a_set_no_step_touches_is_answered_as_it_lies(
+    capsys: pytest.CaptureFixture[str],
+    table: list[list[str]],
+    before: list[list[str]],
+    lies: list[str],
+) -> None:
+    """``repair --table "R4 R5 J" --before "J R4 R5"`` answered J(R3) R4 R5 with no
+    steps, the table before's reading: a person was told the joker sits at R3 where it
+    lies at R6."""
+    arranged = repair_rummikub({"table": table, "table_before": before})["arrangement"]
+    first = next(m for m in arranged["table"] if m["set"] == 0)
+    assert _written(first) == parse_tiles(lies)
+    argv = ["repair", "--table", " | ".join(map(" ".join, table))]
+    assert main([*argv, "--before", " | ".join(map(" ".join, before))]) == 0
+    assert f"  0. run    {' '.join(lies)}\n" in capsys.readouterr().out
