@@ -175,7 +175,7 @@ def joker_retrieval_problems(
     for meld in melds:
         options = []
         for j, reading in enumerate(after_readings):
-            taken = None if reading is None else _jokers_taken(meld, reading)
+            taken = None if reading is None else jokers_taken(meld, reading)
             if taken is not None and (played or taken == 0):
                 options.append(j)
         partners.append(options)
@@ -222,7 +222,7 @@ def _joker_problem(index: int, tiles: Sequence[Tile], meld: Meld) -> Problem:
     )
 
 
-def _jokers_taken(old: Meld, new: Meld) -> int | None:
+def jokers_taken(old: Meld, new: Meld) -> int | None:
     """How many of ``old``'s jokers leave it when it goes on as ``new`` (each replaced
     by the tile it stood for), or None when ``new`` cannot carry ``old`` on so: a set
     of another kind, colour or number, with none of ``old``'s numbered tiles where they
@@ -415,7 +415,7 @@ def _read_key(tiles: Sequence[Tile], rules: Rules) -> tuple[tuple[Tile, ...], tu
     """:func:`_key`, and under ``joker_retrieval: "replace"`` for a run holding a
     joker what its tiles stand for as the table reads them (:func:`read_meld`): that
     reading is then part of the table (a group's jokers are not told apart, as in
-    :func:`_jokers_taken`)."""
+    :func:`jokers_taken`)."""
     if not rules.replace_jokers or not any(t.is_joker for t in tiles):
         return _key(tiles), ()
     meld = read_meld_or_none(tiles, rules)

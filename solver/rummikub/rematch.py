@@ -25,8 +25,10 @@ from ortools.graph.python import linear_sum_assignment
 
 from solver.errors import ModelError
 from solver.rummikub.layout import PlacedSet
+from solver.rummikub.legality import jokers_taken
 from solver.rummikub.melds import Meld, MeldKind
 from solver.rummikub.notation import Tile
+from solver.rummikub.rules import Rules
 
 
 def rematch(before: Sequence[Meld], placed: Sequence[PlacedSet]) -> list[PlacedSet]:
@@ -55,6 +57,48 @@ def rematch(before: Sequence[Meld], placed: Sequence[PlacedSet]) -> list[PlacedS
     continued.sort(key=_origin)
     taken = set(matched.values())
     return continued + [p for j, p in enumerate(new) if j not in taken]
+
+
+def carried_on(before: Sequence[Meld], after: Sequence[Meld], rules: Rules) -> list[PlacedSet]:
+    """The sets ``after`` (a new table of ``before``'s tiles and others, laid out with
+    no regard to ``before``) read as carrying ``before``'s sets on, as a least
+    disruption is counted: matched one to one so that the most sets are kept whole,
+    then the most tiles stay (:func:`staying`). A set of exactly an old set's tiles
+    (as multisets) is that set as it was, in the old set's reading: any reading of a
+    valid set's tiles is valid, and this one keeps each joker where it stood. Under
+    ``joker_retrieval: "replace"`` each old set holding a joker goes on only as a set
+    that may carry it on (:func:`~solver.rummikub.legality.jokers_taken`), and one
+    is found for each when there is one, as the rule and the least disruption's
+    count both need (matching an old run with a joker to the only set that could
+    carry it on counts fewer kept than a match that leaves it none). Continued sets
+    in table order, then the new ones."""
+    readings: dict[tuple[int, int], Meld] = {}
+    pairs: dict[tuple[int, int], tuple[Tile, ...]] = {}
+    must: set[int] = set()
+    for i, old in enumerate(before):
+        holds_jokers = rules.replace_jokers and old.jokers > 0
+        if holds_jokers:
+            must.add(i)
+        for j, new in enumerate(after):
+            reading = old if sorted(old.tiles) == sorted(new.tiles) else new
+            stay = staying(old, reading)
+            if stay and not (holds_jokers and jokers_taken(old, reading) is None):
+                readings[i, j], pairs[i, j] = reading, stay
+    whole = {i: len(old.tiles) for i, old in enumerate(before)}
+    bonus = sum(whole.values()) + 1
+    weights = {
+        (i, j): len(stayed) + bonus * (len(stayed) == whole[i]) + bonus * bonus * (i in must)
+        for (i, j), stayed in pairs.items()
+    }
+    matched = heaviest_matching(weights, list(whole), len(after))
+    continued = []
+    for i, j in sorted(matched.items()):
+        joined = Counter(readings[i, j].tiles) - Counter(pairs[i, j])
+        continued.append(PlacedSet(readings[i, j], i, pairs[i, j], tuple(joined.elements())))
+    taken = set(matched.values())
+    return continued + [
+        PlacedSet(new, None, (), new.tiles) for j, new in enumerate(after) if j not in taken
+    ]
 
 
 def staying(old: Meld, new: Meld) -> tuple[Tile, ...]:

@@ -62,7 +62,7 @@ from solver.rummikub.melds import Meld, MeldKind, read_meld_or_none
 from solver.rummikub.model import TileCounts, TurnModel, build_model
 from solver.rummikub.notation import Tile, format_tiles
 from solver.rummikub.position import Objective, Position, check_counts, read_table_set
-from solver.rummikub.rematch import heaviest_matching
+from solver.rummikub.rematch import carried_on, heaviest_matching
 from solver.rummikub.result import Play
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.runner import run
@@ -203,8 +203,7 @@ def repair(
     capped: list[bool] = []
 
     def laid(placed: list[PlacedSet], played: Counter[Tile], found: _Found) -> Arrangement:
-        where = turn_rules if turn_rules.replace_jokers else None
-        return _arrangement(placed, played, reference, heaps, table, found.proven, where)
+        return _arrangement(placed, played, reference, heaps, table, found.proven, turn_rules)
 
     def arrange(
         rack: Counter[Tile], table: Counter[Tile], must: Counter[Tile], objective: Objective
@@ -410,7 +409,15 @@ def _arrange(
     tm = build_model(
         rules, rack_counts, table_counts, objective, False, reference, (), must_play, going_on=held
     )
-    return _score(tm, limit, capped, _Found(Status.OPTIMAL, None, True), [], not reference)
+    found = _score(tm, limit, capped, _Found(Status.OPTIMAL, None, True), [], not reference)
+    if found.placed is None:
+        return found
+    # The score alone lays most sets out as new ones (or carries a set on with
+    # another's tiles): "0 kept whole, 4 of their tiles moved" stood above steps that
+    # moved one tile (the steps match sets to heaps themselves). Read it as a least
+    # disruption is counted.
+    melds = [p.meld for p in found.placed]
+    return dataclasses.replace(found, placed=carried_on(reference, melds, rules))
 
 
 def _open(
@@ -467,15 +474,13 @@ def _arrangement(
     heaps: list[Meld | None],
     table: TileSets,
     proven: bool,
-    jokers_placed: Rules | None = None,
+    rules: Rules,
 ) -> Arrangement:
-    """``jokers_placed``: the rules, when where a joker lies in its set counts (the
-    joker rule "replace"), so a heap whose jokers lie where the set reads them
-    otherwise is no set kept as it lies."""
+    """``placed`` laid out from the heaps of ``table`` (read as ``heaps``), with the
+    steps there and its closeness to ``reference``; ``rules``: the turn's (the joker
+    rule decides whether a set may be read as its heap lies, see :func:`_as_it_lies`)."""
     kept, stayed = _calm(placed, reference)
-    going_on = _from_heaps(placed, table)
-    if jokers_placed is not None:
-        going_on = [_jokers_moved(p, table, jokers_placed) for p in going_on]
+    going_on = [_as_it_lies(p, table, rules) for p in _from_heaps(placed, table)]
     steps = plan(heaps, going_on, list(played.elements()), table)
     return Arrangement(
         table=tuple(p.meld for p in steps.table),
@@ -518,18 +523,25 @@ def _from_heaps(placed: list[PlacedSet], table: TileSets) -> list[PlacedSet]:
     return sorted(remapped, key=lambda p: (p.origin is None, p.origin or 0))
 
 
-def _jokers_moved(placed: PlacedSet, table: TileSets, rules: Rules) -> PlacedSet:
-    """``placed``, with its jokers put in place anew when it goes on from a heap of
-    ``table`` that, once the steps have taken the other tiles off it, reads them
-    otherwise as it lies: ``R4 R5 J`` (the joker R6) is not the set ``J(R3) R4 R5``,
-    though it holds its tiles (the steps said "none, the table is right as it is"
-    where validate refuses that table under "replace"). A set that tiles join is
-    laid out anew by its step, which writes it whole."""
+def _as_it_lies(placed: PlacedSet, table: TileSets, rules: Rules) -> PlacedSet:
+    """``placed``, going on from a heap of ``table`` with no tile joining it, read as
+    the heap lies once the steps have taken the other tiles off it, when the reading
+    of its jokers differs (no step lays it out, so a person sees it as it lies).
+
+    Under "free" any reading of its tiles is legal: the heap's own. ``R4 R5 J`` was
+    answered ``J(R3) R4 R5`` (the table before's reading) with no steps, a joker said
+    to sit where it does not. Under "replace" the reading decides the joker rule:
+    ``R4 R5 J`` (the joker R6) is not the set ``J(R3) R4 R5``, though it holds its
+    tiles (the steps said "none, the table is right as it is" where validate refuses
+    that table), so its jokers are put in place anew by a step, which writes the set
+    whole. A set that tiles join is laid out anew by its step."""
     meld = placed.meld
     if placed.origin is None or placed.joined or not meld.jokers:
         return placed
     # The tiles the steps' takes leave in the heap, in its order.
     lies = read_meld_or_none(left_in_order(table[placed.origin], Counter(placed.stayed)), rules)
+    if not rules.replace_jokers:
+        return placed if lies is None else PlacedSet(lies, placed.origin, placed.stayed, ())
     same = (
         lies is not None
         and lies.kind is meld.kind

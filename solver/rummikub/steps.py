@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from solver.i18n import _
+from solver.i18n import _, _n
 from solver.rummikub.layout import PlacedSet
 from solver.rummikub.melds import Meld, MeldKind
-from solver.rummikub.notation import Tile, colour_name, format_tiles, spell
+from solver.rummikub.notation import JOKER, Tile, colour_name, format_tiles, spell
 
 
 class Action(Enum):
@@ -181,25 +181,51 @@ class _Planner:
 
     def take(self, index: int, tiles: Counter[Tile]) -> None:
         taken = sorted(tiles.elements())
-        if len(taken) == len(self.contents[index]):
+        lying = self.contents[index]
+        if len(taken) == len(lying):
             self.contents[index] = []  # the whole set
         else:
-            self.contents[index] = left_in_order(
-                self.contents[index], Counter(self.contents[index]) - tiles
-            )
+            self.contents[index] = left_in_order(lying, Counter(lying) - tiles)
         self.held.update(taken)
         self.steps.append(
-            Step(
-                Action.TAKE,
-                index,
-                tuple(taken),
-                text=_(
-                    "Take {tiles} from set {index}, {set}.",
-                    tiles=format_tiles(taken),
-                    index=index,
-                    set=self._name(index),
-                ),
+            Step(Action.TAKE, index, tuple(taken), text=self._take_text(index, lying, tiles))
+        )
+
+    def _take_text(self, index: int, lying: Sequence[Tile], tiles: Counter[Tile]) -> str:
+        """The text of a take of ``tiles`` from set ``index`` as it lies (``lying``):
+        when jokers stay behind, it says which are taken (a take keeps the first
+        ones, see :func:`left_in_order`), as the set reads (``J(R6)``) when it lies in
+        its reading order, else by their places in it. Under the joker rule "replace"
+        which one leaves decides how the rest reads: of J R4 R5 J (J(R3) R4 R5 J(R6)),
+        the first taken leaves R4 R5 J, a joker standing for R6."""
+        taken = sorted(tiles.elements())
+        staying = Counter(left_in_order(lying, Counter(lying) - tiles))
+        if not any(t.is_joker for t in taken) or not staying[JOKER]:
+            return _(
+                "Take {tiles} from set {index}, {set}.",
+                tiles=format_tiles(taken),
+                index=index,
+                set=self._name(index),
             )
+        places = [p for p, t in enumerate(lying) if t.is_joker and not _use(staying, t)]
+        meld = self.before[index]
+        if meld is not None and tuple(lying) == meld.tiles:
+            naturals = [t for t in taken if not t.is_joker]
+            named = [spell(t) for t in naturals] + [_placed(meld, lying, p) for p in places]
+            return _(
+                "Take {tiles} from set {index}, {set}.",
+                tiles=" ".join(named),
+                index=index,
+                set=self._name(index),
+            )
+        return _n(
+            "Take {tiles} from set {index}, {set}: the joker at place {places}.",
+            "Take {tiles} from set {index}, {set}: the jokers at places {places}.",
+            len(places),
+            tiles=format_tiles(taken),
+            index=index,
+            set=self._name(index),
+            places=", ".join(str(p + 1) for p in places),
         )
 
     def split(self, index: int, cut: int, first_part_leaves: bool) -> int:

@@ -197,10 +197,12 @@ def dealt(draw: st.DrawFn, table: st.SearchStrategy[int], rack: st.SearchStrateg
 
 
 def request_of(position: Position, rules: Rules, **extra: object) -> dict[str, object]:
-    """The wire request for ``position`` under ``rules``."""
+    """The wire request for ``position`` under ``rules``: each tile as the wire reads
+    it back, a joker with its bracket (``J(R4)``; ``str`` wrote ``J``, which the wire
+    reads anew: ``R5 R6 J`` is R7)."""
     return {
-        "rack": [str(t) for t in position.rack],
-        "table": [[str(t) for t in tiles] for tiles in position.table],
+        "rack": [t.written for t in position.rack],
+        "table": [[t.written for t in tiles] for tiles in position.table],
         "opened": position.opened,
         "rules": rules.to_dict(),
         **extra,

@@ -13,12 +13,13 @@ from hypothesis import assume, event, given, note, settings, target
 from hypothesis import strategies as st
 
 import solver.rummikub.repair as repair_module
+from meldwise.cli import main
 from solver import repair_rummikub, solve_rummikub, validate_rummikub
 from solver.errors import MeldwiseError
 from solver.rummikub import Limit, Objective, Position, Rules, Status, Tile, parse_tiles
 from solver.rummikub.layout import PlacedSet
 from solver.rummikub.legality import check_play, joker_retrieval_problems, meld_problem
-from solver.rummikub.melds import read_meld, readings
+from solver.rummikub.melds import MeldKind, read_meld, readings
 from solver.rummikub.repair import (
     _fewest_left_out,
     _Found,
@@ -149,6 +150,15 @@ def _check_repair(request: dict[str, Any], rules: Rules) -> None:
             event("beyond repair: fewer tiles fit than with jokers free")
         most = held
     assert left_out.total() == now.total() - most
+    # A set no step lays out is read as it lies (a joker where it lies, not where the
+    # table before had it), each tile standing for the same in its heap's reading.
+    lies = _as_the_steps_leave_it(request["table"], arranged)
+    for meld, tiles in zip(arranged["table"], lies, strict=True):
+        reading = read_meld(tiles, rules)
+        answered = read_meld(_written(meld), rules)
+        assert reading.kind is answered.kind, (meld, tiles)
+        if reading.kind is MeldKind.RUN:
+            assert reading.stands_for == answered.stands_for, (meld, tiles)
     sets, used = replay(
         request["table"], [], arranged["steps"], Counter(str(t) for t in left_out.elements())
     )
@@ -800,3 +810,177 @@ def test_a_penalty_whose_fewest_left_out_is_not_proven_does_not_call_them_the_fe
     assert "the fewest that cannot be placed" not in unproven.text
     proven = _penalty(Rules(), Counter(), None, arrangement)
     assert "the fewest that cannot be placed, O5," in proven.text
+
+
+@pytest.mark.parametrize(
+    ("table", "before", "counts"),
+    [
+        # The worked example: the group of 3s gives its R3 up, one tile moves.
+        (
+            [["R1", "R2"], ["R3", "B3", "K3", "O3"], ["R4", "R5"]],
+            [["R3", "B3", "K3", "O3"]],
+            (0, 1),
+        ),
+        # A loose R4 joins the run: both sets kept whole, nothing of theirs moves.
+        (
+            [["R1", "R2", "R3"], ["B3", "K3", "O3"], ["R4"]],
+            [["R1", "R2", "R3"], ["B3", "K3", "O3"]],
+            (2, 0),
+        ),
+        # Already right, no table before: the valid sets are the ones to keep.
+        ([["R1", "R2", "R3"], ["R3", "B3", "K3", "O3"], ["K7", "K8", "K9"]], None, (3, 0)),
+    ],
+)
+def test_a_repair_whose_calm_search_found_nothing_counts_the_arrangement_it_gives(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    table: list[list[str]],
+    before: list[list[str]] | None,
+    counts: tuple[int, int],
+) -> None:
+    """With the least-disruption search cut (it answers None), the score alone lays the
+    sets out as new ones: "0 kept whole, 4 of their tiles moved" stood above steps that
+    moved one tile. The counts are read from the arrangement given, and the calm is
+    said not to be proven."""
+    monkeypatch.setattr(repair_module, "least_disruption", lambda *args, **kwargs: None)
+    request: dict[str, Any] = {"table": table}
+    if before is not None:
+        request["table_before"] = before
+    arranged = repair_rummikub(request)["arrangement"]
+    assert (arranged["sets_kept"], arranged["tiles_moved"]) == counts
+    assert arranged["disruption_proven"] is False
+    argv = ["repair", "--table", " | ".join(" ".join(s) for s in table)]
+    if before is not None:
+        argv += ["--before", " | ".join(" ".join(s) for s in before)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    kept = out.index(
+        f"Of the sets to keep: {counts[0]} kept whole, {counts[1]} of their tiles moved"
+    )
+    assert out[kept + 1].startswith("Not proven to disturb the table least")
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(60), deadline=None)
+@given(data=st.data(), rules=small_rules(max_numbers=5, max_colours=3))
+def test_a_repair_whose_calm_search_found_nothing_counts_as_the_calm_one_would(
+    data: st.DataObject, rules: Rules
+) -> None:
+    """The score alone's arrangement, read as the least-disruption stage reads its own:
+    every set of the table before found whole (as a multiset) in a set of the answer is
+    counted kept; the counts are never calmer than the exhaustive least disruption; and
+    where the arrangement is the calm one's, so are its counts."""
+    request = data.draw(messy_tables(rules, before=True))
+    request.pop("rack", None)
+    request.pop("objective", None)
+    note(request)
+    calm = repair_rummikub(request)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(repair_module, "least_disruption", lambda *args, **kwargs: None)
+        answer = repair_rummikub(request)
+    assume(answer["repairable"])
+    arranged = answer["arrangement"]
+    new = [Counter(m["tiles"]) for m in arranged["table"]]
+    old = [Counter(s) for s in request["table_before"]]
+    # A set of the table before laid out again as it was is kept (each new set keeps
+    # one at most; under "replace" a set with a joker may need it to go on: R1 J J is
+    # carried on only by R1 R2 R3 R4, so the R1 R2 R3 R4 of the table before is not
+    # kept, as the least disruption counts it); one that no new set holds whole is
+    # not, and moves a tile at least.
+    as_it_was = Counter(_key(s) for s in old) & Counter(_key(s) for s in new)
+    held_whole = sum(1 for s in old if any(not s - n for n in new))
+    if rules.joker_retrieval == "free":
+        assert as_it_was.total() <= arranged["sets_kept"]
+    assert arranged["sets_kept"] <= held_whole
+    assert arranged["tiles_moved"] >= len(old) - held_whole
+    strays = tuple((_tiles(request["table"]) - _tiles(request["table_before"])).elements())
+    table_before = tuple(tuple(parse_tiles(s)) for s in request["table_before"])
+    best = disruption_oracle_for(rules).least_disruption(
+        Position(strays, table_before), Objective.TILES
+    )
+    assert (arranged["sets_kept"], -arranged["tiles_moved"]) <= best
+    if (
+        sorted(map(sorted, (m["tiles"] for m in arranged["table"])))
+        == sorted(map(sorted, (m["tiles"] for m in calm["arrangement"]["table"])))
+        and calm["arrangement"]["disruption_proven"]
+    ):
+        assert (arranged["sets_kept"], arranged["tiles_moved"]) == (
+            calm["arrangement"]["sets_kept"],
+            calm["arrangement"]["tiles_moved"],
+        )
+
+
+def _key(tiles: Counter[str]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(tiles.items()))
+
+
+REPLACE = Rules(joker_retrieval="replace").to_dict()
+
+
+def test_a_take_from_a_set_with_several_jokers_names_the_joker_taken() -> None:
+    """J R4 R5 J is J(R3) R4 R5 J(R6); R6 was laid down loose, and under "replace" the
+    joker standing for R6 may leave for B9 O9. "Take J from set 0" did not say which:
+    the first one taken leaves R4 R5 J, a joker standing for R6 (R3 uncovered)."""
+    table = [["J", "R4", "R5", "J"], ["R6"], ["O9", "B9"]]
+    request = {
+        "table": table,
+        "table_before": [["J", "R4", "R5", "J"]],
+        "rules": REPLACE,
+    }
+    arranged = repair_rummikub(request)["arrangement"]
+    takes = [s for s in arranged["steps"] if s["action"] == "take" and s["from_set"] == 0]
+    assert [s["tiles"] for s in takes] == [["J"]]
+    assert takes[0]["text"].startswith("Take J(R6) from set 0,")
+    sets, _ = replay(table, [], arranged["steps"])
+    assert sets == table_of(arranged["table"])
+
+
+def test_a_take_from_a_heap_with_several_jokers_names_the_place_of_the_joker_taken() -> None:
+    """A heap that does not lie as a set reads (J R4 R5 J R6 reads R4-R8) has no joker
+    standing for a tile: the step names the place of the one taken, and the heap less
+    that place is the set the answer keeps there."""
+    table = [["J", "R4", "R5", "J", "R6"], ["O9", "B9"]]
+    request = {"table": table, "table_before": [["J", "R4", "R5", "J"]], "rules": REPLACE}
+    arranged = repair_rummikub(request)["arrangement"]
+    takes = [s for s in arranged["steps"] if s["action"] == "take" and s["from_set"] == 0]
+    assert [s["tiles"] for s in takes] == [["J"]]
+    place = int(takes[0]["text"].rsplit("place ", 1)[1].rstrip("."))
+    left = [t for i, t in enumerate(table[0], 1) if i != place]
+    # Where no step lays set 0 out anew, it lies as the heap less the joker named: a
+    # legal carrying on of J(R3) R4 R5 J(R6).
+    assert all(s.get("to_set", s.get("set")) != 0 for s in arranged["steps"])
+    lies = _as_the_steps_leave_it(table, arranged)
+    numbers = [m["set"] for m in arranged["table"]]
+    lies[numbers.index(0)] = parse_tiles(left)
+    before = [parse_tiles("J R4 R5 J")]
+    assert joker_retrieval_problems(before, lies, True, Rules(joker_retrieval="replace")) == []
+
+
+@pytest.mark.parametrize(
+    ("table", "before", "lies"),
+    [
+        # The joker lies at R6; any reading is legal under "free", and no step moves it.
+        ([["R4", "R5", "J"]], [["J", "R4", "R5"]], ["R4", "R5", "J(R6)"]),
+        # The same with a stray taken off the heap: the rest still lies as R4 R5 J(R6).
+        (
+            [["R4", "R5", "J", "B9"], ["K1", "K2", "K3"]],
+            [["J", "R4", "R5"], ["K1", "K2", "K3"]],
+            ["R4", "R5", "J(R6)"],
+        ),
+    ],
+)
+def test_a_set_no_step_touches_is_answered_as_it_lies(
+    capsys: pytest.CaptureFixture[str],
+    table: list[list[str]],
+    before: list[list[str]],
+    lies: list[str],
+) -> None:
+    """``repair --table "R4 R5 J" --before "J R4 R5"`` answered J(R3) R4 R5 with no
+    steps, the table before's reading: a person was told the joker sits at R3 where it
+    lies at R6."""
+    arranged = repair_rummikub({"table": table, "table_before": before})["arrangement"]
+    first = next(m for m in arranged["table"] if m["set"] == 0)
+    assert _written(first) == parse_tiles(lies)
+    argv = ["repair", "--table", " | ".join(map(" ".join, table))]
+    assert main([*argv, "--before", " | ".join(map(" ".join, before))]) == 0
+    assert f"  0. run    {' '.join(lies)}\n" in capsys.readouterr().out

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
 from solver import MeldwiseError, solve_rummikub, validate_rummikub
-from solver.rummikub import STANDARD, Limit, Objective, Position, Rules, Status, solve
+from solver.rummikub import STANDARD, Limit, Objective, Position, Rules, Status, parse_tiles, solve
 from solver.rummikub.wire import SolveResponse
 from tests.rummikub.helpers import assert_legal_answer
 from tests.rummikub.strategies import (
@@ -114,3 +114,15 @@ def test_the_dict_api_raises_nothing_but_meldwise_errors(
         return
     event("answered")
     assert isinstance(answer, dict)
+
+
+def test_a_request_of_a_position_keeps_its_jokers_brackets() -> None:
+    """``request_of`` wrote each tile with ``str``, which drops a joker's bracket:
+    R5 R6 J(R4) went over the wire as R5 R6 J, the joker R7. Under "replace" R4 then
+    cannot take its place, and the wire solved another position than the library."""
+    rules = Rules(joker_retrieval="replace")
+    table = (tuple(parse_tiles("R5 R6 J(R4)")),)
+    position = Position(tuple(parse_tiles("R4 K9 O9")), table, True)
+    request = request_of(position, rules)
+    assert request["table"] == [["R5", "R6", "J(R4)"]]
+    assert solve_rummikub(request)["tiles_played"] == solve(position, rules).tiles_played == 3
