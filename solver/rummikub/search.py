@@ -43,6 +43,7 @@ from solver.rummikub.melds import Meld
 from solver.rummikub.model import TileCounts, build_model
 from solver.rummikub.notation import JOKER, Colour, Tile
 from solver.rummikub.position import Objective, Position
+from solver.rummikub.rematch import carried_on
 from solver.rummikub.result import Play
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.runner import Solved, run
@@ -187,8 +188,13 @@ def _solve(
     placed = lay_out(first.tm, first.value)
     if opening:
         placed = _unchanged(table_melds) + placed
-    # With no table there is nothing to disturb: proven at once.
-    proven = opening or not table_melds
+    else:
+        # The score alone lays most table sets out as new ones ("kept 0, moved 9" to
+        # add R4 to R1 R2 R3): read as carrying the old sets on, as a least
+        # disruption is counted.
+        placed = carried_on(table_melds, [p.meld for p in placed], rules)
+    # A table left in place (or none) is disturbed least: proven at once.
+    proven = sum(len(p.stayed) for p in placed) == sum(len(m.tiles) for m in table_melds)
     return assemble_play(status, position, played, table_melds, placed, rules, proven, capped)
 
 

@@ -804,15 +804,15 @@ def test_a_full_answer_whose_table_moves_are_not_proven_the_fewest_says_so(
     service: str, page: Page
 ) -> None:
     # The score alone (a server with MELDWISE_DISRUPTION_CAP_MS=0, or a search the clock
-    # stopped) may take K1 K2 K3 up and lay them down again: the steps were drawn with
-    # no word that a calmer play was not searched for.
-    state = {"rack": ["R1", "R2", "R3"], "table": [["K1", "K2", "K3"]]}
+    # stopped) splits R1-R5 to play R3 with no proof that no play moves fewer tiles: the
+    # steps were drawn with no word that a calmer play was not searched for.
+    state = {"rack": ["R3"], "table": [["R1", "R2", "R3", "R4", "R5"]]}
     score_only = httpx.post(f"{service}{SOLVE}", json={**state, "disruption_time_limit_ms": 0})
     assert score_only.json()["disruption_proven"] is False
     said = "Not proven to disturb the table least: a play as good may move fewer table tiles."
     page.goto(service)
-    page.locator("#rack").fill("R1 R2 R3")
-    page.locator("#table").fill("K1 K2 K3")
+    page.locator("#rack").fill("R3")
+    page.locator("#table").fill("R1 R2 R3 R4 R5")
     hint = page.locator("meldwise-hint")
     hint.evaluate("element => element.setAttribute('hint-level', 'full')")
     page.route(f"**{SOLVE}", answer_200({"json": score_only.json()}))
@@ -821,7 +821,7 @@ def test_a_full_answer_whose_table_moves_are_not_proven_the_fewest_says_so(
     page.unroute(f"**{SOLVE}")
     _, answer = press_hint(page)  # the service's default answer: proven, no such note
     assert answer["disruption_proven"] is True
-    expect(hint.locator(".answer .summary")).to_contain_text("Play 3 tiles")
+    expect(hint.locator(".answer .summary")).to_contain_text("Play 1 tile")
     expect(hint.locator(".answer .note")).to_have_count(0)
 
 
@@ -2797,15 +2797,16 @@ OPENED_WITH_R10_R11_R12 = {
             [[("R6", False), ("B6", False), ("K6", False)],
              [("R6", True), ("R7", True), ("R8", True), ("R9", True)]],
         ),
-        # Opened: the run R1 R2 R3 on the table takes R4, and R3 R4 R5 is new.
+        # Opened: the run R1 R2 R3 on the table takes R4, and R3 R4 R5 is new (after
+        # the table's sets, which keep their places).
         (
             [OPENED_WITH_R10_R11_R12,
              {"turn": 2, "player": 0, "rack": ["R3", "R4", "R4", "R5", "K1"],
               "table_before": [["R1", "R2", "R3"], ["R10", "R11", "R12"]],
               "action": "draw", "drawn": "B2"}],
             [[("R1", False), ("R2", False), ("R3", False), ("R4", True)],
-             [("R3", True), ("R4", True), ("R5", True)],
-             [("R10", False), ("R11", False), ("R12", False)]],
+             [("R10", False), ("R11", False), ("R12", False)],
+             [("R3", True), ("R4", True), ("R5", True)]],
         ),
     ],
     ids=["a set that stayed", "a set added to"],

@@ -819,7 +819,7 @@ def test_bot_game_and_review_write_tiles_in_the_notation_asked(
     assert main([*argv, "--notation", "RBYK"]) == 0
     out = capsys.readouterr().out
     assert "greedy plays 3 tiles: Y1 Y2 Y3" in out
-    assert "  1. Y10 Y11 Y12" in out
+    assert "  0. Y10 Y11 Y12" in out  # the table's set, kept as set 0
     path = tmp_path / "game.json"
     game = ["game", "--bots", "greedy,greedy", "--option", "hand=5", "--out", str(path)]
     assert main([*game, "--notation", "RBYK"]) == 0
