@@ -151,7 +151,7 @@ REFUSED = [
     ),
     (
         ["shanghai", "advise", "--hand", "7H", "--sets", "3", "--runs", "2"],
-        "error: contract --runs size 2 is out of range: runs hold 4 to 13 cards under these"
+        "error: contract --runs size 2 is out of range: a run holds 4 to 13 cards under these"
         " rules\n",
         None,
     ),

@@ -709,6 +709,21 @@ def test_a_contract_and_a_tournament_error_are_said_in_japanese() -> None:
             seats_of([""], 2)
 
 
+@pytest.mark.parametrize(("sizes", "word"), [({"sets": [2]}, "セット"), ({"runs": [3]}, "ラン")])
+def test_a_contract_size_out_of_range_names_the_meld_in_japanese(
+    sizes: dict[str, list[int]], word: str
+) -> None:
+    """The range was said with the field's name as an English word: 'このルールでは sets
+    は3\uff5e12枚です'."""
+    (name,) = sizes
+    with pytest.raises(MeldwiseError) as raised:
+        advise_shanghai({"hand": ["7H"], "contract": sizes, "lang": "ja"})
+    said = str(raised.value)
+    assert f"{name!r}" in said  # the culprit, quoted
+    assert name not in said.replace(f"{name!r}", "")  # and no English word besides
+    assert f"このルールでは{word}は" in said
+
+
 def test_argparse_says_its_usage_errors_in_the_language_asked_for(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
