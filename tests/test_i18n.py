@@ -662,6 +662,16 @@ def test_the_readmes_list_of_what_is_said_in_japanese_names_every_text_field() -
     assert "ナッジ" not in said
 
 
+def test_the_japanese_readme_names_every_route_that_takes_lang(client: TestClient) -> None:
+    """README.ja.md's HTTP section listed the routes that take lang, as docs/i18n.md says
+    every /v1 route does, but left out repair and Rummikub's bot, game and review."""
+    readme = (ROOT / "README.ja.md").read_text()
+    said = readme[readme.index("### HTTP") : readme.index("### Python")]
+    routes = [path for path in client.app.openapi()["paths"] if path.startswith("/v1/")]  # type: ignore[attr-defined]
+    assert len(routes) > 10
+    assert [path for path in routes if f"`{path}`" not in said] == []
+
+
 def test_lists_split_at_separators_typed_full_width(capsys: pytest.CaptureFixture[str]) -> None:
     """Commas, the set bar, = and : typed on a Japanese keyboard (U+FF0C, U+3001, U+FF5C,
     U+FF1D, U+FF1A) were part of the tile or name: R1,R2 typed full width was refused as
