@@ -2586,6 +2586,22 @@ def test_shanghai_tab_refuses_a_custom_contract_size_that_is_no_number(
     expect(page.locator("#shanghai-error")).to_be_empty()
 
 
+def test_shanghai_tab_says_a_custom_contract_size_out_of_range_in_japanese(
+    service: str, page: Page
+) -> None:
+    # The size's field named by its label said the count twice ('セットの枚数' の枚数 2),
+    # and the range used the field's English name (このルールでは sets は...).
+    _shanghai_example_in_japanese(service, page)
+    page.get_by_label("コントラクト", exact=True).select_option("custom")
+    page.locator("#contract-sets").fill("2, 3")
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)):
+        page.locator("#shanghai-advise").click()
+    expect(page.locator("#shanghai-error")).to_have_text(
+        "コントラクトの 'セットの枚数' に指定した 2 は範囲外です: "
+        "このルールではセットは3\uff5e12枚です"
+    )
+
+
 def test_shanghai_tab_reads_full_width_sizes_and_refuses_two_upcards(
     service: str, page: Page
 ) -> None:
