@@ -784,6 +784,20 @@ def test_a_command_line_without_words_says_what_it_needs(
     assert "エラー: 次の引数が必要です: command" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [("", "標準入力が空です: JSONが必要です"), ("{", "標準入力は正しいJSONではありません: ")],
+)
+def test_standard_input_is_named_in_a_japanese_sentence_without_a_space(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, text: str, said: str
+) -> None:
+    """A record piped in (meldwise game | meldwise review -) that was empty or no JSON
+    was refused as '標準入力 が空です': the space a file's name needs before the particle."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    assert main(["review", "--lang", "ja", "-"]) == 2
+    assert f"エラー: {said}" in capsys.readouterr().err
+
+
 def test_a_request_that_is_no_object_names_its_kind_in_japanese(client: TestClient) -> None:
     """The kind of JSON value sent was an English word in the Japanese sentence:
     "リクエストはJSONオブジェクトで送ってください(受け取ったのは array)"."""

@@ -1010,4 +1010,4 @@ def test_a_record_on_stdin_that_is_no_json_is_said_of_standard_input(
     assert capsys.readouterr().err.startswith("error: standard input is not valid JSON: ")
     monkeypatch.setattr("sys.stdin", io.StringIO("{"))
     assert main([*command, "-", "--lang", "ja"]) == 2
-    assert capsys.readouterr().err.startswith("エラー: 標準入力 は正しいJSONではありません: ")
+    assert capsys.readouterr().err.startswith("エラー: 標準入力は正しいJSONではありません: ")
