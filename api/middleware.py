@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api.errors import CLIENT_CLOSED, CLOSE, error_response
 from api.logs import REQUEST_ID, printable
 from api.metrics import Metrics
-from solver.i18n import _, _p
+from solver.i18n import _, listed
 
 access_log = logging.getLogger("meldwise.access")
 
@@ -406,7 +406,7 @@ class CORS(CORSMiddleware):
         }
         detail = _(
             "this cross-origin request is not allowed: {what}",
-            what=_p("between list items", ", ").join(words.get(f, f) for f in failures),
+            what=listed(words.get(f, f) for f in failures),
         )
         kept = {
             name: value

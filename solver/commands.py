@@ -415,7 +415,7 @@ def _from_stdin(read: Callable[[int], str], size: int) -> str:
 
 
 def _unreadable_stdin(problem: str) -> MeldwiseError:
-    return MeldwiseError(_("cannot read {path}: {error}", path=_("standard input"), error=problem))
+    return MeldwiseError(_("cannot read standard input: {error}", error=problem))
 
 
 def _over_the_cap(text: str) -> bool:
@@ -653,9 +653,18 @@ def not_json(path: Path | str, error: json.JSONDecodeError | RecursionError) -> 
     could not read (``error``), as every command says it: ``x.json is not valid JSON:
     Expecting value at character 28``; one with no JSON text at all (empty, or only
     blanks) ``standard input is empty: ...``, not "Expecting value at character 1"."""
-    # "- is not valid JSON" named stdin by the flag's word for it.
-    where = _("standard input") if path == "-" else file_name(path)
-    if _blank(error):
+    # "- is not valid JSON" named stdin by the flag's word for it. Standard input has
+    # sentences of its own: Japanese puts a space after a file's name ("x.json が空です"),
+    # none after 標準入力.
+    blank = _blank(error)
+    if path == "-":
+        if blank:
+            return MeldwiseError(_("standard input is empty: a JSON document was expected"))
+        return MeldwiseError(
+            _("standard input is not valid JSON: {error}", error=json_problem(error))
+        )
+    where = file_name(path)
+    if blank:
         return MeldwiseError(_("{path} is empty: a JSON document was expected", path=where))
     return MeldwiseError(
         _("{path} is not valid JSON: {error}", path=where, error=json_problem(error))

@@ -104,6 +104,12 @@ def alternatives(values: Sequence[str]) -> str:
     return _("{items} or {last}", items=separator.join(values[:-1]), last=values[-1])
 
 
+def listed(items: Iterable[object]) -> str:
+    """``items`` listed inside a sentence: ``a, b`` in English, ``a、b`` in Japanese
+    (an ASCII comma in a Japanese sentence read as English)."""
+    return _p("between list items", ", ").join(str(item) for item in items)
+
+
 def clauses(texts: Iterable[str]) -> str:
     """Several problems said in one sentence: ``a; b`` in English, a full-width solidus
     (U+FF0F) between them in Japanese."""

@@ -151,7 +151,7 @@ REFUSED = [
     ),
     (
         ["shanghai", "advise", "--hand", "7H", "--sets", "3", "--runs", "2"],
-        "error: contract --runs size 2 is out of range: runs hold 4 to 13 cards under these"
+        "error: contract --runs size 2 is out of range: a run holds 4 to 13 cards under these"
         " rules\n",
         None,
     ),
@@ -280,7 +280,7 @@ class _Failing(io.RawIOBase):
         ("en", "error: cannot read standard input: an input/output error\n"),
         (
             "ja",
-            "\u30a8\u30e9\u30fc: \u6a19\u6e96\u5165\u529b \u3092\u8aad\u3081\u307e\u305b\u3093:"
+            "\u30a8\u30e9\u30fc: \u6a19\u6e96\u5165\u529b\u3092\u8aad\u3081\u307e\u305b\u3093:"
             " \u5165\u51fa\u529b\u30a8\u30e9\u30fc\u304c\u767a\u751f\u3057\u307e\u3057\u305f\n",
         ),
     ],

@@ -41,6 +41,7 @@ from solver.i18n import LOCALE_DIR, catalogue, from_environment, language, negot
 from solver.rummikub.cli import _bot_request, describe_review
 from solver.rummikub.game_wire import bot_rummikub, game_rummikub, review_rummikub
 from solver.rummikub.notation import Colour, Tile, parse_tiles
+from solver.shanghai.cli import describe_review as describe_shanghai_review
 from solver.shanghai.contracts import Contract
 from solver.shanghai.game_wire import game_shanghai
 from solver.shanghai.notation import Card, Suit, parse_cards
@@ -640,7 +641,7 @@ def test_cli_lang_flag_and_locale(
     drawn = capsys.readouterr().out
     assert "引く前:" in drawn
     assert "9Sは不足枚数(あと必要な枚数、厳密値)を1から0にします" in drawn
-    assert "  取る (+1), 不足枚数 0.00" in drawn
+    assert "  取る (+1)、不足枚数 0.00" in drawn
     play = ["shanghai", "advise", "--hand", "AS AD AC KS KD KC 5S 5D 5C", "--hand-number", "1"]
     assert main([*play, "--phase", "play", "--table", "AH AH AD", "--lang", "ja"]) == 0
     assert "手番の終わり: 上がり(0点)" in capsys.readouterr().out
@@ -659,6 +660,16 @@ def test_the_readmes_list_of_what_is_said_in_japanese_names_every_text_field() -
         assert named.search(listed), field
         assert named.search(said), field
     assert "ナッジ" not in said
+
+
+def test_the_japanese_readme_names_every_route_that_takes_lang(client: TestClient) -> None:
+    """README.ja.md's HTTP section listed the routes that take lang, as docs/i18n.md says
+    every /v1 route does, but left out repair and Rummikub's bot, game and review."""
+    readme = (ROOT / "README.ja.md").read_text()
+    said = readme[readme.index("### HTTP") : readme.index("### Python")]
+    routes = [path for path in client.app.openapi()["paths"] if path.startswith("/v1/")]  # type: ignore[attr-defined]
+    assert len(routes) > 10
+    assert [path for path in routes if f"`{path}`" not in said] == []
 
 
 def test_lists_split_at_separators_typed_full_width(capsys: pytest.CaptureFixture[str]) -> None:
@@ -709,6 +720,21 @@ def test_a_contract_and_a_tournament_error_are_said_in_japanese() -> None:
             seats_of([""], 2)
 
 
+@pytest.mark.parametrize(("sizes", "word"), [({"sets": [2]}, "セット"), ({"runs": [3]}, "ラン")])
+def test_a_contract_size_out_of_range_names_the_meld_in_japanese(
+    sizes: dict[str, list[int]], word: str
+) -> None:
+    """The range was said with the field's name as an English word: 'このルールでは sets
+    は3\uff5e12枚です'."""
+    (name,) = sizes
+    with pytest.raises(MeldwiseError) as raised:
+        advise_shanghai({"hand": ["7H"], "contract": sizes, "lang": "ja"})
+    said = str(raised.value)
+    assert f"{name!r}" in said  # the culprit, quoted
+    assert name not in said.replace(f"{name!r}", "")  # and no English word besides
+    assert f"このルールでは{word}は" in said
+
+
 def test_argparse_says_its_usage_errors_in_the_language_asked_for(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -756,6 +782,20 @@ def test_a_command_line_without_words_says_what_it_needs(
         main([])
     assert stopped.value.code == 2
     assert "エラー: 次の引数が必要です: command" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [("", "標準入力が空です: JSONが必要です"), ("{", "標準入力は正しいJSONではありません: ")],
+)
+def test_standard_input_is_named_in_a_japanese_sentence_without_a_space(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, text: str, said: str
+) -> None:
+    """A record piped in (meldwise game | meldwise review -) that was empty or no JSON
+    was refused as '標準入力 が空です': the space a file's name needs before the particle."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    assert main(["review", "--lang", "ja", "-"]) == 2
+    assert f"エラー: {said}" in capsys.readouterr().err
 
 
 def test_a_request_that_is_no_object_names_its_kind_in_japanese(client: TestClient) -> None:
@@ -918,6 +958,47 @@ def test_the_reviews_summary_line_reads_as_japanese() -> None:
     assert re.search(r"出したのは\d+枚\(\d+%\)、各手番の最善手だけを合わせると\d+枚", first), first
     english = describe_review(review_rummikub({"record": record})).splitlines()[0]
     assert re.search(r"\d+ tiles placed \(\d+%\), the best play of each turn alone \d+", english)
+
+
+def test_lists_inside_japanese_sentences_are_joined_with_the_japanese_comma(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Lists were joined with the ASCII ', ' inside Japanese sentences: a game's scores
+    ('得点 -15, 15'), a review's turns ('振り返りできなかった手番: 1, 2'), a Shanghai
+    review's places, a validate problem's jokers ('R2, R3の代わり') and the draw options."""
+    assert main(["game", "--lang", "ja", "--bots", "greedy,greedy", "--seed", "1"]) == 0
+    scores = re.search(r"得点 ([^。]+)。", capsys.readouterr().err)
+    assert scores is not None
+    assert re.fullmatch(r"-?\d+、-?\d+", scores.group(1)), scores.group(1)
+
+    drawn = {"turn": 1, "player": 0, "rack": ["R1", "R2"], "table_before": [["K1", "K2"]],
+             "action": "draw", "drawn": "R3", "table_after": [["K1", "K2"]]}  # fmt: skip
+    record = {"turns": [drawn, {**drawn, "turn": 2}]}
+    with language("ja"):
+        said = describe_review(review_rummikub({"record": record, "lang": "ja"}))
+    assert "振り返りできなかった手番: 1、2\n" in said, said
+
+    player = {"player": 0, "name": "a", "turns": 4, "turns_at_best": 2, "points_missed": 0,
+              "could_go_out": [{"hand_number": 1, "turn": 2}, {"hand_number": 2, "turn": 5}],
+              "could_go_down": [], "unproven": []}  # fmt: skip
+    review = {"turns": [{"problems": []}], "players": [player], "status": "optimal",
+              "time_capped": False}  # fmt: skip
+    with language("ja"):
+        said = describe_shanghai_review(review)
+    assert "  上がれた: ハンド1の2手目、ハンド2の5手目\n" in said, said
+
+    move = {"rack": ["B9", "B10", "B11"], "table_before": [["J", "J", "R4"]],
+            "table_after": [["R4", "J", "J"], ["B9", "B10", "B11"]],
+            "rules": {"joker_retrieval": "replace"}, "lang": "ja"}  # fmt: skip
+    (problem,) = validate_rummikub(move)["problems"]
+    assert "R2、R3の代わり" in problem["reason"], problem["reason"]
+
+    hand = "7H 7S 7D JK 10C AS 2H 3H 4H 5C 9D"
+    advise = ["shanghai", "advise", "--lang", "ja", "--hand", hand, "--hand-number", "1"]
+    assert main([*advise, "--upcard", "9C", "--phase", "draw"]) == 0
+    options = [line for line in capsys.readouterr().out.splitlines() if "(+" in line]
+    assert len(options) == 3
+    assert all(", " not in line and "、不足枚数" in line for line in options), options
 
 
 def test_bot_lists_split_at_commas_typed_full_width(capsys: pytest.CaptureFixture[str]) -> None:

@@ -71,7 +71,8 @@ export function keyed(label, inner) {
  * by the page's labels, in ``tr``'s language: each quoted text, found after the one
  * before it, replaced by its label (quoted as the field was: 'Buys left'). A place of
  * no field given, one the namer does not name, or one the message is about without
- * quoting it (quoted as ""), keeps the service's words. */
+ * quoting it (quoted as ""), keeps the service's words. In Japanese a bare field name
+ * that a sentence goes on from past a space is said as 「label」. */
 export function withLabels(message, places, fields, tr) {
   if (typeof message !== "string" || !Array.isArray(places)) return message;
   let said = "";
@@ -83,8 +84,16 @@ export function withLabels(message, places, fields, tr) {
     if (at < 0) continue;
     const [name, ...path] = field;
     const label = Object.hasOwn(fields, name) ? fields[name](path, tr) : null;
+    const end = at + quoted.length;
+    if (label !== null && tr.lang === "ja" && quotedAs(quoted, label) === label && message[end] === " ") {
+      // A Japanese sentence naming a field bare goes on past a space its ASCII name
+      // needed ("table_before にある"): the label is bracketed instead (「手番の前の場」にある).
+      said += `${message.slice(start, at)}\u300c${label}\u300d`;
+      start = end + 1;
+      continue;
+    }
     said += message.slice(start, at) + (label === null ? quoted : quotedAs(quoted, label));
-    start = at + quoted.length;
+    start = end;
   }
   return said + message.slice(start);
 }

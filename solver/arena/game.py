@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from solver.errors import MeldwiseError
-from solver.i18n import _, _n, _p
+from solver.i18n import _, _n, listed
 
 V_contra = TypeVar("V_contra", contravariant=True)
 M_co = TypeVar("M_co", covariant=True)
@@ -111,16 +111,16 @@ def check_one_out(left: Mapping[str, Sequence[object]], field: str) -> None:
     out). ``field`` is the request's field the error is about."""
     out = [player for player, pieces in left.items() if not pieces]
     if len(out) > 1:
-        listed = _p("between list items", ", ").join(repr(player) for player in out[:MAX_NAMED])
+        named = listed(repr(player) for player in out[:MAX_NAMED])
         if len(out) > MAX_NAMED:
             more = len(out) - MAX_NAMED
-            listed = _n(
-                "{listed} and {n} more player", "{listed} and {n} more players", more, listed=listed
+            named = _n(
+                "{listed} and {n} more player", "{listed} and {n} more players", more, listed=named
             )
         raise MeldwiseError(
             _(
                 "only one player goes out, but {n} players have nothing left: {players}",
                 n=len(out),
-                players=listed,
+                players=named,
             )
         ).about(field)

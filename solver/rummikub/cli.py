@@ -46,7 +46,7 @@ from solver.commands import (
 )
 from solver.cpsat import DEFAULT_DISRUPTION_TIME_LIMIT, Status
 from solver.errors import MeldwiseError
-from solver.i18n import _, _n, _p, clauses, percent_text
+from solver.i18n import _, _n, _p, clauses, listed, percent_text
 from solver.rummikub import notation
 from solver.rummikub.bots import BOTS
 from solver.rummikub.engine import End
@@ -476,8 +476,8 @@ def run_game(args: argparse.Namespace, _stdin: TextIO, stdout: TextIO, stderr: T
     text = json.dumps(record, indent=1) + "\n"
     # Seat numbers and scores as a sentence lists them (it was the lists' repr,
     # "winners [0], scores [16, -16]").
-    said["winners"] = ", ".join(str(seat) for seat in said["winners"])
-    said["scores"] = ", ".join(str(score) for score in said["scores"])
+    said["winners"] = listed(said["winners"])
+    said["scores"] = listed(said["scores"])
     if to_file:
         write_file("--out", args.out, text)
         summary = _(
@@ -662,13 +662,13 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
     turns = review["turns"]
     below = [t for t in turns if t["shortfall"] > 0 or not t["legal"]]
     unreviewed = [t for t in turns if t["legal"] and t["best"] is None]
-    for heading, listed in (
+    for heading, group in (
         (_("Turns below the best:"), below),
         (_("Turns not reviewed:"), unreviewed),
     ):
-        if listed:
+        if group:
             lines.append(heading)
-        lines += [_reviewed_turn(turn) for turn in listed]
+        lines += [_reviewed_turn(turn) for turn in group]
     lines.append(_("Solver: {status}", status=status_text(review["status"])))
     if review["time_capped"]:
         lines.append(capped_note())
@@ -676,8 +676,9 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
 
 
 def _turn_list(turns: list[int]) -> str:
-    """Turn numbers as a sentence lists them: "2, 4" (it was the list's repr, "[2, 4]")."""
-    return ", ".join(str(turn) for turn in turns)
+    """Turn numbers as a sentence lists them: "2, 4", in Japanese "2、4" (it was the
+    list's repr, "[2, 4]")."""
+    return listed(turns)
 
 
 def _short(shortfall: int, objective: str) -> str:

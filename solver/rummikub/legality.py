@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.errors import MeldwiseError
-from solver.i18n import _, _n
+from solver.i18n import _, _n, listed
 from solver.rummikub.melds import (
     InvalidMeld,
     Meld,
@@ -200,7 +200,7 @@ def _joker_problem(index: int, tiles: Sequence[Tile], meld: Meld) -> Problem:
                 len(meant),
                 index=index,
                 tiles=format_written(tiles),
-                meant=", ".join(spell(m) for m in meant),
+                meant=listed(spell(m) for m in meant),
             ),
         )
     # Said of where the jokers stood, as a run's is: "lost a joker" was said too of a

@@ -22,7 +22,7 @@ from solver.commands import (
     rules_from_flags,
 )
 from solver.errors import MeldwiseError
-from solver.i18n import _
+from solver.i18n import _, listed
 from solver.rummikub.wire import score_rummikub
 
 
@@ -74,7 +74,7 @@ def describe_scores(response: dict[str, Any]) -> str:
     ]
     winners = response["winners"]
     if winners:
-        lines.append(_("Winners: {players}", players=", ".join(winners)))
+        lines.append(_("Winners: {players}", players=listed(winners)))
     else:
         lines.append(_("Nobody went out: no winner."))
     return "\n".join(lines) + "\n"

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from solver.i18n import _, _n
+from solver.i18n import _, _n, listed
 from solver.rummikub.layout import PlacedSet
 from solver.rummikub.melds import Meld, MeldKind
 from solver.rummikub.notation import JOKER, Tile, colour_name, format_tiles, spell
@@ -225,7 +225,7 @@ class _Planner:
             tiles=format_tiles(taken),
             index=index,
             set=self._name(index),
-            places=", ".join(str(p + 1) for p in places),
+            places=listed(p + 1 for p in places),
         )
 
     def split(self, index: int, cut: int, first_part_leaves: bool) -> int:

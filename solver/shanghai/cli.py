@@ -40,7 +40,7 @@ from solver.commands import (
     whole_number,
 )
 from solver.errors import MeldwiseError
-from solver.i18n import N_, _, _n, clauses, percent_text
+from solver.i18n import N_, _, _n, clauses, listed, percent_text
 from solver.record import MAX_REVIEW_TIME_LIMIT_MS
 from solver.shanghai.advice import PHASE_ASKED
 from solver.shanghai.contracts import HANDS, contract_text
@@ -298,7 +298,7 @@ def _hands_end_text(record: dict[str, Any]) -> str:
 
 
 def _places(turns: list[dict[str, Any]]) -> str:
-    return ", ".join(
+    return listed(
         _("hand {hand} turn {turn}", hand=t["hand_number"], turn=t["turn"]) for t in turns
     )
 
@@ -570,7 +570,7 @@ def _option_line(option: dict[str, Any]) -> str:
             at_least = not option["chances_proven"]
             text = found if at_least else proven
             parts.append(_(text, chance=percent_text(chance, at_least=at_least)))
-    return ", ".join(parts)
+    return listed(parts)
 
 
 def describe_scores(response: dict[str, Any]) -> str:

@@ -143,14 +143,23 @@ class Contract:
                         )
                     ).naming("sets")
                 if not low <= size <= high:
-                    raise RequestError(
-                        _(
-                            "contract {name!r} size {size} is out of range: {name} hold {low}"
-                            " to {high} cards under these rules",
-                            name=name,
-                            size=quoted(size),
+                    # The range says the meld in words: "sets hold" left the field's
+                    # name, English, in the Japanese sentence.
+                    held = (
+                        _("a set holds {low} to {high} cards under these rules", low=low, high=high)
+                        if name == "sets"
+                        else _(
+                            "a run holds {low} to {high} cards under these rules",
                             low=low,
                             high=high,
+                        )
+                    )
+                    raise RequestError(
+                        _(
+                            "contract {name!r} size {size} is out of range: {held}",
+                            name=name,
+                            size=quoted(size),
+                            held=held,
                         )
                     ).naming(name)
         if not 1 <= self.melds <= MAX_MELDS:

@@ -2305,6 +2305,24 @@ def _error_said(
     return detail, page.locator(alert).inner_text()
 
 
+def test_a_field_named_inside_a_japanese_sentence_is_bracketed_not_spaced(
+    service: str, page: Page
+) -> None:
+    # The service's Japanese names a field bare, a space after its ASCII name
+    # ("table_before にあるR7が今の場にありません"); the page put its label there and kept
+    # the space: "手番の前の場 にあるR7...". The label is bracketed as Japanese does.
+    _open_in_japanese(service, page)
+    page.locator("#table-before").fill("R7 B7 K7")
+    page.locator("#table").fill("B7 K7 | R1")
+    detail, shown = _error_said(
+        page, "/v1/rummikub/repair", lambda: page.locator("#repair-run").click(), "#repair-error"
+    )
+    assert detail.startswith("table_before \u306b\u3042\u308bR7"), detail  # にあるR7
+    assert shown == detail.replace(
+        "table_before ", "\u300c\u624b\u756a\u306e\u524d\u306e\u5834\u300d"
+    )
+
+
 # Per language, the page's labels the errors should say for the wire's places.
 PLACE_LABELS = {
     "en": {
@@ -2584,6 +2602,22 @@ def test_shanghai_tab_refuses_a_custom_contract_size_that_is_no_number(
     request = _advised_request(page)
     assert request["contract"] == {"sets": [3, 3], "runs": [4]}
     expect(page.locator("#shanghai-error")).to_be_empty()
+
+
+def test_shanghai_tab_says_a_custom_contract_size_out_of_range_in_japanese(
+    service: str, page: Page
+) -> None:
+    # The size's field named by its label said the count twice ('セットの枚数' の枚数 2),
+    # and the range used the field's English name (このルールでは sets は...).
+    _shanghai_example_in_japanese(service, page)
+    page.get_by_label("コントラクト", exact=True).select_option("custom")
+    page.locator("#contract-sets").fill("2, 3")
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_ADVISE)):
+        page.locator("#shanghai-advise").click()
+    expect(page.locator("#shanghai-error")).to_have_text(
+        "コントラクトの 'セットの枚数' に指定した 2 は範囲外です: "
+        "このルールではセットは3\uff5e12枚です"
+    )
 
 
 def test_shanghai_tab_reads_full_width_sizes_and_refuses_two_upcards(

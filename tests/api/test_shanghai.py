@@ -307,7 +307,7 @@ def test_rule_settings_schema_lists_every_rule() -> None:
         (
             '{"hand": ["7H"], "contract": {"sets": [3]}, "rules": {"min_set_len": 4}}',
             422,
-            "sets hold 4 to",
+            "a set holds 4 to",
         ),
         (
             '{"hand": ["7H"], "hand_number": 1, "table": [{"cards": ["3S", "5S", "7S"]}]}',

@@ -996,7 +996,8 @@ def test_review_lists_a_players_turns_as_words_not_a_python_list(
     assert main(["review", str(path), "--lang", lang]) == 0
     lines = capsys.readouterr().out.splitlines()
     line = next(s for s in lines if s.startswith(("Player 1", "プレイヤー1")))
-    assert line.endswith(": " + ", ".join(str(n) for n in illegal)), line
+    comma = "、" if lang == "ja" else ", "
+    assert line.endswith(": " + comma.join(str(n) for n in illegal)), line
 
 
 @pytest.mark.parametrize("command", [["review"], ["shanghai", "review"]])
@@ -1010,4 +1011,4 @@ def test_a_record_on_stdin_that_is_no_json_is_said_of_standard_input(
     assert capsys.readouterr().err.startswith("error: standard input is not valid JSON: ")
     monkeypatch.setattr("sys.stdin", io.StringIO("{"))
     assert main([*command, "-", "--lang", "ja"]) == 2
-    assert capsys.readouterr().err.startswith("エラー: 標準入力 は正しいJSONではありません: ")
+    assert capsys.readouterr().err.startswith("エラー: 標準入力は正しいJSONではありません: ")

@@ -134,7 +134,7 @@ def test_wild_twos_let_a_set_hold_more_cards_than_its_rank_has() -> None:
     assert read_set(parse_cards("7S 7H 7D 7C 2S"), rules) is not None
     assert read_set(parse_cards("7S 7H 7D 7C 2S 2H 2D 2C"), rules) is not None
     Contract(sets=(8,)).check(rules)
-    with pytest.raises(RequestError, match="size 9 is out of range: sets hold 5 to 8"):
+    with pytest.raises(RequestError, match="size 9 is out of range: a set holds 5 to 8"):
         Contract(sets=(9,)).check(rules)
 
 
