@@ -27,6 +27,7 @@ from solver.errors import ModelError
 from solver.rummikub.layout import PlacedSet
 from solver.rummikub.legality import jokers_taken
 from solver.rummikub.melds import Meld, MeldKind
+from solver.rummikub.melds import readings as readings_of
 from solver.rummikub.notation import Tile
 from solver.rummikub.rules import Rules
 
@@ -65,7 +66,9 @@ def carried_on(before: Sequence[Meld], after: Sequence[Meld], rules: Rules) -> l
     disruption is counted: matched one to one so that the most sets are kept whole,
     then the most tiles stay (:func:`staying`). A set of exactly an old set's tiles
     (as multisets) is that set as it was, in the old set's reading: any reading of a
-    valid set's tiles is valid, and this one keeps each joker where it stood. Under
+    valid set's tiles is valid, and this one keeps each joker where it stood; another
+    set holding jokers is read the way that keeps the most of the old set's tiles in
+    place (``J J B2`` as ``B2 J(B3) J(B4)`` carries ``B2 J(B3)`` on whole). Under
     ``joker_retrieval: "replace"`` each old set holding a joker goes on only as a set
     that may carry it on (:func:`~solver.rummikub.legality.jokers_taken`), and one
     is found for each when there is one, as the rule and the least disruption's
@@ -75,14 +78,38 @@ def carried_on(before: Sequence[Meld], after: Sequence[Meld], rules: Rules) -> l
     readings: dict[tuple[int, int], Meld] = {}
     pairs: dict[tuple[int, int], tuple[Tile, ...]] = {}
     must: set[int] = set()
+    # A new set holding jokers may be read any valid way (J J B2 as B2 J(B3) J(B4),
+    # which keeps B2 J(B3) whole), its own reading first. Each reading's place (a
+    # run's colour, a group's number) and each set's tiles are read once, not for
+    # every pair: a new set carries an old one on only in the old one's place or, read
+    # as the old one, with exactly its tiles (R1 J J laid out as a group of 1s).
+    options = [
+        [new] + [m for m in readings_of(new.tiles, rules) if m != new] if new.jokers else [new]
+        for new in after
+    ]
+    places: dict[tuple[object, ...], list[tuple[int, Meld]]] = {}
+    same: dict[tuple[Tile, ...], list[int]] = {}
+    for j, read in enumerate(options):
+        for reading in read:
+            places.setdefault(_place(reading), []).append((j, reading))
+        same.setdefault(_key(after[j]), []).append(j)
     for i, old in enumerate(before):
         holds_jokers = rules.replace_jokers and old.jokers > 0
         if holds_jokers:
             must.add(i)
-        for j, new in enumerate(after):
-            reading = old if sorted(old.tiles) == sorted(new.tiles) else new
-            stay = staying(old, reading)
-            if stay and not (holds_jokers and jokers_taken(old, reading) is None):
+        exact = set(same.get(_key(old), []))
+        candidates: dict[int, list[Meld]] = {j: [old] for j in exact}
+        for j, reading in places.get(_place(old), []):
+            if j not in exact:
+                candidates.setdefault(j, []).append(reading)
+        for j in sorted(candidates):
+            scored = [
+                (staying(old, reading), reading)
+                for reading in candidates[j]
+                if not (holds_jokers and jokers_taken(old, reading) is None)
+            ]
+            stay, reading = max(scored, key=lambda pair: len(pair[0]), default=((), old))
+            if stay:
                 readings[i, j], pairs[i, j] = reading, stay
     whole = {i: len(old.tiles) for i, old in enumerate(before)}
     bonus = sum(whole.values()) + 1
@@ -99,6 +126,17 @@ def carried_on(before: Sequence[Meld], after: Sequence[Meld], rules: Rules) -> l
     return continued + [
         PlacedSet(new, None, (), new.tiles) for j, new in enumerate(after) if j not in taken
     ]
+
+
+def _key(meld: Meld) -> tuple[Tile, ...]:
+    """``meld``'s tiles as a multiset."""
+    return tuple(sorted(meld.tiles))
+
+
+def _place(meld: Meld) -> tuple[object, ...]:
+    """Where ``meld`` lies: a run by its colour, a group by its number."""
+    meant = meld.stands_for[0]
+    return (meld.kind, meant.colour if meld.kind is MeldKind.RUN else meant.number)
 
 
 def staying(old: Meld, new: Meld) -> tuple[Tile, ...]:
