@@ -46,3 +46,19 @@ def test_bad_bots_are_said_in_a_line_not_a_traceback(
     error = capsys.readouterr().err
     assert error.startswith(f"error: {said}")
     assert "Traceback" not in error
+
+
+def test_a_reference_bot_not_seated_is_refused_before_any_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # --reference foo (or strong with --bots greedy) paired every bot with a bot that
+    # sat in no game: "paired over 0 deals: +0.0 +- inf points per game", exit 0,
+    # after the whole tournament was played.
+    argv = ["--bots", "greedy", "--players", "2", "--games", "1", "--processes", "1"]
+    assert main([*argv, "--reference", "strong"]) == EXIT_BAD_INPUT
+    captured = capsys.readouterr()
+    assert captured.err.startswith(
+        "error: --reference 'strong' sits in none of the games (--bots: greedy)"
+    )
+    assert "paired over" not in captured.out
+    assert "game 0" not in captured.err  # refused before a game was played
