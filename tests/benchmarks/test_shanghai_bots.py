@@ -34,7 +34,7 @@ def test_by_hand_counts_what_the_game_shows() -> None:
         ("", "--bots names no bot (got '')"),
         ("strong,,greedy", "--bots has an empty name in 'strong,,greedy'"),
         ("strong,nobody", "--bots: unknown bot 'nobody'"),
-        ("greedy," * 8 + "greedy", "9 bots named for 4 players"),
+        ("greedy," * 8 + "greedy", "--bots: 9 bots named for 4 players"),
     ],
 )
 def test_bad_bots_are_said_in_a_line_not_a_traceback(
