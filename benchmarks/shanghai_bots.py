@@ -133,7 +133,7 @@ def _progress(played: Any) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = Parser(prog="python -m benchmarks.shanghai_bots", description=__doc__)
     parser.add_argument("--bots", default="strong,greedy", help="bot names by seat")
-    parser.add_argument("--players", type=whole_number, default=4)
+    parser.add_argument("--players", type=at_least(2), default=4)
     parser.add_argument("--games", type=at_least(1), default=200)
     parser.add_argument("--seed", type=whole_number, default=2026)
     parser.add_argument("--processes", type=at_least(1), default=2)

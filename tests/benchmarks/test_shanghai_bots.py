@@ -62,3 +62,11 @@ def test_a_reference_bot_not_seated_is_refused_before_any_game(
     )
     assert "paired over" not in captured.out
     assert "game 0" not in captured.err  # refused before a game was played
+
+
+def test_fewer_than_two_players_is_said_of_players(capsys: pytest.CaptureFixture[str]) -> None:
+    # "--bots: 2 bots named for 1 players" blamed the default --bots.
+    with pytest.raises(SystemExit) as exit_:
+        main(["--players", "1", "--games", "1", "--processes", "1"])
+    assert exit_.value.code == EXIT_BAD_INPUT
+    assert "argument --players: must be at least 2, got 1" in capsys.readouterr().err
