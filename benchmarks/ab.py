@@ -34,13 +34,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
 from benchmarks.cases import Case, Mode, all_buckets, select
 from benchmarks.machine import load
-from benchmarks.output import outputs_ready, write_output
+from benchmarks.output import outputs_ready, table_console, write_output
 from benchmarks.stats import at_least, percentile
 from benchmarks.suite import DEFAULT_SEED, QUICK_PER_BUCKET, WARM_UP, Config, obtain_cases
 from solver import rummikub
@@ -180,7 +179,7 @@ def report(found: dict[Mode, Timings], args: Any, load_before: str) -> dict[str,
             f"{ratios:.3f}",
             f"{len(t.differ)} {' '.join(t.differ[:5])}",
         )
-    console = Console(width=None if sys.stdout.isatty() else 160)
+    console = table_console()
     console.print(table)
     console.print(f"load before: {load_before}, after: {load()}")
     return figures

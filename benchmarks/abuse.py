@@ -36,7 +36,6 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
@@ -47,7 +46,9 @@ from api.spawn import serve
 from benchmarks.load import Outcome, client_for, committed_bodies, one_client
 from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import at_least, percentile
-from solver.commands import Parser, whole_number
+from solver.commands import Parser, read_json_file, whole_number
+from solver.errors import MeldwiseError
+from solver.i18n import _
 
 T = TypeVar("T")
 
@@ -255,7 +256,7 @@ async def in_turn(
     """``baseline()`` then ``attacked()``, ``--rounds`` times; each returns the outcomes
     of ``--duration`` seconds of the clients measured."""
     phases = Phases()
-    for _ in range(args.rounds):
+    for _round in range(args.rounds):
         phases.baseline.append(solves_per_s(await baseline(), args.duration))
         outcomes = await attacked()
         phases.attacked.append(solves_per_s(outcomes, args.duration))
@@ -885,6 +886,33 @@ def print_result(result: RowResult, console: Console) -> None:
     console.print(table)
 
 
+FIGURE_FIELDS = ("name", "value", "target", "met")
+"""What each figure of a row holds in the ``--json`` file."""
+
+
+def read_run(path: str) -> dict[str, Any]:
+    """The figures a ``--json`` run wrote to ``path``, for ``--compare``; a file that
+    cannot be read, or that is no such run, is a :class:`MeldwiseError` naming it."""
+    run = read_json_file(path, sys.stdin)
+    rows = run.get("rows") if isinstance(run, dict) else None
+    if not isinstance(rows, list) or not all(
+        isinstance(row, dict)
+        and {"row", "title"} <= row.keys()
+        and isinstance(row.get("figures"), list)
+        and all(isinstance(f, dict) and set(FIGURE_FIELDS) <= f.keys() for f in row["figures"])
+        for row in rows
+    ):
+        raise MeldwiseError(
+            _(
+                "{path}: not the figures of python -m benchmarks.abuse --json (a 'rows' list"
+                " whose rows have a 'row', a 'title' and 'figures' of {fields})",
+                path=path,
+                fields=", ".join(FIGURE_FIELDS),
+            )
+        )
+    return dict(run)
+
+
 def compare(before: dict[str, Any], after: dict[str, Any]) -> str:
     """Two ``--json`` files side by side as Markdown, one table per row."""
     lines = []
@@ -948,9 +976,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     log = None if args.server_log == os.devnull else args.server_log
     outputs_ready(parser, ("--json", args.json), ("--server-log", log))
     if args.compare:
-        before, after = (
-            json.loads(Path(name).read_text(encoding="utf-8")) for name in args.compare
-        )
+        try:
+            before, after = (read_run(name) for name in args.compare)
+        except MeldwiseError as error:  # it was a traceback (exit 1) for each
+            parser.error(str(error))
         print(compare(before, after))
         return 0
     rows: list[int] = args.rows
@@ -963,7 +992,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ATTACKER_NICENESS = args.attacker_nice
     for niceness in {0, ATTACKER_NICENESS}:  # start the helper processes before measuring
         pool = _helpers(niceness)
-        for started in [pool.submit(time.sleep, 0.1) for _ in range(2)]:
+        for started in [pool.submit(time.sleep, 0.1) for _slot in range(2)]:
             started.result()
     results: list[RowResult] = []
     for row in rows:

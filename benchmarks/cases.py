@@ -266,6 +266,9 @@ def load_cases(path: Path, seed: int, buckets: Sequence[Bucket], per_bucket: int
     lacks positions."""
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(saved, dict) or "seed" not in saved or "buckets" not in saved:
+            # Not "holds the positions of seed None": it holds no positions at all.
+            raise MeldwiseError(_("not a positions file (no 'seed' and 'buckets')"))
         if saved.get("seed") != seed:
             raise ValueError(
                 f"{path} holds the positions of seed {saved.get('seed')!r}, not {seed}"
@@ -280,6 +283,16 @@ def load_cases(path: Path, seed: int, buckets: Sequence[Bucket], per_bucket: int
                     f"{wanted} wanted; delete the file to deal them afresh"
                 )
             for i, entry in enumerate(entries[:wanted]):
+                lacks = [key for key in ("rack", "table", "opened") if key not in entry]
+                if lacks:  # a KeyError's repr, KeyError('rack'), said it
+                    raise MeldwiseError(
+                        _(
+                            "position {index} of bucket {bucket!r} lacks {field!r}",
+                            index=i,
+                            bucket=bucket.name,
+                            field=lacks[0],
+                        )
+                    )
                 position = Position.parse(entry["rack"], entry["table"], entry["opened"])
                 cases.append(Case(bucket.name, i, position))
     except OSError as error:  # said in words, not as IsADirectoryError(21, ...)

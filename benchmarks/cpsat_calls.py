@@ -34,10 +34,13 @@ from rich.progress import Progress
 
 from benchmarks.ab import score, time_one
 from benchmarks.cases import Mode, all_buckets
+from benchmarks.output import outputs_ready
 from benchmarks.stats import at_least
 from benchmarks.suite import DEFAULT_SEED, Config, obtain_cases
 from solver import rummikub
-from solver.commands import Parser
+from solver.commands import Parser, not_json, unreadable
+from solver.errors import MeldwiseError
+from solver.i18n import _
 
 Call = dict[str, Any]
 
@@ -147,9 +150,35 @@ def _model(text: str) -> cp_model.CpModel:
     return model
 
 
+def read_capture(path: Path) -> dict[str, Any]:
+    """The capture ``capture`` wrote to ``path``; a file that cannot be read, or is no
+    such capture, is a :class:`MeldwiseError` naming it (it was a FileNotFoundError,
+    BadGzipFile, JSONDecodeError or KeyError traceback)."""
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as source:
+            saved = json.load(source)
+    except (gzip.BadGzipFile, EOFError, UnicodeDecodeError):  # BadGzipFile is an OSError
+        raise _not_capture(path, _("not gzip")) from None
+    except OSError as error:
+        raise unreadable(path, error) from None
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise not_json(path, error) from None
+    kinds = {"solves": list, "calls": list}
+    if not isinstance(saved, dict) or any(
+        not isinstance(saved.get(key), kind) for key, kind in kinds.items()
+    ):
+        raise _not_capture(path, _("no 'solves' and 'calls' lists"))
+    return saved
+
+
+def _not_capture(path: Path, why: str) -> MeldwiseError:
+    return MeldwiseError(
+        _("{path}: not a capture of benchmarks.cpsat_calls ({why})", path=path, why=why)
+    )
+
+
 def replay(path: Path, select: str, every: int, repeat: int, params: str, clauses: bool) -> None:
-    with gzip.open(path, "rt") as source:
-        saved = json.load(source)
+    saved = read_capture(path)
     order = sorted(saved["solves"], key=lambda s: s["ms"])
     n = len(order)
     chosen = {"mid": order[int(0.3 * n) : int(0.7 * n)], "tail": order[int(0.8 * n) :]}
@@ -204,10 +233,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     again.add_argument("--params", default="", help="CP-SAT parameters (text format) to add")
     again.add_argument("--clauses", action="store_true", help="two-variable 0/1 rows as clauses")
     args = parser.parse_args(argv)
-    if args.command == "capture":
-        capture(args.file, args.positions, args.mode)
-    else:
-        replay(args.file, args.select, args.every, args.repeat, args.params, args.clauses)
+    try:
+        if args.command == "capture":
+            outputs_ready(parser, ("FILE", args.file))
+            capture(args.file, args.positions, args.mode)
+        else:
+            replay(args.file, args.select, args.every, args.repeat, args.params, args.clauses)
+    except ValueError as error:  # a positions file or a capture it cannot read
+        parser.error(str(error))
     return 0
 
 

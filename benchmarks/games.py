@@ -49,7 +49,7 @@ LONG_GAME = 100
 def strength(args: argparse.Namespace, console: Console) -> None:
     options = parse_options(args.option)
     table = Table(title=f"{args.games} games, {args.players} players, seed {args.seed}")
-    for header in ("variant", "win rate", "95% interval", "mean score", "turns", "ms/move"):
+    for header in ("variant", "win rate", "95% interval", "mean score", "turns", "CPU ms/move"):
         table.add_column(header)
     table.add_column("wall / CPU s")
     for variant in args.variants.split(","):

@@ -12,6 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from rich.console import Console
+
 from solver.commands import EXIT_BAD_INPUT, ready_to_write, write_file
 from solver.errors import MeldwiseError
 
@@ -35,3 +37,10 @@ def write_output(flag: str, path: str | Path, text: str) -> None:
     except MeldwiseError as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT) from None
+
+
+def table_console(width: int = 160) -> Console:
+    """A console for a runner's tables on standard output: as wide as the terminal, or
+    ``width`` columns when the output goes to a file or a pipe, where rich's default of
+    80 cut headings and names short (``buck…``, ``repla…``)."""
+    return Console(width=None if sys.stdout.isatty() else width)

@@ -26,6 +26,8 @@ from benchmarks.machine import describe, load
 from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import number
 from solver.commands import Parser, not_json, unreadable
+from solver.errors import MeldwiseError
+from solver.i18n import _
 from solver.rummikub import STANDARD, Limit, solve
 
 POSITIONS_FILE = Path(__file__).with_name("positions-2026.json")
@@ -60,19 +62,29 @@ def load_references(path: Path, seed: int) -> dict[tuple[str, str], Reference]:
     as a reference file."""
     try:
         saved = json.loads(path.read_text())
-        if saved.get("seed") != seed:
-            return {}
+    except OSError as error:  # a file not there is no file of the wrong kind
+        raise unreadable(path, error) from None
+    except (json.JSONDecodeError, RecursionError) as error:  # said as every command says it
+        raise not_json(path, error) from None
+    except UnicodeDecodeError:  # a ValueError: said without the file's name
+        raise _not_reference(path, _("not UTF-8 text")) from None
+    if not isinstance(saved, dict) or "seed" not in saved or "positions" not in saved:
+        # Taken for another seed's reference: nothing compared, and the run passed.
+        raise _not_reference(path, _("no 'seed' and 'positions'"))
+    if saved["seed"] != seed:
+        return {}
+    try:
         return {
             (label, mode): Reference(*values)
             for label, modes in saved["positions"].items()
             for mode, values in modes.items()
         }
-    except OSError as error:  # a file not there is no file of the wrong kind
-        raise unreadable(path, error) from None
-    except (json.JSONDecodeError, RecursionError) as error:  # said as every command says it
-        raise not_json(path, error) from None
     except (ValueError, TypeError, AttributeError, KeyError) as error:
-        raise ValueError(f"{path}: not a reference file ({error})") from None
+        raise _not_reference(path, str(error)) from None
+
+
+def _not_reference(path: Path, why: str) -> MeldwiseError:
+    return MeldwiseError(_("{path}: not a reference file ({why})", path=path, why=why))
 
 
 def references_for(

@@ -16,7 +16,7 @@ from benchmarks.answers import Answer, Calm
 from benchmarks.cases import Mode
 from benchmarks.compare import VALUE_MODE_REASON, Disagreement, compare
 from benchmarks.machine import describe
-from benchmarks.output import outputs_ready, write_output
+from benchmarks.output import outputs_ready, table_console, write_output
 from benchmarks.peer import MODE_NOTES
 from benchmarks.profile import Split
 from benchmarks.reference import MODES as REFERENCE_MODES
@@ -894,7 +894,7 @@ def seeded_table_main(
     args = parser.parse_args(argv)
     outputs_ready(parser, ("--json", args.json))
     rows = run(args.seed, args.per_bucket)
-    print_rows(rows, Console())
+    print_rows(rows, table_console())
     if args.json:
         write_output("--json", args.json, json.dumps([asdict(row) for row in rows], indent=2))
     return 0

@@ -37,6 +37,7 @@ from benchmarks.output import outputs_ready, write_output
 from benchmarks.stats import at_least
 from solver.commands import EXIT_BAD_INPUT, Parser, bot_names, in_flags, whole_number
 from solver.errors import MeldwiseError
+from solver.i18n import _
 
 
 def paired(
@@ -132,7 +133,7 @@ def _progress(played: Any) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = Parser(prog="python -m benchmarks.shanghai_bots", description=__doc__)
     parser.add_argument("--bots", default="strong,greedy", help="bot names by seat")
-    parser.add_argument("--players", type=whole_number, default=4)
+    parser.add_argument("--players", type=at_least(2), default=4)
     parser.add_argument("--games", type=at_least(1), default=200)
     parser.add_argument("--seed", type=whole_number, default=2026)
     parser.add_argument("--processes", type=at_least(1), default=2)
@@ -156,6 +157,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("the shared tournament runner (solver.arena, issue 18) is not installed")
     try:
         seats = runner.seats_of(bot_names(args.bots), args.players)
+        runner.game_spec("shanghai").check_bots(seats)  # an unknown bot first
+        if args.reference not in seats:
+            # Paired with a bot that sat in no game: "paired over 0 deals: +0.0 +- inf".
+            raise MeldwiseError(
+                _(
+                    "--reference {name!r} sits in none of the games (--bots: {bots}): name"
+                    " one of the bots, as the others are paired with it in the same games",
+                    name=args.reference,
+                    bots=", ".join(dict.fromkeys(seats)),
+                )
+            )
         report = runner.run_tournament(
             "shanghai",
             seats,

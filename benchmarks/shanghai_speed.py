@@ -23,7 +23,6 @@ import importlib
 import itertools
 import json
 import random
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -36,7 +35,7 @@ from rich.table import Table
 import solver.shanghai
 from benchmarks.ab import load_base
 from benchmarks.machine import load
-from benchmarks.output import outputs_ready, write_output
+from benchmarks.output import outputs_ready, table_console, write_output
 from benchmarks.stats import Summary, at_least
 from solver.commands import Parser, whole_number
 from solver.shanghai import STANDARD, Contract, Position, TableMeld, read_meld
@@ -307,7 +306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         advisers.insert(0, adviser(load_base(args.base, "shanghai"), args.time_limit))
     load_before = load()
     rows, differ = run(args.seed, args.per_bucket, advisers)
-    console = Console(width=None if sys.stdout.isatty() else 160)
+    console = table_console()
     for title, found in zip(titles, rows, strict=True):
         print_rows(found, console, title)
     console.print(f"load before: {load_before}, after: {load()}")

@@ -582,7 +582,13 @@ def write_file(flag: str, path: Path | str, text: str) -> None:
 def ready_to_write(flag: str, path: Path | str, *, folder: bool = False) -> None:
     """Before a long run whose results go to ``path`` (a file, or with ``folder`` a
     folder of files), make the folders it needs and check that it can be written, so
-    that a bad path is said at once rather than after the run (and its results lost)."""
+    that a bad path is said at once rather than after the run (and its results lost).
+    ``-`` is standard output to every command: one that takes it handles it before
+    this, and here it is refused (a file named ``-`` was written)."""
+    if str(path) == "-":
+        raise MeldwiseError(
+            _("{flag}: '-' (standard output) is not taken here; give a file name", flag=flag)
+        )
     path = Path(path)
     where = path if folder else path.parent
     try:

@@ -232,9 +232,11 @@ def print_report(report: Report, console: Console) -> None:
     table = Table(title=f"{report.game}: {games}, {report.players} players, seed {report.seed}")
     better = "lower" if game_spec(report.game).penalty_scores else "higher"
     mean = f"mean score ({better} is better)"
-    for header in ("bot", "seats", "wins", "win rate", "95% interval", "parity", mean):
+    # Seats in each game (parity's numerator), not over the tournament; a move's time
+    # is the CPU time its bot took, as the line below the table counts it.
+    for header in ("bot", "seats/game", "wins", "win rate", "95% interval", "parity", mean):
         table.add_column(header, justify="left" if header == "bot" else "right")
-    table.add_column("ms/move median / p95", justify="right")
+    table.add_column("CPU ms/move median / p95", justify="right")
     for bot in report.by_bot:
         table.add_row(
             bot.name,

@@ -491,6 +491,7 @@ def seats_of(names: Iterable[str], players: int) -> list[str]:
     three greedy)."""
     listed = bot_list(names)
     if len(listed) > players:
+        # About the list of bots ('bots': --bots on the command line), as bot_list's.
         raise MeldwiseError(
             _n(
                 "{n} bot named for {players} players",
@@ -498,5 +499,5 @@ def seats_of(names: Iterable[str], players: int) -> list[str]:
                 len(listed),
                 players=players,
             )
-        )
+        ).about("bots")
     return listed + [listed[-1]] * (players - len(listed))

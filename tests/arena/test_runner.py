@@ -161,6 +161,26 @@ def test_the_report_of_one_game_says_game(nim: None) -> None:
     assert "nim: 1 game, 2 players, seed 3" in console.export_text()
 
 
+def test_the_reports_headings_say_what_their_numbers_are(nim: None) -> None:
+    # "seats 1" over 4 games read as one seat held in all (it is the seats in each
+    # game, parity's numerator), and "ms/move" as the clock's time (it is CPU time,
+    # as the docs say and the line under the table is).
+    report = run_tournament("nim", ["perfect", "one"], 4, seed=3, dispatch=local_dispatch(1))
+    console = Console(record=True, width=200)
+    print_report(report, console)
+    text = console.export_text()
+    assert "seats/game" in text
+    assert "CPU ms/move median / p95" in text
+
+
+def test_more_bots_than_seats_is_said_with_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    # "error: 3 bots named for 2 players" named no flag, where every other refusal of
+    # the tournament's seats and settings does (docs/games.md).
+    argv = ["tournament", "--bots", "strong,greedy,beginner", "--players", "2", "--games", "1"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == "error: --bots: 3 bots named for 2 players\n"
+
+
 def test_seats_rotate_and_each_deal_is_played_in_every_seat() -> None:
     todo = tasks("nim", ["a", "b", "c"], 7, seed=10, options={})
     assert [t.seed for t in todo] == [10, 10, 10, 11, 11, 11, 12]

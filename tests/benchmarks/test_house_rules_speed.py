@@ -29,3 +29,22 @@ def test_rule_sets_take_turns_position_by_position(monkeypatch: pytest.MonkeyPat
     assert first_bucket[0] != first_bucket[count]  # who goes first rotates
     assert [row.rules for row in rows[:count]] == list(house_rules_speed.RULE_SETS)
     assert rows[0].median_ratio == 1.0
+
+
+def test_the_table_is_whole_in_a_file_or_a_pipe(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Printed to a file or a pipe it was 80 characters wide: "buck…", "repla…",
+    # "answ…", so no row said which rule set its times were of.
+    rows = [
+        house_rules_speed.Row("t20", name, "answer", 1, 15.0, 15.0, 15.0, 1.0, 1.0, 1.0)
+        for name in house_rules_speed.RULE_SETS
+    ]
+    monkeypatch.setattr(house_rules_speed, "run", lambda seed, per_bucket: rows)
+    assert house_rules_speed.main(["--per-bucket", "1"]) == 0
+    out = capsys.readouterr().out
+    for name in house_rules_speed.RULE_SETS:
+        assert name in out
+    for heading in ("bucket", "rules", "stage", "median", "proven"):
+        assert heading in out
+    assert "…" not in out

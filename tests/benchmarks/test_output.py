@@ -86,3 +86,40 @@ def test_reference_of_some_buckets_never_replaces_the_committed_one(
     assert exit_.value.code == 2
     assert "write those positions elsewhere with --out" in capsys.readouterr().err
     assert reference.REFERENCE_FILE.read_bytes() == before
+
+
+@pytest.mark.parametrize(("module", "argv"), RUNS)
+def test_standard_output_is_refused_not_written_as_a_file_named_dash(
+    module: str,
+    argv: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # '-' is standard output to every meldwise command (tournament --json -, game --out
+    # -); these wrote a file named '-' into the current folder after the run.
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        importlib.import_module(module).main([*argv, "-"])
+    assert exit_.value.code == 2
+    captured = capsys.readouterr()
+    assert f"{argv[-1]}: '-' (standard output) is not taken here; give a file name" in (
+        captured.err
+    )
+    assert captured.out == ""
+    assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("flag", ["--json", "--markdown", "--positions"])
+def test_bench_refuses_standard_output_for_its_files(
+    flag: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meldwise.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    args = ["bench", "--per-bucket", "1", "--buckets", "t0-r6", "--modes", "tiles"]
+    assert main([*args, flag, "-"]) == 2
+    captured = capsys.readouterr()
+    assert f"{flag}: '-' (standard output) is not taken here; give a file name" in captured.err
+    assert captured.out == ""
+    assert not (tmp_path / "-").exists()

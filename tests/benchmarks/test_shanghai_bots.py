@@ -34,7 +34,7 @@ def test_by_hand_counts_what_the_game_shows() -> None:
         ("", "--bots names no bot (got '')"),
         ("strong,,greedy", "--bots has an empty name in 'strong,,greedy'"),
         ("strong,nobody", "--bots: unknown bot 'nobody'"),
-        ("greedy," * 8 + "greedy", "9 bots named for 4 players"),
+        ("greedy," * 8 + "greedy", "--bots: 9 bots named for 4 players"),
     ],
 )
 def test_bad_bots_are_said_in_a_line_not_a_traceback(
@@ -46,3 +46,27 @@ def test_bad_bots_are_said_in_a_line_not_a_traceback(
     error = capsys.readouterr().err
     assert error.startswith(f"error: {said}")
     assert "Traceback" not in error
+
+
+def test_a_reference_bot_not_seated_is_refused_before_any_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # --reference foo (or strong with --bots greedy) paired every bot with a bot that
+    # sat in no game: "paired over 0 deals: +0.0 +- inf points per game", exit 0,
+    # after the whole tournament was played.
+    argv = ["--bots", "greedy", "--players", "2", "--games", "1", "--processes", "1"]
+    assert main([*argv, "--reference", "strong"]) == EXIT_BAD_INPUT
+    captured = capsys.readouterr()
+    assert captured.err.startswith(
+        "error: --reference 'strong' sits in none of the games (--bots: greedy)"
+    )
+    assert "paired over" not in captured.out
+    assert "game 0" not in captured.err  # refused before a game was played
+
+
+def test_fewer_than_two_players_is_said_of_players(capsys: pytest.CaptureFixture[str]) -> None:
+    # "--bots: 2 bots named for 1 players" blamed the default --bots.
+    with pytest.raises(SystemExit) as exit_:
+        main(["--players", "1", "--games", "1", "--processes", "1"])
+    assert exit_.value.code == EXIT_BAD_INPUT
+    assert "argument --players: must be at least 2, got 1" in capsys.readouterr().err

@@ -650,3 +650,31 @@ def test_bench_refuses_its_flags_in_the_language_asked_for(
     assert re.search("[\u3040-\u30ff]", err.removeprefix("\u30a8\u30e9\u30fc: ")), err
     assert main(["--lang", "en", "bench", *argv]) == 2
     assert capsys.readouterr().err.startswith(f"error: {flag}")
+
+
+@pytest.mark.parametrize(
+    ("flag", "text", "said"),
+    [
+        # "holds the positions of seed None, not 2026": it holds no positions at all.
+        ("--positions", '{"x": 1}', "not a positions file (no 'seed' and 'buckets')"),
+        # "(AttributeError(\"'list' object has no attribute 'get'\"))": Python's words.
+        ("--positions", "[]", "not a positions file (no 'seed' and 'buckets')"),
+        ("--positions", '{"seed": 2026, "buckets": {"t0-r6": [{"table": ""}]}}', "lacks 'rack'"),
+        # Read as a reference of another seed: nothing compared, the run passed.
+        ("--reference", '{"x": 1}', "not a reference file (no 'seed' and 'positions')"),
+        ("--reference", "[]", "not a reference file (no 'seed' and 'positions')"),
+    ],
+)
+def test_a_file_of_another_kind_is_refused_as_such(
+    flag: str, text: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "other.json"
+    path.write_text(text)
+    argv = ["bench", "--per-bucket", "1", "--buckets", "t0-r6", "--modes", "tiles"]
+    assert main([*argv, flag, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().startswith(f"error: {path}: ")
+    assert "\n" not in err.strip()  # one line
+    assert said in err
+    assert err.count(str(path)) == 1
+    assert "Error(" not in err

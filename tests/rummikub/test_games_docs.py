@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from meldwise.cli import main
 from solver.rummikub.engine import GameSettings as RummikubSettings
 from solver.rummikub.engine import View
 from solver.rummikub.game_wire import game_rummikub
@@ -96,3 +97,23 @@ def test_every_game_setting_the_option_flag_takes_is_documented(
             doc.name,
             field.name,
         )
+
+
+@pytest.mark.parametrize(
+    ("doc", "argv"),
+    [
+        ("games.md", ["--bots", "strong", "--players", "8"]),
+        ("shanghai.md", ["--game", "shanghai", "--bots", "strong", "--players", "8"]),
+    ],
+)
+def test_the_docs_quote_the_refusal_of_too_many_seats_as_the_command_says_it(
+    doc: str, argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # shanghai.md quoted "8 hands of 20 and an upcard need 161 cards, the game has 108";
+    # the command says "8 players dealt 20 cards each and an upcard need ...".
+    if doc == "shanghai.md":
+        argv = [*argv, "--option", "hand_size=20"]
+    assert main(["tournament", *argv, "--games", "1"]) == 2
+    said = capsys.readouterr().err.strip().removeprefix("error: ")
+    text = " ".join((DOC.parent / doc).read_text(encoding="utf-8").split())
+    assert f"`{said}`" in text
