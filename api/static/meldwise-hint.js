@@ -111,12 +111,15 @@ export class MeldwiseHint extends HTMLElement {
     this.#error.setAttribute("role", "alert");
     root.append(this.#button, this.#error, this.#answer);
     this.#showButton();
-    // A page may set state before this script has loaded: take that value over
-    // from the plain element, so the setter runs.
-    if (Object.hasOwn(this, "state")) {
-      const early = this.state;
-      delete this.state;
-      this.state = early;
+    // A page may set state, endpoint or timeout before this script has loaded: take
+    // those values over from the plain element, so the setters run (left there, they
+    // would hide the element's own for good: a later endpoint attribute unheeded).
+    // Only an upgrade finds them, when the element may gain attributes.
+    for (const name of ["state", "endpoint", "timeout"]) {
+      if (!Object.hasOwn(this, name)) continue;
+      const early = this[name];
+      delete this[name];
+      this[name] = early;
     }
   }
 

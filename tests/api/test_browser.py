@@ -927,6 +927,43 @@ def test_a_press_before_the_page_set_a_state_sends_nothing_and_says_so(
     assert "null when no request was sent" in row
 
 
+def test_properties_set_before_the_element_is_defined_are_its_attributes(
+    service: str, page: Page
+) -> None:
+    """A page that set endpoint and timeout before the element's script ran left plain
+    properties that hid the element's own for good: a later endpoint attribute was
+    never used (the hints went on to the first address) and neither was reflected."""
+    state = {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"]]}
+    with second_origin({}) as dead:
+        pass  # a port that was just closed: nothing answers there
+    page_html = f"""<!doctype html>
+<title>A game that sets the element's properties early</title>
+<meldwise-hint></meldwise-hint>
+<script>
+  const hint = document.querySelector("meldwise-hint");
+  hint.endpoint = "{dead}{SOLVE}";
+  hint.timeout = 7;
+  hint.state = {json.dumps(state)};
+</script>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+"""
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        page.wait_for_function("customElements.get('meldwise-hint') !== undefined")
+        element = page.locator("meldwise-hint")
+        assert element.get_attribute("endpoint") == f"{dead}{SOLVE}"
+        assert element.get_attribute("timeout") == "7"
+        element.evaluate("(hint, url) => hint.setAttribute('endpoint', url)", f"{service}{SOLVE}")
+        element.evaluate("(hint) => hint.setAttribute('timeout', '30')")
+        assert element.evaluate("(hint) => [hint.endpoint, hint.timeout]") == [
+            f"{service}{SOLVE}",
+            30,
+        ]
+        _, response = press_hint(page)
+    assert response["tiles_played"] == 3
+    expect(element.get_by_role("status")).to_contain_text("You can play 3 tiles")
+
+
 HOSTILE_EMBED = """<!doctype html>
 <html dir="rtl">
 <title>A dark game page whose text styles every element inherits</title>
