@@ -70,6 +70,18 @@ function rootsOf(element) {
   }
 }
 
+/** What a player is told of a 429. The service's words are for the client's developer
+ * ("this client sent more requests than the rate limit allows"): behind a game's own
+ * route every player is that one client, and the wait is in Retry-After. They go to the
+ * console, and stay in the event's detail. */
+function tooMany(error, tr) {
+  console.warn(`Meldwise: the service answered 429: ${error.detail ?? "no detail"}`);
+  const wait = error.retryAfter;
+  return /^\d+$/.test(wait ?? "")
+    ? tr.t("Too many hints have been asked for just now. Try again in {wait} s.", { wait })
+    : tr.t("Too many hints have been asked for just now. Try again shortly.");
+}
+
 function buttonText(level, tr) {
   if (level === "tile") return tr.t("Hint: which tile?");
   if (level === "full") return tr.t("Hint: the whole play");
@@ -280,7 +292,7 @@ export class MeldwiseHint extends HTMLElement {
       ...(rack ? { rack: pieces(() => rack) } : {}),
       ...(table ? { table: sets(() => table) } : {}),
     };
-    const message = errorText(error, named, tr);
+    const message = error.status === 429 ? tooMany(error, tr) : errorText(error, named, tr);
     const detail = { message, status: error.status ?? null, detail: error.detail ?? null };
     this.#answer.replaceChildren();
     this.#error.textContent = message;

@@ -1184,7 +1184,8 @@ PROXIED_EMBED = """<!doctype html>
 def key_adding_proxy(service: str, key: str, page_html: str) -> Iterator[str]:
     """The game's own server (docs/http.md, "With API keys"): it serves the game page,
     and passes POST /meldwise/solve on to the service's solve with its key added,
-    Content-Type and Accept-Language kept, the answer's status and body as they are."""
+    Content-Type and Accept-Language kept, the answer's status, Retry-After and body
+    as they are."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -1196,11 +1197,16 @@ def key_adding_proxy(service: str, key: str, page_html: str) -> Iterator[str]:
             passed = httpx.post(
                 f"{service}{SOLVE}", content=body, headers={**kept, "X-API-Key": key}
             )
-            self.answer(passed.status_code, passed.headers["Content-Type"], passed.content)
+            wait = passed.headers.get("Retry-After")
+            self.answer(passed.status_code, passed.headers["Content-Type"], passed.content, wait)
 
-        def answer(self, status: int, content_type: str, data: bytes) -> None:
+        def answer(
+            self, status: int, content_type: str, data: bytes, wait: str | None = None
+        ) -> None:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
+            if wait is not None:
+                self.send_header("Retry-After", wait)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
@@ -1259,6 +1265,56 @@ def test_with_api_keys_the_element_works_behind_the_games_own_proxy(
         hint.get_by_role("button").click()
         expect(hint.get_by_role("alert")).to_have_text(
             "このサービスは現在ここではご利用いただけません。"
+        )
+
+
+RATE_LIMITED_EMBED = """<!doctype html>
+<title>A game whose players share the service's rate limit</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint id="en" endpoint="{service}/v1/rummikub/solve"></meldwise-hint>
+<meldwise-hint id="ja" lang="ja" endpoint="{service}/v1/rummikub/solve"></meldwise-hint>
+<script type="module">
+  window.failures = [];
+  document.addEventListener("meldwise-hint-error", (event) => window.failures.push(event.detail));
+  await customElements.whenDefined("meldwise-hint");
+  for (const hint of document.querySelectorAll("meldwise-hint")) {{
+    hint.state = {{rack: ["R1", "R2", "R3"], table: []}};
+  }}
+</script>
+"""
+
+
+def test_a_rate_limited_hint_tells_the_player_when_to_try_again(service: str, page: Page) -> None:
+    """A 429 showed the player the service's words for the client's developer ("this
+    client sent more requests than the rate limit allows; slow down": behind a game's
+    own route every player is that one client) and not the wait its Retry-After gives,
+    as a 503 does. The refusal is the service's answer with its status, Retry-After
+    and body made a 429's (its CORS headers kept): a real one needs a server of its
+    own, which takes seconds to start."""
+    detail = "this client sent more requests than the rate limit allows; slow down"
+
+    def refuse(route: Route) -> None:
+        answer = route.fetch()
+        headers = {**answer.headers, "retry-after": "7"}
+        route.fulfill(response=answer, status=429, headers=headers, json={"detail": detail})
+
+    page.route(f"**{SOLVE}", refuse)
+    with second_origin({"/game.html": RATE_LIMITED_EMBED.format(service=service)}) as game:
+        page.goto(f"{game}/game.html")
+        english = page.locator("#en")
+        english.get_by_role("button").click()
+        expect(english.get_by_role("alert")).to_have_text(
+            "Too many hints have been asked for just now. Try again in 7 s."
+        )
+        expect(english.locator(".answer")).to_be_empty()
+        page.wait_for_function("window.failures.length === 1")
+        failure = page.evaluate("window.failures[0]")
+        assert failure["status"] == 429
+        assert failure["detail"] == detail  # the service's words, for the developer
+        japanese = page.locator("#ja")
+        japanese.get_by_role("button").click()
+        expect(japanese.get_by_role("alert")).to_have_text(
+            "ヒントの依頼が多すぎます。7秒後にもう一度お試しください。"
         )
 
 
