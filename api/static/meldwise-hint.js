@@ -257,6 +257,14 @@ export class MeldwiseHint extends HTMLElement {
     const yellow = lang === "ja" && (this.#state.rules?.colours ?? STANDARD_COLOURS) < 6;
     const notation = yellow && this.#state.notation == null ? { notation: "RBYK" } : {};
     const request = { lang, ...notation, ...this.#state, hint_level: level };
+    try {
+      JSON.stringify(request); // a cycle or a BigInt of the game's would fail in fetch's call
+    } catch (error) {
+      const said = tr.t("The page's state for this element cannot be sent as JSON: {reason}", {
+        reason: error.message,
+      });
+      return this.#fail(new Error(said), tr);
+    }
     this.#button.textContent = tr.t("Thinking\u2026");
     try {
       // A service that never answers (a hung connection) is given up after the

@@ -964,6 +964,41 @@ def test_properties_set_before_the_element_is_defined_are_its_attributes(
     expect(element.get_by_role("status")).to_contain_text("You can play 3 tiles")
 
 
+def test_a_state_that_is_no_json_is_not_said_to_be_a_service_out_of_reach(
+    service: str, page: Page
+) -> None:
+    """A state the browser cannot write as JSON (here a cycle: a game's object that
+    points back at itself) failed inside fetch's call and was told the player "Could
+    not reach the service at ...: it is not running, or this page's origin is not
+    allowed", nothing of which was checked: no request was even sent."""
+    page_html = f"""<!doctype html>
+<title>A game whose state holds a cycle</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint endpoint="{service}{SOLVE}"></meldwise-hint>
+<script type="module">
+  window.failures = [];
+  document.addEventListener("meldwise-hint-error", (event) => window.failures.push(event.detail));
+  const state = {{rack: ["R1", "R2", "R3"], table: []}};
+  state.game = {{state}};
+  document.querySelector("meldwise-hint").state = state;
+</script>
+"""
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if SOLVE in request.url else None)
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        page.locator("meldwise-hint").get_by_role("button").click()
+        page.wait_for_function("window.failures.length === 1")
+        failure = page.evaluate("window.failures[0]")
+    assert sent == []
+    assert failure["status"] is None
+    assert failure["message"].startswith(
+        "The page's state for this element cannot be sent as JSON: "
+    ), failure
+    assert "Could not reach" not in failure["message"]
+    expect(page.locator("meldwise-hint").get_by_role("alert")).to_have_text(failure["message"])
+
+
 HOSTILE_EMBED = """<!doctype html>
 <html dir="rtl">
 <title>A dark game page whose text styles every element inherits</title>
