@@ -896,30 +896,41 @@ def test_the_element_on_another_origin_fires_the_full_response(service: str, pag
         assert page.evaluate("window.hints.length") == 1
 
 
-def test_a_press_before_the_page_set_a_state_sends_nothing_and_says_so(
-    service: str, page: Page
-) -> None:
-    """docs/http.md gave the error event's status as 0 or the HTTP status; a press
-    with no state yet sends no request, and its status is null, as the doc now says."""
-    page_html = f"""<!doctype html>
-<title>A game that has not set the element's state</title>
+UNSENT_EMBED = """<!doctype html>
+<title>A game that gives the element no position it can send</title>
 <script type="module" src="{service}/static/meldwise-hint.js"></script>
-<meldwise-hint endpoint="{service}{SOLVE}"></meldwise-hint>
+<meldwise-hint endpoint="{service}{solve}"></meldwise-hint>
 <script type="module">
   window.failures = [];
   document.addEventListener("meldwise-hint-error", (event) => window.failures.push(event.detail));
+  {script}
 </script>
 """
+
+
+def press_unsent(service: str, page: Page, script: str = "") -> dict[str, Any]:
+    """Press the hint of a game page whose module runs ``script``; check that no
+    request was sent and return the meldwise-hint-error event's detail."""
+    page_html = UNSENT_EMBED.format(service=service, solve=SOLVE, script=script)
     sent: list[str] = []
     page.on("request", lambda request: sent.append(request.url) if SOLVE in request.url else None)
     with second_origin({"/game.html": page_html}) as game:
         page.goto(f"{game}/game.html")
         page.locator("meldwise-hint").get_by_role("button").click()
         page.wait_for_function("window.failures.length === 1")
-        failure = page.evaluate("window.failures[0]")
+        failure: dict[str, Any] = page.evaluate("window.failures[0]")
+    assert sent == []
+    return failure
+
+
+def test_a_press_before_the_page_set_a_state_sends_nothing_and_says_so(
+    service: str, page: Page
+) -> None:
+    """docs/http.md gave the error event's status as 0 or the HTTP status; a press
+    with no state yet sends no request, and its status is null, as the doc now says."""
+    failure = press_unsent(service, page)
     message = "No position yet: the page sets this element's state."
     assert failure == {"message": message, "status": None, "detail": None}
-    assert sent == []
     row = next(
         line for line in HTTP_DOC.read_text().splitlines() if "`meldwise-hint-error` event" in line
     )
@@ -971,26 +982,10 @@ def test_a_state_that_is_no_json_is_not_said_to_be_a_service_out_of_reach(
     points back at itself) failed inside fetch's call and was told the player "Could
     not reach the service at ...: it is not running, or this page's origin is not
     allowed", nothing of which was checked: no request was even sent."""
-    page_html = f"""<!doctype html>
-<title>A game whose state holds a cycle</title>
-<script type="module" src="{service}/static/meldwise-hint.js"></script>
-<meldwise-hint endpoint="{service}{SOLVE}"></meldwise-hint>
-<script type="module">
-  window.failures = [];
-  document.addEventListener("meldwise-hint-error", (event) => window.failures.push(event.detail));
-  const state = {{rack: ["R1", "R2", "R3"], table: []}};
-  state.game = {{state}};
-  document.querySelector("meldwise-hint").state = state;
-</script>
-"""
-    sent: list[str] = []
-    page.on("request", lambda request: sent.append(request.url) if SOLVE in request.url else None)
-    with second_origin({"/game.html": page_html}) as game:
-        page.goto(f"{game}/game.html")
-        page.locator("meldwise-hint").get_by_role("button").click()
-        page.wait_for_function("window.failures.length === 1")
-        failure = page.evaluate("window.failures[0]")
-    assert sent == []
+    cycle = """const state = {rack: ["R1", "R2", "R3"], table: []};
+  state.game = {state};
+  document.querySelector("meldwise-hint").state = state;"""
+    failure = press_unsent(service, page, cycle)
     assert failure["status"] is None
     assert failure["message"].startswith(
         "The page's state for this element cannot be sent as JSON: "
