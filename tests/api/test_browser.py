@@ -994,6 +994,46 @@ def test_a_state_that_is_no_json_is_not_said_to_be_a_service_out_of_reach(
     expect(page.locator("meldwise-hint").get_by_role("alert")).to_have_text(failure["message"])
 
 
+RERENDERED_EMBED = """<!doctype html>
+<title>A game that sets the element's state on every render</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint endpoint="{service}{solve}"></meldwise-hint>
+<script type="module">
+  await customElements.whenDefined("meldwise-hint");
+  // As a framework passes a prop: a new object built on each render, the same position.
+  window.render = () => {{
+    document.querySelector("meldwise-hint").state = {{rack: ["R1", "R2", "R3"], table: []}};
+  }};
+  window.render();
+</script>
+"""
+
+
+def test_setting_the_same_position_again_keeps_the_hint(service: str, page: Page) -> None:
+    """A game that sets the state on every render (a clock ticking, a framework's new
+    object for the same position) wiped the hint each time, and aborted one on its
+    way: a hint slower than the renders never showed. Only a new position starts
+    again from the nudge."""
+    held = hold(page, SOLVE)
+    with second_origin(
+        {"/game.html": RERENDERED_EMBED.format(service=service, solve=SOLVE)}
+    ) as game:
+        page.goto(f"{game}/game.html")
+        hint = page.locator("meldwise-hint")
+        hint.get_by_role("button").click()
+        wait_held(page, held)
+        page.evaluate("window.render()")  # while the nudge is on its way
+        release(page, held.pop())
+        expect(hint.get_by_role("status")).to_have_text("You can play 3 tiles this turn.")
+        page.evaluate("window.render()")
+        expect(hint.get_by_role("status")).to_have_text("You can play 3 tiles this turn.")
+        expect(hint.get_by_role("button")).to_have_text("Hint: which tile?")
+        # A new position, though in the same object changed in place, starts again.
+        hint.evaluate("(hint) => { hint.state.rack.push('R4'); hint.state = hint.state; }")
+        expect(hint.locator(".answer")).to_be_empty()
+        expect(hint.get_by_role("button")).to_have_text("Hint")
+
+
 HOSTILE_EMBED = """<!doctype html>
 <html dir="rtl">
 <title>A dark game page whose text styles every element inherits</title>
