@@ -1034,6 +1034,26 @@ def test_setting_the_same_position_again_keeps_the_hint(service: str, page: Page
         expect(hint.get_by_role("button")).to_have_text("Hint")
 
 
+def test_the_hidden_attribute_hides_the_element(service: str, page: Page) -> None:
+    """The element's own display (block, set in its shadow root over everything the
+    page passes down) won over the browser's rule for hidden: a game that hid the
+    hint button between its player's turns (hint.hidden = true) still showed it."""
+    page_html = f"""<!doctype html>
+<title>A game that hides the hint between turns</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint endpoint="{service}{SOLVE}" hidden></meldwise-hint>
+"""
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        page.wait_for_function("customElements.get('meldwise-hint') !== undefined")
+        hint = page.locator("meldwise-hint")
+        expect(hint.get_by_role("button", include_hidden=True)).to_be_hidden()
+        hint.evaluate("(hint) => { hint.hidden = false; }")
+        expect(hint.get_by_role("button")).to_be_visible()
+        hint.evaluate("(hint) => { hint.hidden = true; }")
+        expect(hint.get_by_role("button", include_hidden=True)).to_be_hidden()
+
+
 HOSTILE_EMBED = """<!doctype html>
 <html dir="rtl">
 <title>A dark game page whose text styles every element inherits</title>
