@@ -12,6 +12,7 @@ import math
 import os
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from limits import parse_many
 from pydantic import Field, field_validator
@@ -85,6 +86,41 @@ def _split(value: object) -> object:
             raise ValueError(_("{value} holds no item ('' for none)", value=repr(value[:20])))
         return items
     return value
+
+
+def _origin(url: str) -> str | None:
+    """``url``'s origin as a browser sends it in ``Origin`` (scheme and host in lower
+    case, the port only when it is not the scheme's default, no path); None when
+    ``url`` names no http(s) host."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:  # a port that is no number, or out of range
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname:
+        return None
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    default = 443 if scheme == "https" else 80
+    return f"{scheme}://{host}" + (f":{port}" if port is not None and port != default else "")
+
+
+def _origin_problem(item: str) -> str | None:
+    """What keeps ``item`` (an entry of ``MELDWISE_CORS_ORIGINS``) from matching the
+    ``Origin`` a browser sends, or None: ``*``, or an origin written as sent."""
+    origin = _origin(item)
+    if item == "*" or origin == item:
+        return None
+    if origin is None:
+        return _(
+            "{item} is not an origin (scheme://host[:port], e.g. https://game.example)",
+            item=repr(item[:60]),
+        )
+    return _(
+        "{item} is not an origin as a browser sends it: write {origin}",
+        item=repr(item[:60]),
+        origin=repr(origin[:60]),
+    )
 
 
 class Settings(BaseSettings):
@@ -329,6 +365,19 @@ class Settings(BaseSettings):
                         item=repr(item[:60]),
                     )
                 ) from None
+        return value
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _check_origins(cls, value: list[str]) -> list[str]:
+        # A browser's Origin is compared as written: an entry with a path, a trailing
+        # slash, capitals or the default port matches no page, and every embed of the
+        # hint button would be refused by CORS while the server ran as if all was well.
+        if "*" in value and len(value) > 1:
+            raise ValueError(_("'*' (any origin) must stand alone"))
+        for problem in map(_origin_problem, value):
+            if problem:
+                raise ValueError(problem)
         return value
 
     @field_validator("rate_limit_storage")

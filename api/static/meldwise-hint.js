@@ -7,9 +7,10 @@
 //
 // Each press asks the service for more: first a nudge (can I play, how many
 // tiles), then one tile and where it goes, then the full play and its steps. A new
-// state starts again from the nudge. The attribute hint-level="full" (or nudge,
-// tile) asks that level on every press instead (such presses are no steps: once
-// the attribute goes, presses go on from where the sequence was). Every answer is
+// state starts again from the nudge (the same position again, equal as JSON, does
+// not). The attribute hint-level="full" (or nudge, tile) asks that level on every
+// press instead (such presses are no steps: once the attribute goes, presses go on
+// from where the sequence was). Every answer is
 // shown in the element's shadow DOM and sent as a `meldwise-hint` event (detail:
 // the service's whole response); a failure is shown and sent as
 // `meldwise-hint-error` (detail: {message, status, detail}). `endpoint` defaults to
@@ -70,6 +71,27 @@ function rootsOf(element) {
   }
 }
 
+/** ``value`` written as JSON, or null when it cannot be (a cycle, a BigInt). */
+function jsonOf(value) {
+  try {
+    return JSON.stringify(value) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** What a player is told of a 429. The service's words are for the client's developer
+ * ("this client sent more requests than the rate limit allows"): behind a game's own
+ * route every player is that one client, and the wait is in Retry-After. They go to the
+ * console, and stay in the event's detail. */
+function tooMany(error, tr) {
+  console.warn(`Meldwise: the service answered 429: ${error.detail ?? "no detail"}`);
+  const wait = error.retryAfter;
+  return /^\d+$/.test(wait ?? "")
+    ? tr.t("Too many hints have been asked for just now. Try again in {wait} s.", { wait })
+    : tr.t("Too many hints have been asked for just now. Try again shortly.");
+}
+
 function buttonText(level, tr) {
   if (level === "tile") return tr.t("Hint: which tile?");
   if (level === "full") return tr.t("Hint: the whole play");
@@ -80,6 +102,7 @@ export class MeldwiseHint extends HTMLElement {
   static observedAttributes = ["hint-level", "lang"];
 
   #state = null;
+  #written = null; // the state as JSON when it was set: the same position set again keeps the hint
   #next = 0; // index in LEVELS of the level the next press asks for
   // The request in flight, as the demo's tabs keep theirs (request-slot.js): a newer
   // state, press of hint() or language aborts it; the button is busy until it ends.
@@ -111,12 +134,15 @@ export class MeldwiseHint extends HTMLElement {
     this.#error.setAttribute("role", "alert");
     root.append(this.#button, this.#error, this.#answer);
     this.#showButton();
-    // A page may set state before this script has loaded: take that value over
-    // from the plain element, so the setter runs.
-    if (Object.hasOwn(this, "state")) {
-      const early = this.state;
-      delete this.state;
-      this.state = early;
+    // A page may set state, endpoint or timeout before this script has loaded: take
+    // those values over from the plain element, so the setters run (left there, they
+    // would hide the element's own for good: a later endpoint attribute unheeded).
+    // Only an upgrade finds them, when the element may gain attributes.
+    for (const name of ["state", "endpoint", "timeout"]) {
+      if (!Object.hasOwn(this, name)) continue;
+      const early = this[name];
+      delete this[name];
+      this[name] = early;
     }
   }
 
@@ -142,13 +168,21 @@ export class MeldwiseHint extends HTMLElement {
 
   /** The position to hint for: a solve request without hint_level ({rack, table,
    * opened, objective, rules, time_limit_ms}; only rack is required). Assign a new
-   * object for each new position: that clears the hint and starts from the nudge. */
+   * object for each new position: that clears the hint and starts from the nudge. The
+   * same position again (equal as JSON: a game that sets it on every render) keeps
+   * the hint, and one on its way. */
   get state() {
     return this.#state;
   }
 
   set state(value) {
+    // Compared with the position as it was set (a game may change its object in
+    // place and set it again: a new position).
+    const written = jsonOf(value);
+    const same = this.#state !== null && written !== null && written === this.#written;
     this.#state = value;
+    this.#written = written;
+    if (same) return;
     this.#slot.free();
     this.#next = 0;
     this.#answer.replaceChildren();
@@ -242,6 +276,14 @@ export class MeldwiseHint extends HTMLElement {
     const yellow = lang === "ja" && (this.#state.rules?.colours ?? STANDARD_COLOURS) < 6;
     const notation = yellow && this.#state.notation == null ? { notation: "RBYK" } : {};
     const request = { lang, ...notation, ...this.#state, hint_level: level };
+    try {
+      JSON.stringify(request); // a cycle or a BigInt of the game's would fail in fetch's call
+    } catch (error) {
+      const said = tr.t("The page's state for this element cannot be sent as JSON: {reason}", {
+        reason: error.message,
+      });
+      return this.#fail(new Error(said), tr);
+    }
     this.#button.textContent = tr.t("Thinking\u2026");
     try {
       // A service that never answers (a hung connection) is given up after the
@@ -277,7 +319,7 @@ export class MeldwiseHint extends HTMLElement {
       ...(rack ? { rack: pieces(() => rack) } : {}),
       ...(table ? { table: sets(() => table) } : {}),
     };
-    const message = errorText(error, named, tr);
+    const message = error.status === 429 ? tooMany(error, tr) : errorText(error, named, tr);
     const detail = { message, status: error.status ?? null, detail: error.detail ?? null };
     this.#answer.replaceChildren();
     this.#error.textContent = message;

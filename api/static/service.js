@@ -4,16 +4,18 @@
 import { translator } from "./i18n.js";
 
 /** A call that did not give an answer. ``status`` is the HTTP status (0: no answer
- * at all), ``detail`` the service's own message (error bodies are {"detail": ...}) and
+ * at all), ``detail`` the service's own message (error bodies are {"detail": ...}),
  * ``places`` the places of the request it quotes (a refusal's, 422: docs/http.md,
- * "Errors"; none for any other). */
+ * "Errors"; none for any other) and ``retryAfter`` the answer's Retry-After header
+ * (null when it has none). */
 export class ServiceError extends Error {
-  constructor(message, status, detail, places = []) {
+  constructor(message, status, detail, places = [], retryAfter = null) {
     super(message);
     this.name = "ServiceError";
     this.status = status;
     this.detail = detail;
     this.places = places;
+    this.retryAfter = retryAfter; // a 429's or 503's Retry-After, as the service gave it
   }
 }
 
@@ -118,12 +120,12 @@ async function call(url, body, signal, tr, expected) {
     console.warn(`Meldwise: ${where} answered 401: ${detail ?? "no detail"}`);
     throw new ServiceError(tr.t("This service is not available here right now."), 401, detail);
   }
+  const wait = response.headers.get("Retry-After");
   if (response.status === 503) {
-    const wait = response.headers.get("Retry-After");
     const message = wait
       ? tr.t("The service is busy. Try again in {wait} s.", { wait })
       : tr.t("The service is busy. Try again shortly.");
-    throw new ServiceError(message, 503, detail);
+    throw new ServiceError(message, 503, detail, [], wait);
   }
   // The status text is the browser's English: the code alone, in the reader's words.
   throw new ServiceError(
@@ -131,5 +133,6 @@ async function call(url, body, signal, tr, expected) {
     response.status,
     detail,
     detail !== null && Array.isArray(answer.places) ? answer.places : [],
+    wait,
   );
 }

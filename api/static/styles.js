@@ -13,6 +13,7 @@ export const CSS = `
   all: initial; display: block; font-size: inherit; visibility: inherit; pointer-events: inherit;
   direction: ltr; font-family: system-ui, "DejaVu Sans", sans-serif; color: #222;
 }
+:host([hidden]) { display: none; } /* its display above would beat the browser's [hidden] */
 :host .answer { background: #fff; color: #222; padding: 0.5em 0.8em; border-radius: 0.4em; }
 .tile, .card {
   display: inline-flex; flex-direction: column; align-items: center; justify-content: center;

@@ -896,35 +896,162 @@ def test_the_element_on_another_origin_fires_the_full_response(service: str, pag
         assert page.evaluate("window.hints.length") == 1
 
 
-def test_a_press_before_the_page_set_a_state_sends_nothing_and_says_so(
-    service: str, page: Page
-) -> None:
-    """docs/http.md gave the error event's status as 0 or the HTTP status; a press
-    with no state yet sends no request, and its status is null, as the doc now says."""
-    page_html = f"""<!doctype html>
-<title>A game that has not set the element's state</title>
+UNSENT_EMBED = """<!doctype html>
+<title>A game that gives the element no position it can send</title>
 <script type="module" src="{service}/static/meldwise-hint.js"></script>
-<meldwise-hint endpoint="{service}{SOLVE}"></meldwise-hint>
+<meldwise-hint endpoint="{service}{solve}"></meldwise-hint>
 <script type="module">
   window.failures = [];
   document.addEventListener("meldwise-hint-error", (event) => window.failures.push(event.detail));
+  {script}
 </script>
 """
+
+
+def press_unsent(service: str, page: Page, script: str = "") -> dict[str, Any]:
+    """Press the hint of a game page whose module runs ``script``; check that no
+    request was sent and return the meldwise-hint-error event's detail."""
+    page_html = UNSENT_EMBED.format(service=service, solve=SOLVE, script=script)
     sent: list[str] = []
     page.on("request", lambda request: sent.append(request.url) if SOLVE in request.url else None)
     with second_origin({"/game.html": page_html}) as game:
         page.goto(f"{game}/game.html")
         page.locator("meldwise-hint").get_by_role("button").click()
         page.wait_for_function("window.failures.length === 1")
-        failure = page.evaluate("window.failures[0]")
+        failure: dict[str, Any] = page.evaluate("window.failures[0]")
+    assert sent == []
+    return failure
+
+
+def test_a_press_before_the_page_set_a_state_sends_nothing_and_says_so(
+    service: str, page: Page
+) -> None:
+    """docs/http.md gave the error event's status as 0 or the HTTP status; a press
+    with no state yet sends no request, and its status is null, as the doc now says."""
+    failure = press_unsent(service, page)
     message = "No position yet: the page sets this element's state."
     assert failure == {"message": message, "status": None, "detail": None}
-    assert sent == []
     row = next(
         line for line in HTTP_DOC.read_text().splitlines() if "`meldwise-hint-error` event" in line
     )
     assert "status 0: no answer" in row
     assert "null when no request was sent" in row
+
+
+def test_properties_set_before_the_element_is_defined_are_its_attributes(
+    service: str, page: Page
+) -> None:
+    """A page that set endpoint and timeout before the element's script ran left plain
+    properties that hid the element's own for good: a later endpoint attribute was
+    never used (the hints went on to the first address) and neither was reflected."""
+    state = {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"]]}
+    with second_origin({}) as dead:
+        pass  # a port that was just closed: nothing answers there
+    page_html = f"""<!doctype html>
+<title>A game that sets the element's properties early</title>
+<meldwise-hint></meldwise-hint>
+<script>
+  const hint = document.querySelector("meldwise-hint");
+  hint.endpoint = "{dead}{SOLVE}";
+  hint.timeout = 7;
+  hint.state = {json.dumps(state)};
+</script>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+"""
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        page.wait_for_function("customElements.get('meldwise-hint') !== undefined")
+        element = page.locator("meldwise-hint")
+        assert element.get_attribute("endpoint") == f"{dead}{SOLVE}"
+        assert element.get_attribute("timeout") == "7"
+        element.evaluate("(hint, url) => hint.setAttribute('endpoint', url)", f"{service}{SOLVE}")
+        element.evaluate("(hint) => hint.setAttribute('timeout', '30')")
+        assert element.evaluate("(hint) => [hint.endpoint, hint.timeout]") == [
+            f"{service}{SOLVE}",
+            30,
+        ]
+        _, response = press_hint(page)
+    assert response["tiles_played"] == 3
+    expect(element.get_by_role("status")).to_contain_text("You can play 3 tiles")
+
+
+def test_a_state_that_is_no_json_is_not_said_to_be_a_service_out_of_reach(
+    service: str, page: Page
+) -> None:
+    """A state the browser cannot write as JSON (here a cycle: a game's object that
+    points back at itself) failed inside fetch's call and was told the player "Could
+    not reach the service at ...: it is not running, or this page's origin is not
+    allowed", nothing of which was checked: no request was even sent."""
+    cycle = """const state = {rack: ["R1", "R2", "R3"], table: []};
+  state.game = {state};
+  document.querySelector("meldwise-hint").state = state;"""
+    failure = press_unsent(service, page, cycle)
+    assert failure["status"] is None
+    assert failure["message"].startswith(
+        "The page's state for this element cannot be sent as JSON: "
+    ), failure
+    assert "Could not reach" not in failure["message"]
+    expect(page.locator("meldwise-hint").get_by_role("alert")).to_have_text(failure["message"])
+
+
+RERENDERED_EMBED = """<!doctype html>
+<title>A game that sets the element's state on every render</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint endpoint="{service}{solve}"></meldwise-hint>
+<script type="module">
+  await customElements.whenDefined("meldwise-hint");
+  // As a framework passes a prop: a new object built on each render, the same position.
+  window.render = () => {{
+    document.querySelector("meldwise-hint").state = {{rack: ["R1", "R2", "R3"], table: []}};
+  }};
+  window.render();
+</script>
+"""
+
+
+def test_setting_the_same_position_again_keeps_the_hint(service: str, page: Page) -> None:
+    """A game that sets the state on every render (a clock ticking, a framework's new
+    object for the same position) wiped the hint each time, and aborted one on its
+    way: a hint slower than the renders never showed. Only a new position starts
+    again from the nudge."""
+    held = hold(page, SOLVE)
+    with second_origin(
+        {"/game.html": RERENDERED_EMBED.format(service=service, solve=SOLVE)}
+    ) as game:
+        page.goto(f"{game}/game.html")
+        hint = page.locator("meldwise-hint")
+        hint.get_by_role("button").click()
+        wait_held(page, held)
+        page.evaluate("window.render()")  # while the nudge is on its way
+        release(page, held.pop())
+        expect(hint.get_by_role("status")).to_have_text("You can play 3 tiles this turn.")
+        page.evaluate("window.render()")
+        expect(hint.get_by_role("status")).to_have_text("You can play 3 tiles this turn.")
+        expect(hint.get_by_role("button")).to_have_text("Hint: which tile?")
+        # A new position, though in the same object changed in place, starts again.
+        hint.evaluate("(hint) => { hint.state.rack.push('R4'); hint.state = hint.state; }")
+        expect(hint.locator(".answer")).to_be_empty()
+        expect(hint.get_by_role("button")).to_have_text("Hint")
+
+
+def test_the_hidden_attribute_hides_the_element(service: str, page: Page) -> None:
+    """The element's own display (block, set in its shadow root over everything the
+    page passes down) won over the browser's rule for hidden: a game that hid the
+    hint button between its player's turns (hint.hidden = true) still showed it."""
+    page_html = f"""<!doctype html>
+<title>A game that hides the hint between turns</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint endpoint="{service}{SOLVE}" hidden></meldwise-hint>
+"""
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        page.wait_for_function("customElements.get('meldwise-hint') !== undefined")
+        hint = page.locator("meldwise-hint")
+        expect(hint.get_by_role("button", include_hidden=True)).to_be_hidden()
+        hint.evaluate("(hint) => { hint.hidden = false; }")
+        expect(hint.get_by_role("button")).to_be_visible()
+        hint.evaluate("(hint) => { hint.hidden = true; }")
+        expect(hint.get_by_role("button", include_hidden=True)).to_be_hidden()
 
 
 HOSTILE_EMBED = """<!doctype html>
@@ -1147,7 +1274,8 @@ PROXIED_EMBED = """<!doctype html>
 def key_adding_proxy(service: str, key: str, page_html: str) -> Iterator[str]:
     """The game's own server (docs/http.md, "With API keys"): it serves the game page,
     and passes POST /meldwise/solve on to the service's solve with its key added,
-    Content-Type and Accept-Language kept, the answer's status and body as they are."""
+    Content-Type and Accept-Language kept, the answer's status, Retry-After and body
+    as they are."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -1159,11 +1287,16 @@ def key_adding_proxy(service: str, key: str, page_html: str) -> Iterator[str]:
             passed = httpx.post(
                 f"{service}{SOLVE}", content=body, headers={**kept, "X-API-Key": key}
             )
-            self.answer(passed.status_code, passed.headers["Content-Type"], passed.content)
+            wait = passed.headers.get("Retry-After")
+            self.answer(passed.status_code, passed.headers["Content-Type"], passed.content, wait)
 
-        def answer(self, status: int, content_type: str, data: bytes) -> None:
+        def answer(
+            self, status: int, content_type: str, data: bytes, wait: str | None = None
+        ) -> None:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
+            if wait is not None:
+                self.send_header("Retry-After", wait)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
@@ -1222,6 +1355,56 @@ def test_with_api_keys_the_element_works_behind_the_games_own_proxy(
         hint.get_by_role("button").click()
         expect(hint.get_by_role("alert")).to_have_text(
             "このサービスは現在ここではご利用いただけません。"
+        )
+
+
+RATE_LIMITED_EMBED = """<!doctype html>
+<title>A game whose players share the service's rate limit</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint id="en" endpoint="{service}/v1/rummikub/solve"></meldwise-hint>
+<meldwise-hint id="ja" lang="ja" endpoint="{service}/v1/rummikub/solve"></meldwise-hint>
+<script type="module">
+  window.failures = [];
+  document.addEventListener("meldwise-hint-error", (event) => window.failures.push(event.detail));
+  await customElements.whenDefined("meldwise-hint");
+  for (const hint of document.querySelectorAll("meldwise-hint")) {{
+    hint.state = {{rack: ["R1", "R2", "R3"], table: []}};
+  }}
+</script>
+"""
+
+
+def test_a_rate_limited_hint_tells_the_player_when_to_try_again(service: str, page: Page) -> None:
+    """A 429 showed the player the service's words for the client's developer ("this
+    client sent more requests than the rate limit allows; slow down": behind a game's
+    own route every player is that one client) and not the wait its Retry-After gives,
+    as a 503 does. The refusal is the service's answer with its status, Retry-After
+    and body made a 429's (its CORS headers kept): a real one needs a server of its
+    own, which takes seconds to start."""
+    detail = "this client sent more requests than the rate limit allows; slow down"
+
+    def refuse(route: Route) -> None:
+        answer = route.fetch()
+        headers = {**answer.headers, "retry-after": "7"}
+        route.fulfill(response=answer, status=429, headers=headers, json={"detail": detail})
+
+    page.route(f"**{SOLVE}", refuse)
+    with second_origin({"/game.html": RATE_LIMITED_EMBED.format(service=service)}) as game:
+        page.goto(f"{game}/game.html")
+        english = page.locator("#en")
+        english.get_by_role("button").click()
+        expect(english.get_by_role("alert")).to_have_text(
+            "Too many hints have been asked for just now. Try again in 7 s."
+        )
+        expect(english.locator(".answer")).to_be_empty()
+        page.wait_for_function("window.failures.length === 1")
+        failure = page.evaluate("window.failures[0]")
+        assert failure["status"] == 429
+        assert failure["detail"] == detail  # the service's words, for the developer
+        japanese = page.locator("#ja")
+        japanese.get_by_role("button").click()
+        expect(japanese.get_by_role("alert")).to_have_text(
+            "ヒントの依頼が多すぎます。7秒後にもう一度お試しください。"
         )
 
 

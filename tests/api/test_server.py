@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -191,6 +192,54 @@ def test_trusted_proxies_take_addresses_networks_or_a_lone_star() -> None:
     good = Settings(trusted_proxies="10.0.0.1, 10.0.0.0/8,::1")  # type: ignore[arg-type]
     assert good.trusted_proxies == ["10.0.0.1", "10.0.0.0/8", "::1"]
     assert Settings(trusted_proxies="*").trusted_proxies == ["*"]  # type: ignore[arg-type]
+
+
+NOT_AS_SENT = "{!r} is not an origin as a browser sends it: write {!r}"
+
+
+@pytest.mark.parametrize(
+    ("origins", "problem"),
+    [
+        # A browser's Origin is scheme://host[:port], lower case, without the default
+        # port or a path: an entry written otherwise matched no page, and every embed of
+        # the hint button was refused by CORS while the server started as if all was well.
+        (
+            "https://game.example/",
+            NOT_AS_SENT.format("https://game.example/", "https://game.example"),
+        ),
+        (
+            "http://127.0.0.1:8742/play",
+            NOT_AS_SENT.format("http://127.0.0.1:8742/play", "http://127.0.0.1:8742"),
+        ),
+        (
+            "https://Game.example",
+            NOT_AS_SENT.format("https://Game.example", "https://game.example"),
+        ),
+        (
+            "https://game.example:443",
+            NOT_AS_SENT.format("https://game.example:443", "https://game.example"),
+        ),
+        (
+            "game.example",
+            "'game.example' is not an origin (scheme://host[:port], e.g. https://game.example)",
+        ),
+        ("*,https://game.example", "'*' (any origin) must stand alone"),
+    ],
+)
+def test_a_cors_origin_no_browser_sends_is_refused_naming_it(origins: str, problem: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(problem)):
+        Settings(cors_origins=origins)  # type: ignore[arg-type]
+
+
+def test_cors_origins_take_origins_as_browsers_send_them_or_a_lone_star() -> None:
+    origins = "https://game.example, http://127.0.0.1:8742,http://[::1]:8080"
+    good = Settings(cors_origins=origins)  # type: ignore[arg-type]
+    assert good.cors_origins == [
+        "https://game.example",
+        "http://127.0.0.1:8742",
+        "http://[::1]:8080",
+    ]
+    assert Settings(cors_origins="*").cors_origins == ["*"]  # type: ignore[arg-type]
 
 
 def _exchange(port: int, data: bytes, wait: float = 5.0) -> tuple[bytes, float]:
