@@ -41,7 +41,7 @@ import { errorText, pieces, sets } from "./field-names.js";
 import { load, loadTranslator, supported, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { drawAnswer, isHintAnswer } from "./rummikub-answer.js";
-import { DEFAULT_TIMEOUT_S, postJson } from "./service.js";
+import { DEFAULT_TIMEOUT_S, postJson, waitSeconds } from "./service.js";
 import { styleSheet } from "./styles.js";
 import { STANDARD_COLOURS } from "./tiles.js";
 
@@ -86,8 +86,8 @@ function jsonOf(value) {
  * console, and stay in the event's detail. */
 function tooMany(error, tr) {
   console.warn(`Meldwise: the service answered 429: ${error.detail ?? "no detail"}`);
-  const wait = error.retryAfter;
-  return /^\d+$/.test(wait ?? "")
+  const wait = waitSeconds(error.retryAfter);
+  return wait
     ? tr.t("Too many hints have been asked for just now. Try again in {wait} s.", { wait })
     : tr.t("Too many hints have been asked for just now. Try again shortly.");
 }

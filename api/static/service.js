@@ -122,8 +122,9 @@ async function call(url, body, signal, tr, expected) {
   }
   const wait = response.headers.get("Retry-After");
   if (response.status === 503) {
-    const message = wait
-      ? tr.t("The service is busy. Try again in {wait} s.", { wait })
+    const seconds = waitSeconds(wait);
+    const message = seconds
+      ? tr.t("The service is busy. Try again in {wait} s.", { wait: seconds })
       : tr.t("The service is busy. Try again shortly.");
     throw new ServiceError(message, 503, detail, [], wait);
   }
@@ -135,4 +136,10 @@ async function call(url, body, signal, tr, expected) {
     detail !== null && Array.isArray(answer.places) ? answer.places : [],
     wait,
   );
+}
+
+/** A Retry-After header's wait when it is given in seconds, else null: it may also be an
+ * HTTP date (a proxy's or CDN's), which is no number of seconds to say. */
+export function waitSeconds(header) {
+  return /^\d+$/.test(header ?? "") ? header : null;
 }

@@ -719,6 +719,27 @@ def test_an_error_without_a_message_is_said_in_the_pages_words(
     expect(page.locator("#repair-error")).to_contain_text("3")
 
 
+@pytest.mark.parametrize("status", [503, 429])
+def test_a_wait_given_as_a_date_is_not_said_in_seconds(
+    service: str, page: Page, status: int
+) -> None:
+    # Retry-After may be an HTTP date (a game's proxy or CDN): a 503 said "Try again in
+    # Wed, 21 Oct 2026 07:28:00 GMT s."
+    date = "Wed, 21 Oct 2026 07:28:00 GMT"
+    page.goto(service)
+    page.locator("#rack").fill("R1 R2 R3")
+    page.route(
+        f"**{SOLVE}",
+        lambda route: route.fulfill(
+            status=status, json={"detail": None}, headers={"Retry-After": date}
+        ),
+    )
+    page.locator("meldwise-hint").get_by_role("button").click()
+    alert = page.locator("meldwise-hint").get_by_role("alert")
+    expect(alert).to_contain_text("Try again shortly.")
+    expect(alert).not_to_contain_text("GMT")
+
+
 def answer_200(body: dict[str, Any]) -> Callable[[Route], None]:
     """A route handler answering 200 with ``body`` (Route.fulfill's body or json)."""
     return lambda route: route.fulfill(status=200, **body)
