@@ -75,7 +75,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help=f"{QUICK_PER_BUCKET} positions per bucket: under a minute, for CI",
+        help=f"{QUICK_PER_BUCKET} positions per bucket unless --per-bucket says: under a "
+        "minute, for CI",
     )
     parser.add_argument(
         "--buckets",
@@ -147,7 +148,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=whole_number,
         default=10,
         metavar="N",
-        help="list our N slowest solves (10)",
+        help="list our N slowest solves (10; 0: no such table, nor 'slowest' in the JSON)",
     )
 
 

@@ -141,7 +141,8 @@ def build_report(results: Results, command: str, slowest: int = 10) -> Report:
         report.sections.append(default_targets_section(results))
     if config.score_only or any(t.score for t in results.trials):
         report.sections.append(targets_section(results))
-    report.sections.append(slowest_section(results.trials, slowest))
+    if slowest:
+        report.sections.append(slowest_section(results.trials, slowest))
     if results.splits:
         report.sections.append(profile_section(results))
     report.solves = [solve_record(trial, results) for trial in results.trials]
@@ -152,7 +153,11 @@ def build_report(results: Results, command: str, slowest: int = 10) -> Report:
 
 def _checked(results: Results) -> str:
     answers = sum(a is not None for t in results.trials for a in (t.ours, t.score))
-    checks = [f"all {answers} answers legal, their scores proven optimal"]
+    checks = [
+        f"all {answers} answers legal, their scores proven optimal"
+        if answers != 1
+        else "the 1 answer legal, its score proven optimal"
+    ]
     if compared := _calm_row(results.trials, results)["compared"]:
         checks.append(f"none of {compared} less calm than the reference")
     if results.peer_version is not None:

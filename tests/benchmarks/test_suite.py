@@ -678,3 +678,13 @@ def test_a_file_of_another_kind_is_refused_as_such(
     assert said in err
     assert err.count(str(path)) == 1
     assert "Error(" not in err
+
+
+def test_a_run_of_one_answer_and_no_slowest_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    # One answer was "all 1 answers legal", and --slowest 0 printed an empty table of
+    # the "Slowest 0 solves of ours".
+    argv = ["bench", "--per-bucket", "1", "--buckets", "t0-r6", "--modes", "tiles"]
+    assert main([*argv, "--default-only", "--slowest", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "checks passed: the 1 answer legal, its score proven optimal" in out
+    assert "Slowest" not in out
