@@ -31,6 +31,7 @@ from rich.table import Table
 from benchmarks.machine import load
 from benchmarks.output import outputs_ready
 from benchmarks.stats import at_least
+from solver.arena.registry import game_spec
 from solver.arena.runner import GameTask, local_dispatch, play_game, run_tournament, seats_of
 from solver.arena.stats import percentile
 from solver.commands import (
@@ -52,8 +53,13 @@ def strength(args: argparse.Namespace, console: Console) -> None:
     for header in ("variant", "win rate", "95% interval", "mean score", "turns", "CPU ms/move"):
         table.add_column(header)
     table.add_column("wall / CPU s")
-    for variant in args.variants.split(","):
-        name = variant.replace(";", ",")
+    names = [variant.replace(";", ",") for variant in args.variants.split(",")]
+    for flag, given in (("--variants", names), ("--opponent", [args.opponent])):
+        try:  # before any game, naming the flag ("unknown bot 'foo'" named none)
+            game_spec("rummikub").check_bots(given)
+        except MeldwiseError as error:
+            raise MeldwiseError(f"{flag}: {error}") from None
+    for name in names:
         seats = seats_of([name, args.opponent], args.players)
         before = load()
         report = run_tournament(
@@ -128,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     strong = modes.add_parser("strength", help="variants against an opponent, same deals")
     strong.add_argument("--variants", default="strong", help="variants, comma-separated")
     strong.add_argument("--opponent", default="greedy", help="the other seats' bot (greedy)")
-    strong.add_argument("--players", type=whole_number, default=2)
+    strong.add_argument("--players", type=at_least(2), default=2)
     strong.add_argument("--games", type=at_least(1), default=400)
     strong.add_argument("--seed", type=whole_number, default=1000)
     strong.add_argument("--processes", type=at_least(1), default=2)

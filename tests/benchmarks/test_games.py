@@ -19,8 +19,8 @@ def test_no_games_is_a_usage_error(argv: list[str], capsys: pytest.CaptureFixtur
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
-        (["--variants", "nosuchbot"], "error: unknown bot 'nosuchbot'"),
-        (["--players", "1"], "error: 2 bots named for 1 players"),
+        (["--variants", "nosuchbot"], "error: --variants: unknown bot 'nosuchbot'"),
+        (["--opponent", "nosuchbot"], "error: --opponent: unknown bot 'nosuchbot'"),
     ],
 )
 def test_a_tournament_that_cannot_be_played_exits_2(
@@ -30,3 +30,11 @@ def test_a_tournament_that_cannot_be_played_exits_2(
     err = capsys.readouterr().err
     assert said in err
     assert "Traceback" not in err
+
+
+def test_fewer_than_two_players_is_said_of_players(capsys: pytest.CaptureFixture[str]) -> None:
+    # It said "error: 2 bots named for 1 players", naming no flag.
+    with pytest.raises(SystemExit) as exit_:
+        main(["strength", "--games", "1", "--players", "1"])
+    assert exit_.value.code == 2
+    assert "--players: must be at least 2, got 1" in capsys.readouterr().err
