@@ -99,7 +99,7 @@ function buttonText(level, tr) {
 }
 
 export class MeldwiseHint extends HTMLElement {
-  static observedAttributes = ["hint-level", "lang"];
+  static observedAttributes = ["hint-level", "label", "lang"];
 
   #state = null;
   #written = null; // the state as JSON when it was set: the same position set again keeps the hint
@@ -284,7 +284,7 @@ export class MeldwiseHint extends HTMLElement {
       });
       return this.#fail(new Error(said), tr);
     }
-    this.#button.textContent = tr.t("Thinking\u2026");
+    this.#say(tr.t("Thinking\u2026"));
     try {
       // A service that never answers (a hung connection) is given up after the
       // timeout (postJson), unless a newer state or press took over.
@@ -338,7 +338,17 @@ export class MeldwiseHint extends HTMLElement {
   }
 
   #showButton() {
-    if (!isBusy(this.#button)) this.#button.textContent = buttonText(this.nextLevel, translator(this.language));
+    if (!isBusy(this.#button)) this.#say(buttonText(this.nextLevel, translator(this.language)));
+  }
+
+  /** Show ``text`` on the button; with a ``label`` attribute the button's accessible
+   * name adds it ("Hint (Player 2)"), so that several elements on a page are told
+   * apart by a screen reader, the visible words first. */
+  #say(text) {
+    this.#button.textContent = text;
+    const label = this.getAttribute("label");
+    if (label) this.#button.setAttribute("aria-label", `${text} (${label})`);
+    else this.#button.removeAttribute("aria-label");
   }
 }
 

@@ -1075,6 +1075,37 @@ def test_the_hidden_attribute_hides_the_element(service: str, page: Page) -> Non
         expect(hint.get_by_role("button", include_hidden=True)).to_be_hidden()
 
 
+def test_two_labelled_elements_are_told_apart_by_their_accessible_names(
+    service: str, page: Page
+) -> None:
+    """Two hint buttons on one page were both named "Hint": a screen reader could not
+    say whose hint each was (aria-label on the element does not reach the button in
+    its shadow root). The label attribute adds to the button's name, its words first,
+    in the element's language and after each press."""
+    page_html = f"""<!doctype html>
+<title>Two players' hints</title>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint endpoint="{service}{SOLVE}" label="Player 1"></meldwise-hint>
+<meldwise-hint endpoint="{service}{SOLVE}" label="プレイヤー2" lang="ja"></meldwise-hint>
+<script type="module">
+  for (const hint of document.querySelectorAll("meldwise-hint")) {{
+    hint.state = {{rack: ["R1", "R2", "R3"], table: []}};
+  }}
+</script>
+"""
+    with second_origin({"/game.html": page_html}) as game:
+        page.goto(f"{game}/game.html")
+        first = page.get_by_role("button", name="Hint (Player 1)", exact=True)
+        expect(first).to_be_visible()
+        expect(first).to_have_text("Hint")
+        expect(page.get_by_role("button", name="(プレイヤー2)")).to_have_count(1)
+        first.click()
+        expect(page.get_by_role("button", name="Hint: which tile? (Player 1)")).to_be_visible()
+        hints = page.locator("meldwise-hint")
+        hints.first.evaluate("(hint) => hint.removeAttribute('label')")
+        expect(hints.first.get_by_role("button")).to_have_accessible_name("Hint: which tile?")
+
+
 HOSTILE_EMBED = """<!doctype html>
 <html dir="rtl">
 <title>A dark game page whose text styles every element inherits</title>
