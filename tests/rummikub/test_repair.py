@@ -60,14 +60,14 @@ def messy_tables(draw: st.DrawFn, rules: Rules, before: bool | None = None) -> d
                 table.append([])
             table[spot].append(tile)
     request: dict[str, Any] = {
-        "table": [[str(t) for t in tiles] for tiles in table if tiles],
+        "table": [[t.written for t in tiles] for tiles in table if tiles],
         "rules": rules.to_dict(),
         "time_limit_ms": 20_000,
     }
     if draw(st.booleans()) if before is None else before:
-        request["table_before"] = [[str(t) for t in tiles] for tiles in position.table]
+        request["table_before"] = [[t.written for t in tiles] for tiles in position.table]
     if draw(st.booleans()):
-        request["rack"] = [str(t) for t in rack]
+        request["rack"] = [t.written for t in rack]
         request["objective"] = draw(st.sampled_from(["tiles", "points"]))
     return request
 
@@ -412,9 +412,9 @@ def test_an_illegal_moves_consequence_matches_exhaustive_search(
     position = data.draw(positions(rules))
     after = data.draw(claimed_moves(position, rules))
     request = {
-        "rack": [str(t) for t in position.rack],
-        "table_before": [[str(t) for t in s] for s in position.table],
-        "table_after": [[str(t) for t in s] for s in after],
+        "rack": [t.written for t in position.rack],
+        "table_before": [[t.written for t in s] for s in position.table],
+        "table_after": [[t.written for t in s] for s in after],
         "opened": position.opened,
         "rules": rules.to_dict(),
     }
