@@ -389,6 +389,11 @@ def test_error_answers_never_echo_the_request(client: TestClient) -> None:
         assert response.status_code == 422
         assert len(response.json()["detail"]) <= MAX_DETAIL
         assert junk not in response.text
+    # A player's name longer than any is no place listed whole either.
+    response = client.post(SCORE, json={"racks": {junk: ["Q1"]}})
+    assert response.status_code == 422
+    assert junk not in response.text
+    assert [place["field"] for place in response.json()["places"]] == []
 
 
 @pytest.mark.parametrize(
