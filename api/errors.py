@@ -29,10 +29,13 @@ from api.schemas import ErrorBody, RefusalBody
 from api.settings import Settings
 from solver.errors import MeldwiseError
 from solver.i18n import LANGUAGES, _, set_language
-from solver.wire import request_error
+from solver.wire import MAX_NAME, request_error
 
 MAX_DETAIL = 400
 """Longest error detail sent back, in characters."""
+
+MAX_KEY = MAX_NAME
+"""Longest key of a place a 422 lists: no field's name is longer than a player's."""
 
 Responses = dict[int | str, dict[str, Any]]
 """A route's ``responses``: its error answers as the OpenAPI schema lists them."""
@@ -153,10 +156,14 @@ def quoted_places(detail: str, places: Places) -> list[dict[str, Any]]:
     """``places`` as a 422's body lists them (``{"field": ["rack", 1], "quoted":
     "rack[1]"}``), each found in ``detail`` as sent after the end of the one before it,
     as a client reads them in turn; one not found there (clipped away) is left out. A
-    place quoted as ``""`` (the detail is about it without quoting it) is kept."""
+    place quoted as ``""`` (the detail is about it without quoting it) is kept. A place
+    within a key longer than any name a request takes (:data:`MAX_KEY`) is left out: the
+    detail clips it, and the body never echoes it whole."""
     listed = []
     start = 0
     for path, shown in places:
+        if any(isinstance(part, str) and len(part) > MAX_KEY for part in path):
+            continue
         sent = _printable(shown)
         if sent:
             at = detail.find(sent, start)

@@ -6,6 +6,7 @@ input, so callers (CLI, HTTP service) can show it to a person unchanged.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import reprlib
@@ -99,7 +100,8 @@ class ModelError(RuntimeError):
 
 class Quoted:
     """A value as an error message quotes it (``{got!r:.60}``, ``{value}``): a string
-    as it is; anything else shown safely, whatever the input: a list nested a
+    as it is; anything else as JSON writes it (``[["R5"], null]``: a request came as
+    JSON), shown safely, whatever the input: a list nested a
     thousand deep is cut at a few levels, a number of thousands of digits is said to
     be one (Python refuses to write it out, and repr recursed past its limit)."""
 
@@ -135,8 +137,18 @@ class _Clipped(reprlib.Repr):
             return f"<a number of about {int(x.bit_length() * math.log10(2))} digits>"
         return super().repr_int(x, level)
 
-    # JSON's words for its constants: a request's values came as JSON (null, true), and
-    # the Python API's as the same values (reprlib calls repr_<type name>, nested too).
+    # JSON's words for its constants and strings: a request's values came as JSON (null,
+    # true, ["R5"]), and the Python API's as the same values (reprlib calls
+    # repr_<type name>, nested too; a string alone is quoted by the message itself).
+    def repr_str(self, x: str, _level: int) -> str:
+        text = json.dumps(x[: self.maxstring], ensure_ascii=False)
+        text = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+        if len(text) > self.maxstring:
+            i = max(0, (self.maxstring - 3) // 2)
+            j = max(0, self.maxstring - 3 - i)
+            text = text[:i] + self.fillvalue + text[len(text) - j :]
+        return text
+
     def repr_NoneType(self, _x: None, _level: int) -> str:
         return "null"
 

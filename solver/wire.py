@@ -346,11 +346,16 @@ def quotes(error: ErrorDetails) -> tuple[tuple[tuple[int | str, ...], str], ...]
     kind = error["type"]
     keyed = "[key]" in loc
     if loc and not keyed and kind == "missing":
-        return ((loc, repr(place(loc))),) if len(loc) == 1 else ()
+        # "missing field 'seed' in record" quotes the field that is missing, by its name.
+        return ((loc, repr(place(loc) if len(loc) == 1 else str(loc[-1]))),)
     if loc and not keyed and (kind in _PROBLEMS or kind in _FIELD_KINDS):
-        return ((loc, repr(place(loc))),) if kind != "extra_forbidden" else ()
+        return ((loc, repr(place(loc))),)
     cause = error.get("ctx", {}).get("error")
-    if kind in _PROBLEMS or kind in _FIELD_KINDS or isinstance(cause, UnknownField):
+    if isinstance(cause, UnknownField):
+        # Quoted as UnknownField.at says it ({name!r:.60}).
+        at = (*loc, cause.name)
+        return ((at, format(repr(place(at)), ".60")),)
+    if kind in _PROBLEMS or kind in _FIELD_KINDS:
         return ()
     inner: tuple[tuple[tuple[int | str, ...], str], ...] = ()
     if isinstance(cause, MeldwiseError):

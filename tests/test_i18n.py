@@ -715,7 +715,7 @@ def test_a_contract_and_a_tournament_error_are_said_in_japanese() -> None:
     with language("ja"):
         assert str(Contract.for_hand(2)) == "3枚のセット + 4枚のラン"
         with pytest.raises(
-            MeldwiseError, match=r"^'bots' にボットの名前がありません\(指定値: \[''\]\)。"
+            MeldwiseError, match=r'^\'bots\' にボットの名前がありません\(指定値: \[""\]\)。'
         ):
             seats_of([""], 2)
 

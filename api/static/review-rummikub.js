@@ -33,7 +33,9 @@ function drawSummary(review, tr) {
           : "")
         // A seat the record ended before: "0 of 0 (-)" said nothing.
         : tr.t("no turns in the record"),
-      `${player.placed} / ${player.possible} (${percent(player.placed_share, tr)})`,
+      tr.t("{placed} / {possible} ({share})", {
+        placed: player.placed, possible: player.possible, share: percent(player.placed_share, tr),
+      }),
       listed(player.costliest.map((c) =>
         tr.t("turn {turn} ({shortfall} short)", { turn: c.turn, shortfall: c.shortfall })), tr),
       // Each illegal turn by its number, as the costliest are: a bare "2" read as a count.

@@ -586,18 +586,26 @@ def _penalty(
             drawing=drawing,
         )
         return Penalty(draw, None, (), None, text)
+    left_out = len(arrangement.left_out)
     text = (
-        _(
+        _n(
+            "No legal arrangement places every tile: the fewest that cannot be placed is one "
+            "tile, {tiles}, which goes back to the pool, and the player {drawing}.",
             "No legal arrangement places every tile: the fewest that cannot be placed, {tiles}, "
             "go back to the pool, and the player {drawing}.",
+            left_out,
             tiles=format_tiles(arrangement.left_out),
             drawing=drawing,
         )
         if fewest
-        else _(
+        else _n(
+            "No legal arrangement places every tile: the tile that cannot be placed, {tiles} "
+            "(the fewest found: a search stopped before proving none fewer), goes back to the "
+            "pool, and the player {drawing}.",
             "No legal arrangement places every tile: the tiles that cannot be placed, {tiles} "
             "(the fewest found: a search stopped before proving none fewer), go back to the "
             "pool, and the player {drawing}.",
+            left_out,
             tiles=format_tiles(arrangement.left_out),
             drawing=drawing,
         )

@@ -262,7 +262,13 @@ class _Planner:
         when it is no valid set."""
         meld = self.before[index]
         if meld is None:
-            return _("the loose tiles {tiles}", tiles=format_tiles(self.written[index]))
+            tiles = self.written[index]
+            return _n(
+                "the loose tile {tiles}",
+                "the loose tiles {tiles}",
+                len(tiles),
+                tiles=format_tiles(tiles),
+            )
         return describe(meld)
 
     def add(self, index: int, placed: PlacedSet) -> None:

@@ -451,3 +451,42 @@ def test_a_players_setting_the_seats_contradict_lists_its_place(
     body = client.post(path, json=asked).json()
     assert body["places"] == [{"field": ["settings", "players"], "quoted": ""}]
     assert "'players' " in body["detail"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("path", sorted(ROUTES))
+def test_an_unknown_field_is_listed_as_its_place(client: TestClient, path: str, lang: str) -> None:
+    # "unknown field 'bogus'; fields are ..." quoted the field but listed no place.
+    _, request, _ = ROUTES[path]
+    body = client.post(path, json={**request, "bogus": 1, "lang": lang}).json()
+    assert body["places"] == [{"field": ["bogus"], "quoted": "'bogus'"}], body
+    found_in_turn(body["detail"], body["places"])
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_an_unknown_field_within_a_field_is_listed_as_its_place(
+    client: TestClient, lang: str
+) -> None:
+    asked = {"rack": ["R1"], "opponents": [{"rack_size": 3, "bogus": 1}], "lang": lang}
+    body = client.post(SOLVE, json=asked).json()
+    assert body["places"] == [
+        {"field": ["opponents", 0, "bogus"], "quoted": "'opponents[0].bogus'"}
+    ], body
+    found_in_turn(body["detail"], body["places"])
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_record_missing_fields_lists_each_as_its_place(client: TestClient, lang: str) -> None:
+    # "missing field 'seed' in record; ...; unknown field 'record.turns'" listed none.
+    asked = {"record": {"turns": []}, "lang": lang}
+    body = client.post("/v1/shanghai/review", json=asked).json()
+    assert [place["field"] for place in body["places"]] == [
+        ["record", "seed"],
+        ["record", "players"],
+        ["record", "hands"],
+        ["record", "scores"],
+        ["record", "turns"],
+    ], body
+    found_in_turn(body["detail"], body["places"])
+    error = refusal(review_shanghai, asked)
+    assert body == {"detail": str(error), "places": listed_places(error)}

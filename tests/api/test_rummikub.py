@@ -382,6 +382,24 @@ def test_bad_validate_and_score_requests_name_the_culprit(
     assert culprit in response.json()["detail"]
 
 
+@pytest.mark.parametrize(
+    ("path", "body", "value"),
+    [
+        (SCORE, {"racks": [["R5"]]}, '[["R5"]]'),
+        (SCORE, {"racks": {"ann": ["R5"]}, "rules": ["jokers", None]}, '["jokers", null]'),
+        (SOLVE, {"rack": ["R1"], "opened": {"yes": "no"}}, '{"yes": "no"}'),
+        (SOLVE, {"rack": ["R1"], "objective": ['say "R1"']}, '["say \\"R1\\""]'),
+    ],
+)
+def test_a_value_is_quoted_as_json(
+    client: TestClient, path: str, body: dict[str, Any], value: str
+) -> None:
+    # "'racks' must be an object, got [['R5']]" quoted the request's JSON as Python writes it.
+    response = client.post(path, json=body)
+    assert response.status_code == 422
+    assert f"got {value}" in response.json()["detail"], response.json()
+
+
 def test_error_answers_never_echo_the_request(client: TestClient) -> None:
     junk = "Z" * 5000
     for body in ({"rack": [junk]}, {"rack": "R1", "extra": junk}, {"rack": [], junk: 1}):
@@ -389,6 +407,11 @@ def test_error_answers_never_echo_the_request(client: TestClient) -> None:
         assert response.status_code == 422
         assert len(response.json()["detail"]) <= MAX_DETAIL
         assert junk not in response.text
+    # A player's name longer than any is no place listed whole either.
+    response = client.post(SCORE, json={"racks": {junk: ["Q1"]}})
+    assert response.status_code == 422
+    assert junk not in response.text
+    assert [place["field"] for place in response.json()["places"]] == []
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@ rotate, seeds reproduce, illegal moves stop the run, win rates carry Wilson inte
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -212,7 +213,7 @@ def test_seats_of_checks_bot_names_as_the_command_lines_bots_does(
     'bots' and quoting the list; the command line says --bots and quotes its text."""
     with pytest.raises(MeldwiseError) as library:
         seats_of(names, 3)
-    assert str(library.value) == said.format(bots="'bots'", given=repr(names))
+    assert str(library.value) == said.format(bots="'bots'", given=json.dumps(names))
     with pytest.raises(MeldwiseError) as command_line:
         bot_names(text)
     shown = in_flags(command_line.value, {"bots": "--bots"})

@@ -810,7 +810,7 @@ def test_repair_counts_the_sets_to_keep_not_a_loose_tile_taken(
     above "Take K5 from set 1", as if K5 were not a table tile."""
     assert main(["repair", "--table", "R1 R2 R3 | K5"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert "  1. Take K5 from set 1, the loose tiles K5." in out
+    assert "  1. Take K5 from set 1, the loose tile K5." in out
     counts = out[out.index("Steps to place the most tiles:") - 1]
     assert counts == "Of the sets to keep: 1 kept whole, 0 of their tiles moved"
 

@@ -809,7 +809,7 @@ def test_a_penalty_whose_fewest_left_out_is_not_proven_does_not_call_them_the_fe
     assert "the fewest found" in unproven.text
     assert "the fewest that cannot be placed" not in unproven.text
     proven = _penalty(Rules(), Counter(), None, arrangement)
-    assert "the fewest that cannot be placed, O5," in proven.text
+    assert "the fewest that cannot be placed is one tile, O5," in proven.text
 
 
 @pytest.mark.parametrize(
@@ -984,3 +984,33 @@ def test_a_set_no_step_touches_is_answered_as_it_lies(
     argv = ["repair", "--table", " | ".join(map(" ".join, table))]
     assert main([*argv, "--before", " | ".join(map(" ".join, before))]) == 0
     assert f"  0. run    {' '.join(lies)}\n" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("fewest", [True, False])
+def test_a_penalty_says_one_tile_left_out_in_the_singular(fewest: bool) -> None:
+    # "the fewest that cannot be placed, B5, go back to the pool": one tile, said as many.
+    one = repair([parse_tiles("R1 R2 R3 R4"), parse_tiles("R5 B5")]).arrangement
+    two = repair([parse_tiles("R1 R2 R3"), parse_tiles("K8 K9")]).arrangement
+    assert one is not None
+    assert len(one.left_out) == 1
+    assert two is not None
+    assert len(two.left_out) == 2
+    singular = _penalty(Rules(), Counter(), None, one, fewest=fewest).text
+    plural = _penalty(Rules(), Counter(), None, two, fewest=fewest).text
+    assert f"{one.left_out[0]}" in singular
+    assert "goes back to the pool" in singular
+    assert " go back" not in singular
+    assert "tiles that" not in singular
+    assert "go back to the pool" in plural
+    assert "goes back" not in plural
+
+
+def test_a_heap_of_one_loose_tile_is_named_in_the_singular(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # "Take K9 from set 1, the loose tiles K9."
+    assert main(["repair", "--table", "R1 R2 R3 | K9", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "Take K9 from set 1, the loose tile K9.\n" in out
+    assert main(["repair", "--table", "R1 R2 R3 | K9 K8", "--lang", "en"]) == 0
+    assert "from set 1, the loose tiles K9 K8.\n" in capsys.readouterr().out
