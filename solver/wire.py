@@ -674,25 +674,3 @@ TimeCapped = Annotated[
     ),
 ]
 """An answer's ``time_capped`` (:attr:`solver.cpsat.Limits.capped`)."""
-
-
-def check_fields(request: Any, known: Sequence[str], required: Sequence[str] = ()) -> None:
-    """Raise :class:`RequestError` unless ``request`` is an object with only ``known``
-    fields and every ``required`` one (Shanghai's hand-written reading, until its
-    models replace it)."""
-    if not isinstance(request, Mapping):
-        raise RequestError(
-            _("a request must be a JSON object, got {kind}", kind=json_kind(request))
-        )
-    for name in request:
-        if name not in known:
-            raise RequestError(
-                _(
-                    "unknown field {name!r:.60}; fields are {known}",
-                    name=name,
-                    known=", ".join(known),
-                )
-            )
-    for name in required:
-        if name not in request:
-            raise RequestError(_("missing field {name!r}", name=name))
