@@ -206,9 +206,19 @@ def too_many_digits(*numbers: str) -> str | None:
 
 
 def _decimal(text: str) -> float:
+    """A JSON number with a fraction or an exponent: refused by its digits as an integer
+    is (a long one was said to be out of range, which 1.111... is not), and out of a
+    float's range either way: too large, or so small that it would be read as 0 (and
+    quoted so: "got 0.0")."""
+    mantissa, _e, exponent = text.lstrip("-").lower().partition("e")
+    problem = too_many_digits(mantissa.replace(".", ""), exponent.lstrip("+-"))
+    if problem is not None:
+        raise RequestError(problem)
     value = float(text)
-    if value in (float("inf"), float("-inf")) or len(text) > 4 * MAX_DIGITS:
-        raise RequestError(_("the number {number!r} is out of range", number=text[:30]))
+    underflow = value == 0 and mantissa.strip("0.") != ""
+    if value in (float("inf"), float("-inf")) or underflow:
+        shown = text if len(text) <= 30 else text[:29] + "…"  # zeros before the digits
+        raise RequestError(_("the number {number!r} is out of range", number=shown))
     return value
 
 

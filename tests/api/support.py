@@ -101,7 +101,14 @@ def assert_legal_response(request: dict[str, Any], response: dict[str, Any]) -> 
         request["rack"], request.get("table", []), request.get("opened", True)
     )
     rules = Rules.from_dict(request.get("rules", {}))
-    after = [parse_tiles(meld["tiles"]) for meld in response["table"]]
+    # Each joker written as its "as" says, as a client writes an answer back (plain,
+    # "J J O2" under wrap_runs reads as the run O5 O1 O2, not the group it is).
+    after = [
+        parse_tiles(
+            [f"J({a})" if t == "J" else t for t, a in zip(m["tiles"], m["as"], strict=True)]
+        )
+        for m in response["table"]
+    ]
     verdict = check_play(position.rack, position.table, after, position.opened, rules)
     assert verdict.legal, verdict.problems
     assert sorted(str(t) for t in verdict.played) == sorted(response["played"])

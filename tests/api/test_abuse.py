@@ -65,11 +65,29 @@ def client() -> Iterator[TestClient]:
         (b'{"rack": ["\xff"]}', 400, "not valid UTF-8: byte 0xff at position 12"),
         (b"[" * 5000 + b"]" * 5000, 400, "nests arrays and objects too deeply"),
         (b'{"rack": [' + b"9" * 5000 + b"]}", 422, "a number has 5000 digits"),
+        # A decimal of many digits is refused by its digits, as an integer is: it was
+        # said to be "out of range" (1.111... is not); its exponent's digits count too.
+        (b'{"rack": [1.' + b"1" * 5000 + b"]}", 422, "a number has 5001 digits"),
+        (b'{"rack": [1e' + b"1" * 30 + b"]}", 422, "a number has 30 digits"),
+        (b'{"rack": [1e309]}', 422, "the number '1e309' is out of range"),
+        # Too small for a float: it was read as 0.0 and quoted so ("got 0.0").
+        (b'{"rack": [-1e-400]}', 422, "the number '-1e-400' is out of range"),
         (b'{"rack": [NaN]}', 400, "NaN is not a JSON value"),
         (b'{"rack": ["R1"], "rack": ["R2"]}', 422, "the key 'rack' is given twice"),
         (b'{"rack": ["R1","R2" "J"]}', 400, "Expecting ',' delimiter at character 21"),
     ],
-    ids=["utf-8", "nesting", "huge-integer", "nan", "duplicate-key", "syntax"],
+    ids=[
+        "utf-8",
+        "nesting",
+        "huge-integer",
+        "long-decimal",
+        "long-exponent",
+        "over-range",
+        "under-range",
+        "nan",
+        "duplicate-key",
+        "syntax",
+    ],
 )
 def test_a_bad_body_gets_an_answer_naming_the_problem(
     client: TestClient, body: bytes, status: int, words: str

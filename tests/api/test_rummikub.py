@@ -60,6 +60,31 @@ def test_solve_answers_the_wire_response_of_the_library(client: TestClient) -> N
     assert_legal_response(EXAMPLE, body)
 
 
+def test_a_solve_under_house_rules_is_legal_written_back_as_its_as_says(
+    client: TestClient,
+) -> None:
+    """Found by the fuzz hunt: the answer's group J J O2 (as R2 B2 O2), written back
+    plain, reads under wrap_runs as the run O5 O1 O2, which moves the table's jokers out
+    of their group; written as ``as`` says (J(R2) J(B2) O2), as the docs ask, it is
+    legal. The legality helper wrote it plain."""
+    request = {
+        "rack": ["R1", "R5", "O2", "Y3", "Y4"],
+        "table": [["J", "J", "K2", "O2", "G2", "Y2"]],
+        "rules": {
+            "colours": 6,
+            "numbers": 5,
+            "opening_threshold": 0,
+            "joker_retrieval": "replace",
+            "max_jokers_per_set": 2,
+            "wrap_runs": True,
+        },
+    }
+    answer = client.post(SOLVE, json=request)
+    assert answer.status_code == 200
+    assert answer.json()["tiles_played"] > 0
+    assert_legal_response(request, answer.json())
+
+
 def test_solve_takes_every_wire_field(client: TestClient) -> None:
     rack = ["R12", "R13", "J", "K1", "K2", "K3"]
     request: dict[str, Any] = {
