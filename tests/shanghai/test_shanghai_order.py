@@ -164,6 +164,7 @@ def test_play_advice_does_not_depend_on_the_order_things_are_listed_in(
     note(f"relisted: {[str(m) for m in relisted]}")
     first, second = advise(position, rules, limit=LIMIT), advise(again, rules, limit=LIMIT)
     note(f"advice: {first}\nagain: {second}")
+    assume(not (first.time_capped or second.time_capped))  # a clock's cut may say less
     assert _proven(second, rules) == _proven(first, rules)
     event(f"down: {contract is None}, goes down: {first.go_down is not None}")
 
@@ -347,4 +348,7 @@ def test_draw_advice_does_not_depend_on_the_order_things_are_listed_in(
     note(f"relisted: {[str(m) for m in relisted]}")
     first, second = advise(position, rules, limit=LIMIT), advise(again, rules, limit=LIMIT)
     note(f"advice: {first}\nagain: {second}")
+    # A solve the clock stopped may say less (documented: time_capped); on a loaded
+    # machine one listing's took "unknown" where the other's was optimal (seed 5858).
+    assume(not (first.time_capped or second.time_capped))
     assert _drawn(second) == _drawn(first)
