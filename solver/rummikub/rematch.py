@@ -19,7 +19,7 @@ table after the turn is the same, only the steps to reach it change.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ortools.graph.python import linear_sum_assignment
 
@@ -112,12 +112,7 @@ def carried_on(before: Sequence[Meld], after: Sequence[Meld], rules: Rules) -> l
             if stay:
                 readings[i, j], pairs[i, j] = reading, stay
     whole = {i: len(old.tiles) for i, old in enumerate(before)}
-    bonus = sum(whole.values()) + 1
-    weights = {
-        (i, j): len(stayed) + bonus * (len(stayed) == whole[i]) + bonus * bonus * (i in must)
-        for (i, j), stayed in pairs.items()
-    }
-    matched = heaviest_matching(weights, list(whole), len(after))
+    matched = _calmest_match(pairs, whole, len(after), must)
     continued = []
     for i, j in sorted(matched.items()):
         joined = Counter(readings[i, j].tiles) - Counter(pairs[i, j])
@@ -156,15 +151,20 @@ def staying(old: Meld, new: Meld) -> tuple[Tile, ...]:
 
 
 def _calmest_match(
-    pairs: dict[tuple[int, int], tuple[Tile, ...]], whole: dict[int, int], new: int
+    pairs: dict[tuple[int, int], tuple[Tile, ...]],
+    whole: dict[int, int],
+    new: int,
+    must: Collection[int] = (),
 ) -> dict[int, int]:
     """Table set -> new set, one to one over the ``pairs`` (the tiles staying, by
-    table set and new set), keeping the most table sets whole (``whole``: their
-    sizes), then the most tiles in place: a pair weighs its stayed tiles plus, when
-    that is the whole set, more than all tiles together."""
+    table set and new set), matching first as many of the table sets ``must`` as can
+    be, then keeping the most table sets whole (``whole``: their sizes), then the
+    most tiles in place: a pair weighs its stayed tiles plus, when that is the whole
+    set, more than all tiles together, plus for a set of ``must`` more than all that."""
     bonus = sum(whole.values()) + 1
     weights = {
-        (i, j): len(stayed) + bonus * (len(stayed) == whole[i]) for (i, j), stayed in pairs.items()
+        (i, j): len(stayed) + bonus * (len(stayed) == whole[i]) + bonus * bonus * (i in must)
+        for (i, j), stayed in pairs.items()
     }
     return heaviest_matching(weights, list(whole), new)
 

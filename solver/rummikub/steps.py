@@ -187,19 +187,18 @@ class _Planner:
         else:
             self.contents[index] = left_in_order(lying, Counter(lying) - tiles)
         self.held.update(taken)
-        self.steps.append(
-            Step(Action.TAKE, index, tuple(taken), text=self._take_text(index, lying, tiles))
-        )
+        text = self._take_text(index, lying, taken, Counter(self.contents[index]))
+        self.steps.append(Step(Action.TAKE, index, tuple(taken), text=text))
 
-    def _take_text(self, index: int, lying: Sequence[Tile], tiles: Counter[Tile]) -> str:
-        """The text of a take of ``tiles`` from set ``index`` as it lies (``lying``):
-        when jokers stay behind, it says which are taken (a take keeps the first
-        ones, see :func:`left_in_order`), as the set reads (``J(R6)``) when it lies in
-        its reading order, else by their places in it. Under the joker rule "replace"
-        which one leaves decides how the rest reads: of J R4 R5 J (J(R3) R4 R5 J(R6)),
-        the first taken leaves R4 R5 J, a joker standing for R6."""
-        taken = sorted(tiles.elements())
-        staying = Counter(left_in_order(lying, Counter(lying) - tiles))
+    def _take_text(
+        self, index: int, lying: Sequence[Tile], taken: list[Tile], staying: Counter[Tile]
+    ) -> str:
+        """The text of a take of ``taken`` from set ``index`` as it lies (``lying``),
+        leaving ``staying``: when jokers stay behind, it says which are taken (a take
+        keeps the first ones, see :func:`left_in_order`), as the set reads (``J(R6)``)
+        when it lies in its reading order, else by their places in it. Under the joker
+        rule "replace" which one leaves decides how the rest reads: of J R4 R5 J
+        (J(R3) R4 R5 J(R6)), the first taken leaves R4 R5 J, a joker standing for R6."""
         if not any(t.is_joker for t in taken) or not staying[JOKER]:
             return _(
                 "Take {tiles} from set {index}, {set}.",
