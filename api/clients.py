@@ -43,6 +43,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from api.errors import CLOSE, close_if_body, error_response
 from api.metrics import Metrics
 from api.pool import ClientBusy, SolverPool
+from api.proxies import route_path
 from api.settings import Settings
 from solver.i18n import _
 
@@ -137,10 +138,10 @@ class ClientGate:
         """Client -> its requests for the solver pool past this gate, not yet answered."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not scope["path"].startswith(API_PREFIX):
+        if scope["type"] != "http" or not route_path(scope).startswith(API_PREFIX):
             await self.app(scope, receive, send)
             return
-        route = self.routes.get(scope["path"])
+        route = self.routes.get(route_path(scope))
         if route is not None:
             # What the router would set: the metrics count this gate's refusals too by it.
             scope["route"] = route

@@ -28,6 +28,7 @@ from api.middleware import (
     WholeFilesMiddleware,
 )
 from api.pool import SolverPool
+from api.proxies import ForwardedHeaders
 from api.routes import demo, games, rummikub, service, shanghai
 from api.settings import Settings
 
@@ -130,4 +131,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     # Outermost: every answer, refusals included, speaks the Accept-Language header.
     app.add_middleware(LanguageMiddleware)
+    if settings.trusted_proxies:
+        # Outermost of all: the peer a proxy's headers are believed from is the one
+        # that connected, before they name the client in its place (api/proxies.py).
+        app.add_middleware(ForwardedHeaders, trusted=settings.trusted_proxies)
     return app

@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api.errors import CLIENT_CLOSED, CLOSE, error_response
 from api.logs import REQUEST_ID, printable
 from api.metrics import Metrics
+from api.proxies import route_path
 from solver.i18n import _, listed
 
 access_log = logging.getLogger("meldwise.access")
@@ -168,7 +169,7 @@ class WholeFilesMiddleware(StartEditingMiddleware):
 
 
 def _static(scope: Scope) -> bool:
-    return str(scope.get("path", "")).startswith("/static/")
+    return route_path(scope).startswith("/static/")
 
 
 class BodyLimitMiddleware:
@@ -204,7 +205,7 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        limit = self.larger.get(scope["path"], self.limit)
+        limit = self.larger.get(route_path(scope), self.limit)
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
             # Close the connection: the unread body must not be taken for the next request.

@@ -968,8 +968,9 @@ def run(settings: Settings) -> int:
         backlog=2048,
         timeout_keep_alive=settings.timeout_keep_alive_s,
         timeout_graceful_shutdown=settings.timeout_shutdown_s,
-        proxy_headers=bool(settings.trusted_proxies),
-        forwarded_allow_ips=settings.trusted_proxies or None,
+        # The app reads a trusted proxy's headers itself (api/proxies.py): its prefix
+        # must be judged by the peer that connected, which uvicorn's would replace.
+        proxy_headers=False,
         server_header=False,
         # No WebSocket route exists: an upgrade request is answered as plain HTTP, by
         # the app (its headers, request ID and log line), not by uvicorn's bare 403.

@@ -223,7 +223,8 @@ class Settings(BaseSettings):
     trusted_proxies: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description="comma-separated IP addresses or networks (or '*') of load balancers whose "
-        "X-Forwarded-For and X-Forwarded-Proto name the real client",
+        "X-Forwarded-For and X-Forwarded-Proto name the real client, and whose "
+        "X-Forwarded-Prefix names the path prefix they serve the service under",
     )
     timeout_headers_s: float = Field(
         default=10,

@@ -15,7 +15,7 @@ import re
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, ExitStack, contextmanager, suppress
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -1322,16 +1322,41 @@ PROXIED_EMBED = """<!doctype html>
 """
 
 
+class Answering(BaseHTTPRequestHandler):
+    """A test server's handler: ``answer`` sends a whole answer; nothing is logged."""
+
+    def answer(self, status: int, headers: list[tuple[str, str]], data: bytes) -> None:
+        self.send_response(status)
+        for name, value in [*headers, ("Content-Length", str(len(data)))]:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
 @contextmanager
-def key_adding_proxy(service: str, key: str, page_html: str) -> Iterator[str]:
+def running(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """``handler`` served on a free loopback port for the block; yields its URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def key_adding_proxy(service: str, key: str, page_html: str) -> AbstractContextManager[str]:
     """The game's own server (docs/http.md, "With API keys"): it serves the game page,
     and passes POST /meldwise/solve on to the service's solve with its key added,
     Content-Type and Accept-Language kept, the answer's status, Retry-After and body
     as they are."""
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(Answering):
         def do_GET(self) -> None:
-            self.answer(200, "text/html; charset=utf-8", page_html.encode())
+            self.answer(200, [("Content-Type", "text/html; charset=utf-8")], page_html.encode())
 
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers["Content-Length"]))
@@ -1339,30 +1364,12 @@ def key_adding_proxy(service: str, key: str, page_html: str) -> Iterator[str]:
             passed = httpx.post(
                 f"{service}{SOLVE}", content=body, headers={**kept, "X-API-Key": key}
             )
-            wait = passed.headers.get("Retry-After")
-            self.answer(passed.status_code, passed.headers["Content-Type"], passed.content, wait)
+            headers = [("Content-Type", passed.headers["Content-Type"])]
+            if "Retry-After" in passed.headers:
+                headers.append(("Retry-After", passed.headers["Retry-After"]))
+            self.answer(passed.status_code, headers, passed.content)
 
-        def answer(
-            self, status: int, content_type: str, data: bytes, wait: str | None = None
-        ) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            if wait is not None:
-                self.send_header("Retry-After", wait)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    return running(Handler)
 
 
 def test_with_api_keys_the_element_works_behind_the_games_own_proxy(
@@ -1408,6 +1415,81 @@ def test_with_api_keys_the_element_works_behind_the_games_own_proxy(
         expect(hint.get_by_role("alert")).to_have_text(
             "このサービスは現在ここではご利用いただけません。"
         )
+
+
+PREFIXED_GAME = """<!doctype html>
+<title>A game site that serves Meldwise under /meldwise/</title>
+<script type="module" src="/meldwise/static/meldwise-hint.js"></script>
+<meldwise-hint></meldwise-hint>
+<script type="module">
+  window.hints = [];
+  document.addEventListener("meldwise-hint", (event) => window.hints.push(event.detail));
+  await customElements.whenDefined("meldwise-hint");
+  document.querySelector("meldwise-hint").state = {rack: ["R1", "R2", "R3"], table: []};
+</script>
+"""
+
+
+def prefix_proxy(service: str, prefix: str) -> AbstractContextManager[str]:
+    """A game site's reverse proxy (docs/service.md, "Behind nginx"): ``prefix/...`` is
+    passed on to the service as ``/...`` with ``X-Forwarded-Prefix`` and
+    ``X-Forwarded-For``, the answer's status, headers and body as they are; ``/`` is the
+    site's own game page, and any other path is not the service's (404)."""
+
+    class Handler(Answering):
+        def do_GET(self) -> None:
+            self.pass_on()
+
+        def do_POST(self) -> None:
+            self.pass_on(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+
+        def pass_on(self, body: bytes | None = None) -> None:
+            if self.path == "/":
+                self.answer(200, [("Content-Type", "text/html")], PREFIXED_GAME.encode())
+                return
+            if not self.path.startswith(f"{prefix}/"):
+                self.answer(404, [("Content-Type", "text/plain")], b"not the service's")
+                return
+            sent = {k: v for k, v in self.headers.items() if k.lower() not in ("host",)}
+            sent |= {"X-Forwarded-Prefix": prefix, "X-Forwarded-For": self.client_address[0]}
+            url = service + self.path.removeprefix(prefix)
+            passed = httpx.request(self.command, url, content=body, headers=sent)
+            hop = ("connection", "content-length", "transfer-encoding", "content-encoding")
+            kept = [(k, v) for k, v in passed.headers.items() if k.lower() not in hop]
+            self.answer(passed.status_code, kept, passed.content)
+
+    return running(Handler)
+
+
+def test_under_a_proxys_path_prefix_the_page_the_docs_and_the_element_work(
+    page: Page, tmp_path: Path
+) -> None:
+    # A game site serving Meldwise at /meldwise/ behind its proxy. /docs' "Try it out"
+    # called the site's /healthz, outside the prefix: the schema named no server.
+    log = str(tmp_path / "server.log")
+    with ExitStack() as stack:
+        service, _ = stack.enter_context(serve(1, log, {"MELDWISE_TRUSTED_PROXIES": "127.0.0.1"}))
+        site = stack.enter_context(prefix_proxy(service, "/meldwise"))
+        page.goto(f"{site}/meldwise/")
+        enter_rummikub(page, "K8 K9 O1", "B7 K7 O7 R7")
+        with page.expect_response(lambda r: r.url.endswith(SOLVE)) as answer:
+            page.locator("meldwise-hint").get_by_role("button").click()
+        assert (answer.value.url, answer.value.status) == (f"{site}/meldwise{SOLVE}", 200)
+
+        page.goto(f"{site}/meldwise/docs")
+        page.locator(".opblock-summary-path", has_text=re.compile("^/healthz$")).click()
+        page.get_by_role("button", name="Try it out").click()
+        with page.expect_response(lambda r: "/healthz" in r.url) as tried:
+            page.get_by_role("button", name="Execute").click()
+        assert (tried.value.url, tried.value.status) == (f"{site}/meldwise/healthz", 200)
+
+        # The game's own page loads the element from the prefix: it calls the service
+        # there (its default endpoint is beside its script).
+        page.goto(f"{site}/")
+        with page.expect_response(lambda r: r.url.endswith(SOLVE)) as answer:
+            page.locator("meldwise-hint").get_by_role("button").click()
+        assert (answer.value.url, answer.value.status) == (f"{site}/meldwise{SOLVE}", 200)
+        page.wait_for_function("window.hints.length === 1")
 
 
 RATE_LIMITED_EMBED = """<!doctype html>
