@@ -80,3 +80,26 @@ def test_nginx_sends_to_every_replica_of_the_compose_service() -> None:
     assert "resolver" not in nginx
     # podman-compose makes the replicas only when the mode is written out.
     assert re.search(r"mode: replicated\b.*\n\s*replicas: \d+", compose)
+
+
+def _nginx_size(value: str) -> int:
+    """An nginx size (``16k``, ``1m``, ``512``) in bytes."""
+    number, unit = re.fullmatch(r"(\d+)([kKmM]?)", value).groups()  # type: ignore[union-attr]
+    return int(number) * {"": 1, "k": 1024, "m": 1024 * 1024}[unit.lower()]
+
+
+def test_nginx_lets_every_body_the_service_takes_through_and_waits_for_its_answer() -> None:
+    # A review's record may be up to MELDWISE_RECORD_BODY_LIMIT_BYTES; nginx at 16k
+    # answered a bot game's review (35 KB) with its own HTML 413, which has no CORS
+    # header: an element on a game's page said the service could not be reached.
+    # Bodies over the service's limits get its own 413, JSON, in the client's language.
+    nginx = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
+    settings = Settings()
+    body = re.search(r"^\s*client_max_body_size (\w+);", nginx, re.MULTILINE)
+    assert body is not None
+    assert _nginx_size(body.group(1)) >= settings.record_body_limit_bytes
+    # nginx waits longer than the service takes to answer itself (503 after the
+    # request timeout): else nginx's own 504 comes first.
+    read = re.search(r"^\s*proxy_read_timeout (\d+)s;", nginx, re.MULTILINE)
+    assert read is not None
+    assert int(read.group(1)) > settings.timeout_request_s
