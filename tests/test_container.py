@@ -103,3 +103,10 @@ def test_nginx_lets_every_body_the_service_takes_through_and_waits_for_its_answe
     read = re.search(r"^\s*proxy_read_timeout (\d+)s;", nginx, re.MULTILINE)
     assert read is not None
     assert int(read.group(1)) > settings.timeout_request_s
+
+
+def test_nginx_at_the_root_passes_on_no_prefix_a_client_sends() -> None:
+    # The replicas trust nginx's X-Forwarded-Prefix (MELDWISE_TRUSTED_PROXIES): passed
+    # on from a client, /openapi.json named it as the server for that client's /docs.
+    nginx = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
+    assert re.search(r'^\s*proxy_set_header X-Forwarded-Prefix "";', nginx, re.MULTILINE)
