@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import subprocess
+import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -34,3 +37,20 @@ def test_every_export_has_a_docstring_of_its_own(package: str) -> None:
         if not (vars(value).get("__doc__") if inspect.isclass(value) else value.__doc__)
     ]
     assert not missing, f"{package} exports without a docstring: {missing}"
+
+
+def test_the_library_is_marked_as_typed() -> None:
+    """A user's ``mypy --strict`` reads the library's annotations only when the package
+    ships a ``py.typed`` marker (PEP 561); without it every import of ``solver`` is an
+    error there (``module is installed, but missing library stubs or py.typed``). The
+    wheel takes every file of the package that git does not ignore (hatchling)."""
+    root = Path(__file__).parents[1]
+    with (root / "pyproject.toml").open("rb") as file:
+        wheel = tomllib.load(file)["tool"]["hatch"]["build"]["targets"]["wheel"]
+    assert "solver" in wheel["packages"]
+    marker = root / "solver" / "py.typed"
+    assert marker.is_file()
+    ignored = subprocess.run(
+        ["git", "check-ignore", "-q", str(marker)], cwd=root, check=False
+    ).returncode
+    assert ignored == 1, "git ignores solver/py.typed, so the wheel would leave it out"
