@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from solver.arena.game import Bot as AnyBot
 from solver.arena.game import UnknownBot
+from solver.arguments import checked
 from solver.cpsat import Limit
 from solver.errors import MeldwiseError
 from solver.i18n import _
@@ -160,7 +161,12 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 
 def make_bot(name: str, seed: int = 0) -> Bot:
     """The bot called ``name``, seeded with ``seed``. ``strong:KNOB=VALUE+...`` is the
-    strong bot with some :class:`Strategy` knobs changed (for experiments)."""
+    strong bot with some :class:`Strategy` knobs changed (for experiments).
+
+    Raises :class:`~solver.arena.game.UnknownBot` for a name of no bot, and a
+    :class:`~solver.errors.RequestError` for a name that is no string or a seed that is
+    no whole number."""
+    name, seed = checked(name, str, "name"), checked(seed, int, "seed")
     base, _sep, knobs = name.partition(":")
     if base == "strong" and knobs:
         try:

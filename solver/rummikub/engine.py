@@ -35,6 +35,7 @@ from enum import Enum
 from typing import Any
 
 from solver.arena.game import Result
+from solver.arguments import checked_seat
 from solver.errors import CountError, MeldwiseError, RulesError, quoted
 from solver.i18n import _, _n, alternatives, clauses
 from solver.rummikub.deal import full_set
@@ -409,7 +410,7 @@ class Game:
 
     def view(self, seat: int | None = None) -> View:
         """What ``seat`` (default: the player to move) sees."""
-        seat = self.player if seat is None else seat
+        seat = self.player if seat is None else checked_seat(seat, len(self.racks))
         return View(
             seat=seat,
             rack=tuple(self.racks[seat]),
@@ -426,6 +427,13 @@ class Game:
         """Why ``move`` is not legal for the player to move (empty when it is)."""
         if self.over:
             return (_("the game is over"),)
+        if not isinstance(move, Move):
+            return (
+                _(
+                    "a move is a Move (Move.play or Move.draw), not {move}",
+                    move=type(move).__name__,
+                ),
+            )
         if move.table is None:
             return ()
         rack = self.racks[self.player]

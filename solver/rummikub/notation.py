@@ -25,7 +25,7 @@ from functools import total_ordering
 
 from solver.errors import NotationError, TableError, quoted
 from solver.i18n import _, _p
-from solver.written import split, without_variation_selectors, words
+from solver.written import split, without_variation_selectors, words, words_or_items
 
 MAX_NUMBER = 26
 """The largest tile number any rule set may use."""
@@ -284,8 +284,7 @@ _BY_TEXT: dict[str, Tile] = {"J": JOKER}
 
 def parse_tiles(text: str | Iterable[str]) -> list[Tile]:
     """Read tiles from ``"R1 R2 J"`` (spaces or commas) or from a list of strings."""
-    found = words(text) if isinstance(text, str) else list(text)
-    return [Tile.parse(word) for word in found]
+    return [Tile.parse(word) for word in words_or_items(text)]
 
 
 def parse_sets(text: str, *, empty_sets: bool = False) -> list[list[str]]:

@@ -29,10 +29,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from solver.arguments import checked, checked_or_none
 from solver.cpsat import Limit, Status
 from solver.errors import MeldwiseError
 from solver.i18n import _
-from solver.record import RecordError, reviewed_seats
+from solver.record import RecordError, check_player, reviewed_seats
 from solver.rummikub.engine import Action, Turn
 from solver.rummikub.legality import check_play
 from solver.rummikub.notation import Tile, spell, written_sets
@@ -121,9 +122,17 @@ def review_game(
     limit: Limit | None = None,
 ) -> Review:
     """Review every turn of ``record`` (only ``player``'s when given), each solve
-    within ``limit`` (the defaults when None)."""
+    within ``limit`` (the defaults when None).
+
+    Raises a :class:`~solver.errors.MeldwiseError` for a record whose turns are not
+    numbered 1, 2, 3, ..., and for an argument of the wrong kind: a record not read by
+    :func:`~solver.rummikub.record.read_record`, a ``player`` that is no seat, an
+    unknown ``objective``."""
+    record = checked(record, GameRecord, "record")
+    check_player(player, record.settings.players)
+    objective = Objective.read(objective)
+    limit = checked_or_none(limit, Limit, "limit") or Limit()
     rules = record.settings.rules
-    limit = limit or Limit()
     _check_order(record)
     opened = [False] * record.settings.players
     reviewed = []

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from solver.arguments import checked_seat
 from solver.errors import MeldwiseError, RulesError, quoted
 from solver.i18n import _, _n, clauses
 from solver.settings import check_game_settings, settings_read
@@ -370,7 +371,7 @@ class Game:
 
     def view(self, seat: int | None = None) -> View:
         """What ``seat`` (default: the player to move) sees."""
-        seat = self.to_move if seat is None else seat
+        seat = self.to_move if seat is None else checked_seat(seat, len(self.hands))
         return View(
             seat=seat,
             step=self.step if seat == self.to_move else Step.DRAW,

@@ -18,7 +18,7 @@ from functools import total_ordering
 
 from solver.errors import NotationError
 from solver.i18n import _
-from solver.written import without_variation_selectors, words
+from solver.written import without_variation_selectors, words_or_items
 
 ACE = 14
 """Ranks run 2..14: J = 11, Q = 12, K = 13, A = 14."""
@@ -173,8 +173,7 @@ ALL_NATURALS = tuple(Card(rank, suit) for suit in Suit for rank in RANKS)
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """Read cards from ``"7H 8H JK"`` (spaces or commas) or from a list of strings."""
-    found = words(text) if isinstance(text, str) else list(text)
-    return [Card.parse(word) for word in found]
+    return [Card.parse(word) for word in words_or_items(text)]
 
 
 def format_cards(cards: Iterable[Card]) -> str:
