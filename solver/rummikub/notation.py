@@ -273,7 +273,8 @@ class Tile:
         return self._text if self.meant is None else f"J({self.meant})"
 
     def __repr__(self) -> str:
-        return f"Tile.parse({str(self)!r})"
+        # Code that makes the tile again, a joker with what it stands for (J(R7)).
+        return f"Tile.parse({self.written!r})"
 
 
 JOKER = Tile(None, 0)

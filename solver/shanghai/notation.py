@@ -162,6 +162,9 @@ class Card:
         return f"{rank_name(self.rank)}{self.suit.value}"
 
     def __repr__(self) -> str:
+        # Code that makes the card again: a place (a rank alone) is no card to parse.
+        if self.suit is None and not self.is_joker:
+            return f"Card({self.rank}, None)"
         return f"Card.parse({str(self)!r})"
 
 
