@@ -54,3 +54,55 @@ def test_the_library_is_marked_as_typed() -> None:
         ["git", "check-ignore", "-q", str(marker)], cwd=root, check=False
     ).returncode
     assert ignored == 1, "git ignores solver/py.typed, so the wheel would leave it out"
+
+
+@pytest.mark.parametrize("package", PUBLIC)
+def test_every_exported_function_says_what_it_raises(package: str) -> None:
+    """Every function a package exports takes input a caller can get wrong; its
+    docstring says what it raises then (a :class:`~solver.errors.MeldwiseError` kind),
+    as ``help()`` is where a developer looks."""
+    silent = [
+        name
+        for name, value in exported(package)
+        if inspect.isfunction(value) and "raise" not in (value.__doc__ or "").lower()
+    ]
+    assert not silent, f"{package} exports functions whose docstring says nothing raised: {silent}"
+
+
+COUNTERPARTS = {
+    "Tile": "Card",
+    "Colour": "Suit",
+    "parse_tiles": "parse_cards",
+    "format_tiles": "format_cards",
+    "solve": "advise",
+    "Play": "Advice",
+    "score_round": "score_hands",
+    "PlayerScore": "HandScore",
+    "solve_rummikub": "advise_shanghai",
+    "score_rummikub": "score_shanghai",
+}
+"""Each Rummikub export and the Shanghai export doing its job (the same name otherwise)."""
+
+ONE_GAME_ONLY = {
+    "rummikub": {
+        "DEFAULT_DISRUPTION_TIME_LIMIT",  # the least-disruption stage
+        "DEFAULT_TIME_LIMIT",
+        "Objective",  # most tiles or most points: Shanghai's goals are fixed
+        "Repair",
+        "repair_rummikub",
+        "validate_rummikub",
+    },
+    "shanghai": {"STANDARD_CONTRACTS", "Contract", "NextPlayer", "Phase", "TableMeld"},
+}
+"""What one game has and the other has no counterpart of."""
+
+
+def test_both_games_export_the_same_kinds_of_thing() -> None:
+    """A developer who knows one game's package finds the other's counterpart: the
+    Shanghai package did not export its typed scoring (``score_hands``, ``HandScore``),
+    where the Rummikub one exports ``score_round`` and ``PlayerScore``."""
+    rummikub = set(importlib.import_module("solver.rummikub").__all__)
+    shanghai = set(importlib.import_module("solver.shanghai").__all__)
+    as_shanghai = {COUNTERPARTS.get(name, name) for name in rummikub - ONE_GAME_ONLY["rummikub"]}
+    assert as_shanghai - shanghai == set()
+    assert shanghai - ONE_GAME_ONLY["shanghai"] - as_shanghai == set()

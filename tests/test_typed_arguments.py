@@ -13,12 +13,21 @@ from functools import partial
 import pytest
 
 from solver.errors import MeldwiseError
-from solver.rummikub import Objective, Position, Rules, parse_tiles, read_meld, score_round, solve
+from solver.rummikub import (
+    Objective,
+    Position,
+    Rules,
+    format_tiles,
+    parse_tiles,
+    read_meld,
+    score_round,
+    solve,
+)
 from solver.rummikub import bots as rummikub_bots
 from solver.rummikub import engine as rummikub_engine
 from solver.rummikub import record as rummikub_record
 from solver.rummikub import review as rummikub_review
-from solver.shanghai import Contract, advise, parse_cards
+from solver.shanghai import Contract, advise, format_cards, parse_cards
 from solver.shanghai import Position as ShanghaiPosition
 from solver.shanghai import Rules as ShanghaiRules
 from solver.shanghai import bots as shanghai_bots
@@ -55,6 +64,8 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
         "solver.shanghai.rules.Rules",
     ),
     "solve limit a float": (lambda: solve(POSITION, limit=2.0), "'limit'"),  # type: ignore[arg-type]
+    "format_tiles a string": (lambda: format_tiles("R1 R2"), "'tiles'"),  # type: ignore[arg-type]
+    "format_cards tiles": (lambda: format_cards(TILES), "'cards[0]'"),  # type: ignore[arg-type]
     "parse_tiles None": (lambda: parse_tiles(None), "'text'"),  # type: ignore[arg-type]
     "parse_tiles a number": (lambda: parse_tiles(5), "'text'"),  # type: ignore[arg-type]
     "Position.parse None": (lambda: Position.parse(None), "'rack'"),  # type: ignore[arg-type]

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import total_ordering
 
+from solver.arguments import checked_items
 from solver.errors import NotationError, TableError, quoted
 from solver.i18n import _, _p
 from solver.written import split, without_variation_selectors, words, words_or_items
@@ -284,7 +285,11 @@ _BY_TEXT: dict[str, Tile] = {"J": JOKER}
 
 
 def parse_tiles(text: str | Iterable[str]) -> list[Tile]:
-    """Read tiles from ``"R1 R2 J"`` (spaces or commas) or from a list of strings."""
+    """Read tiles from ``"R1 R2 J"`` (spaces or commas) or from a list of strings.
+
+    Raises :class:`NotationError` quoting a word that is no tile (:meth:`Tile.parse`),
+    and :class:`~solver.errors.RequestError` naming ``text`` when it is neither a
+    string nor a list (None, a number)."""
     return [Tile.parse(word) for word in words_or_items(text)]
 
 
@@ -380,8 +385,11 @@ def letter_of(colour: Colour) -> str:
 
 
 def format_tiles(tiles: Iterable[Tile]) -> str:
-    """Write tiles in the active notation separated by spaces."""
-    return " ".join(spell(tile) for tile in tiles)
+    """Write tiles in the active notation separated by spaces.
+
+    Raises :class:`~solver.errors.RequestError` naming ``tiles`` when it is no list of
+    :class:`Tile` (a string, the other game's cards)."""
+    return " ".join(spell(tile) for tile in checked_items(tiles, Tile, "tiles"))
 
 
 def spell_written(tile: Tile) -> str:

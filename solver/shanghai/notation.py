@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import total_ordering
 
+from solver.arguments import checked_items
 from solver.errors import NotationError
 from solver.i18n import _
 from solver.written import without_variation_selectors, words_or_items
@@ -175,10 +176,17 @@ ALL_NATURALS = tuple(Card(rank, suit) for suit in Suit for rank in RANKS)
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
-    """Read cards from ``"7H 8H JK"`` (spaces or commas) or from a list of strings."""
+    """Read cards from ``"7H 8H JK"`` (spaces or commas) or from a list of strings.
+
+    Raises :class:`NotationError` quoting a word that is no card (:meth:`Card.parse`),
+    and :class:`~solver.errors.RequestError` naming ``text`` when it is neither a
+    string nor a list (None, a number)."""
     return [Card.parse(word) for word in words_or_items(text)]
 
 
 def format_cards(cards: Iterable[Card]) -> str:
-    """Write cards in canonical notation separated by spaces."""
-    return " ".join(str(card) for card in cards)
+    """Write cards in canonical notation separated by spaces.
+
+    Raises :class:`~solver.errors.RequestError` naming ``cards`` when it is no list of
+    :class:`Card` (a string, the other game's tiles)."""
+    return " ".join(str(card) for card in checked_items(cards, Card, "cards"))
