@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-PUBLIC = ("solver", "solver.rummikub", "solver.shanghai")
+PUBLIC = ("solver", "solver.rummikub", "solver.shanghai", "solver.arena")
 
 
 def exported(package: str) -> list[tuple[str, object]]:
