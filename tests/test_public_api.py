@@ -9,6 +9,7 @@ import importlib
 import inspect
 import subprocess
 import tomllib
+from enum import Enum
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,30 @@ def test_both_games_export_the_same_kinds_of_thing() -> None:
     as_shanghai = {COUNTERPARTS.get(name, name) for name in rummikub - ONE_GAME_ONLY["rummikub"]}
     assert as_shanghai - shanghai == set()
     assert shanghai - ONE_GAME_ONLY["shanghai"] - as_shanghai == set()
+
+
+@pytest.mark.parametrize("package", PUBLIC)
+def test_every_exported_enum_has_a_repr_to_paste_back(package: str) -> None:
+    """Python's enum repr, ``<MeldKind.RUN: 'run'>``, is no code: a ``Meld``, an
+    ``Advice`` or a Shanghai ``Position`` holding one printed a repr that did not paste
+    back. Each member's repr names it (``MeldKind.RUN``)."""
+    for name, value in exported(package):
+        if inspect.isclass(value) and issubclass(value, Enum):
+            for member in value:
+                assert eval(repr(member), {name: value}) is member
+
+
+def test_a_meld_and_a_position_paste_back() -> None:
+    from solver import rummikub, shanghai
+
+    meld = rummikub.read_meld(rummikub.parse_tiles("R3 J R5"), rummikub.Rules())
+    assert eval(repr(meld), vars(rummikub)) == meld
+    cards = shanghai.parse_cards("7H 7S JK")
+    table = (shanghai.TableMeld(shanghai.read_meld(cards, shanghai.Rules()), "ann"),)
+    position = shanghai.Position(
+        tuple(shanghai.parse_cards("8H 9H")),
+        shanghai.Contract.for_hand(1),
+        table,
+        phase=shanghai.Phase.DRAW,
+    )
+    assert eval(repr(position), vars(shanghai)) == position

@@ -31,7 +31,6 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 from solver.arena.game import Result
@@ -45,6 +44,7 @@ from solver.rummikub.position import Position
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.scoring import penalty, score_round
 from solver.settings import check_game_settings, settings_read
+from solver.values import Pasted
 
 Table = tuple[tuple[Tile, ...], ...]
 """The sets on the table, each a tuple of tiles."""
@@ -54,7 +54,7 @@ class IllegalMove(MeldwiseError):
     """A move the rules do not allow; the message says which turn and why."""
 
 
-class PoolEmpty(Enum):
+class PoolEmpty(Pasted):
     """What happens once the pool is empty (see the module docstring)."""
 
     PLAY_ON = "play_on"
@@ -63,7 +63,7 @@ class PoolEmpty(Enum):
     """The round ends at the first turn a player does not play."""
 
 
-class Action(Enum):
+class Action(Pasted):
     """What a turn did."""
 
     PLAY = "play"
@@ -72,7 +72,7 @@ class Action(Enum):
     """Did not play, and the pool was empty."""
 
 
-class End(Enum):
+class End(Pasted):
     """How a round ended."""
 
     OUT = "out"

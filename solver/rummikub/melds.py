@@ -12,16 +12,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
-from enum import Enum
 
 from solver.arguments import checked, checked_items
 from solver.errors import TableError
 from solver.i18n import _, _n
 from solver.rummikub.notation import JOKER, Colour, Tile, spell
 from solver.rummikub.rules import Rules
+from solver.values import Pasted
 
 
-class MeldKind(Enum):
+class MeldKind(Pasted):
     """The two kinds of Rummikub set: a run (one colour, consecutive numbers) or a
     group (one number, distinct colours); the value is the answer's ``kind``."""
 

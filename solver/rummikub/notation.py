@@ -20,19 +20,19 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import total_ordering
 
 from solver.arguments import checked_items
 from solver.errors import NotationError, TableError, quoted
 from solver.i18n import _, _p
+from solver.values import Pasted
 from solver.written import split, without_variation_selectors, words, words_or_items
 
 MAX_NUMBER = 26
 """The largest tile number any rule set may use."""
 
 
-class Colour(Enum):
+class Colour(Pasted):
     """Tile colours in their canonical order; the standard game uses the first four."""
 
     RED = "R"
@@ -316,7 +316,7 @@ def parse_sets(text: str, *, empty_sets: bool = False) -> list[list[str]]:
     return sets
 
 
-class Notation(Enum):
+class Notation(Pasted):
     """How answers write the fourth colour of the standard game: ``O`` (orange, the
     default) or ``Y`` (黄, as Japanese players write it)."""
 

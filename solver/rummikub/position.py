@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
 
 from solver.arguments import listed, text_or_listed
 from solver.errors import CountError, RequestError, TableError, quoted
@@ -21,9 +20,10 @@ from solver.rummikub.notation import (
     spell,
 )
 from solver.rummikub.rules import Rules
+from solver.values import Pasted
 
 
-class Objective(Enum):
+class Objective(Pasted):
     """What "best" means for a play."""
 
     TILES = "tiles"

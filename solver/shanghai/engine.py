@@ -37,7 +37,6 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 from solver.arguments import checked_seat
@@ -50,6 +49,7 @@ from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, format_cards
 from solver.shanghai.position import NextPlayer, Phase, Position
 from solver.shanghai.rules import MAX_RUN_LEN, STANDARD, Rules
 from solver.shanghai.scoring import penalty
+from solver.values import Pasted
 
 MAX_PLAYERS = 8
 
@@ -58,7 +58,7 @@ class IllegalMove(MeldwiseError):
     """A move the rules do not allow; the message says which turn and why."""
 
 
-class Step(Enum):
+class Step(Pasted):
     """What the player to move is asked."""
 
     DRAW = "draw"

@@ -19,16 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
 
 from solver.arguments import checked, checked_items
 from solver.errors import TableError
 from solver.i18n import _
 from solver.shanghai.notation import ACE, Card, Suit, format_cards
 from solver.shanghai.rules import MAX_RUN_LEN, Rules
+from solver.values import Pasted
 
 
-class MeldKind(Enum):
+class MeldKind(Pasted):
     """The two kinds of Shanghai meld: a set (one rank, suits free) or a run (one
     suit, consecutive ranks); the value is the answer's ``kind``."""
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import Enum
 from functools import total_ordering
 
 from solver.arguments import checked_items
 from solver.errors import NotationError
 from solver.i18n import _
+from solver.values import Pasted
 from solver.written import without_variation_selectors, words_or_items
 
 ACE = 14
@@ -35,7 +35,7 @@ _RANK_BY_NAME = {
 }
 
 
-class Suit(Enum):
+class Suit(Pasted):
     """Suits in their canonical order."""
 
     SPADES = "S"

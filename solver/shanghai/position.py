@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from enum import Enum
 
 from solver.arguments import checked, checked_items, listed
 from solver.errors import CountError, RequestError, quoted
@@ -13,11 +12,12 @@ from solver.shanghai.contracts import Contract
 from solver.shanghai.melds import TableMeld
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
 from solver.shanghai.rules import Rules
+from solver.values import Pasted
 
 _NATURALS = frozenset(ALL_NATURALS)
 
 
-class Phase(Enum):
+class Phase(Pasted):
     """Where in the turn the advice is asked for."""
 
     DRAW = "draw"
