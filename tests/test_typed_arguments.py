@@ -88,6 +88,14 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
         lambda: rummikub_engine.Game.new(rummikub_engine.GameSettings(), seed=1).apply(None),  # type: ignore[arg-type]
         "NoneType",
     ),
+    "game seed -1": (
+        lambda: rummikub_engine.Game.new(rummikub_engine.GameSettings(), seed=-1),
+        "'seed'",
+    ),
+    "game seed a string": (
+        lambda: rummikub_engine.Game.new(rummikub_engine.GameSettings(), seed="7"),  # type: ignore[arg-type]
+        "'seed'",
+    ),
     "view of no seat": (
         lambda: rummikub_engine.Game.new(rummikub_engine.GameSettings(), seed=1).view(9),
         "'seat'",
@@ -129,6 +137,10 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
     ),
     "score_hands a list": (lambda: score_hands([CARDS], SHANGHAI), "'hands'"),  # type: ignore[arg-type]
     "Shanghai make_bot None": (lambda: shanghai_bots.make_bot(None), "'name'"),  # type: ignore[arg-type]
+    "Shanghai game seed past 2**31": (
+        lambda: shanghai_engine.Game(shanghai_engine.GameSettings(players=2), seed=2**31 + 1),
+        "'seed'",
+    ),
     "Shanghai view of no seat": (
         lambda: shanghai_engine.Game(shanghai_engine.GameSettings(players=2), seed=1).view(9),
         "'seat'",

@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.arena.game import Result
+from solver.arena.game import Result, check_seed
 from solver.arguments import checked_seat
 from solver.errors import CountError, MeldwiseError, RulesError, quoted
 from solver.i18n import _, _n, alternatives, clauses
@@ -380,6 +380,8 @@ class Game:
     """A round in progress. Seats are numbered from 0; seat 0 plays first."""
 
     def __init__(self, settings: GameSettings, deal: Deal, seed: int | None = None) -> None:
+        if seed is not None:
+            check_seed(seed)  # else its record is refused when read back
         deal.check(settings)
         self.settings = settings
         self.deal = deal

@@ -39,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from solver.arena.game import check_seed
 from solver.arguments import checked_seat
 from solver.errors import MeldwiseError, RulesError, quoted
 from solver.i18n import _, _n, clauses
@@ -306,6 +307,7 @@ class Game:
     """A game in progress. Seats are numbered from 0."""
 
     def __init__(self, settings: GameSettings = GameSettings(), seed: int = 0) -> None:
+        check_seed(seed)  # else its record is refused when read back
         self.settings = settings
         self.seed = seed
         self.scores = [0] * settings.players
