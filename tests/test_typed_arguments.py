@@ -12,6 +12,7 @@ from functools import partial
 
 import pytest
 
+from solver.arena import game_spec
 from solver.errors import MeldwiseError
 from solver.rummikub import (
     Objective,
@@ -146,6 +147,13 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
         "'seat'",
     ),
 }
+for _name in ("rummikub", "shanghai"):
+    # The protocol's way in: the game settings must be a mapping (None was an
+    # AttributeError in the settings' reading).
+    CASES[f"{_name} match of settings None"] = (
+        partial(game_spec(_name).new_match, 1, 2, None),  # type: ignore[arg-type]
+        "'options'",
+    )
 REVIEWS: dict[str, tuple[Callable[..., object], Callable[[], object]]] = {
     "Rummikub": (rummikub_review.review_game, rummikub_record_of_one_turn),
     "Shanghai": (shanghai_review.review_game, shanghai_record_of_one_turn),
