@@ -97,6 +97,7 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
         lambda: rummikub_engine.Game.new(rummikub_engine.GameSettings(), seed="7"),  # type: ignore[arg-type]
         "'seed'",
     ),
+    "bot shown None": (lambda: rummikub_bots.make_bot("greedy").choose(None), "'view'"),  # type: ignore[arg-type]
     "view of no seat": (
         lambda: rummikub_engine.Game.new(rummikub_engine.GameSettings(), seed=1).view(9),
         "'seat'",
@@ -141,6 +142,10 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
     "Shanghai game seed past 2**31": (
         lambda: shanghai_engine.Game(shanghai_engine.GameSettings(players=2), seed=2**31 + 1),
         "'seed'",
+    ),
+    "Shanghai bot shown None": (
+        lambda: shanghai_bots.make_bot("greedy").choose(None),  # type: ignore[arg-type]
+        "'view'",
     ),
     "Shanghai view of no seat": (
         lambda: shanghai_engine.Game(shanghai_engine.GameSettings(players=2), seed=1).view(9),

@@ -58,7 +58,7 @@ class Greedy:
         return move_of(play, view), play
 
     def choose(self, view: View) -> Move:
-        return self.best(view)[0]
+        return self.best(checked(view, View, "view"))[0]
 
 
 class Beginner:
@@ -78,7 +78,7 @@ class Beginner:
         return move, play
 
     def choose(self, view: View) -> Move:
-        return self._move(view, move_limit())[0]
+        return self._move(checked(view, View, "view"), move_limit())[0]
 
     def _move(self, view: View, limit: Limit) -> tuple[Move, Play | None]:
         """The move within ``limit``, with the best play when the move is it (before
@@ -148,7 +148,7 @@ class Strong:
         return decide(view, self.strategy)
 
     def choose(self, view: View) -> Move:
-        return self.decide(view).move
+        return self.decide(checked(view, View, "view")).move
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {

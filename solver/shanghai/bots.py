@@ -178,6 +178,7 @@ class Bot:
         """The limit of this move's deficiency questions (:data:`MOVE_SOLVES`)."""
 
     def choose(self, view: View) -> Move:
+        view = checked(view, View, "view")
         self.limit = move_limit(Budget(MOVE_SOLVES, MOVE_WORK))
         move = self._choose(view)
         if self.limit.capped:
