@@ -5,7 +5,9 @@
 went wrong right) and ``score_rummikub`` (end-of-round scoring) work the same way.
 The typed API lives in :mod:`solver.rummikub`.
 Shanghai rummy: ``advise_shanghai`` and ``score_shanghai`` (dict in, dict out),
-typed API in :mod:`solver.shanghai`.
+typed API in :mod:`solver.shanghai`. Whole games of either game (the engine, bots,
+records, review) plug into the protocols of :mod:`solver.arena` (``game_spec(name)``).
+A wrong argument or input raises a :class:`MeldwiseError` (a ``ValueError``) naming it.
 """
 
 from solver.errors import MeldwiseError

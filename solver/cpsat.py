@@ -29,7 +29,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -38,6 +37,7 @@ from ortools.util.python.sorted_interval_list import Domain
 
 from solver.errors import LimitError, MeldwiseError, ModelError, quoted
 from solver.i18n import _
+from solver.values import Pasted
 
 LinearExpr = cp_model.LinearExpr | int
 """A linear expression of CP-SAT variables, or a constant."""
@@ -107,7 +107,7 @@ def _domain(lb: cp_model.IntegralT, ub: cp_model.IntegralT) -> Domain:
 _BOOL = _domain(0, 1)
 
 
-class Status(Enum):
+class Status(Pasted):
     """What a solve proved."""
 
     OPTIMAL = "optimal"

@@ -24,7 +24,8 @@ from pydantic import (
 from pydantic_core import InitErrorDetails
 
 from solver.arena.runner import MAX_SEED
-from solver.errors import MeldwiseError, RequestError, path_of, quoted
+from solver.arguments import checked_seat
+from solver.errors import MeldwiseError, RequestError, path_of
 from solver.i18n import _
 from solver.wire import MAX_NAME, request_error
 
@@ -87,16 +88,14 @@ def check_review(
                 most=most,
             )
         )
-    if player is not None and player >= players:
-        raise RequestError(
-            _(
-                "{label} must be {low} to {high}, got {value}",
-                label="'player'",
-                low=0,
-                high=players - 1,
-                value=quoted(player),
-            )
-        ).naming("player")
+    check_player(player, players)
+
+
+def check_player(player: object, players: int) -> None:
+    """Refuse a ``player`` to review that is no seat of a game of ``players`` (None
+    reviews every seat)."""
+    if player is not None:
+        checked_seat(player, players, "player")
 
 
 def reviewed_seats(players: int, player: int | None) -> range:

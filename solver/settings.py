@@ -187,7 +187,16 @@ def seated(data: Mapping[str, Any], players: int, where: str) -> dict[str, Any]:
     game of ``players`` seats, its ``players`` set to that: a ``players`` setting given
     that says otherwise raises :class:`RulesError` (it was once silently replaced by the
     number of seats), about ``where.players`` (``--option players`` on the command line;
-    it was about ``where`` alone, a place of no field)."""
+    it was about ``where`` alone, a place of no field). ``data`` that is no mapping
+    (None, a list) raises :class:`RulesError` about ``where``."""
+    if not isinstance(data, Mapping):
+        raise RulesError(
+            _(
+                "{where!r} must be an object of game settings, got {value!r:.60}",
+                where=where,
+                value=quoted(data),
+            )
+        ).about(where)
     given = data.get("players")
     if type(given) is int and given != players:
         raise RulesError(

@@ -11,6 +11,10 @@ with, so that an error quotes a tile or card as it was sent.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
+
+from solver.arguments import text_or_listed
 
 _WIDE = {",": ",\uff0c\u3001", "|": "|\uff5c", "=": "=\uff1d", ":": ":\uff1a"}
 """Each separator and the ways it is written."""
@@ -38,3 +42,12 @@ def partition(text: str, separator: str) -> tuple[str, str, str]:
 def without_variation_selectors(text: str) -> str:
     """``text`` without emoji variation selectors (U+FE0E, U+FE0F)."""
     return _VARIATION_SELECTORS.sub("", text)
+
+
+def words_or_items(text: object, name: str = "text") -> Sequence[Any]:
+    """The :func:`words` of ``text`` when it is a string (``"R1 R2 J"``), else the
+    items of a list of them (``["R1", "R2", "J"]``), each read by the caller. Anything
+    else (None, a number) raises :class:`~solver.errors.RequestError` naming the
+    argument ``name``."""
+    value = text_or_listed(text, name)
+    return words(value) if isinstance(value, str) else value

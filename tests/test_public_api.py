@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import subprocess
+import tomllib
+from enum import Enum
+from pathlib import Path
 
 import pytest
 
-PUBLIC = ("solver", "solver.rummikub", "solver.shanghai")
+PUBLIC = ("solver", "solver.rummikub", "solver.shanghai", "solver.arena")
 
 
 def exported(package: str) -> list[tuple[str, object]]:
@@ -34,3 +38,99 @@ def test_every_export_has_a_docstring_of_its_own(package: str) -> None:
         if not (vars(value).get("__doc__") if inspect.isclass(value) else value.__doc__)
     ]
     assert not missing, f"{package} exports without a docstring: {missing}"
+
+
+def test_the_library_is_marked_as_typed() -> None:
+    """A user's ``mypy --strict`` reads the library's annotations only when the package
+    ships a ``py.typed`` marker (PEP 561); without it every import of ``solver`` is an
+    error there (``module is installed, but missing library stubs or py.typed``). The
+    wheel takes every file of the package that git does not ignore (hatchling)."""
+    root = Path(__file__).parents[1]
+    with (root / "pyproject.toml").open("rb") as file:
+        wheel = tomllib.load(file)["tool"]["hatch"]["build"]["targets"]["wheel"]
+    assert "solver" in wheel["packages"]
+    marker = root / "solver" / "py.typed"
+    assert marker.is_file()
+    ignored = subprocess.run(
+        ["git", "check-ignore", "-q", str(marker)], cwd=root, check=False
+    ).returncode
+    assert ignored == 1, "git ignores solver/py.typed, so the wheel would leave it out"
+
+
+@pytest.mark.parametrize("package", PUBLIC)
+def test_every_exported_function_says_what_it_raises(package: str) -> None:
+    """Every function a package exports takes input a caller can get wrong; its
+    docstring says what it raises then (a :class:`~solver.errors.MeldwiseError` kind),
+    as ``help()`` is where a developer looks."""
+    silent = [
+        name
+        for name, value in exported(package)
+        if inspect.isfunction(value) and "raise" not in (value.__doc__ or "").lower()
+    ]
+    assert not silent, f"{package} exports functions whose docstring says nothing raised: {silent}"
+
+
+COUNTERPARTS = {
+    "Tile": "Card",
+    "Colour": "Suit",
+    "parse_tiles": "parse_cards",
+    "format_tiles": "format_cards",
+    "solve": "advise",
+    "Play": "Advice",
+    "score_round": "score_hands",
+    "PlayerScore": "HandScore",
+    "solve_rummikub": "advise_shanghai",
+    "score_rummikub": "score_shanghai",
+}
+"""Each Rummikub export and the Shanghai export doing its job (the same name otherwise)."""
+
+ONE_GAME_ONLY = {
+    "rummikub": {
+        "DEFAULT_DISRUPTION_TIME_LIMIT",  # the least-disruption stage
+        "DEFAULT_TIME_LIMIT",
+        "Objective",  # most tiles or most points: Shanghai's goals are fixed
+        "Repair",
+        "repair_rummikub",
+        "validate_rummikub",
+    },
+    "shanghai": {"STANDARD_CONTRACTS", "Contract", "NextPlayer", "Phase", "TableMeld"},
+}
+"""What one game has and the other has no counterpart of."""
+
+
+def test_both_games_export_the_same_kinds_of_thing() -> None:
+    """A developer who knows one game's package finds the other's counterpart: the
+    Shanghai package did not export its typed scoring (``score_hands``, ``HandScore``),
+    where the Rummikub one exports ``score_round`` and ``PlayerScore``."""
+    rummikub = set(importlib.import_module("solver.rummikub").__all__)
+    shanghai = set(importlib.import_module("solver.shanghai").__all__)
+    as_shanghai = {COUNTERPARTS.get(name, name) for name in rummikub - ONE_GAME_ONLY["rummikub"]}
+    assert as_shanghai - shanghai == set()
+    assert shanghai - ONE_GAME_ONLY["shanghai"] - as_shanghai == set()
+
+
+@pytest.mark.parametrize("package", PUBLIC)
+def test_every_exported_enum_has_a_repr_to_paste_back(package: str) -> None:
+    """Python's enum repr, ``<MeldKind.RUN: 'run'>``, is no code: a ``Meld``, an
+    ``Advice`` or a Shanghai ``Position`` holding one printed a repr that did not paste
+    back. Each member's repr names it (``MeldKind.RUN``)."""
+    for name, value in exported(package):
+        if inspect.isclass(value) and issubclass(value, Enum):
+            for member in value:
+                assert eval(repr(member), {name: value}) is member
+
+
+def test_a_meld_and_a_position_paste_back() -> None:
+    from solver import rummikub, shanghai
+
+    meld = rummikub.read_meld(rummikub.parse_tiles("R3 J R5"), rummikub.Rules())
+    assert eval(repr(meld), vars(rummikub)) == meld
+    cards = shanghai.parse_cards("7H 7S JK")
+    table = (shanghai.TableMeld(shanghai.read_meld(cards, shanghai.Rules()), "ann"),)
+    position = shanghai.Position(
+        tuple(shanghai.parse_cards("8H 9H")),
+        shanghai.Contract.for_hand(1),
+        table,
+        phase=shanghai.Phase.DRAW,
+    )
+    assert eval(repr(position), vars(shanghai)) == position

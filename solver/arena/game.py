@@ -13,8 +13,30 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from solver.errors import MeldwiseError
+from solver.errors import MeldwiseError, RequestError, quoted
 from solver.i18n import _, _n, listed
+
+MAX_SEED = 2**31
+"""Largest seed a game deals from (``meldwise game --seed``, ``POST
+/v1/rummikub/game``): a tournament whose games would deal from a seed outside 0 to
+this is refused, so each of its games replays alone, and a game's record keeps its
+seed within it."""
+
+
+def check_seed(seed: object) -> None:
+    """Refuse a ``seed`` to deal a game from that is no whole number 0 to
+    :data:`MAX_SEED`: a game dealt from it wrote a record that reading it refused."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise RequestError(
+            _(
+                "{name!r} must be a whole number {low} to {high}, got {value!r}",
+                name="seed",
+                low=0,
+                high=MAX_SEED,
+                value=quoted(seed),
+            )
+        ).naming("seed")
+
 
 V_contra = TypeVar("V_contra", contravariant=True)
 M_co = TypeVar("M_co", covariant=True)

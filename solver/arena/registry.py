@@ -22,7 +22,9 @@ GAMES: dict[str, str] = {
 
 
 def game_spec(name: str) -> GameSpec:
-    """The spec of the game called ``name``."""
+    """The spec of the game called ``name`` (a key of :data:`GAMES`).
+
+    Raises :class:`~solver.errors.MeldwiseError` naming a game there is not."""
     where = GAMES.get(name)
     if where is None:
         raise MeldwiseError(

@@ -27,6 +27,7 @@ from importlib import import_module
 from multiprocessing import get_context
 from typing import Any
 
+from solver.arena.game import MAX_SEED as MAX_SEED
 from solver.arena.game import Bot, GameSpec, Playing, Result
 from solver.arena.registry import game_spec
 from solver.arena.stats import percentile, wilson_interval
@@ -34,10 +35,6 @@ from solver.cpsat import game_clock
 from solver.errors import MeldwiseError, quoted
 from solver.i18n import _, _n
 
-MAX_SEED = 2**31
-"""Largest seed a game deals from (``meldwise game --seed``, ``POST
-/v1/rummikub/game``): a tournament whose games would deal from a seed outside 0 to
-this is refused, so each of its games replays alone."""
 MAX_GAMES = 100_000
 """Most games one tournament plays (``--games``): every game is a task built before
 the first is played (this many take about 90 MB)."""

@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from solver.arena.game import Bot as AnyBot
 from solver.arena.game import UnknownBot
+from solver.arguments import checked
 from solver.cpsat import Limit
 from solver.errors import MeldwiseError
 from solver.i18n import _
@@ -57,7 +58,7 @@ class Greedy:
         return move_of(play, view), play
 
     def choose(self, view: View) -> Move:
-        return self.best(view)[0]
+        return self.best(checked(view, View, "view"))[0]
 
 
 class Beginner:
@@ -77,7 +78,7 @@ class Beginner:
         return move, play
 
     def choose(self, view: View) -> Move:
-        return self._move(view, move_limit())[0]
+        return self._move(checked(view, View, "view"), move_limit())[0]
 
     def _move(self, view: View, limit: Limit) -> tuple[Move, Play | None]:
         """The move within ``limit``, with the best play when the move is it (before
@@ -147,7 +148,7 @@ class Strong:
         return decide(view, self.strategy)
 
     def choose(self, view: View) -> Move:
-        return self.decide(view).move
+        return self.decide(checked(view, View, "view")).move
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {
@@ -160,7 +161,12 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 
 def make_bot(name: str, seed: int = 0) -> Bot:
     """The bot called ``name``, seeded with ``seed``. ``strong:KNOB=VALUE+...`` is the
-    strong bot with some :class:`Strategy` knobs changed (for experiments)."""
+    strong bot with some :class:`Strategy` knobs changed (for experiments).
+
+    Raises :class:`~solver.arena.game.UnknownBot` for a name of no bot, and a
+    :class:`~solver.errors.RequestError` for a name that is no string or a seed that is
+    no whole number."""
+    name, seed = checked(name, str, "name"), checked(seed, int, "seed")
     base, _sep, knobs = name.partition(":")
     if base == "strong" and knobs:
         try:

@@ -31,10 +31,10 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
-from solver.arena.game import Result
+from solver.arena.game import Result, check_seed
+from solver.arguments import checked_seat
 from solver.errors import CountError, MeldwiseError, RulesError, quoted
 from solver.i18n import _, _n, alternatives, clauses
 from solver.rummikub.deal import full_set
@@ -44,6 +44,7 @@ from solver.rummikub.position import Position
 from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.scoring import penalty, score_round
 from solver.settings import check_game_settings, settings_read
+from solver.values import Pasted
 
 Table = tuple[tuple[Tile, ...], ...]
 """The sets on the table, each a tuple of tiles."""
@@ -53,7 +54,7 @@ class IllegalMove(MeldwiseError):
     """A move the rules do not allow; the message says which turn and why."""
 
 
-class PoolEmpty(Enum):
+class PoolEmpty(Pasted):
     """What happens once the pool is empty (see the module docstring)."""
 
     PLAY_ON = "play_on"
@@ -62,7 +63,7 @@ class PoolEmpty(Enum):
     """The round ends at the first turn a player does not play."""
 
 
-class Action(Enum):
+class Action(Pasted):
     """What a turn did."""
 
     PLAY = "play"
@@ -71,7 +72,7 @@ class Action(Enum):
     """Did not play, and the pool was empty."""
 
 
-class End(Enum):
+class End(Pasted):
     """How a round ended."""
 
     OUT = "out"
@@ -379,6 +380,8 @@ class Game:
     """A round in progress. Seats are numbered from 0; seat 0 plays first."""
 
     def __init__(self, settings: GameSettings, deal: Deal, seed: int | None = None) -> None:
+        if seed is not None:
+            check_seed(seed)  # else its record is refused when read back
         deal.check(settings)
         self.settings = settings
         self.deal = deal
@@ -409,7 +412,7 @@ class Game:
 
     def view(self, seat: int | None = None) -> View:
         """What ``seat`` (default: the player to move) sees."""
-        seat = self.player if seat is None else seat
+        seat = self.player if seat is None else checked_seat(seat, len(self.racks))
         return View(
             seat=seat,
             rack=tuple(self.racks[seat]),
@@ -426,6 +429,13 @@ class Game:
         """Why ``move`` is not legal for the player to move (empty when it is)."""
         if self.over:
             return (_("the game is over"),)
+        if not isinstance(move, Move):
+            return (
+                _(
+                    "a move is a Move (Move.play or Move.draw), not {move}",
+                    move=type(move).__name__,
+                ),
+            )
         if move.table is None:
             return ()
         rack = self.racks[self.player]

@@ -12,16 +12,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 
 from solver.i18n import _
 from solver.rummikub.melds import Meld
 from solver.rummikub.notation import Tile, spell
 from solver.rummikub.result import Play
 from solver.rummikub.steps import Action, Step, describe
+from solver.values import Pasted
 
 
-class HintLevel(Enum):
+class HintLevel(Pasted):
     NUDGE = "nudge"
     TILE = "tile"
     FULL = "full"

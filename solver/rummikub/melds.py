@@ -12,15 +12,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
-from enum import Enum
 
+from solver.arguments import checked, checked_items
 from solver.errors import TableError
 from solver.i18n import _, _n
 from solver.rummikub.notation import JOKER, Colour, Tile, spell
 from solver.rummikub.rules import Rules
+from solver.values import Pasted
 
 
-class MeldKind(Enum):
+class MeldKind(Pasted):
     """The two kinds of Rummikub set: a run (one colour, consecutive numbers) or a
     group (one number, distinct colours); the value is the answer's ``kind``."""
 
@@ -177,8 +178,12 @@ def read_meld(tiles: Sequence[Tile], rules: Rules) -> Meld:
     (``J(R3) R2 J``: R2 R3 R4, not R1 R2 R3).
 
     Raises :class:`InvalidMeld` with the reason when the tiles form no set, or no
-    reading has the jokers stand for what they were written with.
+    reading has the jokers stand for what they were written with, and a
+    :class:`~solver.errors.RequestError` naming the argument that is not a list of
+    tiles or not the rules.
     """
+    tiles = checked_items(tiles, Tile, "tiles")
+    rules = checked(rules, Rules, "rules")
     plain = _plain_reading(tiles, rules)
     if plain is not None:
         return plain

@@ -20,18 +20,19 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import total_ordering
 
+from solver.arguments import checked_items
 from solver.errors import NotationError, TableError, quoted
 from solver.i18n import _, _p
-from solver.written import split, without_variation_selectors, words
+from solver.values import Pasted
+from solver.written import split, without_variation_selectors, words, words_or_items
 
 MAX_NUMBER = 26
 """The largest tile number any rule set may use."""
 
 
-class Colour(Enum):
+class Colour(Pasted):
     """Tile colours in their canonical order; the standard game uses the first four."""
 
     RED = "R"
@@ -273,7 +274,8 @@ class Tile:
         return self._text if self.meant is None else f"J({self.meant})"
 
     def __repr__(self) -> str:
-        return f"Tile.parse({str(self)!r})"
+        # Code that makes the tile again, a joker with what it stands for (J(R7)).
+        return f"Tile.parse({self.written!r})"
 
 
 JOKER = Tile(None, 0)
@@ -283,9 +285,12 @@ _BY_TEXT: dict[str, Tile] = {"J": JOKER}
 
 
 def parse_tiles(text: str | Iterable[str]) -> list[Tile]:
-    """Read tiles from ``"R1 R2 J"`` (spaces or commas) or from a list of strings."""
-    found = words(text) if isinstance(text, str) else list(text)
-    return [Tile.parse(word) for word in found]
+    """Read tiles from ``"R1 R2 J"`` (spaces or commas) or from a list of strings.
+
+    Raises :class:`NotationError` quoting a word that is no tile (:meth:`Tile.parse`),
+    and :class:`~solver.errors.RequestError` naming ``text`` when it is neither a
+    string nor a list (None, a number)."""
+    return [Tile.parse(word) for word in words_or_items(text)]
 
 
 def parse_sets(text: str, *, empty_sets: bool = False) -> list[list[str]]:
@@ -311,7 +316,7 @@ def parse_sets(text: str, *, empty_sets: bool = False) -> list[list[str]]:
     return sets
 
 
-class Notation(Enum):
+class Notation(Pasted):
     """How answers write the fourth colour of the standard game: ``O`` (orange, the
     default) or ``Y`` (黄, as Japanese players write it)."""
 
@@ -380,8 +385,11 @@ def letter_of(colour: Colour) -> str:
 
 
 def format_tiles(tiles: Iterable[Tile]) -> str:
-    """Write tiles in the active notation separated by spaces."""
-    return " ".join(spell(tile) for tile in tiles)
+    """Write tiles in the active notation separated by spaces.
+
+    Raises :class:`~solver.errors.RequestError` naming ``tiles`` when it is no list of
+    :class:`Tile` (a string, the other game's cards)."""
+    return " ".join(spell(tile) for tile in checked_items(tiles, Tile, "tiles"))
 
 
 def spell_written(tile: Tile) -> str:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
 
+from solver.arguments import listed, text_or_listed
 from solver.errors import CountError, RequestError, TableError, quoted
 from solver.i18n import _
 from solver.rummikub.melds import InvalidMeld, Meld, read_meld
@@ -20,15 +20,31 @@ from solver.rummikub.notation import (
     spell,
 )
 from solver.rummikub.rules import Rules
+from solver.values import Pasted
 
 
-class Objective(Enum):
+class Objective(Pasted):
     """What "best" means for a play."""
 
     TILES = "tiles"
     """Most rack tiles played (a joker counts as one tile)."""
     POINTS = "points"
     """Most penalty points moved off the rack (face value; a joker its penalty)."""
+
+    @classmethod
+    def read(cls, value: object) -> Objective:
+        """``value`` as an objective: one, or its word (``"tiles"``, ``"points"``).
+
+        Raises :class:`~solver.errors.RequestError` quoting anything else."""
+        try:
+            return cls(value)
+        except ValueError:
+            raise RequestError(
+                _(
+                    "'objective' must be 'tiles' or 'points', got {value!r:.60}",
+                    value=quoted(value),
+                )
+            ) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +63,12 @@ class Position:
 
     def __post_init__(self) -> None:
         # Made directly, a rack of strings failed deep in the solver (AttributeError)
-        # and opened="false" counted as opened: refused here, naming the field.
+        # and opened="false" counted as opened: refused here, naming the field. A rack
+        # or table not a list of the kind (None, a table of tiles) is said by its name.
+        object.__setattr__(self, "rack", listed(self.rack, "rack"))
+        table = listed(self.table, "table")
+        sets = tuple(listed(tiles, f"table[{index}]") for index, tiles in enumerate(table))
+        object.__setattr__(self, "table", sets)
         tiles = [*self.rack, *(tile for tiles in self.table for tile in tiles)]
         if not all(isinstance(tile, Tile) for tile in tiles):
             raise RequestError(
@@ -72,9 +93,9 @@ class Position:
         """Read a position from notation: ``rack="R1 R2 J"`` and
         ``table="R3 R4 R5 | K7 B7 O7"`` (or lists of tile strings); a set of no tiles
         between two ``|`` raises :class:`~solver.errors.TableError` (:func:`parse_sets`)."""
-        sets = parse_sets(table) if isinstance(table, str) else list(table)
+        sets = parse_sets(table) if isinstance(table, str) else listed(table, "table")
         return cls(
-            rack=tuple(parse_tiles(rack)),
+            rack=tuple(parse_tiles(text_or_listed(rack, "rack"))),
             table=tuple(tuple(parse_tiles(s)) for s in sets),
             opened=opened,
         )

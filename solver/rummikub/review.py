@@ -29,10 +29,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from solver.arguments import checked, checked_or_none
 from solver.cpsat import Limit, Status
 from solver.errors import MeldwiseError
 from solver.i18n import _
-from solver.record import RecordError, reviewed_seats
+from solver.record import RecordError, check_player, reviewed_seats
 from solver.rummikub.engine import Action, Turn
 from solver.rummikub.legality import check_play
 from solver.rummikub.notation import Tile, spell, written_sets
@@ -106,11 +107,28 @@ class TurnReview:
 
 @dataclass(frozen=True, slots=True)
 class Review:
+    """A game reviewed (:func:`review_game`): each turn beside its best play."""
+
     turns: tuple[TurnReview, ...]
     objective: Objective
     players: int
     player: int | None = None
     """The seat whose turns alone were reviewed; None for every seat."""
+
+    @property
+    def status(self) -> Status:
+        """The least proven of the turns' best plays: optimal when every one was
+        proven (a turn not reviewed has none), as Shanghai's review says it."""
+        status = Status.OPTIMAL
+        for turn in self.turns:
+            if turn.best is not None:
+                status = status.worst(turn.best.status)
+        return status
+
+    @property
+    def time_capped(self) -> bool:
+        """Whether the time limit, not the fixed work bound, cut any turn's search."""
+        return any(turn.best.time_capped for turn in self.turns if turn.best is not None)
 
 
 def review_game(
@@ -121,9 +139,17 @@ def review_game(
     limit: Limit | None = None,
 ) -> Review:
     """Review every turn of ``record`` (only ``player``'s when given), each solve
-    within ``limit`` (the defaults when None)."""
+    within ``limit`` (the defaults when None).
+
+    Raises a :class:`~solver.errors.MeldwiseError` for a record whose turns are not
+    numbered 1, 2, 3, ..., and for an argument of the wrong kind: a record not read by
+    :func:`~solver.rummikub.record.read_record`, a ``player`` that is no seat, an
+    unknown ``objective``."""
+    record = checked(record, GameRecord, "record")
+    check_player(player, record.settings.players)
+    objective = Objective.read(objective)
+    limit = checked_or_none(limit, Limit, "limit") or Limit()
     rules = record.settings.rules
-    limit = limit or Limit()
     _check_order(record)
     opened = [False] * record.settings.players
     reviewed = []
@@ -179,14 +205,12 @@ def _problems(turn: Turn, opened: bool, rules: Rules) -> tuple[str, ...]:
 def review_to_dict(review: Review, record: GameRecord) -> dict[str, Any]:
     """The wire response: overall status, the turns, and a summary per player: every
     seat reviewed, one with no turn too (``turns`` 0)."""
-    statuses = {r.best.status for r in review.turns if r.best is not None}
-    status = next((s for s in (Status.UNKNOWN, Status.FEASIBLE) if s in statuses), Status.OPTIMAL)
     seats = reviewed_seats(review.players, review.player)
     names = record.players
     return {
-        "status": status.value,
+        "status": review.status.value,
         "objective": review.objective.value,
-        "time_capped": any(r.best.time_capped for r in review.turns if r.best is not None),
+        "time_capped": review.time_capped,
         "turns": [_turn_to_dict(r, review.objective) for r in review.turns],
         "players": [
             _player_to_dict(seat, names[seat] if names else None, review, record) for seat in seats

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.arena.game import check_one_out
+from solver.arguments import checked, checked_lists_by_name
 from solver.i18n import _
 from solver.rummikub.notation import Tile
 from solver.rummikub.position import check_counts
@@ -52,8 +53,11 @@ def score_round(racks: Mapping[str, Sequence[Tile]], rules: Rules) -> tuple[Play
 
     Raises a :class:`~solver.errors.MeldwiseError` when a tile does not exist in
     the game, the racks hold more copies of a tile than the game has, or several
-    racks are empty (a round ends as soon as one player goes out).
+    racks are empty (a round ends as soon as one player goes out), or naming the
+    argument that is no mapping of names to lists of tiles, or no :class:`Rules`.
     """
+    racks = checked_lists_by_name(racks, Tile, "racks")
+    rules = checked(rules, Rules, "rules")
     check_one_out(racks, "racks")
     counts: Counter[Tile] = Counter()
     for rack in racks.values():

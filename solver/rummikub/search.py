@@ -28,12 +28,11 @@ from itertools import chain
 
 from ortools.sat.python import cp_model
 
+from solver.arguments import checked, checked_or_none
 from solver.cpsat import DEFAULT_DISRUPTION_TIME_LIMIT as DEFAULT_DISRUPTION_TIME_LIMIT
 from solver.cpsat import DEFAULT_DISRUPTION_WORK as DEFAULT_DISRUPTION_WORK
 from solver.cpsat import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
 from solver.cpsat import Limit, Status
-from solver.errors import RequestError, quoted
-from solver.i18n import _
 from solver.rummikub.disruption import calm_score
 from solver.rummikub.disruption import least_disruption as calmest
 from solver.rummikub.free_jokers import free_jokers as count_free_jokers
@@ -93,16 +92,10 @@ def solve(
     Raises a :class:`~solver.errors.MeldwiseError` for a position that breaks the
     rules (a budget out of its range is refused when its ``Limit`` is made).
     """
-    limit = (Limit() if limit is None else limit).started()
-    try:
-        objective = Objective(objective)  # its word ("tiles") read as the mode, not as points
-    except ValueError:
-        raise RequestError(
-            _(
-                "'objective' must be 'tiles' or 'points', got {value!r:.60}",
-                value=quoted(objective),
-            )
-        ) from None
+    position = checked(position, Position, "position")
+    rules = checked(rules, Rules, "rules")
+    limit = (checked_or_none(limit, Limit, "limit") or Limit()).started()
+    objective = Objective.read(objective)  # its word ("tiles") read as the mode, not as points
     position = position.in_game(rules)  # Y1 (黄1) made by Position.parse is orange here
     play = _solve(position, rules, objective, limit, least_disruption)
     if free_jokers:

@@ -18,15 +18,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 
 from solver.i18n import _, _n, listed
 from solver.rummikub.layout import PlacedSet
 from solver.rummikub.melds import Meld, MeldKind
 from solver.rummikub.notation import JOKER, Tile, colour_name, format_tiles, spell
+from solver.values import Pasted
 
 
-class Action(Enum):
+class Action(Pasted):
     TAKE = "take"
     SPLIT = "split"
     ADD = "add"

@@ -960,7 +960,10 @@ def repair_rummikub(request: Mapping[str, Any] | RepairRequest) -> dict[str, Any
     turn, valid sets) and ``rack`` (for a rescue) are optional, ``opened`` (default
     true) false for a player who has not opened. ``penalty`` is given
     when the table is proven beyond repair; ``rescue`` is null without a rack, and its
-    ``play`` null when no play rescues the table."""
+    ``play`` null when no play rescues the table.
+
+    Raises a :class:`~solver.errors.MeldwiseError` (a ``ValueError``) naming the bad
+    field, tile, set or setting, as :func:`solve_rummikub` does."""
     asked = read(RepairRequest, request)
     if asked.rack is None and "objective" in asked.model_fields_set:
         # Without a rack there is no rescue to aim: it did nothing, unsaid (the command

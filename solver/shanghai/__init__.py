@@ -1,4 +1,4 @@
-"""Shanghai rummy: cards, rules, contracts, melds, and the exact CP-SAT advice."""
+"""Shanghai rummy: cards, rules, contracts, melds, the exact CP-SAT advice, and scoring."""
 
 from solver.cpsat import Limit, Status
 from solver.shanghai.advice import Advice, advise
@@ -7,6 +7,7 @@ from solver.shanghai.melds import Meld, MeldKind, TableMeld, read_meld
 from solver.shanghai.notation import JOKER, Card, Suit, format_cards, parse_cards
 from solver.shanghai.position import NextPlayer, Phase, Position
 from solver.shanghai.rules import STANDARD, Rules
+from solver.shanghai.scoring import HandScore, score_hands
 from solver.shanghai.wire import advise_shanghai, score_shanghai
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "Advice",
     "Card",
     "Contract",
+    "HandScore",
     "Limit",
     "Meld",
     "MeldKind",
@@ -31,5 +33,6 @@ __all__ = [
     "format_cards",
     "parse_cards",
     "read_meld",
+    "score_hands",
     "score_shanghai",
 ]

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+from solver.arguments import checked, checked_or_none
 from solver.cpsat import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
 from solver.cpsat import Limit, Status
 from solver.i18n import _
@@ -95,9 +96,12 @@ def advise(
     its CP-SAT solves share ``limit.time`` wall-clock seconds, the outer safety cap
     (each also stops at a fixed deterministic effort), on ``limit.workers`` threads.
 
-    Raises a :class:`~solver.errors.MeldwiseError` when the position breaks the rules.
+    Raises a :class:`~solver.errors.MeldwiseError` when the position breaks the rules,
+    or names the argument that is no :class:`Position`, :class:`Rules` or ``Limit``.
     """
-    limit = (Limit() if limit is None else limit).started()
+    position = checked(position, Position, "position")
+    rules = checked(rules, Rules, "rules")
+    limit = (checked_or_none(limit, Limit, "limit") or Limit()).started()
     position.check(rules)
     hand = Counter(position.hand)
     unseen = position.unseen(rules)

@@ -46,6 +46,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from solver.arguments import checked
 from solver.cpsat import Budget, Limit
 from solver.errors import MeldwiseError
 from solver.i18n import _
@@ -177,6 +178,7 @@ class Bot:
         """The limit of this move's deficiency questions (:data:`MOVE_SOLVES`)."""
 
     def choose(self, view: View) -> Move:
+        view = checked(view, View, "view")
         self.limit = move_limit(Budget(MOVE_SOLVES, MOVE_WORK))
         move = self._choose(view)
         if self.limit.capped:
@@ -595,7 +597,12 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 
 def make_bot(name: str, seed: int = 0) -> Bot:
     """The bot called ``name``; ``strong:KNOB=VALUE+...`` (or ``greedy:...``) changes
-    some :class:`Policy` knobs (for experiments)."""
+    some :class:`Policy` knobs (for experiments).
+
+    Raises :class:`~solver.arena.game.UnknownBot` for a name of no bot, and a
+    :class:`~solver.errors.RequestError` for a name that is no string or a seed that is
+    no whole number."""
+    name, seed = checked(name, str, "name"), checked(seed, int, "seed")
     base, _sep, knobs = name.partition(":")
     factory = BOTS.get(base)
     if factory is None:

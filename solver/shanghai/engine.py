@@ -37,9 +37,10 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
+from solver.arena.game import check_seed
+from solver.arguments import checked_seat
 from solver.errors import MeldwiseError, RulesError, quoted
 from solver.i18n import _, _n, clauses
 from solver.settings import check_game_settings, settings_read
@@ -49,6 +50,7 @@ from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, format_cards
 from solver.shanghai.position import NextPlayer, Phase, Position
 from solver.shanghai.rules import MAX_RUN_LEN, STANDARD, Rules
 from solver.shanghai.scoring import penalty
+from solver.values import Pasted
 
 MAX_PLAYERS = 8
 
@@ -57,7 +59,7 @@ class IllegalMove(MeldwiseError):
     """A move the rules do not allow; the message says which turn and why."""
 
 
-class Step(Enum):
+class Step(Pasted):
     """What the player to move is asked."""
 
     DRAW = "draw"
@@ -305,6 +307,7 @@ class Game:
     """A game in progress. Seats are numbered from 0."""
 
     def __init__(self, settings: GameSettings = GameSettings(), seed: int = 0) -> None:
+        check_seed(seed)  # else its record is refused when read back
         self.settings = settings
         self.seed = seed
         self.scores = [0] * settings.players
@@ -370,7 +373,7 @@ class Game:
 
     def view(self, seat: int | None = None) -> View:
         """What ``seat`` (default: the player to move) sees."""
-        seat = self.to_move if seat is None else seat
+        seat = self.to_move if seat is None else checked_seat(seat, len(self.hands))
         return View(
             seat=seat,
             step=self.step if seat == self.to_move else Step.DRAW,

@@ -19,15 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
 
+from solver.arguments import checked, checked_items
 from solver.errors import TableError
 from solver.i18n import _
 from solver.shanghai.notation import ACE, Card, Suit, format_cards
 from solver.shanghai.rules import MAX_RUN_LEN, Rules
+from solver.values import Pasted
 
 
-class MeldKind(Enum):
+class MeldKind(Pasted):
     """The two kinds of Shanghai meld: a set (one rank, suits free) or a run (one
     suit, consecutive ranks); the value is the answer's ``kind``."""
 
@@ -143,8 +144,12 @@ def _fits_run_place(card: Card, meant: Card, rules: Rules) -> bool:
 def read_meld(cards: Sequence[Card], rules: Rules) -> Meld:
     """Read ``cards`` as a set or a run (see the module docstring).
 
-    Raises :class:`InvalidMeld` with the reason when the cards form no meld.
+    Raises :class:`InvalidMeld` with the reason when the cards form no meld, and a
+    :class:`~solver.errors.RequestError` naming the argument that is not a list of
+    cards or not the rules.
     """
+    cards = checked_items(cards, Card, "cards")
+    rules = checked(rules, Rules, "rules")
     meld = read_run_in_order(cards, rules) or read_set(cards, rules)
     if meld is None and not any(rules.is_wild(c) for c in cards):
         for ace_low in (False, True) if rules.ace_low else (False,):

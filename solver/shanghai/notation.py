@@ -13,12 +13,13 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import Enum
 from functools import total_ordering
 
+from solver.arguments import checked_items
 from solver.errors import NotationError
 from solver.i18n import _
-from solver.written import without_variation_selectors, words
+from solver.values import Pasted
+from solver.written import without_variation_selectors, words_or_items
 
 ACE = 14
 """Ranks run 2..14: J = 11, Q = 12, K = 13, A = 14."""
@@ -34,7 +35,7 @@ _RANK_BY_NAME = {
 }
 
 
-class Suit(Enum):
+class Suit(Pasted):
     """Suits in their canonical order."""
 
     SPADES = "S"
@@ -162,6 +163,9 @@ class Card:
         return f"{rank_name(self.rank)}{self.suit.value}"
 
     def __repr__(self) -> str:
+        # Code that makes the card again: a place (a rank alone) is no card to parse.
+        if self.suit is None and not self.is_joker:
+            return f"Card({self.rank}, None)"
         return f"Card.parse({str(self)!r})"
 
 
@@ -172,11 +176,17 @@ ALL_NATURALS = tuple(Card(rank, suit) for suit in Suit for rank in RANKS)
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
-    """Read cards from ``"7H 8H JK"`` (spaces or commas) or from a list of strings."""
-    found = words(text) if isinstance(text, str) else list(text)
-    return [Card.parse(word) for word in found]
+    """Read cards from ``"7H 8H JK"`` (spaces or commas) or from a list of strings.
+
+    Raises :class:`NotationError` quoting a word that is no card (:meth:`Card.parse`),
+    and :class:`~solver.errors.RequestError` naming ``text`` when it is neither a
+    string nor a list (None, a number)."""
+    return [Card.parse(word) for word in words_or_items(text)]
 
 
 def format_cards(cards: Iterable[Card]) -> str:
-    """Write cards in canonical notation separated by spaces."""
-    return " ".join(str(card) for card in cards)
+    """Write cards in canonical notation separated by spaces.
+
+    Raises :class:`~solver.errors.RequestError` naming ``cards`` when it is no list of
+    :class:`Card` (a string, the other game's tiles)."""
+    return " ".join(str(card) for card in checked_items(cards, Card, "cards"))

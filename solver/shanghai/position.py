@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from enum import Enum
 
+from solver.arguments import checked, checked_items, listed
 from solver.errors import CountError, RequestError, quoted
 from solver.i18n import _, _n
 from solver.shanghai.contracts import Contract
 from solver.shanghai.melds import TableMeld
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
 from solver.shanghai.rules import Rules
+from solver.values import Pasted
 
 _NATURALS = frozenset(ALL_NATURALS)
 
 
-class Phase(Enum):
+class Phase(Pasted):
     """Where in the turn the advice is asked for."""
 
     DRAW = "draw"
@@ -65,6 +66,12 @@ class Position:
     next_player: NextPlayer | None = None
 
     def __post_init__(self) -> None:
+        # Made directly with None for a hand or a contract, it failed deep in the
+        # advice (AttributeError): said by the argument's name.
+        object.__setattr__(self, "hand", listed(self.hand, "hand"))
+        object.__setattr__(self, "table", checked_items(self.table, TableMeld, "table"))
+        object.__setattr__(self, "seen", listed(self.seen, "seen"))
+        checked(self.contract, Contract, "contract")
         # A phase given as its word ("draw") was compared with the enum by identity:
         # the play phase's advice came back for a draw-phase position.
         if isinstance(self.phase, str) and not isinstance(self.phase, Phase):

@@ -35,9 +35,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from solver.arguments import checked, checked_or_none
 from solver.cpsat import Limit, Status
 from solver.i18n import _
-from solver.record import reviewed_seats
+from solver.record import check_player, reviewed_seats
 from solver.shanghai.contracts import Contract
 from solver.shanghai.engine import Game, Move, Play
 from solver.shanghai.melds import TableMeld
@@ -200,8 +201,13 @@ def review_game(
     of its own, and the fixed deterministic work of :func:`solve_turn`).
 
     Raises :class:`~solver.record.RecordError` naming the place where the record
-    breaks the rules or differs from its replay."""
-    limit = Limit() if limit is None else limit
+    breaks the rules or differs from its replay, and a
+    :class:`~solver.errors.RequestError` for an argument of the wrong kind: a record
+    not read by :func:`~solver.shanghai.record.read_record`, a ``player`` that is no
+    seat."""
+    record = checked(record, GameRecord, "record")
+    check_player(player, record.settings.players)
+    limit = checked_or_none(limit, Limit, "limit") or Limit()
     found: list[TurnReview] = []
 
     def watch(game: Game, move: Move, event: str) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.arena.game import check_one_out
+from solver.arguments import checked, checked_lists_by_name
 from solver.i18n import _
 from solver.shanghai.notation import Card
 from solver.shanghai.position import check_counts
@@ -40,8 +41,11 @@ def score_hands(hands: Mapping[str, Sequence[Card]], rules: Rules) -> list[HandS
     Raises :class:`~solver.errors.CountError` when the hands together hold more
     copies of a card than the game has, and :class:`~solver.errors.MeldwiseError` when
     several hands are empty: a hand ends as soon as one player goes out, so no hand
-    ends with two players out (each would be reported as having gone out).
+    ends with two players out (each would be reported as having gone out), or naming
+    the argument that is no mapping of names to lists of cards, or no :class:`Rules`.
     """
+    hands = checked_lists_by_name(hands, Card, "hands")
+    rules = checked(rules, Rules, "rules")
     check_one_out(hands, "hands")
     total: Counter[Card] = Counter()
     for cards in hands.values():

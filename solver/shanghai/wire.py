@@ -443,7 +443,11 @@ def advise_shanghai(request: Mapping[str, Any] | ShanghaiAdviseRequest) -> dict[
 @speaks
 def score_shanghai(request: Mapping[str, Any] | ShanghaiScoreRequest) -> dict[str, Any]:
     """Score a hand's end: the penalty points each player's cards left cost, in the
-    order given."""
+    order given.
+
+    Raises a :class:`~solver.errors.MeldwiseError` (a ``ValueError``) naming the bad
+    field, card or setting, more copies of a card than the game has, or several
+    players out."""
     asked = read(ShanghaiScoreRequest, request)
     return {
         "scores": [

@@ -14,6 +14,18 @@ def test_notation_round_trips(colour: Colour, number: int) -> None:
     assert Tile.parse(str(tile).lower()) == tile
 
 
+@given(st.sampled_from(list(Colour)), st.integers(1, 26), st.booleans())
+def test_repr_pastes_back_as_the_same_tile(colour: Colour, number: int, joker: bool) -> None:
+    """``repr()`` is code that makes the tile again, a joker with what it stands for
+    (``J(R7)``, which the reading of its table set honours) too: it said
+    ``Tile.parse('J')`` for ``J(R7)``, pasted back a joker standing for nothing said."""
+    tile = Tile(None, 0, Tile.natural(colour, number)) if joker else Tile.natural(colour, number)
+    again = eval(repr(tile), {"Tile": Tile})
+    assert again == tile
+    assert again.written == tile.written
+    assert again.meant == tile.meant
+
+
 def test_parse_is_case_insensitive_and_canonical() -> None:
     assert str(Tile.parse("b13")) == "B13"
     assert Tile.parse(" j ") is JOKER

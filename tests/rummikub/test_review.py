@@ -20,7 +20,7 @@ from solver.rummikub.engine import GameSettings
 from solver.rummikub.game_wire import review_rummikub
 from solver.rummikub.legality import check_play
 from solver.rummikub.record import read_record, record_to_dict
-from solver.rummikub.review import review_game
+from solver.rummikub.review import review_game, review_to_dict
 from tests.rummikub.games_support import TINY, play
 from tests.rummikub.oracle import Oracle
 
@@ -363,6 +363,21 @@ def test_a_turn_whose_search_the_clock_cut_says_time_capped() -> None:
     assert whole["turns"][0]["best"]["time_capped"] is False
     assert whole["time_capped"] is False
     assert said not in describe_review(whole)
+
+
+def test_the_typed_review_says_its_status_as_shanghais_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Shanghai's ``Review`` says its ``status`` and ``time_capped``; Rummikub's had
+    neither (the wire worked them out), so code reviewing either game could not ask."""
+    record = read_record({"turns": [_turn(1, "R10 R11 R12 B1 K5", [], ["R10 R11 R12"])]})
+    proven = review_game(record)
+    assert (proven.status, proven.time_capped) == (Status.OPTIMAL, False)
+    monkeypatch.setattr("solver.rummikub.search.SCORE_WORK", 0.0)  # every search stops at once
+    cut = review_game(record)
+    assert cut.status is not Status.OPTIMAL
+    said = review_to_dict(cut, record)
+    assert (said["status"], said["time_capped"]) == (cut.status.value, cut.time_capped)
 
 
 def test_an_illegal_play_is_taken_back_in_the_rack_series() -> None:

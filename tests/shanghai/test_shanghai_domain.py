@@ -23,6 +23,17 @@ from solver.shanghai.rules import Rules
 from solver.shanghai.search import solve_turn
 
 
+@given(
+    st.one_of(
+        st.sampled_from([*ALL_NATURALS, JOKER]), st.integers(2, 14).map(lambda r: Card(r, None))
+    )
+)
+def test_repr_pastes_back_as_the_same_card(card: Card) -> None:
+    """``repr()`` is code that makes the card again, a place too (the rank a wild card
+    stands for in a set, ``Card(8, None)``): it said ``Card.parse('8')``, which raises."""
+    assert eval(repr(card), {"Card": Card}) == card
+
+
 @given(st.sampled_from([*ALL_NATURALS, JOKER]))
 def test_notation_round_trips(card: Card) -> None:
     assert Card.parse(str(card)) == card
