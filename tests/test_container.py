@@ -3,11 +3,17 @@ container engine (CI has none; docs/service.md records a real build and run)."""
 
 from __future__ import annotations
 
+import json
 import re
 from fnmatch import fnmatch
 from pathlib import Path
 
+import pytest
+from fastapi.testclient import TestClient
+
+from api.main import create_app
 from api.settings import Settings
+from solver.i18n import _, language
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -110,3 +116,66 @@ def test_nginx_at_the_root_passes_on_no_prefix_a_client_sends() -> None:
     # on from a client, /openapi.json named it as the server for that client's /docs.
     nginx = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
     assert re.search(r'^\s*proxy_set_header X-Forwarded-Prefix "";', nginx, re.MULTILINE)
+
+
+def _nginx_block(nginx: str, opening: str) -> str:
+    """The text between the braces of the block that ``opening`` (a regex) begins."""
+    start = re.search(rf"^\s*{opening}\s*\{{", nginx, re.MULTILINE)
+    assert start is not None, opening
+    depth, end = 1, start.end()
+    while depth:
+        depth += {"{": 1, "}": -1}.get(nginx[end], 0)
+        end += 1
+    return nginx[start.end() : end - 1]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_nginx_answers_a_body_over_its_limit_as_the_service_does(lang: str) -> None:
+    # Over client_max_body_size nginx answers 413 itself, and its HTML page has no
+    # CORS header: the browser hid it from an element on a game's page, which said
+    # "Could not reach the service". Its own 413 is the service's: JSON, the same
+    # detail in the request's language, the same CORS headers.
+    nginx = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
+    body = re.search(r"^\s*client_max_body_size (\w+);", nginx, re.MULTILINE)
+    assert body is not None
+    limit = _nginx_size(body.group(1))
+    target = re.search(r"^\s*error_page 413 (@\w+);", nginx, re.MULTILINE)
+    assert target is not None, "nginx's own HTML 413"
+    location = _nginx_block(nginx, f"location {target.group(1)}")
+    assert re.search(r"^\s*default_type application/json;", location, re.MULTILINE)
+    added = {
+        name.lower(): value
+        for name, value in re.findall(r'add_header ([\w-]+) "?([^";]*)"? always;', location)
+    }
+    said = re.search(r"^\s*return 413 \$(\w+);", location, re.MULTILINE)
+    assert said is not None
+    # The detail for the request's Accept-Language: the map's first pattern that
+    # matches it (nginx tries them in order), else its default.
+    words = _nginx_block(nginx, rf"map \$http_accept_language \${said.group(1)}")
+    entries = re.findall(r"^\s*(\S+) '([^']*)';", words, re.MULTILINE)
+    patterns = [(key.strip('"'), value) for key, value in entries if key != "default"]
+    default = next(value for key, value in entries if key == "default")
+    matched = (value for key, value in patterns if re.search(key.removeprefix("~*"), lang, re.I))
+    detail = json.loads(next(matched, default))
+
+    service = TestClient(create_app(Settings(workers=1, rate_limit="")))
+    answer = service.post(
+        "/v1/rummikub/solve",
+        content=b"{" + b" " * Settings().body_limit_bytes + b"}",
+        headers={
+            "Content-Type": "application/json",
+            "Accept-Language": lang,
+            "Origin": "https://game.example",
+        },
+    )
+    assert answer.status_code == 413
+    assert answer.headers["content-type"] == "application/json"
+    with language(lang):
+        assert detail == {
+            "detail": _("the request body is larger than the limit of {limit} bytes", limit=limit)
+        }
+    assert set(detail) == set(answer.json())  # the service's shape, no more
+    for name, value in answer.headers.items():
+        if name.startswith("access-control-") or name in ("vary", "x-content-type-options"):
+            assert added.get(name) == value, name
+    assert added.get("x-request-id") == "$meldwise_request_id"  # as the replica names it

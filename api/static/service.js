@@ -24,6 +24,9 @@ export class ServiceError extends Error {
  * which it answers 503 itself). */
 export const DEFAULT_TIMEOUT_S = 35;
 const MAX_TIMEOUT_S = 2_147_483; // setTimeout fires at once past 2^31 - 1 ms
+/** Statuses of a gateway's own failure (Bad Gateway, Service Unavailable, Gateway
+ * Timeout): without the service's JSON detail, the answer is a proxy's. */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
 /** POST ``body`` as JSON to ``url``; resolve to the answer, or reject with a
  * ServiceError (an AbortError when ``signal`` aborts).
@@ -121,6 +124,16 @@ async function call(url, body, signal, tr, expected) {
     throw new ServiceError(tr.t("This service is not available here right now."), 401, detail);
   }
   const wait = response.headers.get("Retry-After");
+  if (detail === null && GATEWAY_STATUSES.has(response.status)) {
+    // Not the service's answer: it never sends 502 or 504, and its 503 always has a
+    // JSON detail. A proxy between the page and the service answered (nginx's own page
+    // for a service that is stopped, 502, or slower than its proxy_read_timeout, 504).
+    const message =
+      response.status === 504
+        ? tr.t("The service did not answer in time: the server in between answered HTTP {status}. Try again shortly.", { status: 504 })
+        : tr.t("The service could not be reached: the server in between answered HTTP {status}. Try again shortly.", { status: response.status });
+    throw new ServiceError(message, response.status, null, [], wait);
+  }
   if (response.status === 503) {
     const seconds = waitSeconds(wait);
     const message = seconds

@@ -687,36 +687,131 @@ def test_a_service_error_shows_its_message_by_the_input(service: str, page: Page
     expect(page.locator("meldwise-hint .error")).to_be_empty()
 
 
+def open_in(page: Page, service: str, lang: str) -> None:
+    """The demo page in ``lang``. The language arrives after its catalogue loads and
+    clears an answer in the old one: this returns once it is applied (an error drawn
+    before it would be cleared)."""
+    page.goto(f"{service}/?lang={lang}")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+
+
 @pytest.mark.parametrize(
     ("lang", "said"),
     [
-        ("en", "The service answered with an error (HTTP 502)."),
-        ("ja", "サービスがエラーを返しました(HTTP 502)。"),
+        ("en", "The service answered with an error (HTTP 500)."),
+        ("ja", "サービスがエラーを返しました(HTTP 500)。"),
     ],
 )
 def test_an_error_without_a_message_is_said_in_the_pages_words(
     service: str, page: Page, lang: str, said: str
 ) -> None:
-    # A proxy's bare 502 (no JSON detail): the browser's status text is English, and
-    # the call is no hint here (Repair): the message says "the service", in the
-    # page's language, with the code.
-    page.goto(f"{service}/?lang={lang}")
-    # The language arrives after its catalogue loads and clears an answer in the old
-    # one: act once it is applied (a repair error drawn before it was cleared).
-    expect(page.locator("html")).to_have_attribute("lang", lang)
+    # A bare 500 (no JSON detail, as a server in between may send): the browser's
+    # status text is English, and the call is no hint here (Repair): the message says
+    # "the service", in the page's language, with the code.
+    open_in(page, service, lang)
     page.locator("#table").fill("R1 R2 R3")
-    page.route(f"**{REPAIR}", lambda route: route.fulfill(status=502, body="<h1>Bad Gateway</h1>"))
+    page.route(
+        f"**{REPAIR}",
+        lambda route: route.fulfill(status=500, body="<h1>Internal Server Error</h1>"),
+    )
     page.locator("#repair-run").click()
     expect(page.locator("#repair-error")).to_have_text(said)
     page.route(
         f"**{REPAIR}",
         lambda route: route.fulfill(
-            status=503, json={"detail": None}, headers={"Retry-After": "3"}
+            status=503, json={"detail": BUSY_DETAIL}, headers={"Retry-After": "3"}
         ),
     )
     page.locator("#repair-run").click()
     expect(page.locator("#repair-error")).not_to_contain_text("hint")
     expect(page.locator("#repair-error")).to_contain_text("3")
+
+
+BUSY_DETAIL = "the server is shutting down; try again shortly"
+"""A detail of the service's own 503 (it sends one with every refusal)."""
+
+NGINX_502 = (
+    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
+    "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n"
+    "</body>\r\n</html>\r\n"
+)
+"""nginx's own page for a 502 (its body for the service stopped behind it)."""
+
+
+@pytest.mark.parametrize(
+    ("status", "lang", "said"),
+    [
+        (
+            502,
+            "en",
+            "The service could not be reached: the server in between answered HTTP 502. "
+            "Try again shortly.",
+        ),
+        (
+            503,
+            "en",
+            "The service could not be reached: the server in between answered HTTP 503. "
+            "Try again shortly.",
+        ),
+        (
+            504,
+            "en",
+            "The service did not answer in time: the server in between answered HTTP 504. "
+            "Try again shortly.",
+        ),
+        (
+            502,
+            "ja",
+            "サービスに届きませんでした(間にあるサーバーが HTTP 502 を返しました)。"
+            "しばらくしてからもう一度お試しください。",
+        ),
+        (
+            504,
+            "ja",
+            "サービスが時間内に応答しませんでした(間にあるサーバーが HTTP 504 を返しました)。"
+            "しばらくしてからもう一度お試しください。",
+        ),
+    ],
+)
+def test_a_proxys_own_gateway_error_is_not_said_as_the_services(
+    service: str, page: Page, status: int, lang: str, said: str
+) -> None:
+    # nginx in front of a stopped service answers 502 itself (504 when the service
+    # is slower than its proxy_read_timeout): the page said "The service answered
+    # with an error (HTTP 502)." The service never sends 502 or 504, and its own 503
+    # always has a JSON detail: one without is the proxy's.
+    open_in(page, service, lang)
+    page.locator("#rack").fill("R1 R2 R3")
+    page.route(
+        f"**{SOLVE}",
+        lambda route: route.fulfill(
+            status=status, content_type="text/html", body=NGINX_502.replace("502", str(status))
+        ),
+    )
+    hint = page.locator("meldwise-hint")
+    events = hint.evaluate_handle(
+        "element => { const seen = [];"
+        " element.addEventListener('meldwise-hint-error', e => seen.push(e.detail));"
+        " return seen; }"
+    )
+    hint.get_by_role("button").click()
+    expect(hint.get_by_role("alert")).to_have_text(said)
+    assert events.evaluate("seen => seen.map(d => [d.message, d.status, d.detail])") == [
+        [said, status, None]
+    ]
+    # JSON that is not the service's error (a cloud load balancer's) is the proxy's too.
+    page.route(
+        f"**{SOLVE}",
+        lambda route: route.fulfill(status=status, json={"error": "no healthy upstream"}),
+    )
+    hint.evaluate("element => element.hint().catch(() => {})")
+    page.wait_for_function("seen => seen.length === 2", arg=events)
+    assert events.evaluate("seen => [seen[1].message, seen[1].status]") == [said, status]
+    row = next(
+        line for line in HTTP_DOC.read_text().splitlines() if "`meldwise-hint-error` event" in line
+    )
+    if lang == "en":  # the element's words, as docs/http.md gives them
+        assert said.split(":")[0] in row
 
 
 @pytest.mark.parametrize("status", [503, 429])
@@ -731,7 +826,7 @@ def test_a_wait_given_as_a_date_is_not_said_in_seconds(
     page.route(
         f"**{SOLVE}",
         lambda route: route.fulfill(
-            status=status, json={"detail": None}, headers={"Retry-After": date}
+            status=status, json={"detail": BUSY_DETAIL}, headers={"Retry-After": date}
         ),
     )
     page.locator("meldwise-hint").get_by_role("button").click()
