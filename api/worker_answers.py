@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException
 from api.deps import get_client, get_pool, get_settings
 from api.pool import WireSolver
 from api.settings import Settings
-from solver.i18n import LANGUAGES, _, set_language
+from solver.i18n import _, set_language, tag_language
 from solver.rummikub import DEFAULT_TIME_LIMIT
 
 DEFAULT_TIME_LIMIT_MS = round(DEFAULT_TIME_LIMIT * 1000)
@@ -127,4 +127,4 @@ def glance(body: bytes) -> tuple[int, str | None, int, bool]:
     if isinstance(table, list):
         tiles += sum(len(meld) for meld in table if isinstance(meld, list))
     advised = asked.get("opponents") is not None
-    return limit, lang if lang in LANGUAGES else None, tiles, advised
+    return limit, tag_language(lang), tiles, advised

@@ -30,7 +30,17 @@ from typing import Any, NoReturn, TextIO, TypeAlias
 from solver.arena.runner import bot_list
 from solver.cpsat import interruptible
 from solver.errors import MeldwiseError
-from solver.i18n import LANGUAGES, N_, Nn_, _, catalogue, current, from_environment, language
+from solver.i18n import (
+    LANGUAGES,
+    N_,
+    Nn_,
+    _,
+    catalogue,
+    current,
+    from_environment,
+    language,
+    tag_language,
+)
 from solver.wire import (
     MAX_TIME_LIMIT_MS,
     json_problem,
@@ -251,6 +261,7 @@ def add_language_option(parser: argparse.ArgumentParser, every_command: bool = F
     parser.add_argument(
         "--lang",
         dest=EVERY_COMMANDS_LANG if every_command else "lang",
+        type=lambda tag: tag_language(tag) or tag,  # JA, ja-JP: ja, as a request's lang
         choices=LANGUAGES,
         default=None,
         help=(
@@ -1099,8 +1110,8 @@ def _lang_flag(words: Sequence[str]) -> str | None:
         flag, equals, value = word.partition("=")
         if not _is_lang(flag):
             continue
-        lang = value if equals else after
-        if lang in LANGUAGES:
+        lang = tag_language(value if equals else after)
+        if lang is not None:
             asked.add(lang)
     return asked.pop() if len(asked) == 1 else None
 

@@ -47,6 +47,7 @@ from solver.i18n import (
     check_language,
     clauses,
     language,
+    tag_language,
 )
 
 MAX_LISTED = 5
@@ -102,17 +103,24 @@ class Request(BaseModel):
         return found
 
 
+LANG_PATTERN = "^({})(-[A-Za-z0-9]{{1,8}})*$".format(
+    "|".join("".join(f"[{c}{c.upper()}]" for c in code) for code in LANGUAGES)
+)
+"""The tags :func:`solver.i18n.tag_language` reads, as a JSON schema's pattern (which
+has no flag for any case): en or ja in any case, subtags after it (``ja-JP``)."""
+
 LangCode = Annotated[
     str,
     AfterValidator(check_language),
-    WithJsonSchema({"type": "string", "enum": list(LANGUAGES)}),
+    WithJsonSchema({"type": "string", "pattern": LANG_PATTERN, "examples": list(LANGUAGES)}),
 ]
 Lang = Annotated[
     LangCode | None,
     Field(
-        description="language of every text in the answer, error details included: en or ja "
-        "(default: over HTTP the Accept-Language header's choice, else en); nothing else "
-        "changes",
+        description="language of every text in the answer, error details included: en or ja, "
+        "a language tag read as Accept-Language reads one (any case, subtags such as a "
+        "region allowed: JA, ja-JP) (default: over HTTP the Accept-Language header's "
+        "choice, else en); nothing else changes",
     ),
 ]
 
@@ -132,7 +140,7 @@ class Spoken(Request):
     def _read_in_its_language(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
         # A tile or a setting the request gets wrong is named in the request's language.
         lang = data.get("lang") if isinstance(data, Mapping) else None
-        with language(lang if lang in LANGUAGES else None):
+        with language(tag_language(lang)):
             read = handler(data)
             read.check_request()
             return read
