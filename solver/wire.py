@@ -25,6 +25,7 @@ from typing import Annotated, Any, Self, TypeVar
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
@@ -47,8 +48,10 @@ from solver.i18n import (
     check_language,
     clauses,
     language,
+    listed,
     tag_language,
 )
+from solver.settings import FEWEST_PLAYERS
 
 MAX_LISTED = 5
 """Most problems named in one error message."""
@@ -123,6 +126,35 @@ Lang = Annotated[
         "choice, else en); nothing else changes",
     ),
 ]
+
+
+def bots_by_seat(most: int) -> BeforeValidator:
+    """The check of a game request's ``bots``, one bot name per seat of a game of
+    :data:`~solver.settings.FEWEST_PLAYERS` to ``most`` seats, for both games: their
+    count said of what it counts (pydantic's own "'bots' must hold at least 2, got 1"
+    left a first-time user to guess). The field declares the same bounds for the schema
+    (``Field(min_length=FEWEST_PLAYERS, max_length=most)``)."""
+
+    def counted(names: Any) -> Any:
+        if isinstance(names, list) and not FEWEST_PLAYERS <= len(names) <= most:
+            shown = [f"{quoted(name)!s:.40}" for name in names[:MAX_SEATS_SHOWN]]
+            raise RequestError(
+                _(
+                    "give one bot per seat, {least} to {most} bots (e.g. strong and greedy);"
+                    " got {n}: {bots}",
+                    least=FEWEST_PLAYERS,
+                    most=most,
+                    n=len(names),
+                    bots=listed(shown + ["..."] * (len(names) > MAX_SEATS_SHOWN)),
+                )
+            )
+        return names
+
+    return BeforeValidator(counted)
+
+
+MAX_SEATS_SHOWN = 10
+"""Most bot names quoted when a game request names too many."""
 
 
 class Spoken(Request):
