@@ -1051,12 +1051,16 @@ def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
         return listing(list(dict.fromkeys(in_flags(part, flags) for part in error.parts)))
     message = str(error)
     start = 0
+    said = set()  # the flags the message says by now
     for where, shown in error.places:
         if not shown:  # a place the message is about without quoting it
-            if (flag := _flag_of(where, flags)) is not None:
+            # Said once: a set's place within a field the message names (table_before[1]
+            # of "table_before: table set 1 ...") read "--before: --before: table set 1".
+            if (flag := _flag_of(where, flags)) is not None and flag not in said:
                 length = len(message)
                 message = _("{where}: {problem}", where=flag, problem=message)
                 start += len(message) - length
+                said.add(flag)
             continue
         at = message.find(shown, start)
         if at < 0:
@@ -1064,6 +1068,7 @@ def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
         flag = _flag_of(where, flags) or shown
         message = message[:at] + flag + message[at + len(shown) :]
         start = at + len(flag)
+        said.add(flag)
     return message
 
 

@@ -51,6 +51,20 @@ REFUSED = [
         " strong, greedy, greedy, greedy, beginner\n",
         None,
     ),
+    # A table set's error is placed at the set (table_before[1]) within the field the
+    # message names: the flag is said once ("--before: --before: table set 1").
+    (
+        ["validate", "--rack", "R5", "--before", "B3 B4 B5 | R1 R2", "--after", ""],
+        "error: --before: table set 1 (R1 R2) is not a valid set: a set needs at least 3 tiles,"
+        " this one has 2\n",
+        None,
+    ),
+    (
+        ["solve", "--rack", "R1", "--table", "B3 B4 B5 | R1 R2"],
+        "error: --table: table set 1 (R1 R2) is not a valid set: a set needs at least 3 tiles,"
+        " this one has 2\n",
+        None,
+    ),
     (
         ["solve", "--rack", "R1", "--opponents", "0"],
         "error: --opponents must be at least 1, got 0\n",

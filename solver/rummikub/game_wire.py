@@ -302,7 +302,7 @@ def _bot_answer(asked: BotRequest) -> dict[str, Any]:
     try:
         position.check(asked.rules)
     except TableError as error:
-        raise error.about("table") from None  # --table on the command line
+        raise error.nested_in("table") from None  # --table on the command line
     view = facing(position, asked.rules, asked.opponents)
     if not position.rack:
         # As an opponent's rack of 0 tiles is refused: the round ended as the rack

@@ -241,7 +241,7 @@ def test_a_repair_of_an_empty_heap_is_refused_as_the_command_line_refuses_it(
     bad = client.post(REPAIR, json={"table": [["R1", "R2", "R3"], [], ["B1", "B2", "B3"]]})
     assert bad.status_code == 422
     assert bad.json()["detail"] == "table heap 1 has no tiles: a heap lies on the table"
-    assert bad.json()["places"] == [{"field": ["table"], "quoted": ""}]
+    assert bad.json()["places"] == [{"field": ["table", 1], "quoted": ""}]
     assert client.post(REPAIR, json={"table": [["R1", "R2", "R3"]]}).status_code == 200
 
 
