@@ -26,7 +26,7 @@ from pydantic_core import InitErrorDetails
 from solver.arena.runner import MAX_SEED
 from solver.errors import MeldwiseError, RequestError, path_of, quoted
 from solver.i18n import _
-from solver.wire import MAX_NAME, request_error
+from solver.wire import MAX_NAME, request_error, whole_numbers
 
 MAX_REVIEW_TURNS = 400
 """Most turns one Rummikub review solves (bot games of the standard rules took 30-120
@@ -152,7 +152,7 @@ def read_model(model: type[Model], data: Any) -> Model:
     """Check a record's shape against ``model``; raise :class:`RequestError` naming the
     bad field (``game record: missing field 'seed'``)."""
     try:
-        return model.model_validate(data)
+        return model.model_validate(whole_numbers(data))
     except ValidationError as error:
         raise RequestError(
             _("game record: {problems}", problems=request_error(error.errors()))

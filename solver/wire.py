@@ -329,13 +329,59 @@ def read_json(text: str) -> Any:
     )
 
 
+def whole_number(value: Any) -> Any:
+    """``value``, or the whole number it is when it is a decimal whose value is whole:
+    JSON does not tell 100 from 100.0 or 1e2 (RFC 8259; JavaScript cannot), so wherever a
+    whole number is asked they are 100 (they were refused as "must be a whole number,
+    got 100.0"); 1.5 stays as it is, for the field to refuse. One of more than
+    :data:`MAX_DIGITS` digits (1e300) raises :class:`RequestError` as a JSON integer of
+    that many does."""
+    if isinstance(value, float) and value.is_integer():
+        whole = int(value)
+        problem = too_many_digits(str(abs(whole)))
+        if problem is not None:
+            raise RequestError(problem)
+        return whole
+    return value
+
+
+def whole_numbers(data: Any) -> Any:
+    """``data`` (a request, as JSON decodes it) with every decimal whose value is whole
+    read as that whole number (:func:`whole_number`), in objects and arrays at any
+    depth: the one reading of a number for every field, rule setting and record. Read
+    without recursion: an array nested a thousand deep is the field's to refuse."""
+    read = _shell(data)
+    unread = [(data, read)]
+    while unread:
+        given, copy = unread.pop()
+        if isinstance(given, Mapping) and isinstance(copy, dict):
+            for key, value in given.items():
+                copy[key] = _shell(value)
+                unread.append((value, copy[key]))
+        elif isinstance(given, list | tuple) and isinstance(copy, list):
+            copy.extend(_shell(value) for value in given)
+            unread.extend(zip(given, copy, strict=True))
+    return read
+
+
+def _shell(value: Any) -> Any:
+    """An empty dict or list for an object or an array (:func:`whole_numbers` fills
+    it), else the value read (:func:`whole_number`)."""
+    if isinstance(value, Mapping):
+        return {}
+    if isinstance(value, list | tuple):
+        return []
+    return whole_number(value)
+
+
 def read(model: type[M], request: Any) -> M:
     """``request`` (a mapping, as JSON decodes it) read as ``model``, or a
-    :class:`~solver.errors.MeldwiseError` naming what is wrong."""
+    :class:`~solver.errors.MeldwiseError` naming what is wrong; a decimal whose value is
+    whole is that whole number (:func:`whole_numbers`)."""
     if isinstance(request, model):
         return request
     try:
-        return model.model_validate(request)
+        return model.model_validate(whole_numbers(request))
     except ValidationError as error:
         raise request_error(error.errors()) from None
 
