@@ -28,7 +28,7 @@ from api.reading import BodyError
 from api.schemas import ErrorBody, RefusalBody
 from api.settings import Settings
 from solver.errors import MeldwiseError
-from solver.i18n import LANGUAGES, _, set_language
+from solver.i18n import _, set_language, tag_language
 from solver.wire import MAX_NAME, request_error
 
 MAX_DETAIL = 400
@@ -180,8 +180,8 @@ async def _invalid_request(request: Request, error: RequestValidationError) -> J
     answered while it is read (:mod:`api.bodies`)."""
     request.app.state.metrics.rejected.labels("invalid").inc()
     body = error.body
-    if isinstance(body, dict) and body.get("lang") in LANGUAGES:
-        set_language(body["lang"])  # the body's own language, when it could be read
+    if isinstance(body, dict) and (lang := tag_language(body.get("lang"))) is not None:
+        set_language(lang)  # the body's own language, when it could be read
     problems = list(error.errors())
     # The library's own reading of the same model gives the same message.
     for problem in problems:

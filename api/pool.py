@@ -54,7 +54,7 @@ from api.logs import REQUEST_ID
 from api.metrics import Metrics
 from api.reading import BodyError
 from solver.errors import MeldwiseError
-from solver.i18n import LANGUAGES, _, _n, current, language
+from solver.i18n import _, _n, current, language, tag_language
 
 WireSolver = Callable[[Mapping[str, Any]], dict[str, Any]]
 """A dict-in, dict-out entry point of the library, which names a worker's task
@@ -142,8 +142,8 @@ def language_of(job: Job) -> str:
         asked = json.loads(job.body)
     except (ValueError, RecursionError):
         return job.lang
-    if isinstance(asked, dict) and asked.get("lang") in LANGUAGES:
-        return str(asked["lang"])
+    if isinstance(asked, dict):
+        return tag_language(asked.get("lang")) or job.lang
     return job.lang
 
 

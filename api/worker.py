@@ -49,7 +49,7 @@ from solver import (
 )
 from solver.cpsat import game_budget
 from solver.errors import RequestError
-from solver.i18n import LANGUAGES, _, _n, language
+from solver.i18n import _, _n, language, tag_language
 from solver.rummikub.game_wire import (
     BotRequest,
     BotResponse,
@@ -220,7 +220,7 @@ def _read(request: Any, model: type[Request]) -> Request:
     """``request`` read as ``model``, its errors said in its own ``lang`` (as
     :func:`solver.i18n.speaks` has a wire function read its request)."""
     lang = request.get("lang") if isinstance(request, Mapping) else None
-    with language(lang if lang in LANGUAGES else None):
+    with language(tag_language(lang)):
         return read(model, request)
 
 

@@ -30,7 +30,17 @@ from typing import Any, NoReturn, TextIO, TypeAlias
 from solver.arena.runner import bot_list
 from solver.cpsat import interruptible
 from solver.errors import MeldwiseError
-from solver.i18n import LANGUAGES, N_, Nn_, _, catalogue, current, from_environment, language
+from solver.i18n import (
+    LANGUAGES,
+    N_,
+    Nn_,
+    _,
+    catalogue,
+    current,
+    from_environment,
+    language,
+    tag_language,
+)
 from solver.wire import (
     MAX_TIME_LIMIT_MS,
     json_problem,
@@ -251,6 +261,7 @@ def add_language_option(parser: argparse.ArgumentParser, every_command: bool = F
     parser.add_argument(
         "--lang",
         dest=EVERY_COMMANDS_LANG if every_command else "lang",
+        type=lambda tag: tag_language(tag) or tag,  # JA, ja-JP: ja, as a request's lang
         choices=LANGUAGES,
         default=None,
         help=(
@@ -1040,12 +1051,16 @@ def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
         return listing(list(dict.fromkeys(in_flags(part, flags) for part in error.parts)))
     message = str(error)
     start = 0
+    said = set()  # the flags the message says by now
     for where, shown in error.places:
         if not shown:  # a place the message is about without quoting it
-            if (flag := _flag_of(where, flags)) is not None:
+            # Said once: a set's place within a field the message names (table_before[1]
+            # of "table_before: table set 1 ...") read "--before: --before: table set 1".
+            if (flag := _flag_of(where, flags)) is not None and flag not in said:
                 length = len(message)
                 message = _("{where}: {problem}", where=flag, problem=message)
                 start += len(message) - length
+                said.add(flag)
             continue
         at = message.find(shown, start)
         if at < 0:
@@ -1053,6 +1068,7 @@ def in_flags(error: MeldwiseError, flags: Mapping[str, str]) -> str:
         flag = _flag_of(where, flags) or shown
         message = message[:at] + flag + message[at + len(shown) :]
         start = at + len(flag)
+        said.add(flag)
     return message
 
 
@@ -1099,8 +1115,8 @@ def _lang_flag(words: Sequence[str]) -> str | None:
         flag, equals, value = word.partition("=")
         if not _is_lang(flag):
             continue
-        lang = value if equals else after
-        if lang in LANGUAGES:
+        lang = tag_language(value if equals else after)
+        if lang is not None:
             asked.add(lang)
     return asked.pop() if len(asked) == 1 else None
 

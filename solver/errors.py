@@ -51,6 +51,14 @@ class MeldwiseError(ValueError):
         self.places = ((path_of(where), ""),)
         return self
 
+    def nested_in(self, where: str) -> MeldwiseError:
+        """This error, its places (noted relative to a list it read: a set's index,
+        ``[1]``) now within the place ``where`` of what was read (``table[1]``); one that
+        noted none is about ``where`` itself (see :meth:`about`)."""
+        at = path_of(where)
+        self.places = tuple(((*at, *inner), shown) for inner, shown in self.places)
+        return self if self.places else self.about(where)
+
     def naming(self, *fields: str, quoted: bool = True) -> MeldwiseError:
         """This error, noting that its message quotes each of ``fields`` (top-level
         fields of what was read, as ``'name'``, or as ``name`` when not ``quoted``: see

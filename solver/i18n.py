@@ -132,11 +132,28 @@ def percent_text(share: float, *, at_least: bool = False) -> str:
     return f"{math.floor(percent + 0.5)}%"
 
 
+_TAG = re.compile(r"([A-Za-z]{1,8})(?:-[A-Za-z0-9]{1,8})*")
+"""A language tag's shape (BCP 47's, as RFC 4647 reads a language range): a primary
+subtag, then subtags (region, script, ...) after hyphens; any case."""
+
+
+def tag_language(tag: object) -> str | None:
+    """The language Meldwise speaks that the language tag ``tag`` names, or None: its
+    primary subtag in any case (tags are case-insensitive), whatever subtags follow
+    (``JA``, ``ja-JP``, ``en-GB`` name ``ja``, ``ja``, ``en``). The one reading of a
+    tag, for a request's ``lang``, ``Accept-Language`` and ``--lang`` alike."""
+    found = _TAG.fullmatch(tag) if isinstance(tag, str) else None
+    code = found.group(1).lower() if found else None
+    return code if code in LANGUAGES else None
+
+
 def check_language(lang: object) -> str:
-    """``lang`` if Meldwise speaks it, else :class:`~solver.errors.RequestError` (in English
-    and Japanese, as the reader's language is the thing in doubt)."""
-    if isinstance(lang, str) and lang in LANGUAGES:
-        return lang
+    """The language Meldwise speaks that the tag ``lang`` names (:func:`tag_language`),
+    else :class:`~solver.errors.RequestError` (in English and Japanese, as the reader's
+    language is the thing in doubt)."""
+    code = tag_language(lang)
+    if code is not None:
+        return code
     raise RequestError(
         f"unknown lang {lang!r:.60}; use 'en' or 'ja'"
         " (未対応の言語です。'en' か 'ja' を指定してください)"
@@ -169,7 +186,8 @@ def from_environment(environ: Mapping[str, str]) -> str:
 
 def negotiate(accept_language: str | None) -> str:
     """The best language for an ``Accept-Language`` header (RFC 9110): each language we
-    speak gets the ``q`` of its own tag, else that of ``*``; the highest ``q`` above 0
+    speak gets the ``q`` of its own tag (read by :func:`tag_language`, as a body's
+    ``lang`` is), else that of ``*``; the highest ``q`` above 0
     wins, the one named first on a tie, English on a tie with ``*``; none: English. A
     ``q`` that is no quality value (above 1, more than 3 decimals, not a number) is 0."""
     named: dict[str, tuple[float, int]] = {}
@@ -181,10 +199,10 @@ def negotiate(accept_language: str | None) -> str:
             key, _eq, value = param.strip().partition("=")
             if key.strip().lower() == "q":
                 q = float(value) if _QUALITY.fullmatch(value.strip()) else 0.0
-        tag = tag.strip().lower()
+        tag = tag.strip()
         if tag == "*":
             anything = anything or (q, position)
-        elif (code := tag.split("-")[0]) in LANGUAGES and q > named.get(code, (-1.0, 0))[0]:
+        elif (code := tag_language(tag)) is not None and q > named.get(code, (-1.0, 0))[0]:
             named[code] = (q, position)
     ranked = []
     for code in LANGUAGES:
@@ -212,9 +230,7 @@ def speaks(function: F) -> F:
             lang = request.get("lang")
         else:
             lang = getattr(request, "lang", None)
-        if lang not in LANGUAGES:
-            lang = None
-        with language(lang) as spoken:
+        with language(tag_language(lang)) as spoken:
             try:
                 return function(request, *args, **kwargs)
             except MeldwiseError as error:

@@ -27,7 +27,7 @@ from solver.arena.runner import MAX_SEED
 from solver.arguments import checked_seat
 from solver.errors import MeldwiseError, RequestError, path_of
 from solver.i18n import _
-from solver.wire import MAX_NAME, request_error
+from solver.wire import MAX_NAME, request_error, whole_numbers
 
 MAX_REVIEW_TURNS = 400
 """Most turns one Rummikub review solves (bot games of the standard rules took 30-120
@@ -151,7 +151,7 @@ def read_model(model: type[Model], data: Any) -> Model:
     """Check a record's shape against ``model``; raise :class:`RequestError` naming the
     bad field (``game record: missing field 'seed'``)."""
     try:
-        return model.model_validate(data)
+        return model.model_validate(whole_numbers(data))
     except ValidationError as error:
         raise RequestError(
             _("game record: {problems}", problems=request_error(error.errors()))

@@ -25,6 +25,7 @@ from typing import Annotated, Any, Self, TypeVar
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
@@ -47,7 +48,10 @@ from solver.i18n import (
     check_language,
     clauses,
     language,
+    listed,
+    tag_language,
 )
+from solver.settings import FEWEST_PLAYERS
 
 MAX_LISTED = 5
 """Most problems named in one error message."""
@@ -102,19 +106,55 @@ class Request(BaseModel):
         return found
 
 
+LANG_PATTERN = "^({})(-[A-Za-z0-9]{{1,8}})*$".format(
+    "|".join("".join(f"[{c}{c.upper()}]" for c in code) for code in LANGUAGES)
+)
+"""The tags :func:`solver.i18n.tag_language` reads, as a JSON schema's pattern (which
+has no flag for any case): en or ja in any case, subtags after it (``ja-JP``)."""
+
 LangCode = Annotated[
     str,
     AfterValidator(check_language),
-    WithJsonSchema({"type": "string", "enum": list(LANGUAGES)}),
+    WithJsonSchema({"type": "string", "pattern": LANG_PATTERN, "examples": list(LANGUAGES)}),
 ]
 Lang = Annotated[
     LangCode | None,
     Field(
-        description="language of every text in the answer, error details included: en or ja "
-        "(default: over HTTP the Accept-Language header's choice, else en); nothing else "
-        "changes",
+        description="language of every text in the answer, error details included: en or ja, "
+        "a language tag read as Accept-Language reads one (any case, subtags such as a "
+        "region allowed: JA, ja-JP) (default: over HTTP the Accept-Language header's "
+        "choice, else en); nothing else changes",
     ),
 ]
+
+
+def bots_by_seat(most: int) -> BeforeValidator:
+    """The check of a game request's ``bots``, one bot name per seat of a game of
+    :data:`~solver.settings.FEWEST_PLAYERS` to ``most`` seats, for both games: their
+    count said of what it counts (pydantic's own "'bots' must hold at least 2, got 1"
+    left a first-time user to guess). The field declares the same bounds for the schema
+    (``Field(min_length=FEWEST_PLAYERS, max_length=most)``)."""
+
+    def counted(names: Any) -> Any:
+        if isinstance(names, list) and not FEWEST_PLAYERS <= len(names) <= most:
+            shown = [f"{quoted(name)!s:.40}" for name in names[:MAX_SEATS_SHOWN]]
+            raise RequestError(
+                _(
+                    "give one bot per seat, {least} to {most} bots (e.g. strong and greedy);"
+                    " got {n}: {bots}",
+                    least=FEWEST_PLAYERS,
+                    most=most,
+                    n=len(names),
+                    bots=listed(shown + ["..."] * (len(names) > MAX_SEATS_SHOWN)),
+                )
+            )
+        return names
+
+    return BeforeValidator(counted)
+
+
+MAX_SEATS_SHOWN = 10
+"""Most bot names quoted when a game request names too many."""
 
 
 class Spoken(Request):
@@ -132,7 +172,7 @@ class Spoken(Request):
     def _read_in_its_language(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
         # A tile or a setting the request gets wrong is named in the request's language.
         lang = data.get("lang") if isinstance(data, Mapping) else None
-        with language(lang if lang in LANGUAGES else None):
+        with language(tag_language(lang)):
             read = handler(data)
             read.check_request()
             return read
@@ -289,13 +329,59 @@ def read_json(text: str) -> Any:
     )
 
 
+def whole_number(value: Any) -> Any:
+    """``value``, or the whole number it is when it is a decimal whose value is whole:
+    JSON does not tell 100 from 100.0 or 1e2 (RFC 8259; JavaScript cannot), so wherever a
+    whole number is asked they are 100 (they were refused as "must be a whole number,
+    got 100.0"); 1.5 stays as it is, for the field to refuse. One of more than
+    :data:`MAX_DIGITS` digits (1e300) raises :class:`RequestError` as a JSON integer of
+    that many does."""
+    if isinstance(value, float) and value.is_integer():
+        whole = int(value)
+        problem = too_many_digits(str(abs(whole)))
+        if problem is not None:
+            raise RequestError(problem)
+        return whole
+    return value
+
+
+def whole_numbers(data: Any) -> Any:
+    """``data`` (a request, as JSON decodes it) with every decimal whose value is whole
+    read as that whole number (:func:`whole_number`), in objects and arrays at any
+    depth: the one reading of a number for every field, rule setting and record. Read
+    without recursion: an array nested a thousand deep is the field's to refuse."""
+    read = _shell(data)
+    unread = [(data, read)]
+    while unread:
+        given, copy = unread.pop()
+        if isinstance(given, Mapping) and isinstance(copy, dict):
+            for key, value in given.items():
+                copy[key] = _shell(value)
+                unread.append((value, copy[key]))
+        elif isinstance(given, list | tuple) and isinstance(copy, list):
+            copy.extend(_shell(value) for value in given)
+            unread.extend(zip(given, copy, strict=True))
+    return read
+
+
+def _shell(value: Any) -> Any:
+    """An empty dict or list for an object or an array (:func:`whole_numbers` fills
+    it), else the value read (:func:`whole_number`)."""
+    if isinstance(value, Mapping):
+        return {}
+    if isinstance(value, list | tuple):
+        return []
+    return whole_number(value)
+
+
 def read(model: type[M], request: Any) -> M:
     """``request`` (a mapping, as JSON decodes it) read as ``model``, or a
-    :class:`~solver.errors.MeldwiseError` naming what is wrong."""
+    :class:`~solver.errors.MeldwiseError` naming what is wrong; a decimal whose value is
+    whole is that whole number (:func:`whole_numbers`)."""
     if isinstance(request, model):
         return request
     try:
-        return model.model_validate(request)
+        return model.model_validate(whole_numbers(request))
     except ValidationError as error:
         raise request_error(error.errors()) from None
 

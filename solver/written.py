@@ -6,11 +6,15 @@ U+FF5C) and the ideographic comma (U+3001); spaces include the ideographic space
 Emoji variation selectors, which phone keyboards add to a suit symbol (a heart as
 U+2665 U+FE0F), mean nothing and are dropped. The pieces keep the writing they came
 with, so that an error quotes a tile or card as it was sent.
+
+One tile or card is read by one rule for both games (:func:`piece`): in any case, what
+a Japanese keyboard types folded to ASCII, spaces around it ignored, none inside it.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,6 +41,28 @@ def partition(text: str, separator: str) -> tuple[str, str, str]:
     """:meth:`str.partition` at the first ``separator`` however it is written."""
     head, *rest = re.split(f"([{re.escape(_WIDE[separator])}])", text, maxsplit=1)
     return (head, rest[0], rest[1]) if rest else (head, "", "")
+
+
+_TYPED_WIDE = re.compile("[\u3000\uff01-\uffef]")
+"""What a Japanese keyboard (an IME) types in place of ASCII: the Halfwidth and
+Fullwidth Forms block (full-width letters, digits and signs, half-width katakana) and
+the ideographic space."""
+
+
+def piece(text: str) -> str | None:
+    """One tile or card as both games' notations read it, the one rule of its writing:
+    upper case; the forms a Japanese keyboard types (:data:`_TYPED_WIDE`: R5 or 07H typed
+    full width, ジョーカー in half-width katakana) folded as NFKC folds them, and no
+    other look-alike (a superscript ``¹``, a circled ``①`` or a mathematical bold digit
+    is no digit, though NFKC reads one); emoji variation selectors dropped; the spaces
+    around it ignored. None when a space is left inside (``10 S``, ``赤 5``): a tile or
+    card never holds one, a list puts spaces between them."""
+    if not text.isascii():
+        wide = _TYPED_WIDE.sub(lambda typed: unicodedata.normalize("NFKC", typed[0]), text)
+        # Composed again: a half-width voiced mark (ｼﾞ) folds to a combining one.
+        text = unicodedata.normalize("NFC", without_variation_selectors(wide))
+    norm = text.strip().upper()
+    return None if any(c.isspace() for c in norm) else norm
 
 
 def without_variation_selectors(text: str) -> str:

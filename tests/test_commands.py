@@ -31,9 +31,38 @@ REFUSED = [
         "error: --seed must be at least 0, got -1\n",
         "エラー: --seed は 0 以上で指定してください(指定値: -1)\n",
     ),
+    # "--bots must hold at least 2, got 1" did not say what the 2 counts.
     (
         ["game", "--bots", "strong"],
-        "error: --bots must hold at least 2, got 1\n",
+        "error: --bots: give one bot per seat, 2 to 4 bots (e.g. strong and greedy); got 1:"
+        " strong\n",
+        "エラー: --bots: 席ごとに1つずつ、2〜4個のボットを指定してください(例: strong と greedy)"
+        "(指定: 1個、strong)\n",
+    ),
+    (
+        ["game", "--game", "shanghai", "--bots", "strong"],
+        "error: --bots: give one bot per seat, 2 to 8 bots (e.g. strong and greedy); got 1:"
+        " strong\n",
+        None,
+    ),
+    (
+        ["game", "--bots", "strong,greedy,greedy,greedy,beginner"],
+        "error: --bots: give one bot per seat, 2 to 4 bots (e.g. strong and greedy); got 5:"
+        " strong, greedy, greedy, greedy, beginner\n",
+        None,
+    ),
+    # A table set's error is placed at the set (table_before[1]) within the field the
+    # message names: the flag is said once ("--before: --before: table set 1").
+    (
+        ["validate", "--rack", "R5", "--before", "B3 B4 B5 | R1 R2", "--after", ""],
+        "error: --before: table set 1 (R1 R2) is not a valid set: a set needs at least 3 tiles,"
+        " this one has 2\n",
+        None,
+    ),
+    (
+        ["solve", "--rack", "R1", "--table", "B3 B4 B5 | R1 R2"],
+        "error: --table: table set 1 (R1 R2) is not a valid set: a set needs at least 3 tiles,"
+        " this one has 2\n",
         None,
     ),
     (

@@ -137,6 +137,13 @@ ROWS: list[tuple[str, Any]] = [
     ("solve", {"rack": [], "opened": "yes"}),
     ("solve", {"rack": [], "opened": 1}),
     ("solve", {"rack": [], "time_limit_ms": 1.5}),
+    # A decimal whose value is whole is that whole number (JSON does not tell 100 from
+    # 100.0 or 1e2): "must be a whole number, got 100.0". A fraction is still refused.
+    ("solve", {"rack": ["R1"], "time_limit_ms": 1e2, "disruption_time_limit_ms": 0.0}),
+    ("solve", {"rack": ["R1"], "rules": {"jokers": 2.0}, "opponents": [{"rack_size": 5.0}]}),
+    ("solve", {"rack": [], "time_limit_ms": 4e5}),
+    ("solve", {"rack": [], "time_limit_ms": 1e300}),
+    ("solve", {"rack": [5.0]}),
     ("solve", {"rack": [], "time_limit_ms": True}),
     ("solve", {"rack": [], "time_limit_ms": "5"}),
     ("solve", {"rack": [], "rules": []}),
@@ -214,6 +221,10 @@ ROWS: list[tuple[str, Any]] = [
     ("game", {"bots": ["greedy", 5]}),
     ("game", {"bots": ["greedy", "greedy"], "settings": {"hand": 60}}),
     ("game", {"bots": ["greedy", "greedy"], "settings": []}),
+    (
+        "game",
+        {"bots": ["greedy", "greedy"], "seed": 1.0, "settings": {**TINY_OPTIONS, "hand": 5.0}},
+    ),
     # review
     ("review", {"record": EXAMPLE_RECORD, "player": None, "objective": None}),
     ("review", {"record": EXAMPLE_RECORD, "player": 2}),
@@ -246,6 +257,9 @@ ROWS: list[tuple[str, Any]] = [
     ("advise", {"hand": ["7H"], "contract": {"sets": ["3"]}}),
     ("advise", {"hand": ["7H"], "contract": {"sets": [2]}}),
     ("advise", {"hand": ["7H"], "hand_number": 9, "buys_left": 5}),
+    ("advise", {"hand": ["7H", "7S"], "hand_number": 1.0, "buys_left": 2.0, "time_limit_ms": 5e2}),
+    ("advise", {"hand": ["7H", "7S"], "contract": {"sets": [3.0, 3], "runs": [4e0]}}),
+    ("advise", {"hand": ["7H", "7S"], "contract": {"sets": [3.5]}}),
     ("advise", {"hand": ["7H"], "hand_number": 1, "table": [{"cards": ["3S", "5S", "7S"]}]}),
     ("advise", {"hand": ["7H", "7H", "7h"], "hand_number": 1}),
     ("advise", {"hand": ["7H"], "hand_number": 1, "upcard": "ZZ", "phase": "later"}),
@@ -267,6 +281,8 @@ ROWS: list[tuple[str, Any]] = [
     ("shanghai game", {"bots": ["greedy", "greedy"], "notation": "RBKO"}),
     ("shanghai review", {"record": SHANGHAI_RECORD, "player": None, "time_limit_ms": None}),
     ("shanghai review", {"record": SHANGHAI_RECORD, "player": 2}),
+    ("shanghai review", {"record": SHANGHAI_RECORD, "player": 1.0, "time_limit_ms": 50.0}),
+    ("shanghai review", {"record": {**SHANGHAI_RECORD, "seed": float(SHANGHAI_RECORD["seed"])}}),
     ("shanghai review", {"record": SHANGHAI_RECORD, "player": "1"}),
     ("shanghai review", {"record": {**SHANGHAI_RECORD, "version": 3}}),
     ("shanghai review", {"record": {**SHANGHAI_RECORD, "seed": SHANGHAI_RECORD["seed"] + 1}}),
@@ -346,6 +362,44 @@ def test_cli_jsonl_agrees_with_the_library(name: str) -> None:
     # A refused line says which it is (a blank line gets no answer).
     lines = [e.get("ok", {**e, "line": n}) for n, e in enumerate(expected, 1)]
     assert answers == lines
+
+
+def _numbers(value: Any) -> Iterator[int | float]:
+    """Every number in a request (booleans aside)."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _numbers(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _numbers(item)
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        yield value
+
+
+WHOLE_DECIMALS = [
+    (name, request)
+    for name, request in ROWS
+    if any(isinstance(number, float) for number in _numbers(request))
+]
+
+
+@pytest.mark.parametrize(("name", "request_"), WHOLE_DECIMALS)
+def test_a_decimal_whose_value_is_whole_reads_as_that_whole_number(
+    name: str, request_: Any
+) -> None:
+    """Wherever a whole number is asked, 100.0 and 1e2 are 100 (the CLI and HTTP agree,
+    above); a fraction is refused as before, and a whole number too large by its value."""
+    fractions = [n for n in _numbers(request_) if isinstance(n, float) and not n.is_integer()]
+    as_ints = json.loads(json.dumps(request_), parse_float=lambda text: int(float(text)))
+    verdict = library(name, request_)
+    if fractions:
+        assert verdict == {"error": verdict["error"]}
+        assert f"must be a whole number, got {fractions[0]}" in verdict["error"]
+    elif any(abs(n) >= 1e20 for n in _numbers(request_)):
+        assert verdict == {"error": "a number has 301 digits; at most 20 are accepted"}
+    else:
+        assert verdict == library(name, as_ints)
+        assert "must be a whole number" not in str(verdict)
 
 
 def test_every_row_is_an_edge_both_ways() -> None:

@@ -544,6 +544,52 @@ def client() -> Iterator[TestClient]:
         yield client
 
 
+@pytest.mark.parametrize("tag", ["ja", "JA", "Ja", "ja-JP", "JA-jp", "ja-Jpan-JP", "EN", "en-GB"])
+def test_the_body_lang_reads_a_tag_as_the_accept_language_header_does(
+    client: TestClient, tag: str
+) -> None:
+    # A language tag is case-insensitive (BCP 47): "lang": "JA" was refused while the
+    # header Accept-Language: JA was read as Japanese.
+    lang = negotiate(tag)
+    by_header = client.post(SOLVE, json=ACCEPTANCE, headers={"Accept-Language": tag})
+    by_field = client.post(SOLVE, json={**ACCEPTANCE, "lang": tag})
+    assert by_field.status_code == by_header.status_code == 200, by_field.text
+    assert by_field.json() == by_header.json() == solve_rummikub({**ACCEPTANCE, "lang": lang})
+    refused = client.post(SOLVE, json={"rack": ["Q5"], "lang": tag})
+    assert refused.status_code == 422
+    assert _is_japanese(refused.json()["detail"]) == (lang == "ja"), refused.text
+
+
+@pytest.mark.parametrize("tag", ["JA", "ja-JP", "jA-x-private"])
+def test_the_dict_api_and_the_command_line_read_a_lang_tag_in_any_case(
+    tag: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert solve_rummikub({**ACCEPTANCE, "lang": tag}) == solve_rummikub(
+        {**ACCEPTANCE, "lang": "ja"}
+    )
+    with pytest.raises(MeldwiseError) as refused:
+        solve_rummikub({"rack": ["Q5"], "lang": tag})
+    assert _is_japanese(str(refused.value))
+    monkeypatch.setenv("LANGUAGE", "en")
+    rack = ["solve", "--rack", "R1 R2 R3"]
+    said = _said([*rack, "--lang", tag], capsys)
+    assert said == _said([*rack, "--lang", "ja"], capsys)
+    assert said[0] == 0
+    assert _is_japanese(said[1])
+    assert _said(["--lang", tag, *rack], capsys) == said
+
+
+@pytest.mark.parametrize("tag", ["fr", "jaa", "j", "ja-", "ja_JP", "ja--JP", "ja-toolongsubtag"])
+def test_a_tag_of_no_language_meldwise_speaks_is_refused_and_ignored_in_the_header(
+    tag: str,
+) -> None:
+    with pytest.raises(MeldwiseError, match=r"unknown lang.*'en' or 'ja'"):
+        solve_rummikub({"rack": ["R1"], "lang": tag})
+    assert negotiate(tag) == "en"
+    # What is not a language tag is ignored in the header, as one Meldwise does not speak.
+    assert negotiate(f"{tag}, ja;q=0.5") == "ja"
+
+
 def test_http_lang_field_and_accept_language(client: TestClient) -> None:
     english = client.post(SOLVE, json=ACCEPTANCE).json()
     by_field = client.post(SOLVE, json={**ACCEPTANCE, "lang": "ja"})

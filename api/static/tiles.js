@@ -36,9 +36,17 @@ const SUIT_SYMBOLS = {
 const VARIATION_SELECTORS = /[\ufe0e\ufe0f]/g;
 const ENGLISH = translator("en");
 
+/** ``text`` with what a Japanese keyboard types folded to ASCII, as the service folds
+ * it (solver/written.py, ``piece``): the Halfwidth and Fullwidth Forms block and the
+ * ideographic space as NFKC reads them, and no other look-alike (a superscript ¹ is
+ * no digit: NFKC of the whole text drew R¹ as R1, which the service refuses). */
+function typed(text) {
+  return text.replace(/[\u3000\uff01-\uffef]/g, (c) => c.normalize("NFKC")).normalize("NFC");
+}
+
 /** A tile as typed, in the service's letters: full-width to ASCII, 赤5 -> R5. */
 export function readTile(text) {
-  const norm = text.normalize("NFKC").trim();
+  const norm = typed(text).trim();
   const bracket = BRACKETS.exec(norm); // ジョーカー(赤6) -> J(R6)
   if (bracket) return `${readTile(bracket[1])}(${readTile(bracket[2])})`;
   if (norm === "ジョーカー") return "J";
@@ -50,7 +58,7 @@ export function readTile(text) {
 
 /** A card as typed, in the service's letters: full-width to ASCII, 7♥ or ♥7 -> 7H. */
 export function readCard(text) {
-  let norm = text.normalize("NFKC").replace(VARIATION_SELECTORS, "").trim();
+  let norm = typed(text).replace(VARIATION_SELECTORS, "").trim();
   const bracket = BRACKETS.exec(norm); // ジョーカー(6♥) -> JK(6H)
   if (bracket) return `${readCard(bracket[1])}(${readCard(bracket[2])})`;
   if (norm === "ジョーカー") return "JK";

@@ -44,12 +44,15 @@ from solver.rummikub.wire import (
     facing,
     read_tiles,
 )
-from solver.settings import placed, seated
-from solver.wire import Answer, Lang, Spoken, TimeCapped, read
+from solver.settings import FEWEST_PLAYERS, placed, seated
+from solver.wire import Answer, Lang, Spoken, TimeCapped, bots_by_seat, read
 
 MAX_GAME_TILES = 212
 """Most tiles a bot game may have (twice the standard set): it keeps a game to seconds."""
 
+
+MAX_BOTS = 4
+"""Most bots a game request seats (the engine seats up to 8 for big variants)."""
 
 BotName = Literal["beginner", "greedy", "strong"]
 assert set(get_args(BotName)) == set(BOTS)
@@ -114,7 +117,9 @@ class GameRequest(Spoken):
         json_schema_extra={"examples": [{"bots": ["strong", "greedy"], "seed": 7}]}
     )
 
-    bots: list[BotName] = Field(min_length=2, max_length=4, description="bot by seat")
+    bots: Annotated[list[BotName], bots_by_seat(MAX_BOTS)] = Field(
+        min_length=FEWEST_PLAYERS, max_length=MAX_BOTS, description="bot by seat"
+    )
     seed: Seed = Field(default=0, description="the deal's seed")
     settings: dict[str, Any] = Field(
         default_factory=dict,
@@ -297,7 +302,7 @@ def _bot_answer(asked: BotRequest) -> dict[str, Any]:
     try:
         position.check(asked.rules)
     except TableError as error:
-        raise error.about("table") from None  # --table on the command line
+        raise error.nested_in("table") from None  # --table on the command line
     view = facing(position, asked.rules, asked.opponents)
     if not position.rack:
         # As an opponent's rack of 0 tiles is refused: the round ended as the rack

@@ -10,12 +10,13 @@ letters and digits (``R5`` typed full-width). ``Y`` and ``黄`` name yellow; a g
 but no yellow reads them as its fourth colour (:meth:`Rules.canonical
 <solver.rummikub.rules.Rules.canonical>`), as Japanese players call it 黄.
 Output is canonical unless a :class:`Notation` asks for ``Y`` (:func:`spelling`).
+How a tile may be written (case, full width, spaces, look-alikes of a digit) is the
+rule both games share: :func:`solver.written.piece`.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -26,7 +27,7 @@ from solver.arguments import checked_items
 from solver.errors import NotationError, TableError, quoted
 from solver.i18n import _, _p
 from solver.values import Pasted
-from solver.written import split, without_variation_selectors, words, words_or_items
+from solver.written import piece, split, words, words_or_items
 
 MAX_NUMBER = 26
 """The largest tile number any rule set may use."""
@@ -82,13 +83,13 @@ _JOKER_NAMES = ("J", "ジョーカー", "JOKER")
 
 
 def _normalise(text: str) -> str:
-    """Full-width to ASCII (NFKC), upper case, a kanji colour as its letter."""
-    if text.isascii():  # the usual case: R5
-        return text.strip().upper()
-    norm = without_variation_selectors(unicodedata.normalize("NFKC", text)).strip().upper()
+    """The tile as written, read as :func:`~solver.written.piece` reads a tile or card
+    (``""`` for one with a space inside, which no tile matches), a kanji colour as its
+    letter."""
+    norm = piece(text) or ""
     for name, letter in _KANJI.items():
         if norm.startswith(name):
-            return letter + norm[len(name) :].strip()
+            return letter + norm[len(name) :]
     return norm
 
 
@@ -172,7 +173,7 @@ class Tile:
         :meth:`parse` keeps it as the joker's :attr:`meant`; :meth:`Rules.read_tile
         <solver.rummikub.rules.Rules.read_tile>` checks it in the game's terms."""
         name, bracket, meant = _normalise(text).partition("(")
-        if not bracket or name.strip() not in _JOKER_NAMES:
+        if not bracket or name not in _JOKER_NAMES:
             return None
         inner = meant[:-1] if meant.endswith(")") else ""
         try:

@@ -170,4 +170,4 @@ def read_table_set(index: int, tiles: Sequence[Tile], rules: Rules) -> Meld:
                 tiles=format_written(tiles) or _("empty"),
                 reason=error,
             )
-        ) from None
+        ).about(f"[{index}]") from None  # the set's place in the table read

@@ -180,7 +180,7 @@ def repair(
             # a solve's table and table_before refuse one.
             raise TableError(
                 _("table heap {index} has no tiles: a heap lies on the table", index=index)
-            ).about("table")
+            ).about(f"table[{index}]")
     before = None if before is None else rules.in_game(before)
     rack = None if rack is None else rules.in_game((rack,))[0]
     now = Counter(chain.from_iterable(table))

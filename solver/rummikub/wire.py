@@ -585,7 +585,7 @@ def solve_rummikub(request: Mapping[str, Any] | SolveRequest) -> dict[str, Any]:
                 free_jokers=asked.free_jokers,
             )
         except TableError as error:  # a set of the request's table, refused
-            raise error.about("table") from None  # --table on the command line
+            raise error.nested_in("table") from None  # --table on the command line
         table = position.check(asked.rules) if asked.hint_level is HintLevel.TILE else ()
         view = None if asked.opponents is None else facing(position, asked.rules, asked.opponents)
         answer = hint_answer(play, asked.hint_level, table, view is not None and not view.pool_size)

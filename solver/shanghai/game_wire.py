@@ -24,14 +24,14 @@ from solver.errors import MeldwiseError, RulesError
 from solver.i18n import _, _n, speaks
 from solver.record import MAX_REVIEW_TIME_LIMIT_MS as MAX_REVIEW_TIME_LIMIT_MS
 from solver.record import RecordError, Seed, check_review
-from solver.settings import placed, seated
+from solver.settings import FEWEST_PLAYERS, placed, seated
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT
 from solver.shanghai.bots import BOTS, make_bot
 from solver.shanghai.engine import MAX_PLAYERS, Game, GameSettings
 from solver.shanghai.record import GameRecordModel, PlayEntry, read_record, record_to_dict
 from solver.shanghai.review import review_game, review_to_dict
 from solver.shanghai.wire import AnyCard, GoDownOut, LayOffsOut, MeldOut, ShanghaiContract
-from solver.wire import Answer, Lang, Spoken, TimeCapped, read
+from solver.wire import Answer, Lang, Spoken, TimeCapped, bots_by_seat, read
 
 MAX_REVIEW_TURNS = 1000
 """Most play phases one review solves: a whole bot game of the standard rules, four
@@ -60,8 +60,8 @@ class ShanghaiGameRequest(Spoken):
         }
     )
 
-    bots: list[ShanghaiBotName] = Field(
-        min_length=2, max_length=MAX_PLAYERS, description="bot by seat"
+    bots: Annotated[list[ShanghaiBotName], bots_by_seat(MAX_PLAYERS)] = Field(
+        min_length=FEWEST_PLAYERS, max_length=MAX_PLAYERS, description="bot by seat"
     )
     seed: Seed = Field(default=0, description="the deal's seed")
     settings: dict[str, Any] = Field(

@@ -234,4 +234,4 @@ def read_table_meld(index: int, cards: Sequence[Card], rules: Rules) -> Meld:
                 cards=format_cards(cards) or _("empty"),
                 reason=error,
             )
-        ) from None
+        ).about(f"[{index}]") from None  # the meld's place in the table read

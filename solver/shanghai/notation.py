@@ -5,12 +5,13 @@ A card is a rank followed by a suit: ``7H``, ``10S`` (also ``TS``), ``QD``,
 ``str(card)`` is the canonical form (``10S``, ``JK``) and
 ``Card.parse(str(card)) == card`` always holds. The suit may also be a symbol,
 before or after the rank (``7♥``, ``♠10``; ``♤♡♢♧`` too), the joker ``ジョーカー``,
-and letters and digits typed full-width.
+and letters and digits typed full-width. How a card may be written (case, full width,
+spaces, leading zeros, look-alikes of a digit) is the rule both games share:
+:func:`solver.written.piece`.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import total_ordering
@@ -19,7 +20,7 @@ from solver.arguments import checked_items
 from solver.errors import NotationError
 from solver.i18n import _
 from solver.values import Pasted
-from solver.written import without_variation_selectors, words_or_items
+from solver.written import piece, words_or_items
 
 ACE = 14
 """Ranks run 2..14: J = 11, Q = 12, K = 13, A = 14."""
@@ -93,7 +94,7 @@ class Card:
             raise NotationError(
                 _("unknown card {card!r:.60}: a card is a string like '7H' or 'JK'", card=text)
             )
-        norm = without_variation_selectors(unicodedata.normalize("NFKC", text)).strip().upper()
+        norm = piece(text) or ""  # a space inside: no card
         if norm in _JOKER_NAMES:
             return JOKER
         name, bracket, meant = norm.partition("(")
@@ -118,9 +119,11 @@ class Card:
                 )
             )
         if norm[:1] in _SUIT_SYMBOLS:  # ♠10: the suit symbol first
-            norm = norm[1:].strip() + norm[:1]
-        norm = norm[:-1].strip() + _SUIT_SYMBOLS.get(norm[-1:], norm[-1:])
-        rank = _RANK_BY_NAME.get(norm[:-1])
+            norm = norm[1:] + norm[:1]
+        norm = norm[:-1] + _SUIT_SYMBOLS.get(norm[-1:], norm[-1:])
+        # Leading zeros do not count, as in a Rummikub tile (07H, R07); 0 is no rank.
+        ranked = norm[:-1].lstrip("0") if norm[:-1].isdigit() else norm[:-1]
+        rank = _RANK_BY_NAME.get(ranked)
         try:
             suit = Suit(norm[-1:])
         except ValueError:

@@ -207,7 +207,7 @@ class ShanghaiAdviseRequest(Spoken):
                 for index, item in enumerate(self.table)
             )
         except TableError as error:
-            raise error.about("table") from None  # --table on the command line
+            raise error.nested_in("table") from None  # --table on the command line
         nxt = self.next_player
         return Position(
             tuple(self.hand),

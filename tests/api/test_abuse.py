@@ -108,6 +108,20 @@ def test_a_bad_body_gets_an_answer_naming_the_problem(
             )
 
 
+@pytest.mark.parametrize("number", [b"1e2", b"100.0", b"1.0e+2", b"100"])
+def test_a_json_number_written_with_a_fraction_or_exponent_is_read_by_its_value(
+    client: TestClient, number: bytes
+) -> None:
+    # JSON does not tell 100 from 100.0 or 1e2: they were refused as "must be a whole
+    # number, got 100.0". 1.5 still is, in the words it was.
+    body = b'{"rack": ["R1", "R2", "R3"], "time_limit_ms": %s, "rules": {"jokers": 2.0}}'
+    answer = client.post(SOLVE, content=body % number, headers=JSON)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["tiles_played"] == 3
+    refused = client.post(SOLVE, content=body % b"1.5", headers=JSON)
+    assert refused.json()["detail"] == "'time_limit_ms' must be a whole number, got 1.5"
+
+
 def test_a_byte_not_utf8_is_counted_from_1_as_a_json_character_is(client: TestClient) -> None:
     """The same place of a body was "byte 0xff at position 10" when not UTF-8 and
     "Expecting value at character 11" when bad JSON: bytes were counted from 0,

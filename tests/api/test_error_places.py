@@ -490,3 +490,48 @@ def test_a_record_missing_fields_lists_each_as_its_place(client: TestClient, lan
     found_in_turn(body["detail"], body["places"])
     error = refusal(review_shanghai, asked)
     assert body == {"detail": str(error), "places": listed_places(error)}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(
+    ("path", "asked", "fields"),
+    [
+        (SOLVE, {"rack": ["R1"], "table": [["B3", "B4", "B5"], ["R1", "R2"]]}, [["table", 1]]),
+        (
+            "/v1/rummikub/bot",
+            {"bot": "greedy", "rack": ["R1"], "opponents": [{"rack_size": 5}], "table": [["K1"]]},
+            [["table", 0]],
+        ),
+        (
+            "/v1/rummikub/validate",
+            {"rack": ["R5"], "table_before": [["B3", "B4", "B5"], ["R1", "R2"]], "table_after": []},
+            [["table_before"], ["table_before", 1]],
+        ),
+        (
+            "/v1/rummikub/repair",
+            {"table": [["R1", "R2", "R3"]], "table_before": [["R1", "R2", "R3"], ["R9"]]},
+            [["table_before"], ["table_before", 1]],
+        ),
+        ("/v1/rummikub/repair", {"table": [["R1", "R2", "R3"], [], ["R4"]]}, [["table", 1]]),
+        (
+            "/v1/shanghai/advise",
+            {
+                "hand": ["7H"],
+                "hand_number": 1,
+                "table": [{"cards": ["3S", "3H", "3D"]}] * 2 + [{"cards": ["JC", "QC"]}],
+            },
+            [["table", 2]],
+        ),
+    ],
+    ids=["solve", "bot", "validate", "repair before", "repair heap", "shanghai"],
+)
+def test_an_invalid_table_set_is_placed_at_its_index(
+    client: TestClient, path: str, asked: dict[str, Any], fields: list[list[Any]], lang: str
+) -> None:
+    # "table set 1 (R1 R2) is not a valid set" listed the place ["table"], where a bad
+    # tile in a rack or a set is placed at its index (["rack", 1], ["table", 0, 2]).
+    answer = client.post(path, json={**asked, "lang": lang})
+    assert answer.status_code == 422, answer.text
+    body = answer.json()
+    assert [place["field"] for place in body["places"]] == fields, body
+    found_in_turn(body["detail"], body["places"])

@@ -317,7 +317,11 @@ def test_a_review_over_the_answer_limit_says_what_to_send_instead(
             "the other players' racks ('opponents') hold 106 tiles, but the game leaves only"
             " 105 tiles off 'rack' and 'table'",
         ),
-        (GAME, {"bots": ["strong"]}, "'bots' must hold at least 2, got 1"),
+        (
+            GAME,
+            {"bots": ["strong"]},
+            "bots: give one bot per seat, 2 to 4 bots (e.g. strong and greedy); got 1: strong",
+        ),
         (
             GAME,
             {"bots": ["strong", "greedy"], "settings": {"hand": 60}},

@@ -241,7 +241,7 @@ def test_a_repair_of_an_empty_heap_is_refused_as_the_command_line_refuses_it(
     bad = client.post(REPAIR, json={"table": [["R1", "R2", "R3"], [], ["B1", "B2", "B3"]]})
     assert bad.status_code == 422
     assert bad.json()["detail"] == "table heap 1 has no tiles: a heap lies on the table"
-    assert bad.json()["places"] == [{"field": ["table"], "quoted": ""}]
+    assert bad.json()["places"] == [{"field": ["table", 1], "quoted": ""}]
     assert client.post(REPAIR, json={"table": [["R1", "R2", "R3"]]}).status_code == 200
 
 
@@ -638,6 +638,12 @@ def test_a_worker_sends_a_solve_answer_as_its_size_then_its_bytes() -> None:
     [
         (b'{"rack": [], "time_limit_ms": 1500, "lang": "ja"}', 1500, "ja"),
         (b'{"rack": []}', DEFAULT_TIME_LIMIT_MS, None),
+        # The worker reads 1.5e3 as 1500: so does the look (it took the default, 2 s,
+        # and the fair queue charged a solve of 10 s, 1e4, as one of 2 s).
+        (b'{"rack": [], "time_limit_ms": 1.5e3, "lang": "ja"}', 1500, "ja"),
+        (b'{"rack": [], "time_limit_ms": 1e4}', 10_000, None),
+        (b'{"rack": [], "time_limit_ms": 1e300}', DEFAULT_TIME_LIMIT_MS, None),
+        (b'{"rack": [], "time_limit_ms": 1.5}', DEFAULT_TIME_LIMIT_MS, None),
         (b'{"rack": [], "time_limit_ms": "5", "lang": "fr"}', DEFAULT_TIME_LIMIT_MS, None),
         (b'{"rack": [], "time_limit_ms": true}', DEFAULT_TIME_LIMIT_MS, None),
         (b"[1, 2]", DEFAULT_TIME_LIMIT_MS, None),

@@ -26,6 +26,30 @@ def test_repr_pastes_back_as_the_same_tile(colour: Colour, number: int, joker: b
     assert again.meant == tile.meant
 
 
+@pytest.mark.parametrize(
+    ("text", "tile"),
+    [
+        ("\uff52\uff15", "R5"),  # full width
+        ("赤\uff11\uff12", "R12"),
+        ("\uff7c\uff9e\uff6e\uff70\uff76\uff70", "J"),  # half-width katakana
+        ("\u3000J(R6)\u3000", "J"),
+        ("\uff32\uff10\uff15", "R5"),
+    ],
+)
+def test_what_a_japanese_keyboard_types_is_read(text: str, tile: str) -> None:
+    assert str(Tile.parse(text)) == tile
+
+
+@pytest.mark.parametrize(
+    "text",
+    # superscript, circled, bold digit; spaces inside; a double-struck R
+    ["R\u00b9", "R\u2460", "R\U0001d7d3", "赤 5", "J (R6)", "J( R6)", "R\u30005", "\u211d5"],
+)
+def test_look_alikes_and_spaces_inside_are_no_tile(text: str) -> None:
+    with pytest.raises(NotationError):
+        Tile.parse(text)
+
+
 def test_parse_is_case_insensitive_and_canonical() -> None:
     assert str(Tile.parse("b13")) == "B13"
     assert Tile.parse(" j ") is JOKER

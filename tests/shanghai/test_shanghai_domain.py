@@ -40,6 +40,29 @@ def test_notation_round_trips(card: Card) -> None:
     assert Card.parse(str(card).lower()) == card
 
 
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("\uff10\uff17\uff28", "7H"),  # full width
+        ("010S", "10S"),
+        ("\uff7c\uff9e\uff6e\uff70\uff76\uff70", "JK"),  # half-width katakana
+        ("\u3000♠\uff11\uff10 ", "10S"),
+        ("7♥\ufe0f", "7H"),
+    ],
+)
+def test_what_a_japanese_keyboard_types_is_read(text: str, card: str) -> None:
+    # Leading zeros do not count, as in a Rummikub tile (R05): 07H was refused.
+    assert str(Card.parse(text)) == card
+
+
+@pytest.mark.parametrize(
+    "text", ["10 S", "♠ 10", "JK (6H)", "\u2466H", "7\u1d34", "\u2077H", "0TS", "0H", "00H"]
+)
+def test_look_alikes_and_spaces_inside_are_no_card(text: str) -> None:
+    with pytest.raises(NotationError):
+        Card.parse(text)
+
+
 def test_aliases_and_canonical_output() -> None:
     assert [str(c) for c in parse_cards("ts 10s * jk qd Ac")] == [
         "10S",

@@ -240,7 +240,11 @@ def test_too_few_cards_are_said_by_players_not_hands() -> None:
 
 BAD_FLAGS = [
     (["--bots", "strong,clever"], "error: --bots must be 'greedy' or 'strong', got 'clever'"),
-    (["--bots", "strong", "--seed", "-1"], "error: --bots must hold at least 2, got 1; --seed"),
+    (
+        ["--bots", "strong", "--seed", "-1"],
+        "error: --bots: give one bot per seat, 2 to 8 bots (e.g. strong and greedy); got 1:"
+        " strong; --seed",
+    ),
     (["--bots", "strong,greedy", "--option", "hands=11"], "error: --option: 'hands' must be"),
     (["--bots", "strong,greedy", "--option", "rules.decks=0"], "error: --option rules: rule"),
     (["--bots", "strong,greedy", "--notation", "RBYK"], "error: --notation writes Rummikub"),
