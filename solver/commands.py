@@ -49,7 +49,7 @@ from solver.wire import (
     read_json,
     too_many_digits,
 )
-from solver.written import partition, split, words
+from solver.written import partition, split, typed, words
 
 EXIT_BAD_INPUT = 2
 """The exit code of a command given bad input (the HTTP service's 422)."""
@@ -499,7 +499,7 @@ def file_path(name: str) -> Path:
 
 _WHOLE = re.compile(r"[+-]?([0-9]+)")
 """A whole number as every flag reads one (:func:`whole_number`, :func:`setting_value`):
-ASCII digits, a sign or not, after NFKC (:func:`_as_whole`)."""
+ASCII digits, a sign or not, typed full width too (:func:`_as_whole`)."""
 # inf and nan too, as float() reads them: a time limit's range check says them.
 _DECIMAL = re.compile(
     r"[+-]?(?:([0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?([0-9]+))?|inf|infinity|nan)", re.IGNORECASE
@@ -521,7 +521,7 @@ def whole_number(text: str) -> int:
 def _as_whole(text: str) -> re.Match[str] | None:
     """``text`` read as a whole number (:data:`_WHOLE`), typed full width or not: the
     number's text and its digits (group 1), or None."""
-    return _WHOLE.fullmatch(unicodedata.normalize("NFKC", text.strip()))
+    return _WHOLE.fullmatch(typed(text).strip())
 
 
 class Seconds(float):
@@ -534,7 +534,7 @@ class Seconds(float):
     written: str
 
     def __new__(cls, text: str) -> Seconds:
-        match = _DECIMAL.fullmatch(unicodedata.normalize("NFKC", text.strip()))
+        match = _DECIMAL.fullmatch(typed(text).strip())
         if match is None:
             raise argparse.ArgumentTypeError(_("must be a number, got {got!r:.60}", got=text))
         _check_digits((match.group(1) or "").replace(".", ""), match.group(2) or "")
@@ -816,7 +816,7 @@ def sizes_from_flag(
         raise MeldwiseError(empty())
     sizes = []
     for word in words(text):
-        written = unicodedata.normalize("NFKC", word)
+        written = typed(word)
         # ASCII digits alone: isdigit() passes other scripts' ("\u0663"), and once
         # passed "³", which int() refuses.
         number = written.removesuffix(mark)

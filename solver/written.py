@@ -49,19 +49,27 @@ Fullwidth Forms block (full-width letters, digits and signs, half-width katakana
 the ideographic space."""
 
 
+def typed(text: str) -> str:
+    """``text`` with what a Japanese keyboard types in place of ASCII
+    (:data:`_TYPED_WIDE`: full-width letters, digits and signs, half-width katakana,
+    the ideographic space) folded as NFKC folds it, and no other look-alike: a
+    superscript ``¹``, a circled ``①`` or a mathematical bold digit stays as it is,
+    though NFKC reads it as a digit. What every tile, card and number typed is read as."""
+    if text.isascii():
+        return text
+    wide = _TYPED_WIDE.sub(lambda typed: unicodedata.normalize("NFKC", typed[0]), text)
+    # Composed again: a half-width voiced mark (ｼﾞ) folds to a combining one.
+    return unicodedata.normalize("NFC", wide)
+
+
 def piece(text: str) -> str | None:
     """One tile or card as both games' notations read it, the one rule of its writing:
-    upper case; the forms a Japanese keyboard types (:data:`_TYPED_WIDE`: R5 or 07H typed
-    full width, ジョーカー in half-width katakana) folded as NFKC folds them, and no
-    other look-alike (a superscript ``¹``, a circled ``①`` or a mathematical bold digit
-    is no digit, though NFKC reads one); emoji variation selectors dropped; the spaces
-    around it ignored. None when a space is left inside (``10 S``, ``赤 5``): a tile or
-    card never holds one, a list puts spaces between them."""
-    if not text.isascii():
-        wide = _TYPED_WIDE.sub(lambda typed: unicodedata.normalize("NFKC", typed[0]), text)
-        # Composed again: a half-width voiced mark (ｼﾞ) folds to a combining one.
-        text = unicodedata.normalize("NFC", without_variation_selectors(wide))
-    norm = text.strip().upper()
+    upper case; what a Japanese keyboard types folded (:func:`typed`: R5 or 07H typed
+    full width, ジョーカー in half-width katakana), and no other look-alike; emoji
+    variation selectors dropped; the spaces around it ignored. None when a space is
+    left inside (``10 S``, ``赤 5``): a tile or card never holds one, a list puts spaces
+    between them."""
+    norm = typed(without_variation_selectors(text)).strip().upper()
     return None if any(c.isspace() for c in norm) else norm
 
 

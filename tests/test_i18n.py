@@ -1062,7 +1062,9 @@ def test_bot_lists_split_at_commas_typed_full_width(capsys: pytest.CaptureFixtur
         {"rack_size": 14, "opened": False},
     ]
     assert opponents("9o\u300114") == opponents("9o,14")
-    assert opponents("\u00b2") == [{"rack_size": 2, "opened": False}]  # NFKC: 2
+    # A superscript is no digit, as in a tile (solver.written.typed): NFKC read ² as 2.
+    assert main(["bot", "--rack", "R1", "--opponents", "\u00b2"]) == 2
+    assert "'\u00b2'" in capsys.readouterr().err
     assert main(["bot", "--lang", "ja", "--rack", "R1", "--opponents", "\u0669"]) == 2
     assert "--opponents は 9,14 や 9o のように" in capsys.readouterr().err
     assert main(["game", "--bots", "greedy\u3001beginner", "--seed", "1"]) == 0
