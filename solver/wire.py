@@ -349,7 +349,10 @@ def whole_numbers(data: Any) -> Any:
     """``data`` (a request, as JSON decodes it) with every decimal whose value is whole
     read as that whole number (:func:`whole_number`), in objects and arrays at any
     depth: the one reading of a number for every field, rule setting and record. Read
-    without recursion: an array nested a thousand deep is the field's to refuse."""
+    without recursion: an array nested a thousand deep is the field's to refuse.
+    ``data`` itself when it holds no decimal (nearly every request): not copied."""
+    if not _holds_a_float(data):
+        return data
     read = _shell(data)
     unread = [(data, read)]
     while unread:
@@ -362,6 +365,26 @@ def whole_numbers(data: Any) -> Any:
             copy.extend(_shell(value) for value in given)
             unread.extend(zip(given, copy, strict=True))
     return read
+
+
+def _holds_a_float(data: Any) -> bool:
+    """Whether ``data`` holds a decimal in its objects and arrays at any depth (walked
+    without recursion, as :func:`whole_numbers` walks them)."""
+    unread = [data]
+    while unread:
+        given = unread.pop()
+        if isinstance(given, Mapping):
+            given = given.values()
+        elif not isinstance(given, list | tuple):
+            if isinstance(given, float):
+                return True
+            continue
+        for value in given:
+            if isinstance(value, float):
+                return True
+            if not isinstance(value, str | int):
+                unread.append(value)
+    return False
 
 
 def _shell(value: Any) -> Any:
