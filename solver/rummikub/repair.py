@@ -58,7 +58,7 @@ from solver.rummikub.free_jokers import free_jokers
 from solver.rummikub.house_rules import sets_holding_jokers_in_place
 from solver.rummikub.layout import PlacedSet, lay_out
 from solver.rummikub.legality import TileSets
-from solver.rummikub.melds import Meld, MeldKind, read_meld_or_none
+from solver.rummikub.melds import Meld, MeldKind, read_meld_or_none, readings
 from solver.rummikub.model import TileCounts, TurnModel, build_model
 from solver.rummikub.notation import Tile, format_tiles
 from solver.rummikub.position import Objective, Position, check_counts, read_table_set
@@ -203,7 +203,9 @@ def repair(
     capped: list[bool] = []
 
     def laid(placed: list[PlacedSet], played: Counter[Tile], found: _Found) -> Arrangement:
-        return _arrangement(placed, played, reference, heaps, table, found.proven, turn_rules)
+        return _arrangement(
+            placed, played, reference, heaps, table, found.proven, turn_rules, opened
+        )
 
     def arrange(
         rack: Counter[Tile], table: Counter[Tile], must: Counter[Tile], objective: Objective
@@ -475,12 +477,21 @@ def _arrangement(
     table: TileSets,
     proven: bool,
     rules: Rules,
+    opened: bool,
 ) -> Arrangement:
     """``placed`` laid out from the heaps of ``table`` (read as ``heaps``), with the
     steps there and its closeness to ``reference``; ``rules``: the turn's (the joker
-    rule decides whether a set may be read as its heap lies, see :func:`_as_it_lies`)."""
+    rule decides whether a set may be read as its heap lies, see :func:`_as_it_lies`).
+    ``opened``: whether the player had opened; when not, the sets of ``reference``
+    (the table before) go on from their heaps first and the new sets keep a reading
+    worth what the opening counted (see :func:`_from_heaps`, :func:`_as_it_lies`)."""
     kept, stayed = _calm(placed, reference)
-    going_on = [_as_it_lies(p, table, rules) for p in _from_heaps(placed, table)]
+    # The sets an opening is made of: those carrying no set of the table before on.
+    opening = [] if opened else [p.meld for p in placed if p.origin is None]
+    going_on = [
+        _as_it_lies(p, table, rules, opening=p.meld in opening)
+        for p in _from_heaps(placed, table, untouched=not opened)
+    ]
     steps = plan(heaps, going_on, list(played.elements()), table)
     return Arrangement(
         table=tuple(p.meld for p in steps.table),
@@ -494,10 +505,19 @@ def _arrangement(
     )
 
 
-def _from_heaps(placed: list[PlacedSet], table: TileSets) -> list[PlacedSet]:
+def _from_heaps(
+    placed: list[PlacedSet], table: TileSets, *, untouched: bool = False
+) -> list[PlacedSet]:
     """The same sets, each going on from a heap of the table now (each heap carried on
     by one set at most), matched so that the most tiles stay in their heap (the steps
-    then pick up the fewest tiles), then each set goes on from the earliest heap."""
+    then pick up the fewest tiles), then each set goes on from the earliest heap.
+
+    ``untouched`` (a player who has not opened): the sets carrying a set of the table
+    before on (``origin`` not None) take heaps first, as many as can. A new set matched
+    to the heap holding such a set took that set's tiles, jokers included: with
+    ``R3 J R4`` lying where ``R3 J`` was, the new set ``R4 J`` went on from the heap
+    and ``R3 J`` was laid anew with the rack's joker, steps in which the player took
+    the table's joker before opening."""
     common = {
         (i, j): shared
         for i, p in enumerate(placed)
@@ -507,6 +527,13 @@ def _from_heaps(placed: list[PlacedSet], table: TileSets) -> list[PlacedSet]:
     # The most tiles in place, then the earliest heaps (steps in the order of the table).
     earliest = len(placed) * len(table) + 1
     weights = {(i, j): shared.total() * earliest - j for (i, j), shared in common.items()}
+    if untouched:
+        # More than all the other weights together: the sets of the table before first.
+        first = (sum(len(p.meld.tiles) for p in placed) + 1) * earliest
+        weights = {
+            (i, j): weight + (first if placed[i].origin is not None else 0)
+            for (i, j), weight in weights.items()
+        }
     origin = heaviest_matching(weights, range(len(placed)), len(table))
     remapped = []
     for i, p in enumerate(placed):
@@ -523,12 +550,18 @@ def _from_heaps(placed: list[PlacedSet], table: TileSets) -> list[PlacedSet]:
     return sorted(remapped, key=lambda p: (p.origin is None, p.origin or 0))
 
 
-def _as_it_lies(placed: PlacedSet, table: TileSets, rules: Rules) -> PlacedSet:
+def _as_it_lies(
+    placed: PlacedSet, table: TileSets, rules: Rules, *, opening: bool = False
+) -> PlacedSet:
     """``placed``, going on from a heap of ``table`` with no tile joining it, read as
     the heap lies once the steps have taken the other tiles off it, when the reading
     of its jokers differs (no step lays it out, so a person sees it as it lies).
 
-    Under "free" any reading of its tiles is legal: the heap's own. ``R4 R5 J`` was
+    Under "free" any reading of its tiles is legal: the heap's own; for a set of an
+    opening (``opening``: a new set of a player who has not opened) one worth as much
+    as ``placed``, as the opening counted it: ``J R4`` read first as the run
+    ``J(R3) R4`` (7) is the group ``J(B4) R4`` (8) there, and a heap whose jokers were
+    written for less (``J(R3) R4``) is laid out anew by a step. ``R4 R5 J`` was
     answered ``J(R3) R4 R5`` (the table before's reading) with no steps, a joker said
     to sit where it does not. Under "replace" the reading decides the joker rule:
     ``R4 R5 J`` (the joker R6) is not the set ``J(R3) R4 R5``, though it holds its
@@ -539,19 +572,29 @@ def _as_it_lies(placed: PlacedSet, table: TileSets, rules: Rules) -> PlacedSet:
     if placed.origin is None or placed.joined or not meld.jokers:
         return placed
     # The tiles the steps' takes leave in the heap, in its order.
-    lies = read_meld_or_none(left_in_order(table[placed.origin], Counter(placed.stayed)), rules)
+    in_order = left_in_order(table[placed.origin], Counter(placed.stayed))
+    lies = read_meld_or_none(in_order, rules)
     if not rules.replace_jokers:
+        if opening and lies is not None and lies.value < meld.value:
+            # The opening counted the set at its reading's worth.
+            lies = max(readings(in_order, rules), key=lambda m: m.value)
+            if lies.value < meld.value:
+                return _jokers_anew(placed)
         return placed if lies is None else PlacedSet(lies, placed.origin, placed.stayed, ())
     same = (
         lies is not None
         and lies.kind is meld.kind
         and (meld.kind is MeldKind.GROUP or lies.stands_for == meld.stands_for)
     )
-    if same:
-        return placed
+    return placed if same else _jokers_anew(placed)
+
+
+def _jokers_anew(placed: PlacedSet) -> PlacedSet:
+    """``placed`` with its jokers joining it from its heap: a step puts them in place
+    anew and writes the set whole."""
     stayed = tuple(t for t in placed.stayed if not t.is_joker)
     jokers = tuple(t for t in placed.stayed if t.is_joker)
-    return PlacedSet(meld, placed.origin, stayed, jokers)
+    return PlacedSet(placed.meld, placed.origin, stayed, jokers)
 
 
 def _penalty(

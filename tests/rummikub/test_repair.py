@@ -691,6 +691,65 @@ def test_repair_for_a_player_who_has_not_opened_needs_the_table_before() -> None
         repair_rummikub({"table": [["R10", "R11", "R12"]], "opened": False})
 
 
+SMALL_FREE = Rules.from_dict(
+    {"colours": 2, "numbers": 4, "copies": 1, "jokers": 2, "min_set_len": 2}
+    | {"opening_threshold": 8, "max_jokers_per_set": 1}
+)
+"""Two colours of 1-4, sets of two, an opening of 8: ``J R4`` is the group of 4s
+(8, an opening) or the run 3-4 (7, none); ``joker_retrieval`` is "free"."""
+
+
+def _opening_turn(answer: dict[str, Any], request: dict[str, Any], rules: Rules) -> None:
+    """``answer`` (a repair's rescue or arrangement) as written is a legal turn of a
+    player who has not opened from ``request``'s table before, and no rack tile joins
+    a set of the table before (that set goes on from its heap, untouched)."""
+    before = [parse_tiles(" ".join(s)) for s in request["table_before"]]
+    after = [_written(m) for m in answer["table"]]
+    laid = tuple((_tiles(request["table"]) - _tiles(request["table_before"])).elements())
+    laid += tuple(Tile.parse(t) for t in request.get("rack", ()))
+    verdict = check_play(laid, before, after, False, rules)
+    assert verdict.legal, verdict.problems
+    kept = Counter(tuple(sorted(s)) for s in before)
+    for meld in answer["table"]:
+        key = tuple(sorted(Tile.parse(t) for t in meld["tiles"]))
+        if kept[key] > 0:
+            kept[key] -= 1
+            assert meld["from_rack"] == [], meld
+
+
+def test_a_rescue_before_opening_does_not_take_the_tables_joker_for_an_opening_short() -> None:
+    # The player laid R4 on R3 J. The rescue laid R4 J (the rack's joker) out of the
+    # table's own set: "Split set 0 before J: J R4 becomes set 1. Add your J to set
+    # 0", the table's joker taken by a player who has not opened, and J R4 shown as
+    # the run J(R3) R4, an opening of 7 (check_play: "the opening is worth 7 points,
+    # under the 8 needed") where the model counted the group of 4s, 8.
+    request = {
+        "table": [["R3", "J", "R4"]],
+        "table_before": [["R3", "J"]],
+        "rack": ["J"],
+        "opened": False,
+        "rules": SMALL_FREE.to_dict(),
+    }
+    answer = repair_rummikub(request)
+    assert answer["rescue"]["status"] == "optimal"
+    _opening_turn(answer["rescue"]["play"], request, SMALL_FREE)
+
+
+def test_a_set_laid_before_opening_is_answered_at_the_reading_the_opening_counts() -> None:
+    # The player laid J R4 beside R3 J: the group of 4s, an opening of 8. The
+    # arrangement answered it as it lies with its first reading, the run J(R3) R4,
+    # worth 7: written so, it is no opening.
+    request = {
+        "table": [["R3", "J"], ["J", "R4"]],
+        "table_before": [["R3", "J"]],
+        "opened": False,
+        "rules": SMALL_FREE.to_dict(),
+    }
+    answer = repair_rummikub(request)
+    assert answer["repairable"] is True
+    _opening_turn(answer["arrangement"], request, SMALL_FREE)
+
+
 @pytest.mark.variants
 @settings(max_examples=examples(100))
 @given(data=st.data(), rules=small_rules(max_numbers=5, max_colours=3))
