@@ -178,6 +178,12 @@ SAME_CALLS: dict[str, tuple[Callable[[str], Any], type]] = {
     "engine.Game.new(settings, seed)": (one_draw, object),
     "record.read_record(data)": (recorded, object),
     "record.replay(record)": (lambda game: module(game, "record").replay(recorded(game)), object),
+    "review.review_to_dict(review)": (
+        lambda game: module(game, "review").review_to_dict(
+            module(game, "review").review_game(recorded(game), player=0)
+        ),
+        dict,
+    ),
     "score_round / score_hands(hands, rules)": (scored, tuple),
 }
 """A call that code written against one game's modules makes, and the kind of value it
@@ -187,7 +193,8 @@ answers in both games (``object``: any)."""
 @pytest.mark.parametrize("game", ["rummikub", "shanghai"])
 @pytest.mark.parametrize("call", SAME_CALLS)
 def test_both_games_take_the_same_call(call: str, game: str) -> None:
-    """Code written against one game's modules works against the other's:
-    ``score_hands`` answered a list where ``score_round`` a tuple."""
+    """Code written against one game's modules works against the other's: Rummikub's
+    ``review_to_dict`` needed the record as well as the review, and ``score_hands``
+    answered a list where ``score_round`` a tuple."""
     make, kind = SAME_CALLS[call]
     assert isinstance(make(game), kind)
