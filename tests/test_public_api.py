@@ -175,6 +175,11 @@ def scored(game: str) -> Any:
 
 
 SAME_CALLS: dict[str, tuple[Callable[[str], Any], type]] = {
+    "Position.parse(rack)": (lambda game: module(game).Position.parse(HANDS[game][0]), object),
+    "Position.parse(rack, table)": (
+        lambda game: module(game).Position.parse(*HANDS[game]),
+        object,
+    ),
     "engine.Game.new(settings, seed)": (one_draw, object),
     "record.read_record(data)": (recorded, object),
     "record.replay(record)": (lambda game: module(game, "record").replay(recorded(game)), object),
@@ -193,8 +198,8 @@ answers in both games (``object``: any)."""
 @pytest.mark.parametrize("game", ["rummikub", "shanghai"])
 @pytest.mark.parametrize("call", SAME_CALLS)
 def test_both_games_take_the_same_call(call: str, game: str) -> None:
-    """Code written against one game's modules works against the other's: Rummikub's
-    ``review_to_dict`` needed the record as well as the review, and ``score_hands``
-    answered a list where ``score_round`` a tuple."""
+    """Code written against one game's modules works against the other's: Shanghai had
+    no ``Position.parse``, Rummikub's ``review_to_dict`` needed the record as well as
+    the review, and ``score_hands`` answered a list where ``score_round`` a tuple."""
     make, kind = SAME_CALLS[call]
     assert isinstance(make(game), kind)

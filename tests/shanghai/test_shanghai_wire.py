@@ -365,10 +365,10 @@ def test_cli_contract_errors_name_the_flags(
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        (["--table", "|"], "--table: table meld 0 has no cards"),
-        (["--table", "8H 8S 8D ||"], "--table: table meld 1 has no cards"),
-        (["--table", "ann: "], "--table: table meld 0 has no cards"),
-        (["--table", "8H 8S 8D | bo:"], "--table: table meld 1 has no cards"),
+        (["--table", "|"], "--table: table meld 0 of '|' has no cards"),
+        (["--table", "8H 8S 8D ||"], "--table: table meld 1 of '8H 8S 8D ||' has no cards"),
+        (["--table", "ann: "], "--table: table meld 0 of 'ann: ' has no cards"),
+        (["--table", "8H 8S 8D | bo:"], "--table: table meld 1 of '8H 8S 8D | bo:' has no"),
         (["--sets", "3", "--runs", "4", "--runs", "5"], "--runs is given 2 times"),
         (["--sets", "3", "--sets", "3"], "--sets is given 2 times"),
         # "3,,3" was read as 3,3, and "" as no sets at all.
