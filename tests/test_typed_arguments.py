@@ -97,6 +97,18 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
         lambda: rummikub_engine.Game.new(rummikub_engine.GameSettings(), seed="7"),  # type: ignore[arg-type]
         "'seed'",
     ),
+    # Shanghai's engine is made as Game(settings, seed): the seed in the deal's place.
+    "game a seed for its deal": (
+        lambda: rummikub_engine.Game(rummikub_engine.GameSettings(), 7),  # type: ignore[arg-type]
+        "argument 'deal' must be a Deal (Game.new(settings, seed) deals one from a seed)",
+    ),
+    "game settings None": (
+        lambda: rummikub_engine.Game(
+            None,  # type: ignore[arg-type]
+            rummikub_engine.Deal.shuffle(rummikub_engine.GameSettings(), 1),
+        ),
+        "'settings'",
+    ),
     "bot shown None": (lambda: rummikub_bots.make_bot("greedy").choose(None), "'view'"),  # type: ignore[arg-type]
     "view of no seat": (
         lambda: rummikub_engine.Game.new(rummikub_engine.GameSettings(), seed=1).view(9),
@@ -142,6 +154,10 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
     "Shanghai game seed past 2**31": (
         lambda: shanghai_engine.Game(shanghai_engine.GameSettings(players=2), seed=2**31 + 1),
         "'seed'",
+    ),
+    "Shanghai game settings None": (
+        lambda: shanghai_engine.Game(None, 7),  # type: ignore[arg-type]
+        "'settings'",
     ),
     "Shanghai bot shown None": (
         lambda: shanghai_bots.make_bot("greedy").choose(None),  # type: ignore[arg-type]
