@@ -188,6 +188,28 @@ def reviewing(
     return lambda: review(recorded(), **arguments)
 
 
+GAMES_OF_TWO: dict[str, tuple[Callable[..., object], object]] = {
+    "Rummikub": (
+        rummikub_record.record_to_dict,
+        rummikub_engine.Game.new(rummikub_engine.GameSettings(), 1),
+    ),
+    "Shanghai": (
+        shanghai_record.record_to_dict,
+        shanghai_engine.Game.new(shanghai_engine.GameSettings(players=2, hands=1), 1),
+    ),
+}
+for _game, (_write, _played) in GAMES_OF_TWO.items():
+    # A record written with a name short, or a string of names ("ab" named two seats
+    # 'a' and 'b'), was one its own read_record refuses.
+    CASES[f"{_game} record_to_dict one name for two seats"] = (
+        partial(_write, _played, ["ann"]),
+        "'players' names 1 seat, the game has 2",
+    )
+    CASES[f"{_game} record_to_dict a string of names"] = (
+        partial(_write, _played, "ab"),
+        "argument 'players' must be a list",
+    )
+
 for _game, (_review, _recorded) in REVIEWS.items():
     # Both games' reviews take the same arguments, refused alike.
     CASES[f"{_game} review a dict"] = (partial(_review, {"turns": []}), "'record'")

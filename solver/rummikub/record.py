@@ -33,7 +33,7 @@ from pydantic import Field
 from solver.arena.runner import MAX_SEED
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n, clauses
-from solver.record import RecordError, RecordModel, StrictModel, read_model, seat_name
+from solver.record import RecordError, RecordModel, StrictModel, read_model, seat_names, seats_named
 from solver.rummikub.engine import (
     Action,
     Deal,
@@ -137,13 +137,17 @@ class GameRecord:
 
 def record_to_dict(game: Game, players: Sequence[str] | None = None) -> dict[str, Any]:
     """The record of ``game`` (finished or not) as a JSON object; ``players`` names the
-    seats (a name over the record's limit shortened, see :func:`~solver.record.seat_name`)."""
+    seats (a name over the record's limit shortened, see :func:`~solver.record.seat_name`),
+    or None for a record without names (the format's ``players`` is optional).
+
+    Raises :class:`~solver.errors.RequestError` naming ``players`` when it is no list
+    of one name per seat (:func:`~solver.record.seat_names`)."""
     answer: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "settings": game.settings.to_dict(),
         "seed": game.seed,
-        "players": [seat_name(name) for name in players] if players is not None else None,
+        "players": None if players is None else seat_names(players, game.settings.players),
         "deal": {
             "racks": [_tiles(rack) for rack in game.deal.racks],
             "pool": _tiles(game.deal.pool),
@@ -228,14 +232,7 @@ def _read_game(model: GameRecordModel, settings: GameSettings) -> GameRecord:
         _check_outcome(outcome, rules)
     players = tuple(model.players) if model.players is not None else None
     if players is not None and len(players) != settings.players:
-        raise RecordError(
-            _n(
-                "'players' names {n} seat, the game has {players}",
-                "'players' names {n} seats, the game has {players}",
-                len(players),
-                players=settings.players,
-            )
-        ).naming("players")
+        raise RecordError(seats_named(len(players), settings.players)).naming("players")
     for index, turn in enumerate(turns):
         if turn.player >= settings.players:
             raise RecordError(

@@ -41,7 +41,7 @@ from pydantic import Field
 from solver.arena.runner import MAX_SEED
 from solver.errors import MeldwiseError, quoted
 from solver.i18n import _, _n, clauses
-from solver.record import RecordError, RecordModel, StrictModel, read_model, seat_name
+from solver.record import RecordError, RecordModel, StrictModel, read_model, seat_names, seats_named
 from solver.shanghai.engine import (
     Buy,
     Draw,
@@ -90,7 +90,15 @@ def _event(event: Event) -> dict[str, Any]:
 
 
 def record_to_dict(game: Game, players: Sequence[str]) -> dict[str, Any]:
-    """The record of ``game`` (finished or not) with the bot names by seat."""
+    """The record of ``game`` (finished or not) with the names of its seats (bot names;
+    a name over the record's limit shortened, see :func:`~solver.record.seat_name`).
+
+    ``players`` is required, where Rummikub's :func:`~solver.rummikub.record.record_to_dict`
+    may leave it out: the Shanghai format names every seat (``players`` is a required
+    field of the record, and its review names each seat's figures by it).
+
+    Raises :class:`~solver.errors.RequestError` naming ``players`` when it is no list
+    of one name per seat (:func:`~solver.record.seat_names`)."""
     hands = []
     for index, deal in enumerate(game.deals):
         entry: dict[str, Any] = {
@@ -116,7 +124,7 @@ def record_to_dict(game: Game, players: Sequence[str]) -> dict[str, Any]:
         "version": VERSION,
         "seed": game.seed,
         "settings": game.settings.to_dict(),
-        "players": [seat_name(name) for name in players],
+        "players": seat_names(players, game.settings.players),
         "hands": hands,
         "scores": list(game.scores),
     }
@@ -252,14 +260,7 @@ def read_record(data: Any) -> GameRecord:
     settings = GameSettings.read(model.settings, "settings")
     players = settings.players
     if len(model.players) != players:
-        raise RecordError(
-            _n(
-                "'players' names {n} seat, the game has {players}",
-                "'players' names {n} seats, the game has {players}",
-                len(model.players),
-                players=players,
-            )
-        ).naming("players")
+        raise RecordError(seats_named(len(model.players), players)).naming("players")
     _check_count("scores", len(model.scores), players)
     if len(model.hands) > settings.hands:
         raise RecordError(
