@@ -210,6 +210,14 @@ for _game, (_write, _played) in GAMES_OF_TWO.items():
         "argument 'players' must be a list",
     )
 
+CASES["read_record notation unknown"] = (
+    partial(rummikub_record.read_record, {"turns": []}, "RBGY"),  # type: ignore[arg-type]
+    "argument 'notation' must be 'RBKO' or 'RBYK'",
+)
+for _game, _module in (("Rummikub", rummikub_record), ("Shanghai", shanghai_record)):
+    # A record's dict where the read record goes failed inside (AttributeError).
+    CASES[f"{_game} replay a dict"] = (partial(_module.replay, {"turns": []}), "'record'")
+
 for _game, (_review, _recorded) in REVIEWS.items():
     # Both games' reviews take the same arguments, refused alike.
     CASES[f"{_game} review a dict"] = (partial(_review, {"turns": []}), "'record'")
@@ -229,3 +237,12 @@ def test_the_objective_is_read_alike_by_solve_and_review() -> None:
     record = rummikub_record_of_one_turn()
     review = rummikub_review.review_game(record, objective="points")  # type: ignore[arg-type]
     assert review.objective is Objective.POINTS
+
+
+def test_a_records_notation_is_read_as_its_word_too() -> None:
+    """``read_record(data, "RBYK")``, the notation as the wire writes it, failed with an
+    ``AttributeError``; an error in the record then writes orange as ``Y``."""
+    turn = {"turn": 1, "player": 0, "rack": ["O6"], "table_before": [], "action": "play"}
+    turn |= {"played": ["O6"], "table_after": [["O6", "O7", "O8"]]}
+    with pytest.raises(MeldwiseError, match=r"\(Y6 Y7 Y8\)"):
+        rummikub_record.read_record({"turns": [turn]}, "RBYK")  # type: ignore[arg-type]

@@ -31,6 +31,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from solver.arena.runner import MAX_SEED
+from solver.arguments import checked
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n, clauses
 from solver.record import RecordError, RecordModel, StrictModel, read_model, seat_names, seats_named
@@ -189,6 +190,7 @@ def read_record(data: Any, notation: Notation = Notation.RBKO) -> GameRecord:
     game (``Y`` for orange under ``RBYK``; one that does not is the caller's to refuse,
     :func:`~solver.rummikub.wire.check_notation`).
     """
+    notation = Notation.read(notation)
     model = read_model(GameRecordModel, data)
     settings = GameSettings.read(model.settings, "settings")
     colours = settings.rules.colours
@@ -393,8 +395,16 @@ def replay(record: GameRecord) -> Game:
     Raises :class:`RecordError` at the first turn that breaks the rules or does
     not match what the game shows (a rack, a table, the tile drawn, the result): its
     message names the turn (``turns[4] (turn 5, player 1): ...``), as a Shanghai
-    replay's names the event, and its places note the turn and the field.
+    replay's names the event, and its places note the turn and the field; and
+    :class:`~solver.errors.RequestError` naming ``record`` for one not read by
+    :func:`read_record` (its dict).
+
+    Shanghai's ``replay(record, watch)`` also takes a ``watch`` that sees each move,
+    which its review needs (a Shanghai record holds events, and the positions a review
+    solves come from the replay); Rummikub's record holds each turn's rack and table,
+    which its review reads as they are, so this one has none.
     """
+    record = checked(record, GameRecord, "record")
     deal = record.deal
     if deal is None:
         if record.seed is None:

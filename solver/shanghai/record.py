@@ -39,6 +39,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from solver.arena.runner import MAX_SEED
+from solver.arguments import checked
 from solver.errors import MeldwiseError, quoted
 from solver.i18n import _, _n, clauses
 from solver.record import RecordError, RecordModel, StrictModel, read_model, seat_names, seats_named
@@ -255,7 +256,12 @@ def read_record(data: Any) -> GameRecord:
     Raises :class:`~solver.errors.MeldwiseError` naming the bad field or card: a
     :class:`~solver.record.RecordError` for a record that does not agree with itself
     (points that its hands left do not give, scores that are not their sums, a seat
-    the game does not have)."""
+    the game does not have).
+
+    Cards have one notation, so this takes none; Rummikub's
+    :func:`~solver.rummikub.record.read_record` takes the ``notation`` its errors write
+    tiles in (orange as ``O`` or ``Y``), with a default, so ``read_record(data)`` reads
+    a record of either game."""
     model = read_model(GameRecordModel, data)
     settings = GameSettings.read(model.settings, "settings")
     players = settings.players
@@ -473,8 +479,11 @@ def replay(record: GameRecord, watch: Watcher | None = None) -> Game:
     (a game review reads each play's position so).
 
     Raises :class:`~solver.record.RecordError` at the first place the record breaks the
-    rules or differs from the game, naming the hand, the event, its turn and seat.
+    rules or differs from the game, naming the hand, the event, its turn and seat, and
+    :class:`~solver.errors.RequestError` naming ``record`` for one not read by
+    :func:`read_record` (its dict).
     """
+    record = checked(record, GameRecord, "record")
     game = Game.new(record.settings, record.seed)
     for index, hand in enumerate(record.hands):
         if index >= len(game.deals):
