@@ -193,6 +193,13 @@ SAME_CALLS: dict[str, tuple[Callable[[str], Any], type]] = {
         ),
         dict,
     ),
+    "review.review_game(record) says what both reviews say": (
+        lambda game: [
+            getattr(module(game, "review").review_game(recorded(game)), name)
+            for name in ("turns", "record", "player", "players", "status", "time_capped")
+        ],
+        list,
+    ),
     "score_round / score_hands(hands, rules)": (scored, tuple),
 }
 """A call that code written against one game's modules makes, and the kind of value it
