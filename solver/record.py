@@ -24,9 +24,9 @@ from pydantic import (
 from pydantic_core import InitErrorDetails
 
 from solver.arena.runner import MAX_SEED
-from solver.arguments import checked_seat
+from solver.arguments import checked_items, checked_seat
 from solver.errors import MeldwiseError, RequestError, path_of
-from solver.i18n import _
+from solver.i18n import _, _n
 from solver.wire import MAX_NAME, request_error, whole_numbers
 
 MAX_REVIEW_TURNS = 400
@@ -142,6 +142,29 @@ def seat_name(name: str) -> str:
     with many knobs, ``strong:hold_sets=false+...``) is cut to its first characters and
     ``…``, so that every record the program writes reads back."""
     return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
+
+
+def seats_named(named: int, seats: int) -> str:
+    """What a record's ``players`` naming ``named`` seats of a game of ``seats`` is told."""
+    return _n(
+        "'players' names {n} seat, the game has {players}",
+        "'players' names {n} seats, the game has {players}",
+        named,
+        players=seats,
+    )
+
+
+def seat_names(players: Any, seats: int) -> list[str]:
+    """``players``, a name for each of a game's ``seats``, as a record holds them
+    (:func:`seat_name`).
+
+    Raises :class:`~solver.errors.RequestError` naming ``players`` when it is no list of
+    strings (a string of names, ``"ab"``, is not two) or names another number of seats:
+    the record written would be one its game's ``read_record`` refuses."""
+    names = checked_items(players, str, "players")
+    if len(names) != seats:
+        raise RequestError(seats_named(len(names), seats)).naming("players")
+    return [seat_name(name) for name in names]
 
 
 Model = TypeVar("Model", bound=RecordModel)

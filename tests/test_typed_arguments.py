@@ -97,6 +97,18 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
         lambda: rummikub_engine.Game.new(rummikub_engine.GameSettings(), seed="7"),  # type: ignore[arg-type]
         "'seed'",
     ),
+    # Shanghai's engine is made as Game(settings, seed): the seed in the deal's place.
+    "game a seed for its deal": (
+        lambda: rummikub_engine.Game(rummikub_engine.GameSettings(), 7),  # type: ignore[arg-type]
+        "argument 'deal' must be a Deal (Game.new(settings, seed) deals one from a seed)",
+    ),
+    "game settings None": (
+        lambda: rummikub_engine.Game(
+            None,  # type: ignore[arg-type]
+            rummikub_engine.Deal.shuffle(rummikub_engine.GameSettings(), 1),
+        ),
+        "'settings'",
+    ),
     "bot shown None": (lambda: rummikub_bots.make_bot("greedy").choose(None), "'view'"),  # type: ignore[arg-type]
     "view of no seat": (
         lambda: rummikub_engine.Game.new(rummikub_engine.GameSettings(), seed=1).view(9),
@@ -143,6 +155,10 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
         lambda: shanghai_engine.Game(shanghai_engine.GameSettings(players=2), seed=2**31 + 1),
         "'seed'",
     ),
+    "Shanghai game settings None": (
+        lambda: shanghai_engine.Game(None, 7),  # type: ignore[arg-type]
+        "'settings'",
+    ),
     "Shanghai bot shown None": (
         lambda: shanghai_bots.make_bot("greedy").choose(None),  # type: ignore[arg-type]
         "'view'",
@@ -172,6 +188,36 @@ def reviewing(
     return lambda: review(recorded(), **arguments)
 
 
+GAMES_OF_TWO: dict[str, tuple[Callable[..., object], object]] = {
+    "Rummikub": (
+        rummikub_record.record_to_dict,
+        rummikub_engine.Game.new(rummikub_engine.GameSettings(), 1),
+    ),
+    "Shanghai": (
+        shanghai_record.record_to_dict,
+        shanghai_engine.Game.new(shanghai_engine.GameSettings(players=2, hands=1), 1),
+    ),
+}
+for _game, (_write, _played) in GAMES_OF_TWO.items():
+    # A record written with a name short, or a string of names ("ab" named two seats
+    # 'a' and 'b'), was one its own read_record refuses.
+    CASES[f"{_game} record_to_dict one name for two seats"] = (
+        partial(_write, _played, ["ann"]),
+        "'players' names 1 seat, the game has 2",
+    )
+    CASES[f"{_game} record_to_dict a string of names"] = (
+        partial(_write, _played, "ab"),
+        "argument 'players' must be a list",
+    )
+
+CASES["read_record notation unknown"] = (
+    partial(rummikub_record.read_record, {"turns": []}, "RBGY"),  # type: ignore[arg-type]
+    "argument 'notation' must be 'RBKO' or 'RBYK'",
+)
+for _game, _module in (("Rummikub", rummikub_record), ("Shanghai", shanghai_record)):
+    # A record's dict where the read record goes failed inside (AttributeError).
+    CASES[f"{_game} replay a dict"] = (partial(_module.replay, {"turns": []}), "'record'")
+
 for _game, (_review, _recorded) in REVIEWS.items():
     # Both games' reviews take the same arguments, refused alike.
     CASES[f"{_game} review a dict"] = (partial(_review, {"turns": []}), "'record'")
@@ -191,3 +237,12 @@ def test_the_objective_is_read_alike_by_solve_and_review() -> None:
     record = rummikub_record_of_one_turn()
     review = rummikub_review.review_game(record, objective="points")  # type: ignore[arg-type]
     assert review.objective is Objective.POINTS
+
+
+def test_a_records_notation_is_read_as_its_word_too() -> None:
+    """``read_record(data, "RBYK")``, the notation as the wire writes it, failed with an
+    ``AttributeError``; an error in the record then writes orange as ``Y``."""
+    turn = {"turn": 1, "player": 0, "rack": ["O6"], "table_before": [], "action": "play"}
+    turn |= {"played": ["O6"], "table_after": [["O6", "O7", "O8"]]}
+    with pytest.raises(MeldwiseError, match=r"\(Y6 Y7 Y8\)"):
+        rummikub_record.read_record({"turns": [turn]}, "RBYK")  # type: ignore[arg-type]

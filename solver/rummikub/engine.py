@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.arena.game import Result, check_seed
-from solver.arguments import checked_seat
+from solver.arguments import checked, checked_seat, wrong
 from solver.errors import CountError, MeldwiseError, RulesError, quoted
 from solver.i18n import _, _n, alternatives, clauses
 from solver.rummikub.deal import full_set
@@ -377,9 +377,22 @@ class Deal:
 
 
 class Game:
-    """A round in progress. Seats are numbered from 0; seat 0 plays first."""
+    """A round in progress. Seats are numbered from 0; seat 0 plays first.
+
+    Made from its ``deal`` (the racks and the pool), and the ``seed`` that shuffled it
+    when there was one: a record may give a round's deal without its seed, and
+    :func:`~solver.rummikub.record.replay` plays that. Shanghai's ``Game(settings,
+    seed)`` takes no deal, as it deals each of its hands from the seed as the game gets
+    there. :meth:`new` (``Game.new(settings, seed)``) deals from a seed in both games.
+
+    Raises :class:`~solver.errors.RequestError` naming ``settings`` or ``deal`` when it
+    is not one (a seed given where the deal goes), and a
+    :class:`~solver.errors.MeldwiseError` for a deal the settings do not allow."""
 
     def __init__(self, settings: GameSettings, deal: Deal, seed: int | None = None) -> None:
+        settings = checked(settings, GameSettings, "settings")
+        if not isinstance(deal, Deal):
+            raise wrong("deal", _("a Deal (Game.new(settings, seed) deals one from a seed)"), deal)
         if seed is not None:
             check_seed(seed)  # else its record is refused when read back
         deal.check(settings)

@@ -409,4 +409,4 @@ def review_rummikub(request: Mapping[str, Any] | ReviewRequest) -> dict[str, Any
             )
         except RecordError as error:
             raise RecordError.within("record", error) from None
-        return review_to_dict(review, record)
+        return review_to_dict(review)

@@ -23,9 +23,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import total_ordering
 
-from solver.arguments import checked_items
+from solver.arguments import checked_items, wrong
 from solver.errors import NotationError, TableError, quoted
-from solver.i18n import _, _p
+from solver.i18n import _, _p, alternatives
 from solver.values import Pasted
 from solver.written import piece, split, words, words_or_items
 
@@ -323,6 +323,17 @@ class Notation(Pasted):
 
     RBKO = "RBKO"
     RBYK = "RBYK"
+
+    @classmethod
+    def read(cls, value: object) -> Notation:
+        """``value`` as a notation: one, or its word (``"RBKO"``, ``"RBYK"``).
+
+        Raises :class:`~solver.errors.RequestError` naming the argument ``notation`` and
+        quoting anything else."""
+        try:
+            return cls(value)
+        except ValueError:
+            raise wrong("notation", alternatives([repr(n.value) for n in cls]), value) from None
 
     def fits(self, colours: int) -> bool:
         """Whether this notation can write a game of ``colours`` colours: ``RBYK`` cannot

@@ -31,9 +31,10 @@ from typing import Any, Literal
 from pydantic import Field
 
 from solver.arena.runner import MAX_SEED
+from solver.arguments import checked
 from solver.errors import MeldwiseError
 from solver.i18n import _, _n, clauses
-from solver.record import RecordError, RecordModel, StrictModel, read_model, seat_name
+from solver.record import RecordError, RecordModel, StrictModel, read_model, seat_names, seats_named
 from solver.rummikub.engine import (
     Action,
     Deal,
@@ -137,13 +138,17 @@ class GameRecord:
 
 def record_to_dict(game: Game, players: Sequence[str] | None = None) -> dict[str, Any]:
     """The record of ``game`` (finished or not) as a JSON object; ``players`` names the
-    seats (a name over the record's limit shortened, see :func:`~solver.record.seat_name`)."""
+    seats (a name over the record's limit shortened, see :func:`~solver.record.seat_name`),
+    or None for a record without names (the format's ``players`` is optional).
+
+    Raises :class:`~solver.errors.RequestError` naming ``players`` when it is no list
+    of one name per seat (:func:`~solver.record.seat_names`)."""
     answer: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "settings": game.settings.to_dict(),
         "seed": game.seed,
-        "players": [seat_name(name) for name in players] if players is not None else None,
+        "players": None if players is None else seat_names(players, game.settings.players),
         "deal": {
             "racks": [_tiles(rack) for rack in game.deal.racks],
             "pool": _tiles(game.deal.pool),
@@ -185,6 +190,7 @@ def read_record(data: Any, notation: Notation = Notation.RBKO) -> GameRecord:
     game (``Y`` for orange under ``RBYK``; one that does not is the caller's to refuse,
     :func:`~solver.rummikub.wire.check_notation`).
     """
+    notation = Notation.read(notation)
     model = read_model(GameRecordModel, data)
     settings = GameSettings.read(model.settings, "settings")
     colours = settings.rules.colours
@@ -228,14 +234,7 @@ def _read_game(model: GameRecordModel, settings: GameSettings) -> GameRecord:
         _check_outcome(outcome, rules)
     players = tuple(model.players) if model.players is not None else None
     if players is not None and len(players) != settings.players:
-        raise RecordError(
-            _n(
-                "'players' names {n} seat, the game has {players}",
-                "'players' names {n} seats, the game has {players}",
-                len(players),
-                players=settings.players,
-            )
-        ).naming("players")
+        raise RecordError(seats_named(len(players), settings.players)).naming("players")
     for index, turn in enumerate(turns):
         if turn.player >= settings.players:
             raise RecordError(
@@ -396,8 +395,16 @@ def replay(record: GameRecord) -> Game:
     Raises :class:`RecordError` at the first turn that breaks the rules or does
     not match what the game shows (a rack, a table, the tile drawn, the result): its
     message names the turn (``turns[4] (turn 5, player 1): ...``), as a Shanghai
-    replay's names the event, and its places note the turn and the field.
+    replay's names the event, and its places note the turn and the field; and
+    :class:`~solver.errors.RequestError` naming ``record`` for one not read by
+    :func:`read_record` (its dict).
+
+    Shanghai's ``replay(record, watch)`` also takes a ``watch`` that sees each move,
+    which its review needs (a Shanghai record holds events, and the positions a review
+    solves come from the replay); Rummikub's record holds each turn's rack and table,
+    which its review reads as they are, so this one has none.
     """
+    record = checked(record, GameRecord, "record")
     deal = record.deal
     if deal is None:
         if record.seed is None:

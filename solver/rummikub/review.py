@@ -107,13 +107,19 @@ class TurnReview:
 
 @dataclass(frozen=True, slots=True)
 class Review:
-    """A game reviewed (:func:`review_game`): each turn beside its best play."""
+    """A game reviewed (:func:`review_game`): each turn beside its best play, and the
+    record reviewed (its players' names and result), as Shanghai's review holds it."""
 
     turns: tuple[TurnReview, ...]
+    record: GameRecord
     objective: Objective
-    players: int
     player: int | None = None
     """The seat whose turns alone were reviewed; None for every seat."""
+
+    @property
+    def players(self) -> int:
+        """The number of seats in the game reviewed."""
+        return self.record.settings.players
 
     @property
     def status(self) -> Status:
@@ -167,7 +173,7 @@ def review_game(
             reviewed.append(TurnReview(turn, had_opened, None, problems, rules, str(error)))
             continue
         reviewed.append(TurnReview(turn, had_opened, best, problems, rules))
-    return Review(tuple(reviewed), objective, record.settings.players, player)
+    return Review(tuple(reviewed), record, objective, player)
 
 
 def _check_order(record: GameRecord) -> None:
@@ -202,9 +208,11 @@ def _problems(turn: Turn, opened: bool, rules: Rules) -> tuple[str, ...]:
     )
 
 
-def review_to_dict(review: Review, record: GameRecord) -> dict[str, Any]:
+def review_to_dict(review: Review) -> dict[str, Any]:
     """The wire response: overall status, the turns, and a summary per player: every
-    seat reviewed, one with no turn too (``turns`` 0)."""
+    seat reviewed, one with no turn too (``turns`` 0), named and scored from the record
+    the review holds."""
+    record = review.record
     seats = reviewed_seats(review.players, review.player)
     names = record.players
     return {

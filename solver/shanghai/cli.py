@@ -45,8 +45,9 @@ from solver.record import MAX_REVIEW_TIME_LIMIT_MS
 from solver.shanghai.advice import PHASE_ASKED
 from solver.shanghai.contracts import HANDS, contract_text
 from solver.shanghai.game_wire import game_shanghai, review_shanghai
+from solver.shanghai.notation import parse_melds
 from solver.shanghai.wire import advise_shanghai, score_shanghai
-from solver.written import partition, split, words
+from solver.written import words
 
 
 def add_shanghai_command(commands: Commands) -> None:
@@ -357,39 +358,18 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
 
 
 def _table(text: str) -> list[dict[str, Any]]:
-    """The melds of ``--table``: none for an empty text, else each between two ``|``;
-    an empty one is refused by its place, as the wire refuses it (``"8H 8S 8D ||"`` was
-    once one meld and ``"|"`` none, while ``"ann: "`` was refused); so is an empty owner
-    before a ``:`` (``": 8H 8S 8D"`` was read as none, where the wire refuses an
-    ``"owner"`` of ``""``)."""
-    if not text.strip():
-        return []
-    melds = [_table_meld(index, part) for index, part in enumerate(split(text, "|"))]
-    for index, meld in enumerate(melds):
-        if not meld["cards"]:
-            raise MeldwiseError(
-                _(
-                    "--table: table meld {index} has no cards; separate melds with one |",
-                    index=index,
-                )
-            )
-    return melds
-
-
-def _table_meld(index: int, text: str) -> dict[str, Any]:
-    owner, sep, cards = partition(text, ":")
-    if not sep:
-        return {"cards": words(text)}
-    if not owner.strip():
-        raise MeldwiseError(
-            _(
-                "--table: table meld {index} has an empty owner before ':' in {meld!r:.60};"
-                " give a player's name, or no ':' for a meld of no owner",
-                index=index,
-                meld=text.strip(),
-            )
-        )
-    return {"cards": words(cards), "owner": owner.strip()}
+    """The melds of ``--table`` as the request's ``table``, read by
+    :func:`~solver.shanghai.notation.parse_melds` (as :meth:`Position.parse
+    <solver.shanghai.position.Position.parse>` reads them): an error is said after the
+    flag (``--table: table meld 1 of '8H 8S 8D ||' has no cards; ...``)."""
+    try:
+        melds = parse_melds(text)
+    except MeldwiseError as error:
+        raise MeldwiseError(_("{where}: {problem}", where="--table", problem=error)) from None
+    return [
+        {"cards": cards} if owner is None else {"cards": cards, "owner": owner}
+        for owner, cards in melds
+    ]
 
 
 def _sizes(given: list[str] | None, flag: str) -> list[int]:

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.arena.game import check_seed
-from solver.arguments import checked_seat
+from solver.arguments import checked, checked_seat
 from solver.errors import MeldwiseError, RulesError, quoted
 from solver.i18n import _, _n, clauses
 from solver.settings import check_game_settings, settings_read
@@ -304,9 +304,18 @@ class GameResult:
 
 
 class Game:
-    """A game in progress. Seats are numbered from 0."""
+    """A game in progress. Seats are numbered from 0.
+
+    Made from its settings and its ``seed`` alone, as :meth:`new` makes it: each hand is
+    dealt from the seed and its number as the game gets there, so no deal is given, where
+    Rummikub's ``Game(settings, deal, seed)`` is made from its one round's deal (a record
+    may give it without a seed). ``Game.new(settings, seed)`` is the call both games take.
+
+    Raises :class:`~solver.errors.RequestError` naming ``settings`` or ``seed`` when it is
+    not one."""
 
     def __init__(self, settings: GameSettings = GameSettings(), seed: int = 0) -> None:
+        settings = checked(settings, GameSettings, "settings")
         check_seed(seed)  # else its record is refused when read back
         self.settings = settings
         self.seed = seed

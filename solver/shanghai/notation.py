@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from functools import total_ordering
 
 from solver.arguments import checked_items
-from solver.errors import NotationError
+from solver.errors import NotationError, TableError
 from solver.i18n import _
 from solver.values import Pasted
-from solver.written import piece, words_or_items
+from solver.written import partition, piece, split, words, words_or_items
 
 ACE = 14
 """Ranks run 2..14: J = 11, Q = 12, K = 13, A = 14."""
@@ -193,3 +193,38 @@ def format_cards(cards: Iterable[Card]) -> str:
     Raises :class:`~solver.errors.RequestError` naming ``cards`` when it is no list of
     :class:`Card` (a string, the other game's tiles)."""
     return " ".join(str(card) for card in checked_items(cards, Card, "cards"))
+
+
+def parse_melds(text: str) -> list[tuple[str | None, list[str]]]:
+    """Read table melds from ``"ann: 8H 8S 8D | JC QC KC AC"`` (cards between spaces or
+    commas, melds between ``|``, each optionally after its owner's name and ``:``) as
+    pairs of the owner (None when not said) and the meld's card strings; an empty text
+    is no melds.
+
+    Raises :class:`~solver.errors.TableError` quoting the text for a meld of no cards
+    (``"8H 8S 8D ||"``, ``"ann: "``) and quoting the meld for an empty owner before a
+    ``:`` (``": 8H 8S 8D"``), as the wire refuses an ``owner`` of ``""``."""
+    if not text.strip():
+        return []
+    melds = []
+    for index, part in enumerate(split(text, "|")):
+        owner, sep, cards = partition(part, ":")
+        if sep and not owner.strip():
+            raise TableError(
+                _(
+                    "table meld {index} has an empty owner before ':' in {meld!r:.60}; give a"
+                    " player's name, or no ':' for a meld of no owner",
+                    index=index,
+                    meld=part.strip(),
+                )
+            )
+        if not words(cards if sep else part):
+            raise TableError(
+                _(
+                    "table meld {index} of {melds!r:.60} has no cards; separate melds with one |",
+                    index=index,
+                    melds=text,
+                )
+            )
+        melds.append((owner.strip() if sep else None, words(cards if sep else part)))
+    return melds

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from solver.arguments import checked, checked_items, listed
+from solver.arguments import checked, checked_items, listed, text_or_listed
 from solver.errors import CountError, RequestError, quoted
 from solver.i18n import _, _n
 from solver.shanghai.contracts import Contract
-from solver.shanghai.melds import TableMeld
-from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
-from solver.shanghai.rules import Rules
+from solver.shanghai.melds import TableMeld, read_table_meld
+from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, parse_cards, parse_melds
+from solver.shanghai.rules import STANDARD, Rules
 from solver.values import Pasted
+from solver.written import words_or_items
 
 _NATURALS = frozenset(ALL_NATURALS)
 
@@ -96,6 +98,61 @@ class Position:
                         value=quoted(card),
                     )
                 )
+
+    @classmethod
+    def parse(
+        cls,
+        hand: str | Iterable[str],
+        table: str | Iterable[str | Iterable[str]] = (),
+        down: bool = False,
+        *,
+        contract: Contract | None = None,
+        rules: Rules = STANDARD,
+        upcard: str | None = None,
+        buys_left: int = 0,
+        phase: Phase | str | None = None,
+        seen: str | Iterable[str] = (),
+        next_player: NextPlayer | None = None,
+    ) -> Position:
+        """Read a position from notation, as Rummikub's :meth:`Position.parse
+        <solver.rummikub.position.Position.parse>` does: ``hand="7H 7S JK"`` and
+        ``table="ann: 8H 8S 8D | JC QC KC AC"`` (melds between ``|``, each optionally
+        after its owner's name and ``:``; :func:`~solver.shanghai.notation.parse_melds`),
+        or lists: of card strings for the hand, of melds for the table (each a string, or
+        a list of card strings). Each table meld is read under ``rules``, a run in the
+        order written. ``contract`` is the first hand's standard one (``Contract.for_hand(1,
+        rules)``) when not given; ``upcard`` and ``seen`` are cards in notation too, and
+        the other arguments are :class:`Position`'s own.
+
+        Raises :class:`~solver.errors.NotationError` quoting a word that is no card,
+        :class:`~solver.errors.TableError` quoting a meld of no cards, an empty owner, or
+        a meld the rules do not allow (naming its index), and
+        :class:`~solver.errors.RequestError` naming an argument of the wrong kind."""
+        rules = checked(rules, Rules, "rules")
+        written: list[tuple[str | None, Sequence[str]]] = []
+        if isinstance(table, str):
+            written.extend(parse_melds(table))
+        else:
+            for index, meld in enumerate(listed(table, "table")):
+                if isinstance(meld, str):
+                    written.extend(parse_melds(meld))
+                else:
+                    written.append((None, words_or_items(meld, f"table[{index}]")))
+        melds = tuple(
+            TableMeld(read_table_meld(index, parse_cards(cards), rules), owner)
+            for index, (owner, cards) in enumerate(written)
+        )
+        return cls(
+            tuple(parse_cards(text_or_listed(hand, "hand"))),
+            Contract.for_hand(1, rules) if contract is None else contract,
+            melds,
+            down,
+            None if upcard is None else Card.parse(upcard),
+            buys_left,
+            phase,  # type: ignore[arg-type]  # its word is read in __post_init__
+            tuple(parse_cards(text_or_listed(seen, "seen"))),
+            next_player,
+        )
 
     def in_view(self) -> Counter[Card]:
         """Every card the player can see or knows: hand, table, upcard and ``seen``."""

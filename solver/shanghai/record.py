@@ -39,9 +39,10 @@ from typing import Any, Literal
 from pydantic import Field
 
 from solver.arena.runner import MAX_SEED
+from solver.arguments import checked
 from solver.errors import MeldwiseError, quoted
 from solver.i18n import _, _n, clauses
-from solver.record import RecordError, RecordModel, StrictModel, read_model, seat_name
+from solver.record import RecordError, RecordModel, StrictModel, read_model, seat_names, seats_named
 from solver.shanghai.engine import (
     Buy,
     Draw,
@@ -90,7 +91,15 @@ def _event(event: Event) -> dict[str, Any]:
 
 
 def record_to_dict(game: Game, players: Sequence[str]) -> dict[str, Any]:
-    """The record of ``game`` (finished or not) with the bot names by seat."""
+    """The record of ``game`` (finished or not) with the names of its seats (bot names;
+    a name over the record's limit shortened, see :func:`~solver.record.seat_name`).
+
+    ``players`` is required, where Rummikub's :func:`~solver.rummikub.record.record_to_dict`
+    may leave it out: the Shanghai format names every seat (``players`` is a required
+    field of the record, and its review names each seat's figures by it).
+
+    Raises :class:`~solver.errors.RequestError` naming ``players`` when it is no list
+    of one name per seat (:func:`~solver.record.seat_names`)."""
     hands = []
     for index, deal in enumerate(game.deals):
         entry: dict[str, Any] = {
@@ -116,7 +125,7 @@ def record_to_dict(game: Game, players: Sequence[str]) -> dict[str, Any]:
         "version": VERSION,
         "seed": game.seed,
         "settings": game.settings.to_dict(),
-        "players": [seat_name(name) for name in players],
+        "players": seat_names(players, game.settings.players),
         "hands": hands,
         "scores": list(game.scores),
     }
@@ -247,19 +256,17 @@ def read_record(data: Any) -> GameRecord:
     Raises :class:`~solver.errors.MeldwiseError` naming the bad field or card: a
     :class:`~solver.record.RecordError` for a record that does not agree with itself
     (points that its hands left do not give, scores that are not their sums, a seat
-    the game does not have)."""
+    the game does not have).
+
+    Cards have one notation, so this takes none; Rummikub's
+    :func:`~solver.rummikub.record.read_record` takes the ``notation`` its errors write
+    tiles in (orange as ``O`` or ``Y``), with a default, so ``read_record(data)`` reads
+    a record of either game."""
     model = read_model(GameRecordModel, data)
     settings = GameSettings.read(model.settings, "settings")
     players = settings.players
     if len(model.players) != players:
-        raise RecordError(
-            _n(
-                "'players' names {n} seat, the game has {players}",
-                "'players' names {n} seats, the game has {players}",
-                len(model.players),
-                players=players,
-            )
-        ).naming("players")
+        raise RecordError(seats_named(len(model.players), players)).naming("players")
     _check_count("scores", len(model.scores), players)
     if len(model.hands) > settings.hands:
         raise RecordError(
@@ -472,8 +479,11 @@ def replay(record: GameRecord, watch: Watcher | None = None) -> Game:
     (a game review reads each play's position so).
 
     Raises :class:`~solver.record.RecordError` at the first place the record breaks the
-    rules or differs from the game, naming the hand, the event, its turn and seat.
+    rules or differs from the game, naming the hand, the event, its turn and seat, and
+    :class:`~solver.errors.RequestError` naming ``record`` for one not read by
+    :func:`read_record` (its dict).
     """
+    record = checked(record, GameRecord, "record")
     game = Game.new(record.settings, record.seed)
     for index, hand in enumerate(record.hands):
         if index >= len(game.deals):

@@ -175,10 +175,18 @@ class TurnReview:
 
 @dataclass(frozen=True, slots=True)
 class Review:
+    """A game reviewed (:func:`review_game`): each play phase beside the best one, and
+    the record reviewed, as Rummikub's review holds them."""
+
     turns: tuple[TurnReview, ...]
     record: GameRecord
     player: int | None = None
     """The seat whose turns alone were reviewed; None for every seat."""
+
+    @property
+    def players(self) -> int:
+        """The number of seats in the game reviewed."""
+        return self.record.settings.players
 
     @property
     def status(self) -> Status:
@@ -281,7 +289,7 @@ def review_to_dict(review: Review) -> dict[str, Any]:
     """The wire response (:class:`~solver.shanghai.game_wire.ShanghaiReviewResponse`):
     the overall status, the turns, a summary per player: every seat reviewed, one with
     no turn too (``turns`` 0)."""
-    seats = reviewed_seats(review.record.settings.players, review.player)
+    seats = reviewed_seats(review.players, review.player)
     return {
         "status": review.status.value,
         "time_capped": review.time_capped,

@@ -35,8 +35,9 @@ class HandScore:
         return not self.cards
 
 
-def score_hands(hands: Mapping[str, Sequence[Card]], rules: Rules) -> list[HandScore]:
-    """Score every player's cards left at a hand's end (in the order given).
+def score_hands(hands: Mapping[str, Sequence[Card]], rules: Rules) -> tuple[HandScore, ...]:
+    """Score every player's cards left at a hand's end (in the order given), a tuple as
+    Rummikub's :func:`~solver.rummikub.scoring.score_round` answers.
 
     Raises :class:`~solver.errors.CountError` when the hands together hold more
     copies of a card than the game has, and :class:`~solver.errors.MeldwiseError` when
@@ -51,7 +52,7 @@ def score_hands(hands: Mapping[str, Sequence[Card]], rules: Rules) -> list[HandS
     for cards in hands.values():
         total.update(cards)
     check_counts(total, rules, _("across the hands"))
-    return [
+    return tuple(
         HandScore(player, tuple(sorted(cards)), penalty(cards, rules))
         for player, cards in hands.items()
-    ]
+    )

@@ -189,7 +189,7 @@ def _reviewed(answer: dict[str, Any], objective: Objective) -> object:
 
 def _review(record: dict[str, Any], objective: Objective) -> object:
     read = read_record(record)
-    return _reviewed(review_to_dict(review_game(read, objective=objective), read), objective)
+    return _reviewed(review_to_dict(review_game(read, objective=objective)), objective)
 
 
 @pytest.mark.variants

@@ -376,7 +376,7 @@ def test_the_typed_review_says_its_status_as_shanghais_does(
     monkeypatch.setattr("solver.rummikub.search.SCORE_WORK", 0.0)  # every search stops at once
     cut = review_game(record)
     assert cut.status is not Status.OPTIMAL
-    said = review_to_dict(cut, record)
+    said = review_to_dict(cut)
     assert (said["status"], said["time_capped"]) == (cut.status.value, cut.time_capped)
 
 
