@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from solver.errors import RequestError, quoted
 from solver.i18n import _
+from solver.i18n import listed as in_words
 
 T = TypeVar("T")
 
@@ -35,6 +36,20 @@ def wrong(name: str, expected: str, value: object) -> RequestError:
             "argument '{name}' must be {expected}, got {got}: {value!r:.60}",
             name=name,
             expected=expected,
+            got=type_name(type(value)),
+            value=quoted(value),
+        )
+    )
+
+
+def not_one_of(name: str, choices: Iterable[object], value: object) -> RequestError:
+    """The error saying that the argument ``name`` is none of ``choices`` (each quoted),
+    quoting ``value`` and naming its type."""
+    return RequestError(
+        _(
+            "argument '{name}' must be one of {choices}, got {got}: {value!r:.60}",
+            name=name,
+            choices=in_words(repr(choice) for choice in choices),
             got=type_name(type(value)),
             value=quoted(value),
         )

@@ -13,7 +13,8 @@ from functools import partial
 import pytest
 
 from solver.arena import game_spec
-from solver.errors import MeldwiseError
+from solver.errors import MeldwiseError, RequestError
+from solver.i18n import language
 from solver.rummikub import (
     Objective,
     Position,
@@ -212,7 +213,7 @@ for _game, (_write, _played) in GAMES_OF_TWO.items():
 
 CASES["read_record notation unknown"] = (
     partial(rummikub_record.read_record, {"turns": []}, "RBGY"),  # type: ignore[arg-type]
-    "argument 'notation' must be 'RBKO' or 'RBYK'",
+    "argument 'notation' must be one of 'RBKO', 'RBYK'",
 )
 for _game, _module in (("Rummikub", rummikub_record), ("Shanghai", shanghai_record)):
     # A record's dict where the read record goes failed inside (AttributeError).
@@ -246,3 +247,10 @@ def test_a_records_notation_is_read_as_its_word_too() -> None:
     turn |= {"played": ["O6"], "table_after": [["O6", "O7", "O8"]]}
     with pytest.raises(MeldwiseError, match=r"\(Y6 Y7 Y8\)"):
         rummikub_record.read_record({"turns": [turn]}, "RBYK")  # type: ignore[arg-type]
+
+
+def test_a_choice_refused_says_one_of_them_in_japanese() -> None:
+    # The type's sentence said "'RBKO'、'RBYK' を渡してください", without "one of".
+    with language("ja"), pytest.raises(RequestError) as refused:
+        rummikub_record.read_record({"turns": []}, "RBGY")  # type: ignore[arg-type]
+    assert "'RBKO'、'RBYK' のいずれか" in str(refused.value)

@@ -23,9 +23,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import total_ordering
 
-from solver.arguments import checked_items, wrong
+from solver.arguments import checked_items, not_one_of
 from solver.errors import NotationError, TableError, quoted
-from solver.i18n import _, _p, alternatives
+from solver.i18n import _, _p
 from solver.values import Pasted
 from solver.written import piece, split, words, words_or_items
 
@@ -333,7 +333,7 @@ class Notation(Pasted):
         try:
             return cls(value)
         except ValueError:
-            raise wrong("notation", alternatives([repr(n.value) for n in cls]), value) from None
+            raise not_one_of("notation", [n.value for n in cls], value) from None
 
     def fits(self, colours: int) -> bool:
         """Whether this notation can write a game of ``colours`` colours: ``RBYK`` cannot
