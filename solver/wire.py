@@ -333,15 +333,13 @@ def whole_number(value: Any) -> Any:
     """``value``, or the whole number it is when it is a decimal whose value is whole:
     JSON does not tell 100 from 100.0 or 1e2 (RFC 8259; JavaScript cannot), so wherever a
     whole number is asked they are 100 (they were refused as "must be a whole number,
-    got 100.0"); 1.5 stays as it is, for the field to refuse. One of more than
-    :data:`MAX_DIGITS` digits (1e300) raises :class:`RequestError` as a JSON integer of
-    that many does."""
+    got 100.0"); 1.5 stays as it is, for the field to refuse, as does a whole value of
+    more than :data:`MAX_DIGITS` digits (1e300), which the field then refuses, named,
+    as too long (:func:`pydantic_problem`)."""
     if isinstance(value, float) and value.is_integer():
         whole = int(value)
-        problem = too_many_digits(str(abs(whole)))
-        if problem is not None:
-            raise RequestError(problem)
-        return whole
+        if too_many_digits(str(abs(whole))) is None:
+            return whole
     return value
 
 
@@ -518,8 +516,15 @@ def pydantic_problem(
     a value alone (a setting's, named before it: ``must be at least 1, got '0'``).
     ``got`` is the value given, ``ctx`` the error's context. None for a kind not
     worded here (the caller says pydantic's own words, or its own)."""
+    if kind in _NOT_AN_INT and isinstance(got, float) and got.is_integer():
+        # A whole decimal reaches a whole-number field only when too long to read
+        # (solver.wire.whole_number): "a whole number of fewer digits", named.
+        kind = "int_parsing_size"
     said = _PROBLEMS.get(kind)
     return None if said is None else said(where, quoted(got), ctx)
+
+
+_NOT_AN_INT = frozenset({"int_type", "int_from_float"})
 
 
 _Said = Callable[[str | None, Any, Mapping[str, Any]], str]
