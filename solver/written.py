@@ -57,7 +57,7 @@ def typed(text: str) -> str:
     though NFKC reads it as a digit. What every tile, card and number typed is read as."""
     if text.isascii():
         return text
-    wide = _TYPED_WIDE.sub(lambda typed: unicodedata.normalize("NFKC", typed[0]), text)
+    wide = _TYPED_WIDE.sub(lambda found: unicodedata.normalize("NFKC", found[0]), text)
     # Composed again: a half-width voiced mark (ｼﾞ) folds to a combining one.
     return unicodedata.normalize("NFC", wide)
 

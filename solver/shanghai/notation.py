@@ -218,7 +218,8 @@ def parse_melds(text: str) -> list[tuple[str | None, list[str]]]:
                     meld=part.strip(),
                 )
             )
-        if not words(cards if sep else part):
+        written = words(cards if sep else part)
+        if not written:
             raise TableError(
                 _(
                     "table meld {index} of {melds!r:.60} has no cards; separate melds with one |",
@@ -226,5 +227,5 @@ def parse_melds(text: str) -> list[tuple[str | None, list[str]]]:
                     melds=text,
                 )
             )
-        melds.append((owner.strip() if sep else None, words(cards if sep else part)))
+        melds.append((owner.strip() if sep else None, written))
     return melds
