@@ -26,8 +26,11 @@ from playwright.sync_api import Browser, Locator, Page, Route, expect, sync_play
 from playwright.sync_api import Error as PlaywrightError
 
 from api.spawn import serve
+from solver.errors import MeldwiseError
+from solver.rummikub.notation import Tile
 from solver.shanghai.examples import ADVISE_REQUEST
 from solver.shanghai.game_wire import game_shanghai
+from solver.shanghai.notation import Card
 from tests.api.browser_support import (
     SOLVE,
     chromium_missing,
@@ -4104,6 +4107,83 @@ def test_fields_split_at_separators_typed_full_width(service: str, page: Page) -
     request = _advised_request(page)
     assert request["hand"] == ["7H", "7S", "7D", "9❤", "10♥\ufe0f"]
     assert request["table"] == [{"cards": ["8H", "8S", "8D"], "owner": "アン"}]
+
+
+def _full_width(text: str) -> str:
+    """``text`` as a Japanese keyboard types it: ASCII letters and digits full width."""
+    return "".join(chr(ord(c) + 0xFEE0) if c.isascii() and c.isalnum() else c for c in text)
+
+
+def _read(parse: Callable[[str], object], text: str) -> object:
+    """What the service reads ``text`` as (a wild card with what it stands for: both),
+    or None when it reads no piece there."""
+    name, bracket, meant = text.partition("(")
+    try:
+        return (parse(name), parse(meant.removesuffix(")"))) if bracket else parse(text)
+    except MeldwiseError:
+        return None
+
+
+# Written forms, each with the canonical form the service reads it as (None: none).
+_TILES_WRITTEN = [
+    ("R05", "R5"),
+    ("r005", "R5"),
+    ("K0013", "K13"),
+    ("O01", "O1"),
+    ("b026", "B26"),
+    ("J(R07)", "J(R7)"),
+    ("R0", None),
+    ("R00", None),
+    ("R027", None),
+    ("0R5", None),
+]
+_CARDS_WRITTEN = [
+    ("07H", "7H"),
+    ("007h", "7H"),
+    ("010S", "10S"),
+    ("02C", "2C"),
+    ("♥07", "7H"),
+    ("07♥", "7H"),
+    ("JK(06H)", "JK(6H)"),
+    ("02C(06H)", "2C(6H)"),
+    ("00H", None),
+    ("0TH", None),
+    ("0AS", None),
+    ("0", None),
+]
+
+
+def test_the_page_draws_a_piece_as_the_service_reads_it(service: str, page: Page) -> None:
+    # The service reads leading zeros before a number (07H is 7H, R005 is R5: one rule,
+    # solver/written.py and each game's parse), but the page drew 07H and R005 as "not a
+    # card" / "not a tile". Each written form is drawn as the piece the service reads,
+    # or as none when the service reads none; typed full width too.
+    page.goto(service)
+    for field, preview, written, parse, kind in (
+        ("#rack", "#rack-preview", _TILES_WRITTEN, Tile.parse, "tile"),
+        ("#hand", "#hand-preview", _CARDS_WRITTEN, Card.parse, "card"),
+    ):
+        if kind == "card":
+            page.locator("#tab-shanghai").click()
+        for text, canonical in written:
+            if canonical is None:
+                expected = None
+            else:
+                assert _read(parse, canonical) is not None, canonical
+                page.locator(field).fill(canonical)
+                expected = preview_name(page, preview)
+            for typed in (text, _full_width(text)):
+                assert _read(parse, typed) == (canonical and _read(parse, canonical)), typed
+                page.locator(field).fill(typed)
+                said = expected or f"remove not a {kind}: {text}"  # as folded
+                assert preview_name(page, preview) == said, typed
+
+
+def preview_name(page: Page, preview: str) -> str:
+    """The name of the one piece a field's preview draws."""
+    buttons = page.locator(preview).get_by_role("button")
+    expect(buttons).to_have_count(1)
+    return buttons.nth(0).get_attribute("aria-label") or ""
 
 
 def test_a_piece_typed_with_dollar_signs_is_named_as_typed(service: str, page: Page) -> None:
