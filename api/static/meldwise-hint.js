@@ -85,7 +85,7 @@ function jsonOf(value) {
  * route every player is that one client, and the wait is in Retry-After. They go to the
  * console, and stay in the event's detail. */
 function tooMany(error, tr) {
-  console.warn(`Meldwise: the service answered 429: ${error.detail ?? "no detail"}`);
+  console.warn(`Meldwise: the service answered 429: ${error.detail}`);
   const wait = waitSeconds(error.retryAfter);
   return wait
     ? tr.t("Too many hints have been asked for just now. Try again in {wait} s.", { wait })
@@ -319,7 +319,9 @@ export class MeldwiseHint extends HTMLElement {
       ...(rack ? { rack: pieces(() => rack) } : {}),
       ...(table ? { table: sets(() => table) } : {}),
     };
-    const message = error.status === 429 ? tooMany(error, tr) : errorText(error, named, tr);
+    // The service's own 429 (it has a detail): a proxy's is said as the proxy's.
+    const tooManyHints = error.status === 429 && error.detail !== null;
+    const message = tooManyHints ? tooMany(error, tr) : errorText(error, named, tr);
     const detail = { message, status: error.status ?? null, detail: error.detail ?? null };
     this.#answer.replaceChildren();
     this.#error.textContent = message;

@@ -4,7 +4,8 @@
 import { translator } from "./i18n.js";
 
 /** A call that did not give an answer. ``status`` is the HTTP status (0: no answer
- * at all), ``detail`` the service's own message (error bodies are {"detail": ...}),
+ * at all), ``detail`` the service's own message (error bodies are {"detail": ...}; null
+ * for an answer of a server in between, which has none),
  * ``places`` the places of the request it quotes (a refusal's, 422: docs/http.md,
  * "Errors"; none for any other) and ``retryAfter`` the answer's Retry-After header
  * (null when it has none). */
@@ -25,7 +26,7 @@ export class ServiceError extends Error {
 export const DEFAULT_TIMEOUT_S = 35;
 const MAX_TIMEOUT_S = 2_147_483; // setTimeout fires at once past 2^31 - 1 ms
 /** Statuses of a gateway's own failure (Bad Gateway, Service Unavailable, Gateway
- * Timeout): without the service's JSON detail, the answer is a proxy's. */
+ * Timeout): from a server in between, the service could not be reached through it. */
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
 /** POST ``body`` as JSON to ``url``; resolve to the answer, or reject with a
@@ -116,23 +117,20 @@ async function call(url, body, signal, tr, expected) {
     );
   }
   const detail = typeof answer?.detail === "string" ? answer.detail : null;
+  const wait = response.headers.get("Retry-After");
+  if (detail === null) {
+    // Not the service's answer: every error it sends, from the app or from its server
+    // (api/errors.py, api/server.py), is JSON with a detail. A server between the page
+    // and the service answered: nginx's page for a service that is stopped (502) or
+    // slow (504), a WAF's 403, a proxy's own rate limit (429) or body limit (413).
+    throw new ServiceError(inBetween(response.status, wait, tr), response.status, null, [], wait);
+  }
   if (response.status === 401) {
     // A service with API keys (MELDWISE_API_KEYS) called without one: its message is
     // for the page's developer (send a key; docs/http.md, "With API keys"), who reads
     // it on the console and in the ServiceError's detail. The player cannot act on it.
-    console.warn(`Meldwise: ${where} answered 401: ${detail ?? "no detail"}`);
+    console.warn(`Meldwise: ${where} answered 401: ${detail}`);
     throw new ServiceError(tr.t("This service is not available here right now."), 401, detail);
-  }
-  const wait = response.headers.get("Retry-After");
-  if (detail === null && GATEWAY_STATUSES.has(response.status)) {
-    // Not the service's answer: it never sends 502 or 504, and its 503 always has a
-    // JSON detail. A proxy between the page and the service answered (nginx's own page
-    // for a service that is stopped, 502, or slower than its proxy_read_timeout, 504).
-    const message =
-      response.status === 504
-        ? tr.t("The service did not answer in time: the server in between answered HTTP {status}. Try again shortly.", { status: 504 })
-        : tr.t("The service could not be reached: the server in between answered HTTP {status}. Try again shortly.", { status: response.status });
-    throw new ServiceError(message, response.status, null, [], wait);
   }
   if (response.status === 503) {
     const seconds = waitSeconds(wait);
@@ -141,14 +139,38 @@ async function call(url, body, signal, tr, expected) {
       : tr.t("The service is busy. Try again shortly.");
     throw new ServiceError(message, 503, detail, [], wait);
   }
-  // The status text is the browser's English: the code alone, in the reader's words.
   throw new ServiceError(
-    detail ?? tr.t("The service answered with an error (HTTP {status}).", { status: response.status }),
+    detail,
     response.status,
     detail,
-    detail !== null && Array.isArray(answer.places) ? answer.places : [],
+    Array.isArray(answer.places) ? answer.places : [],
     wait,
   );
+}
+
+/** What a player is told of an error answer that is not the service's (no JSON detail),
+ * of ``status`` and Retry-After ``wait``: a server in between answered, and said so by
+ * its status, the only thing known of it (its page is in its own words, often English). */
+function inBetween(status, wait, tr) {
+  if (status === 504) {
+    return tr.t("The service did not answer in time: the server in between answered HTTP {status}. Try again shortly.", { status });
+  }
+  if (GATEWAY_STATUSES.has(status)) {
+    return tr.t("The service could not be reached: the server in between answered HTTP {status}. Try again shortly.", { status });
+  }
+  if (status === 429) {
+    const seconds = waitSeconds(wait);
+    return seconds
+      ? tr.t("Too many requests for the server in between: it answered HTTP {status}, not the service. Try again in {wait} s.", { status, wait: seconds })
+      : tr.t("Too many requests for the server in between: it answered HTTP {status}, not the service. Try again shortly.", { status });
+  }
+  if (status === 413) {
+    return tr.t("The request is too large for the server in between: it answered HTTP {status}, not the service.", { status });
+  }
+  if (status >= 400 && status < 500) {
+    return tr.t("The server in between refused the request: it answered HTTP {status}, not the service.", { status });
+  }
+  return tr.t("The server in between answered HTTP {status}, not the service.", { status });
 }
 
 /** A Retry-After header's wait when it is given in seconds, else null: it may also be an

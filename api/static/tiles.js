@@ -15,7 +15,9 @@ export const COLOURS = {
   R: N_("red"), B: N_("blue"), K: N_("black"), O: N_("orange"),
   G: N_("green"), Y: N_("yellow"), P: N_("purple"), W: N_("white"),
 };
-const TILE = /^([RBKOGYPW])(\d{1,2})$/i;
+// A number as the service reads one (solver/rummikub/notation.py, Tile.parse): 1 to 26,
+// leading zeros not counting (R05 and R005 are R5).
+const TILE = /^([RBKOGYPW])0*([1-9]|1\d|2[0-6])$/i;
 const JOKER_TILE = /^(J|JOKER|ジョーカー)$/i;
 const KANJI = { 赤: "R", 青: "B", 黒: "K", 黄: "Y", 橙: "O", オレンジ: "O", 緑: "G", 紫: "P", 白: "W" };
 
@@ -23,7 +25,11 @@ export const SUITS = {
   S: [N_("spades"), "\u2660"], H: [N_("hearts"), "\u2665"], D: [N_("diamonds"), "\u2666"], C: [N_("clubs"), "\u2663"],
 };
 const RANK_NAMES = { J: N_("jack"), Q: N_("queen"), K: N_("king"), A: N_("ace") };
-const CARD = /^(10|[2-9TJQKA])([SHDC])$/i;
+// A rank as the service reads one in a card (solver/shanghai/notation.py, Card.parse):
+// zeros before a number's rank do not count (07H is 7H, 010S is 10S), before a letter
+// they do (0TH is no card). A rank alone, what a wild card stands for in a set (JK(8)),
+// is read without them.
+const CARD = /^(?:0+(?=[1-9]))?(10|[2-9TJQKA])([SHDC])$/i;
 const RANK = /^(10|[2-9TJQKA])$/i;
 const JOKER_CARD = /^(JK|JOKER|\*|ジョーカー)$/i;
 // name(meant): a joker (or wild two) written with what it stands for

@@ -22,12 +22,23 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Locator, Page, Route, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    JSHandle,
+    Locator,
+    Page,
+    Route,
+    expect,
+    sync_playwright,
+)
 from playwright.sync_api import Error as PlaywrightError
 
 from api.spawn import serve
+from solver.errors import MeldwiseError
+from solver.rummikub.notation import Tile
 from solver.shanghai.examples import ADVISE_REQUEST
 from solver.shanghai.game_wire import game_shanghai
+from solver.shanghai.notation import Card
 from tests.api.browser_support import (
     SOLVE,
     chromium_missing,
@@ -698,16 +709,17 @@ def open_in(page: Page, service: str, lang: str) -> None:
 @pytest.mark.parametrize(
     ("lang", "said"),
     [
-        ("en", "The service answered with an error (HTTP 500)."),
-        ("ja", "サービスがエラーを返しました(HTTP 500)。"),
+        ("en", "The server in between answered HTTP 500, not the service."),
+        ("ja", "間にあるサーバーが HTTP 500 を返しました(サービスの応答ではありません)。"),
     ],
 )
 def test_an_error_without_a_message_is_said_in_the_pages_words(
     service: str, page: Page, lang: str, said: str
 ) -> None:
-    # A bare 500 (no JSON detail, as a server in between may send): the browser's
-    # status text is English, and the call is no hint here (Repair): the message says
-    # "the service", in the page's language, with the code.
+    # A bare 500 (no JSON detail: a server in between's, as the service's own 500 has
+    # one): the browser's status text is English, and the call is no hint here
+    # (Repair): the message names the server in between, in the page's language, with
+    # the code.
     open_in(page, service, lang)
     page.locator("#table").fill("R1 R2 R3")
     page.route(
@@ -736,6 +748,23 @@ NGINX_502 = (
     "</body>\r\n</html>\r\n"
 )
 """nginx's own page for a 502 (its body for the service stopped behind it)."""
+
+
+def hint_said_as_in_between(hint: Locator, said: str, status: int) -> JSHandle:
+    """Press ``hint`` (its call answered by a server in between) and check that it says
+    ``said`` and fires it with ``status`` and no service detail; return the events it
+    fires (a JS array, filled as they come)."""
+    events = hint.evaluate_handle(
+        "element => { const seen = [];"
+        " element.addEventListener('meldwise-hint-error', e => seen.push(e.detail));"
+        " return seen; }"
+    )
+    hint.get_by_role("button").click()
+    expect(hint.get_by_role("alert")).to_have_text(said)
+    assert events.evaluate("seen => seen.map(d => [d.message, d.status, d.detail])") == [
+        [said, status, None]
+    ]
+    return events
 
 
 @pytest.mark.parametrize(
@@ -789,16 +818,7 @@ def test_a_proxys_own_gateway_error_is_not_said_as_the_services(
         ),
     )
     hint = page.locator("meldwise-hint")
-    events = hint.evaluate_handle(
-        "element => { const seen = [];"
-        " element.addEventListener('meldwise-hint-error', e => seen.push(e.detail));"
-        " return seen; }"
-    )
-    hint.get_by_role("button").click()
-    expect(hint.get_by_role("alert")).to_have_text(said)
-    assert events.evaluate("seen => seen.map(d => [d.message, d.status, d.detail])") == [
-        [said, status, None]
-    ]
+    events = hint_said_as_in_between(hint, said, status)
     # JSON that is not the service's error (a cloud load balancer's) is the proxy's too.
     page.route(
         f"**{SOLVE}",
@@ -812,6 +832,106 @@ def test_a_proxys_own_gateway_error_is_not_said_as_the_services(
     )
     if lang == "en":  # the element's words, as docs/http.md gives them
         assert said.split(":")[0] in row
+
+
+NGINX_403 = NGINX_502.replace("502 Bad Gateway", "403 Forbidden")
+"""nginx's own page for a 403 (a WAF or a `deny` rule in front of the service)."""
+
+IN_BETWEEN = {
+    "en": {
+        "refused": "The server in between refused the request: it answered HTTP {status}, not the "
+        "service.",
+        "large": "The request is too large for the server in between: it answered HTTP {status}, "
+        "not the service.",
+        "many": "Too many requests for the server in between: it answered HTTP {status}, not the "
+        "service. Try again in 7 s.",
+        "many-shortly": "Too many requests for the server in between: it answered HTTP {status}, "
+        "not the service. Try again shortly.",
+        "failed": "The server in between answered HTTP {status}, not the service.",
+    },
+    "ja": {
+        "refused": "間にあるサーバーがリクエストを断りました(HTTP {status}。"
+        "サービスの応答ではありません)。",
+        "large": "リクエストが間にあるサーバーには大きすぎました(HTTP {status}。"
+        "サービスの応答ではありません)。",
+        "many": "間にあるサーバーへのリクエストが多すぎます(HTTP {status}。"
+        "サービスの応答ではありません)。7秒後にもう一度お試しください。",
+        "many-shortly": "間にあるサーバーへのリクエストが多すぎます(HTTP {status}。"
+        "サービスの応答ではありません)。しばらくしてからもう一度お試しください。",
+        "failed": "間にあるサーバーが HTTP {status} を返しました(サービスの応答ではありません)。",
+    },
+}
+"""What the page and the element say of an answer that is not the service's, by kind."""
+
+# Each tab's request: (tab to open, how to fill it, its button, its route, its error).
+TAB_REQUESTS = [
+    (None, "#table", "#repair-run", REPAIR, "#repair-error"),
+    (
+        "#tab-shanghai",
+        "#shanghai-example",
+        "#shanghai-advise",
+        "/v1/shanghai/advise",
+        "#shanghai-error",
+    ),
+    ("#tab-review", "#record", "#review-run", "/v1/rummikub/review", "#review-error"),
+    ("#tab-review", None, "#review-play", "/v1/rummikub/game", "#review-error"),
+]
+
+
+@pytest.mark.parametrize(
+    ("status", "headers", "body", "lang", "kind"),
+    [
+        (403, {"Content-Type": "text/html"}, NGINX_403, "en", "refused"),
+        (403, {}, "", "ja", "refused"),
+        (429, {"Retry-After": "7"}, "", "en", "many"),
+        (
+            429,
+            {"Retry-After": "7", "Content-Type": "text/html"},
+            "<h1>Slow down</h1>",
+            "ja",
+            "many",
+        ),
+        (429, {}, "", "en", "many-shortly"),
+        (
+            413,
+            {"Content-Type": "text/html"},
+            "<h1>413 Request Entity Too Large</h1>",
+            "en",
+            "large",
+        ),
+        (413, {}, "", "ja", "large"),
+        (401, {"Content-Type": "text/plain"}, "Unauthorized", "en", "refused"),
+        (500, {"Content-Type": "text/html"}, "<h1>Internal Server Error</h1>", "ja", "failed"),
+    ],
+)
+def test_a_proxys_own_refusal_is_not_said_as_the_services(
+    service: str, page: Page, status: int, headers: dict[str, str], body: str, lang: str, kind: str
+) -> None:
+    # A WAF's 403 or a proxy's own 429 (HTML or no body, no JSON detail) was said as the
+    # service's refusal: "The service answered with an error (HTTP 403).", and by the
+    # element as "Too many hints have been asked for just now." Every error the service
+    # sends has its JSON detail: one without is the server in between's, on every tab
+    # and in the element, in the page's language.
+    said = IN_BETWEEN[lang][kind].format(status=status)
+
+    def proxy(route: Route) -> None:
+        route.fulfill(status=status, headers=headers, body=body)
+
+    open_in(page, service, lang)
+    page.locator("#rack").fill("R1 R2 R3")
+    page.route(f"**{SOLVE}", proxy)
+    hint = page.locator("meldwise-hint")
+    hint_said_as_in_between(hint, said, status)
+    for tab, fill, button, path, error in TAB_REQUESTS:
+        page.route(f"**{path}", proxy)
+        if tab is not None:
+            page.locator(tab).click()
+        if fill == "#shanghai-example":
+            page.locator(fill).click()
+        elif fill is not None:
+            page.locator(fill).fill("R1 R2 R3" if fill == "#table" else "{}")
+        page.locator(button).click()
+        expect(page.locator(error)).to_have_text(said)
 
 
 @pytest.mark.parametrize("status", [503, 429])
@@ -4104,6 +4224,83 @@ def test_fields_split_at_separators_typed_full_width(service: str, page: Page) -
     request = _advised_request(page)
     assert request["hand"] == ["7H", "7S", "7D", "9❤", "10♥\ufe0f"]
     assert request["table"] == [{"cards": ["8H", "8S", "8D"], "owner": "アン"}]
+
+
+def _full_width(text: str) -> str:
+    """``text`` as a Japanese keyboard types it: ASCII letters and digits full width."""
+    return "".join(chr(ord(c) + 0xFEE0) if c.isascii() and c.isalnum() else c for c in text)
+
+
+def _read(parse: Callable[[str], object], text: str) -> object:
+    """What the service reads ``text`` as (a wild card with what it stands for: both),
+    or None when it reads no piece there."""
+    name, bracket, meant = text.partition("(")
+    try:
+        return (parse(name), parse(meant.removesuffix(")"))) if bracket else parse(text)
+    except MeldwiseError:
+        return None
+
+
+# Written forms, each with the canonical form the service reads it as (None: none).
+_TILES_WRITTEN = [
+    ("R05", "R5"),
+    ("r005", "R5"),
+    ("K0013", "K13"),
+    ("O01", "O1"),
+    ("b026", "B26"),
+    ("J(R07)", "J(R7)"),
+    ("R0", None),
+    ("R00", None),
+    ("R027", None),
+    ("0R5", None),
+]
+_CARDS_WRITTEN = [
+    ("07H", "7H"),
+    ("007h", "7H"),
+    ("010S", "10S"),
+    ("02C", "2C"),
+    ("♥07", "7H"),
+    ("07♥", "7H"),
+    ("JK(06H)", "JK(6H)"),
+    ("02C(06H)", "2C(6H)"),
+    ("00H", None),
+    ("0TH", None),
+    ("0AS", None),
+    ("0", None),
+]
+
+
+def test_the_page_draws_a_piece_as_the_service_reads_it(service: str, page: Page) -> None:
+    # The service reads leading zeros before a number (07H is 7H, R005 is R5: one rule,
+    # solver/written.py and each game's parse), but the page drew 07H and R005 as "not a
+    # card" / "not a tile". Each written form is drawn as the piece the service reads,
+    # or as none when the service reads none; typed full width too.
+    page.goto(service)
+    for field, preview, written, parse, kind in (
+        ("#rack", "#rack-preview", _TILES_WRITTEN, Tile.parse, "tile"),
+        ("#hand", "#hand-preview", _CARDS_WRITTEN, Card.parse, "card"),
+    ):
+        if kind == "card":
+            page.locator("#tab-shanghai").click()
+        for text, canonical in written:
+            if canonical is None:
+                expected = None
+            else:
+                assert _read(parse, canonical) is not None, canonical
+                page.locator(field).fill(canonical)
+                expected = preview_name(page, preview)
+            for typed in (text, _full_width(text)):
+                assert _read(parse, typed) == (canonical and _read(parse, canonical)), typed
+                page.locator(field).fill(typed)
+                said = expected or f"remove not a {kind}: {text}"  # as folded
+                assert preview_name(page, preview) == said, typed
+
+
+def preview_name(page: Page, preview: str) -> str:
+    """The name of the one piece a field's preview draws."""
+    buttons = page.locator(preview).get_by_role("button")
+    expect(buttons).to_have_count(1)
+    return buttons.nth(0).get_attribute("aria-label") or ""
 
 
 def test_a_piece_typed_with_dollar_signs_is_named_as_typed(service: str, page: Page) -> None:
