@@ -47,7 +47,7 @@ from solver import (
     solve_rummikub,
     validate_rummikub,
 )
-from solver.cpsat import game_budget
+from solver.cpsat import game_budget, shared_clock
 from solver.errors import RequestError
 from solver.i18n import _, _n, language, tag_language
 from solver.rummikub.game_wire import (
@@ -151,13 +151,13 @@ def review_turn_ms(
     request: ReviewRequest | ShanghaiReviewRequest, caps: Mapping[str, int]
 ) -> dict[str, int]:
     """A review's ``time_limit_ms`` for each turn's solve (either game's): the
-    request's, never above the server's time cap (``caps["time_limit_ms"]``), and the
-    turns reviewed sharing the server's game budget (``caps["game_budget_ms"]``; at
-    least 1 ms each): 400 turns of a hard position at 2 s each could hold a worker for
-    13 minutes."""
-    turns = request.turns_reviewed()
-    share = caps["game_budget_ms"] // max(1, turns)
-    return {"time_limit_ms": max(1, min(request.time_limit_ms, caps["time_limit_ms"], share))}
+    request's, never above the server's time cap (``caps["time_limit_ms"]``). The
+    turns reviewed share the server's game budget (``caps["game_budget_ms"]``) as one
+    clock, the outer cap (:data:`REVIEWS`): 400 turns of a hard position at 2 s each
+    could hold a worker for 13 minutes. (Each turn had the budget over the turns: 295
+    ms for the 406 turns of a whole Shanghai game, which a busy worker turned into
+    cuts the library did not make.)"""
+    return {"time_limit_ms": min(request.time_limit_ms, caps["time_limit_ms"])}
 
 
 def _capped(request: Any, caps: Mapping[str, int]) -> dict[str, int]:
@@ -176,6 +176,11 @@ LOWERED: dict[str, Callable[[Any, Mapping[str, int]], dict[str, int]]] = {
 }
 """How a :data:`RAW_TASKS` task's request is lowered to the server's caps, where
 not each field named in the caps to its cap."""
+
+REVIEWS = frozenset({"review_rummikub", "review_shanghai"})
+""":data:`RAW_TASKS` tasks whose turns share the server's game budget
+(``caps["game_budget_ms"]``) of wall-clock time, each turn's solve within its own time
+limit too (:func:`~solver.cpsat.shared_clock`)."""
 
 WRITTEN: dict[str, Any] = {"bot_rummikub": AS_WRITTEN, "review_rummikub": AS_WRITTEN}
 """The serialisation context of a :data:`RAW_TASKS` task's answer, where it has one:
@@ -204,7 +209,9 @@ def raw_answer(
             with game_budget(caps["game_budget_ms"]):
                 answer = function(request)
         else:
-            answer = function(request.model_copy(update=LOWERED.get(task, _capped)(request, caps)))
+            lowered = request.model_copy(update=LOWERED.get(task, _capped)(request, caps))
+            with shared_clock(caps["game_budget_ms"] / 1000 if task in REVIEWS else None):
+                answer = function(lowered)
         checked = answered_as.validate_python(answer)
         if task in AS_JSON_RESPONSE:
             dumped = answered_as.dump_python(checked, mode="json", by_alias=True)

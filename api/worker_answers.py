@@ -68,8 +68,8 @@ async def answered(
 
 async def answered_review(request: Request, solver: WireSolver) -> Response:
     """A game review's answer (either game's): each turn's solve lowered to the
-    server's time cap, the turns reviewed sharing the server's game budget (the worker
-    shares it among the turns it reads: :data:`api.worker.LOWERED`)."""
+    server's time cap, the turns reviewed sharing the server's game budget as one clock
+    (:data:`api.worker.REVIEWS`)."""
     settings = await get_settings(request)
     caps = {"time_limit_ms": settings.time_cap_ms, "game_budget_ms": settings.game_budget_ms}
     # The watchdog's budget: the game budget, plus the turns' solves, which share it.

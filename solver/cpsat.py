@@ -13,6 +13,9 @@
   of a game make (either game's), folded by :func:`least_proven`;
 * :func:`game_budget` and :func:`game_clock`: the CPU time a whole bot game may
   take (the HTTP service's game budget), past which it raises :class:`OverBudget`;
+* :func:`shared_clock` and :func:`shared_limit`: the wall-clock time the answers of a
+  question made of many (a game review's turns) share, each with its own time limit
+  (:meth:`Limit.afresh`);
 * :func:`lexicographic`, :func:`maximize`, :func:`total`: goals of several levels
   as one linear expression, set the way OR-Tools builds fastest.
 """
@@ -204,6 +207,37 @@ def game_clock() -> Callable[[], None]:
     return check
 
 
+_SHARED_CLOCK: ContextVar[float | None] = ContextVar("shared_clock_s", default=None)
+
+
+@contextmanager
+def shared_clock(seconds: float | None) -> Iterator[None]:
+    """Within it, a question made of many answers, each with a time limit of its own (a
+    game review's turns, by :func:`shared_limit` and :meth:`Limit.afresh`), ends them
+    all within ``seconds`` of wall-clock time from its start (None: no bound beyond
+    each answer's own): the HTTP service's game budget of a review. Only the outer
+    cap: each answer still stops at its work bound or its own time limit first, so a
+    question that fits in it answers as it does without it, on any load; an answer it
+    cuts says so (``time_capped``). (Each turn had the budget over the turns instead,
+    295 ms of 120 s for the 406 turns of a whole Shanghai game, which a busy machine
+    turned into cuts the library and the command line did not make.)"""
+    token = _SHARED_CLOCK.set(seconds)
+    try:
+        yield
+    finally:
+        _SHARED_CLOCK.reset(token)
+
+
+def shared_limit(seconds: float) -> Limit:
+    """A :class:`Limit` of ``seconds`` for each answer of a question made of many
+    (:meth:`Limit.afresh`), started, when a :func:`shared_clock` is in force, on the
+    question's deadline: that clock's seconds from now."""
+    shared = _SHARED_CLOCK.get()
+    if shared is None:
+        return Limit(seconds)
+    return Limit(seconds, deadline=time.perf_counter() + shared)
+
+
 MIN_SECONDS = 0.001
 """Wall-clock seconds below which a search is not started (CP-SAT needs a positive limit)."""
 
@@ -268,6 +302,16 @@ class Limit:
         if self.deadline is not None:
             return self
         return replace(self, deadline=time.perf_counter() + self.time)
+
+    def afresh(self) -> Limit:
+        """This limit for one answer of a question made of many (a game review's turns),
+        its clock started now: ``time`` seconds of its own, never past this limit's
+        deadline if it was :meth:`started` (the whole question's outer cap, see
+        :func:`shared_limit`), with accounts of its own, so that its :attr:`capped`
+        says whether the clock cut this answer."""
+        end = time.perf_counter() + self.time
+        deadline = end if self.deadline is None else min(end, self.deadline)
+        return replace(self, deadline=deadline, accounts=None)
 
     @property
     def capped(self) -> bool:

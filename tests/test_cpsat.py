@@ -28,6 +28,8 @@ from solver.cpsat import (
     add_hints,
     maximize,
     run,
+    shared_clock,
+    shared_limit,
 )
 from solver.errors import LimitError, MeldwiseError, quoted
 from solver.rummikub import Position, solve
@@ -110,6 +112,40 @@ def test_a_started_limit_says_whether_the_clock_cut_a_search() -> None:
     assert not spent.account(0.5).left  # the clock keeps the search from starting
     assert spent.capped
     assert not Limit().capped  # not started: no shared clock to speak of
+
+
+def _seconds_left(limit: Limit) -> float:
+    assert limit.deadline is not None
+    return limit.deadline - time.perf_counter()
+
+
+def test_each_answer_of_a_question_gets_its_own_time_within_the_shared_clock() -> None:
+    """A review's turns: each its ``time`` afresh from when it starts, with accounts of
+    its own (its ``capped`` is its own), never past the question's deadline; without
+    one, afresh is the plain clock of ``started``."""
+    assert 4.9 < _seconds_left(Limit(time=5.0).afresh()) <= 5.0
+    outer = Limit(time=5.0, deadline=time.perf_counter() + 60.0)
+    first = outer.afresh()
+    assert 4.9 < _seconds_left(first) <= 5.0
+    assert first.accounts == []
+    assert first.accounts is not outer.accounts
+    assert _seconds_left(replace(outer, deadline=time.perf_counter() + 0.5).afresh()) <= 0.5
+    spent = replace(outer, deadline=time.perf_counter() - 1.0).afresh()
+    assert spent.out_of_time()
+    assert spent.capped
+    assert not outer.afresh().capped  # one turn cut says nothing of the next
+
+
+def test_the_shared_clock_starts_with_the_question() -> None:
+    """shared_limit: each answer's ``time``, the whole question within the shared clock
+    in force (the service's game budget for a review), from when it is made."""
+    assert shared_limit(2.0) == Limit(2.0)
+    with shared_clock(30.0):
+        made = shared_limit(2.0)
+    assert made.time == 2.0
+    assert 29.9 < _seconds_left(made) <= 30.0
+    with shared_clock(None):
+        assert shared_limit(2.0) == Limit(2.0)
 
 
 def test_a_spent_clock_is_known_before_a_model_is_built() -> None:

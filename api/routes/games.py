@@ -66,9 +66,9 @@ async def review(request: Request) -> Response:
     """Each turn of a game record beside its best play (proven), what it missed and
     whether it was legal; each player's accuracy, costliest turns and a per-turn series.
     Each turn's solve stops at ``time_limit_ms``, never later than the server's cap, and
-    the turns reviewed share the server's game budget (MELDWISE_GAME_BUDGET_MS): each
-    stops within that budget over their number (a turn cut short has a best whose
-    ``status`` is ``feasible`` or ``unknown``)."""
+    the turns reviewed share the server's game budget (MELDWISE_GAME_BUDGET_MS) as one
+    clock from the review's start: none runs past it (a turn cut short has a best whose
+    ``status`` is ``feasible`` or ``unknown``, and says ``time_capped``)."""
     return await answered_review(request, review_rummikub)
 
 

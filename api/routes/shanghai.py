@@ -82,7 +82,8 @@ async def review(request: Request) -> Response:
     have gone down, points left beyond the best); each player's summary. The draw and
     the discard are not judged. Each turn's solve stops at a fixed deterministic work,
     or at ``time_limit_ms``, never later than the server's cap, the turns reviewed
-    sharing the server's game budget (MELDWISE_GAME_BUDGET_MS)."""
+    sharing the server's game budget (MELDWISE_GAME_BUDGET_MS) as one clock from the
+    review's start (a turn it cuts says ``time_capped``)."""
     return await answered_review(request, review_shanghai)
 
 

@@ -5,7 +5,7 @@ import { isBusy, setBusy } from "./busy.js";
 import { errorText, labelOf, pieces, sets } from "./field-names.js";
 import { translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
-import { calmNote, heading, paragraph, setName } from "./rummikub-answer.js";
+import { calmNote, cappedNote, heading, paragraph, setName } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
 import { drawSet, drawTile } from "./tiles.js";
 
@@ -96,6 +96,7 @@ export function drawRepair(answer, tr = translator("en")) {
   } else if (rescue) {
     parts.push(paragraph(tr.t("No play with your rack rescues the table."), "note"));
   }
+  if (answer.time_capped) parts.push(cappedNote(tr));
   return parts;
 }
 

@@ -3,8 +3,8 @@
 // highlighted on the rack (docs/games.md: "Game review").
 
 import { N_ } from "./i18n.js";
-import { bestLabel, cappedNote, element, listed, percent, playerName, summaryTable } from "./review.js";
-import { playedMarks } from "./rummikub-answer.js";
+import { bestLabel, element, listed, percent, playerName, summaryTable } from "./review.js";
+import { cappedNote, playedMarks } from "./rummikub-answer.js";
 import { drawSet, drawTile } from "./tiles.js";
 
 const SVG = "http://www.w3.org/2000/svg";

@@ -5,7 +5,8 @@
 // discard are not judged.
 
 import { N_ } from "./i18n.js";
-import { bestLabel, cappedNote, element, listed, percent, playerName, summaryTable } from "./review.js";
+import { bestLabel, element, listed, percent, playerName, summaryTable } from "./review.js";
+import { cappedNote } from "./rummikub-answer.js";
 import { describeContract, drawLaid, drawLayOffs, drawMeld, turnMelds } from "./shanghai.js";
 import { drawCard, drawSet } from "./tiles.js";
 

@@ -28,6 +28,7 @@ import { readNumber, rove } from "./editor.js";
 import { errorText, labelOf, single } from "./field-names.js";
 import { percentText, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
+import { cappedNote } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
 
 export function element(tag, text, className) {
@@ -72,11 +73,6 @@ export function summaryTable(titles, rows) {
   return table;
 }
 
-/** Said when the time limit cut a search (the answer's or a turn's ``time_capped``),
- * in the command line's words (solver.commands.capped_note). */
-export function cappedNote(tr) {
-  return element("p", tr.t("The time limit, not the fixed work bound, cut a search short: with more time or on an idle machine the answer may differ."), "note");
-}
 
 /** Set up the tab for ``games`` (a game's name, as the record box's game choice
  * writes it, to its part); returns the function that switches its language. */

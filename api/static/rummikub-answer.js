@@ -55,6 +55,14 @@ function statusNote(status, tr) {
   return null;
 }
 
+/** Said when the time limit, not the fixed work bound, cut a search (``time_capped``:
+ * a hint's, a repair's, a Shanghai advice's, a review's or one of its turns'): a busy
+ * server's answer may then differ from an idle one's. In the command line's words
+ * (solver.commands.capped_note). */
+export function cappedNote(tr) {
+  return paragraph(tr.t("The time limit, not the fixed work bound, cut a search short: with more time or on an idle machine the answer may differ."), "note");
+}
+
 export function paragraph(text, className) {
   const p = document.createElement("p");
   p.textContent = text;
@@ -191,6 +199,10 @@ export function drawAnswer(answer, tr = translator("en"), colours = undefined, r
   for (const note of [statusNote(answer.status, tr), calmNote(answer, tr)]) {
     if (note) parts.push(paragraph(note, "note"));
   }
+  // The body said the clock cut a search; the page said it only of a status short of
+  // proven (a tile hint, a nudge and a proven play with table moves not proven the
+  // fewest had no word, where the answer may differ on an idle server).
+  if (answer.time_capped) parts.push(cappedNote(tr));
   return parts;
 }
 

@@ -6,6 +6,7 @@ import { isBusy, setBusy } from "./busy.js";
 import { errorText, keyed, labelOf, pieces, sets, single, withChoices } from "./field-names.js";
 import { N_, percentText, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
+import { cappedNote } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
 import { SUITS, drawCard, drawSet, splitWords } from "./tiles.js";
 
@@ -290,6 +291,7 @@ export function drawAdvice(advice, request, tr = translator("en")) {
   }
   const note = statusNote(advice.status, tr);
   if (note) parts.push(element("p", note, "note"));
+  if (advice.time_capped) parts.push(cappedNote(tr));
   return parts;
 }
 

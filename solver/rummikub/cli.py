@@ -227,7 +227,7 @@ def describe_response(response: dict[str, Any], rack_empty: bool = False) -> str
             if response["hint_level"] == HintLevel.TILE.value:
                 lines.append(response["text"])
         # Asked for with --free-jokers: the count was answered and went unsaid.
-        return "\n".join(lines + _asked_for_lines(response)) + "\n"
+        return "\n".join(lines + _asked_for_lines(response) + _capped_lines(response)) + "\n"
     played = " ".join(response["played"])
     if not played:
         status = Status(response["status"])
@@ -253,8 +253,17 @@ def describe_response(response: dict[str, Any], rack_empty: bool = False) -> str
         lines += [f"  {i}. {step['text']}" for i, step in enumerate(response["steps"], 1)]
     lines += _asked_for_lines(response)
     lines.append(_("Solver: {status}", status=status_text(response["status"])))
+    if not played or response["disruption_proven"]:
+        lines += _capped_lines(response)  # else the table moves' line said the time limit
     lines += describe_table(response["table"], _("Table after:"), _("Table after: (empty)"))
     return "\n".join(lines) + "\n"
+
+
+def _capped_lines(response: dict[str, Any]) -> list[str]:
+    """That a time limit, not the fixed work bound, cut a search, when one did: the
+    answer ``time_capped`` said so and the words did not (a tile hint's tile, a nudge's
+    count, a free jokers' count may then differ on an idle machine)."""
+    return [capped_note()] if response["time_capped"] else []
 
 
 def _unproven_calm(response: dict[str, Any]) -> list[str]:

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import ConfigDict, Field, StrictBool
 
 from solver.arena.runner import bot_seed, play_out
-from solver.cpsat import Limit, OverBudget, Status, least_proven, solve_statuses
+from solver.cpsat import OverBudget, Status, least_proven, shared_limit, solve_statuses
 from solver.errors import MeldwiseError, RequestError, RulesError, TableError
 from solver.i18n import _, speaks
 from solver.record import MAX_REVIEW_TIME_LIMIT_MS as MAX_REVIEW_TIME_LIMIT_MS
@@ -405,7 +405,7 @@ def review_rummikub(request: Mapping[str, Any] | ReviewRequest) -> dict[str, Any
                 record,
                 player=asked.player,
                 objective=asked.objective,
-                limit=Limit(asked.time_limit_ms / 1000),
+                limit=shared_limit(asked.time_limit_ms / 1000),
             )
         except RecordError as error:
             raise RecordError.within("record", error) from None

@@ -14,6 +14,7 @@ from solver.commands import (
     Commands,
     add_rule_flag,
     answering,
+    capped_note,
     fields_from_flags,
     rules_from_flags,
     status_text,
@@ -169,6 +170,10 @@ def describe_repair(response: dict[str, Any]) -> str:
         lines.append(_("Penalty: {text}", text=penalty["text"]))
     if response["rescue"] is not None:
         lines += _describe_rescue(response["rescue"])
+    if response["time_capped"]:
+        # Said by the answer, not in words: the arrangement's or the rescue's table moves
+        # may then differ on an idle machine (their note names no time limit).
+        lines.append(capped_note())
     return "\n".join(lines) + "\n"
 
 

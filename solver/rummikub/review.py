@@ -145,7 +145,8 @@ def review_game(
     limit: Limit | None = None,
 ) -> Review:
     """Review every turn of ``record`` (only ``player``'s when given), each solve
-    within ``limit`` (the defaults when None).
+    within ``limit`` (the defaults when None): its ``time`` for each turn's solve, and
+    all of them within its deadline when it was started (:meth:`Limit.afresh`).
 
     Raises a :class:`~solver.errors.MeldwiseError` for a record whose turns are not
     numbered 1, 2, 3, ..., and for an argument of the wrong kind: a record not read by
@@ -168,7 +169,7 @@ def review_game(
             continue
         position = Position(turn.rack, turn.table_before, had_opened)
         try:
-            best = solve(position, rules, objective, limit=limit, least_disruption=False)
+            best = solve(position, rules, objective, limit=limit.afresh(), least_disruption=False)
         except MeldwiseError as error:
             reviewed.append(TurnReview(turn, had_opened, None, problems, rules, str(error)))
             continue

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import ConfigDict, Field
 
 from solver.arena.runner import bot_seed, play_out
-from solver.cpsat import Limit, OverBudget, Status, least_proven, solve_statuses
+from solver.cpsat import OverBudget, Status, least_proven, shared_limit, solve_statuses
 from solver.errors import MeldwiseError, RulesError
 from solver.i18n import _, _n, speaks
 from solver.record import MAX_REVIEW_TIME_LIMIT_MS as MAX_REVIEW_TIME_LIMIT_MS
@@ -247,7 +247,8 @@ def review_shanghai(request: Mapping[str, Any] | ShanghaiReviewRequest) -> dict[
         raise RecordError.within("record", error) from None
     check_review(asked.turns_reviewed(), asked.player, record.settings.players, MAX_REVIEW_TURNS)
     try:
-        review = review_game(record, player=asked.player, limit=Limit(asked.time_limit_ms / 1000))
+        limit = shared_limit(asked.time_limit_ms / 1000)
+        review = review_game(record, player=asked.player, limit=limit)
     except RecordError as error:
         raise RecordError.within("record", error) from None
     return review_to_dict(review)

@@ -24,7 +24,8 @@ more:
 
 The draw and the discard are choices with no proven best: the review does not judge
 them. Each turn's solve stops at a fixed deterministic work (the same answer on any
-machine) or, as the outer cap, at the limit's wall-clock time, which ``time_capped``
+machine) or, as the outer cap, at the limit's wall-clock time (each turn's own, within
+the limit's deadline when it was started: the whole review's), which ``time_capped``
 then says.
 """
 
@@ -32,7 +33,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from solver.arguments import checked, checked_or_none
@@ -206,7 +207,8 @@ def review_game(
 ) -> Review:
     """Review every play phase of ``record`` (only ``player``'s when given), each
     solved within ``limit`` (the defaults when None: each turn has the limit's time
-    of its own, and the fixed deterministic work of :func:`solve_turn`).
+    of its own, within the limit's deadline when it was started, see
+    :meth:`Limit.afresh`, and the fixed deterministic work of :func:`solve_turn`).
 
     Raises :class:`~solver.record.RecordError` naming the place where the record
     breaks the rules or differs from its replay, and a
@@ -234,8 +236,9 @@ def _review_turn(game: Game, play: Play, event: str, limit: Limit) -> TurnReview
     down = position.down
     hand = Counter(view.hand)
     table = tuple(item.meld for item in view.table)
-    # A clock of the turn's own: the turns reviewed do not share the limit's time.
-    own = replace(limit, deadline=None, accounts=None).started()
+    # A clock of the turn's own: the turns reviewed do not share the limit's time, only
+    # its deadline when it was started (the review's outer cap).
+    own = limit.afresh()
     contract = None if down else view.contract
     turn: Turn | None
     if contract is not None and not could_go_down(hand, contract, table, rules):

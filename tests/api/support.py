@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
 from benchmarks.shanghai_speed import deal
+from solver.cpsat import Limit
 from solver.errors import MeldwiseError
 from solver.rummikub import Position, Rules
 from solver.rummikub.deal import random_position
@@ -112,3 +115,18 @@ def assert_legal_response(request: dict[str, Any], response: dict[str, Any]) -> 
     verdict = check_play(position.rack, position.table, after, position.opened, rules)
     assert verdict.legal, verdict.problems
     assert sorted(str(t) for t in verdict.played) == sorted(response["played"])
+
+
+def seconds_allowed(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[float]:
+    """The wall-clock seconds each call of ``module.name`` (a solve given a ``limit``)
+    is allowed from when it starts, appended as it is called."""
+    solving = getattr(module, name)
+    allowed: list[float] = []
+
+    def spy(*args: Any, limit: Limit, **kwargs: Any) -> Any:
+        deadline = limit.deadline  # None: each search has the whole time of its own
+        allowed.append(limit.time if deadline is None else deadline - time.perf_counter())
+        return solving(*args, limit=limit, **kwargs)
+
+    monkeypatch.setattr(module, name, spy)
+    return allowed

@@ -4350,3 +4350,57 @@ def test_japanese_sentences_are_joined_without_english_separators(service: str, 
     expect(page.locator("#review-turn p.error")).to_have_text(
         "ルール違反: " + "\uff0f".join(problems)
     )
+
+
+CAPPED_NOTE = (
+    "The time limit, not the fixed work bound, cut a search short: with more time"
+    " or on an idle machine the answer may differ."
+)
+
+
+def _cut_by_the_clock(route: Route) -> None:
+    """The service's answer as a busy server gave it (seen under load): the same, but
+    a search the clock cut (``time_capped``), its status still proven."""
+    answer = route.fetch()
+    route.fulfill(response=answer, json={**answer.json(), "time_capped": True})
+
+
+@pytest.mark.parametrize("tab", ["nudge", "tile", "full", "repair", "shanghai"])
+def test_an_answer_the_clock_cut_says_so(service: str, page: Page, tab: str) -> None:
+    # The body said time_capped; the page said a cut only of a status short of proven,
+    # so a hint, a repair or an advice that may differ on an idle server said nothing
+    # (the review's tab did). Then the same request uncut: no such note.
+    page.goto(service)
+    if tab == "shanghai":
+        page.get_by_role("tab", name="Shanghai").click()
+        page.get_by_role("button", name="Load an example").click()
+        path, shown = SHANGHAI_ADVISE, page.locator("#shanghai-answer")
+
+        def ask() -> None:
+            _advise(page)
+
+    elif tab == "repair":
+        enter_rummikub(page, "R6", "R1 R2\nR3 B3 K3 O3\nR4 R5")
+        page.get_by_label("Table before the turn", exact=True).fill("R3 B3 K3 O3")
+        path, shown = REPAIR, page.locator("#repair-answer")
+
+        def ask() -> None:
+            with page.expect_response(lambda r: r.url.endswith(REPAIR)):
+                page.locator("#repair-run").click()
+
+    else:
+        enter_rummikub(page, "R1 R2 J", "R3 R4 R5\nK7 B7 O7")
+        hint = page.locator("meldwise-hint")
+        hint.evaluate("(element, level) => element.setAttribute('hint-level', level)", tab)
+        path, shown = SOLVE, hint.locator(".answer")
+
+        def ask() -> None:
+            press_hint(page)
+
+    page.route(f"**{path}", _cut_by_the_clock)
+    ask()
+    expect(shown).to_contain_text(CAPPED_NOTE)
+    page.unroute(f"**{path}")
+    ask()
+    expect(shown).not_to_be_empty()
+    expect(shown).not_to_contain_text(CAPPED_NOTE)

@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api import bodies
+from api import bodies, worker
 from api.main import create_app
 from api.settings import Settings
 from solver import MeldwiseError, solve_rummikub
+from solver.rummikub import review as rummikub_review
 from solver.rummikub.game_wire import (
     MAX_GAME_TILES,
     MAX_REVIEW_TURNS,
@@ -28,7 +29,7 @@ from solver.rummikub.game_wire import (
 from solver.rummikub.legality import check_play
 from solver.rummikub.notation import parse_tiles
 from solver.rummikub.rules import Rules
-from tests.api.support import in_order, slow_request
+from tests.api.support import in_order, seconds_allowed, slow_request
 from tests.rummikub.games_support import TINY_OPTIONS, shanghai_record
 
 BOT = "/v1/rummikub/bot"
@@ -444,3 +445,30 @@ def test_a_bot_move_for_an_empty_rack_is_refused(client: TestClient) -> None:
     assert answer.status_code == 422
     assert answer.json()["detail"] == _library_error(bot_rummikub, request)
     assert answer.json()["detail"].startswith("'rack' \u304c\u7a7a\u3067\u3059")
+
+
+def test_a_turn_of_a_long_review_may_use_its_whole_time_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The turns reviewed share the game budget as one clock, the outer cap, as
+    Shanghai's do: each turn's solve may run its whole time limit while it lasts (each
+    was given the budget over the turns, a cut the load decided)."""
+    allowed = seconds_allowed(monkeypatch, rummikub_review, "solve")
+    request = {"record": game_rummikub({"bots": ["greedy", "greedy"], "seed": 1})["record"]}
+    turns = ReviewRequest.model_validate(request).turns_reviewed()
+    caps = {"time_limit_ms": 2000, "game_budget_ms": 500 * turns}  # 500 ms a turn
+    worker.raw_answer("review_rummikub", json.dumps(request), "en", caps)
+    assert len(allowed) == turns
+    assert 1.5 < max(allowed) <= 2.0
+
+
+def test_a_review_past_the_game_budget_says_its_turns_were_cut() -> None:
+    request = {"record": game_rummikub({"bots": ["greedy", "greedy"], "seed": 1})["record"]}
+    caps = {"time_limit_ms": 2000, "game_budget_ms": 1}
+    data, status = worker.raw_answer("review_rummikub", json.dumps(request), "en", caps)
+    answer = json.loads(data)
+    assert answer["time_capped"] is True
+    assert status == answer["status"] != "optimal"
+    cut = [turn["best"] for turn in answer["turns"] if turn["best"] and turn["best"]["time_capped"]]
+    assert cut
+    assert all(best["status"] != "optimal" for best in cut)

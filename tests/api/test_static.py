@@ -126,7 +126,8 @@ def test_the_tabs_and_the_hint_element_share_one_request_slot() -> None:
 
 def test_the_docs_name_each_field_of_the_advice_the_shanghai_tab_leaves_out() -> None:
     """docs/http.md said the Shanghai tab shows the whole advice; it draws neither
-    draw_options (the chances to go down and out) nor end_of_turn nor time_capped."""
+    draw_options (the chances to go down and out) nor end_of_turn (it did not draw
+    time_capped either, until a busy server's advice the clock cut said so)."""
     page = (STATIC_DIR / "shanghai.js").read_text(encoding="utf-8")
     drawn = set(re.findall(r"\badvice\.(\w+)", page))
     doc = (Path(__file__).parents[2] / "docs" / "http.md").read_text(encoding="utf-8")

@@ -754,6 +754,7 @@ def test_repair_beyond_repair_with_no_arrangement_found_names_no_tiles() -> None
     answer = {
         "status": "feasible",
         "repairable": False,
+        "time_capped": True,  # the clock stopped the search, as it did at 0.006 s
         "arrangement": None,
         "free_jokers": None,
         "penalty": None,
@@ -1238,3 +1239,47 @@ def test_an_answer_that_cannot_be_written_is_said_without_a_traceback(lang: str,
             check=False,
         )
     assert (done.returncode, done.stderr) == (1, said)
+
+
+CUT_RACK = "R2 R2 R5 B1 B12 B13 K4 K5 K8 K13 O1 O2 O12 J"
+CUT_TABLE = (
+    "R10 B10 K10 O10 | O7 O8 O9 O10 O11 | O2 J O4 | B5 B6 B7 B8 B9 B10 | R11 B11 K11 O11"
+    " | K1 K2 K3 K4 K5 | R4 B4 O4 | R5 R6 R7 | K10 K11 K12 | R6 R7 R8 R9 R10"
+    " | B3 B4 B5 B6 B7 B8 | R12 B12 K12 O12 | R13 B13 K13 O13 | O6 O7 O8 O9"
+)
+
+
+CAPPED_NOTE = (
+    "The time limit, not the fixed work bound, cut a search short: with more time"
+    " or on an idle machine the answer may differ."
+)
+
+
+@pytest.mark.parametrize("level", ["tile", "nudge"])
+def test_a_hint_the_clock_cut_says_so_in_words(
+    capsys: pytest.CaptureFixture[str], level: str
+) -> None:
+    """The least-disruption stage given 1 ms, less than its model takes to build: the
+    clock keeps its search from starting, the score stage proves the play (status
+    optimal) and the answer says ``time_capped``, which the words did not: a busy
+    machine's tile may differ from an idle one's, and nothing said so."""
+    flags = ["solve", "--rack", CUT_RACK, "--table", CUT_TABLE, "--hint", level]
+    main([*flags, "--disruption-time-limit", "0.001"])
+    assert CAPPED_NOTE in capsys.readouterr().out
+    # With time to spare, the fixed work bound decides, and nothing is said.
+    main([*flags, "--time-limit", "60", "--disruption-time-limit", "60"])
+    assert CAPPED_NOTE not in capsys.readouterr().out
+
+
+def test_a_repair_the_clock_cut_says_so_in_words() -> None:
+    """A busy server's repair (seen under load): the verdict proven, the rescue's table
+    moves cut by the clock, ``time_capped``; the words said only that the moves were not
+    proven the fewest, not that the clock cut a search."""
+    table = [set_.split() for set_ in CUT_TABLE.split("|")]
+    heaps = [*table[:-1], table[-1] + ["R2", "R2", "R5"]]
+    answer = repair_rummikub({"table": heaps, "table_before": table, "rack": CUT_RACK.split()[3:]})
+    answer["rescue"]["play"]["disruption_proven"] = False
+    answer["time_capped"] = False  # the work bound stopped the search: nothing to say
+    assert CAPPED_NOTE not in describe_repair(answer)
+    answer["time_capped"] = True
+    assert CAPPED_NOTE in describe_repair(answer)
