@@ -185,8 +185,10 @@ def game_budget(budget_ms: int | None) -> Iterator[None]:
     :func:`game_clock`) that has used ``budget_ms`` of the process's CPU time (None: no
     bound) raises :class:`OverBudget` before its next move: the HTTP service's game
     budget. CPU time, not the clock: a bot game is the same moves every time, so one
-    over it is over it again, whatever the load (a worker slowed by others' load is
-    the watchdog's, a 503 to try again)."""
+    well over it is over it again, whatever the load (a worker slowed by others' load
+    is the watchdog's, a 503 to try again); CPU time itself grows on a busy machine
+    (caches, frequency), so a game within about a fifth of the budget can fit on an
+    idle worker and not on a busy one."""
     token = _GAME_BUDGET.set(budget_ms)
     try:
         yield

@@ -367,7 +367,7 @@ def game_rummikub(request: Mapping[str, Any] | GameRequest) -> dict[str, Any]:
             play_out(game, players, asked.bots)
         except OverBudget as over:
             # The tiles make a game long: said at the rules, as MAX_GAME_TILES is. The
-            # same request plays the same game: trying again cannot help.
+            # same request plays the same game: trying again helps only near the budget.
             too_long = RulesError(
                 _(
                     "'rules' make a game of {tiles} tiles, which ran past this server's game"

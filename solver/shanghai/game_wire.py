@@ -293,7 +293,7 @@ def _too_long(game: Game, budget_ms: int) -> MeldwiseError:
     """A game past the server's game budget (:class:`OverBudget`), said at the setting
     that asks too much of it: ``hands`` when the hands before this one fit, else
     ``max_turns`` (the first hand's turns did not). The same request plays the same
-    game: trying again cannot help."""
+    game: trying again helps only near the budget (see :func:`solver.cpsat.game_budget`)."""
     if game.number > 1:
         return RulesError(
             _(
