@@ -758,6 +758,23 @@ def test_a_set_laid_before_opening_equal_to_a_table_set_leaves_the_table_set_alo
     _table_before_untouched(request, rescue["steps"])
 
 
+def test_a_rescue_before_opening_lays_no_rack_tile_on_a_table_set_equal_to_a_new_one() -> None:
+    # The player laid B1 and B2 beside the table's B1 B2 (found by the test of copied
+    # sets below). The rescue's new set B1 B2 J took the table set's heap (its weight
+    # tied the table set's own): "Add your J to set 1", the table's set, before opening.
+    request = {
+        "table": [["R1", "R2", "B2"], ["B1", "B2"], ["R1", "R2", "R3"], ["B1"]],
+        "table_before": [["R1", "R2"], ["B1", "B2"], ["R1", "R2", "R3"]],
+        "rack": ["J"],
+        "opened": False,
+        "rules": {"colours": 2, "numbers": 3, "copies": 2, "jokers": 1, "min_set_len": 2}
+        | {"opening_threshold": 0},
+    }
+    play = repair_rummikub(request)["rescue"]["play"]
+    assert play["played"] == ["J"]
+    _table_before_untouched(request, play["steps"])
+
+
 def test_a_set_laid_before_opening_is_answered_at_the_reading_the_opening_counts() -> None:
     # The player laid J R4 beside R3 J: the group of 4s, an opening of 8. The
     # arrangement answered it as it lies with its first reading, the run J(R3) R4,
@@ -776,38 +793,41 @@ def test_a_set_laid_before_opening_is_answered_at_the_reading_the_opening_counts
 def _table_before_untouched(request: dict[str, Any], steps: list[dict[str, Any]]) -> None:
     """No step moves a tile of a set of the table before (when each such set lies
     whole in a heap of its own of ``request``'s table; else one must be put together):
-    each goes on from its own heap, from which the steps take only other tiles (a
-    split part counts as its heap) and to which they add none. Jokers are one tile
-    here, so a step taking a heap's joker counts against that heap."""
-    heaps = [Counter(Tile.parse(t) for t in heap) for heap in request["table"]]
-    origin: dict[int, int | None] = dict(enumerate(range(len(heaps))))
-    taken = [Counter[Tile]() for _ in heaps]
-    touched = [False] * len(heaps)
-    for step in steps:
-        tiles = Counter(Tile.parse(t) for t in step.get("tiles", ()))
-        if step["action"] == "take" and (heap := origin[step["from_set"]]) is not None:
-            taken[heap] += tiles
-        elif step["action"] == "add" and (heap := origin[step["to_set"]]) is not None:
-            touched[heap] = True
-        elif step["action"] == "split":
-            origin[step["new_set"]] = origin[step["set"]]
-        elif step["action"] == "new_set":
-            origin[step["set"]] = None
+    replayed, each lies whole in a set of its own that no tile joined, the steps having
+    taken only other tiles from it or split them off. Jokers are one tile here, so a
+    step taking a heap's joker counts against that heap."""
+    lying = {i: [Tile.parse(t) for t in heap] for i, heap in enumerate(request["table"])}
+    clean = dict.fromkeys(lying, True)  # no tile joined the set
     before = [Counter(Tile.parse(t) for t in s) for s in request["table_before"]]
 
-    def fits(sets: list[Counter[Tile]], free: set[int], moved: bool = True) -> bool:
+    def fits(sets: list[Counter[Tile]], free: set[int]) -> bool:
         if not sets:
             return True
         first, rest = sets[0], sets[1:]
         return any(
-            not (moved and touched[j])
-            and not first - (heaps[j] - (taken[j] if moved else Counter()))
-            and fits(rest, free - {j}, moved)
-            for j in free
+            clean[k] and not first - Counter(lying[k]) and fits(rest, free - {k}) for k in free
         )
 
-    if fits(before, set(range(len(heaps))), moved=False):  # else a set must be put together
-        assert fits(before, set(range(len(heaps)))), (request, steps)
+    if not fits(before, set(lying)):
+        return  # a set of the table before must be put together
+    for step in steps:
+        tiles = [Tile.parse(t) for t in step.get("tiles", ())]
+        if step["action"] == "take":  # a take leaves the first of a tile held twice
+            rest, kept = Counter(lying[step["from_set"]]) - Counter(tiles), []
+            for tile in lying[step["from_set"]]:
+                if rest[tile] > 0:
+                    rest[tile] -= 1
+                    kept.append(tile)
+            lying[step["from_set"]] = kept
+        elif step["action"] == "split":
+            tiles, cut = lying[step["set"]], step["at_index"]
+            lying[step["set"]], lying[step["new_set"]] = tiles[:cut], tiles[cut:]
+            clean[step["new_set"]] = clean[step["set"]]
+        else:  # add or new_set
+            number = step["to_set"] if step["action"] == "add" else step["set"]
+            lying[number] = lying.get(number, []) + tiles
+            clean[number] = False
+    assert fits(before, set(lying)), (request, steps)
 
 
 @pytest.mark.variants
@@ -962,6 +982,7 @@ def test_a_copy_of_a_table_set_laid_before_opening_leaves_the_table_set_alone(
     the table's set goes on from its heap with no step moving its tiles (under
     "free"; under "replace" its jokers are put back where the table before had them),
     and every answer is a legal turn for that player, its steps replaying to it."""
+    note(request)
     answer = repair_rummikub(request)
     strays = _tiles(request["table"]) - _tiles(request["table_before"])
     arranged = answer["arrangement"]
