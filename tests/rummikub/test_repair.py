@@ -775,6 +775,23 @@ def test_a_rescue_before_opening_lays_no_rack_tile_on_a_table_set_equal_to_a_new
     _table_before_untouched(request, play["steps"])
 
 
+def test_a_copy_of_a_table_set_laid_before_opening_leaves_the_table_set_as_it_lies() -> None:
+    # Under "replace" the player laid B2 J beside the table's J B2 (the run 1-2): the
+    # table's set took the copy's heap (the heaps tied), so both heaps' jokers were laid
+    # anew, "Take J from set 0, the blue run 1-2 ... making the group of 2s: J(R2) B2",
+    # the table's joker moved by a player who has not opened.
+    request = {
+        "table": [["J", "B2"], ["B2", "J"], ["R1", "R2", "R3"]],
+        "table_before": [["J", "B2"], ["R1", "R2", "R3"]],
+        "opened": False,
+        "rules": {"colours": 2, "numbers": 3, "copies": 2, "min_set_len": 2}
+        | {"opening_threshold": 0, "joker_retrieval": "replace"},
+    }
+    answer = repair_rummikub(request)
+    assert answer["repairable"] is True
+    _a_turn_before_opening(request, answer["arrangement"], Counter(parse_tiles("B2 J")))
+
+
 def test_a_set_laid_before_opening_is_answered_at_the_reading_the_opening_counts() -> None:
     # The player laid J R4 beside R3 J: the group of 4s, an opening of 8. The
     # arrangement answered it as it lies with its first reading, the run J(R3) R4,
@@ -955,7 +972,7 @@ def _a_turn_before_opening(
     """``answer`` (a repair's arrangement or rescue) is a legal turn of a player who
     has not opened from ``request``'s table before, laying down ``laid``; its steps
     replay to it from the table now (``in_hand``: the tiles they take off it); under
-    "free" they move no tile of a set of the table before."""
+    "free", or with each table set lying as written, they move no tile of one."""
     rules = Rules.from_dict(request["rules"])
     before = [parse_tiles(" ".join(s)) for s in request["table_before"]]
     after = [_written(m) for m in answer["table"]]
@@ -967,7 +984,10 @@ def _a_turn_before_opening(
     sets, used = replay(plain, request.get("rack", []), answer["steps"], held)
     assert sets == table_of(answer["table"])
     assert used == Counter(answer.get("played", []))
-    if rules.joker_retrieval == "free":
+    # Under "replace" a table set lying otherwise than it was written is put back by a
+    # step (its jokers' places decide the rule); one lying as written stays.
+    heaps = Counter(map(tuple, request["table"]))
+    if rules.joker_retrieval == "free" or not Counter(map(tuple, request["table_before"])) - heaps:
         _table_before_untouched(request, answer["steps"])
 
 
