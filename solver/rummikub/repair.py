@@ -486,11 +486,13 @@ def _arrangement(
     (the table before) go on from their heaps first and the new sets keep a reading
     worth what the opening counted (see :func:`_from_heaps`, :func:`_as_it_lies`)."""
     kept, stayed = _calm(placed, reference)
-    # The sets an opening is made of: those carrying no set of the table before on.
-    opening = [] if opened else [p.meld for p in placed if p.origin is None]
+    # The sets an opening is made of: those carrying no set of the table before on,
+    # known by their place in ``placed`` (not by their meld: a set laid as the copy
+    # of a table set, R3 R4 J beside R3 R4 J, made the table's set one of the opening,
+    # its joker laid anew by a step).
     going_on = [
-        _as_it_lies(p, table, rules, opening=p.meld in opening)
-        for p in _from_heaps(placed, table, untouched=not opened)
+        _as_it_lies(p, table, rules, opening=not opened and placed[i].origin is None)
+        for i, p in _from_heaps(placed, table, untouched=None if opened else rules)
     ]
     steps = plan(heaps, going_on, list(played.elements()), table)
     return Arrangement(
@@ -506,14 +508,18 @@ def _arrangement(
 
 
 def _from_heaps(
-    placed: list[PlacedSet], table: TileSets, *, untouched: bool = False
-) -> list[PlacedSet]:
+    placed: list[PlacedSet], table: TileSets, *, untouched: Rules | None = None
+) -> list[tuple[int, PlacedSet]]:
     """The same sets, each going on from a heap of the table now (each heap carried on
     by one set at most), matched so that the most tiles stay in their heap (the steps
-    then pick up the fewest tiles), then each set goes on from the earliest heap.
+    then pick up the fewest tiles), then each set goes on from the earliest heap; each
+    with its index in ``placed`` (its ``origin`` there is replaced by the heap's).
 
-    ``untouched`` (a player who has not opened): the sets carrying a set of the table
-    before on (``origin`` not None) take heaps first, as many as can. A new set matched
+    ``untouched`` (the rules, for a player who has not opened): the sets carrying a set
+    of the table before on (``origin`` not None) keep the most of their tiles in their
+    heaps first, so each takes the heap it lies in whole, even beside a new set of the
+    same tiles (a copy of it laid down); then, of heaps holding as many, the one that
+    reads it as it was (see :func:`_reads_as`). A new set matched
     to the heap holding such a set took that set's tiles, jokers included: with
     ``R3 J R4`` lying where ``R3 J`` was, the new set ``R4 J`` went on from the heap
     and ``R3 J`` was laid anew with the rack's joker, steps in which the player took
@@ -527,27 +533,58 @@ def _from_heaps(
     # The most tiles in place, then the earliest heaps (steps in the order of the table).
     earliest = len(placed) * len(table) + 1
     weights = {(i, j): shared.total() * earliest - j for (i, j), shared in common.items()}
-    if untouched:
-        # More than all the other weights together: the sets of the table before first.
-        first = (sum(len(p.meld.tiles) for p in placed) + 1) * earliest
+    if untouched is not None:
+        # Each tile of a set of the table before staying in its heap weighs more than
+        # all the other weights together: those tiles stay first. A flat weight for
+        # any heap tied a table set's own heap with a new set's: with the table's
+        # J(R2) R3 R4 beside a laid R3 R4 and J, the new set R3 R4 J took the table's
+        # heap, its joker laid anew by a step. Then a heap reading the set as it was
+        # (more than the other weights, less than a tile): with the table's J B2 (the
+        # run 1-2) beside a laid B2 J under "replace", the table's set took B2 J and
+        # both heaps' jokers were laid anew.
+        second = (sum(len(p.meld.tiles) for p in placed) + 1) * earliest
+        first = (len(placed) + 1) * second
         weights = {
-            (i, j): weight + (first if placed[i].origin is not None else 0)
+            (i, j): weight
+            + (
+                first * common[i, j].total()
+                + second * _reads_as(placed[i].meld, table[j], common[i, j], untouched)
+                if placed[i].origin is not None
+                else 0
+            )
             for (i, j), weight in weights.items()
         }
     origin = heaviest_matching(weights, range(len(placed)), len(table))
     remapped = []
     for i, p in enumerate(placed):
         if i not in origin:
-            remapped.append(PlacedSet(p.meld, None, (), p.meld.tiles))
+            remapped.append((i, PlacedSet(p.meld, None, (), p.meld.tiles)))
             continue
         j = origin[i]
         stayed = common[i, j]
         joined = Counter(p.meld.tiles) - stayed
-        remapped.append(
-            PlacedSet(p.meld, j, tuple(sorted(stayed.elements())), tuple(sorted(joined.elements())))
-        )
+        stays, joins = tuple(sorted(stayed.elements())), tuple(sorted(joined.elements()))
+        remapped.append((i, PlacedSet(p.meld, j, stays, joins)))
     # The planner lays continued sets out by the heap they go on from.
-    return sorted(remapped, key=lambda p: (p.origin is None, p.origin or 0))
+    return sorted(remapped, key=lambda ip: (ip[1].origin is None, ip[1].origin or 0))
+
+
+def _reads_as(meld: Meld, heap: Sequence[Tile], stayed: Counter[Tile], rules: Rules) -> bool:
+    """Whether the tiles ``stayed`` of ``heap``, in its order once the steps have
+    taken the others, read as ``meld`` (its kind, and a run's jokers where they stand:
+    what the table before keeps under "replace", see :func:`_as_it_lies`)."""
+    lies = read_meld_or_none(left_in_order(heap, stayed), rules)
+    return _same_reading(lies, meld)
+
+
+def _same_reading(lies: Meld | None, meld: Meld) -> bool:
+    """Whether ``lies`` is ``meld`` as "replace" tells jokers apart: the same kind, and
+    for a run each joker at the same place (a group's jokers are not told apart)."""
+    return (
+        lies is not None
+        and lies.kind is meld.kind
+        and (meld.kind is MeldKind.GROUP or lies.stands_for == meld.stands_for)
+    )
 
 
 def _as_it_lies(
@@ -581,12 +618,7 @@ def _as_it_lies(
             if lies.value < meld.value:
                 return _jokers_anew(placed)
         return placed if lies is None else PlacedSet(lies, placed.origin, placed.stayed, ())
-    same = (
-        lies is not None
-        and lies.kind is meld.kind
-        and (meld.kind is MeldKind.GROUP or lies.stands_for == meld.stands_for)
-    )
-    return placed if same else _jokers_anew(placed)
+    return placed if _same_reading(lies, meld) else _jokers_anew(placed)
 
 
 def _jokers_anew(placed: PlacedSet) -> PlacedSet:

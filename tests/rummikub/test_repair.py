@@ -17,6 +17,7 @@ from meldwise.cli import main
 from solver import repair_rummikub, solve_rummikub, validate_rummikub
 from solver.errors import MeldwiseError
 from solver.rummikub import Limit, Objective, Position, Rules, Status, Tile, parse_tiles
+from solver.rummikub.deal import full_set
 from solver.rummikub.layout import PlacedSet
 from solver.rummikub.legality import check_play, joker_retrieval_problems, meld_problem
 from solver.rummikub.melds import MeldKind, read_meld, readings
@@ -558,7 +559,8 @@ def test_repair_matches_heaps_to_sets_as_an_exhaustive_search(
     melds = [read_meld(parse_tiles(m["tiles"]), rules) for m in arranged["table"]]
     matched = _from_heaps([PlacedSet(m, None, (), m.tiles) for m in melds], heaps)
     sets = [Counter(m.tiles) for m in melds]
-    assert sum(len(p.stayed) for p in matched) == _most_in_place(sets, [Counter(h) for h in heaps])
+    in_place = sum(len(p.stayed) for _, p in matched)
+    assert in_place == _most_in_place(sets, [Counter(h) for h in heaps])
 
 
 def _most_in_place(sets: list[Counter[Tile]], heaps: list[Counter[Tile]], used: int = 0) -> int:
@@ -735,6 +737,61 @@ def test_a_rescue_before_opening_does_not_take_the_tables_joker_for_an_opening_s
     _opening_turn(answer["rescue"]["play"], request, SMALL_FREE)
 
 
+def test_a_set_laid_before_opening_equal_to_a_table_set_leaves_the_table_set_alone() -> None:
+    # The player laid R3 R4 J, the same set as the table's R3 R4 J, which lies as
+    # J(R2) R3 R4. Told apart by their melds alone, the table's set was read as one
+    # of the opening (worth 9 as it lies, under the 12 the opening counted) and its
+    # joker laid anew: "Take J from set 2, the red run 2-4", a table joker moved by a
+    # player who has not opened, where with any other set laid the table's set is
+    # answered as it lies (no step).
+    request = {
+        "table": [["R3", "R4"], ["J"], ["J(R2)", "R3", "R4"]],
+        "table_before": [["R3", "R4", "J"]],
+        "opened": False,
+        "rules": {"opening_threshold": 12},
+    }
+    answer = repair_rummikub(request)
+    assert answer["repairable"] is True
+    _opening_turn(answer["arrangement"], request, Rules(opening_threshold=12))
+    _table_before_untouched(request, answer["arrangement"]["steps"])
+    rescue = repair_rummikub({**request, "rack": ["R5"]})["rescue"]["play"]
+    _table_before_untouched(request, rescue["steps"])
+
+
+def test_a_rescue_before_opening_lays_no_rack_tile_on_a_table_set_equal_to_a_new_one() -> None:
+    # The player laid B1 and B2 beside the table's B1 B2 (found by the test of copied
+    # sets below). The rescue's new set B1 B2 J took the table set's heap (its weight
+    # tied the table set's own): "Add your J to set 1", the table's set, before opening.
+    request = {
+        "table": [["R1", "R2", "B2"], ["B1", "B2"], ["R1", "R2", "R3"], ["B1"]],
+        "table_before": [["R1", "R2"], ["B1", "B2"], ["R1", "R2", "R3"]],
+        "rack": ["J"],
+        "opened": False,
+        "rules": {"colours": 2, "numbers": 3, "copies": 2, "jokers": 1, "min_set_len": 2}
+        | {"opening_threshold": 0},
+    }
+    play = repair_rummikub(request)["rescue"]["play"]
+    assert play["played"] == ["J"]
+    _table_before_untouched(request, play["steps"])
+
+
+def test_a_copy_of_a_table_set_laid_before_opening_leaves_the_table_set_as_it_lies() -> None:
+    # Under "replace" the player laid B2 J beside the table's J B2 (the run 1-2): the
+    # table's set took the copy's heap (the heaps tied), so both heaps' jokers were laid
+    # anew, "Take J from set 0, the blue run 1-2 ... making the group of 2s: J(R2) B2",
+    # the table's joker moved by a player who has not opened.
+    request = {
+        "table": [["J", "B2"], ["B2", "J"], ["R1", "R2", "R3"]],
+        "table_before": [["J", "B2"], ["R1", "R2", "R3"]],
+        "opened": False,
+        "rules": {"colours": 2, "numbers": 3, "copies": 2, "min_set_len": 2}
+        | {"opening_threshold": 0, "joker_retrieval": "replace"},
+    }
+    answer = repair_rummikub(request)
+    assert answer["repairable"] is True
+    _a_turn_before_opening(request, answer["arrangement"], Counter(parse_tiles("B2 J")))
+
+
 def test_a_set_laid_before_opening_is_answered_at_the_reading_the_opening_counts() -> None:
     # The player laid J R4 beside R3 J: the group of 4s, an opening of 8. The
     # arrangement answered it as it lies with its first reading, the run J(R3) R4,
@@ -748,6 +805,46 @@ def test_a_set_laid_before_opening_is_answered_at_the_reading_the_opening_counts
     answer = repair_rummikub(request)
     assert answer["repairable"] is True
     _opening_turn(answer["arrangement"], request, SMALL_FREE)
+
+
+def _table_before_untouched(request: dict[str, Any], steps: list[dict[str, Any]]) -> None:
+    """No step moves a tile of a set of the table before (when each such set lies
+    whole in a heap of its own of ``request``'s table; else one must be put together):
+    replayed, each lies whole in a set of its own that no tile joined, the steps having
+    taken only other tiles from it or split them off. Jokers are one tile here, so a
+    step taking a heap's joker counts against that heap."""
+    lying = {i: [Tile.parse(t) for t in heap] for i, heap in enumerate(request["table"])}
+    clean = dict.fromkeys(lying, True)  # no tile joined the set
+    before = [Counter(Tile.parse(t) for t in s) for s in request["table_before"]]
+
+    def fits(sets: list[Counter[Tile]], free: set[int]) -> bool:
+        if not sets:
+            return True
+        first, rest = sets[0], sets[1:]
+        return any(
+            clean[k] and not first - Counter(lying[k]) and fits(rest, free - {k}) for k in free
+        )
+
+    if not fits(before, set(lying)):
+        return  # a set of the table before must be put together
+    for step in steps:
+        tiles = [Tile.parse(t) for t in step.get("tiles", ())]
+        if step["action"] == "take":  # a take leaves the first of a tile held twice
+            rest, kept = Counter(lying[step["from_set"]]) - Counter(tiles), []
+            for tile in lying[step["from_set"]]:
+                if rest[tile] > 0:
+                    rest[tile] -= 1
+                    kept.append(tile)
+            lying[step["from_set"]] = kept
+        elif step["action"] == "split":
+            tiles, cut = lying[step["set"]], step["at_index"]
+            lying[step["set"]], lying[step["new_set"]] = tiles[:cut], tiles[cut:]
+            clean[step["new_set"]] = clean[step["set"]]
+        else:  # add or new_set
+            number = step["to_set"] if step["action"] == "add" else step["set"]
+            lying[number] = lying.get(number, []) + tiles
+            clean[number] = False
+    assert fits(before, set(lying)), (request, steps)
 
 
 @pytest.mark.variants
@@ -790,6 +887,11 @@ def test_repair_for_a_player_who_has_not_opened_matches_exhaustive_search(
         request["table"], [], arranged["steps"], Counter(str(t) for t in left_out.elements())
     )
     assert sets == table_of(arranged["table"])
+    # Under "replace" a table set lying with its jokers elsewhere than the table before
+    # had them is put back by a step (the joker's place decides the rule).
+    free = rules.joker_retrieval == "free"
+    if free:
+        _table_before_untouched(request, arranged["steps"])
     if not answer["repairable"]:
         assert Counter(map(Tile.parse, answer["penalty"]["back_to_rack"])) == strays
     if "rack" not in request:
@@ -812,6 +914,108 @@ def test_repair_for_a_player_who_has_not_opened_matches_exhaustive_search(
     sets, used = replay(request["table"], request["rack"], play["steps"])
     assert sets == table_of(play["table"])
     assert used == Counter(play["played"])
+    if free:
+        _table_before_untouched(request, play["steps"])
+
+
+@st.composite
+def copied_table_sets(draw: st.DrawFn) -> dict[str, Any]:
+    """A repair request of a player who has not opened who laid down a copy of a
+    set of the table before, on a small variant with two copies of each tile and a
+    joker at least: the table set lies in its own heap, its tiles in any order and
+    its jokers written with any reading of them or plain; the copy cut into heaps of
+    their own or laid on a table set; a rack or not."""
+    rules = draw(small_rules(max_numbers=5, max_colours=3))
+    rules = dataclasses.replace(rules, copies=2, jokers=max(rules.jokers, 1))
+    position = draw(positions(rules, max_sets=3, max_rack=3, opened=True))
+    table = [list(tiles) for tiles in position.table]
+    pool = full_set(rules) - Counter(t for tiles in table for t in tiles)
+    copies = [tiles for tiles in table if not Counter(tiles) - pool]
+    assume(copies)
+    copied = draw(st.sampled_from(copies))
+    heaps = []
+    for tiles in table:
+        heap = list(draw(st.permutations(tiles))) if draw(st.booleans()) else tiles
+        written = draw(st.booleans())  # its jokers written with what they stand for
+        if options := readings(heap, rules) if written else []:
+            heap = list(draw(st.sampled_from(options)).written)
+        heaps.append(heap)
+    laid = list(draw(st.permutations(copied)))
+    while laid:
+        size = draw(st.integers(1, len(laid)))
+        spot = draw(st.integers(0, len(heaps)))
+        if spot == len(heaps) or draw(st.booleans()):
+            heaps.append(laid[:size])
+        else:
+            heaps[spot] = heaps[spot] + laid[:size]
+        laid = laid[size:]
+    order = draw(st.permutations(range(len(heaps))))
+    request: dict[str, Any] = {
+        "table": [[t.written for t in heaps[i]] for i in order],
+        "table_before": [[t.written for t in tiles] for tiles in table],
+        "opened": False,
+        "rules": rules.to_dict(),
+        "time_limit_ms": 20_000,
+    }
+    rack = Counter(position.rack) - Counter(copied)
+    if draw(st.booleans()):
+        request["rack"] = [t.written for t in sorted(rack.elements())]
+    return request
+
+
+def _a_turn_before_opening(
+    request: dict[str, Any],
+    answer: dict[str, Any],
+    laid: Counter[Tile],
+    in_hand: Counter[Tile] | None = None,
+) -> None:
+    """``answer`` (a repair's arrangement or rescue) is a legal turn of a player who
+    has not opened from ``request``'s table before, laying down ``laid``; its steps
+    replay to it from the table now (``in_hand``: the tiles they take off it); under
+    "free", or with each table set lying as written, they move no tile of one."""
+    rules = Rules.from_dict(request["rules"])
+    before = [parse_tiles(" ".join(s)) for s in request["table_before"]]
+    after = [_written(m) for m in answer["table"]]
+    verdict = check_play(tuple(laid.elements()), before, after, False, rules)
+    assert verdict.legal, verdict.problems
+    # The replayer counts tiles by their text: each joker as "J".
+    plain = [[str(Tile.parse(t)) for t in heap] for heap in request["table"]]
+    held = Counter(map(str, (in_hand or Counter()).elements()))
+    sets, used = replay(plain, request.get("rack", []), answer["steps"], held)
+    assert sets == table_of(answer["table"])
+    assert used == Counter(answer.get("played", []))
+    # Under "replace" a table set lying otherwise than it was written is put back by a
+    # step (its jokers' places decide the rule); one lying as written stays.
+    heaps = Counter(map(tuple, request["table"]))
+    if rules.joker_retrieval == "free" or not Counter(map(tuple, request["table_before"])) - heaps:
+        _table_before_untouched(request, answer["steps"])
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(100))
+@given(request=copied_table_sets())
+def test_a_copy_of_a_table_set_laid_before_opening_leaves_the_table_set_alone(
+    request: dict[str, Any],
+) -> None:
+    """A set laid down by a player who has not opened that equals a set of the table
+    before (its tiles and their reading) is told apart from it by where it came from:
+    the table's set goes on from its heap with no step moving its tiles (under
+    "free"; under "replace" its jokers are put back where the table before had them),
+    and every answer is a legal turn for that player, its steps replaying to it."""
+    note(request)
+    answer = repair_rummikub(request)
+    strays = _tiles(request["table"]) - _tiles(request["table_before"])
+    arranged = answer["arrangement"]
+    if arranged is None:
+        return
+    event(f"repairable: {answer['repairable']}")
+    left_out = Counter(Tile.parse(t) for t in arranged["left_out"])
+    _a_turn_before_opening(request, arranged, strays - left_out, left_out)
+    play = (answer["rescue"] or {}).get("play")
+    if play is not None:
+        played = Counter(Tile.parse(t) for t in play["played"])
+        event("rescued")
+        _a_turn_before_opening(request, play, strays + played)
 
 
 def test_beyond_repair_leaves_out_a_tile_rather_than_a_joker_when_that_keeps_a_set() -> None:
