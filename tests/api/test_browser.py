@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager, suppress
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -4153,3 +4154,153 @@ def test_japanese_sentences_are_joined_without_english_separators(service: str, 
     expect(page.locator("#review-turn p.error")).to_have_text(
         "ルール違反: " + "\uff0f".join(problems)
     )
+
+
+# Accessibility: what a blind, keyboard-only, low-vision or colour-blind player meets.
+
+# axe-core, the engine of automated accessibility checks, as the axe-playwright-python
+# package ships it (only its script is used: it is run in the page as it is).
+AXE = (resources.files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
+HOST_PAGE = """<!doctype html>
+<html lang="{lang}">
+<head><title>A game with hint buttons</title></head>
+<body><main>
+<h1>A game</h1>
+<script type="module" src="{service}/static/meldwise-hint.js"></script>
+<meldwise-hint label="Player 1" hint-level="full"></meldwise-hint>
+<meldwise-hint label="Player 2"></meldwise-hint>
+<script type="module">
+  await customElements.whenDefined("meldwise-hint");
+  const [one, two] = document.querySelectorAll("meldwise-hint");
+  one.state = {state};
+  two.state = {{rack: ["R1", "Q5"]}};
+</script>
+</main></body>
+</html>
+"""
+
+
+def axe_violations(page: Page, state: str) -> list[str]:
+    """The serious and critical violations axe-core finds in ``page`` as it stands,
+    each with the state of the page it was found in and the elements at fault."""
+    page.evaluate(AXE)
+    found = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{state}: {violation['impact']} {violation['id']} at "
+        + ", ".join(str(node["target"]) for node in violation["nodes"][:4])
+        for violation in found["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
+
+
+def wait_drawn(page: Page, selector: str) -> None:
+    """Wait until the answer or error ``selector`` finds is drawn (not empty)."""
+    page.locator(f"{selector}:not(:empty)").first.wait_for()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_no_serious_accessibility_violations_in_any_tab_or_the_element(
+    service: str, page: Page, lang: str
+) -> None:
+    # axe-core on each tab with its answers and with its errors shown, and on the
+    # element on a game's page (one element with a full hint, one with an error): in
+    # either language, no serious or critical violation (names, roles, contrast, lang,
+    # duplicate ids, ARIA misuse). Each check takes seconds: few states, each showing
+    # as much as it can at once.
+    record = httpx.post(
+        f"{service}{GAME}", json={"bots": ["greedy", "greedy"], "seed": 1}, timeout=60
+    ).json()["record"]
+    record = {**record, "turns": record["turns"][:4]}  # the opening play, quick to review
+    del record["result"]
+    found: list[str] = []
+    open_in(page, service, lang)
+    page.locator("#rummikub-example").click()
+    page.locator("#table-before").fill("B7 K7 O7 R7")
+    for _ in range(3):
+        press_hint(page)
+    page.locator("#repair-run").click()
+    wait_drawn(page, "#repair-answer")
+    found += axe_violations(page, "a full hint and a repair")
+    page.locator("#rack").fill("R1 Q5")
+    press_hint(page)
+    page.locator("#repair-run").click()
+    wait_drawn(page, "#repair-error")
+    found += axe_violations(page, "the errors of a hint and a repair")
+
+    page.locator("#tab-shanghai").click()
+    page.locator("#shanghai-example").click()
+    page.locator("#phase").select_option("draw")
+    page.locator("#shanghai-advise").click()
+    wait_drawn(page, "#shanghai-answer")
+    found += axe_violations(page, "Shanghai advice")
+    page.locator("#hand").fill("ZZ 7H")
+    page.locator("#shanghai-advise").click()
+    wait_drawn(page, "#shanghai-error")
+    found += axe_violations(page, "Shanghai's error")
+
+    page.locator("#tab-review").click()
+    page.locator("#record").fill(json.dumps(record))
+    page.locator("#review-run").click()
+    page.locator("#review-output:not([hidden])").wait_for()
+    found += axe_violations(page, "a review")
+
+    state = json.dumps({"rack": ["K8", "K9", "O1", "J"], "table": [["O10", "O11", "O12"]]})
+    host = HOST_PAGE.format(lang=lang, service=service, state=state)
+    with second_origin({"/game.html": host}) as game:
+        page.goto(f"{game}/game.html")
+        for hint in page.locator("meldwise-hint").all():
+            hint.get_by_role("button").click()
+        page.locator("meldwise-hint[aria-busy=false]").nth(1).wait_for()
+        wait_drawn(page, "meldwise-hint .error")
+        wait_drawn(page, "meldwise-hint .answer")
+        found += axe_violations(page, "the element")
+    assert found == [], "\n".join(found)
+
+
+# Each piece drawn in each of its states, with its text colour and its background:
+# the tiles of all eight colours a game may have, plain, from the rack (played), missed
+# (the review's rack) and not a tile; cards plain, red, played and not a card.
+DRAWN_PIECES = """async () => {
+  const { drawCard, drawTile } = await import("./static/tiles.js");
+  const pieces = [];
+  for (const colour of "RBKOGYPW") {
+    for (const state of ["plain", "played", "missed"]) {
+      const tile = drawTile(`${colour}10`, { colours: 8, played: state === "played" });
+      if (state === "missed") tile.classList.add("missed");
+      pieces.push([`${colour}10 ${state}`, tile]);
+    }
+  }
+  pieces.push(["not a tile", drawTile("Q5")], ["joker as R6", drawTile("J(R6)")]);
+  for (const text of ["7S", "7H", "JK"]) pieces.push([text, drawCard(text)]);
+  pieces.push(["7H played", drawCard("7H", { played: true })], ["not a card", drawCard("ZZ")]);
+  const box = document.querySelector("#rummikub-form");
+  box.append(...pieces.map(([, piece]) => piece));
+  const found = [];
+  for (const [name, piece] of pieces) {
+    const background = getComputedStyle(piece).backgroundColor;
+    for (const text of piece.querySelectorAll("span")) {
+      found.push([`${name}: ${text.textContent}`, getComputedStyle(text).color, background]);
+    }
+  }
+  return found;
+}"""
+
+
+def test_every_piece_is_drawn_readable_on_its_background(service: str, page: Page) -> None:
+    # An orange tile's number was #e65100 on the tile's #fffdf4, 3.7:1, and the yellow
+    # Japanese pages draw it in #a07800, 4.0:1, a white tile's (8 colours) 3.3:1 and a
+    # word that is no tile 2.8:1: under the 4.5:1 of WCAG AA for text of their size.
+    # Every piece's text in every state meets it (axe-core checks only the two-digit
+    # ones: it leaves one letter alone).
+    open_in(page, service, "en")
+    low = []
+    for name, colour, background in page.evaluate(DRAWN_PIECES):
+        if background == "rgba(0, 0, 0, 0)":  # a joker's gradient: checked by its ends
+            ends = ["rgb(255, 233, 179)", "rgb(255, 201, 217)"]
+        else:
+            ends = [background]
+        for end in ends:
+            ratio = page.evaluate(CONTRAST, [colour, end])
+            if ratio < 4.5:
+                low.append(f"{name} {colour} on {end}: {ratio:.2f}")
+    assert low == [], "\n".join(low)
