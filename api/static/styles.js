@@ -28,6 +28,8 @@ button.tile:focus-visible, button.card:focus-visible, button:focus-visible {
   outline: 3px solid #1565c0; outline-offset: 2px;
 }
 .tile .as, .card .as { font-size: 0.5em; font-weight: 600; color: #555; margin-top: 0.15em; }
+/* A tile's colour written under its number, in its colour (tiles.js, colourMark). */
+.tile .mark { font-size: 0.55em; font-weight: 600; margin-top: 0.15em; }
 /* Each colour at least 4.5:1 (WCAG AA for text) on every background a tile has: its
    own, a played tile's and a missed one's. */
 .tile.c-R { color: #c62828; } .tile.c-B { color: #1565c0; } .tile.c-K { color: #212121; }

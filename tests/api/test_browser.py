@@ -4304,3 +4304,29 @@ def test_every_piece_is_drawn_readable_on_its_background(service: str, page: Pag
             if ratio < 4.5:
                 low.append(f"{name} {colour} on {end}: {ratio:.2f}")
     assert low == [], "\n".join(low)
+
+
+@pytest.mark.parametrize(
+    ("lang", "marks"), [("en", ["R", "B", "K", "O"]), ("ja", ["赤", "青", "黒", "黄"])]
+)
+def test_a_tiles_colour_is_written_on_it_not_only_drawn(
+    service: str, page: Page, lang: str, marks: list[str]
+) -> None:
+    # A red, an orange and a black 7 were the same "7" in three colours: a player
+    # who cannot tell red from orange (or reads the page in grey) could not tell them
+    # apart. Each tile also writes its colour, as the notation does (in Japanese, as
+    # the names do); a Shanghai card shows its suit's symbol.
+    open_in(page, service, lang)
+    sevens = [
+        page.locator(f"#rummikub-palette .tile.c-{colour}").nth(6).inner_text().split()
+        for colour in ("R", "B", "K", "Y" if lang == "ja" else "O")
+    ]
+    assert sevens == [["7", mark] for mark in marks]
+    page.locator("#rack").fill("R7 J(O7)")
+    drawn = page.locator("#rack-preview .tile").all_inner_texts()
+    assert [text.split() for text in drawn] == [["7", marks[0]], ["J", "O7"]]
+    page.locator("#tab-shanghai").click()
+    cards = [
+        page.locator(f'#shanghai-palette [data-card="7{suit}"]').inner_text() for suit in "SHDC"
+    ]
+    assert cards == ["7\u2660", "7\u2665", "7\u2666", "7\u2663"]
