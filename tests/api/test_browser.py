@@ -4193,6 +4193,17 @@ def axe_violations(page: Page, state: str) -> list[str]:
     ]
 
 
+def opening_record(service: str) -> dict[str, Any]:
+    """A bot game's record cut after its first play: quick to review."""
+    record = httpx.post(
+        f"{service}{GAME}", json={"bots": ["greedy", "greedy"], "seed": 1}, timeout=60
+    ).json()["record"]
+    assert isinstance(record, dict)
+    record = {**record, "turns": record["turns"][:4]}
+    del record["result"]
+    return record
+
+
 def wait_drawn(page: Page, selector: str) -> None:
     """Wait until the answer or error ``selector`` finds is drawn (not empty)."""
     page.locator(f"{selector}:not(:empty)").first.wait_for()
@@ -4207,11 +4218,7 @@ def test_no_serious_accessibility_violations_in_any_tab_or_the_element(
     # either language, no serious or critical violation (names, roles, contrast, lang,
     # duplicate ids, ARIA misuse). Each check takes seconds: few states, each showing
     # as much as it can at once.
-    record = httpx.post(
-        f"{service}{GAME}", json={"bots": ["greedy", "greedy"], "seed": 1}, timeout=60
-    ).json()["record"]
-    record = {**record, "turns": record["turns"][:4]}  # the opening play, quick to review
-    del record["result"]
+    record = opening_record(service)
     found: list[str] = []
     open_in(page, service, lang)
     page.locator("#rummikub-example").click()
@@ -4330,3 +4337,52 @@ def test_a_tiles_colour_is_written_on_it_not_only_drawn(
         page.locator(f'#shanghai-palette [data-card="7{suit}"]').inner_text() for suit in "SHDC"
     ]
     assert cards == ["7\u2660", "7\u2665", "7\u2666", "7\u2663"]
+
+
+# The element with the keyboard focus, in whatever shadow tree it is.
+FOCUSED_ELEMENT = """() => {
+  let focused = document.activeElement;
+  while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
+  return focused;
+}"""
+# What shows an element's focus: its outline and its shadow.
+FOCUS_STYLE = """(e) => {
+  const style = getComputedStyle(e);
+  return `${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor} ${style.outlineOffset}`
+    + ` / ${style.boxShadow}`;
+}"""
+
+
+def test_the_keyboard_focus_is_seen_on_every_control(service: str, page: Page) -> None:
+    # A text field that takes the palette's pieces wears an orange outline, and a
+    # field took it on focus: tabbing into the rack, the table or the hand changed
+    # nothing on screen. The review's turn shown wore the focus ring's outline too,
+    # so Tab landing there showed nothing new. Every control Tab reaches in each tab
+    # looks different focused from what it looks once the focus has moved on.
+    record = opening_record(service)
+    page.goto(service)
+    page.locator("#rummikub-example").click()
+    page.locator("#tab-review").click()
+    page.locator("#record").fill(json.dumps(record))
+    page.locator("#review-run").click()
+    page.locator("#review-output:not([hidden])").wait_for()
+    unseen = []
+    for tab in ("Rummikub", "Shanghai", "Review"):
+        page.get_by_role("tab", name=tab).click()
+        page.get_by_role("tab", name=tab).focus()
+        walked = []
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            focused = page.evaluate_handle(FOCUSED_ELEMENT).as_element()
+            if focused is None or focused.evaluate("e => e === document.body"):
+                break
+            walked.append((focused, focused.evaluate(FOCUS_STYLE)))
+        assert len(walked) > 5, tab
+        page.get_by_role("tab", name=tab).focus()  # the focus moves on
+        for control, style in walked:
+            if control.evaluate(FOCUS_STYLE) == style:
+                name = control.evaluate(
+                    "e => e.getAttribute('aria-label') || e.id || e.textContent"
+                )
+                unseen.append(f"{tab}: {name.strip()[:40]} {style}")
+    assert unseen == [], "\n".join(unseen)
