@@ -4386,3 +4386,28 @@ def test_the_keyboard_focus_is_seen_on_every_control(service: str, page: Page) -
                 )
                 unseen.append(f"{tab}: {name.strip()[:40]} {style}")
     assert unseen == [], "\n".join(unseen)
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "illegal"), ("ja", "ルール違反")])
+def test_an_illegal_turn_in_the_reviews_list_says_so_not_only_in_red(
+    service: str, page: Page, lang: str, said: str
+) -> None:
+    # An illegal turn was marked in the list of turns by its red alone: a colour-blind
+    # player, and a screen reader, met "2. P1 played 0 / best 0" as any other turn.
+    opening = {"turn": 1, "player": 0, "rack": ["R1", "R2", "R3", "K5"], "table_before": [],
+               "action": "play", "played": ["R1", "R2", "R3"],
+               "table_after": [["R1", "R2", "R3"]]}  # fmt: skip
+    broken = {"turn": 2, "player": 1, "rack": ["B1", "B2"], "table_before": [["R1", "R2", "R3"]],
+              "action": "play", "table_after": [["R1", "R2", "R3"], ["B1", "B2"]]}  # fmt: skip
+    open_in(page, service, lang)
+    page.locator("#tab-review").click()
+    for record, illegal in ((opening_record(service), False), ({"turns": [opening, broken]}, True)):
+        page.locator("#record").fill(json.dumps(record))
+        with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+            page.locator("#review-run").click()
+        turns = page.locator("#review-turns button")
+        expect(turns.first).to_be_visible()
+        assert turns.count() == len(record["turns"])
+        for turn in turns.all():
+            assert (said in turn.inner_text()) == illegal, turn.inner_text()
+            expect(turn).to_have_accessible_name(turn.inner_text())
