@@ -175,6 +175,9 @@ def test_demo_reveals_nudge_then_tile_then_the_drawn_play(service: str, page: Pa
     expect(
         answer.get_by_role("img", name=f"black {tile['tile'][1:]}, from your rack")
     ).to_be_visible()
+    # The tile and where it goes, named as the tile is ("K8 to a new set" read its code).
+    where = "to a new set" if tile["to_set"] is None else f"to set {tile['to_set']}"
+    expect(answer.get_by_role("group", name=f"black {tile['tile'][1:]} {where}")).to_be_visible()
 
     request, full = press_hint(page)
     assert request["hint_level"] == "full"
