@@ -40,8 +40,9 @@ button.tile:focus-visible, button.card:focus-visible, button:focus-visible {
 }
 .card { background: #fff; border-color: #bbb; box-shadow: 0 2px 0 #ccc; }
 .card.red { color: #c62828; }
+/* The outline 3:1 at least on the white answer (WCAG AA, non-text contrast). */
 .played {
-  outline: 3px solid #f2a900; outline-offset: 1px; background: #fff4c2;
+  outline: 3px solid #b87300; outline-offset: 1px; background: #fff4c2;
 }
 .tile.bad, .card.bad { color: #6b6b6b; border: 2px dashed #c62828; font-size: 0.9em; max-width: 100%; }
 /* A typed word that is no piece may be any length: cut to the line, whole in its name. */

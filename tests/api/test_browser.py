@@ -4318,6 +4318,26 @@ def test_every_piece_is_drawn_readable_on_its_background(service: str, page: Pag
     assert low == [], "\n".join(low)
 
 
+def test_the_highlight_of_a_played_piece_stands_out_from_the_page(service: str, page: Page) -> None:
+    # The outline that marks the tiles a play lays from the rack (and the cards laid
+    # off) was #f2a900, 2.0:1 against the white answer: under the 3:1 that WCAG AA asks
+    # of what a player must see to follow the answer (non-text contrast).
+    open_in(page, service, "en")
+    outlines = page.evaluate(
+        """async () => {
+          const { drawCard, drawTile } = await import("./static/tiles.js");
+          const pieces = [drawTile("R5", { played: true }), drawCard("7H", { played: true })];
+          document.querySelector("#rummikub-form").append(...pieces);
+          return pieces.map((piece) => getComputedStyle(piece).outlineColor);
+        }"""
+    )
+    background = page.locator("#panel-rummikub").evaluate(
+        "e => getComputedStyle(e).backgroundColor"
+    )
+    for outline in outlines:
+        assert page.evaluate(CONTRAST, [outline, background]) >= 3, outline
+
+
 @pytest.mark.parametrize(
     ("lang", "marks"), [("en", ["R", "B", "K", "O"]), ("ja", ["赤", "青", "黒", "黄"])]
 )
