@@ -54,7 +54,10 @@ button.tile:focus-visible, button.card:focus-visible, button:focus-visible {
   border: 1px solid #0d47a1; background: #1565c0; color: #fff; cursor: pointer;
 }
 .hint-button:disabled, .hint-button[aria-disabled="true"] { background: #90a4ae; border-color: #78909c; cursor: progress; }
-.answer:empty, .error:empty { display: none; }
+/* An empty answer or error takes no room, but stays rendered: a live region hidden
+   while empty (display: none) is none to a screen reader until the answer shows it,
+   and that answer is then often not read. */
+.answer:empty, .error:empty { padding: 0; margin: 0; border: none; }
 .answer { margin-top: 0.6em; }
 .answer h3 { font-size: 1em; margin: 0.8em 0 0.3em; }
 .answer ol { margin: 0.3em 0; padding-left: 1.6em; }

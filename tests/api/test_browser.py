@@ -4402,6 +4402,8 @@ def test_the_keyboard_focus_is_seen_on_every_control(service: str, page: Page) -
             if focused is None or focused.evaluate("e => e === document.body"):
                 break
             walked.append((focused, focused.evaluate(FOCUS_STYLE)))
+        else:
+            pytest.fail(f"{tab}: Tab never left the page")  # a trap
         assert len(walked) > 5, tab
         page.get_by_role("tab", name=tab).focus()  # the focus moves on
         for control, style in walked:
@@ -4436,3 +4438,37 @@ def test_an_illegal_turn_in_the_reviews_list_says_so_not_only_in_red(
         for turn in turns.all():
             assert (said in turn.inner_text()) == illegal, turn.inner_text()
             expect(turn).to_have_accessible_name(turn.inner_text())
+
+
+# Counts the changes made to the live region ``region`` (an element) from now on.
+WATCH_LIVE_REGION = """(region) => {
+  window.liveWatch?.disconnect();
+  window.liveChanges = 0;
+  window.liveWatch = new MutationObserver((records) => { window.liveChanges += records.length; });
+  window.liveWatch.observe(region, { childList: true, subtree: true, characterData: true });
+}"""
+
+
+def test_an_answer_comes_into_its_live_region_whole_at_once(service: str, page: Page) -> None:
+    # A screen reader reads a polite live region's changes as they come: an answer put
+    # in piece by piece would be read in pieces (or only its last). The hint's answer
+    # and the Shanghai advice each arrive as one change of a status region. And the
+    # region is there before it: the empty regions were display: none, no live region
+    # to a screen reader until the answer itself showed them (often not read then).
+    page.goto(service)
+    page.locator("#rummikub-example").click()
+    answer = page.locator("meldwise-hint").get_by_role("status")
+    expect(answer).to_have_attribute("aria-live", "polite")
+    for _ in range(3):
+        answer.evaluate(WATCH_LIVE_REGION)
+        press_hint(page)
+        expect(answer).not_to_be_empty()
+        assert page.evaluate("window.liveChanges") == 1
+    page.locator("#tab-shanghai").click()
+    page.locator("#shanghai-example").click()
+    advice = page.get_by_role("status").and_(page.locator("#shanghai-answer"))
+    expect(advice).to_have_attribute("aria-live", "polite")
+    advice.evaluate(WATCH_LIVE_REGION)
+    _advise(page)
+    expect(advice).not_to_be_empty()
+    assert page.evaluate("window.liveChanges") == 1
