@@ -4357,6 +4357,13 @@ def test_a_tiles_colour_is_written_on_it_not_only_drawn(
     page.locator("#rack").fill("R7 J(O7)")
     drawn = page.locator("#rack-preview .tile").all_inner_texts()
     assert [text.split() for text in drawn] == [["7", marks[0]], ["J", "O7"]]
+    # And a screen reader hears the tile's name, a joker's with the tile it stands for.
+    names = {
+        "en": ["remove red 7", "remove joker as orange 7"],
+        "ja": ["赤7を取り除く", "ジョーカー(黄7として)を取り除く"],
+    }[lang]
+    for tile, name in zip(page.locator("#rack-preview .tile").all(), names, strict=True):
+        expect(tile).to_have_accessible_name(name)
     page.locator("#tab-shanghai").click()
     cards = [
         page.locator(f'#shanghai-palette [data-card="7{suit}"]').inner_text() for suit in "SHDC"
