@@ -167,9 +167,12 @@ export function setUpReview(games) {
     if (answer.time_capped) summary.append(cappedNote(tr));
     list.replaceChildren(...turns.map((turn, i) => {
       const item = element("li");
-      const button = element("button", part.label(turn, tr));
-      button.type = "button";
       const mark = part.mark(turn);
+      // An illegal turn is said, not only drawn red (a colour-blind player, a screen
+      // reader); a short one's figures say it already (played 1 / best 3).
+      const label = part.label(turn, tr);
+      const button = element("button", mark === "illegal" ? tr.t("{label} (illegal)", { label }) : label);
+      button.type = "button";
       if (mark) button.classList.add(mark);
       button.addEventListener("click", () => show(i));
       item.append(button);

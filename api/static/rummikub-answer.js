@@ -173,7 +173,11 @@ function drawTileHint(answer, tr, colours) {
   if (answer.tile !== null) {
     const where = answer.to_set === null ? tr.t("to a new set") : tr.t("to set {index}", { index: answer.to_set });
     parts.push(
-      drawSet(where, [drawTile(answer.tile, { played: true, tr, colours })], tr.t("{tile} {where}", { tile: answer.tile, where })),
+      // Named as the tile is (a screen reader read the code "K8" as letters).
+      drawSet(where, [drawTile(answer.tile, { played: true, tr, colours })], tr.t("{tile} {where}", {
+        tile: tileName(answer.tile, tr, colours) ?? answer.tile,
+        where,
+      })),
     );
   }
   return parts;

@@ -28,18 +28,23 @@ button.tile:focus-visible, button.card:focus-visible, button:focus-visible {
   outline: 3px solid #1565c0; outline-offset: 2px;
 }
 .tile .as, .card .as { font-size: 0.5em; font-weight: 600; color: #555; margin-top: 0.15em; }
+/* A tile's colour written under its number, in its colour (tiles.js, colourMark). */
+.tile .mark { font-size: 0.55em; font-weight: 600; margin-top: 0.15em; }
+/* Each colour at least 4.5:1 (WCAG AA for text) on every background a tile has: its
+   own, a played tile's and a missed one's. */
 .tile.c-R { color: #c62828; } .tile.c-B { color: #1565c0; } .tile.c-K { color: #212121; }
-.tile.c-O { color: #e65100; } .tile.c-G { color: #2e7d32; } .tile.c-Y { color: #a07800; }
-.tile.c-P { color: #6a1b9a; } .tile.c-W { color: #78909c; }
+.tile.c-O { color: #b84400; } .tile.c-G { color: #2a722e; } .tile.c-Y { color: #856200; }
+.tile.c-P { color: #6a1b9a; } .tile.c-W { color: #546e7a; }
 .tile.joker, .card.joker {
   background: linear-gradient(135deg, #ffe9b3, #ffc9d9); border-color: #b07cc6; color: #6a1b9a;
 }
 .card { background: #fff; border-color: #bbb; box-shadow: 0 2px 0 #ccc; }
 .card.red { color: #c62828; }
+/* The outline 3:1 at least on the white answer (WCAG AA, non-text contrast). */
 .played {
-  outline: 3px solid #f2a900; outline-offset: 1px; background: #fff4c2;
+  outline: 3px solid #b87300; outline-offset: 1px; background: #fff4c2;
 }
-.tile.bad, .card.bad { color: #999; border: 2px dashed #c62828; font-size: 0.9em; max-width: 100%; }
+.tile.bad, .card.bad { color: #6b6b6b; border: 2px dashed #c62828; font-size: 0.9em; max-width: 100%; }
 /* A typed word that is no piece may be any length: cut to the line, whole in its name. */
 .tile.bad > span, .card.bad > span { max-width: 100%; overflow: hidden; text-overflow: ellipsis; }
 .set { display: flex; flex-wrap: wrap; align-items: center; margin: 0.15em 0; }
@@ -49,7 +54,10 @@ button.tile:focus-visible, button.card:focus-visible, button:focus-visible {
   border: 1px solid #0d47a1; background: #1565c0; color: #fff; cursor: pointer;
 }
 .hint-button:disabled, .hint-button[aria-disabled="true"] { background: #90a4ae; border-color: #78909c; cursor: progress; }
-.answer:empty, .error:empty { display: none; }
+/* An empty answer or error takes no room, but stays rendered: a live region hidden
+   while empty (display: none) is none to a screen reader until the answer shows it,
+   and that answer is then often not read. */
+.answer:empty, .error:empty { padding: 0; margin: 0; border: none; }
 .answer { margin-top: 0.6em; }
 .answer h3 { font-size: 1em; margin: 0.8em 0 0.3em; }
 .answer ol { margin: 0.3em 0; padding-left: 1.6em; }

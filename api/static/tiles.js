@@ -102,6 +102,13 @@ function drawnColour(letter, tr, colours = STANDARD_COLOURS) {
   return tr.lang === "ja" ? "Y" : "O";
 }
 
+/** A tile's colour written on it, so that it is not told by the colour alone (a
+ * player who cannot tell red from orange): the letter of the notation (R, O), in
+ * Japanese the colour's kanji, as its name says it (赤, 黄). */
+function colourMark(letter, tr) {
+  return tr.lang === "ja" ? tr.t(COLOURS[letter]) : letter;
+}
+
 /** "R1 r2, J" -> ["R1", "r2", "J"]: tiles or cards are separated by spaces or commas,
  * as the service splits them (solver/written.py): also the full-width comma and the
  * ideographic comma and space a Japanese keyboard types (，、and U+3000). */
@@ -146,14 +153,21 @@ function cardFace(text) {
 }
 
 /** The element for one tile or card: a button when ``onClick`` is given, else an
- * image with a name. ``as``: what a joker (or wild card) stands for; ``played``:
- * highlighted as coming from the player's rack (or hand). */
-function drawPiece(kind, face, name, { classes, as, asFace, asName, played, onClick, actionLabel, tr = ENGLISH }) {
+ * image with a name. ``mark``: written small under the face (a tile's colour);
+ * ``as``: what a joker (or wild card) stands for; ``played``: highlighted as coming
+ * from the player's rack (or hand). */
+function drawPiece(kind, face, name, { classes, mark, as, asFace, asName, played, onClick, actionLabel, tr = ENGLISH }) {
   const element = document.createElement(onClick ? "button" : "span");
   element.className = [kind, ...classes].join(" ");
   const main = document.createElement("span");
   main.textContent = face;
   element.append(main);
+  if (mark) {
+    const small = document.createElement("span");
+    small.className = "mark";
+    small.textContent = mark;
+    element.append(small);
+  }
   let label = name;
   if (as) {
     const small = document.createElement("span");
@@ -197,12 +211,14 @@ export function drawTile(text, options = {}) {
   const name = tileName(text, tr, colours);
   const match = TILE.exec(text);
   const joker = JOKER_TILE.test(text);
-  const classes = joker ? ["joker"] : match ? [`c-${drawnColour(match[1].toUpperCase(), tr, colours)}`] : ["bad"];
+  const colour = match && drawnColour(match[1].toUpperCase(), tr, colours);
+  const classes = joker ? ["joker"] : match ? [`c-${colour}`] : ["bad"];
   const face = joker ? "J" : match ? String(Number(match[2])) : text;
   const as = options.as && options.as.toUpperCase() !== text.toUpperCase() ? options.as : null;
   const element = drawPiece("tile", face, name ?? tr.t("not a tile: {text}", { text }), {
     ...options,
     classes,
+    mark: colour && colourMark(colour, tr),
     as,
     asFace: as,
     asName: as && tileName(as, tr, colours),
