@@ -768,7 +768,8 @@ def consequence(
         )
         return Consequence(play.status, True, None, text)
     if play.status is not Status.OPTIMAL:
-        text = _("Could not find out in time whether the move can still be put right.")
+        # Its score stage stops at a work bound too (SCORE_WORK), not only at the clock.
+        text = _("The search stopped before finding out whether the move can still be put right.")
         return Consequence(Status.UNKNOWN, False, None, text)
     now = Counter(chain.from_iterable(before)) + laid
     penalty = _penalty(rules, now, before, None)

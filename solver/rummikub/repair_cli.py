@@ -107,7 +107,7 @@ def describe_repair(response: dict[str, Any]) -> str:
     arranged = response["arrangement"]
     empty = arranged is not None and not arranged["table"] and not arranged["left_out"]
     if status == "unknown":
-        lines.append(_("Could not find out in time whether the table can be repaired."))
+        lines.append(_("The search stopped before finding out whether the table can be repaired."))
     elif empty:
         lines.append(_("There is nothing on the table."))
         arranged = None  # nothing kept, moved or laid out to tell

@@ -517,6 +517,21 @@ def test_a_table_moved_with_no_tile_laid_is_put_right_without_a_solve(
     assert (found.status, found.repairable, found.penalty) == (Status.OPTIMAL, True, None)
 
 
+def test_a_consequence_the_work_bound_stopped_does_not_blame_the_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The score stage stops at its deterministic work bound as well as at the clock;
+    with no work to spend the answer is unknown, and it said "Could not find out in
+    time" though no clock ran out (found by the walk under load)."""
+    monkeypatch.setattr("solver.rummikub.search.SCORE_WORK", 0.0)
+    before = [tuple(parse_tiles("R1 R2 R3"))]
+    after = [tuple(parse_tiles("R1 R2 R3 R9"))]
+    found = consequence(parse_tiles("R9"), before, after, True, Rules())
+    assert (found.status, found.repairable, found.penalty) == (Status.UNKNOWN, False, None)
+    assert "in time" not in found.text
+    assert found.text.startswith("The search stopped before finding out")
+
+
 def test_a_joker_that_must_be_laid_takes_a_place_a_rack_tile_could_fill() -> None:
     """Found by the variant test: the loose J must be laid, and only J B2 B3 B4 (the
     joker as B1) holds it, though the rack has a B1. The model once left that joker
