@@ -81,11 +81,14 @@ function setUpTabs() {
   };
   tabs.forEach((tab, index) => {
     tab.addEventListener("click", () => select(tab));
-    // Arrow keys move between tabs (the WAI-ARIA tabs pattern).
+    // Arrow keys move between tabs, Home and End to the first and last (the WAI-ARIA
+    // tabs pattern).
     tab.addEventListener("keydown", (event) => {
       const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
-      if (!step) return;
-      const next = tabs[(index + step + tabs.length) % tabs.length];
+      const end = { Home: 0, End: tabs.length - 1 }[event.key];
+      if (!step && end === undefined) return;
+      event.preventDefault();
+      const next = step ? tabs[(index + step + tabs.length) % tabs.length] : tabs[end];
       select(next);
       next.focus();
     });

@@ -276,6 +276,14 @@ def test_the_demo_works_from_the_keyboard(service: str, page: Page) -> None:
     page.keyboard.press("ArrowRight")
     expect(page.get_by_role("tab", name="Shanghai")).to_have_attribute("aria-selected", "true")
     expect(page.get_by_label("Your hand", exact=True)).to_be_visible()
+    # End and Home go to the last tab and back to the first.
+    page.keyboard.press("End")
+    last = page.get_by_role("tab").last
+    expect(last).to_be_focused()
+    expect(last).to_have_attribute("aria-selected", "true")
+    page.keyboard.press("Home")
+    expect(page.get_by_role("tab", name="Rummikub")).to_be_focused()
+    expect(page.get_by_label("Your rack", exact=True)).to_be_visible()
 
 
 def test_enter_in_a_field_while_the_hint_is_on_its_way_asks_once(service: str, page: Page) -> None:
