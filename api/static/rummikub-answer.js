@@ -130,6 +130,20 @@ function noPlayText(status, rackEmpty, tr) {
     : tr.t("No play found before the search stopped.");
 }
 
+/** The tiles ``answer`` plays, each a joker written with what it stands for where
+ * the table after lays it (J(R7), named "joker as red 7"), in ``answer.played``'s
+ * order: the summary's "joker" alone did not say where it goes. */
+function playedAsLaid(answer) {
+  const marks = playedMarks(
+    answer.table.map((set) => set.tiles),
+    answer.table.map((set) => set.from_rack),
+  );
+  const meant = answer.table.flatMap((set, place) =>
+    set.tiles.flatMap((tile, i) => (marks[place][i] && set.as[i] !== tile.replace(/\(.*\)$/, "") ? [set.as[i]] : [])),
+  );
+  return answer.played.map((tile) => (tile === "J" && meant.length ? `J(${meant.shift()})` : tile));
+}
+
 function drawFull(answer, tr, colours) {
   const parts = [];
   if (answer.tiles_played === 0) {
@@ -143,7 +157,7 @@ function drawFull(answer, tr, colours) {
           answer.tiles_played,
           {
             points: tr.tn("{n} point", "{n} points", answer.points_played),
-            tiles: answer.played.map((t) => tileName(t, tr, colours) ?? t).join(tr.t(", ")),
+            tiles: playedAsLaid(answer).map((t) => tileName(t, tr, colours) ?? t).join(tr.t(", ")),
           },
         ),
         "summary",

@@ -435,6 +435,27 @@ def test_opening_and_objective_go_into_the_request(service: str, page: Page) -> 
     expect(page.locator("meldwise-hint .answer")).to_contain_text("Play 6 tiles (39 points)")
 
 
+def test_the_plays_summary_says_what_a_joker_laid_stands_for(service: str, page: Page) -> None:
+    # It said "Play 3 tiles (...): black 8, black 9, joker.": where the joker goes was
+    # only in the table drawn below. Named as the answer's table lays it.
+    page.goto(service)
+    page.locator("meldwise-hint").evaluate("element => element.setAttribute('hint-level', 'full')")
+    enter_rummikub(page, "K8 K9 J R1", "O10 O11 O12")
+    _, full = press_hint(page)
+    meant = [
+        stands
+        for laid in full["table"]
+        for tile, stands in zip(laid["tiles"], laid["as"], strict=True)
+        if tile == "J"
+    ]
+    assert "J" in full["played"]
+    assert len(meant) == 1
+    colour = {"R": "red", "B": "blue", "K": "black", "O": "orange"}[meant[0][0]]
+    expect(page.locator("meldwise-hint .answer .summary")).to_contain_text(
+        f"joker as {colour} {meant[0][1:]}."
+    )
+
+
 REPAIR = "/v1/rummikub/repair"
 
 
