@@ -1007,7 +1007,7 @@ def test_an_answer_that_is_not_the_services_is_not_drawn(
     # page): HTML was said to be "an error (HTTP 200)", and JSON of another kind was
     # drawn as a hint ("No play found before the search stopped.") or a repair ("The
     # table cannot be repaired"), things nobody checked.
-    page.goto(f"{service}/?lang={lang}")
+    open_in(page, service, lang)
     page.locator("#rack").fill("R1 R2 R3")
     page.locator("#table").fill("R5 R6 R7")
     hint = page.locator("meldwise-hint")
@@ -1106,7 +1106,9 @@ def test_a_service_out_of_reach_is_named_by_its_full_address(
 ) -> None:
     # The demo page calls the service at an address relative to itself: "Could not
     # reach the service at v1/rummikub/solve" named no address a person could try.
-    page.goto(f"{service}/?lang={lang}")
+    # (Once the page's language is applied: the press before it, under load, drew the
+    # error in English, and the language arriving then cleared it, as it should.)
+    open_in(page, service, lang)
     page.locator("#rack").fill("R1 R2 R3")
     page.route(f"**{SOLVE}", lambda route: route.abort())
     page.route(f"**{REPAIR}", lambda route: route.abort())
@@ -1531,7 +1533,7 @@ def test_a_tab_request_the_service_never_answers_is_given_up_after_the_timeout(
     # that never answered (a hung connection) kept them busy for ever. Now every
     # request of the page is given up as the hint's is (35 s), said in the page's words.
     page.clock.install()
-    page.goto(f"{service}/?lang={lang}")
+    open_in(page, service, lang)
     if tab is not None:
         page.locator(tab).click()
     if button == "#repair-run":
@@ -2357,7 +2359,7 @@ def _advise_before_the_draw(
         assert isinstance(sent, dict)
         route.continue_(post_data=json.dumps({**sent, **extra}))
 
-    page.goto(f"{service}/?lang={lang}")
+    open_in(page, service, lang)
     page.locator("#tab-shanghai").click()
     page.locator("#hand").fill(hand)
     page.locator("#upcard").fill(upcard)
