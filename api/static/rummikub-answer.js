@@ -103,11 +103,9 @@ function describeSet(set, tr) {
   return tr.t("{kind} {tiles}", { kind, tiles: set.as.join(" ") });
 }
 
-function drawTable(answer, tr, colours) {
-  const marks = playedMarks(
-    answer.table.map((set) => set.tiles),
-    answer.table.map((set) => set.from_rack),
-  );
+/** ``answer``'s table after, its tiles from the rack marked by ``marks``
+ * (:func:`playedMarks`). */
+function drawTable(answer, marks, tr, colours) {
   const table = document.createElement("div");
   table.className = "table-after";
   answer.table.forEach((set, place) => {
@@ -131,13 +129,10 @@ function noPlayText(status, rackEmpty, tr) {
 }
 
 /** The tiles ``answer`` plays, each a joker written with what it stands for where
- * the table after lays it (J(R7), named "joker as red 7"), in ``answer.played``'s
- * order: the summary's "joker" alone did not say where it goes. */
-function playedAsLaid(answer) {
-  const marks = playedMarks(
-    answer.table.map((set) => set.tiles),
-    answer.table.map((set) => set.from_rack),
-  );
+ * the table after lays it (J(R7), named "joker as red 7"; the rack's tiles there by
+ * ``marks``), in ``answer.played``'s order: the summary's "joker" alone did not say
+ * where it goes. */
+function playedAsLaid(answer, marks) {
   const meant = answer.table.flatMap((set, place) =>
     set.tiles.flatMap((tile, i) => (marks[place][i] && set.as[i] !== tile.replace(/\(.*\)$/, "") ? [set.as[i]] : [])),
   );
@@ -146,6 +141,10 @@ function playedAsLaid(answer) {
 
 function drawFull(answer, tr, colours) {
   const parts = [];
+  const marks = playedMarks(
+    answer.table.map((set) => set.tiles),
+    answer.table.map((set) => set.from_rack),
+  );
   if (answer.tiles_played === 0) {
     parts.push(paragraph(noPlayText(answer.status, answer.rack_left.length === 0, tr), "summary"));
   } else {
@@ -157,7 +156,7 @@ function drawFull(answer, tr, colours) {
           answer.tiles_played,
           {
             points: tr.tn("{n} point", "{n} points", answer.points_played),
-            tiles: playedAsLaid(answer).map((t) => tileName(t, tr, colours) ?? t).join(tr.t(", ")),
+            tiles: playedAsLaid(answer, marks).map((t) => tileName(t, tr, colours) ?? t).join(tr.t(", ")),
           },
         ),
         "summary",
@@ -174,7 +173,7 @@ function drawFull(answer, tr, colours) {
     parts.push(steps);
   }
   parts.push(heading(tr.t("Table after (your tiles highlighted)")));
-  parts.push(drawTable(answer, tr, colours));
+  parts.push(drawTable(answer, marks, tr, colours));
   if (answer.rack_left.length > 0) {
     parts.push(heading(tr.t("Rack left")));
     parts.push(drawSet(tr.t("rack"), answer.rack_left.map((t) => drawTile(t, { tr, colours })), tr.t("rack left")));
