@@ -91,26 +91,28 @@ def _ask(
     port: int,
     headers: Sequence[tuple[str, str]],
     path: str = SOLVE,
-    chunked: bytes | None = None,
+    body: bytes | None = None,
+    chunked: bool = False,
 ) -> Answer:
     """A POST to ``path`` with ``headers`` (a name may come twice) declaring a body of
-    10 MB and sending none, or sending ``chunked`` in chunks of 64 KiB."""
+    10 MB and sending none; or sending ``body``, with its length or ``chunked`` (in
+    chunks of 64 KiB), as far as the server reads it."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
         connection.putrequest("POST", path)
         connection.putheader("Content-Type", "application/json")
-        if chunked is None:
-            connection.putheader("Content-Length", str(10**7))
-        else:
+        if chunked:
             connection.putheader("Transfer-Encoding", "chunked")
+        else:
+            connection.putheader("Content-Length", str(10**7 if body is None else len(body)))
         for name, value in headers:
             connection.putheader(name, value)
         connection.endheaders()
         with contextlib.suppress(OSError):  # refused before all of it went: a reset
-            for start in range(0, len(chunked or b""), 1 << 16):
-                part = (chunked or b"")[start : start + (1 << 16)]
-                connection.send(b"%x\r\n%s\r\n" % (len(part), part))
-            if chunked is not None:
+            for start in range(0, len(body or b""), 1 << 16):
+                part = (body or b"")[start : start + (1 << 16)]
+                connection.send(b"%x\r\n%s\r\n" % (len(part), part) if chunked else part)
+            if chunked:
                 connection.send(b"0\r\n\r\n")
         answer = connection.getresponse()
         kept = {
@@ -127,13 +129,14 @@ def _through_and_straight(
     ports: tuple[int, int],
     headers: Sequence[tuple[str, str]],
     path: str = SOLVE,
-    chunked: bytes | None = None,
+    body: bytes | None = None,
+    chunked: bool = False,
 ) -> tuple[Answer, Answer]:
     """The answer through nginx and the service's own to the same request (the same
     X-Request-ID, so that the two can be compared whole)."""
     headers = [*headers, ("X-Request-ID", "nginx-413-test")]
     nginx, service = ports
-    return _ask(nginx, headers, path, chunked), _ask(service, headers, path, chunked)
+    return _ask(nginx, headers, path, body, chunked), _ask(service, headers, path, body, chunked)
 
 
 def _detail(lang: str, limit: int = 16384) -> bytes:
@@ -228,13 +231,15 @@ def test_nginx_answers_a_body_over_its_limit_as_the_service_answers_it(
     assert headers["content-type"] == "application/json"
 
 
-def test_nginx_answers_a_chunked_body_over_its_limit_as_the_service_answers_it(
-    ports: tuple[int, int],
+@pytest.mark.parametrize("chunked", [False, True], ids=["length", "chunked"])
+def test_nginx_answers_a_body_sent_over_its_limit_as_the_service_answers_it(
+    ports: tuple[int, int], chunked: bool
 ) -> None:
-    # No length said: nginx refuses it once 512k have come, and says one byte more.
+    # Sent, as a browser sends it. With no length said, nginx refuses it once 512k
+    # have come, and declares one byte more to the service.
     body = b"{" + b" " * (600 * 1024) + b"}"
     asked = [("Accept-Language", "ja"), ("Origin", ORIGIN)]
-    through, straight = _through_and_straight(ports, asked, path=REVIEW, chunked=body)
+    through, straight = _through_and_straight(ports, asked, REVIEW, body, chunked)
     assert through == straight
     assert straight[0::2] == (413, _detail("ja", 524288))
 
