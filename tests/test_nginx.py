@@ -244,15 +244,6 @@ def test_nginx_answers_a_body_sent_over_its_limit_as_the_service_answers_it(
     assert straight[0::2] == (413, _detail("ja", 524288))
 
 
-def test_nginx_passes_its_request_id_to_the_service_that_refuses_the_body(
-    ports: tuple[int, int],
-) -> None:
-    nginx, _service = ports
-    status, headers, _body = _ask(nginx, [])
-    assert status == 413
-    assert len(headers["x-request-id"]) == 32  # nginx's $request_id, as a replica logs it
-
-
 def test_a_body_over_nginx_limit_counts_against_the_rate_limit_as_the_service_counts_it(
     tmp_path: Path,
 ) -> None:
