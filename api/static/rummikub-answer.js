@@ -76,12 +76,15 @@ export function heading(text) {
   return h;
 }
 
-/** Marks, set by set of ``table`` (lists of tiles), which tiles came from the rack,
- * as ``fromRack`` (set by set, the tiles the answer says were laid from the rack)
- * tells. Within a set equal tiles look alike, so marking any copy is exact; a table
- * writes a joker with its tile (J(R9)), ``fromRack`` plainly (J). */
-export function playedMarks(table, fromRack) {
+/** Marks, set by set of ``table`` (lists of tiles), which tiles came from the rack:
+ * at ``places`` (set by set, the places of the rack's tiles: the answer's
+ * from_rack_places, which tells a joker from the rack from a table one beside it). A
+ * service that does not give them (older than the field) is read by ``fromRack`` (set
+ * by set, the tiles laid from the rack): equal tiles of a set look alike, but the
+ * first of its jokers is then marked, the table's or not. */
+export function playedMarks(table, fromRack, places = undefined) {
   return table.map((tiles, place) => {
+    if (Array.isArray(places?.[place])) return tiles.map((_, i) => places[place].includes(i));
     const left = [...fromRack[place]];
     return tiles.map((tile) => {
       const at = left.indexOf(tile.replace(/\(.*\)$/, ""));
@@ -144,6 +147,7 @@ function drawFull(answer, tr, colours) {
   const marks = playedMarks(
     answer.table.map((set) => set.tiles),
     answer.table.map((set) => set.from_rack),
+    answer.table.map((set) => set.from_rack_places),
   );
   if (answer.tiles_played === 0) {
     parts.push(paragraph(noPlayText(answer.status, answer.rack_left.length === 0, tr), "summary"));

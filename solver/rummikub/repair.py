@@ -78,6 +78,8 @@ class Arrangement:
     """The sets, in the order replaying ``steps`` leaves them."""
     set_numbers: tuple[int, ...]
     """The number the steps give each set of ``table``."""
+    rack_places: tuple[tuple[int, ...], ...]
+    """Set by set of ``table``, the places of the rack tiles laid on it (a rescue)."""
     steps: tuple[Step, ...]
     played: tuple[Tile, ...]
     """Rack tiles laid down (a rescue), sorted."""
@@ -498,6 +500,7 @@ def _arrangement(
     return Arrangement(
         table=tuple(p.meld for p in steps.table),
         set_numbers=steps.numbers,
+        rack_places=steps.rack_places,
         steps=steps.steps,
         played=tuple(sorted(played.elements())),
         left_out=steps.left_in_hand,
@@ -696,6 +699,7 @@ def _rescue(status: Status, arranged: Arrangement, rack: Sequence[Tile], rules: 
         rack_left=tuple(sorted((Counter(rack) - Counter(arranged.played)).elements())),
         table=arranged.table,
         set_numbers=arranged.set_numbers,
+        rack_places=arranged.rack_places,
         tiles_played=len(arranged.played),
         points_played=sum(rules.value(t) for t in arranged.played),
         sets_kept=arranged.sets_kept,

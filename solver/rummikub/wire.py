@@ -333,22 +333,43 @@ class SetOut(Answer):
         }
 
 
+RackPlaces = Annotated[
+    list[int],
+    Field(
+        description="the places in tiles (0 = first) of the tiles laid from the rack, "
+        "ascending: which joker is the rack's where the set holds one from the table too "
+        "(a joker that stays where it lay is the table's)"
+    ),
+]
+"""A set's ``from_rack_places`` (:func:`~solver.rummikub.steps.rack_places`)."""
+
+
 class NumberedSetOut(SetOut):
     set: int = Field(
         description="the number the steps give this set: the request's own numbers, new "
         "sets the next ones (a set the steps empty leaves its number unused)"
     )
     from_rack: list[AnyTile] = Field(description="the tiles the steps lay on it from the rack")
+    from_rack_places: RackPlaces
 
     @staticmethod
     def numbered(
-        table: Sequence[Meld], numbers: Sequence[int], steps: Sequence[Step]
+        table: Sequence[Meld],
+        numbers: Sequence[int],
+        steps: Sequence[Step],
+        places: Sequence[Sequence[int]],
     ) -> list[dict[str, Any]]:
-        """The wire sets of ``table``, a table after ``steps`` numbered ``numbers``."""
+        """The wire sets of ``table``, a table after ``steps`` numbered ``numbers``,
+        the rack's tiles at ``places`` in each."""
         laid = rack_tiles(steps, numbers)
         return [
-            {**SetOut.answer(meld), "set": number, "from_rack": [spell(t) for t in tiles]}
-            for meld, number, tiles in zip(table, numbers, laid, strict=True)
+            {
+                **SetOut.answer(meld),
+                "set": number,
+                "from_rack": [spell(t) for t in tiles],
+                "from_rack_places": list(at),
+            }
+            for meld, number, tiles, at in zip(table, numbers, laid, places, strict=True)
         ]
 
 
@@ -481,7 +502,9 @@ class FullAnswer(HintAnswer):
             "points_played": play.points_played,
             "played": [spell(t) for t in play.played],
             "rack_left": [spell(t) for t in play.rack_left],
-            "table": NumberedSetOut.numbered(play.table, play.set_numbers, play.steps),
+            "table": NumberedSetOut.numbered(
+                play.table, play.set_numbers, play.steps, play.rack_places
+            ),
             "sets_kept": play.sets_kept,
             "tiles_moved": play.tiles_moved,
             "disruption_proven": play.disruption_proven,
@@ -923,7 +946,7 @@ class RepairResponse(Answer):
             if arranged is None
             else {
                 "table": NumberedSetOut.numbered(
-                    arranged.table, arranged.set_numbers, arranged.steps
+                    arranged.table, arranged.set_numbers, arranged.steps, arranged.rack_places
                 ),
                 "steps": [step_answer(s) for s in arranged.steps],
                 "left_out": [spell(t) for t in arranged.left_out],

@@ -358,6 +358,27 @@ def test_highlights_mark_the_rack_tiles_where_the_steps_put_them(
     }
 
 
+def test_highlights_tell_the_rack_joker_from_the_table_joker_beside_it(
+    service: str, page: Page
+) -> None:
+    # The table's R3 J(R4) R5 takes the rack's J and R7: R3 J(R4) R5 J(R6) R7. The page
+    # marked the first joker (the table's, which stays where it lay) as the rack's:
+    # from_rack says only "J"; from_rack_places says which.
+    page.goto(service)
+    page.locator("meldwise-hint").evaluate("element => element.setAttribute('hint-level', 'full')")
+    enter_rummikub(page, "J R7", "R3 J(R4) R5")
+    _, full = press_hint(page)
+    assert full["tiles_played"] == 2
+    drawn = drawn_table(page)
+    assert [[played for _, played in row] for row in drawn] == [
+        [place in laid["from_rack_places"] for place in range(len(laid["tiles"]))]
+        for laid in full["table"]
+    ]
+    (laid,) = full["table"]
+    assert [laid["as"][p] for p in laid["from_rack_places"] if laid["tiles"][p] == "J"] == ["R6"]
+    expect(page.locator("meldwise-hint .answer .summary")).to_contain_text("joker as red 6")
+
+
 def sets_by_name(region: Locator) -> dict[str, list[str]]:
     """The sets drawn in ``region`` (a Locator of a drawn table): name -> tiles."""
     rows = region.locator(".set").evaluate_all(
@@ -3429,6 +3450,33 @@ def test_review_tab_marks_the_rack_tiles_of_the_best_play_not_their_copies_on_th
     expect(page.locator("#review-turn h3")).to_contain_text(f"Turn {len(turns)}:")
     # The sets after the second heading, "The best play: ...".
     assert drawn_table(page, "#review-turn h4 ~ h4 ~ .set") == marked
+
+
+def test_review_tab_marks_the_rack_joker_not_the_table_joker_beside_it(
+    service: str, page: Page
+) -> None:
+    # The best play lays the rack's J beside the table's J(R4): R3 J(R4) R5 J(R6) R7.
+    # The review marked the first joker, the table's, as the rack's.
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    drew = {"turn": 2, "player": 0, "rack": ["J", "R7", "K1"],
+            "table_before": [["R3", "J(R4)", "R5"], ["R10", "R11", "R12"]],
+            "action": "draw", "drawn": "B2"}  # fmt: skip
+    page.get_by_label("Game record (JSON)").fill(
+        json.dumps({"turns": [OPENED_WITH_R10_R11_R12, drew]})
+    )
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.get_by_role("button", name="Review", exact=True).click()
+    best = answer.value.json()["turns"][-1]["best"]
+    assert best["table"][0] == ["R3", "J(R4)", "R5", "J(R6)", "R7"]
+    page.locator("#review-turns button").last.click()
+    expect(page.locator("#review-turn h3")).to_contain_text("Turn 2:")
+    drawn = drawn_table(page, "#review-turn h4 ~ h4 ~ .set")
+    assert [[played for _, played in row] for row in drawn] == [
+        [place in places for place in range(len(tiles))]
+        for tiles, places in zip(best["table"], best["from_rack_places"], strict=True)
+    ]
+    assert best["from_rack_places"][0] == [3, 4]
 
 
 def test_review_tab_says_a_one_tile_best_play_in_the_singular(service: str, page: Page) -> None:
