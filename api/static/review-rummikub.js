@@ -135,7 +135,7 @@ function drawTurn(turn, tr, record) {
     parts.push(drawSet(tr.t("set {index}", { index: i }), tiles.map((t) => drawTile(t, { tr, colours })))));
   if (isShort(turn)) {
     parts.push(element("h4", tr.t("The best play: {tiles}", { tiles: turn.best.played.join(" ") || tr.t("nothing") })));
-    const marks = playedMarks(turn.best.table, turn.best.from_rack, turn.best.from_rack_places);
+    const marks = playedMarks(turn.best.table, turn.best.from_rack_places);
     turn.best.table.forEach((tiles, i) => {
       const drawn = tiles.map((tile, at) => drawTile(tile, { played: marks[i][at], tr, colours }));
       parts.push(drawSet(tr.t("set {index}", { index: i }), drawn));

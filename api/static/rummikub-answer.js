@@ -22,7 +22,9 @@ function kindOf(value) {
 }
 
 // The fields of each set of a full answer's table (wire.py: NumberedSetOut).
-const SET_FIELDS = { kind: "string", tiles: "array", as: "array", set: "number", from_rack: "array" };
+const SET_FIELDS = {
+  kind: "string", tiles: "array", as: "array", set: "number", from_rack: "array", from_rack_places: "array",
+};
 
 /** Whether ``value`` is an object with each of ``fields``, of its kind. */
 function fits(value, fields) {
@@ -77,22 +79,10 @@ export function heading(text) {
 }
 
 /** Marks, set by set of ``table`` (lists of tiles), which tiles came from the rack:
- * at ``places`` (set by set, the places of the rack's tiles: the answer's
- * from_rack_places, which tells a joker from the rack from a table one beside it). A
- * service that does not give them (older than the field) is read by ``fromRack`` (set
- * by set, the tiles laid from the rack): equal tiles of a set look alike, but the
- * first of its jokers is then marked, the table's or not. */
-export function playedMarks(table, fromRack, places = undefined) {
-  return table.map((tiles, place) => {
-    if (Array.isArray(places?.[place])) return tiles.map((_, i) => places[place].includes(i));
-    const left = [...fromRack[place]];
-    return tiles.map((tile) => {
-      const at = left.indexOf(tile.replace(/\(.*\)$/, ""));
-      if (at < 0) return false;
-      left.splice(at, 1);
-      return true;
-    });
-  });
+ * those at ``places`` (set by set, the answer's from_rack_places). Its from_rack, the
+ * tiles alone, cannot tell a joker from the rack from a table joker beside it. */
+export function playedMarks(table, places) {
+  return table.map((tiles, place) => tiles.map((_, i) => places[place].includes(i)));
 }
 
 /** The name of a set of a new table: its number in the steps (``set``), as they
@@ -146,7 +136,6 @@ function drawFull(answer, tr, colours) {
   const parts = [];
   const marks = playedMarks(
     answer.table.map((set) => set.tiles),
-    answer.table.map((set) => set.from_rack),
     answer.table.map((set) => set.from_rack_places),
   );
   if (answer.tiles_played === 0) {

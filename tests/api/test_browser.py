@@ -1056,6 +1056,7 @@ def test_an_answer_that_is_not_the_services_is_not_drawn(
         ("tile", ("text",)),
         ("full", ("steps",)),
         ("full", ("table.0.from_rack",)),  # of a set of the table after
+        ("full", ("table.0.from_rack_places",)),
     ],
 )
 def test_a_hint_answer_without_a_field_the_service_always_gives_is_not_drawn(
