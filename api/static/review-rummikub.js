@@ -4,8 +4,9 @@
 
 import { N_ } from "./i18n.js";
 import { bestLabel, element, listed, percent, playerName, summaryTable } from "./review.js";
-import { cappedNote, playedMarks } from "./rummikub-answer.js";
+import { playedMarks } from "./rummikub-answer.js";
 import { drawSet, drawTile } from "./tiles.js";
+import { cappedNote } from "./time-capped.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 

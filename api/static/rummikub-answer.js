@@ -3,6 +3,7 @@
 
 import { translator } from "./i18n.js";
 import { drawSet, drawTile, tileName } from "./tiles.js";
+import { cappedNote } from "./time-capped.js";
 
 // The fields every answer of a hint level carries, and their kinds (solver/rummikub/
 // wire.py: NudgeAnswer, TileAnswer, FullAnswer; advice and free_jokers only when
@@ -55,14 +56,6 @@ function statusNote(status, tr) {
   }
   if (status === "unknown") return tr.t("A search stopped at its limit before any play was found.");
   return null;
-}
-
-/** Said when the time limit, not the fixed work bound, cut a search (``time_capped``:
- * a hint's, a repair's, a Shanghai advice's, a review's or one of its turns'): a busy
- * server's answer may then differ from an idle one's. In the command line's words
- * (solver.commands.capped_note). */
-export function cappedNote(tr) {
-  return paragraph(tr.t("The time limit, not the fixed work bound, cut a search short: with more time or on an idle machine the answer may differ."), "note");
 }
 
 export function paragraph(text, className) {
