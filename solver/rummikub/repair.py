@@ -723,6 +723,9 @@ class Consequence:
     """When proven beyond repair: the table goes back as it was, the tiles laid
     down go back to the rack, and ``rules.penalty_tiles`` are drawn."""
     text: str
+    time_capped: bool
+    """Whether the time limit, not the work bound, stopped its solve: on an idle
+    machine the answer may then differ (false with no solve)."""
 
 
 def consequence(
@@ -750,7 +753,7 @@ def consequence(
             "The move can still be put right: no tile was laid down from the rack, so the "
             "table can go back to how it was before the turn."
         )
-        return Consequence(Status.OPTIMAL, True, None, text)
+        return Consequence(Status.OPTIMAL, True, None, text, time_capped=False)
     turn = Position(tuple(sorted(laid.elements())), tuple(map(tuple, before)), opened)
     play = solve(turn, rules, limit=limit, least_disruption=False)
     if play.tiles_played == laid.total():
@@ -770,11 +773,11 @@ def consequence(
             if others
             else _("The move can still be put right: the tiles laid down fit into a legal move.")
         )
-        return Consequence(play.status, True, None, text)
+        return Consequence(play.status, True, None, text, play.time_capped)
     if play.status is not Status.OPTIMAL:
         # Its score stage stops at a work bound too (SCORE_WORK), not only at the clock.
         text = _("The search stopped before finding out whether the move can still be put right.")
-        return Consequence(Status.UNKNOWN, False, None, text)
+        return Consequence(Status.UNKNOWN, False, None, text, play.time_capped)
     now = Counter(chain.from_iterable(before)) + laid
     penalty = _penalty(rules, now, before, None)
-    return Consequence(Status.OPTIMAL, False, penalty, penalty.text)
+    return Consequence(Status.OPTIMAL, False, penalty, penalty.text, play.time_capped)

@@ -678,6 +678,7 @@ class ConsequenceOut(Answer):
     penalty_tiles: int = Field(description="tiles drawn from the pool (0 when repairable)")
     back_to_rack: list[AnyTile] = Field(description="tiles that go back to the rack")
     text: str
+    time_capped: TimeCapped
 
     @staticmethod
     def answer(found: Consequence) -> dict[str, Any]:
@@ -688,6 +689,7 @@ class ConsequenceOut(Answer):
             "penalty_tiles": 0 if penalty is None else penalty.tiles,
             "back_to_rack": [] if penalty is None else [spell(t) for t in penalty.back_to_rack],
             "text": found.text,
+            "time_capped": found.time_capped,
         }
 
 
@@ -735,7 +737,9 @@ def validate_rummikub(request: Mapping[str, Any] | ValidateRequest) -> dict[str,
     ``consequence`` says whether the player can still put it right (the tiles they
     laid down fit into a legal move) and otherwise the penalty:
     ``{"status": "optimal", "repairable": false, "penalty_tiles": 3,
-    "back_to_rack": [...], "text": "..."}`` (see :func:`solver.rummikub.repair.consequence`).
+    "back_to_rack": [...], "text": "...", "time_capped": false}`` (see
+    :func:`solver.rummikub.repair.consequence`; ``time_capped``: the time limit, not the
+    work bound, stopped its solve).
 
     A request that cannot describe a real game (an unknown tile, more copies than
     the game has, an invalid set in ``table_before``) raises a
