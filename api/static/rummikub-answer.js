@@ -65,8 +65,9 @@ export function paragraph(text, className) {
   return p;
 }
 
-export function heading(text) {
-  const h = document.createElement("h3");
+/** A heading of an answer: h3 under a page's h2 (the demo's tabs), or ``level``. */
+export function heading(text, level = 3) {
+  const h = document.createElement(`h${level}`);
   h.textContent = text;
   return h;
 }
@@ -125,7 +126,7 @@ function playedAsLaid(answer, marks) {
   return answer.played.map((tile) => (tile === "J" && meant.length ? `J(${meant.shift()})` : tile));
 }
 
-function drawFull(answer, tr, colours) {
+function drawFull(answer, tr, colours, level) {
   const parts = [];
   const marks = playedMarks(
     answer.table.map((set) => set.tiles),
@@ -148,7 +149,7 @@ function drawFull(answer, tr, colours) {
         "summary",
       ),
     );
-    parts.push(heading(tr.t("Steps")));
+    parts.push(heading(tr.t("Steps"), level));
     const steps = document.createElement("ol");
     steps.className = "steps";
     for (const step of answer.steps) {
@@ -158,10 +159,10 @@ function drawFull(answer, tr, colours) {
     }
     parts.push(steps);
   }
-  parts.push(heading(tr.t("Table after (your tiles highlighted)")));
+  parts.push(heading(tr.t("Table after (your tiles highlighted)"), level));
   parts.push(drawTable(answer, marks, tr, colours));
   if (answer.rack_left.length > 0) {
-    parts.push(heading(tr.t("Rack left")));
+    parts.push(heading(tr.t("Rack left"), level));
     parts.push(drawSet(tr.t("rack"), answer.rack_left.map((t) => drawTile(t, { tr, colours })), tr.t("rack left")));
   }
   return parts;
@@ -191,11 +192,12 @@ function drawNudge(answer, rack, tr) {
 
 /** The elements showing ``answer`` (any hint level), in ``tr``'s language (i18n.js),
  * for a game of ``colours`` colours (the request's rules.colours; default the standard 4);
- * ``rack``, the request's, tells a nudge that it is empty (the answer does not say). */
-export function drawAnswer(answer, tr = translator("en"), colours = undefined, rack = undefined) {
+ * ``rack``, the request's, tells a nudge that it is empty (the answer does not say);
+ * ``level``: its headings' (h3 by default). */
+export function drawAnswer(answer, tr = translator("en"), colours = undefined, rack = undefined, level = 3) {
   const parts =
     answer.hint_level === "full"
-      ? drawFull(answer, tr, colours)
+      ? drawFull(answer, tr, colours, level)
       : answer.hint_level === "tile"
         ? drawTileHint(answer, tr, colours)
         : drawNudge(answer, rack, tr);

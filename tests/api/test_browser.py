@@ -4501,8 +4501,8 @@ HOST_PAGE = """<!doctype html>
 <body><main>
 <h1>A game</h1>
 <script type="module" src="{service}/static/meldwise-hint.js"></script>
-<meldwise-hint label="Player 1" hint-level="full"></meldwise-hint>
-<meldwise-hint label="Player 2"></meldwise-hint>
+<meldwise-hint label="Player 1" hint-level="full" heading-level="2"></meldwise-hint>
+<meldwise-hint label="Player 2" heading-level="2"></meldwise-hint>
 <script type="module">
   await customElements.whenDefined("meldwise-hint");
   const [one, two] = document.querySelectorAll("meldwise-hint");
@@ -4514,14 +4514,14 @@ HOST_PAGE = """<!doctype html>
 """
 
 
-def axe_violations(page: Page, state: str, *, headings: bool = True) -> list[str]:
+def axe_violations(page: Page, state: str) -> list[str]:
     """The serious and critical violations axe-core finds in ``page`` as it stands,
     and content outside every landmark (moderate to axe, but a screen reader's user
-    who jumps to the main content skipped the game's tabs, which lay outside it), and,
-    with ``headings``, a heading level skipped (moderate too: the answers' h3 lay
-    under the page's h1; the element on a game's page cannot know the level around
-    it), each with the state of the page it was found in and the elements at fault."""
-    also = {"region", "heading-order"} if headings else {"region"}
+    who jumps to the main content skipped the game's tabs, which lay outside it), and
+    a heading level skipped (moderate too: the answers' h3 lay under the page's h1;
+    the element on a game's page is told the level by its heading-level attribute),
+    each with the state of the page it was found in and the elements at fault."""
+    also = {"region", "heading-order"}
     page.evaluate(AXE)
     found = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     return [
@@ -4599,8 +4599,41 @@ def test_no_serious_accessibility_violations_in_any_tab_or_the_element(
         page.locator("meldwise-hint[aria-busy=false]").nth(1).wait_for()
         wait_drawn(page, "meldwise-hint .error")
         wait_drawn(page, "meldwise-hint .answer")
-        found += axe_violations(page, "the element", headings=False)
+        found += axe_violations(page, "the element")
     assert found == [], "\n".join(found)
+
+
+def test_the_elements_heading_level_attribute_fits_its_headings_to_the_page(
+    service: str, page: Page
+) -> None:
+    # The answer's headings were h3 on any page: under a game page's h1 a level was
+    # skipped (axe-core's heading-order), and the element could not be told otherwise.
+    state = json.dumps({"rack": ["K8", "K9", "O1", "J"], "table": [["O10", "O11", "O12"]]})
+    host = HOST_PAGE.format(lang="en", service=service, state=state)
+    with second_origin({"/game.html": host}) as game:
+        page.goto(f"{game}/game.html")
+        hint = page.locator("meldwise-hint").first
+        hint.evaluate("element => element.removeAttribute('heading-level')")
+        hint.get_by_role("button").click()
+        wait_drawn(page, "meldwise-hint .answer")
+        expect(hint.locator(".answer h3")).to_have_count(3)  # as it was: Steps, Table, Rack
+        skipped = axe_violations(page, "the element without heading-level")
+        assert skipped, "no heading-order violation found under the page's h1"
+        assert all(" heading-order " in found for found in skipped), skipped
+        # Set on the element showing an answer: its headings follow at once.
+        hint.evaluate("element => element.setAttribute('heading-level', '2')")
+        expect(hint.locator(".answer h2")).to_have_count(3)
+        expect(hint.locator(".answer h3")).to_have_count(0)
+        assert axe_violations(page, "heading-level 2") == []
+        # A level no heading has is none: the default, h3.
+        hint.evaluate("element => element.setAttribute('heading-level', '7')")
+        expect(hint.locator(".answer h3")).to_have_count(3)
+        # Set before a press: the answer is drawn at that level.
+        hint.evaluate("element => element.setAttribute('heading-level', '4')")
+        hint.get_by_role("button").click()
+        expect(hint).to_have_attribute("aria-busy", "false")
+        expect(hint.locator(".answer h4")).to_have_count(3)
+        expect(hint.get_by_role("heading", level=4, name="Steps")).to_be_visible()
 
 
 # Each piece drawn in each of its states, with its text colour and its background:
