@@ -54,8 +54,11 @@ def test_the_documented_example() -> None:
     assert sorted(response["played"]) == ["J", "R1", "R2"]
     assert response["rack_left"] == []
     for meld in response["table"]:
-        assert set(meld) == {"kind", "tiles", "as", "set", "from_rack"}
+        assert set(meld) == {"kind", "tiles", "as", "set", "from_rack", "from_rack_places"}
         assert len(meld["tiles"]) == len(meld["as"])
+        assert sorted(meld["tiles"][p] for p in meld["from_rack_places"]) == sorted(
+            meld["from_rack"]
+        )
         assert "J" not in meld["as"]
     # R1 R2 J join the two sets already there (the joker as R6 or as a colour of 7):
     # nothing moves and no new set is needed.

@@ -31,6 +31,11 @@
 // service's errors name those fields so: "Your rack, tile 2: unknown tile 'Q5' ..."
 // for its "rack[1]: ...", "Table sets, set 0, tile 1: ..." for "table[0][0]: ...".
 //
+// The attribute heading-level="2" (1 to 6; default 3, anything else too) makes the
+// answer's headings ("Steps", "Table after ...") h2, so that they skip no level on
+// the page around it (an h3 right under the page's h1 does); a change re-levels the
+// answer shown.
+//
 // The attribute timeout="SECONDS" (default 35: just above the service's own default
 // request timeout, MELDWISE_TIMEOUT_REQUEST_S=30, after which it answers 503) bounds
 // a press: a service that has not answered by then (a hung connection) is given up,
@@ -49,6 +54,7 @@ export const LEVELS = ["nudge", "tile", "full"];
 const DEFAULT_ENDPOINT = new URL("../v1/rummikub/solve", import.meta.url).href;
 export { DEFAULT_TIMEOUT_S };
 const MAX_TIMEOUT_S = 2_147_483; // setTimeout fires at once past 2^31 - 1 ms
+const DEFAULT_HEADING_LEVEL = 3; // under a page's h2, as on the demo's tabs
 
 /** The lang of ``element``'s nearest ancestor (itself included) that has one, as
  * HTML gives elements their language: a shadow tree takes its host's (closest() alone
@@ -99,7 +105,7 @@ function buttonText(level, tr) {
 }
 
 export class MeldwiseHint extends HTMLElement {
-  static observedAttributes = ["hint-level", "label", "lang"];
+  static observedAttributes = ["heading-level", "hint-level", "label", "lang"];
 
   #state = null;
   #written = null; // the state as JSON when it was set: the same position set again keeps the hint
@@ -196,6 +202,13 @@ export class MeldwiseHint extends HTMLElement {
     return LEVELS.includes(fixed) ? fixed : LEVELS[this.#next];
   }
 
+  /** The level of the answer's headings: the heading-level attribute, a whole number
+   * from 1 to 6 (h1 to h6), else 3. */
+  get headingLevel() {
+    const level = Number(this.getAttribute("heading-level") ?? Number.NaN);
+    return Number.isInteger(level) && level >= 1 && level <= 6 ? level : DEFAULT_HEADING_LEVEL;
+  }
+
   /** The language the element speaks: its own or its nearest ancestor's lang (a
    * shadow root's ancestors being its host's). */
   get language() {
@@ -204,7 +217,20 @@ export class MeldwiseHint extends HTMLElement {
 
   attributeChangedCallback(name) {
     if (name === "lang") this.#followLanguage();
+    if (name === "heading-level") this.#relevel();
     this.#showButton();
+  }
+
+  /** The answer shown with its headings at the level asked for now. */
+  #relevel() {
+    const tag = `H${this.headingLevel}`;
+    for (const old of this.#answer.querySelectorAll("h1, h2, h3, h4, h5, h6")) {
+      if (old.tagName === tag) continue;
+      const made = document.createElement(tag);
+      made.className = old.className;
+      made.append(...old.childNodes);
+      old.replaceWith(made);
+    }
   }
 
   connectedCallback() {
@@ -296,7 +322,7 @@ export class MeldwiseHint extends HTMLElement {
       });
       this.#error.replaceChildren();
       this.#answer.replaceChildren(
-        ...drawAnswer(answer, tr, request.rules?.colours, request.rack),
+        ...drawAnswer(answer, tr, request.rules?.colours, request.rack, this.headingLevel),
       );
       // Nothing to play: a further press could only say so again. A fixed level is
       // no step: once hint-level goes, presses go on from where the sequence was.

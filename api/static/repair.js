@@ -5,9 +5,10 @@ import { isBusy, setBusy } from "./busy.js";
 import { errorText, labelOf, pieces, sets } from "./field-names.js";
 import { translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
-import { calmNote, cappedNote, heading, paragraph, setName } from "./rummikub-answer.js";
+import { calmNote, heading, paragraph, setName } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
 import { drawSet, drawTile } from "./tiles.js";
+import { cappedNote } from "./time-capped.js";
 
 const ENDPOINT = "v1/rummikub/repair";
 

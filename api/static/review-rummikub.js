@@ -4,8 +4,9 @@
 
 import { N_ } from "./i18n.js";
 import { bestLabel, element, listed, percent, playerName, summaryTable } from "./review.js";
-import { cappedNote, playedMarks } from "./rummikub-answer.js";
+import { playedMarks } from "./rummikub-answer.js";
 import { drawSet, drawTile } from "./tiles.js";
+import { cappedNote } from "./time-capped.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -135,7 +136,7 @@ function drawTurn(turn, tr, record) {
     parts.push(drawSet(tr.t("set {index}", { index: i }), tiles.map((t) => drawTile(t, { tr, colours })))));
   if (isShort(turn)) {
     parts.push(element("h4", tr.t("The best play: {tiles}", { tiles: turn.best.played.join(" ") || tr.t("nothing") })));
-    const marks = playedMarks(turn.best.table, turn.best.from_rack);
+    const marks = playedMarks(turn.best.table, turn.best.from_rack_places);
     turn.best.table.forEach((tiles, i) => {
       const drawn = tiles.map((tile, at) => drawTile(tile, { played: marks[i][at], tr, colours }));
       parts.push(drawSet(tr.t("set {index}", { index: i }), drawn));

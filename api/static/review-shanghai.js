@@ -6,9 +6,9 @@
 
 import { N_ } from "./i18n.js";
 import { bestLabel, element, listed, percent, playerName, summaryTable } from "./review.js";
-import { cappedNote } from "./rummikub-answer.js";
 import { describeContract, drawLaid, drawLayOffs, drawMeld, turnMelds } from "./shanghai.js";
 import { drawCard, drawSet } from "./tiles.js";
+import { cappedNote } from "./time-capped.js";
 
 function points(n, tr) {
   return tr.tn("{n} point", "{n} points", n);

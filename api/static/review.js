@@ -28,8 +28,8 @@ import { readNumber, rove } from "./editor.js";
 import { errorText, labelOf, single } from "./field-names.js";
 import { percentText, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
-import { cappedNote } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
+import { cappedNote } from "./time-capped.js";
 
 export function element(tag, text, className) {
   const made = document.createElement(tag);

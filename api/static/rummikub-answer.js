@@ -3,6 +3,7 @@
 
 import { translator } from "./i18n.js";
 import { drawSet, drawTile, tileName } from "./tiles.js";
+import { cappedNote } from "./time-capped.js";
 
 // The fields every answer of a hint level carries, and their kinds (solver/rummikub/
 // wire.py: NudgeAnswer, TileAnswer, FullAnswer; advice and free_jokers only when
@@ -22,7 +23,9 @@ function kindOf(value) {
 }
 
 // The fields of each set of a full answer's table (wire.py: NumberedSetOut).
-const SET_FIELDS = { kind: "string", tiles: "array", as: "array", set: "number", from_rack: "array" };
+const SET_FIELDS = {
+  kind: "string", tiles: "array", as: "array", set: "number", from_rack: "array", from_rack_places: "array",
+};
 
 /** Whether ``value`` is an object with each of ``fields``, of its kind. */
 function fits(value, fields) {
@@ -55,14 +58,6 @@ function statusNote(status, tr) {
   return null;
 }
 
-/** Said when the time limit, not the fixed work bound, cut a search (``time_capped``:
- * a hint's, a repair's, a Shanghai advice's, a review's or one of its turns'): a busy
- * server's answer may then differ from an idle one's. In the command line's words
- * (solver.commands.capped_note). */
-export function cappedNote(tr) {
-  return paragraph(tr.t("The time limit, not the fixed work bound, cut a search short: with more time or on an idle machine the answer may differ."), "note");
-}
-
 export function paragraph(text, className) {
   const p = document.createElement("p");
   p.textContent = text;
@@ -70,26 +65,18 @@ export function paragraph(text, className) {
   return p;
 }
 
-export function heading(text) {
-  const h = document.createElement("h3");
+/** A heading of an answer: h3 under a page's h2 (the demo's tabs), or ``level``. */
+export function heading(text, level = 3) {
+  const h = document.createElement(`h${level}`);
   h.textContent = text;
   return h;
 }
 
-/** Marks, set by set of ``table`` (lists of tiles), which tiles came from the rack,
- * as ``fromRack`` (set by set, the tiles the answer says were laid from the rack)
- * tells. Within a set equal tiles look alike, so marking any copy is exact; a table
- * writes a joker with its tile (J(R9)), ``fromRack`` plainly (J). */
-export function playedMarks(table, fromRack) {
-  return table.map((tiles, place) => {
-    const left = [...fromRack[place]];
-    return tiles.map((tile) => {
-      const at = left.indexOf(tile.replace(/\(.*\)$/, ""));
-      if (at < 0) return false;
-      left.splice(at, 1);
-      return true;
-    });
-  });
+/** Marks, set by set of ``table`` (lists of tiles), which tiles came from the rack:
+ * those at ``places`` (set by set, the answer's from_rack_places). Its from_rack, the
+ * tiles alone, cannot tell a joker from the rack from a table joker beside it. */
+export function playedMarks(table, places) {
+  return table.map((tiles, place) => tiles.map((_, i) => places[place].includes(i)));
 }
 
 /** The name of a set of a new table: its number in the steps (``set``), as they
@@ -139,11 +126,11 @@ function playedAsLaid(answer, marks) {
   return answer.played.map((tile) => (tile === "J" && meant.length ? `J(${meant.shift()})` : tile));
 }
 
-function drawFull(answer, tr, colours) {
+function drawFull(answer, tr, colours, level) {
   const parts = [];
   const marks = playedMarks(
     answer.table.map((set) => set.tiles),
-    answer.table.map((set) => set.from_rack),
+    answer.table.map((set) => set.from_rack_places),
   );
   if (answer.tiles_played === 0) {
     parts.push(paragraph(noPlayText(answer.status, answer.rack_left.length === 0, tr), "summary"));
@@ -162,7 +149,7 @@ function drawFull(answer, tr, colours) {
         "summary",
       ),
     );
-    parts.push(heading(tr.t("Steps")));
+    parts.push(heading(tr.t("Steps"), level));
     const steps = document.createElement("ol");
     steps.className = "steps";
     for (const step of answer.steps) {
@@ -172,10 +159,10 @@ function drawFull(answer, tr, colours) {
     }
     parts.push(steps);
   }
-  parts.push(heading(tr.t("Table after (your tiles highlighted)")));
+  parts.push(heading(tr.t("Table after (your tiles highlighted)"), level));
   parts.push(drawTable(answer, marks, tr, colours));
   if (answer.rack_left.length > 0) {
-    parts.push(heading(tr.t("Rack left")));
+    parts.push(heading(tr.t("Rack left"), level));
     parts.push(drawSet(tr.t("rack"), answer.rack_left.map((t) => drawTile(t, { tr, colours })), tr.t("rack left")));
   }
   return parts;
@@ -205,11 +192,12 @@ function drawNudge(answer, rack, tr) {
 
 /** The elements showing ``answer`` (any hint level), in ``tr``'s language (i18n.js),
  * for a game of ``colours`` colours (the request's rules.colours; default the standard 4);
- * ``rack``, the request's, tells a nudge that it is empty (the answer does not say). */
-export function drawAnswer(answer, tr = translator("en"), colours = undefined, rack = undefined) {
+ * ``rack``, the request's, tells a nudge that it is empty (the answer does not say);
+ * ``level``: its headings' (h3 by default). */
+export function drawAnswer(answer, tr = translator("en"), colours = undefined, rack = undefined, level = 3) {
   const parts =
     answer.hint_level === "full"
-      ? drawFull(answer, tr, colours)
+      ? drawFull(answer, tr, colours, level)
       : answer.hint_level === "tile"
         ? drawTileHint(answer, tr, colours)
         : drawNudge(answer, rack, tr);

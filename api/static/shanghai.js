@@ -6,9 +6,9 @@ import { isBusy, setBusy } from "./busy.js";
 import { errorText, keyed, labelOf, pieces, sets, single, withChoices } from "./field-names.js";
 import { N_, percentText, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
-import { cappedNote } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
 import { SUITS, drawCard, drawSet, splitWords } from "./tiles.js";
+import { cappedNote } from "./time-capped.js";
 
 const ENDPOINT = "v1/shanghai/advise";
 const CONTRACTS = [ // the standard contracts of hands 1-10 (solver/shanghai/contracts.py)

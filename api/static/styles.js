@@ -59,7 +59,8 @@ button.tile:focus-visible, button.card:focus-visible, button:focus-visible {
    and that answer is then often not read. */
 .answer:empty, .error:empty { padding: 0; margin: 0; border: none; }
 .answer { margin-top: 0.6em; }
-.answer h3 { font-size: 1em; margin: 0.8em 0 0.3em; }
+/* Any level (the element's heading-level attribute): each looks as an h3 did. */
+.answer :is(h1, h2, h3, h4, h5, h6) { font-size: 1em; margin: 0.8em 0 0.3em; }
 .answer ol { margin: 0.3em 0; padding-left: 1.6em; }
 .answer li { margin: 0.2em 0; }
 .note { color: #555; font-size: 0.9em; }

@@ -37,6 +37,7 @@ from solver.rummikub.wire import (
     AnyTile,
     NotationField,
     Opponents,
+    RackPlaces,
     RulesField,
     TileSet,
     WrittenRequest,
@@ -215,6 +216,9 @@ class BestPlay(Answer):
     from_rack: list[list[AnyTile]] = Field(
         description="set by set of table, the tiles laid from the rack (a tile on the table "
         "too is told apart only so)"
+    )
+    from_rack_places: list[RackPlaces] = Field(
+        description="set by set of table, the places of those tiles in it (0 = first)"
     )
     time_capped: TimeCapped
 

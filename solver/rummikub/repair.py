@@ -78,6 +78,8 @@ class Arrangement:
     """The sets, in the order replaying ``steps`` leaves them."""
     set_numbers: tuple[int, ...]
     """The number the steps give each set of ``table``."""
+    rack_places: tuple[tuple[int, ...], ...]
+    """Set by set of ``table``, the places of the rack tiles laid on it (a rescue)."""
     steps: tuple[Step, ...]
     played: tuple[Tile, ...]
     """Rack tiles laid down (a rescue), sorted."""
@@ -498,6 +500,7 @@ def _arrangement(
     return Arrangement(
         table=tuple(p.meld for p in steps.table),
         set_numbers=steps.numbers,
+        rack_places=steps.rack_places,
         steps=steps.steps,
         played=tuple(sorted(played.elements())),
         left_out=steps.left_in_hand,
@@ -696,6 +699,7 @@ def _rescue(status: Status, arranged: Arrangement, rack: Sequence[Tile], rules: 
         rack_left=tuple(sorted((Counter(rack) - Counter(arranged.played)).elements())),
         table=arranged.table,
         set_numbers=arranged.set_numbers,
+        rack_places=arranged.rack_places,
         tiles_played=len(arranged.played),
         points_played=sum(rules.value(t) for t in arranged.played),
         sets_kept=arranged.sets_kept,
@@ -719,6 +723,9 @@ class Consequence:
     """When proven beyond repair: the table goes back as it was, the tiles laid
     down go back to the rack, and ``rules.penalty_tiles`` are drawn."""
     text: str
+    time_capped: bool
+    """Whether the time limit, not the work bound, stopped its solve: on an idle
+    machine the answer may then differ (false with no solve)."""
 
 
 def consequence(
@@ -746,7 +753,7 @@ def consequence(
             "The move can still be put right: no tile was laid down from the rack, so the "
             "table can go back to how it was before the turn."
         )
-        return Consequence(Status.OPTIMAL, True, None, text)
+        return Consequence(Status.OPTIMAL, True, None, text, time_capped=False)
     turn = Position(tuple(sorted(laid.elements())), tuple(map(tuple, before)), opened)
     play = solve(turn, rules, limit=limit, least_disruption=False)
     if play.tiles_played == laid.total():
@@ -766,11 +773,11 @@ def consequence(
             if others
             else _("The move can still be put right: the tiles laid down fit into a legal move.")
         )
-        return Consequence(play.status, True, None, text)
+        return Consequence(play.status, True, None, text, play.time_capped)
     if play.status is not Status.OPTIMAL:
         # Its score stage stops at a work bound too (SCORE_WORK), not only at the clock.
         text = _("The search stopped before finding out whether the move can still be put right.")
-        return Consequence(Status.UNKNOWN, False, None, text)
+        return Consequence(Status.UNKNOWN, False, None, text, play.time_capped)
     now = Counter(chain.from_iterable(before)) + laid
     penalty = _penalty(rules, now, before, None)
-    return Consequence(Status.OPTIMAL, False, penalty, penalty.text)
+    return Consequence(Status.OPTIMAL, False, penalty, penalty.text, play.time_capped)

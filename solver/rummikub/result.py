@@ -30,6 +30,10 @@ class Play:
     rack_left: tuple[Tile, ...]
     table: tuple[Meld, ...]
     set_numbers: tuple[int, ...]
+    rack_places: tuple[tuple[int, ...], ...]
+    """Set by set of ``table``, the places in its tiles of those laid from the rack
+    (see :func:`~solver.rummikub.steps.rack_places`): a table joker beside one from
+    the rack is told apart only so."""
     tiles_played: int
     points_played: int
     sets_kept: int

@@ -253,6 +253,7 @@ def _turn_to_dict(r: TurnReview, objective: Objective) -> dict[str, Any]:
             "table": written_sets(m.written for m in r.best.table),
             # Set by set, the tiles laid from the rack: a table copy of one is not.
             "from_rack": [_tiles(t) for t in rack_tiles(r.best.steps, r.best.set_numbers)],
+            "from_rack_places": [list(at) for at in r.best.rack_places],
             "time_capped": r.best.time_capped,
         },
         "missed": _tiles(r.missed),

@@ -272,6 +272,7 @@ def assemble_play(
         rack_left=tuple(sorted(left.elements())),
         table=tuple(p.meld for p in steps.table),
         set_numbers=steps.numbers,
+        rack_places=steps.rack_places,
         tiles_played=len(played),
         points_played=sum(rules.value(tile) for tile in played),
         sets_kept=sum(

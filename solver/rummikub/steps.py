@@ -60,6 +60,9 @@ class Plan:
     numbers: tuple[int, ...]
     """The number the steps give each set of ``table``: the old table's numbers, new
     sets the next ones, so a set emptied leaves a gap ("as set 4" in a table of 4)."""
+    rack_places: tuple[tuple[int, ...], ...] = ()
+    """Set by set of ``table``, the places in its tiles (0 = first) of the tiles the
+    steps lay from the rack (see :func:`rack_places`)."""
     left_in_hand: tuple[Tile, ...] = ()
     """Tiles taken off the table that no new set holds (a repair that cannot place
     every tile); empty for a play."""
@@ -113,10 +116,12 @@ def plan(
             planner.new_set(placed)
 
     numbers = tuple(sorted(planner.holds))
+    table = tuple(planner.holds[i] for i in numbers)
     return Plan(
         tuple(planner.steps),
-        tuple(planner.holds[i] for i in numbers),
+        table,
         numbers,
+        rack_places(before, [p.meld for p in table], numbers, planner.steps),
         tuple(sorted(planner.held.elements())),
     )
 
@@ -130,6 +135,44 @@ def rack_tiles(steps: Sequence[Step], numbers: Sequence[int]) -> list[tuple[Tile
         if step.action in (Action.ADD, Action.NEW_SET):
             laid.setdefault(step.set, []).extend(step.from_rack)
     return [tuple(laid.get(number, ())) for number in numbers]
+
+
+def rack_places(
+    before: Sequence[Meld | None],
+    table: Sequence[Meld],
+    numbers: Sequence[int],
+    steps: Sequence[Step],
+) -> tuple[tuple[int, ...], ...]:
+    """Set by set of ``table`` (the table after ``steps``, its sets numbered
+    ``numbers``), the places in its tiles of those the steps lay from the rack
+    (:func:`rack_tiles`), ascending. A set holds no two equal numbered tiles, so theirs
+    are exact; of its jokers, one standing where a joker of the table set it carries on
+    stood (``before``; a part split off carries its set on too) is that joker, lying
+    where it lay: the rack's go to the others first (a table joker kept in its run
+    and one laid beside it from the rack, R3 J(R4) R5 J(R6) R7, mark J(R6), not the
+    first joker)."""
+    carries = {i: i for i in range(len(before))}
+    for step in steps:
+        if step.action is Action.SPLIT:
+            assert step.new_set is not None  # a split names the set it makes
+            carries[step.new_set] = carries[step.set]
+    places = []
+    for meld, number, laid in zip(table, numbers, rack_tiles(steps, numbers), strict=True):
+        old = before[carries[number]] if number in carries else None
+        stood = (
+            Counter(m for t, m in zip(old.tiles, old.stands_for, strict=True) if t.is_joker)
+            if old is not None
+            else Counter()
+        )
+        lying = {
+            p
+            for p, (t, m) in enumerate(zip(meld.tiles, meld.stands_for, strict=True))
+            if t.is_joker and _use(stood, m)
+        }
+        left = Counter(laid)
+        order = [p for p in range(len(meld.tiles)) if p not in lying] + sorted(lying)
+        places.append(tuple(sorted(p for p in order if _use(left, meld.tiles[p]))))
+    return tuple(places)
 
 
 def _split_off(

@@ -18,6 +18,7 @@ from solver.commands import (
     add_request_flags,
     add_rule_flag,
     answering,
+    capped_note,
     fields_from_flags,
     rules_from_flags,
 )
@@ -84,7 +85,8 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
 
 def describe_validation(response: dict[str, Any], rack_empty: bool = False) -> str:
     """A validate answer written for a person: the verdict, each problem with the set
-    of the table after it concerns, and an illegal move's consequence; ``rack_empty``
+    of the table after it concerns, and an illegal move's consequence (and that the
+    clock cut its search, when it did); ``rack_empty``
     says that the rack the move was played from was empty (the answer carries none)."""
     played = response["played"]
     if response["legal"]:
@@ -114,4 +116,6 @@ def describe_validation(response: dict[str, Any], rack_empty: bool = False) -> s
     consequence = response["consequence"]
     if consequence is not None:
         lines.append(consequence["text"])
+        if consequence["time_capped"]:
+            lines.append(capped_note())
     return "\n".join(lines) + "\n"

@@ -333,22 +333,43 @@ class SetOut(Answer):
         }
 
 
+RackPlaces = Annotated[
+    list[int],
+    Field(
+        description="the places in tiles (0 = first) of the tiles laid from the rack, "
+        "ascending: which joker is the rack's where the set holds one from the table too "
+        "(a joker that stays where it lay is the table's)"
+    ),
+]
+"""A set's ``from_rack_places`` (:func:`~solver.rummikub.steps.rack_places`)."""
+
+
 class NumberedSetOut(SetOut):
     set: int = Field(
         description="the number the steps give this set: the request's own numbers, new "
         "sets the next ones (a set the steps empty leaves its number unused)"
     )
     from_rack: list[AnyTile] = Field(description="the tiles the steps lay on it from the rack")
+    from_rack_places: RackPlaces
 
     @staticmethod
     def numbered(
-        table: Sequence[Meld], numbers: Sequence[int], steps: Sequence[Step]
+        table: Sequence[Meld],
+        numbers: Sequence[int],
+        steps: Sequence[Step],
+        places: Sequence[Sequence[int]],
     ) -> list[dict[str, Any]]:
-        """The wire sets of ``table``, a table after ``steps`` numbered ``numbers``."""
+        """The wire sets of ``table``, a table after ``steps`` numbered ``numbers``,
+        the rack's tiles at ``places`` in each."""
         laid = rack_tiles(steps, numbers)
         return [
-            {**SetOut.answer(meld), "set": number, "from_rack": [spell(t) for t in tiles]}
-            for meld, number, tiles in zip(table, numbers, laid, strict=True)
+            {
+                **SetOut.answer(meld),
+                "set": number,
+                "from_rack": [spell(t) for t in tiles],
+                "from_rack_places": list(at),
+            }
+            for meld, number, tiles, at in zip(table, numbers, laid, places, strict=True)
         ]
 
 
@@ -481,7 +502,9 @@ class FullAnswer(HintAnswer):
             "points_played": play.points_played,
             "played": [spell(t) for t in play.played],
             "rack_left": [spell(t) for t in play.rack_left],
-            "table": NumberedSetOut.numbered(play.table, play.set_numbers, play.steps),
+            "table": NumberedSetOut.numbered(
+                play.table, play.set_numbers, play.steps, play.rack_places
+            ),
             "sets_kept": play.sets_kept,
             "tiles_moved": play.tiles_moved,
             "disruption_proven": play.disruption_proven,
@@ -655,6 +678,7 @@ class ConsequenceOut(Answer):
     penalty_tiles: int = Field(description="tiles drawn from the pool (0 when repairable)")
     back_to_rack: list[AnyTile] = Field(description="tiles that go back to the rack")
     text: str
+    time_capped: TimeCapped
 
     @staticmethod
     def answer(found: Consequence) -> dict[str, Any]:
@@ -665,6 +689,7 @@ class ConsequenceOut(Answer):
             "penalty_tiles": 0 if penalty is None else penalty.tiles,
             "back_to_rack": [] if penalty is None else [spell(t) for t in penalty.back_to_rack],
             "text": found.text,
+            "time_capped": found.time_capped,
         }
 
 
@@ -712,7 +737,9 @@ def validate_rummikub(request: Mapping[str, Any] | ValidateRequest) -> dict[str,
     ``consequence`` says whether the player can still put it right (the tiles they
     laid down fit into a legal move) and otherwise the penalty:
     ``{"status": "optimal", "repairable": false, "penalty_tiles": 3,
-    "back_to_rack": [...], "text": "..."}`` (see :func:`solver.rummikub.repair.consequence`).
+    "back_to_rack": [...], "text": "...", "time_capped": false}`` (see
+    :func:`solver.rummikub.repair.consequence`; ``time_capped``: the time limit, not the
+    work bound, stopped its solve).
 
     A request that cannot describe a real game (an unknown tile, more copies than
     the game has, an invalid set in ``table_before``) raises a
@@ -923,7 +950,7 @@ class RepairResponse(Answer):
             if arranged is None
             else {
                 "table": NumberedSetOut.numbered(
-                    arranged.table, arranged.set_numbers, arranged.steps
+                    arranged.table, arranged.set_numbers, arranged.steps, arranged.rack_places
                 ),
                 "steps": [step_answer(s) for s in arranged.steps],
                 "left_out": [spell(t) for t in arranged.left_out],

@@ -358,6 +358,27 @@ def test_highlights_mark_the_rack_tiles_where_the_steps_put_them(
     }
 
 
+def test_highlights_tell_the_rack_joker_from_the_table_joker_beside_it(
+    service: str, page: Page
+) -> None:
+    # The table's R3 J(R4) R5 takes the rack's J and R7: R3 J(R4) R5 J(R6) R7. The page
+    # marked the first joker (the table's, which stays where it lay) as the rack's:
+    # from_rack says only "J"; from_rack_places says which.
+    page.goto(service)
+    page.locator("meldwise-hint").evaluate("element => element.setAttribute('hint-level', 'full')")
+    enter_rummikub(page, "J R7", "R3 J(R4) R5")
+    _, full = press_hint(page)
+    assert full["tiles_played"] == 2
+    drawn = drawn_table(page)
+    assert [[played for _, played in row] for row in drawn] == [
+        [place in laid["from_rack_places"] for place in range(len(laid["tiles"]))]
+        for laid in full["table"]
+    ]
+    (laid,) = full["table"]
+    assert [laid["as"][p] for p in laid["from_rack_places"] if laid["tiles"][p] == "J"] == ["R6"]
+    expect(page.locator("meldwise-hint .answer .summary")).to_contain_text("joker as red 6")
+
+
 def sets_by_name(region: Locator) -> dict[str, list[str]]:
     """The sets drawn in ``region`` (a Locator of a drawn table): name -> tiles."""
     rows = region.locator(".set").evaluate_all(
@@ -1035,6 +1056,7 @@ def test_an_answer_that_is_not_the_services_is_not_drawn(
         ("tile", ("text",)),
         ("full", ("steps",)),
         ("full", ("table.0.from_rack",)),  # of a set of the table after
+        ("full", ("table.0.from_rack_places",)),
     ],
 )
 def test_a_hint_answer_without_a_field_the_service_always_gives_is_not_drawn(
@@ -3431,6 +3453,33 @@ def test_review_tab_marks_the_rack_tiles_of_the_best_play_not_their_copies_on_th
     assert drawn_table(page, "#review-turn h4 ~ h4 ~ .set") == marked
 
 
+def test_review_tab_marks_the_rack_joker_not_the_table_joker_beside_it(
+    service: str, page: Page
+) -> None:
+    # The best play lays the rack's J beside the table's J(R4): R3 J(R4) R5 J(R6) R7.
+    # The review marked the first joker, the table's, as the rack's.
+    page.goto(service)
+    page.get_by_role("tab", name="Review").click()
+    drew = {"turn": 2, "player": 0, "rack": ["J", "R7", "K1"],
+            "table_before": [["R3", "J(R4)", "R5"], ["R10", "R11", "R12"]],
+            "action": "draw", "drawn": "B2"}  # fmt: skip
+    page.get_by_label("Game record (JSON)").fill(
+        json.dumps({"turns": [OPENED_WITH_R10_R11_R12, drew]})
+    )
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.get_by_role("button", name="Review", exact=True).click()
+    best = answer.value.json()["turns"][-1]["best"]
+    assert best["table"][0] == ["R3", "J(R4)", "R5", "J(R6)", "R7"]
+    page.locator("#review-turns button").last.click()
+    expect(page.locator("#review-turn h3")).to_contain_text("Turn 2:")
+    drawn = drawn_table(page, "#review-turn h4 ~ h4 ~ .set")
+    assert [[played for _, played in row] for row in drawn] == [
+        [place in places for place in range(len(tiles))]
+        for tiles, places in zip(best["table"], best["from_rack_places"], strict=True)
+    ]
+    assert best["from_rack_places"][0] == [3, 4]
+
+
 def test_review_tab_says_a_one_tile_best_play_in_the_singular(service: str, page: Page) -> None:
     # It said "1 short of the best: the best play placed 1 tiles (13 points)."
     page.goto(service)
@@ -4452,8 +4501,8 @@ HOST_PAGE = """<!doctype html>
 <body><main>
 <h1>A game</h1>
 <script type="module" src="{service}/static/meldwise-hint.js"></script>
-<meldwise-hint label="Player 1" hint-level="full"></meldwise-hint>
-<meldwise-hint label="Player 2"></meldwise-hint>
+<meldwise-hint label="Player 1" hint-level="full" heading-level="2"></meldwise-hint>
+<meldwise-hint label="Player 2" heading-level="2"></meldwise-hint>
 <script type="module">
   await customElements.whenDefined("meldwise-hint");
   const [one, two] = document.querySelectorAll("meldwise-hint");
@@ -4465,14 +4514,14 @@ HOST_PAGE = """<!doctype html>
 """
 
 
-def axe_violations(page: Page, state: str, *, headings: bool = True) -> list[str]:
+def axe_violations(page: Page, state: str) -> list[str]:
     """The serious and critical violations axe-core finds in ``page`` as it stands,
     and content outside every landmark (moderate to axe, but a screen reader's user
-    who jumps to the main content skipped the game's tabs, which lay outside it), and,
-    with ``headings``, a heading level skipped (moderate too: the answers' h3 lay
-    under the page's h1; the element on a game's page cannot know the level around
-    it), each with the state of the page it was found in and the elements at fault."""
-    also = {"region", "heading-order"} if headings else {"region"}
+    who jumps to the main content skipped the game's tabs, which lay outside it), and
+    a heading level skipped (moderate too: the answers' h3 lay under the page's h1;
+    the element on a game's page is told the level by its heading-level attribute),
+    each with the state of the page it was found in and the elements at fault."""
+    also = {"region", "heading-order"}
     page.evaluate(AXE)
     found = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     return [
@@ -4550,8 +4599,41 @@ def test_no_serious_accessibility_violations_in_any_tab_or_the_element(
         page.locator("meldwise-hint[aria-busy=false]").nth(1).wait_for()
         wait_drawn(page, "meldwise-hint .error")
         wait_drawn(page, "meldwise-hint .answer")
-        found += axe_violations(page, "the element", headings=False)
+        found += axe_violations(page, "the element")
     assert found == [], "\n".join(found)
+
+
+def test_the_elements_heading_level_attribute_fits_its_headings_to_the_page(
+    service: str, page: Page
+) -> None:
+    # The answer's headings were h3 on any page: under a game page's h1 a level was
+    # skipped (axe-core's heading-order), and the element could not be told otherwise.
+    state = json.dumps({"rack": ["K8", "K9", "O1", "J"], "table": [["O10", "O11", "O12"]]})
+    host = HOST_PAGE.format(lang="en", service=service, state=state)
+    with second_origin({"/game.html": host}) as game:
+        page.goto(f"{game}/game.html")
+        hint = page.locator("meldwise-hint").first
+        hint.evaluate("element => element.removeAttribute('heading-level')")
+        hint.get_by_role("button").click()
+        wait_drawn(page, "meldwise-hint .answer")
+        expect(hint.locator(".answer h3")).to_have_count(3)  # as it was: Steps, Table, Rack
+        skipped = axe_violations(page, "the element without heading-level")
+        assert skipped, "no heading-order violation found under the page's h1"
+        assert all(" heading-order " in found for found in skipped), skipped
+        # Set on the element showing an answer: its headings follow at once.
+        hint.evaluate("element => element.setAttribute('heading-level', '2')")
+        expect(hint.locator(".answer h2")).to_have_count(3)
+        expect(hint.locator(".answer h3")).to_have_count(0)
+        assert axe_violations(page, "heading-level 2") == []
+        # A level no heading has is none: the default, h3.
+        hint.evaluate("element => element.setAttribute('heading-level', '7')")
+        expect(hint.locator(".answer h3")).to_have_count(3)
+        # Set before a press: the answer is drawn at that level.
+        hint.evaluate("element => element.setAttribute('heading-level', '4')")
+        hint.get_by_role("button").click()
+        expect(hint).to_have_attribute("aria-busy", "false")
+        expect(hint.locator(".answer h4")).to_have_count(3)
+        expect(hint.get_by_role("heading", level=4, name="Steps")).to_be_visible()
 
 
 # Each piece drawn in each of its states, with its text colour and its background:

@@ -138,6 +138,7 @@ def test_a_table_set_is_read_as_its_jokers_were_written(client: TestClient) -> N
             "as": ["R7", "B7", "K7", "O7"],
             "set": 0,
             "from_rack": ["O7"],
+            "from_rack_places": [3],
         }
     ]
     refused = client.post(SOLVE, json={"rack": ["O7"], "table": [["J(R9)", "K7", "K8"]]})

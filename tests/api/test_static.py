@@ -124,6 +124,23 @@ def test_the_tabs_and_the_hint_element_share_one_request_slot() -> None:
         assert "AbortController" not in source, name
 
 
+def test_the_shanghai_modules_and_the_shared_review_import_no_rummikub_module() -> None:
+    # The note said when the clock cut a search (cappedNote) lived in
+    # rummikub-answer.js, and the Shanghai tab, its review and the shared review
+    # imported it from there: what both games share is found by its own file's name.
+    rummikub = {"rummikub-answer.js", "review-rummikub.js", "repair.js"}
+    for name in ("shanghai.js", "review-shanghai.js", "review.js"):
+        source = (STATIC_DIR / name).read_text(encoding="utf-8")
+        imported = set(re.findall(r'from "\./([\w-]+\.js)"', source))
+        assert not imported & rummikub, name
+    defined = [
+        path.name
+        for path in STATIC_DIR.glob("*.js")
+        if "function cappedNote(" in path.read_text(encoding="utf-8")
+    ]
+    assert defined == ["time-capped.js"]
+
+
 def test_the_docs_name_each_field_of_the_advice_the_shanghai_tab_leaves_out() -> None:
     """docs/http.md said the Shanghai tab shows the whole advice; it draws neither
     draw_options (the chances to go down and out) nor end_of_turn (it did not draw

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from meldwise.cli import main
+from solver.commands import capped_note
 from solver.cpsat import Limit, Status
 from solver.i18n import language
 from solver.rummikub.cli import opponents_from_flag
@@ -32,7 +33,7 @@ from solver.rummikub.wire import (
     validate_rummikub,
 )
 from tests.rummikub.games_support import shanghai_record
-from tests.support import run_solver_cli
+from tests.support import run_solver_cli, spend_the_clock
 
 
 def test_human_output_shows_jokers_with_what_they_stand_for(
@@ -850,6 +851,26 @@ def test_validate_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "give the move with --rack and --after" in capsys.readouterr().err
     assert main(["validate", "--rack", "Q1", "--after", "R1 R2 R3"]) == 2
     assert "--rack: unknown tile 'Q1'" in capsys.readouterr().err
+
+
+def test_validate_says_a_consequence_the_clock_cut(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The answer's time_capped, said as every other answer the clock cut says it.
+    move = ["validate", "--rack", "R9 K1", "--before", "R1 R2 R3", "--after", "R1 R2 R3 R9 | K1"]
+    assert main(move) == 0
+    assert "cut a search short" not in capsys.readouterr().out
+    spend_the_clock(monkeypatch, "solver.rummikub.search")
+    assert main(move) == 0
+    out = capsys.readouterr().out
+    assert out.endswith(
+        "The search stopped before finding out whether the move can still be put right.\n"
+        "The time limit, not the fixed work bound, cut a search short: with more time or on "
+        "an idle machine the answer may differ.\n"
+    )
+    assert main([*move, "--lang", "ja"]) == 0
+    with language("ja"):
+        assert capsys.readouterr().out.endswith(capped_note() + "\n")
 
 
 def test_validate_does_not_tell_an_empty_rack_to_draw(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from solver import MeldwiseError, validate_rummikub
 from solver.errors import CountError, NotationError, RequestError, RulesError, TableError
+from tests.support import spend_the_clock
 
 
 def check(
@@ -86,6 +87,7 @@ def test_an_illegal_move_says_whether_it_can_be_put_right() -> None:
         "back_to_rack": ["R4", "B9"],
         "text": "No legal arrangement places every tile: the table goes back to how it was "
         "before the turn, the player takes back R4 B9 and draws 2 penalty tiles.",
+        "time_capped": False,
     }
     # Before opening, the laid tiles must make an opening on their own.
     opening = check("R10 R11 R12 K1 K2 K3", [], ["R10 R11", "R12 K1 K2 K3"], opened=False)
@@ -93,6 +95,22 @@ def test_an_illegal_move_says_whether_it_can_be_put_right() -> None:
     too_little = check("R1 R2 R3", [], ["R1 R2 R3"], opened=False)["consequence"]
     assert not too_little["repairable"]
     assert too_little["back_to_rack"] == ["R1", "R2", "R3"]
+
+
+def test_a_consequence_the_clock_cut_says_time_capped(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every other answer a time limit cut says time_capped; the consequence (a solve
+    # within the default limit) said only "The search stopped before finding out",
+    # which the work bound says too, where the answer is the same on any machine.
+    move = ("R9 K1", ["R1 R2 R3"], ["R1 R2 R3 R9", "K1"])
+    assert check(*move)["consequence"]["time_capped"] is False
+    with monkeypatch.context() as patched:
+        patched.setattr("solver.rummikub.search.SCORE_WORK", 0.0)  # the work bound stops it
+        stopped = check(*move)["consequence"]
+    assert (stopped["status"], stopped["time_capped"]) == ("unknown", False)
+    spend_the_clock(monkeypatch, "solver.rummikub.search")  # the clock stops it
+    cut = check(*move)["consequence"]
+    assert (cut["status"], cut["repairable"], cut["time_capped"]) == ("unknown", False, True)
+    assert cut["text"].startswith("The search stopped before finding out")
 
 
 def test_opened_defaults_to_true_and_rules_apply() -> None:

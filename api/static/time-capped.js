@@ -1,0 +1,12 @@
+// The note every answer cut by the clock carries, in both games: a hint, a repair, a
+// Shanghai advice, a review or one of its turns whose ``time_capped`` is true.
+
+/** Said when the time limit, not the fixed work bound, cut a search (an answer's
+ * ``time_capped``): a busy server's answer may then differ from an idle one's. In the
+ * command line's words (solver.commands.capped_note). */
+export function cappedNote(tr) {
+  const note = document.createElement("p");
+  note.className = "note";
+  note.textContent = tr.t("The time limit, not the fixed work bound, cut a search short: with more time or on an idle machine the answer may differ.");
+  return note;
+}
