@@ -5,7 +5,7 @@ import { isBusy, setBusy } from "./busy.js";
 import { errorText, labelOf, pieces, sets } from "./field-names.js";
 import { translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
-import { calmNote, heading, paragraph, setName } from "./rummikub-answer.js";
+import { calmNote, heading, paragraph, playedMarks, setName } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
 import { drawSet, drawTile } from "./tiles.js";
 import { cappedNote } from "./time-capped.js";
@@ -24,12 +24,16 @@ function steps(list) {
 }
 
 /** The sets of ``arranged`` (an arrangement or a play), each named by the number its
- * steps give it. */
+ * steps give it, the tiles a play lays from the rack marked (its from_rack_places). */
 function table(arranged, className, tr) {
   const div = document.createElement("div");
   div.className = className;
-  arranged.table.forEach((set) => {
-    const tiles = set.tiles.map((tile, i) => drawTile(tile, { as: set.as[i], tr }));
+  const marks = playedMarks(
+    arranged.table.map((set) => set.tiles),
+    arranged.table.map((set) => set.from_rack_places),
+  );
+  arranged.table.forEach((set, place) => {
+    const tiles = set.tiles.map((tile, i) => drawTile(tile, { as: set.as[i], played: marks[place][i], tr }));
     const name = setName(set, tr);
     const kind = set.kind === "run" ? tr.t("run") : tr.t("group");
     div.append(drawSet(name, tiles, tr.t("{set}: {meld}", { set: name, meld: tr.t("{kind} {tiles}", { kind, tiles: set.as.join(" ") }) })));

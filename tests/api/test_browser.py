@@ -425,6 +425,27 @@ def test_the_sets_drawn_are_named_as_the_steps_number_them(service: str, page: P
     assert_sets_named_as_the_steps_say(region.locator(".table-rescued"), rescue["steps"])
 
 
+def test_the_rescue_marks_the_tiles_from_the_rack(service: str, page: Page) -> None:
+    # The rescue's table drew every tile alike: which of them the rack lays could be
+    # read from the steps alone. It is marked now, place by place as the answer says
+    # (from_rack_places), as the full hint marks its table; the repair has no rack.
+    page.goto(service)
+    enter_rummikub(page, "R5 K8 K9", "R4\nR1 R2 R3\nB7 K7 O7\nR7")
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)) as answer:
+        page.get_by_role("button", name="Repair the table").click()
+    rescue = answer.value.json()["rescue"]["play"]
+    assert rescue["played"]
+    region = page.locator("#repair-answer")
+    expect(region.locator(".table-rescued")).to_have_count(1)
+    drawn = drawn_table(page, "#repair-answer .table-rescued .set")
+    assert drawn == [
+        [(tile, i in set_["from_rack_places"]) for i, tile in enumerate(set_["tiles"])]
+        for set_ in rescue["table"]
+    ]
+    assert highlighted(drawn) == Counter(rescue["played"])
+    assert not highlighted(drawn_table(page, "#repair-answer .table-repaired .set"))
+
+
 def test_a_joker_written_with_its_tile_is_drawn_as_that_joker(service: str, page: Page) -> None:
     # J(R6), as answers print a joker (docs/rummikub.md: it pastes back), is a joker
     # standing for red 6: drawn so, not as "not a tile", and the service reads it.
