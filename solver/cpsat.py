@@ -13,7 +13,8 @@
   of a game make (either game's), folded by :func:`least_proven`;
 * :func:`game_budget`, :func:`game_meter` and :class:`GameWork`: the deterministic
   work a whole bot game may do (the HTTP service's game budget: CP-SAT's work of its
-  solves and a charge per move), past which it raises :class:`OverBudget`;
+  solves, the size of their models and a charge per move), past which it raises
+  :class:`OverBudget`;
 * :func:`shared_clock` and :func:`shared_limit`: the wall-clock time the answers of a
   question made of many (a game review's turns) share, each with its own time limit
   (:meth:`Limit.afresh`);
