@@ -179,9 +179,11 @@ class Settings(BaseSettings):
         default=120_000,
         ge=1000,
         le=3_600_000,
-        description="longest a bot move (a solve's advice, given opponents, is one too) or "
-        "a whole bot game may run before the watchdog replaces its worker (a bot game that "
-        "uses this much of its worker's CPU time is refused, 422); a review's "
+        description="longest a bot move (a solve's advice, given opponents, is one too) "
+        "may run before the watchdog replaces its worker; a whole bot game's work, in ms of "
+        "about an idle machine's CPU time (CP-SAT's deterministic time of its solves, the "
+        "size of their models and a charge per move: the same on any load), past which it "
+        "is refused (422; its watchdog budget is twice this); a review's "
         "turns share it (each turn's solve stops within this over the turns reviewed; its "
         "watchdog budget is twice this: the replay, plus the turns' solves)",
     )

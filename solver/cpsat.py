@@ -11,8 +11,10 @@
   statuses of a turn's stages into one;
 * :func:`solve_statuses` and :func:`note_status`: the status of every solve the bots
   of a game make (either game's), folded by :func:`least_proven`;
-* :func:`game_budget` and :func:`game_clock`: the CPU time a whole bot game may
-  take (the HTTP service's game budget), past which it raises :class:`OverBudget`;
+* :func:`game_budget`, :func:`game_meter` and :class:`GameWork`: the deterministic
+  work a whole bot game may do (the HTTP service's game budget: CP-SAT's work of its
+  solves, the size of their models and a charge per move), past which it raises
+  :class:`OverBudget`;
 * :func:`shared_clock` and :func:`shared_limit`: the wall-clock time the answers of a
   question made of many (a game review's turns) share, each with its own time limit
   (:meth:`Limit.afresh`);
@@ -167,28 +169,134 @@ def least_proven(statuses: Iterable[Status]) -> Status:
 
 _GAME_BUDGET: ContextVar[int | None] = ContextVar("game_budget_ms", default=None)
 
+WORK_MS_PER_DETERMINISTIC_SECOND = 3000.0
+"""Milliseconds of a game's work (:class:`GameWork`) per second of CP-SAT's
+deterministic time of its solves: about the CPU time of a long search (a Shanghai
+game of 5.4 deterministic seconds spent 12.6 s of CPU in CP-SAT's solves, 17.2 s in
+all, benchmarks/RESULTS.md, "A bot game's work")."""
+
+MODEL_ITEM_WORK_MS = 0.015
+"""Milliseconds of a game's work (:class:`GameWork`) for each variable and each
+constraint of a model given to CP-SAT: building it, loading it and reading its
+answer, which its deterministic time does not count (a Rummikub model grows with the
+table, and so does its Python)."""
+
+MOVE_WORK_MS = 2.0
+"""Milliseconds of a game's work (:class:`GameWork`) charged for each move: the
+Python around its solves (the engine, the bot's own reasoning): a move with no
+CP-SAT search at all (a draw, the beginner's tiles added to the table) is charged
+too."""
+
+
+@dataclass(slots=True)
+class GameWork:
+    """The deterministic work of a bot game so far, by which the HTTP service's game
+    budget (:func:`game_budget`) bounds it: CP-SAT's deterministic time of every solve
+    and the size of each model solved (:func:`run` notes each solve, once), and the
+    moves made. All are counts of what was done, not of time, so a game is refused,
+    or played, at the same move on an idle and on a busy machine; :attr:`ms` weighs
+    them in milliseconds of about an idle machine's CPU time
+    (:data:`WORK_MS_PER_DETERMINISTIC_SECOND`, :data:`MODEL_ITEM_WORK_MS`,
+    :data:`MOVE_WORK_MS`).
+
+    ``outer``: the work counted around this one (a game inside another's count), in
+    which every solve and move of this one is noted too."""
+
+    solve_seconds: float = 0.0
+    """CP-SAT's deterministic seconds, summed over every solve."""
+    solves: int = 0
+    """The models given to CP-SAT (:func:`run`)."""
+    model_items: int = 0
+    """Their variables and constraints, summed."""
+    moves: int = 0
+    """The moves charged."""
+    outer: GameWork | None = field(default=None, repr=False)
+
+    @property
+    def ms(self) -> float:
+        """The work in milliseconds."""
+        return (
+            self.solve_seconds * WORK_MS_PER_DETERMINISTIC_SECOND
+            + self.model_items * MODEL_ITEM_WORK_MS
+            + self.moves * MOVE_WORK_MS
+        )
+
+    def note_solve(self, seconds: float, items: int) -> None:
+        """Note one solve of ``seconds`` deterministic seconds, of a model of ``items``
+        variables and constraints, here and outwards."""
+        work: GameWork | None = self
+        while work is not None:
+            work.solve_seconds += seconds
+            work.solves += 1
+            work.model_items += items
+            work = work.outer
+
+    def note_move(self) -> None:
+        """Charge one move, here and outwards."""
+        work: GameWork | None = self
+        while work is not None:
+            work.moves += 1
+            work = work.outer
+
+
+_GAME_WORK: ContextVar[GameWork | None] = ContextVar("game_work", default=None)
+
+
+@contextmanager
+def counting_work() -> Iterator[GameWork]:
+    """Within it, every CP-SAT solve (:func:`run`) is noted in the :class:`GameWork`
+    yielded (and in any counted around it); moves are charged by the caller
+    (:meth:`GameWork.note_move`)."""
+    work = GameWork(outer=_GAME_WORK.get())
+    token = _GAME_WORK.set(work)
+    try:
+        yield work
+    finally:
+        _GAME_WORK.reset(token)
+
 
 class OverBudget(MeldwiseError):
     """A bot game that ran past its :func:`game_budget`: each game's ``game_*`` says
-    which of its settings asks for too long a game."""
+    which of its settings asks for too long a game. ``work``: what the game had done."""
 
-    def __init__(self, budget_ms: int) -> None:
+    def __init__(self, budget_ms: int, work: GameWork) -> None:
         super().__init__(
-            _("the game ran past the game budget of {budget} ms of work", budget=budget_ms)
+            _(
+                "the game ran past the game budget of {budget} ms of work ({work})",
+                budget=budget_ms,
+                work=work_said(work),
+            )
         )
         self.budget_ms = budget_ms
+        self.work = work
+
+
+def work_said(work: GameWork) -> str:
+    """What a game's work counted, in words, each part as the budget weighs it."""
+    return _(
+        "{ms:.0f} ms counted: {moves} moves at {move_ms:g} ms, {items} variables and"
+        " constraints of the {solves} models solved at {item_ms:g} ms, and their"
+        " {seconds:.3f} s of CP-SAT's deterministic time at {second_ms:g} ms a second",
+        ms=work.ms,
+        moves=work.moves,
+        move_ms=MOVE_WORK_MS,
+        items=work.model_items,
+        solves=work.solves,
+        item_ms=MODEL_ITEM_WORK_MS,
+        seconds=work.solve_seconds,
+        second_ms=WORK_MS_PER_DETERMINISTIC_SECOND,
+    )
 
 
 @contextmanager
 def game_budget(budget_ms: int | None) -> Iterator[None]:
     """Within it, a bot game (:func:`solver.arena.runner.play_out`, by its
-    :func:`game_clock`) that has used ``budget_ms`` of the process's CPU time (None: no
-    bound) raises :class:`OverBudget` before its next move: the HTTP service's game
-    budget. CPU time, not the clock: a bot game is the same moves every time, so one
-    well over it is over it again, whatever the load (a worker slowed by others' load
-    is the watchdog's, a 503 to try again); CPU time itself grows on a busy machine
-    (caches, frequency), so a game within about a fifth of the budget can fit on an
-    idle worker and not on a busy one."""
+    :func:`game_meter`) whose :class:`GameWork` has reached ``budget_ms`` milliseconds
+    of work (None: no bound) raises :class:`OverBudget` before its next move: the HTTP
+    service's game budget. Work, not time: a bot game is the same moves and the same
+    solves every time, so the same request is refused at the same move, or played,
+    whatever the load (a worker slowed by others' load past the wall-clock time its
+    watchdog allows is the watchdog's, a 503 to try again)."""
     token = _GAME_BUDGET.set(budget_ms)
     try:
         yield
@@ -196,17 +304,20 @@ def game_budget(budget_ms: int | None) -> Iterator[None]:
         _GAME_BUDGET.reset(token)
 
 
-def game_clock() -> Callable[[], None]:
-    """A game's clock, started now: called before each move, it raises
-    :class:`OverBudget` once the game has used the :func:`game_budget` in force."""
+@contextmanager
+def game_meter() -> Iterator[Callable[[], None]]:
+    """A game's meter, counting its work (:func:`counting_work`) from now: the function
+    yielded, called before each move, charges the move and raises :class:`OverBudget`
+    once the game's work has reached the :func:`game_budget` in force."""
     budget = _GAME_BUDGET.get()
-    started = time.process_time()
+    with counting_work() as work:
 
-    def check() -> None:
-        if budget is not None and (time.process_time() - started) * 1000 > budget:
-            raise OverBudget(budget)
+        def check() -> None:
+            if budget is not None and work.ms > budget:
+                raise OverBudget(budget, work)
+            work.note_move()
 
-    return check
+        yield check
 
 
 _SHARED_CLOCK: ContextVar[float | None] = ContextVar("shared_clock_s", default=None)
@@ -584,12 +695,16 @@ def run(
     tune: Callable[[Any], None] | None = None,
 ) -> Solved:
     """Search ``model`` within ``limits`` (and what their :class:`Budget` has left)
-    on ``workers`` threads and charge them the work done; ``tune`` sets a game's own
-    parameters on ``engine.parameters``. With nothing left (see :attr:`Limits.left`)
+    on ``workers`` threads and charge them the work done, noting it (and the model's
+    size) in the :class:`GameWork` counted around it, if any; ``tune`` sets a game's
+    own parameters on ``engine.parameters``. With nothing left (see :attr:`Limits.left`)
     it searches nothing and answers UNKNOWN: a search started on a spent clock would
     finish or not by the machine's speed, and claim a proof on an idle machine only."""
     engine = cp_model.CpSolver()
+    work = _GAME_WORK.get()
     if not limits.left:
+        if work is not None:
+            work.note_solve(0.0, _items(model))
         return Solved(model, engine, cp_model.UNKNOWN)
     budget = limits.budget
     params = engine.parameters
@@ -609,6 +724,8 @@ def run(
     finally:
         _searching.remove(engine)
     used = engine.deterministic_time
+    if work is not None:
+        work.note_solve(used, _items(model))
     # A search asked to stop at its first solution stopped there, not at a limit.
     stopped = code == cp_model.UNKNOWN or (
         code == cp_model.FEASIBLE and not params.stop_after_first_solution
@@ -619,6 +736,12 @@ def run(
     if budget is not None:
         budget.charge(used)
     return Solved(model, engine, code)
+
+
+def _items(model: cp_model.CpModel) -> int:
+    """The variables and constraints of ``model``."""
+    proto = model.proto
+    return len(proto.variables) + len(proto.constraints)
 
 
 def add_hints(model: cp_model.CpModel, hints: Iterable[tuple[cp_model.IntVar, int]]) -> None:

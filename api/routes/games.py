@@ -42,7 +42,8 @@ BAD_INPUT = documented_errors(CULPRITS)
 GAME_BAD_INPUT = documented_errors(
     f"{CULPRITS}, rules that make a game of more than {MAX_GAME_TILES} tiles, a bot move whose"
     " search its wall-clock safety cap stopped (it would depend on the machine), a game past"
-    " the server's game budget (MELDWISE_GAME_BUDGET_MS of CPU time; the message names 'rules')"
+    " the server's game budget (MELDWISE_GAME_BUDGET_MS of deterministic work; the message"
+    " names 'rules')"
 )
 REVIEW_BAD_INPUT = documented_errors(
     f"{CULPRITS}, a game record that does not read, a record of more than {MAX_REVIEW_TURNS} turns"

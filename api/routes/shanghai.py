@@ -45,8 +45,8 @@ GAME_BAD_INPUT = documented_errors(
     " \"settings: 'hands' ...\"),"
     f" settings that allow more than {MAX_GAME_TURNS} turns (hands times max_turns), a bot"
     " move whose search its wall-clock safety cap stopped (it would depend on the machine),"
-    " a game past the server's game budget (MELDWISE_GAME_BUDGET_MS of CPU time; the message"
-    " names 'hands' or 'max_turns')"
+    " a game past the server's game budget (MELDWISE_GAME_BUDGET_MS of deterministic work;"
+    " the message names 'hands' or 'max_turns')"
 )
 REVIEW_BAD_INPUT = documented_errors(
     "an unknown field, a game record that does not read or does not replay (the message"

@@ -31,7 +31,7 @@ from solver.arena.game import MAX_SEED as MAX_SEED
 from solver.arena.game import Bot, GameSpec, Playing, Result
 from solver.arena.registry import game_spec
 from solver.arena.stats import percentile, wilson_interval
-from solver.cpsat import game_clock
+from solver.cpsat import game_meter
 from solver.errors import MeldwiseError, quoted
 from solver.i18n import _, _n
 
@@ -84,20 +84,21 @@ def play_out(match: Playing, bots: Sequence[Bot[Any, Any]], names: Sequence[str]
     """Play ``match`` to its end, each seat's move ``bots``'s, whose names by seat are
     ``names``: a whole bot game of the library (either game's ``game_*``). An illegal
     move raises :class:`IllegalBotMove`: a bug in the bot, not in the request; a game
-    past its :func:`~solver.cpsat.game_budget` :class:`~solver.cpsat.OverBudget`, the
-    match left where it stopped."""
-    check_game_budget = game_clock()
-    while not match.over:
-        check_game_budget()
-        seat = match.to_move
-        # A bot's own refusal (a move its safety cap stopped: BotError) is said as it
-        # is, a refusal in words: caught with the game's below, it became an
-        # IllegalBotMove, a traceback on the command line and a 500 over HTTP.
-        move = bots[seat].choose(match.view(seat))
-        try:
-            match.apply(move)
-        except MeldwiseError as error:  # the game's IllegalMove, which says the turn
-            raise IllegalBotMove(f"bot {names[seat]!r} in seat {seat}: {error}") from None
+    past its :func:`~solver.cpsat.game_budget` (its work, counted by
+    :func:`~solver.cpsat.game_meter`: each move and each CP-SAT solve)
+    :class:`~solver.cpsat.OverBudget`, the match left where it stopped."""
+    with game_meter() as check_game_budget:
+        while not match.over:
+            check_game_budget()
+            seat = match.to_move
+            # A bot's own refusal (a move its safety cap stopped: BotError) is said as
+            # it is, a refusal in words: caught with the game's below, it became an
+            # IllegalBotMove, a traceback on the command line and a 500 over HTTP.
+            move = bots[seat].choose(match.view(seat))
+            try:
+                match.apply(move)
+            except MeldwiseError as error:  # the game's IllegalMove, which says the turn
+                raise IllegalBotMove(f"bot {names[seat]!r} in seat {seat}: {error}") from None
 
 
 def play_game(task: GameTask) -> GamePlayed:

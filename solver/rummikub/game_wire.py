@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import ConfigDict, Field, StrictBool
 
 from solver.arena.runner import bot_seed, play_out
-from solver.cpsat import OverBudget, Status, least_proven, shared_limit, solve_statuses
+from solver.cpsat import OverBudget, Status, least_proven, shared_limit, solve_statuses, work_said
 from solver.errors import MeldwiseError, RequestError, RulesError, TableError
 from solver.i18n import _, speaks
 from solver.record import MAX_REVIEW_TIME_LIMIT_MS as MAX_REVIEW_TIME_LIMIT_MS
@@ -371,14 +371,16 @@ def game_rummikub(request: Mapping[str, Any] | GameRequest) -> dict[str, Any]:
             play_out(game, players, asked.bots)
         except OverBudget as over:
             # The tiles make a game long: said at the rules, as MAX_GAME_TILES is. The
-            # same request plays the same game: trying again helps only near the budget.
+            # same request plays the same game: trying again does not help.
             too_long = RulesError(
                 _(
                     "'rules' make a game of {tiles} tiles, which ran past this server's game"
-                    " budget of {budget} ms of work at turn {turn}; ask for fewer tiles",
+                    " budget of {budget} ms of work at turn {turn} ({work}); ask for fewer"
+                    " tiles",
                     tiles=tiles,
                     budget=over.budget_ms,
                     turn=len(game.turns) + 1,
+                    work=work_said(over.work),
                 )
             ).naming("rules")
             raise placed("settings", too_long) from None

@@ -19,7 +19,15 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import ConfigDict, Field
 
 from solver.arena.runner import bot_seed, play_out
-from solver.cpsat import OverBudget, Status, least_proven, shared_limit, solve_statuses
+from solver.cpsat import (
+    GameWork,
+    OverBudget,
+    Status,
+    least_proven,
+    shared_limit,
+    solve_statuses,
+    work_said,
+)
 from solver.errors import MeldwiseError, RulesError
 from solver.i18n import _, _n, speaks
 from solver.record import MAX_REVIEW_TIME_LIMIT_MS as MAX_REVIEW_TIME_LIMIT_MS
@@ -285,32 +293,35 @@ def game_shanghai(request: Mapping[str, Any] | ShanghaiGameRequest) -> dict[str,
         try:
             play_out(game, players, asked.bots)
         except OverBudget as over:
-            raise placed("settings", _too_long(game, over.budget_ms)) from None
+            raise placed("settings", _too_long(game, over.budget_ms, over.work)) from None
     return {"status": least_proven(statuses).value, "record": record_to_dict(game, asked.bots)}
 
 
-def _too_long(game: Game, budget_ms: int) -> MeldwiseError:
+def _too_long(game: Game, budget_ms: int, work: GameWork) -> MeldwiseError:
     """A game past the server's game budget (:class:`OverBudget`), said at the setting
     that asks too much of it: ``hands`` when the hands before this one fit, else
     ``max_turns`` (the first hand's turns did not). The same request plays the same
-    game: trying again helps only near the budget (see :func:`solver.cpsat.game_budget`)."""
+    game, counted in work, not time (see :func:`solver.cpsat.game_budget`): trying
+    again does not help; ``work`` is what it counted."""
     if game.number > 1:
         return RulesError(
             _(
                 "'hands' is {hands}: the game ran past this server's game budget of {budget} ms"
-                " of work in hand {hand}; ask for fewer hands ({fit} fit)",
+                " of work in hand {hand} ({work}); ask for fewer hands ({fit} fit)",
                 hands=game.settings.hands,
                 budget=budget_ms,
                 hand=game.number,
+                work=work_said(work),
                 fit=game.number - 1,
             )
         ).naming("hands")
     return RulesError(
         _(
             "'max_turns' is {max_turns}: the first hand ran past this server's game budget of"
-            " {budget} ms of work at turn {turn}; ask for fewer turns",
+            " {budget} ms of work at turn {turn} ({work}); ask for fewer turns",
             max_turns=game.settings.max_turns,
             budget=budget_ms,
             turn=game.turn + 1,
+            work=work_said(work),
         )
     ).naming("max_turns")

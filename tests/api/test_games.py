@@ -15,6 +15,7 @@ from api import bodies, worker
 from api.main import create_app
 from api.settings import Settings
 from solver import MeldwiseError, solve_rummikub
+from solver.cpsat import game_budget
 from solver.rummikub import review as rummikub_review
 from solver.rummikub.game_wire import (
     MAX_GAME_TILES,
@@ -282,6 +283,11 @@ def test_a_game_past_the_game_budget_is_a_422_naming_the_rules_not_a_503() -> No
     )
     assert body["detail"].endswith("; ask for fewer tiles")
     assert [place["field"] for place in body["places"]] == [["settings"], ["settings", "rules"]]
+    # Counted in work, it is the library's refusal word for word, on any load.
+    with game_budget(1000), pytest.raises(MeldwiseError) as refused:
+        game_rummikub(request)
+    assert body["detail"] == str(refused.value)
+    assert " ms counted: " in body["detail"]
 
 
 def test_a_review_over_the_answer_limit_says_what_to_send_instead(

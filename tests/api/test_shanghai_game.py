@@ -10,11 +10,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fastapi import Response
 from fastapi.testclient import TestClient
 
-from api import bodies
+from api import bodies, worker_answers
 from api.main import create_app
 from api.settings import Settings
+from api.worker_answers import GAME_WATCHDOG_FACTOR
+from solver.cpsat import game_budget
+from solver.errors import MeldwiseError
 from solver.shanghai.game_wire import ShanghaiGameRequest, game_shanghai, review_shanghai
 from tests.api.support import in_order
 
@@ -118,3 +122,28 @@ def test_a_game_past_the_game_budget_is_a_422_naming_hands_not_a_503() -> None:
     )
     assert "try again" not in body["detail"]
     assert [place["field"] for place in body["places"]] == [["settings"], ["settings", "hands"]]
+    # Counted in work, it is the library's refusal word for word, on any load.
+    with game_budget(1000), pytest.raises(MeldwiseError) as refused:
+        game_shanghai({"bots": ["strong"] * 4, "seed": 1})
+    assert body["detail"] == str(refused.value)
+    assert " ms counted: " in body["detail"]
+
+
+def test_the_watchdog_allows_a_game_twice_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The budget counts work, about an idle machine's CPU time: a kind of game may
+    take up to 1.2 times its work in CPU time (benchmarks/RESULTS.md), so the
+    watchdog's wall-clock allowance is twice the budget (it was the budget, when the
+    budget counted CPU time)."""
+    allowed: list[float] = []
+
+    async def answered(_request: Any, _solver: Any, budget_s: float, caps: Any = None) -> Any:
+        allowed.append(budget_s)
+        return Response(b"{}", media_type="application/json")
+
+    monkeypatch.setattr(worker_answers, "answered", answered)
+    settings = Settings(workers=1, rate_limit="", game_budget_ms=3000)
+    with TestClient(create_app(settings)) as small:
+        small.post(GAME, json=SHORT)
+        small.post("/v1/rummikub/game", json={"bots": ["greedy", "greedy"]})
+    assert allowed == [GAME_WATCHDOG_FACTOR * 3.0] * 2
+    assert GAME_WATCHDOG_FACTOR == 2
