@@ -2,7 +2,7 @@
 
 This module only assembles the parser from each game's ``add_*_command``
 (:mod:`solver.rummikub.cli`, :mod:`solver.shanghai.cli`); what the commands share
-lives in :mod:`solver.commands`. The ``meldwise`` command (:mod:`meldwise.cli`)
+lives in :mod:`solver.commands`. The ``meldwise`` command (:mod:`meldwise.commands`)
 offers the same subcommands plus the service's and the benchmarks'.
 """
 

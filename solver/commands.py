@@ -4,7 +4,7 @@ from JSON on stdin, the flags for rules, time limits and JSON modes, and exit co
 A game's command module (``solver.<game>.cli``) registers its subcommands with an
 ``add_*_command`` function, a command answering wire requests runs as
 :func:`answering` makes it; the parser itself is assembled by :mod:`solver.cli`
-(and :mod:`meldwise.cli`), and :func:`dispatch` runs the chosen command, mapping a
+(and :mod:`meldwise.commands`), and :func:`dispatch` runs the chosen command, mapping a
 :class:`~solver.errors.MeldwiseError` to exit code 2 for every command.
 """
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import errno
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -406,3 +408,30 @@ def test_a_file_name_not_utf8_is_named_with_its_bytes(
     assert capsys.readouterr().err == (
         f"error: --out: cannot write {tmp_path}/\\xff/x.json: a part of the path is not a folder\n"
     )
+
+
+# Ctrl-C as the command starts: a KeyboardInterrupt raised by the import of ortools
+# (the slowest, 1 to 3 s of a busy machine's start-up), as `from meldwise.cli import
+# main` of the console script runs it.
+_INTERRUPTED_START = """
+import sys
+
+class Interrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name == "ortools":
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, Interrupt())
+from meldwise.cli import main
+sys.exit(main(["solve", "--rack", "R1"]))
+"""
+
+
+def test_ctrl_c_as_the_command_starts_ends_it_without_a_traceback() -> None:
+    # It printed the traceback of whichever import it landed in, and the process died
+    # of SIGINT: the imports were made before main() could catch anything.
+    done = subprocess.run(
+        [sys.executable, "-c", _INTERRUPTED_START], capture_output=True, text=True, timeout=120
+    )
+    assert (done.returncode, done.stderr) == (130, "")
