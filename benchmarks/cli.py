@@ -22,7 +22,6 @@ import shlex
 from collections.abc import Sequence
 from typing import TextIO
 
-from rich.console import Console
 from rich.progress import Progress
 
 from benchmarks.cases import Mode, all_buckets, select
@@ -48,6 +47,7 @@ from solver.commands import (
     whole_number,
     write_file,
 )
+from solver.console import CommandConsole
 from solver.errors import MeldwiseError
 from solver.i18n import _
 
@@ -292,7 +292,7 @@ def run_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
     """Carry out ``bench``; return the exit code."""
     del stdin
     # Wide tables stay whole when the output goes to a file or a pipe.
-    console = Console(file=stdout, width=None if stdout.isatty() else 200)
+    console = CommandConsole(file=stdout, width=None if stdout.isatty() else 200)
     try:
         config = config_from(args)
         # Said at once, not after the run: a bad --json path lost the whole run's figures.
@@ -301,7 +301,10 @@ def run_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
                 ready_to_write(flag, path)
         if config.positions is not None and not config.positions.exists():
             ready_to_write("--positions", config.positions)
-        with Progress(console=Console(file=stderr), transient=True) as progress:
+        bar = CommandConsole(file=stderr)
+        # A bar only on a terminal, as tournament's: elsewhere (a log, a pipe) it drew
+        # nothing but a blank line.
+        with Progress(console=bar, transient=True, disable=not bar.is_terminal) as progress:
             results = run_suite(config, progress)
     except MeldwiseError:  # --positions unwritable: exit 2, said as every command says it
         raise

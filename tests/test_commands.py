@@ -435,3 +435,29 @@ def test_ctrl_c_as_the_command_starts_ends_it_without_a_traceback() -> None:
         [sys.executable, "-c", _INTERRUPTED_START], capture_output=True, text=True, timeout=120
     )
     assert (done.returncode, done.stderr) == (130, "")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [
+            "tournament", "--bots", "greedy", "--games", "1", "--processes", "1",
+            "--no-progress", "--option", "hand=5", "--option", "rules.numbers=7",
+        ],
+        ["bench", "--quick", "--buckets", "t0-r6", "--modes", "tiles", "--slowest", "0"],
+    ],
+    ids=["tournament", "bench"],
+)  # fmt: skip
+def test_a_reader_gone_before_a_table_is_written_ends_the_command_as_sigpipe(
+    argv: list[str],
+) -> None:
+    # `meldwise tournament ... | head -1`: rich's console, finding the pipe closed, ended
+    # the process with exit code 1, which bench's help says is a failed check, without a
+    # word; every other command exits as SIGPIPE ends a program (128 + 13).
+    command = [sys.executable, "-m", "meldwise", *argv]
+    started = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert started.stdout is not None
+    assert started.stderr is not None
+    started.stdout.close()  # the reader is gone before anything is written
+    assert started.wait(timeout=300) == 141
+    assert started.stderr.read() == b""

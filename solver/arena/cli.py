@@ -35,6 +35,7 @@ from solver.commands import (
     whole_number,
     write_file,
 )
+from solver.console import CommandConsole
 from solver.errors import MeldwiseError
 from solver.i18n import _
 
@@ -172,7 +173,7 @@ def run_tournament_command(
         json.dump(report.to_dict(with_games=True), stdout, indent=2)
         stdout.write("\n")
     else:
-        print_report(report, Console(file=stdout, width=100))
+        print_report(report, CommandConsole(file=stdout, width=100))
         if args.json:
             write_file("--json", args.json, json.dumps(report.to_dict(with_games=True), indent=2))
     return 0
