@@ -147,6 +147,7 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self.register("action", None, Once)
         self.register("action", "store", Once)
+        self.register("action", "parsers", _Subcommands)
 
     def error(self, message: str) -> NoReturn:
         # An argument quoted as it was given (unrecognized arguments): its bytes.
@@ -193,6 +194,29 @@ class Parser(argparse.ArgumentParser):
             return super()._get_value(action, arg_string)
         except argparse.ArgumentError as error:
             raise _bytes_shown(error, action, arg_string) from None
+
+
+class _Subcommands(argparse._SubParsersAction):  # type: ignore[type-arg]  # noqa: SLF001
+    """argparse's subcommands, where the command chosen refuses a word it does not take
+    itself, with its own usage (``meldwise solve: error: unrecognized arguments:
+    --bogus``), as it refuses every other: argparse left such words to the parser of
+    every command, which showed its usage (``meldwise [-h] [--lang {en,ja}] {solve,...}``)
+    and said ``meldwise: error:``."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        super().__call__(parser, namespace, values, option_string)
+        left = vars(namespace).pop(argparse._UNRECOGNIZED_ARGS_ATTR, None)  # noqa: SLF001
+        if left:
+            # In argparse's words, in the language asked for (see argparse_speaking).
+            words = getattr(argparse, "_")  # noqa: B009 (a module global, not in the stubs)
+            said = words("unrecognized arguments: %s") % " ".join(left)
+            self._name_parser_map[values[0]].error(said)
 
 
 _SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])")

@@ -461,3 +461,36 @@ def test_a_reader_gone_before_a_table_is_written_ends_the_command_as_sigpipe(
     started.stdout.close()  # the reader is gone before anything is written
     assert started.wait(timeout=300) == 141
     assert started.stderr.read() == b""
+
+
+@pytest.mark.parametrize(
+    ("argv", "prog"),
+    [
+        (["solve", "--rack", "R1", "--bogus"], "meldwise solve"),
+        (["shanghai", "advise", "--hand", "7H", "--bogus", "x"], "meldwise shanghai advise"),
+        (["tournament", "--bots", "greedy", "extra"], "meldwise tournament"),
+    ],
+)
+@pytest.mark.parametrize(
+    ("lang", "error"),
+    [("en", "error: unrecognized arguments"), ("ja", "エラー: 読めない引数があります")],
+)
+def test_a_word_the_command_does_not_take_is_refused_with_its_usage(
+    argv: list[str],
+    prog: str,
+    lang: str,
+    error: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # It was refused by the parser of every command, with its usage ("usage: meldwise
+    # [-h] [--lang {en,ja}] {solve,validate,...}") and "meldwise: error:", where every
+    # other usage error of a command shows that command's.
+    monkeypatch.setenv("LANGUAGE", lang)
+    with pytest.raises(SystemExit) as raised:
+        main(argv)
+    assert raised.value.code == 2
+    said = capsys.readouterr().err.splitlines()
+    assert said[0].startswith(f"usage: {prog} [-h]")
+    extra = " ".join(argv[argv.index("--bogus") :] if "--bogus" in argv else argv[-1:])
+    assert said[-1] == f"{prog}: {error}: {extra}"
