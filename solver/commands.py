@@ -203,20 +203,15 @@ class _Subcommands(argparse._SubParsersAction):  # type: ignore[type-arg]  # noq
     every command, which showed its usage (``meldwise [-h] [--lang {en,ja}] {solve,...}``)
     and said ``meldwise: error:``."""
 
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
-        super().__call__(parser, namespace, values, option_string)
+    def __call__(self, *args: Any) -> None:
+        super().__call__(*args)
+        namespace, (name, *_words) = args[1], args[2]  # (parser, namespace, values)
         left = vars(namespace).pop(argparse._UNRECOGNIZED_ARGS_ATTR, None)  # noqa: SLF001
         if left:
             # In argparse's words, in the language asked for (see argparse_speaking).
             words = getattr(argparse, "_")  # noqa: B009 (a module global, not in the stubs)
             said = words("unrecognized arguments: %s") % " ".join(left)
-            self._name_parser_map[values[0]].error(said)
+            self._name_parser_map[name].error(said)
 
 
 _SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])")
