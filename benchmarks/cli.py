@@ -311,11 +311,12 @@ def run_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
     except (ValueError, PeerUnavailable) as error:
         raise MeldwiseError(str(error)) from None
     report = build_report(results, command_line(args.prog, config, args), args.slowest)
-    print_report(report, console)
+    # The files first: a reader of the table that leaves (| head) ends the command.
     if args.json:
         write_file("--json", args.json, json.dumps(to_json(report), indent=1) + "\n")
     if args.markdown:
         write_file("--markdown", args.markdown, markdown(report))
+    print_report(report, console)
     return EXIT_CHECK_FAILED if report.failures else 0
 
 

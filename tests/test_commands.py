@@ -437,7 +437,8 @@ def test_ctrl_c_as_the_command_starts_ends_it_without_a_traceback() -> None:
     assert (done.returncode, done.stderr) == (130, "")
 
 
-@pytest.mark.parametrize(
+# The commands that print a rich table: a short run of each.
+TABLE_COMMANDS = pytest.mark.parametrize(
     "argv",
     [
         [
@@ -448,6 +449,9 @@ def test_ctrl_c_as_the_command_starts_ends_it_without_a_traceback() -> None:
     ],
     ids=["tournament", "bench"],
 )  # fmt: skip
+
+
+@TABLE_COMMANDS
 def test_a_reader_gone_before_a_table_is_written_ends_the_command_as_sigpipe(
     argv: list[str],
 ) -> None:
@@ -494,3 +498,18 @@ def test_a_word_the_command_does_not_take_is_refused_with_its_usage(
     assert said[0].startswith(f"usage: {prog} [-h]")
     extra = " ".join(argv[argv.index("--bogus") :] if "--bogus" in argv else argv[-1:])
     assert said[-1] == f"{prog}: {error}: {extra}"
+
+
+@TABLE_COMMANDS
+def test_the_report_file_is_written_though_the_reader_of_the_table_left(
+    argv: list[str], tmp_path: Path
+) -> None:
+    # `meldwise bench --json bench.json | head -3` lost the whole run's figures when the
+    # table filled the pipe: the file was written after the table.
+    report = tmp_path / "report.json"
+    command = [sys.executable, "-m", "meldwise", *argv, "--json", str(report)]
+    started = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert started.stdout is not None
+    started.stdout.close()
+    assert started.wait(timeout=300) == 141
+    assert report.read_text().startswith("{")

@@ -174,9 +174,10 @@ def run_tournament_command(
         json.dump(report.to_dict(with_games=True), stdout, indent=2)
         stdout.write("\n")
     else:
-        print_report(report, CommandConsole(file=stdout, width=100))
+        # The file first: a reader of the table that leaves (| head) ends the command.
         if args.json:
             write_file("--json", args.json, json.dumps(report.to_dict(with_games=True), indent=2))
+        print_report(report, CommandConsole(file=stdout, width=100))
     return 0
 
 
