@@ -11,6 +11,7 @@ A game's command module (``solver.<game>.cli``) registers its subcommands with a
 from __future__ import annotations
 
 import argparse
+import codecs
 import errno
 import io
 import json
@@ -389,6 +390,8 @@ def answering(
                     flags=", ".join(given),
                 )
             )
+        if args.json or args.jsonl:
+            stdout = json_output(stdout)
         if args.jsonl:
             for number, line in enumerate(_lines(stdin), 1):
                 if line is not None and not line.strip():
@@ -1138,6 +1141,17 @@ def _lang_flag(words: Sequence[str]) -> str | None:
         if lang is not None:
             asked.add(lang)
     return asked.pop() if len(asked) == 1 else None
+
+
+def json_output(stdout: TextIO) -> TextIO:
+    """``stdout`` to write JSON to (``--json``, ``--jsonl``, ``review --json``): in UTF-8
+    whatever the locale's encoding, as the requests on stdin are read, for JSON between
+    programs is UTF-8 (RFC 8259). In a locale of another encoding (``ja_JP.eucJP``,
+    Latin-1) it was written in that one, which a reader of JSON could not decode, and
+    what that one cannot write was escaped as ``\\U0001f600``, which is no JSON."""
+    if isinstance(stdout, io.TextIOWrapper) and codecs.lookup(stdout.encoding).name != "utf-8":
+        stdout.reconfigure(encoding="utf-8", errors=stdout.errors)
+    return stdout
 
 
 def json_line(answer: Any) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import errno
 import io
+import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +14,9 @@ import pytest
 
 from meldwise.cli import main
 from solver.cli import main as solver_main
+from solver.rummikub.engine import GameSettings
+from solver.rummikub.record import record_to_dict
+from tests.rummikub.games_support import TINY, play
 
 # Each was refused in the request field's words ('seed', 'buys_left'...), which a
 # person at the command line never wrote.
@@ -513,3 +518,39 @@ def test_the_report_file_is_written_though_the_reader_of_the_table_left(
     started.stdout.close()
     assert started.wait(timeout=300) == 141
     assert report.read_text().startswith("{")
+
+
+def _record_with_japanese_names() -> str:
+    game = play(GameSettings(rules=TINY, hand=5), ["greedy", "greedy"], 3)
+    return json.dumps(record_to_dict(game, ["太郎", "花子"]))
+
+
+@pytest.mark.parametrize(
+    ("argv", "request_text"),
+    [
+        (["solve", "--json", "--lang", "ja"], '{"rack": ["R1", "R2", "R3"]}'),
+        (["score", "--jsonl"], '{"racks": {"José": [], "\U0001f600": ["R1"]}}\n'),
+        (["review", "--json", "-"], None),
+    ],
+    ids=["solve", "score", "review"],
+)
+@pytest.mark.parametrize("encoding", ["euc_jp", "latin-1"])
+def test_json_is_written_in_utf8_whatever_the_locale(
+    argv: list[str], request_text: str | None, encoding: str
+) -> None:
+    # In a locale of another encoding (ja_JP.eucJP, Latin-1) the answers to --json and
+    # --jsonl were written in it, which a reader of JSON (UTF-8, as the requests on
+    # stdin are read) could not decode, and what it could not encode was escaped as
+    # \U0001f600, which is no JSON.
+    text = request_text if request_text is not None else _record_with_japanese_names()
+    done = subprocess.run(
+        [sys.executable, "-m", "meldwise", *argv],
+        input=text.encode(),
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": encoding},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr.decode(encoding)
+    answer = json.loads(done.stdout.decode("utf-8"))
+    said = json.dumps(answer, ensure_ascii=False)
+    assert any(word in said for word in ("出します", "\U0001f600", "太郎")), said

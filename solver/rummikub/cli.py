@@ -30,6 +30,7 @@ from solver.commands import (
     columns,
     fields_from_flags,
     json_line,
+    json_output,
     no_turns,
     nothing_to_review,
     pad,
@@ -587,7 +588,7 @@ def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr:
         request["player"] = args.player
     review = review_rummikub(request)
     if args.json:
-        stdout.write(json_line(review) + "\n")
+        json_output(stdout).write(json_line(review) + "\n")
     else:
         stdout.write(describe_review(review, args.player))
     return 0

@@ -26,6 +26,7 @@ from solver.commands import (
     columns,
     fields_from_flags,
     json_line,
+    json_output,
     no_turns,
     nothing_to_review,
     pad,
@@ -241,7 +242,10 @@ def _review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: Te
     if args.player is not None:
         request["player"] = args.player
     review = review_shanghai(request)
-    stdout.write(json_line(review) + "\n" if args.json else describe_review(review, args.player))
+    if args.json:
+        json_output(stdout).write(json_line(review) + "\n")
+    else:
+        stdout.write(describe_review(review, args.player))
     return 0
 
 
