@@ -27,6 +27,7 @@ from solver.commands import (
     answering,
     bot_names,
     capped_note,
+    check_reviewed_here,
     columns,
     fields_from_flags,
     json_line,
@@ -578,8 +579,10 @@ def add_review_command(commands: Commands) -> None:
 
 
 def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
+    record = read_json_file(args.record, stdin)
+    check_reviewed_here(record, "meldwise review")
     request: dict[str, Any] = {
-        "record": read_json_file(args.record, stdin),
+        "record": record,
         "objective": args.objective,
         "time_limit_ms": time_limit_ms(args.time_limit, MAX_REVIEW_TIME_LIMIT_MS),
         "notation": args.notation,
