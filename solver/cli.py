@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
+from importlib import metadata
 
 from solver.arena.cli import add_tournament_command
 from solver.commands import Commands, Parser, add_language_option, dispatch
@@ -47,6 +48,12 @@ def build_parser(
     before the subcommand's name for any of them."""
     parser = Parser(prog=prog, description=description)
     add_language_option(parser, every_command=True)  # meldwise --lang ja solve ...
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"meldwise {metadata.version('meldwise')}",
+        help="say the installed version of meldwise and exit",
+    )
     subcommands = parser.add_subparsers(dest="command", required=True)
     for add_command in commands:
         add_command(subcommands)

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -554,3 +555,12 @@ def test_json_is_written_in_utf8_whatever_the_locale(
     answer = json.loads(done.stdout.decode("utf-8"))
     said = json.dumps(answer, ensure_ascii=False)
     assert any(word in said for word in ("出します", "\U0001f600", "太郎")), said
+
+
+def test_version_says_the_installed_version(capsys: pytest.CaptureFixture[str]) -> None:
+    # `meldwise --version`, a newcomer's first command, said "the following arguments
+    # are required: command", naming neither --version nor a version.
+    with pytest.raises(SystemExit) as raised:
+        main(["--version"])
+    assert raised.value.code == 0
+    assert capsys.readouterr().out == f"meldwise {metadata.version('meldwise')}\n"
