@@ -564,3 +564,16 @@ def test_version_says_the_installed_version(capsys: pytest.CaptureFixture[str]) 
         main(["--version"])
     assert raised.value.code == 0
     assert capsys.readouterr().out == f"meldwise {metadata.version('meldwise')}\n"
+
+
+def test_a_checkout_not_installed_runs_its_commands(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The version is looked up for --version alone: looked up as the parser was built,
+    # a checkout run without installing it (PYTHONPATH=.) failed every command.
+    def not_installed(name: str) -> str:
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "version", not_installed)
+    assert main(["solve", "--rack", "R1 R2 R3"]) == 0
+    assert capsys.readouterr().out.startswith("Play 3 tiles")
