@@ -10,7 +10,8 @@ stage alone. ``--peer`` runs rummikub-solver on the same positions, interleaved;
 Exit status: 0 when every check holds, 1 when one fails (an answer of ours illegal,
 its score not proven optimal, less calm than the long-budget reference, or beaten
 by a legal play of the peer; the report's last lines name them) or the run crashes,
-2 for bad arguments. A missed speed target is reported, never a failure.
+2 for bad arguments, 141 when the report's reader leaves (| head). A missed speed
+target is reported, never a failure.
 """
 
 from __future__ import annotations
