@@ -346,10 +346,14 @@ def add_time_limit_flag(
     *,
     flag: str = "--time-limit",
     default: float = 2.0,
+    highest_ms: int | None = MAX_TIME_LIMIT_MS,
 ) -> None:
-    """``--time-limit SECONDS``, or another time limit ``flag`` (see :func:`time_limit_ms`)."""
+    """``--time-limit SECONDS``, or another time limit ``flag`` (see :func:`time_limit_ms`),
+    its help saying the range the command takes (0.001 s to ``highest_ms``; None: the
+    ``meaning`` says it)."""
+    said = f"{default:g}" if highest_ms is None else f"{default:g}; 0.001 to {highest_ms // 1000}"
     parser.add_argument(
-        flag, type=Seconds, default=default, metavar="SECONDS", help=f"{meaning} ({default:g})"
+        flag, type=Seconds, default=default, metavar="SECONDS", help=f"{meaning} ({said})"
     )
 
 

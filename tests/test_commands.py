@@ -6,6 +6,7 @@ import errno
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from importlib import metadata
@@ -17,7 +18,7 @@ from meldwise.cli import main
 from solver.cli import main as solver_main
 from solver.rummikub.engine import GameSettings
 from solver.rummikub.record import record_to_dict
-from tests.rummikub.games_support import TINY, play
+from tests.rummikub.games_support import TINY, play, shanghai_record
 
 # Each was refused in the request field's words ('seed', 'buys_left'...), which a
 # person at the command line never wrote.
@@ -577,3 +578,37 @@ def test_a_checkout_not_installed_runs_its_commands(
     monkeypatch.setattr(metadata, "version", not_installed)
     assert main(["solve", "--rack", "R1 R2 R3"]) == 0
     assert capsys.readouterr().out.startswith("Play 3 tiles")
+
+
+@pytest.mark.parametrize(
+    ("command", "given"),
+    [
+        (["solve"], ["--rack", "R1"]),
+        (["repair"], ["--table", "R1 R2 R3"]),
+        (["shanghai", "advise"], ["--hand", "7H 8H", "--hand-number", "1"]),
+        (["review"], ["-"]),
+        (["shanghai", "review"], ["-"]),
+    ],
+    ids=["solve", "repair", "shanghai advise", "review", "shanghai review"],
+)
+def test_the_help_says_the_time_limits_the_command_takes(
+    command: list[str],
+    given: list[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The help said "solver time limit (2)"; the range (300 s, a review's turn 60 s)
+    # was learnt from the refusal.
+    monkeypatch.setenv("LANGUAGE", "en")
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    helped = " ".join(capsys.readouterr().out.split())
+    found = re.search(r"--time-limit SECONDS [^(]*\(2; 0\.001 to (\d+)\)", helped)
+    assert found is not None, helped
+    highest = int(found.group(1))
+    shanghai = command[0] == "shanghai"
+    record = json.dumps(shanghai_record()) if shanghai else _record_with_japanese_names()
+    monkeypatch.setattr("sys.stdin", io.StringIO(record))  # for review -
+    assert main([*command, *given, "--time-limit", str(highest + 1)]) == 2
+    said = capsys.readouterr().err
+    assert f"--time-limit must be between 0.001 and {highest} seconds" in said, said

@@ -109,6 +109,7 @@ def add_solve_command(commands: Commands) -> None:
         " 0.001 to 300, or 0 to skip it",
         flag="--disruption-time-limit",
         default=DEFAULT_DISRUPTION_TIME_LIMIT,
+        highest_ms=None,
     )
     parser.set_defaults(handler=_solve)
     fields_from_flags(
@@ -561,7 +562,9 @@ def add_review_command(commands: Commands) -> None:
     add_choice_flag(
         parser, "--objective", Objective.TILES, "best means the most tiles or the most points"
     )
-    add_time_limit_flag(parser, "most seconds for each turn's solve")
+    add_time_limit_flag(
+        parser, "most seconds for each turn's solve", highest_ms=MAX_REVIEW_TIME_LIMIT_MS
+    )
     parser.add_argument("--json", action="store_true", help="write the review as JSON")
     add_notation_flag(parser)
     add_language_option(parser)

@@ -150,7 +150,9 @@ def add_shanghai_command(commands: Commands) -> None:
         "record", type=FileName, help="the game record (a JSON file; '-' for stdin)"
     )
     review.add_argument("--player", type=whole_number, help="review only this seat's turns")
-    add_time_limit_flag(review, "most seconds for each turn's solve")
+    add_time_limit_flag(
+        review, "most seconds for each turn's solve", highest_ms=MAX_REVIEW_TIME_LIMIT_MS
+    )
     review.add_argument("--json", action="store_true", help="write the review as JSON")
     add_language_option(review)
     review.set_defaults(handler=_review)
