@@ -105,7 +105,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="run each solve N times and keep the fastest (1): steadier on a shared machine",
     )
     parser.add_argument(
-        "--peer", action="store_true", help="also run rummikub-solver (pip install -e '.[bench]')"
+        "--peer",
+        action="store_true",
+        help="also run rummikub-solver (pip install -c constraints.txt -e '.[bench]')",
     )
     parser.add_argument(
         "--peer-backend",
