@@ -157,8 +157,15 @@ class Parser(argparse.ArgumentParser):
         )
 
     def _parse_known_args(self, arg_strings: list[str], *args: Any, **kwargs: Any) -> Any:
+        # A command left out is said with the words not taken, rather than alone:
+        # `meldwise --verison` said only that a command is required. Its subcommands
+        # are not required during the parse, and checked once the extras are known.
+        commands = [action for action in self._actions if isinstance(action, _Subcommands)]
+        needed = [action for action in commands if action.required]
+        for action in needed:
+            action.required = False
         try:
-            return super()._parse_known_args(arg_strings, *args, **kwargs)
+            namespace, extras = super()._parse_known_args(arg_strings, *args, **kwargs)
         except argparse.ArgumentError as error:
             # A flag given a value it does not take (--json=VALUE, -hVALUE): argparse
             # quotes the rest of the word ("ignored explicit argument '\\udcff'").
@@ -166,6 +173,17 @@ class Parser(argparse.ArgumentParser):
                 for value in self._explicit_arguments(word):
                     error.message = _shown(error.message, value)
             raise
+        finally:
+            for action in needed:
+                action.required = True
+        if missing := [action.dest for action in needed if getattr(namespace, action.dest) is None]:
+            # In argparse's words, in the language asked for (see argparse_speaking).
+            words = getattr(argparse, "_")  # noqa: B009 (a module global, not in the stubs)
+            said = words("the following arguments are required: %s") % ", ".join(missing)
+            if extras:
+                said += "; " + words("unrecognized arguments: %s") % " ".join(extras)
+            self.error(said)
+        return namespace, extras
 
     def _explicit_arguments(self, word: str) -> Iterator[str]:
         """What argparse may take for a value given inside the flag ``word`` and quote

@@ -638,3 +638,31 @@ def test_bench_says_a_peer_not_installed_in_the_language_asked_for(
     argv = ["--lang", lang, "bench", "--quick", "--peer", "--buckets", "t0-r6", "--modes", "tiles"]
     assert main(argv) == 2
     assert capsys.readouterr().err == said
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["--verison"],
+            "meldwise: error: the following arguments are required: command;"
+            " unrecognized arguments: --verison",
+        ),
+        (
+            ["shanghai", "--down"],
+            "meldwise shanghai: error: the following arguments are required: action;"
+            " unrecognized arguments: --down",
+        ),
+        ([], "meldwise: error: the following arguments are required: command"),
+    ],
+)
+def test_a_missing_command_is_said_with_the_words_not_taken(
+    argv: list[str], said: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `meldwise --verison` said only that a command is required: the word mistyped was
+    # not named.
+    monkeypatch.setenv("LANGUAGE", "en")
+    with pytest.raises(SystemExit) as raised:
+        main(argv)
+    assert raised.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == said
