@@ -10,7 +10,8 @@ stage alone. ``--peer`` runs rummikub-solver on the same positions, interleaved;
 Exit status: 0 when every check holds, 1 when one fails (an answer of ours illegal,
 its score not proven optimal, less calm than the long-budget reference, or beaten
 by a legal play of the peer; the report's last lines name them) or the run crashes,
-2 for bad arguments. A missed speed target is reported, never a failure.
+2 for bad arguments, 141 when the report's reader leaves (| head). A missed speed
+target is reported, never a failure.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import shlex
 from collections.abc import Sequence
 from typing import TextIO
 
-from rich.console import Console
 from rich.progress import Progress
 
 from benchmarks.cases import Mode, all_buckets, select
@@ -48,6 +48,7 @@ from solver.commands import (
     whole_number,
     write_file,
 )
+from solver.console import CommandConsole
 from solver.errors import MeldwiseError
 from solver.i18n import _
 
@@ -104,7 +105,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="run each solve N times and keep the fastest (1): steadier on a shared machine",
     )
     parser.add_argument(
-        "--peer", action="store_true", help="also run rummikub-solver (pip install -e '.[bench]')"
+        "--peer",
+        action="store_true",
+        help="also run rummikub-solver (pip install -c constraints.txt -e '.[bench]')",
     )
     parser.add_argument(
         "--peer-backend",
@@ -292,7 +295,7 @@ def run_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
     """Carry out ``bench``; return the exit code."""
     del stdin
     # Wide tables stay whole when the output goes to a file or a pipe.
-    console = Console(file=stdout, width=None if stdout.isatty() else 200)
+    console = CommandConsole(file=stdout, width=None if stdout.isatty() else 200)
     try:
         config = config_from(args)
         # Said at once, not after the run: a bad --json path lost the whole run's figures.
@@ -301,18 +304,22 @@ def run_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
                 ready_to_write(flag, path)
         if config.positions is not None and not config.positions.exists():
             ready_to_write("--positions", config.positions)
-        with Progress(console=Console(file=stderr), transient=True) as progress:
+        bar = CommandConsole(file=stderr)
+        # A bar only on a terminal, as tournament's: elsewhere (a log, a pipe) it drew
+        # nothing but a blank line.
+        with Progress(console=bar, transient=True, disable=not bar.is_terminal) as progress:
             results = run_suite(config, progress)
     except MeldwiseError:  # --positions unwritable: exit 2, said as every command says it
         raise
     except (ValueError, PeerUnavailable) as error:
         raise MeldwiseError(str(error)) from None
     report = build_report(results, command_line(args.prog, config, args), args.slowest)
-    print_report(report, console)
+    # The files first: a reader of the table that leaves (| head) ends the command.
     if args.json:
         write_file("--json", args.json, json.dumps(to_json(report), indent=1) + "\n")
     if args.markdown:
         write_file("--markdown", args.markdown, markdown(report))
+    print_report(report, console)
     return EXIT_CHECK_FAILED if report.failures else 0
 
 

@@ -1,5 +1,5 @@
 """rummikub-solver 1.0.0 (PyPI), the peer, run on our positions as faithfully as its
-rules allow (``pip install -e '.[bench]'``).
+rules allow (``pip install -c constraints.txt -e '.[bench]'``).
 
 It is the integer programme of Den Hertog and Hulshof (2006) written in cvxpy over
 an enumerated list of candidate sets, solved by HiGHS: through SciPy's ``milp``
@@ -43,6 +43,7 @@ from typing import Any
 
 from benchmarks.answers import Answer, judge
 from benchmarks.cases import Mode
+from solver.i18n import _
 from solver.rummikub import JOKER, Colour, Position, Rules, Tile
 from solver.rummikub.melds import MeldKind, readings
 
@@ -94,7 +95,13 @@ class Peer:
         try:
             import rummikub_solver
         except ImportError:
-            raise PeerUnavailable(f"--peer needs {PACKAGE}: pip install -e '.[bench]'") from None
+            raise PeerUnavailable(
+                _(
+                    "--peer needs {package}: {install}",
+                    package=PACKAGE,
+                    install="pip install -c constraints.txt -e '.[bench]'",
+                )
+            ) from None
         import cvxpy
 
         installed: list[str] = cvxpy.installed_solvers()  # type: ignore[no-untyped-call]
@@ -102,8 +109,12 @@ class Peer:
             # rummikub-solver takes a missing backend's error for "no play": the peer
             # then answered nothing in 0.3 ms, 90 times as fast as ours.
             raise PeerUnavailable(
-                f"--peer-backend {backend} is not installed (installed: "
-                f"{', '.join(installed)}; HIGHS: pip install highspy)"
+                _(
+                    "--peer-backend {backend} is not installed (installed: {installed};"
+                    " HIGHS: pip install highspy)",
+                    backend=backend,
+                    installed=", ".join(installed),
+                )
             )
         self.version = str(rummikub_solver.__version__)
         self._modes = {
@@ -122,7 +133,9 @@ class Peer:
                 solver_backend=rummikub_solver.MILPSolver(backend),
             )
         except ValueError as error:
-            raise PeerUnavailable(f"{PACKAGE} cannot play these rules: {error}") from None
+            raise PeerUnavailable(
+                _("{package} cannot play these rules: {error}", package=PACKAGE, error=error)
+            ) from None
         self.rules = rules
         peer_colours = list(rummikub_solver.Colour)
         self._to_peer: dict[Tile, Any] = {}
@@ -192,7 +205,7 @@ def peer_opening_precheck(rack: Sequence[Tile], rules: Rules) -> int:
     copy in some colour, but summed as a set, so each value counts once."""
     held = Counter(rack)
     values = {tile.number for tile in rack if not tile.is_joker}
-    for _ in range(held[JOKER]):
+    for _joker in range(held[JOKER]):
         values.add(
             next(
                 number

@@ -2,7 +2,7 @@
 
 This module only assembles the parser from each game's ``add_*_command``
 (:mod:`solver.rummikub.cli`, :mod:`solver.shanghai.cli`); what the commands share
-lives in :mod:`solver.commands`. The ``meldwise`` command (:mod:`meldwise.cli`)
+lives in :mod:`solver.commands`. The ``meldwise`` command (:mod:`meldwise.commands`)
 offers the same subcommands plus the service's and the benchmarks'.
 """
 
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
+from importlib import metadata
+from typing import Any
 
 from solver.arena.cli import add_tournament_command
 from solver.commands import Commands, Parser, add_language_option, dispatch
@@ -47,10 +49,26 @@ def build_parser(
     before the subcommand's name for any of them."""
     parser = Parser(prog=prog, description=description)
     add_language_option(parser, every_command=True)  # meldwise --lang ja solve ...
+    parser.add_argument(
+        "--version", action=_Version, help="say the installed version of meldwise and exit"
+    )
     subcommands = parser.add_subparsers(dest="command", required=True)
     for add_command in commands:
         add_command(subcommands)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed version, looked up only when asked for (argparse's
+    own action is given the text as the parser is built, and the lookup fails in a
+    checkout run without installing it)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: Any) -> None:
+        print(f"meldwise {metadata.version('meldwise')}")
+        parser.exit()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,13 +4,14 @@ from JSON on stdin, the flags for rules, time limits and JSON modes, and exit co
 A game's command module (``solver.<game>.cli``) registers its subcommands with an
 ``add_*_command`` function, a command answering wire requests runs as
 :func:`answering` makes it; the parser itself is assembled by :mod:`solver.cli`
-(and :mod:`meldwise.cli`), and :func:`dispatch` runs the chosen command, mapping a
+(and :mod:`meldwise.commands`), and :func:`dispatch` runs the chosen command, mapping a
 :class:`~solver.errors.MeldwiseError` to exit code 2 for every command.
 """
 
 from __future__ import annotations
 
 import argparse
+import codecs
 import errno
 import io
 import json
@@ -147,6 +148,7 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self.register("action", None, Once)
         self.register("action", "store", Once)
+        self.register("action", "parsers", _Subcommands)
 
     def error(self, message: str) -> NoReturn:
         # An argument quoted as it was given (unrecognized arguments): its bytes.
@@ -155,8 +157,15 @@ class Parser(argparse.ArgumentParser):
         )
 
     def _parse_known_args(self, arg_strings: list[str], *args: Any, **kwargs: Any) -> Any:
+        # A command left out is said with the words not taken, rather than alone:
+        # `meldwise --verison` said only that a command is required. Its subcommands
+        # are not required during the parse, and checked once the extras are known.
+        commands = [action for action in self._actions if isinstance(action, _Subcommands)]
+        needed = [action for action in commands if action.required]
+        for action in needed:
+            action.required = False
         try:
-            return super()._parse_known_args(arg_strings, *args, **kwargs)
+            namespace, extras = super()._parse_known_args(arg_strings, *args, **kwargs)
         except argparse.ArgumentError as error:
             # A flag given a value it does not take (--json=VALUE, -hVALUE): argparse
             # quotes the rest of the word ("ignored explicit argument '\\udcff'").
@@ -164,6 +173,17 @@ class Parser(argparse.ArgumentParser):
                 for value in self._explicit_arguments(word):
                     error.message = _shown(error.message, value)
             raise
+        finally:
+            for action in needed:
+                action.required = True
+        if missing := [action.dest for action in needed if getattr(namespace, action.dest) is None]:
+            # In argparse's words, in the language asked for (see argparse_speaking).
+            words = getattr(argparse, "_")  # noqa: B009 (a module global, not in the stubs)
+            said = words("the following arguments are required: %s") % ", ".join(missing)
+            if extras:
+                said += "; " + words("unrecognized arguments: %s") % " ".join(extras)
+            self.error(said)
+        return namespace, extras
 
     def _explicit_arguments(self, word: str) -> Iterator[str]:
         """What argparse may take for a value given inside the flag ``word`` and quote
@@ -193,6 +213,24 @@ class Parser(argparse.ArgumentParser):
             return super()._get_value(action, arg_string)
         except argparse.ArgumentError as error:
             raise _bytes_shown(error, action, arg_string) from None
+
+
+class _Subcommands(argparse._SubParsersAction):  # type: ignore[type-arg]  # noqa: SLF001
+    """argparse's subcommands, where the command chosen refuses a word it does not take
+    itself, with its own usage (``meldwise solve: error: unrecognized arguments:
+    --bogus``), as it refuses every other: argparse left such words to the parser of
+    every command, which showed its usage (``meldwise [-h] [--lang {en,ja}] {solve,...}``)
+    and said ``meldwise: error:``."""
+
+    def __call__(self, *args: Any) -> None:
+        super().__call__(*args)
+        namespace, (name, *_words) = args[1], args[2]  # (parser, namespace, values)
+        left = vars(namespace).pop(argparse._UNRECOGNIZED_ARGS_ATTR, None)  # noqa: SLF001
+        if left:
+            # In argparse's words, in the language asked for (see argparse_speaking).
+            words = getattr(argparse, "_")  # noqa: B009 (a module global, not in the stubs)
+            said = words("unrecognized arguments: %s") % " ".join(left)
+            self._name_parser_map[name].error(said)
 
 
 _SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])")
@@ -326,10 +364,14 @@ def add_time_limit_flag(
     *,
     flag: str = "--time-limit",
     default: float = 2.0,
+    highest_ms: int | None = MAX_TIME_LIMIT_MS,
 ) -> None:
-    """``--time-limit SECONDS``, or another time limit ``flag`` (see :func:`time_limit_ms`)."""
+    """``--time-limit SECONDS``, or another time limit ``flag`` (see :func:`time_limit_ms`),
+    its help saying the range the command takes (0.001 s to ``highest_ms``; None: the
+    ``meaning`` says it)."""
+    said = f"{default:g}" if highest_ms is None else f"{default:g}; 0.001 to {highest_ms // 1000}"
     parser.add_argument(
-        flag, type=Seconds, default=default, metavar="SECONDS", help=f"{meaning} ({default:g})"
+        flag, type=Seconds, default=default, metavar="SECONDS", help=f"{meaning} ({said})"
     )
 
 
@@ -370,6 +412,8 @@ def answering(
                     flags=", ".join(given),
                 )
             )
+        if args.json or args.jsonl:
+            stdout = json_output(stdout)
         if args.jsonl:
             for number, line in enumerate(_lines(stdin), 1):
                 if line is not None and not line.strip():
@@ -663,6 +707,30 @@ def read_json_file(path: str, stdin: TextIO) -> Any:
         return read_json(text)
     except (json.JSONDecodeError, RecursionError) as error:
         raise not_json(path, error) from None
+
+
+REVIEWED_BY = {
+    "meldwise-rummikub-game": "meldwise review",
+    "meldwise-shanghai-game": "meldwise shanghai review",
+}
+"""The command that reviews a game record of each ``format``."""
+
+
+def check_reviewed_here(record: Any, command: str) -> None:
+    """Refuse a game ``record`` that another review than ``command`` reads, naming that
+    one: the game's own review said only "'record.format' must be
+    'meldwise-rummikub-game', got 'meldwise-shanghai-game'". A record of no known format
+    is left to the game's review to refuse."""
+    written = record.get("format") if isinstance(record, dict) else None
+    reviewer = REVIEWED_BY.get(written) if isinstance(written, str) else None
+    if reviewer is not None and reviewer != command:
+        raise MeldwiseError(
+            _(
+                "'record.format' is {format!r}: a record of that game is reviewed with {command}",
+                format=written,
+                command=reviewer,
+            )
+        )
 
 
 def not_json(path: Path | str, error: json.JSONDecodeError | RecursionError) -> MeldwiseError:
@@ -1119,6 +1187,17 @@ def _lang_flag(words: Sequence[str]) -> str | None:
         if lang is not None:
             asked.add(lang)
     return asked.pop() if len(asked) == 1 else None
+
+
+def json_output(stdout: TextIO) -> TextIO:
+    """``stdout`` to write JSON to (``--json``, ``--jsonl``, ``review --json``): in UTF-8
+    whatever the locale's encoding, as the requests on stdin are read, for JSON between
+    programs is UTF-8 (RFC 8259). In a locale of another encoding (``ja_JP.eucJP``,
+    Latin-1) it was written in that one, which a reader of JSON could not decode, and
+    what that one cannot write was escaped as ``\\U0001f600``, which is no JSON."""
+    if isinstance(stdout, io.TextIOWrapper) and codecs.lookup(stdout.encoding).name != "utf-8":
+        stdout.reconfigure(encoding="utf-8", errors=stdout.errors)
+    return stdout
 
 
 def json_line(answer: Any) -> str:

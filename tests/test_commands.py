@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import errno
 import io
+import json
+import os
+import re
+import subprocess
+import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 
 from meldwise.cli import main
 from solver.cli import main as solver_main
+from solver.rummikub.engine import GameSettings
+from solver.rummikub.record import record_to_dict
+from tests.rummikub.games_support import TINY, play, shanghai_record
 
 # Each was refused in the request field's words ('seed', 'buys_left'...), which a
 # person at the command line never wrote.
@@ -406,3 +415,254 @@ def test_a_file_name_not_utf8_is_named_with_its_bytes(
     assert capsys.readouterr().err == (
         f"error: --out: cannot write {tmp_path}/\\xff/x.json: a part of the path is not a folder\n"
     )
+
+
+# Ctrl-C as the command starts: a KeyboardInterrupt raised by the import of ortools
+# (the slowest, 1 to 3 s of a busy machine's start-up), as `from meldwise.cli import
+# main` of the console script runs it.
+_INTERRUPTED_START = """
+import sys
+
+class Interrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name == "ortools":
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, Interrupt())
+from meldwise.cli import main
+sys.exit(main(["solve", "--rack", "R1"]))
+"""
+
+
+def test_ctrl_c_as_the_command_starts_ends_it_without_a_traceback() -> None:
+    # It printed the traceback of whichever import it landed in, and the process died
+    # of SIGINT: the imports were made before main() could catch anything.
+    done = subprocess.run(
+        [sys.executable, "-c", _INTERRUPTED_START], capture_output=True, text=True, timeout=120
+    )
+    assert (done.returncode, done.stderr) == (130, "")
+
+
+# The commands that print a rich table: a short run of each.
+TABLE_COMMANDS = pytest.mark.parametrize(
+    "argv",
+    [
+        [
+            "tournament", "--bots", "greedy", "--games", "1", "--processes", "1",
+            "--no-progress", "--option", "hand=5", "--option", "rules.numbers=7",
+        ],
+        ["bench", "--quick", "--buckets", "t0-r6", "--modes", "tiles", "--slowest", "0"],
+    ],
+    ids=["tournament", "bench"],
+)  # fmt: skip
+
+
+@TABLE_COMMANDS
+def test_a_reader_gone_before_a_table_is_written_ends_the_command_as_sigpipe(
+    argv: list[str],
+) -> None:
+    # `meldwise tournament ... | head -1`: rich's console, finding the pipe closed, ended
+    # the process with exit code 1, which bench's help says is a failed check, without a
+    # word; every other command exits as SIGPIPE ends a program (128 + 13).
+    command = [sys.executable, "-m", "meldwise", *argv]
+    started = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert started.stdout is not None
+    assert started.stderr is not None
+    started.stdout.close()  # the reader is gone before anything is written
+    assert started.wait(timeout=300) == 141
+    assert started.stderr.read() == b""
+
+
+@pytest.mark.parametrize(
+    ("argv", "prog"),
+    [
+        (["solve", "--rack", "R1", "--bogus"], "meldwise solve"),
+        (["shanghai", "advise", "--hand", "7H", "--bogus", "x"], "meldwise shanghai advise"),
+        (["tournament", "--bots", "greedy", "extra"], "meldwise tournament"),
+    ],
+)
+@pytest.mark.parametrize(
+    ("lang", "error"),
+    [("en", "error: unrecognized arguments"), ("ja", "エラー: 読めない引数があります")],
+)
+def test_a_word_the_command_does_not_take_is_refused_with_its_usage(
+    argv: list[str],
+    prog: str,
+    lang: str,
+    error: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # It was refused by the parser of every command, with its usage ("usage: meldwise
+    # [-h] [--lang {en,ja}] {solve,validate,...}") and "meldwise: error:", where every
+    # other usage error of a command shows that command's.
+    monkeypatch.setenv("LANGUAGE", lang)
+    with pytest.raises(SystemExit) as raised:
+        main(argv)
+    assert raised.value.code == 2
+    said = capsys.readouterr().err.splitlines()
+    assert said[0].startswith(f"usage: {prog} [-h]")
+    extra = " ".join(argv[argv.index("--bogus") :] if "--bogus" in argv else argv[-1:])
+    assert said[-1] == f"{prog}: {error}: {extra}"
+
+
+@TABLE_COMMANDS
+def test_the_report_file_is_written_though_the_reader_of_the_table_left(
+    argv: list[str], tmp_path: Path
+) -> None:
+    # `meldwise bench --json bench.json | head -3` lost the whole run's figures when the
+    # table filled the pipe: the file was written after the table.
+    report = tmp_path / "report.json"
+    command = [sys.executable, "-m", "meldwise", *argv, "--json", str(report)]
+    started = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert started.stdout is not None
+    started.stdout.close()
+    assert started.wait(timeout=300) == 141
+    assert report.read_text().startswith("{")
+
+
+def _record_with_japanese_names() -> str:
+    game = play(GameSettings(rules=TINY, hand=5), ["greedy", "greedy"], 3)
+    return json.dumps(record_to_dict(game, ["太郎", "花子"]))
+
+
+@pytest.mark.parametrize(
+    ("argv", "request_text"),
+    [
+        (["solve", "--json", "--lang", "ja"], '{"rack": ["R1", "R2", "R3"]}'),
+        (["score", "--jsonl"], '{"racks": {"José": [], "\U0001f600": ["R1"]}}\n'),
+        (["review", "--json", "-"], None),
+    ],
+    ids=["solve", "score", "review"],
+)
+@pytest.mark.parametrize("encoding", ["euc_jp", "latin-1"])
+def test_json_is_written_in_utf8_whatever_the_locale(
+    argv: list[str], request_text: str | None, encoding: str
+) -> None:
+    # In a locale of another encoding (ja_JP.eucJP, Latin-1) the answers to --json and
+    # --jsonl were written in it, which a reader of JSON (UTF-8, as the requests on
+    # stdin are read) could not decode, and what it could not encode was escaped as
+    # \U0001f600, which is no JSON.
+    text = request_text if request_text is not None else _record_with_japanese_names()
+    done = subprocess.run(
+        [sys.executable, "-m", "meldwise", *argv],
+        input=text.encode(),
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": encoding},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr.decode(encoding)
+    answer = json.loads(done.stdout.decode("utf-8"))
+    said = json.dumps(answer, ensure_ascii=False)
+    assert any(word in said for word in ("出します", "\U0001f600", "太郎")), said
+
+
+def test_version_says_the_installed_version(capsys: pytest.CaptureFixture[str]) -> None:
+    # `meldwise --version`, a newcomer's first command, said "the following arguments
+    # are required: command", naming neither --version nor a version.
+    with pytest.raises(SystemExit) as raised:
+        main(["--version"])
+    assert raised.value.code == 0
+    assert capsys.readouterr().out == f"meldwise {metadata.version('meldwise')}\n"
+
+
+def test_a_checkout_not_installed_runs_its_commands(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The version is looked up for --version alone: looked up as the parser was built,
+    # a checkout run without installing it (PYTHONPATH=.) failed every command.
+    def not_installed(name: str) -> str:
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "version", not_installed)
+    assert main(["solve", "--rack", "R1 R2 R3"]) == 0
+    assert capsys.readouterr().out.startswith("Play 3 tiles")
+
+
+@pytest.mark.parametrize(
+    ("command", "given"),
+    [
+        (["solve"], ["--rack", "R1"]),
+        (["repair"], ["--table", "R1 R2 R3"]),
+        (["shanghai", "advise"], ["--hand", "7H 8H", "--hand-number", "1"]),
+        (["review"], ["-"]),
+        (["shanghai", "review"], ["-"]),
+    ],
+    ids=["solve", "repair", "shanghai advise", "review", "shanghai review"],
+)
+def test_the_help_says_the_time_limits_the_command_takes(
+    command: list[str],
+    given: list[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The help said "solver time limit (2)"; the range (300 s, a review's turn 60 s)
+    # was learnt from the refusal.
+    monkeypatch.setenv("LANGUAGE", "en")
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    helped = " ".join(capsys.readouterr().out.split())
+    found = re.search(r"--time-limit SECONDS [^(]*\(2; 0\.001 to (\d+)\)", helped)
+    assert found is not None, helped
+    highest = int(found.group(1))
+    shanghai = command[0] == "shanghai"
+    record = json.dumps(shanghai_record()) if shanghai else _record_with_japanese_names()
+    monkeypatch.setattr("sys.stdin", io.StringIO(record))  # for review -
+    assert main([*command, *given, "--time-limit", str(highest + 1)]) == 2
+    said = capsys.readouterr().err
+    assert f"--time-limit must be between 0.001 and {highest} seconds" in said, said
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "en",
+            "error: --peer needs rummikub-solver: pip install -c constraints.txt -e '.[bench]'\n",
+        ),
+        (
+            "ja",
+            "エラー: --peer には rummikub-solver が必要です:"
+            " pip install -c constraints.txt -e '.[bench]'\n",
+        ),
+    ],
+)
+def test_bench_says_a_peer_not_installed_in_the_language_asked_for(
+    lang: str, said: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It was said in English whatever --lang asked (i18n.md: the --lang before the
+    # command's name speaks for bench's errors), with an install line unlike
+    # benchmarks.md's, which installs at the tested versions.
+    monkeypatch.setitem(sys.modules, "rummikub_solver", None)  # import fails
+    argv = ["--lang", lang, "bench", "--quick", "--peer", "--buckets", "t0-r6", "--modes", "tiles"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == said
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["--verison"],
+            "meldwise: error: the following arguments are required: command;"
+            " unrecognized arguments: --verison",
+        ),
+        (
+            ["shanghai", "--down"],
+            "meldwise shanghai: error: the following arguments are required: action;"
+            " unrecognized arguments: --down",
+        ),
+        ([], "meldwise: error: the following arguments are required: command"),
+    ],
+)
+def test_a_missing_command_is_said_with_the_words_not_taken(
+    argv: list[str], said: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `meldwise --verison` said only that a command is required: the word mistyped was
+    # not named.
+    monkeypatch.setenv("LANGUAGE", "en")
+    with pytest.raises(SystemExit) as raised:
+        main(argv)
+    assert raised.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == said

@@ -2,7 +2,9 @@
 README.md, README.ja.md and docs/*.md is run and its output compared line for line
 with the lines shown after it. A line ``...`` stands for lines left out, a line ending
 in ``...`` for the rest of that line; an example shown printing an error (or argparse's
-usage lines and error) must exit with code 2, every other one with 0."""
+usage lines and error) must exit with code 2, every other one with 0. The ``meldwise``
+lines of a block without a prompt (a list of commands, their output not shown) are
+read by the command's parser, not run."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from meldwise.cli import main
+from meldwise.commands import COMMANDS
+from solver.cli import build_parser
 
 ROOT = Path(__file__).parents[1]
 DOCS = [ROOT / "README.md", ROOT / "README.ja.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -106,3 +110,34 @@ def test_each_example_prints_what_the_doc_shows(
         error = bool(shown) and shown[0].startswith(("error: ", "エラー: "))
     assert code == (2 if error else 0)
     assert shows(shown, printed), "\n".join(printed)
+
+
+def listed(doc: Path) -> list[str]:
+    """The ``meldwise`` command lines of the doc's code blocks without a prompt (lists of
+    commands to run, such as games.md's first block, whose output is not shown), each
+    joined over its backslashes, its ``#`` comment cut."""
+    found: list[str] = []
+    for block in re.findall(r"^```[a-z]*\n(.*?)^```", doc.read_text(encoding="utf-8"), re.M | re.S):
+        if re.search(r"^\$ ", block, re.MULTILINE):
+            continue  # a block of examples with their output: see examples()
+        for command in re.findall(r"^meldwise (?:.*\\\n)*.*", block, re.MULTILINE):
+            found.append(shlex.join(shlex.split(command.replace("\\\n", " "), comments=True)))
+    return found
+
+
+LISTED = [(doc, command) for doc in DOCS for command in listed(doc)]
+
+
+def test_the_listed_commands_are_found() -> None:
+    assert {doc.name for doc, _ in LISTED} >= {"games.md", "shanghai.md", "benchmarks.md"}
+
+
+@pytest.mark.parametrize(
+    ("doc", "command"), LISTED, ids=[f"{doc.name}: {command}" for doc, command in LISTED]
+)
+def test_each_listed_command_is_one_meldwise_takes(doc: Path, command: str) -> None:
+    # Not run (a tournament of 2000 games, a benchmark): read as the command reads it,
+    # so that a flag renamed or a value refused in the code cannot stay in the docs.
+    parser = build_parser("meldwise", commands=COMMANDS)
+    args = parser.parse_args(shlex.split(command)[1:])
+    assert args.handler is not None

@@ -23,8 +23,8 @@ from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.settings import Settings
-from meldwise.cli import COMMANDS as MELDWISE_COMMANDS
 from meldwise.cli import main
+from meldwise.commands import COMMANDS as MELDWISE_COMMANDS
 from solver import (
     MeldwiseError,
     advise_shanghai,

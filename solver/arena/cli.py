@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from rich.console import Console
+from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
@@ -35,6 +36,7 @@ from solver.commands import (
     whole_number,
     write_file,
 )
+from solver.console import CommandConsole
 from solver.errors import MeldwiseError
 from solver.i18n import _
 
@@ -172,9 +174,10 @@ def run_tournament_command(
         json.dump(report.to_dict(with_games=True), stdout, indent=2)
         stdout.write("\n")
     else:
-        print_report(report, Console(file=stdout, width=100))
+        # The file first: a reader of the table that leaves (| head) ends the command.
         if args.json:
             write_file("--json", args.json, json.dumps(report.to_dict(with_games=True), indent=2))
+        print_report(report, CommandConsole(file=stdout, width=100))
     return 0
 
 
@@ -234,8 +237,13 @@ def print_report(report: Report, console: Console) -> None:
     mean = f"mean score ({better} is better)"
     # Seats in each game (parity's numerator), not over the tournament; a move's time
     # is the CPU time its bot took, as the line below the table counts it.
-    for header in ("bot", "seats/game", "wins", "win rate", "95% interval", "parity", mean):
-        table.add_column(header, justify="left" if header == "bot" else "right")
+    # Each bot's name whole: two variants of a bot ("strong:hurry_rack=3",
+    # "strong:hurry_rack=5") were both cut to "strong:hurr…". On one line up to 40
+    # characters, folded onto more beyond; the table is as wide as that takes.
+    longest = max(len(bot.name) for bot in report.by_bot)
+    table.add_column("bot", min_width=min(longest, 40), overflow="fold")
+    for header in ("seats/game", "wins", "win rate", "95% interval", "parity", mean):
+        table.add_column(header, justify="right")
     table.add_column("CPU ms/move median / p95", justify="right")
     for bot in report.by_bot:
         table.add_row(
@@ -248,7 +256,9 @@ def print_report(report: Report, console: Console) -> None:
             f"{bot.mean_score:+.1f}",
             f"{bot.move_ms_median:.1f} / {bot.move_ms_p95:.1f}",
         )
-    console.print(table)
+    # Wider than the console when it must be: rich cut off the columns beyond it.
+    fits = Measurement.get(console, console.options.update(max_width=1000), table).minimum
+    console.print(table, width=max(console.width, fits), crop=False)
     ends = ", ".join(f"{count} {end}" for end, count in sorted(report.ends.items()))
     if report.hand_ends:
         hands = ", ".join(f"{count} {end}" for end, count in sorted(report.hand_ends.items()))

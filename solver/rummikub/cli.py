@@ -27,9 +27,11 @@ from solver.commands import (
     answering,
     bot_names,
     capped_note,
+    check_reviewed_here,
     columns,
     fields_from_flags,
     json_line,
+    json_output,
     no_turns,
     nothing_to_review,
     pad,
@@ -107,6 +109,7 @@ def add_solve_command(commands: Commands) -> None:
         " 0.001 to 300, or 0 to skip it",
         flag="--disruption-time-limit",
         default=DEFAULT_DISRUPTION_TIME_LIMIT,
+        highest_ms=None,
     )
     parser.set_defaults(handler=_solve)
     fields_from_flags(
@@ -559,7 +562,9 @@ def add_review_command(commands: Commands) -> None:
     add_choice_flag(
         parser, "--objective", Objective.TILES, "best means the most tiles or the most points"
     )
-    add_time_limit_flag(parser, "most seconds for each turn's solve")
+    add_time_limit_flag(
+        parser, "most seconds for each turn's solve", highest_ms=MAX_REVIEW_TIME_LIMIT_MS
+    )
     parser.add_argument("--json", action="store_true", help="write the review as JSON")
     add_notation_flag(parser)
     add_language_option(parser)
@@ -577,8 +582,10 @@ def add_review_command(commands: Commands) -> None:
 
 
 def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
+    record = read_json_file(args.record, stdin)
+    check_reviewed_here(record, "meldwise review")
     request: dict[str, Any] = {
-        "record": read_json_file(args.record, stdin),
+        "record": record,
         "objective": args.objective,
         "time_limit_ms": time_limit_ms(args.time_limit, MAX_REVIEW_TIME_LIMIT_MS),
         "notation": args.notation,
@@ -587,7 +594,7 @@ def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr:
         request["player"] = args.player
     review = review_rummikub(request)
     if args.json:
-        stdout.write(json_line(review) + "\n")
+        json_output(stdout).write(json_line(review) + "\n")
     else:
         stdout.write(describe_review(review, args.player))
     return 0

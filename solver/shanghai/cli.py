@@ -23,9 +23,11 @@ from solver.commands import (
     answering,
     bot_names,
     capped_note,
+    check_reviewed_here,
     columns,
     fields_from_flags,
     json_line,
+    json_output,
     no_turns,
     nothing_to_review,
     pad,
@@ -148,7 +150,9 @@ def add_shanghai_command(commands: Commands) -> None:
         "record", type=FileName, help="the game record (a JSON file; '-' for stdin)"
     )
     review.add_argument("--player", type=whole_number, help="review only this seat's turns")
-    add_time_limit_flag(review, "most seconds for each turn's solve")
+    add_time_limit_flag(
+        review, "most seconds for each turn's solve", highest_ms=MAX_REVIEW_TIME_LIMIT_MS
+    )
     review.add_argument("--json", action="store_true", help="write the review as JSON")
     add_language_option(review)
     review.set_defaults(handler=_review)
@@ -234,14 +238,19 @@ def _score_request(args: argparse.Namespace) -> dict[str, Any]:
 
 def _review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
     """``shanghai review FILE``: the record read from the file (``-``: stdin)."""
+    record = read_json_file(args.record, stdin)
+    check_reviewed_here(record, "meldwise shanghai review")
     request: dict[str, Any] = {
-        "record": read_json_file(args.record, stdin),
+        "record": record,
         "time_limit_ms": time_limit_ms(args.time_limit, MAX_REVIEW_TIME_LIMIT_MS),
     }
     if args.player is not None:
         request["player"] = args.player
     review = review_shanghai(request)
-    stdout.write(json_line(review) + "\n" if args.json else describe_review(review, args.player))
+    if args.json:
+        json_output(stdout).write(json_line(review) + "\n")
+    else:
+        stdout.write(describe_review(review, args.player))
     return 0
 
 

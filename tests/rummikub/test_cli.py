@@ -453,9 +453,11 @@ def test_json_input_is_read_as_strictly_as_over_http(
     ("record", "message"),
     [
         (
+            # It said only "'record.format' must be 'meldwise-rummikub-game', got
+            # 'meldwise-shanghai-game'": which command reads it was left to be found.
             shanghai_record(),
-            "error: 'record.format' must be 'meldwise-rummikub-game',"
-            " got 'meldwise-shanghai-game'\n",
+            "error: 'record.format' is 'meldwise-shanghai-game': a record of that game is"
+            " reviewed with meldwise shanghai review\n",
         ),
         ({"seed": 2**31 + 1, "turns": []}, "error: 'record.seed' must be at most 2147483648, got"),
     ],
@@ -1304,3 +1306,20 @@ def test_a_repair_the_clock_cut_says_so_in_words() -> None:
     assert CAPPED_NOTE not in describe_repair(answer)
     answer["time_capped"] = True
     assert CAPPED_NOTE in describe_repair(answer)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_shanghai_review_names_the_command_for_a_rummikub_record(
+    lang: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LANGUAGE", lang)
+    assert main(["game", "--bots", "greedy,greedy", "--seed", "1"]) == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO(capsys.readouterr().out))
+    assert main(["shanghai", "review", "-"]) == 2
+    said = {
+        "en": "error: 'record.format' is 'meldwise-rummikub-game': a record of that game is"
+        " reviewed with meldwise review\n",
+        "ja": "エラー: 'record.format' が 'meldwise-rummikub-game' です。この形式の記録は"
+        " meldwise review で振り返ります\n",
+    }
+    assert capsys.readouterr().err == said[lang]

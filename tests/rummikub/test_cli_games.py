@@ -61,6 +61,18 @@ def test_tournament_table_and_records(tmp_path: Path, capsys: pytest.CaptureFixt
         replay(read_record(json.loads(path.read_text())))
 
 
+def test_the_tournament_table_names_each_bot_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    # Two variants of a bot were both cut to "strong:hurr…" in the table: which won
+    # could not be told (the JSON report named them).
+    bots = "strong:hurry_rack=3+stuck=set,strong:hurry_rack=5+stuck=all"
+    argv = ["tournament", "--bots", bots, "--games", "2", "--processes", "1", "--no-progress"]
+    assert main([*argv, *TINY]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if "strong:" in line]
+    for name in bots.split(","):
+        assert sum(name in row for row in rows) == 1, rows
+    assert all(row.endswith("│") for row in rows), rows  # no column cut off either
+
+
 def test_tournament_help_says_percent_once(capsys: pytest.CaptureFixture[str]) -> None:
     # argparse does not %-format a description: '%%' was shown as is.
     with pytest.raises(SystemExit):
