@@ -245,7 +245,8 @@ class Advice:
     """What the strong bot would do beside the best play: the hint's strategic advice."""
 
     holds_back: bool
-    """It would place fewer tiles than the best play (or draw)."""
+    """It would place fewer tiles than its own best play (or draw): the bot's best play,
+    which may place more tiles than a hint whose time limit cut its search."""
     draws: bool
     plays: tuple[Tile, ...]
     """The rack tiles it would place."""
@@ -268,7 +269,11 @@ def advise(
     (for the nudge, which tells only whether a play exists and how many tiles it
     places). ``shown``: the tiles of the best play the hint shows, which ``keeps`` is
     said of (the bot's own best play, when None): of plays placing as many tiles the
-    hint's least-disruption stage and the bot's score stage may pick different ones."""
+    hint's least-disruption stage and the bot's score stage may pick different ones.
+    When ``shown`` places another count of tiles than the bot's best play (the hint's
+    search cut by its time limit, which the bot's is not; another objective), the text
+    says the count as its own search's ("The strong bot's own search finds a play of 5
+    tiles, where this answer places 0; ...")."""
     if not view.rack:
         # A player whose rack is empty has gone out: the round is over, so there is no
         # tile to draw either (it said "the strong bot would draw too").
@@ -289,7 +294,14 @@ def advise(
     proven = best.status is Status.OPTIMAL
     # Drawing from an empty pool is a pass: the bot neither plays nor draws.
     draws = decision.move.is_draw and view.pool_size > 0
-    if not best.played and not proven and not draws:
+    # The answer a time limit cut (or of another objective) may place other than the
+    # bot's own best play: the advice then says what it counts, not "the 5 tiles"
+    # beside an answer that found none.
+    counted = best.tiles_played if shown is None else len(shown)
+    elsewhere = bool(best.played) and counted != best.tiles_played
+    if elsewhere:
+        text = _elsewhere(decision, holds_back, name_tiles, counted)
+    elif not best.played and not proven and not draws:
         text = _(
             "The strong bot's search stopped before finding a play: it would pass, the pool"
             " being empty."
@@ -333,9 +345,66 @@ def advise(
             tiles=format_tiles(decision.played),
             why=decision.reason,
         )
-    if holds_back and not proven:
+    if not proven and (holds_back or elsewhere):
         text = _("{advice} Its search stopped before proving the best play.", advice=text)
     return Advice(holds_back, draws, decision.played, keeps, text)
+
+
+def _elsewhere(decision: Decision, holds_back: bool, name_tiles: bool, shown: int) -> str:
+    """The advice beside an answer that places ``shown`` tiles, not as many as the
+    bot's own best play: that play's count said as its own search's."""
+    best = decision.best
+    if not holds_back and decision.reason == best_reason(best):
+        return _n(
+            "The strong bot's own search finds a play of {n} tile, where this answer places"
+            " {shown}, and it would make it.",
+            "The strong bot's own search finds a play of {n} tiles, where this answer places"
+            " {shown}, and it would make it.",
+            best.tiles_played,
+            shown=shown,
+        )
+    if not holds_back:
+        return _n(
+            "The strong bot's own search finds a play of {n} tile, where this answer places"
+            " {shown}, and it would make it: {why}.",
+            "The strong bot's own search finds a play of {n} tiles, where this answer places"
+            " {shown}, and it would make it: {why}.",
+            best.tiles_played,
+            shown=shown,
+            why=decision.reason,
+        )
+    if decision.move.is_draw:
+        return _n(
+            "The strong bot's own search finds a play of {n} tile, where this answer places"
+            " {shown}, but it would draw rather than play it: {why}.",
+            "The strong bot's own search finds a play of {n} tiles, where this answer places"
+            " {shown}, but it would draw rather than play them: {why}.",
+            best.tiles_played,
+            shown=shown,
+            why=decision.reason,
+        )
+    if not name_tiles:
+        return _n(
+            "The strong bot's own search finds a play of {n} tile, where this answer places"
+            " {shown}; it would play only {played} of it: {why}.",
+            "The strong bot's own search finds a play of {n} tiles, where this answer places"
+            " {shown}; it would play only {played} of them: {why}.",
+            best.tiles_played,
+            shown=shown,
+            played=len(decision.played),
+            why=decision.reason,
+        )
+    return _n(
+        "The strong bot's own search finds a play of {n} tile, where this answer places"
+        " {shown}; it would play only {played} of it ({tiles}): {why}.",
+        "The strong bot's own search finds a play of {n} tiles, where this answer places"
+        " {shown}; it would play only {played} of them ({tiles}): {why}.",
+        best.tiles_played,
+        shown=shown,
+        played=len(decision.played),
+        tiles=format_tiles(decision.played),
+        why=decision.reason,
+    )
 
 
 def decide(view: View, strategy: Strategy) -> Decision:

@@ -436,7 +436,10 @@ def step_answer(step: Step) -> dict[str, Any]:
 class AdviceOut(Answer):
     """What the strong bot would do instead of the best play, and why."""
 
-    holds_back: bool = Field(description="it would place fewer tiles than the best play")
+    holds_back: bool = Field(
+        description="it would place fewer tiles than the best play its own search finds (which "
+        "may place more than an answer the time limit cut: the text then says both counts)"
+    )
     draws: bool = Field(description="it would draw rather than play")
     plays: list[AnyTile] | None = Field(
         description="the rack tiles it would place (null below hint level full, which alone "

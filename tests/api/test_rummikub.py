@@ -39,6 +39,7 @@ from tests.api.support import (
     assert_legal_response,
     in_order,
 )
+from tests.support import spend_the_clock
 
 EXAMPLE = {"rack": ["R1", "R2", "J"], "table": [["R3", "R4", "R5"], ["K7", "B7", "O7"]]}
 
@@ -622,6 +623,23 @@ def test_the_worker_lowers_a_solve_to_the_servers_caps(monkeypatch: pytest.Monke
     assert (asked[0].time_limit_ms, asked[0].disruption_time_limit_ms) == (1000, 50)
     assert asked[0].lang == "en"  # the header's language when the body names none
     assert status == "optimal" == json.loads(data)["status"]
+
+
+def test_a_solve_the_clock_cut_says_what_its_advice_counts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The worker's answer (what /solve sends) beside a search its time limit cut: the
+    advice counts the strong bot's own play as its own, not "the 3 tiles" of no play."""
+    whole = solve_rummikub(EXAMPLE)
+    spend_the_clock(monkeypatch, "solver.rummikub.wire")  # the bot's clock is its own
+    body = {**EXAMPLE, "opponents": [{"rack_size": 9, "opened": True}]}
+    data, _status = worker.raw_answer("solve_rummikub", json.dumps(body), "en", {})
+    answer = json.loads(data)
+    assert answer["time_capped"]
+    assert answer["advice"]["text"].startswith(
+        f"The strong bot's own search finds a play of {whole['tiles_played']} tiles, where"
+        f" this answer places {answer['tiles_played']}"
+    )
 
 
 def test_a_worker_sends_a_solve_answer_as_its_size_then_its_bytes() -> None:

@@ -36,6 +36,7 @@ from solver.rummikub.strategy import (
     smallest_opening,
 )
 from tests.rummikub.games_support import SMALL_OPTIONS, TINY, TINY_OPTIONS, play
+from tests.support import spend_the_clock
 
 LINE_UPS = [
     ["strong", "greedy"],
@@ -539,6 +540,49 @@ def test_the_advice_keeps_tiles_of_the_play_the_hint_shows() -> None:
     assert advice["draws"]
     assert advice["plays"] == []
     assert sorted(advice["keeps"]) == sorted(answer["played"]) == ["J", "O6"]
+
+
+@pytest.mark.parametrize("level", ["full", "tile", "nudge"])
+def test_advice_beside_an_answer_the_clock_cut_says_what_it_counts(
+    monkeypatch: pytest.MonkeyPatch, level: str
+) -> None:
+    """The hint's search, cut by the time limit, found no play, and the advice said
+    "The strong bot would play only 1 of the 5 tiles": 5 tiles of a play the answer
+    does not show. It says now that its own search found them."""
+    request = {**HOLDING, "opponents": [{"rack_size": 9, "opened": True}], "hint_level": level}
+    whole = solve_rummikub(request)
+    spend_the_clock(monkeypatch, "solver.rummikub.wire")  # the bot's clock is its own
+    cut = solve_rummikub(request)
+    assert cut["time_capped"]
+    assert cut["tiles_played"] < whole["tiles_played"]
+    text = cut["advice"]["text"]
+    assert text.startswith(
+        f"The strong bot's own search finds a play of {whole['tiles_played']} tiles, where"
+        f" this answer places {cut['tiles_played']}; it would play only 1 of them"
+    )
+    assert cut["advice"]["holds_back"]
+    if level == "full":
+        assert cut["advice"]["plays"] == whole["advice"]["plays"]
+        assert cut["advice"]["keeps"] == []  # of the tiles the answer plays: none
+    with language("ja"):
+        said = solve_rummikub(request)["advice"]["text"]
+    assert f"{whole['tiles_played']}枚" in said
+    assert "この答え" in said
+
+
+def test_advice_making_the_play_an_answer_the_clock_cut_did_not_find(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bot would play all it found: not "the best play too" beside no play."""
+    request = {"rack": ["R1", "R2", "R3"], "opponents": [{"rack_size": 9, "opened": True}]}
+    spend_the_clock(monkeypatch, "solver.rummikub.wire")  # the bot's clock is its own
+    cut = solve_rummikub(request)
+    assert cut["time_capped"]
+    assert not cut["tiles_played"]
+    assert cut["advice"]["text"] == (
+        "The strong bot's own search finds a play of 3 tiles, where this answer places 0,"
+        " and it would make it: the best play empties the rack."
+    )
 
 
 def test_advice_below_the_full_hint_gives_no_tile_away() -> None:

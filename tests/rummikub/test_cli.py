@@ -340,6 +340,22 @@ def test_solve_opponents_adds_the_strong_bots_advice(capsys: pytest.CaptureFixtu
     assert "--opponents takes rack sizes like 9,14 or 9o, got '9x'" in capsys.readouterr().err
 
 
+def test_solve_cut_by_the_clock_says_what_the_advice_counts(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "No play found before the search stopped." then "The strong bot would play only
+    2 of the 5 tiles": 5 tiles of a play not shown (the walk's --time-limit 0.001)."""
+    args = ["solve", "--rack", "K8 K9 O1 J B12 B13 K12", "--opponents", "9o,3"]
+    args += ["--table", "B7 K7 O7 R7 | R1 R2 R3 | R5 J B5"]
+    spend_the_clock(monkeypatch, "solver.rummikub.wire")  # the bot's clock is its own
+    for hint in ("full", "nudge"):
+        assert main([*args, "--hint", hint]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("No play found before the search stopped.\n")
+        assert "\nThe strong bot's own search finds a play of 5 tiles, where this answer" in out
+        assert "The strong bot would" not in out
+
+
 def test_opponents_are_read_as_sets_and_runs_are() -> None:
     # One parser (solver.commands.sizes_from_flag): spaces part sizes, as they do
     # --sets 3 3 and the tiles, and full width digits, commas and o read as ASCII.
