@@ -585,6 +585,23 @@ def test_advice_making_the_play_an_answer_the_clock_cut_did_not_find(
     )
 
 
+def test_advice_beside_an_answer_of_most_points_says_what_it_counts() -> None:
+    """The answer of most points places 5 tiles, the bot's best play (most tiles) 6:
+    "rather than play the 6 tiles it could" was said beside the answer's 5."""
+    request: dict[str, Any] = {
+        "rack": ["R6", "B4", "B6", "B13", "K2", "O4", "O6", "O9", "J"],
+        "table": [["R3", "K3", "O3"], ["R6", "R7", "R8", "R9"], ["R8", "B8", "K8"]],
+    }
+    most = solve_rummikub(request)["tiles_played"]
+    opponents = [{"rack_size": 9, "opened": True}]
+    answer = solve_rummikub({**request, "objective": "points", "opponents": opponents})
+    assert answer["tiles_played"] != most
+    assert answer["advice"]["text"].startswith(
+        f"The strong bot's own search finds a play of {most} tiles, where this answer places"
+        f" {answer['tiles_played']}"
+    )
+
+
 def test_advice_below_the_full_hint_gives_no_tile_away() -> None:
     # A nudge says only whether a play exists and its size: its advice used to list
     # the tiles the bot would play and keep, which together were the whole best play.
