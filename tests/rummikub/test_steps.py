@@ -167,3 +167,15 @@ def test_rack_places_match_the_origins_of_random_plays_with_jokers_on_both_sides
             [[str(t) for t in s] for s in position.table], [str(t) for t in position.rack], rules
         )
     assert both >= 10  # enough sets with a joker from each side
+
+
+@pytest.mark.parametrize("stood", ["K5", "O5"])
+def test_rack_places_keep_a_group_joker_of_the_table_where_it_stood(stood: str) -> None:
+    # A group has no places to tell its jokers by: the table's joker is the one still
+    # standing for the colour it stood for, the rack's stands for the colour left.
+    response = solve_rummikub({"rack": ["J"], "table": [["R5", "B5", f"J({stood})"]]})
+    (group,) = response["table"]
+    assert sorted(group["as"]) == ["B5", "K5", "O5", "R5"]
+    tiles = zip(group["tiles"], group["as"], strict=True)
+    jokers = {meant: place for place, (tile, meant) in enumerate(tiles) if tile == "J"}
+    assert group["from_rack_places"] == [jokers[({"K5", "O5"} - {stood}).pop()]]
