@@ -28,10 +28,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ortools.sat.python import cp_model
 
 from solver.cpsat import Limit, Status, note_status
+from solver.errors import RequestError
 from solver.i18n import _, _n
 from solver.shanghai.bound import (
     Analysis,
@@ -56,7 +58,7 @@ from solver.shanghai.model import (
     extras_used,
     solve_model,
 )
-from solver.shanghai.notation import Card, format_cards
+from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, format_cards
 from solver.shanghai.result import Discard
 from solver.shanghai.rules import Rules
 
@@ -101,6 +103,47 @@ def deficiency(
     limit = Limit() if limit is None else limit
     value, status = _solve(hand, contract, unseen, rules, limit, known)
     return value, note_status(status)  # for a bot game's status (solver.cpsat.solve_statuses)
+
+
+@lru_cache(maxsize=256)
+def cannot_be_laid(contract: Contract, rules: Rules) -> bool:
+    """Whether not even every card of the game can lay ``contract`` at once (each meld
+    with no more wild cards than natural ones), proven: False when it can, or when the
+    search stopped before settling it. Each meld may fit the rules alone and the whole
+    not: three sets of 6 from one deck need six wild cards beyond their ranks' fours."""
+    game = Counter({card: rules.copies(card) for card in (*ALL_NATURALS, JOKER)})
+    value, status = deficiency(Counter(), contract, game, rules, limit=Limit(CONTRACT_TIME))
+    return value is None and status is Status.OPTIMAL
+
+
+def check_layable(contract: Contract, rules: Rules) -> None:
+    """Raise :class:`~solver.errors.RequestError` saying so when not even every card of
+    the game can lay ``contract`` at once (:func:`cannot_be_laid`); the sizes of its
+    melds one by one are :meth:`Contract.check`'s."""
+    if not cannot_be_laid(contract, rules):
+        return
+    decks = _n("{n} deck", "{n} decks", rules.decks)
+    jokers = _n("{n} joker", "{n} jokers", rules.jokers)
+    cards = (
+        _("{decks}, {jokers}, twos wild", decks=decks, jokers=jokers)
+        if rules.twos_wild
+        else _("{decks}, {jokers}", decks=decks, jokers=jokers)
+    )
+    raise RequestError(
+        _(
+            "the contract ({contract}) cannot be met under these rules: not even all the"
+            " game's cards ({cards}) lay its melds at once, with no meld holding more wild"
+            " cards than natural ones",
+            contract=contract,
+            cards=cards,
+        )
+    ).about("contract")
+
+
+CONTRACT_TIME = 10.0
+"""The wall-clock cap (seconds) on proving a contract cannot be laid: only a safety
+cap, the solve stopping first at its deterministic effort (the hardest seen, five runs
+of 10 from one deck, took 0.25 s)."""
 
 
 def _solve(
