@@ -1,0 +1,191 @@
+"""On rule variants hypothesis draws (any decks, jokers, wild twos, low aces, going out
+by discarding, meld sizes, point values), every play-phase answer is legal by an
+independent check (tests/shanghai/legality.py) and its optimum, going out and then the
+fewest points left after the plays, is the exhaustive search's (tests/shanghai/brute.py),
+as are the take option's chances to go down and out and the deficiency called exact. A
+contract is refused exactly when an independent model (tests/shanghai/layable.py) finds
+that not even all the game's cards lay it.
+
+``MELDWISE_EXAMPLES=N python -m pytest -m variants`` draws N examples a test.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import assume, event, given, note, settings
+from hypothesis import strategies as st
+
+from solver import advise_shanghai
+from solver.errors import RequestError
+from solver.shanghai.notation import ACE, Card
+from solver.shanghai.rules import Rules
+from tests.shanghai.brute import Brute, Laid, TurnBrute
+from tests.shanghai.layable import layable
+from tests.shanghai.legality import Request, problems
+from tests.shanghai.strategies import (
+    Drawn,
+    contracts,
+    examples,
+    hand_near_contract,
+    hand_near_table,
+    tables,
+    variants,
+)
+
+BRUTES: dict[Rules, TurnBrute] = {}
+
+
+def brute_for(rules: Rules) -> TurnBrute:
+    if rules not in BRUTES:
+        BRUTES.clear()  # one variant an example: keep memory flat
+        BRUTES[rules] = TurnBrute(rules)
+    return BRUTES[rules]
+
+
+def request_of(drawn: Drawn) -> dict[str, Any]:
+    return {
+        "hand": [str(c) for c in drawn.hand],
+        "contract": {"sets": list(drawn.contract[0]), "runs": list(drawn.contract[1])},
+        "down": drawn.down,
+        "table": [{"cards": [str(c) for c in cards]} for _, cards, _ in drawn.table],
+        "phase": "play",
+        "rules": {name: getattr(drawn.rules, name) for name in Rules.__dataclass_fields__},
+        "time_limit_ms": 60_000,
+    }
+
+
+def slots_of(drawn: Drawn) -> list[tuple[str, int]] | None:
+    """The contract's melds as the exhaustive search takes them (None: down)."""
+    if drawn.down:
+        return None
+    return [("set", n) for n in drawn.contract[0]] + [("run", n) for n in drawn.contract[1]]
+
+
+def laid_of(drawn: Drawn) -> list[Laid]:
+    """The table as the exhaustive search takes it: each run from its first place."""
+    laid = []
+    for kind, cards, meant in drawn.table:
+        start = 0
+        if kind == "run":
+            low = meant[0].rank == ACE and len(meant) > 1 and meant[1].rank == 2
+            start = 1 if low else meant[0].rank
+        laid.append(Laid(kind, cards, meant, start))
+    return laid
+
+
+def check_play(drawn: Drawn) -> bool:
+    """The play phase: legal and the best. False when the contract was refused."""
+    request = request_of(drawn)
+    note(request)
+    rules = drawn.rules
+    can_lay = layable(*drawn.contract, rules)
+    refused = None
+    try:
+        answer = advise_shanghai(request)
+    except RequestError as error:
+        refused = str(error)
+    if refused is not None:
+        # Refused, in words, only a contract not even the whole game lays at once.
+        assert "cannot be met under these rules" in refused, refused
+        assert not can_lay, refused
+        event("refused: the contract cannot be met")
+        return False
+    assert can_lay, "a contract the game cannot lay was not refused"
+    note(answer)
+    contract = None if drawn.down else drawn.contract
+    wrong = problems(Request(drawn.hand, contract, drawn.table, rules), answer)
+    assert not wrong, wrong
+    assert answer["play_status"] == "optimal", answer
+    best = brute_for(rules).best(list(drawn.hand), slots_of(drawn), laid_of(drawn))
+    played = answer["lay_offs"]
+    if best is None:
+        event("no play")
+        assert answer["go_down"] is None, answer
+        assert played is None, answer
+        return True
+    assert played is not None, (best, answer)
+    left = Counter(Card.parse(c) for c in played["left"])
+    got = (played["can_go_out"], sum(rules.points(c) * n for c, n in left.items()))
+    assert got == best, (got, best)
+    event(f"goes down: {answer['go_down'] is not None}, goes out: {got[0]}")
+    return True
+
+
+def check_take(drawn: Drawn, upcard: Card) -> None:
+    """Before the draw, the hand less ``upcard``: taking the upcard gives the hand asked
+    about, so the take option's chances to go down and out (exact: one solve of the
+    turn) are 0 or 1 as the exhaustive search finds a play that does."""
+    hand = list(drawn.hand)
+    hand.remove(upcard)
+    request = {**request_of(drawn), "hand": [str(c) for c in hand], "phase": "draw"}
+    request["upcard"] = str(upcard)
+    note(request)
+    answer = advise_shanghai(request)
+    note(answer)
+    take = next(o for o in answer["draw_options"] if o["action"] == "take")
+    assert take["chances_proven"], answer
+    best = brute_for(drawn.rules).best(list(drawn.hand), slots_of(drawn), laid_of(drawn))
+    goes_out = best is not None and best[0]
+    assert take["go_out"] == (1.0 if goes_out else 0.0), (best, take)
+    if drawn.down:
+        assert take["go_down"] is None, take
+    else:
+        assert take["go_down"] == (0.0 if best is None else 1.0), (best, take)
+
+
+def check_turn(data: st.DataObject, drawn: Drawn) -> None:
+    """The play phase, then (a contract not refused) the take before it."""
+    if check_play(drawn) and len(drawn.hand) >= 2:
+        check_take(drawn, data.draw(st.sampled_from(drawn.hand)))
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(40))
+@given(data=st.data(), rules=variants())
+def test_going_down_is_legal_and_best_on_any_variant(data: st.DataObject, rules: Rules) -> None:
+    """A player not down, a hand near the drawn contract, a table of the variant's melds."""
+    contract = data.draw(contracts(rules))
+    table = data.draw(tables(rules))
+    hand = data.draw(hand_near_contract(rules, contract, table))
+    check_turn(data, Drawn(rules, contract, table, hand, down=False))
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(60))
+@given(data=st.data(), rules=variants())
+def test_laying_off_is_legal_and_best_on_any_variant(data: st.DataObject, rules: Rules) -> None:
+    """A player down: swaps and lay-offs on a table of the variant's melds."""
+    contract = data.draw(contracts(rules))
+    table = data.draw(tables(rules, at_least=1))
+    hand = data.draw(hand_near_table(rules, table))
+    check_turn(data, Drawn(rules, contract, table, hand, down=True))
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(30))
+@given(data=st.data(), rules=variants())
+def test_the_deficiency_is_exact_on_any_variant(data: st.DataObject, rules: Rules) -> None:
+    """The deficiency the answer calls exact, and the one its discard leaves, are the
+    exhaustive search's (with 6 decks or more, as it takes extra cards never to run
+    short: a hand holds at most 3 copies of a card here)."""
+    rules = replace(rules, decks=max(rules.decks, 6))
+    contract = data.draw(contracts(rules))
+    hand = data.draw(hand_near_contract(rules, contract, (), missing=4))
+    assume(len(hand) <= 10)  # the search tries every split of the hand
+    request = request_of(Drawn(rules, contract, (), hand, down=False))
+    note(request)
+    answer = advise_shanghai(request)
+    note(answer)
+    brute = Brute(rules, *contract)
+    if answer["status"] == "optimal":
+        assert answer["deficiency"] == brute.deficiency(list(hand)), answer
+    discard = answer["discard"]
+    if answer["go_down"] is None and discard is not None and answer["status"] == "optimal":
+        rest = list(hand)
+        rest.remove(Card.parse(discard["card"]))
+        assert discard["deficiency_after"] == brute.deficiency(rest), discard
+        event(f"deficiency {answer['deficiency']}, after the discard {discard['deficiency_after']}")
