@@ -306,10 +306,11 @@ def test_joker_limit_and_wraps(cards: str, valid: bool) -> None:
             read_meld(parse_cards(cards), Rules())
 
 
-@pytest.mark.parametrize("cards", ["AS 2S 3S 4S", "AS JK 3S 4S", "2S 3S 4S AS"])
+@pytest.mark.parametrize("cards", ["AS 2S 3S 4S", "AS JK 3S 4S", "2S 3S 4S AS", "JK 2S 3S 4S"])
 def test_a_low_ace_run_names_the_ace_low_rule(cards: str) -> None:
     """A run that needs the low ace says which rule allows it (it used to say only
-    that runs never wrap from K-A to 2, naming no rule)."""
+    that runs never wrap from K-A to 2, naming no rule; with a wild card as the low
+    ace, that its cards were not consecutive in the order written, as they were)."""
     with pytest.raises(InvalidMeld, match="unless the rule 'ace_low' is on"):
         read_meld(parse_cards(cards), Rules())
     read_meld(parse_cards(cards), Rules(ace_low=True))
