@@ -145,8 +145,9 @@ def table_melds(request: Request) -> list[TableMeld]:
     return melds
 
 
-def problems(request: Request, answer: dict[str, Any]) -> list[str]:
-    """Everything illegal in the play phase of ``answer`` (empty: a legal turn)."""
+def problems(request: Request, answer: dict[str, Any], *, ends: bool = True) -> list[str]:
+    """Everything illegal in the play phase of ``answer`` (empty: a legal turn);
+    ``ends`` false for plays alone (a review's best), whose discard is not given."""
     rules = request.rules
     hand = Counter(request.hand)
     table = table_melds(request)
@@ -172,7 +173,14 @@ def problems(request: Request, answer: dict[str, Any]) -> list[str]:
             wrong.append(f"table meld {i} ends with more wild cards than natural ones: {shown}")
     if any(n < 0 for n in hand.values()):
         wrong.append(f"cards laid that the hand did not hold: {-hand}")
-    wrong += _turn_end(answer, +hand, request, go_down is not None)
+    if ends:
+        wrong += _turn_end(answer, +hand, request, go_down is not None)
+    elif lay_offs is not None:
+        left = Counter(card_of(c) for c in lay_offs["left"])
+        if left != +hand:
+            wrong.append(f"lay_offs.left {lay_offs['left']} is not the hand after the plays")
+        if sum(left.values()) == 1 and not request.rules.go_out_by_discard:
+            wrong.append("the plays leave one card, which the rules forbid discarding")
     return wrong
 
 

@@ -11,17 +11,23 @@ that not even all the game's cards lay it.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import replace
 from typing import Any
 
 import pytest
-from hypothesis import assume, event, given, note, settings
+from hypothesis import assume, event, given, note, reject, settings
 from hypothesis import strategies as st
 
 from solver import advise_shanghai
-from solver.errors import RequestError
+from solver.cpsat import Status
+from solver.errors import RequestError, RulesError
+from solver.shanghai.bots import make_bot
+from solver.shanghai.engine import Game, GameSettings
 from solver.shanghai.notation import ACE, Card
+from solver.shanghai.record import read_record, record_to_dict
+from solver.shanghai.review import review_game, review_to_dict
 from solver.shanghai.rules import Rules
 from tests.shanghai.brute import Brute, Laid, TurnBrute
 from tests.shanghai.layable import layable
@@ -35,6 +41,7 @@ from tests.shanghai.strategies import (
     tables,
     variants,
 )
+from tests.shanghai.test_shanghai_review import brute_best
 
 BRUTES: dict[Rules, TurnBrute] = {}
 
@@ -189,3 +196,44 @@ def test_the_deficiency_is_exact_on_any_variant(data: st.DataObject, rules: Rule
         rest.remove(Card.parse(discard["card"]))
         assert discard["deficiency_after"] == brute.deficiency(rest), discard
         event(f"deficiency {answer['deficiency']}, after the discard {discard['deficiency_after']}")
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(8))
+@given(data=st.data(), rules=variants())
+def test_a_bot_games_review_is_legal_and_best_on_any_variant(
+    data: st.DataObject, rules: Rules
+) -> None:
+    """A short bot game on the variant plays to its end, its record replays, and the
+    review's best play of each turn is legal and the exhaustive search's (small hands
+    and at most one buy of up to 3 cards, for the search)."""
+    rules = replace(
+        rules, buys=min(rules.buys, 1), buy_penalty_cards=min(rules.buy_penalty_cards, 2)
+    )
+    try:
+        game_settings = GameSettings(
+            rules=rules,
+            players=data.draw(st.integers(2, 3)),
+            hands=data.draw(st.integers(1, 2)),
+            hand_size=data.draw(st.integers(3, 6)),
+            max_turns=30,
+        )
+    except RulesError:
+        reject()  # a contract the game cannot lay: refused, checked above
+    game = Game.new(game_settings, data.draw(st.integers(0, 999)))
+    names = [data.draw(st.sampled_from(["greedy", "strong"])) for _ in range(game_settings.players)]
+    bots = [make_bot(name, seat) for seat, name in enumerate(names)]
+    while not game.over:
+        game.apply(bots[game.to_move].choose(game.view(game.to_move)))
+    review = review_game(read_record(json.loads(json.dumps(record_to_dict(game, names)))))
+    wire = review_to_dict(review)["turns"]
+    for turn, said in zip(review.turns, wire, strict=True):
+        assert turn.status is Status.OPTIMAL, turn.event
+        assert turn.best is not None, turn.event
+        assert (turn.best.goes_out, turn.best.points_left) == brute_best(turn, rules), turn.event
+        contract = None if turn.down else (turn.contract.sets, turn.contract.runs)
+        table = tuple((t.meld.kind.value, t.meld.cards, t.meld.stands_for) for t in turn.table)
+        asked = Request(turn.hand, contract, table, rules)
+        wrong = problems(asked, {**said["best"], "discard": None}, ends=False)
+        assert not wrong, (turn.event, wrong)
+    event(f"{len(review.turns)} turns reviewed")
