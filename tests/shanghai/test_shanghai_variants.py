@@ -25,7 +25,7 @@ from solver.cpsat import Status
 from solver.errors import RequestError, RulesError
 from solver.shanghai.bots import make_bot
 from solver.shanghai.engine import Game, GameSettings
-from solver.shanghai.notation import ACE, Card
+from solver.shanghai.notation import ACE, ALL_NATURALS, JOKER, Card
 from solver.shanghai.record import read_record, record_to_dict
 from solver.shanghai.review import review_game, review_to_dict
 from solver.shanghai.rules import Rules
@@ -125,7 +125,8 @@ def check_play(drawn: Drawn) -> bool:
 def check_take(drawn: Drawn, upcard: Card) -> None:
     """Before the draw, the hand less ``upcard``: taking the upcard gives the hand asked
     about, so the take option's chances to go down and out (exact: one solve of the
-    turn) are 0 or 1 as the exhaustive search finds a play that does."""
+    turn) are 0 or 1 as the exhaustive search finds a play that does; for a player down,
+    the draw option's chance to go out too (:func:`check_draw_out`)."""
     hand = list(drawn.hand)
     hand.remove(upcard)
     request = {**request_of(drawn), "hand": [str(c) for c in hand], "phase": "draw"}
@@ -140,8 +141,30 @@ def check_take(drawn: Drawn, upcard: Card) -> None:
     assert take["go_out"] == (1.0 if goes_out else 0.0), (best, take)
     if drawn.down:
         assert take["go_down"] is None, take
+        check_draw_out(drawn, hand, upcard, answer)
     else:
         assert take["go_down"] == (0.0 if best is None else 1.0), (best, take)
+
+
+def check_draw_out(drawn: Drawn, hand: list[Card], upcard: Card, answer: dict[str, Any]) -> None:
+    """A player down: the draw option's chance to go out is the share of the unseen
+    cards (counted here: the game's copies less the hand, the table and the upcard)
+    after which the exhaustive search goes out."""
+    draw = next(o for o in answer["draw_options"] if o["action"] == "draw")
+    if draw["go_out"] is None or not draw["chances_proven"]:
+        return
+    rules = drawn.rules
+    in_view = Counter(hand) + Counter(c for _, cards, _ in drawn.table for c in cards)
+    in_view[upcard] += 1
+    unseen = {c: rules.copies(c) - in_view[c] for c in (*ALL_NATURALS, JOKER)}
+    brute, laid = brute_for(rules), laid_of(drawn)
+    out = 0
+    for card, n in unseen.items():
+        if n > 0:
+            best = brute.best([*hand, card], None, laid)
+            out += n if best is not None and best[0] else 0
+    assert draw["go_out"] == round(out / sum(unseen.values()), 4), (out, draw)
+    event(f"a stock card goes out: {out > 0}")
 
 
 def check_turn(data: st.DataObject, drawn: Drawn) -> None:
@@ -162,7 +185,7 @@ def test_going_down_is_legal_and_best_on_any_variant(data: st.DataObject, rules:
 
 
 @pytest.mark.variants
-@settings(max_examples=examples(60))
+@settings(max_examples=examples(40))
 @given(data=st.data(), rules=variants())
 def test_laying_off_is_legal_and_best_on_any_variant(data: st.DataObject, rules: Rules) -> None:
     """A player down: swaps and lay-offs on a table of the variant's melds."""
