@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.shanghai.notation import Card
+from solver.shanghai.notation import Card, Suit
 from solver.shanghai.rules import Rules
 
 JOKER_RANK = 0
@@ -148,6 +148,32 @@ def table_melds(request: Request) -> list[TableMeld]:
 def problems(request: Request, answer: dict[str, Any], *, ends: bool = True) -> list[str]:
     """Everything illegal in the play phase of ``answer`` (empty: a legal turn);
     ``ends`` false for plays alone (a review's best), whose discard is not given."""
+    return played(request, answer, ends=ends)[0]
+
+
+def table_after(request: Request, answer: dict[str, Any]) -> list[tuple[str, Cards, Cards, int]]:
+    """The table after the plays of a legal ``answer``: each meld as (kind, cards, what
+    each plays as, first run place; 0 for a set)."""
+    melds = []
+    for meld in played(request, answer)[1]:
+        spots = sorted(meld.spots, key=lambda s: s.place)
+        cards = tuple(s.card for s in spots)
+        if meld.kind == "set":
+            melds.append(("set", cards, tuple(Card(meld.key, None) for _ in spots), 0))
+        else:
+            suit = Suit.from_index(meld.key)
+            meant = tuple(Card(ACE if s.place == 1 else s.place, suit) for s in spots)
+            melds.append(("run", cards, meant, spots[0].place))
+    return melds
+
+
+Cards = tuple[Card, ...]
+
+
+def played(
+    request: Request, answer: dict[str, Any], *, ends: bool = True
+) -> tuple[list[str], list[TableMeld]]:
+    """:func:`problems`, and the table the plays leave."""
     rules = request.rules
     hand = Counter(request.hand)
     table = table_melds(request)
@@ -181,7 +207,7 @@ def problems(request: Request, answer: dict[str, Any], *, ends: bool = True) -> 
             wrong.append(f"lay_offs.left {lay_offs['left']} is not the hand after the plays")
         if sum(left.values()) == 1 and not request.rules.go_out_by_discard:
             wrong.append("the plays leave one card, which the rules forbid discarding")
-    return wrong
+    return wrong, table
 
 
 def _swap(

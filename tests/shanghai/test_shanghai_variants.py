@@ -29,9 +29,9 @@ from solver.shanghai.notation import ACE, ALL_NATURALS, JOKER, Card
 from solver.shanghai.record import read_record, record_to_dict
 from solver.shanghai.review import review_game, review_to_dict
 from solver.shanghai.rules import Rules
-from tests.shanghai.brute import Brute, Laid, TurnBrute
+from tests.shanghai.brute import Brute, Laid, TurnBrute, fits_all
 from tests.shanghai.layable import layable
-from tests.shanghai.legality import Request, problems
+from tests.shanghai.legality import Request, problems, table_after
 from tests.shanghai.strategies import (
     Drawn,
     contracts,
@@ -104,8 +104,10 @@ def check_play(drawn: Drawn) -> bool:
     assert can_lay, "a contract the game cannot lay was not refused"
     note(answer)
     contract = None if drawn.down else drawn.contract
-    wrong = problems(Request(drawn.hand, contract, drawn.table, rules), answer)
+    asked = Request(drawn.hand, contract, drawn.table, rules)
+    wrong = problems(asked, answer)
     assert not wrong, wrong
+    check_discard(asked, answer)
     assert answer["play_status"] == "optimal", answer
     best = brute_for(rules).best(list(drawn.hand), slots_of(drawn), laid_of(drawn))
     played = answer["lay_offs"]
@@ -120,6 +122,25 @@ def check_play(drawn: Drawn) -> bool:
     assert got == best, (got, best)
     event(f"goes down: {answer['go_down'] is not None}, goes out: {got[0]}")
     return True
+
+
+def check_discard(asked: Request, answer: dict[str, Any]) -> None:
+    """A player going down or down who does not go out throws the costliest card left
+    that no meld of the table after the turn takes (the exhaustive search's test), or
+    the costliest card left when every one could be laid off: with nothing known of the
+    next player, the danger of the first is 0, of the others 1."""
+    discard, played = answer["discard"], answer["lay_offs"]
+    if discard is None or played is None or played["can_go_out"]:
+        return
+    rules = asked.rules
+    after = [Laid(*meld) for meld in table_after(asked, answer)]
+    left = [Card.parse(c) for c in played["left"]]
+    dead = [c for c in left if not any(fits_all(m, Counter([c]), rules) for m in after)]
+    pool = dead or left
+    card = Card.parse(discard["card"])
+    assert card in pool, (discard, dead)
+    assert rules.points(card) == max(rules.points(c) for c in pool), (discard, pool)
+    event(f"discard: {'dead' if dead else 'every card could be laid off'}")
 
 
 def check_take(drawn: Drawn, upcard: Card) -> None:
