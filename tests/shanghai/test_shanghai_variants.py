@@ -24,11 +24,13 @@ from solver import advise_shanghai
 from solver.cpsat import Status
 from solver.errors import RequestError, RulesError
 from solver.shanghai.bots import make_bot
+from solver.shanghai.contracts import Contract
+from solver.shanghai.deficiency import check_layable
 from solver.shanghai.engine import Game, GameSettings
 from solver.shanghai.notation import ACE, ALL_NATURALS, JOKER, Card
 from solver.shanghai.record import read_record, record_to_dict
 from solver.shanghai.review import review_game, review_to_dict
-from solver.shanghai.rules import Rules
+from solver.shanghai.rules import MAX_RUN_LEN, Rules
 from tests.shanghai.brute import Brute, Laid, TurnBrute, fits_all
 from tests.shanghai.layable import layable
 from tests.shanghai.legality import Request, problems, table_after
@@ -38,6 +40,7 @@ from tests.shanghai.strategies import (
     examples,
     hand_near_contract,
     hand_near_table,
+    largest_set,
     tables,
     variants,
 )
@@ -281,3 +284,41 @@ def test_a_bot_games_review_is_legal_and_best_on_any_variant(
         wrong = problems(asked, {**said["best"], "discard": None}, ends=False)
         assert not wrong, (turn.event, wrong)
     event(f"{len(review.turns)} turns reviewed")
+
+
+@st.composite
+def scarce_rules(draw: st.DrawFn) -> Rules:
+    """A variant of few cards (one or two decks, at most two jokers a deck), where a
+    contract the rules allow meld by meld may still not be layable as a whole."""
+    rules = draw(variants())
+    return replace(rules, decks=draw(st.integers(1, 2)), jokers_per_deck=draw(st.integers(0, 2)))
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(40))
+@given(data=st.data(), rules=scarce_rules())
+def test_a_contract_is_refused_exactly_when_the_game_cannot_lay_it(
+    data: st.DataObject, rules: Rules
+) -> None:
+    """One to six melds of the sizes the rules allow: the advice refuses the contract,
+    saying so, exactly when the independent model finds no way to lay it from all the
+    game's cards."""
+    most = largest_set(rules)
+    sets = []
+    if rules.min_set_len <= most:
+        sets = data.draw(st.lists(st.integers(rules.min_set_len, most), max_size=3))
+    runs = data.draw(st.lists(st.integers(rules.min_run_len, MAX_RUN_LEN), max_size=3))
+    assume(len(sets) + len(runs) >= 1)
+    can_lay = layable(tuple(sets), tuple(runs), rules)
+    request = {"hand": ["9C"], "contract": {"sets": sets, "runs": runs}, "phase": "play"}
+    request["rules"] = request_of(Drawn(rules, ((), ()), (), (), down=False))["rules"]
+    refused = None
+    try:
+        check_layable(Contract(tuple(sets), tuple(runs)), rules)
+    except RequestError as error:
+        refused = str(error)
+    assert (refused is None) == can_lay, (sets, runs, refused)
+    if refused is not None:
+        with pytest.raises(RequestError, match="cannot be met under these rules"):
+            advise_shanghai(request)
+    event(f"layable: {can_lay}")
