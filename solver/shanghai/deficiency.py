@@ -105,23 +105,33 @@ def deficiency(
     return value, note_status(status)  # for a bot game's status (solver.cpsat.solve_statuses)
 
 
-@lru_cache(maxsize=256)
 def cannot_be_laid(contract: Contract, rules: Rules) -> bool:
     """Whether not even every card of the game can lay ``contract`` at once (each meld
-    with no more wild cards than natural ones), proven: False when it can, or when the
-    solve stopped before settling it. Each meld may fit the rules alone and the whole
-    not: three sets of 6 from one deck need six wild cards beyond their ranks' fours.
+    with no more wild cards than natural ones), proven (:func:`layable`)."""
+    return layable(contract, rules) is False
+
+
+@lru_cache(maxsize=256)
+def layable(contract: Contract, rules: Rules) -> bool | None:
+    """Whether every card of the game can lay ``contract`` at once: True, False (proven
+    not: each meld may fit the rules alone and the whole not, as three sets of 6 from
+    one deck need six wild cards beyond their ranks' fours), or None when the solve
+    stopped at its work before settling it (two sets of 2 and runs of 12, 13 and 13
+    from one deck with wild twos and no joker: not layable, not settled).
 
     The search's construction settles most contracts (a completion built); the rest go
     to the completion model as a question of whether any completion exists, with more
     work (:data:`CONTRACT_EFFORT`) than a deficiency's solve: minimising the extra cards
-    left six 13-card runs from one deck with wild twos unsettled at that solve's work."""
+    left two sets of 8 and four 13-card runs from one deck with wild twos unsettled at
+    that solve's work."""
     game = Counter({card: rules.copies(card) for card in (*ALL_NATURALS, JOKER)})
     if analyse(Counter(), shape_of(contract, rules), game).cheapest is not None:
-        return False
+        return True
     hm, _ = completion_model(Counter(), contract, game, rules, None)
     code, _ = solve_model(hm, Limit(CONTRACT_TIME), effort=CONTRACT_EFFORT)
-    return bool(code == cp_model.INFEASIBLE)
+    if code == cp_model.INFEASIBLE:
+        return False
+    return True if code in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
 
 
 def check_layable(contract: Contract, rules: Rules) -> None:
