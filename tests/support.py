@@ -4,6 +4,7 @@ holding an answer to the response model it claims."""
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
 import time
@@ -62,3 +63,9 @@ def spend_the_clock(monkeypatch: pytest.MonkeyPatch, wire: str) -> None:
         f"{wire}.Limit",
         lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),
     )
+
+
+def examples(default: int) -> int:
+    """How many examples a variant test draws: ``default``, or more with
+    ``MELDWISE_EXAMPLES=N`` (the long run of the acceptance command)."""
+    return max(default, int(os.environ.get("MELDWISE_EXAMPLES", "0")))

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from solver.arguments import checked, checked_or_none
 from solver.cpsat import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
 from solver.cpsat import Limit, Status
-from solver.i18n import _
-from solver.shanghai.contracts import Contract
+from solver.i18n import _, _n
+from solver.shanghai.contracts import Contract, most_cards
 from solver.shanghai.danger import danger
 from solver.shanghai.deficiency import Study, best_discard
 from solver.shanghai.draw import Draw, DrawOption, UpcardAdvice, draw_advice
@@ -142,6 +142,7 @@ def advise(
             notes.append(_legacy_note())
     if study is not None:
         status = status.worst(study.status)
+        notes += _out_of_reach(position, rules)
     return Advice(
         contract=position.contract,
         # The answer says its deficiency is exact: one a search left as the fewest
@@ -205,6 +206,32 @@ def _play(
             ],
         )
     return None, found, []
+
+
+def _out_of_reach(position: Position, rules: Rules) -> list[str]:
+    """A note when the hand, not down, can never hold as many cards as the contract
+    lays (:func:`~solver.shanghai.contracts.most_cards`): its deficiency is exact, but
+    no card drawn or bought brings it to 0."""
+    held = len(position.hand) + (1 if position.phase is Phase.DRAW else 0)
+    most = most_cards(held, position.buys_left, rules)
+    if most >= position.contract.cards:
+        return []
+    return [
+        _n(
+            "This hand can never hold the {cards} cards the contract lays: a hand not down"
+            " grows only by buys, and it holds {held} cards after the draw, {most} at most"
+            " with its {buys} buy left (the upcard and {penalty} penalty cards each).",
+            "This hand can never hold the {cards} cards the contract lays: a hand not down"
+            " grows only by buys, and it holds {held} cards after the draw, {most} at most"
+            " with its {buys} buys left (the upcard and {penalty} penalty cards each).",
+            position.buys_left,
+            cards=position.contract.cards,
+            held=held,
+            most=most,
+            buys=position.buys_left,
+            penalty=rules.buy_penalty_cards,
+        )
+    ]
 
 
 def turn_search_stopped() -> str:

@@ -51,6 +51,7 @@ from solver.cpsat import Budget, Limit
 from solver.errors import MeldwiseError
 from solver.i18n import _
 from solver.settings import read_knobs
+from solver.shanghai.contracts import most_cards
 from solver.shanghai.danger import danger
 from solver.shanghai.deficiency import Study, best_discard
 from solver.shanghai.draw import Draw as DrawQuestion
@@ -369,8 +370,7 @@ def out_of_reach(view: View) -> bool:
     if view.down[view.seat]:
         return False
     drawn = 0 if view.step is Step.PLAY else 1
-    most = len(view.hand) + drawn + view.buys_ahead * (1 + view.rules.buy_penalty_cards)
-    return most < view.contract.cards
+    return most_cards(len(view.hand) + drawn, view.buys_ahead, view.rules) < view.contract.cards
 
 
 def shed(view: View, safely: bool = True) -> Card:

@@ -214,3 +214,11 @@ def buys_allowed(hand_number: int | None, rules: Rules) -> int:
     if hand_number is not None and hand_number >= HANDS - 1:
         return rules.buys_last_two_hands
     return rules.buys
+
+
+def most_cards(held: int, buys: int, rules: Rules) -> int:
+    """The most cards a hand not yet down can ever hold after a draw: ``held`` after
+    this turn's draw and, for each of ``buys`` buys still to make, the upcard and the
+    penalty cards (a turn's draw and discard leave its size as it is, so only buys
+    grow it); fewer than the contract lays, and the contract is out of its reach."""
+    return held + buys * (1 + rules.buy_penalty_cards)

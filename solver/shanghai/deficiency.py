@@ -28,10 +28,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ortools.sat.python import cp_model
 
 from solver.cpsat import Limit, Status, note_status
+from solver.errors import RequestError
 from solver.i18n import _, _n
 from solver.shanghai.bound import (
     Analysis,
@@ -56,7 +58,7 @@ from solver.shanghai.model import (
     extras_used,
     solve_model,
 )
-from solver.shanghai.notation import Card, format_cards
+from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, format_cards
 from solver.shanghai.result import Discard
 from solver.shanghai.rules import Rules
 
@@ -101,6 +103,69 @@ def deficiency(
     limit = Limit() if limit is None else limit
     value, status = _solve(hand, contract, unseen, rules, limit, known)
     return value, note_status(status)  # for a bot game's status (solver.cpsat.solve_statuses)
+
+
+def cannot_be_laid(contract: Contract, rules: Rules) -> bool:
+    """Whether not even every card of the game can lay ``contract`` at once (each meld
+    with no more wild cards than natural ones), proven (:func:`layable`)."""
+    return layable(contract, rules) is False
+
+
+@lru_cache(maxsize=256)
+def layable(contract: Contract, rules: Rules) -> bool | None:
+    """Whether every card of the game can lay ``contract`` at once: True, False (proven
+    not: each meld may fit the rules alone and the whole not, as three sets of 6 from
+    one deck need six wild cards beyond their ranks' fours), or None when the solve
+    stopped at its work before settling it (two sets of 2 and runs of 12, 13 and 13
+    from one deck with wild twos and no joker: not layable, not settled).
+
+    The search's construction settles most contracts (a completion built); the rest go
+    to the completion model as a question of whether any completion exists, with more
+    work (:data:`CONTRACT_EFFORT`) than a deficiency's solve: minimising the extra cards
+    left two sets of 8 and four 13-card runs from one deck with wild twos unsettled at
+    that solve's work."""
+    game = Counter({card: rules.copies(card) for card in (*ALL_NATURALS, JOKER)})
+    if analyse(Counter(), shape_of(contract, rules), game).cheapest is not None:
+        return True
+    hm, _ = completion_model(Counter(), contract, game, rules, None)
+    code, _ = solve_model(hm, Limit(CONTRACT_TIME), effort=CONTRACT_EFFORT)
+    if code == cp_model.INFEASIBLE:
+        return False
+    return True if code in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
+
+
+def check_layable(contract: Contract, rules: Rules) -> None:
+    """Raise :class:`~solver.errors.RequestError` saying so when not even every card of
+    the game can lay ``contract`` at once (:func:`cannot_be_laid`); the sizes of its
+    melds one by one are :meth:`Contract.check`'s."""
+    if not cannot_be_laid(contract, rules):
+        return
+    decks = _n("{n} deck", "{n} decks", rules.decks)
+    jokers = _n("{n} joker", "{n} jokers", rules.jokers)
+    cards = (
+        _("{decks}, {jokers}, twos wild", decks=decks, jokers=jokers)
+        if rules.twos_wild
+        else _("{decks}, {jokers}", decks=decks, jokers=jokers)
+    )
+    raise RequestError(
+        _(
+            "the contract ({contract}) cannot be met under these rules: not even all the"
+            " game's cards ({cards}) lay its melds at once, with no meld holding more wild"
+            " cards than natural ones",
+            contract=contract,
+            cards=cards,
+        )
+    ).about("contract")
+
+
+CONTRACT_EFFORT = 10.0
+"""The deterministic work (CP-SAT's units) of the solve of :func:`cannot_be_laid`: six
+13-card runs from one deck with four jokers and wild twos, the hardest contract seen,
+was proven impossible in about 3 s; it is done once per contract and rules (cached)."""
+
+CONTRACT_TIME = 30.0
+"""The wall-clock cap (seconds) on that solve: only a safety cap, the solve stopping
+first at its deterministic work."""
 
 
 def _solve(

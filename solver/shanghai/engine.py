@@ -45,6 +45,7 @@ from solver.errors import MeldwiseError, RulesError, quoted
 from solver.i18n import _, _n, clauses
 from solver.settings import check_game_settings, settings_read
 from solver.shanghai.contracts import HANDS, Contract, buys_allowed
+from solver.shanghai.deficiency import check_layable
 from solver.shanghai.melds import InvalidMeld, Meld, MeldKind, TableMeld, read_meld
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, format_cards
 from solver.shanghai.position import NextPlayer, Phase, Position
@@ -114,7 +115,9 @@ class GameSettings:
         for number in range(1, self.hands + 1):
             # A contract no hand can meet would leave every hand to end blocked.
             try:
-                Contract.for_hand(number, self.rules).check(self.rules)
+                contract = Contract.for_hand(number, self.rules)
+                contract.check(self.rules)
+                check_layable(contract, self.rules)
             except MeldwiseError as error:
                 problem = _("hand {number}: {problem}", number=number, problem=error)
                 raise RulesError(problem) from None

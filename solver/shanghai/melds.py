@@ -191,6 +191,11 @@ def why_not_a_meld(cards: Sequence[Card], rules: Rules) -> str:
     if len(cards) > MAX_RUN_LEN:
         return _("a run holds each rank once, so at most {most} cards", most=MAX_RUN_LEN)
     if _a_low_ace_run(cards, rules):
+        if not any(c.rank == ACE for c in cards):  # a wild card in the ace's place
+            return _(
+                "its first card would stand for a low ace, and the ace is high only (Q-K-A)"
+                " unless the rule 'ace_low' is on (A-2-3-4)"
+            )
         return _(
             "its ranks are not consecutive with the ace high, and the ace is high only"
             " (Q-K-A) unless the rule 'ace_low' is on (A-2-3-4)"
@@ -204,8 +209,9 @@ def why_not_a_meld(cards: Sequence[Card], rules: Rules) -> str:
 
 
 def _a_low_ace_run(cards: Sequence[Card], rules: Rules) -> bool:
-    """Whether ``cards``, no meld under ``rules``, would be one with ``ace_low`` on."""
-    if rules.ace_low or not any(c.rank == ACE for c in cards):
+    """Whether ``cards``, no meld under ``rules``, would be one with ``ace_low`` on
+    (an ace, or a wild card, at its low place)."""
+    if rules.ace_low or not any(c.rank == ACE or rules.is_wild(c) for c in cards):
         return False
     try:
         read_meld(cards, replace(rules, ace_low=True))

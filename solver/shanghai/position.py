@@ -10,6 +10,7 @@ from solver.arguments import checked, checked_items, listed, text_or_listed
 from solver.errors import CountError, RequestError, quoted
 from solver.i18n import _, _n
 from solver.shanghai.contracts import Contract
+from solver.shanghai.deficiency import check_layable
 from solver.shanghai.melds import TableMeld, read_table_meld
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, parse_cards, parse_melds
 from solver.shanghai.rules import STANDARD, Rules
@@ -189,8 +190,10 @@ class Position:
         """Raise :class:`CountError` naming the card if any card appears more often
         than the game has it (``decks`` copies; ``decks * jokers_per_deck`` jokers),
         and a :class:`~solver.errors.RequestError` for a contract the rules do not
-        allow (:meth:`Contract.check`: e.g. a set of 3 where sets hold at least 4)."""
+        allow (:meth:`Contract.check`: e.g. a set of 3 where sets hold at least 4; or one
+        not even the whole game's cards lay at once, :func:`check_layable`)."""
         self.contract.check(rules)
+        check_layable(self.contract, rules)
         where = (
             _("across hand, table, upcard and seen")
             if self.seen

@@ -24,6 +24,7 @@ from solver.errors import RequestError, TableError, quoted
 from solver.i18n import _, speaks
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT, Advice, advise
 from solver.shanghai.contracts import HANDS, Contract, buys_allowed
+from solver.shanghai.deficiency import check_layable
 from solver.shanghai.draw import DrawOption, UpcardAdvice
 from solver.shanghai.examples import (
     ADVISE_DRAW_REQUEST,
@@ -201,6 +202,13 @@ class ShanghaiAdviseRequest(Spoken):
                 raise
         else:
             contract = Contract.from_dict(self.contract.model_dump(), rules)
+        try:
+            check_layable(contract, rules)
+        except RequestError as error:
+            # About the contract under the rules: the hand's, or the request's own.
+            asked = ("hand_number",) if self.contract is None else ("contract",)
+            error.places = ((("rules",), ""), (asked, ""))
+            raise
         try:
             table = tuple(
                 TableMeld(read_table_meld(index, item.cards, rules), item.owner)

@@ -8,7 +8,6 @@ shorter runs, fewer jokers, settings near their lowest values.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 
 from hypothesis import strategies as st
@@ -18,12 +17,7 @@ from solver.rummikub import JOKER, Colour, Position, Rules, Tile
 from solver.rummikub.deal import full_set
 from solver.rummikub.notation import MAX_NUMBER
 from tests.rummikub.disruption_oracle import disruption_oracle_for
-
-
-def examples(default: int) -> int:
-    """How many examples a variant test draws: ``default``, or more with
-    ``MELDWISE_EXAMPLES=N`` (the long run of the acceptance command)."""
-    return max(default, int(os.environ.get("MELDWISE_EXAMPLES", "0")))
+from tests.support import examples as examples  # the variant tests' count, shared
 
 
 @st.composite

@@ -176,3 +176,28 @@ def test_play_status_of_a_player_down_and_of_the_draw_phase(
     spend_the_clock(monkeypatch, "solver.shanghai.wire")
     cut = advise_shanghai({**down, "hand": ["7H", "8C"]})
     assert (cut["play_status"], cut["lay_offs"]) == ("unknown", None)
+
+
+@pytest.mark.parametrize(
+    ("phase", "buys_left", "held"),
+    [("play", 3, "6 cards after the draw"), ("draw", 0, "7 cards after the draw")],
+)
+def test_a_contract_beyond_every_card_the_hand_can_hold_is_said(
+    phase: str, buys_left: int, held: str
+) -> None:
+    """Hand 10 under min_run_len 13 lays 39 cards: a hand not down grows only by buys
+    (a draw and a discard each turn), so 6 cards and 3 buys of 3 reach 15. The advice
+    gave the deficiency (33) and a stock card's chance to lower it with no word that it
+    never can reach 0."""
+    request = {
+        "hand": ["7H", "7S", "3S", "4S", "5S", "9C"],
+        "hand_number": 10,
+        "phase": phase,
+        "upcard": "7D",
+        "buys_left": buys_left,
+        "rules": {"min_run_len": 13},
+    }
+    notes = advise_shanghai(request)["notes"]
+    assert any("can never hold the 39 cards" in n and held in n for n in notes), notes
+    reachable = {**request, "hand_number": 2, "rules": {}}
+    assert not any("can never hold" in n for n in advise_shanghai(reachable)["notes"])

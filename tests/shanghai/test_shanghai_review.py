@@ -77,7 +77,7 @@ def _after_plays(record: Record) -> dict[str, tuple[list[str], bool, bool]]:
     return found
 
 
-def _brute_best(review: TurnReview, rules: Rules) -> tuple[bool, int]:
+def brute_best(review: TurnReview, rules: Rules) -> tuple[bool, int]:
     """(goes out, fewest points left after the plays) by the brute force; a player not
     down who cannot go down keeps the hand."""
     contract = None if review.down else review.contract
@@ -119,7 +119,7 @@ def test_each_turns_best_is_the_brute_force_minimum_and_its_own_count_is_the_rec
         assert turn.done.points_left == sum(rules.points(Card.parse(c)) for c in left)
         assert turn.status is Status.OPTIMAL, turn.event
         assert turn.best is not None, turn.event
-        out, points = _brute_best(turn, rules)
+        out, points = brute_best(turn, rules)
         assert (turn.best.goes_out, turn.best.points_left) == (out, points), turn.event
         # The proven best is never worse than the recorded play.
         if not turn.done.went_out:
