@@ -204,7 +204,7 @@ def test_peer_flag_without_the_peer_says_how_to_install_it(
 ) -> None:
     monkeypatch.setitem(sys.modules, "rummikub_solver", None)  # makes the import fail
     assert main(["bench", "--peer", "--per-bucket", "1", "--buckets", "t0-r6"]) == 2
-    assert "pip install -e '.[bench]'" in capsys.readouterr().err
+    assert "pip install -c constraints.txt -e '.[bench]'" in capsys.readouterr().err
 
 
 def test_each_solver_runs_its_repeats_in_a_row_and_they_take_turns_first(
