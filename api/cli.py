@@ -105,5 +105,22 @@ def _setting_problem(problem: Mapping[str, Any]) -> str:
     kind, ctx = problem["type"], problem.get("ctx", {})
     if kind == "value_error" and ctx.get("error"):
         return str(ctx["error"])
-    said = pydantic_problem(kind, problem["input"], ctx)
+    said = pydantic_problem(kind, _as_read(kind, problem["input"]), ctx)
     return said if said is not None else str(problem["msg"])
+
+
+_BOUNDS = frozenset({"greater_than_equal", "greater_than", "less_than_equal", "less_than"})
+"""pydantic's error kinds of a number read but out of range."""
+
+
+def _as_read(kind: str, given: Any) -> Any:
+    """A setting's value as read: the number an environment variable's text was read
+    as when out of range (``MELDWISE_WORKERS=0`` said "got '0'" where ``--workers 0``
+    said "got 0"), else the value given."""
+    if kind in _BOUNDS and isinstance(given, str):
+        for number in (int, float):
+            try:
+                return number(given)
+            except ValueError:
+                continue
+    return given

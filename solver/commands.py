@@ -36,6 +36,7 @@ from solver.i18n import (
     N_,
     Nn_,
     _,
+    alternatives,
     catalogue,
     current,
     from_environment,
@@ -176,11 +177,16 @@ class Parser(argparse.ArgumentParser):
         finally:
             for action in needed:
                 action.required = True
-        if missing := [action.dest for action in needed if getattr(namespace, action.dest) is None]:
-            # In argparse's words, in the language asked for (see argparse_speaking).
-            words = getattr(argparse, "_")  # noqa: B009 (a module global, not in the stubs)
-            said = words("the following arguments are required: %s") % ", ".join(missing)
+        if missing := [action for action in needed if getattr(namespace, action.dest) is None]:
+            # Its choices, as the usage line shows them: argparse named the place by its
+            # dest ("required: command", "required: action"), which nobody typed.
+            said = _(
+                "a command is needed: {commands}",
+                commands=alternatives([str(choice) for choice in missing[0].choices or ()]),
+            )
             if extras:
+                # In argparse's words, in the language asked for (see argparse_speaking).
+                words = getattr(argparse, "_")  # noqa: B009 (a module global, not in the stubs)
                 said += "; " + words("unrecognized arguments: %s") % " ".join(extras)
             self.error(said)
         return namespace, extras
@@ -853,14 +859,22 @@ def parse_options(items: list[str]) -> dict[str, Any]:
         # "rules.=3" names no rule: it was "unknown rule ''".
         if not sep or not name.removeprefix("rules.").strip():
             raise MeldwiseError(_("--option takes NAME=VALUE, got {item!r}", item=item))
+        if name == "rules":
+            # Refused later as "--option rules: rules must be an object of settings,
+            # got 2", which did not say how to set a rule.
+            raise MeldwiseError(
+                _(
+                    "--option sets a rule as rules.NAME=VALUE (e.g. rules.jokers=4), got {item!r}",
+                    item=item,
+                )
+            )
         value = setting_value(text, "--option")
         if not name.startswith("rules."):
             _set_once(options, name, value, "--option")
             continue
+        # "rules" is a dict: rules=2 is refused above (it was a traceback before
+        # rules.jokers=3, a number having no settings).
         rules = options.setdefault("rules", {})
-        if not isinstance(rules, dict):
-            # rules=2 then rules.jokers=3: a traceback (a number has no settings).
-            _set_once(options, "rules", rules, "--option")
         _set_once(rules, name.removeprefix("rules."), value, "--option", name)
     return options
 

@@ -513,7 +513,7 @@ def pydantic_problem(
 ) -> str | None:
     """One of pydantic's error kinds in words, in the active language: of the field
     ``where`` (a request's: ``'seed' must be at least 0, got -1``), or, without it, of
-    a value alone (a setting's, named before it: ``must be at least 1, got '0'``).
+    a value alone (a setting's, named before it: ``must be at least 1, got 0``).
     ``got`` is the value given, ``ctx`` the error's context. None for a kind not
     worded here (the caller says pydantic's own words, or its own)."""
     if kind in _NOT_AN_INT and isinstance(got, float) and got.is_integer():

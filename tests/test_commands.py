@@ -20,6 +20,8 @@ from solver.rummikub.engine import GameSettings
 from solver.rummikub.record import record_to_dict
 from tests.rummikub.games_support import TINY, play, shanghai_record
 
+OPTION_RULES = "--option sets a rule as rules.NAME=VALUE (e.g. rules.jokers=4)"
+
 # Each was refused in the request field's words ('seed', 'buys_left'...), which a
 # person at the command line never wrote.
 REFUSED = [
@@ -210,6 +212,36 @@ REFUSED = [
     (
         ["shanghai", "advise", "--hand", "7H", "--sets", "3," + "3" * 5000],
         "error: --sets: a number has 5000 digits; at most 20 are accepted\n",
+        None,
+    ),
+    # "--opponents may hold at most 7, got 10" read like tiles.
+    (
+        ["solve", "--rack", "R1", "--opponents", ",".join(map(str, range(1, 11)))],
+        "error: --opponents names at most 7 opponents, got 10\n",
+        "エラー: --opponents に指定できる相手は7人までです(指定: 10人)\n",
+    ),
+    # It was "--upcard: unknown card ''", where an empty --hand "names no card".
+    (
+        ["shanghai", "advise", "--hand", "7H", "--hand-number", "1", "--upcard", " "],
+        "error: --upcard names no card, got ' '\n",
+        "エラー: --upcard にカードがありません(指定値: ' ')\n",
+    ),
+    # "--option rules: rules must be an object of settings, got 2" gave no hint.
+    (
+        ["game", "--bots", "greedy,greedy", "--option", "rules=2"],
+        f"error: {OPTION_RULES}, got 'rules=2'\n",
+        "エラー: --option でルールを設定するには rules.名前=値 と指定してください"
+        "(例: rules.jokers=4)(指定値: 'rules=2')\n",
+    ),
+    # Once a traceback: rules=2 holds no settings to set jokers in.
+    (
+        ["game", "--bots", "greedy,greedy", "--option", "rules=2", "--option", "rules.jokers=1"],
+        f"error: {OPTION_RULES}, got 'rules=2'\n",
+        None,
+    ),
+    (
+        ["game", "--bots", "greedy,greedy", "--option", "rules.jokers=1", "--option", "rules=2"],
+        f"error: {OPTION_RULES}, got 'rules=2'\n",
         None,
     ),
 ]
@@ -645,15 +677,20 @@ def test_bench_says_a_peer_not_installed_in_the_language_asked_for(
     [
         (
             ["--verison"],
-            "meldwise: error: the following arguments are required: command;"
+            "meldwise: error: a command is needed: solve, validate, repair, score, shanghai,"
+            " bot, game, review, tournament, bench or serve;"
             " unrecognized arguments: --verison",
         ),
         (
             ["shanghai", "--down"],
-            "meldwise shanghai: error: the following arguments are required: action;"
+            "meldwise shanghai: error: a command is needed: advise, score or review;"
             " unrecognized arguments: --down",
         ),
-        ([], "meldwise: error: the following arguments are required: command"),
+        (
+            [],
+            "meldwise: error: a command is needed: solve, validate, repair, score, shanghai,"
+            " bot, game, review, tournament, bench or serve",
+        ),
     ],
 )
 def test_a_missing_command_is_said_with_the_words_not_taken(
@@ -666,3 +703,15 @@ def test_a_missing_command_is_said_with_the_words_not_taken(
         main(argv)
     assert raised.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == said
+
+
+def test_a_missing_command_names_its_choices_in_japanese(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It said "required: action", argparse's name for the place, not the choices.
+    monkeypatch.setenv("LANGUAGE", "ja")
+    with pytest.raises(SystemExit):
+        main(["shanghai"])
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "meldwise shanghai: エラー: コマンドを指定してください: advise、score、review のいずれか"
+    )

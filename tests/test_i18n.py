@@ -827,7 +827,7 @@ def test_a_command_line_without_words_says_what_it_needs(
     with pytest.raises(SystemExit) as stopped:
         main([])
     assert stopped.value.code == 2
-    assert "エラー: 次の引数が必要です: command" in capsys.readouterr().err
+    assert "エラー: コマンドを指定してください: solve、validate、" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -197,7 +197,7 @@ def dask_dispatch(address: str | None, processes: int) -> Dispatcher:
         # Untyped, optional: used through Any.
         dask: Any = import_module("distributed")
     except ImportError:
-        raise MeldwiseError(_("dispatch 'dask' needs Dask: pip install 'meldwise[dask]'")) from None
+        raise MeldwiseError(_("--dispatch dask needs Dask: pip install 'meldwise[dask]'")) from None
 
     def dispatch(todo: Sequence[GameTask]) -> Iterator[GamePlayed]:
         cluster = None

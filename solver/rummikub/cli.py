@@ -61,7 +61,7 @@ from solver.rummikub.game_wire import (
 from solver.rummikub.hints import HintLevel
 from solver.rummikub.notation import Notation
 from solver.rummikub.position import Objective
-from solver.rummikub.wire import no_play_text, solve_rummikub
+from solver.rummikub.wire import MAX_OPPONENTS, no_play_text, solve_rummikub
 from solver.shanghai.cli import shanghai_game
 from solver.written import words
 
@@ -380,6 +380,15 @@ def opponents_from_flag(text: str) -> list[dict[str, Any]]:
         bad=lambda word: _("--opponents takes rack sizes like 9,14 or 9o, got {item!r}", item=word),
         mark="o",
     )
+    if len(sizes) > MAX_OPPONENTS:
+        # The request field's words, "--opponents may hold at most 7", read like tiles.
+        raise MeldwiseError(
+            _(
+                "--opponents names at most {most} opponents, got {count}",
+                most=MAX_OPPONENTS,
+                count=len(sizes),
+            )
+        )
     return [{"rack_size": size, "opened": opened} for size, opened in sizes]
 
 

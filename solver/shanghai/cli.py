@@ -185,6 +185,9 @@ def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
     if not words(args.hand):
         # It was refused in the request field's words: 'hand' must hold at least 1, got 0.
         raise MeldwiseError(_("--hand names no card, got {text!r}", text=args.hand))
+    if args.upcard is not None and not words(args.upcard):
+        # It was "--upcard: unknown card ''", where an empty --hand names no card.
+        raise MeldwiseError(_("--upcard names no card, got {text!r}", text=args.upcard))
     request: dict[str, Any] = {
         "hand": words(args.hand),
         "table": _table(args.table),

@@ -80,6 +80,25 @@ def test_a_bad_setting_says_its_validator_message_alone() -> None:
     ) in done.stderr.splitlines()
 
 
+def test_a_number_out_of_range_is_quoted_alike_from_the_environment_and_the_flag() -> None:
+    # MELDWISE_WORKERS=0 said "got '0'" (the variable's text) where --workers 0 said
+    # "got 0".
+    said = []
+    for argv, env in ((["--workers", "0"], {}), ([], {"MELDWISE_WORKERS": "0"})):
+        done = subprocess.run(
+            [sys.executable, "-m", "meldwise", "serve", *argv],
+            env={**os.environ, "LANGUAGE": "en", **env},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 2
+        said.append(done.stderr.splitlines()[-1])
+    problem = "error: bad setting workers (MELDWISE_WORKERS / --workers): must be at least 1"
+    assert said == [f"{problem}, got 0"] * 2
+
+
 def test_the_operators_errors_are_said_in_the_locales_language() -> None:
     """As every other command's: they were English whatever the locale, a value out of
     range in pydantic's words, while a --port that is no number was Japanese; then a
@@ -101,7 +120,7 @@ def test_the_operators_errors_are_said_in_the_locales_language() -> None:
         "\u3057\u307e\u3059: MELDWISE_TIMOUT",
         "\u30a8\u30e9\u30fc: \u8a2d\u5b9a port (MELDWISE_PORT / --port) \u304c\u6b63\u3057"
         "\u304f\u3042\u308a\u307e\u305b\u3093: 65535 \u4ee5\u4e0b\u3067\u6307\u5b9a\u3057"
-        "\u3066\u304f\u3060\u3055\u3044(\u6307\u5b9a\u5024: '99999')",
+        "\u3066\u304f\u3060\u3055\u3044(\u6307\u5b9a\u5024: 99999)",
         "\u30a8\u30e9\u30fc: \u8a2d\u5b9a queue (MELDWISE_QUEUE) \u304c\u6b63\u3057\u304f"
         "\u3042\u308a\u307e\u305b\u3093: \u6574\u6570\u3067\u6307\u5b9a\u3057\u3066"
         "\u304f\u3060\u3055\u3044(\u6307\u5b9a\u5024: 'many')",

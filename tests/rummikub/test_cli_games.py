@@ -398,9 +398,8 @@ def test_option_flags_read_true_and_false_as_rule_flags_do(
     [
         (["seed=1", "seed=2"], "seed"),
         (["rules.jokers=1", "rules.jokers=1"], "rules.jokers"),
-        (["rules.jokers=1", "rules=2"], "rules"),
-        # A traceback: rules=2 holds no settings to set jokers in.
-        (["rules=2", "rules.jokers=1"], "rules"),
+        # rules=2 beside rules.jokers=1 (once a traceback) is refused as rules=2 alone
+        # is: test_commands.REFUSED.
     ],
 )
 def test_an_option_given_twice_is_refused_by_name(
@@ -764,6 +763,22 @@ def test_a_tournament_refuses_a_scheduler_without_dask(
     monkeypatch.setenv("LANGUAGE", "ja")
     assert main(argv) == 2
     assert capsys.readouterr().err.startswith("エラー: --scheduler は Dask のスケジューラー")
+
+
+def test_a_tournament_without_dask_names_the_dispatch_flag(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "dispatch 'dask' needs Dask" named the value, not the flag typed.
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import fails
+    argv = [*_TOURNAMENT, "--no-progress", "--dispatch", "dask"]
+    install = "pip install 'meldwise[dask]'"
+    for lang, said in (
+        ("en", f"error: --dispatch dask needs Dask: {install}\n"),
+        ("ja", f"エラー: --dispatch dask には Dask が必要です: {install}\n"),
+    ):
+        monkeypatch.setenv("LANGUAGE", lang)
+        assert main(argv) == 2
+        assert capsys.readouterr().err == said
 
 
 @pytest.mark.parametrize("flag", ["--json", "--records"])
