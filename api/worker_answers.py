@@ -93,8 +93,8 @@ async def answered_game(request: Request, solver: WireSolver) -> Response:
 GAME_WATCHDOG_FACTOR = 2
 """The watchdog's allowance for a bot game, in game budgets of wall-clock time: the
 work counted is about an idle machine's CPU time, but a kind of game may take up to
-1.2 times its work in CPU time on an idle machine (benchmarks/RESULTS.md, "A bot
-game's work"); the rest is for load."""
+1.4 times its work in CPU time on a busy machine (two strong Rummikub bots on 8
+colours, benchmarks/RESULTS.md, "A bot game's work"); the rest is for load."""
 
 
 def refuse_too_big(request: Request, settings: Settings, tiles: int) -> None:

@@ -9,10 +9,11 @@ of both games (each bot, several seeds, players and settings, long ones too) one
 after another in this process, and writes one JSON line per game to ``--out``: its
 CPU seconds (and those in CP-SAT's :func:`~solver.cpsat.run`), its solves'
 deterministic seconds, its solves, their models' items and its moves, and the CPU
-seconds of its moves that made no solve. ``--fit FILE`` reads such lines and prints
-the least-squares weights (CPU ms = a * deterministic s + b * model items + c *
-moves) and, for the weights in force, each kind of game's CPU time over its work: its
-spread is what a game near the budget may take in CPU time on the machine measured.
+seconds of its moves that made no solve, and the sets the bots read in their own Python.
+``--fit FILE`` reads such lines and prints the least-squares weights (CPU ms = a *
+deterministic s + b * model items + c * moves + d * sets read) and, for the weights in
+force, each kind of game's CPU time over its work: its spread is what a game near the
+budget may take in CPU time on the machine measured.
 """
 
 from __future__ import annotations
@@ -33,12 +34,29 @@ from solver import cpsat
 from solver.arena.registry import game_spec
 from solver.arena.runner import bot_seed
 from solver.cpsat import (
+    MELD_READ_WORK_MS,
     MODEL_ITEM_WORK_MS,
     MOVE_WORK_MS,
     WORK_MS_PER_DETERMINISTIC_SECOND,
     GameWork,
     counting_work,
 )
+
+ODD_JOKERS: dict[str, Any] = {
+    "wrap_runs": True,
+    "joker_retrieval": "replace",
+    "max_jokers_per_set": 1,
+}
+"""The joker and run rules furthest from the standard game's."""
+EIGHT_DECKS: dict[str, Any] = {"decks": 8, "jokers_per_deck": 4}
+"""Shanghai's most cards: 8 decks, 32 jokers."""
+WILD_SHORT: dict[str, Any] = {
+    "min_set_len": 2,
+    "twos_wild": True,
+    "ace_low": True,
+    "go_out_by_discard": True,
+}
+"""Shanghai's loosest melds: sets of 2, wild twos, low aces, out by a discard."""
 
 KINDS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
     ("rummikub", ("beginner", "beginner"), {}),
@@ -66,6 +84,21 @@ KINDS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
         {"hands": 1, "max_turns": 100, "rules": {"twos_wild": True}},
     ),
     ("shanghai", ("strong", "greedy"), {"hands": 1, "rules": {"min_run_len": 7}}),
+    # The largest settings a game request takes (5 Dec 2026): 212 tiles, 8 decks, 8 seats.
+    ("rummikub", ("strong", "strong"), {"rules": {"jokers": 4, "colours": 8}}),
+    ("rummikub", ("beginner", "beginner"), {"rules": {"jokers": 4, "colours": 8}}),
+    ("rummikub", ("strong", "strong"), {"rules": {"jokers": 4, "numbers": 26}}),
+    ("rummikub", ("greedy", "greedy"), {"rules": {"jokers": 4, "numbers": 26}}),
+    ("rummikub", ("beginner", "beginner"), {"rules": {"jokers": 4, "numbers": 26}}),
+    ("rummikub", ("strong", "strong"), {"rules": {"copies": 4, "jokers": 4, **ODD_JOKERS}}),
+    ("rummikub", ("greedy", "beginner"), {"rules": {"copies": 4, "jokers": 4, **ODD_JOKERS}}),
+    ("rummikub", ("beginner",) * 4, {"rules": {"copies": 4, "jokers": 4, **ODD_JOKERS}}),
+    ("shanghai", ("strong", "strong"), {"hands": 3, "rules": {"decks": 8, "jokers_per_deck": 4}}),
+    ("shanghai", ("strong",) * 4, {"hands": 3, "rules": {**EIGHT_DECKS, "min_set_len": 2}}),
+    ("shanghai", ("strong", "strong"), {"hands": 4, "rules": {"min_run_len": 13}}),
+    ("shanghai", ("strong", "greedy"), {"hands": 7, "rules": {"min_run_len": 13}}),
+    ("shanghai", ("strong",) * 8, {"hands": 2, "rules": WILD_SHORT}),
+    ("shanghai", ("greedy",) * 8, {"hands": 3, "rules": {**WILD_SHORT, **EIGHT_DECKS}}),
 ]
 """(game, bots by seat, game settings): the kinds of game measured."""
 
@@ -111,6 +144,7 @@ def play(game: str, seats: tuple[str, ...], options: dict[str, Any], seed: int) 
         "solves": work.solves,
         "model_items": work.model_items,
         "moves": work.moves,
+        "melds_read": work.melds_read,
         "work_ms": work.ms,
         "cpu_in_cpsat_s": in_run[0],
         "bare_moves": len(bare_cpu),
@@ -119,9 +153,9 @@ def play(game: str, seats: tuple[str, ...], options: dict[str, Any], seed: int) 
     }
 
 
-def measure(seeds: range, out: Path) -> None:
+def measure(seeds: range, out: Path, first_kind: int = 0) -> None:
     with out.open("a") as file:
-        for game, seats, options in KINDS:
+        for game, seats, options in KINDS[first_kind:]:
             for seed in seeds:
                 row = play(game, seats, options, seed)
                 row["load"] = load()
@@ -145,20 +179,26 @@ def fit(path: Path) -> None:
     its CPU time (relative errors); then, at the weights in force, each kind of game's
     CPU ms over its work ms, and over all games."""
     data = list(rows(path))
-    parts = numpy.array([[r["solve_s"], r["model_items"], r["moves"]] for r in data])
+    parts = numpy.array(
+        [[r["solve_s"], r["model_items"], r["moves"], r.get("melds_read", 0)] for r in data]
+    )
     cpu = numpy.array([1000 * r["cpu_s"] for r in data])
     weights, *_ = numpy.linalg.lstsq(parts / cpu[:, None], numpy.ones(len(data)), rcond=None)
     print(
         f"least squares over {len(data)} games: CPU ms = {weights[0]:.0f} * deterministic s"
         f" + {weights[1]:.4f} * model items + {weights[2]:.2f} * moves"
+        f" + {weights[3]:.4f} * sets read"
     )
     print(
         f"in force: {WORK_MS_PER_DETERMINISTIC_SECOND:g} ms a deterministic second,"
-        f" {MODEL_ITEM_WORK_MS:g} ms a model item, {MOVE_WORK_MS:g} ms a move"
+        f" {MODEL_ITEM_WORK_MS:g} ms a model item, {MOVE_WORK_MS:g} ms a move,"
+        f" {MELD_READ_WORK_MS:g} ms a set read"
     )
     kinds: dict[str, list[dict[str, Any]]] = {}
     for r in data:  # the work at the weights in force, whatever they were when measured
-        r["work_ms"] = GameWork(r["solve_s"], r["solves"], r["model_items"], r["moves"]).ms
+        r["work_ms"] = GameWork(
+            r["solve_s"], r["solves"], r["model_items"], r["moves"], r.get("melds_read", 0)
+        ).ms
         kinds.setdefault(f"{r['game']} {','.join(r['bots'])} {r['options']}", []).append(r)
     print("| game | games | moves | solves | CPU s | work ms | CPU / work |")
     print("|---|---|---|---|---|---|---|")
@@ -184,13 +224,16 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=3, help="seeds 0.. of each kind of game")
     parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument(
+        "--first-kind", type=int, default=0, help="play KINDS from this one on (0: all)"
+    )
     parser.add_argument("--out", type=Path, default=Path("game_work.jsonl"))
     parser.add_argument("--fit", type=Path, help="read measured games and print the fit")
     args = parser.parse_args(argv)
     if args.fit:
         fit(args.fit)
         return
-    measure(range(args.first_seed, args.first_seed + args.seeds), args.out)
+    measure(range(args.first_seed, args.first_seed + args.seeds), args.out, args.first_kind)
 
 
 if __name__ == "__main__":

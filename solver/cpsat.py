@@ -187,6 +187,13 @@ Python around its solves (the engine, the bot's own reasoning): a move with no
 CP-SAT search at all (a draw, the beginner's tiles added to the table) is charged
 too."""
 
+MELD_READ_WORK_MS = 0.005
+"""Milliseconds of a game's work (:class:`GameWork`) for each set a bot reads in its
+own Python, outside CP-SAT (:func:`note_reads`): the beginner tries each rack tile on
+each table set, which grows with the table and the rack past a move's charge (a game
+on 26 numbers, 4 copies and 4 jokers read 552409 sets, about 5 microseconds each,
+benchmarks/RESULTS.md, "A bot game's work")."""
+
 
 @dataclass(slots=True)
 class GameWork:
@@ -197,7 +204,8 @@ class GameWork:
     or played, at the same move on an idle and on a busy machine; :attr:`ms` weighs
     them in milliseconds of about an idle machine's CPU time
     (:data:`WORK_MS_PER_DETERMINISTIC_SECOND`, :data:`MODEL_ITEM_WORK_MS`,
-    :data:`MOVE_WORK_MS`).
+    :data:`MOVE_WORK_MS`), with the sets the bots read in their own Python
+    (:data:`MELD_READ_WORK_MS`).
 
     ``outer``: the work counted around this one (a game inside another's count), in
     which every solve and move of this one is noted too."""
@@ -210,6 +218,8 @@ class GameWork:
     """Their variables and constraints, summed."""
     moves: int = 0
     """The moves charged."""
+    melds_read: int = 0
+    """The sets the bots read in their own Python, outside CP-SAT (:func:`note_reads`)."""
     outer: GameWork | None = field(default=None, repr=False)
 
     @property
@@ -219,6 +229,7 @@ class GameWork:
             self.solve_seconds * WORK_MS_PER_DETERMINISTIC_SECOND
             + self.model_items * MODEL_ITEM_WORK_MS
             + self.moves * MOVE_WORK_MS
+            + self.melds_read * MELD_READ_WORK_MS
         )
 
     def note_solve(self, seconds: float, items: int) -> None:
@@ -231,6 +242,13 @@ class GameWork:
             work.model_items += items
             work = work.outer
 
+    def note_reads(self, sets: int) -> None:
+        """Charge ``sets`` sets read outside CP-SAT, here and outwards."""
+        work: GameWork | None = self
+        while work is not None:
+            work.melds_read += sets
+            work = work.outer
+
     def note_move(self) -> None:
         """Charge one move, here and outwards."""
         work: GameWork | None = self
@@ -240,6 +258,14 @@ class GameWork:
 
 
 _GAME_WORK: ContextVar[GameWork | None] = ContextVar("game_work", default=None)
+
+
+def note_reads(sets: int) -> None:
+    """Charge ``sets`` sets a bot read in its own Python (each a candidate set it tried a
+    tile on) to the :class:`GameWork` counted around it, if any."""
+    work = _GAME_WORK.get()
+    if work is not None:
+        work.note_reads(sets)
 
 
 @contextmanager
@@ -272,19 +298,33 @@ class OverBudget(MeldwiseError):
 
 
 def work_said(work: GameWork) -> str:
-    """What a game's work counted, in words, each part as the budget weighs it."""
+    """What a game's work counted, in words, each part as the budget weighs it (the sets
+    the bots read in their own Python when they read any)."""
+    parts: dict[str, Any] = {
+        "ms": work.ms,
+        "moves": work.moves,
+        "move_ms": MOVE_WORK_MS,
+        "items": work.model_items,
+        "solves": work.solves,
+        "item_ms": MODEL_ITEM_WORK_MS,
+        "seconds": work.solve_seconds,
+        "second_ms": WORK_MS_PER_DETERMINISTIC_SECOND,
+    }
+    if work.melds_read:
+        return _(
+            "{ms:.0f} ms counted: {moves} moves at {move_ms:g} ms, {reads} table sets read"
+            " by the bots at {read_ms:g} ms, {items} variables and constraints of the"
+            " {solves} models solved at {item_ms:g} ms, and their {seconds:.3f} s of CP-SAT's"
+            " deterministic time at {second_ms:g} ms a second",
+            reads=work.melds_read,
+            read_ms=MELD_READ_WORK_MS,
+            **parts,
+        )
     return _(
         "{ms:.0f} ms counted: {moves} moves at {move_ms:g} ms, {items} variables and"
         " constraints of the {solves} models solved at {item_ms:g} ms, and their"
         " {seconds:.3f} s of CP-SAT's deterministic time at {second_ms:g} ms a second",
-        ms=work.ms,
-        moves=work.moves,
-        move_ms=MOVE_WORK_MS,
-        items=work.model_items,
-        solves=work.solves,
-        item_ms=MODEL_ITEM_WORK_MS,
-        seconds=work.solve_seconds,
-        second_ms=WORK_MS_PER_DETERMINISTIC_SECOND,
+        **parts,
     )
 
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from solver.arena.game import Bot as AnyBot
 from solver.arena.game import UnknownBot
 from solver.arguments import checked
-from solver.cpsat import Limit
+from solver.cpsat import Limit, note_reads
 from solver.errors import MeldwiseError
 from solver.i18n import _
 from solver.rummikub.engine import Move, View
@@ -120,19 +120,27 @@ def _fits_on(tile: Tile, table: list[list[Tile]], view: View) -> list[Tile] | No
     """The first table set that ``tile`` extends as it stands, or None. Under
     ``joker_retrieval: "replace"`` the whole move must also pass the legality checker:
     K17 added to the group ``J B17`` takes the place the joker may stand for, so the
-    joker would have to leave, which that rule forbids."""
+    joker would have to leave, which that rule forbids. Each set read is charged to the
+    game's work (:func:`note_reads`): the table and the rack grow with the game, and
+    with them this Python, which no solve counts."""
     rules = view.rules
-    for tiles in table:
-        if not readings([*tiles, tile], rules):
-            continue
-        if rules.replace_jokers:
-            tiles.append(tile)
-            legal = check_play(view.rack, view.table, table, True, rules).legal
-            tiles.pop()
-            if not legal:
+    read = 0
+    try:
+        for tiles in table:
+            read += 1
+            if not readings([*tiles, tile], rules):
                 continue
-        return tiles
-    return None
+            if rules.replace_jokers:
+                tiles.append(tile)
+                legal = check_play(view.rack, view.table, table, True, rules).legal
+                read += len(table)
+                tiles.pop()
+                if not legal:
+                    continue
+            return tiles
+        return None
+    finally:
+        note_reads(read)
 
 
 class Strong:
