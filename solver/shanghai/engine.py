@@ -42,9 +42,9 @@ from typing import Any
 from solver.arena.game import check_seed
 from solver.arguments import checked, checked_seat
 from solver.errors import MeldwiseError, RulesError, quoted
-from solver.i18n import _, _n, clauses
+from solver.i18n import _, _n, clauses, listed
 from solver.settings import check_game_settings, settings_read
-from solver.shanghai.contracts import HANDS, Contract, buys_allowed
+from solver.shanghai.contracts import HANDS, Contract, buys_allowed, most_cards
 from solver.shanghai.deficiency import check_layable
 from solver.shanghai.melds import InvalidMeld, Meld, MeldKind, TableMeld, read_meld
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, format_cards
@@ -121,6 +121,58 @@ class GameSettings:
             except MeldwiseError as error:
                 problem = _("hand {number}: {problem}", number=number, problem=error)
                 raise RulesError(problem) from None
+        self._check_reach()
+
+    def _check_reach(self) -> None:
+        """Refuse hands whose contract lays more cards than a hand can ever hold: the
+        cards dealt and a draw, and for each buy the upcard and the penalty cards
+        (:func:`~solver.shanghai.contracts.most_cards`); every such hand would be
+        played to a block."""
+        beyond: dict[int, list[str]] = {}  # what each hand out of reach needs, by its buys
+        for number in range(1, self.hands + 1):
+            contract = Contract.for_hand(number, self.rules)
+            buys = buys_allowed(number, self.rules)
+            if most_cards(self.hand_size + 1, buys, self.rules) < contract.cards:
+                needs = _(
+                    "hand {number} ({contract}) needs {cards} cards",
+                    number=number,
+                    contract=contract,
+                    cards=contract.cards,
+                )
+                beyond.setdefault(buys, []).append(needs)
+        reasons = []
+        for buys, hands in beyond.items():
+            most = most_cards(self.hand_size + 1, buys, self.rules)
+            penalty = _n("{n} penalty card", "{n} penalty cards", self.rules.buy_penalty_cards)
+            reasons.append(
+                _n(
+                    "{needs}: a hand holds at most {most} ({size} dealt, a draw, and {buys} buy"
+                    " of the upcard and {penalty})",
+                    "{needs}: a hand holds at most {most} ({size} dealt, a draw, and {buys} buys"
+                    " of the upcard and {penalty} each)",
+                    buys,
+                    needs=listed(hands),
+                    most=most,
+                    size=self.hand_size,
+                    buys=buys,
+                    penalty=penalty,
+                )
+                if buys
+                else _(
+                    "{needs}: a hand holds at most {most} ({size} dealt and a draw, no buys)",
+                    needs=listed(hands),
+                    most=most,
+                    size=self.hand_size,
+                )
+            )
+        if beyond:
+            raise RulesError(
+                _(
+                    "no hand can ever hold the cards its contract lays (a hand not down"
+                    " grows only by buys): {reasons}",
+                    reasons=clauses(reasons),
+                )
+            )
 
     @classmethod
     def read(cls, data: Mapping[str, Any], where: str) -> GameSettings:

@@ -355,6 +355,27 @@ def _start_key(slot: RunSlot) -> LinearExpr:
     return sum((suit.index * 16 + q) * var for (suit, q), var in slot.start.items())
 
 
+def add_suit_order(hm: HandModel) -> None:
+    """Number the suits of the contract runs in order of first use: a run (in slot
+    order) is in a suit past the first only if an earlier run is in the suit before
+    it. Sound only where every suit is alike (the hand and the unseen cards hold as
+    many of each card in every suit, as all the game's cards do), so that any plan
+    with its suits renamed is a plan too; then it is the only change, and it leaves
+    the order of like runs (suit, then first place) intact. Without it, proving that
+    three sets of 2 and runs of 12, 13 and 13 do not fit in one deck with wild twos
+    went through every naming of the suits and did not end within 10 units of work;
+    with it, 1."""
+    for k, slot in enumerate(hm.runs):
+        for suit in Suit:
+            if suit.index == 0:
+                continue
+            here = [v for (s, _q), v in slot.start.items() if s is suit]
+            before = Suit.from_index(suit.index - 1)
+            earlier = [v for run in hm.runs[:k] for (s, _q), v in run.start.items() if s is before]
+            if here:
+                hm.model.add(sum(here) <= sum(earlier))
+
+
 def add_table_slot(hm: HandModel, index: int, meld: Meld, swaps: bool) -> TableSlot:
     """Lay-offs on table meld ``index`` and, with ``swaps``, joker swaps out of it.
 

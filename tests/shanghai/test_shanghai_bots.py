@@ -194,8 +194,11 @@ jokers among them."""
 
 def _thirteen_runs_view() -> View:
     """Seat 0 of a 2-player hand 7 (three runs) under ``min_run_len=13``, after its
-    draw at turn 137 of seed 0: 12 cards, 28 short of three 13-card runs."""
-    settings = GameSettings(rules=Rules(min_run_len=13), players=2, hands=7)
+    draw at turn 137 of seed 0: 12 cards, 28 short of three 13-card runs. A game's
+    settings now refuse hand 7 under these rules (no hand reaches 39 cards), so the
+    view is set on a game of 2 hands; the bot meets such a hand still in a position
+    asked of it, or with two players, whose buys are fewer than the settings allow."""
+    settings = GameSettings(rules=Rules(min_run_len=13), players=2, hands=2)
     game = Game.new(settings, 0)
     hand = parse_cards("2S 8S 5D 5D 7D 8D 3C 4C 5C 7C 9C 9C")
     return replace(
