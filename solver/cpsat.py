@@ -235,25 +235,26 @@ class GameWork:
     def note_solve(self, seconds: float, items: int) -> None:
         """Note one solve of ``seconds`` deterministic seconds, of a model of ``items``
         variables and constraints, here and outwards."""
-        work: GameWork | None = self
-        while work is not None:
+        for work in self._outwards():
             work.solve_seconds += seconds
             work.solves += 1
             work.model_items += items
-            work = work.outer
 
     def note_reads(self, sets: int) -> None:
         """Charge ``sets`` sets read outside CP-SAT, here and outwards."""
-        work: GameWork | None = self
-        while work is not None:
+        for work in self._outwards():
             work.melds_read += sets
-            work = work.outer
 
     def note_move(self) -> None:
         """Charge one move, here and outwards."""
+        for work in self._outwards():
+            work.moves += 1
+
+    def _outwards(self) -> Iterator[GameWork]:
+        """This count, then each counted around it."""
         work: GameWork | None = self
         while work is not None:
-            work.moves += 1
+            yield work
             work = work.outer
 
 
