@@ -185,9 +185,7 @@ class Parser(argparse.ArgumentParser):
                 commands=alternatives([str(choice) for choice in missing[0].choices or ()]),
             )
             if extras:
-                # In argparse's words, in the language asked for (see argparse_speaking).
-                words = getattr(argparse, "_")  # noqa: B009 (a module global, not in the stubs)
-                said += "; " + words("unrecognized arguments: %s") % " ".join(extras)
+                said += "; " + _unrecognized(extras)
             self.error(said)
         return namespace, extras
 
@@ -233,10 +231,14 @@ class _Subcommands(argparse._SubParsersAction):  # type: ignore[type-arg]  # noq
         namespace, (name, *_words) = args[1], args[2]  # (parser, namespace, values)
         left = vars(namespace).pop(argparse._UNRECOGNIZED_ARGS_ATTR, None)  # noqa: SLF001
         if left:
-            # In argparse's words, in the language asked for (see argparse_speaking).
-            words = getattr(argparse, "_")  # noqa: B009 (a module global, not in the stubs)
-            said = words("unrecognized arguments: %s") % " ".join(left)
-            self._name_parser_map[name].error(said)
+            self._name_parser_map[name].error(_unrecognized(left))
+
+
+def _unrecognized(words: Sequence[str]) -> str:
+    """argparse's "unrecognized arguments: ..." for ``words``, in the language asked for
+    (see argparse_speaking)."""
+    said = getattr(argparse, "_")  # noqa: B009 (a module global, not in the stubs)
+    return str(said("unrecognized arguments: %s") % " ".join(words))
 
 
 _SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])")
