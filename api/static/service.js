@@ -89,11 +89,14 @@ async function call(url, body, signal, tr, expected) {
     });
   } catch (error) {
     if (error.name === "AbortError") throw error;
-    // The browser hides why (offline, refused, or blocked by CORS), so say all three.
+    // The browser hides why: no connection (the service not running, no network), or
+    // an answer this origin may not read (the service's refusal of an origin its
+    // MELDWISE_CORS_ORIGINS does not list, or a server in between answering 403 or 429
+    // without CORS headers while the service runs). Say what the page knows.
     // "The service": the same words for the hint, the repair, the advice and a review.
     throw new ServiceError(
       tr.t(
-        "Could not reach the service at {url}: it is not running, or this page's origin is not allowed to call it (MELDWISE_CORS_ORIGINS).",
+        "The request to {url} failed: the service could not be reached, or the request was refused (by the service, whose MELDWISE_CORS_ORIGINS may not allow this page's origin, or by a server in between); the browser does not tell this page which.",
         { url: where },
       ),
       0,

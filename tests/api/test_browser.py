@@ -1140,8 +1140,8 @@ def test_a_full_answer_whose_table_moves_are_not_proven_the_fewest_says_so(
 @pytest.mark.parametrize(
     ("lang", "said"),
     [
-        ("en", "Could not reach the service at {url}: it is not running"),
-        ("ja", "\u30b5\u30fc\u30d3\u30b9({url})\u306b\u63a5\u7d9a\u3067\u304d\u307e\u305b\u3093"),
+        ("en", "The request to {url} failed: the service could not be reached"),
+        ("ja", "{url} \u3078\u306e\u30ea\u30af\u30a8\u30b9\u30c8\u306f\u5931\u6557"),
     ],
 )
 def test_a_service_out_of_reach_is_named_by_its_full_address(
@@ -1206,7 +1206,9 @@ def test_the_element_on_another_origin_fires_the_full_response(service: str, pag
         page.wait_for_function("window.failures.length === 1")
         failure = page.evaluate("window.failures[0]")
         assert failure["status"] == 0
-        expect(page.locator("#dead").get_by_role("alert")).to_contain_text("Could not reach")
+        expect(page.locator("#dead").get_by_role("alert")).to_contain_text(
+            f"The request to {dead}{SOLVE} failed: the service could not be reached"
+        )
         assert page.evaluate("window.hints.length") == 1
 
 
@@ -1304,7 +1306,7 @@ def test_a_state_that_is_no_json_is_not_said_to_be_a_service_out_of_reach(
     assert failure["message"].startswith(
         "The page's state for this element cannot be sent as JSON: "
     ), failure
-    assert "Could not reach" not in failure["message"]
+    assert "could not be reached" not in failure["message"]
     expect(page.locator("meldwise-hint").get_by_role("alert")).to_have_text(failure["message"])
 
 
@@ -1492,11 +1494,16 @@ def test_the_host_pages_inherited_text_styles_stay_out_of_the_element(
             assert xs == sorted(xs), xs
 
 
-TIMEOUT_EMBED = """<!doctype html>
+def failing_embed(
+    service: str, endpoint: str, title: str, *, lang: str = "en", attributes: str = ""
+) -> str:
+    """A game's page with one element calling ``endpoint``, which keeps the element's
+    failures in ``window.failures``."""
+    return f"""<!doctype html>
 <html lang="{lang}">
-<title>A game page whose hint service never answers</title>
+<title>{title}</title>
 <script type="module" src="{service}/static/meldwise-hint.js"></script>
-<meldwise-hint endpoint="{service}/v1/rummikub/solve" {timeout}></meldwise-hint>
+<meldwise-hint endpoint="{endpoint}" {attributes}></meldwise-hint>
 <script type="module">
   window.failures = [];
   document.addEventListener("meldwise-hint-error", (event) => window.failures.push(event.detail));
@@ -1505,6 +1512,9 @@ TIMEOUT_EMBED = """<!doctype html>
 </script>
 </html>
 """
+
+
+NEVER_ANSWERS = "A game page whose hint service never answers"
 
 
 @pytest.mark.parametrize(
@@ -1519,7 +1529,9 @@ def test_a_hint_the_service_never_answers_is_given_up_after_the_timeout(
 ) -> None:
     # A hung connection kept the button busy for ever: now the element gives up
     # after its timeout (here 1 s), says so and takes presses again.
-    page_html = TIMEOUT_EMBED.format(service=service, lang=lang, timeout='timeout="1"')
+    page_html = failing_embed(
+        service, f"{service}{SOLVE}", NEVER_ANSWERS, lang=lang, attributes='timeout="1"'
+    )
     with second_origin({"/game.html": page_html}) as game:
         page.goto(f"{game}/game.html")
         held = hold(page, SOLVE)
@@ -1543,7 +1555,7 @@ def test_without_a_timeout_attribute_a_hint_is_given_up_just_after_the_services_
     # The default is just above the service's default request timeout
     # (MELDWISE_TIMEOUT_REQUEST_S, 30 s), after which the service answers 503 itself.
     page.clock.install()
-    page_html = TIMEOUT_EMBED.format(service=service, lang="en", timeout="")
+    page_html = failing_embed(service, f"{service}{SOLVE}", NEVER_ANSWERS)
     with second_origin({"/game.html": page_html}) as game:
         page.goto(f"{game}/game.html")
         held = hold(page, SOLVE)
@@ -1639,6 +1651,71 @@ def running(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def refusing_proxy(status: int) -> AbstractContextManager[str]:
+    """A proxy on another origin that lets the preflight through (answered as the
+    service answers it) and refuses the request itself with its own HTML ``status``
+    and no CORS headers, as a WAF's 403 or a proxy's own 429 does."""
+
+    class Handler(Answering):
+        def do_OPTIONS(self) -> None:
+            allowed = [
+                ("Access-Control-Allow-Origin", self.headers["Origin"]),
+                ("Access-Control-Allow-Methods", "POST"),
+                ("Access-Control-Allow-Headers", "Content-Type, Accept-Language"),
+            ]
+            self.answer(200, allowed, b"")
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers["Content-Length"]))
+            page = f"<html><body><h1>{status}</h1></body></html>".encode()
+            headers = [("Content-Type", "text/html"), ("Retry-After", "7")]
+            self.answer(status, headers, page)
+
+    return running(Handler)
+
+
+@pytest.mark.parametrize("status", [403, 429])
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "en",
+            "The request to {url} failed: the service could not be reached, or the request"
+            " was refused (by the service, whose MELDWISE_CORS_ORIGINS may not allow this"
+            " page's origin, or by a server in between); the browser does not tell this"
+            " page which.",
+        ),
+        (
+            "ja",
+            "{url} \u3078\u306e\u30ea\u30af\u30a8\u30b9\u30c8\u306f\u5931\u6557"
+            "\u3057\u307e\u3057\u305f",
+        ),
+    ],
+)
+def test_a_refusal_the_browser_hides_is_not_said_to_be_a_service_not_running(
+    service: str, page: Page, status: int, lang: str, said: str
+) -> None:
+    # A proxy's 403 or 429 without CORS headers reaches a page of another origin as a
+    # failed fetch (status 0): the element said "Could not reach the service at ...:
+    # it is not running, or this page's origin is not allowed to call it", while the
+    # service ran and allowed every origin. The page cannot know which it was.
+    with refusing_proxy(status) as proxy:
+        page_html = failing_embed(
+            service, f"{proxy}{SOLVE}", "A game whose proxy refuses its request", lang=lang
+        )
+        with second_origin({"/game.html": page_html}) as game:
+            page.goto(f"{game}/game.html")
+            page.wait_for_function("customElements.get('meldwise-hint') !== undefined")
+            element = page.locator("meldwise-hint")
+            element.get_by_role("button").click()
+            page.wait_for_function("window.failures.length === 1")
+            failure = page.evaluate("window.failures[0]")
+    assert failure["status"] == 0
+    assert failure["message"].startswith(said.format(url=f"{proxy}{SOLVE}")), failure
+    assert "not running" not in failure["message"]
+    expect(element.get_by_role("alert")).to_have_text(failure["message"])
 
 
 def key_adding_proxy(service: str, key: str, page_html: str) -> AbstractContextManager[str]:
@@ -1835,19 +1912,6 @@ def test_a_rate_limited_hint_tells_the_player_when_to_try_again(service: str, pa
         )
 
 
-SLOW_BODY_EMBED = """<!doctype html>
-<title>A game whose hints come over a slow line</title>
-<script type="module" src="{service}/static/meldwise-hint.js"></script>
-<meldwise-hint endpoint="/solve"></meldwise-hint>
-<script type="module">
-  window.failures = [];
-  document.addEventListener("meldwise-hint-error", (event) => window.failures.push(event.detail));
-  await customElements.whenDefined("meldwise-hint");
-  document.querySelector("meldwise-hint").state = {{rack: ["R1", "R2", "R3"], table: []}};
-</script>
-"""
-
-
 @contextmanager
 def slow_body(page_html: str, body: dict[str, Any]) -> Iterator[tuple[str, threading.Event]]:
     """A server of ``page_html`` (GET) whose POST answers 200 at once but holds its JSON
@@ -1898,7 +1962,10 @@ def test_a_hint_dropped_while_its_answer_comes_in_shows_no_error(service: str, p
     # position was shown "The answer from ... is not one the service gives (HTTP 200)",
     # with a meldwise-hint-error event the game had no request for.
     nudge = {"status": "optimal", "hint_level": "nudge", "can_play": True, "tiles_played": 3}
-    with slow_body(SLOW_BODY_EMBED.format(service=service), nudge) as (game, go_on):
+    with slow_body(
+        failing_embed(service, "/solve", "A game whose hints come over a slow line"),
+        nudge,
+    ) as (game, go_on):
         page.goto(f"{game}/game.html")
         hint = page.locator("meldwise-hint")
         with page.expect_response(lambda r: r.url == f"{game}/solve"):
