@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 from starlette.responses import Response
@@ -67,6 +68,13 @@ def close_if_body(scope: Scope, limit: int) -> dict[str, str]:
 
 
 RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}}
+
+
+def bots_seated(game: type[BaseModel]) -> str:
+    """A game request's refusal of its number of bots, as its 422 lists it: the bounds
+    of its ``bots`` field, which its check says too ("2 to 4 bots")."""
+    bots = game.model_json_schema()["properties"]["bots"]
+    return f"fewer than {bots['minItems']} bots or more than {bots['maxItems']}"
 
 
 def documented_errors(culprits: str) -> Responses:

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request, Response
 
 from api.bodies import JSONRoute, add_body_routes
 from api.deps import get_settings
-from api.errors import documented_errors
+from api.errors import bots_seated, documented_errors
 from api.worker_answers import answered, answered_game, answered_review
 from solver.rummikub.game_wire import (
     MAX_GAME_TILES,
@@ -40,13 +40,16 @@ CULPRITS = (
 )
 BAD_INPUT = documented_errors(CULPRITS)
 GAME_BAD_INPUT = documented_errors(
-    f"{CULPRITS}, rules that make a game of more than {MAX_GAME_TILES} tiles, a bot move whose"
-    " search its wall-clock safety cap stopped (it would depend on the machine), a game past"
-    " the server's game budget (MELDWISE_GAME_BUDGET_MS of deterministic work; the message"
-    " names 'rules')"
+    f"an unknown field or bot, {bots_seated(GameRequest)}, a seed out of range, a bad setting"
+    " (a 'players' setting other than the bots seated included), rules that make a game of"
+    f" more than {MAX_GAME_TILES} tiles, a bot move whose search its wall-clock safety cap"
+    " stopped (it would depend on the machine), a game past the server's game budget"
+    " (MELDWISE_GAME_BUDGET_MS of deterministic work; the message names 'rules')"
 )
 REVIEW_BAD_INPUT = documented_errors(
-    f"{CULPRITS}, a game record that does not read, a record of more than {MAX_REVIEW_TURNS} turns"
+    "an unknown field, a game record that does not read (an unknown tile, more copies of a"
+    " tile than the game has, an invalid table set, a bad setting among them), a player the"
+    f" game does not seat, a record of more than {MAX_REVIEW_TURNS} turns"
 )
 
 

@@ -37,6 +37,10 @@ SIZED_BAD_INPUT = documented_errors(
     "a bad setting, more tiles on the rack and table than the server solves at once "
     "(MELDWISE_MAX_SOLVE_TILES)"
 )
+SCORE_BAD_INPUT = documented_errors(
+    "an unknown field or tile, more copies of a tile than the game has, more than one player "
+    "out (several empty racks: only one player goes out), a bad setting"
+)
 
 
 async def solve(request: Request) -> Response:
@@ -125,7 +129,7 @@ router.add_api_route(
 @router.post(
     "/score",
     response_model=ScoreResponse,
-    responses=BAD_INPUT,
+    responses=SCORE_BAD_INPUT,
     openapi_extra=json_body(ScoreRequest),
 )
 async def score(body: RawBody, pool: PoolDep, client: ClientDep) -> JSONResponse:

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 
 from api.bodies import JSONRoute, RawBody, add_body_routes, json_body
 from api.deps import ClientDep, PoolDep
-from api.errors import documented_errors
+from api.errors import bots_seated, documented_errors
 from api.worker_answers import answered_game, answered_review, answered_within_cap
 from solver.shanghai.game_wire import (
     MAX_GAME_TURNS,
@@ -39,8 +39,12 @@ BAD_INPUT = documented_errors(
     "an unknown field or card, more copies of a card than the decks hold, an invalid table "
     "meld, a bad contract or hand number, a bad setting"
 )
+SCORE_BAD_INPUT = documented_errors(
+    "an unknown field or card, more copies of a card than the decks hold, more than one player"
+    " out (several empty hands: only one player goes out in a hand), a bad setting"
+)
 GAME_BAD_INPUT = documented_errors(
-    "an unknown field or bot, fewer than 2 bots or more than the game seats, a seed out of"
+    f"an unknown field or bot, {bots_seated(ShanghaiGameRequest)}, a seed out of"
     " range, a bad setting (the message names it: \"settings.rules: rule 'decks' ...\","
     " \"settings: 'hands' ...\"),"
     f" settings that allow more than {MAX_GAME_TURNS} turns (hands times max_turns), a bot"
@@ -106,7 +110,7 @@ add_body_routes(
 @router.post(
     "/score",
     response_model=ShanghaiScoreResponse,
-    responses=BAD_INPUT,
+    responses=SCORE_BAD_INPUT,
     openapi_extra=json_body(ShanghaiScoreRequest),
 )
 async def score(body: RawBody, pool: PoolDep, client: ClientDep) -> JSONResponse:

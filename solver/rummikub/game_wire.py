@@ -124,8 +124,8 @@ class GameRequest(Spoken):
     seed: Seed = Field(default=0, description="the deal's seed")
     settings: dict[str, Any] = Field(
         default_factory=dict,
-        description="game settings: rules (rule settings), hand (tiles dealt, 14), "
-        "pool_empty (play_on or end)",
+        description="game settings: rules (rule settings), players (the number of bots, "
+        "which it must be if given), hand (tiles dealt, 14), pool_empty (play_on or end)",
     )
     notation: NotationField = Notation.RBKO
     lang: Lang = None

@@ -74,7 +74,8 @@ class ShanghaiGameRequest(Spoken):
     seed: Seed = Field(default=0, description="the deal's seed")
     settings: dict[str, Any] = Field(
         default_factory=dict,
-        description="game settings: rules (rule settings), hands (hands played, 1-10; 10),"
+        description="game settings: rules (rule settings), players (the number of bots,"
+        " which it must be if given), hands (hands played, 1-10; 10),"
         " hand_size (cards dealt, 11), max_turns (turns after which a hand ends blocked, 200)",
     )
     lang: Lang = None
