@@ -1,7 +1,8 @@
-"""docs/http.md against the service: every setting of its table with the default the
-code gives it, every route of the OpenAPI in its table of endpoints, each ``$ curl``
-example of the docs posted to the app and its answer compared with the one shown,
-and the error details it quotes answered word for word to the requests that make
+"""The docs' HTTP against the service: every setting of docs/http.md's table with the
+default the code gives it, every route of the OpenAPI in its table of endpoints, each
+``$ curl`` example of the docs and each request of the wire formats (docs/rummikub.md,
+docs/shanghai.md) posted to the app and its answer compared with the one shown, and
+the error details http.md quotes answered word for word to the requests that make
 them."""
 
 from __future__ import annotations
@@ -178,3 +179,33 @@ def test_each_error_http_md_quotes_is_the_services(
     assert answer.status_code == status, answer.text
     detail: Any = answer.json()["detail"]
     assert quoted in detail
+
+
+def json_blocks(doc: str) -> list[str]:
+    """The ``json`` code blocks of ``docs/<doc>``, in order."""
+    text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
+    return re.findall(r"^```json\n(.*?)^```", text, re.M | re.S)
+
+
+# The wire formats' examples: a request and the answer shown for it (the doc, the
+# route, the block of the request and that of the answer; one block holding both is
+# given twice, a line each).
+WIRE = [
+    ("rummikub.md", "/v1/rummikub/solve", 0, 1),
+    ("shanghai.md", "/v1/shanghai/advise", 0, 1),
+    ("shanghai.md", "/v1/shanghai/score", 2, 2),
+]
+
+
+@pytest.mark.parametrize(("doc", "path", "asked", "shown"), WIRE)
+def test_each_wire_example_answers_as_shown(
+    client: TestClient, doc: str, path: str, asked: int, shown: int
+) -> None:
+    blocks = json_blocks(doc)
+    if asked == shown:
+        request, answer = (json.loads(line) for line in blocks[asked].strip().split("\n", 1))
+    else:
+        request, answer = json.loads(blocks[asked]), json.loads(blocks[shown])
+    got = client.post(path, json=request)
+    assert got.status_code == 200, got.text
+    assert got.json() == answer
