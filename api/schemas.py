@@ -41,7 +41,15 @@ class RefusalBody(Schema):
 
 
 class Health(Schema):
-    status: str = Field(examples=["ok"])
+    """``/healthz``: the process answers."""
+
+    status: Literal["ok"]
+
+
+class Ready(Schema):
+    """``/readyz``: a solver worker serves."""
+
+    status: Literal["ready"]
 
 
 class NotReady(Schema):

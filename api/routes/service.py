@@ -6,7 +6,7 @@ from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from api.deps import MetricsDep, PoolDep
-from api.schemas import Health, NotReady
+from api.schemas import Health, NotReady, Ready
 
 router = APIRouter(tags=["service"])
 
@@ -19,7 +19,7 @@ async def healthz() -> Health:
 
 @router.get(
     "/readyz",
-    response_model=Health,
+    response_model=Ready,
     responses={
         503: {
             "model": NotReady,
@@ -28,14 +28,14 @@ async def healthz() -> Health:
         }
     },
 )
-async def readyz(pool: PoolDep) -> Health | JSONResponse:
+async def readyz(pool: PoolDep) -> Ready | JSONResponse:
     """Readiness: at least one solver worker is up, warm and within its time cap, so
     a request is served (the server starts answering only once every worker is warm;
     a worker being replaced, or one past its cap, leaves it ready while another
     serves: ``meldwise_workers_ready`` in the metrics counts them)."""
     problem = pool.health()
     if problem is None:
-        return Health(status="ready")
+        return Ready(status="ready")
     return JSONResponse({"status": "not ready", "detail": problem}, status_code=503)
 
 

@@ -110,3 +110,16 @@ def test_a_games_settings_are_each_described(
         assert f"{name} (" in said, name
         if type(default) is int and name != "players":  # a default the description says
             assert re.search(rf"\b{name} \([^)]*\b{default}\)", said), (name, default)
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/readyz"])
+def test_a_probes_answer_is_the_one_its_schema_says(
+    client: TestClient, spec: dict[str, Any], path: str
+) -> None:
+    # /readyz's 200 was Health, whose example is "ok": it answers "ready".
+    body = spec["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]
+    name = body["schema"]["$ref"].rsplit("/", 1)[1]
+    status = spec["components"]["schemas"][name]["properties"]["status"]
+    answer = client.get(path)
+    assert answer.status_code == 200
+    assert status["const"] == answer.json()["status"]
