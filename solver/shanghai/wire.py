@@ -328,18 +328,20 @@ class DrawOptionOut(Answer):
     )
     chances_proven: bool = Field(
         description="false when a search stopped at its limit: go_down and go_out then count"
-        " only the cards found in time (the chances are at least those)"
+        " only the cards found before it stopped (the chances are at least those)"
     )
 
 
 STATUS_DESCRIPTION = (
-    "optimal: every solve of the turn was proven; feasible: a time limit cut one short "
-    "(the answers are legal, not proven best); unknown: one found nothing in time"
+    "optimal: every solve of the turn was proven; feasible: a search stopped (at its work "
+    "bound or the time limit) before proving its answer (the answers are legal, not proven "
+    "best); unknown: one stopped before finding anything"
 )
 PLAY_STATUS_DESCRIPTION = (
     "how the search for the turn's plays (going down, lay-offs and the turn's end) ended:"
     " optimal: proven, so a null go_down (or, once down, null lay_offs) means none is"
-    " possible this turn; feasible: a limit cut it short, the plays found are legal but"
+    " possible this turn; feasible: a limit (its work bound or the time limit) cut it"
+    " short, the plays found are legal but"
     " not proven best; unknown: it stopped before finding any play, so a null go_down or"
     " lay_offs says nothing of what the turn allows (a discard given then is the one for a"
     " player not going down); null in the draw phase, which asks for no play"
@@ -380,19 +382,21 @@ class ShanghaiAdviseResponse(Answer):
     contract: ShanghaiContract = Field(description="the contract of this hand")
     deficiency: int | None = Field(
         description="fewest extra cards the hand needs to meet the contract, exact (0 once "
-        "down); null when unseen cards cannot complete it or none was proven in time"
+        "down); null when unseen cards cannot complete it or none was proven before a search"
+        " stopped"
     )
     penalty: int = Field(description="what the hand would cost if the hand ended now")
     go_down: GoDownOut | None = Field(
         description="how to go down; null when the player is down or cannot go down now, "
-        "or when none was found in time (play_status unknown)"
+        "or when none was found before the search stopped (play_status unknown)"
     )
     lay_offs: LayOffsOut | None = Field(
         description="for a player who is down or goes down now; null otherwise, or when "
-        "none was found in time (play_status unknown)"
+        "none was found before the search stopped (play_status unknown)"
     )
     discard: DiscardOut | None = Field(
-        description="null when the player goes out (or no answer was found in time)"
+        description="null when the player goes out (or no answer was found before the search"
+        " stopped)"
     )
     take_upcard: TakeUpcardOut | None = Field(description="null when no upcard was given")
     buy: BuyOut | None = Field(description="null when no upcard was given")

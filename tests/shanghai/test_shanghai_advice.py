@@ -18,7 +18,7 @@ from solver.shanghai.advice import advise
 from solver.shanghai.cli import describe_advice
 from solver.shanghai.examples import ADVISE_REQUEST
 from solver.shanghai.model import HandModel
-from solver.shanghai.wire import ShanghaiAdviseRequest, advise_shanghai
+from solver.shanghai.wire import ShanghaiAdviseRequest, ShanghaiAdviseResponse, advise_shanghai
 from solver.wire import read
 from tests.support import spend_the_clock
 
@@ -71,6 +71,12 @@ def test_a_turn_search_stopped_before_it_proved_its_play_is_feasible(
     answer = advise_shanghai(ADVISE_REQUEST)
     assert answer["status"] == "feasible"
     assert answer["go_down"] is not None  # the play found stands, unproven
+    # Stopped by its work, not the clock: the schema said "feasible: a time limit cut
+    # one short", which a search its work bound stops is not.
+    assert answer["time_capped"] is False
+    schema = ShanghaiAdviseResponse.model_json_schema()["properties"]
+    for status in ("status", "play_status"):
+        assert "work bound" in schema[status]["description"], status
 
 
 EIGHT_TWOS = {
