@@ -209,3 +209,61 @@ def test_each_wire_example_answers_as_shown(
     got = client.post(path, json=request)
     assert got.status_code == 200, got.text
     assert got.json() == answer
+
+
+# Requests that make the refusals whose places http.md's Errors gives, and those places
+# (field, quoted) in order.
+PLACES: list[tuple[str, dict[str, Any], list[tuple[list[Any], str]]]] = [
+    (
+        "/v1/rummikub/solve",
+        {"rack": ["R1", "Q5"], "time_limit_ms": 0},
+        [(["rack", 1], "rack[1]"), (["time_limit_ms"], "'time_limit_ms'")],
+    ),
+    (
+        "/v1/rummikub/solve",
+        {"rack": [], "table": [["R3", "R4", "R5"], ["R1", "R2"]]},
+        [(["table", 1], "")],
+    ),
+    (
+        "/v1/rummikub/validate",
+        {"rack": [], "table_before": [["R3", "R4", "R5"], ["R1", "R2"]], "table_after": []},
+        [(["table_before"], "table_before"), (["table_before", 1], "")],
+    ),
+    (
+        "/v1/rummikub/game",
+        {"bots": ["strong", "greedy"], "settings": {"players": 3}},
+        [(["settings", "players"], "")],
+    ),
+    ("/v1/rummikub/solve", {"rack": [], "bogus": 1}, [(["bogus"], "'bogus'")]),
+    (
+        "/v1/rummikub/review",
+        {
+            "record": {
+                "format": "meldwise-rummikub-game",
+                "version": 1,
+                "players": ["ann", "bob"],
+                "turns": [
+                    {"turn": 1, "player": 0, "rack": ["R1"], "table_before": [], "action": "play"}
+                ],
+            }
+        },
+        [
+            (["record"], "record"),
+            (["record", "turns", 0], "turns[0]"),
+            (["record", "turns", 0, "table_after"], "'table_after'"),
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("path", "body", "places"), PLACES)
+def test_each_refusals_places_are_as_http_md_gives_them(
+    client: TestClient, path: str, body: dict[str, Any], places: list[tuple[list[Any], str]]
+) -> None:
+    answer = client.post(path, json=body)
+    assert answer.status_code == 422, answer.text
+    said = answer.json()
+    assert [(place["field"], place["quoted"]) for place in said["places"]] == places
+    text = " ".join(HTTP_DOC.read_text(encoding="utf-8").split())
+    for field, quoted in places:
+        assert json.dumps(field) in text or f"`{quoted}`" in text, (field, quoted)
