@@ -1716,6 +1716,13 @@ def test_a_refusal_the_browser_hides_is_not_said_to_be_a_service_not_running(
     assert failure["message"].startswith(said.format(url=f"{proxy}{SOLVE}")), failure
     assert "not running" not in failure["message"]
     expect(element.get_by_role("alert")).to_have_text(failure["message"])
+    row = next(
+        line for line in HTTP_DOC.read_text().splitlines() if "`meldwise-hint-error` event" in line
+    )
+    if lang == "en":  # the element's words, as docs/http.md gives them
+        head, tail = said.split(" (by the service")
+        assert head.format(url="https://meldwise.example/v1/rummikub/solve") in row
+        assert tail.split("; ")[-1] in row
 
 
 def key_adding_proxy(service: str, key: str, page_html: str) -> AbstractContextManager[str]:
