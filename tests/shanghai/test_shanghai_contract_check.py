@@ -1,0 +1,77 @@
+"""The contract check (solver.shanghai.deficiency.layable): the hardest contracts seen
+are refused by counting, without a solve."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from solver.shanghai import deficiency
+from solver.shanghai.contracts import Contract
+from solver.shanghai.deficiency import layable
+from solver.shanghai.rules import Rules
+from tests.shanghai.layable import layable as independent_layable
+
+FRESH = itertools.count(1)
+
+
+def fresh(rules: Rules) -> Rules:
+    """``rules`` with points no other test uses: the same game for the check, a key its
+    cache has never seen (points play no part in whether a contract can be laid)."""
+    return replace(rules, low_points=100 + next(FRESH))
+
+
+HARDEST = [
+    # Each rank laid six times from its four naturals: 3.2 units of CP-SAT's work
+    # (4.5 s of CPU, 16 s of wall-clock time at a load of 3) to prove.
+    (Rules(decks=1, jokers_per_deck=4, twos_wild=True), Contract((), (13,) * 6)),
+    # The sets of 8 take every wild card, the runs every natural one.
+    (
+        Rules(decks=1, jokers_per_deck=4, twos_wild=True, min_set_len=8),
+        Contract((8, 8), (13, 13, 13, 13)),
+    ),
+    # Proven in 0.5 units once the runs took their suits in order of first use.
+    (
+        Rules(decks=1, jokers_per_deck=0, twos_wild=True, min_set_len=2, min_run_len=3),
+        Contract((2, 2, 2), (12, 13, 13)),
+    ),
+    # The costliest of 613 drawn contracts of the variant test (seed 7): 1.7 s of CPU.
+    (
+        Rules(decks=2, jokers_per_deck=0, twos_wild=True, ace_low=True, min_set_len=8),
+        Contract((8, 8, 13), (11, 12)),
+    ),
+]
+
+NEEDS_A_SOLVE = (
+    Rules(decks=1, jokers_per_deck=1, twos_wild=True, ace_low=True, min_set_len=3, min_run_len=3),
+    Contract((3, 3, 3), (7, 12, 12)),
+)
+"""Layable, but neither counted out nor built by the search: CP-SAT finds the layout
+(0.08 units of work)."""
+
+
+def no_solve(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("the contract check solved a model")
+
+
+@pytest.mark.parametrize(("rules", "contract"), HARDEST)
+def test_the_hardest_contracts_seen_are_refused_without_a_solve(
+    monkeypatch: pytest.MonkeyPatch, rules: Rules, contract: Contract
+) -> None:
+    assert not independent_layable(contract.sets, contract.runs, rules)
+    monkeypatch.setattr(deficiency, "solve_model", no_solve)
+    assert layable(contract, fresh(rules)) is False
+
+
+def test_the_contract_that_needs_a_solve_does() -> None:
+    """NEEDS_A_SOLVE goes to CP-SAT, as the tests below need."""
+    rules, contract = NEEDS_A_SOLVE
+    assert independent_layable(contract.sets, contract.runs, rules)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(deficiency, "solve_model", no_solve)
+        with pytest.raises(AssertionError, match="solved a model"):
+            layable(contract, fresh(rules))
+    assert layable(contract, fresh(rules)) is True
