@@ -1,14 +1,18 @@
 """The contract check (solver.shanghai.deficiency.layable): the hardest contracts seen
-are refused by counting, without a solve."""
+are refused by counting, without a solve, and a check the wall clock cut short says
+so and is not remembered, so the same request gets the same answer once the machine is
+idle again."""
 
 from __future__ import annotations
 
 import itertools
 from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from solver import advise_shanghai, cpsat
 from solver.shanghai import deficiency
 from solver.shanghai.contracts import Contract
 from solver.shanghai.deficiency import layable
@@ -75,3 +79,63 @@ def test_the_contract_that_needs_a_solve_does() -> None:
         with pytest.raises(AssertionError, match="solved a model"):
             layable(contract, fresh(rules))
     assert layable(contract, fresh(rules)) is True
+
+
+def test_a_check_the_wall_clock_cut_is_not_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cut by its safety cap (a busy machine), the check settles nothing; the next call,
+    on an idle machine, settles it: the unsettled answer was once cached for the
+    process's life."""
+    rules, contract = NEEDS_A_SOLVE
+    rules = fresh(rules)
+    monkeypatch.setattr(deficiency, "CONTRACT_TIME", 1e-9)
+    assert layable(contract, rules) is None
+    monkeypatch.undo()
+    assert layable(contract, rules) is True
+
+
+class SlowClock:
+    """A machine so busy that every reading of the clock is a second after the last."""
+
+    def __init__(self, start: float) -> None:
+        self.now = start
+
+    def perf_counter(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def test_advice_whose_contract_check_the_clock_cut_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The check runs inside the request's time limit; cut by it, the contract is let
+    through and the answer says that the check was cut (and that a time limit cut a
+    search), in English and Japanese; nothing unsettled is remembered."""
+    rules, contract = NEEDS_A_SOLVE
+    rules = fresh(rules)
+    request = {
+        "hand": ["9C"],
+        "contract": contract.to_dict(),
+        "phase": "play",
+        "rules": {name: getattr(rules, name) for name in Rules.__dataclass_fields__},
+        "time_limit_ms": 2000,
+    }
+    monkeypatch.setattr(cpsat, "time", SimpleNamespace(perf_counter=SlowClock(0.0).perf_counter))
+    answer = advise_shanghai(request)
+    assert answer["time_capped"], answer
+    assert answer["status"] == "unknown", answer
+    said = [note for note in answer["notes"] if "cut short" in note]
+    assert said == [
+        "The time limit cut short the check of whether all the game's cards can lay the"
+        " contract at once, so the contract was not refused; with more time or on an idle"
+        " machine the check may settle it."
+    ], answer["notes"]
+    japanese = advise_shanghai({**request, "lang": "ja"})
+    assert japanese["time_capped"], japanese
+    assert any("コントラクトを一度に並べられるか" in note for note in japanese["notes"]), japanese[
+        "notes"
+    ]
+    assert not any("cut short" in note for note in japanese["notes"]), japanese["notes"]
+    monkeypatch.undo()
+    assert layable(contract, rules) is True
+    settled = advise_shanghai(request)
+    assert not any("cut short" in note for note in settled["notes"]), settled
