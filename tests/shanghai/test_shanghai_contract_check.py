@@ -57,6 +57,17 @@ NEEDS_A_SOLVE = (
 (0.08 units of work)."""
 
 
+def request_of(contract: Contract, rules: Rules, time_limit_ms: int) -> dict[str, Any]:
+    """A play-phase advice request holding one card, under ``contract`` and ``rules``."""
+    return {
+        "hand": ["9C"],
+        "contract": contract.to_dict(),
+        "phase": "play",
+        "rules": {name: getattr(rules, name) for name in Rules.__dataclass_fields__},
+        "time_limit_ms": time_limit_ms,
+    }
+
+
 def no_solve(*args: Any, **kwargs: Any) -> Any:
     raise AssertionError("the contract check solved a model")
 
@@ -112,13 +123,7 @@ def test_advice_whose_contract_check_the_clock_cut_says_so(
     search), in English and Japanese; nothing unsettled is remembered."""
     rules, contract = NEEDS_A_SOLVE
     rules = fresh(rules)
-    request = {
-        "hand": ["9C"],
-        "contract": contract.to_dict(),
-        "phase": "play",
-        "rules": {name: getattr(rules, name) for name in Rules.__dataclass_fields__},
-        "time_limit_ms": 2000,
-    }
+    request = request_of(contract, rules, time_limit_ms=2000)
     monkeypatch.setattr(cpsat, "time", SimpleNamespace(perf_counter=SlowClock(0.0).perf_counter))
     answer = advise_shanghai(request)
     assert answer["time_capped"], answer
@@ -139,3 +144,24 @@ def test_advice_whose_contract_check_the_clock_cut_says_so(
     assert layable(contract, rules) is True
     settled = advise_shanghai(request)
     assert not any("cut short" in note for note in settled["notes"]), settled
+
+
+def test_a_check_its_fixed_work_leaves_unsettled_says_so_and_is_remembered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Stopped by its fixed work (no contract seen does, within 10 units), the check lets
+    the contract through and the answer says why, without blaming the clock; that
+    verdict is the same on any machine, so it is remembered."""
+    rules, contract = NEEDS_A_SOLVE
+    rules = fresh(rules)
+    request = request_of(contract, rules, time_limit_ms=60_000)
+    monkeypatch.setattr(deficiency, "CONTRACT_EFFORT", 0.0)
+    answer = advise_shanghai(request)
+    assert answer["status"] == "unknown", answer
+    assert (
+        "The check of whether all the game's cards can lay the contract at once did not"
+        " settle within its fixed work, so the contract was not refused."
+    ) in answer["notes"], answer["notes"]
+    assert not any("cut short" in note for note in answer["notes"]), answer["notes"]
+    monkeypatch.undo()
+    assert layable(contract, rules) is None  # remembered: no new solve
