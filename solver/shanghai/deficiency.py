@@ -47,7 +47,7 @@ from solver.shanghai.bound import (
     shape_of,
 )
 from solver.shanghai.bound import construct as build
-from solver.shanghai.contract_bound import counted_out
+from solver.shanghai.contract_bound import counted_out, counted_out_by_suit
 from solver.shanghai.contracts import Contract
 from solver.shanghai.model import (
     HandModel,
@@ -164,8 +164,11 @@ def contract_verdict(contract: Contract, rules: Rules, limit: Limit | None = Non
     (:func:`~solver.shanghai.contract_bound.counted_out`: all 613 of the variant
     test's drawn contracts that are not layable, and six 13-card runs from one deck
     with four jokers and wild twos, the hardest seen, 3.2 units of CP-SAT's work
-    before); the search's construction most layable ones (a completion built). The rest
-    go to the completion model as a question of whether any completion exists, within
+    before); the search's construction most layable ones (a completion built); counting
+    by rank and suit (:func:`~solver.shanghai.contract_bound.counted_out_by_suit`) some
+    of the impossible ones left, as a set of 5 and runs of 8, 8, 10, 10 and 12 from one
+    deck with two jokers and wild twos (1.1 units of work to the solve). The rest go
+    to the completion model as a question of whether any completion exists, within
     :data:`CONTRACT_EFFORT` of deterministic work, its runs taking their suits in order
     of first use (:func:`~solver.shanghai.model.add_suit_order`, every suit of the game
     being alike). That solve runs within the wall-clock time ``limit`` has left (a
@@ -195,6 +198,8 @@ def _verdict(contract: Contract, rules: Rules, limit: Limit | None) -> Verdict:
     game = Counter({card: rules.copies(card) for card in (*ALL_NATURALS, JOKER)})
     if analyse(Counter(), shape_of(contract, rules), game).cheapest is not None:
         return Verdict(True)
+    if counted_out_by_suit(contract, rules):
+        return Verdict(False)
     # No budget: the verdict is the contract's and the rules', not cut short by what a
     # bot's move has left of its work. The copy shares the limit's accounts, so that
     # a cut counts towards the answer's ``capped``.
