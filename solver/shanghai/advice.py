@@ -102,7 +102,9 @@ def advise(
     position = checked(position, Position, "position")
     rules = checked(rules, Rules, "rules")
     limit = (checked_or_none(limit, Limit, "limit") or Limit()).started()
-    position.check(rules)
+    # The contract check is part of the answer's time (a first request's check of a
+    # contract that needs a solve outlasted the service's watchdog).
+    unsettled = position.check(rules, limit)
     hand = Counter(position.hand)
     unseen = position.unseen(rules)
     table = tuple(item.meld for item in position.table)
@@ -114,6 +116,11 @@ def advise(
     study = None if position.down else Study(hand, position.contract, unseen, rules, limit=limit)
     status = Status.OPTIMAL if study is None else study.status
     notes: list[str] = []
+    if unsettled is not None:
+        # Let through, not proven layable: nothing the answer says of the contract rests
+        # on that check, but it is one search of the answer's, stopped early.
+        status = status.worst(Status.UNKNOWN)
+        notes.append(unsettled)
     turn: Turn | None = None
     play_status: Status | None = None
     discard: Discard | None = None

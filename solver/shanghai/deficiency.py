@@ -25,10 +25,10 @@ hands with a bound and a construction that meet, and the CP-SAT model of
 
 from __future__ import annotations
 
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
@@ -47,6 +47,7 @@ from solver.shanghai.bound import (
     shape_of,
 )
 from solver.shanghai.bound import construct as build
+from solver.shanghai.contract_bound import counted_out, counted_out_by_suit
 from solver.shanghai.contracts import Contract
 from solver.shanghai.model import (
     HandModel,
@@ -106,45 +107,127 @@ def deficiency(
     return value, note_status(status)  # for a bot game's status (solver.cpsat.solve_statuses)
 
 
-def cannot_be_laid(contract: Contract, rules: Rules) -> bool:
+def cannot_be_laid(contract: Contract, rules: Rules, limit: Limit | None = None) -> bool:
     """Whether not even every card of the game can lay ``contract`` at once (each meld
     with no more wild cards than natural ones), proven (:func:`layable`)."""
-    return layable(contract, rules) is False
+    return layable(contract, rules, limit) is False
 
 
-@lru_cache(maxsize=256)
-def layable(contract: Contract, rules: Rules) -> bool | None:
+def layable(contract: Contract, rules: Rules, limit: Limit | None = None) -> bool | None:
     """Whether every card of the game can lay ``contract`` at once: True, False (proven
     not: each meld may fit the rules alone and the whole not, as three sets of 6 from
-    one deck need six wild cards beyond their ranks' fours), or None when the solve
-    stopped at its work before settling it (none of 613 drawn contracts of the variant
-    test).
+    one deck need six wild cards beyond their ranks' fours), or None when not settled
+    (:func:`contract_verdict`)."""
+    return contract_verdict(contract, rules, limit).layable
 
-    The search's construction settles most contracts (a completion built); the rest go
-    to the completion model as a question of whether any completion exists, with more
-    work (:data:`CONTRACT_EFFORT`) than a deficiency's solve: minimising the extra cards
-    left two sets of 8 and four 13-card runs from one deck with wild twos unsettled at
-    that solve's work. Every suit of the game being alike, its runs take their suits in
-    order of first use (:func:`~solver.shanghai.model.add_suit_order`): three sets of 2
-    and runs of 12, 13 and 13 from one deck with wild twos and no joker, not layable,
-    were not proven so within that work without it (in 0.5 units with it)."""
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the contract check found: ``layable`` as :func:`layable` says it, and
+    ``cut``, whether the wall clock (not the fixed work) stopped its solve first."""
+
+    layable: bool | None
+    cut: bool = False
+
+    def note(self) -> str | None:
+        """What an answer that lets the contract through unsettled must say (None when
+        settled)."""
+        if self.layable is not None:
+            return None
+        if self.cut:
+            return _(
+                "The time limit cut short the check of whether all the game's cards can lay"
+                " the contract at once, so the contract was not refused; with more time or on"
+                " an idle machine the check may settle it."
+            )
+        return _(
+            "The check of whether all the game's cards can lay the contract at once did not"
+            " settle within its fixed work, so the contract was not refused."
+        )
+
+
+_VERDICTS: OrderedDict[tuple[Contract, Rules], Verdict] = OrderedDict()
+"""The verdicts found, by contract and rules, the most recent last: each settled one and
+each the fixed work left unsettled (the same on any machine), never one the clock cut."""
+
+MAX_VERDICTS = 256
+"""Most verdicts remembered."""
+
+_LOCK = threading.Lock()
+
+
+def contract_verdict(contract: Contract, rules: Rules, limit: Limit | None = None) -> Verdict:
+    """Whether every card of the game can lay ``contract`` at once, found once per
+    contract and rules and remembered (unless the clock cut it).
+
+    Counting settles most impossible contracts without a solve
+    (:func:`~solver.shanghai.contract_bound.counted_out`: all 613 of the variant
+    test's drawn contracts that are not layable, and six 13-card runs from one deck
+    with four jokers and wild twos, the hardest seen, 3.2 units of CP-SAT's work
+    before); the search's construction most layable ones (a completion built); counting
+    by rank and suit (:func:`~solver.shanghai.contract_bound.counted_out_by_suit`) some
+    of the impossible ones left, as a set of 5 and runs of 8, 8, 10, 10 and 12 from one
+    deck with two jokers and wild twos (1.1 units of work to the solve). The rest go
+    to the completion model as a question of whether any completion exists, within
+    :data:`CONTRACT_EFFORT` of deterministic work, its runs taking their suits in order
+    of first use (:func:`~solver.shanghai.model.add_suit_order`, every suit of the game
+    being alike). That solve runs within the wall-clock time ``limit`` has left (a
+    request's own limit, started: the check is part of the request's time), else
+    within :data:`CONTRACT_TIME`; only an outer safety cap: a verdict it cut is
+    :attr:`Verdict.cut`, unsettled, and not remembered, so the same question on an idle
+    machine is settled. A check that starts with ``limit``'s clock already run out is
+    cut at once."""
+    key = (contract, rules)
+    with _LOCK:
+        found = _VERDICTS.get(key)
+        if found is not None:
+            _VERDICTS.move_to_end(key)
+            return found
+    found = _verdict(contract, rules, limit)
+    if not found.cut:
+        with _LOCK:
+            _VERDICTS[key] = found
+            if len(_VERDICTS) > MAX_VERDICTS:
+                _VERDICTS.popitem(last=False)
+    return found
+
+
+def _verdict(contract: Contract, rules: Rules, limit: Limit | None) -> Verdict:
+    if counted_out(contract, rules):
+        return Verdict(False)
     game = Counter({card: rules.copies(card) for card in (*ALL_NATURALS, JOKER)})
     if analyse(Counter(), shape_of(contract, rules), game).cheapest is not None:
-        return True
+        return Verdict(True)
+    if counted_out_by_suit(contract, rules):
+        return Verdict(False)
+    # No budget: the verdict is the contract's and the rules', not cut short by what a
+    # bot's move has left of its work. The copy shares the limit's accounts, so that
+    # a cut counts towards the answer's ``capped``.
+    limit = replace((Limit(CONTRACT_TIME) if limit is None else limit).started(), budget=None)
+    if limit.out_of_time():
+        return Verdict(None, cut=True)  # no solve would start: spare building its model
     hm, _ = completion_model(Counter(), contract, game, rules, None)
     add_suit_order(hm)  # every suit of the game is alike
-    code, _ = solve_model(hm, Limit(CONTRACT_TIME), effort=CONTRACT_EFFORT)
+    own = replace(limit, accounts=[])  # to tell whether the clock cut this solve
+    code, _ = solve_model(hm, own, effort=CONTRACT_EFFORT)
     if code == cp_model.INFEASIBLE:
-        return False
-    return True if code in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
+        return Verdict(False)
+    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Verdict(True)
+    if own.capped:
+        limit.account(0.0).capped = True  # the answer under ``limit`` was cut too
+    return Verdict(None, cut=own.capped)
 
 
-def check_layable(contract: Contract, rules: Rules) -> None:
+def check_layable(contract: Contract, rules: Rules, limit: Limit | None = None) -> str | None:
     """Raise :class:`~solver.errors.RequestError` saying so when not even every card of
     the game can lay ``contract`` at once (:func:`cannot_be_laid`); the sizes of its
-    melds one by one are :meth:`Contract.check`'s."""
-    if not cannot_be_laid(contract, rules):
-        return
+    melds one by one are :meth:`Contract.check`'s. Else return what an answer must say
+    when the check did not settle and let the contract through (:meth:`Verdict.note`),
+    or None. ``limit``: see :func:`contract_verdict`."""
+    verdict = contract_verdict(contract, rules, limit)
+    if verdict.layable is not False:
+        return verdict.note()
     decks = _n("{n} deck", "{n} decks", rules.decks)
     jokers = _n("{n} joker", "{n} jokers", rules.jokers)
     cards = (
@@ -164,14 +247,15 @@ def check_layable(contract: Contract, rules: Rules) -> None:
 
 
 CONTRACT_EFFORT = 10.0
-"""The deterministic work (CP-SAT's units) of the solve of :func:`cannot_be_laid`: six
-13-card runs from one deck with four jokers and wild twos, the hardest contract seen,
-was proven impossible in about 3.2 units; the 613 drawn contracts of the variant test
-took 1.1 at most. It is done once per contract and rules (cached)."""
+"""The deterministic work (CP-SAT's units) of the solve of :func:`contract_verdict`:
+six 13-card runs from one deck with four jokers and wild twos, the hardest contract
+seen, took about 3.2 units to prove impossible before counting settled it; of the 613
+drawn contracts of the variant test, the layable ones neither counted nor built take
+0.1 at most. It is done once per contract and rules (remembered)."""
 
 CONTRACT_TIME = 30.0
-"""The wall-clock cap (seconds) on that solve: only a safety cap, the solve stopping
-first at its deterministic work."""
+"""The wall-clock cap (seconds) on that solve when no limit is given: only a safety
+cap, the solve stopping first at its deterministic work."""
 
 
 def _solve(

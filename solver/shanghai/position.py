@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from solver.arguments import checked, checked_items, listed, text_or_listed
+from solver.cpsat import Limit
 from solver.errors import CountError, RequestError, quoted
 from solver.i18n import _, _n
 from solver.shanghai.contracts import Contract
@@ -186,14 +187,16 @@ class Position:
             {card: max(0, rules.copies(card) - known[card]) for card in (*ALL_NATURALS, JOKER)}
         )
 
-    def check(self, rules: Rules) -> None:
+    def check(self, rules: Rules, limit: Limit | None = None) -> str | None:
         """Raise :class:`CountError` naming the card if any card appears more often
         than the game has it (``decks`` copies; ``decks * jokers_per_deck`` jokers),
         and a :class:`~solver.errors.RequestError` for a contract the rules do not
         allow (:meth:`Contract.check`: e.g. a set of 3 where sets hold at least 4; or one
-        not even the whole game's cards lay at once, :func:`check_layable`)."""
+        not even the whole game's cards lay at once, :func:`check_layable`, within
+        ``limit``'s time). Return what the answer must say when that check did not
+        settle and let the contract through, else None."""
         self.contract.check(rules)
-        check_layable(self.contract, rules)
+        unsettled = check_layable(self.contract, rules, limit)
         where = (
             _("across hand, table, upcard and seen")
             if self.seen
@@ -204,6 +207,7 @@ class Position:
         # taken again), but only a card the game has: none of a joker without jokers.
         absent = Counter({card: 1 for card in self.took() if rules.copies(card) == 0})
         check_counts(absent, rules, _("in next_player.took"))
+        return unsettled
 
 
 def check_counts(counts: Counter[Card], rules: Rules, where: str) -> None:

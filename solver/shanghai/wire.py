@@ -184,11 +184,13 @@ class ShanghaiAdviseRequest(Spoken):
                 )
             ).naming("buys_left")
 
-    def position(self) -> Position:
+    def position(self, limit: Limit | None = None) -> Position:
         """The position asked about (its cards are checked against the rules by
         :func:`~solver.shanghai.advice.advise`). Raises a
         :class:`~solver.errors.MeldwiseError` for a contract or a table meld that the
-        rules do not allow."""
+        rules do not allow; whether all the game's cards lay the contract is checked
+        within ``limit``'s time (:func:`~solver.shanghai.deficiency.check_layable`),
+        and what an unsettled check must say is said by the advice."""
         rules = self.rules
         if self.contract is None:
             assert self.hand_number is not None  # one of the two: check_request
@@ -203,7 +205,7 @@ class ShanghaiAdviseRequest(Spoken):
         else:
             contract = Contract.from_dict(self.contract.model_dump(), rules)
         try:
-            check_layable(contract, rules)
+            check_layable(contract, rules, limit)
         except RequestError as error:
             # About the contract under the rules: the hand's, or the request's own.
             asked = ("hand_number",) if self.contract is None else ("contract",)
@@ -447,8 +449,10 @@ def advise_shanghai(request: Mapping[str, Any] | ShanghaiAdviseRequest) -> dict[
     field, card, meld or setting.
     """
     asked = read(ShanghaiAdviseRequest, request)
-    position = asked.position()
-    advice = advise(position, asked.rules, limit=Limit(asked.time_limit_ms / 1000))
+    # Started here: the contract check of position() shares the request's time.
+    limit = Limit(asked.time_limit_ms / 1000).started()
+    position = asked.position(limit)
+    advice = advise(position, asked.rules, limit=limit)
     return advice_to_dict(advice)
 
 

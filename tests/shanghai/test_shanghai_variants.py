@@ -24,7 +24,8 @@ from solver import advise_shanghai
 from solver.cpsat import Status
 from solver.errors import RequestError, RulesError
 from solver.shanghai.bots import make_bot
-from solver.shanghai.contracts import Contract
+from solver.shanghai.contract_bound import counted_out, counted_out_by_suit
+from solver.shanghai.contracts import MAX_MELDS, Contract
 from solver.shanghai.deficiency import layable as contract_layable
 from solver.shanghai.engine import Game, GameSettings
 from solver.shanghai.notation import ACE, ALL_NATURALS, JOKER, Card
@@ -323,7 +324,35 @@ def test_a_contract_is_refused_exactly_when_the_game_cannot_lay_it(
         event("not settled")
         return
     assert verdict == can_lay, (sets, runs, verdict)
+    if counted_out(Contract(tuple(sets), tuple(runs)), rules):
+        event("counted out")
     if not verdict:
         with pytest.raises(RequestError, match="cannot be met under these rules"):
             advise_shanghai(request)
     event(f"layable: {can_lay}")
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(40))
+@given(data=st.data(), rules=st.one_of(scarce_rules(), variants()))
+def test_counting_never_refuses_a_contract_the_game_lays(data: st.DataObject, rules: Rules) -> None:
+    """Up to six melds of the sizes the rules allow, on any variant: counting, by rank
+    or by rank and suit (solver.shanghai.contract_bound), proves a contract impossible
+    only when the independent model finds no way to lay it from all the game's
+    cards."""
+    most = largest_set(rules)
+    sets = []
+    if rules.min_set_len <= most:
+        sets = data.draw(st.lists(st.integers(rules.min_set_len, most), max_size=MAX_MELDS))
+    runs = data.draw(
+        st.lists(st.integers(rules.min_run_len, MAX_RUN_LEN), max_size=MAX_MELDS - len(sets))
+    )
+    assume(len(sets) + len(runs) >= 1)
+    contract = Contract(tuple(sets), tuple(runs))
+    by_rank, by_suit = counted_out(contract, rules), counted_out_by_suit(contract, rules)
+    assert by_suit or not by_rank, contract  # counting by suit too counts more out
+    if not by_suit:
+        event("not counted out")
+        return
+    assert not layable(contract.sets, contract.runs, rules), contract
+    event("counted out by rank" if by_rank else "counted out by rank and suit only")

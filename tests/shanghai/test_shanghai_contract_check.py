@@ -1,0 +1,175 @@
+"""The contract check (solver.shanghai.deficiency.layable): the hardest contracts seen
+are refused by counting, without a solve, and a check the wall clock cut short says
+so and is not remembered, so the same request gets the same answer once the machine is
+idle again."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from solver import advise_shanghai, cpsat
+from solver.shanghai import deficiency
+from solver.shanghai.contracts import Contract
+from solver.shanghai.deficiency import layable
+from solver.shanghai.rules import Rules
+from tests.shanghai.layable import layable as independent_layable
+
+FRESH = itertools.count(1)
+
+
+def fresh(rules: Rules) -> Rules:
+    """``rules`` with points no other test uses: the same game for the check, a key its
+    cache has never seen (points play no part in whether a contract can be laid)."""
+    return replace(rules, low_points=100 + next(FRESH))
+
+
+HARDEST = [
+    # Each rank laid six times from its four naturals: 3.2 units of CP-SAT's work
+    # (4.5 s of CPU, 16 s of wall-clock time at a load of 3) to prove.
+    (Rules(decks=1, jokers_per_deck=4, twos_wild=True), Contract((), (13,) * 6)),
+    # The sets of 8 take every wild card, the runs every natural one.
+    (
+        Rules(decks=1, jokers_per_deck=4, twos_wild=True, min_set_len=8),
+        Contract((8, 8), (13, 13, 13, 13)),
+    ),
+    # Proven in 0.5 units once the runs took their suits in order of first use.
+    (
+        Rules(decks=1, jokers_per_deck=0, twos_wild=True, min_set_len=2, min_run_len=3),
+        Contract((2, 2, 2), (12, 13, 13)),
+    ),
+    # The costliest of 613 drawn contracts of the variant test (seed 7): 1.7 s of CPU.
+    (
+        Rules(decks=2, jokers_per_deck=0, twos_wild=True, ace_low=True, min_set_len=8),
+        Contract((8, 8, 13), (11, 12)),
+    ),
+    # Counted out by suit, not by rank alone: two of the runs share a suit of 13 cards.
+    (Rules(decks=1, jokers_per_deck=0), Contract((), (10, 10, 10, 10, 10))),
+    # Two runs share a suit, and the set takes a card from each suit or wild ones:
+    # 1.1 units of CP-SAT's work (2.8 s of CPU) to prove.
+    (
+        Rules(decks=1, jokers_per_deck=2, twos_wild=True, min_set_len=5),
+        Contract((5,), (8, 8, 10, 10, 12)),
+    ),
+]
+
+NEEDS_A_SOLVE = (
+    Rules(decks=1, jokers_per_deck=1, twos_wild=True, ace_low=True, min_set_len=3, min_run_len=3),
+    Contract((3, 3, 3), (7, 12, 12)),
+)
+"""Layable, but neither counted out nor built by the search: CP-SAT finds the layout
+(0.08 units of work)."""
+
+
+def request_of(contract: Contract, rules: Rules, time_limit_ms: int) -> dict[str, Any]:
+    """A play-phase advice request holding one card, under ``contract`` and ``rules``."""
+    return {
+        "hand": ["9C"],
+        "contract": contract.to_dict(),
+        "phase": "play",
+        "rules": {name: getattr(rules, name) for name in Rules.__dataclass_fields__},
+        "time_limit_ms": time_limit_ms,
+    }
+
+
+def no_solve(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("the contract check solved a model")
+
+
+@pytest.mark.parametrize(("rules", "contract"), HARDEST)
+def test_the_hardest_contracts_seen_are_refused_without_a_solve(
+    monkeypatch: pytest.MonkeyPatch, rules: Rules, contract: Contract
+) -> None:
+    assert not independent_layable(contract.sets, contract.runs, rules)
+    monkeypatch.setattr(deficiency, "solve_model", no_solve)
+    assert layable(contract, fresh(rules)) is False
+
+
+def test_the_contract_that_needs_a_solve_does() -> None:
+    """NEEDS_A_SOLVE goes to CP-SAT, as the tests below need."""
+    rules, contract = NEEDS_A_SOLVE
+    assert independent_layable(contract.sets, contract.runs, rules)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(deficiency, "solve_model", no_solve)
+        with pytest.raises(AssertionError, match="solved a model"):
+            layable(contract, fresh(rules))
+    assert layable(contract, fresh(rules)) is True
+
+
+def test_a_check_the_wall_clock_cut_is_not_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cut by its safety cap (a busy machine), the check settles nothing; the next call,
+    on an idle machine, settles it: the unsettled answer was once cached for the
+    process's life."""
+    rules, contract = NEEDS_A_SOLVE
+    rules = fresh(rules)
+    monkeypatch.setattr(deficiency, "CONTRACT_TIME", 1e-9)
+    assert layable(contract, rules) is None
+    monkeypatch.undo()
+    assert layable(contract, rules) is True
+
+
+class SlowClock:
+    """A machine so busy that every reading of the clock is a second after the last."""
+
+    def __init__(self, start: float) -> None:
+        self.now = start
+
+    def perf_counter(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def test_advice_whose_contract_check_the_clock_cut_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The check runs inside the request's time limit; cut by it, the contract is let
+    through and the answer says that the check was cut (and that a time limit cut a
+    search), in English and Japanese; nothing unsettled is remembered."""
+    rules, contract = NEEDS_A_SOLVE
+    rules = fresh(rules)
+    request = request_of(contract, rules, time_limit_ms=2000)
+    monkeypatch.setattr(cpsat, "time", SimpleNamespace(perf_counter=SlowClock(0.0).perf_counter))
+    answer = advise_shanghai(request)
+    assert answer["time_capped"], answer
+    assert answer["status"] == "unknown", answer
+    said = [note for note in answer["notes"] if "cut short" in note]
+    assert said == [
+        "The time limit cut short the check of whether all the game's cards can lay the"
+        " contract at once, so the contract was not refused; with more time or on an idle"
+        " machine the check may settle it."
+    ], answer["notes"]
+    japanese = advise_shanghai({**request, "lang": "ja"})
+    assert japanese["time_capped"], japanese
+    assert any("コントラクトを一度に並べられるか" in note for note in japanese["notes"]), japanese[
+        "notes"
+    ]
+    assert not any("cut short" in note for note in japanese["notes"]), japanese["notes"]
+    monkeypatch.undo()
+    assert layable(contract, rules) is True
+    settled = advise_shanghai(request)
+    assert not any("cut short" in note for note in settled["notes"]), settled
+
+
+def test_a_check_its_fixed_work_leaves_unsettled_says_so_and_is_remembered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Stopped by its fixed work (no contract seen does, within 10 units), the check lets
+    the contract through and the answer says why, without blaming the clock; that
+    verdict is the same on any machine, so it is remembered."""
+    rules, contract = NEEDS_A_SOLVE
+    rules = fresh(rules)
+    request = request_of(contract, rules, time_limit_ms=60_000)
+    monkeypatch.setattr(deficiency, "CONTRACT_EFFORT", 0.0)
+    answer = advise_shanghai(request)
+    assert answer["status"] == "unknown", answer
+    assert (
+        "The check of whether all the game's cards can lay the contract at once did not"
+        " settle within its fixed work, so the contract was not refused."
+    ) in answer["notes"], answer["notes"]
+    assert not any("cut short" in note for note in answer["notes"]), answer["notes"]
+    monkeypatch.undo()
+    assert layable(contract, rules) is None  # remembered: no new solve
