@@ -320,7 +320,7 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
     """A Shanghai review written for a person: each player's summary, then the turns
     short of the best with what was proven; ``chosen``: the seat reviewed alone."""
     if not review["turns"]:
-        return nothing_to_review(chosen) + "\n"
+        return "\n".join([nothing_to_review(chosen), *review["notes"]]) + "\n"
     lines = []
     for player in review["players"]:
         if not player["turns"]:
@@ -363,6 +363,7 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
                 problems=clauses(turn["problems"]),
             )
         )
+    lines += review["notes"]  # hands whose contract could never be met, and why
     lines.append(_("Solver: {status}", status=status_text(review["status"])))
     if review["time_capped"]:
         lines.append(capped_note())

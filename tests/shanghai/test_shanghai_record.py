@@ -175,6 +175,54 @@ def test_a_random_game_on_any_settings_replays_to_its_own_record(
     assert (replayed.over, replayed.scores) == (game.over, game.scores)
 
 
+# --- records of games that settings admitted then -----------------------------------------
+
+
+#: Settings a game was played under, and an edit that makes them settings a new game is
+#: now refused under, though they play the same game (the same deal, no one goes down):
+#: the record of a game played before the check was added.
+NO_LONGER_ADMITTED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    # Hand 3 lays two runs of 13, 26 cards; a hand holds at most 21 (11 dealt, a draw,
+    # three buys of 3 cards).
+    "out of reach": ({"rules": {"min_run_len": 13}, "hands": 2}, {"hands": 3}),
+    # Hand 4's three sets of 6 need six wild cards, and the game has five.
+    "not layable": (
+        {"rules": {"decks": 1, "jokers_per_deck": 1, "twos_wild": True, "min_set_len": 6}},
+        {"hands": 4},
+    ),
+    # No set of 5 is made of one deck with no wild card.
+    "no such set": (
+        {"rules": {"decks": 1, "jokers_per_deck": 0, "min_set_len": 4}, "hands": 1},
+        {"rules": {"min_set_len": 5}},
+    ),
+}
+
+
+def no_longer_admitted(name: str) -> Record:
+    """The record of a game of :data:`NO_LONGER_ADMITTED` stopped in its first hand,
+    its settings edited so."""
+    played, edit = NO_LONGER_ADMITTED[name]
+    settings = GameSettings.from_dict({**played, "players": 2, "hands": played.get("hands", 3)})
+    game = random_game(settings, 5, 40)
+    record: Record = json.loads(json.dumps(record_to_dict(game, ["ann", "bob"])))
+    for name, value in edit.items():  # the rules edited rule by rule
+        settings_written = record["settings"]
+        settings_written[name] = settings_written[name] | value if name == "rules" else value
+    return record
+
+
+@pytest.mark.parametrize("name", list(NO_LONGER_ADMITTED))
+def test_a_record_of_a_game_its_settings_no_longer_admit_reads_and_replays(name: str) -> None:
+    """A new game is refused settings under which a hand's contract can never be met
+    (its cards never held, or never laid), checks added after such games were played
+    and recorded: their records stayed refused for it, so they could not be reviewed."""
+    record = no_longer_admitted(name)
+    with pytest.raises(RulesError):
+        GameSettings.from_dict(record["settings"])  # a new game: refused
+    replayed = replay(read_record(record))
+    assert record_to_dict(replayed, ["ann", "bob"]) == record
+
+
 # --- spoilt records ------------------------------------------------------------------------
 
 
