@@ -45,7 +45,8 @@ class Position:
     Attributes:
         hand: the player's cards, as they are at ``phase`` (before drawing in the draw
             phase, after drawing in the play phase).
-        contract: the melds this hand's contract asks for.
+        contract: the melds this hand's contract asks for; None for a player who is
+            down, whose turn is solved without it (a player not down needs one).
         table: melds already down.
         down: whether this player has already gone down this hand.
         upcard: the top card of the discard pile, if any.
@@ -59,7 +60,7 @@ class Position:
     """
 
     hand: tuple[Card, ...]
-    contract: Contract
+    contract: Contract | None
     table: tuple[TableMeld, ...] = ()
     down: bool = False
     upcard: Card | None = None
@@ -74,7 +75,8 @@ class Position:
         object.__setattr__(self, "hand", listed(self.hand, "hand"))
         object.__setattr__(self, "table", checked_items(self.table, TableMeld, "table"))
         object.__setattr__(self, "seen", listed(self.seen, "seen"))
-        checked(self.contract, Contract, "contract")
+        if self.contract is not None or not self.down:
+            checked(self.contract, Contract, "contract")
         # A phase given as its word ("draw") was compared with the enum by identity:
         # the play phase's advice came back for a draw-phase position.
         if isinstance(self.phase, str) and not isinstance(self.phase, Phase):
@@ -192,8 +194,9 @@ class Position:
         and a :class:`~solver.errors.RequestError` for a contract the rules do not
         allow (:meth:`Contract.check`: e.g. a set of 3 where sets hold at least 4; or one
         not even the whole game's cards lay at once, :func:`check_layable`)."""
-        self.contract.check(rules)
-        check_layable(self.contract, rules)
+        if self.contract is not None:  # a contract given is checked, down or not
+            self.contract.check(rules)
+            check_layable(self.contract, rules)
         where = (
             _("across hand, table, upcard and seen")
             if self.seen
