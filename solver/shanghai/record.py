@@ -524,12 +524,13 @@ def _check_deal(dealt: dict[str, Any], deal: DealRecord, index: int, seed: int) 
     ]
     places.append((f"{where}.upcard", deal.upcard, dealt["upcard"]))
     stock, right_stock = list(deal.stock), list(dealt["stock"])
-    if len(stock) != len(right_stock):
-        places.append((f"{where}.stock", stock, right_stock))
+    # The first card that differs, then (every card alike so far) the length.
     places += [
         (f"{where}.stock[{i}]", given, right)
         for i, (given, right) in enumerate(zip(stock, right_stock, strict=False))
     ]
+    if len(stock) != len(right_stock):
+        places.append((f"{where}.stock", stock, right_stock))
     for place, given, right in places:
         if given != right:
             raise RecordError(
@@ -543,9 +544,18 @@ def _check_deal(dealt: dict[str, Any], deal: DealRecord, index: int, seed: int) 
             ).at(place)
 
 
+MOST_SHOWN = 30
+"""Most cards of a list a message quotes: a list padded by hand (50,000 cards added to a
+dealt hand) was quoted whole, an error of 150 KB."""
+
+
 def _shown(value: object) -> str:
-    """A card or cards as a message quotes them: ``7H``, ``[7H 8H JK]``."""
+    """A card or cards as a message quotes them: ``7H``, ``[7H 8H JK]``; a list of more
+    than :data:`MOST_SHOWN` cards by its first ones and its count."""
     if isinstance(value, list | tuple):
+        if len(value) > MOST_SHOWN:
+            first = format_cards(value[:MOST_SHOWN])
+            return _("[{cards} …] ({n} cards in all)", cards=first, n=len(value))
         return f"[{format_cards(value)}]"
     return str(value)
 

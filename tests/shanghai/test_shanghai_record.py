@@ -406,6 +406,33 @@ def test_a_reordered_stock_names_the_first_card_that_differs() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("where", "grow"),
+    [
+        ("hands[0].deal.stock", lambda hand: hand["deal"]["stock"].extend(["7H"] * 50_000)),
+        ("hands[0].deal.hands[1]", lambda hand: hand["deal"]["hands"][1].extend(["7H"] * 50_000)),
+        (
+            "hands[0].events[1] (hand 1, turn 1, seat 1): 'cards'",
+            lambda hand: hand["events"][1]["cards"].extend(["7H"] * 50_000),
+        ),
+    ],
+)
+def test_a_list_of_cards_padded_by_hand_is_said_in_a_line_not_in_full(
+    where: str, grow: Callable[[Record], object]
+) -> None:
+    """Each card was quoted: 50,000 cards added to a dealt hand or the stock gave an
+    error of some 150 KB (a record of 8.6 MB, one of 4.4 MB on the command line), where
+    the first cards and the count say it."""
+    record = bot_record("no jokers")
+    hand = record["hands"][0]
+    assert hand["events"][1]["kind"] == "draw"  # seat 1 draws first, seat 0 passing
+    grow(hand)
+    message = refusal(record)
+    assert message.startswith(where), message
+    assert len(message) < 1000, len(message)
+    assert re.search(r" …\] \(5\d{4} cards in all\)", message), message
+
+
 def test_a_draw_of_another_card_names_its_event_and_the_cards() -> None:
     record = bot_record("no jokers")
     h, i = first(record, lambda events, i: events[i]["kind"] == "draw")
