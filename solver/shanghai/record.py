@@ -59,6 +59,7 @@ from solver.shanghai.engine import (
 from solver.shanghai.notation import Card, format_cards
 from solver.shanghai.scoring import penalty
 from solver.wire import PlayerName
+from solver.written import shortened
 
 FORMAT: Literal["meldwise-shanghai-game"] = "meldwise-shanghai-game"
 VERSION: Literal[1] = 1
@@ -544,19 +545,11 @@ def _check_deal(dealt: dict[str, Any], deal: DealRecord, index: int, seed: int) 
             ).at(place)
 
 
-MOST_SHOWN = 30
-"""Most cards of a list a message quotes: a list padded by hand (50,000 cards added to a
-dealt hand) was quoted whole, an error of 150 KB."""
-
-
 def _shown(value: object) -> str:
-    """A card or cards as a message quotes them: ``7H``, ``[7H 8H JK]``; a list of more
-    than :data:`MOST_SHOWN` cards by its first ones and its count."""
+    """A card or cards as a message quotes them: ``7H``, ``[7H 8H JK]``; a long list by
+    its first cards and its count (:func:`~solver.written.shortened`)."""
     if isinstance(value, list | tuple):
-        if len(value) > MOST_SHOWN:
-            first = format_cards(value[:MOST_SHOWN])
-            return _("[{cards} …] ({n} cards in all)", cards=first, n=len(value))
-        return f"[{format_cards(value)}]"
+        return f"[{shortened(value, format_cards)}]"
     return str(value)
 
 

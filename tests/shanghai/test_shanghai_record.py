@@ -430,7 +430,7 @@ def test_a_list_of_cards_padded_by_hand_is_said_in_a_line_not_in_full(
     message = refusal(record)
     assert message.startswith(where), message
     assert len(message) < 1000, len(message)
-    assert re.search(r" …\] \(5\d{4} cards in all\)", message), message
+    assert re.search(r" … \(5\d{4} in all\)\]", message), message
 
 
 def test_a_draw_of_another_card_names_its_event_and_the_cards() -> None:
