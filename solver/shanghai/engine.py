@@ -108,7 +108,7 @@ class GameSettings:
                         value=quoted(value),
                     )
                 )
-        cards = len(ALL_NATURALS) * self.rules.decks + self.rules.jokers
+        cards = self.cards
         if self.players * self.hand_size + 1 > cards:
             # Said by players and cards dealt: "2 hands of 26 ..." read as the 'hands'
             # setting (the hands played) in "settings: 2 hands of 26 ...".
@@ -124,6 +124,11 @@ class GameSettings:
             )
         if not recorded:
             self.check_contracts()
+
+    @property
+    def cards(self) -> int:
+        """Every card of the game: ``decks`` of the 52 natural cards, and the jokers."""
+        return len(ALL_NATURALS) * self.rules.decks + self.rules.jokers
 
     def check_contracts(self) -> None:
         """Raise :class:`~solver.errors.RulesError` when a hand's contract can never be

@@ -365,6 +365,7 @@ def _read_hand(entry: HandEntry, index: int, settings: GameSettings) -> HandReco
             )
         ).at(where, "number")
     _check_count(f"{where}.deal.hands", len(entry.deal.hands), players)
+    _check_deal_sizes(entry.deal, where, settings)
     deal = DealRecord(
         tuple(_read_cards(h, f"{where}.deal.hands[{i}]") for i, h in enumerate(entry.deal.hands)),
         _read_cards([entry.deal.upcard], f"{where}.deal.upcard")[0],
@@ -377,6 +378,42 @@ def _read_hand(entry: HandEntry, index: int, settings: GameSettings) -> HandReco
     if end is not None:
         _check_points(end, where, settings)
     return HandRecord(entry.number, deal, events, end)
+
+
+def _check_deal_sizes(deal: DealEntry, where: str, settings: GameSettings) -> None:
+    """Each dealt hand holds ``hand_size`` cards and the stock the rest but the upcard,
+    as the settings deal them: said before the cards are read (a hand padded by hand
+    with a million cards was read, sorted and compared with the seed's deal first)."""
+    size = settings.hand_size
+    for seat, held in enumerate(deal.hands):
+        if len(held) != size:
+            place = f"{where}.deal.hands[{seat}]"
+            raise RecordError(
+                _n(
+                    "{where} has {n} card; the settings deal {size}",
+                    "{where} has {n} cards; the settings deal {size}",
+                    len(held),
+                    where=place,
+                    size=size,
+                )
+            ).at(place)
+    cards = settings.cards
+    dealt = size * settings.players
+    if len(deal.stock) != cards - dealt - 1:
+        place = f"{where}.deal.stock"
+        raise RecordError(
+            _n(
+                "{where} has {n} card; the game's {cards} cards, less the {dealt} dealt and"
+                " the upcard, are {stock}",
+                "{where} has {n} cards; the game's {cards} cards, less the {dealt} dealt and"
+                " the upcard, are {stock}",
+                len(deal.stock),
+                where=place,
+                cards=cards,
+                dealt=dealt,
+                stock=cards - dealt - 1,
+            )
+        ).at(place)
 
 
 def _read_end(entry: HandEntry, where: str, players: int) -> HandEnd | None:
