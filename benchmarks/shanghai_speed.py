@@ -125,7 +125,9 @@ def adviser(package: ModuleType, time_limit: float) -> Adviser:
 
         asked = package.Position(
             cards(position.hand),
-            package.Contract(position.contract.sets, position.contract.runs),
+            None
+            if position.contract is None
+            else package.Contract(position.contract.sets, position.contract.runs),
             tuple(
                 package.TableMeld(package.read_meld(cards(item.meld.cards), package.STANDARD))
                 for item in position.table

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from solver.arguments import text_or_listed
+from solver.i18n import _
 
 _WIDE = {",": ",\uff0c\u3001", "|": "|\uff5c", "=": "=\uff1d", ":": ":\uff1a"}
 """Each separator and the ways it is written."""
@@ -85,3 +86,19 @@ def words_or_items(text: object, name: str = "text") -> Sequence[Any]:
     argument ``name``."""
     value = text_or_listed(text, name)
     return words(value) if isinstance(value, str) else value
+
+
+MOST_QUOTED = 30
+"""Most tiles or cards of a list a message quotes: a list padded by hand (50,000 cards
+added to a record's dealt hand) was quoted whole, an error of 150 KB."""
+
+_Piece = TypeVar("_Piece")
+
+
+def shortened(pieces: Sequence[_Piece], write: Callable[[Sequence[_Piece]], str]) -> str:
+    """``pieces`` (tiles or cards) as a message quotes them, written by ``write``
+    (``format_tiles``, ``format_cards``): a list of more than :data:`MOST_QUOTED` by its
+    first ones and its count, ``R1 R1 … (50000 in all)``."""
+    if len(pieces) <= MOST_QUOTED:
+        return write(pieces)
+    return _("{pieces} … ({n} in all)", pieces=write(pieces[:MOST_QUOTED]), n=len(pieces))

@@ -252,6 +252,9 @@ ROWS: list[tuple[str, Any]] = [
     ),
     ("advise", {"hand": ["7H"]}),
     ("advise", {"hand": ["7H"], "hand_number": 1, "contract": {"sets": [3]}}),
+    # A player who is down needs no contract (null in the answer), and gives at most one.
+    ("advise", {"hand": ["7H", "8H"], "down": True, "table": [{"cards": ["7S", "7D", "7C"]}]}),
+    ("advise", {"hand": ["7H"], "down": True, "hand_number": 1, "contract": {"sets": [3]}}),
     ("advise", {"hand": [], "hand_number": 1}),
     ("advise", {"hand": ["7H"], "hand_number": 1, "next_player": {"x": 1}}),
     ("advise", {"hand": ["7H"], "contract": {"sets": ["3"]}}),

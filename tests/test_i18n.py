@@ -1028,7 +1028,7 @@ def test_lists_inside_japanese_sentences_are_joined_with_the_japanese_comma(
               "could_go_out": [{"hand_number": 1, "turn": 2}, {"hand_number": 2, "turn": 5}],
               "could_go_down": [], "unproven": []}  # fmt: skip
     review = {"turns": [{"problems": []}], "players": [player], "status": "optimal",
-              "time_capped": False}  # fmt: skip
+              "time_capped": False, "notes": []}  # fmt: skip
     with language("ja"):
         said = describe_shanghai_review(review)
     assert "  上がれた: ハンド1の2手目、ハンド2の5手目\n" in said, said

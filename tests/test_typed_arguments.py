@@ -134,8 +134,9 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
         lambda: ShanghaiPosition(None, Contract.for_hand(1)),  # type: ignore[arg-type]
         "'hand'",
     ),
-    "Shanghai Position contract None": (
-        lambda: ShanghaiPosition(tuple(CARDS), None),  # type: ignore[arg-type]
+    # None is a down player's contract alone.
+    "Shanghai Position not down, contract None": (
+        lambda: ShanghaiPosition(tuple(CARDS), None),
         "'contract'",
     ),
     "Shanghai read_meld a string": (

@@ -128,7 +128,9 @@ export const SHANGHAI_REVIEW = {
   placeholder: '{"format": "meldwise-shanghai-game", "version": 1, "hands": [...]}',
   request: () => ({}),
   expected: (review) => review.players.every((player) => Array.isArray(player.could_go_out)),
-  summary: (review, tr) => [drawSummary(review, tr)],
+  // The notes (the service's words, in the request's language): each hand whose
+  // contract no player could ever meet under the record's settings, and why.
+  summary: (review, tr) => [drawSummary(review, tr), ...review.notes.map((note) => element("p", note, "note"))],
   label(turn, tr) {
     const best = turn.best ? bestLabel(turn.best, turn.best.points_left, tr) : tr.t("none found");
     return tr.t("{hand}-{turn}. P{player} left {points} / {best}", {

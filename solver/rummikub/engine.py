@@ -45,6 +45,7 @@ from solver.rummikub.rules import STANDARD, Rules
 from solver.rummikub.scoring import penalty, score_round
 from solver.settings import check_game_settings, settings_read
 from solver.values import Pasted
+from solver.written import shortened
 
 Table = tuple[tuple[Tile, ...], ...]
 """The sets on the table, each a tuple of tiles."""
@@ -364,8 +365,9 @@ class Deal:
             dealt.update(rack)
         everything = full_set(settings.rules)
         if dealt != everything:
-            extra = format_tiles(sorted((dealt - everything).elements()))
-            lacking = format_tiles(sorted((everything - dealt).elements()))
+            # A long list by its first tiles and its count: a pool padded by hand.
+            extra = shortened(sorted((dealt - everything).elements()), format_tiles)
+            lacking = shortened(sorted((everything - dealt).elements()), format_tiles)
             raise CountError(
                 _(
                     "the deal is not the game's tiles each once: extra [{extra}], missing"

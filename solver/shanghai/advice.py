@@ -60,7 +60,8 @@ def _legacy_note() -> str:
 class Advice:
     """Everything the solver says about one turn (see :func:`advise`)."""
 
-    contract: Contract
+    contract: Contract | None
+    """The position's contract; None when a player who is down gave none."""
     deficiency: int | None
     penalty: int
     go_down: GoDown | None
@@ -113,7 +114,10 @@ def advise(
     def rate(card: Card, melds: Sequence[Meld] = table) -> int:
         return danger(card, melds, nxt, rules)
 
-    study = None if position.down else Study(hand, position.contract, unseen, rules, limit=limit)
+    # The contract of a player not down (Position requires it then); once down the turn
+    # is solved without one, given or not.
+    contract = None if position.down else position.contract
+    study = None if contract is None else Study(hand, contract, unseen, rules, limit=limit)
     status = Status.OPTIMAL if study is None else study.status
     notes: list[str] = []
     if unsettled is not None:
@@ -140,16 +144,16 @@ def advise(
     take = buy = None
     options: tuple[DrawOption, ...] = ()
     if position.phase is Phase.DRAW or (position.phase is None and position.upcard):
-        draw = Draw(hand, position.contract, position.down, table, unseen, rules, limit, study)
+        draw = Draw(hand, contract, position.down, table, unseen, rules, limit, study)
         found_draw = draw_advice(draw, position.upcard, position.buys_left)
         take, buy, options = found_draw.take, found_draw.buy, found_draw.options
         status = status.worst(found_draw.status)
         notes += found_draw.notes
         if position.phase is None:
             notes.append(_legacy_note())
-    if study is not None:
+    if study is not None and contract is not None:
         status = status.worst(study.status)
-        notes += _out_of_reach(position, rules)
+        notes += _out_of_reach(position, contract, rules)
     return Advice(
         contract=position.contract,
         # The answer says its deficiency is exact: one a search left as the fewest
@@ -215,13 +219,13 @@ def _play(
     return None, found, []
 
 
-def _out_of_reach(position: Position, rules: Rules) -> list[str]:
-    """A note when the hand, not down, can never hold as many cards as the contract
+def _out_of_reach(position: Position, contract: Contract, rules: Rules) -> list[str]:
+    """A note when the hand, not down, can never hold as many cards as its ``contract``
     lays (:func:`~solver.shanghai.contracts.most_cards`): its deficiency is exact, but
     no card drawn or bought brings it to 0."""
     held = len(position.hand) + (1 if position.phase is Phase.DRAW else 0)
     most = most_cards(held, position.buys_left, rules)
-    if most >= position.contract.cards:
+    if most >= contract.cards:
         return []
     return [
         _n(
@@ -232,7 +236,7 @@ def _out_of_reach(position: Position, rules: Rules) -> list[str]:
             " grows only by buys, and it holds {held} cards after the draw, {most} at most"
             " with its {buys} buys left (the upcard and {penalty} penalty cards each).",
             position.buys_left,
-            cards=position.contract.cards,
+            cards=contract.cards,
             held=held,
             most=most,
             buys=position.buys_left,

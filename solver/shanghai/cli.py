@@ -64,7 +64,8 @@ def add_shanghai_command(commands: Commands) -> None:
         "advise",
         help="advice for one turn",
         description="Advice for one turn. Give the hand and the contract (--hand-number, or"
-        " --sets/--runs), or send wire requests with --json / --jsonl.",
+        " --sets/--runs; not needed with --down), or send wire requests with --json /"
+        " --jsonl.",
     )
     advise.add_argument("--hand", help='the cards in hand, e.g. "7H 7S 7D JK 10C"')
     advise.add_argument(
@@ -201,9 +202,12 @@ def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
         raise MeldwiseError(
             _("give the contract with --hand-number (1-10) or with --sets/--runs, not both")
         )
-    if args.hand_number is None and not custom:
+    if args.hand_number is None and not custom and not args.down:
         raise MeldwiseError(
-            _("give the contract: --hand-number (1-10), or its melds with --sets and --runs")
+            _(
+                "give the contract: --hand-number (1-10), or its melds with --sets and --runs"
+                " (a player who is --down needs neither)"
+            )
         )
     if args.hand_number is not None:
         if not 1 <= args.hand_number <= HANDS:
@@ -320,7 +324,7 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
     """A Shanghai review written for a person: each player's summary, then the turns
     short of the best with what was proven; ``chosen``: the seat reviewed alone."""
     if not review["turns"]:
-        return nothing_to_review(chosen) + "\n"
+        return "\n".join([nothing_to_review(chosen), *review["notes"]]) + "\n"
     lines = []
     for player in review["players"]:
         if not player["turns"]:
@@ -363,6 +367,7 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
                 problems=clauses(turn["problems"]),
             )
         )
+    lines += review["notes"]  # hands whose contract could never be met, and why
     lines.append(_("Solver: {status}", status=status_text(review["status"])))
     if review["time_capped"]:
         lines.append(capped_note())
@@ -418,15 +423,17 @@ def _meld_text(meld: Mapping[str, Any]) -> str:
 def describe_advice(response: dict[str, Any], *, down: bool = False) -> str:
     """An advice response written for a person; ``down``: the request's (whether the
     player had gone down), which the response does not repeat."""
-    contract = contract_text(response["contract"]["sets"], response["contract"]["runs"])
     short = response["deficiency"]
     yes, no = _("yes"), _("no")
     kinds = {"set": _("set"), "run": _("run")}
-    lines = [
-        _("Contract: {contract}", contract=contract),
-        _("Cards short of the contract: {short}", short="-" if short is None else short),
-        _("Penalty if the hand ended now: {points}", points=response["penalty"]),
-    ]
+    lines = []
+    given = response["contract"]  # null: a player who is down gave none
+    if given is not None:
+        lines += [
+            _("Contract: {contract}", contract=contract_text(given["sets"], given["runs"])),
+            _("Cards short of the contract: {short}", short="-" if short is None else short),
+        ]
+    lines.append(_("Penalty if the hand ended now: {points}", points=response["penalty"]))
     go = response["go_down"]
     # By the play search's own status, not the answer's, the worst of every search: a
     # discard's search cut short said that the search for going down had stopped when

@@ -103,7 +103,9 @@ class Draw:
     """One draw-phase question: the hand before drawing and what the player knows."""
 
     hand: Counter[Card]
-    contract: Contract
+    contract: Contract | None
+    """The contract of a player not down; None once down (the turn is solved without
+    it)."""
     down: bool
     table: tuple[Meld, ...]
     unseen: Counter[Card]
@@ -113,8 +115,15 @@ class Draw:
     study: Study | None
     status: Status = Status.OPTIMAL
 
+    @property
+    def needed(self) -> Contract:
+        """The contract of a player not down, which every question of going down asks
+        (:class:`~solver.shanghai.advice.advise` gives one then)."""
+        assert self.contract is not None, "a player not down has a contract"
+        return self.contract
+
     def study_of(self, hand: Counter[Card], unseen: Counter[Card]) -> Study:
-        study = Study(hand, self.contract, unseen, self.rules, limit=self.limit)
+        study = Study(hand, self.needed, unseen, self.rules, limit=self.limit)
         self.status = self.status.worst(study.status)
         return study
 
@@ -125,11 +134,12 @@ class Draw:
     def turn_of(self, hand: Counter[Card], unseen: Counter[Card]) -> tuple[Turn | None, Status]:
         """The play phase for ``hand`` after the draw and its status (None, OPTIMAL: no
         play, proven)."""
-        if not self.down and not could_go_down(hand, self.contract, self.table, self.rules):
+        contract = None if self.down else self.needed
+        if contract is not None and not could_go_down(hand, contract, self.table, self.rules):
             return None, Status.OPTIMAL
         turn, status = solve_turn(
             hand,
-            None if self.down else self.contract,
+            contract,
             self.table,
             unseen,
             self.rules,
@@ -174,7 +184,7 @@ class Draw:
         deficiency bound above 0."""
         more = self.hand.copy()
         more[JOKER] += 1 + sum(len(m.joker_places()) for m in self.table)
-        return lower_bound(more, shape_of(self.contract, self.rules)) > 0
+        return lower_bound(more, shape_of(self.needed, self.rules)) > 0
 
 
 def draw_advice(draw: Draw, upcard: Card | None, buys_left: int) -> DrawAdvice:
@@ -274,7 +284,7 @@ def _outcomes(draw: Draw, unseen: Counter[Card]) -> tuple[dict[Card, tuple[bool,
     every_down = False
     related = cards
     dead: list[Card] = []
-    contract = None if draw.down else draw.contract
+    contract = None if draw.down else draw.needed
     if draw.down:
         reach = reachable(draw.hand, draw.table, draw.rules)
         related = [c for c in cards if draw.rules.is_wild(c) or c in reach]
@@ -330,7 +340,7 @@ def _downs_from_deficiency(draw: Draw, cards: list[Card]) -> tuple[set[Card], li
     if (
         study is not None
         and study.value is not None
-        and draw.hand.total() + 1 - draw.contract.cards != 1
+        and draw.hand.total() + 1 - draw.needed.cards != 1
     ):
         if study.value == 0:
             lowered = dict.fromkeys(cards, True)
@@ -349,7 +359,7 @@ def _downs_from_deficiency(draw: Draw, cards: list[Card]) -> tuple[set[Card], li
         card
         for card, lowers in lowered.items()
         if (lowers is None or (lowers and not minimal(card)) or (lowers is False and swaps))
-        and could_go_down(draw.hand + Counter([card]), draw.contract, draw.table, draw.rules)
+        and could_go_down(draw.hand + Counter([card]), draw.needed, draw.table, draw.rules)
     ]
     return found, undecided
 

@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import InitVar, dataclass, field
+from functools import partial
 from typing import Any
 
 from solver.arena.game import check_seed
@@ -70,7 +71,13 @@ class Step(Pasted):
 
 @dataclass(frozen=True, slots=True)
 class GameSettings:
-    """A whole game's settings; the card rules are ``rules``."""
+    """A whole game's settings; the card rules are ``rules``.
+
+    A new game's settings are refused when a hand's contract can never be met under
+    them (:meth:`check_contracts`); ``recorded=True`` builds the settings of a game
+    already played, a record's, without that check: such a game was played all the
+    same (its hands to a block), and its record stays readable (:meth:`unmet_contract`
+    says why a hand could never be met)."""
 
     rules: Rules = STANDARD
     players: int = 4
@@ -79,8 +86,11 @@ class GameSettings:
     hand_size: int = 11
     max_turns: int = 200
     """Turns after which a hand ends blocked."""
+    recorded: InitVar[bool] = False
+    """The settings of a game already played (a record's): not refused for a contract
+    no hand can meet, only for what no game can be dealt or played under."""
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, recorded: bool) -> None:
         for name, low, high in (
             ("players", 2, MAX_PLAYERS),
             ("hands", 1, HANDS),
@@ -98,7 +108,7 @@ class GameSettings:
                         value=quoted(value),
                     )
                 )
-        cards = len(ALL_NATURALS) * self.rules.decks + self.rules.jokers
+        cards = self.cards
         if self.players * self.hand_size + 1 > cards:
             # Said by players and cards dealt: "2 hands of 26 ..." read as the 'hands'
             # setting (the hands played) in "settings: 2 hands of 26 ...".
@@ -112,24 +122,52 @@ class GameSettings:
                     cards=cards,
                 )
             )
-        for number in range(1, self.hands + 1):
-            # A contract no hand can meet would leave every hand to end blocked.
-            try:
-                contract = Contract.for_hand(number, self.rules)
-                contract.check(self.rules)
-                check_layable(contract, self.rules)
-            except MeldwiseError as error:
-                problem = _("hand {number}: {problem}", number=number, problem=error)
-                raise RulesError(problem) from None
-        self._check_reach()
+        if not recorded:
+            self.check_contracts()
 
-    def _check_reach(self) -> None:
-        """Refuse hands whose contract lays more cards than a hand can ever hold: the
-        cards dealt and a draw, and for each buy the upcard and the penalty cards
-        (:func:`~solver.shanghai.contracts.most_cards`); every such hand would be
-        played to a block."""
-        beyond: dict[int, list[str]] = {}  # what each hand out of reach needs, by its buys
+    @property
+    def cards(self) -> int:
+        """Every card of the game: ``decks`` of the 52 natural cards, and the jokers."""
+        return len(ALL_NATURALS) * self.rules.decks + self.rules.jokers
+
+    def check_contracts(self) -> None:
+        """Raise :class:`~solver.errors.RulesError` when a hand's contract can never be
+        met under these settings (a new game would play every such hand to a block):
+        the first hand whose melds the rules or the game's cards cannot lay, else every
+        hand whose contract lays more cards than a hand can ever hold."""
         for number in range(1, self.hands + 1):
+            self._check_contract(number)
+        beyond = self._out_of_reach(range(1, self.hands + 1))
+        if beyond is not None:
+            raise RulesError(beyond)
+
+    def unmet_contract(self, number: int) -> str | None:
+        """Why no player can ever meet hand ``number``'s contract under these settings, as
+        :meth:`check_contracts` says it of that hand alone; None when a hand may."""
+        try:
+            self._check_contract(number)
+        except RulesError as error:
+            return str(error)
+        return self._out_of_reach([number])
+
+    def _check_contract(self, number: int) -> None:
+        """Refuse hand ``number``'s contract when the rules or the game's cards cannot
+        lay its melds."""
+        try:
+            contract = Contract.for_hand(number, self.rules)
+            contract.check(self.rules)
+            check_layable(contract, self.rules)
+        except MeldwiseError as error:
+            problem = _("hand {number}: {problem}", number=number, problem=error)
+            raise RulesError(problem) from None
+
+    def _out_of_reach(self, numbers: Iterable[int]) -> str | None:
+        """Of the hands ``numbers``, those whose contract lays more cards than a hand can
+        ever hold: the cards dealt and a draw, and for each buy the upcard and the
+        penalty cards (:func:`~solver.shanghai.contracts.most_cards`), said; None when
+        there is none. Every such hand would be played to a block."""
+        beyond: dict[int, list[str]] = {}  # what each hand out of reach needs, by its buys
+        for number in numbers:
             contract = Contract.for_hand(number, self.rules)
             buys = buys_allowed(number, self.rules)
             if most_cards(self.hand_size + 1, buys, self.rules) < contract.cards:
@@ -165,28 +203,30 @@ class GameSettings:
                     size=self.hand_size,
                 )
             )
-        if beyond:
-            raise RulesError(
-                _(
-                    "no hand can ever hold the cards its contract lays (a hand not down"
-                    " grows only by buys): {reasons}",
-                    reasons=clauses(reasons),
-                )
-            )
+        if not beyond:
+            return None
+        return _(
+            "no hand can ever hold the cards its contract lays (a hand not down"
+            " grows only by buys): {reasons}",
+            reasons=clauses(reasons),
+        )
 
     @classmethod
-    def read(cls, data: Mapping[str, Any], where: str) -> GameSettings:
+    def read(cls, data: Mapping[str, Any], where: str, *, recorded: bool = False) -> GameSettings:
         """:meth:`from_dict` for the settings at ``where`` in a request or a record: an
-        error names its place (``options: 'hands' must be ...``)."""
-        return settings_read(cls.from_dict, data, Rules, where)
+        error names its place (``options: 'hands' must be ...``). ``recorded``: a
+        record's settings, not refused for a contract no hand can meet (see
+        :class:`GameSettings`)."""
+        return settings_read(partial(cls.from_dict, recorded=recorded), data, Rules, where)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GameSettings:
-        """Read settings written by :meth:`to_dict` (any subset; the rest default)."""
+    def from_dict(cls, data: Mapping[str, Any], *, recorded: bool = False) -> GameSettings:
+        """Read settings written by :meth:`to_dict` (any subset; the rest default);
+        ``recorded`` as :class:`GameSettings` takes it."""
         known = ("rules", "players", "hands", "hand_size", "max_turns")
         check_game_settings(data, known)
         values = {name: data[name] for name in known[1:] if name in data}
-        return cls(rules=Rules.from_dict(data.get("rules")), **values)
+        return cls(rules=Rules.from_dict(data.get("rules")), **values, recorded=recorded)
 
     def to_dict(self) -> dict[str, Any]:
         return {

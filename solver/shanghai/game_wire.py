@@ -242,6 +242,11 @@ class ShanghaiReviewResponse(Answer):
     time_capped: TimeCapped
     turns: list[ShanghaiTurnReviewOut]
     players: list[ShanghaiPlayerReviewOut]
+    notes: list[str] = Field(
+        description="each hand of the record whose contract no player could ever meet under"
+        " its settings, and why (a new game is refused such settings; a record of one"
+        " played is reviewed)"
+    )
 
 
 @speaks

@@ -46,7 +46,8 @@ class Position:
     Attributes:
         hand: the player's cards, as they are at ``phase`` (before drawing in the draw
             phase, after drawing in the play phase).
-        contract: the melds this hand's contract asks for.
+        contract: the melds this hand's contract asks for; None for a player who is
+            down, whose turn is solved without it (a player not down needs one).
         table: melds already down.
         down: whether this player has already gone down this hand.
         upcard: the top card of the discard pile, if any.
@@ -60,7 +61,7 @@ class Position:
     """
 
     hand: tuple[Card, ...]
-    contract: Contract
+    contract: Contract | None
     table: tuple[TableMeld, ...] = ()
     down: bool = False
     upcard: Card | None = None
@@ -75,7 +76,8 @@ class Position:
         object.__setattr__(self, "hand", listed(self.hand, "hand"))
         object.__setattr__(self, "table", checked_items(self.table, TableMeld, "table"))
         object.__setattr__(self, "seen", listed(self.seen, "seen"))
-        checked(self.contract, Contract, "contract")
+        if self.contract is not None or not self.down:
+            checked(self.contract, Contract, "contract")
         # A phase given as its word ("draw") was compared with the enum by identity:
         # the play phase's advice came back for a draw-phase position.
         if isinstance(self.phase, str) and not isinstance(self.phase, Phase):
@@ -193,10 +195,13 @@ class Position:
         and a :class:`~solver.errors.RequestError` for a contract the rules do not
         allow (:meth:`Contract.check`: e.g. a set of 3 where sets hold at least 4; or one
         not even the whole game's cards lay at once, :func:`check_layable`, within
-        ``limit``'s time). Return what the answer must say when that check did not
-        settle and let the contract through, else None."""
-        self.contract.check(rules)
-        unsettled = check_layable(self.contract, rules, limit)
+        ``limit``'s time; a contract given is checked, down or not). Return what the
+        answer must say when that check did not settle and let the contract through,
+        else None."""
+        unsettled = None
+        if self.contract is not None:  # a player who is down may give none
+            self.contract.check(rules)
+            unsettled = check_layable(self.contract, rules, limit)
         where = (
             _("across hand, table, upcard and seen")
             if self.seen

@@ -59,6 +59,7 @@ from solver.shanghai.engine import (
 from solver.shanghai.notation import Card, format_cards
 from solver.shanghai.scoring import penalty
 from solver.wire import PlayerName
+from solver.written import shortened
 
 FORMAT: Literal["meldwise-shanghai-game"] = "meldwise-shanghai-game"
 VERSION: Literal[1] = 1
@@ -263,7 +264,9 @@ def read_record(data: Any) -> GameRecord:
     tiles in (orange as ``O`` or ``Y``), with a default, so ``read_record(data)`` reads
     a record of either game."""
     model = read_model(GameRecordModel, data)
-    settings = GameSettings.read(model.settings, "settings")
+    # Not refused for a contract no hand can meet (a check on new games added after such
+    # games were played): the game was played all the same, and is reviewed.
+    settings = GameSettings.read(model.settings, "settings", recorded=True)
     players = settings.players
     if len(model.players) != players:
         raise RecordError(seats_named(len(model.players), players)).naming("players")
@@ -362,6 +365,7 @@ def _read_hand(entry: HandEntry, index: int, settings: GameSettings) -> HandReco
             )
         ).at(where, "number")
     _check_count(f"{where}.deal.hands", len(entry.deal.hands), players)
+    _check_deal_sizes(entry.deal, where, settings)
     deal = DealRecord(
         tuple(_read_cards(h, f"{where}.deal.hands[{i}]") for i, h in enumerate(entry.deal.hands)),
         _read_cards([entry.deal.upcard], f"{where}.deal.upcard")[0],
@@ -374,6 +378,42 @@ def _read_hand(entry: HandEntry, index: int, settings: GameSettings) -> HandReco
     if end is not None:
         _check_points(end, where, settings)
     return HandRecord(entry.number, deal, events, end)
+
+
+def _check_deal_sizes(deal: DealEntry, where: str, settings: GameSettings) -> None:
+    """Each dealt hand holds ``hand_size`` cards and the stock the rest but the upcard,
+    as the settings deal them: said before the cards are read (a hand padded by hand
+    with a million cards was read, sorted and compared with the seed's deal first)."""
+    size = settings.hand_size
+    for seat, held in enumerate(deal.hands):
+        if len(held) != size:
+            place = f"{where}.deal.hands[{seat}]"
+            raise RecordError(
+                _n(
+                    "{where} has {n} card; the settings deal {size}",
+                    "{where} has {n} cards; the settings deal {size}",
+                    len(held),
+                    where=place,
+                    size=size,
+                )
+            ).at(place)
+    cards = settings.cards
+    dealt = size * settings.players
+    if len(deal.stock) != cards - dealt - 1:
+        place = f"{where}.deal.stock"
+        raise RecordError(
+            _n(
+                "{where} has {n} card; the game's {cards} cards, less the {dealt} dealt and"
+                " the upcard, are {stock}",
+                "{where} has {n} cards; the game's {cards} cards, less the {dealt} dealt and"
+                " the upcard, are {stock}",
+                len(deal.stock),
+                where=place,
+                cards=cards,
+                dealt=dealt,
+                stock=cards - dealt - 1,
+            )
+        ).at(place)
 
 
 def _read_end(entry: HandEntry, where: str, players: int) -> HandEnd | None:
@@ -522,12 +562,13 @@ def _check_deal(dealt: dict[str, Any], deal: DealRecord, index: int, seed: int) 
     ]
     places.append((f"{where}.upcard", deal.upcard, dealt["upcard"]))
     stock, right_stock = list(deal.stock), list(dealt["stock"])
-    if len(stock) != len(right_stock):
-        places.append((f"{where}.stock", stock, right_stock))
+    # The first card that differs, then (every card alike so far) the length.
     places += [
         (f"{where}.stock[{i}]", given, right)
         for i, (given, right) in enumerate(zip(stock, right_stock, strict=False))
     ]
+    if len(stock) != len(right_stock):
+        places.append((f"{where}.stock", stock, right_stock))
     for place, given, right in places:
         if given != right:
             raise RecordError(
@@ -542,9 +583,10 @@ def _check_deal(dealt: dict[str, Any], deal: DealRecord, index: int, seed: int) 
 
 
 def _shown(value: object) -> str:
-    """A card or cards as a message quotes them: ``7H``, ``[7H 8H JK]``."""
+    """A card or cards as a message quotes them: ``7H``, ``[7H 8H JK]``; a long list by
+    its first cards and its count (:func:`~solver.written.shortened`)."""
     if isinstance(value, list | tuple):
-        return f"[{format_cards(value)}]"
+        return f"[{shortened(value, format_cards)}]"
     return str(value)
 
 

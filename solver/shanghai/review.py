@@ -201,6 +201,17 @@ class Review:
     def time_capped(self) -> bool:
         return any(turn.time_capped for turn in self.turns)
 
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """Each hand of the record whose contract no player could ever meet under its
+        settings, and why (:meth:`~solver.shanghai.engine.GameSettings.unmet_contract`:
+        the cards of its melds beyond what a hand can ever hold, or melds the rules or
+        the game's cards cannot lay): a new game is refused such settings, a record of
+        one played is reviewed."""
+        settings = self.record.settings
+        found = (settings.unmet_contract(hand.number) for hand in self.record.hands)
+        return tuple(note for note in found if note is not None)
+
 
 def review_game(
     record: GameRecord, *, player: int | None = None, limit: Limit | None = None
@@ -291,13 +302,14 @@ def _done(hand: Counter[Card], play: Play, rules: Rules) -> PlayDone:
 def review_to_dict(review: Review) -> dict[str, Any]:
     """The wire response (:class:`~solver.shanghai.game_wire.ShanghaiReviewResponse`):
     the overall status, the turns, a summary per player: every seat reviewed, one with
-    no turn too (``turns`` 0)."""
+    no turn too (``turns`` 0); the notes on hands whose contract could never be met."""
     seats = reviewed_seats(review.players, review.player)
     return {
         "status": review.status.value,
         "time_capped": review.time_capped,
         "turns": [_turn_to_dict(turn) for turn in review.turns],
         "players": [_player_to_dict(seat, review) for seat in seats],
+        "notes": list(review.notes),
     }
 
 

@@ -106,8 +106,9 @@ class NextPlayerIn(Request):
 
 class ShanghaiAdviseRequest(Spoken):
     """One turn to advise on: the wire request of :func:`solver.advise_shanghai`.
-    Give exactly one of ``hand_number`` and ``contract``; a field sent as null is
-    taken as not given."""
+    Give exactly one of ``hand_number`` and ``contract`` (at most one for a player who is
+    ``down``, whose turn is solved without it); a field sent as null is taken as not
+    given."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -132,10 +133,13 @@ class ShanghaiAdviseRequest(Spoken):
         "drawing (go down, swaps, lay-offs, discard); null: the older mixed request",
     )
     hand_number: Annotated[StrictInt, Field(ge=1, le=HANDS)] | None = Field(
-        default=None, description="hand 1-10: its standard contract (or give contract)"
+        default=None,
+        description="hand 1-10: its standard contract (or give contract; neither is needed"
+        " when down)",
     )
     contract: ShanghaiContract | None = Field(
-        default=None, description="a contract of one's own (or give hand_number)"
+        default=None,
+        description="a contract of one's own (or give hand_number; neither is needed when down)",
     )
     table: list[TableMeldIn] = Field(
         default_factory=list, description="melds already on the table, in any player's name"
@@ -164,9 +168,18 @@ class ShanghaiAdviseRequest(Spoken):
     lang: Lang = None
 
     def check_request(self) -> None:
-        """One of hand_number and contract; no more buys than the hand allows."""
+        """One of hand_number and contract (at most one when down); no more buys than
+        the hand allows."""
         super().check_request()
-        if (self.hand_number is None) == (self.contract is None):
+        both = self.hand_number is not None and self.contract is not None
+        if self.down and both:
+            raise RequestError(
+                _(
+                    "give at most one of 'hand_number' (1-10, the standard contracts) or"
+                    " 'contract'; a player who is down needs neither"
+                )
+            ).naming("hand_number", "contract")
+        if not self.down and (self.hand_number is None) == (self.contract is None):
             raise RequestError(
                 _(
                     "give exactly one of 'hand_number' (1-10, the standard contracts) or"
@@ -192,8 +205,8 @@ class ShanghaiAdviseRequest(Spoken):
         within ``limit``'s time (:func:`~solver.shanghai.deficiency.check_layable`),
         and what an unsettled check must say is said by the advice."""
         rules = self.rules
-        if self.contract is None:
-            assert self.hand_number is not None  # one of the two: check_request
+        contract: Contract | None = None  # a player down who gave neither
+        if self.hand_number is not None:
             contract = Contract.for_hand(self.hand_number, rules)
             try:
                 contract.check(rules)
@@ -202,10 +215,11 @@ class ShanghaiAdviseRequest(Spoken):
                 # no 'sets' or 'runs' of its own to name (the places said ["sets"]).
                 error.places = ((("rules",), ""), (("hand_number",), ""))
                 raise
-        else:
+        elif self.contract is not None:
             contract = Contract.from_dict(self.contract.model_dump(), rules)
         try:
-            check_layable(contract, rules, limit)
+            if contract is not None:
+                check_layable(contract, rules, limit)
         except RequestError as error:
             # About the contract under the rules: the hand's, or the request's own.
             asked = ("hand_number",) if self.contract is None else ("contract",)
@@ -381,7 +395,9 @@ class ShanghaiAdviseResponse(Answer):
     status: Status = Field(description=STATUS_DESCRIPTION)
     time_capped: TimeCapped
     play_status: Status | None = Field(description=PLAY_STATUS_DESCRIPTION)
-    contract: ShanghaiContract = Field(description="the contract of this hand")
+    contract: ShanghaiContract | None = Field(
+        description="the contract of this hand; null when a player who is down gave none"
+    )
     deficiency: int | None = Field(
         description="fewest extra cards the hand needs to meet the contract, exact (0 once "
         "down); null when unseen cards cannot complete it or none was proven before a search"
@@ -512,7 +528,7 @@ def advice_to_dict(advice: Advice) -> dict[str, Any]:
         "status": advice.status.value,
         "time_capped": advice.time_capped,
         "play_status": None if advice.play_status is None else advice.play_status.value,
-        "contract": advice.contract.to_dict(),
+        "contract": None if advice.contract is None else advice.contract.to_dict(),
         "deficiency": advice.deficiency,
         "penalty": advice.penalty,
         "go_down": go_down_to_dict(advice.go_down),

@@ -37,9 +37,12 @@ from playwright.sync_api import Error as PlaywrightError
 from api.spawn import serve
 from solver.errors import MeldwiseError
 from solver.rummikub.notation import Tile
+from solver.shanghai.engine import GameSettings
 from solver.shanghai.examples import ADVISE_REQUEST
 from solver.shanghai.game_wire import game_shanghai
 from solver.shanghai.notation import Card
+from solver.shanghai.record import record_to_dict
+from solver.shanghai.rules import Rules as ShanghaiRules
 from tests.api.browser_support import (
     SOLVE,
     chromium_missing,
@@ -50,6 +53,7 @@ from tests.api.browser_support import (
 )
 from tests.api.support import assert_legal_response
 from tests.shanghai.review_games import game as shanghai_game
+from tests.shanghai.test_shanghai_record import random_game
 
 HTTP_DOC = Path(__file__).parents[2] / "docs" / "http.md"
 _missing = chromium_missing()
@@ -4085,6 +4089,26 @@ def test_review_tab_names_the_place_where_a_shanghai_record_breaks(
     assert detail.startswith(f"record: hands[0].events[{at}] (hand 1, turn ")
     expect(alert).to_have_text(detail.replace("record", "Game record (JSON)", 1))
     expect(output).to_be_hidden()  # no old review beside the error
+
+
+def test_review_tab_says_a_hand_whose_contract_no_player_could_meet(
+    service: str, page: Page
+) -> None:
+    # A game played under settings a new game is now refused (hand 3's two runs of 13
+    # lay 26 cards; a hand holds at most 21): the review says so under the summary.
+    settings = GameSettings(
+        rules=ShanghaiRules(min_run_len=13), players=2, hands=3, max_turns=4, recorded=True
+    )
+    record = record_to_dict(random_game(settings, 11), ["ann", "bob"])
+    _open_review_of(service, page, "shanghai")
+    _sent, answer = _review_shanghai(page, record)
+    notes = answer.json()["notes"]
+    assert len(notes) == 1, notes
+    assert notes[0].startswith("no hand can ever hold"), notes
+    expect(page.locator("#review-summary p.note")).to_have_text(notes)
+    _review_shanghai(page, shanghai_game("lazy"))
+    expect(page.locator(".review-summary tbody tr")).to_have_count(2)
+    expect(page.locator("#review-summary p.note")).to_have_count(0)
 
 
 def test_review_tab_reviews_a_shanghai_game_in_japanese(service: str, page: Page) -> None:

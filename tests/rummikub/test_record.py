@@ -97,6 +97,18 @@ def _first(record: dict[str, Any], action: str) -> int:
     return next(i for i, t in enumerate(record["turns"]) if t["action"] == action)
 
 
+def test_a_pool_padded_by_hand_is_refused_in_a_line_not_in_full(record: dict[str, Any]) -> None:
+    """Every extra tile was quoted: 50,000 tiles added to the pool gave an error of 150
+    KB, where its first tiles and the count say it."""
+    padded = _tampered(record, lambda r: r["deal"]["pool"].extend(["R1"] * 50_000))
+    with pytest.raises(MeldwiseError) as raised:
+        replay(read_record(padded))
+    said = str(raised.value)
+    assert said.startswith("deal: the deal is not the game's tiles each once: extra [R1 R1 "), said
+    assert len(said) < 400, len(said)
+    assert "R1 … (50000 in all)], missing [-]" in said, said
+
+
 def test_a_changed_draw_is_caught_at_its_turn(record: dict[str, Any]) -> None:
     index = _first(record, "draw")
     drawn = record["turns"][index]["drawn"]

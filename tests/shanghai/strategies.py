@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from solver.shanghai.contracts import Contract
 from solver.shanghai.notation import ACE, ALL_NATURALS, JOKER, Card, Suit
+from solver.shanghai.position import Position
 from solver.shanghai.rules import MAX_RUN_LEN, Rules
 from tests.support import examples as examples  # the variant tests' count, shared
 
@@ -255,3 +257,10 @@ class Drawn:
     table: TableMelds
     hand: tuple[Card, ...]
     down: bool
+
+
+def contract_of(position: Position) -> Contract:
+    """The contract of ``position``, one of a player not down (a position of a player
+    who is down may have none)."""
+    assert position.contract is not None, position
+    return position.contract

@@ -25,7 +25,7 @@ from solver.shanghai.model import solve_model
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
 from solver.shanghai.rules import Rules
 from tests.shanghai.brute import Brute, wild
-from tests.shanghai.strategies import RANDOMS
+from tests.shanghai.strategies import RANDOMS, contract_of
 from tests.support import spend_the_clock
 
 FOUR_DECKS = Rules(decks=4)
@@ -145,7 +145,7 @@ def test_outs_of_a_discard_no_built_skeleton_spares_are_counted_with_a_table() -
         more, fewer = rest.copy(), unseen.copy()
         more[card] += 1
         fewer[card] -= 1
-        found, _ = deficiency(more, position.contract, +fewer, STANDARD, search=False)
+        found, _ = deficiency(more, contract_of(position), +fewer, STANDARD, search=False)
         outs += copies * (found == 2)
     assert outs == discard["outs"] == 10
     assert "at least" not in discard["reason"]
@@ -187,7 +187,7 @@ def test_discards_that_keep_the_deficiency_share_the_proof_of_the_whole_hand(
     # The work bounds decide; a long clock keeps a loaded machine (the suite on two
     # cores beside other jobs) from stopping a solve early (it failed so once).
     roomy = Limit(time=60)
-    study = Study(hand, position.contract, unseen, STANDARD, limit=roomy)
+    study = Study(hand, contract_of(position), unseen, STANDARD, limit=roomy)
     assert study.value == 9
     keeping = [card for card in sorted(hand) if study.keeps(card)]
     assert len(keeping) == 8
@@ -205,7 +205,7 @@ def test_discards_that_keep_the_deficiency_share_the_proof_of_the_whole_hand(
         rest = hand.copy()
         rest[card] -= 1
         alone = Study(
-            +rest, position.contract, unseen, STANDARD, value=9, limit=roomy
+            +rest, contract_of(position), unseen, STANDARD, value=9, limit=roomy
         ).exact_verdicts()
         natural = {c: lowers for c, lowers in alone.items() if not wild(c, STANDARD)}
         assert None not in natural.values()

@@ -33,7 +33,7 @@ from solver.shanghai.notation import Card
 from solver.shanghai.position import Phase
 from solver.shanghai.rules import Rules
 from solver.shanghai.search import drawn_cards, solve_turn
-from tests.shanghai.strategies import HAND_NUMBERS, RANDOMS
+from tests.shanghai.strategies import HAND_NUMBERS, RANDOMS, contract_of
 from tests.support import spend_the_clock
 
 LIMIT = Limit(20.0)
@@ -49,17 +49,18 @@ def test_search_verdicts_agree_with_the_cp_sat_model(rng: random.Random, number:
     cards that lower it (every card it finds lowers it; once it says OPTIMAL, it
     finds them all)."""
     position = deal(rng, number, False, Phase.DRAW)
+    contract = contract_of(position)
     unseen = position.unseen(STANDARD)
     hand = Counter(position.hand)
-    study = Study(hand, position.contract, unseen, STANDARD, limit=LIMIT)
-    value, _ = deficiency(hand, position.contract, unseen, STANDARD, limit=LIMIT, search=False)
+    study = Study(hand, contract, unseen, STANDARD, limit=LIMIT)
+    value, _ = deficiency(hand, contract, unseen, STANDARD, limit=LIMIT, search=False)
     assert study.value == value
     cards = rng.sample(study.cards, 4)
     together: set[Card] = set()
     complete = True  # with no deficiency to lower, no card lowers it: none found
     if value:
         together, status = lowering_cards(
-            hand, position.contract, unseen, STANDARD, cards, value - 1, limit=LIMIT
+            hand, contract, unseen, STANDARD, cards, value - 1, limit=LIMIT
         )
         # Stopped at its work bound (one hand-9 deal of a random run, 9 s), the
         # enumeration says UNKNOWN and gives the cards found so far.
@@ -70,7 +71,7 @@ def test_search_verdicts_agree_with_the_cp_sat_model(rng: random.Random, number:
         more, fewer = hand.copy(), unseen.copy()
         more[card] += 1
         fewer[card] -= 1
-        found, _ = deficiency(more, position.contract, +fewer, STANDARD, limit=LIMIT, search=False)
+        found, _ = deficiency(more, contract, +fewer, STANDARD, limit=LIMIT, search=False)
         lowers = found is not None and value is not None and found < value
         assert verdicts[card] in (None, lowers), card
         assert exact[card] == lowers, card
@@ -80,7 +81,7 @@ def test_search_verdicts_agree_with_the_cp_sat_model(rng: random.Random, number:
         keeps = study.keeps(card)
         less = hand.copy()
         less[card] -= 1
-        found, _ = deficiency(+less, position.contract, unseen, STANDARD, limit=LIMIT, search=False)
+        found, _ = deficiency(+less, contract, unseen, STANDARD, limit=LIMIT, search=False)
         assert keeps == (found == value), card
 
 
@@ -157,7 +158,7 @@ def test_stock_chances_equal_one_turn_solve_per_card(
     position = deal(rng, number, down, Phase.DRAW)
     if not down:
         position = deal(rng, rng.choice([1, 2, 4]), False, Phase.DRAW)
-        size = max(position.contract.cards - 1 + cut, 1)
+        size = max(contract_of(position).cards - 1 + cut, 1)
         position = replace(position, hand=position.hand[:size])
     found, expected = _chances(position), _chances_by_solving(position)
     assert found == pytest.approx(expected), [str(c) for c in position.hand]

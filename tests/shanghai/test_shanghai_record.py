@@ -175,6 +175,54 @@ def test_a_random_game_on_any_settings_replays_to_its_own_record(
     assert (replayed.over, replayed.scores) == (game.over, game.scores)
 
 
+# --- records of games that settings admitted then -----------------------------------------
+
+
+#: Settings a game was played under, and an edit that makes them settings a new game is
+#: now refused under, though they play the same game (the same deal, no one goes down):
+#: the record of a game played before the check was added.
+NO_LONGER_ADMITTED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    # Hand 3 lays two runs of 13, 26 cards; a hand holds at most 21 (11 dealt, a draw,
+    # three buys of 3 cards).
+    "out of reach": ({"rules": {"min_run_len": 13}, "hands": 2}, {"hands": 3}),
+    # Hand 4's three sets of 6 need six wild cards, and the game has five.
+    "not layable": (
+        {"rules": {"decks": 1, "jokers_per_deck": 1, "twos_wild": True, "min_set_len": 6}},
+        {"hands": 4},
+    ),
+    # No set of 5 is made of one deck with no wild card.
+    "no such set": (
+        {"rules": {"decks": 1, "jokers_per_deck": 0, "min_set_len": 4}, "hands": 1},
+        {"rules": {"min_set_len": 5}},
+    ),
+}
+
+
+def no_longer_admitted(name: str) -> Record:
+    """The record of a game of :data:`NO_LONGER_ADMITTED` stopped in its first hand,
+    its settings edited so."""
+    played, edit = NO_LONGER_ADMITTED[name]
+    settings = GameSettings.from_dict({**played, "players": 2, "hands": played.get("hands", 3)})
+    game = random_game(settings, 5, 40)
+    record: Record = json.loads(json.dumps(record_to_dict(game, ["ann", "bob"])))
+    for name, value in edit.items():  # the rules edited rule by rule
+        settings_written = record["settings"]
+        settings_written[name] = settings_written[name] | value if name == "rules" else value
+    return record
+
+
+@pytest.mark.parametrize("name", list(NO_LONGER_ADMITTED))
+def test_a_record_of_a_game_its_settings_no_longer_admit_reads_and_replays(name: str) -> None:
+    """A new game is refused settings under which a hand's contract can never be met
+    (its cards never held, or never laid), checks added after such games were played
+    and recorded: their records stayed refused for it, so they could not be reviewed."""
+    record = no_longer_admitted(name)
+    with pytest.raises(RulesError):
+        GameSettings.from_dict(record["settings"])  # a new game: refused
+    replayed = replay(read_record(record))
+    assert record_to_dict(replayed, ["ann", "bob"]) == record
+
+
 # --- spoilt records ------------------------------------------------------------------------
 
 
@@ -356,6 +404,52 @@ def test_a_reordered_stock_names_the_first_card_that_differs() -> None:
     assert refusal(record) == (
         f"hands[0].deal.stock[{k}] is {stock[k]}, but seed 3 deals {stock[k + 1]}"
     )
+
+
+@pytest.mark.parametrize(
+    ("where", "grow"),
+    [
+        ("hands[0].deal.stock", lambda hand: hand["deal"]["stock"].extend(["7H"] * 50_000)),
+        ("hands[0].deal.hands[1]", lambda hand: hand["deal"]["hands"][1].extend(["7H"] * 50_000)),
+        (
+            "hands[0].events[1] (hand 1, turn 1, seat 1): 'cards'",
+            lambda hand: hand["events"][1]["cards"].extend(["7H"] * 50_000),
+        ),
+    ],
+)
+def test_a_list_of_cards_padded_by_hand_is_said_in_a_line_not_in_full(
+    where: str, grow: Callable[[Record], object]
+) -> None:
+    """Each card was quoted: 50,000 cards added to a dealt hand or the stock gave an
+    error of some 150 KB (a record of 8.6 MB, one of 4.4 MB on the command line), where
+    the count says it (with the first cards, for a list the replay compares)."""
+    record = bot_record("no jokers")
+    hand = record["hands"][0]
+    assert hand["events"][1]["kind"] == "draw"  # seat 1 draws first, seat 0 passing
+    grow(hand)
+    message = refusal(record)
+    assert message.startswith(where), message
+    assert len(message) < 1000, len(message)
+    assert re.search(r" 5\d{4} cards;| … \(5\d{4} in all\)\]", message), message
+
+
+def test_a_deal_of_another_size_is_refused_before_its_cards_are_read() -> None:
+    """A dealt hand or a stock padded by hand was read card by card, then sorted and
+    compared with the seed's deal: 1.4 million cards (8.6 MB) took 24 s on the command
+    line before the refusal. Their sizes follow from the settings alone."""
+    record = bot_record("no jokers")  # two players dealt 8 from 2 decks of 54, no jokers
+    padded = copy.deepcopy(record)
+    padded["hands"][0]["deal"]["hands"][1] += ["7H"] * 3
+    assert refusal(padded) == "hands[0].deal.hands[1] has 11 cards; the settings deal 8"
+    short = copy.deepcopy(record)
+    del short["hands"][0]["deal"]["stock"][-1]
+    assert refusal(short) == (
+        "hands[0].deal.stock has 86 cards; the game's 104 cards, less the 16 dealt and the"
+        " upcard, are 87"
+    )
+    with pytest.raises(RecordError) as raised:
+        read_record(padded)  # said by reading, before any replay
+    assert raised.value.places[-1][0] == ("hands", 0, "deal", "hands", 1)
 
 
 def test_a_draw_of_another_card_names_its_event_and_the_cards() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import re
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -23,15 +24,16 @@ from solver.i18n import language
 from solver.record import RecordError
 from solver.shanghai.cli import describe_review
 from solver.shanghai.contracts import Contract
-from solver.shanghai.engine import Play
+from solver.shanghai.engine import GameSettings, Play
 from solver.shanghai.game_wire import MAX_REVIEW_TURNS, ShanghaiReviewResponse, review_shanghai
 from solver.shanghai.notation import Card
-from solver.shanghai.record import read_record
+from solver.shanghai.record import read_record, record_to_dict
 from solver.shanghai.result import LayOffs, Turn
 from solver.shanghai.review import Best, PlayDone, TurnReview, review_game, review_to_dict
 from solver.shanghai.rules import Rules
 from tests.shanghai.brute import Laid, TurnBrute
 from tests.shanghai.review_games import SKIPPED, SMALL, Record, game, game_text
+from tests.shanghai.test_shanghai_record import random_game
 
 
 @cache
@@ -404,3 +406,43 @@ def test_a_review_speaks_japanese_and_says_the_same_figures() -> None:
     assert "could have gone" not in text
     assert "ダウンできた" in text
     assert "最善に届かなかった手番:" in text
+
+
+@pytest.mark.parametrize(
+    ("rules", "said"),
+    [
+        # Hand 3's two runs of 13 are 26 cards; a hand holds at most 21.
+        (
+            Rules(min_run_len=13),
+            "no hand can ever hold the cards its contract lays (a hand not down grows only by"
+            " buys): hand 3 (run of 13 + run of 13) needs 26 cards: a hand holds at most 21",
+        ),
+        # Hand 4's three sets of 6 need six wild cards; the game has five.
+        (
+            Rules(decks=1, jokers_per_deck=1, twos_wild=True, min_set_len=6),
+            "hand 4: the contract (set of 6 + set of 6 + set of 6) cannot be met under these rules",
+        ),
+    ],
+)
+def test_a_game_of_a_hand_no_player_could_meet_is_reviewed_saying_so(
+    rules: Rules, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its record was refused, settings a new game is now refused (the check came after
+    such games were played): it could not be reviewed. Its review says of that hand
+    alone why no player could ever meet its contract, as a new game's refusal does."""
+    with pytest.raises(MeldwiseError, match=re.escape(said)):
+        GameSettings(rules=rules, players=2, hands=4)
+    settings = GameSettings(rules=rules, players=2, hands=4, max_turns=6, recorded=True)
+    record = record_to_dict(random_game(settings, 11), ["ann", "bob"])
+    assert len(record["hands"]) == 4
+    review = review_shanghai({"record": record})
+    assert len(review["notes"]) == 1
+    assert review["notes"][0].startswith(said), review["notes"]
+    assert review_shanghai({"record": record, "player": 1})["notes"] == review["notes"]
+    standard = review_shanghai({"record": game("small")})
+    assert standard["notes"] == []
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    assert main(["shanghai", "review", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"\n{review['notes'][0]}\nSolver: " in out

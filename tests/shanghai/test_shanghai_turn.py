@@ -19,7 +19,7 @@ from solver.cpsat import Limit
 from solver.shanghai import STANDARD, Contract, Position, advise, examples, parse_cards
 from solver.shanghai.deficiency import Study, deficiency
 from solver.shanghai.position import Phase
-from tests.shanghai.strategies import HAND_NUMBERS, RANDOMS
+from tests.shanghai.strategies import HAND_NUMBERS, RANDOMS, contract_of
 
 GO_OUT: dict[str, Any] = {
     "hand": ["AS", "AD", "AC", "KS", "KD", "KC", "5S", "5D", "5C"],
@@ -184,20 +184,19 @@ def test_outs_claimed_are_real_on_an_all_run_contract() -> None:
     assert discard.outs > 0
     assert f"{discard.outs} unseen natural card" in discard.reason
     unseen = position.unseen(STANDARD)
+    contract = contract_of(position)
     kept = Counter(position.hand)
     kept[discard.card] -= 1
-    study = Study(Counter(position.hand), position.contract, unseen, STANDARD, limit=Limit(10))
+    study = Study(Counter(position.hand), contract, unseen, STANDARD, limit=Limit(10))
     outs = study.outs(discard.card)
     assert outs.count == discard.outs
-    base, _ = deficiency(+kept, position.contract, unseen, STANDARD, limit=Limit(10), search=False)
+    base, _ = deficiency(+kept, contract, unseen, STANDARD, limit=Limit(10), search=False)
     assert base == discard.deficiency_after
     for card in outs.cards[:5]:
         more, fewer = kept.copy(), unseen.copy()
         more[card] += 1
         fewer[card] -= 1
-        found, _ = deficiency(
-            +more, position.contract, +fewer, STANDARD, limit=Limit(10), search=False
-        )
+        found, _ = deficiency(+more, contract, +fewer, STANDARD, limit=Limit(10), search=False)
         assert base is not None
         assert found == base - 1, card
 

@@ -714,3 +714,56 @@ def test_a_standard_contract_the_rules_cannot_meet_names_the_fields_sent() -> No
     with pytest.raises(RequestError, match="contract 'sets' size 8 cannot be met") as refused:
         advise_shanghai(request)
     assert refused.value.places == ((("rules",), ""), (("hand_number",), ""))
+
+
+DOWN_REQUEST: dict[str, Any] = {
+    "hand": ["9S", "10S", "QC", "5D", "8H", "2C"],
+    "table": [
+        {"cards": ["8S", "8H", "8D"], "owner": "me"},
+        {"cards": ["JC", "QC", "KC", "AC"], "owner": "bo"},
+        {"cards": ["5S", "6S", "7S", "8S"], "owner": "me"},
+    ],
+    "down": True,
+    "upcard": "JS",
+    "seen": ["4H"],
+}
+
+
+@pytest.mark.parametrize("phase", ["play", "draw", None])
+def test_a_player_who_is_down_is_advised_without_a_contract(phase: str | None) -> None:
+    """Once down, the turn is solved without the contract (the player lays off and
+    discards, and cannot buy), yet a request had to give one: 'give exactly one of
+    'hand_number' ... or 'contract''. Given or not, the advice is the same; a contract
+    given is still echoed, and still checked."""
+    request = {**DOWN_REQUEST, "phase": phase}
+    alone = advise_shanghai(request)
+    assert alone["contract"] is None
+    assert alone["deficiency"] == 0
+    for given in ({"hand_number": 3}, {"hand_number": 10}, {"contract": {"sets": [3, 4]}}):
+        told = advise_shanghai({**request, **given})
+        assert told["contract"] is not None
+        assert {**told, "contract": None} == alone, given
+    with pytest.raises(RequestError, match="give at most one of 'hand_number'"):
+        advise_shanghai({**request, "hand_number": 3, "contract": {"sets": [3, 4]}})
+    with pytest.raises(RequestError, match="size 2 is out of range"):
+        advise_shanghai({**request, "contract": {"sets": [2]}})
+    with pytest.raises(RequestError, match="give exactly one of 'hand_number'"):
+        advise_shanghai({**request, "down": False})
+
+
+def test_the_command_line_advises_a_player_who_is_down_without_a_contract(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["shanghai", "advise", "--hand", "9S 10S QC 5D 8H 2C", "--phase", "play"]
+    table = ["--table", "me: 8S 8H 8D | bo: JC QC KC AC | me: 5S 6S 7S 8S"]
+    assert main([*args, *table, "--down"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert "Contract:" not in out
+    assert "Lay off:" in out
+    assert main([*args, *table, "--down", "--hand-number", "3"]) == 0
+    with_contract = capsys.readouterr().out
+    assert with_contract.startswith("Contract: run of 4 + run of 4\n")
+    assert with_contract.endswith(out)
+    assert main([*args, *table]) == 2  # not down: the contract is asked for
+    assert "give the contract: --hand-number" in capsys.readouterr().err
