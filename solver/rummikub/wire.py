@@ -676,7 +676,8 @@ class ConsequenceOut(Answer):
     status: Status = Field(description="optimal: repairable is proven")
     repairable: bool = Field(
         description="the player can still put the move right: the tiles they laid down fit "
-        "into a legal move from table_before"
+        "into a legal move from table_before (always proven when true); false with status "
+        "unknown says only that no such move was found, not that none exists"
     )
     penalty_tiles: int = Field(description="tiles drawn from the pool (0 when repairable)")
     back_to_rack: list[AnyTile] = Field(description="tiles that go back to the rack")
@@ -930,7 +931,10 @@ class RepairResponse(Answer):
         "proven; feasible: beyond repair is proven, the fewest left out is not; unknown: "
         "the search stopped before a verdict"
     )
-    repairable: bool = Field(description="every table tile fits into valid sets")
+    repairable: bool = Field(
+        description="every table tile fits into valid sets (always proven when true); false "
+        "with status unknown says only that no arrangement was found, not that none exists"
+    )
     time_capped: bool
     arrangement: Arrangement | None = Field(
         description="every tile when repairable, else the most tiles that fit"
