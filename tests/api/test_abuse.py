@@ -31,7 +31,7 @@ from api.errors import CLOSE, close_if_body
 from api.main import create_app
 from api.metrics import Metrics
 from api.middleware import CONTENT_SECURITY_POLICY
-from api.pool import SLACK_S, Crowd, FairQueue, Job, SolverPool
+from api.pool import IDLE_CLIENTS_KEPT, SLACK_S, Crowd, FairQueue, Job, SolverPool
 from api.reading import read_body
 from api.settings import Settings, available_cores
 from solver.rummikub import Rules
@@ -878,6 +878,39 @@ def test_a_client_that_pauses_between_requests_keeps_its_place_before_one_that_n
         back = admit("normal")  # came back after its pause, after the flood's next task
         assert await queue.take() is back  # the flood is 0.79 s ahead: past the slack
         assert await queue.take() is later  # nobody else waits: no idle worker
+
+    asyncio.run(scenario())
+
+
+def test_the_fair_order_remembers_a_bounded_number_of_idle_clients() -> None:
+    """Each client that ran a task stays remembered with its debt (it used more than
+    the clients that start level) while idle; one-shot clients never raise the level,
+    so every client that ever sent a request was kept, for good: a memory hole any
+    client with many addresses (an IPv6 /48 holds 65,536 /64s) could fill."""
+
+    async def scenario() -> None:
+        queue = FairQueue()
+        loop = asyncio.get_running_loop()
+        for n in range(IDLE_CLIENTS_KEPT + 500):
+            job = Job("task", "{}", "en", f"ip:{n}", 0.1, loop.create_future(), "-")
+            queue.admit(job)
+            queue.finish(await queue.take(), 0.05)
+        queue.forget_idle()
+        assert queue.remembered == IDLE_CLIENTS_KEPT
+        # The latest idle keep their debt: one that used 2 s waits behind a newcomer.
+        last = f"ip:{IDLE_CLIENTS_KEPT + 499}"
+        queue.admit(Job("task", "{}", "en", last, 0.1, loop.create_future(), "-"))
+        queue.finish(await queue.take(), 2.0)
+        for n in range(IDLE_CLIENTS_KEPT - 1):  # others go idle after it
+            job = Job("task", "{}", "en", f"ip:more-{n}", 0.1, loop.create_future(), "-")
+            queue.admit(job)
+            queue.finish(await queue.take(), 0.05)
+        assert queue.remembered == IDLE_CLIENTS_KEPT
+        again = Job("task", "{}", "en", last, 0.1, loop.create_future(), "-")
+        newcomer = Job("task", "{}", "en", "ip:new", 0.1, loop.create_future(), "-")
+        queue.admit(again)
+        queue.admit(newcomer)
+        assert await queue.take() is newcomer
 
     asyncio.run(scenario())
 
