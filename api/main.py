@@ -81,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.metrics = metrics
+    app.state.stopping = False  # set once the server's shutdown begins (api.server.run)
     app.include_router(service.router)
     app.include_router(rummikub.router)
     app.include_router(games.router)

@@ -116,6 +116,11 @@ class Unavailable(Exception):
         self.retry_after = retry_after
 
 
+def shutting_down() -> Unavailable:
+    """The refusal of a task, waiting or new, while the server shuts down."""
+    return Unavailable(_("the server is shutting down; try again shortly"))
+
+
 class ClientBusy(Exception):
     """This client already has its share of tasks in the pool (429)."""
 
@@ -714,7 +719,7 @@ class SolverPool:
     def refusal(self, client: str) -> Exception | None:
         """Why a task of ``client`` would be refused now, or None."""
         if self.closing:
-            return Unavailable(_("the server is shutting down; try again shortly"))
+            return shutting_down()
         if self.queue.admitted >= self.workers + self.queue_size:
             self.metrics.rejected.labels("saturated").inc()
             wait = self.crowd.refuse(client)
@@ -842,9 +847,7 @@ class SolverPool:
         """Refuse new tasks, fail waiting ones, let running ones finish within
         ``grace_s`` seconds, then stop every worker."""
         self.closing = True
-        self.queue.fail_waiting(
-            lambda: Unavailable(_("the server is shutting down; try again shortly"))
-        )
+        self.queue.fail_waiting(shutting_down)
         await asyncio.gather(*(worker.stop(grace_s) for worker in self._workers))
         for task in self._tasks:
             task.cancel()
