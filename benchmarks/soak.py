@@ -34,6 +34,8 @@ from typing import Any
 import httpx
 
 from api.spawn import serve
+from benchmarks.stats import at_least
+from solver.commands import Parser, whole_number
 
 COLOURS = "RBKO"
 SUITS = "SHDC"
@@ -351,15 +353,18 @@ def growth(samples: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.soak", description=__doc__)
-    parser.add_argument("--minutes", type=float, default=15.0)
-    parser.add_argument("--rate", type=float, default=6.0, help="requests per second, on average")
-    parser.add_argument("--every", type=float, default=30.0, help="seconds between samples")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=None)
+    parser = Parser(prog="python -m benchmarks.soak", description=__doc__)
+    positive = at_least(0.001, float)
+    parser.add_argument("--minutes", type=positive, default=15.0)
+    parser.add_argument(
+        "--rate", type=positive, default=6.0, help="requests per second, on average"
+    )
+    parser.add_argument("--every", type=positive, default=30.0, help="seconds between samples")
+    parser.add_argument("--seed", type=whole_number, default=1)
+    parser.add_argument("--workers", type=at_least(1), default=None)
     parser.add_argument("--url", default=None)
     parser.add_argument(
-        "--pid", type=int, action="append", help="a server's pid, with --url (repeatable)"
+        "--pid", type=at_least(1), action="append", help="a server's pid, with --url (repeatable)"
     )
     parser.add_argument("--json", default=None)
     args = parser.parse_args(argv)
