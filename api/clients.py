@@ -30,8 +30,9 @@ import logging
 import math
 import time
 from collections.abc import Iterable
-from typing import cast
+from typing import Any, cast
 
+import redis.asyncio
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
@@ -52,6 +53,11 @@ API_PREFIX = "/v1/"
 
 log = logging.getLogger("meldwise.clients")
 
+STORE_CONNECTIONS = 32
+"""Connections to a shared rate limit store (Redis) at most, per server process:
+checks beyond wait their turn for one (within :data:`STORE_TIMEOUT_S`). redis-py's
+own pool failed each check past its 100 at once, which let the request through
+uncounted, and kept every connection it opened."""
 STORE_TIMEOUT_S = 0.5
 """Longest a rate limit check may wait for Redis; then the request is let through."""
 
@@ -89,12 +95,15 @@ def rate_limit_storage(uri: str) -> Storage:
     if uri.startswith("memory://"):
         return MemoryStorage()
     # Short timeouts: a Redis that does not answer must not hold requests up.
-    storage = storage_from_string(
-        f"async+{uri}",
-        implementation="redispy",
+    pool = redis.asyncio.BlockingConnectionPool.from_url(
+        uri,
+        max_connections=STORE_CONNECTIONS,
+        timeout=STORE_TIMEOUT_S,
         socket_connect_timeout=STORE_TIMEOUT_S,
         socket_timeout=STORE_TIMEOUT_S,
     )
+    options: dict[str, Any] = {"connection_pool": pool}  # typed by limits as str | float
+    storage = storage_from_string(f"async+{uri}", implementation="redispy", **options)
     return cast(Storage, storage)
 
 

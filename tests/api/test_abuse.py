@@ -22,7 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis.asyncio
 from fastapi.testclient import TestClient
+from limits import parse_many
+from limits.aio.strategies import SlidingWindowCounterRateLimiter
 from starlette.types import Message
 
 from api import clients
@@ -1027,3 +1030,26 @@ def test_replicas_sharing_redis_count_a_client_together(redis_url: str) -> None:
             for replica in (one, two, one, two)
         ]
     assert answers == [200, 200, 200, 429]
+
+
+def test_rate_limit_checks_share_a_bounded_set_of_redis_connections(redis_url: str) -> None:
+    """Each rate limit check running at once took a Redis connection of its own, and
+    past redis-py's 100 the check failed (MaxConnectionsError), which lets the request
+    through uncounted: of 300 checks at once for one client limited to 100 a minute,
+    200 failed so. Now they wait their turn for one of a bounded set (within the
+    store's timeout), and each is counted."""
+    limits = parse_many("100/minute")
+
+    async def burst() -> tuple[list[bool | BaseException], int]:
+        limiter = SlidingWindowCounterRateLimiter(clients.rate_limit_storage(redis_url))
+        hits = [limiter.hit(limits[0], "ip:one-client") for _ in range(300)]
+        passed = await asyncio.gather(*hits, return_exceptions=True)
+        probe = redis.asyncio.Redis.from_url(redis_url)
+        connected = (await probe.info("clients"))["connected_clients"] - 1  # less the probe
+        await probe.aclose()
+        return passed, connected
+
+    passed, connections = asyncio.run(burst())
+    assert [p for p in passed if not isinstance(p, bool)] == []
+    assert passed.count(True) == 100
+    assert connections <= clients.STORE_CONNECTIONS
