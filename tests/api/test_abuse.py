@@ -19,7 +19,7 @@ import subprocess
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import redis.asyncio
@@ -1054,3 +1054,25 @@ def test_rate_limit_checks_share_a_bounded_set_of_redis_connections(redis_url: s
     assert [p for p in passed if not isinstance(p, bool)] == []
     assert passed.count(True) == 100
     assert connections <= clients.STORE_CONNECTIONS
+
+
+def test_a_rate_limit_check_waits_its_turn_for_a_store_connection(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A check waited for a free connection no longer than for Redis's answer (0.5 s),
+    then failed, which lets its request through: 300 requests at once from one client
+    limited to 100 a minute all passed (checks failed: 236). Waiting its turn is not
+    the store failing."""
+    monkeypatch.setattr(clients, "STORE_CONNECTIONS", 1)
+    limit = parse_many("1/minute")[0]
+
+    async def scenario() -> list[object]:
+        storage = clients.rate_limit_storage(redis_url)
+        store = cast(Any, storage).bridge.storage  # the limiter's own client and pool
+        # The only connection is busy for 0.8 s (two waits of 0.4 s, each within the
+        # 0.5 s an answer may take): the check waits 0.8 s for it.
+        busy = [store.blpop(["meldwise-test-nothing"], timeout=0.4) for _ in range(2)]
+        check = SlidingWindowCounterRateLimiter(storage).hit(limit, "ip:waiting")
+        return list(await asyncio.gather(*busy, check, return_exceptions=True))
+
+    assert asyncio.run(scenario()) == [None, None, True]
