@@ -78,9 +78,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # /docs is served from this package (api/routes/demo.py), with no CDN script.
         docs_url=None,
         redoc_url=None,
+        # /openapi.json too (api/routes/demo.py): written once, not at each request.
+        openapi_url=None,
     )
     app.state.settings = settings
     app.state.metrics = metrics
+    app.state.stopping = False  # set once the server's shutdown begins (api.server.run)
+    app.state.openapi_json = {}  # the schema written, by path prefix (api/routes/demo.py)
     app.include_router(service.router)
     app.include_router(rummikub.router)
     app.include_router(games.router)

@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api.errors import CLIENT_CLOSED, CLOSE, error_response
 from api.logs import REQUEST_ID, printable
 from api.metrics import Metrics
+from api.pool import shutting_down
 from api.proxies import route_path
 from solver.i18n import _, listed
 
@@ -322,7 +323,10 @@ class RequestTimeoutMiddleware:
     after its headers arrived (waiting for a solver worker included), and cancels it;
     cancels too a request whose client leaves once its body is read (the status
     noted is 499; nobody reads it). Either way a solver task of the request is
-    dropped from the queue, or stopped with its worker (:mod:`api.pool`)."""
+    dropped from the queue, or stopped with its worker (:mod:`api.pool`). A request
+    that the server cancels once its graceful shutdown has run out of time
+    (``app.state.stopping``, set by :func:`api.server.run`) is answered 503, as a task
+    waiting for a worker then is (uvicorn answered a plain-text 500)."""
 
     def __init__(self, app: ASGIApp, timeout: float, retry_after_s: int, metrics: Metrics) -> None:
         self.app = app
@@ -384,9 +388,19 @@ class RequestTimeoutMiddleware:
             answer = error_response(503, detail, {"Retry-After": self.retry_after, **CLOSE})
             await answer(scope, receive, send)
         except asyncio.CancelledError:
-            if not gone or request.uncancel():  # cancelled from outside too
+            if gone and not request.uncancel():  # not cancelled from outside too
+                await Response(status_code=CLIENT_CLOSED)(scope, receive, send)
+                return
+            if started or gone or not scope["app"].state.stopping:
                 raise
-            await Response(status_code=CLIENT_CLOSED)(scope, receive, send)
+            # The server's shutdown ran out of time: its cancel is answered, not raised
+            # (uvicorn awaits the request no more, and would answer a bare 500).
+            request.uncancel()
+            self.metrics.rejected.labels("shutting_down").inc()
+            answer = error_response(
+                503, str(shutting_down()), {"Retry-After": self.retry_after, **CLOSE}
+            )
+            await answer(scope, receive, send)
 
 
 class CORS(CORSMiddleware):

@@ -97,6 +97,12 @@ LONGEST_RETRY_AFTER_S = 60
 FIRST_ESTIMATE_S = 0.05
 """Worker time charged for a client's first task, before its own average is known."""
 
+IDLE_CLIENTS_KEPT = 4096
+"""Idle clients remembered with a debt (more worker time used than the clients now
+served): beyond, the longest idle is forgotten, and starts level when it comes back,
+as a client does from a new address. Clients that each send one task never raise the
+level, so without a bound every client that ever sent a request was kept."""
+
 log = logging.getLogger("meldwise.pool")
 
 
@@ -108,6 +114,11 @@ class Unavailable(Exception):
     def __init__(self, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+def shutting_down() -> Unavailable:
+    """The refusal of a task, waiting or new, while the server shuts down."""
+    return Unavailable(_("the server is shutting down; try again shortly"))
 
 
 class ClientBusy(Exception):
@@ -193,6 +204,9 @@ class FairQueue:
 
     def __init__(self) -> None:
         self._clients: dict[str, _Client] = {}
+        self._idle: dict[str, None] = {}
+        """The idle clients of :attr:`_clients` (kept for their debt), longest idle
+        first."""
         self._arrivals = itertools.count()
         self._takers: deque[asyncio.Future[Job]] = deque()
         self._virtual = 0.0
@@ -201,6 +215,11 @@ class FairQueue:
         self.admitted = 0
         self.waiting = 0
 
+    @property
+    def remembered(self) -> int:
+        """Clients remembered: with tasks in the pool, or idle with a debt."""
+        return len(self._clients)
+
     def admitted_by(self, client: str) -> int:
         state = self._clients.get(client)
         return state.admitted if state else 0
@@ -208,6 +227,7 @@ class FairQueue:
     def admit(self, job: Job) -> None:
         state = self._clients.setdefault(job.client, _Client())
         if state.admitted == 0:
+            self._idle.pop(job.client, None)
             # An idle client starts level with the others: no credit saved up while
             # away, but a debt (more used than the others) is kept.
             state.used = max(state.used, self._virtual)
@@ -265,10 +285,8 @@ class FairQueue:
 
     def forget_idle(self) -> None:
         """Drop clients with nothing admitted and no debt (they would start level)."""
-        for name in [
-            n for n, s in self._clients.items() if not s.admitted and s.used <= self._virtual
-        ]:
-            del self._clients[name]
+        for name in [n for n in self._idle if self._clients[n].used <= self._virtual]:
+            del self._clients[name], self._idle[name]
 
     def fail_waiting(self, error: Callable[[], Exception]) -> None:
         """Fail every waiting task with ``error()``, made in the language of its
@@ -317,8 +335,15 @@ class FairQueue:
     def _release(self, name: str, state: _Client) -> None:
         state.admitted -= 1
         self.admitted -= 1
-        if not state.admitted and state.used <= self._virtual:
+        if state.admitted:
+            return
+        if state.used <= self._virtual:
             del self._clients[name]
+            return
+        self._idle[name] = None
+        if len(self._idle) > IDLE_CLIENTS_KEPT:
+            oldest = next(iter(self._idle))
+            del self._clients[oldest], self._idle[oldest]
 
 
 class Crowd:
@@ -694,7 +719,7 @@ class SolverPool:
     def refusal(self, client: str) -> Exception | None:
         """Why a task of ``client`` would be refused now, or None."""
         if self.closing:
-            return Unavailable(_("the server is shutting down; try again shortly"))
+            return shutting_down()
         if self.queue.admitted >= self.workers + self.queue_size:
             self.metrics.rejected.labels("saturated").inc()
             wait = self.crowd.refuse(client)
@@ -822,9 +847,7 @@ class SolverPool:
         """Refuse new tasks, fail waiting ones, let running ones finish within
         ``grace_s`` seconds, then stop every worker."""
         self.closing = True
-        self.queue.fail_waiting(
-            lambda: Unavailable(_("the server is shutting down; try again shortly"))
-        )
+        self.queue.fail_waiting(shutting_down)
         await asyncio.gather(*(worker.stop(grace_s) for worker in self._workers))
         for task in self._tasks:
             task.cancel()

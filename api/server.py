@@ -56,6 +56,7 @@ import random
 import re
 import resource
 import signal
+import socket
 import struct
 import sys
 import termios
@@ -978,8 +979,18 @@ def run(settings: Settings) -> int:
         access_log=False,  # api.middleware.RequestLogMiddleware writes the access log
         log_config=logging_config(settings.log_format),
     )
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, which tells the app that it is shutting down: the
+        requests it cancels when the shutdown's time runs out are then answered 503
+        (:class:`api.middleware.RequestTimeoutMiddleware`)."""
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            app.state.stopping = True
+            await super().shutdown(sockets)
+
     try:
-        uvicorn.Server(config).run()
+        Server(config).run()
     except KeyboardInterrupt:
         # Once shut down, uvicorn raises the signal it stopped on again, so that the
         # process ends as that signal ends it: for SIGINT, Python's KeyboardInterrupt,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gzip
+import json
 import logging
 import os
 import random
@@ -18,10 +19,13 @@ import subprocess
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
+import redis.asyncio
 from fastapi.testclient import TestClient
+from limits import parse_many
+from limits.aio.strategies import SlidingWindowCounterRateLimiter
 from starlette.types import Message
 
 from api import clients
@@ -31,7 +35,7 @@ from api.errors import CLOSE, close_if_body
 from api.main import create_app
 from api.metrics import Metrics
 from api.middleware import CONTENT_SECURITY_POLICY
-from api.pool import SLACK_S, Crowd, FairQueue, Job, SolverPool
+from api.pool import IDLE_CLIENTS_KEPT, SLACK_S, Crowd, FairQueue, Job, SolverPool
 from api.reading import read_body
 from api.settings import Settings, available_cores
 from solver.rummikub import Rules
@@ -370,6 +374,31 @@ def test_a_refusal_before_the_body_closes_when_100_continue_was_asked() -> None:
     ask = [(b"expect", b"100-continue"), (b"content-length", b"10")]
     assert close_if_body({"headers": ask}, 1000) == CLOSE
     assert close_if_body({"headers": ask[1:]}, 1000) == {}
+
+
+def test_the_openapi_schema_is_written_as_json_once(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/openapi.json`` (147 KB, open to all, outside the rate limits) was written
+    from the schema at each request: 5.3 ms of the event loop's CPU each, 7 times a
+    ``/healthz``; 200 clients pipelining 8 each, reading nothing, held ``/healthz``
+    up to 4.5 s and made 3 of 20 time out."""
+    client.get("/openapi.json")  # written at the first request, if not before
+    written = []
+    dumps = json.dumps
+
+    def counted(*args: Any, **kwargs: Any) -> str:
+        text = dumps(*args, **kwargs)
+        if len(text) > 100_000:
+            written.append(len(text))
+        return text
+
+    monkeypatch.setattr(json, "dumps", counted)
+    answers = [client.get("/openapi.json") for _ in range(3)]
+    assert written == []
+    assert {answer.content for answer in answers} == {answers[0].content}
+    assert answers[0].json()["openapi"].startswith("3.")
+    assert answers[0].headers["content-type"] == "application/json"
 
 
 def test_a_refused_cors_preflight_is_an_error_answer_in_the_clients_language() -> None:
@@ -882,6 +911,39 @@ def test_a_client_that_pauses_between_requests_keeps_its_place_before_one_that_n
     asyncio.run(scenario())
 
 
+def test_the_fair_order_remembers_a_bounded_number_of_idle_clients() -> None:
+    """Each client that ran a task stays remembered with its debt (it used more than
+    the clients that start level) while idle; one-shot clients never raise the level,
+    so every client that ever sent a request was kept, for good: a memory hole any
+    client with many addresses (an IPv6 /48 holds 65,536 /64s) could fill."""
+
+    async def scenario() -> None:
+        queue = FairQueue()
+        loop = asyncio.get_running_loop()
+        for n in range(IDLE_CLIENTS_KEPT + 500):
+            job = Job("task", "{}", "en", f"ip:{n}", 0.1, loop.create_future(), "-")
+            queue.admit(job)
+            queue.finish(await queue.take(), 0.05)
+        queue.forget_idle()
+        assert queue.remembered == IDLE_CLIENTS_KEPT
+        # The latest idle keep their debt: one that used 2 s waits behind a newcomer.
+        last = f"ip:{IDLE_CLIENTS_KEPT + 499}"
+        queue.admit(Job("task", "{}", "en", last, 0.1, loop.create_future(), "-"))
+        queue.finish(await queue.take(), 2.0)
+        for n in range(IDLE_CLIENTS_KEPT - 1):  # others go idle after it
+            job = Job("task", "{}", "en", f"ip:more-{n}", 0.1, loop.create_future(), "-")
+            queue.admit(job)
+            queue.finish(await queue.take(), 0.05)
+        assert queue.remembered == IDLE_CLIENTS_KEPT
+        again = Job("task", "{}", "en", last, 0.1, loop.create_future(), "-")
+        newcomer = Job("task", "{}", "en", "ip:new", 0.1, loop.create_future(), "-")
+        queue.admit(again)
+        queue.admit(newcomer)
+        assert await queue.take() is newcomer
+
+    asyncio.run(scenario())
+
+
 def test_a_full_pool_asks_a_crowd_to_come_back_spread_out() -> None:
     crowd = Crowd(shortest=1)
     assert crowd.refuse("first") == 1  # nothing finished yet: the shortest wait
@@ -968,3 +1030,49 @@ def test_replicas_sharing_redis_count_a_client_together(redis_url: str) -> None:
             for replica in (one, two, one, two)
         ]
     assert answers == [200, 200, 200, 429]
+
+
+def test_rate_limit_checks_share_a_bounded_set_of_redis_connections(redis_url: str) -> None:
+    """Each rate limit check running at once took a Redis connection of its own, and
+    past redis-py's 100 the check failed (MaxConnectionsError), which lets the request
+    through uncounted: of 300 checks at once for one client limited to 100 a minute,
+    200 failed so. Now they wait their turn for one of a bounded set (within the
+    store's timeout), and each is counted."""
+    limits = parse_many("100/minute")
+
+    async def burst() -> tuple[list[bool | BaseException], int]:
+        probe = redis.asyncio.Redis.from_url(redis_url)
+        before = (await probe.info("clients"))["connected_clients"]  # other tests' too
+        limiter = SlidingWindowCounterRateLimiter(clients.rate_limit_storage(redis_url))
+        hits = [limiter.hit(limits[0], "ip:one-client") for _ in range(300)]
+        passed = await asyncio.gather(*hits, return_exceptions=True)
+        after = (await probe.info("clients"))["connected_clients"]
+        await probe.aclose()
+        return passed, after - before
+
+    passed, connections = asyncio.run(burst())
+    assert [p for p in passed if not isinstance(p, bool)] == []
+    assert passed.count(True) == 100
+    assert connections <= clients.STORE_CONNECTIONS
+
+
+def test_a_rate_limit_check_waits_its_turn_for_a_store_connection(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A check waited for a free connection no longer than for Redis's answer (0.5 s),
+    then failed, which lets its request through: 300 requests at once from one client
+    limited to 100 a minute all passed (checks failed: 236). Waiting its turn is not
+    the store failing."""
+    monkeypatch.setattr(clients, "STORE_CONNECTIONS", 1)
+    limit = parse_many("1/minute")[0]
+
+    async def scenario() -> list[object]:
+        storage = clients.rate_limit_storage(redis_url)
+        store = cast(Any, storage).bridge.storage  # the limiter's own client and pool
+        # The only connection is busy for 0.8 s (two waits of 0.4 s, each within the
+        # 0.5 s an answer may take): the check waits 0.8 s for it.
+        busy = [store.blpop(["meldwise-test-nothing"], timeout=0.4) for _ in range(2)]
+        check = SlidingWindowCounterRateLimiter(storage).hit(limit, "ip:waiting")
+        return list(await asyncio.gather(*busy, check, return_exceptions=True))
+
+    assert asyncio.run(scenario()) == [None, None, True]

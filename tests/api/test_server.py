@@ -431,6 +431,42 @@ def test_a_signal_to_the_process_group_lets_running_solves_finish(
     assert "Traceback" not in (tmp_path / "log").read_text()
 
 
+def test_requests_cut_at_the_end_of_the_shutdown_grace_are_told_so_in_json(
+    tmp_path: Path,
+) -> None:
+    """A request still running (or waiting for a worker) when the graceful shutdown's
+    time ran out was cancelled by uvicorn, which answered its own plain-text 500
+    "Internal Server Error" (no JSON, no Retry-After, none of the usual headers) and
+    logged the cancellation as a crash."""
+    log = tmp_path / "log"
+    env = {"MELDWISE_TIMEOUT_SHUTDOWN_S": "1"}
+    with serve(workers=1, log_path=str(log), env=env) as (url, pid), ThreadPoolExecutor(2) as pool:
+        asked = [
+            pool.submit(
+                httpx.post,
+                f"{url}/v1/rummikub/solve",
+                json=slow_request(2000),
+                headers={"Accept-Language": lang},
+                timeout=30,
+            )
+            for lang in ("en", "ja")
+        ]
+        while "meldwise_solves_pending 2.0" not in httpx.get(f"{url}/metrics").text:
+            time.sleep(0.02)
+        os.kill(pid, signal.SIGTERM)
+        answers = [future.result() for future in asked]
+    for answer in answers:
+        assert answer.status_code == 503, answer.text
+        assert answer.headers["retry-after"] == "1"
+        assert answer.headers["connection"] == "close"
+        assert answer.headers["x-content-type-options"] == "nosniff"
+    assert [answer.json()["detail"] for answer in answers] == [
+        "the server is shutting down; try again shortly",
+        "サーバーを停止しています。しばらくしてからもう一度お試しください",
+    ]
+    assert "Traceback" not in log.read_text()
+
+
 def _children(pid: int) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():

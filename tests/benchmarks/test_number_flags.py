@@ -45,6 +45,10 @@ REFUSED = [
     ("load", [], "--table", "2_0-40", "{!r} is no range of tiles like 20-40"),
     ("abuse", [], "--rows", "1_0", WHOLE),
     ("abuse", [], "--rows", "1,10", "no row 10; the rows are 1 to 9"),
+    ("soak", [], "--seed", "9_9", WHOLE),
+    ("soak", [], "--pid", "\u0663", WHOLE),
+    ("soak", [], "--minutes", "1_5", DECIMAL),
+    ("soak", [], "--rate", "inf", "must be a finite number, got {!r}"),
 ]
 
 
