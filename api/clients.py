@@ -55,7 +55,7 @@ log = logging.getLogger("meldwise.clients")
 
 STORE_CONNECTIONS = 32
 """Connections to a shared rate limit store (Redis) at most, per server process:
-checks beyond wait their turn for one (within :data:`STORE_TIMEOUT_S`). redis-py's
+checks beyond wait their turn for one (within :data:`STORE_QUEUE_S`). redis-py's
 own pool failed each check past its 100 at once, which let the request through
 uncounted, and kept every connection it opened."""
 STORE_QUEUE_S = 5.0

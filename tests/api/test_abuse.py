@@ -1064,14 +1064,17 @@ def test_a_rate_limit_check_waits_its_turn_for_a_store_connection(
     limited to 100 a minute all passed (checks failed: 236). Waiting its turn is not
     the store failing."""
     monkeypatch.setattr(clients, "STORE_CONNECTIONS", 1)
+    # Redis's answer may take 1 s here (not 0.5), so that each busy wait below has 0.4 s
+    # to spare on a loaded machine.
+    monkeypatch.setattr(clients, "STORE_TIMEOUT_S", 1.0)
     limit = parse_many("1/minute")[0]
 
     async def scenario() -> list[object]:
         storage = clients.rate_limit_storage(redis_url)
         store = cast(Any, storage).bridge.storage  # the limiter's own client and pool
-        # The only connection is busy for 0.8 s (two waits of 0.4 s, each within the
-        # 0.5 s an answer may take): the check waits 0.8 s for it.
-        busy = [store.blpop(["meldwise-test-nothing"], timeout=0.4) for _ in range(2)]
+        # The only connection is busy for 1.2 s (two waits of 0.6 s, each within the
+        # 1 s an answer may take): the check waits 1.2 s for it.
+        busy = [store.blpop(["meldwise-test-nothing"], timeout=0.6) for _ in range(2)]
         check = SlidingWindowCounterRateLimiter(storage).hit(limit, "ip:waiting")
         return list(await asyncio.gather(*busy, check, return_exceptions=True))
 
