@@ -211,7 +211,7 @@ export function setUpReview(games) {
       return;
     }
     // Another game's record: said here, with the choice to make (the service would
-    // only say that its format is not the chosen game's).
+    // name the command and the route that review it, not the choice on this page).
     const other = Object.entries(games).find(([, part]) => part !== chosen() && part.format === parsed?.format);
     if (other) {
       slot.free();
