@@ -34,6 +34,7 @@ from playwright.sync_api import (
 )
 from playwright.sync_api import Error as PlaywrightError
 
+from api.settings import Settings
 from api.spawn import serve
 from solver.errors import MeldwiseError
 from solver.rummikub.notation import Tile
@@ -4983,3 +4984,25 @@ def test_review_tab_says_a_record_of_a_newer_format_is_one(
     }
     assert said[lang] in answer.json()["detail"]
     expect(page.locator("#review-form").get_by_role("alert")).to_contain_text(said[lang])
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_review_tab_says_a_record_over_the_body_limit_is_too_large(
+    service: str, page: Page, lang: str
+) -> None:
+    """It showed the service's own words for any request, "the request body is larger
+    than the limit of 524288 bytes": the page knows it posted a record."""
+    limit = Settings().record_body_limit_bytes
+    _open_review_of(service, page, "rummikub", lang)
+    page.locator("#record").fill(json.dumps({"turns": [], "pad": "x" * limit}))
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.locator("#review-run").click()
+    assert answer.value.status == 413
+    assert str(limit) in answer.value.json()["detail"]
+    said = {
+        "en": f"The game record is too large for the service: it reviews a record of at most"
+        f" {limit} bytes.",
+        "ja": "ゲーム記録がサービスには大きすぎます。"
+        f"サービスが振り返る記録は{limit}バイトまでです。",
+    }
+    expect(page.locator("#review-form").get_by_role("alert")).to_have_text(said[lang])
