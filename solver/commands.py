@@ -717,30 +717,6 @@ def read_json_file(path: str, stdin: TextIO) -> Any:
         raise not_json(path, error) from None
 
 
-REVIEWED_BY = {
-    "meldwise-rummikub-game": "meldwise review",
-    "meldwise-shanghai-game": "meldwise shanghai review",
-}
-"""The command that reviews a game record of each ``format``."""
-
-
-def check_reviewed_here(record: Any, command: str) -> None:
-    """Refuse a game ``record`` that another review than ``command`` reads, naming that
-    one: the game's own review said only "'record.format' must be
-    'meldwise-rummikub-game', got 'meldwise-shanghai-game'". A record of no known format
-    is left to the game's review to refuse."""
-    written = record.get("format") if isinstance(record, dict) else None
-    reviewer = REVIEWED_BY.get(written) if isinstance(written, str) else None
-    if reviewer is not None and reviewer != command:
-        raise MeldwiseError(
-            _(
-                "'record.format' is {format!r}: a record of that game is reviewed with {command}",
-                format=written,
-                command=reviewer,
-            )
-        )
-
-
 def not_json(path: Path | str, error: json.JSONDecodeError | RecursionError) -> MeldwiseError:
     """The refusal of the file ``path`` (``-``: standard input) whose text ``json``
     could not read (``error``), as every command says it: ``x.json is not valid JSON:

@@ -21,7 +21,7 @@ from pydantic import (
     ValidatorFunctionWrapHandler,
     model_validator,
 )
-from pydantic_core import InitErrorDetails
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from solver.arena.runner import MAX_SEED
 from solver.arguments import checked_items, checked_seat
@@ -122,6 +122,9 @@ class RecordModel(StrictModel):
         refused for its format alone: its other fields, wrong for this format, said
         nothing more (a Shanghai record's missing 'turns' and unknown 'hands', 'scores'
         and 'winners' followed)."""
+        refused = _what_the_record_is(cls, data)
+        if refused is not None:
+            raise ValidationError.from_exception_data(cls.__name__, [refused])
         try:
             return handler(data)
         except ValidationError as error:
@@ -135,6 +138,42 @@ class RecordModel(StrictModel):
             if not wrong:
                 raise
             raise ValidationError.from_exception_data(error.title, wrong) from None
+
+
+REVIEWED_BY = {
+    "meldwise-rummikub-game": ("meldwise review", "/v1/rummikub/review"),
+    "meldwise-shanghai-game": ("meldwise shanghai review", "/v1/shanghai/review"),
+}
+"""The command and the HTTP route that review a game record of each ``format``."""
+
+
+def _what_the_record_is(model: type[RecordModel], data: Any) -> InitErrorDetails | None:
+    """The refusal of a record ``data`` that ``model`` does not read for what it is,
+    before its fields are read: one of the other game (its format and the command and
+    route that review it), or one of a newer version of the format than ``model`` (both
+    versions). None for any other record, whose fields the model reads."""
+    if not isinstance(data, dict):
+        return None
+    written, version = data.get("format"), data.get("version")
+    reads = model.model_fields["version"].default
+    if isinstance(written, str) and written != model.model_fields["format"].default:
+        reviewer = REVIEWED_BY.get(written)
+        if reviewer is not None:
+            command, route = reviewer
+            kind = PydanticCustomError(
+                "record_of_another_game",
+                "a record of another game",
+                {"command": command, "route": route},
+            )
+            return InitErrorDetails(type=kind, loc=("format",), input=written)
+    if isinstance(version, int) and not isinstance(version, bool) and version > reads:
+        kind = PydanticCustomError(
+            "record_of_a_newer_version",
+            "a record of a newer version",
+            {"newer": version, "reads": reads},
+        )
+        return InitErrorDetails(type=kind, loc=("version",), input=version)
+    return None
 
 
 def seat_name(name: str) -> str:

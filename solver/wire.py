@@ -641,6 +641,29 @@ _PROBLEMS: dict[str, _Said] = {
     ),
     "enum": _one_of,
     "literal_error": _one_of,
+    # A game record's own kinds (solver.record.RecordModel), said alike by the command
+    # line and HTTP: a record of the other game, and one of a newer version.
+    "record_of_another_game": _worded(
+        N_(
+            "{where!r} is {got!r:.60}: a record of that game is reviewed with {command}"
+            " (HTTP: POST {route})"
+        ),
+        N_("is {got!r:.60}: a record of that game is reviewed with {command} (HTTP: POST {route})"),
+        command="command",
+        route="route",
+    ),
+    "record_of_a_newer_version": _worded(
+        N_(
+            "{where!r} is {got!r:.60}: the record is of a newer format (version {newer}) than"
+            " this Meldwise reads (version {reads})"
+        ),
+        N_(
+            "is {got!r:.60}: the record is of a newer format (version {newer}) than this"
+            " Meldwise reads (version {reads})"
+        ),
+        newer="newer",
+        reads="reads",
+    ),
 }
 """pydantic's error kinds in words, of a field or of a value alone (see
 :func:`pydantic_problem`), in the active language."""

@@ -128,7 +128,20 @@ export function setUpReview(games) {
   const fail = (failure, game = false) => {
     if (failure.name === "AbortError") return;
     clear();
-    error.textContent = errorText(failure, game ? gameFields : reviewFields, tr);
+    error.textContent = !game && failure.status === 413 && failure.detail !== null
+      ? tooLarge(failure.detail, tr)
+      : errorText(failure, game ? gameFields : reviewFields, tr);
+  };
+
+  /** The service's own 413 (a JSON ``detail``, naming its body limit in bytes) to a
+   * review, which posted the record: the record is what is too large. Its words were
+   * the service's of any request ("the request body is larger than the limit of
+   * 524288 bytes"). */
+  const tooLarge = (detail, tr) => {
+    const limit = /\d+/.exec(detail)?.[0];
+    return limit === undefined
+      ? tr.t("The game record is too large for the service.")
+      : tr.t("The game record is too large for the service: it reviews a record of at most {limit} bytes.", { limit });
   };
 
   // One job at a time: a review, or a bot game and its review. A newer job, an edited
@@ -211,7 +224,7 @@ export function setUpReview(games) {
       return;
     }
     // Another game's record: said here, with the choice to make (the service would
-    // only say that its format is not the chosen game's).
+    // name the command and the route that review it, not the choice on this page).
     const other = Object.entries(games).find(([, part]) => part !== chosen() && part.format === parsed?.format);
     if (other) {
       slot.free();

@@ -27,7 +27,6 @@ from solver.commands import (
     answering,
     bot_names,
     capped_note,
-    check_reviewed_here,
     columns,
     fields_from_flags,
     json_line,
@@ -592,7 +591,6 @@ def add_review_command(commands: Commands) -> None:
 
 def run_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
     record = read_json_file(args.record, stdin)
-    check_reviewed_here(record, "meldwise review")
     request: dict[str, Any] = {
         "record": record,
         "objective": args.objective,

@@ -23,7 +23,6 @@ from solver.commands import (
     answering,
     bot_names,
     capped_note,
-    check_reviewed_here,
     columns,
     fields_from_flags,
     json_line,
@@ -246,7 +245,6 @@ def _score_request(args: argparse.Namespace) -> dict[str, Any]:
 def _review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, _stderr: TextIO) -> int:
     """``shanghai review FILE``: the record read from the file (``-``: stdin)."""
     record = read_json_file(args.record, stdin)
-    check_reviewed_here(record, "meldwise shanghai review")
     request: dict[str, Any] = {
         "record": record,
         "time_limit_ms": time_limit_ms(args.time_limit, MAX_REVIEW_TIME_LIMIT_MS),

@@ -36,7 +36,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import InitVar, dataclass, field
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -86,11 +86,14 @@ class GameSettings:
     hand_size: int = 11
     max_turns: int = 200
     """Turns after which a hand ends blocked."""
-    recorded: InitVar[bool] = False
+    recorded: bool = field(default=False, compare=False, repr=False)
     """The settings of a game already played (a record's): not refused for a contract
-    no hand can meet, only for what no game can be dealt or played under."""
+    no hand can meet, only for what no game can be dealt or played under. Not part of
+    what the settings are (equal settings are equal, either way), but kept by
+    :func:`dataclasses.replace`: a record's settings replaced are still a record's (an
+    init-only flag fell back to False and ran a new game's check on them)."""
 
-    def __post_init__(self, recorded: bool) -> None:
+    def __post_init__(self) -> None:
         for name, low, high in (
             ("players", 2, MAX_PLAYERS),
             ("hands", 1, HANDS),
@@ -122,7 +125,7 @@ class GameSettings:
                     cards=cards,
                 )
             )
-        if not recorded:
+        if not self.recorded:
             self.check_contracts()
 
     @property

@@ -125,8 +125,10 @@ class Position:
         or lists: of card strings for the hand, of melds for the table (each a string, or
         a list of card strings). Each table meld is read under ``rules``, a run in the
         order written. ``contract`` is the first hand's standard one (``Contract.for_hand(1,
-        rules)``) when not given; ``upcard`` and ``seen`` are cards in notation too, and
-        the other arguments are :class:`Position`'s own.
+        rules)``) when not given, and None for a player who is ``down`` (advised
+        without one, as the wire and the command line take them); ``upcard`` and
+        ``seen`` are cards in notation too, and the other arguments are
+        :class:`Position`'s own.
 
         Raises :class:`~solver.errors.NotationError` quoting a word that is no card,
         :class:`~solver.errors.TableError` quoting a meld of no cards, an empty owner, or
@@ -148,7 +150,7 @@ class Position:
         )
         return cls(
             tuple(parse_cards(text_or_listed(hand, "hand"))),
-            Contract.for_hand(1, rules) if contract is None else contract,
+            Contract.for_hand(1, rules) if contract is None and not down else contract,
             melds,
             down,
             None if upcard is None else Card.parse(upcard),

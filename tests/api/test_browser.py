@@ -34,6 +34,7 @@ from playwright.sync_api import (
 )
 from playwright.sync_api import Error as PlaywrightError
 
+from api.settings import Settings
 from api.spawn import serve
 from solver.errors import MeldwiseError
 from solver.rummikub.notation import Tile
@@ -4057,7 +4058,7 @@ def test_review_tab_names_the_place_where_a_shanghai_record_breaks(
 ) -> None:
     record = shanghai_game("lazy")
     # A Shanghai record with Rummikub chosen: the page says which game it is, and
-    # sends nothing (the service would only say its format is not Rummikub's).
+    # sends nothing (the service would name the command and route, not the choice here).
     _open_review_of(service, page, "rummikub")
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
@@ -4965,3 +4966,43 @@ def test_an_answer_comes_into_its_live_region_whole_at_once(service: str, page: 
     _advise(page)
     expect(advice).not_to_be_empty()
     assert page.evaluate("window.liveChanges") == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_review_tab_says_a_record_of_a_newer_format_is_one(
+    service: str, page: Page, lang: str
+) -> None:
+    """It said "'record.version' must be at most 1, got 2", as if the record were
+    malformed; it is of a newer format than this Meldwise reads."""
+    record = {**shanghai_game("lazy"), "version": 2}
+    _open_review_of(service, page, "shanghai", lang)
+    _, answer = _review_shanghai(page, record)
+    assert answer.status == 422
+    said = {
+        "en": "the record is of a newer format (version 2) than this Meldwise reads (version 1)",
+        "ja": "この記録は、この Meldwise が読む形式 (版 1) より新しい形式 (版 2) のものです",
+    }
+    assert said[lang] in answer.json()["detail"]
+    expect(page.locator("#review-form").get_by_role("alert")).to_contain_text(said[lang])
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_review_tab_says_a_record_over_the_body_limit_is_too_large(
+    service: str, page: Page, lang: str
+) -> None:
+    """It showed the service's own words for any request, "the request body is larger
+    than the limit of 524288 bytes": the page knows it posted a record."""
+    limit = Settings().record_body_limit_bytes
+    _open_review_of(service, page, "rummikub", lang)
+    page.locator("#record").fill(json.dumps({"turns": [], "pad": "x" * limit}))
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)) as answer:
+        page.locator("#review-run").click()
+    assert answer.value.status == 413
+    assert str(limit) in answer.value.json()["detail"]
+    said = {
+        "en": f"The game record is too large for the service: it reviews a record of at most"
+        f" {limit} bytes.",
+        "ja": "ゲーム記録がサービスには大きすぎます。"
+        f"サービスが振り返る記録は{limit}バイトまでです。",
+    }
+    expect(page.locator("#review-form").get_by_role("alert")).to_have_text(said[lang])

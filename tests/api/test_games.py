@@ -156,7 +156,8 @@ def _library_error(handler: Any, request: dict[str, Any]) -> str:
     [
         (
             shanghai_record(),
-            "'record.format' must be 'meldwise-rummikub-game', got 'meldwise-shanghai-game'",
+            "'record.format' is 'meldwise-shanghai-game': a record of that game is reviewed with"
+            " meldwise shanghai review (HTTP: POST /v1/shanghai/review)",
         ),
         # A seed no game deals from (meldwise game --seed's bounds) was read.
         ({"seed": -1, "turns": []}, "'record.seed' must be at least 0, got -1"),
@@ -353,7 +354,8 @@ def test_a_review_over_the_answer_limit_says_what_to_send_instead(
         (
             REVIEW,
             {"record": {"turns": [], "version": 3}},
-            "'record.version' must be at most 1, got 3",
+            "'record.version' is 3: the record is of a newer format (version 3) than this Meldwise"
+            " reads (version 1)",
         ),
         (
             REVIEW,

@@ -82,7 +82,10 @@ def test_the_review_answers_what_the_library_answers_in_a_worker(
     [
         ({"player": 2}, "'player' must be 0 to 1, got 2"),
         ({"time_limit_ms": 0}, "'time_limit_ms' must be at least 1, got 0"),
-        ({"record": {"format": "meldwise-rummikub-game"}}, "'record.format' must be"),
+        (
+            {"record": {"format": "meldwise-rummikub-game"}},
+            "'record.format' is 'meldwise-rummikub-game'",
+        ),
     ],
     ids=["player", "time", "format"],
 )

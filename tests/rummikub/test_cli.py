@@ -473,7 +473,7 @@ def test_json_input_is_read_as_strictly_as_over_http(
             # 'meldwise-shanghai-game'": which command reads it was left to be found.
             shanghai_record(),
             "error: 'record.format' is 'meldwise-shanghai-game': a record of that game is"
-            " reviewed with meldwise shanghai review\n",
+            " reviewed with meldwise shanghai review (HTTP: POST /v1/shanghai/review)\n",
         ),
         ({"seed": 2**31 + 1, "turns": []}, "error: 'record.seed' must be at most 2147483648, got"),
     ],
@@ -1334,8 +1334,8 @@ def test_shanghai_review_names_the_command_for_a_rummikub_record(
     assert main(["shanghai", "review", "-"]) == 2
     said = {
         "en": "error: 'record.format' is 'meldwise-rummikub-game': a record of that game is"
-        " reviewed with meldwise review\n",
+        " reviewed with meldwise review (HTTP: POST /v1/rummikub/review)\n",
         "ja": "エラー: 'record.format' が 'meldwise-rummikub-game' です。この形式の記録は"
-        " meldwise review で振り返ります\n",
+        " meldwise review (HTTP では POST /v1/rummikub/review) で振り返ります\n",
     }
     assert capsys.readouterr().err == said[lang]

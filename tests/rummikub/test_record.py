@@ -71,7 +71,8 @@ def test_a_record_of_another_format_is_refused_for_its_format_alone() -> None:
     with pytest.raises(MeldwiseError) as refused:
         read_record(shanghai_record())
     assert str(refused.value) == (
-        "game record: 'format' must be 'meldwise-rummikub-game', got 'meldwise-shanghai-game'"
+        "game record: 'format' is 'meldwise-shanghai-game': a record of that game is reviewed"
+        " with meldwise shanghai review (HTTP: POST /v1/shanghai/review)"
     )
 
 
@@ -213,7 +214,10 @@ def test_a_result_that_does_not_follow_names_its_field(
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda r: r.update(version=2), "'version' must be at most 1, got 2"),
+        (
+            lambda r: r.update(version=2),
+            "'version' is 2: the record is of a newer format \\(version 2\\)",
+        ),
         (lambda r: r.update(version=True), "'version' must be a whole number, got true"),
         (
             lambda r: r["result"].update(scores=[False, 0]),

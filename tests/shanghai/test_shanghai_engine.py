@@ -298,3 +298,24 @@ def test_a_lay_off_past_a_runs_end_says_which_end(
     game.hands[1] = sorted(parse_cards(f"{card} KD 9H"))
     lay = Play(lay_offs=(LayOffMove(parse_cards(card)[0], 0, place),), discard=parse_cards("KD")[0])
     assert said in " ".join(game.problems(lay))
+
+
+def test_a_replace_keeps_a_records_settings_a_records() -> None:
+    """``replace`` of a record's settings ran a new game's admission check again
+    (``recorded`` was an init-only flag that fell back to False): a record's settings
+    under which a hand's contract can never be met were refused for changing
+    ``max_turns``. A new game's settings are still checked when replaced."""
+    unmeetable = Rules(min_run_len=13)  # hand 3's two runs of 13: more cards than a hand holds
+    with pytest.raises(MeldwiseError, match="contract"):
+        GameSettings(rules=unmeetable, players=2, hands=3)
+    recorded = GameSettings(rules=unmeetable, players=2, hands=3, recorded=True)
+    changed = replace(recorded, max_turns=5)
+    assert (changed.max_turns, changed.rules) == (5, unmeetable)
+    assert replace(changed, hands=2).hands == 2
+    new = GameSettings(players=2, hands=3)
+    assert replace(new, max_turns=5).max_turns == 5
+    with pytest.raises(MeldwiseError, match="contract"):
+        replace(new, rules=unmeetable)
+    # The flag is not part of what the settings are: equal settings are equal.
+    assert changed == GameSettings(rules=unmeetable, players=2, hands=3, max_turns=5, recorded=True)
+    assert replace(changed, rules=Rules()) == replace(new, max_turns=5)

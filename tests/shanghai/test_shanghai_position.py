@@ -127,3 +127,23 @@ def test_bad_notation_is_refused_quoting_it(
     with pytest.raises(error) as refused:
         call()  # type: ignore[operator]
     assert said in str(refused.value)
+
+
+def test_a_down_player_parsed_without_a_contract_has_none() -> None:
+    """``Position.parse(down=True)`` filled in hand 1's contract, which a player down is
+    advised without, and its check then refused rules under which hand 1's contract
+    cannot be laid; the wire and the command line take a player down with no contract."""
+    from solver.shanghai import advise
+
+    rules = Rules(decks=1, jokers_per_deck=0, twos_wild=False, min_set_len=5)
+    with pytest.raises(MeldwiseError, match="cannot be met"):
+        Contract.for_hand(1, rules).check(rules)
+    parsed = Position.parse("7H 8H 9H 7S", "3S 4S 5S 6S", True, rules=rules)
+    assert parsed.contract is None
+    assert parsed.check(rules) is None
+    made = Position(parsed.hand, None, parsed.table, down=True)
+    assert advise(parsed, rules) == advise(made, rules)
+    # One not down still has the first hand's, and one given is kept.
+    assert Position.parse("7H", rules=Rules()).contract == Contract.for_hand(1, Rules())
+    given = Contract.for_hand(3, Rules())
+    assert Position.parse("7H", down=True, contract=given).contract == given

@@ -496,11 +496,15 @@ def test_an_event_of_the_wrong_kind_names_what_the_replay_asks_for() -> None:
     ("change", "message"),
     [
         (
-            lambda r: r.update(format="meldwise-rummikub-game"),
-            "^game record: 'format' must be 'meldwise-shanghai-game', got"
-            " 'meldwise-rummikub-game'$",
+            # A format of no game this Meldwise reads (the other game's names its review).
+            lambda r: r.update(format="meldwise-poker-game"),
+            "^game record: 'format' must be 'meldwise-shanghai-game', got 'meldwise-poker-game'$",
         ),
-        (lambda r: r.update(version=2), "^game record: 'version' must be at most 1, got 2$"),
+        (
+            lambda r: r.update(version=2),
+            r"^game record: 'version' is 2: the record is of a newer format \(version 2\) than"
+            r" this Meldwise reads \(version 1\)$",
+        ),
         (lambda r: r.pop("seed"), "^game record: missing field 'seed'$"),
         (
             lambda r: r["hands"][0]["events"][3].pop("kind"),
@@ -567,7 +571,8 @@ def test_a_malformed_record_names_the_culprit(
 def test_a_rummikub_record_is_refused_for_its_format_alone() -> None:
     rummikub = {"format": "meldwise-rummikub-game", "version": 1, "turns": []}
     assert refusal(rummikub) == (
-        "game record: 'format' must be 'meldwise-shanghai-game', got 'meldwise-rummikub-game'"
+        "game record: 'format' is 'meldwise-rummikub-game': a record of that game is reviewed"
+        " with meldwise review (HTTP: POST /v1/rummikub/review)"
     )
 
 
