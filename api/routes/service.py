@@ -24,7 +24,8 @@ async def healthz() -> Health:
         503: {
             "model": NotReady,
             "description": "No solver worker serves: each is starting (a lost one "
-            "being replaced) or running past its time cap; or the server is shutting down.",
+            "being replaced) or running past its time cap. (A server shutting down takes "
+            "no new connection, so a probe gets no answer.)",
         }
     },
 )
