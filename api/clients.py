@@ -32,7 +32,6 @@ import time
 from collections.abc import Iterable
 from typing import Any, cast
 
-import redis.asyncio
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
@@ -101,6 +100,13 @@ def rate_limit_storage(uri: str) -> Storage:
     """The ``limits`` storage for a ``MELDWISE_RATE_LIMIT_STORAGE`` URI."""
     if uri.startswith("memory://"):
         return MemoryStorage()
+    try:
+        # The optional extra meldwise[redis]: `pip install .` (README's service command)
+        # has no redis, which only a redis:// store needs.
+        import redis.asyncio
+    except ImportError:
+        # Refused as limits refuses it, naming the missing prerequisite.
+        return cast(Storage, storage_from_string(f"async+{uri}", implementation="redispy"))
     # Short timeouts: a Redis that does not answer must not hold requests up.
     pool = redis.asyncio.BlockingConnectionPool.from_url(
         uri,

@@ -20,6 +20,8 @@ import ast
 import importlib
 import pkgutil
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -243,3 +245,19 @@ def test_no_test_reaches_into_sys_modules_for_a_private_name() -> None:
         if pattern.search(line)
     ]
     assert offending == []
+
+
+def test_the_service_starts_without_the_redis_extra() -> None:
+    # `pip install .` (README's service command) installs no redis: api.clients imported
+    # redis at its top, and `meldwise serve` stopped at start-up (ModuleNotFoundError).
+    script = (
+        "import sys; sys.modules['redis'] = None\n"  # as if not installed
+        "from fastapi.testclient import TestClient\n"
+        "from api.main import create_app\n"
+        "with TestClient(create_app()) as client:\n"
+        "    print(client.get('/healthz').json()['status'])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert done.stdout.strip() == "ok", done.stderr[-2000:]
