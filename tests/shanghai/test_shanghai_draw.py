@@ -32,7 +32,7 @@ from solver.shanghai.model import solve_model
 from solver.shanghai.notation import Card
 from solver.shanghai.position import Phase
 from solver.shanghai.rules import Rules
-from solver.shanghai.search import drawn_cards, solve_turn
+from solver.shanghai.search import drawn_cards, solve_turn, turn_reach
 from tests.shanghai.strategies import HAND_NUMBERS, RANDOMS, contract_of
 from tests.support import spend_the_clock
 
@@ -814,3 +814,37 @@ def test_a_buy_that_leaves_the_deficiency_says_so(lang: str) -> None:
     assert left in answer["take_upcard"]["rule"]
     assert left in answer["buy"]["rule"]
     assert "1 to 1" not in answer["buy"]["rule"]
+
+
+WILD_TWOS = Rules(decks=3, twos_wild=True)
+
+
+@settings(max_examples=8)
+@given(rng=RANDOMS, number=HAND_NUMBERS, down=st.booleans())
+def test_turn_reach_says_what_the_whole_turn_solved_says(
+    rng: random.Random, number: int, down: bool
+) -> None:
+    """The draw phase's yes/no question of a turn (:func:`turn_reach`: a play exists?
+    it goes out?), searched for the going out alone, answers as the turn solved whole
+    (:func:`solve_turn`) does, on dealt hands and on hands made to go down keeping
+    cards and to go out (wild twos)."""
+    position = deal(rng, number, down, Phase.PLAY)
+    made = [("KH KS KD 5C 5D 5H 9H 8C", False), ("KH KS 2D 5C 5D 5H", True)]
+    cases = [
+        (Counter(position.hand), None if down else position.contract, position, STANDARD),
+        *(
+            (Counter(parse_cards(cards)), Contract.for_hand(1), None, WILD_TWOS)
+            for cards, _ in made
+        ),
+    ]
+    outs = []
+    for hand, contract, dealt, rules in cases:
+        table = () if dealt is None else tuple(item.meld for item in dealt.table)
+        held = dealt or Position(tuple(hand.elements()), Contract.for_hand(1))
+        unseen = +held.unseen(rules)
+        turn, status = solve_turn(hand, contract, table, unseen, rules, limit=LIMIT)
+        out, reach_status = turn_reach(hand, contract, table, unseen, rules, LIMIT)
+        assert status is reach_status is Status.OPTIMAL
+        assert out == (None if turn is None else turn.goes_out), hand
+        outs.append(out)
+    assert outs[1:] == [goes_out for _, goes_out in made]
