@@ -1,5 +1,5 @@
-"""Shared by the tests of every part: running the library's command line, and
-holding an answer to the response model it claims."""
+"""Shared by the tests of every part: running the library's command line, holding an
+answer to the response model it claims, and counting CP-SAT searches."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import Any, cast
 import pytest
 from pydantic import TypeAdapter
 
+import solver.cpsat as cpsat
 from solver.cli import main
 from solver.cpsat import Limit
 from solver.wire import AS_WRITTEN
@@ -69,3 +70,17 @@ def examples(default: int) -> int:
     """How many examples a variant test draws: ``default``, or more with
     ``MELDWISE_EXAMPLES=N`` (the long run of the acceptance command)."""
     return max(default, int(os.environ.get("MELDWISE_EXAMPLES", "0")))
+
+
+def counting_solves(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the CP-SAT searches (:func:`solver.cpsat.run`) made from here on: the
+    list's one item is the count."""
+    count = [0]
+    run = cpsat.run
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        count[0] += 1
+        return run(*args, **kwargs)
+
+    monkeypatch.setattr(cpsat, "run", counted)
+    return count

@@ -40,10 +40,9 @@ from solver.shanghai.deficiency import Study
 from solver.shanghai.lay_offs import fits_table
 from solver.shanghai.melds import Meld, MeldKind
 from solver.shanghai.notation import ACE, JOKER, Card, Suit
-from solver.shanghai.result import Turn
 from solver.shanghai.rules import Rules
 from solver.shanghai.scoring import penalty
-from solver.shanghai.search import could_go_down, drawn_cards, solve_turn, stands_in
+from solver.shanghai.search import could_go_down, drawn_cards, stands_in, turn_reach
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,38 +126,24 @@ class Draw:
         self.status = self.status.worst(study.status)
         return study
 
-    def turn(self, hand: Counter[Card], unseen: Counter[Card]) -> Turn | None:
-        """The play phase for ``hand`` after the draw (None: no play)."""
-        return self.turn_of(hand, unseen)[0]
-
-    def turn_of(self, hand: Counter[Card], unseen: Counter[Card]) -> tuple[Turn | None, Status]:
-        """The play phase for ``hand`` after the draw and its status (None, OPTIMAL: no
-        play, proven)."""
+    def reach(self, hand: Counter[Card], unseen: Counter[Card]) -> tuple[bool | None, Status]:
+        """Whether the play phase for ``hand`` after the draw goes out (None: no play),
+        and its status (None, OPTIMAL: no play, proven); only that is searched
+        (:func:`~solver.shanghai.search.turn_reach`), not the best plays."""
         contract = None if self.down else self.needed
         if contract is not None and not could_go_down(hand, contract, self.table, self.rules):
             return None, Status.OPTIMAL
-        turn, status = solve_turn(
-            hand,
-            contract,
-            self.table,
-            unseen,
-            self.rules,
-            limit=self.limit,
-        )
+        out, status = turn_reach(hand, contract, self.table, unseen, self.rules, self.limit)
         self.status = self.status.worst(status)
-        return turn, status
+        return out, status
 
     def play(self, hand: Counter[Card], unseen: Counter[Card]) -> tuple[bool, bool, bool]:
         """(goes down, goes out, proven) in the play phase for ``hand`` after the draw:
         not proven when the search stopped before finding a play (none was found, but
         one may exist)."""
-        turn, status = self.turn_of(hand, unseen)
-        found = turn is not None
-        return (
-            found and not self.down,
-            turn is not None and turn.goes_out,
-            found or status is Status.OPTIMAL,
-        )
+        out, status = self.reach(hand, unseen)
+        found = out is not None
+        return (found and not self.down, bool(out), found or status is Status.OPTIMAL)
 
     def which(
         self, contract: Contract | None, candidates: list[Card], *, out: bool
@@ -295,8 +280,8 @@ def _outcomes(draw: Draw, unseen: Counter[Card]) -> tuple[dict[Card, tuple[bool,
             dead = [c for c in cards if c not in related]
             related += dead[:1]
     else:
-        turn = draw.turn(draw.hand, unseen)
-        if turn is not None and not turn.goes_out:
+        out, _status = draw.reach(draw.hand, unseen)
+        if out is False:
             # The hand alone goes down keeping two cards or more: with one card more it
             # still can (the same plays, that card kept), and it can go out only if the
             # new card joins a meld with cards of the hand: not only those the best

@@ -612,24 +612,49 @@ def drawn_cards_found(hm: HandModel, limit: Limit) -> tuple[set[Card], Status]:
 
 def same_plan(hm: HandModel, value: Value, card: Card) -> list[Card]:
     """The candidates that, drawn instead of ``card``, the plan found (``value``) also
-    works with, ``card`` among them: every candidate when the plan leaves the drawn
-    copy of ``card`` in hand; every natural candidate of its rank when a copy of it
-    fills a place where any card of its rank would do (:attr:`HandModel.any_suit`).
-    Nothing else changes: the cards in hand, the melds' natural and wild counts.
-    Only for models without extra cards (an extra may take the candidate's last
-    unseen copy) and natural ``card``."""
-    if hm.with_extras or hm.base is None or hm.rules.is_wild(card) or card.is_joker:
+    works with, ``card`` among them. Nothing else changes: the cards in hand, the
+    melds' natural and wild counts, the extra cards.
+
+    * A natural ``card`` whose drawn copy the plan leaves in hand: every candidate
+      (only without extra cards: an extra may take the candidate's last unseen copy).
+    * A natural ``card`` filling a place where any card of its rank would do
+      (:attr:`HandModel.any_suit`): every natural candidate of its rank.
+    * A wild two whose drawn copy the plan uses as a wild card or not at all: every
+      two among the candidates (the twos' wild cards are pooled; a joker is not).
+
+    With extra cards, a candidate shares the plan only while its unseen copies cover
+    the drawn one and the run extras the plan takes of it (the per-rank bound does
+    not change: the candidates shared are of ``card``'s rank).
+    """
+    if hm.base is None or card.is_joker:
         return [card]
     uses = [(var, value(var)) for _, var in hm.uses.get(card, [])]
-    if sum(n for _, n in uses) <= hm.base[card]:
+    kept = sum(n for _, n in uses) <= hm.base[card]
+    if hm.rules.is_wild(card):
+        alike = [c for c in hm.drawn if c.rank == card.rank and not c.is_joker] if kept else []
+    elif kept and not hm.with_extras:
         return list(hm.drawn)
-    if any(n and isinstance(var, cp_model.IntVar) and var.index in hm.any_suit for var, n in uses):
-        return [
+    elif any(isinstance(var, cp_model.IntVar) and var.index in hm.any_suit for var, n in uses if n):
+        alike = [
             c
             for c in hm.drawn
             if c.rank == card.rank and not c.is_joker and not hm.rules.is_wild(c)
         ]
-    return [card]
+    else:
+        return [card]
+    if hm.with_extras:
+        alike = [c for c in alike if c == card or _run_extras(hm, value, c) < hm.unseen[c]]
+    return alike or [card]
+
+
+def _run_extras(hm: HandModel, value: Value, card: Card) -> int:
+    """Extra copies of ``card`` the plan (``value``) puts in its runs."""
+    return sum(
+        value(var)
+        for run in hm.runs
+        for (suit, q), var in run.extras.items()
+        if suit == card.suit and hm.rules.rank_at(q) == card.rank
+    )
 
 
 def hint_solution(hm: HandModel, engine: cp_model.CpSolver) -> None:

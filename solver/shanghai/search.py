@@ -163,6 +163,42 @@ def solve_turn(
     return Turn(go, lay, discard, tuple(kept), penalty(kept, rules), after, status), status
 
 
+def turn_reach(
+    hand: Counter[Card],
+    contract: Contract | None,
+    table: tuple[Meld, ...],
+    unseen: Counter[Card],
+    rules: Rules,
+    limit: Limit,
+) -> tuple[bool | None, Status]:
+    """Whether the play phase for ``hand`` goes out, where only that is asked (the
+    draw phase's questions): the model of :func:`solve_turn` with its first goal
+    alone, so the search stops once it has proven whether a play goes out, without
+    ordering the plays by points, cards, jokers and swaps it would not report.
+
+    Returns (None, OPTIMAL) when no play ends the turn legally (proven), (None,
+    UNKNOWN) when the search stopped before finding one; else (goes out, status), a
+    FEASIBLE status when the search stopped before proving that no play goes out.
+    ``limit`` bounds the solve as in :func:`solve_turn`.
+    """
+    if limit.out_of_time():
+        return None, note_status(Status.UNKNOWN)
+    hm = HandModel(rules, hand, unseen)
+    out = add_turn(hm, contract, table)
+    hm.model.maximize(out)
+    code, engine = solve_model(hm, limit)
+    if code == cp_model.INFEASIBLE:
+        return None, Status.OPTIMAL
+    status = note_status(Status.of(code))
+    if status is Status.UNKNOWN:
+        return None, status
+    # As solve_turn's Turn.goes_out says it: of the plays found (the same at the
+    # optimum; a search stopped early may have found a play that goes out by discarding
+    # with ``out`` left unset).
+    most_left = 1 if rules.go_out_by_discard else 0
+    return engine.value(cards_after(hm)) <= most_left, status
+
+
 def drawn_cards(
     hand: Counter[Card],
     contract: Contract | None,

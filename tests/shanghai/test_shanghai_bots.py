@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from ortools.sat.python import cp_model
 
-import solver.cpsat as cpsat
 import solver.shanghai.bots as bots
 from solver.cpsat import Budget, Limit
 from solver.shanghai import Rules, advise_shanghai, parse_cards
@@ -31,6 +30,7 @@ from solver.shanghai.contracts import Contract
 from solver.shanghai.engine import Buy, Draw, Game, GameSettings, Play, Step, View
 from solver.shanghai.melds import TableMeld, read_meld
 from solver.shanghai.model import HandModel, build_contract, solve_model
+from tests.support import counting_solves
 
 
 def _view(hand: str, table: tuple[str, ...] = (), **changes: object) -> View:
@@ -218,18 +218,6 @@ def _thirteen_runs_view() -> View:
     )
 
 
-def _counting_solves(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    count = [0]
-    run = cpsat.run
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        count[0] += 1
-        return run(*args, **kwargs)
-
-    monkeypatch.setattr(cpsat, "run", counted)
-    return count
-
-
 def test_a_contract_beyond_the_cards_a_player_can_hold_asks_no_deficiency(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -240,7 +228,7 @@ def test_a_contract_beyond_the_cards_a_player_can_hold_asks_no_deficiency(
     The bot sheds its costliest card; it neither takes nor buys the upcard."""
     view = _thirteen_runs_view()
     assert out_of_reach(view)
-    solves = _counting_solves(monkeypatch)
+    solves = counting_solves(monkeypatch)
     monkeypatch.setattr(bots, "Study", None)  # any deficiency question fails
     assert make_bot("strong").choose(view) == Play(discard=parse_cards("2S")[0])
     before = replace(view, step=Step.DRAW, hand=view.hand[1:], upcard=parse_cards("9H")[0])
@@ -294,7 +282,7 @@ def test_with_two_players_only_the_first_upcards_buy_counts_toward_the_contract(
     three = _hand_eight(Step.DRAW, hand, players=3)
     assert three.buys_ahead == 3
     assert not out_of_reach(three)
-    solves = _counting_solves(monkeypatch)
+    solves = counting_solves(monkeypatch)
     monkeypatch.setattr(bots, "Study", None)  # any deficiency question fails
     for name in ("greedy", "strong"):
         # strong takes the 9H, cheaper than a stock card (see take_low below).
@@ -341,7 +329,7 @@ def test_a_player_out_of_reach_takes_an_upcard_cheaper_than_a_stock_card(
     low = _hand_eight(Step.DRAW, hand)
     assert out_of_reach(low)
     assert low.upcard == parse_cards("9H")[0]
-    solves = _counting_solves(monkeypatch)
+    solves = counting_solves(monkeypatch)
     monkeypatch.setattr(bots, "Study", None)  # any deficiency question fails
     strong = make_bot("strong")
     assert strong.choose(low) == Draw(take=True)

@@ -32,9 +32,9 @@ from solver.shanghai.model import solve_model
 from solver.shanghai.notation import Card
 from solver.shanghai.position import Phase
 from solver.shanghai.rules import Rules
-from solver.shanghai.search import drawn_cards, solve_turn
+from solver.shanghai.search import drawn_cards, solve_turn, turn_reach
 from tests.shanghai.strategies import HAND_NUMBERS, RANDOMS, contract_of
-from tests.support import spend_the_clock
+from tests.support import counting_solves, spend_the_clock
 
 LIMIT = Limit(20.0)
 
@@ -814,3 +814,91 @@ def test_a_buy_that_leaves_the_deficiency_says_so(lang: str) -> None:
     assert left in answer["take_upcard"]["rule"]
     assert left in answer["buy"]["rule"]
     assert "1 to 1" not in answer["buy"]["rule"]
+
+
+WILD_TWOS = Rules(decks=3, twos_wild=True)
+
+
+def _kinds(cards: set[Card]) -> int:
+    """The cards' ranks, the joker apart: what alike cards share."""
+    return len({(c.rank, c.is_joker) for c in cards})
+
+
+def test_alike_stock_cards_share_one_deficiency_solve(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With wild twos, every K, every 5, every two and the joker lower the deficiency
+    of KH KS 5C 5D 9H (2 sets of 3, deficiency 2): the one model of
+    :func:`lowering_cards` finds them with one solve per rank (the cards of a set's
+    rank alike, the twos used as wild cards alike), plus the last, and they are the
+    cards that lower it solved one at a time. It made one solve per card found (a
+    model with extra cards shared none)."""
+    hand = Counter(parse_cards("KH KS 5C 5D 9H"))
+    contract = Contract.for_hand(1)
+    unseen = +Position(tuple(hand.elements()), contract).unseen(WILD_TWOS)
+    value, _ = deficiency(hand, contract, unseen, WILD_TWOS, limit=LIMIT, search=False)
+    assert value == 2
+    cards = sorted(unseen)
+    solves = counting_solves(monkeypatch)
+    found, status = lowering_cards(hand, contract, unseen, WILD_TWOS, cards, 1, limit=LIMIT)
+    assert status is Status.OPTIMAL
+    assert solves[0] <= _kinds(found) + 1 < len(found)
+    for card in cards:
+        more, fewer = hand.copy(), unseen.copy()
+        more[card] += 1
+        fewer[card] -= 1
+        after, _ = deficiency(more, contract, +fewer, WILD_TWOS, limit=LIMIT, search=False)
+        assert (card in found) == (after is not None and after < value), card
+
+
+def test_alike_stock_cards_share_one_going_down_solve(monkeypatch: pytest.MonkeyPatch) -> None:
+    """KH KS 5C 5D 5H 9H 8C goes down (2 sets of 3) with any K, any two (wild) or a
+    joker drawn: :func:`drawn_cards` finds them with one solve per rank, plus the
+    last, and they are the cards with which the turn solved on its own goes down. It
+    made one solve per two (the twos were not taken as alike)."""
+    hand = Counter(parse_cards("KH KS 5C 5D 5H 9H 8C"))
+    contract = Contract.for_hand(1)
+    unseen = +Position(tuple(hand.elements()), contract).unseen(WILD_TWOS)
+    cards = sorted(unseen)
+    solves = counting_solves(monkeypatch)
+    found, status = drawn_cards(
+        hand, contract, (), unseen, WILD_TWOS, cards, out=False, limit=LIMIT
+    )
+    assert status is Status.OPTIMAL
+    assert solves[0] <= _kinds(found) + 1 < len(found)
+    monkeypatch.undo()
+    for card in cards:
+        more, fewer = hand.copy(), unseen.copy()
+        more[card] += 1
+        fewer[card] -= 1
+        turn, _ = solve_turn(more, contract, (), +fewer, WILD_TWOS, limit=LIMIT)
+        assert (card in found) == (turn is not None), card
+
+
+@settings(max_examples=8)
+@given(rng=RANDOMS, number=HAND_NUMBERS, down=st.booleans())
+def test_turn_reach_says_what_the_whole_turn_solved_says(
+    rng: random.Random, number: int, down: bool
+) -> None:
+    """The draw phase's yes/no question of a turn (:func:`turn_reach`: a play exists?
+    it goes out?), searched for the going out alone, answers as the turn solved whole
+    (:func:`solve_turn`) does, on dealt hands and on hands made to go down keeping
+    cards and to go out (wild twos)."""
+    position = deal(rng, number, down, Phase.PLAY)
+    made = [("KH KS KD 5C 5D 5H 9H 8C", False), ("KH KS 2D 5C 5D 5H", True)]
+    cases = [
+        (Counter(position.hand), None if down else position.contract, position, STANDARD),
+        *(
+            (Counter(parse_cards(cards)), Contract.for_hand(1), None, WILD_TWOS)
+            for cards, _ in made
+        ),
+    ]
+    outs = []
+    for hand, contract, dealt, rules in cases:
+        table = () if dealt is None else tuple(item.meld for item in dealt.table)
+        held = dealt or Position(tuple(hand.elements()), Contract.for_hand(1))
+        unseen = +held.unseen(rules)
+        turn, status = solve_turn(hand, contract, table, unseen, rules, limit=LIMIT)
+        out, reach_status = turn_reach(hand, contract, table, unseen, rules, LIMIT)
+        assert status is reach_status is Status.OPTIMAL
+        assert out == (None if turn is None else turn.goes_out), hand
+        outs.append(out)
+    assert outs[1:] == [goes_out for _, goes_out in made]
