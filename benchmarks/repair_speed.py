@@ -68,7 +68,7 @@ def run(seed: int, per_bucket: int) -> list[Row]:
                 answer = repair(heaps, STANDARD, before=before if with_before else None)
                 times[with_before].append((time.perf_counter() - started) * 1000)
                 proven[with_before] += answer.status is Status.OPTIMAL
-                repairable[with_before] += answer.repairable
+                repairable[with_before] += answer.repairable is True  # None: not settled
         for with_before in (True, False):
             rows.append(
                 Row(

@@ -47,7 +47,8 @@ export function drawRepair(answer, tr = translator("en")) {
   const parts = [];
   // An empty table is "repairable" to the service: say what it is instead.
   const empty = answer.repairable && arranged?.table.length === 0;
-  if (answer.status === "unknown") {
+  if (answer.repairable === null) {
+    // Not settled (status "unknown"): neither repairable nor beyond repair is claimed.
     parts.push(paragraph(tr.t("A search stopped at its limit before finding whether the table can be repaired."), "summary"));
   } else if (empty) {
     parts.push(paragraph(tr.t("There is nothing on the table."), "summary"));
@@ -148,7 +149,8 @@ export function setUpRepair(form, rack, table, before, language) {
       const repaired = await postJson(ENDPOINT, request, {
         signal: mine.signal,
         tr,
-        expected: (answer) => typeof answer.repairable === "boolean",
+        // true, false (proven beyond repair) or null (not settled: the search stopped)
+        expected: (answer) => typeof answer.repairable === "boolean" || answer.repairable === null,
       });
       if (!slot.holds(mine)) return;
       error.replaceChildren();

@@ -10,8 +10,8 @@ Given the table as it lies now (loose tiles and broken sets allowed), and option
 the table before the turn and the rack, :func:`repair` answers:
 
 * whether every table tile can be arranged into valid sets, with the table before
-  the turn given in a legal turn from it (proven by CP-SAT: an arrangement, or an
-  infeasible model);
+  the turn given in a legal turn from it: yes (an arrangement found), no (proven by
+  CP-SAT: an infeasible model), or not known (a search stopped before either);
 * the arrangement closest to the *reference* table, by the solve's own
   least-disruption stage (:func:`~solver.rummikub.disruption.least_disruption`, same
   tie-breaks): the most reference sets kept whole, then the most tiles in place, then
@@ -116,13 +116,15 @@ class Repair:
     """The answer of :func:`repair`."""
 
     status: Status
-    """OPTIMAL: ``repairable`` is proven and so, when false, is the fewest tiles left
+    """OPTIMAL: ``repairable`` is settled and, when false, so is the fewest tiles left
     out; FEASIBLE: ``repairable`` is proven false, but the search stopped before
     proving that no arrangement leaves fewer tiles out; UNKNOWN: the search stopped
-    before finding whether the table can be repaired."""
-    repairable: bool
-    """Every table tile fits into valid sets; with the table before the turn given, in
-    a legal turn from it (the joker rule applies). Always proven when true."""
+    before finding whether the table can be repaired (``repairable`` None)."""
+    repairable: bool | None
+    """Whether every table tile fits into valid sets; with the table before the turn
+    given, in a legal turn from it (the joker rule applies): True, an arrangement was
+    found; False, proven that none exists; None, not settled (the search stopped
+    before finding either)."""
     arrangement: Arrangement | None
     """Every tile when repairable, else the most tiles that fit (None: unknown); with
     the table before the turn given, under the joker rule either way."""
@@ -227,8 +229,10 @@ def repair(
         status, repairable = Status.OPTIMAL, True
         arrangement = laid(whole.placed, Counter(), whole)
     elif whole.status is not Status.OPTIMAL:
-        status, repairable = Status.UNKNOWN, False
-    else:
+        # No arrangement found, none proven impossible: not known (False said that none
+        # exists).
+        status, repairable = Status.UNKNOWN, None
+    else:  # the model is infeasible: proven that no arrangement exists
         repairable = False
         if opened:
             most = _fewest_left_out(arrange, now, reference)
@@ -714,11 +718,13 @@ class Consequence:
     """What the rules say about an illegal move (see :func:`consequence`)."""
 
     status: Status
-    """OPTIMAL: ``repairable`` is proven; otherwise the search stopped first (and
-    ``repairable`` is false)."""
-    repairable: bool
-    """The player can still put the move right this turn: the tiles they laid down
-    from the rack fit, with the table before, into a legal move."""
+    """OPTIMAL: ``repairable`` is settled; UNKNOWN: the search stopped first
+    (``repairable`` None)."""
+    repairable: bool | None
+    """Whether the player can still put the move right this turn (the tiles they laid
+    down from the rack fit, with the table before, into a legal move): True, such a
+    move was found; False, proven that none exists; None, not settled (the search
+    stopped before finding either)."""
     penalty: Penalty | None
     """When proven beyond repair: the table goes back as it was, the tiles laid
     down go back to the rack, and ``rules.penalty_tiles`` are drawn."""
@@ -777,7 +783,7 @@ def consequence(
     if play.status is not Status.OPTIMAL:
         # Its score stage stops at a work bound too (SCORE_WORK), not only at the clock.
         text = _("The search stopped before finding out whether the move can still be put right.")
-        return Consequence(Status.UNKNOWN, False, None, text, play.time_capped)
+        return Consequence(Status.UNKNOWN, None, None, text, play.time_capped)
     now = Counter(chain.from_iterable(before)) + laid
     penalty = _penalty(rules, now, before, None)
     return Consequence(Status.OPTIMAL, False, penalty, penalty.text, play.time_capped)

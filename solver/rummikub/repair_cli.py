@@ -106,7 +106,7 @@ def describe_repair(response: dict[str, Any]) -> str:
     status = response["status"]
     arranged = response["arrangement"]
     empty = arranged is not None and not arranged["table"] and not arranged["left_out"]
-    if status == "unknown":
+    if response["repairable"] is None:  # not settled (status unknown): neither claimed
         lines.append(_("The search stopped before finding out whether the table can be repaired."))
     elif empty:
         lines.append(_("There is nothing on the table."))

@@ -673,14 +673,21 @@ class ProblemOut(Answer):
 class ConsequenceOut(Answer):
     """What the rules say about an illegal move."""
 
-    status: Status = Field(description="optimal: repairable is proven")
-    repairable: bool = Field(
-        description="the player can still put the move right: the tiles they laid down fit "
-        "into a legal move from table_before (always proven when true); false with status "
-        "unknown says only that no such move was found, not that none exists"
+    status: Status = Field(
+        description="optimal: repairable is settled; unknown: the search stopped first"
     )
-    penalty_tiles: int = Field(description="tiles drawn from the pool (0 when repairable)")
-    back_to_rack: list[AnyTile] = Field(description="tiles that go back to the rack")
+    repairable: bool | None = Field(
+        description="whether the player can still put the move right (the tiles they laid "
+        "down fit into a legal move from table_before): true, such a move was found; false, "
+        "proven that none exists; null, not settled: the search stopped before finding "
+        "either (status unknown)"
+    )
+    penalty_tiles: int = Field(
+        description="tiles drawn from the pool (0 unless repairable is false: proven)"
+    )
+    back_to_rack: list[AnyTile] = Field(
+        description="tiles that go back to the rack (empty unless repairable is false)"
+    )
     text: str
     time_capped: TimeCapped
 
@@ -931,15 +938,19 @@ class RepairResponse(Answer):
         "proven; feasible: beyond repair is proven, the fewest left out is not; unknown: "
         "the search stopped before a verdict"
     )
-    repairable: bool = Field(
-        description="every table tile fits into valid sets (always proven when true); false "
-        "with status unknown says only that no arrangement was found, not that none exists"
+    repairable: bool | None = Field(
+        description="whether every table tile fits into valid sets: true, an arrangement was "
+        "found; false, proven that none exists; null, not settled: the search stopped "
+        "before finding either (status unknown)"
     )
     time_capped: bool
     arrangement: Arrangement | None = Field(
-        description="every tile when repairable, else the most tiles that fit"
+        description="every tile when repairable, else the most tiles that fit; null when "
+        "repairable is null, or when none was found before the search stopped"
     )
-    penalty: PenaltyOut | None = Field(description="the consequence when beyond repair")
+    penalty: PenaltyOut | None = Field(
+        description="the consequence when proven beyond repair (repairable false)"
+    )
     free_jokers: int | None = Field(
         description="when repairable: table jokers no set needs (null otherwise, or not "
         "proven within the time limit)"
@@ -992,7 +1003,9 @@ def repair_rummikub(request: Mapping[str, Any] | RepairRequest) -> dict[str, Any
     :class:`RepairResponse` out; see :mod:`solver.rummikub.repair`): ``table`` is the
     table as it lies now (any heaps of tiles); ``table_before`` (the table before the
     turn, valid sets) and ``rack`` (for a rescue) are optional, ``opened`` (default
-    true) false for a player who has not opened. ``penalty`` is given
+    true) false for a player who has not opened. ``repairable`` is true (an
+    arrangement found), false (proven that none exists) or null (not settled: the
+    search stopped first); ``penalty`` is given
     when the table is proven beyond repair; ``rescue`` is null without a rack, and its
     ``play`` null when no play rescues the table.
 

@@ -785,6 +785,26 @@ def test_repair_beyond_repair_with_no_arrangement_found_names_no_tiles() -> None
     assert text.startswith("The table cannot be repaired; the search stopped before it found")
 
 
+def test_a_repair_cut_before_its_verdict_says_so_and_answers_null(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R1 R2 | R3 can be repaired (the run R1 R2 R3); with no work for its search the
+    verdict is not known: the text says the search stopped, never that the table cannot
+    be repaired, and --json answers repairable null (it answered false), in English and
+    Japanese."""
+    monkeypatch.setattr("solver.rummikub.repair.SCORE_WORK", 0.0)
+    assert main(["repair", "--table", "R1 R2 | R3"]) == 0
+    out = capsys.readouterr().out
+    assert out == "The search stopped before finding out whether the table can be repaired.\n"
+    assert main(["repair", "--table", "R1 R2 | R3", "--lang", "ja"]) == 0
+    assert "場が直せるかわかる前に" in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps({"table": [["R1", "R2"], ["R3"]]})))
+    assert main(["repair", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["status"], answer["repairable"], answer["penalty"]) == ("unknown", None, None)
+    assert describe_repair(answer) == out
+
+
 def _numbered_sets(out: str, title: str) -> dict[int, str]:
     """The sets listed under ``title`` in a command's text, by their numbers."""
     lines = out.split(title + "\n", 1)[1].splitlines()

@@ -517,6 +517,47 @@ def test_a_table_moved_with_no_tile_laid_is_put_right_without_a_solve(
     assert (found.status, found.repairable, found.penalty) == (Status.OPTIMAL, True, None)
 
 
+SETTLED_OR_NOT = [
+    # (table, table before): one that can be repaired, and three that cannot.
+    ([["R1", "R2"], ["R3", "B5", "K5"], ["R5"]], None),
+    ([["R1", "R2", "R3", "B9"]], None),
+    ([["R1", "R2", "R3", "B9"]], [["R1", "R2", "R3"]]),
+    ([["R1", "R2"], ["R3", "B3", "K3"]], [["R3", "B3", "K3"]]),
+]
+"""Small tables under :data:`SMALL`, checked by the exhaustive oracle."""
+
+SMALL = Rules(colours=3, numbers=9, copies=1, jokers=0)
+
+
+@pytest.mark.parametrize(("table", "before"), SETTLED_OR_NOT)
+def test_repairable_is_null_when_the_search_was_cut_and_false_only_when_proven(
+    monkeypatch: pytest.MonkeyPatch, table: list[list[str]], before: list[list[str]] | None
+) -> None:
+    """``repairable`` says what is known: true (an arrangement found), false (proven that
+    none exists: the exhaustive oracle agrees) or null (the search stopped first). A
+    search cut by its work said false, as if no arrangement existed, for tables that
+    can be repaired as well as for those that cannot."""
+    request: dict[str, Any] = {"table": table, "rules": SMALL.to_dict()}
+    if before is not None:
+        request["table_before"] = before
+    truth = _fits(oracle_for(SMALL), _tiles(table), before, Counter())
+    settled = repair_rummikub(request)
+    assert (settled["status"], settled["repairable"]) == ("optimal", truth)
+    # No work for any search: nothing is settled, and nothing is claimed.
+    monkeypatch.setattr(repair_module, "SCORE_WORK", 0.0)
+    sets = [tuple(parse_tiles(" ".join(s))) for s in table]
+    old = None if before is None else [tuple(parse_tiles(" ".join(s))) for s in before]
+    cut = repair(sets, SMALL, old, limit=Limit(disruption_work=0.0))
+    assert (cut.status, cut.repairable, cut.penalty) == (Status.UNKNOWN, None, None)
+    if before is None:  # no set to keep: the wire's request runs the score stage alone
+        answer = repair_rummikub(request)
+        assert (answer["status"], answer["repairable"], answer["penalty"]) == (
+            "unknown",
+            None,
+            None,
+        )
+
+
 def test_a_consequence_the_work_bound_stopped_does_not_blame_the_clock(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -527,7 +568,8 @@ def test_a_consequence_the_work_bound_stopped_does_not_blame_the_clock(
     before = [tuple(parse_tiles("R1 R2 R3"))]
     after = [tuple(parse_tiles("R1 R2 R3 R9"))]
     found = consequence(parse_tiles("R9"), before, after, True, Rules())
-    assert (found.status, found.repairable, found.penalty) == (Status.UNKNOWN, False, None)
+    # Not settled: null, not false (false says that the move cannot be put right).
+    assert (found.status, found.repairable, found.penalty) == (Status.UNKNOWN, None, None)
     assert "in time" not in found.text
     assert found.text.startswith("The search stopped before finding out")
 
