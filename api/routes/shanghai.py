@@ -47,6 +47,8 @@ GAME_BAD_INPUT = documented_errors(
     f"an unknown field or bot, {bots_seated(ShanghaiGameRequest)}, a seed out of"
     " range, a bad setting (the message names it: \"settings.rules: rule 'decks' ...\","
     " \"settings: 'hands' ...\"),"
+    " settings under which a hand's contract can never be met, or whose check of that did"
+    ' not settle (the message names the hand: "settings: hand 1: ..."),'
     f" settings that allow more than {MAX_GAME_TURNS} turns (hands times max_turns), a bot"
     " move whose search its wall-clock safety cap stopped (it would depend on the machine),"
     " a game past the server's game budget (MELDWISE_GAME_BUDGET_MS of deterministic work;"

@@ -129,7 +129,8 @@ export const SHANGHAI_REVIEW = {
   request: () => ({}),
   expected: (review) => review.players.every((player) => Array.isArray(player.could_go_out)),
   // The notes (the service's words, in the request's language): each hand whose
-  // contract no player could ever meet under the record's settings, and why.
+  // contract no player could ever meet under the record's settings (or whose check of
+  // that did not settle), and why.
   summary: (review, tr) => [drawSummary(review, tr), ...review.notes.map((note) => element("p", note, "note"))],
   label(turn, tr) {
     const best = turn.best ? bestLabel(turn.best, turn.best.points_left, tr) : tr.t("none found");

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from ortools.sat.python import cp_model
 
 from solver.cpsat import Limit, Status, note_status
-from solver.errors import RequestError
+from solver.errors import MeldwiseError, RequestError
 from solver.i18n import _, _n
 from solver.shanghai.bound import (
     Analysis,
@@ -145,6 +145,30 @@ class Verdict:
             " settle within its fixed work, so the contract was not refused."
         )
 
+    def refusal(self, contract: Contract) -> str:
+        """Why a new game is not started on ``contract``, whose check did not settle
+        (:func:`check_settled`): the fixed work stopped it (the same on any machine), or
+        the wall-clock safety cap of :data:`CONTRACT_TIME` (a busy machine)."""
+        if self.cut:
+            why = _(
+                "its check's safety cap of {seconds:g} s stopped it before its fixed work did"
+                " (a busy machine), so the same settings may be accepted on an idle machine",
+                seconds=CONTRACT_TIME,
+            )
+        else:
+            why = _(
+                "its check stopped at its fixed work ({work:g} units of CP-SAT's work), the"
+                " same on any machine",
+                work=CONTRACT_EFFORT,
+            )
+        return _(
+            "whether all the game's cards can lay the contract ({contract}) at once was not"
+            " settled: {why}; a new game is not started on a contract that may be impossible"
+            " to lay (no player could ever go down in that hand)",
+            contract=contract,
+            why=why,
+        )
+
 
 _VERDICTS: OrderedDict[tuple[Contract, Rules], Verdict] = OrderedDict()
 """The verdicts found, by contract and rules, the most recent last: each settled one and
@@ -228,6 +252,26 @@ def check_layable(contract: Contract, rules: Rules, limit: Limit | None = None) 
     verdict = contract_verdict(contract, rules, limit)
     if verdict.layable is not False:
         return verdict.note()
+    raise _not_layable(contract, rules)
+
+
+def check_settled(contract: Contract, rules: Rules) -> None:
+    """The contract check of a new game, which has no request limit and no answer to
+    carry a note: raise :class:`~solver.errors.RequestError` when not even every card of
+    the game can lay ``contract`` at once, as :func:`check_layable` does, and also when
+    the check did not settle (:meth:`Verdict.refusal`), so that no game is started on a
+    hand no player may ever be able to meet. Within :data:`CONTRACT_EFFORT` of
+    deterministic work (the same verdict on any machine, remembered), with
+    :data:`CONTRACT_TIME` only as the outer safety cap, which the refusal names."""
+    verdict = contract_verdict(contract, rules)
+    if verdict.layable is False:
+        raise _not_layable(contract, rules)
+    if verdict.layable is None:
+        raise RequestError(verdict.refusal(contract)).about("contract")
+
+
+def _not_layable(contract: Contract, rules: Rules) -> MeldwiseError:
+    """The error saying that not even every card of the game lays ``contract`` at once."""
     decks = _n("{n} deck", "{n} decks", rules.decks)
     jokers = _n("{n} joker", "{n} jokers", rules.jokers)
     cards = (
@@ -235,7 +279,7 @@ def check_layable(contract: Contract, rules: Rules, limit: Limit | None = None) 
         if rules.twos_wild
         else _("{decks}, {jokers}", decks=decks, jokers=jokers)
     )
-    raise RequestError(
+    return RequestError(
         _(
             "the contract ({contract}) cannot be met under these rules: not even all the"
             " game's cards ({cards}) lay its melds at once, with no meld holding more wild"

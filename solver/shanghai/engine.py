@@ -46,7 +46,7 @@ from solver.errors import MeldwiseError, RulesError, quoted
 from solver.i18n import _, _n, clauses, listed
 from solver.settings import check_game_settings, settings_read
 from solver.shanghai.contracts import HANDS, Contract, buys_allowed, most_cards
-from solver.shanghai.deficiency import check_layable
+from solver.shanghai.deficiency import check_settled
 from solver.shanghai.melds import InvalidMeld, Meld, MeldKind, TableMeld, read_meld
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, format_cards
 from solver.shanghai.position import NextPlayer, Phase, Position
@@ -74,10 +74,10 @@ class GameSettings:
     """A whole game's settings; the card rules are ``rules``.
 
     A new game's settings are refused when a hand's contract can never be met under
-    them (:meth:`check_contracts`); ``recorded=True`` builds the settings of a game
-    already played, a record's, without that check: such a game was played all the
-    same (its hands to a block), and its record stays readable (:meth:`unmet_contract`
-    says why a hand could never be met)."""
+    them, or when its check did not settle (:meth:`check_contracts`); ``recorded=True``
+    builds the settings of a game already played, a record's, without that check: such
+    a game was played all the same (its hands to a block), and its record stays
+    readable (:meth:`unmet_contract` says why a hand could never be met, or may not)."""
 
     rules: Rules = STANDARD
     players: int = 4
@@ -135,9 +135,11 @@ class GameSettings:
 
     def check_contracts(self) -> None:
         """Raise :class:`~solver.errors.RulesError` when a hand's contract can never be
-        met under these settings (a new game would play every such hand to a block):
-        the first hand whose melds the rules or the game's cards cannot lay, else every
-        hand whose contract lays more cards than a hand can ever hold."""
+        met under these settings (a new game would play every such hand to a block), or
+        may not be (its check did not settle): the first hand whose melds the rules or
+        the game's cards cannot lay, or whose check of that did not settle
+        (:func:`~solver.shanghai.deficiency.check_settled`), else every hand whose
+        contract lays more cards than a hand can ever hold."""
         for number in range(1, self.hands + 1):
             self._check_contract(number)
         beyond = self._out_of_reach(range(1, self.hands + 1))
@@ -145,8 +147,9 @@ class GameSettings:
             raise RulesError(beyond)
 
     def unmet_contract(self, number: int) -> str | None:
-        """Why no player can ever meet hand ``number``'s contract under these settings, as
-        :meth:`check_contracts` says it of that hand alone; None when a hand may."""
+        """Why no player can ever meet hand ``number``'s contract under these settings, or
+        why that is not known (its check did not settle), as :meth:`check_contracts` says
+        it of that hand alone; None when a hand may."""
         try:
             self._check_contract(number)
         except RulesError as error:
@@ -155,11 +158,11 @@ class GameSettings:
 
     def _check_contract(self, number: int) -> None:
         """Refuse hand ``number``'s contract when the rules or the game's cards cannot
-        lay its melds."""
+        lay its melds, or when the check of that did not settle."""
         try:
             contract = Contract.for_hand(number, self.rules)
             contract.check(self.rules)
-            check_layable(contract, self.rules)
+            check_settled(contract, self.rules)
         except MeldwiseError as error:
             problem = _("hand {number}: {problem}", number=number, problem=error)
             raise RulesError(problem) from None

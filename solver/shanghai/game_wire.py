@@ -244,8 +244,8 @@ class ShanghaiReviewResponse(Answer):
     players: list[ShanghaiPlayerReviewOut]
     notes: list[str] = Field(
         description="each hand of the record whose contract no player could ever meet under"
-        " its settings, and why (a new game is refused such settings; a record of one"
-        " played is reviewed)"
+        " its settings, or whose check of that did not settle, and why (a new game is"
+        " refused such settings; a record of one played is reviewed)"
     )
 
 

@@ -204,10 +204,11 @@ class Review:
     @property
     def notes(self) -> tuple[str, ...]:
         """Each hand of the record whose contract no player could ever meet under its
-        settings, and why (:meth:`~solver.shanghai.engine.GameSettings.unmet_contract`:
-        the cards of its melds beyond what a hand can ever hold, or melds the rules or
-        the game's cards cannot lay): a new game is refused such settings, a record of
-        one played is reviewed."""
+        settings, or whose check of that did not settle, and why
+        (:meth:`~solver.shanghai.engine.GameSettings.unmet_contract`: the cards of its
+        melds beyond what a hand can ever hold, or melds the rules or the game's cards
+        cannot lay, or may not): a new game is refused such settings, a record of one
+        played is reviewed."""
         settings = self.record.settings
         found = (settings.unmet_contract(hand.number) for hand in self.record.hands)
         return tuple(note for note in found if note is not None)

@@ -6,16 +6,22 @@ idle again."""
 from __future__ import annotations
 
 import itertools
+import json
 from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from api import worker
+from meldwise.cli import main
 from solver import advise_shanghai, cpsat
+from solver.errors import RulesError
 from solver.shanghai import deficiency
 from solver.shanghai.contracts import Contract
 from solver.shanghai.deficiency import layable
+from solver.shanghai.engine import GameSettings
+from solver.shanghai.game_wire import game_shanghai
 from solver.shanghai.rules import Rules
 from tests.shanghai.layable import layable as independent_layable
 
@@ -173,3 +179,78 @@ def test_a_check_its_fixed_work_leaves_unsettled_says_so_and_is_remembered(
     assert not any("cut short" in note for note in answer["notes"]), answer["notes"]
     monkeypatch.undo()
     assert layable(contract, rules) is None  # remembered: no new solve
+
+
+UNSETTLED_GAME = Rules(decks=1, jokers_per_deck=0, min_set_len=2, min_run_len=3)
+"""Card rules under which hand 1's contract (two sets of 3) goes to CP-SAT (neither
+counted out nor built by the search): with no work for its solve, its check is not
+settled."""
+
+
+def new_game_settings(rules: Rules) -> dict[str, Any]:
+    """A one-hand game of two players under ``rules``, as a request's settings."""
+    return {"rules": rules.to_dict(), "players": 2, "hands": 1}
+
+
+def test_a_new_game_whose_contract_check_did_not_settle_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A new game has no request limit and no answer to carry a note: a contract check
+    its fixed work leaves unsettled started the game silently, its hand perhaps one no
+    player can ever meet. It is refused, naming the hand, its contract and why, by the
+    library, the command line and the service's worker alike, in English and Japanese;
+    the same settings are refused the same way again (remembered, no new solve), and a
+    record played under them is still read, its review saying why."""
+    rules = fresh(UNSETTLED_GAME)
+    settings = new_game_settings(rules)
+    monkeypatch.setattr(deficiency, "CONTRACT_EFFORT", 0.0)
+    said = (
+        "hand 1: whether all the game's cards can lay the contract (set of 3 + set of 3) at"
+        " once was not settled: its check stopped at its fixed work (0 units of CP-SAT's"
+        " work), the same on any machine; a new game is not started on a contract that may"
+        " be impossible to lay (no player could ever go down in that hand)"
+    )
+    with pytest.raises(RulesError) as refused:
+        GameSettings.from_dict(settings)
+    assert str(refused.value) == said
+    monkeypatch.setattr(deficiency, "solve_model", no_solve)  # remembered: no new solve
+    request = {"bots": ["greedy", "greedy"], "seed": 1, "settings": settings}
+    with pytest.raises(RulesError) as refused:
+        game_shanghai(request)
+    assert str(refused.value) == f"settings: {said}"
+    with pytest.raises(RulesError) as refused:
+        worker.raw_answer("game_shanghai", json.dumps(request), "ja", {"game_budget_ms": 10_000})
+    japanese = str(refused.value)
+    assert japanese.startswith("settings: 第1ハンド: "), japanese
+    assert "3枚のセット + 3枚のセット" in japanese
+    assert not any(word in japanese for word in ("whether", "settled", "fixed work"))
+    options = [
+        f"--option=rules.{name}={json.dumps(value)}" for name, value in rules.to_dict().items()
+    ]
+    argv = ["game", "--game", "shanghai", "--bots", "greedy,greedy", "--option=hands=1"]
+    assert main([*argv, *options]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"error: --option: {said}\n"
+    recorded = GameSettings.from_dict(settings, recorded=True)
+    assert recorded.unmet_contract(1) == said
+
+
+def test_a_new_game_whose_contract_check_the_clock_cut_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Cut by its wall-clock safety cap (a busy machine), the check refuses the new game
+    saying so, and is not remembered: on an idle machine the same settings start a game."""
+    rules = fresh(UNSETTLED_GAME)
+    monkeypatch.setattr(deficiency, "CONTRACT_TIME", 1e-9)
+    with pytest.raises(RulesError) as refused:
+        GameSettings(rules=rules, players=2, hands=1)
+    assert str(refused.value) == (
+        "hand 1: whether all the game's cards can lay the contract (set of 3 + set of 3) at"
+        " once was not settled: its check's safety cap of 1e-09 s stopped it before its fixed"
+        " work did (a busy machine), so the same settings may be accepted on an idle machine;"
+        " a new game is not started on a contract that may be impossible to lay (no player"
+        " could ever go down in that hand)"
+    )
+    monkeypatch.undo()
+    assert GameSettings(rules=rules, players=2, hands=1).rules == rules
