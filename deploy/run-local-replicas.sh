@@ -40,10 +40,10 @@ for ((i = 1; i <= replicas; i++)); do
     servers+="        server 127.0.0.1:$replica_port max_fails=3 fail_timeout=5s;\n"
 done
 
-# deploy/nginx.conf with local replicas in its upstream block and a listen port of ours.
+# deploy/nginx.conf with local replicas as its upstream's servers and a listen port of ours.
 awk -v servers="$servers" '
-    /# upstream-begin/ { print "    upstream meldwise {\n" servers "        keepalive 64;\n    }"; skip = 1 }
-    /# upstream-end/ { skip = 0; next }
+    /# servers-begin/ { printf "%s", servers; skip = 1 }
+    /# servers-end/ { skip = 0; next }
     !skip
 ' "$here/nginx.conf" | sed "s/listen 8080;/listen 127.0.0.1:$port;/" >"$run/nginx.conf"
 mkdir -p "$run/nginx"

@@ -36,14 +36,14 @@ REVIEW = "/v1/rummikub/review"
 
 
 def deploy_config(service: int, port: int) -> str:
-    """deploy/nginx.conf as deploy/run-local-replicas.sh runs it: its upstream block
+    """deploy/nginx.conf as deploy/run-local-replicas.sh runs it: its upstream's servers
     swapped for the service's port, listening on ``port``."""
     lines, skip = [], False
     for line in (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8").splitlines():
-        if "# upstream-begin" in line:
-            lines.append(f"    upstream meldwise {{ server 127.0.0.1:{service}; }}")
+        if "# servers-begin" in line:
+            lines.append(f"        server 127.0.0.1:{service};")
             skip = True
-        elif "# upstream-end" in line:
+        elif "# servers-end" in line:
             skip = False
         elif not skip:
             lines.append(line.replace("listen 8080;", f"listen 127.0.0.1:{port};"))
