@@ -7,7 +7,7 @@
 # Needs nginx and redis-server (apt-get install nginx redis-server) and `meldwise` on
 # PATH. Replicas listen on 127.0.0.1:8001.. with 1 solver worker each (set
 # MELDWISE_WORKERS to change); nginx on 127.0.0.1:NGINX_PORT uses deploy/nginx.conf
-# with its upstream block pointed at them. Ctrl-C stops everything.
+# with them as its upstream's servers. Ctrl-C stops everything.
 set -euo pipefail
 replicas=${1:-3}
 port=${2:-8080}
