@@ -2,7 +2,7 @@
 
 ``python -m benchmarks.soak --minutes 15`` starts ``meldwise serve`` on a free
 loopback port (or targets ``--url`` with ``--pid``), then for ``--minutes`` sends a
-mix of requests at about ``--rate`` per second from ``--clients`` addresses of
+mix of requests at about ``--rate`` per second from addresses of
 127.0.0.0/8 (each request from one of them, most from a new one): Rummikub solves
 of drawn positions of every size, validations, repairs, scores, bot moves, whole bot
 games and their reviews, Shanghai advice with drawn contracts and rule variants, both
@@ -11,7 +11,10 @@ the rate limit for 429). Every ``--every`` seconds it records the resident memor
 (RSS) of the server process and of each solver worker, and the server's open file
 descriptors; at the end it prints them over time, the statuses seen, and the growth
 of each over the last half of the run (memory that has levelled off grows little
-there). ``--json FILE`` writes every sample.
+there). ``--json FILE`` writes every sample. Each sample says how late the soak's own
+event loop was at worst since the last (``lag_s``: seconds late, the client's own
+slowness, not the server's), and each request that got no answer is printed with its
+kind, address, error and seconds.
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import itertools
 import json
 import os
 import random
+import ssl
 import string
 import sys
 import time
@@ -256,10 +261,20 @@ def requests(rng: random.Random, records: list[Any]) -> Iterator[tuple[str, str,
             yield (*made, kind)
 
 
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """The TLS set-up every request shares. httpx builds one for each transport (the CA
+    bundle read and parsed): 0.1-0.44 s of the one event loop for each request on the
+    busy 2-core machine, so that a burst of 41 held it 5-18 s, and a connection opened
+    just before sent its request after the server's 10 s header timeout had closed it
+    (``ReadError``, ``RemoteProtocolError``)."""
+    return ssl.create_default_context()
+
+
 async def _send(
     url: str, address: str, method: str, path: str, body: Any, lang: str
 ) -> httpx.Response:
-    transport = httpx.AsyncHTTPTransport(local_address=address)
+    transport = httpx.AsyncHTTPTransport(local_address=address, verify=_tls())
     async with httpx.AsyncClient(base_url=url, transport=transport, timeout=60) as client:
         headers = {"Accept-Language": lang, "Content-Type": "application/json"}
         content = body if isinstance(body, bytes) else None if body is None else json.dumps(body)
@@ -282,6 +297,26 @@ async def soak(url: str, pids: list[int], args: argparse.Namespace) -> dict[str,
     running: set[asyncio.Task[None]] = set()
 
     seen: list[str] = []
+    failures: list[dict[str, Any]] = []
+    lag = [0.0, time.monotonic()]  # the event loop's worst lateness since the last
+    # sample (s), and when the watch last woke: a stall that ends in the sample counts
+
+    async def watch_lag() -> None:
+        while True:
+            lag[1] = time.monotonic()
+            await asyncio.sleep(0.1)
+            lag[0] = max(lag[0], time.monotonic() - lag[1] - 0.1)
+
+    def failed(kind: str, here: str, began: float, error: BaseException) -> None:
+        failures.append(
+            {
+                "t": round(began - start, 1),
+                "kind": kind,
+                "address": here,
+                "error": f"{type(error).__name__}: {error}",
+                "seconds": round(time.monotonic() - began, 2),
+            }
+        )
 
     def address() -> str:
         if seen and rng.random() < 0.3:  # a client that came before
@@ -292,16 +327,18 @@ async def soak(url: str, pids: list[int], args: argparse.Namespace) -> dict[str,
 
     async def one(method: str, path: str, body: Any, kind: str) -> None:
         lang = rng.choice(["en", "ja"])
+        here, began = address(), time.monotonic()
         try:
-            answer = await _send(url, address(), method, path, body, lang)
+            answer = await _send(url, here, method, path, body, lang)
             statuses[f"{kind} {answer.status_code}"] += 1
             if kind == "game" and answer.status_code == 200 and len(records) < 20:
                 records.append(answer.json()["record"])
         except httpx.HTTPError as error:
             statuses[f"{kind} {type(error).__name__}"] += 1
+            failed(kind, here, began, error)
 
     async def burst() -> None:  # one client past its rate limit: 429s
-        here = address()
+        here, began = address(), time.monotonic()
         body = {"rack": ["R1"], "table": []}
         answers = await asyncio.gather(
             *(
@@ -316,13 +353,21 @@ async def soak(url: str, pids: list[int], args: argparse.Namespace) -> dict[str,
                 answer.status_code if isinstance(answer, httpx.Response) else type(answer).__name__
             )
             statuses[f"burst {name}"] += 1
+            if isinstance(answer, BaseException):
+                failed("burst", here, began, answer)
 
     mix = requests(rng, records)
+    watcher = asyncio.ensure_future(watch_lag())
     next_sample = start
     while time.monotonic() < end:
         now = time.monotonic()
         if now >= next_sample:
-            point = {"t": round(now - start, 1), "servers": sample_all(pids)}
+            point = {
+                "t": round(now - start, 1),
+                "lag_s": round(max(lag[0], now - lag[1] - 0.1), 2),
+                "servers": sample_all(pids),
+            }
+            lag[0] = 0.0
             samples.append(point)
             print(json.dumps(point), flush=True)
             next_sample += args.every
@@ -335,8 +380,9 @@ async def soak(url: str, pids: list[int], args: argparse.Namespace) -> dict[str,
         await asyncio.sleep(rng.expovariate(args.rate))
     await asyncio.gather(*running, return_exceptions=True)
     await asyncio.sleep(3)
+    watcher.cancel()
     samples.append({"t": round(time.monotonic() - start, 1), "servers": sample_all(pids)})
-    return {"samples": samples, "statuses": dict(sorted(statuses.items()))}
+    return {"samples": samples, "statuses": dict(sorted(statuses.items())), "failures": failures}
 
 
 def growth(samples: list[dict[str, Any]]) -> dict[str, Any]:
@@ -377,6 +423,8 @@ def main(argv: list[str] | None = None) -> int:
             result = asyncio.run(soak(url, [pid], args))
     result["growth"] = growth(result["samples"])
     print(json.dumps(result["statuses"], indent=1))
+    for failure in result["failures"]:
+        print("failed:", json.dumps(failure))
     print("first, middle, last:", json.dumps(result["growth"]))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1))

@@ -7,7 +7,7 @@
 # Needs nginx and redis-server (apt-get install nginx redis-server) and `meldwise` on
 # PATH. Replicas listen on 127.0.0.1:8001.. with 1 solver worker each (set
 # MELDWISE_WORKERS to change); nginx on 127.0.0.1:NGINX_PORT uses deploy/nginx.conf
-# with its upstream block pointed at them. Ctrl-C stops everything.
+# with them as its upstream's servers. Ctrl-C stops everything.
 set -euo pipefail
 replicas=${1:-3}
 port=${2:-8080}
@@ -40,10 +40,10 @@ for ((i = 1; i <= replicas; i++)); do
     servers+="        server 127.0.0.1:$replica_port max_fails=3 fail_timeout=5s;\n"
 done
 
-# deploy/nginx.conf with local replicas in its upstream block and a listen port of ours.
+# deploy/nginx.conf with local replicas as its upstream's servers and a listen port of ours.
 awk -v servers="$servers" '
-    /# upstream-begin/ { print "    upstream meldwise {\n" servers "        keepalive 64;\n    }"; skip = 1 }
-    /# upstream-end/ { skip = 0; next }
+    /# servers-begin/ { printf "%s", servers; skip = 1 }
+    /# servers-end/ { skip = 0; next }
     !skip
 ' "$here/nginx.conf" | sed "s/listen 8080;/listen 127.0.0.1:$port;/" >"$run/nginx.conf"
 mkdir -p "$run/nginx"

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import json
 import os
 import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -34,25 +35,51 @@ SOLVE = "/v1/rummikub/solve"
 REVIEW = "/v1/rummikub/review"
 
 
+def deploy_config(service: int, port: int) -> str:
+    """deploy/nginx.conf as deploy/run-local-replicas.sh runs it: its upstream's servers
+    swapped for the service's port, listening on ``port``."""
+    lines, skip = [], False
+    for line in (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8").splitlines():
+        if "# servers-begin" in line:
+            lines.append(f"        server 127.0.0.1:{service};")
+            skip = True
+        elif "# servers-end" in line:
+            skip = False
+        elif not skip:
+            lines.append(line.replace("listen 8080;", f"listen 127.0.0.1:{port};"))
+    return "\n".join(lines) + "\n"
+
+
+DOCUMENTED_SECTION = "## Behind nginx, at the root or under a path prefix"
+DOCUMENTED_SERVICE = "server 127.0.0.1:8102;"
+DOCUMENTED_LISTEN = "listen 127.0.0.1:8180;"
+
+
+def documented_config(service: int, port: int) -> str:
+    """The nginx lines docs/service.md gives for serving Meldwise under ``/meldwise/``
+    and at the root, as written, in an ``http`` block of their own (nothing else
+    added): its upstream's address swapped for the service's, listening on ``port``."""
+    text = (ROOT / "docs" / "service.md").read_text(encoding="utf-8")
+    block = text.split(DOCUMENTED_SECTION, 1)[1].split("```nginx\n", 1)[1].split("```", 1)[0]
+    assert DOCUMENTED_SERVICE in block
+    assert DOCUMENTED_LISTEN in block
+    block = block.replace(DOCUMENTED_SERVICE, f"server 127.0.0.1:{service};")
+    block = block.replace(DOCUMENTED_LISTEN, f"listen 127.0.0.1:{port};")
+    return "pid nginx.pid;\nerror_log stderr warn;\nevents {}\nhttp {\n" + block + "}\n"
+
+
 @contextlib.contextmanager
-def _behind_nginx(run: Path, env: dict[str, str]) -> Iterator[tuple[int, int]]:
-    """``meldwise serve`` (one worker, ``env`` added) behind deploy/nginx.conf, as
-    deploy/run-local-replicas.sh runs it (the upstream block swapped for the service's
-    port); yields nginx's port and the service's."""
+def _behind_nginx(
+    run: Path, env: dict[str, str], config: Callable[[int, int], str] = deploy_config
+) -> Iterator[tuple[int, int]]:
+    """``meldwise serve`` (one worker, ``env`` added) behind nginx running ``config``
+    (given the service's port and nginx's: deploy/nginx.conf by default); yields
+    nginx's port and the service's."""
     settings = {"MELDWISE_TRUSTED_PROXIES": "127.0.0.1", "MELDWISE_CORS_ORIGINS": ORIGIN}
     with serve(1, str(run / "service.log"), {**settings, **env}) as (url, _pid):
         service = int(url.rsplit(":", 1)[1])
         port = free_port()
-        lines, skip = [], False
-        for line in (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8").splitlines():
-            if "# upstream-begin" in line:
-                lines.append(f"    upstream meldwise {{ server 127.0.0.1:{service}; }}")
-                skip = True
-            elif "# upstream-end" in line:
-                skip = False
-            elif not skip:
-                lines.append(line.replace("listen 8080;", f"listen 127.0.0.1:{port};"))
-        (run / "nginx.conf").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        (run / "nginx.conf").write_text(config(service, port), encoding="utf-8")
         log = run / "error.log"  # a file: a pipe nobody reads fills, and nginx waits on it
         with log.open("wb") as errors:
             server = subprocess.Popen(
@@ -131,12 +158,14 @@ def _through_and_straight(
     path: str = SOLVE,
     body: bytes | None = None,
     chunked: bool = False,
+    prefix: str = "",
 ) -> tuple[Answer, Answer]:
-    """The answer through nginx and the service's own to the same request (the same
-    X-Request-ID, so that the two can be compared whole)."""
+    """The answer through nginx (to ``path`` under ``prefix``) and the service's own to
+    the same request (the same X-Request-ID, so that the two can be compared whole)."""
     headers = [*headers, ("X-Request-ID", "nginx-413-test")]
     nginx, service = ports
-    return _ask(nginx, headers, path, body, chunked), _ask(service, headers, path, body, chunked)
+    through = _ask(nginx, headers, prefix + path, body, chunked)
+    return through, _ask(service, headers, path, body, chunked)
 
 
 def _detail(lang: str, limit: int = 16384) -> bytes:
@@ -256,3 +285,48 @@ def test_a_body_over_nginx_limit_counts_against_the_rate_limit_as_the_service_co
         detail = _("this client sent more requests than the rate limit allows; slow down")
     assert answers[2][2] == ('{"detail":"' + detail + '"}').encode()
     assert int(answers[2][1]["retry-after"]) > 0
+
+
+@pytest.fixture(scope="module")
+def documented_ports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, int]]:
+    """nginx's port and the service's behind it, nginx running the lines
+    docs/service.md gives for a path prefix (no rate limit)."""
+    run = tmp_path_factory.mktemp("nginx-documented")
+    with _behind_nginx(run, {"MELDWISE_RATE_LIMIT": ""}, documented_config) as both:
+        yield both
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["length", "chunked"])
+@pytest.mark.parametrize("path", [SOLVE, REVIEW])
+@pytest.mark.parametrize("prefix", ["/meldwise", ""], ids=["prefix", "root"])
+def test_the_documented_config_answers_a_body_over_its_limit_as_the_service_does(
+    documented_ports: tuple[int, int], prefix: str, path: str, chunked: bool
+) -> None:
+    # The documented lines had no error_page: nginx answered its own HTML 413, which a
+    # page of another origin cannot read. A named location takes no URI in its
+    # proxy_pass, so the prefix's has to strip the prefix itself: without that, the
+    # service saw /meldwise/v1/rummikub/review, no route of its own, and refused a
+    # review with a solve's limit.
+    body = b"{" + b" " * (600 * 1024) + b"}"
+    asked = [("Accept-Language", "ja"), ("Origin", ORIGIN)]
+    through, straight = _through_and_straight(documented_ports, asked, path, body, chunked, prefix)
+    assert through == straight
+    assert straight[0::2] == (413, _detail("ja", 524288 if path == REVIEW else 16384))
+    assert straight[1]["access-control-allow-origin"] == ORIGIN
+
+
+@pytest.mark.parametrize("prefix", ["/meldwise", ""], ids=["prefix", "root"])
+def test_the_documented_config_passes_a_solve_on_with_its_prefix(
+    documented_ports: tuple[int, int], prefix: str
+) -> None:
+    # The service hears of the prefix from the lines as written: its schema names it.
+    nginx, _service = documented_ports
+    connection = http.client.HTTPConnection("127.0.0.1", nginx, timeout=10)
+    try:
+        connection.request("GET", prefix + "/openapi.json", headers={"X-Forwarded-Prefix": "/evil"})
+        answer = connection.getresponse()
+        schema = json.loads(answer.read())
+    finally:
+        connection.close()
+    assert answer.status == 200
+    assert schema.get("servers", [{"url": ""}])[0]["url"] == prefix
