@@ -26,7 +26,7 @@ from solver.i18n import language, percent_text
 from solver.shanghai import STANDARD, Contract, Position, advise, parse_cards
 from solver.shanghai.cli import describe_advice
 from solver.shanghai.deficiency import Study, deficiency, lowering_cards
-from solver.shanghai.draw import _expected, reachable
+from solver.shanghai.draw import DRAW_TIME_FACTOR, _expected, reachable
 from solver.shanghai.melds import TableMeld, read_meld
 from solver.shanghai.model import solve_model
 from solver.shanghai.notation import Card
@@ -308,9 +308,10 @@ def _recording(deadlines: list[float]) -> Callable[..., cpsat.Solved]:
 
 
 def test_a_turns_solves_share_its_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every CP-SAT solve of one advice ends by the deadline of its started limit
-    (the turn's solves share the cap, as the service's watchdog assumes; each solve
-    with a cap of its own would end later)."""
+    """Every CP-SAT solve of one advice ends by the deadline of its started limit, the
+    draw phase's stretched to its cap (:data:`~solver.shanghai.draw.DRAW_TIME_FACTOR`
+    times the time limit): the turn's solves share the cap, as the service's watchdog
+    assumes; each solve with a cap of its own would end later."""
     position = _solving_draw_turn()
     deadlines: list[float] = []
     monkeypatch.setattr(cpsat, "run", _recording(deadlines))
@@ -318,7 +319,7 @@ def test_a_turns_solves_share_its_time_limit(monkeypatch: pytest.MonkeyPatch) ->
     assert limit.deadline is not None
     advise(position, STANDARD, limit=limit)
     assert len(deadlines) >= 2
-    assert max(deadlines) <= limit.deadline
+    assert max(deadlines) <= limit.deadline + (DRAW_TIME_FACTOR - 1) * limit.time
 
 
 def test_a_turn_cut_by_its_clock_does_not_claim_proof() -> None:
@@ -326,7 +327,8 @@ def test_a_turn_cut_by_its_clock_does_not_claim_proof() -> None:
     says the solves were cut (not optimal)."""
     position = _solving_draw_turn()
     assert advise(position, STANDARD, limit=LIMIT).status is Status.OPTIMAL
-    spent = replace(LIMIT, deadline=time.perf_counter() - 1.0)
+    # Spent, the draw phase's cap (ten times the limit) too.
+    spent = replace(LIMIT, deadline=time.perf_counter() - DRAW_TIME_FACTOR * LIMIT.time)
     assert advise(position, STANDARD, limit=spent).status is not Status.OPTIMAL
 
 
