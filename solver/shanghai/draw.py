@@ -47,10 +47,11 @@ from solver.shanghai.search import could_go_down, drawn_cards, stands_in, turn_r
 DRAW_WORK = 1.0
 """CP-SAT's deterministic work (its units, about seconds of one core) that every search
 of one draw-phase advice shares (:func:`draw_limit`): the fixed amount at which the
-advice stops, the same on any machine and load. The hardest of 60 dealt draw positions
-(hands 1-10 of 11, 15 and 21 cards, the standard rules and 3 decks with wild twos)
-needs 0.87 beside one of 1.48 (benchmarks/RESULTS.md, section 5), and the small
-wild-two hands of the variant tests up to 0.64 in 68 searches."""
+advice stops, the same on any machine and load. The hardest two of 60 dealt draw
+positions (hands 1-10 of 11, 15 and 21 cards, the standard rules and 3 decks with wild
+twos) need 0.87 and 0.86, the next 0.08 (benchmarks/RESULTS.md, section 5), and the
+small wild-two hands of the variant tests (``2S 2H 2S 3S`` under a set of 2 and a run
+of 3) up to 0.55 in 60 searches."""
 
 DRAW_SOLVES = 100
 """The CP-SAT searches one draw-phase advice may start (:func:`draw_limit`): one per
