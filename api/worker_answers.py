@@ -24,17 +24,18 @@ DEFAULT_TIME_LIMIT_MS = round(DEFAULT_TIME_LIMIT * 1000)
 
 
 async def answered_within_cap(
-    request: Request, solver: WireSolver, *, sized: bool = False
+    request: Request, solver: WireSolver, *, sized: bool = False, stretch: float = 1
 ) -> Response:
     """The worker's answer to the request's body, as a solve's: the worker reads the
     body, lowers its ``time_limit_ms`` to the server's cap, and checks and writes the
     answer (a repair, a Shanghai advice); the server process only glances at the body
-    for its time limit (the watchdog's budget) and language (a refusal's), and, when
+    for its time limit (the watchdog's budget, ``stretch`` times it for an answer whose
+    safety cap is that many times its time limit) and language (a refusal's), and, when
     ``sized``, for its tiles (:func:`refuse_too_big`)."""
     settings = await get_settings(request)
     limit_ms, _advised = await glanced(request, settings, sized=sized)
     caps = {"time_limit_ms": settings.time_cap_ms}
-    return await answered(request, solver, settings.capped_ms(limit_ms) / 1000, caps)
+    return await answered(request, solver, stretch * settings.capped_ms(limit_ms) / 1000, caps)
 
 
 async def glanced(request: Request, settings: Settings, *, sized: bool) -> tuple[int, bool]:

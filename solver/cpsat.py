@@ -482,7 +482,7 @@ class Limit:
         may cost more than the solve. The clock running out marks the limit
         :attr:`capped` (it kept a search from starting); a spent budget does not (the
         count is deterministic). Without a budget, always False before :meth:`started`."""
-        if self.budget is not None and self.budget.spent:
+        if self.budget is not None and self.budget.refuse():
             return True
         if self.deadline is None or self.deadline - time.perf_counter() >= MIN_SECONDS:
             return False
@@ -567,6 +567,10 @@ class Budget:
     """The searches that may still start."""
     work: float
     """The deterministic seconds they may still share."""
+    reached: bool = False
+    """Whether the budget stopped a search at the work it had left, or kept one from
+    starting (what an answer says it stopped at: deterministic, unlike
+    :attr:`Limits.capped`)."""
 
     def __post_init__(self) -> None:
         solves = self.solves
@@ -580,6 +584,14 @@ class Budget:
     def spent(self) -> bool:
         """Whether no search may start: no search or no work left."""
         return self.solves <= 0 or self.work <= 0
+
+    def refuse(self) -> bool:
+        """Whether the budget is :attr:`spent`, noting that it kept a search from
+        starting (:attr:`reached`) when it is."""
+        if not self.spent:
+            return False
+        self.reached = True
+        return True
 
     def charge(self, work: float) -> None:
         """Count one search that did ``work`` deterministic seconds."""
@@ -622,7 +634,7 @@ class Limits:
         :attr:`budget`) and the cap not reached."""
         if self.capped:
             return False
-        if self.budget is not None and self.budget.spent:
+        if self.budget is not None and self.budget.refuse():
             return False  # deterministic: not capped
         if self.seconds_left() < MIN_SECONDS:
             self.capped = True  # a search that would have run on an idle machine does not
@@ -773,6 +785,8 @@ def run(
     )
     if stopped and used < params.max_deterministic_time:
         limits.capped = True  # stopped by the clock, not by the work limit
+    elif stopped and budget is not None and budget.work < limits.work:
+        budget.reached = True  # stopped at the work the budget had left
     limits.work = max(0.0, limits.work - used)
     if budget is not None:
         budget.charge(used)

@@ -58,8 +58,10 @@ def assert_declared(model: TypeAdapter[Any], answer: dict[str, Any]) -> None:
 
 def spend_the_clock(monkeypatch: pytest.MonkeyPatch, wire: str) -> None:
     """Every solve that the wire module ``wire`` (``"solver.shanghai.wire"``) starts
-    from now on begins with its time already spent: what a clock-cut answer says."""
-    spent = time.perf_counter() - 1.0
+    from now on begins with its time already spent: what a clock-cut answer says. Spent
+    long ago: a Shanghai draw phase's cap is ten times its time limit, past the limit's
+    deadline."""
+    spent = time.perf_counter() - 10_000.0
     monkeypatch.setattr(
         f"{wire}.Limit",
         lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),

@@ -27,7 +27,14 @@ from solver.i18n import _, _n
 from solver.shanghai.contracts import Contract, most_cards
 from solver.shanghai.danger import danger
 from solver.shanghai.deficiency import Study, best_discard
-from solver.shanghai.draw import Draw, DrawOption, UpcardAdvice, draw_advice
+from solver.shanghai.draw import (
+    Draw,
+    DrawOption,
+    UpcardAdvice,
+    budget_note,
+    draw_advice,
+    draw_limit,
+)
 from solver.shanghai.melds import Meld
 from solver.shanghai.notation import Card, format_cards
 from solver.shanghai.position import NextPlayer, Phase, Position
@@ -106,6 +113,11 @@ def advise(
     # The contract check is part of the answer's time (a first request's check of a
     # contract that needs a solve outlasted the service's watchdog).
     unsettled = position.check(rules, limit)
+    upcard_asked = position.phase is None and position.upcard is not None
+    drawing = position.phase is Phase.DRAW or upcard_asked
+    if drawing:
+        # Stopped by its work budget, not by the clock (see draw_limit).
+        limit = draw_limit(limit)
     hand = Counter(position.hand)
     unseen = position.unseen(rules)
     table = tuple(item.meld for item in position.table)
@@ -143,7 +155,7 @@ def advise(
             discard = best_discard(study, rate)
     take = buy = None
     options: tuple[DrawOption, ...] = ()
-    if position.phase is Phase.DRAW or (position.phase is None and position.upcard):
+    if drawing:
         draw = Draw(hand, contract, position.down, table, unseen, rules, limit, study)
         found_draw = draw_advice(draw, position.upcard, position.buys_left)
         take, buy, options = found_draw.take, found_draw.buy, found_draw.options
@@ -154,6 +166,8 @@ def advise(
     if study is not None and contract is not None:
         status = status.worst(study.status)
         notes += _out_of_reach(position, contract, rules)
+    if (reached := budget_note(limit)) is not None:
+        notes.append(reached)
     return Advice(
         contract=position.contract,
         # The answer says its deficiency is exact: one a search left as the fewest

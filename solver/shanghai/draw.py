@@ -29,10 +29,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
-from solver.cpsat import Limit, Status
+from solver.cpsat import Budget, Limit, Status
 from solver.i18n import _, _n, percent_text
 from solver.shanghai.bound import lower_bound, shape_of
 from solver.shanghai.contracts import Contract
@@ -43,6 +43,55 @@ from solver.shanghai.notation import ACE, JOKER, Card, Suit
 from solver.shanghai.rules import Rules
 from solver.shanghai.scoring import penalty
 from solver.shanghai.search import could_go_down, drawn_cards, stands_in, turn_reach
+
+DRAW_WORK = 1.0
+"""CP-SAT's deterministic work (its units, about seconds of one core) that every search
+of one draw-phase advice shares (:func:`draw_limit`): the fixed amount at which the
+advice stops, the same on any machine and load. The hardest two of 60 dealt draw
+positions (hands 1-10 of 11, 15 and 21 cards, the standard rules and 3 decks with wild
+twos) need 0.87 and 0.86, the next 0.08 (benchmarks/RESULTS.md, section 5), and the
+small wild-two hands of the variant tests (``2S 2H 2S 3S`` under a set of 2 and a run
+of 3) up to 0.55 in 60 searches."""
+
+DRAW_SOLVES = 100
+"""The CP-SAT searches one draw-phase advice may start (:func:`draw_limit`): one per
+drawn card found at most, so about twice the distinct unseen cards."""
+
+DRAW_TIME_FACTOR = 10
+"""The draw phase's wall-clock safety cap, in times the request's time limit
+(:func:`draw_limit`): 20 s at the default 2 s, where :data:`DRAW_WORK` takes about 2.5 s
+of CPU on an idle core, so that a machine whose load leaves the advice a quarter of a
+core, or less, still stops it at its work, not at the clock."""
+
+
+def draw_limit(limit: Limit) -> Limit:
+    """The limit of a draw-phase advice: every search draws on one
+    :class:`~solver.cpsat.Budget` of :data:`DRAW_SOLVES` searches and :data:`DRAW_WORK`
+    of work, which is what stops it, within :data:`DRAW_TIME_FACTOR` times ``limit``'s
+    time (from its start, once started), the outer safety cap. Its accounts are
+    ``limit``'s: a search the clock cut still says so (``time_capped``)."""
+    more = limit.time * (DRAW_TIME_FACTOR - 1)
+    deadline = None if limit.deadline is None else limit.deadline + more
+    return replace(
+        limit,
+        time=limit.time + more,
+        deadline=deadline,
+        budget=Budget(DRAW_SOLVES, DRAW_WORK),
+    )
+
+
+def budget_note(limit: Limit) -> str | None:
+    """What a draw-phase advice says when its work budget (:func:`draw_limit`) stopped
+    a search or kept one from starting; None when it did not."""
+    if limit.budget is None or not limit.budget.reached:
+        return None
+    return _(
+        "The draw advice reached its fixed work budget ({work:.1f} units of CP-SAT's"
+        " deterministic work, {solves} searches) before every figure was proven: the"
+        " figures not proven stop where the budget did, the same on any machine and load.",
+        work=DRAW_WORK,
+        solves=DRAW_SOLVES,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -621,15 +621,19 @@ def same_plan(hm: HandModel, value: Value, card: Card) -> list[Card]:
       (:attr:`HandModel.any_suit`): every natural candidate of its rank.
     * A wild two whose drawn copy the plan uses as a wild card or not at all: every
       two among the candidates (the twos' wild cards are pooled; a joker is not).
+    * A natural ``card`` in a contract run that a wild card helps fill: every natural
+      candidate for a place a wild card fills there (it takes that place, the wild
+      card moves to ``card``'s: the run the same).
 
     With extra cards, a candidate shares the plan only while its unseen copies cover
-    the drawn one and the run extras the plan takes of it (the per-rank bound does
-    not change: the candidates shared are of ``card``'s rank).
+    the drawn one and the run extras the plan takes of it, and, of another rank than
+    ``card``'s, the extras the plan takes of its rank.
     """
     if hm.base is None or card.is_joker:
         return [card]
     uses = [(var, value(var)) for _, var in hm.uses.get(card, [])]
     kept = sum(n for _, n in uses) <= hm.base[card]
+    alike: list[Card] = []
     if hm.rules.is_wild(card):
         alike = [c for c in hm.drawn if c.rank == card.rank and not c.is_joker] if kept else []
     elif kept and not hm.with_extras:
@@ -640,11 +644,62 @@ def same_plan(hm: HandModel, value: Value, card: Card) -> list[Card]:
             for c in hm.drawn
             if c.rank == card.rank and not c.is_joker and not hm.rules.is_wild(c)
         ]
-    else:
-        return [card]
+    if not hm.rules.is_wild(card):
+        alike += [c for c in _wild_places(hm, value, card) if c not in alike]
+    if card not in alike:
+        alike.insert(0, card)
     if hm.with_extras:
-        alike = [c for c in alike if c == card or _run_extras(hm, value, c) < hm.unseen[c]]
-    return alike or [card]
+        alike = [c for c in alike if c == card or _extras_leave(hm, value, c, card)]
+    return alike
+
+
+def _wild_places(hm: HandModel, value: Value, card: Card) -> list[Card]:
+    """The natural candidates for the places that wild cards fill in a contract run
+    where the plan (``value``) puts a copy of ``card``: drawn instead of ``card``, such
+    a candidate takes its place in the run and the wild card moves to ``card``'s,
+    the run the same places, as many natural and wild cards."""
+    rules = hm.rules
+    found: list[Card] = []
+    for run in hm.runs:
+        if not any(
+            value(var) and Card(rules.rank_at(q), suit) == card
+            for (suit, q), var in run.naturals.items()
+        ):
+            continue
+        for cell in run.occ:
+            wild = (cell in run.jokers and value(run.jokers[cell])) or (
+                cell in run.twos and value(run.twos[cell])
+            )
+            other = Card(rules.rank_at(cell[1]), cell[0])
+            if wild and other in hm.drawn and not rules.is_wild(other):
+                found.append(other)
+    return found
+
+
+def _extras_leave(hm: HandModel, value: Value, other: Card, card: Card) -> bool:
+    """Whether the unseen copies of ``other`` cover it, drawn, beside the extra cards
+    the plan (``value``, found with ``card`` drawn) takes: of it in runs, and of its
+    rank, when that is not ``card``'s (the drawn card leaves the unseen)."""
+    if _run_extras(hm, value, other) >= hm.unseen[other]:
+        return False
+    if other.rank == card.rank:
+        return True
+    return _rank_extras(hm, value, other.rank) < hm.unseen_rank(other.rank)
+
+
+def _rank_extras(hm: HandModel, value: Value, rank: int) -> int:
+    """Extra cards of ``rank`` the plan (``value``) takes: in sets, in runs, and the
+    extra wild twos for rank 2."""
+    taken = sum(value(var) for slot in hm.sets for r, var in slot.extras.items() if r == rank)
+    taken += sum(
+        value(var)
+        for run in hm.runs
+        for (_suit, q), var in run.extras.items()
+        if hm.rules.rank_at(q) == rank
+    )
+    if rank == 2:
+        taken += value(hm.extra_twos)
+    return taken
 
 
 def _run_extras(hm: HandModel, value: Value, card: Card) -> int:

@@ -59,6 +59,7 @@ from solver.shanghai.model import (
     solve_model,
     tie_breaks,
 )
+from solver.shanghai.no_out import cannot_go_out
 from solver.shanghai.notation import JOKER, Card, format_cards
 from solver.shanghai.result import Discard, GoDown, LayOffs, Turn
 from solver.shanghai.rules import Rules
@@ -185,7 +186,12 @@ def turn_reach(
         return None, note_status(Status.UNKNOWN)
     hm = HandModel(rules, hand, unseen)
     out = add_turn(hm, contract, table)
-    hm.model.maximize(out)
+    if cannot_go_out(hand, contract, table, rules):
+        # Proven by counting: only whether any play ends the turn is left to search,
+        # a question of feasibility, which ends at the first play found.
+        hm.model.add(out == 0)
+    else:
+        hm.model.maximize(out)
     code, engine = solve_model(hm, limit)
     if code == cp_model.INFEASIBLE:
         return None, Status.OPTIMAL
@@ -219,6 +225,12 @@ def drawn_cards(
     each within ``limit`` (the defaults when None). UNKNOWN when a solve stopped
     early (the set found is then a subset), or when the clock had run out before.
     """
+    if out:
+        # The cards proven by counting not to let the play go out need no search: the
+        # search that proves the last of them cannot is the costliest.
+        candidates = [
+            c for c in candidates if not cannot_go_out(hand + Counter((c,)), contract, table, rules)
+        ]
     if not candidates:
         return set(), Status.OPTIMAL
     limit = Limit() if limit is None else limit

@@ -25,6 +25,7 @@ from solver.i18n import _, speaks
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT, Advice, advise
 from solver.shanghai.contracts import HANDS, Contract, buys_allowed
 from solver.shanghai.deficiency import check_layable
+from solver.shanghai.draw import DRAW_TIME_FACTOR as DRAW_TIME_FACTOR
 from solver.shanghai.draw import DrawOption, UpcardAdvice
 from solver.shanghai.examples import (
     ADVISE_DRAW_REQUEST,
@@ -163,7 +164,10 @@ class ShanghaiAdviseRequest(Spoken):
     time_limit_ms: TimeLimitMs = Field(
         default=round(DEFAULT_TIME_LIMIT * 1000),
         description="most wall-clock milliseconds the turn's CP-SAT solves share (each "
-        "also stops at a fixed deterministic effort); the server's time cap may lower it",
+        "also stops at a fixed deterministic effort); the server's time cap may lower it. "
+        "The draw phase's searches (phase 'draw', or an upcard with no phase) share a fixed "
+        "work budget instead, which is what stops them, within ten times this (the outer "
+        "safety cap), so that it answers the same on a loaded machine as on an idle one",
     )
     lang: Lang = None
 
@@ -418,7 +422,10 @@ class ShanghaiAdviseResponse(Answer):
     )
     take_upcard: TakeUpcardOut | None = Field(description="null when no upcard was given")
     buy: BuyOut | None = Field(description="null when no upcard was given")
-    notes: list[str] = Field(description="anything else worth saying")
+    notes: list[str] = Field(
+        description="anything else worth saying; among them, when the draw phase's fixed "
+        "work budget stopped a search, a note saying so (the same on any machine and load)"
+    )
     phase: Literal["draw", "play"] | None = Field(description="the phase asked (null: none)")
     end_of_turn: EndOfTurnOut | None = Field(
         description="after the play phase's plays and discard; null when no play is advised"

@@ -8,17 +8,19 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
+from fastapi import Response
 from fastapi.responses import JSONResponse
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from api import bodies
+from api import bodies, worker_answers
 from api.errors import MAX_DETAIL
 from api.main import create_app
 from api.settings import Settings
 from solver import MeldwiseError, advise_shanghai, score_shanghai
 from solver.shanghai import Rules, examples
+from solver.shanghai.draw import DRAW_TIME_FACTOR
 from solver.shanghai.wire import (
     ShanghaiAdviseRequest,
     ShanghaiAdviseResponse,
@@ -454,3 +456,21 @@ def test_openapi_documents_both_operations(client: TestClient) -> None:
     answered = answer["properties"]["contract"]["anyOf"]
     assert {"type": "null"} in answered
     assert schemas[answered[0]["$ref"].rsplit("/", 1)[1]]["required"]
+
+
+def test_the_watchdog_allows_an_advice_its_draw_phase_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The draw phase stops at its work budget within ten times the time limit (its
+    safety cap), so the watchdog allows an advice that long (beside its margin): at
+    the time limit alone it replaced a worker whose draw a loaded machine slowed
+    (503) before the cap that the answer would have said."""
+    allowed: list[float] = []
+
+    async def answered(_request: Any, _solver: Any, budget_s: float, caps: Any = None) -> Any:
+        allowed.append(budget_s)
+        return Response(b"{}", media_type="application/json")
+
+    monkeypatch.setattr(worker_answers, "answered", answered)
+    with TestClient(create_app(Settings(workers=1, rate_limit="", time_cap_ms=1500))) as small:
+        small.post("/v1/shanghai/advise", json={**examples.ADVISE_DRAW_REQUEST})
+        small.post("/v1/shanghai/advise", json={**examples.ADVISE_REQUEST, "time_limit_ms": 500})
+    assert allowed == [DRAW_TIME_FACTOR * 1.5, DRAW_TIME_FACTOR * 0.5]

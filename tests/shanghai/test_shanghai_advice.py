@@ -16,6 +16,7 @@ import solver.cpsat as cpsat
 from solver.cpsat import Limit, Status
 from solver.shanghai.advice import advise
 from solver.shanghai.cli import describe_advice
+from solver.shanghai.draw import DRAW_TIME_FACTOR
 from solver.shanghai.examples import ADVISE_REQUEST
 from solver.shanghai.model import HandModel
 from solver.shanghai.wire import ShanghaiAdviseRequest, ShanghaiAdviseResponse, advise_shanghai
@@ -98,14 +99,20 @@ DEALT_DRAW = {
 }
 
 
-@pytest.mark.parametrize(("request_", "seconds"), [(EIGHT_TWOS, 0.5), (DEALT_DRAW, 0.3)])
-def test_advice_keeps_to_its_time_limit(request_: dict[str, Any], seconds: float) -> None:
-    """The whole advice ends near its wall-clock limit and says the clock cut it (the
-    eight twos took 4.5 s under a 0.5 s limit). The bound is loose: a loaded machine
-    must not fail it."""
+@pytest.mark.parametrize(
+    ("request_", "seconds", "cap"),
+    [(EIGHT_TWOS, 0.5, 0.5), (DEALT_DRAW, 0.03, 0.03 * DRAW_TIME_FACTOR)],
+)
+def test_advice_keeps_to_its_time_limit(
+    request_: dict[str, Any], seconds: float, cap: float
+) -> None:
+    """The whole advice ends near its wall-clock cap and says the clock cut it (the
+    eight twos took 4.5 s under a 0.5 s limit): the time limit, or the draw phase's
+    cap, ten times it (the dealt draw needs 1.4 s of CPU). The bound is loose: a loaded
+    machine must not fail it."""
     start = time.perf_counter()
     answer = advise_shanghai({**request_, "time_limit_ms": int(seconds * 1000)})
-    assert time.perf_counter() - start < 3 * seconds + 1.0
+    assert time.perf_counter() - start < 3 * cap + 1.0
     assert answer["time_capped"] is True
     assert answer["status"] != "optimal"
 
