@@ -484,9 +484,30 @@ class Limit:
         count is deterministic). Without a budget, always False before :meth:`started`."""
         if self.budget is not None and self.budget.refuse():
             return True
+        return self.clock_ran_out()
+
+    def clock_stops_searches(self) -> bool:
+        """Whether a search started now would stop at once on the clock (:func:`run`
+        answering UNKNOWN, :attr:`Limits.capped`): the clock has run out (marked, see
+        :meth:`clock_ran_out`) and no spent :attr:`budget` stops it first (a budget is
+        deterministic: the models of the searches it stops are still built and counted
+        in a game's work, :class:`GameWork`). A caller asks before building a model that
+        no search would use (one of a large Rummikub table takes 0.05-0.25 s), and
+        answers as that search would have."""
+        if self.budget is not None and self.budget.spent:
+            return False
+        return self.clock_ran_out()
+
+    def clock_ran_out(self) -> bool:
+        """Whether the shared clock (once :meth:`started`) has run out, marking the limit
+        :attr:`capped` if so: what a search in Python (not CP-SAT's) checks between its
+        steps, the wall clock being its outer cap as it is CP-SAT's. The :attr:`budget`
+        is not asked: a search in Python is bounded by its own fixed count of steps."""
         if self.deadline is None or self.deadline - time.perf_counter() >= MIN_SECONDS:
             return False
-        self.account(0.0).capped = True
+        accounts = self.accounts
+        if not accounts or not accounts[-1].capped:  # once: a search in Python asks often
+            self.account(0.0).capped = True
         return True
 
     def account(self, work: float, seconds: float | None = None) -> Limits:

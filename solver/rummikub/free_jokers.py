@@ -39,6 +39,8 @@ def free_jokers(rules: Rules, table: Counter[Tile], limit: Limit) -> tuple[int |
     jokers = table[JOKER]
     if not jokers:
         return 0, False
+    if limit.clock_stops_searches():
+        return None, True  # no search would start: spare building its model
     worth = dataclasses.replace(rules, joker_penalty=0, joker_retrieval="free")
     tm = build_model(worth, TileCounts.of(table), TileCounts({}), Objective.POINTS, opening=False)
     limits = limit.account(FREE_JOKERS_WORK)

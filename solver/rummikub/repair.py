@@ -403,6 +403,10 @@ def _arrange(
     stages: see :func:`solver.rummikub.search.solve`)."""
     rack_counts, table_counts = TileCounts.of(rack), TileCounts.of(table)
     must_play = TileCounts.of(must)
+    if limit.clock_stops_searches():
+        # No search would start: spare building their models (what they would answer).
+        capped.append(True)
+        return _Found(Status.UNKNOWN, None, False)
     if reference:
         stage = limit.account(limit.disruption_work, limit.disruption_time)
         calmer = least_disruption(
@@ -413,6 +417,9 @@ def _arrange(
             return _Found(Status.OPTIMAL, calmer.placed, calmer.proven)
     # The score alone: no reference, or not proven within the least-disruption work
     # (which is also where a table beyond repair ends up: its model is infeasible).
+    if limit.clock_stops_searches():
+        capped.append(True)
+        return _Found(Status.UNKNOWN, None, False)
     held = sets_holding_jokers_in_place(rules, reference)
     tm = build_model(
         rules, rack_counts, table_counts, objective, False, reference, (), must_play, going_on=held
@@ -447,6 +454,9 @@ def _open(
     none = _Found(Status.OPTIMAL, None if must else as_it_was, True)
     if not rack:
         return none
+    if limit.clock_stops_searches():
+        capped.append(True)  # no search would start: spare building its model
+        return _Found(Status.UNKNOWN, None, False)
     tm = build_model(
         rules, TileCounts.of(rack), TileCounts({}), objective, True, must_play=TileCounts.of(must)
     )

@@ -125,7 +125,9 @@ def _solve(
     table = TileCounts({}) if opening else TileCounts.of(Counter(chain(*position.table)))
 
     capped = False
-    if least_disruption and table_melds and not opening:
+    # Once the clock has run out no search would start: their models, 0.05-0.25 s each
+    # on a large table, are not built (the answer is what the searches would give).
+    if least_disruption and table_melds and not opening and not limit.clock_stops_searches():
         stage = limit.account(limit.disruption_work, limit.disruption_time)
         calmer = calmest(rules, rack, table, objective, table_melds, stage)
         capped = stage.capped
@@ -134,6 +136,8 @@ def _solve(
 
     # The score alone: asked for, or not proven within the least-disruption work.
     # Table jokers held in place need their sets to go on (see house_rules).
+    if limit.clock_stops_searches():
+        return _no_play(Status.UNKNOWN, position, table_melds, rules, True)
     held = [] if opening else sets_holding_jokers_in_place(rules, table_melds)
     tm = build_model(rules, rack, table, objective, opening, table_melds, going_on=held)
     limits = limit.account(SCORE_WORK)
@@ -141,18 +145,21 @@ def _solve(
     capped = capped or limits.capped
     unproven: list[PlacedSet] | None = None
     if first.code in (cp_model.UNKNOWN, cp_model.FEASIBLE) and table_melds and not opening:
-        # On some house rules (a binding max_jokers_per_set over long runs) the count
-        # model alone proves less than the calm play's model, which also gives the best
-        # score: a second formulation, with work of its own (3 tiles proven in 0.5 s
-        # where the count model found no play in its 2 s of work).
-        again = limit.account(SCORE_WORK)
-        calm = calm_score(rules, rack, table, objective, table_melds, again)
-        capped = capped or again.capped
-        if calm is not None:
-            placed, proven = calm
-            if proven:
-                return _proven_play(position, table_melds, placed, rules, False, capped)
-            unproven = placed
+        if limit.clock_stops_searches():
+            capped = True  # the second formulation's search would not start either
+        else:
+            # On some house rules (a binding max_jokers_per_set over long runs) the count
+            # model alone proves less than the calm play's model, which also gives the best
+            # score: a second formulation, with work of its own (3 tiles proven in 0.5 s
+            # where the count model found no play in its 2 s of work).
+            again = limit.account(SCORE_WORK)
+            calm = calm_score(rules, rack, table, objective, table_melds, again)
+            capped = capped or again.capped
+            if calm is not None:
+                placed, proven = calm
+                if proven:
+                    return _proven_play(position, table_melds, placed, rules, False, capped)
+                unproven = placed
     if first.code == cp_model.UNKNOWN:
         if unproven is not None and (played := _played_tiles_of(unproven, table_melds)):
             # The count model found nothing, the calm play's model a play it did not

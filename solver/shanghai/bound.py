@@ -249,7 +249,11 @@ def best_skeletons(
         same = slot > 0 and run_sizes[slot] == run_sizes[slot - 1]
         for position in range(start if same else 0, len(options[slot])):
             value, window = options[slot][position]
-            if matched + value + rest[slot + 1] + set_cap < best + (0 if keep else 1):
+            # A tie is worth walking only while it may still be kept (``complete``: no
+            # tie passed over yet), as the empty hand of the contract check has every
+            # window tie (11,700 skeletons walked for 400 kept, 0.3 s).
+            ties = keep and complete
+            if matched + value + rest[slot + 1] + set_cap < best + (0 if ties else 1):
                 break  # windows come in decreasing value: the rest are no better
             gained = []
             for index in window.cards:

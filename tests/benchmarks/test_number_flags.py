@@ -33,6 +33,7 @@ REFUSED = [
     ("shanghai_speed", [], "--time-limit", "1_0", DECIMAL),
     ("house_rules_speed", [], "--seed", "9_9", WHOLE),
     ("repair_speed", [], "--per-bucket", "1_0", WHOLE),
+    ("small_limits", [], "--seed", "9_9", WHOLE),
     ("reference", [], "--work", "1_0", DECIMAL),
     # A superscript or circled digit is no digit, as in a tile: NFKC read them as one.
     ("load", [], "--seed", "\u00b2", WHOLE),

@@ -289,3 +289,48 @@ def test_a_low_ace_is_related_to_the_two_the_next_player_took() -> None:
     assert "lowest danger (0" in low["reason"]
     high = advise_shanghai(ask)["discard"]
     assert (high["card"], high["danger"]) == ("AS", 0)
+
+
+LONG_HAND = {
+    "hand": [
+        "2C", "3S", "3C", "9D", "5S", "9C", "QD", "5S", "4C", "JS", "8C",
+        "5S", "QS", "9H", "QS", "QH", "4C", "JS", "QH", "10C", "10C", "3D",
+    ],
+    "hand_number": 10,
+    "phase": "play",
+    "upcard": "KS",
+    "rules": {"decks": 8, "jokers_per_deck": 4, "twos_wild": True},
+}  # fmt: skip
+"""A 22-card hand of 8 decks, 32 jokers and wild twos that does not go down: its discard
+is found by the search alone (no CP-SAT solve), which built some 500 completions for the
+outs of its 12 tied discards, 0.3-0.7 s, after a 1 ms or 10 ms limit had run out."""
+
+
+def test_a_spent_clock_stops_the_search_for_outs_and_the_answer_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The outs of the tied discards are searched in Python, outside CP-SAT: that search
+    checks the clock before each completion it builds. Once the clock has run out it
+    builds none and the answer says the clock cut it (``time_capped``, the outs counted
+    "at least"); it said ``optimal`` and not cut, 0.5 s after a 10 ms limit."""
+    idle = advise_shanghai(LONG_HAND)
+    assert idle["time_capped"] is False
+    assert "at least" not in idle["discard"]["reason"]
+    built: list[object] = []
+    build = deficiency_module.build  # type: ignore[attr-defined]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        built.append(args)
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(deficiency_module, "build", counted)
+    spend_the_clock(monkeypatch, "solver.shanghai.wire")
+    cut = advise_shanghai(LONG_HAND)
+    assert built == []
+    assert cut["time_capped"] is True
+    assert cut["status"] != "optimal"
+    assert cut["discard"] is not None
+    assert "at least" in cut["discard"]["reason"]
+    japanese = advise_shanghai({**LONG_HAND, "lang": "ja"})
+    assert japanese["time_capped"] is True
+    assert japanese["discard"]["card"] == cut["discard"]["card"]

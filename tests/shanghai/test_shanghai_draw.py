@@ -927,3 +927,38 @@ def test_run_cards_for_wild_places_share_one_going_down_solve(
     solved on its own goes down. It made one solve per card found but the twos (30)."""
     found, solves = _going_down_cards(monkeypatch, "QS 5C 10D JK 2S 2H 5D 2H AH 4H 8D", 3)
     assert solves <= len(found) * 2 // 3
+
+
+THIRTY_CARDS = {
+    "hand": [
+        "10D", "8S", "2S", "8D", "9S", "QD", "2S", "3D", "7D", "2C", "AH", "QS", "7S", "3H", "QC",
+        "8H", "KH", "10S", "10S", "9S", "8S", "4S", "QC", "JD", "3S", "4C", "5H", "JC", "10D", "3D",
+    ],
+    "hand_number": 7,
+    "phase": "draw",
+    "upcard": "6H",
+    "rules": {"decks": 8, "jokers_per_deck": 4, "twos_wild": True},
+}  # fmt: skip
+"""A 30-card hand of 8 decks, 32 jokers and wild twos, one card short: whether each of
+its 53 kinds of unseen card could let it go down was read in Python, 0.1 s, after a
+1 ms limit had run out."""
+
+
+def test_a_spent_clock_reads_no_drawn_card_for_going_down(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past the clock the cards the deficiency leaves undecided go to the solve, which
+    does not start (the answer cut), without a check in Python of each."""
+    checked: list[object] = []
+    real = draw_module.could_go_down  # type: ignore[attr-defined]
+
+    def counted(*args: Any) -> bool:
+        checked.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(draw_module, "could_go_down", counted)
+    spend_the_clock(monkeypatch, "solver.shanghai.wire")
+    answer = advise_shanghai(THIRTY_CARDS)
+    assert answer["time_capped"] is True
+    assert answer["status"] == "unknown"
+    assert len(checked) <= 2  # the hand's own reach and the upcard's; 55 before
