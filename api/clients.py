@@ -10,7 +10,11 @@ Rate limits count with the ``limits`` library's sliding window counter (two
 counters per client and limit) in its storage: in this process by default,
 or in Redis (``MELDWISE_RATE_LIMIT_STORAGE=redis://...``) so that every replica
 counts the same client together. If Redis cannot be reached, requests are let
-through (and a warning logged) rather than refused.
+through (and a warning logged) rather than refused. A request the solver pool
+refuses before any work (503: every place taken, or shutting down) is counted apart
+(:data:`REFUSED`), against limits as large: a proxy that tries it again on another
+replica does not get it counted twice in the rate, and a flood on a full pool still
+meets the 429.
 
 A client that ignores a 429's ``Retry-After`` and is refused again before it ran
 out is answered only once it has (at most :data:`MAX_HOLD_S` later), its body
@@ -42,7 +46,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.errors import CLOSE, close_if_body, error_response
 from api.metrics import Metrics
-from api.pool import ClientBusy, SolverPool
+from api.pool import ClientBusy, SolverPool, Unavailable
 from api.proxies import route_path
 from api.settings import Settings
 from solver.i18n import _
@@ -72,6 +76,10 @@ WARN_EVERY_S = 60.0
 
 MAX_HOLD_S = 2.0
 """Longest a refusal to a client that came back before its Retry-After is held."""
+
+REFUSED = "refused"
+"""The counts of a client's requests that the solver pool refused before any work
+(:meth:`api.pool.SolverPool.unavailable`), kept apart from its rate's."""
 
 HELD_PER_CLIENT = 64
 """Refusals one client may have held at once; beyond, they are answered at once
@@ -187,21 +195,34 @@ class ClientGate:
             await answer(scope, receive, send)
             return
         scope.setdefault("state", {})["client"] = client
-        wait = await self._over_rate(client)
+        pool: SolverPool | None = getattr(scope["app"].state, "pool", None)
+        if scope["method"] != "POST" or route is None:
+            pool = None  # not a task for the solver pool
+        # A request the pool refuses before any work (every place taken, or shutting
+        # down) is counted apart from the client's rate, against limits of its own as
+        # large: behind nginx, which tries it again on another replica, counted in the
+        # rate it was counted twice, and a flood on a full pool still meets the 429.
+        unavailable: Unavailable | None = None
+        if pool is not None and pool.full:
+            wait = await self._over_rate(client, REFUSED)
+            unavailable = pool.unavailable(client) if wait is None else None
+            if wait is None and unavailable is None:  # room again meanwhile: it is served
+                wait = await self._over_rate(client)
+        else:
+            wait = await self._over_rate(client)
         if wait is not None:
             self.metrics.rejected.labels("rate_limited").inc()
             detail = _("this client sent more requests than the rate limit allows; slow down")
             await self._too_many(client, detail, wait, scope, receive, send)
             return
-        pool: SolverPool | None = getattr(scope["app"].state, "pool", None)
-        if scope["method"] != "POST" or route is None or pool is None:
+        if pool is None:
             await self.app(scope, receive, send)
             return
         # Requests past this gate count against the client's share from here, not only
         # once their bodies are read and they reach the pool: else every connection
         # of a client would pass at once, each to be refused after its body was read.
         passed = self._passed.get(client, 0)
-        refused = pool.refusal(client)
+        refused = unavailable or pool.refusal(client)
         if refused is None and passed >= pool.client_share:
             refused = pool.client_busy()
         if isinstance(refused, ClientBusy):
@@ -280,13 +301,14 @@ class ClientGate:
         given = _given_key(headers)
         return self.keys.get(hashlib.sha256(given.encode()).digest()) if given else None
 
-    async def _over_rate(self, client: str) -> int | None:
-        """None while ``client`` is within every rate limit (counting this request);
-        else the seconds until it may send again."""
+    async def _over_rate(self, client: str, *counted: str) -> int | None:
+        """None while ``client`` is within every rate limit (counting this request,
+        in the counts named ``counted``: its rate's when none); else the seconds until
+        it may send again."""
         try:
             for item in self.limits:
-                if not await self.limiter.hit(item, client):
-                    stats = await self.limiter.get_window_stats(item, client)
+                if not await self.limiter.hit(item, client, *counted):
+                    stats = await self.limiter.get_window_stats(item, client, *counted)
                     return max(1, math.ceil(stats.reset_time - time.time()))
         except Exception as error:  # the shared store is down: serve rather than refuse
             self.metrics.rate_limit_errors.inc()

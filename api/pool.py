@@ -718,9 +718,25 @@ class SolverPool:
 
     def refusal(self, client: str) -> Exception | None:
         """Why a task of ``client`` would be refused now, or None."""
+        if (unavailable := self.unavailable(client)) is not None:
+            return unavailable
+        if self.queue.admitted_by(client) >= self.client_share:
+            return self.client_busy()
+        return None
+
+    @property
+    def full(self) -> bool:
+        """Whether no task, of any client, would be taken now: the server shutting
+        down, or every place taken."""
+        return self.closing or self.queue.admitted >= self.workers + self.queue_size
+
+    def unavailable(self, client: str) -> Unavailable | None:
+        """Why no task, of ``client`` or any other, would be taken now (the server
+        shutting down, or every place taken: counted in the metrics, and ``client``
+        told when to come back), or None."""
         if self.closing:
             return shutting_down()
-        if self.queue.admitted >= self.workers + self.queue_size:
+        if self.full:
             self.metrics.rejected.labels("saturated").inc()
             wait = self.crowd.refuse(client)
             busy = _n(
@@ -738,8 +754,6 @@ class SolverPool:
                 ),
                 wait,
             )
-        if self.queue.admitted_by(client) >= self.client_share:
-            return self.client_busy()
         return None
 
     def client_busy(self) -> ClientBusy:

@@ -21,8 +21,10 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any, cast
 
+import httpx
 import pytest
 import redis.asyncio
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from limits import parse_many
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
@@ -554,6 +556,46 @@ def test_a_client_over_its_rate_limit_gets_429_with_retry_after() -> None:
         assert 'route="unmatched"' not in metrics
 
 
+async def _running_slowly(
+    app: FastAPI, client: httpx.AsyncClient, key: str, time_limit_ms: int
+) -> asyncio.Task[httpx.Response]:
+    """A solve from API key ``key`` that runs for ``time_limit_ms``, once the pool has
+    taken it."""
+    running = asyncio.create_task(
+        client.post(SOLVE, json=slow_request(time_limit_ms), headers={"X-API-Key": key})
+    )
+    while not app.state.pool.queue.admitted:
+        await asyncio.sleep(0.01)
+    return running
+
+
+def test_a_request_refused_for_want_of_room_is_not_counted_against_the_rate_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A request the pool refuses at once (503: every place taken) was counted against
+    its client's rate limit: behind nginx, which tries it again on another replica
+    sharing the counts in Redis, it was counted twice, and the client was refused 429
+    before it had sent its limit. Refused without any work, it is counted apart, against
+    a limit of its own as large: a client flooding a full pool still meets 429."""
+    monkeypatch.setattr(clients, "MAX_HOLD_S", 0.1)
+    settings = Settings(workers=1, queue=0, rate_limit="2/minute", api_keys=["a", "b"])
+    app = create_app(settings)
+    score: dict[str, Any] = {"racks": {"x": []}}
+    asked = {"X-API-Key": "a"}
+
+    async def scenario() -> None:
+        async with async_client(app) as client:
+            running = await _running_slowly(app, client, "b", 1500)
+            refused = [await client.post(SCORE, json=score, headers=asked) for _ in range(3)]
+            assert [answer.status_code for answer in refused] == [503, 503, 429]
+            assert "rate limit" in refused[2].json()["detail"]
+            assert (await running).status_code == 200
+            served = [await client.post(SCORE, json=score, headers=asked) for _ in range(3)]
+            assert [answer.status_code for answer in served] == [200, 200, 429]
+
+    asyncio.run(scenario())
+
+
 def test_a_client_beyond_its_share_of_the_solver_gets_429_and_others_still_get_in() -> None:
     settings = Settings(workers=1, queue=4, client_share=1, api_keys=["a", "b"], rate_limit="")
 
@@ -561,11 +603,7 @@ def test_a_client_beyond_its_share_of_the_solver_gets_429_and_others_still_get_i
 
     async def scenario() -> None:
         async with async_client(app) as client:
-            running = asyncio.create_task(
-                client.post(SOLVE, json=slow_request(1000), headers={"X-API-Key": "a"})
-            )
-            while not app.state.pool.queue.admitted:
-                await asyncio.sleep(0.01)
+            running = await _running_slowly(app, client, "a", 1000)
             second = await client.post(SOLVE, json={"rack": ["R1"]}, headers={"X-API-Key": "a"})
             assert second.status_code == 429
             assert second.headers["retry-after"] == "1"
