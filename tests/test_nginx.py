@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from api.spawn import free_port, serve
-from solver.i18n import _, language
+from solver.i18n import _, language, negotiate
 
 ROOT = Path(__file__).resolve().parent.parent
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -330,3 +330,51 @@ def test_the_documented_config_passes_a_solve_on_with_its_prefix(
         connection.close()
     assert answer.status == 200
     assert schema.get("servers", [{"url": ""}])[0]["url"] == prefix
+
+
+SECURITY_HEADERS = (
+    "content-security-policy",
+    "x-content-type-options",
+    "x-frame-options",
+    "referrer-policy",
+    "cross-origin-opener-policy",
+)
+"""The headers every answer of the service carries, its own 431 too."""
+
+
+@pytest.mark.parametrize(
+    "accept_language",
+    ["en", "ja", "", "ja-JP,ja;q=0.9,en;q=0.8", "en-US,en;q=0.9,ja;q=0.8", "ja;q=0", "JA-jp"],
+)
+@pytest.mark.parametrize(
+    ("config", "prefix"),
+    [("deploy", ""), ("documented", "/meldwise"), ("documented", "")],
+    ids=["deploy", "documented-prefix", "documented-root"],
+)
+def test_a_header_line_over_nginx_limit_gets_the_services_json_431(
+    ports: tuple[int, int],
+    documented_ports: tuple[int, int],
+    config: str,
+    prefix: str,
+    accept_language: str,
+) -> None:
+    # A header line over large_client_header_buffers (16k) got nginx's HTML "400
+    # Request Header Or Cookie Too Large", which a page reads as no answer of the
+    # service's; straight, the service answers 431, JSON, in the client's language.
+    asked = [("Accept-Language", accept_language), ("Origin", ORIGIN), ("X-Big", "a" * 17000)]
+    both = ports if config == "deploy" else documented_ports
+    through, straight = _through_and_straight(both, asked, body=b"{}", prefix=prefix)
+    assert straight[0] == 431
+    lang = negotiate(accept_language)
+    with language(lang):
+        said = _(
+            "the request line and headers are larger than the limit of {limit} bytes", limit=16384
+        )
+    assert json.loads(straight[2]) == {"detail": said}
+    assert through[0] == 431
+    assert json.loads(through[2]) == json.loads(straight[2])
+    for name in ("content-type", *SECURITY_HEADERS):
+        assert through[1].get(name) == straight[1][name], name
+    assert "access-control-allow-origin" not in straight[1]  # nor through nginx
+    assert "access-control-allow-origin" not in through[1]
+    assert through[1]["x-request-id"]  # nginx's: the client's came after the big line
