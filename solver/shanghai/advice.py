@@ -20,11 +20,11 @@ from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+import solver.shanghai.phase_budget as phase_budget
 from solver.arguments import checked, checked_or_none
 from solver.cpsat import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
 from solver.cpsat import Limit, Status
 from solver.i18n import _, _n
-from solver.shanghai import phase_budget
 from solver.shanghai.contracts import Contract, most_cards
 from solver.shanghai.danger import danger
 from solver.shanghai.deficiency import Study, best_discard
