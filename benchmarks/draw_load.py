@@ -1,16 +1,20 @@
-"""The Shanghai draw phase on dealt hands grown by buys, idle or beside busy loops.
+"""The Shanghai draw or play phase on dealt hands, idle or beside busy loops.
 
-``python -m benchmarks.draw_load [--seed 7] [--per 1] [--busy 4] [--answers FILE]
-[--compare FILE]`` advises the draw phase of one dealt turn per hand (1-10), hand size
-(11, 15 and 21 cards: a hand grown by buys) and rule set (the standard rules, and 3
-decks with wild twos), ``--per`` times: 60 turns at the defaults, with the library's
-default limit. For each it prints the CP-SAT searches and their deterministic work, the
-CPU and wall-clock seconds, the status, whether the clock cut it (``time_capped``) and
-whether the draw's work budget stopped it; then the median, p95 and most of each. With
+``python -m benchmarks.draw_load [--phase draw|play] [--seed 7] [--per 1] [--busy 4]
+[--time-limit 2.0] [--answers FILE] [--compare FILE]`` advises one dealt turn per hand
+(1-10), kind of hand and rule set (the standard rules, and 3 decks with wild twos),
+``--per`` times: 60 turns at the defaults. The draw phase's kinds are hand sizes before
+the draw (11, 15 and 21 cards: a hand grown by buys, not down); the play phase's are a
+hand after the draw of 12 and 16 cards not down and one of 2-8 cards down (a table of
+4-8 melds), followed by the hard play requests of the tests (:data:`HARD_PLAY`). For
+each it prints the CP-SAT searches and their deterministic work, the CPU and
+wall-clock seconds, the status, whether the clock cut it (``time_capped``) and whether
+a phase's work budget stopped it; then the median, p95 and most of each. With
 ``--busy N`` it first starts N busy loops (``sh -c 'while :; do :; done'``) and stops
 them at the end: the answers must be the same bytes as idle (``--answers`` writes them,
 ``--compare`` counts those that differ from a file written so). benchmarks/RESULTS.md,
-section 5, "Draw phase: the same answer under load", gives a run.
+section 5, "Draw phase: the same answer under load" and "Play phase: the same answer
+under load", give runs.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import json
 import random
 import subprocess
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -27,14 +32,14 @@ from pathlib import Path
 from typing import Any
 
 import solver.cpsat as cpsat
-import solver.shanghai.advice as advice_module
+from benchmarks.shanghai_speed import random_meld
 from solver.cpsat import Limit
-from solver.shanghai import STANDARD, Contract, Position, advise
-from solver.shanghai.draw import draw_limit
-from solver.shanghai.notation import ALL_NATURALS, JOKER
+from solver.shanghai import STANDARD, Contract, Position, TableMeld, advise
+from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
 from solver.shanghai.position import Phase
 from solver.shanghai.rules import Rules
-from solver.shanghai.wire import advice_to_dict
+from solver.shanghai.wire import ShanghaiAdviseRequest, advice_to_dict
+from solver.wire import read
 
 RULES = {"std": STANDARD, "wild3": Rules(decks=3, twos_wild=True)}
 """The rule sets dealt, by the name the rows give."""
@@ -42,16 +47,114 @@ RULES = {"std": STANDARD, "wild3": Rules(decks=3, twos_wild=True)}
 SIZES = (11, 15, 21)
 """Hand sizes before the draw: dealt, and grown by one and two buys."""
 
+PLAY_KINDS = ("12", "16", "down")
+"""The play phase's hands: 12 and 16 cards after the draw, not down (dealt, and grown by
+a buy), and 2-8 cards down."""
+
+HARD_PLAY: dict[str, dict[str, Any]] = {
+    # The default hand-7 request of RESULTS section 5 asked for the play phase
+    # (tests/shanghai/test_shanghai_draw_load.py, DEFAULT_REQUEST).
+    "sh-advise-s3-h7-play": {
+        "hand": [
+            "3H",
+            "KH",
+            "2D",
+            "9D",
+            "10D",
+            "2C",
+            "7C",
+            "8C",
+            "9C",
+            "JC",
+            "KC",
+            "4H",
+            "2S",
+            "10S",
+            "7S",
+            "6S",
+            "QD",
+            "7D",
+            "6H",
+            "KS",
+            "8H",
+        ],
+        "hand_number": 7,
+        "phase": "play",
+        "upcard": "AS",
+        "seen": [
+            "QC",
+            "4D",
+            "2H",
+            "7S",
+            "JS",
+            "3S",
+            "3C",
+            "JD",
+            "9C",
+            "10H",
+            "JK",
+            "JS",
+            "AH",
+            "10C",
+            "KS",
+            "6C",
+            "AS",
+            "JK",
+            "8D",
+            "10D",
+        ],
+        "buys_left": 2,
+        "next_player": {"down": False, "took": ["8D", "KD"]},
+        "rules": {"decks": 3, "twos_wild": True},
+    },
+    # tests/shanghai/test_shanghai_advice.py: a discard of many studies and searches.
+    "eight-twos": {
+        "hand": ["2S", "2H", "2D", "2C", "2S", "2H", "2D", "2C", "JK"],
+        "hand_number": 3,
+        "phase": "play",
+        "rules": {"twos_wild": True},
+    },
+}
+"""The hard play requests of the tests, advised after the dealt play turns."""
+
 
 def deal(rng: random.Random, rules: Rules, hand_number: int, size: int) -> Position:
     """A draw-phase turn of a player not down: ``size`` cards from a shuffled game, the
     next card the upcard, up to 12 after it seen, no table, 2 buys left."""
-    stock = [c for c in ALL_NATURALS for _ in range(rules.decks)] + [JOKER] * rules.jokers
-    rng.shuffle(stock)
+    stock = _stock(rng, rules)
     hand = tuple(stock[:size])
     seen = tuple(stock[size + 1 : size + 1 + rng.randint(0, 12)])
     contract = Contract.for_hand(hand_number)
     return Position(hand, contract, (), False, stock[size], 2, Phase.DRAW, seen)
+
+
+def _stock(rng: random.Random, rules: Rules) -> list[Card]:
+    stock = [c for c in ALL_NATURALS for _ in range(rules.decks)] + [JOKER] * rules.jokers
+    rng.shuffle(stock)
+    return stock
+
+
+def deal_play(rng: random.Random, rules: Rules, hand_number: int, kind: str) -> Position:
+    """A play-phase turn (after the draw) of the ``kind`` of :data:`PLAY_KINDS`: not
+    down, ``kind`` cards and 0-4 melds of others on the table; or down, 2-8 cards and
+    4-8 melds. Up to 12 cards seen, 2 buys left. Table melds hold no wild two (a two in
+    a run would read as wild)."""
+    stock = _stock(rng, rules)
+    down = kind == "down"
+    plain = [c for c in stock if not rules.is_wild(c) or c.is_joker]
+    table: list[TableMeld] = []
+    for _ in range(rng.randint(4, 8) if down else rng.randint(0, 4)):
+        before = Counter(plain)
+        meld = random_meld(rng, plain)
+        if meld is not None:
+            table.append(meld)
+            for card in (before - Counter(plain)).elements():
+                stock.remove(card)
+    size = rng.randint(2, 8) if down else int(kind)
+    hand = tuple(stock[:size])
+    seen = tuple(stock[size : size + rng.randint(0, 12)])
+    contract = Contract.for_hand(hand_number)
+    return Position(hand, contract, tuple(table), down, None, 2, Phase.PLAY, seen)
 
 
 @dataclass
@@ -68,55 +171,71 @@ class Row:
     status: str = ""
     capped: bool = False
     budget: bool = False
+    down: bool = False
 
 
 @contextmanager
 def counted(row: Row) -> Iterator[None]:
     """Count every CP-SAT search made inside (:func:`solver.cpsat.run`) and its work in
-    ``row``, and note whether the draw's work budget stopped one."""
+    ``row``, and note whether a work budget (a phase's, shared by its searches) stopped
+    one."""
     run = cpsat.run
-    limits: list[Limit] = []
+    budgets: list[cpsat.Budget] = []
 
-    def counting(*args: Any, **kwargs: Any) -> cpsat.Solved:
-        solved = run(*args, **kwargs)
+    def counting(model: Any, limits: cpsat.Limits, *args: Any, **kwargs: Any) -> cpsat.Solved:
+        solved = run(model, limits, *args, **kwargs)
         row.searches += 1
+        if limits.budget is not None:
+            budgets.append(limits.budget)
         with suppress(RuntimeError):  # none started: the budget or the clock was spent
             row.work += solved.engine.deterministic_time
         return solved
 
-    def kept(limit: Limit) -> Limit:
-        limits.append(draw_limit(limit))
-        return limits[-1]
-
     cpsat.run = counting
-    setattr(advice_module, "draw_limit", kept)  # noqa: B010 (advice imported it)
     try:
         yield
     finally:
         cpsat.run = run
-        setattr(advice_module, "draw_limit", draw_limit)  # noqa: B010
-        row.budget = any(lim.budget is not None and lim.budget.reached for lim in limits)
+        row.budget = any(budget.reached for budget in budgets)
 
 
-def turns(seed: int, per: int) -> Iterator[tuple[str, Rules, int, Position]]:
-    """The turns advised, in order (the same for a seed): rule set, hand number, turn."""
+def turns(
+    seed: int, per: int, phase: Phase = Phase.DRAW
+) -> Iterator[tuple[str, Rules, int, Position]]:
+    """The turns advised, in order (the same for a seed): rule set, hand number, turn;
+    for the play phase, then the :data:`HARD_PLAY` requests (named, their hand number)."""
     rng = random.Random(seed)
     for name, rules in RULES.items():
         for hand_number in range(1, 11):
-            for size in SIZES:
+            for kind in SIZES if phase is Phase.DRAW else PLAY_KINDS:
                 for _ in range(per):
-                    yield name, rules, hand_number, deal(rng, rules, hand_number, size)
+                    if phase is Phase.DRAW:
+                        yield name, rules, hand_number, deal(rng, rules, hand_number, int(kind))
+                    else:
+                        yield (
+                            name,
+                            rules,
+                            hand_number,
+                            deal_play(rng, rules, hand_number, str(kind)),
+                        )
+    if phase is Phase.PLAY:
+        for name, request in HARD_PLAY.items():
+            asked = read(ShanghaiAdviseRequest, request)
+            yield name, asked.rules, request["hand_number"], asked.position()
 
 
-def measure(seed: int, per: int) -> tuple[list[Row], list[str]]:
-    """Each turn's row and its answer's bytes (JSON, keys sorted)."""
+def measure(
+    seed: int, per: int, phase: Phase = Phase.DRAW, seconds: float | None = None
+) -> tuple[list[Row], list[str]]:
+    """Each turn's row and its answer's bytes (JSON, keys sorted), each advised within
+    ``seconds`` (the library's default limit when None)."""
     rows: list[Row] = []
     answers: list[str] = []
-    for name, rules, hand_number, position in turns(seed, per):
-        row = Row(name, hand_number, len(position.hand))
+    for name, rules, hand_number, position in turns(seed, per, phase):
+        row = Row(name, hand_number, len(position.hand), down=position.down)
         with counted(row):
             cpu, wall = time.process_time(), time.perf_counter()
-            answer = advise(position, rules)
+            answer = advise(position, rules, limit=None if seconds is None else Limit(seconds))
             row.cpu = time.process_time() - cpu
             row.wall = time.perf_counter() - wall
         row.status, row.capped = answer.status.value, answer.time_capped
@@ -148,7 +267,8 @@ def spread(values: Sequence[float]) -> str:
 def report(rows: Sequence[Row]) -> list[str]:
     """A line per turn, then the spreads and counts."""
     lines = [
-        f"{r.rules} hand {r.hand} {r.size} cards: {r.searches} searches, {r.work:.3f} units,"
+        f"{r.rules} hand {r.hand} {r.size} cards{', down' if r.down else ''}:"
+        f" {r.searches} searches, {r.work:.3f} units,"
         f" {r.cpu:.3f} s CPU, {r.wall:.3f} s wall, {r.status}"
         + (", time_capped" if r.capped else "")
         + (", budget reached" if r.budget else "")
@@ -167,14 +287,18 @@ def report(rows: Sequence[Row]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.draw_load", description=__doc__)
+    parser.add_argument("--phase", choices=("draw", "play"), default="draw")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--per", type=int, default=1, help="turns per hand, size and rules")
     parser.add_argument("--busy", type=int, default=0, help="busy loops beside the run")
+    parser.add_argument(
+        "--time-limit", type=float, help="seconds a turn (default: the library's, 2)"
+    )
     parser.add_argument("--answers", type=Path, help="write the answers (JSON) here")
     parser.add_argument("--compare", type=Path, help="count answers differing from these")
     args = parser.parse_args(argv)
     with busy(args.busy):
-        rows, answers = measure(args.seed, args.per)
+        rows, answers = measure(args.seed, args.per, Phase(args.phase), args.time_limit)
     for line in report(rows):
         print(line)
     if args.answers is not None:

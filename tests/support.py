@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
@@ -86,3 +87,17 @@ def counting_solves(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(cpsat, "run", counted)
     return count
+
+
+def slow_machine(monkeypatch: pytest.MonkeyPatch, times: float) -> None:
+    """From now on the solver's clock runs ``times`` as fast as the real one: an answer
+    gets a ``times``-th of the CPU it gets idle in each second of its time limits, as
+    beside busy processes. CP-SAT, which keeps its own clock, is given the real seconds
+    left (a ``times``-th of the solver's)."""
+    real = time.perf_counter
+    start = real()
+    fast = SimpleNamespace(perf_counter=lambda: start + (real() - start) * times)
+    monkeypatch.setattr(cpsat, "time", fast)
+    monkeypatch.setattr(
+        cpsat.Limits, "seconds_left", lambda self: (self.deadline - fast.perf_counter()) / times
+    )

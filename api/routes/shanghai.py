@@ -23,7 +23,7 @@ from solver.shanghai.game_wire import (
     review_shanghai,
 )
 from solver.shanghai.wire import (
-    DRAW_TIME_FACTOR,
+    TIME_FACTOR,
     ShanghaiAdviseRequest,
     ShanghaiAdviseResponse,
     ShanghaiScoreRequest,
@@ -64,17 +64,18 @@ REVIEW_BAD_INPUT = documented_errors(
 
 async def advise(request: Request) -> Response:
     """Advice for one turn: whether and how to go down, what to lay off, what to
-    discard, whether to take or buy the upcard, and what the hand costs now. The
-    turn's CP-SAT solves share ``time_limit_ms``, never more than the server's time
-    cap (a turn cut by it has ``status`` ``feasible`` or ``unknown``; ``play_status``
-    says whether the search for the turn's plays itself finished, so whether a null
-    ``go_down`` means none is possible). The draw phase's searches share a fixed work
-    budget instead, within ten times ``time_limit_ms`` (the outer safety cap), so that
-    it answers the same on a loaded machine as on an idle one."""
+    discard, whether to take or buy the upcard, and what the hand costs now. A
+    phase's CP-SAT searches (the play's, the draw's) share a fixed work budget, which
+    stops them, so that it answers the same on a loaded machine as on an idle one,
+    within ten times ``time_limit_ms``, the outer safety cap (``time_limit_ms`` never
+    more than the server's time cap); a turn cut by that clock says ``time_capped``,
+    and has ``status`` ``feasible`` or ``unknown``; ``play_status`` says whether the
+    search for the turn's plays itself finished, so whether a null ``go_down`` means
+    none is possible."""
     # Read here, a 16 KB body of 3,200 cards took the server process 7-10 ms of CPU,
-    # every other request waiting. The watchdog allows the draw phase's cap (any phase:
-    # the server process does not read which one is asked).
-    return await answered_within_cap(request, advise_shanghai, stretch=DRAW_TIME_FACTOR)
+    # every other request waiting. The watchdog allows a phase's cap (the server process
+    # does not read which phase is asked).
+    return await answered_within_cap(request, advise_shanghai, stretch=TIME_FACTOR)
 
 
 async def game(request: Request) -> Response:

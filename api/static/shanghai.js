@@ -211,7 +211,7 @@ function drawOptions(options, tr) {
     said.push(tr.t("-: you are down already: nothing is still needed to go down."));
   }
   if (options.some((o) => !o.chances_proven)) {
-    said.push(tr.t("A search stopped at its limit: the chances count only the cards found in time."));
+    said.push(tr.t("A search stopped at its limit (the advice's work budget or the clock, as said below): the chances count only the cards found before it."));
   }
   for (const text of said) parts.push(element("p", text, "help"));
   return parts;
@@ -229,7 +229,7 @@ export function drawAdvice(advice, request, tr = translator("en")) {
       "p",
       // null: the unseen cards cannot complete the contract, or no figure was proven.
       advice.deficiency === null
-        ? tr.t("Contract: {contract}. Cards still needed: not known (the unseen cards cannot complete it, or no figure was proven in time). Your hand would cost {points} points now.", summary)
+        ? tr.t("Contract: {contract}. Cards still needed: not known (the unseen cards cannot complete it, or no figure was proven before a search stopped). Your hand would cost {points} points now.", summary)
         : tr.t("Contract: {contract}. Cards still needed: {short}. Your hand would cost {points} points now.", summary),
       "summary",
     ),

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+import solver.shanghai.phase_budget as phase_budget
 from solver.arguments import checked, checked_or_none
 from solver.cpsat import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
 from solver.cpsat import Limit, Status
@@ -27,14 +28,7 @@ from solver.i18n import _, _n
 from solver.shanghai.contracts import Contract, most_cards
 from solver.shanghai.danger import danger
 from solver.shanghai.deficiency import Study, best_discard
-from solver.shanghai.draw import (
-    Draw,
-    DrawOption,
-    UpcardAdvice,
-    budget_note,
-    draw_advice,
-    draw_limit,
-)
+from solver.shanghai.draw import Draw, DrawOption, UpcardAdvice, draw_advice
 from solver.shanghai.melds import Meld
 from solver.shanghai.notation import Card, format_cards
 from solver.shanghai.position import NextPlayer, Phase, Position
@@ -101,8 +95,10 @@ def advise(
     limit: Limit | None = None,
 ) -> Advice:
     """Advice for ``position`` at its phase within ``limit`` (the defaults when None):
-    its CP-SAT solves share ``limit.time`` wall-clock seconds, the outer safety cap
-    (each also stops at a fixed deterministic effort), on ``limit.workers`` threads.
+    its CP-SAT solves share the phase's fixed work budget
+    (:mod:`~solver.shanghai.phase_budget`), which stops them, within
+    :data:`~solver.shanghai.phase_budget.TIME_FACTOR` times ``limit.time`` wall-clock
+    seconds, the outer safety cap, on ``limit.workers`` threads.
 
     Raises a :class:`~solver.errors.MeldwiseError` when the position breaks the rules,
     or names the argument that is no :class:`Position`, :class:`Rules` or ``Limit``.
@@ -115,9 +111,10 @@ def advise(
     unsettled = position.check(rules, limit)
     upcard_asked = position.phase is None and position.upcard is not None
     drawing = position.phase is Phase.DRAW or upcard_asked
-    if drawing:
-        # Stopped by its work budget, not by the clock (see draw_limit).
-        limit = draw_limit(limit)
+    # Stopped by its work budget, not by the clock (see phase_budget.phase_limit): the
+    # older request, both phases, under the draw's.
+    budget = phase_budget.DRAW if drawing else phase_budget.PLAY
+    limit = phase_budget.phase_limit(limit, budget)
     hand = Counter(position.hand)
     unseen = position.unseen(rules)
     table = tuple(item.meld for item in position.table)
@@ -166,7 +163,7 @@ def advise(
     if study is not None and contract is not None:
         status = status.worst(study.status)
         notes += _out_of_reach(position, contract, rules)
-    if (reached := budget_note(limit)) is not None:
+    if (reached := phase_budget.budget_note(limit, budget)) is not None:
         notes.append(reached)
     return Advice(
         contract=position.contract,

@@ -47,7 +47,7 @@ from solver.shanghai.advice import PHASE_ASKED
 from solver.shanghai.contracts import HANDS, contract_text
 from solver.shanghai.game_wire import game_shanghai, review_shanghai
 from solver.shanghai.notation import parse_melds
-from solver.shanghai.wire import DRAW_TIME_FACTOR, advise_shanghai, score_shanghai
+from solver.shanghai.wire import TIME_FACTOR, advise_shanghai, score_shanghai
 from solver.written import words
 
 
@@ -178,8 +178,8 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     add_rule_flag(parser, "--rule decks=3 --rule twos_wild=true")
     add_request_flags(
         parser,
-        time_limit="wall-clock seconds the turn's solves share; the draw phase, stopped by"
-        f" its work budget, within {DRAW_TIME_FACTOR} times this",
+        time_limit="wall-clock seconds: the turn's solves, stopped by the phase's work"
+        f" budget, run within {TIME_FACTOR} times this (the outer safety cap)",
     )
 
 

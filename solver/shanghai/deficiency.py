@@ -61,6 +61,7 @@ from solver.shanghai.model import (
     solve_model,
 )
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card, format_cards
+from solver.shanghai.phase_budget import what_stopped
 from solver.shanghai.result import Discard
 from solver.shanghai.rules import Rules
 
@@ -774,7 +775,7 @@ def best_discard(study: Study, danger: Callable[[Card], int] | None = None) -> D
         return None
     cards = sorted(hand)
     if study.value is None:
-        return _costliest(cards, rules, study.status)
+        return _costliest(cards, rules, study)
     least: int | None = study.value
     # Whether ``least`` is proven the fewest any discard leaves: a figure a search left
     # as an upper bound (it stopped on its work or time limit) is no "exact" one.
@@ -793,7 +794,7 @@ def best_discard(study: Study, danger: Callable[[Card], int] | None = None) -> D
         after = {card: d for card, (d, _status) in solved.items()}
         reachable = [d for d in after.values() if d is not None]
         if not reachable:
-            return _costliest(cards, rules, study.status)
+            return _costliest(cards, rules, study)
         least = min(reachable)
         choices = [card for card, d in after.items() if d == least]
         # Each figure is at least ``low`` (when the study's own is proven): the least is
@@ -815,7 +816,14 @@ def best_discard(study: Study, danger: Callable[[Card], int] | None = None) -> D
     order = sorted(hand, key=lambda c: (c.rank, c.sort_key))
     card = min(safest, key=lambda c: (-outs[c].count, -rules.points(c), -order.index(c)))
     reason = _reason(
-        card, least, outs[card], risk[card] if danger else None, len(choices), rules, proven
+        card,
+        least,
+        outs[card],
+        risk[card] if danger else None,
+        len(choices),
+        rules,
+        proven,
+        what_stopped(study.limit),
     )
     if undecided:
         note = _(
@@ -853,18 +861,22 @@ def _reason(
     tied: int,
     rules: Rules,
     proven: bool = True,
+    why: str = "",
 ) -> str:
     """Why ``card`` is discarded; ``proven``: whether ``short`` is proven the fewest any
-    discard leaves (else it is only the fewest found, a search having stopped first)."""
+    discard leaves (else it is only the fewest found); ``why``: what stopped a search
+    first (:func:`~solver.shanghai.phase_budget.what_stopped`), said of a figure not
+    proven."""
     if short == 0:
         where = _("the rest of the hand still meets the contract")
     elif not proven:
         where = _n(
             "the rest of the hand is at most {n} card short of the contract (not proven the"
-            " fewest any discard leaves: a search stopped first)",
+            " fewest any discard leaves: {why})",
             "the rest of the hand is at most {n} cards short of the contract (not proven the"
-            " fewest any discard leaves: a search stopped first)",
+            " fewest any discard leaves: {why})",
             short,
+            why=why,
         )
     else:
         where = _n(
@@ -894,10 +906,11 @@ def _reason(
             parts.append(
                 _n(
                     "the most outs found (at least {n} unseen natural card would lower that by"
-                    " one; a solve stopped before every card was decided)",
+                    " one; not every card was decided: {why})",
                     "the most outs found (at least {n} unseen natural cards would each lower"
-                    " that by one; a solve stopped before every card was decided)",
+                    " that by one; not every card was decided: {why})",
                     outs.count,
+                    why=why,
                 )
             )
         parts.append(_("the most points ({points})", points=rules.points(card)))
@@ -920,9 +933,9 @@ def _reason(
     return _("Discard {card}: {where}.", card=card, where=where)
 
 
-def _costliest(cards: list[Card], rules: Rules, status: Status) -> Discard:
+def _costliest(cards: list[Card], rules: Rules, study: Study) -> Discard:
     card = max(cards, key=rules.points)
-    if status is Status.OPTIMAL:
+    if study.status is Status.OPTIMAL:
         reason = _(
             "Discard {card}: the contract cannot be completed from the unseen cards,"
             " so shed the most points ({points}).",
@@ -931,9 +944,10 @@ def _costliest(cards: list[Card], rules: Rules, status: Status) -> Discard:
         )
     else:
         reason = _(
-            "Discard {card}: the search found no way to complete the contract in time,"
+            "Discard {card}: the search found no way to complete the contract ({why}),"
             " so shed the most points ({points}).",
             card=card,
             points=rules.points(card),
+            why=what_stopped(study.limit),
         )
     return Discard(card, reason)

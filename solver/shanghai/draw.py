@@ -29,10 +29,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 
-from solver.cpsat import Budget, Limit, Status
+from solver.cpsat import Limit, Status
 from solver.i18n import _, _n, percent_text
 from solver.shanghai.bound import lower_bound, shape_of
 from solver.shanghai.contracts import Contract
@@ -40,58 +40,10 @@ from solver.shanghai.deficiency import Study
 from solver.shanghai.lay_offs import fits_table
 from solver.shanghai.melds import Meld, MeldKind
 from solver.shanghai.notation import ACE, JOKER, Card, Suit
+from solver.shanghai.phase_budget import what_stopped
 from solver.shanghai.rules import Rules
 from solver.shanghai.scoring import penalty
 from solver.shanghai.search import could_go_down, drawn_cards, stands_in, turn_reach
-
-DRAW_WORK = 1.0
-"""CP-SAT's deterministic work (its units, about seconds of one core) that every search
-of one draw-phase advice shares (:func:`draw_limit`): the fixed amount at which the
-advice stops, the same on any machine and load. The hardest two of 60 dealt draw
-positions (hands 1-10 of 11, 15 and 21 cards, the standard rules and 3 decks with wild
-twos) need 0.87 and 0.86, the next 0.08 (benchmarks/RESULTS.md, section 5), and the
-small wild-two hands of the variant tests (``2S 2H 2S 3S`` under a set of 2 and a run
-of 3) up to 0.55 in 60 searches."""
-
-DRAW_SOLVES = 100
-"""The CP-SAT searches one draw-phase advice may start (:func:`draw_limit`): one per
-drawn card found at most, so about twice the distinct unseen cards."""
-
-DRAW_TIME_FACTOR = 10
-"""The draw phase's wall-clock safety cap, in times the request's time limit
-(:func:`draw_limit`): 20 s at the default 2 s, where :data:`DRAW_WORK` takes about 2.5 s
-of CPU on an idle core, so that a machine whose load leaves the advice a quarter of a
-core, or less, still stops it at its work, not at the clock."""
-
-
-def draw_limit(limit: Limit) -> Limit:
-    """The limit of a draw-phase advice: every search draws on one
-    :class:`~solver.cpsat.Budget` of :data:`DRAW_SOLVES` searches and :data:`DRAW_WORK`
-    of work, which is what stops it, within :data:`DRAW_TIME_FACTOR` times ``limit``'s
-    time (from its start, once started), the outer safety cap. Its accounts are
-    ``limit``'s: a search the clock cut still says so (``time_capped``)."""
-    more = limit.time * (DRAW_TIME_FACTOR - 1)
-    deadline = None if limit.deadline is None else limit.deadline + more
-    return replace(
-        limit,
-        time=limit.time + more,
-        deadline=deadline,
-        budget=Budget(DRAW_SOLVES, DRAW_WORK),
-    )
-
-
-def budget_note(limit: Limit) -> str | None:
-    """What a draw-phase advice says when its work budget (:func:`draw_limit`) stopped
-    a search or kept one from starting; None when it did not."""
-    if limit.budget is None or not limit.budget.reached:
-        return None
-    return _(
-        "The draw advice reached its fixed work budget ({work:.1f} units of CP-SAT's"
-        " deterministic work, {solves} searches) before every figure was proven: the"
-        " figures not proven stop where the budget did, the same on any machine and load.",
-        work=DRAW_WORK,
-        solves=DRAW_SOLVES,
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +114,12 @@ class Draw:
     """Seconds and threads for each CP-SAT solve."""
     study: Study | None
     status: Status = Status.OPTIMAL
+
+    @property
+    def stopped(self) -> str:
+        """What stopped a search of this advice first, for a figure left unproven
+        (:func:`~solver.shanghai.phase_budget.what_stopped`)."""
+        return what_stopped(self.limit)
 
     @property
     def needed(self) -> Contract:
@@ -552,14 +510,17 @@ def _take(
         lowers = True
     assert draw.study is not None  # not down
     assert study is not None
-    change = _change(draw.study, study)
+    change = _change(draw.study, study, draw.stopped)
     chance = _chance_lower(now, stock.deficiency)
     if chance is None and draw.study.beyond_reach:
         chance = 0.0  # proven: no card completes it, so none lowers it
     if not draw.unseen.total():
         odds = _("no card is unseen to weigh a stock card by")
     elif chance is None:
-        odds = _("whether a stock card lowers it was not found in time for every unseen card")
+        odds = _(
+            "whether a stock card lowers it was not decided for every unseen card ({why})",
+            why=draw.stopped,
+        )
     else:
         odds = _n(  # "exact over the 1 unseen cards" was said of one
             "a stock card lowers it with chance {chance} (exact over the {n} unseen card)",
@@ -575,7 +536,11 @@ def _take(
         if proven:
             down = _("{card} does not let you go down this turn (solved)", card=upcard)
         else:
-            down = _("whether {card} lets you go down this turn was not found in time", card=upcard)
+            down = _(
+                "whether {card} lets you go down this turn was not decided ({why})",
+                card=upcard,
+                why=draw.stopped,
+            )
         rule = _(
             "Draw: {card} {change}; {odds}, and {down}.",
             card=upcard,
@@ -594,8 +559,9 @@ def _take_when_down(draw: Draw, upcard: Card, stock: DrawOption, proven: bool) -
             False,
             _(
                 "Draw: whether {card} or a stock card lets you go out this turn was not"
-                " found in time (a search stopped first).",
+                " decided ({why}).",
                 card=upcard,
+                why=draw.stopped,
             ),
         )
     if not draw.unseen.total():
@@ -645,10 +611,11 @@ def _take_when_down(draw: Draw, upcard: Card, stock: DrawOption, proven: bool) -
     )
 
 
-def _change(before: Study, after: Study) -> str:
+def _change(before: Study, after: Study, why: str) -> str:
     """How the deficiency changes from ``before`` to ``after``, said to be exact only
-    when both are proven."""
-    now, then = _figure(before.value, before.settled), _figure(after.value, after.settled)
+    when both are proven (else ``why`` not: :attr:`Draw.stopped`)."""
+    now = _figure(before.value, before.settled, why)
+    then = _figure(after.value, after.settled, why)
     if before.settled and after.settled:
         if now == then:
             return _("leaves the deficiency (cards still needed, exact) at {value}", value=now)
@@ -659,15 +626,16 @@ def _change(before: Study, after: Study) -> str:
         )
     if now == then:
         return _(
-            "leaves the deficiency (cards still needed; not proven, a search stopped first)"
-            " as it was: {value}",
+            "leaves the deficiency (cards still needed; not proven: {why}) as it was: {value}",
             value=now,
+            why=why,
         )
     return _(
-        "takes the deficiency (cards still needed; not every figure proven, a search stopped"
-        " first) from {now} to {after}",
+        "takes the deficiency (cards still needed; not every figure proven: {why}) from {now}"
+        " to {after}",
         now=now,
         after=then,
+        why=why,
     )
 
 
@@ -677,21 +645,21 @@ def _chance_lower(now: int | None, expected: float | None) -> float | None:
     return now - expected
 
 
-def _figure(value: int | float | None, proven: bool = True) -> str:
-    """A deficiency figure; not ``proven``: None was not found (a search stopped before
-    it), a number is the best found (at most)."""
+def _figure(value: int | float | None, proven: bool = True, why: str = "") -> str:
+    """A deficiency figure; not ``proven``: None was not found (``why``: what stopped the
+    search before it, :attr:`Draw.stopped`), a number is the best found (at most)."""
     if value is None:
         if proven:
             return _("unknown (the unseen cards cannot complete the contract)")
-        return _("unknown (not found in time: a search stopped first)")
+        return _("unknown (not found: {why})", why=why)
     figure = f"{value:.2f}" if isinstance(value, float) else str(value)
     return figure if proven else _("at most {value}", value=figure)
 
 
-def _expected(value: float | None, beyond_reach: bool) -> str:
+def _expected(value: float | None, beyond_reach: bool, why: str) -> str:
     """An expected deficiency: "about 1.96", or why there is none (:func:`_figure`)."""
     if value is None:
-        return _figure(None, beyond_reach)
+        return _figure(None, beyond_reach, why)
     return _("about {value}", value=_figure(value))
 
 
@@ -710,7 +678,7 @@ def _buy(
             extra,
         )
     else:
-        figures = _buy_figures(option, after.beyond_reach, extra)
+        figures = _buy_figures(option, after.beyond_reach, extra, draw.stopped)
     if buys_left <= 0:
         return UpcardAdvice(
             False, _("No buys are left this hand; {figures}.", figures=figures), now, with_up
@@ -720,7 +688,7 @@ def _buy(
     assert draw.study is not None  # a player not down
     if not (draw.study.settled and after.settled) or now == with_up:
         # _change words a deficiency left as it was ("leaves ... at 1"), not "from 1 to 1".
-        values["change"] = _change(draw.study, after)
+        values["change"] = _change(draw.study, after, draw.stopped)
         if lowers:
             rule = _(
                 "Buy: {card} {change} (buy when it lowers it and a buy is left, {buys} here);"
@@ -751,7 +719,7 @@ def _buy(
     return UpcardAdvice(lowers, rule, now, with_up)
 
 
-def _buy_figures(option: DrawOption, beyond_reach: bool, extra: int) -> str:
+def _buy_figures(option: DrawOption, beyond_reach: bool, extra: int, why: str) -> str:
     """The buy option's expected deficiency and points, for its rule."""
     return _n(
         "with it and the {n} penalty card the expected deficiency is {deficiency}"
@@ -761,6 +729,6 @@ def _buy_figures(option: DrawOption, beyond_reach: bool, extra: int) -> str:
         " (each penalty card counted with the chance that one stock card lowers it, an"
         " estimate) and the hand holds {points:.1f} expected points",
         extra,
-        deficiency=_expected(option.deficiency, beyond_reach),
+        deficiency=_expected(option.deficiency, beyond_reach, why),
         points=option.points,
     )

@@ -25,7 +25,6 @@ from solver.i18n import _, speaks
 from solver.shanghai.advice import DEFAULT_TIME_LIMIT, Advice, advise
 from solver.shanghai.contracts import HANDS, Contract, buys_allowed
 from solver.shanghai.deficiency import check_layable
-from solver.shanghai.draw import DRAW_TIME_FACTOR as DRAW_TIME_FACTOR
 from solver.shanghai.draw import DrawOption, UpcardAdvice
 from solver.shanghai.examples import (
     ADVISE_DRAW_REQUEST,
@@ -36,6 +35,7 @@ from solver.shanghai.examples import (
 )
 from solver.shanghai.melds import Meld, MeldKind, TableMeld, read_table_meld
 from solver.shanghai.notation import Card
+from solver.shanghai.phase_budget import TIME_FACTOR as TIME_FACTOR
 from solver.shanghai.position import NextPlayer, Phase, Position
 from solver.shanghai.result import Discard, GoDown, LayOffs, Swap, Turn
 from solver.shanghai.rules import STANDARD, Rules
@@ -163,11 +163,11 @@ class ShanghaiAdviseRequest(Spoken):
     rules: Rules = Field(default=STANDARD, description="rule settings")
     time_limit_ms: TimeLimitMs = Field(
         default=round(DEFAULT_TIME_LIMIT * 1000),
-        description="most wall-clock milliseconds the turn's CP-SAT solves share (each "
-        "also stops at a fixed deterministic effort); the server's time cap may lower it. "
-        "The draw phase's searches (phase 'draw', or an upcard with no phase) share a fixed "
-        "work budget instead, which is what stops them, within ten times this (the outer "
-        "safety cap), so that it answers the same on a loaded machine as on an idle one",
+        description="the wall-clock milliseconds of the turn's CP-SAT solves; the server's "
+        "time cap may lower it. The solves of a phase (the play, or the draw: phase 'draw', "
+        "or an upcard with no phase) share a fixed work budget, which is what stops them, "
+        "within ten times this (the outer safety cap), so that the advice answers the same "
+        "on a loaded machine as on an idle one",
     )
     lang: Lang = None
 
@@ -423,8 +423,8 @@ class ShanghaiAdviseResponse(Answer):
     take_upcard: TakeUpcardOut | None = Field(description="null when no upcard was given")
     buy: BuyOut | None = Field(description="null when no upcard was given")
     notes: list[str] = Field(
-        description="anything else worth saying; among them, when the draw phase's fixed "
-        "work budget stopped a search, a note saying so (the same on any machine and load)"
+        description="anything else worth saying; among them, when the phase's fixed work "
+        "budget stopped a search, a note saying so (the same on any machine and load)"
     )
     phase: Literal["draw", "play"] | None = Field(description="the phase asked (null: none)")
     end_of_turn: EndOfTurnOut | None = Field(

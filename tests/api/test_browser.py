@@ -2459,7 +2459,7 @@ def test_shanghai_draw_options_cut_short_say_at_least(service: str, page: Page) 
     assert cells == [_option_cells(o, "en") for o in advice["draw_options"]]
     assert cells[0][4].startswith("at least ")
     expect(page.locator("#shanghai-answer")).to_contain_text(
-        "the chances count only the cards found in time"
+        "the chances count only the cards found before it"
     )
 
 

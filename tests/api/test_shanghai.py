@@ -20,7 +20,7 @@ from api.main import create_app
 from api.settings import Settings
 from solver import MeldwiseError, advise_shanghai, score_shanghai
 from solver.shanghai import Rules, examples
-from solver.shanghai.draw import DRAW_TIME_FACTOR
+from solver.shanghai.phase_budget import TIME_FACTOR
 from solver.shanghai.wire import (
     ShanghaiAdviseRequest,
     ShanghaiAdviseResponse,
@@ -473,4 +473,4 @@ def test_the_watchdog_allows_an_advice_its_draw_phase_cap(monkeypatch: pytest.Mo
     with TestClient(create_app(Settings(workers=1, rate_limit="", time_cap_ms=1500))) as small:
         small.post("/v1/shanghai/advise", json={**examples.ADVISE_DRAW_REQUEST})
         small.post("/v1/shanghai/advise", json={**examples.ADVISE_REQUEST, "time_limit_ms": 500})
-    assert allowed == [DRAW_TIME_FACTOR * 1.5, DRAW_TIME_FACTOR * 0.5]
+    assert allowed == [TIME_FACTOR * 1.5, TIME_FACTOR * 0.5]

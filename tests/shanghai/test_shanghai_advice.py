@@ -16,9 +16,9 @@ import solver.cpsat as cpsat
 from solver.cpsat import Limit, Status
 from solver.shanghai.advice import advise
 from solver.shanghai.cli import describe_advice
-from solver.shanghai.draw import DRAW_TIME_FACTOR
 from solver.shanghai.examples import ADVISE_REQUEST
 from solver.shanghai.model import HandModel
+from solver.shanghai.phase_budget import TIME_FACTOR
 from solver.shanghai.wire import ShanghaiAdviseRequest, ShanghaiAdviseResponse, advise_shanghai
 from solver.wire import read
 from tests.support import spend_the_clock
@@ -101,15 +101,15 @@ DEALT_DRAW = {
 
 @pytest.mark.parametrize(
     ("request_", "seconds", "cap"),
-    [(EIGHT_TWOS, 0.5, 0.5), (DEALT_DRAW, 0.03, 0.03 * DRAW_TIME_FACTOR)],
+    [(EIGHT_TWOS, 0.03, 0.03 * TIME_FACTOR), (DEALT_DRAW, 0.03, 0.03 * TIME_FACTOR)],
 )
 def test_advice_keeps_to_its_time_limit(
     request_: dict[str, Any], seconds: float, cap: float
 ) -> None:
     """The whole advice ends near its wall-clock cap and says the clock cut it (the
-    eight twos took 4.5 s under a 0.5 s limit): the time limit, or the draw phase's
-    cap, ten times it (the dealt draw needs 1.4 s of CPU). The bound is loose: a loaded
-    machine must not fail it."""
+    eight twos took 4.5 s under a 0.5 s limit): a phase's cap, ten times the time
+    limit (the eight twos need 1.6 s of CPU to reach the play's work budget, the dealt
+    draw 1.4 s). The bound is loose: a loaded machine must not fail it."""
     start = time.perf_counter()
     answer = advise_shanghai({**request_, "time_limit_ms": int(seconds * 1000)})
     assert time.perf_counter() - start < 3 * cap + 1.0
@@ -129,7 +129,8 @@ def test_a_spent_clock_builds_no_model(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(HandModel, "__init__", counted)
     asked = read(ShanghaiAdviseRequest, EIGHT_TWOS)
-    spent = replace(Limit(), deadline=time.perf_counter() - 1.0)
+    # Spent past the play phase's cap too (TIME_FACTOR times the limit).
+    spent = replace(Limit(), deadline=time.perf_counter() - TIME_FACTOR * Limit().time)
     advice = advise(asked.position(), asked.rules, limit=spent)
     assert not built
     assert advice.time_capped

@@ -26,10 +26,11 @@ from solver.i18n import language, percent_text
 from solver.shanghai import STANDARD, Contract, Position, advise, parse_cards
 from solver.shanghai.cli import describe_advice
 from solver.shanghai.deficiency import Study, deficiency, lowering_cards
-from solver.shanghai.draw import DRAW_TIME_FACTOR, _expected, reachable
+from solver.shanghai.draw import _expected, reachable
 from solver.shanghai.melds import TableMeld, read_meld
 from solver.shanghai.model import solve_model
 from solver.shanghai.notation import Card
+from solver.shanghai.phase_budget import TIME_FACTOR
 from solver.shanghai.position import Phase
 from solver.shanghai.rules import Rules
 from solver.shanghai.search import drawn_cards, solve_turn, turn_reach
@@ -309,7 +310,7 @@ def _recording(deadlines: list[float]) -> Callable[..., cpsat.Solved]:
 
 def test_a_turns_solves_share_its_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every CP-SAT solve of one advice ends by the deadline of its started limit, the
-    draw phase's stretched to its cap (:data:`~solver.shanghai.draw.DRAW_TIME_FACTOR`
+    draw phase's stretched to its cap (:data:`~solver.shanghai.draw.TIME_FACTOR`
     times the time limit): the turn's solves share the cap, as the service's watchdog
     assumes; each solve with a cap of its own would end later."""
     position = _solving_draw_turn()
@@ -319,7 +320,7 @@ def test_a_turns_solves_share_its_time_limit(monkeypatch: pytest.MonkeyPatch) ->
     assert limit.deadline is not None
     advise(position, STANDARD, limit=limit)
     assert len(deadlines) >= 2
-    assert max(deadlines) <= limit.deadline + (DRAW_TIME_FACTOR - 1) * limit.time
+    assert max(deadlines) <= limit.deadline + (TIME_FACTOR - 1) * limit.time
 
 
 def test_a_turn_cut_by_its_clock_does_not_claim_proof() -> None:
@@ -328,7 +329,7 @@ def test_a_turn_cut_by_its_clock_does_not_claim_proof() -> None:
     position = _solving_draw_turn()
     assert advise(position, STANDARD, limit=LIMIT).status is Status.OPTIMAL
     # Spent, the draw phase's cap (ten times the limit) too.
-    spent = replace(LIMIT, deadline=time.perf_counter() - DRAW_TIME_FACTOR * LIMIT.time)
+    spent = replace(LIMIT, deadline=time.perf_counter() - TIME_FACTOR * LIMIT.time)
     assert advise(position, STANDARD, limit=spent).status is not Status.OPTIMAL
 
 
@@ -471,7 +472,7 @@ def test_a_figure_the_clock_cut_is_neither_impossible_nor_exact(
     assert "cannot complete the contract" in said
     assert "(cards still needed, exact)" in said
     assert "chance 0% (exact" in said  # proven: no card completes it, so none lowers it
-    assert "not found in time" not in said
+    assert "not found" not in said
     spend_the_clock(monkeypatch, "solver.shanghai.wire")
     cut = advise_shanghai(BEYOND_REACH)
     assert cut["time_capped"] is True
@@ -479,15 +480,15 @@ def test_a_figure_the_clock_cut_is_neither_impossible_nor_exact(
     said = _rules_of(cut)
     assert "cannot complete" not in said
     assert "exact" not in said
-    assert "not found in time" in said
+    assert "the clock (the time limit) stopped a search first" in said
     assert "?" not in said
 
 
 def test_an_expected_deficiency_missing_is_not_about_anything() -> None:
     # A buy's figures read "the expected deficiency is about unknown (...)".
-    assert _expected(1.96, False) == "about 1.96"
-    assert _expected(None, False) == "unknown (not found in time: a search stopped first)"
-    assert _expected(None, True) == "unknown (the unseen cards cannot complete the contract)"
+    assert _expected(1.96, False, "why") == "about 1.96"
+    assert _expected(None, False, "why") == "unknown (not found: why)"
+    assert _expected(None, True, "why") == "unknown (the unseen cards cannot complete the contract)"
 
 
 DOWN_WITH_TWO_CARDS = {
@@ -517,7 +518,7 @@ def test_a_player_down_is_not_told_no_card_goes_out_when_the_clock_cut_the_searc
     said = _rules_of(cut)
     assert "checked" not in said
     assert "(solved)" not in said
-    assert "was not found in time" in said
+    assert "was not decided (the clock (the time limit) stopped a search first)" in said
 
 
 def test_draw_options_the_clock_cut_give_their_chances_as_at_least(
@@ -567,7 +568,7 @@ def test_no_chance_of_lowering_a_deficiency_the_work_limit_left_unproven(
     rule = answer["take_upcard"]["rule"]
     assert "exact" not in rule
     assert "at at most" not in rule
-    assert "not found in time for every unseen card" in rule
+    assert "not decided for every unseen card (a search stopped at its own work bound" in rule
     draw = next(o for o in answer["draw_options"] if o["action"] == "draw")
     assert draw["deficiency"] is None
 

@@ -1,24 +1,22 @@
 """The draw phase gives the same answer on a loaded machine as on an idle one: its
-searches stop at a fixed work budget (:func:`solver.shanghai.draw.draw_limit`), said in
+searches stop at a fixed work budget (:func:`solver.shanghai.phase_budget.phase_limit`), said in
 the answer when reached, and the wall clock is only the outer safety cap."""
 
 from __future__ import annotations
 
-import time
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-import solver.cpsat as cpsat
-import solver.shanghai.draw as draw_module
+import solver.shanghai.phase_budget as phase_budget
 from solver import advise_shanghai
 from solver.cpsat import Limit, Status
 from solver.i18n import language
 from solver.shanghai import Contract, Position, advise, parse_cards
-from solver.shanghai.draw import DRAW_SOLVES, DRAW_WORK, budget_note, draw_limit
+from solver.shanghai.phase_budget import DRAW, PhaseBudget, budget_note, phase_limit
 from solver.shanghai.position import Phase
 from solver.shanghai.rules import Rules
+from tests.support import slow_machine
 
 WILD_TWOS = Rules(decks=3, twos_wild=True)
 
@@ -55,17 +53,6 @@ BUDGET_DEAL = Position(
 )
 
 
-def slow_machine(monkeypatch: pytest.MonkeyPatch, times: float) -> None:
-    """From now on the solver's clock runs ``times`` as fast as the real one: an answer
-    gets a ``times``-th of the CPU it gets idle in each second of its time limits, as
-    beside busy processes."""
-    real = time.perf_counter
-    start = real()
-    monkeypatch.setattr(
-        cpsat, "time", SimpleNamespace(perf_counter=lambda: start + (real() - start) * times)
-    )
-
-
 def test_the_default_draw_request_answers_the_same_on_a_slow_machine(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -88,11 +75,11 @@ def test_a_draw_past_its_work_budget_stops_there_on_any_machine(
     whole = advise(BUDGET_DEAL, WILD_TWOS)
     assert whole.status is Status.OPTIMAL
     assert not any("work budget" in note for note in whole.notes)
-    monkeypatch.setattr(draw_module, "DRAW_WORK", 0.3)
+    monkeypatch.setattr(phase_budget, "DRAW", PhaseBudget(0.3, DRAW.solves))
     idle = advise(BUDGET_DEAL, WILD_TWOS)
     assert idle.status is not Status.OPTIMAL
     assert not idle.time_capped
-    said = f"(0.3 units of CP-SAT's deterministic work, {DRAW_SOLVES} searches)"
+    said = f"(0.3 units of CP-SAT's deterministic work, {DRAW.solves} searches)"
     assert any(said in note for note in idle.notes)
     slow_machine(monkeypatch, 3)
     assert advise(BUDGET_DEAL, WILD_TWOS) == idle
@@ -114,11 +101,11 @@ def test_the_clock_still_cuts_a_draw_and_says_so() -> None:
 
 
 def test_the_budget_note_is_said_in_japanese() -> None:
-    limit = draw_limit(Limit())
+    limit = phase_limit(Limit(), DRAW)
     assert limit.budget is not None
-    assert budget_note(limit) is None
+    assert budget_note(limit, DRAW) is None
     limit.budget.reached = True
     with language("ja"):
-        note = budget_note(limit)
+        note = budget_note(limit, DRAW)
     assert note is not None
-    assert f"決定的な計算量{DRAW_WORK:.1f}単位、探索{DRAW_SOLVES}回" in note
+    assert f"決定的な計算量{DRAW.work:.1f}単位、探索{DRAW.solves}回" in note
