@@ -179,7 +179,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     add_request_flags(
         parser,
         time_limit="wall-clock seconds: the turn's solves, stopped by the phase's work"
-        f" budget, run within {TIME_FACTOR} times this (the outer safety cap)",
+        f" budget, run within {TIME_FACTOR} times this, the outer safety cap",
     )
 
 

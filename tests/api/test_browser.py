@@ -44,6 +44,7 @@ from solver.shanghai.game_wire import game_shanghai
 from solver.shanghai.notation import Card
 from solver.shanghai.record import record_to_dict
 from solver.shanghai.rules import Rules as ShanghaiRules
+from solver.shanghai.wire import advise_shanghai
 from tests.api.browser_support import (
     SOLVE,
     chromium_missing,
@@ -55,6 +56,7 @@ from tests.api.browser_support import (
 from tests.api.support import assert_legal_response
 from tests.shanghai.review_games import game as shanghai_game
 from tests.shanghai.test_shanghai_record import random_game
+from tests.support import spend_the_clock
 
 HTTP_DOC = Path(__file__).parents[2] / "docs" / "http.md"
 _missing = chromium_missing()
@@ -3174,20 +3176,22 @@ def test_shanghai_notes_say_the_phase_as_the_page_shows_it(
     expect(notes.nth(advice["notes"].index(note))).to_have_text(note.replace("phase 'draw'", said))
 
 
-def cut_by_the_clock(page: Page) -> None:
-    """Send the page's advice requests on with a 1 ms time limit (the page sends
-    none): the turn's search for plays stops before finding any."""
+def cut_by_the_clock(page: Page, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Answer the page's advice requests as the library does on a clock already spent
+    (a phase's cap is ten times its time limit, so a 1 ms limit no longer cuts a small
+    turn on the service): the turn's search for plays stops before finding any."""
+    spend_the_clock(monkeypatch, "solver.shanghai.wire")
 
     def route(route: Route) -> None:
         request = route.request.post_data_json
         assert isinstance(request, dict)
-        route.continue_(post_data=json.dumps({**request, "time_limit_ms": 1}))
+        route.fulfill(json=advise_shanghai(request))
 
     page.route(f"**{SHANGHAI_ADVISE}", route)
 
 
 def test_shanghai_a_turn_the_clock_cut_is_not_said_to_be_impossible(
-    service: str, page: Page
+    service: str, page: Page, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Three sets meet hand 1's contract; the clock stopped the turn's search, and
     # the page said "You cannot go down this turn." (go_down null), and "A time limit
@@ -3197,7 +3201,7 @@ def test_shanghai_a_turn_the_clock_cut_is_not_said_to_be_impossible(
     page.get_by_label("Your hand", exact=True).fill("AS AD AC KS KD KC 5S 5D 5C")
     page.get_by_label("Contract", exact=True).select_option("1")
     shown = page.locator("#shanghai-answer")
-    cut_by_the_clock(page)
+    cut_by_the_clock(page, monkeypatch)
     _, advice = _advise(page)
     assert advice["play_status"] == "unknown"
     assert advice["go_down"] is None
