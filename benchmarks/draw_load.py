@@ -32,10 +32,10 @@ from pathlib import Path
 from typing import Any
 
 import solver.cpsat as cpsat
-from benchmarks.shanghai_speed import random_meld
+from benchmarks.shanghai_speed import deck, random_meld
 from solver.cpsat import Limit
 from solver.shanghai import STANDARD, Contract, Position, TableMeld, advise
-from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
+from solver.shanghai.notation import Card
 from solver.shanghai.position import Phase
 from solver.shanghai.rules import Rules
 from solver.shanghai.wire import ShanghaiAdviseRequest, advice_to_dict
@@ -129,7 +129,7 @@ def deal(rng: random.Random, rules: Rules, hand_number: int, size: int) -> Posit
 
 
 def _stock(rng: random.Random, rules: Rules) -> list[Card]:
-    stock = [c for c in ALL_NATURALS for _ in range(rules.decks)] + [JOKER] * rules.jokers
+    stock = deck(rules)
     rng.shuffle(stock)
     return stock
 

@@ -43,6 +43,7 @@ from solver.shanghai.advice import DEFAULT_TIME_LIMIT
 from solver.shanghai.contracts import HANDS
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
 from solver.shanghai.position import Phase
+from solver.shanghai.rules import Rules
 
 PHASES = (Phase.PLAY, Phase.DRAW)
 
@@ -61,8 +62,9 @@ class Row:
     optimal_share: float
 
 
-def deck() -> list[Card]:
-    return [c for c in ALL_NATURALS for _ in range(STANDARD.decks)] + [JOKER] * STANDARD.jokers
+def deck(rules: Rules = STANDARD) -> list[Card]:
+    """Every card of a game under ``rules``, in order."""
+    return [c for c in ALL_NATURALS for _ in range(rules.decks)] + [JOKER] * rules.jokers
 
 
 def random_meld(rng: random.Random, stock: list[Card]) -> TableMeld | None:
