@@ -61,8 +61,9 @@ def spend_the_clock(monkeypatch: pytest.MonkeyPatch, wire: str) -> None:
     """Every solve that the wire module ``wire`` (``"solver.shanghai.wire"``) starts
     from now on begins with its time already spent: what a clock-cut answer says. Spent
     long ago: a Shanghai draw phase's cap is ten times its time limit, past the limit's
-    deadline."""
-    spent = time.perf_counter() - 10_000.0
+    deadline. Never before 0, which a limit refuses: the clock counts from the machine's
+    start, and one started 650 s ago made every such test fail on a negative deadline."""
+    spent = max(0.0, time.perf_counter() - 10_000.0)
     monkeypatch.setattr(
         f"{wire}.Limit",
         lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),
