@@ -979,10 +979,12 @@ def nothing_to_review(chosen: int | None) -> str:
 
 def capped_note() -> str:
     """Said when a time limit stopped a search (an advice's or a review's, either
-    game's): the answer is then not the one the fixed work bound gives on any machine."""
+    game's): the answer then holds what that search had found when the clock stopped
+    it, not necessarily what the fixed work bound gives on any machine (what a search
+    to that bound would find is not known: none was run)."""
     return _(
-        "The time limit, not the fixed work bound, cut a search short: with more time"
-        " or on an idle machine the answer may differ."
+        "The time limit, not the fixed work bound, cut a search short: the answer holds"
+        " what that search had found by then."
     )
 
 

@@ -136,10 +136,13 @@ async function call(url, body, signal, tr, expected) {
     throw new ServiceError(tr.t("This service is not available here right now."), 401, detail);
   }
   if (response.status === 503) {
+    // Not "busy": the service answers 503 with every place taken, but also shutting
+    // down, for a worker lost or a request that waited too long (api/errors.py), and
+    // its detail, in its own words, is for the developer (as the 429's).
     const seconds = waitSeconds(wait);
     const message = seconds
-      ? tr.t("The service is busy. Try again in {wait} s.", { wait: seconds })
-      : tr.t("The service is busy. Try again shortly.");
+      ? tr.t("The service is unavailable for now (HTTP 503). Try again in {wait} s.", { wait: seconds })
+      : tr.t("The service is unavailable for now (HTTP 503). Try again shortly.");
     throw new ServiceError(message, 503, detail, [], wait);
   }
   throw new ServiceError(

@@ -243,8 +243,9 @@ export function drawAdvice(advice, request, tr = translator("en")) {
     })));
   } else if (advice.phase !== "draw") {
     // By the play search's own status (docs/shanghai.md), never the notes' words: a
-    // search the clock stopped found no way down, which is no proof there is none.
-    const stopped = advice.play_status === "unknown";
+    // search a limit stopped found no way down, which is no proof there is none; only
+    // "optimal" proves it ("feasible", plays found but not proven, was said as proven).
+    const stopped = advice.play_status === "unknown" || advice.play_status === "feasible";
     if (request.down && stopped && !advice.lay_offs) {
       parts.push(element("p", tr.t("No plays found before the search stopped.")));
     } else if (!request.down) {

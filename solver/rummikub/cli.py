@@ -272,15 +272,17 @@ def _unproven_calm(response: dict[str, Any]) -> list[str]:
     """A line saying that the table moves of a full answer are not proven the fewest,
     when they are not (``disruption_proven`` false: the least-disruption stage skipped,
     cut by its time limit, or stopped at its work bound): the counts above are then
-    only what this play does, and its steps may move tiles that need not move."""
+    only what this play does, and its steps may move tiles that need not move. With
+    ``time_capped`` it names the time limits, not saying that one stopped that stage:
+    the answer's flag is any of its searches' (the score's, the free jokers' count)."""
     if response["disruption_proven"]:
         return []
     if response["time_capped"]:
         return [
             _(
-                "Not proven to disturb the table least: a time limit stopped the search"
-                " (--time-limit, --disruption-time-limit); a play as good may move fewer"
-                " table tiles."
+                "Not proven to disturb the table least (a time limit cut a search of this"
+                " answer short: --time-limit, --disruption-time-limit); a play as good may"
+                " move fewer table tiles."
             )
         ]
     return [unproven_calm_text()]
@@ -301,7 +303,7 @@ def _asked_for_lines(response: dict[str, Any]) -> list[str]:
         lines.append(
             _("Table jokers no set needs: {count}", count=spare)
             if spare is not None
-            else _("Table jokers no set needs: not proven in time")
+            else _("Table jokers no set needs: not proven (the search stopped first)")
         )
     if (advice := response.get("advice")) is not None:
         lines.append(advice["text"])

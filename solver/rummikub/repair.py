@@ -137,7 +137,8 @@ class Repair:
     """With a rack: whether the rescue (or that there is none) is proven; None without."""
     free_jokers: int | None
     """When repairable: the table's jokers that no set needs (see
-    :mod:`solver.rummikub.free_jokers`); None otherwise or when not proven in time."""
+    :mod:`solver.rummikub.free_jokers`); None otherwise or when not proven (its search
+    stopped first)."""
     time_capped: bool
     """Whether a wall-clock limit, not the work bound, stopped a search."""
 

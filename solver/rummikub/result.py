@@ -48,4 +48,4 @@ class Play:
     free_jokers: int | None = None
     """When asked for: the table jokers (before the play) that no set needs, the
     table's other tiles lay out as valid sets without them; None when not asked for or
-    not proven in time."""
+    not proven (its search stopped at its work bound or the clock)."""

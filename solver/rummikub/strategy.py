@@ -95,7 +95,7 @@ def best_play(position: Position, rules: Rules, limit: Limit | None = None) -> P
             _(
                 "the bot's search was stopped by its {seconds} s safety cap before its"
                 " fixed amount of work: a move then depends on the machine's speed, so none"
-                " is made (a smaller position, or fewer tiles in the game, is decided in time)",
+                " is made",
                 seconds=f"{SAFETY_TIME_LIMIT:g}",
             )
         )
@@ -498,10 +498,10 @@ def _kept_reason(kept: Counter[Tile], sets: Play | None) -> str:
         parts.append(_n("the joker", "{n} jokers", kept[JOKER]))
     things = (len(sets.table) if sets is not None and sets.played else 0) + kept[JOKER]
     return _n(
-        "it keeps back {kept}, which can go down on any later turn, while on the table it"
-        " would help the opponents",
-        "it keeps back {kept}, which can go down on any later turn, while on the table they"
-        " would help the opponents",
+        "it keeps back {kept}, which can go down on any later turn, while on the table the"
+        " opponents could use it",
+        "it keeps back {kept}, which can go down on any later turn, while on the table the"
+        " opponents could use them",
         things,
         kept=_("{first} and {second}", first=parts[0], second=parts[1])
         if len(parts) == 2
@@ -515,8 +515,8 @@ def _nudge(sets: Play | None) -> str | None:
     if sets is None or not sets.played:
         return None
     return _(
-        "it keeps back tiles that can go down on any later turn, while on the table they"
-        " would help the opponents"
+        "it keeps back tiles that can go down on any later turn, while on the table the"
+        " opponents could use them"
     )
 
 

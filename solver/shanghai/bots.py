@@ -187,7 +187,7 @@ class Bot:
                 _(
                     "the bot's search was stopped by its {seconds} s safety cap before its"
                     " fixed amount of work: a move then depends on the machine's speed, so"
-                    " none is made (fewer decks, or fewer cards dealt, are decided in time)",
+                    " none is made",
                     seconds=f"{LIMIT.time:g}",
                 )
             )

@@ -439,8 +439,9 @@ def describe_advice(response: dict[str, Any], *, down: bool = False) -> str:
     go = response["go_down"]
     # By the play search's own status, not the answer's, the worst of every search: a
     # discard's search cut short said that the search for going down had stopped when
-    # no going down existed.
-    stopped = response["play_status"] == "unknown"
+    # no going down existed. Only "optimal" proves none: "feasible" (plays found, a limit
+    # cut the search) said "Go down: not this turn".
+    stopped = response["play_status"] in ("unknown", "feasible")
     if response["phase"] == "draw":
         lines.append(_("Before the draw:"))
     elif down:

@@ -29,6 +29,7 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from enum import Enum
 
 from ortools.sat.python import cp_model
 
@@ -124,11 +125,13 @@ def layable(contract: Contract, rules: Rules, limit: Limit | None = None) -> boo
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """What the contract check found: ``layable`` as :func:`layable` says it, and
-    ``cut``, whether the wall clock (not the fixed work) stopped its solve first."""
+    """What the contract check found: ``layable`` as :func:`layable` says it; ``cut``,
+    whether the wall clock (not the fixed work) stopped its solve first; ``done``, the
+    deterministic work (CP-SAT's units) its solve did before it stopped, measured."""
 
     layable: bool | None
     cut: bool = False
+    done: float = 0.0
 
     def note(self) -> str | None:
         """What an answer that lets the contract through unsettled must say (None when
@@ -137,9 +140,11 @@ class Verdict:
             return None
         if self.cut:
             return _(
-                "The time limit cut short the check of whether all the game's cards can lay"
-                " the contract at once, so the contract was not refused; with more time or on"
-                " an idle machine the check may settle it."
+                "The clock (the time limit) stopped the check of whether all the game's cards"
+                " can lay the contract at once after {done:.2f} of its {work:g} units of fixed"
+                " work (CP-SAT's work), so the contract was not refused.",
+                done=self.done,
+                work=CONTRACT_EFFORT,
             )
         return _(
             "The check of whether all the game's cards can lay the contract at once did not"
@@ -149,12 +154,17 @@ class Verdict:
     def refusal(self, contract: Contract) -> str:
         """Why a new game is not started on ``contract``, whose check did not settle
         (:func:`check_settled`): the fixed work stopped it (the same on any machine), or
-        the wall-clock safety cap of :data:`CONTRACT_TIME` (a busy machine)."""
+        the wall-clock safety cap of :data:`CONTRACT_TIME` did, after the work it says
+        (:attr:`done`); a verdict the cap cut is not remembered (:func:`contract_verdict`),
+        which the refusal says, not why the clock ran out (nothing measures that)."""
         if self.cut:
             why = _(
-                "its check's safety cap of {seconds:g} s stopped it before its fixed work did"
-                " (a busy machine), so the same settings may be accepted on an idle machine",
+                "its check's safety cap of {seconds:g} s stopped it after {done:.2f} of its"
+                " {work:g} units of fixed work (CP-SAT's work); a check the cap stopped is not"
+                " remembered, so the same settings are checked again when asked again",
                 seconds=CONTRACT_TIME,
+                done=self.done,
+                work=CONTRACT_EFFORT,
             )
         else:
             why = _(
@@ -199,9 +209,9 @@ def contract_verdict(contract: Contract, rules: Rules, limit: Limit | None = Non
     being alike). That solve runs within the wall-clock time ``limit`` has left (a
     request's own limit, started: the check is part of the request's time), else
     within :data:`CONTRACT_TIME`; only an outer safety cap: a verdict it cut is
-    :attr:`Verdict.cut`, unsettled, and not remembered, so the same question on an idle
-    machine is settled. A check that starts with ``limit``'s clock already run out is
-    cut at once."""
+    :attr:`Verdict.cut`, unsettled, and not remembered: the same question asked again
+    is checked again. A check that starts with ``limit``'s clock already run out is cut
+    at once (no work done)."""
     key = (contract, rules)
     with _LOCK:
         found = _VERDICTS.get(key)
@@ -241,7 +251,9 @@ def _verdict(contract: Contract, rules: Rules, limit: Limit | None) -> Verdict:
         return Verdict(True)
     if own.capped:
         limit.account(0.0).capped = True  # the answer under ``limit`` was cut too
-    return Verdict(None, cut=own.capped)
+    assert own.accounts  # the solve's account: the work it had left when it stopped
+    done = max(0.0, CONTRACT_EFFORT - own.accounts[-1].work)
+    return Verdict(None, cut=own.capped, done=done)
 
 
 def check_layable(contract: Contract, rules: Rules, limit: Limit | None = None) -> str | None:
@@ -377,14 +389,54 @@ def completion_model(
     return hm, needed
 
 
+class OutsCut(Enum):
+    """What left unseen cards undecided in :class:`Outs` when the search for outs reached
+    its count of constructions (:data:`MAX_OUT_CHECKS`), noted where it happened (outs
+    a search under the advice's limit left incomplete carry none: what stopped that is
+    :func:`~solver.shanghai.phase_budget.what_stopped`'s to say)."""
+
+    COUNT = "count"
+    """The count stopped the search, and nothing was asked after it (:meth:`Study.outs`)."""
+    COUNT_THEN_BUDGET = "count_then_budget"
+    """The count stopped the search, then the advice's work budget was spent before a
+    CP-SAT study could decide the rest (:meth:`Study.outs_after`)."""
+    COUNT_THEN_CLOCK = "count_then_clock"
+    """The count stopped the search, then the clock had run out before a CP-SAT study
+    could decide the rest (:meth:`Study.outs_after`)."""
+
+    def says(self) -> str:
+        """What stopped the search for outs, said of a count left "at least"."""
+        if self is OutsCut.COUNT_THEN_BUDGET:
+            return _(
+                "the search for outs reached its fixed count of {n} completions built for the"
+                " hand's discards together, and the advice's work budget was spent before"
+                " CP-SAT could decide the rest",
+                n=MAX_OUT_CHECKS,
+            )
+        if self is OutsCut.COUNT_THEN_CLOCK:
+            return _(
+                "the search for outs reached its fixed count of {n} completions built for the"
+                " hand's discards together, and the clock (the time limit) had run out before"
+                " CP-SAT could decide the rest",
+                n=MAX_OUT_CHECKS,
+            )
+        return _(
+            "the search for outs reached its fixed count of {n} completions built for the"
+            " hand's discards together",
+            n=MAX_OUT_CHECKS,
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Outs:
     """Unseen cards proven to lower a deficiency by one: the cards and the count
-    with their unseen copies; ``complete`` when every unseen card was decided."""
+    with their unseen copies; ``complete`` when every unseen card was decided; ``cut``,
+    when not, whether the count of constructions stopped the search (else None)."""
 
     cards: tuple[Card, ...]
     count: int
     complete: bool
+    cut: OutsCut | None = None
 
 
 class Study:
@@ -430,6 +482,9 @@ class Study:
         """Proven: not even every unseen card completes the contract. One more of
         them (drawn from those) then completes it no more: no card lowers it."""
         self.checks = 0
+        self._counted: set[Card | None] = set()
+        """The discards (None: none) whose :meth:`verdicts` the count of
+        constructions (:data:`MAX_OUT_CHECKS`) stopped."""
         self._gaps: dict[tuple[int, Card | None], frozenset[int]] = {}
         self._verdicts: dict[Card | None, dict[Card, bool | None]] = {}
         self._exact: dict[Card, bool | None] | None = None
@@ -582,6 +637,7 @@ class Study:
             for card in candidates + wild:
                 if found[card] is None:
                     if budget and self.checks >= MAX_OUT_CHECKS:
+                        self._counted.add(key)  # said by the outs left undecided (OutsCut)
                         break
                     if self.clock_out():
                         break
@@ -728,7 +784,8 @@ class Study:
         natural = {c: v for c, v in verdicts.items() if not self.rules.is_wild(c)}
         found = tuple(card for card, lowers in natural.items() if lowers)
         complete = all(v is not None for v in natural.values())
-        return Outs(found, sum(self.unseen[c] for c in found), complete)
+        cut = OutsCut.COUNT if not complete and discard in self._counted else None
+        return Outs(found, sum(self.unseen[c] for c in found), complete, cut)
 
     def outs_after(self, discard: Card, short: int) -> Outs:
         """The outs of the hand less ``discard`` (any discard; ``short``: the deficiency
@@ -742,9 +799,15 @@ class Study:
             found = self.outs(discard)
             if found.complete:
                 return found
-        if self.limit.out_of_time():
+        # Limit.out_of_time, asked in its two parts so as to say which one it was.
+        budget = self.limit.budget
+        spent = budget is not None and budget.refuse()
+        if spent or self.limit.clock_ran_out():
             # The study of the rest would search and solve on a spent clock.
             self.status = self.status.worst(Status.UNKNOWN)
+            if found.cut is OutsCut.COUNT:
+                then = OutsCut.COUNT_THEN_BUDGET if spent else OutsCut.COUNT_THEN_CLOCK
+                found = replace(found, cut=then)
             return found
         rest = self.hand.copy()
         rest[discard] -= 1
@@ -866,7 +929,8 @@ def _reason(
     """Why ``card`` is discarded; ``proven``: whether ``short`` is proven the fewest any
     discard leaves (else it is only the fewest found); ``why``: what stopped a search
     first (:func:`~solver.shanghai.phase_budget.what_stopped`), said of a figure not
-    proven."""
+    proven, unless the count of constructions stopped the search for ``outs`` (its
+    :attr:`Outs.cut`, which says so instead)."""
     if short == 0:
         where = _("the rest of the hand still meets the contract")
     elif not proven:
@@ -910,7 +974,7 @@ def _reason(
                     "the most outs found (at least {n} unseen natural cards would each lower"
                     " that by one; not every card was decided: {why})",
                     outs.count,
-                    why=why,
+                    why=why if outs.cut is None else outs.cut.says(),
                 )
             )
         parts.append(_("the most points ({points})", points=rules.points(card)))

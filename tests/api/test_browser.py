@@ -3227,6 +3227,22 @@ def test_shanghai_a_turn_the_clock_cut_is_not_said_to_be_impossible(
     _, advice = _advise(page)
     assert (advice["play_status"], advice["go_down"]) == ("optimal", None)
     expect(shown).to_contain_text("You cannot go down this turn.")
+    # play_status feasible: a limit stopped the turn's search after it found plays, none
+    # going down (docs/shanghai.md, play_status), no proof either: the page said "You
+    # cannot go down this turn.", as of a proven turn.
+
+    def stopped(route: Route) -> None:
+        request = route.request.post_data_json
+        assert isinstance(request, dict)
+        answer = advise_shanghai(request)
+        route.fulfill(json={**answer, "play_status": "feasible", "status": "feasible"})
+
+    page.route(f"**{SHANGHAI_ADVISE}", stopped)
+    _, advice = _advise(page)
+    assert (advice["play_status"], advice["go_down"]) == ("feasible", None)
+    expect(shown).to_contain_text("No way to go down found before the search stopped.")
+    expect(shown).not_to_contain_text("You cannot go down this turn.")
+    page.unroute(f"**{SHANGHAI_ADVISE}")
     page.get_by_label("Your hand", exact=True).fill("7H")
     page.get_by_label("I am down (met the contract)").check()
     _, advice = _advise(page)
@@ -4167,8 +4183,8 @@ def test_review_tab_never_calls_a_best_not_proven_best_and_says_a_cut_by_the_clo
     # server): its line says what the search found, not "best", and the turn and
     # the review say the time limit cut a search, as the answer does.
     capped_note = (
-        "The time limit, not the fixed work bound, cut a search short: with more time"
-        " or on an idle machine the answer may differ."
+        "The time limit, not the fixed work bound, cut a search short: the answer holds"
+        " what that search had found by then."
     )
     if game == "rummikub":
         path = REVIEW
@@ -4575,8 +4591,8 @@ def test_japanese_sentences_are_joined_without_english_separators(service: str, 
 
 
 CAPPED_NOTE = (
-    "The time limit, not the fixed work bound, cut a search short: with more time"
-    " or on an idle machine the answer may differ."
+    "The time limit, not the fixed work bound, cut a search short: the answer holds"
+    " what that search had found by then."
 )
 
 

@@ -351,22 +351,24 @@ def test_strong_keeps_back_rack_sets_and_the_joker() -> None:
 
 
 def test_strong_says_what_it_keeps_back_in_the_number_it_keeps() -> None:
-    """One thing kept back (one set, or the joker alone) would help the opponents, not
-    "they would"; a set and the joker, or two sets, they would."""
+    """One thing kept back (one set, or the joker alone) the opponents could use "it",
+    not "them"; a set and the joker, or two sets, "them". (It said they "would help the
+    opponents", which the bot does not check: that the table's tiles are theirs to use
+    too is the rules'.)"""
     one_set = Strong().decide(view("R4 K5 K6 K7 O1", "R1 R2 R3"))
     assert [str(t) for t in one_set.played] == ["R4"]
     assert one_set.reason == (
         "it keeps back 1 set that stands on the rack alone, which can go down on any"
-        " later turn, while on the table it would help the opponents"
+        " later turn, while on the table the opponents could use it"
     )
     joker = Strong().decide(view("R4 J K9", "R1 R2 R3"))
     assert [str(t) for t in joker.played] == ["R4"]
     assert joker.reason == (
         "it keeps back the joker, which can go down on any later turn, while on the"
-        " table it would help the opponents"
+        " table the opponents could use it"
     )
     both = Strong().decide(view("R1 R2 R3 K11 O4 J", "K8 K9 K10"))
-    assert both.reason.endswith("while on the table they would help the opponents")
+    assert both.reason.endswith("while on the table the opponents could use them")
 
 
 def test_strong_holds_back_even_against_a_nearly_empty_rack_unless_told() -> None:
@@ -627,7 +629,7 @@ def test_the_nudges_advice_does_not_say_how_the_rack_is_made_up() -> None:
     nudge = solve_rummikub({**HOLDING, "opponents": opponents, "hint_level": "nudge"})
     assert nudge["advice"]["text"] == (
         "The strong bot would play only 1 of the 5 tiles: it keeps back tiles that can go"
-        " down on any later turn, while on the table they would help the opponents."
+        " down on any later turn, while on the table the opponents could use them."
     )
     tile = solve_rummikub({**HOLDING, "opponents": opponents, "hint_level": "tile"})
     assert "1 set that stands on the rack alone and the joker" in tile["advice"]["text"]
@@ -644,7 +646,7 @@ def test_the_nudges_advice_does_not_say_how_the_rack_is_made_up() -> None:
     answer = solve_rummikub({**joker, "opponents": opponents, "hint_level": "nudge"})
     assert answer["advice"]["text"].endswith(
         "it keeps back the joker, which can go down on any later turn, while on the table"
-        " it would help the opponents."
+        " the opponents could use it."
     )
 
 

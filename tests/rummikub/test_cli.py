@@ -276,7 +276,8 @@ def test_a_time_limit_that_stopped_the_calm_search_is_said(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # time_capped and disruption_proven went unsaid: the answer of a search the clock
-    # cut read as the proven calm one.
+    # cut read as the proven calm one. Then it said "a time limit stopped the search",
+    # of the calm stage, which time_capped (any search's) does not establish.
     def cut(request: dict[str, Any]) -> dict[str, Any]:
         return {**solve_rummikub(request), "time_capped": True, "disruption_proven": False}
 
@@ -284,8 +285,9 @@ def test_a_time_limit_that_stopped_the_calm_search_is_said(
     assert main(["solve", "--rack", "R1 R2 R3", "--table", "K1 K2 K3"]) == 0
     said = [line for line in capsys.readouterr().out.splitlines() if "Not proven" in line]
     assert said == [
-        "Not proven to disturb the table least: a time limit stopped the search"
-        " (--time-limit, --disruption-time-limit); a play as good may move fewer table tiles."
+        "Not proven to disturb the table least (a time limit cut a search of this answer"
+        " short: --time-limit, --disruption-time-limit); a play as good may move fewer table"
+        " tiles."
     ]
 
 
@@ -903,8 +905,8 @@ def test_validate_says_a_consequence_the_clock_cut(
     out = capsys.readouterr().out
     assert out.endswith(
         "The search stopped before finding out whether the move can still be put right.\n"
-        "The time limit, not the fixed work bound, cut a search short: with more time or on "
-        "an idle machine the answer may differ.\n"
+        "The time limit, not the fixed work bound, cut a search short: the answer holds what "
+        "that search had found by then.\n"
     )
     assert main([*move, "--lang", "ja"]) == 0
     with language("ja"):
@@ -1309,8 +1311,8 @@ CUT_TABLE = (
 
 
 CAPPED_NOTE = (
-    "The time limit, not the fixed work bound, cut a search short: with more time"
-    " or on an idle machine the answer may differ."
+    "The time limit, not the fixed work bound, cut a search short: the answer holds"
+    " what that search had found by then."
 )
 
 

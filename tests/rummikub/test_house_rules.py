@@ -483,7 +483,7 @@ def test_free_jokers_when_asked_for() -> None:
 def test_free_jokers_cut_by_the_clock_say_time_capped(
     where: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A count the clock stopped is null ("not proven in time"), and the answer said
+    """A count the clock stopped is null ("not proven"), and the answer said
     time_capped false: the same request answered 1 on an idle machine, unsaid (seen at
     a 15 ms and a 60 ms limit on a table of 43 tiles)."""
 

@@ -166,6 +166,19 @@ def test_play_status_says_the_turns_search_stopped_apart_from_the_status(
     assert "Go down: none found before the search stopped\n" in describe_advice(quiet)
 
 
+def test_a_turn_a_limit_cut_after_finding_plays_is_not_said_to_have_no_way_down() -> None:
+    """play_status feasible: a limit cut the turn's search after it found plays, none
+    going down, which proves nothing of going down; the CLI said "Go down: not this
+    turn", as of a proven turn (and the demo page "You cannot go down this turn.")."""
+    proven = advise_shanghai({**THREE_SETS, "hand": ["7H", "8C", "9D", "KS"]})
+    assert (proven["play_status"], proven["go_down"]) == ("optimal", None)
+    assert "Go down: not this turn\n" in describe_advice(proven)
+    cut = {**proven, "play_status": "feasible", "status": "feasible"}
+    said = describe_advice(cut)
+    assert "Go down: none found before the search stopped\n" in said
+    assert "not this turn" not in said
+
+
 def test_play_status_is_proven_when_only_another_search_stopped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

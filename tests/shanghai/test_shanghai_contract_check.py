@@ -1,7 +1,7 @@
 """The contract check (solver.shanghai.deficiency.layable): the hardest contracts seen
 are refused by counting, without a solve, and a check the wall clock cut short says
-so and is not remembered, so the same request gets the same answer once the machine is
-idle again."""
+so (with the work it had done) and is not remembered, so the same request asked again is
+checked again."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from ortools.sat.python import cp_model
 
 from api import worker
 from meldwise.cli import main
@@ -107,9 +108,8 @@ def test_the_contract_that_needs_a_solve_does() -> None:
 
 
 def test_a_check_the_wall_clock_cut_is_not_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Cut by its safety cap (a busy machine), the check settles nothing; the next call,
-    on an idle machine, settles it: the unsettled answer was once cached for the
-    process's life."""
+    """Cut by its safety cap, the check settles nothing; the next call, with its full
+    cap, settles it: the unsettled answer was once cached for the process's life."""
     rules, contract = NEEDS_A_SOLVE
     rules = fresh(rules)
     monkeypatch.setattr(deficiency, "CONTRACT_TIME", 1e-9)
@@ -133,8 +133,10 @@ def test_advice_whose_contract_check_the_clock_cut_says_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The check runs inside the request's time limit; cut by it, the contract is let
-    through and the answer says that the check was cut (and that a time limit cut a
-    search), in English and Japanese; nothing unsettled is remembered."""
+    through and the answer says that the clock stopped the check, and how much of its
+    fixed work was done (measured: here none, every reading of the clock a second on),
+    in English and Japanese; nothing unsettled is remembered. It said "with more time or
+    on an idle machine the check may settle it", which nothing had checked."""
     rules, contract = NEEDS_A_SOLVE
     rules = fresh(rules)
     request = request_of(contract, rules, time_limit_ms=2000)
@@ -142,22 +144,24 @@ def test_advice_whose_contract_check_the_clock_cut_says_so(
     answer = advise_shanghai(request)
     assert answer["time_capped"], answer
     assert answer["status"] == "unknown", answer
-    said = [note for note in answer["notes"] if "cut short" in note]
+    said = [note for note in answer["notes"] if "stopped the check" in note]
     assert said == [
-        "The time limit cut short the check of whether all the game's cards can lay the"
-        " contract at once, so the contract was not refused; with more time or on an idle"
-        " machine the check may settle it."
+        "The clock (the time limit) stopped the check of whether all the game's cards can"
+        " lay the contract at once after 0.00 of its 10 units of fixed work (CP-SAT's work),"
+        " so the contract was not refused."
     ], answer["notes"]
+    assert not any("idle" in note for note in answer["notes"]), answer["notes"]
     japanese = advise_shanghai({**request, "lang": "ja"})
     assert japanese["time_capped"], japanese
     assert any("コントラクトを一度に並べられるか" in note for note in japanese["notes"]), japanese[
         "notes"
     ]
-    assert not any("cut short" in note for note in japanese["notes"]), japanese["notes"]
+    assert any("0.00単位" in note for note in japanese["notes"]), japanese["notes"]
+    assert not any("stopped the check" in note for note in japanese["notes"]), japanese["notes"]
     monkeypatch.undo()
     assert layable(contract, rules) is True
     settled = advise_shanghai(request)
-    assert not any("cut short" in note for note in settled["notes"]), settled
+    assert not any("stopped the check" in note for note in settled["notes"]), settled
 
 
 def test_a_check_its_fixed_work_leaves_unsettled_says_so_and_is_remembered(
@@ -176,7 +180,7 @@ def test_a_check_its_fixed_work_leaves_unsettled_says_so_and_is_remembered(
         "The check of whether all the game's cards can lay the contract at once did not"
         " settle within its fixed work, so the contract was not refused."
     ) in answer["notes"], answer["notes"]
-    assert not any("cut short" in note for note in answer["notes"]), answer["notes"]
+    assert not any("clock" in note for note in answer["notes"]), answer["notes"]
     monkeypatch.undo()
     assert layable(contract, rules) is None  # remembered: no new solve
 
@@ -239,18 +243,39 @@ def test_a_new_game_whose_contract_check_did_not_settle_is_refused(
 def test_a_new_game_whose_contract_check_the_clock_cut_says_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Cut by its wall-clock safety cap (a busy machine), the check refuses the new game
-    saying so, and is not remembered: on an idle machine the same settings start a game."""
+    """Cut by its wall-clock safety cap, the check refuses the new game saying so and how
+    much of its fixed work was done (none: the cap had passed before the solve), and is
+    not remembered: asked again, with its full cap, the same settings start a game. It
+    blamed "a busy machine", which nothing had measured."""
     rules = fresh(UNSETTLED_GAME)
     monkeypatch.setattr(deficiency, "CONTRACT_TIME", 1e-9)
     with pytest.raises(RulesError) as refused:
         GameSettings(rules=rules, players=2, hands=1)
     assert str(refused.value) == (
         "hand 1: whether all the game's cards can lay the contract (set of 3 + set of 3) at"
-        " once was not settled: its check's safety cap of 1e-09 s stopped it before its fixed"
-        " work did (a busy machine), so the same settings may be accepted on an idle machine;"
-        " a new game is not started on a contract that may be impossible to lay (no player"
-        " could ever go down in that hand)"
+        " once was not settled: its check's safety cap of 1e-09 s stopped it after 0.00 of its"
+        " 10 units of fixed work (CP-SAT's work); a check the cap stopped is not remembered, so"
+        " the same settings are checked again when asked again; a new game is not started on"
+        " a contract that may be impossible to lay (no player could ever go down in that"
+        " hand)"
     )
     monkeypatch.undo()
     assert GameSettings(rules=rules, players=2, hands=1).rules == rules
+
+
+def test_a_cut_check_says_the_work_its_solve_did(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The work said is what the solve's account shows it did, not the fixed work: a
+    solve the clock stopped with 7.5 of its 10 units left says 2.50 done."""
+
+    def cut_after_some_work(hm: Any, limit: Any, effort: float = 1.0) -> Any:
+        account = limit.account(effort)
+        account.work = effort - 2.5
+        account.capped = True
+        return cp_model.UNKNOWN, None
+
+    rules, contract = NEEDS_A_SOLVE
+    monkeypatch.setattr(deficiency, "solve_model", cut_after_some_work)
+    verdict = deficiency.contract_verdict(contract, fresh(rules))
+    assert verdict == deficiency.Verdict(None, cut=True, done=2.5)
+    assert "after 2.50 of its 10 units of fixed work" in (verdict.note() or "")
+    assert "after 2.50 of its 10 units of fixed work" in verdict.refusal(contract)

@@ -16,13 +16,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solver.shanghai.deficiency as deficiency_module
+import solver.shanghai.phase_budget as phase_budget
 from solver import advise_shanghai
 from solver.cpsat import Limit
 from solver.shanghai import STANDARD, Contract, Position, parse_cards
-from solver.shanghai.deficiency import Outs, Study, _reason, deficiency
+from solver.shanghai.cli import describe_advice
+from solver.shanghai.deficiency import Outs, OutsCut, Study, _reason, deficiency
 from solver.shanghai.melds import TableMeld, read_meld
 from solver.shanghai.model import solve_model
 from solver.shanghai.notation import ALL_NATURALS, JOKER, Card
+from solver.shanghai.phase_budget import PhaseBudget
 from solver.shanghai.rules import Rules
 from tests.shanghai.brute import Brute, wild
 from tests.shanghai.strategies import RANDOMS, contract_of
@@ -334,3 +337,54 @@ def test_a_spent_clock_stops_the_search_for_outs_and_the_answer_says_so(
     japanese = advise_shanghai({**LONG_HAND, "lang": "ja"})
     assert japanese["time_capped"] is True
     assert japanese["discard"]["card"] == cut["discard"]["card"]
+
+
+def test_outs_the_count_of_constructions_cut_say_that_count_stopped_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The search for outs stops at its count of constructions (``MAX_OUT_CHECKS``, here
+    20 of the some 300 the long hand's 12 tied discards build), and the advice's work
+    budget (none) keeps CP-SAT from deciding the rest: the outs are "at least", and the
+    reason said that the work budget stopped a search first, naming neither the count
+    nor what the budget did. It names both, in English and Japanese, on the library's
+    reason and the command line's lines; nothing was cut by the clock."""
+    monkeypatch.setattr(deficiency_module, "MAX_OUT_CHECKS", 20)
+    monkeypatch.setattr(phase_budget, "PLAY", PhaseBudget(work=0.0, solves=0))
+    answer = advise_shanghai(LONG_HAND)
+    assert answer["time_capped"] is False
+    reason = answer["discard"]["reason"]
+    assert "at least" in reason
+    said = (
+        "not every card was decided: the search for outs reached its fixed count of 20"
+        " completions built for the hand's discards together, and the advice's work budget"
+        " was spent before CP-SAT could decide the rest)"
+    )
+    assert said in reason
+    assert "stopped a search first" not in reason
+    assert said in describe_advice(answer)
+    japanese = advise_shanghai({**LONG_HAND, "lang": "ja"})
+    assert japanese["discard"]["card"] == answer["discard"]["card"]
+    assert "20通り" in japanese["discard"]["reason"]
+    assert "search" not in japanese["discard"]["reason"]
+
+
+def test_outs_the_count_cut_say_so_as_data() -> None:
+    """:meth:`Study.outs` of a hand whose search for outs reached its count carries that
+    cut (:class:`OutsCut`), the outs of a hand it did not reach none."""
+    rules = Rules(decks=8, jokers_per_deck=4, twos_wild=True)
+    contract = Contract.for_hand(10, rules)
+    cards = LONG_HAND["hand"]
+    assert isinstance(cards, list)
+    hand = Counter(parse_cards(" ".join(cards)))
+    upcard = parse_cards("KS")[0]  # LONG_HAND's
+    unseen = +Position(tuple(hand.elements()), contract, upcard=upcard).unseen(rules)
+    study = Study(hand, contract, unseen, rules)
+    whole = [study.outs(card) for card in sorted(hand) if study.keeps(card)]
+    assert whole
+    assert all(o.complete and o.cut is None for o in whole)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(deficiency_module, "MAX_OUT_CHECKS", 20)
+        study = Study(hand, contract, unseen, rules)
+        cut = [study.outs(card) for card in sorted(hand) if study.keeps(card)]
+    assert any(not o.complete for o in cut)
+    assert all(o.cut is OutsCut.COUNT for o in cut if not o.complete)
