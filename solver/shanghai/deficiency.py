@@ -950,7 +950,7 @@ def _reason(
             " discard leaves",
             short,
         )
-    count = str(outs.count) if outs.complete else _("at least {n}", n=outs.count)
+    undecided = why if outs.cut is None else outs.cut.says()
     if tied > 1:
         parts = []
         if danger is not None:
@@ -963,7 +963,7 @@ def _reason(
                     "the most outs found ({count} unseen natural cards would each lower that by"
                     " one, each checked)",
                     outs.count,
-                    count=count,
+                    count=outs.count,
                 )
             )
         elif short > 0:
@@ -974,7 +974,7 @@ def _reason(
                     "the most outs found (at least {n} unseen natural cards would each lower"
                     " that by one; not every card was decided: {why})",
                     outs.count,
-                    why=why if outs.cut is None else outs.cut.says(),
+                    why=undecided,
                 )
             )
         parts.append(_("the most points ({points})", points=rules.points(card)))
@@ -985,6 +985,18 @@ def _reason(
             tied=tied,
             parts=_(", then ").join(parts),
         )
+    if short > 0 and not outs.complete:
+        # "at least" said why, as of tied discards (it once said it of those alone).
+        return _n(
+            "Discard {card}: {where}; at least {n} unseen natural card would lower it by one"
+            " (not every card was decided: {why}).",
+            "Discard {card}: {where}; at least {n} unseen natural cards would each lower it by"
+            " one (not every card was decided: {why}).",
+            outs.count,
+            card=card,
+            where=where,
+            why=undecided,
+        )
     if short > 0:
         return _n(
             "Discard {card}: {where}; {count} unseen natural card would each lower it by one.",
@@ -992,7 +1004,7 @@ def _reason(
             outs.count,
             card=card,
             where=where,
-            count=count,
+            count=outs.count,
         )
     return _("Discard {card}: {where}.", card=card, where=where)
 

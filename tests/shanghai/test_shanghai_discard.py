@@ -167,6 +167,20 @@ def test_a_count_cut_short_is_not_said_to_be_checked() -> None:
     assert "each checked" not in reason
 
 
+@pytest.mark.parametrize("tied", [1, 2])
+def test_a_count_cut_short_says_what_stopped_it_of_one_discard_too(tied: int) -> None:
+    """Outs left "at least" say why whether or not the discard was tied: of the only
+    discard keeping the deficiency the reason said "at least 4 unseen natural cards
+    would each lower it by one." and nothing of why."""
+    outs = Outs((), 4, False, OutsCut.COUNT)
+    reason = _reason(Card.parse("7H"), 3, outs, 0, tied, STANDARD, why="never said here")
+    assert "at least 4" in reason
+    assert "not every card was decided: the search for outs reached its fixed count" in reason
+    assert "never said here" not in reason
+    searched = _reason(Card.parse("7H"), 3, Outs((), 4, False), 0, tied, STANDARD, why="X")
+    assert "not every card was decided: X" in searched
+
+
 def test_discards_that_keep_the_deficiency_share_the_proof_of_the_whole_hand(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
