@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 import solver.shanghai.deficiency as deficiency_module
 import solver.shanghai.phase_budget as phase_budget
 from solver import advise_shanghai
-from solver.cpsat import Limit
+from solver.cpsat import Budget, Limit
 from solver.shanghai import STANDARD, Contract, Position, parse_cards
 from solver.shanghai.cli import describe_advice
 from solver.shanghai.deficiency import Outs, OutsCut, Study, _reason, deficiency
@@ -384,7 +385,9 @@ def test_outs_the_count_of_constructions_cut_say_that_count_stopped_them(
 
 def test_outs_the_count_cut_say_so_as_data() -> None:
     """:meth:`Study.outs` of a hand whose search for outs reached its count carries that
-    cut (:class:`OutsCut`), the outs of a hand it did not reach none."""
+    cut (:class:`OutsCut`), the outs of a hand it did not reach none; and
+    :meth:`Study.outs_after`, when a spent budget or a spent clock then keeps CP-SAT from
+    deciding the rest, says which of the two followed."""
     rules = Rules(decks=8, jokers_per_deck=4, twos_wild=True)
     contract = Contract.for_hand(10, rules)
     cards = LONG_HAND["hand"]
@@ -402,3 +405,14 @@ def test_outs_the_count_cut_say_so_as_data() -> None:
         cut = [study.outs(card) for card in sorted(hand) if study.keeps(card)]
     assert any(not o.complete for o in cut)
     assert all(o.cut is OutsCut.COUNT for o in cut if not o.complete)
+    short = study.value
+    assert short is not None
+    [card, *_] = [c for c in sorted(hand) if study.keeps(c) and not study.outs(c).complete]
+    spent = {
+        OutsCut.COUNT_THEN_BUDGET: Limit(budget=Budget(0, 0.0)),
+        OutsCut.COUNT_THEN_CLOCK: replace(Limit(), deadline=0.0),
+    }
+    for then, limit in spent.items():
+        study.limit = limit
+        after = study.outs_after(card, short)
+        assert (after.complete, after.cut) == (False, then)
