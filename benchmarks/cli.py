@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import shlex
 from collections.abc import Sequence
 from typing import TextIO
@@ -33,6 +32,8 @@ from benchmarks.suite import (
     DEFAULT_PER_BUCKET,
     DEFAULT_SEED,
     DEFAULT_TIME_LIMIT,
+    MAX_PER_BUCKET,
+    MAX_REPEAT,
     QUICK_PER_BUCKET,
     Config,
     run_suite,
@@ -40,11 +41,12 @@ from benchmarks.suite import (
 from solver.commands import (
     Commands,
     Parser,
-    Seconds,
+    add_time_limit_flag,
     dispatch,
     file_path,
+    in_range,
     ready_to_write,
-    seconds_text,
+    time_limit_ms,
     whole_number,
     write_file,
 )
@@ -71,7 +73,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--per-bucket",
         type=whole_number,
         metavar="N",
-        help=f"positions per bucket (default {DEFAULT_PER_BUCKET}; self-play deals 3N)",
+        help=f"positions per bucket (default {DEFAULT_PER_BUCKET}; 1 to {MAX_PER_BUCKET};"
+        " self-play deals 3N)",
     )
     parser.add_argument(
         "--quick",
@@ -90,19 +93,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=",".join(mode.value for mode in Mode),
         help="comma-separated modes: tiles, points, opening (default all)",
     )
-    parser.add_argument(
-        "--time-limit",
-        type=Seconds,
-        default=DEFAULT_TIME_LIMIT,
-        metavar="SECONDS",
-        help=f"solver time limit per solve ({DEFAULT_TIME_LIMIT:g})",
-    )
+    # The range of meldwise solve's --time-limit: 1e9 was taken here.
+    add_time_limit_flag(parser, "solver time limit per solve", default=DEFAULT_TIME_LIMIT)
     parser.add_argument(
         "--repeat",
         type=whole_number,
         default=1,
         metavar="N",
-        help="run each solve N times and keep the fastest (1): steadier on a shared machine",
+        help=f"run each solve N times and keep the fastest (1; 1 to {MAX_REPEAT}): steadier on"
+        " a shared machine",
     )
     parser.add_argument(
         "--peer",
@@ -172,29 +171,11 @@ def config_from(args: argparse.Namespace) -> Config:
     per_bucket = args.per_bucket
     if per_bucket is None:
         per_bucket = QUICK_PER_BUCKET if args.quick else DEFAULT_PER_BUCKET
-    if per_bucket < 1:
-        raise MeldwiseError(
-            _(
-                "{flag} must be at least {least}, got {value}",
-                flag="--per-bucket",
-                least=1,
-                value=per_bucket,
-            )
-        )
-    if args.repeat < 1:
-        raise MeldwiseError(
-            _(
-                "{flag} must be at least {least}, got {value}",
-                flag="--repeat",
-                least=1,
-                value=args.repeat,
-            )
-        )
-    if not 0 < args.time_limit < math.inf:  # NaN too
-        shown = seconds_text(args.time_limit)
-        raise MeldwiseError(
-            _("--time-limit must be a positive number of seconds, got {value}", value=shown)
-        )
+    in_range("--per-bucket", per_bucket, 1, MAX_PER_BUCKET)
+    in_range("--repeat", args.repeat, 1, MAX_REPEAT)
+    in_range("--slowest", args.slowest, 0)  # more than the solves: all of them
+    # In whole milliseconds, as meldwise solve sends it: the same solves.
+    time_limit = time_limit_ms(args.time_limit) / 1000
     modes: list[Mode] = []
     for name in _split(args.modes):
         try:
@@ -222,15 +203,6 @@ def config_from(args: argparse.Namespace) -> Config:
                 backend=args.peer_backend,
             )
         )
-    if args.slowest < 0:
-        raise MeldwiseError(
-            _(
-                "{flag} must be at least {least}, got {value}",
-                flag="--slowest",
-                least=0,
-                value=args.slowest,
-            )
-        )
     try:
         # Checked here, not as the run begins: said without its flag, after a blank line
         # the progress bar left.
@@ -242,7 +214,7 @@ def config_from(args: argparse.Namespace) -> Config:
         per_bucket=per_bucket,
         buckets=tuple(_split(args.buckets)),
         modes=tuple(modes),
-        time_limit=args.time_limit,
+        time_limit=time_limit,
         repeat=args.repeat,
         peer=args.peer,
         peer_backend=args.peer_backend,

@@ -30,6 +30,15 @@ DEFAULT_SEED = 2026
 DEFAULT_PER_BUCKET = 10
 QUICK_PER_BUCKET = 2
 DEFAULT_TIME_LIMIT = 10.0
+MAX_PER_BUCKET = 1000
+"""Most positions per bucket (``--per-bucket``): 33,000 positions, all dealt before the
+first solve, each solved in three modes (99,000 trials, about 90 MB of ``--json`` at
+0.9 kB a trial, an hour or more at some 30 ms a trial); the README's figures use 20.
+Unbounded, ``--per-bucket 99999999999999999999`` was taken and dealt for ever."""
+MAX_REPEAT = 100
+"""Most runs of each solve (``--repeat``), the fastest kept: 20 times the 5 that
+docs/benchmarks.md advises with ``--peer`` (the README's figures use 2). Unbounded, a
+run of ``--repeat 99999999999999999999`` solved its first position for ever."""
 
 WARM_UP = Position.parse("R1 R2 R12 R13 J K9", "K5 K6 K7 | B9 O9 R9")
 """Solved once in every mode by each solver before timing starts (imports, caches)."""

@@ -911,6 +911,21 @@ def _check_flag_digits(flag: str, number: str) -> None:
         raise MeldwiseError(_("{where}: {problem}", where=flag, problem=problem))
 
 
+def in_range(flag: str, value: int, least: int, most: int | None = None) -> int:
+    """``value``, a whole number ``flag`` gave (a count, a seed), when it is ``least`` to
+    ``most`` (no upper bound when None); else a :class:`MeldwiseError` naming the flag
+    and the bound missed, quoting the value."""
+    if value < least:
+        raise MeldwiseError(
+            _("{flag} must be at least {least}, got {value}", flag=flag, least=least, value=value)
+        )
+    if most is not None and value > most:
+        raise MeldwiseError(
+            _("{flag} must be at most {most}, got {value}", flag=flag, most=most, value=value)
+        )
+    return value
+
+
 def time_limit_ms(
     seconds: float,
     highest_ms: int = MAX_TIME_LIMIT_MS,

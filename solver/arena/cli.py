@@ -31,6 +31,7 @@ from solver.commands import (
     add_option_flag,
     bot_names,
     fields_from_flags,
+    in_range,
     parse_options,
     ready_to_write,
     whole_number,
@@ -135,19 +136,7 @@ def run_tournament_command(
         # As meldwise game --seed, so that each game replays alone.
         ("--seed", args.seed, 0, MAX_SEED),
     ):
-        if value < least:
-            raise MeldwiseError(
-                _(
-                    "{flag} must be at least {least}, got {value}",
-                    flag=flag,
-                    least=least,
-                    value=value,
-                )
-            )
-        if value > most:
-            raise MeldwiseError(
-                _("{flag} must be at most {most}, got {value}", flag=flag, most=most, value=value)
-            )
+        in_range(flag, value, least, most)
     if args.scheduler is not None and args.dispatch != "dask":
         # The local pool has no scheduler: the address was ignored without a word.
         raise MeldwiseError(_("--scheduler is a Dask scheduler's address: add --dispatch dask"))

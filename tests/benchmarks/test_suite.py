@@ -182,8 +182,8 @@ TINY = ["--per-bucket", "1", "--buckets", "t0-r6", "--modes", "tiles"]
         (["--buckets", "t99-*"], "error: --buckets: bucket pattern 't99-*' matches no bucket"),
         (["--per-bucket", "0"], "--per-bucket must be at least 1"),
         # It was said without the flag: "time must be a finite number of seconds".
-        (["--time-limit", "nan"], "--time-limit must be a positive number of seconds, got nan"),
-        (["--time-limit", "0"], "--time-limit must be a positive number of seconds, got 0"),
+        (["--time-limit", "nan"], "--time-limit must be between 0.001 and 300 seconds, got nan"),
+        (["--time-limit", "0"], "--time-limit must be between 0.001 and 300 seconds, got 0"),
         # Both were taken without a word: --score-only won, the backend was unused.
         ([*TINY, "--score-only", "--default-only"], "--score-only and --default-only contradict"),
         ([*TINY, "--peer-backend", "HIGHS"], "--peer-backend HIGHS needs --peer"),
@@ -197,6 +197,61 @@ def test_bad_arguments_exit_2_naming_the_culprit(
     captured = capsys.readouterr()
     assert message in captured.err
     assert "Traceback" not in captured.err
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "said"),
+    [
+        # --time-limit 1e9 was taken, which every other command refuses past 300 s.
+        ("--time-limit", "1e9", "must be between 0.001 and 300 seconds, got 1e9"),
+        ("--time-limit", "300.0001", "must be between 0.001 and 300 seconds, got 300.0001"),
+        ("--time-limit", "inf", "must be between 0.001 and 300 seconds, got inf"),
+        ("--time-limit", "-1", "must be between 0.001 and 300 seconds, got -1"),
+        ("--time-limit", "0.0004", "must be between 0.001 and 300 seconds, got 0.0004"),
+        # Taken, and dealt or solved for ever.
+        ("--per-bucket", "1001", "must be at most 1000, got 1001"),
+        ("--per-bucket", "-2", "must be at least 1, got -2"),
+        ("--repeat", "101", "must be at most 100, got 101"),
+        ("--repeat", "99999999999999999999", "must be at most 100, got 99999999999999999999"),
+        ("--repeat", "-1", "must be at least 1, got -1"),
+        ("--slowest", "-5", "must be at least 0, got -5"),
+    ],
+)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_bench_refuses_a_number_out_of_its_range_quoting_it(
+    flag: str,
+    value: str,
+    said: str,
+    lang: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def taken(*_args: object) -> None:
+        pytest.fail(f"bench ran with {flag} {value}")  # as it did: for ever, at 1e20
+
+    monkeypatch.setattr("benchmarks.cli.run_suite", taken)
+    assert main(["--lang", lang, "bench", *TINY[2:], flag, value]) == 2  # TINY less --per-bucket
+    err = capsys.readouterr().err
+    if lang == "en":
+        assert err == f"error: {flag} {said}\n"
+    else:
+        assert err.startswith(f"\u30a8\u30e9\u30fc: {flag} "), err
+        assert f"{value})" in err  # (指定値: 1e9)
+        assert re.search("[\u3040-\u30ff]", err.removeprefix("\u30a8\u30e9\u30fc: ")), err
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [("--repeat", "1e9"), ("--repeat", "nan"), ("--per-bucket", "inf"), ("--slowest", "1.5")],
+)
+def test_bench_refuses_a_count_that_is_no_whole_number(
+    flag: str, value: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANGUAGE", "en")
+    with pytest.raises(SystemExit) as exited:
+        main(["bench", *TINY[2:], flag, value])
+    assert exited.value.code == 2
+    assert f"argument {flag}: must be a whole number, got {value!r}" in capsys.readouterr().err
 
 
 def test_peer_flag_without_the_peer_says_how_to_install_it(
