@@ -61,8 +61,10 @@ def spend_the_clock(monkeypatch: pytest.MonkeyPatch, wire: str) -> None:
     """Every solve that the wire module ``wire`` (``"solver.shanghai.wire"``) starts
     from now on begins with its time already spent: what a clock-cut answer says. Spent
     long ago: a Shanghai draw phase's cap is ten times its time limit, past the limit's
-    deadline."""
-    spent = time.perf_counter() - 10_000.0
+    deadline. Not before 0, which :class:`Limit` refuses as a deadline: the clock counts
+    from the machine's start, so on one up for less than 10,000 s these tests failed
+    with "deadline must be at least 0 seconds"."""
+    spent = max(0.0, time.perf_counter() - 10_000.0)
     monkeypatch.setattr(
         f"{wire}.Limit",
         lambda *args, **kwargs: replace(Limit(*args, **kwargs), deadline=spent),
