@@ -360,6 +360,35 @@ def join_joker_runs(rules: Rules, runs: list[Meld], joker_runs: list[Meld]) -> l
     return melds
 
 
+def join_new_runs(rules: Rules, placed: Sequence[PlacedSet]) -> list[PlacedSet]:
+    """``placed``, every set new (an opening's, or a play on an empty table), with each
+    two runs of a colour where one ends just before the other begins laid as one run
+    (:func:`_joined`: at most ``max_jokers_per_set`` jokers and N tiles): with no table
+    set to carry on no least-disruption search lays the sets out, and the score
+    stage's counts may begin a run at several numbers (under ``wrap_runs``, R2-R7 and
+    a joker as ``J(R1) R2 R3``, ``R4 R5`` and ``R6 R7``). Each tile stands for what it
+    stood for, so the play and what each tile counts are the same; groups stay."""
+    runs = [p.meld for p in placed if p.meld.kind is MeldKind.RUN]
+    # Each run in turn takes on the runs that begin just after it. One pass finds every
+    # join: no run's first tile changes, and runs only grow, so a run that could not
+    # follow another when that one's turn came cannot later either. (Trying every pair
+    # again after each join took 0.68 s for 416 runs of two; this, 0.015 s.)
+    i = 0
+    while i < len(runs):
+        for j, other in enumerate(runs):
+            joined = None if j == i else _joined(rules, runs[i], other)
+            if joined is not None:
+                runs[i] = joined
+                del runs[j]
+                if j < i:
+                    i -= 1
+                break
+        else:
+            i += 1
+    groups = [p for p in placed if p.meld.kind is not MeldKind.RUN]
+    return [_new(_from_one(m, rules)) for m in runs] + groups
+
+
 def _joined(rules: Rules, first: Meld, second: Meld) -> Meld | None:
     """Run ``first`` then run ``second`` as one run, when ``second`` begins at the number
     after the last of ``first`` (taken round under ``wrap_runs``) in the same colour and

@@ -37,7 +37,7 @@ from solver.rummikub.disruption import calm_score
 from solver.rummikub.disruption import least_disruption as calmest
 from solver.rummikub.free_jokers import free_jokers as count_free_jokers
 from solver.rummikub.house_rules import sets_holding_jokers_in_place
-from solver.rummikub.layout import PlacedSet, lay_out
+from solver.rummikub.layout import PlacedSet, join_new_runs, lay_out
 from solver.rummikub.melds import Meld
 from solver.rummikub.model import TileCounts, build_model
 from solver.rummikub.notation import JOKER, Colour, Tile
@@ -185,17 +185,27 @@ def _solve(
             )
     if not played:
         return _no_play(status, position, table_melds, rules, capped)
-    placed = lay_out(first.tm, first.value)
-    if opening:
-        placed = _unchanged(table_melds) + placed
-    else:
-        # The score alone lays most table sets out as new ones ("kept 0, moved 9" to
-        # add R4 to R1 R2 R3): read as carrying the old sets on, as a least
-        # disruption is counted.
-        placed = carried_on(table_melds, [p.meld for p in placed], rules)
+    placed = _score_layout(first, opening, table_melds, rules)
     # A table left in place (or none) is disturbed least: proven at once.
     proven = sum(len(p.stayed) for p in placed) == sum(len(m.tiles) for m in table_melds)
     return assemble_play(status, position, played, table_melds, placed, rules, proven, capped)
+
+
+def _score_layout(
+    first: Solved, opening: bool, table_melds: tuple[Meld, ...], rules: Rules
+) -> list[PlacedSet]:
+    """The score stage's play laid out as the table after it: the sets of a player who
+    has not opened left as they are, beside the new ones; else every set read as
+    carrying the old ones on. With no table set to carry on, runs that meet are one."""
+    placed = lay_out(first.tm, first.value)
+    if opening or not table_melds:
+        placed = join_new_runs(rules, placed)
+    if opening:
+        return _unchanged(table_melds) + placed
+    # The score alone lays most table sets out as new ones ("kept 0, moved 9" to add
+    # R4 to R1 R2 R3): read as carrying the old sets on, as a least disruption is
+    # counted.
+    return carried_on(table_melds, [p.meld for p in placed], rules)
 
 
 def _proven_play(

@@ -550,6 +550,27 @@ def test_a_new_run_of_every_number_is_laid_out_from_1(most_jokers: int) -> None:
     assert "the red run 1-6, R1 R2 R3 R4 R5 J(R6)" in answer["steps"][0]["text"]
 
 
+@pytest.mark.parametrize("opened", [True, False])
+@pytest.mark.parametrize(
+    ("rack", "run"),
+    [
+        ("R2 R3 R4 R5 R6 R7 J", "J(R1) R2 R3 R4 R5 R6 R7"),
+        ("R10 R11 R12 R13 J", "J(R9) R10 R11 R12 R13"),
+    ],
+)
+def test_a_wrapped_run_with_a_joker_laid_on_no_table_is_one_set(
+    rack: str, run: str, opened: bool
+) -> None:
+    """On no table (an opening, or an empty table), where no least-disruption search
+    runs, the score stage's wrapped flow began a run at several numbers: R2-R7 and a
+    joker were laid as J(R1) R2 R3, R4 R5 and R6 R7, three steps for one run. Runs that
+    meet are laid as one: the same tiles, each standing for the same tile."""
+    rules = Rules(wrap_runs=True, min_set_len=2, opening_threshold=0)
+    play = solve(Position.parse(rack, "", opened=opened), rules)
+    assert [str(meld) for meld in play.table] == [run]
+    assert_legal_answer(Position.parse(rack, "", opened=opened), rules, play)
+
+
 def test_a_joker_in_a_wrapped_run_counts_as_the_tile_it_stands_for() -> None:
     """Opening: R12 J R1 is worth 12 + 13 + 1 = 26, under the 30 needed; with R11 the
     run R11 R12 J(R13) R1 is worth 37. Without wrap_runs R1 stays on the rack."""
