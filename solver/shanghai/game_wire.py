@@ -211,7 +211,10 @@ class ShanghaiTurnReviewOut(Answer):
         description="points_left beyond the best's (0 when the turn went out or the best"
         " leaves no fewer)"
     )
-    at_best: bool = Field(description="went out, or the best is proven and leaves no fewer points")
+    at_best: bool = Field(
+        description="went out, or the best is proven, leaves no fewer points, and goes down"
+        " only if the turn did"
+    )
     could_go_out: bool = Field(description="a legal play found goes out; the turn did not")
     could_go_down: bool = Field(description="a legal play found goes down; the turn did not")
     problems: list[str] = Field(description="the shortfalls proven, in words")
