@@ -160,6 +160,16 @@ class ShanghaiReviewRequest(Spoken):
             for event in hand.events
         )
 
+    def seat_turns(self, players: int) -> list[int]:
+        """Each of the ``players`` seats' play phases in the record."""
+        plays = [
+            event.seat
+            for hand in self.record.hands
+            for event in hand.events
+            if event.kind == "play"
+        ]
+        return [plays.count(seat) for seat in range(players)]
+
 
 CardsLeft = Annotated[
     list[AnyCard], Field(description="the hand after the plays, before the discard")
@@ -262,7 +272,7 @@ def review_shanghai(request: Mapping[str, Any] | ShanghaiReviewRequest) -> dict[
         record = read_record(asked.record)
     except MeldwiseError as error:
         raise RecordError.within("record", error) from None
-    check_review(asked.turns_reviewed(), asked.player, record.settings.players, MAX_REVIEW_TURNS)
+    check_review(asked.seat_turns(record.settings.players), asked.player, MAX_REVIEW_TURNS)
     try:
         limit = shared_limit(asked.time_limit_ms / 1000)
         review = review_game(record, player=asked.player, limit=limit)

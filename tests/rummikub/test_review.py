@@ -585,3 +585,18 @@ def test_the_turn_limit_counts_the_turns_reviewed_as_shanghais_review_does(
         MeldwiseError, match=r"^player 0 has 7 turns in the record; a review takes at most 5$"
     ):
         review_rummikub({"record": record, "player": 0})
+    # Each seat over the limit too: reviewing one player's turns is no way on (it was
+    # said to be, and each player's review was then refused).
+    with pytest.raises(MeldwiseError) as refused:
+        review_rummikub({"record": record})
+    assert str(refused.value) == (
+        "the record has 13 turns; a review takes at most 5, and each player with turns has"
+        " more than that"
+    )
+    # A seat with no turns is no way on either; one of 5 is.
+    three = {"settings": {"players": 3}, "turns": record["turns"]}
+    with pytest.raises(MeldwiseError, match="each player with turns has more than that"):
+        review_rummikub({"record": three})
+    fits = [_turn(n, "R1 R5", [], None) | {"player": min(n - 1, 1)} for n in range(1, 8)]
+    with pytest.raises(MeldwiseError, match=r"review one player's turns at a time"):
+        review_rummikub({"record": {"turns": fits}})  # 1 and 6 turns
