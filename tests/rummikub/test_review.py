@@ -4,12 +4,15 @@ solve (standard game); missed tiles, illegal turns and per-player figures add up
 from __future__ import annotations
 
 import copy
+import json
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from meldwise.cli import main
 from solver import validate_rummikub
 from solver.errors import MeldwiseError
 from solver.i18n import language
@@ -451,9 +454,26 @@ def test_rbyk_is_refused_in_a_record_of_a_game_with_yellow() -> None:
         "settings": {"rules": {"colours": 6}},
         "turns": [{**turn, "drawn": "O1"}],
     }
-    with pytest.raises(MeldwiseError, match="notation 'RBYK' writes orange as Y, but this game"):
+    with pytest.raises(
+        MeldwiseError, match="notation 'RBYK' writes orange as Y, but this game"
+    ) as refused:
         review_rummikub({"record": record, "notation": "RBYK"})
+    # Its place noted (it had none): HTTP names the field, the command line the flag.
+    assert refused.value.places == ((("notation",), "notation"),)
     assert review_rummikub({"record": record})["turns"][0]["drawn"] == "O1"
+
+
+def test_the_command_line_says_rbyk_refused_by_its_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    turn = {"turn": 1, "player": 0, "rack": ["Y1"], "table_before": [], "action": "pass"}
+    record = {"settings": {"rules": {"colours": 6}}, "turns": [turn]}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    assert main(["review", str(path), "--notation", "RBYK"]) == 2
+    assert capsys.readouterr().err.startswith("error: --notation 'RBYK' writes orange as Y")
+    assert main(["solve", "--rack", "R1", "--rule", "colours=6", "--notation", "RBYK"]) == 2
+    assert capsys.readouterr().err.startswith("error: --notation 'RBYK' writes orange as Y")
 
 
 def _draws(rack: str, rules: dict[str, Any] | None = None) -> dict[str, Any]:
