@@ -282,9 +282,10 @@ class Settings(BaseSettings):
         default=4 * 1024 * 1024,
         ge=4 * 1024,
         le=64 * 1024 * 1024,
-        # A review answers each turn with the record's tables and the best play's: at
-        # most 4 times the record (plus ~250 bytes a turn) when its turns are legal,
-        # so 4 MiB holds the review of any legal record of 400 turns in 512 KiB.
+        # A review answers each turn with the record's rack and tables and the best
+        # play's (docs/games.md): at most 7 times the record (plus ~250 bytes a turn)
+        # when its turns are legal, so 4 MiB holds the review of any legal record of
+        # 400 turns in 512 KiB.
         description="largest answer body; a bigger one is refused with 422",
     )
     max_header_bytes: int = Field(

@@ -983,12 +983,16 @@ def no_turns(seat: int, name: str | None) -> str:
     return _("{player}: no turns in the record", player=seat_text(seat, name))
 
 
-def nothing_to_review(chosen: int | None) -> str:
+def nothing_to_review(chosen: int | None, name: str | None = None) -> str:
     """What a game review with no turn says (either game's): ``chosen`` the seat whose
-    turns alone were asked for."""
+    turns alone were asked for, ``name`` its name in the record."""
     if chosen is not None:
-        # "No turns to review." read as if the record had none.
-        return _("Player {player} has no turns in the record: nothing to review.", player=chosen)
+        # "No turns to review." read as if the record had none; the seat is named as the
+        # summary names it ("Player 2 (bob)"), which said "Player 2" alone here.
+        return _(
+            "{player} has no turns in the record: nothing to review.",
+            player=seat_text(chosen, name),
+        )
     return _("No turns to review.")
 
 

@@ -11,6 +11,7 @@ record at each step).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, TypeVar
 
 from pydantic import (
@@ -62,12 +63,24 @@ class RecordError(MeldwiseError):
 
 
 def check_review(
-    turns: int, player: int | None, players: int, most: int = MAX_REVIEW_TURNS
+    seat_turns: Sequence[int], player: int | None, most: int = MAX_REVIEW_TURNS
 ) -> None:
-    """Refuse a review request of more than ``most`` turns to review (``turns``: the
-    record's, or ``player``'s alone), or whose ``player`` is no seat of the game's
-    ``players``."""
+    """Refuse a review request whose ``player`` is no seat (one per entry of
+    ``seat_turns``, each seat's turns in the record), or of more than ``most`` turns to
+    review: every seat's, or ``player``'s alone."""
+    check_player(player, len(seat_turns))
+    turns = sum(seat_turns) if player is None else seat_turns[player]
     if turns > most and player is None:
+        if not any(0 < mine <= most for mine in seat_turns):
+            # Reviewing one player's turns, the way on below, is no way on here.
+            raise RequestError(
+                _(
+                    "the record has {turns} turns; a review takes at most {most}, and each"
+                    " player with turns has more than that",
+                    turns=turns,
+                    most=most,
+                )
+            )
         # Said with the way on, as the docs say it (a larger game is reviewed one player
         # at a time): the command line says --player, the page and HTTP 'player'.
         raise RequestError(
@@ -88,7 +101,6 @@ def check_review(
                 most=most,
             )
         )
-    check_player(player, players)
 
 
 def check_player(player: object, players: int) -> None:

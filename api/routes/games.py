@@ -46,10 +46,13 @@ GAME_BAD_INPUT = documented_errors(
     " stopped (it would depend on the machine), a game past the server's game budget"
     " (MELDWISE_GAME_BUDGET_MS of deterministic work; the message names 'rules')"
 )
+# A turn whose position is no position of the game (an invalid table set, more copies of
+# a tile than the game has) is no refusal: it is answered, said unreviewed (docs/games.md).
 REVIEW_BAD_INPUT = documented_errors(
-    "an unknown field, a game record that does not read (an unknown tile, more copies of a"
-    " tile than the game has, an invalid table set, a bad setting among them), a player the"
-    f" game does not seat, a record of more than {MAX_REVIEW_TURNS} turns"
+    "an unknown field, a game record that does not read (an unknown tile, a deal that is"
+    " not the game's tiles, turns not numbered 1, 2, 3, ..., a bad setting among them), a"
+    f" player the game does not seat, a record of more than {MAX_REVIEW_TURNS} turns"
+    " reviewed (the player's alone with 'player')"
 )
 
 

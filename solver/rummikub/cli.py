@@ -627,7 +627,8 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
     """A review written for a person: each player's summary, then the turns that fell
     short or broke the rules; ``chosen``: the seat whose turns alone were reviewed."""
     if not review["turns"]:
-        return nothing_to_review(chosen) + "\n"
+        name = review["players"][0]["name"] if chosen is not None else None
+        return nothing_to_review(chosen, name) + "\n"
 
     def amount(n: int) -> str:
         """``n`` in the review's unit: "1 tile", "267 points" (it said "1 tiles")."""

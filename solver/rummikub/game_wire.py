@@ -206,6 +206,10 @@ class ReviewRequest(Spoken):
         """The turns the review solves: ``player``'s, or every player's."""
         return sum(self.player in (None, turn.player) for turn in self.record.turns)
 
+    def seat_turns(self, players: int) -> list[int]:
+        """Each of the ``players`` seats' turns in the record."""
+        return [sum(turn.player == seat for turn in self.record.turns) for seat in range(players)]
+
 
 class BestPlay(Answer):
     status: Status = Field(description="optimal: proven best")
@@ -402,7 +406,7 @@ def review_rummikub(request: Mapping[str, Any] | ReviewRequest) -> dict[str, Any
         raise RecordError.within("record", error) from None
     # The turns reviewed, as Shanghai's review counts them: a record over the limit
     # was refused even for one player whose turns are within it.
-    check_review(asked.turns_reviewed(), asked.player, record.settings.players)
+    check_review(asked.seat_turns(record.settings.players), asked.player)
     rules = record.settings.rules
     check_notation(asked.notation, rules)
     with spelling(asked.notation, rules.colours):

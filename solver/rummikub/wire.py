@@ -181,13 +181,14 @@ def check_notation(notation: Notation, rules: Rules) -> None:
     whose colours include yellow (a request whose rules come inside another field, a
     record's settings, checks it once they are read)."""
     if not notation.fits(rules.colours):
+        # Its place noted: the command line says --notation, HTTP names the field.
         raise RequestError(
             _(
                 "notation 'RBYK' writes orange as Y, but this game of {colours} colours has"
                 " yellow (Y) too; use 'RBKO'",
                 colours=rules.colours,
             )
-        )
+        ).naming("notation", quoted=False)
 
 
 MAX_RACK = 1000

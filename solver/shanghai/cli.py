@@ -326,7 +326,8 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
     """A Shanghai review written for a person: each player's summary, then the turns
     short of the best with what was proven; ``chosen``: the seat reviewed alone."""
     if not review["turns"]:
-        return "\n".join([nothing_to_review(chosen), *review["notes"]]) + "\n"
+        name = review["players"][0]["name"] if chosen is not None else None
+        return "\n".join([nothing_to_review(chosen, name), *review["notes"]]) + "\n"
     lines = []
     for player in review["players"]:
         if not player["turns"]:

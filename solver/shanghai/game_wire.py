@@ -160,6 +160,16 @@ class ShanghaiReviewRequest(Spoken):
             for event in hand.events
         )
 
+    def seat_turns(self, players: int) -> list[int]:
+        """Each of the ``players`` seats' play phases in the record."""
+        plays = [
+            event.seat
+            for hand in self.record.hands
+            for event in hand.events
+            if event.kind == "play"
+        ]
+        return [plays.count(seat) for seat in range(players)]
+
 
 CardsLeft = Annotated[
     list[AnyCard], Field(description="the hand after the plays, before the discard")
@@ -211,7 +221,10 @@ class ShanghaiTurnReviewOut(Answer):
         description="points_left beyond the best's (0 when the turn went out or the best"
         " leaves no fewer)"
     )
-    at_best: bool = Field(description="went out, or the best is proven and leaves no fewer points")
+    at_best: bool = Field(
+        description="went out, or the best is proven, leaves no fewer points, and goes down"
+        " only if the turn did"
+    )
     could_go_out: bool = Field(description="a legal play found goes out; the turn did not")
     could_go_down: bool = Field(description="a legal play found goes down; the turn did not")
     problems: list[str] = Field(description="the shortfalls proven, in words")
@@ -259,7 +272,7 @@ def review_shanghai(request: Mapping[str, Any] | ShanghaiReviewRequest) -> dict[
         record = read_record(asked.record)
     except MeldwiseError as error:
         raise RecordError.within("record", error) from None
-    check_review(asked.turns_reviewed(), asked.player, record.settings.players, MAX_REVIEW_TURNS)
+    check_review(asked.seat_turns(record.settings.players), asked.player, MAX_REVIEW_TURNS)
     try:
         limit = shared_limit(asked.time_limit_ms / 1000)
         review = review_game(record, player=asked.player, limit=limit)

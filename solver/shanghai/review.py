@@ -20,7 +20,8 @@ more:
   (a legal play the search found does so, and the player's did not), "left N more
   points" (a legal play found leaves N fewer). A turn that went out is at the best
   (no card is left at the end of the turn); any other is at the best only when
-  the best is proven and the turn leaves no more points than it.
+  the best is proven, the turn leaves no more points than it, and it went down if
+  the best does.
 
 The draw and the discard are choices with no proven best: the review does not judge
 them. Each turn's solve stops at a fixed deterministic work (the same answer on any
@@ -133,7 +134,10 @@ class TurnReview:
     @property
     def at_best(self) -> bool:
         """Proven as good as the best: went out, or the best is proven, does not go
-        out, and leaves no fewer points than the turn did."""
+        out, leaves no fewer points than the turn did, and goes down only if the turn
+        did (cards worth 0 points, as settings may make them, go down leaving as many
+        points: such a turn was called at the best and short of it, 'could have gone
+        down')."""
         if self.done.went_out:
             return True
         best = self.best
@@ -141,6 +145,7 @@ class TurnReview:
             best is not None
             and best.status is Status.OPTIMAL
             and not best.goes_out
+            and not self.could_go_down
             and self.done.points_left <= best.points_left
         )
 

@@ -223,6 +223,28 @@ def test_the_api_docs_name_the_limits_of_a_game_and_a_review(client: TestClient)
     assert "MELDWISE_GAME_BUDGET_MS" in paths[REVIEW]["post"]["description"]
 
 
+@pytest.mark.parametrize(
+    ("change", "unreviewed"),
+    [
+        ({"table_before": [["R5", "B5", "J(K6)"]]}, "its joker cannot stand for K6"),
+        ({"rack": ["R5", "R5", "R5"]}, "too many copies of R5"),
+    ],
+)
+def test_a_review_answers_the_positions_its_api_docs_do_not_list_as_refused(
+    client: TestClient, change: dict[str, Any], unreviewed: str
+) -> None:
+    """An invalid table set and more copies of a tile than the game has make a turn
+    unreviewed, answered (docs/games.md); the API docs listed them as 422's."""
+    turn = {"turn": 1, "player": 0, "rack": ["R1"], "table_before": [], "action": "pass"}
+    record = {"format": "meldwise-rummikub-game", "version": 1, "turns": [{**turn, **change}]}
+    answer = client.post(REVIEW, json={"record": record})
+    assert answer.status_code == 200, answer.text
+    assert unreviewed in answer.json()["turns"][0]["unreviewed"]
+    refused = client.get("/openapi.json").json()["paths"][REVIEW]["post"]["responses"]["422"]
+    assert "invalid table set" not in refused["description"]
+    assert "more copies of a tile" not in refused["description"]
+
+
 def _hard_record(turns: int) -> dict[str, Any]:
     """A record of ``turns`` turns each facing a big-variant position whose best CP-SAT
     does not prove in its time limit (:func:`~tests.api.support.slow_request`): both

@@ -555,11 +555,16 @@ def test_a_game_record_written_then_reviewed(
     # A seat with no turns in the record: that said, not that the record has none.
     path.write_text(json.dumps({**record, "turns": record["turns"][:1]}))
     assert main(["review", str(path), "--player", "1"]) == 0
-    assert capsys.readouterr().out == "Player 1 has no turns in the record: nothing to review.\n"
+    # Named as the summary names it (it said "Player 1" alone).
+    said = "Player 1 (greedy) has no turns in the record: nothing to review.\n"
+    assert capsys.readouterr().out == said
     assert main(["review", str(path), "--player", "1", "--lang", "ja"]) == 0
     assert capsys.readouterr().out == (
-        "記録にはプレイヤー1の手番がありません。振り返るものはありません。\n"
+        "記録にはプレイヤー1(greedy)の手番がありません。振り返るものはありません。\n"
     )
+    path.write_text(json.dumps({**record, "players": None, "turns": record["turns"][:1]}))
+    assert main(["review", str(path), "--player", "1"]) == 0
+    assert capsys.readouterr().out == "Player 1 has no turns in the record: nothing to review.\n"
     # A bad file says what is wrong.
     path.write_text("{")
     assert main(["review", str(path)]) == 2

@@ -15,7 +15,7 @@ import pytest
 from meldwise.cli import main
 from solver.rummikub.engine import GameSettings as RummikubSettings
 from solver.rummikub.engine import View
-from solver.rummikub.game_wire import game_rummikub
+from solver.rummikub.game_wire import game_rummikub, review_rummikub
 from solver.rummikub.position import Position
 from solver.rummikub.rules import Rules
 from solver.rummikub.strategy import Strategy, decide
@@ -119,3 +119,41 @@ def test_the_docs_quote_the_refusal_of_too_many_seats_as_the_command_says_it(
     said = capsys.readouterr().err.strip().removeprefix("error: ")
     text = " ".join((DOC.parent / doc).read_text(encoding="utf-8").split())
     assert f"`{said}`" in text
+
+
+def _size(value: Any) -> int:
+    """Bytes of ``value`` as the service writes JSON: compact, UTF-8."""
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def test_a_reviewed_turns_answer_is_within_the_multiple_of_its_record_the_docs_give() -> None:
+    """The docs bound a turn's review answer by a multiple of its record, and from it
+    that the answer limit (4 MiB) holds the review of any legal record within the body
+    limit (512 KiB) and the 400 turns. They said 4 times: a rack whose every tile goes
+    down is written six times over (the rack, the best play, its table, ``from_rack``,
+    its places and ``missed``), 6.5 times its record."""
+    said = re.search(
+        r"a turn's answer is at most (\d+) times its record plus ~(\d+) bytes",
+        DOC.read_text(encoding="utf-8"),
+    )
+    assert said is not None
+    factor, per_turn = int(said.group(1)), int(said.group(2))
+    # 8 colours of 1-9, 4 copies: 288 tiles, every one laid in runs and groups.
+    rules = {"colours": 8, "numbers": 26, "copies": 4, "jokers": 4}
+    rack = [f"{colour}{n}" for colour in "RBKOGYPW" for n in range(1, 10)] * 4
+    record: dict[str, Any] = {
+        "format": "meldwise-rummikub-game",
+        "version": 1,
+        "settings": {"players": 2, "rules": rules},
+        "turns": [],
+    }
+    empty = _size(review_rummikub({"record": record}))
+    bare = _size(record)
+    record["turns"] = [{"turn": 1, "player": 0, "rack": rack, "table_before": [], "action": "pass"}]
+    answer = review_rummikub({"record": record})
+    assert answer["status"] == "optimal"
+    assert answer["turns"][0]["best"]["tiles"] == len(rack)
+    turn, answered = _size(record) - bare, _size(answer) - empty
+    assert answered > 6 * turn  # the shape the bound is for
+    assert answered <= factor * turn + per_turn
+    assert factor * 512 * 1024 + per_turn * 400 <= 4 * 1024 * 1024

@@ -4,12 +4,15 @@ solve (standard game); missed tiles, illegal turns and per-player figures add up
 from __future__ import annotations
 
 import copy
+import json
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from meldwise.cli import main
 from solver import validate_rummikub
 from solver.errors import MeldwiseError
 from solver.i18n import language
@@ -451,9 +454,26 @@ def test_rbyk_is_refused_in_a_record_of_a_game_with_yellow() -> None:
         "settings": {"rules": {"colours": 6}},
         "turns": [{**turn, "drawn": "O1"}],
     }
-    with pytest.raises(MeldwiseError, match="notation 'RBYK' writes orange as Y, but this game"):
+    with pytest.raises(
+        MeldwiseError, match="notation 'RBYK' writes orange as Y, but this game"
+    ) as refused:
         review_rummikub({"record": record, "notation": "RBYK"})
+    # Its place noted (it had none): HTTP names the field, the command line the flag.
+    assert refused.value.places == ((("notation",), "notation"),)
     assert review_rummikub({"record": record})["turns"][0]["drawn"] == "O1"
+
+
+def test_the_command_line_says_rbyk_refused_by_its_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    turn = {"turn": 1, "player": 0, "rack": ["Y1"], "table_before": [], "action": "pass"}
+    record = {"settings": {"rules": {"colours": 6}}, "turns": [turn]}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    assert main(["review", str(path), "--notation", "RBYK"]) == 2
+    assert capsys.readouterr().err.startswith("error: --notation 'RBYK' writes orange as Y")
+    assert main(["solve", "--rack", "R1", "--rule", "colours=6", "--notation", "RBYK"]) == 2
+    assert capsys.readouterr().err.startswith("error: --notation 'RBYK' writes orange as Y")
 
 
 def _draws(rack: str, rules: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -585,3 +605,18 @@ def test_the_turn_limit_counts_the_turns_reviewed_as_shanghais_review_does(
         MeldwiseError, match=r"^player 0 has 7 turns in the record; a review takes at most 5$"
     ):
         review_rummikub({"record": record, "player": 0})
+    # Each seat over the limit too: reviewing one player's turns is no way on (it was
+    # said to be, and each player's review was then refused).
+    with pytest.raises(MeldwiseError) as refused:
+        review_rummikub({"record": record})
+    assert str(refused.value) == (
+        "the record has 13 turns; a review takes at most 5, and each player with turns has"
+        " more than that"
+    )
+    # A seat with no turns is no way on either; one of 5 is.
+    three = {"settings": {"players": 3}, "turns": record["turns"]}
+    with pytest.raises(MeldwiseError, match="each player with turns has more than that"):
+        review_rummikub({"record": three})
+    fits = [_turn(n, "R1 R5", [], None) | {"player": min(n - 1, 1)} for n in range(1, 8)]
+    with pytest.raises(MeldwiseError, match=r"review one player's turns at a time"):
+        review_rummikub({"record": {"turns": fits}})  # 1 and 6 turns

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -25,6 +26,14 @@ VARIANT = GameSettings(
 )
 """Wild twos, low aces, going out by discarding: seed 7 lays off much with jokers on
 the table, seed 8 swaps a joker."""
+
+
+NO_POINTS = replace(
+    SMALL,
+    rules=Rules(low_points=0, ten_points=0, ace_points=0, two_points=0, joker_points=0),
+)
+"""Every card worth 0 points: going down leaves as many points as not (seed 2, lazy:
+seat 0 skips going down on hand 1, turn 12)."""
 
 
 def _bot_game(settings: GameSettings, seed: int, lazy: bool = False) -> Record:
@@ -71,6 +80,7 @@ def game_text(name: str) -> str:
         "variant": lambda: _bot_game(VARIANT, 7),
         "swap": lambda: _bot_game(VARIANT, 8),
         "lazy": lambda: _bot_game(SMALL, 2, lazy=True),
+        "lazy, no points": lambda: _bot_game(NO_POINTS, 2, lazy=True),
     }
     made = games[name]()
     SKIPPED[name] = made.pop("skipped", {})

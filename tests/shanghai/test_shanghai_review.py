@@ -197,6 +197,22 @@ def test_a_player_who_skipped_going_down_and_out_is_flagged_so() -> None:
     assert not any(t["problems"] for t in answer["turns"] if t["player"] == 1)
 
 
+def test_a_turn_short_of_the_best_is_never_at_it_when_going_down_leaves_as_many_points() -> None:
+    """Cards worth 0 points: the turn that skipped going down left as many points as the
+    best, and was said at the best and short of it ("20 of 21 turns at the best", and
+    listed under "Turns short of the best" as "could have gone down")."""
+    answer = reviewed("lazy, no points")
+    down = [t for t in answer["turns"] if t["could_go_down"]]
+    assert down
+    assert all(t["points_left"] == t["best"]["points_left"] == 0 for t in down)
+    for turn in answer["turns"]:
+        assert not (turn["at_best"] and turn["problems"]), turn["event"]
+    summary = answer["players"][0]
+    assert summary["turns_at_best"] == summary["turns"] - sum(
+        bool(t["problems"]) for t in answer["turns"] if t["player"] == 0
+    )
+
+
 def test_the_docs_review_summary_is_what_the_command_writes_for_the_lazy_game() -> None:
     """docs/shanghai.md shows ``meldwise shanghai review game.json --player 0`` on the
     lazy game: its text block is the command's output, word for word (an empty hand
