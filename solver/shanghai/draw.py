@@ -182,13 +182,13 @@ class Draw:
 def draw_advice(draw: Draw, upcard: Card | None, buys_left: int) -> DrawAdvice:
     """The draw-phase advice (see the module docstring)."""
     rules = draw.rules
-    stock = _stock_option(draw)
-    options = [stock]
-    take: UpcardAdvice | None = None
-    buy: UpcardAdvice | None = None
-    notes: list[str] = []
-    if not draw.unseen.total():
-        notes.append(_no_stock_note())
+    # The upcard's option first: one search of the turn settles it, where the stock's
+    # may take one for each drawn card that could matter; on the phase's shared budget
+    # (phase_budget.DRAW) those asked first would otherwise leave the take unproven
+    # (2S JK AH 2H 3H 4H with AS up, twos wild, two runs of 3: ten searches of the
+    # stock's outs spent the budget before the take's one).
+    take_option: DrawOption | None = None
+    after: Study | None = None
     if upcard is not None:
         taken = draw.hand.copy()
         taken[upcard] += 1
@@ -197,8 +197,17 @@ def draw_advice(draw: Draw, upcard: Card | None, buys_left: int) -> DrawAdvice:
         points = penalty(draw.hand.elements(), rules) + rules.points(upcard)
         short = None if after is None else after.value
         take_option = DrawOption("take", 1, short, points, None if draw.down else down, out, proven)
+    stock = _stock_option(draw)
+    options = [stock]
+    take: UpcardAdvice | None = None
+    buy: UpcardAdvice | None = None
+    notes: list[str] = []
+    if not draw.unseen.total():
+        notes.append(_no_stock_note())
+    if upcard is not None:
+        assert take_option is not None
         options.insert(0, take_option)
-        take = _take(draw, upcard, take_option, stock, after, proven)
+        take = _take(draw, upcard, take_option, stock, after, take_option.chances_proven)
         if draw.down:
             buy = UpcardAdvice(False, _("Players who are down cannot buy."))
         else:

@@ -209,6 +209,31 @@ def test_going_down_is_legal_and_best_on_any_variant(data: st.DataObject, rules:
     check_turn(data, Drawn(rules, contract, table, hand, down=False))
 
 
+@settings(max_examples=1, database=None)
+@given(st.none())  # check_take notes its requests, as in a hypothesis test
+def test_the_upcard_is_settled_before_the_stock_spends_the_budget(nothing: None) -> None:
+    """Seed 6067 of the variant run: the stock's outs (one search a drawn card that
+    could matter, ten here) spent the draw phase's shared work budget before the take
+    option's one search, which was left unproven. The take is settled first now, and
+    agrees with the exhaustive search."""
+    rules = Rules(
+        decks=2,
+        jokers_per_deck=1,
+        twos_wild=True,
+        ace_low=True,
+        min_set_len=2,
+        min_run_len=3,
+        buys=0,
+        low_points=0,
+        ten_points=0,
+        ace_points=0,
+        two_points=0,
+        joker_points=0,
+    )
+    hand = tuple(Card.parse(c) for c in ("AS", "2S", "JK", "AH", "2H", "3H", "4H"))
+    check_take(Drawn(rules, ((), (3, 3)), (), hand, down=False), Card.parse("AS"))
+
+
 @pytest.mark.variants
 @settings(max_examples=examples(40))
 @given(data=st.data(), rules=variants())
