@@ -1026,7 +1026,7 @@ def test_lists_inside_japanese_sentences_are_joined_with_the_japanese_comma(
 
     player = {"player": 0, "name": "a", "turns": 4, "turns_at_best": 2, "points_missed": 0,
               "could_go_out": [{"hand_number": 1, "turn": 2}, {"hand_number": 2, "turn": 5}],
-              "could_go_down": [], "unproven": []}  # fmt: skip
+              "could_go_down": [], "unproven": [], "proven": True}  # fmt: skip
     review = {"turns": [{"problems": []}], "players": [player], "status": "optimal",
               "time_capped": False, "notes": []}  # fmt: skip
     with language("ja"):

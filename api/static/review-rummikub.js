@@ -3,7 +3,7 @@
 // highlighted on the rack (docs/games.md: "Game review").
 
 import { N_ } from "./i18n.js";
-import { bestLabel, element, listed, percent, playerName, summaryTable } from "./review.js";
+import { atBest, bestLabel, element, listed, percent, playerName, summaryTable } from "./review.js";
 import { playedMarks } from "./rummikub-answer.js";
 import { drawSet, drawTile } from "./tiles.js";
 import { cappedNote } from "./time-capped.js";
@@ -27,16 +27,20 @@ function drawSummary(review, tr) {
     return [
       playerName(player, tr),
       player.turns || unreviewed.length
-        ? tr.t("{done} of {turns} ({share})", {
-          done: player.turns_at_best, turns: player.turns, share: percent(player.accuracy, tr),
-        }) + (unreviewed.length
+        ? atBest(player, player.accuracy, tr) + (unreviewed.length
           ? tr.t("; ") + tr.t("not reviewed: {turns}", { turns: unreviewed.join(tr.t(", ")) })
           : "")
         // A seat the record ended before: "0 of 0 (-)" said nothing.
         : tr.t("no turns in the record"),
-      tr.t("{placed} / {possible} ({share})", {
-        placed: player.placed, possible: player.possible, share: percent(player.placed_share, tr),
-      }),
+      // A sum over bests not proven is only at least this, and a share of it no share of
+      // the best: "17 / 17 (100%)" was shown at a 1 ms limit with no best proven.
+      player.proven
+        ? tr.t("{placed} / {possible} ({share})", {
+          placed: player.placed, possible: player.possible, share: percent(player.placed_share, tr),
+        })
+        : tr.t("{placed} / at least {possible} (not every best was proven)", {
+          placed: player.placed, possible: player.possible,
+        }),
       listed(player.costliest.map((c) =>
         tr.t("turn {turn} ({shortfall} short)", { turn: c.turn, shortfall: c.shortfall })), tr),
       // Each illegal turn by its number, as the costliest are: a bare "2" read as a count.

@@ -5,7 +5,7 @@
 // discard are not judged.
 
 import { N_ } from "./i18n.js";
-import { bestLabel, element, listed, percent, playerName, summaryTable } from "./review.js";
+import { atBest, bestLabel, element, listed, playerName, summaryTable } from "./review.js";
 import { describeContract, drawLaid, drawLayOffs, drawMeld, turnMelds } from "./shanghai.js";
 import { drawCard, drawSet } from "./tiles.js";
 import { cappedNote } from "./time-capped.js";
@@ -29,13 +29,14 @@ function drawSummary(review, tr) {
     playerName(player, tr),
     // A seat whose hand ended before its turn came: "0 of 0 (-)" said nothing.
     player.turns
-      ? tr.t("{done} of {turns} ({share})", {
-        done: player.turns_at_best,
-        turns: player.turns,
-        share: percent(player.turns_at_best / player.turns, tr),
-      })
+      ? atBest(player, player.turns_at_best / player.turns, tr)
       : tr.t("no turns in the record"),
-    points(player.points_missed, tr),
+    // Beyond the plays found: with a best not proven, a proven one may leave fewer.
+    player.proven
+      ? points(player.points_missed, tr)
+      : tr.t("{points} beyond the plays found (not every best was proven)", {
+        points: points(player.points_missed, tr),
+      }),
     places(player.could_go_out, tr),
     places(player.could_go_down, tr),
     places(player.unproven, tr),

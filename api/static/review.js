@@ -38,6 +38,15 @@ export function element(tag, text, className) {
   return made;
 }
 
+/** A player's turns at the best; with a best not proven (``proven`` false), those proven
+ * at it: a turn not proven at the best may be at it. */
+export function atBest(player, share, tr) {
+  const figures = { done: player.turns_at_best, turns: player.turns, share: percent(share, tr) };
+  return player.proven
+    ? tr.t("{done} of {turns} ({share})", figures)
+    : tr.t("{done} of {turns} proven ({share})", figures);
+}
+
 /** A share in whole percents: 266 of 267 is "over 99%", not "100%" (percentText). */
 export function percent(share, tr) {
   return share === null ? "-" : percentText(share, tr);

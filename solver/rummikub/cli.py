@@ -634,6 +634,9 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
         """``n`` in the review's unit: "1 tile", "267 points" (it said "1 tiles")."""
         return points_text(n) if review["objective"] == "points" else _n("{n} tile", "{n} tiles", n)
 
+    proven_bests = {
+        t["turn"] for t in review["turns"] if t["best"] and t["best"]["status"] == "optimal"
+    }
     lines = []
     for player in review["players"]:
         seat = player["player"]
@@ -642,20 +645,36 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
             continue
         who = seat_text(seat, player["name"])
         share = player["placed_share"]
-        lines.append(
+        counted = {
+            "player": who,
+            "at_best": player["turns_at_best"],
+            # "1 of 1 turns at the best" was said of one turn.
+            "turns": _n("{n} turn", "{n} turns", player["turns"]),
+            "placed": amount(player["placed"]),
+            "possible": amount(player["possible"]),
+        }
+        figures = (
             _(
                 "{player}: {at_best} of {turns} at the best; {placed} placed{share}, the best"
                 " play of each turn alone {possible}",
-                player=who,
-                at_best=player["turns_at_best"],
-                # "1 of 1 turns at the best" was said of one turn.
-                turns=_n("{n} turn", "{n} turns", player["turns"]),
-                placed=amount(player["placed"]),
                 share=""
                 if share is None
                 else _p("share placed", " ({share})", share=percent_text(share)),
-                possible=amount(player["possible"]),
+                **counted,
             )
+            if player["proven"]
+            # Bests not proven: their sum is only at least this, a share of it no share
+            # of the best ("17 placed (100%), the best ... 17" at a 1 ms limit), and a
+            # turn not proven at the best may be at it.
+            else _(
+                "{player}: {at_best} of {turns} proven at the best; {placed} placed, the best"
+                " play of each turn alone at least {possible} (the best found: not every"
+                " best was proven)",
+                **counted,
+            )
+        )
+        lines.append(
+            figures
             + (
                 _("; illegal turns: {turns}", turns=_turn_list(player["illegal_turns"]))
                 if player["illegal_turns"]
@@ -673,12 +692,16 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
             )
         )
         for costly in player["costliest"]:
+            short = _short(costly["shortfall"], review["objective"])
+            if costly["turn"] not in proven_bests:
+                # Short of a best found, not proven: by that much at least.
+                short = _("at least {short}", short=short)
             lines.append(
                 "  "
                 + _(
                     "turn {turn}: {short}, missed {tiles}",
                     turn=costly["turn"],
-                    short=_short(costly["shortfall"], review["objective"]),
+                    short=short,
                     tiles=" ".join(costly["missed"]) or "-",
                 )
             )

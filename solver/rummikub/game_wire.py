@@ -272,11 +272,20 @@ class PlayerReviewOut(Answer):
     player: int
     name: str | None
     turns: int = Field(description="turns reviewed")
-    turns_at_best: int
-    accuracy: float | None = Field(description="share of turns at the best")
+    turns_at_best: int = Field(description="turns proven at the best")
+    accuracy: float | None = Field(description="share of turns proven at the best")
     placed: int = Field(description="tiles (or points) placed over the game")
-    possible: int = Field(description="tiles (or points) the best plays would have placed")
-    placed_share: float | None
+    possible: int = Field(
+        description="tiles (or points) the best plays would have placed, each turn's taken"
+        " alone; with proven false, at least this (a best not proven counts as found)"
+    )
+    placed_share: float | None = Field(
+        description="placed over possible; with proven false, not a share of the best"
+    )
+    proven: bool = Field(
+        description="every turn counted in these figures had its best proven; false: possible"
+        " is only at least the best plays' sum, and turns_at_best only those proven"
+    )
     illegal_turns: list[int]
     unreviewed_turns: list[int] = Field(description="left out of the figures above")
     costliest: list[CostlyTurn]

@@ -11,7 +11,8 @@ placed that stayed on the rack (``missed``), and the problems of an illegal turn
 
 Per player: the share of turns at the best (``accuracy``), the tiles placed beside
 the sum of each turn's best play taken alone (a tile held back counts on every turn it
-could have been played), the turns that missed most, and
+could have been played; only at least that sum, ``proven`` false, when a turn's best
+was not proven), the turns that missed most, and
 the turn-by-turn series (columns of equal length, ready to plot). A turn whose
 position is not one of the game (an earlier illegal turn left an invalid set on
 the table, a tile the rules do not have) cannot be solved: it is listed as
@@ -274,6 +275,9 @@ def _player_to_dict(
     done = sum(r.score(objective)[0] for r in mine)
     possible = sum(r.score(objective)[1] for r in mine)
     at_best = sum(r.at_best(objective) for r in mine)
+    # Summed over bests the search did not prove, ``possible`` is only at least the sum
+    # of the turns' bests (each counts as the best found, or the turn's own when more).
+    proven = all(r.best is not None and r.best.status is Status.OPTIMAL for r in mine)
     costly = sorted(
         (r for r in mine if r.score(objective)[1] > r.score(objective)[0]),
         key=lambda r: (-(r.score(objective)[1] - r.score(objective)[0]), r.turn.number),
@@ -288,6 +292,7 @@ def _player_to_dict(
         "placed": done,
         "possible": possible,
         "placed_share": done / possible if possible else None,
+        "proven": proven,
         "illegal_turns": [r.turn.number for r in seated if not r.legal],
         "unreviewed_turns": [r.turn.number for r in seated if r.best is None],
         "costliest": [

@@ -333,14 +333,25 @@ def describe_review(review: dict[str, Any], chosen: int | None = None) -> str:
         if not player["turns"]:
             lines.append(no_turns(player["player"], player["name"]))
             continue
+        counted = {
+            "player": seat_text(player["player"], player["name"]),
+            "at_best": player["turns_at_best"],
+            "turns": _n("{n} turn", "{n} turns", player["turns"]),
+            "points": _n("{n} point", "{n} points", player["points_missed"]),
+        }
         lines.append(
             _(
                 "{player}: {at_best} of {turns} at the best; {points} left in hand beyond the"
                 " best plays",
-                player=seat_text(player["player"], player["name"]),
-                at_best=player["turns_at_best"],
-                turns=_n("{n} turn", "{n} turns", player["turns"]),
-                points=_n("{n} point", "{n} points", player["points_missed"]),
+                **counted,
+            )
+            if player["proven"]
+            # Some turn's best not proven: the points are beyond the plays found (a
+            # proven best may leave fewer), and a turn not proven at the best may be.
+            else _(
+                "{player}: {at_best} of {turns} proven at the best; {points} left in hand"
+                " beyond the best plays found (not every best was proven)",
+                **counted,
             )
         )
         for key, heading in (

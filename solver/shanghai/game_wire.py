@@ -239,12 +239,19 @@ class ShanghaiPlayerReviewOut(Answer):
     player: int
     name: str
     turns: int = Field(description="turns reviewed")
-    turns_at_best: int
-    points_missed: int = Field(description="the turns' points_missed added up")
+    turns_at_best: int = Field(description="turns proven at the best")
+    points_missed: int = Field(
+        description="the turns' points_missed added up: beyond the best plays found, which"
+        " with proven false are not all proven the best"
+    )
     could_go_out: list[TurnPlace]
     could_go_down: list[TurnPlace]
     unproven: list[TurnPlace] = Field(
         description="turns neither at the best nor short of it: the search did not prove its best"
+    )
+    proven: bool = Field(
+        description="every turn counted went out or had its best proven; false: some turn's"
+        " best was not proven, so points_missed is beyond plays found, not proven the best"
     )
     score: int = Field(description="the seat's total, from the record")
     winner: bool | None = Field(description="null while the game is not over")

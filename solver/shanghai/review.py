@@ -378,6 +378,10 @@ def _player_to_dict(seat: int, review: Review) -> dict[str, Any]:
         "could_go_out": where([t for t in mine if t.could_go_out]),
         "could_go_down": where([t for t in mine if t.could_go_down]),
         "unproven": where([t for t in mine if not t.at_best and not t.problems]),
+        # Whether the figures above are of proven bests: points_missed is counted beyond
+        # the plays found, and a turn not at the best may be at it, unless every turn's
+        # best was proven (a turn that went out needs none).
+        "proven": all(t.done.went_out or t.status is Status.OPTIMAL for t in mine),
         "score": record.scores[seat],
         "winner": None if record.winners is None else seat in record.winners,
     }

@@ -4182,6 +4182,71 @@ def test_review_tab_reviews_a_shanghai_game_in_japanese(service: str, page: Page
     expect(page.locator("#review-turns button").first).to_contain_text("プレイヤー")
 
 
+def _review_changed(
+    service: str, page: Page, game: str, record: Any, change: Callable[[dict[str, Any]], None]
+) -> dict[str, Any]:
+    """Review ``record`` of ``game`` on the page, the service's answer changed by
+    ``change`` on its way (as a clock cut or a busy server would answer); return it."""
+    path = REVIEW if game == "rummikub" else SHANGHAI_REVIEW
+
+    def changed(route: Route) -> None:
+        answer = route.fetch()
+        review = answer.json()
+        change(review)
+        route.fulfill(response=answer, json=review)
+
+    page.route(f"**{path}", changed)
+    _open_review_of(service, page, game)
+    page.locator("#record").fill(json.dumps(record))
+    with page.expect_response(lambda r: r.url.endswith(path)) as answered:
+        page.locator("#review-run").click()
+    said: dict[str, Any] = answered.value.json()
+    return said
+
+
+def _played_record(game: str) -> Any:
+    """A record of ``game`` whose first turn is proven at the best: a Rummikub opening
+    that places all it can, the lazy Shanghai game."""
+    if game == "shanghai":
+        return shanghai_game("lazy")
+    turn = {"turn": 1, "player": 0, "rack": ["R10", "R11", "R12", "K1"], "table_before": [],
+            "action": "play", "played": ["R10", "R11", "R12"],
+            "table_after": [["R10", "R11", "R12"]]}  # fmt: skip
+    return {"turns": [turn]}
+
+
+@pytest.mark.parametrize("game", ["rummikub", "shanghai"])
+def test_review_tab_says_a_players_figures_over_bests_not_proven_are_no_more_than_found(
+    service: str, page: Page, game: str
+) -> None:
+    # At a 1 ms limit, no turn's best proven, the summary showed "17 / 17 (100%)": a sum
+    # of the bests found is only at least the bests' sum, and a share of it is none of
+    # the best. The answer's players say so (proven false), as the service would.
+    record = _played_record(game)
+
+    def unproven(review: dict[str, Any]) -> None:
+        assert review["players"][0]["proven"] is True
+        review["players"][0]["proven"] = False
+
+    player = _review_changed(service, page, game, record, unproven)["players"][0]
+    cells = page.locator(".review-summary tbody tr").nth(0).locator("td")
+    at_best = f"{player['turns_at_best']} of {player['turns']} proven ("
+    expect(cells.nth(1)).to_contain_text(at_best)
+    if game == "rummikub":
+        expect(cells.nth(2)).to_have_text(
+            f"{player['placed']} / at least {player['possible']} (not every best was proven)"
+        )
+    else:
+        points = f"{player['points_missed']} points"
+        expect(cells.nth(2)).to_have_text(
+            f"{points} beyond the plays found (not every best was proven)"
+        )
+    # The next player's figures were proven: said as before.
+    second = page.locator(".review-summary tbody tr").nth(1).locator("td")
+    if game == "shanghai":
+        expect(second.nth(1)).not_to_contain_text("proven")
+
+
 @pytest.mark.parametrize("game", ["rummikub", "shanghai"])
 def test_review_tab_never_calls_a_best_not_proven_best_and_says_a_cut_by_the_clock(
     service: str, page: Page, game: str
@@ -4193,22 +4258,14 @@ def test_review_tab_never_calls_a_best_not_proven_best_and_says_a_cut_by_the_clo
         "The time limit, not the fixed work bound, cut a search short: the answer holds"
         " what that search had found by then."
     )
+    record = _played_record(game)
     if game == "rummikub":
-        path = REVIEW
-        record: Any = {"turns": [
-            {"turn": 1, "player": 0, "rack": ["R10", "R11", "R12", "K1"], "table_before": [],
-             "action": "play", "played": ["R10", "R11", "R12"],
-             "table_after": [["R10", "R11", "R12"]]},
+        record["turns"].append(
             {"turn": 2, "player": 1, "rack": ["B1", "B5"], "table_before": [["R10", "R11", "R12"]],
-             "action": "draw", "drawn": "B9"},
-        ]}  # fmt: skip
-    else:
-        path = SHANGHAI_REVIEW
-        record = shanghai_game("lazy")
+             "action": "draw", "drawn": "B9"}
+        )  # fmt: skip
 
-    def cut(route: Route) -> None:
-        answer = route.fetch()
-        review = answer.json()
+    def cut(review: dict[str, Any]) -> None:
         turn = review["turns"][0]
         assert turn["at_best"]
         assert turn["best"]["status"] == "optimal"
@@ -4220,14 +4277,8 @@ def test_review_tab_never_calls_a_best_not_proven_best_and_says_a_cut_by_the_clo
             turn["status"] = "feasible"
             turn["time_capped"] = True
         review["time_capped"] = True
-        route.fulfill(response=answer, json=review)
 
-    page.route(f"**{path}", cut)
-    _open_review_of(service, page, game)
-    page.locator("#record").fill(json.dumps(record))
-    with page.expect_response(lambda r: r.url.endswith(path)) as answered:
-        page.locator("#review-run").click()
-    turn = answered.value.json()["turns"][0]
+    turn = _review_changed(service, page, game, record, cut)["turns"][0]
     shown = page.locator("#review-turns button").first
     count = turn["best"]["tiles"] if game == "rummikub" else turn["best"]["points_left"]
     expect(shown).to_contain_text(f"/ found {count}")

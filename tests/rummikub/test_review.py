@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 
 from meldwise.cli import main
 from solver import validate_rummikub
+from solver.cpsat import Limit
 from solver.errors import MeldwiseError
 from solver.i18n import language
 from solver.record import check_review
@@ -208,6 +210,16 @@ def _turn(number: int, rack: str, before: list[str], after: list[str] | None) ->
     return entry
 
 
+def _found_not_proven(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every review solve from now on answers its best as found, not proven."""
+    real = solve
+
+    def unproven(*args: Any, **kwargs: Any) -> Play:
+        return replace(real(*args, **kwargs), status=Status.FEASIBLE)
+
+    monkeypatch.setattr("solver.rummikub.review.solve", unproven)
+
+
 def test_turns_out_of_order_are_refused() -> None:
     """Who had opened is read from the turns before, so they must come in order: a
     record numbering turn 2 before turn 1 was reviewed as if it did not matter."""
@@ -320,7 +332,7 @@ def test_a_best_the_search_did_not_prove_is_never_below_the_turn_nor_called_reac
     assert player["accuracy"] == 0
     assert player["possible"] >= player["placed"] == 3
     text = describe_review(answer)
-    assert "Player 0: 0 of 1 turn at the best" in text
+    assert "Player 0: 0 of 1 turn proven at the best" in text
     assert "turns whose best was not proven: 1\n" in text
     assert "Turns below the best" not in text
 
@@ -332,12 +344,7 @@ def test_a_turn_below_a_best_play_found_but_not_proven_says_so(
     "best 3 tiles / 33 points (R10 R11 R12)", as if proven; the summary line alone said
     that its best was not proven."""
     record = {"turns": [_turn(1, "R10 R11 R12 B1 K5", [], None)]}
-    real = solve
-
-    def unproven(*args: Any, **kwargs: Any) -> Play:
-        return replace(real(*args, **kwargs), status=Status.FEASIBLE)
-
-    monkeypatch.setattr("solver.rummikub.review.solve", unproven)
+    _found_not_proven(monkeypatch)
     text = describe_review(review_rummikub({"record": record}))
     assert (
         "turn 1, player 0: draws; best found 3 tiles / 33 points (R10 R11 R12), not proven the"
@@ -620,3 +627,60 @@ def test_the_turn_limit_counts_the_turns_reviewed_as_shanghais_review_does(
     fits = [_turn(n, "R1 R5", [], None) | {"player": min(n - 1, 1)} for n in range(1, 8)]
     with pytest.raises(MeldwiseError, match=r"review one player's turns at a time"):
         review_rummikub({"record": {"turns": fits}})  # 1 and 6 turns
+
+
+def _spent(seconds: float) -> Limit:
+    """A review's limit whose clock is already spent: no turn's best is proven."""
+    return replace(Limit(seconds), deadline=max(0.0, time.perf_counter() - 10_000.0))
+
+
+def test_figures_over_bests_not_proven_say_at_least(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a 1 ms limit the summary read "17 placed (100%), the best play of each turn
+    alone 17" with no turn's best proven: a sum of bests found is only at least the
+    bests' sum, and a share of it no share of the best."""
+    record = {
+        "turns": [
+            _turn(1, "R10 R11 R12 B1 K5", [], ["R10 R11 R12"]),
+            _turn(2, "B1 B2 B3 K9", [], None),
+        ]
+    }
+    proven = review_rummikub({"record": record})
+    assert [p["proven"] for p in proven["players"]] == [True, True]
+    assert proven["players"][0]["placed_share"] == 1.0
+    text = describe_review(proven)
+    assert (
+        "Player 0: 1 of 1 turn at the best; 3 tiles placed (100%), the best play of each"
+        " turn alone 3 tiles\n" in text
+    )
+    monkeypatch.setattr("solver.rummikub.game_wire.shared_limit", _spent)
+    cut = review_rummikub({"record": record})
+    assert all(t["best"]["status"] != "optimal" for t in cut["turns"])
+    first = cut["players"][0]
+    assert (first["proven"], first["placed"], first["possible"]) == (False, 3, 3)
+    assert first["turns_at_best"] == 0
+    text = describe_review(cut)
+    assert "(100%)" not in text
+    assert (
+        "Player 0: 0 of 1 turn proven at the best; 3 tiles placed, the best play of each turn"
+        " alone at least 3 tiles (the best found: not every best was proven)" in text
+    )
+    with language("ja"):
+        japanese = describe_review(cut).splitlines()[0]
+    # 出したのは3枚、各手番の最善手だけを合わせると少なくとも3枚: no share.
+    assert "出したのは3枚、各手番の最善手だけを合わせると少なくとも3枚(" in japanese
+
+
+def test_a_costliest_turn_short_of_a_best_not_proven_is_at_least_that_short(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A turn 3 tiles short of a best found but not proven was "3 tiles short"."""
+    record = {"turns": [_turn(1, "R10 R11 R12 B1 K5", [], None)]}
+    proven = describe_review(review_rummikub({"record": record}))
+    assert "  turn 1: 3 tiles short, missed R10 R11 R12\n" in proven
+    _found_not_proven(monkeypatch)
+    answer = review_rummikub({"record": record})
+    assert answer["players"][0]["proven"] is False
+    text = describe_review(answer)
+    assert "  turn 1: at least 3 tiles short, missed R10 R11 R12\n" in text
+    with language("ja"):
+        assert "1手目: 少なくとも3枚不足" in describe_review(answer)

@@ -277,6 +277,32 @@ def test_a_search_stopped_by_the_clock_claims_nothing() -> None:
     assert "cut a search short" in describe_review(answer)
 
 
+def test_figures_over_bests_not_proven_say_so() -> None:
+    """With the clock spent the summary read "4 of 23 turns at the best; 0 points left
+    in hand beyond the best plays": the points are beyond the plays found, not proven
+    the best, and a turn not proven at the best may be at it."""
+    proven = review_shanghai({"record": game("lazy"), "player": 0})
+    (player,) = proven["players"]
+    assert player["proven"] is True
+    assert describe_review(proven, 0).startswith(
+        f"Player 0 (greedy 0): {player['turns_at_best']} of {player['turns']} turns at the"
+        f" best; {player['points_missed']} points left in hand beyond the best plays\n"
+    )
+    answer = review_to_dict(review_game(read_record(game("lazy")), limit=Limit(1e-9)))
+    assert [p["proven"] for p in answer["players"]] == [False, False]
+    text = describe_review(answer)
+    for player in answer["players"]:
+        assert (
+            f"{player['turns_at_best']} of {player['turns']} turns proven at the best;"
+            f" {player['points_missed']} points left in hand beyond the best plays found (not"
+            " every best was proven)\n" in text
+        )
+    assert "beyond the best plays\n" not in text
+    with language("ja"):
+        japanese = describe_review(answer)
+    assert "見つかった最善のプレイより" in japanese
+
+
 def _judged(points: int, went_out: bool, best: int, out: bool, status: Status) -> TurnReview:
     """A turn of a player down, made up: it left ``points`` (or ``went_out``), the best
     found leaves ``best`` points (going out when ``out``) with ``status``."""
