@@ -92,15 +92,18 @@ def check_review(
             )
         ).naming("player")
     if turns > most:
-        # "the record has 1200 turns" was said of one player's 1200.
+        # "the record has 1200 turns" was said of one player's 1200. Said of the record,
+        # its place named as a record error's is ("record: turns[0]: ..."): over HTTP the
+        # 422 listed no place, where every other refusal of a review names one.
         raise RequestError(
             _(
-                "player {player} has {turns} turns in the record; a review takes at most {most}",
+                "{where}: player {player} has {turns} turns; a review takes at most {most}",
+                where="record",
                 player=player,
                 turns=turns,
                 most=most,
             )
-        )
+        ).naming("record", quoted=False)
 
 
 def check_player(player: object, players: int) -> None:

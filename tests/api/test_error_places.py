@@ -535,3 +535,24 @@ def test_an_invalid_table_set_is_placed_at_its_index(
     body = answer.json()
     assert [place["field"] for place in body["places"]] == fields, body
     found_in_turn(body["detail"], body["places"])
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_one_players_turns_over_the_review_limit_are_placed_in_the_record(
+    client: TestClient, lang: str
+) -> None:
+    # "player 0 has 401 turns in the record; a review takes at most 400" listed no
+    # place, where the route's other refusals of a record name theirs.
+    turns = [
+        {"turn": n, "player": (n - 1) % 2, "rack": ["R1", "R5"], "table_before": [],
+         "action": "draw", "drawn": "R13"}
+        for n in range(1, 802)
+    ]  # fmt: skip
+    answer = client.post(
+        "/v1/rummikub/review", json={"record": {"turns": turns}, "player": 0, "lang": lang}
+    )
+    assert answer.status_code == 422, answer.text
+    body = answer.json()
+    assert body["detail"].startswith("record: ")
+    assert "401" in body["detail"]
+    assert body["places"] == [{"field": ["record"], "quoted": "record"}]
