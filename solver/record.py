@@ -80,7 +80,7 @@ def check_review(
                     turns=turns,
                     most=most,
                 )
-            )
+            ).naming("record", quoted=False)
         # Said with the way on, as the docs say it (a larger game is reviewed one player
         # at a time): the command line says --player, the page and HTTP 'player'.
         raise RequestError(

@@ -621,6 +621,7 @@ def test_the_turn_limit_counts_the_turns_reviewed_as_shanghais_review_does(
         "the record has 13 turns; a review takes at most 5, and each player with turns has"
         " more than that"
     )
+    assert refused.value.places == ((("record",), "record"),)  # it named none
     # A seat with no turns is no way on either; one of 5 is.
     three = {"settings": {"players": 3}, "turns": record["turns"]}
     with pytest.raises(MeldwiseError, match="each player with turns has more than that"):
