@@ -21,6 +21,8 @@ function drawSummary(review, tr) {
     tr.t("player"), tr.t("turns at the best"), tr.t("{unit} placed / each turn's best, summed", { unit }),
     tr.t("costliest turns"), tr.t("illegal turns"), tr.t("score"),
   ];
+  // Turns whose best was not proven: short of a best found, so by that much at least.
+  const unproven = new Set(review.turns.filter((t) => t.best && t.best.status !== "optimal").map((t) => t.turn));
   return summaryTable(titles, review.players.map((player) => {
     // Turns left out of the figures are named, or "0 of 0 (-)" would stand unexplained.
     const unreviewed = player.unreviewed_turns.map((turn) => tr.t("turn {turn}", { turn }));
@@ -41,8 +43,9 @@ function drawSummary(review, tr) {
         : tr.t("{placed} / at least {possible} (not every best was proven)", {
           placed: player.placed, possible: player.possible,
         }),
-      listed(player.costliest.map((c) =>
-        tr.t("turn {turn} ({shortfall} short)", { turn: c.turn, shortfall: c.shortfall })), tr),
+      listed(player.costliest.map((c) => unproven.has(c.turn)
+        ? tr.t("turn {turn} (at least {shortfall} short)", { turn: c.turn, shortfall: c.shortfall })
+        : tr.t("turn {turn} ({shortfall} short)", { turn: c.turn, shortfall: c.shortfall })), tr),
       // Each illegal turn by its number, as the costliest are: a bare "2" read as a count.
       listed(player.illegal_turns.map((turn) => tr.t("turn {turn}", { turn })), tr),
       player.score === null ? "-" : String(player.score),
@@ -107,6 +110,14 @@ function drawTurn(turn, tr, record) {
       ? tr.t("Not reviewed: {why}", { why: turn.unreviewed })
       : turn.at_best
         ? tr.t("At the best.")
+        : isShort(turn) && turn.best.status !== "optimal"
+          // Short of a best found, not proven: by that much at least.
+          ? tr.tn(
+            "At least {shortfall} short of the best: the best play found placed {n} tile ({points}).",
+            "At least {shortfall} short of the best: the best play found placed {n} tiles ({points}).",
+            turn.best.tiles,
+            { shortfall: turn.shortfall, points: tr.tn("{n} point", "{n} points", turn.best.points) },
+          )
         : isShort(turn)
           ? tr.tn(
             "{shortfall} short of the best: the best play placed {n} tile ({points}).",
