@@ -25,7 +25,14 @@ from solver.rummikub.search import DEFAULT_DISRUPTION_WORK
 from solver.rummikub.steps import Action
 from tests.rummikub.disruption_oracle import disruption_oracle_for
 from tests.rummikub.helpers import assert_legal_answer
-from tests.rummikub.strategies import dealt, examples, positions, request_of, small_rules
+from tests.rummikub.strategies import (
+    dealt,
+    examples,
+    positions,
+    request_of,
+    small_rules,
+    variants,
+)
 
 RULES = Rules()
 REFERENCE = Path(__file__).parents[2] / "benchmarks" / "reference-2026.json"
@@ -108,7 +115,7 @@ def test_the_joker_stays_on_the_rack_when_the_count_is_equal() -> None:
 
 @pytest.mark.variants
 @settings(max_examples=examples(150))
-@given(data=st.data(), rules=small_rules(), objective=st.sampled_from(list(Objective)))
+@given(data=st.data(), rules=variants(), objective=st.sampled_from(list(Objective)))
 def test_disruption_matches_exhaustive_search_over_best_plays(
     data: st.DataObject, rules: Rules, objective: Objective
 ) -> None:
