@@ -23,13 +23,43 @@ from tests.support import examples as examples  # the variant tests' count, shar
 @st.composite
 def small_rules(draw: st.DrawFn, max_numbers: int = 5, max_colours: int = 3) -> Rules:
     """A small variant: numbers 3..max_numbers, colours 2..max_colours, 1-2 copies,
-    0-4 jokers, sets of 2 up to every number, any threshold and joker penalty, either
-    joker retrieval rule, runs wrapping or not, 1-4 jokers a set at most."""
+    and the other settings as :func:`_settings` draws them."""
     numbers = draw(st.integers(3, max_numbers))
+    colours = draw(st.integers(2, max_colours))
+    return _settings(draw, colours=colours, numbers=numbers, copies=draw(st.integers(1, 2)))
+
+
+WIDE_TILES = 96
+"""Most coloured tiles (colours x numbers x copies) of a wide variant: enough for 8
+colours of 3 numbers in 4 copies, 2 colours of every number in 1 copy; the oracles'
+lists of sets and partitions grow with it."""
+
+
+@st.composite
+def wide_rules(draw: st.DrawFn, max_tiles: int = WIDE_TILES) -> Rules:
+    """A variant up to the settings' maxima (8 colours, 4 copies, 26 numbers), at most
+    ``max_tiles`` coloured tiles: many colours and copies with few numbers, or many
+    numbers with few colours, so that the exhaustive oracles stay tractable."""
+    colours = draw(st.integers(2, len(Colour)))
+    copies = draw(st.integers(1, 4))
+    top = min(MAX_NUMBER, max_tiles // (colours * copies))
+    numbers = draw(st.integers(3, max(3, top)))
+    return _settings(draw, colours=colours, numbers=numbers, copies=copies)
+
+
+def variants(max_numbers: int = 5, max_colours: int = 3) -> st.SearchStrategy[Rules]:
+    """Small variants (:func:`small_rules`) half the time, wide ones the other half."""
+    return st.one_of(small_rules(max_numbers, max_colours), wide_rules())
+
+
+def _settings(draw: st.DrawFn, colours: int, numbers: int, copies: int) -> Rules:
+    """The variant of these colours, numbers and copies, with 0-4 jokers, sets of 2 up
+    to every number, any threshold and joker penalty, either joker retrieval rule, runs
+    wrapping or not, 1-4 jokers a set at most."""
     return Rules(
-        colours=draw(st.integers(2, max_colours)),
+        colours=colours,
         numbers=numbers,
-        copies=draw(st.integers(1, 2)),
+        copies=copies,
         jokers=draw(st.integers(0, 4)),
         min_set_len=draw(st.integers(2, numbers)),
         opening_threshold=draw(st.integers(0, 4 * numbers)),

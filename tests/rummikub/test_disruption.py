@@ -25,7 +25,14 @@ from solver.rummikub.search import DEFAULT_DISRUPTION_WORK
 from solver.rummikub.steps import Action
 from tests.rummikub.disruption_oracle import disruption_oracle_for
 from tests.rummikub.helpers import assert_legal_answer
-from tests.rummikub.strategies import dealt, examples, positions, request_of, small_rules
+from tests.rummikub.strategies import (
+    dealt,
+    examples,
+    positions,
+    request_of,
+    small_rules,
+    variants,
+)
 
 RULES = Rules()
 REFERENCE = Path(__file__).parents[2] / "benchmarks" / "reference-2026.json"
@@ -108,7 +115,7 @@ def test_the_joker_stays_on_the_rack_when_the_count_is_equal() -> None:
 
 @pytest.mark.variants
 @settings(max_examples=examples(150))
-@given(data=st.data(), rules=small_rules(), objective=st.sampled_from(list(Objective)))
+@given(data=st.data(), rules=variants(), objective=st.sampled_from(list(Objective)))
 def test_disruption_matches_exhaustive_search_over_best_plays(
     data: st.DataObject, rules: Rules, objective: Objective
 ) -> None:
@@ -132,6 +139,34 @@ def test_disruption_matches_exhaustive_search_over_best_plays(
         assert (hurried.sets_kept, -hurried.tiles_moved) == best
     else:
         assert (hurried.sets_kept, -hurried.tiles_moved) <= best
+
+
+@pytest.mark.xfail(strict=True, reason="the calmest answer, not proven: open, see the test")
+def test_a_joker_freed_by_the_top_tile_of_a_long_run_is_proven_calmest() -> None:
+    """Found by the wide variant test at seed 33 (MELDWISE_EXAMPLES=100): the answer
+    (R13 in place of the joker of the red run 2-13, the joker to its 1) is as calm as
+    the exhaustive search's best, (1 set kept, 1 tile moved), but not proven, in 1.4 s
+    of CPU with the time limit far off. Not minimal: alone (without the blue run or
+    the other rack tiles) it is proven."""
+    rules = Rules(
+        colours=3,
+        numbers=13,
+        jokers=4,
+        min_set_len=12,
+        opening_threshold=18,
+        joker_penalty=0,
+        max_jokers_per_set=3,
+    )
+    position = Position.parse(
+        "R1 R5 R13 B6",
+        "B3 B13 B12 B4 B1 J B10 B7 B2 B9 B5 B8 B11 | R11 R4 R9 J J R6 R3 R8 R10 R12 R2 J",
+        opened=True,
+    )
+    play = solve(position, rules, Objective.POINTS, limit=Limit(30, disruption_time=30))
+    assert_legal_answer(position, rules, play)
+    best = disruption_oracle_for(rules).least_disruption(position, Objective.POINTS)
+    assert (play.sets_kept, -play.tiles_moved) == best == (1, -1)
+    assert play.disruption_proven
 
 
 @pytest.mark.parametrize("objective", list(Objective))

@@ -13,7 +13,7 @@ from solver.rummikub import Objective, Position, Rules, Tile, parse_tiles, solve
 from solver.rummikub.legality import Verdict, check_play
 from solver.rummikub.repair import repair
 from tests.rummikub.oracle import oracle_for
-from tests.rummikub.strategies import claimed_moves, examples, positions, small_rules
+from tests.rummikub.strategies import claimed_moves, examples, positions, variants
 
 RULES = Rules()
 
@@ -122,7 +122,7 @@ def test_splitting_a_run_before_opening() -> None:
 
 @pytest.mark.variants
 @settings(max_examples=examples(200))
-@given(data=st.data(), rules=small_rules(), objective=st.sampled_from(list(Objective)))
+@given(data=st.data(), rules=variants(), objective=st.sampled_from(list(Objective)))
 def test_the_validator_agrees_with_exhaustive_rules(
     data: st.DataObject, rules: Rules, objective: Objective
 ) -> None:

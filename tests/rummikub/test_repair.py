@@ -32,7 +32,7 @@ from solver.rummikub.repair import (
 from tests.rummikub.disruption_oracle import disruption_oracle_for
 from tests.rummikub.oracle import Oracle, oracle_for
 from tests.rummikub.replay import replay, table_of
-from tests.rummikub.strategies import claimed_moves, examples, positions, small_rules
+from tests.rummikub.strategies import claimed_moves, examples, positions, small_rules, variants
 
 
 @st.composite
@@ -85,7 +85,7 @@ def _check_sets(table: list[dict[str, Any]], rules: Rules) -> None:
 
 @pytest.mark.variants
 @settings(max_examples=examples(150))
-@given(data=st.data(), rules=small_rules(max_numbers=5, max_colours=3))
+@given(data=st.data(), rules=variants())
 def test_repair_matches_exhaustive_search(data: st.DataObject, rules: Rules) -> None:
     """Whether the table can be repaired, and else the fewest tiles left out, equal an
     exhaustive search; the arrangement holds the table's tiles in valid sets (every
@@ -906,7 +906,7 @@ def _table_before_untouched(request: dict[str, Any], steps: list[dict[str, Any]]
 
 @pytest.mark.variants
 @settings(max_examples=examples(100))
-@given(data=st.data(), rules=small_rules(max_numbers=5, max_colours=3))
+@given(data=st.data(), rules=variants())
 def test_repair_for_a_player_who_has_not_opened_matches_exhaustive_search(
     data: st.DataObject, rules: Rules
 ) -> None:

@@ -13,7 +13,7 @@ from solver import solve_rummikub
 from solver.rummikub import Limit, Objective, Position, Rules, Status, Tile, parse_tiles, solve
 from tests.rummikub.helpers import assert_legal_answer
 from tests.rummikub.oracle import oracle_for
-from tests.rummikub.strategies import examples, positions, request_of, small_rules
+from tests.rummikub.strategies import examples, positions, request_of, variants
 
 VARIANTS = [
     Rules(colours=3, numbers=7, copies=2, jokers=2),
@@ -31,7 +31,7 @@ TINY = Rules(colours=2, numbers=3, copies=1, jokers=1)
 @settings(max_examples=examples(400))
 @given(
     data=st.data(),
-    rules=st.one_of(small_rules(), st.sampled_from(VARIANTS)),
+    rules=st.one_of(variants(), st.sampled_from(VARIANTS)),
     objective=st.sampled_from(list(Objective)),
 )
 def test_solver_matches_exhaustive_search(
