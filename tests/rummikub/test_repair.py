@@ -171,7 +171,9 @@ def _check_repair(request: dict[str, Any], rules: Rules) -> None:
         if before is not None:
             strays = tuple((now - _tiles(before)).elements())
             table_before = tuple(tuple(parse_tiles(s)) for s in before)
-            assert check_play(strays, table_before, new, True, rules).legal
+            # No tile added to the table before (its own tiles moved about): the repair
+            # lays none, which is no play ("a play must place at least one tile").
+            assert not strays or check_play(strays, table_before, new, True, rules).legal
         if before is not None and arranged["disruption_proven"]:
             position = Position(strays, table_before)
             best = disruption_oracle_for(rules).least_disruption(position, Objective.TILES)
