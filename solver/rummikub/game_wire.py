@@ -202,10 +202,6 @@ class ReviewRequest(Spoken):
     notation: NotationField = Notation.RBKO
     lang: Lang = None
 
-    def turns_reviewed(self) -> int:
-        """The turns the review solves: ``player``'s, or every player's."""
-        return sum(self.player in (None, turn.player) for turn in self.record.turns)
-
     def seat_turns(self, players: int) -> list[int]:
         """Each of the ``players`` seats' turns in the record."""
         return [sum(turn.player == seat for turn in self.record.turns) for seat in range(players)]

@@ -152,14 +152,6 @@ class ShanghaiReviewRequest(Spoken):
     )
     lang: Lang = None
 
-    def turns_reviewed(self) -> int:
-        """The play phases the review solves: ``player``'s, or every player's."""
-        return sum(
-            event.kind == "play" and self.player in (None, event.seat)
-            for hand in self.record.hands
-            for event in hand.events
-        )
-
     def seat_turns(self, players: int) -> list[int]:
         """Each of the ``players`` seats' play phases in the record."""
         plays = [

@@ -119,7 +119,8 @@ def test_the_turns_reviewed_share_the_game_budget_and_the_docs_say_the_limits(
     record = game("small")
     plays = [e for h in record["hands"] for e in h["events"] if e["kind"] == "play"]
     request = ShanghaiReviewRequest.model_validate({"record": record, "player": 1})
-    assert request.turns_reviewed() == sum(e["seat"] == 1 for e in plays)
+    players = record["settings"]["players"]
+    assert request.seat_turns(players)[1] == sum(e["seat"] == 1 for e in plays)
     # Each turn's limit is the server's cap, not the budget over the turns: the turns
     # share the budget as one clock (see the tests below).
     caps = {"time_limit_ms": 1500, "game_budget_ms": 1000}
@@ -139,8 +140,10 @@ def test_a_turn_of_a_long_review_may_use_its_whole_time_limit(
     server's 120 s, and on a busy machine a turn needing 0.2 s was cut, ``time_capped``,
     where the library and the command line proved it.)"""
     allowed = seconds_allowed(monkeypatch, shanghai_review, "solve_turn")
-    request = {"record": game("small"), "player": 1}
-    turns = ShanghaiReviewRequest.model_validate(request).turns_reviewed()
+    record = game("small")
+    request = {"record": record, "player": 1}
+    players = record["settings"]["players"]
+    turns = ShanghaiReviewRequest.model_validate(request).seat_turns(players)[1]
     caps = {"time_limit_ms": 2000, "game_budget_ms": 500 * turns}  # 500 ms a turn
     worker.raw_answer("review_shanghai", json.dumps(request), "en", caps)
     assert allowed
