@@ -25,7 +25,8 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from functools import cache, lru_cache
+from dataclasses import dataclass
+from functools import cache
 
 from hypothesis import reject
 
@@ -40,10 +41,24 @@ MAX_TRIES = 2_000_000
 (long runs, jokers anywhere) can hold a hundred thousand sets of one lowest tile, each
 tried on every multiset the listing reaches: the validator test on wide variants at
 seed 11 was still listing after 6 minutes of CPU when stopped; bounded, it rejects 2
-of its 242 examples and takes 27 s."""
+of its 242 examples and takes 27 s. The count is of a listing from nothing, each
+multiset reached counted once whether listed then or before, so whether an example
+is rejected is the example's alone, not what earlier ones left in the cache."""
 
 # A laid set: kind, and (tile, number it stands for) per place; groups ignore readings.
 Laid = tuple[MeldKind, tuple[tuple[Tile, int], ...]]
+# A multiset of tiles as sorted (tile, count) pairs, so it can key a cache.
+Key = tuple[tuple[Tile, int], ...]
+
+
+@dataclass(frozen=True)
+class _Listed:
+    """The splits of one multiset into sets, the multisets left after its first set
+    (listed in turn), and how many sets were tried on it."""
+
+    layouts: list[tuple[Laid, ...]]
+    rests: tuple[Key, ...]
+    tries: int
 
 
 class DisruptionOracle:
@@ -54,8 +69,9 @@ class DisruptionOracle:
         for laid in self._all_sets():
             naturals = [t for t, _ in laid[1] if not t.is_joker]
             self.shapes.setdefault(min(naturals), []).append(laid)
-        self._listed = lru_cache(maxsize=None)(self._layouts)
-        self._tries = 0
+        self._listed: dict[Key, _Listed] = {}
+        self._judged: set[Key] = set()
+        """Multisets asked for whose listing came within the bounds."""
         self.readings: dict[tuple[Tile, ...], list[Laid]] = {}
         for laids in self.shapes.values():
             for laid in laids:
@@ -85,32 +101,54 @@ class DisruptionOracle:
                     seen.add(places)
                     yield kind, places
 
-    def layouts(self, key: tuple[tuple[Tile, int], ...]) -> list[tuple[Laid, ...]]:
+    def layouts(self, key: Key) -> list[tuple[Laid, ...]]:
         """Every split of the tiles into sets. Beyond :data:`MAX_LAYOUTS` of them, or
         :data:`MAX_TRIES` sets tried, the example is rejected
-        (:func:`hypothesis.reject`): too big to enumerate."""
-        self._tries = 0
-        return self._listed(key)
+        (:func:`hypothesis.reject`): too big to enumerate. The sets tried are counted
+        as a listing from nothing would try them (the multisets listed before walked
+        again, not tried again), so the verdict does not hang on what came before."""
+        if key not in self._judged:
+            self._list(key, set(), [0])
+            self._judged.add(key)
+        return self._listed[key].layouts
 
-    def _layouts(self, key: tuple[tuple[Tile, int], ...]) -> list[tuple[Laid, ...]]:
+    def _list(self, key: Key, seen: set[Key], tries: list[int]) -> list[tuple[Laid, ...]]:
+        """The splits of ``key``, counting in ``tries[0]`` the sets tried on each
+        multiset the listing reaches and not yet ``seen`` (listed now or before)."""
+        seen.add(key)
+        listed = self._listed.get(key)
+        if listed is not None:
+            tries[0] += listed.tries
+            if tries[0] > MAX_TRIES:
+                reject()
+            for rest in listed.rests:
+                if rest not in seen:
+                    self._list(rest, seen, tries)
+            return listed.layouts
         tiles = Counter(dict(key))
         naturals = sorted(t for t in tiles if not t.is_joker and tiles[t] > 0)
         if not naturals:
-            return [] if tiles[JOKER] else [()]
+            self._listed[key] = _Listed([] if tiles[JOKER] else [()], (), 0)
+            return self._listed[key].layouts
         found = []
+        rests: dict[Key, None] = {}
         shapes = self.shapes.get(naturals[0], [])
-        self._tries += len(shapes)
-        if self._tries > MAX_TRIES:
+        tries[0] += len(shapes)
+        if tries[0] > MAX_TRIES:
             reject()
         for laid in shapes:
             need = Counter(t for t, _ in laid[1])
             if any(tiles[t] < n for t, n in need.items()):
                 continue
-            rest = tiles - need
-            for others in self._listed(_key(rest)):
+            rest = _key(tiles - need)
+            rests[rest] = None
+            # A multiset seen in this listing is counted already: its splits as they are.
+            splits = self._listed[rest].layouts if rest in seen else self._list(rest, seen, tries)
+            for others in splits:
                 found.append((laid, *others))
             if len(found) > MAX_LAYOUTS:
                 reject()
+        self._listed[key] = _Listed(found, tuple(rests), len(shapes))
         return found
 
     def least_disruption(self, position: Position, objective: Objective) -> tuple[int, int]:
@@ -323,5 +361,5 @@ def _sub_multisets(counts: Counter[Tile]) -> Iterator[Counter[Tile]]:
         yield Counter({t: n for t, n in zip(tiles, choice, strict=True) if n})
 
 
-def _key(counts: Counter[Tile]) -> tuple[tuple[Tile, int], ...]:
+def _key(counts: Counter[Tile]) -> Key:
     return tuple(sorted((t, n) for t, n in counts.items() if n > 0))
