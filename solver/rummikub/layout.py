@@ -360,14 +360,22 @@ def join_joker_runs(rules: Rules, runs: list[Meld], joker_runs: list[Meld]) -> l
     return melds
 
 
-def join_new_runs(rules: Rules, placed: Sequence[PlacedSet]) -> list[PlacedSet]:
+def join_new_runs(
+    rules: Rules, placed: Sequence[PlacedSet], opening: bool = False
+) -> list[PlacedSet]:
     """``placed``, every set new (an opening's, or a play on an empty table), with each
-    two runs of a colour where one ends just before the other begins laid as one run
-    (:func:`_joined`: at most ``max_jokers_per_set`` jokers and N tiles): with no table
-    set to carry on no least-disruption search lays the sets out, and the score
-    stage's counts may begin a run at several numbers (under ``wrap_runs``, R2-R7 and
-    a joker as ``J(R1) R2 R3``, ``R4 R5`` and ``R6 R7``). Each tile stands for what it
-    stood for, so the play and what each tile counts are the same; groups stay."""
+    two runs of a colour that one run can hold laid as one: with no table set to carry
+    on no least-disruption search lays the sets out, and the score stage's counts may
+    begin a run at several numbers (under ``wrap_runs``, R2-R7 and a joker as
+    ``J(R1) R2 R3``, ``R4 R5`` and ``R6 R7``). Runs where one ends just before the other
+    begins are joined with each tile standing for what it stood for (:func:`_joined`);
+    then a run holding jokers takes on any run of its colour that one run of both
+    their tiles can hold, its jokers moved where the numbered tiles leave room
+    (:func:`_merged`: ``R4 R5 R6`` and ``J(R5) J(R6) R7 R8 R9`` are
+    ``R4 R5 R6 R7 R8 R9 J(R10) J(R11)``, the jokers where the run is worth most). The
+    same tiles are played, so the play and its score are the same; for an
+    ``opening``, a join that moves jokers is made only while the new sets, as laid,
+    are still worth the opening threshold. Groups stay."""
     runs = [p.meld for p in placed if p.meld.kind is MeldKind.RUN]
     # Each run in turn takes on the runs that begin just after it. One pass finds every
     # join: no run's first tile changes, and runs only grow, so a run that could not
@@ -386,7 +394,71 @@ def join_new_runs(rules: Rules, placed: Sequence[PlacedSet]) -> list[PlacedSet]:
         else:
             i += 1
     groups = [p for p in placed if p.meld.kind is not MeldKind.RUN]
+    worth = sum(m.value for m in runs) + sum(p.meld.value for p in groups)
+    spare = worth - rules.opening_threshold if opening else None
+    runs = _merge_joker_runs(rules, runs, spare)
     return [_new(_from_one(m, rules)) for m in runs] + groups
+
+
+def _merge_joker_runs(rules: Rules, runs: list[Meld], spare: int | None) -> list[Meld]:
+    """``runs``, each that holds a joker merged with every run of its colour that one
+    run can hold with it (:func:`_merged`), until none can; a merge that lowers what
+    the runs are worth takes it from ``spare`` (None: no bound). Two runs without a
+    joker that one run holds meet, and are joined already. At most ``jokers`` runs
+    hold one, so this tries few pairs."""
+    runs = list(runs)
+    merging = True
+    while merging:
+        merging = False
+        for i, run in enumerate(runs):
+            if not run.jokers:
+                continue
+            for j, other in enumerate(runs):
+                one = None if j == i else _merged(rules, run, other)
+                if one is None:
+                    continue
+                change = one.value - run.value - other.value
+                if spare is not None and spare + change < 0:
+                    continue
+                if spare is not None:
+                    spare += change
+                runs[min(i, j)] = one
+                del runs[max(i, j)]
+                merging = True
+                break
+            if merging:
+                break
+    return runs
+
+
+def _merged(rules: Rules, first: Meld, second: Meld) -> Meld | None:
+    """The runs ``first`` and ``second`` as one run, or None when no run holds them
+    both: one colour, no number twice, at most ``max_jokers_per_set`` jokers and N
+    tiles. Where one ends just before the other begins each tile stands for what it
+    stood for (:func:`_joined`); else the jokers stand where the numbered tiles leave
+    room, in the reading worth most (``rules.run_starts``)."""
+    joined = _joined(rules, first, second) or _joined(rules, second, first)
+    if joined is not None:
+        return joined
+    colour = first.stands_for[0].colour
+    if colour is None or second.stands_for[0].colour != colour:
+        return None
+    tiles = first.tiles + second.tiles
+    numbers = {t.number for t in tiles if not t.is_joker}
+    size = len(tiles)
+    if len(numbers) + first.jokers + second.jokers != size:
+        return None  # a number held twice
+    if first.jokers + second.jokers > rules.max_jokers_per_set or size > rules.numbers:
+        return None
+    best: list[int] | None = None
+    for start in rules.run_starts(size):
+        reading = [rules.run_number(start + k) for k in range(size)]
+        if numbers <= set(reading) and (best is None or sum(reading) > sum(best)):
+            best = reading
+    if best is None:
+        return None
+    meant = tuple(Tile.natural(colour, n) for n in best)
+    return Meld(MeldKind.RUN, tuple(m if m.number in numbers else JOKER for m in meant), meant)
 
 
 def _joined(rules: Rules, first: Meld, second: Meld) -> Meld | None:

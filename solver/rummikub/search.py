@@ -196,10 +196,11 @@ def _score_layout(
 ) -> list[PlacedSet]:
     """The score stage's play laid out as the table after it: the sets of a player who
     has not opened left as they are, beside the new ones; else every set read as
-    carrying the old ones on. With no table set to carry on, runs that meet are one."""
+    carrying the old ones on. With no table set to carry on, two runs that one run
+    holds are one (:func:`~solver.rummikub.layout.join_new_runs`)."""
     placed = lay_out(first.tm, first.value)
     if opening or not table_melds:
-        placed = join_new_runs(rules, placed)
+        placed = join_new_runs(rules, placed, opening)
     if opening:
         return _unchanged(table_melds) + placed
     # The score alone lays most table sets out as new ones ("kept 0, moved 9" to add

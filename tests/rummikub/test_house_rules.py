@@ -25,9 +25,11 @@ from solver.rummikub import (
     Rules,
     Status,
     Tile,
+    read_meld,
     solve,
 )
 from solver.rummikub.game_wire import review_rummikub
+from solver.rummikub.layout import PlacedSet, join_new_runs
 from solver.rummikub.legality import check_play
 from solver.rummikub.model import TileCounts, TurnModel, build_model
 from solver.rummikub.notation import parse_tiles
@@ -35,8 +37,8 @@ from solver.rummikub.record import read_record, replay
 from solver.rummikub.runner import Limits, Solved, run
 from tests.rummikub.games_support import played_turn
 from tests.rummikub.helpers import assert_legal_answer
-from tests.rummikub.oracle import oracle_for
-from tests.rummikub.strategies import examples, positions, request_of, small_rules
+from tests.rummikub.oracle import oracle_for, run_shapes
+from tests.rummikub.strategies import examples, positions, request_of, small_rules, variants
 
 REPLACE = Rules(joker_retrieval="replace")
 
@@ -569,6 +571,98 @@ def test_a_wrapped_run_with_a_joker_laid_on_no_table_is_one_set(
     play = solve(Position.parse(rack, "", opened=opened), rules)
     assert [str(meld) for meld in play.table] == [run]
     assert_legal_answer(Position.parse(rack, "", opened=opened), rules, play)
+
+
+@pytest.mark.parametrize(
+    ("runs", "opening", "threshold", "laid"),
+    [
+        # docs/rummikub.md's: the jokers stand where the run is worth most.
+        (["R4 R5 R6", "J(R5) J(R6) R7 R8 R9"], False, 0, ["R4 R5 R6 R7 R8 R9 J(R10) J(R11)"]),
+        (["R11 R12 J(R13)", "J(R12) R13"], False, 61, ["J(R9) J(R10) R11 R12 R13"]),
+        # Before opening, only while the new sets reach the threshold as laid: 36 + 25
+        # as two runs, 55 as one.
+        (["R11 R12 J(R13)", "J(R12) R13"], True, 55, ["J(R9) J(R10) R11 R12 R13"]),
+        (["R11 R12 J(R13)", "J(R12) R13"], True, 56, ["R11 R12 J(R13)", "J(R12) R13"]),
+        # No run holds R7 twice, nor more jokers than a set may.
+        (["R5 R6 R7", "J(R6) R7 R8"], False, 0, ["R5 R6 R7", "J(R6) R7 R8"]),
+        (["J(R1) R2 J(R3)", "R5 J(R6) R7"], False, 0, ["J(R1) R2 J(R3)", "R5 J(R6) R7"]),
+    ],
+)
+def test_runs_laid_new_that_one_run_holds_are_one_with_jokers_moved(
+    runs: list[str], opening: bool, threshold: int, laid: list[str]
+) -> None:
+    """On no table, two runs of a colour that one run holds (its jokers standing
+    elsewhere) are laid as one: they did not meet, so they stayed two."""
+    rules = Rules(min_set_len=2, max_jokers_per_set=2, opening_threshold=threshold)
+    melds = [read_meld(parse_tiles(run), rules) for run in runs]
+    placed = [PlacedSet(meld, None, (), meld.tiles) for meld in melds]
+    assert [str(p.meld) for p in join_new_runs(rules, placed, opening)] == laid
+
+
+def _worth_as_one_run(rules: Rules, first: Meld, second: Meld) -> int | None:
+    """The most one run of both runs' tiles is worth, its jokers standing wherever the
+    numbered tiles leave room, from the rules text (:func:`run_shapes`: every run
+    without jokers); None when no run holds them (two colours, a number twice, more
+    than ``max_jokers_per_set`` jokers, more than N tiles)."""
+    tiles = first.tiles + second.tiles
+    numbers = [t.number for t in tiles if not t.is_joker]
+    colours = {t.colour for t in first.stands_for + second.stands_for}
+    if len(set(numbers)) < len(numbers) or len(tiles) - len(numbers) > rules.max_jokers_per_set:
+        return None
+    return max(
+        (
+            sum(t.number for t in shape)
+            for shape in run_shapes(rules)
+            if len(shape) == len(tiles)
+            and {shape[0].colour} == colours
+            and set(numbers) <= {t.number for t in shape}
+        ),
+        default=None,
+    )
+
+
+@st.composite
+def _runs_rack(draw: st.DrawFn, rules: Rules) -> Position:
+    """A rack for runs on no table: numbered tiles of one or two colours, often
+    jokers, before opening or on an empty table."""
+    colours = draw(st.lists(st.sampled_from(rules.colour_list), min_size=1, max_size=2))
+    tiles = draw(
+        st.lists(
+            st.builds(Tile.natural, st.sampled_from(colours), st.integers(1, rules.numbers)),
+            min_size=3,
+            max_size=12,
+        )
+    )
+    rack = [t for i, t in enumerate(tiles) if tiles[:i].count(t) < rules.copies]
+    rack += [JOKER] * draw(st.integers(min(1, rules.jokers), rules.jokers))
+    return Position(tuple(rack), (), draw(st.booleans()))
+
+
+@pytest.mark.variants
+@settings(max_examples=examples(100))
+@given(data=st.data(), rules=variants())
+def test_no_two_runs_laid_on_no_table_make_one_run(data: st.DataObject, rules: Rules) -> None:
+    """On no table (an opening, or an empty table), where no least-disruption search
+    runs, no two runs of a colour of the answer are tiles one run can hold (its jokers
+    moved: ``J(R1) R2 R3 R4`` and ``R6 J(R7) R8`` are ``R2 R3 R4 J(R5) R6 J(R7) R8``),
+    unless, for an opening, one run would leave the new sets short of the threshold.
+    They were laid as two when they did not meet (``docs/rummikub.md``)."""
+    position = data.draw(_runs_rack(rules))
+    note(position)
+    play = solve(position, rules)
+    note(play.table)
+    assert_legal_answer(position, rules, play)
+    worth = sum(meld.value for meld in play.table)
+    runs = [meld for meld in play.table if meld.kind is MeldKind.RUN]
+    for i, first in enumerate(runs):
+        for second in runs[i + 1 :]:
+            one = _worth_as_one_run(rules, first, second)
+            if one is not None and not position.opened:
+                short = worth - first.value - second.value + one < rules.opening_threshold
+                event(f"an opening's runs one run could hold, short of the threshold: {short}")
+                if short:
+                    continue
+            assert one is None, (first, second)
 
 
 def test_a_joker_in_a_wrapped_run_counts_as_the_tile_it_stands_for() -> None:
