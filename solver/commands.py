@@ -773,7 +773,8 @@ def os_problem(error: OSError) -> str:
 
 def players_from_flags(items: Sequence[str], flag: str, what: str) -> dict[str, list[str]]:
     """Repeated ``flag PLAYER=WHAT`` items (``--rack NAME=TILES``, ``--hand
-    NAME=CARDS``) as each player's words. Raises :class:`MeldwiseError` for an item
+    NAME=CARDS``) as each player's words; ``what`` is said in the active language, as
+    the sentence around it is. Raises :class:`MeldwiseError` for an item
     without a name and for a player named twice: a dict would keep the second alone,
     and the HTTP service refuses a key given twice too."""
     named: dict[str, list[str]] = {}

@@ -1103,3 +1103,19 @@ def test_a_review_is_called_one_thing_in_japanese() -> None:
         said_text = describe_review(review_rummikub({"record": record, "lang": "ja"}))
     assert "振り返りできなかった手番: 1\n" in said_text
     assert "\n振り返りできなかった手番:\n" in said_text
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        (["score", "--rack", "=R1"], "--rack は 名前=タイル の形で指定してください(指定値: '=R1')"),
+        (["shanghai", "score", "--hand", "x"], "--hand は 名前=カード の形で"),
+    ],
+)
+def test_a_player_flag_without_a_name_is_refused_in_japanese_words(
+    capsys: pytest.CaptureFixture[str], words: list[str], said: str
+) -> None:
+    """``--rack '=R1'`` was refused as '--rack は PLAYER=TILES の形で', English words in
+    a Japanese sentence, while the same command without --rack says '名前=タイル'."""
+    assert main(["--lang", "ja", *words]) == 2
+    assert said in capsys.readouterr().err
