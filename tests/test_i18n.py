@@ -1119,3 +1119,19 @@ def test_a_player_flag_without_a_name_is_refused_in_japanese_words(
     a Japanese sentence, while the same command without --rack says '名前=タイル'."""
     assert main(["--lang", "ja", *words]) == 2
     assert said in capsys.readouterr().err
+
+
+def test_shanghai_says_the_stock_and_the_upcard_with_the_glossarys_words() -> None:
+    """Shanghai's stock is 山札 and its upcard 捨て札 (山 alone is Rummikub's pool): a
+    record's stock of the wrong size said 'アップカード', a word no other message uses, and
+    the Shanghai tab's phase help said '山から引くか' beside its table's '山札から引く'."""
+    with open(CATALOGUE, "rb") as file:
+        said = [" ".join(m.string) if isinstance(m.string, tuple) else str(m.string)
+                for m in read_po(file) if m.id]  # fmt: skip
+    web = json.loads((ROOT / "api" / "static" / "locale" / "ja.json").read_text())
+    shanghai = [t for t in [*said, *web.values()] if re.search("捨て札|手札|メルド", t)]
+    assert shanghai
+    # 山 is the stock (山札), or the discard pile (捨て札の山, then その山).
+    wrong = [t for t in shanghai if re.search("(?<!捨て札の)(?<!その)山(?!札)", t)]
+    wrong += [t for t in [*said, *web.values()] if "アップカード" in t]
+    assert not wrong, wrong
