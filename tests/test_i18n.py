@@ -708,6 +708,17 @@ def test_the_readmes_list_of_what_is_said_in_japanese_names_every_text_field() -
     assert "ナッジ" not in said
 
 
+def test_the_japanese_readme_names_every_package_the_tests_need() -> None:
+    """README.md says which system packages some tests need (Chromium, redis-server,
+    nginx) and that they are skipped without them; README.ja.md left out nginx, which
+    tests/test_nginx.py needs."""
+    install = re.compile(r"apt-get\s+install\s+-y\s+([\w-]+)")
+    english = set(install.findall((ROOT / "README.md").read_text()))
+    japanese = set(install.findall((ROOT / "README.ja.md").read_text()))
+    assert {"chromium", "redis-server", "nginx"} <= english
+    assert english - japanese == set()
+
+
 def test_the_japanese_readme_names_every_route_that_takes_lang(client: TestClient) -> None:
     """README.ja.md's HTTP section listed the routes that take lang, as docs/i18n.md says
     every /v1 route does, but left out repair and Rummikub's bot, game and review."""
