@@ -1146,3 +1146,20 @@ def test_shanghai_says_the_stock_and_the_upcard_with_the_glossarys_words() -> No
     wrong = [t for t in shanghai if re.search("(?<!捨て札の)(?<!その)山(?!札)", t)]
     wrong += [t for t in [*said, *web.values()] if "アップカード" in t]
     assert not wrong, wrong
+
+
+def test_japanese_counts_a_number_with_a_counter_that_reads_past_nine() -> None:
+    """The counter つ reads only to 9 (10 is とお, not 10つ): the strong bot's reason said
+    '手持ちだけで作れるセット10つを温存します' for a rack of 10 sets and a tile it could not
+    place, and the demo page counted a contract's melds and sizes so too."""
+    with open(CATALOGUE, "rb") as file:
+        said = [" ".join(m.string) if isinstance(m.string, tuple) else str(m.string)
+                for m in read_po(file) if m.id]  # fmt: skip
+    web = json.loads((ROOT / "api" / "static" / "locale" / "ja.json").read_text())
+    assert [text for text in [*said, *web.values()] if re.search(r"\}つ", text)] == []
+    sets = " ".join(f"{c}{n} {c}{n + 1} {c}{n + 2}" for c in "RBK" for n in (1, 5, 9))
+    answer = bot_rummikub(
+        {"bot": "strong", "rack": f"{sets} O1 O2 O3 O8".split(), "table": [["R13", "B13", "K13"]],
+         "opened": True, "opponents": [{"rack_size": 14, "opened": True}], "lang": "ja"}
+    )  # fmt: skip
+    assert "手持ちだけで作れるセット10個を温存します" in answer["reason"]

@@ -2867,7 +2867,7 @@ def test_the_contract_select_shows_every_contract_whole(
     # its longest contract: "第9ハンド: 3枚のセット3つ + 5枚のラン" lost its last character
     # (the English one did at 320 px). At 320 px, in sans-serif, it still lost "のラン"
     # (44 px): the Japanese contracts are now worded shorter, and whole
-    # ("ハンド9: 3枚セット3つ+5枚ラン").
+    # ("ハンド9: 3枚セット3個+5枚ラン").
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     try:
