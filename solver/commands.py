@@ -41,6 +41,7 @@ from solver.i18n import (
     current,
     from_environment,
     language,
+    listed,
     tag_language,
 )
 from solver.wire import (
@@ -417,7 +418,7 @@ def answering(
                 _(
                     "{mode} reads the request from stdin; leave out {flags}",
                     mode="--json" if args.json else "--jsonl",
-                    flags=", ".join(given),
+                    flags=listed(given),
                 )
             )
         if args.json or args.jsonl:

@@ -1163,3 +1163,26 @@ def test_japanese_counts_a_number_with_a_counter_that_reads_past_nine() -> None:
          "opened": True, "opponents": [{"rack_size": 14, "opened": True}], "lang": "ja"}
     )  # fmt: skip
     assert "手持ちだけで作れるセット10個を温存します" in answer["reason"]
+
+
+def test_names_listed_in_a_japanese_error_are_joined_with_the_japanese_comma(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game's colour letters, the known rules, the known fields and the flags were
+    listed with the ASCII ', ' inside Japanese sentences ('色は R, B, K, O、または...',
+    '使えるルールは colours, copies, ...', '--rack, --hint は指定しないでください'), as
+    the lists of the test above once were."""
+    asked: list[dict[str, Any]] = [
+        {"rack": ["Q1"]},
+        {"rack": ["R1"], "rules": {"foo": 1}},
+        {"rack": ["R1"], "bogus": 1},
+    ]
+    for request in asked:
+        with pytest.raises(MeldwiseError) as raised:
+            solve_rummikub({**request, "lang": "ja"})
+        said = str(raised.value)
+        assert "、" in said, said
+        assert ", " not in said, said
+    monkeypatch.setattr("sys.stdin", io.StringIO("{}"))
+    assert main(["solve", "--lang", "ja", "--json", "--rack", "R1", "--hint", "tile"]) == 2
+    assert "--rack、--hint は指定しないでください" in capsys.readouterr().err
