@@ -1186,3 +1186,11 @@ def test_names_listed_in_a_japanese_error_are_joined_with_the_japanese_comma(
     monkeypatch.setattr("sys.stdin", io.StringIO("{}"))
     assert main(["solve", "--lang", "ja", "--json", "--rack", "R1", "--hint", "tile"]) == 2
     assert "--rack、--hint は指定しないでください" in capsys.readouterr().err
+
+
+def test_a_repairs_sets_kept_are_counted_in_japanese(capsys: pytest.CaptureFixture[str]) -> None:
+    """A repair's count of the sets kept whole had no noun or counter: 'そのまま残る1、
+    動かすタイル0枚' (the English: '1 kept whole, 0 of their tiles moved')."""
+    assert main(["repair", "--lang", "ja", "--table", "R1 R2 R3 | B5 B6 | B7"]) == 0
+    said = capsys.readouterr().out
+    assert "残すべきセットのうち: そのまま残るセット1個、動かすタイル0枚\n" in said
