@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 from solver.commands import Commands, os_problem, whole_number
-from solver.i18n import N_, _
+from solver.i18n import N_, _, listed
 from solver.wire import pydantic_problem
 
 EXIT_BAD_SETTINGS = 2
@@ -59,7 +59,7 @@ def run_serve(args: argparse.Namespace, _stdin: TextIO, _stdout: TextIO, stderr:
     unknown = sorted({name for name in os.environ if name.startswith(ENV_PREFIX)} - known)
     if unknown:  # pydantic-settings ignores them: a misspelt setting would go unseen
         print(
-            _("warning: not settings, ignored: {variables}", variables=", ".join(unknown)),
+            _("warning: not settings, ignored: {variables}", variables=listed(unknown)),
             file=stderr,
         )
     flags = {name: getattr(args, name) for name in ("host", "port", "workers")}

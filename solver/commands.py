@@ -41,6 +41,7 @@ from solver.i18n import (
     current,
     from_environment,
     language,
+    listed,
     tag_language,
 )
 from solver.wire import (
@@ -417,7 +418,7 @@ def answering(
                 _(
                     "{mode} reads the request from stdin; leave out {flags}",
                     mode="--json" if args.json else "--jsonl",
-                    flags=", ".join(given),
+                    flags=listed(given),
                 )
             )
         if args.json or args.jsonl:
@@ -773,7 +774,8 @@ def os_problem(error: OSError) -> str:
 
 def players_from_flags(items: Sequence[str], flag: str, what: str) -> dict[str, list[str]]:
     """Repeated ``flag PLAYER=WHAT`` items (``--rack NAME=TILES``, ``--hand
-    NAME=CARDS``) as each player's words. Raises :class:`MeldwiseError` for an item
+    NAME=CARDS``) as each player's words; ``what`` is said in the active language, as
+    the sentence around it is. Raises :class:`MeldwiseError` for an item
     without a name and for a player named twice: a dict would keep the second alone,
     and the HTTP service refuses a key given twice too."""
     named: dict[str, list[str]] = {}

@@ -21,7 +21,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
 from solver.errors import MeldwiseError, RulesError, quoted
-from solver.i18n import _, _p
+from solver.i18n import _, _p, listed
 
 _Read = TypeVar("_Read")
 
@@ -117,7 +117,7 @@ class Settings:
                     _(
                         "unknown rule {name!r:.60}; known rules are {known}",
                         name=name,
-                        known=", ".join(sorted(known)),
+                        known=listed(sorted(known)),
                     )
                 )
         return cls(**{name: value for name, value in settings.items() if value is not None})
@@ -177,7 +177,7 @@ def check_game_settings(data: Mapping[str, Any], known: Sequence[str]) -> None:
                 _(
                     "unknown game setting {name!r:.60}; known are {known}",
                     name=name,
-                    known=", ".join(known),
+                    known=listed(known),
                 )
             )
 
@@ -299,7 +299,7 @@ def read_knobs(knobs: type, text: str, separators: str = "+") -> dict[str, Any]:
         kind = kinds.get(name)
         if kind is None:
             raise RulesError(
-                _("unknown knob {name!r}; knobs are {knobs}", name=name, knobs=", ".join(kinds))
+                _("unknown knob {name!r}; knobs are {knobs}", name=name, knobs=listed(kinds))
             )
         if name in values:  # the last was kept without a word
             raise RulesError(_("knob {name!r} is given twice; give it once", name=name))
@@ -328,7 +328,7 @@ def _knob_value(name: str, kind: Any, raw: str) -> Any:
             _(
                 "knob {name!r} is one of {choices}, got {value!r}",
                 name=name,
-                choices=", ".join(words),
+                choices=listed(words),
                 value=raw,
             )
         )

@@ -198,7 +198,7 @@ class UnknownField(RequestError):
         message = _(
             "unknown field {name!r:.60}; fields are {known}",
             name=place([*where, name]),
-            known=", ".join(known),
+            known=listed(known),
         )
         return cls(message, name, known)
 

@@ -101,7 +101,7 @@ REFUSED = [
         ["validate", "--rack", "Q1", "--after", "R1"],
         "error: --rack: unknown tile 'Q1': 'Q' is not a colour (colours are R, B, K, O)\n",
         "エラー: --rack: 不明なタイル 'Q1': 'Q' は色ではありません"
-        "(色は R, B, K, O、または赤・青・黒・黄)\n",
+        "(色は R、B、K、O、または赤・青・黒・黄)\n",
     ),
     (
         ["solve", "--rack", "R1", "--rule", "jokers=99"],
@@ -119,7 +119,7 @@ REFUSED = [
         ["score", "--rack", "ann=", "--rack", "bob=R5,X9"],
         "error: --rack bob: unknown tile 'X9': 'X' is not a colour (colours are R, B, K, O)\n",
         "エラー: --rack bob: 不明なタイル 'X9': 'X' は色ではありません"
-        "(色は R, B, K, O、または赤・青・黒・黄)\n",
+        "(色は R、B、K、O、または赤・青・黒・黄)\n",
     ),
     (
         ["shanghai", "score", "--hand", "ann=", "--hand", "bob=ZZ"],

@@ -708,6 +708,17 @@ def test_the_readmes_list_of_what_is_said_in_japanese_names_every_text_field() -
     assert "ナッジ" not in said
 
 
+def test_the_japanese_readme_names_every_package_the_tests_need() -> None:
+    """README.md says which system packages some tests need (Chromium, redis-server,
+    nginx) and that they are skipped without them; README.ja.md left out nginx, which
+    tests/test_nginx.py needs."""
+    install = re.compile(r"apt-get\s+install\s+-y\s+([\w-]+)")
+    english = set(install.findall((ROOT / "README.md").read_text()))
+    japanese = set(install.findall((ROOT / "README.ja.md").read_text()))
+    assert {"chromium", "redis-server", "nginx"} <= english
+    assert english - japanese == set()
+
+
 def test_the_japanese_readme_names_every_route_that_takes_lang(client: TestClient) -> None:
     """README.ja.md's HTTP section listed the routes that take lang, as docs/i18n.md says
     every /v1 route does, but left out repair and Rummikub's bot, game and review."""
@@ -1103,3 +1114,83 @@ def test_a_review_is_called_one_thing_in_japanese() -> None:
         said_text = describe_review(review_rummikub({"record": record, "lang": "ja"}))
     assert "振り返りできなかった手番: 1\n" in said_text
     assert "\n振り返りできなかった手番:\n" in said_text
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        (["score", "--rack", "=R1"], "--rack は 名前=タイル の形で指定してください(指定値: '=R1')"),
+        (["shanghai", "score", "--hand", "x"], "--hand は 名前=カード の形で"),
+    ],
+)
+def test_a_player_flag_without_a_name_is_refused_in_japanese_words(
+    capsys: pytest.CaptureFixture[str], words: list[str], said: str
+) -> None:
+    """``--rack '=R1'`` was refused as '--rack は PLAYER=TILES の形で', English words in
+    a Japanese sentence, while the same command without --rack says '名前=タイル'."""
+    assert main(["--lang", "ja", *words]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_shanghai_says_the_stock_and_the_upcard_with_the_glossarys_words() -> None:
+    """Shanghai's stock is 山札 and its upcard 捨て札 (山 alone is Rummikub's pool): a
+    record's stock of the wrong size said 'アップカード', a word no other message uses, and
+    the Shanghai tab's phase help said '山から引くか' beside its table's '山札から引く'."""
+    with open(CATALOGUE, "rb") as file:
+        said = [" ".join(m.string) if isinstance(m.string, tuple) else str(m.string)
+                for m in read_po(file) if m.id]  # fmt: skip
+    web = json.loads((ROOT / "api" / "static" / "locale" / "ja.json").read_text())
+    shanghai = [t for t in [*said, *web.values()] if re.search("捨て札|手札|メルド", t)]
+    assert shanghai
+    # 山 is the stock (山札), or the discard pile (捨て札の山, then その山).
+    wrong = [t for t in shanghai if re.search("(?<!捨て札の)(?<!その)山(?!札)", t)]
+    wrong += [t for t in [*said, *web.values()] if "アップカード" in t]
+    assert not wrong, wrong
+
+
+def test_japanese_counts_a_number_with_a_counter_that_reads_past_nine() -> None:
+    """The counter つ reads only to 9 (10 is とお, not 10つ): the strong bot's reason said
+    '手持ちだけで作れるセット10つを温存します' for a rack of 10 sets and a tile it could not
+    place, and the demo page counted a contract's melds and sizes so too."""
+    with open(CATALOGUE, "rb") as file:
+        said = [" ".join(m.string) if isinstance(m.string, tuple) else str(m.string)
+                for m in read_po(file) if m.id]  # fmt: skip
+    web = json.loads((ROOT / "api" / "static" / "locale" / "ja.json").read_text())
+    assert [text for text in [*said, *web.values()] if re.search(r"\}つ", text)] == []
+    sets = " ".join(f"{c}{n} {c}{n + 1} {c}{n + 2}" for c in "RBK" for n in (1, 5, 9))
+    answer = bot_rummikub(
+        {"bot": "strong", "rack": f"{sets} O1 O2 O3 O8".split(), "table": [["R13", "B13", "K13"]],
+         "opened": True, "opponents": [{"rack_size": 14, "opened": True}], "lang": "ja"}
+    )  # fmt: skip
+    assert "手持ちだけで作れるセット10個を温存します" in answer["reason"]
+
+
+def test_names_listed_in_a_japanese_error_are_joined_with_the_japanese_comma(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game's colour letters, the known rules, the known fields and the flags were
+    listed with the ASCII ', ' inside Japanese sentences ('色は R, B, K, O、または...',
+    '使えるルールは colours, copies, ...', '--rack, --hint は指定しないでください'), as
+    the lists of the test above once were."""
+    asked: list[dict[str, Any]] = [
+        {"rack": ["Q1"]},
+        {"rack": ["R1"], "rules": {"foo": 1}},
+        {"rack": ["R1"], "bogus": 1},
+    ]
+    for request in asked:
+        with pytest.raises(MeldwiseError) as raised:
+            solve_rummikub({**request, "lang": "ja"})
+        said = str(raised.value)
+        assert "、" in said, said
+        assert ", " not in said, said
+    monkeypatch.setattr("sys.stdin", io.StringIO("{}"))
+    assert main(["solve", "--lang", "ja", "--json", "--rack", "R1", "--hint", "tile"]) == 2
+    assert "--rack、--hint は指定しないでください" in capsys.readouterr().err
+
+
+def test_a_repairs_sets_kept_are_counted_in_japanese(capsys: pytest.CaptureFixture[str]) -> None:
+    """A repair's count of the sets kept whole had no noun or counter: 'そのまま残る1、
+    動かすタイル0枚' (the English: '1 kept whole, 0 of their tiles moved')."""
+    assert main(["repair", "--lang", "ja", "--table", "R1 R2 R3 | B5 B6 | B7"]) == 0
+    said = capsys.readouterr().out
+    assert "残すべきセットのうち: そのまま残るセット1個、動かすタイル0枚\n" in said

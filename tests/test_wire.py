@@ -235,7 +235,7 @@ def test_a_tile_the_game_lacks_is_named_where_and_as_sent(call: Any, message: st
         (
             lambda: solve_rummikub({"rack": ["Q5"], "notation": "RBYK", "lang": "ja"}),
             "rack[0]: 不明なタイル 'Q5': 'Q' は色ではありません"
-            "(色は R, B, K, Y、または赤・青・黒・黄)",
+            "(色は R、B、K、Y、または赤・青・黒・黄)",
         ),
         (
             lambda: solve_rummikub({"rack": ["Q5"], "notation": "RBYK", "rules": {"colours": 5}}),

@@ -69,8 +69,8 @@ function drawChart(review, tr) {
       ? tr.tn("{n} point", "{n} points", missed)
       : tr.tn("{n} tile", "{n} tiles", missed);
     svg.setAttribute("aria-label", tr.tn(
-      "{player}: {n} turn, {left} left that the best plays placed",
-      "{player}: {n} turns, {left} left that the best plays placed",
+      "{player}: {n} turn, {left} short of its best play",
+      "{player}: {n} turns, {left} short of each turn's best play, summed",
       turn.length,
       { player: playerName(player, tr), left },
     ));

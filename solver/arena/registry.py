@@ -12,7 +12,7 @@ from importlib import import_module
 
 from solver.arena.game import GameSpec
 from solver.errors import MeldwiseError
-from solver.i18n import _
+from solver.i18n import _, listed
 
 GAMES: dict[str, str] = {
     "rummikub": "solver.rummikub.arena:RUMMIKUB",
@@ -28,7 +28,7 @@ def game_spec(name: str) -> GameSpec:
     where = GAMES.get(name)
     if where is None:
         raise MeldwiseError(
-            _("unknown game {name!r}; games are {games}", name=name, games=", ".join(GAMES))
+            _("unknown game {name!r}; games are {games}", name=name, games=listed(GAMES))
         )
     module, _sep, attribute = where.partition(":")
     spec: GameSpec = getattr(import_module(module), attribute)

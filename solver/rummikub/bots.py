@@ -26,7 +26,7 @@ from solver.arena.game import UnknownBot
 from solver.arguments import checked
 from solver.cpsat import Limit, note_reads
 from solver.errors import MeldwiseError
-from solver.i18n import _
+from solver.i18n import _, listed
 from solver.rummikub.engine import Move, View
 from solver.rummikub.legality import check_play
 from solver.rummikub.melds import read_meld, readings
@@ -192,7 +192,5 @@ def make_bot(name: str, seed: int = 0) -> Bot:
             )
         )
     if factory is None:
-        raise UnknownBot(
-            _("unknown bot {name!r}; bots are {bots}", name=name, bots=", ".join(BOTS))
-        )
+        raise UnknownBot(_("unknown bot {name!r}; bots are {bots}", name=name, bots=listed(BOTS)))
     return factory(seed)

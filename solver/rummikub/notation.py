@@ -25,7 +25,7 @@ from functools import total_ordering
 
 from solver.arguments import checked_items, not_one_of
 from solver.errors import NotationError, TableError, quoted
-from solver.i18n import _, _p
+from solver.i18n import _, _p, listed
 from solver.values import Pasted
 from solver.written import piece, split, words, words_or_items
 
@@ -434,7 +434,7 @@ def not_a_colour(text: str, letter: str, colours: Iterable[Colour]) -> str:
         "unknown tile {tile!r:.60}: {letter!r} is not a colour (colours are {letters})",
         tile=text,
         letter=letter,
-        letters=", ".join(letter_of(c) for c in colours),
+        letters=listed(letter_of(c) for c in colours),
         names=kanji_names(colours),
     )
 

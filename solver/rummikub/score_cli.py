@@ -22,7 +22,7 @@ from solver.commands import (
     rules_from_flags,
 )
 from solver.errors import MeldwiseError
-from solver.i18n import _, listed
+from solver.i18n import _, _p, listed
 from solver.rummikub.wire import score_rummikub
 
 
@@ -54,7 +54,7 @@ def add_score_command(commands: Commands) -> None:
 def _request(args: argparse.Namespace) -> dict[str, Any]:
     if not args.rack:
         raise MeldwiseError(_('give each player\'s rack with --rack "NAME=TILES"'))
-    racks = players_from_flags(args.rack, "--rack", "TILES")
+    racks = players_from_flags(args.rack, "--rack", _p("a flag's value", "TILES"))
     return {"racks": racks, "rules": rules_from_flags(args.rule)}
 
 

@@ -49,7 +49,7 @@ from dataclasses import dataclass, replace
 from solver.arguments import checked
 from solver.cpsat import Budget, Limit
 from solver.errors import MeldwiseError
-from solver.i18n import _
+from solver.i18n import _, listed
 from solver.settings import read_knobs
 from solver.shanghai.contracts import most_cards
 from solver.shanghai.danger import danger
@@ -606,9 +606,7 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     base, _sep, knobs = name.partition(":")
     factory = BOTS.get(base)
     if factory is None:
-        raise UnknownBot(
-            _("unknown bot {name!r}; bots are {bots}", name=name, bots=", ".join(BOTS))
-        )
+        raise UnknownBot(_("unknown bot {name!r}; bots are {bots}", name=name, bots=listed(BOTS)))
     bot = factory(seed)
     if knobs:
         try:

@@ -41,7 +41,7 @@ from solver.commands import (
     whole_number,
 )
 from solver.errors import MeldwiseError
-from solver.i18n import N_, _, _n, clauses, listed, percent_text
+from solver.i18n import N_, _, _n, _p, clauses, listed, percent_text
 from solver.record import MAX_REVIEW_TIME_LIMIT_MS
 from solver.shanghai.advice import PHASE_ASKED
 from solver.shanghai.contracts import HANDS, contract_text
@@ -242,7 +242,7 @@ def _advise_request(args: argparse.Namespace) -> dict[str, Any]:
 def _score_request(args: argparse.Namespace) -> dict[str, Any]:
     if not args.hand:
         raise MeldwiseError(_('give each player\'s cards with --hand "NAME=CARDS"'))
-    hands = players_from_flags(args.hand, "--hand", "CARDS")
+    hands = players_from_flags(args.hand, "--hand", _p("a flag's value", "CARDS"))
     return {"hands": hands, "rules": rules_from_flags(args.rule)}
 
 

@@ -2867,7 +2867,7 @@ def test_the_contract_select_shows_every_contract_whole(
     # its longest contract: "第9ハンド: 3枚のセット3つ + 5枚のラン" lost its last character
     # (the English one did at 320 px). At 320 px, in sans-serif, it still lost "のラン"
     # (44 px): the Japanese contracts are now worded shorter, and whole
-    # ("ハンド9: 3枚セット3つ+5枚ラン").
+    # ("ハンド9: 3枚セット3個+5枚ラン").
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     try:
@@ -3664,16 +3664,16 @@ def test_review_tab_says_a_one_tile_best_play_in_the_singular(service: str, page
     page.get_by_role("button", name="Next missed play").click()
     detail = page.locator("#review-turn")
     expect(detail).to_contain_text("1 short of the best: the best play placed 1 tile (13 points).")
-    chart = page.locator(".review-chart svg")  # "2 turns, 1 tiles left ..."
+    chart = page.locator(".review-chart svg")  # "2 turns, 1 tiles ..."
     expect(chart).to_have_attribute(
-        "aria-label", "Player 0: 2 turns, 1 tile left that the best plays placed"
+        "aria-label", "Player 0: 2 turns, 1 tile short of each turn's best play, summed"
     )
     page.get_by_role("button", name="日本語").click()  # drops the English review
     with page.expect_response(lambda r: r.url.endswith(REVIEW)):
         page.get_by_role("button", name="振り返り", exact=True).click()
     page.get_by_role("button", name="次の見逃し").click()
     expect(detail).to_contain_text("最善手より1少ない手です。最善手は1枚(13点)を出しました。")
-    said = "プレイヤー0: 2手。最善手なら出せた1枚が残りました"
+    said = "プレイヤー0: 2手。各手番の最善手に届かなかった分の合計は1枚"
     expect(chart).to_have_attribute("aria-label", said)
 
 

@@ -551,7 +551,7 @@ def test_input_that_is_not_utf8_is_named_by_its_byte() -> None:
             "Q5",
             "ja",
             "エラー: --rack: 不明なタイル 'Q5': 'Q' は色ではありません"
-            "(色は R, B, K, Y、または赤・青・黒・黄)\n",
+            "(色は R、B、K、Y、または赤・青・黒・黄)\n",
         ),
         ("G4", "en", "error: --rack: unknown tile 'G4': this game's colours are R B K Y\n"),
         (
