@@ -3648,6 +3648,64 @@ def test_review_tab_says_a_turn_short_of_a_best_not_proven_is_at_least_that_shor
     )
 
 
+def test_review_tab_chart_marks_a_best_not_proven_as_the_best_found(
+    service: str, page: Page
+) -> None:
+    # The chart drew every turn's best as a grey bar and called it "best (grey)", a
+    # best not proven too (a review at a 1-10 ms limit, a busy server): the chart said
+    # the turn could place no more than the bar, which nothing proved. Its bar is now
+    # an outline, its turn's title and the caption say "found", and the tiles left are
+    # "at least" so many.
+    drew = {"turn": 2, "player": 0, "rack": ["R13", "K1"], "table_before": [["R10", "R11", "R12"]],
+            "action": "draw", "drawn": "R1", "table_after": [["R10", "R11", "R12"]]}  # fmt: skip
+
+    def found_only(review: dict[str, Any]) -> None:
+        assert review["turns"][0]["best"]["status"] == "optimal"
+        assert review["turns"][1]["best"]["status"] == "optimal"
+        review["turns"][1]["best"]["status"] = "feasible"
+        review["players"][0]["proven"] = False
+
+    record = {"turns": [OPENED_WITH_R10_R11_R12, drew]}
+    said = _review_changed(service, page, "rummikub", record, found_only)
+    series = said["players"][0]["series"]
+    assert series["turn"] == [1, 2]
+    best, played = series["best"], series["played"]
+    chart = page.locator(".review-chart")
+    bars = chart.locator("svg g")
+    expect(bars).to_have_count(2)
+    # Turn 1's best was proven: a filled bar, called the best.
+    expect(bars.nth(0).locator("rect[data-bar=best]")).to_have_attribute("fill", "#b0bec5")
+    expect(bars.nth(0).locator("title")).to_have_text(
+        f"turn 1: played {played[0]}, best {best[0]} (tiles)"
+    )
+    # Turn 2's was not: no filled bar of a best, the best found said so.
+    expect(bars.nth(1).locator("rect[data-bar=best]")).to_have_count(0)
+    expect(bars.nth(1).locator("rect[data-bar=found]")).to_have_attribute("fill", "none")
+    expect(bars.nth(1).locator("title")).to_have_text(
+        f"turn 2: played {played[1]}, found {best[1]} (tiles), not proven the best"
+    )
+    expect(chart.locator("figcaption")).to_have_text(
+        "Player 0: best (grey; dashed outline: the best found, not proven) and played (blue),"
+        " turn by turn"
+    )
+    left = sum(best) - sum(played)
+    expect(chart.locator("svg")).to_have_attribute(
+        "aria-label",
+        f"Player 0: 2 turns, at least {left} tile{'s' * (left != 1)} left that the best plays"
+        " placed (not every best was proven)",
+    )
+    page.get_by_role("button", name="日本語").click()  # drops the English review
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+        page.get_by_role("button", name="振り返り", exact=True).click()
+    expect(chart.locator("figcaption")).to_have_text(
+        "プレイヤー0: 手番ごとの最善手(灰。破線の枠は見つかった中で最良の手で、最善とは"
+        "証明されていません)と実際の手(青)"
+    )
+    expect(chart.locator("svg g").nth(1).locator("title")).to_contain_text(
+        "最善とは証明されていません"
+    )
+
+
 def test_review_tab_says_a_one_tile_best_play_in_the_singular(service: str, page: Page) -> None:
     # It said "1 short of the best: the best play placed 1 tiles (13 points)."
     page.goto(service)
