@@ -100,7 +100,11 @@ export function drawRepair(answer, tr = translator("en")) {
       if (note) parts.push(paragraph(note, "note"));
     }
   } else if (rescue) {
-    parts.push(paragraph(tr.t("No play with your rack rescues the table."), "note"));
+    // None found is none only when proven: a search the limit stopped (status unknown)
+    // said "No play ... rescues the table" as if it were.
+    parts.push(paragraph(rescue.status === "optimal"
+      ? tr.t("No play with your rack rescues the table.")
+      : tr.t("No play with your rack that rescues the table was found before the search stopped."), "note"));
   }
   if (answer.time_capped) parts.push(cappedNote(tr));
   return parts;

@@ -674,6 +674,29 @@ def test_repair_with_no_arrangement_says_what_is_known(
     expect(page.locator("#repair-error")).to_be_empty()
 
 
+def test_repair_says_no_rack_play_rescues_the_table_only_when_proven(
+    service: str, page: Page
+) -> None:
+    # A rescue search the limit stopped before it found a play (rescue status unknown,
+    # play null: the service's answer to 22 rack tiles on 8 sets at time_limit_ms 1)
+    # was said "No play with your rack rescues the table.", as a proven none is.
+    page.goto(service)
+    enter_rummikub(page, "K13", "R1 R2 R3 B9")
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)) as answer:
+        page.locator("#repair-run").click()
+    proven = answer.value.json()
+    assert proven["rescue"] == {"status": "optimal", "play": None}
+    notes = page.locator("#repair-answer .note")
+    expect(notes).to_have_text("No play with your rack rescues the table.")
+    stopped: dict[str, Any] = {"status": "unknown", "repairable": None, "time_capped": True}
+    stopped |= {**NO_ARRANGEMENT, "rescue": {"status": "unknown", "play": None}}
+    page.route(f"**{REPAIR}", lambda route: route.fulfill(status=200, json=stopped))
+    page.locator("#repair-run").click()
+    expect(notes.first).to_have_text(  # then the time limit's note
+        "No play with your rack that rescues the table was found before the search stopped."
+    )
+
+
 def test_repair_steps_not_proven_the_calmest_say_so(service: str, page: Page) -> None:
     # An arrangement or a rescue whose disruption_proven is false (a search the clock
     # stopped) was drawn with no word that fewer tiles might move, as the CLI's was.
