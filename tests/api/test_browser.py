@@ -3444,6 +3444,43 @@ def test_a_number_field_with_no_number_typed_is_named_not_read_as_empty(
     assert request["buys_left"] == 1
 
 
+def test_a_number_field_never_sends_a_number_other_than_the_one_typed(
+    service: str, page: Page
+) -> None:
+    # A whole number past 2^53 is another number once read: a seed typed
+    # 12345678901234567891 was sent as 12345678901234567000 and the service's refusal
+    # quoted that; 20 nines went as 21 digits, refused as "a number has 21 digits".
+    # The page names the field and the number typed, and sends nothing.
+    page.goto(service)
+    page.locator("#tab-review").click()
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "/v1/" in r.url else None)
+    for typed in ("12345678901234567891", "9" * 20, "1e30"):
+        page.locator("#seed").fill(typed)
+        page.locator("#review-play").click()
+        expect(page.locator("#review-error")).to_have_text(
+            f"seed: {typed} has too many digits for this page to send exactly; type at most 15."
+        )
+    page.locator("#tab-shanghai").click()
+    page.locator("#shanghai-example").click()
+    page.locator("#buys-left").fill("1" * 17)
+    _switch_to_japanese(page)
+    page.locator("#shanghai-advise").click()
+    expect(page.locator("#shanghai-error")).to_have_text(
+        f"残りの買い(バイ): {'1' * 17}は桁数が多すぎて、このページからは正確に送れません。"
+        "15桁までで入力してください。"
+    )
+    assert sent == []
+    # A number as large as the page keeps exactly goes as typed (the service refuses it).
+    page.locator("#tab-review").click()
+    page.locator("#seed").fill(str(2**53 - 1))
+    with page.expect_request(lambda r: r.url.endswith(GAME)) as asked:
+        page.locator("#review-play").click()
+    request = asked.value.post_data_json
+    assert isinstance(request, dict)
+    assert request["seed"] == 2**53 - 1
+
+
 def test_review_tab_plays_a_game_and_walks_through_its_turns(service: str, page: Page) -> None:
     page.goto(service)
     page.get_by_role("tab", name="Review").click()
