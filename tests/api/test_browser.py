@@ -3027,6 +3027,29 @@ def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     expect(page.locator("#shanghai-answer")).to_be_empty()
 
 
+def test_shanghai_a_meld_owners_error_names_the_meld_by_the_pages_label(
+    service: str, page: Page
+) -> None:
+    # A name too long for a meld's owner was said "table[1].owner: a player name must
+    # be 1-64 characters", the request's path where every other error of the field
+    # says "Table melds, meld 1, ...".
+    name = "x" * 70
+    page.goto(service)
+    page.locator("#tab-shanghai").click()
+    page.locator("#hand").fill("7H 7S")
+    page.locator("#melds").fill(f"ann: 8H 8S 8D\n{name}: 9H 9S 9D")
+    detail, said = _error_said(
+        page, SHANGHAI_ADVISE, page.locator("#shanghai-advise").click, "#shanghai-error"
+    )
+    assert detail.startswith("table[1].owner: ")
+    assert said == detail.replace("table[1].owner", "Table melds, meld 1, owner")
+    _switch_to_japanese(page)
+    detail, said = _error_said(
+        page, SHANGHAI_ADVISE, page.locator("#shanghai-advise").click, "#shanghai-error"
+    )
+    assert said == detail.replace("table[1].owner", "場のメルド、メルド1の持ち主")
+
+
 def _error_said(
     page: Page, endpoint: str, press: Callable[[], None], alert: str
 ) -> tuple[str, str]:
