@@ -64,8 +64,10 @@ export function listed(items, tr) {
 }
 
 /** A turn's ``best`` in its list, by ``count`` (its tiles, its points left): "best"
- * only when proven, else what the search found. */
+ * only when proven, else what the search found, or none (status unknown: its count
+ * is no play's, a turn that played 3 tiles was listed "found 0"). */
 export function bestLabel(best, count, tr) {
+  if (best.status === "unknown") return tr.t("none found");
   return best.status === "optimal" ? tr.t("best {count}", { count }) : tr.t("found {count}", { count });
 }
 

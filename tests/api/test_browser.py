@@ -4467,6 +4467,30 @@ def test_review_tab_never_calls_a_best_not_proven_best_and_says_a_cut_by_the_clo
     expect(detail).not_to_contain_text(capped_note)
 
 
+def test_review_tab_lists_a_turn_whose_search_found_no_play_as_none_found(
+    service: str, page: Page
+) -> None:
+    # A search the clock stopped before any play (status unknown) answers a best of no
+    # tiles: a turn that played 3 was listed "1. P0 played 3 / found 0" (turn 22 of
+    # seed 1's bot game reviewed at time_limit_ms 2), as if the search had found a play
+    # of none.
+    def nothing_found(review: dict[str, Any]) -> None:
+        turn = review["turns"][0]
+        assert turn["at_best"]
+        assert turn["best"]["tiles"] == 3
+        turn["at_best"] = False
+        table = turn["table_before"]
+        turn["best"] |= {"status": "unknown", "played": [], "tiles": 0, "points": 0,
+                         "table": table, "from_rack": [[] for _ in table],
+                         "from_rack_places": [[] for _ in table], "time_capped": True}  # fmt: skip
+        review["players"][0]["proven"] = False
+        review["time_capped"] = True
+
+    said = _review_changed(service, page, "rummikub", _played_record("rummikub"), nothing_found)
+    assert said["turns"][0]["tiles_played"] == 3
+    expect(page.locator("#review-turns button").first).to_have_text("1. P0 played 3 / none found")
+
+
 FOCUSED = """() => {
   let focused = document.activeElement;
   while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
