@@ -60,7 +60,8 @@ function drawSummary(review, tr) {
 function drawChart(review, tr) {
   const figure = element("figure", undefined, "review-chart");
   const most = Math.max(1, ...review.players.flatMap((p) => p.series.best));
-  const proven = new Set(review.turns.filter((t) => t.best?.status === "optimal").map((t) => t.turn));
+  const statuses = new Map(review.turns.filter((t) => t.best).map((t) => [t.turn, t.best.status]));
+  const proven = new Set([...statuses].filter(([, status]) => status === "optimal").map(([turn]) => turn));
   const unit = unitName(review.objective, tr);
   for (const player of review.players.filter((p) => p.series.turn.length > 0)) {
     const { turn, played, best } = player.series;
@@ -88,9 +89,12 @@ function drawChart(review, tr) {
       const group = document.createElementNS(SVG, "g");
       const title = document.createElementNS(SVG, "title"); // shown on hover
       const figures = { turn: number, played: played[i], best: best[i], unit };
+      // A search that found no play (status unknown) counts the turn's own as its best.
       title.textContent = sure
         ? tr.t("turn {turn}: played {played}, best {best} ({unit})", figures)
-        : tr.t("turn {turn}: played {played}, found {best} ({unit}), not proven the best", figures);
+        : statuses.get(number) === "unknown"
+          ? tr.t("turn {turn}: played {played} ({unit}), no play found before the search stopped", figures)
+          : tr.t("turn {turn}: played {played}, found {best} ({unit}), not proven the best", figures);
       group.append(title);
       for (const [value, colour, kind] of [[best[i], "#b0bec5", "best"], [played[i], "#1565c0", "played"]]) {
         const bar = document.createElementNS(SVG, "rect");

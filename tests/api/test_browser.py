@@ -4489,6 +4489,10 @@ def test_review_tab_lists_a_turn_whose_search_found_no_play_as_none_found(
     said = _review_changed(service, page, "rummikub", _played_record("rummikub"), nothing_found)
     assert said["turns"][0]["tiles_played"] == 3
     expect(page.locator("#review-turns button").first).to_have_text("1. P0 played 3 / none found")
+    # The chart's bar is the turn's own play (the best is at least that), not a find.
+    expect(page.locator(".review-chart svg g title")).to_have_text(
+        "turn 1: played 3 (tiles), no play found before the search stopped"
+    )
 
 
 FOCUSED = """() => {
