@@ -674,17 +674,23 @@ def test_repair_with_no_arrangement_says_what_is_known(
     expect(page.locator("#repair-error")).to_be_empty()
 
 
+def _repaired(service: str, page: Page, rack: str, table: str) -> dict[str, Any]:
+    """Repair ``table`` with ``rack`` on a fresh page; the service's answer."""
+    page.goto(service)
+    enter_rummikub(page, rack, table)
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)) as answer:
+        page.locator("#repair-run").click()
+    said: dict[str, Any] = answer.value.json()
+    return said
+
+
 def test_repair_says_no_rack_play_rescues_the_table_only_when_proven(
     service: str, page: Page
 ) -> None:
     # A rescue search the limit stopped before it found a play (rescue status unknown,
     # play null: the service's answer to 22 rack tiles on 8 sets at time_limit_ms 1)
     # was said "No play with your rack rescues the table.", as a proven none is.
-    page.goto(service)
-    enter_rummikub(page, "K13", "R1 R2 R3 B9")
-    with page.expect_response(lambda r: r.url.endswith(REPAIR)) as answer:
-        page.locator("#repair-run").click()
-    proven = answer.value.json()
+    proven = _repaired(service, page, "K13", "R1 R2 R3 B9")
     assert proven["rescue"] == {"status": "optimal", "play": None}
     notes = page.locator("#repair-answer .note")
     expect(notes).to_have_text("No play with your rack rescues the table.")
@@ -694,6 +700,25 @@ def test_repair_says_no_rack_play_rescues_the_table_only_when_proven(
     page.locator("#repair-run").click()
     expect(notes.first).to_have_text(  # then the time limit's note
         "No play with your rack that rescues the table was found before the search stopped."
+    )
+
+
+def test_repair_says_a_rescue_not_proven_the_best_is_the_best_found(
+    service: str, page: Page
+) -> None:
+    # A rescue whose search stopped after a play but before proving it (rescue status
+    # feasible) was drawn as the one that "finds the best play", with no word that a
+    # better one may exist, as a hint's play not proven has.
+    real = _repaired(service, page, "R6", "R1 R2\nR3 B3 K3 O3\nR4 R5")
+    assert real["rescue"]["status"] == "optimal"
+    notes = page.locator("#repair-answer .note")
+    expect(notes).to_have_count(0)
+    found = copy.deepcopy(real)
+    found["rescue"]["status"] = found["rescue"]["play"]["status"] = "feasible"
+    page.route(f"**{REPAIR}", lambda route: route.fulfill(status=200, json=found))
+    page.locator("#repair-run").click()
+    expect(notes).to_have_text(
+        "A search stopped at its limit: this is the best play found, not proven the best."
     )
 
 
