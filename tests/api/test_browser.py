@@ -4193,7 +4193,7 @@ def test_review_tab_reviews_a_shanghai_game_as_the_service_answers(
 
     def places(turns: list[dict[str, int]]) -> str:
         said = (f"hand {t['hand_number']}, turn {t['turn']}" for t in turns)
-        return ", ".join(said) or "none"
+        return "; ".join(said) or "none"
 
     rows = page.locator(".review-summary tbody tr")
     expect(rows).to_have_count(len(players))
@@ -4395,6 +4395,27 @@ def _review_changed(
         page.locator("#review-run").click()
     said: dict[str, Any] = answered.value.json()
     return said
+
+
+def test_review_tab_keeps_the_shanghai_turns_a_summary_names_apart(
+    service: str, page: Page
+) -> None:
+    # Two turns named in a cell read "hand 1, turn 8, hand 2, turn 3": four items, the
+    # commas within each place and between them alike (a review at time_limit_ms 2
+    # listed 26 so under "best not proven").
+    two = [{"hand_number": 1, "turn": 8}, {"hand_number": 2, "turn": 3}]
+
+    def unproven(review: dict[str, Any]) -> None:
+        review["players"][0]["unproven"] = two
+        review["players"][0]["proven"] = False
+
+    _review_changed(service, page, "shanghai", shanghai_game("lazy"), unproven)
+    cells = page.locator(".review-summary tbody tr").nth(0).locator("td")
+    expect(cells.nth(5)).to_have_text("hand 1, turn 8; hand 2, turn 3")
+    _switch_to_japanese(page)
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_REVIEW)):
+        page.locator("#review-run").click()
+    expect(cells.nth(5)).to_have_text(f"ハンド1の8手目{chr(0xFF0F)}ハンド2の3手目")
 
 
 def _played_record(game: str) -> Any:
