@@ -2872,6 +2872,25 @@ def test_long_words_and_answers_stay_in_the_panel_at_400_px(service: str, browse
         context.close()
 
 
+def test_review_turn_labels_are_whole_at_320_px(service: str, browser: Browser) -> None:
+    # At 320 px (a small phone) the list of turns is the panel's width, and a Japanese
+    # label is wider: "11. プレイヤー0 3枚出した / 最善6" lost its 6 past the box's edge
+    # (a label never wraps, so that the best's figure stays beside it on a wide list).
+    context = browser.new_context(viewport={"width": 320, "height": 900})
+    page = context.new_page()
+    try:
+        for lang in ("ja", "en"):
+            _open_review_of(service, page, "rummikub", lang)
+            page.locator("#record").fill(json.dumps(_played_record("rummikub")))
+            page.locator("#review-run").click()
+            label = page.locator("#review-turns button")
+            expect(label).to_have_count(1)
+            needs, has = label.evaluate("(b) => [b.scrollWidth, b.clientWidth]")
+            assert needs <= has, (lang, needs, has)
+    finally:
+        context.close()
+
+
 # A select is as wide as its longest option unless its box is narrower (max-width):
 # then the option chosen is cut. Its width without that cap, and with it.
 SELECT_WIDTHS = """(s) => {
