@@ -61,6 +61,18 @@ export function sets(
   };
 }
 
+/** A JSON document pasted whole (the game record): the place "record.turns[0].rack[0]"
+ * is "Game record (JSON): turns[0].rack[0]", as the service's own checks of it say
+ * ("record: turns[0].rack: unknown tile ..."). Only where the path is what is quoted:
+ * "missing field 'turn' in record.turns[0]" quotes the key 'turn' for that place. */
+export function recordPlaces(label) {
+  return (path, tr, quoted = "") => {
+    if (path.length === 0) return label();
+    const written = path.map((key, i) => (typeof key === "number" ? `[${key}]` : i > 0 ? `.${key}` : key)).join("");
+    return quoted.replace(/^(['"])(.*)\1$/, "$2") === `record.${written}` ? `${label()}: ${written}` : null;
+  };
+}
+
 /** An object of fields (``inner``: its key -> a namer): contract.sets[0] is
  * "sets of, size 1" when ``inner`` names sets so; the object itself is ``label()``. */
 export function keyed(label, inner) {
@@ -88,7 +100,7 @@ export function withLabels(message, places, fields, tr) {
     const at = message.indexOf(quoted, start);
     if (at < 0) continue;
     const [name, ...path] = field;
-    const label = Object.hasOwn(fields, name) ? fields[name](path, tr) : null;
+    const label = Object.hasOwn(fields, name) ? fields[name](path, tr, quoted) : null;
     const end = at + quoted.length;
     if (label !== null && tr.lang === "ja" && quotedAs(quoted, label) === label && message[end] === " ") {
       // A Japanese sentence naming a field bare goes on past a space its ASCII name

@@ -3246,6 +3246,26 @@ def test_a_value_that_reads_like_a_field_is_not_taken_for_it(
     assert shown == detail.replace("'record'", PLACE_LABELS[lang]["'record'"], 1)
 
 
+def test_a_place_in_the_record_is_said_by_the_boxs_label(service: str, page: Page) -> None:
+    # "'record.turns' must be a list" named the record by the request's field, where
+    # the service's own checks of it are said "Game record (JSON): turns[0].rack: ...".
+    # A place that quotes a key, not the path ("missing field 'turn' in
+    # record.turns[0]"), keeps the service's words: 'turn' is no record's place.
+    page.goto(service)
+    page.locator("#tab-review").click()
+    review = page.locator("#review-run").click
+    page.locator("#record").fill('{"turns": 5}')
+    detail, shown = _error_said(page, REVIEW, review, "#review-error")
+    assert detail == "'record.turns' must be a list, got 5"
+    assert shown == "'Game record (JSON): turns' must be a list, got 5"
+    page.locator("#record").fill('{"turns": [{"turn": 1, "player": 0, "rack": [5]}]}')
+    detail, shown = _error_said(page, REVIEW, review, "#review-error")
+    assert "'record.turns[0].rack[0]' must be a string, got 5" in detail
+    assert "missing field 'table_before' in record.turns[0]" in detail
+    place = "turns[0].rack[0]"
+    assert shown == detail.replace(f"record.{place}", f"Game record (JSON): {place}")
+
+
 @pytest.mark.parametrize(
     ("lang", "said"),
     [
