@@ -60,7 +60,8 @@ function drawSummary(review, tr) {
 function drawChart(review, tr) {
   const figure = element("figure", undefined, "review-chart");
   const most = Math.max(1, ...review.players.flatMap((p) => p.series.best));
-  const statuses = new Map(review.turns.filter((t) => t.best).map((t) => [t.turn, t.best.status]));
+  const bests = new Map(review.turns.filter((t) => t.best).map((t) => [t.turn, t.best]));
+  const statuses = new Map([...bests].map(([turn, b]) => [turn, b.status]));
   const proven = new Set([...statuses].filter(([, status]) => status === "optimal").map(([turn]) => turn));
   const unit = unitName(review.objective, tr);
   for (const player of review.players.filter((p) => p.series.turn.length > 0)) {
@@ -94,7 +95,11 @@ function drawChart(review, tr) {
         ? tr.t("turn {turn}: played {played}, best {best} ({unit})", figures)
         : statuses.get(number) === "unknown"
           ? tr.t("turn {turn}: played {played} ({unit}), no play found before the search stopped", figures)
-          : tr.t("turn {turn}: played {played}, found {best} ({unit}), not proven the best", figures);
+          // What the search found, as the list says it: the series counts the turn's
+          // own play when that is more.
+          : tr.t("turn {turn}: played {played}, found {best} ({unit}), not proven the best", {
+            ...figures, best: review.objective === "points" ? bests.get(number).points : bests.get(number).tiles,
+          });
       group.append(title);
       for (const [value, colour, kind] of [[best[i], "#b0bec5", "best"], [played[i], "#1565c0", "played"]]) {
         const bar = document.createElementNS(SVG, "rect");

@@ -4580,6 +4580,25 @@ def test_review_tab_lists_a_turn_whose_search_found_no_play_as_none_found(
     )
 
 
+def test_review_chart_titles_a_turn_by_what_the_search_found(service: str, page: Page) -> None:
+    # A best found below the turn's own play (3 tiles played, a search stopped at a
+    # 2-tile play) counts as the play in the series: the bar's title said "found 3",
+    # a play the search never found, where the turn's line says "found 2".
+    def found_less(review: dict[str, Any]) -> None:
+        turn = review["turns"][0]
+        assert turn["best"]["tiles"] == turn["tiles_played"] == 3
+        turn["best"] |= {"status": "feasible", "tiles": 2}
+        turn["at_best"] = False
+        review["players"][0]["proven"] = False
+
+    said = _review_changed(service, page, "rummikub", _played_record("rummikub"), found_less)
+    assert said["players"][0]["series"]["best"] == [3]  # the service's: the play's 3
+    expect(page.locator("#review-turns button").first).to_have_text("1. P0 played 3 / found 2")
+    expect(page.locator(".review-chart svg g title")).to_have_text(
+        "turn 1: played 3, found 2 (tiles), not proven the best"
+    )
+
+
 FOCUSED = """() => {
   let focused = document.activeElement;
   while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
