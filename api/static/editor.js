@@ -53,7 +53,17 @@ export function readNumber(input, tr, { required = false } = {}) {
   if (input.value === "" && required) {
     throw new Error(tr.t("{field}: nothing is typed there; type a number.", { field }));
   }
-  return input.value === "" ? null : Number(input.value);
+  if (input.value === "") return null;
+  const number = Number(input.value);
+  // A whole number past 2^53 (or past any, 1e400) is sent as another: a seed typed
+  // 12345678901234567891 went as 12345678901234567000, and the service's refusal
+  // quoted that, a number nobody typed.
+  if (!Number.isFinite(number) || (Number.isInteger(number) && !Number.isSafeInteger(number))) {
+    throw new Error(tr.t("{field}: {number} has too many digits for this page to send exactly; type at most 15.", {
+      field, number: input.value,
+    }));
+  }
+  return number;
 }
 
 /** One field of pieces: an <input> (one list) or a <textarea> (one list a line,

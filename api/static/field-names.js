@@ -37,22 +37,39 @@ export function pieces(label, piece = N_("{field}, tile {number}")) {
 
 /** A list of sets (melds) of pieces, counted from 0 as the page's drawing names them:
  * table_before[0][0] is "Table before the turn, set 0, tile 1". ``key``: the set's
- * list of pieces within it, for a meld written {cards, owner} (table[0].cards[1]). */
+ * list of pieces within it, for a meld written {cards, owner} (table[0].cards[1]);
+ * ``owner``: how its owner is named (table[0].owner), when it has one. */
 export function sets(
   label,
-  { set = N_("{field}, set {index}"), piece = N_("{field}, set {index}, tile {number}"), key = null } = {},
+  {
+    set = N_("{field}, set {index}"), piece = N_("{field}, set {index}, tile {number}"), key = null,
+    owner = null,
+  } = {},
 ) {
   return (path, tr) => {
     if (path.length === 0) return label();
     const [index, ...inner] = path;
     if (typeof index !== "number") return null;
+    if (owner !== null && inner.length === 1 && inner[0] === "owner") return tr.t(owner, { field: label(), index });
     if (key !== null && inner[0] === key) inner.shift();
-    else if (key !== null && inner.length > 0) return null; // a meld's owner: as written
+    else if (key !== null && inner.length > 0) return null; // another key of the set: as written
     if (inner.length === 0) return tr.t(set, { field: label(), index });
     if (inner.length === 1 && typeof inner[0] === "number") {
       return tr.t(piece, { field: label(), index, number: inner[0] + 1 });
     }
     return null;
+  };
+}
+
+/** A JSON document pasted whole (the game record): the place "record.turns[0].rack[0]"
+ * is "Game record (JSON): turns[0].rack[0]", as the service's own checks of it say
+ * ("record: turns[0].rack: unknown tile ..."). Only where the path is what is quoted:
+ * "missing field 'turn' in record.turns[0]" quotes the key 'turn' for that place. */
+export function recordPlaces(label) {
+  return (path, tr, quoted = "") => {
+    if (path.length === 0) return label();
+    const written = path.map((key, i) => (typeof key === "number" ? `[${key}]` : i > 0 ? `.${key}` : key)).join("");
+    return quoted.replace(/^(['"])(.*)\1$/, "$2") === `record.${written}` ? `${label()}: ${written}` : null;
   };
 }
 
@@ -83,7 +100,7 @@ export function withLabels(message, places, fields, tr) {
     const at = message.indexOf(quoted, start);
     if (at < 0) continue;
     const [name, ...path] = field;
-    const label = Object.hasOwn(fields, name) ? fields[name](path, tr) : null;
+    const label = Object.hasOwn(fields, name) ? fields[name](path, tr, quoted) : null;
     const end = at + quoted.length;
     if (label !== null && tr.lang === "ja" && quotedAs(quoted, label) === label && message[end] === " ") {
       // A Japanese sentence naming a field bare goes on past a space its ASCII name

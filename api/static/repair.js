@@ -5,7 +5,7 @@ import { isBusy, setBusy } from "./busy.js";
 import { errorText, labelOf, pieces, sets } from "./field-names.js";
 import { translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
-import { calmNote, heading, paragraph, playedMarks, setName } from "./rummikub-answer.js";
+import { calmNote, heading, paragraph, playedMarks, setName, statusNote } from "./rummikub-answer.js";
 import { postJson } from "./service.js";
 import { drawSet, drawTile } from "./tiles.js";
 import { cappedNote } from "./time-capped.js";
@@ -92,6 +92,8 @@ export function drawRepair(answer, tr = translator("en")) {
   if (rescue && rescue.play) {
     const play = rescue.play;
     parts.push(heading(tr.t("With your rack: play {tiles}", { tiles: play.played.join(" ") || tr.t("nothing") })));
+    // A rescue the search did not prove (status feasible) was shown as the best one.
+    if (rescue.status === "feasible") parts.push(paragraph(statusNote(rescue.status, tr), "note"));
     // Playing nothing, its steps and table are the repair's, already shown above.
     if (play.played.length > 0) {
       parts.push(steps(play.steps));
@@ -100,7 +102,11 @@ export function drawRepair(answer, tr = translator("en")) {
       if (note) parts.push(paragraph(note, "note"));
     }
   } else if (rescue) {
-    parts.push(paragraph(tr.t("No play with your rack rescues the table."), "note"));
+    // None found is none only when proven: a search the limit stopped (status unknown)
+    // said "No play ... rescues the table" as if it were.
+    parts.push(paragraph(rescue.status === "optimal"
+      ? tr.t("No play with your rack rescues the table.")
+      : tr.t("No play with your rack that rescues the table was found before the search stopped."), "note"));
   }
   if (answer.time_capped) parts.push(cappedNote(tr));
   return parts;

@@ -54,10 +54,16 @@ function drawSummary(review, tr) {
 }
 
 /** A bar chart per player with turns (the summary says a seat has none): the best
- * play's size (grey) and what was played (blue). */
+ * play's size (grey) and what was played (blue). A best the search did not prove is only
+ * the best found: its bar is drawn in a dashed outline, not filled, and said so in the
+ * caption and the turn's title; the tiles left are then at least the figure. */
 function drawChart(review, tr) {
   const figure = element("figure", undefined, "review-chart");
   const most = Math.max(1, ...review.players.flatMap((p) => p.series.best));
+  const bests = new Map(review.turns.filter((t) => t.best).map((t) => [t.turn, t.best]));
+  const statuses = new Map([...bests].map(([turn, b]) => [turn, b.status]));
+  const proven = new Set([...statuses].filter(([, status]) => status === "optimal").map(([turn]) => turn));
+  const unit = unitName(review.objective, tr);
   for (const player of review.players.filter((p) => p.series.turn.length > 0)) {
     const { turn, played, best } = player.series;
     const width = Math.max(120, turn.length * 8);
@@ -68,26 +74,57 @@ function drawChart(review, tr) {
     const left = review.objective === "points"
       ? tr.tn("{n} point", "{n} points", missed)
       : tr.tn("{n} tile", "{n} tiles", missed);
-    svg.setAttribute("aria-label", tr.tn(
-      "{player}: {n} turn, {left} short of its best play",
-      "{player}: {n} turns, {left} short of each turn's best play, summed",
-      turn.length,
-      { player: playerName(player, tr), left },
-    ));
-    turn.forEach((_, i) => {
-      for (const [value, colour] of [[best[i], "#b0bec5"], [played[i], "#1565c0"]]) {
+    const values = { player: playerName(player, tr), left };
+    const allProven = turn.every((number) => proven.has(number));
+    svg.setAttribute("aria-label", allProven
+      ? tr.tn(
+        "{player}: {n} turn, {left} short of its best play",
+        "{player}: {n} turns, {left} short of each turn's best play, summed",
+        turn.length, values)
+      : tr.tn(
+        "{player}: {n} turn, at least {left} short of its best play (not every best was proven)",
+        "{player}: {n} turns, at least {left} short of each turn's best play, summed (not every best was proven)",
+        turn.length, values));
+    turn.forEach((number, i) => {
+      const sure = proven.has(number);
+      const group = document.createElementNS(SVG, "g");
+      const title = document.createElementNS(SVG, "title"); // shown on hover
+      const figures = { turn: number, played: played[i], best: best[i], unit };
+      // A search that found no play (status unknown) counts the turn's own as its best.
+      title.textContent = sure
+        ? tr.t("turn {turn}: played {played}, best {best} ({unit})", figures)
+        : statuses.get(number) === "unknown"
+          ? tr.t("turn {turn}: played {played} ({unit}), no play found before the search stopped", figures)
+          // What the search found, as the list says it: the series counts the turn's
+          // own play when that is more.
+          : tr.t("turn {turn}: played {played}, found {best} ({unit}), not proven the best", {
+            ...figures, best: review.objective === "points" ? bests.get(number).points : bests.get(number).tiles,
+          });
+      group.append(title);
+      for (const [value, colour, kind] of [[best[i], "#b0bec5", "best"], [played[i], "#1565c0", "played"]]) {
         const bar = document.createElementNS(SVG, "rect");
         const height = (value / most) * 38;
         bar.setAttribute("x", String(i * 8 + 1));
         bar.setAttribute("y", String(39 - height));
         bar.setAttribute("width", "6");
         bar.setAttribute("height", String(height));
-        bar.setAttribute("fill", colour);
-        svg.append(bar);
+        bar.dataset.bar = kind === "best" && !sure ? "found" : kind;
+        if (kind === "best" && !sure) {
+          // Outlined, not filled: no claim that the best is this high and no higher.
+          bar.setAttribute("fill", "none");
+          bar.setAttribute("stroke", "#546e7a");
+          bar.setAttribute("stroke-width", "1");
+          bar.setAttribute("stroke-dasharray", "2 1");
+        } else {
+          bar.setAttribute("fill", colour);
+        }
+        group.append(bar);
       }
+      svg.append(group);
     });
-    const caption = element("figcaption",
-      tr.t("{player}: best (grey) and played (blue), turn by turn", { player: playerName(player, tr) }));
+    const caption = element("figcaption", allProven
+      ? tr.t("{player}: best (grey) and played (blue), turn by turn", values)
+      : tr.t("{player}: best (grey; dashed outline: the best found, not proven) and played (blue), turn by turn", values));
     figure.append(svg, caption);
   }
   return figure;

@@ -5,7 +5,7 @@
 // discard are not judged.
 
 import { N_ } from "./i18n.js";
-import { atBest, bestLabel, element, listed, playerName, summaryTable } from "./review.js";
+import { atBest, bestLabel, element, playerName, summaryTable } from "./review.js";
 import { describeContract, drawLaid, drawLayOffs, drawMeld, turnMelds } from "./shanghai.js";
 import { drawCard, drawSet } from "./tiles.js";
 import { cappedNote } from "./time-capped.js";
@@ -14,9 +14,11 @@ function points(n, tr) {
   return tr.tn("{n} point", "{n} points", n);
 }
 
-/** The turns named in a player's summary ({hand_number, turn} each). */
+/** The turns named in a player's summary ({hand_number, turn} each), apart by "; ":
+ * each holds a comma, and "hand 1, turn 8, hand 2, turn 3" read as four. */
 function places(turns, tr) {
-  return listed(turns.map((t) => tr.t("hand {hand}, turn {turn}", { hand: t.hand_number, turn: t.turn })), tr);
+  return turns.map((t) => tr.t("hand {hand}, turn {turn}", { hand: t.hand_number, turn: t.turn }))
+    .join(tr.t("; ")) || tr.t("none");
 }
 
 /** Each player's figures, as the service counted them. */

@@ -25,7 +25,7 @@
 
 import { isBusy, setBusy } from "./busy.js";
 import { readNumber, rove } from "./editor.js";
-import { errorText, labelOf, single } from "./field-names.js";
+import { errorText, labelOf, recordPlaces, single } from "./field-names.js";
 import { percentText, translator } from "./i18n.js";
 import { RequestSlot } from "./request-slot.js";
 import { postJson } from "./service.js";
@@ -64,8 +64,10 @@ export function listed(items, tr) {
 }
 
 /** A turn's ``best`` in its list, by ``count`` (its tiles, its points left): "best"
- * only when proven, else what the search found. */
+ * only when proven, else what the search found, or none (status unknown: its count
+ * is no play's, a turn that played 3 tiles was listed "found 0"). */
 export function bestLabel(best, count, tr) {
+  if (best.status === "unknown") return tr.t("none found");
   return best.status === "optimal" ? tr.t("best {count}", { count }) : tr.t("found {count}", { count });
 }
 
@@ -129,9 +131,10 @@ export function setUpReview(games) {
   };
 
   // The field each call's errors name, by its label shown ('seed' is 'シード' in
-  // Japanese); a record's own keys, and anything quoted from it, stay as written.
+  // Japanese; 'record.turns' "Game record (JSON): turns"); a record's own keys, and
+  // anything quoted from it, stay as written.
   const gameFields = { seed: single(() => labelOf(form.seed)) };
-  const reviewFields = { record: single(() => labelOf(record)) };
+  const reviewFields = { record: recordPlaces(() => labelOf(record)) };
 
   /** Show ``failure`` of the game (``game``) or of the review of the record in the box. */
   const fail = (failure, game = false) => {

@@ -50,7 +50,8 @@ export function isHintAnswer(answer, level) {
   );
 }
 
-function statusNote(status, tr) {
+/** What a play's ``status`` leaves unproven, or null when it is proven. */
+export function statusNote(status, tr) {
   if (status === "feasible") {
     return tr.t("A search stopped at its limit: this is the best play found, not proven the best.");
   }

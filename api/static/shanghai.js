@@ -341,13 +341,15 @@ export function setUpShanghai() {
     button.textContent = tr.t("Advise");
   });
   // The fields the service's errors name, by the labels shown ('buys_left' is
-  // 'Buys left'; table[0].cards[1] is "Table melds, meld 0, card 2").
+  // 'Buys left'; table[0].cards[1] is "Table melds, meld 0, card 2", table[1].owner
+  // "Table melds, meld 1, owner").
   const named = {
     hand: pieces(() => labelOf(form.hand), N_("{field}, card {number}")),
     table: sets(() => labelOf(form.melds), {
       set: N_("{field}, meld {index}"),
       piece: N_("{field}, meld {index}, card {number}"),
       key: "cards",
+      owner: N_("{field}, meld {index}, owner"),
     }),
     upcard: single(() => labelOf(form.upcard)),
     buys_left: single(() => labelOf(form["buys-left"])),

@@ -674,6 +674,54 @@ def test_repair_with_no_arrangement_says_what_is_known(
     expect(page.locator("#repair-error")).to_be_empty()
 
 
+def _repaired(service: str, page: Page, rack: str, table: str) -> dict[str, Any]:
+    """Repair ``table`` with ``rack`` on a fresh page; the service's answer."""
+    page.goto(service)
+    enter_rummikub(page, rack, table)
+    with page.expect_response(lambda r: r.url.endswith(REPAIR)) as answer:
+        page.locator("#repair-run").click()
+    said: dict[str, Any] = answer.value.json()
+    return said
+
+
+def test_repair_says_no_rack_play_rescues_the_table_only_when_proven(
+    service: str, page: Page
+) -> None:
+    # A rescue search the limit stopped before it found a play (rescue status unknown,
+    # play null: the service's answer to 22 rack tiles on 8 sets at time_limit_ms 1)
+    # was said "No play with your rack rescues the table.", as a proven none is.
+    proven = _repaired(service, page, "K13", "R1 R2 R3 B9")
+    assert proven["rescue"] == {"status": "optimal", "play": None}
+    notes = page.locator("#repair-answer .note")
+    expect(notes).to_have_text("No play with your rack rescues the table.")
+    stopped: dict[str, Any] = {"status": "unknown", "repairable": None, "time_capped": True}
+    stopped |= {**NO_ARRANGEMENT, "rescue": {"status": "unknown", "play": None}}
+    page.route(f"**{REPAIR}", lambda route: route.fulfill(status=200, json=stopped))
+    page.locator("#repair-run").click()
+    expect(notes.first).to_have_text(  # then the time limit's note
+        "No play with your rack that rescues the table was found before the search stopped."
+    )
+
+
+def test_repair_says_a_rescue_not_proven_the_best_is_the_best_found(
+    service: str, page: Page
+) -> None:
+    # A rescue whose search stopped after a play but before proving it (rescue status
+    # feasible) was drawn as the one that "finds the best play", with no word that a
+    # better one may exist, as a hint's play not proven has.
+    real = _repaired(service, page, "R6", "R1 R2\nR3 B3 K3 O3\nR4 R5")
+    assert real["rescue"]["status"] == "optimal"
+    notes = page.locator("#repair-answer .note")
+    expect(notes).to_have_count(0)
+    found = copy.deepcopy(real)
+    found["rescue"]["status"] = found["rescue"]["play"]["status"] = "feasible"
+    page.route(f"**{REPAIR}", lambda route: route.fulfill(status=200, json=found))
+    page.locator("#repair-run").click()
+    expect(notes).to_have_text(
+        "A search stopped at its limit: this is the best play found, not proven the best."
+    )
+
+
 def test_repair_steps_not_proven_the_calmest_say_so(service: str, page: Page) -> None:
     # An arrangement or a rescue whose disruption_proven is false (a search the clock
     # stopped) was drawn with no word that fewer tiles might move, as the CLI's was.
@@ -2824,6 +2872,25 @@ def test_long_words_and_answers_stay_in_the_panel_at_400_px(service: str, browse
         context.close()
 
 
+def test_review_turn_labels_are_whole_at_320_px(service: str, browser: Browser) -> None:
+    # At 320 px (a small phone) the list of turns is the panel's width, and a Japanese
+    # label is wider: "11. プレイヤー0 3枚出した / 最善6" lost its 6 past the box's edge
+    # (a label never wraps, so that the best's figure stays beside it on a wide list).
+    context = browser.new_context(viewport={"width": 320, "height": 900})
+    page = context.new_page()
+    try:
+        for lang in ("ja", "en"):
+            _open_review_of(service, page, "rummikub", lang)
+            page.locator("#record").fill(json.dumps(_played_record("rummikub")))
+            page.locator("#review-run").click()
+            label = page.locator("#review-turns button")
+            expect(label).to_have_count(1)
+            needs, has = label.evaluate("(b) => [b.scrollWidth, b.clientWidth]")
+            assert needs <= has, (lang, needs, has)
+    finally:
+        context.close()
+
+
 # A select is as wide as its longest option unless its box is narrower (max-width):
 # then the option chosen is cut. Its width without that cap, and with it.
 SELECT_WIDTHS = """(s) => {
@@ -3004,6 +3071,29 @@ def test_shanghai_errors_show_by_the_input(service: str, page: Page) -> None:
     expect(page.locator("#shanghai-answer")).to_be_empty()
 
 
+def test_shanghai_a_meld_owners_error_names_the_meld_by_the_pages_label(
+    service: str, page: Page
+) -> None:
+    # A name too long for a meld's owner was said "table[1].owner: a player name must
+    # be 1-64 characters", the request's path where every other error of the field
+    # says "Table melds, meld 1, ...".
+    name = "x" * 70
+    page.goto(service)
+    page.locator("#tab-shanghai").click()
+    page.locator("#hand").fill("7H 7S")
+    page.locator("#melds").fill(f"ann: 8H 8S 8D\n{name}: 9H 9S 9D")
+    detail, said = _error_said(
+        page, SHANGHAI_ADVISE, page.locator("#shanghai-advise").click, "#shanghai-error"
+    )
+    assert detail.startswith("table[1].owner: ")
+    assert said == detail.replace("table[1].owner", "Table melds, meld 1, owner")
+    _switch_to_japanese(page)
+    detail, said = _error_said(
+        page, SHANGHAI_ADVISE, page.locator("#shanghai-advise").click, "#shanghai-error"
+    )
+    assert said == detail.replace("table[1].owner", "場のメルド、メルド1の持ち主")
+
+
 def _error_said(
     page: Page, endpoint: str, press: Callable[[], None], alert: str
 ) -> tuple[str, str]:
@@ -3061,7 +3151,7 @@ PLACE_LABELS = {
             "\u5834\u306e\u30e1\u30eb\u30c9\u3001\u30e1\u30eb\u30c91\u306e3\u679a\u76ee"
         ),
         "'buys_left'": "'\u6b8b\u308a\u306e\u8cb7\u3044(\u30d0\u30a4)'",
-        "'contract.sets[1]'": "'\u30bb\u30c3\u30c8\u306e\u679a\u6570\u306e2\u3064\u76ee'",
+        "'contract.sets[1]'": "'\u30bb\u30c3\u30c8\u306e\u679a\u6570\u306e2\u500b\u76ee'",
         "'seed'": "'\u30b7\u30fc\u30c9'",
         "'record'": "'\u30b2\u30fc\u30e0\u8a18\u9332(JSON)'",
     },
@@ -3154,6 +3244,26 @@ def test_a_value_that_reads_like_a_field_is_not_taken_for_it(
     detail, shown = _error_said(page, REVIEW, review, "#review-error")
     assert detail.count("'record'") == 2, detail
     assert shown == detail.replace("'record'", PLACE_LABELS[lang]["'record'"], 1)
+
+
+def test_a_place_in_the_record_is_said_by_the_boxs_label(service: str, page: Page) -> None:
+    # "'record.turns' must be a list" named the record by the request's field, where
+    # the service's own checks of it are said "Game record (JSON): turns[0].rack: ...".
+    # A place that quotes a key, not the path ("missing field 'turn' in
+    # record.turns[0]"), keeps the service's words: 'turn' is no record's place.
+    page.goto(service)
+    page.locator("#tab-review").click()
+    review = page.locator("#review-run").click
+    page.locator("#record").fill('{"turns": 5}')
+    detail, shown = _error_said(page, REVIEW, review, "#review-error")
+    assert detail == "'record.turns' must be a list, got 5"
+    assert shown == "'Game record (JSON): turns' must be a list, got 5"
+    page.locator("#record").fill('{"turns": [{"turn": 1, "player": 0, "rack": [5]}]}')
+    detail, shown = _error_said(page, REVIEW, review, "#review-error")
+    assert "'record.turns[0].rack[0]' must be a string, got 5" in detail
+    assert "missing field 'table_before' in record.turns[0]" in detail
+    place = "turns[0].rack[0]"
+    assert shown == detail.replace(f"record.{place}", f"Game record (JSON): {place}")
 
 
 @pytest.mark.parametrize(
@@ -3421,6 +3531,43 @@ def test_a_number_field_with_no_number_typed_is_named_not_read_as_empty(
     assert request["buys_left"] == 1
 
 
+def test_a_number_field_never_sends_a_number_other_than_the_one_typed(
+    service: str, page: Page
+) -> None:
+    # A whole number past 2^53 is another number once read: a seed typed
+    # 12345678901234567891 was sent as 12345678901234567000 and the service's refusal
+    # quoted that; 20 nines went as 21 digits, refused as "a number has 21 digits".
+    # The page names the field and the number typed, and sends nothing.
+    page.goto(service)
+    page.locator("#tab-review").click()
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "/v1/" in r.url else None)
+    for typed in ("12345678901234567891", "9" * 20, "1e30"):
+        page.locator("#seed").fill(typed)
+        page.locator("#review-play").click()
+        expect(page.locator("#review-error")).to_have_text(
+            f"seed: {typed} has too many digits for this page to send exactly; type at most 15."
+        )
+    page.locator("#tab-shanghai").click()
+    page.locator("#shanghai-example").click()
+    page.locator("#buys-left").fill("1" * 17)
+    _switch_to_japanese(page)
+    page.locator("#shanghai-advise").click()
+    expect(page.locator("#shanghai-error")).to_have_text(
+        f"残りの買い(バイ): {'1' * 17}は桁数が多すぎて、このページからは正確に送れません。"
+        "15桁までで入力してください。"
+    )
+    assert sent == []
+    # A number as large as the page keeps exactly goes as typed (the service refuses it).
+    page.locator("#tab-review").click()
+    page.locator("#seed").fill(str(2**53 - 1))
+    with page.expect_request(lambda r: r.url.endswith(GAME)) as asked:
+        page.locator("#review-play").click()
+    request = asked.value.post_data_json
+    assert isinstance(request, dict)
+    assert request["seed"] == 2**53 - 1
+
+
 def test_review_tab_plays_a_game_and_walks_through_its_turns(service: str, page: Page) -> None:
     page.goto(service)
     page.get_by_role("tab", name="Review").click()
@@ -3645,6 +3792,64 @@ def test_review_tab_says_a_turn_short_of_a_best_not_proven_is_at_least_that_shor
     page.get_by_role("button", name="Next missed play").click()
     expect(page.locator("#review-turn")).to_contain_text(
         "At least 1 short of the best: the best play found placed 1 tile (13 points)."
+    )
+
+
+def test_review_tab_chart_marks_a_best_not_proven_as_the_best_found(
+    service: str, page: Page
+) -> None:
+    # The chart drew every turn's best as a grey bar and called it "best (grey)", a
+    # best not proven too (a review at a 1-10 ms limit, a busy server): the chart said
+    # the turn could place no more than the bar, which nothing proved. Its bar is now
+    # an outline, its turn's title and the caption say "found", and the tiles left are
+    # "at least" so many.
+    drew = {"turn": 2, "player": 0, "rack": ["R13", "K1"], "table_before": [["R10", "R11", "R12"]],
+            "action": "draw", "drawn": "R1", "table_after": [["R10", "R11", "R12"]]}  # fmt: skip
+
+    def found_only(review: dict[str, Any]) -> None:
+        assert review["turns"][0]["best"]["status"] == "optimal"
+        assert review["turns"][1]["best"]["status"] == "optimal"
+        review["turns"][1]["best"]["status"] = "feasible"
+        review["players"][0]["proven"] = False
+
+    record = {"turns": [OPENED_WITH_R10_R11_R12, drew]}
+    said = _review_changed(service, page, "rummikub", record, found_only)
+    series = said["players"][0]["series"]
+    assert series["turn"] == [1, 2]
+    best, played = series["best"], series["played"]
+    chart = page.locator(".review-chart")
+    bars = chart.locator("svg g")
+    expect(bars).to_have_count(2)
+    # Turn 1's best was proven: a filled bar, called the best.
+    expect(bars.nth(0).locator("rect[data-bar=best]")).to_have_attribute("fill", "#b0bec5")
+    expect(bars.nth(0).locator("title")).to_have_text(
+        f"turn 1: played {played[0]}, best {best[0]} (tiles)"
+    )
+    # Turn 2's was not: no filled bar of a best, the best found said so.
+    expect(bars.nth(1).locator("rect[data-bar=best]")).to_have_count(0)
+    expect(bars.nth(1).locator("rect[data-bar=found]")).to_have_attribute("fill", "none")
+    expect(bars.nth(1).locator("title")).to_have_text(
+        f"turn 2: played {played[1]}, found {best[1]} (tiles), not proven the best"
+    )
+    expect(chart.locator("figcaption")).to_have_text(
+        "Player 0: best (grey; dashed outline: the best found, not proven) and played (blue),"
+        " turn by turn"
+    )
+    left = sum(best) - sum(played)
+    expect(chart.locator("svg")).to_have_attribute(
+        "aria-label",
+        f"Player 0: 2 turns, at least {left} tile{'s' * (left != 1)} short of each turn's"
+        " best play, summed (not every best was proven)",
+    )
+    page.get_by_role("button", name="日本語").click()  # drops the English review
+    with page.expect_response(lambda r: r.url.endswith(REVIEW)):
+        page.get_by_role("button", name="振り返り", exact=True).click()
+    expect(chart.locator("figcaption")).to_have_text(
+        "プレイヤー0: 手番ごとの最善手(灰。破線の枠は見つかった中で最良の手で、最善とは"
+        "証明されていません)と実際の手(青)"
+    )
+    expect(chart.locator("svg g").nth(1).locator("title")).to_contain_text(
+        "最善とは証明されていません"
     )
 
 
@@ -4027,7 +4232,7 @@ def test_review_tab_reviews_a_shanghai_game_as_the_service_answers(
 
     def places(turns: list[dict[str, int]]) -> str:
         said = (f"hand {t['hand_number']}, turn {t['turn']}" for t in turns)
-        return ", ".join(said) or "none"
+        return "; ".join(said) or "none"
 
     rows = page.locator(".review-summary tbody tr")
     expect(rows).to_have_count(len(players))
@@ -4231,6 +4436,27 @@ def _review_changed(
     return said
 
 
+def test_review_tab_keeps_the_shanghai_turns_a_summary_names_apart(
+    service: str, page: Page
+) -> None:
+    # Two turns named in a cell read "hand 1, turn 8, hand 2, turn 3": four items, the
+    # commas within each place and between them alike (a review at time_limit_ms 2
+    # listed 26 so under "best not proven").
+    two = [{"hand_number": 1, "turn": 8}, {"hand_number": 2, "turn": 3}]
+
+    def unproven(review: dict[str, Any]) -> None:
+        review["players"][0]["unproven"] = two
+        review["players"][0]["proven"] = False
+
+    _review_changed(service, page, "shanghai", shanghai_game("lazy"), unproven)
+    cells = page.locator(".review-summary tbody tr").nth(0).locator("td")
+    expect(cells.nth(5)).to_have_text("hand 1, turn 8; hand 2, turn 3")
+    _switch_to_japanese(page)
+    with page.expect_response(lambda r: r.url.endswith(SHANGHAI_REVIEW)):
+        page.locator("#review-run").click()
+    expect(cells.nth(5)).to_have_text(f"ハンド1の8手目{chr(0xFF0F)}ハンド2の3手目")
+
+
 def _played_record(game: str) -> Any:
     """A record of ``game`` whose first turn is proven at the best: a Rummikub opening
     that places all it can, the lazy Shanghai game."""
@@ -4324,6 +4550,53 @@ def test_review_tab_never_calls_a_best_not_proven_best_and_says_a_cut_by_the_clo
     # The next turn was not cut: only the review's note says so.
     page.get_by_role("button", name="Next turn").click()
     expect(detail).not_to_contain_text(capped_note)
+
+
+def test_review_tab_lists_a_turn_whose_search_found_no_play_as_none_found(
+    service: str, page: Page
+) -> None:
+    # A search the clock stopped before any play (status unknown) answers a best of no
+    # tiles: a turn that played 3 was listed "1. P0 played 3 / found 0" (turn 22 of
+    # seed 1's bot game reviewed at time_limit_ms 2), as if the search had found a play
+    # of none.
+    def nothing_found(review: dict[str, Any]) -> None:
+        turn = review["turns"][0]
+        assert turn["at_best"]
+        assert turn["best"]["tiles"] == 3
+        turn["at_best"] = False
+        table = turn["table_before"]
+        turn["best"] |= {"status": "unknown", "played": [], "tiles": 0, "points": 0,
+                         "table": table, "from_rack": [[] for _ in table],
+                         "from_rack_places": [[] for _ in table], "time_capped": True}  # fmt: skip
+        review["players"][0]["proven"] = False
+        review["time_capped"] = True
+
+    said = _review_changed(service, page, "rummikub", _played_record("rummikub"), nothing_found)
+    assert said["turns"][0]["tiles_played"] == 3
+    expect(page.locator("#review-turns button").first).to_have_text("1. P0 played 3 / none found")
+    # The chart's bar is the turn's own play (the best is at least that), not a find.
+    expect(page.locator(".review-chart svg g title")).to_have_text(
+        "turn 1: played 3 (tiles), no play found before the search stopped"
+    )
+
+
+def test_review_chart_titles_a_turn_by_what_the_search_found(service: str, page: Page) -> None:
+    # A best found below the turn's own play (3 tiles played, a search stopped at a
+    # 2-tile play) counts as the play in the series: the bar's title said "found 3",
+    # a play the search never found, where the turn's line says "found 2".
+    def found_less(review: dict[str, Any]) -> None:
+        turn = review["turns"][0]
+        assert turn["best"]["tiles"] == turn["tiles_played"] == 3
+        turn["best"] |= {"status": "feasible", "tiles": 2}
+        turn["at_best"] = False
+        review["players"][0]["proven"] = False
+
+    said = _review_changed(service, page, "rummikub", _played_record("rummikub"), found_less)
+    assert said["players"][0]["series"]["best"] == [3]  # the service's: the play's 3
+    expect(page.locator("#review-turns button").first).to_have_text("1. P0 played 3 / found 2")
+    expect(page.locator(".review-chart svg g title")).to_have_text(
+        "turn 1: played 3, found 2 (tiles), not proven the best"
+    )
 
 
 FOCUSED = """() => {
