@@ -90,6 +90,15 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
         lambda: rummikub_engine.Game.new(rummikub_engine.GameSettings(), seed=1).apply(None),  # type: ignore[arg-type]
         "NoneType",
     ),
+    # A table of strings failed in the legality check (AttributeError: no 'meant').
+    "bot move of strings": (
+        lambda: rummikub_engine.Move.play([["R1", "R2", "R3"]]),  # type: ignore[list-item]
+        "'table[0][0]'",
+    ),
+    "bot move a string": (
+        lambda: rummikub_engine.Move("R1 R2 R3"),  # type: ignore[arg-type]
+        "'table'",
+    ),
     "game seed -1": (
         lambda: rummikub_engine.Game.new(rummikub_engine.GameSettings(), seed=-1),
         "'seed'",

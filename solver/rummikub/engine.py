@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.arena.game import Result, check_seed
-from solver.arguments import checked, checked_seat, wrong
+from solver.arguments import checked, checked_items, checked_seat, listed, wrong
 from solver.errors import CountError, MeldwiseError, RulesError, quoted
 from solver.i18n import _, _n, alternatives, clauses
 from solver.rummikub.deal import full_set
@@ -178,13 +178,27 @@ class Move:
 
     table: Table | None = None
 
+    def __post_init__(self) -> None:
+        # Strings for tiles ("R1") failed deep in the legality check with an
+        # AttributeError; each is refused here by its place (Tile.parse reads one).
+        if self.table is not None:
+            sets = tuple(
+                checked_items(tiles, Tile, f"table[{index}]")
+                for index, tiles in enumerate(listed(self.table, "table"))
+            )
+            object.__setattr__(self, "table", sets)
+
     @classmethod
     def draw(cls) -> Move:
         return cls(None)
 
     @classmethod
     def play(cls, table: Sequence[Sequence[Tile]]) -> Move:
-        return cls(tuple(tuple(tiles) for tiles in table))
+        """The play that leaves ``table``: its sets, each a list of tiles.
+
+        Raises :class:`~solver.errors.RequestError` naming the first set or tile that
+        is not one (``table[0][1]``)."""
+        return cls(listed(table, "table"))
 
     @property
     def is_draw(self) -> bool:
