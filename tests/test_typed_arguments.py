@@ -174,6 +174,28 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
         lambda: shanghai_bots.make_bot("greedy").choose(None),  # type: ignore[arg-type]
         "'view'",
     ),
+    # A card as a string failed in the engine (AttributeError, TypeError) or was judged
+    # "not in hand"; Draw("no") took the upcard; melds=None was a legal play.
+    "Shanghai discard a string": (
+        lambda: shanghai_engine.Play(discard="7H"),  # type: ignore[arg-type]
+        "'discard'",
+    ),
+    "Shanghai melds None": (
+        lambda: shanghai_engine.Play(melds=None),  # type: ignore[arg-type]
+        "'melds'",
+    ),
+    "Shanghai lay-off of a string": (
+        lambda: shanghai_engine.LayOffMove("7H", 0),  # type: ignore[arg-type]
+        "'card'",
+    ),
+    "Shanghai swap at a string": (
+        lambda: shanghai_engine.SwapMove(0, "0", CARDS[0]),  # type: ignore[arg-type]
+        "'position'",
+    ),
+    "Shanghai draw of a string": (
+        lambda: shanghai_engine.Draw("no"),  # type: ignore[arg-type]
+        "'take'",
+    ),
     "Shanghai view of no seat": (
         lambda: shanghai_engine.Game(shanghai_engine.GameSettings(players=2), seed=1).view(9),
         "'seat'",
