@@ -112,6 +112,15 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
         lambda: rummikub_engine.Game(rummikub_engine.GameSettings(), 7),  # type: ignore[arg-type]
         "argument 'deal' must be a Deal (Game.new(settings, seed) deals one from a seed)",
     ),
+    # A dict or the other game's rules where the typed value goes failed in the deal.
+    "game of settings a dict": (
+        lambda: rummikub_engine.Game.new({"players": 2}, seed=1),  # type: ignore[arg-type]
+        "'settings'",
+    ),
+    "game settings of Shanghai rules": (
+        lambda: rummikub_engine.GameSettings(rules=SHANGHAI),  # type: ignore[arg-type]
+        "'rules'",
+    ),
     "game settings None": (
         lambda: rummikub_engine.Game(
             None,  # type: ignore[arg-type]
