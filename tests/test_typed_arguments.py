@@ -175,6 +175,10 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
         lambda: shanghai_engine.Game(shanghai_engine.GameSettings(players=2), seed=2**31 + 1),
         "'seed'",
     ),
+    "Shanghai game settings of Rummikub rules": (
+        lambda: shanghai_engine.GameSettings(rules=RULES),  # type: ignore[arg-type]
+        "'rules'",
+    ),
     "Shanghai game settings None": (
         lambda: shanghai_engine.Game(None, 7),  # type: ignore[arg-type]
         "'settings'",

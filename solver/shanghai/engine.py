@@ -95,6 +95,7 @@ class GameSettings:
     init-only flag fell back to False and ran a new game's check on them)."""
 
     def __post_init__(self) -> None:
+        checked(self.rules, Rules, "rules")  # else an AttributeError counting the cards
         for name, low, high in (
             ("players", 2, MAX_PLAYERS),
             ("hands", 1, HANDS),
