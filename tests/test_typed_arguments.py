@@ -251,6 +251,8 @@ for _game, (_write, _played) in GAMES_OF_TWO.items():
         partial(_write, _played, ["ann"]),
         "'players' names 1 seat, the game has 2",
     )
+    # A string where the game goes failed inside (AttributeError: no 'settings').
+    CASES[f"{_game} record_to_dict of no game"] = (partial(_write, "game", ["a", "b"]), "'game'")
     CASES[f"{_game} record_to_dict a string of names"] = (
         partial(_write, _played, "ab"),
         "argument 'players' must be a list",

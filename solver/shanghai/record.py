@@ -100,7 +100,9 @@ def record_to_dict(game: Game, players: Sequence[str]) -> dict[str, Any]:
     field of the record, and its review names each seat's figures by it).
 
     Raises :class:`~solver.errors.RequestError` naming ``players`` when it is no list
-    of one name per seat (:func:`~solver.record.seat_names`)."""
+    of one name per seat (:func:`~solver.record.seat_names`), and ``game`` when it is no
+    :class:`Game` (an AttributeError once)."""
+    game = checked(game, Game, "game")
     hands = []
     for index, deal in enumerate(game.deals):
         entry: dict[str, Any] = {
