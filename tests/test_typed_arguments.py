@@ -221,6 +221,19 @@ for _name in ("rummikub", "shanghai"):
         partial(game_spec(_name).new_match, 1, 2, None),  # type: ignore[arg-type]
         "'options'",
     )
+for _name, _settings in (
+    ("rummikub", rummikub_engine.GameSettings),
+    ("shanghai", shanghai_engine.GameSettings),
+):
+    # The settings' own readers too (a TypeError: 'NoneType' object is not iterable).
+    CASES[f"{_name} settings read from None"] = (
+        partial(_settings.from_dict, None),  # type: ignore[arg-type]
+        "'settings' must be an object of game settings",
+    )
+    CASES[f"{_name} settings read at a place from a list"] = (
+        partial(_settings.read, [], "record.settings"),  # type: ignore[arg-type]
+        "'record.settings' must be an object of game settings",
+    )
 REVIEWS: dict[str, tuple[Callable[..., object], Callable[[], object]]] = {
     "Rummikub": (rummikub_review.review_game, rummikub_record_of_one_turn),
     "Shanghai": (shanghai_review.review_game, shanghai_record_of_one_turn),
