@@ -279,6 +279,12 @@ for _game, _module in (("Rummikub", rummikub_record), ("Shanghai", shanghai_reco
     # A record's dict where the read record goes failed inside (AttributeError).
     CASES[f"{_game} replay a dict"] = (partial(_module.replay, {"turns": []}), "'record'")
 
+# A watcher that is no function failed at the record's first move (TypeError).
+CASES["Shanghai replay watched by no function"] = (
+    lambda: shanghai_record.replay(shanghai_record_of_one_turn(), watch=5),  # type: ignore[arg-type]
+    "'watch'",
+)
+
 for _game, (_review, _recorded) in REVIEWS.items():
     # Both games' reviews take the same arguments, refused alike.
     CASES[f"{_game} review a dict"] = (partial(_review, {"turns": []}), "'record'")
