@@ -168,10 +168,25 @@ class Settings:
         }
 
 
+def settings_object(data: object, where: str) -> Mapping[str, Any]:
+    """A game's settings ``data`` (at the place ``where``) when they are a mapping; else
+    (None, a list) a :class:`RulesError` about ``where``."""
+    if not isinstance(data, Mapping):
+        raise RulesError(
+            _(
+                "{where!r} must be an object of game settings, got {value!r:.60}",
+                where=where,
+                value=quoted(data),
+            )
+        ).about(where)
+    return data
+
+
 def check_game_settings(data: Mapping[str, Any], known: Sequence[str]) -> None:
     """Raise :class:`RulesError` naming the first of a game's settings ``data`` that is
-    not one of ``known`` (listed in that order): both games' engines read theirs so."""
-    for name in data:
+    not one of ``known`` (listed in that order): both games' engines read theirs so.
+    Settings that are no mapping (None: a TypeError once) are refused as 'settings'."""
+    for name in settings_object(data, "settings"):
         if name not in known:
             raise RulesError(
                 _(
@@ -189,15 +204,7 @@ def seated(data: Mapping[str, Any], players: int, where: str) -> dict[str, Any]:
     number of seats), about ``where.players`` (``--option players`` on the command line;
     it was about ``where`` alone, a place of no field). ``data`` that is no mapping
     (None, a list) raises :class:`RulesError` about ``where``."""
-    if not isinstance(data, Mapping):
-        raise RulesError(
-            _(
-                "{where!r} must be an object of game settings, got {value!r:.60}",
-                where=where,
-                value=quoted(data),
-            )
-        ).about(where)
-    given = data.get("players")
+    given = settings_object(data, where).get("players")
     if type(given) is int and given != players:
         raise RulesError(
             _(
@@ -278,7 +285,7 @@ def settings_read(
     (:func:`rules_read`): any error said at ``where`` (``settings: 'hand' must be ...``),
     which the command line says by its flag: a tournament's ``--option nosuch=1`` said
     "unknown game setting 'nosuch'" without its flag."""
-    with_rules = rules_read(data, rules, where)
+    with_rules = rules_read(settings_object(data, where), rules, where)
     try:
         return read(with_rules)
     except MeldwiseError as error:

@@ -90,6 +90,15 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
         lambda: rummikub_engine.Game.new(rummikub_engine.GameSettings(), seed=1).apply(None),  # type: ignore[arg-type]
         "NoneType",
     ),
+    # A table of strings failed in the legality check (AttributeError: no 'meant').
+    "bot move of strings": (
+        lambda: rummikub_engine.Move.play([["R1", "R2", "R3"]]),  # type: ignore[list-item]
+        "'table[0][0]'",
+    ),
+    "bot move a string": (
+        lambda: rummikub_engine.Move("R1 R2 R3"),  # type: ignore[arg-type]
+        "'table'",
+    ),
     "game seed -1": (
         lambda: rummikub_engine.Game.new(rummikub_engine.GameSettings(), seed=-1),
         "'seed'",
@@ -102,6 +111,15 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
     "game a seed for its deal": (
         lambda: rummikub_engine.Game(rummikub_engine.GameSettings(), 7),  # type: ignore[arg-type]
         "argument 'deal' must be a Deal (Game.new(settings, seed) deals one from a seed)",
+    ),
+    # A dict or the other game's rules where the typed value goes failed in the deal.
+    "game of settings a dict": (
+        lambda: rummikub_engine.Game.new({"players": 2}, seed=1),  # type: ignore[arg-type]
+        "'settings'",
+    ),
+    "game settings of Shanghai rules": (
+        lambda: rummikub_engine.GameSettings(rules=SHANGHAI),  # type: ignore[arg-type]
+        "'rules'",
     ),
     "game settings None": (
         lambda: rummikub_engine.Game(
@@ -157,6 +175,10 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
         lambda: shanghai_engine.Game(shanghai_engine.GameSettings(players=2), seed=2**31 + 1),
         "'seed'",
     ),
+    "Shanghai game settings of Rummikub rules": (
+        lambda: shanghai_engine.GameSettings(rules=RULES),  # type: ignore[arg-type]
+        "'rules'",
+    ),
     "Shanghai game settings None": (
         lambda: shanghai_engine.Game(None, 7),  # type: ignore[arg-type]
         "'settings'",
@@ -164,6 +186,28 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
     "Shanghai bot shown None": (
         lambda: shanghai_bots.make_bot("greedy").choose(None),  # type: ignore[arg-type]
         "'view'",
+    ),
+    # A card as a string failed in the engine (AttributeError, TypeError) or was judged
+    # "not in hand"; Draw("no") took the upcard; melds=None was a legal play.
+    "Shanghai discard a string": (
+        lambda: shanghai_engine.Play(discard="7H"),  # type: ignore[arg-type]
+        "'discard'",
+    ),
+    "Shanghai melds None": (
+        lambda: shanghai_engine.Play(melds=None),  # type: ignore[arg-type]
+        "'melds'",
+    ),
+    "Shanghai lay-off of a string": (
+        lambda: shanghai_engine.LayOffMove("7H", 0),  # type: ignore[arg-type]
+        "'card'",
+    ),
+    "Shanghai swap at a string": (
+        lambda: shanghai_engine.SwapMove(0, "0", CARDS[0]),  # type: ignore[arg-type]
+        "'position'",
+    ),
+    "Shanghai draw of a string": (
+        lambda: shanghai_engine.Draw("no"),  # type: ignore[arg-type]
+        "'take'",
     ),
     "Shanghai view of no seat": (
         lambda: shanghai_engine.Game(shanghai_engine.GameSettings(players=2), seed=1).view(9),
@@ -176,6 +220,19 @@ for _name in ("rummikub", "shanghai"):
     CASES[f"{_name} match of settings None"] = (
         partial(game_spec(_name).new_match, 1, 2, None),  # type: ignore[arg-type]
         "'options'",
+    )
+for _name, _settings in (
+    ("rummikub", rummikub_engine.GameSettings),
+    ("shanghai", shanghai_engine.GameSettings),
+):
+    # The settings' own readers too (a TypeError: 'NoneType' object is not iterable).
+    CASES[f"{_name} settings read from None"] = (
+        partial(_settings.from_dict, None),  # type: ignore[arg-type]
+        "'settings' must be an object of game settings",
+    )
+    CASES[f"{_name} settings read at a place from a list"] = (
+        partial(_settings.read, [], "record.settings"),  # type: ignore[arg-type]
+        "'record.settings' must be an object of game settings",
     )
 REVIEWS: dict[str, tuple[Callable[..., object], Callable[[], object]]] = {
     "Rummikub": (rummikub_review.review_game, rummikub_record_of_one_turn),
@@ -207,6 +264,8 @@ for _game, (_write, _played) in GAMES_OF_TWO.items():
         partial(_write, _played, ["ann"]),
         "'players' names 1 seat, the game has 2",
     )
+    # A string where the game goes failed inside (AttributeError: no 'settings').
+    CASES[f"{_game} record_to_dict of no game"] = (partial(_write, "game", ["a", "b"]), "'game'")
     CASES[f"{_game} record_to_dict a string of names"] = (
         partial(_write, _played, "ab"),
         "argument 'players' must be a list",
@@ -219,6 +278,12 @@ CASES["read_record notation unknown"] = (
 for _game, _module in (("Rummikub", rummikub_record), ("Shanghai", shanghai_record)):
     # A record's dict where the read record goes failed inside (AttributeError).
     CASES[f"{_game} replay a dict"] = (partial(_module.replay, {"turns": []}), "'record'")
+
+# A watcher that is no function failed at the record's first move (TypeError).
+CASES["Shanghai replay watched by no function"] = (
+    lambda: shanghai_record.replay(shanghai_record_of_one_turn(), watch=5),  # type: ignore[arg-type]
+    "'watch'",
+)
 
 for _game, (_review, _recorded) in REVIEWS.items():
     # Both games' reviews take the same arguments, refused alike.

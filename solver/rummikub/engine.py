@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.arena.game import Result, check_seed
-from solver.arguments import checked, checked_seat, wrong
+from solver.arguments import checked, checked_items, checked_seat, listed, wrong
 from solver.errors import CountError, MeldwiseError, RulesError, quoted
 from solver.i18n import _, _n, alternatives, clauses
 from solver.rummikub.deal import full_set
@@ -62,6 +62,22 @@ class PoolEmpty(Pasted):
     """A player who does not play passes; a full round of passes ends the round."""
     END = "end"
     """The round ends at the first turn a player does not play."""
+
+    @classmethod
+    def read(cls, value: object) -> PoolEmpty:
+        """``value`` as the rule: one, or its word (``"play_on"``, ``"end"``).
+
+        Raises :class:`~solver.errors.RulesError` quoting anything else."""
+        for rule in cls:
+            if value is rule or value == rule.value:
+                return rule
+        raise RulesError(
+            _(
+                "'pool_empty' must be {choices}, got {value!r:.60}",
+                choices=alternatives([repr(p.value) for p in cls]),
+                value=quoted(value),
+            )
+        )
 
 
 class Action(Pasted):
@@ -96,6 +112,10 @@ class GameSettings:
     pool_empty: PoolEmpty = PoolEmpty.PLAY_ON
 
     def __post_init__(self) -> None:
+        checked(self.rules, Rules, "rules")
+        # The rule's word ("end", as from_dict reads it) was kept as a string, which is
+        # no member: the game played 'play_on' and its record failed to be written.
+        object.__setattr__(self, "pool_empty", PoolEmpty.read(self.pool_empty))
         if isinstance(self.players, bool) or not isinstance(self.players, int):
             raise RulesError(
                 _(
@@ -143,23 +163,11 @@ class GameSettings:
     def from_dict(cls, data: Mapping[str, Any]) -> GameSettings:
         """Read settings written by :meth:`to_dict` (any subset; the rest default)."""
         check_game_settings(data, ("hand", "players", "pool_empty", "rules"))
-        pool_empty = data.get("pool_empty", PoolEmpty.PLAY_ON.value)
-        try:
-            rule = PoolEmpty(pool_empty)
-        except ValueError:
-            choices = alternatives([repr(p.value) for p in PoolEmpty])
-            raise RulesError(
-                _(
-                    "'pool_empty' must be {choices}, got {value!r:.60}",
-                    choices=choices,
-                    value=quoted(pool_empty),
-                )
-            ) from None
         return cls(
             rules=Rules.from_dict(data.get("rules")),
             players=data.get("players", 2),
             hand=data.get("hand", 14),
-            pool_empty=rule,
+            pool_empty=data.get("pool_empty", PoolEmpty.PLAY_ON),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -178,13 +186,27 @@ class Move:
 
     table: Table | None = None
 
+    def __post_init__(self) -> None:
+        # Strings for tiles ("R1") failed deep in the legality check with an
+        # AttributeError; each is refused here by its place (Tile.parse reads one).
+        if self.table is not None:
+            sets = tuple(
+                checked_items(tiles, Tile, f"table[{index}]")
+                for index, tiles in enumerate(listed(self.table, "table"))
+            )
+            object.__setattr__(self, "table", sets)
+
     @classmethod
     def draw(cls) -> Move:
         return cls(None)
 
     @classmethod
     def play(cls, table: Sequence[Sequence[Tile]]) -> Move:
-        return cls(tuple(tuple(tiles) for tiles in table))
+        """The play that leaves ``table``: its sets, each a list of tiles.
+
+        Raises :class:`~solver.errors.RequestError` naming the first set or tile that
+        is not one (``table[0][1]``)."""
+        return cls(listed(table, "table"))
 
     @property
     def is_draw(self) -> bool:
@@ -415,6 +437,7 @@ class Game:
     @classmethod
     def new(cls, settings: GameSettings = GameSettings(), seed: int = 0) -> Game:
         """A game dealt from ``seed``: the same seed, the same game."""
+        settings = checked(settings, GameSettings, "settings")  # before the deal reads it
         return cls(settings, Deal.shuffle(settings, seed), seed)
 
     @property

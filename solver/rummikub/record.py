@@ -142,7 +142,9 @@ def record_to_dict(game: Game, players: Sequence[str] | None = None) -> dict[str
     or None for a record without names (the format's ``players`` is optional).
 
     Raises :class:`~solver.errors.RequestError` naming ``players`` when it is no list
-    of one name per seat (:func:`~solver.record.seat_names`)."""
+    of one name per seat (:func:`~solver.record.seat_names`), and ``game`` when it is no
+    :class:`Game` (an AttributeError once)."""
+    game = checked(game, Game, "game")
     answer: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,

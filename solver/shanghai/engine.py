@@ -41,7 +41,8 @@ from functools import partial
 from typing import Any
 
 from solver.arena.game import check_seed
-from solver.arguments import checked, checked_seat
+from solver.arguments import checked, checked_items, checked_or_none, checked_seat
+from solver.arguments import listed as listed_argument
 from solver.errors import MeldwiseError, RulesError, quoted
 from solver.i18n import _, _n, clauses, listed
 from solver.settings import check_game_settings, settings_read
@@ -94,6 +95,7 @@ class GameSettings:
     init-only flag fell back to False and ran a new game's check on them)."""
 
     def __post_init__(self) -> None:
+        checked(self.rules, Rules, "rules")  # else an AttributeError counting the cards
         for name, low, high in (
             ("players", 2, MAX_PLAYERS),
             ("hands", 1, HANDS),
@@ -253,12 +255,18 @@ class Draw:
 
     take: bool
 
+    def __post_init__(self) -> None:
+        checked(self.take, bool, "take")  # Draw("no") took the upcard
+
 
 @dataclass(frozen=True, slots=True)
 class Buy:
     """Answer to the upcard offered for buying."""
 
     yes: bool
+
+    def __post_init__(self) -> None:
+        checked(self.yes, bool, "yes")
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +276,11 @@ class SwapMove:
     meld: int
     position: int
     card: Card
+
+    def __post_init__(self) -> None:
+        checked(self.meld, int, "meld")
+        checked(self.position, int, "position")
+        checked(self.card, Card, "card")
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +292,11 @@ class LayOffMove:
     meld: int
     place: int = 0
 
+    def __post_init__(self) -> None:
+        checked(self.card, Card, "card")
+        checked(self.meld, int, "meld")
+        checked(self.place, int, "place")
+
 
 @dataclass(frozen=True, slots=True)
 class Play:
@@ -289,6 +307,19 @@ class Play:
     swaps: tuple[SwapMove, ...] = ()
     lay_offs: tuple[LayOffMove, ...] = ()
     discard: Card | None = None
+
+    def __post_init__(self) -> None:
+        # A card given as a string ("7H") failed deep in the engine (AttributeError)
+        # or was judged "not in hand", and melds=None was a legal play that then
+        # failed to apply: each is refused here by its place.
+        melds = tuple(
+            checked_items(cards, Card, f"melds[{index}]")
+            for index, cards in enumerate(listed_argument(self.melds, "melds"))
+        )
+        object.__setattr__(self, "melds", melds)
+        object.__setattr__(self, "swaps", checked_items(self.swaps, SwapMove, "swaps"))
+        object.__setattr__(self, "lay_offs", checked_items(self.lay_offs, LayOffMove, "lay_offs"))
+        checked_or_none(self.discard, Card, "discard")
 
 
 Move = Draw | Buy | Play

@@ -39,7 +39,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from solver.arena.runner import MAX_SEED
-from solver.arguments import checked
+from solver.arguments import checked, checked_or_none
 from solver.errors import MeldwiseError, quoted
 from solver.i18n import _, _n, clauses
 from solver.record import RecordError, RecordModel, StrictModel, read_model, seat_names, seats_named
@@ -100,7 +100,9 @@ def record_to_dict(game: Game, players: Sequence[str]) -> dict[str, Any]:
     field of the record, and its review names each seat's figures by it).
 
     Raises :class:`~solver.errors.RequestError` naming ``players`` when it is no list
-    of one name per seat (:func:`~solver.record.seat_names`)."""
+    of one name per seat (:func:`~solver.record.seat_names`), and ``game`` when it is no
+    :class:`Game` (an AttributeError once)."""
+    game = checked(game, Game, "game")
     hands = []
     for index, deal in enumerate(game.deals):
         entry: dict[str, Any] = {
@@ -524,6 +526,8 @@ def replay(record: GameRecord, watch: Watcher | None = None) -> Game:
     :func:`read_record` (its dict).
     """
     record = checked(record, GameRecord, "record")
+    # Anything but a function failed at the first move (TypeError: not callable).
+    watch = checked_or_none(watch, Callable, "watch")  # type: ignore[arg-type]
     game = Game.new(record.settings, record.seed)
     for index, hand in enumerate(record.hands):
         if index >= len(game.deals):

@@ -20,6 +20,7 @@ from solver.rummikub.engine import (
     Move,
     PoolEmpty,
 )
+from solver.rummikub.record import record_to_dict
 from solver.rummikub.scoring import penalty
 
 SMALL = Rules(colours=3, numbers=7, copies=1, jokers=1, opening_threshold=10)
@@ -127,13 +128,13 @@ def test_the_view_shows_only_what_the_player_may_see() -> None:
     assert hidden == Counter(game.pool) + Counter(game.racks[0]) + Counter(game.racks[2])
 
 
-def _blocked_game(rule: PoolEmpty) -> Game:
+def _blocked_game(rule: PoolEmpty | str) -> Game:
     """Two players who can never play: 1s and 7s of different colours, no jokers."""
     rules = Rules(colours=2, numbers=7, copies=1, jokers=0, opening_threshold=10)
     racks = (tiles("R1 B7"), tiles("B1 R7"))
     pool = tiles("R4 B4")
     return Game(
-        GameSettings(rules=rules, hand=2, pool_empty=rule),
+        GameSettings(rules=rules, hand=2, pool_empty=rule),  # type: ignore[arg-type]
         Deal(racks, pool + tiles("R2 R3 R5 R6 B2 B3 B5 B6")),
     )
 
@@ -157,14 +158,18 @@ def test_pool_empty_play_on_ends_after_a_full_round_of_passes() -> None:
     assert list(outcome.scores) == [-p for p in penalties]
 
 
-def test_pool_empty_end_stops_at_the_first_turn_without_a_play() -> None:
-    game = _blocked_game(PoolEmpty.END)
+@pytest.mark.parametrize("rule", [PoolEmpty.END, "end"])
+def test_pool_empty_end_stops_at_the_first_turn_without_a_play(rule: PoolEmpty | str) -> None:
+    # The rule's word was kept as a string, which is no member: the game played
+    # 'play_on', and writing its record failed (AttributeError).
+    game = _blocked_game(rule)
     while game.pool:
         game.apply(Move.draw())
     game.apply(Move.draw())
     assert game.over
     assert game.outcome is not None
     assert game.outcome.end is End.BLOCKED
+    assert record_to_dict(game)["settings"]["pool_empty"] == "end"
 
 
 def test_settings_are_checked_and_round_trip() -> None:
