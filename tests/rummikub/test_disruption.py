@@ -165,6 +165,35 @@ def test_a_joker_freed_by_the_top_tile_of_a_long_run_is_proven_calmest() -> None
     assert _proven_as_calm_as_the_oracle(position, rules, Objective.POINTS) == (1, -1)
 
 
+def test_step_one_cut_by_its_share_still_proves_the_sets_kept() -> None:
+    """Drawn from the wide variants: step 1 needs 0.106 s of work to prove the score and
+    the sets kept, more than its share (disruption.CALM_SHARE), which ends with the
+    score proven; searching again with the score fixed proves the sets kept (0.004 s).
+    Every set is a full run going round that nothing can join, so a play breaks one and
+    moves a tile of it at least: 2 kept, 1 moved is the calmest."""
+    rules = Rules(
+        colours=2,
+        numbers=9,
+        copies=3,
+        jokers=2,
+        min_set_len=3,
+        joker_penalty=1,
+        joker_retrieval="replace",
+        max_jokers_per_set=1,
+        wrap_runs=True,
+    )
+    position = Position.parse(
+        "R9 J J",
+        "R1 R2 R3 R4 R5 R6 R7 R8 R9 | B1 B2 B3 B4 B5 B6 B7 B8 B9 | B9 B6 B5 B1 B4 B7 B8 B3 B2",
+        opened=True,
+    )
+    play = solve(position, rules, Objective.POINTS, limit=Limit(30, disruption_time=30))
+    assert_legal_answer(position, rules, play)
+    assert play.played
+    assert (play.sets_kept, play.tiles_moved) == (2, 1)
+    assert play.disruption_proven
+
+
 @pytest.mark.xfail(strict=True, reason="step 2 needs more than the work left: open, see the test")
 def test_a_joker_freed_beside_two_full_runs_going_round_is_proven_calmest() -> None:
     """Found by the wide variant test at seed 6070: G4 goes into a group of 4s made of
