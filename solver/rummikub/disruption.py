@@ -11,7 +11,10 @@ budget of deterministic work (:class:`~solver.rummikub.runner.Limits`):
    score (the score stage's goal, see :func:`~solver.rummikub.model.set_score_objective`)
    and then keeps the most sets whole. With one variable per set this lean model
    proves that most within a few milliseconds. If every set is kept no play disturbs
-   the table less.
+   the table less. Where it does not prove the score within :data:`CALM_SHARE` of
+   the work (in :func:`~solver.rummikub.search.solve`), the score stage proves it and
+   the stage runs again with the score fixed (the ``score`` of
+   :func:`least_disruption`), on the work left.
 2. **Tiles moved.** With the sets kept in every calmest play (step 3) going on
    whole, those kept in none free to go on with some of their tiles
    (:func:`~solver.rummikub.model.add_partial_continuation`) and the others either
@@ -135,14 +138,21 @@ def least_disruption(
     melds: tuple[Meld, ...],
     limits: Limits,
     must_play: TileCounts | None = None,
+    *,
+    score: tuple[int, int, int] | None = None,
+    calm_share: float = 1.0,
 ) -> Calmest | None:
     """The best score and, of the plays that reach it, the least disruptive layout
     (see the module docstring), within ``limits``; None if the best score was not
     proven first (or there is no play: ``must_play``, rack tiles that must all be
-    played, can make the turn impossible)."""
+    played, can make the turn impossible). ``score``: the best score (what
+    :meth:`~solver.rummikub.runner.Solved.score` reads) if another search proved it,
+    fixed in step 1, which then keeps the most sets alone; ``calm_share``: the most of
+    the work step 1 may take (a caller that proves the score by another search when
+    step 1 does not, and asks again with it, keeps some work back, see
+    :data:`CALM_SHARE`)."""
     turn = _Turn(rules, rack, table, objective, melds, must_play)
-    lean = turn.model(range(len(melds)))
-    found = calm_play(lean, limits)
+    lean, found = _step_one(turn, limits, score, calm_share)
     if found is None:
         return None
     calm, proven = found
@@ -203,6 +213,31 @@ def least_disruption(
     if moved is None:
         return Calmest(fallback, True) if proven else answer(start, False)
     return answer(moved, proven)
+
+
+def _step_one(
+    turn: _Turn, limits: Limits, score: tuple[int, int, int] | None, share: float
+) -> tuple[TurnModel, tuple[Solved, bool] | None]:
+    """Step 1 (:func:`calm_play`) on its lean model, the ``score`` fixed if given, within
+    ``share`` of the work in ``limits``: the model and what it found. When the share ran
+    out with the score proven, not the sets kept, it searches again on the work left, the
+    score fixed; once that proves the most sets kept, its play if it keeps more, else
+    the first one (then as many as any: proven too)."""
+    lean = turn.model(range(len(turn.melds)))
+    if score is not None:
+        fix_score(lean, *score)
+    with _share(limits, share) as part:
+        found = calm_play(lean, part)
+    if found is None or found[1] or not limits.left:
+        return lean, found
+    again = turn.model(range(len(turn.melds)))
+    fix_score(again, *found[0].score())
+    surer = calm_play(again, limits)
+    if surer is None or not surer[1]:
+        return lean, found
+    if _kept(surer[0]) > _kept(found[0]):
+        return again, surer
+    return lean, (found[0], True)
 
 
 def calm_score(
@@ -318,6 +353,16 @@ cheaper reasons than exact ones: on the 525 step-3 searches of the 641 benchmark
 positions after opening (tiles, re-solved as captured) 0.965 times the CPU (0.90 on
 the 30 dearest), the same deterministic work; 5 of them find another first play, the
 answers the same (benchmarks/RESULTS.md, Issue 14q)."""
+
+CALM_SHARE = 0.5
+"""The most of the stage's work that :func:`~solver.rummikub.search.solve` lets step 1
+take to prove the best score: where it does not, the score stage's own search (the
+count model) proves it and the stage runs again with it fixed, on the work left. A
+variant of runs of 12 under a binding ``max_jokers_per_set`` (tests/rummikub/
+test_disruption.py): the lean model left 13 points unproven in 2 s of work, the count
+model proved them in 0.72 s of its own, and step 1 with them fixed proved the sets
+kept in 0.0005 s (before, the stage spent its 0.2 s in step 1 and the answer was left
+unproven). On the committed positions step 1 takes a few milliseconds of the 0.2 s."""
 
 BACKBONE_SHARE = 0.5
 """The most of the work left that step 3 may take to find which sets every calmest

@@ -23,7 +23,7 @@ the outer safety cap, and ``time_capped`` says when one stopped a search.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from itertools import chain
 
 from ortools.sat.python import cp_model
@@ -32,8 +32,8 @@ from solver.arguments import checked, checked_or_none
 from solver.cpsat import DEFAULT_DISRUPTION_TIME_LIMIT as DEFAULT_DISRUPTION_TIME_LIMIT
 from solver.cpsat import DEFAULT_DISRUPTION_WORK as DEFAULT_DISRUPTION_WORK
 from solver.cpsat import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
-from solver.cpsat import Limit, Status
-from solver.rummikub.disruption import calm_score
+from solver.cpsat import Limit, Limits, Status
+from solver.rummikub.disruption import CALM_SHARE, calm_score
 from solver.rummikub.disruption import least_disruption as calmest
 from solver.rummikub.free_jokers import free_jokers as count_free_jokers
 from solver.rummikub.house_rules import sets_holding_jokers_in_place
@@ -125,11 +125,12 @@ def _solve(
     table = TileCounts({}) if opening else TileCounts.of(Counter(chain(*position.table)))
 
     capped = False
+    stage: Limits | None = None
     # Once the clock has run out no search would start: their models, 0.05-0.25 s each
     # on a large table, are not built (the answer is what the searches would give).
     if least_disruption and table_melds and not opening and not limit.clock_stops_searches():
         stage = limit.account(limit.disruption_work, limit.disruption_time)
-        calmer = calmest(rules, rack, table, objective, table_melds, stage)
+        calmer = calmest(rules, rack, table, objective, table_melds, stage, calm_share=CALM_SHARE)
         capped = stage.capped
         if calmer is not None:
             return _proven_play(position, table_melds, calmer.placed, rules, calmer.proven, capped)
@@ -172,6 +173,12 @@ def _solve(
     if first.code == cp_model.INFEASIBLE and opening:
         return _no_play(Status.OPTIMAL, position, table_melds, rules, capped)
     first.require("a turn model")
+    # The stage's step 1 did not prove the score, this search did: the stage again,
+    # the score fixed, on the work it has left (see disruption.CALM_SHARE).
+    later = _calmest_again(rules, rack, table, objective, table_melds, first, stage)
+    if later is not None:
+        capped = capped or later.capped
+        return _proven_play(position, table_melds, later.placed, rules, later.proven, capped)
     status = Status.OPTIMAL if first.optimal else Status.FEASIBLE
     played = played_tiles(first)
     if unproven is not None:
@@ -189,6 +196,34 @@ def _solve(
     # A table left in place (or none) is disturbed least: proven at once.
     proven = sum(len(p.stayed) for p in placed) == sum(len(m.tiles) for m in table_melds)
     return assemble_play(status, position, played, table_melds, placed, rules, proven, capped)
+
+
+def _calmest_again(
+    rules: Rules,
+    rack: TileCounts,
+    table: TileCounts,
+    objective: Objective,
+    melds: tuple[Meld, ...],
+    first: Solved,
+    stage: Limits | None,
+) -> _Again | None:
+    """The least-disruption stage (its account ``stage``, None if it did not run) on
+    the work it has left, the score fixed to ``first``'s if proven; None when the
+    score is not proven, no work is left or the stage finds no play."""
+    if stage is None or not first.optimal or not stage.left:
+        return None
+    calmer = calmest(rules, rack, table, objective, melds, stage, score=first.score())
+    return None if calmer is None else _Again(calmer.placed, calmer.proven, stage.capped)
+
+
+@dataclass(frozen=True, slots=True)
+class _Again:
+    """What the least-disruption stage found once the score stage had proven the score:
+    the layout, whether its least disruption is proven, whether the clock cut a search."""
+
+    placed: list[PlacedSet]
+    proven: bool
+    capped: bool
 
 
 def _score_layout(

@@ -186,13 +186,13 @@ def test_disruption_matches_exhaustive_search_over_best_plays(
         assert (hurried.sets_kept, -hurried.tiles_moved) <= best
 
 
-@pytest.mark.xfail(strict=True, reason="the calmest answer, not proven: open, see the test")
 def test_a_joker_freed_by_the_top_tile_of_a_long_run_is_proven_calmest() -> None:
     """Found by the wide variant test at seed 33 (MELDWISE_EXAMPLES=100): the answer
-    (R13 in place of the joker of the red run 2-13, the joker to its 1) is as calm as
-    the exhaustive search's best, (1 set kept, 1 tile moved), but not proven, in 1.4 s
-    of CPU with the time limit far off. Not minimal: alone (without the blue run or
-    the other rack tiles) it is proven."""
+    (R13 in place of the joker of the red run 2-13, the joker to its 1) was as calm as
+    the exhaustive search's best, (1 set kept, 1 tile moved), but not proven. Step 1's
+    lean model did not prove the score (13 points) in the stage's work (nor in 2 s);
+    the count model proves it, and with it fixed step 1 proves the sets kept at once
+    (see disruption.CALM_SHARE)."""
     rules = Rules(
         colours=3,
         numbers=13,
@@ -207,11 +207,79 @@ def test_a_joker_freed_by_the_top_tile_of_a_long_run_is_proven_calmest() -> None
         "B3 B13 B12 B4 B1 J B10 B7 B2 B9 B5 B8 B11 | R11 R4 R9 J J R6 R3 R8 R10 R12 R2 J",
         opened=True,
     )
+    assert _proven_as_calm_as_the_oracle(position, rules, Objective.POINTS) == (1, -1)
+
+
+def test_step_one_cut_by_its_share_still_proves_the_sets_kept() -> None:
+    """Drawn from the wide variants: step 1 needs 0.106 s of work to prove the score and
+    the sets kept, more than its share (disruption.CALM_SHARE), which ends with the
+    score proven; searching again with the score fixed proves the sets kept (0.004 s).
+    Every set is a full run going round that nothing can join, so a play breaks one and
+    moves a tile of it at least: 2 kept, 1 moved is the calmest."""
+    rules = Rules(
+        colours=2,
+        numbers=9,
+        copies=3,
+        jokers=2,
+        min_set_len=3,
+        joker_penalty=1,
+        joker_retrieval="replace",
+        max_jokers_per_set=1,
+        wrap_runs=True,
+    )
+    position = Position.parse(
+        "R9 J J",
+        "R1 R2 R3 R4 R5 R6 R7 R8 R9 | B1 B2 B3 B4 B5 B6 B7 B8 B9 | B9 B6 B5 B1 B4 B7 B8 B3 B2",
+        opened=True,
+    )
     play = solve(position, rules, Objective.POINTS, limit=Limit(30, disruption_time=30))
     assert_legal_answer(position, rules, play)
-    best = disruption_oracle_for(rules).least_disruption(position, Objective.POINTS)
-    assert (play.sets_kept, -play.tiles_moved) == best == (1, -1)
+    assert play.played
+    assert (play.sets_kept, play.tiles_moved) == (2, 1)
     assert play.disruption_proven
+
+
+@pytest.mark.xfail(strict=True, reason="step 2 needs more than the work left: open, see the test")
+def test_a_joker_freed_beside_two_full_runs_going_round_is_proven_calmest() -> None:
+    """Found by the wide variant test at seed 6070: G4 goes into a group of 4s made of
+    the run J J J O4 J's tiles (read O1-O5), whose other joker then breaks one of the
+    two full runs going round. With the default work the answer moves 8 tiles,
+    unproven; the exhaustive search's best moves 7. Step 2 (both full runs either way)
+    needs 0.27 s of work to prove 7 with pseudo-cost branching (0.15-0.99 over 8 random
+    seeds), 0.19 s are left; LP-guided branching needs 0.02-0.03, but is not cheaper on
+    other positions; without ``wrap_runs`` the same step takes 0.007."""
+    rules = Rules(
+        colours=5,
+        numbers=9,
+        copies=2,
+        jokers=4,
+        min_set_len=5,
+        opening_threshold=29,
+        joker_penalty=30,
+        penalty_tiles=3,
+        joker_retrieval="free",
+        max_jokers_per_set=4,
+        wrap_runs=True,
+    )
+    position = Position.parse(
+        "G4",
+        "J J J O4 J | R1 R2 R3 R4 R5 R6 R7 R8 R9 | O1 O2 O3 O4 O5 O6 O7 O8 O9",
+        opened=True,
+    )
+    _proven_as_calm_as_the_oracle(position, rules, Objective.TILES)
+
+
+def _proven_as_calm_as_the_oracle(
+    position: Position, rules: Rules, objective: Objective
+) -> tuple[int, int]:
+    """Check that the answer with the time limit far off is legal, as calm as the
+    exhaustive search's best and proven so; that best (sets kept, -tiles moved)."""
+    play = solve(position, rules, objective, limit=Limit(30, disruption_time=30))
+    assert_legal_answer(position, rules, play)
+    best = disruption_oracle_for(rules).least_disruption(position, objective)
+    assert (play.sets_kept, -play.tiles_moved) == best
+    assert play.disruption_proven
+    return best
 
 
 @pytest.mark.parametrize("objective", list(Objective))
@@ -282,7 +350,7 @@ def test_the_answer_is_never_less_calm_than_the_calm_play(position: Position, wo
         melds = position.check(RULES)
         if found is not None:
             calm.append(_kept_and_moved(melds, rematch(melds, lay_out(lean, found[0].value))))
-        else:  # no work left even for that: the score stage's play, every set given up
+        elif not calm:  # no work left even for that: the score stage's play, every set given up
             assert work < DEFAULT_DISRUPTION_WORK
             calm.append((0, sum(len(m.tiles) for m in melds)))
         return found
@@ -291,7 +359,8 @@ def test_the_answer_is_never_less_calm_than_the_calm_play(position: Position, wo
         play = solve(position, RULES, limit=Limit(disruption_work=work))
     assert_legal_answer(position, RULES, play)
     if play.played:
-        [(kept, moved)] = calm
+        # Step 1 may run twice (see disruption.CALM_SHARE): the first play it found.
+        kept, moved = calm[0]
         assert (play.sets_kept, -play.tiles_moved) >= (kept, -moved)
 
 
