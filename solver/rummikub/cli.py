@@ -554,7 +554,7 @@ def _end_text(end: str) -> str:
     """How a game ended (a record's ``result.end``, an :class:`End` value), for a person."""
     if end == End.OUT.value:
         return _("a player went out")
-    return _("blocked: the pool ran out before anyone went out")
+    return _("blocked: the pool is empty and nobody went out")
 
 
 def add_review_command(commands: Commands) -> None:

@@ -435,7 +435,7 @@ def test_an_option_given_twice_is_refused_by_name(
                 "pool_empty=end",
             ],
             "blocked",
-            "誰も上がらないまま山が尽きて終了。",
+            "山が空になり、誰も上がらずに終了。",
         ),
     ],
 )
