@@ -407,28 +407,29 @@ def _merge_joker_runs(rules: Rules, runs: list[Meld], spare: int | None) -> list
     joker that one run holds meet, and are joined already. At most ``jokers`` runs
     hold one, so this tries few pairs."""
     runs = list(runs)
-    merging = True
-    while merging:
-        merging = False
-        for i, run in enumerate(runs):
-            if not run.jokers:
-                continue
-            for j, other in enumerate(runs):
-                one = None if j == i else _merged(rules, run, other)
-                if one is None:
-                    continue
-                change = one.value - run.value - other.value
-                if spare is not None and spare + change < 0:
-                    continue
-                if spare is not None:
-                    spare += change
-                runs[min(i, j)] = one
-                del runs[max(i, j)]
-                merging = True
-                break
-            if merging:
-                break
+    while (merge := _a_merge(rules, runs, spare)) is not None:
+        i, j, one = merge
+        if spare is not None:
+            spare += one.value - runs[i].value - runs[j].value
+        runs[min(i, j)] = one
+        del runs[max(i, j)]
     return runs
+
+
+def _a_merge(rules: Rules, runs: list[Meld], spare: int | None) -> tuple[int, int, Meld] | None:
+    """The first run ``i`` holding a joker and run ``j`` that one run holds with it
+    (:func:`_merged`), and that run, whose worth less theirs ``spare`` covers (None:
+    any); None when there is no such pair."""
+    for i, run in enumerate(runs):
+        if not run.jokers:
+            continue
+        for j, other in enumerate(runs):
+            one = None if j == i else _merged(rules, run, other)
+            if one is not None and (
+                spare is None or spare + one.value - run.value - other.value >= 0
+            ):
+                return i, j, one
+    return None
 
 
 def _merged(rules: Rules, first: Meld, second: Meld) -> Meld | None:
